@@ -1,0 +1,79 @@
+/**
+ * Call activities on our store: they mirror the call workflow's state into MongoDB (the read model that
+ * `GET /v1/calls…` answers from) and emit the call's events. Only the call's own workflow calls them,
+ * one at a time, so each call document has one writer (DESIGN.md section 3). Each is idempotent: a
+ * retry writes the same values and the same event ids.
+ */
+import { Call, CallTurn, insertIfAbsent, type CallDoc } from '../models';
+import { renderCall } from '../models/render';
+import type { CallWorkflowInput } from '../workflows/shared';
+import type { CallTurnInput } from './types';
+import { emitEvent } from './events';
+
+/** The call document for a new call, as the API and the workflow both write it (insert-if-absent). */
+export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: string } {
+  return {
+    _id: input.callId,
+    org_id: input.orgId,
+    livemode: input.livemode,
+    agent_id: input.agent.id,
+    to: input.to,
+    from: input.from,
+    status: 'queued',
+    end_reason: null,
+    transferred_to: null,
+    simulated: input.simulation !== null,
+    max_duration_seconds: input.max_duration_seconds,
+    context_json: JSON.stringify(input.context),
+    metadata_json: JSON.stringify(input.metadata),
+    error_message: null,
+    provider_call_sid: null,
+    created: input.created,
+    answered_ms: null,
+    ended_ms: null,
+  };
+}
+
+/** Makes sure the call's document exists (the API normally wrote it already). */
+export async function ensureCallRecord(input: CallWorkflowInput): Promise<void> {
+  await insertIfAbsent(Call, newCallDocument(input));
+}
+
+export interface TransitionCallInput {
+  callId: string;
+  /** Workflow time of the transition (ms), the `created` of its events. */
+  atMs: number;
+  /** Fields of the call document to set (`status`, `end_reason`, `answered_ms`, ...). */
+  patch: Record<string, unknown>;
+  /** Events to emit after the update, ids chosen by the workflow. */
+  events: { id: string; type: string }[];
+}
+
+/**
+ * Applies a status transition to the call document, then emits its events with `data.object` = the
+ * call as it now is (so every call event carries the call's `metadata`). Throws if the call is missing.
+ */
+export async function transitionCall(input: TransitionCallInput): Promise<void> {
+  const doc = await Call.findOneAndUpdate({ _id: input.callId }, { $set: input.patch }, { new: true }).lean();
+  if (!doc) throw new Error(`call ${input.callId} has no document`);
+  const object = renderCall(doc);
+  for (const e of input.events) {
+    await emitEvent({ id: e.id, orgId: doc.org_id, livemode: doc.livemode, type: e.type, createdMs: input.atMs, object });
+  }
+}
+
+/** Stores transcript turns; a turn already stored (same call and `seq`) is left as it is. */
+export async function recordTurns(input: { callId: string; turns: CallTurnInput[] }): Promise<void> {
+  for (const t of input.turns) {
+    await insertIfAbsent(CallTurn, {
+      _id: `${input.callId}:${String(t.seq).padStart(6, '0')}`,
+      call_id: input.callId,
+      seq: t.seq,
+      role: t.role,
+      text: t.text,
+      tool_name: t.toolName ?? null,
+      tool_arguments_json: t.toolArguments ?? null,
+      at_ms: t.atMs,
+    });
+  }
+}

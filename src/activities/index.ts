@@ -1,0 +1,7 @@
+/**
+ * Every activity the worker registers. Workflows import this module as types only
+ * (`import type * as activities`), so nothing here reaches the workflow bundle.
+ */
+export { ensureCallRecord, transitionCall, recordTurns } from './calls';
+export { generateReply } from './llm';
+export { placeCall, transferCall, hangUpCall } from './telephony';

@@ -1,0 +1,94 @@
+/**
+ * The LLM activity: one Chat Completions request through the `openai` package (6.x) to OpenAI or any
+ * OpenAI-compatible server (`OPENAI_BASE_URL`: vLLM, Ollama, llama.cpp, our offline demo model).
+ *
+ * Retries belong to Temporal (the client's own are off): a 4xx other than 408/409/429 is final
+ * (`ApplicationFailure` type `LlmRequestRejected`), anything else is retried by the workflow's policy.
+ */
+import OpenAI from 'openai';
+import { ApplicationFailure } from '@temporalio/common';
+import { config } from '../config';
+import type { ChatMessage, ToolCall } from './types';
+
+/** JSON-schema definitions of the tools the assistant may call (DESIGN.md section 6). */
+export const TOOL_DEFINITIONS: Record<string, OpenAI.Chat.Completions.ChatCompletionTool> = {
+  end_call: {
+    type: 'function',
+    function: { name: 'end_call', description: 'Hang up: the conversation is over.', parameters: { type: 'object', properties: {}, additionalProperties: false } },
+  },
+  transfer_call: {
+    type: 'function',
+    function: {
+      name: 'transfer_call',
+      description: 'Transfer the caller to a person.',
+      parameters: {
+        type: 'object',
+        properties: { to: { type: 'string', description: 'E.164 number, sip: URI or client: identity; omit for the default destination' } },
+        additionalProperties: false,
+      },
+    },
+  },
+};
+
+let client: OpenAI | undefined;
+let clientKey = '';
+
+function openai(): OpenAI {
+  const cfg = config();
+  const key = `${cfg.openaiBaseUrl}|${cfg.openaiApiKey}`;
+  if (!client || clientKey !== key) {
+    client = new OpenAI({ apiKey: cfg.openaiApiKey ?? 'not-needed', baseURL: cfg.openaiBaseUrl, maxRetries: 0, timeout: 25_000 });
+    clientKey = key;
+  }
+  return client;
+}
+
+export interface GenerateReplyInput {
+  callId: string;
+  /** Model name; null for the configured default (`OPENAI_MODEL`). */
+  model: string | null;
+  messages: ChatMessage[];
+  /** Names of the tools offered (keys of `TOOL_DEFINITIONS`). */
+  tools: string[];
+}
+
+export interface GenerateReplyResult {
+  text: string | null;
+  toolCalls: ToolCall[];
+}
+
+/** Asks the model for the assistant's next message. */
+export async function generateReply(input: GenerateReplyInput): Promise<GenerateReplyResult> {
+  const tools = input.tools.map((t) => TOOL_DEFINITIONS[t]).filter(Boolean);
+  try {
+    const completion = await openai().chat.completions.create({
+      model: input.model ?? config().openaiModel,
+      messages: input.messages.map(toOpenAI),
+      ...(tools.length ? { tools } : {}),
+      user: input.callId,
+    });
+    const message = completion.choices[0]?.message;
+    if (!message) throw new Error('the model returned no choice');
+    const toolCalls: ToolCall[] = (message.tool_calls ?? [])
+      .filter((c): c is OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall => c.type === 'function')
+      .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+    const text = message.content?.trim() || null;
+    return { text, toolCalls };
+  } catch (err) {
+    if (err instanceof OpenAI.APIError && err.status && err.status >= 400 && err.status < 500 && ![408, 409, 429].includes(err.status)) {
+      throw ApplicationFailure.nonRetryable(`LLM request rejected (${err.status}): ${err.message}`, 'LlmRequestRejected');
+    }
+    throw err;
+  }
+}
+
+function toOpenAI(m: ChatMessage): OpenAI.Chat.Completions.ChatCompletionMessageParam {
+  if (m.role === 'assistant') {
+    return {
+      role: 'assistant',
+      content: m.content,
+      ...(m.tool_calls ? { tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+    };
+  }
+  return m;
+}

@@ -1,0 +1,60 @@
+/**
+ * The Express application: `/healthz`, `/readyz`, and the `/v1` API (bearer keys, JSON, Stripe-style
+ * errors, lists and idempotency). Stateless: any number of API processes may serve the same store and
+ * Temporal cluster (DESIGN.md section 2).
+ */
+import express, { Router } from 'express';
+import mongoose from 'mongoose';
+import type { Client } from '@temporalio/client';
+import { authenticate, errorHandler, jsonBody, requestContext, unknownRoute } from './middleware';
+import { agentsRouter } from './agents';
+import { callsRouter } from './calls';
+import { eventsRouter } from './events';
+
+export interface AppDeps {
+  /** Temporal client that starts, signals and updates workflows. */
+  temporal: Client;
+}
+
+/** Builds the Express app. Does not listen; see src/api/main.ts and src/dev/start.ts. */
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext);
+
+  /** `GET /healthz`: 200 while the process is up. */
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  /** `GET /readyz`: 200 when MongoDB and Temporal both answer, else 503 naming what is down. */
+  app.get('/readyz', async (_req, res) => {
+    const [mongo, temporal] = await Promise.all([
+      withTimeout(mongoose.connection.db?.admin().ping() ?? Promise.reject(new Error('not connected'))),
+      withTimeout(deps.temporal.connection.workflowService.getSystemInfo({})),
+    ]);
+    const ok = mongo && temporal;
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', mongodb: mongo ? 'ok' : 'down', temporal: temporal ? 'ok' : 'down' });
+  });
+
+  const v1 = Router();
+  v1.use(jsonBody);
+  v1.use(authenticate);
+  v1.use('/agents', agentsRouter());
+  v1.use('/calls', callsRouter(deps.temporal));
+  v1.use('/events', eventsRouter());
+  app.use('/v1', v1);
+
+  app.use(unknownRoute);
+  app.use(errorHandler);
+  return app;
+}
+
+async function withTimeout(p: Promise<unknown>, ms = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

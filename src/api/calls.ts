@@ -1,0 +1,225 @@
+/**
+ * Calls (spec section 4, scopes `calls:read` / `calls:write`; DESIGN.md section 6):
+ * `POST /v1/calls`, `GET /v1/calls`, `GET /v1/calls/{id}`, `POST /v1/calls/{id}/transfer`,
+ * `POST /v1/calls/{id}/end`, `GET /v1/calls/{id}/transcript`.
+ *
+ * Creating a call starts `callWorkflow` (workflow id = call id) and answers `queued` at once; reads come
+ * from the MongoDB read model the workflow's activities keep; end and transfer are Workflow Updates.
+ */
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import type { Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { Agent, Call, CallTurn, insertIfAbsent } from '../models';
+import { renderCall, renderTranscript } from '../models/render';
+import { ApiError, invalidParam, missingParam, notFound } from '../errors';
+import { config } from '../config';
+import { idTime } from '../ids';
+import { newCallDocument } from '../activities/calls';
+import { telephonyConfigured } from '../activities/telephony';
+import type { callWorkflow } from '../workflows/call';
+import {
+  CALL_NOT_LIVE,
+  CallWorkflowInput,
+  endUpdate,
+  isTransferTarget,
+  Simulation,
+  TERMINAL_STATUSES,
+  transferUpdate,
+} from '../workflows/shared';
+import { searchAttributeKeys } from '../temporal';
+import { requireScope } from './middleware';
+import { idempotent } from './idempotency';
+import { listPage } from './lists';
+import { e164, metadata, parseBody } from './validation';
+
+/** The scripted caller used when a test-mode call has no `simulation.caller`. */
+export const DEFAULT_CALLER_SCRIPT = ['Hello?', 'Yes, I have a minute. What is this about?', 'Okay, thank you. Goodbye!'];
+/** Default and bounds of `max_duration_seconds`. */
+export const MAX_DURATION = { default: 1800, min: 1, max: 14_400 };
+const MAX_CONTEXT_BYTES = 16_384;
+
+const simulationSchema = z.strictObject({
+  caller: z.array(z.string().trim().min(1, 'lines must not be empty').max(2000)).max(200, 'must have at most 200 lines').optional(),
+  outcome: z.enum(['answered', 'busy', 'no_answer', 'failed']).optional(),
+  ring_seconds: z.number().min(0).max(60).optional(),
+  pause_seconds: z.number().min(0).max(60).optional(),
+});
+
+const createCallSchema = z.strictObject({
+  to: e164,
+  agent_id: z.string().min(1),
+  from: e164.optional(),
+  context: z.record(z.string(), z.unknown()).optional(),
+  metadata: metadata.optional(),
+  simulation: simulationSchema.optional(),
+  max_duration_seconds: z.number().int().min(MAX_DURATION.min).max(MAX_DURATION.max).optional(),
+});
+
+const transferSchema = z.strictObject({
+  to: z.string().refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity'),
+});
+
+/** Routes under `/v1/calls`; `temporal` is the client that starts and updates call workflows. */
+export function callsRouter(temporal: Client): Router {
+  const router = Router();
+
+  /**
+   * `POST /v1/calls` body `{to, agent_id, from?, context?, metadata?, max_duration_seconds?, simulation?}`
+   * → the call object with `status: "queued"`. Test keys only: `simulation` (`caller`, `outcome`,
+   * `ring_seconds`, `pause_seconds`). Live keys: `from` required, Twilio must be configured (else 503).
+   */
+  router.post('/', requireScope('calls:write'), async (req, res) => {
+    const body = parseBody(createCallSchema, req.body);
+    const { livemode, orgId } = req.auth!;
+    if (body.context && Buffer.byteLength(JSON.stringify(body.context)) > MAX_CONTEXT_BYTES) {
+      throw invalidParam('context', `Invalid context: must be at most ${MAX_CONTEXT_BYTES} bytes of JSON.`);
+    }
+    if (livemode && body.simulation) throw invalidParam('simulation', 'simulation is only accepted with a test-mode key; live calls ring real phones.');
+    if (livemode && !body.from) throw missingParam('from', 'Missing required param: from (a live call needs the service number to call from).');
+    const agent = await Agent.findOne({ _id: body.agent_id, org_id: orgId, livemode }).lean();
+    if (!agent) throw notFound('agent', body.agent_id, 'agent_id');
+    if (livemode && !telephonyConfigured()) {
+      throw new ApiError(503, 'api_error', 'telephony_not_configured', 'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.');
+    }
+
+    await idempotent(req, res, 'call', async (callId) => {
+      const simulation: Simulation | null = livemode
+        ? null
+        : {
+            caller: body.simulation?.caller ?? DEFAULT_CALLER_SCRIPT,
+            outcome: body.simulation?.outcome ?? 'answered',
+            ring_seconds: body.simulation?.ring_seconds ?? 0,
+            pause_seconds: body.simulation?.pause_seconds ?? 0,
+          };
+      const input: CallWorkflowInput = {
+        callId,
+        orgId,
+        livemode,
+        to: body.to,
+        from: body.from ?? null,
+        agent: {
+          id: agent._id,
+          name: agent.name,
+          instructions: agent.instructions,
+          first_message: agent.first_message ?? null,
+          model: agent.model ?? null,
+          transfer_to: agent.transfer_to ?? null,
+        },
+        context: body.context ?? {},
+        metadata: body.metadata ?? {},
+        simulation,
+        max_duration_seconds: body.max_duration_seconds ?? MAX_DURATION.default,
+        created: Math.floor(idTime(callId) / 1000),
+      };
+      await startCallWorkflow(temporal, input);
+      // The workflow writes this document too (insert-if-absent), so a crash here loses nothing.
+      const doc = newCallDocument(input);
+      await insertIfAbsent(Call, doc);
+      return { status: 200, body: renderCall(doc) };
+    });
+  });
+
+  /** `GET /v1/calls` → list of calls, newest first; optional filters `status`, `agent_id`. */
+  router.get('/', requireScope('calls:read'), async (req, res) => {
+    const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
+    for (const name of ['status', 'agent_id'] as const) {
+      const v = req.query[name];
+      if (v !== undefined) {
+        if (typeof v !== 'string') throw invalidParam(name, `Invalid ${name}: must be a string.`);
+        filter[name] = v;
+      }
+    }
+    res.json(await listPage(req, Call, filter, renderCall));
+  });
+
+  /** `GET /v1/calls/{id}` → the call; 404 `resource_missing`. */
+  router.get('/:id', requireScope('calls:read'), async (req, res) => {
+    res.json(renderCall(await findCall(req)));
+  });
+
+  /** `GET /v1/calls/{id}/transcript` → the transcript; 409 `call_not_ended` while the call lasts. */
+  router.get('/:id/transcript', requireScope('calls:read'), async (req, res) => {
+    const call = await findCall(req);
+    if (!(TERMINAL_STATUSES as readonly string[]).includes(call.status)) {
+      throw new ApiError(409, 'invalid_request_error', 'call_not_ended', `The call is ${call.status}; its transcript is available once it has ended.`);
+    }
+    const turns = await CallTurn.find({ call_id: call._id }).sort({ _id: 1 }).lean();
+    res.json(renderTranscript(call, turns));
+  });
+
+  /** `POST /v1/calls/{id}/transfer` body `{to}` → the call, `transferred`; 409 `call_not_live`. */
+  router.post('/:id/transfer', requireScope('calls:write'), async (req, res) => {
+    const body = parseBody(transferSchema, req.body);
+    const call = await findCall(req);
+    await idempotent(req, res, 'req', async (updateId) => {
+      await runCallUpdate(temporal, call, () =>
+        temporal.workflow.getHandle(call._id).executeUpdate(transferUpdate, { args: [{ to: body.to }], updateId }),
+      );
+      return { status: 200, body: renderCall(await findCall(req)) };
+    });
+  });
+
+  /** `POST /v1/calls/{id}/end` (no body) → the call, ended (`completed`, or `canceled` before answer); 409 `call_not_live`. */
+  router.post('/:id/end', requireScope('calls:write'), async (req, res) => {
+    parseBody(z.strictObject({}), req.body);
+    const call = await findCall(req);
+    await idempotent(req, res, 'req', async (updateId) => {
+      await runCallUpdate(temporal, call, () => temporal.workflow.getHandle(call._id).executeUpdate(endUpdate, { updateId }));
+      return { status: 200, body: renderCall(await findCall(req)) };
+    });
+  });
+
+  return router;
+}
+
+async function findCall(req: Request) {
+  const id = String(req.params.id);
+  const doc = await Call.findOne({ _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
+  if (!doc) throw notFound('call', id, 'id');
+  return doc;
+}
+
+const notLive = (status: string) =>
+  new ApiError(409, 'invalid_request_error', CALL_NOT_LIVE, `The call is ${status}; this operation needs a live call.`);
+
+/** Runs an update on a call's workflow, mapping "not live" refusals and closed workflows to 409. */
+async function runCallUpdate(temporal: Client, call: { _id: string; status: string }, update: () => Promise<unknown>): Promise<void> {
+  if ((TERMINAL_STATUSES as readonly string[]).includes(call.status)) throw notLive(call.status);
+  try {
+    await update();
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError && (err.cause as { type?: string } | undefined)?.type === CALL_NOT_LIVE) {
+      throw notLive((err.cause as Error).message.match(/The call is (\w+)/)?.[1] ?? 'not live');
+    }
+    if (err instanceof WorkflowNotFoundError || /workflow execution already completed/i.test((err as Error).message)) {
+      throw notLive('over');
+    }
+    throw err;
+  }
+}
+
+/**
+ * Starts the call's workflow; one that already exists for this call id (a retried request) is fine.
+ * The search attributes let operators find the call in the Temporal Web UI.
+ */
+export async function startCallWorkflow(temporal: Client, input: CallWorkflowInput): Promise<void> {
+  try {
+    await temporal.workflow.start<typeof callWorkflow>('callWorkflow', {
+      workflowId: input.callId,
+      taskQueue: config().taskQueue,
+      args: [input],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: [
+        { key: searchAttributeKeys.CallStatus, value: 'queued' },
+        { key: searchAttributeKeys.AgentId, value: input.agent.id },
+        { key: searchAttributeKeys.OrgId, value: input.orgId },
+        { key: searchAttributeKeys.Mode, value: input.livemode ? 'live' : 'test' },
+      ],
+    });
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+    throw err;
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * `Idempotency-Key` for POSTs (spec section 4; DESIGN.md section 5; IETF httpapi idempotency-key draft;
+ * Stripe). Records live in MongoDB, so the rules hold across any number of API processes:
+ *
+ * - same key, same request (method, path, body) → the first response replayed, `Idempotent-Replayed: true`;
+ * - same key, another request → 422 `idempotency_error` / `idempotency_key_reused`;
+ * - same key while the first is still executing → 409 `idempotency_error` / `idempotency_key_in_use`;
+ * - keys are scoped to the organization and mode, and expire after 24 hours.
+ *
+ * The first execution picks the id of what it creates (`resourceId`) and stores it in the record before
+ * doing anything, so a crash between "workflow started" and "response stored" is repaired by the retry:
+ * it takes over the abandoned record and runs the handler again with the same id, and starting a
+ * workflow with that id again is a no-op. Handlers must therefore be idempotent for a given id.
+ * Validation errors (400) are raised before the record is written, so a corrected retry may reuse the key.
+ */
+import crypto from 'node:crypto';
+import type { Request, Response } from 'express';
+import { ApiError } from '../errors';
+import { IdempotencyRecord, isDuplicateKey } from '../models';
+import { newId } from '../ids';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** How long an executing request holds its record before a retry may take it over. */
+export const IDEMPOTENCY_LEASE_MS = 30_000;
+
+export interface HandlerResult {
+  status: number;
+  body: unknown;
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const sha256 = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest('hex');
+
+/**
+ * Runs `handler` at most once per idempotency key and sends its result.
+ * @param prefix id prefix of the resource the handler creates (`call`), used for `resourceId`
+ * @param handler gets the resource id to use; returns status and body. An `ApiError` it throws is
+ *   stored and replayed like a response; any other error releases the record for a retry.
+ */
+export async function idempotent(req: Request, res: Response, prefix: string, handler: (resourceId: string) => Promise<HandlerResult>): Promise<void> {
+  const key = req.get('Idempotency-Key');
+  const auth = req.auth!;
+  if (key === undefined) {
+    const result = await handler(newId(prefix));
+    return void res.status(result.status).json(result.body);
+  }
+  if (key.length === 0 || key.length > 255) {
+    throw new ApiError(400, 'invalid_request_error', 'idempotency_key_invalid', 'Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key');
+  }
+  const id = sha256(`${auth.orgId}|${auth.livemode}|${key}`);
+  const fingerprint = sha256(`${req.method} ${req.baseUrl}${req.path}\n${canonical(req.body)}`);
+  const now = Date.now();
+
+  let record = await claim(id, fingerprint, prefix, req, now);
+  if (record.claimed === false) {
+    const existing = record.doc;
+    if (existing.fingerprint !== fingerprint) {
+      throw new ApiError(422, 'idempotency_error', 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.', 'Idempotency-Key');
+    }
+    if (existing.state === 'completed') {
+      res.setHeader('Idempotent-Replayed', 'true');
+      return void res.status(existing.status_code!).type('application/json').send(existing.response_json!);
+    }
+    if (existing.locked_until_ms > now) {
+      throw new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after it completes.', 'Idempotency-Key');
+    }
+    // The first execution died (or failed with an unexpected error): take over with its resource id.
+    const taken = await IdempotencyRecord.findOneAndUpdate(
+      { _id: id, state: 'in_progress', locked_until_ms: existing.locked_until_ms },
+      { $set: { locked_until_ms: now + IDEMPOTENCY_LEASE_MS } },
+      { new: true },
+    ).lean();
+    if (!taken) {
+      throw new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after it completes.', 'Idempotency-Key');
+    }
+    record = { claimed: true, doc: taken };
+  }
+
+  let result: HandlerResult;
+  try {
+    result = await runCatching(req, handler, record.doc.resource_id);
+  } catch (err) {
+    await IdempotencyRecord.updateOne({ _id: id, state: 'in_progress' }, { $set: { locked_until_ms: 0 } }).catch(() => undefined);
+    throw err;
+  }
+  const json = JSON.stringify(result.body);
+  await IdempotencyRecord.updateOne({ _id: id }, { $set: { state: 'completed', status_code: result.status, response_json: json, locked_until_ms: 0 } });
+  res.status(result.status).type('application/json').send(json);
+}
+
+type IdempotencyDoc = {
+  _id: string;
+  fingerprint: string;
+  resource_id: string;
+  state: string;
+  locked_until_ms: number;
+  status_code?: number | null;
+  response_json?: string | null;
+  expires_ms: number;
+};
+
+/** Inserts a fresh record, or returns the live one already there (an expired one is replaced). */
+async function claim(id: string, fingerprint: string, prefix: string, req: Request, now: number): Promise<{ claimed: boolean; doc: IdempotencyDoc }> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const doc = {
+      _id: id,
+      org_id: req.auth!.orgId,
+      livemode: req.auth!.livemode,
+      key_id: req.auth!.keyId,
+      method: req.method,
+      path: req.baseUrl + req.path,
+      fingerprint,
+      resource_id: newId(prefix),
+      state: 'in_progress',
+      locked_until_ms: now + IDEMPOTENCY_LEASE_MS,
+      status_code: null,
+      response_json: null,
+      created_ms: now,
+      expires_ms: now + IDEMPOTENCY_TTL_MS,
+    };
+    try {
+      await IdempotencyRecord.collection.insertOne(doc as never);
+      return { claimed: true, doc };
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    const existing = (await IdempotencyRecord.findById(id).lean()) as IdempotencyDoc | null;
+    if (!existing) continue; // deleted between the insert and the read: try again
+    if (existing.expires_ms > now) return { claimed: false, doc: existing };
+    await IdempotencyRecord.deleteOne({ _id: id, expires_ms: existing.expires_ms });
+  }
+  throw new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is being processed. Retry shortly.', 'Idempotency-Key');
+}
+
+/** Runs the handler; an ApiError becomes a stored result, like Stripe stores the first response. */
+async function runCatching(req: Request, handler: (resourceId: string) => Promise<HandlerResult>, resourceId: string): Promise<HandlerResult> {
+  try {
+    return await handler(resourceId);
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) return { status: err.status, body: { error: { ...err.toBody(), request_id: req.requestId } } };
+    throw err;
+  }
+}
+
+/** Deletes expired records (FerretDB has no TTL indexes); run periodically by the API. */
+export async function sweepIdempotencyRecords(now = Date.now()): Promise<number> {
+  const { deletedCount } = await IdempotencyRecord.deleteMany({ expires_ms: { $lte: now } });
+  return deletedCount;
+}

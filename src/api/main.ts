@@ -1,0 +1,32 @@
+/**
+ * Production entry point of an API process (`npm run start:api`, docker-compose `api`): connects
+ * MongoDB (`MONGODB_URI`, required) and Temporal (`TEMPORAL_ADDRESS`), listens on `PORT`, and stops
+ * cleanly on SIGINT/SIGTERM.
+ */
+import { config } from '../config';
+import { connectStore, disconnectStore } from '../models';
+import { connectClient } from '../temporal';
+import { logger } from '../logger';
+import { startApi } from './server';
+
+async function main(): Promise<void> {
+  const cfg = config();
+  if (!cfg.mongodbUri) throw new Error('MONGODB_URI is required (npm start runs an embedded database for development).');
+  await connectStore(cfg.mongodbUri);
+  const temporal = await connectClient();
+  const api = await startApi({ temporal, port: cfg.port });
+  logger.info(`API listening on :${api.port}`);
+  const stop = async () => {
+    await api.close();
+    await temporal.connection.close();
+    await disconnectStore();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  logger.error('API failed', { error: err instanceof Error ? err.stack : String(err) });
+  process.exit(1);
+});

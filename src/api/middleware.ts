@@ -1,0 +1,123 @@
+/**
+ * Express middleware used by every route, each written once (DESIGN.md section 5):
+ * request ids and version headers, JSON body parsing with clear errors, bearer authentication,
+ * scope checks, JSON 404 for unknown routes, and the one error renderer.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import express from 'express';
+import { ApiError } from '../errors';
+import { API_VERSION } from '../config';
+import { newId } from '../ids';
+import { ApiKey } from '../models';
+import { hashKey, parseKey, type KeyKind } from '../keys';
+import { logger } from '../logger';
+
+/** What authentication attaches to `req.auth`. */
+export interface AuthContext {
+  orgId: string;
+  keyId: string;
+  kind: KeyKind;
+  livemode: boolean;
+  scopes: string[];
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    requestId: string;
+    auth?: AuthContext;
+  }
+}
+
+/** Versions this API answers; a request may pin one with `Svc-Version` (spec section 9). */
+const KNOWN_VERSIONS = [API_VERSION];
+
+/** Sets `Request-Id` and `Svc-Version` on every response; refuses an unknown pinned version. */
+export const requestContext: RequestHandler = (req, res, next) => {
+  req.requestId = newId('req');
+  res.setHeader('Request-Id', req.requestId);
+  res.setHeader('Svc-Version', API_VERSION);
+  const pinned = req.get('Svc-Version');
+  if (pinned !== undefined && !KNOWN_VERSIONS.includes(pinned)) {
+    return next(new ApiError(400, 'invalid_request_error', 'api_version_invalid', `Unknown API version '${pinned}'. Known versions: ${KNOWN_VERSIONS.join(', ')}.`, 'Svc-Version'));
+  }
+  next();
+};
+
+/**
+ * Parses JSON bodies whatever the Content-Type (the API speaks only JSON); an empty body is `{}`.
+ * Malformed JSON → 400 `body_invalid`; a body that is not an object → 400 `body_invalid`.
+ */
+export const jsonBody: RequestHandler[] = [
+  express.json({ limit: '1mb', type: () => true, strict: false }),
+  (req, _res, next) => {
+    if (req.body === undefined || req.body === null) req.body = {};
+    if (typeof req.body !== 'object' || Array.isArray(req.body)) {
+      return next(new ApiError(400, 'invalid_request_error', 'body_invalid', 'The request body must be a JSON object.'));
+    }
+    next();
+  },
+];
+
+/**
+ * Bearer authentication (spec section 5). Missing header → 401 `api_key_missing`; unknown, malformed or
+ * revoked key → 401 `api_key_invalid`. The key itself is never logged.
+ */
+export const authenticate: RequestHandler = async (req, _res, next) => {
+  const header = req.get('Authorization');
+  if (!header) return next(new ApiError(401, 'authentication_error', 'api_key_missing', 'No API key provided. Send `Authorization: Bearer <API_KEY>`.'));
+  const m = /^Bearer\s+(\S+)$/i.exec(header);
+  const key = m?.[1];
+  if (!key || !parseKey(key)) return next(new ApiError(401, 'authentication_error', 'api_key_invalid', 'Invalid API key provided.'));
+  const doc = await ApiKey.findOne({ hash: hashKey(key) }).lean();
+  if (!doc || doc.revoked != null) return next(new ApiError(401, 'authentication_error', 'api_key_invalid', 'Invalid API key provided.'));
+  req.auth = { orgId: doc.org_id, keyId: doc._id, kind: doc.kind as KeyKind, livemode: doc.livemode, scopes: doc.scopes };
+  next();
+};
+
+/** True when the authenticated key holds `scope` (secret keys hold all; `x:write` implies `x:read`). */
+export function hasScope(auth: AuthContext, scope: string): boolean {
+  if (auth.kind === 'secret') return true;
+  if (auth.kind === 'publishable') return false;
+  if (auth.scopes.includes(scope)) return true;
+  const [resource, access] = scope.split(':');
+  return access === 'read' && auth.scopes.includes(`${resource}:write`);
+}
+
+/** Requires `scope` (spec section 4's table); else 403 `scope_missing` naming it. */
+export function requireScope(scope: string): RequestHandler {
+  return (req, _res, next) => {
+    const auth = req.auth!;
+    if (hasScope(auth, scope)) return next();
+    const message =
+      auth.kind === 'publishable'
+        ? `A publishable key can only open widget sessions; this endpoint needs a secret or restricted key with the '${scope}' scope.`
+        : `This API key does not have the required scope '${scope}'.`;
+    next(new ApiError(403, 'permission_error', 'scope_missing', message));
+  };
+}
+
+/** JSON 404 for every path no route matched. */
+export const unknownRoute: RequestHandler = (req, _res, next) => {
+  next(new ApiError(404, 'invalid_request_error', 'route_unknown', `Unrecognized request URL (${req.method}: ${req.path}).`));
+};
+
+/** Renders every error as `{"error":{type,code,message,param?,request_id}}`; no stack traces leave. */
+export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): void {
+  let apiError: ApiError;
+  if (err instanceof ApiError) apiError = err;
+  else if (isBodyParserError(err)) {
+    apiError =
+      err.type === 'entity.too.large'
+        ? new ApiError(413, 'invalid_request_error', 'body_too_large', 'The request body is larger than 1 MB.')
+        : new ApiError(400, 'invalid_request_error', 'body_invalid', 'The request body is not valid JSON.');
+  } else {
+    logger.error('unhandled error', { request_id: req.requestId, path: req.path, error: err instanceof Error ? err.stack : String(err) });
+    apiError = new ApiError(500, 'api_error', 'internal_error', 'An internal error occurred. Retry with the same Idempotency-Key; it is safe.');
+  }
+  if (res.headersSent) return;
+  res.status(apiError.status).json({ error: { ...apiError.toBody(), request_id: req.requestId } });
+}
+
+function isBodyParserError(err: unknown): err is { type: string; status: number } {
+  return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && String((err as { type: string }).type).startsWith('entity.');
+}

@@ -1,0 +1,58 @@
+/**
+ * Request validation with zod: every route declares a strict schema; the first problem becomes a 400
+ * naming the `param` (dotted path), `parameter_missing` when absent, `parameter_unknown` for fields we do
+ * not know, `parameter_invalid` otherwise. Phone numbers are checked with libphonenumber-js.
+ */
+import { z } from 'zod';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { ApiError, invalidParam, missingParam } from '../errors';
+
+/** An E.164 number (`+14155550123`): a valid number written exactly in E.164 form. */
+export const e164 = z.string().refine((v) => isE164(v), { message: 'must be a phone number in E.164 format, like +14155550123' });
+
+/** True when `v` is a valid phone number written exactly in E.164 form. */
+export function isE164(v: string): boolean {
+  if (!/^\+[1-9]\d{1,14}$/.test(v)) return false;
+  const parsed = parsePhoneNumberFromString(v);
+  return Boolean(parsed && parsed.number === v && parsed.isValid());
+}
+
+/** Stripe's metadata rules: ≤ 50 keys, keys ≤ 40 characters, string values ≤ 500 characters. */
+export const metadata = z
+  .record(z.string().min(1, 'keys must not be empty').max(40, 'keys must be at most 40 characters'), z.string().max(500, 'values must be strings of at most 500 characters'))
+  .refine((m) => Object.keys(m).length <= 50, { message: 'must have at most 50 keys' });
+
+/** Parses `body` with `schema`, or throws the 400 for its first problem. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  throw toApiError(result.error, body);
+}
+
+/** Maps a zod error to our 400 (exported for query-string validation). */
+export function toApiError(error: z.ZodError, input: unknown): ApiError {
+  const issue = error.issues[0];
+  const path = issue.path.map(String);
+  if (issue.code === 'unrecognized_keys') {
+    const param = [...path, issue.keys[0]].join('.');
+    return new ApiError(400, 'invalid_request_error', 'parameter_unknown', `Received unknown parameter: ${param}.`, param);
+  }
+  const param = path.join('.') || 'body';
+  if (valueAt(input, issue.path) === undefined) return missingParam(param);
+  let message = issue.message;
+  if (issue.code === 'invalid_type') message = `must be ${article(issue.expected)}`;
+  return invalidParam(param, `Invalid ${param}: ${message}.`);
+}
+
+function article(expected: string): string {
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let v: unknown = input;
+  for (const p of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[p];
+  }
+  return v;
+}

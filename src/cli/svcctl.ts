@@ -1,0 +1,88 @@
+/**
+ * `svcctl`: administration from the shell, JSON on stdout (DESIGN.md section 4). Uses the same MongoDB
+ * as `npm start` by default (`MONGODB_URI`, else the embedded FerretDB on 127.0.0.1:FERRETDB_PORT, 27017).
+ *
+ *   svcctl orgs create --name N                         → {"id":"org_…","object":"organization",…}
+ *   svcctl orgs list                                    → [{…}]
+ *   svcctl keys create --org ORG --mode test|live --kind secret|restricted|publishable [--scopes a:read,b:write] [--name N]
+ *                                                       → {"id":"key_…","key":"svc_sk_test_…",…} (the only time the key is shown)
+ *   svcctl keys list --org ORG                          → [{"id":"key_…","redacted_key":"svc_sk_test_…a1b2",…}]
+ *   svcctl keys revoke KEY_ID                           → {"id":"key_…","revoked":<unix>,…}
+ *
+ * Errors: a message on stderr as JSON `{"error":{"message"}}` and exit code 1 (2 for usage errors).
+ */
+import { parseArgs } from 'node:util';
+import { Org } from '../models';
+import { connectStore, disconnectStore } from '../models';
+import { createKey, createOrg, listKeys, revokeKey, type KeyKind } from '../keys';
+
+const USAGE = `usage:
+  svcctl orgs create --name NAME
+  svcctl orgs list
+  svcctl keys create --org ORG --mode test|live --kind secret|restricted|publishable [--scopes a:read,b:write] [--name NAME]
+  svcctl keys list --org ORG
+  svcctl keys revoke KEY_ID`;
+
+class UsageError extends Error {}
+
+async function run(argv: string[]): Promise<unknown> {
+  const [group, action, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, org: { type: 'string' }, mode: { type: 'string' }, kind: { type: 'string' }, scopes: { type: 'string' } },
+  });
+  const need = (name: keyof typeof values) => {
+    const v = values[name];
+    if (!v) throw new UsageError(`--${name} is required`);
+    return v;
+  };
+  const uri = process.env.MONGODB_URI || `mongodb://127.0.0.1:${process.env.FERRETDB_PORT || 27017}/svc`;
+  const connect = () => connectStore(uri);
+  if (group === 'orgs' && action === 'create') {
+    const name = need('name');
+    await connect();
+    return createOrg(name);
+  }
+  if (group === 'orgs' && action === 'list') {
+    await connect();
+    const orgs = await Org.find().sort({ _id: -1 }).lean();
+    return orgs.map((o) => ({ id: o._id, object: 'organization', name: o.name, created: o.created }));
+  }
+  if (group === 'keys' && action === 'create') {
+    const org = need('org');
+    const mode = need('mode');
+    const kind = need('kind');
+    if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
+    if (!['secret', 'restricted', 'publishable'].includes(kind)) throw new UsageError('--kind must be secret, restricted or publishable');
+    const scopes = values.scopes ? values.scopes.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+    await connect();
+    return createKey({ orgId: org, mode, kind: kind as KeyKind, scopes, name: values.name });
+  }
+  if (group === 'keys' && action === 'list') {
+    const org = need('org');
+    await connect();
+    return listKeys(org);
+  }
+  if (group === 'keys' && action === 'revoke') {
+    const id = positionals[0];
+    if (!id) throw new UsageError('KEY_ID is required');
+    await connect();
+    const key = await revokeKey(id);
+    if (!key) throw new Error(`No such key: ${id}`);
+    return key;
+  }
+  throw new UsageError(`unknown command: ${[group, action].filter(Boolean).join(' ') || '(none)'}`);
+}
+
+run(process.argv.slice(2))
+  .then(async (out) => {
+    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    await disconnectStore();
+  })
+  .catch(async (err: Error) => {
+    process.stderr.write(JSON.stringify({ error: { message: err.message } }) + '\n');
+    if (err instanceof UsageError) process.stderr.write(USAGE + '\n');
+    await disconnectStore().catch(() => undefined);
+    process.exit(err instanceof UsageError ? 2 : 1);
+  });

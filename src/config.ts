@@ -1,0 +1,98 @@
+/**
+ * Process configuration, read once from the environment (DESIGN.md section 4).
+ *
+ * Every value has an embedded default so that `npm start` works on a fresh machine; production sets
+ * `MONGODB_URI`, `TEMPORAL_ADDRESS`, `OPENAI_*` and `TWILIO_*`. `loadConfig()` never throws on a missing
+ * optional value; it throws `Error` naming the variable for a value that is present but malformed.
+ */
+import path from 'node:path';
+
+export interface Config {
+  /** API listen port (`PORT`, default 3000). */
+  port: number;
+  /** Public base URL of the API, used in Twilio callback URLs (`PUBLIC_BASE_URL`). */
+  publicBaseUrl: string;
+  /** Directory for embedded server data (`DATA_DIR`, default `.data`), absolute. */
+  dataDir: string;
+  /** MongoDB connection string (`MONGODB_URI`); undefined means "start embedded FerretDB". */
+  mongodbUri?: string;
+  /** Temporal frontend `host:port` (`TEMPORAL_ADDRESS`); undefined means "start the dev server". */
+  temporalAddress?: string;
+  /** Temporal namespace (`TEMPORAL_NAMESPACE`, default `default`). */
+  temporalNamespace: string;
+  /** Temporal Cloud API key (`TEMPORAL_API_KEY`); turns TLS on. */
+  temporalApiKey?: string;
+  /** Use TLS to reach Temporal (`TEMPORAL_TLS=1`, implied by an API key). */
+  temporalTls: boolean;
+  /** Task queue that the worker polls (`TEMPORAL_TASK_QUEUE`, default `svc-main`). */
+  taskQueue: string;
+  /** OpenAI-compatible endpoint (`OPENAI_BASE_URL`); undefined with no key means "start the demo model". */
+  openaiBaseUrl?: string;
+  openaiApiKey?: string;
+  /** Default chat model (`OPENAI_MODEL`, default `gpt-4o-mini`); an agent's `model` overrides it. */
+  openaiModel: string;
+  twilioAccountSid?: string;
+  twilioAuthToken?: string;
+  /** Allow webhook URLs that resolve to loopback/private addresses (`WEBHOOK_ALLOW_PRIVATE=1`). */
+  webhookAllowPrivate: boolean;
+  /** winston level (`LOG_LEVEL`, default `info`). */
+  logLevel: string;
+}
+
+function bool(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '') return false;
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new Error(`${name} must be a boolean (1/0, true/false), got "${value}"`);
+}
+
+function int(name: string, value: string | undefined, dflt: number): number {
+  if (value === undefined || value === '') return dflt;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
+  return n;
+}
+
+function opt(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** Reads the configuration from `env` (default `process.env`). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int('PORT', env.PORT, 3000);
+  const temporalApiKey = opt(env.TEMPORAL_API_KEY);
+  return {
+    port,
+    publicBaseUrl: (opt(env.PUBLIC_BASE_URL) ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(opt(env.DATA_DIR) ?? '.data'),
+    mongodbUri: opt(env.MONGODB_URI),
+    temporalAddress: opt(env.TEMPORAL_ADDRESS),
+    temporalNamespace: opt(env.TEMPORAL_NAMESPACE) ?? 'default',
+    temporalApiKey,
+    temporalTls: bool('TEMPORAL_TLS', env.TEMPORAL_TLS) || temporalApiKey !== undefined,
+    taskQueue: opt(env.TEMPORAL_TASK_QUEUE) ?? 'svc-main',
+    openaiBaseUrl: opt(env.OPENAI_BASE_URL),
+    openaiApiKey: opt(env.OPENAI_API_KEY),
+    openaiModel: opt(env.OPENAI_MODEL) ?? 'gpt-4o-mini',
+    twilioAccountSid: opt(env.TWILIO_ACCOUNT_SID),
+    twilioAuthToken: opt(env.TWILIO_AUTH_TOKEN),
+    webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),
+    logLevel: opt(env.LOG_LEVEL) ?? 'info',
+  };
+}
+
+let current: Config | undefined;
+
+/** The process-wide configuration (loaded on first use; `setConfig` replaces it, for tests and `npm start`). */
+export function config(): Config {
+  current ??= loadConfig();
+  return current;
+}
+
+/** Replaces the process-wide configuration (the dev launcher fills in embedded servers' addresses). */
+export function setConfig(next: Config): void {
+  current = next;
+}
+
+/** API version label of the specification (section 9), sent as `Svc-Version` and stamped on events. */
+export const API_VERSION = '2026-10-04';

@@ -1,0 +1,151 @@
+/**
+ * The embedded infrastructure (DESIGN.md section 3): the Temporal dev server and FerretDB on SQLite, as
+ * child processes, built from the Go module proxy by scripts/build-infra.sh (once per machine, cached
+ * under ~/.cache/svc-assistant) or taken from PATH. Used by `npm start` and by the tests.
+ */
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { devServerSearchAttributeFlags } from '../temporal';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+/** Paths of the two Go executables, building them first if needed (stderr shows build progress). */
+export async function infraBinaries(): Promise<{ temporal: string; ferretdb: string }> {
+  const { stdout } = await promisify(execFile)('bash', [path.join(ROOT, 'scripts/build-infra.sh'), 'all'], {
+    maxBuffer: 1 << 20,
+    env: process.env,
+  }).catch((err: Error & { stderr?: string }) => {
+    throw new Error(`building the embedded servers failed: ${err.stderr || err.message}`);
+  });
+  const get = (name: string) => {
+    const m = new RegExp(`^${name}=(.+)$`, 'm').exec(stdout);
+    if (!m) throw new Error(`build-infra.sh printed no ${name}`);
+    return m[1].trim();
+  };
+  return { temporal: get('TEMPORAL_BIN'), ferretdb: get('FERRETDB_BIN') };
+}
+
+/** A child process we started, with a stop that waits for it to exit. */
+export interface ChildServer {
+  name: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function track(name: string, child: ChildProcess, logFile: string): ChildServer {
+  const out = fs.createWriteStream(logFile, { flags: 'a' });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  let exited = child.exitCode !== null;
+  const exitedP = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  return {
+    name,
+    process: child,
+    async stop() {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exitedP;
+      clearTimeout(timer);
+      out.end();
+    },
+  };
+}
+
+/** Resolves once `host:port` accepts TCP connections; rejects after `timeoutMs` or if `child` exits. */
+export async function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 60_000, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`process exited with code ${child.exitCode} before listening on ${port}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, host);
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on ${host}:${port} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** True when something already listens on `port`. */
+export async function portInUse(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts FerretDB (SQLite handler) storing under `<dataDir>/ferretdb/`, listening on `127.0.0.1:port`.
+ * @returns the server and its MongoDB URI
+ */
+export async function startFerretDB(binary: string, dataDir: string, port: number): Promise<ChildServer & { uri: string }> {
+  const dir = path.join(dataDir, 'ferretdb');
+  fs.mkdirSync(dir, { recursive: true });
+  const child = spawn(
+    binary,
+    [
+      '--handler=sqlite',
+      `--sqlite-url=file:${dir}/`,
+      `--listen-addr=127.0.0.1:${port}`,
+      '--telemetry=disable',
+      '--debug-addr=-',
+      `--state-dir=${dir}`,
+      '--log-level=warn',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DO_NOT_TRACK: '1' } },
+  );
+  const server = track('ferretdb', child, path.join(dataDir, 'ferretdb.log'));
+  await waitForPort(port, '127.0.0.1', 60_000, child);
+  return { ...server, uri: `mongodb://127.0.0.1:${port}/svc` };
+}
+
+/**
+ * Starts the Temporal dev server with its SQLite file under `dataDir` (or in memory), the Web UI on
+ * `uiPort` (0 = headless), and our search attributes registered.
+ * @returns the server and its frontend address `127.0.0.1:port`
+ */
+export async function startTemporalDevServer(
+  binary: string,
+  opts: { dataDir: string; port: number; uiPort: number; inMemory?: boolean },
+): Promise<ChildServer & { address: string }> {
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(opts.port),
+    ...(opts.uiPort ? ['--ui-port', String(opts.uiPort)] : ['--headless']),
+    ...(opts.inMemory ? [] : ['--db-filename', path.join(opts.dataDir, 'temporal.db')]),
+    '--sqlite-pragma',
+    'journal_mode=WAL',
+    '--sqlite-pragma',
+    'synchronous=NORMAL',
+    '--log-level',
+    'warn',
+    ...devServerSearchAttributeFlags,
+  ];
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = track('temporal', child, path.join(opts.dataDir, 'temporal.log'));
+  await waitForPort(opts.port, '127.0.0.1', 60_000, child);
+  return { ...server, address: `127.0.0.1:${opts.port}` };
+}

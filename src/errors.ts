@@ -1,0 +1,48 @@
+/**
+ * The one error shape of the API (DESIGN.md section 5, Stripe's):
+ * `{"error":{"type","code","message","param?","request_id"}}`.
+ *
+ * Route code throws `ApiError`; the error middleware (src/api/middleware.ts) renders it. Anything else
+ * thrown becomes a 500 `api_error` with no stack trace sent to the client.
+ */
+
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'idempotency_error'
+  | 'rate_limit_error'
+  | 'api_error';
+
+export class ApiError extends Error {
+  constructor(
+    /** HTTP status, e.g. 400. */
+    public readonly status: number,
+    public readonly type: ErrorType,
+    /** Stable snake_case code, e.g. `parameter_invalid`. */
+    public readonly code: string,
+    message: string,
+    /** The request parameter at fault, dotted for nested fields (`simulation.outcome`). */
+    public readonly param?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The `error` member of the response body (without `request_id`, added by the middleware). */
+  toBody(): { type: ErrorType; code: string; message: string; param?: string } {
+    return { type: this.type, code: this.code, message: this.message, ...(this.param ? { param: this.param } : {}) };
+  }
+}
+
+/** 400 `parameter_invalid` naming `param`. */
+export const invalidParam = (param: string, message: string) =>
+  new ApiError(400, 'invalid_request_error', 'parameter_invalid', message, param);
+
+/** 400 `parameter_missing` naming `param`. */
+export const missingParam = (param: string, message = `Missing required param: ${param}.`) =>
+  new ApiError(400, 'invalid_request_error', 'parameter_missing', message, param);
+
+/** 404 `resource_missing`, e.g. `notFound('call', id, 'id')`. */
+export const notFound = (what: string, id: string, param?: string) =>
+  new ApiError(404, 'invalid_request_error', 'resource_missing', `No such ${what}: '${id}'.`, param);

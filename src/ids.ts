@@ -1,0 +1,54 @@
+/**
+ * Object identifiers: `<prefix>_<26 chars>`, where the 26 characters are a ULID (48-bit millisecond
+ * timestamp + 80 random bits, Crockford base32, lowercased). Ids therefore sort by creation time as plain
+ * strings, which is what list pagination (`starting_after`/`ending_before`, newest first) relies on.
+ *
+ * This module is deterministic-safe: it imports nothing and takes the clock and the random source as
+ * arguments, so workflow code can call it with Temporal's deterministic `Date.now()`/`Math.random()`.
+ */
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** Resource prefixes; one place so that an id's prefix tells its type. */
+export const ID_PREFIX = {
+  org: 'org',
+  key: 'key',
+  agent: 'agt',
+  call: 'call',
+  event: 'evt',
+  webhookEndpoint: 'we',
+  delivery: 'wd',
+  request: 'req',
+} as const;
+
+/**
+ * Returns a new id `<prefix>_<ulid>`.
+ * @param prefix e.g. `call`
+ * @param now milliseconds since the epoch (default `Date.now()`)
+ * @param random a source of floats in [0, 1) (default `Math.random`)
+ */
+export function newId(prefix: string, now: number = Date.now(), random: () => number = Math.random): string {
+  let time = '';
+  let t = Math.max(0, Math.floor(now));
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  let rand = '';
+  for (let i = 0; i < 16; i++) rand += ALPHABET[Math.floor(random() * 32) % 32];
+  return `${prefix}_${time}${rand}`;
+}
+
+/** True when `id` has the shape `newId(prefix)` produces. */
+export function isId(prefix: string, id: unknown): id is string {
+  return typeof id === 'string' && new RegExp(`^${prefix}_[0-9a-hjkmnp-tv-z]{26}$`).test(id);
+}
+
+/** The creation time (ms since the epoch) encoded in an id made by `newId`, or NaN for another string. */
+export function idTime(id: string): number {
+  const m = /_([0-9a-hjkmnp-tv-z]{10})[0-9a-hjkmnp-tv-z]{16}$/.exec(id);
+  if (!m) return NaN;
+  let t = 0;
+  for (const c of m[1]) t = t * 32 + ALPHABET.indexOf(c);
+  return t;
+}

@@ -1,0 +1,51 @@
+/**
+ * Temporal connections for the API (client) and the worker, and the search attributes operators use in
+ * the Temporal Web UI (registered at start: `--search-attribute` on the dev server, the operator service
+ * on any other cluster, AlreadyExists ignored).
+ */
+import { Client, Connection } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { config } from './config';
+import { SEARCH_ATTRIBUTES } from './workflows/shared';
+import { logger } from './logger';
+
+/** Typed search attribute keys (all Keyword). */
+export const searchAttributeKeys = {
+  CallStatus: defineSearchAttributeKey(SEARCH_ATTRIBUTES.CallStatus, SearchAttributeType.KEYWORD),
+  AgentId: defineSearchAttributeKey(SEARCH_ATTRIBUTES.AgentId, SearchAttributeType.KEYWORD),
+  OrgId: defineSearchAttributeKey(SEARCH_ATTRIBUTES.OrgId, SearchAttributeType.KEYWORD),
+  Mode: defineSearchAttributeKey(SEARCH_ATTRIBUTES.Mode, SearchAttributeType.KEYWORD),
+};
+
+/** `Name=Keyword` pairs for `temporal server start-dev --search-attribute`. */
+export const devServerSearchAttributeFlags = Object.values(SEARCH_ATTRIBUTES).flatMap((name) => ['--search-attribute', `${name}=Keyword`]);
+
+/** Options for `Connection.connect` / `NativeConnection.connect` from the configuration. */
+export function connectionOptions(address = config().temporalAddress ?? '127.0.0.1:7233') {
+  const cfg = config();
+  return { address, tls: cfg.temporalTls ? {} : undefined, apiKey: cfg.temporalApiKey };
+}
+
+/** Connects a Temporal client (API side). */
+export async function connectClient(address?: string): Promise<Client> {
+  const connection = await Connection.connect(connectionOptions(address));
+  return new Client({ connection, namespace: config().temporalNamespace });
+}
+
+/** Registers our search attributes on the namespace; attributes that already exist are fine. */
+export async function ensureSearchAttributes(client: Client): Promise<void> {
+  const namespace = config().temporalNamespace;
+  try {
+    const existing = await client.connection.operatorService.listSearchAttributes({ namespace });
+    const missing = Object.values(SEARCH_ATTRIBUTES).filter((n) => !(n in (existing.customAttributes ?? {})));
+    if (missing.length === 0) return;
+    await client.connection.operatorService.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(missing.map((n) => [n, 2 /* INDEXED_VALUE_TYPE_KEYWORD */])),
+    });
+    logger.info('registered search attributes', { missing });
+  } catch (err) {
+    if (/already exists/i.test((err as Error).message)) return;
+    logger.warn('could not register search attributes (register them with `temporal operator search-attribute create`)', { error: (err as Error).message });
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Worker bootstrap: one Temporal worker on the configured task queue that runs every workflow
+ * (src/workflows) and every activity (src/activities). Stateless; run as many as you like.
+ */
+import path from 'node:path';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import * as activities from '../activities';
+import { config } from '../config';
+import { connectionOptions } from '../temporal';
+
+/** Path of the workflows module the worker bundles (compiled JS next to this file). */
+export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows/index.js');
+
+export interface CreateWorkerOptions {
+  connection?: NativeConnection;
+  /** A prebuilt bundle (`bundleWorkflowCode`); tests bundle once per run. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  taskQueue?: string;
+}
+
+/** Creates (does not run) the worker. The caller runs it with `worker.run()` and shuts it down. */
+export async function createWorker(opts: CreateWorkerOptions = {}): Promise<Worker> {
+  const connection = opts.connection ?? (await NativeConnection.connect(connectionOptions()));
+  return Worker.create({
+    connection,
+    namespace: config().temporalNamespace,
+    taskQueue: opts.taskQueue ?? config().taskQueue,
+    activities,
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    // Quiet the worker's own logs below warn unless LOG_LEVEL asks for more.
+    shutdownGraceTime: '10 seconds',
+  });
+}

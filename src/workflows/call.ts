@@ -1,0 +1,351 @@
+/**
+ * `callWorkflow`: one phone call, live (Twilio) or simulated (test mode), from `queued` to its terminal
+ * status. Workflow id = call id (`call_…`), so starting it twice for one call is impossible.
+ *
+ * Statuses (DESIGN.md section 6): queued → ringing → in_progress → completed | transferred | busy |
+ * no_answer | failed | canceled, with `end_reason` saying who or what ended it. Every transition is
+ * mirrored into MongoDB by the `transitionCall` activity, which also emits `call.started` /
+ * `call.transferred` / `call.ended` events carrying the call's `metadata` (spec section 6, rule 1).
+ *
+ * Reached from outside by (src/workflows/shared.ts): update `end`, update `transfer` (validators refuse
+ * with ApplicationFailure type `call_not_live`), update `callerSaid` (live voice loop), signal
+ * `telephonyStatus` (Twilio status callbacks), query `state`.
+ *
+ * No call hangs: ringing is bounded (simulation `ring_seconds`, 60 s live), the conversation by
+ * `max_duration_seconds` from the answer, a silent live caller by a silence timeout, each LLM turn by
+ * the activity's timeouts and retries (then the call ends with `failed`/`error`).
+ */
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type * as activities from '../activities';
+import type { ChatMessage, CallTurnInput } from '../activities/types';
+import { newId } from '../ids';
+import { callSystemPrompt } from './prompt';
+import {
+  CALL_NOT_LIVE,
+  callerSaidUpdate,
+  CallState,
+  CallStatus,
+  CallWorkflowInput,
+  DialOutcome,
+  EndReason,
+  endUpdate,
+  SEARCH_ATTRIBUTES,
+  stateQuery,
+  telephonyStatusSignal,
+  TelephonyStatus,
+  isTransferTarget,
+  transferUpdate,
+  TransferRequest,
+} from './shared';
+
+/** Writes to our own store: retried until they succeed (a store outage delays a call, never loses it). */
+const store = proxyActivities<typeof activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
+});
+
+/** The LLM: a turn that cannot be answered after 3 tries ends the call (`failed`, `error`). */
+const llm = proxyActivities<typeof activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: ['LlmRequestRejected'] },
+});
+
+/** Telephony (Twilio in live mode; no-ops for simulated calls). */
+const telephony = proxyActivities<typeof activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 5, nonRetryableErrorTypes: ['TelephonyRejected'] },
+});
+
+const CallStatusKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.CallStatus, SearchAttributeType.KEYWORD);
+
+/** How long a live call may ring before it is `no_answer`. */
+const LIVE_RING_TIMEOUT_MS = 60_000;
+/** How long a live caller may stay silent before the call ends (`silence_timeout`). */
+const SILENCE_TIMEOUT_MS = 30_000;
+/** Tool rounds the assistant may take in one turn before it must speak. */
+const MAX_TOOL_ROUNDS = 3;
+const CALL_TOOLS = ['end_call', 'transfer_call'];
+
+interface StopRequest {
+  status: CallStatus;
+  reason: EndReason;
+  transferTo?: string;
+  error?: string;
+}
+
+/**
+ * Runs one call to its end.
+ * @param input everything fixed at creation (src/workflows/shared.ts `CallWorkflowInput`)
+ * @returns the final `CallState`
+ */
+export async function callWorkflow(input: CallWorkflowInput): Promise<CallState> {
+  let status = 'queued' as CallStatus;
+  let stop: StopRequest | null = null;
+  let finished = false;
+  let providerCallSid: string | null = null;
+  const turns: CallTurnInput[] = [];
+  let recordedTurns = 0;
+  const callerInbox: string[] = [];
+  let telephonyStatus: TelephonyStatus | null = null;
+  const conversation = new CancellationScope();
+  let thinking = false;
+
+  const isLive = () => stop === null && (status === 'queued' || status === 'ringing' || status === 'in_progress');
+  const state = (): CallState => ({
+    status,
+    end_reason: stop?.reason ?? null,
+    transferred_to: stop?.status === 'transferred' ? stop.transferTo ?? null : null,
+    turns: turns.length,
+  });
+  /** Asks the call to stop; the first request wins. Cancels whatever the conversation awaits. */
+  const requestStop = (request: StopRequest) => {
+    if (stop !== null) return;
+    stop = request;
+    conversation.cancel();
+  };
+
+  setHandler(stateQuery, state);
+  setHandler(
+    endUpdate,
+    async () => {
+      requestStop(
+        status === 'in_progress'
+          ? { status: 'completed', reason: 'api_ended' }
+          : { status: 'canceled', reason: 'api_ended' },
+      );
+      await condition(() => finished);
+      return state();
+    },
+    {
+      validator: () => {
+        if (!isLive()) throw ApplicationFailure.nonRetryable(`The call is ${status}; only a live call can be ended.`, CALL_NOT_LIVE);
+      },
+    },
+  );
+  setHandler(
+    transferUpdate,
+    async ({ to }) => {
+      requestStop({ status: 'transferred', reason: 'transferred', transferTo: to });
+      await condition(() => finished);
+      return state();
+    },
+    {
+      validator: (_request: TransferRequest) => {
+        if (!isLive() || status !== 'in_progress')
+          throw ApplicationFailure.nonRetryable(`The call is ${status}; only an in-progress call can be transferred.`, CALL_NOT_LIVE);
+      },
+    },
+  );
+  setHandler(
+    callerSaidUpdate,
+    async ({ text }) => {
+      const before = turns.length;
+      callerInbox.push(text);
+      await condition(() => stop !== null || (callerInbox.length === 0 && turns.length > before && !thinking));
+      const reply = turns.slice(before).filter((t) => t.role === 'assistant').map((t) => t.text).join(' ');
+      return { text: reply || null, ended: stop !== null };
+    },
+    {
+      validator: (_utterance: { text: string }) => {
+        if (status !== 'in_progress' || stop !== null) throw ApplicationFailure.nonRetryable('The call is not in progress.', CALL_NOT_LIVE);
+      },
+    },
+  );
+  setHandler(telephonyStatusSignal, (s) => {
+    telephonyStatus = s;
+    if (s.providerCallSid) providerCallSid = s.providerCallSid;
+    if ((s.status === 'completed' || s.status === 'canceled') && status === 'in_progress') {
+      requestStop({ status: 'completed', reason: 'caller_hung_up' });
+    }
+  });
+
+  const eventId = () => newId('evt');
+  const transition = async (next: CallStatus, patch: Record<string, unknown>, events: string[]) => {
+    status = next;
+    await store.transitionCall({
+      callId: input.callId,
+      atMs: Date.now(),
+      patch: { status: next, ...patch },
+      events: events.map((type) => ({ id: eventId(), type })),
+    });
+    upsertSearchAttributes([{ key: CallStatusKey, value: next }]);
+  };
+  const say = (role: 'assistant' | 'caller', text: string) => {
+    turns.push({ seq: turns.length, role, text, atMs: Date.now() });
+  };
+  const flushTurns = async () => {
+    if (recordedTurns < turns.length) {
+      const batch = turns.slice(recordedTurns);
+      await store.recordTurns({ callId: input.callId, turns: batch });
+      recordedTurns += batch.length;
+    }
+  };
+
+  // 1. Ring.
+  await store.ensureCallRecord(input);
+  let outcome = 'failed' as DialOutcome | 'canceled';
+  let dialError: string | undefined;
+  try {
+    await conversation.run(async () => {
+      if (input.simulation) {
+        await transition('ringing', {}, []);
+        if (input.simulation.ring_seconds > 0) await sleep(input.simulation.ring_seconds * 1000);
+        outcome = input.simulation.outcome;
+      } else {
+        const placed = await telephony.placeCall({ callId: input.callId, to: input.to, from: input.from });
+        providerCallSid = placed.providerCallSid;
+        await transition('ringing', { provider_call_sid: providerCallSid }, []);
+        const answeredInTime = await condition(() => telephonyStatus !== null && telephonyStatus.status !== 'ringing', LIVE_RING_TIMEOUT_MS);
+        const s = (telephonyStatus as TelephonyStatus | null)?.status;
+        outcome = !answeredInTime ? 'no_answer' : s === 'in-progress' || s === 'answered' ? 'answered' : s === 'busy' ? 'busy' : s === 'no-answer' ? 'no_answer' : 'failed';
+      }
+    });
+  } catch (err) {
+    if (!isCancellation(err)) {
+      outcome = 'failed';
+      dialError = errorMessage(err);
+    } else outcome = 'canceled';
+  }
+
+  // 2. Talk, if answered.
+  if (outcome === 'answered' && stop === null) {
+    await transition('in_progress', { answered_ms: Date.now() }, ['call.started']);
+    const maxDuration = sleep(input.max_duration_seconds * 1000).then(() => requestStop({ status: 'completed', reason: 'max_duration' }));
+    void maxDuration;
+    try {
+      await conversation.run(() => converse());
+      if (stop === null) requestStop({ status: 'completed', reason: 'caller_hung_up' });
+    } catch (err) {
+      if (!isCancellation(err)) requestStop({ status: 'failed', reason: 'error', error: errorMessage(err) });
+    }
+  } else if (stop === null) {
+    const terminal: Record<string, [CallStatus, EndReason]> = {
+      busy: ['busy', 'busy'],
+      no_answer: ['no_answer', 'no_answer'],
+      failed: ['failed', 'dial_failed'],
+      canceled: ['canceled', 'api_ended'],
+    };
+    const [s, r] = terminal[outcome] ?? ['failed', 'dial_failed'];
+    stop = { status: s, reason: r, error: dialError };
+  }
+
+  // 3. Finish: never cancelled, so the end is always recorded.
+  const final = stop as StopRequest | null ?? { status: 'failed', reason: 'error' };
+  await flushTurns();
+  const events: string[] = [];
+  if (final.status === 'transferred' && final.transferTo) {
+    try {
+      await telephony.transferCall({ callId: input.callId, livemode: input.livemode, providerCallSid, to: final.transferTo });
+      events.push('call.transferred');
+    } catch (err) {
+      final.status = 'failed';
+      final.reason = 'error';
+      final.error = `Transfer to ${final.transferTo} failed: ${errorMessage(err)}`;
+    }
+  } else if (status === 'in_progress' || status === 'ringing') {
+    await telephony.hangUpCall({ callId: input.callId, livemode: input.livemode, providerCallSid });
+  }
+  events.push('call.ended');
+  await transition(
+    final.status,
+    {
+      end_reason: final.reason,
+      transferred_to: final.status === 'transferred' ? final.transferTo ?? null : null,
+      error_message: final.error ?? null,
+      ended_ms: Date.now(),
+    },
+    events,
+  );
+  finished = true;
+  return state();
+
+  /** The conversation loop; runs inside the cancellable `conversation` scope. */
+  async function converse(): Promise<void> {
+    const messages: ChatMessage[] = [{ role: 'system', content: callSystemPrompt(input) }];
+    if (input.agent.first_message) {
+      say('assistant', input.agent.first_message);
+      messages.push({ role: 'assistant', content: input.agent.first_message });
+      await flushTurns();
+    }
+    let scriptIndex = 0;
+    for (;;) {
+      // Hear the caller.
+      let heard: string | null;
+      if (input.simulation) {
+        if (scriptIndex >= input.simulation.caller.length) return; // the scripted caller hangs up
+        if (input.simulation.pause_seconds > 0) await sleep(input.simulation.pause_seconds * 1000);
+        heard = input.simulation.caller[scriptIndex++];
+      } else {
+        const spoke = await condition(() => callerInbox.length > 0, SILENCE_TIMEOUT_MS);
+        if (!spoke) {
+          requestStop({ status: 'completed', reason: 'silence_timeout' });
+          return;
+        }
+        heard = callerInbox.shift()!;
+      }
+      say('caller', heard);
+      messages.push({ role: 'user', content: heard });
+
+      // Answer, possibly through tools.
+      thinking = true;
+      try {
+        for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+          const reply = await llm.generateReply({ callId: input.callId, model: input.agent.model, messages, tools: CALL_TOOLS });
+          if (reply.text) say('assistant', reply.text);
+          messages.push({ role: 'assistant', content: reply.text, tool_calls: reply.toolCalls.length ? reply.toolCalls : undefined });
+          if (reply.toolCalls.length === 0) break;
+          let ended = false;
+          for (const call of reply.toolCalls) {
+            const result = handleTool(call.name, call.arguments);
+            turns.push({ seq: turns.length, role: 'tool', text: result.summary, atMs: Date.now(), toolName: call.name, toolArguments: call.arguments });
+            messages.push({ role: 'tool', tool_call_id: call.id, content: result.summary });
+            ended ||= result.ends;
+          }
+          if (ended) break;
+        }
+      } finally {
+        thinking = false;
+      }
+      await flushTurns();
+      if (stop !== null) return;
+    }
+  }
+
+  /** Applies one tool call of the assistant. Unknown tools and bad arguments are answered, not fatal. */
+  function handleTool(name: string, argumentsJson: string): { summary: string; ends: boolean } {
+    let args: Record<string, unknown> = {};
+    try {
+      const parsed: unknown = JSON.parse(argumentsJson || '{}');
+      if (parsed && typeof parsed === 'object') args = parsed as Record<string, unknown>;
+    } catch {
+      return { summary: `Error: the arguments of ${name} are not valid JSON.`, ends: false };
+    }
+    if (name === 'end_call') {
+      if (stop === null) stop = { status: 'completed', reason: 'assistant_ended' };
+      return { summary: 'Call ended.', ends: true };
+    }
+    if (name === 'transfer_call') {
+      const to = typeof args.to === 'string' && args.to ? args.to : input.agent.transfer_to;
+      if (!to || !isTransferTarget(to)) return { summary: 'Error: no valid transfer destination (E.164 number, sip: or client: address).', ends: false };
+      if (stop === null) stop = { status: 'transferred', reason: 'transferred', transferTo: to };
+      return { summary: `Transferring to ${to}.`, ends: true };
+    }
+    return { summary: `Error: the tool ${name} is not available on this call.`, ends: false };
+  }
+}
+
+function errorMessage(err: unknown): string {
+  let e: unknown = err;
+  while (e && typeof e === 'object' && 'cause' in e && (e as { cause?: unknown }).cause) e = (e as { cause: unknown }).cause;
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,2 @@
+/** Every workflow the worker runs (the worker's `workflowsPath`); one file per workflow. */
+export { callWorkflow } from './call';
