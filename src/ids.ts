@@ -28,15 +28,41 @@ export const ID_PREFIX = {
  * @param random a source of floats in [0, 1) (default `Math.random`)
  */
 export function newId(prefix: string, now: number = Date.now(), random: () => number = Math.random): string {
+  let ms = Math.max(0, Math.floor(now));
+  let digits: number[];
+  if (ms <= lastMs) {
+    // Same millisecond (or a clock step back): keep ordering by incrementing the last random part
+    // (ULID's monotonic mode). In a workflow, Date.now() is fixed for an activation, so this is what
+    // keeps several ids made in one activation in creation order.
+    ms = lastMs;
+    digits = increment(lastRandom);
+  } else {
+    digits = Array.from({ length: 16 }, () => Math.floor(random() * 32) % 32);
+    digits[0] &= 0x0f; // leave headroom so increments never overflow
+  }
+  lastMs = ms;
+  lastRandom = digits;
   let time = '';
-  let t = Math.max(0, Math.floor(now));
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0, t = ms; i < 10; i++) {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  let rand = '';
-  for (let i = 0; i < 16; i++) rand += ALPHABET[Math.floor(random() * 32) % 32];
-  return `${prefix}_${time}${rand}`;
+  return `${prefix}_${time}${digits.map((d) => ALPHABET[d]).join('')}`;
+}
+
+let lastMs = -1;
+let lastRandom: number[] = [];
+
+function increment(digits: number[]): number[] {
+  const next = digits.slice();
+  for (let i = next.length - 1; i >= 0; i--) {
+    if (next[i] < 31) {
+      next[i]++;
+      return next;
+    }
+    next[i] = 0;
+  }
+  return next;
 }
 
 /** True when `id` has the shape `newId(prefix)` produces. */

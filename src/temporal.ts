@@ -9,16 +9,16 @@ import { config } from './config';
 import { SEARCH_ATTRIBUTES } from './workflows/shared';
 import { logger } from './logger';
 
-/** Typed search attribute keys (all Keyword). */
+/** Typed search attribute keys: Keyword ones and `Livemode` (Bool). */
 export const searchAttributeKeys = {
   CallStatus: defineSearchAttributeKey(SEARCH_ATTRIBUTES.CallStatus, SearchAttributeType.KEYWORD),
   AgentId: defineSearchAttributeKey(SEARCH_ATTRIBUTES.AgentId, SearchAttributeType.KEYWORD),
   OrgId: defineSearchAttributeKey(SEARCH_ATTRIBUTES.OrgId, SearchAttributeType.KEYWORD),
-  Mode: defineSearchAttributeKey(SEARCH_ATTRIBUTES.Mode, SearchAttributeType.KEYWORD),
+  Livemode: defineSearchAttributeKey(SEARCH_ATTRIBUTES.Livemode, SearchAttributeType.BOOL),
 };
 
 /** `Name=Keyword` pairs for `temporal server start-dev --search-attribute`. */
-export const devServerSearchAttributeFlags = Object.values(SEARCH_ATTRIBUTES).flatMap((name) => ['--search-attribute', `${name}=Keyword`]);
+export const devServerSearchAttributeFlags = Object.values(searchAttributeKeys).flatMap((k) => ['--search-attribute', `${k.name}=${k.type === SearchAttributeType.BOOL ? 'Bool' : 'Keyword'}`]);
 
 /** Options for `Connection.connect` / `NativeConnection.connect` from the configuration. */
 export function connectionOptions(address = config().temporalAddress ?? '127.0.0.1:7233') {
@@ -37,13 +37,14 @@ export async function ensureSearchAttributes(client: Client): Promise<void> {
   const namespace = config().temporalNamespace;
   try {
     const existing = await client.connection.operatorService.listSearchAttributes({ namespace });
-    const missing = Object.values(SEARCH_ATTRIBUTES).filter((n) => !(n in (existing.customAttributes ?? {})));
+    const missing = Object.values(searchAttributeKeys).filter((k) => !(k.name in (existing.customAttributes ?? {})));
     if (missing.length === 0) return;
     await client.connection.operatorService.addSearchAttributes({
       namespace,
-      searchAttributes: Object.fromEntries(missing.map((n) => [n, 2 /* INDEXED_VALUE_TYPE_KEYWORD */])),
+      // temporal.api.enums.v1.IndexedValueType: 2 = KEYWORD, 6 = BOOL
+      searchAttributes: Object.fromEntries(missing.map((k) => [k.name, k.type === SearchAttributeType.BOOL ? 6 : 2])),
     });
-    logger.info('registered search attributes', { missing });
+    logger.info('registered search attributes', { names: missing.map((k) => k.name) });
   } catch (err) {
     if (/already exists/i.test((err as Error).message)) return;
     logger.warn('could not register search attributes (register them with `temporal operator search-attribute create`)', { error: (err as Error).message });

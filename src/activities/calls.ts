@@ -54,7 +54,7 @@ export interface TransitionCallInput {
  * call as it now is (so every call event carries the call's `metadata`). Throws if the call is missing.
  */
 export async function transitionCall(input: TransitionCallInput): Promise<void> {
-  const doc = await Call.findOneAndUpdate({ _id: input.callId }, { $set: input.patch }, { new: true }).lean();
+  const doc = await Call.findOneAndUpdate({ _id: input.callId }, { $set: input.patch }, { returnDocument: 'after' }).lean();
   if (!doc) throw new Error(`call ${input.callId} has no document`);
   const object = renderCall(doc);
   for (const e of input.events) {

@@ -215,7 +215,7 @@ export async function startCallWorkflow(temporal: Client, input: CallWorkflowInp
         { key: searchAttributeKeys.CallStatus, value: 'queued' },
         { key: searchAttributeKeys.AgentId, value: input.agent.id },
         { key: searchAttributeKeys.OrgId, value: input.orgId },
-        { key: searchAttributeKeys.Mode, value: input.livemode ? 'live' : 'test' },
+        { key: searchAttributeKeys.Livemode, value: input.livemode },
       ],
     });
   } catch (err) {

@@ -78,7 +78,7 @@ export async function idempotent(req: Request, res: Response, prefix: string, ha
     const taken = await IdempotencyRecord.findOneAndUpdate(
       { _id: id, state: 'in_progress', locked_until_ms: existing.locked_until_ms },
       { $set: { locked_until_ms: now + IDEMPOTENCY_LEASE_MS } },
-      { new: true },
+      { returnDocument: 'after' },
     ).lean();
     if (!taken) {
       throw new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after it completes.', 'Idempotency-Key');

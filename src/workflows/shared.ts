@@ -105,7 +105,7 @@ export const SEARCH_ATTRIBUTES = {
   CallStatus: 'CallStatus',
   AgentId: 'AgentId',
   OrgId: 'OrgId',
-  Mode: 'Mode',
+  Livemode: 'Livemode',
 } as const;
 
 /** The task queue name default; the real one comes from config and is passed to the client/worker. */

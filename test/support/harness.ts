@@ -1,0 +1,138 @@
+/**
+ * The integration test harness, started once per mocha run by the root hooks (test/support/hooks.ts):
+ * real FerretDB and the real Temporal dev server (built by scripts/build-infra.sh), one workflow bundle,
+ * one worker, the API on a loopback port, and the fake LLM. Tests talk to the API over HTTP.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Runtime, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { loadConfig, setConfig } from '../../src/config';
+import { connectStore, disconnectStore } from '../../src/models';
+import { createKey, createOrg } from '../../src/keys';
+import { infraBinaries, freePort, startFerretDB, type ChildServer } from '../../src/dev/infra';
+import { searchAttributeKeys } from '../../src/temporal';
+import { createWorker, WORKFLOWS_PATH } from '../../src/worker/worker';
+import { startApi, type RunningApi } from '../../src/api/server';
+import { startFakeLlm, type FakeLlm } from './fake-llm';
+
+export interface Harness {
+  env: TestWorkflowEnvironment;
+  bundle: WorkflowBundleWithSourceMap;
+  worker: Worker;
+  workerRun: Promise<void>;
+  api: RunningApi;
+  llm: FakeLlm;
+  ferret: ChildServer & { uri: string };
+  dataDir: string;
+  taskQueue: string;
+}
+
+let harness: Harness | undefined;
+
+/** The running harness (throws outside a mocha run with the root hooks). */
+export function h(): Harness {
+  if (!harness) throw new Error('test harness not started');
+  return harness;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+  const bins = await infraBinaries();
+  const ferret = await startFerretDB(bins.ferretdb, dataDir, await freePort());
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: bins.temporal },
+      searchAttributes: Object.values(searchAttributeKeys),
+      extraArgs: ['--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF'],
+    },
+  });
+  const llm = await startFakeLlm();
+  const taskQueue = 'svc-test';
+  setConfig({
+    ...loadConfig({ ...process.env, PORT: '0' }),
+    mongodbUri: ferret.uri,
+    temporalAddress: env.address,
+    openaiBaseUrl: llm.baseUrl,
+    openaiApiKey: 'sk-test-fake',
+    openaiModel: 'fake-model',
+    twilioAccountSid: undefined,
+    twilioAuthToken: undefined,
+    taskQueue,
+    dataDir,
+  });
+  await connectStore(ferret.uri);
+  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+  const worker = await createWorker({ connection: env.nativeConnection, workflowBundle: bundle, taskQueue });
+  const workerRun = worker.run();
+  const api = await startApi({ temporal: env.client, port: 0, host: '127.0.0.1' });
+  harness = { env, bundle, worker, workerRun, api, llm, ferret, dataDir, taskQueue };
+  return harness;
+}
+
+export async function stopHarness(): Promise<void> {
+  if (!harness) return;
+  const { api, worker, workerRun, env, llm, ferret, dataDir } = harness;
+  await api.close();
+  worker.shutdown();
+  await workerRun;
+  await env.teardown();
+  await llm.close();
+  await disconnectStore();
+  await ferret.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  harness = undefined;
+}
+
+/** A response of `request`. */
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** Sends a request to the API. `body` is JSON-encoded unless it is a string (sent raw). */
+export async function request<T = any>(
+  method: string,
+  urlPath: string,
+  opts: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const res = await fetch(h().api.url + urlPath, { method, headers, body });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** A fresh organization with test and live secret keys and a test-mode agent. */
+export async function newTenant(agentOverrides: Record<string, unknown> = {}) {
+  const org = await createOrg(`Test org ${Math.random().toString(36).slice(2, 8)}`);
+  const testKey = (await createKey({ orgId: org.id, mode: 'test', kind: 'secret' })).key;
+  const liveKey = (await createKey({ orgId: org.id, mode: 'live', kind: 'secret' })).key;
+  const agent = await request('POST', '/v1/agents', {
+    key: testKey,
+    body: { name: 'Test Agent', instructions: 'You confirm appointments.', ...agentOverrides },
+  });
+  if (agent.status !== 200) throw new Error(`agent creation failed: ${JSON.stringify(agent.body)}`);
+  return { org, orgId: org.id, testKey, liveKey, agentId: agent.body.id as string };
+}
+
+/** Polls `GET /v1/calls/{id}` until `until(call)` holds (default: a terminal status), or fails after `timeoutMs`. */
+export async function waitForCall(key: string, id: string, until: (call: any) => boolean = isEnded, timeoutMs = 30_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await request('GET', `/v1/calls/${id}`, { key });
+    if (res.status === 200 && until(res.body)) return res.body;
+    if (Date.now() > deadline) throw new Error(`call ${id} did not reach the expected state; last: ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export const isEnded = (call: { status: string }) => ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'].includes(call.status);
