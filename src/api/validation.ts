@@ -37,6 +37,11 @@ export function toApiError(error: z.ZodError, input: unknown): ApiError {
     const param = [...path, issue.keys[0]].join('.');
     return new ApiError(400, 'invalid_request_error', 'parameter_unknown', `Received unknown parameter: ${param}.`, param);
   }
+  if (issue.code === 'invalid_key') {
+    // A bad key of a record (metadata): name the record, and say what is wrong with the key.
+    const param = path.slice(0, -1).join('.');
+    return invalidParam(param, `Invalid ${param}: key '${path[path.length - 1]}' ${issue.issues[0]?.message ?? 'is invalid'}.`);
+  }
   const param = path.join('.') || 'body';
   if (valueAt(input, issue.path) === undefined) return missingParam(param);
   let message = issue.message;

@@ -1,0 +1,241 @@
+/**
+ * API plumbing that every endpoint shares: authentication and scopes, the error object and headers,
+ * validation naming the param, metadata limits, and the list convention.
+ */
+import { expect } from 'chai';
+import { createKey, revokeKey } from '../../src/keys';
+import { newTenant, request } from '../support/harness';
+
+type Tenant = Awaited<ReturnType<typeof newTenant>>;
+
+describe('authentication and scopes', () => {
+  let t: Tenant;
+  before(async () => {
+    t = await newTenant();
+  });
+
+  it('refuses a request without a key (401 api_key_missing) with the error shape and headers', async () => {
+    const res = await request('GET', '/v1/calls');
+    expect(res.status).to.equal(401);
+    expect(res.body.error).to.include({ type: 'authentication_error', code: 'api_key_missing' });
+    expect(res.body.error.request_id).to.match(/^req_/);
+    expect(res.headers.get('request-id')).to.equal(res.body.error.request_id);
+    expect(res.headers.get('svc-version')).to.equal('2026-10-04');
+  });
+
+  it('refuses malformed, unknown and revoked keys (401 api_key_invalid)', async () => {
+    for (const key of ['nonsense', 'svc_sk_test_' + 'x'.repeat(32)]) {
+      const res = await request('GET', '/v1/calls', { key });
+      expect(res.status).to.equal(401);
+      expect(res.body.error.code).to.equal('api_key_invalid');
+    }
+    const k = await createKey({ orgId: t.orgId, mode: 'test', kind: 'secret' });
+    expect((await request('GET', '/v1/calls', { key: k.key })).status).to.equal(200);
+    await revokeKey(k.id);
+    const res = await request('GET', '/v1/calls', { key: k.key });
+    expect(res.status).to.equal(401);
+    expect(res.body.error.code).to.equal('api_key_invalid');
+  });
+
+  it('gives restricted keys only their scopes, with write implying read, and names the missing scope', async () => {
+    const reader = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'restricted', scopes: ['calls:read'] })).key;
+    expect(reader).to.match(/^svc_rk_test_/);
+    expect((await request('GET', '/v1/calls', { key: reader })).status).to.equal(200);
+    const denied = await request('POST', '/v1/calls', { key: reader, body: { to: '+14155550123', agent_id: t.agentId } });
+    expect(denied.status).to.equal(403);
+    expect(denied.body.error).to.include({ type: 'permission_error', code: 'scope_missing' });
+    expect(denied.body.error.message).to.contain('calls:write');
+    const agents = await request('GET', '/v1/agents', { key: reader });
+    expect(agents.status).to.equal(403);
+    expect(agents.body.error.message).to.contain('agents:read');
+
+    const writer = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'restricted', scopes: ['agents:write'] })).key;
+    expect((await request('GET', '/v1/agents', { key: writer })).status).to.equal(200);
+    expect((await request('GET', '/v1/events', { key: writer })).status).to.equal(403);
+  });
+
+  it('does not let a publishable key call secret endpoints', async () => {
+    const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
+    expect(pk).to.match(/^svc_pk_test_/);
+    const res = await request('GET', '/v1/calls', { key: pk });
+    expect(res.status).to.equal(403);
+    expect(res.body.error.type).to.equal('permission_error');
+  });
+
+  it('answers unknown routes, malformed JSON and non-object bodies with JSON errors and no stack', async () => {
+    const unknown = await request('GET', '/nope');
+    expect(unknown.status).to.equal(404);
+    expect(unknown.body.error).to.include({ type: 'invalid_request_error', code: 'route_unknown' });
+    const unknownV1 = await request('GET', '/v1/nope', { key: t.testKey });
+    expect(unknownV1.status).to.equal(404);
+    const bad = await request('POST', '/v1/calls', { key: t.testKey, body: '{"to": ' });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error.code).to.equal('body_invalid');
+    expect(JSON.stringify(bad.body)).to.not.match(/at \w+ \(|node_modules/);
+    const arr = await request('POST', '/v1/calls', { key: t.testKey, body: '[1,2]' });
+    expect(arr.status).to.equal(400);
+    expect(arr.body.error.code).to.equal('body_invalid');
+  });
+
+  it('refuses an unknown pinned Svc-Version and accepts the current one', async () => {
+    const bad = await request('GET', '/v1/calls', { key: t.testKey, headers: { 'Svc-Version': '2020-01-01' } });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error).to.include({ code: 'api_version_invalid', param: 'Svc-Version' });
+    expect((await request('GET', '/v1/calls', { key: t.testKey, headers: { 'Svc-Version': '2026-10-04' } })).status).to.equal(200);
+  });
+
+  it('reports health and readiness', async () => {
+    expect((await request('GET', '/healthz')).status).to.equal(200);
+    const ready = await request('GET', '/readyz');
+    expect(ready.status).to.equal(200);
+    expect(ready.body).to.deep.equal({ status: 'ready', mongodb: 'ok', temporal: 'ok' });
+  });
+});
+
+describe('validation', () => {
+  let t: Tenant;
+  before(async () => {
+    t = await newTenant();
+  });
+
+  const cases: [string, Record<string, unknown>, number, string, string][] = [
+    ['missing to', {}, 400, 'parameter_missing', 'to'],
+    ['non-E.164 to', { to: '415-555-0123' }, 400, 'parameter_invalid', 'to'],
+    ['to with spaces', { to: '+1 415 555 0123' }, 400, 'parameter_invalid', 'to'],
+    ['invalid number', { to: '+10000000000' }, 400, 'parameter_invalid', 'to'],
+    ['wrong type', { to: 14155550123 }, 400, 'parameter_invalid', 'to'],
+    ['missing agent_id', { to: '+14155550123', agent_id: undefined }, 400, 'parameter_missing', 'agent_id'],
+    ['unknown field', { to: '+14155550123', colour: 'red' }, 400, 'parameter_unknown', 'colour'],
+    ['bad from', { to: '+14155550123', from: 'abc' }, 400, 'parameter_invalid', 'from'],
+    ['context not an object', { to: '+14155550123', context: 'x' }, 400, 'parameter_invalid', 'context'],
+    ['metadata value not a string', { to: '+14155550123', metadata: { a: 1 } }, 400, 'parameter_invalid', 'metadata.a'],
+    ['metadata key too long', { to: '+14155550123', metadata: { ['k'.repeat(41)]: 'v' } }, 400, 'parameter_invalid', 'metadata'],
+    ['metadata value too long', { to: '+14155550123', metadata: { k: 'v'.repeat(501) } }, 400, 'parameter_invalid', 'metadata.k'],
+    ['bad simulation outcome', { to: '+14155550123', simulation: { outcome: 'maybe' } }, 400, 'parameter_invalid', 'simulation.outcome'],
+    ['unknown simulation field', { to: '+14155550123', simulation: { mood: 'happy' } }, 400, 'parameter_unknown', 'simulation.mood'],
+    ['max_duration_seconds too large', { to: '+14155550123', max_duration_seconds: 999999 }, 400, 'parameter_invalid', 'max_duration_seconds'],
+    ['unknown agent', { to: '+14155550123', agent_id: 'agt_01m80np488q6rre43ctk0tmky1' }, 404, 'resource_missing', 'agent_id'],
+  ];
+  for (const [name, body, status, code, param] of cases) {
+    it(`POST /v1/calls: ${name} → ${status} ${code} naming ${param}`, async () => {
+      const full = { agent_id: t.agentId, ...body };
+      const res = await request('POST', '/v1/calls', { key: t.testKey, body: JSON.parse(JSON.stringify(full)) });
+      expect(res.status, JSON.stringify(res.body)).to.equal(status);
+      expect(res.body.error).to.include({ code, param });
+      expect(res.body.error.message).to.be.a('string').and.not.be.empty;
+    });
+  }
+
+  it('allows 50 metadata keys and refuses 51', async () => {
+    const meta = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));
+    const ok = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550123', agent_id: t.agentId, metadata: meta(50), simulation: { outcome: 'busy' } } });
+    expect(ok.status).to.equal(200);
+    const bad = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550123', agent_id: t.agentId, metadata: meta(51) } });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error.param).to.equal('metadata');
+  });
+
+  it('refuses simulation with a live key, and a live call without from', async () => {
+    const live = await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Live', instructions: 'x' } });
+    expect(live.status).to.equal(200);
+    expect(live.body.livemode).to.equal(true);
+    const sim = await request('POST', '/v1/calls', { key: t.liveKey, body: { to: '+14155550123', from: '+14155550100', agent_id: live.body.id, simulation: {} } });
+    expect(sim.status).to.equal(400);
+    expect(sim.body.error.param).to.equal('simulation');
+    const noFrom = await request('POST', '/v1/calls', { key: t.liveKey, body: { to: '+14155550123', agent_id: live.body.id } });
+    expect(noFrom.status).to.equal(400);
+    expect(noFrom.body.error).to.include({ code: 'parameter_missing', param: 'from' });
+    const noTwilio = await request('POST', '/v1/calls', { key: t.liveKey, body: { to: '+14155550123', from: '+14155550100', agent_id: live.body.id } });
+    expect(noTwilio.status).to.equal(503);
+    expect(noTwilio.body.error.code).to.equal('telephony_not_configured');
+  });
+
+  it('leaves nothing written after refused requests', async () => {
+    const fresh = await newTenant();
+    await request('POST', '/v1/calls', { key: fresh.testKey, body: { to: 'bad', agent_id: fresh.agentId } });
+    await request('POST', '/v1/calls', { key: fresh.testKey, body: { to: '+14155550123', agent_id: fresh.agentId, extra: 1 } });
+    const list = await request('GET', '/v1/calls', { key: fresh.testKey });
+    expect(list.body.data).to.deep.equal([]);
+    expect((await request('GET', '/v1/events', { key: fresh.testKey })).body.data).to.deep.equal([]);
+  });
+
+  it('validates agents', async () => {
+    const res = await request('POST', '/v1/agents', { key: t.testKey, body: { name: '', instructions: 'x' } });
+    expect(res.status).to.equal(400);
+    expect(res.body.error.param).to.equal('name');
+    const res2 = await request('POST', '/v1/agents', { key: t.testKey, body: { name: 'n', instructions: 'x', transfer_to: 'desk' } });
+    expect(res2.body.error.param).to.equal('transfer_to');
+    const missing = await request('GET', '/v1/agents/agt_01m80np488q6rre43ctk0tmky1', { key: t.testKey });
+    expect(missing.status).to.equal(404);
+    expect(missing.body.error.code).to.equal('resource_missing');
+  });
+
+  it('refuses a body on POST /v1/calls/{id}/end', async () => {
+    const call = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550123', agent_id: t.agentId, simulation: { outcome: 'busy' } } });
+    const res = await request('POST', `/v1/calls/${call.body.id}/end`, { key: t.testKey, body: { reason: 'x' } });
+    expect(res.status).to.equal(400);
+    expect(res.body.error).to.include({ code: 'parameter_unknown', param: 'reason' });
+  });
+});
+
+describe('lists', () => {
+  let t: Tenant;
+  const ids: string[] = [];
+  before(async () => {
+    t = await newTenant();
+    ids.push(t.agentId);
+    for (let i = 0; i < 6; i++) {
+      const res = await request('POST', '/v1/agents', { key: t.testKey, body: { name: `Agent ${i}`, instructions: 'x' } });
+      ids.push(res.body.id);
+    }
+    ids.reverse(); // newest first
+  });
+
+  it('pages newest first with limit, starting_after and has_more', async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const res = await request('GET', `/v1/agents?limit=3${cursor ? `&starting_after=${cursor}` : ''}`, { key: t.testKey });
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include({ object: 'list', url: '/v1/agents' });
+      seen.push(...res.body.data.map((a: any) => a.id));
+      if (!res.body.has_more) break;
+      cursor = res.body.data[res.body.data.length - 1].id;
+    }
+    expect(seen).to.deep.equal(ids);
+  });
+
+  it('defaults to 20 and pages backwards with ending_before', async () => {
+    const all = await request('GET', '/v1/agents', { key: t.testKey });
+    expect(all.body.data.map((a: any) => a.id)).to.deep.equal(ids);
+    expect(all.body.has_more).to.equal(false);
+    const before = await request('GET', `/v1/agents?limit=2&ending_before=${ids[4]}`, { key: t.testKey });
+    expect(before.body.data.map((a: any) => a.id)).to.deep.equal([ids[2], ids[3]]);
+    expect(before.body.has_more).to.equal(true);
+  });
+
+  it('stays stable when new objects arrive between pages', async () => {
+    const first = await request('GET', '/v1/agents?limit=3', { key: t.testKey });
+    await request('POST', '/v1/agents', { key: t.testKey, body: { name: 'Late', instructions: 'x' } });
+    const second = await request('GET', `/v1/agents?limit=3&starting_after=${first.body.data[2].id}`, { key: t.testKey });
+    expect(second.body.data.map((a: any) => a.id)).to.deep.equal(ids.slice(3, 6));
+  });
+
+  for (const q of ['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'starting_after=xyz', `starting_after=${'a'}&ending_before=b`]) {
+    it(`refuses ${q} with 400 naming the param`, async () => {
+      const res = await request('GET', `/v1/calls?${q}`, { key: t.testKey });
+      expect(res.status).to.equal(400);
+      expect(res.body.error.code).to.equal('parameter_invalid');
+      expect(['limit', 'starting_after', 'ending_before']).to.include(res.body.error.param);
+    });
+  }
+
+  it('accepts the list parameters on every list endpoint', async () => {
+    for (const path of ['/v1/calls', '/v1/agents', '/v1/events']) {
+      const res = await request('GET', `${path}?limit=100`, { key: t.testKey });
+      expect(res.status, path).to.equal(200);
+      expect(res.body.object).to.equal('list');
+      expect((await request('GET', `${path}?limit=101`, { key: t.testKey })).status, path).to.equal(400);
+    }
+  });
+});

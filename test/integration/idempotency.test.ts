@@ -1,0 +1,133 @@
+/**
+ * Idempotency-Key semantics (DESIGN.md section 5): replay, reuse with another body, in-flight conflict,
+ * concurrent retries, crash recovery without a second call, expiry, mode scoping.
+ */
+import { expect } from 'chai';
+import { IdempotencyRecord } from '../../src/models';
+import { newTenant, request, waitForCall } from '../support/harness';
+
+type Tenant = Awaited<ReturnType<typeof newTenant>>;
+
+describe('idempotency', () => {
+  let t: Tenant;
+  const callBody = () => ({ to: '+14155550123', agent_id: t.agentId, simulation: { outcome: 'busy' } });
+  const callsOf = async (key: string) => (await request('GET', '/v1/calls?limit=100', { key })).body.data as any[];
+
+  beforeEach(async () => {
+    t = await newTenant();
+  });
+
+  it('replays the first response for the same key and body, creating one call', async () => {
+    const first = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-1' } });
+    expect(first.status).to.equal(200);
+    expect(first.headers.get('idempotent-replayed')).to.equal(null);
+    const again = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-1' } });
+    expect(again.status).to.equal(200);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(again.body).to.deep.equal(first.body);
+    expect((await callsOf(t.testKey)).map((c) => c.id)).to.deep.equal([first.body.id]);
+  });
+
+  it('refuses the same key with another body (422 idempotency_key_reused)', async () => {
+    await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-2' } });
+    const other = await request('POST', '/v1/calls', { key: t.testKey, body: { ...callBody(), to: '+14155550124' }, headers: { 'Idempotency-Key': 'k-2' } });
+    expect(other.status).to.equal(422);
+    expect(other.body.error).to.include({ type: 'idempotency_error', code: 'idempotency_key_reused' });
+    const otherPath = await request('POST', '/v1/agents', { key: t.testKey, body: { name: 'a', instructions: 'b' }, headers: { 'Idempotency-Key': 'k-2' } });
+    expect(otherPath.status).to.equal(422);
+    expect(await callsOf(t.testKey)).to.have.length(1);
+  });
+
+  it('creates exactly one call under concurrent retries', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-3' } })),
+    );
+    const ok = results.filter((r) => r.status === 200);
+    const inUse = results.filter((r) => r.status === 409);
+    expect(ok.length + inUse.length).to.equal(8);
+    expect(ok.length).to.be.greaterThan(0);
+    expect(new Set(ok.map((r) => r.body.id)).size).to.equal(1);
+    for (const r of inUse) expect(r.body.error.code).to.equal('idempotency_key_in_use');
+    expect(await callsOf(t.testKey)).to.have.length(1);
+  });
+
+  it('answers 409 idempotency_key_in_use while the first request is executing', async () => {
+    const first = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-4' } });
+    // Put the record back in the state it has while the first request runs.
+    await IdempotencyRecord.updateOne({ resource_id: first.body.id }, { $set: { state: 'in_progress', locked_until_ms: Date.now() + 60_000 } });
+    const res = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-4' } });
+    expect(res.status).to.equal(409);
+    expect(res.body.error).to.include({ type: 'idempotency_error', code: 'idempotency_key_in_use' });
+  });
+
+  it('recovers a request that crashed after starting the workflow without starting a second call', async () => {
+    const first = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { ...callBody(), simulation: { caller: ['TOOL end_call {}'] } },
+      headers: { 'Idempotency-Key': 'k-5' },
+    });
+    await waitForCall(t.testKey, first.body.id);
+    // As if the API process died after the workflow started: the response was never stored.
+    await IdempotencyRecord.updateOne({ resource_id: first.body.id }, { $set: { state: 'in_progress', locked_until_ms: Date.now() - 1, status_code: null, response_json: null } });
+    const retry = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { ...callBody(), simulation: { caller: ['TOOL end_call {}'] } },
+      headers: { 'Idempotency-Key': 'k-5' },
+    });
+    expect(retry.status).to.equal(200);
+    expect(retry.body.id).to.equal(first.body.id);
+    expect(await callsOf(t.testKey)).to.have.length(1);
+    const events = (await request('GET', '/v1/events?type=call.ended&limit=100', { key: t.testKey })).body.data;
+    expect(events.filter((e: any) => e.data.object.id === first.body.id)).to.have.length(1);
+    // and the record is completed now: a further retry is a replay
+    const replay = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { ...callBody(), simulation: { caller: ['TOOL end_call {}'] } },
+      headers: { 'Idempotency-Key': 'k-5' },
+    });
+    expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+  });
+
+  it('does not consume the key on a validation error', async () => {
+    const bad = await request('POST', '/v1/calls', { key: t.testKey, body: { ...callBody(), to: 'nope' }, headers: { 'Idempotency-Key': 'k-6' } });
+    expect(bad.status).to.equal(400);
+    const good = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-6' } });
+    expect(good.status).to.equal(200);
+  });
+
+  it('treats a key older than 24 hours as new', async () => {
+    const first = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-7' } });
+    await IdempotencyRecord.updateOne({ resource_id: first.body.id }, { $set: { expires_ms: Date.now() - 1 } });
+    const second = await request('POST', '/v1/calls', { key: t.testKey, body: { ...callBody(), to: '+14155550124' }, headers: { 'Idempotency-Key': 'k-7' } });
+    expect(second.status).to.equal(200);
+    expect(second.body.id).to.not.equal(first.body.id);
+  });
+
+  it('scopes keys to the organization and mode', async () => {
+    const body = { name: 'Same', instructions: 'x' };
+    const test = await request('POST', '/v1/agents', { key: t.testKey, body, headers: { 'Idempotency-Key': 'k-8' } });
+    const live = await request('POST', '/v1/agents', { key: t.liveKey, body, headers: { 'Idempotency-Key': 'k-8' } });
+    const other = await newTenant();
+    const otherOrg = await request('POST', '/v1/agents', { key: other.testKey, body, headers: { 'Idempotency-Key': 'k-8' } });
+    expect([test, live, otherOrg].map((r) => r.status)).to.deep.equal([200, 200, 200]);
+    expect(new Set([test.body.id, live.body.id, otherOrg.body.id]).size).to.equal(3);
+    expect(live.headers.get('idempotent-replayed')).to.equal(null);
+  });
+
+  it('makes a retried end safe: the retry replays instead of answering 409', async () => {
+    const call = await request('POST', '/v1/calls', { key: t.testKey, body: { ...callBody(), simulation: { caller: ['a', 'b'], pause_seconds: 5 } } });
+    await waitForCall(t.testKey, call.body.id, (c) => c.status === 'in_progress');
+    const end = await request('POST', `/v1/calls/${call.body.id}/end`, { key: t.testKey, headers: { 'Idempotency-Key': 'end-1' } });
+    expect(end.status).to.equal(200);
+    const retry = await request('POST', `/v1/calls/${call.body.id}/end`, { key: t.testKey, headers: { 'Idempotency-Key': 'end-1' } });
+    expect(retry.status).to.equal(200);
+    expect(retry.headers.get('idempotent-replayed')).to.equal('true');
+    expect(retry.body.status).to.equal('completed');
+  });
+
+  it('refuses an over-long key', async () => {
+    const res = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'x'.repeat(256) } });
+    expect(res.status).to.equal(400);
+    expect(res.body.error).to.include({ code: 'idempotency_key_invalid', param: 'Idempotency-Key' });
+  });
+});
