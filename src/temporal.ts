@@ -41,8 +41,8 @@ export async function ensureSearchAttributes(client: Client): Promise<void> {
     if (missing.length === 0) return;
     await client.connection.operatorService.addSearchAttributes({
       namespace,
-      // temporal.api.enums.v1.IndexedValueType: 2 = KEYWORD, 6 = BOOL
-      searchAttributes: Object.fromEntries(missing.map((k) => [k.name, k.type === SearchAttributeType.BOOL ? 6 : 2])),
+      // temporal.api.enums.v1.IndexedValueType: 2 = KEYWORD, 5 = BOOL
+      searchAttributes: Object.fromEntries(missing.map((k) => [k.name, k.type === SearchAttributeType.BOOL ? 5 : 2])),
     });
     logger.info('registered search attributes', { names: missing.map((k) => k.name) });
   } catch (err) {

@@ -1,0 +1,38 @@
+/**
+ * Replay tests: every history recorded from a real run (test/replay/histories/*.json, written by
+ * `npm run record-histories`) is replayed against the current workflow code with
+ * `Worker.runReplayHistories`. A change that is not deterministic with respect to a recorded run fails
+ * here, before it can break running workflows in production.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { Worker } from '@temporalio/worker';
+import { h } from '../support/harness';
+
+const DIR = path.resolve(__dirname, '../../../test/replay/histories');
+
+describe('replay of recorded workflow histories', function () {
+  this.timeout(120_000);
+  const files = fs.existsSync(DIR) ? fs.readdirSync(DIR).filter((f) => f.endsWith('.json')).sort() : [];
+
+  it('has recorded callWorkflow histories for every way a call ends', () => {
+    const names = files.filter((f) => f.startsWith('call-'));
+    expect(names).to.include.members(['call-assistant-ended.json', 'call-api-end.json', 'call-api-transfer.json', 'call-busy.json', 'call-max-duration.json']);
+  });
+
+  it('replays every recorded history without a determinism error', async () => {
+    const histories = files.map((f) => {
+      const history = JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8'));
+      const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+      return { workflowId: f.replace(/\.json$/, ''), history, type: started?.workflowType?.name };
+    });
+    expect(histories.length).to.be.greaterThan(0);
+    let replayed = 0;
+    for await (const result of Worker.runReplayHistories({ workflowBundle: h().bundle, replayName: 'replay-test' }, histories)) {
+      expect(result.error, `${result.workflowId}: ${result.error?.message}`).to.equal(undefined);
+      replayed++;
+    }
+    expect(replayed).to.equal(histories.length);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Records `callWorkflow` histories from real runs, for the replay tests (test/replay/replay.test.ts).
+ * Starts the same harness as the tests (real Temporal dev server and FerretDB), drives one call per way a
+ * call can end through the API, and writes each history as JSON to test/replay/histories/call-<name>.json.
+ *
+ *   npm run record-histories
+ *
+ * Re-record after an intentional, versioned change to the workflow (and keep the old files if running
+ * workflows must still replay them).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { infraBinaries } from '../../src/dev/infra';
+import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
+
+export const HISTORIES_DIR = path.resolve(__dirname, '../../../test/replay/histories');
+
+async function main(): Promise<void> {
+  await startHarness();
+  try {
+    const t = await newTenant({ first_message: 'Hello, this is a recorded call.', transfer_to: '+14155550199' });
+    const place = async (body: Record<string, unknown>) => {
+      const res = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550123', agent_id: t.agentId, metadata: { recorded: 'yes' }, ...body } });
+      if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+      return res.body.id as string;
+    };
+    const scenarios: Record<string, () => Promise<string>> = {
+      'assistant-ended': async () => place({ context: { name: 'Ana' }, simulation: { caller: ['Hi', 'TOOL end_call {}'] } }),
+      'caller-hung-up': async () => place({ simulation: { caller: ['One', 'Two'] } }),
+      'tool-transfer': async () => place({ simulation: { caller: ['TOOL transfer_call {}'] } }),
+      busy: async () => place({ simulation: { outcome: 'busy' } }),
+      'no-answer': async () => place({ simulation: { outcome: 'no_answer', ring_seconds: 1 } }),
+      'max-duration': async () => place({ max_duration_seconds: 2, simulation: { caller: Array(10).fill('talking'), pause_seconds: 1 } }),
+      'llm-failed': async () => place({ simulation: { caller: ['FAIL 400'] } }),
+      'api-end': async () => {
+        const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 5 } });
+        await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
+        await request('POST', `/v1/calls/${id}/end`, { key: t.testKey });
+        return id;
+      },
+      'api-transfer': async () => {
+        const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 5 } });
+        await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
+        await request('POST', `/v1/calls/${id}/transfer`, { key: t.testKey, body: { to: '+14155550100' } });
+        return id;
+      },
+      'canceled-while-ringing': async () => {
+        const id = await place({ simulation: { ring_seconds: 30 } });
+        await waitForCall(t.testKey, id, (c) => c.status === 'ringing');
+        await request('POST', `/v1/calls/${id}/end`, { key: t.testKey });
+        return id;
+      },
+    };
+    const { temporal } = await infraBinaries();
+    fs.mkdirSync(HISTORIES_DIR, { recursive: true });
+    for (const [name, run] of Object.entries(scenarios)) {
+      const id = await run();
+      const call = await waitForCall(t.testKey, id);
+      const handle = h().env.client.workflow.getHandle(id);
+      await handle.result();
+      // The CLI's JSON is the proto3 JSON form that Worker.runReplayHistories reads.
+      const json = execFileSync(temporal, ['workflow', 'show', '--workflow-id', id, '--address', h().env.address, '--output', 'json'], { encoding: 'utf8' });
+      const history = JSON.parse(json);
+      const file = path.join(HISTORIES_DIR, `call-${name}.json`);
+      fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
+      console.log(`${name}: ${id} ended ${call.status}/${call.end_reason}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`);
+    }
+  } finally {
+    await stopHarness();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
