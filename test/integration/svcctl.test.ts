@@ -1,0 +1,66 @@
+/**
+ * The `svcctl` CLI against the test database: JSON on stdout, keys that work (and stop working once
+ * revoked), usage errors with exit code 2.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { h, request } from '../support/harness';
+
+const BIN = path.resolve(__dirname, '../../../bin/svcctl.js');
+
+async function svcctl(...args: string[]): Promise<{ code: number; out: any; err: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)('node', [BIN, ...args], { env: { ...process.env, MONGODB_URI: h().ferret.uri } });
+    return { code: 0, out: JSON.parse(stdout), err: stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, out: null, err: err.stderr };
+  }
+}
+
+describe('svcctl', function () {
+  this.timeout(60_000);
+
+  it('creates an organization and keys, lists and revokes them', async () => {
+    const org = await svcctl('orgs', 'create', '--name', 'CLI Org');
+    expect(org.code).to.equal(0);
+    expect(org.out).to.include({ object: 'organization', name: 'CLI Org' });
+    expect(org.out.id).to.match(/^org_/);
+
+    const secret = await svcctl('keys', 'create', '--org', org.out.id, '--mode', 'test', '--kind', 'secret');
+    expect(secret.out.key).to.match(/^svc_sk_test_[A-Za-z0-9]{32}$/);
+    expect(secret.out.id).to.match(/^key_/);
+    expect((await request('GET', '/v1/calls', { key: secret.out.key })).status).to.equal(200);
+
+    const restricted = await svcctl('keys', 'create', '--org', org.out.id, '--mode', 'live', '--kind', 'restricted', '--scopes', 'calls:read,events:read');
+    expect(restricted.out.key).to.match(/^svc_rk_live_/);
+    expect(restricted.out.scopes).to.deep.equal(['calls:read', 'events:read']);
+    const live = await request('GET', '/v1/calls', { key: restricted.out.key });
+    expect(live.status).to.equal(200);
+    expect((await request('GET', '/v1/agents', { key: restricted.out.key })).status).to.equal(403);
+
+    const list = await svcctl('keys', 'list', '--org', org.out.id);
+    expect(list.out.map((k: any) => k.id)).to.have.members([secret.out.id, restricted.out.id]);
+    expect(JSON.stringify(list.out)).to.not.contain(secret.out.key);
+    expect(list.out.every((k: any) => !('key' in k))).to.equal(true);
+
+    const revoked = await svcctl('keys', 'revoke', secret.out.id);
+    expect(revoked.out.revoked).to.be.a('number');
+    expect((await request('GET', '/v1/calls', { key: secret.out.key })).status).to.equal(401);
+  });
+
+  it('refuses bad input with a JSON error and a non-zero exit code', async () => {
+    const usage = await svcctl('keys', 'create', '--org', 'org_x', '--mode', 'prod', '--kind', 'secret');
+    expect(usage.code).to.equal(2);
+    expect(JSON.parse(usage.err.split('\n')[0]).error.message).to.contain('--mode');
+    const scopes = await svcctl('keys', 'create', '--org', 'org_missing', '--mode', 'test', '--kind', 'secret');
+    expect(scopes.code).to.equal(1);
+    expect(scopes.err).to.contain('No such organization');
+    const badScope = await svcctl('orgs', 'create', '--name', 'X');
+    const bad = await svcctl('keys', 'create', '--org', badScope.out.id, '--mode', 'test', '--kind', 'restricted', '--scopes', 'calls:delete');
+    expect(bad.code).to.equal(1);
+    expect(bad.err).to.contain('Unknown scope');
+  });
+});
