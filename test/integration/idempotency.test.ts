@@ -4,7 +4,8 @@
  */
 import { expect } from 'chai';
 import { IdempotencyRecord } from '../../src/models';
-import { newTenant, request, waitForCall } from '../support/harness';
+import { startApi } from '../../src/api/server';
+import { h, newTenant, request, waitForCall } from '../support/harness';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -49,6 +50,30 @@ describe('idempotency', () => {
     expect(new Set(ok.map((r) => r.body.id)).size).to.equal(1);
     for (const r of inUse) expect(r.body.error.code).to.equal('idempotency_key_in_use');
     expect(await callsOf(t.testKey)).to.have.length(1);
+  });
+
+  it('holds across several API processes sharing the store', async () => {
+    const second = await startApi({ temporal: h().env.client, port: 0, host: '127.0.0.1' });
+    try {
+      const send = (base: string) =>
+        fetch(`${base}/v1/calls`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${t.testKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'k-multi' },
+          body: JSON.stringify(callBody()),
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      const results = await Promise.all([h().api.url, second.url, h().api.url, second.url, h().api.url, second.url].map(send));
+      const ok = results.filter((r) => r.status === 200);
+      expect(ok.length).to.be.greaterThan(0);
+      expect(results.every((r) => r.status === 200 || (r.status === 409 && r.body.error.code === 'idempotency_key_in_use'))).to.equal(true);
+      expect(new Set(ok.map((r) => r.body.id)).size).to.equal(1);
+      // a later retry on either process replays the one call
+      const late = await send(second.url);
+      expect(late.status).to.equal(200);
+      expect(late.body.id).to.equal(ok[0].body.id);
+      expect(await callsOf(t.testKey)).to.have.length(1);
+    } finally {
+      await second.close();
+    }
   });
 
   it('answers 409 idempotency_key_in_use while the first request is executing', async () => {
