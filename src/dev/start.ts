@@ -84,7 +84,8 @@ async function main(): Promise<void> {
     const worker = await createWorker();
     const running = worker.run();
     cleanups.push(async () => {
-      worker.shutdown();
+      // The Temporal runtime also reacts to SIGINT/SIGTERM and may have started draining already.
+      if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
     });
     running.catch((err) => {
