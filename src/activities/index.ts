@@ -5,3 +5,4 @@
 export { ensureCallRecord, transitionCall, recordTurns } from './calls';
 export { generateReply } from './llm';
 export { placeCall, transferCall, hangUpCall } from './telephony';
+export { deliverWebhook, failWebhookDelivery } from './webhooks';

@@ -16,6 +16,7 @@ import { searchAttributeKeys } from '../../src/temporal';
 import { createWorker, WORKFLOWS_PATH } from '../../src/worker/worker';
 import { startApi, type RunningApi } from '../../src/api/server';
 import { startFakeLlm, type FakeLlm } from './fake-llm';
+import { testCertificate } from './https-receiver';
 
 export interface Harness {
   env: TestWorkflowEnvironment;
@@ -62,6 +63,11 @@ export async function startHarness(): Promise<Harness> {
     twilioAuthToken: undefined,
     taskQueue,
     dataDir,
+    // Webhooks (issue #3): loopback receivers with the test certificate, fast retries.
+    webhookAllowPrivate: true,
+    webhookCaFile: testCertificate().certFile,
+    webhookRetryInitialIntervalMs: 200,
+    webhookRetryMaxIntervalMs: 2000,
   });
   await connectStore(ferret.uri);
   const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
