@@ -33,8 +33,29 @@ export interface Config {
   openaiModel: string;
   twilioAccountSid?: string;
   twilioAuthToken?: string;
+  /**
+   * Base URL of Twilio's REST API (`TWILIO_API_BASE_URL`, default `https://api.twilio.com`): an HTTP proxy
+   * or a Twilio-shaped test server. The `twilio` package builds the request; only the origin changes.
+   */
+  twilioApiBaseUrl?: string;
   /** Allow webhook URLs that resolve to loopback/private addresses (`WEBHOOK_ALLOW_PRIVATE=1`). */
   webhookAllowPrivate: boolean;
+  /**
+   * Task queue of `webhookDeliveryWorkflow` (`WEBHOOK_TASK_QUEUE`); undefined means `taskQueue`. Set it
+   * to keep slow webhook endpoints away from call traffic, and run a worker with that TEMPORAL_TASK_QUEUE.
+   */
+  webhookTaskQueue?: string;
+  /** First retry delay of a failed webhook attempt, ms (`WEBHOOK_RETRY_INITIAL_INTERVAL_MS`, default 5000; doubles per retry). */
+  webhookRetryInitialIntervalMs: number;
+  /** Longest delay between two webhook attempts, ms (`WEBHOOK_RETRY_MAX_INTERVAL_MS`, default 1 hour). */
+  webhookRetryMaxIntervalMs: number;
+  /** How long a webhook delivery is retried before it is marked failed, ms (`WEBHOOK_RETRY_WINDOW_MS`, default 3 days). */
+  webhookRetryWindowMs: number;
+  /**
+   * PEM file of extra CA certificates trusted for webhook deliveries only (`WEBHOOK_CA_FILE`), in addition to
+   * Node's bundled roots and `NODE_EXTRA_CA_CERTS` (which Node reads only at process start).
+   */
+  webhookCaFile?: string;
   /** winston level (`LOG_LEVEL`, default `info`). */
   logLevel: string;
 }
@@ -50,6 +71,13 @@ function int(name: string, value: string | undefined, dflt: number): number {
   if (value === undefined || value === '') return dflt;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
+  return n;
+}
+
+function ms(name: string, value: string | undefined, dflt: number): number {
+  if (value === undefined || value === '') return dflt;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive number of milliseconds, got "${value}"`);
   return n;
 }
 
@@ -76,7 +104,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openaiModel: opt(env.OPENAI_MODEL) ?? 'gpt-4o-mini',
     twilioAccountSid: opt(env.TWILIO_ACCOUNT_SID),
     twilioAuthToken: opt(env.TWILIO_AUTH_TOKEN),
+    twilioApiBaseUrl: opt(env.TWILIO_API_BASE_URL)?.replace(/\/+$/, ''),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),
+    webhookTaskQueue: opt(env.WEBHOOK_TASK_QUEUE),
+    webhookRetryInitialIntervalMs: ms('WEBHOOK_RETRY_INITIAL_INTERVAL_MS', env.WEBHOOK_RETRY_INITIAL_INTERVAL_MS, 5_000),
+    webhookRetryMaxIntervalMs: ms('WEBHOOK_RETRY_MAX_INTERVAL_MS', env.WEBHOOK_RETRY_MAX_INTERVAL_MS, 60 * 60 * 1000),
+    webhookRetryWindowMs: ms('WEBHOOK_RETRY_WINDOW_MS', env.WEBHOOK_RETRY_WINDOW_MS, 3 * 24 * 60 * 60 * 1000),
+    webhookCaFile: opt(env.WEBHOOK_CA_FILE),
     logLevel: opt(env.LOG_LEVEL) ?? 'info',
   };
 }

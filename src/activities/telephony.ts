@@ -11,12 +11,26 @@ import twilio from 'twilio';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
 
+const TWILIO_ORIGIN = 'https://api.twilio.com';
+
+/** The `twilio` package's HTTP client, sending to `TWILIO_API_BASE_URL` instead of api.twilio.com. */
+class RebasedRequestClient extends twilio.RequestClient {
+  constructor(private readonly base: string) {
+    super();
+  }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override request<TData>(opts: any) {
+    const uri = String(opts.uri);
+    return super.request<TData>({ ...opts, uri: uri.startsWith(TWILIO_ORIGIN) ? this.base + uri.slice(TWILIO_ORIGIN.length) : uri });
+  }
+}
+
 function client() {
   const cfg = config();
   if (!cfg.twilioAccountSid || !cfg.twilioAuthToken) {
     throw ApplicationFailure.nonRetryable('Twilio is not configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN).', 'TelephonyRejected');
   }
-  return twilio(cfg.twilioAccountSid, cfg.twilioAuthToken);
+  return twilio(cfg.twilioAccountSid, cfg.twilioAuthToken, cfg.twilioApiBaseUrl ? { httpClient: new RebasedRequestClient(cfg.twilioApiBaseUrl) } : {});
 }
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {

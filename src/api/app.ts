@@ -10,6 +10,9 @@ import { authenticate, errorHandler, jsonBody, requestContext, unknownRoute } fr
 import { agentsRouter } from './agents';
 import { callsRouter } from './calls';
 import { eventsRouter } from './events';
+import { twilioRouter } from './twilio';
+import { webhookEndpointsRouter } from './webhook-endpoints';
+import { installWebhookDispatch } from '../webhooks/dispatch';
 
 export interface AppDeps {
   /** Temporal client that starts, signals and updates workflows. */
@@ -18,6 +21,7 @@ export interface AppDeps {
 
 /** Builds the Express app. Does not listen; see src/api/main.ts and src/dev/start.ts. */
 export function createApp(deps: AppDeps): express.Express {
+  installWebhookDispatch(deps.temporal); // events emitted in this process start their webhook deliveries
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -35,12 +39,15 @@ export function createApp(deps: AppDeps): express.Express {
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', mongodb: mongo ? 'ok' : 'down', temporal: temporal ? 'ok' : 'down' });
   });
 
+  app.use('/twilio', twilioRouter(deps.temporal));
+
   const v1 = Router();
   v1.use(jsonBody);
   v1.use(authenticate);
   v1.use('/agents', agentsRouter());
   v1.use('/calls', callsRouter(deps.temporal));
-  v1.use('/events', eventsRouter());
+  v1.use('/events', eventsRouter(deps.temporal));
+  v1.use('/webhook-endpoints', webhookEndpointsRouter());
   app.use('/v1', v1);
 
   app.use(unknownRoute);

@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import { createApp } from './app';
+import { attachConversationRelay } from './twilio';
 import { sweepIdempotencyRecords } from './idempotency';
 import { logger } from '../logger';
 
@@ -20,6 +21,7 @@ export interface RunningApi {
 export async function startApi(opts: { temporal: Client; port: number; host?: string }): Promise<RunningApi> {
   const app = createApp({ temporal: opts.temporal });
   const server = http.createServer(app);
+  attachConversationRelay(server, opts.temporal);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());

@@ -95,10 +95,13 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   let providerCallSid: string | null = null;
   const turns: CallTurnInput[] = [];
   let recordedTurns = 0;
-  const callerInbox: string[] = [];
+  /** Live mode: what the caller said (callerSaid updates), waiting for the conversation loop. */
+  const callerInbox: { id: number; text: string }[] = [];
+  /** Live mode: the assistant's answer to each utterance, by utterance id. */
+  const answers = new Map<number, string | null>();
+  let utterances = 0;
   let telephonyStatus: TelephonyStatus | null = null;
   const conversation = new CancellationScope();
-  let thinking = false;
 
   const isLive = () => stop === null && (status === 'queued' || status === 'ringing' || status === 'in_progress');
   const state = (): CallState => ({
@@ -149,11 +152,10 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   setHandler(
     callerSaidUpdate,
     async ({ text }) => {
-      const before = turns.length;
-      callerInbox.push(text);
-      await condition(() => stop !== null || (callerInbox.length === 0 && turns.length > before && !thinking));
-      const reply = turns.slice(before).filter((t) => t.role === 'assistant').map((t) => t.text).join(' ');
-      return { text: reply || null, ended: stop !== null };
+      const id = ++utterances;
+      callerInbox.push({ id, text });
+      await condition(() => answers.has(id) || stop !== null);
+      return { text: answers.get(id) ?? null, ended: stop !== null };
     },
     {
       validator: (_utterance: { text: string }) => {
@@ -280,7 +282,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     let scriptIndex = 0;
     for (;;) {
       // Hear the caller.
-      let heard: string | null;
+      let heard: string;
+      let utterance: number | undefined;
       if (input.simulation) {
         if (scriptIndex >= input.simulation.caller.length) return; // the scripted caller hangs up
         if (input.simulation.pause_seconds > 0) await sleep(input.simulation.pause_seconds * 1000);
@@ -291,17 +294,22 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
           requestStop({ status: 'completed', reason: 'silence_timeout' });
           return;
         }
-        heard = callerInbox.shift()!;
+        const next = callerInbox.shift()!;
+        heard = next.text;
+        utterance = next.id;
       }
       say('caller', heard);
       messages.push({ role: 'user', content: heard });
 
       // Answer, possibly through tools.
-      thinking = true;
+      const said: string[] = [];
       try {
         for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
           const reply = await llm.generateReply({ callId: input.callId, model: input.agent.model, messages, tools: CALL_TOOLS });
-          if (reply.text) say('assistant', reply.text);
+          if (reply.text) {
+            say('assistant', reply.text);
+            said.push(reply.text);
+          }
           messages.push({ role: 'assistant', content: reply.text, tool_calls: reply.toolCalls.length ? reply.toolCalls : undefined });
           if (reply.toolCalls.length === 0) break;
           let ended = false;
@@ -314,7 +322,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
           if (ended) break;
         }
       } finally {
-        thinking = false;
+        if (utterance !== undefined) answers.set(utterance, said.length ? said.join(' ') : null);
       }
       await flushTurns();
       if (stop !== null) return;

@@ -1,0 +1,155 @@
+/**
+ * Live calls through Twilio, with a Twilio-shaped REST server on loopback driven by the real `twilio`
+ * package, signed status callbacks and TwiML fetches, and the ConversationRelay WebSocket spoken to as
+ * Twilio would: setup, prompts, DTMF.
+ */
+import { expect } from 'chai';
+import twilio from 'twilio';
+import WebSocket from 'ws';
+import { config, setConfig, type Config } from '../../src/config';
+import { h, newTenant, request, waitForCall } from '../support/harness';
+import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+
+type Tenant = Awaited<ReturnType<typeof newTenant>>;
+
+describe('live calls through Twilio', function () {
+  let fake: FakeTwilio;
+  let saved: Config;
+  let t: Tenant;
+  let agentId: string;
+
+  before(async () => {
+    fake = await startFakeTwilio();
+    saved = config();
+    setConfig({ ...saved, twilioAccountSid: fake.accountSid, twilioAuthToken: fake.authToken, twilioApiBaseUrl: fake.url, publicBaseUrl: h().api.url });
+    t = await newTenant();
+    const agent = await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Live', instructions: 'Be brief.', first_message: 'Hi, this is Live.' } });
+    agentId = agent.body.id;
+  });
+  after(async () => {
+    setConfig(saved);
+    await fake.close();
+  });
+
+  const sign = (path: string, params: Record<string, string>, ws = false) =>
+    twilio.getExpectedTwilioSignature(fake.authToken, (ws ? h().api.url.replace(/^http/, 'ws') : h().api.url) + path, params);
+
+  async function twilioPost(path: string, params: Record<string, string>, signature = sign(path, params)) {
+    const res = await fetch(h().api.url + path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': signature },
+      body: new URLSearchParams(params).toString(),
+    });
+    return { status: res.status, text: await res.text() };
+  }
+
+  async function placeLive(metadata: Record<string, string> = {}) {
+    const before = fake.created.length;
+    const res = await request('POST', '/v1/calls', { key: t.liveKey, body: { to: '+14155550123', from: '+14155550100', agent_id: agentId, metadata } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body).to.include({ status: 'queued', livemode: true, simulated: false });
+    const call = await waitForCall(t.liveKey, res.body.id, (c) => c.status === 'ringing');
+    expect(fake.created.length).to.equal(before + 1);
+    return { id: call.id as string, placed: fake.created[fake.created.length - 1] };
+  }
+
+  async function answer(id: string) {
+    expect((await twilioPost(`/twilio/status/${id}`, { CallSid: 'CA' + '0'.repeat(32), CallStatus: 'in-progress' })).status).to.equal(204);
+    await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
+  }
+
+  function relay(id: string): Promise<{ ws: WebSocket; say(text: string): Promise<any> }> {
+    const path = `/twilio/relay/${id}`;
+    const ws = new WebSocket(h().api.url.replace(/^http/, 'ws') + path, { headers: { 'X-Twilio-Signature': sign(path, {}, true) } });
+    const inbox: any[] = [];
+    const waiters: ((m: any) => void)[] = [];
+    ws.on('message', (raw) => {
+      const msg = JSON.parse(String(raw));
+      const w = waiters.shift();
+      if (w) w(msg);
+      else inbox.push(msg);
+    });
+    const next = () => new Promise<any>((resolve) => (inbox.length ? resolve(inbox.shift()) : waiters.push(resolve)));
+    return new Promise((resolve, reject) => {
+      ws.once('error', reject);
+      ws.once('open', () => {
+        ws.send(JSON.stringify({ type: 'setup', sessionId: `VX${id}`, callSid: 'CA' + '0'.repeat(32), from: '+14155550100', to: '+14155550123' }));
+        resolve({ ws, say: async (text: string) => (ws.send(JSON.stringify({ type: 'prompt', voicePrompt: text, lang: 'en-US', last: true })), next()) });
+      });
+    });
+  }
+
+  it('places the call with Twilio, connects ConversationRelay, talks, and hangs up when the assistant ends', async () => {
+    const { id, placed } = await placeLive({ crm: '42' });
+    expect(placed).to.include({ To: '+14155550123', From: '+14155550100', Url: `${h().api.url}/twilio/voice/${id}`, StatusCallback: `${h().api.url}/twilio/status/${id}` });
+    await answer(id);
+
+    const twiml = await twilioPost(`/twilio/voice/${id}`, { CallSid: 'CA' + '0'.repeat(32) });
+    expect(twiml.status).to.equal(200);
+    expect(twiml.text).to.contain('<Connect><ConversationRelay').and.contain(`url="${h().api.url.replace(/^http/, 'ws')}/twilio/relay/${id}"`).and.contain('welcomeGreeting="Hi, this is Live."');
+
+    const session = await relay(id);
+    expect(await session.say('Hello there')).to.deep.equal({ type: 'text', token: 'You said: Hello there', last: true });
+    expect(await session.say('TOOL end_call {}')).to.deep.equal({ type: 'text', token: 'Calling end_call.', last: true });
+    session.ws.close();
+
+    const ended = await waitForCall(t.liveKey, id);
+    expect(ended).to.include({ status: 'completed', end_reason: 'assistant_ended', livemode: true });
+    const hangUp = fake.updates.find((u) => u.params.Status === 'completed');
+    expect(hangUp, 'the call was hung up through Twilio').to.exist;
+    const tr = (await request('GET', `/v1/calls/${id}/transcript`, { key: t.liveKey })).body;
+    expect(tr.turns.map((x: any) => x.text).slice(0, 3)).to.deep.equal(['Hi, this is Live.', 'Hello there', 'You said: Hello there']);
+    const events = (await request('GET', '/v1/events?limit=100', { key: t.liveKey })).body.data.filter((e: any) => e.data.object.id === id);
+    expect(events.map((e: any) => e.type).reverse()).to.deep.equal(['call.started', 'call.ended']);
+    expect(events.every((e: any) => e.livemode === true && e.data.object.metadata.crm === '42')).to.equal(true);
+  });
+
+  it('transfers a live call with <Dial> through Twilio', async () => {
+    const { id } = await placeLive();
+    await answer(id);
+    const res = await request('POST', `/v1/calls/${id}/transfer`, { key: t.liveKey, body: { to: '+14155550111' } });
+    expect(res.status).to.equal(200);
+    expect(res.body.status).to.equal('transferred');
+    const dial = fake.updates.find((u) => (u.params.Twiml ?? '').includes('+14155550111'));
+    expect(dial?.params.Twiml).to.contain('<Dial><Number>+14155550111</Number></Dial>');
+  });
+
+  it('ends busy when Twilio reports busy, and caller_hung_up when the caller hangs up', async () => {
+    const busy = await placeLive();
+    await twilioPost(`/twilio/status/${busy.id}`, { CallStatus: 'busy' });
+    expect(await waitForCall(t.liveKey, busy.id)).to.include({ status: 'busy', end_reason: 'busy' });
+
+    const hung = await placeLive();
+    await answer(hung.id);
+    await twilioPost(`/twilio/status/${hung.id}`, { CallStatus: 'completed' });
+    expect(await waitForCall(t.liveKey, hung.id)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
+  });
+
+  it('passes DTMF digits to the assistant', async () => {
+    const { id } = await placeLive();
+    await answer(id);
+    const session = await relay(id);
+    session.ws.send(JSON.stringify({ type: 'dtmf', digit: '5' }));
+    const reply = await new Promise<any>((resolve) => session.ws.once('message', (raw) => resolve(JSON.parse(String(raw)))));
+    expect(reply.token).to.equal('You said: DTMF 5');
+    session.ws.close();
+    await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
+  });
+
+  it('refuses unsigned or wrongly signed Twilio requests', async () => {
+    const { id } = await placeLive();
+    const forged = await twilioPost(`/twilio/status/${id}`, { CallStatus: 'in-progress' }, 'bm90IGEgc2lnbmF0dXJl');
+    expect(forged.status).to.equal(403);
+    expect(JSON.parse(forged.text).error.code).to.equal('twilio_signature_invalid');
+    expect((await twilioPost(`/twilio/voice/${id}`, {}, '')).status).to.equal(403);
+    expect((await request('GET', `/v1/calls/${id}`, { key: t.liveKey })).body.status).to.equal('ringing');
+    const ws = new WebSocket(h().api.url.replace(/^http/, 'ws') + `/twilio/relay/${id}`, { headers: { 'X-Twilio-Signature': 'forged' } });
+    const refused = await new Promise<string>((resolve) => {
+      ws.once('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
+      ws.once('error', (err) => resolve(err.message));
+      ws.once('open', () => resolve('open'));
+    });
+    expect(refused).to.match(/403/);
+    await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
+  });
+});
