@@ -238,5 +238,19 @@ describe('calls', function () {
     expect(busy.body.data.map((c: any) => c.status)).to.deep.equal(['busy']);
     const one = await request('GET', `/v1/events/${ended.body.data[0].id}`, { key: t.testKey });
     expect(one.body).to.deep.equal(ended.body.data[0]);
+
+    const all = (await request('GET', '/v1/events?limit=100', { key: t.testKey })).body.data as any[];
+    const oldest = Math.min(...all.map((e) => e.created));
+    const newest = Math.max(...all.map((e) => e.created));
+    const inRange = await request('GET', `/v1/events?limit=100&created[gte]=${oldest}&created[lte]=${newest}`, { key: t.testKey });
+    expect(inRange.body.data.length).to.equal(all.length);
+    const before = await request('GET', `/v1/events?created[lte]=${oldest - 1}`, { key: t.testKey });
+    expect(before.body.data).to.deep.equal([]);
+    const after = await request('GET', `/v1/events?limit=100&created[gte]=${newest}`, { key: t.testKey });
+    expect(after.body.data.length).to.be.greaterThan(0);
+    expect(after.body.data.every((e: any) => e.created >= newest)).to.equal(true);
+    const bad = await request('GET', '/v1/events?created[gte]=yesterday', { key: t.testKey });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error.param).to.equal('created[gte]');
   });
 });
