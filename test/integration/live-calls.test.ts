@@ -9,6 +9,8 @@ import WebSocket from 'ws';
 import { config, setConfig, type Config } from '../../src/config';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { startHttpsReceiver } from '../support/https-receiver';
+import { verifySignature } from '../../src/webhooks/signing';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -134,6 +136,52 @@ describe('live calls through Twilio', function () {
     expect(reply.token).to.equal('You said: DTMF 5');
     session.ws.close();
     await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
+  });
+
+  it('delivers the same webhooks for a live call as for a simulated one (spec section 6, rule 2)', async () => {
+    const receiver = await startHttpsReceiver();
+    try {
+      const endpoint = async (key: string, path: string) => {
+        const res = await request('POST', '/v1/webhook-endpoints', { key, body: { url: receiver.url(path), events: ['*'] } });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return res.body.secret as string;
+      };
+      const liveSecret = await endpoint(t.liveKey, '/live');
+      const testSecret = await endpoint(t.testKey, '/test');
+
+      const live = await placeLive({ source: 'live' });
+      await answer(live.id);
+      const session = await relay(live.id);
+      await session.say('TOOL end_call {}');
+      session.ws.close();
+      await waitForCall(t.liveKey, live.id);
+
+      const testAgent = await request('POST', '/v1/agents', { key: t.testKey, body: { name: 'Sim', instructions: 'Be brief.' } });
+      const sim = await request('POST', '/v1/calls', {
+        key: t.testKey,
+        body: { to: '+14155550123', agent_id: testAgent.body.id, metadata: { source: 'test' }, simulation: { caller: ['TOOL end_call {}'] } },
+      });
+      await waitForCall(t.testKey, sim.body.id);
+
+      const got = (path: string, id: string) => receiver.at(path).filter((r) => r.body?.data?.object?.id === id);
+      await receiver.waitFor(() => got('/live', live.id).length === 2 && got('/test', sim.body.id).length === 2);
+      const liveTypes = got('/live', live.id).map((r) => r.body.type).sort();
+      const testTypes = got('/test', sim.body.id).map((r) => r.body.type).sort();
+      expect(liveTypes).to.deep.equal(['call.ended', 'call.started']);
+      expect(testTypes).to.deep.equal(liveTypes);
+      for (const r of got('/live', live.id)) {
+        expect(r.body.livemode).to.equal(true);
+        expect(r.body.data.object.metadata).to.deep.equal({ source: 'live' });
+        expect(verifySignature(r.rawBody, String(r.headers['svc-signature']), liveSecret)).to.equal(true);
+      }
+      for (const r of got('/test', sim.body.id)) {
+        expect(r.body.livemode).to.equal(false);
+        expect(r.body.data.object.metadata).to.deep.equal({ source: 'test' });
+        expect(verifySignature(r.rawBody, String(r.headers['svc-signature']), testSecret)).to.equal(true);
+      }
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('refuses unsigned or wrongly signed Twilio requests', async () => {
