@@ -14,6 +14,7 @@ export type ErrorType =
   | 'rate_limit_error'
   | 'api_error';
 
+/** An error the API answers with: HTTP status, Stripe-style `type`, stable `code`, message, `param`. */
 export class ApiError extends Error {
   constructor(
     /** HTTP status, e.g. 400. */

@@ -7,6 +7,7 @@ import { logger } from '../logger';
 
 let installed = false;
 
+/** Installs the runtime (call before creating connections or workers); later calls do nothing. */
 export function installRuntime(): void {
   if (installed) return;
   installed = true;
