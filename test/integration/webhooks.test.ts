@@ -5,7 +5,7 @@
  * `config().webhookCaFile`; the crash test's worker process through `NODE_EXTRA_CA_CERTS`. Retries are
  * fast here (200 ms doubling to 2 s, src/config.ts knobs set by the harness).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +19,7 @@ import { createKey } from '../../src/keys';
 import { WebhookEndpoint } from '../../src/models/webhooks';
 import { refusedAddressKind } from '../../src/webhooks/address';
 import { signatureHeader, verifySignature } from '../../src/webhooks/signing';
-import { h, newTenant, request, waitForCall } from '../support/harness';
+import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
 import { startHttpsReceiver, testCertificate, type HttpsReceiver, type ReceivedWebhook } from '../support/https-receiver';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -622,41 +622,13 @@ describe('webhooks', function () {
 
   describe('a worker killed during a delivery', () => {
     let child: ChildProcess | undefined;
-    afterEach(async () => {
-      if (child && child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child!.once('exit', r));
-      }
-    });
+    afterEach(() => stopWorkerProcess(child, 'SIGTERM'));
 
     it('completes the delivery after a restart: no event lost, none delivered twice to a healthy endpoint', async function () {
       this.timeout(180_000);
       const queue = `svc-test-webhook-crash-${crypto.randomBytes(4).toString('hex')}`;
-      const bundleFile = path.join(h().dataDir, 'workflow-bundle.js');
-      fs.writeFileSync(bundleFile, h().bundle.code);
-      const startWorker = async () => {
-        const proc = spawn(process.execPath, [path.join(__dirname, '../support/worker-process.js')], {
-          env: {
-            ...process.env,
-            MONGODB_URI: h().ferret.uri,
-            TEMPORAL_ADDRESS: h().env.address,
-            TEMPORAL_TASK_QUEUE: queue,
-            WORKFLOW_BUNDLE_FILE: bundleFile,
-            WEBHOOK_ALLOW_PRIVATE: '1',
-            NODE_EXTRA_CA_CERTS: testCertificate().certFile,
-            WEBHOOK_CA_FILE: '',
-            LOG_LEVEL: 'error',
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let err = '';
-        proc.stderr!.on('data', (c) => (err += c));
-        await new Promise<void>((resolve, reject) => {
-          proc.stdout!.on('data', (c) => String(c).includes('ready') && resolve());
-          proc.once('exit', (code) => reject(new Error(`worker process exited ${code}: ${err}`)));
-        });
-        return proc;
-      };
+      const startWorker = () =>
+        startWorkerProcess(queue, { WEBHOOK_ALLOW_PRIVATE: '1', NODE_EXTRA_CA_CERTS: testCertificate().certFile, WEBHOOK_CA_FILE: '' });
 
       const saved = config();
       setConfig({ ...saved, webhookTaskQueue: queue }); // deliveries go to the child process's queue
@@ -676,8 +648,7 @@ describe('webhooks', function () {
         await eventWhen(tenant.testKey, started.id, (e) => deliveredTo(e, healthy.id)[0]?.status === 'succeeded');
         const heldEvent = receiver.at('/crash-slow')[0].eventId;
         expect(heldEvent).to.equal(started.id);
-        child.kill('SIGKILL');
-        await new Promise((r) => child!.once('exit', r));
+        await stopWorkerProcess(child, 'SIGKILL');
 
         // While no worker runs, the call ends: its event is stored and its deliveries wait in Temporal.
         await waitForCall(tenant.testKey, call.id);

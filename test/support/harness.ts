@@ -3,6 +3,7 @@
  * real FerretDB and the real Temporal dev server (built by scripts/build-infra.sh), one workflow bundle,
  * one worker, the API on a loopback port, and the fake LLM. Tests talk to the API over HTTP.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -142,3 +143,43 @@ export async function waitForCall(key: string, id: string, until: (call: any) =>
 }
 
 export const isEnded = (call: { status: string }) => ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'].includes(call.status);
+
+/**
+ * Starts a worker in its own process (test/support/worker-process.ts) polling `taskQueue` against the
+ * harness's Temporal, database and LLM, with the harness's workflow bundle; resolves once it runs.
+ * `env` adds or overrides environment variables (e.g. NODE_EXTRA_CA_CERTS).
+ */
+export async function startWorkerProcess(taskQueue: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const bundleFile = path.join(h().dataDir, 'workflow-bundle.js');
+  if (!fs.existsSync(bundleFile)) fs.writeFileSync(bundleFile, h().bundle.code);
+  const proc = spawn(process.execPath, [path.join(__dirname, 'worker-process.js')], {
+    env: {
+      ...process.env,
+      MONGODB_URI: h().ferret.uri,
+      TEMPORAL_ADDRESS: h().env.address,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      WORKFLOW_BUNDLE_FILE: bundleFile,
+      OPENAI_BASE_URL: h().llm.baseUrl,
+      OPENAI_API_KEY: 'sk-test-fake',
+      OPENAI_MODEL: 'fake-model',
+      LOG_LEVEL: 'error',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  proc.stderr!.on('data', (c) => (err += c));
+  await new Promise<void>((resolve, reject) => {
+    proc.stdout!.on('data', (c) => String(c).includes('ready') && resolve());
+    proc.once('exit', (code) => reject(new Error(`worker process exited ${code}: ${err}`)));
+  });
+  return proc;
+}
+
+/** Stops a worker process: SIGKILL (a crash) or SIGTERM (a clean stop); resolves when it has exited. */
+export async function stopWorkerProcess(proc: ChildProcess | undefined, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill(signal);
+  await exited;
+}

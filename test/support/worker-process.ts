@@ -1,6 +1,7 @@
 /**
- * A worker in its own process, for the webhook crash test (test/integration/webhooks.test.ts): the
- * test starts it, kills it with SIGKILL in the middle of a delivery, and starts it again.
+ * A worker in its own process, for the crash tests (test/integration/webhooks.test.ts,
+ * test/integration/crash.test.ts): a test starts it with `startWorkerProcess` (test/support/harness.ts),
+ * kills it with SIGKILL in the middle of the work, and starts it again.
  *
  * Environment: MONGODB_URI, TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE (the queue it polls), WORKFLOW_BUNDLE_FILE
  * (the harness's prebuilt bundle, so no re-bundling), WEBHOOK_ALLOW_PRIVATE, and NODE_EXTRA_CA_CERTS (the
