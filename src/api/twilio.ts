@@ -9,7 +9,8 @@
  *   (`telephonyStatus`): answered, busy, no-answer, failed, completed...
  * - WebSocket `/twilio/relay/{call id}`: ConversationRelay (Twilio does speech-to-text and text-to-speech;
  *   https://www.twilio.com/docs/voice/conversationrelay/websocket-messages). Each final `prompt` (and each
- *   `dtmf` digit) becomes a `callerSaid` Workflow Update; its result is sent back as a `text` message.
+ *   `dtmf` digit) becomes a `callerSaid` Workflow Update; its result is sent back as a `text` message,
+ *   followed by `end` once the call is over.
  *
  * A request whose signature does not verify gets 403 and changes nothing.
  */
@@ -120,6 +121,9 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client): void {
       try {
         const result = await handle.executeUpdate(callerSaidUpdate, { args: [{ text }], updateId });
         if (result.text) send({ type: 'text', token: result.text, last: true });
+        // The call is over (the assistant ended it): end the session after the last words; Twilio then
+        // runs out of TwiML, hangs up and reports `completed` to the workflow.
+        if (result.ended) send({ type: 'end', handoffData: JSON.stringify({ reason: 'call_ended' }) });
       } catch (err) {
         logger.info('relay: the call no longer takes speech', { call_id: callId, error: (err as Error).message });
         send({ type: 'end' });

@@ -72,6 +72,8 @@ const CallStatusKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.CallStatus, Sea
 const LIVE_RING_TIMEOUT_MS = 60_000;
 /** How long a live caller may stay silent before the call ends (`silence_timeout`). */
 const SILENCE_TIMEOUT_MS = 30_000;
+/** Live calls: how long to let Twilio speak the goodbye and hang up before hanging up through the API. */
+const GRACEFUL_HANGUP_MS = 10_000;
 /** Tool rounds the assistant may take in one turn before it must speak. */
 const MAX_TOOL_ROUNDS = 3;
 const CALL_TOOLS = ['end_call', 'transfer_call'];
@@ -255,7 +257,11 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
       final.error = `Transfer to ${final.transferTo} failed: ${errorMessage(err)}`;
     }
   } else if (status === 'in_progress' || status === 'ringing') {
-    await telephony.hangUpCall({ callId: input.callId, livemode: input.livemode, providerCallSid });
+    // Live, assistant said goodbye: the relay ends ConversationRelay after the goodbye is spoken, and
+    // Twilio hangs up and reports `completed`. Hang up ourselves only if that does not come in time.
+    const hungUp = () => (telephonyStatus as TelephonyStatus | null)?.status === 'completed';
+    if (!input.simulation && final.reason === 'assistant_ended') await condition(hungUp, GRACEFUL_HANGUP_MS);
+    if (!hungUp()) await telephony.hangUpCall({ callId: input.callId, livemode: input.livemode, providerCallSid });
   }
   events.push('call.ended');
   await transition(

@@ -60,7 +60,7 @@ describe('live calls through Twilio', function () {
     await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
   }
 
-  function relay(id: string): Promise<{ ws: WebSocket; say(text: string): Promise<any> }> {
+  function relay(id: string): Promise<{ ws: WebSocket; say(text: string): Promise<any>; next(): Promise<any> }> {
     const path = `/twilio/relay/${id}`;
     const ws = new WebSocket(h().api.url.replace(/^http/, 'ws') + path, { headers: { 'X-Twilio-Signature': sign(path, {}, true) } });
     const inbox: any[] = [];
@@ -76,7 +76,7 @@ describe('live calls through Twilio', function () {
       ws.once('error', reject);
       ws.once('open', () => {
         ws.send(JSON.stringify({ type: 'setup', sessionId: `VX${id}`, callSid: 'CA' + '0'.repeat(32), from: '+14155550100', to: '+14155550123' }));
-        resolve({ ws, say: async (text: string) => (ws.send(JSON.stringify({ type: 'prompt', voicePrompt: text, lang: 'en-US', last: true })), next()) });
+        resolve({ ws, next, say: async (text: string) => (ws.send(JSON.stringify({ type: 'prompt', voicePrompt: text, lang: 'en-US', last: true })), next()) });
       });
     });
   }
@@ -93,17 +93,32 @@ describe('live calls through Twilio', function () {
     const session = await relay(id);
     expect(await session.say('Hello there')).to.deep.equal({ type: 'text', token: 'You said: Hello there', last: true });
     expect(await session.say('TOOL end_call {}')).to.deep.equal({ type: 'text', token: 'Calling end_call.', last: true });
+    expect((await session.next()).type, 'the relay ends the session after the goodbye').to.equal('end');
     session.ws.close();
+    // Twilio, out of TwiML, hangs up and reports it; the service does not cut the goodbye short.
+    const updatesBefore = fake.updates.length;
+    await twilioPost(`/twilio/status/${id}`, { CallSid: 'CA' + '0'.repeat(32), CallStatus: 'completed' });
 
     const ended = await waitForCall(t.liveKey, id);
     expect(ended).to.include({ status: 'completed', end_reason: 'assistant_ended', livemode: true });
-    const hangUp = fake.updates.find((u) => u.params.Status === 'completed');
-    expect(hangUp, 'the call was hung up through Twilio').to.exist;
+    expect(fake.updates.length, 'no hang-up through the REST API was needed').to.equal(updatesBefore);
     const tr = (await request('GET', `/v1/calls/${id}/transcript`, { key: t.liveKey })).body;
     expect(tr.turns.map((x: any) => x.text).slice(0, 3)).to.deep.equal(['Hi, this is Live.', 'Hello there', 'You said: Hello there']);
     const events = (await request('GET', '/v1/events?limit=100', { key: t.liveKey })).body.data.filter((e: any) => e.data.object.id === id);
     expect(events.map((e: any) => e.type).reverse()).to.deep.equal(['call.started', 'call.ended']);
     expect(events.every((e: any) => e.livemode === true && e.data.object.metadata.crm === '42')).to.equal(true);
+  });
+
+  it('hangs up through the REST API when Twilio does not end the call after the goodbye', async function () {
+    this.timeout(60_000);
+    const { id } = await placeLive();
+    await answer(id);
+    const session = await relay(id);
+    await session.say('TOOL end_call {}');
+    session.ws.close();
+    const ended = await waitForCall(t.liveKey, id, undefined, 30_000);
+    expect(ended).to.include({ status: 'completed', end_reason: 'assistant_ended' });
+    expect(fake.updates.some((u) => u.params.Status === 'completed'), 'hung up through Twilio').to.equal(true);
   });
 
   it('transfers a live call with <Dial> through Twilio', async () => {
@@ -154,6 +169,7 @@ describe('live calls through Twilio', function () {
       const session = await relay(live.id);
       await session.say('TOOL end_call {}');
       session.ws.close();
+      await twilioPost(`/twilio/status/${live.id}`, { CallStatus: 'completed' });
       await waitForCall(t.liveKey, live.id);
 
       const testAgent = await request('POST', '/v1/agents', { key: t.testKey, body: { name: 'Sim', instructions: 'Be brief.' } });
