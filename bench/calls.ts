@@ -18,11 +18,8 @@
  */
 import { Call, CallTurn } from '../src/models';
 import { newTenant, request, startHarness, stopHarness } from '../test/support/harness';
+import { percentile } from './stats';
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 const summary = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
   return { p50: Math.round(percentile(s, 50)), p99: Math.round(percentile(s, 99)), max: Math.round(s[s.length - 1] ?? NaN) };

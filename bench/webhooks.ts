@@ -18,12 +18,9 @@ import { emitEvent } from '../src/activities/events';
 import { newId } from '../src/ids';
 import { WebhookDelivery } from '../src/models/webhooks';
 import { newTenant, request, startHarness, stopHarness } from '../test/support/harness';
+import { percentile } from './stats';
 import { startHttpsReceiver } from '../test/support/https-receiver';
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 async function main(): Promise<void> {
   const total = Math.min(5000, Math.max(1, Number(process.env.BENCH_EVENTS ?? 300)));

@@ -8,7 +8,8 @@ import type { AgentDoc, CallDoc, CallTurnDoc } from './index';
 
 type WithId<T> = T & { _id: string };
 
-const seconds = (ms: number | null | undefined) => (ms == null ? null : Math.floor(ms / 1000));
+/** Milliseconds since the epoch → unix seconds (the API's unit); null stays null. */
+export const seconds = (ms: number | null | undefined) => (ms == null ? null : Math.floor(ms / 1000));
 
 /** The call object. Times in unix seconds; `duration_seconds` from answer to end (null until both). */
 export function renderCall(doc: WithId<CallDoc>) {

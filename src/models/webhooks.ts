@@ -16,6 +16,7 @@
  */
 import mongoose, { Schema, InferSchemaType } from 'mongoose';
 import { API_VERSION } from '../config';
+import { seconds } from './render';
 
 const base = { versionKey: false as const, _id: false as const };
 
@@ -105,8 +106,6 @@ export const WebhookAttempt = mongoose.model('WebhookAttempt', attemptSchema, 'w
 export type WebhookEndpointDoc = InferSchemaType<typeof endpointSchema> & { _id: string };
 export type WebhookDeliveryDoc = InferSchemaType<typeof deliverySchema> & { _id: string };
 export type WebhookAttemptDoc = InferSchemaType<typeof attemptSchema> & { _id: string };
-
-const seconds = (ms: number | null | undefined) => (ms == null ? null : Math.floor(ms / 1000));
 
 /**
  * The `webhook_endpoint` object. `secret` only when `withSecret` (creation and rotation responses).

@@ -10,8 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { infraBinaries } from '../../src/dev/infra';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
 
 export const HISTORIES_DIR = path.resolve(__dirname, '../../../test/replay/histories');
@@ -52,16 +51,14 @@ async function main(): Promise<void> {
         return id;
       },
     };
-    const { temporal } = await infraBinaries();
     fs.mkdirSync(HISTORIES_DIR, { recursive: true });
     for (const [name, run] of Object.entries(scenarios)) {
       const id = await run();
       const call = await waitForCall(t.testKey, id);
       const handle = h().env.client.workflow.getHandle(id);
       await handle.result();
-      // The CLI's JSON is the proto3 JSON form that Worker.runReplayHistories reads.
-      const json = execFileSync(temporal, ['workflow', 'show', '--workflow-id', id, '--address', h().env.address, '--output', 'json'], { encoding: 'utf8' });
-      const history = JSON.parse(json);
+      // proto3 JSON, the form Worker.runReplayHistories reads (as `temporal workflow show --output json`).
+      const history = JSON.parse(historyToJSON(await handle.fetchHistory()));
       const file = path.join(HISTORIES_DIR, `call-${name}.json`);
       fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
       console.log(`${name}: ${id} ended ${call.status}/${call.end_reason}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`);
