@@ -16,7 +16,7 @@
  *   npm run bench:calls
  *   BENCH_CALLS=200 BENCH_CONCURRENCY=10 BENCH_TURNS=3 node dist/bench/calls.js
  */
-import { Call, CallTurn } from '../src/models';
+import { Call, CallTurn } from '../src/models/calls';
 import { newTenant, request, startHarness, stopHarness } from '../test/support/harness';
 import { percentile } from './stats';
 

@@ -15,7 +15,7 @@
  *   BENCH_EVENTS=1000 BENCH_CONCURRENCY=50 node dist/bench/webhooks.js
  */
 import { emitEvent } from '../src/activities/events';
-import { newId } from '../src/ids';
+import { newId } from '../src/shared/ids';
 import { WebhookDelivery } from '../src/models/webhooks';
 import { newTenant, request, startHarness, stopHarness } from '../test/support/harness';
 import { percentile } from './stats';

@@ -5,8 +5,8 @@
  * return value of `createKey`, shown once.
  */
 import crypto from 'node:crypto';
-import { ApiKey, Org } from './models';
-import { newId } from './ids';
+import { ApiKey, Org } from './models/orgs';
+import { newId } from './shared/ids';
 
 /** Resources that scopes name (spec section 5, rule 3). */
 export const SCOPE_RESOURCES = ['calls', 'messages', 'agents', 'contacts', 'records', 'webhooks', 'events', 'usage', 'connectors'] as const;

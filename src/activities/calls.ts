@@ -4,35 +4,12 @@
  * one at a time, so each call document has one writer (DESIGN.md section 3). Each is idempotent: a
  * retry writes the same values and the same event ids.
  */
-import { Call, CallTurn, insertIfAbsent, type CallDoc } from '../models';
-import { renderCall } from '../models/render';
-import type { CallWorkflowInput } from '../workflows/shared';
-import type { CallTurnInput } from './types';
+import { insertIfAbsent } from '../models/store';
+import { Call, CallTurn, newCallDocument, renderCall } from '../models/calls';
+import type { CallWorkflowInput } from '../shared/calls';
+import type { CallTurnInput } from '../shared/assistant';
 import { emitEvent } from './events';
 
-/** The call document for a new call, as the API and the workflow both write it (insert-if-absent). */
-export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: string } {
-  return {
-    _id: input.callId,
-    org_id: input.orgId,
-    livemode: input.livemode,
-    agent_id: input.agent.id,
-    to: input.to,
-    from: input.from,
-    status: 'queued',
-    end_reason: null,
-    transferred_to: null,
-    simulated: input.simulation !== null,
-    max_duration_seconds: input.max_duration_seconds,
-    context_json: JSON.stringify(input.context),
-    metadata_json: JSON.stringify(input.metadata),
-    error_message: null,
-    provider_call_sid: null,
-    created: input.created,
-    answered_ms: null,
-    ended_ms: null,
-  };
-}
 
 /** Makes sure the call's document exists (the API normally wrote it already). */
 export async function ensureCallRecord(input: CallWorkflowInput): Promise<void> {

@@ -3,8 +3,9 @@
  * `emitEvent`; it stores the event, rendered once, under an id chosen by the workflow (so a retried
  * activity stores it once), then hands it to `afterEmit` hooks: webhook delivery starts there.
  */
-import { Event, insertIfAbsent } from '../models';
-import { renderEvent } from '../models/render';
+import { Event } from '../models/events';
+import { insertIfAbsent } from '../models/store';
+import { renderEvent } from '../models/events';
 
 export interface EmitEventInput {
   id: string;

@@ -8,7 +8,7 @@
 import OpenAI from 'openai';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
-import type { ChatMessage, ToolCall } from './types';
+import type { ChatMessage, ToolCall } from '../shared/assistant';
 
 /** JSON-schema definitions of the tools the assistant may call (DESIGN.md section 6). */
 export const TOOL_DEFINITIONS: Record<string, OpenAI.Chat.Completions.ChatCompletionTool> = {

@@ -15,11 +15,12 @@
  */
 import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
 import { config, API_VERSION } from '../config';
-import { Event, insertIfAbsent } from '../models';
-import { renderWebhookDelivery, WebhookAttempt, WebhookDelivery, WebhookEndpoint, type WebhookDeliveryDoc } from '../models/webhooks';
-import { newId } from '../ids';
-import { postWebhook, type AttemptOutcome } from '../webhooks/send';
-import { SIGNATURE_HEADER, signatureHeader } from '../webhooks/signing';
+import { Event } from '../models/events';
+import { insertIfAbsent } from '../models/store';
+import { newDeliveryDoc, renderWebhookDelivery, WebhookAttempt, WebhookDelivery, WebhookEndpoint, type WebhookDeliveryDoc } from '../models/webhooks';
+import { newId } from '../shared/ids';
+import { postWebhook, type AttemptOutcome } from '../lib/webhook-http';
+import { SIGNATURE_HEADER, signatureHeader } from '../lib/webhook-signing';
 import {
   ATTEMPT_FAILED,
   DELIVERY_FAILED_EVENT,
@@ -28,33 +29,12 @@ import {
   type DeliverWebhookResult,
   type DeliveryFailureReason,
   type WebhookDeliveryInput,
-} from '../webhooks/types';
+} from '../shared/webhooks';
 import { emitEvent } from './events';
 
 /** `User-Agent` of deliveries. */
 export const WEBHOOK_USER_AGENT = `Svc-Webhooks/1.0 (api_version ${API_VERSION})`;
 
-/** The record of a delivery that has not made an attempt yet (also how the API shows a just-requested one). */
-export function newDeliveryDoc(input: WebhookDeliveryInput, nowMs: number): WebhookDeliveryDoc {
-  return {
-    _id: input.deliveryId,
-    org_id: input.orgId,
-    livemode: input.livemode,
-    event_id: input.eventId,
-    event_type: input.eventType,
-    endpoint_id: input.endpointId,
-    trigger: input.trigger,
-    status: 'pending',
-    reason: null,
-    attempts: 0,
-    last_attempt_ms: null,
-    last_status_code: null,
-    last_latency_ms: null,
-    last_error: null,
-    created_ms: nowMs,
-    completed_ms: null,
-  };
-}
 
 /** `url` without any `user:password@` it may carry, for logs, failure messages and attempt rows. */
 function withoutCredentials(url: string): string {

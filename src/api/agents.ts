@@ -5,11 +5,12 @@
  */
 import { Router } from 'express';
 import { z } from 'zod';
-import { Agent, insertIfAbsent } from '../models';
-import { renderAgent } from '../models/render';
+import { Agent } from '../models/agents';
+import { insertIfAbsent } from '../models/store';
+import { renderAgent } from '../models/agents';
 import { notFound } from '../errors';
-import { idTime } from '../ids';
-import { isTransferTarget } from '../workflows/shared';
+import { idTime } from '../shared/ids';
+import { isTransferTarget } from '../shared/calls';
 import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';

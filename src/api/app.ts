@@ -11,8 +11,8 @@ import { agentsRouter } from './agents';
 import { callsRouter } from './calls';
 import { eventsRouter } from './events';
 import { twilioRouter } from './twilio';
-import { webhookEndpointsRouter } from './webhook-endpoints';
-import { installWebhookDispatch } from '../webhooks/dispatch';
+import { webhookEndpointsRouter } from './webhooks';
+import { installWebhookDispatch } from '../lib/webhooks';
 
 export interface AppDeps {
   /** Temporal client that starts, signals and updates workflows. */

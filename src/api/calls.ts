@@ -11,14 +11,15 @@ import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { Agent, Call, CallTurn, insertIfAbsent } from '../models';
-import { renderCall, renderTranscript } from '../models/render';
+import { Agent } from '../models/agents';
+import { insertIfAbsent } from '../models/store';
+import { Call, CallTurn, newCallDocument, renderCall, renderTranscript } from '../models/calls';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { config } from '../config';
-import { idTime } from '../ids';
-import { newCallDocument } from '../activities/calls';
+import { idTime } from '../shared/ids';
+
 import { telephonyConfigured } from '../activities/telephony';
-import type { callWorkflow } from '../workflows/call';
+import type { callWorkflow } from '../workflows/calls';
 import {
   CALL_NOT_LIVE,
   CallWorkflowInput,
@@ -27,8 +28,8 @@ import {
   Simulation,
   TERMINAL_STATUSES,
   transferUpdate,
-} from '../workflows/shared';
-import { searchAttributeKeys } from '../temporal';
+} from '../shared/calls';
+import { searchAttributeKeys } from '../lib/temporal';
 import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';

@@ -7,11 +7,11 @@
  */
 import { Router } from 'express';
 import type { Client } from '@temporalio/client';
-import { Event } from '../models';
+import { Event } from '../models/events';
 import { invalidParam, notFound } from '../errors';
 import { listPage } from './lists';
 import { requireScope } from './middleware';
-import { redeliverEvent, withDeliveryState } from './webhook-endpoints';
+import { redeliverEvent, withDeliveryState } from './webhooks';
 
 const render = (doc: { payload_json: string }) => JSON.parse(doc.payload_json) as Record<string, unknown>;
 

@@ -16,8 +16,9 @@
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors';
-import { IdempotencyRecord, isDuplicateKey } from '../models';
-import { newId } from '../ids';
+import { IdempotencyRecord } from '../models/idempotency';
+import { isDuplicateKey } from '../models/store';
+import { newId } from '../shared/ids';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long an executing request holds its record before a retry may take it over. */

@@ -7,8 +7,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import { ApiError } from '../errors';
 import { API_VERSION } from '../config';
-import { newId } from '../ids';
-import { ApiKey } from '../models';
+import { newId } from '../shared/ids';
+import { ApiKey } from '../models/orgs';
 import { hashKey, parseKey, type KeyKind } from '../keys';
 import { logger } from '../logger';
 

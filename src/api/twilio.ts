@@ -22,10 +22,11 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { config } from '../config';
-import { Agent, Call } from '../models';
+import { Agent } from '../models/agents';
+import { Call } from '../models/calls';
 import { ApiError } from '../errors';
 import { logger } from '../logger';
-import { callerSaidUpdate, telephonyStatusSignal, type TelephonyStatus } from '../workflows/shared';
+import { callerSaidUpdate, telephonyStatusSignal, type TelephonyStatus } from '../shared/calls';
 
 const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
 

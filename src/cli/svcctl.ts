@@ -12,8 +12,8 @@
  * Errors: a message on stderr as JSON `{"error":{"message"}}` and exit code 1 (2 for usage errors).
  */
 import { parseArgs } from 'node:util';
-import { Org } from '../models';
-import { connectStore, disconnectStore } from '../models';
+import { Org } from '../models/orgs';
+import { connectStore, disconnectStore } from '../models/store';
 import { createKey, createOrg, listKeys, revokeKey, type KeyKind } from '../keys';
 
 const USAGE = `usage:

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { devServerSearchAttributeFlags } from '../temporal';
+import { devServerSearchAttributeFlags } from '../lib/temporal';
 
 const ROOT = path.resolve(__dirname, '../../..');
 

@@ -6,9 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Agent, Org } from '../models';
+import { Agent } from '../models/agents';
+import { Org } from '../models/orgs';
 import { createKey, createOrg } from '../keys';
-import { newId } from '../ids';
+import { newId } from '../shared/ids';
 
 export interface DemoSeed {
   org_id: string;

@@ -9,8 +9,8 @@
  */
 import fs from 'node:fs';
 import { loadConfig, setConfig } from '../config';
-import { connectStore, disconnectStore } from '../models';
-import { connectClient, ensureSearchAttributes } from '../temporal';
+import { connectStore, disconnectStore } from '../models/store';
+import { connectClient, ensureSearchAttributes } from '../lib/temporal';
 import { createWorker } from '../worker/worker';
 import { installRuntime } from '../worker/runtime';
 import { startApi, type RunningApi } from '../api/server';

@@ -16,9 +16,10 @@
  */
 import mongoose, { Schema, InferSchemaType } from 'mongoose';
 import { API_VERSION } from '../config';
-import { seconds } from './render';
+import type { WebhookDeliveryInput } from '../shared/webhooks';
+import { schemaOptions, seconds } from './store';
 
-const base = { versionKey: false as const, _id: false as const };
+const base = schemaOptions;
 
 const endpointSchema = new Schema(
   {
@@ -173,5 +174,27 @@ export function renderWebhookAttempt(doc: WebhookAttemptDoc) {
     error: doc.error ?? null,
     error_code: doc.error_code ?? null,
     response_body: doc.response_body ?? null,
+  };
+}
+
+/** The record of a delivery that has not made an attempt yet (also how the API shows a just-requested one). */
+export function newDeliveryDoc(input: WebhookDeliveryInput, nowMs: number): WebhookDeliveryDoc {
+  return {
+    _id: input.deliveryId,
+    org_id: input.orgId,
+    livemode: input.livemode,
+    event_id: input.eventId,
+    event_type: input.eventType,
+    endpoint_id: input.endpointId,
+    trigger: input.trigger,
+    status: 'pending',
+    reason: null,
+    attempts: 0,
+    last_attempt_ms: null,
+    last_status_code: null,
+    last_latency_ms: null,
+    last_error: null,
+    created_ms: nowMs,
+    completed_ms: null,
   };
 }

@@ -4,8 +4,8 @@
  * and runs until SIGINT/SIGTERM.
  */
 import { config } from '../config';
-import { connectStore, disconnectStore } from '../models';
-import { connectClient, ensureSearchAttributes } from '../temporal';
+import { connectStore, disconnectStore } from '../models/store';
+import { connectClient, ensureSearchAttributes } from '../lib/temporal';
 import { logger } from '../logger';
 import { createWorker } from './worker';
 import { installRuntime } from './runtime';

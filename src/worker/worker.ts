@@ -6,8 +6,8 @@ import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import * as activities from '../activities';
 import { config } from '../config';
-import { connectionOptions } from '../temporal';
-import { installWebhookDispatch } from '../webhooks/dispatch';
+import { connectionOptions } from '../lib/temporal';
+import { installWebhookDispatch } from '../lib/webhooks';
 
 /** Path of the workflows module the worker bundles (compiled JS next to this file). */
 export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows/index.js');

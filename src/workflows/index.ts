@@ -1,3 +1,3 @@
 /** Every workflow the worker runs (the worker's `workflowsPath`); one file per workflow. */
-export { callWorkflow } from './call';
-export { webhookDeliveryWorkflow } from './webhook-delivery';
+export { callWorkflow } from './calls';
+export { webhookDeliveryWorkflow } from './webhooks';

@@ -2,7 +2,7 @@
  * The assistant's system prompt for a call, built from the agent's instructions and the call's `context`
  * (DESIGN.md section 6). Pure and deterministic: used inside the workflow.
  */
-import type { CallWorkflowInput } from './shared';
+import type { CallWorkflowInput } from '../shared/calls';
 
 /**
  * Returns the system message for a call.

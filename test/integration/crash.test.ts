@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import { config, setConfig } from '../../src/config';
-import { Call, CallTurn } from '../../src/models';
+import { Call, CallTurn } from '../../src/models/calls';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
 
 describe('a worker killed during a call', function () {

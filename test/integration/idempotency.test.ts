@@ -3,7 +3,7 @@
  * concurrent retries, crash recovery without a second call, expiry, mode scoping.
  */
 import { expect } from 'chai';
-import { IdempotencyRecord } from '../../src/models';
+import { IdempotencyRecord } from '../../src/models/idempotency';
 import { startApi } from '../../src/api/server';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 

@@ -12,13 +12,13 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Worker } from '@temporalio/worker';
 import { Client } from '@temporalio/client';
-import { Event } from '../../src/models';
-import { deliveryRetry, startDeliveriesForEvent, startWebhookDelivery } from '../../src/webhooks/dispatch';
+import { Event } from '../../src/models/events';
+import { deliveryRetry, startDeliveriesForEvent, startWebhookDelivery } from '../../src/lib/webhooks';
 import { config, setConfig } from '../../src/config';
 import { createKey } from '../../src/keys';
 import { WebhookEndpoint } from '../../src/models/webhooks';
-import { refusedAddressKind } from '../../src/webhooks/address';
-import { signatureHeader, verifySignature } from '../../src/webhooks/signing';
+import { refusedAddressKind } from '../../src/lib/webhook-address';
+import { signatureHeader, verifySignature } from '../../src/lib/webhook-signing';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
 import { startHttpsReceiver, testCertificate, type HttpsReceiver, type ReceivedWebhook } from '../support/https-receiver';
 

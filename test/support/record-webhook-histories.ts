@@ -19,8 +19,8 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { config, setConfig } from '../../src/config';
 import { emitEvent } from '../../src/activities/events';
-import { newId } from '../../src/ids';
-import { automaticDeliveryId } from '../../src/webhooks/types';
+import { newId } from '../../src/shared/ids';
+import { automaticDeliveryId } from '../../src/shared/webhooks';
 import { h, newTenant, request, startHarness, stopHarness } from './harness';
 import { startHttpsReceiver } from './https-receiver';
 

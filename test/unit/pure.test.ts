@@ -1,8 +1,8 @@
 /** Unit tests of pure helpers: ids, E.164, transfer targets, the demo model's rules, the system prompt. */
 import { expect } from 'chai';
-import { idTime, isId, newId } from '../../src/ids';
+import { idTime, isId, newId } from '../../src/shared/ids';
 import { isE164 } from '../../src/api/validation';
-import { isTransferTarget } from '../../src/workflows/shared';
+import { isTransferTarget } from '../../src/shared/calls';
 import { demoReply } from '../../src/dev/demo-model';
 import { callSystemPrompt } from '../../src/workflows/prompt';
 

@@ -19,8 +19,8 @@
  */
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type * as activities from '../activities';
-import { newId } from '../ids';
-import { ENDPOINT_GONE, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../webhooks/types';
+import { newId } from '../shared/ids';
+import { ENDPOINT_GONE, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../shared/webhooks';
 
 /** Bookkeeping in our own store: retried until it succeeds. */
 const store = proxyActivities<typeof activities>({

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import tls from 'node:tls';
 import type { LookupFunction } from 'node:net';
-import { resolveWebhookHost, WebhookAddressError, type ResolvedAddress } from './address';
+import { resolveWebhookHost, WebhookAddressError, type ResolvedAddress } from './webhook-address';
 
 /** The time limit of one attempt (connect, TLS, request and the whole response), ms. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;

@@ -5,9 +5,9 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { config } from './config';
-import { SEARCH_ATTRIBUTES } from './workflows/shared';
-import { logger } from './logger';
+import { config } from '../config';
+import { SEARCH_ATTRIBUTES } from '../shared/calls';
+import { logger } from '../logger';
 
 /** Typed search attribute keys: Keyword ones and `Livemode` (Bool). */
 export const searchAttributeKeys = {

@@ -27,8 +27,8 @@ import {
 } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type * as activities from '../activities';
-import type { ChatMessage, CallTurnInput } from '../activities/types';
-import { newId } from '../ids';
+import type { ChatMessage, CallTurnInput } from '../shared/assistant';
+import { newId } from '../shared/ids';
 import { callSystemPrompt } from './prompt';
 import {
   CALL_NOT_LIVE,
@@ -46,7 +46,7 @@ import {
   isTransferTarget,
   transferUpdate,
   TransferRequest,
-} from './shared';
+} from '../shared/calls';
 
 /** Writes to our own store: retried until they succeed (a store outage delays a call, never loses it). */
 const store = proxyActivities<typeof activities>({

@@ -18,9 +18,9 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { config } from '../config';
 import { onEventEmitted, type StoredEvent } from '../activities/events';
 import { WebhookEndpoint, type WebhookEndpointDoc } from '../models/webhooks';
-import { searchAttributeKeys } from '../temporal';
-import type { webhookDeliveryWorkflow } from '../workflows/webhook-delivery';
-import { automaticDeliveryId, DELIVERY_FAILED_EVENT, ALL_EVENTS, type DeliveryRetry, type DeliveryTrigger, type WebhookDeliveryInput } from './types';
+import { searchAttributeKeys } from './temporal';
+import type { webhookDeliveryWorkflow } from '../workflows/webhooks';
+import { automaticDeliveryId, DELIVERY_FAILED_EVENT, ALL_EVENTS, type DeliveryRetry, type DeliveryTrigger, type WebhookDeliveryInput } from '../shared/webhooks';
 
 let fallbackClient: Client | undefined;
 let installed = false;

@@ -20,7 +20,8 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import { Event, insertIfAbsent } from '../models';
+import { Event } from '../models/events';
+import { insertIfAbsent } from '../models/store';
 import {
   renderWebhookAttempt,
   renderWebhookDelivery,
@@ -30,15 +31,16 @@ import {
   WebhookEndpoint,
   type WebhookDeliveryDoc,
   type WebhookEndpointDoc,
+  newDeliveryDoc,
 } from '../models/webhooks';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { config } from '../config';
-import { idTime, isId } from '../ids';
-import { resolveWebhookHost, WebhookAddressError } from '../webhooks/address';
-import { newWebhookSecret } from '../webhooks/signing';
-import { ALL_EVENTS, EVENT_TYPES, redeliveryId } from '../webhooks/types';
-import { deliveryRetry, startWebhookDelivery, subscribedEndpoints } from '../webhooks/dispatch';
-import { newDeliveryDoc } from '../activities/webhooks';
+import { idTime, isId } from '../shared/ids';
+import { resolveWebhookHost, WebhookAddressError } from '../lib/webhook-address';
+import { newWebhookSecret } from '../lib/webhook-signing';
+import { ALL_EVENTS, EVENT_TYPES, redeliveryId } from '../shared/webhooks';
+import { deliveryRetry, startWebhookDelivery, subscribedEndpoints } from '../lib/webhooks';
+
 import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';

@@ -1,0 +1,42 @@
+/**
+ * Assistants (`agt_…`, object `agent`). Written only by the API (`POST /v1/agents`); a call keeps a
+ * snapshot of its agent (src/shared/calls.ts `AgentSnapshot`), so later edits never change a running call.
+ */
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { schemaOptions as base, type WithId } from './store';
+
+const agentSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    org_id: { type: String, required: true },
+    livemode: { type: Boolean, required: true },
+    name: { type: String, required: true },
+    instructions: { type: String, required: true },
+    first_message: { type: String, default: null },
+    model: { type: String, default: null },
+    transfer_to: { type: String, default: null },
+    metadata_json: { type: String, default: '{}' },
+    created: { type: Number, required: true },
+  },
+  base,
+);
+agentSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+export const Agent = mongoose.model('Agent', agentSchema, 'agents');
+
+export type AgentDoc = InferSchemaType<typeof agentSchema>;
+
+/** The agent (assistant) object. */
+export function renderAgent(doc: WithId<AgentDoc>) {
+  return {
+    id: doc._id,
+    object: 'agent' as const,
+    livemode: doc.livemode,
+    name: doc.name,
+    instructions: doc.instructions,
+    first_message: doc.first_message ?? null,
+    model: doc.model ?? null,
+    transfer_to: doc.transfer_to ?? null,
+    metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
+    created: doc.created,
+  };
+}

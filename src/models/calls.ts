@@ -1,0 +1,121 @@
+/**
+ * Calls (`call_…`, object `call`) and their transcript turns: the read model `GET /v1/calls…` answers
+ * from. The API inserts a call's first document (insert-if-absent, `newCallDocument`); from then on only
+ * the call's own workflow writes it, through its activities (src/activities/calls.ts), one at a time.
+ * Turns are immutable rows keyed `<call id>:<seq>`, so a retried write is a duplicate, not a second turn.
+ */
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import type { CallWorkflowInput } from '../shared/calls';
+import { schemaOptions as base, seconds, type WithId } from './store';
+
+const callSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    org_id: { type: String, required: true },
+    livemode: { type: Boolean, required: true },
+    agent_id: { type: String, required: true },
+    to: { type: String, required: true },
+    from: { type: String, default: null },
+    status: { type: String, required: true },
+    end_reason: { type: String, default: null },
+    transferred_to: { type: String, default: null },
+    simulated: { type: Boolean, required: true },
+    max_duration_seconds: { type: Number, required: true },
+    context_json: { type: String, default: '{}' },
+    metadata_json: { type: String, default: '{}' },
+    error_message: { type: String, default: null },
+    provider_call_sid: { type: String, default: null },
+    created: { type: Number, required: true },
+    answered_ms: { type: Number, default: null },
+    ended_ms: { type: Number, default: null },
+  },
+  base,
+);
+callSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+export const Call = mongoose.model('Call', callSchema, 'calls');
+
+const callTurnSchema = new Schema(
+  {
+    /** `<call id>:<seq, 6 digits>`: a retried write of the same turn is a duplicate, not a second turn. */
+    _id: { type: String, required: true },
+    call_id: { type: String, required: true, index: true },
+    seq: { type: Number, required: true },
+    role: { type: String, enum: ['assistant', 'caller', 'tool'], required: true },
+    text: { type: String, required: true },
+    tool_name: { type: String, default: null },
+    tool_arguments_json: { type: String, default: null },
+    at_ms: { type: Number, required: true },
+  },
+  base,
+);
+export const CallTurn = mongoose.model('CallTurn', callTurnSchema, 'call_turns');
+
+export type CallDoc = InferSchemaType<typeof callSchema>;
+export type CallTurnDoc = InferSchemaType<typeof callTurnSchema>;
+
+/** The call document for a new call, as the API and the workflow both write it (insert-if-absent). */
+export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: string } {
+  return {
+    _id: input.callId,
+    org_id: input.orgId,
+    livemode: input.livemode,
+    agent_id: input.agent.id,
+    to: input.to,
+    from: input.from,
+    status: 'queued',
+    end_reason: null,
+    transferred_to: null,
+    simulated: input.simulation !== null,
+    max_duration_seconds: input.max_duration_seconds,
+    context_json: JSON.stringify(input.context),
+    metadata_json: JSON.stringify(input.metadata),
+    error_message: null,
+    provider_call_sid: null,
+    created: input.created,
+    answered_ms: null,
+    ended_ms: null,
+  };
+}
+
+/** The call object. Times in unix seconds; `duration_seconds` from answer to end (null until both). */
+export function renderCall(doc: WithId<CallDoc>) {
+  const duration = doc.answered_ms != null && doc.ended_ms != null ? Math.max(0, Math.round((doc.ended_ms - doc.answered_ms) / 1000)) : null;
+  return {
+    id: doc._id,
+    object: 'call' as const,
+    livemode: doc.livemode,
+    status: doc.status,
+    to: doc.to,
+    from: doc.from ?? null,
+    agent_id: doc.agent_id,
+    context: JSON.parse(doc.context_json ?? '{}') as Record<string, unknown>,
+    metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
+    end_reason: doc.end_reason ?? null,
+    transferred_to: doc.transferred_to ?? null,
+    simulated: doc.simulated,
+    max_duration_seconds: doc.max_duration_seconds,
+    created: doc.created,
+    answered_at: seconds(doc.answered_ms),
+    ended_at: seconds(doc.ended_ms),
+    duration_seconds: duration,
+    error: doc.error_message ? { message: doc.error_message } : null,
+  };
+}
+export type CallObject = ReturnType<typeof renderCall>;
+
+/** The transcript object of an ended call; tool turns are shown as `role: "tool"` with their call. */
+export function renderTranscript(call: WithId<CallDoc>, turns: CallTurnDoc[]) {
+  return {
+    object: 'transcript' as const,
+    call_id: call._id,
+    livemode: call.livemode,
+    created: seconds(call.ended_ms) ?? call.created,
+    turns: turns.map((t) => ({
+      role: t.role,
+      text: t.text,
+      ...(t.tool_name ? { tool: { name: t.tool_name, arguments: JSON.parse(t.tool_arguments_json || '{}') as unknown } } : {}),
+      at: seconds(t.at_ms),
+      offset_ms: call.answered_ms != null ? Math.max(0, t.at_ms - call.answered_ms) : null,
+    })),
+  };
+}

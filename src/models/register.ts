@@ -1,0 +1,10 @@
+/**
+ * Registers every model with mongoose (importing a model file registers it), so that `connectStore`
+ * creates all indexes whichever entry point runs.
+ */
+import './orgs';
+import './agents';
+import './calls';
+import './events';
+import './idempotency';
+import './webhooks';

@@ -1,0 +1,60 @@
+/**
+ * The store: the mongoose connection and the write helpers every model file uses.
+ *
+ * Rules that keep the models correct on FerretDB 1.x as well as MongoDB (DESIGN.md section 3):
+ * - `_id` is our prefixed string id, time-ordered, so `sort({_id:-1})` is "newest first".
+ * - Free-form user JSON (`metadata`, `context`, rendered event payloads) is stored as a JSON string,
+ *   because FerretDB refuses field names containing `.` or starting with `$`.
+ * - No TTL indexes (FerretDB refuses them): expiry is a field compared in queries plus a sweep.
+ * - Uniqueness comes from unique indexes and duplicate-key errors (`isDuplicateKey`), never read-then-write.
+ * - Times are numbers: `created` in unix seconds (the API's unit), other `*_ms` fields in milliseconds.
+ * - One writer per document: each model file's header says who writes what.
+ *
+ * Model files (one per domain, each with schema, document type, renderer): orgs, agents, calls, events,
+ * idempotency, webhooks. Importing a model file registers its model; `connectStore` creates the indexes
+ * of every registered model, so entry points import `./register` first.
+ */
+import mongoose from 'mongoose';
+
+/** Schema options shared by every model: our own string `_id`, no `__v`. */
+export const schemaOptions = { versionKey: false as const, _id: false as const };
+
+/** A stored document with its `_id`. */
+export type WithId<T> = T & { _id: string };
+
+/** Milliseconds since the epoch → unix seconds (the API's unit); null stays null. */
+export const seconds = (ms: number | null | undefined) => (ms == null ? null : Math.floor(ms / 1000));
+
+/** True for MongoDB's (and FerretDB's) E11000 duplicate key error. */
+export function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+}
+
+/** Inserts `doc`; a duplicate `_id` or unique key is not an error (returns false). For idempotent writes. */
+export async function insertIfAbsent(model: mongoose.Model<any>, doc: Record<string, unknown>): Promise<boolean> {
+  try {
+    await model.collection.insertOne(doc as any);
+    return true;
+  } catch (err) {
+    if (isDuplicateKey(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * Connects mongoose to `uri` and creates the indexes (`autoIndex` is off so that no request waits on it).
+ * Resolves once every model's indexes exist.
+ */
+export async function connectStore(uri: string): Promise<typeof mongoose> {
+  await import('./register');
+  mongoose.set('autoIndex', false);
+  mongoose.set('strictQuery', true);
+  await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000 });
+  for (const model of Object.values(mongoose.models)) await model.createIndexes();
+  return mongoose;
+}
+
+/** Closes the mongoose connection. */
+export async function disconnectStore(): Promise<void> {
+  await mongoose.disconnect();
+}
