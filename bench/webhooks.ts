@@ -14,10 +14,10 @@
  *   npx tsc -p tsconfig.json && node dist/bench/webhooks.js
  *   BENCH_EVENTS=1000 BENCH_CONCURRENCY=50 node dist/bench/webhooks.js
  */
-import { emitEvent } from '../src/activities/events';
+import { emitEvent } from '../src/lib/events';
 import { newId } from '../src/shared/ids';
 import { WebhookDelivery } from '../src/models/webhooks';
-import { newTenant, request, startHarness, stopHarness } from '../test/support/harness';
+import { h, newTenant, request, startHarness, stopHarness } from '../test/support/harness';
 import { percentile } from './stats';
 import { startHttpsReceiver } from '../test/support/https-receiver';
 
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
 
     // Warm-up: one delivery end to end, so that the figures leave out first-use costs.
     const warm = newId('evt');
-    await emitEvent({ id: warm, orgId: t.orgId, livemode: false, type: 'call.ended', createdMs: Date.now(), object: { id: newId('call'), object: 'call', metadata: {} } });
+    await emitEvent(h().env.client, { id: warm, orgId: t.orgId, livemode: false, type: 'call.ended', createdMs: Date.now(), object: { id: newId('call'), object: 'call', metadata: {} } });
     await receiver.waitFor((r) => r.some((x) => x.eventId === warm), 60_000, 'the warm-up delivery');
 
     const createdAt = new Map<string, number>();
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
           const id = ids[next++];
           const createdMs = Date.now();
           createdAt.set(id, createdMs);
-          await emitEvent({ id, orgId: t.orgId, livemode: false, type: 'call.ended', createdMs, object: { id: newId('call'), object: 'call', status: 'completed', metadata: { bench: 'yes' } } });
+          await emitEvent(h().env.client, { id, orgId: t.orgId, livemode: false, type: 'call.ended', createdMs, object: { id: newId('call'), object: 'call', status: 'completed', metadata: { bench: 'yes' } } });
         }
       }),
     );

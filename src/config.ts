@@ -115,6 +115,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** True when the service can place live calls (Twilio credentials are set). */
+export function telephonyConfigured(cfg: Config = config()): boolean {
+  return Boolean(cfg.twilioAccountSid && cfg.twilioAuthToken);
+}
+
 let current: Config | undefined;
 
 /** The process-wide configuration (loaded on first use; `setConfig` replaces it, for tests and `npm start`). */

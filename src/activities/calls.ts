@@ -8,7 +8,8 @@ import { insertIfAbsent } from '../models/store';
 import { Call, CallTurn, newCallDocument, renderCall } from '../models/calls';
 import type { CallWorkflowInput } from '../shared/calls';
 import type { CallTurnInput } from '../shared/assistant';
-import { emitEvent } from './events';
+import { Context } from '@temporalio/activity';
+import { emitEvent } from '../lib/events';
 
 
 /** Makes sure the call's document exists (the API normally wrote it already). */
@@ -35,7 +36,7 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
   if (!doc) throw new Error(`call ${input.callId} has no document`);
   const object = renderCall(doc);
   for (const e of input.events) {
-    await emitEvent({ id: e.id, orgId: doc.org_id, livemode: doc.livemode, type: e.type, createdMs: input.atMs, object });
+    await emitEvent(Context.current().client, { id: e.id, orgId: doc.org_id, livemode: doc.livemode, type: e.type, createdMs: input.atMs, object });
   }
 }
 

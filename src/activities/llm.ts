@@ -3,32 +3,13 @@
  * OpenAI-compatible server (`OPENAI_BASE_URL`: vLLM, Ollama, llama.cpp, our offline demo model).
  *
  * Retries belong to Temporal (the client's own are off): a 4xx other than 408/409/429 is final
- * (`ApplicationFailure` type `LlmRequestRejected`), anything else is retried by the workflow's policy.
+ * (`ApplicationFailure` type `LLM_REQUEST_REJECTED`, src/shared/assistant.ts), anything else is retried by the workflow's policy.
  */
 import OpenAI from 'openai';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
-import type { ChatMessage, ToolCall } from '../shared/assistant';
+import { LLM_REQUEST_REJECTED, TOOL_DEFINITIONS, type ChatMessage, type ToolCall, type ToolName } from '../shared/assistant';
 
-/** JSON-schema definitions of the tools the assistant may call (DESIGN.md section 6). */
-export const TOOL_DEFINITIONS: Record<string, OpenAI.Chat.Completions.ChatCompletionTool> = {
-  end_call: {
-    type: 'function',
-    function: { name: 'end_call', description: 'Hang up: the conversation is over.', parameters: { type: 'object', properties: {}, additionalProperties: false } },
-  },
-  transfer_call: {
-    type: 'function',
-    function: {
-      name: 'transfer_call',
-      description: 'Transfer the caller to a person.',
-      parameters: {
-        type: 'object',
-        properties: { to: { type: 'string', description: 'E.164 number, sip: URI or client: identity; omit for the default destination' } },
-        additionalProperties: false,
-      },
-    },
-  },
-};
 
 let client: OpenAI | undefined;
 let clientKey = '';
@@ -48,8 +29,8 @@ export interface GenerateReplyInput {
   /** Model name; null for the configured default (`OPENAI_MODEL`). */
   model: string | null;
   messages: ChatMessage[];
-  /** Names of the tools offered (keys of `TOOL_DEFINITIONS`). */
-  tools: string[];
+  /** Names of the tools offered (src/shared/assistant.ts `TOOL_DEFINITIONS`). */
+  tools: ToolName[];
 }
 
 export interface GenerateReplyResult {
@@ -59,7 +40,10 @@ export interface GenerateReplyResult {
 
 /** Asks the model for the assistant's next message. */
 export async function generateReply(input: GenerateReplyInput): Promise<GenerateReplyResult> {
-  const tools = input.tools.map((t) => TOOL_DEFINITIONS[t]).filter(Boolean);
+  const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = input.tools
+    .map((t) => TOOL_DEFINITIONS[t])
+    .filter(Boolean)
+    .map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   try {
     const completion = await openai().chat.completions.create({
       model: input.model ?? config().openaiModel,
@@ -76,7 +60,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     return { text, toolCalls };
   } catch (err) {
     if (err instanceof OpenAI.APIError && err.status && err.status >= 400 && err.status < 500 && ![408, 409, 429].includes(err.status)) {
-      throw ApplicationFailure.nonRetryable(`LLM request rejected (${err.status}): ${err.message}`, 'LlmRequestRejected');
+      throw ApplicationFailure.nonRetryable(`LLM request rejected (${err.status}): ${err.message}`, LLM_REQUEST_REJECTED);
     }
     throw err;
   }

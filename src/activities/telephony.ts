@@ -10,6 +10,7 @@
 import twilio from 'twilio';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
+import { TELEPHONY_REJECTED } from '../shared/calls';
 
 const TWILIO_ORIGIN = 'https://api.twilio.com';
 
@@ -28,7 +29,7 @@ class RebasedRequestClient extends twilio.RequestClient {
 function client() {
   const cfg = config();
   if (!cfg.twilioAccountSid || !cfg.twilioAuthToken) {
-    throw ApplicationFailure.nonRetryable('Twilio is not configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN).', 'TelephonyRejected');
+    throw ApplicationFailure.nonRetryable('Twilio is not configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN).', TELEPHONY_REJECTED);
   }
   return twilio(cfg.twilioAccountSid, cfg.twilioAuthToken, cfg.twilioApiBaseUrl ? { httpClient: new RebasedRequestClient(cfg.twilioApiBaseUrl) } : {});
 }
@@ -39,17 +40,12 @@ async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
   } catch (err) {
     const status = (err as { status?: number }).status;
     if (status && status >= 400 && status < 500 && status !== 429) {
-      throw ApplicationFailure.nonRetryable(`Twilio refused the request (${status}): ${(err as Error).message}`, 'TelephonyRejected');
+      throw ApplicationFailure.nonRetryable(`Twilio refused the request (${status}): ${(err as Error).message}`, TELEPHONY_REJECTED);
     }
     throw err;
   }
 }
 
-/** True when the service can place live calls. */
-export function telephonyConfigured(): boolean {
-  const cfg = config();
-  return Boolean(cfg.twilioAccountSid && cfg.twilioAuthToken);
-}
 
 /**
  * Places a live call: Twilio fetches its TwiML from `<PUBLIC_BASE_URL>/twilio/voice/<call id>` once
@@ -58,7 +54,7 @@ export function telephonyConfigured(): boolean {
  */
 export async function placeCall(input: { callId: string; to: string; from: string | null }): Promise<{ providerCallSid: string }> {
   const base = config().publicBaseUrl;
-  if (!input.from) throw ApplicationFailure.nonRetryable('A live call needs `from`.', 'TelephonyRejected');
+  if (!input.from) throw ApplicationFailure.nonRetryable('A live call needs `from`.', TELEPHONY_REJECTED);
   const call = await twilioCall(() =>
     client().calls.create({
       to: input.to,
@@ -89,7 +85,7 @@ export async function hangUpCall(input: { callId: string; livemode: boolean; pro
   try {
     await twilioCall(() => client().calls(input.providerCallSid!).update({ status: 'completed' }));
   } catch (err) {
-    if (err instanceof ApplicationFailure && err.type === 'TelephonyRejected') return; // already over
+    if (err instanceof ApplicationFailure && err.type === TELEPHONY_REJECTED) return; // already over
     throw err;
   }
 }

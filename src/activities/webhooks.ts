@@ -13,7 +13,7 @@
  * completes, and every attempt first looks for a recorded success (then it sends nothing). Only a crash
  * between the endpoint's 2xx and that write can repeat a delivery; receivers dedupe by `Svc-Event-Id`.
  */
-import { activityInfo, ApplicationFailure, heartbeat } from '@temporalio/activity';
+import { activityInfo, ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { config, API_VERSION } from '../config';
 import { Event } from '../models/events';
 import { insertIfAbsent } from '../models/store';
@@ -30,7 +30,7 @@ import {
   type DeliveryFailureReason,
   type WebhookDeliveryInput,
 } from '../shared/webhooks';
-import { emitEvent } from './events';
+import { emitEvent } from '../lib/events';
 
 /** `User-Agent` of deliveries. */
 export const WEBHOOK_USER_AGENT = `Svc-Webhooks/1.0 (api_version ${API_VERSION})`;
@@ -207,7 +207,7 @@ export async function failWebhookDelivery({ input, reason, failedMs, failureEven
   await finish(input.deliveryId, 'failed', reason, failedMs);
   const doc = await WebhookDelivery.findById(input.deliveryId).lean();
   if (!doc || input.eventType === DELIVERY_FAILED_EVENT) return;
-  await emitEvent({
+  await emitEvent(Context.current().client, {
     id: failureEventId,
     orgId: input.orgId,
     livemode: input.livemode,

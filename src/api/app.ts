@@ -12,7 +12,6 @@ import { callsRouter } from './calls';
 import { eventsRouter } from './events';
 import { twilioRouter } from './twilio';
 import { webhookEndpointsRouter } from './webhooks';
-import { installWebhookDispatch } from '../lib/webhooks';
 
 export interface AppDeps {
   /** Temporal client that starts, signals and updates workflows. */
@@ -21,7 +20,6 @@ export interface AppDeps {
 
 /** Builds the Express app. Does not listen; see src/api/main.ts and src/dev/start.ts. */
 export function createApp(deps: AppDeps): express.Express {
-  installWebhookDispatch(deps.temporal); // events emitted in this process start their webhook deliveries
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

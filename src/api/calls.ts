@@ -9,36 +9,20 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { Agent } from '../models/agents';
-import { insertIfAbsent } from '../models/store';
 import { Call, CallTurn, newCallDocument, renderCall, renderTranscript } from '../models/calls';
+import { insertIfAbsent } from '../models/store';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
-import { config } from '../config';
-import { idTime } from '../shared/ids';
-
-import { telephonyConfigured } from '../activities/telephony';
-import type { callWorkflow } from '../workflows/calls';
-import {
-  CALL_NOT_LIVE,
-  CallWorkflowInput,
-  endUpdate,
-  isTransferTarget,
-  Simulation,
-  TERMINAL_STATUSES,
-  transferUpdate,
-} from '../shared/calls';
-import { searchAttributeKeys } from '../lib/temporal';
+import { telephonyConfigured } from '../config';
+import { MAX_DURATION, newCallInput, startCallWorkflow } from '../lib/calls';
+import { CALL_NOT_LIVE, callWorkflowId, endUpdate, isTransferTarget, TERMINAL_STATUSES, transferUpdate } from '../shared/calls';
 import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { e164, metadata, parseBody } from './validation';
 
-/** The scripted caller used when a test-mode call has no `simulation.caller`. */
-export const DEFAULT_CALLER_SCRIPT = ['Hello?', 'Yes, I have a minute. What is this about?', 'Okay, thank you. Goodbye!'];
-/** Default and bounds of `max_duration_seconds`. */
-export const MAX_DURATION = { default: 1800, min: 1, max: 14_400 };
 const MAX_CONTEXT_BYTES = 16_384;
 
 const simulationSchema = z.strictObject({
@@ -86,34 +70,7 @@ export function callsRouter(temporal: Client): Router {
     }
 
     await idempotent(req, res, 'call', async (callId) => {
-      const simulation: Simulation | null = livemode
-        ? null
-        : {
-            caller: body.simulation?.caller ?? DEFAULT_CALLER_SCRIPT,
-            outcome: body.simulation?.outcome ?? 'answered',
-            ring_seconds: body.simulation?.ring_seconds ?? 0,
-            pause_seconds: body.simulation?.pause_seconds ?? 0,
-          };
-      const input: CallWorkflowInput = {
-        callId,
-        orgId,
-        livemode,
-        to: body.to,
-        from: body.from ?? null,
-        agent: {
-          id: agent._id,
-          name: agent.name,
-          instructions: agent.instructions,
-          first_message: agent.first_message ?? null,
-          model: agent.model ?? null,
-          transfer_to: agent.transfer_to ?? null,
-        },
-        context: body.context ?? {},
-        metadata: body.metadata ?? {},
-        simulation,
-        max_duration_seconds: body.max_duration_seconds ?? MAX_DURATION.default,
-        created: Math.floor(idTime(callId) / 1000),
-      };
+      const input = newCallInput(callId, { orgId, livemode }, agent, body);
       await startCallWorkflow(temporal, input);
       // The workflow writes this document too (insert-if-absent), so a crash here loses nothing.
       const doc = newCallDocument(input);
@@ -156,7 +113,7 @@ export function callsRouter(temporal: Client): Router {
     const call = await findCall(req);
     await idempotent(req, res, 'req', async (updateId) => {
       await runCallUpdate(temporal, call, () =>
-        temporal.workflow.getHandle(call._id).executeUpdate(transferUpdate, { args: [{ to: body.to }], updateId }),
+        temporal.workflow.getHandle(callWorkflowId(call._id)).executeUpdate(transferUpdate, { args: [{ to: body.to }], updateId }),
       );
       return { status: 200, body: renderCall(await findCall(req)) };
     });
@@ -167,7 +124,7 @@ export function callsRouter(temporal: Client): Router {
     parseBody(z.strictObject({}), req.body);
     const call = await findCall(req);
     await idempotent(req, res, 'req', async (updateId) => {
-      await runCallUpdate(temporal, call, () => temporal.workflow.getHandle(call._id).executeUpdate(endUpdate, { updateId }));
+      await runCallUpdate(temporal, call, () => temporal.workflow.getHandle(callWorkflowId(call._id)).executeUpdate(endUpdate, { updateId }));
       return { status: 200, body: renderCall(await findCall(req)) };
     });
   });
@@ -191,36 +148,14 @@ async function runCallUpdate(temporal: Client, call: { _id: string; status: stri
   try {
     await update();
   } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError && (err.cause as { type?: string } | undefined)?.type === CALL_NOT_LIVE) {
-      throw notLive((err.cause as Error).message.match(/The call is (\w+)/)?.[1] ?? 'not live');
+    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === CALL_NOT_LIVE) {
+      // The workflow's validator puts the call's status in the failure's details.
+      const [status] = err.cause.details ?? [];
+      throw notLive(typeof status === 'string' ? status : 'not live');
     }
     if (err instanceof WorkflowNotFoundError || /workflow execution already completed/i.test((err as Error).message)) {
       throw notLive('over');
     }
-    throw err;
-  }
-}
-
-/**
- * Starts the call's workflow; one that already exists for this call id (a retried request) is fine.
- * The search attributes let operators find the call in the Temporal Web UI.
- */
-export async function startCallWorkflow(temporal: Client, input: CallWorkflowInput): Promise<void> {
-  try {
-    await temporal.workflow.start<typeof callWorkflow>('callWorkflow', {
-      workflowId: input.callId,
-      taskQueue: config().taskQueue,
-      args: [input],
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      typedSearchAttributes: [
-        { key: searchAttributeKeys.CallStatus, value: 'queued' },
-        { key: searchAttributeKeys.AgentId, value: input.agent.id },
-        { key: searchAttributeKeys.OrgId, value: input.orgId },
-        { key: searchAttributeKeys.Livemode, value: input.livemode },
-      ],
-    });
-  } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return;
     throw err;
   }
 }

@@ -4,18 +4,12 @@
  * on any other cluster, AlreadyExists ignored).
  */
 import { Client, Connection } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { SearchAttributeType } from '@temporalio/common';
 import { config } from '../config';
-import { SEARCH_ATTRIBUTES } from '../shared/calls';
+import { searchAttributeKeys } from '../shared/search-attributes';
 import { logger } from '../logger';
 
-/** Typed search attribute keys: Keyword ones and `Livemode` (Bool). */
-export const searchAttributeKeys = {
-  CallStatus: defineSearchAttributeKey(SEARCH_ATTRIBUTES.CallStatus, SearchAttributeType.KEYWORD),
-  AgentId: defineSearchAttributeKey(SEARCH_ATTRIBUTES.AgentId, SearchAttributeType.KEYWORD),
-  OrgId: defineSearchAttributeKey(SEARCH_ATTRIBUTES.OrgId, SearchAttributeType.KEYWORD),
-  Livemode: defineSearchAttributeKey(SEARCH_ATTRIBUTES.Livemode, SearchAttributeType.BOOL),
-};
+export { searchAttributeKeys };
 
 /** `Name=Keyword` pairs for `temporal server start-dev --search-attribute`. */
 export const devServerSearchAttributeFlags = Object.values(searchAttributeKeys).flatMap((k) => ['--search-attribute', `${k.name}=${k.type === SearchAttributeType.BOOL ? 'Bool' : 'Keyword'}`]);

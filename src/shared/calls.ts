@@ -1,7 +1,8 @@
 /**
- * Messages and shapes shared by the API (client side) and the workflows: the one place where the call
- * workflow's updates, signals and queries are defined (the `early-return/src/shared.ts` pattern of
- * temporalio/samples-typescript). Imports only `@temporalio/workflow` definitions helpers and types.
+ * The calls domain's contract (the `early-return/src/shared.ts` pattern of temporalio/samples-typescript):
+ * `callWorkflow`'s type name, input and output, its updates, signal and query, its failure types, its
+ * workflow id, and the signature type starters use. Imported by the API, the activities and the workflow
+ * bundle alike; imports only `@temporalio/workflow` definition helpers.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
@@ -100,13 +101,14 @@ export const callerSaidUpdate = defineUpdate<{ text: string | null; ended: boole
 /** Live mode: a status callback from the telephony provider. */
 export const telephonyStatusSignal = defineSignal<[TelephonyStatus]>('telephonyStatus');
 
-/** Search attributes that operators filter calls on in the Temporal Web UI. */
-export const SEARCH_ATTRIBUTES = {
-  CallStatus: 'CallStatus',
-  AgentId: 'AgentId',
-  OrgId: 'OrgId',
-  Livemode: 'Livemode',
-} as const;
+/** Workflow type name of a call (recorded histories depend on it). */
+export const CALL_WORKFLOW = 'callWorkflow';
 
-/** The task queue name default; the real one comes from config and is passed to the client/worker. */
-export const DEFAULT_TASK_QUEUE = 'svc-main';
+/** Signature of `callWorkflow`, for starters (no starter imports the workflow module). */
+export type CallWorkflow = (input: CallWorkflowInput) => Promise<CallState>;
+
+/** The workflow id of a call: the call id itself, so one call can never have two runs at once. */
+export const callWorkflowId = (callId: string): string => callId;
+
+/** Failure type of a telephony request the provider refused (4xx): not retried. */
+export const TELEPHONY_REJECTED = 'TelephonyRejected';

@@ -9,17 +9,6 @@
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
-/** Resource prefixes; one place so that an id's prefix tells its type. */
-export const ID_PREFIX = {
-  org: 'org',
-  key: 'key',
-  agent: 'agt',
-  call: 'call',
-  event: 'evt',
-  webhookEndpoint: 'we',
-  delivery: 'wd',
-  request: 'req',
-} as const;
 
 /**
  * Returns a new id `<prefix>_<ulid>`.

@@ -1,8 +1,11 @@
 /**
- * Shapes and names shared by the webhook delivery workflow (src/workflows/webhook-delivery.ts), its
- * activities (src/activities/webhooks.ts), the dispatcher that starts it (src/webhooks/dispatch.ts) and
- * the API. Imports nothing, so the workflow bundle may import it.
+ * The webhooks domain's contract: shapes and names shared by `webhookDeliveryWorkflow`
+ * (src/workflows/webhooks.ts), its activities (src/activities/webhooks.ts), its starter
+ * (src/lib/webhooks.ts) and the API. Bundle-safe: imports nothing of the project.
  */
+
+/** Workflow type name of one event's delivery to one endpoint (recorded histories depend on it). */
+export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
 
 /** Event types the service emits and that endpoints may subscribe to (spec section 6, plus our own). */
 export const EVENT_TYPES = [
@@ -89,3 +92,6 @@ export function redeliveryId(eventId: string, endpointId: string, requestId: str
 export function subscribes(subscribed: readonly string[], type: string): boolean {
   return subscribed.includes(ALL_EVENTS) || subscribed.includes(type);
 }
+
+/** Signature of `webhookDeliveryWorkflow`, for starters (no starter imports the workflow module). */
+export type WebhookDeliveryWorkflow = (input: WebhookDeliveryInput) => Promise<WebhookDeliveryResult>;

@@ -7,7 +7,6 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import * as activities from '../activities';
 import { config } from '../config';
 import { connectionOptions } from '../lib/temporal';
-import { installWebhookDispatch } from '../lib/webhooks';
 
 /** Path of the workflows module the worker bundles (compiled JS next to this file). */
 export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows/index.js');
@@ -22,8 +21,6 @@ export interface CreateWorkerOptions {
 /** Creates (does not run) the worker. The caller runs it with `worker.run()` and shuts it down. */
 export async function createWorker(opts: CreateWorkerOptions = {}): Promise<Worker> {
   const connection = opts.connection ?? (await NativeConnection.connect(connectionOptions()));
-  // Events emitted by this worker's activities start their webhook deliveries (with the worker's client).
-  installWebhookDispatch();
   return Worker.create({
     connection,
     namespace: config().temporalNamespace,

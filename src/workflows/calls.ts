@@ -7,7 +7,7 @@
  * mirrored into MongoDB by the `transitionCall` activity, which also emits `call.started` /
  * `call.transferred` / `call.ended` events carrying the call's `metadata` (spec section 6, rule 1).
  *
- * Reached from outside by (src/workflows/shared.ts): update `end`, update `transfer` (validators refuse
+ * Reached from outside by (src/shared/calls.ts): update `end`, update `transfer` (validators refuse
  * with ApplicationFailure type `call_not_live`), update `callerSaid` (live voice loop), signal
  * `telephonyStatus` (Twilio status callbacks), query `state`.
  *
@@ -25,11 +25,10 @@ import {
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type * as activities from '../activities';
 import type { ChatMessage, CallTurnInput } from '../shared/assistant';
 import { newId } from '../shared/ids';
-import { callSystemPrompt } from './prompt';
+import { searchAttributeKeys } from '../shared/search-attributes';
 import {
   CALL_NOT_LIVE,
   callerSaidUpdate,
@@ -39,14 +38,15 @@ import {
   DialOutcome,
   EndReason,
   endUpdate,
-  SEARCH_ATTRIBUTES,
   stateQuery,
+  TELEPHONY_REJECTED,
   telephonyStatusSignal,
   TelephonyStatus,
   isTransferTarget,
   transferUpdate,
   TransferRequest,
 } from '../shared/calls';
+import { assistantTurn, callSystemPrompt, type ToolHandlers } from './assistant';
 
 /** Writes to our own store: retried until they succeed (a store outage delays a call, never loses it). */
 const store = proxyActivities<typeof activities>({
@@ -54,19 +54,11 @@ const store = proxyActivities<typeof activities>({
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
 });
 
-/** The LLM: a turn that cannot be answered after 3 tries ends the call (`failed`, `error`). */
-const llm = proxyActivities<typeof activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: ['LlmRequestRejected'] },
-});
-
-/** Telephony (Twilio in live mode; no-ops for simulated calls). */
+/** Telephony (Twilio in live mode; no-ops for simulated calls); a refused request is not retried. */
 const telephony = proxyActivities<typeof activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumAttempts: 5, nonRetryableErrorTypes: ['TelephonyRejected'] },
+  retry: { initialInterval: '1 second', maximumAttempts: 5, nonRetryableErrorTypes: [TELEPHONY_REJECTED] },
 });
-
-const CallStatusKey = defineSearchAttributeKey(SEARCH_ATTRIBUTES.CallStatus, SearchAttributeType.KEYWORD);
 
 /** How long a live call may ring before it is `no_answer`. */
 const LIVE_RING_TIMEOUT_MS = 60_000;
@@ -74,9 +66,6 @@ const LIVE_RING_TIMEOUT_MS = 60_000;
 const SILENCE_TIMEOUT_MS = 30_000;
 /** Live calls: how long to let Twilio speak the goodbye and hang up before hanging up through the API. */
 const GRACEFUL_HANGUP_MS = 10_000;
-/** Tool rounds the assistant may take in one turn before it must speak. */
-const MAX_TOOL_ROUNDS = 3;
-const CALL_TOOLS = ['end_call', 'transfer_call'];
 
 interface StopRequest {
   status: CallStatus;
@@ -87,7 +76,7 @@ interface StopRequest {
 
 /**
  * Runs one call to its end.
- * @param input everything fixed at creation (src/workflows/shared.ts `CallWorkflowInput`)
+ * @param input everything fixed at creation (src/shared/calls.ts `CallWorkflowInput`)
  * @returns the final `CallState`
  */
 export async function callWorkflow(input: CallWorkflowInput): Promise<CallState> {
@@ -104,6 +93,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   let utterances = 0;
   let telephonyStatus: TelephonyStatus | null = null;
   const conversation = new CancellationScope();
+  /** An update refused because the call is not live; `details[0]` is the status (the API shows it). */
+  const notLive = (message: string) => ApplicationFailure.create({ message, type: CALL_NOT_LIVE, nonRetryable: true, details: [status] });
 
   const isLive = () => stop === null && (status === 'queued' || status === 'ringing' || status === 'in_progress');
   const state = (): CallState => ({
@@ -117,6 +108,20 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     if (stop !== null) return;
     stop = request;
     conversation.cancel();
+  };
+
+  /** The call's tools (src/workflows/assistant.ts): what `end_call` and `transfer_call` do to this call. */
+  const callTools: ToolHandlers = {
+    end_call: () => {
+      if (stop === null) stop = { status: 'completed', reason: 'assistant_ended' };
+      return { summary: 'Call ended.', ends: true };
+    },
+    transfer_call: (args) => {
+      const to = typeof args.to === 'string' && args.to ? args.to : input.agent.transfer_to;
+      if (!to || !isTransferTarget(to)) return { summary: 'Error: no valid transfer destination (E.164 number, sip: or client: address).', ends: false };
+      if (stop === null) stop = { status: 'transferred', reason: 'transferred', transferTo: to };
+      return { summary: `Transferring to ${to}.`, ends: true };
+    },
   };
 
   setHandler(stateQuery, state);
@@ -133,7 +138,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     },
     {
       validator: () => {
-        if (!isLive()) throw ApplicationFailure.nonRetryable(`The call is ${status}; only a live call can be ended.`, CALL_NOT_LIVE);
+        if (!isLive()) throw notLive(`The call is ${status}; only a live call can be ended.`);
       },
     },
   );
@@ -146,8 +151,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     },
     {
       validator: (_request: TransferRequest) => {
-        if (!isLive() || status !== 'in_progress')
-          throw ApplicationFailure.nonRetryable(`The call is ${status}; only an in-progress call can be transferred.`, CALL_NOT_LIVE);
+        if (!isLive() || status !== 'in_progress') throw notLive(`The call is ${status}; only an in-progress call can be transferred.`);
       },
     },
   );
@@ -161,7 +165,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     },
     {
       validator: (_utterance: { text: string }) => {
-        if (status !== 'in_progress' || stop !== null) throw ApplicationFailure.nonRetryable('The call is not in progress.', CALL_NOT_LIVE);
+        if (status !== 'in_progress' || stop !== null) throw notLive('The call is not in progress.');
       },
     },
   );
@@ -182,7 +186,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
       patch: { status: next, ...patch },
       events: events.map((type) => ({ id: eventId(), type })),
     });
-    upsertSearchAttributes([{ key: CallStatusKey, value: next }]);
+    upsertSearchAttributes([{ key: searchAttributeKeys.CallStatus, value: next }]);
   };
   const say = (role: 'assistant' | 'caller', text: string) => {
     turns.push({ seq: turns.length, role, text, atMs: Date.now() });
@@ -310,51 +314,27 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
       // Answer, possibly through tools.
       const said: string[] = [];
       try {
-        for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-          const reply = await llm.generateReply({ callId: input.callId, model: input.agent.model, messages, tools: CALL_TOOLS });
-          if (reply.text) {
-            say('assistant', reply.text);
-            said.push(reply.text);
-          }
-          messages.push({ role: 'assistant', content: reply.text, tool_calls: reply.toolCalls.length ? reply.toolCalls : undefined });
-          if (reply.toolCalls.length === 0) break;
-          let ended = false;
-          for (const call of reply.toolCalls) {
-            const result = handleTool(call.name, call.arguments);
-            turns.push({ seq: turns.length, role: 'tool', text: result.summary, atMs: Date.now(), toolName: call.name, toolArguments: call.arguments });
-            messages.push({ role: 'tool', tool_call_id: call.id, content: result.summary });
-            ended ||= result.ends;
-          }
-          if (ended) break;
-        }
+        await assistantTurn({
+          conversationId: input.callId,
+          model: input.agent.model,
+          messages,
+          tools: callTools,
+          observer: {
+            onText: (text) => {
+              say('assistant', text);
+              said.push(text);
+            },
+            onTool: (call, effect) => {
+              turns.push({ seq: turns.length, role: 'tool', text: effect.summary, atMs: Date.now(), toolName: call.name, toolArguments: call.arguments });
+            },
+          },
+        });
       } finally {
         if (utterance !== undefined) answers.set(utterance, said.length ? said.join(' ') : null);
       }
       await flushTurns();
       if (stop !== null) return;
     }
-  }
-
-  /** Applies one tool call of the assistant. Unknown tools and bad arguments are answered, not fatal. */
-  function handleTool(name: string, argumentsJson: string): { summary: string; ends: boolean } {
-    let args: Record<string, unknown> = {};
-    try {
-      const parsed: unknown = JSON.parse(argumentsJson || '{}');
-      if (parsed && typeof parsed === 'object') args = parsed as Record<string, unknown>;
-    } catch {
-      return { summary: `Error: the arguments of ${name} are not valid JSON.`, ends: false };
-    }
-    if (name === 'end_call') {
-      if (stop === null) stop = { status: 'completed', reason: 'assistant_ended' };
-      return { summary: 'Call ended.', ends: true };
-    }
-    if (name === 'transfer_call') {
-      const to = typeof args.to === 'string' && args.to ? args.to : input.agent.transfer_to;
-      if (!to || !isTransferTarget(to)) return { summary: 'Error: no valid transfer destination (E.164 number, sip: or client: address).', ends: false };
-      if (stop === null) stop = { status: 'transferred', reason: 'transferred', transferTo: to };
-      return { summary: `Transferring to ${to}.`, ends: true };
-    }
-    return { summary: `Error: the tool ${name} is not available on this call.`, ends: false };
   }
 }
 

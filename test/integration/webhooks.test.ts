@@ -345,10 +345,10 @@ describe('webhooks', function () {
       const [ended] = await callEvents(tenant.testKey, call.id, 1);
       await eventWhen(tenant.testKey, ended.id, settled);
       await h().env.client.workflow.getHandle(`${ended.id}:${ep.id}`).result();
-      // The emitting activity running again (its hook), and a start through the worker's own kind of
+      // The emission running again, and a start through the worker's own kind of
       // client (on the NativeConnection, as activities get it): both refused, nothing sent.
       const stored = await Event.findById(ended.id).lean();
-      await startDeliveriesForEvent({ ...JSON.parse(stored!.payload_json), org_id: tenant.orgId });
+      await startDeliveriesForEvent(h().env.client, { ...JSON.parse(stored!.payload_json), org_id: tenant.orgId });
       const native = new Client({ connection: h().env.nativeConnection, namespace: config().temporalNamespace });
       const again = await startWebhookDelivery(native, {
         deliveryId: `${ended.id}:${ep.id}`,

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { config, setConfig } from '../../src/config';
-import { emitEvent } from '../../src/activities/events';
+import { emitEvent } from '../../src/lib/events';
 import { newId } from '../../src/shared/ids';
 import { automaticDeliveryId } from '../../src/shared/webhooks';
 import { h, newTenant, request, startHarness, stopHarness } from './harness';
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     /** Emits a call.ended event for a made-up call; returns its id. */
     const emit = async () => {
       const id = newId('evt');
-      await emitEvent({ id, orgId: t.orgId, livemode: false, type: 'call.ended', createdMs: Date.now(), object: { id: newId('call'), object: 'call', status: 'completed', metadata: { recorded: 'yes' } } });
+      await emitEvent(h().env.client, { id, orgId: t.orgId, livemode: false, type: 'call.ended', createdMs: Date.now(), object: { id: newId('call'), object: 'call', status: 'completed', metadata: { recorded: 'yes' } } });
       return id;
     };
     const scenarios: Record<string, () => Promise<string>> = {

@@ -4,7 +4,7 @@ import { idTime, isId, newId } from '../../src/shared/ids';
 import { isE164 } from '../../src/api/validation';
 import { isTransferTarget } from '../../src/shared/calls';
 import { demoReply } from '../../src/dev/demo-model';
-import { callSystemPrompt } from '../../src/workflows/prompt';
+import { callSystemPrompt } from '../../src/workflows/assistant';
 
 describe('ids', () => {
   it('are prefixed, time-ordered and decode their time', () => {

@@ -1,0 +1,98 @@
+/**
+ * Starting calls, for every starter (the API's `POST /v1/calls` today; bulk campaigns and the widget's
+ * voice path build the same input): `newCallInput` turns an agent and a request into the
+ * `callWorkflow` input, `startCallWorkflow` starts it under the call id with the search attributes
+ * operators filter on. Node-side; the contract itself is src/shared/calls.ts.
+ */
+import type { Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { config } from '../config';
+import type { AgentDoc } from '../models/agents';
+import type { WithId } from '../models/store';
+import { CALL_WORKFLOW, callWorkflowId, type CallWorkflow, type CallWorkflowInput, type Simulation } from '../shared/calls';
+import { idTime } from '../shared/ids';
+import { searchAttributeKeys } from './temporal';
+
+/** The scripted caller used when a test-mode call has no `simulation.caller`. */
+export const DEFAULT_CALLER_SCRIPT = ['Hello?', 'Yes, I have a minute. What is this about?', 'Okay, thank you. Goodbye!'];
+/** Default and bounds of `max_duration_seconds` (seconds; 4 hours at most). */
+export const MAX_DURATION = { default: 1800, min: 1, max: 14_400 };
+
+/** What a starter asks for, already validated (`POST /v1/calls`'s body, or a campaign's contact). */
+export interface CallRequest {
+  /** E.164 number to call. */
+  to: string;
+  /** Service number to call from (E.164); required in live mode. */
+  from?: string | null;
+  context?: Record<string, unknown>;
+  metadata?: Record<string, string>;
+  /** Test mode only; defaults fill what is missing. Ignored (null) in live mode. */
+  simulation?: Partial<Simulation>;
+  max_duration_seconds?: number;
+}
+
+/**
+ * Builds the `callWorkflow` input: the agent's snapshot (a running call never sees later edits), the
+ * request with its defaults, `created` from the call id's time.
+ * @param callId `call_…`, chosen by the starter (from the idempotency record, or deterministically)
+ */
+export function newCallInput(
+  callId: string,
+  tenant: { orgId: string; livemode: boolean },
+  agent: WithId<AgentDoc>,
+  request: CallRequest,
+): CallWorkflowInput {
+  const simulation: Simulation | null = tenant.livemode
+    ? null
+    : {
+        caller: request.simulation?.caller ?? DEFAULT_CALLER_SCRIPT,
+        outcome: request.simulation?.outcome ?? 'answered',
+        ring_seconds: request.simulation?.ring_seconds ?? 0,
+        pause_seconds: request.simulation?.pause_seconds ?? 0,
+      };
+  return {
+    callId,
+    orgId: tenant.orgId,
+    livemode: tenant.livemode,
+    to: request.to,
+    from: request.from ?? null,
+    agent: {
+      id: agent._id,
+      name: agent.name,
+      instructions: agent.instructions,
+      first_message: agent.first_message ?? null,
+      model: agent.model ?? null,
+      transfer_to: agent.transfer_to ?? null,
+    },
+    context: request.context ?? {},
+    metadata: request.metadata ?? {},
+    simulation,
+    max_duration_seconds: request.max_duration_seconds ?? MAX_DURATION.default,
+    created: Math.floor(idTime(callId) / 1000),
+  };
+}
+
+/**
+ * Starts the call's workflow (workflow id = call id, `REJECT_DUPLICATE`); one that already exists for
+ * this call id (a retried request) is fine. The search attributes let operators find the call in the
+ * Temporal Web UI.
+ */
+export async function startCallWorkflow(temporal: Client, input: CallWorkflowInput): Promise<void> {
+  try {
+    await temporal.workflow.start<CallWorkflow>(CALL_WORKFLOW, {
+      workflowId: callWorkflowId(input.callId),
+      taskQueue: config().taskQueue,
+      args: [input],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: [
+        { key: searchAttributeKeys.CallStatus, value: 'queued' },
+        { key: searchAttributeKeys.AgentId, value: input.agent.id },
+        { key: searchAttributeKeys.OrgId, value: input.orgId },
+        { key: searchAttributeKeys.Livemode, value: input.livemode },
+      ],
+    });
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return;
+    throw err;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Event emission: the one place where an event comes into being (DESIGN.md section 5). `emitEvent`
+ * stores the event, rendered once, under an id chosen by the caller (a workflow, so a retried activity
+ * stores it once; the API, from its idempotency record), then starts its webhook deliveries with the
+ * Temporal client it is given (src/lib/webhooks.ts `startDeliveriesForEvent`). Activities pass the
+ * worker's client (`Context.current().client`), the API its own.
+ *
+ * Idempotent: calling it again with the same id stores nothing new and starts no second delivery
+ * (deliveries are started with `REJECT_DUPLICATE` on `<event id>:<endpoint id>`).
+ */
+import type { Client } from '@temporalio/client';
+import { Event, renderEvent } from '../models/events';
+import { insertIfAbsent } from '../models/store';
+import { startDeliveriesForEvent } from './webhooks';
+
+export interface EmitEventInput {
+  /** `evt_…`, chosen by the caller so that a retry emits the same event. */
+  id: string;
+  orgId: string;
+  livemode: boolean;
+  /** One of src/shared/webhooks.ts `EVENT_TYPES`. */
+  type: string;
+  /** Milliseconds since the epoch; `created` is its unix second. */
+  createdMs: number;
+  /** The API object the event is about (`data.object`). */
+  object: { id: string } & Record<string, unknown>;
+}
+
+/** An event as stored: the rendered event object plus its organization. */
+export type StoredEvent = ReturnType<typeof renderEvent> & { org_id: string };
+
+/**
+ * Stores an event (once, whatever the retries) and starts its webhook deliveries.
+ * @param temporal the client that starts `webhookDeliveryWorkflow`s
+ * @returns the event object as stored (the first emission's, on a retry)
+ */
+export async function emitEvent(temporal: Client, input: EmitEventInput): Promise<StoredEvent> {
+  const rendered = renderEvent({ id: input.id, type: input.type, created: Math.floor(input.createdMs / 1000), livemode: input.livemode, object: input.object });
+  const inserted = await insertIfAbsent(Event, {
+    _id: input.id,
+    org_id: input.orgId,
+    livemode: input.livemode,
+    type: input.type,
+    created: rendered.created,
+    object_id: input.object.id,
+    payload_json: JSON.stringify(rendered),
+  });
+  let event: StoredEvent = { ...rendered, org_id: input.orgId };
+  if (!inserted) {
+    const existing = await Event.findById(input.id).lean();
+    if (existing) event = { ...(JSON.parse(existing.payload_json) as ReturnType<typeof renderEvent>), org_id: existing.org_id };
+  }
+  await startDeliveriesForEvent(temporal, event);
+  return event;
+}
