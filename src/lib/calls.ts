@@ -11,6 +11,7 @@ import type { AgentDoc } from '../models/agents';
 import type { WithId } from '../models/store';
 import { CALL_WORKFLOW, callWorkflowId, type CallWorkflow, type CallWorkflowInput, type Simulation } from '../shared/calls';
 import { idTime } from '../shared/ids';
+import { addLogContext } from '../logger';
 import { searchAttributeKeys } from './temporal';
 
 /** The scripted caller used when a test-mode call has no `simulation.caller`. */
@@ -75,15 +76,19 @@ export function newCallInput(
 /**
  * Starts the call's workflow (workflow id = call id, `REJECT_DUPLICATE`); one that already exists for
  * this call id (a retried request) is fine. The search attributes let operators find the call in the
- * Temporal Web UI.
+ * Temporal Web UI, and its summary and details (Temporal user metadata) say what it is without opening
+ * its input.
  */
 export async function startCallWorkflow(temporal: Client, input: CallWorkflowInput): Promise<void> {
+  addLogContext({ call_id: input.callId, workflow_id: callWorkflowId(input.callId) });
   try {
     await temporal.workflow.start<CallWorkflow>(CALL_WORKFLOW, {
       workflowId: callWorkflowId(input.callId),
       taskQueue: config().taskQueue,
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      staticSummary: callSummary(input),
+      staticDetails: callDetails(input),
       typedSearchAttributes: [
         { key: searchAttributeKeys.CallStatus, value: 'queued' },
         { key: searchAttributeKeys.AgentId, value: input.agent.id },
@@ -95,4 +100,36 @@ export async function startCallWorkflow(temporal: Client, input: CallWorkflowInp
     if (err instanceof WorkflowExecutionAlreadyStartedError) return;
     throw err;
   }
+}
+
+/** `+14155550123` → `+1415…23`: enough to tell calls apart in a list, not the whole number. */
+export function maskNumber(e164: string): string {
+  return e164.length > 8 ? `${e164.slice(0, 5)}…${e164.slice(-2)}` : e164;
+}
+
+/**
+ * The one-line summary of a call's run in the Temporal Web UI (user metadata `staticSummary`, single-line
+ * Temporal markdown): `Call +1415…23 → Demo Assistant, test`.
+ */
+export function callSummary(input: CallWorkflowInput): string {
+  return `Call ${maskNumber(input.to)} → ${oneLine(input.agent.name, 60)}, ${input.livemode ? 'live' : 'test'}`;
+}
+
+/** The details shown under the summary (`staticDetails`, Temporal markdown): who, what, limits. */
+export function callDetails(input: CallWorkflowInput): string {
+  const lines = [
+    `**Call** \`${input.callId}\` (${input.livemode ? 'live' : 'test'} mode) of \`${input.orgId}\``,
+    `**To** ${input.to}${input.from ? ` · **From** ${input.from}` : ''}`,
+    `**Agent** ${oneLine(input.agent.name, 60)} (\`${input.agent.id}\`)${input.agent.model ? ` · model ${oneLine(input.agent.model, 60)}` : ''}`,
+    `**Max duration** ${input.max_duration_seconds} s`,
+  ];
+  if (input.simulation) lines.push(`**Simulation** ${input.simulation.outcome}, ${input.simulation.caller.length} caller lines`);
+  const metadata = Object.entries(input.metadata);
+  if (metadata.length) lines.push(`**Metadata** ${metadata.map(([k, v]) => `${k}=${oneLine(v, 40)}`).join(', ')}`);
+  return lines.join('\n');
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

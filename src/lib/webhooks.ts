@@ -65,7 +65,8 @@ export async function startDeliveriesForEvent(client: Client, event: StoredEvent
 }
 
 /**
- * Starts `webhookDeliveryWorkflow` for `input` (workflow id = `input.deliveryId`, REJECT_DUPLICATE).
+ * Starts `webhookDeliveryWorkflow` for `input` (workflow id = `input.deliveryId`, REJECT_DUPLICATE), with
+ * its summary `Deliver evt_… (call.ended) to we_…` and details for the Temporal Web UI.
  * @returns true if started, false if a run with that id exists or existed (nothing is done then)
  */
 export async function startWebhookDelivery(client: Client, input: WebhookDeliveryInput & { trigger: DeliveryTrigger }): Promise<boolean> {
@@ -75,6 +76,12 @@ export async function startWebhookDelivery(client: Client, input: WebhookDeliver
       taskQueue: webhookTaskQueue(),
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      staticSummary: `Deliver ${input.eventId} (${input.eventType}) to ${input.endpointId}`,
+      staticDetails: [
+        `**Event** \`${input.eventId}\` (${input.eventType}) · **Endpoint** \`${input.endpointId}\``,
+        `**Trigger** ${input.trigger} · ${input.livemode ? 'live' : 'test'} mode of \`${input.orgId}\``,
+        `**Retries** from ${input.retry.initialIntervalMs / 1000} s, doubling up to ${input.retry.maximumIntervalMs / 1000} s, for ${input.retry.windowMs / 3_600_000} h`,
+      ].join('\n'),
       typedSearchAttributes: [
         { key: searchAttributeKeys.OrgId, value: input.orgId },
         { key: searchAttributeKeys.Livemode, value: input.livemode },

@@ -63,8 +63,12 @@ export interface AssistantTurnInput {
  */
 export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended: boolean }> {
   const offered = Object.keys(input.tools) as ToolName[];
+  // The activity's summary in the Web UI (Temporal user metadata): which turn of the conversation it is.
+  const turn = input.messages.filter((m) => m.role === 'user').length;
   for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-    const reply = await llm.generateReply({ callId: input.conversationId, model: input.model, messages: input.messages, tools: offered });
+    const reply = await llm.generateReply.executeWithOptions({ summary: `LLM turn ${turn}${round > 0 ? ` (tool round ${round + 1})` : ''}` }, [
+      { callId: input.conversationId, model: input.model, messages: input.messages, tools: offered },
+    ]);
     if (reply.text) input.observer.onText(reply.text);
     input.messages.push({ role: 'assistant', content: reply.text, tool_calls: reply.toolCalls.length ? reply.toolCalls : undefined });
     if (reply.toolCalls.length === 0) return { ended: false };

@@ -179,13 +179,14 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
 
   const eventId = () => newId('evt');
   const transition = async (next: CallStatus, patch: Record<string, unknown>, events: string[]) => {
+    const summary = `${status} → ${next}${events.length ? ` (${events.join(', ')})` : ''}`;
     status = next;
-    await store.transitionCall({
+    await store.transitionCall.executeWithOptions({ summary }, [{
       callId: input.callId,
       atMs: Date.now(),
       patch: { status: next, ...patch },
       events: events.map((type) => ({ id: eventId(), type })),
-    });
+    }]);
     upsertSearchAttributes([{ key: searchAttributeKeys.CallStatus, value: next }]);
   };
   const say = (role: 'assistant' | 'caller', text: string) => {
