@@ -58,6 +58,10 @@ export interface Config {
   webhookCaFile?: string;
   /** winston level (`LOG_LEVEL`, default `info`). */
   logLevel: string;
+  /** Bearer token that `GET /metrics` requires (`METRICS_TOKEN`); unset: loopback clients only. */
+  metricsToken?: string;
+  /** Port of a worker process's own `/metrics` (`METRICS_WORKER_PORT`); unset: none (`npm start` serves them on the API). */
+  metricsWorkerPort?: number;
 }
 
 function bool(name: string, value: string | undefined): boolean {
@@ -112,6 +116,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryWindowMs: ms('WEBHOOK_RETRY_WINDOW_MS', env.WEBHOOK_RETRY_WINDOW_MS, 3 * 24 * 60 * 60 * 1000),
     webhookCaFile: opt(env.WEBHOOK_CA_FILE),
     logLevel: opt(env.LOG_LEVEL) ?? 'info',
+    metricsToken: opt(env.METRICS_TOKEN),
+    metricsWorkerPort: opt(env.METRICS_WORKER_PORT) === undefined ? undefined : int('METRICS_WORKER_PORT', env.METRICS_WORKER_PORT, 0),
   };
 }
 

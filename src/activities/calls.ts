@@ -10,6 +10,7 @@ import type { CallWorkflowInput } from '../shared/calls';
 import type { CallTurnInput } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
 import { emitEvent } from '../lib/events';
+import { callTransitions } from '../lib/metrics';
 
 
 /** Makes sure the call's document exists (the API normally wrote it already). */
@@ -34,6 +35,7 @@ export interface TransitionCallInput {
 export async function transitionCall(input: TransitionCallInput): Promise<void> {
   const doc = await Call.findOneAndUpdate({ _id: input.callId }, { $set: input.patch }, { returnDocument: 'after' }).lean();
   if (!doc) throw new Error(`call ${input.callId} has no document`);
+  callTransitions.inc({ status: String(input.patch.status), mode: doc.livemode ? 'live' : 'test' });
   const object = renderCall(doc);
   for (const e of input.events) {
     await emitEvent(Context.current().client, { id: e.id, orgId: doc.org_id, livemode: doc.livemode, type: e.type, createdMs: input.atMs, object });

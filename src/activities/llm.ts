@@ -8,6 +8,7 @@
 import OpenAI from 'openai';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
+import { llmRequestDuration, llmTokens } from '../lib/metrics';
 import { LLM_REQUEST_REJECTED, TOOL_DEFINITIONS, type ChatMessage, type ToolCall, type ToolName } from '../shared/assistant';
 
 
@@ -44,9 +45,11 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     .map((t) => TOOL_DEFINITIONS[t])
     .filter(Boolean)
     .map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  const model = input.model ?? config().openaiModel;
+  const timer = llmRequestDuration.startTimer({ model });
   try {
     const completion = await openai().chat.completions.create({
-      model: input.model ?? config().openaiModel,
+      model,
       messages: input.messages.map(toOpenAI),
       ...(tools.length ? { tools } : {}),
       user: input.callId,
@@ -57,11 +60,18 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
       .filter((c): c is OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall => c.type === 'function')
       .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
     const text = message.content?.trim() || null;
+    timer({ outcome: 'ok' });
+    if (completion.usage) {
+      llmTokens.inc({ model, type: 'prompt' }, completion.usage.prompt_tokens);
+      llmTokens.inc({ model, type: 'completion' }, completion.usage.completion_tokens);
+    }
     return { text, toolCalls };
   } catch (err) {
     if (err instanceof OpenAI.APIError && err.status && err.status >= 400 && err.status < 500 && ![408, 409, 429].includes(err.status)) {
+      timer({ outcome: 'rejected' });
       throw ApplicationFailure.nonRetryable(`LLM request rejected (${err.status}): ${err.message}`, LLM_REQUEST_REJECTED);
     }
+    timer({ outcome: 'error' });
     throw err;
   }
 }

@@ -31,6 +31,7 @@ import {
   type WebhookDeliveryInput,
 } from '../shared/webhooks';
 import { emitEvent } from '../lib/events';
+import { webhookAttempts, webhookDeliveries } from '../lib/metrics';
 
 /** `User-Agent` of deliveries. */
 export const WEBHOOK_USER_AGENT = `Svc-Webhooks/1.0 (api_version ${API_VERSION})`;
@@ -64,7 +65,12 @@ export async function deliverWebhook(input: WebhookDeliveryInput): Promise<Deliv
   heartbeat();
   const beat = setInterval(() => heartbeat(), 1000);
   try {
-    return await attemptDelivery(input);
+    const result = await attemptDelivery(input);
+    webhookDeliveries.inc({ outcome: result.status });
+    return result;
+  } catch (err) {
+    webhookAttempts.inc({ result: 'failed' });
+    throw err;
   } finally {
     clearInterval(beat);
   }
@@ -134,6 +140,7 @@ async function attemptDelivery(input: WebhookDeliveryInput): Promise<DeliverWebh
   });
   const shownUrl = withoutCredentials(endpoint.url);
   await recordAttempt(input, attempt, shownUrl, startedMs, outcome);
+  if (outcome.ok) webhookAttempts.inc({ result: 'succeeded' });
   await WebhookDelivery.updateOne(
     { _id: input.deliveryId },
     {
@@ -205,6 +212,7 @@ export interface FailWebhookDeliveryInput {
 export async function failWebhookDelivery({ input, reason, failedMs, failureEventId }: FailWebhookDeliveryInput): Promise<void> {
   await insertIfAbsent(WebhookDelivery, newDeliveryDoc(input, failedMs)); // when no attempt ever ran
   await finish(input.deliveryId, 'failed', reason, failedMs);
+  webhookDeliveries.inc({ outcome: 'failed' });
   const doc = await WebhookDelivery.findById(input.deliveryId).lean();
   if (!doc || input.eventType === DELIVERY_FAILED_EVENT) return;
   await emitEvent(Context.current().client, {

@@ -7,6 +7,7 @@ import express, { Router } from 'express';
 import mongoose from 'mongoose';
 import type { Client } from '@temporalio/client';
 import { authenticate, errorHandler, jsonBody, requestContext, unknownRoute } from './middleware';
+import { metricsRoute, observeRequests } from './observe';
 import { agentsRouter } from './agents';
 import { callsRouter } from './calls';
 import { eventsRouter } from './events';
@@ -23,6 +24,7 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(observeRequests);
   app.use(requestContext);
 
   /** `GET /healthz`: 200 while the process is up. */
@@ -36,6 +38,9 @@ export function createApp(deps: AppDeps): express.Express {
     const ok = mongo && temporal;
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', mongodb: mongo ? 'ok' : 'down', temporal: temporal ? 'ok' : 'down' });
   });
+
+  /** `GET /metrics`: Prometheus text (src/api/observe.ts); `METRICS_TOKEN` or loopback only. */
+  app.get('/metrics', metricsRoute);
 
   app.use('/twilio', twilioRouter(deps.temporal));
 

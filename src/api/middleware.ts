@@ -10,7 +10,7 @@ import { API_VERSION } from '../config';
 import { newId } from '../shared/ids';
 import { ApiKey } from '../models/orgs';
 import { hashKey, parseKey, type KeyKind } from '../keys';
-import { logger } from '../logger';
+import { addLogContext, logger } from '../logger';
 
 /** What authentication attaches to `req.auth`. */
 export interface AuthContext {
@@ -34,6 +34,7 @@ const KNOWN_VERSIONS = [API_VERSION];
 /** Sets `Request-Id` and `Svc-Version` on every response; refuses an unknown pinned version. */
 export const requestContext: RequestHandler = (req, res, next) => {
   req.requestId = newId('req');
+  addLogContext({ request_id: req.requestId });
   res.setHeader('Request-Id', req.requestId);
   res.setHeader('Svc-Version', API_VERSION);
   const pinned = req.get('Svc-Version');

@@ -1,27 +1,50 @@
 /**
  * Production entry point of a worker process (`npm run start:worker`, docker-compose `worker`): connects
  * MongoDB (`MONGODB_URI`, required) and Temporal (`TEMPORAL_ADDRESS`), registers the search attributes,
- * and runs until SIGINT/SIGTERM.
+ * and runs until SIGINT/SIGTERM, then drains (in-flight activities get `shutdownGraceTime`) and exits.
+ *
+ * With `METRICS_WORKER_PORT` set it serves, on that port, `GET /metrics` (what this process counts:
+ * calls, webhook deliveries, LLM requests, and the Temporal SDK's worker metrics; `METRICS_TOKEN` or
+ * loopback only, src/lib/metrics.ts) and `GET /healthz` (200 while the worker runs).
  */
+import http from 'node:http';
 import { config } from '../config';
 import { connectStore, disconnectStore } from '../models/store';
 import { connectClient, ensureSearchAttributes } from '../lib/temporal';
+import { serveMetrics } from '../lib/metrics';
 import { logger } from '../logger';
 import { createWorker } from './worker';
-import { installRuntime } from './runtime';
+import { freeLoopbackAddress, installRuntime } from './runtime';
 
 async function main(): Promise<void> {
   const cfg = config();
   if (!cfg.mongodbUri) throw new Error('MONGODB_URI is required (npm start runs an embedded database for development).');
-  installRuntime();
+  installRuntime(cfg.metricsWorkerPort !== undefined ? { prometheusAddress: await freeLoopbackAddress() } : {});
   await connectStore(cfg.mongodbUri);
   const client = await connectClient();
   await ensureSearchAttributes(client);
   await client.connection.close();
   const worker = await createWorker();
+  let metricsServer: http.Server | undefined;
+  if (cfg.metricsWorkerPort !== undefined) {
+    metricsServer = http.createServer((req, res) => {
+      const path = (req.url ?? '').split('?')[0];
+      if (req.method === 'GET' && path === '/metrics') return void serveMetrics(req, res, cfg.metricsToken).catch(() => res.destroy());
+      if (req.method === 'GET' && path === '/healthz') {
+        const state = worker.getState();
+        res.writeHead(state === 'RUNNING' ? 200 : 503, { 'Content-Type': 'application/json' });
+        return void res.end(JSON.stringify({ status: state === 'RUNNING' ? 'ok' : state.toLowerCase() }));
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve, reject) => metricsServer!.once('error', reject).listen(cfg.metricsWorkerPort, resolve));
+    logger.info(`worker metrics on :${cfg.metricsWorkerPort}/metrics`);
+  }
   logger.info('worker running', { taskQueue: cfg.taskQueue, namespace: cfg.temporalNamespace });
-  await worker.run(); // resolves after SIGINT/SIGTERM (the runtime's shutdown signals)
+  await worker.run(); // resolves after SIGINT/SIGTERM (the runtime's shutdown signals), once drained
+  metricsServer?.close();
   await disconnectStore();
+  logger.info('worker stopped');
 }
 
 main().catch((err) => {

@@ -8,13 +8,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Runtime, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { loadConfig, setConfig } from '../../src/config';
 import { connectStore, disconnectStore } from '../../src/models/store';
 import { createKey, createOrg } from '../../src/keys';
 import { infraBinaries, freePort, startFerretDB, type ChildServer } from '../../src/dev/infra';
 import { searchAttributeKeys } from '../../src/lib/temporal';
 import { createWorker, WORKFLOWS_PATH } from '../../src/worker/worker';
+import { freeLoopbackAddress, installRuntime } from '../../src/worker/runtime';
+import { logger } from '../../src/logger';
 import { startApi, type RunningApi } from '../../src/api/server';
 import { startFakeLlm, type FakeLlm } from './fake-llm';
 import { testCertificate } from './https-receiver';
@@ -43,7 +45,10 @@ export async function startHarness(): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
   const bins = await infraBinaries();
   const ferret = await startFerretDB(bins.ferretdb, dataDir, await freePort());
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  // SDK metrics exported like `npm start` does (test/integration/operators.test.ts reads them); request
+  // lines and other info logs only with LOG_LEVEL=info.
+  installRuntime({ logLevel: 'ERROR', prometheusAddress: await freeLoopbackAddress() });
+  logger.level = process.env.LOG_LEVEL || 'warn';
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: bins.temporal },

@@ -1,0 +1,65 @@
+/**
+ * What operators see of the API: one log line and one latency sample per request, and `GET /metrics`.
+ *
+ * Each request runs in a log context (src/logger.ts) holding its `request_id`; the call or conversation
+ * it names (in the path, or the object it answers with) adds `call_id` / `conversation_id`, and the
+ * workflow it starts adds `workflow_id`, so every line written while serving it carries them. When the
+ * response is finished: a line `GET /v1/calls/:id 200 12 ms` and a sample of
+ * `svc_http_request_duration_seconds` labelled with the Express route pattern (never the raw path, whose
+ * ids would make one series per object), `unmatched` when no route matched.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import { config } from '../config';
+import { serveMetrics, httpRequestDuration } from '../lib/metrics';
+import { idFields, logger, withLogContext, type LogFields } from '../logger';
+
+const ID_SEGMENT = /^(call|conv)_[0-9a-z]{26}$/;
+
+/**
+ * Middleware, mounted first (before `requestContext`, which adds `request_id` to the context, so that
+ * a request it refuses is seen too): the request's log context, its route pattern, and its log line
+ * and latency sample once the response is finished.
+ */
+export const observeRequests: RequestHandler = (req, res, next) => {
+  const started = process.hrtime.bigint();
+  const fields: LogFields = {}; // request_id: added by requestContext, mounted next
+  for (const segment of req.path.split('/')) if (ID_SEGMENT.test(segment)) Object.assign(fields, idFields(segment));
+  let route: string | undefined;
+  // The router assigns `req.route` when a route matches, while `req.baseUrl` is still the mount path of
+  // the router that holds it; afterwards Express restores `baseUrl` on the way out.
+  let matched: unknown;
+  Object.defineProperty(req, 'route', {
+    configurable: true,
+    enumerable: true,
+    get: () => matched,
+    set(value: { path?: unknown } | undefined) {
+      matched = value;
+      // A router's own root (`router.post('/')` under `/v1/calls`) is the mount path itself.
+      if (value && value.path !== undefined) route = (req.baseUrl + String(value.path)).replace(/(.)\/$/, '$1');
+    },
+  });
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    const object = body as { id?: unknown; object?: unknown } | undefined;
+    if (object && typeof object.id === 'string') Object.assign(fields, idFields(object.id));
+    return json(body);
+  };
+  res.once('finish', () => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const pattern = route ?? 'unmatched';
+    httpRequestDuration.observe({ method: req.method, route: pattern, status: String(res.statusCode) }, seconds);
+    logger.log(res.statusCode >= 500 ? 'warn' : 'info', `${req.method} ${pattern} ${res.statusCode} ${Math.round(seconds * 1000)} ms`, {
+      ...fields,
+      route: pattern,
+      status: res.statusCode,
+      duration_ms: Math.round(seconds * 1000),
+    });
+  });
+  // `fields` is the context object itself: what the request's code adds (addLogContext) is in the line.
+  withLogContext(fields, next);
+};
+
+/** `GET /metrics`: Prometheus text (src/lib/metrics.ts), `METRICS_TOKEN` or loopback only. */
+export async function metricsRoute(req: Request, res: Response): Promise<void> {
+  await serveMetrics(req, res, config().metricsToken);
+}
