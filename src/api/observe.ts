@@ -6,7 +6,8 @@
  * workflow it starts adds `workflow_id`, so every line written while serving it carries them. When the
  * response is finished: a line `GET /v1/calls/:id 200 12 ms` and a sample of
  * `svc_http_request_duration_seconds` labelled with the Express route pattern (never the raw path, whose
- * ids would make one series per object), `unmatched` when no route matched.
+ * ids would make one series per object), `unmatched` when no route matched. Health probes and metric
+ * scrapes log at debug.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { config } from '../config';
@@ -14,6 +15,7 @@ import { serveMetrics, httpRequestDuration } from '../lib/metrics';
 import { idFields, logger, withLogContext, type LogFields } from '../logger';
 
 const ID_SEGMENT = /^(call|conv)_[0-9a-z]{26}$/;
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * Middleware, mounted first (before `requestContext`, which adds `request_id` to the context, so that
@@ -48,7 +50,9 @@ export const observeRequests: RequestHandler = (req, res, next) => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const pattern = route ?? 'unmatched';
     httpRequestDuration.observe({ method: req.method, route: pattern, status: String(res.statusCode) }, seconds);
-    logger.log(res.statusCode >= 500 ? 'warn' : 'info', `${req.method} ${pattern} ${res.statusCode} ${Math.round(seconds * 1000)} ms`, {
+    // Probes and scrapes (every few seconds, forever) only at debug, unless they fail.
+    const probe = PROBES.has(pattern) && res.statusCode < 400;
+    logger.log(res.statusCode >= 500 ? 'warn' : probe ? 'debug' : 'info', `${req.method} ${pattern} ${res.statusCode} ${Math.round(seconds * 1000)} ms`, {
       ...fields,
       route: pattern,
       status: res.statusCode,

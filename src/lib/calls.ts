@@ -126,7 +126,7 @@ export function callDetails(input: CallWorkflowInput): string {
   if (input.simulation) lines.push(`**Simulation** ${input.simulation.outcome}, ${input.simulation.caller.length} caller lines`);
   const metadata = Object.entries(input.metadata);
   if (metadata.length) lines.push(`**Metadata** ${metadata.map(([k, v]) => `${k}=${oneLine(v, 40)}`).join(', ')}`);
-  return lines.join('\n');
+  return lines.map((l) => `- ${l}`).join('\n');
 }
 
 function oneLine(text: string, max: number): string {

@@ -81,7 +81,9 @@ export async function startWebhookDelivery(client: Client, input: WebhookDeliver
         `**Event** \`${input.eventId}\` (${input.eventType}) · **Endpoint** \`${input.endpointId}\``,
         `**Trigger** ${input.trigger} · ${input.livemode ? 'live' : 'test'} mode of \`${input.orgId}\``,
         `**Retries** from ${input.retry.initialIntervalMs / 1000} s, doubling up to ${input.retry.maximumIntervalMs / 1000} s, for ${input.retry.windowMs / 3_600_000} h`,
-      ].join('\n'),
+      ]
+        .map((l) => `- ${l}`)
+        .join('\n'),
       typedSearchAttributes: [
         { key: searchAttributeKeys.OrgId, value: input.orgId },
         { key: searchAttributeKeys.Livemode, value: input.livemode },
