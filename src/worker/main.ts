@@ -45,6 +45,7 @@ async function main(): Promise<void> {
   metricsServer?.close();
   await disconnectStore();
   logger.info('worker stopped');
+  process.exit(0); // the worker's native connection would keep the process alive for nothing
 }
 
 main().catch((err) => {
