@@ -1,6 +1,6 @@
 /**
- * Webhook delivery activities (issue #3; DESIGN.md section 5), run only by `webhookDeliveryWorkflow`
- * (src/workflows/webhook-delivery.ts), one at a time per delivery: they are the only writers of the
+ * Webhook delivery activities (DESIGN.md section 5), run only by `webhookDeliveryWorkflow`
+ * (src/workflows/webhooks.ts), one at a time per delivery: they are the only writers of the
  * delivery's record and its attempt rows.
  *
  * `deliverWebhook` is one attempt (Temporal retries it): it re-reads the endpoint (deleted/disabled →
@@ -199,7 +199,7 @@ export interface FailWebhookDeliveryInput {
 
 /**
  * Marks the delivery `failed` and emits `webhook_endpoint.delivery_failed` (data.object = the
- * delivery), which the dispatcher sends to the organization's other subscribed endpoints. No such
+ * delivery), which src/lib/webhooks.ts sends to the organization's other subscribed endpoints. No such
  * event is emitted about a failed delivery of such an event, so failures cannot chain.
  */
 export async function failWebhookDelivery({ input, reason, failedMs, failureEventId }: FailWebhookDeliveryInput): Promise<void> {

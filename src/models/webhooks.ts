@@ -1,5 +1,5 @@
 /**
- * Webhook models (issue #3; DESIGN.md sections 3 and 5), under the rules of src/models/index.ts:
+ * Webhook models (DESIGN.md sections 3 and 5), under the rules of src/models/store.ts:
  *
  * - `WebhookEndpoint` (`we_…`): written by the API (create, update, rotate, delete) and, for one field
  *   only, by a delivery that meets a 410 Gone (`status: disabled`). Every write names the `version` it
@@ -197,4 +197,20 @@ export function newDeliveryDoc(input: WebhookDeliveryInput, nowMs: number): Webh
     created_ms: nowMs,
     completed_ms: null,
   };
+}
+
+/**
+ * Adds the live delivery state to event objects (as `GET /v1/events` and `GET /v1/events/{id}` show
+ * them): `pending_webhooks` (deliveries not finished yet, Stripe's field) and `webhook_deliveries`
+ * (one `webhook_delivery` per endpoint and redelivery, oldest first). The delivered JSON is the event
+ * as rendered at creation, without these two fields.
+ */
+export async function withDeliveryState<T extends Record<string, unknown>>(events: T[]): Promise<(T & { pending_webhooks: number; webhook_deliveries: ReturnType<typeof renderWebhookDelivery>[] })[]> {
+  const ids = events.map((e) => String(e.id));
+  const docs = ids.length ? ((await WebhookDelivery.find({ event_id: { $in: ids } }).lean()) as WebhookDeliveryDoc[]) : [];
+  docs.sort((a, b) => a.created_ms - b.created_ms || (a._id < b._id ? -1 : 1));
+  return events.map((e) => {
+    const mine = docs.filter((d) => d.event_id === e.id);
+    return { ...e, pending_webhooks: mine.filter((d) => d.status === 'pending').length, webhook_deliveries: mine.map(renderWebhookDelivery) };
+  });
 }

@@ -64,7 +64,7 @@ export async function startHarness(): Promise<Harness> {
     twilioAuthToken: undefined,
     taskQueue,
     dataDir,
-    // Webhooks (issue #3): loopback receivers with the test certificate, fast retries.
+    // Webhooks: loopback receivers with the test certificate, fast retries.
     webhookAllowPrivate: true,
     webhookCaFile: testCertificate().certFile,
     webhookRetryInitialIntervalMs: 200,
