@@ -50,9 +50,28 @@ import {
   type ConnectorVersionDoc,
   type PublisherKeyDoc,
 } from '../models/connectors';
-import { BundleError, checkSignature, decodeBase64, inspectBundle, isPublishableVersion, keyFingerprint, latestVersion, parsePublicKey, PublicKeyError, type BundleRejection, type SignatureCheck } from '../lib/connectors';
+import {
+  BundleError,
+  checkSignature,
+  decodeBase64,
+  inspectBundle,
+  isPublishableVersion,
+  keyFingerprint,
+  latestVersion,
+  parsePublicKey,
+  PublicKeyError,
+  type BundleRejection,
+  type SignatureCheck,
+} from '../lib/connectors';
 import { emitEvent } from '../lib/events';
-import { CONNECTOR_ID_RULE, isConnectorId, MAX_ACTIVE_PUBLISHER_KEYS, MAX_BUNDLE_BYTES, MB, VERSION_PUBLISHED_EVENT } from '../shared/connectors';
+import {
+  CONNECTOR_ID_RULE,
+  isConnectorId,
+  MAX_ACTIVE_PUBLISHER_KEYS,
+  MAX_BUNDLE_BYTES,
+  MB,
+  VERSION_PUBLISHED_EVENT,
+} from '../shared/connectors';
 import { idTime, newId } from '../shared/ids';
 import { authenticate, requireScope } from './middleware';
 import { idempotent } from './idempotency';
@@ -84,7 +103,12 @@ const versionSchema = z.strictObject({
 const publisherKeySchema = z.strictObject({
   public_key: z.string().min(1, 'must not be empty').max(10_000, 'must be at most 10000 characters'),
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
-  expires_at: z.number().int('must be an integer (unix seconds)').positive('must be unix seconds').max(253_402_300_799, 'must be before the year 10000').optional(),
+  expires_at: z
+    .number()
+    .int('must be an integer (unix seconds)')
+    .positive('must be unix seconds')
+    .max(253_402_300_799, 'must be before the year 10000')
+    .optional(),
 });
 
 /**
@@ -99,7 +123,12 @@ export function connectorVersionBodyParser(): Router {
   const parseBundleBody: RequestHandler = (req, res, next) =>
     parse(req, res, (err?: unknown) => {
       if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
-        return next(new BundleInvalidError('too_large', `The request body is over ${VERSION_BODY_LIMIT} bytes: the bundle must be at most ${MAX_BUNDLE_BYTES} bytes (10 MB) before base64.`));
+        return next(
+          new BundleInvalidError(
+            'too_large',
+            `The request body is over ${VERSION_BODY_LIMIT} bytes: the bundle must be at most ${MAX_BUNDLE_BYTES} bytes (10 MB) before base64.`,
+          ),
+        );
       }
       next(err);
     });
@@ -117,7 +146,8 @@ function connectorIdParam(req: Request): string {
 /** The path's version, or 400 naming `version`. */
 function versionParam(req: Request): string {
   const version = String(req.params.version);
-  if (!isPublishableVersion(version)) throw invalidParam('version', 'Invalid version: must be a semantic version like 1.2.0 or 2.0.0-rc.1.');
+  if (!isPublishableVersion(version))
+    throw invalidParam('version', 'Invalid version: must be a semantic version like 1.2.0 or 2.0.0-rc.1.');
   return version;
 }
 
@@ -126,7 +156,10 @@ const modeKey = (livemode: boolean, connectorId: string) => `${livemode ? 'live'
 /** The caller's connector in the key's mode, or 404 `resource_missing`. */
 async function findConnector(req: Request, connectorId: string): Promise<ConnectorDoc> {
   const { orgId, livemode } = req.auth!;
-  const doc = (await Connector.findOne({ _id: modeKey(livemode, connectorId), org_id: orgId }).lean()) as ConnectorDoc | null;
+  const doc = (await Connector.findOne({
+    _id: modeKey(livemode, connectorId),
+    org_id: orgId,
+  }).lean()) as ConnectorDoc | null;
   if (!doc) throw notFound('connector', connectorId, 'id');
   return doc;
 }
@@ -171,7 +204,13 @@ async function publishVersion(
   temporal: Client,
   req: Request,
   versionId: string,
-  v: { connectorId: string; bundle: Buffer; sha256: string; keyId: string; manifest: Awaited<ReturnType<typeof inspectBundle>>['manifest'] },
+  v: {
+    connectorId: string;
+    bundle: Buffer;
+    sha256: string;
+    keyId: string;
+    manifest: Awaited<ReturnType<typeof inspectBundle>>['manifest'];
+  },
 ): Promise<ConnectorVersionDoc> {
   const { orgId, livemode } = req.auth!;
   const now = Date.now();
@@ -179,10 +218,23 @@ async function publishVersion(
   if (!(await insertIfAbsent(ConnectorOwner, { _id: v.connectorId, org_id: orgId, created_ms: now }))) {
     const owner = await ConnectorOwner.findById(v.connectorId).lean();
     if (owner && owner.org_id !== orgId) {
-      throw new ApiError(403, 'permission_error', 'connector_owned_elsewhere', `The connector id ${v.connectorId} is owned by another organization; publish under an id of a domain you control.`, 'id');
+      throw new ApiError(
+        403,
+        'permission_error',
+        'connector_owned_elsewhere',
+        `The connector id ${v.connectorId} is owned by another organization; publish under an id of a domain you control.`,
+        'id',
+      );
     }
   }
-  await insertIfAbsent(Connector, { _id: modeKey(livemode, v.connectorId), connector_id: v.connectorId, org_id: orgId, livemode, seq: newId('cnr'), created: Math.floor(now / 1000) });
+  await insertIfAbsent(Connector, {
+    _id: modeKey(livemode, v.connectorId),
+    connector_id: v.connectorId,
+    org_id: orgId,
+    livemode,
+    seq: newId('cnr'),
+    created: Math.floor(now / 1000),
+  });
 
   const key = { livemode, connector_id: v.connectorId, version: v.manifest.version };
   let stored = (await ConnectorVersion.findOne(key).lean()) as ConnectorVersionDoc | null;
@@ -214,12 +266,25 @@ async function publishVersion(
     }
   }
   if (stored._id !== versionId && stored.sha256 !== v.sha256) {
-    throw new ApiError(409, 'invalid_request_error', 'version_exists', `Version ${stored.version} of ${v.connectorId} is already published with other bytes (sha256 ${stored.sha256}); versions are immutable: publish a new version.`, 'bundle');
+    throw new ApiError(
+      409,
+      'invalid_request_error',
+      'version_exists',
+      `Version ${stored.version} of ${v.connectorId} is already published with other bytes (sha256 ${stored.sha256}); versions are immutable: publish a new version.`,
+      'bundle',
+    );
   }
   // Emit (again, if a crash came between the row and the event: emitEvent is idempotent for an id).
   const eventId = publishedEventId(stored._id);
   if (stored._id === versionId || !(await Event.exists({ _id: eventId }))) {
-    await emitEvent(temporal, { id: eventId, orgId, livemode, type: VERSION_PUBLISHED_EVENT, createdMs: idTime(stored._id), object: renderConnectorVersion(stored) });
+    await emitEvent(temporal, {
+      id: eventId,
+      orgId,
+      livemode,
+      type: VERSION_PUBLISHED_EVENT,
+      createdMs: idTime(stored._id),
+      object: renderConnectorVersion(stored),
+    });
   }
   return stored;
 }
@@ -244,16 +309,31 @@ export function connectorsRouter(temporal: Client): Router {
     const connectorId = connectorIdParam(req);
     const body = parseBody(versionSchema, req.body);
     const signature = decodeBase64(body.signature);
-    if (!signature || signature.length !== 64) throw invalidParam('signature', 'Invalid signature: must be the base64 of a 64-byte Ed25519 signature.');
+    if (!signature || signature.length !== 64)
+      throw invalidParam('signature', 'Invalid signature: must be the base64 of a 64-byte Ed25519 signature.');
     const bundleText = body.bundle.replace(/\s+/g, '');
     const bundle = decodeBase64(bundleText);
-    if (!bundle) throw invalidParam('bundle', 'Invalid bundle: must be standard base64 (RFC 4648, A-Z a-z 0-9 + /, padded with =) of the tar or tar.gz bytes.');
-    if (bundle.length > MAX_BUNDLE_BYTES) throw new BundleInvalidError('too_large', `The bundle is ${bundle.length} bytes; at most ${MAX_BUNDLE_BYTES} (10 MB) are accepted.`);
+    if (!bundle)
+      throw invalidParam(
+        'bundle',
+        'Invalid bundle: must be standard base64 (RFC 4648, A-Z a-z 0-9 + /, padded with =) of the tar or tar.gz bytes.',
+      );
+    if (bundle.length > MAX_BUNDLE_BYTES)
+      throw new BundleInvalidError(
+        'too_large',
+        `The bundle is ${bundle.length} bytes; at most ${MAX_BUNDLE_BYTES} (10 MB) are accepted.`,
+      );
 
     const { orgId, livemode } = req.auth!;
     const keys = (await PublisherKey.find({ org_id: orgId, livemode }).lean()) as PublisherKeyDoc[];
-    const check = checkSignature(bundle, bundleText, signature, keys.map((k) => ({ id: k._id, publicKey: k.public_key, status: publisherKeyStatus(k) })));
-    if (!check.ok) throw new ApiError(400, 'invalid_request_error', 'signature_invalid', signatureMessage(check), 'signature');
+    const check = checkSignature(
+      bundle,
+      bundleText,
+      signature,
+      keys.map((k) => ({ id: k._id, publicKey: k.public_key, status: publisherKeyStatus(k) })),
+    );
+    if (!check.ok)
+      throw new ApiError(400, 'invalid_request_error', 'signature_invalid', signatureMessage(check), 'signature');
 
     let info: Awaited<ReturnType<typeof inspectBundle>>;
     try {
@@ -264,7 +344,13 @@ export function connectorsRouter(temporal: Client): Router {
     }
     const sha256 = crypto.createHash('sha256').update(bundle).digest('hex');
     await idempotent(req, res, 'cver', async (versionId) => {
-      const stored = await publishVersion(temporal, req, versionId, { connectorId, bundle, sha256, keyId: check.keyId, manifest: info.manifest });
+      const stored = await publishVersion(temporal, req, versionId, {
+        connectorId,
+        bundle,
+        sha256,
+        keyId: check.keyId,
+        manifest: info.manifest,
+      });
       return { status: 200, body: renderConnectorVersion(stored) };
     });
   });
@@ -278,19 +364,31 @@ export function connectorsRouter(temporal: Client): Router {
     const q = req.query as Record<string, unknown>;
     let limit = 20;
     if (q.limit !== undefined) {
-      if (typeof q.limit !== 'string' || !/^\d+$/.test(q.limit) || Number(q.limit) < 1 || Number(q.limit) > 100) throw invalidParam('limit', 'Invalid limit: must be an integer from 1 to 100.');
+      if (typeof q.limit !== 'string' || !/^\d+$/.test(q.limit) || Number(q.limit) < 1 || Number(q.limit) > 100)
+        throw invalidParam('limit', 'Invalid limit: must be an integer from 1 to 100.');
       limit = Number(q.limit);
     }
-    if (q.starting_after !== undefined && q.ending_before !== undefined) throw invalidParam('ending_before', 'Use starting_after or ending_before, not both.');
-    const cursorName = q.starting_after !== undefined ? 'starting_after' : q.ending_before !== undefined ? 'ending_before' : null;
+    if (q.starting_after !== undefined && q.ending_before !== undefined)
+      throw invalidParam('ending_before', 'Use starting_after or ending_before, not both.');
+    const cursorName =
+      q.starting_after !== undefined ? 'starting_after' : q.ending_before !== undefined ? 'ending_before' : null;
     const filter: Record<string, unknown> = { org_id: orgId, livemode };
     if (cursorName) {
       const cursor = q[cursorName];
-      const doc = isConnectorId(cursor) ? await Connector.findOne({ _id: modeKey(livemode, cursor), org_id: orgId }).lean() : null;
-      if (!doc) throw invalidParam(cursorName, `Invalid ${cursorName}: must be the id of one of your connectors from a previous page.`);
+      const doc = isConnectorId(cursor)
+        ? await Connector.findOne({ _id: modeKey(livemode, cursor), org_id: orgId }).lean()
+        : null;
+      if (!doc)
+        throw invalidParam(
+          cursorName,
+          `Invalid ${cursorName}: must be the id of one of your connectors from a previous page.`,
+        );
       filter.seq = cursorName === 'starting_after' ? { $lt: doc.seq } : { $gt: doc.seq };
     }
-    let docs = (await Connector.find(filter).sort({ seq: cursorName === 'ending_before' ? 1 : -1 }).limit(limit + 1).lean()) as ConnectorDoc[];
+    let docs = (await Connector.find(filter)
+      .sort({ seq: cursorName === 'ending_before' ? 1 : -1 })
+      .limit(limit + 1)
+      .lean()) as ConnectorDoc[];
     const hasMore = docs.length > limit;
     docs = docs.slice(0, limit);
     if (cursorName === 'ending_before') docs.reverse();
@@ -306,7 +404,14 @@ export function connectorsRouter(temporal: Client): Router {
   /** `GET /v1/connectors/{id}/versions` → list of its `connector_version` objects, newest first. */
   router.get('/:id/versions', requireScope('connectors:read'), async (req, res) => {
     const connector = await findConnector(req, connectorIdParam(req));
-    res.json(await listPage(req, ConnectorVersion, { org_id: connector.org_id, livemode: connector.livemode, connector_id: connector.connector_id }, renderConnectorVersion));
+    res.json(
+      await listPage(
+        req,
+        ConnectorVersion,
+        { org_id: connector.org_id, livemode: connector.livemode, connector_id: connector.connector_id },
+        renderConnectorVersion,
+      ),
+    );
   });
 
   /** The caller's version `{version}` of connector `{id}`, or 404. */
@@ -314,7 +419,12 @@ export function connectorsRouter(temporal: Client): Router {
     const connectorId = connectorIdParam(req);
     const version = versionParam(req);
     const { orgId, livemode } = req.auth!;
-    const doc = (await ConnectorVersion.findOne({ livemode, connector_id: connectorId, version, org_id: orgId }).lean()) as ConnectorVersionDoc | null;
+    const doc = (await ConnectorVersion.findOne({
+      livemode,
+      connector_id: connectorId,
+      version,
+      org_id: orgId,
+    }).lean()) as ConnectorVersionDoc | null;
     if (!doc) throw notFound('connector version', `${connectorId}@${version}`, 'version');
     return doc;
   }
@@ -333,7 +443,8 @@ export function connectorsRouter(temporal: Client): Router {
     const version = await findVersion(req);
     const bytes = await readBundle(version._id, version.org_id, version.livemode);
     const digest = bytes && crypto.createHash('sha256').update(bytes).digest();
-    if (!bytes || digest!.toString('hex') !== version.sha256) throw new Error(`bundle of ${version._id} is missing or does not match its sha256`);
+    if (!bytes || digest!.toString('hex') !== version.sha256)
+      throw new Error(`bundle of ${version._id} is missing or does not match its sha256`);
     const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
     res
       .status(200)
@@ -353,7 +464,11 @@ export function connectorsRouter(temporal: Client): Router {
 /** The caller's publisher key `req.params.id` in the key's mode, or 404 `resource_missing`. */
 async function findPublisherKey(req: Request): Promise<PublisherKeyDoc> {
   const id = String(req.params.id);
-  const doc = (await PublisherKey.findOne({ _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean()) as PublisherKeyDoc | null;
+  const doc = (await PublisherKey.findOne({
+    _id: id,
+    org_id: req.auth!.orgId,
+    livemode: req.auth!.livemode,
+  }).lean()) as PublisherKeyDoc | null;
   if (!doc) throw notFound('publisher key', id, 'id');
   return doc;
 }
@@ -379,17 +494,29 @@ export function publisherKeysRouter(): Router {
       if (err instanceof PublicKeyError) throw invalidParam('public_key', `Invalid public_key: ${err.message}.`);
       throw err;
     }
-    if (body.expires_at !== undefined && body.expires_at * 1000 <= Date.now()) throw invalidParam('expires_at', 'Invalid expires_at: must be in the future (unix seconds).');
+    if (body.expires_at !== undefined && body.expires_at * 1000 <= Date.now())
+      throw invalidParam('expires_at', 'Invalid expires_at: must be in the future (unix seconds).');
     const { orgId, livemode } = req.auth!;
     await idempotent(req, res, 'pkey', async (id) => {
       const fingerprint = keyFingerprint(raw);
       const keys = (await PublisherKey.find({ org_id: orgId, livemode }).lean()) as PublisherKeyDoc[];
       const existing = keys.find((k) => k.fingerprint === fingerprint);
       if (existing && existing._id !== id) {
-        throw new ApiError(409, 'invalid_request_error', 'publisher_key_exists', `This public key is already registered as ${existing._id} (${publisherKeyStatus(existing)}).`, 'public_key');
+        throw new ApiError(
+          409,
+          'invalid_request_error',
+          'publisher_key_exists',
+          `This public key is already registered as ${existing._id} (${publisherKeyStatus(existing)}).`,
+          'public_key',
+        );
       }
       if (!existing && keys.filter((k) => publisherKeyStatus(k) === 'active').length >= MAX_ACTIVE_PUBLISHER_KEYS) {
-        throw new ApiError(400, 'invalid_request_error', 'publisher_key_limit', `An organization may have at most ${MAX_ACTIVE_PUBLISHER_KEYS} active ${livemode ? 'live' : 'test'} publisher keys; revoke one first.`);
+        throw new ApiError(
+          400,
+          'invalid_request_error',
+          'publisher_key_limit',
+          `An organization may have at most ${MAX_ACTIVE_PUBLISHER_KEYS} active ${livemode ? 'live' : 'test'} publisher keys; revoke one first.`,
+        );
       }
       const doc: PublisherKeyDoc = {
         _id: id,
@@ -406,8 +533,19 @@ export function publisherKeysRouter(): Router {
         await PublisherKey.collection.insertOne(doc as never);
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
-        const winner = (await PublisherKey.findOne({ org_id: orgId, livemode, fingerprint }).lean()) as PublisherKeyDoc | null;
-        if (winner?._id !== id) throw new ApiError(409, 'invalid_request_error', 'publisher_key_exists', `This public key is already registered as ${winner?._id}.`, 'public_key');
+        const winner = (await PublisherKey.findOne({
+          org_id: orgId,
+          livemode,
+          fingerprint,
+        }).lean()) as PublisherKeyDoc | null;
+        if (winner?._id !== id)
+          throw new ApiError(
+            409,
+            'invalid_request_error',
+            'publisher_key_exists',
+            `This public key is already registered as ${winner?._id}.`,
+            'public_key',
+          );
       }
       return { status: 200, body: renderPublisherKey(doc) };
     });
@@ -415,7 +553,14 @@ export function publisherKeysRouter(): Router {
 
   /** `GET /v1/publisher_keys` → list of the organization's publisher keys in this mode (revoked ones too), newest first. */
   router.get('/', requireScope('connectors:read'), async (req, res) => {
-    res.json(await listPage(req, PublisherKey, { org_id: req.auth!.orgId, livemode: req.auth!.livemode }, (d: PublisherKeyDoc) => renderPublisherKey(d)));
+    res.json(
+      await listPage(
+        req,
+        PublisherKey,
+        { org_id: req.auth!.orgId, livemode: req.auth!.livemode },
+        (d: PublisherKeyDoc) => renderPublisherKey(d),
+      ),
+    );
   });
 
   /** `GET /v1/publisher_keys/{id}` → the `publisher_key`; 404 `resource_missing`. */
@@ -429,7 +574,8 @@ export function publisherKeysRouter(): Router {
    */
   router.delete('/:id', requireScope('connectors:write'), async (req, res) => {
     const doc = await findPublisherKey(req);
-    if (doc.revoked_ms == null) await PublisherKey.updateOne({ _id: doc._id, revoked_ms: null }, { $set: { revoked_ms: Date.now() } });
+    if (doc.revoked_ms == null)
+      await PublisherKey.updateOne({ _id: doc._id, revoked_ms: null }, { $set: { revoked_ms: Date.now() } });
     res.json(renderPublisherKey(await findPublisherKey(req)));
   });
 

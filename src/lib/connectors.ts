@@ -89,19 +89,29 @@ export class PublicKeyError extends Error {}
 export function parsePublicKey(input: string): Buffer {
   const text = input.trim();
   if (text.startsWith('-----BEGIN')) {
-    if (/PRIVATE KEY/.test(text)) throw new PublicKeyError('this is a PRIVATE key: send only the public key, and keep the private key secret (consider it exposed and make a new pair)');
-    if (!/^-----BEGIN PUBLIC KEY-----\r?\n[\s\S]+\r?\n-----END PUBLIC KEY-----$/.test(text)) throw new PublicKeyError('a PEM public key must be a single "-----BEGIN PUBLIC KEY-----" (SPKI) block');
+    if (/PRIVATE KEY/.test(text))
+      throw new PublicKeyError(
+        'this is a PRIVATE key: send only the public key, and keep the private key secret (consider it exposed and make a new pair)',
+      );
+    if (!/^-----BEGIN PUBLIC KEY-----\r?\n[\s\S]+\r?\n-----END PUBLIC KEY-----$/.test(text))
+      throw new PublicKeyError('a PEM public key must be a single "-----BEGIN PUBLIC KEY-----" (SPKI) block');
     let key: crypto.KeyObject;
     try {
       key = crypto.createPublicKey({ key: text, format: 'pem' });
     } catch {
       throw new PublicKeyError('the PEM block is not a readable public key');
     }
-    if (key.asymmetricKeyType !== 'ed25519') throw new PublicKeyError(`this is a${key.asymmetricKeyType === 'rsa' || key.asymmetricKeyType === 'ec' ? 'n' : ''} ${key.asymmetricKeyType} key; only Ed25519 keys are accepted`);
+    if (key.asymmetricKeyType !== 'ed25519')
+      throw new PublicKeyError(
+        `this is a${key.asymmetricKeyType === 'rsa' || key.asymmetricKeyType === 'ec' ? 'n' : ''} ${key.asymmetricKeyType} key; only Ed25519 keys are accepted`,
+      );
     return Buffer.from((key.export({ format: 'jwk' }) as { x: string }).x, 'base64url');
   }
   const raw = decodeBase64(text);
-  if (!raw || raw.length !== 32) throw new PublicKeyError('must be an Ed25519 public key as PEM (-----BEGIN PUBLIC KEY-----) or the base64 of its raw 32 bytes');
+  if (!raw || raw.length !== 32)
+    throw new PublicKeyError(
+      'must be an Ed25519 public key as PEM (-----BEGIN PUBLIC KEY-----) or the base64 of its raw 32 bytes',
+    );
   try {
     publicKeyObject(raw);
   } catch {
@@ -154,7 +164,12 @@ function verifies(key: crypto.KeyObject, message: Buffer, signature: Buffer): bo
  * a signature by a revoked or expired key.
  * @param bundleText the base64 text as sent (for the last diagnosis), whitespace removed
  */
-export function checkSignature(bundle: Buffer, bundleText: string, signature: Buffer, keys: SigningKey[]): SignatureCheck {
+export function checkSignature(
+  bundle: Buffer,
+  bundleText: string,
+  signature: Buffer,
+  keys: SigningKey[],
+): SignatureCheck {
   const digest = bundleDigest(bundle);
   const withObjects = keys.map((k) => ({ ...k, object: publicKeyObject(Buffer.from(k.publicKey, 'base64')) }));
   const active = withObjects.filter((k) => k.status === 'active');
@@ -163,15 +178,23 @@ export function checkSignature(bundle: Buffer, bundleText: string, signature: Bu
   const hex = digest.toString('hex');
   const alternatives: [string, Buffer][] = [
     ['the hex SHA-256 digest as text (64 characters) instead of the raw 32-byte digest', Buffer.from(hex, 'ascii')],
-    ['the uppercase hex SHA-256 digest as text instead of the raw 32-byte digest', Buffer.from(hex.toUpperCase(), 'ascii')],
+    [
+      'the uppercase hex SHA-256 digest as text instead of the raw 32-byte digest',
+      Buffer.from(hex.toUpperCase(), 'ascii'),
+    ],
     ['the raw bundle bytes instead of their 32-byte SHA-256 digest', bundle],
-    ['the SHA-256 of the base64 text instead of the SHA-256 of the decoded bundle bytes', crypto.createHash('sha256').update(bundleText, 'utf8').digest()],
+    [
+      'the SHA-256 of the base64 text instead of the SHA-256 of the decoded bundle bytes',
+      crypto.createHash('sha256').update(bundleText, 'utf8').digest(),
+    ],
   ];
   for (const k of active) {
-    for (const [signed, message] of alternatives) if (verifies(k.object, message, signature)) return { ok: false, why: 'wrong_message', keyId: k.id, signed };
+    for (const [signed, message] of alternatives)
+      if (verifies(k.object, message, signature)) return { ok: false, why: 'wrong_message', keyId: k.id, signed };
   }
   for (const k of withObjects) {
-    if (k.status !== 'active' && verifies(k.object, digest, signature)) return { ok: false, why: 'key_inactive', keyId: k.id, status: k.status };
+    if (k.status !== 'active' && verifies(k.object, digest, signature))
+      return { ok: false, why: 'key_inactive', keyId: k.id, status: k.status };
   }
   return { ok: false, why: 'no_match', activeKeys: active.length };
 }
@@ -230,7 +253,11 @@ export function latestVersion<T extends { version: string }>(versions: T[]): T |
  */
 export async function inspectBundle(bundle: Buffer, connectorId: string): Promise<BundleInfo> {
   if (bundle.length === 0) throw new BundleError('empty', 'The bundle is empty.');
-  if (bundle.length > MAX_BUNDLE_BYTES) throw new BundleError('too_large', `The bundle is ${bundle.length} bytes; at most ${MAX_BUNDLE_BYTES} (10 MB) are accepted.`);
+  if (bundle.length > MAX_BUNDLE_BYTES)
+    throw new BundleError(
+      'too_large',
+      `The bundle is ${bundle.length} bytes; at most ${MAX_BUNDLE_BYTES} (10 MB) are accepted.`,
+    );
   const gzip = bundle[0] === 0x1f && bundle[1] === 0x8b;
   let tar = bundle;
   if (gzip) {
@@ -238,13 +265,20 @@ export async function inspectBundle(bundle: Buffer, connectorId: string): Promis
       tar = await gunzip(bundle, { maxOutputLength: MAX_UNCOMPRESSED_BYTES });
     } catch (err) {
       if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-        throw new BundleError('too_large_uncompressed', `The bundle decompresses to more than ${MAX_UNCOMPRESSED_BYTES} bytes (50 MB), the most accepted.`);
+        throw new BundleError(
+          'too_large_uncompressed',
+          `The bundle decompresses to more than ${MAX_UNCOMPRESSED_BYTES} bytes (50 MB), the most accepted.`,
+        );
       }
-      throw new BundleError('gzip_invalid', `The bundle starts like gzip but does not decompress: ${(err as Error).message}.`);
+      throw new BundleError(
+        'gzip_invalid',
+        `The bundle starts like gzip but does not decompress: ${(err as Error).message}.`,
+      );
     }
   }
   const { entries, manifestBytes } = await readTar(tar);
-  if (manifestBytes === null) throw new BundleError('manifest_missing', 'The bundle has no connector.json at its root.');
+  if (manifestBytes === null)
+    throw new BundleError('manifest_missing', 'The bundle has no connector.json at its root.');
   return { manifest: parseManifest(manifestBytes, connectorId), gzip, entries, tarBytes: tar.length };
 }
 
@@ -254,7 +288,10 @@ const ENTRY_KINDS: Record<string, [BundleRejection, string]> = {
   'character-device': ['device', 'is a character device; only regular files and directories are accepted'],
   'block-device': ['device', 'is a block device; only regular files and directories are accepted'],
   fifo: ['entry_type_unsupported', 'is a FIFO; only regular files and directories are accepted'],
-  'contiguous-file': ['entry_type_unsupported', 'is a contiguous file; only regular files and directories are accepted'],
+  'contiguous-file': [
+    'entry_type_unsupported',
+    'is a contiguous file; only regular files and directories are accepted',
+  ],
 };
 
 /** Checks one entry's header and returns its normalized path ('' for the root directory). */
@@ -262,15 +299,28 @@ function checkEntry(header: Header): string {
   const name = header.name;
   const shown = JSON.stringify(name.length > 200 ? name.slice(0, 200) + '…' : name);
   if (header.type !== 'file' && header.type !== 'directory') {
-    const [reason, what] = ENTRY_KINDS[header.type as string] ?? ['entry_type_unsupported', `has an unsupported tar entry type (${String(header.type)})`];
+    const [reason, what] = ENTRY_KINDS[header.type as string] ?? [
+      'entry_type_unsupported',
+      `has an unsupported tar entry type (${String(header.type)})`,
+    ];
     throw new BundleError(reason, `Entry ${shown} ${what}.`);
   }
-  if (name.length === 0 || name.includes('\0')) throw new BundleError('path_invalid', `Entry ${shown} has an empty or invalid path.`);
-  if (/^[/\\]/.test(name) || /^[A-Za-z]:/.test(name)) throw new BundleError('path_absolute', `Entry ${shown} has an absolute path; paths must be relative to the bundle root.`);
+  if (name.length === 0 || name.includes('\0'))
+    throw new BundleError('path_invalid', `Entry ${shown} has an empty or invalid path.`);
+  if (/^[/\\]/.test(name) || /^[A-Za-z]:/.test(name))
+    throw new BundleError(
+      'path_absolute',
+      `Entry ${shown} has an absolute path; paths must be relative to the bundle root.`,
+    );
   const segments = name.split(/[/\\]/);
-  if (segments.includes('..')) throw new BundleError('path_traversal', `Entry ${shown} has a '..' path segment; paths must stay inside the bundle.`);
+  if (segments.includes('..'))
+    throw new BundleError(
+      'path_traversal',
+      `Entry ${shown} has a '..' path segment; paths must stay inside the bundle.`,
+    );
   const path = segments.filter((s) => s !== '' && s !== '.').join('/');
-  if (path === '' && header.type !== 'directory') throw new BundleError('path_invalid', `Entry ${shown} is a file without a name.`);
+  if (path === '' && header.type !== 'directory')
+    throw new BundleError('path_invalid', `Entry ${shown} is a file without a name.`);
   return path;
 }
 
@@ -285,19 +335,32 @@ async function readTar(tar: Buffer): Promise<{ entries: number; manifestBytes: B
   try {
     for await (const entry of extract) {
       entries++;
-      if (entries > MAX_BUNDLE_ENTRIES) throw new BundleError('too_many_entries', `The bundle has more than ${MAX_BUNDLE_ENTRIES} entries.`);
+      if (entries > MAX_BUNDLE_ENTRIES)
+        throw new BundleError('too_many_entries', `The bundle has more than ${MAX_BUNDLE_ENTRIES} entries.`);
       const header = entry.header;
       const path = checkEntry(header);
       declared += header.size;
-      if (declared > MAX_UNCOMPRESSED_BYTES) throw new BundleError('too_large_uncompressed', `The bundle's files add up to more than ${MAX_UNCOMPRESSED_BYTES} bytes (50 MB).`);
+      if (declared > MAX_UNCOMPRESSED_BYTES)
+        throw new BundleError(
+          'too_large_uncompressed',
+          `The bundle's files add up to more than ${MAX_UNCOMPRESSED_BYTES} bytes (50 MB).`,
+        );
       if (path !== '') {
         const key = path.toLowerCase();
-        if (seen.has(key)) throw new BundleError('duplicate_entry', `The path ${JSON.stringify(path)} appears more than once (paths are compared without case).`);
+        if (seen.has(key))
+          throw new BundleError(
+            'duplicate_entry',
+            `The path ${JSON.stringify(path)} appears more than once (paths are compared without case).`,
+          );
         seen.add(key);
       }
       if (path === 'connector.json') {
         if (header.type !== 'file') throw new BundleError('manifest_invalid', 'connector.json must be a regular file.');
-        if (header.size > MAX_MANIFEST_BYTES) throw new BundleError('manifest_invalid', `connector.json is ${header.size} bytes; at most ${MAX_MANIFEST_BYTES} are accepted.`);
+        if (header.size > MAX_MANIFEST_BYTES)
+          throw new BundleError(
+            'manifest_invalid',
+            `connector.json is ${header.size} bytes; at most ${MAX_MANIFEST_BYTES} are accepted.`,
+          );
         const chunks: Buffer[] = [];
         for await (const chunk of entry) chunks.push(Buffer.from(chunk as Uint8Array));
         manifestBytes = Buffer.concat(chunks);
@@ -308,7 +371,10 @@ async function readTar(tar: Buffer): Promise<{ entries: number; manifestBytes: B
   } catch (err) {
     extract.destroy();
     if (err instanceof BundleError) throw err;
-    throw new BundleError('tar_invalid', `The bundle is not a readable tar (or gzip-compressed tar): ${(err as Error).message}.`);
+    throw new BundleError(
+      'tar_invalid',
+      `The bundle is not a readable tar (or gzip-compressed tar): ${(err as Error).message}.`,
+    );
   }
   if (entries === 0) throw new BundleError('tar_invalid', 'The bundle is not a tar archive with entries.');
   return { entries, manifestBytes };
@@ -322,16 +388,38 @@ function parseManifest(bytes: Buffer, connectorId: string): Manifest {
   } catch {
     throw new BundleError('manifest_invalid', 'connector.json is not valid UTF-8 JSON.');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new BundleError('manifest_invalid', 'connector.json must be a JSON object.');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new BundleError('manifest_invalid', 'connector.json must be a JSON object.');
   const m = parsed as Record<string, unknown>;
-  if (typeof m.id !== 'string') throw new BundleError('manifest_invalid', 'connector.json must have an "id" string (the connector id).');
-  if (m.id !== connectorId) throw new BundleError('id_mismatch', `connector.json has id ${JSON.stringify(m.id)}, but this upload is for connector ${JSON.stringify(connectorId)}.`);
+  if (typeof m.id !== 'string')
+    throw new BundleError('manifest_invalid', 'connector.json must have an "id" string (the connector id).');
+  if (m.id !== connectorId)
+    throw new BundleError(
+      'id_mismatch',
+      `connector.json has id ${JSON.stringify(m.id)}, but this upload is for connector ${JSON.stringify(connectorId)}.`,
+    );
   if (!isPublishableVersion(m.version)) {
-    throw new BundleError('manifest_invalid', `connector.json "version" must be a semantic version like 1.2.0 or 2.0.0-rc.1 (no leading v, no build metadata); got ${JSON.stringify(m.version ?? null)}.`);
+    throw new BundleError(
+      'manifest_invalid',
+      `connector.json "version" must be a semantic version like 1.2.0 or 2.0.0-rc.1 (no leading v, no build metadata); got ${JSON.stringify(m.version ?? null)}.`,
+    );
   }
-  if (typeof m.name !== 'string' || m.name.trim().length === 0 || m.name.length > 200) throw new BundleError('manifest_invalid', 'connector.json "name" must be a non-empty string of at most 200 characters.');
+  if (typeof m.name !== 'string' || m.name.trim().length === 0 || m.name.length > 200)
+    throw new BundleError(
+      'manifest_invalid',
+      'connector.json "name" must be a non-empty string of at most 200 characters.',
+    );
   if (m.description != null && (typeof m.description !== 'string' || m.description.length > 2000)) {
-    throw new BundleError('manifest_invalid', 'connector.json "description", when present, must be a string of at most 2000 characters.');
+    throw new BundleError(
+      'manifest_invalid',
+      'connector.json "description", when present, must be a string of at most 2000 characters.',
+    );
   }
-  return { id: m.id, version: m.version, name: m.name, description: (m.description as string | undefined) ?? null, raw: m };
+  return {
+    id: m.id,
+    version: m.version,
+    name: m.name,
+    description: (m.description as string | undefined) ?? null,
+    raw: m,
+  };
 }

@@ -121,7 +121,10 @@ export async function readBundle(versionId: string, orgId: string, livemode: boo
 }
 
 /** Publisher key status at `now` (ms): `revoked` (DELETE), `expired` (past `expires_at`) or `active`. */
-export function publisherKeyStatus(doc: Pick<PublisherKeyDoc, 'revoked_ms' | 'expires_ms'>, now = Date.now()): 'active' | 'expired' | 'revoked' {
+export function publisherKeyStatus(
+  doc: Pick<PublisherKeyDoc, 'revoked_ms' | 'expires_ms'>,
+  now = Date.now(),
+): 'active' | 'expired' | 'revoked' {
   if (doc.revoked_ms != null) return 'revoked';
   if (doc.expires_ms != null && doc.expires_ms <= now) return 'expired';
   return 'active';
@@ -164,7 +167,11 @@ export function renderConnectorVersion(doc: ConnectorVersionDoc) {
  * The `connector` object. `latest` is its latest version (src/lib/connectors.ts `latestVersion`), whose
  * manifest gives `name` and `description`; `versions` is how many versions it has in this mode.
  */
-export function renderConnector(doc: ConnectorDoc, latest: Pick<ConnectorVersionDoc, 'version' | 'name' | 'description'> | null, versions: number) {
+export function renderConnector(
+  doc: ConnectorDoc,
+  latest: Pick<ConnectorVersionDoc, 'version' | 'name' | 'description'> | null,
+  versions: number,
+) {
   return {
     id: doc.connector_id,
     object: 'connector' as const,

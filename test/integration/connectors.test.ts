@@ -14,7 +14,15 @@ import { createKey, createOrg } from '../../src/keys';
 import { MB } from '../../src/shared/connectors';
 import { h, request } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
-import { makeTar, makeVectorTar, OTHER_SEED_HEX, privateKeyFromSeed, PUBLISHER_SEED_HEX, rawPublicKey, VECTORS_DIR } from '../fixtures/connectors/generate';
+import {
+  makeTar,
+  makeVectorTar,
+  OTHER_SEED_HEX,
+  privateKeyFromSeed,
+  PUBLISHER_SEED_HEX,
+  rawPublicKey,
+  VECTORS_DIR,
+} from '../fixtures/connectors/generate';
 
 const vectors = JSON.parse(fs.readFileSync(path.join(VECTORS_DIR, 'vectors.json'), 'utf8'));
 
@@ -32,20 +40,28 @@ const newKeyPair = () => crypto.generateKeyPairSync('ed25519');
 const pem = (k: crypto.KeyObject) => k.export({ format: 'pem', type: 'spki' }) as string;
 const sha256 = (b: Buffer | string) => crypto.createHash('sha256').update(b).digest();
 /** The signing rule: Ed25519 over the raw 32-byte SHA-256 digest of the bundle bytes. */
-const sign = (bundle: Buffer, privateKey: crypto.KeyObject) => crypto.sign(null, sha256(bundle), privateKey).toString('base64');
+const sign = (bundle: Buffer, privateKey: crypto.KeyObject) =>
+  crypto.sign(null, sha256(bundle), privateKey).toString('base64');
 
 let idCounter = 0;
 /** A connector id no other test uses. */
 const freshId = (stem = 'crm') => `com.test${Date.now().toString(36)}${idCounter++}.${stem}`;
 
-const manifestOf = (id: string, version = '1.0.0', extra: Record<string, unknown> = {}) => JSON.stringify({ id, version, name: `Connector ${id}`, ...extra });
+const manifestOf = (id: string, version = '1.0.0', extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ id, version, name: `Connector ${id}`, ...extra });
 /** A well-formed gzip'd bundle for `id`@`version`. */
-async function bundleOf(id: string, version = '1.0.0', files: [string, string | Buffer][] = [['index.js', 'module.exports = {};\n']]) {
+async function bundleOf(
+  id: string,
+  version = '1.0.0',
+  files: [string, string | Buffer][] = [['index.js', 'module.exports = {};\n']],
+) {
   return zlib.gzipSync(await makeTar([['connector.json', manifestOf(id, version)], ...files]));
 }
 
 /** A tar of raw tar-stream headers (any type: links, devices, absolute names...), each with its content. */
-async function rawTar(entries: [Partial<Header> & { name: string; pax?: Record<string, string> }, (string | Buffer)?][]): Promise<Buffer> {
+async function rawTar(
+  entries: [Partial<Header> & { name: string; pax?: Record<string, string> }, (string | Buffer)?][],
+): Promise<Buffer> {
   const pack = tarPack();
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
@@ -53,7 +69,8 @@ async function rawTar(entries: [Partial<Header> & { name: string; pax?: Record<s
     pack.on('end', () => resolve());
     pack.on('error', reject);
   });
-  for (const [header, content] of entries) pack.entry({ mode: 0o644, mtime: new Date(0), ...header } as Header, content ?? '');
+  for (const [header, content] of entries)
+    pack.entry({ mode: 0o644, mtime: new Date(0), ...header } as Header, content ?? '');
   pack.finalize();
   await done;
   return Buffer.concat(chunks);
@@ -65,13 +82,21 @@ async function registerKey(apiKey: string, publicKey: string, extra: Record<stri
   return res.body;
 }
 
-function publish(apiKey: string, id: string, bundle: Buffer | string, signature: string, headers: Record<string, string> = {}) {
+function publish(
+  apiKey: string,
+  id: string,
+  bundle: Buffer | string,
+  signature: string,
+  headers: Record<string, string> = {},
+) {
   const b64 = typeof bundle === 'string' ? bundle : bundle.toString('base64');
   return request('POST', `/v1/connectors/${id}/versions`, { key: apiKey, body: { bundle: b64, signature }, headers });
 }
 
 async function download(apiKey: string, id: string, version: string) {
-  const res = await fetch(`${h().api.url}/v1/connectors/${id}/versions/${version}/bundle`, { headers: { Authorization: `Bearer ${apiKey}` } });
+  const res = await fetch(`${h().api.url}/v1/connectors/${id}/versions/${version}/bundle`, {
+    headers: { Authorization: `Bearer ${apiKey}` },
+  });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -93,7 +118,12 @@ describe('connectors', function () {
   async function expectRefused(id: string, bundle: Buffer, reason: string, messagePart: RegExp) {
     const res = await publish(a.testKey, id, bundle, sign(bundle, aKeys.privateKey));
     expect(res.status, JSON.stringify(res.body)).to.equal(400);
-    expect(res.body.error).to.include({ type: 'invalid_request_error', code: 'bundle_invalid', param: 'bundle', reason });
+    expect(res.body.error).to.include({
+      type: 'invalid_request_error',
+      code: 'bundle_invalid',
+      param: 'bundle',
+      reason,
+    });
     expect(res.body.error.message).to.match(messagePart);
     const got = await request('GET', `/v1/connectors/${id}`, { key: a.testKey });
     expect(got.status).to.equal(404);
@@ -108,7 +138,15 @@ describe('connectors', function () {
       const raw2 = Buffer.from((k2.publicKey.export({ format: 'jwk' }) as { x: string }).x, 'base64url');
       const first = await registerKey(org.testKey, pem(k1.publicKey), { name: 'laptop' });
       expect(first.id).to.match(/^pkey_[0-9a-z]{26}$/);
-      expect(first).to.include({ object: 'publisher_key', livemode: false, name: 'laptop', algorithm: 'ed25519', status: 'active', expires_at: null, revoked_at: null });
+      expect(first).to.include({
+        object: 'publisher_key',
+        livemode: false,
+        name: 'laptop',
+        algorithm: 'ed25519',
+        status: 'active',
+        expires_at: null,
+        revoked_at: null,
+      });
       const raw1 = Buffer.from((k1.publicKey.export({ format: 'jwk' }) as { x: string }).x, 'base64url');
       expect(first.public_key).to.equal(raw1.toString('base64'));
       expect(first.fingerprint).to.equal('SHA256:' + sha256(raw1).toString('base64').replace(/=+$/, ''));
@@ -131,12 +169,21 @@ describe('connectors', function () {
       const ed = newKeyPair();
       const rsa = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
       const cases: [Record<string, unknown>, string, string, RegExp?][] = [
-        [{ public_key: ed.privateKey.export({ format: 'pem', type: 'pkcs8' }) as string }, 'public_key', 'parameter_invalid', /PRIVATE key/],
+        [
+          { public_key: ed.privateKey.export({ format: 'pem', type: 'pkcs8' }) as string },
+          'public_key',
+          'parameter_invalid',
+          /PRIVATE key/,
+        ],
         [{ public_key: pem(rsa.publicKey) }, 'public_key', 'parameter_invalid', /only Ed25519/],
         [{ public_key: Buffer.alloc(31, 7).toString('base64') }, 'public_key', 'parameter_invalid'],
         [{ public_key: 'not a key' }, 'public_key', 'parameter_invalid'],
         [{}, 'public_key', 'parameter_missing'],
-        [{ public_key: pem(ed.publicKey), expires_at: Math.floor(Date.now() / 1000) - 10 }, 'expires_at', 'parameter_invalid'],
+        [
+          { public_key: pem(ed.publicKey), expires_at: Math.floor(Date.now() / 1000) - 10 },
+          'expires_at',
+          'parameter_invalid',
+        ],
         [{ public_key: pem(ed.publicKey), algorithm: 'rsa' }, 'algorithm', 'parameter_unknown'],
       ];
       for (const [body, param, code, message] of cases) {
@@ -146,15 +193,23 @@ describe('connectors', function () {
         if (message) expect(res.body.error.message).to.match(message);
       }
       const created = await registerKey(org.testKey, pem(ed.publicKey));
-      const again = await request('POST', '/v1/publisher_keys', { key: org.testKey, body: { public_key: pem(ed.publicKey) } });
+      const again = await request('POST', '/v1/publisher_keys', {
+        key: org.testKey,
+        body: { public_key: pem(ed.publicKey) },
+      });
       expect(again.status).to.equal(409);
       expect(again.body.error).to.include({ code: 'publisher_key_exists', param: 'public_key' });
       expect(again.body.error.message).to.contain(created.id);
     });
 
     it('needs connectors:write to register or revoke, connectors:read to list', async () => {
-      const reader = (await createKey({ orgId: a.orgId, mode: 'test', kind: 'restricted', scopes: ['connectors:read'] })).key;
-      const denied = await request('POST', '/v1/publisher_keys', { key: reader, body: { public_key: pem(newKeyPair().publicKey) } });
+      const reader = (
+        await createKey({ orgId: a.orgId, mode: 'test', kind: 'restricted', scopes: ['connectors:read'] })
+      ).key;
+      const denied = await request('POST', '/v1/publisher_keys', {
+        key: reader,
+        body: { public_key: pem(newKeyPair().publicKey) },
+      });
       expect(denied.status).to.equal(403);
       expect(denied.body.error).to.include({ code: 'scope_missing' });
       expect((await request('GET', '/v1/publisher_keys', { key: reader })).status).to.equal(200);
@@ -173,7 +228,9 @@ describe('connectors', function () {
       expect(bundle.length).to.equal(vectors.bundle_size);
       expect(sha256(bundle).toString('hex')).to.equal(vectors.bundle_sha256);
       const key = privateKeyFromSeed(PUBLISHER_SEED_HEX);
-      expect(Buffer.from(rawPublicKey(key), 'base64').toString('hex')).to.equal('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a'); // RFC 8032 TEST 1
+      expect(Buffer.from(rawPublicKey(key), 'base64').toString('hex')).to.equal(
+        'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a',
+      ); // RFC 8032 TEST 1
       expect(rawPublicKey(key)).to.equal(vectors.public_key);
       expect(sign(bundle, key)).to.equal(vectors.signature);
       const pub = crypto.createPublicKey(vectors.public_key_pem);
@@ -183,11 +240,20 @@ describe('connectors', function () {
       }
       // The script made them: the same tar inside, the same (deterministic) signatures.
       expect(zlib.gunzipSync(bundle).equals(await makeVectorTar())).to.equal(true);
-      expect(crypto.sign(null, Buffer.from(sha256(bundle).toString('hex')), key).toString('base64')).to.equal(vectors.invalid_signatures.over_hex_digest);
+      expect(crypto.sign(null, Buffer.from(sha256(bundle).toString('hex')), key).toString('base64')).to.equal(
+        vectors.invalid_signatures.over_hex_digest,
+      );
       expect(sign(bundle, privateKeyFromSeed(OTHER_SEED_HEX))).to.equal(vectors.invalid_signatures.by_unregistered_key);
       // The README gives them.
       const readme = fs.readFileSync(path.join(VECTORS_DIR, '../../../README.md'), 'utf8');
-      for (const value of [vectors.public_key, vectors.bundle_base64, vectors.bundle_sha256, vectors.signature, ...Object.values(vectors.invalid_signatures)]) expect(readme).to.contain(value);
+      for (const value of [
+        vectors.public_key,
+        vectors.bundle_base64,
+        vectors.bundle_sha256,
+        vectors.signature,
+        ...Object.values(vectors.invalid_signatures),
+      ])
+        expect(readme).to.contain(value);
     });
 
     it('publish through the API: each invalid signature is refused, saying why; the valid one is accepted', async () => {
@@ -200,7 +266,12 @@ describe('connectors', function () {
         ['one_bit_flipped', /matches none/],
       ];
       for (const [name, message] of expectations) {
-        const res = await publish(org.testKey, vectors.connector_id, vectors.bundle_base64, vectors.invalid_signatures[name]);
+        const res = await publish(
+          org.testKey,
+          vectors.connector_id,
+          vectors.bundle_base64,
+          vectors.invalid_signatures[name],
+        );
         expect(res.status, name).to.equal(400);
         expect(res.body.error, name).to.include({ code: 'signature_invalid', param: 'signature' });
         expect(res.body.error.message, name).to.match(message);
@@ -208,7 +279,12 @@ describe('connectors', function () {
       // Each test run has its own database, and no other test uses the vectors' id.
       const ok = await publish(org.testKey, vectors.connector_id, vectors.bundle_base64, vectors.signature);
       expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
-      expect(ok.body).to.include({ connector: 'com.example.crm', version: '1.0.0', sha256: vectors.bundle_sha256, size: vectors.bundle_size });
+      expect(ok.body).to.include({
+        connector: 'com.example.crm',
+        version: '1.0.0',
+        sha256: vectors.bundle_sha256,
+        size: vectors.bundle_size,
+      });
     });
   });
 
@@ -218,7 +294,9 @@ describe('connectors', function () {
       const bundle = await bundleOf(id, '1.0.0');
       const res = await publish(a.testKey, id, bundle, sign(bundle, aKeys.privateKey));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      const keyId = (await request('GET', '/v1/publisher_keys', { key: a.testKey })).body.data.find((k: any) => k.name === 'ci').id;
+      const keyId = (await request('GET', '/v1/publisher_keys', { key: a.testKey })).body.data.find(
+        (k: any) => k.name === 'ci',
+      ).id;
       expect(res.body.id).to.match(/^cver_[0-9a-z]{26}$/);
       expect(res.body).to.deep.include({
         object: 'connector_version',
@@ -236,7 +314,14 @@ describe('connectors', function () {
       expect((await publish(a.testKey, id, bundle2, sign(bundle2, aKeys.privateKey))).status).to.equal(200);
 
       const connector = await request('GET', `/v1/connectors/${id}`, { key: a.testKey });
-      expect(connector.body).to.deep.include({ id, object: 'connector', livemode: false, name: `Connector ${id}`, latest_version: '1.0.0', versions: 2 });
+      expect(connector.body).to.deep.include({
+        id,
+        object: 'connector',
+        livemode: false,
+        name: `Connector ${id}`,
+        latest_version: '1.0.0',
+        versions: 2,
+      });
       const list = await request('GET', '/v1/connectors?limit=100', { key: a.testKey });
       expect(list.body).to.include({ object: 'list', url: '/v1/connectors' });
       expect(list.body.data.find((c: any) => c.id === id)).to.deep.equal(connector.body);
@@ -281,7 +366,10 @@ describe('connectors', function () {
 
     it('accepts a bundle of almost 10 MB (the route’s own body limit) and returns it byte for byte', async () => {
       const id = freshId('big');
-      const tar = await makeTar([['connector.json', manifestOf(id)], ['blob.bin', crypto.randomBytes(10 * MB - 4096)]]);
+      const tar = await makeTar([
+        ['connector.json', manifestOf(id)],
+        ['blob.bin', crypto.randomBytes(10 * MB - 4096)],
+      ]);
       expect(tar.length).to.be.at.most(10 * MB);
       const res = await publish(a.testKey, id, tar, sign(tar, aKeys.privateKey));
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -291,7 +379,10 @@ describe('connectors', function () {
       expect(dl.bytes.length).to.equal(tar.length);
       expect(dl.bytes.equals(tar)).to.equal(true);
       // The rest of /v1 keeps its 1 MB limit.
-      const agent = await request('POST', '/v1/agents', { key: a.testKey, body: { name: 'x', instructions: 'y'.repeat(2 * MB) } });
+      const agent = await request('POST', '/v1/agents', {
+        key: a.testKey,
+        body: { name: 'x', instructions: 'y'.repeat(2 * MB) },
+      });
       expect(agent.status).to.equal(413);
       expect(agent.body.error.code).to.equal('body_too_large');
     });
@@ -307,7 +398,12 @@ describe('connectors', function () {
         [sha256(bundle.toString('base64')), /over the SHA-256 of the base64 text/],
       ];
       for (const [message, expected] of cases) {
-        const res = await publish(a.testKey, id, bundle, crypto.sign(null, message, aKeys.privateKey).toString('base64'));
+        const res = await publish(
+          a.testKey,
+          id,
+          bundle,
+          crypto.sign(null, message, aKeys.privateKey).toString('base64'),
+        );
         expect(res.status).to.equal(400);
         expect(res.body.error).to.include({ code: 'signature_invalid', param: 'signature' });
         expect(res.body.error.message).to.match(expected);
@@ -344,14 +440,18 @@ describe('connectors', function () {
       expect(refused.body.error).to.include({ code: 'signature_invalid', param: 'signature' });
       expect(refused.body.error.message).to.contain(oldKey.id).and.to.contain('revoked');
       // A version published before the revocation stays published.
-      expect((await request('GET', `/v1/connectors/${id}/versions/1.0.0`, { key: org.testKey })).body.key_id).to.equal(oldKey.id);
+      expect((await request('GET', `/v1/connectors/${id}/versions/1.0.0`, { key: org.testKey })).body.key_id).to.equal(
+        oldKey.id,
+      );
       expect((await publish(org.testKey, id, v3, sign(v3, newKeys.privateKey))).status).to.equal(200);
     });
 
     it('stops accepting a key after its expires_at', async () => {
       const org = await newPublisherOrg();
       const keys = newKeyPair();
-      const key = await registerKey(org.testKey, pem(keys.publicKey), { expires_at: Math.floor(Date.now() / 1000) + 2 });
+      const key = await registerKey(org.testKey, pem(keys.publicKey), {
+        expires_at: Math.floor(Date.now() / 1000) + 2,
+      });
       expect(key.status).to.equal('active');
       const deadline = Date.now() + 30_000;
       while ((await request('GET', `/v1/publisher_keys/${key.id}`, { key: org.testKey })).body.status !== 'expired') {
@@ -379,31 +479,87 @@ describe('connectors', function () {
   describe('hostile archives', () => {
     it('refuses an absolute path', async () => {
       const id = freshId();
-      await expectRefused(id, await rawTar([[{ name: 'connector.json' }, manifestOf(id)], [{ name: '/etc/cron.d/evil' }, '* * * * * root sh\n']]), 'path_absolute', /"\/etc\/cron.d\/evil" has an absolute path/);
+      await expectRefused(
+        id,
+        await rawTar([
+          [{ name: 'connector.json' }, manifestOf(id)],
+          [{ name: '/etc/cron.d/evil' }, '* * * * * root sh\n'],
+        ]),
+        'path_absolute',
+        /"\/etc\/cron.d\/evil" has an absolute path/,
+      );
     });
 
     it('refuses a .. path segment, also when hidden in a pax header', async () => {
       const id = freshId();
-      await expectRefused(id, await rawTar([[{ name: 'connector.json' }, manifestOf(id)], [{ name: 'lib/../../evil.js' }, 'x']]), 'path_traversal', /'\.\.' path segment/);
-      const pax = await rawTar([[{ name: 'connector.json' }, manifestOf(id)], [{ name: 'innocent.js', pax: { path: '../../.bashrc' } }, 'x']]);
+      await expectRefused(
+        id,
+        await rawTar([
+          [{ name: 'connector.json' }, manifestOf(id)],
+          [{ name: 'lib/../../evil.js' }, 'x'],
+        ]),
+        'path_traversal',
+        /'\.\.' path segment/,
+      );
+      const pax = await rawTar([
+        [{ name: 'connector.json' }, manifestOf(id)],
+        [{ name: 'innocent.js', pax: { path: '../../.bashrc' } }, 'x'],
+      ]);
       await expectRefused(id, zlib.gzipSync(pax), 'path_traversal', /"\.\.\/\.\.\/\.bashrc"/);
     });
 
     it('refuses a symbolic link', async () => {
       const id = freshId();
-      await expectRefused(id, await rawTar([[{ name: 'connector.json' }, manifestOf(id)], [{ name: 'passwd', type: 'symlink', linkname: '/etc/passwd' }]]), 'link', /symbolic link/);
+      await expectRefused(
+        id,
+        await rawTar([
+          [{ name: 'connector.json' }, manifestOf(id)],
+          [{ name: 'passwd', type: 'symlink', linkname: '/etc/passwd' }],
+        ]),
+        'link',
+        /symbolic link/,
+      );
     });
 
     it('refuses a hard link', async () => {
       const id = freshId();
-      await expectRefused(id, await rawTar([[{ name: 'connector.json' }, manifestOf(id)], [{ name: 'copy.json', type: 'link', linkname: 'connector.json' }]]), 'link', /hard link/);
+      await expectRefused(
+        id,
+        await rawTar([
+          [{ name: 'connector.json' }, manifestOf(id)],
+          [{ name: 'copy.json', type: 'link', linkname: 'connector.json' }],
+        ]),
+        'link',
+        /hard link/,
+      );
     });
 
     it('refuses a device file', async () => {
       const id = freshId();
-      await expectRefused(id, await rawTar([[{ name: 'connector.json' }, manifestOf(id)], [{ name: 'null', type: 'character-device', devmajor: 1, devminor: 3 }]]), 'device', /character device/);
-      await expectRefused(id, await rawTar([[{ name: 'connector.json' }, manifestOf(id)], [{ name: 'sda', type: 'block-device', devmajor: 8, devminor: 0 }]]), 'device', /block device/);
-      await expectRefused(id, await rawTar([[{ name: 'connector.json' }, manifestOf(id)], [{ name: 'pipe', type: 'fifo' }]]), 'entry_type_unsupported', /FIFO/);
+      await expectRefused(
+        id,
+        await rawTar([
+          [{ name: 'connector.json' }, manifestOf(id)],
+          [{ name: 'null', type: 'character-device', devmajor: 1, devminor: 3 }],
+        ]),
+        'device',
+        /character device/,
+      );
+      await expectRefused(
+        id,
+        await rawTar([
+          [{ name: 'connector.json' }, manifestOf(id)],
+          [{ name: 'sda', type: 'block-device', devmajor: 8, devminor: 0 }],
+        ]),
+        'device',
+        /block device/,
+      );
+      await expectRefused(
+        id,
+        await rawTar([[{ name: 'connector.json' }, manifestOf(id)], [{ name: 'pipe', type: 'fifo' }]]),
+        'entry_type_unsupported',
+        /FIFO/,
+      );
     });
 
     it('refuses more than 1,000 entries', async () => {
@@ -417,7 +573,13 @@ describe('connectors', function () {
 
     it('refuses more than 50 MB uncompressed (a gzip bomb) without inflating past the cap', async () => {
       const id = freshId();
-      const bomb = zlib.gzipSync(await makeTar([['connector.json', manifestOf(id)], ['zeros.bin', Buffer.alloc(51 * MB)]]), { level: 9 });
+      const bomb = zlib.gzipSync(
+        await makeTar([
+          ['connector.json', manifestOf(id)],
+          ['zeros.bin', Buffer.alloc(51 * MB)],
+        ]),
+        { level: 9 },
+      );
       expect(bomb.length).to.be.below(200 * 1024);
       await expectRefused(id, bomb, 'too_large_uncompressed', /more than 52428800 bytes/);
     });
@@ -435,8 +597,18 @@ describe('connectors', function () {
 
     it('refuses a missing manifest, or one at a subdirectory only', async () => {
       const id = freshId();
-      await expectRefused(id, zlib.gzipSync(await makeTar([['index.js', 'x']])), 'manifest_missing', /no connector.json at its root/);
-      await expectRefused(id, zlib.gzipSync(await makeTar([['pkg/connector.json', manifestOf(id)]])), 'manifest_missing', /no connector.json/);
+      await expectRefused(
+        id,
+        zlib.gzipSync(await makeTar([['index.js', 'x']])),
+        'manifest_missing',
+        /no connector.json at its root/,
+      );
+      await expectRefused(
+        id,
+        zlib.gzipSync(await makeTar([['pkg/connector.json', manifestOf(id)]])),
+        'manifest_missing',
+        /no connector.json/,
+      );
     });
 
     it('refuses an invalid manifest', async () => {
@@ -451,17 +623,31 @@ describe('connectors', function () {
         [JSON.stringify({ id, version: '1.0.0' }), /"name" must be a non-empty string/],
         [manifestOf(id, '1.0.0', { description: 42 }), /"description"/],
       ];
-      for (const [manifest, message] of cases) await expectRefused(id, await makeTar([['connector.json', manifest]]), 'manifest_invalid', message);
+      for (const [manifest, message] of cases)
+        await expectRefused(id, await makeTar([['connector.json', manifest]]), 'manifest_invalid', message);
     });
 
     it('refuses a manifest whose id is not the connector id of the path', async () => {
       const id = freshId();
-      await expectRefused(id, await bundleOf('com.someone.else'), 'id_mismatch', /has id "com.someone.else", but this upload is for connector/);
+      await expectRefused(
+        id,
+        await bundleOf('com.someone.else'),
+        'id_mismatch',
+        /has id "com.someone.else", but this upload is for connector/,
+      );
     });
 
     it('refuses the same path twice, and bytes that are no tar', async () => {
       const id = freshId();
-      await expectRefused(id, await rawTar([[{ name: 'connector.json' }, manifestOf(id)], [{ name: './Connector.json' }, manifestOf(id, '2.0.0')]]), 'duplicate_entry', /more than once/);
+      await expectRefused(
+        id,
+        await rawTar([
+          [{ name: 'connector.json' }, manifestOf(id)],
+          [{ name: './Connector.json' }, manifestOf(id, '2.0.0')],
+        ]),
+        'duplicate_entry',
+        /more than once/,
+      );
       await expectRefused(id, Buffer.from('just some text, not an archive'), 'tar_invalid', /not a readable tar/);
       await expectRefused(id, Buffer.from([0x1f, 0x8b, 1, 2, 3, 4]), 'gzip_invalid', /does not decompress/);
       const notBase64 = await publish(a.testKey, id, 'this is not base64!', Buffer.alloc(64).toString('base64'));
@@ -472,12 +658,24 @@ describe('connectors', function () {
   describe('ids, ownership, immutability, modes', () => {
     it('refuses ids that are not lowercase reverse-DNS with two labels, naming id', async () => {
       const bundle = Buffer.from('x');
-      for (const bad of ['crm', 'Com.Example.crm', 'com..crm', 'com.-bad.crm', 'com.example.crm-', 'com_example.crm', '.com.example', `com.${'a'.repeat(64)}.crm`, `${'abc.'.repeat(63)}com`]) {
+      for (const bad of [
+        'crm',
+        'Com.Example.crm',
+        'com..crm',
+        'com.-bad.crm',
+        'com.example.crm-',
+        'com_example.crm',
+        '.com.example',
+        `com.${'a'.repeat(64)}.crm`,
+        `${'abc.'.repeat(63)}com`,
+      ]) {
         const res = await publish(a.testKey, encodeURIComponent(bad), bundle, sign(bundle, aKeys.privateKey));
         expect(res.status, bad).to.equal(400);
         expect(res.body.error, bad).to.include({ code: 'parameter_invalid', param: 'id' });
         expect(res.body.error.message).to.contain('reverse-DNS');
-        expect((await request('GET', `/v1/connectors/${encodeURIComponent(bad)}`, { key: a.testKey })).status).to.equal(400);
+        expect((await request('GET', `/v1/connectors/${encodeURIComponent(bad)}`, { key: a.testKey })).status).to.equal(
+          400,
+        );
       }
       const good = `io.x9${Date.now().toString(36)}.a-b.c1`;
       const ok = await bundleOf(good);
@@ -497,15 +695,22 @@ describe('connectors', function () {
       expect(live.status).to.equal(403);
       expect(live.body.error.code).to.equal('connector_owned_elsewhere');
       expect((await request('GET', `/v1/connectors/${id}`, { key: b.testKey })).status).to.equal(404);
-      expect((await request('GET', `/v1/connectors/${id}/versions/1.0.0`, { key: a.testKey })).body.sha256).to.equal(sha256(mine).toString('hex'));
+      expect((await request('GET', `/v1/connectors/${id}/versions/1.0.0`, { key: a.testKey })).body.sha256).to.equal(
+        sha256(mine).toString('hex'),
+      );
     });
 
     it('resolves a race for a new id between two organizations to one owner', async () => {
       for (let round = 0; round < 3; round++) {
         const id = freshId('race');
         const bundle = await bundleOf(id);
-        const results = await Promise.all([publish(a.testKey, id, bundle, sign(bundle, aKeys.privateKey)), publish(b.testKey, id, bundle, sign(bundle, bKeys.privateKey))]);
-        expect(results.map((r) => r.status).sort(), JSON.stringify(results.map((r) => r.body))).to.deep.equal([200, 403]);
+        const results = await Promise.all([
+          publish(a.testKey, id, bundle, sign(bundle, aKeys.privateKey)),
+          publish(b.testKey, id, bundle, sign(bundle, bKeys.privateKey)),
+        ]);
+        expect(results.map((r) => r.status).sort(), JSON.stringify(results.map((r) => r.body))).to.deep.equal([
+          200, 403,
+        ]);
         const winner = results[0].status === 200 ? a : b;
         const loser = winner === a ? b : a;
         expect((await request('GET', `/v1/connectors/${id}`, { key: winner.testKey })).status).to.equal(200);
@@ -579,7 +784,10 @@ describe('connectors', function () {
       const org = await newPublisherOrg();
       const keys = newKeyPair();
       await registerKey(org.testKey, pem(keys.publicKey));
-      const endpoint = await request('POST', '/v1/webhook-endpoints', { key: org.testKey, body: { url: receiver.url('/connectors'), events: ['connector.version_published'] } });
+      const endpoint = await request('POST', '/v1/webhook-endpoints', {
+        key: org.testKey,
+        body: { url: receiver.url('/connectors'), events: ['connector.version_published'] },
+      });
       expect(endpoint.status, JSON.stringify(endpoint.body)).to.equal(200);
       const id = freshId();
       const bundle = await bundleOf(id, '0.1.0');
@@ -587,7 +795,11 @@ describe('connectors', function () {
       expect(published.status).to.equal(200);
       expect((await publish(org.testKey, id, bundle, sign(bundle, keys.privateKey))).status).to.equal(200); // same bytes: no second event
 
-      await receiver.waitFor((all) => all.some((r) => r.path === '/connectors'), 30_000, 'the connector.version_published webhook');
+      await receiver.waitFor(
+        (all) => all.some((r) => r.path === '/connectors'),
+        30_000,
+        'the connector.version_published webhook',
+      );
       const hook = receiver.at('/connectors')[0];
       expect(hook.body).to.include({ type: 'connector.version_published', livemode: false });
       expect(hook.body.data.object).to.deep.equal(published.body);
