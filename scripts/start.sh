@@ -13,7 +13,7 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ] || [ -z "${MONGODB_URI:-}" ]; then
 fi
 start=$SECONDS
 echo "[start] compiling TypeScript…" >&2
-if ! node node_modules/typescript/bin/tsc -p tsconfig.json; then
+if ! npm run --silent build; then
   [ -n "$infra_pid" ] && kill "$infra_pid" 2>/dev/null
   exit 1
 fi

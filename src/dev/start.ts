@@ -9,13 +9,16 @@
  * servers start while the workflow code is bundled). `GET /metrics` on the API carries everything this
  * process counts, the Temporal SDK's worker metrics included (loopback only unless METRICS_TOKEN is set).
  *
- * Stopping (Ctrl-C, SIGTERM): the API stops taking requests, the worker drains, then the servers stop, in
- * that order. The servers run in their own process group so that the terminal's Ctrl-C reaches only this
- * process and the database outlives the worker's last activity. A second Ctrl-C stops at once.
+ * Stopping (Ctrl-C, SIGTERM): the API stops taking requests, the worker drains, then Temporal and
+ * FerretDB stop, in that order. The servers run in their own process group so that the terminal's
+ * Ctrl-C reaches only this process and the database outlives the worker's last activity. A second
+ * Ctrl-C stops at once. SECRETS_KEY, when not set, is generated once under DATA_DIR.
  *
  * Ports of the embedded servers: TEMPORAL_DEV_PORT (7233), TEMPORAL_UI_PORT (8233), FERRETDB_PORT (27017).
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { loadConfig, setConfig } from '../config';
 import { connectStore, disconnectStore } from '../models/store';
@@ -27,6 +30,14 @@ import { logger } from '../logger';
 import { DEMO_MODEL_NAME, startDemoModel } from './demo-model';
 import { infraBinaries, portInUse, startFerretDB, startTemporalDevServer, type ChildServer } from './infra';
 import { seedDemo } from './seed';
+import { ensureCallReconcilerSchedule } from '../lib/calls';
+
+/** The development SECRETS_KEY: generated once and kept in `DATA_DIR/secrets.key` (mode 0600). */
+function devSecretsKey(dataDir: string): string {
+  const file = path.join(dataDir, 'secrets.key');
+  if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  return fs.readFileSync(file, 'utf8').trim();
+}
 
 /** Seconds since `npm start` (scripts/start.sh exports SVC_STARTED_AT_MS), else since this process began. */
 function elapsed(): number {
@@ -96,7 +107,8 @@ async function main(): Promise<void> {
     bundle.catch(() => undefined); // awaited below; a failure is reported there
 
     cleanups.push(async () => {
-      for (const c of [...children].reverse()) await c.stop();
+      // Temporal first, then the database the worker's last activities wrote to.
+      for (const c of [...children].sort((a, b) => (a.name === 'temporal' ? -1 : b.name === 'temporal' ? 1 : 0))) await c.stop();
     });
     if (needTemporal || needMongo) {
       const bins = await infraBinaries(); // at once when scripts/start.sh prepared them; else shows progress
@@ -123,6 +135,7 @@ async function main(): Promise<void> {
       cfg.openaiModel = DEMO_MODEL_NAME;
       logger.warn(`no OPENAI_API_KEY: using the offline scripted demo model at ${demo.baseUrl} (keyword rules, not an LLM)`);
     }
+    cfg.secretsKey ??= devSecretsKey(cfg.dataDir);
     setConfig(cfg);
 
     await connectStore(cfg.mongodbUri!);
@@ -130,6 +143,7 @@ async function main(): Promise<void> {
     const client = await connectClient();
     cleanups.push(() => client.connection.close());
     await ensureSearchAttributes(client);
+    await ensureCallReconcilerSchedule(client);
 
     const worker = await createWorker({ workflowBundle: await bundle });
     const running = worker.run();

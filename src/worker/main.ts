@@ -14,15 +14,18 @@ import { connectClient, ensureSearchAttributes } from '../lib/temporal';
 import { serveMetrics } from '../lib/metrics';
 import { logger } from '../logger';
 import { createWorker } from './worker';
+import { ensureCallReconcilerSchedule } from '../lib/calls';
 import { freeLoopbackAddress, installRuntime } from './runtime';
 
 async function main(): Promise<void> {
   const cfg = config();
   if (!cfg.mongodbUri) throw new Error('MONGODB_URI is required (npm start runs an embedded database for development).');
+  if (!cfg.secretsKey) throw new Error('SECRETS_KEY is required: it encrypts stored secrets (32 random bytes in hex, the same for every API and worker process).');
   installRuntime(cfg.metricsWorkerPort !== undefined ? { prometheusAddress: await freeLoopbackAddress() } : {});
   await connectStore(cfg.mongodbUri);
   const client = await connectClient();
   await ensureSearchAttributes(client);
+  await ensureCallReconcilerSchedule(client);
   await client.connection.close();
   const worker = await createWorker();
   let metricsServer: http.Server | undefined;

@@ -21,6 +21,17 @@ describe('replay of recorded workflow histories', function () {
     expect(names).to.include.members(['call-assistant-ended.json', 'call-api-end.json', 'call-api-transfer.json', 'call-busy.json', 'call-max-duration.json']);
   });
 
+  it('has recorded webhookDeliveryWorkflow histories for every way a delivery ends', () => {
+    expect(files.filter((f) => f.startsWith('webhook-delivery-'))).to.include.members([
+      'webhook-delivery-succeeded.json',
+      'webhook-delivery-retried.json',
+      'webhook-delivery-gone.json',
+      'webhook-delivery-retries-exhausted.json',
+      'webhook-delivery-canceled.json',
+      'webhook-delivery-redelivery.json',
+    ]);
+  });
+
   it('replays every recorded history without a determinism error', async () => {
     const histories = files.map((f) => {
       const history = JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8'));

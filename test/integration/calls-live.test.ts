@@ -55,13 +55,16 @@ describe('live calls through Twilio', function () {
     return { id: call.id as string, placed: fake.created[fake.created.length - 1] };
   }
 
+  /** The Twilio Call SID the fake created for call `id`. */
+  const sidOf = (id: string) => fake.created.find((c) => c.Url?.endsWith(`/twilio/voice/${id}`))!.Sid;
+
   async function answer(id: string) {
-    expect((await twilioPost(`/twilio/status/${id}`, { CallSid: 'CA' + '0'.repeat(32), CallStatus: 'in-progress' })).status).to.equal(204);
+    expect((await twilioPost(`/twilio/status/${id}`, { CallSid: sidOf(id), CallStatus: 'in-progress' })).status).to.equal(204);
     await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
   }
 
   function relay(id: string): Promise<{ ws: WebSocket; say(text: string): Promise<any>; next(): Promise<any> }> {
-    const path = `/twilio/relay/${id}`;
+    const path = `/twilio/relay/${id}?sid=${sidOf(id)}`;
     const ws = new WebSocket(h().api.url.replace(/^http/, 'ws') + path, { headers: { 'X-Twilio-Signature': sign(path, {}, true) } });
     const inbox: any[] = [];
     const waiters: ((m: any) => void)[] = [];
@@ -75,7 +78,7 @@ describe('live calls through Twilio', function () {
     return new Promise((resolve, reject) => {
       ws.once('error', reject);
       ws.once('open', () => {
-        ws.send(JSON.stringify({ type: 'setup', sessionId: `VX${id}`, callSid: 'CA' + '0'.repeat(32), from: '+14155550100', to: '+14155550123' }));
+        ws.send(JSON.stringify({ type: 'setup', sessionId: `VX${id}`, callSid: sidOf(id), from: '+14155550100', to: '+14155550123' }));
         resolve({ ws, next, say: async (text: string) => (ws.send(JSON.stringify({ type: 'prompt', voicePrompt: text, lang: 'en-US', last: true })), next()) });
       });
     });
@@ -86,9 +89,9 @@ describe('live calls through Twilio', function () {
     expect(placed).to.include({ To: '+14155550123', From: '+14155550100', Url: `${h().api.url}/twilio/voice/${id}`, StatusCallback: `${h().api.url}/twilio/status/${id}` });
     await answer(id);
 
-    const twiml = await twilioPost(`/twilio/voice/${id}`, { CallSid: 'CA' + '0'.repeat(32) });
+    const twiml = await twilioPost(`/twilio/voice/${id}`, { CallSid: sidOf(id) });
     expect(twiml.status).to.equal(200);
-    expect(twiml.text).to.contain('<Connect><ConversationRelay').and.contain(`url="${h().api.url.replace(/^http/, 'ws')}/twilio/relay/${id}"`).and.contain('welcomeGreeting="Hi, this is Live."');
+    expect(twiml.text).to.contain('<Connect><ConversationRelay').and.contain(`url="${h().api.url.replace(/^http/, 'ws')}/twilio/relay/${id}?sid=${sidOf(id)}"`).and.contain('welcomeGreeting="Hi, this is Live."');
 
     const session = await relay(id);
     expect(await session.say('Hello there')).to.deep.equal({ type: 'text', token: 'You said: Hello there', last: true });
@@ -97,7 +100,7 @@ describe('live calls through Twilio', function () {
     session.ws.close();
     // Twilio, out of TwiML, hangs up and reports it; the service does not cut the goodbye short.
     const updatesBefore = fake.updates.length;
-    await twilioPost(`/twilio/status/${id}`, { CallSid: 'CA' + '0'.repeat(32), CallStatus: 'completed' });
+    await twilioPost(`/twilio/status/${id}`, { CallSid: sidOf(id), CallStatus: 'completed' });
 
     const ended = await waitForCall(t.liveKey, id);
     expect(ended).to.include({ status: 'completed', end_reason: 'assistant_ended', livemode: true });
@@ -133,12 +136,12 @@ describe('live calls through Twilio', function () {
 
   it('ends busy when Twilio reports busy, and caller_hung_up when the caller hangs up', async () => {
     const busy = await placeLive();
-    await twilioPost(`/twilio/status/${busy.id}`, { CallStatus: 'busy' });
+    await twilioPost(`/twilio/status/${busy.id}`, { CallSid: sidOf(busy.id), CallStatus: 'busy' });
     expect(await waitForCall(t.liveKey, busy.id)).to.include({ status: 'busy', end_reason: 'busy' });
 
     const hung = await placeLive();
     await answer(hung.id);
-    await twilioPost(`/twilio/status/${hung.id}`, { CallStatus: 'completed' });
+    await twilioPost(`/twilio/status/${hung.id}`, { CallSid: sidOf(hung.id), CallStatus: 'completed' });
     expect(await waitForCall(t.liveKey, hung.id)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
   });
 
@@ -169,7 +172,7 @@ describe('live calls through Twilio', function () {
       const session = await relay(live.id);
       await session.say('TOOL end_call {}');
       session.ws.close();
-      await twilioPost(`/twilio/status/${live.id}`, { CallStatus: 'completed' });
+      await twilioPost(`/twilio/status/${live.id}`, { CallSid: sidOf(live.id), CallStatus: 'completed' });
       await waitForCall(t.liveKey, live.id);
 
       const testAgent = await request('POST', '/v1/agents', { key: t.testKey, body: { name: 'Sim', instructions: 'Be brief.' } });
