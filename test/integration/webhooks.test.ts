@@ -15,6 +15,7 @@ import { createKey } from '../../src/keys';
 import { WebhookEndpoint } from '../../src/models/webhooks';
 import { refusedAddressKind } from '../../src/lib/webhook-address';
 import { signatureHeader, verifySignature } from '../../src/lib/webhook-signing';
+import { openSecret } from '../../src/secrets';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedWebhook } from '../support/https-receiver';
 import { callEvents, createWebhookEndpoint, deliveredTo, eventually, eventWhen, placeCall, settled, sleep, verify, type Tenant } from '../support/webhooks';
@@ -508,7 +509,7 @@ describe('webhooks', function () {
       const a = await request('POST', `/v1/webhook-endpoints/${ep.id}/rotate_secret`, { key: tenant.testKey, headers });
       const b = await request('POST', `/v1/webhook-endpoints/${ep.id}/rotate_secret`, { key: tenant.testKey, headers });
       expect(b.body.secret).to.equal(a.body.secret);
-      expect((await WebhookEndpoint.findById(ep.id).lean())!.secret).to.equal(a.body.secret);
+      expect(openSecret((await WebhookEndpoint.findById(ep.id).lean())!.secret)).to.equal(a.body.secret); // stored sealed
     });
 
     it('redelivers an event on request, to one endpoint or to every subscribed one, idempotently', async () => {
