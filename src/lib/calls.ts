@@ -126,17 +126,19 @@ export function callSummary(input: CallWorkflowInput): string {
   return `Call ${maskNumber(input.to)} → ${oneLine(input.agent.name, 60)}, ${input.livemode ? 'live' : 'test'}`;
 }
 
-/** The details shown under the summary (`staticDetails`, Temporal markdown): who, what, limits. */
+/**
+ * The details shown under the summary (`staticDetails`, a Temporal markdown list, most useful first; the
+ * call id is the workflow id): number and mode, agent, metadata, organization and limits, simulation.
+ */
 export function callDetails(input: CallWorkflowInput): string {
   const lines = [
-    `**Call** \`${input.callId}\` (${input.livemode ? 'live' : 'test'} mode) of \`${input.orgId}\``,
-    `**To** ${input.to}${input.from ? ` · **From** ${input.from}` : ''}`,
+    `**To** ${input.to}${input.from ? ` · **From** ${input.from}` : ''} · ${input.livemode ? 'live' : 'test'} mode`,
     `**Agent** ${oneLine(input.agent.name, 60)} (\`${input.agent.id}\`)${input.agent.model ? ` · model ${oneLine(input.agent.model, 60)}` : ''}`,
-    `**Max duration** ${input.max_duration_seconds} s`,
   ];
-  if (input.simulation) lines.push(`**Simulation** ${input.simulation.outcome}, ${input.simulation.caller.length} caller lines`);
   const metadata = Object.entries(input.metadata);
   if (metadata.length) lines.push(`**Metadata** ${metadata.map(([k, v]) => `${k}=${oneLine(v, 40)}`).join(', ')}`);
+  lines.push(`**Org** \`${input.orgId}\` · **Max duration** ${input.max_duration_seconds} s`);
+  if (input.simulation) lines.push(`**Simulation** ${input.simulation.outcome}, ${input.simulation.caller.length} caller lines`);
   return lines.map((l) => `- ${l}`).join('\n');
 }
 

@@ -187,7 +187,7 @@ describe('operators', function () {
       const desc = await handle.describe();
       expect(await desc.staticSummary()).to.equal('Call +1415…23 → Demo Assistant, test');
       const details = await desc.staticDetails();
-      expect(details).to.contain(`\`${callId}\``).and.to.contain('**To** +14155550123').and.to.contain('order_id=1234');
+      expect(details).to.contain('- **To** +14155550123 · test mode').and.to.contain(`\`${t.orgId}\``).and.to.contain('**Metadata** order_id=1234');
       expect(desc.searchAttributes.CallStatus).to.deep.equal(['completed']);
 
       const history = await handle.fetchHistory();
