@@ -13,7 +13,8 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ] || [ -z "${MONGODB_URI:-}" ]; then
 fi
 start=$SECONDS
 echo "[start] compiling TypeScript…" >&2
-if ! npm run --silent build; then
+# FerretDB's compile is the long pole of a first run: the TypeScript compile yields the CPU to it.
+if ! nice -n 10 npm run --silent build; then
   [ -n "$infra_pid" ] && kill "$infra_pid" 2>/dev/null
   exit 1
 fi
