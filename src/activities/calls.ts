@@ -10,6 +10,7 @@ import type { CallWorkflowInput } from '../shared/calls';
 import type { CallTurnInput } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
 import { emitEvent } from '../lib/events';
+import { callUsage, recordUsage } from '../lib/usage';
 
 
 /** Makes sure the call's document exists (the API normally wrote it already). */
@@ -32,6 +33,8 @@ export interface TransitionCallInput {
  * call as it now is (so every call event carries the call's `metadata`). Throws if the call is missing.
  */
 export async function transitionCall(input: TransitionCallInput): Promise<void> {
+  // The call's usage row comes with its end, before the call shows as ended (src/lib/usage.ts).
+  await recordUsage(await callUsage(input.callId, input.patch));
   const doc = await Call.findOneAndUpdate({ _id: input.callId }, { $set: input.patch }, { returnDocument: 'after' }).lean();
   if (!doc) throw new Error(`call ${input.callId} has no document`);
   const object = renderCall(doc);

@@ -6,8 +6,10 @@
  * (`ApplicationFailure` type `LLM_REQUEST_REJECTED`, src/shared/assistant.ts), anything else is retried by the workflow's policy.
  */
 import OpenAI from 'openai';
+import { activityInfo } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
+import { llmRequestUsage, recordUsage } from '../lib/usage';
 import { LLM_REQUEST_REJECTED, TOOL_DEFINITIONS, type ChatMessage, type ToolCall, type ToolName } from '../shared/assistant';
 
 
@@ -51,6 +53,8 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
       ...(tools.length ? { tools } : {}),
       user: input.callId,
     });
+    // Every answer the provider sent costs its tokens, this attempt's included if it is then retried.
+    await recordUsage(await llmRequestUsage({ subjectId: input.callId, request: activityInfo(), model: completion.model, usage: completion.usage }));
     const message = completion.choices[0]?.message;
     if (!message) throw new Error('the model returned no choice');
     const toolCalls: ToolCall[] = (message.tool_calls ?? [])

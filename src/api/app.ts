@@ -11,6 +11,7 @@ import { agentsRouter } from './agents';
 import { callsRouter } from './calls';
 import { eventsRouter } from './events';
 import { twilioRouter } from './twilio';
+import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
 
 export interface AppDeps {
@@ -46,6 +47,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/calls', callsRouter(deps.temporal));
   v1.use('/events', eventsRouter(deps.temporal));
   v1.use('/webhook-endpoints', webhookEndpointsRouter());
+  v1.use('/usage', usageRouter());
   app.use('/v1', v1);
 
   app.use(unknownRoute);
