@@ -15,6 +15,7 @@
  */
 import { activityInfo, ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { config, API_VERSION } from '../config';
+import { openSecret } from '../secrets';
 import { Event } from '../models/events';
 import { insertIfAbsent } from '../models/store';
 import { newDeliveryDoc, renderWebhookDelivery, WebhookAttempt, WebhookDelivery, WebhookEndpoint, type WebhookDeliveryDoc } from '../models/webhooks';
@@ -115,8 +116,8 @@ async function attemptDelivery(input: WebhookDeliveryInput): Promise<DeliverWebh
   // Sign with every valid secret (two for 24 h after a rotation) and send the stored JSON as it is.
   const payload = event.payload_json;
   const t = Math.floor(Date.now() / 1000);
-  const secrets = [endpoint.secret!];
-  if (endpoint.previous_secret && endpoint.previous_secret_expires_ms != null && endpoint.previous_secret_expires_ms > Date.now()) secrets.push(endpoint.previous_secret);
+  const secrets = [openSecret(endpoint.secret)!];
+  if (endpoint.previous_secret && endpoint.previous_secret_expires_ms != null && endpoint.previous_secret_expires_ms > Date.now()) secrets.push(openSecret(endpoint.previous_secret)!);
   const outcome: AttemptOutcome = await postWebhook({
     url: endpoint.url,
     body: payload,

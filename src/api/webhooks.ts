@@ -32,6 +32,7 @@ import { config } from '../config';
 import { idTime, isId } from '../shared/ids';
 import { resolveWebhookHost, WebhookAddressError } from '../lib/webhook-address';
 import { newWebhookSecret } from '../lib/webhook-signing';
+import { sealSecret } from '../secrets';
 import { ALL_EVENTS, EVENT_TYPES } from '../shared/webhooks';
 
 import { requireScope } from './middleware';
@@ -75,6 +76,7 @@ export async function checkWebhookUrl(raw: string): Promise<string> {
     throw invalidParam('url', 'Invalid url: must be an absolute HTTPS URL, like https://example.com/webhooks.');
   }
   if (url.protocol !== 'https:') throw invalidParam('url', 'Invalid url: webhook endpoints must use HTTPS (https://…).');
+  if (url.username || url.password) throw invalidParam('url', 'Invalid url: credentials in the URL (user:password@) are not accepted; verify deliveries with the Svc-Signature header instead.');
   try {
     await resolveWebhookHost(url, config().webhookAllowPrivate);
   } catch (err) {
@@ -159,7 +161,7 @@ export function webhookEndpointsRouter(): Router {
         metadata_json: JSON.stringify(body.metadata ?? {}),
         status: 'enabled',
         disabled_reason: null,
-        secret: newWebhookSecret(),
+        secret: sealSecret(newWebhookSecret()),
         previous_secret: null,
         previous_secret_expires_ms: null,
         rotation_id: null,
@@ -234,7 +236,7 @@ export function webhookEndpointsRouter(): Router {
       const doc = await updateEndpoint(req, (current) =>
         current.rotation_id === rotationId
           ? {} // this request already rotated (a retry taking over): keep its secret
-          : { secret: newWebhookSecret(), previous_secret: current.secret, previous_secret_expires_ms: now + SECRET_ROTATION_OVERLAP_MS, rotation_id: rotationId },
+          : { secret: sealSecret(newWebhookSecret()), previous_secret: current.secret, previous_secret_expires_ms: now + SECRET_ROTATION_OVERLAP_MS, rotation_id: rotationId },
       );
       return { status: 200, body: renderWebhookEndpoint(doc, { withSecret: true }) };
     });

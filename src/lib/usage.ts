@@ -53,26 +53,33 @@ export async function recordUsage(row: UsageRow | null): Promise<boolean> {
 /**
  * The usage row of a call that the status transition `patch` ends (it sets `ended_ms`), or null for
  * any other transition. Reads the call (before the patch is applied, so the row can be stored before
- * the call shows as ended) and applies the patch to what it read.
- * Row: `call:<call id>`, on the day the call ended; `talk_seconds` = the call's `duration_seconds`;
- * `billable_minutes` = talk time rounded up to the minute, at least 1 for an answered call (telephony's
- * per-minute billing), 0 for an unanswered one.
+ * the call shows as ended) and applies the patch to what it read; the row is `endedCallUsage`'s.
  * @throws Error when the call does not exist
  */
 export async function callUsage(callId: string, patch: Record<string, unknown>): Promise<UsageRow | null> {
   if (typeof patch.ended_ms !== 'number') return null;
   const doc = (await Call.findById(callId).lean()) as WithId<CallDoc> | null;
   if (!doc) throw new Error(`call ${callId} has no document`);
-  const call = renderCall({ ...doc, ...patch } as WithId<CallDoc>);
+  return endedCallUsage({ ...doc, ...patch } as WithId<CallDoc>);
+}
+
+/**
+ * The usage row of an ended call document (null if it has not ended): `call:<call id>`, on the day the
+ * call ended; `talk_seconds` = the call's `duration_seconds`; `billable_minutes` = talk time rounded up
+ * to the minute, at least 1 for an answered call (telephony's per-minute billing), 0 for an unanswered one.
+ */
+export function endedCallUsage(doc: WithId<CallDoc>): UsageRow | null {
+  if (doc.ended_ms == null) return null;
+  const call = renderCall(doc);
   const answered = call.answered_at !== null;
   const talk = call.duration_seconds ?? 0;
   return {
-    _id: `call:${callId}`,
+    _id: `call:${doc._id}`,
     kind: 'call',
     org_id: doc.org_id,
     livemode: doc.livemode,
-    subject_id: callId,
-    occurred_ms: patch.ended_ms,
+    subject_id: doc._id,
+    occurred_ms: doc.ended_ms,
     status: call.status,
     answered: answered ? 1 : 0,
     talk_seconds: talk,

@@ -8,4 +8,5 @@ import './calls';
 import './events';
 import './idempotency';
 import './webhooks';
+import './connectors';
 import './usage';

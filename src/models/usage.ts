@@ -6,7 +6,8 @@
  *
  * The `_id` is deterministic per metered thing, so a retried or crashed activity writes its row once:
  * - `call:<call id>`: a finished call, written by `transitionCall` (src/activities/calls.ts) with the
- *   call's end, before the call document shows the end.
+ *   call's end, before the call document shows the end; or by `reconcileCalls` for a call whose run was
+ *   terminated before it recorded its end (the row written first stands).
  * - `llm:<workflow id>:<run id>:<activity id>:<attempt>`: one Chat Completions response received by
  *   `generateReply` (src/activities/llm.ts). Each attempt that got an answer has its own row: a retried
  *   request that reached the provider cost tokens too, and the provider bills it. An attempt whose answer

@@ -234,6 +234,26 @@ describe('usage', function () {
     }
   });
 
+  it('counts once a call whose run an operator terminated, ended by the reconciler', async () => {
+    const t = await newTenant();
+    const { id } = await placeCall(t, { simulation: { caller: ['a', 'b'], pause_seconds: 60 } });
+    await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
+    await h().env.client.workflow.getHandle(id).terminate('usage test');
+    await h().env.client.schedule.getHandle('call-reconciler').trigger();
+    const ended = await waitForCall(t.testKey, id, undefined, 30_000);
+    expect(ended).to.include({ status: 'failed', end_reason: 'error' });
+    await h().env.client.schedule.getHandle('call-reconciler').trigger();
+    await sleep(2000);
+    const report = await usage(t.testKey, aroundToday());
+    expect(report.totals.calls).to.deep.equal({
+      count: 1,
+      answered: 1,
+      by_status: { completed: 0, transferred: 0, busy: 0, no_answer: 0, failed: 1, canceled: 0 },
+      talk_seconds: ended.duration_seconds,
+      billable_minutes: Math.max(1, Math.ceil(ended.duration_seconds / 60)),
+    });
+  });
+
   describe('rows stored directly', () => {
     let t: Tenant;
     let other: Tenant;

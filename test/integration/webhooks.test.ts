@@ -12,7 +12,9 @@ import { Event } from '../../src/models/events';
 import { deliveryRetry, startDeliveriesForEvent, startWebhookDelivery } from '../../src/lib/webhooks';
 import { config, setConfig } from '../../src/config';
 import { createKey } from '../../src/keys';
-import { WebhookEndpoint } from '../../src/models/webhooks';
+import { sweepExpiredWebhookSecrets, WebhookEndpoint } from '../../src/models/webhooks';
+import { IdempotencyRecord } from '../../src/models/idempotency';
+import { openSecret } from '../../src/secrets';
 import { refusedAddressKind } from '../../src/lib/webhook-address';
 import { signatureHeader, verifySignature } from '../../src/lib/webhook-signing';
 import { h, newTenant, request, waitForCall } from '../support/harness';
@@ -104,6 +106,7 @@ describe('webhooks', function () {
       const cases: [Record<string, unknown>, string, string][] = [
         [{ url: 'http://example.com/hook', events: ['*'] }, 'url', 'parameter_invalid'],
         [{ url: 'not a url', events: ['*'] }, 'url', 'parameter_invalid'],
+        [{ url: receiver.url('/x').replace('https://', 'https://user:pass@'), events: ['*'] }, 'url', 'parameter_invalid'],
         [{ url: receiver.url('/x'), events: ['call.exploded'] }, 'events', 'parameter_invalid'],
         [{ url: receiver.url('/x'), events: ['*', 'call.ended'] }, 'events', 'parameter_invalid'],
         [{ url: receiver.url('/x'), events: [] }, 'events', 'parameter_invalid'],
@@ -419,7 +422,8 @@ describe('webhooks', function () {
       const down = await createEndpoint(tenant.testKey, '/down', ['*']);
       const watcher = await createEndpoint(tenant.testKey, '/down-watcher', ['*']);
       const saved = config();
-      setConfig({ ...saved, webhookRetryWindowMs: 2500 });
+      // Attempts at about 0, 0.2, 0.6, 1.4, 3 s: at least three within the window even on a loaded machine.
+      setConfig({ ...saved, webhookRetryWindowMs: 5000 });
       let ended: any;
       try {
         const call = await placeCall(tenant, { simulation: { outcome: 'busy' } });
@@ -508,7 +512,33 @@ describe('webhooks', function () {
       const a = await request('POST', `/v1/webhook-endpoints/${ep.id}/rotate_secret`, { key: tenant.testKey, headers });
       const b = await request('POST', `/v1/webhook-endpoints/${ep.id}/rotate_secret`, { key: tenant.testKey, headers });
       expect(b.body.secret).to.equal(a.body.secret);
-      expect((await WebhookEndpoint.findById(ep.id).lean())!.secret).to.equal(a.body.secret);
+      const stored = (await WebhookEndpoint.findById(ep.id).lean())!;
+      expect(openSecret(stored.secret)).to.equal(a.body.secret);
+    });
+
+    it('keeps secrets sealed at rest: endpoint secrets, previous secrets and replayable responses; clears expired previous secrets', async () => {
+      const tenant = await newTenant();
+      const headers = { 'Idempotency-Key': `sealed-${Math.random()}` };
+      const created = await request('POST', '/v1/webhook-endpoints', { key: tenant.testKey, headers, body: { url: receiver.url('/sealed'), events: ['*'] } });
+      expect(created.status).to.equal(200);
+      const rotated = await request('POST', `/v1/webhook-endpoints/${created.body.id}/rotate_secret`, { key: tenant.testKey });
+      const stored = (await WebhookEndpoint.findById(created.body.id).lean())!;
+      for (const value of [stored.secret, stored.previous_secret]) {
+        expect(value).to.match(/^enc:v1:/);
+        expect(value).to.not.contain('whsec_');
+      }
+      expect(openSecret(stored.secret)).to.equal(rotated.body.secret);
+      expect(openSecret(stored.previous_secret)).to.equal(created.body.secret);
+      const record = (await IdempotencyRecord.findOne({ resource_id: created.body.id }).lean())!;
+      expect(record.response_json).to.match(/^enc:v1:/).and.not.contain(created.body.secret);
+      const replay = await request('POST', '/v1/webhook-endpoints', { key: tenant.testKey, headers, body: { url: receiver.url('/sealed'), events: ['*'] } });
+      expect(replay.body.secret, 'the replay still shows the secret').to.equal(created.body.secret);
+
+      await WebhookEndpoint.updateOne({ _id: created.body.id }, { $set: { previous_secret_expires_ms: Date.now() - 1 } });
+      expect(await sweepExpiredWebhookSecrets()).to.be.greaterThan(0);
+      const swept = (await WebhookEndpoint.findById(created.body.id).lean())!;
+      expect(swept.previous_secret).to.equal(null);
+      expect(openSecret(swept.secret)).to.equal(rotated.body.secret);
     });
 
     it('redelivers an event on request, to one endpoint or to every subscribed one, idempotently', async () => {

@@ -1,6 +1,7 @@
 /** Unit tests of the assistant's turn pieces (src/workflows/assistant.ts) and of the offline demo model (src/dev/demo-model.ts). */
 import { expect } from 'chai';
-import { applyTool, callSystemPrompt } from '../../src/workflows/assistant';
+import { applyTool } from '../../src/workflows/assistant';
+import { callSystemPrompt } from '../../src/shared/assistant';
 import { demoReply } from '../../src/dev/demo-model';
 
 describe('demo model rules', () => {
@@ -18,7 +19,7 @@ describe('demo model rules', () => {
 describe('system prompt', () => {
   it('carries the instructions, the context and the transfer destination', () => {
     const prompt = callSystemPrompt({
-      agent: { id: 'agt_x', name: 'Ava', instructions: 'Confirm the booking.', first_message: null, model: null, transfer_to: '+14155550199' },
+      agent: { name: 'Ava', instructions: 'Confirm the booking.', transfer_to: '+14155550199' },
       to: '+14155550123',
       context: { booking: 'B-17' },
     });
