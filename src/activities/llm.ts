@@ -6,9 +6,11 @@
  * (`ApplicationFailure` type `LLM_REQUEST_REJECTED`, src/shared/assistant.ts), anything else is retried by the workflow's policy.
  */
 import OpenAI from 'openai';
+import { activityInfo } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
 import { llmRequestDuration, llmTokens } from '../lib/metrics';
+import { llmRequestUsage, recordUsage } from '../lib/usage';
 import { LLM_REQUEST_REJECTED, TOOL_DEFINITIONS, type ChatMessage, type ConversationRef, type ToolCall, type ToolName } from '../shared/assistant';
 import { callConversation } from './calls';
 
@@ -51,7 +53,10 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     .map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   const model = input.model ?? config().openaiModel;
   const messages = input.history ? [...(await callConversation(input.history.callId)), ...input.messages] : input.messages;
-  const timer = llmRequestDuration.startTimer({ model });
+  const startTimer = llmRequestDuration.startTimer({ model });
+  let timed = false;
+  /** Observes the request's latency once, when its answer (or failure) arrives. */
+  const timer = (labels: { outcome: 'ok' | 'rejected' | 'error' }) => void (timed || ((timed = true), startTimer(labels)));
   try {
     const completion = await openai().chat.completions.create({
       model,
@@ -59,13 +64,15 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
       ...(tools.length ? { tools } : {}),
       user: input.callId,
     });
+    timer({ outcome: 'ok' });
+    // Every answer the provider sent costs its tokens, this attempt's included if it is then retried.
+    await recordUsage(await llmRequestUsage({ subjectId: input.callId, request: activityInfo(), model: completion.model, usage: completion.usage }));
     const message = completion.choices[0]?.message;
     if (!message) throw new Error('the model returned no choice');
     const toolCalls: ToolCall[] = (message.tool_calls ?? [])
       .filter((c): c is OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall => c.type === 'function')
       .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
     const text = message.content?.trim() || null;
-    timer({ outcome: 'ok' });
     if (completion.usage) {
       llmTokens.inc({ model, type: 'prompt' }, completion.usage.prompt_tokens);
       llmTokens.inc({ model, type: 'completion' }, completion.usage.completion_tokens);

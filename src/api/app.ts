@@ -13,6 +13,7 @@ import { callsRouter } from './calls';
 import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } from './connectors';
 import { eventsRouter } from './events';
 import { twilioRouter } from './twilio';
+import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
 
 export interface AppDeps {
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/publisher_keys', publisherKeysRouter());
   v1.use('/events', eventsRouter(deps.temporal));
   v1.use('/webhook-endpoints', webhookEndpointsRouter());
+  v1.use('/usage', usageRouter());
   app.use('/v1', v1);
 
   app.use(unknownRoute);

@@ -52,9 +52,12 @@ export async function startApi(opts: { temporal: Client; port: number; host?: st
       clearInterval(sweep);
       relay.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections become idle as their requests finish: close them as they do.
       server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await closed;
+      clearInterval(idle);
       clearTimeout(timer);
     },
   };
