@@ -9,7 +9,9 @@ import type { Client } from '@temporalio/client';
 import { authenticate, errorHandler, jsonBody, requestContext, unknownRoute } from './middleware';
 import { agentsRouter } from './agents';
 import { callsRouter } from './calls';
+import { contactsRouter, recordsRouter } from './contacts';
 import { eventsRouter } from './events';
+import { knowledgeBody, knowledgeRouter } from './knowledge';
 import { twilioRouter } from './twilio';
 import { webhookEndpointsRouter } from './webhooks';
 
@@ -40,10 +42,14 @@ export function createApp(deps: AppDeps): express.Express {
   app.use('/twilio', twilioRouter(deps.temporal));
 
   const v1 = Router();
+  v1.use('/knowledge', knowledgeBody); // documents up to 500,000 characters: a larger body limit
   v1.use(jsonBody);
   v1.use(authenticate);
   v1.use('/agents', agentsRouter());
   v1.use('/calls', callsRouter(deps.temporal));
+  v1.use('/knowledge', knowledgeRouter());
+  v1.use('/contacts', contactsRouter());
+  v1.use('/records', recordsRouter());
   v1.use('/events', eventsRouter(deps.temporal));
   v1.use('/webhook-endpoints', webhookEndpointsRouter());
   app.use('/v1', v1);

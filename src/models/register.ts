@@ -8,3 +8,5 @@ import './calls';
 import './events';
 import './idempotency';
 import './webhooks';
+import './knowledge';
+import './contacts';

@@ -20,13 +20,14 @@ import {
   CancellationScope,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type * as activities from '../activities';
-import type { ChatMessage, CallTurnInput } from '../shared/assistant';
+import type { AssistantContextIds, ChatMessage, CallTurnInput, KnowledgeRef } from '../shared/assistant';
 import { newId } from '../shared/ids';
 import { searchAttributeKeys } from '../shared/search-attributes';
 import {
@@ -46,7 +47,7 @@ import {
   transferUpdate,
   TransferRequest,
 } from '../shared/calls';
-import { assistantTurn, callSystemPrompt, type ToolHandlers } from './assistant';
+import { assistantTurn, callSystemPrompt, searchKnowledgeTool, type ToolHandlers } from './assistant';
 
 /** Writes to our own store: retried until they succeed (a store outage delays a call, never loses it). */
 const store = proxyActivities<typeof activities>({
@@ -110,7 +111,13 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     conversation.cancel();
   };
 
-  /** The call's tools (src/workflows/assistant.ts): what `end_call` and `transfer_call` do to this call. */
+  /** Whom the call is with and which agent answers: the LLM activity loads records and knowledge from these. */
+  const assistantContext: AssistantContextIds = { orgId: input.orgId, livemode: input.livemode, agentId: input.agent.id, contactId: input.contactId ?? null };
+
+  /**
+   * The call's tools (src/workflows/assistant.ts): what `end_call` and `transfer_call` do to this call,
+   * and `search_knowledge` (an activity; absent from runs recorded before it existed, which must replay).
+   */
   const callTools: ToolHandlers = {
     end_call: () => {
       if (stop === null) stop = { status: 'completed', reason: 'assistant_ended' };
@@ -123,6 +130,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
       return { summary: `Transferring to ${to}.`, ends: true };
     },
   };
+  if (patched('search-knowledge-tool')) callTools.search_knowledge = searchKnowledgeTool(assistantContext);
 
   setHandler(stateQuery, state);
   setHandler(
@@ -188,8 +196,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     });
     upsertSearchAttributes([{ key: searchAttributeKeys.CallStatus, value: next }]);
   };
-  const say = (role: 'assistant' | 'caller', text: string) => {
-    turns.push({ seq: turns.length, role, text, atMs: Date.now() });
+  const say = (role: 'assistant' | 'caller', text: string, knowledge?: KnowledgeRef[]) => {
+    turns.push({ seq: turns.length, role, text, atMs: Date.now(), ...(knowledge?.length ? { knowledge } : {}) });
   };
   const flushTurns = async () => {
     if (recordedTurns < turns.length) {
@@ -319,13 +327,22 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
           model: input.agent.model,
           messages,
           tools: callTools,
+          context: assistantContext,
           observer: {
-            onText: (text) => {
-              say('assistant', text);
+            onText: (text, knowledge) => {
+              say('assistant', text, knowledge);
               said.push(text);
             },
             onTool: (call, effect) => {
-              turns.push({ seq: turns.length, role: 'tool', text: effect.summary, atMs: Date.now(), toolName: call.name, toolArguments: call.arguments });
+              turns.push({
+                seq: turns.length,
+                role: 'tool',
+                text: effect.summary,
+                atMs: Date.now(),
+                toolName: call.name,
+                toolArguments: call.arguments,
+                ...(effect.knowledge?.length ? { knowledge: effect.knowledge } : {}),
+              });
             },
           },
         });
