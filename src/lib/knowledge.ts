@@ -20,6 +20,7 @@ import { insertIfAbsent, isDuplicateKey, type WithId } from '../models/store';
 import {
   KnowledgeChange,
   KnowledgeChunk,
+  KnowledgeHead,
   KnowledgeDocument,
   KnowledgeRevision,
   renderKnowledgeDocument,
@@ -123,37 +124,53 @@ export function chunkText(text: string, opts: Partial<typeof CHUNKING> = {}): st
 // ---------------------------------------------------------------------------------------------------
 // Versions
 
-const changePrefix = (agentId: string) => `${agentId}:`;
 const changeId = (agentId: string, seq: number) => `${agentId}:${String(seq).padStart(12, '0')}`;
 
-/** The agent's knowledge version: the greatest change number, 0 when its knowledge never changed. */
-export async function knowledgeVersion(agentId: string): Promise<number> {
-  const last = await KnowledgeChange.findOne({ _id: { $gt: changePrefix(agentId), $lt: `${agentId};` } })
-    .sort({ _id: -1 })
-    .select({ seq: 1 })
-    .lean();
-  return last?.seq ?? 0;
+/** Change rows kept below the head (older ones are swept now and then). */
+const KEPT_CHANGES = 100;
+
+/**
+ * The agent's knowledge version: the greatest change number, 0 when its knowledge never changed. Reads
+ * the head (a hint, possibly behind: it is written after the change row, and FerretDB may lose one of
+ * two concurrent `$max` updates), then walks the change rows up from it (or from `atLeast`, a version
+ * already seen) until the next number is missing. Change numbers are contiguous, since a writer takes
+ * number n + 1 only after finding row n. Only `_id` lookups: cheap on every store.
+ */
+export async function knowledgeVersion(agentId: string, atLeast = 0): Promise<number> {
+  const head = await KnowledgeHead.findById(agentId).select({ seq: 1 }).lean();
+  let seq = Math.max(head?.seq ?? 0, atLeast);
+  while (await KnowledgeChange.exists({ _id: changeId(agentId, seq + 1) })) seq++;
+  return seq;
 }
 
 /**
  * Records a change of the agent's knowledge: inserts change number (current version + 1), retrying with
- * the next number when a concurrent writer took it (the unique `_id`). Call it after the change's rows are
- * stored and before answering. Keeps the last 50 change rows.
+ * the next number when a concurrent writer took it (the unique `_id`), then moves the head forward. Call
+ * it after the change's rows are stored and before answering.
  * @returns the new version
  */
 export async function bumpKnowledgeVersion(agentId: string, kdocId: string | null, kind: 'created' | 'replaced' | 'deleted'): Promise<number> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const seq = (await knowledgeVersion(agentId)) + 1;
+  let seq = 0;
+  for (let attempt = 0; ; attempt++) {
+    if (attempt >= 100) throw new Error(`could not record a knowledge change for ${agentId}: too many concurrent writers`);
+    seq = (await knowledgeVersion(agentId, seq)) + 1;
     try {
       await KnowledgeChange.collection.insertOne({ _id: changeId(agentId, seq), agent_id: agentId, seq, kdoc_id: kdocId, kind, created_ms: Date.now() } as never);
+      break;
     } catch (err) {
-      if (isDuplicateKey(err)) continue;
-      throw err;
+      if (!isDuplicateKey(err)) throw err;
     }
-    if (seq > 50) await KnowledgeChange.deleteMany({ _id: { $gt: changePrefix(agentId), $lt: changeId(agentId, seq - 50) } });
-    return seq;
   }
-  throw new Error(`could not record a knowledge change for ${agentId}: too many concurrent writers`);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await KnowledgeHead.updateOne({ _id: agentId }, { $max: { seq } }, { upsert: true });
+      break;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err; // two first upserts at once: the second updates
+    }
+  }
+  if (seq % KEPT_CHANGES === 0) await KnowledgeChange.deleteMany({ agent_id: agentId, seq: { $lt: seq - KEPT_CHANGES } });
+  return seq;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -338,19 +355,49 @@ export interface IndexedChunk extends KnowledgeRef {
   text: string;
 }
 
-/** An in-memory BM25 index over chunks (MiniSearch), built once per agent and knowledge version. */
+/** Index terms: lower case, two characters or more, not a stop word. */
+function indexTerm(term: string): string | null {
+  const t = term.toLowerCase();
+  return t.length < 2 || STOP_WORDS.has(t) ? null : t;
+}
+
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+
+/** The distinct index terms of a text. */
+function termsOf(text: string): Set<string> {
+  const terms = new Set<string>();
+  for (const token of tokenize(text)) {
+    const term = indexTerm(token);
+    if (term) terms.add(term);
+  }
+  return terms;
+}
+
+/**
+ * Query terms found in more than this share of an index's chunks (and in more than `MIN_COMMON_CHUNKS`)
+ * are left out of a query that has rarer terms: BM25 gives them almost no weight (their IDF is near
+ * zero), yet scoring them visits most of the index (scikit-learn's `max_df`, applied to queries).
+ */
+const MAX_QUERY_TERM_SHARE = 0.25;
+const MIN_COMMON_CHUNKS = 500;
+
+/**
+ * An in-memory BM25 index over chunks (MiniSearch), built once per agent and then kept in step with the
+ * store by replacing the chunks of the documents that changed (`replaceDocuments`).
+ */
 export class KnowledgeIndex {
   private readonly engine: MiniSearch<IndexedChunk>;
   private readonly chunks = new Map<string, IndexedChunk>();
+  /** Chunk ids of each document. */
+  private readonly byDocument = new Map<string, string[]>();
+  /** In how many chunks each index term occurs. */
+  private readonly df = new Map<string, number>();
 
   constructor(chunks: IndexedChunk[]) {
     this.engine = new MiniSearch<IndexedChunk>({
       fields: ['title', 'text'],
       storeFields: [],
-      processTerm: (term) => {
-        const t = term.toLowerCase();
-        return t.length < 2 || STOP_WORDS.has(t) ? null : t;
-      },
+      processTerm: indexTerm,
       searchOptions: {
         boost: { title: 2 },
         prefix: (term) => term.length >= 4,
@@ -359,8 +406,40 @@ export class KnowledgeIndex {
         combineWith: 'OR',
       },
     });
+    this.add(chunks);
+  }
+
+  private add(chunks: IndexedChunk[]): void {
     this.engine.addAll(chunks);
-    for (const c of chunks) this.chunks.set(c.id, c);
+    for (const c of chunks) {
+      this.chunks.set(c.id, c);
+      const ids = this.byDocument.get(c.document) ?? [];
+      ids.push(c.id);
+      this.byDocument.set(c.document, ids);
+      for (const term of termsOf(`${c.title} ${c.text}`)) this.df.set(term, (this.df.get(term) ?? 0) + 1);
+    }
+  }
+
+  /**
+   * Replaces everything indexed for `documents` by `chunks` (the current chunks of those of them that
+   * still exist): a replaced or deleted document is gone from the next search.
+   */
+  replaceDocuments(documents: Iterable<string>, chunks: IndexedChunk[]): void {
+    for (const document of documents) {
+      const ids = this.byDocument.get(document) ?? [];
+      if (ids.length) this.engine.discardAll(ids);
+      for (const id of ids) {
+        const c = this.chunks.get(id)!;
+        for (const term of termsOf(`${c.title} ${c.text}`)) {
+          const n = (this.df.get(term) ?? 1) - 1;
+          if (n > 0) this.df.set(term, n);
+          else this.df.delete(term);
+        }
+        this.chunks.delete(id);
+      }
+      this.byDocument.delete(document);
+    }
+    this.add(chunks);
   }
 
   /** Chunks indexed. */
@@ -368,19 +447,23 @@ export class KnowledgeIndex {
     return this.chunks.size;
   }
 
-  /** Distinct documents indexed. */
+  /** Documents indexed. */
   get documents(): number {
-    return new Set([...this.chunks.values()].map((c) => c.document)).size;
+    return this.byDocument.size;
   }
 
   /**
-   * The `limit` best chunks for `query`, best first (BM25 score; ties by document and chunk number).
-   * A query of stop words only finds nothing.
+   * The `limit` best chunks for `query`, best first (BM25 score). A query of stop words only finds
+   * nothing; terms in most chunks are dropped when the query has rarer ones (see `MAX_QUERY_TERM_SHARE`).
    */
   search(query: string, limit = 5): KnowledgeHit[] {
-    if (this.chunks.size === 0 || !query.trim()) return [];
+    if (this.chunks.size === 0) return [];
+    const terms = [...termsOf(query.slice(0, KNOWLEDGE_LIMITS.maxQueryCharacters))];
+    if (terms.length === 0) return [];
+    const common = Math.max(MIN_COMMON_CHUNKS, this.chunks.size * MAX_QUERY_TERM_SHARE);
+    const rare = terms.filter((t) => (this.df.get(t) ?? 0) <= common);
     return this.engine
-      .search(query.slice(0, KNOWLEDGE_LIMITS.maxQueryCharacters))
+      .search({ combineWith: 'OR', queries: rare.length ? rare : terms })
       .slice(0, limit)
       .map((r) => {
         const c = this.chunks.get(String(r.id))!;
@@ -389,45 +472,96 @@ export class KnowledgeIndex {
   }
 }
 
-/** Loads an agent's current chunks from the store: live documents, their current revisions, their chunks. */
-export async function loadAgentChunks(scope: AgentScope): Promise<IndexedChunk[]> {
-  const docs = await KnowledgeDocument.find({ agent_id: scope.agentId, org_id: scope.orgId, livemode: scope.livemode, deleted_ms: null }).select({ _id: 1 }).lean();
-  const revisions = await currentRevisions(docs.map((d) => d._id));
-  const titles = new Map([...revisions.values()].map((r) => [r._id, r.title]));
-  if (titles.size === 0) return [];
-  const rows = await KnowledgeChunk.find({ revision_id: { $in: [...titles.keys()] } }).lean();
+/**
+ * Loads the current chunks of an agent's live documents from the store: live identity rows, their
+ * current revisions, the revisions' chunks. With `only` (a few changed documents), rows are read by `_id`
+ * (chunk ids follow from the revision and its chunk count).
+ */
+export async function loadAgentChunks(scope: AgentScope, only?: string[]): Promise<IndexedChunk[]> {
+  const live = { agent_id: scope.agentId, org_id: scope.orgId, livemode: scope.livemode, deleted_ms: null };
+  let docIds: string[];
+  if (only) {
+    docIds = [];
+    for (const id of only) if (await KnowledgeDocument.exists({ _id: id, ...live })) docIds.push(id);
+  } else {
+    docIds = (await KnowledgeDocument.find(live).select({ _id: 1 }).lean()).map((d) => d._id);
+  }
+  const revisions = [...(await currentRevisions(docIds)).values()];
+  if (revisions.length === 0) return [];
+  let rows: { kdoc_id: string; revision_id: string; n: number; text: string }[];
+  if (only) {
+    rows = [];
+    for (const r of revisions) {
+      for (let n = 0; n < r.chunks; n++) {
+        const row = await KnowledgeChunk.findById(chunkId(r._id, n)).lean();
+        if (row) rows.push(row);
+      }
+    }
+  } else {
+    rows = await KnowledgeChunk.find({ revision_id: { $in: revisions.map((r) => r._id) } }).lean();
+  }
+  const titles = new Map(revisions.map((r) => [r._id, r.title]));
   return rows
     .map((r) => ({ id: `${r.kdoc_id}:${r.n}`, document: r.kdoc_id, chunk: r.n, title: titles.get(r.revision_id)!, text: r.text }))
     .sort((a, b) => (a.document === b.document ? a.chunk - b.chunk : a.document < b.document ? -1 : 1));
 }
 
+/** Versions an index is brought forward by, reloading the documents they name; beyond, it is rebuilt. */
+const MAX_INCREMENTAL_CHANGES = 50;
+
 /**
- * A process-local cache of agents' indexes, each kept with the knowledge version it was built under; at
- * most `maxAgents` agents (least recently used dropped). One instance per process (`knowledgeSearcher`);
+ * The documents changed by versions `from + 1` … `to` of the agent's knowledge, from its change rows;
+ * null when there are too many or some rows are no longer kept (then the index is rebuilt).
+ */
+async function changedDocuments(agentId: string, from: number, to: number): Promise<Set<string> | null> {
+  if (to - from > MAX_INCREMENTAL_CHANGES) return null;
+  const changed = new Set<string>();
+  for (let seq = from + 1; seq <= to; seq++) {
+    const row = await KnowledgeChange.findById(changeId(agentId, seq)).select({ kdoc_id: 1 }).lean();
+    if (!row?.kdoc_id) return null;
+    changed.add(row.kdoc_id);
+  }
+  return changed;
+}
+
+/**
+ * A process-local cache of agents' indexes, each kept with the knowledge version it reflects; at most
+ * `maxAgents` agents (least recently used dropped). One instance per process (`knowledgeSearcher`);
  * tests make several to stand for several processes.
+ *
+ * A search reads the stored version first. An index at that version (or later) is used as it is; an
+ * older one is brought forward by reloading only the documents named by the change rows in between
+ * (a full rebuild when those rows are gone); updates of one agent's index run one after the other.
  */
 export class KnowledgeSearcher {
-  private readonly cache = new Map<string, { version: number; index: Promise<KnowledgeIndex> }>();
+  /** Per agent: the greatest version read, and the index as of the last update asked for. */
+  private readonly cache = new Map<string, { seen: number; latest: Promise<{ version: number; index: KnowledgeIndex }> }>();
 
   constructor(private readonly maxAgents = 200) {}
 
-  /**
-   * The agent's index as of now: reads the stored version first, then reuses the cached index if it was
-   * built under that version, else builds one from the store (concurrent callers share the build).
-   */
+  /** The agent's index, reflecting at least every change answered before this call. */
   async index(scope: AgentScope): Promise<KnowledgeIndex> {
     const key = `${scope.orgId}|${scope.livemode}|${scope.agentId}`;
-    const version = await knowledgeVersion(scope.agentId);
-    let entry = this.cache.get(key);
-    if (!entry || entry.version !== version) {
-      const index = version === 0 ? Promise.resolve(new KnowledgeIndex([])) : loadAgentChunks(scope).then((chunks) => new KnowledgeIndex(chunks));
-      entry = { version, index };
-      index.catch(() => this.cache.get(key) === entry && this.cache.delete(key));
-    }
+    const cached = this.cache.get(key);
+    const version = await knowledgeVersion(scope.agentId, cached?.seen ?? 0);
+    const entry = cached ?? { seen: 0, latest: Promise.resolve({ version: -1, index: new KnowledgeIndex([]) }) };
+    entry.seen = Math.max(entry.seen, version);
+    const next = entry.latest
+      .catch(() => ({ version: -1, index: new KnowledgeIndex([]) }))
+      .then(async (current) => {
+        if (current.version >= version) return current;
+        if (version === 0) return { version, index: new KnowledgeIndex([]) };
+        const changed = current.version >= 0 ? await changedDocuments(scope.agentId, current.version, version) : null;
+        if (!changed) return { version, index: new KnowledgeIndex(await loadAgentChunks(scope)) };
+        const chunks = await loadAgentChunks(scope, [...changed]);
+        current.index.replaceDocuments(changed, chunks); // synchronous: no search sees half of it
+        return { version, index: current.index };
+      });
+    entry.latest = next;
     this.cache.delete(key); // re-insert: most recently used last
     this.cache.set(key, entry);
     while (this.cache.size > this.maxAgents) this.cache.delete(this.cache.keys().next().value!);
-    return entry.index;
+    return (await next).index;
   }
 
   /** The `limit` best chunks of the agent's knowledge for `query` (see `KnowledgeIndex.search`). */

@@ -12,9 +12,14 @@
  * - `KnowledgeChunk` (`<krev id>:<n>`): immutable chunks of a revision's text, the rows the index is built
  *   from; written before their revision row, so a revision that can be read has all its chunks.
  * - `KnowledgeChange` (`<agent id>:<seq>`): immutable rows numbering every change of an agent's knowledge
- *   (1, 2, 3…; the unique `_id` makes two writers take different numbers). The greatest number is the
- *   agent's knowledge version: every process caches its search index under the version it read before
- *   loading, and rebuilds when the stored version differs.
+ *   (1, 2, 3…; the unique `_id` makes two writers take different numbers) and naming the document
+ *   changed. The greatest number is the agent's knowledge version: every process keeps its search index
+ *   with the version it reflects, and brings it forward when the stored version is greater.
+ * - `KnowledgeHead` (`_id` = agent id): where to start looking for the greatest change number, moved
+ *   forward with `$max` after each change. Only a hint: readers walk the change rows up from it, so a
+ *   head left behind (a lost concurrent update on FerretDB) never hides a change.
+ *
+ * Reads on the hot path (a search: the head and the next change row) are `_id` lookups on small rows.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { schemaOptions as base, seconds, type WithId } from './store';
@@ -77,7 +82,18 @@ const changeSchema = new Schema(
   },
   base,
 );
+changeSchema.index({ agent_id: 1, seq: 1 });
 export const KnowledgeChange = mongoose.model('KnowledgeChange', changeSchema, 'knowledge_changes');
+
+const headSchema = new Schema(
+  {
+    /** The agent id. */
+    _id: { type: String, required: true },
+    seq: { type: Number, required: true },
+  },
+  base,
+);
+export const KnowledgeHead = mongoose.model('KnowledgeHead', headSchema, 'knowledge_heads');
 
 export type KnowledgeDocumentDoc = InferSchemaType<typeof documentSchema>;
 export type KnowledgeRevisionDoc = InferSchemaType<typeof revisionSchema>;

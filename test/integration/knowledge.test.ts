@@ -6,8 +6,8 @@
  */
 import { expect } from 'chai';
 import { h, newTenant, request, waitForCall } from '../support/harness';
-import { KnowledgeDocument, KnowledgeRevision, KnowledgeChunk } from '../../src/models/knowledge';
-import { chunkText, KnowledgeSearcher, KNOWLEDGE_LIMITS } from '../../src/lib/knowledge';
+import { KnowledgeDocument, KnowledgeRevision, KnowledgeChunk, KnowledgeHead } from '../../src/models/knowledge';
+import { chunkText, KnowledgeSearcher, KNOWLEDGE_LIMITS, knowledgeVersion } from '../../src/lib/knowledge';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -144,6 +144,37 @@ describe('knowledge', function () {
     const list = await request('GET', `/v1/knowledge?agent_id=${agentId}`, { key: t.testKey });
     expect(list.body.data.map((d: any) => d.id)).to.deep.equal([keep.id]);
     expect(await KnowledgeChunk.countDocuments({ kdoc_id: doc.id })).to.equal(0);
+  });
+
+  it('brings a cached index forward by the documents changed, or rebuilds it past the kept change log', async () => {
+    const agentId = await newAgent(t);
+    const scope = { orgId: t.orgId, livemode: false, agentId };
+    const first = await addDoc(t.testKey, agentId, 'First', 'The first document mentions a gazebo.');
+    const warm = new KnowledgeSearcher();
+    expect((await warm.search({ ...scope, query: 'gazebo' })).length).to.equal(1);
+    // A few changes: the warm index takes in only those documents.
+    const second = await addDoc(t.testKey, agentId, 'Second', 'The second document mentions a pergola.');
+    expect((await warm.search({ ...scope, query: 'pergola' }))[0].document).to.equal(second.id);
+    // More changes than the 50 change rows kept: the warm index is rebuilt from the store.
+    for (let i = 0; i < 26; i++) {
+      const d = await addDoc(t.testKey, agentId, `Filler ${i}`, `Filler number ${i} about a trellis.`);
+      await request('DELETE', `/v1/knowledge/${d.id}`, { key: t.testKey });
+    }
+    await request('DELETE', `/v1/knowledge/${first.id}`, { key: t.testKey });
+    expect(await warm.search({ ...scope, query: 'gazebo' })).to.deep.equal([]);
+    expect(await warm.search({ ...scope, query: 'trellis' })).to.deep.equal([]);
+    expect((await warm.search({ ...scope, query: 'pergola' }))[0].document).to.equal(second.id);
+    expect((await warm.index(scope)).size).to.equal(1);
+
+    // A head left behind (as a lost concurrent update on FerretDB would leave it) hides no change.
+    const version = await knowledgeVersion(agentId);
+    expect(version).to.equal(55);
+    await KnowledgeHead.updateOne({ _id: agentId }, { $set: { seq: 1 } });
+    expect(await knowledgeVersion(agentId)).to.equal(version);
+    await request('POST', `/v1/knowledge/${second.id}`, { key: t.testKey, body: { text: 'The second document now mentions an arbour.' } });
+    expect(await knowledgeVersion(agentId)).to.equal(version + 1);
+    expect(await new KnowledgeSearcher().search({ ...scope, query: 'pergola' })).to.deep.equal([]);
+    expect((await warm.search({ ...scope, query: 'arbour' }))[0].document).to.equal(second.id);
   });
 
   it('settles concurrent replaces of one document on the same text everywhere', async () => {
