@@ -20,10 +20,12 @@ import {
   TOOL_DEFINITIONS,
   type AssistantContextIds,
   type ChatMessage,
+  type ConversationRef,
   type KnowledgeRef,
   type ToolCall,
   type ToolName,
 } from '../shared/assistant';
+import { callConversation } from './calls';
 
 
 let client: OpenAI | undefined;
@@ -43,7 +45,10 @@ export interface GenerateReplyInput {
   callId: string;
   /** Model name; null for the configured default (`OPENAI_MODEL`). */
   model: string | null;
+  /** The messages to send; with `history`, only those after the stored transcript. */
   messages: ChatMessage[];
+  /** Where the earlier conversation is stored (a call): loaded and sent before `messages`. */
+  history?: ConversationRef;
   /** Names of the tools offered (src/shared/assistant.ts `TOOL_DEFINITIONS`). */
   tools: ToolName[];
   /** Who the conversation is with and which agent answers: the context is loaded from these. */
@@ -63,7 +68,7 @@ export interface GenerateReplyResult {
  * unavailable) the request goes ahead without them rather than leave a caller unanswered.
  */
 export async function generateReply(input: GenerateReplyInput): Promise<GenerateReplyResult> {
-  let messages = input.messages;
+  let messages = input.history ? [...(await callConversation(input.history.callId)), ...input.messages] : input.messages;
   let offered = input.tools;
   let known: AssistantContext | null = null;
   if (input.context) {

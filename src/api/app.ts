@@ -10,6 +10,7 @@ import { authenticate, errorHandler, jsonBody, requestContext, unknownRoute } fr
 import { agentsRouter } from './agents';
 import { callsRouter } from './calls';
 import { contactsRouter, recordsRouter } from './contacts';
+import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } from './connectors';
 import { eventsRouter } from './events';
 import { knowledgeBody, knowledgeRouter } from './knowledge';
 import { twilioRouter } from './twilio';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   const v1 = Router();
   v1.use('/knowledge', knowledgeBody); // documents up to 500,000 characters: a larger body limit
+  v1.use(connectorVersionBodyParser()); // the bundle upload's own body limit, before the 1 MB parser
   v1.use(jsonBody);
   v1.use(authenticate);
   v1.use('/agents', agentsRouter());
@@ -50,6 +52,8 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/knowledge', knowledgeRouter());
   v1.use('/contacts', contactsRouter());
   v1.use('/records', recordsRouter());
+  v1.use('/connectors', connectorsRouter(deps.temporal));
+  v1.use('/publisher_keys', publisherKeysRouter());
   v1.use('/events', eventsRouter(deps.temporal));
   v1.use('/webhook-endpoints', webhookEndpointsRouter());
   app.use('/v1', v1);

@@ -10,3 +10,4 @@ import './idempotency';
 import './webhooks';
 import './knowledge';
 import './contacts';
+import './connectors';

@@ -1,8 +1,10 @@
 /**
  * A Twilio-shaped REST server on loopback for tests: the real `twilio` package talks to it through
  * `TWILIO_API_BASE_URL`. It implements the Calls resource as far as the service uses it — create
- * (`POST /2010-04-01/Accounts/{sid}/Calls.json`) and update (`POST …/Calls/{CallSid}.json`, `Twiml` or
- * `Status`) — checks HTTP basic auth like Twilio, and records every request.
+ * (`POST /2010-04-01/Accounts/{sid}/Calls.json`), list (`GET …/Calls.json?To=&From=`) and update
+ * (`POST …/Calls/{CallSid}.json`, `Twiml` or `Status`) — checks HTTP basic auth like Twilio, and records
+ * every request. `behave` lets a test delay or fail requests (a create whose answer comes too late, a
+ * hang-up that fails with 5xx).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +16,10 @@ export interface FakeTwilio {
   authToken: string;
   created: Record<string, string>[];
   updates: { callSid: string; params: Record<string, string> }[];
+  /** How many list requests were made. */
+  lists: number;
+  /** Test hooks: delay (ms) or fail (HTTP status) the next requests; reset by assigning `{}`. */
+  behave: { create?: (n: number) => { delayMs?: number; status?: number }; update?: (n: number) => { delayMs?: number; status?: number } };
   close(): Promise<void>;
 }
 
@@ -22,10 +28,15 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   const authToken = crypto.randomBytes(16).toString('hex');
   const created: FakeTwilio['created'] = [];
   const updates: FakeTwilio['updates'] = [];
+  const calls: { sid: string; to: string; from: string; created: Date }[] = [];
+  const fake = { lists: 0, behave: {} as FakeTwilio['behave'] };
+  let creates = 0;
+  let updatesSeen = 0;
+  const sleep = (ms = 0) => new Promise((r) => setTimeout(r, ms));
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const send = (status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
@@ -34,14 +45,31 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       if (auth !== `${accountSid}:${authToken}`) return send(401, { code: 20003, message: 'Authenticate', status: 401 });
       const params = Object.fromEntries(new URLSearchParams(raw));
       const base = `/2010-04-01/Accounts/${accountSid}/Calls`;
-      if (req.method === 'POST' && req.url === `${base}.json`) {
+      const [pathname, query = ''] = (req.url ?? '').split('?');
+      const callJson = (c: (typeof calls)[number]) => ({ sid: c.sid, account_sid: accountSid, to: c.to, from: c.from, status: 'queued', date_created: c.created.toUTCString(), direction: 'outbound-api', api_version: '2010-04-01' });
+      if (req.method === 'POST' && pathname === `${base}.json`) {
         if (!/^\+[1-9]\d{6,14}$/.test(params.To ?? '')) return send(400, { code: 21211, message: `The 'To' number ${params.To} is not a valid phone number.`, status: 400 });
-        created.push(params);
+        const b = fake.behave.create?.(++creates) ?? {};
+        if (b.status) return send(b.status, { code: 20500, message: 'fake failure', status: b.status });
         const sid = 'CA' + crypto.randomBytes(16).toString('hex');
-        return send(201, { sid, account_sid: accountSid, to: params.To, from: params.From, status: 'queued', direction: 'outbound-api', api_version: '2010-04-01' });
+        created.push({ ...params, Sid: sid });
+        const call = { sid, to: params.To, from: params.From, created: new Date() };
+        calls.push(call);
+        await sleep(b.delayMs); // the call exists at Twilio even if its answer comes too late
+        return send(201, callJson(call));
       }
-      const m = new RegExp(`^${base}/(CA[0-9a-f]{32})\\.json$`).exec(req.url ?? '');
+      if (req.method === 'GET' && pathname === `${base}.json`) {
+        fake.lists++;
+        const q = new URLSearchParams(query);
+        const found = calls.filter((c) => (!q.get('To') || c.to === q.get('To')) && (!q.get('From') || c.from === q.get('From'))).reverse();
+        const uri = `${base}.json?${query}`;
+        return send(200, { calls: found.map(callJson), first_page_uri: uri, next_page_uri: null, previous_page_uri: null, page: 0, page_size: 50, start: 0, end: found.length, uri });
+      }
+      const m = new RegExp(`^${base}/(CA[0-9a-f]{32})\\.json$`).exec(pathname);
       if (req.method === 'POST' && m) {
+        const b = fake.behave.update?.(++updatesSeen) ?? {};
+        await sleep(b.delayMs);
+        if (b.status) return send(b.status, { code: 20500, message: 'fake failure', status: b.status });
         updates.push({ callSid: m[1], params });
         return send(200, { sid: m[1], account_sid: accountSid, status: params.Status ?? 'in-progress' });
       }
@@ -49,12 +77,12 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
+  return Object.assign(fake, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     accountSid,
     authToken,
     created,
     updates,
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
-  };
+  });
 }
