@@ -6,26 +6,106 @@
  */
 
 export const LABELLED_DOCUMENTS: { key: string; title: string; text: string }[] = [
-  { key: 'refunds', title: 'Returns and refunds', text: 'You may return a bicycle within 45 days of delivery for a full refund. It must be unused and in its original box. Refunds reach the original card within five business days after we receive the parcel.\n\nAccessories can be returned within 30 days.' },
-  { key: 'shipping', title: 'Shipping times', text: 'Orders ship from our Porto warehouse. Delivery in mainland Portugal takes two business days; Spain three to four; the rest of the European Union five to seven business days. Islands may take longer.\n\nShipping is free above 150 euros.' },
-  { key: 'warranty', title: 'Warranty', text: 'Every frame carries a lifetime warranty against cracks and manufacturing defects. Wheels, brakes, gears and other components are covered for two years. The warranty does not cover crashes, wear or racing use.' },
-  { key: 'hours', title: 'Showroom opening hours', text: 'The Lisbon showroom opens Monday to Saturday from 9:00 to 19:00. It is closed on Sundays and public holidays. In August it closes at 17:00.' },
-  { key: 'fitting', title: 'Bike fitting service', text: 'A professional bike fitting takes about 60 minutes and costs 40 euros, refunded if you buy a bicycle the same month. Book an appointment online; bring your cycling shoes and shorts.' },
-  { key: 'battery', title: 'E-bike battery care', text: 'To make an electric bike battery last, keep its charge between 20 and 80 percent, store it in a cool dry place, and never leave it in full sun. Charge it with the original charger only. Over winter, charge it to half every month.' },
-  { key: 'financing', title: 'Paying in instalments', text: 'Purchases above 300 euros can be paid in 12 monthly instalments with zero interest, subject to a credit check by our partner bank. Apply at checkout; the decision takes a few minutes.' },
-  { key: 'puncture', title: 'Fixing a flat tyre', text: 'For a flat tyre on a tubeless wheel, add sealant and spin the wheel; for an inner tube, use the patch kit: find the hole, roughen the rubber, apply glue, wait one minute, press the patch firmly.' },
-  { key: 'students', title: 'Student discount', text: 'Students get 10 percent off bicycles and accessories on presentation of a valid student card in the showroom, or a university e-mail address online. The discount cannot be combined with sales.' },
-  { key: 'giftcards', title: 'Gift cards', text: 'Gift cards are valid for two years from purchase, can be used online and in the showroom, and cannot be exchanged for cash or refunded. Lost cards can be replaced with the receipt.' },
-  { key: 'rental', title: 'Renting a bicycle', text: 'City bikes rent for 15 euros a day and electric bikes for 30 euros a day. We ask for a deposit of 200 euros and an identity document. Helmets and locks are included.' },
-  { key: 'tradein', title: 'Trade-in programme', text: 'Bring your old bicycle and we take it in exchange for up to 30 percent of its original price, as credit towards a new one. The value depends on condition; we inspect it in the showroom.' },
-  { key: 'helmet', title: 'Choosing a helmet size', text: 'Measure the circumference of your head one finger above the eyebrows with a soft tape. Small fits 51 to 55 centimetres, medium 55 to 59, large 59 to 63. A helmet should not move when you shake your head.' },
-  { key: 'insurance', title: 'Theft insurance', text: 'Our partner insurer covers theft and accidental damage for 8 percent of the bicycle price per year. Claims need a police report within 48 hours and the receipt of the lock.' },
-  { key: 'fleet', title: 'Company fleets', text: 'Businesses that order ten or more bicycles get a fleet discount and a dedicated account manager, plus on-site servicing every quarter. Invoices carry the company tax number.' },
-  { key: 'kids', title: "Children's bike sizes", text: "Choose children's bicycles by wheel size: 12 inch wheels for ages two to four, 16 inch for four to six, 20 inch for six to nine, 24 inch for nine to twelve. The child should touch the ground with both feet." },
-  { key: 'service', title: 'Servicing schedule', text: 'Have your bicycle serviced every six months or every 2000 kilometres, whichever comes first. A standard service costs 45 euros and includes brake and gear adjustment, chain cleaning and a safety check.' },
-  { key: 'payments', title: 'Payment methods', text: 'We accept Visa, Mastercard, MB Way, PayPal and bank transfer. Cash is accepted in the showroom for amounts up to 1000 euros.' },
-  { key: 'tracking', title: 'Tracking an order', text: 'When your order leaves the warehouse you receive an e-mail with a tracking number from the carrier. You can also follow the parcel from the Orders page of your account.' },
-  { key: 'privacy', title: 'Personal data', text: 'We keep customer data for five years after the last purchase. To see, correct or delete your data, write to privacy@example.com; we answer within thirty days.' },
+  {
+    key: 'refunds',
+    title: 'Returns and refunds',
+    text: 'You may return a bicycle within 45 days of delivery for a full refund. It must be unused and in its original box. Refunds reach the original card within five business days after we receive the parcel.\n\nAccessories can be returned within 30 days.',
+  },
+  {
+    key: 'shipping',
+    title: 'Shipping times',
+    text: 'Orders ship from our Porto warehouse. Delivery in mainland Portugal takes two business days; Spain three to four; the rest of the European Union five to seven business days. Islands may take longer.\n\nShipping is free above 150 euros.',
+  },
+  {
+    key: 'warranty',
+    title: 'Warranty',
+    text: 'Every frame carries a lifetime warranty against cracks and manufacturing defects. Wheels, brakes, gears and other components are covered for two years. The warranty does not cover crashes, wear or racing use.',
+  },
+  {
+    key: 'hours',
+    title: 'Showroom opening hours',
+    text: 'The Lisbon showroom opens Monday to Saturday from 9:00 to 19:00. It is closed on Sundays and public holidays. In August it closes at 17:00.',
+  },
+  {
+    key: 'fitting',
+    title: 'Bike fitting service',
+    text: 'A professional bike fitting takes about 60 minutes and costs 40 euros, refunded if you buy a bicycle the same month. Book an appointment online; bring your cycling shoes and shorts.',
+  },
+  {
+    key: 'battery',
+    title: 'E-bike battery care',
+    text: 'To make an electric bike battery last, keep its charge between 20 and 80 percent, store it in a cool dry place, and never leave it in full sun. Charge it with the original charger only. Over winter, charge it to half every month.',
+  },
+  {
+    key: 'financing',
+    title: 'Paying in instalments',
+    text: 'Purchases above 300 euros can be paid in 12 monthly instalments with zero interest, subject to a credit check by our partner bank. Apply at checkout; the decision takes a few minutes.',
+  },
+  {
+    key: 'puncture',
+    title: 'Fixing a flat tyre',
+    text: 'For a flat tyre on a tubeless wheel, add sealant and spin the wheel; for an inner tube, use the patch kit: find the hole, roughen the rubber, apply glue, wait one minute, press the patch firmly.',
+  },
+  {
+    key: 'students',
+    title: 'Student discount',
+    text: 'Students get 10 percent off bicycles and accessories on presentation of a valid student card in the showroom, or a university e-mail address online. The discount cannot be combined with sales.',
+  },
+  {
+    key: 'giftcards',
+    title: 'Gift cards',
+    text: 'Gift cards are valid for two years from purchase, can be used online and in the showroom, and cannot be exchanged for cash or refunded. Lost cards can be replaced with the receipt.',
+  },
+  {
+    key: 'rental',
+    title: 'Renting a bicycle',
+    text: 'City bikes rent for 15 euros a day and electric bikes for 30 euros a day. We ask for a deposit of 200 euros and an identity document. Helmets and locks are included.',
+  },
+  {
+    key: 'tradein',
+    title: 'Trade-in programme',
+    text: 'Bring your old bicycle and we take it in exchange for up to 30 percent of its original price, as credit towards a new one. The value depends on condition; we inspect it in the showroom.',
+  },
+  {
+    key: 'helmet',
+    title: 'Choosing a helmet size',
+    text: 'Measure the circumference of your head one finger above the eyebrows with a soft tape. Small fits 51 to 55 centimetres, medium 55 to 59, large 59 to 63. A helmet should not move when you shake your head.',
+  },
+  {
+    key: 'insurance',
+    title: 'Theft insurance',
+    text: 'Our partner insurer covers theft and accidental damage for 8 percent of the bicycle price per year. Claims need a police report within 48 hours and the receipt of the lock.',
+  },
+  {
+    key: 'fleet',
+    title: 'Company fleets',
+    text: 'Businesses that order ten or more bicycles get a fleet discount and a dedicated account manager, plus on-site servicing every quarter. Invoices carry the company tax number.',
+  },
+  {
+    key: 'kids',
+    title: "Children's bike sizes",
+    text: "Choose children's bicycles by wheel size: 12 inch wheels for ages two to four, 16 inch for four to six, 20 inch for six to nine, 24 inch for nine to twelve. The child should touch the ground with both feet.",
+  },
+  {
+    key: 'service',
+    title: 'Servicing schedule',
+    text: 'Have your bicycle serviced every six months or every 2000 kilometres, whichever comes first. A standard service costs 45 euros and includes brake and gear adjustment, chain cleaning and a safety check.',
+  },
+  {
+    key: 'payments',
+    title: 'Payment methods',
+    text: 'We accept Visa, Mastercard, MB Way, PayPal and bank transfer. Cash is accepted in the showroom for amounts up to 1000 euros.',
+  },
+  {
+    key: 'tracking',
+    title: 'Tracking an order',
+    text: 'When your order leaves the warehouse you receive an e-mail with a tracking number from the carrier. You can also follow the parcel from the Orders page of your account.',
+  },
+  {
+    key: 'privacy',
+    title: 'Personal data',
+    text: 'We keep customer data for five years after the last purchase. To see, correct or delete your data, write to privacy@example.com; we answer within thirty days.',
+  },
 ];
 
 export const LABELLED_QUERIES: { query: string; relevant: string }[] = [

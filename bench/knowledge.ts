@@ -18,7 +18,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chunkText, createKnowledgeDocument, KnowledgeIndex, KnowledgeSearcher, replaceKnowledgeDocument, type IndexedChunk } from '../src/lib/knowledge';
+import {
+  chunkText,
+  createKnowledgeDocument,
+  KnowledgeIndex,
+  KnowledgeSearcher,
+  replaceKnowledgeDocument,
+  type IndexedChunk,
+} from '../src/lib/knowledge';
 import { connectStore, disconnectStore } from '../src/models/store';
 import { freePort, infraBinaries, startFerretDB } from '../src/dev/infra';
 import { newId } from '../src/shared/ids';
@@ -35,7 +42,28 @@ function prng(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'shi', 'pe', 'da', 'gri', 'fon', 'bel', 'mar', 'tos', 'quin', 'dre', 'lum', 'sa', 'vi'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'ta',
+  'vo',
+  'shi',
+  'pe',
+  'da',
+  'gri',
+  'fon',
+  'bel',
+  'mar',
+  'tos',
+  'quin',
+  'dre',
+  'lum',
+  'sa',
+  'vi',
+];
 /** 20,000 made-up words (names, places, jargon of a real knowledge base), all distinct. */
 const SYNTHETIC_WORDS = Array.from({ length: 20_000 }, (_, i) => {
   let w = '';
@@ -57,7 +85,9 @@ function distractor(random: () => number, paragraphs: number): string {
     const words = Array.from({ length: 8 + Math.floor(random() * 10) }, word);
     return `${words[0][0].toUpperCase()}${words.join(' ').slice(1)}.`;
   };
-  return Array.from({ length: paragraphs }, () => Array.from({ length: 4 + Math.floor(random() * 4) }, sentence).join(' ')).join('\n\n');
+  return Array.from({ length: paragraphs }, () =>
+    Array.from({ length: 4 + Math.floor(random() * 4) }, sentence).join(' '),
+  ).join('\n\n');
 }
 
 const ms = (values: number[]) => {
@@ -80,23 +110,38 @@ function corpus(target: number): { key: string; title: string; text: string; chu
   return docs;
 }
 
-function recallAt5(search: (q: string) => { document: string }[], idOf: (key: string) => string): { recall: number; misses: string[] } {
+function recallAt5(
+  search: (q: string) => { document: string }[],
+  idOf: (key: string) => string,
+): { recall: number; misses: string[] } {
   const misses: string[] = [];
   for (const q of LABELLED_QUERIES) {
-    if (!search(q.query).slice(0, 5).some((h) => h.document === idOf(q.relevant))) misses.push(q.query);
+    if (
+      !search(q.query)
+        .slice(0, 5)
+        .some((h) => h.document === idOf(q.relevant))
+    )
+      misses.push(q.query);
   }
-  return { recall: Math.round(((LABELLED_QUERIES.length - misses.length) / LABELLED_QUERIES.length) * 1000) / 1000, misses };
+  return {
+    recall: Math.round(((LABELLED_QUERIES.length - misses.length) / LABELLED_QUERIES.length) * 1000) / 1000,
+    misses,
+  };
 }
 
 async function main(): Promise<void> {
   const target = Math.max(100, Number(process.env.BENCH_CHUNKS ?? 10_000));
   const searches = Math.max(100, Number(process.env.BENCH_SEARCHES ?? 2_000));
   const docs = corpus(target);
-  const chunks: IndexedChunk[] = docs.flatMap((d) => d.chunks.map((text, n) => ({ id: `${d.key}:${n}`, document: d.key, chunk: n, title: d.title, text })));
+  const chunks: IndexedChunk[] = docs.flatMap((d) =>
+    d.chunks.map((text, n) => ({ id: `${d.key}:${n}`, document: d.key, chunk: n, title: d.title, text })),
+  );
   const random = prng(7);
   const queries = Array.from({ length: searches }, (_, i) => LABELLED_QUERIES[i % LABELLED_QUERIES.length].query);
   const common = DISTRACTOR_WORDS.filter((w) => w.length > 3).slice(0, 120);
-  const stress = Array.from({ length: 200 }, () => Array.from({ length: 4 + Math.floor(random() * 3) }, () => common[Math.floor(random() * common.length)]).join(' '));
+  const stress = Array.from({ length: 200 }, () =>
+    Array.from({ length: 4 + Math.floor(random() * 3) }, () => common[Math.floor(random() * common.length)]).join(' '),
+  );
 
   // 1. In memory.
   let t0 = performance.now();
@@ -120,14 +165,36 @@ async function main(): Promise<void> {
     index.search(q, 5);
     stressMs.push(performance.now() - t0);
   }
-  const memory = recallAt5((q) => index.search(q, 5), (key) => key);
-  const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
-  console.log(`knowledge: ${index.size} chunks in ${docs.length} documents (${LABELLED_DOCUMENTS.length} labelled), node ${process.version}, ${os.cpus().length} CPUs, load average ${load}`);
-  console.log(`  in memory: index build ${buildMs} ms; search p50 ${ms(searchMs).p50} ms, p95 ${ms(searchMs).p95} ms, p99 ${ms(searchMs).p99} ms over ${searches} labelled questions (goal p95 ≤ 20 ms)`);
+  const memory = recallAt5(
+    (q) => index.search(q, 5),
+    (key) => key,
+  );
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  console.log(
+    `knowledge: ${index.size} chunks in ${docs.length} documents (${LABELLED_DOCUMENTS.length} labelled), node ${process.version}, ${os.cpus().length} CPUs, load average ${load}`,
+  );
+  console.log(
+    `  in memory: index build ${buildMs} ms; search p50 ${ms(searchMs).p50} ms, p95 ${ms(searchMs).p95} ms, p99 ${ms(searchMs).p99} ms over ${searches} labelled questions (goal p95 ≤ 20 ms)`,
+  );
   console.log(`  CPU time per search: p50 ${ms(cpuMs).p50} ms, p95 ${ms(cpuMs).p95} ms`);
   console.log(`  stress (only common shop words): p50 ${ms(stressMs).p50} ms, p95 ${ms(stressMs).p95} ms`);
-  console.log(`  recall@5: ${memory.recall} on ${LABELLED_QUERIES.length} labelled questions${memory.misses.length ? `; missed: ${memory.misses.map((m) => JSON.stringify(m)).join(', ')}` : ''}`);
-  const result: Record<string, unknown> = { chunks: index.size, documents: docs.length, load_average: load, build_ms: buildMs, search_ms: ms(searchMs), search_cpu_ms: ms(cpuMs), stress_ms: ms(stressMs), recall_at_5: memory.recall, misses: memory.misses };
+  console.log(
+    `  recall@5: ${memory.recall} on ${LABELLED_QUERIES.length} labelled questions${memory.misses.length ? `; missed: ${memory.misses.map((m) => JSON.stringify(m)).join(', ')}` : ''}`,
+  );
+  const result: Record<string, unknown> = {
+    chunks: index.size,
+    documents: docs.length,
+    load_average: load,
+    build_ms: buildMs,
+    search_ms: ms(searchMs),
+    search_cpu_ms: ms(cpuMs),
+    stress_ms: ms(stressMs),
+    recall_at_5: memory.recall,
+    misses: memory.misses,
+  };
 
   // 2. Through the store.
   if (process.env.BENCH_STORE !== '0') {
@@ -157,16 +224,31 @@ async function main(): Promise<void> {
       const afterChangeMs: number[] = [];
       for (let i = 0; i < 10; i++) {
         const key = LABELLED_DOCUMENTS[i].key;
-        await replaceKnowledgeDocument(scope, ids.get(key)!, newId('req'), { text: `${LABELLED_DOCUMENTS[i].text}\n\nRevised ${i}.` });
+        await replaceKnowledgeDocument(scope, ids.get(key)!, newId('req'), {
+          text: `${LABELLED_DOCUMENTS[i].text}\n\nRevised ${i}.`,
+        });
         t0 = performance.now();
         await searcher.search({ ...scope, query: LABELLED_QUERIES[0].query, limit: 5 });
         afterChangeMs.push(performance.now() - t0);
       }
       const hitsByQuery = new Map<string, { document: string }[]>();
-      for (const q of LABELLED_QUERIES) hitsByQuery.set(q.query, await searcher.search({ ...scope, query: q.query, limit: 5 }));
-      const storeRecall = recallAt5((q) => hitsByQuery.get(q)!, (key) => ids.get(key)!);
-      console.log(`  store (FerretDB): ${stored.size} chunks written in ${writeS.toFixed(1)} s; cold load + build ${coldMs} ms; warm searchKnowledge (version read + search) p50 ${ms(warmMs).p50} ms, p95 ${ms(warmMs).p95} ms; first search after a replace p50 ${ms(afterChangeMs).p50} ms; recall@5 ${storeRecall.recall}`);
-      result.store = { chunks: stored.size, write_s: Math.round(writeS * 10) / 10, cold_ms: coldMs, warm_ms: ms(warmMs), after_change_ms: ms(afterChangeMs), recall_at_5: storeRecall.recall };
+      for (const q of LABELLED_QUERIES)
+        hitsByQuery.set(q.query, await searcher.search({ ...scope, query: q.query, limit: 5 }));
+      const storeRecall = recallAt5(
+        (q) => hitsByQuery.get(q)!,
+        (key) => ids.get(key)!,
+      );
+      console.log(
+        `  store (FerretDB): ${stored.size} chunks written in ${writeS.toFixed(1)} s; cold load + build ${coldMs} ms; warm searchKnowledge (version read + search) p50 ${ms(warmMs).p50} ms, p95 ${ms(warmMs).p95} ms; first search after a replace p50 ${ms(afterChangeMs).p50} ms; recall@5 ${storeRecall.recall}`,
+      );
+      result.store = {
+        chunks: stored.size,
+        write_s: Math.round(writeS * 10) / 10,
+        cold_ms: coldMs,
+        warm_ms: ms(warmMs),
+        after_change_ms: ms(afterChangeMs),
+        recall_at_5: storeRecall.recall,
+      };
     } finally {
       await disconnectStore();
       await ferret.stop();

@@ -16,6 +16,12 @@ export interface SearchKnowledgeInput {
 
 /** The best chunks for `query`, best first; an empty list when nothing matches. */
 export async function searchKnowledge(input: SearchKnowledgeInput): Promise<{ hits: KnowledgeHit[] }> {
-  const hits = await search({ orgId: input.orgId, livemode: input.livemode, agentId: input.agentId, query: input.query, limit: input.limit ?? 3 });
+  const hits = await search({
+    orgId: input.orgId,
+    livemode: input.livemode,
+    agentId: input.agentId,
+    query: input.query,
+    limit: input.limit ?? 3,
+  });
   return { hits };
 }

@@ -37,14 +37,21 @@ const contactSchema = z.strictObject({
   do_not_call: z.boolean().optional(),
 });
 
-const flatValue = z.union([z.string().max(500, 'values must be at most 500 characters'), z.number(), z.boolean(), z.null()], {
-  error: 'must be a string, number, boolean or null (data is a flat object)',
-});
+const flatValue = z.union(
+  [z.string().max(500, 'values must be at most 500 characters'), z.number(), z.boolean(), z.null()],
+  {
+    error: 'must be a string, number, boolean or null (data is a flat object)',
+  },
+);
 
 const recordSchema = z.strictObject({
   type: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').nullable().optional(),
   title: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').nullable().optional(),
-  text: z.string().trim().min(1, 'must not be empty').max(MAX_RECORD_TEXT, `must be at most ${MAX_RECORD_TEXT} characters`),
+  text: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(MAX_RECORD_TEXT, `must be at most ${MAX_RECORD_TEXT} characters`),
   data: z
     .record(z.string().min(1, 'keys must not be empty').max(40, 'keys must be at most 40 characters'), flatValue)
     .refine((d) => Object.keys(d).length <= 50, { message: 'must have at most 50 keys' })
@@ -55,7 +62,10 @@ const recordSchema = z.strictObject({
 
 const recordsSchema = z.strictObject({
   contact: z.strictObject({ phone: e164.optional(), external_id: externalId.optional() }),
-  records: z.array(recordSchema).min(1, 'must have at least one record').max(MAX_RECORDS_PER_REQUEST, `must have at most ${MAX_RECORDS_PER_REQUEST} records`),
+  records: z
+    .array(recordSchema)
+    .min(1, 'must have at least one record')
+    .max(MAX_RECORDS_PER_REQUEST, `must have at most ${MAX_RECORDS_PER_REQUEST} records`),
 });
 
 /** Routes under `/v1/contacts`. */
@@ -85,11 +95,13 @@ export function contactsRouter(): Router {
     const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
     const { phone, external_id } = req.query;
     if (phone !== undefined) {
-      if (typeof phone !== 'string' || !isE164(phone)) throw invalidParam('phone', 'Invalid phone: must be a phone number in E.164 format, like +14155550123.');
+      if (typeof phone !== 'string' || !isE164(phone))
+        throw invalidParam('phone', 'Invalid phone: must be a phone number in E.164 format, like +14155550123.');
       filter.phone_key = phone;
     }
     if (external_id !== undefined) {
-      if (typeof external_id !== 'string' || !external_id) throw invalidParam('external_id', 'Invalid external_id: must be a non-empty string.');
+      if (typeof external_id !== 'string' || !external_id)
+        throw invalidParam('external_id', 'Invalid external_id: must be a non-empty string.');
       filter.external_key = external_id;
     }
     res.json(await listPage(req, Contact, filter, renderContact));
@@ -113,7 +125,14 @@ export function contactsRouter(): Router {
   router.get('/:id/records', requireScope('records:read'), async (req, res) => {
     const contact = await findContact(req.auth!, { id: String(req.params.id) });
     if (!contact) throw notFound('contact', String(req.params.id), 'id');
-    res.json(await listPage(req, ContactRecord, { org_id: req.auth!.orgId, livemode: req.auth!.livemode, contact_id: contact._id }, renderRecord));
+    res.json(
+      await listPage(
+        req,
+        ContactRecord,
+        { org_id: req.auth!.orgId, livemode: req.auth!.livemode, contact_id: contact._id },
+        renderRecord,
+      ),
+    );
   });
 
   return router;
@@ -139,14 +158,21 @@ export function recordsRouter(): Router {
     const seen = new Set<string>();
     for (const [i, r] of body.records.entries()) {
       if (r.external_id == null) continue;
-      if (seen.has(r.external_id)) throw invalidParam(`records.${i}.external_id`, `Invalid records.${i}.external_id: '${r.external_id}' appears twice in this request.`);
+      if (seen.has(r.external_id))
+        throw invalidParam(
+          `records.${i}.external_id`,
+          `Invalid records.${i}.external_id: '${r.external_id}' appears twice in this request.`,
+        );
       seen.add(r.external_id);
     }
     const contact = await findContact(req.auth!, by);
     if (!contact) throw notFound('contact', by.phone ?? by.external_id!, 'contact');
     await idempotent(req, res, 'rec', async (requestId) => {
       const stored = await upsertRecords(req.auth!, contact._id, requestId, body.records);
-      return { status: 200, body: { object: 'list', data: stored.map(renderRecord), has_more: false, url: '/v1/records' } };
+      return {
+        status: 200,
+        body: { object: 'list', data: stored.map(renderRecord), has_more: false, url: '/v1/records' },
+      };
     });
   });
 

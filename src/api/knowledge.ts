@@ -42,13 +42,24 @@ const BODY_LIMIT = '4mb';
 export const knowledgeBody: RequestHandler = (req, res, next) => {
   express.json({ limit: BODY_LIMIT, type: () => true, strict: false })(req, res, (err?: unknown) => {
     if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
-      return next(new ApiError(413, 'invalid_request_error', 'body_too_large', `The request body is larger than ${BODY_LIMIT.replace('mb', ' MB')}.`));
+      return next(
+        new ApiError(
+          413,
+          'invalid_request_error',
+          'body_too_large',
+          `The request body is larger than ${BODY_LIMIT.replace('mb', ' MB')}.`,
+        ),
+      );
     }
     next(err);
   });
 };
 
-const title = z.string().trim().min(1, 'must not be empty').max(KNOWLEDGE_LIMITS.maxTitleCharacters, `must be at most ${KNOWLEDGE_LIMITS.maxTitleCharacters} characters`);
+const title = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(KNOWLEDGE_LIMITS.maxTitleCharacters, `must be at most ${KNOWLEDGE_LIMITS.maxTitleCharacters} characters`);
 const text = z
   .string()
   .max(KNOWLEDGE_LIMITS.maxCharacters, `must be at most ${KNOWLEDGE_LIMITS.maxCharacters} characters`)
@@ -78,8 +89,9 @@ export function knowledgeRouter(): Router {
     const { orgId, livemode } = req.auth!;
     if (!(await findLiveAgent(req.auth!, body.agent_id))) throw notFound('agent', body.agent_id, 'agent_id');
     await idempotent(req, res, 'kdoc', async (id) => {
-      const doc = await createKnowledgeDocument({ orgId, livemode, agentId: body.agent_id, id, title: body.title, text: body.text }, async () =>
-        Boolean(await findLiveAgent(req.auth!, body.agent_id)),
+      const doc = await createKnowledgeDocument(
+        { orgId, livemode, agentId: body.agent_id, id, title: body.title, text: body.text },
+        async () => Boolean(await findLiveAgent(req.auth!, body.agent_id)),
       );
       return { status: 200, body: doc };
     });
@@ -107,12 +119,25 @@ export function knowledgeRouter(): Router {
     if (agentId === undefined) throw missingParam('agent_id');
     const query = stringParam(req.query, 'query');
     if (query === undefined) throw missingParam('query');
-    if (query.length > KNOWLEDGE_LIMITS.maxQueryCharacters) throw invalidParam('query', `Invalid query: must be at most ${KNOWLEDGE_LIMITS.maxQueryCharacters} characters.`);
+    if (query.length > KNOWLEDGE_LIMITS.maxQueryCharacters)
+      throw invalidParam('query', `Invalid query: must be at most ${KNOWLEDGE_LIMITS.maxQueryCharacters} characters.`);
     const rawLimit = stringParam(req.query, 'limit') ?? '5';
-    if (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 20) throw invalidParam('limit', 'Invalid limit: must be an integer from 1 to 20.');
+    if (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 20)
+      throw invalidParam('limit', 'Invalid limit: must be an integer from 1 to 20.');
     if (!(await findLiveAgent(req.auth!, agentId))) throw notFound('agent', agentId, 'agent_id');
-    const hits = await searchKnowledge({ orgId: req.auth!.orgId, livemode: req.auth!.livemode, agentId, query, limit: Number(rawLimit) });
-    res.json({ object: 'list', data: hits.map((h) => ({ object: 'knowledge_chunk', ...h })), has_more: false, url: '/v1/knowledge/search' });
+    const hits = await searchKnowledge({
+      orgId: req.auth!.orgId,
+      livemode: req.auth!.livemode,
+      agentId,
+      query,
+      limit: Number(rawLimit),
+    });
+    res.json({
+      object: 'list',
+      data: hits.map((h) => ({ object: 'knowledge_chunk', ...h })),
+      has_more: false,
+      url: '/v1/knowledge/search',
+    });
   });
 
   /** `GET /v1/knowledge/{id}` → the document; 404 `resource_missing` (also once deleted). */
@@ -128,7 +153,8 @@ export function knowledgeRouter(): Router {
    */
   router.post('/:id', requireScope('agents:write'), async (req, res) => {
     const body = parseBody(replaceSchema, req.body);
-    if (body.title === undefined && body.text === undefined) throw missingParam('text', 'Missing required param: text (or title): what to replace.');
+    if (body.title === undefined && body.text === undefined)
+      throw missingParam('text', 'Missing required param: text (or title): what to replace.');
     const id = String(req.params.id);
     if (!(await findKnowledgeDocument(req.auth!, id))) throw notFound('knowledge document', id, 'id');
     await idempotent(req, res, 'req', async (requestId) => ({

@@ -44,20 +44,27 @@ export interface RecordInput {
 /** How many characters of records the assistant is given, newest first (about 4,000). */
 export const RECORDS_CONTEXT_BUDGET = 4_000;
 
-const identityConflict = (message: string) => new ApiError(409, 'invalid_request_error', 'contact_identity_conflict', message);
+const identityConflict = (message: string) =>
+  new ApiError(409, 'invalid_request_error', 'contact_identity_conflict', message);
 
 /**
  * True for a write refused by a unique index: MongoDB's E11000 (also FerretDB's on insert); FerretDB 1.x
  * reports an update that breaks a unique index as an internal error naming the constraint.
  */
 export function isUniqueViolation(err: unknown): boolean {
-  return isDuplicateKey(err) || /E11000|UNIQUE constraint failed/i.test(String((err as { message?: unknown })?.message ?? ''));
+  return (
+    isDuplicateKey(err) ||
+    /E11000|UNIQUE constraint failed/i.test(String((err as { message?: unknown })?.message ?? ''))
+  );
 }
 
 const tenantFilter = (t: Tenant) => ({ org_id: t.orgId, livemode: t.livemode });
 
 /** The tenant's contact by id, phone or external_id (exactly one given); null when none. */
-export async function findContact(t: Tenant, by: { id?: string; phone?: string; external_id?: string }): Promise<WithId<ContactDoc> | null> {
+export async function findContact(
+  t: Tenant,
+  by: { id?: string; phone?: string; external_id?: string },
+): Promise<WithId<ContactDoc> | null> {
   const filter: Record<string, unknown> = tenantFilter(t);
   if (by.id !== undefined) filter._id = by.id;
   else if (by.phone !== undefined) filter.phone_key = by.phone;
@@ -74,8 +81,13 @@ export async function findContact(t: Tenant, by: { id?: string; phone?: string; 
  * @throws ApiError 409 `contact_identity_conflict` when `phone` belongs to another contact than the one
  *   `external_id` names (or that phone's contact already has another external_id)
  */
-export async function upsertContact(t: Tenant, id: string, input: ContactInput): Promise<{ contact: WithId<ContactDoc>; created: boolean }> {
-  if (input.phone === undefined && input.external_id === undefined) throw new Error('upsertContact needs a phone or an external_id');
+export async function upsertContact(
+  t: Tenant,
+  id: string,
+  input: ContactInput,
+): Promise<{ contact: WithId<ContactDoc>; created: boolean }> {
+  if (input.phone === undefined && input.external_id === undefined)
+    throw new Error('upsertContact needs a phone or an external_id');
   for (let attempt = 0; attempt < 10; attempt++) {
     const now = Date.now();
     const fresh = {
@@ -97,17 +109,22 @@ export async function upsertContact(t: Tenant, id: string, input: ContactInput):
       if (!isUniqueViolation(err)) throw err;
     }
     // Someone holds this identity (or this id, on a retried request): find them and update.
-    const byExternal = input.external_id !== undefined ? await findContact(t, { external_id: input.external_id }) : null;
+    const byExternal =
+      input.external_id !== undefined ? await findContact(t, { external_id: input.external_id }) : null;
     const byPhone = input.phone !== undefined ? await findContact(t, { phone: input.phone }) : null;
     let target: WithId<ContactDoc> | null;
     if (byExternal) {
       if (byPhone && byPhone._id !== byExternal._id) {
-        throw identityConflict(`The phone ${input.phone} belongs to contact ${byPhone._id}, but external_id '${input.external_id}' is contact ${byExternal._id}. Change or delete one of them first.`);
+        throw identityConflict(
+          `The phone ${input.phone} belongs to contact ${byPhone._id}, but external_id '${input.external_id}' is contact ${byExternal._id}. Change or delete one of them first.`,
+        );
       }
       target = byExternal;
     } else if (byPhone) {
       if (input.external_id !== undefined && byPhone.external_id != null && byPhone.external_id !== input.external_id) {
-        throw identityConflict(`The phone ${input.phone} belongs to contact ${byPhone._id}, whose external_id is '${byPhone.external_id}', not '${input.external_id}'.`);
+        throw identityConflict(
+          `The phone ${input.phone} belongs to contact ${byPhone._id}, whose external_id is '${byPhone.external_id}', not '${input.external_id}'.`,
+        );
       }
       target = byPhone;
     } else {
@@ -117,17 +134,28 @@ export async function upsertContact(t: Tenant, id: string, input: ContactInput):
     const set: Record<string, unknown> = { updated_ms: now };
     if (input.name !== undefined) set.name = input.name;
     if (input.do_not_call !== undefined) set.do_not_call = input.do_not_call;
-    if (input.phone !== undefined && target.phone !== input.phone) Object.assign(set, { phone: input.phone, phone_key: input.phone });
-    if (input.external_id !== undefined && target.external_id !== input.external_id) Object.assign(set, { external_id: input.external_id, external_key: input.external_id });
+    if (input.phone !== undefined && target.phone !== input.phone)
+      Object.assign(set, { phone: input.phone, phone_key: input.phone });
+    if (input.external_id !== undefined && target.external_id !== input.external_id)
+      Object.assign(set, { external_id: input.external_id, external_key: input.external_id });
     try {
-      const updated = (await Contact.findOneAndUpdate({ _id: target._id, ...tenantFilter(t) }, { $set: set }, { returnDocument: 'after' }).lean()) as WithId<ContactDoc> | null;
+      const updated = (await Contact.findOneAndUpdate(
+        { _id: target._id, ...tenantFilter(t) },
+        { $set: set },
+        { returnDocument: 'after' },
+      ).lean()) as WithId<ContactDoc> | null;
       if (updated) return { contact: updated, created: false };
     } catch (err) {
       // Another request took the phone or external_id we were adding: look again (a conflict now).
       if (!isUniqueViolation(err)) throw err;
     }
   }
-  throw new ApiError(409, 'invalid_request_error', 'resource_conflict', 'The contact was changed by other requests at the same time; retry.');
+  throw new ApiError(
+    409,
+    'invalid_request_error',
+    'resource_conflict',
+    'The contact was changed by other requests at the same time; retry.',
+  );
 }
 
 /**
@@ -145,7 +173,10 @@ export async function deleteContact(t: Tenant, id: string): Promise<boolean> {
  * The contact of a new call: `contactId` when given (404 naming `contact_id` when it is not the tenant's),
  * else the contact whose phone is `to`, else null.
  */
-export async function resolveCallContact(t: Tenant, call: { to: string; contactId?: string | null }): Promise<string | null> {
+export async function resolveCallContact(
+  t: Tenant,
+  call: { to: string; contactId?: string | null },
+): Promise<string | null> {
   if (call.contactId) {
     const contact = await findContact(t, { id: call.contactId });
     if (!contact) throw notFound('contact', call.contactId, 'contact_id');
@@ -165,7 +196,9 @@ export function recordId(requestId: string, index: number): string {
   const hash = crypto.createHash('sha256').update(requestId).digest();
   let tail = '';
   for (let i = 0; i < 13; i++) tail += ID_ALPHABET[hash[i] % 32];
-  const idx = [Math.floor(index / 1024) % 32, Math.floor(index / 32) % 32, index % 32].map((d) => ID_ALPHABET[d]).join('');
+  const idx = [Math.floor(index / 1024) % 32, Math.floor(index / 32) % 32, index % 32]
+    .map((d) => ID_ALPHABET[d])
+    .join('');
   return `rec_${ulid.slice(0, 10)}${idx}${tail}`;
 }
 
@@ -175,7 +208,12 @@ export function recordId(requestId: string, index: number): string {
  * contact is deleted meanwhile, what was written is erased and the call fails with 404 naming `contact`.
  * @returns the stored records, in request order
  */
-export async function upsertRecords(t: Tenant, contactId: string, requestId: string, records: RecordInput[]): Promise<WithId<ContactRecordDoc>[]> {
+export async function upsertRecords(
+  t: Tenant,
+  contactId: string,
+  requestId: string,
+  records: RecordInput[],
+): Promise<WithId<ContactRecordDoc>[]> {
   const stored: WithId<ContactRecordDoc>[] = [];
   const createdMs = idTime(requestId);
   for (const [i, r] of records.entries()) {
@@ -206,8 +244,16 @@ export async function upsertRecords(t: Tenant, contactId: string, requestId: str
       if (!isUniqueViolation(err)) throw err;
     }
     // Already there: this request's own record (a retry), or the contact's record with this external_id.
-    const existing = (await ContactRecord.findOne(r.external_id != null ? { contact_id: contactId, external_key: r.external_id } : { _id: id }).lean()) as WithId<ContactRecordDoc> | null;
-    if (!existing) throw new ApiError(409, 'invalid_request_error', 'resource_conflict', 'A record was changed by another request at the same time; retry.');
+    const existing = (await ContactRecord.findOne(
+      r.external_id != null ? { contact_id: contactId, external_key: r.external_id } : { _id: id },
+    ).lean()) as WithId<ContactRecordDoc> | null;
+    if (!existing)
+      throw new ApiError(
+        409,
+        'invalid_request_error',
+        'resource_conflict',
+        'A record was changed by another request at the same time; retry.',
+      );
     const updated = (await ContactRecord.findOneAndUpdate(
       { _id: existing._id },
       { $set: { ...fields, sort_ms: fields.occurred_ms ?? existing.created * 1000 } },
@@ -239,8 +285,16 @@ function recordLine(r: WithId<ContactRecordDoc>): string {
  * @param who the contact's id, or a phone to find it by (conversations)
  * @returns null when there is no such contact
  */
-export async function contactContext(t: Tenant, who: { contactId?: string | null; phone?: string | null }, budget = RECORDS_CONTEXT_BUDGET): Promise<{ contactId: string; text: string } | null> {
-  const contact = who.contactId ? await findContact(t, { id: who.contactId }) : who.phone ? await findContact(t, { phone: who.phone }) : null;
+export async function contactContext(
+  t: Tenant,
+  who: { contactId?: string | null; phone?: string | null },
+  budget = RECORDS_CONTEXT_BUDGET,
+): Promise<{ contactId: string; text: string } | null> {
+  const contact = who.contactId
+    ? await findContact(t, { id: who.contactId })
+    : who.phone
+      ? await findContact(t, { phone: who.phone })
+      : null;
   if (!contact) return null;
   const records = (await ContactRecord.find({ contact_id: contact._id, ...tenantFilter(t) })
     .sort({ sort_ms: -1, _id: -1 })

@@ -75,7 +75,9 @@ export function chunkText(text: string, opts: Partial<typeof CHUNKING> = {}): st
     s
       .split(/\s+/)
       .filter(Boolean)
-      .flatMap((w) => (w.length <= maxWordCharacters ? [w] : w.match(new RegExp(`.{1,${maxWordCharacters}}`, 'gsu')) ?? []));
+      .flatMap((w) =>
+        w.length <= maxWordCharacters ? [w] : (w.match(new RegExp(`.{1,${maxWordCharacters}}`, 'gsu')) ?? []),
+      );
   // Units: paragraphs, or pieces of a long paragraph, each at most maxWords words.
   const units: string[][] = [];
   for (const paragraph of text.replace(/\r\n?/g, '\n').split(/\n\s*\n/)) {
@@ -149,13 +151,25 @@ export async function knowledgeVersion(agentId: string, atLeast = 0): Promise<nu
  * it after the change's rows are stored and before answering.
  * @returns the new version
  */
-export async function bumpKnowledgeVersion(agentId: string, kdocId: string | null, kind: 'created' | 'replaced' | 'deleted'): Promise<number> {
+export async function bumpKnowledgeVersion(
+  agentId: string,
+  kdocId: string | null,
+  kind: 'created' | 'replaced' | 'deleted',
+): Promise<number> {
   let seq = 0;
   for (let attempt = 0; ; attempt++) {
-    if (attempt >= 100) throw new Error(`could not record a knowledge change for ${agentId}: too many concurrent writers`);
+    if (attempt >= 100)
+      throw new Error(`could not record a knowledge change for ${agentId}: too many concurrent writers`);
     seq = (await knowledgeVersion(agentId, seq)) + 1;
     try {
-      await KnowledgeChange.collection.insertOne({ _id: changeId(agentId, seq), agent_id: agentId, seq, kdoc_id: kdocId, kind, created_ms: Date.now() } as never);
+      await KnowledgeChange.collection.insertOne({
+        _id: changeId(agentId, seq),
+        agent_id: agentId,
+        seq,
+        kdoc_id: kdocId,
+        kind,
+        created_ms: Date.now(),
+      } as never);
       break;
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
@@ -169,7 +183,8 @@ export async function bumpKnowledgeVersion(agentId: string, kdocId: string | nul
       if (!isDuplicateKey(err)) throw err; // two first upserts at once: the second updates
     }
   }
-  if (seq % KEPT_CHANGES === 0) await KnowledgeChange.deleteMany({ agent_id: agentId, seq: { $lt: seq - KEPT_CHANGES } });
+  if (seq % KEPT_CHANGES === 0)
+    await KnowledgeChange.deleteMany({ agent_id: agentId, seq: { $lt: seq - KEPT_CHANGES } });
   return seq;
 }
 
@@ -184,7 +199,9 @@ const chunkId = (revisionId: string, n: number) => `${revisionId}:${String(n).pa
 async function currentRevisions(kdocIds: string[]): Promise<Map<string, WithId<KnowledgeRevisionDoc>>> {
   const latest = new Map<string, WithId<KnowledgeRevisionDoc>>();
   if (kdocIds.length === 0) return latest;
-  const revisions = (await KnowledgeRevision.find({ kdoc_id: { $in: kdocIds } }).lean()) as WithId<KnowledgeRevisionDoc>[];
+  const revisions = (await KnowledgeRevision.find({
+    kdoc_id: { $in: kdocIds },
+  }).lean()) as WithId<KnowledgeRevisionDoc>[];
   for (const r of revisions) {
     const seen = latest.get(r.kdoc_id);
     if (!seen || r._id > seen._id) latest.set(r.kdoc_id, r);
@@ -193,44 +210,89 @@ async function currentRevisions(kdocIds: string[]): Promise<Map<string, WithId<K
 }
 
 /** Stores a revision: its chunks first (a retry tolerates those already there), then the revision row. */
-async function writeRevision(kdocId: string, agentId: string, revisionId: string, title: string, chunks: string[], characters: number): Promise<void> {
-  const rows = chunks.map((text, n) => ({ _id: chunkId(revisionId, n), revision_id: revisionId, kdoc_id: kdocId, agent_id: agentId, n, text }));
+async function writeRevision(
+  kdocId: string,
+  agentId: string,
+  revisionId: string,
+  title: string,
+  chunks: string[],
+  characters: number,
+): Promise<void> {
+  const rows = chunks.map((text, n) => ({
+    _id: chunkId(revisionId, n),
+    revision_id: revisionId,
+    kdoc_id: kdocId,
+    agent_id: agentId,
+    n,
+    text,
+  }));
   for (let i = 0; i < rows.length; i += 200) {
     try {
       await KnowledgeChunk.collection.insertMany(rows.slice(i, i + 200) as never[], { ordered: false });
     } catch (err) {
       const writeErrors = (err as { writeErrors?: unknown[] }).writeErrors;
-      const onlyDuplicates = isDuplicateKey(err) || (Array.isArray(writeErrors) && writeErrors.length > 0 && writeErrors.every((e) => isDuplicateKey(e) || isDuplicateKey((e as { err?: unknown }).err)));
+      const onlyDuplicates =
+        isDuplicateKey(err) ||
+        (Array.isArray(writeErrors) &&
+          writeErrors.length > 0 &&
+          writeErrors.every((e) => isDuplicateKey(e) || isDuplicateKey((e as { err?: unknown }).err)));
       if (!onlyDuplicates) throw err;
     }
   }
-  await insertIfAbsent(KnowledgeRevision, { _id: revisionId, kdoc_id: kdocId, agent_id: agentId, title, characters, chunks: chunks.length, created_ms: idTime(revisionId) });
+  await insertIfAbsent(KnowledgeRevision, {
+    _id: revisionId,
+    kdoc_id: kdocId,
+    agent_id: agentId,
+    title,
+    characters,
+    chunks: chunks.length,
+    created_ms: idTime(revisionId),
+  });
 }
 
 /** Deletes the revisions of a document older than `beforeRevisionId` (all of them when null), and their chunks. */
 async function dropRevisions(kdocId: string, beforeRevisionId: string | null): Promise<void> {
   const filter = beforeRevisionId ? { kdoc_id: kdocId, _id: { $lt: beforeRevisionId } } : { kdoc_id: kdocId };
-  const chunkFilter = beforeRevisionId ? { kdoc_id: kdocId, revision_id: { $lt: beforeRevisionId } } : { kdoc_id: kdocId };
+  const chunkFilter = beforeRevisionId
+    ? { kdoc_id: kdocId, revision_id: { $lt: beforeRevisionId } }
+    : { kdoc_id: kdocId };
   await KnowledgeChunk.deleteMany(chunkFilter);
   await KnowledgeRevision.deleteMany(filter);
 }
 
 function checkText(text: string): string[] {
   const chunks = chunkText(text);
-  if (chunks.length === 0) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'Invalid text: must contain some words.', 'text');
+  if (chunks.length === 0)
+    throw new ApiError(
+      400,
+      'invalid_request_error',
+      'parameter_invalid',
+      'Invalid text: must contain some words.',
+      'text',
+    );
   return chunks;
 }
 
 /** The live (not deleted) document `id` of the tenant, with its current revision; null when none. */
-export async function findKnowledgeDocument(tenant: { orgId: string; livemode: boolean }, id: string): Promise<KnowledgeDocumentObject | null> {
-  const doc = (await KnowledgeDocument.findOne({ _id: id, org_id: tenant.orgId, livemode: tenant.livemode, deleted_ms: null }).lean()) as WithId<KnowledgeDocumentDoc> | null;
+export async function findKnowledgeDocument(
+  tenant: { orgId: string; livemode: boolean },
+  id: string,
+): Promise<KnowledgeDocumentObject | null> {
+  const doc = (await KnowledgeDocument.findOne({
+    _id: id,
+    org_id: tenant.orgId,
+    livemode: tenant.livemode,
+    deleted_ms: null,
+  }).lean()) as WithId<KnowledgeDocumentDoc> | null;
   if (!doc) return null;
   const revision = (await currentRevisions([doc._id])).get(doc._id);
   return revision ? renderKnowledgeDocument(doc, revision) : null;
 }
 
 /** Renders identity rows with their current revisions (rows without one, mid-creation, are skipped). */
-export async function renderKnowledgeDocuments(docs: WithId<KnowledgeDocumentDoc>[]): Promise<KnowledgeDocumentObject[]> {
+export async function renderKnowledgeDocuments(
+  docs: WithId<KnowledgeDocumentDoc>[],
+): Promise<KnowledgeDocumentObject[]> {
   const revisions = await currentRevisions(docs.map((d) => d._id));
   return docs.flatMap((d) => {
     const r = revisions.get(d._id);
@@ -254,12 +316,29 @@ export async function createKnowledgeDocument(
   const chunks = checkText(scope.text);
   const live = { agent_id: scope.agentId, org_id: scope.orgId, livemode: scope.livemode, deleted_ms: null };
   const limitError = () =>
-    new ApiError(400, 'invalid_request_error', 'knowledge_document_limit', `An agent may have at most ${KNOWLEDGE_LIMITS.maxDocumentsPerAgent} knowledge documents; delete one first.`, 'agent_id');
-  if ((await KnowledgeDocument.countDocuments({ ...live, _id: { $ne: scope.id } })) >= KNOWLEDGE_LIMITS.maxDocumentsPerAgent) throw limitError();
+    new ApiError(
+      400,
+      'invalid_request_error',
+      'knowledge_document_limit',
+      `An agent may have at most ${KNOWLEDGE_LIMITS.maxDocumentsPerAgent} knowledge documents; delete one first.`,
+      'agent_id',
+    );
+  if (
+    (await KnowledgeDocument.countDocuments({ ...live, _id: { $ne: scope.id } })) >=
+    KNOWLEDGE_LIMITS.maxDocumentsPerAgent
+  )
+    throw limitError();
 
   const revisionId = revisionIdFor(scope.id);
   await writeRevision(scope.id, scope.agentId, revisionId, scope.title, chunks, scope.text.length);
-  const doc = { _id: scope.id, org_id: scope.orgId, livemode: scope.livemode, agent_id: scope.agentId, created: Math.floor(idTime(scope.id) / 1000), deleted_ms: null };
+  const doc = {
+    _id: scope.id,
+    org_id: scope.orgId,
+    livemode: scope.livemode,
+    agent_id: scope.agentId,
+    created: Math.floor(idTime(scope.id) / 1000),
+    deleted_ms: null,
+  };
   await insertIfAbsent(KnowledgeDocument, doc);
 
   const backOut = async (error: ApiError) => {
@@ -268,7 +347,8 @@ export async function createKnowledgeDocument(
     await dropRevisions(scope.id, null);
     return error;
   };
-  if ((await KnowledgeDocument.countDocuments(live)) > KNOWLEDGE_LIMITS.maxDocumentsPerAgent) throw await backOut(limitError());
+  if ((await KnowledgeDocument.countDocuments(live)) > KNOWLEDGE_LIMITS.maxDocumentsPerAgent)
+    throw await backOut(limitError());
   if (!(await isAgentLive())) throw await backOut(notFound('agent', scope.agentId, 'agent_id'));
   await bumpKnowledgeVersion(scope.agentId, scope.id, 'created');
   const revision = (await KnowledgeRevision.findById(revisionId).lean()) as WithId<KnowledgeRevisionDoc>;
@@ -287,7 +367,12 @@ export async function replaceKnowledgeDocument(
   requestId: string,
   change: { title?: string; text?: string },
 ): Promise<KnowledgeDocumentObject> {
-  const doc = (await KnowledgeDocument.findOne({ _id: id, org_id: tenant.orgId, livemode: tenant.livemode, deleted_ms: null }).lean()) as WithId<KnowledgeDocumentDoc> | null;
+  const doc = (await KnowledgeDocument.findOne({
+    _id: id,
+    org_id: tenant.orgId,
+    livemode: tenant.livemode,
+    deleted_ms: null,
+  }).lean()) as WithId<KnowledgeDocumentDoc> | null;
   const current = doc ? (await currentRevisions([id])).get(id) : undefined;
   if (!doc || !current) throw notFound('knowledge document', id, 'id');
   const revisionId = revisionIdFor(requestId);
@@ -316,7 +401,10 @@ export async function replaceKnowledgeDocument(
  * deleted, records the change (from then on no search returns it), then erases its revisions and chunks.
  * @returns false when there was no such live document
  */
-export async function deleteKnowledgeDocument(tenant: { orgId: string; livemode: boolean }, id: string): Promise<boolean> {
+export async function deleteKnowledgeDocument(
+  tenant: { orgId: string; livemode: boolean },
+  id: string,
+): Promise<boolean> {
   const doc = await KnowledgeDocument.findOneAndUpdate(
     { _id: id, org_id: tenant.orgId, livemode: tenant.livemode, deleted_ms: null },
     { $set: { deleted_ms: Date.now() } },
@@ -330,7 +418,14 @@ export async function deleteKnowledgeDocument(tenant: { orgId: string; livemode:
 
 /** Deletes every document of an agent (its deletion). Idempotent: a retry deletes what is left. */
 export async function deleteAgentKnowledge(scope: AgentScope): Promise<number> {
-  const docs = await KnowledgeDocument.find({ agent_id: scope.agentId, org_id: scope.orgId, livemode: scope.livemode, deleted_ms: null }).select({ _id: 1 }).lean();
+  const docs = await KnowledgeDocument.find({
+    agent_id: scope.agentId,
+    org_id: scope.orgId,
+    livemode: scope.livemode,
+    deleted_ms: null,
+  })
+    .select({ _id: 1 })
+    .lean();
   let deleted = 0;
   for (const d of docs) if (await deleteKnowledgeDocument(scope, d._id)) deleted++;
   return deleted;
@@ -341,10 +436,12 @@ export async function deleteAgentKnowledge(scope: AgentScope): Promise<number> {
 
 /** English words too common to tell documents apart; dropped from documents and queries alike. */
 const STOP_WORDS = new Set(
-  ('a about after again all am an and any are as at be because been before being both but by can could did do does doing down during each ' +
+  (
+    'a about after again all am an and any are as at be because been before being both but by can could did do does doing down during each ' +
     'few for from further had has have having he her here hers him his how i if in into is it its itself just me more most my no nor not now of ' +
     'off on once only or other our ours out over own same she should so some such than that the their theirs them then there these they this ' +
-    'those through to too under until up very was we were what when where which while who whom why will with would you your yours').split(' '),
+    'those through to too under until up very was we were what when where which while who whom why will with would you your yours'
+  ).split(' '),
 );
 
 /** One chunk as indexed. */
@@ -467,7 +564,13 @@ export class KnowledgeIndex {
       .slice(0, limit)
       .map((r) => {
         const c = this.chunks.get(String(r.id))!;
-        return { document: c.document, chunk: c.chunk, title: c.title, text: c.text, score: Math.round(r.score * 1000) / 1000 };
+        return {
+          document: c.document,
+          chunk: c.chunk,
+          title: c.title,
+          text: c.text,
+          score: Math.round(r.score * 1000) / 1000,
+        };
       });
   }
 }
@@ -502,7 +605,13 @@ export async function loadAgentChunks(scope: AgentScope, only?: string[]): Promi
   }
   const titles = new Map(revisions.map((r) => [r._id, r.title]));
   return rows
-    .map((r) => ({ id: `${r.kdoc_id}:${r.n}`, document: r.kdoc_id, chunk: r.n, title: titles.get(r.revision_id)!, text: r.text }))
+    .map((r) => ({
+      id: `${r.kdoc_id}:${r.n}`,
+      document: r.kdoc_id,
+      chunk: r.n,
+      title: titles.get(r.revision_id)!,
+      text: r.text,
+    }))
     .sort((a, b) => (a.document === b.document ? a.chunk - b.chunk : a.document < b.document ? -1 : 1));
 }
 
@@ -535,7 +644,10 @@ async function changedDocuments(agentId: string, from: number, to: number): Prom
  */
 export class KnowledgeSearcher {
   /** Per agent: the greatest version read, and the index as of the last update asked for. */
-  private readonly cache = new Map<string, { seen: number; latest: Promise<{ version: number; index: KnowledgeIndex }> }>();
+  private readonly cache = new Map<
+    string,
+    { seen: number; latest: Promise<{ version: number; index: KnowledgeIndex }> }
+  >();
 
   constructor(private readonly maxAgents = 200) {}
 

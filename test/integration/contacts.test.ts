@@ -30,7 +30,14 @@ describe('contacts and records', function () {
       const phone = newPhone();
       const created = await upsert(t.testKey, { phone, name: 'Ana' });
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
-      expect(created.body).to.include({ object: 'contact', phone, name: 'Ana', external_id: null, do_not_call: false, livemode: false });
+      expect(created.body).to.include({
+        object: 'contact',
+        phone,
+        name: 'Ana',
+        external_id: null,
+        do_not_call: false,
+        livemode: false,
+      });
       expect(created.body.id).to.match(/^cont_[0-9a-z]{26}$/);
       expect(created.body.created).to.be.a('number');
       expect(created.body.updated).to.be.at.least(created.body.created);
@@ -41,7 +48,9 @@ describe('contacts and records', function () {
       expect(kept.body).to.include({ id: created.body.id, name: 'Ana Diaz', do_not_call: true });
       const cleared = await upsert(t.testKey, { phone, name: null, do_not_call: false });
       expect(cleared.body).to.include({ id: created.body.id, name: null, do_not_call: false });
-      expect((await request('GET', `/v1/contacts/${created.body.id}`, { key: t.testKey })).body).to.deep.equal(cleared.body);
+      expect((await request('GET', `/v1/contacts/${created.body.id}`, { key: t.testKey })).body).to.deep.equal(
+        cleared.body,
+      );
     });
 
     it('finds a contact by external_id first: a new phone moves to it, and a phone-only contact takes the external_id', async () => {
@@ -74,14 +83,24 @@ describe('contacts and records', function () {
       const other = await upsert(t.testKey, { external_id: 'crm-z', phone: p1 });
       expect(other.status).to.equal(409);
       expect(other.body.error.code).to.equal('contact_identity_conflict');
-      expect((await request('GET', `/v1/contacts/${a.body.id}`, { key: t.testKey })).body).to.include({ phone: p1, external_id: 'crm-x', name: 'X' });
-      expect((await request('GET', `/v1/contacts/${b.body.id}`, { key: t.testKey })).body).to.include({ phone: p2, external_id: null, name: 'Y' });
+      expect((await request('GET', `/v1/contacts/${a.body.id}`, { key: t.testKey })).body).to.include({
+        phone: p1,
+        external_id: 'crm-x',
+        name: 'X',
+      });
+      expect((await request('GET', `/v1/contacts/${b.body.id}`, { key: t.testKey })).body).to.include({
+        phone: p2,
+        external_id: null,
+        name: 'Y',
+      });
       expect((await request('GET', '/v1/contacts?external_id=crm-z', { key: t.testKey })).body.data).to.deep.equal([]);
     });
 
     it('makes one contact from fifty concurrent upserts of one phone (and of one external_id)', async () => {
       const phone = newPhone();
-      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => upsert(t.testKey, { phone, name: `Caller ${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => upsert(t.testKey, { phone, name: `Caller ${i}` })),
+      );
       for (const r of results) expect(r.status, JSON.stringify(r.body)).to.equal(200);
       const ids = new Set(results.map((r) => r.body.id));
       expect(ids.size).to.equal(1);
@@ -90,7 +109,9 @@ describe('contacts and records', function () {
       expect(listed.body.data.length).to.equal(1);
 
       const external = `crm-race-${Date.now()}`;
-      const byExternal = await Promise.all(Array.from({ length: 50 }, () => upsert(t.testKey, { external_id: external, phone: newPhone() })));
+      const byExternal = await Promise.all(
+        Array.from({ length: 50 }, () => upsert(t.testKey, { external_id: external, phone: newPhone() })),
+      );
       for (const r of byExternal) expect(r.status, JSON.stringify(r.body)).to.equal(200);
       expect(new Set(byExternal.map((r) => r.body.id)).size).to.equal(1);
       expect(await Contact.countDocuments({ org_id: t.orgId, livemode: false, external_id: external })).to.equal(1);
@@ -108,7 +129,9 @@ describe('contacts and records', function () {
       expect(dnc.body.error).to.include({ code: 'parameter_invalid', param: 'do_not_call' });
       const badFilter = await request('GET', '/v1/contacts?phone=12', { key: t.testKey });
       expect(badFilter.body.error).to.include({ param: 'phone' });
-      expect((await request('GET', '/v1/contacts/cont_01m80np488q6rre43ctk0tmky1', { key: t.testKey })).status).to.equal(404);
+      expect(
+        (await request('GET', '/v1/contacts/cont_01m80np488q6rre43ctk0tmky1', { key: t.testKey })).status,
+      ).to.equal(404);
     });
 
     it('replays an upsert with the same Idempotency-Key', async () => {
@@ -142,7 +165,14 @@ describe('contacts and records', function () {
         body: {
           contact: { phone },
           records: [
-            { type: 'order', title: 'Order 1', text: 'Bought a red bicycle.', data: { amount: 300, paid: true, note: null }, occurred_at: 1_780_000_000, external_id: 'ord-1' },
+            {
+              type: 'order',
+              title: 'Order 1',
+              text: 'Bought a red bicycle.',
+              data: { amount: 300, paid: true, note: null },
+              occurred_at: 1_780_000_000,
+              external_id: 'ord-1',
+            },
             { text: 'Called about delivery.' },
           ],
         },
@@ -150,14 +180,28 @@ describe('contacts and records', function () {
       expect(first.status, JSON.stringify(first.body)).to.equal(200);
       expect(first.body).to.include({ object: 'list', has_more: false, url: '/v1/records' });
       const [order, note] = first.body.data;
-      expect(order).to.include({ object: 'record', contact_id: contact.id, type: 'order', title: 'Order 1', text: 'Bought a red bicycle.', occurred_at: 1_780_000_000, external_id: 'ord-1', livemode: false });
+      expect(order).to.include({
+        object: 'record',
+        contact_id: contact.id,
+        type: 'order',
+        title: 'Order 1',
+        text: 'Bought a red bicycle.',
+        occurred_at: 1_780_000_000,
+        external_id: 'ord-1',
+        livemode: false,
+      });
       expect(order.id).to.match(/^rec_[0-9a-z]{26}$/);
       expect(order.data).to.deep.equal({ amount: 300, paid: true, note: null });
       expect(note).to.include({ type: null, title: null, occurred_at: null, external_id: null });
 
       const again = await request('POST', '/v1/records', {
         key: t.testKey,
-        body: { contact: { external_id: contact.external_id }, records: [{ type: 'order', title: 'Order 1', text: 'Bought a red bicycle; returned it.', external_id: 'ord-1' }] },
+        body: {
+          contact: { external_id: contact.external_id },
+          records: [
+            { type: 'order', title: 'Order 1', text: 'Bought a red bicycle; returned it.', external_id: 'ord-1' },
+          ],
+        },
       });
       expect(again.status).to.equal(200);
       expect(again.body.data[0]).to.include({ id: order.id, text: 'Bought a red bicycle; returned it.' });
@@ -175,18 +219,41 @@ describe('contacts and records', function () {
       const unknown = await post({ contact: { phone: newPhone() }, records: [{ text: 'x' }] });
       expect(unknown.status).to.equal(404);
       expect(unknown.body.error).to.include({ code: 'resource_missing', param: 'contact' });
-      expect((await post({ contact: { phone, external_id: 'e' }, records: [{ text: 'x' }] })).body.error).to.include({ param: 'contact' });
+      expect((await post({ contact: { phone, external_id: 'e' }, records: [{ text: 'x' }] })).body.error).to.include({
+        param: 'contact',
+      });
       expect((await post({ contact: {}, records: [{ text: 'x' }] })).body.error).to.include({ param: 'contact' });
       expect((await post({ contact: { phone }, records: [] })).body.error).to.include({ param: 'records' });
-      expect((await post({ contact: { phone }, records: Array(101).fill({ text: 'x' }) })).body.error).to.include({ param: 'records' });
-      expect((await post({ contact: { phone }, records: [{ text: 'x'.repeat(10_001) }] })).body.error).to.include({ param: 'records.0.text' });
-      expect((await post({ contact: { phone }, records: [{ title: 't' }] })).body.error).to.include({ code: 'parameter_missing', param: 'records.0.text' });
-      expect((await post({ contact: { phone }, records: [{ text: 'x', data: { nested: { a: 1 } } }] })).body.error).to.include({ param: 'records.0.data.nested' });
-      expect((await post({ contact: { phone }, records: [{ text: 'x', colour: 'red' }] })).body.error).to.include({ code: 'parameter_unknown', param: 'records.0.colour' });
-      const dup = await post({ contact: { phone }, records: [{ text: 'a', external_id: 'same' }, { text: 'b', external_id: 'same' }] });
+      expect((await post({ contact: { phone }, records: Array(101).fill({ text: 'x' }) })).body.error).to.include({
+        param: 'records',
+      });
+      expect((await post({ contact: { phone }, records: [{ text: 'x'.repeat(10_001) }] })).body.error).to.include({
+        param: 'records.0.text',
+      });
+      expect((await post({ contact: { phone }, records: [{ title: 't' }] })).body.error).to.include({
+        code: 'parameter_missing',
+        param: 'records.0.text',
+      });
+      expect(
+        (await post({ contact: { phone }, records: [{ text: 'x', data: { nested: { a: 1 } } }] })).body.error,
+      ).to.include({ param: 'records.0.data.nested' });
+      expect((await post({ contact: { phone }, records: [{ text: 'x', colour: 'red' }] })).body.error).to.include({
+        code: 'parameter_unknown',
+        param: 'records.0.colour',
+      });
+      const dup = await post({
+        contact: { phone },
+        records: [
+          { text: 'a', external_id: 'same' },
+          { text: 'b', external_id: 'same' },
+        ],
+      });
       expect(dup.body.error).to.include({ param: 'records.1.external_id' });
       // 100 records are fine.
-      const hundred = await post({ contact: { phone }, records: Array.from({ length: 100 }, (_, i) => ({ text: `record ${i}` })) });
+      const hundred = await post({
+        contact: { phone },
+        records: Array.from({ length: 100 }, (_, i) => ({ text: `record ${i}` })),
+      });
       expect(hundred.status).to.equal(200);
       expect(new Set(hundred.body.data.map((r: any) => r.id)).size).to.equal(100);
     });
@@ -206,7 +273,10 @@ describe('contacts and records', function () {
     it('erases a contact and its records on DELETE', async () => {
       const phone = newPhone();
       const contact = (await upsert(t.testKey, { phone })).body;
-      await request('POST', '/v1/records', { key: t.testKey, body: { contact: { phone }, records: [{ text: 'private' }, { text: 'also private' }] } });
+      await request('POST', '/v1/records', {
+        key: t.testKey,
+        body: { contact: { phone }, records: [{ text: 'private' }, { text: 'also private' }] },
+      });
       expect(await ContactRecord.countDocuments({ contact_id: contact.id })).to.equal(2);
       const del = await request('DELETE', `/v1/contacts/${contact.id}`, { key: t.testKey });
       expect(del.body).to.deep.equal({ id: contact.id, object: 'contact', deleted: true });
@@ -221,9 +291,17 @@ describe('contacts and records', function () {
     it('gives the assistant the newest records within about 4,000 characters', async () => {
       const phone = newPhone();
       await upsert(t.testKey, { phone, name: 'Budget Person' });
-      const records = Array.from({ length: 12 }, (_, i) => ({ text: `Record number ${i} ${'x'.repeat(480)}`, occurred_at: 1_700_000_000 + i * 86_400 }));
-      expect((await request('POST', '/v1/records', { key: t.testKey, body: { contact: { phone }, records } })).status).to.equal(200);
-      const res = await request('POST', '/v1/calls', { key: t.testKey, body: { to: phone, agent_id: t.agentId, simulation: { caller: ['Hi'] } } });
+      const records = Array.from({ length: 12 }, (_, i) => ({
+        text: `Record number ${i} ${'x'.repeat(480)}`,
+        occurred_at: 1_700_000_000 + i * 86_400,
+      }));
+      expect(
+        (await request('POST', '/v1/records', { key: t.testKey, body: { contact: { phone }, records } })).status,
+      ).to.equal(200);
+      const res = await request('POST', '/v1/calls', {
+        key: t.testKey,
+        body: { to: phone, agent_id: t.agentId, simulation: { caller: ['Hi'] } },
+      });
       const call = await waitForCall(t.testKey, res.body.id);
       const system = h().llm.requests.find((r) => r.user === call.id)!.messages[0].content!;
       expect(system).to.contain('Name: Budget Person');
@@ -235,7 +313,8 @@ describe('contacts and records', function () {
   });
 
   it('needs contacts:read/write and records:read/write scopes', async () => {
-    const reader = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'restricted', scopes: ['contacts:read'] })).key;
+    const reader = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'restricted', scopes: ['contacts:read'] }))
+      .key;
     const phone = newPhone();
     expect((await request('GET', '/v1/contacts', { key: reader })).status).to.equal(200);
     const write = await upsert(reader, { phone });
@@ -243,8 +322,12 @@ describe('contacts and records', function () {
     expect(write.body.error).to.include({ code: 'scope_missing' });
     const contact = (await upsert(t.testKey, { phone })).body;
     expect((await request('GET', `/v1/contacts/${contact.id}/records`, { key: reader })).status).to.equal(403);
-    const pusher = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'restricted', scopes: ['records:write'] })).key;
-    expect((await request('POST', '/v1/records', { key: pusher, body: { contact: { phone }, records: [{ text: 'x' }] } })).status).to.equal(200);
+    const pusher = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'restricted', scopes: ['records:write'] }))
+      .key;
+    expect(
+      (await request('POST', '/v1/records', { key: pusher, body: { contact: { phone }, records: [{ text: 'x' }] } }))
+        .status,
+    ).to.equal(200);
     expect((await request('GET', `/v1/contacts/${contact.id}/records`, { key: pusher })).status).to.equal(200);
     expect((await request('DELETE', `/v1/contacts/${contact.id}`, { key: pusher })).status).to.equal(403);
   });
@@ -259,7 +342,10 @@ describe('contacts and records', function () {
     expect((await request('DELETE', `/v1/contacts/${test.id}`, { key: t.liveKey })).status).to.equal(404);
     const liveList = await request('GET', `/v1/contacts?phone=${encodeURIComponent(phone)}`, { key: t.liveKey });
     expect(liveList.body.data.map((c: any) => c.id)).to.deep.equal([live.id]);
-    await request('POST', '/v1/records', { key: t.testKey, body: { contact: { phone }, records: [{ text: 'test-mode record' }] } });
+    await request('POST', '/v1/records', {
+      key: t.testKey,
+      body: { contact: { phone }, records: [{ text: 'test-mode record' }] },
+    });
     const liveRecords = await request('GET', `/v1/contacts/${live.id}/records`, { key: t.liveKey });
     expect(liveRecords.body.data).to.deep.equal([]);
     const other = await newTenant();

@@ -14,8 +14,10 @@ type Tenant = Awaited<ReturnType<typeof newTenant>>;
 const REFUND =
   'Refund policy. Customers may return a bicycle within 45 days of delivery for a full refund. ' +
   'The bicycle must be unused and in its original box; the refund reaches the card in five business days.';
-const WARRANTY = 'Warranty. Every frame carries a lifetime warranty against cracks; wheels and brakes are covered for two years.';
-const HOURS = 'Opening hours. The Lisbon showroom opens Monday to Saturday from 9:00 to 19:00 and is closed on Sundays.';
+const WARRANTY =
+  'Warranty. Every frame carries a lifetime warranty against cracks; wheels and brakes are covered for two years.';
+const HOURS =
+  'Opening hours. The Lisbon showroom opens Monday to Saturday from 9:00 to 19:00 and is closed on Sundays.';
 
 /** A long text of `paragraphs` paragraphs, with `marker` in paragraph `at`. */
 function longText(paragraphs: number, marker: string, at: number): string {
@@ -33,13 +35,27 @@ async function addDoc(key: string, agentId: string, title: string, text: string,
 }
 
 async function search(key: string, agentId: string, query: string, limit = 5) {
-  const res = await request('GET', `/v1/knowledge/search?agent_id=${agentId}&query=${encodeURIComponent(query)}&limit=${limit}`, { key });
+  const res = await request(
+    'GET',
+    `/v1/knowledge/search?agent_id=${agentId}&query=${encodeURIComponent(query)}&limit=${limit}`,
+    { key },
+  );
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  return res.body.data as { object: string; document: string; chunk: number; title: string; text: string; score: number }[];
+  return res.body.data as {
+    object: string;
+    document: string;
+    chunk: number;
+    title: string;
+    text: string;
+    score: number;
+  }[];
 }
 
 async function newAgent(t: Tenant, name = 'Knowledge agent') {
-  const res = await request('POST', '/v1/agents', { key: t.testKey, body: { name, instructions: 'You help bicycle shop customers.' } });
+  const res = await request('POST', '/v1/agents', {
+    key: t.testKey,
+    body: { name, instructions: 'You help bicycle shop customers.' },
+  });
   expect(res.status).to.equal(200);
   return res.body.id as string;
 }
@@ -71,7 +87,13 @@ describe('knowledge', function () {
     const agentId = await newAgent(t);
     const text = longText(40, 'moonlight', 25);
     const doc = await addDoc(t.testKey, agentId, 'Shop manual', text);
-    expect(doc).to.include({ object: 'knowledge_document', agent_id: agentId, title: 'Shop manual', characters: text.length, livemode: false });
+    expect(doc).to.include({
+      object: 'knowledge_document',
+      agent_id: agentId,
+      title: 'Shop manual',
+      characters: text.length,
+      livemode: false,
+    });
     expect(doc.id).to.match(/^kdoc_[0-9a-z]{26}$/);
     expect(doc.chunks).to.be.greaterThan(1);
     expect(doc.created).to.be.a('number');
@@ -105,7 +127,10 @@ describe('knowledge', function () {
     const words = ['buffalo', 'chinchilla', 'dromedary', 'echidna', 'flamingo'];
     let previous = 'aardvark';
     for (const word of words) {
-      const res = await request('POST', `/v1/knowledge/${doc.id}`, { key: t.testKey, body: { text: `The secret word is ${word}.` } });
+      const res = await request('POST', `/v1/knowledge/${doc.id}`, {
+        key: t.testKey,
+        body: { text: `The secret word is ${word}.` },
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body).to.include({ id: doc.id, title: 'Rules', chunks: 1 });
       for (const searcher of [workerA, workerB]) {
@@ -116,7 +141,10 @@ describe('knowledge', function () {
       previous = word;
     }
     // Replacing the title alone keeps the text; superseded revisions and their chunks are gone.
-    const renamed = await request('POST', `/v1/knowledge/${doc.id}`, { key: t.testKey, body: { title: 'House rules' } });
+    const renamed = await request('POST', `/v1/knowledge/${doc.id}`, {
+      key: t.testKey,
+      body: { title: 'House rules' },
+    });
     expect(renamed.body).to.include({ title: 'House rules', characters: 'The secret word is flamingo.'.length });
     expect((await workerA.search({ ...scope, query: 'flamingo' }))[0].title).to.equal('House rules');
     expect(await KnowledgeRevision.countDocuments({ kdoc_id: doc.id })).to.equal(1);
@@ -171,7 +199,10 @@ describe('knowledge', function () {
     expect(version).to.equal(55);
     await KnowledgeHead.updateOne({ _id: agentId }, { $set: { seq: 1 } });
     expect(await knowledgeVersion(agentId)).to.equal(version);
-    await request('POST', `/v1/knowledge/${second.id}`, { key: t.testKey, body: { text: 'The second document now mentions an arbour.' } });
+    await request('POST', `/v1/knowledge/${second.id}`, {
+      key: t.testKey,
+      body: { text: 'The second document now mentions an arbour.' },
+    });
     expect(await knowledgeVersion(agentId)).to.equal(version + 1);
     expect(await new KnowledgeSearcher().search({ ...scope, query: 'pergola' })).to.deep.equal([]);
     expect((await warm.search({ ...scope, query: 'arbour' }))[0].document).to.equal(second.id);
@@ -182,7 +213,12 @@ describe('knowledge', function () {
     const doc = await addDoc(t.testKey, agentId, 'Race', 'The colour is grey.');
     const colours = ['amber', 'cobalt', 'crimson', 'emerald', 'indigo', 'saffron'];
     const results = await Promise.all(
-      colours.map((c) => request('POST', `/v1/knowledge/${doc.id}`, { key: t.testKey, body: { title: `Race ${c}`, text: `The colour is ${c}.` } })),
+      colours.map((c) =>
+        request('POST', `/v1/knowledge/${doc.id}`, {
+          key: t.testKey,
+          body: { title: `Race ${c}`, text: `The colour is ${c}.` },
+        }),
+      ),
     );
     for (const r of results) expect(r.status, JSON.stringify(r.body)).to.equal(200);
     const final = (await request('GET', `/v1/knowledge/${doc.id}`, { key: t.testKey })).body;
@@ -192,7 +228,10 @@ describe('knowledge', function () {
     for (const searcher of [new KnowledgeSearcher(), new KnowledgeSearcher()]) {
       for (const c of colours) {
         const hits = await searcher.search({ ...scope, query: c });
-        expect(hits.map((x) => x.text), c).to.deep.equal(c === winner ? [`The colour is ${c}.`] : []);
+        expect(
+          hits.map((x) => x.text),
+          c,
+        ).to.deep.equal(c === winner ? [`The colour is ${c}.`] : []);
       }
     }
     const api = await search(t.testKey, agentId, colours.join(' '));
@@ -204,14 +243,26 @@ describe('knowledge', function () {
     const missing = await request('POST', '/v1/knowledge', { key: t.testKey, body: { agent_id: agentId, text: 'x' } });
     expect(missing.status).to.equal(400);
     expect(missing.body.error).to.include({ code: 'parameter_missing', param: 'title' });
-    const unknown = await request('POST', '/v1/knowledge', { key: t.testKey, body: { agent_id: agentId, title: 't', text: 'x', url: 'u' } });
+    const unknown = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: { agent_id: agentId, title: 't', text: 'x', url: 'u' },
+    });
     expect(unknown.body.error).to.include({ code: 'parameter_unknown', param: 'url' });
-    const blank = await request('POST', '/v1/knowledge', { key: t.testKey, body: { agent_id: agentId, title: 't', text: '  \n ' } });
+    const blank = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: { agent_id: agentId, title: 't', text: '  \n ' },
+    });
     expect(blank.body.error).to.include({ code: 'parameter_invalid', param: 'text' });
-    const tooLong = await request('POST', '/v1/knowledge', { key: t.testKey, body: { agent_id: agentId, title: 't', text: 'a'.repeat(KNOWLEDGE_LIMITS.maxCharacters + 1) } });
+    const tooLong = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: { agent_id: agentId, title: 't', text: 'a'.repeat(KNOWLEDGE_LIMITS.maxCharacters + 1) },
+    });
     expect(tooLong.status).to.equal(400);
     expect(tooLong.body.error).to.include({ code: 'parameter_invalid', param: 'text' });
-    const noAgent = await request('POST', '/v1/knowledge', { key: t.testKey, body: { agent_id: 'agt_01m80np488q6rre43ctk0tmky1', title: 't', text: 'x' } });
+    const noAgent = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: { agent_id: 'agt_01m80np488q6rre43ctk0tmky1', title: 't', text: 'x' },
+    });
     expect(noAgent.status).to.equal(404);
     expect(noAgent.body.error).to.include({ code: 'resource_missing', param: 'agent_id' });
     const doc = await addDoc(t.testKey, agentId, 'Short', 'A short text.');
@@ -220,7 +271,10 @@ describe('knowledge', function () {
 
     // 500,000 two-byte characters: a body over the API's usual 1 MB, accepted here.
     const big = `${'é'.repeat(99)} `.repeat(KNOWLEDGE_LIMITS.maxCharacters / 100);
-    const res = await request('POST', '/v1/knowledge', { key: t.testKey, body: { agent_id: agentId, title: 'Big', text: big } });
+    const res = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: { agent_id: agentId, title: 'Big', text: big },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body.characters).to.equal(KNOWLEDGE_LIMITS.maxCharacters);
     expect(res.body.chunks).to.be.greaterThan(10);
@@ -231,10 +285,20 @@ describe('knowledge', function () {
     // 999 documents written straight to the store (the API would take minutes), then the API's own.
     const now = Math.floor(Date.now() / 1000);
     await KnowledgeDocument.collection.insertMany(
-      Array.from({ length: 999 }, (_, i) => ({ _id: `kdoc_fill${agentId.slice(-8)}${String(i).padStart(14, '0')}`, org_id: t.orgId, livemode: false, agent_id: agentId, created: now, deleted_ms: null })) as never[],
+      Array.from({ length: 999 }, (_, i) => ({
+        _id: `kdoc_fill${agentId.slice(-8)}${String(i).padStart(14, '0')}`,
+        org_id: t.orgId,
+        livemode: false,
+        agent_id: agentId,
+        created: now,
+        deleted_ms: null,
+      })) as never[],
     );
     const thousandth = await addDoc(t.testKey, agentId, 'One thousand', 'The thousandth document.');
-    const over = await request('POST', '/v1/knowledge', { key: t.testKey, body: { agent_id: agentId, title: 'Over', text: 'One too many.' } });
+    const over = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: { agent_id: agentId, title: 'Over', text: 'One too many.' },
+    });
     expect(over.status).to.equal(400);
     expect(over.body.error).to.include({ code: 'knowledge_document_limit', param: 'agent_id' });
     expect(await search(t.testKey, agentId, 'many')).to.deep.equal([]);
@@ -246,11 +310,19 @@ describe('knowledge', function () {
     const agentId = await newAgent(t);
     const headers = { 'Idempotency-Key': `kdoc-${Math.random()}` };
     const first = await addDoc(t.testKey, agentId, 'Once', 'Only once.', headers);
-    const again = await request('POST', '/v1/knowledge', { key: t.testKey, body: { agent_id: agentId, title: 'Once', text: 'Only once.' }, headers });
+    const again = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: { agent_id: agentId, title: 'Once', text: 'Only once.' },
+      headers,
+    });
     expect(again.status).to.equal(200);
     expect(again.headers.get('idempotent-replayed')).to.equal('true');
     expect(again.body).to.deep.equal(first);
-    const other = await request('POST', '/v1/knowledge', { key: t.testKey, body: { agent_id: agentId, title: 'Twice', text: 'Other.' }, headers });
+    const other = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: { agent_id: agentId, title: 'Twice', text: 'Other.' },
+      headers,
+    });
     expect(other.status).to.equal(422);
     const list = await request('GET', `/v1/knowledge?agent_id=${agentId}`, { key: t.testKey });
     expect(list.body.data.length).to.equal(1);
@@ -262,10 +334,15 @@ describe('knowledge', function () {
     expect((await request('GET', `/v1/knowledge/${doc.id}`, { key: t.liveKey })).status).to.equal(404);
     expect((await request('DELETE', `/v1/knowledge/${doc.id}`, { key: t.liveKey })).status).to.equal(404);
     expect((await request('GET', '/v1/knowledge', { key: t.liveKey })).body.data).to.deep.equal([]);
-    const liveSearch = await request('GET', `/v1/knowledge/search?agent_id=${agentId}&query=visible`, { key: t.liveKey });
+    const liveSearch = await request('GET', `/v1/knowledge/search?agent_id=${agentId}&query=visible`, {
+      key: t.liveKey,
+    });
     expect(liveSearch.status).to.equal(404);
     expect(liveSearch.body.error.param).to.equal('agent_id');
-    const liveAdd = await request('POST', '/v1/knowledge', { key: t.liveKey, body: { agent_id: agentId, title: 't', text: 'x' } });
+    const liveAdd = await request('POST', '/v1/knowledge', {
+      key: t.liveKey,
+      body: { agent_id: agentId, title: 't', text: 'x' },
+    });
     expect(liveAdd.status).to.equal(404);
     const other = await newTenant();
     expect((await request('GET', `/v1/knowledge/${doc.id}`, { key: other.testKey })).status).to.equal(404);
@@ -288,7 +365,13 @@ describe('knowledge', function () {
         body: {
           contact: { phone },
           records: [
-            { type: 'order', title: 'Order 1234', text: 'Bought a blue city bicycle, delivered on 2 September.', data: { amount: 480, currency: 'EUR' }, occurred_at: 1_788_000_000 },
+            {
+              type: 'order',
+              title: 'Order 1234',
+              text: 'Bought a blue city bicycle, delivered on 2 September.',
+              data: { amount: 480, currency: 'EUR' },
+              occurred_at: 1_788_000_000,
+            },
             { type: 'note', text: 'Prefers to be called in the morning.', occurred_at: 1_780_000_000 },
           ],
         },
@@ -299,7 +382,11 @@ describe('knowledge', function () {
     it("carries the contact's records and the best knowledge in the prompt, and records what the assistant knew", async () => {
       const res = await request('POST', '/v1/calls', {
         key: t.testKey,
-        body: { to: phone, agent_id: agentId, simulation: { caller: ['How many days do I have to return my bicycle for a refund?'] } },
+        body: {
+          to: phone,
+          agent_id: agentId,
+          simulation: { caller: ['How many days do I have to return my bicycle for a refund?'] },
+        },
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.contact_id).to.match(/^cont_/);
@@ -325,7 +412,11 @@ describe('knowledge', function () {
     it('lets the assistant call search_knowledge and records the chunks it found', async () => {
       const res = await request('POST', '/v1/calls', {
         key: t.testKey,
-        body: { to: phone, agent_id: agentId, simulation: { caller: ['TOOLONCE search_knowledge {"query":"frame cracks warranty"}'] } },
+        body: {
+          to: phone,
+          agent_id: agentId,
+          simulation: { caller: ['TOOLONCE search_knowledge {"query":"frame cracks warranty"}'] },
+        },
       });
       const call = await waitForCall(t.testKey, res.body.id);
       expect(call.status).to.equal('completed');
@@ -346,7 +437,12 @@ describe('knowledge', function () {
       const contactId = contacts.body.data[0].id;
       const res = await request('POST', '/v1/calls', {
         key: t.testKey,
-        body: { to: '+14155550178', contact_id: contactId, agent_id: agentId, simulation: { caller: ['Can I return the bicycle for a refund? Where do I park?'] } },
+        body: {
+          to: '+14155550178',
+          contact_id: contactId,
+          agent_id: agentId,
+          simulation: { caller: ['Can I return the bicycle for a refund? Where do I park?'] },
+        },
       });
       expect(res.body.contact_id).to.equal(contactId);
       const call = await waitForCall(t.testKey, res.body.id);
@@ -360,13 +456,19 @@ describe('knowledge', function () {
     });
 
     it('does not offer search_knowledge to an agent without knowledge, nor a contact to an unknown number', async () => {
-      const res = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550179', agent_id: t.agentId, simulation: { caller: ['Hello'] } } });
+      const res = await request('POST', '/v1/calls', {
+        key: t.testKey,
+        body: { to: '+14155550179', agent_id: t.agentId, simulation: { caller: ['Hello'] } },
+      });
       expect(res.body.contact_id).to.equal(null);
       const call = await waitForCall(t.testKey, res.body.id);
       const req = h().llm.requests.find((r) => r.user === call.id)!;
       expect(req.tools!.map((x) => x.function.name)).to.not.include('search_knowledge');
       expect(req.messages[0].content).to.not.contain('Records, newest first');
-      const unknown = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550179', agent_id: t.agentId, contact_id: 'cont_01m80np488q6rre43ctk0tmky1' } });
+      const unknown = await request('POST', '/v1/calls', {
+        key: t.testKey,
+        body: { to: '+14155550179', agent_id: t.agentId, contact_id: 'cont_01m80np488q6rre43ctk0tmky1' },
+      });
       expect(unknown.status).to.equal(404);
       expect(unknown.body.error).to.include({ code: 'resource_missing', param: 'contact_id' });
     });
