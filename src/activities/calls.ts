@@ -11,6 +11,7 @@ import { derivedId } from '../shared/ids';
 import { callSystemPrompt, type AssistantAgent, type CallTurnInput, type ChatMessage } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
 import { emitEvent } from '../lib/events';
+import { callUsage, endedCallUsage, recordUsage } from '../lib/usage';
 
 
 /** Makes sure the call's document exists (the API normally wrote it already). */
@@ -33,6 +34,8 @@ export interface TransitionCallInput {
  * call as it now is (so every call event carries the call's `metadata`). Throws if the call is missing.
  */
 export async function transitionCall(input: TransitionCallInput): Promise<void> {
+  // The call's usage row comes with its end, before the call shows as ended (src/lib/usage.ts).
+  await recordUsage(await callUsage(input.callId, input.patch));
   const doc = await Call.findOneAndUpdate({ _id: input.callId }, { $set: input.patch }, { returnDocument: 'after' }).lean();
   if (!doc) throw new Error(`call ${input.callId} has no document`);
   const object = renderCall(doc);
@@ -114,6 +117,7 @@ export async function reconcileCalls(input: CallReconcilerInput): Promise<{ reco
     const doc = updated ?? (await Call.findById(run.workflowId).lean());
     if (!doc || doc.reconciled_ms == null) continue;
     if (updated) reconciled++;
+    await recordUsage(endedCallUsage(doc));
     await emitEvent(client, { id: derivedId('evt', doc.ended_ms ?? endedMs, `${doc._id}:call.ended`), orgId: doc.org_id, livemode: doc.livemode, type: 'call.ended', createdMs: doc.ended_ms ?? endedMs, object: renderCall(doc) });
   }
   return { reconciled };

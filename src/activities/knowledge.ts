@@ -4,6 +4,8 @@
  * API answered.
  */
 import { searchKnowledge as search, type KnowledgeHit } from '../lib/knowledge';
+import { knowledgeSearchUsage, recordUsage } from '../lib/usage';
+import { activityKey } from './llm';
 
 export interface SearchKnowledgeInput {
   orgId: string;
@@ -14,7 +16,7 @@ export interface SearchKnowledgeInput {
   limit?: number;
 }
 
-/** The best chunks for `query`, best first; an empty list when nothing matches. */
+/** The best chunks for `query`, best first; an empty list when nothing matches. Metered once (usage `knowledge.searches`), whatever the retries. */
 export async function searchKnowledge(input: SearchKnowledgeInput): Promise<{ hits: KnowledgeHit[] }> {
   const hits = await search({
     orgId: input.orgId,
@@ -23,5 +25,14 @@ export async function searchKnowledge(input: SearchKnowledgeInput): Promise<{ hi
     query: input.query,
     limit: input.limit ?? 3,
   });
+  await recordUsage(
+    knowledgeSearchUsage({
+      orgId: input.orgId,
+      livemode: input.livemode,
+      key: `tool:${activityKey()}`,
+      subjectId: input.agentId,
+      occurredMs: Date.now(),
+    }),
+  );
   return { hits };
 }

@@ -11,6 +11,7 @@
  * (`ApplicationFailure` type `LLM_REQUEST_REJECTED`, src/shared/assistant.ts), anything else is retried by the workflow's policy.
  */
 import OpenAI from 'openai';
+import { activityInfo } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
 import { assistantContext, type AssistantContext } from '../lib/assistant';
@@ -25,6 +26,7 @@ import {
   type ToolCall,
   type ToolName,
 } from '../shared/assistant';
+import { knowledgeSearchUsage, llmRequestUsage, recordUsage } from '../lib/usage';
 import { callConversation } from './calls';
 
 
@@ -78,6 +80,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     } catch (err) {
       logger.warn('assistant context unavailable; answering without it', { conversation: input.callId, error: err instanceof Error ? err.message : String(err) });
     }
+    if (known?.searched) await recordUsage(knowledgeSearchUsage({ ...usageOwner(input.context), key: `prompt:${activityKey()}`, subjectId: input.context.agentId, occurredMs: Date.now() }));
     if (known && !known.hasKnowledge) offered = offered.filter((t) => t !== 'search_knowledge');
     if (known?.text) messages = withSystemText(messages, known.text);
   }
@@ -92,6 +95,8 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
       ...(tools.length ? { tools } : {}),
       user: input.callId,
     });
+    // Every answer the provider sent costs its tokens, this attempt's included if it is then retried.
+    await recordUsage(await llmRequestUsage({ subjectId: input.callId, request: activityInfo(), model: completion.model, usage: completion.usage }));
     const message = completion.choices[0]?.message;
     if (!message) throw new Error('the model returned no choice');
     const toolCalls: ToolCall[] = (message.tool_calls ?? [])
@@ -106,6 +111,14 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     throw err;
   }
 }
+
+/** This activity's key, the same on every attempt: `<workflow id>:<run id>:<activity id>`. */
+export function activityKey(): string {
+  const { workflowExecution: wf, activityId } = activityInfo();
+  return `${wf ? `${wf.workflowId}:${wf.runId}` : 'standalone'}:${activityId}`;
+}
+
+const usageOwner = (ids: AssistantContextIds) => ({ orgId: ids.orgId, livemode: ids.livemode });
 
 /** The messages with `text` appended to the system message (one is put first if there is none). */
 function withSystemText(messages: ChatMessage[], text: string): ChatMessage[] {

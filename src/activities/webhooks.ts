@@ -32,6 +32,7 @@ import {
   type WebhookDeliveryInput,
 } from '../shared/webhooks';
 import { emitEvent } from '../lib/events';
+import { recordUsage, webhookAttemptUsage } from '../lib/usage';
 
 /** `User-Agent` of deliveries. */
 export const WEBHOOK_USER_AGENT = `Svc-Webhooks/1.0 (api_version ${API_VERSION})`;
@@ -134,6 +135,8 @@ async function attemptDelivery(input: WebhookDeliveryInput): Promise<DeliverWebh
     caFile: config().webhookCaFile,
   });
   const shownUrl = withoutCredentials(endpoint.url);
+  // Metered before the attempt log: a crash between the two still counts the request that was made.
+  await recordUsage(webhookAttemptUsage(input, attempt, startedMs, outcome.ok));
   await recordAttempt(input, attempt, shownUrl, startedMs, outcome);
   await WebhookDelivery.updateOne(
     { _id: input.deliveryId },

@@ -14,6 +14,7 @@ import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } fro
 import { eventsRouter } from './events';
 import { knowledgeBody, knowledgeRouter } from './knowledge';
 import { twilioRouter } from './twilio';
+import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
 
 export interface AppDeps {
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/publisher_keys', publisherKeysRouter());
   v1.use('/events', eventsRouter(deps.temporal));
   v1.use('/webhook-endpoints', webhookEndpointsRouter());
+  v1.use('/usage', usageRouter());
   app.use('/v1', v1);
 
   app.use(unknownRoute);

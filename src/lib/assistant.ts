@@ -33,6 +33,8 @@ export interface AssistantContext {
   contactId: string | null;
   /** True when the agent has knowledge documents (so the `search_knowledge` tool is worth offering). */
   hasKnowledge: boolean;
+  /** True when the knowledge was searched (it has documents and the query has words): a metered search. */
+  searched: boolean;
 }
 
 /** Renders search hits for the model: numbered, with the document's title. */
@@ -50,7 +52,8 @@ export async function assistantContext(input: AssistantContextInput): Promise<As
     contactContext(tenant, { contactId: input.contactId, phone: input.phone }, RECORDS_CONTEXT_BUDGET),
     knowledgeSearcher.index({ ...tenant, agentId: input.agentId }),
   ]);
-  const hits = input.query.trim() ? index.search(input.query, PROMPT_KNOWLEDGE_CHUNKS) : [];
+  const searched = index.size > 0 && input.query.trim() !== '';
+  const hits = searched ? index.search(input.query, PROMPT_KNOWLEDGE_CHUNKS) : [];
   const parts: string[] = [];
   if (contact) parts.push(contact.text);
   if (index.size > 0) {
@@ -64,5 +67,6 @@ export async function assistantContext(input: AssistantContextInput): Promise<As
     knowledge: hits.map((h) => ({ document: h.document, chunk: h.chunk })),
     contactId: contact?.contactId ?? null,
     hasKnowledge: index.size > 0,
+    searched,
   };
 }

@@ -11,3 +11,4 @@ import './webhooks';
 import './knowledge';
 import './contacts';
 import './connectors';
+import './usage';

@@ -428,6 +428,10 @@ describe('knowledge', function () {
       expect(tr.turns.map((x: any) => x.text)).to.include('Tool result received.');
       const second = h().llm.requests.filter((r) => r.user === call.id)[1];
       expect(second.messages.find((m) => m.role === 'tool')!.content).to.contain(WARRANTY);
+      // Knowledge searches are metered: the prompt's (one per LLM request) and the tool's.
+      const usage = await request('GET', '/v1/usage', { key: t.testKey });
+      expect(usage.status, JSON.stringify(usage.body)).to.equal(200);
+      expect(usage.body.totals.knowledge.searches).to.be.at.least(4);
     });
 
     it('no longer gives a deleted document to later calls, and finds the contact by contact_id', async () => {

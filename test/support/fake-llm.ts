@@ -7,14 +7,23 @@
  *   "SLOW <ms>"          → waits <ms> then answers "Slow reply."
  *   "FAIL <status>"      → answers HTTP <status> with an OpenAI-style error
  *   anything else        → "You said: <text>"
- * Every request body is kept in `requests` for assertions.
+ * Every request body is kept in `requests` for assertions, with the `usage` it was answered with:
+ * prompt_tokens = the characters of the request's messages, completion_tokens = the characters of the
+ * answer (so usage totals can be checked exactly against what the provider said).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface FakeLlm {
   baseUrl: string;
-  requests: { model: string; messages: { role: string; content: string | null }[]; tools?: { function: { name: string } }[]; user?: string }[];
+  requests: {
+    model: string;
+    messages: { role: string; content: string | null }[];
+    tools?: { function: { name: string } }[];
+    user?: string;
+    /** The `usage` of the answer (absent when the fake answered an error). */
+    usage?: { prompt_tokens: number; completion_tokens: number };
+  }[];
   close(): Promise<void>;
 }
 
@@ -41,6 +50,10 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       const once = /^TOOLONCE (\w+) ?(.*)$/.exec(last);
       const tool = once ? (toolAnswered ? null : once) : /^TOOL (\w+) ?(.*)$/.exec(last);
       const id = ++seq;
+      const content = tool ? `Calling ${tool[1]}.` : once ? 'Tool result received.' : /^SLOW/.test(last) ? 'Slow reply.' : `You said: ${last}`;
+      const promptTokens = (body.messages ?? []).reduce((n: number, m: { content?: unknown }) => n + (typeof m.content === 'string' ? m.content.length : 0), 0);
+      const usage = { prompt_tokens: promptTokens, completion_tokens: content.length, total_tokens: promptTokens + content.length };
+      body.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens };
       send(200, {
         id: `chatcmpl-fake-${id}`,
         object: 'chat.completion',
@@ -54,12 +67,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
             message: {
               role: 'assistant',
               refusal: null,
-              content: tool ? `Calling ${tool[1]}.` : once ? 'Tool result received.' : /^SLOW/.test(last) ? 'Slow reply.' : `You said: ${last}`,
+              content,
               ...(tool ? { tool_calls: [{ id: `call_fake_${id}`, type: 'function', function: { name: tool[1], arguments: tool[2] || '{}' } }] } : {}),
             },
           },
         ],
-        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        usage,
       });
     });
   });

@@ -1,0 +1,80 @@
+/**
+ * Usage (spec section 4, "Usage"): `GET /v1/usage`, scope `usage:read`, for the key's organization and
+ * mode (test and live usage never mix). Computed on each request from the immutable usage rows
+ * (src/lib/usage.ts), so a finished call counts as soon as the API shows it ended.
+ */
+import { Router } from 'express';
+import { z } from 'zod';
+import { invalidParam } from '../errors';
+import { canonicalTimeZone, daysBetween, parseDate } from '../lib/calendar';
+import { defaultPeriod, usageReport, type UsagePeriod } from '../lib/usage';
+import { requireScope } from './middleware';
+import { parseBody } from './validation';
+
+/** The longest period, in days (a leap year). */
+export const MAX_USAGE_DAYS = 366;
+
+const querySchema = z.strictObject({
+  from: z.string().optional(),
+  to: z.string().optional(),
+  timezone: z.string().optional(),
+});
+
+/** Routes under `/v1/usage`. */
+export function usageRouter(): Router {
+  const router = Router();
+
+  /**
+   * `GET /v1/usage?from=YYYY-MM-DD&to=YYYY-MM-DD&timezone=<IANA name>` → the `usage` object: `totals`
+   * and one `daily` entry per day of the period (README "Usage" lists the fields).
+   * Dates are inclusive local days of `timezone` (default `UTC`); `from` defaults to the first day of
+   * the current month, `to` to today, both in that time zone.
+   * Errors: 400 `parameter_invalid` naming `from`, `to` or `timezone` (not a date, an unknown zone,
+   * `from` after `to`, more than 366 days); 400 `parameter_unknown` for any other parameter.
+   */
+  router.get('/', requireScope('usage:read'), async (req, res) => {
+    const { orgId, livemode } = req.auth!;
+    res.json(await usageReport({ orgId, livemode }, usagePeriod(req.query)));
+  });
+
+  return router;
+}
+
+/**
+ * Checks the query and fills the defaults.
+ * @throws ApiError 400 naming the parameter at fault
+ */
+export function usagePeriod(query: unknown, nowMs = Date.now()): UsagePeriod {
+  const q = parseBody(querySchema, query);
+  const timezone = q.timezone ?? 'UTC';
+  if (!canonicalTimeZone(timezone))
+    throw invalidParam(
+      'timezone',
+      `Invalid timezone: '${timezone}' is not an IANA time zone name (like Europe/Paris or America/New_York).`,
+    );
+  for (const param of ['from', 'to'] as const) {
+    const v = q[param];
+    if (v !== undefined && !parseDate(v))
+      throw invalidParam(
+        param,
+        `Invalid ${param}: '${v}' is not a date in the form YYYY-MM-DD (a real day, 1970 or later).`,
+      );
+  }
+  const defaults = defaultPeriod(timezone, nowMs);
+  const from = q.from ?? defaults.from;
+  const to = q.to ?? defaults.to;
+  // Name the parameter the caller gave when the other one is a default.
+  const days = daysBetween(from, to) + 1;
+  if (days < 1) {
+    const param = q.from === undefined ? 'to' : 'from';
+    throw invalidParam(param, `Invalid ${param}: from (${from}) is after to (${to}).`);
+  }
+  if (days > MAX_USAGE_DAYS) {
+    const param = q.to === undefined ? 'from' : 'to';
+    throw invalidParam(
+      param,
+      `Invalid ${param}: the period from ${from} to ${to} is ${days} days; at most ${MAX_USAGE_DAYS} days can be asked at once.`,
+    );
+  }
+  return { from, to, timezone };
+}

@@ -1,0 +1,283 @@
+/**
+ * Usage: the rows that meter the work, and the report `GET /v1/usage` answers from them (DESIGN.md
+ * section 3: totals from immutable rows, never counters).
+ *
+ * Writing: the activity that did the metered work calls `recordUsage(row)` once, where the work is known
+ * to have happened, with a row from one of the builders below; each gives the row a deterministic `_id`
+ * (src/models/usage.ts), so a retried or crashed activity writes it once.
+ *
+ * Reading: `usageReport` sums the rows of one organization and mode over a period of local days in
+ * Node, over one bounded query (at most 366 days). Not with `$group`: FerretDB 1.x computes only the
+ * first accumulator of a `$group` and returns 0 for the others (FerretDB/FerretDB#4616, seen on
+ * v1.24.2), and has no date operators to bucket days in a time zone.
+ */
+import { Call, renderCall, type CallDoc } from '../models/calls';
+import { insertIfAbsent, type WithId } from '../models/store';
+import {
+  addRow,
+  emptyMeasures,
+  MEASURE_FIELDS,
+  UsageRecord,
+  type MessageChannel,
+  type UsageMeasures,
+  type UsageRecordDoc,
+  type UsageRow,
+} from '../models/usage';
+import type { WebhookDeliveryInput } from '../shared/webhooks';
+import { logger } from '../logger';
+import { dayStartOf, localDate, utcMidnight } from './calendar';
+
+export type { UsageRow, UsageMeasures } from '../models/usage';
+
+/** Who pays for a metered thing. */
+export interface UsageOwner {
+  orgId: string;
+  livemode: boolean;
+}
+
+/**
+ * Stores a usage row, once: a row with the same `_id` already stored is left as it is (a retry).
+ * Measures must be non-negative integers. `null` (a builder's "nothing to meter") records nothing.
+ * @returns true when this call stored the row
+ * @throws Error on a malformed row; the store's errors (the activity then fails and Temporal retries it)
+ */
+export async function recordUsage(row: UsageRow | null): Promise<boolean> {
+  if (!row) return false;
+  for (const [k, v] of Object.entries(row)) {
+    if (typeof v === 'number' && !(Number.isSafeInteger(v) && v >= 0))
+      throw new Error(`usage row ${row._id}: ${k} must be a non-negative integer, not ${v}`);
+  }
+  return insertIfAbsent(UsageRecord, { ...row, recorded_ms: Date.now() });
+}
+
+/**
+ * The usage row of a call that the status transition `patch` ends (it sets `ended_ms`), or null for
+ * any other transition. Reads the call (before the patch is applied, so the row can be stored before
+ * the call shows as ended) and applies the patch to what it read; the row is `endedCallUsage`'s.
+ * @throws Error when the call does not exist
+ */
+export async function callUsage(callId: string, patch: Record<string, unknown>): Promise<UsageRow | null> {
+  if (typeof patch.ended_ms !== 'number') return null;
+  const doc = (await Call.findById(callId).lean()) as WithId<CallDoc> | null;
+  if (!doc) throw new Error(`call ${callId} has no document`);
+  return endedCallUsage({ ...doc, ...patch } as WithId<CallDoc>);
+}
+
+/**
+ * The usage row of an ended call document (null if it has not ended): `call:<call id>`, on the day the
+ * call ended; `talk_seconds` = the call's `duration_seconds`; `billable_minutes` = talk time rounded up
+ * to the minute, at least 1 for an answered call (telephony's per-minute billing), 0 for an unanswered one.
+ */
+export function endedCallUsage(doc: WithId<CallDoc>): UsageRow | null {
+  if (doc.ended_ms == null) return null;
+  const call = renderCall(doc);
+  const answered = call.answered_at !== null;
+  const talk = call.duration_seconds ?? 0;
+  return {
+    _id: `call:${doc._id}`,
+    kind: 'call',
+    org_id: doc.org_id,
+    livemode: doc.livemode,
+    subject_id: doc._id,
+    occurred_ms: doc.ended_ms,
+    status: call.status,
+    answered: answered ? 1 : 0,
+    talk_seconds: talk,
+    billable_minutes: answered ? Math.max(1, Math.ceil(talk / 60)) : 0,
+  };
+}
+
+/**
+ * Which activity attempt made an LLM request (Temporal's `activityInfo()` has these fields;
+ * `workflowExecution` is absent for an activity run outside a workflow).
+ */
+export interface ActivityAttempt {
+  workflowExecution?: { workflowId: string; runId: string };
+  activityId: string;
+  attempt: number;
+}
+
+/**
+ * The usage row of one Chat Completions response: `llm:<workflow id>:<run id>:<activity id>:<attempt>`,
+ * so each attempt that got an answer counts (it cost tokens), once.
+ * @param input.subjectId the conversation the request was made for (a call id), the provider's `user`
+ * @param input.owner who pays; when absent, the call `subjectId` names (null, with a warning, if there
+ *   is none: usage is never worth failing an answer for)
+ * @param input.usage the response's `usage` field (`prompt_tokens`, `completion_tokens`); absent → 0
+ */
+export async function llmRequestUsage(input: {
+  subjectId: string;
+  owner?: UsageOwner;
+  request: ActivityAttempt;
+  model: string;
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  occurredMs?: number;
+}): Promise<UsageRow | null> {
+  const owner = input.owner ?? (await callOwner(input.subjectId));
+  if (!owner) {
+    logger.warn('LLM usage not recorded: no owner for the conversation', { subject_id: input.subjectId });
+    return null;
+  }
+  const { workflowExecution: wf, activityId, attempt } = input.request;
+  const tokens = (v: number | undefined) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0);
+  return {
+    _id: `llm:${wf ? `${wf.workflowId}:${wf.runId}` : 'standalone'}:${activityId}:${attempt}`,
+    kind: 'llm_request',
+    org_id: owner.orgId,
+    livemode: owner.livemode,
+    subject_id: input.subjectId,
+    occurred_ms: input.occurredMs ?? Date.now(),
+    model: input.model,
+    prompt_tokens: tokens(input.usage?.prompt_tokens),
+    completion_tokens: tokens(input.usage?.completion_tokens),
+  };
+}
+
+async function callOwner(callId: string): Promise<UsageOwner | null> {
+  const call = await Call.findById(callId, { org_id: 1, livemode: 1 }).lean();
+  return call ? { orgId: call.org_id, livemode: call.livemode } : null;
+}
+
+/**
+ * The usage row of one webhook delivery attempt that made its HTTP request: `wh:<delivery id>:<attempt>`.
+ * @param atMs when the attempt started (the attempt log's time)
+ * @param ok the endpoint answered 2xx in time
+ */
+export function webhookAttemptUsage(input: WebhookDeliveryInput, attempt: number, atMs: number, ok: boolean): UsageRow {
+  return {
+    _id: `wh:${input.deliveryId}:${attempt}`,
+    kind: 'webhook_attempt',
+    org_id: input.orgId,
+    livemode: input.livemode,
+    subject_id: input.deliveryId,
+    occurred_ms: atMs,
+    succeeded: ok ? 1 : 0,
+  };
+}
+
+/**
+ * The usage row of one message: `msg:<message id>`. Record an outbound message once the provider has
+ * accepted it (a refused send is not usage), an inbound one once it is stored. `template`: an outbound
+ * WhatsApp template message (counted apart: providers bill templates differently).
+ */
+export function messageUsage(
+  input: UsageOwner & {
+    messageId: string;
+    channel: MessageChannel;
+    direction: 'inbound' | 'outbound';
+    template: boolean;
+    occurredMs: number;
+  },
+): UsageRow {
+  return {
+    _id: `msg:${input.messageId}`,
+    kind: 'message',
+    org_id: input.orgId,
+    livemode: input.livemode,
+    subject_id: input.messageId,
+    occurred_ms: input.occurredMs,
+    channel: input.channel,
+    direction: input.direction,
+    template: input.template && input.channel === 'whatsapp' && input.direction === 'outbound' ? 1 : 0,
+  };
+}
+
+/**
+ * The usage row of one knowledge search: `ks:<key>`, where `key` is the same on a retry of the same
+ * search (in an activity: `<workflow id>:<run id>:<activity id>`, without the attempt: a search is
+ * counted once however often it is retried). `subjectId`: the agent or conversation searched for.
+ */
+export function knowledgeSearchUsage(
+  input: UsageOwner & { key: string; subjectId: string; occurredMs: number },
+): UsageRow {
+  return {
+    _id: `ks:${input.key}`,
+    kind: 'knowledge_search',
+    org_id: input.orgId,
+    livemode: input.livemode,
+    subject_id: input.subjectId,
+    occurred_ms: input.occurredMs,
+  };
+}
+
+/** A period of whole local days: `from` to `to` inclusive (`YYYY-MM-DD`), in IANA time zone `timezone`. */
+export interface UsagePeriod {
+  from: string;
+  to: string;
+  timezone: string;
+}
+
+/** The `usage` object (README "Usage"). */
+export interface UsageReport {
+  object: 'usage';
+  livemode: boolean;
+  from: string;
+  to: string;
+  timezone: string;
+  /** Unix seconds: the report counts every row stored before this instant. */
+  as_of: number;
+  totals: UsageMeasures;
+  daily: ({ date: string } & UsageMeasures)[];
+}
+
+/**
+ * Sums the usage rows of `owner` over `period`: `totals`, and one `daily` entry per local day of the
+ * period (empty days included, oldest first). A row counts on the local day its `occurred_ms` falls
+ * on, days being computed in `period.timezone` (23 or 25 hours on DST changes). Each row is added to
+ * its day and to the totals, in integers, so `daily` sums exactly to `totals`.
+ * @param period a valid period of at most 366 days (checked by the API: src/api/usage.ts)
+ */
+export async function usageReport(owner: UsageOwner, period: UsagePeriod, nowMs = Date.now()): Promise<UsageReport> {
+  const first = utcMidnight(period.from);
+  const count = Math.round((utcMidnight(period.to) - first) / 86_400_000) + 1;
+  // starts[i] = first instant of day i; starts[count] = end of the period.
+  const starts = Array.from({ length: count + 1 }, (_, i) => dayStartOf(first + i * 86_400_000, period.timezone));
+  const daily = starts
+    .slice(0, count)
+    .map((_, i) => ({ date: new Date(first + i * 86_400_000).toISOString().slice(0, 10), ...emptyMeasures() }));
+  const totals = emptyMeasures();
+
+  const projection = Object.fromEntries(MEASURE_FIELDS.map((f) => [f, 1]));
+  const cursor = UsageRecord.find(
+    { org_id: owner.orgId, livemode: owner.livemode, occurred_ms: { $gte: starts[0], $lt: starts[count] } },
+    projection,
+  )
+    .lean()
+    .batchSize(5000)
+    .cursor();
+  for await (const row of cursor as AsyncIterable<Partial<UsageRecordDoc>>) {
+    const day = dayIndex(starts, row.occurred_ms!);
+    if (day < 0) continue;
+    addRow(daily[day], row);
+    addRow(totals, row);
+  }
+  return {
+    object: 'usage',
+    livemode: owner.livemode,
+    from: period.from,
+    to: period.to,
+    timezone: period.timezone,
+    as_of: Math.floor(nowMs / 1000),
+    totals,
+    daily,
+  };
+}
+
+/** The day `ms` falls in: the last i with starts[i] ≤ ms (binary search), or -1 outside the period. */
+function dayIndex(starts: number[], ms: number): number {
+  if (ms < starts[0] || ms >= starts[starts.length - 1]) return -1;
+  let lo = 0;
+  let hi = starts.length - 1; // starts[lo] ≤ ms < starts[hi]
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid] <= ms) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Today's date and the first day of its month in `timezone`: the defaults of `to` and `from`. */
+export function defaultPeriod(timezone: string, nowMs = Date.now()): { from: string; to: string } {
+  const to = localDate(nowMs, timezone);
+  return { from: `${to.slice(0, 8)}01`, to };
+}

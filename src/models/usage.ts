@@ -1,0 +1,185 @@
+/**
+ * Usage rows: one immutable row per metered thing, from which `GET /v1/usage` computes its totals
+ * (DESIGN.md section 3: totals from immutable rows, never counters). Written once, through
+ * `recordUsage` (src/lib/usage.ts, insert-if-absent), by the activity that did the metered work, at the
+ * point where the work is known to have happened; never updated, never deleted.
+ *
+ * The `_id` is deterministic per metered thing, so a retried or crashed activity writes its row once:
+ * - `call:<call id>`: a finished call, written by `transitionCall` (src/activities/calls.ts) with the
+ *   call's end, before the call document shows the end; or by `reconcileCalls` for a call whose run was
+ *   terminated before it recorded its end (the row written first stands).
+ * - `llm:<workflow id>:<run id>:<activity id>:<attempt>`: one Chat Completions response received by
+ *   `generateReply` (src/activities/llm.ts). Each attempt that got an answer has its own row: a retried
+ *   request that reached the provider cost tokens too, and the provider bills it. An attempt whose answer
+ *   never reached us (worker killed mid-request) has no row: its token counts are unknown to us.
+ * - `wh:<delivery id>:<attempt>`: one HTTP attempt of a webhook delivery (src/activities/webhooks.ts),
+ *   after the request was made, whatever its outcome.
+ * - `msg:<message id>`: one message sent or received (WhatsApp/SMS conversations).
+ * - `ks:<key>`: one knowledge search; the searcher chooses a key that a retry repeats.
+ *
+ * Every row carries `org_id`, `livemode`, `kind`, `occurred_ms` (when the work happened: the day it is
+ * counted on) and the measures of its kind; the measures of other kinds are absent.
+ */
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { schemaOptions } from './store';
+
+/** What a usage row meters. */
+export const USAGE_KINDS = ['call', 'llm_request', 'webhook_attempt', 'message', 'knowledge_search'] as const;
+export type UsageKind = (typeof USAGE_KINDS)[number];
+
+/** Terminal call statuses (DESIGN.md section 6), each shown in `calls.by_status` even when zero. */
+export const CALL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'] as const;
+export const MESSAGE_CHANNELS = ['sms', 'whatsapp'] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+
+const usageSchema = new Schema(
+  {
+    /** Deterministic per metered thing (see the header). */
+    _id: { type: String, required: true },
+    org_id: { type: String, required: true },
+    livemode: { type: Boolean, required: true },
+    kind: { type: String, enum: USAGE_KINDS, required: true },
+    /** When the metered work happened (ms): a call's end, an LLM answer, a webhook attempt's start. */
+    occurred_ms: { type: Number, required: true },
+    /** The metered thing's id (call, message, delivery id…), to trace a row back. */
+    subject_id: { type: String, required: true },
+    /** When the row was written (ms). */
+    recorded_ms: { type: Number, required: true },
+
+    // kind `call`
+    /** The call's terminal status (`completed`, `busy`…). */
+    status: { type: String },
+    /** 1 when the call was answered (reached `in_progress`), else 0. */
+    answered: { type: Number },
+    /** Whole seconds from answer to end (the call's `duration_seconds`); 0 when unanswered. */
+    talk_seconds: { type: Number },
+    /** `ceil(talk_seconds / 60)`: minutes rounded up per call, as telephony is billed. */
+    billable_minutes: { type: Number },
+
+    // kind `llm_request`
+    model: { type: String },
+    /** The provider's `usage.prompt_tokens` / `usage.completion_tokens` (0 when it sent none). */
+    prompt_tokens: { type: Number },
+    completion_tokens: { type: Number },
+
+    // kind `webhook_attempt`
+    /** 1 when the endpoint answered 2xx in time, else 0. */
+    succeeded: { type: Number },
+
+    // kind `message`
+    channel: { type: String, enum: MESSAGE_CHANNELS },
+    direction: { type: String, enum: ['inbound', 'outbound'] },
+    /** 1 for an outbound WhatsApp template message (billed apart from session messages), else 0. */
+    template: { type: Number },
+  },
+  schemaOptions,
+);
+usageSchema.index({ org_id: 1, livemode: 1, occurred_ms: 1 });
+export const UsageRecord = mongoose.model('UsageRecord', usageSchema, 'usage_records');
+
+export type UsageRecordDoc = InferSchemaType<typeof usageSchema> & { _id: string };
+
+/** The fields every row has; `recorded_ms` is set by `recordUsage`. */
+interface RowBase {
+  _id: string;
+  org_id: string;
+  livemode: boolean;
+  occurred_ms: number;
+  subject_id: string;
+}
+
+/** A usage row as written, by kind (the measures of the other kinds are absent). */
+export type UsageRow =
+  | (RowBase & { kind: 'call'; status: string; answered: 0 | 1; talk_seconds: number; billable_minutes: number })
+  | (RowBase & { kind: 'llm_request'; model: string; prompt_tokens: number; completion_tokens: number })
+  | (RowBase & { kind: 'webhook_attempt'; succeeded: 0 | 1 })
+  | (RowBase & { kind: 'message'; channel: MessageChannel; direction: 'inbound' | 'outbound'; template: 0 | 1 })
+  | (RowBase & { kind: 'knowledge_search' });
+
+/** The measures of a period (the `totals` of the usage object, and each of its `daily` entries). */
+export interface UsageMeasures {
+  calls: {
+    /** Calls that ended in the period, whatever their status. */
+    count: number;
+    answered: number;
+    by_status: Record<string, number>;
+    talk_seconds: number;
+    billable_minutes: number;
+  };
+  messages: {
+    /** `whatsapp` counts session (free-form) messages; templates are `whatsapp_template`. */
+    outbound: { sms: number; whatsapp: number; whatsapp_template: number };
+    inbound: { sms: number; whatsapp: number };
+  };
+  llm: { requests: number; prompt_tokens: number; completion_tokens: number };
+  knowledge: { searches: number };
+  webhooks: { attempts: number; succeeded: number };
+}
+
+/** Measures of nothing: every field present, zero. */
+export function emptyMeasures(): UsageMeasures {
+  return {
+    calls: {
+      count: 0,
+      answered: 0,
+      by_status: Object.fromEntries(CALL_STATUSES.map((s) => [s, 0])),
+      talk_seconds: 0,
+      billable_minutes: 0,
+    },
+    messages: { outbound: { sms: 0, whatsapp: 0, whatsapp_template: 0 }, inbound: { sms: 0, whatsapp: 0 } },
+    llm: { requests: 0, prompt_tokens: 0, completion_tokens: 0 },
+    knowledge: { searches: 0 },
+    webhooks: { attempts: 0, succeeded: 0 },
+  };
+}
+
+/** The fields `addRow` reads (the projection of the usage query). */
+export const MEASURE_FIELDS = [
+  'kind',
+  'occurred_ms',
+  'status',
+  'answered',
+  'talk_seconds',
+  'billable_minutes',
+  'prompt_tokens',
+  'completion_tokens',
+  'succeeded',
+  'channel',
+  'direction',
+  'template',
+] as const;
+
+/** Adds one stored row to `m` (integers only, so sums are exact). A row of an unknown kind adds nothing. */
+export function addRow(m: UsageMeasures, row: Partial<UsageRecordDoc>): void {
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  switch (row.kind) {
+    case 'call': {
+      m.calls.count += 1;
+      m.calls.answered += n(row.answered);
+      const status = row.status ?? 'unknown';
+      m.calls.by_status[status] = (m.calls.by_status[status] ?? 0) + 1;
+      m.calls.talk_seconds += n(row.talk_seconds);
+      m.calls.billable_minutes += n(row.billable_minutes);
+      break;
+    }
+    case 'llm_request':
+      m.llm.requests += 1;
+      m.llm.prompt_tokens += n(row.prompt_tokens);
+      m.llm.completion_tokens += n(row.completion_tokens);
+      break;
+    case 'webhook_attempt':
+      m.webhooks.attempts += 1;
+      m.webhooks.succeeded += n(row.succeeded);
+      break;
+    case 'message': {
+      const channel = row.channel === 'whatsapp' ? 'whatsapp' : 'sms';
+      if (row.direction === 'inbound') m.messages.inbound[channel] += 1;
+      else if (channel === 'whatsapp' && row.template) m.messages.outbound.whatsapp_template += 1;
+      else m.messages.outbound[channel] += 1;
+      break;
+    }
+    case 'knowledge_search':
+      m.knowledge.searches += 1;
+      break;
+  }
+}
