@@ -57,6 +57,7 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
       text: t.text,
       tool_name: t.toolName ?? null,
       tool_arguments_json: t.toolArguments ?? null,
+      knowledge_json: t.knowledge?.length ? JSON.stringify(t.knowledge) : null,
       tool_call_id: t.toolCallId ?? null,
       at_ms: t.atMs,
     });

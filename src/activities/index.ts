@@ -4,5 +4,6 @@
  */
 export { ensureCallRecord, transitionCall, recordTurns, reconcileCalls } from './calls';
 export { generateReply } from './llm';
+export { searchKnowledge } from './knowledge';
 export { placeCall, transferCall, hangUpCall } from './telephony';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';

@@ -2,6 +2,11 @@
  * The LLM activity: one Chat Completions request through the `openai` package (6.x) to OpenAI or any
  * OpenAI-compatible server (`OPENAI_BASE_URL`: vLLM, Ollama, llama.cpp, our offline demo model).
  *
+ * Given the conversation's ids (`context`), it first loads what the assistant knows (src/lib/assistant.ts:
+ * the contact's name and recent records, the knowledge chunks best matching the latest user message) and
+ * appends it to the system message of this request only, so the workflow history keeps ids, not texts.
+ * It offers `search_knowledge` only when the agent has knowledge.
+ *
  * Retries belong to Temporal (the client's own are off): a 4xx other than 408/409/429 is final
  * (`ApplicationFailure` type `LLM_REQUEST_REJECTED`, src/shared/assistant.ts), anything else is retried by the workflow's policy.
  */
@@ -10,8 +15,19 @@ import { activityInfo } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
 import { llmRequestDuration, llmTokens } from '../lib/metrics';
-import { llmRequestUsage, recordUsage } from '../lib/usage';
-import { LLM_REQUEST_REJECTED, TOOL_DEFINITIONS, type ChatMessage, type ConversationRef, type ToolCall, type ToolName } from '../shared/assistant';
+import { assistantContext, type AssistantContext } from '../lib/assistant';
+import { logger } from '../logger';
+import {
+  LLM_REQUEST_REJECTED,
+  TOOL_DEFINITIONS,
+  type AssistantContextIds,
+  type ChatMessage,
+  type ConversationRef,
+  type KnowledgeRef,
+  type ToolCall,
+  type ToolName,
+} from '../shared/assistant';
+import { knowledgeSearchUsage, llmRequestUsage, recordUsage } from '../lib/usage';
 import { callConversation } from './calls';
 
 
@@ -38,21 +54,42 @@ export interface GenerateReplyInput {
   history?: ConversationRef;
   /** Names of the tools offered (src/shared/assistant.ts `TOOL_DEFINITIONS`). */
   tools: ToolName[];
+  /** Who the conversation is with and which agent answers: the context is loaded from these. */
+  context?: AssistantContextIds;
 }
 
 export interface GenerateReplyResult {
   text: string | null;
   toolCalls: ToolCall[];
+  /** The knowledge chunks put in the prompt (absent in results recorded before knowledge existed). */
+  knowledge?: KnowledgeRef[];
 }
 
-/** Asks the model for the assistant's next message. */
+/**
+ * Asks the model for the assistant's next message. With `context`, the system message carries the
+ * contact's records and the knowledge found for the latest user message; if loading them fails (store
+ * unavailable) the request goes ahead without them rather than leave a caller unanswered.
+ */
 export async function generateReply(input: GenerateReplyInput): Promise<GenerateReplyResult> {
-  const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = input.tools
+  let messages = input.history ? [...(await callConversation(input.history.callId)), ...input.messages] : input.messages;
+  let offered = input.tools;
+  let known: AssistantContext | null = null;
+  if (input.context) {
+    const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+    try {
+      known = await assistantContext({ ...input.context, query: lastUser?.content ?? '' });
+    } catch (err) {
+      logger.warn('assistant context unavailable; answering without it', { conversation: input.callId, error: err instanceof Error ? err.message : String(err) });
+    }
+    if (known?.searched) await recordUsage(knowledgeSearchUsage({ ...usageOwner(input.context), key: `prompt:${activityKey()}`, subjectId: input.context.agentId, occurredMs: Date.now() }));
+    if (known && !known.hasKnowledge) offered = offered.filter((t) => t !== 'search_knowledge');
+    if (known?.text) messages = withSystemText(messages, known.text);
+  }
+  const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = offered
     .map((t) => TOOL_DEFINITIONS[t])
     .filter(Boolean)
     .map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   const model = input.model ?? config().openaiModel;
-  const messages = input.history ? [...(await callConversation(input.history.callId)), ...input.messages] : input.messages;
   const startTimer = llmRequestDuration.startTimer({ model });
   let timed = false;
   /** Observes the request's latency once, when its answer (or failure) arrives. */
@@ -77,7 +114,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
       llmTokens.inc({ model, type: 'prompt' }, completion.usage.prompt_tokens);
       llmTokens.inc({ model, type: 'completion' }, completion.usage.completion_tokens);
     }
-    return { text, toolCalls };
+    return { text, toolCalls, knowledge: known?.knowledge ?? [] };
   } catch (err) {
     if (err instanceof OpenAI.APIError && err.status && err.status >= 400 && err.status < 500 && ![408, 409, 429].includes(err.status)) {
       timer({ outcome: 'rejected' });
@@ -86,6 +123,21 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     timer({ outcome: 'error' });
     throw err;
   }
+}
+
+/** This activity's key, the same on every attempt: `<workflow id>:<run id>:<activity id>`. */
+export function activityKey(): string {
+  const { workflowExecution: wf, activityId } = activityInfo();
+  return `${wf ? `${wf.workflowId}:${wf.runId}` : 'standalone'}:${activityId}`;
+}
+
+const usageOwner = (ids: AssistantContextIds) => ({ orgId: ids.orgId, livemode: ids.livemode });
+
+/** The messages with `text` appended to the system message (one is put first if there is none). */
+function withSystemText(messages: ChatMessage[], text: string): ChatMessage[] {
+  const i = messages.findIndex((m) => m.role === 'system');
+  if (i < 0) return [{ role: 'system', content: text }, ...messages];
+  return messages.map((m, j) => (j === i ? { role: 'system' as const, content: `${m.content as string}\n\n${text}` } : m));
 }
 
 function toOpenAI(m: ChatMessage): OpenAI.Chat.Completions.ChatCompletionMessageParam {

@@ -1,14 +1,17 @@
 /**
  * Assistants ("agents"): `GET /v1/agents` (spec section 4, scope `agents:read`) and, beyond the
- * specification, `POST /v1/agents` (`agents:write`, Idempotency-Key) and `GET /v1/agents/{id}`.
- * An agent belongs to the key's organization and mode.
+ * specification, `POST /v1/agents` (`agents:write`, Idempotency-Key), `GET /v1/agents/{id}`,
+ * `POST /v1/agents/{id}` (update) and `DELETE /v1/agents/{id}`.
+ * An agent belongs to the key's organization and mode. Calls keep a snapshot of their agent, so an update
+ * or a deletion never changes a call in flight; a deleted agent is missing (404) for reads and new calls.
  */
 import { Router } from 'express';
 import { z } from 'zod';
 import { Agent } from '../models/agents';
 import { insertIfAbsent } from '../models/store';
 import { renderAgent } from '../models/agents';
-import { notFound } from '../errors';
+import { ApiError, invalidParam, notFound } from '../errors';
+import { deleteAgentKnowledge } from '../lib/knowledge';
 import { idTime } from '../shared/ids';
 import { isTransferTarget } from '../shared/calls';
 import { requireScope } from './middleware';
@@ -24,6 +27,18 @@ const createAgentSchema = z.strictObject({
   transfer_to: z.string().refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity').optional(),
   metadata: metadata.optional(),
 });
+
+/** `POST /v1/agents/{id}`: the create fields, all optional; `first_message`, `model`, `transfer_to` null to clear. */
+const updateAgentSchema = createAgentSchema.partial().extend({
+  first_message: createAgentSchema.shape.first_message.unwrap().nullable().optional(),
+  model: createAgentSchema.shape.model.unwrap().nullable().optional(),
+  transfer_to: createAgentSchema.shape.transfer_to.unwrap().nullable().optional(),
+});
+
+/** The caller's agent `id` unless deleted, else null. */
+export async function findLiveAgent(tenant: { orgId: string; livemode: boolean }, id: string) {
+  return Agent.findOne({ _id: id, org_id: tenant.orgId, livemode: tenant.livemode, deleted_ms: null }).lean();
+}
 
 /** Routes under `/v1/agents`. */
 export function agentsRouter(): Router {
@@ -44,6 +59,7 @@ export function agentsRouter(): Router {
         transfer_to: body.transfer_to ?? null,
         metadata_json: JSON.stringify(body.metadata ?? {}),
         created: Math.floor(idTime(id) / 1000),
+        deleted_ms: null,
       };
       await insertIfAbsent(Agent, doc); // a retried takeover finds it already there
       return { status: 200, body: renderAgent(doc) };
@@ -52,14 +68,66 @@ export function agentsRouter(): Router {
 
   /** `GET /v1/agents` → list of agents, newest first. */
   router.get('/', requireScope('agents:read'), async (req, res) => {
-    res.json(await listPage(req, Agent, { org_id: req.auth!.orgId, livemode: req.auth!.livemode }, renderAgent));
+    res.json(await listPage(req, Agent, { org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null }, renderAgent));
   });
 
   /** `GET /v1/agents/{id}` → the agent; 404 `resource_missing`. */
   router.get('/:id', requireScope('agents:read'), async (req, res) => {
-    const doc = await Agent.findOne({ _id: String(req.params.id), org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
+    const doc = await findLiveAgent(req.auth!, String(req.params.id));
     if (!doc) throw notFound('agent', String(req.params.id), 'id');
     res.json(renderAgent(doc));
+  });
+
+  /**
+   * `POST /v1/agents/{id}` (`agents:write`, Idempotency-Key) body: any create field → the agent. Same
+   * validation as creation; `first_message`, `model`, `transfer_to` may be null to clear them; `metadata`
+   * merges into the stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the
+   * agent as it was. 404 `resource_missing` for an unknown or deleted agent.
+   */
+  router.post('/:id', requireScope('agents:write'), async (req, res) => {
+    const body = parseBody(updateAgentSchema, req.body);
+    const id = String(req.params.id);
+    if (!(await findLiveAgent(req.auth!, id))) throw notFound('agent', id, 'id');
+    await idempotent(req, res, 'req', async () => {
+      const set: Record<string, unknown> = {};
+      for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to'] as const) {
+        if (body[field] !== undefined) set[field] = body[field];
+      }
+      // metadata is merged, so its write names the value it merged into (a concurrent merge is redone).
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const current = await findLiveAgent(req.auth!, id);
+        if (!current) throw notFound('agent', id, 'id');
+        const filter: Record<string, unknown> = { _id: id, deleted_ms: null };
+        if (body.metadata !== undefined) {
+          const merged: Record<string, string> = { ...(JSON.parse(current.metadata_json ?? '{}') as Record<string, string>), ...body.metadata };
+          for (const [k, v] of Object.entries(merged)) if (v === '') delete merged[k];
+          if (Object.keys(merged).length > 50) throw invalidParam('metadata', 'Invalid metadata: must have at most 50 keys.');
+          set.metadata_json = JSON.stringify(merged);
+          filter.metadata_json = current.metadata_json;
+        }
+        if (Object.keys(set).length === 0) return { status: 200, body: renderAgent(current) };
+        const updated = await Agent.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' }).lean();
+        if (updated) return { status: 200, body: renderAgent(updated) };
+      }
+      throw new ApiError(409, 'invalid_request_error', 'resource_conflict', 'The agent was changed by other requests at the same time; retry.');
+    });
+  });
+
+  /**
+   * `DELETE /v1/agents/{id}` (`agents:write`) → `{id, object: "agent", deleted: true}`. The agent is
+   * missing from then on: GET and lists omit it, `POST /v1/calls` with it is 404 naming `agent_id`; calls
+   * in flight keep their snapshot and run to their end. Its knowledge documents are deleted with it.
+   * 404 `resource_missing` when unknown or already deleted.
+   */
+  router.delete('/:id', requireScope('agents:write'), async (req, res) => {
+    const id = String(req.params.id);
+    const { orgId, livemode } = req.auth!;
+    const doc = await Agent.findOneAndUpdate({ _id: id, org_id: orgId, livemode, deleted_ms: null }, { $set: { deleted_ms: Date.now() } }, { returnDocument: 'after' }).lean();
+    const known = doc ?? (await Agent.findOne({ _id: id, org_id: orgId, livemode }).lean());
+    // Also for an agent already deleted: finishes the erasure of a deletion that crashed half-way.
+    if (known) await deleteAgentKnowledge({ orgId, livemode, agentId: id });
+    if (!doc) throw notFound('agent', id, 'id');
+    res.json({ id, object: 'agent' as const, deleted: true });
   });
 
   return router;

@@ -10,8 +10,10 @@ import { authenticate, errorHandler, jsonBody, requestContext, unknownRoute } fr
 import { metricsRoute, observeRequests } from './observe';
 import { agentsRouter } from './agents';
 import { callsRouter } from './calls';
+import { contactsRouter, recordsRouter } from './contacts';
 import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } from './connectors';
 import { eventsRouter } from './events';
+import { knowledgeBody, knowledgeRouter } from './knowledge';
 import { twilioRouter } from './twilio';
 import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
@@ -47,11 +49,15 @@ export function createApp(deps: AppDeps): express.Express {
   app.use('/twilio', twilioRouter(deps.temporal));
 
   const v1 = Router();
+  v1.use('/knowledge', knowledgeBody); // documents up to 500,000 characters: a larger body limit
   v1.use(connectorVersionBodyParser()); // the bundle upload's own body limit, before the 1 MB parser
   v1.use(jsonBody);
   v1.use(authenticate);
   v1.use('/agents', agentsRouter());
   v1.use('/calls', callsRouter(deps.temporal));
+  v1.use('/knowledge', knowledgeRouter());
+  v1.use('/contacts', contactsRouter());
+  v1.use('/records', recordsRouter());
   v1.use('/connectors', connectorsRouter(deps.temporal));
   v1.use('/publisher_keys', publisherKeysRouter());
   v1.use('/events', eventsRouter(deps.temporal));

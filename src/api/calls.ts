@@ -17,6 +17,7 @@ import { insertIfAbsent } from '../models/store';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
 import { MAX_DURATION, newCallInput, startCallWorkflow } from '../lib/calls';
+import { resolveCallContact } from '../lib/contacts';
 import { CALL_NOT_LIVE, callWorkflowId, endUpdate, isTransferTarget, TERMINAL_STATUSES, transferUpdate } from '../shared/calls';
 import { jsonDepth, requireScope } from './middleware';
 import { idempotent } from './idempotency';
@@ -55,6 +56,7 @@ const createCallSchema = z.strictObject({
   metadata: metadata.optional(),
   simulation: simulationSchema.optional(),
   max_duration_seconds: z.number().int().min(MAX_DURATION.min).max(MAX_DURATION.max).optional(),
+  contact_id: z.string().min(1).optional(),
 });
 
 const transferSchema = z.strictObject({
@@ -66,8 +68,10 @@ export function callsRouter(temporal: Client): Router {
   const router = Router();
 
   /**
-   * `POST /v1/calls` body `{to, agent_id, from?, context?, metadata?, max_duration_seconds?, simulation?}`
-   * → the call object with `status: "queued"`. Test keys only: `simulation` (`caller`, `outcome`,
+   * `POST /v1/calls` body `{to, agent_id, from?, context?, metadata?, max_duration_seconds?, simulation?,
+   * contact_id?}` → the call object with `status: "queued"`. The call's contact (whose name and records
+   * the assistant is given) is `contact_id` (404 naming it when unknown), else the contact whose phone is
+   * `to`; the call shows it as `contact_id`. A deleted agent is 404 naming `agent_id`. Test keys only: `simulation` (`caller`, `outcome`,
    * `ring_seconds`, `pause_seconds`). Live keys: `from` required, Twilio must be configured (else 503).
    */
   router.post('/', requireScope('calls:write'), async (req, res) => {
@@ -76,14 +80,15 @@ export function callsRouter(temporal: Client): Router {
     if (body.context) checkContext(body.context);
     if (livemode && body.simulation) throw invalidParam('simulation', 'simulation is only accepted with a test-mode key; live calls ring real phones.');
     if (livemode && !body.from) throw missingParam('from', 'Missing required param: from (a live call needs the service number to call from).');
-    const agent = await Agent.findOne({ _id: body.agent_id, org_id: orgId, livemode }).lean();
+    const agent = await Agent.findOne({ _id: body.agent_id, org_id: orgId, livemode, deleted_ms: null }).lean();
     if (!agent) throw notFound('agent', body.agent_id, 'agent_id');
+    const contactId = await resolveCallContact({ orgId, livemode }, { to: body.to, contactId: body.contact_id });
     if (livemode && !telephonyConfigured()) {
       throw new ApiError(503, 'api_error', 'telephony_not_configured', 'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.');
     }
 
     await idempotent(req, res, 'call', async (callId) => {
-      const input = newCallInput(callId, { orgId, livemode }, agent, body);
+      const input = newCallInput(callId, { orgId, livemode }, agent, { ...body, contact_id: contactId });
       await startCallWorkflow(temporal, input);
       // The workflow writes this document too (insert-if-absent), so a crash here loses nothing.
       const doc = newCallDocument(input);

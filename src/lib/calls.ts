@@ -40,6 +40,8 @@ export interface CallRequest {
   /** Test mode only; defaults fill what is missing. Ignored (null) in live mode. */
   simulation?: Partial<Simulation>;
   max_duration_seconds?: number;
+  /** The contact called (`cont_…`), already resolved by the starter (src/lib/contacts.ts `resolveCallContact`). */
+  contact_id?: string | null;
 }
 
 /**
@@ -77,6 +79,7 @@ export function newCallInput(
     },
     context: request.context ?? {},
     metadata: request.metadata ?? {},
+    contactId: request.contact_id ?? null,
     simulation,
     max_duration_seconds: request.max_duration_seconds ?? MAX_DURATION.default,
     created: Math.floor(idTime(callId) / 1000),

@@ -1,6 +1,8 @@
 /**
- * Assistants (`agt_…`, object `agent`). Written only by the API (`POST /v1/agents`); a call keeps a
- * snapshot of its agent (src/shared/calls.ts `AgentSnapshot`), so later edits never change a running call.
+ * Assistants (`agt_…`, object `agent`). Written only by the API (`POST /v1/agents`, `POST` and `DELETE
+ * /v1/agents/{id}`); a call keeps a snapshot of its agent (src/shared/calls.ts `AgentSnapshot`), so later
+ * edits never change a running call. Deletion is soft (`deleted_ms`): a deleted agent is missing for
+ * every read and new call, and its row stays for the calls that name it.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { schemaOptions as base, type WithId } from './store';
@@ -17,6 +19,7 @@ const agentSchema = new Schema(
     transfer_to: { type: String, default: null },
     metadata_json: { type: String, default: '{}' },
     created: { type: Number, required: true },
+    deleted_ms: { type: Number, default: null },
   },
   base,
 );

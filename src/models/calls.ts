@@ -14,6 +14,8 @@ const callSchema = new Schema(
     org_id: { type: String, required: true },
     livemode: { type: Boolean, required: true },
     agent_id: { type: String, required: true },
+    /** The contact called (`cont_…`), or null. */
+    contact_id: { type: String, default: null },
     to: { type: String, required: true },
     from: { type: String, default: null },
     status: { type: String, required: true },
@@ -49,6 +51,8 @@ const callTurnSchema = new Schema(
     text: { type: String, required: true },
     tool_name: { type: String, default: null },
     tool_arguments_json: { type: String, default: null },
+    /** Knowledge chunks the assistant was given for this turn, JSON `[{document, chunk}]`; null when none. */
+    knowledge_json: { type: String, default: null },
     /** The tool call's id as the model gave it (tool turns), so the conversation can be rebuilt for the model. */
     tool_call_id: { type: String, default: null },
     at_ms: { type: Number, required: true },
@@ -101,6 +105,7 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     org_id: input.orgId,
     livemode: input.livemode,
     agent_id: input.agent.id,
+    contact_id: input.contactId ?? null,
     to: input.to,
     from: input.from,
     status: 'queued',
@@ -130,6 +135,7 @@ export function renderCall(doc: WithId<CallDoc>) {
     to: doc.to,
     from: doc.from ?? null,
     agent_id: doc.agent_id,
+    contact_id: doc.contact_id ?? null,
     context: JSON.parse(doc.context_json ?? '{}') as Record<string, unknown>,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     end_reason: doc.end_reason ?? null,
@@ -145,7 +151,10 @@ export function renderCall(doc: WithId<CallDoc>) {
 }
 export type CallObject = ReturnType<typeof renderCall>;
 
-/** The transcript object of an ended call; tool turns are shown as `role: "tool"` with their call. */
+/**
+ * The transcript object of an ended call; tool turns are shown as `role: "tool"` with their call, and a
+ * turn for which the assistant was given knowledge lists it (`knowledge: [{document, chunk}]`).
+ */
 export function renderTranscript(call: WithId<CallDoc>, turns: CallTurnDoc[]) {
   return {
     object: 'transcript' as const,
@@ -156,6 +165,7 @@ export function renderTranscript(call: WithId<CallDoc>, turns: CallTurnDoc[]) {
       role: t.role,
       text: t.text,
       ...(t.tool_name ? { tool: { name: t.tool_name, arguments: JSON.parse(t.tool_arguments_json || '{}') as unknown } } : {}),
+      ...(t.knowledge_json ? { knowledge: JSON.parse(t.knowledge_json) as { document: string; chunk: number }[] } : {}),
       at: seconds(t.at_ms),
       offset_ms: call.answered_ms != null ? Math.max(0, t.at_ms - call.answered_ms) : null,
     })),

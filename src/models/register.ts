@@ -8,5 +8,7 @@ import './calls';
 import './events';
 import './idempotency';
 import './webhooks';
+import './knowledge';
+import './contacts';
 import './connectors';
 import './usage';

@@ -18,6 +18,27 @@ export interface ToolCall {
   arguments: string;
 }
 
+/**
+ * A knowledge chunk the assistant was given: the document (`kdoc_…`) and the chunk's number in it
+ * (from 0). Recorded on transcript turns, so a transcript shows what the assistant knew.
+ */
+export interface KnowledgeRef {
+  document: string;
+  chunk: number;
+}
+
+/**
+ * Who and what an assistant turn is about, by id only (the workflow history stays small): the LLM
+ * activity loads the contact's name and records and searches the agent's knowledge itself.
+ */
+export interface AssistantContextIds {
+  orgId: string;
+  livemode: boolean;
+  agentId: string;
+  /** The contact the conversation is with (`cont_…`), or null. */
+  contactId: string | null;
+}
+
 /** One transcript turn; `seq` numbers turns from 0 within a call. */
 export interface CallTurnInput {
   seq: number;
@@ -26,6 +47,8 @@ export interface CallTurnInput {
   atMs: number;
   toolName?: string;
   toolArguments?: string;
+  /** Knowledge chunks the assistant was given for this turn (prompt or `search_knowledge`). */
+  knowledge?: KnowledgeRef[];
   /** The model's id of the tool call (tool turns). */
   toolCallId?: string;
 }
@@ -50,7 +73,7 @@ export interface ToolDefinition {
 }
 
 /** Names of the assistant's tools (DESIGN.md section 6). */
-export type ToolName = 'end_call' | 'transfer_call';
+export type ToolName = 'end_call' | 'transfer_call' | 'search_knowledge';
 
 /** Every tool the assistant may be offered, by name; a channel offers a subset (src/workflows/assistant.ts). */
 export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
@@ -65,6 +88,16 @@ export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
     parameters: {
       type: 'object',
       properties: { to: { type: 'string', description: 'E.164 number, sip: URI or client: identity; omit for the default destination' } },
+      additionalProperties: false,
+    },
+  },
+  search_knowledge: {
+    name: 'search_knowledge',
+    description: "Search the organization's knowledge documents for facts to answer with (policies, prices, hours, procedures).",
+    parameters: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'what to look for, in a few words' } },
+      required: ['query'],
       additionalProperties: false,
     },
   },

@@ -57,6 +57,11 @@ export interface CallWorkflowInput {
   agent: AgentSnapshot;
   context: Record<string, unknown>;
   metadata: Record<string, string>;
+  /**
+   * The contact called (`cont_…`): `contact_id` of the request, else the contact whose phone is `to`;
+   * null when none. Absent in calls started before contacts existed.
+   */
+  contactId?: string | null;
   /** Present in test mode (a default script when the request had none); absent in live mode. */
   simulation: Simulation | null;
   max_duration_seconds: number;

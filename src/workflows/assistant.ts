@@ -9,7 +9,16 @@
  */
 import { ApplicationFailure, CancellationScope, condition, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type * as activities from '../activities';
-import { LLM_REQUEST_REJECTED, TURN_DEADLINE_EXCEEDED, type ChatMessage, type ConversationRef, type ToolCall, type ToolName } from '../shared/assistant';
+import {
+  LLM_REQUEST_REJECTED,
+  TURN_DEADLINE_EXCEEDED,
+  type AssistantContextIds,
+  type ChatMessage,
+  type ConversationRef,
+  type KnowledgeRef,
+  type ToolCall,
+  type ToolName,
+} from '../shared/assistant';
 
 /**
  * The LLM: 30 s per try, 3 tries; a request the provider refused (4xx) is not retried. A turn that
@@ -20,6 +29,18 @@ const llm = proxyActivities<typeof activities>({
   retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [LLM_REQUEST_REJECTED] },
 });
 
+/**
+ * The knowledge search behind the `search_knowledge` tool: a store read, 10 s per try, 3 tries. A search
+ * that still fails is answered to the model as an error; it never ends the conversation.
+ */
+const knowledge = proxyActivities<typeof activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumAttempts: 3 },
+});
+
+/** Knowledge chunks a `search_knowledge` call returns to the model. */
+export const SEARCH_TOOL_CHUNKS = 3;
+
 /** Tool rounds the assistant may take in one turn before it must speak. */
 export const MAX_TOOL_ROUNDS = 3;
 
@@ -28,15 +49,23 @@ export interface ToolEffect {
   summary: string;
   /** True when the tool ends the conversation (hang up, transfer): no further round in this turn. */
   ends: boolean;
+  /** Knowledge chunks the tool gave the model (`search_knowledge`). */
+  knowledge?: KnowledgeRef[];
 }
 
-/** A channel's tools: for each tool it offers, what the tool does (arguments already parsed). */
-export type ToolHandlers = Partial<Record<ToolName, (args: Record<string, unknown>) => ToolEffect>>;
+/**
+ * A channel's tools: for each tool it offers, what the tool does (arguments already parsed). A handler
+ * that needs the outside world (`search_knowledge`) returns a promise and runs an activity.
+ */
+export type ToolHandlers = Partial<Record<ToolName, (args: Record<string, unknown>) => ToolEffect | Promise<ToolEffect>>>;
 
 /** What the turn produced, reported as it happens so the channel can record or speak it. */
 export interface TurnObserver {
-  /** The assistant said `text` (one per LLM answer that had text). */
-  onText(text: string): void;
+  /**
+   * The assistant said `text` (one per LLM answer that had text); `knowledge` lists the chunks its
+   * prompt carried.
+   */
+  onText(text: string, knowledge: KnowledgeRef[]): void;
   /** The assistant called a tool; `effect` is what the handler did. */
   onTool(call: ToolCall, effect: ToolEffect): void;
 }
@@ -65,6 +94,11 @@ export interface AssistantTurnInput {
   history?: ConversationRef;
   tools: ToolHandlers;
   observer: TurnObserver;
+  /**
+   * Who the conversation is with and which agent answers: the LLM activity loads the contact's records and
+   * the knowledge for the latest user message from these ids. Absent: the prompt is sent as it is.
+   */
+  context?: AssistantContextIds;
   deadline?: TurnDeadline;
   /** The other party's turn number (1 = their first line), shown in the Web UI; default: counted in `messages`. */
   turn?: number;
@@ -86,7 +120,7 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
   let slowTold = false;
   for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
     const summary = `LLM turn ${turn}${round > 0 ? ` (tool round ${round + 1})` : ''}`;
-    const request = { callId: input.conversationId, model: input.model, messages: input.messages, tools: offered, ...(input.history ? { history: input.history } : {}) };
+    const request = { callId: input.conversationId, model: input.model, messages: input.messages, tools: offered, ...(input.history ? { history: input.history } : {}), ...(input.context ? { context: input.context } : {}) };
     // Runs recorded before turn deadlines existed replay without their timers.
     const reply =
       input.deadline && patched('turn-deadline')
@@ -96,12 +130,14 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
             input.deadline?.onSlow?.();
           })
         : await llm.generateReply.executeWithOptions({ summary }, [request]);
-    if (reply.text) input.observer.onText(reply.text);
+    if (reply.text) input.observer.onText(reply.text, reply.knowledge ?? []);
     input.messages.push({ role: 'assistant', content: reply.text, tool_calls: reply.toolCalls.length ? reply.toolCalls : undefined });
     if (reply.toolCalls.length === 0) return { ended: false };
     let ended = false;
     for (const call of reply.toolCalls) {
-      const effect = applyTool(input.tools, call);
+      const applied = applyTool(input.tools, call);
+      // Synchronous effects stay synchronous, so turns recorded before async tools existed replay alike.
+      const effect = isPromise(applied) ? await applied : applied;
       input.observer.onTool(call, effect);
       input.messages.push({ role: 'tool', tool_call_id: call.id, content: effect.summary });
       ended ||= effect.ends;
@@ -139,8 +175,12 @@ async function withDeadline<T>(request: () => Promise<T>, deadline: TurnDeadline
   return await pending;
 }
 
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown })?.then === 'function';
+}
+
 /** Applies one tool call. Unknown tools and bad arguments are answered to the model, never fatal. */
-export function applyTool(tools: ToolHandlers, call: ToolCall): ToolEffect {
+export function applyTool(tools: ToolHandlers, call: ToolCall): ToolEffect | Promise<ToolEffect> {
   let args: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(call.arguments || '{}');
@@ -151,4 +191,26 @@ export function applyTool(tools: ToolHandlers, call: ToolCall): ToolEffect {
   const handler = tools[call.name as ToolName];
   if (!handler) return { summary: `Error: the tool ${call.name} is not available on this call.`, ends: false };
   return handler(args);
+}
+
+/**
+ * The `search_knowledge` tool for a conversation with `context`: runs the `searchKnowledge` activity
+ * (BM25 over the agent's documents, src/lib/knowledge.ts) and gives the model the best chunks, numbered
+ * and titled; the effect lists them so the transcript shows what the assistant found.
+ */
+export function searchKnowledgeTool(context: AssistantContextIds): NonNullable<ToolHandlers['search_knowledge']> {
+  return async (args) => {
+    const query = typeof args.query === 'string' ? args.query.trim() : '';
+    if (!query) return { summary: 'Error: search_knowledge needs a non-empty "query".', ends: false };
+    let hits: Awaited<ReturnType<typeof activities.searchKnowledge>>['hits'];
+    try {
+      ({ hits } = await knowledge.searchKnowledge({ orgId: context.orgId, livemode: context.livemode, agentId: context.agentId, query, limit: SEARCH_TOOL_CHUNKS }));
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      return { summary: 'Error: the knowledge search is unavailable right now.', ends: false, knowledge: [] };
+    }
+    if (hits.length === 0) return { summary: `No knowledge found for "${query}".`, ends: false, knowledge: [] };
+    const text = hits.map((h, i) => `[${i + 1}] ${h.title} (${h.document} #${h.chunk})\n${h.text}`).join('\n\n');
+    return { summary: text, ends: false, knowledge: hits.map((h) => ({ document: h.document, chunk: h.chunk })) };
+  };
 }

@@ -27,6 +27,7 @@ import {
   condition,
   continueAsNew,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -34,7 +35,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type * as activities from '../activities';
-import type { ChatMessage, CallTurnInput } from '../shared/assistant';
+import type { AssistantContextIds, ChatMessage, CallTurnInput, KnowledgeRef } from '../shared/assistant';
 import { newId } from '../shared/ids';
 import { searchAttributeKeys } from '../shared/search-attributes';
 import {
@@ -60,7 +61,7 @@ import {
   type TelephonyStatus,
   type TransferRequest,
 } from '../shared/calls';
-import { assistantTurn, type ToolHandlers } from './assistant';
+import { assistantTurn, searchKnowledgeTool, type ToolHandlers } from './assistant';
 
 /** Writes to our own store: retried until they succeed (a store outage delays a call, never loses it). */
 const store = proxyActivities<typeof activities>({
@@ -143,7 +144,13 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     return { text: a.text, ended: false, pending: true, utterance: id };
   };
 
-  /** The call's tools (src/workflows/assistant.ts): what `end_call` and `transfer_call` do to this call. */
+  /** Whom the call is with and which agent answers: the LLM activity loads records and knowledge from these. */
+  const assistantContext: AssistantContextIds = { orgId: input.orgId, livemode: input.livemode, agentId: input.agent.id, contactId: input.contactId ?? null };
+
+  /**
+   * The call's tools (src/workflows/assistant.ts): what `end_call` and `transfer_call` do to this call,
+   * and `search_knowledge` (an activity; absent from runs recorded before it existed, which must replay).
+   */
   const callTools: ToolHandlers = {
     end_call: () => {
       if (stop === null) stop = { status: 'completed', reason: 'assistant_ended' };
@@ -156,6 +163,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
       return { summary: `Transferring to ${to}.`, ends: true };
     },
   };
+  if (patched('search-knowledge-tool')) callTools.search_knowledge = searchKnowledgeTool(assistantContext);
 
   // Handlers.
   setHandler(stateQuery, state);
@@ -232,8 +240,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     }]);
     upsertSearchAttributes([{ key: searchAttributeKeys.CallStatus, value: next }]);
   };
-  const say = (role: 'assistant' | 'caller', text: string) => {
-    pendingTurns.push({ seq: turnCount++, role, text, atMs: Date.now() });
+  const say = (role: 'assistant' | 'caller', text: string, knowledge?: KnowledgeRef[]) => {
+    pendingTurns.push({ seq: turnCount++, role, text, atMs: Date.now(), ...(knowledge?.length ? { knowledge } : {}) });
   };
   const flushTurns = async () => {
     if (pendingTurns.length > 0) {
@@ -395,13 +403,23 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
           history: { callId: input.callId },
           turn: input.simulation ? scriptIndex : utterance,
           tools: callTools,
+          context: assistantContext,
           observer: {
-            onText: (text) => {
-              say('assistant', text);
+            onText: (text, knowledge) => {
+              say('assistant', text, knowledge);
               said.push(text);
             },
             onTool: (call, effect) => {
-              pendingTurns.push({ seq: turnCount++, role: 'tool', text: effect.summary, atMs: Date.now(), toolName: call.name, toolArguments: call.arguments, toolCallId: call.id });
+              pendingTurns.push({
+                seq: turnCount++,
+                role: 'tool',
+                text: effect.summary,
+                atMs: Date.now(),
+                toolName: call.name,
+                toolArguments: call.arguments,
+                toolCallId: call.id,
+                ...(effect.knowledge?.length ? { knowledge: effect.knowledge } : {}),
+              });
             },
           },
           deadline: input.simulation

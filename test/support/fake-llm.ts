@@ -2,6 +2,8 @@
  * A loopback OpenAI-compatible server for tests: the real `openai` client talks to it over HTTP.
  * It answers from the last user message (what the scripted caller said):
  *   "TOOL <name> <json>" → a tool call `<name>(<json>)` with content "Calling <name>."
+ *   "TOOLONCE <name> <json>" → the same tool call, unless a tool result already follows that message:
+ *                          then "Tool result received." (a model that uses what the tool returned)
  *   "SLOW <ms>"          → waits <ms> then answers "Slow reply."
  *   "FAIL <status>"      → answers HTTP <status> with an OpenAI-style error
  *   anything else        → "You said: <text>"
@@ -43,9 +45,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       let m: RegExpExecArray | null;
       if ((m = /^FAIL (\d{3})$/.exec(last))) return send(Number(m[1]), { error: { message: 'fake failure', type: 'server_error' } });
       if ((m = /^SLOW (\d+)$/.exec(last))) await new Promise((r) => setTimeout(r, Number(m![1])));
-      const tool = /^TOOL (\w+) ?(.*)$/.exec(last);
+      const lastUserIndex = (body.messages ?? []).map((m: { role: string }) => m.role).lastIndexOf('user');
+      const toolAnswered = (body.messages ?? []).slice(lastUserIndex + 1).some((m: { role: string }) => m.role === 'tool');
+      const once = /^TOOLONCE (\w+) ?(.*)$/.exec(last);
+      const tool = once ? (toolAnswered ? null : once) : /^TOOL (\w+) ?(.*)$/.exec(last);
       const id = ++seq;
-      const content = tool ? `Calling ${tool[1]}.` : /^SLOW/.test(last) ? 'Slow reply.' : `You said: ${last}`;
+      const content = tool ? `Calling ${tool[1]}.` : once ? 'Tool result received.' : /^SLOW/.test(last) ? 'Slow reply.' : `You said: ${last}`;
       const promptTokens = (body.messages ?? []).reduce((n: number, m: { content?: unknown }) => n + (typeof m.content === 'string' ? m.content.length : 0), 0);
       const usage = { prompt_tokens: promptTokens, completion_tokens: content.length, total_tokens: promptTokens + content.length };
       body.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens };

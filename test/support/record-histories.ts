@@ -47,6 +47,13 @@ async function main(): Promise<void> {
         await request('POST', `/v1/calls/${id}/transfer`, { key: t.testKey, body: { to: '+14155550100' } });
         return id;
       },
+      'v2-search-knowledge': async () => {
+        const doc = await request('POST', '/v1/knowledge', { key: t.testKey, body: { agent_id: t.agentId, title: 'Refunds', text: 'Bicycles may be returned within 45 days for a full refund.' } });
+        if (doc.status !== 200) throw new Error(JSON.stringify(doc.body));
+        await request('POST', '/v1/contacts', { key: t.testKey, body: { phone: '+14155550124', name: 'Recorded Contact' } });
+        await request('POST', '/v1/records', { key: t.testKey, body: { contact: { phone: '+14155550124' }, records: [{ text: 'Bought a bicycle.' }] } });
+        return place({ to: '+14155550124', simulation: { caller: ['Can I return my bicycle?', 'TOOLONCE search_knowledge {"query":"refund days"}', 'TOOL end_call {}'] } });
+      },
       'canceled-while-ringing': async () => {
         const id = await place({ simulation: { ring_seconds: 30 } });
         await waitForCall(t.testKey, id, (c) => c.status === 'ringing');

@@ -1,6 +1,6 @@
 /** Unit tests of the assistant's turn pieces (src/workflows/assistant.ts) and of the offline demo model (src/dev/demo-model.ts). */
 import { expect } from 'chai';
-import { applyTool } from '../../src/workflows/assistant';
+import { applyTool, type ToolEffect } from '../../src/workflows/assistant';
 import { callSystemPrompt } from '../../src/shared/assistant';
 import { demoReply } from '../../src/dev/demo-model';
 
@@ -31,7 +31,7 @@ describe('tool table', () => {
   const tools = { end_call: () => ({ summary: 'Call ended.', ends: true }) };
   it('applies an offered tool and answers unknown tools and bad JSON to the model', () => {
     expect(applyTool(tools, { id: 't1', name: 'end_call', arguments: '{}' })).to.deep.equal({ summary: 'Call ended.', ends: true });
-    expect(applyTool(tools, { id: 't2', name: 'transfer_call', arguments: '{}' }).summary).to.match(/not available/);
+    expect((applyTool(tools, { id: 't2', name: 'transfer_call', arguments: '{}' }) as ToolEffect).summary).to.match(/not available/);
     expect(applyTool(tools, { id: 't3', name: 'end_call', arguments: '{nope' })).to.deep.equal({ summary: 'Error: the arguments of end_call are not valid JSON.', ends: false });
   });
 });

@@ -1,0 +1,180 @@
+/**
+ * Contacts and records (spec section 4 "Contacts and records"; DESIGN.md section 10):
+ *
+ *   POST   /v1/contacts                `{phone?, external_id?, name?, do_not_call?}` create or update (contacts:write, Idempotency-Key)
+ *   GET    /v1/contacts                list, newest first; filters `phone`, `external_id` (contacts:read)
+ *   GET    /v1/contacts/{id}           the contact (contacts:read)
+ *   DELETE /v1/contacts/{id}           erases the contact and its records (contacts:write)
+ *   GET    /v1/contacts/{id}/records   the contact's records, newest first (records:read)
+ *   POST   /v1/records                 `{contact: {phone} | {external_id}, records: [...]}` (records:write, Idempotency-Key)
+ *
+ * A contact is found by `external_id` when given, else by `phone`; phone and external_id naming two
+ * different contacts is 409 `contact_identity_conflict`. Records are shown to staff here and given to the
+ * assistant on calls and conversations with the contact (src/lib/contacts.ts `contactContext`).
+ * Reading records takes `records:read` (a key that pushes records, `records:write`, may read them back).
+ */
+import { Router } from 'express';
+import { z } from 'zod';
+import { invalidParam, missingParam, notFound } from '../errors';
+import { Contact, ContactRecord, renderContact, renderRecord } from '../models/contacts';
+import { deleteContact, findContact, upsertContact, upsertRecords } from '../lib/contacts';
+import { requireScope } from './middleware';
+import { idempotent } from './idempotency';
+import { listPage } from './lists';
+import { e164, isE164, parseBody } from './validation';
+
+/** Records a `POST /v1/records` may carry. */
+export const MAX_RECORDS_PER_REQUEST = 100;
+/** Characters of a record's `text`. */
+export const MAX_RECORD_TEXT = 10_000;
+
+const externalId = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
+const contactSchema = z.strictObject({
+  phone: e164.optional(),
+  external_id: externalId.optional(),
+  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').nullable().optional(),
+  do_not_call: z.boolean().optional(),
+});
+
+const flatValue = z.union(
+  [z.string().max(500, 'values must be at most 500 characters'), z.number(), z.boolean(), z.null()],
+  {
+    error: 'must be a string, number, boolean or null (data is a flat object)',
+  },
+);
+
+const recordSchema = z.strictObject({
+  type: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').nullable().optional(),
+  title: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').nullable().optional(),
+  text: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(MAX_RECORD_TEXT, `must be at most ${MAX_RECORD_TEXT} characters`),
+  data: z
+    .record(z.string().min(1, 'keys must not be empty').max(40, 'keys must be at most 40 characters'), flatValue)
+    .refine((d) => Object.keys(d).length <= 50, { message: 'must have at most 50 keys' })
+    .optional(),
+  occurred_at: z.number().int('must be an integer (unix seconds)').min(0).max(253_402_300_799).nullable().optional(),
+  external_id: externalId.nullable().optional(),
+});
+
+const recordsSchema = z.strictObject({
+  contact: z.strictObject({ phone: e164.optional(), external_id: externalId.optional() }),
+  records: z
+    .array(recordSchema)
+    .min(1, 'must have at least one record')
+    .max(MAX_RECORDS_PER_REQUEST, `must have at most ${MAX_RECORDS_PER_REQUEST} records`),
+});
+
+/** Routes under `/v1/contacts`. */
+export function contactsRouter(): Router {
+  const router = Router();
+
+  /**
+   * `POST /v1/contacts` body `{phone?, external_id?, name?, do_not_call?}` (a phone or an external_id is
+   * required) → the `contact` (`cont_…`, `phone`, `name`, `external_id`, `do_not_call`, `created`,
+   * `updated`, `livemode`), the same id on every update. Found by `external_id` when given, else by
+   * `phone`; a phone given with an external_id is set on that contact. Fields not given are kept; `name:
+   * null` clears the name. 409 `contact_identity_conflict` when phone and external_id name two contacts.
+   */
+  router.post('/', requireScope('contacts:write'), async (req, res) => {
+    const body = parseBody(contactSchema, req.body);
+    if (body.phone === undefined && body.external_id === undefined) {
+      throw missingParam('phone', 'Missing required param: phone (or external_id): a contact needs one of them.');
+    }
+    await idempotent(req, res, 'cont', async (id) => {
+      const { contact } = await upsertContact(req.auth!, id, body);
+      return { status: 200, body: renderContact(contact) };
+    });
+  });
+
+  /** `GET /v1/contacts` → list of contacts, newest first; filters `phone` (E.164), `external_id`. */
+  router.get('/', requireScope('contacts:read'), async (req, res) => {
+    const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
+    const { phone, external_id } = req.query;
+    if (phone !== undefined) {
+      if (typeof phone !== 'string' || !isE164(phone))
+        throw invalidParam('phone', 'Invalid phone: must be a phone number in E.164 format, like +14155550123.');
+      filter.phone_key = phone;
+    }
+    if (external_id !== undefined) {
+      if (typeof external_id !== 'string' || !external_id)
+        throw invalidParam('external_id', 'Invalid external_id: must be a non-empty string.');
+      filter.external_key = external_id;
+    }
+    res.json(await listPage(req, Contact, filter, renderContact));
+  });
+
+  /** `GET /v1/contacts/{id}` → the contact; 404 `resource_missing`. */
+  router.get('/:id', requireScope('contacts:read'), async (req, res) => {
+    const contact = await findContact(req.auth!, { id: String(req.params.id) });
+    if (!contact) throw notFound('contact', String(req.params.id), 'id');
+    res.json(renderContact(contact));
+  });
+
+  /** `DELETE /v1/contacts/{id}` → `{id, object: "contact", deleted: true}`: the contact and all its records are erased. */
+  router.delete('/:id', requireScope('contacts:write'), async (req, res) => {
+    const id = String(req.params.id);
+    if (!(await deleteContact(req.auth!, id))) throw notFound('contact', id, 'id');
+    res.json({ id, object: 'contact' as const, deleted: true });
+  });
+
+  /** `GET /v1/contacts/{id}/records` (`records:read`) → the contact's records, newest first (list conventions). */
+  router.get('/:id/records', requireScope('records:read'), async (req, res) => {
+    const contact = await findContact(req.auth!, { id: String(req.params.id) });
+    if (!contact) throw notFound('contact', String(req.params.id), 'id');
+    res.json(
+      await listPage(
+        req,
+        ContactRecord,
+        { org_id: req.auth!.orgId, livemode: req.auth!.livemode, contact_id: contact._id },
+        renderRecord,
+      ),
+    );
+  });
+
+  return router;
+}
+
+/** Routes under `/v1/records`. */
+export function recordsRouter(): Router {
+  const router = Router();
+
+  /**
+   * `POST /v1/records` body `{contact: {phone} | {external_id}, records: [{type?, title?, text, data?,
+   * occurred_at?, external_id?}, …]}` (1–100 records; `text` up to 10,000 characters; `data` a flat object;
+   * `occurred_at` unix seconds) → a list of the stored `record` objects, in request order. A record whose
+   * `external_id` the contact already has is updated (same id), not duplicated. 404 naming `contact` for
+   * an unknown contact.
+   */
+  router.post('/', requireScope('records:write'), async (req, res) => {
+    const body = parseBody(recordsSchema, req.body);
+    const by = body.contact;
+    if ((by.phone === undefined) === (by.external_id === undefined)) {
+      throw invalidParam('contact', 'Invalid contact: give exactly one of phone or external_id.');
+    }
+    const seen = new Set<string>();
+    for (const [i, r] of body.records.entries()) {
+      if (r.external_id == null) continue;
+      if (seen.has(r.external_id))
+        throw invalidParam(
+          `records.${i}.external_id`,
+          `Invalid records.${i}.external_id: '${r.external_id}' appears twice in this request.`,
+        );
+      seen.add(r.external_id);
+    }
+    const contact = await findContact(req.auth!, by);
+    if (!contact) throw notFound('contact', by.phone ?? by.external_id!, 'contact');
+    await idempotent(req, res, 'rec', async (requestId) => {
+      const stored = await upsertRecords(req.auth!, contact._id, requestId, body.records);
+      return {
+        status: 200,
+        body: { object: 'list', data: stored.map(renderRecord), has_more: false, url: '/v1/records' },
+      };
+    });
+  });
+
+  return router;
+}

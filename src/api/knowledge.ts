@@ -1,0 +1,174 @@
+/**
+ * Knowledge documents (spec section 4 "Assistants and knowledge": `POST /v1/knowledge`, scope
+ * `agents:write`; DESIGN.md section 10), what an agent's assistant knows:
+ *
+ *   POST   /v1/knowledge              `{agent_id, title, text}` → `knowledge_document` (Idempotency-Key)
+ *   GET    /v1/knowledge              list, newest first; filter `agent_id`
+ *   GET    /v1/knowledge/search       `agent_id`, `query`, `limit?` → the best chunks (what the assistant would get)
+ *   GET    /v1/knowledge/{id}         the document
+ *   POST   /v1/knowledge/{id}         `{title?, text?}`: replace (Idempotency-Key)
+ *   DELETE /v1/knowledge/{id}         → `{id, object, deleted: true}`
+ *
+ * Reads need `agents:read`, writes `agents:write`. Text up to 500,000 characters (request bodies here may
+ * be 4 MB); at most 1,000 documents per agent. Once a write has answered, no search in any process
+ * returns what it replaced or deleted (src/lib/knowledge.ts).
+ */
+import express, { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import { ApiError, invalidParam, missingParam, notFound } from '../errors';
+import { KnowledgeDocument } from '../models/knowledge';
+import {
+  createKnowledgeDocument,
+  deleteKnowledgeDocument,
+  findKnowledgeDocument,
+  KNOWLEDGE_LIMITS,
+  renderKnowledgeDocuments,
+  replaceKnowledgeDocument,
+  searchKnowledge,
+} from '../lib/knowledge';
+import { findLiveAgent } from './agents';
+import { requireScope } from './middleware';
+import { idempotent } from './idempotency';
+import { listPage } from './lists';
+import { parseBody } from './validation';
+
+/** Request bodies of `/v1/knowledge` may be this large (500,000 characters of escaped JSON text). */
+const BODY_LIMIT = '4mb';
+
+/**
+ * JSON body parser for `/v1/knowledge`, mounted before the API's 1 MB one (which then leaves the parsed
+ * body alone). Too large → 413 `body_too_large`.
+ */
+export const knowledgeBody: RequestHandler = (req, res, next) => {
+  express.json({ limit: BODY_LIMIT, type: () => true, strict: false })(req, res, (err?: unknown) => {
+    if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
+      return next(
+        new ApiError(
+          413,
+          'invalid_request_error',
+          'body_too_large',
+          `The request body is larger than ${BODY_LIMIT.replace('mb', ' MB')}.`,
+        ),
+      );
+    }
+    next(err);
+  });
+};
+
+const title = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(KNOWLEDGE_LIMITS.maxTitleCharacters, `must be at most ${KNOWLEDGE_LIMITS.maxTitleCharacters} characters`);
+const text = z
+  .string()
+  .max(KNOWLEDGE_LIMITS.maxCharacters, `must be at most ${KNOWLEDGE_LIMITS.maxCharacters} characters`)
+  .refine((t) => /\S/.test(t), 'must not be empty');
+
+const createSchema = z.strictObject({ agent_id: z.string().min(1), title, text });
+const replaceSchema = z.strictObject({ title: title.optional(), text: text.optional() });
+
+function stringParam(query: Record<string, unknown>, name: string): string | undefined {
+  const v = query[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v.length === 0) throw invalidParam(name, `Invalid ${name}: must be a non-empty string.`);
+  return v;
+}
+
+/** Routes under `/v1/knowledge`. */
+export function knowledgeRouter(): Router {
+  const router = Router();
+
+  /**
+   * `POST /v1/knowledge` body `{agent_id, title, text}` → the `knowledge_document` (`kdoc_…`, `agent_id`,
+   * `title`, `characters`, `chunks`, `created`, `updated`, `livemode`). 404 naming `agent_id` for an
+   * unknown or deleted agent; 400 `knowledge_document_limit` beyond 1,000 documents for the agent.
+   */
+  router.post('/', requireScope('agents:write'), async (req, res) => {
+    const body = parseBody(createSchema, req.body);
+    const { orgId, livemode } = req.auth!;
+    if (!(await findLiveAgent(req.auth!, body.agent_id))) throw notFound('agent', body.agent_id, 'agent_id');
+    await idempotent(req, res, 'kdoc', async (id) => {
+      const doc = await createKnowledgeDocument(
+        { orgId, livemode, agentId: body.agent_id, id, title: body.title, text: body.text },
+        async () => Boolean(await findLiveAgent(req.auth!, body.agent_id)),
+      );
+      return { status: 200, body: doc };
+    });
+  });
+
+  /** `GET /v1/knowledge` → list of documents, newest first; `agent_id` filters (404 naming it when unknown). */
+  router.get('/', requireScope('agents:read'), async (req, res) => {
+    const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null };
+    const agentId = stringParam(req.query, 'agent_id');
+    if (agentId !== undefined) {
+      if (!(await findLiveAgent(req.auth!, agentId))) throw notFound('agent', agentId, 'agent_id');
+      filter.agent_id = agentId;
+    }
+    const page = await listPage(req, KnowledgeDocument, filter, (d) => d);
+    res.json({ ...page, data: await renderKnowledgeDocuments(page.data) });
+  });
+
+  /**
+   * `GET /v1/knowledge/search?agent_id=&query=&limit=` → a list of `knowledge_chunk` objects (`document`,
+   * `chunk`, `title`, `text`, `score`), best first: what the assistant would be given for `query`. `limit`
+   * 1–20, default 5.
+   */
+  router.get('/search', requireScope('agents:read'), async (req, res) => {
+    const agentId = stringParam(req.query, 'agent_id');
+    if (agentId === undefined) throw missingParam('agent_id');
+    const query = stringParam(req.query, 'query');
+    if (query === undefined) throw missingParam('query');
+    if (query.length > KNOWLEDGE_LIMITS.maxQueryCharacters)
+      throw invalidParam('query', `Invalid query: must be at most ${KNOWLEDGE_LIMITS.maxQueryCharacters} characters.`);
+    const rawLimit = stringParam(req.query, 'limit') ?? '5';
+    if (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 20)
+      throw invalidParam('limit', 'Invalid limit: must be an integer from 1 to 20.');
+    if (!(await findLiveAgent(req.auth!, agentId))) throw notFound('agent', agentId, 'agent_id');
+    const hits = await searchKnowledge({
+      orgId: req.auth!.orgId,
+      livemode: req.auth!.livemode,
+      agentId,
+      query,
+      limit: Number(rawLimit),
+    });
+    res.json({
+      object: 'list',
+      data: hits.map((h) => ({ object: 'knowledge_chunk', ...h })),
+      has_more: false,
+      url: '/v1/knowledge/search',
+    });
+  });
+
+  /** `GET /v1/knowledge/{id}` → the document; 404 `resource_missing` (also once deleted). */
+  router.get('/:id', requireScope('agents:read'), async (req, res) => {
+    const doc = await findKnowledgeDocument(req.auth!, String(req.params.id));
+    if (!doc) throw notFound('knowledge document', String(req.params.id), 'id');
+    res.json(doc);
+  });
+
+  /**
+   * `POST /v1/knowledge/{id}` body `{title?, text?}` (at least one) → the document with its new revision:
+   * once answered, searches find the new text and never the old.
+   */
+  router.post('/:id', requireScope('agents:write'), async (req, res) => {
+    const body = parseBody(replaceSchema, req.body);
+    if (body.title === undefined && body.text === undefined)
+      throw missingParam('text', 'Missing required param: text (or title): what to replace.');
+    const id = String(req.params.id);
+    if (!(await findKnowledgeDocument(req.auth!, id))) throw notFound('knowledge document', id, 'id');
+    await idempotent(req, res, 'req', async (requestId) => ({
+      status: 200,
+      body: await replaceKnowledgeDocument(req.auth!, id, requestId, { title: body.title, text: body.text }),
+    }));
+  });
+
+  /** `DELETE /v1/knowledge/{id}` → `{id, object: "knowledge_document", deleted: true}`; 404 when unknown or already deleted. */
+  router.delete('/:id', requireScope('agents:write'), async (req, res) => {
+    const id = String(req.params.id);
+    if (!(await deleteKnowledgeDocument(req.auth!, id))) throw notFound('knowledge document', id, 'id');
+    res.json({ id, object: 'knowledge_document' as const, deleted: true });
+  });
+
+  return router;
+}

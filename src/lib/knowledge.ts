@@ -1,0 +1,691 @@
+/**
+ * Knowledge: an agent's documents, chunked, stored, and searched with BM25 (DESIGN.md sections 6 and 10).
+ * Shared by the API (`/v1/knowledge`, which writes), the LLM activity and the `searchKnowledge` activity
+ * (which read), and any channel that gives an assistant knowledge (calls, conversations, the widget).
+ *
+ * - Chunking (`chunkText`): by paragraphs, about 220 words a chunk (at most 320), each chunk starting
+ *   with the last ~40 words of the one before, so a fact split across a boundary is whole in one chunk.
+ * - Ranking: BM25 (BM25+, k1 1.2, b 0.7) by the `minisearch` library over title and text, title boosted,
+ *   prefix and small-typo matching for longer terms; a stop-word list keeps "what is the…" from matching
+ *   everything. No ranking code of our own.
+ * - Freshness across processes: every write stores its rows first, then inserts the agent's next change
+ *   row (src/models/knowledge.ts), then the API answers. A search reads the agent's version (its greatest
+ *   change number) first, and uses the process's cached index only if it was built under that version;
+ *   else it rebuilds from the store. So every worker and API process agrees, and a replaced or deleted
+ *   document is never returned once the API has answered its replace or delete.
+ */
+import MiniSearch from 'minisearch';
+import { ApiError, notFound } from '../errors';
+import { insertIfAbsent, isDuplicateKey, type WithId } from '../models/store';
+import {
+  KnowledgeChange,
+  KnowledgeChunk,
+  KnowledgeHead,
+  KnowledgeDocument,
+  KnowledgeRevision,
+  renderKnowledgeDocument,
+  type KnowledgeDocumentDoc,
+  type KnowledgeDocumentObject,
+  type KnowledgeRevisionDoc,
+} from '../models/knowledge';
+import { idTime } from '../shared/ids';
+import type { KnowledgeRef } from '../shared/assistant';
+
+/** Limits of `POST /v1/knowledge` (the issue's numbers). */
+export const KNOWLEDGE_LIMITS = {
+  /** Characters of a document's text. */
+  maxCharacters: 500_000,
+  /** Live documents per agent; one more is 400 `knowledge_document_limit`. */
+  maxDocumentsPerAgent: 1_000,
+  maxTitleCharacters: 500,
+  maxQueryCharacters: 1_000,
+};
+
+/** Chunking parameters, in words. */
+export const CHUNKING = { targetWords: 220, maxWords: 320, overlapWords: 40, maxWordCharacters: 40 };
+
+/** Where a document or chunk lives: the organization, mode and agent. */
+export interface AgentScope {
+  orgId: string;
+  livemode: boolean;
+  agentId: string;
+}
+
+/** A search result: the chunk, its document's current title, and its BM25 score (higher is better). */
+export interface KnowledgeHit extends KnowledgeRef {
+  title: string;
+  text: string;
+  score: number;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Chunking
+
+/**
+ * Splits a document's text into chunks: paragraphs (blank-line separated) are packed into chunks of about
+ * `CHUNKING.targetWords` words; a paragraph longer than `maxWords` is split at sentence ends (and a
+ * sentence longer than that, between words); every chunk after the first starts with the last
+ * `overlapWords` words of the previous one. Words longer than 40 characters are cut, so no chunk exceeds
+ * about 13,000 characters whatever the input. Whitespace inside a paragraph is collapsed.
+ * @returns at least one chunk for a text with any non-space character; none for a blank one
+ */
+export function chunkText(text: string, opts: Partial<typeof CHUNKING> = {}): string[] {
+  const { targetWords, maxWords, overlapWords, maxWordCharacters } = { ...CHUNKING, ...opts };
+  const words = (s: string) =>
+    s
+      .split(/\s+/)
+      .filter(Boolean)
+      .flatMap((w) =>
+        w.length <= maxWordCharacters ? [w] : (w.match(new RegExp(`.{1,${maxWordCharacters}}`, 'gsu')) ?? []),
+      );
+  // Units: paragraphs, or pieces of a long paragraph, each at most maxWords words.
+  const units: string[][] = [];
+  for (const paragraph of text.replace(/\r\n?/g, '\n').split(/\n\s*\n/)) {
+    const w = words(paragraph);
+    if (w.length === 0) continue;
+    if (w.length <= maxWords) {
+      units.push(w);
+      continue;
+    }
+    let piece: string[] = [];
+    for (const sentence of paragraph.split(/(?<=[.!?])\s+/)) {
+      const sw = words(sentence);
+      for (let i = 0; i < sw.length; i += maxWords) {
+        const part = sw.slice(i, i + maxWords);
+        if (piece.length > 0 && piece.length + part.length > targetWords) {
+          units.push(piece);
+          piece = [];
+        }
+        piece.push(...part);
+      }
+    }
+    if (piece.length) units.push(piece);
+  }
+  const chunks: string[] = [];
+  let current: string[][] = [];
+  let count = 0;
+  let fresh = 0; // words in `current` that are not overlap
+  const emit = () => {
+    if (fresh === 0) return;
+    chunks.push(current.map((u) => u.join(' ')).join('\n\n'));
+    const tail = current.flat().slice(-overlapWords);
+    current = [tail];
+    count = tail.length;
+    fresh = 0;
+  };
+  for (const unit of units) {
+    if (fresh > 0 && count + unit.length > targetWords) emit();
+    current.push(unit);
+    count += unit.length;
+    fresh += unit.length;
+  }
+  emit();
+  return chunks;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Versions
+
+const changeId = (agentId: string, seq: number) => `${agentId}:${String(seq).padStart(12, '0')}`;
+
+/** Change rows kept below the head (older ones are swept now and then). */
+const KEPT_CHANGES = 100;
+
+/**
+ * The agent's knowledge version: the greatest change number, 0 when its knowledge never changed. Reads
+ * the head (a hint, possibly behind: it is written after the change row, and FerretDB may lose one of
+ * two concurrent `$max` updates), then walks the change rows up from it (or from `atLeast`, a version
+ * already seen) until the next number is missing. Change numbers are contiguous, since a writer takes
+ * number n + 1 only after finding row n. Only `_id` lookups: cheap on every store.
+ */
+export async function knowledgeVersion(agentId: string, atLeast = 0): Promise<number> {
+  const head = await KnowledgeHead.findById(agentId).select({ seq: 1 }).lean();
+  let seq = Math.max(head?.seq ?? 0, atLeast);
+  while (await KnowledgeChange.exists({ _id: changeId(agentId, seq + 1) })) seq++;
+  return seq;
+}
+
+/**
+ * Records a change of the agent's knowledge: inserts change number (current version + 1), retrying with
+ * the next number when a concurrent writer took it (the unique `_id`), then moves the head forward. Call
+ * it after the change's rows are stored and before answering.
+ * @returns the new version
+ */
+export async function bumpKnowledgeVersion(
+  agentId: string,
+  kdocId: string | null,
+  kind: 'created' | 'replaced' | 'deleted',
+): Promise<number> {
+  let seq = 0;
+  for (let attempt = 0; ; attempt++) {
+    if (attempt >= 100)
+      throw new Error(`could not record a knowledge change for ${agentId}: too many concurrent writers`);
+    seq = (await knowledgeVersion(agentId, seq)) + 1;
+    try {
+      await KnowledgeChange.collection.insertOne({
+        _id: changeId(agentId, seq),
+        agent_id: agentId,
+        seq,
+        kdoc_id: kdocId,
+        kind,
+        created_ms: Date.now(),
+      } as never);
+      break;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+  }
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await KnowledgeHead.updateOne({ _id: agentId }, { $max: { seq } }, { upsert: true });
+      break;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err; // two first upserts at once: the second updates
+    }
+  }
+  if (seq % KEPT_CHANGES === 0)
+    await KnowledgeChange.deleteMany({ agent_id: agentId, seq: { $lt: seq - KEPT_CHANGES } });
+  return seq;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Documents
+
+/** A revision id derived from a request's resource id, so a retried request writes the same rows. */
+const revisionIdFor = (resourceId: string) => `krev_${resourceId.slice(resourceId.indexOf('_') + 1)}`;
+const chunkId = (revisionId: string, n: number) => `${revisionId}:${String(n).padStart(5, '0')}`;
+
+/** The current (greatest-id) revision of each document in `kdocIds`. */
+async function currentRevisions(kdocIds: string[]): Promise<Map<string, WithId<KnowledgeRevisionDoc>>> {
+  const latest = new Map<string, WithId<KnowledgeRevisionDoc>>();
+  if (kdocIds.length === 0) return latest;
+  const revisions = (await KnowledgeRevision.find({
+    kdoc_id: { $in: kdocIds },
+  }).lean()) as WithId<KnowledgeRevisionDoc>[];
+  for (const r of revisions) {
+    const seen = latest.get(r.kdoc_id);
+    if (!seen || r._id > seen._id) latest.set(r.kdoc_id, r);
+  }
+  return latest;
+}
+
+/** Stores a revision: its chunks first (a retry tolerates those already there), then the revision row. */
+async function writeRevision(
+  kdocId: string,
+  agentId: string,
+  revisionId: string,
+  title: string,
+  chunks: string[],
+  characters: number,
+): Promise<void> {
+  const rows = chunks.map((text, n) => ({
+    _id: chunkId(revisionId, n),
+    revision_id: revisionId,
+    kdoc_id: kdocId,
+    agent_id: agentId,
+    n,
+    text,
+  }));
+  for (let i = 0; i < rows.length; i += 200) {
+    try {
+      await KnowledgeChunk.collection.insertMany(rows.slice(i, i + 200) as never[], { ordered: false });
+    } catch (err) {
+      const writeErrors = (err as { writeErrors?: unknown[] }).writeErrors;
+      const onlyDuplicates =
+        isDuplicateKey(err) ||
+        (Array.isArray(writeErrors) &&
+          writeErrors.length > 0 &&
+          writeErrors.every((e) => isDuplicateKey(e) || isDuplicateKey((e as { err?: unknown }).err)));
+      if (!onlyDuplicates) throw err;
+    }
+  }
+  await insertIfAbsent(KnowledgeRevision, {
+    _id: revisionId,
+    kdoc_id: kdocId,
+    agent_id: agentId,
+    title,
+    characters,
+    chunks: chunks.length,
+    created_ms: idTime(revisionId),
+  });
+}
+
+/** Deletes the revisions of a document older than `beforeRevisionId` (all of them when null), and their chunks. */
+async function dropRevisions(kdocId: string, beforeRevisionId: string | null): Promise<void> {
+  const filter = beforeRevisionId ? { kdoc_id: kdocId, _id: { $lt: beforeRevisionId } } : { kdoc_id: kdocId };
+  const chunkFilter = beforeRevisionId
+    ? { kdoc_id: kdocId, revision_id: { $lt: beforeRevisionId } }
+    : { kdoc_id: kdocId };
+  await KnowledgeChunk.deleteMany(chunkFilter);
+  await KnowledgeRevision.deleteMany(filter);
+}
+
+function checkText(text: string): string[] {
+  const chunks = chunkText(text);
+  if (chunks.length === 0)
+    throw new ApiError(
+      400,
+      'invalid_request_error',
+      'parameter_invalid',
+      'Invalid text: must contain some words.',
+      'text',
+    );
+  return chunks;
+}
+
+/** The live (not deleted) document `id` of the tenant, with its current revision; null when none. */
+export async function findKnowledgeDocument(
+  tenant: { orgId: string; livemode: boolean },
+  id: string,
+): Promise<KnowledgeDocumentObject | null> {
+  const doc = (await KnowledgeDocument.findOne({
+    _id: id,
+    org_id: tenant.orgId,
+    livemode: tenant.livemode,
+    deleted_ms: null,
+  }).lean()) as WithId<KnowledgeDocumentDoc> | null;
+  if (!doc) return null;
+  const revision = (await currentRevisions([doc._id])).get(doc._id);
+  return revision ? renderKnowledgeDocument(doc, revision) : null;
+}
+
+/** Renders identity rows with their current revisions (rows without one, mid-creation, are skipped). */
+export async function renderKnowledgeDocuments(
+  docs: WithId<KnowledgeDocumentDoc>[],
+): Promise<KnowledgeDocumentObject[]> {
+  const revisions = await currentRevisions(docs.map((d) => d._id));
+  return docs.flatMap((d) => {
+    const r = revisions.get(d._id);
+    return r ? [renderKnowledgeDocument(d, r)] : [];
+  });
+}
+
+/**
+ * Adds a document to an agent (`POST /v1/knowledge`). Idempotent for `id`: a retried request writes the
+ * same rows. Order: chunks, revision, identity row, limit and agent re-checks, version; then the caller
+ * answers.
+ * @param isAgentLive re-checked after the insert, so a document never outlives an agent deleted meanwhile
+ * @throws ApiError 400 `knowledge_document_limit` beyond 1,000 live documents for the agent (also when
+ *   concurrent creates cross the limit together: each then sees the others and backs out); 404 naming
+ *   `agent_id` when the agent was deleted meanwhile; 400 naming `text` for a text without words
+ */
+export async function createKnowledgeDocument(
+  scope: AgentScope & { id: string; title: string; text: string },
+  isAgentLive: () => Promise<boolean>,
+): Promise<KnowledgeDocumentObject> {
+  const chunks = checkText(scope.text);
+  const live = { agent_id: scope.agentId, org_id: scope.orgId, livemode: scope.livemode, deleted_ms: null };
+  const limitError = () =>
+    new ApiError(
+      400,
+      'invalid_request_error',
+      'knowledge_document_limit',
+      `An agent may have at most ${KNOWLEDGE_LIMITS.maxDocumentsPerAgent} knowledge documents; delete one first.`,
+      'agent_id',
+    );
+  if (
+    (await KnowledgeDocument.countDocuments({ ...live, _id: { $ne: scope.id } })) >=
+    KNOWLEDGE_LIMITS.maxDocumentsPerAgent
+  )
+    throw limitError();
+
+  const revisionId = revisionIdFor(scope.id);
+  await writeRevision(scope.id, scope.agentId, revisionId, scope.title, chunks, scope.text.length);
+  const doc = {
+    _id: scope.id,
+    org_id: scope.orgId,
+    livemode: scope.livemode,
+    agent_id: scope.agentId,
+    created: Math.floor(idTime(scope.id) / 1000),
+    deleted_ms: null,
+  };
+  await insertIfAbsent(KnowledgeDocument, doc);
+
+  const backOut = async (error: ApiError) => {
+    await KnowledgeDocument.updateOne({ _id: scope.id, deleted_ms: null }, { $set: { deleted_ms: Date.now() } });
+    await bumpKnowledgeVersion(scope.agentId, scope.id, 'deleted');
+    await dropRevisions(scope.id, null);
+    return error;
+  };
+  if ((await KnowledgeDocument.countDocuments(live)) > KNOWLEDGE_LIMITS.maxDocumentsPerAgent)
+    throw await backOut(limitError());
+  if (!(await isAgentLive())) throw await backOut(notFound('agent', scope.agentId, 'agent_id'));
+  await bumpKnowledgeVersion(scope.agentId, scope.id, 'created');
+  const revision = (await KnowledgeRevision.findById(revisionId).lean()) as WithId<KnowledgeRevisionDoc>;
+  return renderKnowledgeDocument(doc, revision);
+}
+
+/**
+ * Replaces a document's title and/or text (`POST /v1/knowledge/{id}`): writes a new revision (a title
+ * alone keeps the chunks' text), records the change, then drops the superseded revisions. Idempotent for
+ * `requestId`. Concurrent replaces: the one whose request started last wins, in every process.
+ * @throws ApiError 404 naming `id` when the document is missing or deleted
+ */
+export async function replaceKnowledgeDocument(
+  tenant: { orgId: string; livemode: boolean },
+  id: string,
+  requestId: string,
+  change: { title?: string; text?: string },
+): Promise<KnowledgeDocumentObject> {
+  const doc = (await KnowledgeDocument.findOne({
+    _id: id,
+    org_id: tenant.orgId,
+    livemode: tenant.livemode,
+    deleted_ms: null,
+  }).lean()) as WithId<KnowledgeDocumentDoc> | null;
+  const current = doc ? (await currentRevisions([id])).get(id) : undefined;
+  if (!doc || !current) throw notFound('knowledge document', id, 'id');
+  const revisionId = revisionIdFor(requestId);
+  if (current._id < revisionId) {
+    let chunks: string[];
+    let characters: number;
+    if (change.text !== undefined) {
+      chunks = checkText(change.text);
+      characters = change.text.length;
+    } else {
+      const rows = await KnowledgeChunk.find({ revision_id: current._id }).sort({ n: 1 }).lean();
+      chunks = rows.map((r) => r.text);
+      characters = current.characters;
+    }
+    await writeRevision(id, doc.agent_id, revisionId, change.title ?? current.title, chunks, characters);
+  }
+  await bumpKnowledgeVersion(doc.agent_id, id, 'replaced');
+  await dropRevisions(id, revisionId);
+  const found = await findKnowledgeDocument(tenant, id);
+  if (!found) throw notFound('knowledge document', id, 'id'); // deleted meanwhile
+  return found;
+}
+
+/**
+ * Deletes a document (`DELETE /v1/knowledge/{id}`, and every document of a deleted agent): marks it
+ * deleted, records the change (from then on no search returns it), then erases its revisions and chunks.
+ * @returns false when there was no such live document
+ */
+export async function deleteKnowledgeDocument(
+  tenant: { orgId: string; livemode: boolean },
+  id: string,
+): Promise<boolean> {
+  const doc = await KnowledgeDocument.findOneAndUpdate(
+    { _id: id, org_id: tenant.orgId, livemode: tenant.livemode, deleted_ms: null },
+    { $set: { deleted_ms: Date.now() } },
+    { returnDocument: 'after' },
+  ).lean();
+  if (!doc) return false;
+  await bumpKnowledgeVersion(doc.agent_id, id, 'deleted');
+  await dropRevisions(id, null);
+  return true;
+}
+
+/** Deletes every document of an agent (its deletion). Idempotent: a retry deletes what is left. */
+export async function deleteAgentKnowledge(scope: AgentScope): Promise<number> {
+  const docs = await KnowledgeDocument.find({
+    agent_id: scope.agentId,
+    org_id: scope.orgId,
+    livemode: scope.livemode,
+    deleted_ms: null,
+  })
+    .select({ _id: 1 })
+    .lean();
+  let deleted = 0;
+  for (const d of docs) if (await deleteKnowledgeDocument(scope, d._id)) deleted++;
+  return deleted;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Search
+
+/** English words too common to tell documents apart; dropped from documents and queries alike. */
+const STOP_WORDS = new Set(
+  (
+    'a about after again all am an and any are as at be because been before being both but by can could did do does doing down during each ' +
+    'few for from further had has have having he her here hers him his how i if in into is it its itself just me more most my no nor not now of ' +
+    'off on once only or other our ours out over own same she should so some such than that the their theirs them then there these they this ' +
+    'those through to too under until up very was we were what when where which while who whom why will with would you your yours'
+  ).split(' '),
+);
+
+/** One chunk as indexed. */
+export interface IndexedChunk extends KnowledgeRef {
+  /** `<document>:<chunk>`, the index's id. */
+  id: string;
+  title: string;
+  text: string;
+}
+
+/** Index terms: lower case, two characters or more, not a stop word. */
+function indexTerm(term: string): string | null {
+  const t = term.toLowerCase();
+  return t.length < 2 || STOP_WORDS.has(t) ? null : t;
+}
+
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+
+/** The distinct index terms of a text. */
+function termsOf(text: string): Set<string> {
+  const terms = new Set<string>();
+  for (const token of tokenize(text)) {
+    const term = indexTerm(token);
+    if (term) terms.add(term);
+  }
+  return terms;
+}
+
+/**
+ * Query terms found in more than this share of an index's chunks (and in more than `MIN_COMMON_CHUNKS`)
+ * are left out of a query that has rarer terms: BM25 gives them almost no weight (their IDF is near
+ * zero), yet scoring them visits most of the index (scikit-learn's `max_df`, applied to queries).
+ */
+const MAX_QUERY_TERM_SHARE = 0.25;
+const MIN_COMMON_CHUNKS = 500;
+
+/**
+ * An in-memory BM25 index over chunks (MiniSearch), built once per agent and then kept in step with the
+ * store by replacing the chunks of the documents that changed (`replaceDocuments`).
+ */
+export class KnowledgeIndex {
+  private readonly engine: MiniSearch<IndexedChunk>;
+  private readonly chunks = new Map<string, IndexedChunk>();
+  /** Chunk ids of each document. */
+  private readonly byDocument = new Map<string, string[]>();
+  /** In how many chunks each index term occurs. */
+  private readonly df = new Map<string, number>();
+
+  constructor(chunks: IndexedChunk[]) {
+    this.engine = new MiniSearch<IndexedChunk>({
+      fields: ['title', 'text'],
+      storeFields: [],
+      processTerm: indexTerm,
+      searchOptions: {
+        boost: { title: 2 },
+        prefix: (term) => term.length >= 4,
+        fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
+        maxFuzzy: 2,
+        combineWith: 'OR',
+      },
+    });
+    this.add(chunks);
+  }
+
+  private add(chunks: IndexedChunk[]): void {
+    this.engine.addAll(chunks);
+    for (const c of chunks) {
+      this.chunks.set(c.id, c);
+      const ids = this.byDocument.get(c.document) ?? [];
+      ids.push(c.id);
+      this.byDocument.set(c.document, ids);
+      for (const term of termsOf(`${c.title} ${c.text}`)) this.df.set(term, (this.df.get(term) ?? 0) + 1);
+    }
+  }
+
+  /**
+   * Replaces everything indexed for `documents` by `chunks` (the current chunks of those of them that
+   * still exist): a replaced or deleted document is gone from the next search.
+   */
+  replaceDocuments(documents: Iterable<string>, chunks: IndexedChunk[]): void {
+    for (const document of documents) {
+      const ids = this.byDocument.get(document) ?? [];
+      if (ids.length) this.engine.discardAll(ids);
+      for (const id of ids) {
+        const c = this.chunks.get(id)!;
+        for (const term of termsOf(`${c.title} ${c.text}`)) {
+          const n = (this.df.get(term) ?? 1) - 1;
+          if (n > 0) this.df.set(term, n);
+          else this.df.delete(term);
+        }
+        this.chunks.delete(id);
+      }
+      this.byDocument.delete(document);
+    }
+    this.add(chunks);
+  }
+
+  /** Chunks indexed. */
+  get size(): number {
+    return this.chunks.size;
+  }
+
+  /** Documents indexed. */
+  get documents(): number {
+    return this.byDocument.size;
+  }
+
+  /**
+   * The `limit` best chunks for `query`, best first (BM25 score). A query of stop words only finds
+   * nothing; terms in most chunks are dropped when the query has rarer ones (see `MAX_QUERY_TERM_SHARE`).
+   */
+  search(query: string, limit = 5): KnowledgeHit[] {
+    if (this.chunks.size === 0) return [];
+    const terms = [...termsOf(query.slice(0, KNOWLEDGE_LIMITS.maxQueryCharacters))];
+    if (terms.length === 0) return [];
+    const common = Math.max(MIN_COMMON_CHUNKS, this.chunks.size * MAX_QUERY_TERM_SHARE);
+    const rare = terms.filter((t) => (this.df.get(t) ?? 0) <= common);
+    return this.engine
+      .search({ combineWith: 'OR', queries: rare.length ? rare : terms })
+      .slice(0, limit)
+      .map((r) => {
+        const c = this.chunks.get(String(r.id))!;
+        return {
+          document: c.document,
+          chunk: c.chunk,
+          title: c.title,
+          text: c.text,
+          score: Math.round(r.score * 1000) / 1000,
+        };
+      });
+  }
+}
+
+/**
+ * Loads the current chunks of an agent's live documents from the store: live identity rows, their
+ * current revisions, the revisions' chunks. With `only` (a few changed documents), rows are read by `_id`
+ * (chunk ids follow from the revision and its chunk count).
+ */
+export async function loadAgentChunks(scope: AgentScope, only?: string[]): Promise<IndexedChunk[]> {
+  const live = { agent_id: scope.agentId, org_id: scope.orgId, livemode: scope.livemode, deleted_ms: null };
+  let docIds: string[];
+  if (only) {
+    docIds = [];
+    for (const id of only) if (await KnowledgeDocument.exists({ _id: id, ...live })) docIds.push(id);
+  } else {
+    docIds = (await KnowledgeDocument.find(live).select({ _id: 1 }).lean()).map((d) => d._id);
+  }
+  const revisions = [...(await currentRevisions(docIds)).values()];
+  if (revisions.length === 0) return [];
+  let rows: { kdoc_id: string; revision_id: string; n: number; text: string }[];
+  if (only) {
+    rows = [];
+    for (const r of revisions) {
+      for (let n = 0; n < r.chunks; n++) {
+        const row = await KnowledgeChunk.findById(chunkId(r._id, n)).lean();
+        if (row) rows.push(row);
+      }
+    }
+  } else {
+    rows = await KnowledgeChunk.find({ revision_id: { $in: revisions.map((r) => r._id) } }).lean();
+  }
+  const titles = new Map(revisions.map((r) => [r._id, r.title]));
+  return rows
+    .map((r) => ({
+      id: `${r.kdoc_id}:${r.n}`,
+      document: r.kdoc_id,
+      chunk: r.n,
+      title: titles.get(r.revision_id)!,
+      text: r.text,
+    }))
+    .sort((a, b) => (a.document === b.document ? a.chunk - b.chunk : a.document < b.document ? -1 : 1));
+}
+
+/** Versions an index is brought forward by, reloading the documents they name; beyond, it is rebuilt. */
+const MAX_INCREMENTAL_CHANGES = 50;
+
+/**
+ * The documents changed by versions `from + 1` … `to` of the agent's knowledge, from its change rows;
+ * null when there are too many or some rows are no longer kept (then the index is rebuilt).
+ */
+async function changedDocuments(agentId: string, from: number, to: number): Promise<Set<string> | null> {
+  if (to - from > MAX_INCREMENTAL_CHANGES) return null;
+  const changed = new Set<string>();
+  for (let seq = from + 1; seq <= to; seq++) {
+    const row = await KnowledgeChange.findById(changeId(agentId, seq)).select({ kdoc_id: 1 }).lean();
+    if (!row?.kdoc_id) return null;
+    changed.add(row.kdoc_id);
+  }
+  return changed;
+}
+
+/**
+ * A process-local cache of agents' indexes, each kept with the knowledge version it reflects; at most
+ * `maxAgents` agents (least recently used dropped). One instance per process (`knowledgeSearcher`);
+ * tests make several to stand for several processes.
+ *
+ * A search reads the stored version first. An index at that version (or later) is used as it is; an
+ * older one is brought forward by reloading only the documents named by the change rows in between
+ * (a full rebuild when those rows are gone); updates of one agent's index run one after the other.
+ */
+export class KnowledgeSearcher {
+  /** Per agent: the greatest version read, and the index as of the last update asked for. */
+  private readonly cache = new Map<
+    string,
+    { seen: number; latest: Promise<{ version: number; index: KnowledgeIndex }> }
+  >();
+
+  constructor(private readonly maxAgents = 200) {}
+
+  /** The agent's index, reflecting at least every change answered before this call. */
+  async index(scope: AgentScope): Promise<KnowledgeIndex> {
+    const key = `${scope.orgId}|${scope.livemode}|${scope.agentId}`;
+    const cached = this.cache.get(key);
+    const version = await knowledgeVersion(scope.agentId, cached?.seen ?? 0);
+    const entry = cached ?? { seen: 0, latest: Promise.resolve({ version: -1, index: new KnowledgeIndex([]) }) };
+    entry.seen = Math.max(entry.seen, version);
+    const next = entry.latest
+      .catch(() => ({ version: -1, index: new KnowledgeIndex([]) }))
+      .then(async (current) => {
+        if (current.version >= version) return current;
+        if (version === 0) return { version, index: new KnowledgeIndex([]) };
+        const changed = current.version >= 0 ? await changedDocuments(scope.agentId, current.version, version) : null;
+        if (!changed) return { version, index: new KnowledgeIndex(await loadAgentChunks(scope)) };
+        const chunks = await loadAgentChunks(scope, [...changed]);
+        current.index.replaceDocuments(changed, chunks); // synchronous: no search sees half of it
+        return { version, index: current.index };
+      });
+    entry.latest = next;
+    this.cache.delete(key); // re-insert: most recently used last
+    this.cache.set(key, entry);
+    while (this.cache.size > this.maxAgents) this.cache.delete(this.cache.keys().next().value!);
+    return (await next).index;
+  }
+
+  /** The `limit` best chunks of the agent's knowledge for `query` (see `KnowledgeIndex.search`). */
+  async search(scope: AgentScope & { query: string; limit?: number }): Promise<KnowledgeHit[]> {
+    return (await this.index(scope)).search(scope.query, scope.limit ?? 5);
+  }
+}
+
+/** This process's searcher. */
+export const knowledgeSearcher = new KnowledgeSearcher();
+
+/** The best chunks of the agent's knowledge for `query`, fresh as of the last answered change. */
+export function searchKnowledge(scope: AgentScope & { query: string; limit?: number }): Promise<KnowledgeHit[]> {
+  return knowledgeSearcher.search(scope);
+}

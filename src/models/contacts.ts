@@ -1,0 +1,101 @@
+/**
+ * Contacts (`cont_…`, object `contact`) and their records (`rec_…`, object `record`), written only by
+ * src/lib/contacts.ts on behalf of the API (`POST /v1/contacts`, `POST /v1/records`, `DELETE
+ * /v1/contacts/{id}`); read by the API and by the assistant's context (the LLM activity).
+ *
+ * Identity is enforced by unique indexes, never by read-then-write (DESIGN.md section 3): per
+ * organization and mode, one contact per `phone` and one per `external_id`. FerretDB 1.x has no partial
+ * indexes, so the indexed fields are `phone_key` / `external_key`: the value, or `~<contact id>` when the
+ * contact has none (unique by construction). Records likewise carry `external_key` (their `external_id`,
+ * or `~<record id>`), unique per contact, so a record pushed again with its `external_id` is updated.
+ * Concurrent upserts of one contact each `$set` whole fields: the last one wins, nothing is merged.
+ */
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { schemaOptions as base, seconds, type WithId } from './store';
+
+const contactSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    org_id: { type: String, required: true },
+    livemode: { type: Boolean, required: true },
+    phone: { type: String, default: null },
+    external_id: { type: String, default: null },
+    /** `phone`, or `~<contact id>` when there is none (see the header). */
+    phone_key: { type: String, required: true },
+    /** `external_id`, or `~<contact id>` when there is none. */
+    external_key: { type: String, required: true },
+    name: { type: String, default: null },
+    do_not_call: { type: Boolean, required: true },
+    created: { type: Number, required: true },
+    updated_ms: { type: Number, required: true },
+  },
+  base,
+);
+contactSchema.index({ org_id: 1, livemode: 1, phone_key: 1 }, { unique: true });
+contactSchema.index({ org_id: 1, livemode: 1, external_key: 1 }, { unique: true });
+contactSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+export const Contact = mongoose.model('Contact', contactSchema, 'contacts');
+
+const recordSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    org_id: { type: String, required: true },
+    livemode: { type: Boolean, required: true },
+    contact_id: { type: String, required: true },
+    external_id: { type: String, default: null },
+    /** `external_id`, or `~<record id>` when there is none. */
+    external_key: { type: String, required: true },
+    type: { type: String, default: null },
+    title: { type: String, default: null },
+    text: { type: String, required: true },
+    /** The flat `data` object as JSON (FerretDB refuses some field names). */
+    data_json: { type: String, default: '{}' },
+    occurred_ms: { type: Number, default: null },
+    /** `occurred_ms`, else the creation time: the assistant gets records newest first by it. */
+    sort_ms: { type: Number, required: true },
+    created: { type: Number, required: true },
+    updated_ms: { type: Number, required: true },
+  },
+  base,
+);
+recordSchema.index({ contact_id: 1, external_key: 1 }, { unique: true });
+recordSchema.index({ contact_id: 1, _id: -1 });
+recordSchema.index({ contact_id: 1, sort_ms: -1 });
+export const ContactRecord = mongoose.model('ContactRecord', recordSchema, 'records');
+
+export type ContactDoc = InferSchemaType<typeof contactSchema>;
+export type ContactRecordDoc = InferSchemaType<typeof recordSchema>;
+
+/** The `contact` object; `created` and `updated` in unix seconds. */
+export function renderContact(doc: WithId<ContactDoc>) {
+  return {
+    id: doc._id,
+    object: 'contact' as const,
+    livemode: doc.livemode,
+    phone: doc.phone ?? null,
+    name: doc.name ?? null,
+    external_id: doc.external_id ?? null,
+    do_not_call: doc.do_not_call,
+    created: doc.created,
+    updated: seconds(doc.updated_ms)!,
+  };
+}
+export type ContactObject = ReturnType<typeof renderContact>;
+
+/** The `record` object: `data` a flat object, `occurred_at` / `created` / `updated` in unix seconds. */
+export function renderRecord(doc: WithId<ContactRecordDoc>) {
+  return {
+    id: doc._id,
+    object: 'record' as const,
+    livemode: doc.livemode,
+    contact_id: doc.contact_id,
+    type: doc.type ?? null,
+    title: doc.title ?? null,
+    text: doc.text,
+    data: JSON.parse(doc.data_json ?? '{}') as Record<string, string | number | boolean | null>,
+    occurred_at: seconds(doc.occurred_ms),
+    external_id: doc.external_id ?? null,
+    created: doc.created,
+    updated: seconds(doc.updated_ms)!,
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Knowledge documents (`kdoc_…`, object `knowledge_document`): what an agent knows, searched with BM25
+ * over chunks (src/lib/knowledge.ts). Four collections, all written only by src/lib/knowledge.ts on behalf
+ * of the API (`POST`/`DELETE /v1/knowledge…`, and an agent's deletion):
+ *
+ * - `KnowledgeDocument`: one row per document, its identity (agent, created). Its only later write is
+ *   `deleted_ms`, set once when the document (or its agent) is deleted.
+ * - `KnowledgeRevision` (`krev_…`): immutable; one per create or replace, with the title and sizes. A
+ *   document's current content is its revision with the greatest (time-ordered) id, so two concurrent
+ *   replaces settle on the same winner everywhere, with no pointer to update (FerretDB 1.x applies updates
+ *   as read-modify-write and could lose one). Superseded revisions are deleted after the replace.
+ * - `KnowledgeChunk` (`<krev id>:<n>`): immutable chunks of a revision's text, the rows the index is built
+ *   from; written before their revision row, so a revision that can be read has all its chunks.
+ * - `KnowledgeChange` (`<agent id>:<seq>`): immutable rows numbering every change of an agent's knowledge
+ *   (1, 2, 3…; the unique `_id` makes two writers take different numbers) and naming the document
+ *   changed. The greatest number is the agent's knowledge version: every process keeps its search index
+ *   with the version it reflects, and brings it forward when the stored version is greater.
+ * - `KnowledgeHead` (`_id` = agent id): where to start looking for the greatest change number, moved
+ *   forward with `$max` after each change. Only a hint: readers walk the change rows up from it, so a
+ *   head left behind (a lost concurrent update on FerretDB) never hides a change.
+ *
+ * Reads on the hot path (a search: the head and the next change row) are `_id` lookups on small rows.
+ */
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { schemaOptions as base, seconds, type WithId } from './store';
+
+const documentSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    org_id: { type: String, required: true },
+    livemode: { type: Boolean, required: true },
+    agent_id: { type: String, required: true },
+    created: { type: Number, required: true },
+    deleted_ms: { type: Number, default: null },
+  },
+  base,
+);
+documentSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+documentSchema.index({ agent_id: 1, _id: -1 });
+export const KnowledgeDocument = mongoose.model('KnowledgeDocument', documentSchema, 'knowledge_documents');
+
+const revisionSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    kdoc_id: { type: String, required: true },
+    agent_id: { type: String, required: true },
+    title: { type: String, required: true },
+    /** Length of the text (UTF-16 code units, as JavaScript and the 500,000 limit count them). */
+    characters: { type: Number, required: true },
+    chunks: { type: Number, required: true },
+    created_ms: { type: Number, required: true },
+  },
+  base,
+);
+revisionSchema.index({ kdoc_id: 1, _id: -1 });
+export const KnowledgeRevision = mongoose.model('KnowledgeRevision', revisionSchema, 'knowledge_revisions');
+
+const chunkSchema = new Schema(
+  {
+    /** `<revision id>:<n, 5 digits>`. */
+    _id: { type: String, required: true },
+    revision_id: { type: String, required: true, index: true },
+    kdoc_id: { type: String, required: true, index: true },
+    agent_id: { type: String, required: true },
+    /** Position of the chunk in the document, from 0. */
+    n: { type: Number, required: true },
+    text: { type: String, required: true },
+  },
+  base,
+);
+export const KnowledgeChunk = mongoose.model('KnowledgeChunk', chunkSchema, 'knowledge_chunks');
+
+const changeSchema = new Schema(
+  {
+    /** `<agent id>:<seq, 12 digits>`: unique, so two concurrent changes take two numbers. */
+    _id: { type: String, required: true },
+    agent_id: { type: String, required: true },
+    seq: { type: Number, required: true },
+    kdoc_id: { type: String, default: null },
+    kind: { type: String, enum: ['created', 'replaced', 'deleted'], required: true },
+    created_ms: { type: Number, required: true },
+  },
+  base,
+);
+changeSchema.index({ agent_id: 1, seq: 1 });
+export const KnowledgeChange = mongoose.model('KnowledgeChange', changeSchema, 'knowledge_changes');
+
+const headSchema = new Schema(
+  {
+    /** The agent id. */
+    _id: { type: String, required: true },
+    seq: { type: Number, required: true },
+  },
+  base,
+);
+export const KnowledgeHead = mongoose.model('KnowledgeHead', headSchema, 'knowledge_heads');
+
+export type KnowledgeDocumentDoc = InferSchemaType<typeof documentSchema>;
+export type KnowledgeRevisionDoc = InferSchemaType<typeof revisionSchema>;
+export type KnowledgeChunkDoc = InferSchemaType<typeof chunkSchema>;
+
+/**
+ * The `knowledge_document` object: `title`, `characters` and `chunks` of its current revision, `updated`
+ * (unix seconds) when that revision was written. The text itself is not returned (keep your source).
+ */
+export function renderKnowledgeDocument(doc: WithId<KnowledgeDocumentDoc>, revision: WithId<KnowledgeRevisionDoc>) {
+  return {
+    id: doc._id,
+    object: 'knowledge_document' as const,
+    livemode: doc.livemode,
+    agent_id: doc.agent_id,
+    title: revision.title,
+    characters: revision.characters,
+    chunks: revision.chunks,
+    created: doc.created,
+    updated: seconds(revision.created_ms)!,
+  };
+}
+export type KnowledgeDocumentObject = ReturnType<typeof renderKnowledgeDocument>;

@@ -1,0 +1,161 @@
+/**
+ * Agents managed in full through the real API: update (same validation as create, Stripe's metadata
+ * merge, idempotency) and soft delete (missing for reads and new calls, while a call in flight keeps its
+ * snapshot and its knowledge goes with it).
+ */
+import { expect } from 'chai';
+import { h, newTenant, request, waitForCall } from '../support/harness';
+
+type Tenant = Awaited<ReturnType<typeof newTenant>>;
+
+async function createAgent(t: Tenant, body: Record<string, unknown> = {}) {
+  const res = await request('POST', '/v1/agents', {
+    key: t.testKey,
+    body: { name: 'Agent', instructions: 'Old instructions.', ...body },
+  });
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  return res.body;
+}
+
+describe('agents: update and delete', function () {
+  let t: Tenant;
+  before(async () => {
+    t = await newTenant();
+  });
+
+  it('updates fields, clears nullable ones and merges metadata like Stripe', async () => {
+    const agent = await createAgent(t, {
+      first_message: 'Hi!',
+      model: 'm1',
+      metadata: { team: 'sales', region: 'eu' },
+    });
+    const res = await request('POST', `/v1/agents/${agent.id}`, {
+      key: t.testKey,
+      body: {
+        name: 'Renamed',
+        instructions: 'New instructions.',
+        first_message: null,
+        transfer_to: '+14155550100',
+        metadata: { region: '', tier: 'gold' },
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body).to.deep.equal({
+      ...agent,
+      name: 'Renamed',
+      instructions: 'New instructions.',
+      first_message: null,
+      transfer_to: '+14155550100',
+      metadata: { team: 'sales', tier: 'gold' },
+    });
+    expect((await request('GET', `/v1/agents/${agent.id}`, { key: t.testKey })).body).to.deep.equal(res.body);
+    const noop = await request('POST', `/v1/agents/${agent.id}`, { key: t.testKey, body: {} });
+    expect(noop.body).to.deep.equal(res.body);
+  });
+
+  it('validates an update like a creation, naming the param', async () => {
+    const agent = await createAgent(t);
+    const post = (body: unknown) => request('POST', `/v1/agents/${agent.id}`, { key: t.testKey, body });
+    expect((await post({ name: '' })).body.error).to.include({ code: 'parameter_invalid', param: 'name' });
+    expect((await post({ instructions: null })).body.error).to.include({ param: 'instructions' });
+    expect((await post({ transfer_to: 'desk' })).body.error).to.include({
+      code: 'parameter_invalid',
+      param: 'transfer_to',
+    });
+    expect((await post({ colour: 'red' })).body.error).to.include({ code: 'parameter_unknown', param: 'colour' });
+    expect((await post({ metadata: { ['k'.repeat(41)]: 'v' } })).body.error).to.include({ param: 'metadata' });
+    const missing = await request('POST', '/v1/agents/agt_01m80np488q6rre43ctk0tmky1', {
+      key: t.testKey,
+      body: { name: 'x' },
+    });
+    expect(missing.status).to.equal(404);
+    expect(missing.body.error).to.include({ code: 'resource_missing', param: 'id' });
+    expect((await request('POST', `/v1/agents/${agent.id}`, { key: t.liveKey, body: { name: 'x' } })).status).to.equal(
+      404,
+    );
+    expect((await request('GET', `/v1/agents/${agent.id}`, { key: t.testKey })).body.name).to.equal('Agent');
+  });
+
+  it('replays an update with the same Idempotency-Key', async () => {
+    const agent = await createAgent(t, { metadata: { n: '1' } });
+    const headers = { 'Idempotency-Key': `agt-upd-${Math.random()}` };
+    const first = await request('POST', `/v1/agents/${agent.id}`, {
+      key: t.testKey,
+      body: { metadata: { m: '2' } },
+      headers,
+    });
+    const again = await request('POST', `/v1/agents/${agent.id}`, {
+      key: t.testKey,
+      body: { metadata: { m: '2' } },
+      headers,
+    });
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(again.body).to.deep.equal(first.body);
+    expect(first.body.metadata).to.deep.equal({ n: '1', m: '2' });
+  });
+
+  it('deletes an agent: missing for reads, lists and new calls (404 naming agent_id), with its knowledge', async () => {
+    const agent = await createAgent(t);
+    const doc = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: { agent_id: agent.id, title: 'Doc', text: 'Some knowledge.' },
+    });
+    expect(doc.status).to.equal(200);
+    const del = await request('DELETE', `/v1/agents/${agent.id}`, { key: t.testKey });
+    expect(del.status).to.equal(200);
+    expect(del.body).to.deep.equal({ id: agent.id, object: 'agent', deleted: true });
+
+    expect((await request('GET', `/v1/agents/${agent.id}`, { key: t.testKey })).status).to.equal(404);
+    const list = await request('GET', '/v1/agents?limit=100', { key: t.testKey });
+    expect(list.body.data.map((a: any) => a.id)).to.not.include(agent.id);
+    const call = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { to: '+14155550123', agent_id: agent.id },
+    });
+    expect(call.status).to.equal(404);
+    expect(call.body.error).to.include({ type: 'invalid_request_error', code: 'resource_missing', param: 'agent_id' });
+    expect(
+      (await request('POST', `/v1/agents/${agent.id}`, { key: t.testKey, body: { name: 'Back' } })).status,
+    ).to.equal(404);
+    expect((await request('DELETE', `/v1/agents/${agent.id}`, { key: t.testKey })).status).to.equal(404);
+    expect((await request('GET', `/v1/knowledge/${doc.body.id}`, { key: t.testKey })).status).to.equal(404);
+    const add = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: { agent_id: agent.id, title: 'Late', text: 'Too late.' },
+    });
+    expect(add.status).to.equal(404);
+    expect(add.body.error.param).to.equal('agent_id');
+    expect((await request('DELETE', `/v1/agents/${agent.id}`, { key: t.liveKey })).status).to.equal(404);
+  });
+
+  it('lets a call in flight keep its snapshot of an agent updated or deleted meanwhile', async () => {
+    const agent = await createAgent(t, { name: 'Snapshot', instructions: 'Snapshot instructions v1.' });
+    const res = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: {
+        to: '+14155550123',
+        agent_id: agent.id,
+        simulation: { caller: ['first', 'second', 'third'], pause_seconds: 1 },
+      },
+    });
+    expect(res.status).to.equal(200);
+    await waitForCall(t.testKey, res.body.id, (c) => c.status === 'in_progress');
+    expect(
+      (
+        await request('POST', `/v1/agents/${agent.id}`, {
+          key: t.testKey,
+          body: { instructions: 'Snapshot instructions v2.' },
+        })
+      ).status,
+    ).to.equal(200);
+    expect((await request('DELETE', `/v1/agents/${agent.id}`, { key: t.testKey })).status).to.equal(200);
+    const ended = await waitForCall(t.testKey, res.body.id);
+    expect(ended).to.include({ status: 'completed', end_reason: 'caller_hung_up', agent_id: agent.id });
+    const requests = h().llm.requests.filter((r) => r.user === res.body.id);
+    expect(requests.length).to.equal(3);
+    for (const r of requests)
+      expect(r.messages[0].content).to.contain('Snapshot instructions v1.').and.not.contain('v2');
+    const tr = await request('GET', `/v1/calls/${res.body.id}/transcript`, { key: t.testKey });
+    expect(tr.body.turns.filter((x: any) => x.role === 'assistant').length).to.equal(3);
+  });
+});
