@@ -6,3 +6,5 @@ export { ensureCallRecord, transitionCall, recordTurns } from './calls';
 export { generateReply } from './llm';
 export { placeCall, transferCall, hangUpCall } from './telephony';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';
+export { storeInbound, applyMessageStatus, setConversationStatus, setConversationAgent, conversationContext, loadConversation } from './conversations';
+export { sendMessage } from './messaging';

@@ -7,7 +7,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { Agent } from '../models/agents';
 import { insertIfAbsent } from '../models/store';
-import { renderAgent } from '../models/agents';
+import { defaultAgentId, renderAgent } from '../models/agents';
 import { notFound } from '../errors';
 import { idTime } from '../shared/ids';
 import { isTransferTarget } from '../shared/calls';
@@ -23,6 +23,8 @@ const createAgentSchema = z.strictObject({
   model: z.string().min(1).max(200).optional(),
   transfer_to: z.string().refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity').optional(),
   metadata: metadata.optional(),
+  /** Answer the test-mode messaging number and numbers connected without `agent_id` (the latest marked wins). */
+  default: z.boolean().optional(),
 });
 
 /** Routes under `/v1/agents`. */
@@ -43,23 +45,25 @@ export function agentsRouter(): Router {
         model: body.model ?? null,
         transfer_to: body.transfer_to ?? null,
         metadata_json: JSON.stringify(body.metadata ?? {}),
+        default_ms: body.default ? idTime(id) : null,
         created: Math.floor(idTime(id) / 1000),
       };
       await insertIfAbsent(Agent, doc); // a retried takeover finds it already there
-      return { status: 200, body: renderAgent(doc) };
+      return { status: 200, body: renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode)) };
     });
   });
 
   /** `GET /v1/agents` → list of agents, newest first. */
   router.get('/', requireScope('agents:read'), async (req, res) => {
-    res.json(await listPage(req, Agent, { org_id: req.auth!.orgId, livemode: req.auth!.livemode }, renderAgent));
+    const defaultId = await defaultAgentId(req.auth!.orgId, req.auth!.livemode);
+    res.json(await listPage(req, Agent, { org_id: req.auth!.orgId, livemode: req.auth!.livemode }, (doc) => renderAgent(doc, defaultId)));
   });
 
   /** `GET /v1/agents/{id}` → the agent; 404 `resource_missing`. */
   router.get('/:id', requireScope('agents:read'), async (req, res) => {
     const doc = await Agent.findOne({ _id: String(req.params.id), org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
     if (!doc) throw notFound('agent', String(req.params.id), 'id');
-    res.json(renderAgent(doc));
+    res.json(renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode)));
   });
 
   return router;

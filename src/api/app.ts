@@ -9,6 +9,7 @@ import type { Client } from '@temporalio/client';
 import { authenticate, errorHandler, jsonBody, requestContext, unknownRoute } from './middleware';
 import { agentsRouter } from './agents';
 import { callsRouter } from './calls';
+import { conversationsRouter } from './conversations';
 import { eventsRouter } from './events';
 import { twilioRouter } from './twilio';
 import { webhookEndpointsRouter } from './webhooks';
@@ -44,6 +45,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(authenticate);
   v1.use('/agents', agentsRouter());
   v1.use('/calls', callsRouter(deps.temporal));
+  v1.use(conversationsRouter(deps.temporal));
   v1.use('/events', eventsRouter(deps.temporal));
   v1.use('/webhook-endpoints', webhookEndpointsRouter());
   app.use('/v1', v1);

@@ -27,6 +27,7 @@ import { Call } from '../models/calls';
 import { ApiError } from '../errors';
 import { logger } from '../logger';
 import { callerSaidUpdate, telephonyStatusSignal, type TelephonyStatus } from '../shared/calls';
+import { twilioMessagingRouter } from './twilio-messaging';
 
 const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
 
@@ -52,6 +53,7 @@ export function twilioRouter(temporal: Client): Router {
     }
     next();
   });
+  router.use('/messaging', twilioMessagingRouter(temporal));
 
   /** `POST /twilio/voice/{id}` → TwiML connecting the call to ConversationRelay. */
   router.post('/voice/:callId', async (req: Request, res) => {

@@ -8,3 +8,4 @@ import './calls';
 import './events';
 import './idempotency';
 import './webhooks';
+import './conversations';

@@ -13,6 +13,9 @@ export const EVENT_TYPES = [
   'call.ended',
   'call.transferred',
   'message.received',
+  'message.sent',
+  'message.delivered',
+  'message.failed',
   'conversation.needs_person',
   'webhook_endpoint.delivery_failed',
 ] as const;

@@ -1,3 +1,4 @@
 /** Every workflow the worker runs (the worker's `workflowsPath`); one file per workflow. */
 export { callWorkflow } from './calls';
 export { webhookDeliveryWorkflow } from './webhooks';
+export { conversationWorkflow } from './conversations';
