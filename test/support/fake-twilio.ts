@@ -2,7 +2,13 @@
  * A Twilio-shaped REST server on loopback for tests: the real `twilio` package talks to it through
  * `TWILIO_API_BASE_URL`. It implements the Calls resource as far as the service uses it — create
  * (`POST /2010-04-01/Accounts/{sid}/Calls.json`) and update (`POST …/Calls/{CallSid}.json`, `Twiml` or
- * `Status`) — checks HTTP basic auth like Twilio, and records every request.
+ * `Status`) — and the Messages resource — create (`POST …/Messages.json`: `To`, `From`, `Body` or
+ * `ContentSid` + `ContentVariables`, `StatusCallback`) and list (`GET …/Messages.json` filtered by `To`,
+ * `From`, `DateSent>`) — checks HTTP basic auth like Twilio, and records every request.
+ *
+ * Knobs for failure tests: `rejectMessagesTo` (a `To` answered with a Twilio 4xx error), `lostResponses`
+ * (the next N message creates are accepted, then answered 500, as when the response is lost on the way),
+ * `messageDelayMs` (held before answering a create).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +20,13 @@ export interface FakeTwilio {
   authToken: string;
   created: Record<string, string>[];
   updates: { callSid: string; params: Record<string, string> }[];
+  /** Every message create request (form parameters) that was accepted, with the SID given. */
+  messages: (Record<string, string> & { Sid: string })[];
+  /** Every request to the Messages resource (create and list), accepted or not. */
+  messageRequests: { method: string; url: string; params: Record<string, string> }[];
+  rejectMessagesTo: Map<string, { status: number; code: number; message: string }>;
+  lostResponses: number;
+  messageDelayMs: number;
   close(): Promise<void>;
 }
 
@@ -22,6 +35,22 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   const authToken = crypto.randomBytes(16).toString('hex');
   const created: FakeTwilio['created'] = [];
   const updates: FakeTwilio['updates'] = [];
+  const messages: FakeTwilio['messages'] = [];
+  const messageRequests: FakeTwilio['messageRequests'] = [];
+  const knobs = { rejectMessagesTo: new Map<string, { status: number; code: number; message: string }>(), lostResponses: 0, messageDelayMs: 0 };
+  const messageJson = (m: FakeTwilio['messages'][number]) => ({
+    sid: m.Sid,
+    account_sid: accountSid,
+    to: m.To,
+    from: m.From,
+    body: m.Body ?? `[content ${m.ContentSid}]`,
+    status: 'queued',
+    date_created: m.DateCreated,
+    date_sent: null,
+    direction: 'outbound-api',
+    num_segments: '1',
+    api_version: '2010-04-01',
+  });
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
@@ -33,6 +62,36 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       const auth = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
       if (auth !== `${accountSid}:${authToken}`) return send(401, { code: 20003, message: 'Authenticate', status: 401 });
       const params = Object.fromEntries(new URLSearchParams(raw));
+      const messagesPath = `/2010-04-01/Accounts/${accountSid}/Messages.json`;
+      const [pathname, query = ''] = (req.url ?? '').split('?');
+      if (pathname === messagesPath) {
+        messageRequests.push({ method: req.method ?? '', url: req.url ?? '', params: req.method === 'GET' ? Object.fromEntries(new URLSearchParams(query)) : params });
+        if (req.method === 'GET') {
+          const q = Object.fromEntries(new URLSearchParams(query));
+          const since = q['DateSent>'] ? Date.parse(q['DateSent>']) : 0;
+          const found = messages.filter((m) => (!q.To || m.To === q.To) && (!q.From || m.From === q.From) && Date.parse(m.DateCreated) >= since - 1000);
+          return send(200, { messages: found.reverse().map(messageJson), page: 0, page_size: 50, uri: req.url, first_page_uri: req.url, next_page_uri: null, previous_page_uri: null });
+        }
+        if (req.method === 'POST') {
+          const address = /^(whatsapp:)?\+[1-9]\d{6,14}$/;
+          if (!address.test(params.To ?? '') || !address.test(params.From ?? '')) return send(400, { code: 21211, message: `Invalid 'To' Phone Number: ${params.To}`, status: 400 });
+          if (!params.Body && !params.ContentSid) return send(400, { code: 21602, message: 'Message body is required.', status: 400 });
+          const rejection = knobs.rejectMessagesTo.get(params.To);
+          if (rejection) return send(rejection.status, { code: rejection.code, message: rejection.message, status: rejection.status });
+          const m = { ...params, Sid: 'SM' + crypto.randomBytes(16).toString('hex'), DateCreated: new Date().toUTCString() };
+          messages.push(m);
+          const answer = () => {
+            if (knobs.lostResponses > 0) {
+              knobs.lostResponses--;
+              return send(500, { code: 20500, message: 'Internal Server Error', status: 500 });
+            }
+            send(201, messageJson(m));
+          };
+          if (knobs.messageDelayMs > 0) setTimeout(answer, knobs.messageDelayMs);
+          else answer();
+          return;
+        }
+      }
       const base = `/2010-04-01/Accounts/${accountSid}/Calls`;
       if (req.method === 'POST' && req.url === `${base}.json`) {
         if (!/^\+[1-9]\d{6,14}$/.test(params.To ?? '')) return send(400, { code: 21211, message: `The 'To' number ${params.To} is not a valid phone number.`, status: 400 });
@@ -55,6 +114,23 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     authToken,
     created,
     updates,
+    messages,
+    messageRequests,
+    get rejectMessagesTo() {
+      return knobs.rejectMessagesTo;
+    },
+    get lostResponses() {
+      return knobs.lostResponses;
+    },
+    set lostResponses(n: number) {
+      knobs.lostResponses = n;
+    },
+    get messageDelayMs() {
+      return knobs.messageDelayMs;
+    },
+    set messageDelayMs(ms: number) {
+      knobs.messageDelayMs = ms;
+    },
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }
