@@ -131,25 +131,17 @@ export function conversationsRouter(temporal: Client): Router {
     const text = template ? template.text : body.text!;
 
     await idempotent(req, res, 'msg', async (messageId) => {
-      const existing = await Conversation.findOne({ key: conversationWorkflowId(orgId, livemode, body.channel, body.to) }).lean();
-      let serviceNumber = existing?.service_number ?? null;
-      let numberAgent: string | null = null;
-      if (!serviceNumber) {
-        const number = await serviceNumberFor(orgId, livemode, body.channel);
-        if (!number) {
-          throw unprocessable(
-            `${body.channel}_number_not_connected`,
-            `No ${body.channel === 'whatsapp' ? 'WhatsApp' : 'SMS'} number is connected to this organization in live mode: connect one with POST /v1/phone_numbers.`,
-          );
-        }
-        serviceNumber = number.number;
-        numberAgent = number.agentId;
+      // Everything is checked before anything is written: a refused message creates nothing, not even a conversation.
+      const existing = (await Conversation.findOne({ key: conversationWorkflowId(orgId, livemode, body.channel, body.to) }).lean()) as WithId<ConversationDoc> | null;
+      // A new conversation is sent from the organization's number for the channel; an existing one keeps its own.
+      const number = existing ? null : await serviceNumberFor(orgId, livemode, body.channel);
+      if (!existing && !number) {
+        throw unprocessable(
+          `${body.channel}_number_not_connected`,
+          `No ${body.channel === 'whatsapp' ? 'WhatsApp' : 'SMS'} number is connected to this organization in live mode: connect one with POST /v1/phone_numbers.`,
+        );
       }
-      const conv = await ensureConversation(
-        { orgId, livemode, channel: body.channel, customerNumber: body.to },
-        { serviceNumber, agentId: body.agent_id ?? numberAgent ?? (await defaultAgentId(orgId, livemode)) },
-      );
-      const customer = await customerState(conv._id);
+      const customer = existing ? await customerState(existing._id) : { lastInboundMs: null, optedOut: false };
       if (customer.optedOut) {
         throw unprocessable('recipient_opted_out', `${body.to} opted out of ${body.channel} messages (STOP) and gets nothing until they send START.`, 'to');
       }
@@ -157,6 +149,12 @@ export function conversationsRouter(temporal: Client): Router {
         const closed = customer.lastInboundMs === null ? 'the customer has never written' : `it closed at ${new Date(windowClosesAt(customer.lastInboundMs) * 1000).toISOString()}`;
         throw unprocessable('whatsapp_window_closed', `Free text on WhatsApp is allowed only within 24 hours of the customer's last message, and ${closed}. Send a template.`, 'text');
       }
+      const conv =
+        existing ??
+        (await ensureConversation({ orgId, livemode, channel: body.channel, customerNumber: body.to }, async () => ({
+          serviceNumber: number!.number,
+          agentId: body.agent_id ?? number!.agentId ?? (await defaultAgentId(orgId, livemode)),
+        })));
       const message: OutboundMessageInput = {
         messageId,
         author: conv.status === 'needs_person' ? 'person' : 'api',
@@ -327,7 +325,7 @@ export function conversationsRouter(temporal: Client): Router {
       agentId = number.agent_id ?? null;
     }
     await idempotent(req, res, 'msg', async (messageId) => {
-      const conv = await ensureConversation({ orgId, livemode, channel: body.channel, customerNumber: body.from }, { serviceNumber: to, agentId: agentId ?? (await defaultAgentId(orgId, livemode)) });
+      const conv = await ensureConversation({ orgId, livemode, channel: body.channel, customerNumber: body.from }, async () => ({ serviceNumber: to, agentId: agentId ?? (await defaultAgentId(orgId, livemode)) }));
       const receivedMs = body.received_at !== undefined ? body.received_at * 1000 : Date.now();
       const result = await updateConversation(temporal, conv, receiveUpdate, messageId, {
         messageId,

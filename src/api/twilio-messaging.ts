@@ -66,7 +66,7 @@ export function twilioMessagingRouter(temporal: Client): Router {
     }
     const conv = await ensureConversation(
       { orgId: number.org_id, livemode: true, channel, customerNumber: from },
-      { serviceNumber: to, agentId: number.agent_id ?? (await defaultAgentId(number.org_id, true)) },
+      async () => ({ serviceNumber: to, agentId: number.agent_id ?? (await defaultAgentId(number.org_id, true)) }),
     );
     const media = Number(body.NumMedia ?? 0);
     await signalConversation(temporal, conv, inboundSignal, {

@@ -30,15 +30,22 @@ export interface ConversationKey {
   customerNumber: string;
 }
 
+/** What a new conversation starts with: its service number and the agent answering it. */
+export interface ConversationInit {
+  serviceNumber: string;
+  agentId: string | null;
+}
+
 /**
  * The conversation of `key`, created if there is none: inserted against the unique `key` index, so
  * concurrent first messages make one conversation (the loser reads the winner's). A new conversation
- * takes `serviceNumber` and `agentId`; an existing one keeps its own.
+ * takes `init` (a function is called only when one is created); an existing one keeps its own.
  */
-export async function ensureConversation(key: ConversationKey, init: { serviceNumber: string; agentId: string | null }): Promise<WithId<ConversationDoc>> {
+export async function ensureConversation(key: ConversationKey, init: ConversationInit | (() => Promise<ConversationInit>)): Promise<WithId<ConversationDoc>> {
   const workflowKey = conversationWorkflowId(key.orgId, key.livemode, key.channel, key.customerNumber);
   const existing = await Conversation.findOne({ key: workflowKey }).lean();
   if (existing) return existing as WithId<ConversationDoc>;
+  const start = typeof init === 'function' ? await init() : init;
   const id = newId('conv');
   const doc: WithId<ConversationDoc> = {
     _id: id,
@@ -47,8 +54,8 @@ export async function ensureConversation(key: ConversationKey, init: { serviceNu
     livemode: key.livemode,
     channel: key.channel,
     customer_number: key.customerNumber,
-    service_number: init.serviceNumber,
-    agent_id: init.agentId,
+    service_number: start.serviceNumber,
+    agent_id: start.agentId,
     status: 'open',
     handoff_reason: null,
     last_inbound_ms: null,

@@ -28,6 +28,7 @@ import {
   continueAsNew,
   isCancellation,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -54,9 +55,15 @@ import {
 } from '../shared/conversations';
 import { assistantTurn } from './assistant';
 
-/** Writes to our own store: retried until they succeed (a store outage delays a conversation, never loses it). */
-const store = proxyActivities<typeof activities>({
+/**
+ * Reads and writes of our own store, as local activities (they take milliseconds, and a local activity
+ * saves the round trips of a scheduled one through the Temporal server on every message): retried until
+ * they succeed, so a store outage delays a conversation and never loses it. All are idempotent, as a
+ * local activity may run again when a worker dies before its result is recorded.
+ */
+const store = proxyLocalActivities<typeof activities>({
   startToCloseTimeout: '30 seconds',
+  localRetryThreshold: '10 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
 });
 

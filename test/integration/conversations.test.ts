@@ -117,7 +117,8 @@ describe('conversations (test mode)', function () {
     const to = customerNumber();
     const never = await send({ channel: 'whatsapp', to, text: 'Hi?' });
     expect(never.status).to.equal(422);
-    expect(never.body.error).to.include({ type: 'invalid_request_error', code: 'whatsapp_window_closed' });
+    expect(never.body.error).to.include({ type: 'invalid_request_error', code: 'whatsapp_window_closed', param: 'text' });
+    expect((await request('GET', `/v1/conversations?customer_number=${encodeURIComponent(to)}`, { key: t.testKey })).body.data, 'nothing created').to.deep.equal([]);
 
     // 24:00:00 after the customer's message: closed (however long the request takes, it stays closed).
     const old = await inbound(t.testKey, { channel: 'whatsapp', from: to, text: 'old message', received_at: Math.floor(Date.now() / 1000) - DAY });

@@ -20,8 +20,10 @@ export interface FakeTwilio {
   authToken: string;
   created: Record<string, string>[];
   updates: { callSid: string; params: Record<string, string> }[];
-  /** Every message create request (form parameters) that was accepted, with the SID given. */
-  messages: (Record<string, string> & { Sid: string })[];
+  /** Every message create request (form parameters) that was accepted, with the SID given and when (`AtMs`). */
+  messages: (Record<string, string> & { Sid: string; AtMs: string })[];
+  /** Called with each accepted message create (the benchmark's clock). */
+  onMessage: ((m: Record<string, string>) => void) | null;
   /** Every request to the Messages resource (create and list), accepted or not. */
   messageRequests: { method: string; url: string; params: Record<string, string> }[];
   rejectMessagesTo: Map<string, { status: number; code: number; message: string }>;
@@ -37,7 +39,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   const updates: FakeTwilio['updates'] = [];
   const messages: FakeTwilio['messages'] = [];
   const messageRequests: FakeTwilio['messageRequests'] = [];
-  const knobs = { rejectMessagesTo: new Map<string, { status: number; code: number; message: string }>(), lostResponses: 0, messageDelayMs: 0 };
+  const knobs = { onMessage: null as FakeTwilio['onMessage'], rejectMessagesTo: new Map<string, { status: number; code: number; message: string }>(), lostResponses: 0, messageDelayMs: 0 };
   const messageJson = (m: FakeTwilio['messages'][number]) => ({
     sid: m.Sid,
     account_sid: accountSid,
@@ -78,8 +80,9 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
           if (!params.Body && !params.ContentSid) return send(400, { code: 21602, message: 'Message body is required.', status: 400 });
           const rejection = knobs.rejectMessagesTo.get(params.To);
           if (rejection) return send(rejection.status, { code: rejection.code, message: rejection.message, status: rejection.status });
-          const m = { ...params, Sid: 'SM' + crypto.randomBytes(16).toString('hex'), DateCreated: new Date().toUTCString() };
+          const m = { ...params, Sid: 'SM' + crypto.randomBytes(16).toString('hex'), DateCreated: new Date().toUTCString(), AtMs: String(Date.now()) };
           messages.push(m);
+          knobs.onMessage?.(m);
           const answer = () => {
             if (knobs.lostResponses > 0) {
               knobs.lostResponses--;
@@ -116,6 +119,12 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     updates,
     messages,
     messageRequests,
+    get onMessage() {
+      return knobs.onMessage;
+    },
+    set onMessage(fn: FakeTwilio['onMessage']) {
+      knobs.onMessage = fn;
+    },
     get rejectMessagesTo() {
       return knobs.rejectMessagesTo;
     },
