@@ -2,9 +2,10 @@
  * Conversation activities on our store: storing inbound messages (deduplicated by the provider's id),
  * moving an outbound message's status forward, the conversation's status (hand-over and resume), what
  * the assistant is given, and the state a fresh run starts from. Only the conversation's own
- * `conversationWorkflow` calls them, one at a time (src/workflows/conversations.ts), so the conversation
- * and its messages have one writer (DESIGN.md section 3). Each is idempotent: a retry writes the same
- * values and emits the same event ids (chosen by the workflow, or fixed on the message row).
+ * `conversationWorkflow` calls them, one at a time, as local activities (src/workflows/conversations.ts),
+ * so the conversation and its messages have one writer (DESIGN.md section 3). Each is idempotent: a retry
+ * (or a re-run after a worker died) writes the same values and emits the same event ids (chosen by the
+ * workflow, or fixed on the message row).
  */
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
@@ -19,7 +20,6 @@ import {
   chatMessageOf,
   keywordOf,
   nextStatus,
-  type Channel,
   type ConversationStatus,
   type InboundMessageInput,
   type Keyword,
