@@ -1,5 +1,5 @@
 /**
- * Webhook delivery benchmark (issue #3; not a timed test). Starts the test harness (real Temporal dev
+ * Webhook delivery benchmark (not a timed test). Starts the test harness (real Temporal dev
  * server and FerretDB, one worker, the API) and an HTTPS receiver on loopback, subscribes one endpoint
  * to every event, emits BENCH_EVENTS events through `emitEvent` (the code path activities use) with
  * BENCH_CONCURRENCY emissions in flight (default 2), and prints:
@@ -14,6 +14,7 @@
  *   npx tsc -p tsconfig.json && node dist/bench/webhooks.js
  *   BENCH_EVENTS=1000 BENCH_CONCURRENCY=50 node dist/bench/webhooks.js
  */
+import os from 'node:os';
 import { emitEvent } from '../src/lib/events';
 import { newId } from '../src/shared/ids';
 import { WebhookDelivery } from '../src/models/webhooks';
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
       attempt_to_receipt_ms: { p50: percentile(inActivity, 50), p99: percentile(inActivity, 99) },
       duplicates,
       node: process.version,
-      cpus: require('node:os').cpus().length,
+      cpus: os.cpus().length,
     };
     console.log(`webhook deliveries: ${total} events, ${concurrency} emissions in flight, one endpoint, loopback HTTPS`);
     console.log(`  delivered/s: ${result.delivered_per_second}  (${total} in ${result.total_seconds} s; emitting took ${result.emit_seconds} s)`);

@@ -38,6 +38,17 @@ export interface Config {
    * or a Twilio-shaped test server. The `twilio` package builds the request; only the origin changes.
    */
   twilioApiBaseUrl?: string;
+  /** Timeout of one request to Twilio's REST API, ms (`TWILIO_TIMEOUT_MS`, default 10000); a timed-out request is retried. */
+  twilioTimeoutMs: number;
+  /** How long a request executing under an Idempotency-Key holds it between renewals, ms (`IDEMPOTENCY_LEASE_MS`, default 30000). */
+  idempotencyLeaseMs: number;
+  /** How long the assistant may take to answer one turn of a call, ms (`CALL_TURN_DEADLINE_MS`, default 8000). */
+  callTurnDeadlineMs: number;
+  /**
+   * Key that encrypts stored secrets (`SECRETS_KEY`: any string of at least 32 characters, e.g. 32 random
+   * bytes in hex). Required by the API and the worker; `npm start` generates one under `DATA_DIR`.
+   */
+  secretsKey?: string;
   /** Allow webhook URLs that resolve to loopback/private addresses (`WEBHOOK_ALLOW_PRIVATE=1`). */
   webhookAllowPrivate: boolean;
   /**
@@ -105,6 +116,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     twilioAccountSid: opt(env.TWILIO_ACCOUNT_SID),
     twilioAuthToken: opt(env.TWILIO_AUTH_TOKEN),
     twilioApiBaseUrl: opt(env.TWILIO_API_BASE_URL)?.replace(/\/+$/, ''),
+    twilioTimeoutMs: ms('TWILIO_TIMEOUT_MS', env.TWILIO_TIMEOUT_MS, 10_000),
+    idempotencyLeaseMs: ms('IDEMPOTENCY_LEASE_MS', env.IDEMPOTENCY_LEASE_MS, 30_000),
+    callTurnDeadlineMs: ms('CALL_TURN_DEADLINE_MS', env.CALL_TURN_DEADLINE_MS, 8_000),
+    secretsKey: opt(env.SECRETS_KEY),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),
     webhookTaskQueue: opt(env.WEBHOOK_TASK_QUEUE),
     webhookRetryInitialIntervalMs: ms('WEBHOOK_RETRY_INITIAL_INTERVAL_MS', env.WEBHOOK_RETRY_INITIAL_INTERVAL_MS, 5_000),

@@ -6,8 +6,9 @@
  */
 import { insertIfAbsent } from '../models/store';
 import { Call, CallTurn, newCallDocument, renderCall } from '../models/calls';
-import type { CallWorkflowInput } from '../shared/calls';
-import type { CallTurnInput } from '../shared/assistant';
+import { CALL_WORKFLOW, TERMINAL_STATUSES, type CallReconcilerInput, type CallWorkflowInput } from '../shared/calls';
+import { derivedId } from '../shared/ids';
+import { callSystemPrompt, type AssistantAgent, type CallTurnInput, type ChatMessage } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
 import { emitEvent } from '../lib/events';
 
@@ -51,7 +52,68 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
       text: t.text,
       tool_name: t.toolName ?? null,
       tool_arguments_json: t.toolArguments ?? null,
+      tool_call_id: t.toolCallId ?? null,
       at_ms: t.atMs,
     });
   }
+}
+
+/**
+ * The conversation of a call as the model sees it: the system prompt (built from the agent snapshot,
+ * the number called and the call's `context`, src/shared/assistant.ts `callSystemPrompt`) and every
+ * recorded transcript turn as a Chat Completions message, oldest first. Tool turns become an assistant
+ * message carrying the tool call and the tool's answer.
+ * @throws Error when the call has no document (the workflow writes it before any turn)
+ */
+export async function callConversation(callId: string): Promise<ChatMessage[]> {
+  const call = await Call.findById(callId).lean();
+  if (!call) throw new Error(`call ${callId} has no document`);
+  const agent = JSON.parse(call.agent_json ?? 'null') as AssistantAgent | null;
+  if (!agent) throw new Error(`call ${callId} has no agent snapshot`);
+  const messages: ChatMessage[] = [{ role: 'system', content: callSystemPrompt({ agent, to: call.to, context: JSON.parse(call.context_json ?? '{}') }) }];
+  const turns = await CallTurn.find({ call_id: callId }).sort({ seq: 1 }).lean();
+  for (const t of turns) {
+    if (t.role === 'caller') messages.push({ role: 'user', content: t.text });
+    else if (t.role === 'assistant') messages.push({ role: 'assistant', content: t.text });
+    else {
+      const id = t.tool_call_id ?? `tc_${t.seq}`;
+      const call = { id, name: t.tool_name ?? 'unknown', arguments: t.tool_arguments_json ?? '{}' };
+      const last = messages[messages.length - 1];
+      if (last.role === 'assistant' && !last.tool_calls) last.tool_calls = [call];
+      else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+      messages.push({ role: 'tool', tool_call_id: id, content: t.text });
+    }
+  }
+  return messages;
+}
+
+/** Run statuses of a `callWorkflow` that closed without finishing the call. */
+const ABANDONED_STATUSES = ['TERMINATED', 'TIMED_OUT', 'FAILED', 'CANCELLED'];
+
+/**
+ * Finds `callWorkflow` runs closed in the last `lookbackMs` without recording their call's end
+ * (Temporal visibility: terminated, timed out, failed, canceled), marks each call `failed` with
+ * `end_reason` `error`, and emits its `call.ended` under an id derived from the call id, so however
+ * often this runs the event exists once. A call whose end was recorded is left alone.
+ * @returns how many calls it ended
+ */
+export async function reconcileCalls(input: CallReconcilerInput): Promise<{ reconciled: number }> {
+  const client = Context.current().client;
+  const since = new Date(Date.now() - input.lookbackMs).toISOString();
+  const query = `WorkflowType = '${CALL_WORKFLOW}' AND ExecutionStatus != 'Running' AND ExecutionStatus != 'Completed' AND ExecutionStatus != 'ContinuedAsNew' AND CloseTime > '${since}'`;
+  let reconciled = 0;
+  for await (const run of client.workflow.list({ query })) {
+    if (!ABANDONED_STATUSES.includes(run.status.name)) continue;
+    const endedMs = run.closeTime?.getTime() ?? Date.now();
+    const updated = await Call.findOneAndUpdate(
+      { _id: run.workflowId, status: { $nin: [...TERMINAL_STATUSES] } },
+      { $set: { status: 'failed', end_reason: 'error', error_message: `The call's workflow run was ${run.status.name.toLowerCase().replace('_', ' ')} before it recorded the end.`, ended_ms: endedMs, reconciled_ms: Date.now() } },
+      { returnDocument: 'after' },
+    ).lean();
+    const doc = updated ?? (await Call.findById(run.workflowId).lean());
+    if (!doc || doc.reconciled_ms == null) continue;
+    if (updated) reconciled++;
+    await emitEvent(client, { id: derivedId('evt', doc.ended_ms ?? endedMs, `${doc._id}:call.ended`), orgId: doc.org_id, livemode: doc.livemode, type: 'call.ended', createdMs: doc.ended_ms ?? endedMs, object: renderCall(doc) });
+  }
+  return { reconciled };
 }

@@ -2,7 +2,7 @@
  * Every activity the worker registers. Workflows import this module as types only
  * (`import type * as activities`), so nothing here reaches the workflow bundle.
  */
-export { ensureCallRecord, transitionCall, recordTurns } from './calls';
+export { ensureCallRecord, transitionCall, recordTurns, reconcileCalls } from './calls';
 export { generateReply } from './llm';
 export { placeCall, transferCall, hangUpCall } from './telephony';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';

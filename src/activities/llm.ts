@@ -8,7 +8,8 @@
 import OpenAI from 'openai';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
-import { LLM_REQUEST_REJECTED, TOOL_DEFINITIONS, type ChatMessage, type ToolCall, type ToolName } from '../shared/assistant';
+import { LLM_REQUEST_REJECTED, TOOL_DEFINITIONS, type ChatMessage, type ConversationRef, type ToolCall, type ToolName } from '../shared/assistant';
+import { callConversation } from './calls';
 
 
 let client: OpenAI | undefined;
@@ -28,7 +29,10 @@ export interface GenerateReplyInput {
   callId: string;
   /** Model name; null for the configured default (`OPENAI_MODEL`). */
   model: string | null;
+  /** The messages to send; with `history`, only those after the stored transcript. */
   messages: ChatMessage[];
+  /** Where the earlier conversation is stored (a call): loaded and sent before `messages`. */
+  history?: ConversationRef;
   /** Names of the tools offered (src/shared/assistant.ts `TOOL_DEFINITIONS`). */
   tools: ToolName[];
 }
@@ -47,7 +51,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
   try {
     const completion = await openai().chat.completions.create({
       model: input.model ?? config().openaiModel,
-      messages: input.messages.map(toOpenAI),
+      messages: (input.history ? [...(await callConversation(input.history.callId)), ...input.messages] : input.messages).map(toOpenAI),
       ...(tools.length ? { tools } : {}),
       user: input.callId,
     });

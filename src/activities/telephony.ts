@@ -5,19 +5,29 @@
  * the workflow does not call `placeCall` for them, and transfer/hang-up are no-ops.
  *
  * Errors: Twilio 4xx (bad number, unverified caller id...) → `ApplicationFailure` type
- * `TelephonyRejected` (not retried); missing credentials → the same; 5xx and network errors are retried.
+ * `TelephonyRejected` (not retried); missing credentials → the same; 5xx, timeouts (`TWILIO_TIMEOUT_MS`)
+ * and network errors are retried.
+ *
+ * A live call is dialed at most once: Twilio's create has no idempotency key, so `placeCall` records a
+ * dial intent before asking, and a retried attempt (the first one's answer lost to a timeout or a crash)
+ * looks for the call Twilio already created before dialing again.
  */
 import twilio from 'twilio';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
 import { TELEPHONY_REJECTED } from '../shared/calls';
+import { Call, DialIntent } from '../models/calls';
+import { insertIfAbsent } from '../models/store';
 
 const TWILIO_ORIGIN = 'https://api.twilio.com';
 
 /** The `twilio` package's HTTP client, sending to `TWILIO_API_BASE_URL` instead of api.twilio.com. */
 class RebasedRequestClient extends twilio.RequestClient {
-  constructor(private readonly base: string) {
-    super();
+  constructor(
+    private readonly base: string,
+    timeout: number,
+  ) {
+    super({ timeout });
   }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override request<TData>(opts: any) {
@@ -32,7 +42,8 @@ export function client() {
   if (!cfg.twilioAccountSid || !cfg.twilioAuthToken) {
     throw ApplicationFailure.nonRetryable('Twilio is not configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN).', TELEPHONY_REJECTED);
   }
-  return twilio(cfg.twilioAccountSid, cfg.twilioAuthToken, cfg.twilioApiBaseUrl ? { httpClient: new RebasedRequestClient(cfg.twilioApiBaseUrl) } : {});
+  const httpClient = cfg.twilioApiBaseUrl ? new RebasedRequestClient(cfg.twilioApiBaseUrl, cfg.twilioTimeoutMs) : new twilio.RequestClient({ timeout: cfg.twilioTimeoutMs });
+  return twilio(cfg.twilioAccountSid, cfg.twilioAuthToken, { httpClient });
 }
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
@@ -48,14 +59,25 @@ async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 
+/** How far before the dial intent a provider call may have been created and still be ours (clock skew). */
+const DIAL_MATCH_SLACK_MS = 60_000;
+
 /**
- * Places a live call: Twilio fetches its TwiML from `<PUBLIC_BASE_URL>/twilio/voice/<call id>` once
- * answered and reports progress to `<PUBLIC_BASE_URL>/twilio/status/<call id>`.
+ * Places a live call, at most once per call id: Twilio fetches its TwiML from
+ * `<PUBLIC_BASE_URL>/twilio/voice/<call id>` once answered and reports progress to
+ * `<PUBLIC_BASE_URL>/twilio/status/<call id>`. The dial intent is stored first; a retry finds the call an
+ * earlier attempt placed (its SID stored, or a Twilio call to the same number from the same number
+ * created since the intent and not known as another call of ours) and returns it instead of dialing.
  * @returns Twilio's Call SID (`CA…`)
  */
 export async function placeCall(input: { callId: string; to: string; from: string | null }): Promise<{ providerCallSid: string }> {
   const base = config().publicBaseUrl;
   if (!input.from) throw ApplicationFailure.nonRetryable('A live call needs `from`.', TELEPHONY_REJECTED);
+  const fresh = await insertIfAbsent(DialIntent, { _id: input.callId, to: input.to, from: input.from, created_ms: Date.now(), provider_call_sid: null });
+  if (!fresh) {
+    const existing = await findPlacedCall(input.callId);
+    if (existing) return { providerCallSid: existing };
+  }
   const call = await twilioCall(() =>
     client().calls.create({
       to: input.to,
@@ -66,7 +88,23 @@ export async function placeCall(input: { callId: string; to: string; from: strin
       statusCallbackMethod: 'POST',
     }),
   );
+  await DialIntent.updateOne({ _id: input.callId }, { $set: { provider_call_sid: call.sid } });
   return { providerCallSid: call.sid };
+}
+
+/** The provider call an earlier attempt of `placeCall` placed for `callId`, if any (see `placeCall`). */
+async function findPlacedCall(callId: string): Promise<string | null> {
+  const intent = await DialIntent.findById(callId).lean();
+  if (!intent) return null;
+  if (intent.provider_call_sid) return intent.provider_call_sid;
+  const candidates = await twilioCall(() => client().calls.list({ to: intent.to, from: intent.from, limit: 20 }));
+  const recent = candidates.filter((c) => !c.dateCreated || c.dateCreated.getTime() >= intent.created_ms - DIAL_MATCH_SLACK_MS);
+  if (recent.length === 0) return null;
+  const taken = new Set((await Call.find({ provider_call_sid: { $in: recent.map((c) => c.sid) } }, { provider_call_sid: 1 }).lean()).map((c) => c.provider_call_sid));
+  const ours = recent.filter((c) => !taken.has(c.sid)).sort((a, b) => (a.dateCreated?.getTime() ?? 0) - (b.dateCreated?.getTime() ?? 0))[0];
+  if (!ours) return null;
+  await DialIntent.updateOne({ _id: callId }, { $set: { provider_call_sid: ours.sid } });
+  return ours.sid;
 }
 
 /** Transfers a live call with TwiML `<Dial>`; a no-op for a simulated call. */

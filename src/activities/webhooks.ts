@@ -1,6 +1,6 @@
 /**
- * Webhook delivery activities (issue #3; DESIGN.md section 5), run only by `webhookDeliveryWorkflow`
- * (src/workflows/webhook-delivery.ts), one at a time per delivery: they are the only writers of the
+ * Webhook delivery activities (DESIGN.md section 5), run only by `webhookDeliveryWorkflow`
+ * (src/workflows/webhooks.ts), one at a time per delivery: they are the only writers of the
  * delivery's record and its attempt rows.
  *
  * `deliverWebhook` is one attempt (Temporal retries it): it re-reads the endpoint (deleted/disabled →
@@ -15,6 +15,7 @@
  */
 import { activityInfo, ApplicationFailure, Context, heartbeat } from '@temporalio/activity';
 import { config, API_VERSION } from '../config';
+import { openSecret } from '../secrets';
 import { Event } from '../models/events';
 import { insertIfAbsent } from '../models/store';
 import { newDeliveryDoc, renderWebhookDelivery, WebhookAttempt, WebhookDelivery, WebhookEndpoint, type WebhookDeliveryDoc } from '../models/webhooks';
@@ -114,8 +115,8 @@ async function attemptDelivery(input: WebhookDeliveryInput): Promise<DeliverWebh
   // Sign with every valid secret (two for 24 h after a rotation) and send the stored JSON as it is.
   const payload = event.payload_json;
   const t = Math.floor(Date.now() / 1000);
-  const secrets = [endpoint.secret!];
-  if (endpoint.previous_secret && endpoint.previous_secret_expires_ms != null && endpoint.previous_secret_expires_ms > Date.now()) secrets.push(endpoint.previous_secret);
+  const secrets = [openSecret(endpoint.secret)!];
+  if (endpoint.previous_secret && endpoint.previous_secret_expires_ms != null && endpoint.previous_secret_expires_ms > Date.now()) secrets.push(openSecret(endpoint.previous_secret)!);
   const outcome: AttemptOutcome = await postWebhook({
     url: endpoint.url,
     body: payload,
@@ -199,7 +200,7 @@ export interface FailWebhookDeliveryInput {
 
 /**
  * Marks the delivery `failed` and emits `webhook_endpoint.delivery_failed` (data.object = the
- * delivery), which the dispatcher sends to the organization's other subscribed endpoints. No such
+ * delivery), which src/lib/webhooks.ts sends to the organization's other subscribed endpoints. No such
  * event is emitted about a failed delivery of such an event, so failures cannot chain.
  */
 export async function failWebhookDelivery({ input, reason, failedMs, failureEventId }: FailWebhookDeliveryInput): Promise<void> {

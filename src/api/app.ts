@@ -10,6 +10,7 @@ import { authenticate, errorHandler, jsonBody, requestContext, unknownRoute } fr
 import { agentsRouter } from './agents';
 import { callsRouter } from './calls';
 import { conversationsRouter } from './conversations';
+import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } from './connectors';
 import { eventsRouter } from './events';
 import { twilioRouter } from './twilio';
 import { webhookEndpointsRouter } from './webhooks';
@@ -41,11 +42,14 @@ export function createApp(deps: AppDeps): express.Express {
   app.use('/twilio', twilioRouter(deps.temporal));
 
   const v1 = Router();
+  v1.use(connectorVersionBodyParser()); // the bundle upload's own body limit, before the 1 MB parser
   v1.use(jsonBody);
   v1.use(authenticate);
   v1.use('/agents', agentsRouter());
   v1.use('/calls', callsRouter(deps.temporal));
   v1.use(conversationsRouter(deps.temporal));
+  v1.use('/connectors', connectorsRouter(deps.temporal));
+  v1.use('/publisher_keys', publisherKeysRouter());
   v1.use('/events', eventsRouter(deps.temporal));
   v1.use('/webhook-endpoints', webhookEndpointsRouter());
   app.use('/v1', v1);

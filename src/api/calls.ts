@@ -18,15 +18,30 @@ import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
 import { MAX_DURATION, newCallInput, startCallWorkflow } from '../lib/calls';
 import { CALL_NOT_LIVE, callWorkflowId, endUpdate, isTransferTarget, TERMINAL_STATUSES, transferUpdate } from '../shared/calls';
-import { requireScope } from './middleware';
+import { jsonDepth, requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { e164, metadata, parseBody } from './validation';
 
-const MAX_CONTEXT_BYTES = 16_384;
+/** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
+export const CONTEXT_LIMITS = { depth: 10, renderedBytes: 16_384 };
+
+/**
+ * Checks `context`: at most `CONTEXT_LIMITS.depth` levels deep and at most `renderedBytes` once rendered
+ * as the prompt renders it (indented JSON), so a small but deep body cannot become a huge prompt.
+ * @throws ApiError 400 naming `context`
+ */
+function checkContext(context: Record<string, unknown>): void {
+  if (jsonDepth(context, CONTEXT_LIMITS.depth) > CONTEXT_LIMITS.depth) {
+    throw invalidParam('context', `Invalid context: must be at most ${CONTEXT_LIMITS.depth} levels deep.`);
+  }
+  if (Buffer.byteLength(JSON.stringify(context, null, 2)) > CONTEXT_LIMITS.renderedBytes) {
+    throw invalidParam('context', `Invalid context: must be at most ${CONTEXT_LIMITS.renderedBytes} bytes once rendered as indented JSON.`);
+  }
+}
 
 const simulationSchema = z.strictObject({
-  caller: z.array(z.string().trim().min(1, 'lines must not be empty').max(2000)).max(200, 'must have at most 200 lines').optional(),
+  caller: z.array(z.string().trim().min(1, 'lines must not be empty').max(2000)).max(1000, 'must have at most 1000 lines').optional(),
   outcome: z.enum(['answered', 'busy', 'no_answer', 'failed']).optional(),
   ring_seconds: z.number().min(0).max(60).optional(),
   pause_seconds: z.number().min(0).max(60).optional(),
@@ -58,9 +73,7 @@ export function callsRouter(temporal: Client): Router {
   router.post('/', requireScope('calls:write'), async (req, res) => {
     const body = parseBody(createCallSchema, req.body);
     const { livemode, orgId } = req.auth!;
-    if (body.context && Buffer.byteLength(JSON.stringify(body.context)) > MAX_CONTEXT_BYTES) {
-      throw invalidParam('context', `Invalid context: must be at most ${MAX_CONTEXT_BYTES} bytes of JSON.`);
-    }
+    if (body.context) checkContext(body.context);
     if (livemode && body.simulation) throw invalidParam('simulation', 'simulation is only accepted with a test-mode key; live calls ring real phones.');
     if (livemode && !body.from) throw missingParam('from', 'Missing required param: from (a live call needs the service number to call from).');
     const agent = await Agent.findOne({ _id: body.agent_id, org_id: orgId, livemode }).lean();
@@ -110,8 +123,9 @@ export function callsRouter(temporal: Client): Router {
   /** `POST /v1/calls/{id}/transfer` body `{to}` → the call, `transferred`; 409 `call_not_live`. */
   router.post('/:id/transfer', requireScope('calls:write'), async (req, res) => {
     const body = parseBody(transferSchema, req.body);
-    const call = await findCall(req);
     await idempotent(req, res, 'req', async (updateId) => {
+      // Read inside the handler: a retry that takes over sees the call as it is now.
+      const call = await findCall(req);
       await runCallUpdate(temporal, call, () =>
         temporal.workflow.getHandle(callWorkflowId(call._id)).executeUpdate(transferUpdate, { args: [{ to: body.to }], updateId }),
       );
@@ -122,8 +136,8 @@ export function callsRouter(temporal: Client): Router {
   /** `POST /v1/calls/{id}/end` (no body) → the call, ended (`completed`, or `canceled` before answer); 409 `call_not_live`. */
   router.post('/:id/end', requireScope('calls:write'), async (req, res) => {
     parseBody(z.strictObject({}), req.body);
-    const call = await findCall(req);
     await idempotent(req, res, 'req', async (updateId) => {
+      const call = await findCall(req);
       await runCallUpdate(temporal, call, () => temporal.workflow.getHandle(callWorkflowId(call._id)).executeUpdate(endUpdate, { updateId }));
       return { status: 200, body: renderCall(await findCall(req)) };
     });

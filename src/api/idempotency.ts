@@ -12,17 +12,23 @@
  * it takes over the abandoned record and runs the handler again with the same id, and starting a
  * workflow with that id again is a no-op. Handlers must therefore be idempotent for a given id.
  * Validation errors (400) are raised before the record is written, so a corrected retry may reuse the key.
+ *
+ * The executing request holds a lease (`lease_token`, `locked_until_ms`) that it renews while its handler
+ * runs, however long; its completion and release writes name its token, so a request whose lease was taken
+ * over (it stalled past the lease) cannot overwrite the record of the one that took over.
  */
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors';
+import { config } from '../config';
 import { IdempotencyRecord } from '../models/idempotency';
 import { isDuplicateKey } from '../models/store';
 import { newId } from '../shared/ids';
+import { openSecret, sealSecret } from '../secrets';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** How long an executing request holds its record before a retry may take it over. */
-export const IDEMPOTENCY_LEASE_MS = 30_000;
+/** How long an executing request holds its record before a retry may take it over, unless renewed (ms). */
+const leaseMs = () => config().idempotencyLeaseMs;
 
 export interface HandlerResult {
   status: number;
@@ -41,6 +47,7 @@ function canonical(value: unknown): string {
 }
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest('hex');
+const newLeaseToken = () => crypto.randomBytes(12).toString('hex');
 
 /**
  * Runs `handler` at most once per idempotency key and sends its result.
@@ -70,15 +77,15 @@ export async function idempotent(req: Request, res: Response, prefix: string, ha
     }
     if (existing.state === 'completed') {
       res.setHeader('Idempotent-Replayed', 'true');
-      return void res.status(existing.status_code!).type('application/json').send(existing.response_json!);
+      return void res.status(existing.status_code!).type('application/json').send(openSecret(existing.response_json)!);
     }
     if (existing.locked_until_ms > now) {
       throw new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after it completes.', 'Idempotency-Key');
     }
     // The first execution died (or failed with an unexpected error): take over with its resource id.
     const taken = await IdempotencyRecord.findOneAndUpdate(
-      { _id: id, state: 'in_progress', locked_until_ms: existing.locked_until_ms },
-      { $set: { locked_until_ms: now + IDEMPOTENCY_LEASE_MS } },
+      { _id: id, state: 'in_progress', locked_until_ms: existing.locked_until_ms, lease_token: existing.lease_token ?? null },
+      { $set: { locked_until_ms: now + leaseMs(), lease_token: newLeaseToken() } },
       { returnDocument: 'after' },
     ).lean();
     if (!taken) {
@@ -87,15 +94,25 @@ export async function idempotent(req: Request, res: Response, prefix: string, ha
     record = { claimed: true, doc: taken };
   }
 
+  const token = record.doc.lease_token!;
+  const mine = { _id: id, state: 'in_progress' as const, lease_token: token };
+  // Renew the lease while the handler runs (an /end may wait for the call's hang-up).
+  const renewal = setInterval(() => {
+    IdempotencyRecord.updateOne(mine, { $set: { locked_until_ms: Date.now() + leaseMs() } }).catch(() => undefined);
+  }, Math.max(50, Math.floor(leaseMs() / 3)));
   let result: HandlerResult;
   try {
     result = await runCatching(req, handler, record.doc.resource_id);
   } catch (err) {
-    await IdempotencyRecord.updateOne({ _id: id, state: 'in_progress' }, { $set: { locked_until_ms: 0 } }).catch(() => undefined);
+    clearInterval(renewal);
+    await IdempotencyRecord.updateOne(mine, { $set: { locked_until_ms: 0 } }).catch(() => undefined);
     throw err;
+  } finally {
+    clearInterval(renewal);
   }
   const json = JSON.stringify(result.body);
-  await IdempotencyRecord.updateOne({ _id: id }, { $set: { state: 'completed', status_code: result.status, response_json: json, locked_until_ms: 0 } });
+  // Stored sealed: a replayed response may carry a secret shown once (a webhook endpoint's).
+  await IdempotencyRecord.updateOne(mine, { $set: { state: 'completed', status_code: result.status, response_json: sealSecret(json), locked_until_ms: 0 } });
   res.status(result.status).type('application/json').send(json);
 }
 
@@ -105,6 +122,7 @@ type IdempotencyDoc = {
   resource_id: string;
   state: string;
   locked_until_ms: number;
+  lease_token?: string | null;
   status_code?: number | null;
   response_json?: string | null;
   expires_ms: number;
@@ -123,7 +141,8 @@ async function claim(id: string, fingerprint: string, prefix: string, req: Reque
       fingerprint,
       resource_id: newId(prefix),
       state: 'in_progress',
-      locked_until_ms: now + IDEMPOTENCY_LEASE_MS,
+      locked_until_ms: now + leaseMs(),
+      lease_token: newLeaseToken(),
       status_code: null,
       response_json: null,
       created_ms: now,

@@ -3,7 +3,7 @@
  * `{"object":"list","data":[…],"has_more":bool,"url":"/v1/…"}`, newest first, `limit` 1–100 (default
  * 20, else 400), `starting_after` / `ending_before` object ids (mutually exclusive).
  *
- * Ids are time-ordered (src/ids.ts), so paging by `_id` is stable when new objects arrive between pages:
+ * Ids are time-ordered (src/shared/ids.ts), so paging by `_id` is stable when new objects arrive between pages:
  * a new object sorts before the first page and never shifts a later one.
  */
 import type { Request } from 'express';

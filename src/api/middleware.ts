@@ -43,9 +43,31 @@ export const requestContext: RequestHandler = (req, res, next) => {
   next();
 };
 
+/** How deep a request body may nest (objects and arrays); deeper bodies are refused before any use. */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * The nesting depth of a parsed JSON value (a scalar is 0, `{}` is 1), computed without recursion so
+ * that a hostile body cannot overflow the stack; stops counting past `limit`.
+ */
+export function jsonDepth(value: unknown, limit = Infinity): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    const depth = d + 1;
+    if (depth > max) max = depth;
+    if (max > limit) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth]);
+  }
+  return max;
+}
+
 /**
  * Parses JSON bodies whatever the Content-Type (the API speaks only JSON); an empty body is `{}`.
- * Malformed JSON → 400 `body_invalid`; a body that is not an object → 400 `body_invalid`.
+ * Malformed JSON, a body that is not an object, or one nested deeper than `MAX_BODY_DEPTH` → 400
+ * `body_invalid` (never a 500: later steps such as validation and the idempotency fingerprint walk the body).
  */
 export const jsonBody: RequestHandler[] = [
   express.json({ limit: '1mb', type: () => true, strict: false }),
@@ -53,6 +75,10 @@ export const jsonBody: RequestHandler[] = [
     if (req.body === undefined || req.body === null) req.body = {};
     if (typeof req.body !== 'object' || Array.isArray(req.body)) {
       return next(new ApiError(400, 'invalid_request_error', 'body_invalid', 'The request body must be a JSON object.'));
+    }
+    if (jsonDepth(req.body, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+      const param = Object.keys(req.body).find((k) => jsonDepth(req.body[k], MAX_BODY_DEPTH - 1) > MAX_BODY_DEPTH - 1);
+      return next(new ApiError(400, 'invalid_request_error', 'body_invalid', `The request body is nested too deeply${param ? ` in ${param}` : ''} (at most ${MAX_BODY_DEPTH} levels of objects and arrays).`, param));
     }
     next();
   },

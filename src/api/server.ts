@@ -1,33 +1,46 @@
 /**
- * Starts the HTTP server for the app and the periodic sweep of expired idempotency records.
+ * Starts the HTTP server for the app (with the ConversationRelay socket) and the periodic sweeps, and
+ * stops it with a deadline: relay sessions closed, no new connections, in-flight requests given up to
+ * `SHUTDOWN_GRACE_MS` to finish, then every connection closed.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import { createApp } from './app';
 import { attachConversationRelay } from './twilio';
+import { sweepExpiredWebhookSecrets } from '../models/webhooks';
 import { sweepIdempotencyRecords } from './idempotency';
 import { logger } from '../logger';
+
+/** How long in-flight requests may take to finish once the API is stopping (ms). */
+export const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface RunningApi {
   port: number;
   url: string;
   server: http.Server;
-  /** Stops accepting connections, closes idle ones, and stops the sweep. */
-  close(): Promise<void>;
+  /**
+   * Stops: closes relay sessions and idle connections, stops accepting, waits for in-flight requests up
+   * to `graceMs` (default `SHUTDOWN_GRACE_MS`), then closes every connection left. Resolves when closed.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Listens on `port` (0 = any free port) on `host` (default all interfaces). */
 export async function startApi(opts: { temporal: Client; port: number; host?: string }): Promise<RunningApi> {
   const app = createApp({ temporal: opts.temporal });
   const server = http.createServer(app);
-  attachConversationRelay(server, opts.temporal);
+  // Longer than common load balancers' idle timeout (60 s), so they close idle connections first.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  const relay = attachConversationRelay(server, opts.temporal);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
   });
   const sweep = setInterval(() => {
     sweepIdempotencyRecords().catch((err) => logger.warn('idempotency sweep failed', { error: String(err) }));
+    sweepExpiredWebhookSecrets().catch((err) => logger.warn('webhook secret sweep failed', { error: String(err) }));
   }, 10 * 60 * 1000);
   sweep.unref();
   const port = (server.address() as AddressInfo).port;
@@ -35,10 +48,17 @@ export async function startApi(opts: { temporal: Client; port: number; host?: st
     port,
     url: `http://127.0.0.1:${port}`,
     server,
-    close: async () => {
+    close: async (graceMs = SHUTDOWN_GRACE_MS) => {
       clearInterval(sweep);
+      relay.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections become idle as their requests finish: close them as they do.
       server.closeIdleConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearInterval(idle);
+      clearTimeout(timer);
     },
   };
 }

@@ -4,14 +4,20 @@
  * https://www.twilio.com/docs/usage/webhooks/webhooks-security).
  *
  * - `POST /twilio/voice/{call id}`: TwiML for the answered call: `<Connect><ConversationRelay>` pointing
- *   at our WebSocket, with the agent's `first_message` as the welcome greeting.
- * - `POST /twilio/status/{call id}`: status callbacks (`CallStatus`), signalled to the call's workflow
- *   (`telephonyStatus`): answered, busy, no-answer, failed, completed...
- * - WebSocket `/twilio/relay/{call id}`: ConversationRelay (Twilio does speech-to-text and text-to-speech;
- *   https://www.twilio.com/docs/voice/conversationrelay/websocket-messages). Each final `prompt` (and each
- *   `dtmf` digit) becomes a `callerSaid` Workflow Update; its result is sent back as a `text` message,
- *   followed by `end` once the call is over.
+ *   at our WebSocket (its URL carries the CallSid, so the handshake's signature is bound to it), with the
+ *   agent's `first_message` as the welcome greeting. `<Hangup/>` unless the call is ringing or in
+ *   progress and the CallSid is the call's.
+ * - `POST /twilio/status/{call id}`: status callbacks (`CallStatus`, `CallSid`), signalled to the call's
+ *   workflow (`telephonyStatus`), which ranks them (they arrive out of order) and ignores another SID's.
+ * - WebSocket `/twilio/relay/{call id}?sid={CallSid}`: ConversationRelay (Twilio does speech-to-text and
+ *   text-to-speech; https://www.twilio.com/docs/voice/conversationrelay/websocket-messages). Each final
+ *   `prompt` becomes a `callerSaid` Workflow Update; DTMF digits are batched into one utterance. The
+ *   answer is sent back as a `text` message (a late answer: the holding line first, then the answer
+ *   through the `answer` update), followed by `end` once the call is over.
  *
+ * Hostile input never takes the process down: every socket has an `error` listener, frames are at most
+ * 64 KB, a caller's pending text at most 4,000 characters, and a handshake is accepted once per call, for
+ * the call's own CallSid, while the call is live (a captured handshake cannot be replayed later).
  * A request whose signature does not verify gets 403 and changes nothing.
  */
 import type http from 'node:http';
@@ -23,13 +29,21 @@ import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { config } from '../config';
 import { Agent } from '../models/agents';
-import { Call } from '../models/calls';
+import { Call, RelaySession } from '../models/calls';
+import { isDuplicateKey } from '../models/store';
 import { ApiError } from '../errors';
 import { logger } from '../logger';
-import { callerSaidUpdate, telephonyStatusSignal, type TelephonyStatus } from '../shared/calls';
+import { answerUpdate, callerSaidUpdate, callWorkflowId, telephonyStatusSignal, TELEPHONY_STATUS_RANK, type CallerSaidResult, type TelephonyStatus } from '../shared/calls';
 import { twilioMessagingRouter } from './twilio-messaging';
 
 const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
+/** Largest ConversationRelay frame accepted (bytes); Twilio's are far smaller. */
+export const RELAY_MAX_FRAME_BYTES = 64 * 1024;
+/** Most characters of caller speech buffered before an utterance is handed over (longer text is cut). */
+export const RELAY_MAX_UTTERANCE_CHARS = 4_000;
+/** DTMF digits are gathered into one utterance: sent this long after the last digit, or at `#`. */
+export const DTMF_GATHER_MS = 1_500;
+const DTMF_MAX_DIGITS = 32;
 
 /** The public URL Twilio used for a request to `path` (its signature covers it). */
 function publicUrl(path: string, ws = false): string {
@@ -43,6 +57,8 @@ function signatureValid(signature: string | undefined, url: string, params: Reco
   return Boolean(token && signature && twilio.validateRequest(token, signature, url, params));
 }
 
+const liveStatuses = ['ringing', 'in_progress'];
+
 /** Routes under `/twilio`. */
 export function twilioRouter(temporal: Client): Router {
   const router = Router();
@@ -55,17 +71,18 @@ export function twilioRouter(temporal: Client): Router {
   });
   router.use('/messaging', twilioMessagingRouter(temporal));
 
-  /** `POST /twilio/voice/{id}` → TwiML connecting the call to ConversationRelay. */
+  /** `POST /twilio/voice/{id}` (form: `CallSid`) → TwiML connecting the call to ConversationRelay, or `<Hangup/>`. */
   router.post('/voice/:callId', async (req: Request, res) => {
+    const callSid = String((req.body as Record<string, string>)?.CallSid ?? '');
     const call = await Call.findOne({ _id: String(req.params.callId), livemode: true }).lean();
     const response = new twilio.twiml.VoiceResponse();
-    if (!call) {
+    if (!call || !liveStatuses.includes(call.status) || !callSid || call.provider_call_sid !== callSid) {
       response.hangup();
     } else {
       const agent = await Agent.findById(call.agent_id).lean();
       const connect = response.connect();
       connect.conversationRelay({
-        url: publicUrl(`/twilio/relay/${call._id}`, true),
+        url: publicUrl(`/twilio/relay/${call._id}?sid=${encodeURIComponent(callSid)}`, true),
         ...(agent?.first_message ? { welcomeGreeting: agent.first_message } : {}),
       });
     }
@@ -76,11 +93,10 @@ export function twilioRouter(temporal: Client): Router {
   router.post('/status/:callId', async (req: Request, res) => {
     const callId = String(req.params.callId);
     const body = (req.body ?? {}) as Record<string, string>;
-    const known: TelephonyStatus['status'][] = ['ringing', 'in-progress', 'answered', 'busy', 'no-answer', 'failed', 'canceled', 'completed'];
     const status = body.CallStatus as TelephonyStatus['status'];
-    if (known.includes(status)) {
+    if (status in TELEPHONY_STATUS_RANK) {
       try {
-        await temporal.workflow.getHandle(callId).signal(telephonyStatusSignal, { status, providerCallSid: body.CallSid });
+        await temporal.workflow.getHandle(callWorkflowId(callId)).signal(telephonyStatusSignal, { status, providerCallSid: body.CallSid || undefined });
       } catch (err) {
         if (!(err instanceof WorkflowNotFoundError)) throw err; // a late callback for a call that is over
       }
@@ -91,47 +107,91 @@ export function twilioRouter(temporal: Client): Router {
   return router;
 }
 
+/** The ConversationRelay endpoint attached to an HTTP server. */
+export interface ConversationRelay {
+  /** Ends every open session (going away, 1001): on shutdown, before the server stops. */
+  close(): void;
+}
+
 /**
  * Serves the ConversationRelay WebSocket on `server` (upgrade requests to `/twilio/relay/{call id}`).
- * The handshake must carry a valid `X-Twilio-Signature` for the wss URL, else it is refused with 403.
+ * The handshake must carry a valid `X-Twilio-Signature` for the wss URL (403 otherwise), name the call's
+ * own CallSid while the call is live, and be the first for the call (409 otherwise).
  */
-export function attachConversationRelay(server: http.Server, temporal: Client): void {
-  const wss = new WebSocketServer({ noServer: true });
+export function attachConversationRelay(server: http.Server, temporal: Client): ConversationRelay {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: RELAY_MAX_FRAME_BYTES });
+  wss.on('error', (err) => logger.warn('relay: server error', { error: err.message }));
+  const refuse = (socket: Duplex, status: string) => socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    const m = RELAY_PATH.exec((req.url ?? '').split('?')[0]);
+    socket.on('error', () => socket.destroy()); // a reset during the handshake is not our crash
+    const [pathname, query = ''] = (req.url ?? '').split('?');
+    const m = RELAY_PATH.exec(pathname);
     if (!m) return void socket.destroy();
     const signature = req.headers['x-twilio-signature'];
-    if (!signatureValid(typeof signature === 'string' ? signature : undefined, publicUrl(req.url ?? '', true), {})) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => relaySession(ws, m[1], temporal));
+    if (!signatureValid(typeof signature === 'string' ? signature : undefined, publicUrl(req.url ?? '', true), {})) return refuse(socket, '403 Forbidden');
+    const callId = m[1];
+    const sid = new URLSearchParams(query).get('sid') ?? '';
+    void (async () => {
+      const call = await Call.findOne({ _id: callId, livemode: true }).lean();
+      if (!call || !liveStatuses.includes(call.status) || !sid || call.provider_call_sid !== sid) return refuse(socket, '403 Forbidden');
+      try {
+        await RelaySession.collection.insertOne({ _id: callId as never, provider_call_sid: sid, created_ms: Date.now() });
+      } catch (err) {
+        if (isDuplicateKey(err)) return refuse(socket, '409 Conflict'); // one session per call: no replay
+        throw err;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => relaySession(ws, callId, temporal));
+    })().catch((err) => {
+      logger.warn('relay: handshake failed', { call_id: callId, error: String(err) });
+      refuse(socket, '503 Service Unavailable');
+    });
   });
+  return {
+    close: () => {
+      for (const ws of wss.clients) ws.close(1001, 'server shutting down');
+    },
+  };
 }
 
 function relaySession(ws: WebSocket, callId: string, temporal: Client): void {
-  const handle = temporal.workflow.getHandle(callId);
+  const handle = temporal.workflow.getHandle(callWorkflowId(callId));
   let sessionId = 'session';
   let seq = 0;
   let partial = '';
+  let digits = '';
+  let digitTimer: NodeJS.Timeout | undefined;
   let queue = Promise.resolve();
   const send = (msg: unknown) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(msg));
+  ws.on('error', (err) => logger.warn('relay: socket error', { call_id: callId, error: err.message }));
+  ws.on('close', () => clearTimeout(digitTimer));
 
-  /** Hands one utterance to the workflow (in order) and speaks its answer. */
+  /** Speaks an update's result; returns true when the call is over. */
+  const speak = (result: CallerSaidResult): boolean => {
+    if (result.text) send({ type: 'text', token: result.text, last: true });
+    // The call is over (the assistant ended it): end the session after the last words; Twilio then
+    // runs out of TwiML, hangs up and reports `completed` to the workflow.
+    if (result.ended) send({ type: 'end', handoffData: JSON.stringify({ reason: 'call_ended' }) });
+    return result.ended;
+  };
+
+  /** Hands one utterance to the workflow (in order) and speaks its answer (after the holding line, if late). */
   const hear = (text: string) => {
     const updateId = `${sessionId}:${++seq}`;
     queue = queue.then(async () => {
       try {
         const result = await handle.executeUpdate(callerSaidUpdate, { args: [{ text }], updateId });
-        if (result.text) send({ type: 'text', token: result.text, last: true });
-        // The call is over (the assistant ended it): end the session after the last words; Twilio then
-        // runs out of TwiML, hangs up and reports `completed` to the workflow.
-        if (result.ended) send({ type: 'end', handoffData: JSON.stringify({ reason: 'call_ended' }) });
+        if (speak(result) || !result.pending || result.utterance === undefined) return;
+        speak(await handle.executeUpdate(answerUpdate, { args: [{ utterance: result.utterance }], updateId: `${updateId}:answer` }));
       } catch (err) {
         logger.info('relay: the call no longer takes speech', { call_id: callId, error: (err as Error).message });
         send({ type: 'end' });
       }
     });
+  };
+  const flushDigits = () => {
+    clearTimeout(digitTimer);
+    if (digits) hear(`DTMF ${digits}`);
+    digits = '';
   };
 
   ws.on('message', (raw) => {
@@ -141,15 +201,20 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client): void {
     } catch {
       return;
     }
-    if (msg.type === 'setup' && msg.sessionId) sessionId = msg.sessionId;
+    if (!msg || typeof msg !== 'object') return;
+    if (msg.type === 'setup' && typeof msg.sessionId === 'string') sessionId = msg.sessionId.slice(0, 128);
     else if (msg.type === 'prompt') {
-      partial += msg.voicePrompt ?? '';
+      if (partial.length < RELAY_MAX_UTTERANCE_CHARS) partial = (partial + String(msg.voicePrompt ?? '')).slice(0, RELAY_MAX_UTTERANCE_CHARS);
       if (msg.last !== false) {
         const text = partial.trim();
         partial = '';
         if (text) hear(text);
       }
-    } else if (msg.type === 'dtmf' && msg.digit) hear(`DTMF ${msg.digit}`);
-    else if (msg.type === 'error') logger.warn('relay: ConversationRelay reported an error', { call_id: callId, description: msg.description });
+    } else if (msg.type === 'dtmf' && typeof msg.digit === 'string' && /^[0-9*#A-D]$/.test(msg.digit)) {
+      if (digits.length < DTMF_MAX_DIGITS) digits += msg.digit;
+      clearTimeout(digitTimer);
+      if (msg.digit === '#') flushDigits();
+      else digitTimer = setTimeout(flushDigits, DTMF_GATHER_MS);
+    } else if (msg.type === 'error') logger.warn('relay: ConversationRelay reported an error', { call_id: callId, description: String(msg.description ?? '') });
   });
 }

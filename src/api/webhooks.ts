@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints (spec sections 4 and 6; issue #3; DESIGN.md section 5), scopes `webhooks:read` /
+ * Webhook endpoints (spec sections 4 and 6; DESIGN.md section 5), scopes `webhooks:read` /
  * `webhooks:write`:
  *
  *   POST   /v1/webhook-endpoints                     create: `url`, `events`, `description?`, `metadata?` → with `secret`
@@ -17,29 +17,23 @@
  * replay of a creation or rotation returns the same secret (it is stored in the idempotency record for
  * its 24 hours). Updating `metadata` merges keys, and a key set to `""` is removed (Stripe).
  */
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
-import type { Client } from '@temporalio/client';
-import { Event } from '../models/events';
 import { insertIfAbsent } from '../models/store';
 import {
   renderWebhookAttempt,
-  renderWebhookDelivery,
   renderWebhookEndpoint,
   WebhookAttempt,
-  WebhookDelivery,
   WebhookEndpoint,
-  type WebhookDeliveryDoc,
   type WebhookEndpointDoc,
-  newDeliveryDoc,
 } from '../models/webhooks';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { config } from '../config';
 import { idTime, isId } from '../shared/ids';
 import { resolveWebhookHost, WebhookAddressError } from '../lib/webhook-address';
 import { newWebhookSecret } from '../lib/webhook-signing';
-import { ALL_EVENTS, EVENT_TYPES, redeliveryId } from '../shared/webhooks';
-import { deliveryRetry, startWebhookDelivery, subscribedEndpoints } from '../lib/webhooks';
+import { sealSecret } from '../secrets';
+import { ALL_EVENTS, EVENT_TYPES } from '../shared/webhooks';
 
 import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
@@ -82,6 +76,7 @@ export async function checkWebhookUrl(raw: string): Promise<string> {
     throw invalidParam('url', 'Invalid url: must be an absolute HTTPS URL, like https://example.com/webhooks.');
   }
   if (url.protocol !== 'https:') throw invalidParam('url', 'Invalid url: webhook endpoints must use HTTPS (https://…).');
+  if (url.username || url.password) throw invalidParam('url', 'Invalid url: credentials in the URL (user:password@) are not accepted; verify deliveries with the Svc-Signature header instead.');
   try {
     await resolveWebhookHost(url, config().webhookAllowPrivate);
   } catch (err) {
@@ -166,7 +161,7 @@ export function webhookEndpointsRouter(): Router {
         metadata_json: JSON.stringify(body.metadata ?? {}),
         status: 'enabled',
         disabled_reason: null,
-        secret: newWebhookSecret(),
+        secret: sealSecret(newWebhookSecret()),
         previous_secret: null,
         previous_secret_expires_ms: null,
         rotation_id: null,
@@ -241,7 +236,7 @@ export function webhookEndpointsRouter(): Router {
       const doc = await updateEndpoint(req, (current) =>
         current.rotation_id === rotationId
           ? {} // this request already rotated (a retry taking over): keep its secret
-          : { secret: newWebhookSecret(), previous_secret: current.secret, previous_secret_expires_ms: now + SECRET_ROTATION_OVERLAP_MS, rotation_id: rotationId },
+          : { secret: sealSecret(newWebhookSecret()), previous_secret: current.secret, previous_secret_expires_ms: now + SECRET_ROTATION_OVERLAP_MS, rotation_id: rotationId },
       );
       return { status: 200, body: renderWebhookEndpoint(doc, { withSecret: true }) };
     });
@@ -263,73 +258,4 @@ export function webhookEndpointsRouter(): Router {
   });
 
   return router;
-}
-
-/**
- * Adds the live delivery state to event objects (as `GET /v1/events` and `GET /v1/events/{id}` show
- * them): `pending_webhooks` (deliveries not finished yet, Stripe's field) and `webhook_deliveries`
- * (one `webhook_delivery` per endpoint and redelivery, oldest first). The delivered JSON is the event
- * as rendered at creation, without these two fields.
- */
-export async function withDeliveryState<T extends Record<string, unknown>>(events: T[]): Promise<(T & { pending_webhooks: number; webhook_deliveries: ReturnType<typeof renderWebhookDelivery>[] })[]> {
-  const ids = events.map((e) => String(e.id));
-  const docs = ids.length ? ((await WebhookDelivery.find({ event_id: { $in: ids } }).lean()) as WebhookDeliveryDoc[]) : [];
-  docs.sort((a, b) => a.created_ms - b.created_ms || (a._id < b._id ? -1 : 1));
-  return events.map((e) => {
-    const mine = docs.filter((d) => d.event_id === e.id);
-    return { ...e, pending_webhooks: mine.filter((d) => d.status === 'pending').length, webhook_deliveries: mine.map(renderWebhookDelivery) };
-  });
-}
-
-const redeliverSchema = z.strictObject({ endpoint_id: z.string().min(1).optional() });
-
-/**
- * `POST /v1/events/{id}/redeliver` body `{endpoint_id?}` (scope `webhooks:write`, Idempotency-Key):
- * sends the event again, as it was rendered at creation, through a new delivery with its own retries
- * (`trigger: "redelivery"`): to `endpoint_id` (which must be enabled; it need not subscribe to the
- * type), or else to every enabled endpoint subscribed to the event's type.
- * → a list of the new `webhook_delivery` objects, `pending`.
- * Errors: 404 `resource_missing` (event `id`, or `endpoint_id`); 409 `webhook_endpoint_disabled`;
- * 400 `webhook_endpoint_missing` when no enabled endpoint subscribes to the type.
- */
-export async function redeliverEvent(req: Request, res: Response, temporal: Client): Promise<void> {
-  const body = parseBody(redeliverSchema, req.body);
-  const { orgId, livemode } = req.auth!;
-  const eventId = String(req.params.id);
-  const event = await Event.findOne({ _id: eventId, org_id: orgId, livemode }).lean();
-  if (!event) throw notFound('event', eventId, 'id');
-  let endpoints: WebhookEndpointDoc[];
-  if (body.endpoint_id !== undefined) {
-    const endpoint = (await WebhookEndpoint.findOne({ _id: body.endpoint_id, org_id: orgId, livemode, deleted_ms: null }).lean()) as WebhookEndpointDoc | null;
-    if (!endpoint) throw notFound('webhook endpoint', body.endpoint_id, 'endpoint_id');
-    if (endpoint.status !== 'enabled') {
-      throw new ApiError(409, 'invalid_request_error', 'webhook_endpoint_disabled', `The webhook endpoint ${endpoint._id} is disabled; enable it first (POST /v1/webhook-endpoints/${endpoint._id} with disabled: false).`, 'endpoint_id');
-    }
-    endpoints = [endpoint];
-  } else {
-    endpoints = await subscribedEndpoints({ org_id: orgId, livemode, type: event.type });
-    if (endpoints.length === 0) {
-      throw new ApiError(400, 'invalid_request_error', 'webhook_endpoint_missing', `No enabled webhook endpoint subscribes to ${event.type}; pass endpoint_id, or create or enable an endpoint.`);
-    }
-  }
-  await idempotent(req, res, 'rdl', async (requestId) => {
-    const now = Date.now();
-    const deliveries = [];
-    for (const endpoint of endpoints) {
-      const input = {
-        deliveryId: redeliveryId(event._id, endpoint._id, requestId),
-        eventId: event._id,
-        eventType: event.type,
-        endpointId: endpoint._id,
-        orgId,
-        livemode,
-        trigger: 'redelivery' as const,
-        retry: deliveryRetry(),
-        requestedMs: now,
-      };
-      await startWebhookDelivery(temporal, input);
-      deliveries.push(renderWebhookDelivery(newDeliveryDoc(input, now)));
-    }
-    return { status: 200, body: { object: 'list', data: deliveries, has_more: false, url: `/v1/events/${event._id}/redeliver` } };
-  });
 }

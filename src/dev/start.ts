@@ -3,11 +3,15 @@
  * configured (DESIGN.md section 4): the Temporal dev server (SQLite under DATA_DIR, Web UI on 8233),
  * FerretDB on SQLite under DATA_DIR unless MONGODB_URI is set, the offline demo model unless
  * OPENAI_BASE_URL/OPENAI_API_KEY are set, then the worker and the API on PORT. Seeds the demo
- * organization and prints its test keys and a curl line. SIGINT/SIGTERM stop everything it started.
+ * organization and prints its test keys and a curl line. SIGINT/SIGTERM stop everything it started,
+ * in this order: the API, the worker (drained), Temporal, FerretDB. SECRETS_KEY, when not set, is
+ * generated once under DATA_DIR.
  *
  * Ports of the embedded servers: TEMPORAL_DEV_PORT (7233), TEMPORAL_UI_PORT (8233), FERRETDB_PORT (27017).
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { loadConfig, setConfig } from '../config';
 import { connectStore, disconnectStore } from '../models/store';
 import { connectClient, ensureSearchAttributes } from '../lib/temporal';
@@ -18,6 +22,14 @@ import { logger } from '../logger';
 import { DEMO_MODEL_NAME, startDemoModel } from './demo-model';
 import { infraBinaries, portInUse, startFerretDB, startTemporalDevServer, type ChildServer } from './infra';
 import { seedDemo } from './seed';
+import { ensureCallReconcilerSchedule } from '../lib/calls';
+
+/** The development SECRETS_KEY: generated once and kept in `DATA_DIR/secrets.key` (mode 0600). */
+function devSecretsKey(dataDir: string): string {
+  const file = path.join(dataDir, 'secrets.key');
+  if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  return fs.readFileSync(file, 'utf8').trim();
+}
 
 async function main(): Promise<void> {
   const cfg = loadConfig();
@@ -72,6 +84,7 @@ async function main(): Promise<void> {
       cfg.openaiModel = DEMO_MODEL_NAME;
       logger.warn(`no OPENAI_API_KEY: using the offline scripted demo model at ${demo.baseUrl} (keyword rules, not an LLM)`);
     }
+    cfg.secretsKey ??= devSecretsKey(cfg.dataDir);
     setConfig(cfg);
 
     installRuntime();
@@ -80,6 +93,7 @@ async function main(): Promise<void> {
     const client = await connectClient();
     cleanups.push(() => client.connection.close());
     await ensureSearchAttributes(client);
+    await ensureCallReconcilerSchedule(client);
 
     const worker = await createWorker();
     const running = worker.run();

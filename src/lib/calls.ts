@@ -5,11 +5,21 @@
  * operators filter on. Node-side; the contract itself is src/shared/calls.ts.
  */
 import type { Client } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { config } from '../config';
 import type { AgentDoc } from '../models/agents';
 import type { WithId } from '../models/store';
-import { CALL_WORKFLOW, callWorkflowId, type CallWorkflow, type CallWorkflowInput, type Simulation } from '../shared/calls';
+import {
+  CALL_RECONCILER_SCHEDULE_ID,
+  CALL_RECONCILER_WORKFLOW,
+  CALL_WORKFLOW,
+  callWorkflowId,
+  type CallReconcilerWorkflow,
+  type CallWorkflow,
+  type CallWorkflowInput,
+  type Simulation,
+} from '../shared/calls';
 import { idTime } from '../shared/ids';
 import { searchAttributeKeys } from './temporal';
 
@@ -69,6 +79,7 @@ export function newCallInput(
     simulation,
     max_duration_seconds: request.max_duration_seconds ?? MAX_DURATION.default,
     created: Math.floor(idTime(callId) / 1000),
+    turn_deadline_ms: config().callTurnDeadlineMs,
   };
 }
 
@@ -94,5 +105,23 @@ export async function startCallWorkflow(temporal: Client, input: CallWorkflowInp
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return;
     throw err;
+  }
+}
+
+/**
+ * Creates the Temporal Schedule that starts `callReconcilerWorkflow` every minute (looking back an hour),
+ * unless it exists. Overlap policy SKIP: one pass at a time. Called by every worker at start.
+ * @param taskQueue the queue of the workers that run it
+ */
+export async function ensureCallReconcilerSchedule(temporal: Client, taskQueue = config().taskQueue): Promise<void> {
+  try {
+    await temporal.schedule.create<CallReconcilerWorkflow>({
+      scheduleId: CALL_RECONCILER_SCHEDULE_ID,
+      spec: { intervals: [{ every: '1 minute' }] },
+      action: { type: 'startWorkflow', workflowType: CALL_RECONCILER_WORKFLOW, taskQueue, args: [{ lookbackMs: 60 * 60 * 1000 }] },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
+    });
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
   }
 }

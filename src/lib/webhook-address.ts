@@ -1,5 +1,5 @@
 /**
- * Where webhooks may go (issue #3; DESIGN.md section 4 `WEBHOOK_ALLOW_PRIVATE`): an endpoint's host must
+ * Where webhooks may go (DESIGN.md section 4 `WEBHOOK_ALLOW_PRIVATE`): an endpoint's host must
  * resolve only to public unicast addresses. Loopback, private (RFC 1918, CGNAT, IPv6 ULA), link-local,
  * cloud metadata, unspecified, documentation/reserved and multicast addresses are refused unless
  * `WEBHOOK_ALLOW_PRIVATE` is on. Checked when an endpoint is created or its URL changes, and again before

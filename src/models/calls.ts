@@ -22,16 +22,21 @@ const callSchema = new Schema(
     simulated: { type: Boolean, required: true },
     max_duration_seconds: { type: Number, required: true },
     context_json: { type: String, default: '{}' },
+    /** The agent as it was at creation (src/shared/calls.ts `AgentSnapshot`), JSON: the prompt is built from it. */
+    agent_json: { type: String, default: null },
     metadata_json: { type: String, default: '{}' },
     error_message: { type: String, default: null },
     provider_call_sid: { type: String, default: null },
     created: { type: Number, required: true },
     answered_ms: { type: Number, default: null },
     ended_ms: { type: Number, default: null },
+    /** Set when the reconciler recorded the end of a call whose run closed without doing so (ms). */
+    reconciled_ms: { type: Number, default: null },
   },
   base,
 );
 callSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+callSchema.index({ provider_call_sid: 1 });
 export const Call = mongoose.model('Call', callSchema, 'calls');
 
 const callTurnSchema = new Schema(
@@ -44,11 +49,47 @@ const callTurnSchema = new Schema(
     text: { type: String, required: true },
     tool_name: { type: String, default: null },
     tool_arguments_json: { type: String, default: null },
+    /** The tool call's id as the model gave it (tool turns), so the conversation can be rebuilt for the model. */
+    tool_call_id: { type: String, default: null },
     at_ms: { type: Number, required: true },
   },
   base,
 );
 export const CallTurn = mongoose.model('CallTurn', callTurnSchema, 'call_turns');
+
+const dialIntentSchema = new Schema(
+  {
+    /** The call id: one dial intent per call. */
+    _id: { type: String, required: true },
+    to: { type: String, required: true },
+    from: { type: String, required: true },
+    /** When the first attempt to dial began (ms); a retry looks for provider calls created since. */
+    created_ms: { type: Number, required: true },
+    /** The provider's call id once known (`CA…`). */
+    provider_call_sid: { type: String, default: null },
+  },
+  base,
+);
+/**
+ * Dial intents: written by the `placeCall` activity of the call's own workflow (one writer) before it
+ * asks Twilio to dial, so a retried attempt knows a call may already exist and looks for it first.
+ */
+export const DialIntent = mongoose.model('DialIntent', dialIntentSchema, 'dial_intents');
+
+const relaySessionSchema = new Schema(
+  {
+    /** The call id: one ConversationRelay session per call. */
+    _id: { type: String, required: true },
+    provider_call_sid: { type: String, required: true },
+    created_ms: { type: Number, required: true },
+  },
+  base,
+);
+/**
+ * ConversationRelay sessions: inserted by the API's relay handshake (src/api/twilio.ts), one per call
+ * (the unique `_id` refuses a second, replayed handshake). Never updated.
+ */
+export const RelaySession = mongoose.model('RelaySession', relaySessionSchema, 'relay_sessions');
 
 export type CallDoc = InferSchemaType<typeof callSchema>;
 export type CallTurnDoc = InferSchemaType<typeof callTurnSchema>;
@@ -68,6 +109,7 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     simulated: input.simulation !== null,
     max_duration_seconds: input.max_duration_seconds,
     context_json: JSON.stringify(input.context),
+    agent_json: JSON.stringify(input.agent),
     metadata_json: JSON.stringify(input.metadata),
     error_message: null,
     provider_call_sid: null,

@@ -22,6 +22,8 @@ const idempotencySchema = new Schema(
     state: { type: String, enum: ['in_progress', 'completed'], required: true },
     /** While `in_progress`, the time (ms) until which the executing request holds the record. */
     locked_until_ms: { type: Number, required: true },
+    /** Random token of the request holding the lease; its renewals and its final write name it. */
+    lease_token: { type: String, default: null },
     status_code: { type: Number, default: null },
     response_json: { type: String, default: null },
     created_ms: { type: Number, required: true },

@@ -9,3 +9,4 @@ import './events';
 import './idempotency';
 import './webhooks';
 import './conversations';
+import './connectors';

@@ -1,5 +1,5 @@
 /**
- * Webhook models (issue #3; DESIGN.md sections 3 and 5), under the rules of src/models/index.ts:
+ * Webhook models (DESIGN.md sections 3 and 5), under the rules of src/models/store.ts:
  *
  * - `WebhookEndpoint` (`we_…`): written by the API (create, update, rotate, delete) and, for one field
  *   only, by a delivery that meets a 410 Gone (`status: disabled`). Every write names the `version` it
@@ -16,6 +16,7 @@
  */
 import mongoose, { Schema, InferSchemaType } from 'mongoose';
 import { API_VERSION } from '../config';
+import { openSecret } from '../secrets';
 import type { WebhookDeliveryInput } from '../shared/webhooks';
 import { schemaOptions, seconds } from './store';
 
@@ -34,9 +35,9 @@ const endpointSchema = new Schema(
     status: { type: String, enum: ['enabled', 'disabled'], required: true },
     /** Why it is disabled: `api` (the user), `http_410` (the endpoint answered 410 Gone). */
     disabled_reason: { type: String, default: null },
-    /** The signing secret (`whsec_…`); shown once, kept to sign. Never logged. */
+    /** The signing secret (`whsec_…`), sealed (src/secrets.ts); shown once, kept to sign. Never logged. */
     secret: { type: String, default: null },
-    /** The secret before the last rotation, still signing until `previous_secret_expires_ms`. */
+    /** The secret before the last rotation (sealed), still signing until `previous_secret_expires_ms`; cleared after. */
     previous_secret: { type: String, default: null },
     previous_secret_expires_ms: { type: Number, default: null },
     /** Id of the request that made the current secret (a retried rotation does not rotate twice). */
@@ -128,7 +129,7 @@ export function renderWebhookEndpoint(doc: WebhookEndpointDoc, opts: { withSecre
     api_version: API_VERSION,
     created: doc.created,
     secret_rotation_expires_at: previousLive ? seconds(doc.previous_secret_expires_ms) : null,
-    ...(opts.withSecret ? { secret: doc.secret } : {}),
+    ...(opts.withSecret ? { secret: openSecret(doc.secret) } : {}),
   };
 }
 
@@ -197,4 +198,33 @@ export function newDeliveryDoc(input: WebhookDeliveryInput, nowMs: number): Webh
     created_ms: nowMs,
     completed_ms: null,
   };
+}
+
+/**
+ * Adds the live delivery state to event objects (as `GET /v1/events` and `GET /v1/events/{id}` show
+ * them): `pending_webhooks` (deliveries not finished yet, Stripe's field) and `webhook_deliveries`
+ * (one `webhook_delivery` per endpoint and redelivery, oldest first). The delivered JSON is the event
+ * as rendered at creation, without these two fields.
+ */
+export async function withDeliveryState<T extends Record<string, unknown>>(events: T[]): Promise<(T & { pending_webhooks: number; webhook_deliveries: ReturnType<typeof renderWebhookDelivery>[] })[]> {
+  const ids = events.map((e) => String(e.id));
+  const docs = ids.length ? ((await WebhookDelivery.find({ event_id: { $in: ids } }).lean()) as WebhookDeliveryDoc[]) : [];
+  docs.sort((a, b) => a.created_ms - b.created_ms || (a._id < b._id ? -1 : 1));
+  return events.map((e) => {
+    const mine = docs.filter((d) => d.event_id === e.id);
+    return { ...e, pending_webhooks: mine.filter((d) => d.status === 'pending').length, webhook_deliveries: mine.map(renderWebhookDelivery) };
+  });
+}
+
+/**
+ * Clears previous secrets whose 24 hours of overlap after a rotation have ended (run with the API's
+ * periodic sweep; FerretDB has no TTL indexes). The endpoint's version moves, like every write of it.
+ * @returns how many endpoints it cleared
+ */
+export async function sweepExpiredWebhookSecrets(now = Date.now()): Promise<number> {
+  const { modifiedCount } = await WebhookEndpoint.updateMany(
+    { previous_secret: { $ne: null }, previous_secret_expires_ms: { $lte: now } },
+    { $set: { previous_secret: null, previous_secret_expires_ms: null }, $inc: { version: 1 } },
+  );
+  return modifiedCount;
 }

@@ -26,7 +26,21 @@ export interface CallTurnInput {
   atMs: number;
   toolName?: string;
   toolArguments?: string;
+  /** The model's id of the tool call (tool turns). */
+  toolCallId?: string;
 }
+
+/**
+ * Where the LLM activity finds the conversation before the messages it is given: the call's stored
+ * system prompt inputs and recorded transcript turns (so a turn's activity input stays small however long
+ * the call: the history of a run grows with the turns, not with their square).
+ */
+export interface ConversationRef {
+  callId: string;
+}
+
+/** Failure type of a turn whose answer did not come within its deadline. */
+export const TURN_DEADLINE_EXCEEDED = 'TurnDeadlineExceeded';
 
 /** A tool the model may call: its name, what it is for, and the JSON schema of its arguments. */
 export interface ToolDefinition {
@@ -64,6 +78,34 @@ export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
     },
   },
 };
+
+/** The agent as a call or conversation sees it (a snapshot taken at creation). */
+export interface AssistantAgent {
+  name: string;
+  instructions: string;
+  transfer_to: string | null;
+}
+
+/**
+ * The system message of a phone call (DESIGN.md section 6): the agent's instructions, how to speak on
+ * the phone, when to use the tools, and the call's `context` as facts.
+ * @param input the agent snapshot, the number called, the call's `context`
+ */
+export function callSystemPrompt(input: { agent: AssistantAgent; to: string; context: Record<string, unknown> }): string {
+  const parts = [
+    input.agent.instructions.trim(),
+    '',
+    `You are "${input.agent.name}", speaking on a phone call with ${input.to}. Your words are read aloud: ` +
+      'answer in one to three short sentences, no lists or markup.',
+    'Call the tool end_call when the conversation is over (after saying goodbye), and transfer_call when the ' +
+      'caller asks for a person or you cannot help.',
+  ];
+  if (input.agent.transfer_to) parts.push(`Transfer destination: ${input.agent.transfer_to}`);
+  if (Object.keys(input.context).length > 0) {
+    parts.push('', 'Facts for this call (use them; do not read them out verbatim):', JSON.stringify(input.context, null, 2));
+  }
+  return parts.join('\n');
+}
 
 /** Failure type of an LLM request the provider refused (a 4xx other than 408/409/429): not retried. */
 export const LLM_REQUEST_REJECTED = 'LlmRequestRejected';

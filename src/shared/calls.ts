@@ -62,7 +62,35 @@ export interface CallWorkflowInput {
   max_duration_seconds: number;
   /** Creation time in unix seconds, as the API answered it. */
   created: number;
+  /**
+   * How long the assistant may take to answer one turn, ms (default `DEFAULT_TURN_DEADLINE_MS`): past it
+   * a live caller hears `HOLDING_LINE` and a simulated call ends `failed` (`error`); past three times it a
+   * live call ends too. Absent in runs started before it existed.
+   */
+  turn_deadline_ms?: number;
+  /** Set when a run continues as new (long calls): where the conversation stands. */
+  continuation?: CallContinuation;
 }
+
+/** The state a long call carries into its next run (continue-as-new keeps each run's history small). */
+export interface CallContinuation {
+  /** When the call was answered (ms); the maximum duration counts from it. */
+  answeredMs: number;
+  /** Transcript turns recorded so far (the next turn's `seq`). */
+  turns: number;
+  /** Simulation: lines of the caller's script already spoken. */
+  scriptIndex: number;
+  /** Live: utterances received so far (ids continue from it). */
+  utterances: number;
+  providerCallSid: string | null;
+  /** Live: every provider status seen so far. */
+  telephonySeen: TelephonyStatus['status'][];
+}
+
+/** Default of `turn_deadline_ms`. */
+export const DEFAULT_TURN_DEADLINE_MS = 8_000;
+/** What a live caller hears when the assistant's answer is late. */
+export const HOLDING_LINE = 'One moment, please.';
 
 /** What the `state` query and the `end`/`transfer` updates return. */
 export interface CallState {
@@ -79,8 +107,38 @@ export interface TransferRequest {
 
 /** Call progress reported by the telephony provider (Twilio status callback) in live mode. */
 export interface TelephonyStatus {
-  status: 'ringing' | 'in-progress' | 'answered' | 'busy' | 'no-answer' | 'failed' | 'canceled' | 'completed';
+  status: 'queued' | 'initiated' | 'ringing' | 'in-progress' | 'answered' | 'busy' | 'no-answer' | 'failed' | 'canceled' | 'completed';
   providerCallSid?: string;
+}
+
+/**
+ * The order of Twilio's call statuses (https://www.twilio.com/docs/voice/api/call-resource#call-status-values):
+ * callbacks may arrive out of order, and a status never replaces one of a higher rank. `completed` means
+ * the call was answered and has ended; `busy`, `no-answer`, `failed`, `canceled` that it never was.
+ */
+export const TELEPHONY_STATUS_RANK: Record<TelephonyStatus['status'], number> = {
+  queued: 0,
+  initiated: 0,
+  ringing: 1,
+  'in-progress': 2,
+  answered: 2,
+  completed: 3,
+  busy: 3,
+  'no-answer': 3,
+  failed: 3,
+  canceled: 3,
+};
+
+/** What a `callerSaid` (or `answer`) update resolves with. */
+export interface CallerSaidResult {
+  /** What the assistant says back (null: nothing to say). */
+  text: string | null;
+  /** The call is over: end the session after speaking `text`. */
+  ended: boolean;
+  /** `text` is the holding line; the answer comes from the `answer` update for `utterance`. */
+  pending?: boolean;
+  /** The utterance's id within the call. */
+  utterance?: number;
 }
 
 /** True for a transfer destination: an E.164 number, a `sip:` URI or a `client:` identity (Twilio `<Dial>`). */
@@ -97,7 +155,9 @@ export const endUpdate = defineUpdate<CallState>('end');
 /** Transfer an `in_progress` call; resolves once transferred, with the final state. */
 export const transferUpdate = defineUpdate<CallState, [TransferRequest]>('transfer');
 /** Live mode: what the caller just said (speech-to-text); resolves with the assistant's answer. */
-export const callerSaidUpdate = defineUpdate<{ text: string | null; ended: boolean }, [{ text: string }]>('callerSaid');
+export const callerSaidUpdate = defineUpdate<CallerSaidResult, [{ text: string }]>('callerSaid');
+/** Live mode: the answer to an utterance whose `callerSaid` resolved `pending` (after the holding line). */
+export const answerUpdate = defineUpdate<CallerSaidResult, [{ utterance: number }]>('answer');
 /** Live mode: a status callback from the telephony provider. */
 export const telephonyStatusSignal = defineSignal<[TelephonyStatus]>('telephonyStatus');
 
@@ -112,3 +172,14 @@ export const callWorkflowId = (callId: string): string => callId;
 
 /** Failure type of a telephony request the provider refused (4xx): not retried. */
 export const TELEPHONY_REJECTED = 'TelephonyRejected';
+
+/** Workflow type of the reconciler that records the end of calls whose run closed without it. */
+export const CALL_RECONCILER_WORKFLOW = 'callReconcilerWorkflow';
+/** Id of the Temporal Schedule that starts the reconciler every minute. */
+export const CALL_RECONCILER_SCHEDULE_ID = 'call-reconciler';
+/** Input of `callReconcilerWorkflow`: how far back (ms) to look for closed runs. */
+export interface CallReconcilerInput {
+  lookbackMs: number;
+}
+/** Signature of `callReconcilerWorkflow`. */
+export type CallReconcilerWorkflow = (input: CallReconcilerInput) => Promise<{ reconciled: number }>;

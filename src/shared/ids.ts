@@ -67,3 +67,22 @@ export function idTime(id: string): number {
   for (const c of m[1]) t = t * 32 + ALPHABET.indexOf(c);
   return t;
 }
+
+/**
+ * A deterministic id `<prefix>_<ulid>` for something that must be created once whoever creates it:
+ * the time part from `ms`, the rest from a hash of `seed` (FNV-1a, 80 bits). Same inputs, same id.
+ */
+export function derivedId(prefix: string, ms: number, seed: string): string {
+  let time = '';
+  for (let i = 0, t = Math.max(0, Math.floor(ms)); i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  let rest = '';
+  for (let round = 0; rest.length < 16; round++) {
+    let h = 0x811c9dc5 ^ round;
+    for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 0x01000193) >>> 0;
+    for (let k = 0; k < 6 && rest.length < 16; k++, h >>>= 5) rest += ALPHABET[h & 31];
+  }
+  return `${prefix}_${time}${rest}`;
+}

@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   'message.failed',
   'conversation.needs_person',
   'webhook_endpoint.delivery_failed',
+  'connector.version_published',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -27,7 +27,8 @@ export async function createWorker(opts: CreateWorkerOptions = {}): Promise<Work
     taskQueue: opts.taskQueue ?? config().taskQueue,
     activities,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    // Quiet the worker's own logs below warn unless LOG_LEVEL asks for more.
-    shutdownGraceTime: '10 seconds',
+    // At least the LLM activity's startToCloseTimeout (30 s), so a deploy lets a turn's request finish
+    // instead of burning one of its three tries.
+    shutdownGraceTime: '35 seconds',
   });
 }

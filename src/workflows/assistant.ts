@@ -7,10 +7,9 @@
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, condition, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type * as activities from '../activities';
-import { LLM_REQUEST_REJECTED, type ChatMessage, type ToolCall, type ToolName } from '../shared/assistant';
-import type { AgentSnapshot } from '../shared/calls';
+import { LLM_REQUEST_REJECTED, TURN_DEADLINE_EXCEEDED, type ChatMessage, type ConversationRef, type ToolCall, type ToolName } from '../shared/assistant';
 
 /**
  * The LLM: 30 s per try, 3 tries; a request the provider refused (4xx) is not retried. A turn that
@@ -42,16 +41,31 @@ export interface TurnObserver {
   onTool(call: ToolCall, effect: ToolEffect): void;
 }
 
+/** When the assistant is late: `slowMs` after the request the channel is told (`onSlow`); at `giveUpMs` the turn fails. */
+export interface TurnDeadline {
+  slowMs: number;
+  /** Absent: wait for the LLM activity's own retries to end. */
+  giveUpMs?: number;
+  /** Called once per turn when `slowMs` passes without an answer (a live call says the holding line). */
+  onSlow?: () => void;
+}
+
 /** Inputs of one assistant turn. */
 export interface AssistantTurnInput {
   /** The id the LLM request is made for (the call id): the provider's `user`, and log correlation. */
   conversationId: string;
   /** Model name; null for the configured default (`OPENAI_MODEL`). */
   model: string | null;
-  /** The conversation so far, system prompt first; the turn appends the assistant's and tools' messages. */
+  /**
+   * The conversation so far, system prompt first — or, with `history`, only the messages since the
+   * stored transcript (the activity loads the rest). The turn appends the assistant's and tools' messages.
+   */
   messages: ChatMessage[];
+  /** Where the earlier conversation is stored; absent: `messages` is the whole conversation. */
+  history?: ConversationRef;
   tools: ToolHandlers;
   observer: TurnObserver;
+  deadline?: TurnDeadline;
 }
 
 /**
@@ -59,12 +73,24 @@ export interface AssistantTurnInput {
  * asks again (at most `MAX_TOOL_ROUNDS` requests) until it answers without a tool or a tool ends the
  * conversation. Appends every message to `input.messages`.
  * @returns `ended`: a tool ended the conversation
- * @throws the LLM activity's failure once its retries are spent
+ * @throws the LLM activity's failure once its retries are spent; an `ApplicationFailure` of type
+ *   `TURN_DEADLINE_EXCEEDED` when `deadline.giveUpMs` passes (the request is cancelled)
  */
 export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended: boolean }> {
   const offered = Object.keys(input.tools) as ToolName[];
+  const startedMs = Date.now();
+  let slowTold = false;
   for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-    const reply = await llm.generateReply({ callId: input.conversationId, model: input.model, messages: input.messages, tools: offered });
+    const request = { callId: input.conversationId, model: input.model, messages: input.messages, tools: offered, ...(input.history ? { history: input.history } : {}) };
+    // Runs recorded before turn deadlines existed replay without their timers.
+    const reply =
+      input.deadline && patched('turn-deadline')
+        ? await withDeadline(() => llm.generateReply(request), input.deadline, startedMs, () => {
+            if (slowTold) return;
+            slowTold = true;
+            input.deadline?.onSlow?.();
+          })
+        : await llm.generateReply(request);
     if (reply.text) input.observer.onText(reply.text);
     input.messages.push({ role: 'assistant', content: reply.text, tool_calls: reply.toolCalls.length ? reply.toolCalls : undefined });
     if (reply.toolCalls.length === 0) return { ended: false };
@@ -80,6 +106,34 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
   return { ended: false };
 }
 
+/**
+ * Awaits `request()` (an activity) with the turn's deadline: `onSlow` once `slowMs` after `startedMs`
+ * passes, and the request cancelled and `TURN_DEADLINE_EXCEEDED` thrown once `giveUpMs` passes. The
+ * waits are workflow timers (`condition` with a timeout), cancelled as soon as the answer comes.
+ */
+async function withDeadline<T>(request: () => Promise<T>, deadline: TurnDeadline, startedMs: number, onSlow: () => void): Promise<T> {
+  const scope = new CancellationScope();
+  let settled = false;
+  const pending = scope.run(request).finally(() => (settled = true));
+  pending.catch(() => undefined); // observed below; never an unhandled rejection
+  const slowLeft = startedMs + deadline.slowMs - Date.now();
+  if (slowLeft > 0 && !(await condition(() => settled, slowLeft))) onSlow();
+  else if (slowLeft <= 0 && !settled) onSlow();
+  if (deadline.giveUpMs !== undefined && !settled) {
+    const left = startedMs + deadline.giveUpMs - Date.now();
+    if (left <= 0 || !(await condition(() => settled, left))) {
+      scope.cancel();
+      try {
+        await pending;
+      } catch (err) {
+        if (!isCancellation(err)) throw err;
+      }
+      throw ApplicationFailure.create({ message: `The assistant did not answer within ${Math.round(deadline.giveUpMs / 1000)} s.`, type: TURN_DEADLINE_EXCEEDED, nonRetryable: true });
+    }
+  }
+  return await pending;
+}
+
 /** Applies one tool call. Unknown tools and bad arguments are answered to the model, never fatal. */
 export function applyTool(tools: ToolHandlers, call: ToolCall): ToolEffect {
   let args: Record<string, unknown> = {};
@@ -92,25 +146,4 @@ export function applyTool(tools: ToolHandlers, call: ToolCall): ToolEffect {
   const handler = tools[call.name as ToolName];
   if (!handler) return { summary: `Error: the tool ${call.name} is not available on this call.`, ends: false };
   return handler(args);
-}
-
-/**
- * The system message of a phone call (DESIGN.md section 6): the agent's instructions, how to speak on
- * the phone, when to use the tools, and the call's `context` as facts.
- * @param input the agent snapshot, the number called, the call's `context`
- */
-export function callSystemPrompt(input: { agent: AgentSnapshot; to: string; context: Record<string, unknown> }): string {
-  const parts = [
-    input.agent.instructions.trim(),
-    '',
-    `You are "${input.agent.name}", speaking on a phone call with ${input.to}. Your words are read aloud: ` +
-      'answer in one to three short sentences, no lists or markup.',
-    'Call the tool end_call when the conversation is over (after saying goodbye), and transfer_call when the ' +
-      'caller asks for a person or you cannot help.',
-  ];
-  if (input.agent.transfer_to) parts.push(`Transfer destination: ${input.agent.transfer_to}`);
-  if (Object.keys(input.context).length > 0) {
-    parts.push('', 'Facts for this call (use them; do not read them out verbatim):', JSON.stringify(input.context, null, 2));
-  }
-  return parts.join('\n');
 }

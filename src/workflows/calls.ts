@@ -8,45 +8,59 @@
  * `call.transferred` / `call.ended` events carrying the call's `metadata` (spec section 6, rule 1).
  *
  * Reached from outside by (src/shared/calls.ts): update `end`, update `transfer` (validators refuse
- * with ApplicationFailure type `call_not_live`), update `callerSaid` (live voice loop), signal
- * `telephonyStatus` (Twilio status callbacks), query `state`.
+ * with ApplicationFailure type `call_not_live`, the status in its details), updates `callerSaid` and
+ * `answer` (live voice loop), signal `telephonyStatus` (Twilio status callbacks), query `state`.
  *
- * No call hangs: ringing is bounded (simulation `ring_seconds`, 60 s live), the conversation by
- * `max_duration_seconds` from the answer, a silent live caller by a silence timeout, each LLM turn by
- * the activity's timeouts and retries (then the call ends with `failed`/`error`).
+ * Reads top-down: handlers, ring, talk, finish.
+ * - Never stuck: ringing is bounded (simulation `ring_seconds`, 60 s live), the conversation by
+ *   `max_duration_seconds` from the answer, a silent live caller by a silence timeout, each turn by its
+ *   deadline (a holding line, then the end), each LLM request by the activity's timeouts and retries.
+ * - The end is always recorded: the finish phase runs in a non-cancellable scope, a failing hang-up is
+ *   noted, not fatal; a run closed by an operator is found by the reconciler (src/workflows/calls-reconciler.ts).
+ * - Bounded history: the LLM activity loads the recorded transcript by call id (each turn's input holds
+ *   only the new messages), and a long call continues as new when Temporal suggests it.
  */
 import {
+  allHandlersFinished,
   ApplicationFailure,
   CancellationScope,
   condition,
+  continueAsNew,
   isCancellation,
   proxyActivities,
   setHandler,
   sleep,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type * as activities from '../activities';
 import type { ChatMessage, CallTurnInput } from '../shared/assistant';
 import { newId } from '../shared/ids';
 import { searchAttributeKeys } from '../shared/search-attributes';
 import {
+  answerUpdate,
   CALL_NOT_LIVE,
   callerSaidUpdate,
-  CallState,
-  CallStatus,
-  CallWorkflowInput,
-  DialOutcome,
-  EndReason,
+  DEFAULT_TURN_DEADLINE_MS,
   endUpdate,
+  HOLDING_LINE,
+  isTransferTarget,
   stateQuery,
   TELEPHONY_REJECTED,
+  TELEPHONY_STATUS_RANK,
   telephonyStatusSignal,
-  TelephonyStatus,
-  isTransferTarget,
   transferUpdate,
-  TransferRequest,
+  type CallerSaidResult,
+  type CallState,
+  type CallStatus,
+  type CallWorkflow,
+  type CallWorkflowInput,
+  type DialOutcome,
+  type EndReason,
+  type TelephonyStatus,
+  type TransferRequest,
 } from '../shared/calls';
-import { assistantTurn, callSystemPrompt, type ToolHandlers } from './assistant';
+import { assistantTurn, type ToolHandlers } from './assistant';
 
 /** Writes to our own store: retried until they succeed (a store outage delays a call, never loses it). */
 const store = proxyActivities<typeof activities>({
@@ -66,6 +80,8 @@ const LIVE_RING_TIMEOUT_MS = 60_000;
 const SILENCE_TIMEOUT_MS = 30_000;
 /** Live calls: how long to let Twilio speak the goodbye and hang up before hanging up through the API. */
 const GRACEFUL_HANGUP_MS = 10_000;
+/** A live caller, after the holding line, waits at most this many turn deadlines before the call ends. */
+const LIVE_GIVE_UP_DEADLINES = 3;
 
 interface StopRequest {
   status: CallStatus;
@@ -74,24 +90,34 @@ interface StopRequest {
   error?: string;
 }
 
+const rank = (s: TelephonyStatus['status'] | undefined) => (s === undefined ? -1 : TELEPHONY_STATUS_RANK[s]);
+
 /**
- * Runs one call to its end.
+ * Runs one call to its end (or to its next run, for a long call that continues as new).
  * @param input everything fixed at creation (src/shared/calls.ts `CallWorkflowInput`)
  * @returns the final `CallState`
  */
 export async function callWorkflow(input: CallWorkflowInput): Promise<CallState> {
-  let status = 'queued' as CallStatus;
+  const resumed = input.continuation;
+  let status = (resumed ? 'in_progress' : 'queued') as CallStatus;
   let stop: StopRequest | null = null;
   let finished = false;
-  let providerCallSid: string | null = null;
-  const turns: CallTurnInput[] = [];
-  let recordedTurns = 0;
+  let providerCallSid: string | null = resumed?.providerCallSid ?? null;
+  /** Transcript turns made so far (recorded or pending); the next turn's `seq`. */
+  let turnCount = resumed?.turns ?? 0;
+  /** Turns said but not yet recorded, and the chat messages said since the last recording. */
+  let pendingTurns: CallTurnInput[] = [];
+  let pendingMessages: ChatMessage[] = [];
   /** Live mode: what the caller said (callerSaid updates), waiting for the conversation loop. */
   const callerInbox: { id: number; text: string }[] = [];
-  /** Live mode: the assistant's answer to each utterance, by utterance id. */
-  const answers = new Map<number, string | null>();
-  let utterances = 0;
+  /** Live mode: the assistant's answer to each utterance, by utterance id (`final: false` = holding line said). */
+  const answers = new Map<number, { text: string | null; final: boolean }>();
+  let utterances = resumed?.utterances ?? 0;
+  let scriptIndex = resumed?.scriptIndex ?? 0;
+  /** The highest-ranked provider status seen, and every status seen (callbacks arrive out of order). */
   let telephonyStatus: TelephonyStatus | null = null;
+  const telephonySeen = new Set<TelephonyStatus['status']>(resumed?.telephonySeen ?? []);
+  for (const s of telephonySeen) if (rank(s) > rank(telephonyStatus?.status)) telephonyStatus = { status: s };
   const conversation = new CancellationScope();
   /** An update refused because the call is not live; `details[0]` is the status (the API shows it). */
   const notLive = (message: string) => ApplicationFailure.create({ message, type: CALL_NOT_LIVE, nonRetryable: true, details: [status] });
@@ -100,14 +126,21 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   const state = (): CallState => ({
     status,
     end_reason: stop?.reason ?? null,
-    transferred_to: stop?.status === 'transferred' ? stop.transferTo ?? null : null,
-    turns: turns.length,
+    transferred_to: stop?.status === 'transferred' ? (stop.transferTo ?? null) : null,
+    turns: turnCount,
   });
   /** Asks the call to stop; the first request wins. Cancels whatever the conversation awaits. */
   const requestStop = (request: StopRequest) => {
     if (stop !== null) return;
     stop = request;
     conversation.cancel();
+  };
+  /** The answer to utterance `id` once known (or the holding line while it is late). */
+  const answerOf = (id: number, final: boolean): CallerSaidResult => {
+    const a = answers.get(id);
+    const pending = a !== undefined && !a.final && stop === null;
+    if (final || !pending) return { text: a?.text ?? null, ended: stop !== null, utterance: id };
+    return { text: a.text, ended: false, pending: true, utterance: id };
   };
 
   /** The call's tools (src/workflows/assistant.ts): what `end_call` and `transfer_call` do to this call. */
@@ -124,15 +157,12 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     },
   };
 
+  // Handlers.
   setHandler(stateQuery, state);
   setHandler(
     endUpdate,
     async () => {
-      requestStop(
-        status === 'in_progress'
-          ? { status: 'completed', reason: 'api_ended' }
-          : { status: 'canceled', reason: 'api_ended' },
-      );
+      requestStop(status === 'in_progress' ? { status: 'completed', reason: 'api_ended' } : { status: 'canceled', reason: 'api_ended' });
       await condition(() => finished);
       return state();
     },
@@ -161,7 +191,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
       const id = ++utterances;
       callerInbox.push({ id, text });
       await condition(() => answers.has(id) || stop !== null);
-      return { text: answers.get(id) ?? null, ended: stop !== null };
+      return answerOf(id, false);
     },
     {
       validator: (_utterance: { text: string }) => {
@@ -169,12 +199,25 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
       },
     },
   );
+  setHandler(
+    answerUpdate,
+    async ({ utterance }) => {
+      await condition(() => answers.get(utterance)?.final === true || stop !== null);
+      return answerOf(utterance, true);
+    },
+    {
+      validator: ({ utterance }: { utterance: number }) => {
+        if (!Number.isInteger(utterance) || utterance < 1 || utterance > utterances) throw notLive(`No utterance ${utterance} on this call.`);
+      },
+    },
+  );
   setHandler(telephonyStatusSignal, (s) => {
+    // A callback about another provider call (a stale dial) is not this call's.
+    if (s.providerCallSid && providerCallSid && s.providerCallSid !== providerCallSid) return;
+    telephonySeen.add(s.status);
+    if (rank(s.status) < rank(telephonyStatus?.status)) return; // never backwards
     telephonyStatus = s;
-    if (s.providerCallSid) providerCallSid = s.providerCallSid;
-    if ((s.status === 'completed' || s.status === 'canceled') && status === 'in_progress') {
-      requestStop({ status: 'completed', reason: 'caller_hung_up' });
-    }
+    if (rank(s.status) === 3 && status === 'in_progress') requestStop({ status: 'completed', reason: 'caller_hung_up' });
   });
 
   const eventId = () => newId('evt');
@@ -189,135 +232,166 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     upsertSearchAttributes([{ key: searchAttributeKeys.CallStatus, value: next }]);
   };
   const say = (role: 'assistant' | 'caller', text: string) => {
-    turns.push({ seq: turns.length, role, text, atMs: Date.now() });
+    pendingTurns.push({ seq: turnCount++, role, text, atMs: Date.now() });
   };
   const flushTurns = async () => {
-    if (recordedTurns < turns.length) {
-      const batch = turns.slice(recordedTurns);
-      await store.recordTurns({ callId: input.callId, turns: batch });
-      recordedTurns += batch.length;
+    if (pendingTurns.length > 0) {
+      await store.recordTurns({ callId: input.callId, turns: pendingTurns });
+      pendingTurns = [];
+      pendingMessages = [];
     }
   };
 
-  // 1. Ring.
-  await store.ensureCallRecord(input);
-  let outcome = 'failed' as DialOutcome | 'canceled';
-  let dialError: string | undefined;
-  try {
-    await conversation.run(async () => {
-      if (input.simulation) {
-        await transition('ringing', {}, []);
-        if (input.simulation.ring_seconds > 0) await sleep(input.simulation.ring_seconds * 1000);
-        outcome = input.simulation.outcome;
-      } else {
-        const placed = await telephony.placeCall({ callId: input.callId, to: input.to, from: input.from });
-        providerCallSid = placed.providerCallSid;
-        await transition('ringing', { provider_call_sid: providerCallSid }, []);
-        const answeredInTime = await condition(() => telephonyStatus !== null && telephonyStatus.status !== 'ringing', LIVE_RING_TIMEOUT_MS);
-        const s = (telephonyStatus as TelephonyStatus | null)?.status;
-        outcome = !answeredInTime ? 'no_answer' : s === 'in-progress' || s === 'answered' ? 'answered' : s === 'busy' ? 'busy' : s === 'no-answer' ? 'no_answer' : 'failed';
-      }
-    });
-  } catch (err) {
-    if (!isCancellation(err)) {
-      outcome = 'failed';
-      dialError = errorMessage(err);
-    } else outcome = 'canceled';
+  let continued = false;
+  let answeredMs = resumed?.answeredMs ?? 0;
+  if (!resumed) {
+    // Ring.
+    await store.ensureCallRecord(input);
+    let outcome = 'failed' as DialOutcome | 'canceled';
+    let dialError: string | undefined;
+    try {
+      await conversation.run(async () => {
+        if (input.simulation) {
+          await transition('ringing', {}, []);
+          if (input.simulation.ring_seconds > 0) await sleep(input.simulation.ring_seconds * 1000);
+          outcome = input.simulation.outcome;
+        } else {
+          const placed = await telephony.placeCall({ callId: input.callId, to: input.to, from: input.from });
+          providerCallSid = placed.providerCallSid;
+          await transition('ringing', { provider_call_sid: providerCallSid }, []);
+          const decided = await condition(() => rank(telephonyStatus?.status) >= 2, LIVE_RING_TIMEOUT_MS);
+          outcome = !decided ? 'no_answer' : liveOutcome(telephonySeen);
+        }
+      });
+    } catch (err) {
+      if (!isCancellation(err)) {
+        outcome = 'failed';
+        dialError = errorMessage(err);
+      } else outcome = 'canceled';
+    }
+    if (outcome === 'answered' && stop === null) {
+      answeredMs = Date.now();
+      await transition('in_progress', { answered_ms: answeredMs }, ['call.started']);
+      // Answered and already hung up (Twilio's `completed` before or without `in-progress`).
+      if (rank(telephonyStatus?.status) === 3) requestStop({ status: 'completed', reason: 'caller_hung_up' });
+    } else if (stop === null) {
+      const terminal: Record<string, [CallStatus, EndReason]> = {
+        busy: ['busy', 'busy'],
+        no_answer: ['no_answer', 'no_answer'],
+        failed: ['failed', 'dial_failed'],
+        canceled: ['canceled', 'api_ended'],
+      };
+      const [s, r] = terminal[outcome] ?? ['failed', 'dial_failed'];
+      stop = { status: s, reason: r, error: dialError };
+    }
   }
 
-  // 2. Talk, if answered.
-  if (outcome === 'answered' && stop === null) {
-    await transition('in_progress', { answered_ms: Date.now() }, ['call.started']);
-    const maxDuration = sleep(input.max_duration_seconds * 1000).then(() => requestStop({ status: 'completed', reason: 'max_duration' }));
-    void maxDuration;
+  // Talk, if answered.
+  if (status === 'in_progress' && stop === null) {
+    const maxDurationMs = resumed ? Math.max(1, answeredMs + input.max_duration_seconds * 1000 - Date.now()) : input.max_duration_seconds * 1000;
+    void sleep(maxDurationMs).then(() => requestStop({ status: 'completed', reason: 'max_duration' }));
     try {
-      await conversation.run(() => converse());
-      if (stop === null) requestStop({ status: 'completed', reason: 'caller_hung_up' });
+      continued = (await conversation.run(() => converse())) === 'continue';
+      if (stop === null && !continued) requestStop({ status: 'completed', reason: 'caller_hung_up' });
     } catch (err) {
       if (!isCancellation(err)) requestStop({ status: 'failed', reason: 'error', error: errorMessage(err) });
     }
-  } else if (stop === null) {
-    const terminal: Record<string, [CallStatus, EndReason]> = {
-      busy: ['busy', 'busy'],
-      no_answer: ['no_answer', 'no_answer'],
-      failed: ['failed', 'dial_failed'],
-      canceled: ['canceled', 'api_ended'],
-    };
-    const [s, r] = terminal[outcome] ?? ['failed', 'dial_failed'];
-    stop = { status: s, reason: r, error: dialError };
   }
+  if (continued && stop === null) {
+    // A long call: the next run carries on where this one is, with a fresh history.
+    return await continueAsNew<CallWorkflow>({
+      ...input,
+      continuation: { answeredMs, turns: turnCount, scriptIndex, utterances, providerCallSid, telephonySeen: [...telephonySeen] },
+    });
+  }
+  // Cancelled by an operator (a Temporal cancellation request), not by a stop of ours.
+  if (stop === null) stop = status === 'in_progress' ? { status: 'completed', reason: 'api_ended' } : { status: 'canceled', reason: 'api_ended' };
 
-  // 3. Finish: never cancelled, so the end is always recorded.
-  const final = stop as StopRequest | null ?? { status: 'failed', reason: 'error' };
-  await flushTurns();
-  const events: string[] = [];
-  if (final.status === 'transferred' && final.transferTo) {
-    try {
-      await telephony.transferCall({ callId: input.callId, livemode: input.livemode, providerCallSid, to: final.transferTo });
-      events.push('call.transferred');
-    } catch (err) {
-      final.status = 'failed';
-      final.reason = 'error';
-      final.error = `Transfer to ${final.transferTo} failed: ${errorMessage(err)}`;
+  // Finish: never cancelled, so the end is always recorded.
+  return await CancellationScope.nonCancellable(async () => {
+    const final = stop as StopRequest;
+    await flushTurns();
+    const events: string[] = [];
+    if (final.status === 'transferred' && final.transferTo) {
+      try {
+        await telephony.transferCall({ callId: input.callId, livemode: input.livemode, providerCallSid, to: final.transferTo });
+        events.push('call.transferred');
+      } catch (err) {
+        final.status = 'failed';
+        final.reason = 'error';
+        final.error = `Transfer to ${final.transferTo} failed: ${errorMessage(err)}`;
+      }
+    } else if (status === 'in_progress' || status === 'ringing') {
+      // Live, assistant said goodbye: the relay ends ConversationRelay after the goodbye is spoken, and
+      // Twilio hangs up and reports `completed`. Hang up ourselves only if that does not come in time.
+      const hungUp = () => rank(telephonyStatus?.status) === 3;
+      if (!input.simulation && final.reason === 'assistant_ended') await condition(hungUp, GRACEFUL_HANGUP_MS);
+      if (!hungUp()) {
+        try {
+          await telephony.hangUpCall({ callId: input.callId, livemode: input.livemode, providerCallSid });
+        } catch (err) {
+          // The provider will end the call on its own side sooner or later; the end is recorded now.
+          final.error = `Hang-up failed: ${errorMessage(err)}`;
+        }
+      }
     }
-  } else if (status === 'in_progress' || status === 'ringing') {
-    // Live, assistant said goodbye: the relay ends ConversationRelay after the goodbye is spoken, and
-    // Twilio hangs up and reports `completed`. Hang up ourselves only if that does not come in time.
-    const hungUp = () => (telephonyStatus as TelephonyStatus | null)?.status === 'completed';
-    if (!input.simulation && final.reason === 'assistant_ended') await condition(hungUp, GRACEFUL_HANGUP_MS);
-    if (!hungUp()) await telephony.hangUpCall({ callId: input.callId, livemode: input.livemode, providerCallSid });
-  }
-  events.push('call.ended');
-  await transition(
-    final.status,
-    {
-      end_reason: final.reason,
-      transferred_to: final.status === 'transferred' ? final.transferTo ?? null : null,
-      error_message: final.error ?? null,
-      ended_ms: Date.now(),
-    },
-    events,
-  );
-  finished = true;
-  return state();
+    events.push('call.ended');
+    await transition(
+      final.status,
+      {
+        end_reason: final.reason,
+        transferred_to: final.status === 'transferred' ? (final.transferTo ?? null) : null,
+        error_message: final.error ?? null,
+        ended_ms: Date.now(),
+      },
+      events,
+    );
+    finished = true;
+    return state();
+  });
 
-  /** The conversation loop; runs inside the cancellable `conversation` scope. */
-  async function converse(): Promise<void> {
-    const messages: ChatMessage[] = [{ role: 'system', content: callSystemPrompt(input) }];
-    if (input.agent.first_message) {
+  /**
+   * The conversation loop; runs inside the cancellable `conversation` scope.
+   * @returns `continue` when the run should continue as new (history long, no update in flight)
+   */
+  async function converse(): Promise<'done' | 'continue'> {
+    const deadlineMs = input.turn_deadline_ms ?? DEFAULT_TURN_DEADLINE_MS;
+    if (input.agent.first_message && !resumed) {
       say('assistant', input.agent.first_message);
-      messages.push({ role: 'assistant', content: input.agent.first_message });
+      pendingMessages.push({ role: 'assistant', content: input.agent.first_message });
       await flushTurns();
     }
-    let scriptIndex = 0;
     for (;;) {
+      if (workflowInfo().continueAsNewSuggested && callerInbox.length === 0 && pendingTurns.length === 0 && allHandlersFinished()) return 'continue';
       // Hear the caller.
       let heard: string;
       let utterance: number | undefined;
       if (input.simulation) {
-        if (scriptIndex >= input.simulation.caller.length) return; // the scripted caller hangs up
+        if (scriptIndex >= input.simulation.caller.length) return 'done'; // the scripted caller hangs up
         if (input.simulation.pause_seconds > 0) await sleep(input.simulation.pause_seconds * 1000);
         heard = input.simulation.caller[scriptIndex++];
       } else {
         const spoke = await condition(() => callerInbox.length > 0, SILENCE_TIMEOUT_MS);
         if (!spoke) {
           requestStop({ status: 'completed', reason: 'silence_timeout' });
-          return;
+          return 'done';
         }
         const next = callerInbox.shift()!;
         heard = next.text;
         utterance = next.id;
       }
       say('caller', heard);
-      messages.push({ role: 'user', content: heard });
+      pendingMessages.push({ role: 'user', content: heard });
 
-      // Answer, possibly through tools.
+      // Answer, possibly through tools. A late answer: a live caller hears the holding line and waits
+      // up to LIVE_GIVE_UP_DEADLINES deadlines; a simulated call ends at the first.
       const said: string[] = [];
       try {
         await assistantTurn({
           conversationId: input.callId,
           model: input.agent.model,
-          messages,
+          messages: pendingMessages,
+          history: { callId: input.callId },
           tools: callTools,
           observer: {
             onText: (text) => {
@@ -325,17 +399,34 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
               said.push(text);
             },
             onTool: (call, effect) => {
-              turns.push({ seq: turns.length, role: 'tool', text: effect.summary, atMs: Date.now(), toolName: call.name, toolArguments: call.arguments });
+              pendingTurns.push({ seq: turnCount++, role: 'tool', text: effect.summary, atMs: Date.now(), toolName: call.name, toolArguments: call.arguments, toolCallId: call.id });
             },
           },
+          deadline: input.simulation
+            ? { slowMs: deadlineMs, giveUpMs: deadlineMs }
+            : {
+                slowMs: deadlineMs,
+                giveUpMs: deadlineMs * LIVE_GIVE_UP_DEADLINES,
+                onSlow: () => {
+                  if (utterance !== undefined && !answers.has(utterance)) answers.set(utterance, { text: HOLDING_LINE, final: false });
+                },
+              },
         });
       } finally {
-        if (utterance !== undefined) answers.set(utterance, said.length ? said.join(' ') : null);
+        if (utterance !== undefined) answers.set(utterance, { text: said.length ? said.join(' ') : null, final: true });
       }
       await flushTurns();
-      if (stop !== null) return;
+      if (stop !== null) return 'done';
     }
   }
+}
+
+/** What the provider statuses seen mean once ringing is over (Twilio: `completed` implies answered). */
+function liveOutcome(seen: Set<TelephonyStatus['status']>): DialOutcome {
+  if (seen.has('in-progress') || seen.has('answered') || seen.has('completed')) return 'answered';
+  if (seen.has('busy')) return 'busy';
+  if (seen.has('no-answer')) return 'no_answer';
+  return 'failed';
 }
 
 function errorMessage(err: unknown): string {

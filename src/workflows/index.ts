@@ -1,4 +1,5 @@
 /** Every workflow the worker runs (the worker's `workflowsPath`); one file per workflow. */
 export { callWorkflow } from './calls';
+export { callReconcilerWorkflow } from './calls-reconciler';
 export { webhookDeliveryWorkflow } from './webhooks';
 export { conversationWorkflow } from './conversations';

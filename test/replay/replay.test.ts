@@ -19,6 +19,19 @@ describe('replay of recorded workflow histories', function () {
   it('has recorded callWorkflow histories for every way a call ends', () => {
     const names = files.filter((f) => f.startsWith('call-'));
     expect(names).to.include.members(['call-assistant-ended.json', 'call-api-end.json', 'call-api-transfer.json', 'call-busy.json', 'call-max-duration.json']);
+    // Recorded after turn deadlines and the stored-transcript turn: both versions must replay.
+    expect(names).to.include.members(['call-v2-assistant-ended.json', 'call-v2-deadline-failed.json', 'call-v2-api-end.json', 'call-v2-continued-as-new.json']);
+  });
+
+  it('has recorded webhookDeliveryWorkflow histories for every way a delivery ends', () => {
+    expect(files.filter((f) => f.startsWith('webhook-delivery-'))).to.include.members([
+      'webhook-delivery-succeeded.json',
+      'webhook-delivery-retried.json',
+      'webhook-delivery-gone.json',
+      'webhook-delivery-retries-exhausted.json',
+      'webhook-delivery-canceled.json',
+      'webhook-delivery-redelivery.json',
+    ]);
   });
 
   it('replays every recorded history without a determinism error', async () => {

@@ -9,13 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Runtime, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { loadConfig, setConfig } from '../../src/config';
+import { config, loadConfig, setConfig } from '../../src/config';
 import { connectStore, disconnectStore } from '../../src/models/store';
 import { createKey, createOrg } from '../../src/keys';
 import { infraBinaries, freePort, startFerretDB, type ChildServer } from '../../src/dev/infra';
 import { searchAttributeKeys } from '../../src/lib/temporal';
 import { createWorker, WORKFLOWS_PATH } from '../../src/worker/worker';
 import { startApi, type RunningApi } from '../../src/api/server';
+import { ensureCallReconcilerSchedule } from '../../src/lib/calls';
 import { startFakeLlm, type FakeLlm } from './fake-llm';
 import { testCertificate } from './https-receiver';
 
@@ -48,7 +49,8 @@ export async function startHarness(): Promise<Harness> {
     server: {
       executable: { type: 'existing-path', path: bins.temporal },
       searchAttributes: Object.values(searchAttributeKeys),
-      extraArgs: ['--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF'],
+      // A lower continue-as-new suggestion than the default 4,096 events, so long-call tests cross runs.
+      extraArgs: ['--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF', '--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=1000'],
     },
   });
   const llm = await startFakeLlm();
@@ -64,15 +66,17 @@ export async function startHarness(): Promise<Harness> {
     twilioAuthToken: undefined,
     taskQueue,
     dataDir,
-    // Webhooks (issue #3): loopback receivers with the test certificate, fast retries.
+    // Webhooks: loopback receivers with the test certificate, fast retries.
     webhookAllowPrivate: true,
     webhookCaFile: testCertificate().certFile,
     webhookRetryInitialIntervalMs: 200,
     webhookRetryMaxIntervalMs: 2000,
+    secretsKey: 'test-secrets-key-0123456789abcdef0123456789abcdef',
   });
   await connectStore(ferret.uri);
   const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
   const worker = await createWorker({ connection: env.nativeConnection, workflowBundle: bundle, taskQueue });
+  await ensureCallReconcilerSchedule(env.client, taskQueue);
   const workerRun = worker.run();
   const api = await startApi({ temporal: env.client, port: 0, host: '127.0.0.1' });
   harness = { env, bundle, worker, workerRun, api, llm, ferret, dataDir, taskQueue };
@@ -162,6 +166,7 @@ export async function startWorkerProcess(taskQueue: string, env: Record<string, 
       OPENAI_BASE_URL: h().llm.baseUrl,
       OPENAI_API_KEY: 'sk-test-fake',
       OPENAI_MODEL: 'fake-model',
+      SECRETS_KEY: config().secretsKey ?? '',
       LOG_LEVEL: 'error',
       ...env,
     },

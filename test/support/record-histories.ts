@@ -3,10 +3,13 @@
  * Starts the same harness as the tests (real Temporal dev server and FerretDB), drives one call per way a
  * call can end through the API, and writes each history as JSON to test/replay/histories/call-<name>.json.
  *
- *   npm run record-histories
+ *   npm run record-histories              # every scenario
+ *   npm run record-histories -- v2-       # only the scenarios whose name starts with v2-
  *
- * Re-record after an intentional, versioned change to the workflow (and keep the old files if running
- * workflows must still replay them).
+ * Re-record after an intentional, versioned change to the workflow, and keep the old files: running
+ * workflows must still replay them. The scenarios without a `v2-` prefix were recorded before turn
+ * deadlines (`patched('turn-deadline')`) and the stored-transcript LLM input; the `v2-` ones after.
+ * For a call that continued as new, the first run's history is written (the one that decided to).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -50,13 +53,28 @@ async function main(): Promise<void> {
         await request('POST', `/v1/calls/${id}/end`, { key: t.testKey });
         return id;
       },
+      'v2-assistant-ended': async () => place({ context: { name: 'Ana' }, simulation: { caller: ['Hi', 'TOOL transfer_call {"to":"nowhere"}', 'TOOL end_call {}'] } }),
+      'v2-deadline-failed': async () => place({ simulation: { caller: ['SLOW 10000'] } }),
+      'v2-api-end': async () => {
+        const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 5 } });
+        await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
+        await request('POST', `/v1/calls/${id}/end`, { key: t.testKey });
+        return id;
+      },
+      // The harness's dev server suggests continue-as-new at 1,000 events: 120 exchanges cross it.
+      'v2-continued-as-new': async () => place({ simulation: { caller: Array.from({ length: 120 }, (_, i) => `line ${i}`) } }),
     };
+    const only = process.argv[2] ?? '';
     fs.mkdirSync(HISTORIES_DIR, { recursive: true });
     for (const [name, run] of Object.entries(scenarios)) {
+      if (!name.startsWith(only)) continue;
       const id = await run();
-      const call = await waitForCall(t.testKey, id);
-      const handle = h().env.client.workflow.getHandle(id);
+      const call = await waitForCall(t.testKey, id, undefined, 120_000);
+      let handle = h().env.client.workflow.getHandle(id);
       await handle.result();
+      for await (const r of h().env.client.workflow.list({ query: `WorkflowId = '${id}' AND ExecutionStatus = 'ContinuedAsNew'` })) {
+        handle = h().env.client.workflow.getHandle(id, r.runId); // the (last) run that continued as new
+      }
       // proto3 JSON, the form Worker.runReplayHistories reads (as `temporal workflow show --output json`).
       const history = JSON.parse(historyToJSON(await handle.fetchHistory()));
       const file = path.join(HISTORIES_DIR, `call-${name}.json`);

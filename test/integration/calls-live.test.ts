@@ -55,13 +55,16 @@ describe('live calls through Twilio', function () {
     return { id: call.id as string, placed: fake.created[fake.created.length - 1] };
   }
 
+  /** The Twilio Call SID the fake created for call `id`. */
+  const sidOf = (id: string) => fake.created.find((c) => c.Url?.endsWith(`/twilio/voice/${id}`))!.Sid;
+
   async function answer(id: string) {
-    expect((await twilioPost(`/twilio/status/${id}`, { CallSid: 'CA' + '0'.repeat(32), CallStatus: 'in-progress' })).status).to.equal(204);
+    expect((await twilioPost(`/twilio/status/${id}`, { CallSid: sidOf(id), CallStatus: 'in-progress' })).status).to.equal(204);
     await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
   }
 
   function relay(id: string): Promise<{ ws: WebSocket; say(text: string): Promise<any>; next(): Promise<any> }> {
-    const path = `/twilio/relay/${id}`;
+    const path = `/twilio/relay/${id}?sid=${sidOf(id)}`;
     const ws = new WebSocket(h().api.url.replace(/^http/, 'ws') + path, { headers: { 'X-Twilio-Signature': sign(path, {}, true) } });
     const inbox: any[] = [];
     const waiters: ((m: any) => void)[] = [];
@@ -75,7 +78,7 @@ describe('live calls through Twilio', function () {
     return new Promise((resolve, reject) => {
       ws.once('error', reject);
       ws.once('open', () => {
-        ws.send(JSON.stringify({ type: 'setup', sessionId: `VX${id}`, callSid: 'CA' + '0'.repeat(32), from: '+14155550100', to: '+14155550123' }));
+        ws.send(JSON.stringify({ type: 'setup', sessionId: `VX${id}`, callSid: sidOf(id), from: '+14155550100', to: '+14155550123' }));
         resolve({ ws, next, say: async (text: string) => (ws.send(JSON.stringify({ type: 'prompt', voicePrompt: text, lang: 'en-US', last: true })), next()) });
       });
     });
@@ -86,9 +89,9 @@ describe('live calls through Twilio', function () {
     expect(placed).to.include({ To: '+14155550123', From: '+14155550100', Url: `${h().api.url}/twilio/voice/${id}`, StatusCallback: `${h().api.url}/twilio/status/${id}` });
     await answer(id);
 
-    const twiml = await twilioPost(`/twilio/voice/${id}`, { CallSid: 'CA' + '0'.repeat(32) });
+    const twiml = await twilioPost(`/twilio/voice/${id}`, { CallSid: sidOf(id) });
     expect(twiml.status).to.equal(200);
-    expect(twiml.text).to.contain('<Connect><ConversationRelay').and.contain(`url="${h().api.url.replace(/^http/, 'ws')}/twilio/relay/${id}"`).and.contain('welcomeGreeting="Hi, this is Live."');
+    expect(twiml.text).to.contain('<Connect><ConversationRelay').and.contain(`url="${h().api.url.replace(/^http/, 'ws')}/twilio/relay/${id}?sid=${sidOf(id)}"`).and.contain('welcomeGreeting="Hi, this is Live."');
 
     const session = await relay(id);
     expect(await session.say('Hello there')).to.deep.equal({ type: 'text', token: 'You said: Hello there', last: true });
@@ -97,7 +100,7 @@ describe('live calls through Twilio', function () {
     session.ws.close();
     // Twilio, out of TwiML, hangs up and reports it; the service does not cut the goodbye short.
     const updatesBefore = fake.updates.length;
-    await twilioPost(`/twilio/status/${id}`, { CallSid: 'CA' + '0'.repeat(32), CallStatus: 'completed' });
+    await twilioPost(`/twilio/status/${id}`, { CallSid: sidOf(id), CallStatus: 'completed' });
 
     const ended = await waitForCall(t.liveKey, id);
     expect(ended).to.include({ status: 'completed', end_reason: 'assistant_ended', livemode: true });
@@ -133,22 +136,25 @@ describe('live calls through Twilio', function () {
 
   it('ends busy when Twilio reports busy, and caller_hung_up when the caller hangs up', async () => {
     const busy = await placeLive();
-    await twilioPost(`/twilio/status/${busy.id}`, { CallStatus: 'busy' });
+    await twilioPost(`/twilio/status/${busy.id}`, { CallSid: sidOf(busy.id), CallStatus: 'busy' });
     expect(await waitForCall(t.liveKey, busy.id)).to.include({ status: 'busy', end_reason: 'busy' });
 
     const hung = await placeLive();
     await answer(hung.id);
-    await twilioPost(`/twilio/status/${hung.id}`, { CallStatus: 'completed' });
+    await twilioPost(`/twilio/status/${hung.id}`, { CallSid: sidOf(hung.id), CallStatus: 'completed' });
     expect(await waitForCall(t.liveKey, hung.id)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
   });
 
-  it('passes DTMF digits to the assistant', async () => {
+  it('passes DTMF digits to the assistant, a keypad burst as one utterance', async () => {
     const { id } = await placeLive();
     await answer(id);
     const session = await relay(id);
     session.ws.send(JSON.stringify({ type: 'dtmf', digit: '5' }));
-    const reply = await new Promise<any>((resolve) => session.ws.once('message', (raw) => resolve(JSON.parse(String(raw)))));
-    expect(reply.token).to.equal('You said: DTMF 5');
+    expect((await session.next()).token, 'sent after the gathering pause').to.equal('You said: DTMF 5');
+    const before = h().llm.requests.filter((r) => r.user === id).length;
+    for (const digit of ['1', '2', '3', '4', '#']) session.ws.send(JSON.stringify({ type: 'dtmf', digit }));
+    expect((await session.next()).token).to.equal('You said: DTMF 1234#');
+    expect(h().llm.requests.filter((r) => r.user === id).length - before, 'one turn for five digits').to.equal(1);
     session.ws.close();
     await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
   });
@@ -169,7 +175,7 @@ describe('live calls through Twilio', function () {
       const session = await relay(live.id);
       await session.say('TOOL end_call {}');
       session.ws.close();
-      await twilioPost(`/twilio/status/${live.id}`, { CallStatus: 'completed' });
+      await twilioPost(`/twilio/status/${live.id}`, { CallSid: sidOf(live.id), CallStatus: 'completed' });
       await waitForCall(t.liveKey, live.id);
 
       const testAgent = await request('POST', '/v1/agents', { key: t.testKey, body: { name: 'Sim', instructions: 'Be brief.' } });
@@ -215,5 +221,147 @@ describe('live calls through Twilio', function () {
     });
     expect(refused).to.match(/403/);
     await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
+  });
+
+  describe('hardening', () => {
+    afterEach(() => {
+      fake.behave = {};
+      setConfig({ ...config(), twilioTimeoutMs: saved.twilioTimeoutMs, idempotencyLeaseMs: saved.idempotencyLeaseMs, callTurnDeadlineMs: saved.callTurnDeadlineMs });
+    });
+
+    it('dials once when Twilio answers the create too late: the retry finds the call Twilio placed', async () => {
+      setConfig({ ...config(), twilioTimeoutMs: 500 });
+      fake.behave = { create: (n) => (n === 1 ? { delayMs: 2000 } : {}) };
+      const before = fake.created.length;
+      const listsBefore = fake.lists;
+      const res = await request('POST', '/v1/calls', { key: t.liveKey, body: { to: '+14155550188', from: '+14155550100', agent_id: agentId } });
+      expect(res.status).to.equal(200);
+      const call = await waitForCall(t.liveKey, res.body.id, (c) => c.status === 'ringing', 30_000);
+      expect(fake.created.length - before, 'one call placed').to.equal(1);
+      expect(fake.lists - listsBefore, 'the retry looked for it').to.be.greaterThan(0);
+      await answer(call.id);
+      expect((await request('POST', `/v1/calls/${call.id}/end`, { key: t.liveKey })).status).to.equal(200);
+    });
+
+    it('ranks status callbacks: ringing after in-progress is ignored, completed before in-progress means answered, another SID is ignored', async () => {
+      const a = await placeLive();
+      await twilioPost(`/twilio/status/${a.id}`, { CallSid: 'CA' + 'f'.repeat(32), CallStatus: 'busy' });
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await request('GET', `/v1/calls/${a.id}`, { key: t.liveKey })).body.status, 'a stale SID changes nothing').to.equal('ringing');
+      await answer(a.id);
+      await twilioPost(`/twilio/status/${a.id}`, { CallSid: sidOf(a.id), CallStatus: 'ringing' });
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await request('GET', `/v1/calls/${a.id}`, { key: t.liveKey })).body.status).to.equal('in_progress');
+      await request('POST', `/v1/calls/${a.id}/end`, { key: t.liveKey });
+
+      const b = await placeLive();
+      await twilioPost(`/twilio/status/${b.id}`, { CallSid: sidOf(b.id), CallStatus: 'completed' });
+      await twilioPost(`/twilio/status/${b.id}`, { CallSid: sidOf(b.id), CallStatus: 'in-progress' });
+      const ended = await waitForCall(t.liveKey, b.id);
+      expect(ended).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
+      expect(ended.answered_at).to.be.a('number');
+      const events = (await request('GET', '/v1/events?limit=100', { key: t.liveKey })).body.data.filter((e: any) => e.data.object.id === b.id);
+      expect(events.map((e: any) => e.type).reverse()).to.deep.equal(['call.started', 'call.ended']);
+    });
+
+    it('answers TwiML with <Hangup/> unless the call is live and the CallSid is its own', async () => {
+      const { id } = await placeLive();
+      expect((await twilioPost(`/twilio/voice/${id}`, { CallSid: 'CA' + '1'.repeat(32) })).text).to.contain('<Hangup/>');
+      expect((await twilioPost(`/twilio/voice/${id}`, { CallSid: sidOf(id) })).text).to.contain('<ConversationRelay');
+      await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
+      await waitForCall(t.liveKey, id);
+      expect((await twilioPost(`/twilio/voice/${id}`, { CallSid: sidOf(id) })).text, 'once the call is over').to.contain('<Hangup/>');
+    });
+
+    it('survives hostile relay frames, refuses oversized ones and a replayed handshake', async () => {
+      const { id } = await placeLive();
+      await answer(id);
+      const session = await relay(id);
+      session.ws.send('{not json');
+      session.ws.send(JSON.stringify(null));
+      session.ws.send(JSON.stringify({ type: 'prompt', voicePrompt: 'x'.repeat(10_000), last: false }));
+      session.ws.send(JSON.stringify({ type: 'prompt', voicePrompt: ' and more', last: true }));
+      const long = await session.next();
+      expect(long.token.length, 'the utterance was capped').to.be.lessThan(4_100);
+      expect((await request('GET', '/healthz')).status, 'the process is up').to.equal(200);
+
+      // The same signed handshake again (a replay) is refused while the first session lives and after.
+      const path = `/twilio/relay/${id}?sid=${sidOf(id)}`;
+      const replay = new WebSocket(h().api.url.replace(/^http/, 'ws') + path, { headers: { 'X-Twilio-Signature': sign(path, {}, true) } });
+      const replayed = await new Promise<string>((resolve) => {
+        replay.once('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
+        replay.once('open', () => resolve('open'));
+        replay.once('error', (err) => resolve(err.message));
+      });
+      expect(replayed).to.equal('409');
+
+      const closed = new Promise<number>((resolve) => session.ws.once('close', (code) => resolve(code)));
+      session.ws.on('error', () => undefined);
+      session.ws.send('x'.repeat(100 * 1024));
+      expect(await closed, 'message too big').to.equal(1009);
+      expect((await request('GET', '/healthz')).status).to.equal(200);
+      await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
+    });
+
+    it('says a holding line when the answer is late, then the answer', async () => {
+      setConfig({ ...config(), callTurnDeadlineMs: 700 });
+      const { id } = await placeLive();
+      await answer(id);
+      const session = await relay(id);
+      expect(await session.say('SLOW 1500')).to.deep.equal({ type: 'text', token: 'One moment, please.', last: true });
+      expect(await session.next()).to.deep.equal({ type: 'text', token: 'Slow reply.', last: true });
+      expect(await session.say('Still there?')).to.deep.equal({ type: 'text', token: 'You said: Still there?', last: true });
+      session.ws.close();
+      await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
+    });
+
+    it('records the end when the hang-up keeps failing (Twilio 5xx), noting it', async function () {
+      this.timeout(90_000);
+      fake.behave = { update: () => ({ status: 503 }) };
+      const { id } = await placeLive();
+      await answer(id);
+      const res = await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
+      expect(res.status).to.equal(200);
+      const ended = await waitForCall(t.liveKey, id, undefined, 60_000);
+      expect(ended).to.include({ status: 'completed', end_reason: 'api_ended' });
+      expect(ended.error.message).to.match(/^Hang-up failed/);
+    });
+
+    it('gives a retry 409 while the first /end runs past its lease, then the same answer', async function () {
+      this.timeout(60_000);
+      setConfig({ ...config(), idempotencyLeaseMs: 600 });
+      fake.behave = { update: () => ({ delayMs: 2500 }) };
+      const { id } = await placeLive();
+      await answer(id);
+      const headers = { 'Idempotency-Key': `end-${id}` };
+      const first = request('POST', `/v1/calls/${id}/end`, { key: t.liveKey, headers });
+      await new Promise((r) => setTimeout(r, 1500)); // past the lease: only renewal keeps it
+      const during = await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey, headers });
+      expect(during.status).to.equal(409);
+      expect(during.body.error.code).to.equal('idempotency_key_in_use');
+      const done = await first;
+      expect(done.status).to.equal(200);
+      const after = await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey, headers });
+      expect(after.status).to.equal(200);
+      expect(after.headers.get('idempotent-replayed')).to.equal('true');
+      expect(after.body).to.deep.equal(done.body);
+      expect(fake.updates.filter((u) => u.callSid === sidOf(id) && u.params.Status === 'completed')).to.have.length(1);
+    });
+
+    it('records the end of a call whose workflow an operator terminated (the reconciler), with one call.ended', async function () {
+      this.timeout(60_000);
+      const { id } = await placeLive({ reconcile: 'me' });
+      await answer(id);
+      await h().env.client.workflow.getHandle(id).terminate('operator test');
+      await h().env.client.schedule.getHandle('call-reconciler').trigger();
+      const ended = await waitForCall(t.liveKey, id, undefined, 30_000);
+      expect(ended).to.include({ status: 'failed', end_reason: 'error' });
+      expect(ended.error.message).to.contain('terminated');
+      await h().env.client.schedule.getHandle('call-reconciler').trigger();
+      await new Promise((r) => setTimeout(r, 2000));
+      const events = (await request('GET', '/v1/events?limit=100', { key: t.liveKey })).body.data.filter((e: any) => e.data.object.id === id);
+      expect(events.map((e: any) => e.type).reverse()).to.deep.equal(['call.started', 'call.ended']);
+      expect(events[0].data.object.metadata).to.deep.equal({ reconcile: 'me' });
+    });
   });
 });

@@ -1,0 +1,583 @@
+/**
+ * Connector publishing (spec section 4 "Connectors"; DESIGN.md section 10), scopes `connectors:read` /
+ * `connectors:write`:
+ *
+ *   GET    /v1/connectors                                      the connectors the caller publishes (list)
+ *   GET    /v1/connectors/{id}                                 one connector
+ *   POST   /v1/connectors/{id}/versions                        publish `{bundle, signature}` (Idempotency-Key)
+ *   GET    /v1/connectors/{id}/versions                        its versions (list)
+ *   GET    /v1/connectors/{id}/versions/{version}              one version
+ *   GET    /v1/connectors/{id}/versions/{version}/bundle       the bundle's bytes, exactly as published
+ *   POST   /v1/publisher_keys                                  register an Ed25519 public key (Idempotency-Key)
+ *   GET    /v1/publisher_keys, GET /v1/publisher_keys/{id}     list, retrieve
+ *   DELETE /v1/publisher_keys/{id}                             revoke
+ *
+ * Publisher keys are beyond the specification, which says versions are signed but not by whom: an
+ * organization registers one or more public keys per mode (several may be active, so keys rotate
+ * without downtime), and a version is accepted when its signature verifies under one of them over
+ * exactly the raw 32-byte SHA-256 digest of the bundle (src/lib/connectors.ts).
+ *
+ * Modes: publisher keys, connectors, versions and their lists are per mode (a test key sees only test
+ * publications, and a test-mode publisher key does not sign for live). Ownership of a connector id is
+ * per organization across both modes: the first organization to publish an id, in either mode, owns it
+ * in both, so rehearsing a publication in test mode can never be overtaken in live mode by another
+ * organization. Ownership is claimed by inserting `connector_owners` first (unique `_id`), never by
+ * read-then-write, so two organizations racing for one id get one owner.
+ *
+ * A version is immutable (unique on mode, connector, version): the same bytes again answer 200 with the
+ * stored version; other bytes are 409 `version_exists`. The bundle upload route, alone, takes a JSON
+ * body up to 15 MB (the base64 of a 10 MB bundle), parsed before the 1 MB parser of the rest of `/v1`.
+ */
+import crypto from 'node:crypto';
+import express, { Router, type Request, type RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Client } from '@temporalio/client';
+import { ApiError, invalidParam, notFound } from '../errors';
+import { Event } from '../models/events';
+import { insertIfAbsent, isDuplicateKey } from '../models/store';
+import {
+  Connector,
+  ConnectorBundle,
+  ConnectorOwner,
+  ConnectorVersion,
+  PublisherKey,
+  publisherKeyStatus,
+  readBundle,
+  renderConnector,
+  renderConnectorVersion,
+  renderPublisherKey,
+  type ConnectorDoc,
+  type ConnectorVersionDoc,
+  type PublisherKeyDoc,
+} from '../models/connectors';
+import {
+  BundleError,
+  checkSignature,
+  decodeBase64,
+  inspectBundle,
+  isPublishableVersion,
+  keyFingerprint,
+  latestVersion,
+  parsePublicKey,
+  PublicKeyError,
+  type BundleRejection,
+  type SignatureCheck,
+} from '../lib/connectors';
+import { emitEvent } from '../lib/events';
+import {
+  CONNECTOR_ID_RULE,
+  isConnectorId,
+  MAX_ACTIVE_PUBLISHER_KEYS,
+  MAX_BUNDLE_BYTES,
+  MB,
+  VERSION_PUBLISHED_EVENT,
+} from '../shared/connectors';
+import { idTime, newId } from '../shared/ids';
+import { authenticate, requireScope } from './middleware';
+import { idempotent } from './idempotency';
+import { listPage } from './lists';
+import { parseBody } from './validation';
+
+/** Body limit of the upload route: the base64 of a 10 MB bundle (13.4 MB) plus the rest, with room for line breaks. */
+export const VERSION_BODY_LIMIT = 15 * MB;
+
+/** 400 `bundle_invalid` with a machine-readable `reason` (src/lib/connectors.ts `BundleRejection`) beside the message. */
+export class BundleInvalidError extends ApiError {
+  constructor(
+    public readonly reason: BundleRejection,
+    message: string,
+  ) {
+    super(400, 'invalid_request_error', 'bundle_invalid', message, 'bundle');
+  }
+
+  override toBody() {
+    return { ...super.toBody(), reason: this.reason };
+  }
+}
+
+const versionSchema = z.strictObject({
+  bundle: z.string().min(1, 'must not be empty'),
+  signature: z.string().min(1, 'must not be empty'),
+});
+
+const publisherKeySchema = z.strictObject({
+  public_key: z.string().min(1, 'must not be empty').max(10_000, 'must be at most 10000 characters'),
+  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+  expires_at: z
+    .number()
+    .int('must be an integer (unix seconds)')
+    .positive('must be unix seconds')
+    .max(253_402_300_799, 'must be before the year 10000')
+    .optional(),
+});
+
+/**
+ * The body parser of `POST /v1/connectors/{id}/versions`, mounted on `/v1` before the shared 1 MB JSON
+ * parser (which then finds the body already read and steps aside). It authenticates and checks the
+ * scope first, so no one without `connectors:write` makes the API read 15 MB. A body over the limit is
+ * 400 `bundle_invalid` (`too_large`) rather than 413: the only large field is the bundle.
+ */
+export function connectorVersionBodyParser(): Router {
+  const router = Router();
+  const parse = express.json({ limit: VERSION_BODY_LIMIT, type: () => true, strict: false });
+  const parseBundleBody: RequestHandler = (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
+        return next(
+          new BundleInvalidError(
+            'too_large',
+            `The request body is over ${VERSION_BODY_LIMIT} bytes: the bundle must be at most ${MAX_BUNDLE_BYTES} bytes (10 MB) before base64.`,
+          ),
+        );
+      }
+      next(err);
+    });
+  router.post('/connectors/:id/versions', authenticate, requireScope('connectors:write'), parseBundleBody);
+  return router;
+}
+
+/** The path's connector id, or 400 naming `id`. */
+function connectorIdParam(req: Request): string {
+  const id = String(req.params.id);
+  if (!isConnectorId(id)) throw invalidParam('id', `Invalid id: a connector id must be ${CONNECTOR_ID_RULE}.`);
+  return id;
+}
+
+/** The path's version, or 400 naming `version`. */
+function versionParam(req: Request): string {
+  const version = String(req.params.version);
+  if (!isPublishableVersion(version))
+    throw invalidParam('version', 'Invalid version: must be a semantic version like 1.2.0 or 2.0.0-rc.1.');
+  return version;
+}
+
+const modeKey = (livemode: boolean, connectorId: string) => `${livemode ? 'live' : 'test'}:${connectorId}`;
+
+/** The caller's connector in the key's mode, or 404 `resource_missing`. */
+async function findConnector(req: Request, connectorId: string): Promise<ConnectorDoc> {
+  const { orgId, livemode } = req.auth!;
+  const doc = (await Connector.findOne({
+    _id: modeKey(livemode, connectorId),
+    org_id: orgId,
+  }).lean()) as ConnectorDoc | null;
+  if (!doc) throw notFound('connector', connectorId, 'id');
+  return doc;
+}
+
+/** The `evt_…` id of a version's `connector.version_published` event: fixed by the version id, so a retry emits it once. */
+const publishedEventId = (versionId: string) => `evt_${versionId.slice(versionId.indexOf('_') + 1)}`;
+
+/** Renders connectors with their latest version and version count, computed from the immutable version rows. */
+async function renderConnectors(docs: ConnectorDoc[]) {
+  if (docs.length === 0) return [];
+  const versions = (await ConnectorVersion.find(
+    { org_id: docs[0].org_id, livemode: docs[0].livemode, connector_id: { $in: docs.map((d) => d.connector_id) } },
+    { connector_id: 1, version: 1, name: 1, description: 1 },
+  ).lean()) as Pick<ConnectorVersionDoc, 'connector_id' | 'version' | 'name' | 'description'>[];
+  return docs.map((d) => {
+    const mine = versions.filter((v) => v.connector_id === d.connector_id);
+    return renderConnector(d, latestVersion(mine), mine.length);
+  });
+}
+
+/** The message of a refused signature (400 `signature_invalid`). */
+function signatureMessage(check: Exclude<SignatureCheck, { ok: true }>): string {
+  switch (check.why) {
+    case 'wrong_message':
+      return `The signature verifies under publisher key ${check.keyId}, but over ${check.signed}. Sign exactly the raw 32-byte SHA-256 digest of the decoded bundle bytes (Node: crypto.sign(null, digest, privateKey)).`;
+    case 'key_inactive':
+      return `The signature was made with publisher key ${check.keyId}, which is ${check.status}. Sign with an active key, or register a new one with POST /v1/publisher_keys.`;
+    case 'no_match':
+      return check.activeKeys === 0
+        ? 'This organization has no active publisher key in this mode. Register the public key with POST /v1/publisher_keys, then sign the raw 32-byte SHA-256 digest of the bundle with it.'
+        : `The signature matches none of this organization's ${check.activeKeys} active publisher key(s) in this mode. It must be the Ed25519 signature of the raw 32-byte SHA-256 digest of the decoded bundle bytes.`;
+  }
+}
+
+/**
+ * Stores a verified version under `versionId` and emits its event, or finds the version already there.
+ * Idempotent for a given `versionId` (a retry taking over an abandoned request finishes the same work).
+ * @returns the stored version
+ * @throws ApiError 403 `connector_owned_elsewhere`, 409 `version_exists`
+ */
+async function publishVersion(
+  temporal: Client,
+  req: Request,
+  versionId: string,
+  v: {
+    connectorId: string;
+    bundle: Buffer;
+    sha256: string;
+    keyId: string;
+    manifest: Awaited<ReturnType<typeof inspectBundle>>['manifest'];
+  },
+): Promise<ConnectorVersionDoc> {
+  const { orgId, livemode } = req.auth!;
+  const now = Date.now();
+  // First publication anywhere claims the id; the unique _id decides a race between organizations.
+  if (!(await insertIfAbsent(ConnectorOwner, { _id: v.connectorId, org_id: orgId, created_ms: now }))) {
+    const owner = await ConnectorOwner.findById(v.connectorId).lean();
+    if (owner && owner.org_id !== orgId) {
+      throw new ApiError(
+        403,
+        'permission_error',
+        'connector_owned_elsewhere',
+        `The connector id ${v.connectorId} is owned by another organization; publish under an id of a domain you control.`,
+        'id',
+      );
+    }
+  }
+  await insertIfAbsent(Connector, {
+    _id: modeKey(livemode, v.connectorId),
+    connector_id: v.connectorId,
+    org_id: orgId,
+    livemode,
+    seq: newId('cnr'),
+    created: Math.floor(now / 1000),
+  });
+
+  const key = { livemode, connector_id: v.connectorId, version: v.manifest.version };
+  let stored = (await ConnectorVersion.findOne(key).lean()) as ConnectorVersionDoc | null;
+  if (!stored) {
+    const doc: ConnectorVersionDoc = {
+      _id: versionId,
+      org_id: orgId,
+      livemode,
+      connector_id: v.connectorId,
+      version: v.manifest.version,
+      sha256: v.sha256,
+      size: v.bundle.length,
+      key_id: v.keyId,
+      name: v.manifest.name,
+      description: v.manifest.description,
+      manifest_json: JSON.stringify(v.manifest.raw),
+      created: Math.floor(idTime(versionId) / 1000),
+    };
+    // The bytes first, so that a version row never exists without them.
+    await insertIfAbsent(ConnectorBundle, { _id: versionId, org_id: orgId, livemode, data: v.bundle });
+    try {
+      await ConnectorVersion.collection.insertOne(doc as never);
+      stored = doc;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      stored = (await ConnectorVersion.findOne(key).lean()) as ConnectorVersionDoc | null;
+      if (!stored) throw err;
+      if (stored._id !== versionId) await ConnectorBundle.deleteOne({ _id: versionId });
+    }
+  }
+  if (stored._id !== versionId && stored.sha256 !== v.sha256) {
+    throw new ApiError(
+      409,
+      'invalid_request_error',
+      'version_exists',
+      `Version ${stored.version} of ${v.connectorId} is already published with other bytes (sha256 ${stored.sha256}); versions are immutable: publish a new version.`,
+      'bundle',
+    );
+  }
+  // Emit (again, if a crash came between the row and the event: emitEvent is idempotent for an id).
+  const eventId = publishedEventId(stored._id);
+  if (stored._id === versionId || !(await Event.exists({ _id: eventId }))) {
+    await emitEvent(temporal, {
+      id: eventId,
+      orgId,
+      livemode,
+      type: VERSION_PUBLISHED_EVENT,
+      createdMs: idTime(stored._id),
+      object: renderConnectorVersion(stored),
+    });
+  }
+  return stored;
+}
+
+/** Routes under `/v1/connectors`; `temporal` starts the deliveries of `connector.version_published`. */
+export function connectorsRouter(temporal: Client): Router {
+  const router = Router();
+
+  /**
+   * `POST /v1/connectors/{id}/versions` body `{bundle, signature}` (Idempotency-Key) → the
+   * `connector_version`. `bundle`: base64 (RFC 4648, padded; whitespace ignored) of a tar or gzip'd tar
+   * of at most 10 MB; `signature`: base64 of the 64-byte Ed25519 signature of the raw 32-byte SHA-256
+   * digest of the decoded bundle, by an active publisher key of the organization in this mode.
+   * The signature is checked before the archive is opened (an unsigned archive is never inflated).
+   * Errors: 400 `parameter_invalid` naming `id`, `bundle` or `signature` (shape); 400
+   * `signature_invalid` (saying what was signed instead when it can tell, or that the key is revoked);
+   * 400 `bundle_invalid` with a `reason` (src/lib/connectors.ts `inspectBundle`); 403
+   * `connector_owned_elsewhere`; 409 `version_exists`. The same bytes again: 200 with the stored version.
+   * Emits `connector.version_published` once per version.
+   */
+  router.post('/:id/versions', requireScope('connectors:write'), async (req, res) => {
+    const connectorId = connectorIdParam(req);
+    const body = parseBody(versionSchema, req.body);
+    const signature = decodeBase64(body.signature);
+    if (!signature || signature.length !== 64)
+      throw invalidParam('signature', 'Invalid signature: must be the base64 of a 64-byte Ed25519 signature.');
+    const bundleText = body.bundle.replace(/\s+/g, '');
+    const bundle = decodeBase64(bundleText);
+    if (!bundle)
+      throw invalidParam(
+        'bundle',
+        'Invalid bundle: must be standard base64 (RFC 4648, A-Z a-z 0-9 + /, padded with =) of the tar or tar.gz bytes.',
+      );
+    if (bundle.length > MAX_BUNDLE_BYTES)
+      throw new BundleInvalidError(
+        'too_large',
+        `The bundle is ${bundle.length} bytes; at most ${MAX_BUNDLE_BYTES} (10 MB) are accepted.`,
+      );
+
+    const { orgId, livemode } = req.auth!;
+    const keys = (await PublisherKey.find({ org_id: orgId, livemode }).lean()) as PublisherKeyDoc[];
+    const check = checkSignature(
+      bundle,
+      bundleText,
+      signature,
+      keys.map((k) => ({ id: k._id, publicKey: k.public_key, status: publisherKeyStatus(k) })),
+    );
+    if (!check.ok)
+      throw new ApiError(400, 'invalid_request_error', 'signature_invalid', signatureMessage(check), 'signature');
+
+    let info: Awaited<ReturnType<typeof inspectBundle>>;
+    try {
+      info = await inspectBundle(bundle, connectorId);
+    } catch (err) {
+      if (err instanceof BundleError) throw new BundleInvalidError(err.reason, `Invalid bundle: ${err.message}`);
+      throw err;
+    }
+    const sha256 = crypto.createHash('sha256').update(bundle).digest('hex');
+    await idempotent(req, res, 'cver', async (versionId) => {
+      const stored = await publishVersion(temporal, req, versionId, {
+        connectorId,
+        bundle,
+        sha256,
+        keyId: check.keyId,
+        manifest: info.manifest,
+      });
+      return { status: 200, body: renderConnectorVersion(stored) };
+    });
+  });
+
+  /**
+   * `GET /v1/connectors` → list of the caller's `connector` objects in the key's mode, newest first
+   * (by first publication in that mode); `starting_after` / `ending_before` take connector ids.
+   */
+  router.get('/', requireScope('connectors:read'), async (req, res) => {
+    const { orgId, livemode } = req.auth!;
+    const q = req.query as Record<string, unknown>;
+    let limit = 20;
+    if (q.limit !== undefined) {
+      if (typeof q.limit !== 'string' || !/^\d+$/.test(q.limit) || Number(q.limit) < 1 || Number(q.limit) > 100)
+        throw invalidParam('limit', 'Invalid limit: must be an integer from 1 to 100.');
+      limit = Number(q.limit);
+    }
+    if (q.starting_after !== undefined && q.ending_before !== undefined)
+      throw invalidParam('ending_before', 'Use starting_after or ending_before, not both.');
+    const cursorName =
+      q.starting_after !== undefined ? 'starting_after' : q.ending_before !== undefined ? 'ending_before' : null;
+    const filter: Record<string, unknown> = { org_id: orgId, livemode };
+    if (cursorName) {
+      const cursor = q[cursorName];
+      const doc = isConnectorId(cursor)
+        ? await Connector.findOne({ _id: modeKey(livemode, cursor), org_id: orgId }).lean()
+        : null;
+      if (!doc)
+        throw invalidParam(
+          cursorName,
+          `Invalid ${cursorName}: must be the id of one of your connectors from a previous page.`,
+        );
+      filter.seq = cursorName === 'starting_after' ? { $lt: doc.seq } : { $gt: doc.seq };
+    }
+    let docs = (await Connector.find(filter)
+      .sort({ seq: cursorName === 'ending_before' ? 1 : -1 })
+      .limit(limit + 1)
+      .lean()) as ConnectorDoc[];
+    const hasMore = docs.length > limit;
+    docs = docs.slice(0, limit);
+    if (cursorName === 'ending_before') docs.reverse();
+    res.json({ object: 'list', data: await renderConnectors(docs), has_more: hasMore, url: '/v1/connectors' });
+  });
+
+  /** `GET /v1/connectors/{id}` → the `connector`; 404 `resource_missing` unless the caller publishes it in this mode. */
+  router.get('/:id', requireScope('connectors:read'), async (req, res) => {
+    const [rendered] = await renderConnectors([await findConnector(req, connectorIdParam(req))]);
+    res.json(rendered);
+  });
+
+  /** `GET /v1/connectors/{id}/versions` → list of its `connector_version` objects, newest first. */
+  router.get('/:id/versions', requireScope('connectors:read'), async (req, res) => {
+    const connector = await findConnector(req, connectorIdParam(req));
+    res.json(
+      await listPage(
+        req,
+        ConnectorVersion,
+        { org_id: connector.org_id, livemode: connector.livemode, connector_id: connector.connector_id },
+        renderConnectorVersion,
+      ),
+    );
+  });
+
+  /** The caller's version `{version}` of connector `{id}`, or 404. */
+  async function findVersion(req: Request): Promise<ConnectorVersionDoc> {
+    const connectorId = connectorIdParam(req);
+    const version = versionParam(req);
+    const { orgId, livemode } = req.auth!;
+    const doc = (await ConnectorVersion.findOne({
+      livemode,
+      connector_id: connectorId,
+      version,
+      org_id: orgId,
+    }).lean()) as ConnectorVersionDoc | null;
+    if (!doc) throw notFound('connector version', `${connectorId}@${version}`, 'version');
+    return doc;
+  }
+
+  /** `GET /v1/connectors/{id}/versions/{version}` → the `connector_version`; 404 `resource_missing`. */
+  router.get('/:id/versions/:version', requireScope('connectors:read'), async (req, res) => {
+    res.json(renderConnectorVersion(await findVersion(req)));
+  });
+
+  /**
+   * `GET /v1/connectors/{id}/versions/{version}/bundle` → the bundle, byte for byte as published
+   * (`application/gzip` or `application/x-tar`), with `Repr-Digest: sha-256=:<base64>:` (RFC 9530) and
+   * `ETag: "<hex sha256>"`. The bytes are checked against the stored digest before they are sent.
+   */
+  router.get('/:id/versions/:version/bundle', requireScope('connectors:read'), async (req, res) => {
+    const version = await findVersion(req);
+    const bytes = await readBundle(version._id, version.org_id, version.livemode);
+    const digest = bytes && crypto.createHash('sha256').update(bytes).digest();
+    if (!bytes || digest!.toString('hex') !== version.sha256)
+      throw new Error(`bundle of ${version._id} is missing or does not match its sha256`);
+    const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
+    res
+      .status(200)
+      .set({
+        'Content-Type': gzip ? 'application/gzip' : 'application/x-tar',
+        'Content-Disposition': `attachment; filename="${version.connector_id}-${version.version}.${gzip ? 'tgz' : 'tar'}"`,
+        'Repr-Digest': `sha-256=:${digest!.toString('base64')}:`,
+        ETag: `"${version.sha256}"`,
+        'X-Content-Type-Options': 'nosniff',
+      })
+      .end(bytes);
+  });
+
+  return router;
+}
+
+/** The caller's publisher key `req.params.id` in the key's mode, or 404 `resource_missing`. */
+async function findPublisherKey(req: Request): Promise<PublisherKeyDoc> {
+  const id = String(req.params.id);
+  const doc = (await PublisherKey.findOne({
+    _id: id,
+    org_id: req.auth!.orgId,
+    livemode: req.auth!.livemode,
+  }).lean()) as PublisherKeyDoc | null;
+  if (!doc) throw notFound('publisher key', id, 'id');
+  return doc;
+}
+
+/** Routes under `/v1/publisher_keys`. */
+export function publisherKeysRouter(): Router {
+  const router = Router();
+
+  /**
+   * `POST /v1/publisher_keys` body `{public_key, name?, expires_at?}` (Idempotency-Key) → the
+   * `publisher_key`. `public_key`: Ed25519, PEM (SPKI) or base64 of the raw 32 bytes; `expires_at`:
+   * unix seconds in the future, after which the key no longer verifies. Errors: 400 naming
+   * `public_key` / `expires_at`; 400 `publisher_key_limit` beyond 10 active keys per organization and
+   * mode; 409 `publisher_key_exists` when the key is already registered (even revoked: a revoked key
+   * stays revoked).
+   */
+  router.post('/', requireScope('connectors:write'), async (req, res) => {
+    const body = parseBody(publisherKeySchema, req.body);
+    let raw: Buffer;
+    try {
+      raw = parsePublicKey(body.public_key);
+    } catch (err) {
+      if (err instanceof PublicKeyError) throw invalidParam('public_key', `Invalid public_key: ${err.message}.`);
+      throw err;
+    }
+    if (body.expires_at !== undefined && body.expires_at * 1000 <= Date.now())
+      throw invalidParam('expires_at', 'Invalid expires_at: must be in the future (unix seconds).');
+    const { orgId, livemode } = req.auth!;
+    await idempotent(req, res, 'pkey', async (id) => {
+      const fingerprint = keyFingerprint(raw);
+      const keys = (await PublisherKey.find({ org_id: orgId, livemode }).lean()) as PublisherKeyDoc[];
+      const existing = keys.find((k) => k.fingerprint === fingerprint);
+      if (existing && existing._id !== id) {
+        throw new ApiError(
+          409,
+          'invalid_request_error',
+          'publisher_key_exists',
+          `This public key is already registered as ${existing._id} (${publisherKeyStatus(existing)}).`,
+          'public_key',
+        );
+      }
+      if (!existing && keys.filter((k) => publisherKeyStatus(k) === 'active').length >= MAX_ACTIVE_PUBLISHER_KEYS) {
+        throw new ApiError(
+          400,
+          'invalid_request_error',
+          'publisher_key_limit',
+          `An organization may have at most ${MAX_ACTIVE_PUBLISHER_KEYS} active ${livemode ? 'live' : 'test'} publisher keys; revoke one first.`,
+        );
+      }
+      const doc: PublisherKeyDoc = {
+        _id: id,
+        org_id: orgId,
+        livemode,
+        name: body.name ?? null,
+        public_key: raw.toString('base64'),
+        fingerprint,
+        expires_ms: body.expires_at !== undefined ? body.expires_at * 1000 : null,
+        revoked_ms: null,
+        created: Math.floor(idTime(id) / 1000),
+      };
+      try {
+        await PublisherKey.collection.insertOne(doc as never);
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        const winner = (await PublisherKey.findOne({
+          org_id: orgId,
+          livemode,
+          fingerprint,
+        }).lean()) as PublisherKeyDoc | null;
+        if (winner?._id !== id)
+          throw new ApiError(
+            409,
+            'invalid_request_error',
+            'publisher_key_exists',
+            `This public key is already registered as ${winner?._id}.`,
+            'public_key',
+          );
+      }
+      return { status: 200, body: renderPublisherKey(doc) };
+    });
+  });
+
+  /** `GET /v1/publisher_keys` → list of the organization's publisher keys in this mode (revoked ones too), newest first. */
+  router.get('/', requireScope('connectors:read'), async (req, res) => {
+    res.json(
+      await listPage(
+        req,
+        PublisherKey,
+        { org_id: req.auth!.orgId, livemode: req.auth!.livemode },
+        (d: PublisherKeyDoc) => renderPublisherKey(d),
+      ),
+    );
+  });
+
+  /** `GET /v1/publisher_keys/{id}` → the `publisher_key`; 404 `resource_missing`. */
+  router.get('/:id', requireScope('connectors:read'), async (req, res) => {
+    res.json(renderPublisherKey(await findPublisherKey(req)));
+  });
+
+  /**
+   * `DELETE /v1/publisher_keys/{id}` → the `publisher_key`, `status: "revoked"`. From then on it
+   * verifies nothing; versions it signed before stay published. Revoking again changes nothing.
+   */
+  router.delete('/:id', requireScope('connectors:write'), async (req, res) => {
+    const doc = await findPublisherKey(req);
+    if (doc.revoked_ms == null)
+      await PublisherKey.updateOne({ _id: doc._id, revoked_ms: null }, { $set: { revoked_ms: Date.now() } });
+    res.json(renderPublisherKey(await findPublisherKey(req)));
+  });
+
+  return router;
+}

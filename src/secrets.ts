@@ -1,0 +1,42 @@
+/**
+ * Secrets at rest (webhook signing secrets, stored responses that carry them): sealed with AES-256-GCM
+ * under a key derived (HKDF-SHA256) from `SECRETS_KEY`, the same for every API and worker process.
+ * Sealed values read `enc:v1:<iv>.<tag>.<ciphertext>` (base64url); a value without the prefix is a
+ * secret stored before sealing existed and is returned as it is.
+ */
+import crypto from 'node:crypto';
+import { config } from './config';
+
+const PREFIX = 'enc:v1:';
+let cached: { source: string; key: Buffer } | undefined;
+
+function key(): Buffer {
+  const source = config().secretsKey;
+  if (!source || source.length < 32) throw new Error('SECRETS_KEY must be set to at least 32 characters (for example 32 random bytes in hex).');
+  if (cached?.source !== source) cached = { source, key: Buffer.from(crypto.hkdfSync('sha256', source, Buffer.alloc(0), 'svc-assistant secrets v1', 32)) };
+  return cached.key;
+}
+
+/** Seals `plain` for storage. @throws Error when SECRETS_KEY is missing or too short */
+export function sealSecret(plain: string): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', key(), iv);
+  const ct = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return `${PREFIX}${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${ct.toString('base64url')}`;
+}
+
+/**
+ * Opens a stored value sealed by `sealSecret` (null stays null; an unsealed legacy value is returned as is).
+ * @throws Error when the value was sealed under another key or altered
+ */
+export function openSecret(stored: string | null | undefined): string | null {
+  if (stored == null) return null;
+  if (!stored.startsWith(PREFIX)) return stored;
+  const [iv, tag, ct] = stored.slice(PREFIX.length).split('.');
+  const decipher = crypto.createDecipheriv('aes-256-gcm', key(), Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/** True when `stored` is sealed (not a legacy plain value). */
+export const isSealed = (stored: string | null | undefined): boolean => typeof stored === 'string' && stored.startsWith(PREFIX);

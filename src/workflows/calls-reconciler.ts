@@ -1,0 +1,20 @@
+/**
+ * `callReconcilerWorkflow`: records the end of calls whose `callWorkflow` run closed without recording it
+ * (terminated or timed out by an operator in the Temporal Web UI, or failed): each becomes `failed` with
+ * `end_reason` `error` and emits `call.ended` once. Started every minute by the Temporal Schedule
+ * `call-reconciler` (src/lib/calls.ts `ensureCallReconcilerSchedule`, overlap policy SKIP); all the work is
+ * the idempotent `reconcileCalls` activity (src/activities/calls.ts).
+ */
+import { proxyActivities } from '@temporalio/workflow';
+import type * as activities from '../activities';
+import type { CallReconcilerInput } from '../shared/calls';
+
+const { reconcileCalls } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
+});
+
+/** Runs one reconciliation pass over runs closed in the last `input.lookbackMs`. */
+export async function callReconcilerWorkflow(input: CallReconcilerInput): Promise<{ reconciled: number }> {
+  return await reconcileCalls(input);
+}
