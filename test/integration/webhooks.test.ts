@@ -435,7 +435,7 @@ describe('webhooks', function () {
       const event = await eventWhen(tenant.testKey, ended.id, settled);
       const failed = deliveredTo(event, down.id)[0];
       expect(failed).to.include({ status: 'failed', reason: 'retries_exhausted' });
-      expect(failed.attempts, 'retried within the window (how often depends on the machine's load)').to.be.at.least(2);
+      expect(failed.attempts, "retried within the window (how often depends on the machine's load)").to.be.at.least(2);
       expect(failed.last_attempt).to.include({ status_code: 503, error: 'HTTP 503' });
       expect(deliveredTo(event, watcher.id)[0]).to.include({ status: 'succeeded' });
       const ep = await request('GET', `/v1/webhook-endpoints/${down.id}`, { key: tenant.testKey });
