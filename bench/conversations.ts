@@ -26,7 +26,11 @@ import { percentile } from './stats';
 
 const summary = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
-  return { p50: Math.round(percentile(s, 50)), p99: Math.round(percentile(s, 99)), max: Math.round(s[s.length - 1] ?? NaN) };
+  return {
+    p50: Math.round(percentile(s, 50)),
+    p99: Math.round(percentile(s, 99)),
+    max: Math.round(s[s.length - 1] ?? NaN),
+  };
 };
 
 async function main(): Promise<void> {
@@ -36,11 +40,20 @@ async function main(): Promise<void> {
   await startHarness();
   const fake = await startFakeTwilio();
   try {
-    setConfig({ ...config(), twilioAccountSid: fake.accountSid, twilioAuthToken: fake.authToken, twilioApiBaseUrl: fake.url, publicBaseUrl: h().api.url });
+    setConfig({
+      ...config(),
+      twilioAccountSid: fake.accountSid,
+      twilioAuthToken: fake.authToken,
+      twilioApiBaseUrl: fake.url,
+      publicBaseUrl: h().api.url,
+    });
     const t = await newTenant();
     const service = `+1415${2_000_000 + Math.floor(Math.random() * 7_000_000)}`;
     await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Bench', instructions: 'Be brief.' } });
-    const pn = await request('POST', '/v1/phone_numbers', { key: t.liveKey, body: { number: service, channels: ['whatsapp'] } });
+    const pn = await request('POST', '/v1/phone_numbers', {
+      key: t.liveKey,
+      body: { number: service, channels: ['whatsapp'] },
+    });
     if (pn.status !== 200) throw new Error(JSON.stringify(pn.body));
 
     const waiting = new Map<string, (atMs: number) => void>();
@@ -48,7 +61,14 @@ async function main(): Promise<void> {
     const url = h().api.url + '/twilio/messaging';
     /** One inbound webhook; resolves with its response time and the time until the reply reached Twilio. */
     const exchange = async (from: string, text: string) => {
-      const params = { MessageSid: 'SM' + crypto.randomBytes(16).toString('hex'), AccountSid: fake.accountSid, From: `whatsapp:${from}`, To: `whatsapp:${service}`, Body: text, NumMedia: '0' };
+      const params = {
+        MessageSid: 'SM' + crypto.randomBytes(16).toString('hex'),
+        AccountSid: fake.accountSid,
+        From: `whatsapp:${from}`,
+        To: `whatsapp:${service}`,
+        Body: text,
+        NumMedia: '0',
+      };
       const replied = new Promise<number>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no reply to ${from} within 60 s`)), 60_000);
         waiting.set(`whatsapp:${from}`, (at) => (clearTimeout(timer), resolve(at)));
@@ -57,7 +77,10 @@ async function main(): Promise<void> {
       const p0 = performance.now();
       const res = await fetch(url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': twilio.getExpectedTwilioSignature(fake.authToken, url, params) },
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'X-Twilio-Signature': twilio.getExpectedTwilioSignature(fake.authToken, url, params),
+        },
         body: new URLSearchParams(params).toString(),
       });
       const responseMs = performance.now() - p0;
@@ -95,11 +118,19 @@ async function main(): Promise<void> {
       exchanges_per_second: Math.round((total / seconds) * 10) / 10,
       node: process.version,
     };
-    console.log(`conversations: ${total} inbound WhatsApp messages from ${customers} customers at once, each waiting for its reply; instant loopback LLM, loopback Twilio`);
-    console.log(`  webhook response (POST /twilio/messaging): p50 ${result.webhook_response_ms.p50} ms, p99 ${result.webhook_response_ms.p99} ms, max ${result.webhook_response_ms.max} ms`);
-    console.log(`  inbound → reply at Twilio: p50 ${result.inbound_to_reply_ms.p50} ms, p99 ${result.inbound_to_reply_ms.p99} ms  (${result.exchanges_per_second} exchanges/s)`);
+    console.log(
+      `conversations: ${total} inbound WhatsApp messages from ${customers} customers at once, each waiting for its reply; instant loopback LLM, loopback Twilio`,
+    );
+    console.log(
+      `  webhook response (POST /twilio/messaging): p50 ${result.webhook_response_ms.p50} ms, p99 ${result.webhook_response_ms.p99} ms, max ${result.webhook_response_ms.max} ms`,
+    );
+    console.log(
+      `  inbound → reply at Twilio: p50 ${result.inbound_to_reply_ms.p50} ms, p99 ${result.inbound_to_reply_ms.p99} ms  (${result.exchanges_per_second} exchanges/s)`,
+    );
     console.log(JSON.stringify(result));
-    console.log(`reproduce: npm run build && BENCH_MESSAGES=${total} BENCH_CUSTOMERS=${customers} node dist/bench/conversations.js`);
+    console.log(
+      `reproduce: npm run build && BENCH_MESSAGES=${total} BENCH_CUSTOMERS=${customers} node dist/bench/conversations.js`,
+    );
   } finally {
     await fake.close();
     await stopHarness();

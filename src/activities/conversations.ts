@@ -12,7 +12,15 @@ import type { Client } from '@temporalio/client';
 import { emitEvent } from '../lib/events';
 import { customerState } from '../lib/conversations';
 import { Agent } from '../models/agents';
-import { Conversation, Message, newInboundDocument, type MessageConversation, renderConversation, renderMessage, type MessageDoc } from '../models/conversations';
+import {
+  Conversation,
+  Message,
+  newInboundDocument,
+  type MessageConversation,
+  renderConversation,
+  renderMessage,
+  type MessageDoc,
+} from '../models/conversations';
 import { insertIfAbsent, type WithId } from '../models/store';
 import type { ChatMessage } from '../shared/assistant';
 import type { AgentSnapshot } from '../shared/calls';
@@ -58,16 +66,34 @@ export async function storeInbound(input: StoreInboundInput): Promise<StoreInbou
   await insertIfAbsent(Message, newInboundDocument(c, m, keyword, input.eventId));
   const row = (await Message.findOne({ dedupe_key: m.dedupeKey }).lean()) as WithId<MessageDoc> | null;
   if (!row) throw new Error(`inbound message ${m.dedupeKey} missing after insert`);
-  if (row._id !== m.messageId) return { messageId: row._id, duplicate: true, keyword: (row.keyword as Keyword | null) ?? null, receivedMs: row.received_ms ?? m.receivedMs };
+  if (row._id !== m.messageId)
+    return {
+      messageId: row._id,
+      duplicate: true,
+      keyword: (row.keyword as Keyword | null) ?? null,
+      receivedMs: row.received_ms ?? m.receivedMs,
+    };
 
   const conv = await Conversation.findById(c.conversationId).lean();
   if (conv) {
     await Conversation.updateOne(
       { _id: c.conversationId },
-      { $set: { last_inbound_ms: Math.max(conv.last_inbound_ms ?? 0, m.receivedMs), last_message_ms: Math.max(conv.last_message_ms ?? 0, m.receivedMs) } },
+      {
+        $set: {
+          last_inbound_ms: Math.max(conv.last_inbound_ms ?? 0, m.receivedMs),
+          last_message_ms: Math.max(conv.last_message_ms ?? 0, m.receivedMs),
+        },
+      },
     );
   }
-  await emitEvent(client(), { id: row.event_ids!.received!, orgId: c.orgId, livemode: c.livemode, type: 'message.received', createdMs: Date.now(), object: renderMessage(row) });
+  await emitEvent(client(), {
+    id: row.event_ids!.received!,
+    orgId: c.orgId,
+    livemode: c.livemode,
+    type: 'message.received',
+    createdMs: Date.now(),
+    object: renderMessage(row),
+  });
   return { messageId: row._id, duplicate: false, keyword, receivedMs: m.receivedMs };
 }
 
@@ -79,7 +105,12 @@ export async function storeInbound(input: StoreInboundInput): Promise<StoreInbou
 export async function applyMessageStatus(report: ProviderStatusInput): Promise<{ status: string | null }> {
   const row = (await Message.findById(report.messageId).lean()) as WithId<MessageDoc> | null;
   if (!row || row.direction !== 'outbound') return { status: null };
-  const status = await advanceStatus(row, report.status, report.errorCode ? { code: report.errorCode, message: report.errorMessage ?? '' } : null, report.providerSid);
+  const status = await advanceStatus(
+    row,
+    report.status,
+    report.errorCode ? { code: report.errorCode, message: report.errorMessage ?? '' } : null,
+    report.providerSid,
+  );
   return { status };
 }
 
@@ -99,7 +130,8 @@ export async function advanceStatus(
   const to = nextStatus(current, next);
   if (to) {
     const set: Record<string, unknown> = { status: to };
-    if (to === 'failed') Object.assign(set, { error_code: error?.code ?? 'send_failed', error_message: error?.message ?? null });
+    if (to === 'failed')
+      Object.assign(set, { error_code: error?.code ?? 'send_failed', error_message: error?.message ?? null });
     if (providerSid && !row.provider_sid) set.provider_sid = providerSid;
     await Message.updateOne({ _id: row._id }, { $set: set });
     Object.assign(row, set);
@@ -113,12 +145,14 @@ export async function advanceStatus(
 async function emitStatusEvents(row: WithId<MessageDoc>): Promise<void> {
   const ids = row.event_ids ?? {};
   const types: [string, string | null | undefined][] = [];
-  if (row.status === 'sent' || row.status === 'delivered' || row.status === 'read') types.push(['message.sent', ids.sent]);
+  if (row.status === 'sent' || row.status === 'delivered' || row.status === 'read')
+    types.push(['message.sent', ids.sent]);
   if (row.status === 'delivered' || row.status === 'read') types.push(['message.delivered', ids.delivered]);
   if (row.status === 'failed') types.push(['message.failed', ids.failed]);
   const object = renderMessage(row);
   for (const [type, id] of types) {
-    if (id) await emitEvent(client(), { id, orgId: row.org_id, livemode: row.livemode, type, createdMs: Date.now(), object });
+    if (id)
+      await emitEvent(client(), { id, orgId: row.org_id, livemode: row.livemode, type, createdMs: Date.now(), object });
   }
 }
 
@@ -126,12 +160,27 @@ async function emitStatusEvents(row: WithId<MessageDoc>): Promise<void> {
  * Sets the conversation's status; with `eventId`, emits `conversation.needs_person` (data.object = the
  * conversation) — once per hand-over, since the workflow chooses one id per hand-over.
  */
-export async function setConversationStatus(input: { conversationId: string; status: ConversationStatus; reason: string | null; eventId: string | null }): Promise<void> {
-  await Conversation.updateOne({ _id: input.conversationId }, { $set: { status: input.status, handoff_reason: input.status === 'needs_person' ? input.reason : null } });
+export async function setConversationStatus(input: {
+  conversationId: string;
+  status: ConversationStatus;
+  reason: string | null;
+  eventId: string | null;
+}): Promise<void> {
+  await Conversation.updateOne(
+    { _id: input.conversationId },
+    { $set: { status: input.status, handoff_reason: input.status === 'needs_person' ? input.reason : null } },
+  );
   if (!input.eventId) return;
   const doc = await Conversation.findById(input.conversationId).lean();
   if (!doc) throw new Error(`conversation ${input.conversationId} has no document`);
-  await emitEvent(client(), { id: input.eventId, orgId: doc.org_id, livemode: doc.livemode, type: 'conversation.needs_person', createdMs: Date.now(), object: renderConversation(doc) });
+  await emitEvent(client(), {
+    id: input.eventId,
+    orgId: doc.org_id,
+    livemode: doc.livemode,
+    type: 'conversation.needs_person',
+    createdMs: Date.now(),
+    object: renderConversation(doc),
+  });
 }
 
 /** Sets the assistant answering the conversation (`POST /v1/messages` with `agent_id`). */
@@ -153,7 +202,12 @@ export interface ConversationContext {
  * about the customer: the contact (by `customerNumber`), their records and the agent's knowledge join
  * here when the contacts and knowledge domains provide them; until then `contactId` is null.
  */
-export async function conversationContext(input: { orgId: string; livemode: boolean; agentId: string | null; customerNumber: string }): Promise<ConversationContext> {
+export async function conversationContext(input: {
+  orgId: string;
+  livemode: boolean;
+  agentId: string | null;
+  customerNumber: string;
+}): Promise<ConversationContext> {
   if (!input.agentId) return { agent: null, contactId: null };
   const agent = await Agent.findOne({ _id: input.agentId, org_id: input.orgId, livemode: input.livemode }).lean();
   if (!agent) return { agent: null, contactId: null };
@@ -189,7 +243,10 @@ export interface LoadedConversation {
  */
 export async function loadConversation(input: { conversationId: string }): Promise<LoadedConversation> {
   const doc = await Conversation.findById(input.conversationId).lean();
-  const rows = await Message.find({ conversation_id: input.conversationId }).sort({ _id: -1 }).limit(HISTORY_ON_LOAD).lean();
+  const rows = await Message.find({ conversation_id: input.conversationId })
+    .sort({ _id: -1 })
+    .limit(HISTORY_ON_LOAD)
+    .lean();
   const history: ChatMessage[] = rows.reverse().map((r) => chatMessageOf(r.author as string, r.text));
   const state = await customerState(input.conversationId);
   return {

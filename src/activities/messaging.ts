@@ -53,21 +53,38 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
   await touchConversation(c.conversationId, m.createdMs);
   if (row.status !== 'queued' || row.provider_sid) {
     // Done before (a retry, or a signal repeated by a retried request): re-apply what it implies.
-    return { status: await advanceStatus(row, row.status as OutboundStatus, null), providerSid: row.provider_sid ?? null };
+    return {
+      status: await advanceStatus(row, row.status as OutboundStatus, null),
+      providerSid: row.provider_sid ?? null,
+    };
   }
 
-  const fail = async (code: string, message: string) => ({ status: await advanceStatus(row, 'failed', { code, message }), providerSid: null });
+  const fail = async (code: string, message: string) => ({
+    status: await advanceStatus(row, 'failed', { code, message }),
+    providerSid: null,
+  });
   const customer = await customerState(c.conversationId);
-  if (customer.optedOut) return fail('recipient_opted_out', 'The customer opted out (STOP) on this channel; they can opt in again with START.');
+  if (customer.optedOut)
+    return fail(
+      'recipient_opted_out',
+      'The customer opted out (STOP) on this channel; they can opt in again with START.',
+    );
   if (c.channel === 'whatsapp' && !m.template && !windowOpen(customer.lastInboundMs, Date.now())) {
-    return fail('whatsapp_window_closed', 'Free text on WhatsApp is allowed only within 24 hours of the customer\'s last message; send a template.');
+    return fail(
+      'whatsapp_window_closed',
+      "Free text on WhatsApp is allowed only within 24 hours of the customer's last message; send a template.",
+    );
   }
 
   if (!c.livemode) {
     await advanceStatus(row, 'sent', null);
     return { status: await advanceStatus(row, 'delivered', null), providerSid: null };
   }
-  if (!telephonyConfigured()) return fail('messaging_not_configured', 'Twilio is not configured on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN).');
+  if (!telephonyConfigured())
+    return fail(
+      'messaging_not_configured',
+      'Twilio is not configured on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN).',
+    );
 
   const address = (n: string) => (c.channel === 'whatsapp' ? `whatsapp:${n}` : n);
   const twilio = twilioClient();
@@ -87,7 +104,12 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
       from: address(m.from),
       to: address(m.to),
       ...(m.template?.contentSid
-        ? { contentSid: m.template.contentSid, contentVariables: JSON.stringify(Object.fromEntries(m.template.parameters.map((p, i) => [String(i + 1), p]))) }
+        ? {
+            contentSid: m.template.contentSid,
+            contentVariables: JSON.stringify(
+              Object.fromEntries(m.template.parameters.map((p, i) => [String(i + 1), p])),
+            ),
+          }
         : { body: m.text }),
       statusCallback: `${config().publicBaseUrl}/twilio/messaging/status/${m.messageId}`,
     });
@@ -108,9 +130,22 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
  * The SID of a message Twilio accepted from `from` to `to` with `body` since `sinceMs` (minus clock
  * skew), or null. One page of Twilio's list, newest first, is enough for one conversation's retry.
  */
-async function findAcceptedMessage(twilio: ReturnType<typeof twilioClient>, from: string, to: string, body: string, sinceMs: number): Promise<string | null> {
-  const page = await twilio.messages.page({ from, to, dateSentAfter: new Date(sinceMs - LOOKUP_SKEW_MS), pageSize: 50 });
-  const match = page.instances.find((msg) => msg.body === body && (!msg.dateCreated || msg.dateCreated.getTime() >= sinceMs - LOOKUP_SKEW_MS));
+async function findAcceptedMessage(
+  twilio: ReturnType<typeof twilioClient>,
+  from: string,
+  to: string,
+  body: string,
+  sinceMs: number,
+): Promise<string | null> {
+  const page = await twilio.messages.page({
+    from,
+    to,
+    dateSentAfter: new Date(sinceMs - LOOKUP_SKEW_MS),
+    pageSize: 50,
+  });
+  const match = page.instances.find(
+    (msg) => msg.body === body && (!msg.dateCreated || msg.dateCreated.getTime() >= sinceMs - LOOKUP_SKEW_MS),
+  );
   if (match) Context.current().log.info('adopting a message Twilio already accepted', { sid: match.sid });
   return match?.sid ?? null;
 }
@@ -118,5 +153,6 @@ async function findAcceptedMessage(twilio: ReturnType<typeof twilioClient>, from
 /** Moves the conversation's `last_message_ms` forward to `atMs`. */
 async function touchConversation(conversationId: string, atMs: number): Promise<void> {
   const conv = await Conversation.findById(conversationId).lean();
-  if (conv && (conv.last_message_ms ?? 0) < atMs) await Conversation.updateOne({ _id: conversationId }, { $set: { last_message_ms: atMs } });
+  if (conv && (conv.last_message_ms ?? 0) < atMs)
+    await Conversation.updateOne({ _id: conversationId }, { $set: { last_message_ms: atMs } });
 }

@@ -31,7 +31,15 @@ import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
-import { customerState, ensureConversation, placeholderCount, renderTemplateBody, renderUnregisteredTemplate, signalConversation, updateConversation } from '../lib/conversations';
+import {
+  customerState,
+  ensureConversation,
+  placeholderCount,
+  renderTemplateBody,
+  renderUnregisteredTemplate,
+  signalConversation,
+  updateConversation,
+} from '../lib/conversations';
 import { Agent, defaultAgentId } from '../models/agents';
 import {
   Conversation,
@@ -77,7 +85,10 @@ const MAX_RECEIVED_AGE_S = 366 * 24 * 60 * 60;
 const templateParam = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(512),
   language: z.string().trim().min(2).max(15),
-  parameters: z.array(z.string().max(1024, 'entries must be at most 1024 characters')).max(100, 'must have at most 100 entries').optional(),
+  parameters: z
+    .array(z.string().max(1024, 'entries must be at most 1024 characters'))
+    .max(100, 'must have at most 100 entries')
+    .optional(),
 });
 
 const sendSchema = z.strictObject({
@@ -90,15 +101,23 @@ const sendSchema = z.strictObject({
 
 const phoneNumberSchema = z.strictObject({
   number: e164,
-  channels: z.array(z.enum(NUMBER_CHANNELS)).min(1, 'must name at least one channel').refine((c) => new Set(c).size === c.length, 'must not repeat a channel'),
+  channels: z
+    .array(z.enum(NUMBER_CHANNELS))
+    .min(1, 'must name at least one channel')
+    .refine((c) => new Set(c).size === c.length, 'must not repeat a channel'),
   agent_id: z.string().min(1).optional(),
 });
 
 const templateSchema = z.strictObject({
-  name: z.string().regex(/^[a-z0-9_]{1,512}$/, 'must be lowercase letters, digits and underscores (WhatsApp template names)'),
+  name: z
+    .string()
+    .regex(/^[a-z0-9_]{1,512}$/, 'must be lowercase letters, digits and underscores (WhatsApp template names)'),
   language: z.string().regex(/^[a-z]{2,3}([_-][A-Za-z]{2,4})?$/, 'must be a language code like en or en_US'),
   body: z.string().min(1, 'must not be empty').max(1024, 'must be at most 1024 characters'),
-  content_sid: z.string().regex(/^HX[0-9a-fA-F]{32}$/, 'must be a Twilio Content SID (HX followed by 32 hex digits)').optional(),
+  content_sid: z
+    .string()
+    .regex(/^HX[0-9a-fA-F]{32}$/, 'must be a Twilio Content SID (HX followed by 32 hex digits)')
+    .optional(),
 });
 
 const inboundSchema = z.strictObject({
@@ -110,7 +129,8 @@ const inboundSchema = z.strictObject({
 });
 
 /** 422 `invalid_request_error`, for a well-formed request the rules refuse. */
-const unprocessable = (code: string, message: string, param?: string) => new ApiError(422, 'invalid_request_error', code, message, param);
+const unprocessable = (code: string, message: string, param?: string) =>
+  new ApiError(422, 'invalid_request_error', code, message, param);
 
 /** Routes of the messaging domain, mounted on `/v1`; `temporal` reaches the conversations' workflows. */
 export function conversationsRouter(temporal: Client): Router {
@@ -120,19 +140,30 @@ export function conversationsRouter(temporal: Client): Router {
   router.post('/messages', requireScope('messages:write'), async (req, res) => {
     const body = parseBody(sendSchema, req.body);
     const { orgId, livemode } = req.auth!;
-    if (body.text === undefined && body.template === undefined) throw missingParam('text', 'Missing required param: text (or template, on WhatsApp).');
-    if (body.text !== undefined && body.template !== undefined) throw invalidParam('template', 'Send either text or template, not both.');
-    if (body.channel === 'sms' && body.template) throw invalidParam('template', 'Templates do not apply to SMS (they are WhatsApp message templates); send text.');
+    if (body.text === undefined && body.template === undefined)
+      throw missingParam('text', 'Missing required param: text (or template, on WhatsApp).');
+    if (body.text !== undefined && body.template !== undefined)
+      throw invalidParam('template', 'Send either text or template, not both.');
+    if (body.channel === 'sms' && body.template)
+      throw invalidParam('template', 'Templates do not apply to SMS (they are WhatsApp message templates); send text.');
     if (livemode && !telephonyConfigured()) {
-      throw new ApiError(503, 'api_error', 'messaging_not_configured', 'Live messaging needs Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for the simulated number.');
+      throw new ApiError(
+        503,
+        'api_error',
+        'messaging_not_configured',
+        'Live messaging needs Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for the simulated number.',
+      );
     }
-    if (body.agent_id && !(await Agent.exists({ _id: body.agent_id, org_id: orgId, livemode }))) throw notFound('agent', body.agent_id, 'agent_id');
+    if (body.agent_id && !(await Agent.exists({ _id: body.agent_id, org_id: orgId, livemode })))
+      throw notFound('agent', body.agent_id, 'agent_id');
     const template = body.template ? await resolveTemplate(orgId, livemode, body.template) : null;
     const text = template ? template.text : body.text!;
 
     await idempotent(req, res, 'msg', async (messageId) => {
       // Everything is checked before anything is written: a refused message creates nothing, not even a conversation.
-      const existing = (await Conversation.findOne({ key: conversationWorkflowId(orgId, livemode, body.channel, body.to) }).lean()) as WithId<ConversationDoc> | null;
+      const existing = (await Conversation.findOne({
+        key: conversationWorkflowId(orgId, livemode, body.channel, body.to),
+      }).lean()) as WithId<ConversationDoc> | null;
       // A new conversation is sent from the organization's number for the channel; an existing one keeps its own.
       const number = existing ? null : await serviceNumberFor(orgId, livemode, body.channel);
       if (!existing && !number) {
@@ -143,11 +174,22 @@ export function conversationsRouter(temporal: Client): Router {
       }
       const customer = existing ? await customerState(existing._id) : { lastInboundMs: null, optedOut: false };
       if (customer.optedOut) {
-        throw unprocessable('recipient_opted_out', `${body.to} opted out of ${body.channel} messages (STOP) and gets nothing until they send START.`, 'to');
+        throw unprocessable(
+          'recipient_opted_out',
+          `${body.to} opted out of ${body.channel} messages (STOP) and gets nothing until they send START.`,
+          'to',
+        );
       }
       if (body.channel === 'whatsapp' && !template && !windowOpen(customer.lastInboundMs, Date.now())) {
-        const closed = customer.lastInboundMs === null ? 'the customer has never written' : `it closed at ${new Date(windowClosesAt(customer.lastInboundMs) * 1000).toISOString()}`;
-        throw unprocessable('whatsapp_window_closed', `Free text on WhatsApp is allowed only within 24 hours of the customer's last message, and ${closed}. Send a template.`, 'text');
+        const closed =
+          customer.lastInboundMs === null
+            ? 'the customer has never written'
+            : `it closed at ${new Date(windowClosesAt(customer.lastInboundMs) * 1000).toISOString()}`;
+        throw unprocessable(
+          'whatsapp_window_closed',
+          `Free text on WhatsApp is allowed only within 24 hours of the customer's last message, and ${closed}. Send a template.`,
+          'text',
+        );
       }
       const conv =
         existing ??
@@ -176,7 +218,11 @@ export function conversationsRouter(temporal: Client): Router {
 
   /** `GET /v1/messages/{id}` → the message; 404 `resource_missing`. */
   router.get('/messages/:id', requireScope('messages:read'), async (req, res) => {
-    const doc = await Message.findOne({ _id: String(req.params.id), org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
+    const doc = await Message.findOne({
+      _id: String(req.params.id),
+      org_id: req.auth!.orgId,
+      livemode: req.auth!.livemode,
+    }).lean();
     if (!doc) throw notFound('message', String(req.params.id), 'id');
     res.json(renderMessage(doc as WithId<MessageDoc>));
   });
@@ -185,11 +231,16 @@ export function conversationsRouter(temporal: Client): Router {
   router.get('/conversations', requireScope('messages:read'), async (req, res) => {
     const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
     const q = req.query as Record<string, unknown>;
-    const allowed: Record<string, readonly string[] | null> = { channel: CHANNELS, status: ['open', 'needs_person'], customer_number: null };
+    const allowed: Record<string, readonly string[] | null> = {
+      channel: CHANNELS,
+      status: ['open', 'needs_person'],
+      customer_number: null,
+    };
     for (const [name, values] of Object.entries(allowed)) {
       const v = q[name];
       if (v === undefined) continue;
-      if (typeof v !== 'string' || (values && !values.includes(v))) throw invalidParam(name, `Invalid ${name}: must be ${values ? `one of ${values.join(', ')}` : 'a string'}.`);
+      if (typeof v !== 'string' || (values && !values.includes(v)))
+        throw invalidParam(name, `Invalid ${name}: must be ${values ? `one of ${values.join(', ')}` : 'a string'}.`);
       filter[name] = v;
     }
     res.json(await listPage(req, Conversation, filter, (doc) => renderConversation(doc)));
@@ -203,7 +254,14 @@ export function conversationsRouter(temporal: Client): Router {
   /** `GET /v1/conversations/{id}/messages` → its messages, newest first. */
   router.get('/conversations/:id/messages', requireScope('messages:read'), async (req, res) => {
     const conv = await findConversation(req);
-    res.json(await listPage(req, Message, { conversation_id: conv._id, org_id: conv.org_id, livemode: conv.livemode }, renderMessage));
+    res.json(
+      await listPage(
+        req,
+        Message,
+        { conversation_id: conv._id, org_id: conv.org_id, livemode: conv.livemode },
+        renderMessage,
+      ),
+    );
   });
 
   /**
@@ -215,11 +273,20 @@ export function conversationsRouter(temporal: Client): Router {
     parseBody(z.strictObject({}), req.body);
     const conv = await findConversation(req);
     await idempotent(req, res, 'req', async (updateId) => {
-      const notHandedOver = () => new ApiError(409, 'invalid_request_error', 'conversation_not_handed_over', 'The conversation is open: the assistant already answers it.');
+      const notHandedOver = () =>
+        new ApiError(
+          409,
+          'invalid_request_error',
+          'conversation_not_handed_over',
+          'The conversation is open: the assistant already answers it.',
+        );
       if (conv.status !== 'needs_person') throw notHandedOver();
       const { resumed } = await updateConversation(temporal, conv, resumeUpdate, updateId);
       if (!resumed) throw notHandedOver();
-      return { status: 200, body: renderConversation((await Conversation.findById(conv._id).lean()) as WithId<ConversationDoc>) };
+      return {
+        status: 200,
+        body: renderConversation((await Conversation.findById(conv._id).lean()) as WithId<ConversationDoc>),
+      };
     });
   });
 
@@ -231,15 +298,32 @@ export function conversationsRouter(temporal: Client): Router {
   router.post('/phone_numbers', requireScope('phone_numbers:write'), async (req, res) => {
     const body = parseBody(phoneNumberSchema, req.body);
     const { orgId, livemode } = req.auth!;
-    if (body.agent_id && !(await Agent.exists({ _id: body.agent_id, org_id: orgId, livemode }))) throw notFound('agent', body.agent_id, 'agent_id');
+    if (body.agent_id && !(await Agent.exists({ _id: body.agent_id, org_id: orgId, livemode })))
+      throw notFound('agent', body.agent_id, 'agent_id');
     await idempotent(req, res, 'pn', async (id) => {
-      const doc = { _id: id, route_key: numberRouteKey(orgId, livemode, body.number), org_id: orgId, livemode, number: body.number, channels: body.channels, agent_id: body.agent_id ?? null, created: Math.floor(idTime(id) / 1000) };
+      const doc = {
+        _id: id,
+        route_key: numberRouteKey(orgId, livemode, body.number),
+        org_id: orgId,
+        livemode,
+        number: body.number,
+        channels: body.channels,
+        agent_id: body.agent_id ?? null,
+        created: Math.floor(idTime(id) / 1000),
+      };
       try {
         await PhoneNumber.collection.insertOne(doc as never);
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         const mine = await PhoneNumber.findOne({ _id: id }).lean();
-        if (!mine) throw new ApiError(409, 'invalid_request_error', 'phone_number_already_connected', `${body.number} is already connected${livemode ? '' : ' to this organization'}.`, 'number');
+        if (!mine)
+          throw new ApiError(
+            409,
+            'invalid_request_error',
+            'phone_number_already_connected',
+            `${body.number} is already connected${livemode ? '' : ' to this organization'}.`,
+            'number',
+          );
       }
       return { status: 200, body: renderPhoneNumber(doc) };
     });
@@ -247,12 +331,18 @@ export function conversationsRouter(temporal: Client): Router {
 
   /** `GET /v1/phone_numbers` → list, newest first. */
   router.get('/phone_numbers', requireScope('phone_numbers:read'), async (req, res) => {
-    res.json(await listPage(req, PhoneNumber, { org_id: req.auth!.orgId, livemode: req.auth!.livemode }, renderPhoneNumber));
+    res.json(
+      await listPage(req, PhoneNumber, { org_id: req.auth!.orgId, livemode: req.auth!.livemode }, renderPhoneNumber),
+    );
   });
 
   /** `GET /v1/phone_numbers/{id}` → the phone number; 404. */
   router.get('/phone_numbers/:id', requireScope('phone_numbers:read'), async (req, res) => {
-    const doc = await PhoneNumber.findOne({ _id: String(req.params.id), org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
+    const doc = await PhoneNumber.findOne({
+      _id: String(req.params.id),
+      org_id: req.auth!.orgId,
+      livemode: req.auth!.livemode,
+    }).lean();
     if (!doc) throw notFound('phone number', String(req.params.id), 'id');
     res.json(renderPhoneNumber(doc));
   });
@@ -273,17 +363,39 @@ export function conversationsRouter(temporal: Client): Router {
   router.post('/message_templates', requireScope('messages:write'), async (req, res) => {
     const body = parseBody(templateSchema, req.body);
     const { orgId, livemode } = req.auth!;
-    if (livemode && !body.content_sid) throw missingParam('content_sid', 'Missing required param: content_sid (live WhatsApp templates are sent through Twilio\'s Content API).');
+    if (livemode && !body.content_sid)
+      throw missingParam(
+        'content_sid',
+        "Missing required param: content_sid (live WhatsApp templates are sent through Twilio's Content API).",
+      );
     const placeholders = placeholderCount(body.body);
-    if (placeholders === null) throw invalidParam('body', 'Invalid body: placeholders must be {{1}}, {{2}}, … {{n}}, none skipped.');
+    if (placeholders === null)
+      throw invalidParam('body', 'Invalid body: placeholders must be {{1}}, {{2}}, … {{n}}, none skipped.');
     await idempotent(req, res, 'mtpl', async (id) => {
-      const doc = { _id: id, key: templateKey(orgId, livemode, body.name, body.language), org_id: orgId, livemode, name: body.name, language: body.language, body: body.body, placeholders, content_sid: body.content_sid ?? null, created: Math.floor(idTime(id) / 1000) };
+      const doc = {
+        _id: id,
+        key: templateKey(orgId, livemode, body.name, body.language),
+        org_id: orgId,
+        livemode,
+        name: body.name,
+        language: body.language,
+        body: body.body,
+        placeholders,
+        content_sid: body.content_sid ?? null,
+        created: Math.floor(idTime(id) / 1000),
+      };
       try {
         await MessageTemplate.collection.insertOne(doc as never);
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
         if (!(await MessageTemplate.exists({ _id: id }))) {
-          throw new ApiError(409, 'invalid_request_error', 'message_template_exists', `A template named ${body.name} (${body.language}) is already registered.`, 'name');
+          throw new ApiError(
+            409,
+            'invalid_request_error',
+            'message_template_exists',
+            `A template named ${body.name} (${body.language}) is already registered.`,
+            'name',
+          );
         }
       }
       return { status: 200, body: renderMessageTemplate(doc) };
@@ -292,12 +404,23 @@ export function conversationsRouter(temporal: Client): Router {
 
   /** `GET /v1/message_templates` → list, newest first. */
   router.get('/message_templates', requireScope('messages:read'), async (req, res) => {
-    res.json(await listPage(req, MessageTemplate, { org_id: req.auth!.orgId, livemode: req.auth!.livemode }, renderMessageTemplate));
+    res.json(
+      await listPage(
+        req,
+        MessageTemplate,
+        { org_id: req.auth!.orgId, livemode: req.auth!.livemode },
+        renderMessageTemplate,
+      ),
+    );
   });
 
   /** `GET /v1/message_templates/{id}` → the template; 404. */
   router.get('/message_templates/:id', requireScope('messages:read'), async (req, res) => {
-    const doc = await MessageTemplate.findOne({ _id: String(req.params.id), org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
+    const doc = await MessageTemplate.findOne({
+      _id: String(req.params.id),
+      org_id: req.auth!.orgId,
+      livemode: req.auth!.livemode,
+    }).lean();
     if (!doc) throw notFound('message template', String(req.params.id), 'id');
     res.json(renderMessageTemplate(doc));
   });
@@ -311,21 +434,40 @@ export function conversationsRouter(temporal: Client): Router {
    */
   router.post('/test_helpers/inbound_messages', requireScope('messages:write'), async (req, res) => {
     const { orgId, livemode } = req.auth!;
-    if (livemode) throw new ApiError(403, 'permission_error', 'test_mode_only', 'Test helpers work only with test-mode keys; live inbound messages come from Twilio.');
+    if (livemode)
+      throw new ApiError(
+        403,
+        'permission_error',
+        'test_mode_only',
+        'Test helpers work only with test-mode keys; live inbound messages come from Twilio.',
+      );
     const body = parseBody(inboundSchema, req.body);
     const nowS = Math.floor(Date.now() / 1000);
-    if (body.received_at !== undefined && (body.received_at > nowS + 5 || body.received_at < nowS - MAX_RECEIVED_AGE_S)) {
-      throw invalidParam('received_at', 'Invalid received_at: must be a unix time in seconds, not in the future and at most a year ago.');
+    if (
+      body.received_at !== undefined &&
+      (body.received_at > nowS + 5 || body.received_at < nowS - MAX_RECEIVED_AGE_S)
+    ) {
+      throw invalidParam(
+        'received_at',
+        'Invalid received_at: must be a unix time in seconds, not in the future and at most a year ago.',
+      );
     }
     let agentId: string | null = null;
     const to = body.to ?? SIMULATED_NUMBER;
     if (to !== SIMULATED_NUMBER) {
       const number = await PhoneNumber.findOne({ route_key: numberRouteKey(orgId, false, to) }).lean();
-      if (!number || !number.channels.includes(body.channel)) throw invalidParam('to', `Invalid to: must be the simulated number ${SIMULATED_NUMBER} or a test-mode number of this organization connected for ${body.channel}.`);
+      if (!number || !number.channels.includes(body.channel))
+        throw invalidParam(
+          'to',
+          `Invalid to: must be the simulated number ${SIMULATED_NUMBER} or a test-mode number of this organization connected for ${body.channel}.`,
+        );
       agentId = number.agent_id ?? null;
     }
     await idempotent(req, res, 'msg', async (messageId) => {
-      const conv = await ensureConversation({ orgId, livemode, channel: body.channel, customerNumber: body.from }, async () => ({ serviceNumber: to, agentId: agentId ?? (await defaultAgentId(orgId, livemode)) }));
+      const conv = await ensureConversation(
+        { orgId, livemode, channel: body.channel, customerNumber: body.from },
+        async () => ({ serviceNumber: to, agentId: agentId ?? (await defaultAgentId(orgId, livemode)) }),
+      );
       const receivedMs = body.received_at !== undefined ? body.received_at * 1000 : Date.now();
       const result = await updateConversation(temporal, conv, receiveUpdate, messageId, {
         messageId,
@@ -356,9 +498,16 @@ async function findConversation(req: Request): Promise<WithId<ConversationDoc>> 
  * The service number a new conversation on `channel` is sent from: in test mode the simulated number; in
  * live mode the organization's first number connected for the channel (null when there is none).
  */
-async function serviceNumberFor(orgId: string, livemode: boolean, channel: Channel): Promise<{ number: string; agentId: string | null } | null> {
+async function serviceNumberFor(
+  orgId: string,
+  livemode: boolean,
+  channel: Channel,
+): Promise<{ number: string; agentId: string | null } | null> {
   if (!livemode) return { number: SIMULATED_NUMBER, agentId: null };
-  const numbers = await PhoneNumber.find({ org_id: orgId, livemode: true, channels: channel }).sort({ _id: 1 }).limit(1).lean();
+  const numbers = await PhoneNumber.find({ org_id: orgId, livemode: true, channels: channel })
+    .sort({ _id: 1 })
+    .limit(1)
+    .lean();
   return numbers[0] ? { number: numbers[0].number, agentId: numbers[0].agent_id ?? null } : null;
 }
 
@@ -368,15 +517,28 @@ async function serviceNumberFor(orgId: string, livemode: boolean, channel: Chann
  * unregistered one is rendered from its name and parameters; in live mode it must be registered (404
  * naming `template.name`), since Twilio sends it by its Content SID.
  */
-async function resolveTemplate(orgId: string, livemode: boolean, t: z.infer<typeof templateParam>): Promise<{ ref: TemplateRef; text: string }> {
+async function resolveTemplate(
+  orgId: string,
+  livemode: boolean,
+  t: z.infer<typeof templateParam>,
+): Promise<{ ref: TemplateRef; text: string }> {
   const parameters = t.parameters ?? [];
   const registered = await MessageTemplate.findOne({ key: templateKey(orgId, livemode, t.name, t.language) }).lean();
   if (!registered) {
     if (livemode) throw notFound('message template', `${t.name} (${t.language})`, 'template.name');
-    return { ref: { name: t.name, language: t.language, parameters, contentSid: null }, text: renderUnregisteredTemplate(t.name, t.language, parameters) };
+    return {
+      ref: { name: t.name, language: t.language, parameters, contentSid: null },
+      text: renderUnregisteredTemplate(t.name, t.language, parameters),
+    };
   }
   if (parameters.length !== registered.placeholders) {
-    throw invalidParam('template.parameters', `Invalid template.parameters: the template ${t.name} (${t.language}) has ${registered.placeholders} placeholder(s), got ${parameters.length} parameter(s).`);
+    throw invalidParam(
+      'template.parameters',
+      `Invalid template.parameters: the template ${t.name} (${t.language}) has ${registered.placeholders} placeholder(s), got ${parameters.length} parameter(s).`,
+    );
   }
-  return { ref: { name: t.name, language: t.language, parameters, contentSid: registered.content_sid ?? null }, text: renderTemplateBody(registered.body, parameters) };
+  return {
+    ref: { name: t.name, language: t.language, parameters, contentSid: registered.content_sid ?? null },
+    text: renderTemplateBody(registered.body, parameters),
+  };
 }

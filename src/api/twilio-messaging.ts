@@ -20,7 +20,14 @@ import type { Client } from '@temporalio/client';
 import { ensureConversation, signalConversation } from '../lib/conversations';
 import { logger } from '../logger';
 import { defaultAgentId } from '../models/agents';
-import { Conversation, Message, numberRouteKey, PhoneNumber, type ConversationDoc, type MessageDoc } from '../models/conversations';
+import {
+  Conversation,
+  Message,
+  numberRouteKey,
+  PhoneNumber,
+  type ConversationDoc,
+  type MessageDoc,
+} from '../models/conversations';
 import type { WithId } from '../models/store';
 import { newId } from '../shared/ids';
 import { inboundSignal, providerStatusSignal, type Channel, type OutboundStatus } from '../shared/conversations';
@@ -54,8 +61,10 @@ export function twilioMessagingRouter(temporal: Client): Router {
     const channel: Channel = (body.From ?? '').startsWith('whatsapp:') ? 'whatsapp' : 'sms';
     const from = (body.From ?? '').replace(/^whatsapp:/, '');
     const to = (body.To ?? '').replace(/^whatsapp:/, '');
-    if (!/^(SM|MM)[0-9a-fA-F]{32}$/.test(body.MessageSid ?? '')) throw invalidParam('MessageSid', 'Invalid MessageSid.');
-    if (!isE164(from)) throw invalidParam('From', 'Invalid From: must be an E.164 number (whatsapp: prefixed on WhatsApp).');
+    if (!/^(SM|MM)[0-9a-fA-F]{32}$/.test(body.MessageSid ?? ''))
+      throw invalidParam('MessageSid', 'Invalid MessageSid.');
+    if (!isE164(from))
+      throw invalidParam('From', 'Invalid From: must be an E.164 number (whatsapp: prefixed on WhatsApp).');
     if (!isE164(to)) throw invalidParam('To', 'Invalid To: must be an E.164 number (whatsapp: prefixed on WhatsApp).');
     const emptyTwiml = () => res.type('text/xml').send(new twilio.twiml.MessagingResponse().toString());
 
@@ -86,7 +95,11 @@ export function twilioMessagingRouter(temporal: Client): Router {
     const body = (req.body ?? {}) as Record<string, string>;
     const next = TWILIO_STATUS[body.MessageStatus ?? body.SmsStatus ?? ''];
     const id = req.params.messageId ? String(req.params.messageId) : null;
-    const row = (await (id ? Message.findOne({ _id: id, livemode: true }) : Message.findOne({ provider_sid: body.MessageSid ?? '', livemode: true })).lean()) as WithId<MessageDoc> | null;
+    const row = (await (
+      id
+        ? Message.findOne({ _id: id, livemode: true })
+        : Message.findOne({ provider_sid: body.MessageSid ?? '', livemode: true })
+    ).lean()) as WithId<MessageDoc> | null;
     if (!next || !row || row.direction !== 'outbound') return void res.status(204).end();
     const conv = (await Conversation.findById(row.conversation_id).lean()) as WithId<ConversationDoc> | null;
     if (!conv) return void res.status(204).end();
@@ -94,8 +107,16 @@ export function twilioMessagingRouter(temporal: Client): Router {
       messageId: row._id,
       status: next,
       providerSid: body.MessageSid || null,
-      errorCode: next === 'failed' ? (body.ErrorCode ? `twilio_${body.ErrorCode}` : `twilio_${body.MessageStatus ?? 'failed'}`) : null,
-      errorMessage: next === 'failed' ? body.ErrorMessage || `Twilio reported the message ${body.MessageStatus ?? 'failed'}.` : null,
+      errorCode:
+        next === 'failed'
+          ? body.ErrorCode
+            ? `twilio_${body.ErrorCode}`
+            : `twilio_${body.MessageStatus ?? 'failed'}`
+          : null,
+      errorMessage:
+        next === 'failed'
+          ? body.ErrorMessage || `Twilio reported the message ${body.MessageStatus ?? 'failed'}.`
+          : null,
     });
     res.status(204).end();
   };

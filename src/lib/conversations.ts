@@ -41,7 +41,10 @@ export interface ConversationInit {
  * concurrent first messages make one conversation (the loser reads the winner's). A new conversation
  * takes `init` (a function is called only when one is created); an existing one keeps its own.
  */
-export async function ensureConversation(key: ConversationKey, init: ConversationInit | (() => Promise<ConversationInit>)): Promise<WithId<ConversationDoc>> {
+export async function ensureConversation(
+  key: ConversationKey,
+  init: ConversationInit | (() => Promise<ConversationInit>),
+): Promise<WithId<ConversationDoc>> {
   const workflowKey = conversationWorkflowId(key.orgId, key.livemode, key.channel, key.customerNumber);
   const existing = await Conversation.findOne({ key: workflowKey }).lean();
   if (existing) return existing as WithId<ConversationDoc>;
@@ -98,8 +101,17 @@ function startOptions(doc: WithId<ConversationDoc>) {
  * Signals the conversation's workflow, starting it if it is not running (signal-with-start): the signal
  * is durable once this resolves, whether or not a worker runs.
  */
-export async function signalConversation<T>(temporal: Client, doc: WithId<ConversationDoc>, signal: SignalDefinition<[T]>, arg: T): Promise<void> {
-  await temporal.workflow.signalWithStart<ConversationWorkflow, [unknown]>(CONVERSATION_WORKFLOW, { ...startOptions(doc), signal: signal.name, signalArgs: [arg] });
+export async function signalConversation<T>(
+  temporal: Client,
+  doc: WithId<ConversationDoc>,
+  signal: SignalDefinition<[T]>,
+  arg: T,
+): Promise<void> {
+  await temporal.workflow.signalWithStart<ConversationWorkflow, [unknown]>(CONVERSATION_WORKFLOW, {
+    ...startOptions(doc),
+    signal: signal.name,
+    signalArgs: [arg],
+  });
 }
 
 /**
@@ -136,7 +148,10 @@ export interface CustomerState {
 export async function customerState(conversationId: string): Promise<CustomerState> {
   const [latest, keyword] = await Promise.all([
     Message.find({ conversation_id: conversationId, direction: 'inbound' }).sort({ received_ms: -1 }).limit(1).lean(),
-    Message.find({ conversation_id: conversationId, direction: 'inbound', keyword: { $ne: null } }).sort({ _id: -1 }).limit(1).lean(),
+    Message.find({ conversation_id: conversationId, direction: 'inbound', keyword: { $ne: null } })
+      .sort({ _id: -1 })
+      .limit(1)
+      .lean(),
   ]);
   return { lastInboundMs: latest[0]?.received_ms ?? null, optedOut: keyword[0]?.keyword === 'opt_out' };
 }

@@ -15,7 +15,14 @@
  * - phone numbers and templates: the API only (create, delete).
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
-import type { Channel, ConversationStatus, InboundMessageInput, Keyword, OutboundMessageInput, TemplateRef } from '../shared/conversations';
+import type {
+  Channel,
+  ConversationStatus,
+  InboundMessageInput,
+  Keyword,
+  OutboundMessageInput,
+  TemplateRef,
+} from '../shared/conversations';
 import { windowClosesAt } from '../shared/conversations';
 import { schemaOptions as base, seconds, type WithId } from './store';
 
@@ -167,7 +174,12 @@ export function newOutboundDocument(c: MessageConversation, m: OutboundMessageIn
 }
 
 /** The row of an inbound message (`received`, author `customer`); `created` is when it was received. */
-export function newInboundDocument(c: MessageConversation, m: InboundMessageInput, keyword: Keyword | null, receivedEventId: string): WithId<MessageDoc> {
+export function newInboundDocument(
+  c: MessageConversation,
+  m: InboundMessageInput,
+  keyword: Keyword | null,
+  receivedEventId: string,
+): WithId<MessageDoc> {
   return {
     _id: m.messageId,
     org_id: c.orgId,
@@ -194,9 +206,11 @@ export function newInboundDocument(c: MessageConversation, m: InboundMessageInpu
 }
 
 /** The unique key of a template by name and language. */
-export const templateKey = (orgId: string, livemode: boolean, name: string, language: string) => `${orgId}:${livemode ? 'live' : 'test'}:${name}:${language}`;
+export const templateKey = (orgId: string, livemode: boolean, name: string, language: string) =>
+  `${orgId}:${livemode ? 'live' : 'test'}:${name}:${language}`;
 /** The unique routing key of a phone number. */
-export const numberRouteKey = (orgId: string, livemode: boolean, number: string) => (livemode ? `live:${number}` : `test:${orgId}:${number}`);
+export const numberRouteKey = (orgId: string, livemode: boolean, number: string) =>
+  livemode ? `live:${number}` : `test:${orgId}:${number}`;
 
 /**
  * The conversation object. `window_expires_at` (WhatsApp only): the unix second at which free text stops
@@ -214,7 +228,8 @@ export function renderConversation(doc: WithId<ConversationDoc>, nowMs = Date.no
     agent_id: doc.agent_id ?? null,
     status: doc.status as ConversationStatus,
     handoff_reason: doc.handoff_reason ?? null,
-    window_expires_at: doc.channel === 'whatsapp' && closes !== null && Math.floor(nowMs / 1000) < closes ? closes : null,
+    window_expires_at:
+      doc.channel === 'whatsapp' && closes !== null && Math.floor(nowMs / 1000) < closes ? closes : null,
     last_message_at: seconds(doc.last_message_ms),
     contact_id: doc.contact_id ?? null,
     created: doc.created,

@@ -28,7 +28,12 @@ export type OutboundStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed'
 export type MessageStatus = OutboundStatus | 'received';
 
 /** Rank of each outbound status that is not `failed`: a status only ever moves to a higher rank. */
-export const STATUS_RANK: Record<Exclude<OutboundStatus, 'failed'>, number> = { queued: 0, sent: 1, delivered: 2, read: 3 };
+export const STATUS_RANK: Record<Exclude<OutboundStatus, 'failed'>, number> = {
+  queued: 0,
+  sent: 1,
+  delivered: 2,
+  read: 3,
+};
 
 /**
  * The status a message moves to when `next` is reported while it is `current`, or null when the report
@@ -77,7 +82,10 @@ export const KEYWORDS: Record<Channel, Record<Keyword, readonly string[]>> = {
 
 /** The keyword an inbound text is on `channel`, or null. */
 export function keywordOf(channel: Channel, text: string): Keyword | null {
-  const word = text.trim().replace(/[.!]+$/, '').toUpperCase();
+  const word = text
+    .trim()
+    .replace(/[.!]+$/, '')
+    .toUpperCase();
   if (KEYWORDS[channel].opt_out.includes(word)) return 'opt_out';
   if (KEYWORDS[channel].opt_in.includes(word)) return 'opt_in';
   return null;
@@ -90,7 +98,10 @@ export function keywordOf(channel: Channel, text: string): Keyword | null {
 export function chatMessageOf(author: MessageAuthor | string, text: string): ChatMessage {
   if (author === 'customer') return { role: 'user', content: text };
   if (author === 'assistant') return { role: 'assistant', content: text };
-  return { role: 'system', content: `${author === 'person' ? 'A person of the organization' : 'The organization'} wrote to the customer: ${JSON.stringify(text)}` };
+  return {
+    role: 'system',
+    content: `${author === 'person' ? 'A person of the organization' : 'The organization'} wrote to the customer: ${JSON.stringify(text)}`,
+  };
 }
 
 /** Test mode's simulated service number (Twilio's magic test number): every organization has it. */
@@ -103,7 +114,12 @@ export const CONVERSATION_WORKFLOW = 'conversationWorkflow';
  * The workflow id of the conversation of `orgId`, mode, `channel` and `customerNumber`:
  * `conv:<org>:<test|live>:<channel>:<E.164 number>`. Deterministic, so every starter reaches the same run.
  */
-export function conversationWorkflowId(orgId: string, livemode: boolean, channel: Channel, customerNumber: string): string {
+export function conversationWorkflowId(
+  orgId: string,
+  livemode: boolean,
+  channel: Channel,
+  customerNumber: string,
+): string {
   return `conv:${orgId}:${livemode ? 'live' : 'test'}:${channel}:${customerNumber}`;
 }
 

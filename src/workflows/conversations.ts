@@ -92,7 +92,12 @@ export const MAX_REPLY_CHARS = 1600;
  * @param input the conversation's identity, and the state carried by a continue-as-new
  */
 export async function conversationWorkflow(input: ConversationWorkflowInput): Promise<void> {
-  const ref = { conversationId: input.conversationId, orgId: input.orgId, livemode: input.livemode, channel: input.channel };
+  const ref = {
+    conversationId: input.conversationId,
+    orgId: input.orgId,
+    livemode: input.livemode,
+    channel: input.channel,
+  };
   const carried = input.carried;
   let loaded = carried !== undefined;
   let status: ConversationStatus = carried?.status ?? 'open';
@@ -224,7 +229,11 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
         trimHistory();
         // Answer only what can be answered: not while a person has the conversation, not after an
         // opt-out, and on WhatsApp not a message whose 24-hour window has already closed.
-        if (status === 'open' && !optedOut && (input.channel !== 'whatsapp' || windowOpen(stored.receivedMs, Date.now()))) {
+        if (
+          status === 'open' &&
+          !optedOut &&
+          (input.channel !== 'whatsapp' || windowOpen(stored.receivedMs, Date.now()))
+        ) {
           unanswered.push(stored.messageId);
         }
         return;
@@ -241,7 +250,13 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
           await messaging.sendMessage({ conversation: ref, message: m });
         } catch (err) {
           if (isCancellation(err)) throw err;
-          await store.applyMessageStatus({ messageId: m.messageId, status: 'failed', providerSid: null, errorCode: 'provider_unavailable', errorMessage: errorMessage(err) });
+          await store.applyMessageStatus({
+            messageId: m.messageId,
+            status: 'failed',
+            providerSid: null,
+            errorCode: 'provider_unavailable',
+            errorMessage: errorMessage(err),
+          });
         }
         if (m.author !== 'assistant') {
           history.push(chatMessageOf(m.author, m.text));
@@ -253,7 +268,12 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
         await store.applyMessageStatus(item.report);
         return;
       case 'conversation':
-        await store.setConversationStatus({ conversationId: input.conversationId, status: item.status, reason: item.reason, eventId: item.eventId });
+        await store.setConversationStatus({
+          conversationId: input.conversationId,
+          status: item.status,
+          reason: item.reason,
+          eventId: item.eventId,
+        });
         doneTickets.add(item.ticket);
         return;
     }
@@ -275,13 +295,28 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
 
   const answer = async (): Promise<void> => {
     unanswered = [];
-    const context = await store.conversationContext({ orgId: input.orgId, livemode: input.livemode, agentId, customerNumber: input.customerNumber });
+    const context = await store.conversationContext({
+      orgId: input.orgId,
+      livemode: input.livemode,
+      agentId,
+      customerNumber: input.customerNumber,
+    });
     if (!context.agent) {
       handOver('No assistant is set to answer this conversation.');
       return;
     }
     const seenUpTo = history.length;
-    const messages: ChatMessage[] = [{ role: 'system', content: textSystemPrompt({ agent: context.agent, channel: input.channel, customerNumber: input.customerNumber }) }, ...history];
+    const messages: ChatMessage[] = [
+      {
+        role: 'system',
+        content: textSystemPrompt({
+          agent: context.agent,
+          channel: input.channel,
+          customerNumber: input.customerNumber,
+        }),
+      },
+      ...history,
+    ];
     const replies: string[] = [];
     const outcome: { handoff: string | null; failure: string | null } = { handoff: null, failure: null };
     try {
@@ -291,8 +326,14 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
         messages,
         tools: {
           handoff_to_person: (args) => {
-            outcome.handoff ??= typeof args.reason === 'string' && args.reason.trim() ? args.reason.trim().slice(0, 500) : 'The assistant asked for a person.';
-            return { summary: 'Handed over: a person of the organization answers the customer from now on.', ends: true };
+            outcome.handoff ??=
+              typeof args.reason === 'string' && args.reason.trim()
+                ? args.reason.trim().slice(0, 500)
+                : 'The assistant asked for a person.';
+            return {
+              summary: 'Handed over: a person of the organization answers the customer from now on.',
+              ends: true,
+            };
           },
         },
         observer: { onText: (text) => replies.push(text), onTool: () => undefined },
@@ -325,7 +366,9 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
   void assistantLane();
 
   const shouldContinueAsNew = () =>
-    workflowInfo().continueAsNewSuggested || (input.continueAsNewAtHistoryLength !== undefined && workflowInfo().historyLength >= input.continueAsNewAtHistoryLength);
+    workflowInfo().continueAsNewSuggested ||
+    (input.continueAsNewAtHistoryLength !== undefined &&
+      workflowInfo().historyLength >= input.continueAsNewAtHistoryLength);
   const quiet = () => work.length === 0 && !working && !answering && allHandlersFinished();
 
   for (;;) {
@@ -363,6 +406,7 @@ export function textSystemPrompt(input: { agent: AgentSnapshot; channel: Channel
 
 function errorMessage(err: unknown): string {
   let e: unknown = err;
-  while (e && typeof e === 'object' && 'cause' in e && (e as { cause?: unknown }).cause) e = (e as { cause: unknown }).cause;
+  while (e && typeof e === 'object' && 'cause' in e && (e as { cause?: unknown }).cause)
+    e = (e as { cause: unknown }).cause;
   return e instanceof Error ? e.message : String(e);
 }

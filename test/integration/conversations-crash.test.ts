@@ -12,7 +12,15 @@ import { config, setConfig } from '../../src/config';
 import { Message } from '../../src/models/conversations';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess } from '../support/harness';
 import { startFakeTwilio } from '../support/fake-twilio';
-import { customerNumber, eventsAbout, eventually, inbound, messagesOf, sleep, waitForMessages } from '../support/conversations';
+import {
+  customerNumber,
+  eventsAbout,
+  eventually,
+  inbound,
+  messagesOf,
+  sleep,
+  waitForMessages,
+} from '../support/conversations';
 
 describe('a worker killed while a conversation is answered', function () {
   this.timeout(240_000);
@@ -33,7 +41,10 @@ describe('a worker killed while a conversation is answered', function () {
       await eventually(async () => h().llm.requests.some((r) => r.user === convId), 'the LLM request in flight');
       await stopWorkerProcess(child, 'SIGKILL');
       await sleep(4000); // the model answers the dead worker; nobody takes the answer
-      expect((await messagesOf(t.testKey, convId)).map((m) => m.author), 'nothing sent without a worker').to.deep.equal(['customer']);
+      expect(
+        (await messagesOf(t.testKey, convId)).map((m) => m.author),
+        'nothing sent without a worker',
+      ).to.deep.equal(['customer']);
 
       child = await startWorkerProcess(queue);
       // The lost LLM attempt times out (30 s) and is retried.
@@ -50,9 +61,15 @@ describe('a worker killed while a conversation is answered', function () {
         ['customer', 'after the crash'],
         ['assistant', 'You said: after the crash'],
       ]);
-      expect((await eventsAbout(t.testKey, reply.id)).map((e) => e.type).reverse()).to.deep.equal(['message.sent', 'message.delivered']);
+      expect((await eventsAbout(t.testKey, reply.id)).map((e) => e.type).reverse()).to.deep.equal([
+        'message.sent',
+        'message.delivered',
+      ]);
       expect((await eventsAbout(t.testKey, first.body.id)).map((e) => e.type)).to.deep.equal(['message.received']);
-      expect(h().llm.requests.filter((r) => r.user === convId).length, 'the lost request, its retry, the second turn').to.equal(3);
+      expect(
+        h().llm.requests.filter((r) => r.user === convId).length,
+        'the lost request, its retry, the second turn',
+      ).to.equal(3);
     } finally {
       setConfig(saved);
     }
@@ -62,21 +79,50 @@ describe('a worker killed while a conversation is answered', function () {
     const fake = await startFakeTwilio();
     const queue = `svc-test-conv-crash-${crypto.randomBytes(4).toString('hex')}`;
     const saved = config();
-    const twilioEnv = { TWILIO_ACCOUNT_SID: fake.accountSid, TWILIO_AUTH_TOKEN: fake.authToken, TWILIO_API_BASE_URL: fake.url, PUBLIC_BASE_URL: h().api.url };
-    setConfig({ ...saved, taskQueue: queue, twilioAccountSid: fake.accountSid, twilioAuthToken: fake.authToken, twilioApiBaseUrl: fake.url, publicBaseUrl: h().api.url });
+    const twilioEnv = {
+      TWILIO_ACCOUNT_SID: fake.accountSid,
+      TWILIO_AUTH_TOKEN: fake.authToken,
+      TWILIO_API_BASE_URL: fake.url,
+      PUBLIC_BASE_URL: h().api.url,
+    };
+    setConfig({
+      ...saved,
+      taskQueue: queue,
+      twilioAccountSid: fake.accountSid,
+      twilioAuthToken: fake.authToken,
+      twilioApiBaseUrl: fake.url,
+      publicBaseUrl: h().api.url,
+    });
     try {
       child = await startWorkerProcess(queue, twilioEnv);
       const t = await newTenant();
       const service = customerNumber();
-      expect((await request('POST', '/v1/phone_numbers', { key: t.liveKey, body: { number: service, channels: ['sms'] } })).status).to.equal(200);
+      expect(
+        (await request('POST', '/v1/phone_numbers', { key: t.liveKey, body: { number: service, channels: ['sms'] } }))
+          .status,
+      ).to.equal(200);
       await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Live', instructions: 'Be brief.' } });
 
       fake.messageDelayMs = 60_000; // Twilio accepts the message and answers only after the worker is dead
       const from = customerNumber();
-      const params = { MessageSid: 'SM' + crypto.randomBytes(16).toString('hex'), From: from, To: service, Body: 'Hello', NumMedia: '0', AccountSid: fake.accountSid };
+      const params = {
+        MessageSid: 'SM' + crypto.randomBytes(16).toString('hex'),
+        From: from,
+        To: service,
+        Body: 'Hello',
+        NumMedia: '0',
+        AccountSid: fake.accountSid,
+      };
       const res = await fetch(h().api.url + '/twilio/messaging', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': twilio.getExpectedTwilioSignature(fake.authToken, h().api.url + '/twilio/messaging', params) },
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'X-Twilio-Signature': twilio.getExpectedTwilioSignature(
+            fake.authToken,
+            h().api.url + '/twilio/messaging',
+            params,
+          ),
+        },
         body: new URLSearchParams(params).toString(),
       });
       expect(res.status).to.equal(200);
@@ -85,11 +131,18 @@ describe('a worker killed while a conversation is answered', function () {
       fake.messageDelayMs = 0;
 
       child = await startWorkerProcess(queue, twilioEnv);
-      const reply = await eventually(async () => {
-        const row = await Message.findOne({ to: from, author: 'assistant' }).lean();
-        return row?.provider_sid ? row : null;
-      }, 'the reply recorded with its provider id', 120_000);
-      expect(fake.messages.filter((m) => m.To === from), 'one message at Twilio').to.have.length(1);
+      const reply = await eventually(
+        async () => {
+          const row = await Message.findOne({ to: from, author: 'assistant' }).lean();
+          return row?.provider_sid ? row : null;
+        },
+        'the reply recorded with its provider id',
+        120_000,
+      );
+      expect(
+        fake.messages.filter((m) => m.To === from),
+        'one message at Twilio',
+      ).to.have.length(1);
       expect(reply.provider_sid).to.equal(fake.messages.find((m) => m.To === from)!.Sid);
       expect(await Message.countDocuments({ to: from, author: 'assistant' })).to.equal(1);
     } finally {

@@ -7,7 +7,11 @@ import { request } from './harness';
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `until()` returns a truthy value, or fails naming `what` after `timeoutMs`. */
-export async function eventually<T>(until: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(
+  until: () => Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await until();
@@ -30,11 +34,21 @@ export async function messagesOf(key: string, conversationId: string): Promise<a
 }
 
 /** Waits until the conversation has `count` messages matching `filter` (default: any), and returns them. */
-export async function waitForMessages(key: string, conversationId: string, count: number, filter: (m: any) => boolean = () => true, timeoutMs = 30_000): Promise<any[]> {
-  return eventually(async () => {
-    const list = (await messagesOf(key, conversationId)).filter(filter);
-    return list.length >= count ? list : null;
-  }, `${count} messages in ${conversationId}`, timeoutMs);
+export async function waitForMessages(
+  key: string,
+  conversationId: string,
+  count: number,
+  filter: (m: any) => boolean = () => true,
+  timeoutMs = 30_000,
+): Promise<any[]> {
+  return eventually(
+    async () => {
+      const list = (await messagesOf(key, conversationId)).filter(filter);
+      return list.length >= count ? list : null;
+    },
+    `${count} messages in ${conversationId}`,
+    timeoutMs,
+  );
 }
 
 /** Events of the key's organization and mode (newest first), optionally only those about `objectId`. */

@@ -23,7 +23,13 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { config, setConfig } from '../../src/config';
 import { conversationInput, ensureConversation, signalConversation } from '../../src/lib/conversations';
 import { newId } from '../../src/shared/ids';
-import { CONVERSATION_WORKFLOW, conversationStateQuery, inboundSignal, SIMULATED_NUMBER, type ConversationWorkflow } from '../../src/shared/conversations';
+import {
+  CONVERSATION_WORKFLOW,
+  conversationStateQuery,
+  inboundSignal,
+  SIMULATED_NUMBER,
+  type ConversationWorkflow,
+} from '../../src/shared/conversations';
 import { h, newTenant, request, startHarness, stopHarness } from './harness';
 import { startFakeTwilio } from './fake-twilio';
 import { customerNumber, eventually, inbound, sleep, waitForMessages } from './conversations';
@@ -56,9 +62,16 @@ async function main(): Promise<void> {
       },
       'handoff-resume': async () => {
         const from = customerNumber();
-        const m = await inbound(key, { channel: 'whatsapp', from, text: 'TOOL handoff_to_person {"reason":"wants a person"}' });
+        const m = await inbound(key, {
+          channel: 'whatsapp',
+          from,
+          text: 'TOOL handoff_to_person {"reason":"wants a person"}',
+        });
         const conv = m.body.conversation_id;
-        await eventually(async () => (await request('GET', `/v1/conversations/${conv}`, { key })).body.status === 'needs_person', 'needs_person');
+        await eventually(
+          async () => (await request('GET', `/v1/conversations/${conv}`, { key })).body.status === 'needs_person',
+          'needs_person',
+        );
         await inbound(key, { channel: 'whatsapp', from, text: 'Hello?' });
         await send({ channel: 'whatsapp', to: from, text: 'Hi, Sam here.' });
         await idle(workflowOf(from, 'whatsapp'));
@@ -71,9 +84,23 @@ async function main(): Promise<void> {
       'duplicates-opt-out': async () => {
         const from = customerNumber();
         const first = await inbound(key, { channel: 'sms', from, text: 'Hi' });
-        const doc = await ensureConversation({ orgId: t.orgId, livemode: false, channel: 'sms', customerNumber: from }, { serviceNumber: SIMULATED_NUMBER, agentId: t.agentId });
-        const dup = { dedupeKey: 'twilio:SM' + '1'.repeat(32), from, to: SIMULATED_NUMBER, text: 'Twice', receivedMs: Date.now(), providerSid: 'SM' + '1'.repeat(32) };
-        await Promise.all([1, 2, 3].map(() => signalConversation(h().env.client, doc, inboundSignal, { ...dup, messageId: newId('msg') })));
+        const doc = await ensureConversation(
+          { orgId: t.orgId, livemode: false, channel: 'sms', customerNumber: from },
+          { serviceNumber: SIMULATED_NUMBER, agentId: t.agentId },
+        );
+        const dup = {
+          dedupeKey: 'twilio:SM' + '1'.repeat(32),
+          from,
+          to: SIMULATED_NUMBER,
+          text: 'Twice',
+          receivedMs: Date.now(),
+          providerSid: 'SM' + '1'.repeat(32),
+        };
+        await Promise.all(
+          [1, 2, 3].map(() =>
+            signalConversation(h().env.client, doc, inboundSignal, { ...dup, messageId: newId('msg') }),
+          ),
+        );
         await waitForMessages(key, first.body.conversation_id, 2, (x) => x.author === 'assistant');
         await inbound(key, { channel: 'sms', from, text: 'STOP' });
         await inbound(key, { channel: 'sms', from, text: 'Are you there?' });
@@ -84,8 +111,17 @@ async function main(): Promise<void> {
       },
       'window-template': async () => {
         const from = customerNumber();
-        await inbound(key, { channel: 'whatsapp', from, text: 'Old', received_at: Math.floor(Date.now() / 1000) - 25 * 3600 });
-        const res = await send({ channel: 'whatsapp', to: from, template: { name: 'follow_up', language: 'en', parameters: ['Ana'] } });
+        await inbound(key, {
+          channel: 'whatsapp',
+          from,
+          text: 'Old',
+          received_at: Math.floor(Date.now() / 1000) - 25 * 3600,
+        });
+        const res = await send({
+          channel: 'whatsapp',
+          to: from,
+          template: { name: 'follow_up', language: 'en', parameters: ['Ana'] },
+        });
         if (res.status !== 200) throw new Error(JSON.stringify(res.body));
         await idle(workflowOf(from, 'whatsapp'));
         return { workflowId: workflowOf(from, 'whatsapp') };
@@ -93,13 +129,21 @@ async function main(): Promise<void> {
       'llm-failed': async () => {
         const from = customerNumber();
         const m = await inbound(key, { channel: 'sms', from, text: 'FAIL 400' });
-        await eventually(async () => (await request('GET', `/v1/conversations/${m.body.conversation_id}`, { key })).body.status === 'needs_person', 'needs_person');
+        await eventually(
+          async () =>
+            (await request('GET', `/v1/conversations/${m.body.conversation_id}`, { key })).body.status ===
+            'needs_person',
+          'needs_person',
+        );
         await idle(workflowOf(from, 'sms'));
         return { workflowId: workflowOf(from, 'sms') };
       },
       'continue-as-new': async () => {
         const from = customerNumber();
-        const doc = await ensureConversation({ orgId: t.orgId, livemode: false, channel: 'sms', customerNumber: from }, { serviceNumber: SIMULATED_NUMBER, agentId: t.agentId });
+        const doc = await ensureConversation(
+          { orgId: t.orgId, livemode: false, channel: 'sms', customerNumber: from },
+          { serviceNumber: SIMULATED_NUMBER, agentId: t.agentId },
+        );
         const started = await h().env.client.workflow.start<ConversationWorkflow>(CONVERSATION_WORKFLOW, {
           workflowId: doc.key,
           taskQueue: h().taskQueue,
@@ -114,19 +158,37 @@ async function main(): Promise<void> {
       },
       'live-statuses': async () => {
         const saved = config();
-        setConfig({ ...saved, twilioAccountSid: fake.accountSid, twilioAuthToken: fake.authToken, twilioApiBaseUrl: fake.url, publicBaseUrl: h().api.url });
+        setConfig({
+          ...saved,
+          twilioAccountSid: fake.accountSid,
+          twilioAuthToken: fake.authToken,
+          twilioApiBaseUrl: fake.url,
+          publicBaseUrl: h().api.url,
+        });
         try {
           const service = customerNumber();
-          await request('POST', '/v1/phone_numbers', { key: t.liveKey, body: { number: service, channels: ['whatsapp'] } });
+          await request('POST', '/v1/phone_numbers', {
+            key: t.liveKey,
+            body: { number: service, channels: ['whatsapp'] },
+          });
           await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Live', instructions: 'Be brief.' } });
           const from = customerNumber();
           const post = async (p: string, params: Record<string, string>) =>
             fetch(h().api.url + p, {
               method: 'POST',
-              headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': twilio.getExpectedTwilioSignature(fake.authToken, h().api.url + p, params) },
+              headers: {
+                'Content-Type': 'application/x-www-form-urlencoded',
+                'X-Twilio-Signature': twilio.getExpectedTwilioSignature(fake.authToken, h().api.url + p, params),
+              },
               body: new URLSearchParams(params).toString(),
             });
-          const inboundParams = (text: string) => ({ MessageSid: 'SM' + crypto.randomBytes(16).toString('hex'), From: `whatsapp:${from}`, To: `whatsapp:${service}`, Body: text, NumMedia: '0' });
+          const inboundParams = (text: string) => ({
+            MessageSid: 'SM' + crypto.randomBytes(16).toString('hex'),
+            From: `whatsapp:${from}`,
+            To: `whatsapp:${service}`,
+            Body: text,
+            NumMedia: '0',
+          });
           fake.lostResponses = 1;
           await post('/twilio/messaging', inboundParams('Hello'));
           const workflowId = workflowOf(from, 'whatsapp', 'live');
@@ -134,10 +196,23 @@ async function main(): Promise<void> {
           await idle(workflowId);
           const reply = fake.messages.find((m) => m.To === `whatsapp:${from}`)!;
           const messageId = /status\/(msg_\w+)$/.exec(reply.StatusCallback)![1];
-          for (const status of ['delivered', 'sent', 'read']) await post(`/twilio/messaging/status/${messageId}`, { MessageSid: reply.Sid, MessageStatus: status });
-          fake.rejectMessagesTo.set(`whatsapp:${from}`, { status: 400, code: 63016, message: 'Outside the allowed window' });
+          for (const status of ['delivered', 'sent', 'read'])
+            await post(`/twilio/messaging/status/${messageId}`, { MessageSid: reply.Sid, MessageStatus: status });
+          fake.rejectMessagesTo.set(`whatsapp:${from}`, {
+            status: 400,
+            code: 63016,
+            message: 'Outside the allowed window',
+          });
           await post('/twilio/messaging', inboundParams('Again'));
-          await eventually(async () => (await request('GET', `/v1/conversations?customer_number=${encodeURIComponent(from)}`, { key: t.liveKey })).body.data.length === 1, 'conversation');
+          await eventually(
+            async () =>
+              (
+                await request('GET', `/v1/conversations?customer_number=${encodeURIComponent(from)}`, {
+                  key: t.liveKey,
+                })
+              ).body.data.length === 1,
+            'conversation',
+          );
           await idle(workflowId);
           return { workflowId };
         } finally {
@@ -151,7 +226,9 @@ async function main(): Promise<void> {
     for (const [name, run] of Object.entries(scenarios)) {
       if (only.length && !only.includes(name)) continue;
       const { workflowId, runId } = await run();
-      const history = JSON.parse(historyToJSON(await h().env.client.workflow.getHandle(workflowId, runId).fetchHistory()));
+      const history = JSON.parse(
+        historyToJSON(await h().env.client.workflow.getHandle(workflowId, runId).fetchHistory()),
+      );
       const file = path.join(HISTORIES_DIR, `conversation-${name}.json`);
       fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
       console.log(`${name}: ${workflowId}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`);

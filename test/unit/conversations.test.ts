@@ -5,7 +5,14 @@
 import { expect } from 'chai';
 import { placeholderCount, renderTemplateBody, renderUnregisteredTemplate } from '../../src/lib/conversations';
 import { demoReply } from '../../src/dev/demo-model';
-import { chatMessageOf, conversationWorkflowId, keywordOf, nextStatus, windowClosesAt, windowOpen } from '../../src/shared/conversations';
+import {
+  chatMessageOf,
+  conversationWorkflowId,
+  keywordOf,
+  nextStatus,
+  windowClosesAt,
+  windowOpen,
+} from '../../src/shared/conversations';
 
 describe('conversation rules', () => {
   it('moves a message status only forward; failed only from queued or sent, and never left', () => {
@@ -46,18 +53,29 @@ describe('conversation rules', () => {
   });
 
   it('names one workflow per organization, mode, channel and customer number', () => {
-    expect(conversationWorkflowId('org_1', false, 'whatsapp', '+14155550123')).to.equal('conv:org_1:test:whatsapp:+14155550123');
+    expect(conversationWorkflowId('org_1', false, 'whatsapp', '+14155550123')).to.equal(
+      'conv:org_1:test:whatsapp:+14155550123',
+    );
     expect(conversationWorkflowId('org_1', true, 'sms', '+14155550123')).to.equal('conv:org_1:live:sms:+14155550123');
   });
 
-  it('shows a person\'s messages to the assistant as notes, not as its own words', () => {
+  it("shows a person's messages to the assistant as notes, not as its own words", () => {
     expect(chatMessageOf('customer', 'hi')).to.deep.equal({ role: 'user', content: 'hi' });
     expect(chatMessageOf('assistant', 'hello')).to.deep.equal({ role: 'assistant', content: 'hello' });
-    expect(chatMessageOf('person', 'Sam here')).to.deep.equal({ role: 'system', content: 'A person of the organization wrote to the customer: "Sam here"' });
+    expect(chatMessageOf('person', 'Sam here')).to.deep.equal({
+      role: 'system',
+      content: 'A person of the organization wrote to the customer: "Sam here"',
+    });
   });
 
   it('has the demo model hand a text conversation over when the customer asks for a person', () => {
-    const reply = demoReply([{ role: 'system', content: 'You are "Desk"' }, { role: 'user', content: 'Can I talk to a human?' }], ['handoff_to_person']);
+    const reply = demoReply(
+      [
+        { role: 'system', content: 'You are "Desk"' },
+        { role: 'user', content: 'Can I talk to a human?' },
+      ],
+      ['handoff_to_person'],
+    );
     expect(reply.toolCall?.name).to.equal('handoff_to_person');
     expect(JSON.parse(reply.toolCall!.arguments)).to.deep.equal({ reason: 'The customer asked for a person.' });
   });
