@@ -9,7 +9,7 @@ import { ApiKey, Org } from './models/orgs';
 import { newId } from './shared/ids';
 
 /** Resources that scopes name (spec section 5, rule 3). */
-export const SCOPE_RESOURCES = ['calls', 'messages', 'agents', 'contacts', 'records', 'webhooks', 'events', 'usage', 'connectors'] as const;
+export const SCOPE_RESOURCES = ['calls', 'messages', 'agents', 'contacts', 'records', 'webhooks', 'events', 'usage', 'connectors', 'phone_numbers'] as const;
 /** Every scope: `<resource>:read` and `<resource>:write`. */
 export const ALL_SCOPES: string[] = SCOPE_RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]);
 

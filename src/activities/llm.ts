@@ -103,7 +103,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     });
     timer({ outcome: 'ok' });
     // Every answer the provider sent costs its tokens, this attempt's included if it is then retried.
-    await recordUsage(await llmRequestUsage({ subjectId: input.callId, request: activityInfo(), model: completion.model, usage: completion.usage }));
+    await recordUsage(await llmRequestUsage({ subjectId: input.callId, owner: input.context ? { orgId: input.context.orgId, livemode: input.context.livemode } : undefined, request: activityInfo(), model: completion.model, usage: completion.usage }));
     const message = completion.choices[0]?.message;
     if (!message) throw new Error('the model returned no choice');
     const toolCalls: ToolCall[] = (message.tool_calls ?? [])

@@ -36,7 +36,8 @@ class RebasedRequestClient extends twilio.RequestClient {
   }
 }
 
-function client() {
+/** The `twilio` REST client from the configuration (rebased on `TWILIO_API_BASE_URL`); src/activities/messaging.ts shares it. */
+export function client() {
   const cfg = config();
   if (!cfg.twilioAccountSid || !cfg.twilioAuthToken) {
     throw ApplicationFailure.nonRetryable('Twilio is not configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN).', TELEPHONY_REJECTED);

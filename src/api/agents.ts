@@ -9,7 +9,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { Agent } from '../models/agents';
 import { insertIfAbsent } from '../models/store';
-import { renderAgent } from '../models/agents';
+import { defaultAgentId, renderAgent } from '../models/agents';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { deleteAgentKnowledge } from '../lib/knowledge';
 import { idTime } from '../shared/ids';
@@ -26,6 +26,8 @@ const createAgentSchema = z.strictObject({
   model: z.string().min(1).max(200).optional(),
   transfer_to: z.string().refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity').optional(),
   metadata: metadata.optional(),
+  /** Answer the test-mode messaging number and numbers connected without `agent_id` (the latest marked wins). */
+  default: z.boolean().optional(),
 });
 
 /** `POST /v1/agents/{id}`: the create fields, all optional; `first_message`, `model`, `transfer_to` null to clear. */
@@ -58,24 +60,26 @@ export function agentsRouter(): Router {
         model: body.model ?? null,
         transfer_to: body.transfer_to ?? null,
         metadata_json: JSON.stringify(body.metadata ?? {}),
+        default_ms: body.default ? idTime(id) : null,
         created: Math.floor(idTime(id) / 1000),
         deleted_ms: null,
       };
       await insertIfAbsent(Agent, doc); // a retried takeover finds it already there
-      return { status: 200, body: renderAgent(doc) };
+      return { status: 200, body: renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode)) };
     });
   });
 
   /** `GET /v1/agents` → list of agents, newest first. */
   router.get('/', requireScope('agents:read'), async (req, res) => {
-    res.json(await listPage(req, Agent, { org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null }, renderAgent));
+    const defaultId = await defaultAgentId(req.auth!.orgId, req.auth!.livemode);
+    res.json(await listPage(req, Agent, { org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null }, (doc) => renderAgent(doc, defaultId)));
   });
 
   /** `GET /v1/agents/{id}` → the agent; 404 `resource_missing`. */
   router.get('/:id', requireScope('agents:read'), async (req, res) => {
     const doc = await findLiveAgent(req.auth!, String(req.params.id));
     if (!doc) throw notFound('agent', String(req.params.id), 'id');
-    res.json(renderAgent(doc));
+    res.json(renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode)));
   });
 
   /**
@@ -93,6 +97,9 @@ export function agentsRouter(): Router {
       for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to'] as const) {
         if (body[field] !== undefined) set[field] = body[field];
       }
+      // The latest agent marked default wins; unmarking leaves the organization's first agent as default.
+      if (body.default !== undefined) set.default_ms = body.default ? Date.now() : null;
+      const render = async (doc: NonNullable<Awaited<ReturnType<typeof findLiveAgent>>>) => renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode));
       // metadata is merged, so its write names the value it merged into (a concurrent merge is redone).
       for (let attempt = 0; attempt < 5; attempt++) {
         const current = await findLiveAgent(req.auth!, id);
@@ -105,9 +112,9 @@ export function agentsRouter(): Router {
           set.metadata_json = JSON.stringify(merged);
           filter.metadata_json = current.metadata_json;
         }
-        if (Object.keys(set).length === 0) return { status: 200, body: renderAgent(current) };
+        if (Object.keys(set).length === 0) return { status: 200, body: await render(current) };
         const updated = await Agent.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' }).lean();
-        if (updated) return { status: 200, body: renderAgent(updated) };
+        if (updated) return { status: 200, body: await render(updated) };
       }
       throw new ApiError(409, 'invalid_request_error', 'resource_conflict', 'The agent was changed by other requests at the same time; retry.');
     });

@@ -11,6 +11,7 @@ import { metricsRoute, observeRequests } from './observe';
 import { agentsRouter } from './agents';
 import { callsRouter } from './calls';
 import { contactsRouter, recordsRouter } from './contacts';
+import { conversationsRouter } from './conversations';
 import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } from './connectors';
 import { eventsRouter } from './events';
 import { knowledgeBody, knowledgeRouter } from './knowledge';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/knowledge', knowledgeRouter());
   v1.use('/contacts', contactsRouter());
   v1.use('/records', recordsRouter());
+  v1.use(conversationsRouter(deps.temporal));
   v1.use('/connectors', connectorsRouter(deps.temporal));
   v1.use('/publisher_keys', publisherKeysRouter());
   v1.use('/events', eventsRouter(deps.temporal));

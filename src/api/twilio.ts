@@ -34,6 +34,7 @@ import { isDuplicateKey } from '../models/store';
 import { ApiError } from '../errors';
 import { logger } from '../logger';
 import { answerUpdate, callerSaidUpdate, callWorkflowId, telephonyStatusSignal, TELEPHONY_STATUS_RANK, type CallerSaidResult, type TelephonyStatus } from '../shared/calls';
+import { twilioMessagingRouter } from './twilio-messaging';
 
 const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
 /** Largest ConversationRelay frame accepted (bytes); Twilio's are far smaller. */
@@ -68,6 +69,7 @@ export function twilioRouter(temporal: Client): Router {
     }
     next();
   });
+  router.use('/messaging', twilioMessagingRouter(temporal));
 
   /** `POST /twilio/voice/{id}` (form: `CallSid`) → TwiML connecting the call to ConversationRelay, or `<Hangup/>`. */
   router.post('/voice/:callId', async (req: Request, res) => {

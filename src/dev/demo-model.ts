@@ -4,7 +4,7 @@
  * network. It is NOT a language model: it follows a few keyword rules —
  *   - "bye", "goodbye", "that's all" → says goodbye and calls `end_call`;
  *   - "person", "human", "transfer", "representative" → calls `transfer_call` to the system prompt's
- *     "Transfer destination:" when there is one;
+ *     "Transfer destination:" when there is one; in a text conversation, `handoff_to_person`;
  *   - otherwise a short scripted answer that names the agent.
  * Set `OPENAI_API_KEY` (and optionally `OPENAI_BASE_URL`) to use a real model instead.
  */
@@ -26,6 +26,9 @@ export function demoReply(messages: Msg[], tools: string[]): { content: string; 
   const last = (users[users.length - 1]?.content ?? '').toLowerCase();
   if (/\b(bye|goodbye|that'?s all|hang up)\b/.test(last) && tools.includes('end_call')) {
     return { content: 'Thank you for your time. Goodbye!', toolCall: { name: 'end_call', arguments: '{}' } };
+  }
+  if (/\b(person|human|representative|operator)\b/.test(last) && tools.includes('handoff_to_person')) {
+    return { content: 'Of course, a colleague will answer you here shortly.', toolCall: { name: 'handoff_to_person', arguments: JSON.stringify({ reason: 'The customer asked for a person.' }) } };
   }
   if (/\b(person|human|transfer|representative|operator)\b/.test(last) && tools.includes('transfer_call')) {
     const to = /Transfer destination: (\S+)/.exec(system)?.[1];

@@ -18,6 +18,8 @@ const agentSchema = new Schema(
     model: { type: String, default: null },
     transfer_to: { type: String, default: null },
     metadata_json: { type: String, default: '{}' },
+    /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
+    default_ms: { type: Number, default: null },
     created: { type: Number, required: true },
     deleted_ms: { type: Number, default: null },
   },
@@ -28,8 +30,20 @@ export const Agent = mongoose.model('Agent', agentSchema, 'agents');
 
 export type AgentDoc = InferSchemaType<typeof agentSchema>;
 
-/** The agent (assistant) object. */
-export function renderAgent(doc: WithId<AgentDoc>) {
+/**
+ * The organization's default agent in a mode (the one answering the test-mode messaging number and a
+ * number connected without `agent_id`): the agent most recently created with `default: true`, else the
+ * first created. One per organization and mode by construction: no other document is rewritten.
+ */
+export async function defaultAgentId(orgId: string, livemode: boolean): Promise<string | null> {
+  const marked = await Agent.find({ org_id: orgId, livemode, deleted_ms: null, default_ms: { $ne: null } }).sort({ default_ms: -1, _id: -1 }).limit(1).lean();
+  if (marked[0]) return marked[0]._id;
+  const first = await Agent.find({ org_id: orgId, livemode, deleted_ms: null }).sort({ _id: 1 }).limit(1).lean();
+  return first[0]?._id ?? null;
+}
+
+/** The agent (assistant) object; `default` is shown when the default agent's id is given. */
+export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null) {
   return {
     id: doc._id,
     object: 'agent' as const,
@@ -40,6 +54,7 @@ export function renderAgent(doc: WithId<AgentDoc>) {
     model: doc.model ?? null,
     transfer_to: doc.transfer_to ?? null,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
+    ...(defaultId !== undefined ? { default: doc._id === defaultId } : {}),
     created: doc.created,
   };
 }

@@ -10,5 +10,6 @@ import './idempotency';
 import './webhooks';
 import './knowledge';
 import './contacts';
+import './conversations';
 import './connectors';
 import './usage';

@@ -73,7 +73,7 @@ export interface ToolDefinition {
 }
 
 /** Names of the assistant's tools (DESIGN.md section 6). */
-export type ToolName = 'end_call' | 'transfer_call' | 'search_knowledge';
+export type ToolName = 'end_call' | 'transfer_call' | 'search_knowledge' | 'handoff_to_person';
 
 /** Every tool the assistant may be offered, by name; a channel offers a subset (src/workflows/assistant.ts). */
 export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
@@ -98,6 +98,15 @@ export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
       type: 'object',
       properties: { query: { type: 'string', description: 'what to look for, in a few words' } },
       required: ['query'],
+      additionalProperties: false,
+    },
+  },
+  handoff_to_person: {
+    name: 'handoff_to_person',
+    description: 'Hand the conversation over to a person of the organization: they answer from now on.',
+    parameters: {
+      type: 'object',
+      properties: { reason: { type: 'string', description: 'why a person is needed, in a few words' } },
       additionalProperties: false,
     },
   },

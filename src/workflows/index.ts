@@ -2,3 +2,4 @@
 export { callWorkflow } from './calls';
 export { callReconcilerWorkflow } from './calls-reconciler';
 export { webhookDeliveryWorkflow } from './webhooks';
+export { conversationWorkflow } from './conversations';

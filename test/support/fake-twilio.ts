@@ -5,6 +5,12 @@
  * (`POST …/Calls/{CallSid}.json`, `Twiml` or `Status`) — checks HTTP basic auth like Twilio, and records
  * every request. `behave` lets a test delay or fail requests (a create whose answer comes too late, a
  * hang-up that fails with 5xx).
+ *
+ * Messages resource: create (`POST …/Messages.json`: `To`, `From`, `Body` or `ContentSid` +
+ * `ContentVariables`, `StatusCallback`) and list (`GET …/Messages.json` filtered by `To`, `From`,
+ * `DateSent>`). Knobs for failure tests: `rejectMessagesTo` (a `To` answered with a Twilio 4xx error),
+ * `lostResponses` (the next N message creates are accepted, then answered 500, as when the answer is lost
+ * on the way), `messageDelayMs` (held before answering a create).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +26,15 @@ export interface FakeTwilio {
   lists: number;
   /** Test hooks: delay (ms) or fail (HTTP status) the next requests; reset by assigning `{}`. */
   behave: { create?: (n: number) => { delayMs?: number; status?: number }; update?: (n: number) => { delayMs?: number; status?: number } };
+  /** Every message create request (form parameters) that was accepted, with the SID given and when (`AtMs`). */
+  messages: (Record<string, string> & { Sid: string; AtMs: string })[];
+  /** Every request to the Messages resource (create and list), accepted or not. */
+  messageRequests: { method: string; url: string; params: Record<string, string> }[];
+  /** Called with each accepted message create (the benchmark's clock). */
+  onMessage: ((m: Record<string, string>) => void) | null;
+  rejectMessagesTo: Map<string, { status: number; code: number; message: string }>;
+  lostResponses: number;
+  messageDelayMs: number;
   close(): Promise<void>;
 }
 
@@ -29,7 +44,29 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   const created: FakeTwilio['created'] = [];
   const updates: FakeTwilio['updates'] = [];
   const calls: { sid: string; to: string; from: string; created: Date }[] = [];
-  const fake = { lists: 0, behave: {} as FakeTwilio['behave'] };
+  const messages: FakeTwilio['messages'] = [];
+  const messageRequests: FakeTwilio['messageRequests'] = [];
+  const fake = {
+    lists: 0,
+    behave: {} as FakeTwilio['behave'],
+    onMessage: null as FakeTwilio['onMessage'],
+    rejectMessagesTo: new Map<string, { status: number; code: number; message: string }>(),
+    lostResponses: 0,
+    messageDelayMs: 0,
+  };
+  const messageJson = (m: FakeTwilio['messages'][number]) => ({
+    sid: m.Sid,
+    account_sid: accountSid,
+    to: m.To,
+    from: m.From,
+    body: m.Body ?? `[content ${m.ContentSid}]`,
+    status: 'queued',
+    date_created: m.DateCreated,
+    date_sent: null,
+    direction: 'outbound-api',
+    num_segments: '1',
+    api_version: '2010-04-01',
+  });
   let creates = 0;
   let updatesSeen = 0;
   const sleep = (ms = 0) => new Promise((r) => setTimeout(r, ms));
@@ -46,6 +83,31 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       const params = Object.fromEntries(new URLSearchParams(raw));
       const base = `/2010-04-01/Accounts/${accountSid}/Calls`;
       const [pathname, query = ''] = (req.url ?? '').split('?');
+      if (pathname === `/2010-04-01/Accounts/${accountSid}/Messages.json`) {
+        messageRequests.push({ method: req.method ?? '', url: req.url ?? '', params: req.method === 'GET' ? Object.fromEntries(new URLSearchParams(query)) : params });
+        if (req.method === 'GET') {
+          const q = Object.fromEntries(new URLSearchParams(query));
+          const since = q['DateSent>'] ? Date.parse(q['DateSent>']) : 0;
+          const found = messages.filter((m) => (!q.To || m.To === q.To) && (!q.From || m.From === q.From) && Date.parse(m.DateCreated) >= since - 1000);
+          return send(200, { messages: [...found].reverse().map(messageJson), page: 0, page_size: 50, uri: req.url, first_page_uri: req.url, next_page_uri: null, previous_page_uri: null });
+        }
+        if (req.method === 'POST') {
+          const address = /^(whatsapp:)?\+[1-9]\d{6,14}$/;
+          if (!address.test(params.To ?? '') || !address.test(params.From ?? '')) return send(400, { code: 21211, message: `Invalid 'To' Phone Number: ${params.To}`, status: 400 });
+          if (!params.Body && !params.ContentSid) return send(400, { code: 21602, message: 'Message body is required.', status: 400 });
+          const rejection = fake.rejectMessagesTo.get(params.To);
+          if (rejection) return send(rejection.status, { code: rejection.code, message: rejection.message, status: rejection.status });
+          const msg = { ...params, Sid: 'SM' + crypto.randomBytes(16).toString('hex'), DateCreated: new Date().toUTCString(), AtMs: String(Date.now()) };
+          messages.push(msg);
+          fake.onMessage?.(msg);
+          await sleep(fake.messageDelayMs); // the message exists at Twilio even if its answer comes too late
+          if (fake.lostResponses > 0) {
+            fake.lostResponses--;
+            return send(500, { code: 20500, message: 'Internal Server Error', status: 500 });
+          }
+          return send(201, messageJson(msg));
+        }
+      }
       const callJson = (c: (typeof calls)[number]) => ({ sid: c.sid, account_sid: accountSid, to: c.to, from: c.from, status: 'queued', date_created: c.created.toUTCString(), direction: 'outbound-api', api_version: '2010-04-01' });
       if (req.method === 'POST' && pathname === `${base}.json`) {
         if (!/^\+[1-9]\d{6,14}$/.test(params.To ?? '')) return send(400, { code: 21211, message: `The 'To' number ${params.To} is not a valid phone number.`, status: 400 });
@@ -83,6 +145,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     authToken,
     created,
     updates,
+    messages,
+    messageRequests,
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   });
 }

@@ -1,0 +1,278 @@
+/**
+ * Conversation activities on our store: storing inbound messages (deduplicated by the provider's id),
+ * moving an outbound message's status forward, the conversation's status (hand-over and resume), what
+ * the assistant is given, and the state a fresh run starts from. Only the conversation's own
+ * `conversationWorkflow` calls them, one at a time, as local activities (src/workflows/conversations.ts),
+ * so the conversation and its messages have one writer (DESIGN.md section 3). Each is idempotent: a retry
+ * (or a re-run after a worker died) writes the same values and emits the same event ids (chosen by the
+ * workflow, or fixed on the message row).
+ */
+import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import { emitEvent } from '../lib/events';
+import { customerState } from '../lib/conversations';
+import { findContact } from '../lib/contacts';
+import { messageUsage, recordUsage } from '../lib/usage';
+import { Agent } from '../models/agents';
+import {
+  Conversation,
+  Message,
+  newInboundDocument,
+  type MessageConversation,
+  renderConversation,
+  renderMessage,
+  type MessageDoc,
+} from '../models/conversations';
+import { insertIfAbsent, type WithId } from '../models/store';
+import type { ChatMessage } from '../shared/assistant';
+import type { AgentSnapshot } from '../shared/calls';
+import {
+  chatMessageOf,
+  keywordOf,
+  nextStatus,
+  type ConversationStatus,
+  type InboundMessageInput,
+  type Keyword,
+  type OutboundStatus,
+  type ProviderStatusInput,
+} from '../shared/conversations';
+
+/** Which conversation an activity works on. */
+export type ConversationRef = MessageConversation;
+
+export interface StoreInboundInput {
+  conversation: ConversationRef;
+  message: InboundMessageInput;
+  /** The `message.received` event id, chosen by the workflow. */
+  eventId: string;
+}
+
+export interface StoreInboundResult {
+  /** The stored message's id: the proposed one, or the first delivery's for a duplicate. */
+  messageId: string;
+  /** True when a message with the same provider id was already stored (nothing was done). */
+  duplicate: boolean;
+  keyword: Keyword | null;
+  receivedMs: number;
+}
+
+/**
+ * Stores an inbound message, insert-first against the unique `dedupe_key` (the provider's MessageSid):
+ * a second delivery of the same message finds the first one and reports `duplicate`. A new message
+ * updates the conversation's last inbound time and emits `message.received` (data.object = the message,
+ * with its `conversation_id`).
+ */
+export async function storeInbound(input: StoreInboundInput): Promise<StoreInboundResult> {
+  const { conversation: c, message: m } = input;
+  const keyword = keywordOf(c.channel, m.text);
+  await insertIfAbsent(Message, newInboundDocument(c, m, keyword, input.eventId));
+  const row = (await Message.findOne({ dedupe_key: m.dedupeKey }).lean()) as WithId<MessageDoc> | null;
+  if (!row) throw new Error(`inbound message ${m.dedupeKey} missing after insert`);
+  if (row._id !== m.messageId)
+    return {
+      messageId: row._id,
+      duplicate: true,
+      keyword: (row.keyword as Keyword | null) ?? null,
+      receivedMs: row.received_ms ?? m.receivedMs,
+    };
+
+  const conv = await Conversation.findById(c.conversationId).lean();
+  if (conv) {
+    await Conversation.updateOne(
+      { _id: c.conversationId },
+      {
+        $set: {
+          last_inbound_ms: Math.max(conv.last_inbound_ms ?? 0, m.receivedMs),
+          last_message_ms: Math.max(conv.last_message_ms ?? 0, m.receivedMs),
+        },
+      },
+    );
+  }
+  await recordUsage(messageUsage({ orgId: c.orgId, livemode: c.livemode, messageId: row._id, channel: c.channel, direction: 'inbound', template: false, occurredMs: m.receivedMs }));
+  await emitEvent(client(), {
+    id: row.event_ids!.received!,
+    orgId: c.orgId,
+    livemode: c.livemode,
+    type: 'message.received',
+    createdMs: Date.now(),
+    object: renderMessage(row),
+  });
+  return { messageId: row._id, duplicate: false, keyword, receivedMs: m.receivedMs };
+}
+
+/**
+ * Applies a provider status report to an outbound message (src/shared/conversations.ts `nextStatus`:
+ * forward by rank only, whatever order the callbacks arrive in) and emits the events of what changed.
+ * A report for an unknown message changes nothing.
+ */
+export async function applyMessageStatus(report: ProviderStatusInput): Promise<{ status: string | null }> {
+  const row = (await Message.findById(report.messageId).lean()) as WithId<MessageDoc> | null;
+  if (!row || row.direction !== 'outbound') return { status: null };
+  const status = await advanceStatus(
+    row,
+    report.status,
+    report.errorCode ? { code: report.errorCode, message: report.errorMessage ?? '' } : null,
+    report.providerSid,
+  );
+  return { status };
+}
+
+/**
+ * Moves `row` to `next` if that is forward (`nextStatus`), then emits `message.sent`, `message.delivered`
+ * and `message.failed` as its status implies, with the event ids fixed on the row: an event is emitted
+ * once even when callbacks skip a status (delivered before sent emits both, in order) or a retry repeats
+ * the call. Returns the row's status afterwards.
+ */
+export async function advanceStatus(
+  row: WithId<MessageDoc>,
+  next: OutboundStatus,
+  error: { code: string; message: string } | null,
+  providerSid: string | null = null,
+): Promise<OutboundStatus> {
+  const current = row.status as OutboundStatus;
+  const to = nextStatus(current, next);
+  if (to) {
+    const set: Record<string, unknown> = { status: to };
+    if (to === 'failed')
+      Object.assign(set, { error_code: error?.code ?? 'send_failed', error_message: error?.message ?? null });
+    if (providerSid && !row.provider_sid) set.provider_sid = providerSid;
+    await Message.updateOne({ _id: row._id }, { $set: set });
+    Object.assign(row, set);
+  }
+  // Emit what the status implies when it changed, and on a retry (the first attempt may have updated the
+  // row and died before emitting); emission is idempotent by event id.
+  if (to || isRetry()) await emitStatusEvents(row);
+  return row.status as OutboundStatus;
+}
+
+async function emitStatusEvents(row: WithId<MessageDoc>): Promise<void> {
+  const ids = row.event_ids ?? {};
+  const types: [string, string | null | undefined][] = [];
+  if (row.status === 'sent' || row.status === 'delivered' || row.status === 'read')
+    types.push(['message.sent', ids.sent]);
+  if (row.status === 'delivered' || row.status === 'read') types.push(['message.delivered', ids.delivered]);
+  if (row.status === 'failed') types.push(['message.failed', ids.failed]);
+  const object = renderMessage(row);
+  for (const [type, id] of types) {
+    if (id)
+      await emitEvent(client(), { id, orgId: row.org_id, livemode: row.livemode, type, createdMs: Date.now(), object });
+  }
+}
+
+/**
+ * Sets the conversation's status; with `eventId`, emits `conversation.needs_person` (data.object = the
+ * conversation) — once per hand-over, since the workflow chooses one id per hand-over.
+ */
+export async function setConversationStatus(input: {
+  conversationId: string;
+  status: ConversationStatus;
+  reason: string | null;
+  eventId: string | null;
+}): Promise<void> {
+  await Conversation.updateOne(
+    { _id: input.conversationId },
+    { $set: { status: input.status, handoff_reason: input.status === 'needs_person' ? input.reason : null } },
+  );
+  if (!input.eventId) return;
+  const doc = await Conversation.findById(input.conversationId).lean();
+  if (!doc) throw new Error(`conversation ${input.conversationId} has no document`);
+  await emitEvent(client(), {
+    id: input.eventId,
+    orgId: doc.org_id,
+    livemode: doc.livemode,
+    type: 'conversation.needs_person',
+    createdMs: Date.now(),
+    object: renderConversation(doc),
+  });
+}
+
+/** Sets the assistant answering the conversation (`POST /v1/messages` with `agent_id`). */
+export async function setConversationAgent(input: { conversationId: string; agentId: string }): Promise<void> {
+  await Conversation.updateOne({ _id: input.conversationId }, { $set: { agent_id: input.agentId } });
+}
+
+/** What the assistant is given for a turn. */
+export interface ConversationContext {
+  /** The agent as it is now (edits apply from the next turn), or null when it does not exist. */
+  agent: AgentSnapshot | null;
+  /** The contact the customer's number belongs to, when contacts exist; null otherwise. */
+  contactId: string | null;
+}
+
+/**
+ * Builds what the assistant is given on a turn of a text conversation: the answering agent (read fresh
+ * each turn) and the customer's contact (by `customerNumber`, src/lib/contacts.ts), which it also
+ * records on the conversation. The LLM activity then loads the contact's records and the agent's
+ * knowledge from these ids (src/lib/assistant.ts), as for calls.
+ */
+export async function conversationContext(input: {
+  orgId: string;
+  livemode: boolean;
+  agentId: string | null;
+  customerNumber: string;
+  /** The conversation whose `contact_id` follows the contact found (absent in runs recorded before). */
+  conversationId?: string;
+}): Promise<ConversationContext> {
+  if (!input.agentId) return { agent: null, contactId: null };
+  const agent = await Agent.findOne({ _id: input.agentId, org_id: input.orgId, livemode: input.livemode }).lean();
+  if (!agent) return { agent: null, contactId: null };
+  const contactId = (await findContact({ orgId: input.orgId, livemode: input.livemode }, { phone: input.customerNumber }))?._id ?? null;
+  if (input.conversationId) await Conversation.updateOne({ _id: input.conversationId, contact_id: { $ne: contactId } }, { $set: { contact_id: contactId } });
+  return {
+    agent: {
+      id: agent._id,
+      name: agent.name,
+      instructions: agent.instructions,
+      first_message: agent.first_message ?? null,
+      model: agent.model ?? null,
+      transfer_to: agent.transfer_to ?? null,
+    },
+    contactId,
+  };
+}
+
+/** Messages of the stored conversation given back to the assistant when a run starts afresh. */
+export const HISTORY_ON_LOAD = 40;
+
+/** The state a run starts from when it is not continuing another one (after an idle close, or a reset). */
+export interface LoadedConversation {
+  status: ConversationStatus;
+  handoffReason: string | null;
+  agentId: string | null;
+  optedOut: boolean;
+  history: ChatMessage[];
+}
+
+/**
+ * Loads a conversation's state from the store: its status and agent, the customer's opt-out state, and
+ * the latest `HISTORY_ON_LOAD` messages as chat history (customer → user; assistant → assistant; a
+ * person's or API message → a system note).
+ */
+export async function loadConversation(input: { conversationId: string }): Promise<LoadedConversation> {
+  const doc = await Conversation.findById(input.conversationId).lean();
+  const rows = await Message.find({ conversation_id: input.conversationId })
+    .sort({ _id: -1 })
+    .limit(HISTORY_ON_LOAD)
+    .lean();
+  const history: ChatMessage[] = rows.reverse().map((r) => chatMessageOf(r.author as string, r.text));
+  const state = await customerState(input.conversationId);
+  return {
+    status: (doc?.status as ConversationStatus | undefined) ?? 'open',
+    handoffReason: doc?.handoff_reason ?? null,
+    agentId: doc?.agent_id ?? null,
+    optedOut: state.optedOut,
+    history,
+  };
+}
+
+function client(): Client {
+  return Context.current().client;
+}
+
+function isRetry(): boolean {
+  try {
+    return Context.current().info.attempt > 1;
+  } catch {
+    return false;
+  }
+}

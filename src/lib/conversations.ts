@@ -1,0 +1,182 @@
+/**
+ * Conversations, node side, for every starter (the API's `POST /v1/messages`, the test helper, the
+ * Twilio messaging webhooks) and the activities: the conversation document (created once per
+ * organization, mode, channel and customer number), the starters of `conversationWorkflow`
+ * (signal-with-start, update-with-start with `USE_EXISTING`: "start it or talk to the one running"),
+ * the customer's state as the stored messages show it (WhatsApp window, opt-out), and template rendering.
+ * The contract itself is src/shared/conversations.ts.
+ */
+import type { Client } from '@temporalio/client';
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import type { SearchAttributePair, SignalDefinition, UpdateDefinition } from '@temporalio/common';
+import { config } from '../config';
+import { Conversation, Message, type ConversationDoc } from '../models/conversations';
+import { insertIfAbsent, type WithId } from '../models/store';
+import { idTime, newId } from '../shared/ids';
+import {
+  CONVERSATION_WORKFLOW,
+  conversationWorkflowId,
+  type Channel,
+  type ConversationWorkflow,
+  type ConversationWorkflowInput,
+} from '../shared/conversations';
+import { searchAttributeKeys } from './temporal';
+
+/** Who a conversation is with and through which service number. */
+export interface ConversationKey {
+  orgId: string;
+  livemode: boolean;
+  channel: Channel;
+  customerNumber: string;
+}
+
+/** What a new conversation starts with: its service number and the agent answering it. */
+export interface ConversationInit {
+  serviceNumber: string;
+  agentId: string | null;
+}
+
+/**
+ * The conversation of `key`, created if there is none: inserted against the unique `key` index, so
+ * concurrent first messages make one conversation (the loser reads the winner's). A new conversation
+ * takes `init` (a function is called only when one is created); an existing one keeps its own.
+ */
+export async function ensureConversation(
+  key: ConversationKey,
+  init: ConversationInit | (() => Promise<ConversationInit>),
+): Promise<WithId<ConversationDoc>> {
+  const workflowKey = conversationWorkflowId(key.orgId, key.livemode, key.channel, key.customerNumber);
+  const existing = await Conversation.findOne({ key: workflowKey }).lean();
+  if (existing) return existing as WithId<ConversationDoc>;
+  const start = typeof init === 'function' ? await init() : init;
+  const id = newId('conv');
+  const doc: WithId<ConversationDoc> = {
+    _id: id,
+    key: workflowKey,
+    org_id: key.orgId,
+    livemode: key.livemode,
+    channel: key.channel,
+    customer_number: key.customerNumber,
+    service_number: start.serviceNumber,
+    agent_id: start.agentId,
+    status: 'open',
+    handoff_reason: null,
+    last_inbound_ms: null,
+    last_message_ms: null,
+    contact_id: null,
+    created: Math.floor(idTime(id) / 1000),
+  };
+  if (await insertIfAbsent(Conversation, doc)) return doc;
+  const winner = await Conversation.findOne({ key: workflowKey }).lean();
+  if (!winner) throw new Error(`conversation ${workflowKey} vanished after a duplicate insert`);
+  return winner as WithId<ConversationDoc>;
+}
+
+/** The `conversationWorkflow` input of a stored conversation (used only if the workflow is not running). */
+export function conversationInput(doc: WithId<ConversationDoc>): ConversationWorkflowInput {
+  return {
+    conversationId: doc._id,
+    orgId: doc.org_id,
+    livemode: doc.livemode,
+    channel: doc.channel as Channel,
+    customerNumber: doc.customer_number,
+    serviceNumber: doc.service_number,
+    agentId: doc.agent_id ?? null,
+  };
+}
+
+function startOptions(doc: WithId<ConversationDoc>) {
+  return {
+    workflowId: doc.key,
+    taskQueue: config().taskQueue,
+    args: [conversationInput(doc)] as [ConversationWorkflowInput],
+    typedSearchAttributes: [
+      { key: searchAttributeKeys.OrgId, value: doc.org_id },
+      { key: searchAttributeKeys.Livemode, value: doc.livemode },
+    ] as SearchAttributePair[],
+  };
+}
+
+/**
+ * Signals the conversation's workflow, starting it if it is not running (signal-with-start): the signal
+ * is durable once this resolves, whether or not a worker runs.
+ */
+export async function signalConversation<T>(
+  temporal: Client,
+  doc: WithId<ConversationDoc>,
+  signal: SignalDefinition<[T]>,
+  arg: T,
+): Promise<void> {
+  await temporal.workflow.signalWithStart<ConversationWorkflow, [unknown]>(CONVERSATION_WORKFLOW, {
+    ...startOptions(doc),
+    signal: signal.name,
+    signalArgs: [arg],
+  });
+}
+
+/**
+ * Runs an update on the conversation's workflow, starting it if it is not running (update-with-start,
+ * conflict policy `USE_EXISTING`), and returns its result. `updateId` deduplicates a retried request.
+ */
+export async function updateConversation<R, A extends unknown[]>(
+  temporal: Client,
+  doc: WithId<ConversationDoc>,
+  update: UpdateDefinition<R, A>,
+  updateId: string,
+  ...args: A
+): Promise<R> {
+  const startWorkflowOperation = new WithStartWorkflowOperation<ConversationWorkflow>(CONVERSATION_WORKFLOW, {
+    ...startOptions(doc),
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  return temporal.workflow.executeUpdateWithStart(update, { args, updateId, startWorkflowOperation });
+}
+
+/** The customer's side of a conversation as its stored inbound messages show it. */
+export interface CustomerState {
+  /** Received time (ms) of the customer's latest message, or null if they never wrote. */
+  lastInboundMs: number | null;
+  /** True when the customer's latest opt-out/opt-in word was an opt-out word. */
+  optedOut: boolean;
+}
+
+/**
+ * Reads the customer's state from the conversation's immutable inbound rows (never from a counter): the
+ * latest received time (the WhatsApp window runs from it) and the latest keyword (in arrival order).
+ * Checked by the API before accepting a message and by the send activity before any provider request.
+ */
+export async function customerState(conversationId: string): Promise<CustomerState> {
+  const [latest, keyword] = await Promise.all([
+    Message.find({ conversation_id: conversationId, direction: 'inbound' }).sort({ received_ms: -1 }).limit(1).lean(),
+    Message.find({ conversation_id: conversationId, direction: 'inbound', keyword: { $ne: null } })
+      .sort({ _id: -1 })
+      .limit(1)
+      .lean(),
+  ]);
+  return { lastInboundMs: latest[0]?.received_ms ?? null, optedOut: keyword[0]?.keyword === 'opt_out' };
+}
+
+/** `{{1}}`…`{{n}}` placeholders in a template body. */
+const PLACEHOLDER = /\{\{\s*(\d+)\s*\}\}/g;
+
+/**
+ * The number of placeholders of a template body, which must be exactly `{{1}}`…`{{n}}` (each at least
+ * once, none skipped); null when they are not (WhatsApp's rule for template variables).
+ */
+export function placeholderCount(body: string): number | null {
+  const seen = new Set<number>();
+  for (const m of body.matchAll(PLACEHOLDER)) seen.add(Number(m[1]));
+  const n = seen.size;
+  for (let i = 1; i <= n; i++) if (!seen.has(i)) return null;
+  return n;
+}
+
+/** A registered template's body with `parameters` in its placeholders. */
+export function renderTemplateBody(body: string, parameters: string[]): string {
+  return body.replace(PLACEHOLDER, (_m, i: string) => parameters[Number(i) - 1] ?? '');
+}
+
+/** Test mode's rendering of an unregistered template: its name, language and parameters. */
+export function renderUnregisteredTemplate(name: string, language: string, parameters: string[]): string {
+  return `[${name} (${language})]${parameters.length ? ' ' + parameters.join(' | ') : ''}`;
+}

@@ -1,0 +1,287 @@
+/**
+ * WhatsApp and SMS conversations (`conv_…`), their messages (`msg_…`), the organization's connected
+ * phone numbers (`pn_…`) and registered WhatsApp templates (`mtpl_…`).
+ *
+ * Who writes what (DESIGN.md section 3, one writer per document):
+ * - conversations: the starter (API, Twilio webhook) inserts the document once, insert-if-absent against
+ *   the unique `key` (= the workflow id), so concurrent first messages make one conversation; from then on
+ *   only the conversation's own `conversationWorkflow` writes it, through its activities, one at a time.
+ * - messages: immutable rows except `status` (and the provider fields of a send), which only the
+ *   conversation's workflow writes, moving `status` forward by rank (src/shared/conversations.ts
+ *   `nextStatus`). An inbound message is inserted against the unique `dedupe_key` (the provider's id), so
+ *   a duplicate delivery is a duplicate-key error, not a second message. `POST /v1/messages` inserts its
+ *   message insert-if-absent too (the workflow's send does the same), so a crash between the two loses
+ *   nothing.
+ * - phone numbers and templates: the API only (create, delete).
+ */
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import type {
+  Channel,
+  ConversationStatus,
+  InboundMessageInput,
+  Keyword,
+  OutboundMessageInput,
+  TemplateRef,
+} from '../shared/conversations';
+import { windowClosesAt } from '../shared/conversations';
+import { schemaOptions as base, seconds, type WithId } from './store';
+
+const conversationSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    /** The workflow id (`conv:<org>:<mode>:<channel>:<number>`): one conversation per key. */
+    key: { type: String, required: true },
+    org_id: { type: String, required: true },
+    livemode: { type: Boolean, required: true },
+    channel: { type: String, enum: ['whatsapp', 'sms'], required: true },
+    customer_number: { type: String, required: true },
+    service_number: { type: String, required: true },
+    agent_id: { type: String, default: null },
+    status: { type: String, enum: ['open', 'needs_person'], required: true },
+    handoff_reason: { type: String, default: null },
+    /** Received time of the customer's latest message (ms): the WhatsApp window runs from it. */
+    last_inbound_ms: { type: Number, default: null },
+    last_message_ms: { type: Number, default: null },
+    contact_id: { type: String, default: null },
+    created: { type: Number, required: true },
+  },
+  base,
+);
+conversationSchema.index({ key: 1 }, { unique: true });
+conversationSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+export const Conversation = mongoose.model('Conversation', conversationSchema, 'conversations');
+export type ConversationDoc = InferSchemaType<typeof conversationSchema>;
+
+const messageSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    org_id: { type: String, required: true },
+    livemode: { type: Boolean, required: true },
+    conversation_id: { type: String, required: true },
+    channel: { type: String, enum: ['whatsapp', 'sms'], required: true },
+    direction: { type: String, enum: ['inbound', 'outbound'], required: true },
+    from: { type: String, required: true },
+    to: { type: String, required: true },
+    text: { type: String, required: true },
+    /** `{name, language, parameters, contentSid}` as JSON, or null for free text. */
+    template_json: { type: String, default: null },
+    author: { type: String, enum: ['customer', 'assistant', 'person', 'api'], required: true },
+    status: { type: String, enum: ['queued', 'sent', 'delivered', 'read', 'failed', 'received'], required: true },
+    error_code: { type: String, default: null },
+    error_message: { type: String, default: null },
+    /** Unique: `twilio:<MessageSid>` for a live inbound message, `msg:<id>` otherwise. */
+    dedupe_key: { type: String, required: true },
+    /** The provider's id (Twilio `SM…`/`MM…`), once known. */
+    provider_sid: { type: String, default: null },
+    /** Inbound: an opt-out or opt-in word (src/shared/conversations.ts `keywordOf`), else null. */
+    keyword: { type: String, default: null },
+    /** Inbound: when the customer's message was received (ms). */
+    received_ms: { type: Number, default: null },
+    /** Outbound: when the provider request was first attempted (ms); set before the request. */
+    send_attempted_ms: { type: Number, default: null },
+    /** Event ids fixed at creation, so a retried write emits the same events. */
+    event_ids: {
+      received: { type: String, default: null },
+      sent: { type: String, default: null },
+      delivered: { type: String, default: null },
+      failed: { type: String, default: null },
+    },
+    created: { type: Number, required: true },
+  },
+  base,
+);
+messageSchema.index({ dedupe_key: 1 }, { unique: true });
+messageSchema.index({ conversation_id: 1, _id: -1 });
+messageSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+messageSchema.index({ provider_sid: 1 });
+export const Message = mongoose.model('Message', messageSchema, 'messages');
+export type MessageDoc = InferSchemaType<typeof messageSchema>;
+
+const phoneNumberSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    /** Unique: `live:<number>` (a live number routes inbound messages to one organization) or `test:<org>:<number>`. */
+    route_key: { type: String, required: true },
+    org_id: { type: String, required: true },
+    livemode: { type: Boolean, required: true },
+    number: { type: String, required: true },
+    channels: { type: [String], required: true },
+    agent_id: { type: String, default: null },
+    created: { type: Number, required: true },
+  },
+  base,
+);
+phoneNumberSchema.index({ route_key: 1 }, { unique: true });
+phoneNumberSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+export const PhoneNumber = mongoose.model('PhoneNumber', phoneNumberSchema, 'phone_numbers');
+export type PhoneNumberDoc = InferSchemaType<typeof phoneNumberSchema>;
+
+const messageTemplateSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    /** Unique: `<org>:<test|live>:<name>:<language>`. */
+    key: { type: String, required: true },
+    org_id: { type: String, required: true },
+    livemode: { type: Boolean, required: true },
+    name: { type: String, required: true },
+    language: { type: String, required: true },
+    body: { type: String, required: true },
+    /** Number of placeholders `{{1}}`…`{{n}}` in `body`. */
+    placeholders: { type: Number, required: true },
+    content_sid: { type: String, default: null },
+    created: { type: Number, required: true },
+  },
+  base,
+);
+messageTemplateSchema.index({ key: 1 }, { unique: true });
+messageTemplateSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+export const MessageTemplate = mongoose.model('MessageTemplate', messageTemplateSchema, 'message_templates');
+export type MessageTemplateDoc = InferSchemaType<typeof messageTemplateSchema>;
+
+/** Which conversation a message belongs to. */
+export interface MessageConversation {
+  conversationId: string;
+  orgId: string;
+  livemode: boolean;
+  channel: Channel;
+}
+
+/** The row of an outbound message, `queued`, as the API and the send activity both insert it (insert-if-absent). */
+export function newOutboundDocument(c: MessageConversation, m: OutboundMessageInput): WithId<MessageDoc> {
+  return {
+    _id: m.messageId,
+    org_id: c.orgId,
+    livemode: c.livemode,
+    conversation_id: c.conversationId,
+    channel: c.channel,
+    direction: 'outbound',
+    from: m.from,
+    to: m.to,
+    text: m.text,
+    template_json: m.template ? JSON.stringify(m.template) : null,
+    author: m.author,
+    status: 'queued',
+    error_code: null,
+    error_message: null,
+    dedupe_key: `msg:${m.messageId}`,
+    provider_sid: null,
+    keyword: null,
+    received_ms: null,
+    send_attempted_ms: null,
+    event_ids: { received: null, sent: m.eventIds.sent, delivered: m.eventIds.delivered, failed: m.eventIds.failed },
+    created: Math.floor(m.createdMs / 1000),
+  };
+}
+
+/** The row of an inbound message (`received`, author `customer`); `created` is when it was received. */
+export function newInboundDocument(
+  c: MessageConversation,
+  m: InboundMessageInput,
+  keyword: Keyword | null,
+  receivedEventId: string,
+): WithId<MessageDoc> {
+  return {
+    _id: m.messageId,
+    org_id: c.orgId,
+    livemode: c.livemode,
+    conversation_id: c.conversationId,
+    channel: c.channel,
+    direction: 'inbound',
+    from: m.from,
+    to: m.to,
+    text: m.text,
+    template_json: null,
+    author: 'customer',
+    status: 'received',
+    error_code: null,
+    error_message: null,
+    dedupe_key: m.dedupeKey,
+    provider_sid: m.providerSid,
+    keyword,
+    received_ms: m.receivedMs,
+    send_attempted_ms: null,
+    event_ids: { received: receivedEventId, sent: null, delivered: null, failed: null },
+    created: Math.floor(m.receivedMs / 1000),
+  };
+}
+
+/** The unique key of a template by name and language. */
+export const templateKey = (orgId: string, livemode: boolean, name: string, language: string) =>
+  `${orgId}:${livemode ? 'live' : 'test'}:${name}:${language}`;
+/** The unique routing key of a phone number. */
+export const numberRouteKey = (orgId: string, livemode: boolean, number: string) =>
+  livemode ? `live:${number}` : `test:${orgId}:${number}`;
+
+/**
+ * The conversation object. `window_expires_at` (WhatsApp only): the unix second at which free text stops
+ * being allowed, or null once it has passed (or before the customer ever wrote, and always for SMS).
+ */
+export function renderConversation(doc: WithId<ConversationDoc>, nowMs = Date.now()) {
+  const closes = doc.last_inbound_ms != null ? windowClosesAt(doc.last_inbound_ms) : null;
+  return {
+    id: doc._id,
+    object: 'conversation' as const,
+    livemode: doc.livemode,
+    channel: doc.channel as Channel,
+    customer_number: doc.customer_number,
+    service_number: doc.service_number,
+    agent_id: doc.agent_id ?? null,
+    status: doc.status as ConversationStatus,
+    handoff_reason: doc.handoff_reason ?? null,
+    window_expires_at:
+      doc.channel === 'whatsapp' && closes !== null && Math.floor(nowMs / 1000) < closes ? closes : null,
+    last_message_at: seconds(doc.last_message_ms),
+    contact_id: doc.contact_id ?? null,
+    created: doc.created,
+  };
+}
+export type ConversationObject = ReturnType<typeof renderConversation>;
+
+/** The message object. `template` is `{name, language, parameters}` or null; `error` `{code, message}` or null. */
+export function renderMessage(doc: WithId<MessageDoc>) {
+  const template = doc.template_json ? (JSON.parse(doc.template_json) as TemplateRef) : null;
+  return {
+    id: doc._id,
+    object: 'message' as const,
+    livemode: doc.livemode,
+    conversation_id: doc.conversation_id,
+    channel: doc.channel as Channel,
+    direction: doc.direction as 'inbound' | 'outbound',
+    from: doc.from,
+    to: doc.to,
+    text: doc.text,
+    template: template ? { name: template.name, language: template.language, parameters: template.parameters } : null,
+    author: doc.author,
+    status: doc.status,
+    error: doc.error_code ? { code: doc.error_code, message: doc.error_message ?? '' } : null,
+    created: doc.created,
+  };
+}
+export type MessageObject = ReturnType<typeof renderMessage>;
+
+/** The phone number object. */
+export function renderPhoneNumber(doc: WithId<PhoneNumberDoc>) {
+  return {
+    id: doc._id,
+    object: 'phone_number' as const,
+    livemode: doc.livemode,
+    number: doc.number,
+    channels: doc.channels,
+    agent_id: doc.agent_id ?? null,
+    created: doc.created,
+  };
+}
+
+/** The message template object. */
+export function renderMessageTemplate(doc: WithId<MessageTemplateDoc>) {
+  return {
+    id: doc._id,
+    object: 'message_template' as const,
+    livemode: doc.livemode,
+    name: doc.name,
+    language: doc.language,
+    body: doc.body,
+    content_sid: doc.content_sid ?? null,
+    created: doc.created,
+  };
+}

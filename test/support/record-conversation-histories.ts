@@ -1,0 +1,245 @@
+/**
+ * Records `conversationWorkflow` histories from real runs, for the replay tests (test/replay/replay.test.ts
+ * replays every file; test/integration/conversations.test.ts checks these are there). Starts the test
+ * harness (real Temporal dev server, FerretDB, worker, API, fake LLM) and a fake Twilio, drives one
+ * conversation per scenario through the API and Twilio's webhooks, waits until its workflow is idle, and
+ * writes its history to test/replay/histories/conversation-<scenario>.json:
+ *
+ *   reply, handoff-resume, duplicates-opt-out, window-template, llm-failed, continue-as-new (the first
+ *   run, ending in ContinuedAsNew), live-statuses (Twilio send, out-of-order callbacks, a refused send,
+ *   a lost answer found again)
+ *
+ *   npm run record-histories   (records every workflow's histories)
+ *
+ * Conversations do not end on their own (they close after a week idle), so a history is taken while the
+ * run waits for its next message. Re-record after an intentional, versioned change to the workflow (and
+ * keep the old files while running workflows may still replay them).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import twilio from 'twilio';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { config, setConfig } from '../../src/config';
+import { conversationInput, ensureConversation, signalConversation } from '../../src/lib/conversations';
+import { newId } from '../../src/shared/ids';
+import {
+  CONVERSATION_WORKFLOW,
+  conversationStateQuery,
+  inboundSignal,
+  SIMULATED_NUMBER,
+  type ConversationWorkflow,
+} from '../../src/shared/conversations';
+import { h, newTenant, request, startHarness, stopHarness } from './harness';
+import { startFakeTwilio } from './fake-twilio';
+import { customerNumber, eventually, inbound, sleep, waitForMessages } from './conversations';
+
+export const HISTORIES_DIR = path.resolve(__dirname, '../../../test/replay/histories');
+
+async function main(): Promise<void> {
+  await startHarness();
+  const fake = await startFakeTwilio();
+  try {
+    const t = await newTenant();
+    const key = t.testKey;
+    /** The workflow id of the test-mode conversation with `from` on `channel`. */
+    const workflowOf = (from: string, channel: string, mode = 'test') => `conv:${t.orgId}:${mode}:${channel}:${from}`;
+    const idle = async (workflowId: string) => {
+      await eventually(async () => {
+        const s = await h().env.client.workflow.getHandle(workflowId).query(conversationStateQuery);
+        return s.queued === 0 && s.unanswered === 0;
+      }, `${workflowId} idle`);
+      await sleep(500);
+    };
+    const send = (body: Record<string, unknown>, k = key) => request('POST', '/v1/messages', { key: k, body });
+
+    const scenarios: Record<string, () => Promise<{ workflowId: string; runId?: string }>> = {
+      reply: async () => {
+        const from = customerNumber();
+        const m = await inbound(key, { channel: 'whatsapp', from, text: 'Hello' });
+        await waitForMessages(key, m.body.conversation_id, 1, (x) => x.author === 'assistant');
+        return { workflowId: workflowOf(from, 'whatsapp') };
+      },
+      'handoff-resume': async () => {
+        const from = customerNumber();
+        const m = await inbound(key, {
+          channel: 'whatsapp',
+          from,
+          text: 'TOOL handoff_to_person {"reason":"wants a person"}',
+        });
+        const conv = m.body.conversation_id;
+        await eventually(
+          async () => (await request('GET', `/v1/conversations/${conv}`, { key })).body.status === 'needs_person',
+          'needs_person',
+        );
+        await inbound(key, { channel: 'whatsapp', from, text: 'Hello?' });
+        await send({ channel: 'whatsapp', to: from, text: 'Hi, Sam here.' });
+        await idle(workflowOf(from, 'whatsapp'));
+        const resumed = await request('POST', `/v1/conversations/${conv}/resume`, { key });
+        if (resumed.status !== 200) throw new Error(JSON.stringify(resumed.body));
+        await inbound(key, { channel: 'whatsapp', from, text: 'Thanks' });
+        await waitForMessages(key, conv, 2, (x) => x.author === 'assistant');
+        return { workflowId: workflowOf(from, 'whatsapp') };
+      },
+      'duplicates-opt-out': async () => {
+        const from = customerNumber();
+        const first = await inbound(key, { channel: 'sms', from, text: 'Hi' });
+        const doc = await ensureConversation(
+          { orgId: t.orgId, livemode: false, channel: 'sms', customerNumber: from },
+          { serviceNumber: SIMULATED_NUMBER, agentId: t.agentId },
+        );
+        const dup = {
+          dedupeKey: 'twilio:SM' + '1'.repeat(32),
+          from,
+          to: SIMULATED_NUMBER,
+          text: 'Twice',
+          receivedMs: Date.now(),
+          providerSid: 'SM' + '1'.repeat(32),
+        };
+        await Promise.all(
+          [1, 2, 3].map(() =>
+            signalConversation(h().env.client, doc, inboundSignal, { ...dup, messageId: newId('msg') }),
+          ),
+        );
+        await waitForMessages(key, first.body.conversation_id, 2, (x) => x.author === 'assistant');
+        await inbound(key, { channel: 'sms', from, text: 'STOP' });
+        await inbound(key, { channel: 'sms', from, text: 'Are you there?' });
+        await inbound(key, { channel: 'sms', from, text: 'START' });
+        await inbound(key, { channel: 'sms', from, text: 'Back' });
+        await waitForMessages(key, first.body.conversation_id, 3, (x) => x.author === 'assistant');
+        return { workflowId: doc.key };
+      },
+      'window-template': async () => {
+        const from = customerNumber();
+        await inbound(key, {
+          channel: 'whatsapp',
+          from,
+          text: 'Old',
+          received_at: Math.floor(Date.now() / 1000) - 25 * 3600,
+        });
+        const res = await send({
+          channel: 'whatsapp',
+          to: from,
+          template: { name: 'follow_up', language: 'en', parameters: ['Ana'] },
+        });
+        if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+        await idle(workflowOf(from, 'whatsapp'));
+        return { workflowId: workflowOf(from, 'whatsapp') };
+      },
+      'llm-failed': async () => {
+        const from = customerNumber();
+        const m = await inbound(key, { channel: 'sms', from, text: 'FAIL 400' });
+        await eventually(
+          async () =>
+            (await request('GET', `/v1/conversations/${m.body.conversation_id}`, { key })).body.status ===
+            'needs_person',
+          'needs_person',
+        );
+        await idle(workflowOf(from, 'sms'));
+        return { workflowId: workflowOf(from, 'sms') };
+      },
+      'continue-as-new': async () => {
+        const from = customerNumber();
+        const doc = await ensureConversation(
+          { orgId: t.orgId, livemode: false, channel: 'sms', customerNumber: from },
+          { serviceNumber: SIMULATED_NUMBER, agentId: t.agentId },
+        );
+        const started = await h().env.client.workflow.start<ConversationWorkflow>(CONVERSATION_WORKFLOW, {
+          workflowId: doc.key,
+          taskQueue: h().taskQueue,
+          args: [{ ...conversationInput(doc), continueAsNewAtHistoryLength: 40 }],
+        });
+        for (let i = 1; i <= 4; i++) {
+          await inbound(key, { channel: 'sms', from, text: `line ${i}` });
+          await waitForMessages(key, doc._id, i, (x) => x.author === 'assistant');
+        }
+        await idle(doc.key);
+        return { workflowId: doc.key, runId: started.firstExecutionRunId };
+      },
+      'live-statuses': async () => {
+        const saved = config();
+        setConfig({
+          ...saved,
+          twilioAccountSid: fake.accountSid,
+          twilioAuthToken: fake.authToken,
+          twilioApiBaseUrl: fake.url,
+          publicBaseUrl: h().api.url,
+        });
+        try {
+          const service = customerNumber();
+          await request('POST', '/v1/phone_numbers', {
+            key: t.liveKey,
+            body: { number: service, channels: ['whatsapp'] },
+          });
+          await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Live', instructions: 'Be brief.' } });
+          const from = customerNumber();
+          const post = async (p: string, params: Record<string, string>) =>
+            fetch(h().api.url + p, {
+              method: 'POST',
+              headers: {
+                'Content-Type': 'application/x-www-form-urlencoded',
+                'X-Twilio-Signature': twilio.getExpectedTwilioSignature(fake.authToken, h().api.url + p, params),
+              },
+              body: new URLSearchParams(params).toString(),
+            });
+          const inboundParams = (text: string) => ({
+            MessageSid: 'SM' + crypto.randomBytes(16).toString('hex'),
+            From: `whatsapp:${from}`,
+            To: `whatsapp:${service}`,
+            Body: text,
+            NumMedia: '0',
+          });
+          fake.lostResponses = 1;
+          await post('/twilio/messaging', inboundParams('Hello'));
+          const workflowId = workflowOf(from, 'whatsapp', 'live');
+          await eventually(async () => fake.messages.some((m) => m.To === `whatsapp:${from}`), 'reply sent');
+          await idle(workflowId);
+          const reply = fake.messages.find((m) => m.To === `whatsapp:${from}`)!;
+          const messageId = /status\/(msg_\w+)$/.exec(reply.StatusCallback)![1];
+          for (const status of ['delivered', 'sent', 'read'])
+            await post(`/twilio/messaging/status/${messageId}`, { MessageSid: reply.Sid, MessageStatus: status });
+          fake.rejectMessagesTo.set(`whatsapp:${from}`, {
+            status: 400,
+            code: 63016,
+            message: 'Outside the allowed window',
+          });
+          await post('/twilio/messaging', inboundParams('Again'));
+          await eventually(
+            async () =>
+              (
+                await request('GET', `/v1/conversations?customer_number=${encodeURIComponent(from)}`, {
+                  key: t.liveKey,
+                })
+              ).body.data.length === 1,
+            'conversation',
+          );
+          await idle(workflowId);
+          return { workflowId };
+        } finally {
+          setConfig(saved);
+        }
+      },
+    };
+
+    fs.mkdirSync(HISTORIES_DIR, { recursive: true });
+    const only = process.argv.slice(2);
+    for (const [name, run] of Object.entries(scenarios)) {
+      if (only.length && !only.includes(name)) continue;
+      const { workflowId, runId } = await run();
+      const history = JSON.parse(
+        historyToJSON(await h().env.client.workflow.getHandle(workflowId, runId).fetchHistory()),
+      );
+      const file = path.join(HISTORIES_DIR, `conversation-${name}.json`);
+      fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
+      console.log(`${name}: ${workflowId}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`);
+    }
+  } finally {
+    await fake.close();
+    await stopHarness();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
