@@ -4,7 +4,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
@@ -15,7 +14,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-explicit-any': 'error',
     },
@@ -31,9 +33,14 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(?!@temporalio/(workflow|common)$|\\./|\\.\\./shared/|\\.\\./activities(/|$))',
-              message: 'Workflows import only @temporalio/workflow, @temporalio/common, src/shared and types of activities.',
+              message:
+                'Workflows import only @temporalio/workflow, @temporalio/common, src/shared and types of activities.',
             },
-            { regex: '^\\.\\./activities(/|$)', allowTypeImports: true, message: 'Workflows import activities as types only (proxyActivities).' },
+            {
+              regex: '^\\.\\./activities(/|$)',
+              allowTypeImports: true,
+              message: 'Workflows import activities as types only (proxyActivities).',
+            },
           ],
         },
       ],
@@ -62,7 +69,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/activities', '**/activities/*', '**/workflows', '**/workflows/*'], message: 'The API never imports activities or workflows: start workflows by name, typed by src/shared.' },
+            {
+              group: ['**/activities', '**/activities/*', '**/workflows', '**/workflows/*'],
+              message: 'The API never imports activities or workflows: start workflows by name, typed by src/shared.',
+            },
           ],
         },
       ],
@@ -75,7 +85,19 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/api', '**/api/*', '**/activities', '**/activities/*', '**/workflows', '**/workflows/*', '**/worker/*', '**/dev/*'], message: 'Models and lib sit below the API and the activities.' },
+            {
+              group: [
+                '**/api',
+                '**/api/*',
+                '**/activities',
+                '**/activities/*',
+                '**/workflows',
+                '**/workflows/*',
+                '**/worker/*',
+                '**/dev/*',
+              ],
+              message: 'Models and lib sit below the API and the activities.',
+            },
           ],
         },
       ],
@@ -86,7 +108,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/api', '**/api/*', '**/workflows', '**/workflows/*'], message: 'Activities never import the API or workflows.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/api', '**/api/*', '**/workflows', '**/workflows/*'],
+              message: 'Activities never import the API or workflows.',
+            },
+          ],
+        },
       ],
     },
   },

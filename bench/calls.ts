@@ -22,7 +22,11 @@ import { percentile } from './stats';
 
 const summary = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
-  return { p50: Math.round(percentile(s, 50)), p99: Math.round(percentile(s, 99)), max: Math.round(s[s.length - 1] ?? NaN) };
+  return {
+    p50: Math.round(percentile(s, 50)),
+    p99: Math.round(percentile(s, 99)),
+    max: Math.round(s[s.length - 1] ?? NaN),
+  };
 };
 
 async function main(): Promise<void> {
@@ -33,7 +37,11 @@ async function main(): Promise<void> {
   await startHarness();
   try {
     const t = await newTenant();
-    const body = { to: '+14155550123', agent_id: t.agentId, simulation: { caller: Array.from({ length: turns }, (_, i) => `line ${i + 1}`) } };
+    const body = {
+      to: '+14155550123',
+      agent_id: t.agentId,
+      simulation: { caller: Array.from({ length: turns }, (_, i) => `line ${i + 1}`) },
+    };
     // Warm-up: one call end to end.
     const warm = await request('POST', '/v1/calls', { key: t.testKey, body });
     await waitUntilEnded([warm.body.id], timeoutMs);
@@ -66,13 +74,17 @@ async function main(): Promise<void> {
     for (const r of rows) byCall.set(r.call_id, [...(byCall.get(r.call_id) ?? []), r]);
     for (const list of byCall.values()) {
       list.sort((a, b) => a.seq - b.seq);
-      for (let i = 0; i + 1 < list.length; i++) if (list[i].role === 'caller' && list[i + 1].role === 'assistant') turnMs.push(list[i + 1].at_ms - list[i].at_ms);
+      for (let i = 0; i + 1 < list.length; i++)
+        if (list[i].role === 'caller' && list[i + 1].role === 'assistant')
+          turnMs.push(list[i + 1].at_ms - list[i].at_ms);
     }
     const result = {
       calls: total,
       concurrency,
       turns_per_call: turns,
-      statuses: Object.fromEntries([...new Set(docs.map((d) => d.status))].map((s) => [s, docs.filter((d) => d.status === s).length])),
+      statuses: Object.fromEntries(
+        [...new Set(docs.map((d) => d.status))].map((s) => [s, docs.filter((d) => d.status === s).length]),
+      ),
       post_ms: summary(postMs),
       placed_per_second: Math.round((total / placedS) * 10) / 10,
       completed_per_second: Math.round((total / totalS) * 10) / 10,
@@ -81,13 +93,23 @@ async function main(): Promise<void> {
       turns_measured: turnMs.length,
       node: process.version,
     };
-    console.log(`calls: ${total} simulated calls, ${turns} caller lines each, ${concurrency} POSTs in flight, instant loopback LLM`);
-    console.log(`  POST /v1/calls: p50 ${result.post_ms.p50} ms, p99 ${result.post_ms.p99} ms  (${result.placed_per_second} calls placed/s)`);
-    console.log(`  completed/s: ${result.completed_per_second}  (${total} in ${totalS.toFixed(1)} s); statuses ${JSON.stringify(result.statuses)}`);
+    console.log(
+      `calls: ${total} simulated calls, ${turns} caller lines each, ${concurrency} POSTs in flight, instant loopback LLM`,
+    );
+    console.log(
+      `  POST /v1/calls: p50 ${result.post_ms.p50} ms, p99 ${result.post_ms.p99} ms  (${result.placed_per_second} calls placed/s)`,
+    );
+    console.log(
+      `  completed/s: ${result.completed_per_second}  (${total} in ${totalS.toFixed(1)} s); statuses ${JSON.stringify(result.statuses)}`,
+    );
     console.log(`  creation → ended: p50 ${result.creation_to_end_ms.p50} ms, p99 ${result.creation_to_end_ms.p99} ms`);
-    console.log(`  turn (caller line → assistant answer): p50 ${result.turn_ms.p50} ms, p99 ${result.turn_ms.p99} ms over ${turnMs.length} turns`);
+    console.log(
+      `  turn (caller line → assistant answer): p50 ${result.turn_ms.p50} ms, p99 ${result.turn_ms.p99} ms over ${turnMs.length} turns`,
+    );
     console.log(JSON.stringify(result));
-    console.log(`reproduce: npm run build && BENCH_CALLS=${total} BENCH_CONCURRENCY=${concurrency} BENCH_TURNS=${turns} node dist/bench/calls.js`);
+    console.log(
+      `reproduce: npm run build && BENCH_CALLS=${total} BENCH_CONCURRENCY=${concurrency} BENCH_TURNS=${turns} node dist/bench/calls.js`,
+    );
   } finally {
     await stopHarness();
   }

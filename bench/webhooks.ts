@@ -22,7 +22,6 @@ import { h, newTenant, request, startHarness, stopHarness } from '../test/suppor
 import { percentile } from './stats';
 import { startHttpsReceiver } from '../test/support/https-receiver';
 
-
 async function main(): Promise<void> {
   const total = Math.min(5000, Math.max(1, Number(process.env.BENCH_EVENTS ?? 300)));
   const concurrency = Math.max(1, Number(process.env.BENCH_CONCURRENCY ?? 2));
@@ -31,12 +30,22 @@ async function main(): Promise<void> {
   const receiver = await startHttpsReceiver();
   try {
     const t = await newTenant();
-    const ep = await request('POST', '/v1/webhook-endpoints', { key: t.testKey, body: { url: receiver.url('/bench'), events: ['*'] } });
+    const ep = await request('POST', '/v1/webhook-endpoints', {
+      key: t.testKey,
+      body: { url: receiver.url('/bench'), events: ['*'] },
+    });
     if (ep.status !== 200) throw new Error(JSON.stringify(ep.body));
 
     // Warm-up: one delivery end to end, so that the figures leave out first-use costs.
     const warm = newId('evt');
-    await emitEvent(h().env.client, { id: warm, orgId: t.orgId, livemode: false, type: 'call.ended', createdMs: Date.now(), object: { id: newId('call'), object: 'call', metadata: {} } });
+    await emitEvent(h().env.client, {
+      id: warm,
+      orgId: t.orgId,
+      livemode: false,
+      type: 'call.ended',
+      createdMs: Date.now(),
+      object: { id: newId('call'), object: 'call', metadata: {} },
+    });
     await receiver.waitFor((r) => r.some((x) => x.eventId === warm), 60_000, 'the warm-up delivery');
 
     const createdAt = new Map<string, number>();
@@ -49,12 +58,23 @@ async function main(): Promise<void> {
           const id = ids[next++];
           const createdMs = Date.now();
           createdAt.set(id, createdMs);
-          await emitEvent(h().env.client, { id, orgId: t.orgId, livemode: false, type: 'call.ended', createdMs, object: { id: newId('call'), object: 'call', status: 'completed', metadata: { bench: 'yes' } } });
+          await emitEvent(h().env.client, {
+            id,
+            orgId: t.orgId,
+            livemode: false,
+            type: 'call.ended',
+            createdMs,
+            object: { id: newId('call'), object: 'call', status: 'completed', metadata: { bench: 'yes' } },
+          });
         }
       }),
     );
     const emitted = Date.now();
-    await receiver.waitFor((r) => new Set(r.map((x) => x.eventId).filter((id) => id && createdAt.has(id))).size >= total, timeoutMs, `${total} deliveries`);
+    await receiver.waitFor(
+      (r) => new Set(r.map((x) => x.eventId).filter((id) => id && createdAt.has(id))).size >= total,
+      timeoutMs,
+      `${total} deliveries`,
+    );
 
     const firstReceipt = new Map<string, number>();
     let duplicates = 0;
@@ -77,20 +97,38 @@ async function main(): Promise<void> {
       emit_seconds: +((emitted - firstEmit) / 1000).toFixed(2),
       total_seconds: +seconds.toFixed(2),
       delivered_per_second: +(total / seconds).toFixed(1),
-      latency_ms: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] },
+      latency_ms: {
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        max: latencies[latencies.length - 1],
+      },
       creation_to_attempt_ms: { p50: percentile(toActivity, 50), p99: percentile(toActivity, 99) },
       attempt_to_receipt_ms: { p50: percentile(inActivity, 50), p99: percentile(inActivity, 99) },
       duplicates,
       node: process.version,
       cpus: os.cpus().length,
     };
-    console.log(`webhook deliveries: ${total} events, ${concurrency} emissions in flight, one endpoint, loopback HTTPS`);
-    console.log(`  delivered/s: ${result.delivered_per_second}  (${total} in ${result.total_seconds} s; emitting took ${result.emit_seconds} s)`);
-    console.log(`  creation → receipt latency: p50 ${result.latency_ms.p50} ms, p99 ${result.latency_ms.p99} ms, max ${result.latency_ms.max} ms`);
-    console.log(`    of which creation → attempt start: p50 ${result.creation_to_attempt_ms.p50} ms, p99 ${result.creation_to_attempt_ms.p99} ms; attempt start → receipt: p50 ${result.attempt_to_receipt_ms.p50} ms, p99 ${result.attempt_to_receipt_ms.p99} ms`);
+    console.log(
+      `webhook deliveries: ${total} events, ${concurrency} emissions in flight, one endpoint, loopback HTTPS`,
+    );
+    console.log(
+      `  delivered/s: ${result.delivered_per_second}  (${total} in ${result.total_seconds} s; emitting took ${result.emit_seconds} s)`,
+    );
+    console.log(
+      `  creation → receipt latency: p50 ${result.latency_ms.p50} ms, p99 ${result.latency_ms.p99} ms, max ${result.latency_ms.max} ms`,
+    );
+    console.log(
+      `    of which creation → attempt start: p50 ${result.creation_to_attempt_ms.p50} ms, p99 ${result.creation_to_attempt_ms.p99} ms; attempt start → receipt: p50 ${result.attempt_to_receipt_ms.p50} ms, p99 ${result.attempt_to_receipt_ms.p99} ms`,
+    );
     console.log(`  duplicates: ${duplicates}`);
     console.log(JSON.stringify(result));
-    console.log('reproduce: npx tsc -p tsconfig.json && BENCH_EVENTS=' + total + ' BENCH_CONCURRENCY=' + concurrency + ' node dist/bench/webhooks.js');
+    console.log(
+      'reproduce: npx tsc -p tsconfig.json && BENCH_EVENTS=' +
+        total +
+        ' BENCH_CONCURRENCY=' +
+        concurrency +
+        ' node dist/bench/webhooks.js',
+    );
   } finally {
     await receiver.close();
     await stopHarness();

@@ -92,7 +92,8 @@ function int(name: string, value: string | undefined, dflt: number): number {
 function ms(name: string, value: string | undefined, dflt: number): number {
   if (value === undefined || value === '') return dflt;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive number of milliseconds, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`${name} must be a positive number of milliseconds, got "${value}"`);
   return n;
 }
 
@@ -126,13 +127,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKey: opt(env.SECRETS_KEY),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),
     webhookTaskQueue: opt(env.WEBHOOK_TASK_QUEUE),
-    webhookRetryInitialIntervalMs: ms('WEBHOOK_RETRY_INITIAL_INTERVAL_MS', env.WEBHOOK_RETRY_INITIAL_INTERVAL_MS, 5_000),
+    webhookRetryInitialIntervalMs: ms(
+      'WEBHOOK_RETRY_INITIAL_INTERVAL_MS',
+      env.WEBHOOK_RETRY_INITIAL_INTERVAL_MS,
+      5_000,
+    ),
     webhookRetryMaxIntervalMs: ms('WEBHOOK_RETRY_MAX_INTERVAL_MS', env.WEBHOOK_RETRY_MAX_INTERVAL_MS, 60 * 60 * 1000),
     webhookRetryWindowMs: ms('WEBHOOK_RETRY_WINDOW_MS', env.WEBHOOK_RETRY_WINDOW_MS, 3 * 24 * 60 * 60 * 1000),
     webhookCaFile: opt(env.WEBHOOK_CA_FILE),
     logLevel: opt(env.LOG_LEVEL) ?? 'info',
     metricsToken: opt(env.METRICS_TOKEN),
-    metricsWorkerPort: opt(env.METRICS_WORKER_PORT) === undefined ? undefined : int('METRICS_WORKER_PORT', env.METRICS_WORKER_PORT, 0),
+    metricsWorkerPort:
+      opt(env.METRICS_WORKER_PORT) === undefined ? undefined : int('METRICS_WORKER_PORT', env.METRICS_WORKER_PORT, 0),
   };
 }
 

@@ -9,7 +9,18 @@ import { ApiKey, Org } from './models/orgs';
 import { newId } from './shared/ids';
 
 /** Resources that scopes name (spec section 5, rule 3). */
-export const SCOPE_RESOURCES = ['calls', 'messages', 'agents', 'contacts', 'records', 'webhooks', 'events', 'usage', 'connectors', 'phone_numbers'] as const;
+export const SCOPE_RESOURCES = [
+  'calls',
+  'messages',
+  'agents',
+  'contacts',
+  'records',
+  'webhooks',
+  'events',
+  'usage',
+  'connectors',
+  'phone_numbers',
+] as const;
 /** Every scope: `<resource>:read` and `<resource>:write`. */
 export const ALL_SCOPES: string[] = SCOPE_RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]);
 
@@ -42,12 +53,19 @@ export async function createOrg(name: string, opts: { demo?: boolean } = {}) {
  * @throws Error when the org does not exist or the scopes are invalid
  * @returns the key object with the full `key` (the only time it is shown)
  */
-export async function createKey(input: { orgId: string; mode: 'test' | 'live'; kind: KeyKind; scopes?: string[]; name?: string }) {
+export async function createKey(input: {
+  orgId: string;
+  mode: 'test' | 'live';
+  kind: KeyKind;
+  scopes?: string[];
+  name?: string;
+}) {
   if (!(await Org.exists({ _id: input.orgId }))) throw new Error(`No such organization: ${input.orgId}`);
   let scopes: string[] = [];
   if (input.kind === 'restricted') {
     scopes = [...new Set(input.scopes ?? [])];
-    if (scopes.length === 0) throw new Error('A restricted key needs at least one scope (--scopes calls:read,calls:write).');
+    if (scopes.length === 0)
+      throw new Error('A restricted key needs at least one scope (--scopes calls:read,calls:write).');
     const bad = scopes.filter((s) => !ALL_SCOPES.includes(s));
     if (bad.length) throw new Error(`Unknown scope(s): ${bad.join(', ')}. Known: ${ALL_SCOPES.join(', ')}.`);
   } else if (input.scopes && input.scopes.length) {
@@ -72,7 +90,17 @@ export async function createKey(input: { orgId: string; mode: 'test' | 'live'; k
 }
 
 /** The key object without the secret. */
-export function renderKey(doc: { _id: string; org_id: string; livemode: boolean; kind: string; scopes: string[]; redacted: string; name?: string | null; created: number; revoked?: number | null }) {
+export function renderKey(doc: {
+  _id: string;
+  org_id: string;
+  livemode: boolean;
+  kind: string;
+  scopes: string[];
+  redacted: string;
+  name?: string | null;
+  created: number;
+  revoked?: number | null;
+}) {
   return {
     id: doc._id,
     object: 'api_key' as const,

@@ -50,7 +50,11 @@ export function currentLogContext(): LogFields {
     return {}; // not in an activity
   }
   const workflowId = info.workflowExecution?.workflowId;
-  return { ...(workflowId ? { workflow_id: workflowId, ...idFields(workflowId) } : {}), activity: info.activityType, attempt: info.attempt };
+  return {
+    ...(workflowId ? { workflow_id: workflowId, ...idFields(workflowId) } : {}),
+    activity: info.activityType,
+    attempt: info.attempt,
+  };
 }
 
 /** `call_id` / `conversation_id` when `id` (a workflow or resource id) names a call or a conversation. */
@@ -62,15 +66,23 @@ export function idFields(id: string): LogFields {
 
 const REDACTED = '[redacted]';
 /** Field names whose values are credentials whatever they look like. */
-const SECRET_FIELD = /^(authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|.*_secret|secrets_key|token|.*_token|api_?key|x-twilio-signature|svc-signature)$/i;
+const SECRET_FIELD =
+  /^(authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|.*_secret|secrets_key|token|.*_token|api_?key|x-twilio-signature|svc-signature)$/i;
 /** Credentials inside any string. */
-const SECRET_VALUE = [/\bsvc_(?:sk|rk|pk)_(?:test|live)_[A-Za-z0-9]+/g, /\bwhsec_[A-Za-z0-9_-]+/g, /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi];
+const SECRET_VALUE = [
+  /\bsvc_(?:sk|rk|pk)_(?:test|live)_[A-Za-z0-9]+/g,
+  /\bwhsec_[A-Za-z0-9_-]+/g,
+  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi,
+];
 
 /** `value` with every credential replaced by `[redacted]` (strings, arrays and plain objects, 5 levels). */
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') {
     let out = value;
-    for (const re of SECRET_VALUE) out = out.replace(re, (m, scheme?: string) => (typeof scheme === 'string' && /^(bearer|basic)$/i.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED));
+    for (const re of SECRET_VALUE)
+      out = out.replace(re, (m, scheme?: string) =>
+        typeof scheme === 'string' && /^(bearer|basic)$/i.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED,
+      );
     return out;
   }
   if (depth >= 5 || value === null || typeof value !== 'object') return value;
@@ -90,8 +102,11 @@ const contextAndRedaction = winston.format((info) => {
 });
 
 /** The line format for `LOG_FORMAT` (`json` | `text`; unset: json in production). */
-export function logFormat(format = process.env.LOG_FORMAT || (process.env.NODE_ENV === 'production' ? 'json' : 'text')): winston.Logform.Format {
-  if (format === 'json') return winston.format.combine(contextAndRedaction(), winston.format.timestamp(), winston.format.json());
+export function logFormat(
+  format = process.env.LOG_FORMAT || (process.env.NODE_ENV === 'production' ? 'json' : 'text'),
+): winston.Logform.Format {
+  if (format === 'json')
+    return winston.format.combine(contextAndRedaction(), winston.format.timestamp(), winston.format.json());
   return winston.format.combine(
     contextAndRedaction(),
     winston.format.timestamp({ format: 'HH:mm:ss.SSS' }),
@@ -105,5 +120,7 @@ export function logFormat(format = process.env.LOG_FORMAT || (process.env.NODE_E
 export const logger = winston.createLogger({
   level: process.env.LOG_LEVEL || 'info',
   format: logFormat(),
-  transports: [new winston.transports.Console({ stderrLevels: ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] })],
+  transports: [
+    new winston.transports.Console({ stderrLevels: ['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly'] }),
+  ],
 });

@@ -12,8 +12,13 @@ let cached: { source: string; key: Buffer } | undefined;
 
 function key(): Buffer {
   const source = config().secretsKey;
-  if (!source || source.length < 32) throw new Error('SECRETS_KEY must be set to at least 32 characters (for example 32 random bytes in hex).');
-  if (cached?.source !== source) cached = { source, key: Buffer.from(crypto.hkdfSync('sha256', source, Buffer.alloc(0), 'svc-assistant secrets v1', 32)) };
+  if (!source || source.length < 32)
+    throw new Error('SECRETS_KEY must be set to at least 32 characters (for example 32 random bytes in hex).');
+  if (cached?.source !== source)
+    cached = {
+      source,
+      key: Buffer.from(crypto.hkdfSync('sha256', source, Buffer.alloc(0), 'svc-assistant secrets v1', 32)),
+    };
   return cached.key;
 }
 
@@ -39,4 +44,5 @@ export function openSecret(stored: string | null | undefined): string | null {
 }
 
 /** True when `stored` is sealed (not a legacy plain value). */
-export const isSealed = (stored: string | null | undefined): boolean => typeof stored === 'string' && stored.startsWith(PREFIX);
+export const isSealed = (stored: string | null | undefined): boolean =>
+  typeof stored === 'string' && stored.startsWith(PREFIX);

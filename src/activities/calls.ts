@@ -14,7 +14,6 @@ import { emitEvent } from '../lib/events';
 import { callTransitions } from '../lib/metrics';
 import { callUsage, endedCallUsage, recordUsage } from '../lib/usage';
 
-
 /** Makes sure the call's document exists (the API normally wrote it already). */
 export async function ensureCallRecord(input: CallWorkflowInput): Promise<void> {
   await insertIfAbsent(Call, newCallDocument(input));
@@ -37,12 +36,23 @@ export interface TransitionCallInput {
 export async function transitionCall(input: TransitionCallInput): Promise<void> {
   // The call's usage row comes with its end, before the call shows as ended (src/lib/usage.ts).
   await recordUsage(await callUsage(input.callId, input.patch));
-  const doc = await Call.findOneAndUpdate({ _id: input.callId }, { $set: input.patch }, { returnDocument: 'after' }).lean();
+  const doc = await Call.findOneAndUpdate(
+    { _id: input.callId },
+    { $set: input.patch },
+    { returnDocument: 'after' },
+  ).lean();
   if (!doc) throw new Error(`call ${input.callId} has no document`);
   callTransitions.inc({ status: String(input.patch.status), mode: doc.livemode ? 'live' : 'test' });
   const object = renderCall(doc);
   for (const e of input.events) {
-    await emitEvent(Context.current().client, { id: e.id, orgId: doc.org_id, livemode: doc.livemode, type: e.type, createdMs: input.atMs, object });
+    await emitEvent(Context.current().client, {
+      id: e.id,
+      orgId: doc.org_id,
+      livemode: doc.livemode,
+      type: e.type,
+      createdMs: input.atMs,
+      object,
+    });
   }
 }
 
@@ -76,7 +86,12 @@ export async function callConversation(callId: string): Promise<ChatMessage[]> {
   if (!call) throw new Error(`call ${callId} has no document`);
   const agent = JSON.parse(call.agent_json ?? 'null') as AssistantAgent | null;
   if (!agent) throw new Error(`call ${callId} has no agent snapshot`);
-  const messages: ChatMessage[] = [{ role: 'system', content: callSystemPrompt({ agent, to: call.to, context: JSON.parse(call.context_json ?? '{}') }) }];
+  const messages: ChatMessage[] = [
+    {
+      role: 'system',
+      content: callSystemPrompt({ agent, to: call.to, context: JSON.parse(call.context_json ?? '{}') }),
+    },
+  ];
   const turns = await CallTurn.find({ call_id: callId }).sort({ seq: 1 }).lean();
   for (const t of turns) {
     if (t.role === 'caller') messages.push({ role: 'user', content: t.text });
@@ -113,14 +128,29 @@ export async function reconcileCalls(input: CallReconcilerInput): Promise<{ reco
     const endedMs = run.closeTime?.getTime() ?? Date.now();
     const updated = await Call.findOneAndUpdate(
       { _id: run.workflowId, status: { $nin: [...TERMINAL_STATUSES] } },
-      { $set: { status: 'failed', end_reason: 'error', error_message: `The call's workflow run was ${run.status.name.toLowerCase().replace('_', ' ')} before it recorded the end.`, ended_ms: endedMs, reconciled_ms: Date.now() } },
+      {
+        $set: {
+          status: 'failed',
+          end_reason: 'error',
+          error_message: `The call's workflow run was ${run.status.name.toLowerCase().replace('_', ' ')} before it recorded the end.`,
+          ended_ms: endedMs,
+          reconciled_ms: Date.now(),
+        },
+      },
       { returnDocument: 'after' },
     ).lean();
     const doc = updated ?? (await Call.findById(run.workflowId).lean());
     if (!doc || doc.reconciled_ms == null) continue;
     if (updated) reconciled++;
     await recordUsage(endedCallUsage(doc));
-    await emitEvent(client, { id: derivedId('evt', doc.ended_ms ?? endedMs, `${doc._id}:call.ended`), orgId: doc.org_id, livemode: doc.livemode, type: 'call.ended', createdMs: doc.ended_ms ?? endedMs, object: renderCall(doc) });
+    await emitEvent(client, {
+      id: derivedId('evt', doc.ended_ms ?? endedMs, `${doc._id}:call.ended`),
+      orgId: doc.org_id,
+      livemode: doc.livemode,
+      type: 'call.ended',
+      createdMs: doc.ended_ms ?? endedMs,
+      object: renderCall(doc),
+    });
   }
   return { reconciled };
 }

@@ -88,7 +88,17 @@ export async function storeInbound(input: StoreInboundInput): Promise<StoreInbou
       },
     );
   }
-  await recordUsage(messageUsage({ orgId: c.orgId, livemode: c.livemode, messageId: row._id, channel: c.channel, direction: 'inbound', template: false, occurredMs: m.receivedMs }));
+  await recordUsage(
+    messageUsage({
+      orgId: c.orgId,
+      livemode: c.livemode,
+      messageId: row._id,
+      channel: c.channel,
+      direction: 'inbound',
+      template: false,
+      occurredMs: m.receivedMs,
+    }),
+  );
   await emitEvent(client(), {
     id: row.event_ids!.received!,
     orgId: c.orgId,
@@ -216,8 +226,13 @@ export async function conversationContext(input: {
   if (!input.agentId) return { agent: null, contactId: null };
   const agent = await Agent.findOne({ _id: input.agentId, org_id: input.orgId, livemode: input.livemode }).lean();
   if (!agent) return { agent: null, contactId: null };
-  const contactId = (await findContact({ orgId: input.orgId, livemode: input.livemode }, { phone: input.customerNumber }))?._id ?? null;
-  if (input.conversationId) await Conversation.updateOne({ _id: input.conversationId, contact_id: { $ne: contactId } }, { $set: { contact_id: contactId } });
+  const contactId =
+    (await findContact({ orgId: input.orgId, livemode: input.livemode }, { phone: input.customerNumber }))?._id ?? null;
+  if (input.conversationId)
+    await Conversation.updateOne(
+      { _id: input.conversationId, contact_id: { $ne: contactId } },
+      { $set: { contact_id: contactId } },
+    );
   return {
     agent: {
       id: agent._id,

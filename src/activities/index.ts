@@ -7,5 +7,12 @@ export { generateReply } from './llm';
 export { searchKnowledge } from './knowledge';
 export { placeCall, transferCall, hangUpCall } from './telephony';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';
-export { storeInbound, applyMessageStatus, setConversationStatus, setConversationAgent, conversationContext, loadConversation } from './conversations';
+export {
+  storeInbound,
+  applyMessageStatus,
+  setConversationStatus,
+  setConversationAgent,
+  conversationContext,
+  loadConversation,
+} from './conversations';
 export { sendMessage } from './messaging';

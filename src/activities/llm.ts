@@ -30,7 +30,6 @@ import {
 import { knowledgeSearchUsage, llmRequestUsage, recordUsage } from '../lib/usage';
 import { callConversation } from './calls';
 
-
 let client: OpenAI | undefined;
 let clientKey = '';
 
@@ -38,7 +37,12 @@ function openai(): OpenAI {
   const cfg = config();
   const key = `${cfg.openaiBaseUrl}|${cfg.openaiApiKey}`;
   if (!client || clientKey !== key) {
-    client = new OpenAI({ apiKey: cfg.openaiApiKey ?? 'not-needed', baseURL: cfg.openaiBaseUrl, maxRetries: 0, timeout: 25_000 });
+    client = new OpenAI({
+      apiKey: cfg.openaiApiKey ?? 'not-needed',
+      baseURL: cfg.openaiBaseUrl,
+      maxRetries: 0,
+      timeout: 25_000,
+    });
     clientKey = key;
   }
   return client;
@@ -71,7 +75,9 @@ export interface GenerateReplyResult {
  * unavailable) the request goes ahead without them rather than leave a caller unanswered.
  */
 export async function generateReply(input: GenerateReplyInput): Promise<GenerateReplyResult> {
-  let messages = input.history ? [...(await callConversation(input.history.callId)), ...input.messages] : input.messages;
+  let messages = input.history
+    ? [...(await callConversation(input.history.callId)), ...input.messages]
+    : input.messages;
   let offered = input.tools;
   let known: AssistantContext | null = null;
   if (input.context) {
@@ -79,21 +85,36 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     try {
       known = await assistantContext({ ...input.context, query: lastUser?.content ?? '' });
     } catch (err) {
-      logger.warn('assistant context unavailable; answering without it', { conversation: input.callId, error: err instanceof Error ? err.message : String(err) });
+      logger.warn('assistant context unavailable; answering without it', {
+        conversation: input.callId,
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
-    if (known?.searched) await recordUsage(knowledgeSearchUsage({ ...usageOwner(input.context), key: `prompt:${activityKey()}`, subjectId: input.context.agentId, occurredMs: Date.now() }));
+    if (known?.searched)
+      await recordUsage(
+        knowledgeSearchUsage({
+          ...usageOwner(input.context),
+          key: `prompt:${activityKey()}`,
+          subjectId: input.context.agentId,
+          occurredMs: Date.now(),
+        }),
+      );
     if (known && !known.hasKnowledge) offered = offered.filter((t) => t !== 'search_knowledge');
     if (known?.text) messages = withSystemText(messages, known.text);
   }
   const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = offered
     .map((t) => TOOL_DEFINITIONS[t])
     .filter(Boolean)
-    .map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    .map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
   const model = input.model ?? config().openaiModel;
   const startTimer = llmRequestDuration.startTimer({ model });
   let timed = false;
   /** Observes the request's latency once, when its answer (or failure) arrives. */
-  const timer = (labels: { outcome: 'ok' | 'rejected' | 'error' }) => void (timed || ((timed = true), startTimer(labels)));
+  const timer = (labels: { outcome: 'ok' | 'rejected' | 'error' }) =>
+    void (timed || ((timed = true), startTimer(labels)));
   try {
     const completion = await openai().chat.completions.create({
       model,
@@ -103,7 +124,15 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     });
     timer({ outcome: 'ok' });
     // Every answer the provider sent costs its tokens, this attempt's included if it is then retried.
-    await recordUsage(await llmRequestUsage({ subjectId: input.callId, owner: input.context ? { orgId: input.context.orgId, livemode: input.context.livemode } : undefined, request: activityInfo(), model: completion.model, usage: completion.usage }));
+    await recordUsage(
+      await llmRequestUsage({
+        subjectId: input.callId,
+        owner: input.context ? { orgId: input.context.orgId, livemode: input.context.livemode } : undefined,
+        request: activityInfo(),
+        model: completion.model,
+        usage: completion.usage,
+      }),
+    );
     const message = completion.choices[0]?.message;
     if (!message) throw new Error('the model returned no choice');
     const toolCalls: ToolCall[] = (message.tool_calls ?? [])
@@ -116,9 +145,18 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     }
     return { text, toolCalls, knowledge: known?.knowledge ?? [] };
   } catch (err) {
-    if (err instanceof OpenAI.APIError && err.status && err.status >= 400 && err.status < 500 && ![408, 409, 429].includes(err.status)) {
+    if (
+      err instanceof OpenAI.APIError &&
+      err.status &&
+      err.status >= 400 &&
+      err.status < 500 &&
+      ![408, 409, 429].includes(err.status)
+    ) {
       timer({ outcome: 'rejected' });
-      throw ApplicationFailure.nonRetryable(`LLM request rejected (${err.status}): ${err.message}`, LLM_REQUEST_REJECTED);
+      throw ApplicationFailure.nonRetryable(
+        `LLM request rejected (${err.status}): ${err.message}`,
+        LLM_REQUEST_REJECTED,
+      );
     }
     timer({ outcome: 'error' });
     throw err;
@@ -137,7 +175,9 @@ const usageOwner = (ids: AssistantContextIds) => ({ orgId: ids.orgId, livemode: 
 function withSystemText(messages: ChatMessage[], text: string): ChatMessage[] {
   const i = messages.findIndex((m) => m.role === 'system');
   if (i < 0) return [{ role: 'system', content: text }, ...messages];
-  return messages.map((m, j) => (j === i ? { role: 'system' as const, content: `${m.content as string}\n\n${text}` } : m));
+  return messages.map((m, j) =>
+    j === i ? { role: 'system' as const, content: `${m.content as string}\n\n${text}` } : m,
+  );
 }
 
 function toOpenAI(m: ChatMessage): OpenAI.Chat.Completions.ChatCompletionMessageParam {
@@ -145,7 +185,15 @@ function toOpenAI(m: ChatMessage): OpenAI.Chat.Completions.ChatCompletionMessage
     return {
       role: 'assistant',
       content: m.content,
-      ...(m.tool_calls ? { tool_calls: m.tool_calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+      ...(m.tool_calls
+        ? {
+            tool_calls: m.tool_calls.map((c) => ({
+              id: c.id,
+              type: 'function' as const,
+              function: { name: c.name, arguments: c.arguments },
+            })),
+          }
+        : {}),
     };
   }
   return m;

@@ -78,7 +78,18 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
   }
 
   /** An outbound message counts once the provider has it (or, in test mode, once simulated as sent). */
-  const meter = () => recordUsage(messageUsage({ orgId: c.orgId, livemode: c.livemode, messageId: row._id, channel: c.channel, direction: 'outbound', template: Boolean(m.template), occurredMs: Date.now() }));
+  const meter = () =>
+    recordUsage(
+      messageUsage({
+        orgId: c.orgId,
+        livemode: c.livemode,
+        messageId: row._id,
+        channel: c.channel,
+        direction: 'outbound',
+        template: Boolean(m.template),
+        occurredMs: Date.now(),
+      }),
+    );
   if (!c.livemode) {
     await meter();
     await advanceStatus(row, 'sent', null);

@@ -32,7 +32,10 @@ class RebasedRequestClient extends twilio.RequestClient {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override request<TData>(opts: any) {
     const uri = String(opts.uri);
-    return super.request<TData>({ ...opts, uri: uri.startsWith(TWILIO_ORIGIN) ? this.base + uri.slice(TWILIO_ORIGIN.length) : uri });
+    return super.request<TData>({
+      ...opts,
+      uri: uri.startsWith(TWILIO_ORIGIN) ? this.base + uri.slice(TWILIO_ORIGIN.length) : uri,
+    });
   }
 }
 
@@ -40,9 +43,14 @@ class RebasedRequestClient extends twilio.RequestClient {
 export function client() {
   const cfg = config();
   if (!cfg.twilioAccountSid || !cfg.twilioAuthToken) {
-    throw ApplicationFailure.nonRetryable('Twilio is not configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN).', TELEPHONY_REJECTED);
+    throw ApplicationFailure.nonRetryable(
+      'Twilio is not configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN).',
+      TELEPHONY_REJECTED,
+    );
   }
-  const httpClient = cfg.twilioApiBaseUrl ? new RebasedRequestClient(cfg.twilioApiBaseUrl, cfg.twilioTimeoutMs) : new twilio.RequestClient({ timeout: cfg.twilioTimeoutMs });
+  const httpClient = cfg.twilioApiBaseUrl
+    ? new RebasedRequestClient(cfg.twilioApiBaseUrl, cfg.twilioTimeoutMs)
+    : new twilio.RequestClient({ timeout: cfg.twilioTimeoutMs });
   return twilio(cfg.twilioAccountSid, cfg.twilioAuthToken, { httpClient });
 }
 
@@ -52,12 +60,14 @@ async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
   } catch (err) {
     const status = (err as { status?: number }).status;
     if (status && status >= 400 && status < 500 && status !== 429) {
-      throw ApplicationFailure.nonRetryable(`Twilio refused the request (${status}): ${(err as Error).message}`, TELEPHONY_REJECTED);
+      throw ApplicationFailure.nonRetryable(
+        `Twilio refused the request (${status}): ${(err as Error).message}`,
+        TELEPHONY_REJECTED,
+      );
     }
     throw err;
   }
 }
-
 
 /** How far before the dial intent a provider call may have been created and still be ours (clock skew). */
 const DIAL_MATCH_SLACK_MS = 60_000;
@@ -70,10 +80,20 @@ const DIAL_MATCH_SLACK_MS = 60_000;
  * created since the intent and not known as another call of ours) and returns it instead of dialing.
  * @returns Twilio's Call SID (`CA…`)
  */
-export async function placeCall(input: { callId: string; to: string; from: string | null }): Promise<{ providerCallSid: string }> {
+export async function placeCall(input: {
+  callId: string;
+  to: string;
+  from: string | null;
+}): Promise<{ providerCallSid: string }> {
   const base = config().publicBaseUrl;
   if (!input.from) throw ApplicationFailure.nonRetryable('A live call needs `from`.', TELEPHONY_REJECTED);
-  const fresh = await insertIfAbsent(DialIntent, { _id: input.callId, to: input.to, from: input.from, created_ms: Date.now(), provider_call_sid: null });
+  const fresh = await insertIfAbsent(DialIntent, {
+    _id: input.callId,
+    to: input.to,
+    from: input.from,
+    created_ms: Date.now(),
+    provider_call_sid: null,
+  });
   if (!fresh) {
     const existing = await findPlacedCall(input.callId);
     if (existing) return { providerCallSid: existing };
@@ -98,17 +118,30 @@ async function findPlacedCall(callId: string): Promise<string | null> {
   if (!intent) return null;
   if (intent.provider_call_sid) return intent.provider_call_sid;
   const candidates = await twilioCall(() => client().calls.list({ to: intent.to, from: intent.from, limit: 20 }));
-  const recent = candidates.filter((c) => !c.dateCreated || c.dateCreated.getTime() >= intent.created_ms - DIAL_MATCH_SLACK_MS);
+  const recent = candidates.filter(
+    (c) => !c.dateCreated || c.dateCreated.getTime() >= intent.created_ms - DIAL_MATCH_SLACK_MS,
+  );
   if (recent.length === 0) return null;
-  const taken = new Set((await Call.find({ provider_call_sid: { $in: recent.map((c) => c.sid) } }, { provider_call_sid: 1 }).lean()).map((c) => c.provider_call_sid));
-  const ours = recent.filter((c) => !taken.has(c.sid)).sort((a, b) => (a.dateCreated?.getTime() ?? 0) - (b.dateCreated?.getTime() ?? 0))[0];
+  const taken = new Set(
+    (await Call.find({ provider_call_sid: { $in: recent.map((c) => c.sid) } }, { provider_call_sid: 1 }).lean()).map(
+      (c) => c.provider_call_sid,
+    ),
+  );
+  const ours = recent
+    .filter((c) => !taken.has(c.sid))
+    .sort((a, b) => (a.dateCreated?.getTime() ?? 0) - (b.dateCreated?.getTime() ?? 0))[0];
   if (!ours) return null;
   await DialIntent.updateOne({ _id: callId }, { $set: { provider_call_sid: ours.sid } });
   return ours.sid;
 }
 
 /** Transfers a live call with TwiML `<Dial>`; a no-op for a simulated call. */
-export async function transferCall(input: { callId: string; livemode: boolean; providerCallSid: string | null; to: string }): Promise<void> {
+export async function transferCall(input: {
+  callId: string;
+  livemode: boolean;
+  providerCallSid: string | null;
+  to: string;
+}): Promise<void> {
   if (!input.providerCallSid) return;
   const response = new twilio.twiml.VoiceResponse();
   const dial = response.dial();
@@ -119,7 +152,11 @@ export async function transferCall(input: { callId: string; livemode: boolean; p
 }
 
 /** Hangs up a live call; a no-op for a simulated call. A call Twilio already ended is not an error. */
-export async function hangUpCall(input: { callId: string; livemode: boolean; providerCallSid: string | null }): Promise<void> {
+export async function hangUpCall(input: {
+  callId: string;
+  livemode: boolean;
+  providerCallSid: string | null;
+}): Promise<void> {
   if (!input.providerCallSid) return;
   try {
     await twilioCall(() => client().calls(input.providerCallSid!).update({ status: 'completed' }));

@@ -18,7 +18,14 @@ import { config, API_VERSION } from '../config';
 import { openSecret } from '../secrets';
 import { Event } from '../models/events';
 import { insertIfAbsent } from '../models/store';
-import { newDeliveryDoc, renderWebhookDelivery, WebhookAttempt, WebhookDelivery, WebhookEndpoint, type WebhookDeliveryDoc } from '../models/webhooks';
+import {
+  newDeliveryDoc,
+  renderWebhookDelivery,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+  type WebhookDeliveryDoc,
+} from '../models/webhooks';
 import { newId } from '../shared/ids';
 import { postWebhook, type AttemptOutcome } from '../lib/webhook-http';
 import { SIGNATURE_HEADER, signatureHeader } from '../lib/webhook-signing';
@@ -38,7 +45,6 @@ import { recordUsage, webhookAttemptUsage } from '../lib/usage';
 /** `User-Agent` of deliveries. */
 export const WEBHOOK_USER_AGENT = `Svc-Webhooks/1.0 (api_version ${API_VERSION})`;
 
-
 /** `url` without any `user:password@` it may carry, for logs, failure messages and attempt rows. */
 function withoutCredentials(url: string): string {
   try {
@@ -52,8 +58,16 @@ function withoutCredentials(url: string): string {
 }
 
 /** Ends the delivery with a terminal status (only from `pending`). */
-async function finish(deliveryId: string, status: 'succeeded' | 'canceled' | 'failed', reason: string | null, atMs: number): Promise<void> {
-  await WebhookDelivery.updateOne({ _id: deliveryId, status: 'pending' }, { $set: { status, reason, completed_ms: atMs } });
+async function finish(
+  deliveryId: string,
+  status: 'succeeded' | 'canceled' | 'failed',
+  reason: string | null,
+  atMs: number,
+): Promise<void> {
+  await WebhookDelivery.updateOne(
+    { _id: deliveryId, status: 'pending' },
+    { $set: { status, reason, completed_ms: atMs } },
+  );
 }
 
 /**
@@ -86,7 +100,8 @@ async function attemptDelivery(input: WebhookDeliveryInput): Promise<DeliverWebh
   const fresh = await insertIfAbsent(WebhookDelivery, newDeliveryDoc(input, startedMs));
   if (!fresh) {
     const existing = await WebhookDelivery.findById(input.deliveryId).lean();
-    if (existing && existing.status !== 'pending') return { status: existing.status as DeliverWebhookResult['status'], reason: existing.reason ?? undefined };
+    if (existing && existing.status !== 'pending')
+      return { status: existing.status as DeliverWebhookResult['status'], reason: existing.reason ?? undefined };
   }
   const [endpoint, event, previous] = await Promise.all([
     WebhookEndpoint.findById(input.endpointId).lean(),
@@ -116,14 +131,20 @@ async function attemptDelivery(input: WebhookDeliveryInput): Promise<DeliverWebh
   };
   if (!endpoint || endpoint.deleted_ms != null) return cancel('endpoint_deleted');
   if (endpoint.status !== 'enabled') return cancel('endpoint_disabled');
-  if (input.trigger === 'automatic' && !subscribes(endpoint.events, input.eventType)) return cancel('event_type_unsubscribed');
+  if (input.trigger === 'automatic' && !subscribes(endpoint.events, input.eventType))
+    return cancel('event_type_unsubscribed');
   if (!event) return cancel('event_missing');
 
   // Sign with every valid secret (two for 24 h after a rotation) and send the stored JSON as it is.
   const payload = event.payload_json;
   const t = Math.floor(Date.now() / 1000);
   const secrets = [openSecret(endpoint.secret)!];
-  if (endpoint.previous_secret && endpoint.previous_secret_expires_ms != null && endpoint.previous_secret_expires_ms > Date.now()) secrets.push(openSecret(endpoint.previous_secret)!);
+  if (
+    endpoint.previous_secret &&
+    endpoint.previous_secret_expires_ms != null &&
+    endpoint.previous_secret_expires_ms > Date.now()
+  )
+    secrets.push(openSecret(endpoint.previous_secret)!);
   const outcome: AttemptOutcome = await postWebhook({
     url: endpoint.url,
     body: payload,
@@ -166,18 +187,30 @@ async function attemptDelivery(input: WebhookDeliveryInput): Promise<DeliverWebh
       { _id: endpoint._id, version: endpoint.version, status: 'enabled' },
       { $set: { status: 'disabled', disabled_reason: 'http_410' }, $inc: { version: 1 } },
     );
-    throw ApplicationFailure.create({ type: ENDPOINT_GONE, message: `${shownUrl} answered 410 Gone; the endpoint is disabled.`, nonRetryable: true });
+    throw ApplicationFailure.create({
+      type: ENDPOINT_GONE,
+      message: `${shownUrl} answered 410 Gone; the endpoint is disabled.`,
+      nonRetryable: true,
+    });
   }
   const scheduled = Math.min(input.retry.initialIntervalMs * 2 ** (attempt - 1), input.retry.maximumIntervalMs);
   throw ApplicationFailure.create({
     type: ATTEMPT_FAILED,
     message: `Attempt ${attempt} to ${shownUrl} failed: ${outcome.error}`,
-    ...(outcome.retryAfterMs != null && outcome.retryAfterMs > scheduled ? { nextRetryDelay: Math.min(outcome.retryAfterMs, input.retry.maximumIntervalMs) } : {}),
+    ...(outcome.retryAfterMs != null && outcome.retryAfterMs > scheduled
+      ? { nextRetryDelay: Math.min(outcome.retryAfterMs, input.retry.maximumIntervalMs) }
+      : {}),
   });
 }
 
 /** Stores one attempt row (a second write of the same attempt number is ignored). */
-async function recordAttempt(input: WebhookDeliveryInput, attempt: number, url: string, atMs: number, o: AttemptOutcome): Promise<void> {
+async function recordAttempt(
+  input: WebhookDeliveryInput,
+  attempt: number,
+  url: string,
+  atMs: number,
+  o: AttemptOutcome,
+): Promise<void> {
   await insertIfAbsent(WebhookAttempt, {
     _id: newId('wda'),
     org_id: input.orgId,
@@ -213,7 +246,12 @@ export interface FailWebhookDeliveryInput {
  * delivery), which src/lib/webhooks.ts sends to the organization's other subscribed endpoints. No such
  * event is emitted about a failed delivery of such an event, so failures cannot chain.
  */
-export async function failWebhookDelivery({ input, reason, failedMs, failureEventId }: FailWebhookDeliveryInput): Promise<void> {
+export async function failWebhookDelivery({
+  input,
+  reason,
+  failedMs,
+  failureEventId,
+}: FailWebhookDeliveryInput): Promise<void> {
   await insertIfAbsent(WebhookDelivery, newDeliveryDoc(input, failedMs)); // when no attempt ever ran
   await finish(input.deliveryId, 'failed', reason, failedMs);
   webhookDeliveries.inc({ outcome: 'failed' });

@@ -24,7 +24,10 @@ const createAgentSchema = z.strictObject({
   instructions: z.string().trim().min(1, 'must not be empty').max(20_000, 'must be at most 20000 characters'),
   first_message: z.string().trim().min(1).max(2000).optional(),
   model: z.string().min(1).max(200).optional(),
-  transfer_to: z.string().refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity').optional(),
+  transfer_to: z
+    .string()
+    .refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity')
+    .optional(),
   metadata: metadata.optional(),
   /** Answer the test-mode messaging number and numbers connected without `agent_id` (the latest marked wins). */
   default: z.boolean().optional(),
@@ -72,7 +75,11 @@ export function agentsRouter(): Router {
   /** `GET /v1/agents` → list of agents, newest first. */
   router.get('/', requireScope('agents:read'), async (req, res) => {
     const defaultId = await defaultAgentId(req.auth!.orgId, req.auth!.livemode);
-    res.json(await listPage(req, Agent, { org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null }, (doc) => renderAgent(doc, defaultId)));
+    res.json(
+      await listPage(req, Agent, { org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null }, (doc) =>
+        renderAgent(doc, defaultId),
+      ),
+    );
   });
 
   /** `GET /v1/agents/{id}` → the agent; 404 `resource_missing`. */
@@ -99,16 +106,21 @@ export function agentsRouter(): Router {
       }
       // The latest agent marked default wins; unmarking leaves the organization's first agent as default.
       if (body.default !== undefined) set.default_ms = body.default ? Date.now() : null;
-      const render = async (doc: NonNullable<Awaited<ReturnType<typeof findLiveAgent>>>) => renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode));
+      const render = async (doc: NonNullable<Awaited<ReturnType<typeof findLiveAgent>>>) =>
+        renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode));
       // metadata is merged, so its write names the value it merged into (a concurrent merge is redone).
       for (let attempt = 0; attempt < 5; attempt++) {
         const current = await findLiveAgent(req.auth!, id);
         if (!current) throw notFound('agent', id, 'id');
         const filter: Record<string, unknown> = { _id: id, deleted_ms: null };
         if (body.metadata !== undefined) {
-          const merged: Record<string, string> = { ...(JSON.parse(current.metadata_json ?? '{}') as Record<string, string>), ...body.metadata };
+          const merged: Record<string, string> = {
+            ...(JSON.parse(current.metadata_json ?? '{}') as Record<string, string>),
+            ...body.metadata,
+          };
           for (const [k, v] of Object.entries(merged)) if (v === '') delete merged[k];
-          if (Object.keys(merged).length > 50) throw invalidParam('metadata', 'Invalid metadata: must have at most 50 keys.');
+          if (Object.keys(merged).length > 50)
+            throw invalidParam('metadata', 'Invalid metadata: must have at most 50 keys.');
           set.metadata_json = JSON.stringify(merged);
           filter.metadata_json = current.metadata_json;
         }
@@ -116,7 +128,12 @@ export function agentsRouter(): Router {
         const updated = await Agent.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' }).lean();
         if (updated) return { status: 200, body: await render(updated) };
       }
-      throw new ApiError(409, 'invalid_request_error', 'resource_conflict', 'The agent was changed by other requests at the same time; retry.');
+      throw new ApiError(
+        409,
+        'invalid_request_error',
+        'resource_conflict',
+        'The agent was changed by other requests at the same time; retry.',
+      );
     });
   });
 
@@ -129,7 +146,11 @@ export function agentsRouter(): Router {
   router.delete('/:id', requireScope('agents:write'), async (req, res) => {
     const id = String(req.params.id);
     const { orgId, livemode } = req.auth!;
-    const doc = await Agent.findOneAndUpdate({ _id: id, org_id: orgId, livemode, deleted_ms: null }, { $set: { deleted_ms: Date.now() } }, { returnDocument: 'after' }).lean();
+    const doc = await Agent.findOneAndUpdate(
+      { _id: id, org_id: orgId, livemode, deleted_ms: null },
+      { $set: { deleted_ms: Date.now() } },
+      { returnDocument: 'after' },
+    ).lean();
     const known = doc ?? (await Agent.findOne({ _id: id, org_id: orgId, livemode }).lean());
     // Also for an agent already deleted: finishes the erasure of a deletion that crashed half-way.
     if (known) await deleteAgentKnowledge({ orgId, livemode, agentId: id });

@@ -41,7 +41,11 @@ export function createApp(deps: AppDeps): express.Express {
       withTimeout(deps.temporal.connection.workflowService.getSystemInfo({})),
     ]);
     const ok = mongo && temporal;
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', mongodb: mongo ? 'ok' : 'down', temporal: temporal ? 'ok' : 'down' });
+    res.status(ok ? 200 : 503).json({
+      status: ok ? 'ready' : 'unavailable',
+      mongodb: mongo ? 'ok' : 'down',
+      temporal: temporal ? 'ok' : 'down',
+    });
   });
 
   /** `GET /metrics`: Prometheus text (src/api/observe.ts); `METRICS_TOKEN` or loopback only. */
@@ -75,7 +79,10 @@ export function createApp(deps: AppDeps): express.Express {
 async function withTimeout(p: Promise<unknown>, ms = 2000): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+    return await Promise.race([
+      p.then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+    ]);
   } catch {
     return false;
   } finally {

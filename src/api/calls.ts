@@ -18,7 +18,14 @@ import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
 import { MAX_DURATION, newCallInput, startCallWorkflow } from '../lib/calls';
 import { resolveCallContact } from '../lib/contacts';
-import { CALL_NOT_LIVE, callWorkflowId, endUpdate, isTransferTarget, TERMINAL_STATUSES, transferUpdate } from '../shared/calls';
+import {
+  CALL_NOT_LIVE,
+  callWorkflowId,
+  endUpdate,
+  isTransferTarget,
+  TERMINAL_STATUSES,
+  transferUpdate,
+} from '../shared/calls';
 import { jsonDepth, requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
@@ -37,12 +44,18 @@ function checkContext(context: Record<string, unknown>): void {
     throw invalidParam('context', `Invalid context: must be at most ${CONTEXT_LIMITS.depth} levels deep.`);
   }
   if (Buffer.byteLength(JSON.stringify(context, null, 2)) > CONTEXT_LIMITS.renderedBytes) {
-    throw invalidParam('context', `Invalid context: must be at most ${CONTEXT_LIMITS.renderedBytes} bytes once rendered as indented JSON.`);
+    throw invalidParam(
+      'context',
+      `Invalid context: must be at most ${CONTEXT_LIMITS.renderedBytes} bytes once rendered as indented JSON.`,
+    );
   }
 }
 
 const simulationSchema = z.strictObject({
-  caller: z.array(z.string().trim().min(1, 'lines must not be empty').max(2000)).max(1000, 'must have at most 1000 lines').optional(),
+  caller: z
+    .array(z.string().trim().min(1, 'lines must not be empty').max(2000))
+    .max(1000, 'must have at most 1000 lines')
+    .optional(),
   outcome: z.enum(['answered', 'busy', 'no_answer', 'failed']).optional(),
   ring_seconds: z.number().min(0).max(60).optional(),
   pause_seconds: z.number().min(0).max(60).optional(),
@@ -78,13 +91,23 @@ export function callsRouter(temporal: Client): Router {
     const body = parseBody(createCallSchema, req.body);
     const { livemode, orgId } = req.auth!;
     if (body.context) checkContext(body.context);
-    if (livemode && body.simulation) throw invalidParam('simulation', 'simulation is only accepted with a test-mode key; live calls ring real phones.');
-    if (livemode && !body.from) throw missingParam('from', 'Missing required param: from (a live call needs the service number to call from).');
+    if (livemode && body.simulation)
+      throw invalidParam(
+        'simulation',
+        'simulation is only accepted with a test-mode key; live calls ring real phones.',
+      );
+    if (livemode && !body.from)
+      throw missingParam('from', 'Missing required param: from (a live call needs the service number to call from).');
     const agent = await Agent.findOne({ _id: body.agent_id, org_id: orgId, livemode, deleted_ms: null }).lean();
     if (!agent) throw notFound('agent', body.agent_id, 'agent_id');
     const contactId = await resolveCallContact({ orgId, livemode }, { to: body.to, contactId: body.contact_id });
     if (livemode && !telephonyConfigured()) {
-      throw new ApiError(503, 'api_error', 'telephony_not_configured', 'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.');
+      throw new ApiError(
+        503,
+        'api_error',
+        'telephony_not_configured',
+        'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
+      );
     }
 
     await idempotent(req, res, 'call', async (callId) => {
@@ -119,7 +142,12 @@ export function callsRouter(temporal: Client): Router {
   router.get('/:id/transcript', requireScope('calls:read'), async (req, res) => {
     const call = await findCall(req);
     if (!(TERMINAL_STATUSES as readonly string[]).includes(call.status)) {
-      throw new ApiError(409, 'invalid_request_error', 'call_not_ended', `The call is ${call.status}; its transcript is available once it has ended.`);
+      throw new ApiError(
+        409,
+        'invalid_request_error',
+        'call_not_ended',
+        `The call is ${call.status}; its transcript is available once it has ended.`,
+      );
     }
     const turns = await CallTurn.find({ call_id: call._id }).sort({ _id: 1 }).lean();
     res.json(renderTranscript(call, turns));
@@ -132,7 +160,9 @@ export function callsRouter(temporal: Client): Router {
       // Read inside the handler: a retry that takes over sees the call as it is now.
       const call = await findCall(req);
       await runCallUpdate(temporal, call, () =>
-        temporal.workflow.getHandle(callWorkflowId(call._id)).executeUpdate(transferUpdate, { args: [{ to: body.to }], updateId }),
+        temporal.workflow
+          .getHandle(callWorkflowId(call._id))
+          .executeUpdate(transferUpdate, { args: [{ to: body.to }], updateId }),
       );
       return { status: 200, body: renderCall(await findCall(req)) };
     });
@@ -143,7 +173,9 @@ export function callsRouter(temporal: Client): Router {
     parseBody(z.strictObject({}), req.body);
     await idempotent(req, res, 'req', async (updateId) => {
       const call = await findCall(req);
-      await runCallUpdate(temporal, call, () => temporal.workflow.getHandle(callWorkflowId(call._id)).executeUpdate(endUpdate, { updateId }));
+      await runCallUpdate(temporal, call, () =>
+        temporal.workflow.getHandle(callWorkflowId(call._id)).executeUpdate(endUpdate, { updateId }),
+      );
       return { status: 200, body: renderCall(await findCall(req)) };
     });
   });
@@ -162,12 +194,20 @@ const notLive = (status: string) =>
   new ApiError(409, 'invalid_request_error', CALL_NOT_LIVE, `The call is ${status}; this operation needs a live call.`);
 
 /** Runs an update on a call's workflow, mapping "not live" refusals and closed workflows to 409. */
-async function runCallUpdate(temporal: Client, call: { _id: string; status: string }, update: () => Promise<unknown>): Promise<void> {
+async function runCallUpdate(
+  temporal: Client,
+  call: { _id: string; status: string },
+  update: () => Promise<unknown>,
+): Promise<void> {
   if ((TERMINAL_STATUSES as readonly string[]).includes(call.status)) throw notLive(call.status);
   try {
     await update();
   } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === CALL_NOT_LIVE) {
+    if (
+      err instanceof WorkflowUpdateFailedError &&
+      err.cause instanceof ApplicationFailure &&
+      err.cause.type === CALL_NOT_LIVE
+    ) {
       // The workflow's validator puts the call's status in the failure's details.
       const [status] = err.cause.details ?? [];
       throw notLive(typeof status === 'string' ? status : 'not live');

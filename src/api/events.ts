@@ -9,7 +9,13 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { Event } from '../models/events';
-import { newDeliveryDoc, renderWebhookDelivery, WebhookEndpoint, withDeliveryState, type WebhookEndpointDoc } from '../models/webhooks';
+import {
+  newDeliveryDoc,
+  renderWebhookDelivery,
+  WebhookEndpoint,
+  withDeliveryState,
+  type WebhookEndpointDoc,
+} from '../models/webhooks';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { deliveryRetry, startWebhookDelivery, subscribedEndpoints } from '../lib/webhooks';
 import { redeliveryId } from '../shared/webhooks';
@@ -29,14 +35,21 @@ export function eventsRouter(temporal: Client): Router {
     const q = req.query as Record<string, unknown>;
     const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
     if (q.type !== undefined) {
-      if (typeof q.type !== 'string' || !/^[a-z_]+(\.[a-z_]+)*(\.\*)?$/.test(q.type)) throw invalidParam('type', 'Invalid type: must be an event type like call.ended, or a prefix like call.*.');
+      if (typeof q.type !== 'string' || !/^[a-z_]+(\.[a-z_]+)*(\.\*)?$/.test(q.type))
+        throw invalidParam('type', 'Invalid type: must be an event type like call.ended, or a prefix like call.*.');
       filter.type = q.type.endsWith('.*') ? { $regex: `^${q.type.slice(0, -1).replace(/\./g, '\\.')}` } : q.type;
     }
     const created: Record<string, number> = {};
-    for (const [param, op] of [['created[gte]', '$gte'], ['created[lte]', '$lte'], ['created[gt]', '$gt'], ['created[lt]', '$lt']] as const) {
+    for (const [param, op] of [
+      ['created[gte]', '$gte'],
+      ['created[lte]', '$lte'],
+      ['created[gt]', '$gt'],
+      ['created[lt]', '$lt'],
+    ] as const) {
       const v = q[param];
       if (v === undefined) continue;
-      if (typeof v !== 'string' || !/^\d{1,12}$/.test(v)) throw invalidParam(param, `Invalid ${param}: must be a unix timestamp in seconds.`);
+      if (typeof v !== 'string' || !/^\d{1,12}$/.test(v))
+        throw invalidParam(param, `Invalid ${param}: must be a unix timestamp in seconds.`);
       created[op] = Number(v);
     }
     if (Object.keys(created).length) filter.created = created;
@@ -79,16 +92,32 @@ async function redeliverEvent(req: Request, res: Response, temporal: Client): Pr
   if (!event) throw notFound('event', eventId, 'id');
   let endpoints: WebhookEndpointDoc[];
   if (body.endpoint_id !== undefined) {
-    const endpoint = (await WebhookEndpoint.findOne({ _id: body.endpoint_id, org_id: orgId, livemode, deleted_ms: null }).lean()) as WebhookEndpointDoc | null;
+    const endpoint = (await WebhookEndpoint.findOne({
+      _id: body.endpoint_id,
+      org_id: orgId,
+      livemode,
+      deleted_ms: null,
+    }).lean()) as WebhookEndpointDoc | null;
     if (!endpoint) throw notFound('webhook endpoint', body.endpoint_id, 'endpoint_id');
     if (endpoint.status !== 'enabled') {
-      throw new ApiError(409, 'invalid_request_error', 'webhook_endpoint_disabled', `The webhook endpoint ${endpoint._id} is disabled; enable it first (POST /v1/webhook-endpoints/${endpoint._id} with disabled: false).`, 'endpoint_id');
+      throw new ApiError(
+        409,
+        'invalid_request_error',
+        'webhook_endpoint_disabled',
+        `The webhook endpoint ${endpoint._id} is disabled; enable it first (POST /v1/webhook-endpoints/${endpoint._id} with disabled: false).`,
+        'endpoint_id',
+      );
     }
     endpoints = [endpoint];
   } else {
     endpoints = await subscribedEndpoints({ org_id: orgId, livemode, type: event.type });
     if (endpoints.length === 0) {
-      throw new ApiError(400, 'invalid_request_error', 'webhook_endpoint_missing', `No enabled webhook endpoint subscribes to ${event.type}; pass endpoint_id, or create or enable an endpoint.`);
+      throw new ApiError(
+        400,
+        'invalid_request_error',
+        'webhook_endpoint_missing',
+        `No enabled webhook endpoint subscribes to ${event.type}; pass endpoint_id, or create or enable an endpoint.`,
+      );
     }
   }
   await idempotent(req, res, 'rdl', async (requestId) => {
@@ -109,6 +138,9 @@ async function redeliverEvent(req: Request, res: Response, temporal: Client): Pr
       await startWebhookDelivery(temporal, input);
       deliveries.push(renderWebhookDelivery(newDeliveryDoc(input, now)));
     }
-    return { status: 200, body: { object: 'list', data: deliveries, has_more: false, url: `/v1/events/${event._id}/redeliver` } };
+    return {
+      status: 200,
+      body: { object: 'list', data: deliveries, has_more: false, url: `/v1/events/${event._id}/redeliver` },
+    };
   });
 }

@@ -55,7 +55,12 @@ const newLeaseToken = () => crypto.randomBytes(12).toString('hex');
  * @param handler gets the resource id to use; returns status and body. An `ApiError` it throws is
  *   stored and replayed like a response; any other error releases the record for a retry.
  */
-export async function idempotent(req: Request, res: Response, prefix: string, handler: (resourceId: string) => Promise<HandlerResult>): Promise<void> {
+export async function idempotent(
+  req: Request,
+  res: Response,
+  prefix: string,
+  handler: (resourceId: string) => Promise<HandlerResult>,
+): Promise<void> {
   const key = req.get('Idempotency-Key');
   const auth = req.auth!;
   if (key === undefined) {
@@ -63,7 +68,13 @@ export async function idempotent(req: Request, res: Response, prefix: string, ha
     return void res.status(result.status).json(result.body);
   }
   if (key.length === 0 || key.length > 255) {
-    throw new ApiError(400, 'invalid_request_error', 'idempotency_key_invalid', 'Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key');
+    throw new ApiError(
+      400,
+      'invalid_request_error',
+      'idempotency_key_invalid',
+      'Idempotency-Key must be 1 to 255 characters.',
+      'Idempotency-Key',
+    );
   }
   const id = sha256(`${auth.orgId}|${auth.livemode}|${key}`);
   const fingerprint = sha256(`${req.method} ${req.baseUrl}${req.path}\n${canonical(req.body)}`);
@@ -73,23 +84,46 @@ export async function idempotent(req: Request, res: Response, prefix: string, ha
   if (record.claimed === false) {
     const existing = record.doc;
     if (existing.fingerprint !== fingerprint) {
-      throw new ApiError(422, 'idempotency_error', 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.', 'Idempotency-Key');
+      throw new ApiError(
+        422,
+        'idempotency_error',
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
+        'Idempotency-Key',
+      );
     }
     if (existing.state === 'completed') {
       res.setHeader('Idempotent-Replayed', 'true');
       return void res.status(existing.status_code!).type('application/json').send(openSecret(existing.response_json)!);
     }
     if (existing.locked_until_ms > now) {
-      throw new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after it completes.', 'Idempotency-Key');
+      throw new ApiError(
+        409,
+        'idempotency_error',
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still being processed. Retry after it completes.',
+        'Idempotency-Key',
+      );
     }
     // The first execution died (or failed with an unexpected error): take over with its resource id.
     const taken = await IdempotencyRecord.findOneAndUpdate(
-      { _id: id, state: 'in_progress', locked_until_ms: existing.locked_until_ms, lease_token: existing.lease_token ?? null },
+      {
+        _id: id,
+        state: 'in_progress',
+        locked_until_ms: existing.locked_until_ms,
+        lease_token: existing.lease_token ?? null,
+      },
       { $set: { locked_until_ms: now + leaseMs(), lease_token: newLeaseToken() } },
       { returnDocument: 'after' },
     ).lean();
     if (!taken) {
-      throw new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after it completes.', 'Idempotency-Key');
+      throw new ApiError(
+        409,
+        'idempotency_error',
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still being processed. Retry after it completes.',
+        'Idempotency-Key',
+      );
     }
     record = { claimed: true, doc: taken };
   }
@@ -97,9 +131,12 @@ export async function idempotent(req: Request, res: Response, prefix: string, ha
   const token = record.doc.lease_token!;
   const mine = { _id: id, state: 'in_progress' as const, lease_token: token };
   // Renew the lease while the handler runs (an /end may wait for the call's hang-up).
-  const renewal = setInterval(() => {
-    IdempotencyRecord.updateOne(mine, { $set: { locked_until_ms: Date.now() + leaseMs() } }).catch(() => undefined);
-  }, Math.max(50, Math.floor(leaseMs() / 3)));
+  const renewal = setInterval(
+    () => {
+      IdempotencyRecord.updateOne(mine, { $set: { locked_until_ms: Date.now() + leaseMs() } }).catch(() => undefined);
+    },
+    Math.max(50, Math.floor(leaseMs() / 3)),
+  );
   let result: HandlerResult;
   try {
     result = await runCatching(req, handler, record.doc.resource_id);
@@ -112,7 +149,9 @@ export async function idempotent(req: Request, res: Response, prefix: string, ha
   }
   const json = JSON.stringify(result.body);
   // Stored sealed: a replayed response may carry a secret shown once (a webhook endpoint's).
-  await IdempotencyRecord.updateOne(mine, { $set: { state: 'completed', status_code: result.status, response_json: sealSecret(json), locked_until_ms: 0 } });
+  await IdempotencyRecord.updateOne(mine, {
+    $set: { state: 'completed', status_code: result.status, response_json: sealSecret(json), locked_until_ms: 0 },
+  });
   res.status(result.status).type('application/json').send(json);
 }
 
@@ -129,7 +168,13 @@ type IdempotencyDoc = {
 };
 
 /** Inserts a fresh record, or returns the live one already there (an expired one is replaced). */
-async function claim(id: string, fingerprint: string, prefix: string, req: Request, now: number): Promise<{ claimed: boolean; doc: IdempotencyDoc }> {
+async function claim(
+  id: string,
+  fingerprint: string,
+  prefix: string,
+  req: Request,
+  now: number,
+): Promise<{ claimed: boolean; doc: IdempotencyDoc }> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const doc = {
       _id: id,
@@ -159,15 +204,26 @@ async function claim(id: string, fingerprint: string, prefix: string, req: Reque
     if (existing.expires_ms > now) return { claimed: false, doc: existing };
     await IdempotencyRecord.deleteOne({ _id: id, expires_ms: existing.expires_ms });
   }
-  throw new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is being processed. Retry shortly.', 'Idempotency-Key');
+  throw new ApiError(
+    409,
+    'idempotency_error',
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is being processed. Retry shortly.',
+    'Idempotency-Key',
+  );
 }
 
 /** Runs the handler; an ApiError becomes a stored result, like Stripe stores the first response. */
-async function runCatching(req: Request, handler: (resourceId: string) => Promise<HandlerResult>, resourceId: string): Promise<HandlerResult> {
+async function runCatching(
+  req: Request,
+  handler: (resourceId: string) => Promise<HandlerResult>,
+  resourceId: string,
+): Promise<HandlerResult> {
   try {
     return await handler(resourceId);
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) return { status: err.status, body: { error: { ...err.toBody(), request_id: req.requestId } } };
+    if (err instanceof ApiError && err.status < 500)
+      return { status: err.status, body: { error: { ...err.toBody(), request_id: req.requestId } } };
     throw err;
   }
 }

@@ -36,13 +36,20 @@ export function listParams(req: Request): ListParams {
   const cursor = (name: string) => {
     const v = q[name];
     if (v === undefined) return undefined;
-    if (typeof v !== 'string' || !/^[a-z]+_[0-9a-z]{26}$/.test(v)) throw invalidParam(name, `Invalid ${name}: must be an object id from a previous page.`);
+    if (typeof v !== 'string' || !/^[a-z]+_[0-9a-z]{26}$/.test(v))
+      throw invalidParam(name, `Invalid ${name}: must be an object id from a previous page.`);
     return v;
   };
   const startingAfter = cursor('starting_after');
   const endingBefore = cursor('ending_before');
   if (startingAfter && endingBefore) {
-    throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'Use starting_after or ending_before, not both.', 'ending_before');
+    throw new ApiError(
+      400,
+      'invalid_request_error',
+      'parameter_invalid',
+      'Use starting_after or ending_before, not both.',
+      'ending_before',
+    );
   }
   return { limit, startingAfter, endingBefore };
 }
@@ -65,12 +72,30 @@ export async function listPage<T>(
   let docs: { _id: string }[];
   if (endingBefore) {
     query._id = { $gt: endingBefore };
-    docs = (await model.find(query).sort({ _id: 1 }).limit(limit + 1).lean()) as { _id: string }[];
+    docs = (await model
+      .find(query)
+      .sort({ _id: 1 })
+      .limit(limit + 1)
+      .lean()) as { _id: string }[];
     const hasMore = docs.length > limit;
     docs = docs.slice(0, limit).reverse();
-    return { object: 'list', data: docs.map(render), has_more: hasMore, url: req.baseUrl + req.path.replace(/\/$/, '') };
+    return {
+      object: 'list',
+      data: docs.map(render),
+      has_more: hasMore,
+      url: req.baseUrl + req.path.replace(/\/$/, ''),
+    };
   }
   if (startingAfter) query._id = { $lt: startingAfter };
-  docs = (await model.find(query).sort({ _id: -1 }).limit(limit + 1).lean()) as { _id: string }[];
-  return { object: 'list', data: docs.slice(0, limit).map(render), has_more: docs.length > limit, url: req.baseUrl + req.path.replace(/\/$/, '') };
+  docs = (await model
+    .find(query)
+    .sort({ _id: -1 })
+    .limit(limit + 1)
+    .lean()) as { _id: string }[];
+  return {
+    object: 'list',
+    data: docs.slice(0, limit).map(render),
+    has_more: docs.length > limit,
+    url: req.baseUrl + req.path.replace(/\/$/, ''),
+  };
 }

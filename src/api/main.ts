@@ -11,8 +11,12 @@ import { startApi } from './server';
 
 async function main(): Promise<void> {
   const cfg = config();
-  if (!cfg.mongodbUri) throw new Error('MONGODB_URI is required (npm start runs an embedded database for development).');
-  if (!cfg.secretsKey) throw new Error('SECRETS_KEY is required: it encrypts stored secrets (32 random bytes in hex, the same for every API and worker process).');
+  if (!cfg.mongodbUri)
+    throw new Error('MONGODB_URI is required (npm start runs an embedded database for development).');
+  if (!cfg.secretsKey)
+    throw new Error(
+      'SECRETS_KEY is required: it encrypts stored secrets (32 random bytes in hex, the same for every API and worker process).',
+    );
   await connectStore(cfg.mongodbUri);
   const temporal = await connectClient();
   const api = await startApi({ temporal, port: cfg.port });

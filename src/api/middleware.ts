@@ -39,7 +39,15 @@ export const requestContext: RequestHandler = (req, res, next) => {
   res.setHeader('Svc-Version', API_VERSION);
   const pinned = req.get('Svc-Version');
   if (pinned !== undefined && !KNOWN_VERSIONS.includes(pinned)) {
-    return next(new ApiError(400, 'invalid_request_error', 'api_version_invalid', `Unknown API version '${pinned}'. Known versions: ${KNOWN_VERSIONS.join(', ')}.`, 'Svc-Version'));
+    return next(
+      new ApiError(
+        400,
+        'invalid_request_error',
+        'api_version_invalid',
+        `Unknown API version '${pinned}'. Known versions: ${KNOWN_VERSIONS.join(', ')}.`,
+        'Svc-Version',
+      ),
+    );
   }
   next();
 };
@@ -60,7 +68,8 @@ export function jsonDepth(value: unknown, limit = Infinity): number {
     const depth = d + 1;
     if (depth > max) max = depth;
     if (max > limit) return max;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push([child, depth]);
   }
   return max;
 }
@@ -75,11 +84,21 @@ export const jsonBody: RequestHandler[] = [
   (req, _res, next) => {
     if (req.body === undefined || req.body === null) req.body = {};
     if (typeof req.body !== 'object' || Array.isArray(req.body)) {
-      return next(new ApiError(400, 'invalid_request_error', 'body_invalid', 'The request body must be a JSON object.'));
+      return next(
+        new ApiError(400, 'invalid_request_error', 'body_invalid', 'The request body must be a JSON object.'),
+      );
     }
     if (jsonDepth(req.body, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
       const param = Object.keys(req.body).find((k) => jsonDepth(req.body[k], MAX_BODY_DEPTH - 1) > MAX_BODY_DEPTH - 1);
-      return next(new ApiError(400, 'invalid_request_error', 'body_invalid', `The request body is nested too deeply${param ? ` in ${param}` : ''} (at most ${MAX_BODY_DEPTH} levels of objects and arrays).`, param));
+      return next(
+        new ApiError(
+          400,
+          'invalid_request_error',
+          'body_invalid',
+          `The request body is nested too deeply${param ? ` in ${param}` : ''} (at most ${MAX_BODY_DEPTH} levels of objects and arrays).`,
+          param,
+        ),
+      );
     }
     next();
   },
@@ -91,13 +110,29 @@ export const jsonBody: RequestHandler[] = [
  */
 export const authenticate: RequestHandler = async (req, _res, next) => {
   const header = req.get('Authorization');
-  if (!header) return next(new ApiError(401, 'authentication_error', 'api_key_missing', 'No API key provided. Send `Authorization: Bearer <API_KEY>`.'));
+  if (!header)
+    return next(
+      new ApiError(
+        401,
+        'authentication_error',
+        'api_key_missing',
+        'No API key provided. Send `Authorization: Bearer <API_KEY>`.',
+      ),
+    );
   const m = /^Bearer\s+(\S+)$/i.exec(header);
   const key = m?.[1];
-  if (!key || !parseKey(key)) return next(new ApiError(401, 'authentication_error', 'api_key_invalid', 'Invalid API key provided.'));
+  if (!key || !parseKey(key))
+    return next(new ApiError(401, 'authentication_error', 'api_key_invalid', 'Invalid API key provided.'));
   const doc = await ApiKey.findOne({ hash: hashKey(key) }).lean();
-  if (!doc || doc.revoked != null) return next(new ApiError(401, 'authentication_error', 'api_key_invalid', 'Invalid API key provided.'));
-  req.auth = { orgId: doc.org_id, keyId: doc._id, kind: doc.kind as KeyKind, livemode: doc.livemode, scopes: doc.scopes };
+  if (!doc || doc.revoked != null)
+    return next(new ApiError(401, 'authentication_error', 'api_key_invalid', 'Invalid API key provided.'));
+  req.auth = {
+    orgId: doc.org_id,
+    keyId: doc._id,
+    kind: doc.kind as KeyKind,
+    livemode: doc.livemode,
+    scopes: doc.scopes,
+  };
   next();
 };
 
@@ -125,7 +160,14 @@ export function requireScope(scope: string): RequestHandler {
 
 /** JSON 404 for every path no route matched. */
 export const unknownRoute: RequestHandler = (req, _res, next) => {
-  next(new ApiError(404, 'invalid_request_error', 'route_unknown', `Unrecognized request URL (${req.method}: ${req.path}).`));
+  next(
+    new ApiError(
+      404,
+      'invalid_request_error',
+      'route_unknown',
+      `Unrecognized request URL (${req.method}: ${req.path}).`,
+    ),
+  );
 };
 
 /** Renders every error as `{"error":{type,code,message,param?,request_id}}`; no stack traces leave. */
@@ -138,13 +180,27 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
         ? new ApiError(413, 'invalid_request_error', 'body_too_large', 'The request body is larger than 1 MB.')
         : new ApiError(400, 'invalid_request_error', 'body_invalid', 'The request body is not valid JSON.');
   } else {
-    logger.error('unhandled error', { request_id: req.requestId, path: req.path, error: err instanceof Error ? err.stack : String(err) });
-    apiError = new ApiError(500, 'api_error', 'internal_error', 'An internal error occurred. Retry with the same Idempotency-Key; it is safe.');
+    logger.error('unhandled error', {
+      request_id: req.requestId,
+      path: req.path,
+      error: err instanceof Error ? err.stack : String(err),
+    });
+    apiError = new ApiError(
+      500,
+      'api_error',
+      'internal_error',
+      'An internal error occurred. Retry with the same Idempotency-Key; it is safe.',
+    );
   }
   if (res.headersSent) return;
   res.status(apiError.status).json({ error: { ...apiError.toBody(), request_id: req.requestId } });
 }
 
 function isBodyParserError(err: unknown): err is { type: string; status: number } {
-  return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && String((err as { type: string }).type).startsWith('entity.');
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { type?: unknown }).type === 'string' &&
+    String((err as { type: string }).type).startsWith('entity.')
+  );
 }

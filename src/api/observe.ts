@@ -52,12 +52,16 @@ export const observeRequests: RequestHandler = (req, res, next) => {
     httpRequestDuration.observe({ method: req.method, route: pattern, status: String(res.statusCode) }, seconds);
     // Probes and scrapes (every few seconds, forever) only at debug, unless they fail.
     const probe = PROBES.has(pattern) && res.statusCode < 400;
-    logger.log(res.statusCode >= 500 ? 'warn' : probe ? 'debug' : 'info', `${req.method} ${pattern} ${res.statusCode} ${Math.round(seconds * 1000)} ms`, {
-      ...fields,
-      route: pattern,
-      status: res.statusCode,
-      duration_ms: Math.round(seconds * 1000),
-    });
+    logger.log(
+      res.statusCode >= 500 ? 'warn' : probe ? 'debug' : 'info',
+      `${req.method} ${pattern} ${res.statusCode} ${Math.round(seconds * 1000)} ms`,
+      {
+        ...fields,
+        route: pattern,
+        status: res.statusCode,
+        duration_ms: Math.round(seconds * 1000),
+      },
+    );
   });
   // `fields` is the context object itself: what the request's code adds (addLogContext) is in the line.
   withLogContext(fields, next);

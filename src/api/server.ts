@@ -38,10 +38,13 @@ export async function startApi(opts: { temporal: Client; port: number; host?: st
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());
   });
-  const sweep = setInterval(() => {
-    sweepIdempotencyRecords().catch((err) => logger.warn('idempotency sweep failed', { error: String(err) }));
-    sweepExpiredWebhookSecrets().catch((err) => logger.warn('webhook secret sweep failed', { error: String(err) }));
-  }, 10 * 60 * 1000);
+  const sweep = setInterval(
+    () => {
+      sweepIdempotencyRecords().catch((err) => logger.warn('idempotency sweep failed', { error: String(err) }));
+      sweepExpiredWebhookSecrets().catch((err) => logger.warn('webhook secret sweep failed', { error: String(err) }));
+    },
+    10 * 60 * 1000,
+  );
   sweep.unref();
   const port = (server.address() as AddressInfo).port;
   return {

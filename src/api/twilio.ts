@@ -33,7 +33,15 @@ import { Call, RelaySession } from '../models/calls';
 import { isDuplicateKey } from '../models/store';
 import { ApiError } from '../errors';
 import { logger } from '../logger';
-import { answerUpdate, callerSaidUpdate, callWorkflowId, telephonyStatusSignal, TELEPHONY_STATUS_RANK, type CallerSaidResult, type TelephonyStatus } from '../shared/calls';
+import {
+  answerUpdate,
+  callerSaidUpdate,
+  callWorkflowId,
+  telephonyStatusSignal,
+  TELEPHONY_STATUS_RANK,
+  type CallerSaidResult,
+  type TelephonyStatus,
+} from '../shared/calls';
 import { twilioMessagingRouter } from './twilio-messaging';
 
 const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
@@ -65,7 +73,14 @@ export function twilioRouter(temporal: Client): Router {
   router.use(express.urlencoded({ extended: false, limit: '64kb' }));
   router.use((req, _res, next) => {
     if (!signatureValid(req.get('X-Twilio-Signature'), publicUrl(req.originalUrl), req.body ?? {})) {
-      return next(new ApiError(403, 'permission_error', 'twilio_signature_invalid', 'The X-Twilio-Signature header does not verify.'));
+      return next(
+        new ApiError(
+          403,
+          'permission_error',
+          'twilio_signature_invalid',
+          'The X-Twilio-Signature header does not verify.',
+        ),
+      );
     }
     next();
   });
@@ -96,7 +111,9 @@ export function twilioRouter(temporal: Client): Router {
     const status = body.CallStatus as TelephonyStatus['status'];
     if (status in TELEPHONY_STATUS_RANK) {
       try {
-        await temporal.workflow.getHandle(callWorkflowId(callId)).signal(telephonyStatusSignal, { status, providerCallSid: body.CallSid || undefined });
+        await temporal.workflow
+          .getHandle(callWorkflowId(callId))
+          .signal(telephonyStatusSignal, { status, providerCallSid: body.CallSid || undefined });
       } catch (err) {
         if (!(err instanceof WorkflowNotFoundError)) throw err; // a late callback for a call that is over
       }
@@ -128,14 +145,20 @@ export function attachConversationRelay(server: http.Server, temporal: Client): 
     const m = RELAY_PATH.exec(pathname);
     if (!m) return void socket.destroy();
     const signature = req.headers['x-twilio-signature'];
-    if (!signatureValid(typeof signature === 'string' ? signature : undefined, publicUrl(req.url ?? '', true), {})) return refuse(socket, '403 Forbidden');
+    if (!signatureValid(typeof signature === 'string' ? signature : undefined, publicUrl(req.url ?? '', true), {}))
+      return refuse(socket, '403 Forbidden');
     const callId = m[1];
     const sid = new URLSearchParams(query).get('sid') ?? '';
     void (async () => {
       const call = await Call.findOne({ _id: callId, livemode: true }).lean();
-      if (!call || !liveStatuses.includes(call.status) || !sid || call.provider_call_sid !== sid) return refuse(socket, '403 Forbidden');
+      if (!call || !liveStatuses.includes(call.status) || !sid || call.provider_call_sid !== sid)
+        return refuse(socket, '403 Forbidden');
       try {
-        await RelaySession.collection.insertOne({ _id: callId as never, provider_call_sid: sid, created_ms: Date.now() });
+        await RelaySession.collection.insertOne({
+          _id: callId as never,
+          provider_call_sid: sid,
+          created_ms: Date.now(),
+        });
       } catch (err) {
         if (isDuplicateKey(err)) return refuse(socket, '409 Conflict'); // one session per call: no replay
         throw err;
@@ -181,7 +204,12 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client): void {
       try {
         const result = await handle.executeUpdate(callerSaidUpdate, { args: [{ text }], updateId });
         if (speak(result) || !result.pending || result.utterance === undefined) return;
-        speak(await handle.executeUpdate(answerUpdate, { args: [{ utterance: result.utterance }], updateId: `${updateId}:answer` }));
+        speak(
+          await handle.executeUpdate(answerUpdate, {
+            args: [{ utterance: result.utterance }],
+            updateId: `${updateId}:answer`,
+          }),
+        );
       } catch (err) {
         logger.info('relay: the call no longer takes speech', { call_id: callId, error: (err as Error).message });
         send({ type: 'end' });
@@ -195,7 +223,14 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client): void {
   };
 
   ws.on('message', (raw) => {
-    let msg: { type?: string; sessionId?: string; voicePrompt?: string; last?: boolean; digit?: string; description?: string };
+    let msg: {
+      type?: string;
+      sessionId?: string;
+      voicePrompt?: string;
+      last?: boolean;
+      digit?: string;
+      description?: string;
+    };
     try {
       msg = JSON.parse(String(raw));
     } catch {
@@ -204,7 +239,8 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client): void {
     if (!msg || typeof msg !== 'object') return;
     if (msg.type === 'setup' && typeof msg.sessionId === 'string') sessionId = msg.sessionId.slice(0, 128);
     else if (msg.type === 'prompt') {
-      if (partial.length < RELAY_MAX_UTTERANCE_CHARS) partial = (partial + String(msg.voicePrompt ?? '')).slice(0, RELAY_MAX_UTTERANCE_CHARS);
+      if (partial.length < RELAY_MAX_UTTERANCE_CHARS)
+        partial = (partial + String(msg.voicePrompt ?? '')).slice(0, RELAY_MAX_UTTERANCE_CHARS);
       if (msg.last !== false) {
         const text = partial.trim();
         partial = '';
@@ -215,6 +251,10 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client): void {
       clearTimeout(digitTimer);
       if (msg.digit === '#') flushDigits();
       else digitTimer = setTimeout(flushDigits, DTMF_GATHER_MS);
-    } else if (msg.type === 'error') logger.warn('relay: ConversationRelay reported an error', { call_id: callId, description: String(msg.description ?? '') });
+    } else if (msg.type === 'error')
+      logger.warn('relay: ConversationRelay reported an error', {
+        call_id: callId,
+        description: String(msg.description ?? ''),
+      });
   });
 }

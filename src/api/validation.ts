@@ -8,7 +8,9 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { ApiError, invalidParam, missingParam } from '../errors';
 
 /** An E.164 number (`+14155550123`): a valid number written exactly in E.164 form. */
-export const e164 = z.string().refine((v) => isE164(v), { message: 'must be a phone number in E.164 format, like +14155550123' });
+export const e164 = z
+  .string()
+  .refine((v) => isE164(v), { message: 'must be a phone number in E.164 format, like +14155550123' });
 
 /** True when `v` is a valid phone number written exactly in E.164 form. */
 export function isE164(v: string): boolean {
@@ -19,7 +21,10 @@ export function isE164(v: string): boolean {
 
 /** Stripe's metadata rules: ≤ 50 keys, keys ≤ 40 characters, string values ≤ 500 characters. */
 export const metadata = z
-  .record(z.string().min(1, 'keys must not be empty').max(40, 'keys must be at most 40 characters'), z.string().max(500, 'values must be strings of at most 500 characters'))
+  .record(
+    z.string().min(1, 'keys must not be empty').max(40, 'keys must be at most 40 characters'),
+    z.string().max(500, 'values must be strings of at most 500 characters'),
+  )
   .refine((m) => Object.keys(m).length <= 50, { message: 'must have at most 50 keys' });
 
 /** Parses `body` with `schema`, or throws the 400 for its first problem. */
@@ -35,12 +40,21 @@ export function toApiError(error: z.ZodError, input: unknown): ApiError {
   const path = issue.path.map(String);
   if (issue.code === 'unrecognized_keys') {
     const param = [...path, issue.keys[0]].join('.');
-    return new ApiError(400, 'invalid_request_error', 'parameter_unknown', `Received unknown parameter: ${param}.`, param);
+    return new ApiError(
+      400,
+      'invalid_request_error',
+      'parameter_unknown',
+      `Received unknown parameter: ${param}.`,
+      param,
+    );
   }
   if (issue.code === 'invalid_key') {
     // A bad key of a record (metadata): name the record, and say what is wrong with the key.
     const param = path.slice(0, -1).join('.');
-    return invalidParam(param, `Invalid ${param}: key '${path[path.length - 1]}' ${issue.issues[0]?.message ?? 'is invalid'}.`);
+    return invalidParam(
+      param,
+      `Invalid ${param}: key '${path[path.length - 1]}' ${issue.issues[0]?.message ?? 'is invalid'}.`,
+    );
   }
   const param = path.join('.') || 'body';
   if (valueAt(input, issue.path) === undefined) return missingParam(param);

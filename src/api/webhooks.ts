@@ -46,7 +46,9 @@ export const MAX_ENDPOINTS = 16;
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 const urlField = z.string().trim().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters');
-const eventsField = z.array(z.string()).max(EVENT_TYPES.length + 1, `must have at most ${EVENT_TYPES.length + 1} entries`);
+const eventsField = z
+  .array(z.string())
+  .max(EVENT_TYPES.length + 1, `must have at most ${EVENT_TYPES.length + 1} entries`);
 const descriptionField = z.string().max(5000, 'must be at most 5000 characters');
 
 const createSchema = z.strictObject({
@@ -75,8 +77,13 @@ export async function checkWebhookUrl(raw: string): Promise<string> {
   } catch {
     throw invalidParam('url', 'Invalid url: must be an absolute HTTPS URL, like https://example.com/webhooks.');
   }
-  if (url.protocol !== 'https:') throw invalidParam('url', 'Invalid url: webhook endpoints must use HTTPS (https://…).');
-  if (url.username || url.password) throw invalidParam('url', 'Invalid url: credentials in the URL (user:password@) are not accepted; verify deliveries with the Svc-Signature header instead.');
+  if (url.protocol !== 'https:')
+    throw invalidParam('url', 'Invalid url: webhook endpoints must use HTTPS (https://…).');
+  if (url.username || url.password)
+    throw invalidParam(
+      'url',
+      'Invalid url: credentials in the URL (user:password@) are not accepted; verify deliveries with the Svc-Signature header instead.',
+    );
   try {
     await resolveWebhookHost(url, config().webhookAllowPrivate);
   } catch (err) {
@@ -92,14 +99,18 @@ export async function checkWebhookUrl(raw: string): Promise<string> {
  * @throws ApiError 400 naming `events`
  */
 export function checkEvents(events: string[]): string[] {
-  if (events.length === 0) throw invalidParam('events', 'Invalid events: must list at least one event type, or ["*"] for all.');
+  if (events.length === 0)
+    throw invalidParam('events', 'Invalid events: must list at least one event type, or ["*"] for all.');
   if (events.includes(ALL_EVENTS)) {
     if (events.length !== 1) throw invalidParam('events', 'Invalid events: the wildcard "*" must be the only entry.');
     return [ALL_EVENTS];
   }
   const unknown = events.find((t) => !(EVENT_TYPES as readonly string[]).includes(t));
   if (unknown !== undefined) {
-    throw invalidParam('events', `Invalid events: unknown event type '${unknown}'. Known types: ${EVENT_TYPES.join(', ')}; or ["*"] for all.`);
+    throw invalidParam(
+      'events',
+      `Invalid events: unknown event type '${unknown}'. Known types: ${EVENT_TYPES.join(', ')}; or ["*"] for all.`,
+    );
   }
   return [...new Set(events)];
 }
@@ -107,7 +118,12 @@ export function checkEvents(events: string[]): string[] {
 /** The caller's undeleted endpoint `req.params.id`, else 404 `resource_missing`. */
 async function findEndpoint(req: Request): Promise<WebhookEndpointDoc> {
   const id = String(req.params.id);
-  const doc = await WebhookEndpoint.findOne({ _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null }).lean();
+  const doc = await WebhookEndpoint.findOne({
+    _id: id,
+    org_id: req.auth!.orgId,
+    livemode: req.auth!.livemode,
+    deleted_ms: null,
+  }).lean();
   if (!doc) throw notFound('webhook endpoint', id, 'id');
   return doc as WebhookEndpointDoc;
 }
@@ -117,7 +133,10 @@ async function findEndpoint(req: Request): Promise<WebhookEndpointDoc> {
  * writer got there first (a 410 disabling it, a concurrent update).
  * @throws ApiError 404, or 409 `resource_conflict` after 5 lost races
  */
-async function updateEndpoint(req: Request, change: (doc: WebhookEndpointDoc) => Record<string, unknown>): Promise<WebhookEndpointDoc> {
+async function updateEndpoint(
+  req: Request,
+  change: (doc: WebhookEndpointDoc) => Record<string, unknown>,
+): Promise<WebhookEndpointDoc> {
   for (let i = 0; i < 5; i++) {
     const doc = await findEndpoint(req);
     const set = change(doc);
@@ -129,7 +148,12 @@ async function updateEndpoint(req: Request, change: (doc: WebhookEndpointDoc) =>
     ).lean();
     if (updated) return updated as WebhookEndpointDoc;
   }
-  throw new ApiError(409, 'invalid_request_error', 'resource_conflict', 'The webhook endpoint was changed by another request at the same time; retry.');
+  throw new ApiError(
+    409,
+    'invalid_request_error',
+    'resource_conflict',
+    'The webhook endpoint was changed by another request at the same time; retry.',
+  );
 }
 
 /** Routes under `/v1/webhook-endpoints`. */
@@ -149,7 +173,12 @@ export function webhookEndpointsRouter(): Router {
     await idempotent(req, res, 'we', async (id) => {
       const count = await WebhookEndpoint.countDocuments({ org_id: orgId, livemode, deleted_ms: null });
       if (count >= MAX_ENDPOINTS) {
-        throw new ApiError(400, 'invalid_request_error', 'webhook_endpoint_limit', `An organization may have at most ${MAX_ENDPOINTS} ${livemode ? 'live' : 'test'} webhook endpoints; delete one first.`);
+        throw new ApiError(
+          400,
+          'invalid_request_error',
+          'webhook_endpoint_limit',
+          `An organization may have at most ${MAX_ENDPOINTS} ${livemode ? 'live' : 'test'} webhook endpoints; delete one first.`,
+        );
       }
       const doc: WebhookEndpointDoc = {
         _id: id,
@@ -170,7 +199,9 @@ export function webhookEndpointsRouter(): Router {
         deleted_ms: null,
       };
       // A retry that takes over an abandoned request finds the endpoint (and its secret) already there.
-      const stored = (await insertIfAbsent(WebhookEndpoint, doc)) ? doc : ((await WebhookEndpoint.findById(id).lean()) as WebhookEndpointDoc);
+      const stored = (await insertIfAbsent(WebhookEndpoint, doc))
+        ? doc
+        : ((await WebhookEndpoint.findById(id).lean()) as WebhookEndpointDoc);
       return { status: 200, body: renderWebhookEndpoint(stored, { withSecret: true }) };
     });
   });
@@ -203,9 +234,13 @@ export function webhookEndpointsRouter(): Router {
         if (events !== undefined) set.events = events;
         if (body.description !== undefined) set.description = body.description || null;
         if (body.metadata !== undefined) {
-          const merged: Record<string, string> = { ...(JSON.parse(current.metadata_json ?? '{}') as Record<string, string>), ...body.metadata };
+          const merged: Record<string, string> = {
+            ...(JSON.parse(current.metadata_json ?? '{}') as Record<string, string>),
+            ...body.metadata,
+          };
           for (const [k, v] of Object.entries(merged)) if (v === '') delete merged[k];
-          if (Object.keys(merged).length > 50) throw invalidParam('metadata', 'Invalid metadata: must have at most 50 keys.');
+          if (Object.keys(merged).length > 50)
+            throw invalidParam('metadata', 'Invalid metadata: must have at most 50 keys.');
           set.metadata_json = JSON.stringify(merged);
         }
         if (body.disabled !== undefined) {
@@ -220,7 +255,13 @@ export function webhookEndpointsRouter(): Router {
 
   /** `DELETE /v1/webhook-endpoints/{id}` → `{id, object: "webhook_endpoint", deleted: true}`; pending deliveries end `canceled`. */
   router.delete('/:id', requireScope('webhooks:write'), async (req, res) => {
-    const doc = await updateEndpoint(req, () => ({ deleted_ms: Date.now(), status: 'disabled', disabled_reason: 'deleted', secret: null, previous_secret: null }));
+    const doc = await updateEndpoint(req, () => ({
+      deleted_ms: Date.now(),
+      status: 'disabled',
+      disabled_reason: 'deleted',
+      secret: null,
+      previous_secret: null,
+    }));
     res.json({ id: doc._id, object: 'webhook_endpoint', deleted: true });
   });
 
@@ -236,7 +277,12 @@ export function webhookEndpointsRouter(): Router {
       const doc = await updateEndpoint(req, (current) =>
         current.rotation_id === rotationId
           ? {} // this request already rotated (a retry taking over): keep its secret
-          : { secret: sealSecret(newWebhookSecret()), previous_secret: current.secret, previous_secret_expires_ms: now + SECRET_ROTATION_OVERLAP_MS, rotation_id: rotationId },
+          : {
+              secret: sealSecret(newWebhookSecret()),
+              previous_secret: current.secret,
+              previous_secret_expires_ms: now + SECRET_ROTATION_OVERLAP_MS,
+              rotation_id: rotationId,
+            },
       );
       return { status: 200, body: renderWebhookEndpoint(doc, { withSecret: true }) };
     });
@@ -248,7 +294,11 @@ export function webhookEndpointsRouter(): Router {
    */
   router.get('/:id/deliveries', requireScope('webhooks:read'), async (req, res) => {
     const endpoint = await findEndpoint(req);
-    const filter: Record<string, unknown> = { endpoint_id: endpoint._id, org_id: req.auth!.orgId, livemode: req.auth!.livemode };
+    const filter: Record<string, unknown> = {
+      endpoint_id: endpoint._id,
+      org_id: req.auth!.orgId,
+      livemode: req.auth!.livemode,
+    };
     const event = req.query.event;
     if (event !== undefined) {
       if (!isId('evt', event)) throw invalidParam('event', 'Invalid event: must be an event id (evt_…).');

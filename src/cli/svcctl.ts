@@ -30,7 +30,13 @@ async function run(argv: string[]): Promise<unknown> {
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { name: { type: 'string' }, org: { type: 'string' }, mode: { type: 'string' }, kind: { type: 'string' }, scopes: { type: 'string' } },
+    options: {
+      name: { type: 'string' },
+      org: { type: 'string' },
+      mode: { type: 'string' },
+      kind: { type: 'string' },
+      scopes: { type: 'string' },
+    },
   });
   const need = (name: keyof typeof values) => {
     const v = values[name];
@@ -54,8 +60,14 @@ async function run(argv: string[]): Promise<unknown> {
     const mode = need('mode');
     const kind = need('kind');
     if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
-    if (!['secret', 'restricted', 'publishable'].includes(kind)) throw new UsageError('--kind must be secret, restricted or publishable');
-    const scopes = values.scopes ? values.scopes.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+    if (!['secret', 'restricted', 'publishable'].includes(kind))
+      throw new UsageError('--kind must be secret, restricted or publishable');
+    const scopes = values.scopes
+      ? values.scopes
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined;
     await connect();
     return createKey({ orgId: org, mode, kind: kind as KeyKind, scopes, name: values.name });
   }

@@ -19,7 +19,10 @@ interface Msg {
 }
 
 /** Computes the scripted reply for a conversation (exported for its unit test). */
-export function demoReply(messages: Msg[], tools: string[]): { content: string; toolCall?: { name: string; arguments: string } } {
+export function demoReply(
+  messages: Msg[],
+  tools: string[],
+): { content: string; toolCall?: { name: string; arguments: string } } {
   const system = messages.find((m) => m.role === 'system')?.content ?? '';
   const name = /You are "([^"]+)"/.exec(system)?.[1] ?? 'the assistant';
   const users = messages.filter((m) => m.role === 'user');
@@ -28,14 +31,25 @@ export function demoReply(messages: Msg[], tools: string[]): { content: string; 
     return { content: 'Thank you for your time. Goodbye!', toolCall: { name: 'end_call', arguments: '{}' } };
   }
   if (/\b(person|human|representative|operator)\b/.test(last) && tools.includes('handoff_to_person')) {
-    return { content: 'Of course, a colleague will answer you here shortly.', toolCall: { name: 'handoff_to_person', arguments: JSON.stringify({ reason: 'The customer asked for a person.' }) } };
+    return {
+      content: 'Of course, a colleague will answer you here shortly.',
+      toolCall: {
+        name: 'handoff_to_person',
+        arguments: JSON.stringify({ reason: 'The customer asked for a person.' }),
+      },
+    };
   }
   if (/\b(person|human|transfer|representative|operator)\b/.test(last) && tools.includes('transfer_call')) {
     const to = /Transfer destination: (\S+)/.exec(system)?.[1];
-    if (to) return { content: 'Of course, let me connect you with a colleague.', toolCall: { name: 'transfer_call', arguments: JSON.stringify({ to }) } };
+    if (to)
+      return {
+        content: 'Of course, let me connect you with a colleague.',
+        toolCall: { name: 'transfer_call', arguments: JSON.stringify({ to }) },
+      };
     return { content: "I'm sorry, there is nobody I can transfer you to right now, but I'm happy to help." };
   }
-  if (users.length <= 1) return { content: `Hi, this is ${name}, an automated assistant (demo model). How can I help you today?` };
+  if (users.length <= 1)
+    return { content: `Hi, this is ${name}, an automated assistant (demo model). How can I help you today?` };
   return { content: 'I understand. Is there anything else I can help you with?' };
 }
 
@@ -48,9 +62,13 @@ export async function startDemoModel(port = 0): Promise<{ baseUrl: string; close
       res.end(JSON.stringify(body));
     };
     if (req.method === 'GET' && req.url === '/v1/models') {
-      return send(200, { object: 'list', data: [{ id: DEMO_MODEL_NAME, object: 'model', created: 0, owned_by: 'svc-demo' }] });
+      return send(200, {
+        object: 'list',
+        data: [{ id: DEMO_MODEL_NAME, object: 'model', created: 0, owned_by: 'svc-demo' }],
+      });
     }
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, { error: { message: 'not found', type: 'invalid_request_error' } });
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
+      return send(404, { error: { message: 'not found', type: 'invalid_request_error' } });
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
@@ -75,7 +93,9 @@ export async function startDemoModel(port = 0): Promise<{ baseUrl: string; close
               role: 'assistant',
               content: reply.content,
               refusal: null,
-              ...(reply.toolCall ? { tool_calls: [{ id: `call_demo_${seq}`, type: 'function', function: reply.toolCall }] } : {}),
+              ...(reply.toolCall
+                ? { tool_calls: [{ id: `call_demo_${seq}`, type: 'function', function: reply.toolCall }] }
+                : {}),
             },
             finish_reason: reply.toolCall ? 'tool_calls' : 'stop',
             logprobs: null,

@@ -19,7 +19,10 @@ const ROOT = path.resolve(__dirname, '../../..');
  * @throws Error with the script's last lines when it fails (no Python/pip and no Go, a failed build)
  */
 export async function infraBinaries(): Promise<{ temporal: string; ferretdb: string }> {
-  const child = spawn('bash', [path.join(ROOT, 'scripts/build-infra.sh'), 'all'], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  const child = spawn('bash', [path.join(ROOT, 'scripts/build-infra.sh'), 'all'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: process.env,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -31,7 +34,10 @@ export async function infraBinaries(): Promise<{ temporal: string; ferretdb: str
     child.once('error', reject);
     child.once('close', resolve);
   });
-  if (code !== 0) throw new Error(`preparing the embedded servers failed (scripts/build-infra.sh exited ${code}): ${stderr.trim().split('\n').slice(-5).join(' / ')}`);
+  if (code !== 0)
+    throw new Error(
+      `preparing the embedded servers failed (scripts/build-infra.sh exited ${code}): ${stderr.trim().split('\n').slice(-5).join(' / ')}`,
+    );
   const get = (name: string) => {
     const m = new RegExp(`^${name}=(.+)$`, 'm').exec(stdout);
     if (!m) throw new Error(`build-infra.sh printed no ${name}`);
@@ -68,10 +74,16 @@ function track(name: string, child: ChildProcess, logFile: string): ChildServer 
 }
 
 /** Resolves once `host:port` accepts TCP connections; rejects after `timeoutMs` or if `child` exits. */
-export async function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 60_000, child?: ChildProcess): Promise<void> {
+export async function waitForPort(
+  port: number,
+  host = '127.0.0.1',
+  timeoutMs = 60_000,
+  child?: ChildProcess,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child && child.exitCode !== null) throw new Error(`process exited with code ${child.exitCode} before listening on ${port}`);
+    if (child && child.exitCode !== null)
+      throw new Error(`process exited with code ${child.exitCode} before listening on ${port}`);
     const ok = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, host);
       socket.once('connect', () => (socket.destroy(), resolve(true)));
@@ -109,7 +121,12 @@ export async function freePort(): Promise<number> {
  * `detached`: in its own process group, out of reach of the terminal's Ctrl-C (the caller stops it).
  * @returns the server and its MongoDB URI
  */
-export async function startFerretDB(binary: string, dataDir: string, port: number, opts: { detached?: boolean } = {}): Promise<ChildServer & { uri: string }> {
+export async function startFerretDB(
+  binary: string,
+  dataDir: string,
+  port: number,
+  opts: { detached?: boolean } = {},
+): Promise<ChildServer & { uri: string }> {
   const dir = path.join(dataDir, 'ferretdb');
   fs.mkdirSync(dir, { recursive: true });
   const child = spawn(

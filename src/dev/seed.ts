@@ -48,7 +48,13 @@ export async function seedDemo(dataDir: string): Promise<DemoSeed> {
     await Agent.create(doc);
     agentId = doc._id;
   }
-  const seed: DemoSeed = { org_id: orgId, agent_id: agentId, secret_key: secret.key, publishable_key: publishable.key, created_now: true };
+  const seed: DemoSeed = {
+    org_id: orgId,
+    agent_id: agentId,
+    secret_key: secret.key,
+    publishable_key: publishable.key,
+    created_now: true,
+  };
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(seed, null, 2), { mode: 0o600 });
   return seed;

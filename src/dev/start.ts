@@ -52,7 +52,10 @@ function elapsed(): number {
 async function step<T>(what: string, fn: () => Promise<T>): Promise<T> {
   const started = Date.now();
   logger.info(`${what}…`);
-  const timer = setInterval(() => logger.info(`still ${what} (${Math.round((Date.now() - started) / 1000)} s)…`), 10_000);
+  const timer = setInterval(
+    () => logger.info(`still ${what} (${Math.round((Date.now() - started) / 1000)} s)…`),
+    10_000,
+  );
   try {
     const result = await fn();
     logger.info(`${what}: done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
@@ -72,7 +75,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info('stopping: API, then worker (drains running activities), then the embedded servers…');
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => logger.warn('cleanup failed', { error: String(err) }));
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((err) => logger.warn('cleanup failed', { error: String(err) }));
     logger.info('stopped');
     process.exit(code);
   };
@@ -94,28 +98,42 @@ async function main(): Promise<void> {
     const needTemporal = !cfg.temporalAddress;
     const needMongo = !cfg.mongodbUri;
     let uiUrl = "your Temporal cluster's Web UI";
-    if (needTemporal && (await portInUse(temporalPort))) throw new Error(`port ${temporalPort} is in use: stop what runs there, set TEMPORAL_DEV_PORT, or set TEMPORAL_ADDRESS to use that server`);
-    if (needTemporal && uiPort && (await portInUse(uiPort))) throw new Error(`port ${uiPort} is in use: stop what runs there or set TEMPORAL_UI_PORT`);
-    if (needMongo && (await portInUse(ferretPort))) throw new Error(`port ${ferretPort} is in use: stop what runs there, set FERRETDB_PORT, or set MONGODB_URI`);
+    if (needTemporal && (await portInUse(temporalPort)))
+      throw new Error(
+        `port ${temporalPort} is in use: stop what runs there, set TEMPORAL_DEV_PORT, or set TEMPORAL_ADDRESS to use that server`,
+      );
+    if (needTemporal && uiPort && (await portInUse(uiPort)))
+      throw new Error(`port ${uiPort} is in use: stop what runs there or set TEMPORAL_UI_PORT`);
+    if (needMongo && (await portInUse(ferretPort)))
+      throw new Error(`port ${ferretPort} is in use: stop what runs there, set FERRETDB_PORT, or set MONGODB_URI`);
 
     // The SDK's metrics: Prometheus on a loopback port, served through the API's /metrics.
     installRuntime({ prometheusAddress: await freeLoopbackAddress() });
     // Bundling the workflow code takes seconds of CPU and needs no server: start it now.
     const bundle = step('bundling the workflow code', () =>
-      bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN', (e) => logger.warn(`bundler: ${e.message}`)) }),
+      bundleWorkflowCode({
+        workflowsPath: WORKFLOWS_PATH,
+        logger: new DefaultLogger('WARN', (e) => logger.warn(`bundler: ${e.message}`)),
+      }),
     );
     bundle.catch(() => undefined); // awaited below; a failure is reported there
 
     cleanups.push(async () => {
       // Temporal first, then the database the worker's last activities wrote to.
-      for (const c of [...children].sort((a, b) => (a.name === 'temporal' ? -1 : b.name === 'temporal' ? 1 : 0))) await c.stop();
+      for (const c of [...children].sort((a, b) => (a.name === 'temporal' ? -1 : b.name === 'temporal' ? 1 : 0)))
+        await c.stop();
     });
     if (needTemporal || needMongo) {
       const bins = await infraBinaries(); // at once when scripts/start.sh prepared them; else shows progress
       await Promise.all([
         needTemporal &&
           step(`starting the Temporal dev server on 127.0.0.1:${temporalPort}`, async () => {
-            const t = await startTemporalDevServer(bins.temporal, { dataDir: cfg.dataDir, port: temporalPort, uiPort, detached: true });
+            const t = await startTemporalDevServer(bins.temporal, {
+              dataDir: cfg.dataDir,
+              port: temporalPort,
+              uiPort,
+              detached: true,
+            });
             children.push(t);
             cfg.temporalAddress = t.address;
             uiUrl = `http://127.0.0.1:${uiPort}`;
@@ -133,7 +151,9 @@ async function main(): Promise<void> {
       cleanups.push(() => demo.close());
       cfg.openaiBaseUrl = demo.baseUrl;
       cfg.openaiModel = DEMO_MODEL_NAME;
-      logger.warn(`no OPENAI_API_KEY: using the offline scripted demo model at ${demo.baseUrl} (keyword rules, not an LLM)`);
+      logger.warn(
+        `no OPENAI_API_KEY: using the offline scripted demo model at ${demo.baseUrl} (keyword rules, not an LLM)`,
+      );
     }
     cfg.secretsKey ??= devSecretsKey(cfg.dataDir);
     setConfig(cfg);

@@ -25,7 +25,11 @@ import { addLogContext } from '../logger';
 import { searchAttributeKeys } from './temporal';
 
 /** The scripted caller used when a test-mode call has no `simulation.caller`. */
-export const DEFAULT_CALLER_SCRIPT = ['Hello?', 'Yes, I have a minute. What is this about?', 'Okay, thank you. Goodbye!'];
+export const DEFAULT_CALLER_SCRIPT = [
+  'Hello?',
+  'Yes, I have a minute. What is this about?',
+  'Okay, thank you. Goodbye!',
+];
 /** Default and bounds of `max_duration_seconds` (seconds; 4 hours at most). */
 export const MAX_DURATION = { default: 1800, min: 1, max: 14_400 };
 
@@ -141,7 +145,8 @@ export function callDetails(input: CallWorkflowInput): string {
   const metadata = Object.entries(input.metadata);
   if (metadata.length) lines.push(`**Metadata** ${metadata.map(([k, v]) => `${k}=${oneLine(v, 40)}`).join(', ')}`);
   lines.push(`**Org** \`${input.orgId}\` · **Max duration** ${input.max_duration_seconds} s`);
-  if (input.simulation) lines.push(`**Simulation** ${input.simulation.outcome}, ${input.simulation.caller.length} caller lines`);
+  if (input.simulation)
+    lines.push(`**Simulation** ${input.simulation.outcome}, ${input.simulation.caller.length} caller lines`);
   return lines.map((l) => `- ${l}`).join('\n');
 }
 
@@ -160,7 +165,12 @@ export async function ensureCallReconcilerSchedule(temporal: Client, taskQueue =
     await temporal.schedule.create<CallReconcilerWorkflow>({
       scheduleId: CALL_RECONCILER_SCHEDULE_ID,
       spec: { intervals: [{ every: '1 minute' }] },
-      action: { type: 'startWorkflow', workflowType: CALL_RECONCILER_WORKFLOW, taskQueue, args: [{ lookbackMs: 60 * 60 * 1000 }] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: CALL_RECONCILER_WORKFLOW,
+        taskQueue,
+        args: [{ lookbackMs: 60 * 60 * 1000 }],
+      },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
     });
   } catch (err) {

@@ -35,7 +35,13 @@ export type StoredEvent = ReturnType<typeof renderEvent> & { org_id: string };
  * @returns the event object as stored (the first emission's, on a retry)
  */
 export async function emitEvent(temporal: Client, input: EmitEventInput): Promise<StoredEvent> {
-  const rendered = renderEvent({ id: input.id, type: input.type, created: Math.floor(input.createdMs / 1000), livemode: input.livemode, object: input.object });
+  const rendered = renderEvent({
+    id: input.id,
+    type: input.type,
+    created: Math.floor(input.createdMs / 1000),
+    livemode: input.livemode,
+    object: input.object,
+  });
   const inserted = await insertIfAbsent(Event, {
     _id: input.id,
     org_id: input.orgId,
@@ -48,7 +54,8 @@ export async function emitEvent(temporal: Client, input: EmitEventInput): Promis
   let event: StoredEvent = { ...rendered, org_id: input.orgId };
   if (!inserted) {
     const existing = await Event.findById(input.id).lean();
-    if (existing) event = { ...(JSON.parse(existing.payload_json) as ReturnType<typeof renderEvent>), org_id: existing.org_id };
+    if (existing)
+      event = { ...(JSON.parse(existing.payload_json) as ReturnType<typeof renderEvent>), org_id: existing.org_id };
   }
   await startDeliveriesForEvent(temporal, event);
   return event;

@@ -100,7 +100,10 @@ export const METRICS_CONTENT_TYPE = registry.contentType;
  * (compared in constant time); without one, a loopback client.
  * @returns null when allowed, else the HTTP status and message to answer
  */
-export function metricsAccess(req: http.IncomingMessage, token: string | undefined): { status: 401 | 403; message: string } | null {
+export function metricsAccess(
+  req: http.IncomingMessage,
+  token: string | undefined,
+): { status: 401 | 403; message: string } | null {
   if (token) {
     const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
     const given = Buffer.from(m?.[1] ?? '');
@@ -110,14 +113,24 @@ export function metricsAccess(req: http.IncomingMessage, token: string | undefin
   }
   const address = req.socket.remoteAddress ?? '';
   if (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.')) return null;
-  return { status: 403, message: 'Metrics are served to loopback clients only; set METRICS_TOKEN to scrape from elsewhere.' };
+  return {
+    status: 403,
+    message: 'Metrics are served to loopback clients only; set METRICS_TOKEN to scrape from elsewhere.',
+  };
 }
 
 /** Answers a metrics scrape on a plain `http` server or in Express (the access rule above applies). */
-export async function serveMetrics(req: http.IncomingMessage, res: http.ServerResponse, token: string | undefined): Promise<void> {
+export async function serveMetrics(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  token: string | undefined,
+): Promise<void> {
   const denied = metricsAccess(req, token);
   if (denied) {
-    res.writeHead(denied.status, { 'Content-Type': 'text/plain; charset=utf-8', ...(denied.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}) });
+    res.writeHead(denied.status, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      ...(denied.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}),
+    });
     res.end(denied.message + '\n');
     return;
   }

@@ -12,7 +12,10 @@ import { logger } from '../logger';
 export { searchAttributeKeys };
 
 /** `Name=Keyword` pairs for `temporal server start-dev --search-attribute`. */
-export const devServerSearchAttributeFlags = Object.values(searchAttributeKeys).flatMap((k) => ['--search-attribute', `${k.name}=${k.type === SearchAttributeType.BOOL ? 'Bool' : 'Keyword'}`]);
+export const devServerSearchAttributeFlags = Object.values(searchAttributeKeys).flatMap((k) => [
+  '--search-attribute',
+  `${k.name}=${k.type === SearchAttributeType.BOOL ? 'Bool' : 'Keyword'}`,
+]);
 
 /** Options for `Connection.connect` / `NativeConnection.connect` from the configuration. */
 export function connectionOptions(address = config().temporalAddress ?? '127.0.0.1:7233') {
@@ -41,6 +44,9 @@ export async function ensureSearchAttributes(client: Client): Promise<void> {
     logger.info('registered search attributes', { names: missing.map((k) => k.name) });
   } catch (err) {
     if (/already exists/i.test((err as Error).message)) return;
-    logger.warn('could not register search attributes (register them with `temporal operator search-attribute create`)', { error: (err as Error).message });
+    logger.warn(
+      'could not register search attributes (register them with `temporal operator search-attribute create`)',
+      { error: (err as Error).message },
+    );
   }
 }

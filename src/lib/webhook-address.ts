@@ -64,7 +64,13 @@ function ipv6Bytes(ip: string): number[] | null {
     v4 = m[2].split('.').map(Number);
   }
   const [left, right] = head.includes('::') ? head.split('::') : [head, undefined];
-  const words = (part: string | undefined) => (part ? part.split(':').filter((w) => w !== '').map((w) => parseInt(w, 16)) : []);
+  const words = (part: string | undefined) =>
+    part
+      ? part
+          .split(':')
+          .filter((w) => w !== '')
+          .map((w) => parseInt(w, 16))
+      : [];
   const l = words(left);
   const r = words(right);
   const missing = 8 - l.length - r.length - v4.length / 2;
@@ -138,15 +144,25 @@ export async function resolveWebhookHost(url: URL, allowPrivate: boolean): Promi
     try {
       const found = await Promise.race([
         dns.promises.lookup(host, { all: true, verbatim: true }),
-        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`DNS lookup timed out after ${DNS_TIMEOUT_MS} ms`)), DNS_TIMEOUT_MS))),
+        new Promise<never>(
+          (_, reject) =>
+            (timer = setTimeout(
+              () => reject(new Error(`DNS lookup timed out after ${DNS_TIMEOUT_MS} ms`)),
+              DNS_TIMEOUT_MS,
+            )),
+        ),
       ]);
       addresses = found.map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
     } catch (err) {
-      throw new WebhookAddressError(`The host ${host} could not be resolved (${(err as Error).message}).`, 'host_unresolvable');
+      throw new WebhookAddressError(
+        `The host ${host} could not be resolved (${(err as Error).message}).`,
+        'host_unresolvable',
+      );
     } finally {
       clearTimeout(timer);
     }
-    if (addresses.length === 0) throw new WebhookAddressError(`The host ${host} could not be resolved.`, 'host_unresolvable');
+    if (addresses.length === 0)
+      throw new WebhookAddressError(`The host ${host} could not be resolved.`, 'host_unresolvable');
   }
   if (!allowPrivate) {
     for (const a of addresses) {

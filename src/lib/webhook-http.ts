@@ -58,7 +58,11 @@ let contextCache: { file: string; context: tls.SecureContext } | undefined;
 function secureContextWith(caFile: string): tls.SecureContext {
   if (contextCache?.file === caFile) return contextCache.context;
   const extra = process.env.NODE_EXTRA_CA_CERTS;
-  const ca = [...tls.rootCertificates, ...(extra && fs.existsSync(extra) ? [fs.readFileSync(extra, 'utf8')] : []), fs.readFileSync(caFile, 'utf8')];
+  const ca = [
+    ...tls.rootCertificates,
+    ...(extra && fs.existsSync(extra) ? [fs.readFileSync(extra, 'utf8')] : []),
+    fs.readFileSync(caFile, 'utf8'),
+  ];
   contextCache = { file: caFile, context: tls.createSecureContext({ ca }) };
   return contextCache.context;
 }
@@ -77,7 +81,13 @@ function retryAfter(value: string | string[] | undefined): number | null {
  */
 export async function postWebhook(opts: PostWebhookOptions): Promise<AttemptOutcome> {
   const started = Date.now();
-  const fail = (errorCode: string, error: string, statusCode: number | null = null, responseBody: string | null = null, retryAfterMs: number | null = null): AttemptOutcome => ({
+  const fail = (
+    errorCode: string,
+    error: string,
+    statusCode: number | null = null,
+    responseBody: string | null = null,
+    retryAfterMs: number | null = null,
+  ): AttemptOutcome => ({
     ok: false,
     statusCode,
     latencyMs: Date.now() - started,
@@ -97,7 +107,8 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<AttemptOutc
   }
   const pinned = addresses[0];
   const lookup: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: typeof addresses) => void)(null, [pinned]);
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: typeof addresses) => void)(null, [pinned]);
     else callback(null, pinned.address, pinned.family);
   };
   const timeoutMs = opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
@@ -134,9 +145,25 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<AttemptOutc
           const status = res.statusCode ?? 0;
           const text = Buffer.concat(chunks).toString('utf8').slice(0, KEPT_RESPONSE_CHARS);
           if (status >= 200 && status < 300) {
-            done({ ok: true, statusCode: status, latencyMs: Date.now() - started, error: null, errorCode: null, responseBody: text, retryAfterMs: null });
+            done({
+              ok: true,
+              statusCode: status,
+              latencyMs: Date.now() - started,
+              error: null,
+              errorCode: null,
+              responseBody: text,
+              retryAfterMs: null,
+            });
           } else {
-            done(fail('http_status', `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`, status, text, status === 429 || status === 503 ? retryAfter(res.headers['retry-after']) : null));
+            done(
+              fail(
+                'http_status',
+                `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
+                status,
+                text,
+                status === 429 || status === 503 ? retryAfter(res.headers['retry-after']) : null,
+              ),
+            );
           }
         };
         res.on('end', finish);

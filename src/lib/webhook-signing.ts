@@ -39,7 +39,13 @@ export function signatureHeader(payload: string, secrets: string[], timestamp: n
  * @param nowSeconds current unix time (default now)
  * @returns true when some `v1` matches and `t` is within `toleranceSeconds` of now
  */
-export function verifySignature(payload: string, header: string, secret: string, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+export function verifySignature(
+  payload: string,
+  header: string,
+  secret: string,
+  toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): boolean {
   const parts = header.split(',').map((p) => p.trim().split('='));
   const t = Number(parts.find(([k]) => k === 't')?.[1]);
   if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > toleranceSeconds) return false;

@@ -13,7 +13,14 @@ import { config } from '../config';
 import { WebhookEndpoint, type WebhookEndpointDoc } from '../models/webhooks';
 import { searchAttributeKeys } from './temporal';
 import { WEBHOOK_DELIVERY_WORKFLOW, type WebhookDeliveryWorkflow } from '../shared/webhooks';
-import { automaticDeliveryId, DELIVERY_FAILED_EVENT, ALL_EVENTS, type DeliveryRetry, type DeliveryTrigger, type WebhookDeliveryInput } from '../shared/webhooks';
+import {
+  automaticDeliveryId,
+  DELIVERY_FAILED_EVENT,
+  ALL_EVENTS,
+  type DeliveryRetry,
+  type DeliveryTrigger,
+  type WebhookDeliveryInput,
+} from '../shared/webhooks';
 import type { StoredEvent } from './events';
 
 /** Task queue of delivery workflows (`WEBHOOK_TASK_QUEUE`, else the main task queue). */
@@ -24,11 +31,17 @@ export function webhookTaskQueue(): string {
 /** The retry schedule a delivery started now gets (src/config.ts `webhookRetry*`). */
 export function deliveryRetry(): DeliveryRetry {
   const c = config();
-  return { initialIntervalMs: c.webhookRetryInitialIntervalMs, maximumIntervalMs: c.webhookRetryMaxIntervalMs, windowMs: c.webhookRetryWindowMs };
+  return {
+    initialIntervalMs: c.webhookRetryInitialIntervalMs,
+    maximumIntervalMs: c.webhookRetryMaxIntervalMs,
+    windowMs: c.webhookRetryWindowMs,
+  };
 }
 
 /** Enabled, undeleted endpoints of the event's organization and mode subscribed to its type. */
-export async function subscribedEndpoints(event: Pick<StoredEvent, 'org_id' | 'livemode' | 'type'>): Promise<WebhookEndpointDoc[]> {
+export async function subscribedEndpoints(
+  event: Pick<StoredEvent, 'org_id' | 'livemode' | 'type'>,
+): Promise<WebhookEndpointDoc[]> {
   return (await WebhookEndpoint.find({
     org_id: event.org_id,
     livemode: event.livemode,
@@ -69,7 +82,10 @@ export async function startDeliveriesForEvent(client: Client, event: StoredEvent
  * its summary `Deliver evt_… (call.ended) to we_…` and details for the Temporal Web UI.
  * @returns true if started, false if a run with that id exists or existed (nothing is done then)
  */
-export async function startWebhookDelivery(client: Client, input: WebhookDeliveryInput & { trigger: DeliveryTrigger }): Promise<boolean> {
+export async function startWebhookDelivery(
+  client: Client,
+  input: WebhookDeliveryInput & { trigger: DeliveryTrigger },
+): Promise<boolean> {
   try {
     await client.workflow.start<WebhookDeliveryWorkflow>(WEBHOOK_DELIVERY_WORKFLOW, {
       workflowId: input.deliveryId,

@@ -36,7 +36,10 @@ export type AgentDoc = InferSchemaType<typeof agentSchema>;
  * first created. One per organization and mode by construction: no other document is rewritten.
  */
 export async function defaultAgentId(orgId: string, livemode: boolean): Promise<string | null> {
-  const marked = await Agent.find({ org_id: orgId, livemode, deleted_ms: null, default_ms: { $ne: null } }).sort({ default_ms: -1, _id: -1 }).limit(1).lean();
+  const marked = await Agent.find({ org_id: orgId, livemode, deleted_ms: null, default_ms: { $ne: null } })
+    .sort({ default_ms: -1, _id: -1 })
+    .limit(1)
+    .lean();
   if (marked[0]) return marked[0]._id;
   const first = await Agent.find({ org_id: orgId, livemode, deleted_ms: null }).sort({ _id: 1 }).limit(1).lean();
   return first[0]?._id ?? null;

@@ -126,7 +126,10 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
 
 /** The call object. Times in unix seconds; `duration_seconds` from answer to end (null until both). */
 export function renderCall(doc: WithId<CallDoc>) {
-  const duration = doc.answered_ms != null && doc.ended_ms != null ? Math.max(0, Math.round((doc.ended_ms - doc.answered_ms) / 1000)) : null;
+  const duration =
+    doc.answered_ms != null && doc.ended_ms != null
+      ? Math.max(0, Math.round((doc.ended_ms - doc.answered_ms) / 1000))
+      : null;
   return {
     id: doc._id,
     object: 'call' as const,
@@ -164,7 +167,9 @@ export function renderTranscript(call: WithId<CallDoc>, turns: CallTurnDoc[]) {
     turns: turns.map((t) => ({
       role: t.role,
       text: t.text,
-      ...(t.tool_name ? { tool: { name: t.tool_name, arguments: JSON.parse(t.tool_arguments_json || '{}') as unknown } } : {}),
+      ...(t.tool_name
+        ? { tool: { name: t.tool_name, arguments: JSON.parse(t.tool_arguments_json || '{}') as unknown } }
+        : {}),
       ...(t.knowledge_json ? { knowledge: JSON.parse(t.knowledge_json) as { document: string; chunk: number }[] } : {}),
       at: seconds(t.at_ms),
       offset_ms: call.answered_ms != null ? Math.max(0, t.at_ms - call.answered_ms) : null,

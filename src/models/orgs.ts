@@ -6,7 +6,12 @@ import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { schemaOptions as base } from './store';
 
 const orgSchema = new Schema(
-  { _id: { type: String, required: true }, name: { type: String, required: true }, demo: { type: Boolean, default: false }, created: { type: Number, required: true } },
+  {
+    _id: { type: String, required: true },
+    name: { type: String, required: true },
+    demo: { type: Boolean, default: false },
+    created: { type: Number, required: true },
+  },
   base,
 );
 export const Org = mongoose.model('Org', orgSchema, 'orgs');

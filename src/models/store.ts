@@ -31,7 +31,10 @@ export function isDuplicateKey(err: unknown): boolean {
 }
 
 /** Inserts `doc`; a duplicate `_id` or unique key is not an error (returns false). For idempotent writes. */
-export async function insertIfAbsent(model: { collection: mongoose.Collection }, doc: Record<string, unknown>): Promise<boolean> {
+export async function insertIfAbsent(
+  model: { collection: mongoose.Collection },
+  doc: Record<string, unknown>,
+): Promise<boolean> {
   try {
     await model.collection.insertOne(doc);
     return true;

@@ -115,7 +115,8 @@ export type WebhookAttemptDoc = InferSchemaType<typeof attemptSchema> & { _id: s
  */
 export function renderWebhookEndpoint(doc: WebhookEndpointDoc, opts: { withSecret?: boolean; now?: number } = {}) {
   const now = opts.now ?? Date.now();
-  const previousLive = doc.previous_secret && doc.previous_secret_expires_ms != null && doc.previous_secret_expires_ms > now;
+  const previousLive =
+    doc.previous_secret && doc.previous_secret_expires_ms != null && doc.previous_secret_expires_ms > now;
   return {
     id: doc._id,
     object: 'webhook_endpoint' as const,
@@ -149,7 +150,12 @@ export function renderWebhookDelivery(doc: WebhookDeliveryDoc) {
     last_attempt:
       doc.last_attempt_ms == null
         ? null
-        : { at: seconds(doc.last_attempt_ms), status_code: doc.last_status_code ?? null, latency_ms: doc.last_latency_ms ?? null, error: doc.last_error ?? null },
+        : {
+            at: seconds(doc.last_attempt_ms),
+            status_code: doc.last_status_code ?? null,
+            latency_ms: doc.last_latency_ms ?? null,
+            error: doc.last_error ?? null,
+          },
     created: seconds(doc.created_ms)!,
     completed_at: seconds(doc.completed_ms),
   };
@@ -206,13 +212,21 @@ export function newDeliveryDoc(input: WebhookDeliveryInput, nowMs: number): Webh
  * (one `webhook_delivery` per endpoint and redelivery, oldest first). The delivered JSON is the event
  * as rendered at creation, without these two fields.
  */
-export async function withDeliveryState<T extends Record<string, unknown>>(events: T[]): Promise<(T & { pending_webhooks: number; webhook_deliveries: ReturnType<typeof renderWebhookDelivery>[] })[]> {
+export async function withDeliveryState<T extends Record<string, unknown>>(
+  events: T[],
+): Promise<(T & { pending_webhooks: number; webhook_deliveries: ReturnType<typeof renderWebhookDelivery>[] })[]> {
   const ids = events.map((e) => String(e.id));
-  const docs = ids.length ? ((await WebhookDelivery.find({ event_id: { $in: ids } }).lean()) as WebhookDeliveryDoc[]) : [];
+  const docs = ids.length
+    ? ((await WebhookDelivery.find({ event_id: { $in: ids } }).lean()) as WebhookDeliveryDoc[])
+    : [];
   docs.sort((a, b) => a.created_ms - b.created_ms || (a._id < b._id ? -1 : 1));
   return events.map((e) => {
     const mine = docs.filter((d) => d.event_id === e.id);
-    return { ...e, pending_webhooks: mine.filter((d) => d.status === 'pending').length, webhook_deliveries: mine.map(renderWebhookDelivery) };
+    return {
+      ...e,
+      pending_webhooks: mine.filter((d) => d.status === 'pending').length,
+      webhook_deliveries: mine.map(renderWebhookDelivery),
+    };
   });
 }
 

@@ -87,13 +87,19 @@ export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
     description: 'Transfer the caller to a person.',
     parameters: {
       type: 'object',
-      properties: { to: { type: 'string', description: 'E.164 number, sip: URI or client: identity; omit for the default destination' } },
+      properties: {
+        to: {
+          type: 'string',
+          description: 'E.164 number, sip: URI or client: identity; omit for the default destination',
+        },
+      },
       additionalProperties: false,
     },
   },
   search_knowledge: {
     name: 'search_knowledge',
-    description: "Search the organization's knowledge documents for facts to answer with (policies, prices, hours, procedures).",
+    description:
+      "Search the organization's knowledge documents for facts to answer with (policies, prices, hours, procedures).",
     parameters: {
       type: 'object',
       properties: { query: { type: 'string', description: 'what to look for, in a few words' } },
@@ -124,7 +130,11 @@ export interface AssistantAgent {
  * the phone, when to use the tools, and the call's `context` as facts.
  * @param input the agent snapshot, the number called, the call's `context`
  */
-export function callSystemPrompt(input: { agent: AssistantAgent; to: string; context: Record<string, unknown> }): string {
+export function callSystemPrompt(input: {
+  agent: AssistantAgent;
+  to: string;
+  context: Record<string, unknown>;
+}): string {
   const parts = [
     input.agent.instructions.trim(),
     '',
@@ -135,7 +145,11 @@ export function callSystemPrompt(input: { agent: AssistantAgent; to: string; con
   ];
   if (input.agent.transfer_to) parts.push(`Transfer destination: ${input.agent.transfer_to}`);
   if (Object.keys(input.context).length > 0) {
-    parts.push('', 'Facts for this call (use them; do not read them out verbatim):', JSON.stringify(input.context, null, 2));
+    parts.push(
+      '',
+      'Facts for this call (use them; do not read them out verbatim):',
+      JSON.stringify(input.context, null, 2),
+    );
   }
   return parts.join('\n');
 }

@@ -112,7 +112,17 @@ export interface TransferRequest {
 
 /** Call progress reported by the telephony provider (Twilio status callback) in live mode. */
 export interface TelephonyStatus {
-  status: 'queued' | 'initiated' | 'ringing' | 'in-progress' | 'answered' | 'busy' | 'no-answer' | 'failed' | 'canceled' | 'completed';
+  status:
+    | 'queued'
+    | 'initiated'
+    | 'ringing'
+    | 'in-progress'
+    | 'answered'
+    | 'busy'
+    | 'no-answer'
+    | 'failed'
+    | 'canceled'
+    | 'completed';
   providerCallSid?: string;
 }
 

@@ -9,7 +9,6 @@
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
-
 /**
  * Returns a new id `<prefix>_<ulid>`.
  * @param prefix e.g. `call`

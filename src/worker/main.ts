@@ -19,8 +19,12 @@ import { freeLoopbackAddress, installRuntime } from './runtime';
 
 async function main(): Promise<void> {
   const cfg = config();
-  if (!cfg.mongodbUri) throw new Error('MONGODB_URI is required (npm start runs an embedded database for development).');
-  if (!cfg.secretsKey) throw new Error('SECRETS_KEY is required: it encrypts stored secrets (32 random bytes in hex, the same for every API and worker process).');
+  if (!cfg.mongodbUri)
+    throw new Error('MONGODB_URI is required (npm start runs an embedded database for development).');
+  if (!cfg.secretsKey)
+    throw new Error(
+      'SECRETS_KEY is required: it encrypts stored secrets (32 random bytes in hex, the same for every API and worker process).',
+    );
   installRuntime(cfg.metricsWorkerPort !== undefined ? { prometheusAddress: await freeLoopbackAddress() } : {});
   await connectStore(cfg.mongodbUri);
   const client = await connectClient();
@@ -32,7 +36,8 @@ async function main(): Promise<void> {
   if (cfg.metricsWorkerPort !== undefined) {
     metricsServer = http.createServer((req, res) => {
       const path = (req.url ?? '').split('?')[0];
-      if (req.method === 'GET' && path === '/metrics') return void serveMetrics(req, res, cfg.metricsToken).catch(() => res.destroy());
+      if (req.method === 'GET' && path === '/metrics')
+        return void serveMetrics(req, res, cfg.metricsToken).catch(() => res.destroy());
       if (req.method === 'GET' && path === '/healthz') {
         const state = worker.getState();
         res.writeHead(state === 'RUNNING' ? 200 : 503, { 'Content-Type': 'application/json' });
@@ -40,7 +45,9 @@ async function main(): Promise<void> {
       }
       res.writeHead(404).end();
     });
-    await new Promise<void>((resolve, reject) => metricsServer!.once('error', reject).listen(cfg.metricsWorkerPort, resolve));
+    await new Promise<void>((resolve, reject) =>
+      metricsServer!.once('error', reject).listen(cfg.metricsWorkerPort, resolve),
+    );
     logger.info(`worker metrics on :${cfg.metricsWorkerPort}/metrics`);
   }
   logger.info('worker running', { taskQueue: cfg.taskQueue, namespace: cfg.temporalNamespace });

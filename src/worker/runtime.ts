@@ -34,7 +34,11 @@ export function installRuntime(opts: RuntimeOptions = {}): void {
         logger.log(lvl, `temporal: ${entry.message}`, entry.meta);
       }),
       ...(opts.prometheusAddress
-        ? { telemetryOptions: { metrics: { prometheus: { bindAddress: opts.prometheusAddress, useSecondsForDurations: true } } } }
+        ? {
+            telemetryOptions: {
+              metrics: { prometheus: { bindAddress: opts.prometheusAddress, useSecondsForDurations: true } },
+            },
+          }
         : {}),
     });
     if (opts.prometheusAddress) setCoreMetricsUrl(`http://${opts.prometheusAddress}/metrics`);

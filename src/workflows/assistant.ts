@@ -7,7 +7,14 @@
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
-import { ApplicationFailure, CancellationScope, condition, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  isCancellation,
+  patched,
+  proxyActivities,
+} from '@temporalio/workflow';
 import type * as activities from '../activities';
 import {
   LLM_REQUEST_REJECTED,
@@ -57,7 +64,9 @@ export interface ToolEffect {
  * A channel's tools: for each tool it offers, what the tool does (arguments already parsed). A handler
  * that needs the outside world (`search_knowledge`) returns a promise and runs an activity.
  */
-export type ToolHandlers = Partial<Record<ToolName, (args: Record<string, unknown>) => ToolEffect | Promise<ToolEffect>>>;
+export type ToolHandlers = Partial<
+  Record<ToolName, (args: Record<string, unknown>) => ToolEffect | Promise<ToolEffect>>
+>;
 
 /** What the turn produced, reported as it happens so the channel can record or speak it. */
 export interface TurnObserver {
@@ -120,18 +129,34 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
   let slowTold = false;
   for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
     const summary = `LLM turn ${turn}${round > 0 ? ` (tool round ${round + 1})` : ''}`;
-    const request = { callId: input.conversationId, model: input.model, messages: input.messages, tools: offered, ...(input.history ? { history: input.history } : {}), ...(input.context ? { context: input.context } : {}) };
+    const request = {
+      callId: input.conversationId,
+      model: input.model,
+      messages: input.messages,
+      tools: offered,
+      ...(input.history ? { history: input.history } : {}),
+      ...(input.context ? { context: input.context } : {}),
+    };
     // Runs recorded before turn deadlines existed replay without their timers.
     const reply =
       input.deadline && patched('turn-deadline')
-        ? await withDeadline(() => llm.generateReply.executeWithOptions({ summary }, [request]), input.deadline, startedMs, () => {
-            if (slowTold) return;
-            slowTold = true;
-            input.deadline?.onSlow?.();
-          })
+        ? await withDeadline(
+            () => llm.generateReply.executeWithOptions({ summary }, [request]),
+            input.deadline,
+            startedMs,
+            () => {
+              if (slowTold) return;
+              slowTold = true;
+              input.deadline?.onSlow?.();
+            },
+          )
         : await llm.generateReply.executeWithOptions({ summary }, [request]);
     if (reply.text) input.observer.onText(reply.text, reply.knowledge ?? []);
-    input.messages.push({ role: 'assistant', content: reply.text, tool_calls: reply.toolCalls.length ? reply.toolCalls : undefined });
+    input.messages.push({
+      role: 'assistant',
+      content: reply.text,
+      tool_calls: reply.toolCalls.length ? reply.toolCalls : undefined,
+    });
     if (reply.toolCalls.length === 0) return { ended: false };
     let ended = false;
     for (const call of reply.toolCalls) {
@@ -152,7 +177,12 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
  * passes, and the request cancelled and `TURN_DEADLINE_EXCEEDED` thrown once `giveUpMs` passes. The
  * waits are workflow timers (`condition` with a timeout), cancelled as soon as the answer comes.
  */
-async function withDeadline<T>(request: () => Promise<T>, deadline: TurnDeadline, startedMs: number, onSlow: () => void): Promise<T> {
+async function withDeadline<T>(
+  request: () => Promise<T>,
+  deadline: TurnDeadline,
+  startedMs: number,
+  onSlow: () => void,
+): Promise<T> {
   const scope = new CancellationScope();
   let settled = false;
   const pending = scope.run(request).finally(() => (settled = true));
@@ -169,7 +199,11 @@ async function withDeadline<T>(request: () => Promise<T>, deadline: TurnDeadline
       } catch (err) {
         if (!isCancellation(err)) throw err;
       }
-      throw ApplicationFailure.create({ message: `The assistant did not answer within ${Math.round(deadline.giveUpMs / 1000)} s.`, type: TURN_DEADLINE_EXCEEDED, nonRetryable: true });
+      throw ApplicationFailure.create({
+        message: `The assistant did not answer within ${Math.round(deadline.giveUpMs / 1000)} s.`,
+        type: TURN_DEADLINE_EXCEEDED,
+        nonRetryable: true,
+      });
     }
   }
   return await pending;
@@ -204,7 +238,13 @@ export function searchKnowledgeTool(context: AssistantContextIds): NonNullable<T
     if (!query) return { summary: 'Error: search_knowledge needs a non-empty "query".', ends: false };
     let hits: Awaited<ReturnType<typeof activities.searchKnowledge>>['hits'];
     try {
-      ({ hits } = await knowledge.searchKnowledge({ orgId: context.orgId, livemode: context.livemode, agentId: context.agentId, query, limit: SEARCH_TOOL_CHUNKS }));
+      ({ hits } = await knowledge.searchKnowledge({
+        orgId: context.orgId,
+        livemode: context.livemode,
+        agentId: context.agentId,
+        query,
+        limit: SEARCH_TOOL_CHUNKS,
+      }));
     } catch (err) {
       if (isCancellation(err)) throw err;
       return { summary: 'Error: the knowledge search is unavailable right now.', ends: false, knowledge: [] };

@@ -121,7 +121,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   for (const s of telephonySeen) if (rank(s) > rank(telephonyStatus?.status)) telephonyStatus = { status: s };
   const conversation = new CancellationScope();
   /** An update refused because the call is not live; `details[0]` is the status (the API shows it). */
-  const notLive = (message: string) => ApplicationFailure.create({ message, type: CALL_NOT_LIVE, nonRetryable: true, details: [status] });
+  const notLive = (message: string) =>
+    ApplicationFailure.create({ message, type: CALL_NOT_LIVE, nonRetryable: true, details: [status] });
 
   const isLive = () => stop === null && (status === 'queued' || status === 'ringing' || status === 'in_progress');
   const state = (): CallState => ({
@@ -145,7 +146,12 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   };
 
   /** Whom the call is with and which agent answers: the LLM activity loads records and knowledge from these. */
-  const assistantContext: AssistantContextIds = { orgId: input.orgId, livemode: input.livemode, agentId: input.agent.id, contactId: input.contactId ?? null };
+  const assistantContext: AssistantContextIds = {
+    orgId: input.orgId,
+    livemode: input.livemode,
+    agentId: input.agent.id,
+    contactId: input.contactId ?? null,
+  };
 
   /**
    * The call's tools (src/workflows/assistant.ts): what `end_call` and `transfer_call` do to this call,
@@ -158,7 +164,11 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     },
     transfer_call: (args) => {
       const to = typeof args.to === 'string' && args.to ? args.to : input.agent.transfer_to;
-      if (!to || !isTransferTarget(to)) return { summary: 'Error: no valid transfer destination (E.164 number, sip: or client: address).', ends: false };
+      if (!to || !isTransferTarget(to))
+        return {
+          summary: 'Error: no valid transfer destination (E.164 number, sip: or client: address).',
+          ends: false,
+        };
       if (stop === null) stop = { status: 'transferred', reason: 'transferred', transferTo: to };
       return { summary: `Transferring to ${to}.`, ends: true };
     },
@@ -170,7 +180,11 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   setHandler(
     endUpdate,
     async () => {
-      requestStop(status === 'in_progress' ? { status: 'completed', reason: 'api_ended' } : { status: 'canceled', reason: 'api_ended' });
+      requestStop(
+        status === 'in_progress'
+          ? { status: 'completed', reason: 'api_ended' }
+          : { status: 'canceled', reason: 'api_ended' },
+      );
       await condition(() => finished);
       return state();
     },
@@ -189,7 +203,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     },
     {
       validator: (_request: TransferRequest) => {
-        if (!isLive() || status !== 'in_progress') throw notLive(`The call is ${status}; only an in-progress call can be transferred.`);
+        if (!isLive() || status !== 'in_progress')
+          throw notLive(`The call is ${status}; only an in-progress call can be transferred.`);
       },
     },
   );
@@ -215,7 +230,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     },
     {
       validator: ({ utterance }: { utterance: number }) => {
-        if (!Number.isInteger(utterance) || utterance < 1 || utterance > utterances) throw notLive(`No utterance ${utterance} on this call.`);
+        if (!Number.isInteger(utterance) || utterance < 1 || utterance > utterances)
+          throw notLive(`No utterance ${utterance} on this call.`);
       },
     },
   );
@@ -225,19 +241,22 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     telephonySeen.add(s.status);
     if (rank(s.status) < rank(telephonyStatus?.status)) return; // never backwards
     telephonyStatus = s;
-    if (rank(s.status) === 3 && status === 'in_progress') requestStop({ status: 'completed', reason: 'caller_hung_up' });
+    if (rank(s.status) === 3 && status === 'in_progress')
+      requestStop({ status: 'completed', reason: 'caller_hung_up' });
   });
 
   const eventId = () => newId('evt');
   const transition = async (next: CallStatus, patch: Record<string, unknown>, events: string[]) => {
     const summary = `${status} → ${next}${events.length ? ` (${events.join(', ')})` : ''}`;
     status = next;
-    await store.transitionCall.executeWithOptions({ summary }, [{
-      callId: input.callId,
-      atMs: Date.now(),
-      patch: { status: next, ...patch },
-      events: events.map((type) => ({ id: eventId(), type })),
-    }]);
+    await store.transitionCall.executeWithOptions({ summary }, [
+      {
+        callId: input.callId,
+        atMs: Date.now(),
+        patch: { status: next, ...patch },
+        events: events.map((type) => ({ id: eventId(), type })),
+      },
+    ]);
     upsertSearchAttributes([{ key: searchAttributeKeys.CallStatus, value: next }]);
   };
   const say = (role: 'assistant' | 'caller', text: string, knowledge?: KnowledgeRef[]) => {
@@ -297,7 +316,9 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
 
   // Talk, if answered.
   if (status === 'in_progress' && stop === null) {
-    const maxDurationMs = resumed ? Math.max(1, answeredMs + input.max_duration_seconds * 1000 - Date.now()) : input.max_duration_seconds * 1000;
+    const maxDurationMs = resumed
+      ? Math.max(1, answeredMs + input.max_duration_seconds * 1000 - Date.now())
+      : input.max_duration_seconds * 1000;
     void sleep(maxDurationMs).then(() => requestStop({ status: 'completed', reason: 'max_duration' }));
     try {
       continued = (await conversation.run(() => converse())) === 'continue';
@@ -310,11 +331,22 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     // A long call: the next run carries on where this one is, with a fresh history.
     return await continueAsNew<CallWorkflow>({
       ...input,
-      continuation: { answeredMs, turns: turnCount, scriptIndex, utterances, providerCallSid, telephonySeen: [...telephonySeen] },
+      continuation: {
+        answeredMs,
+        turns: turnCount,
+        scriptIndex,
+        utterances,
+        providerCallSid,
+        telephonySeen: [...telephonySeen],
+      },
     });
   }
   // Cancelled by an operator (a Temporal cancellation request), not by a stop of ours.
-  if (stop === null) stop = status === 'in_progress' ? { status: 'completed', reason: 'api_ended' } : { status: 'canceled', reason: 'api_ended' };
+  if (stop === null)
+    stop =
+      status === 'in_progress'
+        ? { status: 'completed', reason: 'api_ended' }
+        : { status: 'canceled', reason: 'api_ended' };
 
   // Finish: never cancelled, so the end is always recorded.
   return await CancellationScope.nonCancellable(async () => {
@@ -323,7 +355,12 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     const events: string[] = [];
     if (final.status === 'transferred' && final.transferTo) {
       try {
-        await telephony.transferCall({ callId: input.callId, livemode: input.livemode, providerCallSid, to: final.transferTo });
+        await telephony.transferCall({
+          callId: input.callId,
+          livemode: input.livemode,
+          providerCallSid,
+          to: final.transferTo,
+        });
         events.push('call.transferred');
       } catch (err) {
         final.status = 'failed';
@@ -371,7 +408,13 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
       await flushTurns();
     }
     for (;;) {
-      if (workflowInfo().continueAsNewSuggested && callerInbox.length === 0 && pendingTurns.length === 0 && allHandlersFinished()) return 'continue';
+      if (
+        workflowInfo().continueAsNewSuggested &&
+        callerInbox.length === 0 &&
+        pendingTurns.length === 0 &&
+        allHandlersFinished()
+      )
+        return 'continue';
       // Hear the caller.
       let heard: string;
       let utterance: number | undefined;
@@ -428,7 +471,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
                 slowMs: deadlineMs,
                 giveUpMs: deadlineMs * LIVE_GIVE_UP_DEADLINES,
                 onSlow: () => {
-                  if (utterance !== undefined && !answers.has(utterance)) answers.set(utterance, { text: HOLDING_LINE, final: false });
+                  if (utterance !== undefined && !answers.has(utterance))
+                    answers.set(utterance, { text: HOLDING_LINE, final: false });
                 },
               },
         });
@@ -451,6 +495,7 @@ function liveOutcome(seen: Set<TelephonyStatus['status']>): DialOutcome {
 
 function errorMessage(err: unknown): string {
   let e: unknown = err;
-  while (e && typeof e === 'object' && 'cause' in e && (e as { cause?: unknown }).cause) e = (e as { cause: unknown }).cause;
+  while (e && typeof e === 'object' && 'cause' in e && (e as { cause?: unknown }).cause)
+    e = (e as { cause: unknown }).cause;
   return e instanceof Error ? e.message : String(e);
 }

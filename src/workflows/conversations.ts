@@ -326,7 +326,12 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
         model: context.agent.model,
         messages,
         // The LLM activity adds the contact's records and the agent's knowledge from these ids.
-        context: { orgId: input.orgId, livemode: input.livemode, agentId: context.agent.id, contactId: context.contactId },
+        context: {
+          orgId: input.orgId,
+          livemode: input.livemode,
+          agentId: context.agent.id,
+          contactId: context.contactId,
+        },
         tools: {
           handoff_to_person: (args) => {
             outcome.handoff ??=

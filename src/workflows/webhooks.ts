@@ -46,7 +46,10 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     },
   });
   try {
-    const result = await deliverWebhook.executeWithOptions({ summary: `POST ${input.eventId} (${input.eventType}) to ${input.endpointId}` }, [input]);
+    const result = await deliverWebhook.executeWithOptions(
+      { summary: `POST ${input.eventId} (${input.eventType}) to ${input.endpointId}` },
+      [input],
+    );
     return { deliveryId: input.deliveryId, status: result.status, reason: result.reason ?? null };
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;

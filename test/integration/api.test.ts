@@ -41,7 +41,10 @@ describe('authentication and scopes', () => {
     const reader = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'restricted', scopes: ['calls:read'] })).key;
     expect(reader).to.match(/^svc_rk_test_/);
     expect((await request('GET', '/v1/calls', { key: reader })).status).to.equal(200);
-    const denied = await request('POST', '/v1/calls', { key: reader, body: { to: '+14155550123', agent_id: t.agentId } });
+    const denied = await request('POST', '/v1/calls', {
+      key: reader,
+      body: { to: '+14155550123', agent_id: t.agentId },
+    });
     expect(denied.status).to.equal(403);
     expect(denied.body.error).to.include({ type: 'permission_error', code: 'scope_missing' });
     expect(denied.body.error.message).to.contain('calls:write');
@@ -49,7 +52,8 @@ describe('authentication and scopes', () => {
     expect(agents.status).to.equal(403);
     expect(agents.body.error.message).to.contain('agents:read');
 
-    const writer = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'restricted', scopes: ['agents:write'] })).key;
+    const writer = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'restricted', scopes: ['agents:write'] }))
+      .key;
     expect((await request('GET', '/v1/agents', { key: writer })).status).to.equal(200);
     expect((await request('GET', '/v1/events', { key: writer })).status).to.equal(403);
   });
@@ -81,7 +85,9 @@ describe('authentication and scopes', () => {
     const bad = await request('GET', '/v1/calls', { key: t.testKey, headers: { 'Svc-Version': '2020-01-01' } });
     expect(bad.status).to.equal(400);
     expect(bad.body.error).to.include({ code: 'api_version_invalid', param: 'Svc-Version' });
-    expect((await request('GET', '/v1/calls', { key: t.testKey, headers: { 'Svc-Version': '2026-10-04' } })).status).to.equal(200);
+    expect(
+      (await request('GET', '/v1/calls', { key: t.testKey, headers: { 'Svc-Version': '2026-10-04' } })).status,
+    ).to.equal(200);
   });
 
   it('reports health and readiness', async () => {
@@ -109,12 +115,48 @@ describe('validation', () => {
     ['bad from', { to: '+14155550123', from: 'abc' }, 400, 'parameter_invalid', 'from'],
     ['context not an object', { to: '+14155550123', context: 'x' }, 400, 'parameter_invalid', 'context'],
     ['metadata value not a string', { to: '+14155550123', metadata: { a: 1 } }, 400, 'parameter_invalid', 'metadata.a'],
-    ['metadata key too long', { to: '+14155550123', metadata: { ['k'.repeat(41)]: 'v' } }, 400, 'parameter_invalid', 'metadata'],
-    ['metadata value too long', { to: '+14155550123', metadata: { k: 'v'.repeat(501) } }, 400, 'parameter_invalid', 'metadata.k'],
-    ['bad simulation outcome', { to: '+14155550123', simulation: { outcome: 'maybe' } }, 400, 'parameter_invalid', 'simulation.outcome'],
-    ['unknown simulation field', { to: '+14155550123', simulation: { mood: 'happy' } }, 400, 'parameter_unknown', 'simulation.mood'],
-    ['max_duration_seconds too large', { to: '+14155550123', max_duration_seconds: 999999 }, 400, 'parameter_invalid', 'max_duration_seconds'],
-    ['unknown agent', { to: '+14155550123', agent_id: 'agt_01m80np488q6rre43ctk0tmky1' }, 404, 'resource_missing', 'agent_id'],
+    [
+      'metadata key too long',
+      { to: '+14155550123', metadata: { ['k'.repeat(41)]: 'v' } },
+      400,
+      'parameter_invalid',
+      'metadata',
+    ],
+    [
+      'metadata value too long',
+      { to: '+14155550123', metadata: { k: 'v'.repeat(501) } },
+      400,
+      'parameter_invalid',
+      'metadata.k',
+    ],
+    [
+      'bad simulation outcome',
+      { to: '+14155550123', simulation: { outcome: 'maybe' } },
+      400,
+      'parameter_invalid',
+      'simulation.outcome',
+    ],
+    [
+      'unknown simulation field',
+      { to: '+14155550123', simulation: { mood: 'happy' } },
+      400,
+      'parameter_unknown',
+      'simulation.mood',
+    ],
+    [
+      'max_duration_seconds too large',
+      { to: '+14155550123', max_duration_seconds: 999999 },
+      400,
+      'parameter_invalid',
+      'max_duration_seconds',
+    ],
+    [
+      'unknown agent',
+      { to: '+14155550123', agent_id: 'agt_01m80np488q6rre43ctk0tmky1' },
+      404,
+      'resource_missing',
+      'agent_id',
+    ],
   ];
   for (const [name, body, status, code, param] of cases) {
     it(`POST /v1/calls: ${name} → ${status} ${code} naming ${param}`, async () => {
@@ -128,9 +170,15 @@ describe('validation', () => {
 
   it('allows 50 metadata keys and refuses 51', async () => {
     const meta = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));
-    const ok = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550123', agent_id: t.agentId, metadata: meta(50), simulation: { outcome: 'busy' } } });
+    const ok = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { to: '+14155550123', agent_id: t.agentId, metadata: meta(50), simulation: { outcome: 'busy' } },
+    });
     expect(ok.status).to.equal(200);
-    const bad = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550123', agent_id: t.agentId, metadata: meta(51) } });
+    const bad = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { to: '+14155550123', agent_id: t.agentId, metadata: meta(51) },
+    });
     expect(bad.status).to.equal(400);
     expect(bad.body.error.param).to.equal('metadata');
   });
@@ -139,13 +187,22 @@ describe('validation', () => {
     const live = await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Live', instructions: 'x' } });
     expect(live.status).to.equal(200);
     expect(live.body.livemode).to.equal(true);
-    const sim = await request('POST', '/v1/calls', { key: t.liveKey, body: { to: '+14155550123', from: '+14155550100', agent_id: live.body.id, simulation: {} } });
+    const sim = await request('POST', '/v1/calls', {
+      key: t.liveKey,
+      body: { to: '+14155550123', from: '+14155550100', agent_id: live.body.id, simulation: {} },
+    });
     expect(sim.status).to.equal(400);
     expect(sim.body.error.param).to.equal('simulation');
-    const noFrom = await request('POST', '/v1/calls', { key: t.liveKey, body: { to: '+14155550123', agent_id: live.body.id } });
+    const noFrom = await request('POST', '/v1/calls', {
+      key: t.liveKey,
+      body: { to: '+14155550123', agent_id: live.body.id },
+    });
     expect(noFrom.status).to.equal(400);
     expect(noFrom.body.error).to.include({ code: 'parameter_missing', param: 'from' });
-    const noTwilio = await request('POST', '/v1/calls', { key: t.liveKey, body: { to: '+14155550123', from: '+14155550100', agent_id: live.body.id } });
+    const noTwilio = await request('POST', '/v1/calls', {
+      key: t.liveKey,
+      body: { to: '+14155550123', from: '+14155550100', agent_id: live.body.id },
+    });
     expect(noTwilio.status).to.equal(503);
     expect(noTwilio.body.error.code).to.equal('telephony_not_configured');
   });
@@ -153,7 +210,10 @@ describe('validation', () => {
   it('leaves nothing written after refused requests', async () => {
     const fresh = await newTenant();
     await request('POST', '/v1/calls', { key: fresh.testKey, body: { to: 'bad', agent_id: fresh.agentId } });
-    await request('POST', '/v1/calls', { key: fresh.testKey, body: { to: '+14155550123', agent_id: fresh.agentId, extra: 1 } });
+    await request('POST', '/v1/calls', {
+      key: fresh.testKey,
+      body: { to: '+14155550123', agent_id: fresh.agentId, extra: 1 },
+    });
     const list = await request('GET', '/v1/calls', { key: fresh.testKey });
     expect(list.body.data).to.deep.equal([]);
     expect((await request('GET', '/v1/events', { key: fresh.testKey })).body.data).to.deep.equal([]);
@@ -163,7 +223,10 @@ describe('validation', () => {
     const res = await request('POST', '/v1/agents', { key: t.testKey, body: { name: '', instructions: 'x' } });
     expect(res.status).to.equal(400);
     expect(res.body.error.param).to.equal('name');
-    const res2 = await request('POST', '/v1/agents', { key: t.testKey, body: { name: 'n', instructions: 'x', transfer_to: 'desk' } });
+    const res2 = await request('POST', '/v1/agents', {
+      key: t.testKey,
+      body: { name: 'n', instructions: 'x', transfer_to: 'desk' },
+    });
     expect(res2.body.error.param).to.equal('transfer_to');
     const missing = await request('GET', '/v1/agents/agt_01m80np488q6rre43ctk0tmky1', { key: t.testKey });
     expect(missing.status).to.equal(404);
@@ -171,7 +234,10 @@ describe('validation', () => {
   });
 
   it('refuses a body on POST /v1/calls/{id}/end', async () => {
-    const call = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550123', agent_id: t.agentId, simulation: { outcome: 'busy' } } });
+    const call = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { to: '+14155550123', agent_id: t.agentId, simulation: { outcome: 'busy' } },
+    });
     const res = await request('POST', `/v1/calls/${call.body.id}/end`, { key: t.testKey, body: { reason: 'x' } });
     expect(res.status).to.equal(400);
     expect(res.body.error).to.include({ code: 'parameter_unknown', param: 'reason' });
@@ -185,7 +251,10 @@ describe('lists', () => {
     t = await newTenant();
     ids.push(t.agentId);
     for (let i = 0; i < 6; i++) {
-      const res = await request('POST', '/v1/agents', { key: t.testKey, body: { name: `Agent ${i}`, instructions: 'x' } });
+      const res = await request('POST', '/v1/agents', {
+        key: t.testKey,
+        body: { name: `Agent ${i}`, instructions: 'x' },
+      });
       ids.push(res.body.id);
     }
     ids.reverse(); // newest first
@@ -195,7 +264,9 @@ describe('lists', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (;;) {
-      const res = await request('GET', `/v1/agents?limit=3${cursor ? `&starting_after=${cursor}` : ''}`, { key: t.testKey });
+      const res = await request('GET', `/v1/agents?limit=3${cursor ? `&starting_after=${cursor}` : ''}`, {
+        key: t.testKey,
+      });
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ object: 'list', url: '/v1/agents' });
       seen.push(...res.body.data.map((a: any) => a.id));
@@ -217,11 +288,20 @@ describe('lists', () => {
   it('stays stable when new objects arrive between pages', async () => {
     const first = await request('GET', '/v1/agents?limit=3', { key: t.testKey });
     await request('POST', '/v1/agents', { key: t.testKey, body: { name: 'Late', instructions: 'x' } });
-    const second = await request('GET', `/v1/agents?limit=3&starting_after=${first.body.data[2].id}`, { key: t.testKey });
+    const second = await request('GET', `/v1/agents?limit=3&starting_after=${first.body.data[2].id}`, {
+      key: t.testKey,
+    });
     expect(second.body.data.map((a: any) => a.id)).to.deep.equal(ids.slice(3, 6));
   });
 
-  for (const q of ['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'starting_after=xyz', `starting_after=${'a'}&ending_before=b`]) {
+  for (const q of [
+    'limit=0',
+    'limit=101',
+    'limit=abc',
+    'limit=1.5',
+    'starting_after=xyz',
+    `starting_after=${'a'}&ending_before=b`,
+  ]) {
     it(`refuses ${q} with 400 naming the param`, async () => {
       const res = await request('GET', `/v1/calls?${q}`, { key: t.testKey });
       expect(res.status).to.equal(400);

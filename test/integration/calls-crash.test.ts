@@ -23,7 +23,12 @@ describe('a worker killed during a call', function () {
       const t = await newTenant();
       const res = await request('POST', '/v1/calls', {
         key: t.testKey,
-        body: { to: '+14155550123', agent_id: t.agentId, metadata: { crash: 'call' }, simulation: { caller: ['one', 'two', 'three'], pause_seconds: 2 } },
+        body: {
+          to: '+14155550123',
+          agent_id: t.agentId,
+          metadata: { crash: 'call' },
+          simulation: { caller: ['one', 'two', 'three'], pause_seconds: 2 },
+        },
       });
       expect(res.status).to.equal(200);
       const id = res.body.id as string;
@@ -42,7 +47,9 @@ describe('a worker killed during a call', function () {
       const ended = await waitForCall(t.testKey, id, undefined, 60_000);
       expect(ended).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
 
-      const turns = (await request('GET', `/v1/calls/${id}/transcript`, { key: t.testKey })).body.turns.map((x: any) => [x.role, x.text]);
+      const turns = (await request('GET', `/v1/calls/${id}/transcript`, { key: t.testKey })).body.turns.map(
+        (x: any) => [x.role, x.text],
+      );
       expect(turns).to.deep.equal([
         ['caller', 'one'],
         ['assistant', 'You said: one'],
@@ -51,7 +58,9 @@ describe('a worker killed during a call', function () {
         ['caller', 'three'],
         ['assistant', 'You said: three'],
       ]);
-      const events = (await request('GET', '/v1/events?limit=100', { key: t.testKey })).body.data.filter((e: any) => e.data.object.id === id);
+      const events = (await request('GET', '/v1/events?limit=100', { key: t.testKey })).body.data.filter(
+        (e: any) => e.data.object.id === id,
+      );
       expect(events.map((e: any) => e.type).reverse()).to.deep.equal(['call.started', 'call.ended']);
       expect(events.every((e: any) => e.data.object.metadata.crash === 'call')).to.equal(true);
       expect(h().llm.requests.filter((r) => r.user === id).length, 'one LLM request per caller line').to.equal(3);

@@ -15,7 +15,10 @@ type Tenant = Awaited<ReturnType<typeof newTenant>>;
 const nestedJson = (depth: number) => '{"a":'.repeat(depth - 1) + '{"leaf":1}' + '}'.repeat(depth - 1);
 const nested = (depth: number): Record<string, unknown> => JSON.parse(nestedJson(depth));
 /** A request body as JSON text: `fields` are JSON texts already. */
-const bodyOf = (fields: Record<string, string>) => `{${Object.entries(fields).map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;
+const bodyOf = (fields: Record<string, string>) =>
+  `{${Object.entries(fields)
+    .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
+    .join(',')}}`;
 
 describe('calls: bounded history, bounded input, deadlines', function () {
   this.timeout(300_000);
@@ -26,7 +29,10 @@ describe('calls: bounded history, bounded input, deadlines', function () {
 
   it('runs a 600-turn call to completed across runs, each run history under 5 MB, with its full transcript', async () => {
     const lines = Array.from({ length: 300 }, (_, i) => `line ${i + 1} ${'words '.repeat(20)}`.trim());
-    const res = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550123', agent_id: t.agentId, simulation: { caller: lines } } });
+    const res = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { to: '+14155550123', agent_id: t.agentId, simulation: { caller: lines } },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const call = await waitForCall(t.testKey, res.body.id, undefined, 280_000);
     expect(call).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
@@ -36,7 +42,8 @@ describe('calls: bounded history, bounded input, deadlines', function () {
     expect(transcript.turns[599]).to.include({ role: 'assistant', text: `You said: ${lines[299]}` });
 
     const runs: { runId: string; status: string }[] = [];
-    for await (const run of h().env.client.workflow.list({ query: `WorkflowId = '${call.id}'` })) runs.push({ runId: run.runId, status: run.status.name });
+    for await (const run of h().env.client.workflow.list({ query: `WorkflowId = '${call.id}'` }))
+      runs.push({ runId: run.runId, status: run.status.name });
     expect(runs.length, 'the call continued as new at least once').to.be.greaterThan(1);
     expect(runs.filter((r) => r.status === 'CONTINUED_AS_NEW')).to.have.length(runs.length - 1);
     let largest = 0;
@@ -47,7 +54,9 @@ describe('calls: bounded history, bounded input, deadlines', function () {
     expect(largest, `largest run history ${largest} bytes`).to.be.lessThan(5 * 1024 * 1024);
     // One LLM request per caller line: nothing repeated across runs.
     expect(h().llm.requests.filter((r) => r.user === call.id)).to.have.length(300);
-    const events = (await request('GET', '/v1/events?limit=100', { key: t.testKey })).body.data.filter((e: any) => e.data.object.id === call.id);
+    const events = (await request('GET', '/v1/events?limit=100', { key: t.testKey })).body.data.filter(
+      (e: any) => e.data.object.id === call.id,
+    );
     expect(events.map((e: any) => e.type).reverse()).to.deep.equal(['call.started', 'call.ended']);
   });
 
@@ -67,9 +76,15 @@ describe('calls: bounded history, bounded input, deadlines', function () {
     const deepMetadata = await post(bodyOf({ ...baseJson, metadata: nestedJson(10_000) }));
     expect(deepMetadata.status).to.equal(400);
     expect(deepMetadata.body.error.param).to.equal('metadata');
-    const deepAgent = await request('POST', '/v1/agents', { key: t.testKey, body: bodyOf({ name: '"x"', instructions: '"y"', extra: nestedJson(5_000) }) });
+    const deepAgent = await request('POST', '/v1/agents', {
+      key: t.testKey,
+      body: bodyOf({ name: '"x"', instructions: '"y"', extra: nestedJson(5_000) }),
+    });
     expect(deepAgent.status).to.equal(400);
-    const raw = await request('POST', '/v1/webhook-endpoints', { key: t.testKey, body: '['.repeat(50_000) + ']'.repeat(50_000) });
+    const raw = await request('POST', '/v1/webhook-endpoints', {
+      key: t.testKey,
+      body: '['.repeat(50_000) + ']'.repeat(50_000),
+    });
     expect(raw.status).to.equal(400);
     // Small as JSON, large once rendered into the prompt (indentation): refused on the rendered size.
     const wide = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, nested(9)]));
@@ -85,7 +100,10 @@ describe('calls: bounded history, bounded input, deadlines', function () {
     const saved = config();
     setConfig({ ...saved, callTurnDeadlineMs: 700 });
     try {
-      const res = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550123', agent_id: t.agentId, simulation: { caller: ['SLOW 3000', 'never said'] } } });
+      const res = await request('POST', '/v1/calls', {
+        key: t.testKey,
+        body: { to: '+14155550123', agent_id: t.agentId, simulation: { caller: ['SLOW 3000', 'never said'] } },
+      });
       const call = await waitForCall(t.testKey, res.body.id, undefined, 30_000);
       expect(call).to.include({ status: 'failed', end_reason: 'error' });
       expect(call.error.message).to.match(/did not answer within/);

@@ -23,9 +23,18 @@ describe('live calls through Twilio', function () {
   before(async () => {
     fake = await startFakeTwilio();
     saved = config();
-    setConfig({ ...saved, twilioAccountSid: fake.accountSid, twilioAuthToken: fake.authToken, twilioApiBaseUrl: fake.url, publicBaseUrl: h().api.url });
+    setConfig({
+      ...saved,
+      twilioAccountSid: fake.accountSid,
+      twilioAuthToken: fake.authToken,
+      twilioApiBaseUrl: fake.url,
+      publicBaseUrl: h().api.url,
+    });
     t = await newTenant();
-    const agent = await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Live', instructions: 'Be brief.', first_message: 'Hi, this is Live.' } });
+    const agent = await request('POST', '/v1/agents', {
+      key: t.liveKey,
+      body: { name: 'Live', instructions: 'Be brief.', first_message: 'Hi, this is Live.' },
+    });
     agentId = agent.body.id;
   });
   after(async () => {
@@ -34,7 +43,11 @@ describe('live calls through Twilio', function () {
   });
 
   const sign = (path: string, params: Record<string, string>, ws = false) =>
-    twilio.getExpectedTwilioSignature(fake.authToken, (ws ? h().api.url.replace(/^http/, 'ws') : h().api.url) + path, params);
+    twilio.getExpectedTwilioSignature(
+      fake.authToken,
+      (ws ? h().api.url.replace(/^http/, 'ws') : h().api.url) + path,
+      params,
+    );
 
   async function twilioPost(path: string, params: Record<string, string>, signature = sign(path, params)) {
     const res = await fetch(h().api.url + path, {
@@ -47,7 +60,10 @@ describe('live calls through Twilio', function () {
 
   async function placeLive(metadata: Record<string, string> = {}) {
     const before = fake.created.length;
-    const res = await request('POST', '/v1/calls', { key: t.liveKey, body: { to: '+14155550123', from: '+14155550100', agent_id: agentId, metadata } });
+    const res = await request('POST', '/v1/calls', {
+      key: t.liveKey,
+      body: { to: '+14155550123', from: '+14155550100', agent_id: agentId, metadata },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.include({ status: 'queued', livemode: true, simulated: false });
     const call = await waitForCall(t.liveKey, res.body.id, (c) => c.status === 'ringing');
@@ -59,13 +75,17 @@ describe('live calls through Twilio', function () {
   const sidOf = (id: string) => fake.created.find((c) => c.Url?.endsWith(`/twilio/voice/${id}`))!.Sid;
 
   async function answer(id: string) {
-    expect((await twilioPost(`/twilio/status/${id}`, { CallSid: sidOf(id), CallStatus: 'in-progress' })).status).to.equal(204);
+    expect(
+      (await twilioPost(`/twilio/status/${id}`, { CallSid: sidOf(id), CallStatus: 'in-progress' })).status,
+    ).to.equal(204);
     await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
   }
 
   function relay(id: string): Promise<{ ws: WebSocket; say(text: string): Promise<any>; next(): Promise<any> }> {
     const path = `/twilio/relay/${id}?sid=${sidOf(id)}`;
-    const ws = new WebSocket(h().api.url.replace(/^http/, 'ws') + path, { headers: { 'X-Twilio-Signature': sign(path, {}, true) } });
+    const ws = new WebSocket(h().api.url.replace(/^http/, 'ws') + path, {
+      headers: { 'X-Twilio-Signature': sign(path, {}, true) },
+    });
     const inbox: any[] = [];
     const waiters: ((m: any) => void)[] = [];
     ws.on('message', (raw) => {
@@ -78,24 +98,55 @@ describe('live calls through Twilio', function () {
     return new Promise((resolve, reject) => {
       ws.once('error', reject);
       ws.once('open', () => {
-        ws.send(JSON.stringify({ type: 'setup', sessionId: `VX${id}`, callSid: sidOf(id), from: '+14155550100', to: '+14155550123' }));
-        resolve({ ws, next, say: async (text: string) => (ws.send(JSON.stringify({ type: 'prompt', voicePrompt: text, lang: 'en-US', last: true })), next()) });
+        ws.send(
+          JSON.stringify({
+            type: 'setup',
+            sessionId: `VX${id}`,
+            callSid: sidOf(id),
+            from: '+14155550100',
+            to: '+14155550123',
+          }),
+        );
+        resolve({
+          ws,
+          next,
+          say: async (text: string) => (
+            ws.send(JSON.stringify({ type: 'prompt', voicePrompt: text, lang: 'en-US', last: true })),
+            next()
+          ),
+        });
       });
     });
   }
 
   it('places the call with Twilio, connects ConversationRelay, talks, and hangs up when the assistant ends', async () => {
     const { id, placed } = await placeLive({ crm: '42' });
-    expect(placed).to.include({ To: '+14155550123', From: '+14155550100', Url: `${h().api.url}/twilio/voice/${id}`, StatusCallback: `${h().api.url}/twilio/status/${id}` });
+    expect(placed).to.include({
+      To: '+14155550123',
+      From: '+14155550100',
+      Url: `${h().api.url}/twilio/voice/${id}`,
+      StatusCallback: `${h().api.url}/twilio/status/${id}`,
+    });
     await answer(id);
 
     const twiml = await twilioPost(`/twilio/voice/${id}`, { CallSid: sidOf(id) });
     expect(twiml.status).to.equal(200);
-    expect(twiml.text).to.contain('<Connect><ConversationRelay').and.contain(`url="${h().api.url.replace(/^http/, 'ws')}/twilio/relay/${id}?sid=${sidOf(id)}"`).and.contain('welcomeGreeting="Hi, this is Live."');
+    expect(twiml.text)
+      .to.contain('<Connect><ConversationRelay')
+      .and.contain(`url="${h().api.url.replace(/^http/, 'ws')}/twilio/relay/${id}?sid=${sidOf(id)}"`)
+      .and.contain('welcomeGreeting="Hi, this is Live."');
 
     const session = await relay(id);
-    expect(await session.say('Hello there')).to.deep.equal({ type: 'text', token: 'You said: Hello there', last: true });
-    expect(await session.say('TOOL end_call {}')).to.deep.equal({ type: 'text', token: 'Calling end_call.', last: true });
+    expect(await session.say('Hello there')).to.deep.equal({
+      type: 'text',
+      token: 'You said: Hello there',
+      last: true,
+    });
+    expect(await session.say('TOOL end_call {}')).to.deep.equal({
+      type: 'text',
+      token: 'Calling end_call.',
+      last: true,
+    });
     expect((await session.next()).type, 'the relay ends the session after the goodbye').to.equal('end');
     session.ws.close();
     // Twilio, out of TwiML, hangs up and reports it; the service does not cut the goodbye short.
@@ -106,8 +157,14 @@ describe('live calls through Twilio', function () {
     expect(ended).to.include({ status: 'completed', end_reason: 'assistant_ended', livemode: true });
     expect(fake.updates.length, 'no hang-up through the REST API was needed').to.equal(updatesBefore);
     const tr = (await request('GET', `/v1/calls/${id}/transcript`, { key: t.liveKey })).body;
-    expect(tr.turns.map((x: any) => x.text).slice(0, 3)).to.deep.equal(['Hi, this is Live.', 'Hello there', 'You said: Hello there']);
-    const events = (await request('GET', '/v1/events?limit=100', { key: t.liveKey })).body.data.filter((e: any) => e.data.object.id === id);
+    expect(tr.turns.map((x: any) => x.text).slice(0, 3)).to.deep.equal([
+      'Hi, this is Live.',
+      'Hello there',
+      'You said: Hello there',
+    ]);
+    const events = (await request('GET', '/v1/events?limit=100', { key: t.liveKey })).body.data.filter(
+      (e: any) => e.data.object.id === id,
+    );
     expect(events.map((e: any) => e.type).reverse()).to.deep.equal(['call.started', 'call.ended']);
     expect(events.every((e: any) => e.livemode === true && e.data.object.metadata.crm === '42')).to.equal(true);
   });
@@ -121,7 +178,10 @@ describe('live calls through Twilio', function () {
     session.ws.close();
     const ended = await waitForCall(t.liveKey, id, undefined, 30_000);
     expect(ended).to.include({ status: 'completed', end_reason: 'assistant_ended' });
-    expect(fake.updates.some((u) => u.params.Status === 'completed'), 'hung up through Twilio').to.equal(true);
+    expect(
+      fake.updates.some((u) => u.params.Status === 'completed'),
+      'hung up through Twilio',
+    ).to.equal(true);
   });
 
   it('transfers a live call with <Dial> through Twilio', async () => {
@@ -163,7 +223,10 @@ describe('live calls through Twilio', function () {
     const receiver = await startHttpsReceiver();
     try {
       const endpoint = async (key: string, path: string) => {
-        const res = await request('POST', '/v1/webhook-endpoints', { key, body: { url: receiver.url(path), events: ['*'] } });
+        const res = await request('POST', '/v1/webhook-endpoints', {
+          key,
+          body: { url: receiver.url(path), events: ['*'] },
+        });
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         return res.body.secret as string;
       };
@@ -178,17 +241,29 @@ describe('live calls through Twilio', function () {
       await twilioPost(`/twilio/status/${live.id}`, { CallSid: sidOf(live.id), CallStatus: 'completed' });
       await waitForCall(t.liveKey, live.id);
 
-      const testAgent = await request('POST', '/v1/agents', { key: t.testKey, body: { name: 'Sim', instructions: 'Be brief.' } });
+      const testAgent = await request('POST', '/v1/agents', {
+        key: t.testKey,
+        body: { name: 'Sim', instructions: 'Be brief.' },
+      });
       const sim = await request('POST', '/v1/calls', {
         key: t.testKey,
-        body: { to: '+14155550123', agent_id: testAgent.body.id, metadata: { source: 'test' }, simulation: { caller: ['TOOL end_call {}'] } },
+        body: {
+          to: '+14155550123',
+          agent_id: testAgent.body.id,
+          metadata: { source: 'test' },
+          simulation: { caller: ['TOOL end_call {}'] },
+        },
       });
       await waitForCall(t.testKey, sim.body.id);
 
       const got = (path: string, id: string) => receiver.at(path).filter((r) => r.body?.data?.object?.id === id);
       await receiver.waitFor(() => got('/live', live.id).length === 2 && got('/test', sim.body.id).length === 2);
-      const liveTypes = got('/live', live.id).map((r) => r.body.type).sort();
-      const testTypes = got('/test', sim.body.id).map((r) => r.body.type).sort();
+      const liveTypes = got('/live', live.id)
+        .map((r) => r.body.type)
+        .sort();
+      const testTypes = got('/test', sim.body.id)
+        .map((r) => r.body.type)
+        .sort();
       expect(liveTypes).to.deep.equal(['call.ended', 'call.started']);
       expect(testTypes).to.deep.equal(liveTypes);
       for (const r of got('/live', live.id)) {
@@ -213,7 +288,9 @@ describe('live calls through Twilio', function () {
     expect(JSON.parse(forged.text).error.code).to.equal('twilio_signature_invalid');
     expect((await twilioPost(`/twilio/voice/${id}`, {}, '')).status).to.equal(403);
     expect((await request('GET', `/v1/calls/${id}`, { key: t.liveKey })).body.status).to.equal('ringing');
-    const ws = new WebSocket(h().api.url.replace(/^http/, 'ws') + `/twilio/relay/${id}`, { headers: { 'X-Twilio-Signature': 'forged' } });
+    const ws = new WebSocket(h().api.url.replace(/^http/, 'ws') + `/twilio/relay/${id}`, {
+      headers: { 'X-Twilio-Signature': 'forged' },
+    });
     const refused = await new Promise<string>((resolve) => {
       ws.once('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
       ws.once('error', (err) => resolve(err.message));
@@ -226,7 +303,12 @@ describe('live calls through Twilio', function () {
   describe('hardening', () => {
     afterEach(() => {
       fake.behave = {};
-      setConfig({ ...config(), twilioTimeoutMs: saved.twilioTimeoutMs, idempotencyLeaseMs: saved.idempotencyLeaseMs, callTurnDeadlineMs: saved.callTurnDeadlineMs });
+      setConfig({
+        ...config(),
+        twilioTimeoutMs: saved.twilioTimeoutMs,
+        idempotencyLeaseMs: saved.idempotencyLeaseMs,
+        callTurnDeadlineMs: saved.callTurnDeadlineMs,
+      });
     });
 
     it('dials once when Twilio answers the create too late: the retry finds the call Twilio placed', async () => {
@@ -234,7 +316,10 @@ describe('live calls through Twilio', function () {
       fake.behave = { create: (n) => (n === 1 ? { delayMs: 2000 } : {}) };
       const before = fake.created.length;
       const listsBefore = fake.lists;
-      const res = await request('POST', '/v1/calls', { key: t.liveKey, body: { to: '+14155550188', from: '+14155550100', agent_id: agentId } });
+      const res = await request('POST', '/v1/calls', {
+        key: t.liveKey,
+        body: { to: '+14155550188', from: '+14155550100', agent_id: agentId },
+      });
       expect(res.status).to.equal(200);
       const call = await waitForCall(t.liveKey, res.body.id, (c) => c.status === 'ringing', 30_000);
       expect(fake.created.length - before, 'one call placed').to.equal(1);
@@ -247,7 +332,10 @@ describe('live calls through Twilio', function () {
       const a = await placeLive();
       await twilioPost(`/twilio/status/${a.id}`, { CallSid: 'CA' + 'f'.repeat(32), CallStatus: 'busy' });
       await new Promise((r) => setTimeout(r, 500));
-      expect((await request('GET', `/v1/calls/${a.id}`, { key: t.liveKey })).body.status, 'a stale SID changes nothing').to.equal('ringing');
+      expect(
+        (await request('GET', `/v1/calls/${a.id}`, { key: t.liveKey })).body.status,
+        'a stale SID changes nothing',
+      ).to.equal('ringing');
       await answer(a.id);
       await twilioPost(`/twilio/status/${a.id}`, { CallSid: sidOf(a.id), CallStatus: 'ringing' });
       await new Promise((r) => setTimeout(r, 500));
@@ -260,17 +348,24 @@ describe('live calls through Twilio', function () {
       const ended = await waitForCall(t.liveKey, b.id);
       expect(ended).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
       expect(ended.answered_at).to.be.a('number');
-      const events = (await request('GET', '/v1/events?limit=100', { key: t.liveKey })).body.data.filter((e: any) => e.data.object.id === b.id);
+      const events = (await request('GET', '/v1/events?limit=100', { key: t.liveKey })).body.data.filter(
+        (e: any) => e.data.object.id === b.id,
+      );
       expect(events.map((e: any) => e.type).reverse()).to.deep.equal(['call.started', 'call.ended']);
     });
 
     it('answers TwiML with <Hangup/> unless the call is live and the CallSid is its own', async () => {
       const { id } = await placeLive();
-      expect((await twilioPost(`/twilio/voice/${id}`, { CallSid: 'CA' + '1'.repeat(32) })).text).to.contain('<Hangup/>');
+      expect((await twilioPost(`/twilio/voice/${id}`, { CallSid: 'CA' + '1'.repeat(32) })).text).to.contain(
+        '<Hangup/>',
+      );
       expect((await twilioPost(`/twilio/voice/${id}`, { CallSid: sidOf(id) })).text).to.contain('<ConversationRelay');
       await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
       await waitForCall(t.liveKey, id);
-      expect((await twilioPost(`/twilio/voice/${id}`, { CallSid: sidOf(id) })).text, 'once the call is over').to.contain('<Hangup/>');
+      expect(
+        (await twilioPost(`/twilio/voice/${id}`, { CallSid: sidOf(id) })).text,
+        'once the call is over',
+      ).to.contain('<Hangup/>');
     });
 
     it('survives hostile relay frames, refuses oversized ones and a replayed handshake', async () => {
@@ -287,7 +382,9 @@ describe('live calls through Twilio', function () {
 
       // The same signed handshake again (a replay) is refused while the first session lives and after.
       const path = `/twilio/relay/${id}?sid=${sidOf(id)}`;
-      const replay = new WebSocket(h().api.url.replace(/^http/, 'ws') + path, { headers: { 'X-Twilio-Signature': sign(path, {}, true) } });
+      const replay = new WebSocket(h().api.url.replace(/^http/, 'ws') + path, {
+        headers: { 'X-Twilio-Signature': sign(path, {}, true) },
+      });
       const replayed = await new Promise<string>((resolve) => {
         replay.once('unexpected-response', (_req, res) => resolve(String(res.statusCode)));
         replay.once('open', () => resolve('open'));
@@ -310,7 +407,11 @@ describe('live calls through Twilio', function () {
       const session = await relay(id);
       expect(await session.say('SLOW 1500')).to.deep.equal({ type: 'text', token: 'One moment, please.', last: true });
       expect(await session.next()).to.deep.equal({ type: 'text', token: 'Slow reply.', last: true });
-      expect(await session.say('Still there?')).to.deep.equal({ type: 'text', token: 'You said: Still there?', last: true });
+      expect(await session.say('Still there?')).to.deep.equal({
+        type: 'text',
+        token: 'You said: Still there?',
+        last: true,
+      });
       session.ws.close();
       await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
     });
@@ -359,7 +460,9 @@ describe('live calls through Twilio', function () {
       expect(ended.error.message).to.contain('terminated');
       await h().env.client.schedule.getHandle('call-reconciler').trigger();
       await new Promise((r) => setTimeout(r, 2000));
-      const events = (await request('GET', '/v1/events?limit=100', { key: t.liveKey })).body.data.filter((e: any) => e.data.object.id === id);
+      const events = (await request('GET', '/v1/events?limit=100', { key: t.liveKey })).body.data.filter(
+        (e: any) => e.data.object.id === id,
+      );
       expect(events.map((e: any) => e.type).reverse()).to.deep.equal(['call.started', 'call.ended']);
       expect(events[0].data.object.metadata).to.deep.equal({ reconcile: 'me' });
     });

@@ -8,7 +8,10 @@ import { h, isEnded, newTenant, request, waitForCall } from '../support/harness'
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
 async function placeCall(t: Tenant, extra: Record<string, unknown> = {}) {
-  const res = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550123', agent_id: t.agentId, ...extra } });
+  const res = await request('POST', '/v1/calls', {
+    key: t.testKey,
+    body: { to: '+14155550123', agent_id: t.agentId, ...extra },
+  });
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body;
 }
@@ -37,7 +40,13 @@ describe('calls', function () {
       context: { appointment: '2026-12-01 10:00' },
       simulation: { caller: ['Hi there', 'TOOL end_call {}'] },
     });
-    expect(created).to.include({ object: 'call', status: 'queued', to: '+14155550123', livemode: false, agent_id: t.agentId });
+    expect(created).to.include({
+      object: 'call',
+      status: 'queued',
+      to: '+14155550123',
+      livemode: false,
+      agent_id: t.agentId,
+    });
     expect(created.id).to.match(/^call_[0-9a-z]{26}$/);
     const ended = await waitForCall(t.testKey, created.id);
     expect(ended).to.include({ status: 'completed', end_reason: 'assistant_ended' });
@@ -114,20 +123,29 @@ describe('calls', function () {
   });
 
   it('transfers a live call through the API, with call.transferred carrying metadata', async () => {
-    const call = await placeCall(t, { metadata: { ticket: '77' }, simulation: { caller: ['a', 'b', 'c'], pause_seconds: 5 } });
+    const call = await placeCall(t, {
+      metadata: { ticket: '77' },
+      simulation: { caller: ['a', 'b', 'c'], pause_seconds: 5 },
+    });
     await waitForCall(t.testKey, call.id, (c) => c.status === 'in_progress');
     const bad = await request('POST', `/v1/calls/${call.id}/transfer`, { key: t.testKey, body: { to: '12345' } });
     expect(bad.status).to.equal(400);
     expect(bad.body.error).to.include({ code: 'parameter_invalid', param: 'to' });
 
-    const res = await request('POST', `/v1/calls/${call.id}/transfer`, { key: t.testKey, body: { to: '+14155550100' } });
+    const res = await request('POST', `/v1/calls/${call.id}/transfer`, {
+      key: t.testKey,
+      body: { to: '+14155550100' },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.include({ status: 'transferred', end_reason: 'transferred', transferred_to: '+14155550100' });
     const events = await eventsOf(t.testKey, call.id);
     expect(events.map((e) => e.type)).to.deep.equal(['call.started', 'call.transferred', 'call.ended']);
     expect(events[1].data.object.metadata).to.deep.equal({ ticket: '77' });
 
-    const late = await request('POST', `/v1/calls/${call.id}/transfer`, { key: t.testKey, body: { to: '+14155550100' } });
+    const late = await request('POST', `/v1/calls/${call.id}/transfer`, {
+      key: t.testKey,
+      body: { to: '+14155550100' },
+    });
     expect(late.status).to.equal(409);
     expect(late.body.error.code).to.equal('call_not_live');
   });
@@ -135,16 +153,25 @@ describe('calls', function () {
   it('refuses to transfer a call that is still ringing (409 call_not_live)', async () => {
     const call = await placeCall(t, { simulation: { ring_seconds: 30 } });
     await waitForCall(t.testKey, call.id, (c) => c.status === 'ringing');
-    const res = await request('POST', `/v1/calls/${call.id}/transfer`, { key: t.testKey, body: { to: '+14155550100' } });
+    const res = await request('POST', `/v1/calls/${call.id}/transfer`, {
+      key: t.testKey,
+      body: { to: '+14155550100' },
+    });
     expect(res.status).to.equal(409);
     expect(res.body.error.code).to.equal('call_not_live');
     await request('POST', `/v1/calls/${call.id}/end`, { key: t.testKey });
   });
 
   it('transfers when the assistant calls transfer_call', async () => {
-    const call = await placeCall(t, { simulation: { caller: ['TOOL transfer_call {"to":"sip:desk@example.com"}', 'never said'] } });
+    const call = await placeCall(t, {
+      simulation: { caller: ['TOOL transfer_call {"to":"sip:desk@example.com"}', 'never said'] },
+    });
     const ended = await waitForCall(t.testKey, call.id);
-    expect(ended).to.include({ status: 'transferred', end_reason: 'transferred', transferred_to: 'sip:desk@example.com' });
+    expect(ended).to.include({
+      status: 'transferred',
+      end_reason: 'transferred',
+      transferred_to: 'sip:desk@example.com',
+    });
     const tr = await transcript(t.testKey, call.id);
     expect(tr.turns.map((x: any) => x.text)).to.not.include('never said');
   });
@@ -175,7 +202,10 @@ describe('calls', function () {
   }
 
   it('ends at max_duration_seconds', async () => {
-    const call = await placeCall(t, { max_duration_seconds: 2, simulation: { caller: Array(20).fill('still talking'), pause_seconds: 1 } });
+    const call = await placeCall(t, {
+      max_duration_seconds: 2,
+      simulation: { caller: Array(20).fill('still talking'), pause_seconds: 1 },
+    });
     const ended = await waitForCall(t.testKey, call.id);
     expect(ended).to.include({ status: 'completed', end_reason: 'max_duration' });
     expect(ended.duration_seconds).to.be.within(1, 4);
@@ -207,7 +237,10 @@ describe('calls', function () {
     expect(liveList.body.data).to.deep.equal([]);
     const liveEvents = await request('GET', '/v1/events', { key: t.liveKey });
     expect(liveEvents.body.data).to.deep.equal([]);
-    const agentFromLive = await request('POST', '/v1/calls', { key: t.liveKey, body: { to: '+14155550123', from: '+14155550100', agent_id: t.agentId } });
+    const agentFromLive = await request('POST', '/v1/calls', {
+      key: t.liveKey,
+      body: { to: '+14155550123', from: '+14155550100', agent_id: t.agentId },
+    });
     expect(agentFromLive.status).to.equal(404);
     expect(agentFromLive.body.error.param).to.equal('agent_id');
     // another organization sees nothing either
@@ -242,7 +275,9 @@ describe('calls', function () {
     const all = (await request('GET', '/v1/events?limit=100', { key: t.testKey })).body.data as any[];
     const oldest = Math.min(...all.map((e) => e.created));
     const newest = Math.max(...all.map((e) => e.created));
-    const inRange = await request('GET', `/v1/events?limit=100&created[gte]=${oldest}&created[lte]=${newest}`, { key: t.testKey });
+    const inRange = await request('GET', `/v1/events?limit=100&created[gte]=${oldest}&created[lte]=${newest}`, {
+      key: t.testKey,
+    });
     expect(inRange.body.data.length).to.equal(all.length);
     const before = await request('GET', `/v1/events?created[lte]=${oldest - 1}`, { key: t.testKey });
     expect(before.body.data).to.deep.equal([]);

@@ -18,12 +18,19 @@ describe('conversations: the contact, records and knowledge given to the assista
     expect(contact.status, JSON.stringify(contact.body)).to.equal(200);
     const records = await request('POST', '/v1/records', {
       key: t.testKey,
-      body: { contact: { phone: from }, records: [{ type: 'order', title: 'Order 5521', text: 'Order 5521: a blue kayak, shipped on Monday.' }] },
+      body: {
+        contact: { phone: from },
+        records: [{ type: 'order', title: 'Order 5521', text: 'Order 5521: a blue kayak, shipped on Monday.' }],
+      },
     });
     expect(records.status, JSON.stringify(records.body)).to.equal(200);
     const doc = await request('POST', '/v1/knowledge', {
       key: t.testKey,
-      body: { agent_id: t.agentId, title: 'Kayak returns', text: 'Kayaks may be returned within 60 days when unused; the paddle is included.' },
+      body: {
+        agent_id: t.agentId,
+        title: 'Kayak returns',
+        text: 'Kayaks may be returned within 60 days when unused; the paddle is included.',
+      },
     });
     expect(doc.status, JSON.stringify(doc.body)).to.equal(200);
 
@@ -34,9 +41,14 @@ describe('conversations: the contact, records and knowledge given to the assista
 
     const conversation = (await request('GET', `/v1/conversations/${convId}`, { key: t.testKey })).body;
     expect(conversation.contact_id).to.equal(contact.body.id);
-    const llmRequest = h().llm.requests.filter((r) => r.user === convId).pop()!;
+    const llmRequest = h()
+      .llm.requests.filter((r) => r.user === convId)
+      .pop()!;
     const system = String(llmRequest.messages.find((m) => m.role === 'system')?.content);
-    expect(system).to.contain('Rosa Diaz').and.contain('Order 5521: a blue kayak').and.contain('returned within 60 days');
+    expect(system)
+      .to.contain('Rosa Diaz')
+      .and.contain('Order 5521: a blue kayak')
+      .and.contain('returned within 60 days');
 
     const today = new Date().toISOString().slice(0, 10);
     const usage = (await request('GET', `/v1/usage?from=${today}&to=${today}`, { key: t.testKey })).body;

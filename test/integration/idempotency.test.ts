@@ -19,10 +19,18 @@ describe('idempotency', () => {
   });
 
   it('replays the first response for the same key and body, creating one call', async () => {
-    const first = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-1' } });
+    const first = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: callBody(),
+      headers: { 'Idempotency-Key': 'k-1' },
+    });
     expect(first.status).to.equal(200);
     expect(first.headers.get('idempotent-replayed')).to.equal(null);
-    const again = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-1' } });
+    const again = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: callBody(),
+      headers: { 'Idempotency-Key': 'k-1' },
+    });
     expect(again.status).to.equal(200);
     expect(again.headers.get('idempotent-replayed')).to.equal('true');
     expect(again.body).to.deep.equal(first.body);
@@ -31,17 +39,27 @@ describe('idempotency', () => {
 
   it('refuses the same key with another body (422 idempotency_key_reused)', async () => {
     await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-2' } });
-    const other = await request('POST', '/v1/calls', { key: t.testKey, body: { ...callBody(), to: '+14155550124' }, headers: { 'Idempotency-Key': 'k-2' } });
+    const other = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { ...callBody(), to: '+14155550124' },
+      headers: { 'Idempotency-Key': 'k-2' },
+    });
     expect(other.status).to.equal(422);
     expect(other.body.error).to.include({ type: 'idempotency_error', code: 'idempotency_key_reused' });
-    const otherPath = await request('POST', '/v1/agents', { key: t.testKey, body: { name: 'a', instructions: 'b' }, headers: { 'Idempotency-Key': 'k-2' } });
+    const otherPath = await request('POST', '/v1/agents', {
+      key: t.testKey,
+      body: { name: 'a', instructions: 'b' },
+      headers: { 'Idempotency-Key': 'k-2' },
+    });
     expect(otherPath.status).to.equal(422);
     expect(await callsOf(t.testKey)).to.have.length(1);
   });
 
   it('creates exactly one call under concurrent retries', async () => {
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-3' } })),
+      Array.from({ length: 8 }, () =>
+        request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-3' } }),
+      ),
     );
     const ok = results.filter((r) => r.status === 200);
     const inUse = results.filter((r) => r.status === 409);
@@ -58,13 +76,21 @@ describe('idempotency', () => {
       const send = (base: string) =>
         fetch(`${base}/v1/calls`, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${t.testKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'k-multi' },
+          headers: {
+            Authorization: `Bearer ${t.testKey}`,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': 'k-multi',
+          },
           body: JSON.stringify(callBody()),
         }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
-      const results = await Promise.all([h().api.url, second.url, h().api.url, second.url, h().api.url, second.url].map(send));
+      const results = await Promise.all(
+        [h().api.url, second.url, h().api.url, second.url, h().api.url, second.url].map(send),
+      );
       const ok = results.filter((r) => r.status === 200);
       expect(ok.length).to.be.greaterThan(0);
-      expect(results.every((r) => r.status === 200 || (r.status === 409 && r.body.error.code === 'idempotency_key_in_use'))).to.equal(true);
+      expect(
+        results.every((r) => r.status === 200 || (r.status === 409 && r.body.error.code === 'idempotency_key_in_use')),
+      ).to.equal(true);
       expect(new Set(ok.map((r) => r.body.id)).size).to.equal(1);
       // a later retry on either process replays the one call
       const late = await send(second.url);
@@ -77,10 +103,21 @@ describe('idempotency', () => {
   });
 
   it('answers 409 idempotency_key_in_use while the first request is executing', async () => {
-    const first = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-4' } });
+    const first = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: callBody(),
+      headers: { 'Idempotency-Key': 'k-4' },
+    });
     // Put the record back in the state it has while the first request runs.
-    await IdempotencyRecord.updateOne({ resource_id: first.body.id }, { $set: { state: 'in_progress', locked_until_ms: Date.now() + 60_000 } });
-    const res = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-4' } });
+    await IdempotencyRecord.updateOne(
+      { resource_id: first.body.id },
+      { $set: { state: 'in_progress', locked_until_ms: Date.now() + 60_000 } },
+    );
+    const res = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: callBody(),
+      headers: { 'Idempotency-Key': 'k-4' },
+    });
     expect(res.status).to.equal(409);
     expect(res.body.error).to.include({ type: 'idempotency_error', code: 'idempotency_key_in_use' });
   });
@@ -93,7 +130,10 @@ describe('idempotency', () => {
     });
     await waitForCall(t.testKey, first.body.id);
     // As if the API process died after the workflow started: the response was never stored.
-    await IdempotencyRecord.updateOne({ resource_id: first.body.id }, { $set: { state: 'in_progress', locked_until_ms: Date.now() - 1, status_code: null, response_json: null } });
+    await IdempotencyRecord.updateOne(
+      { resource_id: first.body.id },
+      { $set: { state: 'in_progress', locked_until_ms: Date.now() - 1, status_code: null, response_json: null } },
+    );
     const retry = await request('POST', '/v1/calls', {
       key: t.testKey,
       body: { ...callBody(), simulation: { caller: ['TOOL end_call {}'] } },
@@ -114,16 +154,32 @@ describe('idempotency', () => {
   });
 
   it('does not consume the key on a validation error', async () => {
-    const bad = await request('POST', '/v1/calls', { key: t.testKey, body: { ...callBody(), to: 'nope' }, headers: { 'Idempotency-Key': 'k-6' } });
+    const bad = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { ...callBody(), to: 'nope' },
+      headers: { 'Idempotency-Key': 'k-6' },
+    });
     expect(bad.status).to.equal(400);
-    const good = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-6' } });
+    const good = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: callBody(),
+      headers: { 'Idempotency-Key': 'k-6' },
+    });
     expect(good.status).to.equal(200);
   });
 
   it('treats a key older than 24 hours as new', async () => {
-    const first = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'k-7' } });
+    const first = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: callBody(),
+      headers: { 'Idempotency-Key': 'k-7' },
+    });
     await IdempotencyRecord.updateOne({ resource_id: first.body.id }, { $set: { expires_ms: Date.now() - 1 } });
-    const second = await request('POST', '/v1/calls', { key: t.testKey, body: { ...callBody(), to: '+14155550124' }, headers: { 'Idempotency-Key': 'k-7' } });
+    const second = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { ...callBody(), to: '+14155550124' },
+      headers: { 'Idempotency-Key': 'k-7' },
+    });
     expect(second.status).to.equal(200);
     expect(second.body.id).to.not.equal(first.body.id);
   });
@@ -133,25 +189,42 @@ describe('idempotency', () => {
     const test = await request('POST', '/v1/agents', { key: t.testKey, body, headers: { 'Idempotency-Key': 'k-8' } });
     const live = await request('POST', '/v1/agents', { key: t.liveKey, body, headers: { 'Idempotency-Key': 'k-8' } });
     const other = await newTenant();
-    const otherOrg = await request('POST', '/v1/agents', { key: other.testKey, body, headers: { 'Idempotency-Key': 'k-8' } });
+    const otherOrg = await request('POST', '/v1/agents', {
+      key: other.testKey,
+      body,
+      headers: { 'Idempotency-Key': 'k-8' },
+    });
     expect([test, live, otherOrg].map((r) => r.status)).to.deep.equal([200, 200, 200]);
     expect(new Set([test.body.id, live.body.id, otherOrg.body.id]).size).to.equal(3);
     expect(live.headers.get('idempotent-replayed')).to.equal(null);
   });
 
   it('makes a retried end safe: the retry replays instead of answering 409', async () => {
-    const call = await request('POST', '/v1/calls', { key: t.testKey, body: { ...callBody(), simulation: { caller: ['a', 'b'], pause_seconds: 5 } } });
+    const call = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { ...callBody(), simulation: { caller: ['a', 'b'], pause_seconds: 5 } },
+    });
     await waitForCall(t.testKey, call.body.id, (c) => c.status === 'in_progress');
-    const end = await request('POST', `/v1/calls/${call.body.id}/end`, { key: t.testKey, headers: { 'Idempotency-Key': 'end-1' } });
+    const end = await request('POST', `/v1/calls/${call.body.id}/end`, {
+      key: t.testKey,
+      headers: { 'Idempotency-Key': 'end-1' },
+    });
     expect(end.status).to.equal(200);
-    const retry = await request('POST', `/v1/calls/${call.body.id}/end`, { key: t.testKey, headers: { 'Idempotency-Key': 'end-1' } });
+    const retry = await request('POST', `/v1/calls/${call.body.id}/end`, {
+      key: t.testKey,
+      headers: { 'Idempotency-Key': 'end-1' },
+    });
     expect(retry.status).to.equal(200);
     expect(retry.headers.get('idempotent-replayed')).to.equal('true');
     expect(retry.body.status).to.equal('completed');
   });
 
   it('refuses an over-long key', async () => {
-    const res = await request('POST', '/v1/calls', { key: t.testKey, body: callBody(), headers: { 'Idempotency-Key': 'x'.repeat(256) } });
+    const res = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: callBody(),
+      headers: { 'Idempotency-Key': 'x'.repeat(256) },
+    });
     expect(res.status).to.equal(400);
     expect(res.body.error).to.include({ code: 'idempotency_key_invalid', param: 'Idempotency-Key' });
   });

@@ -27,7 +27,11 @@ const MESSAGE = Symbol.for('message');
 
 type Family = ReturnType<typeof parsePrometheusTextFormat>[number];
 
-async function eventually<T>(until: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 30_000): Promise<T> {
+async function eventually<T>(
+  until: () => Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await until();
@@ -38,9 +42,12 @@ async function eventually<T>(until: () => Promise<T | undefined | null | false>,
 }
 
 /** Sample lines of the text exposition format 0.0.4 (name, optional labels, value, optional timestamp). */
-const SAMPLE_LINE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*")*,?\})? (-?[0-9.]+(?:[eE][-+]?[0-9]+)?|NaN|[+-]Inf)( -?\d+)?$/;
+const SAMPLE_LINE =
+  /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*"(?:,[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*")*,?\})? (-?[0-9.]+(?:[eE][-+]?[0-9]+)?|NaN|[+-]Inf)( -?\d+)?$/;
 
-async function scrape(headers: Record<string, string> = {}): Promise<{ status: number; text: string; contentType: string | null }> {
+async function scrape(
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; contentType: string | null }> {
   const res = await fetch(`${h().api.url}/metrics`, { headers });
   return { status: res.status, text: await res.text(), contentType: res.headers.get('content-type') };
 }
@@ -53,7 +60,13 @@ function seriesLabels(text: string, name: string): Record<string, string>[] {
   return text
     .split('\n')
     .filter((l) => l.startsWith(`${name}{`))
-    .map((l) => Object.fromEntries([...l.slice(name.length + 1, l.lastIndexOf('}')).matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]])));
+    .map((l) =>
+      Object.fromEntries(
+        [...l.slice(name.length + 1, l.lastIndexOf('}')).matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map(
+          (m) => [m[1], m[2]],
+        ),
+      ),
+    );
 }
 
 /** Sum of a counter's samples whose labels include `labels`. */
@@ -104,15 +117,25 @@ describe('operators', function () {
     receiver = await startHttpsReceiver();
     logs = await captureLogs(async () => {
       t = await newTenant({ name: 'Demo Assistant' });
-      const created = await request('POST', '/v1/webhook-endpoints', { key: t.testKey, body: { url: receiver.url('/ops'), events: ['call.ended'] } });
+      const created = await request('POST', '/v1/webhook-endpoints', {
+        key: t.testKey,
+        body: { url: receiver.url('/ops'), events: ['call.ended'] },
+      });
       expect(created.status, JSON.stringify(created.body)).to.equal(200);
       endpoint = created.body;
-      const call = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550123', agent_id: t.agentId, metadata: { order_id: '1234' } } });
+      const call = await request('POST', '/v1/calls', {
+        key: t.testKey,
+        body: { to: '+14155550123', agent_id: t.agentId, metadata: { order_id: '1234' } },
+      });
       expect(call.status, JSON.stringify(call.body)).to.equal(200);
       callId = call.body.id;
       postRequestId = call.headers.get('request-id');
       await waitForCall(t.testKey, callId);
-      await receiver.waitFor((r) => r.some((w) => w.path === '/ops' && w.body?.data?.object?.id === callId), 30_000, 'the call.ended delivery');
+      await receiver.waitFor(
+        (r) => r.some((w) => w.path === '/ops' && w.body?.data?.object?.id === callId),
+        30_000,
+        'the call.ended delivery',
+      );
       await request('GET', '/v1/nothing-here', { key: t.testKey });
     });
   });
@@ -126,7 +149,9 @@ describe('operators', function () {
       const { text, contentType, families } = await eventually(async () => {
         const s = await scrape();
         const parsed = parsePrometheusTextFormat(s.text);
-        return counter(parsed, 'svc_webhook_deliveries_total', { outcome: 'succeeded' }) >= 1 && { ...s, families: parsed };
+        return (
+          counter(parsed, 'svc_webhook_deliveries_total', { outcome: 'succeeded' }) >= 1 && { ...s, families: parsed }
+        );
       }, 'a counted webhook delivery');
       expect(contentType).to.match(/^text\/plain; version=0\.0\.4/);
 
@@ -134,29 +159,49 @@ describe('operators', function () {
       const lines = text.split('\n').filter((l) => l && !l.startsWith('#'));
       const bad = lines.filter((l) => !SAMPLE_LINE.test(l));
       expect(bad, bad.slice(0, 3).join('\n')).to.deep.equal([]);
-      const declared = text.split('\n').filter((l) => l.startsWith('# TYPE ')).map((l) => l.split(' ')[2]);
+      const declared = text
+        .split('\n')
+        .filter((l) => l.startsWith('# TYPE '))
+        .map((l) => l.split(' ')[2]);
       expect(new Set(declared).size, 'a family declared twice').to.equal(declared.length);
       expect(families.map((f) => f.name).sort()).to.deep.equal([...declared].sort());
-      for (const f of families) expect(f.type, f.name).to.be.oneOf(['COUNTER', 'GAUGE', 'HISTOGRAM', 'SUMMARY', 'UNTYPED']);
+      for (const f of families)
+        expect(f.type, f.name).to.be.oneOf(['COUNTER', 'GAUGE', 'HISTOGRAM', 'SUMMARY', 'UNTYPED']);
 
       // HTTP latency labelled by the route pattern, never by a raw path with ids in it.
       expect(families.find((f) => f.name === 'svc_http_request_duration_seconds')?.type).to.equal('HISTOGRAM');
-      const routes = seriesLabels(text, 'svc_http_request_duration_seconds_count').map((l) => `${l.method} ${l.route} ${l.status}`);
-      expect(routes).to.include.members(['POST /v1/calls 200', 'GET /v1/calls/:id 200', 'POST /v1/webhook-endpoints 200', 'GET unmatched 404']);
+      const routes = seriesLabels(text, 'svc_http_request_duration_seconds_count').map(
+        (l) => `${l.method} ${l.route} ${l.status}`,
+      );
+      expect(routes).to.include.members([
+        'POST /v1/calls 200',
+        'GET /v1/calls/:id 200',
+        'POST /v1/webhook-endpoints 200',
+        'GET unmatched 404',
+      ]);
       expect(routes.filter((r) => /call_|we_/.test(r))).to.deep.equal([]);
 
       expect(counter(families, 'svc_calls_total', { status: 'in_progress', mode: 'test' })).to.be.at.least(1);
       expect(counter(families, 'svc_calls_total', { status: 'completed', mode: 'test' })).to.be.at.least(1);
       expect(counter(families, 'svc_webhook_attempts_total', { result: 'succeeded' })).to.be.at.least(1);
       expect(families.find((f) => f.name === 'svc_llm_request_duration_seconds')?.type).to.equal('HISTOGRAM');
-      expect(seriesLabels(text, 'svc_llm_request_duration_seconds_count')).to.deep.include({ model: 'fake-model', outcome: 'ok' });
+      expect(seriesLabels(text, 'svc_llm_request_duration_seconds_count')).to.deep.include({
+        model: 'fake-model',
+        outcome: 'ok',
+      });
       expect(counter(families, 'svc_llm_tokens_total', { model: 'fake-model', type: 'prompt' })).to.be.at.least(1);
       expect(counter(families, 'svc_llm_tokens_total', { model: 'fake-model', type: 'completion' })).to.be.at.least(1);
 
       // The Temporal SDK's own worker metrics, from its Prometheus exporter, in the same scrape.
       const sdk = families.filter((f) => f.name.startsWith('temporal_')).map((f) => f.name);
-      expect(sdk.some((n) => n.startsWith('temporal_activity_execution_latency')), sdk.join(', ')).to.equal(true);
-      expect(sdk.some((n) => n.startsWith('temporal_workflow_completed')), sdk.join(', ')).to.equal(true);
+      expect(
+        sdk.some((n) => n.startsWith('temporal_activity_execution_latency')),
+        sdk.join(', '),
+      ).to.equal(true);
+      expect(
+        sdk.some((n) => n.startsWith('temporal_workflow_completed')),
+        sdk.join(', '),
+      ).to.equal(true);
     });
 
     it('requires the Bearer METRICS_TOKEN when one is set, and a loopback client otherwise', async () => {
@@ -187,7 +232,10 @@ describe('operators', function () {
       const desc = await handle.describe();
       expect(await desc.staticSummary()).to.equal('Call +1415…23 → Demo Assistant, test');
       const details = await desc.staticDetails();
-      expect(details).to.contain('- **To** +14155550123 · test mode').and.to.contain(`\`${t.orgId}\``).and.to.contain('**Metadata** order_id=1234');
+      expect(details)
+        .to.contain('- **To** +14155550123 · test mode')
+        .and.to.contain(`\`${t.orgId}\``)
+        .and.to.contain('**Metadata** order_id=1234');
       expect(desc.searchAttributes.CallStatus).to.deep.equal(['completed']);
 
       const history = await handle.fetchHistory();
@@ -195,7 +243,9 @@ describe('operators', function () {
         .filter((e) => e.activityTaskScheduledEventAttributes)
         .map((e) => {
           const type = e.activityTaskScheduledEventAttributes!.activityType!.name;
-          const summary = e.userMetadata?.summary ? defaultPayloadConverter.fromPayload<string>(e.userMetadata.summary as never) : undefined;
+          const summary = e.userMetadata?.summary
+            ? defaultPayloadConverter.fromPayload<string>(e.userMetadata.summary as never)
+            : undefined;
           return `${type}: ${summary}`;
         });
       expect(summaries).to.include.members([
@@ -204,7 +254,10 @@ describe('operators', function () {
         'generateReply: LLM turn 1',
         'generateReply: LLM turn 3',
       ]);
-      expect(summaries.some((s) => /^transitionCall: in_progress → completed \(call\.ended\)$/.test(s)), summaries.join('\n')).to.equal(true);
+      expect(
+        summaries.some((s) => /^transitionCall: in_progress → completed \(call\.ended\)$/.test(s)),
+        summaries.join('\n'),
+      ).to.equal(true);
     });
 
     it('shows each webhook delivery as "Deliver evt_… (type) to we_…"', async () => {
@@ -214,21 +267,42 @@ describe('operators', function () {
       expect(await desc.staticSummary()).to.equal(`Deliver ${delivery.eventId} (call.ended) to ${endpoint.id}`);
       expect(await desc.staticDetails()).to.contain('**Trigger** automatic');
       const history = await handle.fetchHistory();
-      const scheduled = history.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverWebhook')!;
-      expect(defaultPayloadConverter.fromPayload(scheduled.userMetadata!.summary as never)).to.equal(`POST ${delivery.eventId} (call.ended) to ${endpoint.id}`);
+      const scheduled = history.events!.find(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverWebhook',
+      )!;
+      expect(defaultPayloadConverter.fromPayload(scheduled.userMetadata!.summary as never)).to.equal(
+        `POST ${delivery.eventId} (call.ended) to ${endpoint.id}`,
+      );
     });
 
     it('masks the number in the summary and keeps it on one line', () => {
       expect(maskNumber('+14155550123')).to.equal('+1415…23');
-      const summary = callSummary({ to: '+442071838750', livemode: true, agent: { name: 'Front\n desk   bot' } } as never);
+      const summary = callSummary({
+        to: '+442071838750',
+        livemode: true,
+        agent: { name: 'Front\n desk   bot' },
+      } as never);
       expect(summary).to.equal('Call +4420…50 → Front desk bot, live');
     });
 
     it('registers the search attributes of calls, conversations and campaigns', async () => {
-      expect(Object.keys(searchAttributeKeys)).to.include.members(['CallStatus', 'AgentId', 'OrgId', 'Livemode', 'ConversationId', 'Channel', 'CampaignId']);
-      expect(devServerSearchAttributeFlags.join(' ')).to.contain('--search-attribute ConversationId=Keyword').and.to.contain('--search-attribute Livemode=Bool');
-      const { customAttributes } = await h().env.client.connection.operatorService.listSearchAttributes({ namespace: 'default' });
-      for (const key of Object.values(searchAttributeKeys)) expect(customAttributes, key.name).to.have.property(key.name);
+      expect(Object.keys(searchAttributeKeys)).to.include.members([
+        'CallStatus',
+        'AgentId',
+        'OrgId',
+        'Livemode',
+        'ConversationId',
+        'Channel',
+        'CampaignId',
+      ]);
+      expect(devServerSearchAttributeFlags.join(' '))
+        .to.contain('--search-attribute ConversationId=Keyword')
+        .and.to.contain('--search-attribute Livemode=Bool');
+      const { customAttributes } = await h().env.client.connection.operatorService.listSearchAttributes({
+        namespace: 'default',
+      });
+      for (const key of Object.values(searchAttributeKeys))
+        expect(customAttributes, key.name).to.have.property(key.name);
     });
   });
 
@@ -245,7 +319,10 @@ describe('operators', function () {
       expect(get!.request_id).to.match(/^req_/);
       const unmatched = logs.records.find((r) => r.route === 'unmatched');
       expect(unmatched?.status).to.equal(404);
-      expect(logs.lines.some((l) => /^\d\d:\d\d:\d\d\.\d{3} info POST \/v1\/calls 200 \d+ ms \{/.test(l)), 'human-readable line').to.equal(true);
+      expect(
+        logs.lines.some((l) => /^\d\d:\d\d:\d\d\.\d{3} info POST \/v1\/calls 200 \d+ ms \{/.test(l)),
+        'human-readable line',
+      ).to.equal(true);
     });
 
     it('never writes an API key, a Bearer credential or a webhook secret', async () => {
@@ -256,26 +333,51 @@ describe('operators', function () {
       expect(all).to.not.match(/Bearer svc_/);
       // Even if a caller passed them by mistake:
       const careless = await captureLogs(async () => {
-        logger.info(`using ${t.testKey}`, { authorization: `Bearer ${t.testKey}`, endpoint: { secret: endpoint.secret, url: 'https://x' }, note: `secret is ${endpoint.secret}` });
+        logger.info(`using ${t.testKey}`, {
+          authorization: `Bearer ${t.testKey}`,
+          endpoint: { secret: endpoint.secret, url: 'https://x' },
+          note: `secret is ${endpoint.secret}`,
+        });
       });
       const line = careless.lines.join('\n');
       expect(line).to.not.contain(t.testKey).and.to.not.contain(endpoint.secret);
       expect(line).to.contain('[redacted]').and.to.contain('https://x');
-      expect(redact({ headers: { Authorization: 'Basic dXNlcjpwYXNz' } })).to.deep.equal({ headers: { Authorization: '[redacted]' } });
+      expect(redact({ headers: { Authorization: 'Basic dXNlcjpwYXNz' } })).to.deep.equal({
+        headers: { Authorization: '[redacted]' },
+      });
       expect(redact('token svc_rk_live_abcdefghijklmnopqrstuvwx1234 end')).to.equal('token [redacted] end');
     });
 
     it('writes JSON lines with LOG_FORMAT=json', () => {
-      const info = logFormat('json').transform({ level: 'info', message: 'GET /v1/calls 200 3 ms', request_id: 'req_1', authorization: 'Bearer x' }) as Record<string | symbol, unknown>;
+      const info = logFormat('json').transform({
+        level: 'info',
+        message: 'GET /v1/calls 200 3 ms',
+        request_id: 'req_1',
+        authorization: 'Bearer x',
+      }) as Record<string | symbol, unknown>;
       const parsed = JSON.parse(String(info[MESSAGE]));
-      expect(parsed).to.include({ level: 'info', message: 'GET /v1/calls 200 3 ms', request_id: 'req_1', authorization: '[redacted]' });
+      expect(parsed).to.include({
+        level: 'info',
+        message: 'GET /v1/calls 200 3 ms',
+        request_id: 'req_1',
+        authorization: '[redacted]',
+      });
       expect(parsed.timestamp).to.match(/^\d{4}-\d\d-\d\dT/);
     });
 
     it("adds the workflow's ids and the activity to lines written in an activity", async () => {
-      const env = new MockActivityEnvironment({ activityType: 'transitionCall', attempt: 2, workflowExecution: { workflowId: 'call_01jx0000000000000000000000', runId: 'r' } });
+      const env = new MockActivityEnvironment({
+        activityType: 'transitionCall',
+        attempt: 2,
+        workflowExecution: { workflowId: 'call_01jx0000000000000000000000', runId: 'r' },
+      });
       const captured = await captureLogs(() => env.run(async () => void logger.info('inside an activity')));
-      expect(captured.records[0]).to.include({ workflow_id: 'call_01jx0000000000000000000000', call_id: 'call_01jx0000000000000000000000', activity: 'transitionCall', attempt: 2 });
+      expect(captured.records[0]).to.include({
+        workflow_id: 'call_01jx0000000000000000000000',
+        call_id: 'call_01jx0000000000000000000000',
+        activity: 'transitionCall',
+        attempt: 2,
+      });
     });
   });
 
@@ -291,7 +393,9 @@ describe('operators', function () {
     it('registers every search attribute with its type, as src/shared/search-attributes.ts defines them', () => {
       const script = compose.services['temporal-admin-tools'].command.join('\n') as string;
       for (const key of Object.values(searchAttributeKeys)) {
-        expect(script, key.name).to.contain(`${key.name}:${key.type === SearchAttributeType.BOOL ? 'Bool' : 'Keyword'}`);
+        expect(script, key.name).to.contain(
+          `${key.name}:${key.type === SearchAttributeType.BOOL ? 'Bool' : 'Keyword'}`,
+        );
       }
     });
 
@@ -314,7 +418,9 @@ describe('operators', function () {
       fs.accessSync(ferretdb, fs.constants.X_OK);
       const version = (process.env.TEMPORAL_CLI_VERSION ?? 'v1.5.1').replace(/^v/, '');
       if (temporal.includes(`temporal-v${version}/`) || temporal.includes(`venv-temporal-${version}/`)) {
-        expect(execFileSync(temporal, ['--version'], { encoding: 'utf8' }).startsWith(`temporal version ${version} `)).to.equal(true);
+        expect(
+          execFileSync(temporal, ['--version'], { encoding: 'utf8' }).startsWith(`temporal version ${version} `),
+        ).to.equal(true);
       }
     });
   });

@@ -12,7 +12,9 @@ const BIN = path.resolve(__dirname, '../../../bin/svcctl.js');
 
 async function svcctl(...args: string[]): Promise<{ code: number; out: any; err: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)('node', [BIN, ...args], { env: { ...process.env, MONGODB_URI: h().ferret.uri } });
+    const { stdout, stderr } = await promisify(execFile)('node', [BIN, ...args], {
+      env: { ...process.env, MONGODB_URI: h().ferret.uri },
+    });
     return { code: 0, out: JSON.parse(stdout), err: stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -34,7 +36,18 @@ describe('svcctl', function () {
     expect(secret.out.id).to.match(/^key_/);
     expect((await request('GET', '/v1/calls', { key: secret.out.key })).status).to.equal(200);
 
-    const restricted = await svcctl('keys', 'create', '--org', org.out.id, '--mode', 'live', '--kind', 'restricted', '--scopes', 'calls:read,events:read');
+    const restricted = await svcctl(
+      'keys',
+      'create',
+      '--org',
+      org.out.id,
+      '--mode',
+      'live',
+      '--kind',
+      'restricted',
+      '--scopes',
+      'calls:read,events:read',
+    );
     expect(restricted.out.key).to.match(/^svc_rk_live_/);
     expect(restricted.out.scopes).to.deep.equal(['calls:read', 'events:read']);
     const live = await request('GET', '/v1/calls', { key: restricted.out.key });
@@ -59,7 +72,18 @@ describe('svcctl', function () {
     expect(scopes.code).to.equal(1);
     expect(scopes.err).to.contain('No such organization');
     const badScope = await svcctl('orgs', 'create', '--name', 'X');
-    const bad = await svcctl('keys', 'create', '--org', badScope.out.id, '--mode', 'test', '--kind', 'restricted', '--scopes', 'calls:delete');
+    const bad = await svcctl(
+      'keys',
+      'create',
+      '--org',
+      badScope.out.id,
+      '--mode',
+      'test',
+      '--kind',
+      'restricted',
+      '--scopes',
+      'calls:delete',
+    );
     expect(bad.code).to.equal(1);
     expect(bad.err).to.contain('Unknown scope');
   });

@@ -8,7 +8,16 @@ import { expect } from 'chai';
 import { config, setConfig } from '../../src/config';
 import { newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
 import { startHttpsReceiver, testCertificate, type HttpsReceiver } from '../support/https-receiver';
-import { callEvents, createWebhookEndpoint, deliveredTo, eventWhen, placeCall, settled, sleep, verify } from '../support/webhooks';
+import {
+  callEvents,
+  createWebhookEndpoint,
+  deliveredTo,
+  eventWhen,
+  placeCall,
+  settled,
+  sleep,
+  verify,
+} from '../support/webhooks';
 
 describe('webhooks: a worker killed during a delivery', function () {
   this.timeout(180_000);
@@ -19,7 +28,8 @@ describe('webhooks: a worker killed during a delivery', function () {
   after(async () => {
     await receiver?.close();
   });
-  const createEndpoint = (key: string, pathname: string, events: string[]) => createWebhookEndpoint(receiver, key, pathname, events);
+  const createEndpoint = (key: string, pathname: string, events: string[]) =>
+    createWebhookEndpoint(receiver, key, pathname, events);
 
   let child: ChildProcess | undefined;
   afterEach(() => stopWorkerProcess(child, 'SIGTERM'));
@@ -28,7 +38,11 @@ describe('webhooks: a worker killed during a delivery', function () {
     this.timeout(180_000);
     const queue = `svc-test-webhook-crash-${crypto.randomBytes(4).toString('hex')}`;
     const startWorker = () =>
-      startWorkerProcess(queue, { WEBHOOK_ALLOW_PRIVATE: '1', NODE_EXTRA_CA_CERTS: testCertificate().certFile, WEBHOOK_CA_FILE: '' });
+      startWorkerProcess(queue, {
+        WEBHOOK_ALLOW_PRIVATE: '1',
+        NODE_EXTRA_CA_CERTS: testCertificate().certFile,
+        WEBHOOK_CA_FILE: '',
+      });
 
     const saved = config();
     setConfig({ ...saved, webhookTaskQueue: queue }); // deliveries go to the child process's queue
@@ -40,7 +54,10 @@ describe('webhooks: a worker killed during a delivery', function () {
       const slow = await createEndpoint(tenant.testKey, '/crash-slow', ['*']);
       const healthy = await createEndpoint(tenant.testKey, '/crash-ok', ['*']);
       // call.started now; call.ended about 3 s later, while the worker is down.
-      const call = await placeCall(tenant, { metadata: { crash: 'test' }, simulation: { caller: ['hi'], pause_seconds: 3 } });
+      const call = await placeCall(tenant, {
+        metadata: { crash: 'test' },
+        simulation: { caller: ['hi'], pause_seconds: 3 },
+      });
       const [started] = await callEvents(tenant.testKey, call.id, 1);
       await receiver.waitFor(() => receiver.at('/crash-slow').length >= 1, 60_000, 'the held attempt');
       // The healthy endpoint has its copy and the delivery recorded it (the activity may not have
@@ -57,21 +74,28 @@ describe('webhooks: a worker killed during a delivery', function () {
       expect(receiver.at('/crash-ok').map((r) => r.eventId)).to.deep.equal([started.id]);
 
       child = await startWorker();
-      for (const e of events) await eventWhen(tenant.testKey, e.id, (x) => settled(x) && x.webhook_deliveries.length === 2, 90_000);
+      for (const e of events)
+        await eventWhen(tenant.testKey, e.id, (x) => settled(x) && x.webhook_deliveries.length === 2, 90_000);
       const ids = events.map((e) => e.id).sort();
 
       const healthyGot = receiver.at('/crash-ok');
-      expect(healthyGot.map((r) => r.eventId).sort(), 'each event exactly once to the healthy endpoint').to.deep.equal(ids);
+      expect(healthyGot.map((r) => r.eventId).sort(), 'each event exactly once to the healthy endpoint').to.deep.equal(
+        ids,
+      );
       const slowGot = receiver.at('/crash-slow');
       expect([...new Set(slowGot.map((r) => r.eventId))].sort(), 'no event lost').to.deep.equal(ids);
       const retried = slowGot.filter((r) => r.eventId === heldEvent);
       expect(retried.map((r) => r.attempt)).to.deep.equal([1, 2]);
-      for (const r of healthyGot) expect(verify(r.rawBody, r.headers['svc-signature'] as string, healthy.secret)).to.equal(true);
-      for (const r of slowGot) expect(verify(r.rawBody, r.headers['svc-signature'] as string, slow.secret)).to.equal(true);
+      for (const r of healthyGot)
+        expect(verify(r.rawBody, r.headers['svc-signature'] as string, healthy.secret)).to.equal(true);
+      for (const r of slowGot)
+        expect(verify(r.rawBody, r.headers['svc-signature'] as string, slow.secret)).to.equal(true);
       for (const r of [...healthyGot, ...slowGot]) expect(r.body.data.object.metadata).to.deep.equal({ crash: 'test' });
 
       // The attempt that died with its worker is in the log, as such.
-      const attempts = (await request('GET', `/v1/webhook-endpoints/${slow.id}/deliveries?event=${heldEvent}`, { key: tenant.testKey })).body.data;
+      const attempts = (
+        await request('GET', `/v1/webhook-endpoints/${slow.id}/deliveries?event=${heldEvent}`, { key: tenant.testKey })
+      ).body.data;
       expect(attempts.map((a: any) => [a.attempt, a.succeeded, a.error_code])).to.deep.equal([
         [2, true, null],
         [1, false, 'attempt_lost'],

@@ -19,7 +19,18 @@ import { refusedAddressKind } from '../../src/lib/webhook-address';
 import { signatureHeader, verifySignature } from '../../src/lib/webhook-signing';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedWebhook } from '../support/https-receiver';
-import { callEvents, createWebhookEndpoint, deliveredTo, eventually, eventWhen, placeCall, settled, sleep, verify, type Tenant } from '../support/webhooks';
+import {
+  callEvents,
+  createWebhookEndpoint,
+  deliveredTo,
+  eventually,
+  eventWhen,
+  placeCall,
+  settled,
+  sleep,
+  verify,
+  type Tenant,
+} from '../support/webhooks';
 
 describe('webhooks', function () {
   this.timeout(120_000);
@@ -83,8 +94,18 @@ describe('webhooks', function () {
 
   describe('endpoints API', () => {
     it('creates an endpoint and shows its secret only at creation', async () => {
-      const created = await createEndpoint(t.testKey, '/api-1', ['call.ended', 'call.started'], { description: 'CRM', metadata: { team: 'ops' } });
-      expect(created).to.include({ object: 'webhook_endpoint', livemode: false, url: receiver.url('/api-1'), status: 'enabled', description: 'CRM', api_version: '2026-10-04' });
+      const created = await createEndpoint(t.testKey, '/api-1', ['call.ended', 'call.started'], {
+        description: 'CRM',
+        metadata: { team: 'ops' },
+      });
+      expect(created).to.include({
+        object: 'webhook_endpoint',
+        livemode: false,
+        url: receiver.url('/api-1'),
+        status: 'enabled',
+        description: 'CRM',
+        api_version: '2026-10-04',
+      });
       expect(created.id).to.match(/^we_[0-9a-z]{26}$/);
       expect(created.secret).to.match(/^whsec_[A-Za-z0-9_-]{40,}$/);
       expect(created.events).to.deep.equal(['call.ended', 'call.started']);
@@ -106,14 +127,22 @@ describe('webhooks', function () {
       const cases: [Record<string, unknown>, string, string][] = [
         [{ url: 'http://example.com/hook', events: ['*'] }, 'url', 'parameter_invalid'],
         [{ url: 'not a url', events: ['*'] }, 'url', 'parameter_invalid'],
-        [{ url: receiver.url('/x').replace('https://', 'https://user:pass@'), events: ['*'] }, 'url', 'parameter_invalid'],
+        [
+          { url: receiver.url('/x').replace('https://', 'https://user:pass@'), events: ['*'] },
+          'url',
+          'parameter_invalid',
+        ],
         [{ url: receiver.url('/x'), events: ['call.exploded'] }, 'events', 'parameter_invalid'],
         [{ url: receiver.url('/x'), events: ['*', 'call.ended'] }, 'events', 'parameter_invalid'],
         [{ url: receiver.url('/x'), events: [] }, 'events', 'parameter_invalid'],
         [{ url: receiver.url('/x') }, 'events', 'parameter_missing'],
         [{ events: ['*'] }, 'url', 'parameter_missing'],
         [{ url: receiver.url('/x'), events: ['*'], secret: 'whsec_mine' }, 'secret', 'parameter_unknown'],
-        [{ url: receiver.url('/x'), events: ['*'], metadata: { k: 'v'.repeat(501) } }, 'metadata.k', 'parameter_invalid'],
+        [
+          { url: receiver.url('/x'), events: ['*'], metadata: { k: 'v'.repeat(501) } },
+          'metadata.k',
+          'parameter_invalid',
+        ],
       ];
       for (const [body, param, code] of cases) {
         const res = await request('POST', '/v1/webhook-endpoints', { key: t.testKey, body });
@@ -141,7 +170,10 @@ describe('webhooks', function () {
           expect(res.status, url).to.equal(400);
           expect(res.body.error, url).to.include({ param: 'url', code: 'url_private_address' });
         }
-        const unresolvable = await request('POST', '/v1/webhook-endpoints', { key: t.testKey, body: { url: 'https://no-such-host.invalid/hook', events: ['*'] } });
+        const unresolvable = await request('POST', '/v1/webhook-endpoints', {
+          key: t.testKey,
+          body: { url: 'https://no-such-host.invalid/hook', events: ['*'] },
+        });
         expect(unresolvable.status).to.equal(400);
         expect(unresolvable.body.error).to.include({ param: 'url', code: 'url_unresolvable' });
       } finally {
@@ -153,28 +185,57 @@ describe('webhooks', function () {
       const ep = await createEndpoint(t.testKey, '/upd-1', ['call.ended'], { metadata: { a: '1', b: '2' } });
       const upd = await request('POST', `/v1/webhook-endpoints/${ep.id}`, {
         key: t.testKey,
-        body: { url: receiver.url('/upd-2'), events: ['*'], description: 'now all', metadata: { b: '', c: '3' }, disabled: true },
+        body: {
+          url: receiver.url('/upd-2'),
+          events: ['*'],
+          description: 'now all',
+          metadata: { b: '', c: '3' },
+          disabled: true,
+        },
       });
       expect(upd.status, JSON.stringify(upd.body)).to.equal(200);
-      expect(upd.body).to.include({ url: receiver.url('/upd-2'), description: 'now all', status: 'disabled', disabled_reason: 'api' });
+      expect(upd.body).to.include({
+        url: receiver.url('/upd-2'),
+        description: 'now all',
+        status: 'disabled',
+        disabled_reason: 'api',
+      });
       expect(upd.body.events).to.deep.equal(['*']);
       expect(upd.body.metadata).to.deep.equal({ a: '1', c: '3' });
       expect(upd.body).to.not.have.property('secret');
 
-      const bad = await request('POST', `/v1/webhook-endpoints/${ep.id}`, { key: t.testKey, body: { url: 'http://example.com' } });
+      const bad = await request('POST', `/v1/webhook-endpoints/${ep.id}`, {
+        key: t.testKey,
+        body: { url: 'http://example.com' },
+      });
       expect(bad.status).to.equal(400);
       expect(bad.body.error.param).to.equal('url');
-      const badEvents = await request('POST', `/v1/webhook-endpoints/${ep.id}`, { key: t.testKey, body: { events: ['nope'] } });
+      const badEvents = await request('POST', `/v1/webhook-endpoints/${ep.id}`, {
+        key: t.testKey,
+        body: { events: ['nope'] },
+      });
       expect(badEvents.body.error.param).to.equal('events');
 
-      const enabled = await request('POST', `/v1/webhook-endpoints/${ep.id}`, { key: t.testKey, body: { disabled: false } });
+      const enabled = await request('POST', `/v1/webhook-endpoints/${ep.id}`, {
+        key: t.testKey,
+        body: { disabled: false },
+      });
       expect(enabled.body).to.include({ status: 'enabled', disabled_reason: null });
 
       const del = await request('DELETE', `/v1/webhook-endpoints/${ep.id}`, { key: t.testKey });
       expect(del.status).to.equal(200);
       expect(del.body).to.deep.equal({ id: ep.id, object: 'webhook_endpoint', deleted: true });
-      for (const [method, p] of [['GET', ''], ['POST', ''], ['DELETE', ''], ['POST', '/rotate_secret'], ['GET', '/deliveries']]) {
-        const res = await request(method, `/v1/webhook-endpoints/${ep.id}${p}`, { key: t.testKey, body: method === 'POST' ? {} : undefined });
+      for (const [method, p] of [
+        ['GET', ''],
+        ['POST', ''],
+        ['DELETE', ''],
+        ['POST', '/rotate_secret'],
+        ['GET', '/deliveries'],
+      ]) {
+        const res = await request(method, `/v1/webhook-endpoints/${ep.id}${p}`, {
+          key: t.testKey,
+          body: method === 'POST' ? {} : undefined,
+        });
         expect(res.status, `${method} ${p}`).to.equal(404);
         expect(res.body.error).to.include({ code: 'resource_missing', param: 'id' });
       }
@@ -189,24 +250,38 @@ describe('webhooks', function () {
       const page1 = await request('GET', '/v1/webhook-endpoints?limit=2', { key: tenant.testKey });
       expect(page1.body.data.map((e: any) => e.id)).to.deep.equal([ids[2], ids[1]]);
       expect(page1.body.has_more).to.equal(true);
-      const page2 = await request('GET', `/v1/webhook-endpoints?limit=2&starting_after=${ids[1]}`, { key: tenant.testKey });
+      const page2 = await request('GET', `/v1/webhook-endpoints?limit=2&starting_after=${ids[1]}`, {
+        key: tenant.testKey,
+      });
       expect(page2.body.data.map((e: any) => e.id)).to.deep.equal([ids[0]]);
       expect(page2.body.has_more).to.equal(false);
-      expect((await request('GET', '/v1/webhook-endpoints?limit=0', { key: tenant.testKey })).body.error.param).to.equal('limit');
+      expect(
+        (await request('GET', '/v1/webhook-endpoints?limit=0', { key: tenant.testKey })).body.error.param,
+      ).to.equal('limit');
 
       expect((await request('GET', '/v1/webhook-endpoints', { key: tenant.liveKey })).body.data).to.deep.equal([]);
       expect((await request('GET', `/v1/webhook-endpoints/${ids[0]}`, { key: tenant.liveKey })).status).to.equal(404);
       expect((await request('GET', `/v1/webhook-endpoints/${ids[0]}`, { key: t.testKey })).status).to.equal(404);
 
-      const reader = (await createKey({ orgId: tenant.orgId, mode: 'test', kind: 'restricted', scopes: ['webhooks:read'] })).key;
+      const reader = (
+        await createKey({ orgId: tenant.orgId, mode: 'test', kind: 'restricted', scopes: ['webhooks:read'] })
+      ).key;
       expect((await request('GET', '/v1/webhook-endpoints', { key: reader })).status).to.equal(200);
-      const denied = await request('POST', '/v1/webhook-endpoints', { key: reader, body: { url: receiver.url('/x'), events: ['*'] } });
+      const denied = await request('POST', '/v1/webhook-endpoints', {
+        key: reader,
+        body: { url: receiver.url('/x'), events: ['*'] },
+      });
       expect(denied.status).to.equal(403);
       expect(denied.body.error).to.include({ type: 'permission_error', code: 'scope_missing' });
       expect(denied.body.error.message).to.contain('webhooks:write');
-      const eventsOnly = (await createKey({ orgId: tenant.orgId, mode: 'test', kind: 'restricted', scopes: ['events:read'] })).key;
+      const eventsOnly = (
+        await createKey({ orgId: tenant.orgId, mode: 'test', kind: 'restricted', scopes: ['events:read'] })
+      ).key;
       expect((await request('GET', '/v1/webhook-endpoints', { key: eventsOnly })).status).to.equal(403);
-      expect((await request('POST', `/v1/events/evt_00000000000000000000000000/redeliver`, { key: eventsOnly, body: {} })).status).to.equal(403);
+      expect(
+        (await request('POST', `/v1/events/evt_00000000000000000000000000/redeliver`, { key: eventsOnly, body: {} }))
+          .status,
+      ).to.equal(403);
     });
 
     it('replays a creation with the same Idempotency-Key (same id and secret) and refuses another body', async () => {
@@ -219,7 +294,11 @@ describe('webhooks', function () {
       expect(second.headers.get('idempotent-replayed')).to.equal('true');
       expect(second.body).to.deep.equal(first.body);
       expect((await request('GET', '/v1/webhook-endpoints', { key: tenant.testKey })).body.data).to.have.length(1);
-      const other = await request('POST', '/v1/webhook-endpoints', { key: tenant.testKey, body: { ...body, events: ['*'] }, headers });
+      const other = await request('POST', '/v1/webhook-endpoints', {
+        key: tenant.testKey,
+        body: { ...body, events: ['*'] },
+        headers,
+      });
       expect(other.status).to.equal(422);
       expect(other.body.error.code).to.equal('idempotency_key_reused');
     });
@@ -238,26 +317,37 @@ describe('webhooks', function () {
       await createEndpoint(otherOrg.testKey, '/f-other-org', ['*']);
       expect(live.livemode).to.equal(true);
 
-      const call = await placeCall(tenant, { metadata: { order_id: 'A-42' }, simulation: { caller: ['Hello', 'TOOL end_call {}'] } });
+      const call = await placeCall(tenant, {
+        metadata: { order_id: 'A-42' },
+        simulation: { caller: ['Hello', 'TOOL end_call {}'] },
+      });
       await waitForCall(tenant.testKey, call.id);
       const [started, ended] = await callEvents(tenant.testKey, call.id, 2);
       expect([started.type, ended.type]).to.deep.equal(['call.started', 'call.ended']);
       await eventWhen(tenant.testKey, ended.id, (e) => e.pending_webhooks === 0 && e.webhook_deliveries.length === 2);
       await eventWhen(tenant.testKey, started.id, (e) => e.pending_webhooks === 0 && e.webhook_deliveries.length === 1);
-      await receiver.waitFor(() => receiver.at('/f-all').filter((r) => r.body?.data?.object?.id === call.id).length === 2);
+      await receiver.waitFor(
+        () => receiver.at('/f-all').filter((r) => r.body?.data?.object?.id === call.id).length === 2,
+      );
 
       const endedGot = receiver.at('/f-ended').filter((r) => r.body.data.object.id === call.id);
       const allGot = receiver.at('/f-all').filter((r) => r.body.data.object.id === call.id);
       expect(endedGot.map((r) => r.body.type)).to.deep.equal(['call.ended']);
       expect(allGot.map((r) => r.body.type).sort()).to.deep.equal(['call.ended', 'call.started']);
       await sleep(500);
-      for (const p of ['/f-transferred', '/f-disabled', '/f-live', '/f-other-org']) expect(receiver.at(p), p).to.deep.equal([]);
+      for (const p of ['/f-transferred', '/f-disabled', '/f-live', '/f-other-org'])
+        expect(receiver.at(p), p).to.deep.equal([]);
 
-      for (const [got, endpoint] of [[endedGot, endedOnly], [allGot, all]] as [ReceivedWebhook[], any][]) {
+      for (const [got, endpoint] of [
+        [endedGot, endedOnly],
+        [allGot, all],
+      ] as [ReceivedWebhook[], any][]) {
         for (const r of got) {
           const header = r.headers['svc-signature'] as string;
           expect(header).to.match(/^t=\d+,v1=[0-9a-f]{64}$/);
-          expect(verify(r.rawBody, header, endpoint.secret), 'signature verifies with the endpoint secret').to.equal(true);
+          expect(verify(r.rawBody, header, endpoint.secret), 'signature verifies with the endpoint secret').to.equal(
+            true,
+          );
           expect(verify(r.rawBody, header, transferredOnly.secret), 'not with another endpoint secret').to.equal(false);
           expect(r.headers['svc-event-id']).to.equal(r.body.id);
           expect(r.headers['svc-event-type']).to.equal(r.body.type);
@@ -276,9 +366,19 @@ describe('webhooks', function () {
       const { pending_webhooks, webhook_deliveries, ...asCreated } = got.body;
       expect(asCreated).to.deep.equal(endedGot[0].body);
       expect(pending_webhooks).to.equal(0);
-      expect(webhook_deliveries.map((d: any) => d.webhook_endpoint).sort()).to.deep.equal([endedOnly.id, all.id].sort());
+      expect(webhook_deliveries.map((d: any) => d.webhook_endpoint).sort()).to.deep.equal(
+        [endedOnly.id, all.id].sort(),
+      );
       for (const d of webhook_deliveries) {
-        expect(d).to.include({ object: 'webhook_delivery', event: ended.id, event_type: 'call.ended', trigger: 'automatic', status: 'succeeded', attempts: 1, livemode: false });
+        expect(d).to.include({
+          object: 'webhook_delivery',
+          event: ended.id,
+          event_type: 'call.ended',
+          trigger: 'automatic',
+          status: 'succeeded',
+          attempts: 1,
+          livemode: false,
+        });
         expect(d.last_attempt).to.include({ status_code: 200, error: null });
         expect(d.last_attempt.latency_ms).to.be.a('number');
       }
@@ -310,7 +410,9 @@ describe('webhooks', function () {
       expect(again).to.equal(false);
       await sleep(500);
       expect(receiver.at('/once').map((r) => r.eventId)).to.deep.equal([ended.id]);
-      expect((await request('GET', `/v1/events/${ended.id}`, { key: tenant.testKey })).body.webhook_deliveries).to.have.length(1);
+      expect(
+        (await request('GET', `/v1/events/${ended.id}`, { key: tenant.testKey })).body.webhook_deliveries,
+      ).to.have.length(1);
     });
 
     it('retries an endpoint that fails twice and delivers on the third attempt, with every attempt listed', async () => {
@@ -330,26 +432,50 @@ describe('webhooks', function () {
 
       const attempts = await request('GET', `/v1/webhook-endpoints/${ep.id}/deliveries`, { key: tenant.testKey });
       expect(attempts.status).to.equal(200);
-      expect(attempts.body).to.include({ object: 'list', has_more: false, url: `/v1/webhook-endpoints/${ep.id}/deliveries` });
+      expect(attempts.body).to.include({
+        object: 'list',
+        has_more: false,
+        url: `/v1/webhook-endpoints/${ep.id}/deliveries`,
+      });
       expect(attempts.body.data.map((a: any) => [a.attempt, a.status_code, a.succeeded])).to.deep.equal([
         [3, 200, true],
         [2, 500, false],
         [1, 500, false],
       ]);
       const failed = attempts.body.data[2];
-      expect(failed).to.include({ object: 'webhook_delivery_attempt', webhook_endpoint: ep.id, event: ended.id, event_type: 'call.ended', error: 'HTTP 500', error_code: 'http_status', response_body: 'oops', url: ep.url });
+      expect(failed).to.include({
+        object: 'webhook_delivery_attempt',
+        webhook_endpoint: ep.id,
+        event: ended.id,
+        event_type: 'call.ended',
+        error: 'HTTP 500',
+        error_code: 'http_status',
+        response_body: 'oops',
+        url: ep.url,
+      });
       expect(failed.id).to.match(/^wda_/);
       expect(failed.latency_ms).to.be.a('number');
       expect(failed.created).to.be.a('number');
-      const page = await request('GET', `/v1/webhook-endpoints/${ep.id}/deliveries?limit=1&starting_after=${attempts.body.data[0].id}&event=${ended.id}`, { key: tenant.testKey });
+      const page = await request(
+        'GET',
+        `/v1/webhook-endpoints/${ep.id}/deliveries?limit=1&starting_after=${attempts.body.data[0].id}&event=${ended.id}`,
+        { key: tenant.testKey },
+      );
       expect(page.body.data.map((a: any) => a.attempt)).to.deep.equal([2]);
       expect(page.body.has_more).to.equal(true);
-      const none = await request('GET', `/v1/webhook-endpoints/${ep.id}/deliveries?event=evt_00000000000000000000000000`, { key: tenant.testKey });
+      const none = await request(
+        'GET',
+        `/v1/webhook-endpoints/${ep.id}/deliveries?event=evt_00000000000000000000000000`,
+        { key: tenant.testKey },
+      );
       expect(none.body.data).to.deep.equal([]);
-      expect((await request('GET', `/v1/webhook-endpoints/${ep.id}/deliveries?event=nope`, { key: tenant.testKey })).body.error.param).to.equal('event');
+      expect(
+        (await request('GET', `/v1/webhook-endpoints/${ep.id}/deliveries?event=nope`, { key: tenant.testKey })).body
+          .error.param,
+      ).to.equal('event');
     });
 
-    it('verifies the endpoint\'s TLS certificate', async () => {
+    it("verifies the endpoint's TLS certificate", async () => {
       const tenant = await newTenant();
       const untrusted = await createEndpoint(tenant.testKey, '/untrusted', ['call.ended']);
       const saved = config();
@@ -375,7 +501,9 @@ describe('webhooks', function () {
     it('honours Retry-After on a 429 and counts no answer within 10 seconds as a failure', async function () {
       this.timeout(90_000);
       const tenant = await newTenant();
-      receiver.route('/limited', (_r, n) => (n === 1 ? { status: 429, headers: { 'Retry-After': '2' } } : { status: 200 }));
+      receiver.route('/limited', (_r, n) =>
+        n === 1 ? { status: 429, headers: { 'Retry-After': '2' } } : { status: 200 },
+      );
       receiver.route('/silent', (_r, n) => (n === 1 ? 'hold' : { status: 200 }));
       await createEndpoint(tenant.testKey, '/limited', ['call.ended']);
       const silent = await createEndpoint(tenant.testKey, '/silent', ['call.ended']);
@@ -387,7 +515,8 @@ describe('webhooks', function () {
 
       const event = await eventWhen(tenant.testKey, ended.id, settled, 60_000);
       expect(deliveredTo(event, silent.id)[0]).to.include({ status: 'succeeded', attempts: 2 });
-      const attempts = (await request('GET', `/v1/webhook-endpoints/${silent.id}/deliveries`, { key: tenant.testKey })).body.data;
+      const attempts = (await request('GET', `/v1/webhook-endpoints/${silent.id}/deliveries`, { key: tenant.testKey }))
+        .body.data;
       expect(attempts[1]).to.include({ attempt: 1, succeeded: false, status_code: null, error_code: 'timeout' });
       expect(attempts[1].latency_ms).to.be.within(9_900, 12_000);
       expect(attempts[0]).to.include({ attempt: 2, succeeded: true, status_code: 200 });
@@ -408,7 +537,13 @@ describe('webhooks', function () {
       await receiver.waitFor(() => receiver.at('/gone-watcher').length === 1, 30_000, 'the delivery_failed webhook');
       const notice = receiver.at('/gone-watcher')[0];
       expect(notice.body.type).to.equal('webhook_endpoint.delivery_failed');
-      expect(notice.body.data.object).to.include({ object: 'webhook_delivery', webhook_endpoint: gone.id, event: ended.id, status: 'failed', reason: 'endpoint_gone' });
+      expect(notice.body.data.object).to.include({
+        object: 'webhook_delivery',
+        webhook_endpoint: gone.id,
+        event: ended.id,
+        status: 'failed',
+        reason: 'endpoint_gone',
+      });
       expect(verify(notice.rawBody, notice.headers['svc-signature'] as string, watcher.secret)).to.equal(true);
       const listed = await request('GET', '/v1/events?type=webhook_endpoint.delivery_failed', { key: tenant.testKey });
       expect(listed.body.data.map((e: any) => e.id)).to.deep.equal([notice.body.id]);
@@ -441,17 +576,30 @@ describe('webhooks', function () {
       const ep = await request('GET', `/v1/webhook-endpoints/${down.id}`, { key: tenant.testKey });
       expect(ep.body.status, 'a 5xx does not disable').to.equal('enabled');
 
-      await receiver.waitFor(() => receiver.at('/down-watcher').some((r) => r.body.type === 'webhook_endpoint.delivery_failed'), 30_000, 'the delivery_failed webhook');
+      await receiver.waitFor(
+        () => receiver.at('/down-watcher').some((r) => r.body.type === 'webhook_endpoint.delivery_failed'),
+        30_000,
+        'the delivery_failed webhook',
+      );
       const notice = receiver.at('/down-watcher').find((r) => r.body.type === 'webhook_endpoint.delivery_failed')!;
-      expect(notice.body.data.object).to.include({ webhook_endpoint: down.id, event: ended.id, reason: 'retries_exhausted' });
+      expect(notice.body.data.object).to.include({
+        webhook_endpoint: down.id,
+        event: ended.id,
+        reason: 'retries_exhausted',
+      });
       await sleep(500);
       // The failing endpoint is not told about its own failure through itself.
       expect(receiver.at('/down').every((r) => r.body.type === 'call.ended')).to.equal(true);
       // Every attempt is in the log, including one that was in flight when the window closed (it ends
       // after the delivery is marked failed, and counts then).
       await eventually(async () => {
-        const attempts = (await request('GET', `/v1/webhook-endpoints/${down.id}/deliveries?limit=100`, { key: tenant.testKey })).body.data;
-        const delivery = deliveredTo((await request('GET', `/v1/events/${ended.id}`, { key: tenant.testKey })).body, down.id)[0];
+        const attempts = (
+          await request('GET', `/v1/webhook-endpoints/${down.id}/deliveries?limit=100`, { key: tenant.testKey })
+        ).body.data;
+        const delivery = deliveredTo(
+          (await request('GET', `/v1/events/${ended.id}`, { key: tenant.testKey })).body,
+          down.id,
+        )[0];
         return attempts.length >= failed.attempts && attempts.length === delivery.attempts;
       }, 'the attempt log and the delivery agree');
     });
@@ -468,7 +616,11 @@ describe('webhooks', function () {
           const res = await request('GET', `/v1/webhook-endpoints/${ep.id}/deliveries`, { key: tenant.testKey });
           return res.body.data.length >= 2 ? res.body.data : undefined;
         }, 'two refused attempts');
-        expect(attempts[attempts.length - 1]).to.include({ succeeded: false, status_code: null, error_code: 'address_refused' });
+        expect(attempts[attempts.length - 1]).to.include({
+          succeeded: false,
+          status_code: null,
+          error_code: 'address_refused',
+        });
         expect(attempts[attempts.length - 1].error).to.match(/127\.0\.0\.1, a loopback address/);
         expect(receiver.at('/turned-private')).to.deep.equal([]);
 
@@ -487,10 +639,14 @@ describe('webhooks', function () {
       const rotated = await request('POST', `/v1/webhook-endpoints/${ep.id}/rotate_secret`, { key: tenant.testKey });
       expect(rotated.status, JSON.stringify(rotated.body)).to.equal(200);
       expect(rotated.body.id).to.equal(ep.id);
-      expect(rotated.body.secret).to.match(/^whsec_/).and.not.equal(ep.secret);
+      expect(rotated.body.secret)
+        .to.match(/^whsec_/)
+        .and.not.equal(ep.secret);
       const expiresIn = rotated.body.secret_rotation_expires_at - Date.now() / 1000;
       expect(expiresIn).to.be.within(24 * 3600 - 60, 24 * 3600 + 1);
-      expect((await request('GET', `/v1/webhook-endpoints/${ep.id}`, { key: tenant.testKey })).body).to.not.have.property('secret');
+      expect(
+        (await request('GET', `/v1/webhook-endpoints/${ep.id}`, { key: tenant.testKey })).body,
+      ).to.not.have.property('secret');
 
       const call = await placeCall(tenant, { simulation: { outcome: 'busy' } });
       const [ended] = await callEvents(tenant.testKey, call.id, 1);
@@ -503,8 +659,14 @@ describe('webhooks', function () {
 
       // Once the overlap is over only the new secret signs (moved into the past rather than waited for).
       await WebhookEndpoint.updateOne({ _id: ep.id }, { $set: { previous_secret_expires_ms: Date.now() - 1000 } });
-      expect((await request('GET', `/v1/webhook-endpoints/${ep.id}`, { key: tenant.testKey })).body.secret_rotation_expires_at).to.equal(null);
-      const again = await request('POST', `/v1/events/${ended.id}/redeliver`, { key: tenant.testKey, body: { endpoint_id: ep.id } });
+      expect(
+        (await request('GET', `/v1/webhook-endpoints/${ep.id}`, { key: tenant.testKey })).body
+          .secret_rotation_expires_at,
+      ).to.equal(null);
+      const again = await request('POST', `/v1/events/${ended.id}/redeliver`, {
+        key: tenant.testKey,
+        body: { endpoint_id: ep.id },
+      });
       expect(again.status).to.equal(200);
       await receiver.waitFor(() => receiver.at('/rotate').length === 2);
       const r2 = receiver.at('/rotate')[1];
@@ -524,9 +686,15 @@ describe('webhooks', function () {
     it('keeps secrets sealed at rest: endpoint secrets, previous secrets and replayable responses; clears expired previous secrets', async () => {
       const tenant = await newTenant();
       const headers = { 'Idempotency-Key': `sealed-${Math.random()}` };
-      const created = await request('POST', '/v1/webhook-endpoints', { key: tenant.testKey, headers, body: { url: receiver.url('/sealed'), events: ['*'] } });
+      const created = await request('POST', '/v1/webhook-endpoints', {
+        key: tenant.testKey,
+        headers,
+        body: { url: receiver.url('/sealed'), events: ['*'] },
+      });
       expect(created.status).to.equal(200);
-      const rotated = await request('POST', `/v1/webhook-endpoints/${created.body.id}/rotate_secret`, { key: tenant.testKey });
+      const rotated = await request('POST', `/v1/webhook-endpoints/${created.body.id}/rotate_secret`, {
+        key: tenant.testKey,
+      });
       const stored = (await WebhookEndpoint.findById(created.body.id).lean())!;
       for (const value of [stored.secret, stored.previous_secret]) {
         expect(value).to.match(/^enc:v1:/);
@@ -535,11 +703,20 @@ describe('webhooks', function () {
       expect(openSecret(stored.secret)).to.equal(rotated.body.secret);
       expect(openSecret(stored.previous_secret)).to.equal(created.body.secret);
       const record = (await IdempotencyRecord.findOne({ resource_id: created.body.id }).lean())!;
-      expect(record.response_json).to.match(/^enc:v1:/).and.not.contain(created.body.secret);
-      const replay = await request('POST', '/v1/webhook-endpoints', { key: tenant.testKey, headers, body: { url: receiver.url('/sealed'), events: ['*'] } });
+      expect(record.response_json)
+        .to.match(/^enc:v1:/)
+        .and.not.contain(created.body.secret);
+      const replay = await request('POST', '/v1/webhook-endpoints', {
+        key: tenant.testKey,
+        headers,
+        body: { url: receiver.url('/sealed'), events: ['*'] },
+      });
       expect(replay.body.secret, 'the replay still shows the secret').to.equal(created.body.secret);
 
-      await WebhookEndpoint.updateOne({ _id: created.body.id }, { $set: { previous_secret_expires_ms: Date.now() - 1 } });
+      await WebhookEndpoint.updateOne(
+        { _id: created.body.id },
+        { $set: { previous_secret_expires_ms: Date.now() - 1 } },
+      );
       expect(await sweepExpiredWebhookSecrets()).to.be.greaterThan(0);
       const swept = (await WebhookEndpoint.findById(created.body.id).lean())!;
       expect(swept.previous_secret).to.equal(null);
@@ -555,12 +732,27 @@ describe('webhooks', function () {
       await eventWhen(tenant.testKey, ended.id, (e) => settled(e) && e.webhook_deliveries.length === 2);
 
       const headers = { 'Idempotency-Key': `redeliver-${Math.random()}` };
-      const res = await request('POST', `/v1/events/${ended.id}/redeliver`, { key: tenant.testKey, body: { endpoint_id: one.id }, headers });
+      const res = await request('POST', `/v1/events/${ended.id}/redeliver`, {
+        key: tenant.testKey,
+        body: { endpoint_id: one.id },
+        headers,
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body).to.include({ object: 'list', has_more: false, url: `/v1/events/${ended.id}/redeliver` });
       expect(res.body.data).to.have.length(1);
-      expect(res.body.data[0]).to.include({ object: 'webhook_delivery', webhook_endpoint: one.id, event: ended.id, trigger: 'redelivery', status: 'pending', attempts: 0 });
-      const replay = await request('POST', `/v1/events/${ended.id}/redeliver`, { key: tenant.testKey, body: { endpoint_id: one.id }, headers });
+      expect(res.body.data[0]).to.include({
+        object: 'webhook_delivery',
+        webhook_endpoint: one.id,
+        event: ended.id,
+        trigger: 'redelivery',
+        status: 'pending',
+        attempts: 0,
+      });
+      const replay = await request('POST', `/v1/events/${ended.id}/redeliver`, {
+        key: tenant.testKey,
+        body: { endpoint_id: one.id },
+        headers,
+      });
       expect(replay.headers.get('idempotent-replayed')).to.equal('true');
       expect(replay.body).to.deep.equal(res.body);
 
@@ -575,27 +767,45 @@ describe('webhooks', function () {
       const all = await request('POST', `/v1/events/${ended.id}/redeliver`, { key: tenant.testKey });
       expect(all.status).to.equal(200);
       expect(all.body.data.map((d: any) => d.webhook_endpoint).sort()).to.deep.equal([one.id, two.id].sort());
-      await receiver.waitFor(() => receiver.at('/redeliver-1').length === 3 && receiver.at('/redeliver-2').length === 2);
+      await receiver.waitFor(
+        () => receiver.at('/redeliver-1').length === 3 && receiver.at('/redeliver-2').length === 2,
+      );
       const event = await eventWhen(tenant.testKey, ended.id, (e) => settled(e) && e.webhook_deliveries.length === 5);
-      expect(event.webhook_deliveries.map((d: any) => d.trigger)).to.deep.equal(['automatic', 'automatic', 'redelivery', 'redelivery', 'redelivery']);
+      expect(event.webhook_deliveries.map((d: any) => d.trigger)).to.deep.equal([
+        'automatic',
+        'automatic',
+        'redelivery',
+        'redelivery',
+        'redelivery',
+      ]);
       await sleep(300);
       expect(receiver.at('/redeliver-1')).to.have.length(3);
 
-      const missing = await request('POST', `/v1/events/evt_00000000000000000000000000/redeliver`, { key: tenant.testKey });
+      const missing = await request('POST', `/v1/events/evt_00000000000000000000000000/redeliver`, {
+        key: tenant.testKey,
+      });
       expect(missing.status).to.equal(404);
       expect(missing.body.error).to.include({ code: 'resource_missing', param: 'id' });
-      const noEndpoint = await request('POST', `/v1/events/${ended.id}/redeliver`, { key: tenant.testKey, body: { endpoint_id: 'we_00000000000000000000000000' } });
+      const noEndpoint = await request('POST', `/v1/events/${ended.id}/redeliver`, {
+        key: tenant.testKey,
+        body: { endpoint_id: 'we_00000000000000000000000000' },
+      });
       expect(noEndpoint.status).to.equal(404);
       expect(noEndpoint.body.error.param).to.equal('endpoint_id');
       await request('POST', `/v1/webhook-endpoints/${one.id}`, { key: tenant.testKey, body: { disabled: true } });
-      const disabled = await request('POST', `/v1/events/${ended.id}/redeliver`, { key: tenant.testKey, body: { endpoint_id: one.id } });
+      const disabled = await request('POST', `/v1/events/${ended.id}/redeliver`, {
+        key: tenant.testKey,
+        body: { endpoint_id: one.id },
+      });
       expect(disabled.status).to.equal(409);
       expect(disabled.body.error).to.include({ code: 'webhook_endpoint_disabled', param: 'endpoint_id' });
-      const unknownField = await request('POST', `/v1/events/${ended.id}/redeliver`, { key: tenant.testKey, body: { endpoint: one.id } });
+      const unknownField = await request('POST', `/v1/events/${ended.id}/redeliver`, {
+        key: tenant.testKey,
+        body: { endpoint: one.id },
+      });
       expect(unknownField.body.error).to.include({ code: 'parameter_unknown', param: 'endpoint' });
       const fromLive = await request('POST', `/v1/events/${ended.id}/redeliver`, { key: tenant.liveKey });
       expect(fromLive.status).to.equal(404);
     });
   });
-
 });

@@ -14,13 +14,29 @@ const DIR = path.resolve(__dirname, '../../../test/replay/histories');
 
 describe('replay of recorded workflow histories', function () {
   this.timeout(120_000);
-  const files = fs.existsSync(DIR) ? fs.readdirSync(DIR).filter((f) => f.endsWith('.json')).sort() : [];
+  const files = fs.existsSync(DIR)
+    ? fs
+        .readdirSync(DIR)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+    : [];
 
   it('has recorded callWorkflow histories for every way a call ends', () => {
     const names = files.filter((f) => f.startsWith('call-'));
-    expect(names).to.include.members(['call-assistant-ended.json', 'call-api-end.json', 'call-api-transfer.json', 'call-busy.json', 'call-max-duration.json']);
+    expect(names).to.include.members([
+      'call-assistant-ended.json',
+      'call-api-end.json',
+      'call-api-transfer.json',
+      'call-busy.json',
+      'call-max-duration.json',
+    ]);
     // Recorded after turn deadlines and the stored-transcript turn: both versions must replay.
-    expect(names).to.include.members(['call-v2-assistant-ended.json', 'call-v2-deadline-failed.json', 'call-v2-api-end.json', 'call-v2-continued-as-new.json']);
+    expect(names).to.include.members([
+      'call-v2-assistant-ended.json',
+      'call-v2-deadline-failed.json',
+      'call-v2-api-end.json',
+      'call-v2-continued-as-new.json',
+    ]);
   });
 
   it('has recorded webhookDeliveryWorkflow histories for every way a delivery ends', () => {
@@ -42,7 +58,10 @@ describe('replay of recorded workflow histories', function () {
     });
     expect(histories.length).to.be.greaterThan(0);
     let replayed = 0;
-    for await (const result of Worker.runReplayHistories({ workflowBundle: h().bundle, replayName: 'replay-test' }, histories)) {
+    for await (const result of Worker.runReplayHistories(
+      { workflowBundle: h().bundle, replayName: 'replay-test' },
+      histories,
+    )) {
       expect(result.error, `${result.workflowId}: ${result.error?.message}`).to.equal(undefined);
       replayed++;
     }

@@ -43,16 +43,32 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         res.end(JSON.stringify(payload));
       };
       let m: RegExpExecArray | null;
-      if ((m = /^FAIL (\d{3})$/.exec(last))) return send(Number(m[1]), { error: { message: 'fake failure', type: 'server_error' } });
+      if ((m = /^FAIL (\d{3})$/.exec(last)))
+        return send(Number(m[1]), { error: { message: 'fake failure', type: 'server_error' } });
       if ((m = /^SLOW (\d+)$/.exec(last))) await new Promise((r) => setTimeout(r, Number(m![1])));
       const lastUserIndex = (body.messages ?? []).map((m: { role: string }) => m.role).lastIndexOf('user');
-      const toolAnswered = (body.messages ?? []).slice(lastUserIndex + 1).some((m: { role: string }) => m.role === 'tool');
+      const toolAnswered = (body.messages ?? [])
+        .slice(lastUserIndex + 1)
+        .some((m: { role: string }) => m.role === 'tool');
       const once = /^TOOLONCE (\w+) ?(.*)$/.exec(last);
       const tool = once ? (toolAnswered ? null : once) : /^TOOL (\w+) ?(.*)$/.exec(last);
       const id = ++seq;
-      const content = tool ? `Calling ${tool[1]}.` : once ? 'Tool result received.' : /^SLOW/.test(last) ? 'Slow reply.' : `You said: ${last}`;
-      const promptTokens = (body.messages ?? []).reduce((n: number, m: { content?: unknown }) => n + (typeof m.content === 'string' ? m.content.length : 0), 0);
-      const usage = { prompt_tokens: promptTokens, completion_tokens: content.length, total_tokens: promptTokens + content.length };
+      const content = tool
+        ? `Calling ${tool[1]}.`
+        : once
+          ? 'Tool result received.'
+          : /^SLOW/.test(last)
+            ? 'Slow reply.'
+            : `You said: ${last}`;
+      const promptTokens = (body.messages ?? []).reduce(
+        (n: number, m: { content?: unknown }) => n + (typeof m.content === 'string' ? m.content.length : 0),
+        0,
+      );
+      const usage = {
+        prompt_tokens: promptTokens,
+        completion_tokens: content.length,
+        total_tokens: promptTokens + content.length,
+      };
       body.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens };
       send(200, {
         id: `chatcmpl-fake-${id}`,
@@ -68,7 +84,17 @@ export async function startFakeLlm(): Promise<FakeLlm> {
               role: 'assistant',
               refusal: null,
               content,
-              ...(tool ? { tool_calls: [{ id: `call_fake_${id}`, type: 'function', function: { name: tool[1], arguments: tool[2] || '{}' } }] } : {}),
+              ...(tool
+                ? {
+                    tool_calls: [
+                      {
+                        id: `call_fake_${id}`,
+                        type: 'function',
+                        function: { name: tool[1], arguments: tool[2] || '{}' },
+                      },
+                    ],
+                  }
+                : {}),
             },
           },
         ],

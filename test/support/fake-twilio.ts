@@ -25,7 +25,10 @@ export interface FakeTwilio {
   /** How many list requests were made. */
   lists: number;
   /** Test hooks: delay (ms) or fail (HTTP status) the next requests; reset by assigning `{}`. */
-  behave: { create?: (n: number) => { delayMs?: number; status?: number }; update?: (n: number) => { delayMs?: number; status?: number } };
+  behave: {
+    create?: (n: number) => { delayMs?: number; status?: number };
+    update?: (n: number) => { delayMs?: number; status?: number };
+  };
   /** Every message create request (form parameters) that was accepted, with the SID given and when (`AtMs`). */
   messages: (Record<string, string> & { Sid: string; AtMs: string })[];
   /** Every request to the Messages resource (create and list), accepted or not. */
@@ -79,25 +82,53 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         res.end(JSON.stringify(body));
       };
       const auth = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
-      if (auth !== `${accountSid}:${authToken}`) return send(401, { code: 20003, message: 'Authenticate', status: 401 });
+      if (auth !== `${accountSid}:${authToken}`)
+        return send(401, { code: 20003, message: 'Authenticate', status: 401 });
       const params = Object.fromEntries(new URLSearchParams(raw));
       const base = `/2010-04-01/Accounts/${accountSid}/Calls`;
       const [pathname, query = ''] = (req.url ?? '').split('?');
       if (pathname === `/2010-04-01/Accounts/${accountSid}/Messages.json`) {
-        messageRequests.push({ method: req.method ?? '', url: req.url ?? '', params: req.method === 'GET' ? Object.fromEntries(new URLSearchParams(query)) : params });
+        messageRequests.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          params: req.method === 'GET' ? Object.fromEntries(new URLSearchParams(query)) : params,
+        });
         if (req.method === 'GET') {
           const q = Object.fromEntries(new URLSearchParams(query));
           const since = q['DateSent>'] ? Date.parse(q['DateSent>']) : 0;
-          const found = messages.filter((m) => (!q.To || m.To === q.To) && (!q.From || m.From === q.From) && Date.parse(m.DateCreated) >= since - 1000);
-          return send(200, { messages: [...found].reverse().map(messageJson), page: 0, page_size: 50, uri: req.url, first_page_uri: req.url, next_page_uri: null, previous_page_uri: null });
+          const found = messages.filter(
+            (m) =>
+              (!q.To || m.To === q.To) && (!q.From || m.From === q.From) && Date.parse(m.DateCreated) >= since - 1000,
+          );
+          return send(200, {
+            messages: [...found].reverse().map(messageJson),
+            page: 0,
+            page_size: 50,
+            uri: req.url,
+            first_page_uri: req.url,
+            next_page_uri: null,
+            previous_page_uri: null,
+          });
         }
         if (req.method === 'POST') {
           const address = /^(whatsapp:)?\+[1-9]\d{6,14}$/;
-          if (!address.test(params.To ?? '') || !address.test(params.From ?? '')) return send(400, { code: 21211, message: `Invalid 'To' Phone Number: ${params.To}`, status: 400 });
-          if (!params.Body && !params.ContentSid) return send(400, { code: 21602, message: 'Message body is required.', status: 400 });
+          if (!address.test(params.To ?? '') || !address.test(params.From ?? ''))
+            return send(400, { code: 21211, message: `Invalid 'To' Phone Number: ${params.To}`, status: 400 });
+          if (!params.Body && !params.ContentSid)
+            return send(400, { code: 21602, message: 'Message body is required.', status: 400 });
           const rejection = fake.rejectMessagesTo.get(params.To);
-          if (rejection) return send(rejection.status, { code: rejection.code, message: rejection.message, status: rejection.status });
-          const msg = { ...params, Sid: 'SM' + crypto.randomBytes(16).toString('hex'), DateCreated: new Date().toUTCString(), AtMs: String(Date.now()) };
+          if (rejection)
+            return send(rejection.status, {
+              code: rejection.code,
+              message: rejection.message,
+              status: rejection.status,
+            });
+          const msg = {
+            ...params,
+            Sid: 'SM' + crypto.randomBytes(16).toString('hex'),
+            DateCreated: new Date().toUTCString(),
+            AtMs: String(Date.now()),
+          };
           messages.push(msg);
           fake.onMessage?.(msg);
           await sleep(fake.messageDelayMs); // the message exists at Twilio even if its answer comes too late
@@ -108,9 +139,23 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
           return send(201, messageJson(msg));
         }
       }
-      const callJson = (c: (typeof calls)[number]) => ({ sid: c.sid, account_sid: accountSid, to: c.to, from: c.from, status: 'queued', date_created: c.created.toUTCString(), direction: 'outbound-api', api_version: '2010-04-01' });
+      const callJson = (c: (typeof calls)[number]) => ({
+        sid: c.sid,
+        account_sid: accountSid,
+        to: c.to,
+        from: c.from,
+        status: 'queued',
+        date_created: c.created.toUTCString(),
+        direction: 'outbound-api',
+        api_version: '2010-04-01',
+      });
       if (req.method === 'POST' && pathname === `${base}.json`) {
-        if (!/^\+[1-9]\d{6,14}$/.test(params.To ?? '')) return send(400, { code: 21211, message: `The 'To' number ${params.To} is not a valid phone number.`, status: 400 });
+        if (!/^\+[1-9]\d{6,14}$/.test(params.To ?? ''))
+          return send(400, {
+            code: 21211,
+            message: `The 'To' number ${params.To} is not a valid phone number.`,
+            status: 400,
+          });
         const b = fake.behave.create?.(++creates) ?? {};
         if (b.status) return send(b.status, { code: 20500, message: 'fake failure', status: b.status });
         const sid = 'CA' + crypto.randomBytes(16).toString('hex');
@@ -123,9 +168,21 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       if (req.method === 'GET' && pathname === `${base}.json`) {
         fake.lists++;
         const q = new URLSearchParams(query);
-        const found = calls.filter((c) => (!q.get('To') || c.to === q.get('To')) && (!q.get('From') || c.from === q.get('From'))).reverse();
+        const found = calls
+          .filter((c) => (!q.get('To') || c.to === q.get('To')) && (!q.get('From') || c.from === q.get('From')))
+          .reverse();
         const uri = `${base}.json?${query}`;
-        return send(200, { calls: found.map(callJson), first_page_uri: uri, next_page_uri: null, previous_page_uri: null, page: 0, page_size: 50, start: 0, end: found.length, uri });
+        return send(200, {
+          calls: found.map(callJson),
+          first_page_uri: uri,
+          next_page_uri: null,
+          previous_page_uri: null,
+          page: 0,
+          page_size: 50,
+          start: 0,
+          end: found.length,
+          uri,
+        });
       }
       const m = new RegExp(`^${base}/(CA[0-9a-f]{32})\\.json$`).exec(pathname);
       if (req.method === 'POST' && m) {

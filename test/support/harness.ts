@@ -55,7 +55,14 @@ export async function startHarness(): Promise<Harness> {
       executable: { type: 'existing-path', path: bins.temporal },
       searchAttributes: Object.values(searchAttributeKeys),
       // A lower continue-as-new suggestion than the default 4,096 events, so long-call tests cross runs.
-      extraArgs: ['--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF', '--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=1000'],
+      extraArgs: [
+        '--sqlite-pragma',
+        'journal_mode=WAL',
+        '--sqlite-pragma',
+        'synchronous=OFF',
+        '--dynamic-config-value',
+        'limit.historyCount.suggestContinueAsNew=1000',
+      ],
     },
   });
   const llm = await startFakeLlm();
@@ -141,17 +148,24 @@ export async function newTenant(agentOverrides: Record<string, unknown> = {}) {
 }
 
 /** Polls `GET /v1/calls/{id}` until `until(call)` holds (default: a terminal status), or fails after `timeoutMs`. */
-export async function waitForCall(key: string, id: string, until: (call: any) => boolean = isEnded, timeoutMs = 30_000): Promise<any> {
+export async function waitForCall(
+  key: string,
+  id: string,
+  until: (call: any) => boolean = isEnded,
+  timeoutMs = 30_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await request('GET', `/v1/calls/${id}`, { key });
     if (res.status === 200 && until(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`call ${id} did not reach the expected state; last: ${JSON.stringify(res.body)}`);
+    if (Date.now() > deadline)
+      throw new Error(`call ${id} did not reach the expected state; last: ${JSON.stringify(res.body)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-export const isEnded = (call: { status: string }) => ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'].includes(call.status);
+export const isEnded = (call: { status: string }) =>
+  ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'].includes(call.status);
 
 /**
  * Starts a worker in its own process (test/support/worker-process.ts) polling `taskQueue` against the

@@ -34,8 +34,25 @@ export function testCertificate(): TestCertificate {
   const keyFile = path.join(dir, 'key.pem');
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyFile, '-out', certFile],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
     { stdio: 'pipe' },
   );
   certificate = { certFile, keyFile, cert: fs.readFileSync(certFile, 'utf8'), key: fs.readFileSync(keyFile, 'utf8') };
@@ -128,7 +145,10 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
     async waitFor(pred, timeoutMs = 30_000, what = 'the expected webhooks') {
       const deadline = Date.now() + timeoutMs;
       while (!pred(received)) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; received: ${JSON.stringify(received.map((r) => [r.path, r.body?.type, r.eventId, r.attempt]))}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `timed out waiting for ${what}; received: ${JSON.stringify(received.map((r) => [r.path, r.body?.type, r.eventId, r.attempt]))}`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
     },

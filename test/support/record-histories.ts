@@ -23,17 +23,22 @@ async function main(): Promise<void> {
   try {
     const t = await newTenant({ first_message: 'Hello, this is a recorded call.', transfer_to: '+14155550199' });
     const place = async (body: Record<string, unknown>) => {
-      const res = await request('POST', '/v1/calls', { key: t.testKey, body: { to: '+14155550123', agent_id: t.agentId, metadata: { recorded: 'yes' }, ...body } });
+      const res = await request('POST', '/v1/calls', {
+        key: t.testKey,
+        body: { to: '+14155550123', agent_id: t.agentId, metadata: { recorded: 'yes' }, ...body },
+      });
       if (res.status !== 200) throw new Error(JSON.stringify(res.body));
       return res.body.id as string;
     };
     const scenarios: Record<string, () => Promise<string>> = {
-      'assistant-ended': async () => place({ context: { name: 'Ana' }, simulation: { caller: ['Hi', 'TOOL end_call {}'] } }),
+      'assistant-ended': async () =>
+        place({ context: { name: 'Ana' }, simulation: { caller: ['Hi', 'TOOL end_call {}'] } }),
       'caller-hung-up': async () => place({ simulation: { caller: ['One', 'Two'] } }),
       'tool-transfer': async () => place({ simulation: { caller: ['TOOL transfer_call {}'] } }),
       busy: async () => place({ simulation: { outcome: 'busy' } }),
       'no-answer': async () => place({ simulation: { outcome: 'no_answer', ring_seconds: 1 } }),
-      'max-duration': async () => place({ max_duration_seconds: 2, simulation: { caller: Array(10).fill('talking'), pause_seconds: 1 } }),
+      'max-duration': async () =>
+        place({ max_duration_seconds: 2, simulation: { caller: Array(10).fill('talking'), pause_seconds: 1 } }),
       'llm-failed': async () => place({ simulation: { caller: ['FAIL 400'] } }),
       'api-end': async () => {
         const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 5 } });
@@ -48,11 +53,33 @@ async function main(): Promise<void> {
         return id;
       },
       'v2-search-knowledge': async () => {
-        const doc = await request('POST', '/v1/knowledge', { key: t.testKey, body: { agent_id: t.agentId, title: 'Refunds', text: 'Bicycles may be returned within 45 days for a full refund.' } });
+        const doc = await request('POST', '/v1/knowledge', {
+          key: t.testKey,
+          body: {
+            agent_id: t.agentId,
+            title: 'Refunds',
+            text: 'Bicycles may be returned within 45 days for a full refund.',
+          },
+        });
         if (doc.status !== 200) throw new Error(JSON.stringify(doc.body));
-        await request('POST', '/v1/contacts', { key: t.testKey, body: { phone: '+14155550124', name: 'Recorded Contact' } });
-        await request('POST', '/v1/records', { key: t.testKey, body: { contact: { phone: '+14155550124' }, records: [{ text: 'Bought a bicycle.' }] } });
-        return place({ to: '+14155550124', simulation: { caller: ['Can I return my bicycle?', 'TOOLONCE search_knowledge {"query":"refund days"}', 'TOOL end_call {}'] } });
+        await request('POST', '/v1/contacts', {
+          key: t.testKey,
+          body: { phone: '+14155550124', name: 'Recorded Contact' },
+        });
+        await request('POST', '/v1/records', {
+          key: t.testKey,
+          body: { contact: { phone: '+14155550124' }, records: [{ text: 'Bought a bicycle.' }] },
+        });
+        return place({
+          to: '+14155550124',
+          simulation: {
+            caller: [
+              'Can I return my bicycle?',
+              'TOOLONCE search_knowledge {"query":"refund days"}',
+              'TOOL end_call {}',
+            ],
+          },
+        });
       },
       'canceled-while-ringing': async () => {
         const id = await place({ simulation: { ring_seconds: 30 } });
@@ -60,7 +87,11 @@ async function main(): Promise<void> {
         await request('POST', `/v1/calls/${id}/end`, { key: t.testKey });
         return id;
       },
-      'v2-assistant-ended': async () => place({ context: { name: 'Ana' }, simulation: { caller: ['Hi', 'TOOL transfer_call {"to":"nowhere"}', 'TOOL end_call {}'] } }),
+      'v2-assistant-ended': async () =>
+        place({
+          context: { name: 'Ana' },
+          simulation: { caller: ['Hi', 'TOOL transfer_call {"to":"nowhere"}', 'TOOL end_call {}'] },
+        }),
       'v2-deadline-failed': async () => place({ simulation: { caller: ['SLOW 10000'] } }),
       'v2-api-end': async () => {
         const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 5 } });
@@ -69,7 +100,8 @@ async function main(): Promise<void> {
         return id;
       },
       // The harness's dev server suggests continue-as-new at 1,000 events: 120 exchanges cross it.
-      'v2-continued-as-new': async () => place({ simulation: { caller: Array.from({ length: 120 }, (_, i) => `line ${i}`) } }),
+      'v2-continued-as-new': async () =>
+        place({ simulation: { caller: Array.from({ length: 120 }, (_, i) => `line ${i}`) } }),
     };
     const only = process.argv[2] ?? '';
     fs.mkdirSync(HISTORIES_DIR, { recursive: true });
@@ -79,14 +111,18 @@ async function main(): Promise<void> {
       const call = await waitForCall(t.testKey, id, undefined, 120_000);
       let handle = h().env.client.workflow.getHandle(id);
       await handle.result();
-      for await (const r of h().env.client.workflow.list({ query: `WorkflowId = '${id}' AND ExecutionStatus = 'ContinuedAsNew'` })) {
+      for await (const r of h().env.client.workflow.list({
+        query: `WorkflowId = '${id}' AND ExecutionStatus = 'ContinuedAsNew'`,
+      })) {
         handle = h().env.client.workflow.getHandle(id, r.runId); // the (last) run that continued as new
       }
       // proto3 JSON, the form Worker.runReplayHistories reads (as `temporal workflow show --output json`).
       const history = JSON.parse(historyToJSON(await handle.fetchHistory()));
       const file = path.join(HISTORIES_DIR, `call-${name}.json`);
       fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
-      console.log(`${name}: ${id} ended ${call.status}/${call.end_reason}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`);
+      console.log(
+        `${name}: ${id} ended ${call.status}/${call.end_reason}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`,
+      );
     }
   } finally {
     await stopHarness();

@@ -32,14 +32,24 @@ async function main(): Promise<void> {
   try {
     const t = await newTenant();
     const endpoint = async (name: string) => {
-      const res = await request('POST', '/v1/webhook-endpoints', { key: t.testKey, body: { url: receiver.url(`/${name}`), events: ['call.ended'] } });
+      const res = await request('POST', '/v1/webhook-endpoints', {
+        key: t.testKey,
+        body: { url: receiver.url(`/${name}`), events: ['call.ended'] },
+      });
       if (res.status !== 200) throw new Error(JSON.stringify(res.body));
       return res.body.id as string;
     };
     /** Emits a call.ended event for a made-up call; returns its id. */
     const emit = async () => {
       const id = newId('evt');
-      await emitEvent(h().env.client, { id, orgId: t.orgId, livemode: false, type: 'call.ended', createdMs: Date.now(), object: { id: newId('call'), object: 'call', status: 'completed', metadata: { recorded: 'yes' } } });
+      await emitEvent(h().env.client, {
+        id,
+        orgId: t.orgId,
+        livemode: false,
+        type: 'call.ended',
+        createdMs: Date.now(),
+        object: { id: newId('call'), object: 'call', status: 'completed', metadata: { recorded: 'yes' } },
+      });
       return id;
     };
     const scenarios: Record<string, () => Promise<string>> = {
@@ -80,7 +90,10 @@ async function main(): Promise<void> {
         const we = await endpoint('redelivery');
         const eventId = await emit();
         await h().env.client.workflow.getHandle(automaticDeliveryId(eventId, we)).result();
-        const res = await request('POST', `/v1/events/${eventId}/redeliver`, { key: t.testKey, body: { endpoint_id: we } });
+        const res = await request('POST', `/v1/events/${eventId}/redeliver`, {
+          key: t.testKey,
+          body: { endpoint_id: we },
+        });
         if (res.status !== 200) throw new Error(JSON.stringify(res.body));
         return res.body.data[0].id as string;
       },
@@ -93,7 +106,9 @@ async function main(): Promise<void> {
       const history = JSON.parse(historyToJSON(await handle.fetchHistory()));
       const file = path.join(HISTORIES_DIR, `webhook-delivery-${name}.json`);
       fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
-      console.log(`${name}: ${workflowId} → ${result.status}${result.reason ? ` (${result.reason})` : ''}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`);
+      console.log(
+        `${name}: ${workflowId} → ${result.status}${result.reason ? ` (${result.reason})` : ''}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`,
+      );
     }
   } finally {
     await receiver.close();

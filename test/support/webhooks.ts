@@ -15,13 +15,19 @@ export function verify(rawBody: string, header: string, secret: string): boolean
   const t = Number(parts.find(([k]) => k === 't')?.[1]);
   if (!(Math.abs(Date.now() / 1000 - t) <= 300)) return false;
   const expected = crypto.createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
-  return parts.some(([k, v]) => k === 'v1' && /^[0-9a-f]{64}$/.test(v) && crypto.timingSafeEqual(Buffer.from(v, 'hex'), expected));
+  return parts.some(
+    ([k, v]) => k === 'v1' && /^[0-9a-f]{64}$/.test(v) && crypto.timingSafeEqual(Buffer.from(v, 'hex'), expected),
+  );
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `until()` returns a truthy value. */
-export async function eventually<T>(until: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(
+  until: () => Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await until();
@@ -31,14 +37,26 @@ export async function eventually<T>(until: () => Promise<T | undefined | null | 
   }
 }
 
-export async function createWebhookEndpoint(receiver: HttpsReceiver, key: string, pathname: string, events: string[], extra: Record<string, unknown> = {}) {
-  const res = await request('POST', '/v1/webhook-endpoints', { key, body: { url: receiver.url(pathname), events, ...extra } });
+export async function createWebhookEndpoint(
+  receiver: HttpsReceiver,
+  key: string,
+  pathname: string,
+  events: string[],
+  extra: Record<string, unknown> = {},
+) {
+  const res = await request('POST', '/v1/webhook-endpoints', {
+    key,
+    body: { url: receiver.url(pathname), events, ...extra },
+  });
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body;
 }
 
 export async function placeCall(tenant: Tenant, body: Record<string, unknown> = {}) {
-  const res = await request('POST', '/v1/calls', { key: tenant.testKey, body: { to: '+14155550123', agent_id: tenant.agentId, ...body } });
+  const res = await request('POST', '/v1/calls', {
+    key: tenant.testKey,
+    body: { to: '+14155550123', agent_id: tenant.agentId, ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body;
 }
@@ -54,13 +72,17 @@ export async function callEvents(key: string, callId: string, count: number) {
 
 /** `GET /v1/events/{id}` once `until(event)` holds. */
 export async function eventWhen(key: string, eventId: string, until: (e: any) => boolean, timeoutMs = 30_000) {
-  return eventually(async () => {
-    const res = await request('GET', `/v1/events/${eventId}`, { key });
-    expect(res.status).to.equal(200);
-    return until(res.body) ? res.body : undefined;
-  }, `event ${eventId} delivery state`, timeoutMs);
+  return eventually(
+    async () => {
+      const res = await request('GET', `/v1/events/${eventId}`, { key });
+      expect(res.status).to.equal(200);
+      return until(res.body) ? res.body : undefined;
+    },
+    `event ${eventId} delivery state`,
+    timeoutMs,
+  );
 }
 
-export const deliveredTo = (e: any, endpointId: string) => (e.webhook_deliveries as any[]).filter((d) => d.webhook_endpoint === endpointId);
+export const deliveredTo = (e: any, endpointId: string) =>
+  (e.webhook_deliveries as any[]).filter((d) => d.webhook_endpoint === endpointId);
 export const settled = (e: any) => e.pending_webhooks === 0 && e.webhook_deliveries.length > 0;
-

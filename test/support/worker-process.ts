@@ -19,7 +19,11 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   await connectStore(cfg.mongodbUri!);
   const connection = await NativeConnection.connect(connectionOptions());
-  const worker = await createWorker({ connection, workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_FILE! }, taskQueue: cfg.taskQueue });
+  const worker = await createWorker({
+    connection,
+    workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE_FILE! },
+    taskQueue: cfg.taskQueue,
+  });
   const run = worker.run();
   process.once('SIGTERM', () => worker.shutdown());
   process.stdout.write('ready\n');
