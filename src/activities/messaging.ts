@@ -70,7 +70,9 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
       'recipient_opted_out',
       'The customer opted out (STOP) on this channel; they can opt in again with START.',
     );
-  if (c.channel === 'whatsapp' && !m.template && !windowOpen(customer.lastInboundMs, Date.now())) {
+  // The window as of the message's creation: the API checked it then, to the second, and answered
+  // `queued`; the send that follows moments later must not undo that decision.
+  if (c.channel === 'whatsapp' && !m.template && !windowOpen(customer.lastInboundMs, m.createdMs)) {
     return fail(
       'whatsapp_window_closed',
       "Free text on WhatsApp is allowed only within 24 hours of the customer's last message; send a template.",
