@@ -8,12 +8,15 @@
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
 import {
+  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   condition,
   isCancellation,
   patched,
   proxyActivities,
+  proxyLocalActivities,
+  TimeoutFailure,
 } from '@temporalio/workflow';
 import type * as activities from '../activities';
 import {
@@ -33,6 +36,18 @@ import {
  */
 const llm = proxyActivities<typeof activities>({
   startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [LLM_REQUEST_REJECTED] },
+});
+
+/**
+ * The LLM as a local activity (a channel's choice, `AssistantTurnInput.local`): the same timeouts and
+ * retries, run by the worker inside the workflow task, so a turn costs no round trip through the server
+ * (the request's result is recorded as a marker when the task completes). Retries back off locally up to
+ * `localRetryThreshold`, beyond which they wait on a server timer.
+ */
+const localLlm = proxyLocalActivities<typeof activities>({
+  startToCloseTimeout: '30 seconds',
+  localRetryThreshold: '10 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [LLM_REQUEST_REJECTED] },
 });
 
@@ -111,6 +126,14 @@ export interface AssistantTurnInput {
   deadline?: TurnDeadline;
   /** The other party's turn number (1 = their first line), shown in the Web UI; default: counted in `messages`. */
   turn?: number;
+  /**
+   * Ask the LLM through a local activity (no server round trip per request). The deadline is then the
+   * local activity's schedule-to-close timeout (workflow timers do not start while a workflow task waits
+   * on a local activity): `giveUpMs` when there is no `onSlow`; with `onSlow`, `slowMs`, after which the
+   * channel is told and the request is asked again as a scheduled activity under the rest of the deadline.
+   * Default false (a channel's recorded histories decide; changing it needs a `patched` id).
+   */
+  local?: boolean;
 }
 
 /**
@@ -137,18 +160,20 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
       ...(input.history ? { history: input.history } : {}),
       ...(input.context ? { context: input.context } : {}),
     };
+    const tellSlow = () => {
+      if (slowTold) return;
+      slowTold = true;
+      input.deadline?.onSlow?.();
+    };
     // Runs recorded before turn deadlines existed replay without their timers.
-    const reply =
-      input.deadline && patched('turn-deadline')
+    const reply = input.local
+      ? await askLocally(summary, request, input.deadline, startedMs, tellSlow)
+      : input.deadline && patched('turn-deadline')
         ? await withDeadline(
             () => llm.generateReply.executeWithOptions({ summary }, [request]),
             input.deadline,
             startedMs,
-            () => {
-              if (slowTold) return;
-              slowTold = true;
-              input.deadline?.onSlow?.();
-            },
+            tellSlow,
           )
         : await llm.generateReply.executeWithOptions({ summary }, [request]);
     if (reply.text) input.observer.onText(reply.text, reply.knowledge ?? []);
@@ -171,6 +196,52 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
   }
   return { ended: false };
 }
+
+type GenerateReplyInput = Parameters<typeof activities.generateReply>[0];
+type GenerateReplyResult = Awaited<ReturnType<typeof activities.generateReply>>;
+
+/**
+ * Asks the LLM through the local activity, bounded by the turn's deadline (see `AssistantTurnInput.local`).
+ * Without `onSlow` the local activity gets what is left of `giveUpMs` and its timeout fails the turn with
+ * `TURN_DEADLINE_EXCEEDED`. With `onSlow` (a live caller) it gets what is left of `slowMs`; past it the
+ * channel is told (the holding line) and the request is asked again as a scheduled activity with the
+ * workflow-timer deadline of `withDeadline` for the rest of `giveUpMs`: the one case where a turn sends
+ * the same request twice.
+ */
+async function askLocally(
+  summary: string,
+  request: GenerateReplyInput,
+  deadline: TurnDeadline | undefined,
+  startedMs: number,
+  onSlow: () => void,
+): Promise<GenerateReplyResult> {
+  const live = deadline?.onSlow !== undefined;
+  const boundMs = deadline ? (live ? deadline.slowMs : (deadline.giveUpMs ?? deadline.slowMs)) : undefined;
+  const leftMs = boundMs === undefined ? undefined : Math.max(1, startedMs + boundMs - Date.now());
+  try {
+    return await localLlm.generateReply.executeWithOptions(
+      { summary, ...(leftMs !== undefined ? { scheduleToCloseTimeout: leftMs } : {}) },
+      [request],
+    );
+  } catch (err) {
+    if (!deadline || !(err instanceof ActivityFailure && err.cause instanceof TimeoutFailure)) throw err;
+    if (!live) throw deadlineExceeded(deadline);
+    onSlow();
+    return await withDeadline(
+      () => llm.generateReply.executeWithOptions({ summary }, [request]),
+      deadline,
+      startedMs,
+      onSlow,
+    );
+  }
+}
+
+const deadlineExceeded = (deadline: TurnDeadline) =>
+  ApplicationFailure.create({
+    message: `The assistant did not answer within ${Math.round((deadline.giveUpMs ?? deadline.slowMs) / 1000)} s.`,
+    type: TURN_DEADLINE_EXCEEDED,
+    nonRetryable: true,
+  });
 
 /**
  * Awaits `request()` (an activity) with the turn's deadline: `onSlow` once `slowMs` after `startedMs`
@@ -199,11 +270,7 @@ async function withDeadline<T>(
       } catch (err) {
         if (!isCancellation(err)) throw err;
       }
-      throw ApplicationFailure.create({
-        message: `The assistant did not answer within ${Math.round(deadline.giveUpMs / 1000)} s.`,
-        type: TURN_DEADLINE_EXCEEDED,
-        nonRetryable: true,
-      });
+      throw deadlineExceeded(deadline);
     }
   }
   return await pending;

@@ -29,6 +29,7 @@ import {
   isCancellation,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   sleep,
   upsertSearchAttributes,
@@ -69,6 +70,18 @@ const store = proxyActivities<typeof activities>({
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
 });
 
+/**
+ * The same writes as local activities (runs started since `patched('local-turns')`): the call's record,
+ * transitions without events and transcript turns take milliseconds and are idempotent, so the worker runs
+ * them inside the workflow task instead of a round trip through the server each. Transitions that emit
+ * events stay scheduled activities: their event ids are fixed in the history before they run.
+ */
+const localStore = proxyLocalActivities<typeof activities>({
+  startToCloseTimeout: '30 seconds',
+  localRetryThreshold: '10 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
+});
+
 /** Telephony (Twilio in live mode; no-ops for simulated calls); a refused request is not retried. */
 const telephony = proxyActivities<typeof activities>({
   startToCloseTimeout: '30 seconds',
@@ -83,6 +96,12 @@ const SILENCE_TIMEOUT_MS = 30_000;
 const GRACEFUL_HANGUP_MS = 10_000;
 /** A live caller, after the holding line, waits at most this many turn deadlines before the call ends. */
 const LIVE_GIVE_UP_DEADLINES = 3;
+/**
+ * Local-turn runs: transcript turns one run holds before it continues as new. A simulated call's turns
+ * run within one workflow task, where the server's continue-as-new suggestion is not refreshed; each turn
+ * adds about one marker event, so this keeps a run's history near the server's default suggestion.
+ */
+const LOCAL_TURNS_PER_RUN = 500;
 
 interface StopRequest {
   status: CallStatus;
@@ -99,6 +118,9 @@ const rank = (s: TelephonyStatus['status'] | undefined) => (s === undefined ? -1
  * @returns the final `CallState`
  */
 export async function callWorkflow(input: CallWorkflowInput): Promise<CallState> {
+  // Runs started before it: every write and LLM request is a scheduled activity (their histories replay so).
+  const localTurns = patched('local-turns');
+  const writes = localTurns ? localStore : store;
   const resumed = input.continuation;
   let status = (resumed ? 'in_progress' : 'queued') as CallStatus;
   let stop: StopRequest | null = null;
@@ -249,7 +271,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   const transition = async (next: CallStatus, patch: Record<string, unknown>, events: string[]) => {
     const summary = `${status} → ${next}${events.length ? ` (${events.join(', ')})` : ''}`;
     status = next;
-    await store.transitionCall.executeWithOptions({ summary }, [
+    await (events.length ? store : writes).transitionCall.executeWithOptions({ summary }, [
       {
         callId: input.callId,
         atMs: Date.now(),
@@ -264,7 +286,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   };
   const flushTurns = async () => {
     if (pendingTurns.length > 0) {
-      await store.recordTurns({ callId: input.callId, turns: pendingTurns });
+      await writes.recordTurns({ callId: input.callId, turns: pendingTurns });
       pendingTurns = [];
       pendingMessages = [];
     }
@@ -274,7 +296,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   let answeredMs = resumed?.answeredMs ?? 0;
   if (!resumed) {
     // Ring.
-    await store.ensureCallRecord(input);
+    await writes.ensureCallRecord(input);
     let outcome = 'failed' as DialOutcome | 'canceled';
     let dialError: string | undefined;
     try {
@@ -402,19 +424,16 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
    */
   async function converse(): Promise<'done' | 'continue'> {
     const deadlineMs = input.turn_deadline_ms ?? DEFAULT_TURN_DEADLINE_MS;
+    const firstTurn = turnCount;
     if (input.agent.first_message && !resumed) {
       say('assistant', input.agent.first_message);
       pendingMessages.push({ role: 'assistant', content: input.agent.first_message });
       await flushTurns();
     }
     for (;;) {
-      if (
-        workflowInfo().continueAsNewSuggested &&
-        callerInbox.length === 0 &&
-        pendingTurns.length === 0 &&
-        allHandlersFinished()
-      )
-        return 'continue';
+      const longRun =
+        workflowInfo().continueAsNewSuggested || (localTurns && turnCount - firstTurn >= LOCAL_TURNS_PER_RUN);
+      if (longRun && callerInbox.length === 0 && pendingTurns.length === 0 && allHandlersFinished()) return 'continue';
       // Hear the caller.
       let heard: string;
       let utterance: number | undefined;
@@ -447,6 +466,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
           turn: input.simulation ? scriptIndex : utterance,
           tools: callTools,
           context: assistantContext,
+          local: localTurns,
           observer: {
             onText: (text, knowledge) => {
               say('assistant', text, knowledge);
