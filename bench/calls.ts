@@ -1,129 +1,346 @@
 /**
- * Call orchestration benchmark (not a timed test; DESIGN.md section 7: "measure, do not assume, how many
- * starts and turns per second" the embedded servers take). Starts the test harness (real Temporal dev
- * server and FerretDB, one worker, the API, the instant loopback LLM), places BENCH_CALLS simulated calls
- * through `POST /v1/calls` with BENCH_CONCURRENCY requests in flight, each with BENCH_TURNS caller lines
- * (the assistant answers each; the caller then hangs up), and prints:
+ * Call orchestration benchmark (not a timed test; DESIGN.md section 7: "measure, do not assume"). Starts
+ * the test harness (real Temporal dev server and FerretDB, the API, the loopback LLM) with the calls'
+ * worker in its own process, as deployed (API and worker apart), and prints side by side:
  *
- *   - `POST /v1/calls` latency p50/p99 (authentication, idempotency-free path, workflow start, insert)
- *   - calls completed per second, and creation → `completed` latency p50/p99
- *   - turn latency p50/p99: caller line → assistant answer, in workflow time (workflow task, LLM activity
- *     scheduled, run against the instant LLM, completed, next workflow task, transcript write): the
- *     orchestration overhead a real model's latency adds to
+ *   - the floor: a bare `workflow.start` on the same dev server, 1 and 10 clients (latency, starts/s)
+ *   - `POST /v1/calls`, 1 client then 10 clients, calls running and completing as they go: latency
+ *     p50/p99, calls placed/s and completed/s, and CPU per completed call of each process (API, worker,
+ *     Temporal dev server, FerretDB)
+ *   - the per-turn gap: from the LLM's answer to the next LLM request of the same simulated call (the
+ *     orchestration between two turns: transcript write, the scripted caller's next line), p50/p99,
+ *     from the loopback LLM's clock, for the 1-client calls (unloaded) and the 10-client ones
+ *   - streaming: live calls through the fake Twilio (REST, signed callbacks, the ConversationRelay
+ *     WebSocket spoken to as Twilio does) with a streaming LLM whose first word comes after
+ *     BENCH_FIRST_TOKEN_MS (200): time from the caller's final transcript (`prompt`, `last: true`) to
+ *     the first `text` token sent to the caller, p50/p99, and that minus the LLM's first-token time
  *
- * Bounded: BENCH_CALLS (default 100, at most 2000), BENCH_TIMEOUT_MS (default 300000). Loopback only.
+ * Knobs: BENCH_CALLS (10-client calls, default 200), BENCH_SERIAL_CALLS (1-client calls, default 40),
+ * BENCH_TURNS (caller lines per call, default 5), BENCH_STARTS (bare starts per client count, default 200),
+ * BENCH_LIVE_CALLS (default 5) × BENCH_LIVE_TURNS (default 8), BENCH_FIRST_TOKEN_MS (default 200),
+ * BENCH_TIMEOUT_MS (default 300000). Loopback only; on a machine shared with other work the figures are
+ * inflated by it.
  *
  *   npm run bench:calls
- *   BENCH_CALLS=200 BENCH_CONCURRENCY=10 BENCH_TURNS=3 node dist/bench/calls.js
  */
-import { Call, CallTurn } from '../src/models/calls';
-import { newTenant, request, startHarness, stopHarness } from '../test/support/harness';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import twilio from 'twilio';
+import WebSocket from 'ws';
+import { config, setConfig } from '../src/config';
+import { Call } from '../src/models/calls';
+import { newId } from '../src/shared/ids';
+import { startFakeTwilio, type FakeTwilio } from '../test/support/fake-twilio';
+import {
+  h,
+  newTenant,
+  request,
+  startHarness,
+  startWorkerProcess,
+  stopHarness,
+  stopWorkerProcess,
+} from '../test/support/harness';
 import { percentile } from './stats';
+
+const num = (name: string, fallback: number, max = 100_000) =>
+  Math.min(max, Math.max(1, Number(process.env[name] ?? fallback)));
 
 const summary = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
-  return {
-    p50: Math.round(percentile(s, 50)),
-    p99: Math.round(percentile(s, 99)),
-    max: Math.round(s[s.length - 1] ?? NaN),
-  };
+  const r = (x: number) => Math.round(x * 10) / 10;
+  return { p50: r(percentile(s, 50)), p99: r(percentile(s, 99)), n: s.length };
 };
 
+const TERMINAL = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'];
+
+/** CPU time (ms, user + system) of each process of this tree, by role. */
+function cpuByRole(roles: Map<number, string>): Record<string, number> {
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  const out: Record<string, number> = {};
+  for (const [pid, role] of roles) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out[role] = (out[role] ?? 0) + (Number(fields[11]) + Number(fields[12])) * tick;
+    } catch {
+      // exited
+    }
+  }
+  return out;
+}
+
+/** The processes this benchmark started, by role: children of this process, named by their command line. */
+function processRoles(workerPid: number): Map<number, string> {
+  const roles = new Map<number, string>([
+    [process.pid, 'api'],
+    [workerPid, 'worker'],
+  ]);
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid || Number(entry) === workerPid) continue;
+      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      roles.set(Number(entry), /ferret/i.test(cmd) ? 'ferretdb' : /temporal/i.test(cmd) ? 'temporal' : 'other');
+    } catch {
+      // exited
+    }
+  }
+  return roles;
+}
+
+async function waitUntilEnded(ids: string[], deadlineMs: number): Promise<void> {
+  for (;;) {
+    const open = await Call.countDocuments({ _id: { $in: ids }, status: { $nin: TERMINAL } });
+    if (open === 0) return;
+    if (Date.now() > deadlineMs) throw new Error(`${open} calls still open after the time limit`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Runs `total` tasks with `clients` in flight; returns each task's latency (ms) and the wall time (s). */
+async function drive(total: number, clients: number, task: () => Promise<void>) {
+  const ms: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < total) {
+        next++;
+        const t0 = performance.now();
+        await task();
+        ms.push(performance.now() - t0);
+      }
+    }),
+  );
+  return { ms, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Per-turn gaps of these calls: the LLM's answer → the same call's next request (ms, the LLM's clock). */
+function turnGaps(ids: string[]): number[] {
+  const wanted = new Set(ids);
+  const byCall = new Map<string, { atMs: number; answeredMs: number }[]>();
+  for (const r of h().llm.requests) {
+    if (!r.user || !wanted.has(r.user) || r.atMs === undefined || r.answeredMs === undefined) continue;
+    byCall.set(r.user, [...(byCall.get(r.user) ?? []), { atMs: r.atMs, answeredMs: r.answeredMs }]);
+  }
+  const gaps: number[] = [];
+  for (const list of byCall.values()) {
+    list.sort((a, b) => a.atMs - b.atMs);
+    for (let i = 0; i + 1 < list.length; i++) gaps.push(list[i + 1].atMs - list[i].answeredMs);
+  }
+  return gaps;
+}
+
 async function main(): Promise<void> {
-  const total = Math.min(2000, Math.max(1, Number(process.env.BENCH_CALLS ?? 100)));
-  const concurrency = Math.max(1, Number(process.env.BENCH_CONCURRENCY ?? 4));
-  const turns = Math.min(20, Math.max(1, Number(process.env.BENCH_TURNS ?? 3)));
-  const timeoutMs = Number(process.env.BENCH_TIMEOUT_MS ?? 300_000);
+  const calls10 = num('BENCH_CALLS', 200, 2000);
+  const calls1 = num('BENCH_SERIAL_CALLS', 40, 1000);
+  const turns = num('BENCH_TURNS', 5, 50);
+  const starts = num('BENCH_STARTS', 200, 5000);
+  const liveCalls = num('BENCH_LIVE_CALLS', 5, 100);
+  const liveTurns = num('BENCH_LIVE_TURNS', 8, 50);
+  const firstTokenMs = Number(process.env.BENCH_FIRST_TOKEN_MS ?? 200);
+  const deadline = Date.now() + Number(process.env.BENCH_TIMEOUT_MS ?? 300_000);
+
   await startHarness();
+  let worker: Awaited<ReturnType<typeof startWorkerProcess>> | undefined;
+  let fake: FakeTwilio | undefined;
+  const saved = config();
   try {
+    // Calls run on a queue only the worker process polls: the API (this process) and the worker apart.
+    const queue = `bench-calls-${crypto.randomBytes(4).toString('hex')}`;
+    setConfig({ ...saved, taskQueue: queue });
+    worker = await startWorkerProcess(queue);
+    const roles = processRoles(worker.pid!);
     const t = await newTenant();
     const body = {
       to: '+14155550123',
       agent_id: t.agentId,
       simulation: { caller: Array.from({ length: turns }, (_, i) => `line ${i + 1}`) },
     };
-    // Warm-up: one call end to end.
-    const warm = await request('POST', '/v1/calls', { key: t.testKey, body });
-    await waitUntilEnded([warm.body.id], timeoutMs);
-
-    const postMs: number[] = [];
-    const ids: string[] = [];
-    const started = Date.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < total) {
-          next++;
-          const t0 = performance.now();
-          const res = await request('POST', '/v1/calls', { key: t.testKey, body });
-          postMs.push(performance.now() - t0);
-          if (res.status !== 200) throw new Error(`POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
-          ids.push(res.body.id);
-        }
-      }),
-    );
-    const placedS = (Date.now() - started) / 1000;
-    await waitUntilEnded(ids, timeoutMs - (Date.now() - started));
-    const docs = await Call.find({ _id: { $in: ids } }).lean();
-    const lastEnd = Math.max(...docs.map((d) => d.ended_ms ?? 0));
-    const totalS = (lastEnd - started) / 1000;
-    const e2e = docs.map((d) => (d.ended_ms ?? 0) - d.created * 1000);
-    const turnMs: number[] = [];
-    const rows = await CallTurn.find({ call_id: { $in: ids } }).lean();
-    const byCall = new Map<string, typeof rows>();
-    for (const r of rows) byCall.set(r.call_id, [...(byCall.get(r.call_id) ?? []), r]);
-    for (const list of byCall.values()) {
-      list.sort((a, b) => a.seq - b.seq);
-      for (let i = 0; i + 1 < list.length; i++)
-        if (list[i].role === 'caller' && list[i + 1].role === 'assistant')
-          turnMs.push(list[i + 1].at_ms - list[i].at_ms);
-    }
-    const result = {
-      calls: total,
-      concurrency,
-      turns_per_call: turns,
-      statuses: Object.fromEntries(
-        [...new Set(docs.map((d) => d.status))].map((s) => [s, docs.filter((d) => d.status === s).length]),
-      ),
-      post_ms: summary(postMs),
-      placed_per_second: Math.round((total / placedS) * 10) / 10,
-      completed_per_second: Math.round((total / totalS) * 10) / 10,
-      creation_to_end_ms: summary(e2e),
-      turn_ms: summary(turnMs),
-      turns_measured: turnMs.length,
-      node: process.version,
+    const post = async (ids: string[]) => {
+      const res = await request('POST', '/v1/calls', { key: t.testKey, body });
+      if (res.status !== 200) throw new Error(`POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
+      ids.push(res.body.id);
     };
+    // Warm-up: a few calls end to end.
+    const warm: string[] = [];
+    for (let i = 0; i < 3; i++) await post(warm);
+    await waitUntilEnded(warm, deadline);
+
+    // The floor: bare starts of a workflow no worker runs (nothing else happens per start).
+    const floor: Record<number, ReturnType<typeof summary> & { per_s: number }> = {};
+    for (const clients of [1, 10]) {
+      const run = await drive(starts, clients, async () => {
+        await h().env.client.workflow.start('benchFloorWorkflow', {
+          workflowId: newId('bench'),
+          taskQueue: `${queue}-nobody`,
+        });
+      });
+      floor[clients] = { ...summary(run.ms), per_s: Math.round(starts / run.seconds) };
+    }
+
+    // POST /v1/calls: one client, then ten; calls run and complete as they go.
+    const posts: Record<number, Record<string, unknown>> = {};
+    const idsBy: Record<number, string[]> = {};
+    for (const [clients, total] of [
+      [1, calls1],
+      [10, calls10],
+    ]) {
+      const ids: string[] = [];
+      const cpu0 = cpuByRole(roles);
+      const startedMs = Date.now();
+      const run = await drive(total, clients, () => post(ids));
+      await waitUntilEnded(ids, deadline);
+      const cpu1 = cpuByRole(roles);
+      const docs = await Call.find({ _id: { $in: ids } }, { status: 1, ended_ms: 1 }).lean();
+      const lastEnd = Math.max(...docs.map((d) => d.ended_ms ?? 0));
+      const cpuPerCall = Object.fromEntries(
+        Object.keys(cpu1).map((role) => [role, Math.round(((cpu1[role] - (cpu0[role] ?? 0)) / total) * 10) / 10]),
+      );
+      posts[clients] = {
+        ...summary(run.ms),
+        placed_per_s: Math.round((total / run.seconds) * 10) / 10,
+        completed_per_s: Math.round((total / ((lastEnd - startedMs) / 1000)) * 10) / 10,
+        completed: docs.filter((d) => d.status === 'completed').length,
+        cpu_ms_per_call: cpuPerCall,
+      };
+      idsBy[clients] = ids;
+    }
+    const gap1 = summary(turnGaps(idsBy[1]));
+    const gap10 = summary(turnGaps(idsBy[10]));
+
+    // Streaming: live calls through the fake Twilio and the relay WebSocket.
+    fake = await startFakeTwilio();
+    setConfig({
+      ...config(),
+      twilioAccountSid: fake.accountSid,
+      twilioAuthToken: fake.authToken,
+      twilioApiBaseUrl: fake.url,
+      publicBaseUrl: h().api.url,
+    });
+    const liveAgent = await request('POST', '/v1/agents', {
+      key: t.liveKey,
+      body: { name: 'Bench live', instructions: 'Be brief.' },
+    });
+    h().llm.streaming = { firstTokenMs, tokenGapMs: 20 };
+    const firstToken: number[] = [];
+    const wholeAnswer: number[] = [];
+    for (let c = 0; c < liveCalls; c++) {
+      const { first, whole } = await liveCall(fake, t.liveKey, liveAgent.body.id, liveTurns, deadline);
+      firstToken.push(...first);
+      wholeAnswer.push(...whole);
+    }
+    h().llm.streaming = { firstTokenMs: 0, tokenGapMs: 0 };
+    const first = summary(firstToken);
+
+    const f = (s: { p50: number; p99: number }) => `p50 ${s.p50} ms, p99 ${s.p99} ms`;
+    const cpu = (c: unknown) =>
+      Object.entries(c as Record<string, number>)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
     console.log(
-      `calls: ${total} simulated calls, ${turns} caller lines each, ${concurrency} POSTs in flight, instant loopback LLM`,
+      `calls benchmark: ${turns} caller lines per simulated call; API and worker in separate processes; ${new Date().toISOString()}`,
     );
+    console.log('| figure | result | goal |');
+    console.log('|---|---|---|');
     console.log(
-      `  POST /v1/calls: p50 ${result.post_ms.p50} ms, p99 ${result.post_ms.p99} ms  (${result.placed_per_second} calls placed/s)`,
+      `| per-turn gap (LLM answer → next LLM request), 1 client | ${f(gap1)} (${gap1.n} gaps) | p50 ≤ 15 ms, p99 ≤ 60 ms |`,
     );
+    console.log(`| per-turn gap, 10 clients | ${f(gap10)} (${gap10.n} gaps) | |`);
     console.log(
-      `  completed/s: ${result.completed_per_second}  (${total} in ${totalS.toFixed(1)} s); statuses ${JSON.stringify(result.statuses)}`,
+      `| caller's final transcript → first token to the caller (LLM first token ${firstTokenMs} ms) | ${f(first)} (${first.n} turns); overhead p50 ${Math.round((first.p50 - firstTokenMs) * 10) / 10} ms | p50 ≤ ${firstTokenMs + 30} ms |`,
     );
-    console.log(`  creation → ended: p50 ${result.creation_to_end_ms.p50} ms, p99 ${result.creation_to_end_ms.p99} ms`);
+    console.log(`| caller's final transcript → whole answer closed (\`last: true\`) | ${f(summary(wholeAnswer))} | |`);
+    for (const clients of [1, 10]) {
+      const p = posts[clients] as ReturnType<typeof summary> & Record<string, unknown>;
+      console.log(
+        `| \`POST /v1/calls\`, ${clients} client${clients > 1 ? 's' : ''} | ${f(p)}; ${p.placed_per_s} placed/s, ${p.completed_per_s} completed/s (${p.completed}/${p.n} completed) | ${clients === 1 ? 'p50 ≤ 15 ms' : '≥ 100/s, p99 ≤ 50 ms'} |`,
+      );
+    }
+    for (const clients of [1, 10])
+      console.log(
+        `| bare \`workflow.start\` (the floor), ${clients} client${clients > 1 ? 's' : ''} | ${f(floor[clients])}; ${floor[clients].per_s}/s | |`,
+      );
+    console.log(`| CPU per completed call, 1 client (ms) | ${cpu(posts[1].cpu_ms_per_call)} | |`);
+    console.log(`| CPU per completed call, 10 clients (ms) | ${cpu(posts[10].cpu_ms_per_call)} | |`);
+    console.log(JSON.stringify({ floor, posts, gap1, gap10, first_token: first, whole_answer: summary(wholeAnswer) }));
     console.log(
-      `  turn (caller line → assistant answer): p50 ${result.turn_ms.p50} ms, p99 ${result.turn_ms.p99} ms over ${turnMs.length} turns`,
-    );
-    console.log(JSON.stringify(result));
-    console.log(
-      `reproduce: npm run build && BENCH_CALLS=${total} BENCH_CONCURRENCY=${concurrency} BENCH_TURNS=${turns} node dist/bench/calls.js`,
+      `reproduce: npm run build && BENCH_CALLS=${calls10} BENCH_SERIAL_CALLS=${calls1} BENCH_TURNS=${turns} node dist/bench/calls.js`,
     );
   } finally {
+    setConfig(saved);
+    await stopWorkerProcess(worker, 'SIGTERM');
+    await fake?.close();
     await stopHarness();
   }
 }
 
-async function waitUntilEnded(ids: string[], timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const terminal = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'];
-  for (;;) {
-    const open = await Call.countDocuments({ _id: { $in: ids }, status: { $nin: terminal } });
-    if (open === 0) return;
-    if (Date.now() > deadline) throw new Error(`${open} calls still open after the time limit`);
-    await new Promise((r) => setTimeout(r, 250));
+/**
+ * One live call: placed through the API, answered through a signed status callback, ConversationRelay
+ * connected as Twilio does, `turns` utterances said one after the other; then ended through the API.
+ * @returns per utterance: final transcript → first token, and → the message that closes the answer (ms)
+ */
+async function liveCall(fake: FakeTwilio, key: string, agentId: string, turns: number, deadline: number) {
+  const res = await request('POST', '/v1/calls', {
+    key,
+    body: { to: '+14155550123', from: '+14155550100', agent_id: agentId },
+  });
+  if (res.status !== 200) throw new Error(`live POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const id = res.body.id as string;
+  const base = h().api.url;
+  const sign = (url: string, params: Record<string, string>) =>
+    twilio.getExpectedTwilioSignature(fake.authToken, url, params);
+  const until = async (ok: () => Promise<boolean>) => {
+    while (!(await ok())) {
+      if (Date.now() > deadline) throw new Error(`live call ${id} stuck`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  await until(async () => fake.created.some((c) => c.Url?.endsWith(`/twilio/voice/${id}`)));
+  const sid = fake.created.find((c) => c.Url?.endsWith(`/twilio/voice/${id}`))!.Sid;
+  await until(async () => (await Call.findById(id, { status: 1 }).lean())?.status === 'ringing');
+  const statusPath = `/twilio/status/${id}`;
+  const params = { CallSid: sid, CallStatus: 'in-progress' };
+  await fetch(base + statusPath, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-Twilio-Signature': sign(base + statusPath, params),
+    },
+    body: new URLSearchParams(params).toString(),
+  });
+  await until(async () => (await Call.findById(id, { status: 1 }).lean())?.status === 'in_progress');
+
+  const wsUrl = `${base.replace(/^http/, 'ws')}/twilio/relay/${id}?sid=${sid}`;
+  const ws = new WebSocket(wsUrl, { headers: { 'X-Twilio-Signature': sign(wsUrl, {}) } });
+  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+  ws.send(JSON.stringify({ type: 'setup', sessionId: `VX${id}`, callSid: sid }));
+  let onMessage: (msg: { type: string; last?: boolean }) => void = () => undefined;
+  ws.on('message', (raw) => onMessage(JSON.parse(String(raw))));
+  const first: number[] = [];
+  const whole: number[] = [];
+  for (let i = 0; i < turns; i++) {
+    const done = new Promise<void>((resolve) => {
+      let firstSeen = false;
+      onMessage = (msg) => {
+        if (msg.type !== 'text') return;
+        if (!firstSeen) first.push(performance.now() - t0);
+        firstSeen = true;
+        if (msg.last) {
+          whole.push(performance.now() - t0);
+          resolve();
+        }
+      };
+    });
+    const t0 = performance.now();
+    ws.send(JSON.stringify({ type: 'prompt', voicePrompt: `Tell me something, number ${i + 1}.`, last: true }));
+    await done;
   }
+  ws.close();
+  await request('POST', `/v1/calls/${id}/end`, { key });
+  return { first, whole };
 }
 
 main().catch((err) => {

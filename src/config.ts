@@ -45,6 +45,13 @@ export interface Config {
   /** How long the assistant may take to answer one turn of a call, ms (`CALL_TURN_DEADLINE_MS`, default 8000). */
   callTurnDeadlineMs: number;
   /**
+   * Address the API listens on for the assistant's streamed words of live calls (`RELAY_STREAM_HOST`,
+   * default 127.0.0.1, any free port): workers stream an answer's tokens there to the process holding the
+   * call's ConversationRelay (src/lib/call-relay.ts). Set it to an address workers can reach when they
+   * run on other hosts than the API.
+   */
+  relayStreamHost: string;
+  /**
    * Key that encrypts stored secrets (`SECRETS_KEY`: any string of at least 32 characters, e.g. 32 random
    * bytes in hex). Required by the API and the worker; `npm start` generates one under `DATA_DIR`.
    */
@@ -124,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     twilioTimeoutMs: ms('TWILIO_TIMEOUT_MS', env.TWILIO_TIMEOUT_MS, 10_000),
     idempotencyLeaseMs: ms('IDEMPOTENCY_LEASE_MS', env.IDEMPOTENCY_LEASE_MS, 30_000),
     callTurnDeadlineMs: ms('CALL_TURN_DEADLINE_MS', env.CALL_TURN_DEADLINE_MS, 8_000),
+    relayStreamHost: opt(env.RELAY_STREAM_HOST) ?? '127.0.0.1',
     secretsKey: opt(env.SECRETS_KEY),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),
     webhookTaskQueue: opt(env.WEBHOOK_TASK_QUEUE),

@@ -11,7 +11,7 @@
  * (`ApplicationFailure` type `LLM_REQUEST_REJECTED`, src/shared/assistant.ts), anything else is retried by the workflow's policy.
  */
 import OpenAI from 'openai';
-import { activityInfo } from '@temporalio/activity';
+import { activityInfo, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
 import { llmRequestDuration, llmTokens } from '../lib/metrics';
@@ -28,6 +28,7 @@ import {
   type ToolName,
 } from '../shared/assistant';
 import { knowledgeSearchUsage, llmRequestUsage, recordUsage } from '../lib/usage';
+import { openTokenStream } from '../lib/call-relay';
 import { callConversation } from './calls';
 
 let client: OpenAI | undefined;
@@ -60,6 +61,11 @@ export interface GenerateReplyInput {
   tools: ToolName[];
   /** Who the conversation is with and which agent answers: the context is loaded from these. */
   context?: AssistantContextIds;
+  /**
+   * A live call: stream the answer's words to the API instance holding the call's ConversationRelay as the
+   * model writes them (src/lib/call-relay.ts), when one is registered. The result is the same.
+   */
+  stream?: boolean;
 }
 
 export interface GenerateReplyResult {
@@ -116,12 +122,9 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
   const timer = (labels: { outcome: 'ok' | 'rejected' | 'error' }) =>
     void (timed || ((timed = true), startTimer(labels)));
   try {
-    const completion = await openai().chat.completions.create({
-      model,
-      messages: messages.map(toOpenAI),
-      ...(tools.length ? { tools } : {}),
-      user: input.callId,
-    });
+    const body = { model, messages: messages.map(toOpenAI), ...(tools.length ? { tools } : {}), user: input.callId };
+    const relay = input.stream ? await openTokenStream(input.callId) : null;
+    const completion = relay ? await streamed(body, relay) : await openai().chat.completions.create(body);
     timer({ outcome: 'ok' });
     // Every answer the provider sent costs its tokens, this attempt's included if it is then retried.
     await recordUsage(
@@ -160,6 +163,30 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     }
     timer({ outcome: 'error' });
     throw err;
+  }
+}
+
+/**
+ * The completion, streamed (`stream: true`, usage included): every piece of text goes to `relay` as it
+ * arrives; resolves once the answer is complete and the relay has taken every piece. A cancelled attempt
+ * (the turn's deadline passed) stops the request, so its words stop too.
+ */
+async function streamed(
+  body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
+  relay: NonNullable<Awaited<ReturnType<typeof openTokenStream>>>,
+): Promise<OpenAI.Chat.Completions.ChatCompletion> {
+  const signal = Context.current().cancellationSignal;
+  const stream = openai().chat.completions.stream(
+    { ...body, stream: true, stream_options: { include_usage: true } },
+    { signal },
+  );
+  stream.on('content', (delta) => {
+    if (delta && !signal.aborted) relay.write(delta);
+  });
+  try {
+    return await stream.finalChatCompletion();
+  } finally {
+    await relay.end();
   }
 }
 

@@ -13,7 +13,9 @@
  *   text-to-speech; https://www.twilio.com/docs/voice/conversationrelay/websocket-messages). Each final
  *   `prompt` becomes a `callerSaid` Workflow Update; DTMF digits are batched into one utterance. The
  *   answer is sent back as a `text` message (a late answer: the holding line first, then the answer
- *   through the `answer` update), followed by `end` once the call is over.
+ *   through the `answer` update), followed by `end` once the call is over. With a streaming model the
+ *   answer's words reach the socket as the model writes them (`last: false`), through the token channel
+ *   of src/lib/call-relay.ts, and the update's answer closes them (`last: true`).
  *
  * Hostile input never takes the process down: every socket has an `error` listener, frames are at most
  * 64 KB, a caller's pending text at most 4,000 characters, and a handshake is accepted once per call, for
@@ -37,11 +39,14 @@ import {
   answerUpdate,
   callerSaidUpdate,
   callWorkflowId,
+  HOLDING_LINE,
   telephonyStatusSignal,
   TELEPHONY_STATUS_RANK,
   type CallerSaidResult,
   type TelephonyStatus,
 } from '../shared/calls';
+import { relayTokenServer, type TokenSink } from '../lib/call-relay';
+import { sealSecret } from '../secrets';
 import { twilioMessagingRouter } from './twilio-messaging';
 
 const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
@@ -137,6 +142,7 @@ export interface ConversationRelay {
  */
 export function attachConversationRelay(server: http.Server, temporal: Client): ConversationRelay {
   const wss = new WebSocketServer({ noServer: true, maxPayload: RELAY_MAX_FRAME_BYTES });
+  const tokens = relayTokenServer();
   wss.on('error', (err) => logger.warn('relay: server error', { error: err.message }));
   const refuse = (socket: Duplex, status: string) => socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -153,17 +159,26 @@ export function attachConversationRelay(server: http.Server, temporal: Client): 
       const call = await Call.findOne({ _id: callId, livemode: true }).lean();
       if (!call || !liveStatuses.includes(call.status) || !sid || call.provider_call_sid !== sid)
         return refuse(socket, '403 Forbidden');
+      // The streamed words of answers come here until the session's socket is open, then to it.
+      const sink: TokenSink & { to?: (text: string) => void } = { token: (text) => sink.to?.(text) };
+      const channel = await tokens.register(callId, sink);
       try {
         await RelaySession.collection.insertOne({
           _id: callId as never,
           provider_call_sid: sid,
           created_ms: Date.now(),
+          stream_url: channel.url,
+          stream_token: sealSecret(channel.token),
         });
       } catch (err) {
+        tokens.unregister(callId);
         if (isDuplicateKey(err)) return refuse(socket, '409 Conflict'); // one session per call: no replay
         throw err;
       }
-      wss.handleUpgrade(req, socket, head, (ws) => relaySession(ws, callId, temporal));
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        ws.on('close', () => tokens.unregister(callId));
+        relaySession(ws, callId, temporal, sink);
+      });
     })().catch((err) => {
       logger.warn('relay: handshake failed', { call_id: callId, error: String(err) });
       refuse(socket, '503 Service Unavailable');
@@ -172,12 +187,29 @@ export function attachConversationRelay(server: http.Server, temporal: Client): 
   return {
     close: () => {
       for (const ws of wss.clients) ws.close(1001, 'server shutting down');
+      void tokens.close();
     },
   };
 }
 
-function relaySession(ws: WebSocket, callId: string, temporal: Client): void {
+/**
+ * One ConversationRelay session: utterances to the workflow in order, answers back. Words streamed by
+ * the LLM activity (through `sink`) are sent as they come (`last: false`); the update's answer then only
+ * closes them (`last: true`, empty) instead of saying them again.
+ */
+function relaySession(
+  ws: WebSocket,
+  callId: string,
+  temporal: Client,
+  sink: TokenSink & { to?: (text: string) => void },
+): void {
   const handle = temporal.workflow.getHandle(callWorkflowId(callId));
+  /** Words of the answer in the making already sent to Twilio (`last: false`). */
+  let streamed = false;
+  sink.to = (text) => {
+    streamed = true;
+    send({ type: 'text', token: text, last: false });
+  };
   let sessionId = 'session';
   let seq = 0;
   let partial = '';
@@ -190,7 +222,9 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client): void {
 
   /** Speaks an update's result; returns true when the call is over. */
   const speak = (result: CallerSaidResult): boolean => {
-    if (result.text) send({ type: 'text', token: result.text, last: true });
+    if (streamed) send({ type: 'text', token: '', last: true });
+    else if (result.text) send({ type: 'text', token: result.text, last: true });
+    streamed = false;
     // The call is over (the assistant ended it): end the session after the last words; Twilio then
     // runs out of TwiML, hangs up and reports `completed` to the workflow.
     if (result.ended) send({ type: 'end', handoffData: JSON.stringify({ reason: 'call_ended' }) });
@@ -201,9 +235,19 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client): void {
   const hear = (text: string) => {
     const updateId = `${sessionId}:${++seq}`;
     queue = queue.then(async () => {
+      // A late answer: the caller hears the holding line after one turn deadline with nothing said (the
+      // workflow waits on its LLM request and cannot say it then; runs that can answer it `pending`).
+      let held = false;
+      const holding = setTimeout(() => {
+        if (streamed) return;
+        held = true;
+        send({ type: 'text', token: HOLDING_LINE, last: true });
+      }, config().callTurnDeadlineMs);
       try {
         const result = await handle.executeUpdate(callerSaidUpdate, { args: [{ text }], updateId });
-        if (speak(result) || !result.pending || result.utterance === undefined) return;
+        clearTimeout(holding);
+        if (!(held && result.pending) && speak(result)) return;
+        if (!result.pending || result.utterance === undefined) return;
         speak(
           await handle.executeUpdate(answerUpdate, {
             args: [{ utterance: result.utterance }],
@@ -211,6 +255,7 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client): void {
           }),
         );
       } catch (err) {
+        clearTimeout(holding);
         logger.info('relay: the call no longer takes speech', { call_id: callId, error: (err as Error).message });
         send({ type: 'end' });
       }

@@ -86,12 +86,17 @@ const relaySessionSchema = new Schema(
     _id: { type: String, required: true },
     provider_call_sid: { type: String, required: true },
     created_ms: { type: Number, required: true },
+    /** Where the API instance holding the session takes the streamed tokens of answers (src/lib/call-relay.ts). */
+    stream_url: { type: String, default: null },
+    /** The secret a worker presents there (bearer). */
+    stream_token: { type: String, default: null },
   },
   base,
 );
 /**
  * ConversationRelay sessions: inserted by the API's relay handshake (src/api/twilio.ts), one per call
- * (the unique `_id` refuses a second, replayed handshake). Never updated.
+ * (the unique `_id` refuses a second, replayed handshake), with the token channel of the API instance
+ * that holds it; read by the LLM activity to stream answers there. Never updated.
  */
 export const RelaySession = mongoose.model('RelaySession', relaySessionSchema, 'relay_sessions');
 

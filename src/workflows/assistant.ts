@@ -128,12 +128,14 @@ export interface AssistantTurnInput {
   turn?: number;
   /**
    * Ask the LLM through a local activity (no server round trip per request). The deadline is then the
-   * local activity's schedule-to-close timeout (workflow timers do not start while a workflow task waits
-   * on a local activity): `giveUpMs` when there is no `onSlow`; with `onSlow`, `slowMs`, after which the
-   * channel is told and the request is asked again as a scheduled activity under the rest of the deadline.
-   * Default false (a channel's recorded histories decide; changing it needs a `patched` id).
+   * local activity's schedule-to-close timeout (`giveUpMs`, else `slowMs`): workflow timers do not start
+   * while a workflow task waits on a local activity, so `onSlow` is not called and a channel that must
+   * fill a silence does it itself. Default false (a channel's recorded histories decide; changing it
+   * needs a `patched` id).
    */
   local?: boolean;
+  /** Stream the answer's words to the live call's relay as the model writes them (the LLM activity's `stream`). */
+  stream?: boolean;
 }
 
 /**
@@ -159,6 +161,7 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
       tools: offered,
       ...(input.history ? { history: input.history } : {}),
       ...(input.context ? { context: input.context } : {}),
+      ...(input.stream ? { stream: true } : {}),
     };
     const tellSlow = () => {
       if (slowTold) return;
@@ -167,7 +170,7 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
     };
     // Runs recorded before turn deadlines existed replay without their timers.
     const reply = input.local
-      ? await askLocally(summary, request, input.deadline, startedMs, tellSlow)
+      ? await askLocally(summary, request, input.deadline, startedMs)
       : input.deadline && patched('turn-deadline')
         ? await withDeadline(
             () => llm.generateReply.executeWithOptions({ summary }, [request]),
@@ -201,22 +204,18 @@ type GenerateReplyInput = Parameters<typeof activities.generateReply>[0];
 type GenerateReplyResult = Awaited<ReturnType<typeof activities.generateReply>>;
 
 /**
- * Asks the LLM through the local activity, bounded by the turn's deadline (see `AssistantTurnInput.local`).
- * Without `onSlow` the local activity gets what is left of `giveUpMs` and its timeout fails the turn with
- * `TURN_DEADLINE_EXCEEDED`. With `onSlow` (a live caller) it gets what is left of `slowMs`; past it the
- * channel is told (the holding line) and the request is asked again as a scheduled activity with the
- * workflow-timer deadline of `withDeadline` for the rest of `giveUpMs`: the one case where a turn sends
- * the same request twice.
+ * Asks the LLM through the local activity, bounded by what is left of the turn's deadline (`giveUpMs`, else
+ * `slowMs`) as its schedule-to-close timeout, whose expiry fails the turn with `TURN_DEADLINE_EXCEEDED`.
+ * `onSlow` is not called: no workflow code runs while the task waits on the local activity, so a channel
+ * that must say something when the answer is late says it on its own (the relay's holding line).
  */
 async function askLocally(
   summary: string,
   request: GenerateReplyInput,
   deadline: TurnDeadline | undefined,
   startedMs: number,
-  onSlow: () => void,
 ): Promise<GenerateReplyResult> {
-  const live = deadline?.onSlow !== undefined;
-  const boundMs = deadline ? (live ? deadline.slowMs : (deadline.giveUpMs ?? deadline.slowMs)) : undefined;
+  const boundMs = deadline ? (deadline.giveUpMs ?? deadline.slowMs) : undefined;
   const leftMs = boundMs === undefined ? undefined : Math.max(1, startedMs + boundMs - Date.now());
   try {
     return await localLlm.generateReply.executeWithOptions(
@@ -224,15 +223,9 @@ async function askLocally(
       [request],
     );
   } catch (err) {
-    if (!deadline || !(err instanceof ActivityFailure && err.cause instanceof TimeoutFailure)) throw err;
-    if (!live) throw deadlineExceeded(deadline);
-    onSlow();
-    return await withDeadline(
-      () => llm.generateReply.executeWithOptions({ summary }, [request]),
-      deadline,
-      startedMs,
-      onSlow,
-    );
+    if (deadline && err instanceof ActivityFailure && err.cause instanceof TimeoutFailure)
+      throw deadlineExceeded(deadline);
+    throw err;
   }
 }
 

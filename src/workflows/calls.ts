@@ -302,7 +302,9 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     try {
       await conversation.run(async () => {
         if (input.simulation) {
-          await transition('ringing', {}, []);
+          // A phone that answers at once (ring_seconds 0) goes straight to in_progress in one write.
+          if (input.simulation.ring_seconds > 0 || !localTurns || input.simulation.outcome !== 'answered')
+            await transition('ringing', {}, []);
           if (input.simulation.ring_seconds > 0) await sleep(input.simulation.ring_seconds * 1000);
           outcome = input.simulation.outcome;
         } else {
@@ -467,6 +469,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
           tools: callTools,
           context: assistantContext,
           local: localTurns,
+          stream: localTurns && !input.simulation,
           observer: {
             onText: (text, knowledge) => {
               say('assistant', text, knowledge);

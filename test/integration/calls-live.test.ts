@@ -81,15 +81,27 @@ describe('live calls through Twilio', function () {
     await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
   }
 
-  function relay(id: string): Promise<{ ws: WebSocket; say(text: string): Promise<any>; next(): Promise<any> }> {
+  function relay(id: string): Promise<{
+    ws: WebSocket;
+    say(text: string): Promise<any>;
+    next(): Promise<any>;
+    /** Every message received, as sent, with when it came (`Date.now()`). */
+    raw: { msg: any; atMs: number }[];
+  }> {
     const path = `/twilio/relay/${id}?sid=${sidOf(id)}`;
     const ws = new WebSocket(h().api.url.replace(/^http/, 'ws') + path, {
       headers: { 'X-Twilio-Signature': sign(path, {}, true) },
     });
     const inbox: any[] = [];
     const waiters: ((m: any) => void)[] = [];
+    // Streamed words (`last: false`) are gathered into the text message that closes them, as Twilio speaks them.
+    let words = '';
+    const received: { msg: any; atMs: number }[] = [];
     ws.on('message', (raw) => {
-      const msg = JSON.parse(String(raw));
+      let msg = JSON.parse(String(raw));
+      received.push({ msg, atMs: Date.now() });
+      if (msg.type === 'text' && msg.last === false) return void (words += msg.token);
+      if (msg.type === 'text' && words) [msg, words] = [{ ...msg, token: (words + msg.token).trim() }, ''];
       const w = waiters.shift();
       if (w) w(msg);
       else inbox.push(msg);
@@ -110,6 +122,7 @@ describe('live calls through Twilio', function () {
         resolve({
           ws,
           next,
+          raw: received,
           say: async (text: string) => (
             ws.send(JSON.stringify({ type: 'prompt', voicePrompt: text, lang: 'en-US', last: true })),
             next()
@@ -118,6 +131,35 @@ describe('live calls through Twilio', function () {
       });
     });
   }
+
+  it("streams the answer's words to ConversationRelay as the model writes them", async () => {
+    const { id } = await placeLive();
+    await answer(id);
+    const session = await relay(id);
+    h().llm.streaming = { firstTokenMs: 200, tokenGapMs: 400 };
+    try {
+      const saidMs = Date.now();
+      const whole = await session.say('Stream this');
+      expect(whole).to.deep.equal({ type: 'text', token: 'You said: Stream this', last: true });
+      const words = session.raw.filter((r) => r.msg.type === 'text' && r.msg.last === false);
+      expect(words.map((r) => r.msg.token)).to.deep.equal(['You ', 'said: ', 'Stream ', 'this']);
+      const request = h()
+        .llm.requests.filter((r) => r.user === id)
+        .pop()!;
+      expect(request.stream, 'a streamed request').to.equal(true);
+      // The first word left before the model had finished (three more words, 400 ms apart, were to come).
+      expect(words[0].atMs, 'first word before the whole answer').to.be.lessThan(request.answeredMs!);
+      expect(words[0].atMs - saidMs, 'the first word after the model wrote it').to.be.at.least(200);
+      const closing = session.raw.find((r) => r.msg.type === 'text' && r.msg.last === true)!;
+      expect(closing.msg.token, 'the update only closes what was streamed').to.equal('');
+    } finally {
+      h().llm.streaming = { firstTokenMs: 0, tokenGapMs: 0 };
+    }
+    const ended = await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
+    expect(ended.status).to.equal(200);
+    const transcript = (await request('GET', `/v1/calls/${id}/transcript`, { key: t.liveKey })).body.turns;
+    expect(transcript.map((x: any) => [x.role, x.text])).to.deep.include(['assistant', 'You said: Stream this']);
+  });
 
   it('places the call with Twilio, connects ConversationRelay, talks, and hangs up when the assistant ends', async () => {
     const { id, placed } = await placeLive({ crm: '42' });

@@ -7,7 +7,12 @@
  *   "SLOW <ms>"          → waits <ms> then answers "Slow reply."
  *   "FAIL <status>"      → answers HTTP <status> with an OpenAI-style error
  *   anything else        → "You said: <text>"
- * Every request body is kept in `requests` for assertions, with the `usage` it was answered with:
+ * A request with `stream: true` is answered as server-sent events (`chat.completion.chunk`s, then
+ * `data: [DONE]`): the text word by word, the first after `streaming.firstTokenMs` and the next ones
+ * `streaming.tokenGapMs` apart, tool calls in one chunk, and the `usage` chunk when
+ * `stream_options.include_usage` asks for it.
+ * Every request body is kept in `requests` for assertions, with when it arrived (`atMs`), when its answer
+ * was sent in full (`answeredMs`), and the `usage` it was answered with:
  * prompt_tokens = the characters of the request's messages, completion_tokens = the characters of the
  * answer (so usage totals can be checked exactly against what the provider said).
  */
@@ -23,24 +28,34 @@ export interface FakeLlm {
     user?: string;
     /** The `usage` of the answer (absent when the fake answered an error). */
     usage?: { prompt_tokens: number; completion_tokens: number };
+    stream?: boolean;
+    /** When the request arrived, and when its answer was sent in full (`Date.now()` ms). */
+    atMs?: number;
+    answeredMs?: number;
   }[];
+  /** Timing of streamed answers (ms); change it between tests. */
+  streaming: { firstTokenMs: number; tokenGapMs: number };
   close(): Promise<void>;
 }
 
 export async function startFakeLlm(): Promise<FakeLlm> {
   const requests: FakeLlm['requests'] = [];
+  // Read at each request, so a test may assign a new `streaming` object.
+  const knobs = { streaming: { firstTokenMs: 0, tokenGapMs: 0 } };
   let seq = 0;
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', async () => {
       const body = JSON.parse(raw || '{}');
+      body.atMs = Date.now();
       requests.push(body);
       const users = (body.messages ?? []).filter((m: { role: string }) => m.role === 'user');
       const last: string = users[users.length - 1]?.content ?? '';
       const send = (status: number, payload: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(payload));
+        body.answeredMs = Date.now();
       };
       let m: RegExpExecArray | null;
       if ((m = /^FAIL (\d{3})$/.exec(last)))
@@ -70,6 +85,45 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         total_tokens: promptTokens + content.length,
       };
       body.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens };
+      if (body.stream) {
+        const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+          `data: ${JSON.stringify({ id: `chatcmpl-fake-${id}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model, choices, ...extra })}\n\n`;
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.socket?.setNoDelay(true);
+        const words = content.split(/(?<= )/);
+        const { firstTokenMs, tokenGapMs } = knobs.streaming;
+        await new Promise((r) => setTimeout(r, firstTokenMs));
+        for (let i = 0; i < words.length; i++) {
+          if (i > 0 && tokenGapMs > 0) await new Promise((r) => setTimeout(r, tokenGapMs));
+          const delta = { ...(i === 0 ? { role: 'assistant' } : {}), content: words[i] };
+          res.write(chunk([{ index: 0, delta, finish_reason: null, logprobs: null }]));
+        }
+        if (tool)
+          res.write(
+            chunk([
+              {
+                index: 0,
+                delta: {
+                  tool_calls: [
+                    {
+                      index: 0,
+                      id: `call_fake_${id}`,
+                      type: 'function',
+                      function: { name: tool[1], arguments: tool[2] || '{}' },
+                    },
+                  ],
+                },
+                finish_reason: null,
+                logprobs: null,
+              },
+            ]),
+          );
+        res.write(chunk([{ index: 0, delta: {}, finish_reason: tool ? 'tool_calls' : 'stop', logprobs: null }]));
+        if (body.stream_options?.include_usage) res.write(chunk([], { usage }));
+        res.end('data: [DONE]\n\n');
+        body.answeredMs = Date.now();
+        return;
+      }
       send(200, {
         id: `chatcmpl-fake-${id}`,
         object: 'chat.completion',
@@ -106,6 +160,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     requests,
+    get streaming() {
+      return knobs.streaming;
+    },
+    set streaming(value) {
+      knobs.streaming = value;
+    },
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }

@@ -1,0 +1,162 @@
+/**
+ * The token channel of a live call: the assistant's words go from the worker's LLM activity straight to
+ * the API process that holds the call's ConversationRelay WebSocket, as the model streams them, instead
+ * of waiting for the whole answer to travel through the workflow. The workflow stays the record of what
+ * was said (the activity's result); this channel only carries early copies of the same words.
+ *
+ * - API side (`relayTokenServer`): an HTTP listener on `RELAY_STREAM_HOST` (default 127.0.0.1, any free
+ *   port) that takes `POST /calls/{call id}/tokens` with `Authorization: Bearer <session token>` and a
+ *   newline-delimited JSON body, one `{"token":"…"}` per line, written as the model produces them. Each
+ *   token is handed to the relay session registered for the call, which sends it to Twilio as
+ *   `{"type":"text","token":…,"last":false}`. 404 when no session of this process holds the call, 401 for
+ *   another token.
+ * - The relay session records `stream_url` and `stream_token` (sealed, src/secrets.ts) in its
+ *   `relay_sessions` document (src/models/calls.ts), so any worker finds the API instance that holds it.
+ * - Worker side (`openTokenStream`): the LLM activity looks the session up and streams to it. Without a
+ *   session (simulated calls, a relay not connected yet, another API instance gone) it returns null and
+ *   the answer is spoken whole, as before; a channel that fails mid-answer is dropped, never fatal.
+ */
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { config } from '../config';
+import { RelaySession } from '../models/calls';
+import { logger } from '../logger';
+import { openSecret } from '../secrets';
+
+/** What the API's relay session does with streamed tokens of the answer being produced. */
+export interface TokenSink {
+  token(text: string): void;
+}
+
+/** The API's listener for streamed tokens, shared by every relay session of the process. */
+export interface RelayTokenServer {
+  /** Registers the session holding `callId`; returns the URL and secret a worker streams to. */
+  register(callId: string, sink: TokenSink): Promise<{ url: string; token: string }>;
+  unregister(callId: string): void;
+  close(): Promise<void>;
+}
+
+/** Largest token stream accepted for one answer (bytes); an answer is far smaller. */
+const MAX_STREAM_BYTES = 256 * 1024;
+
+/**
+ * Starts the token listener (lazily, on the first registration) on `RELAY_STREAM_HOST`.
+ * @returns the server; `close()` stops it and forgets every session
+ */
+export function relayTokenServer(): RelayTokenServer {
+  const sessions = new Map<string, { sink: TokenSink; secret: string }>();
+  let listening: Promise<string> | undefined;
+  const server = http.createServer((req, res) => {
+    const m = /^\/calls\/(call_[0-9a-z]{26})\/tokens$/.exec(req.url ?? '');
+    const session = m ? sessions.get(m[1]) : undefined;
+    if (req.method !== 'POST' || !session) return void res.writeHead(404).end();
+    const given = Buffer.from(String(req.headers.authorization ?? ''));
+    const expected = Buffer.from(`Bearer ${session.secret}`);
+    if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected))
+      return void res.writeHead(401).end();
+    req.socket.setNoDelay(true);
+    let buffered = '';
+    let size = 0;
+    const take = (line: string) => {
+      if (!line.trim()) return;
+      try {
+        const { token } = JSON.parse(line) as { token?: unknown };
+        if (typeof token === 'string' && token) session.sink.token(token);
+      } catch {
+        // a malformed line is skipped; the whole answer still comes through the workflow
+      }
+    };
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      size += chunk.length;
+      if (size > MAX_STREAM_BYTES) return void req.destroy();
+      buffered += chunk;
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        take(buffered.slice(0, nl));
+        buffered = buffered.slice(nl + 1);
+      }
+    });
+    req.on('end', () => {
+      take(buffered);
+      res.writeHead(204).end();
+    });
+    req.on('error', () => undefined);
+  });
+  server.on('error', (err) => logger.warn('relay tokens: server error', { error: err.message }));
+  const base = () =>
+    (listening ??= new Promise<string>((resolve, reject) => {
+      const host = config().relayStreamHost;
+      server.once('error', reject);
+      server.listen(0, host, () => {
+        const { port } = server.address() as AddressInfo;
+        resolve(`http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+      });
+      server.unref();
+    }));
+  return {
+    register: async (callId, sink) => {
+      const secret = crypto.randomBytes(18).toString('base64url');
+      sessions.set(callId, { sink, secret });
+      return { url: `${await base()}/calls/${callId}/tokens`, token: secret };
+    },
+    unregister: (callId) => void sessions.delete(callId),
+    close: async () => {
+      sessions.clear();
+      if (!listening) return;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A token stream to the relay of one call, open for one LLM answer. */
+export interface TokenStream {
+  write(token: string): void;
+  /** Ends the stream; resolves once the API has handed every token to the relay (or the stream failed). */
+  end(): Promise<void>;
+}
+
+/**
+ * Opens the token channel to the API instance holding `callId`'s relay, or returns null when the call has
+ * none registered. Never throws: a failing channel only loses the early copy of the words.
+ */
+export async function openTokenStream(callId: string): Promise<TokenStream | null> {
+  let session: { stream_url?: string | null; stream_token?: string | null } | null;
+  try {
+    session = await RelaySession.findById(callId, { stream_url: 1, stream_token: 1 }).lean();
+  } catch {
+    return null;
+  }
+  const secret = openSecret(session?.stream_token);
+  if (!session?.stream_url || !secret) return null;
+  let failed = false;
+  const req = http.request(session.stream_url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/x-ndjson' },
+  });
+  const done = new Promise<void>((resolve) => {
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve());
+      res.on('error', () => resolve());
+    });
+    req.on('error', (err) => {
+      if (!failed) logger.info('relay tokens: channel failed', { call_id: callId, error: err.message });
+      failed = true;
+      resolve();
+    });
+  });
+  req.on('socket', (socket) => socket.setNoDelay(true));
+  req.flushHeaders();
+  return {
+    write: (token) => {
+      if (!failed) req.write(`${JSON.stringify({ token })}\n`);
+    },
+    end: async () => {
+      if (!failed) req.end();
+      await done;
+    },
+  };
+}
