@@ -58,20 +58,23 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
 
 /** Stores transcript turns; a turn already stored (same call and `seq`) is left as it is. */
 export async function recordTurns(input: { callId: string; turns: CallTurnInput[] }): Promise<void> {
-  for (const t of input.turns) {
-    await insertIfAbsent(CallTurn, {
-      _id: `${input.callId}:${String(t.seq).padStart(6, '0')}`,
-      call_id: input.callId,
-      seq: t.seq,
-      role: t.role,
-      text: t.text,
-      tool_name: t.toolName ?? null,
-      tool_arguments_json: t.toolArguments ?? null,
-      knowledge_json: t.knowledge?.length ? JSON.stringify(t.knowledge) : null,
-      tool_call_id: t.toolCallId ?? null,
-      at_ms: t.atMs,
-    });
-  }
+  // Side by side: each turn has its own id, and a turn's write does not depend on another's.
+  await Promise.all(
+    input.turns.map((t) =>
+      insertIfAbsent(CallTurn, {
+        _id: `${input.callId}:${String(t.seq).padStart(6, '0')}`,
+        call_id: input.callId,
+        seq: t.seq,
+        role: t.role,
+        text: t.text,
+        tool_name: t.toolName ?? null,
+        tool_arguments_json: t.toolArguments ?? null,
+        knowledge_json: t.knowledge?.length ? JSON.stringify(t.knowledge) : null,
+        tool_call_id: t.toolCallId ?? null,
+        at_ms: t.atMs,
+      }),
+    ),
+  );
 }
 
 /**

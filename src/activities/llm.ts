@@ -124,7 +124,10 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
   try {
     const body = { model, messages: messages.map(toOpenAI), ...(tools.length ? { tools } : {}), user: input.callId };
     const relay = input.stream ? await openTokenStream(input.callId) : null;
-    const completion = relay ? await streamed(body, relay) : await openai().chat.completions.create(body);
+    // A cancelled attempt (a local activity past the turn's deadline) stops its request at once.
+    const completion = relay
+      ? await streamed(body, relay)
+      : await openai().chat.completions.create(body, { signal: Context.current().cancellationSignal });
     timer({ outcome: 'ok' });
     // Every answer the provider sent costs its tokens, this attempt's included if it is then retried.
     await recordUsage(

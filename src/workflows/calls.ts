@@ -36,7 +36,13 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type * as activities from '../activities';
-import type { AssistantContextIds, ChatMessage, CallTurnInput, KnowledgeRef } from '../shared/assistant';
+import {
+  callSystemPrompt,
+  type AssistantContextIds,
+  type ChatMessage,
+  type CallTurnInput,
+  type KnowledgeRef,
+} from '../shared/assistant';
 import { newId } from '../shared/ids';
 import { searchAttributeKeys } from '../shared/search-attributes';
 import {
@@ -131,6 +137,20 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   /** Turns said but not yet recorded, and the chat messages said since the last recording. */
   let pendingTurns: CallTurnInput[] = [];
   let pendingMessages: ChatMessage[] = [];
+  /**
+   * Local-turn runs that began the call: the whole conversation as the model sees it, system prompt first,
+   * held here and sent with each LLM request (a local activity's input is not recorded in the history), so
+   * no turn reads the stored transcript back. Runs that continue a long call load it from the store.
+   */
+  const chatLog: ChatMessage[] | null =
+    localTurns && !resumed
+      ? [{ role: 'system', content: callSystemPrompt({ agent: input.agent, to: input.to, context: input.context }) }]
+      : null;
+  /** Adds a message of the other party or a scripted line to what the next LLM request carries. */
+  const hearMessage = (m: ChatMessage) => {
+    pendingMessages.push(m);
+    chatLog?.push(m);
+  };
   /** Live mode: what the caller said (callerSaid updates), waiting for the conversation loop. */
   const callerInbox: { id: number; text: string }[] = [];
   /** Live mode: the assistant's answer to each utterance, by utterance id (`final: false` = holding line said). */
@@ -377,14 +397,17 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     const final = stop as StopRequest;
     await flushTurns();
     const events: string[] = [];
+    // Telephony is a no-op without a provider call (a simulated call): local-turn runs skip its round trip.
+    const noProvider = localTurns && providerCallSid === null;
     if (final.status === 'transferred' && final.transferTo) {
       try {
-        await telephony.transferCall({
-          callId: input.callId,
-          livemode: input.livemode,
-          providerCallSid,
-          to: final.transferTo,
-        });
+        if (!noProvider)
+          await telephony.transferCall({
+            callId: input.callId,
+            livemode: input.livemode,
+            providerCallSid,
+            to: final.transferTo,
+          });
         events.push('call.transferred');
       } catch (err) {
         final.status = 'failed';
@@ -396,7 +419,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
       // Twilio hangs up and reports `completed`. Hang up ourselves only if that does not come in time.
       const hungUp = () => rank(telephonyStatus?.status) === 3;
       if (!input.simulation && final.reason === 'assistant_ended') await condition(hungUp, GRACEFUL_HANGUP_MS);
-      if (!hungUp()) {
+      if (!hungUp() && !noProvider) {
         try {
           await telephony.hangUpCall({ callId: input.callId, livemode: input.livemode, providerCallSid });
         } catch (err) {
@@ -429,7 +452,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     const firstTurn = turnCount;
     if (input.agent.first_message && !resumed) {
       say('assistant', input.agent.first_message);
-      pendingMessages.push({ role: 'assistant', content: input.agent.first_message });
+      hearMessage({ role: 'assistant', content: input.agent.first_message });
       await flushTurns();
     }
     for (;;) {
@@ -454,7 +477,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
         utterance = next.id;
       }
       say('caller', heard);
-      pendingMessages.push({ role: 'user', content: heard });
+      hearMessage({ role: 'user', content: heard });
 
       // Answer, possibly through tools. A late answer: a live caller hears the holding line and waits
       // up to LIVE_GIVE_UP_DEADLINES deadlines; a simulated call ends at the first.
@@ -463,8 +486,8 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
         await assistantTurn({
           conversationId: input.callId,
           model: input.agent.model,
-          messages: pendingMessages,
-          history: { callId: input.callId },
+          messages: chatLog ?? pendingMessages,
+          ...(chatLog ? {} : { history: { callId: input.callId } }),
           turn: input.simulation ? scriptIndex : utterance,
           tools: callTools,
           context: assistantContext,

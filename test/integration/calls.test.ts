@@ -80,6 +80,27 @@ describe('calls', function () {
     expect(req.tools!.map((x) => x.function.name)).to.include.members(['end_call', 'transfer_call']);
   });
 
+  it("runs a simulated call's turns without server round trips: 3 workflow tasks and 2 scheduled activities for 6 lines", async () => {
+    const lines = ['one', 'two', 'three', 'four', 'five', 'six'];
+    const created = await placeCall(t, { simulation: { caller: lines } });
+    const ended = await waitForCall(t.testKey, created.id);
+    expect(ended).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
+    const history = await h().env.client.workflow.getHandle(created.id).fetchHistory();
+    const count = (attributes: string) =>
+      (history.events ?? []).filter((e) => (e as Record<string, unknown>)[attributes] != null).length;
+    // The start (ensure the record, answer: call.started), the turns (local activities, then call.ended), the end.
+    const kinds = (history.events ?? []).map((e) =>
+      Object.keys(e).find((k) => k.endsWith('EventAttributes') && (e as Record<string, unknown>)[k] != null),
+    );
+    expect(count('workflowTaskCompletedEventAttributes'), `workflow tasks: ${kinds.join(' ')}`).to.be.at.most(3);
+    expect(count('activityTaskScheduledEventAttributes'), 'scheduled activities: the two event transitions').to.equal(
+      2,
+    );
+    // LLM requests and transcript writes are markers: one each per line, one write for the greeting.
+    expect(count('markerRecordedEventAttributes')).to.be.at.least(2 * lines.length + 1);
+    expect((await transcript(t.testKey, created.id)).turns).to.have.length(1 + 2 * lines.length);
+  });
+
   it('ends with caller_hung_up when the scripted caller runs out of lines', async () => {
     const call = await placeCall(t, { simulation: { caller: ['One', 'Two'] } });
     const ended = await waitForCall(t.testKey, call.id);

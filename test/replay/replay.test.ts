@@ -37,6 +37,13 @@ describe('replay of recorded workflow histories', function () {
       'call-v2-api-end.json',
       'call-v2-continued-as-new.json',
     ]);
+    // Recorded after local-activity turns (`patched('local-turns')`).
+    expect(names).to.include.members([
+      'call-v3-assistant-ended.json',
+      'call-v3-deadline-failed.json',
+      'call-v3-api-end.json',
+      'call-v3-continued-as-new.json',
+    ]);
   });
 
   it('has recorded webhookDeliveryWorkflow histories for every way a delivery ends', () => {

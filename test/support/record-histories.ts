@@ -4,11 +4,13 @@
  * call can end through the API, and writes each history as JSON to test/replay/histories/call-<name>.json.
  *
  *   npm run record-histories              # every scenario
- *   npm run record-histories -- v2-       # only the scenarios whose name starts with v2-
+ *   npm run build && node dist/test/support/record-histories.js v3-   # only the v3- scenarios
  *
+ * (`npm run record-histories -- v3-` would hand the prefix to the last of its three recorders only.)
  * Re-record after an intentional, versioned change to the workflow, and keep the old files: running
  * workflows must still replay them. The scenarios without a `v2-` prefix were recorded before turn
- * deadlines (`patched('turn-deadline')`) and the stored-transcript LLM input; the `v2-` ones after.
+ * deadlines (`patched('turn-deadline')`) and the stored-transcript LLM input; the `v2-` ones after; the
+ * `v3-` ones after local-activity turns (`patched('local-turns')`).
  * For a call that continued as new, the first run's history is written (the one that decided to).
  */
 import fs from 'node:fs';
@@ -102,6 +104,25 @@ async function main(): Promise<void> {
       // The harness's dev server suggests continue-as-new at 1,000 events: 120 exchanges cross it.
       'v2-continued-as-new': async () =>
         place({ simulation: { caller: Array.from({ length: 120 }, (_, i) => `line ${i}`) } }),
+      // Local-activity turns: LLM requests and transcript writes as markers, the deadline as a local timeout.
+      'v3-assistant-ended': async () =>
+        place({
+          context: { name: 'Ana' },
+          simulation: { caller: ['Hi', 'TOOL transfer_call {"to":"nowhere"}', 'TOOL end_call {}'] },
+        }),
+      'v3-caller-hung-up': async () => place({ simulation: { caller: ['One', 'Two', 'Three'] } }),
+      'v3-deadline-failed': async () => place({ simulation: { caller: ['SLOW 10000'] } }),
+      'v3-llm-failed': async () => place({ simulation: { caller: ['FAIL 400'] } }),
+      'v3-busy': async () => place({ simulation: { outcome: 'busy' } }),
+      'v3-api-end': async () => {
+        const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 5 } });
+        await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
+        await request('POST', `/v1/calls/${id}/end`, { key: t.testKey });
+        return id;
+      },
+      // A run holds at most 500 local turns: 260 exchanges cross it.
+      'v3-continued-as-new': async () =>
+        place({ simulation: { caller: Array.from({ length: 260 }, (_, i) => `line ${i}`) } }),
     };
     const only = process.argv[2] ?? '';
     fs.mkdirSync(HISTORIES_DIR, { recursive: true });
