@@ -19,7 +19,8 @@
  * Knobs: BENCH_CALLS (10-client calls, default 100), BENCH_SERIAL_CALLS (1-client calls, default 30),
  * BENCH_TURNS (caller lines per call, default 5), BENCH_STARTS (bare starts per client count, default 200),
  * BENCH_LIVE_CALLS (default 5) × BENCH_LIVE_TURNS (default 8), BENCH_FIRST_TOKEN_MS (default 200),
- * BENCH_TIMEOUT_MS (default 300000). Loopback only; on a machine shared with other work the figures are
+ * BENCH_TIMEOUT_MS (default 300000), BENCH_WORKER_NODE_OPTIONS (the worker process's NODE_OPTIONS, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it). Loopback only; on a machine shared with other work the figures are
  * inflated by it.
  *
  *   npm run bench:calls
@@ -167,6 +168,7 @@ async function main(): Promise<void> {
       TWILIO_AUTH_TOKEN: fake.authToken,
       TWILIO_API_BASE_URL: fake.url,
       PUBLIC_BASE_URL: h().api.url,
+      ...(process.env.BENCH_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS } : {}),
     });
     const roles = processRoles(worker.pid!);
     const t = await newTenant();
