@@ -17,8 +17,15 @@
  *   deadline (a holding line, then the end), each LLM request by the activity's timeouts and retries.
  * - The end is always recorded: the finish phase runs in a non-cancellable scope, a failing hang-up is
  *   noted, not fatal; a run closed by an operator is found by the reconciler (src/workflows/calls-reconciler.ts).
- * - Bounded history: the LLM activity loads the recorded transcript by call id (each turn's input holds
- *   only the new messages), and a long call continues as new when Temporal suggests it.
+ * - Bounded history: runs since `patched('local-turns')` ask the LLM and write the transcript through
+ *   local activities (no server round trip per turn; their inputs are not recorded), holding the
+ *   conversation in memory; older runs, and runs continuing a long call, have the LLM activity load the
+ *   recorded transcript by call id. A long call continues as new when Temporal suggests it (or after
+ *   `LOCAL_TURNS_PER_RUN` local turns).
+ * - Exactly once: transitions that emit events stay scheduled activities (event ids fixed in the history);
+ *   a worker crash in the middle of a workflow task re-runs its local activities: the LLM request may be
+ *   sent again (metered once: usage rows are keyed by run and activity id), transcript rows are
+ *   insert-if-absent.
  */
 import {
   allHandlersFinished,
