@@ -161,14 +161,18 @@ export function attachConversationRelay(server: http.Server, temporal: Client): 
         return refuse(socket, '403 Forbidden');
       // The streamed words of answers come here until the session's socket is open, then to it.
       const sink: TokenSink & { to?: (text: string) => void } = { token: (text) => sink.to?.(text) };
-      const channel = await tokens.register(callId, sink);
+      // Without the channel (its listener could not start) the answers are spoken whole, as before.
+      const channel = await tokens.register(callId, sink).catch((err: Error) => {
+        logger.warn('relay: token channel unavailable', { call_id: callId, error: err.message });
+        return null;
+      });
       try {
         await RelaySession.collection.insertOne({
           _id: callId as never,
           provider_call_sid: sid,
           created_ms: Date.now(),
-          stream_url: channel.url,
-          stream_token: sealSecret(channel.token),
+          stream_url: channel?.url ?? null,
+          stream_token: channel ? sealSecret(channel.token) : null,
         });
       } catch (err) {
         tokens.unregister(callId);

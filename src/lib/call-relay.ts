@@ -37,6 +37,9 @@ export interface RelayTokenServer {
   close(): Promise<void>;
 }
 
+/** How long an answer's end waits for the API holding the relay to confirm it took every word (ms). */
+const STREAM_END_WAIT_MS = 1_000;
+
 /** Largest token stream accepted for one answer (bytes); an answer is far smaller. */
 const MAX_STREAM_BYTES = 256 * 1024;
 
@@ -156,7 +159,13 @@ export async function openTokenStream(callId: string): Promise<TokenStream | nul
     },
     end: async () => {
       if (!failed) req.end();
-      await done;
+      // Wait for the relay to have taken every word (so they precede the update's answer), but never hold
+      // the answer itself for an API instance that does not answer.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, STREAM_END_WAIT_MS)));
+      const answered = await Promise.race([done.then(() => true), late.then(() => false)]);
+      clearTimeout(timer);
+      if (!answered) req.destroy();
     },
   };
 }
