@@ -8,6 +8,7 @@ import { insertIfAbsent } from '../models/store';
 import { Call, CallTurn, newCallDocument, renderCall } from '../models/calls';
 import { CALL_WORKFLOW, TERMINAL_STATUSES, type CallReconcilerInput, type CallWorkflowInput } from '../shared/calls';
 import { derivedId } from '../shared/ids';
+import { formPrompt, type FormDefinition } from '../shared/forms';
 import { callSystemPrompt, type AssistantAgent, type CallTurnInput, type ChatMessage } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
 import { emitEvent } from '../lib/events';
@@ -89,7 +90,9 @@ export async function callConversation(callId: string): Promise<ChatMessage[]> {
   const messages: ChatMessage[] = [
     {
       role: 'system',
-      content: callSystemPrompt({ agent, to: call.to, context: JSON.parse(call.context_json ?? '{}') }),
+      content:
+        callSystemPrompt({ agent, to: call.to, context: JSON.parse(call.context_json ?? '{}') }) +
+        (call.form_definition_json ? `\n\n${formPrompt(JSON.parse(call.form_definition_json) as FormDefinition)}` : ''),
     },
   ];
   const turns = await CallTurn.find({ call_id: callId }).sort({ seq: 1 }).lean();

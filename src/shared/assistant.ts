@@ -73,7 +73,8 @@ export interface ToolDefinition {
 }
 
 /** Names of the assistant's tools (DESIGN.md section 6). */
-export type ToolName = 'end_call' | 'transfer_call' | 'search_knowledge' | 'handoff_to_person';
+export type ToolName = 'end_call' | 'transfer_call' | 'search_knowledge' | 'handoff_to_person'
+  | 'fill_form';
 
 /** Every tool the assistant may be offered, by name; a channel offers a subset (src/workflows/assistant.ts). */
 export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
@@ -113,6 +114,16 @@ export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
     parameters: {
       type: 'object',
       properties: { reason: { type: 'string', description: 'why a person is needed, in a few words' } },
+      additionalProperties: false,
+    },
+  },
+  fill_form: {
+    name: 'fill_form',
+    description: "Record values of the call's form (bulk campaigns): the form's fields are listed in the instructions.",
+    parameters: {
+      type: 'object',
+      properties: { fields: { type: 'object', description: 'values by field key, e.g. {"attending": true}', additionalProperties: true } },
+      required: ['fields'],
       additionalProperties: false,
     },
   },
