@@ -20,9 +20,31 @@ import { Form, formDefinition } from '../models/forms';
 import { insertIfAbsent } from '../models/store';
 import { emitEvent } from '../lib/events';
 import { newCallInput } from '../lib/calls';
-import { contactCallRequest, contactZoneKey, DEFAULT_US_WINDOW, doNotCallPhones, windowIntervals, windowRule, type CampaignSchedule, type WindowRule } from '../lib/bulk-calls';
-import { bulkCallResultId, type BulkCallCounts, type BulkCallStatus, type PageContact, type ResultStatus, type WindowInterval } from '../shared/bulk-calls';
-import { TERMINAL_STATUSES, type CallStatus, type CallWorkflowInput, type EndReason, type Simulation } from '../shared/calls';
+import {
+  contactCallRequest,
+  contactZoneKey,
+  DEFAULT_US_WINDOW,
+  doNotCallPhones,
+  windowIntervals,
+  windowRule,
+  type CampaignSchedule,
+  type WindowRule,
+} from '../lib/bulk-calls';
+import {
+  bulkCallResultId,
+  type BulkCallCounts,
+  type BulkCallStatus,
+  type PageContact,
+  type ResultStatus,
+  type WindowInterval,
+} from '../shared/bulk-calls';
+import {
+  TERMINAL_STATUSES,
+  type CallStatus,
+  type CallWorkflowInput,
+  type EndReason,
+  type Simulation,
+} from '../shared/calls';
 import type { FormValues } from '../shared/forms';
 
 async function campaign(bulkCallId: string) {
@@ -32,7 +54,8 @@ async function campaign(bulkCallId: string) {
   return doc;
 }
 
-const scheduleOf = (doc: { schedule_json?: string | null }): CampaignSchedule | null => (doc.schedule_json ? (JSON.parse(doc.schedule_json) as CampaignSchedule) : null);
+const scheduleOf = (doc: { schedule_json?: string | null }): CampaignSchedule | null =>
+  doc.schedule_json ? (JSON.parse(doc.schedule_json) as CampaignSchedule) : null;
 
 /** Inserts the campaign's document if it is not there (the API normally wrote it already). */
 export async function ensureBulkCallRecord(record: Record<string, unknown>): Promise<void> {
@@ -47,17 +70,29 @@ export interface LoadBulkCallPageResult {
 }
 
 /** Loads contacts `[fromIndex, fromIndex + limit)` of a campaign with their calling-window zones. */
-export async function loadBulkCallPage(input: { bulkCallId: string; fromIndex: number; limit: number }): Promise<LoadBulkCallPageResult> {
+export async function loadBulkCallPage(input: {
+  bulkCallId: string;
+  fromIndex: number;
+  limit: number;
+}): Promise<LoadBulkCallPageResult> {
   const doc = await campaign(input.bulkCallId);
   const schedule = scheduleOf(doc);
   const rows = await BulkCallResult.find(
-    { _id: { $gte: bulkCallResultId(input.bulkCallId, input.fromIndex), $lt: bulkCallResultId(input.bulkCallId, input.fromIndex + input.limit) } },
+    {
+      _id: {
+        $gte: bulkCallResultId(input.bulkCallId, input.fromIndex),
+        $lt: bulkCallResultId(input.bulkCallId, input.fromIndex + input.limit),
+      },
+    },
     { index: 1, phone: 1 },
   )
     .sort({ _id: 1 })
     .lean();
   const expected = Math.min(input.limit, doc.counts.total - input.fromIndex);
-  if (rows.length !== expected) throw new Error(`bulk call ${input.bulkCallId}: ${rows.length} result rows from ${input.fromIndex}, expected ${expected}`);
+  if (rows.length !== expected)
+    throw new Error(
+      `bulk call ${input.bulkCallId}: ${rows.length} result rows from ${input.fromIndex}, expected ${expected}`,
+    );
   const rules = new Map<string, WindowRule>();
   const contacts: PageContact[] = [];
   for (const row of rows) {
@@ -67,13 +102,21 @@ export async function loadBulkCallPage(input: { bulkCallId: string; fromIndex: n
     contacts.push({ index: row.index, zone });
   }
   const now = Date.now();
-  return { contacts, windows: Object.fromEntries([...rules].map(([zone, rule]) => [zone, windowIntervals(rule, zone, now)])) };
+  return {
+    contacts,
+    windows: Object.fromEntries([...rules].map(([zone, rule]) => [zone, windowIntervals(rule, zone, now)])),
+  };
 }
 
 /** Window intervals from now for each zone key (the campaign's window, else the +1 default). */
-export async function bulkCallWindows(input: { bulkCallId: string; zones: string[] }): Promise<Record<string, WindowInterval[]>> {
+export async function bulkCallWindows(input: {
+  bulkCallId: string;
+  zones: string[];
+}): Promise<Record<string, WindowInterval[]>> {
   const schedule = scheduleOf(await campaign(input.bulkCallId));
-  const rule: WindowRule = schedule ? { start: schedule.window.start, end: schedule.window.end, days: schedule.days } : DEFAULT_US_WINDOW;
+  const rule: WindowRule = schedule
+    ? { start: schedule.window.start, end: schedule.window.end, days: schedule.days }
+    : DEFAULT_US_WINDOW;
   const now = Date.now();
   return Object.fromEntries(input.zones.map((zone) => [zone, windowIntervals(rule, zone, now)]));
 }
@@ -89,7 +132,10 @@ export type PreparedCall =
  * the number so (checked now, so a contact marked after the campaign started is still skipped), `failed`
  * when the agent or form no longer exists, else the call's `callWorkflow` input under `callId`.
  */
-export async function prepareBulkCalls(input: { bulkCallId: string; items: { index: number; attempt: number; callId: string }[] }): Promise<PreparedCall[]> {
+export async function prepareBulkCalls(input: {
+  bulkCallId: string;
+  items: { index: number; attempt: number; callId: string }[];
+}): Promise<PreparedCall[]> {
   const doc = await campaign(input.bulkCallId);
   const tenant = { orgId: doc.org_id, livemode: doc.livemode };
   const [agent, form, rows] = await Promise.all([
@@ -98,7 +144,10 @@ export async function prepareBulkCalls(input: { bulkCallId: string; items: { ind
     BulkCallResult.find({ _id: { $in: input.items.map((i) => bulkCallResultId(input.bulkCallId, i.index)) } }).lean(),
   ]);
   const byIndex = new Map(rows.map((r) => [r.index, r]));
-  const blocked = await doNotCallPhones(tenant, rows.map((r) => r.phone));
+  const blocked = await doNotCallPhones(
+    tenant,
+    rows.map((r) => r.phone),
+  );
   const settings = {
     from: doc.from ?? null,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
@@ -112,7 +161,12 @@ export async function prepareBulkCalls(input: { bulkCallId: string; items: { ind
     if (!agent) return { index: item.index, kind: 'failed', error: `the agent ${doc.agent_id} no longer exists` };
     if (!form) return { index: item.index, kind: 'failed', error: `the form ${doc.form_id} no longer exists` };
     const callInput = newCallInput(item.callId, tenant, agent, contactCallRequest(settings, rowContact(row)));
-    callInput.campaign = { bulkCallId: input.bulkCallId, contactIndex: item.index, attempt: item.attempt, form: formDefinition(form) };
+    callInput.campaign = {
+      bulkCallId: input.bulkCallId,
+      contactIndex: item.index,
+      attempt: item.attempt,
+      form: formDefinition(form),
+    };
     return { index: item.index, kind: 'call', input: callInput };
   });
 }
@@ -169,28 +223,50 @@ export async function recordBulkCallProgress(input: RecordBulkCallProgressInput)
       { ordered: false },
     );
   }
-  if (input.endPending) {
-    await BulkCallResult.updateMany({ bulk_call_id: input.bulkCallId, status: 'pending' }, { $set: { status: input.endPending, updated_ms: input.atMs } });
-  }
   const doc = await BulkCall.findOneAndUpdate(
     { _id: input.bulkCallId },
-    { $set: { status: input.status, counts: input.counts, updated_ms: input.atMs, ...(input.completed ? { completed_ms: input.atMs } : {}) } },
+    {
+      $set: {
+        status: input.status,
+        counts: input.counts,
+        updated_ms: input.atMs,
+        ...(input.completed ? { completed_ms: input.atMs } : {}),
+        // Rows still pending show this status from now on (src/models/bulk-calls.ts `pending_ended_as`).
+        ...(input.endPending ? { pending_ended_as: input.endPending } : {}),
+      },
+    },
     { returnDocument: 'after' },
   ).lean();
   if (!doc) throw new Error(`bulk call ${input.bulkCallId} has no document`);
   const client = Context.current().client;
   const finals = input.rows.filter((r) => r.eventId);
   if (finals.length) {
-    const rows = await BulkCallResult.find({ _id: { $in: finals.map((r) => bulkCallResultId(input.bulkCallId, r.index)) } }).lean();
+    const rows = await BulkCallResult.find({
+      _id: { $in: finals.map((r) => bulkCallResultId(input.bulkCallId, r.index)) },
+    }).lean();
     const byIndex = new Map(rows.map((r) => [r.index, r]));
     for (const r of finals) {
       const row = byIndex.get(r.index);
       if (!row) continue;
-      await emitEvent(client, { id: r.eventId!, orgId: doc.org_id, livemode: doc.livemode, type: 'bulk_call.contact_completed', createdMs: input.atMs, object: renderBulkCallResult(row) });
+      await emitEvent(client, {
+        id: r.eventId!,
+        orgId: doc.org_id,
+        livemode: doc.livemode,
+        type: 'bulk_call.contact_completed',
+        createdMs: input.atMs,
+        object: renderBulkCallResult(row),
+      });
     }
   }
   if (input.completedEventId) {
-    await emitEvent(client, { id: input.completedEventId, orgId: doc.org_id, livemode: doc.livemode, type: 'bulk_call.completed', createdMs: input.atMs, object: renderBulkCall(doc) });
+    await emitEvent(client, {
+      id: input.completedEventId,
+      orgId: doc.org_id,
+      livemode: doc.livemode,
+      type: 'bulk_call.completed',
+      createdMs: input.atMs,
+      object: renderBulkCall(doc),
+    });
   }
 }
 
@@ -215,10 +291,15 @@ export async function checkBulkCalls(input: { callIds: string[] }): Promise<Chec
   for (const callId of input.callIds) {
     const doc = byId.get(callId);
     if (doc && (TERMINAL_STATUSES as readonly string[]).includes(doc.status)) {
-      out.push({ callId, status: doc.status as CallStatus, endReason: (doc.end_reason ?? null) as EndReason | null, form: doc.form_json ? (JSON.parse(doc.form_json) as FormValues) : null });
+      out.push({
+        callId,
+        status: doc.status as CallStatus,
+        endReason: (doc.end_reason ?? null) as EndReason | null,
+        form: doc.form_json ? (JSON.parse(doc.form_json) as FormValues) : null,
+      });
       continue;
     }
-    let closed = false;
+    let closed: boolean;
     try {
       const described = await Context.current().client.workflow.getHandle(callId).describe();
       closed = described.status.name !== 'RUNNING';
@@ -226,7 +307,11 @@ export async function checkBulkCalls(input: { callIds: string[] }): Promise<Chec
       if ((err as Error).name !== 'WorkflowNotFoundError') throw err;
       closed = true;
     }
-    out.push(closed ? { callId, status: 'failed', endReason: 'error', form: null } : { callId, status: null, endReason: null, form: null });
+    out.push(
+      closed
+        ? { callId, status: 'failed', endReason: 'error', form: null }
+        : { callId, status: null, endReason: null, form: null },
+    );
   }
   return out;
 }

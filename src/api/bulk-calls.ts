@@ -25,9 +25,20 @@ import { stringify } from 'csv-stringify';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { config, telephonyConfigured } from '../config';
 import { Agent } from '../models/agents';
-import { BulkCall, BulkCallResult, initialCounts, renderBulkCall, renderBulkCallResult, rowContact, type CampaignContact } from '../models/bulk-calls';
+import {
+  BulkCall,
+  BulkCallResult,
+  effectiveResultStatus,
+  initialCounts,
+  renderBulkCall,
+  renderBulkCallResult,
+  resultStatusFilter,
+  rowContact,
+  type BulkCallResultDoc,
+  type CampaignContact,
+} from '../models/bulk-calls';
 import { Form, formFields } from '../models/forms';
-import { insertIfAbsent } from '../models/store';
+import { insertIfAbsent, type WithId } from '../models/store';
 import { DAY_NAMES, isTimeZone, secondsOfDay, startBulkCallWorkflow, type CampaignSchedule } from '../lib/bulk-calls';
 import { MAX_DURATION } from '../lib/calls';
 import {
@@ -38,6 +49,7 @@ import {
   pauseUpdate,
   REDIAL_OUTCOMES,
   RESULT_STATUSES,
+  type ResultStatus,
   resumeUpdate,
   type BulkCallProgress,
 } from '../shared/bulk-calls';
@@ -58,9 +70,15 @@ const MAX_CONTACT_CONTEXT_BYTES = 4096;
 /** `max_concurrency`: default and bounds. */
 export const CONCURRENCY = { default: 5, max: 50 };
 /** Redial defaults when `retry` is given (absent `retry`: one call per contact). */
-export const RETRY_DEFAULTS = { max_attempts: 3, on: ['no_answer', 'failed'] as ('busy' | 'no_answer' | 'failed')[], interval_seconds: 3600 };
+export const RETRY_DEFAULTS = {
+  max_attempts: 3,
+  on: ['no_answer', 'failed'] as ('busy' | 'no_answer' | 'failed')[],
+  interval_seconds: 3600,
+};
 
-const localTime = z.string().refine((v) => !Number.isNaN(secondsOfDay(v)), 'must be a local time HH:MM (00:00 to 24:00)');
+const localTime = z
+  .string()
+  .refine((v) => !Number.isNaN(secondsOfDay(v)), 'must be a local time HH:MM (00:00 to 24:00)');
 
 const scheduleSchema = z.strictObject({
   window: z.strictObject({ start: localTime, end: localTime }),
@@ -72,13 +90,21 @@ const scheduleSchema = z.strictObject({
 const retrySchema = z.strictObject({
   max_attempts: z.number().int().min(1).max(10).optional(),
   on: z.array(z.enum(REDIAL_OUTCOMES)).max(3).optional(),
-  interval_seconds: z.number().int().min(0).max(7 * 24 * 3600).optional(),
+  interval_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .optional(),
 });
 
 const createSchema = z.strictObject({
   agent_id: z.string().min(1),
   form_id: z.string().min(1),
-  contacts: z.array(z.unknown()).min(1, 'must have at least one contact').max(MAX_CONTACTS, `must have at most ${MAX_CONTACTS} contacts`),
+  contacts: z
+    .array(z.unknown())
+    .min(1, 'must have at least one contact')
+    .max(MAX_CONTACTS, `must have at most ${MAX_CONTACTS} contacts`),
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
   from: e164.optional(),
   max_concurrency: z.number().int().min(1).max(CONCURRENCY.max).optional(),
@@ -109,7 +135,14 @@ export function bulkCallBodyParser(): Router {
   const parseLarge: RequestHandler = (req, res, next) =>
     parse(req, res, (err?: unknown) => {
       if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
-        return next(new ApiError(413, 'invalid_request_error', 'body_too_large', `The request body is larger than ${BULK_BODY_LIMIT.toUpperCase()} (at most ${MAX_CONTACTS} contacts).`));
+        return next(
+          new ApiError(
+            413,
+            'invalid_request_error',
+            'body_too_large',
+            `The request body is larger than ${BULK_BODY_LIMIT.toUpperCase()} (at most ${MAX_CONTACTS} contacts).`,
+          ),
+        );
       }
       next(err);
     });
@@ -118,7 +151,11 @@ export function bulkCallBodyParser(): Router {
 }
 
 /** Parses and checks the contacts: each an E.164 string or an object; 400 naming the row (`contacts[17].phone`). */
-function parseContacts(raw: unknown[], campaignMetadata: Record<string, string>, livemode: boolean): { contacts: CampaignContact[]; given: unknown[]; duplicates: number } {
+function parseContacts(
+  raw: unknown[],
+  campaignMetadata: Record<string, string>,
+  livemode: boolean,
+): { contacts: CampaignContact[]; given: unknown[]; duplicates: number } {
   const seen = new Set<string>();
   const contacts: CampaignContact[] = [];
   const given: unknown[] = [];
@@ -127,17 +164,31 @@ function parseContacts(raw: unknown[], campaignMetadata: Record<string, string>,
     const at = `contacts[${i}]`;
     let contact: CampaignContact;
     if (typeof item === 'string') {
-      if (!isE164(item)) throw invalidParam(at, `Invalid ${at}: must be a phone number in E.164 format, like +14155550123, or an object with phone.`);
+      if (!isE164(item))
+        throw invalidParam(
+          at,
+          `Invalid ${at}: must be a phone number in E.164 format, like +14155550123, or an object with phone.`,
+        );
       contact = { phone: item };
     } else if (item && typeof item === 'object' && !Array.isArray(item)) {
       contact = parseIndexed(contactSchema, item, at);
       if (contact.context && Buffer.byteLength(JSON.stringify(contact.context)) > MAX_CONTACT_CONTEXT_BYTES) {
-        throw invalidParam(`${at}.context`, `Invalid ${at}.context: must be at most ${MAX_CONTACT_CONTEXT_BYTES} bytes of JSON.`);
+        throw invalidParam(
+          `${at}.context`,
+          `Invalid ${at}.context: must be at most ${MAX_CONTACT_CONTEXT_BYTES} bytes of JSON.`,
+        );
       }
       if (contact.metadata && Object.keys({ ...campaignMetadata, ...contact.metadata }).length > 50) {
-        throw invalidParam(`${at}.metadata`, `Invalid ${at}.metadata: with the campaign's metadata, a call has at most 50 keys.`);
+        throw invalidParam(
+          `${at}.metadata`,
+          `Invalid ${at}.metadata: with the campaign's metadata, a call has at most 50 keys.`,
+        );
       }
-      if (livemode && contact.simulation) throw invalidParam(`${at}.simulation`, 'simulation is only accepted with a test-mode key; live calls ring real phones.');
+      if (livemode && contact.simulation)
+        throw invalidParam(
+          `${at}.simulation`,
+          'simulation is only accepted with a test-mode key; live calls ring real phones.',
+        );
     } else {
       throw invalidParam(at, `Invalid ${at}: must be an E.164 string or an object with phone.`);
     }
@@ -165,10 +216,18 @@ export function bulkCallsRouter(temporal: Client): Router {
   router.post('/', requireScope('calls:write'), async (req, res) => {
     const body = parseIndexed(createSchema, req.body);
     const { livemode, orgId } = req.auth!;
-    if (livemode && body.simulation) throw invalidParam('simulation', 'simulation is only accepted with a test-mode key; live calls ring real phones.');
-    if (livemode && !body.from) throw missingParam('from', 'Missing required param: from (live calls need the service number to call from).');
+    if (livemode && body.simulation)
+      throw invalidParam(
+        'simulation',
+        'simulation is only accepted with a test-mode key; live calls ring real phones.',
+      );
+    if (livemode && !body.from)
+      throw missingParam('from', 'Missing required param: from (live calls need the service number to call from).');
     if (body.schedule && secondsOfDay(body.schedule.window.end) <= secondsOfDay(body.schedule.window.start)) {
-      throw invalidParam('schedule.window.end', 'Invalid schedule.window.end: must be after schedule.window.start (same day, local time).');
+      throw invalidParam(
+        'schedule.window.end',
+        'Invalid schedule.window.end: must be after schedule.window.start (same day, local time).',
+      );
     }
     if (body.schedule?.ends_at !== undefined && body.schedule.ends_at * 1000 <= Date.now()) {
       throw invalidParam('schedule.ends_at', 'Invalid schedule.ends_at: must be in the future (unix seconds).');
@@ -182,13 +241,27 @@ export function bulkCallsRouter(temporal: Client): Router {
     if (!agent) throw notFound('agent', body.agent_id, 'agent_id');
     if (!form) throw notFound('form', body.form_id, 'form_id');
     if (livemode && !telephonyConfigured()) {
-      throw new ApiError(503, 'api_error', 'telephony_not_configured', 'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.');
+      throw new ApiError(
+        503,
+        'api_error',
+        'telephony_not_configured',
+        'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
+      );
     }
     const schedule: CampaignSchedule | null = body.schedule
-      ? { window: body.schedule.window, days: body.schedule.days ?? [...DAY_NAMES], ...(body.schedule.timezone ? { timezone: body.schedule.timezone } : {}), ...(body.schedule.ends_at !== undefined ? { ends_at: body.schedule.ends_at } : {}) }
+      ? {
+          window: body.schedule.window,
+          days: body.schedule.days ?? [...DAY_NAMES],
+          ...(body.schedule.timezone ? { timezone: body.schedule.timezone } : {}),
+          ...(body.schedule.ends_at !== undefined ? { ends_at: body.schedule.ends_at } : {}),
+        }
       : null;
     const retry = body.retry
-      ? { max_attempts: body.retry.max_attempts ?? RETRY_DEFAULTS.max_attempts, on: body.retry.on ?? RETRY_DEFAULTS.on, interval_seconds: body.retry.interval_seconds ?? RETRY_DEFAULTS.interval_seconds }
+      ? {
+          max_attempts: body.retry.max_attempts ?? RETRY_DEFAULTS.max_attempts,
+          on: body.retry.on ?? RETRY_DEFAULTS.on,
+          interval_seconds: body.retry.interval_seconds ?? RETRY_DEFAULTS.interval_seconds,
+        }
       : { max_attempts: 1, on: [], interval_seconds: 0 };
 
     await idempotent(req, res, 'bulk', async (bulkCallId) => {
@@ -279,13 +352,19 @@ export function bulkCallsRouter(temporal: Client): Router {
       if (typeof status !== 'string' || !(RESULT_STATUSES as readonly string[]).includes(status)) {
         throw invalidParam('status', `Invalid status: must be one of ${RESULT_STATUSES.join(', ')}.`);
       }
-      filter.status = status;
+      filter.status = resultStatusFilter(status as ResultStatus, campaign.pending_ended_as);
     }
     if (req.accepts(['application/json', 'text/csv']) === 'text/csv') {
       const form = await Form.findById(campaign.form_id).lean();
-      return void (await sendCsv(res, campaign._id, filter, form ? formFields(form).map((f) => f.key) : []));
+      return void (await sendCsv(
+        res,
+        campaign._id,
+        campaign.pending_ended_as ?? null,
+        filter,
+        form ? formFields(form).map((f) => f.key) : [],
+      ));
     }
-    res.json(await resultsPage(req, campaign._id, filter));
+    res.json(await resultsPage(req, campaign._id, campaign.pending_ended_as ?? null, filter));
   });
 
   for (const [action, update] of [
@@ -303,17 +382,28 @@ export function bulkCallsRouter(temporal: Client): Router {
       parseBody(z.strictObject({}), req.body);
       const campaign = await findBulkCall(req);
       await idempotent(req, res, 'req', async (updateId) => {
-        if (action === 'cancel' && campaign.status === 'canceled') return { status: 200, body: renderBulkCall(campaign) };
+        if (action === 'cancel' && campaign.status === 'canceled')
+          return { status: 200, body: renderBulkCall(campaign) };
         if (campaign.status === 'completed' || campaign.status === 'canceled') throw campaignEnded(campaign.status);
         try {
-          await temporal.workflow.getHandle<() => Promise<BulkCallProgress>>(bulkCallWorkflowId(campaign._id)).executeUpdate(update, { updateId });
+          await temporal.workflow
+            .getHandle<() => Promise<BulkCallProgress>>(bulkCallWorkflowId(campaign._id))
+            .executeUpdate(update, { updateId });
         } catch (err) {
-          if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === BULK_CALL_ENDED) {
+          if (
+            err instanceof WorkflowUpdateFailedError &&
+            err.cause instanceof ApplicationFailure &&
+            err.cause.type === BULK_CALL_ENDED
+          ) {
             const [s] = err.cause.details ?? [];
-            if (action === 'cancel' && s === 'canceled') return { status: 200, body: renderBulkCall(await findBulkCall(req)) };
+            if (action === 'cancel' && s === 'canceled')
+              return { status: 200, body: renderBulkCall(await findBulkCall(req)) };
             throw campaignEnded(typeof s === 'string' ? s : 'over');
           }
-          if (err instanceof WorkflowNotFoundError || /workflow execution already completed/i.test((err as Error).message)) {
+          if (
+            err instanceof WorkflowNotFoundError ||
+            /workflow execution already completed/i.test((err as Error).message)
+          ) {
             const now = await findBulkCall(req);
             if (action === 'cancel' && now.status === 'canceled') return { status: 200, body: renderBulkCall(now) };
             throw campaignEnded(now.status);
@@ -329,7 +419,12 @@ export function bulkCallsRouter(temporal: Client): Router {
 }
 
 const campaignEnded = (status: string) =>
-  new ApiError(409, 'invalid_request_error', BULK_CALL_ENDED, `The campaign is ${status}; it can no longer be paused, resumed or canceled.`);
+  new ApiError(
+    409,
+    'invalid_request_error',
+    BULK_CALL_ENDED,
+    `The campaign is ${status}; it can no longer be paused, resumed or canceled.`,
+  );
 
 async function findBulkCall(req: Request) {
   const id = String(req.params.id);
@@ -352,17 +447,25 @@ async function insertRows(rows: Record<string, unknown>[]): Promise<void> {
 }
 
 /** A page of results in contact order (result ids are `<bulk id>:<index>`, sorting in that order). */
-async function resultsPage(req: Request, bulkCallId: string, filter: Record<string, unknown>) {
+async function resultsPage(
+  req: Request,
+  bulkCallId: string,
+  pendingEndedAs: string | null,
+  filter: Record<string, unknown>,
+) {
+  const render = (row: WithId<BulkCallResultDoc>) => renderBulkCallResult(row, pendingEndedAs);
   const q = req.query as Record<string, unknown>;
   let limit = 20;
   if (q.limit !== undefined) {
-    if (typeof q.limit !== 'string' || !/^\d+$/.test(q.limit) || Number(q.limit) < 1 || Number(q.limit) > 100) throw invalidParam('limit', 'Invalid limit: must be an integer from 1 to 100.');
+    if (typeof q.limit !== 'string' || !/^\d+$/.test(q.limit) || Number(q.limit) < 1 || Number(q.limit) > 100)
+      throw invalidParam('limit', 'Invalid limit: must be an integer from 1 to 100.');
     limit = Number(q.limit);
   }
   const cursor = (name: string) => {
     const v = q[name];
     if (v === undefined) return undefined;
-    if (typeof v !== 'string' || !v.startsWith(`${bulkCallId}:`) || !/:\d{6}$/.test(v)) throw invalidParam(name, `Invalid ${name}: must be a result id of this campaign from a previous page.`);
+    if (typeof v !== 'string' || !v.startsWith(`${bulkCallId}:`) || !/:\d{6}$/.test(v))
+      throw invalidParam(name, `Invalid ${name}: must be a result id of this campaign from a previous page.`);
     return v;
   };
   const after = cursor('starting_after');
@@ -370,25 +473,67 @@ async function resultsPage(req: Request, bulkCallId: string, filter: Record<stri
   if (after && before) throw invalidParam('ending_before', 'Use starting_after or ending_before, not both.');
   const url = req.baseUrl + req.path.replace(/\/$/, '');
   if (before) {
-    const docs = await BulkCallResult.find({ ...filter, _id: { $lt: before } }).sort({ _id: -1 }).limit(limit + 1).lean();
-    return { object: 'list' as const, data: docs.slice(0, limit).reverse().map(renderBulkCallResult), has_more: docs.length > limit, url };
+    const docs = await BulkCallResult.find({ ...filter, _id: { $lt: before } })
+      .sort({ _id: -1 })
+      .limit(limit + 1)
+      .lean();
+    return {
+      object: 'list' as const,
+      data: docs.slice(0, limit).reverse().map(render),
+      has_more: docs.length > limit,
+      url,
+    };
   }
-  const docs = await BulkCallResult.find({ ...filter, ...(after ? { _id: { $gt: after } } : {}) }).sort({ _id: 1 }).limit(limit + 1).lean();
-  return { object: 'list' as const, data: docs.slice(0, limit).map(renderBulkCallResult), has_more: docs.length > limit, url };
+  const docs = await BulkCallResult.find({ ...filter, ...(after ? { _id: { $gt: after } } : {}) })
+    .sort({ _id: 1 })
+    .limit(limit + 1)
+    .lean();
+  return {
+    object: 'list' as const,
+    data: docs.slice(0, limit).map(render),
+    has_more: docs.length > limit,
+    url,
+  };
 }
 
 /** Streams every matching result as CSV (csv-stringify), in contact order. */
-async function sendCsv(res: express.Response, bulkCallId: string, filter: Record<string, unknown>, formKeys: string[]): Promise<void> {
+async function sendCsv(
+  res: express.Response,
+  bulkCallId: string,
+  pendingEndedAs: string | null,
+  filter: Record<string, unknown>,
+  formKeys: string[],
+): Promise<void> {
   res.status(200);
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${bulkCallId}-results.csv"`);
-  const columns = ['index', 'phone', 'name', 'external_id', 'status', 'attempts', 'call_ids', ...formKeys.map((k) => `form.${k}`), 'metadata'];
+  const columns = [
+    'index',
+    'phone',
+    'name',
+    'external_id',
+    'status',
+    'attempts',
+    'call_ids',
+    ...formKeys.map((k) => `form.${k}`),
+    'metadata',
+  ];
   const csv = stringify({ header: true, columns });
   csv.pipe(res);
   for await (const row of BulkCallResult.find(filter).sort({ _id: 1 }).lean().cursor()) {
     const contact = rowContact(row);
     const form = row.form_json ? (JSON.parse(row.form_json) as Record<string, unknown>) : {};
-    const line = [row.index, row.phone, contact.name ?? '', contact.external_id ?? '', row.status, row.attempts, (row.call_ids ?? []).join(' '), ...formKeys.map((k) => (k in form ? String(form[k]) : '')), contact.metadata ? JSON.stringify(contact.metadata) : ''];
+    const line = [
+      row.index,
+      row.phone,
+      contact.name ?? '',
+      contact.external_id ?? '',
+      effectiveResultStatus(row.status, pendingEndedAs),
+      row.attempts,
+      (row.call_ids ?? []).join(' '),
+      ...formKeys.map((k) => (k in form ? String(form[k]) : '')),
+      contact.metadata ? JSON.stringify(contact.metadata) : '',
+    ];
     if (!csv.write(line)) await new Promise((resolve) => csv.once('drain', resolve));
   }
   csv.end();

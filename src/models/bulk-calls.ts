@@ -10,7 +10,8 @@
  * - From then on only the campaign's own workflow writes them, through its activities
  *   (src/activities/bulk-calls.ts), one at a time: `status`, `counts` (a snapshot the workflow computes,
  *   not a counter) and `completed_ms` on the campaign; `status`, `attempts`, `call_ids` and `form_json` on
- *   the rows (the form values come from the call's own report; the call keeps them too).
+ *   the rows (the form values come from the call's own report; the call keeps them too); a cancel or
+ *   `ends_at` ends the pending rows at once through `pending_ended_as` on the campaign, not row by row.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import type { BulkCallCounts, BulkCallStatus, ResultStatus } from '../shared/bulk-calls';
@@ -52,6 +53,12 @@ const bulkCallSchema = new Schema(
     counts: { type: countsSchema, required: true },
     created: { type: Number, required: true },
     completed_ms: { type: Number, default: null },
+    /**
+     * Set when a cancel or `ends_at` ended every contact still pending: the status those rows have now
+     * (`canceled` or `window_expired`). Applied when rows are read, not written to each row: FerretDB 1.x
+     * rewrites a collection scan per updated document, so a mass update of 10,000 rows takes minutes.
+     */
+    pending_ended_as: { type: String, default: null },
     updated_ms: { type: Number, required: true },
   },
   base,
@@ -125,7 +132,15 @@ export function renderBulkCall(doc: WithId<BulkCallDoc>) {
     retry: JSON.parse(doc.retry_json) as { max_attempts: number; on: string[]; interval_seconds: number },
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     ...(doc.simulation_json ? { simulation: JSON.parse(doc.simulation_json) as unknown } : {}),
-    counts: { total: c.total, pending: c.pending, in_progress: c.in_progress, completed: c.completed, not_reached: c.not_reached, failed: c.failed, skipped: c.skipped },
+    counts: {
+      total: c.total,
+      pending: c.pending,
+      in_progress: c.in_progress,
+      completed: c.completed,
+      not_reached: c.not_reached,
+      failed: c.failed,
+      skipped: c.skipped,
+    },
     duplicates_removed: doc.duplicates_removed,
     created: doc.created,
     completed_at: seconds(doc.completed_ms),
@@ -134,7 +149,26 @@ export function renderBulkCall(doc: WithId<BulkCallDoc>) {
 export type BulkCallObject = ReturnType<typeof renderBulkCall>;
 
 /** The `bulk_call_result` object: one contact's outcome. */
-export function renderBulkCallResult(row: WithId<BulkCallResultDoc>) {
+/**
+ * The status a row shows: its own, except that a `pending` row of a campaign whose pending contacts were
+ * ended (`pending_ended_as`) shows that status.
+ */
+export function effectiveResultStatus(rowStatus: string, pendingEndedAs: string | null | undefined): ResultStatus {
+  return (rowStatus === 'pending' && pendingEndedAs ? pendingEndedAs : rowStatus) as ResultStatus;
+}
+
+/** The store filter for rows that show `status` (see `effectiveResultStatus`). */
+export function resultStatusFilter(status: ResultStatus, pendingEndedAs: string | null | undefined): unknown {
+  if (!pendingEndedAs) return status;
+  if (status === 'pending') return { $in: [] };
+  return status === pendingEndedAs ? { $in: [status, 'pending'] } : status;
+}
+
+/**
+ * The `bulk_call_result` object of a row.
+ * @param pendingEndedAs the campaign's `pending_ended_as` (a pending row then shows that status)
+ */
+export function renderBulkCallResult(row: WithId<BulkCallResultDoc>, pendingEndedAs: string | null = null) {
   return {
     id: row._id,
     object: 'bulk_call_result' as const,
@@ -142,7 +176,7 @@ export function renderBulkCallResult(row: WithId<BulkCallResultDoc>) {
     bulk_call_id: row.bulk_call_id,
     index: row.index,
     contact: JSON.parse(row.contact_json) as unknown,
-    status: row.status as ResultStatus,
+    status: effectiveResultStatus(row.status, pendingEndedAs),
     attempts: row.attempts,
     call_ids: [...(row.call_ids ?? [])],
     form: row.form_json ? (JSON.parse(row.form_json) as Record<string, string | number | boolean>) : null,

@@ -62,5 +62,12 @@ export function formDefinition(doc: StoredForm): FormDefinition {
 
 /** The `form` object. */
 export function renderForm(doc: StoredForm) {
-  return { id: doc._id, object: 'form' as const, livemode: doc.livemode, name: doc.name, fields: formFields(doc), created: doc.created };
+  return {
+    id: doc._id,
+    object: 'form' as const,
+    livemode: doc.livemode,
+    name: doc.name,
+    fields: formFields(doc),
+    created: doc.created,
+  };
 }

@@ -73,8 +73,7 @@ export interface ToolDefinition {
 }
 
 /** Names of the assistant's tools (DESIGN.md section 6). */
-export type ToolName = 'end_call' | 'transfer_call' | 'search_knowledge' | 'handoff_to_person'
-  | 'fill_form';
+export type ToolName = 'end_call' | 'transfer_call' | 'search_knowledge' | 'handoff_to_person' | 'fill_form';
 
 /** Every tool the assistant may be offered, by name; a channel offers a subset (src/workflows/assistant.ts). */
 export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
@@ -122,7 +121,13 @@ export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
     description: "Record values of the call's form (bulk campaigns): the form's fields are listed in the instructions.",
     parameters: {
       type: 'object',
-      properties: { fields: { type: 'object', description: 'values by field key, e.g. {"attending": true}', additionalProperties: true } },
+      properties: {
+        fields: {
+          type: 'object',
+          description: 'values by field key, e.g. {"attending": true}',
+          additionalProperties: true,
+        },
+      },
       required: ['fields'],
       additionalProperties: false,
     },

@@ -20,7 +20,17 @@ export type BulkCallStatus = 'running' | 'paused' | 'completed' | 'canceled';
  * A contact's result status. `pending`: not called yet, or waiting for its window or its next attempt;
  * `in_progress`: a call is in flight; then one final status.
  */
-export const RESULT_STATUSES = ['pending', 'in_progress', 'completed', 'busy', 'no_answer', 'failed', 'window_expired', 'do_not_call', 'canceled'] as const;
+export const RESULT_STATUSES = [
+  'pending',
+  'in_progress',
+  'completed',
+  'busy',
+  'no_answer',
+  'failed',
+  'window_expired',
+  'do_not_call',
+  'canceled',
+] as const;
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 export type FinalResultStatus = Exclude<ResultStatus, 'pending' | 'in_progress'>;
 
@@ -180,7 +190,8 @@ export type BulkCallWorkflow = (input: BulkCallWorkflowInput) => Promise<BulkCal
 export const bulkCallWorkflowId = (bulkCallId: string): string => bulkCallId;
 
 /** The id of a contact's result row: `<bulk id>:<index, 6 digits>`, so rows sort in contact order. */
-export const bulkCallResultId = (bulkCallId: string, index: number): string => `${bulkCallId}:${String(index).padStart(6, '0')}`;
+export const bulkCallResultId = (bulkCallId: string, index: number): string =>
+  `${bulkCallId}:${String(index).padStart(6, '0')}`;
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 

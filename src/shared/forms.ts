@@ -54,8 +54,12 @@ export function isIsoDate(v: string): boolean {
  * `date`, a non-empty string of at most `MAX_FORM_STRING` characters for `string`.
  * @returns the normalised values, or every problem found (nothing is kept when one value is bad)
  */
-export function checkFormValues(form: FormDefinition, values: unknown): { ok: true; values: FormValues } | { ok: false; errors: string[] } {
-  if (!values || typeof values !== 'object' || Array.isArray(values)) return { ok: false, errors: ['"fields" must be an object of values by field key'] };
+export function checkFormValues(
+  form: FormDefinition,
+  values: unknown,
+): { ok: true; values: FormValues } | { ok: false; errors: string[] } {
+  if (!values || typeof values !== 'object' || Array.isArray(values))
+    return { ok: false, errors: ['"fields" must be an object of values by field key'] };
   const byKey = new Map(form.fields.map((f) => [f.key, f]));
   const errors: string[] = [];
   const out: FormValues = {};
@@ -75,7 +79,10 @@ export function checkFormValues(form: FormDefinition, values: unknown): { ok: tr
         else errors.push(`"${key}" must be true or false`);
         break;
       case 'enum': {
-        const option = typeof value === 'string' ? field.options?.find((o) => o.toLowerCase() === value.trim().toLowerCase()) : undefined;
+        const option =
+          typeof value === 'string'
+            ? field.options?.find((o) => o.toLowerCase() === value.trim().toLowerCase())
+            : undefined;
         if (option !== undefined) out[key] = option;
         else errors.push(`"${key}" must be one of: ${(field.options ?? []).join(', ')}`);
         break;
@@ -85,7 +92,8 @@ export function checkFormValues(form: FormDefinition, values: unknown): { ok: tr
         else errors.push(`"${key}" must be a date written YYYY-MM-DD`);
         break;
       default:
-        if (typeof value === 'string' && value.trim().length > 0 && value.length <= MAX_FORM_STRING) out[key] = value.trim();
+        if (typeof value === 'string' && value.trim().length > 0 && value.length <= MAX_FORM_STRING)
+          out[key] = value.trim();
         else errors.push(`"${key}" must be a non-empty text of at most ${MAX_FORM_STRING} characters`);
     }
   }
@@ -104,7 +112,12 @@ export function missingRequired(form: FormDefinition, values: FormValues): strin
  */
 export function formPrompt(form: FormDefinition): string {
   const lines = form.fields.map((f) => {
-    const kind = f.type === 'enum' ? `one of ${(f.options ?? []).map((o) => JSON.stringify(o)).join(', ')}` : f.type === 'date' ? 'date YYYY-MM-DD' : f.type;
+    const kind =
+      f.type === 'enum'
+        ? `one of ${(f.options ?? []).map((o) => JSON.stringify(o)).join(', ')}`
+        : f.type === 'date'
+          ? 'date YYYY-MM-DD'
+          : f.type;
     return `- ${f.key} (${kind}${f.required ? ', required' : ''})${f.description ? `: ${f.description}` : ''}`;
   });
   return [

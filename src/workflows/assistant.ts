@@ -262,12 +262,18 @@ export function searchKnowledgeTool(context: AssistantContextIds): NonNullable<T
  * and the model is told which required fields are still missing; a bad value keeps nothing and is answered
  * as an error naming every problem, so the model can ask again or correct it.
  */
-export function fillFormTool(form: FormDefinition, state: { values: FormValues | null }): NonNullable<ToolHandlers['fill_form']> {
+export function fillFormTool(
+  form: FormDefinition,
+  state: { values: FormValues | null },
+): NonNullable<ToolHandlers['fill_form']> {
   return (args) => {
     const checked = checkFormValues(form, args.fields);
     if (!checked.ok) return { summary: `Error: nothing saved. ${checked.errors.join('; ')}.`, ends: false };
     state.values = { ...(state.values ?? {}), ...checked.values };
     const missing = missingRequired(form, state.values);
-    return { summary: `Saved ${Object.keys(checked.values).join(', ')}.${missing.length ? ` Still missing (required): ${missing.join(', ')}.` : ' The form is complete.'}`, ends: false };
+    return {
+      summary: `Saved ${Object.keys(checked.values).join(', ')}.${missing.length ? ` Still missing (required): ${missing.join(', ')}.` : ' The form is complete.'}`,
+      ends: false,
+    };
   };
 }

@@ -115,9 +115,19 @@ export async function bulkCallWorkflow(input: BulkCallWorkflowInput): Promise<Bu
   const counts = (): BulkCallCounts => {
     const d = s.done;
     const inProgress = inFlightCount();
-    return { total: input.total, pending: input.total - inProgress - d.completed - d.not_reached - d.failed - d.skipped, in_progress: inProgress, ...d };
+    return {
+      total: input.total,
+      pending: input.total - inProgress - d.completed - d.not_reached - d.failed - d.skipped,
+      in_progress: inProgress,
+      ...d,
+    };
   };
-  const progress = (): BulkCallProgress => ({ status: s.status, counts: counts(), waiting: s.deferred.length, run: s.run });
+  const progress = (): BulkCallProgress => ({
+    status: s.status,
+    counts: counts(),
+    waiting: s.deferred.length,
+    run: s.run,
+  });
   const touch = () => {
     writeVersion++;
     changed++;
@@ -126,9 +136,21 @@ export async function bulkCallWorkflow(input: BulkCallWorkflowInput): Promise<Bu
     const v = writeVersion;
     await condition(() => storedVersion >= v);
   };
-  const ended = () => ApplicationFailure.create({ message: `The campaign is ${s.status}.`, type: BULK_CALL_ENDED, nonRetryable: true, details: [s.status] });
+  const ended = () =>
+    ApplicationFailure.create({
+      message: `The campaign is ${s.status}.`,
+      type: BULK_CALL_ENDED,
+      nonRetryable: true,
+      details: [s.status],
+    });
 
-  const final = (index: number, status: FinalResultStatus, attempts: number, callIds: string[], form: FormValues | null) => {
+  const final = (
+    index: number,
+    status: FinalResultStatus,
+    attempts: number,
+    callIds: string[],
+    form: FormValues | null,
+  ) => {
     s.done[countBucket(status)]++;
     writes.set(index, { index, status, attempts, callIds, form, eventId: newId('evt') });
     touch();
@@ -149,8 +171,20 @@ export async function bulkCallWorkflow(input: BulkCallWorkflowInput): Promise<Bu
       !s.pendingEnded &&
       (input.endsAtMs === null || nextAt < input.endsAtMs);
     if (redial) {
-      s.deferred.push({ index: f.index, attempt: f.attempt + 1, notBeforeMs: nextAt, zone: f.zone, callIds: f.callIds });
-      writes.set(f.index, { index: f.index, status: 'pending', attempts: f.attempt, callIds: f.callIds, eventId: null });
+      s.deferred.push({
+        index: f.index,
+        attempt: f.attempt + 1,
+        notBeforeMs: nextAt,
+        zone: f.zone,
+        callIds: f.callIds,
+      });
+      writes.set(f.index, {
+        index: f.index,
+        status: 'pending',
+        attempts: f.attempt,
+        callIds: f.callIds,
+        eventId: null,
+      });
       touch();
     } else final(f.index, result, f.attempt, f.callIds, form);
   };
@@ -224,7 +258,11 @@ export async function bulkCallWorkflow(input: BulkCallWorkflowInput): Promise<Bu
     }
 
     const info = workflowInfo();
-    if (info.continueAsNewSuggested || info.historyLength > HISTORY_EVENTS_LIMIT || (pageLoadedThisRun && s.page.length === 0 && s.nextIndex < input.total)) {
+    if (
+      info.continueAsNewSuggested ||
+      info.historyLength > HISTORY_EVENTS_LIMIT ||
+      (pageLoadedThisRun && s.page.length === 0 && s.nextIndex < input.total)
+    ) {
       await condition(() => storedVersion === writeVersion && allHandlersFinished());
       await continueAsNew<typeof bulkCallWorkflow>({ ...input, record: undefined, state: s });
     }
@@ -302,7 +340,11 @@ export async function bulkCallWorkflow(input: BulkCallWorkflowInput): Promise<Bu
     while (taken.length < free && s.deferred.length < DEFERRED_CAP && refresh.size === 0) {
       if (s.page.length === 0) {
         if (s.nextIndex >= input.total || pageLoadedThisRun) break;
-        const page = await store.loadBulkCallPage({ bulkCallId: input.bulkCallId, fromIndex: s.nextIndex, limit: input.pageSize });
+        const page = await store.loadBulkCallPage({
+          bulkCallId: input.bulkCallId,
+          fromIndex: s.nextIndex,
+          limit: input.pageSize,
+        });
         s.page = page.contacts;
         s.windows = { ...s.windows, ...page.windows };
         s.nextIndex += page.contacts.length;
@@ -319,14 +361,22 @@ export async function bulkCallWorkflow(input: BulkCallWorkflowInput): Promise<Bu
       if (w === 'open') taken.push({ index: c.index, attempt: 1, zone: c.zone, callIds: [] });
       else s.deferred.push({ index: c.index, attempt: 1, notBeforeMs: w.opensAt, zone: c.zone, callIds: [] });
     }
-    if (refresh.size) s.windows = { ...s.windows, ...(await store.bulkCallWindows({ bulkCallId: input.bulkCallId, zones: [...refresh] })) };
+    if (refresh.size)
+      s.windows = {
+        ...s.windows,
+        ...(await store.bulkCallWindows({ bulkCallId: input.bulkCallId, zones: [...refresh] })),
+      };
     return { taken, again: refresh.size > 0 };
   }
 
   /** Prepares and starts one call per taken contact (all started in one workflow task). */
   async function dial(taken: Taken[]): Promise<void> {
     const at = Date.now();
-    const items = taken.map((t) => ({ index: t.index, attempt: t.attempt, callId: bulkCallChildId(input.bulkCallId, t.index, t.attempt, at) }));
+    const items = taken.map((t) => ({
+      index: t.index,
+      attempt: t.attempt,
+      callId: bulkCallChildId(input.bulkCallId, t.index, t.attempt, at),
+    }));
     const prepared = await store.prepareBulkCalls({ bulkCallId: input.bulkCallId, items });
     // Canceled meanwhile: these contacts are still pending and end `canceled` with the others.
     if (s.status === 'canceled') return;
@@ -336,10 +386,17 @@ export async function bulkCallWorkflow(input: BulkCallWorkflowInput): Promise<Bu
       const t = byIndex.get(p.index)!;
       if (p.kind === 'do_not_call') final(t.index, 'do_not_call', t.attempt - 1, t.callIds, null);
       else if (p.kind === 'failed') final(t.index, 'failed', t.attempt - 1, t.callIds, null);
-      else if (s.status !== 'running') s.deferred.push({ ...t, notBeforeMs: at }); // paused meanwhile: dial after resume
+      else if (s.status !== 'running')
+        s.deferred.push({ ...t, notBeforeMs: at }); // paused meanwhile: dial after resume
       else {
         const callIds = [...t.callIds, p.input.callId];
-        s.inFlight[p.input.callId] = { index: t.index, attempt: t.attempt, zone: t.zone, callIds, checkAtMs: at + callLifetimeMs(p.input) + CHECK_MARGIN_MS };
+        s.inFlight[p.input.callId] = {
+          index: t.index,
+          attempt: t.attempt,
+          zone: t.zone,
+          callIds,
+          checkAtMs: at + callLifetimeMs(p.input) + CHECK_MARGIN_MS,
+        };
         writes.set(t.index, { index: t.index, status: 'in_progress', attempts: t.attempt, callIds, eventId: null });
         starts.push(startCall(p.input));
       }

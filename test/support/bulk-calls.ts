@@ -23,21 +23,32 @@ export async function createForm(key: string): Promise<string> {
 }
 
 /** Starts a campaign; throws unless the API answers 200. */
-export async function startCampaign(key: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<any> {
+export async function startCampaign(
+  key: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<any> {
   const res = await request('POST', '/v1/bulk-calls', { key, body, headers });
   if (res.status !== 200) throw new Error(`campaign creation failed (${res.status}): ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
-export const campaignOver = (c: { status: string; completed_at: number | null }) => (c.status === 'completed' || c.status === 'canceled') && c.completed_at !== null;
+export const campaignOver = (c: { status: string; completed_at: number | null }) =>
+  (c.status === 'completed' || c.status === 'canceled') && c.completed_at !== null;
 
 /** Polls `GET /v1/bulk-calls/{id}` until `until` holds (default: over), or throws after `timeoutMs`. */
-export async function waitForCampaign(key: string, id: string, until: (c: any) => boolean = campaignOver, timeoutMs = 60_000): Promise<any> {
+export async function waitForCampaign(
+  key: string,
+  id: string,
+  until: (c: any) => boolean = campaignOver,
+  timeoutMs = 60_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await request('GET', `/v1/bulk-calls/${id}`, { key });
     if (res.status === 200 && until(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`campaign ${id} did not reach the expected state; last: ${JSON.stringify(res.body)}`);
+    if (Date.now() > deadline)
+      throw new Error(`campaign ${id} did not reach the expected state; last: ${JSON.stringify(res.body)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -47,7 +58,11 @@ export async function allResults(key: string, id: string): Promise<any[]> {
   const out: any[] = [];
   let after: string | undefined;
   for (;;) {
-    const res = await request('GET', `/v1/bulk-calls/${id}/results?limit=100${after ? `&starting_after=${after}` : ''}`, { key });
+    const res = await request(
+      'GET',
+      `/v1/bulk-calls/${id}/results?limit=100${after ? `&starting_after=${after}` : ''}`,
+      { key },
+    );
     if (res.status !== 200) throw new Error(JSON.stringify(res.body));
     out.push(...res.body.data);
     if (!res.body.has_more) return out;
@@ -60,7 +75,11 @@ export async function campaignCalls(key: string, id: string): Promise<any[]> {
   const out: any[] = [];
   let after: string | undefined;
   for (;;) {
-    const res = await request('GET', `/v1/calls?bulk_call_id=${id}&limit=100${after ? `&starting_after=${after}` : ''}`, { key });
+    const res = await request(
+      'GET',
+      `/v1/calls?bulk_call_id=${id}&limit=100${after ? `&starting_after=${after}` : ''}`,
+      { key },
+    );
     if (res.status !== 200) throw new Error(JSON.stringify(res.body));
     out.push(...res.body.data);
     if (!res.body.has_more) return out;
