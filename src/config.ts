@@ -80,6 +80,8 @@ export interface Config {
   metricsToken?: string;
   /** Port of a worker process's own `/metrics` (`METRICS_WORKER_PORT`); unset: none (`npm start` serves them on the API). */
   metricsWorkerPort?: number;
+  /** Contacts a bulk campaign's workflow run loads before it continues as new (`BULK_CALL_PAGE_SIZE`, default 100). */
+  bulkCallPageSize: number;
 }
 
 function bool(name: string, value: string | undefined): boolean {
@@ -101,6 +103,13 @@ function ms(name: string, value: string | undefined, dflt: number): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1)
     throw new Error(`${name} must be a positive number of milliseconds, got "${value}"`);
+  return n;
+}
+
+function count(name: string, value: string | undefined, dflt: number): number {
+  if (value === undefined || value === '') return dflt;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${value}"`);
   return n;
 }
 
@@ -147,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: opt(env.METRICS_TOKEN),
     metricsWorkerPort:
       opt(env.METRICS_WORKER_PORT) === undefined ? undefined : int('METRICS_WORKER_PORT', env.METRICS_WORKER_PORT, 0),
+    bulkCallPageSize: count('BULK_CALL_PAGE_SIZE', env.BULK_CALL_PAGE_SIZE, 100),
   };
 }
 

@@ -8,6 +8,7 @@ import { insertIfAbsent } from '../models/store';
 import { Call, CallTurn, newCallDocument, renderCall } from '../models/calls';
 import { CALL_WORKFLOW, TERMINAL_STATUSES, type CallReconcilerInput, type CallWorkflowInput } from '../shared/calls';
 import { derivedId } from '../shared/ids';
+import type { FormDefinition } from '../shared/forms';
 import { callSystemPrompt, type AssistantAgent, type CallTurnInput, type ChatMessage } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
 import { emitEvent } from '../lib/events';
@@ -92,7 +93,12 @@ export async function callConversation(callId: string): Promise<ChatMessage[]> {
   const messages: ChatMessage[] = [
     {
       role: 'system',
-      content: callSystemPrompt({ agent, to: call.to, context: JSON.parse(call.context_json ?? '{}') }),
+      content: callSystemPrompt({
+        agent,
+        to: call.to,
+        context: JSON.parse(call.context_json ?? '{}'),
+        form: call.form_definition_json ? (JSON.parse(call.form_definition_json) as FormDefinition) : null,
+      }),
     },
   ];
   const turns = await CallTurn.find({ call_id: callId }).sort({ seq: 1 }).lean();

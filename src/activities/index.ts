@@ -16,3 +16,11 @@ export {
   loadConversation,
 } from './conversations';
 export { sendMessage } from './messaging';
+export {
+  ensureBulkCallRecord,
+  loadBulkCallPage,
+  bulkCallWindows,
+  prepareBulkCalls,
+  recordBulkCallProgress,
+  checkBulkCalls,
+} from './bulk-calls';

@@ -9,6 +9,8 @@ import type { Client } from '@temporalio/client';
 import { authenticate, errorHandler, jsonBody, requestContext, unknownRoute } from './middleware';
 import { metricsRoute, observeRequests } from './observe';
 import { agentsRouter } from './agents';
+import { bulkCallBodyParser, bulkCallsRouter } from './bulk-calls';
+import { formsRouter } from './forms';
 import { callsRouter } from './calls';
 import { contactsRouter, recordsRouter } from './contacts';
 import { conversationsRouter } from './conversations';
@@ -56,6 +58,7 @@ export function createApp(deps: AppDeps): express.Express {
   const v1 = Router();
   v1.use('/knowledge', knowledgeBody); // documents up to 500,000 characters: a larger body limit
   v1.use(connectorVersionBodyParser()); // the bundle upload's own body limit, before the 1 MB parser
+  v1.use(bulkCallBodyParser()); // 10,000 contacts: the campaign route's own body limit, before the 1 MB parser
   v1.use(jsonBody);
   v1.use(authenticate);
   v1.use('/agents', agentsRouter());
@@ -66,6 +69,8 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(conversationsRouter(deps.temporal));
   v1.use('/connectors', connectorsRouter(deps.temporal));
   v1.use('/publisher_keys', publisherKeysRouter());
+  v1.use('/bulk-calls', bulkCallsRouter(deps.temporal));
+  v1.use('/forms', formsRouter());
   v1.use('/events', eventsRouter(deps.temporal));
   v1.use('/webhook-endpoints', webhookEndpointsRouter());
   v1.use('/usage', usageRouter());

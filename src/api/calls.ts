@@ -51,7 +51,7 @@ function checkContext(context: Record<string, unknown>): void {
   }
 }
 
-const simulationSchema = z.strictObject({
+export const simulationSchema = z.strictObject({
   caller: z
     .array(z.string().trim().min(1, 'lines must not be empty').max(2000))
     .max(1000, 'must have at most 1000 lines')
@@ -127,10 +127,10 @@ export function callsRouter(temporal: Client): Router {
     });
   });
 
-  /** `GET /v1/calls` → list of calls, newest first; optional filters `status`, `agent_id`. */
+  /** `GET /v1/calls` → list of calls, newest first; optional filters `status`, `agent_id`, `bulk_call_id` (a campaign's calls). */
   router.get('/', requireScope('calls:read'), async (req, res) => {
     const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
-    for (const name of ['status', 'agent_id'] as const) {
+    for (const name of ['status', 'agent_id', 'bulk_call_id'] as const) {
       const v = req.query[name];
       if (v !== undefined) {
         if (typeof v !== 'string') throw invalidParam(name, `Invalid ${name}: must be a string.`);

@@ -8,12 +8,15 @@
  *                                                       → {"id":"key_…","key":"svc_sk_test_…",…} (the only time the key is shown)
  *   svcctl keys list --org ORG                          → [{"id":"key_…","redacted_key":"svc_sk_test_…a1b2",…}]
  *   svcctl keys revoke KEY_ID                           → {"id":"key_…","revoked":<unix>,…}
+ *   svcctl bulk-calls watch BULK_ID [--interval-ms N]   progress bar on stderr until the campaign is over,
+ *                                                       then → {"id":"bulk_…","object":"bulk_call",…}
  *
  * Errors: a message on stderr as JSON `{"error":{"message"}}` and exit code 1 (2 for usage errors).
  */
 import { parseArgs } from 'node:util';
 import { Org } from '../models/orgs';
 import { connectStore, disconnectStore } from '../models/store';
+import { watchBulkCall } from './bulk-calls-watch';
 import { createKey, createOrg, listKeys, revokeKey, type KeyKind } from '../keys';
 
 const USAGE = `usage:
@@ -21,7 +24,8 @@ const USAGE = `usage:
   svcctl orgs list
   svcctl keys create --org ORG --mode test|live --kind secret|restricted|publishable [--scopes a:read,b:write] [--name NAME]
   svcctl keys list --org ORG
-  svcctl keys revoke KEY_ID`;
+  svcctl keys revoke KEY_ID
+  svcctl bulk-calls watch BULK_ID [--interval-ms 1000]`;
 
 class UsageError extends Error {}
 
@@ -36,6 +40,7 @@ async function run(argv: string[]): Promise<unknown> {
       mode: { type: 'string' },
       kind: { type: 'string' },
       scopes: { type: 'string' },
+      'interval-ms': { type: 'string' },
     },
   });
   const need = (name: keyof typeof values) => {
@@ -83,6 +88,14 @@ async function run(argv: string[]): Promise<unknown> {
     const key = await revokeKey(id);
     if (!key) throw new Error(`No such key: ${id}`);
     return key;
+  }
+  if (group === 'bulk-calls' && action === 'watch') {
+    const id = positionals[0];
+    if (!id) throw new UsageError('BULK_ID is required');
+    const intervalMs = Number(values['interval-ms'] ?? 1000);
+    if (!Number.isInteger(intervalMs) || intervalMs < 50) throw new UsageError('--interval-ms must be an integer ≥ 50');
+    await connect();
+    return watchBulkCall(id, { intervalMs, out: process.stderr });
   }
   throw new UsageError(`unknown command: ${[group, action].filter(Boolean).join(' ') || '(none)'}`);
 }

@@ -29,6 +29,12 @@ const callSchema = new Schema(
     metadata_json: { type: String, default: '{}' },
     error_message: { type: String, default: null },
     provider_call_sid: { type: String, default: null },
+    /** The bulk campaign (`bulk_…`) that placed the call, or null. */
+    bulk_call_id: { type: String, default: null },
+    /** A campaign call's form values (`fill_form`) as JSON, written with its final transition; null otherwise. */
+    form_json: { type: String, default: null },
+    /** A campaign call's form (its definition, JSON), so every turn's prompt lists the fields; null otherwise. */
+    form_definition_json: { type: String, default: null },
     created: { type: Number, required: true },
     answered_ms: { type: Number, default: null },
     ended_ms: { type: Number, default: null },
@@ -39,6 +45,7 @@ const callSchema = new Schema(
 );
 callSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 callSchema.index({ provider_call_sid: 1 });
+callSchema.index({ org_id: 1, livemode: 1, bulk_call_id: 1, _id: -1 });
 export const Call = mongoose.model('Call', callSchema, 'calls');
 
 const callTurnSchema = new Schema(
@@ -123,6 +130,9 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     metadata_json: JSON.stringify(input.metadata),
     error_message: null,
     provider_call_sid: null,
+    bulk_call_id: input.campaign?.bulkCallId ?? null,
+    form_json: null,
+    form_definition_json: input.campaign ? JSON.stringify(input.campaign.form) : null,
     created: input.created,
     answered_ms: null,
     ended_ms: null,
@@ -155,6 +165,9 @@ export function renderCall(doc: WithId<CallDoc>) {
     ended_at: seconds(doc.ended_ms),
     duration_seconds: duration,
     error: doc.error_message ? { message: doc.error_message } : null,
+    bulk_call_id: doc.bulk_call_id ?? null,
+    /** A campaign call's filled form values (null for other calls, and until the call ends). */
+    form: doc.form_json ? (JSON.parse(doc.form_json) as Record<string, string | number | boolean>) : null,
   };
 }
 export type CallObject = ReturnType<typeof renderCall>;

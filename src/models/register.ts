@@ -13,3 +13,5 @@ import './contacts';
 import './conversations';
 import './connectors';
 import './usage';
+import './forms';
+import './bulk-calls';

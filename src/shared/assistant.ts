@@ -4,6 +4,7 @@
  * may call (name, description and JSON schema in one table: DESIGN.md section 6), and the LLM activity's
  * failure type. Bundle-safe: plain JSON, no classes, imports nothing of the project.
  */
+import { formPrompt, type FormDefinition } from './forms';
 
 /** A Chat Completions message as the workflow keeps the conversation. */
 export type ChatMessage =
@@ -73,7 +74,7 @@ export interface ToolDefinition {
 }
 
 /** Names of the assistant's tools (DESIGN.md section 6). */
-export type ToolName = 'end_call' | 'transfer_call' | 'search_knowledge' | 'handoff_to_person';
+export type ToolName = 'end_call' | 'transfer_call' | 'search_knowledge' | 'handoff_to_person' | 'fill_form';
 
 /** Every tool the assistant may be offered, by name; a channel offers a subset (src/workflows/assistant.ts). */
 export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
@@ -116,6 +117,22 @@ export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
       additionalProperties: false,
     },
   },
+  fill_form: {
+    name: 'fill_form',
+    description: "Record values of the call's form (bulk campaigns): the form's fields are listed in the instructions.",
+    parameters: {
+      type: 'object',
+      properties: {
+        fields: {
+          type: 'object',
+          description: 'values by field key, e.g. {"attending": true}',
+          additionalProperties: true,
+        },
+      },
+      required: ['fields'],
+      additionalProperties: false,
+    },
+  },
 };
 
 /** The agent as a call or conversation sees it (a snapshot taken at creation). */
@@ -127,13 +144,15 @@ export interface AssistantAgent {
 
 /**
  * The system message of a phone call (DESIGN.md section 6): the agent's instructions, how to speak on
- * the phone, when to use the tools, and the call's `context` as facts.
- * @param input the agent snapshot, the number called, the call's `context`
+ * the phone, when to use the tools, the call's `context` as facts, and for a campaign call the form to fill
+ * (src/shared/forms.ts `formPrompt`).
+ * @param input the agent snapshot, the number called, the call's `context`, the campaign's form if any
  */
 export function callSystemPrompt(input: {
   agent: AssistantAgent;
   to: string;
   context: Record<string, unknown>;
+  form?: FormDefinition | null;
 }): string {
   const parts = [
     input.agent.instructions.trim(),
@@ -151,6 +170,7 @@ export function callSystemPrompt(input: {
       JSON.stringify(input.context, null, 2),
     );
   }
+  if (input.form) parts.push('', formPrompt(input.form));
   return parts.join('\n');
 }
 

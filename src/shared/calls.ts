@@ -5,6 +5,7 @@
  * bundle alike; imports only `@temporalio/workflow` definition helpers.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { FormDefinition, FormValues } from './forms';
 
 /** Terminal call statuses (DESIGN.md section 6). */
 export const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'] as const;
@@ -75,6 +76,20 @@ export interface CallWorkflowInput {
   turn_deadline_ms?: number;
   /** Set when a run continues as new (long calls): where the conversation stands. */
   continuation?: CallContinuation;
+  /**
+   * Set on a bulk campaign's call only (absent on every other call, whose commands it must not change):
+   * the campaign to report the outcome to, the contact and attempt, and the form the assistant fills
+   * with the `fill_form` tool.
+   */
+  campaign?: CallCampaign;
+}
+
+/** A campaign call's link to its campaign (src/shared/bulk-calls.ts). */
+export interface CallCampaign {
+  bulkCallId: string;
+  contactIndex: number;
+  attempt: number;
+  form: FormDefinition;
 }
 
 /** The state a long call carries into its next run (continue-as-new keeps each run's history small). */
@@ -90,6 +105,8 @@ export interface CallContinuation {
   providerCallSid: string | null;
   /** Live: every provider status seen so far. */
   telephonySeen: TelephonyStatus['status'][];
+  /** A campaign call: the form values `fill_form` kept so far. */
+  formValues?: FormValues | null;
 }
 
 /** Default of `turn_deadline_ms`. */

@@ -19,6 +19,8 @@ export const EVENT_TYPES = [
   'conversation.needs_person',
   'webhook_endpoint.delivery_failed',
   'connector.version_published',
+  'bulk_call.contact_completed',
+  'bulk_call.completed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

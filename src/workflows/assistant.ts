@@ -29,6 +29,7 @@ import {
   type ToolCall,
   type ToolName,
 } from '../shared/assistant';
+import { checkFormValues, missingRequired, type FormDefinition, type FormValues } from '../shared/forms';
 
 /**
  * The LLM: 30 s per try, 3 tries; a request the provider refused (4xx) is not retried. A turn that
@@ -312,5 +313,27 @@ export function searchKnowledgeTool(context: AssistantContextIds): NonNullable<T
     if (hits.length === 0) return { summary: `No knowledge found for "${query}".`, ends: false, knowledge: [] };
     const text = hits.map((h, i) => `[${i + 1}] ${h.title} (${h.document} #${h.chunk})\n${h.text}`).join('\n\n');
     return { summary: text, ends: false, knowledge: hits.map((h) => ({ document: h.document, chunk: h.chunk })) };
+  };
+}
+
+/**
+ * The `fill_form` tool of a campaign call: checks the model's `{"fields": {…}}` against the form
+ * (src/shared/forms.ts `checkFormValues`); good values are merged into `state.values` (later values win)
+ * and the model is told which required fields are still missing; a bad value keeps nothing and is answered
+ * as an error naming every problem, so the model can ask again or correct it.
+ */
+export function fillFormTool(
+  form: FormDefinition,
+  state: { values: FormValues | null },
+): NonNullable<ToolHandlers['fill_form']> {
+  return (args) => {
+    const checked = checkFormValues(form, args.fields);
+    if (!checked.ok) return { summary: `Error: nothing saved. ${checked.errors.join('; ')}.`, ends: false };
+    state.values = { ...(state.values ?? {}), ...checked.values };
+    const missing = missingRequired(form, state.values);
+    return {
+      summary: `Saved ${Object.keys(checked.values).join(', ')}.${missing.length ? ` Still missing (required): ${missing.join(', ')}.` : ' The form is complete.'}`,
+      ends: false,
+    };
   };
 }

@@ -33,6 +33,7 @@ import {
   CancellationScope,
   condition,
   continueAsNew,
+  getExternalWorkflowHandle,
   isCancellation,
   patched,
   proxyActivities,
@@ -75,7 +76,9 @@ import {
   type TelephonyStatus,
   type TransferRequest,
 } from '../shared/calls';
-import { assistantTurn, searchKnowledgeTool, type ToolHandlers } from './assistant';
+import { callFinishedSignal } from '../shared/bulk-calls';
+import { type FormValues } from '../shared/forms';
+import { assistantTurn, fillFormTool, searchKnowledgeTool, type ToolHandlers } from './assistant';
 
 /** Writes to our own store: retried until they succeed (a store outage delays a call, never loses it). */
 const store = proxyActivities<typeof activities>({
@@ -151,7 +154,17 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
    */
   const chatLog: ChatMessage[] | null =
     localTurns && !resumed
-      ? [{ role: 'system', content: callSystemPrompt({ agent: input.agent, to: input.to, context: input.context }) }]
+      ? [
+          {
+            role: 'system',
+            content: callSystemPrompt({
+              agent: input.agent,
+              to: input.to,
+              context: input.context,
+              form: input.campaign?.form,
+            }),
+          },
+        ]
       : null;
   /** Adds a message of the other party or a scripted line to what the next LLM request carries. */
   const hearMessage = (m: ChatMessage) => {
@@ -223,6 +236,9 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     },
   };
   if (patched('search-knowledge-tool')) callTools.search_knowledge = searchKnowledgeTool(assistantContext);
+  /** A campaign call (only) fills the campaign's form: `fill_form` keeps the checked values here. */
+  const form: { values: FormValues | null } = { values: resumed?.formValues ?? null };
+  if (input.campaign) callTools.fill_form = fillFormTool(input.campaign.form, form);
 
   // Handlers.
   setHandler(stateQuery, state);
@@ -389,6 +405,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
         utterances,
         providerCallSid,
         telephonySeen: [...telephonySeen],
+        ...(input.campaign ? { formValues: form.values } : {}),
       },
     });
   }
@@ -443,12 +460,34 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
         transferred_to: final.status === 'transferred' ? (final.transferTo ?? null) : null,
         error_message: final.error ?? null,
         ended_ms: Date.now(),
+        ...(input.campaign ? { form_json: form.values ? JSON.stringify(form.values) : null } : {}),
       },
       events,
     );
     finished = true;
+    if (input.campaign) await reportToCampaign(input.campaign.bulkCallId, final);
     return state();
   });
+
+  /**
+   * Tells the campaign (by workflow id, so whichever run is current gets it) how its call ended, with the
+   * form's values. A campaign that no longer runs (canceled and finished) cannot be told: nothing to do;
+   * a report lost any other way is recovered by the campaign asking the store (`checkBulkCalls`).
+   */
+  async function reportToCampaign(bulkCallId: string, final: StopRequest): Promise<void> {
+    try {
+      await getExternalWorkflowHandle(bulkCallId).signal(callFinishedSignal, {
+        callId: input.callId,
+        index: input.campaign!.contactIndex,
+        attempt: input.campaign!.attempt,
+        status,
+        endReason: final.reason,
+        form: form.values,
+      });
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+    }
+  }
 
   /**
    * The conversation loop; runs inside the cancellable `conversation` scope.

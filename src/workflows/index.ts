@@ -3,3 +3,4 @@ export { callWorkflow } from './calls';
 export { callReconcilerWorkflow } from './calls-reconciler';
 export { webhookDeliveryWorkflow } from './webhooks';
 export { conversationWorkflow } from './conversations';
+export { bulkCallWorkflow } from './bulk-calls';

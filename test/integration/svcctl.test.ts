@@ -6,7 +6,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { h, request } from '../support/harness';
+import { h, newTenant, request } from '../support/harness';
+import { createForm, phone, startCampaign } from '../support/bulk-calls';
 
 const BIN = path.resolve(__dirname, '../../../bin/svcctl.js');
 
@@ -86,5 +87,28 @@ describe('svcctl', function () {
     );
     expect(bad.code).to.equal(1);
     expect(bad.err).to.contain('Unknown scope');
+  });
+
+  it('watches a campaign with a progress bar until it is over, then prints it', async () => {
+    const t = await newTenant();
+    const formId = await createForm(t.testKey);
+    const campaign = await startCampaign(t.testKey, {
+      agent_id: t.agentId,
+      form_id: formId,
+      contacts: [phone(901), phone(902), phone(903)],
+      max_concurrency: 1,
+      simulation: { caller: ['Hello', 'Bye'], pause_seconds: 0.5 },
+    });
+    const watched = await svcctl('bulk-calls', 'watch', campaign.id, '--interval-ms', '100');
+    expect(watched.code, watched.err).to.equal(0);
+    expect(watched.out).to.include({ id: campaign.id, object: 'bulk_call', status: 'completed' });
+    expect(watched.out.counts).to.include({ total: 3, completed: 3, pending: 0 });
+    const lines = watched.err.trim().split('\n');
+    expect(lines.length, 'a line per change (stderr is not a terminal)').to.be.greaterThan(1);
+    expect(lines[lines.length - 1]).to.match(/^\[#{30}\] 100% 3\/3 · completed 3 · .* · completed$/);
+    expect(lines[0]).to.match(/^\[[#·]{30}\] +\d+% \d\/3 /);
+    const missing = await svcctl('bulk-calls', 'watch', 'bulk_nope');
+    expect(missing.code).to.equal(1);
+    expect(missing.err).to.contain('No such bulk call');
   });
 });

@@ -57,6 +57,15 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it('has recorded bulkCallWorkflow histories: completed, continued as new, paused and canceled, window expired', () => {
+    expect(files.filter((f) => f.startsWith('bulk-call-'))).to.include.members([
+      'bulk-call-completed.json',
+      'bulk-call-continued.json',
+      'bulk-call-paused-canceled.json',
+      'bulk-call-window-expired.json',
+    ]);
+  });
+
   it('replays every recorded history without a determinism error', async () => {
     const histories = files.map((f) => {
       const history = JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8'));

@@ -1,0 +1,116 @@
+/**
+ * Bulk campaign benchmark (not a timed test): one test-mode campaign of BENCH_CONTACTS contacts whose calls
+ * end at once (`simulation: {outcome: "no_answer", ring_seconds: 0}`), run by a separate worker process
+ * (its own task queue) against the test harness's real Temporal dev server and FerretDB. Prints:
+ *
+ *   - `POST /v1/bulk-calls` time for the whole contact list (validation, result rows, workflow start)
+ *   - contacts finished per second, from creation to `completed`
+ *   - the worker process's resident memory (RSS) after the campaign started, at its end, and the peak
+ *     (sampled every second): flat when continue-as-new keeps each run's state to one page
+ *   - the campaign's runs (continue-as-new per page) and its largest run history (events and bytes)
+ *
+ * Bounded: BENCH_CONTACTS (default 10000, at most 10000), BENCH_CONCURRENCY (the campaign's
+ * `max_concurrency`, default 50), BENCH_TIMEOUT_MS (default 3600000). Loopback only.
+ *
+ *   npm run bench:bulk-calls
+ *   BENCH_CONTACTS=1000 node dist/bench/bulk-calls.js
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { config, setConfig } from '../src/config';
+import {
+  h,
+  newTenant,
+  request,
+  startHarness,
+  startWorkerProcess,
+  stopHarness,
+  stopWorkerProcess,
+} from '../test/support/harness';
+import { createForm, waitForCampaign } from '../test/support/bulk-calls';
+
+/** Resident memory of a process in MiB (Linux `/proc/<pid>/status` VmRSS). */
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+async function main(): Promise<void> {
+  const total = Math.min(10_000, Math.max(1, Number(process.env.BENCH_CONTACTS ?? 10_000)));
+  const concurrency = Math.min(50, Math.max(1, Number(process.env.BENCH_CONCURRENCY ?? 50)));
+  const timeoutMs = Number(process.env.BENCH_TIMEOUT_MS ?? 3_600_000);
+  await startHarness();
+  const queue = `svc-bench-bulk-${crypto.randomBytes(4).toString('hex')}`;
+  const saved = config();
+  setConfig({ ...saved, taskQueue: queue });
+  let child: ChildProcess | undefined;
+  try {
+    child = await startWorkerProcess(queue);
+    const t = await newTenant();
+    const formId = await createForm(t.testKey);
+    // +1 212 555 0000…9999: 10,000 distinct valid numbers.
+    const contacts = Array.from({ length: total }, (_, i) => `+1212555${String(i).padStart(4, '0')}`);
+    const t0 = performance.now();
+    const res = await request('POST', '/v1/bulk-calls', {
+      key: t.testKey,
+      body: {
+        agent_id: t.agentId,
+        form_id: formId,
+        contacts,
+        max_concurrency: concurrency,
+        simulation: { outcome: 'no_answer', ring_seconds: 0 },
+      },
+    });
+    const postMs = performance.now() - t0;
+    if (res.status !== 200) throw new Error(`POST /v1/bulk-calls answered ${res.status}: ${JSON.stringify(res.body)}`);
+    const id = res.body.id as string;
+    const pid = child.pid!;
+    const rssStart = rssMiB(pid);
+    let rssPeak = rssStart;
+    const sampler = setInterval(() => {
+      try {
+        rssPeak = Math.max(rssPeak, rssMiB(pid));
+      } catch {
+        // the process is gone: the campaign wait below fails on its own
+      }
+    }, 1000);
+    const done = await waitForCampaign(t.testKey, id, undefined, timeoutMs);
+    clearInterval(sampler);
+    const elapsedS = (performance.now() - t0) / 1000;
+    const rssEnd = rssMiB(pid);
+
+    let runs = 0;
+    let largestEvents = 0;
+    let largestBytes = 0;
+    for await (const run of h().env.client.workflow.list({ query: `WorkflowId = '${id}'` })) {
+      runs++;
+      const history = await h().env.client.workflow.getHandle(id, run.runId).fetchHistory();
+      largestEvents = Math.max(largestEvents, history.events?.length ?? 0);
+      largestBytes = Math.max(largestBytes, Buffer.byteLength(historyToJSON(history)));
+    }
+    const finished = done.counts.completed + done.counts.not_reached + done.counts.failed + done.counts.skipped;
+    console.log(`bulk campaign benchmark: ${total} contacts, max_concurrency ${concurrency}, instant outcomes`);
+    console.log(`  POST /v1/bulk-calls:      ${Math.round(postMs)} ms for ${total} contacts`);
+    console.log(
+      `  campaign:                 ${done.status} in ${elapsedS.toFixed(1)} s, ${(finished / elapsedS).toFixed(1)} contacts/s (${finished} finished)`,
+    );
+    console.log(`  worker RSS:               start ${rssStart} MiB, end ${rssEnd} MiB, peak ${rssPeak} MiB`);
+    console.log(
+      `  workflow runs:            ${runs} (continue-as-new per page of ${saved.bulkCallPageSize}); largest history ${largestEvents} events, ${(largestBytes / 1024).toFixed(0)} KiB`,
+    );
+  } finally {
+    setConfig(saved);
+    await stopWorkerProcess(child, 'SIGTERM');
+    await stopHarness();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

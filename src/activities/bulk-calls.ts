@@ -1,0 +1,317 @@
+/**
+ * A bulk campaign's activities: the only writers of its document and result rows once the API created
+ * them (src/models/bulk-calls.ts), called by its own workflow (src/workflows/bulk-calls.ts) one write at a
+ * time. Each is idempotent: a retry sets the same values and emits the same event ids.
+ *
+ * - `ensureBulkCallRecord`: the campaign document, insert-if-absent (first run).
+ * - `loadBulkCallPage`: a page of contacts with each one's calling-window zone, and the window intervals.
+ * - `bulkCallWindows`: window intervals again, when the workflow has used up the ones it has.
+ * - `prepareBulkCalls`: at dial time, the do-not-call check and each call's `callWorkflow` input
+ *   (src/lib/calls.ts `newCallInput`, as `POST /v1/calls` builds it).
+ * - `recordBulkCallProgress`: result rows, pending contacts ended by a cancel or `ends_at`, the campaign's
+ *   status and counts, and the events `bulk_call.contact_completed` / `bulk_call.completed`.
+ * - `checkBulkCalls`: the store's and Temporal's view of calls that have not reported in time.
+ */
+import { Context } from '@temporalio/activity';
+import { Agent } from '../models/agents';
+import { BulkCall, BulkCallResult, renderBulkCall, renderBulkCallResult, rowContact } from '../models/bulk-calls';
+import { Call } from '../models/calls';
+import { Form, formDefinition } from '../models/forms';
+import { insertIfAbsent } from '../models/store';
+import { emitEvent } from '../lib/events';
+import { newCallInput } from '../lib/calls';
+import {
+  contactCallRequest,
+  contactZoneKey,
+  DEFAULT_US_WINDOW,
+  doNotCallPhones,
+  windowIntervals,
+  windowRule,
+  type CampaignSchedule,
+  type WindowRule,
+} from '../lib/bulk-calls';
+import {
+  bulkCallResultId,
+  type BulkCallCounts,
+  type BulkCallStatus,
+  type PageContact,
+  type ResultStatus,
+  type WindowInterval,
+} from '../shared/bulk-calls';
+import {
+  TERMINAL_STATUSES,
+  type CallStatus,
+  type CallWorkflowInput,
+  type EndReason,
+  type Simulation,
+} from '../shared/calls';
+import type { FormValues } from '../shared/forms';
+
+async function campaign(bulkCallId: string) {
+  const doc = await BulkCall.findById(bulkCallId).lean();
+  // The API writes the document before the workflow's first activity runs, or the first run does.
+  if (!doc) throw new Error(`bulk call ${bulkCallId} has no document`);
+  return doc;
+}
+
+const scheduleOf = (doc: { schedule_json?: string | null }): CampaignSchedule | null =>
+  doc.schedule_json ? (JSON.parse(doc.schedule_json) as CampaignSchedule) : null;
+
+/** Inserts the campaign's document if it is not there (the API normally wrote it already). */
+export async function ensureBulkCallRecord(record: Record<string, unknown>): Promise<void> {
+  await insertIfAbsent(BulkCall, record);
+}
+
+export interface LoadBulkCallPageResult {
+  /** The contacts of `[fromIndex, fromIndex + limit)`, in order, each with its window's zone key (null: none). */
+  contacts: PageContact[];
+  /** Window intervals from now, for each zone key of the page. */
+  windows: Record<string, WindowInterval[]>;
+}
+
+/** Loads contacts `[fromIndex, fromIndex + limit)` of a campaign with their calling-window zones. */
+export async function loadBulkCallPage(input: {
+  bulkCallId: string;
+  fromIndex: number;
+  limit: number;
+}): Promise<LoadBulkCallPageResult> {
+  const doc = await campaign(input.bulkCallId);
+  const schedule = scheduleOf(doc);
+  const rows = await BulkCallResult.find(
+    {
+      _id: {
+        $gte: bulkCallResultId(input.bulkCallId, input.fromIndex),
+        $lt: bulkCallResultId(input.bulkCallId, input.fromIndex + input.limit),
+      },
+    },
+    { index: 1, phone: 1 },
+  )
+    .sort({ _id: 1 })
+    .lean();
+  const expected = Math.min(input.limit, doc.counts.total - input.fromIndex);
+  if (rows.length !== expected)
+    throw new Error(
+      `bulk call ${input.bulkCallId}: ${rows.length} result rows from ${input.fromIndex}, expected ${expected}`,
+    );
+  const rules = new Map<string, WindowRule>();
+  const contacts: PageContact[] = [];
+  for (const row of rows) {
+    const rule = windowRule(schedule, doc.livemode, row.phone);
+    const zone = rule ? await contactZoneKey(row.phone, schedule?.timezone) : null;
+    if (zone && rule) rules.set(zone, rule);
+    contacts.push({ index: row.index, zone });
+  }
+  const now = Date.now();
+  return {
+    contacts,
+    windows: Object.fromEntries([...rules].map(([zone, rule]) => [zone, windowIntervals(rule, zone, now)])),
+  };
+}
+
+/** Window intervals from now for each zone key (the campaign's window, else the +1 default). */
+export async function bulkCallWindows(input: {
+  bulkCallId: string;
+  zones: string[];
+}): Promise<Record<string, WindowInterval[]>> {
+  const schedule = scheduleOf(await campaign(input.bulkCallId));
+  const rule: WindowRule = schedule
+    ? { start: schedule.window.start, end: schedule.window.end, days: schedule.days }
+    : DEFAULT_US_WINDOW;
+  const now = Date.now();
+  return Object.fromEntries(input.zones.map((zone) => [zone, windowIntervals(rule, zone, now)]));
+}
+
+/** What `prepareBulkCalls` decided for one contact. */
+export type PreparedCall =
+  | { index: number; kind: 'call'; input: CallWorkflowInput }
+  | { index: number; kind: 'do_not_call' }
+  | { index: number; kind: 'failed'; error: string };
+
+/**
+ * At dial time, for each `{index, attempt, callId}`: `do_not_call` when the organization's contacts mark
+ * the number so (checked now, so a contact marked after the campaign started is still skipped), `failed`
+ * when the agent or form no longer exists, else the call's `callWorkflow` input under `callId`.
+ */
+export async function prepareBulkCalls(input: {
+  bulkCallId: string;
+  items: { index: number; attempt: number; callId: string }[];
+}): Promise<PreparedCall[]> {
+  const doc = await campaign(input.bulkCallId);
+  const tenant = { orgId: doc.org_id, livemode: doc.livemode };
+  const [agent, form, rows] = await Promise.all([
+    Agent.findOne({ _id: doc.agent_id, org_id: doc.org_id, livemode: doc.livemode }).lean(),
+    Form.findOne({ _id: doc.form_id, org_id: doc.org_id, livemode: doc.livemode }).lean(),
+    BulkCallResult.find({ _id: { $in: input.items.map((i) => bulkCallResultId(input.bulkCallId, i.index)) } }).lean(),
+  ]);
+  const byIndex = new Map(rows.map((r) => [r.index, r]));
+  const blocked = await doNotCallPhones(
+    tenant,
+    rows.map((r) => r.phone),
+  );
+  const settings = {
+    from: doc.from ?? null,
+    metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
+    simulation: doc.simulation_json ? (JSON.parse(doc.simulation_json) as Partial<Simulation>) : null,
+    max_duration_seconds: doc.max_duration_seconds,
+  };
+  return input.items.map((item): PreparedCall => {
+    const row = byIndex.get(item.index);
+    if (!row) throw new Error(`bulk call ${input.bulkCallId} has no result row ${item.index}`);
+    if (blocked.has(row.phone)) return { index: item.index, kind: 'do_not_call' };
+    if (!agent) return { index: item.index, kind: 'failed', error: `the agent ${doc.agent_id} no longer exists` };
+    if (!form) return { index: item.index, kind: 'failed', error: `the form ${doc.form_id} no longer exists` };
+    const callInput = newCallInput(item.callId, tenant, agent, contactCallRequest(settings, rowContact(row)));
+    callInput.campaign = {
+      bulkCallId: input.bulkCallId,
+      contactIndex: item.index,
+      attempt: item.attempt,
+      form: formDefinition(form),
+    };
+    return { index: item.index, kind: 'call', input: callInput };
+  });
+}
+
+/** One result row to write. */
+export interface ResultWrite {
+  index: number;
+  status: ResultStatus;
+  attempts: number;
+  callIds: string[];
+  /** The form's values; undefined leaves the stored ones. */
+  form?: FormValues | null;
+  /** Set when the contact is final: the id of its `bulk_call.contact_completed` event. */
+  eventId: string | null;
+}
+
+export interface RecordBulkCallProgressInput {
+  bulkCallId: string;
+  /** Workflow time of the write (ms): `updated_ms`, `completed_ms` and the events' `created`. */
+  atMs: number;
+  rows: ResultWrite[];
+  /** Ends every row still `pending` with this status (after `rows` are written). */
+  endPending: 'canceled' | 'window_expired' | null;
+  status: BulkCallStatus;
+  counts: BulkCallCounts;
+  /** Set once the campaign is over: `completed_at`. */
+  completed: boolean;
+  /** The id of `bulk_call.completed`, emitted after the campaign's document shows it over. */
+  completedEventId: string | null;
+}
+
+/**
+ * Writes what the workflow decided since its last write: result rows, the mass ending of pending rows,
+ * the campaign's status and counts; then emits the per-contact events and, at the end, `bulk_call.completed`
+ * (each event's `data.object` is the row or campaign as now stored).
+ */
+export async function recordBulkCallProgress(input: RecordBulkCallProgressInput): Promise<void> {
+  if (input.rows.length) {
+    await BulkCallResult.bulkWrite(
+      input.rows.map((r) => ({
+        updateOne: {
+          filter: { _id: bulkCallResultId(input.bulkCallId, r.index) },
+          update: {
+            $set: {
+              status: r.status,
+              attempts: r.attempts,
+              call_ids: r.callIds,
+              updated_ms: input.atMs,
+              ...(r.form !== undefined ? { form_json: r.form ? JSON.stringify(r.form) : null } : {}),
+            },
+          },
+        },
+      })),
+      { ordered: false },
+    );
+  }
+  const doc = await BulkCall.findOneAndUpdate(
+    { _id: input.bulkCallId },
+    {
+      $set: {
+        status: input.status,
+        counts: input.counts,
+        updated_ms: input.atMs,
+        ...(input.completed ? { completed_ms: input.atMs } : {}),
+        // Rows still pending show this status from now on (src/models/bulk-calls.ts `pending_ended_as`).
+        ...(input.endPending ? { pending_ended_as: input.endPending } : {}),
+      },
+    },
+    { returnDocument: 'after' },
+  ).lean();
+  if (!doc) throw new Error(`bulk call ${input.bulkCallId} has no document`);
+  const client = Context.current().client;
+  const finals = input.rows.filter((r) => r.eventId);
+  if (finals.length) {
+    const rows = await BulkCallResult.find({
+      _id: { $in: finals.map((r) => bulkCallResultId(input.bulkCallId, r.index)) },
+    }).lean();
+    const byIndex = new Map(rows.map((r) => [r.index, r]));
+    for (const r of finals) {
+      const row = byIndex.get(r.index);
+      if (!row) continue;
+      await emitEvent(client, {
+        id: r.eventId!,
+        orgId: doc.org_id,
+        livemode: doc.livemode,
+        type: 'bulk_call.contact_completed',
+        createdMs: input.atMs,
+        object: renderBulkCallResult(row),
+      });
+    }
+  }
+  if (input.completedEventId) {
+    await emitEvent(client, {
+      id: input.completedEventId,
+      orgId: doc.org_id,
+      livemode: doc.livemode,
+      type: 'bulk_call.completed',
+      createdMs: input.atMs,
+      object: renderBulkCall(doc),
+    });
+  }
+}
+
+/** What the store and Temporal say about a call that has not reported to its campaign. */
+export interface CheckedCall {
+  callId: string;
+  /** The call's terminal status, or null while it runs. */
+  status: CallStatus | null;
+  endReason: EndReason | null;
+  form: FormValues | null;
+}
+
+/**
+ * For calls that have not reported in time: a call whose document shows it ended is reported from the
+ * document; a call whose workflow is closed without an ending (terminated by an operator) is `failed`;
+ * any other call is still running (status null). Keeps a lost report from holding a campaign's slot.
+ */
+export async function checkBulkCalls(input: { callIds: string[] }): Promise<CheckedCall[]> {
+  const docs = await Call.find({ _id: { $in: input.callIds } }).lean();
+  const byId = new Map(docs.map((d) => [d._id, d]));
+  const out: CheckedCall[] = [];
+  for (const callId of input.callIds) {
+    const doc = byId.get(callId);
+    if (doc && (TERMINAL_STATUSES as readonly string[]).includes(doc.status)) {
+      out.push({
+        callId,
+        status: doc.status as CallStatus,
+        endReason: (doc.end_reason ?? null) as EndReason | null,
+        form: doc.form_json ? (JSON.parse(doc.form_json) as FormValues) : null,
+      });
+      continue;
+    }
+    let closed: boolean;
+    try {
+      const described = await Context.current().client.workflow.getHandle(callId).describe();
+      closed = described.status.name !== 'RUNNING';
+    } catch (err) {
+      if ((err as Error).name !== 'WorkflowNotFoundError') throw err;
+      closed = true;
+    }
+    out.push(
+      closed
+        ? { callId, status: 'failed', endReason: 'error', form: null }
+        : { callId, status: null, endReason: null, form: null },
+    );
+  }
+  return out;
+}

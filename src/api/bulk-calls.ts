@@ -1,0 +1,541 @@
+/**
+ * Bulk call campaigns (spec section 4 `POST /v1/bulk-calls`; DESIGN.md sections 1 and 10), scopes
+ * `calls:write` / `calls:read`:
+ *
+ *   POST /v1/bulk-calls                   start a campaign (Idempotency-Key): `agent_id`, `form_id`, `contacts`,
+ *                                         and `name`, `from`, `max_concurrency`, `max_duration_seconds`,
+ *                                         `schedule`, `retry`, `metadata`, test keys: `simulation`
+ *   GET  /v1/bulk-calls                   list, newest first (filter `status`)
+ *   GET  /v1/bulk-calls/{id}              the campaign: `status`, `counts`, its settings
+ *   GET  /v1/bulk-calls/{id}/results      one `bulk_call_result` per contact, in contact order (filter
+ *                                         `status`); `Accept: text/csv` → every result as CSV
+ *   POST /v1/bulk-calls/{id}/pause|resume|cancel   Workflow Updates; 409 `bulk_call_ended` once over
+ *
+ * Creating one writes a `pending` result row per contact (duplicates by number removed and counted),
+ * starts `bulkCallWorkflow` (workflow id = campaign id), then writes the campaign's document; reads come
+ * from the documents the workflow's activities keep. The calls are ordinary calls (`GET
+ * /v1/calls?bulk_call_id=`).
+ */
+import express, { Router, type Request, type RequestHandler } from 'express';
+import { z } from 'zod';
+import type { Client } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { stringify } from 'csv-stringify';
+import { ApiError, invalidParam, missingParam, notFound } from '../errors';
+import { config, telephonyConfigured } from '../config';
+import { Agent } from '../models/agents';
+import {
+  BulkCall,
+  BulkCallResult,
+  effectiveResultStatus,
+  initialCounts,
+  renderBulkCall,
+  renderBulkCallResult,
+  resultStatusFilter,
+  rowContact,
+  type BulkCallResultDoc,
+  type CampaignContact,
+} from '../models/bulk-calls';
+import { Form, formFields } from '../models/forms';
+import { insertIfAbsent, type WithId } from '../models/store';
+import { DAY_NAMES, isTimeZone, secondsOfDay, startBulkCallWorkflow, type CampaignSchedule } from '../lib/bulk-calls';
+import { MAX_DURATION } from '../lib/calls';
+import {
+  BULK_CALL_ENDED,
+  bulkCallResultId,
+  bulkCallWorkflowId,
+  cancelUpdate,
+  pauseUpdate,
+  REDIAL_OUTCOMES,
+  RESULT_STATUSES,
+  type ResultStatus,
+  resumeUpdate,
+  type BulkCallProgress,
+} from '../shared/bulk-calls';
+import { idTime } from '../shared/ids';
+import { parseIndexed } from './forms';
+import { simulationSchema } from './calls';
+import { authenticate, requireScope } from './middleware';
+import { idempotent } from './idempotency';
+import { listPage } from './lists';
+import { e164, isE164, metadata, parseBody } from './validation';
+
+/** Contacts one request may carry. */
+export const MAX_CONTACTS = 10_000;
+/** Body limit of `POST /v1/bulk-calls` (the shared limit of other routes is 1 MB). */
+export const BULK_BODY_LIMIT = '20mb';
+/** Bytes of JSON a contact's `context` may take. */
+const MAX_CONTACT_CONTEXT_BYTES = 4096;
+/** `max_concurrency`: default and bounds. */
+export const CONCURRENCY = { default: 5, max: 50 };
+/** Redial defaults when `retry` is given (absent `retry`: one call per contact). */
+export const RETRY_DEFAULTS = {
+  max_attempts: 3,
+  on: ['no_answer', 'failed'] as ('busy' | 'no_answer' | 'failed')[],
+  interval_seconds: 3600,
+};
+
+const localTime = z
+  .string()
+  .refine((v) => !Number.isNaN(secondsOfDay(v)), 'must be a local time HH:MM (00:00 to 24:00)');
+
+const scheduleSchema = z.strictObject({
+  window: z.strictObject({ start: localTime, end: localTime }),
+  days: z.array(z.enum(DAY_NAMES)).min(1, 'must name at least one day').max(7).optional(),
+  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as America/New_York').optional(),
+  ends_at: z.number().int('must be an integer (unix seconds)').optional(),
+});
+
+const retrySchema = z.strictObject({
+  max_attempts: z.number().int().min(1).max(10).optional(),
+  on: z.array(z.enum(REDIAL_OUTCOMES)).max(3).optional(),
+  interval_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .optional(),
+});
+
+const createSchema = z.strictObject({
+  agent_id: z.string().min(1),
+  form_id: z.string().min(1),
+  contacts: z
+    .array(z.unknown())
+    .min(1, 'must have at least one contact')
+    .max(MAX_CONTACTS, `must have at most ${MAX_CONTACTS} contacts`),
+  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+  from: e164.optional(),
+  max_concurrency: z.number().int().min(1).max(CONCURRENCY.max).optional(),
+  max_duration_seconds: z.number().int().min(MAX_DURATION.min).max(MAX_DURATION.max).optional(),
+  schedule: scheduleSchema.optional(),
+  retry: retrySchema.optional(),
+  metadata: metadata.optional(),
+  simulation: simulationSchema.optional(),
+});
+
+const contactSchema = z.strictObject({
+  phone: e164,
+  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+  external_id: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+  context: z.record(z.string(), z.unknown()).optional(),
+  metadata: metadata.optional(),
+  simulation: simulationSchema.optional(),
+});
+
+/**
+ * The body parser of `POST /v1/bulk-calls`, mounted on `/v1` before the shared 1 MB JSON parser (which
+ * then finds the body read and steps aside): 10,000 contacts with their context need more. It
+ * authenticates and checks the scope first, so no one without `calls:write` makes the API read 20 MB.
+ */
+export function bulkCallBodyParser(): Router {
+  const router = Router();
+  const parse = express.json({ limit: BULK_BODY_LIMIT, type: () => true, strict: false });
+  const parseLarge: RequestHandler = (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
+        return next(
+          new ApiError(
+            413,
+            'invalid_request_error',
+            'body_too_large',
+            `The request body is larger than ${BULK_BODY_LIMIT.toUpperCase()} (at most ${MAX_CONTACTS} contacts).`,
+          ),
+        );
+      }
+      next(err);
+    });
+  router.post('/bulk-calls', authenticate, requireScope('calls:write'), parseLarge);
+  return router;
+}
+
+/** Parses and checks the contacts: each an E.164 string or an object; 400 naming the row (`contacts[17].phone`). */
+function parseContacts(
+  raw: unknown[],
+  campaignMetadata: Record<string, string>,
+  livemode: boolean,
+): { contacts: CampaignContact[]; given: unknown[]; duplicates: number } {
+  const seen = new Set<string>();
+  const contacts: CampaignContact[] = [];
+  const given: unknown[] = [];
+  let duplicates = 0;
+  raw.forEach((item, i) => {
+    const at = `contacts[${i}]`;
+    let contact: CampaignContact;
+    if (typeof item === 'string') {
+      if (!isE164(item))
+        throw invalidParam(
+          at,
+          `Invalid ${at}: must be a phone number in E.164 format, like +14155550123, or an object with phone.`,
+        );
+      contact = { phone: item };
+    } else if (item && typeof item === 'object' && !Array.isArray(item)) {
+      contact = parseIndexed(contactSchema, item, at);
+      if (contact.context && Buffer.byteLength(JSON.stringify(contact.context)) > MAX_CONTACT_CONTEXT_BYTES) {
+        throw invalidParam(
+          `${at}.context`,
+          `Invalid ${at}.context: must be at most ${MAX_CONTACT_CONTEXT_BYTES} bytes of JSON.`,
+        );
+      }
+      if (contact.metadata && Object.keys({ ...campaignMetadata, ...contact.metadata }).length > 50) {
+        throw invalidParam(
+          `${at}.metadata`,
+          `Invalid ${at}.metadata: with the campaign's metadata, a call has at most 50 keys.`,
+        );
+      }
+      if (livemode && contact.simulation)
+        throw invalidParam(
+          `${at}.simulation`,
+          'simulation is only accepted with a test-mode key; live calls ring real phones.',
+        );
+    } else {
+      throw invalidParam(at, `Invalid ${at}: must be an E.164 string or an object with phone.`);
+    }
+    if (seen.has(contact.phone)) {
+      duplicates++;
+      return;
+    }
+    seen.add(contact.phone);
+    contacts.push(contact);
+    given.push(item);
+  });
+  return { contacts, given, duplicates };
+}
+
+/** Routes under `/v1/bulk-calls`; `temporal` starts and updates campaign workflows. */
+export function bulkCallsRouter(temporal: Client): Router {
+  const router = Router();
+
+  /**
+   * `POST /v1/bulk-calls` → the `bulk_call`, `running`. Contacts: up to 10,000 E.164 strings or
+   * `{phone, name?, external_id?, context?, metadata?, simulation?}`; a number given twice is called once
+   * (`duplicates_removed`). Live keys: `from` required, Twilio must be configured (else 503), no
+   * `simulation`. 404 naming `agent_id` / `form_id` when unknown.
+   */
+  router.post('/', requireScope('calls:write'), async (req, res) => {
+    const body = parseIndexed(createSchema, req.body);
+    const { livemode, orgId } = req.auth!;
+    if (livemode && body.simulation)
+      throw invalidParam(
+        'simulation',
+        'simulation is only accepted with a test-mode key; live calls ring real phones.',
+      );
+    if (livemode && !body.from)
+      throw missingParam('from', 'Missing required param: from (live calls need the service number to call from).');
+    if (body.schedule && secondsOfDay(body.schedule.window.end) <= secondsOfDay(body.schedule.window.start)) {
+      throw invalidParam(
+        'schedule.window.end',
+        'Invalid schedule.window.end: must be after schedule.window.start (same day, local time).',
+      );
+    }
+    if (body.schedule?.ends_at !== undefined && body.schedule.ends_at * 1000 <= Date.now()) {
+      throw invalidParam('schedule.ends_at', 'Invalid schedule.ends_at: must be in the future (unix seconds).');
+    }
+    const campaignMetadata = body.metadata ?? {};
+    const { contacts, given, duplicates } = parseContacts(body.contacts, campaignMetadata, livemode);
+    const [agent, form] = await Promise.all([
+      Agent.findOne({ _id: body.agent_id, org_id: orgId, livemode }).lean(),
+      Form.findOne({ _id: body.form_id, org_id: orgId, livemode }).lean(),
+    ]);
+    if (!agent) throw notFound('agent', body.agent_id, 'agent_id');
+    if (!form) throw notFound('form', body.form_id, 'form_id');
+    if (livemode && !telephonyConfigured()) {
+      throw new ApiError(
+        503,
+        'api_error',
+        'telephony_not_configured',
+        'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
+      );
+    }
+    const schedule: CampaignSchedule | null = body.schedule
+      ? {
+          window: body.schedule.window,
+          days: body.schedule.days ?? [...DAY_NAMES],
+          ...(body.schedule.timezone ? { timezone: body.schedule.timezone } : {}),
+          ...(body.schedule.ends_at !== undefined ? { ends_at: body.schedule.ends_at } : {}),
+        }
+      : null;
+    const retry = body.retry
+      ? {
+          max_attempts: body.retry.max_attempts ?? RETRY_DEFAULTS.max_attempts,
+          on: body.retry.on ?? RETRY_DEFAULTS.on,
+          interval_seconds: body.retry.interval_seconds ?? RETRY_DEFAULTS.interval_seconds,
+        }
+      : { max_attempts: 1, on: [], interval_seconds: 0 };
+
+    await idempotent(req, res, 'bulk', async (bulkCallId) => {
+      const now = Date.now();
+      const rows = contacts.map((c, index) => ({
+        _id: bulkCallResultId(bulkCallId, index),
+        bulk_call_id: bulkCallId,
+        org_id: orgId,
+        livemode,
+        index,
+        phone: c.phone,
+        contact_json: JSON.stringify(given[index]),
+        status: 'pending',
+        attempts: 0,
+        call_ids: [],
+        form_json: null,
+        updated_ms: now,
+      }));
+      await insertRows(rows);
+      const record = {
+        _id: bulkCallId,
+        org_id: orgId,
+        livemode,
+        name: body.name ?? null,
+        agent_id: agent._id,
+        form_id: form._id,
+        from: body.from ?? null,
+        max_concurrency: body.max_concurrency ?? CONCURRENCY.default,
+        max_duration_seconds: body.max_duration_seconds ?? MAX_DURATION.default,
+        schedule_json: schedule ? JSON.stringify(schedule) : null,
+        retry_json: JSON.stringify(retry),
+        metadata_json: JSON.stringify(campaignMetadata),
+        simulation_json: !livemode && body.simulation ? JSON.stringify(body.simulation) : null,
+        duplicates_removed: duplicates,
+        status: 'running',
+        counts: initialCounts(contacts.length),
+        created: Math.floor(idTime(bulkCallId) / 1000),
+        completed_ms: null,
+        updated_ms: now,
+      };
+      await startBulkCallWorkflow(
+        temporal,
+        {
+          bulkCallId,
+          orgId,
+          livemode,
+          total: contacts.length,
+          maxConcurrency: record.max_concurrency,
+          retry: { maxAttempts: retry.max_attempts, on: retry.on, intervalMs: retry.interval_seconds * 1000 },
+          endsAtMs: schedule?.ends_at !== undefined ? schedule.ends_at * 1000 : null,
+          pageSize: config().bulkCallPageSize,
+          record,
+        },
+        agent._id,
+      );
+      // The workflow's first activity writes this document too (insert-if-absent): a crash here loses nothing.
+      await insertIfAbsent(BulkCall, record);
+      const stored = await BulkCall.findById(bulkCallId).lean();
+      return { status: 200, body: renderBulkCall(stored ?? record) };
+    });
+  });
+
+  /** `GET /v1/bulk-calls` → campaigns, newest first; optional filter `status`. */
+  router.get('/', requireScope('calls:read'), async (req, res) => {
+    const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
+    if (req.query.status !== undefined) {
+      if (typeof req.query.status !== 'string') throw invalidParam('status', 'Invalid status: must be a string.');
+      filter.status = req.query.status;
+    }
+    res.json(await listPage(req, BulkCall, filter, renderBulkCall));
+  });
+
+  /** `GET /v1/bulk-calls/{id}` → the campaign; 404 `resource_missing`. */
+  router.get('/:id', requireScope('calls:read'), async (req, res) => {
+    res.json(renderBulkCall(await findBulkCall(req)));
+  });
+
+  /**
+   * `GET /v1/bulk-calls/{id}/results` → one `bulk_call_result` per contact, in contact order (`limit`,
+   * `starting_after`, `ending_before` take result ids; filter `status`). With `Accept: text/csv`: every
+   * result (of that status) as CSV, one row per contact, one `form.<key>` column per form field.
+   */
+  router.get('/:id/results', requireScope('calls:read'), async (req, res) => {
+    const campaign = await findBulkCall(req);
+    const filter: Record<string, unknown> = { bulk_call_id: campaign._id };
+    const status = req.query.status;
+    if (status !== undefined) {
+      if (typeof status !== 'string' || !(RESULT_STATUSES as readonly string[]).includes(status)) {
+        throw invalidParam('status', `Invalid status: must be one of ${RESULT_STATUSES.join(', ')}.`);
+      }
+      filter.status = resultStatusFilter(status as ResultStatus, campaign.pending_ended_as);
+    }
+    if (req.accepts(['application/json', 'text/csv']) === 'text/csv') {
+      const form = await Form.findById(campaign.form_id).lean();
+      return void (await sendCsv(
+        res,
+        campaign._id,
+        campaign.pending_ended_as ?? null,
+        filter,
+        form ? formFields(form).map((f) => f.key) : [],
+      ));
+    }
+    res.json(await resultsPage(req, campaign._id, campaign.pending_ended_as ?? null, filter));
+  });
+
+  for (const [action, update] of [
+    ['pause', pauseUpdate],
+    ['resume', resumeUpdate],
+    ['cancel', cancelUpdate],
+  ] as const) {
+    /**
+     * `POST /v1/bulk-calls/{id}/{pause|resume|cancel}` (no body, Idempotency-Key) → the campaign once the
+     * store shows the change. Pause stops new dials at once (calls in flight finish); cancel ends every
+     * pending contact `canceled`. 409 `bulk_call_ended` when the campaign is over (a canceled campaign
+     * may be canceled again: it is returned as it is).
+     */
+    router.post(`/:id/${action}`, requireScope('calls:write'), async (req, res) => {
+      parseBody(z.strictObject({}), req.body);
+      const campaign = await findBulkCall(req);
+      await idempotent(req, res, 'req', async (updateId) => {
+        if (action === 'cancel' && campaign.status === 'canceled')
+          return { status: 200, body: renderBulkCall(campaign) };
+        if (campaign.status === 'completed' || campaign.status === 'canceled') throw campaignEnded(campaign.status);
+        try {
+          await temporal.workflow
+            .getHandle<() => Promise<BulkCallProgress>>(bulkCallWorkflowId(campaign._id))
+            .executeUpdate(update, { updateId });
+        } catch (err) {
+          if (
+            err instanceof WorkflowUpdateFailedError &&
+            err.cause instanceof ApplicationFailure &&
+            err.cause.type === BULK_CALL_ENDED
+          ) {
+            const [s] = err.cause.details ?? [];
+            if (action === 'cancel' && s === 'canceled')
+              return { status: 200, body: renderBulkCall(await findBulkCall(req)) };
+            throw campaignEnded(typeof s === 'string' ? s : 'over');
+          }
+          if (
+            err instanceof WorkflowNotFoundError ||
+            /workflow execution already completed/i.test((err as Error).message)
+          ) {
+            const now = await findBulkCall(req);
+            if (action === 'cancel' && now.status === 'canceled') return { status: 200, body: renderBulkCall(now) };
+            throw campaignEnded(now.status);
+          }
+          throw err;
+        }
+        return { status: 200, body: renderBulkCall(await findBulkCall(req)) };
+      });
+    });
+  }
+
+  return router;
+}
+
+const campaignEnded = (status: string) =>
+  new ApiError(
+    409,
+    'invalid_request_error',
+    BULK_CALL_ENDED,
+    `The campaign is ${status}; it can no longer be paused, resumed or canceled.`,
+  );
+
+async function findBulkCall(req: Request) {
+  const id = String(req.params.id);
+  const doc = await BulkCall.findOne({ _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
+  if (!doc) throw notFound('bulk call', id, 'id');
+  return doc;
+}
+
+/** Inserts result rows in batches; rows already there (a retried request) are fine. */
+async function insertRows(rows: Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) {
+    try {
+      await BulkCallResult.collection.insertMany(rows.slice(i, i + 1000) as never[], { ordered: false });
+    } catch (err) {
+      const writeErrors = (err as { writeErrors?: { code?: number }[] | { code?: number } }).writeErrors;
+      const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+      if (list.length === 0 || !list.every((e) => e.code === 11000)) throw err;
+    }
+  }
+}
+
+/** A page of results in contact order (result ids are `<bulk id>:<index>`, sorting in that order). */
+async function resultsPage(
+  req: Request,
+  bulkCallId: string,
+  pendingEndedAs: string | null,
+  filter: Record<string, unknown>,
+) {
+  const render = (row: WithId<BulkCallResultDoc>) => renderBulkCallResult(row, pendingEndedAs);
+  const q = req.query as Record<string, unknown>;
+  let limit = 20;
+  if (q.limit !== undefined) {
+    if (typeof q.limit !== 'string' || !/^\d+$/.test(q.limit) || Number(q.limit) < 1 || Number(q.limit) > 100)
+      throw invalidParam('limit', 'Invalid limit: must be an integer from 1 to 100.');
+    limit = Number(q.limit);
+  }
+  const cursor = (name: string) => {
+    const v = q[name];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || !v.startsWith(`${bulkCallId}:`) || !/:\d{6}$/.test(v))
+      throw invalidParam(name, `Invalid ${name}: must be a result id of this campaign from a previous page.`);
+    return v;
+  };
+  const after = cursor('starting_after');
+  const before = cursor('ending_before');
+  if (after && before) throw invalidParam('ending_before', 'Use starting_after or ending_before, not both.');
+  const url = req.baseUrl + req.path.replace(/\/$/, '');
+  if (before) {
+    const docs = await BulkCallResult.find({ ...filter, _id: { $lt: before } })
+      .sort({ _id: -1 })
+      .limit(limit + 1)
+      .lean();
+    return {
+      object: 'list' as const,
+      data: docs.slice(0, limit).reverse().map(render),
+      has_more: docs.length > limit,
+      url,
+    };
+  }
+  const docs = await BulkCallResult.find({ ...filter, ...(after ? { _id: { $gt: after } } : {}) })
+    .sort({ _id: 1 })
+    .limit(limit + 1)
+    .lean();
+  return {
+    object: 'list' as const,
+    data: docs.slice(0, limit).map(render),
+    has_more: docs.length > limit,
+    url,
+  };
+}
+
+/** Streams every matching result as CSV (csv-stringify), in contact order. */
+async function sendCsv(
+  res: express.Response,
+  bulkCallId: string,
+  pendingEndedAs: string | null,
+  filter: Record<string, unknown>,
+  formKeys: string[],
+): Promise<void> {
+  res.status(200);
+  res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+  res.setHeader('Content-Disposition', `attachment; filename="${bulkCallId}-results.csv"`);
+  const columns = [
+    'index',
+    'phone',
+    'name',
+    'external_id',
+    'status',
+    'attempts',
+    'call_ids',
+    ...formKeys.map((k) => `form.${k}`),
+    'metadata',
+  ];
+  const csv = stringify({ header: true, columns });
+  csv.pipe(res);
+  for await (const row of BulkCallResult.find(filter).sort({ _id: 1 }).lean().cursor()) {
+    const contact = rowContact(row);
+    const form = row.form_json ? (JSON.parse(row.form_json) as Record<string, unknown>) : {};
+    const line = [
+      row.index,
+      row.phone,
+      contact.name ?? '',
+      contact.external_id ?? '',
+      effectiveResultStatus(row.status, pendingEndedAs),
+      row.attempts,
+      (row.call_ids ?? []).join(' '),
+      ...formKeys.map((k) => (k in form ? String(form[k]) : '')),
+      contact.metadata ? JSON.stringify(contact.metadata) : '',
+    ];
+    if (!csv.write(line)) await new Promise((resolve) => csv.once('drain', resolve));
+  }
+  csv.end();
+  await new Promise((resolve) => res.once('finish', resolve));
+}

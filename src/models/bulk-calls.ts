@@ -1,0 +1,186 @@
+/**
+ * Bulk call campaigns (`bulk_…`, object `bulk_call`) and their per-contact results (object
+ * `bulk_call_result`, rows keyed `<bulk id>:<index, 6 digits>`, so they sort in contact order).
+ *
+ * Who writes what (DESIGN.md section 3, one writer per document):
+ * - The API inserts a campaign's result rows (`pending`, one per contact after duplicates were removed)
+ *   and then its document, both insert-if-absent under the idempotency record's id, before and after
+ *   starting the campaign's workflow; the workflow's first activity inserts the document too, so a crash
+ *   between the two loses nothing.
+ * - From then on only the campaign's own workflow writes them, through its activities
+ *   (src/activities/bulk-calls.ts), one at a time: `status`, `counts` (a snapshot the workflow computes,
+ *   not a counter) and `completed_ms` on the campaign; `status`, `attempts`, `call_ids` and `form_json` on
+ *   the rows (the form values come from the call's own report; the call keeps them too); a cancel or
+ *   `ends_at` ends the pending rows at once through `pending_ended_as` on the campaign, not row by row.
+ */
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import type { BulkCallCounts, BulkCallStatus, ResultStatus } from '../shared/bulk-calls';
+import { schemaOptions as base, seconds, type WithId } from './store';
+
+const countsSchema = new Schema(
+  {
+    total: { type: Number, required: true },
+    pending: { type: Number, required: true },
+    in_progress: { type: Number, required: true },
+    completed: { type: Number, required: true },
+    not_reached: { type: Number, required: true },
+    failed: { type: Number, required: true },
+    skipped: { type: Number, required: true },
+  },
+  { _id: false, versionKey: false },
+);
+
+const bulkCallSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    org_id: { type: String, required: true },
+    livemode: { type: Boolean, required: true },
+    name: { type: String, default: null },
+    agent_id: { type: String, required: true },
+    form_id: { type: String, required: true },
+    from: { type: String, default: null },
+    max_concurrency: { type: Number, required: true },
+    max_duration_seconds: { type: Number, required: true },
+    /** The request's `schedule` as JSON (`{window, days, timezone, ends_at}`), or null. */
+    schedule_json: { type: String, default: null },
+    /** The redial rules as JSON (`{max_attempts, on, interval_seconds}`), defaults applied. */
+    retry_json: { type: String, required: true },
+    metadata_json: { type: String, default: '{}' },
+    /** Test mode: the campaign-wide `simulation` as JSON (a contact's own wins), or null. */
+    simulation_json: { type: String, default: null },
+    duplicates_removed: { type: Number, required: true },
+    status: { type: String, required: true },
+    counts: { type: countsSchema, required: true },
+    created: { type: Number, required: true },
+    completed_ms: { type: Number, default: null },
+    /**
+     * Set when a cancel or `ends_at` ended every contact still pending: the status those rows have now
+     * (`canceled` or `window_expired`). Applied when rows are read, not written to each row: FerretDB 1.x
+     * rewrites a collection scan per updated document, so a mass update of 10,000 rows takes minutes.
+     */
+    pending_ended_as: { type: String, default: null },
+    updated_ms: { type: Number, required: true },
+  },
+  base,
+);
+bulkCallSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+export const BulkCall = mongoose.model('BulkCall', bulkCallSchema, 'bulk_calls');
+
+const resultSchema = new Schema(
+  {
+    /** `<bulk id>:<index, 6 digits>` (src/shared/bulk-calls.ts `bulkCallResultId`). */
+    _id: { type: String, required: true },
+    bulk_call_id: { type: String, required: true },
+    org_id: { type: String, required: true },
+    livemode: { type: Boolean, required: true },
+    /** Position of the contact in the request, after duplicates were removed (from 0). */
+    index: { type: Number, required: true },
+    phone: { type: String, required: true },
+    /** The contact exactly as the request gave it (an E.164 string or an object), as JSON. */
+    contact_json: { type: String, required: true },
+    status: { type: String, required: true },
+    attempts: { type: Number, required: true },
+    call_ids: { type: [String], default: [] },
+    form_json: { type: String, default: null },
+    updated_ms: { type: Number, required: true },
+  },
+  base,
+);
+resultSchema.index({ bulk_call_id: 1, _id: 1 });
+resultSchema.index({ bulk_call_id: 1, status: 1, _id: 1 });
+export const BulkCallResult = mongoose.model('BulkCallResult', resultSchema, 'bulk_call_results');
+
+export type BulkCallDoc = InferSchemaType<typeof bulkCallSchema>;
+export type BulkCallResultDoc = InferSchemaType<typeof resultSchema>;
+
+/** A contact of a campaign in the object form (an E.164 string given alone becomes `{phone}`). */
+export interface CampaignContact {
+  phone: string;
+  name?: string;
+  external_id?: string;
+  context?: Record<string, unknown>;
+  metadata?: Record<string, string>;
+  simulation?: Record<string, unknown>;
+}
+
+/** The contact of a row in the object form. */
+export function rowContact(row: { contact_json: string }): CampaignContact {
+  const given = JSON.parse(row.contact_json) as string | CampaignContact;
+  return typeof given === 'string' ? { phone: given } : given;
+}
+
+/** Counts of a campaign that has not dialed anyone yet. */
+export function initialCounts(total: number): BulkCallCounts {
+  return { total, pending: total, in_progress: 0, completed: 0, not_reached: 0, failed: 0, skipped: 0 };
+}
+
+/** The `bulk_call` object: the request's settings, `status`, `counts`; times in unix seconds. */
+export function renderBulkCall(doc: WithId<BulkCallDoc>) {
+  const c = doc.counts;
+  return {
+    id: doc._id,
+    object: 'bulk_call' as const,
+    livemode: doc.livemode,
+    name: doc.name ?? null,
+    status: doc.status as BulkCallStatus,
+    agent_id: doc.agent_id,
+    form_id: doc.form_id,
+    from: doc.from ?? null,
+    max_concurrency: doc.max_concurrency,
+    max_duration_seconds: doc.max_duration_seconds,
+    schedule: doc.schedule_json ? (JSON.parse(doc.schedule_json) as unknown) : null,
+    retry: JSON.parse(doc.retry_json) as { max_attempts: number; on: string[]; interval_seconds: number },
+    metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
+    ...(doc.simulation_json ? { simulation: JSON.parse(doc.simulation_json) as unknown } : {}),
+    counts: {
+      total: c.total,
+      pending: c.pending,
+      in_progress: c.in_progress,
+      completed: c.completed,
+      not_reached: c.not_reached,
+      failed: c.failed,
+      skipped: c.skipped,
+    },
+    duplicates_removed: doc.duplicates_removed,
+    created: doc.created,
+    completed_at: seconds(doc.completed_ms),
+  };
+}
+export type BulkCallObject = ReturnType<typeof renderBulkCall>;
+
+/** The `bulk_call_result` object: one contact's outcome. */
+/**
+ * The status a row shows: its own, except that a `pending` row of a campaign whose pending contacts were
+ * ended (`pending_ended_as`) shows that status.
+ */
+export function effectiveResultStatus(rowStatus: string, pendingEndedAs: string | null | undefined): ResultStatus {
+  return (rowStatus === 'pending' && pendingEndedAs ? pendingEndedAs : rowStatus) as ResultStatus;
+}
+
+/** The store filter for rows that show `status` (see `effectiveResultStatus`). */
+export function resultStatusFilter(status: ResultStatus, pendingEndedAs: string | null | undefined): unknown {
+  if (!pendingEndedAs) return status;
+  if (status === 'pending') return { $in: [] };
+  return status === pendingEndedAs ? { $in: [status, 'pending'] } : status;
+}
+
+/**
+ * The `bulk_call_result` object of a row.
+ * @param pendingEndedAs the campaign's `pending_ended_as` (a pending row then shows that status)
+ */
+export function renderBulkCallResult(row: WithId<BulkCallResultDoc>, pendingEndedAs: string | null = null) {
+  return {
+    id: row._id,
+    object: 'bulk_call_result' as const,
+    livemode: row.livemode,
+    bulk_call_id: row.bulk_call_id,
+    index: row.index,
+    contact: JSON.parse(row.contact_json) as unknown,
+    status: effectiveResultStatus(row.status, pendingEndedAs),
+    attempts: row.attempts,
+    call_ids: [...(row.call_ids ?? [])],
+    form: row.form_json ? (JSON.parse(row.form_json) as Record<string, string | number | boolean>) : null,
+    updated: seconds(row.updated_ms),
+  };
+}
+export type BulkCallResultObject = ReturnType<typeof renderBulkCallResult>;
