@@ -327,12 +327,27 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   const say = (role: 'assistant' | 'caller', text: string, knowledge?: KnowledgeRef[]) => {
     pendingTurns.push({ seq: turnCount++, role, text, atMs: Date.now(), ...(knowledge?.length ? { knowledge } : {}) });
   };
-  const flushTurns = async () => {
+  /**
+   * Runs that hold the whole conversation (`chatLog`) and began since `patched('turn-writes-behind')`:
+   * a turn's transcript rows are written while the next turn goes on (the next LLM request does not read
+   * them back), so no store write sits between the caller's line and the model. The writes are idempotent
+   * per row id, never cancelled, and awaited before the run ends or continues as new.
+   */
+  const writeBehind = chatLog !== null && patched('turn-writes-behind');
+  let turnWrites: Promise<unknown> = Promise.resolve();
+  /**
+   * Records the turns said since the last recording. `behind`: in write-behind runs, returns once the
+   * write has started; otherwise (and always when not `behind`) returns when every write so far is done.
+   */
+  const flushTurns = async (behind = false) => {
     if (pendingTurns.length > 0) {
-      await writes.recordTurns({ callId: input.callId, turns: pendingTurns });
+      const turns = pendingTurns;
       pendingTurns = [];
       pendingMessages = [];
+      const write = CancellationScope.nonCancellable(() => writes.recordTurns({ callId: input.callId, turns }));
+      turnWrites = Promise.all([turnWrites, write]);
     }
+    if (!(behind && writeBehind)) await turnWrites;
   };
 
   let continued = false;
@@ -396,6 +411,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   }
   if (continued && stop === null) {
     // A long call: the next run carries on where this one is, with a fresh history.
+    await flushTurns();
     return await continueAsNew<CallWorkflow>({
       ...input,
       continuation: {
@@ -499,7 +515,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     if (input.agent.first_message && !resumed) {
       say('assistant', input.agent.first_message);
       hearMessage({ role: 'assistant', content: input.agent.first_message });
-      await flushTurns();
+      await flushTurns(true);
     }
     for (;;) {
       const longRun =
@@ -571,7 +587,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
       } finally {
         if (utterance !== undefined) answers.set(utterance, { text: said.length ? said.join(' ') : null, final: true });
       }
-      await flushTurns();
+      await flushTurns(true);
       if (stop !== null) return 'done';
     }
   }

@@ -44,6 +44,16 @@ describe('replay of recorded workflow histories', function () {
       'call-v3-api-end.json',
       'call-v3-continued-as-new.json',
     ]);
+    // Recorded after transcript writes behind the next turn (`patched('turn-writes-behind')`).
+    expect(names).to.include.members([
+      'call-v4-assistant-ended.json',
+      'call-v4-caller-hung-up.json',
+      'call-v4-deadline-failed.json',
+      'call-v4-api-end.json',
+      'call-v4-api-transfer.json',
+      'call-v4-search-knowledge.json',
+      'call-v4-continued-as-new.json',
+    ]);
   });
 
   it('has recorded webhookDeliveryWorkflow histories for every way a delivery ends', () => {

@@ -1,22 +1,28 @@
 /**
  * Records `callWorkflow` histories from real runs, for the replay tests (test/replay/replay.test.ts).
  * Starts the same harness as the tests (real Temporal dev server and FerretDB), drives one call per way a
- * call can end through the API, and writes each history as JSON to test/replay/histories/call-<name>.json.
+ * call can end through the API, and writes each history as JSON to
+ * test/replay/histories/call-<VERSION>-<name>.json.
  *
- *   npm run record-histories              # every scenario
- *   npm run build && node dist/test/support/record-histories.js v3-   # only the v3- scenarios
+ *   npm run record-histories                                      # every scenario
+ *   npm run build && node dist/test/support/record-histories.js api-   # only the scenarios named api-…
  *
- * (`npm run record-histories -- v3-` would hand the prefix to the last of its three recorders only.)
- * Re-record after an intentional, versioned change to the workflow, and keep the old files: running
- * workflows must still replay them. The scenarios without a `v2-` prefix were recorded before turn
- * deadlines (`patched('turn-deadline')`) and the stored-transcript LLM input; the `v2-` ones after; the
- * `v3-` ones after local-activity turns (`patched('local-turns')`).
+ * (`npm run record-histories -- api-` would hand the prefix to the last of its recorders only.)
+ * It records what the current code does, under VERSION: after an intentional, versioned change to the
+ * workflow (a new `patched(…)`), raise VERSION and record; never overwrite older files, running workflows
+ * must still replay them. Files without a version were recorded before turn deadlines
+ * (`patched('turn-deadline')`) and the stored-transcript LLM input; `v2-` after them; `v3-` after
+ * local-activity turns (`patched('local-turns')`); `v4-` after transcript writes behind the next turn
+ * (`patched('turn-writes-behind')`).
  * For a call that continued as new, the first run's history is written (the one that decided to).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
+
+/** The workflow version the current code records (see the header). */
+const VERSION = 'v4';
 
 export const HISTORIES_DIR = path.resolve(__dirname, '../../../test/replay/histories');
 
@@ -34,27 +40,32 @@ async function main(): Promise<void> {
     };
     const scenarios: Record<string, () => Promise<string>> = {
       'assistant-ended': async () =>
-        place({ context: { name: 'Ana' }, simulation: { caller: ['Hi', 'TOOL end_call {}'] } }),
-      'caller-hung-up': async () => place({ simulation: { caller: ['One', 'Two'] } }),
+        place({
+          context: { name: 'Ana' },
+          simulation: { caller: ['Hi', 'TOOL transfer_call {"to":"nowhere"}', 'TOOL end_call {}'] },
+        }),
+      'caller-hung-up': async () => place({ simulation: { caller: ['One', 'Two', 'Three'] } }),
       'tool-transfer': async () => place({ simulation: { caller: ['TOOL transfer_call {}'] } }),
       busy: async () => place({ simulation: { outcome: 'busy' } }),
       'no-answer': async () => place({ simulation: { outcome: 'no_answer', ring_seconds: 1 } }),
       'max-duration': async () =>
         place({ max_duration_seconds: 2, simulation: { caller: Array(10).fill('talking'), pause_seconds: 1 } }),
       'llm-failed': async () => place({ simulation: { caller: ['FAIL 400'] } }),
+      'deadline-failed': async () => place({ simulation: { caller: ['SLOW 10000'] } }),
       'api-end': async () => {
         const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 5 } });
         await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
         await request('POST', `/v1/calls/${id}/end`, { key: t.testKey });
         return id;
       },
+      // A run holds at most 500 local turns: 260 exchanges cross it.
       'api-transfer': async () => {
         const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 5 } });
         await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
         await request('POST', `/v1/calls/${id}/transfer`, { key: t.testKey, body: { to: '+14155550100' } });
         return id;
       },
-      'v2-search-knowledge': async () => {
+      'search-knowledge': async () => {
         const doc = await request('POST', '/v1/knowledge', {
           key: t.testKey,
           body: {
@@ -89,39 +100,7 @@ async function main(): Promise<void> {
         await request('POST', `/v1/calls/${id}/end`, { key: t.testKey });
         return id;
       },
-      'v2-assistant-ended': async () =>
-        place({
-          context: { name: 'Ana' },
-          simulation: { caller: ['Hi', 'TOOL transfer_call {"to":"nowhere"}', 'TOOL end_call {}'] },
-        }),
-      'v2-deadline-failed': async () => place({ simulation: { caller: ['SLOW 10000'] } }),
-      'v2-api-end': async () => {
-        const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 5 } });
-        await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
-        await request('POST', `/v1/calls/${id}/end`, { key: t.testKey });
-        return id;
-      },
-      // The harness's dev server suggests continue-as-new at 1,000 events: 120 exchanges cross it.
-      'v2-continued-as-new': async () =>
-        place({ simulation: { caller: Array.from({ length: 120 }, (_, i) => `line ${i}`) } }),
-      // Local-activity turns: LLM requests and transcript writes as markers, the deadline as a local timeout.
-      'v3-assistant-ended': async () =>
-        place({
-          context: { name: 'Ana' },
-          simulation: { caller: ['Hi', 'TOOL transfer_call {"to":"nowhere"}', 'TOOL end_call {}'] },
-        }),
-      'v3-caller-hung-up': async () => place({ simulation: { caller: ['One', 'Two', 'Three'] } }),
-      'v3-deadline-failed': async () => place({ simulation: { caller: ['SLOW 10000'] } }),
-      'v3-llm-failed': async () => place({ simulation: { caller: ['FAIL 400'] } }),
-      'v3-busy': async () => place({ simulation: { outcome: 'busy' } }),
-      'v3-api-end': async () => {
-        const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 5 } });
-        await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
-        await request('POST', `/v1/calls/${id}/end`, { key: t.testKey });
-        return id;
-      },
-      // A run holds at most 500 local turns: 260 exchanges cross it.
-      'v3-continued-as-new': async () =>
+      'continued-as-new': async () =>
         place({ simulation: { caller: Array.from({ length: 260 }, (_, i) => `line ${i}`) } }),
     };
     const only = process.argv[2] ?? '';
@@ -139,7 +118,7 @@ async function main(): Promise<void> {
       }
       // proto3 JSON, the form Worker.runReplayHistories reads (as `temporal workflow show --output json`).
       const history = JSON.parse(historyToJSON(await handle.fetchHistory()));
-      const file = path.join(HISTORIES_DIR, `call-${name}.json`);
+      const file = path.join(HISTORIES_DIR, `call-${VERSION}-${name}.json`);
       fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
       console.log(
         `${name}: ${id} ended ${call.status}/${call.end_reason}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`,
