@@ -116,6 +116,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** The mongo driver's pool size per process against the embedded FerretDB (see `startFerretDB`). */
+export const FERRETDB_POOL_SIZE = 12;
+
 /**
  * Starts FerretDB (SQLite handler) storing under `<dataDir>/ferretdb/`, listening on `127.0.0.1:port`;
  * `detached`: in its own process group, out of reach of the terminal's Ctrl-C (the caller stops it).
@@ -144,7 +147,12 @@ export async function startFerretDB(
   );
   const server = track('ferretdb', child, path.join(dataDir, 'ferretdb.log'));
   await waitForPort(port, '127.0.0.1', 60_000, child);
-  return { ...server, uri: `mongodb://127.0.0.1:${port}/svc` };
+  // At most FERRETDB_POOL_SIZE requests at a time from each process. FerretDB 1.24 (SQLite) serves an update
+  // or findAndModify with two of its 100 SQLite connections (its read cursor stays open while the write
+  // runs): 100 requests at once each holding one and waiting for a second deadlock it for good, which a
+  // 10,000-contact campaign reached with the driver's default pool of 100 per process. With 12 per
+  // process, four processes (API, workers) need at most 96.
+  return { ...server, uri: `mongodb://127.0.0.1:${port}/svc?maxPoolSize=${FERRETDB_POOL_SIZE}` };
 }
 
 /**
