@@ -6,7 +6,7 @@
 import express, { Router } from 'express';
 import mongoose from 'mongoose';
 import type { Client } from '@temporalio/client';
-import { authenticate, errorHandler, jsonBody, requestContext, unknownRoute } from './middleware';
+import { authenticate, errorHandler, jsonBody, jsonContentType, requestContext, unknownRoute } from './middleware';
 import { metricsRoute, observeRequests } from './observe';
 import { agentsRouter } from './agents';
 import { bulkCallBodyParser, bulkCallsRouter } from './bulk-calls';
@@ -56,6 +56,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use('/twilio', twilioRouter(deps.temporal));
 
   const v1 = Router();
+  v1.use(jsonContentType); // 415 before any parser reads a body that is not JSON
   v1.use('/knowledge', knowledgeBody); // documents up to 500,000 characters: a larger body limit
   v1.use(connectorVersionBodyParser()); // the bundle upload's own body limit, before the 1 MB parser
   v1.use(bulkCallBodyParser()); // 10,000 contacts: the campaign route's own body limit, before the 1 MB parser

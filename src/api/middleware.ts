@@ -74,6 +74,44 @@ export function jsonDepth(value: unknown, limit = Infinity): number {
   return max;
 }
 
+/** Content encodings the body parsers decode (body-parser: gzip, deflate, br); `identity` is none. */
+const BODY_ENCODINGS = ['identity', 'gzip', 'deflate', 'br'];
+
+/**
+ * The API takes JSON bodies only (spec section 5): a request that carries a body (a `Content-Length` above 0
+ * or `Transfer-Encoding`) must say `Content-Type: application/json` (or a `+json` type), else 415
+ * `content_type_unsupported`; a `Content-Encoding` other than gzip, deflate or br is 415
+ * `content_encoding_unsupported` (RFC 9110 section 15.5.16), checked before a byte of the body is read.
+ * A POST without a body (`/end`, `/pause`) needs neither header.
+ */
+export const jsonContentType: RequestHandler = (req, _res, next) => {
+  const length = req.headers['content-length'];
+  const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  if (!hasBody) return next();
+  if (!req.is(['application/json', '+json']))
+    return next(
+      new ApiError(
+        415,
+        'invalid_request_error',
+        'content_type_unsupported',
+        `Send the request body as JSON with \`Content-Type: application/json\` (got ${req.get('Content-Type') ? `'${req.get('Content-Type')}'` : 'no Content-Type'}).`,
+        'Content-Type',
+      ),
+    );
+  const encoding = (req.get('Content-Encoding') ?? 'identity').trim().toLowerCase();
+  if (!BODY_ENCODINGS.includes(encoding))
+    return next(
+      new ApiError(
+        415,
+        'invalid_request_error',
+        'content_encoding_unsupported',
+        `Content-Encoding '${encoding}' is not supported; send the body as is, or with gzip, deflate or br.`,
+        'Content-Encoding',
+      ),
+    );
+  next();
+};
+
 /**
  * Parses JSON bodies whatever the Content-Type (the API speaks only JSON); an empty body is `{}`.
  * Malformed JSON, a body that is not an object, or one nested deeper than `MAX_BODY_DEPTH` → 400
@@ -174,12 +212,8 @@ export const unknownRoute: RequestHandler = (req, _res, next) => {
 export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): void {
   let apiError: ApiError;
   if (err instanceof ApiError) apiError = err;
-  else if (isBodyParserError(err)) {
-    apiError =
-      err.type === 'entity.too.large'
-        ? new ApiError(413, 'invalid_request_error', 'body_too_large', 'The request body is larger than 1 MB.')
-        : new ApiError(400, 'invalid_request_error', 'body_invalid', 'The request body is not valid JSON.');
-  } else {
+  else if (isBodyParserError(err)) apiError = bodyParserError(err);
+  else {
     logger.error('unhandled error', {
       request_id: req.requestId,
       path: req.path,
@@ -196,11 +230,52 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
   res.status(apiError.status).json({ error: { ...apiError.toBody(), request_id: req.requestId } });
 }
 
+/** The `type` of every error body-parser raises (https://github.com/expressjs/body-parser#errors). */
+const BODY_PARSER_ERRORS = [
+  'entity.',
+  'encoding.unsupported',
+  'charset.unsupported',
+  'request.aborted',
+  'request.size.invalid',
+  'stream.',
+  'parameters.too.many',
+];
+
+/**
+ * An error body-parser raised: one of its typed errors, or a client error it wrapped with `http-errors`
+ * (status 4xx, `expose`), such as a gzip body that does not inflate.
+ */
 function isBodyParserError(err: unknown): err is { type: string; status: number } {
-  return (
-    typeof err === 'object' &&
-    err !== null &&
-    typeof (err as { type?: unknown }).type === 'string' &&
-    String((err as { type: string }).type).startsWith('entity.')
-  );
+  if (typeof err !== 'object' || err === null) return false;
+  const { type, status, expose } = err as { type?: unknown; status?: unknown; expose?: unknown };
+  if (typeof type === 'string' && BODY_PARSER_ERRORS.some((t) => type.startsWith(t))) return true;
+  return expose === true && typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/** A body-parser error as the API's error: 413 too large, 415 encoding or charset, else 400 `body_invalid`. */
+function bodyParserError(err: { type: string }): ApiError {
+  switch (err.type) {
+    case 'entity.too.large':
+      return new ApiError(413, 'invalid_request_error', 'body_too_large', 'The request body is larger than 1 MB.');
+    case 'encoding.unsupported':
+      return new ApiError(
+        415,
+        'invalid_request_error',
+        'content_encoding_unsupported',
+        'This Content-Encoding is not supported; send the body as is, or with gzip, deflate or br.',
+        'Content-Encoding',
+      );
+    case 'charset.unsupported':
+      return new ApiError(
+        415,
+        'invalid_request_error',
+        'content_type_unsupported',
+        'Send the request body as UTF-8 JSON.',
+        'Content-Type',
+      );
+    case 'entity.parse.failed':
+      return new ApiError(400, 'invalid_request_error', 'body_invalid', 'The request body is not valid JSON.');
+    default:
+      return new ApiError(400, 'invalid_request_error', 'body_invalid', 'The request body could not be read.');
+  }
 }

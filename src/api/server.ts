@@ -12,6 +12,9 @@ import { sweepExpiredWebhookSecrets } from '../models/webhooks';
 import { sweepIdempotencyRecords } from './idempotency';
 import { logger } from '../logger';
 
+/** How long a client may take to send a whole request, headers and body (ms): Node's `requestTimeout`. */
+export const REQUEST_TIMEOUT_MS = 120_000;
+
 /** How long in-flight requests may take to finish once the API is stopping (ms). */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -33,6 +36,9 @@ export async function startApi(opts: { temporal: Client; port: number; host?: st
   // Longer than common load balancers' idle timeout (60 s), so they close idle connections first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  // A request's headers and body must arrive within this (slow-loris bodies); 10,000-contact campaigns
+  // (about 1 MB) arrive in well under it. Node answers 408 and closes the connection.
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
   const relay = attachConversationRelay(server, opts.temporal);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -2,9 +2,10 @@
  * API plumbing that every endpoint shares: authentication and scopes, the error object and headers,
  * validation naming the param, metadata limits, and the list convention.
  */
+import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { createKey, revokeKey } from '../../src/keys';
-import { newTenant, request } from '../support/harness';
+import { h, newTenant, request } from '../support/harness';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -79,6 +80,59 @@ describe('authentication and scopes', () => {
     const arr = await request('POST', '/v1/calls', { key: t.testKey, body: '[1,2]' });
     expect(arr.status).to.equal(400);
     expect(arr.body.error.code).to.equal('body_invalid');
+  });
+
+  it('takes JSON bodies only (415 naming Content-Type), in gzip, deflate or br but no other encoding (415)', async () => {
+    const agent = { name: 'Encoded', instructions: 'Be brief.' };
+    const send = (body: Buffer | string, headers: Record<string, string>) =>
+      fetch(`${h().api.url}/v1/agents`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${t.testKey}`, ...headers },
+        body,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const form = await send('name=Encoded', { 'Content-Type': 'application/x-www-form-urlencoded' });
+    expect(form.status).to.equal(415);
+    expect(form.body.error).to.include({ code: 'content_type_unsupported', param: 'Content-Type' });
+    const text = await send(JSON.stringify(agent), { 'Content-Type': 'text/plain' });
+    expect(text.status).to.equal(415);
+    const none = await send(Buffer.from(JSON.stringify(agent)), {}); // fetch labels a string body text/plain
+    expect(none.status).to.equal(415);
+    expect(none.body.error.message).to.include('no Content-Type');
+    const zstd = await send(JSON.stringify(agent), { 'Content-Type': 'application/json', 'Content-Encoding': 'zstd' });
+    expect(zstd.status).to.equal(415);
+    expect(zstd.body.error).to.include({ code: 'content_encoding_unsupported', param: 'Content-Encoding' });
+    for (const [encoding, encode] of [
+      ['gzip', zlib.gzipSync],
+      ['deflate', zlib.deflateSync],
+      ['br', zlib.brotliCompressSync],
+    ] as const) {
+      const ok = await send(encode(Buffer.from(JSON.stringify({ ...agent, name: encoding }))), {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Encoding': encoding,
+      });
+      expect(ok.status, encoding).to.equal(200);
+      expect(ok.body.name).to.equal(encoding);
+    }
+    // A gzip body that does not inflate is the client's fault (400), never a 500.
+    const broken = await send(Buffer.from('not gzip at all'), {
+      'Content-Type': 'application/json',
+      'Content-Encoding': 'gzip',
+    });
+    expect(broken.status).to.equal(400);
+    expect(broken.body.error.code).to.equal('body_invalid');
+    // A POST without a body needs no Content-Type.
+    const bare = await fetch(`${h().api.url}/v1/calls/call_missing/end`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.testKey}` },
+    });
+    expect(bare.status).to.equal(404);
+  });
+
+  it('keeps idle connections longer than load balancers (65 s) and bounds the time to send a request', () => {
+    const server = h().api.server;
+    expect(server.keepAliveTimeout).to.equal(65_000);
+    expect(server.headersTimeout).to.be.greaterThan(server.keepAliveTimeout);
+    expect(server.requestTimeout).to.be.within(server.headersTimeout, 300_000);
   });
 
   it('refuses an unknown pinned Svc-Version and accepts the current one', async () => {
