@@ -204,6 +204,9 @@ export interface RecordBulkCallProgressInput {
  * (each event's `data.object` is the row or campaign as now stored).
  */
 export async function recordBulkCallProgress(input: RecordBulkCallProgressInput): Promise<void> {
+  // Progress by heartbeat (the workflow's heartbeat timeout): every step is idempotent, so a retry after a
+  // lost worker simply does them again.
+  const heartbeat = (step: string) => Context.current().heartbeat(step);
   if (input.rows.length) {
     await BulkCallResult.bulkWrite(
       input.rows.map((r) => ({
@@ -222,6 +225,7 @@ export async function recordBulkCallProgress(input: RecordBulkCallProgressInput)
       })),
       { ordered: false },
     );
+    heartbeat('result rows');
   }
   const doc = await BulkCall.findOneAndUpdate(
     { _id: input.bulkCallId },
@@ -248,6 +252,7 @@ export async function recordBulkCallProgress(input: RecordBulkCallProgressInput)
     for (const r of finals) {
       const row = byIndex.get(r.index);
       if (!row) continue;
+      heartbeat(`event ${r.eventId}`);
       await emitEvent(client, {
         id: r.eventId!,
         orgId: doc.org_id,

@@ -32,6 +32,7 @@ import {
   condition,
   continueAsNew,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   startChild,
@@ -70,12 +71,23 @@ const store = proxyActivities<typeof activities>({
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
 });
 
+/**
+ * The campaign's progress writes (result rows, counts, per-contact events): a write of many rows waits on
+ * the store behind the campaign's calls, so it reports progress by heartbeat instead of racing a short
+ * start-to-close timeout (a write retried whole on every timeout never finished on a loaded store).
+ */
+const progressStore = proxyActivities<typeof activities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '60 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
+});
+
 /** Contacts waiting for a window or a redial that a run carries at most; no further page loads past it. */
 export const DEFERRED_CAP = 2000;
 /** A run continues as new past this many history events even within a page (Temporal suggests it at 4 Ki). */
 const HISTORY_EVENTS_LIMIT = 3000;
-/** Result rows per store write. */
-const WRITE_BATCH = 500;
+/** Result rows per store write (runs before `patched('progress-write-batch')`: 500). */
+const WRITE_BATCH = 100;
 /** Slack over a call's longest possible life before the campaign asks about a call that has not reported. */
 const CHECK_MARGIN_MS = 5 * 60_000;
 /** How long a live call may ring (src/workflows/calls.ts). */
@@ -440,12 +452,12 @@ export async function bulkCallWorkflow(input: BulkCallWorkflowInput): Promise<Bu
     for (;;) {
       await condition(() => storedVersion < writeVersion);
       const version = writeVersion;
-      const rows = [...writes.values()].slice(0, WRITE_BATCH);
+      const rows = [...writes.values()].slice(0, patched('progress-write-batch') ? WRITE_BATCH : 500);
       for (const r of rows) writes.delete(r.index);
       const last = writes.size === 0;
       const mass = last ? endPending : null;
       const completedEvent = last ? completedEventId : null;
-      await store.recordBulkCallProgress({
+      await progressStore.recordBulkCallProgress({
         bulkCallId: input.bulkCallId,
         atMs: Date.now(),
         rows,
