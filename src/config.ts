@@ -45,6 +45,13 @@ export interface Config {
   /** How long the assistant may take to answer one turn of a call, ms (`CALL_TURN_DEADLINE_MS`, default 8000). */
   callTurnDeadlineMs: number;
   /**
+   * Requests one API key may make per rate-limit window (`API_RATE_LIMIT`, default 100, as Stripe's live
+   * mode allows per second; 0 turns the limit off), counted in the store across every API process.
+   */
+  apiRateLimit: number;
+  /** The rate-limit window, ms (`API_RATE_LIMIT_WINDOW_MS`, default 1000). */
+  apiRateLimitWindowMs: number;
+  /**
    * Address the API listens on for the assistant's streamed words of live calls (`RELAY_STREAM_HOST`,
    * default 127.0.0.1, any free port): workers stream an answer's tokens there to the process holding the
    * call's ConversationRelay (src/lib/call-relay.ts). Set it to an address workers can reach when they
@@ -140,6 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     twilioTimeoutMs: ms('TWILIO_TIMEOUT_MS', env.TWILIO_TIMEOUT_MS, 10_000),
     idempotencyLeaseMs: ms('IDEMPOTENCY_LEASE_MS', env.IDEMPOTENCY_LEASE_MS, 30_000),
     callTurnDeadlineMs: ms('CALL_TURN_DEADLINE_MS', env.CALL_TURN_DEADLINE_MS, 8_000),
+    apiRateLimit: env.API_RATE_LIMIT === '0' ? 0 : count('API_RATE_LIMIT', env.API_RATE_LIMIT, 100),
+    apiRateLimitWindowMs: ms('API_RATE_LIMIT_WINDOW_MS', env.API_RATE_LIMIT_WINDOW_MS, 1_000),
     relayStreamHost: opt(env.RELAY_STREAM_HOST) ?? '127.0.0.1',
     secretsKey: opt(env.SECRETS_KEY),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),

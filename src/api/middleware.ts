@@ -6,7 +6,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import { ApiError } from '../errors';
-import { API_VERSION } from '../config';
+import { API_VERSION, config } from '../config';
+import { consumeRateLimit, type RateLimitResult } from '../lib/rate-limit';
 import { newId } from '../shared/ids';
 import { ApiKey } from '../models/orgs';
 import { hashKey, parseKey, type KeyKind } from '../keys';
@@ -143,10 +144,46 @@ export const jsonBody: RequestHandler[] = [
 ];
 
 /**
- * Bearer authentication (spec section 5). Missing header → 401 `api_key_missing`; unknown, malformed or
- * revoked key → 401 `api_key_invalid`. The key itself is never logged.
+ * Counts the request against its key's rate limit (`API_RATE_LIMIT` per `API_RATE_LIMIT_WINDOW_MS`, shared
+ * by every API process through the store, src/lib/rate-limit.ts). Resolves to null when the limit is off
+ * or the store could not count (a limiter outage must not take the API down with it).
  */
-export const authenticate: RequestHandler = async (req, _res, next) => {
+async function countRequest(keyHash: string): Promise<RateLimitResult | null> {
+  const { apiRateLimit, apiRateLimitWindowMs } = config();
+  if (apiRateLimit === 0) return null;
+  try {
+    return await consumeRateLimit(`key:${keyHash}`, apiRateLimit, apiRateLimitWindowMs);
+  } catch (err) {
+    logger.warn('rate limit not counted', { error: String(err) });
+    return null;
+  }
+}
+
+/**
+ * Sets the IETF `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds) headers; a request
+ * past the limit is 429 `rate_limit_exceeded` (`rate_limit_error`, as Stripe) with `Retry-After`.
+ */
+function applyRateLimit(res: Response, rate: RateLimitResult | null): ApiError | null {
+  if (!rate) return null;
+  res.setHeader('RateLimit-Limit', String(rate.limit));
+  res.setHeader('RateLimit-Remaining', String(rate.remaining));
+  res.setHeader('RateLimit-Reset', String(rate.retryAfterSeconds));
+  if (rate.allowed) return null;
+  res.setHeader('Retry-After', String(rate.retryAfterSeconds));
+  return new ApiError(
+    429,
+    'rate_limit_error',
+    'rate_limit_exceeded',
+    `Too many requests with this API key: at most ${rate.limit} per ${config().apiRateLimitWindowMs / 1000} s. Retry after ${rate.retryAfterSeconds} s.`,
+  );
+}
+
+/**
+ * Bearer authentication (spec section 5). Missing header → 401 `api_key_missing`; unknown, malformed or
+ * revoked key → 401 `api_key_invalid`; a valid key past its rate limit → 429. The key itself is never
+ * logged. The key lookup and the rate count run side by side (both by the key's hash).
+ */
+export const authenticate: RequestHandler = async (req, res, next) => {
   const header = req.get('Authorization');
   if (!header)
     return next(
@@ -161,9 +198,12 @@ export const authenticate: RequestHandler = async (req, _res, next) => {
   const key = m?.[1];
   if (!key || !parseKey(key))
     return next(new ApiError(401, 'authentication_error', 'api_key_invalid', 'Invalid API key provided.'));
-  const doc = await ApiKey.findOne({ hash: hashKey(key) }).lean();
+  const hash = hashKey(key);
+  const [doc, rate] = await Promise.all([ApiKey.findOne({ hash }).lean(), countRequest(hash)]);
   if (!doc || doc.revoked != null)
     return next(new ApiError(401, 'authentication_error', 'api_key_invalid', 'Invalid API key provided.'));
+  const limited = applyRateLimit(res, rate);
+  if (limited) return next(limited);
   req.auth = {
     orgId: doc.org_id,
     keyId: doc._id,

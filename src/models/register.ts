@@ -15,3 +15,4 @@ import './connectors';
 import './usage';
 import './forms';
 import './bulk-calls';
+import './rate-limits';

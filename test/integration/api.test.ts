@@ -2,12 +2,19 @@
  * API plumbing that every endpoint shares: authentication and scopes, the error object and headers,
  * validation naming the param, metadata limits, and the list convention.
  */
+import { execFile as execFileCb } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { createKey, revokeKey } from '../../src/keys';
+import { config, setConfig } from '../../src/config';
+import { startApi } from '../../src/api/server';
+import { consumeRateLimit } from '../../src/lib/rate-limit';
 import { h, newTenant, request } from '../support/harness';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
+const execFile = promisify(execFileCb);
 
 describe('authentication and scopes', () => {
   let t: Tenant;
@@ -133,6 +140,63 @@ describe('authentication and scopes', () => {
     expect(server.keepAliveTimeout).to.equal(65_000);
     expect(server.headersTimeout).to.be.greaterThan(server.keepAliveTimeout);
     expect(server.requestTimeout).to.be.within(server.headersTimeout, 300_000);
+  });
+
+  it('rate-limits each key across API processes: 429 rate_limit_exceeded with Retry-After and RateLimit-*', async () => {
+    const fresh = await newTenant(); // its own keys: buckets no other test used
+    const saved = config();
+    const windowMs = 3_600_000; // one window for the whole test (unless it straddles the hour)
+    setConfig({ ...saved, apiRateLimit: 5, apiRateLimitWindowMs: windowMs });
+    const second = await startApi({ temporal: h().env.client, port: 0, host: '127.0.0.1' });
+    try {
+      const firstWindow = Math.floor(Date.now() / windowMs);
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          fetch(`${i % 2 ? second.url : h().api.url}/v1/agents`, {
+            headers: { Authorization: `Bearer ${fresh.testKey}` },
+          }).then(async (r) => ({ status: r.status, headers: r.headers, body: (await r.json()) as any })),
+        ),
+      );
+      const windows = Math.floor(Date.now() / windowMs) - firstWindow + 1;
+      const ok = results.filter((r) => r.status === 200);
+      const limited = results.filter((r) => r.status === 429);
+      expect(ok.length + limited.length).to.equal(12);
+      expect(ok.length)
+        .to.equal(windows === 1 ? 5 : ok.length)
+        .and.to.be.at.most(5 * windows);
+      expect(limited.length).to.be.at.least(12 - 5 * windows);
+      for (const r of ok) expect(r.headers.get('RateLimit-Limit')).to.equal('5');
+      const r429 = limited[0];
+      expect(r429.body.error).to.include({ type: 'rate_limit_error', code: 'rate_limit_exceeded' });
+      expect(Number(r429.headers.get('Retry-After'))).to.be.within(1, windowMs / 1000);
+      expect(r429.headers.get('RateLimit-Remaining')).to.equal('0');
+      expect(Number(r429.headers.get('RateLimit-Reset'))).to.equal(Number(r429.headers.get('Retry-After')));
+      // Another key of the same organization has its own count.
+      expect((await request('GET', '/v1/agents', { key: fresh.liveKey })).status).to.equal(200);
+      // A bad key is refused as such, not as rate-limited.
+      expect((await request('GET', '/v1/agents', { key: 'sk_test_nope' })).status).to.equal(401);
+    } finally {
+      setConfig(saved);
+      await second.close();
+    }
+  });
+
+  it('never admits more than the limit from two processes counting the same key at once', async () => {
+    const bucket = `test:${Date.now()}:${Math.random()}`;
+    const env = { MONGODB_URI: h().ferret.uri, BUCKET: bucket, LIMIT: '15', WINDOW_MS: '3600000', REQUESTS: '12' };
+    const child = execFile(process.execPath, [path.resolve(__dirname, '../support/rate-limit-client.js')], {
+      env: { ...process.env, ...env },
+    });
+    const [theirs, ours] = await Promise.all([
+      child.then((r) => JSON.parse(r.stdout).allowed as number),
+      Promise.all(Array.from({ length: 12 }, () => consumeRateLimit(bucket, 15, 3_600_000))).then(
+        (rs) => rs.filter((r) => r.allowed).length,
+      ),
+    ]);
+    // 24 requests for 15 slots (in one window, unless the test straddles the hour): exactly 15 admitted.
+    expect(theirs + ours).to.be.oneOf([15, 24]);
+    expect(theirs).to.be.greaterThan(0);
+    expect(ours).to.be.greaterThan(0);
   });
 
   it('refuses an unknown pinned Svc-Version and accepts the current one', async () => {
