@@ -17,7 +17,7 @@ import { isTransferTarget } from '../shared/calls';
 import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { metadata, parseBody } from './validation';
+import { metadata, parseBody, acceptsQuery, LIST_QUERY } from './validation';
 
 const createAgentSchema = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
@@ -73,7 +73,7 @@ export function agentsRouter(): Router {
   });
 
   /** `GET /v1/agents` → list of agents, newest first. */
-  router.get('/', requireScope('agents:read'), async (req, res) => {
+  router.get('/', requireScope('agents:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
     const defaultId = await defaultAgentId(req.auth!.orgId, req.auth!.livemode);
     res.json(
       await listPage(req, Agent, { org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null }, (doc) =>
@@ -83,7 +83,7 @@ export function agentsRouter(): Router {
   });
 
   /** `GET /v1/agents/{id}` → the agent; 404 `resource_missing`. */
-  router.get('/:id', requireScope('agents:read'), async (req, res) => {
+  router.get('/:id', requireScope('agents:read'), acceptsQuery(), async (req, res) => {
     const doc = await findLiveAgent(req.auth!, String(req.params.id));
     if (!doc) throw notFound('agent', String(req.params.id), 'id');
     res.json(renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode)));

@@ -18,6 +18,7 @@ import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } fro
 import { eventsRouter } from './events';
 import { knowledgeBody, knowledgeRouter } from './knowledge';
 import { twilioRouter } from './twilio';
+import { noQueryOnWrites } from './validation';
 import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
 
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(bulkCallBodyParser()); // 10,000 contacts: the campaign route's own body limit, before the 1 MB parser
   v1.use(jsonBody);
   v1.use(authenticate);
+  v1.use(noQueryOnWrites);
   v1.use('/agents', agentsRouter());
   v1.use('/calls', callsRouter(deps.temporal));
   v1.use('/knowledge', knowledgeRouter());

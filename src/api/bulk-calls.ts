@@ -59,7 +59,7 @@ import { simulationSchema } from './calls';
 import { authenticate, requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { e164, isE164, metadata, parseBody } from './validation';
+import { e164, isE164, metadata, parseBody, acceptsQuery, LIST_QUERY } from './validation';
 
 /** Contacts one request may carry. */
 export const MAX_CONTACTS = 10_000;
@@ -325,7 +325,7 @@ export function bulkCallsRouter(temporal: Client): Router {
   });
 
   /** `GET /v1/bulk-calls` → campaigns, newest first; optional filter `status`. */
-  router.get('/', requireScope('calls:read'), async (req, res) => {
+  router.get('/', requireScope('calls:read'), acceptsQuery(...LIST_QUERY, 'status'), async (req, res) => {
     const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
     if (req.query.status !== undefined) {
       if (typeof req.query.status !== 'string') throw invalidParam('status', 'Invalid status: must be a string.');
@@ -335,7 +335,7 @@ export function bulkCallsRouter(temporal: Client): Router {
   });
 
   /** `GET /v1/bulk-calls/{id}` → the campaign; 404 `resource_missing`. */
-  router.get('/:id', requireScope('calls:read'), async (req, res) => {
+  router.get('/:id', requireScope('calls:read'), acceptsQuery(), async (req, res) => {
     res.json(renderBulkCall(await findBulkCall(req)));
   });
 
@@ -344,7 +344,7 @@ export function bulkCallsRouter(temporal: Client): Router {
    * `starting_after`, `ending_before` take result ids; filter `status`). With `Accept: text/csv`: every
    * result (of that status) as CSV, one row per contact, one `form.<key>` column per form field.
    */
-  router.get('/:id/results', requireScope('calls:read'), async (req, res) => {
+  router.get('/:id/results', requireScope('calls:read'), acceptsQuery(...LIST_QUERY, 'status'), async (req, res) => {
     const campaign = await findBulkCall(req);
     const filter: Record<string, unknown> = { bulk_call_id: campaign._id };
     const status = req.query.status;

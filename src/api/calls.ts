@@ -29,7 +29,7 @@ import {
 import { jsonDepth, requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { e164, metadata, parseBody } from './validation';
+import { e164, metadata, parseBody, acceptsQuery, LIST_QUERY } from './validation';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
 export const CONTEXT_LIMITS = { depth: 10, renderedBytes: 16_384 };
@@ -128,25 +128,30 @@ export function callsRouter(temporal: Client): Router {
   });
 
   /** `GET /v1/calls` → list of calls, newest first; optional filters `status`, `agent_id`, `bulk_call_id` (a campaign's calls). */
-  router.get('/', requireScope('calls:read'), async (req, res) => {
-    const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
-    for (const name of ['status', 'agent_id', 'bulk_call_id'] as const) {
-      const v = req.query[name];
-      if (v !== undefined) {
-        if (typeof v !== 'string') throw invalidParam(name, `Invalid ${name}: must be a string.`);
-        filter[name] = v;
+  router.get(
+    '/',
+    requireScope('calls:read'),
+    acceptsQuery(...LIST_QUERY, 'status', 'agent_id', 'bulk_call_id'),
+    async (req, res) => {
+      const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
+      for (const name of ['status', 'agent_id', 'bulk_call_id'] as const) {
+        const v = req.query[name];
+        if (v !== undefined) {
+          if (typeof v !== 'string') throw invalidParam(name, `Invalid ${name}: must be a string.`);
+          filter[name] = v;
+        }
       }
-    }
-    res.json(await listPage(req, Call, filter, renderCall));
-  });
+      res.json(await listPage(req, Call, filter, renderCall));
+    },
+  );
 
   /** `GET /v1/calls/{id}` → the call; 404 `resource_missing`. */
-  router.get('/:id', requireScope('calls:read'), async (req, res) => {
+  router.get('/:id', requireScope('calls:read'), acceptsQuery(), async (req, res) => {
     res.json(renderCall(await findCall(req)));
   });
 
   /** `GET /v1/calls/{id}/transcript` → the transcript; 409 `call_not_ended` while the call lasts. */
-  router.get('/:id/transcript', requireScope('calls:read'), async (req, res) => {
+  router.get('/:id/transcript', requireScope('calls:read'), acceptsQuery(), async (req, res) => {
     const call = await findCall(req);
     if (!(TERMINAL_STATUSES as readonly string[]).includes(call.status)) {
       throw new ApiError(

@@ -76,7 +76,7 @@ import { idTime, newId } from '../shared/ids';
 import { authenticate, requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { parseBody } from './validation';
+import { parseBody, acceptsQuery, LIST_QUERY } from './validation';
 
 /** Body limit of the upload route: the base64 of a 10 MB bundle (13.4 MB) plus the rest, with room for line breaks. */
 export const VERSION_BODY_LIMIT = 15 * MB;
@@ -359,7 +359,7 @@ export function connectorsRouter(temporal: Client): Router {
    * `GET /v1/connectors` → list of the caller's `connector` objects in the key's mode, newest first
    * (by first publication in that mode); `starting_after` / `ending_before` take connector ids.
    */
-  router.get('/', requireScope('connectors:read'), async (req, res) => {
+  router.get('/', requireScope('connectors:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
     const { orgId, livemode } = req.auth!;
     const q = req.query as Record<string, unknown>;
     let limit = 20;
@@ -396,13 +396,13 @@ export function connectorsRouter(temporal: Client): Router {
   });
 
   /** `GET /v1/connectors/{id}` → the `connector`; 404 `resource_missing` unless the caller publishes it in this mode. */
-  router.get('/:id', requireScope('connectors:read'), async (req, res) => {
+  router.get('/:id', requireScope('connectors:read'), acceptsQuery(), async (req, res) => {
     const [rendered] = await renderConnectors([await findConnector(req, connectorIdParam(req))]);
     res.json(rendered);
   });
 
   /** `GET /v1/connectors/{id}/versions` → list of its `connector_version` objects, newest first. */
-  router.get('/:id/versions', requireScope('connectors:read'), async (req, res) => {
+  router.get('/:id/versions', requireScope('connectors:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
     const connector = await findConnector(req, connectorIdParam(req));
     res.json(
       await listPage(
@@ -430,7 +430,7 @@ export function connectorsRouter(temporal: Client): Router {
   }
 
   /** `GET /v1/connectors/{id}/versions/{version}` → the `connector_version`; 404 `resource_missing`. */
-  router.get('/:id/versions/:version', requireScope('connectors:read'), async (req, res) => {
+  router.get('/:id/versions/:version', requireScope('connectors:read'), acceptsQuery(), async (req, res) => {
     res.json(renderConnectorVersion(await findVersion(req)));
   });
 
@@ -439,7 +439,7 @@ export function connectorsRouter(temporal: Client): Router {
    * (`application/gzip` or `application/x-tar`), with `Repr-Digest: sha-256=:<base64>:` (RFC 9530) and
    * `ETag: "<hex sha256>"`. The bytes are checked against the stored digest before they are sent.
    */
-  router.get('/:id/versions/:version/bundle', requireScope('connectors:read'), async (req, res) => {
+  router.get('/:id/versions/:version/bundle', requireScope('connectors:read'), acceptsQuery(), async (req, res) => {
     const version = await findVersion(req);
     const bytes = await readBundle(version._id, version.org_id, version.livemode);
     const digest = bytes && crypto.createHash('sha256').update(bytes).digest();
@@ -552,7 +552,7 @@ export function publisherKeysRouter(): Router {
   });
 
   /** `GET /v1/publisher_keys` → list of the organization's publisher keys in this mode (revoked ones too), newest first. */
-  router.get('/', requireScope('connectors:read'), async (req, res) => {
+  router.get('/', requireScope('connectors:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
     res.json(
       await listPage(
         req,
@@ -564,7 +564,7 @@ export function publisherKeysRouter(): Router {
   });
 
   /** `GET /v1/publisher_keys/{id}` → the `publisher_key`; 404 `resource_missing`. */
-  router.get('/:id', requireScope('connectors:read'), async (req, res) => {
+  router.get('/:id', requireScope('connectors:read'), acceptsQuery(), async (req, res) => {
     res.json(renderPublisherKey(await findPublisherKey(req)));
   });
 

@@ -21,7 +21,7 @@ import { deleteContact, findContact, upsertContact, upsertRecords } from '../lib
 import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { e164, isE164, parseBody } from './validation';
+import { e164, isE164, parseBody, acceptsQuery, LIST_QUERY } from './validation';
 
 /** Records a `POST /v1/records` may carry. */
 export const MAX_RECORDS_PER_REQUEST = 100;
@@ -91,24 +91,29 @@ export function contactsRouter(): Router {
   });
 
   /** `GET /v1/contacts` → list of contacts, newest first; filters `phone` (E.164), `external_id`. */
-  router.get('/', requireScope('contacts:read'), async (req, res) => {
-    const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
-    const { phone, external_id } = req.query;
-    if (phone !== undefined) {
-      if (typeof phone !== 'string' || !isE164(phone))
-        throw invalidParam('phone', 'Invalid phone: must be a phone number in E.164 format, like +14155550123.');
-      filter.phone_key = phone;
-    }
-    if (external_id !== undefined) {
-      if (typeof external_id !== 'string' || !external_id)
-        throw invalidParam('external_id', 'Invalid external_id: must be a non-empty string.');
-      filter.external_key = external_id;
-    }
-    res.json(await listPage(req, Contact, filter, renderContact));
-  });
+  router.get(
+    '/',
+    requireScope('contacts:read'),
+    acceptsQuery(...LIST_QUERY, 'phone', 'external_id'),
+    async (req, res) => {
+      const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
+      const { phone, external_id } = req.query;
+      if (phone !== undefined) {
+        if (typeof phone !== 'string' || !isE164(phone))
+          throw invalidParam('phone', 'Invalid phone: must be a phone number in E.164 format, like +14155550123.');
+        filter.phone_key = phone;
+      }
+      if (external_id !== undefined) {
+        if (typeof external_id !== 'string' || !external_id)
+          throw invalidParam('external_id', 'Invalid external_id: must be a non-empty string.');
+        filter.external_key = external_id;
+      }
+      res.json(await listPage(req, Contact, filter, renderContact));
+    },
+  );
 
   /** `GET /v1/contacts/{id}` → the contact; 404 `resource_missing`. */
-  router.get('/:id', requireScope('contacts:read'), async (req, res) => {
+  router.get('/:id', requireScope('contacts:read'), acceptsQuery(), async (req, res) => {
     const contact = await findContact(req.auth!, { id: String(req.params.id) });
     if (!contact) throw notFound('contact', String(req.params.id), 'id');
     res.json(renderContact(contact));
@@ -122,7 +127,7 @@ export function contactsRouter(): Router {
   });
 
   /** `GET /v1/contacts/{id}/records` (`records:read`) → the contact's records, newest first (list conventions). */
-  router.get('/:id/records', requireScope('records:read'), async (req, res) => {
+  router.get('/:id/records', requireScope('records:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
     const contact = await findContact(req.auth!, { id: String(req.params.id) });
     if (!contact) throw notFound('contact', String(req.params.id), 'id');
     res.json(

@@ -75,7 +75,7 @@ import {
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { requireScope } from './middleware';
-import { e164, parseBody } from './validation';
+import { e164, parseBody, acceptsQuery, LIST_QUERY } from './validation';
 
 /** Longest message text (Twilio's limit for one message body). */
 export const MAX_TEXT = 1600;
@@ -217,7 +217,7 @@ export function conversationsRouter(temporal: Client): Router {
   });
 
   /** `GET /v1/messages/{id}` → the message; 404 `resource_missing`. */
-  router.get('/messages/:id', requireScope('messages:read'), async (req, res) => {
+  router.get('/messages/:id', requireScope('messages:read'), acceptsQuery(), async (req, res) => {
     const doc = await Message.findOne({
       _id: String(req.params.id),
       org_id: req.auth!.orgId,
@@ -228,41 +228,51 @@ export function conversationsRouter(temporal: Client): Router {
   });
 
   /** `GET /v1/conversations` → list, newest first; filters `channel`, `status`, `customer_number`. */
-  router.get('/conversations', requireScope('messages:read'), async (req, res) => {
-    const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
-    const q = req.query as Record<string, unknown>;
-    const allowed: Record<string, readonly string[] | null> = {
-      channel: CHANNELS,
-      status: ['open', 'needs_person'],
-      customer_number: null,
-    };
-    for (const [name, values] of Object.entries(allowed)) {
-      const v = q[name];
-      if (v === undefined) continue;
-      if (typeof v !== 'string' || (values && !values.includes(v)))
-        throw invalidParam(name, `Invalid ${name}: must be ${values ? `one of ${values.join(', ')}` : 'a string'}.`);
-      filter[name] = v;
-    }
-    res.json(await listPage(req, Conversation, filter, (doc) => renderConversation(doc)));
-  });
+  router.get(
+    '/conversations',
+    requireScope('messages:read'),
+    acceptsQuery(...LIST_QUERY, 'channel', 'status', 'customer_number'),
+    async (req, res) => {
+      const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
+      const q = req.query as Record<string, unknown>;
+      const allowed: Record<string, readonly string[] | null> = {
+        channel: CHANNELS,
+        status: ['open', 'needs_person'],
+        customer_number: null,
+      };
+      for (const [name, values] of Object.entries(allowed)) {
+        const v = q[name];
+        if (v === undefined) continue;
+        if (typeof v !== 'string' || (values && !values.includes(v)))
+          throw invalidParam(name, `Invalid ${name}: must be ${values ? `one of ${values.join(', ')}` : 'a string'}.`);
+        filter[name] = v;
+      }
+      res.json(await listPage(req, Conversation, filter, (doc) => renderConversation(doc)));
+    },
+  );
 
   /** `GET /v1/conversations/{id}` → the conversation; 404 `resource_missing`. */
-  router.get('/conversations/:id', requireScope('messages:read'), async (req, res) => {
+  router.get('/conversations/:id', requireScope('messages:read'), acceptsQuery(), async (req, res) => {
     res.json(renderConversation(await findConversation(req)));
   });
 
   /** `GET /v1/conversations/{id}/messages` → its messages, newest first. */
-  router.get('/conversations/:id/messages', requireScope('messages:read'), async (req, res) => {
-    const conv = await findConversation(req);
-    res.json(
-      await listPage(
-        req,
-        Message,
-        { conversation_id: conv._id, org_id: conv.org_id, livemode: conv.livemode },
-        renderMessage,
-      ),
-    );
-  });
+  router.get(
+    '/conversations/:id/messages',
+    requireScope('messages:read'),
+    acceptsQuery(...LIST_QUERY),
+    async (req, res) => {
+      const conv = await findConversation(req);
+      res.json(
+        await listPage(
+          req,
+          Message,
+          { conversation_id: conv._id, org_id: conv.org_id, livemode: conv.livemode },
+          renderMessage,
+        ),
+      );
+    },
+  );
 
   /**
    * `POST /v1/conversations/{id}/resume` (no body) → the conversation, `open`: the assistant answers the
@@ -330,14 +340,14 @@ export function conversationsRouter(temporal: Client): Router {
   });
 
   /** `GET /v1/phone_numbers` → list, newest first. */
-  router.get('/phone_numbers', requireScope('phone_numbers:read'), async (req, res) => {
+  router.get('/phone_numbers', requireScope('phone_numbers:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
     res.json(
       await listPage(req, PhoneNumber, { org_id: req.auth!.orgId, livemode: req.auth!.livemode }, renderPhoneNumber),
     );
   });
 
   /** `GET /v1/phone_numbers/{id}` → the phone number; 404. */
-  router.get('/phone_numbers/:id', requireScope('phone_numbers:read'), async (req, res) => {
+  router.get('/phone_numbers/:id', requireScope('phone_numbers:read'), acceptsQuery(), async (req, res) => {
     const doc = await PhoneNumber.findOne({
       _id: String(req.params.id),
       org_id: req.auth!.orgId,
@@ -403,7 +413,7 @@ export function conversationsRouter(temporal: Client): Router {
   });
 
   /** `GET /v1/message_templates` → list, newest first. */
-  router.get('/message_templates', requireScope('messages:read'), async (req, res) => {
+  router.get('/message_templates', requireScope('messages:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
     res.json(
       await listPage(
         req,
@@ -415,7 +425,7 @@ export function conversationsRouter(temporal: Client): Router {
   });
 
   /** `GET /v1/message_templates/{id}` → the template; 404. */
-  router.get('/message_templates/:id', requireScope('messages:read'), async (req, res) => {
+  router.get('/message_templates/:id', requireScope('messages:read'), acceptsQuery(), async (req, res) => {
     const doc = await MessageTemplate.findOne({
       _id: String(req.params.id),
       org_id: req.auth!.orgId,

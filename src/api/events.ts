@@ -22,7 +22,7 @@ import { redeliveryId } from '../shared/webhooks';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { requireScope } from './middleware';
-import { parseBody } from './validation';
+import { parseBody, acceptsQuery, LIST_QUERY } from './validation';
 
 const render = (doc: { payload_json: string }) => JSON.parse(doc.payload_json) as Record<string, unknown>;
 
@@ -31,34 +31,39 @@ export function eventsRouter(temporal: Client): Router {
   const router = Router();
 
   /** `GET /v1/events` → list of events, newest first. */
-  router.get('/', requireScope('events:read'), async (req, res) => {
-    const q = req.query as Record<string, unknown>;
-    const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
-    if (q.type !== undefined) {
-      if (typeof q.type !== 'string' || !/^[a-z_]+(\.[a-z_]+)*(\.\*)?$/.test(q.type))
-        throw invalidParam('type', 'Invalid type: must be an event type like call.ended, or a prefix like call.*.');
-      filter.type = q.type.endsWith('.*') ? { $regex: `^${q.type.slice(0, -1).replace(/\./g, '\\.')}` } : q.type;
-    }
-    const created: Record<string, number> = {};
-    for (const [param, op] of [
-      ['created[gte]', '$gte'],
-      ['created[lte]', '$lte'],
-      ['created[gt]', '$gt'],
-      ['created[lt]', '$lt'],
-    ] as const) {
-      const v = q[param];
-      if (v === undefined) continue;
-      if (typeof v !== 'string' || !/^\d{1,12}$/.test(v))
-        throw invalidParam(param, `Invalid ${param}: must be a unix timestamp in seconds.`);
-      created[op] = Number(v);
-    }
-    if (Object.keys(created).length) filter.created = created;
-    const page = await listPage(req, Event, filter, render);
-    res.json({ ...page, data: await withDeliveryState(page.data) });
-  });
+  router.get(
+    '/',
+    requireScope('events:read'),
+    acceptsQuery(...LIST_QUERY, 'type', 'created[gte]', 'created[lte]', 'created[gt]', 'created[lt]'),
+    async (req, res) => {
+      const q = req.query as Record<string, unknown>;
+      const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
+      if (q.type !== undefined) {
+        if (typeof q.type !== 'string' || !/^[a-z_]+(\.[a-z_]+)*(\.\*)?$/.test(q.type))
+          throw invalidParam('type', 'Invalid type: must be an event type like call.ended, or a prefix like call.*.');
+        filter.type = q.type.endsWith('.*') ? { $regex: `^${q.type.slice(0, -1).replace(/\./g, '\\.')}` } : q.type;
+      }
+      const created: Record<string, number> = {};
+      for (const [param, op] of [
+        ['created[gte]', '$gte'],
+        ['created[lte]', '$lte'],
+        ['created[gt]', '$gt'],
+        ['created[lt]', '$lt'],
+      ] as const) {
+        const v = q[param];
+        if (v === undefined) continue;
+        if (typeof v !== 'string' || !/^\d{1,12}$/.test(v))
+          throw invalidParam(param, `Invalid ${param}: must be a unix timestamp in seconds.`);
+        created[op] = Number(v);
+      }
+      if (Object.keys(created).length) filter.created = created;
+      const page = await listPage(req, Event, filter, render);
+      res.json({ ...page, data: await withDeliveryState(page.data) });
+    },
+  );
 
   /** `GET /v1/events/{id}` → the event; 404 `resource_missing`. */
-  router.get('/:id', requireScope('events:read'), async (req, res) => {
+  router.get('/:id', requireScope('events:read'), acceptsQuery(), async (req, res) => {
     const id = String(req.params.id);
     const doc = await Event.findOne({ _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
     if (!doc) throw notFound('event', id, 'id');

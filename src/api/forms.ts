@@ -19,7 +19,7 @@ import { idTime } from '../shared/ids';
 import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { parseBody } from './validation';
+import { parseBody, acceptsQuery, LIST_QUERY } from './validation';
 
 /** Fields a form may have. */
 export const MAX_FORM_FIELDS = 50;
@@ -108,12 +108,12 @@ export function formsRouter(): Router {
   });
 
   /** `GET /v1/forms` → list of forms, newest first. */
-  router.get('/', requireScope('calls:read'), async (req, res) => {
+  router.get('/', requireScope('calls:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
     res.json(await listPage(req, Form, { org_id: req.auth!.orgId, livemode: req.auth!.livemode }, renderForm));
   });
 
   /** `GET /v1/forms/{id}` → the form; 404 `resource_missing`. */
-  router.get('/:id', requireScope('calls:read'), async (req, res) => {
+  router.get('/:id', requireScope('calls:read'), acceptsQuery(), async (req, res) => {
     const doc = await Form.findOne({
       _id: String(req.params.id),
       org_id: req.auth!.orgId,

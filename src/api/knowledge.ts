@@ -30,7 +30,7 @@ import { findLiveAgent } from './agents';
 import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { parseBody } from './validation';
+import { parseBody, acceptsQuery, LIST_QUERY } from './validation';
 
 /** Request bodies of `/v1/knowledge` may be this large (500,000 characters of escaped JSON text). */
 const BODY_LIMIT = '4mb';
@@ -98,7 +98,7 @@ export function knowledgeRouter(): Router {
   });
 
   /** `GET /v1/knowledge` → list of documents, newest first; `agent_id` filters (404 naming it when unknown). */
-  router.get('/', requireScope('agents:read'), async (req, res) => {
+  router.get('/', requireScope('agents:read'), acceptsQuery(...LIST_QUERY, 'agent_id'), async (req, res) => {
     const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null };
     const agentId = stringParam(req.query, 'agent_id');
     if (agentId !== undefined) {
@@ -114,7 +114,7 @@ export function knowledgeRouter(): Router {
    * `chunk`, `title`, `text`, `score`), best first: what the assistant would be given for `query`. `limit`
    * 1–20, default 5.
    */
-  router.get('/search', requireScope('agents:read'), async (req, res) => {
+  router.get('/search', requireScope('agents:read'), acceptsQuery('agent_id', 'query', 'limit'), async (req, res) => {
     const agentId = stringParam(req.query, 'agent_id');
     if (agentId === undefined) throw missingParam('agent_id');
     const query = stringParam(req.query, 'query');
@@ -141,7 +141,7 @@ export function knowledgeRouter(): Router {
   });
 
   /** `GET /v1/knowledge/{id}` → the document; 404 `resource_missing` (also once deleted). */
-  router.get('/:id', requireScope('agents:read'), async (req, res) => {
+  router.get('/:id', requireScope('agents:read'), acceptsQuery(), async (req, res) => {
     const doc = await findKnowledgeDocument(req.auth!, String(req.params.id));
     if (!doc) throw notFound('knowledge document', String(req.params.id), 'id');
     res.json(doc);

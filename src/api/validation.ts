@@ -3,6 +3,7 @@
  * naming the `param` (dotted path), `parameter_missing` when absent, `parameter_unknown` for fields we do
  * not know, `parameter_invalid` otherwise. Phone numbers are checked with libphonenumber-js.
  */
+import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { ApiError, invalidParam, missingParam } from '../errors';
@@ -75,3 +76,36 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   }
   return v;
 }
+
+/** The list parameters of every list endpoint (src/api/lists.ts, spec section 7). */
+export const LIST_QUERY = ['limit', 'starting_after', 'ending_before'] as const;
+
+/**
+ * Declares the query parameters a GET route takes; any other is 400 `parameter_unknown` naming it, as
+ * Stripe answers, so a misspelt filter (`?statuss=completed`) is an error, not a silently unfiltered list.
+ */
+export function acceptsQuery(...allowed: readonly string[]): RequestHandler {
+  const known = new Set(allowed);
+  return (req, _res, next) => {
+    const unknown = Object.keys(req.query as Record<string, unknown>).find((k) => !known.has(k));
+    if (unknown === undefined) return next();
+    next(
+      new ApiError(
+        400,
+        'invalid_request_error',
+        'parameter_unknown',
+        allowed.length
+          ? `Received unknown query parameter: ${unknown}. This endpoint takes ${allowed.join(', ')}.`
+          : `Received unknown query parameter: ${unknown}. This endpoint takes no query parameters.`,
+        unknown,
+      ),
+    );
+  };
+}
+
+/**
+ * Every POST and DELETE of the API takes its parameters in the body: a query parameter there is 400
+ * `parameter_unknown` (GET routes declare theirs with `acceptsQuery`).
+ */
+export const noQueryOnWrites: RequestHandler = (req, res, next) =>
+  req.method === 'GET' || req.method === 'HEAD' ? next() : acceptsQuery()(req, res, next);

@@ -38,7 +38,7 @@ import { ALL_EVENTS, EVENT_TYPES } from '../shared/webhooks';
 import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { metadata, parseBody } from './validation';
+import { metadata, parseBody, acceptsQuery, LIST_QUERY } from './validation';
 
 /** Endpoints an organization may have per mode. */
 export const MAX_ENDPOINTS = 16;
@@ -207,13 +207,13 @@ export function webhookEndpointsRouter(): Router {
   });
 
   /** `GET /v1/webhook-endpoints` → list of endpoints, newest first (no secrets). */
-  router.get('/', requireScope('webhooks:read'), async (req, res) => {
+  router.get('/', requireScope('webhooks:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
     const filter = { org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null };
     res.json(await listPage(req, WebhookEndpoint, filter, (d: WebhookEndpointDoc) => renderWebhookEndpoint(d)));
   });
 
   /** `GET /v1/webhook-endpoints/{id}` → the endpoint (no secret); 404 `resource_missing`. */
-  router.get('/:id', requireScope('webhooks:read'), async (req, res) => {
+  router.get('/:id', requireScope('webhooks:read'), acceptsQuery(), async (req, res) => {
     res.json(renderWebhookEndpoint(await findEndpoint(req)));
   });
 
@@ -292,20 +292,25 @@ export function webhookEndpointsRouter(): Router {
    * `GET /v1/webhook-endpoints/{id}/deliveries` → list of `webhook_delivery_attempt` objects (every HTTP
    * attempt: time, status code, latency, error), newest first; optional filter `event` (an event id).
    */
-  router.get('/:id/deliveries', requireScope('webhooks:read'), async (req, res) => {
-    const endpoint = await findEndpoint(req);
-    const filter: Record<string, unknown> = {
-      endpoint_id: endpoint._id,
-      org_id: req.auth!.orgId,
-      livemode: req.auth!.livemode,
-    };
-    const event = req.query.event;
-    if (event !== undefined) {
-      if (!isId('evt', event)) throw invalidParam('event', 'Invalid event: must be an event id (evt_…).');
-      filter.event_id = event;
-    }
-    res.json(await listPage(req, WebhookAttempt, filter, renderWebhookAttempt));
-  });
+  router.get(
+    '/:id/deliveries',
+    requireScope('webhooks:read'),
+    acceptsQuery(...LIST_QUERY, 'event'),
+    async (req, res) => {
+      const endpoint = await findEndpoint(req);
+      const filter: Record<string, unknown> = {
+        endpoint_id: endpoint._id,
+        org_id: req.auth!.orgId,
+        livemode: req.auth!.livemode,
+      };
+      const event = req.query.event;
+      if (event !== undefined) {
+        if (!isId('evt', event)) throw invalidParam('event', 'Invalid event: must be an event id (evt_…).');
+        filter.event_id = event;
+      }
+      res.json(await listPage(req, WebhookAttempt, filter, renderWebhookAttempt));
+    },
+  );
 
   return router;
 }

@@ -436,4 +436,43 @@ describe('lists', () => {
       expect((await request('GET', `${path}?limit=101`, { key: t.testKey })).status, path).to.equal(400);
     }
   });
+
+  it('refuses unknown query parameters with 400 parameter_unknown naming them, on reads and writes', async () => {
+    const lists = [
+      '/v1/calls',
+      '/v1/agents',
+      '/v1/events',
+      '/v1/bulk-calls',
+      '/v1/forms',
+      '/v1/contacts',
+      '/v1/knowledge',
+      '/v1/conversations',
+      '/v1/phone_numbers',
+      '/v1/message_templates',
+      '/v1/webhook-endpoints',
+      '/v1/connectors',
+      '/v1/publisher_keys',
+    ];
+    for (const path of lists) {
+      const res = await request('GET', `${path}?limit=5&statuss=completed`, { key: t.testKey });
+      expect(res.status, path).to.equal(400);
+      expect(res.body.error, path).to.include({ code: 'parameter_unknown', param: 'statuss' });
+    }
+    // The filters an endpoint takes are accepted, list parameters too.
+    const filtered = await request('GET', '/v1/calls?status=completed&agent_id=agt_x&limit=3', { key: t.testKey });
+    expect(filtered.status).to.equal(200);
+    const events = await request('GET', '/v1/events?type=call.*&created[gte]=0', { key: t.testKey });
+    expect(events.status).to.equal(200);
+    // A retrieve takes none; neither does a write, which leaves nothing behind.
+    const one = await request('GET', `/v1/agents/${t.agentId}?expand=all`, { key: t.testKey });
+    expect(one.body.error).to.include({ code: 'parameter_unknown', param: 'expand' });
+    const before = (await request('GET', '/v1/agents?limit=100', { key: t.testKey })).body.data.length;
+    const write = await request('POST', '/v1/agents?name=Query', {
+      key: t.testKey,
+      body: { name: 'Body', instructions: 'x' },
+    });
+    expect(write.status).to.equal(400);
+    expect(write.body.error).to.include({ code: 'parameter_unknown', param: 'name' });
+    expect((await request('GET', '/v1/agents?limit=100', { key: t.testKey })).body.data.length).to.equal(before);
+  });
 });
