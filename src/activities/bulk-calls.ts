@@ -198,6 +198,9 @@ export interface RecordBulkCallProgressInput {
   completedEventId: string | null;
 }
 
+/** Result-row updates sent in one `update` command (see `recordBulkCallProgress`). */
+const ROWS_PER_UPDATE_COMMAND = 20;
+
 /**
  * Writes what the workflow decided since its last write: result rows, the mass ending of pending rows,
  * the campaign's status and counts; then emits the per-contact events and, at the end, `bulk_call.completed`
@@ -207,9 +210,12 @@ export async function recordBulkCallProgress(input: RecordBulkCallProgressInput)
   // Progress by heartbeat (the workflow's heartbeat timeout): every step is idempotent, so a retry after a
   // lost worker simply does them again.
   const heartbeat = (step: string) => Context.current().heartbeat(step);
-  if (input.rows.length) {
+  // A few rows per command: FerretDB 1.24 keeps every statement's read cursor of one `update` command open
+  // until the command ends, each holding one of its 100 SQLite connections, so a command of 100 updates
+  // waits for ever for a connection to write with.
+  for (let i = 0; i < input.rows.length; i += ROWS_PER_UPDATE_COMMAND) {
     await BulkCallResult.bulkWrite(
-      input.rows.map((r) => ({
+      input.rows.slice(i, i + ROWS_PER_UPDATE_COMMAND).map((r) => ({
         updateOne: {
           filter: { _id: bulkCallResultId(input.bulkCallId, r.index) },
           update: {
@@ -225,7 +231,7 @@ export async function recordBulkCallProgress(input: RecordBulkCallProgressInput)
       })),
       { ordered: false },
     );
-    heartbeat('result rows');
+    heartbeat(`result rows ${i}`);
   }
   const doc = await BulkCall.findOneAndUpdate(
     { _id: input.bulkCallId },

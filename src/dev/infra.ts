@@ -147,11 +147,11 @@ export async function startFerretDB(
   );
   const server = track('ferretdb', child, path.join(dataDir, 'ferretdb.log'));
   await waitForPort(port, '127.0.0.1', 60_000, child);
-  // At most FERRETDB_POOL_SIZE requests at a time from each process. FerretDB 1.24 (SQLite) serves an update
-  // or findAndModify with two of its 100 SQLite connections (its read cursor stays open while the write
-  // runs): 100 requests at once each holding one and waiting for a second deadlock it for good, which a
-  // 10,000-contact campaign reached with the driver's default pool of 100 per process. With 12 per
-  // process, four processes (API, workers) need at most 96.
+  // At most FERRETDB_POOL_SIZE requests at a time from each process. FerretDB 1.24 (SQLite) serves an
+  // update with two of its 100 SQLite connections (its read cursor stays open while the write runs; an
+  // `update` command of many statements keeps every statement's cursor until it ends): once 100 are held
+  // and each holder waits for one more, it is deadlocked for good. Bounded requests per process (four
+  // processes: 48) and bounded statements per command (src/activities/bulk-calls.ts) keep it below that.
   return { ...server, uri: `mongodb://127.0.0.1:${port}/svc?maxPoolSize=${FERRETDB_POOL_SIZE}` };
 }
 

@@ -73,6 +73,11 @@ describe('replay of recorded workflow histories', function () {
       'bulk-call-continued.json',
       'bulk-call-paused-canceled.json',
       'bulk-call-window-expired.json',
+      // Recorded after progress writes of 100 rows (`patched('progress-write-batch')`).
+      'bulk-call-v2-completed.json',
+      'bulk-call-v2-continued.json',
+      'bulk-call-v2-paused-canceled.json',
+      'bulk-call-v2-window-expired.json',
     ]);
   });
 
