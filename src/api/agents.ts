@@ -19,7 +19,7 @@ import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { metadata, parseBody, acceptsQuery, LIST_QUERY } from './validation';
 
-const createAgentSchema = z.strictObject({
+export const createAgentSchema = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
   instructions: z.string().trim().min(1, 'must not be empty').max(20_000, 'must be at most 20000 characters'),
   first_message: z.string().trim().min(1).max(2000).optional(),
@@ -34,7 +34,7 @@ const createAgentSchema = z.strictObject({
 });
 
 /** `POST /v1/agents/{id}`: the create fields, all optional; `first_message`, `model`, `transfer_to` null to clear. */
-const updateAgentSchema = createAgentSchema.partial().extend({
+export const updateAgentSchema = createAgentSchema.partial().extend({
   first_message: createAgentSchema.shape.first_message.unwrap().nullable().optional(),
   model: createAgentSchema.shape.model.unwrap().nullable().optional(),
   transfer_to: createAgentSchema.shape.transfer_to.unwrap().nullable().optional(),

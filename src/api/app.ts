@@ -19,6 +19,7 @@ import { eventsRouter } from './events';
 import { knowledgeBody, knowledgeRouter } from './knowledge';
 import { twilioRouter } from './twilio';
 import { noQueryOnWrites } from './validation';
+import { openApiRouter } from './openapi';
 import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
 
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/metrics', metricsRoute);
 
   app.use('/twilio', twilioRouter(deps.temporal));
+  app.use(openApiRouter()); // `GET /v1/openapi.json` and `/docs`: no key needed
 
   const v1 = Router();
   v1.use(jsonContentType); // 415 before any parser reads a body that is not JSON

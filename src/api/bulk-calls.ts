@@ -98,7 +98,7 @@ const retrySchema = z.strictObject({
     .optional(),
 });
 
-const createSchema = z.strictObject({
+export const createBulkCallSchema = z.strictObject({
   agent_id: z.string().min(1),
   form_id: z.string().min(1),
   contacts: z
@@ -115,7 +115,7 @@ const createSchema = z.strictObject({
   simulation: simulationSchema.optional(),
 });
 
-const contactSchema = z.strictObject({
+export const bulkContactSchema = z.strictObject({
   phone: e164,
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
   external_id: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
@@ -171,7 +171,7 @@ function parseContacts(
         );
       contact = { phone: item };
     } else if (item && typeof item === 'object' && !Array.isArray(item)) {
-      contact = parseIndexed(contactSchema, item, at);
+      contact = parseIndexed(bulkContactSchema, item, at);
       if (contact.context && Buffer.byteLength(JSON.stringify(contact.context)) > MAX_CONTACT_CONTEXT_BYTES) {
         throw invalidParam(
           `${at}.context`,
@@ -214,7 +214,7 @@ export function bulkCallsRouter(temporal: Client): Router {
    * `simulation`. 404 naming `agent_id` / `form_id` when unknown.
    */
   router.post('/', requireScope('calls:write'), async (req, res) => {
-    const body = parseIndexed(createSchema, req.body);
+    const body = parseIndexed(createBulkCallSchema, req.body);
     const { livemode, orgId } = req.auth!;
     if (livemode && body.simulation)
       throw invalidParam(

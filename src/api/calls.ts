@@ -61,7 +61,7 @@ export const simulationSchema = z.strictObject({
   pause_seconds: z.number().min(0).max(60).optional(),
 });
 
-const createCallSchema = z.strictObject({
+export const createCallSchema = z.strictObject({
   to: e164,
   agent_id: z.string().min(1),
   from: e164.optional(),
@@ -72,7 +72,7 @@ const createCallSchema = z.strictObject({
   contact_id: z.string().min(1).optional(),
 });
 
-const transferSchema = z.strictObject({
+export const transferSchema = z.strictObject({
   to: z.string().refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity'),
 });
 

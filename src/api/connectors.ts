@@ -95,12 +95,12 @@ export class BundleInvalidError extends ApiError {
   }
 }
 
-const versionSchema = z.strictObject({
+export const connectorVersionSchema = z.strictObject({
   bundle: z.string().min(1, 'must not be empty'),
   signature: z.string().min(1, 'must not be empty'),
 });
 
-const publisherKeySchema = z.strictObject({
+export const publisherKeySchema = z.strictObject({
   public_key: z.string().min(1, 'must not be empty').max(10_000, 'must be at most 10000 characters'),
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
   expires_at: z
@@ -307,7 +307,7 @@ export function connectorsRouter(temporal: Client): Router {
    */
   router.post('/:id/versions', requireScope('connectors:write'), async (req, res) => {
     const connectorId = connectorIdParam(req);
-    const body = parseBody(versionSchema, req.body);
+    const body = parseBody(connectorVersionSchema, req.body);
     const signature = decodeBase64(body.signature);
     if (!signature || signature.length !== 64)
       throw invalidParam('signature', 'Invalid signature: must be the base64 of a 64-byte Ed25519 signature.');

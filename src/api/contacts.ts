@@ -30,7 +30,7 @@ export const MAX_RECORD_TEXT = 10_000;
 
 const externalId = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 
-const contactSchema = z.strictObject({
+export const contactSchema = z.strictObject({
   phone: e164.optional(),
   external_id: externalId.optional(),
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').nullable().optional(),
@@ -60,7 +60,7 @@ const recordSchema = z.strictObject({
   external_id: externalId.nullable().optional(),
 });
 
-const recordsSchema = z.strictObject({
+export const recordsSchema = z.strictObject({
   contact: z.strictObject({ phone: e164.optional(), external_id: externalId.optional() }),
   records: z
     .array(recordSchema)

@@ -91,7 +91,7 @@ const templateParam = z.strictObject({
     .optional(),
 });
 
-const sendSchema = z.strictObject({
+export const sendMessageSchema = z.strictObject({
   channel: z.enum(CHANNELS),
   to: e164,
   text: z.string().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`).optional(),
@@ -99,7 +99,7 @@ const sendSchema = z.strictObject({
   agent_id: z.string().min(1).optional(),
 });
 
-const phoneNumberSchema = z.strictObject({
+export const phoneNumberSchema = z.strictObject({
   number: e164,
   channels: z
     .array(z.enum(NUMBER_CHANNELS))
@@ -108,7 +108,7 @@ const phoneNumberSchema = z.strictObject({
   agent_id: z.string().min(1).optional(),
 });
 
-const templateSchema = z.strictObject({
+export const messageTemplateSchema = z.strictObject({
   name: z
     .string()
     .regex(/^[a-z0-9_]{1,512}$/, 'must be lowercase letters, digits and underscores (WhatsApp template names)'),
@@ -120,7 +120,7 @@ const templateSchema = z.strictObject({
     .optional(),
 });
 
-const inboundSchema = z.strictObject({
+export const inboundMessageSchema = z.strictObject({
   channel: z.enum(CHANNELS),
   from: e164,
   text: z.string().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`),
@@ -138,7 +138,7 @@ export function conversationsRouter(temporal: Client): Router {
 
   /** `POST /v1/messages` → the message, `queued` (see the module comment for the rules and errors). */
   router.post('/messages', requireScope('messages:write'), async (req, res) => {
-    const body = parseBody(sendSchema, req.body);
+    const body = parseBody(sendMessageSchema, req.body);
     const { orgId, livemode } = req.auth!;
     if (body.text === undefined && body.template === undefined)
       throw missingParam('text', 'Missing required param: text (or template, on WhatsApp).');
@@ -371,7 +371,7 @@ export function conversationsRouter(temporal: Client): Router {
    * 409 `message_template_exists` for a name and language already registered.
    */
   router.post('/message_templates', requireScope('messages:write'), async (req, res) => {
-    const body = parseBody(templateSchema, req.body);
+    const body = parseBody(messageTemplateSchema, req.body);
     const { orgId, livemode } = req.auth!;
     if (livemode && !body.content_sid)
       throw missingParam(
@@ -451,7 +451,7 @@ export function conversationsRouter(temporal: Client): Router {
         'test_mode_only',
         'Test helpers work only with test-mode keys; live inbound messages come from Twilio.',
       );
-    const body = parseBody(inboundSchema, req.body);
+    const body = parseBody(inboundMessageSchema, req.body);
     const nowS = Math.floor(Date.now() / 1000);
     if (
       body.received_at !== undefined &&

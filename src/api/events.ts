@@ -78,7 +78,7 @@ export function eventsRouter(temporal: Client): Router {
   return router;
 }
 
-const redeliverSchema = z.strictObject({ endpoint_id: z.string().min(1).optional() });
+export const redeliverSchema = z.strictObject({ endpoint_id: z.string().min(1).optional() });
 
 /**
  * `POST /v1/events/{id}/redeliver` body `{endpoint_id?}` (scope `webhooks:write`, Idempotency-Key):

@@ -38,7 +38,7 @@ const fieldSchema = z.strictObject({
     .optional(),
 });
 
-const createFormSchema = z.strictObject({
+export const createFormSchema = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
   fields: z
     .array(fieldSchema)

@@ -65,8 +65,8 @@ const text = z
   .max(KNOWLEDGE_LIMITS.maxCharacters, `must be at most ${KNOWLEDGE_LIMITS.maxCharacters} characters`)
   .refine((t) => /\S/.test(t), 'must not be empty');
 
-const createSchema = z.strictObject({ agent_id: z.string().min(1), title, text });
-const replaceSchema = z.strictObject({ title: title.optional(), text: text.optional() });
+export const createKnowledgeSchema = z.strictObject({ agent_id: z.string().min(1), title, text });
+export const replaceKnowledgeSchema = z.strictObject({ title: title.optional(), text: text.optional() });
 
 function stringParam(query: Record<string, unknown>, name: string): string | undefined {
   const v = query[name];
@@ -85,7 +85,7 @@ export function knowledgeRouter(): Router {
    * unknown or deleted agent; 400 `knowledge_document_limit` beyond 1,000 documents for the agent.
    */
   router.post('/', requireScope('agents:write'), async (req, res) => {
-    const body = parseBody(createSchema, req.body);
+    const body = parseBody(createKnowledgeSchema, req.body);
     const { orgId, livemode } = req.auth!;
     if (!(await findLiveAgent(req.auth!, body.agent_id))) throw notFound('agent', body.agent_id, 'agent_id');
     await idempotent(req, res, 'kdoc', async (id) => {
@@ -152,7 +152,7 @@ export function knowledgeRouter(): Router {
    * once answered, searches find the new text and never the old.
    */
   router.post('/:id', requireScope('agents:write'), async (req, res) => {
-    const body = parseBody(replaceSchema, req.body);
+    const body = parseBody(replaceKnowledgeSchema, req.body);
     if (body.title === undefined && body.text === undefined)
       throw missingParam('text', 'Missing required param: text (or title): what to replace.');
     const id = String(req.params.id);

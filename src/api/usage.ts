@@ -14,7 +14,7 @@ import { parseBody } from './validation';
 /** The longest period, in days (a leap year). */
 export const MAX_USAGE_DAYS = 366;
 
-const querySchema = z.strictObject({
+export const usageQuerySchema = z.strictObject({
   from: z.string().optional(),
   to: z.string().optional(),
   timezone: z.string().optional(),
@@ -45,7 +45,7 @@ export function usageRouter(): Router {
  * @throws ApiError 400 naming the parameter at fault
  */
 export function usagePeriod(query: unknown, nowMs = Date.now()): UsagePeriod {
-  const q = parseBody(querySchema, query);
+  const q = parseBody(usageQuerySchema, query);
   const timezone = q.timezone ?? 'UTC';
   if (!canonicalTimeZone(timezone))
     throw invalidParam(

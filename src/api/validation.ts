@@ -11,7 +11,12 @@ import { ApiError, invalidParam, missingParam } from '../errors';
 /** An E.164 number (`+14155550123`): a valid number written exactly in E.164 form. */
 export const e164 = z
   .string()
-  .refine((v) => isE164(v), { message: 'must be a phone number in E.164 format, like +14155550123' });
+  .refine((v) => isE164(v), { message: 'must be a phone number in E.164 format, like +14155550123' })
+  .meta({
+    description: 'A valid phone number in E.164 format.',
+    pattern: '^\\+[1-9]\\d{1,14}$',
+    examples: ['+14155550123'],
+  });
 
 /** True when `v` is a valid phone number written exactly in E.164 form. */
 export function isE164(v: string): boolean {

@@ -51,14 +51,14 @@ const eventsField = z
   .max(EVENT_TYPES.length + 1, `must have at most ${EVENT_TYPES.length + 1} entries`);
 const descriptionField = z.string().max(5000, 'must be at most 5000 characters');
 
-const createSchema = z.strictObject({
+export const createWebhookEndpointSchema = z.strictObject({
   url: urlField,
   events: eventsField,
   description: descriptionField.optional(),
   metadata: metadata.optional(),
 });
 
-const updateSchema = z.strictObject({
+export const updateWebhookEndpointSchema = z.strictObject({
   url: urlField.optional(),
   events: eventsField.optional(),
   description: descriptionField.nullable().optional(),
@@ -166,7 +166,7 @@ export function webhookEndpointsRouter(): Router {
    * `webhook_endpoint_limit` beyond 16 endpoints per organization and mode.
    */
   router.post('/', requireScope('webhooks:write'), async (req, res) => {
-    const body = parseBody(createSchema, req.body);
+    const body = parseBody(createWebhookEndpointSchema, req.body);
     const { orgId, livemode } = req.auth!;
     const events = checkEvents(body.events);
     const url = await checkWebhookUrl(body.url);
@@ -223,7 +223,7 @@ export function webhookEndpointsRouter(): Router {
    * `canceled`); `false` enables it again (clearing a 410's `disabled_reason`).
    */
   router.post('/:id', requireScope('webhooks:write'), async (req, res) => {
-    const body = parseBody(updateSchema, req.body);
+    const body = parseBody(updateWebhookEndpointSchema, req.body);
     const events = body.events ? checkEvents(body.events) : undefined;
     const url = body.url !== undefined ? await checkWebhookUrl(body.url) : undefined;
     await findEndpoint(req);

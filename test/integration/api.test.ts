@@ -214,6 +214,27 @@ describe('authentication and scopes', () => {
     expect(ready.status).to.equal(200);
     expect(ready.body).to.deep.equal({ status: 'ready', mongodb: 'ok', temporal: 'ok' });
   });
+
+  it('serves the OpenAPI document without a key, and /docs with its viewer from this process', async () => {
+    const doc = await request('GET', '/v1/openapi.json');
+    expect(doc.status).to.equal(200);
+    expect(doc.body.openapi).to.equal('3.1.0');
+    expect(doc.body.servers[0].url).to.equal(h().api.url);
+    expect(doc.body.paths['/v1/calls'].post.security).to.deep.include({ restrictedKey: ['calls:write'] });
+    const page = await fetch(`${h().api.url}/docs`);
+    expect(page.status).to.equal(200);
+    expect(page.headers.get('content-type')).to.match(/^text\/html/);
+    const html = await page.text();
+    for (const asset of [...html.matchAll(/(?:src|href)="(\/docs\/[^"]+)"/g)].map((m) => m[1])) {
+      const res = await fetch(h().api.url + asset);
+      expect(res.status, asset).to.equal(200);
+      expect((await res.arrayBuffer()).byteLength, asset).to.be.greaterThan(20);
+    }
+    expect(html).to.include('/docs/swagger-ui-bundle.js');
+    expect((await fetch(`${h().api.url}/docs/init.js`).then((r) => r.text())).includes('/v1/openapi.json')).to.equal(
+      true,
+    );
+  });
 });
 
 describe('validation', () => {

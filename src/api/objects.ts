@@ -1,0 +1,512 @@
+/**
+ * The API's objects as zod schemas: what every response carries, for the OpenAPI document
+ * (src/api/openapi.ts, issue 15). Each schema matches its `render…` function in src/models (the wire
+ * shape, spec sections 4 and 7 and DESIGN.md section 6); `objects` registers them under their component
+ * names. Timestamps are integer unix seconds; ids carry their prefix (`call_…`). The schemathesis run in CI
+ * (scripts/fuzz-api.sh) checks every response against these, so a render function that drifts fails it.
+ */
+import { z } from 'zod';
+import { CHANNELS } from '../shared/conversations';
+import { RESULT_STATUSES, REDIAL_OUTCOMES } from '../shared/bulk-calls';
+import { FORM_FIELD_TYPES } from '../shared/forms';
+import { EVENT_TYPES } from '../shared/webhooks';
+import { CALL_STATUSES } from '../models/usage';
+
+/** Every object below, by the name the document gives it (registered in zod's global registry). */
+export const objects: Record<string, z.ZodType> = {};
+
+/** Registers `schema` as component `id` (zod's global registry, which `z.toJSONSchema` reads) and answers it. */
+function component<S extends z.ZodType>(id: string, description: string, schema: S): S {
+  const registered = schema.meta({ id, description });
+  objects[id] = registered;
+  return registered;
+}
+
+const unix = z.number().int().describe('Unix time in seconds.');
+const metadata = z.record(z.string(), z.string()).describe('Your key-value pairs (at most 50 keys).');
+const formValues = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+/** The error every failed request answers (`{"error": {…}}`). */
+export const ErrorObject = component(
+  'Error',
+  'Every failed request answers this (spec section 7): `type`, a stable `code`, the `param` at fault when one is, a message for people, and the `request_id` to quote to support.',
+  z.object({
+    error: z.object({
+      type: z.enum([
+        'invalid_request_error',
+        'authentication_error',
+        'permission_error',
+        'rate_limit_error',
+        'idempotency_error',
+        'api_error',
+      ]),
+      code: z.string().meta({ examples: ['parameter_missing', 'resource_missing', 'scope_missing'] }),
+      message: z.string(),
+      param: z
+        .string()
+        .optional()
+        .meta({ examples: ['to', 'contacts[17].phone'] }),
+      reason: z.string().optional().describe('`bundle_invalid` only: what is wrong with the bundle.'),
+      request_id: z.string().optional(),
+    }),
+  }),
+);
+
+/** `{id, object, deleted: true}`, what a DELETE answers. */
+export const DeletedObject = component(
+  'Deleted',
+  'What a DELETE answers: the id, the object type, and `deleted: true`.',
+  z.object({ id: z.string(), object: z.string(), deleted: z.literal(true) }),
+);
+
+export const Agent = component(
+  'Agent',
+  'An assistant: its instructions, first message, model and transfer target (spec section 4, "Agents").',
+  z.object({
+    id: z.string().meta({ examples: ['agent_01jd5x2v7c0000000000000000'] }),
+    object: z.literal('agent'),
+    livemode: z.boolean(),
+    name: z.string(),
+    instructions: z.string(),
+    first_message: z.string().nullable(),
+    model: z.string().nullable(),
+    transfer_to: z.string().nullable(),
+    metadata,
+    default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
+    created: unix,
+  }),
+);
+
+export const Call = component(
+  'Call',
+  'A phone call placed by an assistant (spec section 4, "Calls"), live through Twilio or simulated with a test key.',
+  z.object({
+    id: z.string().meta({ examples: ['call_01jd5x2v7c0000000000000000'] }),
+    object: z.literal('call'),
+    livemode: z.boolean(),
+    status: z.enum(['queued', 'ringing', 'in_progress', ...CALL_STATUSES]),
+    to: z.string(),
+    from: z.string().nullable(),
+    agent_id: z.string(),
+    contact_id: z.string().nullable(),
+    context: z.record(z.string(), z.unknown()),
+    metadata,
+    end_reason: z.string().nullable(),
+    transferred_to: z.string().nullable(),
+    simulated: z.boolean(),
+    max_duration_seconds: z.number().int(),
+    created: unix,
+    answered_at: unix.nullable(),
+    ended_at: unix.nullable(),
+    duration_seconds: z.number().int().nullable(),
+    error: z.object({ message: z.string() }).nullable(),
+    bulk_call_id: z.string().nullable(),
+    form: formValues.nullable().describe("A campaign call's filled form, once the call has ended."),
+  }),
+);
+
+export const Transcript = component(
+  'Transcript',
+  "An ended call's turns, in order, with the tools the assistant called and the knowledge it was given.",
+  z.object({
+    object: z.literal('transcript'),
+    call_id: z.string(),
+    livemode: z.boolean(),
+    created: unix,
+    turns: z.array(
+      z.object({
+        role: z.string().meta({ examples: ['assistant', 'caller', 'tool'] }),
+        text: z.string(),
+        tool: z.object({ name: z.string(), arguments: z.unknown() }).optional(),
+        knowledge: z.array(z.object({ document: z.string(), chunk: z.number().int() })).optional(),
+        at: unix.nullable(),
+        offset_ms: z.number().int().nullable(),
+      }),
+    ),
+  }),
+);
+
+const formField = z.object({
+  key: z.string(),
+  type: z.enum(FORM_FIELD_TYPES),
+  description: z.string().nullable(),
+  required: z.boolean(),
+  options: z.array(z.string()).nullable(),
+});
+
+export const Form = component(
+  'Form',
+  'The fields a bulk campaign fills on every call.',
+  z.object({
+    id: z.string(),
+    object: z.literal('form'),
+    livemode: z.boolean(),
+    name: z.string(),
+    fields: z.array(formField),
+    created: unix,
+  }),
+);
+
+export const BulkCall = component(
+  'BulkCall',
+  'A campaign that calls a list of contacts and fills a form on each call.',
+  z.object({
+    id: z.string().meta({ examples: ['bulk_01jd5x2v7c0000000000000000'] }),
+    object: z.literal('bulk_call'),
+    livemode: z.boolean(),
+    name: z.string().nullable(),
+    status: z.enum(['running', 'paused', 'completed', 'canceled']),
+    agent_id: z.string(),
+    form_id: z.string(),
+    from: z.string().nullable(),
+    max_concurrency: z.number().int(),
+    max_duration_seconds: z.number().int(),
+    schedule: z.unknown().nullable(),
+    retry: z.object({
+      max_attempts: z.number().int(),
+      on: z.array(z.enum(REDIAL_OUTCOMES)),
+      interval_seconds: z.number().int(),
+    }),
+    metadata,
+    simulation: z.unknown().optional(),
+    counts: z.object({
+      total: z.number().int(),
+      pending: z.number().int(),
+      in_progress: z.number().int(),
+      completed: z.number().int(),
+      not_reached: z.number().int(),
+      failed: z.number().int(),
+      skipped: z.number().int(),
+    }),
+    duplicates_removed: z.number().int(),
+    created: unix,
+    completed_at: unix.nullable(),
+  }),
+);
+
+export const BulkCallResult = component(
+  'BulkCallResult',
+  'One contact of a campaign: its outcome, attempts, calls and filled form.',
+  z.object({
+    id: z.string(),
+    object: z.literal('bulk_call_result'),
+    livemode: z.boolean(),
+    bulk_call_id: z.string(),
+    index: z.number().int(),
+    contact: z.unknown().describe('The contact as given in the request.'),
+    status: z.enum(RESULT_STATUSES),
+    attempts: z.number().int(),
+    call_ids: z.array(z.string()),
+    form: formValues.nullable(),
+    updated: unix.nullable(),
+  }),
+);
+
+export const KnowledgeDocument = component(
+  'KnowledgeDocument',
+  "A document of an agent's knowledge, split in chunks the assistant is given when they match.",
+  z.object({
+    id: z.string(),
+    object: z.literal('knowledge_document'),
+    livemode: z.boolean(),
+    agent_id: z.string(),
+    title: z.string(),
+    characters: z.number().int(),
+    chunks: z.number().int(),
+    created: unix,
+    updated: unix,
+  }),
+);
+
+export const KnowledgeChunk = component(
+  'KnowledgeChunk',
+  'A search hit: a chunk of a knowledge document and its score.',
+  z.object({
+    object: z.literal('knowledge_chunk'),
+    document: z.string(),
+    chunk: z.number().int(),
+    title: z.string(),
+    text: z.string(),
+    score: z.number(),
+  }),
+);
+
+export const Contact = component(
+  'Contact',
+  'Someone the assistant talks to; calls and conversations with their number are theirs.',
+  z.object({
+    id: z.string(),
+    object: z.literal('contact'),
+    livemode: z.boolean(),
+    phone: z.string().nullable(),
+    name: z.string().nullable(),
+    external_id: z.string().nullable(),
+    do_not_call: z.boolean(),
+    created: unix,
+    updated: unix,
+  }),
+);
+
+export const ContactRecord = component(
+  'Record',
+  'Something the assistant knows about a contact (an order, an appointment), given to it on every call.',
+  z.object({
+    id: z.string(),
+    object: z.literal('record'),
+    livemode: z.boolean(),
+    contact_id: z.string(),
+    type: z.string().nullable(),
+    title: z.string().nullable(),
+    text: z.string(),
+    data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+    occurred_at: unix.nullable(),
+    external_id: z.string().nullable(),
+    created: unix,
+    updated: unix,
+  }),
+);
+
+export const Conversation = component(
+  'Conversation',
+  'A WhatsApp or SMS thread between a customer number and a service number.',
+  z.object({
+    id: z.string(),
+    object: z.literal('conversation'),
+    livemode: z.boolean(),
+    channel: z.enum(CHANNELS),
+    customer_number: z.string(),
+    service_number: z.string(),
+    agent_id: z.string().nullable(),
+    status: z.enum(['open', 'needs_person']),
+    handoff_reason: z.string().nullable(),
+    window_expires_at: unix.nullable(),
+    last_message_at: unix.nullable(),
+    contact_id: z.string().nullable(),
+    created: unix,
+  }),
+);
+
+export const Message = component(
+  'Message',
+  'A WhatsApp or SMS message, received or sent.',
+  z.object({
+    id: z.string(),
+    object: z.literal('message'),
+    livemode: z.boolean(),
+    conversation_id: z.string(),
+    channel: z.enum(CHANNELS),
+    direction: z.enum(['inbound', 'outbound']),
+    from: z.string(),
+    to: z.string(),
+    text: z.string(),
+    template: z.object({ name: z.string(), language: z.string(), parameters: z.array(z.string()) }).nullable(),
+    author: z.enum(['customer', 'assistant', 'person', 'api']),
+    status: z.string().meta({ examples: ['queued', 'sent', 'delivered', 'read', 'failed', 'received'] }),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    created: unix,
+  }),
+);
+
+export const PhoneNumber = component(
+  'PhoneNumber',
+  'A service number connected for messaging, and the agent that answers it.',
+  z.object({
+    id: z.string(),
+    object: z.literal('phone_number'),
+    livemode: z.boolean(),
+    number: z.string(),
+    channels: z.array(z.enum(CHANNELS)),
+    agent_id: z.string().nullable(),
+    created: unix,
+  }),
+);
+
+export const MessageTemplate = component(
+  'MessageTemplate',
+  'An approved WhatsApp template, to message a customer outside the 24-hour window.',
+  z.object({
+    id: z.string(),
+    object: z.literal('message_template'),
+    livemode: z.boolean(),
+    name: z.string(),
+    language: z.string(),
+    body: z.string(),
+    content_sid: z.string().nullable(),
+    created: unix,
+  }),
+);
+
+export const WebhookEndpoint = component(
+  'WebhookEndpoint',
+  'An HTTPS URL that receives signed events. `secret` is shown only on creation and rotation.',
+  z.object({
+    id: z.string(),
+    object: z.literal('webhook_endpoint'),
+    livemode: z.boolean(),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().nullable(),
+    metadata,
+    status: z.enum(['enabled', 'disabled']),
+    disabled_reason: z.string().nullable(),
+    api_version: z.string(),
+    created: unix,
+    secret_rotation_expires_at: unix.nullable(),
+    secret: z.string().optional(),
+  }),
+);
+
+export const WebhookDelivery = component(
+  'WebhookDelivery',
+  'The delivery of one event to one endpoint, across its attempts.',
+  z.object({
+    id: z.string(),
+    object: z.literal('webhook_delivery'),
+    livemode: z.boolean(),
+    event: z.string(),
+    event_type: z.string(),
+    webhook_endpoint: z.string(),
+    trigger: z.enum(['automatic', 'redelivery']),
+    status: z.enum(['pending', 'succeeded', 'failed', 'canceled']),
+    reason: z.string().nullable(),
+    attempts: z.number().int(),
+    last_attempt: z
+      .object({
+        at: unix.nullable(),
+        status_code: z.number().int().nullable(),
+        latency_ms: z.number().nullable(),
+        error: z.string().nullable(),
+      })
+      .nullable(),
+    created: unix,
+    completed_at: unix.nullable(),
+  }),
+);
+
+export const WebhookDeliveryAttempt = component(
+  'WebhookDeliveryAttempt',
+  'One HTTP attempt of a delivery: when, the status code, the latency, the error.',
+  z.object({
+    id: z.string(),
+    object: z.literal('webhook_delivery_attempt'),
+    livemode: z.boolean(),
+    created: unix,
+    webhook_endpoint: z.string(),
+    delivery: z.string(),
+    event: z.string(),
+    event_type: z.string(),
+    trigger: z.string(),
+    attempt: z.number().int(),
+    url: z.string(),
+    succeeded: z.boolean(),
+    status_code: z.number().int().nullable(),
+    latency_ms: z.number().nullable(),
+    error: z.string().nullable(),
+    error_code: z.string().nullable(),
+    response_body: z.string().nullable(),
+  }),
+);
+
+export const Event = component(
+  'Event',
+  'Something that happened (spec section 5): its type, the object as it was, and its deliveries.',
+  z.object({
+    id: z.string().meta({ examples: ['evt_01jd5x2v7c0000000000000000'] }),
+    object: z.literal('event'),
+    type: z.enum(EVENT_TYPES),
+    created: unix,
+    livemode: z.boolean(),
+    api_version: z.string(),
+    data: z.object({ object: z.unknown() }),
+    pending_webhooks: z.number().int(),
+    webhook_deliveries: z.array(WebhookDelivery),
+  }),
+);
+
+export const PublisherKey = component(
+  'PublisherKey',
+  'An Ed25519 public key that signs connector versions.',
+  z.object({
+    id: z.string(),
+    object: z.literal('publisher_key'),
+    livemode: z.boolean(),
+    name: z.string().nullable(),
+    algorithm: z.literal('ed25519'),
+    public_key: z.string(),
+    fingerprint: z.string(),
+    status: z.enum(['active', 'expired', 'revoked']),
+    expires_at: unix.nullable(),
+    revoked_at: unix.nullable(),
+    created: unix,
+  }),
+);
+
+export const ConnectorVersion = component(
+  'ConnectorVersion',
+  'A signed, published version of a connector bundle.',
+  z.object({
+    id: z.string(),
+    object: z.literal('connector_version'),
+    livemode: z.boolean(),
+    connector: z.string(),
+    version: z.string(),
+    sha256: z.string(),
+    size: z.number().int(),
+    key_id: z.string(),
+    manifest: z.record(z.string(), z.unknown()),
+    created: unix,
+  }),
+);
+
+export const Connector = component(
+  'Connector',
+  'A connector and its latest version.',
+  z.object({
+    id: z.string(),
+    object: z.literal('connector'),
+    livemode: z.boolean(),
+    name: z.string().nullable(),
+    description: z.string().nullable(),
+    latest_version: z.string().nullable(),
+    versions: z.number().int(),
+    created: unix,
+  }),
+);
+
+const count = z.number().int();
+const measures = {
+  calls: z.object({
+    count,
+    answered: count,
+    by_status: z.record(z.string(), count),
+    talk_seconds: count,
+    billable_minutes: count,
+  }),
+  messages: z.object({
+    outbound: z.object({ sms: count, whatsapp: count, whatsapp_template: count }),
+    inbound: z.object({ sms: count, whatsapp: count }),
+  }),
+  llm: z.object({ requests: count, prompt_tokens: count, completion_tokens: count }),
+  knowledge: z.object({ searches: count }),
+  webhooks: z.object({ attempts: count, succeeded: count }),
+};
+
+export const Usage = component(
+  'Usage',
+  "The organization's usage over a period of local days: totals and one entry per day.",
+  z.object({
+    object: z.literal('usage'),
+    livemode: z.boolean(),
+    from: z.string(),
+    to: z.string(),
+    timezone: z.string(),
+    as_of: unix,
+    totals: z.object(measures),
+    daily: z.array(z.object({ date: z.string(), ...measures })),
+  }),
+);
+
+/** A list object of `item` (spec section 7: `{object: "list", data, has_more, url}`). */
+export function listOf(item: z.ZodType) {
+  return z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), url: z.string() });
+}

@@ -1,0 +1,1111 @@
+/**
+ * The API contract as an OpenAPI 3.1 document (issue 15), served at `GET /v1/openapi.json` without a
+ * key, and `GET /docs`, a reference page rendered from it by Swagger UI (the `swagger-ui-dist` npm
+ * package, served from this process: no CDN).
+ *
+ * Generated, never hand-written: request bodies are the zod schemas the routes validate with (exported by
+ * each router), converted by zod 4's `z.toJSONSchema` (JSON Schema 2020-12, OpenAPI 3.1's dialect);
+ * responses are the object schemas of src/api/objects.ts, shared as `components.schemas`. The operation
+ * table below says, per route, its scope, query parameters, body and answer; test/unit/openapi.test.ts
+ * checks that it names exactly the routes the app mounts, and scripts/fuzz-api.sh (schemathesis, in CI)
+ * checks that every answer matches it.
+ */
+import path from 'node:path';
+import express, { Router } from 'express';
+import { z } from 'zod';
+import { API_VERSION } from '../config';
+import { FORM_FIELD_TYPES } from '../shared/forms';
+import { CHANNELS } from '../shared/conversations';
+import { RESULT_STATUSES } from '../shared/bulk-calls';
+import * as O from './objects';
+import { createAgentSchema, updateAgentSchema } from './agents';
+import { bulkContactSchema, createBulkCallSchema, MAX_CONTACTS } from './bulk-calls';
+import { createCallSchema, transferSchema } from './calls';
+import { connectorVersionSchema, publisherKeySchema } from './connectors';
+import { contactSchema, recordsSchema } from './contacts';
+import { inboundMessageSchema, messageTemplateSchema, phoneNumberSchema, sendMessageSchema } from './conversations';
+import { redeliverSchema } from './events';
+import { createFormSchema } from './forms';
+import { createKnowledgeSchema, replaceKnowledgeSchema } from './knowledge';
+import { usageQuerySchema } from './usage';
+import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from './webhooks';
+import { e164 } from './validation';
+
+/** A query parameter of an operation: its schema (a string on the wire) and what it does. */
+interface QueryParam {
+  name: string;
+  description: string;
+  schema?: z.ZodType;
+  required?: boolean;
+}
+
+/** One route of the API as the document describes it. */
+export interface ApiOperation {
+  method: 'get' | 'post' | 'delete';
+  /** The OpenAPI path template (`/v1/calls/{id}`); path parameters are strings. */
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** The scope a restricted key needs (spec section 4's table); absent for routes that take no key. */
+  scope?: string;
+  /** Query parameters; `list: true` adds `limit`, `starting_after`, `ending_before`. */
+  query?: QueryParam[];
+  list?: boolean;
+  /** The JSON body; `null` for POSTs that take none (an empty object, or nothing). */
+  body?: z.ZodType | null;
+  /** An example body for readers. */
+  example?: unknown;
+  /** The 200 answer's JSON schema (an object of src/api/objects.ts, or a list of one). */
+  response?: z.ZodType;
+  /** Extra 200 content types besides JSON (a CSV export), or instead of it (a binary download). */
+  content?: Record<string, { schema: Record<string, unknown> }>;
+}
+
+const LIST_PARAMS: QueryParam[] = [
+  {
+    name: 'limit',
+    description: 'How many objects to return, 1 to 100 (default 20).',
+    schema: z.string().regex(/^\d+$/),
+  },
+  { name: 'starting_after', description: 'A cursor: the id of the last object of the previous page.' },
+  { name: 'ending_before', description: 'A cursor: the id of the first object of the next page.' },
+];
+
+const AGENT_EXAMPLE = {
+  name: 'Front desk',
+  instructions: 'You answer calls for Acme Dental. Book, move and cancel appointments.',
+  first_message: 'Hello, Acme Dental, how can I help?',
+  metadata: { team: 'front-desk' },
+};
+
+/** The bulk campaign body as documented: each contact an E.164 string or a contact object. */
+const bulkCallBody = createBulkCallSchema.extend({
+  contacts: z
+    .array(z.union([e164, bulkContactSchema]))
+    .min(1)
+    .max(MAX_CONTACTS),
+});
+
+const op = (o: ApiOperation) => o;
+const crud = (tag: string) => ({ tag });
+
+/** Every route of the API, in the order the reference shows them. */
+export const OPERATIONS: ApiOperation[] = [
+  // Agents
+  op({
+    ...crud('Agents'),
+    method: 'post',
+    path: '/v1/agents',
+    operationId: 'createAgent',
+    summary: 'Create an agent',
+    scope: 'agents:write',
+    body: createAgentSchema,
+    example: AGENT_EXAMPLE,
+    response: O.Agent,
+  }),
+  op({
+    ...crud('Agents'),
+    method: 'get',
+    path: '/v1/agents',
+    operationId: 'listAgents',
+    summary: 'List agents',
+    scope: 'agents:read',
+    list: true,
+    response: O.listOf(O.Agent),
+  }),
+  op({
+    ...crud('Agents'),
+    method: 'get',
+    path: '/v1/agents/{id}',
+    operationId: 'retrieveAgent',
+    summary: 'Retrieve an agent',
+    scope: 'agents:read',
+    response: O.Agent,
+  }),
+  op({
+    ...crud('Agents'),
+    method: 'post',
+    path: '/v1/agents/{id}',
+    operationId: 'updateAgent',
+    summary: 'Update an agent',
+    description: 'Only the fields given change; `first_message`, `model` and `transfer_to` take null to clear.',
+    scope: 'agents:write',
+    body: updateAgentSchema,
+    example: { instructions: 'You answer calls for Acme Dental. Be brief.' },
+    response: O.Agent,
+  }),
+  op({
+    ...crud('Agents'),
+    method: 'delete',
+    path: '/v1/agents/{id}',
+    operationId: 'deleteAgent',
+    summary: 'Delete an agent',
+    description: 'Calls already placed keep it; new calls naming it are 404.',
+    scope: 'agents:write',
+    response: O.DeletedObject,
+  }),
+  // Calls
+  op({
+    ...crud('Calls'),
+    method: 'post',
+    path: '/v1/calls',
+    operationId: 'createCall',
+    summary: 'Place a call',
+    description:
+      "Starts the call and answers `queued` at once; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds).",
+    scope: 'calls:write',
+    body: createCallSchema,
+    example: {
+      to: '+14155550123',
+      agent_id: 'agent_01jd5x2v7c0000000000000000',
+      context: { appointment: '2026-11-24 10:00' },
+      simulation: { caller: ['Hi, I need to move my appointment.', 'Thursday works.'] },
+    },
+    response: O.Call,
+  }),
+  op({
+    ...crud('Calls'),
+    method: 'get',
+    path: '/v1/calls',
+    operationId: 'listCalls',
+    summary: 'List calls',
+    scope: 'calls:read',
+    list: true,
+    query: [
+      { name: 'status', description: 'Only calls in this status.', schema: O.Call.shape.status },
+      { name: 'agent_id', description: 'Only calls of this agent.' },
+      { name: 'bulk_call_id', description: "Only this campaign's calls." },
+    ],
+    response: O.listOf(O.Call),
+  }),
+  op({
+    ...crud('Calls'),
+    method: 'get',
+    path: '/v1/calls/{id}',
+    operationId: 'retrieveCall',
+    summary: 'Retrieve a call',
+    scope: 'calls:read',
+    response: O.Call,
+  }),
+  op({
+    ...crud('Calls'),
+    method: 'get',
+    path: '/v1/calls/{id}/transcript',
+    operationId: 'retrieveCallTranscript',
+    summary: "Retrieve a call's transcript",
+    description: '409 `call_not_ended` while the call lasts.',
+    scope: 'calls:read',
+    response: O.Transcript,
+  }),
+  op({
+    ...crud('Calls'),
+    method: 'post',
+    path: '/v1/calls/{id}/transfer',
+    operationId: 'transferCall',
+    summary: 'Transfer a live call',
+    description: 'To an E.164 number, a `sip:` URI or a `client:` identity. 409 `call_not_live` once it has ended.',
+    scope: 'calls:write',
+    body: transferSchema,
+    example: { to: '+14155550199' },
+    response: O.Call,
+  }),
+  op({
+    ...crud('Calls'),
+    method: 'post',
+    path: '/v1/calls/{id}/end',
+    operationId: 'endCall',
+    summary: 'End a call',
+    description: '`completed` once answered, `canceled` before. 409 `call_not_live` once it has ended.',
+    scope: 'calls:write',
+    body: null,
+    response: O.Call,
+  }),
+  // Forms and bulk calls
+  op({
+    ...crud('Bulk calls'),
+    method: 'post',
+    path: '/v1/forms',
+    operationId: 'createForm',
+    summary: 'Create a form',
+    description: `Field types: ${FORM_FIELD_TYPES.join(', ')} (\`enum\` with \`options\`).`,
+    scope: 'calls:write',
+    body: createFormSchema,
+    example: {
+      name: 'Appointment survey',
+      fields: [
+        { key: 'satisfied', type: 'boolean', required: true },
+        { key: 'preferred_day', type: 'enum', options: ['mon', 'tue', 'wed'] },
+      ],
+    },
+    response: O.Form,
+  }),
+  op({
+    ...crud('Bulk calls'),
+    method: 'get',
+    path: '/v1/forms',
+    operationId: 'listForms',
+    summary: 'List forms',
+    scope: 'calls:read',
+    list: true,
+    response: O.listOf(O.Form),
+  }),
+  op({
+    ...crud('Bulk calls'),
+    method: 'get',
+    path: '/v1/forms/{id}',
+    operationId: 'retrieveForm',
+    summary: 'Retrieve a form',
+    scope: 'calls:read',
+    response: O.Form,
+  }),
+  op({
+    ...crud('Bulk calls'),
+    method: 'post',
+    path: '/v1/bulk-calls',
+    operationId: 'createBulkCall',
+    summary: 'Start a bulk call campaign',
+    description: `Up to ${MAX_CONTACTS} contacts; a bad row is a 400 naming it (\`contacts[17].phone\`); duplicate numbers are dialed once. Calling windows are local to each contact.`,
+    scope: 'calls:write',
+    body: bulkCallBody,
+    example: {
+      agent_id: 'agent_01jd5x2v7c0000000000000000',
+      form_id: 'form_01jd5x2v7c0000000000000000',
+      contacts: ['+14155550123', { phone: '+14155550124', name: 'Ada' }],
+      schedule: { window: { start: '09:00', end: '18:00' }, days: ['mon', 'tue', 'wed', 'thu', 'fri'] },
+      retry: { max_attempts: 3, on: ['busy', 'no_answer'], interval_seconds: 3600 },
+    },
+    response: O.BulkCall,
+  }),
+  op({
+    ...crud('Bulk calls'),
+    method: 'get',
+    path: '/v1/bulk-calls',
+    operationId: 'listBulkCalls',
+    summary: 'List campaigns',
+    scope: 'calls:read',
+    list: true,
+    query: [{ name: 'status', description: 'Only campaigns in this status.', schema: O.BulkCall.shape.status }],
+    response: O.listOf(O.BulkCall),
+  }),
+  op({
+    ...crud('Bulk calls'),
+    method: 'get',
+    path: '/v1/bulk-calls/{id}',
+    operationId: 'retrieveBulkCall',
+    summary: 'Retrieve a campaign',
+    scope: 'calls:read',
+    response: O.BulkCall,
+  }),
+  op({
+    ...crud('Bulk calls'),
+    method: 'get',
+    path: '/v1/bulk-calls/{id}/results',
+    operationId: 'listBulkCallResults',
+    summary: "List a campaign's results",
+    description: 'One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV.',
+    scope: 'calls:read',
+    list: true,
+    query: [{ name: 'status', description: 'Only results in this status.', schema: z.enum(RESULT_STATUSES) }],
+    response: O.listOf(O.BulkCallResult),
+    content: { 'text/csv': { schema: { type: 'string' } } },
+  }),
+  ...(['pause', 'resume', 'cancel'] as const).map((action) =>
+    op({
+      ...crud('Bulk calls'),
+      method: 'post',
+      path: `/v1/bulk-calls/{id}/${action}`,
+      operationId: `${action}BulkCall`,
+      summary: `${action[0].toUpperCase()}${action.slice(1)} a campaign`,
+      description: {
+        pause: 'No new dials from now; calls in flight finish.',
+        resume: 'Dials again where it stopped.',
+        cancel: 'Every pending contact ends `canceled`; calls in flight finish.',
+      }[action],
+      scope: 'calls:write',
+      body: null,
+      response: O.BulkCall,
+    }),
+  ),
+  // Knowledge
+  op({
+    ...crud('Knowledge'),
+    method: 'post',
+    path: '/v1/knowledge',
+    operationId: 'createKnowledgeDocument',
+    summary: "Add a document to an agent's knowledge",
+    scope: 'agents:write',
+    body: createKnowledgeSchema,
+    example: {
+      agent_id: 'agent_01jd5x2v7c0000000000000000',
+      title: 'Opening hours',
+      text: 'We are open 8am to 6pm, Monday to Friday.',
+    },
+    response: O.KnowledgeDocument,
+  }),
+  op({
+    ...crud('Knowledge'),
+    method: 'get',
+    path: '/v1/knowledge',
+    operationId: 'listKnowledgeDocuments',
+    summary: 'List knowledge documents',
+    scope: 'agents:read',
+    list: true,
+    query: [{ name: 'agent_id', description: "Only this agent's documents." }],
+    response: O.listOf(O.KnowledgeDocument),
+  }),
+  op({
+    ...crud('Knowledge'),
+    method: 'get',
+    path: '/v1/knowledge/search',
+    operationId: 'searchKnowledge',
+    summary: "Search an agent's knowledge",
+    description: 'What the assistant would be given for `query`, best first.',
+    scope: 'agents:read',
+    query: [
+      { name: 'agent_id', description: 'The agent.', required: true },
+      { name: 'query', description: 'What to look for (at most 1,000 characters).', required: true },
+      { name: 'limit', description: 'How many chunks, 1 to 20 (default 5).', schema: z.string().regex(/^\d+$/) },
+    ],
+    response: O.listOf(O.KnowledgeChunk),
+  }),
+  op({
+    ...crud('Knowledge'),
+    method: 'get',
+    path: '/v1/knowledge/{id}',
+    operationId: 'retrieveKnowledgeDocument',
+    summary: 'Retrieve a knowledge document',
+    scope: 'agents:read',
+    response: O.KnowledgeDocument,
+  }),
+  op({
+    ...crud('Knowledge'),
+    method: 'post',
+    path: '/v1/knowledge/{id}',
+    operationId: 'updateKnowledgeDocument',
+    summary: 'Replace a knowledge document',
+    scope: 'agents:write',
+    body: replaceKnowledgeSchema,
+    response: O.KnowledgeDocument,
+  }),
+  op({
+    ...crud('Knowledge'),
+    method: 'delete',
+    path: '/v1/knowledge/{id}',
+    operationId: 'deleteKnowledgeDocument',
+    summary: 'Delete a knowledge document',
+    scope: 'agents:write',
+    response: O.DeletedObject,
+  }),
+  // Contacts and records
+  op({
+    ...crud('Contacts'),
+    method: 'post',
+    path: '/v1/contacts',
+    operationId: 'createContact',
+    summary: 'Create or update a contact',
+    description: 'A contact with the same `external_id` or `phone` is updated rather than duplicated.',
+    scope: 'contacts:write',
+    body: contactSchema,
+    example: { phone: '+14155550123', name: 'Ada Lovelace', external_id: 'crm-42' },
+    response: O.Contact,
+  }),
+  op({
+    ...crud('Contacts'),
+    method: 'get',
+    path: '/v1/contacts',
+    operationId: 'listContacts',
+    summary: 'List contacts',
+    scope: 'contacts:read',
+    list: true,
+    query: [
+      { name: 'phone', description: 'Only the contact with this E.164 number.' },
+      { name: 'external_id', description: 'Only the contact with this id of yours.' },
+    ],
+    response: O.listOf(O.Contact),
+  }),
+  op({
+    ...crud('Contacts'),
+    method: 'get',
+    path: '/v1/contacts/{id}',
+    operationId: 'retrieveContact',
+    summary: 'Retrieve a contact',
+    scope: 'contacts:read',
+    response: O.Contact,
+  }),
+  op({
+    ...crud('Contacts'),
+    method: 'delete',
+    path: '/v1/contacts/{id}',
+    operationId: 'deleteContact',
+    summary: 'Delete a contact and its records',
+    scope: 'contacts:write',
+    response: O.DeletedObject,
+  }),
+  op({
+    ...crud('Contacts'),
+    method: 'get',
+    path: '/v1/contacts/{id}/records',
+    operationId: 'listContactRecords',
+    summary: "List a contact's records",
+    scope: 'records:read',
+    list: true,
+    response: O.listOf(O.ContactRecord),
+  }),
+  op({
+    ...crud('Contacts'),
+    method: 'post',
+    path: '/v1/records',
+    operationId: 'upsertRecords',
+    summary: 'Create or update records',
+    description: 'Records with an `external_id` already stored are replaced.',
+    scope: 'records:write',
+    body: recordsSchema,
+    response: O.listOf(O.ContactRecord),
+  }),
+  // Messaging
+  op({
+    ...crud('Messaging'),
+    method: 'post',
+    path: '/v1/messages',
+    operationId: 'sendMessage',
+    summary: 'Send a message',
+    description:
+      "WhatsApp or SMS. Free-form text inside WhatsApp's 24-hour window, a `template` outside it (else 409 `whatsapp_window_closed`).",
+    scope: 'messages:write',
+    body: sendMessageSchema,
+    example: { channel: 'sms', to: '+14155550123', text: 'Your appointment is confirmed.' },
+    response: O.Message,
+  }),
+  op({
+    ...crud('Messaging'),
+    method: 'get',
+    path: '/v1/messages/{id}',
+    operationId: 'retrieveMessage',
+    summary: 'Retrieve a message',
+    scope: 'messages:read',
+    response: O.Message,
+  }),
+  op({
+    ...crud('Messaging'),
+    method: 'get',
+    path: '/v1/conversations',
+    operationId: 'listConversations',
+    summary: 'List conversations',
+    scope: 'messages:read',
+    list: true,
+    query: [
+      { name: 'channel', description: 'Only this channel.', schema: z.enum(CHANNELS) },
+      { name: 'status', description: 'Only conversations in this status.', schema: O.Conversation.shape.status },
+      { name: 'customer_number', description: "Only this customer's conversations (E.164)." },
+    ],
+    response: O.listOf(O.Conversation),
+  }),
+  op({
+    ...crud('Messaging'),
+    method: 'get',
+    path: '/v1/conversations/{id}',
+    operationId: 'retrieveConversation',
+    summary: 'Retrieve a conversation',
+    scope: 'messages:read',
+    response: O.Conversation,
+  }),
+  op({
+    ...crud('Messaging'),
+    method: 'get',
+    path: '/v1/conversations/{id}/messages',
+    operationId: 'listConversationMessages',
+    summary: "List a conversation's messages",
+    scope: 'messages:read',
+    list: true,
+    response: O.listOf(O.Message),
+  }),
+  op({
+    ...crud('Messaging'),
+    method: 'post',
+    path: '/v1/conversations/{id}/resume',
+    operationId: 'resumeConversation',
+    summary: 'Hand a conversation back to the assistant',
+    scope: 'messages:write',
+    body: null,
+    response: O.Conversation,
+  }),
+  op({
+    ...crud('Messaging'),
+    method: 'post',
+    path: '/v1/phone_numbers',
+    operationId: 'createPhoneNumber',
+    summary: 'Connect a number for messaging',
+    scope: 'phone_numbers:write',
+    body: phoneNumberSchema,
+    example: { number: '+14155550100', channels: ['whatsapp', 'sms'] },
+    response: O.PhoneNumber,
+  }),
+  op({
+    ...crud('Messaging'),
+    method: 'get',
+    path: '/v1/phone_numbers',
+    operationId: 'listPhoneNumbers',
+    summary: 'List connected numbers',
+    scope: 'phone_numbers:read',
+    list: true,
+    response: O.listOf(O.PhoneNumber),
+  }),
+  op({
+    ...crud('Messaging'),
+    method: 'get',
+    path: '/v1/phone_numbers/{id}',
+    operationId: 'retrievePhoneNumber',
+    summary: 'Retrieve a connected number',
+    scope: 'phone_numbers:read',
+    response: O.PhoneNumber,
+  }),
+  op({
+    ...crud('Messaging'),
+    method: 'delete',
+    path: '/v1/phone_numbers/{id}',
+    operationId: 'deletePhoneNumber',
+    summary: 'Disconnect a number',
+    scope: 'phone_numbers:write',
+    response: O.DeletedObject,
+  }),
+  op({
+    ...crud('Messaging'),
+    method: 'post',
+    path: '/v1/message_templates',
+    operationId: 'createMessageTemplate',
+    summary: 'Register a WhatsApp template',
+    scope: 'messages:write',
+    body: messageTemplateSchema,
+    response: O.MessageTemplate,
+  }),
+  op({
+    ...crud('Messaging'),
+    method: 'get',
+    path: '/v1/message_templates',
+    operationId: 'listMessageTemplates',
+    summary: 'List WhatsApp templates',
+    scope: 'messages:read',
+    list: true,
+    response: O.listOf(O.MessageTemplate),
+  }),
+  op({
+    ...crud('Messaging'),
+    method: 'get',
+    path: '/v1/message_templates/{id}',
+    operationId: 'retrieveMessageTemplate',
+    summary: 'Retrieve a WhatsApp template',
+    scope: 'messages:read',
+    response: O.MessageTemplate,
+  }),
+  op({
+    ...crud('Messaging'),
+    method: 'post',
+    path: '/v1/test_helpers/inbound_messages',
+    operationId: 'simulateInboundMessage',
+    summary: 'Simulate an inbound message (test mode)',
+    description: 'As if a customer had written to a service number; the assistant answers as it would live.',
+    scope: 'messages:write',
+    body: inboundMessageSchema,
+    response: O.Message,
+  }),
+  // Events and webhooks
+  op({
+    ...crud('Events'),
+    method: 'get',
+    path: '/v1/events',
+    operationId: 'listEvents',
+    summary: 'List events',
+    scope: 'events:read',
+    list: true,
+    query: [
+      { name: 'type', description: 'Only events of this type.' },
+      ...(['gte', 'lte', 'gt', 'lt'] as const).map((k) => ({
+        name: `created[${k}]`,
+        description: `Only events created ${{ gte: 'at or after', lte: 'at or before', gt: 'after', lt: 'before' }[k]} this unix time (seconds).`,
+        schema: z.string().regex(/^\d+$/),
+      })),
+    ],
+    response: O.listOf(O.Event),
+  }),
+  op({
+    ...crud('Events'),
+    method: 'get',
+    path: '/v1/events/{id}',
+    operationId: 'retrieveEvent',
+    summary: 'Retrieve an event and its deliveries',
+    scope: 'events:read',
+    response: O.Event,
+  }),
+  op({
+    ...crud('Events'),
+    method: 'post',
+    path: '/v1/events/{id}/redeliver',
+    operationId: 'redeliverEvent',
+    summary: 'Send an event again',
+    description: 'To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type.',
+    scope: 'webhooks:write',
+    body: redeliverSchema,
+    response: O.listOf(O.WebhookDelivery),
+  }),
+  op({
+    ...crud('Webhooks'),
+    method: 'post',
+    path: '/v1/webhook-endpoints',
+    operationId: 'createWebhookEndpoint',
+    summary: 'Create a webhook endpoint',
+    description: 'HTTPS only. The answer holds the signing `secret`, shown this once.',
+    scope: 'webhooks:write',
+    body: createWebhookEndpointSchema,
+    example: { url: 'https://example.com/hooks/svc', events: ['call.ended', 'bulk_call.completed'] },
+    response: O.WebhookEndpoint,
+  }),
+  op({
+    ...crud('Webhooks'),
+    method: 'get',
+    path: '/v1/webhook-endpoints',
+    operationId: 'listWebhookEndpoints',
+    summary: 'List webhook endpoints',
+    scope: 'webhooks:read',
+    list: true,
+    response: O.listOf(O.WebhookEndpoint),
+  }),
+  op({
+    ...crud('Webhooks'),
+    method: 'get',
+    path: '/v1/webhook-endpoints/{id}',
+    operationId: 'retrieveWebhookEndpoint',
+    summary: 'Retrieve a webhook endpoint',
+    scope: 'webhooks:read',
+    response: O.WebhookEndpoint,
+  }),
+  op({
+    ...crud('Webhooks'),
+    method: 'post',
+    path: '/v1/webhook-endpoints/{id}',
+    operationId: 'updateWebhookEndpoint',
+    summary: 'Update a webhook endpoint',
+    scope: 'webhooks:write',
+    body: updateWebhookEndpointSchema,
+    response: O.WebhookEndpoint,
+  }),
+  op({
+    ...crud('Webhooks'),
+    method: 'delete',
+    path: '/v1/webhook-endpoints/{id}',
+    operationId: 'deleteWebhookEndpoint',
+    summary: 'Delete a webhook endpoint',
+    scope: 'webhooks:write',
+    response: O.DeletedObject,
+  }),
+  op({
+    ...crud('Webhooks'),
+    method: 'post',
+    path: '/v1/webhook-endpoints/{id}/rotate_secret',
+    operationId: 'rotateWebhookEndpointSecret',
+    summary: "Rotate an endpoint's signing secret",
+    description: 'Both secrets sign for 24 hours; the answer holds the new one.',
+    scope: 'webhooks:write',
+    body: null,
+    response: O.WebhookEndpoint,
+  }),
+  op({
+    ...crud('Webhooks'),
+    method: 'get',
+    path: '/v1/webhook-endpoints/{id}/deliveries',
+    operationId: 'listWebhookDeliveryAttempts',
+    summary: "List an endpoint's delivery attempts",
+    scope: 'webhooks:read',
+    list: true,
+    query: [{ name: 'event', description: "Only this event's attempts (`evt_…`)." }],
+    response: O.listOf(O.WebhookDeliveryAttempt),
+  }),
+  // Usage
+  op({
+    ...crud('Usage'),
+    method: 'get',
+    path: '/v1/usage',
+    operationId: 'retrieveUsage',
+    summary: 'Retrieve usage',
+    description:
+      'Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at most 366 days.',
+    scope: 'usage:read',
+    query: Object.entries(usageQuerySchema.shape).map(([name]) => ({
+      name,
+      description: {
+        from: 'First day, `YYYY-MM-DD`.',
+        to: 'Last day, `YYYY-MM-DD`.',
+        timezone: 'IANA time zone of the days (default `UTC`).',
+      }[name]!,
+    })),
+    response: O.Usage,
+  }),
+  // Connectors
+  op({
+    ...crud('Connectors'),
+    method: 'post',
+    path: '/v1/publisher_keys',
+    operationId: 'createPublisherKey',
+    summary: 'Register a publisher key',
+    description: 'An Ed25519 public key (PEM or base64 SPKI/raw) that signs connector versions.',
+    scope: 'connectors:write',
+    body: publisherKeySchema,
+    response: O.PublisherKey,
+  }),
+  op({
+    ...crud('Connectors'),
+    method: 'get',
+    path: '/v1/publisher_keys',
+    operationId: 'listPublisherKeys',
+    summary: 'List publisher keys',
+    scope: 'connectors:read',
+    list: true,
+    response: O.listOf(O.PublisherKey),
+  }),
+  op({
+    ...crud('Connectors'),
+    method: 'get',
+    path: '/v1/publisher_keys/{id}',
+    operationId: 'retrievePublisherKey',
+    summary: 'Retrieve a publisher key',
+    scope: 'connectors:read',
+    response: O.PublisherKey,
+  }),
+  op({
+    ...crud('Connectors'),
+    method: 'delete',
+    path: '/v1/publisher_keys/{id}',
+    operationId: 'revokePublisherKey',
+    summary: 'Revoke a publisher key',
+    description: 'Versions it signed stay published; new ones it signs are refused.',
+    scope: 'connectors:write',
+    response: O.PublisherKey,
+  }),
+  op({
+    ...crud('Connectors'),
+    method: 'post',
+    path: '/v1/connectors/{id}/versions',
+    operationId: 'publishConnectorVersion',
+    summary: 'Publish a connector version',
+    description:
+      'A tar or gzipped tar `bundle` (base64, at most 10 MB) and its Ed25519 `signature` (base64) over the SHA-256 digest of the bundle. The same bytes again answer the stored version.',
+    scope: 'connectors:write',
+    body: connectorVersionSchema,
+    response: O.ConnectorVersion,
+  }),
+  op({
+    ...crud('Connectors'),
+    method: 'get',
+    path: '/v1/connectors',
+    operationId: 'listConnectors',
+    summary: 'List connectors',
+    scope: 'connectors:read',
+    list: true,
+    response: O.listOf(O.Connector),
+  }),
+  op({
+    ...crud('Connectors'),
+    method: 'get',
+    path: '/v1/connectors/{id}',
+    operationId: 'retrieveConnector',
+    summary: 'Retrieve a connector',
+    scope: 'connectors:read',
+    response: O.Connector,
+  }),
+  op({
+    ...crud('Connectors'),
+    method: 'get',
+    path: '/v1/connectors/{id}/versions',
+    operationId: 'listConnectorVersions',
+    summary: "List a connector's versions",
+    scope: 'connectors:read',
+    list: true,
+    response: O.listOf(O.ConnectorVersion),
+  }),
+  op({
+    ...crud('Connectors'),
+    method: 'get',
+    path: '/v1/connectors/{id}/versions/{version}',
+    operationId: 'retrieveConnectorVersion',
+    summary: 'Retrieve a connector version',
+    scope: 'connectors:read',
+    response: O.ConnectorVersion,
+  }),
+  op({
+    ...crud('Connectors'),
+    method: 'get',
+    path: '/v1/connectors/{id}/versions/{version}/bundle',
+    operationId: 'downloadConnectorBundle',
+    summary: "Download a version's bundle",
+    description: 'Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`.',
+    scope: 'connectors:read',
+    content: {
+      'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } },
+      'application/x-tar': { schema: { type: 'string', contentMediaType: 'application/x-tar' } },
+    },
+  }),
+  // The service
+  op({
+    tag: 'Service',
+    method: 'get',
+    path: '/v1/openapi.json',
+    operationId: 'retrieveOpenApiDocument',
+    summary: 'This document',
+    description: 'No key needed.',
+    content: { 'application/json': { schema: { type: 'object' } } },
+  }),
+  op({
+    tag: 'Service',
+    method: 'get',
+    path: '/healthz',
+    operationId: 'health',
+    summary: 'Liveness',
+    description: '200 while the process is up. No key needed.',
+    content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' } } } } },
+  }),
+  op({
+    tag: 'Service',
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readiness',
+    summary: 'Readiness',
+    description: '200 when MongoDB and Temporal both answer, else 503 naming what is down. No key needed.',
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties: {
+            status: { enum: ['ready', 'unavailable'] },
+            mongodb: { enum: ['ok', 'down'] },
+            temporal: { enum: ['ok', 'down'] },
+          },
+        },
+      },
+    },
+  }),
+];
+
+/**
+ * Routes the app mounts that the document leaves out, and why: they are not the users' API but
+ * Twilio's callbacks (signed with the account's auth token, form-encoded, answered with TwiML) and the
+ * operators' metrics scrape (DESIGN.md section 9). test/unit/openapi.test.ts allows exactly these.
+ */
+export const UNDOCUMENTED_ROUTES = [/^\/twilio\//, /^\/metrics$/, /^\/docs(\/|$)/];
+
+type JsonSchema = Record<string, unknown>;
+
+/** Converts a zod schema to JSON Schema 2020-12, objects of src/api/objects.ts as component `$ref`s. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  delete out.$schema;
+  delete out.$defs; // the registered objects, which are components
+  return JSON.parse(JSON.stringify(out).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+/** The `responses` of an operation: its 200, the errors every keyed route may answer, and `default`. */
+function responses(o: ApiOperation): JsonSchema {
+  const ok: JsonSchema = { description: 'OK' };
+  const content: Record<string, unknown> = {};
+  if (o.response) content['application/json'] = { schema: jsonSchema(o.response, 'output') };
+  Object.assign(content, o.content ?? {});
+  ok.content = content;
+  if (o.method === 'post' && o.scope)
+    ok.headers = { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } };
+  const out: JsonSchema = { '200': ok };
+  if (o.scope) {
+    out['400'] = errorResponse('Invalid request: `param` names the field at fault.');
+    out['401'] = errorResponse('No key, or an invalid key.');
+    out['403'] = errorResponse(`The key lacks the \`${o.scope}\` scope.`);
+    if (o.path.includes('{')) out['404'] = errorResponse('No such object in this mode.');
+    out['429'] = {
+      ...errorResponse('Too many requests for this key; retry after `Retry-After` seconds.'),
+      headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    };
+  }
+  if (o.path === '/readyz') out['503'] = { description: 'Not ready: names what is down.', content: o.content };
+  out.default = errorResponse('Any other error (409 conflicts, 415, 5xx), in the same shape.');
+  return out;
+}
+
+/** The OpenAPI operation object of `o`. */
+function operation(o: ApiOperation): JsonSchema {
+  const parameters: JsonSchema[] = [];
+  for (const name of o.path.match(/\{(\w+)\}/g) ?? []) {
+    parameters.push({ name: name.slice(1, -1), in: 'path', required: true, schema: { type: 'string' } });
+  }
+  for (const q of [...(o.list ? LIST_PARAMS : []), ...(o.query ?? [])]) {
+    parameters.push({
+      name: q.name,
+      in: 'query',
+      required: q.required ?? false,
+      description: q.description,
+      schema: q.schema ? jsonSchema(q.schema, 'input') : { type: 'string' },
+    });
+  }
+  if (o.method === 'post' && o.scope) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  const out: JsonSchema = {
+    operationId: o.operationId,
+    tags: [o.tag],
+    summary: o.summary,
+    ...(o.description ? { description: o.description } : {}),
+    ...(parameters.length ? { parameters } : {}),
+  };
+  if (o.body) {
+    const schema = jsonSchema(o.body, 'input');
+    out.requestBody = {
+      required: true,
+      content: { 'application/json': { schema, ...(o.example ? { example: o.example } : {}) } },
+    };
+  } else if (o.body === null) {
+    out.requestBody = {
+      required: false,
+      content: { 'application/json': { schema: { type: 'object', additionalProperties: false } } },
+    };
+  }
+  out.responses = responses(o);
+  if (o.scope) {
+    out.security = [{ secretKey: [] }, { restrictedKey: [o.scope] }];
+    out['x-scope'] = o.scope;
+  } else {
+    out.security = [];
+  }
+  return out;
+}
+
+/** The component schemas: every object of src/api/objects.ts, cross-references as `$ref`s. */
+function componentSchemas(): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    io: 'output',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonSchema> };
+  for (const [id, schema] of Object.entries(schemas)) {
+    if (!(id in O.objects)) throw new Error(`a zod schema outside src/api/objects.ts has the id ${id}`);
+    delete schema.$schema;
+    delete schema.$id;
+    schema.description ??= z.globalRegistry.get(O.objects[id])?.description;
+  }
+  return schemas;
+}
+
+let cached: JsonSchema | undefined;
+
+/**
+ * The OpenAPI 3.1 document of the API (built once per process; it depends only on the code).
+ * @param serverUrl the `servers[0].url` to advertise (the request's own origin when served)
+ */
+export function openApiDocument(serverUrl = 'http://localhost:8080'): JsonSchema {
+  cached ??= buildDocument();
+  return { ...cached, servers: [{ url: serverUrl }] };
+}
+
+function buildDocument(): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const o of OPERATIONS) (paths[o.path] ??= {})[o.method] = operation(o);
+  const tags = [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Assistant telephony and messaging API',
+      version: API_VERSION,
+      description: [
+        'Put an AI assistant on the phone and on WhatsApp/SMS: outbound calls (live through Twilio, or simulated with a test key), bulk call campaigns that fill a form on every call, messages and conversations, knowledge and contacts, signed webhooks, usage and connectors.',
+        '',
+        'Conventions (spec section 7): JSON bodies only; errors are `{"error": {type, code, message, param?, request_id}}`; lists are `{object: "list", data, has_more, url}` with `limit`, `starting_after`, `ending_before`; unknown body fields and query parameters are 400 `parameter_unknown`; every POST takes an `Idempotency-Key` (a retry with the same key and body answers the first response, never a second call, message or charge); test keys (`svc_sk_test_…`) and live keys never see each other\'s objects; each key is rate limited (429 with `Retry-After` and `RateLimit-*` headers).',
+      ].join('\n'),
+    },
+    tags,
+    paths,
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        secretKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'svc_sk_{test,live}_…',
+          description: 'A secret key: every scope. Server-side only.',
+        },
+        restrictedKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'svc_rk_{test,live}_…',
+          description:
+            "A restricted key: only its scopes (`resource:read|write`, write implying read). Each operation's `x-scope` names the one it needs; without it the answer is 403 `scope_missing`.",
+        },
+        publishableKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'svc_pk_{test,live}_…',
+          description:
+            'A publishable key, safe in a browser: it opens widget sessions only, and is 403 on every other operation.',
+        },
+        widgetSessionToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A widget session token, answered by the widget session endpoint; valid 24 hours.',
+        },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 400 `idempotency_key_reused`; while the first is running, 409. Kept 24 hours.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+      },
+      headers: {
+        IdempotentReplayed: {
+          description: '`true` when this answer is the replay of an earlier request with the same Idempotency-Key.',
+          schema: { type: 'string', enum: ['true'] },
+        },
+        RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string' } },
+      },
+    },
+  };
+}
+
+/**
+ * `GET /v1/openapi.json` (the document, no key) and `GET /docs` (Swagger UI over it, from the
+ * `swagger-ui-dist` package's files). Mounted before the API's key check.
+ */
+export function openApiRouter(): Router {
+  const router = Router();
+  router.get('/v1/openapi.json', (req, res) => {
+    res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`));
+  });
+  const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  router.get(['/docs', '/docs/'], (_req, res) => {
+    res
+      .type('html')
+      .set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'")
+      .send(DOCS_PAGE);
+  });
+  router.get('/docs/init.js', (_req, res) => void res.type('js').send(DOCS_INIT));
+  router.use('/docs', express.static(assets, { index: false, fallthrough: true }));
+  return router;
+}
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>API reference</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+</head>
+<body>
+<div id="reference"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#reference', deepLinking: true });\n`;

@@ -1,0 +1,101 @@
+/**
+ * The API fuzzed against its own document (issue 15): `npm run test:fuzz`, run by CI after `npm test`.
+ *
+ * Starts the test harness (real Temporal dev server and FerretDB, the API, a worker, the fake LLM), makes
+ * an organization with a test-mode secret key, and runs schemathesis (PyPI, installed by
+ * scripts/install-schemathesis.sh into the cache) over every operation of `GET /v1/openapi.json`:
+ * the `examples`, `coverage` and `fuzzing` phases, FUZZ_MAX_EXAMPLES cases per operation in fuzzing
+ * (default 25), a fixed seed, and these checks:
+ *
+ *   - not_a_server_error: no 5xx, whatever the input;
+ *   - status_code_conformance, content_type_conformance, response_schema_conformance: every answer is
+ *     one the document describes (status, media type, body);
+ *   - ignored_auth: an operation that needs a key refuses a request without one.
+ *
+ * Exits 0 when schemathesis reports no failure; prints its summary and writes its JUnit report to
+ * FUZZ_REPORT_DIR (default a temporary folder). Bounded: the case counts are fixed, and a run longer than
+ * FUZZ_MAX_TIME_S (default 540 s) is stopped and fails (schemathesis's own `--max-time` would instead
+ * repeat fuzzing until the time is spent).
+ *
+ *   npm run test:fuzz
+ *   FUZZ_MAX_EXAMPLES=100 npm run test:fuzz
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { h, newTenant, startHarness, stopHarness } from '../support/harness';
+
+/** The checks the run applies (schemathesis's names). */
+export const FUZZ_CHECKS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+  'ignored_auth',
+];
+
+async function main(): Promise<number> {
+  const root = path.resolve(__dirname, '../../..');
+  const bin = execFileSync('bash', [path.join(root, 'scripts/install-schemathesis.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
+  const reportDir = process.env.FUZZ_REPORT_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-fuzz-'));
+  await startHarness();
+  try {
+    const t = await newTenant();
+    const url = h().api.url;
+    const args = [
+      'run',
+      `${url}/v1/openapi.json`,
+      '--url',
+      url,
+      '--header',
+      `Authorization: Bearer ${t.testKey}`,
+      '--checks',
+      FUZZ_CHECKS.join(','),
+      '--phases',
+      'examples,coverage,fuzzing',
+      '--max-examples',
+      process.env.FUZZ_MAX_EXAMPLES ?? '25',
+      '--seed',
+      process.env.FUZZ_SEED ?? '20261122',
+      '--workers',
+      '2',
+      '--request-timeout',
+      '30',
+      '--no-color',
+      '--report',
+      'junit',
+      '--report-dir',
+      reportDir,
+    ];
+    console.log(`schemathesis ${args.join(' ').replace(t.testKey, 'svc_sk_test_…')}`);
+    const code = await new Promise<number>((resolve, reject) => {
+      const child = spawn(bin, args, { stdio: 'inherit', env: { ...process.env, PYTHONUNBUFFERED: '1' } });
+      const limitS = Number(process.env.FUZZ_MAX_TIME_S ?? 540);
+      const timer = setTimeout(() => {
+        console.error(`schemathesis ran past ${limitS} s: stopped`);
+        child.kill('SIGTERM');
+      }, limitS * 1000);
+      child.once('error', reject);
+      child.once('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c ?? 1);
+      });
+    });
+    console.log(`schemathesis exited ${code}; JUnit report in ${reportDir}`);
+    return code;
+  } finally {
+    await stopHarness();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
