@@ -43,6 +43,7 @@ import { DAY_NAMES, isTimeZone, secondsOfDay, startBulkCallWorkflow, type Campai
 import { MAX_DURATION } from '../lib/calls';
 import {
   BULK_CALL_ENDED,
+  BULK_CALL_STATUSES,
   bulkCallResultId,
   bulkCallWorkflowId,
   cancelUpdate,
@@ -59,7 +60,7 @@ import { simulationSchema } from './calls';
 import { authenticate, requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { e164, isE164, metadata, parseBody, acceptsQuery, LIST_QUERY } from './validation';
+import { e164, isE164, metadata, parseBody, acceptsQuery, LIST_QUERY, queryFilters } from './validation';
 
 /** Contacts one request may carry. */
 export const MAX_CONTACTS = 10_000;
@@ -326,11 +327,11 @@ export function bulkCallsRouter(temporal: Client): Router {
 
   /** `GET /v1/bulk-calls` → campaigns, newest first; optional filter `status`. */
   router.get('/', requireScope('calls:read'), acceptsQuery(...LIST_QUERY, 'status'), async (req, res) => {
-    const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
-    if (req.query.status !== undefined) {
-      if (typeof req.query.status !== 'string') throw invalidParam('status', 'Invalid status: must be a string.');
-      filter.status = req.query.status;
-    }
+    const filter = {
+      org_id: req.auth!.orgId,
+      livemode: req.auth!.livemode,
+      ...queryFilters(req.query, { status: BULK_CALL_STATUSES }),
+    };
     res.json(await listPage(req, BulkCall, filter, renderBulkCall));
   });
 

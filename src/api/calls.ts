@@ -24,12 +24,13 @@ import {
   endUpdate,
   isTransferTarget,
   TERMINAL_STATUSES,
+  CALL_STATUSES,
   transferUpdate,
 } from '../shared/calls';
 import { jsonDepth, requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { e164, metadata, parseBody, acceptsQuery, LIST_QUERY } from './validation';
+import { e164, metadata, parseBody, acceptsQuery, LIST_QUERY, queryFilters } from './validation';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
 export const CONTEXT_LIMITS = { depth: 10, renderedBytes: 16_384 };
@@ -133,14 +134,11 @@ export function callsRouter(temporal: Client): Router {
     requireScope('calls:read'),
     acceptsQuery(...LIST_QUERY, 'status', 'agent_id', 'bulk_call_id'),
     async (req, res) => {
-      const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
-      for (const name of ['status', 'agent_id', 'bulk_call_id'] as const) {
-        const v = req.query[name];
-        if (v !== undefined) {
-          if (typeof v !== 'string') throw invalidParam(name, `Invalid ${name}: must be a string.`);
-          filter[name] = v;
-        }
-      }
+      const filter = {
+        org_id: req.auth!.orgId,
+        livemode: req.auth!.livemode,
+        ...queryFilters(req.query, { status: CALL_STATUSES, agent_id: null, bulk_call_id: null }),
+      };
       res.json(await listPage(req, Call, filter, renderCall));
     },
   );

@@ -75,7 +75,7 @@ import {
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { requireScope } from './middleware';
-import { e164, parseBody, acceptsQuery, LIST_QUERY } from './validation';
+import { e164, parseBody, acceptsQuery, LIST_QUERY, queryFilters } from './validation';
 
 /** Longest message text (Twilio's limit for one message body). */
 export const MAX_TEXT = 1600;
@@ -233,20 +233,11 @@ export function conversationsRouter(temporal: Client): Router {
     requireScope('messages:read'),
     acceptsQuery(...LIST_QUERY, 'channel', 'status', 'customer_number'),
     async (req, res) => {
-      const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
-      const q = req.query as Record<string, unknown>;
-      const allowed: Record<string, readonly string[] | null> = {
-        channel: CHANNELS,
-        status: ['open', 'needs_person'],
-        customer_number: null,
+      const filter = {
+        org_id: req.auth!.orgId,
+        livemode: req.auth!.livemode,
+        ...queryFilters(req.query, { channel: CHANNELS, status: ['open', 'needs_person'], customer_number: null }),
       };
-      for (const [name, values] of Object.entries(allowed)) {
-        const v = q[name];
-        if (v === undefined) continue;
-        if (typeof v !== 'string' || (values && !values.includes(v)))
-          throw invalidParam(name, `Invalid ${name}: must be ${values ? `one of ${values.join(', ')}` : 'a string'}.`);
-        filter[name] = v;
-      }
       res.json(await listPage(req, Conversation, filter, (doc) => renderConversation(doc)));
     },
   );

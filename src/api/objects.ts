@@ -7,10 +7,10 @@
  */
 import { z } from 'zod';
 import { CHANNELS } from '../shared/conversations';
-import { RESULT_STATUSES, REDIAL_OUTCOMES } from '../shared/bulk-calls';
+import { BULK_CALL_STATUSES, RESULT_STATUSES, REDIAL_OUTCOMES } from '../shared/bulk-calls';
+import { CALL_STATUSES } from '../shared/calls';
 import { FORM_FIELD_TYPES } from '../shared/forms';
 import { EVENT_TYPES } from '../shared/webhooks';
-import { CALL_STATUSES } from '../models/usage';
 
 /** Every object below, by the name the document gives it (registered in zod's global registry). */
 export const objects: Record<string, z.ZodType> = {};
@@ -84,7 +84,7 @@ export const Call = component(
     id: z.string().meta({ examples: ['call_01jd5x2v7c0000000000000000'] }),
     object: z.literal('call'),
     livemode: z.boolean(),
-    status: z.enum(['queued', 'ringing', 'in_progress', ...CALL_STATUSES]),
+    status: z.enum(CALL_STATUSES),
     to: z.string(),
     from: z.string().nullable(),
     agent_id: z.string(),
@@ -155,7 +155,7 @@ export const BulkCall = component(
     object: z.literal('bulk_call'),
     livemode: z.boolean(),
     name: z.string().nullable(),
-    status: z.enum(['running', 'paused', 'completed', 'canceled']),
+    status: z.enum(BULK_CALL_STATUSES),
     agent_id: z.string(),
     form_id: z.string(),
     from: z.string().nullable(),

@@ -1057,7 +1057,7 @@ function buildDocument(): JsonSchema {
           in: 'header',
           required: false,
           description:
-            'Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 400 `idempotency_key_reused`; while the first is running, 409. Kept 24 hours.',
+            'Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours.',
           schema: { type: 'string', minLength: 1, maxLength: 255 },
         },
       },

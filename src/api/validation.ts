@@ -109,6 +109,28 @@ export function acceptsQuery(...allowed: readonly string[]): RequestHandler {
 }
 
 /**
+ * The equality filters of a list endpoint from its query string: each of `allowed` that is present, as a
+ * string, and one of its values when it has a list (`null`: any string). A value outside the list is a 400
+ * naming the parameter, as Stripe answers (`?status=AAA` is an error, not an empty list).
+ * @throws ApiError 400 `parameter_invalid` naming the parameter
+ */
+export function queryFilters(
+  query: unknown,
+  allowed: Record<string, readonly string[] | null>,
+): Record<string, string> {
+  const q = query as Record<string, unknown>;
+  const filter: Record<string, string> = {};
+  for (const [name, values] of Object.entries(allowed)) {
+    const v = q[name];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || (values && !values.includes(v)))
+      throw invalidParam(name, `Invalid ${name}: must be ${values ? `one of ${values.join(', ')}` : 'a string'}.`);
+    filter[name] = v;
+  }
+  return filter;
+}
+
+/**
  * Every POST and DELETE of the API takes its parameters in the body: a query parameter there is 400
  * `parameter_unknown` (GET routes declare theirs with `acceptsQuery`).
  */

@@ -22,13 +22,12 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { schemaOptions } from './store';
+import { TERMINAL_STATUSES } from '../shared/calls';
 
 /** What a usage row meters. */
 export const USAGE_KINDS = ['call', 'llm_request', 'webhook_attempt', 'message', 'knowledge_search'] as const;
 export type UsageKind = (typeof USAGE_KINDS)[number];
 
-/** Terminal call statuses (DESIGN.md section 6), each shown in `calls.by_status` even when zero. */
-export const CALL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'] as const;
 export const MESSAGE_CHANNELS = ['sms', 'whatsapp'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 
@@ -122,7 +121,7 @@ export function emptyMeasures(): UsageMeasures {
     calls: {
       count: 0,
       answered: 0,
-      by_status: Object.fromEntries(CALL_STATUSES.map((s) => [s, 0])),
+      by_status: Object.fromEntries(TERMINAL_STATUSES.map((s) => [s, 0])),
       talk_seconds: 0,
       billable_minutes: 0,
     },

@@ -14,7 +14,9 @@ import type { FormValues } from './forms';
 export const BULK_CALL_WORKFLOW = 'bulkCallWorkflow';
 
 /** Campaign statuses. `canceled` holds while calls in flight at the cancel finish (`completed_at` null). */
-export type BulkCallStatus = 'running' | 'paused' | 'completed' | 'canceled';
+/** A campaign's statuses. */
+export const BULK_CALL_STATUSES = ['running', 'paused', 'completed', 'canceled'] as const;
+export type BulkCallStatus = (typeof BULK_CALL_STATUSES)[number];
 
 /**
  * A contact's result status. `pending`: not called yet, or waiting for its window or its next attempt;

@@ -9,7 +9,9 @@ import type { FormDefinition, FormValues } from './forms';
 
 /** Terminal call statuses (DESIGN.md section 6). */
 export const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'] as const;
-export type CallStatus = 'queued' | 'ringing' | 'in_progress' | (typeof TERMINAL_STATUSES)[number];
+/** Every status of a call, in the order a call goes through them. */
+export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', ...TERMINAL_STATUSES] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
 
 /** Why a call ended. */
 export type EndReason =

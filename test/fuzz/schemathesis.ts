@@ -5,11 +5,13 @@
  * an organization with a test-mode secret key, and runs schemathesis (PyPI, installed by
  * scripts/install-schemathesis.sh into the cache) over every operation of `GET /v1/openapi.json`:
  * the `examples`, `coverage` and `fuzzing` phases, FUZZ_MAX_EXAMPLES cases per operation in fuzzing
- * (default 25), a fixed seed, and these checks:
+ * (default 50), a fixed seed, and these checks:
  *
  *   - not_a_server_error: no 5xx, whatever the input;
  *   - status_code_conformance, content_type_conformance, response_schema_conformance: every answer is
  *     one the document describes (status, media type, body);
+ *   - negative_data_rejection: a request the document says is invalid (a missing or malformed field, a
+ *     value outside an enum) is refused with a 4xx, never taken;
  *   - ignored_auth: an operation that needs a key refuses a request without one.
  *
  * Exits 0 when schemathesis reports no failure; prints its summary and writes its JUnit report to
@@ -32,7 +34,9 @@ export const FUZZ_CHECKS = [
   'status_code_conformance',
   'content_type_conformance',
   'response_schema_conformance',
+  'negative_data_rejection',
   'ignored_auth',
+  ...(process.env.FUZZ_EXTRA_CHECKS ? process.env.FUZZ_EXTRA_CHECKS.split(',') : []),
 ];
 
 async function main(): Promise<number> {
@@ -42,6 +46,9 @@ async function main(): Promise<number> {
     stdio: ['ignore', 'pipe', 'inherit'],
   }).trim();
   const reportDir = process.env.FUZZ_REPORT_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-fuzz-'));
+  // The per-key rate limit off (the harness reads the environment): with it, most cases of the busiest
+  // operations would be 429s and never reach validation (test/integration/api.test.ts covers the limit).
+  process.env.API_RATE_LIMIT = '0';
   await startHarness();
   try {
     const t = await newTenant();
@@ -58,7 +65,7 @@ async function main(): Promise<number> {
       '--phases',
       'examples,coverage,fuzzing',
       '--max-examples',
-      process.env.FUZZ_MAX_EXAMPLES ?? '25',
+      process.env.FUZZ_MAX_EXAMPLES ?? '50',
       '--seed',
       process.env.FUZZ_SEED ?? '20261122',
       '--workers',

@@ -496,4 +496,19 @@ describe('lists', () => {
     expect(write.body.error).to.include({ code: 'parameter_unknown', param: 'name' });
     expect((await request('GET', '/v1/agents?limit=100', { key: t.testKey })).body.data.length).to.equal(before);
   });
+
+  it('refuses a filter value outside its list (400 naming it) rather than answering an empty list', async () => {
+    for (const path of [
+      '/v1/calls?status=AAA',
+      '/v1/bulk-calls?status=AAA',
+      '/v1/conversations?status=AAA',
+      '/v1/conversations?channel=fax',
+    ]) {
+      const res = await request('GET', path, { key: t.testKey });
+      expect(res.status, path).to.equal(400);
+      expect(res.body.error, path).to.include({ code: 'parameter_invalid', param: path.split('?')[1].split('=')[0] });
+      expect(res.body.error.message, path).to.match(/must be one of /);
+    }
+    expect((await request('GET', '/v1/bulk-calls?status=paused', { key: t.testKey })).status).to.equal(200);
+  });
 });
