@@ -121,8 +121,9 @@ export const jsonContentType: RequestHandler = (req, _res, next) => {
 export const jsonBody: RequestHandler[] = [
   express.json({ limit: '1mb', type: () => true, strict: false }),
   (req, _res, next) => {
-    if (req.body === undefined || req.body === null) req.body = {};
-    if (typeof req.body !== 'object' || Array.isArray(req.body)) {
+    if (req.body === undefined) req.body = {}; // no body: no parameters
+    // A JSON `null` is a body, and not an object (the fuzzer sent one to a route that takes none).
+    if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) {
       return next(
         new ApiError(400, 'invalid_request_error', 'body_invalid', 'The request body must be a JSON object.'),
       );

@@ -61,6 +61,10 @@ export interface ApiOperation {
   response?: z.ZodType;
   /** Extra 200 content types besides JSON (a CSV export), or instead of it (a binary download). */
   content?: Record<string, { schema: Record<string, unknown> }>;
+  /** A Twilio callback: a form-encoded body of Twilio's parameters, signed with `X-Twilio-Signature`. */
+  twilioForm?: Record<string, string>;
+  /** The success status when it is not 200 (a callback's 204). */
+  okStatus?: '204';
 }
 
 const LIST_PARAMS: QueryParam[] = [
@@ -884,14 +888,86 @@ export const OPERATIONS: ApiOperation[] = [
       },
     },
   }),
+  op({
+    tag: 'Service',
+    method: 'get',
+    path: '/docs',
+    operationId: 'reference',
+    summary: 'This document, rendered (Swagger UI)',
+    content: { 'text/html': { schema: { type: 'string' } } },
+  }),
+  op({
+    tag: 'Service',
+    method: 'get',
+    path: '/metrics',
+    operationId: 'metrics',
+    summary: 'Prometheus metrics',
+    description:
+      'The Prometheus text format. From loopback without a token, else with `Authorization: Bearer <METRICS_TOKEN>` (403 otherwise).',
+    content: { 'text/plain': { schema: { type: 'string' } } },
+  }),
+  // Twilio's callbacks: called by Twilio, not by users; documented so the contract is whole.
+  op({
+    tag: 'Twilio callbacks',
+    method: 'post',
+    path: '/twilio/voice/{callId}',
+    operationId: 'twilioVoice',
+    summary: 'TwiML for a live call Twilio has connected',
+    description: "`<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`.",
+    twilioForm: { CallSid: "The call's SID at Twilio (CA…)." },
+    content: { 'text/xml': { schema: { type: 'string' } } },
+  }),
+  op({
+    tag: 'Twilio callbacks',
+    method: 'post',
+    path: '/twilio/status/{callId}',
+    operationId: 'twilioCallStatus',
+    summary: "A live call's status callback",
+    twilioForm: {
+      CallSid: "The call's SID at Twilio.",
+      CallStatus: 'queued, ringing, in-progress, completed, busy, no-answer, failed or canceled.',
+    },
+    okStatus: '204',
+  }),
+  op({
+    tag: 'Twilio callbacks',
+    method: 'post',
+    path: '/twilio/messaging',
+    operationId: 'twilioInboundMessage',
+    summary: 'An inbound WhatsApp or SMS message',
+    description:
+      'Answered with empty TwiML; the assistant replies through the API. 400 naming `MessageSid`, `From` or `To` when unusable.',
+    twilioForm: {
+      MessageSid: 'SM… or MM…',
+      From: 'The customer, E.164 (`whatsapp:` prefixed on WhatsApp).',
+      To: 'The service number, likewise.',
+      Body: 'The text.',
+      NumMedia: 'How many media attachments.',
+    },
+    content: { 'text/xml': { schema: { type: 'string' } } },
+  }),
+  ...(['/twilio/messaging/status', '/twilio/messaging/status/{messageId}'] as const).map((p) =>
+    op({
+      tag: 'Twilio callbacks',
+      method: 'post',
+      path: p,
+      operationId: p.endsWith('}') ? 'twilioMessageStatusOf' : 'twilioMessageStatus',
+      summary: p.endsWith('}') ? "A sent message's status callback" : 'A message status callback, found by MessageSid',
+      twilioForm: {
+        MessageSid: "The message's SID.",
+        MessageStatus: 'queued, sent, delivered, read, undelivered or failed.',
+        ErrorCode: "Twilio's error code, on failure.",
+      },
+      okStatus: '204',
+    }),
+  ),
 ];
 
 /**
- * Routes the app mounts that the document leaves out, and why: they are not the users' API but
- * Twilio's callbacks (signed with the account's auth token, form-encoded, answered with TwiML) and the
- * operators' metrics scrape (DESIGN.md section 9). test/unit/openapi.test.ts allows exactly these.
+ * Routes the app mounts that the document leaves out: only the viewer's own static files under `/docs/`
+ * (scripts and styles of `swagger-ui-dist`). test/unit/openapi.test.ts allows exactly these.
  */
-export const UNDOCUMENTED_ROUTES = [/^\/twilio\//, /^\/metrics$/, /^\/docs(\/|$)/];
+export const UNDOCUMENTED_ROUTES = [/^\/docs\/.+/];
 
 type JsonSchema = Record<string, unknown>;
 
@@ -917,7 +993,12 @@ function responses(o: ApiOperation): JsonSchema {
   ok.content = content;
   if (o.method === 'post' && o.scope)
     ok.headers = { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } };
-  const out: JsonSchema = { '200': ok };
+  const out: JsonSchema = { [o.okStatus ?? '200']: o.okStatus ? { description: 'Taken; no body.' } : ok };
+  if (o.twilioForm) {
+    out['400'] = errorResponse('A parameter Twilio always sends is missing or malformed.');
+    out['403'] = errorResponse('`X-Twilio-Signature` does not verify (`twilio_signature_invalid`).');
+  }
+  if (o.path === '/metrics') out['403'] = errorResponse('Not from loopback, and no valid `METRICS_TOKEN`.');
   if (o.scope) {
     out['400'] = errorResponse('Invalid request: `param` names the field at fault.');
     out['401'] = errorResponse('No key, or an invalid key.');
@@ -968,8 +1049,26 @@ function operation(o: ApiOperation): JsonSchema {
       content: { 'application/json': { schema: { type: 'object', additionalProperties: false } } },
     };
   }
+  if (o.twilioForm) {
+    // Not required: a callback without Twilio's parameters is answered harmlessly (`<Hangup/>`, ignored).
+    out.requestBody = {
+      required: false,
+      content: {
+        'application/x-www-form-urlencoded': {
+          schema: {
+            type: 'object',
+            properties: Object.fromEntries(
+              Object.entries(o.twilioForm).map(([k, description]) => [k, { type: 'string', description }]),
+            ),
+          },
+        },
+      },
+    };
+  }
   out.responses = responses(o);
-  if (o.scope) {
+  if (o.twilioForm) {
+    out.security = [{ twilioSignature: [] }];
+  } else if (o.scope) {
     out.security = [{ secretKey: [] }, { restrictedKey: [o.scope] }];
     out['x-scope'] = o.scope;
   } else {
@@ -1044,6 +1143,13 @@ function buildDocument(): JsonSchema {
           bearerFormat: 'svc_pk_{test,live}_…',
           description:
             'A publishable key, safe in a browser: it opens widget sessions only, and is 403 on every other operation.',
+        },
+        twilioSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Twilio-Signature',
+          description:
+            "Twilio's HMAC-SHA1 of the full URL and the POST parameters, keyed with the account's auth token (https://www.twilio.com/docs/usage/webhooks/webhooks-security).",
         },
         widgetSessionToken: {
           type: 'http',

@@ -5,7 +5,8 @@
  * an organization with a test-mode secret key, and runs schemathesis (PyPI, installed by
  * scripts/install-schemathesis.sh into the cache) over every operation of `GET /v1/openapi.json`:
  * the `examples`, `coverage` and `fuzzing` phases, FUZZ_MAX_EXAMPLES cases per operation in fuzzing
- * (default 50), a fixed seed, and these checks:
+ * (default 50), a fixed seed, Twilio's callbacks signed as Twilio signs them (test/fuzz/twilio_signature.py),
+ * and these checks:
  *
  *   - not_a_server_error: no 5xx, whatever the input;
  *   - status_code_conformance, content_type_conformance, response_schema_conformance: every answer is
@@ -23,9 +24,11 @@
  *   FUZZ_MAX_EXAMPLES=100 npm run test:fuzz
  */
 import { execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { config, setConfig } from '../../src/config';
 import { h, newTenant, startHarness, stopHarness } from '../support/harness';
 
 /** The checks the run applies (schemathesis's names). */
@@ -51,6 +54,10 @@ async function main(): Promise<number> {
   process.env.API_RATE_LIMIT = '0';
   await startHarness();
   try {
+    // Twilio's callbacks verify X-Twilio-Signature with the auth token: give the API one, and the hooks
+    // (test/fuzz/twilio_signature.py) sign with it, so those routes are fuzzed past the signature check.
+    const twilioAuthToken = crypto.randomBytes(16).toString('hex');
+    setConfig({ ...config(), twilioAuthToken });
     const t = await newTenant();
     const url = h().api.url;
     const args = [
@@ -68,8 +75,10 @@ async function main(): Promise<number> {
       process.env.FUZZ_MAX_EXAMPLES ?? '50',
       '--seed',
       process.env.FUZZ_SEED ?? '20261122',
+      // One worker: schemathesis's threads parse lambdas' source with `ast.parse` at once, which CPython
+      // 3.11 does not survive ("AST constructor recursion depth mismatch", a runtime error in the report).
       '--workers',
-      '2',
+      '1',
       '--request-timeout',
       '30',
       '--no-color',
@@ -80,7 +89,17 @@ async function main(): Promise<number> {
     ];
     console.log(`schemathesis ${args.join(' ').replace(t.testKey, 'svc_sk_test_…')}`);
     const code = await new Promise<number>((resolve, reject) => {
-      const child = spawn(bin, args, { stdio: 'inherit', env: { ...process.env, PYTHONUNBUFFERED: '1' } });
+      const child = spawn(bin, args, {
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          PYTHONUNBUFFERED: '1',
+          PYTHONPATH: path.join(root, 'test/fuzz'),
+          SCHEMATHESIS_HOOKS: 'twilio_signature',
+          FUZZ_TWILIO_AUTH_TOKEN: twilioAuthToken,
+          FUZZ_PUBLIC_BASE_URL: config().publicBaseUrl,
+        },
+      });
       const limitS = Number(process.env.FUZZ_MAX_TIME_S ?? 540);
       const timer = setTimeout(() => {
         console.error(`schemathesis ran past ${limitS} s: stopped`);

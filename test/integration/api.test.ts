@@ -87,6 +87,15 @@ describe('authentication and scopes', () => {
     const arr = await request('POST', '/v1/calls', { key: t.testKey, body: '[1,2]' });
     expect(arr.status).to.equal(400);
     expect(arr.body.error.code).to.equal('body_invalid');
+    // A JSON null is a body that is not an object, even where no parameters are taken; no body is none.
+    const nullBody = await request('POST', '/v1/calls/call_00000000000000000000000000/end', {
+      key: t.testKey,
+      body: 'null',
+    });
+    expect(nullBody.status).to.equal(400);
+    expect(nullBody.body.error.code).to.equal('body_invalid');
+    const noBody = await request('POST', '/v1/calls/call_00000000000000000000000000/end', { key: t.testKey });
+    expect(noBody.status).to.equal(404);
   });
 
   it('takes JSON bodies only (415 naming Content-Type), in gzip, deflate or br but no other encoding (415)', async () => {

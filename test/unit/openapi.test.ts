@@ -71,8 +71,13 @@ describe('OpenAPI document', () => {
   it('gives every keyed operation its scope, its security, the error object and the Idempotency-Key of POSTs', () => {
     for (const o of OPERATIONS) {
       const op = doc.paths[o.path][o.method];
-      expect(op.responses['200'], o.operationId).to.be.an('object');
+      expect(op.responses[o.okStatus ?? '200'], o.operationId).to.be.an('object');
       expect(op.responses.default.content['application/json'].schema.$ref).to.equal('#/components/schemas/Error');
+      if (o.twilioForm) {
+        expect(op.security, o.operationId).to.deep.equal([{ twilioSignature: [] }]);
+        expect(Object.keys(op.requestBody.content)).to.deep.equal(['application/x-www-form-urlencoded']);
+        continue;
+      }
       if (!o.scope) {
         expect(op.security, o.operationId).to.deep.equal([]);
         continue;
@@ -87,6 +92,7 @@ describe('OpenAPI document', () => {
       'restrictedKey',
       'publishableKey',
       'widgetSessionToken',
+      'twilioSignature',
     ]);
   });
 
