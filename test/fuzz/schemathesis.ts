@@ -90,6 +90,7 @@ async function main(): Promise<number> {
     console.log(`schemathesis ${args.join(' ').replace(t.testKey, 'svc_sk_test_…')}`);
     const code = await new Promise<number>((resolve, reject) => {
       const child = spawn(bin, args, {
+        cwd: reportDir, // schemathesis keeps a `.schemathesis/` cache in its working directory
         stdio: 'inherit',
         env: {
           ...process.env,
