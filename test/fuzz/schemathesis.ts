@@ -48,7 +48,8 @@ async function main(): Promise<number> {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   }).trim();
-  const reportDir = process.env.FUZZ_REPORT_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-fuzz-'));
+  const reportDir = path.resolve(process.env.FUZZ_REPORT_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-fuzz-')));
+  fs.mkdirSync(reportDir, { recursive: true });
   // The per-key rate limit off (the harness reads the environment): with it, most cases of the busiest
   // operations would be 429s and never reach validation (test/integration/api.test.ts covers the limit).
   process.env.API_RATE_LIMIT = '0';
