@@ -10,7 +10,7 @@
  *   - the campaign's runs (continue-as-new per page) and its largest run history (events and bytes)
  *
  * Bounded: BENCH_CONTACTS (default 10000, at most 10000), BENCH_CONCURRENCY (the campaign's
- * `max_concurrency`, default 50), BENCH_TIMEOUT_MS (default 3600000). Loopback only.
+ * `max_concurrency`, default 50), BENCH_TIMEOUT_MS (default 7200000: two hours). Loopback only.
  *
  *   npm run bench:bulk-calls
  *   BENCH_CONTACTS=1000 node dist/bench/bulk-calls.js
@@ -40,7 +40,7 @@ function rssMiB(pid: number): number {
 async function main(): Promise<void> {
   const total = Math.min(10_000, Math.max(1, Number(process.env.BENCH_CONTACTS ?? 10_000)));
   const concurrency = Math.min(50, Math.max(1, Number(process.env.BENCH_CONCURRENCY ?? 50)));
-  const timeoutMs = Number(process.env.BENCH_TIMEOUT_MS ?? 3_600_000);
+  const timeoutMs = Number(process.env.BENCH_TIMEOUT_MS ?? 7_200_000);
   await startHarness();
   const queue = `svc-bench-bulk-${crypto.randomBytes(4).toString('hex')}`;
   const saved = config();

@@ -71,7 +71,7 @@ const LIST_PARAMS: QueryParam[] = [
   {
     name: 'limit',
     description: 'How many objects to return, 1 to 100 (default 20).',
-    schema: z.string().regex(/^\d+$/),
+    schema: z.string().regex(/^(100|[1-9][0-9]?)$/),
   },
   { name: 'starting_after', description: 'A cursor: the id of the last object of the previous page.' },
   { name: 'ending_before', description: 'A cursor: the id of the first object of the next page.' },
@@ -370,7 +370,11 @@ export const OPERATIONS: ApiOperation[] = [
     query: [
       { name: 'agent_id', description: 'The agent.', required: true },
       { name: 'query', description: 'What to look for (at most 1,000 characters).', required: true },
-      { name: 'limit', description: 'How many chunks, 1 to 20 (default 5).', schema: z.string().regex(/^\d+$/) },
+      {
+        name: 'limit',
+        description: 'How many chunks, 1 to 20 (default 5).',
+        schema: z.string().regex(/^(20|1[0-9]|[1-9])$/),
+      },
     ],
     response: O.listOf(O.KnowledgeChunk),
   }),
