@@ -184,6 +184,7 @@ async function main(): Promise<void> {
     const base = `http://localhost:${api.port}`;
     console.log(`
   Service ready on ${base} (${elapsed()} s after start)   GET /healthz, /readyz, /metrics
+  API reference:   ${base}/docs   (OpenAPI 3.1: ${base}/v1/openapi.json)
   Temporal Web UI: ${uiUrl}
   Demo organization ${seed.org_id}${seed.created_now ? ' (created now)' : ''}, test-mode keys:
     secret key:       ${seed.secret_key}
