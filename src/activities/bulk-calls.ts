@@ -17,7 +17,7 @@ import { Agent } from '../models/agents';
 import { BulkCall, BulkCallResult, renderBulkCall, renderBulkCallResult, rowContact } from '../models/bulk-calls';
 import { Call } from '../models/calls';
 import { Form, formDefinition } from '../models/forms';
-import { insertIfAbsent } from '../models/store';
+import { findByIds, insertIfAbsent } from '../models/store';
 import { emitEvent } from '../lib/events';
 import { newCallInput } from '../lib/calls';
 import {
@@ -77,18 +77,14 @@ export async function loadBulkCallPage(input: {
 }): Promise<LoadBulkCallPageResult> {
   const doc = await campaign(input.bulkCallId);
   const schedule = scheduleOf(doc);
-  const rows = await BulkCallResult.find(
-    {
-      _id: {
-        $gte: bulkCallResultId(input.bulkCallId, input.fromIndex),
-        $lt: bulkCallResultId(input.bulkCallId, input.fromIndex + input.limit),
-      },
-    },
-    { index: 1, phone: 1 },
-  )
-    .sort({ _id: 1 })
-    .lean();
-  const expected = Math.min(input.limit, doc.counts.total - input.fromIndex);
+  const expected = Math.max(0, Math.min(input.limit, doc.counts.total - input.fromIndex));
+  const rows = (
+    await findByIds(
+      BulkCallResult,
+      Array.from({ length: expected }, (_, i) => bulkCallResultId(input.bulkCallId, input.fromIndex + i)),
+      { index: 1, phone: 1 },
+    )
+  ).sort((a, b) => a.index - b.index);
   if (rows.length !== expected)
     throw new Error(
       `bulk call ${input.bulkCallId}: ${rows.length} result rows from ${input.fromIndex}, expected ${expected}`,
@@ -138,10 +134,16 @@ export async function prepareBulkCalls(input: {
 }): Promise<PreparedCall[]> {
   const doc = await campaign(input.bulkCallId);
   const tenant = { orgId: doc.org_id, livemode: doc.livemode };
+  // By `_id` alone, the tenant checked here (see `findByIds`: FerretDB reads everything for other filters).
+  const ours = <T extends { org_id: string; livemode: boolean }>(d: T | null) =>
+    d && d.org_id === doc.org_id && d.livemode === doc.livemode ? d : null;
   const [agent, form, rows] = await Promise.all([
-    Agent.findOne({ _id: doc.agent_id, org_id: doc.org_id, livemode: doc.livemode }).lean(),
-    Form.findOne({ _id: doc.form_id, org_id: doc.org_id, livemode: doc.livemode }).lean(),
-    BulkCallResult.find({ _id: { $in: input.items.map((i) => bulkCallResultId(input.bulkCallId, i.index)) } }).lean(),
+    Agent.findById(doc.agent_id).lean().then(ours),
+    Form.findById(doc.form_id).lean().then(ours),
+    findByIds(
+      BulkCallResult,
+      input.items.map((i) => bulkCallResultId(input.bulkCallId, i.index)),
+    ),
   ]);
   const byIndex = new Map(rows.map((r) => [r.index, r]));
   const blocked = await doNotCallPhones(
@@ -251,9 +253,10 @@ export async function recordBulkCallProgress(input: RecordBulkCallProgressInput)
   const client = Context.current().client;
   const finals = input.rows.filter((r) => r.eventId);
   if (finals.length) {
-    const rows = await BulkCallResult.find({
-      _id: { $in: finals.map((r) => bulkCallResultId(input.bulkCallId, r.index)) },
-    }).lean();
+    const rows = await findByIds(
+      BulkCallResult,
+      finals.map((r) => bulkCallResultId(input.bulkCallId, r.index)),
+    );
     const byIndex = new Map(rows.map((r) => [r.index, r]));
     for (const r of finals) {
       const row = byIndex.get(r.index);
@@ -296,7 +299,7 @@ export interface CheckedCall {
  * any other call is still running (status null). Keeps a lost report from holding a campaign's slot.
  */
 export async function checkBulkCalls(input: { callIds: string[] }): Promise<CheckedCall[]> {
-  const docs = await Call.find({ _id: { $in: input.callIds } }).lean();
+  const docs = await findByIds(Call, input.callIds);
   const byId = new Map(docs.map((d) => [d._id, d]));
   const out: CheckedCall[] = [];
   for (const callId of input.callIds) {

@@ -45,6 +45,23 @@ export async function insertIfAbsent(
 }
 
 /**
+ * Reads the documents with these `_id`s, one `{_id}` query each, side by side; missing ids are left out
+ * and the order is the order found. Use it instead of `{_id: {$in: ids}}` or an `_id` range on hot paths:
+ * FerretDB 1.24's SQLite backend pushes down only a filter that is exactly `{_id: <string>}`
+ * (internal/backends/sqlite/collection.go), so any other filter reads the whole collection into FerretDB,
+ * and a campaign's 10,000 result rows made every such read cost ~10,000 documents.
+ * @param projection fields to return (MongoDB projection), as `findById` takes it
+ */
+export async function findByIds<M extends mongoose.Model<any>>( // eslint-disable-line @typescript-eslint/no-explicit-any
+  model: M,
+  ids: readonly string[],
+  projection?: Record<string, 0 | 1>,
+): Promise<WithId<mongoose.InferSchemaType<M['schema']>>[]> {
+  const docs = await Promise.all([...new Set(ids)].map((id) => model.findById(id, projection).lean()));
+  return docs.filter((d) => d != null) as WithId<mongoose.InferSchemaType<M['schema']>>[];
+}
+
+/**
  * Connects mongoose to `uri` and creates the indexes (`autoIndex` is off so that no request waits on it).
  * Resolves once every model's indexes exist.
  */
