@@ -89,6 +89,19 @@ export interface Config {
   metricsWorkerPort?: number;
   /** Contacts a bulk campaign's workflow run loads before it continues as new (`BULK_CALL_PAGE_SIZE`, default 100). */
   bulkCallPageSize: number;
+  /** LiveKit server for widget voice rooms (`LIVEKIT_URL`, `wss://…`); unset: simulated rooms in test mode. */
+  livekitUrl?: string;
+  /** LiveKit API key and secret (`LIVEKIT_API_KEY`, `LIVEKIT_API_SECRET`) that sign room tokens and dispatch the assistant. */
+  livekitApiKey?: string;
+  livekitApiSecret?: string;
+  /** LiveKit agent name dispatched into a widget voice room (`LIVEKIT_AGENT_NAME`, default `svc-assistant`). */
+  livekitAgentName: string;
+  /** Widget requests per IP address per minute, across API processes (`WIDGET_RATE_LIMIT_IP`, default 120; 0 off). */
+  widgetRateLimitIp: number;
+  /** Widget requests per session per minute, across API processes (`WIDGET_RATE_LIMIT_SESSION`, default 60; 0 off). */
+  widgetRateLimitSession: number;
+  /** Period of the widget stream's heartbeat comment, ms (`WIDGET_STREAM_HEARTBEAT_MS`, default 15000). */
+  widgetStreamHeartbeatMs: number;
 }
 
 function bool(name: string, value: string | undefined): boolean {
@@ -166,6 +179,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsWorkerPort:
       opt(env.METRICS_WORKER_PORT) === undefined ? undefined : int('METRICS_WORKER_PORT', env.METRICS_WORKER_PORT, 0),
     bulkCallPageSize: count('BULK_CALL_PAGE_SIZE', env.BULK_CALL_PAGE_SIZE, 100),
+    livekitUrl: opt(env.LIVEKIT_URL),
+    livekitApiKey: opt(env.LIVEKIT_API_KEY),
+    livekitApiSecret: opt(env.LIVEKIT_API_SECRET),
+    livekitAgentName: opt(env.LIVEKIT_AGENT_NAME) ?? 'svc-assistant',
+    widgetRateLimitIp:
+      env.WIDGET_RATE_LIMIT_IP === '0' ? 0 : count('WIDGET_RATE_LIMIT_IP', env.WIDGET_RATE_LIMIT_IP, 120),
+    widgetRateLimitSession:
+      env.WIDGET_RATE_LIMIT_SESSION === '0' ? 0 : count('WIDGET_RATE_LIMIT_SESSION', env.WIDGET_RATE_LIMIT_SESSION, 60),
+    widgetStreamHeartbeatMs: ms('WIDGET_STREAM_HEARTBEAT_MS', env.WIDGET_STREAM_HEARTBEAT_MS, 15_000),
   };
 }
 

@@ -16,6 +16,7 @@ import { messageUsage, recordUsage } from '../lib/usage';
 import { Agent } from '../models/agents';
 import {
   Conversation,
+  ConversationLogEntry,
   Message,
   newInboundDocument,
   type MessageConversation,
@@ -28,6 +29,7 @@ import type { ChatMessage } from '../shared/assistant';
 import type { AgentSnapshot } from '../shared/calls';
 import {
   chatMessageOf,
+  conversationLogId,
   keywordOf,
   nextStatus,
   type ConversationStatus,
@@ -246,6 +248,27 @@ export async function conversationContext(input: {
   };
 }
 
+/**
+ * Appends a stored message to a web conversation's log as entry `seq` (chosen by the workflow: the next
+ * after the last, so the log has no gaps and its order is the order of storing), and moves the
+ * conversation's `log_seq` up to it. Idempotent: a retry finds the entry and raises nothing.
+ * The widget's stream (src/api/widget.ts) reads the log by `_id`, entry after entry.
+ */
+export async function appendConversationLog(input: {
+  conversationId: string;
+  seq: number;
+  messageId: string;
+}): Promise<void> {
+  await insertIfAbsent(ConversationLogEntry, {
+    _id: conversationLogId(input.conversationId, input.seq),
+    conversation_id: input.conversationId,
+    seq: input.seq,
+    message_id: input.messageId,
+    created_ms: Date.now(),
+  });
+  await Conversation.updateOne({ _id: input.conversationId }, { $max: { log_seq: input.seq } });
+}
+
 /** Messages of the stored conversation given back to the assistant when a run starts afresh. */
 export const HISTORY_ON_LOAD = 40;
 
@@ -256,6 +279,8 @@ export interface LoadedConversation {
   agentId: string | null;
   optedOut: boolean;
   history: ChatMessage[];
+  /** Web channel: the last entry of the conversation's log (0: none yet). */
+  logSeq: number;
 }
 
 /**
@@ -277,6 +302,7 @@ export async function loadConversation(input: { conversationId: string }): Promi
     agentId: doc?.agent_id ?? null,
     optedOut: state.optedOut,
     history,
+    logSeq: doc?.log_seq ?? 0,
   };
 }
 

@@ -14,6 +14,7 @@ export {
   setConversationAgent,
   conversationContext,
   loadConversation,
+  appendConversationLog,
 } from './conversations';
 export { sendMessage } from './messaging';
 export {

@@ -92,7 +92,8 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
         occurredMs: Date.now(),
       }),
     );
-  if (!c.livemode) {
+  // Test mode simulates the provider; the web chat has none (the widget's stream delivers the message).
+  if (!c.livemode || c.channel === 'web') {
     await meter();
     await advanceStatus(row, 'sent', null);
     return { status: await advanceStatus(row, 'delivered', null), providerSid: null };

@@ -22,6 +22,7 @@ import { noQueryOnWrites } from './validation';
 import { openApiRouter } from './openapi';
 import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
+import { widgetAssetsRouter, widgetRouter } from './widget';
 
 export interface AppDeps {
   /** Temporal client that starts, signals and updates workflows. */
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   app.use('/twilio', twilioRouter(deps.temporal));
   app.use(openApiRouter()); // `GET /v1/openapi.json` and `/docs`: no key needed
+  app.use(widgetAssetsRouter()); // `GET /widget.js` and the demo page `/widget/demo`
 
   const v1 = Router();
   v1.use(jsonContentType); // 415 before any parser reads a body that is not JSON
@@ -64,6 +66,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(connectorVersionBodyParser()); // the bundle upload's own body limit, before the 1 MB parser
   v1.use(bulkCallBodyParser()); // 10,000 contacts: the campaign route's own body limit, before the 1 MB parser
   v1.use(jsonBody);
+  v1.use('/widget', widgetRouter(deps.temporal)); // its own authentication: publishable key, session token
   v1.use(authenticate);
   v1.use(noQueryOnWrites);
   v1.use('/agents', agentsRouter());

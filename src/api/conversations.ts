@@ -60,6 +60,7 @@ import { insertIfAbsent, isDuplicateKey, type WithId } from '../models/store';
 import { idTime, newId } from '../shared/ids';
 import {
   CHANNELS,
+  MESSAGING_CHANNELS,
   conversationWorkflowId,
   NUMBER_CHANNELS,
   outboundSignal,
@@ -92,7 +93,7 @@ const templateParam = z.strictObject({
 });
 
 export const sendMessageSchema = z.strictObject({
-  channel: z.enum(CHANNELS),
+  channel: z.enum(MESSAGING_CHANNELS),
   to: e164,
   text: z.string().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`).optional(),
   template: templateParam.optional(),
@@ -121,7 +122,7 @@ export const messageTemplateSchema = z.strictObject({
 });
 
 export const inboundMessageSchema = z.strictObject({
-  channel: z.enum(CHANNELS),
+  channel: z.enum(MESSAGING_CHANNELS),
   from: e164,
   text: z.string().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`),
   to: e164.optional(),

@@ -76,7 +76,9 @@ export async function idempotent(
       'Idempotency-Key',
     );
   }
-  const id = sha256(`${auth.orgId}|${auth.livemode}|${key}`);
+  // Keys are the organization's; a widget visitor's are its session's own (visitors share a publishable key).
+  const holder = auth.kind === 'publishable' ? `|${auth.keyId}` : '';
+  const id = sha256(`${auth.orgId}|${auth.livemode}${holder}|${key}`);
   const fingerprint = sha256(`${req.method} ${req.baseUrl}${req.path}\n${canonical(req.body)}`);
   const now = Date.now();
 

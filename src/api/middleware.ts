@@ -163,8 +163,14 @@ async function countRequest(keyHash: string): Promise<RateLimitResult | null> {
 /**
  * Sets the IETF `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds) headers; a request
  * past the limit is 429 `rate_limit_exceeded` (`rate_limit_error`, as Stripe) with `Retry-After`.
+ * `subject` says whose limit it is in the message ("with this API key", "from this IP address").
  */
-function applyRateLimit(res: Response, rate: RateLimitResult | null): ApiError | null {
+export function applyRateLimit(
+  res: Response,
+  rate: RateLimitResult | null,
+  subject = 'with this API key',
+  windowMs = config().apiRateLimitWindowMs,
+): ApiError | null {
   if (!rate) return null;
   res.setHeader('RateLimit-Limit', String(rate.limit));
   res.setHeader('RateLimit-Remaining', String(rate.remaining));
@@ -175,7 +181,7 @@ function applyRateLimit(res: Response, rate: RateLimitResult | null): ApiError |
     429,
     'rate_limit_error',
     'rate_limit_exceeded',
-    `Too many requests with this API key: at most ${rate.limit} per ${config().apiRateLimitWindowMs / 1000} s. Retry after ${rate.retryAfterSeconds} s.`,
+    `Too many requests ${subject}: at most ${rate.limit} per ${windowMs / 1000} s. Retry after ${rate.retryAfterSeconds} s.`,
   );
 }
 

@@ -6,7 +6,7 @@
  * (scripts/fuzz-api.sh) checks every response against these, so a render function that drifts fails it.
  */
 import { z } from 'zod';
-import { CHANNELS } from '../shared/conversations';
+import { CHANNELS, NUMBER_CHANNELS } from '../shared/conversations';
 import { BULK_CALL_STATUSES, RESULT_STATUSES, REDIAL_OUTCOMES } from '../shared/bulk-calls';
 import { CALL_STATUSES } from '../shared/calls';
 import { FORM_FIELD_TYPES } from '../shared/forms';
@@ -268,7 +268,7 @@ export const ContactRecord = component(
 
 export const Conversation = component(
   'Conversation',
-  'A WhatsApp or SMS thread between a customer number and a service number.',
+  'A WhatsApp, SMS or web-widget thread between a customer (a number, or `user:`/`visitor:` for the widget) and a service number (`widget` for the web).',
   z.object({
     id: z.string(),
     object: z.literal('conversation'),
@@ -288,7 +288,7 @@ export const Conversation = component(
 
 export const Message = component(
   'Message',
-  'A WhatsApp or SMS message, received or sent.',
+  'A WhatsApp, SMS or web-widget message, received or sent.',
   z.object({
     id: z.string(),
     object: z.literal('message'),
@@ -315,7 +315,7 @@ export const PhoneNumber = component(
     object: z.literal('phone_number'),
     livemode: z.boolean(),
     number: z.string(),
-    channels: z.array(z.enum(CHANNELS)),
+    channels: z.array(z.enum(NUMBER_CHANNELS)),
     agent_id: z.string().nullable(),
     created: unix,
   }),
@@ -483,8 +483,8 @@ const measures = {
     billable_minutes: count,
   }),
   messages: z.object({
-    outbound: z.object({ sms: count, whatsapp: count, whatsapp_template: count }),
-    inbound: z.object({ sms: count, whatsapp: count }),
+    outbound: z.object({ sms: count, whatsapp: count, whatsapp_template: count, web: count }),
+    inbound: z.object({ sms: count, whatsapp: count, web: count }),
   }),
   llm: z.object({ requests: count, prompt_tokens: count, completion_tokens: count }),
   knowledge: z.object({ searches: count }),
@@ -510,3 +510,35 @@ export const Usage = component(
 export function listOf(item: z.ZodType) {
   return z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), url: z.string() });
 }
+
+export const WidgetSession = component(
+  'WidgetSession',
+  "A browser widget's session: its `token` (only in the answer that opens it; valid 24 hours) authenticates the widget's messages, stream and voice.",
+  z.object({
+    id: z.string(),
+    object: z.literal('widget_session'),
+    livemode: z.boolean(),
+    token: z.string().optional().describe('`wses_…_secret_…`; shown once, stored hashed.'),
+    expires_at: unix,
+    visitor_id: z.string(),
+    verified: z.boolean().describe('True when `identity` verified: the session carries `user_id`.'),
+    user_id: z.string().nullable(),
+    conversation_id: z.string().describe("The `web` conversation: the user's (verified) or this visitor's."),
+    created: unix,
+  }),
+);
+
+export const WidgetVoice = component(
+  'WidgetVoice',
+  'A browser voice call: the media room to join with `token` (valid at most 10 minutes), and the call it is.',
+  z.object({
+    object: z.literal('widget_voice'),
+    url: z.string().describe('The LiveKit server URL (`wss://…`); a `.invalid` address for a simulated room.'),
+    room: z.string(),
+    token: z.string().describe('A LiveKit access token (JWT) for this room and visitor; opaque for a simulated room.'),
+    expires_at: unix,
+    call_id: z.string(),
+    simulated: z.boolean(),
+    call: Call,
+  }),
+);

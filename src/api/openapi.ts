@@ -29,6 +29,7 @@ import { createFormSchema } from './forms';
 import { createKnowledgeSchema, replaceKnowledgeSchema } from './knowledge';
 import { usageQuerySchema } from './usage';
 import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from './webhooks';
+import { widgetMessageSchema, widgetSessionSchema } from './widget';
 import { e164 } from './validation';
 
 /** A query parameter of an operation: its schema (a string on the wire) and what it does. */
@@ -65,6 +66,10 @@ export interface ApiOperation {
   twilioForm?: Record<string, string>;
   /** The success status when it is not 200 (a callback's 204). */
   okStatus?: '204';
+  /** A widget operation: opened with a publishable key, or authenticated by a widget session token. */
+  widget?: 'publishableKey' | 'widgetSessionToken';
+  /** Takes an `Idempotency-Key` (every keyed POST does; widget POSTs say so here). */
+  idempotent?: boolean;
 }
 
 const LIST_PARAMS: QueryParam[] = [
@@ -618,6 +623,84 @@ export const OPERATIONS: ApiOperation[] = [
     body: inboundMessageSchema,
     response: O.Message,
   }),
+  // The browser widget (spec section 4 "Widget"): no scope; a publishable key or a session token.
+  op({
+    tag: 'Widget',
+    method: 'post',
+    path: '/v1/widget/session',
+    operationId: 'createWidgetSession',
+    summary: 'Open a widget session',
+    description:
+      "With a publishable key, from the organization's allowed origins. `identity.user_hash` is the lowercase hex HMAC-SHA256 of `identity.user_id` under the organization's widget identity secret (`svcctl widget configure`); a verified user continues the same conversation in every browser.",
+    widget: 'publishableKey',
+    body: widgetSessionSchema,
+    example: { visitor_id: 'b9f0c6de-2f39-4a8e-9d39-2a1d3f3c5e10' },
+    response: O.WidgetSession,
+  }),
+  op({
+    tag: 'Widget',
+    method: 'post',
+    path: '/v1/widget/messages',
+    operationId: 'sendWidgetMessage',
+    summary: "Send the visitor's message",
+    description: "Stored in the session's `web` conversation; the assistant's answer arrives on the stream.",
+    widget: 'widgetSessionToken',
+    idempotent: true,
+    body: widgetMessageSchema,
+    example: { text: 'Do you open on Saturdays?' },
+    response: O.Message,
+  }),
+  op({
+    tag: 'Widget',
+    method: 'get',
+    path: '/v1/widget/stream',
+    operationId: 'streamWidgetEvents',
+    summary: 'Stream the conversation (server-sent events)',
+    description:
+      '`text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the conversation (1, 2, …), `data:` the message object; a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order.',
+    widget: 'widgetSessionToken',
+    query: [
+      { name: 'token', required: true, description: 'The widget session token (EventSource cannot send headers).' },
+      {
+        name: 'last_event_id',
+        description: 'Resume after this event id (the `Last-Event-ID` header wins).',
+        schema: z.string().regex(/^\d{1,10}$/),
+      },
+    ],
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+  }),
+  op({
+    tag: 'Widget',
+    method: 'post',
+    path: '/v1/widget/voice',
+    operationId: 'startWidgetVoice',
+    summary: 'Start a browser voice call',
+    description:
+      'A LiveKit room token (at most 10 minutes) with the assistant dispatched to the room, when the service has LiveKit; in test mode without it, a simulated room whose call runs as a simulated call. The voice session is a call (`GET /v1/calls/{id}`).',
+    widget: 'widgetSessionToken',
+    idempotent: true,
+    body: null,
+    response: O.WidgetVoice,
+  }),
+  op({
+    tag: 'Widget',
+    method: 'get',
+    path: '/widget.js',
+    operationId: 'widgetScript',
+    summary: 'The widget script',
+    description:
+      'The browser script: `SvcWidget.mount({publishableKey, apiBase?, identity?})` shows a chat panel (session, stream, messages). No key needed.',
+    content: { 'application/javascript': { schema: { type: 'string' } } },
+  }),
+  op({
+    tag: 'Widget',
+    method: 'get',
+    path: '/widget/demo',
+    operationId: 'widgetDemo',
+    summary: 'The widget demo page',
+    description: 'A page that mounts the widget with the publishable key of its fragment (`#key=svc_pk_…`).',
+    content: { 'text/html': { schema: { type: 'string' } } },
+  }),
   // Events and webhooks
   op({
     ...crud('Events'),
@@ -995,7 +1078,7 @@ function responses(o: ApiOperation): JsonSchema {
   if (o.response) content['application/json'] = { schema: jsonSchema(o.response, 'output') };
   Object.assign(content, o.content ?? {});
   ok.content = content;
-  if (o.method === 'post' && o.scope)
+  if (o.method === 'post' && (o.scope || o.idempotent))
     ok.headers = { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } };
   const out: JsonSchema = { [o.okStatus ?? '200']: o.okStatus ? { description: 'Taken; no body.' } : ok };
   if (o.twilioForm) {
@@ -1010,6 +1093,23 @@ function responses(o: ApiOperation): JsonSchema {
     if (o.path.includes('{')) out['404'] = errorResponse('No such object in this mode.');
     out['429'] = {
       ...errorResponse('Too many requests for this key; retry after `Retry-After` seconds.'),
+      headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    };
+  }
+  if (o.widget) {
+    out['400'] = errorResponse('Invalid request: `param` names the field at fault.');
+    out['401'] = errorResponse(
+      o.widget === 'publishableKey'
+        ? 'No key or an invalid key; `identity_verification_failed` for a wrong `user_hash`; `identity_required` when the organization requires one.'
+        : '`widget_session_invalid`: no session token, or an invalid or expired one.',
+    );
+    out['403'] = errorResponse(
+      o.widget === 'publishableKey'
+        ? '`publishable_key_required` (a secret or restricted key), or `origin_not_allowed`.'
+        : "`origin_not_allowed`: the page's origin is not the organization's.",
+    );
+    out['429'] = {
+      ...errorResponse('Too many requests from this IP address or in this session; retry after `Retry-After` seconds.'),
       headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
     };
   }
@@ -1033,7 +1133,8 @@ function operation(o: ApiOperation): JsonSchema {
       schema: q.schema ? jsonSchema(q.schema, 'input') : { type: 'string' },
     });
   }
-  if (o.method === 'post' && o.scope) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (o.method === 'post' && (o.scope || o.idempotent))
+    parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   const out: JsonSchema = {
     operationId: o.operationId,
     tags: [o.tag],
@@ -1075,6 +1176,8 @@ function operation(o: ApiOperation): JsonSchema {
   } else if (o.scope) {
     out.security = [{ secretKey: [] }, { restrictedKey: [o.scope] }];
     out['x-scope'] = o.scope;
+  } else if (o.widget) {
+    out.security = [{ [o.widget]: [] }];
   } else {
     out.security = [];
   }

@@ -10,10 +10,22 @@
  *   svcctl keys revoke KEY_ID                           → {"id":"key_…","revoked":<unix>,…}
  *   svcctl bulk-calls watch BULK_ID [--interval-ms N]   progress bar on stderr until the campaign is over,
  *                                                       then → {"id":"bulk_…","object":"bulk_call",…}
+ *   svcctl widget configure --org ORG [--allowed-origins https://a.example,https://b.example] [--require-identity | --no-require-identity]
+ *                                                       → {"object":"widget_settings",…}; the first time also
+ *                                                         `identity_secret` (shown once)
+ *   svcctl widget rotate-secret --org ORG               → {"object":"widget_settings","identity_secret":"wsec_…",…}
+ *                                                         (shown once; the previous secret verifies 24 h more)
+ *
+ * The widget commands seal the identity secret with SECRETS_KEY, else with the key `npm start` keeps in
+ * DATA_DIR/secrets.key (the same one the API opens it with).
  *
  * Errors: a message on stderr as JSON `{"error":{"message"}}` and exit code 1 (2 for usage errors).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { config, setConfig } from '../config';
+import { configureWidget, normalizeOrigin, rotateWidgetSecret } from '../lib/widget';
 import { Org } from '../models/orgs';
 import { connectStore, disconnectStore } from '../models/store';
 import { watchBulkCall } from './bulk-calls-watch';
@@ -25,7 +37,9 @@ const USAGE = `usage:
   svcctl keys create --org ORG --mode test|live --kind secret|restricted|publishable [--scopes a:read,b:write] [--name NAME]
   svcctl keys list --org ORG
   svcctl keys revoke KEY_ID
-  svcctl bulk-calls watch BULK_ID [--interval-ms 1000]`;
+  svcctl bulk-calls watch BULK_ID [--interval-ms 1000]
+  svcctl widget configure --org ORG [--allowed-origins https://a.example,https://b.example] [--require-identity | --no-require-identity]
+  svcctl widget rotate-secret --org ORG`;
 
 class UsageError extends Error {}
 
@@ -41,9 +55,12 @@ async function run(argv: string[]): Promise<unknown> {
       kind: { type: 'string' },
       scopes: { type: 'string' },
       'interval-ms': { type: 'string' },
+      'allowed-origins': { type: 'string' },
+      'require-identity': { type: 'boolean' },
+      'no-require-identity': { type: 'boolean' },
     },
   });
-  const need = (name: keyof typeof values) => {
+  const need = (name: 'name' | 'org' | 'mode' | 'kind') => {
     const v = values[name];
     if (!v) throw new UsageError(`--${name} is required`);
     return v;
@@ -97,7 +114,42 @@ async function run(argv: string[]): Promise<unknown> {
     await connect();
     return watchBulkCall(id, { intervalMs, out: process.stderr });
   }
+  if (group === 'widget' && (action === 'configure' || action === 'rotate-secret')) {
+    const org = need('org');
+    useSecretsKey();
+    await connect();
+    if (!(await Org.findById(org).lean())) throw new Error(`No such organization: ${org}`);
+    if (action === 'rotate-secret') return rotateWidgetSecret(org);
+    if (values['require-identity'] && values['no-require-identity'])
+      throw new UsageError('give --require-identity or --no-require-identity, not both');
+    let allowedOrigins: string[] | undefined;
+    if (values['allowed-origins'] !== undefined) {
+      try {
+        allowedOrigins = values['allowed-origins']
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)
+          .map(normalizeOrigin);
+      } catch (err) {
+        throw new UsageError(`--allowed-origins: ${(err as Error).message}`);
+      }
+    }
+    return configureWidget(org, {
+      allowedOrigins,
+      requireIdentity: values['require-identity'] ? true : values['no-require-identity'] ? false : undefined,
+    });
+  }
   throw new UsageError(`unknown command: ${[group, action].filter(Boolean).join(' ') || '(none)'}`);
+}
+
+/** SECRETS_KEY from the environment, else the development key `npm start` keeps in DATA_DIR/secrets.key. */
+function useSecretsKey(): void {
+  const cfg = config();
+  if (cfg.secretsKey) return;
+  const file = path.join(cfg.dataDir, 'secrets.key');
+  if (!fs.existsSync(file))
+    throw new Error(`SECRETS_KEY is not set and ${file} does not exist: set the key the API processes use.`);
+  setConfig({ ...cfg, secretsKey: fs.readFileSync(file, 'utf8').trim() });
 }
 
 run(process.argv.slice(2))

@@ -185,6 +185,7 @@ async function main(): Promise<void> {
     console.log(`
   Service ready on ${base} (${elapsed()} s after start)   GET /healthz, /readyz, /metrics
   API reference:   ${base}/docs   (OpenAPI 3.1: ${base}/v1/openapi.json)
+  Widget demo:     ${base}/widget/demo#key=${seed.publishable_key}
   Temporal Web UI: ${uiUrl}
   Demo organization ${seed.org_id}${seed.created_now ? ' (created now)' : ''}, test-mode keys:
     secret key:       ${seed.secret_key}

@@ -64,6 +64,7 @@ export async function ensureConversation(
     last_inbound_ms: null,
     last_message_ms: null,
     contact_id: null,
+    log_seq: 0,
     created: Math.floor(idTime(id) / 1000),
   };
   if (await insertIfAbsent(Conversation, doc)) return doc;

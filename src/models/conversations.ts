@@ -12,6 +12,7 @@
  *   a duplicate delivery is a duplicate-key error, not a second message. `POST /v1/messages` inserts its
  *   message insert-if-absent too (the workflow's send does the same), so a crash between the two loses
  *   nothing.
+ * - conversation log (web channel): the conversation's workflow, insert-if-absent, one entry per message.
  * - phone numbers and templates: the API only (create, delete).
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
@@ -23,7 +24,7 @@ import type {
   OutboundMessageInput,
   TemplateRef,
 } from '../shared/conversations';
-import { windowClosesAt } from '../shared/conversations';
+import { CHANNELS, windowClosesAt } from '../shared/conversations';
 import { schemaOptions as base, seconds, type WithId } from './store';
 
 const conversationSchema = new Schema(
@@ -33,7 +34,7 @@ const conversationSchema = new Schema(
     key: { type: String, required: true },
     org_id: { type: String, required: true },
     livemode: { type: Boolean, required: true },
-    channel: { type: String, enum: ['whatsapp', 'sms'], required: true },
+    channel: { type: String, enum: CHANNELS, required: true },
     customer_number: { type: String, required: true },
     service_number: { type: String, required: true },
     agent_id: { type: String, default: null },
@@ -43,6 +44,8 @@ const conversationSchema = new Schema(
     last_inbound_ms: { type: Number, default: null },
     last_message_ms: { type: Number, default: null },
     contact_id: { type: String, default: null },
+    /** Web channel: the highest entry of the conversation's log (`conversation_log`), 0 before any. */
+    log_seq: { type: Number, default: 0 },
     created: { type: Number, required: true },
   },
   base,
@@ -58,7 +61,7 @@ const messageSchema = new Schema(
     org_id: { type: String, required: true },
     livemode: { type: Boolean, required: true },
     conversation_id: { type: String, required: true },
-    channel: { type: String, enum: ['whatsapp', 'sms'], required: true },
+    channel: { type: String, enum: CHANNELS, required: true },
     direction: { type: String, enum: ['inbound', 'outbound'], required: true },
     from: { type: String, required: true },
     to: { type: String, required: true },
@@ -96,6 +99,26 @@ messageSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 messageSchema.index({ provider_sid: 1 });
 export const Message = mongoose.model('Message', messageSchema, 'messages');
 export type MessageDoc = InferSchemaType<typeof messageSchema>;
+
+/**
+ * The log of a web conversation: entry `seq` (1, 2, …, no gaps) names the `seq`-th message stored, in the
+ * order the conversation's workflow stored them (its one work lane). `_id` = `<conversation id>:<seq, 10
+ * digits>` (src/shared/conversations.ts `conversationLogId`), so the widget's stream reads the next entry
+ * by `_id` alone. Written only by the workflow's activity, insert-if-absent (a retry writes the same
+ * entry); never changed.
+ */
+const conversationLogSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    conversation_id: { type: String, required: true },
+    seq: { type: Number, required: true },
+    message_id: { type: String, required: true },
+    created_ms: { type: Number, required: true },
+  },
+  base,
+);
+export const ConversationLogEntry = mongoose.model('ConversationLogEntry', conversationLogSchema, 'conversation_log');
+export type ConversationLogEntryDoc = InferSchemaType<typeof conversationLogSchema>;
 
 const phoneNumberSchema = new Schema(
   {

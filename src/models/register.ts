@@ -16,3 +16,4 @@ import './usage';
 import './forms';
 import './bulk-calls';
 import './rate-limits';
+import './widget';

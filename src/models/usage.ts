@@ -28,7 +28,7 @@ import { TERMINAL_STATUSES } from '../shared/calls';
 export const USAGE_KINDS = ['call', 'llm_request', 'webhook_attempt', 'message', 'knowledge_search'] as const;
 export type UsageKind = (typeof USAGE_KINDS)[number];
 
-export const MESSAGE_CHANNELS = ['sms', 'whatsapp'] as const;
+export const MESSAGE_CHANNELS = ['sms', 'whatsapp', 'web'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 
 const usageSchema = new Schema(
@@ -106,9 +106,9 @@ export interface UsageMeasures {
     billable_minutes: number;
   };
   messages: {
-    /** `whatsapp` counts session (free-form) messages; templates are `whatsapp_template`. */
-    outbound: { sms: number; whatsapp: number; whatsapp_template: number };
-    inbound: { sms: number; whatsapp: number };
+    /** `whatsapp` counts session (free-form) messages; templates are `whatsapp_template`; `web` the widget's chat. */
+    outbound: { sms: number; whatsapp: number; whatsapp_template: number; web: number };
+    inbound: { sms: number; whatsapp: number; web: number };
   };
   llm: { requests: number; prompt_tokens: number; completion_tokens: number };
   knowledge: { searches: number };
@@ -125,7 +125,10 @@ export function emptyMeasures(): UsageMeasures {
       talk_seconds: 0,
       billable_minutes: 0,
     },
-    messages: { outbound: { sms: 0, whatsapp: 0, whatsapp_template: 0 }, inbound: { sms: 0, whatsapp: 0 } },
+    messages: {
+      outbound: { sms: 0, whatsapp: 0, whatsapp_template: 0, web: 0 },
+      inbound: { sms: 0, whatsapp: 0, web: 0 },
+    },
     llm: { requests: 0, prompt_tokens: 0, completion_tokens: 0 },
     knowledge: { searches: 0 },
     webhooks: { attempts: 0, succeeded: 0 },
@@ -171,7 +174,7 @@ export function addRow(m: UsageMeasures, row: Partial<UsageRecordDoc>): void {
       m.webhooks.succeeded += n(row.succeeded);
       break;
     case 'message': {
-      const channel = row.channel === 'whatsapp' ? 'whatsapp' : 'sms';
+      const channel = row.channel === 'whatsapp' || row.channel === 'web' ? row.channel : 'sms';
       if (row.direction === 'inbound') m.messages.inbound[channel] += 1;
       else if (channel === 'whatsapp' && row.template) m.messages.outbound.whatsapp_template += 1;
       else m.messages.outbound[channel] += 1;

@@ -11,9 +11,34 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ChatMessage } from './assistant';
 
-/** Messaging channels (spec section 4, `POST /v1/messages` `channel`). */
-export const CHANNELS = ['whatsapp', 'sms'] as const;
+/** Messaging channels (spec section 4, `POST /v1/messages` `channel`): the ones a provider carries. */
+export const MESSAGING_CHANNELS = ['whatsapp', 'sms'] as const;
+export type MessagingChannel = (typeof MESSAGING_CHANNELS)[number];
+/**
+ * Conversation channels: the messaging channels, and `web`, the browser widget's chat (spec section 4
+ * "Widget"), whose visitor is the "customer" and whose messages are delivered by the widget's stream.
+ */
+export const CHANNELS = [...MESSAGING_CHANNELS, 'web'] as const;
 export type Channel = (typeof CHANNELS)[number];
+
+/** The web channel's "service number": the widget itself. */
+export const WIDGET_SERVICE_ADDRESS = 'widget';
+
+/**
+ * The customer address of a widget conversation: `user:<user_id>` for a verified visitor (the same
+ * conversation in every browser), else `visitor:<visitor_id>` (this browser's own conversation).
+ */
+export function widgetCustomerAddress(visitor: { userId: string | null; visitorId: string }): string {
+  return visitor.userId !== null ? `user:${visitor.userId}` : `visitor:${visitor.visitorId}`;
+}
+
+/**
+ * The `_id` of entry `seq` (1, 2, …) of a conversation's log: the order in which its messages were stored,
+ * which the widget's stream replays (`id:` of each server-sent event). Read by `_id` alone, a point lookup
+ * on every store (src/models/store.ts `findByIds`).
+ */
+export const conversationLogId = (conversationId: string, seq: number) =>
+  `${conversationId}:${String(seq).padStart(10, '0')}`;
 
 /** Channels a phone number may be connected for (`POST /v1/phone_numbers` `channels`). */
 export const NUMBER_CHANNELS = ['voice', 'sms', 'whatsapp'] as const;
@@ -70,7 +95,8 @@ export function windowOpen(lastInboundMs: number | null, nowMs: number): boolean
 export type Keyword = 'opt_out' | 'opt_in';
 
 /**
- * Opt-out and opt-in words per channel, matched against the whole message (trimmed, any case). SMS uses
+ * Opt-out and opt-in words per channel, matched against the whole message (trimmed, any case); the web
+ * chat has none (a visitor who leaves closes the page). SMS uses
  * the industry-standard set Twilio applies to long codes (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT /
  * START, UNSTOP; https://help.twilio.com/articles/223134027); WhatsApp has no carrier keywords, so only
  * the unambiguous STOP / UNSUBSCRIBE / START count there ("cancel" is a normal request in a chat).
@@ -78,6 +104,7 @@ export type Keyword = 'opt_out' | 'opt_in';
 export const KEYWORDS: Record<Channel, Record<Keyword, readonly string[]>> = {
   sms: { opt_out: ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'], opt_in: ['START', 'UNSTOP'] },
   whatsapp: { opt_out: ['STOP', 'UNSUBSCRIBE'], opt_in: ['START'] },
+  web: { opt_out: [], opt_in: [] },
 };
 
 /** The keyword an inbound text is on `channel`, or null. */
@@ -202,6 +229,8 @@ export interface CarriedConversationState {
   unanswered: string[];
   /** Work not yet done (normally empty: the workflow drains it before continuing as new). */
   pending: ConversationWork[];
+  /** Web channel: the last entry of the conversation's log (absent in runs recorded before the widget). */
+  logSeq?: number;
 }
 
 /** One item of the conversation's ordered work queue. */

@@ -109,6 +109,8 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
   const seenSet = new Set(seen);
   let unanswered: string[] = carried?.unanswered ?? [];
   const work: ConversationWork[] = carried?.pending ?? [];
+  /** Web channel: the last entry of the conversation's log (the widget's stream reads it in order). */
+  let logSeq = carried?.logSeq ?? 0;
   /** Inbound messages whose `receive` update waits for the result, by proposed id. */
   const awaited = new Set<string>();
   const results = new Map<string, InboundResult>();
@@ -193,6 +195,7 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
     optedOut = state.optedOut;
     agentId = state.agentId ?? agentId;
     history = state.history;
+    logSeq = state.logSeq ?? logSeq;
     loaded = true;
   }
 
@@ -207,6 +210,16 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
     }
   };
 
+  /**
+   * Web channel: logs a stored message as the conversation's next log entry, after the message itself
+   * (the work lane is the only writer, one item at a time, so the log's order is the order of storing).
+   */
+  const logMessage = async (messageId: string) => {
+    if (input.channel !== 'web') return;
+    await store.appendConversationLog({ conversationId: input.conversationId, seq: logSeq + 1, messageId });
+    logSeq++;
+  };
+
   const perform = async (item: ConversationWork): Promise<void> => {
     switch (item.kind) {
       case 'inbound': {
@@ -216,6 +229,7 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
         if (awaited.delete(m.messageId)) results.set(m.messageId, { messageId: stored.messageId, duplicate });
         if (duplicate) return;
         remember(stored.messageId);
+        await logMessage(stored.messageId);
         if (stored.keyword === 'opt_out') {
           optedOut = true;
           unanswered = [];
@@ -258,6 +272,7 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
             errorMessage: errorMessage(err),
           });
         }
+        await logMessage(m.messageId);
         if (m.author !== 'assistant') {
           history.push(chatMessageOf(m.author, m.text));
           trimHistory();
@@ -389,7 +404,17 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
       await continueAsNew<ConversationWorkflow>({
         ...input,
         agentId,
-        carried: { status, handoffReason, optedOut, agentId, history, seen, unanswered, pending: work },
+        carried: {
+          status,
+          handoffReason,
+          optedOut,
+          agentId,
+          history,
+          seen,
+          unanswered,
+          pending: work,
+          ...(input.channel === 'web' ? { logSeq } : {}),
+        },
       });
     }
     if (!woke && quiet() && unanswered.length === 0) return;
@@ -401,11 +426,13 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
  * and when to hand over to a person.
  */
 export function textSystemPrompt(input: { agent: AgentSnapshot; channel: Channel; customerNumber: string }): string {
-  const medium = input.channel === 'whatsapp' ? 'WhatsApp' : 'SMS';
+  const medium =
+    input.channel === 'whatsapp' ? 'WhatsApp' : input.channel === 'web' ? 'the chat on our website' : 'SMS';
+  const who = input.channel === 'web' ? 'a visitor' : `the customer ${input.customerNumber}`;
   return [
     input.agent.instructions.trim(),
     '',
-    `You are "${input.agent.name}", writing with the customer ${input.customerNumber} over ${medium}. ` +
+    `You are "${input.agent.name}", writing with ${who} over ${medium}. ` +
       'Answer in plain text, briefly (a few sentences at most), without markdown.',
     'Call the tool handoff_to_person with a short reason when the customer asks for a person or you cannot ' +
       'help; after that a person answers them.',

@@ -29,7 +29,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { config, setConfig } from '../../src/config';
-import { h, newTenant, startHarness, stopHarness } from '../support/harness';
+import { createKey } from '../../src/keys';
+import { h, newTenant, request, startHarness, stopHarness } from '../support/harness';
 
 /** The checks the run applies (schemathesis's names). */
 export const FUZZ_CHECKS = [
@@ -61,6 +62,10 @@ async function main(): Promise<number> {
     setConfig({ ...config(), twilioAuthToken });
     const t = await newTenant();
     const url = h().api.url;
+    // The widget's own credentials (test/fuzz/twilio_signature.py puts them on the widget routes).
+    const publishable = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
+    const session = await request('POST', '/v1/widget/session', { key: publishable, body: { visitor_id: 'fuzz' } });
+    if (session.status !== 200) throw new Error(`widget session: ${JSON.stringify(session.body)}`);
     const args = [
       'run',
       `${url}/v1/openapi.json`,
@@ -100,6 +105,8 @@ async function main(): Promise<number> {
           SCHEMATHESIS_HOOKS: 'twilio_signature',
           FUZZ_TWILIO_AUTH_TOKEN: twilioAuthToken,
           FUZZ_PUBLIC_BASE_URL: config().publicBaseUrl,
+          FUZZ_WIDGET_PUBLISHABLE_KEY: publishable,
+          FUZZ_WIDGET_SESSION_TOKEN: session.body.token,
         },
       });
       const limitS = Number(process.env.FUZZ_MAX_TIME_S ?? 540);

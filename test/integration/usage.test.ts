@@ -119,8 +119,8 @@ describe('usage', function () {
     expect(report.totals.webhooks).to.deep.equal({ attempts: 6, succeeded: 5 });
     expect(report.totals.webhooks.attempts).to.equal(deliveries.reduce((n: number, d: any) => n + d.attempts, 0));
     expect(report.totals.messages).to.deep.equal({
-      outbound: { sms: 0, whatsapp: 0, whatsapp_template: 0 },
-      inbound: { sms: 0, whatsapp: 0 },
+      outbound: { sms: 0, whatsapp: 0, whatsapp_template: 0, web: 0 },
+      inbound: { sms: 0, whatsapp: 0, web: 0 },
     });
     expect(report.totals.knowledge).to.deep.equal({ searches: 0 });
 
@@ -341,8 +341,8 @@ describe('usage', function () {
         ['2026-03-09', 0, 0, 1],
       ]);
       expect(ny.totals.messages).to.deep.equal({
-        outbound: { sms: 2, whatsapp: 0, whatsapp_template: 1 },
-        inbound: { sms: 0, whatsapp: 1 },
+        outbound: { sms: 2, whatsapp: 0, whatsapp_template: 1, web: 0 },
+        inbound: { sms: 0, whatsapp: 1, web: 0 },
       });
       expect(sumOfDays(ny)).to.deep.equal(ny.totals);
 
@@ -359,7 +359,7 @@ describe('usage', function () {
       expect(kolkata.daily.map((d: any) => d.knowledge.searches)).to.deep.equal([0, 2]);
       // The first day alone ends where the second begins: the row at its last millisecond is in, the next one is out.
       const one = await usage(t.testKey, '?from=2026-03-08&to=2026-03-08&timezone=America/New_York');
-      expect(one.totals.messages.outbound).to.deep.equal({ sms: 1, whatsapp: 0, whatsapp_template: 1 });
+      expect(one.totals.messages.outbound).to.deep.equal({ sms: 1, whatsapp: 0, whatsapp_template: 1, web: 0 });
     });
 
     it('keeps test and live usage, and organizations, apart', async () => {

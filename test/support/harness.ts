@@ -84,6 +84,9 @@ export async function startHarness(): Promise<Harness> {
     webhookRetryInitialIntervalMs: 200,
     webhookRetryMaxIntervalMs: 2000,
     secretsKey: 'test-secrets-key-0123456789abcdef0123456789abcdef',
+    // Every test calls from 127.0.0.1: the widget's per-address limit is tested on its own (widget.test.ts).
+    widgetRateLimitIp: 0,
+    widgetRateLimitSession: 0,
   });
   await connectStore(ferret.uri);
   const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });

@@ -129,7 +129,10 @@ describe('usage: rows into measures', () => {
         talk_seconds: 61,
         billable_minutes: 2,
       },
-      messages: { outbound: { sms: 0, whatsapp: 1, whatsapp_template: 1 }, inbound: { sms: 1, whatsapp: 0 } },
+      messages: {
+        outbound: { sms: 0, whatsapp: 1, whatsapp_template: 1, web: 0 },
+        inbound: { sms: 1, whatsapp: 0, web: 0 },
+      },
       llm: { requests: 1, prompt_tokens: 100, completion_tokens: 7 },
       knowledge: { searches: 1 },
       webhooks: { attempts: 2, succeeded: 1 },

@@ -1,0 +1,487 @@
+/**
+ * The widget endpoints (spec section 4 "Widget"; DESIGN.md section 10 `widget_session`), called by the
+ * browser script `/widget.js` from the organization's own pages:
+ *
+ *   POST /v1/widget/session   publishable key; `{visitor_id, identity?: {user_id, user_hash}}` → widget_session (with `token`)
+ *   POST /v1/widget/messages  session token; `{text}`, Idempotency-Key → the stored message
+ *   GET  /v1/widget/stream    `?token=` (or the Bearer header); server-sent events, resumable by `Last-Event-ID`
+ *   POST /v1/widget/voice     session token, Idempotency-Key → `{url, room, token, expires_at, call_id, simulated}`
+ *
+ * Rules every one applies: CORS for the organization's allowed origins only (src/lib/widget.ts
+ * `originAllowed`; a preflight is answered for any origin, the request itself is refused with 403
+ * `origin_not_allowed`); rate limits per IP address and per session, counted in the store so they hold
+ * across API processes (src/lib/rate-limit.ts); a secret or restricted key is 403 (widgets must never carry
+ * one).
+ *
+ * The chat is a conversation on the `web` channel (src/workflows/conversations.ts): the visitor's message
+ * goes through the conversation's workflow like a WhatsApp message, and the stream reads the conversation's
+ * log (`conversation_log`, one entry per stored message, numbered without gaps in the order stored) from
+ * the store, so any API process serves any reconnect and nothing said while a browser was away is lost.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import type { Client } from '@temporalio/client';
+import { AccessToken, AgentDispatchClient } from 'livekit-server-sdk';
+import { ApiError, invalidParam } from '../errors';
+import { config } from '../config';
+import { ensureConversation, updateConversation } from '../lib/conversations';
+import { newCallInput, startCallWorkflow } from '../lib/calls';
+import { consumeRateLimit } from '../lib/rate-limit';
+import {
+  identityVerified,
+  newSessionToken,
+  hashSessionToken,
+  originAllowed,
+  sessionOfToken,
+  SESSION_TTL_MS,
+  widgetPolicy,
+  type WidgetPolicy,
+} from '../lib/widget';
+import { Agent, defaultAgentId, type AgentDoc } from '../models/agents';
+import { Call, newCallDocument, renderCall } from '../models/calls';
+import {
+  Conversation,
+  ConversationLogEntry,
+  Message,
+  renderMessage,
+  type ConversationDoc,
+  type MessageDoc,
+} from '../models/conversations';
+import { insertIfAbsent, type WithId } from '../models/store';
+import { renderWidgetSession, WidgetSession, type WidgetSessionDoc } from '../models/widget';
+import { idTime, newId } from '../shared/ids';
+import {
+  conversationLogId,
+  receiveUpdate,
+  WIDGET_SERVICE_ADDRESS,
+  widgetCustomerAddress,
+} from '../shared/conversations';
+import { idempotent } from './idempotency';
+import { MAX_TEXT } from './conversations';
+import { applyRateLimit, authenticate } from './middleware';
+import { acceptsQuery, parseBody } from './validation';
+import { logger } from '../logger';
+
+/** `POST /v1/widget/session` body. */
+export const widgetSessionSchema = z.strictObject({
+  visitor_id: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(128, 'must be at most 128 characters')
+    .meta({ description: 'A stable id of this browser, chosen by the page (e.g. a random id kept in localStorage).' }),
+  identity: z
+    .strictObject({
+      user_id: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
+      user_hash: z
+        .string()
+        .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits (HMAC-SHA256 of user_id under the identity secret)'),
+    })
+    .optional()
+    .meta({ description: "A verified visitor: the organization's server computes user_hash for its signed-in user." }),
+});
+
+/** `POST /v1/widget/messages` body. */
+export const widgetMessageSchema = z.strictObject({
+  text: z.string().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`),
+});
+
+/** How often a stream looks for the conversation's next log entry (ms): one `_id` lookup each time. */
+export const STREAM_POLL_MS = 150;
+/** The reconnection delay the stream asks of `EventSource` (ms; the `retry:` field). */
+export const STREAM_RETRY_MS = 1_000;
+/** How long a voice room token is valid (s): at most 10 minutes (the issue's bound). */
+export const VOICE_TOKEN_TTL_S = 600;
+/** Widget rate limits are counted per minute. */
+const RATE_WINDOW_MS = 60_000;
+
+/** What the widget's authentication attaches. */
+interface WidgetContext {
+  session: WithId<WidgetSessionDoc> | null;
+  policy: WidgetPolicy;
+}
+declare module 'express-serve-static-core' {
+  interface Request {
+    widget?: WidgetContext;
+  }
+}
+
+const CORS_HEADERS = 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID, Svc-Version';
+const EXPOSED_HEADERS =
+  'Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Idempotent-Replayed';
+
+/**
+ * CORS, first step: a preflight (`OPTIONS`) is answered 204 for any origin (it carries no credentials, so
+ * the organization is not known yet); other requests get `Access-Control-Allow-Origin` for their origin,
+ * taken back by `checkOrigin` once the organization is known and refuses it.
+ */
+const cors: RequestHandler = (req, res, next) => {
+  const origin = req.get('Origin');
+  if (origin) {
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Vary', 'Origin');
+    res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  }
+  if (req.method === 'OPTIONS') {
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
+    res.setHeader('Access-Control-Allow-Headers', CORS_HEADERS);
+    res.setHeader('Access-Control-Max-Age', '600');
+    return void res.status(204).end();
+  }
+  next();
+};
+
+/** 403 `origin_not_allowed` (without CORS headers) when the page's origin is not the organization's. */
+function checkOrigin(req: Request, res: Response, policy: WidgetPolicy, livemode: boolean): void {
+  const origin = req.get('Origin');
+  if (originAllowed(policy, livemode, origin)) return;
+  res.removeHeader('Access-Control-Allow-Origin');
+  res.removeHeader('Access-Control-Expose-Headers');
+  throw new ApiError(
+    403,
+    'permission_error',
+    'origin_not_allowed',
+    policy.allowedOrigins.length
+      ? `The origin ${origin} is not among this organization's widget origins (svcctl widget configure --allowed-origins).`
+      : `Live-mode widgets answer only the organization's own origins; set them with svcctl widget configure --allowed-origins.`,
+    'Origin',
+  );
+}
+
+/** Counts the request per IP address and (with a session) per session; 429 with `Retry-After` past either. */
+async function countWidgetRequest(req: Request, res: Response, sessionId: string | null): Promise<void> {
+  const { widgetRateLimitIp, widgetRateLimitSession } = config();
+  const checks: [string, number, string][] = [[`wip:${req.ip}`, widgetRateLimitIp, 'from this IP address']];
+  if (sessionId) checks.push([`wses:${sessionId}`, widgetRateLimitSession, 'in this widget session']);
+  for (const [bucket, limit, subject] of checks) {
+    if (limit === 0) continue;
+    let rate;
+    try {
+      rate = await consumeRateLimit(bucket, limit, RATE_WINDOW_MS);
+    } catch (err) {
+      logger.warn('widget rate limit not counted', { error: String(err) });
+      continue;
+    }
+    const limited = applyRateLimit(res, rate, subject, RATE_WINDOW_MS);
+    if (limited) throw limited;
+  }
+}
+
+const sessionInvalid = () =>
+  new ApiError(
+    401,
+    'authentication_error',
+    'widget_session_invalid',
+    'The widget session token is missing, invalid or expired. Open a new session with POST /v1/widget/session.',
+  );
+
+/**
+ * Session authentication for messages, stream and voice: the token from `Authorization: Bearer` (or, for
+ * the stream, `?token=`, since `EventSource` cannot send headers); then origin and rate limits. Sets
+ * `req.widget` and a `req.auth` of kind `publishable` whose key id is the session (idempotency keys are
+ * scoped to it).
+ */
+function sessionAuth(opts: { queryToken: boolean }): RequestHandler {
+  return async (req, res, next) => {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(req.get('Authorization') ?? '')?.[1];
+    const token = bearer ?? (opts.queryToken && typeof req.query.token === 'string' ? req.query.token : undefined);
+    if (!token) throw sessionInvalid();
+    const session = await sessionOfToken(token);
+    if (!session) throw sessionInvalid();
+    const policy = await widgetPolicy(session.org_id);
+    checkOrigin(req, res, policy, session.livemode);
+    await countWidgetRequest(req, res, session._id);
+    req.widget = { session, policy };
+    req.auth = {
+      orgId: session.org_id,
+      livemode: session.livemode,
+      keyId: session._id,
+      kind: 'publishable',
+      scopes: [],
+    };
+    next();
+  };
+}
+
+/** The session's conversation (written with the session, so it exists). */
+async function sessionConversation(session: WithId<WidgetSessionDoc>): Promise<WithId<ConversationDoc>> {
+  const doc = (await Conversation.findById(session.conversation_id).lean()) as WithId<ConversationDoc> | null;
+  if (!doc) throw new Error(`widget session ${session._id}: conversation ${session.conversation_id} is missing`);
+  return doc;
+}
+
+/** The widget routes (mounted at `/v1/widget`, before the API-key authentication of the other routes). */
+export function widgetRouter(temporal: Client): Router {
+  const router = Router();
+  router.use(cors);
+
+  /**
+   * `POST /v1/widget/session` (publishable key) `{visitor_id, identity?}` → a `widget_session` with its
+   * `token` (shown once; valid 24 h). 403 `publishable_key_required` for a secret or restricted key;
+   * 401 `identity_verification_failed` for a wrong `user_hash`, `identity_required` when the organization
+   * requires identity and none is given. The verified `user_id` (else the `visitor_id`) names the
+   * conversation, so a signed-in user finds theirs in every browser.
+   */
+  router.post('/session', authenticate, acceptsQuery(), async (req, res) => {
+    const auth = req.auth!;
+    if (auth.kind !== 'publishable')
+      throw new ApiError(
+        403,
+        'permission_error',
+        'publishable_key_required',
+        'Widget sessions are opened with a publishable key (svc_pk_…); never put a secret or restricted key in a browser.',
+      );
+    const policy = await widgetPolicy(auth.orgId);
+    checkOrigin(req, res, policy, auth.livemode);
+    await countWidgetRequest(req, res, null);
+    const body = parseBody(widgetSessionSchema, req.body);
+    let userId: string | null = null;
+    if (body.identity) {
+      if (!identityVerified(policy, body.identity.user_id, body.identity.user_hash))
+        throw new ApiError(
+          401,
+          'authentication_error',
+          'identity_verification_failed',
+          "identity.user_hash is not the HMAC-SHA256 of identity.user_id under this organization's widget identity secret.",
+          'identity',
+        );
+      userId = body.identity.user_id;
+    } else if (policy.requireIdentity) {
+      throw new ApiError(
+        401,
+        'authentication_error',
+        'identity_required',
+        'This organization requires a verified identity: send identity {user_id, user_hash}.',
+        'identity',
+      );
+    }
+    const tenant = { orgId: auth.orgId, livemode: auth.livemode };
+    const customer = widgetCustomerAddress({ userId, visitorId: body.visitor_id });
+    const conversation = await ensureConversation(
+      { ...tenant, channel: 'web', customerNumber: customer },
+      async () => ({
+        serviceNumber: WIDGET_SERVICE_ADDRESS,
+        agentId: await defaultAgentId(auth.orgId, auth.livemode),
+      }),
+    );
+    const id = newId('wses');
+    const token = newSessionToken(id);
+    const now = idTime(id);
+    const doc: WithId<WidgetSessionDoc> = {
+      _id: id,
+      org_id: auth.orgId,
+      livemode: auth.livemode,
+      token_hash: hashSessionToken(token),
+      visitor_id: body.visitor_id,
+      user_id: userId,
+      conversation_id: conversation._id,
+      ip: req.ip ?? null,
+      expires_ms: now + SESSION_TTL_MS,
+      created: Math.floor(now / 1000),
+    };
+    await insertIfAbsent(WidgetSession, doc);
+    res.json(renderWidgetSession(doc, token));
+  });
+
+  /**
+   * `POST /v1/widget/messages` (session token) `{text}`, Idempotency-Key (scoped to the session) → the
+   * stored `message` (`direction: inbound`, `author: customer`). The conversation's workflow stores it and
+   * the assistant answers; the answer arrives on the stream.
+   */
+  router.post('/messages', sessionAuth({ queryToken: false }), acceptsQuery(), async (req, res) => {
+    const body = parseBody(widgetMessageSchema, req.body);
+    const session = req.widget!.session!;
+    await idempotent(req, res, 'msg', async (messageId) => {
+      const conv = await sessionConversation(session);
+      const result = await updateConversation(temporal, conv, receiveUpdate, messageId, {
+        messageId,
+        dedupeKey: `msg:${messageId}`,
+        from: conv.customer_number,
+        to: WIDGET_SERVICE_ADDRESS,
+        text: body.text,
+        receivedMs: Date.now(),
+        providerSid: null,
+      });
+      const doc = (await Message.findById(result.messageId).lean()) as WithId<MessageDoc> | null;
+      if (!doc) throw new Error(`widget message ${result.messageId} not found after it was stored`);
+      return { status: 200, body: renderMessage(doc) };
+    });
+  });
+
+  /**
+   * `GET /v1/widget/stream?token=…[&last_event_id=N]` → `text/event-stream`: every message of the session's
+   * conversation as `event: message`, `id: <log entry>`, `data: <message object>`, in the order stored;
+   * `retry:` first, a `: heartbeat` comment every 15 s. A reconnect with `Last-Event-ID` (or
+   * `?last_event_id=`) gets every message after that entry, once, in order. The events come from the store
+   * (`conversation_log`), so any API process serves any reconnect.
+   */
+  router.get('/stream', acceptsQuery('token', 'last_event_id'), sessionAuth({ queryToken: true }), async (req, res) => {
+    const session = req.widget!.session!;
+    const raw =
+      req.get('Last-Event-ID') ?? (typeof req.query.last_event_id === 'string' ? req.query.last_event_id : '0');
+    if (!/^\d{1,10}$/.test(raw.trim()))
+      throw invalidParam(
+        'last_event_id',
+        'Invalid Last-Event-ID: must be the id of an event of this stream (an integer).',
+      );
+    let last = Number(raw.trim());
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no', // nginx: do not buffer this response
+    });
+    req.socket.setNoDelay(true);
+    res.write(`retry: ${STREAM_RETRY_MS}\n\n`);
+    let open = true;
+    let wake: (() => void) | null = null;
+    const close = () => {
+      open = false;
+      wake?.();
+    };
+    req.on('close', close);
+    res.on('error', close);
+    // Proxies close connections silent for longer than 30–60 s; a comment every 15 s keeps them open.
+    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), config().widgetStreamHeartbeatMs);
+    heartbeat.unref();
+    try {
+      while (open && Date.now() < session.expires_ms) {
+        const entry = await ConversationLogEntry.findById(conversationLogId(session.conversation_id, last + 1)).lean();
+        if (!entry) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            setTimeout(resolve, STREAM_POLL_MS);
+          });
+          wake = null;
+          continue;
+        }
+        const message = (await Message.findById(entry.message_id).lean()) as WithId<MessageDoc> | null;
+        if (!message) throw new Error(`log entry ${entry._id} names a missing message ${entry.message_id}`);
+        last = entry.seq;
+        if (!open) break;
+        res.write(`event: message\nid: ${entry.seq}\ndata: ${JSON.stringify(renderMessage(message))}\n\n`);
+      }
+    } catch (err) {
+      logger.warn('widget stream ended by an error', { session: session._id, error: String(err) });
+    } finally {
+      clearInterval(heartbeat);
+      res.end();
+    }
+  });
+
+  /**
+   * `POST /v1/widget/voice` (session token), Idempotency-Key → `{object: 'widget_voice', url, room, token,
+   * expires_at, call_id, simulated}`. The voice session is a call (`GET /v1/calls/{id}`, the same events).
+   * With `LIVEKIT_URL`, `LIVEKIT_API_KEY` and `LIVEKIT_API_SECRET`: a LiveKit access token for the room
+   * (the call id) and this visitor, valid 10 minutes (livekit-server-sdk `AccessToken`), and the assistant
+   * dispatched to the room (`AgentDispatchClient.createDispatch`, agent `LIVEKIT_AGENT_NAME`, metadata the
+   * call). Without them, test mode answers a simulated room whose call runs as a simulated call; live
+   * mode is 503 `voice_not_configured`.
+   */
+  router.post('/voice', sessionAuth({ queryToken: false }), acceptsQuery(), async (req, res) => {
+    parseBody(z.strictObject({}), req.body);
+    const session = req.widget!.session!;
+    const cfg = config();
+    const livekit =
+      cfg.livekitUrl && cfg.livekitApiKey && cfg.livekitApiSecret
+        ? { url: cfg.livekitUrl, key: cfg.livekitApiKey, secret: cfg.livekitApiSecret }
+        : null;
+    if (session.livemode)
+      throw new ApiError(
+        503,
+        'api_error',
+        'voice_not_configured',
+        livekit
+          ? 'Live browser voice needs the LiveKit media bridge of the assistant, which this service does not run yet; use a test-mode key.'
+          : 'Browser voice needs LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET on the service; use a test-mode key for a simulated room.',
+      );
+    const conv = await sessionConversation(session);
+    const agentId = conv.agent_id ?? (await defaultAgentId(session.org_id, session.livemode));
+    const agent = agentId
+      ? await Agent.findById(agentId)
+          .lean()
+          .then((a) =>
+            a && a.org_id === session.org_id && a.livemode === session.livemode && !a.deleted_ms ? a : null,
+          )
+      : null;
+    if (!agent)
+      throw new ApiError(
+        409,
+        'invalid_request_error',
+        'agent_missing',
+        'No assistant answers this widget: mark an agent default (POST /v1/agents/{id} with default: true).',
+      );
+    await idempotent(req, res, 'call', async (callId) => {
+      const visitor = conv.customer_number;
+      const input = newCallInput(
+        callId,
+        { orgId: session.org_id, livemode: session.livemode },
+        agent as WithId<AgentDoc>,
+        {
+          to: visitor,
+          metadata: { widget_session: session._id },
+          context: {},
+        },
+      );
+      await startCallWorkflow(temporal, input);
+      const doc = newCallDocument(input);
+      await insertIfAbsent(Call, doc);
+      const expiresAt = Math.floor(Date.now() / 1000) + VOICE_TOKEN_TTL_S;
+      let room = { url: 'wss://simulated.invalid/rooms', token: simulatedRoomToken(callId), simulated: true };
+      if (livekit) {
+        const at = new AccessToken(livekit.key, livekit.secret, { identity: visitor, ttl: VOICE_TOKEN_TTL_S });
+        at.addGrant({ roomJoin: true, room: callId, canPublish: true, canSubscribe: true });
+        const dispatcher = new AgentDispatchClient(livekitHttpUrl(livekit.url), livekit.key, livekit.secret);
+        await dispatcher.createDispatch(callId, cfg.livekitAgentName, {
+          metadata: JSON.stringify({ call_id: callId, org_id: session.org_id, widget_session: session._id }),
+        });
+        room = { url: livekit.url, token: await at.toJwt(), simulated: false };
+      }
+      return {
+        status: 200,
+        body: {
+          object: 'widget_voice',
+          url: room.url,
+          room: callId,
+          token: room.token,
+          expires_at: expiresAt,
+          call_id: callId,
+          simulated: room.simulated,
+          call: renderCall(doc),
+        },
+      };
+    });
+  });
+
+  return router;
+}
+
+/** A simulated room's token: opaque and random (nothing connects to a simulated room). */
+const simulatedRoomToken = (room: string) => `simroom_${room}_${crypto.randomBytes(16).toString('base64url')}`;
+
+/** LiveKit's server API URL for a client URL: `wss://` → `https://`, `ws://` → `http://`. */
+export const livekitHttpUrl = (url: string) => url.replace(/^ws(s?):\/\//, 'http$1://');
+
+/** Where the widget's browser files are: `web/` at the top of the checkout (this file is dist/src/api/). */
+const WEB_DIR = path.resolve(__dirname, '..', '..', '..', 'web');
+
+/**
+ * `GET /widget.js` (the browser script, web/widget.js; any origin may load it) and `GET /widget/demo`
+ * (a page that mounts it with the publishable key in its fragment, `#key=svc_pk_…`; `npm start` prints
+ * its address). No key is needed for either: the script holds nothing secret.
+ */
+export function widgetAssetsRouter(): Router {
+  const router = Router();
+  const serve = (file: string, type: string) => (_req: Request, res: Response) => {
+    res.setHeader('Content-Type', type);
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.send(fs.readFileSync(path.join(WEB_DIR, file)));
+  };
+  router.get('/widget.js', serve('widget.js', 'application/javascript; charset=utf-8'));
+  router.get('/widget/demo', serve('widget-demo.html', 'text/html; charset=utf-8'));
+  return router;
+}

@@ -1,0 +1,73 @@
+/**
+ * The browser widget (spec section 4 "Widget"): sessions (`wses_…`) and each organization's widget
+ * settings.
+ *
+ * Who writes what (DESIGN.md section 3, one writer per document):
+ * - widget sessions: the API inserts one per `POST /v1/widget/session`; never changed afterwards (a session
+ *   ends when `expires_ms` passes). The token itself is never stored: `token_hash` is its SHA-256.
+ * - widget settings (`_id` = the organization id): `svcctl widget configure` and `svcctl widget
+ *   rotate-secret` only. The identity secrets are sealed with `SECRETS_KEY` (src/secrets.ts), because the
+ *   API must compute HMACs with them.
+ */
+import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { schemaOptions as base, seconds, type WithId } from './store';
+
+const widgetSessionSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    org_id: { type: String, required: true },
+    livemode: { type: Boolean, required: true },
+    /** SHA-256 hex of the session token (`<id>_secret_<random>`). */
+    token_hash: { type: String, required: true },
+    visitor_id: { type: String, required: true },
+    /** The verified `identity.user_id`, or null for an anonymous visitor. */
+    user_id: { type: String, default: null },
+    conversation_id: { type: String, required: true },
+    /** The IP address that opened the session (for the per-address rate limit and audits). */
+    ip: { type: String, default: null },
+    expires_ms: { type: Number, required: true },
+    created: { type: Number, required: true },
+  },
+  base,
+);
+export const WidgetSession = mongoose.model('WidgetSession', widgetSessionSchema, 'widget_sessions');
+export type WidgetSessionDoc = InferSchemaType<typeof widgetSessionSchema>;
+
+const widgetSettingsSchema = new Schema(
+  {
+    /** The organization's id. */
+    _id: { type: String, required: true },
+    /** Origins (`https://shop.example`) whose pages may call the widget endpoints; empty: see src/lib/widget.ts. */
+    allowed_origins: { type: [String], default: [] },
+    /** When true, a session without a valid `identity` is refused. */
+    require_identity: { type: Boolean, default: false },
+    /** The identity secret (sealed): `user_hash` = HMAC-SHA256(secret, user_id), lowercase hex. */
+    identity_secret: { type: String, default: null },
+    /** The secret before the last rotation (sealed), valid until `previous_expires_ms`. */
+    previous_identity_secret: { type: String, default: null },
+    previous_expires_ms: { type: Number, default: null },
+    updated_ms: { type: Number, required: true },
+  },
+  base,
+);
+export const WidgetSettings = mongoose.model('WidgetSettings', widgetSettingsSchema, 'widget_settings');
+export type WidgetSettingsDoc = InferSchemaType<typeof widgetSettingsSchema>;
+
+/**
+ * The `widget_session` object (its token is added only in the response that creates it): `expires_at`
+ * unix seconds; `verified` true when the session carries a verified `user_id`.
+ */
+export function renderWidgetSession(doc: WithId<WidgetSessionDoc>, token?: string) {
+  return {
+    id: doc._id,
+    object: 'widget_session' as const,
+    livemode: doc.livemode,
+    ...(token !== undefined ? { token } : {}),
+    expires_at: seconds(doc.expires_ms)!,
+    visitor_id: doc.visitor_id,
+    verified: doc.user_id != null,
+    user_id: doc.user_id ?? null,
+    conversation_id: doc.conversation_id,
+    created: doc.created,
+  };
+}

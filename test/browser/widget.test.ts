@@ -1,0 +1,101 @@
+/**
+ * The widget in a real browser (issue 14): headless Chromium (Debian's package, installed by
+ * scripts/install-chromium.sh when missing) driven by `playwright-core` loads the demo page
+ * (`/widget/demo`, which mounts `/widget.js` with a publishable key) through a loopback TCP proxy. The
+ * visitor types a message and sees the assistant's answer; then the proxy cuts every connection and
+ * refuses new ones while the visitor's next message is answered; once the proxy lets connections through
+ * again, EventSource reconnects with `Last-Event-ID` and the page shows the missed messages, each once,
+ * in order.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { expect } from 'chai';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createKey } from '../../src/keys';
+import { Message } from '../../src/models/conversations';
+import { h, newTenant, request } from '../support/harness';
+import { eventually } from '../support/conversations';
+import { startProxy, type CuttableProxy } from '../support/widget';
+
+/** The messages the page shows, in order: `[author, text]`. */
+const shown = (page: Page) =>
+  page.$$eval('.svc-widget li', (items) =>
+    items.map((li) => [li.getAttribute('data-author') ?? '', li.textContent ?? ''] as [string, string]),
+  );
+
+describe('widget in a browser', function () {
+  this.timeout(180_000);
+  let browser: Browser;
+  let proxy: CuttableProxy;
+
+  before(async () => {
+    const executablePath = execFileSync('bash', [path.resolve(__dirname, '../../../scripts/install-chromium.sh')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }).trim();
+    // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+    browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
+    proxy = await startProxy(h().api.url);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await proxy?.close();
+  });
+
+  it('shows the answer to a typed message, and after a cut connection the answers missed meanwhile, each once', async () => {
+    const t = await newTenant();
+    const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${proxy.url}/widget/demo#key=${pk}`);
+    await page.waitForFunction(() => (globalThis as any).demoWidget?.state.connected === true, undefined, {
+      timeout: 20_000,
+    });
+
+    await page.fill('.svc-widget input', 'Hello from the browser');
+    await page.press('.svc-widget input', 'Enter');
+    await page.waitForSelector('.svc-widget li[data-author=assistant]', { timeout: 30_000 });
+    expect(await shown(page)).to.deep.equal([
+      ['customer', 'Hello from the browser'],
+      ['assistant', 'You said: Hello from the browser'],
+    ]);
+
+    // The stream's connection dies and stays down while the visitor's next message is answered.
+    const session = await page.evaluate(() => (globalThis as any).demoWidget.state.session);
+    proxy.hold(true);
+    proxy.kill();
+    await page.waitForFunction(() => (globalThis as any).demoWidget.state.connected === false, undefined, {
+      timeout: 10_000,
+    });
+    const sent = await request('POST', '/v1/widget/messages', { key: session.token, body: { text: 'Are you there?' } });
+    expect(sent.status).to.equal(200);
+    await eventually(
+      async () =>
+        (await Message.countDocuments({ conversation_id: session.conversation_id, author: 'assistant' })) === 2,
+      'the answer stored while the browser was cut off',
+    );
+    await new Promise((r) => setTimeout(r, 1500)); // EventSource retries meanwhile, refused
+    expect(await shown(page)).to.have.length(2);
+
+    proxy.hold(false);
+    await page.waitForFunction(
+      () => (globalThis as any).document.querySelectorAll('.svc-widget li').length >= 4,
+      undefined,
+      {
+        timeout: 30_000,
+      },
+    );
+    await new Promise((r) => setTimeout(r, 500)); // nothing more (no duplicate) arrives
+    expect(await shown(page)).to.deep.equal([
+      ['customer', 'Hello from the browser'],
+      ['assistant', 'You said: Hello from the browser'],
+      ['customer', 'Are you there?'],
+      ['assistant', 'You said: Are you there?'],
+    ]);
+    expect(await page.evaluate(() => (globalThis as any).demoWidget.state.lastEventId)).to.equal(4);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,224 @@
+/*
+ * svc-assistant browser widget (spec section 4 "Widget"): a chat panel that talks to the assistant.
+ * No framework; include it and mount it:
+ *
+ *   <script src="https://api.example/widget.js"></script>
+ *   <script>
+ *     SvcWidget.mount({
+ *       publishableKey: 'svc_pk_live_…',            // required: a publishable key (never a secret one)
+ *       apiBase: 'https://api.example',              // default: where this script came from
+ *       identity: { user_id: 'u_42', user_hash: '…' } // optional: HMAC-SHA256(identity secret, user_id), from your server
+ *     });
+ *   </script>
+ *
+ * or, without code: <script src=".../widget.js" data-publishable-key="svc_pk_…"></script>
+ *
+ * What it does: opens a widget session (POST /v1/widget/session, the visitor id kept in localStorage),
+ * shows the conversation from the server-sent event stream (GET /v1/widget/stream; EventSource resumes
+ * with Last-Event-ID after a drop, and a new session resumes from the last event seen), and sends the
+ * visitor's messages (POST /v1/widget/messages with an Idempotency-Key, retried with the same key).
+ */
+(function () {
+  'use strict';
+  var currentScript = document.currentScript;
+  var VISITOR_KEY = 'svc_widget_visitor_id';
+
+  function randomId() {
+    if (window.crypto && typeof window.crypto.randomUUID === 'function') return window.crypto.randomUUID();
+    return 'v' + Math.random().toString(36).slice(2) + Date.now().toString(36);
+  }
+
+  function visitorId() {
+    try {
+      var id = window.localStorage.getItem(VISITOR_KEY);
+      if (!id) {
+        id = randomId();
+        window.localStorage.setItem(VISITOR_KEY, id);
+      }
+      return id;
+    } catch (e) {
+      return randomId(); // storage blocked: a visitor per page load
+    }
+  }
+
+  function sleep(ms) {
+    return new Promise(function (resolve) {
+      setTimeout(resolve, ms);
+    });
+  }
+
+  var STYLE =
+    '.svc-widget{position:fixed;right:16px;bottom:16px;width:320px;max-height:480px;display:flex;flex-direction:column;' +
+    'font:14px/1.4 system-ui,sans-serif;background:#fff;border:1px solid #ccd;border-radius:10px;box-shadow:0 4px 18px rgba(0,0,0,.15);z-index:2147483000}' +
+    '.svc-widget header{padding:10px 12px;font-weight:600;border-bottom:1px solid #eef}' +
+    '.svc-widget ol{list-style:none;margin:0;padding:8px 12px;overflow-y:auto;flex:1;min-height:160px}' +
+    '.svc-widget li{margin:6px 0;padding:6px 9px;border-radius:8px;max-width:85%;white-space:pre-wrap;word-wrap:break-word}' +
+    '.svc-widget li[data-author=customer]{background:#2557d6;color:#fff;margin-left:auto}' +
+    '.svc-widget li[data-author=assistant],.svc-widget li[data-author=person],.svc-widget li[data-author=api]{background:#f0f2f7;color:#111}' +
+    '.svc-widget form{display:flex;border-top:1px solid #eef}' +
+    '.svc-widget input{flex:1;border:0;padding:10px 12px;font:inherit;outline:none}' +
+    '.svc-widget button{border:0;background:#2557d6;color:#fff;padding:0 14px;font:inherit;border-bottom-right-radius:10px;cursor:pointer}' +
+    '.svc-widget .svc-status{font-size:12px;color:#777;padding:0 12px 6px}';
+
+  /**
+   * Mounts a chat panel. Returns the widget's handle: {send(text), close(), state}; `state` holds the
+   * session, the id of the last event shown and the connection status (for pages and tests).
+   */
+  function mount(opts) {
+    if (!opts || !opts.publishableKey) throw new Error('SvcWidget.mount: publishableKey is required');
+    var apiBase = (opts.apiBase || (currentScript ? new URL(currentScript.src).origin : location.origin)).replace(/\/+$/, '');
+    var state = { session: null, lastEventId: 0, connected: false, shown: {} };
+    var source = null;
+    var closed = false;
+
+    if (!document.getElementById('svc-widget-style')) {
+      var style = document.createElement('style');
+      style.id = 'svc-widget-style';
+      style.textContent = STYLE;
+      document.head.appendChild(style);
+    }
+    var root = document.createElement('section');
+    root.className = 'svc-widget';
+    root.setAttribute('aria-label', 'Chat');
+    root.innerHTML =
+      '<header></header><ol aria-live="polite"></ol><div class="svc-status"></div>' +
+      '<form><input name="text" autocomplete="off" placeholder="Write a message…" maxlength="1600"><button type="submit">Send</button></form>';
+    root.querySelector('header').textContent = opts.title || 'Chat with us';
+    var list = root.querySelector('ol');
+    var status = root.querySelector('.svc-status');
+    var form = root.querySelector('form');
+    var input = form.querySelector('input');
+    (opts.container || document.body).appendChild(root);
+
+    function setStatus(text) {
+      status.textContent = text || '';
+    }
+
+    function render(message) {
+      if (state.shown[message.id]) return; // each message once, whatever the reconnects
+      state.shown[message.id] = true;
+      var li = document.createElement('li');
+      li.setAttribute('data-message-id', message.id);
+      li.setAttribute('data-author', message.author);
+      li.textContent = message.text;
+      list.appendChild(li);
+      list.scrollTop = list.scrollHeight;
+    }
+
+    function request(method, path, body, headers) {
+      return fetch(apiBase + path, {
+        method: method,
+        headers: Object.assign({ 'Content-Type': 'application/json' }, headers || {}),
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    }
+
+    function openSession() {
+      var body = { visitor_id: opts.visitorId || visitorId() };
+      if (opts.identity) body.identity = opts.identity;
+      return request('POST', '/v1/widget/session', body, { Authorization: 'Bearer ' + opts.publishableKey }).then(function (res) {
+        return res.json().then(function (json) {
+          if (!res.ok) throw new Error((json.error && json.error.message) || 'session refused (' + res.status + ')');
+          state.session = json;
+          return json;
+        });
+      });
+    }
+
+    function connect() {
+      if (closed) return;
+      var url =
+        apiBase + '/v1/widget/stream?token=' + encodeURIComponent(state.session.token) + '&last_event_id=' + state.lastEventId;
+      source = new EventSource(url);
+      source.addEventListener('open', function () {
+        state.connected = true;
+        setStatus('');
+      });
+      source.addEventListener('message', function (e) {
+        var id = Number(e.lastEventId);
+        if (id <= state.lastEventId) return;
+        state.lastEventId = id;
+        render(JSON.parse(e.data));
+      });
+      source.addEventListener('error', function () {
+        state.connected = false;
+        // EventSource reconnects by itself (with Last-Event-ID) unless the server refused the stream
+        // (an expired session): then open a new session and resume from the last event shown.
+        if (source.readyState === EventSource.CLOSED) {
+          setStatus('Reconnecting…');
+          source.close();
+          sleep(1000)
+            .then(openSession)
+            .then(connect)
+            .catch(function () {
+              setTimeout(function () {
+                source.dispatchEvent(new Event('error'));
+              }, 3000);
+            });
+        } else setStatus('Reconnecting…');
+      });
+    }
+
+    /** Sends the visitor's message; retries network errors, 429 and 5xx with the same Idempotency-Key. */
+    function send(text) {
+      var key = randomId();
+      var attempt = 0;
+      function tryOnce() {
+        attempt++;
+        return request('POST', '/v1/widget/messages', { text: text }, {
+          Authorization: 'Bearer ' + state.session.token,
+          'Idempotency-Key': key,
+        }).then(
+          function (res) {
+            if (res.ok) return res.json();
+            if ((res.status === 429 || res.status >= 500 || res.status === 409) && attempt < 6) {
+              var wait = Number(res.headers.get('Retry-After')) * 1000 || 500 * attempt;
+              return sleep(wait).then(tryOnce);
+            }
+            return res.json().then(function (json) {
+              throw new Error((json.error && json.error.message) || 'message refused (' + res.status + ')');
+            });
+          },
+          function (err) {
+            if (attempt < 6) return sleep(500 * attempt).then(tryOnce);
+            throw err;
+          },
+        );
+      }
+      return tryOnce();
+    }
+
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var text = input.value.trim();
+      if (!text || !state.session) return;
+      input.value = '';
+      send(text).catch(function (err) {
+        setStatus(err.message);
+      });
+    });
+
+    var ready = openSession()
+      .then(connect)
+      .catch(function (err) {
+        setStatus(err.message);
+        throw err;
+      });
+
+    return {
+      state: state,
+      ready: ready,
+      send: send,
+      close: function () {
+        closed = true;
+        if (source) source.close();
+        root.remove();
+      },
+    };
+  }
+
+  window.SvcWidget = { mount: mount };
+  if (currentScript && currentScript.getAttribute('data-publishable-key')) {
+    window.SvcWidget.instance = mount({ publishableKey: currentScript.getAttribute('data-publishable-key') });
+  }
+})();
