@@ -78,6 +78,14 @@ describe('OpenAPI document', () => {
         expect(Object.keys(op.requestBody.content)).to.deep.equal(['application/x-www-form-urlencoded']);
         continue;
       }
+      if (o.widget) {
+        // The widget's operations: a publishable key or a session token, and the widget's errors.
+        expect(op.security, o.operationId).to.deep.equal([{ [o.widget]: [] }]);
+        expect(Object.keys(op.responses), o.operationId).to.include.members(['400', '401', '403', '429']);
+        const idempotency = (op.parameters ?? []).some((p: any) => p.$ref === '#/components/parameters/IdempotencyKey');
+        expect(idempotency, `${o.operationId} Idempotency-Key`).to.equal(Boolean(o.idempotent));
+        continue;
+      }
       if (!o.scope) {
         expect(op.security, o.operationId).to.deep.equal([]);
         continue;
