@@ -7,7 +7,7 @@
  *
  *   reply, handoff-resume, duplicates-opt-out, window-template, llm-failed, continue-as-new (the first
  *   run, ending in ContinuedAsNew), live-statuses (Twilio send, out-of-order callbacks, a refused send,
- *   a lost answer found again)
+ *   a lost answer found again), web (the browser widget's chat, its messages logged for the stream)
  *
  *   npm run record-histories   (records every workflow's histories)
  *
@@ -21,6 +21,7 @@ import path from 'node:path';
 import twilio from 'twilio';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { config, setConfig } from '../../src/config';
+import { createKey } from '../../src/keys';
 import { conversationInput, ensureConversation, signalConversation } from '../../src/lib/conversations';
 import { newId } from '../../src/shared/ids';
 import {
@@ -218,6 +219,26 @@ async function main(): Promise<void> {
         } finally {
           setConfig(saved);
         }
+      },
+      web: async () => {
+        // The browser widget's chat: two visitor messages and their answers, each logged for the stream.
+        const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
+        const visitor = `record-${Date.now()}`;
+        const session = await request('POST', '/v1/widget/session', { key: pk, body: { visitor_id: visitor } });
+        if (session.status !== 200) throw new Error(JSON.stringify(session.body));
+        for (const text of ['Hello from the web', 'Do you open on Saturdays?']) {
+          const res = await request('POST', '/v1/widget/messages', { key: session.body.token, body: { text } });
+          if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+          await waitForMessages(
+            key,
+            session.body.conversation_id,
+            1,
+            (x) => x.author === 'assistant' && x.text.endsWith(text),
+          );
+        }
+        const workflowId = workflowOf(`visitor:${visitor}`, 'web');
+        await idle(workflowId);
+        return { workflowId };
       },
     };
 
