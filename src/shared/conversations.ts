@@ -1,5 +1,6 @@
 /**
- * The conversations domain's contract (WhatsApp and SMS; spec section 4 "Messages and conversations"):
+ * The conversations domain's contract (WhatsApp, SMS and the widget's web chat; spec section 4 "Messages
+ * and conversations", "Widget"):
  * `conversationWorkflow`'s type name, input, signals, updates and query, its workflow id, the message
  * status order, the 24-hour window and the opt-out keywords. Imported by the API, the activities and
  * the workflow bundle alike; imports only `@temporalio/workflow` definition helpers and src/shared.
