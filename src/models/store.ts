@@ -49,7 +49,9 @@ export async function insertIfAbsent(
  * and the order is the order found. Use it instead of `{_id: {$in: ids}}` or an `_id` range on hot paths:
  * FerretDB 1.24's SQLite backend pushes down only a filter that is exactly `{_id: <string>}`
  * (internal/backends/sqlite/collection.go), so any other filter reads the whole collection into FerretDB,
- * and a campaign's 10,000 result rows made every such read cost ~10,000 documents.
+ * and a campaign's 10,000 result rows made every such read cost ~10,000 documents. A `{_id}` query is an
+ * index search in the FerretDB that scripts/build-infra.sh builds (scripts/ferretdb-patches/0001: upstream
+ * spells the query's `_id` expression unlike its index's, and scans).
  * @param projection fields to return (MongoDB projection), as `findById` takes it
  */
 export async function findByIds<M extends mongoose.Model<any>>( // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -12,6 +12,7 @@ import { expect } from 'chai';
 import winston from 'winston';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import YAML from 'yaml';
+import mongoose from 'mongoose';
 import { defaultPayloadConverter, SearchAttributeType } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { config, setConfig } from '../../src/config';
@@ -431,6 +432,15 @@ describe('operators', function () {
           execFileSync(temporal, ['--version'], { encoding: 'utf8' }).startsWith(`temporal version ${version} `),
         ).to.equal(true);
       }
+    });
+
+    it('builds a FerretDB whose lookups by _id use the _id index (scripts/ferretdb-patches/0001)', async () => {
+      // FerretDB's `explain` on SQLite answers SQLite's EXPLAIN QUERY PLAN for the statement it runs.
+      const plan = async (filter: Record<string, unknown>) =>
+        JSON.stringify(await mongoose.connection.db!.collection('calls').find(filter).explain());
+      expect(await plan({ _id: 'call_missing' })).to.match(/SEARCH calls_[0-9a-f]+ USING INDEX calls_[0-9a-f]+__id_/);
+      // The same document found otherwise is a scan (FerretDB pushes down only `{_id}`): the plan tells them apart.
+      expect(await plan({ org_id: 'org_missing' })).to.match(/SCAN calls_[0-9a-f]+/);
     });
   });
 });
