@@ -134,14 +134,21 @@ export function zoneOffsetMs(ms: number, tz: string): number {
 }
 
 /**
- * The instant of local wall-clock time `seconds` after midnight of local date y-m-d in `tz`. A time that
- * does not exist (skipped by a spring-forward change) comes out shifted by the change, as clocks do.
+ * The instant of local wall-clock time `seconds` after midnight of local date y-m-d in `tz`, resolved as
+ * ECMAScript Temporal's `disambiguation: "compatible"` (and RFC 5545) do: a time that happens twice (a
+ * fall-back change) is its first occurrence; a time that never happens (skipped by a spring-forward
+ * change) is moved later by the change (02:30 on a day New York skips 02:00-03:00 is 03:30 EDT), so a
+ * calling window never opens before its local start.
  */
 export function localTimeToUtc(y: number, m: number, d: number, seconds: number, tz: string): number {
   const wall = Date.UTC(y, m - 1, d) + seconds * 1000;
-  const first = wall - zoneOffsetMs(wall, tz);
-  const second = wall - zoneOffsetMs(first, tz);
-  return second;
+  // The zone's offsets a day either side: a zone changes its offset at most once in two days.
+  const before = wall - zoneOffsetMs(wall - 86_400_000, tz);
+  const after = wall - zoneOffsetMs(wall + 86_400_000, tz);
+  const occurs = (instant: number) => wall - zoneOffsetMs(instant, tz) === instant;
+  const found = [before, after].filter(occurs);
+  if (found.length) return Math.min(...found);
+  return before; // in the gap: the offset before the change, which lands after it by the change's length
 }
 
 /** The window's `[open, close)` intervals in one zone that end after `fromMs` and open before `toMs`. */
