@@ -5,8 +5,9 @@
  *
  *   - `POST /v1/bulk-calls` time for the whole contact list (validation, result rows, workflow start)
  *   - contacts finished per second, from creation to `completed`
- *   - the worker process's resident memory (RSS) after the campaign started, at its end, and the peak
- *     (sampled every second): flat when continue-as-new keeps each run's state to one page
+ *   - the worker process's resident memory (RSS) after the campaign started, at its end, the peak
+ *     (sampled every second), and when each tenth of the contacts has finished: flat when continue-as-new
+ *     keeps each run's state to one page
  *   - the campaign's runs (continue-as-new per page) and its largest run history (events and bytes)
  *
  * Bounded: BENCH_CONTACTS (default 10000, at most 10000), BENCH_CONCURRENCY (the campaign's
@@ -29,7 +30,7 @@ import {
   stopHarness,
   stopWorkerProcess,
 } from '../test/support/harness';
-import { createForm, waitForCampaign } from '../test/support/bulk-calls';
+import { campaignOver, createForm, waitForCampaign } from '../test/support/bulk-calls';
 
 /** Resident memory of a process in MiB (Linux `/proc/<pid>/status` VmRSS). */
 function rssMiB(pid: number): number {
@@ -76,7 +77,19 @@ async function main(): Promise<void> {
         // the process is gone: the campaign wait below fails on its own
       }
     }, 1000);
-    const done = await waitForCampaign(t.testKey, id, undefined, timeoutMs);
+    // RSS when each tenth of the contacts has finished: flat when nothing accumulates across pages.
+    const byTenth: number[] = [];
+    const finishedOf = (c: { counts: Record<string, number> }) =>
+      c.counts.completed + c.counts.not_reached + c.counts.failed + c.counts.skipped;
+    const done = await waitForCampaign(
+      t.testKey,
+      id,
+      (c) => {
+        while (byTenth.length < 10 && finishedOf(c) >= ((byTenth.length + 1) * total) / 10) byTenth.push(rssMiB(pid));
+        return campaignOver(c);
+      },
+      timeoutMs,
+    );
     clearInterval(sampler);
     const elapsedS = (performance.now() - t0) / 1000;
     const rssEnd = rssMiB(pid);
@@ -97,6 +110,7 @@ async function main(): Promise<void> {
       `  campaign:                 ${done.status} in ${elapsedS.toFixed(1)} s, ${(finished / elapsedS).toFixed(1)} contacts/s (${finished} finished)`,
     );
     console.log(`  worker RSS:               start ${rssStart} MiB, end ${rssEnd} MiB, peak ${rssPeak} MiB`);
+    console.log(`  worker RSS at 10%..100%:  ${byTenth.join(', ')} MiB`);
     console.log(
       `  workflow runs:            ${runs} (continue-as-new per page of ${saved.bulkCallPageSize}); largest history ${largestEvents} events, ${(largestBytes / 1024).toFixed(0)} KiB`,
     );
