@@ -140,7 +140,18 @@ FERRETDB_PATCHES="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ferretdb-patches
 
 # Prints 8 hex digits naming the patch set (its files' names and contents): a changed set is a new build.
 ferretdb_patch_hash() {
-  (cd "$FERRETDB_PATCHES" && cat -- *.patch 2>/dev/null; ls -- *.patch 2>/dev/null) | sha256sum | cut -c1-8
+  local sum=(sha256sum)
+  command -v sha256sum >/dev/null 2>&1 || sum=(shasum -a 256) # macOS
+  (cd "$FERRETDB_PATCHES" && cat -- *.patch 2>/dev/null; ls -- *.patch 2>/dev/null) | "${sum[@]}" | cut -c1-8
+}
+
+# Applies the unified diff $2 to the source tree $1: with patch(1), else with git apply (no repository needed).
+apply_patch() {
+  if command -v patch >/dev/null 2>&1; then
+    patch -d "$1" -p1 --forward --batch --quiet <"$2"
+  else
+    (cd "$1" && git apply -p1 "$2")
+  fi
 }
 
 # Prints the path of FerretDB, building it first if needed.
@@ -169,7 +180,7 @@ build_ferretdb() {
   local p
   for p in "$FERRETDB_PATCHES"/*.patch; do
     [ -e "$p" ] || continue
-    if ! patch -d "$work" -p1 --forward --batch --quiet <"$p" >>"$logf" 2>&1; then
+    if ! apply_patch "$work" "$p" >>"$logf" 2>&1; then
       rm -rf "$work"; log "patching FerretDB with $(basename "$p") failed (see $logf)"; return 1
     fi
   done
