@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       largestEvents = Math.max(largestEvents, history.events?.length ?? 0);
       largestBytes = Math.max(largestBytes, Buffer.byteLength(historyToJSON(history)));
     }
-    const finished = done.counts.completed + done.counts.not_reached + done.counts.failed + done.counts.skipped;
+    const finished = finishedOf(done);
     console.log(`bulk campaign benchmark: ${total} contacts, max_concurrency ${concurrency}, instant outcomes`);
     console.log(`  POST /v1/bulk-calls:      ${Math.round(postMs)} ms for ${total} contacts`);
     console.log(
