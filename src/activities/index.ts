@@ -5,7 +5,7 @@
 export { ensureCallRecord, transitionCall, recordTurns, reconcileCalls } from './calls';
 export { generateReply } from './llm';
 export { searchKnowledge } from './knowledge';
-export { placeCall, transferCall, hangUpCall } from './telephony';
+export { placeCall, transferCall, hangUpCall, closeRoom } from './telephony';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';
 export {
   storeInbound,
@@ -25,3 +25,4 @@ export {
   recordBulkCallProgress,
   checkBulkCalls,
 } from './bulk-calls';
+export { attendRoom } from './voice-room';

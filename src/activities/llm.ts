@@ -34,7 +34,12 @@ import { callConversation } from './calls';
 let client: OpenAI | undefined;
 let clientKey = '';
 
-function openai(): OpenAI {
+/**
+ * The `openai` client for `OPENAI_BASE_URL` and `OPENAI_API_KEY` (one per configuration; the SDK's own
+ * retries off, 25 s timeout): chat completions here, speech-to-text and text-to-speech in voice rooms
+ * (src/activities/voice-room.ts).
+ */
+export function openai(): OpenAI {
   const cfg = config();
   const key = `${cfg.openaiBaseUrl}|${cfg.openaiApiKey}`;
   if (!client || clientKey !== key) {

@@ -13,6 +13,7 @@
  * looks for the call Twilio already created before dialing again.
  */
 import twilio from 'twilio';
+import { RoomServiceClient } from 'livekit-server-sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
 import { TELEPHONY_REJECTED } from '../shared/calls';
@@ -165,3 +166,25 @@ export async function hangUpCall(input: {
     throw err;
   }
 }
+
+/**
+ * Hangs up a browser voice call: deletes its LiveKit room (`RoomService.DeleteRoom`, livekit-server-sdk),
+ * which disconnects everyone in it (the visitor's client sees `ROOM_DELETED`). A room that no longer
+ * exists is not an error (it empties itself once everyone left); without LiveKit configured there is no
+ * room to delete. Errors from the server are retried by the workflow's policy.
+ * https://docs.livekit.io/home/server/managing-rooms/
+ */
+export async function closeRoom(input: { callId: string; room: string }): Promise<void> {
+  const cfg = config();
+  if (!cfg.livekitUrl || !cfg.livekitApiKey || !cfg.livekitApiSecret) return;
+  const rooms = new RoomServiceClient(livekitHttpUrl(cfg.livekitUrl), cfg.livekitApiKey, cfg.livekitApiSecret);
+  try {
+    await rooms.deleteRoom(input.room);
+  } catch (err) {
+    if ((err as { status?: number }).status === 404 || /not.?found/i.test((err as Error).message)) return;
+    throw err;
+  }
+}
+
+/** LiveKit's server API URL for a client URL: `wss://` → `https://`, `ws://` → `http://`. */
+export const livekitHttpUrl = (url: string) => url.replace(/^ws(s?):\/\//, 'http$1://');

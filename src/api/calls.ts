@@ -20,6 +20,7 @@ import { MAX_DURATION, newCallInput, startCallWorkflow } from '../lib/calls';
 import { resolveCallContact } from '../lib/contacts';
 import {
   CALL_NOT_LIVE,
+  CALL_NOT_TRANSFERABLE,
   callWorkflowId,
   endUpdate,
   isTransferTarget,
@@ -222,6 +223,12 @@ async function runCallUpdate(
       const [status] = err.cause.details ?? [];
       throw notLive(typeof status === 'string' ? status : 'not live');
     }
+    if (
+      err instanceof WorkflowUpdateFailedError &&
+      err.cause instanceof ApplicationFailure &&
+      err.cause.type === CALL_NOT_TRANSFERABLE
+    )
+      throw new ApiError(409, 'invalid_request_error', CALL_NOT_TRANSFERABLE, err.cause.message);
     if (err instanceof WorkflowNotFoundError || /workflow execution already completed/i.test((err as Error).message)) {
       throw notLive('over');
     }

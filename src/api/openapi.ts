@@ -676,7 +676,7 @@ export const OPERATIONS: ApiOperation[] = [
     operationId: 'startWidgetVoice',
     summary: 'Start a browser voice call',
     description:
-      'A LiveKit room token (at most 10 minutes) with the assistant dispatched to the room, when the service has LiveKit; in test mode without it, a simulated room whose call runs as a simulated call. The voice session is a call (`GET /v1/calls/{id}`).',
+      'A LiveKit room token (valid 10 minutes to join) for a room the assistant joins, listens in and answers aloud, when the service has LiveKit; in test mode without it, a simulated room whose call runs as a simulated call; in live mode without it, 503 `voice_not_configured`. The voice session is a call (`GET /v1/calls/{id}`, `POST /v1/calls/{id}/end`).',
     widget: 'widgetSessionToken',
     idempotent: true,
     body: null,

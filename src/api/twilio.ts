@@ -36,16 +36,14 @@ import { isDuplicateKey } from '../models/store';
 import { ApiError } from '../errors';
 import { logger } from '../logger';
 import {
-  answerUpdate,
-  callerSaidUpdate,
   callWorkflowId,
-  HOLDING_LINE,
   telephonyStatusSignal,
   TELEPHONY_STATUS_RANK,
   type CallerSaidResult,
   type TelephonyStatus,
 } from '../shared/calls';
 import { relayTokenServer, type TokenSink } from '../lib/call-relay';
+import { voiceTurns } from '../lib/voice-turns';
 import { sealSecret } from '../secrets';
 import { twilioMessagingRouter } from './twilio-messaging';
 
@@ -219,7 +217,6 @@ function relaySession(
   let partial = '';
   let digits = '';
   let digitTimer: NodeJS.Timeout | undefined;
-  let queue = Promise.resolve();
   const send = (msg: unknown) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(msg));
   ws.on('error', (err) => logger.warn('relay: socket error', { call_id: callId, error: err.message }));
   ws.on('close', () => clearTimeout(digitTimer));
@@ -235,36 +232,17 @@ function relaySession(
     return result.ended;
   };
 
+  const turns = voiceTurns(handle, callId, {
+    hold: (line) => {
+      if (streamed) return false;
+      send({ type: 'text', token: line, last: true });
+      return true;
+    },
+    speak,
+    end: () => send({ type: 'end' }),
+  });
   /** Hands one utterance to the workflow (in order) and speaks its answer (after the holding line, if late). */
-  const hear = (text: string) => {
-    const updateId = `${sessionId}:${++seq}`;
-    queue = queue.then(async () => {
-      // A late answer: the caller hears the holding line after one turn deadline with nothing said (the
-      // workflow waits on its LLM request and cannot say it then; runs that can answer it `pending`).
-      let held = false;
-      const holding = setTimeout(() => {
-        if (streamed) return;
-        held = true;
-        send({ type: 'text', token: HOLDING_LINE, last: true });
-      }, config().callTurnDeadlineMs);
-      try {
-        const result = await handle.executeUpdate(callerSaidUpdate, { args: [{ text }], updateId });
-        clearTimeout(holding);
-        if (!(held && result.pending) && speak(result)) return;
-        if (!result.pending || result.utterance === undefined) return;
-        speak(
-          await handle.executeUpdate(answerUpdate, {
-            args: [{ utterance: result.utterance }],
-            updateId: `${updateId}:answer`,
-          }),
-        );
-      } catch (err) {
-        clearTimeout(holding);
-        logger.info('relay: the call no longer takes speech', { call_id: callId, error: (err as Error).message });
-        send({ type: 'end' });
-      }
-    });
-  };
+  const hear = (text: string) => turns.hear(text, `${sessionId}:${++seq}`);
   const flushDigits = () => {
     clearTimeout(digitTimer);
     if (digits) hear(`DTMF ${digits}`);

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import { AccessToken, AgentDispatchClient } from 'livekit-server-sdk';
+import { AccessToken } from 'livekit-server-sdk';
 import { ApiError, invalidParam } from '../errors';
 import { config } from '../config';
 import { ensureConversation, updateConversation } from '../lib/conversations';
@@ -373,12 +373,15 @@ export function widgetRouter(temporal: Client): Router {
 
   /**
    * `POST /v1/widget/voice` (session token), Idempotency-Key → `{object: 'widget_voice', url, room, token,
-   * expires_at, call_id, simulated}`. The voice session is a call (`GET /v1/calls/{id}`, the same events).
-   * With `LIVEKIT_URL`, `LIVEKIT_API_KEY` and `LIVEKIT_API_SECRET`: a LiveKit access token for the room
-   * (the call id) and this visitor, valid 10 minutes (livekit-server-sdk `AccessToken`), and the assistant
-   * dispatched to the room (`AgentDispatchClient.createDispatch`, agent `LIVEKIT_AGENT_NAME`, metadata the
-   * call). Without them, test mode answers a simulated room whose call runs as a simulated call; live
-   * mode is 503 `voice_not_configured`.
+   * expires_at, call_id, simulated, call}`. The voice session is a call (`GET /v1/calls/{id}`, the same
+   * events; `POST /v1/calls/{id}/end` ends it).
+   * - With `LIVEKIT_URL`, `LIVEKIT_API_KEY` and `LIVEKIT_API_SECRET` (test or live mode): a LiveKit room
+   *   named after the call, an access token for it and this visitor (livekit-server-sdk `AccessToken`,
+   *   identity = the conversation's visitor, valid 10 minutes to join), and the call's workflow sends the
+   *   assistant into the room (`attendRoom`, src/activities/voice-room.ts): it listens, answers and speaks.
+   *   The call rings until the visitor joins (60 s, then `no_answer`) and ends when they leave.
+   * - Without them: test mode answers a simulated room whose call runs as a simulated call; live mode is
+   *   503 `voice_not_configured`.
    */
   router.post('/voice', sessionAuth({ queryToken: false }), acceptsQuery(), async (req, res) => {
     parseBody(z.strictObject({}), req.body);
@@ -388,14 +391,12 @@ export function widgetRouter(temporal: Client): Router {
       cfg.livekitUrl && cfg.livekitApiKey && cfg.livekitApiSecret
         ? { url: cfg.livekitUrl, key: cfg.livekitApiKey, secret: cfg.livekitApiSecret }
         : null;
-    if (session.livemode)
+    if (session.livemode && !livekit)
       throw new ApiError(
         503,
         'api_error',
         'voice_not_configured',
-        livekit
-          ? 'Live browser voice needs the LiveKit media bridge of the assistant, which this service does not run yet; use a test-mode key.'
-          : 'Browser voice needs LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET on the service; use a test-mode key for a simulated room.',
+        'Browser voice needs LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET on the service; use a test-mode key for a simulated room.',
       );
     const conv = await sessionConversation(session);
     const agentId = conv.agent_id ?? (await defaultAgentId(session.org_id, session.livemode));
@@ -425,20 +426,17 @@ export function widgetRouter(temporal: Client): Router {
           context: {},
         },
       );
-      await startCallWorkflow(temporal, input);
-      const doc = newCallDocument(input);
-      await insertIfAbsent(Call, doc);
+      if (livekit) Object.assign(input, { simulation: null, room: { name: callId, participant: visitor } });
       const expiresAt = Math.floor(Date.now() / 1000) + VOICE_TOKEN_TTL_S;
       let room = { url: 'wss://simulated.invalid/rooms', token: simulatedRoomToken(callId), simulated: true };
       if (livekit) {
         const at = new AccessToken(livekit.key, livekit.secret, { identity: visitor, ttl: VOICE_TOKEN_TTL_S });
         at.addGrant({ roomJoin: true, room: callId, canPublish: true, canSubscribe: true });
-        const dispatcher = new AgentDispatchClient(livekitHttpUrl(livekit.url), livekit.key, livekit.secret);
-        await dispatcher.createDispatch(callId, cfg.livekitAgentName, {
-          metadata: JSON.stringify({ call_id: callId, org_id: session.org_id, widget_session: session._id }),
-        });
         room = { url: livekit.url, token: await at.toJwt(), simulated: false };
       }
+      await startCallWorkflow(temporal, input);
+      const doc = newCallDocument(input);
+      await insertIfAbsent(Call, doc);
       return {
         status: 200,
         body: {
@@ -460,9 +458,6 @@ export function widgetRouter(temporal: Client): Router {
 
 /** A simulated room's token: opaque and random (nothing connects to a simulated room). */
 const simulatedRoomToken = (room: string) => `simroom_${room}_${crypto.randomBytes(16).toString('base64url')}`;
-
-/** LiveKit's server API URL for a client URL: `wss://` → `https://`, `ws://` → `http://`. */
-export const livekitHttpUrl = (url: string) => url.replace(/^ws(s?):\/\//, 'http$1://');
 
 /** Where the widget's browser files are: `web/` at the top of the checkout (this file is dist/src/api/). */
 const WEB_DIR = path.resolve(__dirname, '..', '..', '..', 'web');

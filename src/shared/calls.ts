@@ -65,8 +65,14 @@ export interface CallWorkflowInput {
    * null when none. Absent in calls started before contacts existed.
    */
   contactId?: string | null;
-  /** Present in test mode (a default script when the request had none); absent in live mode. */
+  /** Present in test mode (a default script when the request had none); absent in live mode and in rooms. */
   simulation: Simulation | null;
+  /**
+   * A browser voice call (`POST /v1/widget/voice` with LiveKit configured): the media room the assistant
+   * joins (src/activities/voice-room.ts) instead of dialing, and the visitor it talks with. Absent on
+   * every other call.
+   */
+  room?: VoiceRoom;
   max_duration_seconds: number;
   /** Creation time in unix seconds, as the API answered it. */
   created: number;
@@ -85,6 +91,26 @@ export interface CallWorkflowInput {
    */
   campaign?: CallCampaign;
 }
+
+/** The LiveKit room of a browser voice call. */
+export interface VoiceRoom {
+  /** The room's name (the call id). */
+  name: string;
+  /** The visitor's participant identity (its token's `identity`). */
+  participant: string;
+}
+
+/** The assistant's participant identity in a voice room (one per room: a second join replaces the first). */
+export const ROOM_ASSISTANT_IDENTITY = 'assistant';
+
+/** Failure type of `attendRoom` on a worker without LiveKit (not retried: the call fails). */
+export const VOICE_ROOM_UNAVAILABLE = 'VoiceRoomUnavailable';
+
+/**
+ * Failure type of a transfer refused because the call has no phone line to hand over (a browser voice
+ * room); the API maps it to 409 `call_not_transferable`.
+ */
+export const CALL_NOT_TRANSFERABLE = 'call_not_transferable';
 
 /** A campaign call's link to its campaign (src/shared/bulk-calls.ts). */
 export interface CallCampaign {

@@ -56,6 +56,7 @@ import { searchAttributeKeys } from '../shared/search-attributes';
 import {
   answerUpdate,
   CALL_NOT_LIVE,
+  CALL_NOT_TRANSFERABLE,
   callerSaidUpdate,
   DEFAULT_TURN_DEADLINE_MS,
   endUpdate,
@@ -66,6 +67,7 @@ import {
   TELEPHONY_STATUS_RANK,
   telephonyStatusSignal,
   transferUpdate,
+  VOICE_ROOM_UNAVAILABLE,
   type CallerSaidResult,
   type CallState,
   type CallStatus,
@@ -103,6 +105,23 @@ const telephony = proxyActivities<typeof activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 5, nonRetryableErrorTypes: [TELEPHONY_REJECTED] },
 });
+
+/**
+ * The assistant in a browser voice room (`attendRoom`, src/activities/voice-room.ts): one activity for
+ * the whole call, heartbeating every second. A worker that dies stops the heartbeats: after 10 s Temporal
+ * retries it on another worker, which joins the room again. Bounded by the call: the workflow cancels it
+ * when the call ends; the start-to-close timeout is a backstop past the longest call.
+ */
+const roomActivities = (input: CallWorkflowInput) =>
+  proxyActivities<typeof activities>({
+    startToCloseTimeout: `${input.max_duration_seconds + 300} seconds`,
+    heartbeatTimeout: '10 seconds',
+    retry: {
+      initialInterval: '1 second',
+      maximumInterval: '5 seconds',
+      nonRetryableErrorTypes: [VOICE_ROOM_UNAVAILABLE],
+    },
+  });
 
 /** How long a live call may ring before it is `no_answer`. */
 const LIVE_RING_TIMEOUT_MS = 60_000;
@@ -225,6 +244,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
       return { summary: 'Call ended.', ends: true };
     },
     transfer_call: (args) => {
+      if (input.room) return { summary: 'Error: a browser voice call cannot be transferred.', ends: false };
       const to = typeof args.to === 'string' && args.to ? args.to : input.agent.transfer_to;
       if (!to || !isTransferTarget(to))
         return {
@@ -270,6 +290,12 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
       validator: (_request: TransferRequest) => {
         if (!isLive() || status !== 'in_progress')
           throw notLive(`The call is ${status}; only an in-progress call can be transferred.`);
+        if (input.room)
+          throw ApplicationFailure.create({
+            message: 'A browser voice call has no phone line to transfer; end it instead.',
+            type: CALL_NOT_TRANSFERABLE,
+            nonRetryable: true,
+          });
       },
     },
   );
@@ -350,6 +376,26 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     if (!(behind && writeBehind)) await turnWrites;
   };
 
+  /**
+   * A browser voice call: the assistant attends the room from the start (it reports the visitor's arrival
+   * and departure as `telephonyStatus` signals) until the finish cancels it. Its failure (no LiveKit on
+   * the worker) fails the call; it ending on its own (the visitor left, another attendance took over) is
+   * already told through its signals.
+   */
+  const roomScope = new CancellationScope();
+  if (input.room) {
+    const room = input.room;
+    void roomScope
+      .run(() =>
+        roomActivities(input).attendRoom.executeWithOptions({ summary: `assistant in room ${room.name}` }, [
+          { callId: input.callId, room, firstMessage: resumed ? null : input.agent.first_message },
+        ]),
+      )
+      .catch((err) => {
+        if (!isCancellation(err)) requestStop({ status: 'failed', reason: 'error', error: errorMessage(err) });
+      });
+  }
+
   let continued = false;
   let answeredMs = resumed?.answeredMs ?? 0;
   if (!resumed) {
@@ -365,6 +411,11 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
             await transition('ringing', {}, []);
           if (input.simulation.ring_seconds > 0) await sleep(input.simulation.ring_seconds * 1000);
           outcome = input.simulation.outcome;
+        } else if (input.room) {
+          // Rings until the visitor is in the room (the assistant's attendance signals `in-progress`).
+          await transition('ringing', {}, []);
+          const decided = await condition(() => rank(telephonyStatus?.status) >= 2, LIVE_RING_TIMEOUT_MS);
+          outcome = !decided ? 'no_answer' : liveOutcome(telephonySeen);
         } else {
           const placed = await telephony.placeCall({ callId: input.callId, to: input.to, from: input.from });
           providerCallSid = placed.providerCallSid;
@@ -410,8 +461,9 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     }
   }
   if (continued && stop === null) {
-    // A long call: the next run carries on where this one is, with a fresh history.
+    // A long call: the next run carries on where this one is, with a fresh history (and attends the room).
     await flushTurns();
+    roomScope.cancel();
     return await continueAsNew<CallWorkflow>({
       ...input,
       continuation: {
@@ -459,7 +511,13 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
       // Twilio hangs up and reports `completed`. Hang up ourselves only if that does not come in time.
       const hungUp = () => rank(telephonyStatus?.status) === 3;
       if (!input.simulation && final.reason === 'assistant_ended') await condition(hungUp, GRACEFUL_HANGUP_MS);
-      if (!hungUp() && !noProvider) {
+      if (input.room) {
+        try {
+          await telephony.closeRoom({ callId: input.callId, room: input.room.name });
+        } catch (err) {
+          final.error = `Closing the room failed: ${errorMessage(err)}`;
+        }
+      } else if (!hungUp() && !noProvider) {
         try {
           await telephony.hangUpCall({ callId: input.callId, livemode: input.livemode, providerCallSid });
         } catch (err) {
@@ -468,6 +526,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
         }
       }
     }
+    roomScope.cancel(); // the assistant leaves the room (if the visitor has not ended its attendance first)
     events.push('call.ended');
     await transition(
       final.status,

@@ -56,6 +56,15 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it('has recorded callWorkflow histories of browser voice rooms (RECORD_HISTORIES=1 on voice-rooms.test.ts)', () => {
+    expect(files.filter((f) => f.startsWith('call-room-'))).to.include.members([
+      'call-room-caller-hung-up.json',
+      'call-room-assistant-ended.json',
+      'call-room-api-end.json',
+      'call-room-worker-crash.json',
+    ]);
+  });
+
   it('has recorded webhookDeliveryWorkflow histories for every way a delivery ends', () => {
     expect(files.filter((f) => f.startsWith('webhook-delivery-'))).to.include.members([
       'webhook-delivery-succeeded.json',

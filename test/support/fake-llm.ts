@@ -15,9 +15,11 @@
  * was sent in full (`answeredMs`), and the `usage` it was answered with:
  * prompt_tokens = the characters of the request's messages, completion_tokens = the characters of the
  * answer (so usage totals can be checked exactly against what the provider said).
+ * `/v1/audio/*` (speech-to-text and text-to-speech of voice rooms) is test/support/fake-audio.ts.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fakeAudio, handleAudio, type FakeAudio } from './fake-audio';
 
 export interface FakeLlm {
   baseUrl: string;
@@ -35,6 +37,8 @@ export interface FakeLlm {
   }[];
   /** Timing of streamed answers (ms); change it between tests. */
   streaming: { firstTokenMs: number; tokenGapMs: number };
+  /** OpenAI's audio API on the same server (test/support/fake-audio.ts). */
+  audio: FakeAudio;
   close(): Promise<void>;
 }
 
@@ -43,7 +47,9 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   // Read at each request, so a test may assign a new `streaming` object.
   const knobs = { streaming: { firstTokenMs: 0, tokenGapMs: 0 } };
   let seq = 0;
+  const audio = fakeAudio();
   const server = http.createServer((req, res) => {
+    if (handleAudio(audio, req, res)) return;
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', async () => {
@@ -160,6 +166,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     requests,
+    audio,
     get streaming() {
       return knobs.streaming;
     },

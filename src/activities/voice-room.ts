@@ -1,0 +1,319 @@
+/**
+ * The assistant in a browser voice room (`POST /v1/widget/voice` with LiveKit configured): the call's
+ * workflow runs `attendRoom` for as long as the call lasts, and the activity is the assistant's presence
+ * in the LiveKit room, as ConversationRelay is for a phone call (src/api/twilio.ts):
+ *
+ * - joins the room (`@livekit/rtc-node`, identity `assistant`, a token it signs with `LIVEKIT_API_KEY`/
+ *   `LIVEKIT_API_SECRET`, livekit-server-sdk) and publishes one microphone track;
+ * - tells the workflow when the visitor is in the room (`telephonyStatus` `in-progress`: the call is
+ *   answered) and when they leave (`completed`: the caller hung up);
+ * - listens to the visitor's audio (resampled to 16 kHz mono), cuts it into utterances
+ *   (src/lib/endpointing.ts: a pause of `VOICE_END_OF_TURN_MS` ends one), transcribes each one
+ *   (`openai.audio.transcriptions`, `VOICE_STT_MODEL`) and hands it to the workflow in order
+ *   (src/lib/voice-turns.ts: `callerSaid` updates, the holding line when an answer is late);
+ * - speaks the first message and every answer (`openai.audio.speech`, `VOICE_TTS_MODEL`, 24 kHz PCM)
+ *   into its track as the audio arrives; the visitor talking over it stops it (barge-in);
+ * - heartbeats every second. A worker that dies takes the assistant out of the room; Temporal retries
+ *   the activity after the heartbeat timeout on any worker, which joins again under the same identity
+ *   (LiveKit then drops the old connection if it is still there) and the call goes on. An attendance
+ *   replaced that way (`DUPLICATE_IDENTITY`) ends without error, so two never fight over the room.
+ *
+ * Returns when the visitor leaves, the call is over (the assistant said goodbye, an update was refused,
+ * the room was deleted) or another attendance took over; a cancellation (the workflow's finish) leaves
+ * the room. Errors: LiveKit not configured on the worker → `ApplicationFailure` `VoiceRoomUnavailable`
+ * (not retried: the call fails); anything else (the server unreachable, the connection lost) is retried.
+ *
+ * Sources: https://docs.livekit.io/home/client/connect/ (rooms, identities, `DUPLICATE_IDENTITY`),
+ * https://platform.openai.com/docs/api-reference/audio (speech `response_format: pcm` is 24 kHz 16-bit
+ * little-endian mono).
+ */
+import path from 'node:path';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { toFile } from 'openai';
+import {
+  AudioFrame,
+  AudioSource,
+  AudioStream,
+  DisconnectReason,
+  LocalAudioTrack,
+  Room,
+  RoomEvent,
+  TrackKind,
+  TrackPublishOptions,
+  TrackSource,
+  type RemoteParticipant,
+  type RemoteTrack,
+} from '@livekit/rtc-node';
+import { AccessToken } from 'livekit-server-sdk';
+import { config } from '../config';
+import { logger } from '../logger';
+import { Endpointer, wavFile } from '../lib/endpointing';
+import { voiceTurns } from '../lib/voice-turns';
+import {
+  callWorkflowId,
+  ROOM_ASSISTANT_IDENTITY,
+  telephonyStatusSignal,
+  type CallerSaidResult,
+  type TelephonyStatus,
+  type VoiceRoom,
+  VOICE_ROOM_UNAVAILABLE,
+} from '../shared/calls';
+import { openai } from './llm';
+
+/**
+ * `@livekit/rtc-node` logs through its own pino logger to stdout, at `debug` unless NODE_ENV is
+ * `production` (its dist/log.cjs, which the package does not export): set it to warnings, so its lines
+ * do not flood the worker's output. Loaded by file path, the same module instance the SDK uses.
+ */
+function quietRtcLogs(): void {
+  try {
+    const file = path.join(path.dirname(require.resolve('@livekit/rtc-node')), 'log.cjs');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (require(file) as { log: { level: string } }).log.level = 'warn';
+  } catch {
+    // another layout of the package: its debug lines stay
+  }
+}
+quietRtcLogs();
+
+/** Sample rate the visitor's audio is resampled to for endpointing and speech-to-text (Hz). */
+const LISTEN_RATE = 16_000;
+/** Sample rate of OpenAI's `pcm` speech (Hz). */
+const SPEAK_RATE = 24_000;
+/** Samples per frame handed to the track (20 ms at 24 kHz). */
+const SPEAK_FRAME = 480;
+/**
+ * After the goodbye's last frame left the track: how long before the call is reported over and the room
+ * closed, so the audio still in flight (network, the visitor's jitter buffer) is heard, not cut.
+ */
+const GOODBYE_TAIL_MS = 500;
+/** Tries of one transcription before the utterance is given up (the client's own retries are off). */
+const STT_TRIES = 3;
+
+export interface AttendRoomInput {
+  callId: string;
+  room: VoiceRoom;
+  /** Said as soon as the visitor is in the room (the agent's `first_message`; null on a continued run). */
+  firstMessage: string | null;
+}
+
+export interface AttendRoomResult {
+  /** Why the assistant left: the visitor left, the call is over, or another attendance took over. */
+  outcome: 'visitor_left' | 'call_over' | 'replaced';
+  /** Utterances heard and handed to the call by this attempt. */
+  utterances: number;
+}
+
+/**
+ * Attends the call's voice room until the call no longer needs it (see the module's description).
+ * @throws ApplicationFailure `VoiceRoomUnavailable` without `LIVEKIT_URL`/`LIVEKIT_API_KEY`/`LIVEKIT_API_SECRET`
+ */
+export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResult> {
+  const cfg = config();
+  if (!cfg.livekitUrl || !cfg.livekitApiKey || !cfg.livekitApiSecret)
+    throw ApplicationFailure.nonRetryable(
+      'This worker has no LiveKit configuration (LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET).',
+      VOICE_ROOM_UNAVAILABLE,
+    );
+  const ctx = Context.current();
+  const info = ctx.info;
+  const handle = ctx.client.workflow.getHandle(callWorkflowId(input.callId));
+  const session = `${info.workflowExecution?.runId ?? 'standalone'}:${info.activityId}:${info.attempt}`;
+  const log = { call_id: input.callId, room: input.room.name, attempt: info.attempt };
+
+  const at = new AccessToken(cfg.livekitApiKey, cfg.livekitApiSecret, {
+    identity: ROOM_ASSISTANT_IDENTITY,
+    name: 'Assistant',
+    ttl: '6h',
+  });
+  at.addGrant({ roomJoin: true, room: input.room.name, canPublish: true, canSubscribe: true, agent: true });
+
+  const room = new Room();
+  const speaker = new Speaker(new AudioSource(SPEAK_RATE, 1, 1000));
+  let settle!: (result: AttendRoomResult) => void;
+  let fail!: (err: Error) => void;
+  const done = new Promise<AttendRoomResult>((resolve, reject) => ((settle = resolve), (fail = reject)));
+  let utterances = 0;
+  const finish = (outcome: AttendRoomResult['outcome']) => settle({ outcome, utterances });
+  const status = (s: TelephonyStatus['status']) =>
+    handle.signal(telephonyStatusSignal, { status: s }).catch((err: Error) => {
+      logger.info('voice room: the call took no status', { ...log, status: s, error: err.message });
+      finish('call_over');
+    });
+
+  const turns = voiceTurns(handle, input.callId, {
+    hold: (line) => (void speaker.say(line), true),
+    speak: async (result: CallerSaidResult) => {
+      if (result.text) await speaker.say(result.text);
+      if (!result.ended) return false;
+      // The assistant said goodbye: the call is over once it is heard; then the room is closed.
+      await new Promise((r) => setTimeout(r, GOODBYE_TAIL_MS));
+      await status('completed');
+      finish('call_over');
+      return true;
+    },
+    end: () => finish('call_over'),
+  });
+
+  // The visitor: present (the call is answered), audio (heard), gone (hung up).
+  let answered = false;
+  const visitorIn = () => {
+    if (answered) return;
+    answered = true;
+    void status('in-progress');
+    if (input.firstMessage && info.attempt === 1) void speaker.say(input.firstMessage); // a retry joins mid-call
+  };
+  const isVisitor = (p: RemoteParticipant) => p.identity === input.room.participant;
+  room.on(RoomEvent.ParticipantConnected, (p) => isVisitor(p) && visitorIn());
+  room.on(RoomEvent.ParticipantDisconnected, (p) => {
+    if (!isVisitor(p)) return;
+    void status('completed').then(() => finish('visitor_left'));
+  });
+  room.on(RoomEvent.TrackSubscribed, (track: RemoteTrack, _pub, p) => {
+    if (!isVisitor(p) || track.kind !== TrackKind.KIND_AUDIO) return;
+    visitorIn();
+    void listen(track).catch((err: Error) =>
+      logger.warn('voice room: listening failed', { ...log, error: err.message }),
+    );
+  });
+  room.on(RoomEvent.Disconnected, (reason: DisconnectReason) => {
+    if (reason === DisconnectReason.CLIENT_INITIATED) return; // we left
+    if (reason === DisconnectReason.DUPLICATE_IDENTITY) return finish('replaced');
+    if (reason === DisconnectReason.ROOM_DELETED || reason === DisconnectReason.ROOM_CLOSED) return finish('call_over');
+    fail(new Error(`disconnected from the room (${DisconnectReason[reason] ?? reason})`)); // retried: join again
+  });
+
+  /** Turns the visitor's audio into utterances, transcribed and handed over in the order they were said. */
+  let transcribing = Promise.resolve();
+  const listen = async (track: RemoteTrack) => {
+    const endpointer = new Endpointer({ sampleRate: LISTEN_RATE, silenceMs: cfg.voiceEndOfTurnMs });
+    let lastFrameMs = Date.now();
+    const take = (events: ReturnType<Endpointer['push']>) => {
+      for (const e of events) {
+        if (e.type === 'speech_start') speaker.interrupt();
+        else
+          transcribing = transcribing.then(async () => {
+            const text = await transcribe(e.pcm, log);
+            if (text) turns.hear(text, `${session}:${++utterances}`);
+          });
+      }
+    };
+    // A stream that stalls mid-utterance (the visitor muted, the network dropped) ends the utterance.
+    const stall = setInterval(() => {
+      if (endpointer.speaking && Date.now() - lastFrameMs >= cfg.voiceEndOfTurnMs) take(endpointer.flush());
+    }, 100);
+    try {
+      for await (const frame of new AudioStream(track, { sampleRate: LISTEN_RATE, numChannels: 1 })) {
+        lastFrameMs = Date.now();
+        take(endpointer.push(frame.data));
+      }
+      take(endpointer.flush());
+    } finally {
+      clearInterval(stall);
+    }
+  };
+
+  const heartbeat = setInterval(() => ctx.heartbeat({ utterances }), 1000);
+  try {
+    await Promise.race([
+      (async () => {
+        await room.connect(cfg.livekitUrl!, await at.toJwt(), { autoSubscribe: true, dynacast: false });
+        const options = new TrackPublishOptions();
+        options.source = TrackSource.SOURCE_MICROPHONE;
+        await room.localParticipant!.publishTrack(
+          LocalAudioTrack.createAudioTrack('assistant', speaker.source),
+          options,
+        );
+        for (const p of room.remoteParticipants.values()) if (isVisitor(p)) visitorIn();
+        logger.info('voice room: joined', log);
+      })(),
+      done,
+    ]);
+    return await Promise.race([done, ctx.cancelled]);
+  } finally {
+    clearInterval(heartbeat);
+    speaker.interrupt();
+    await room.disconnect().catch(() => undefined);
+    await speaker.source.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The assistant's voice: text to speech into the room's track, one text at a time in the order given;
+ * `interrupt` stops what is being said and drops what waits.
+ */
+class Speaker {
+  private queue = Promise.resolve();
+  private generation = 0;
+  private abort: AbortController | null = null;
+
+  constructor(readonly source: AudioSource) {}
+
+  /** Says `text` after what is already queued; resolves once it is heard (or interrupted). */
+  say(text: string): Promise<void> {
+    const generation = this.generation;
+    this.queue = this.queue.then(() => (generation === this.generation ? this.speak(text, generation) : undefined));
+    return this.queue;
+  }
+
+  /** Stops speaking now: the track's queued audio is dropped and so is every text waiting. */
+  interrupt(): void {
+    this.generation++;
+    this.abort?.abort();
+    this.source.clearQueue();
+  }
+
+  private async speak(text: string, generation: number): Promise<void> {
+    const cfg = config();
+    const abort = (this.abort = new AbortController());
+    try {
+      const res = await openai().audio.speech.create(
+        { model: cfg.voiceTtsModel, voice: cfg.voiceTtsVoice, input: text, response_format: 'pcm' },
+        { signal: abort.signal },
+      );
+      let carry = Buffer.alloc(0);
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        if (generation !== this.generation) return;
+        carry = Buffer.concat([carry, chunk]);
+        const whole = carry.length - (carry.length % (SPEAK_FRAME * 2));
+        for (let at = 0; at < whole; at += SPEAK_FRAME * 2) await this.frame(carry.subarray(at, at + SPEAK_FRAME * 2));
+        carry = carry.subarray(whole);
+      }
+      if (carry.length >= 2) await this.frame(carry.subarray(0, carry.length - (carry.length % 2)));
+      if (generation === this.generation) await this.source.waitForPlayout();
+    } catch (err) {
+      if (generation === this.generation)
+        logger.warn('voice room: speech failed', { error: (err as Error).message, chars: text.length });
+    } finally {
+      if (this.abort === abort) this.abort = null;
+    }
+  }
+
+  /** One frame of 16-bit little-endian PCM into the track (waits while the track's queue is full). */
+  private async frame(bytes: Buffer): Promise<void> {
+    const samples = new Int16Array(bytes.length / 2);
+    for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2);
+    await this.source.captureFrame(new AudioFrame(samples, SPEAK_RATE, 1, samples.length));
+  }
+}
+
+/**
+ * The text of one utterance (`openai.audio.transcriptions`, a WAV file), trimmed; '' for none.
+ * Tried `STT_TRIES` times; an utterance that cannot be transcribed is logged and dropped.
+ */
+async function transcribe(pcm: Int16Array, log: Record<string, unknown>): Promise<string> {
+  const file = await toFile(wavFile(pcm, LISTEN_RATE), 'utterance.wav', { type: 'audio/wav' });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await openai().audio.transcriptions.create({ file, model: config().voiceSttModel });
+      return result.text.trim();
+    } catch (err) {
+      if (attempt >= STT_TRIES) {
+        logger.warn('voice room: an utterance could not be transcribed', { ...log, error: (err as Error).message });
+        return '';
+      }
+      await new Promise((r) => setTimeout(r, 250 * attempt));
+    }
+  }
+}

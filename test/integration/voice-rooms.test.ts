@@ -1,0 +1,244 @@
+/**
+ * Browser voice rooms against a real LiveKit server (`livekit-server`, built from the Go module proxy by
+ * scripts/build-infra.sh and started on loopback): `POST /v1/widget/voice` answers a room token; a
+ * scripted visitor (test/support/voice-visitor.ts, `@livekit/rtc-node`) joins with it and speaks tones
+ * that the fake speech-to-text (test/support/fake-audio.ts) turns into phrases; the assistant (the call
+ * workflow's `attendRoom` activity) must join, hear, answer through the LLM and speak back through the
+ * room, end the call when the visitor leaves or when it says goodbye, and come back after its worker
+ * dies mid-call.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import type { ChildProcess } from 'node:child_process';
+import { expect } from 'chai';
+import { TokenVerifier } from 'livekit-server-sdk';
+import { DisconnectReason } from '@livekit/rtc-node';
+import { config, setConfig, type Config } from '../../src/config';
+import { createKey } from '../../src/keys';
+import { freePort, livekitBinary, startLiveKit, type ChildServer } from '../../src/dev/infra';
+import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
+import { eventually } from '../support/conversations';
+import { Visitor } from '../support/voice-visitor';
+
+const KEY = 'APIvoicetest';
+const SECRET = 'voice-test-secret-0123456789abcdef0123456789';
+const FIRST_MESSAGE = 'Hi, this is the assistant.';
+
+describe('widget voice rooms (real LiveKit server)', function () {
+  // The first run on a machine builds livekit-server (3-5 minutes).
+  this.timeout(600_000);
+  let livekit: ChildServer & { url: string };
+  let saved: Config;
+  let pk: string;
+  let testKey: string;
+  const visitors: Visitor[] = [];
+
+  before(async () => {
+    const binary = await livekitBinary();
+    livekit = await startLiveKit(binary, {
+      dataDir: path.join(h().dataDir, 'livekit'),
+      port: await freePort(),
+      rtcTcpPort: await freePort(),
+      rtcUdpPort: await freePort(),
+      apiKey: KEY,
+      apiSecret: SECRET,
+    });
+    saved = config();
+    setConfig({
+      ...saved,
+      livekitUrl: livekit.url,
+      livekitApiKey: KEY,
+      livekitApiSecret: SECRET,
+      voiceEndOfTurnMs: 400,
+    });
+    const t = await newTenant({ first_message: FIRST_MESSAGE });
+    testKey = t.testKey;
+    pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
+  });
+
+  after(async () => {
+    for (const v of visitors) await v.leave().catch(() => undefined);
+    setConfig(saved);
+    await livekit?.stop();
+  });
+
+  /** A widget session, its voice call and the visitor in the room (the call answered). */
+  async function voiceCall(visitorId: string) {
+    const session = await request('POST', '/v1/widget/session', { key: pk, body: { visitor_id: visitorId } });
+    expect(session.status, JSON.stringify(session.body)).to.equal(200);
+    const voice = await request('POST', '/v1/widget/voice', { key: session.body.token });
+    expect(voice.status, JSON.stringify(voice.body)).to.equal(200);
+    const callId: string = voice.body.call_id;
+    expect((await waitForCall(testKey, callId, (c) => c.status !== 'queued')).status).to.equal('ringing');
+    const visitor = await Visitor.join(voice.body.url, voice.body.token);
+    visitors.push(visitor);
+    await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
+    return { session: session.body, voice: voice.body, callId, visitor };
+  }
+
+  /**
+   * With RECORD_HISTORIES=1: writes the ended call's workflow history to
+   * test/replay/histories/call-room-<name>.json, which the replay tests replay against every later version.
+   */
+  async function keepHistory(callId: string, name: string): Promise<void> {
+    if (process.env.RECORD_HISTORIES !== '1') return;
+    const handle = h().env.client.workflow.getHandle(callId);
+    await handle.result();
+    const history = JSON.parse(historyToJSON(await handle.fetchHistory()));
+    const file = path.resolve(__dirname, '../../../test/replay/histories', `call-room-${name}.json`);
+    fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
+  }
+
+  /** The ended call's transcript turns as `role: text`. */
+  async function transcript(callId: string): Promise<string[]> {
+    const res = await request('GET', `/v1/calls/${callId}/transcript`, { key: testKey });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body.turns.map((turn: { role: string; text: string }) => `${turn.role}: ${turn.text}`);
+  }
+
+  it('the assistant joins the room, greets, hears the visitor and answers aloud; the call ends when the visitor leaves', async () => {
+    const { session, voice, callId, visitor } = await voiceCall(`voice-room-${Date.now()}`);
+    expect(voice).to.include({ object: 'widget_voice', simulated: false, url: livekit.url, room: callId });
+    const claims = await new TokenVerifier(KEY, SECRET).verify(voice.token);
+    expect(claims.video).to.include({ roomJoin: true, room: callId, canPublish: true, canSubscribe: true });
+    expect(claims.sub).to.equal(`visitor:${session.visitor_id}`);
+    expect(claims.exp! - Math.floor(Date.now() / 1000)).to.be.within(590, 600);
+
+    // The greeting, spoken through the room (the fake speech is an 880 Hz tone).
+    const [greeting] = await visitor.heardAtLeast(1);
+    expect(greeting.hz).to.be.within(840, 920);
+    expect(h().llm.audio.speeches.map((s) => s.input)).to.include(FIRST_MESSAGE);
+
+    h().llm.audio.phrases.set(440, 'Hello from the browser');
+    const saidAt = Date.now();
+    await visitor.say(440, 700);
+    const heard = await visitor.heardAtLeast(2);
+    const answer = heard[1];
+    expect(answer.hz).to.be.within(840, 920);
+    const spoken = h().llm.audio.speeches.find((s) => s.input === 'You said: Hello from the browser');
+    expect(spoken, JSON.stringify(h().llm.audio.speeches)).to.not.equal(undefined);
+    expect(spoken).to.include({ model: config().voiceTtsModel, voice: config().voiceTtsVoice, response_format: 'pcm' });
+    const heardBy = h().llm.audio.transcriptions.find((x) => x.text === 'Hello from the browser');
+    expect(heardBy, JSON.stringify(h().llm.audio.transcriptions)).to.not.equal(undefined);
+    expect(heardBy!.hz).to.be.within(410, 470);
+    expect(heardBy!.model).to.equal(config().voiceSttModel);
+    // The utterance was cut where it ended: its audio is the tone and little more (pre-roll, closing pause).
+    expect(heardBy!.durationMs).to.be.within(600, 1_400);
+    console.log(
+      `      voice room: the visitor stopped speaking → the answer began in ${answer.startMs - saidAt - 700} ms ` +
+        `(end-of-turn pause ${config().voiceEndOfTurnMs} ms included)`,
+    );
+
+    await visitor.leave();
+    const ended = await waitForCall(testKey, callId);
+    expect(ended).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
+    expect(await transcript(callId)).to.deep.equal([
+      `assistant: ${FIRST_MESSAGE}`,
+      'caller: Hello from the browser',
+      'assistant: You said: Hello from the browser',
+    ]);
+    const events = await eventually(async () => {
+      const list = await request('GET', '/v1/events?limit=100', { key: testKey });
+      const mine = list.body.data.filter((e: any) => e.data.object.id === callId);
+      return mine.some((e: any) => e.type === 'call.ended') ? mine : null;
+    }, "the voice call's events");
+    expect(events.map((e: any) => e.type)).to.include.members(['call.started', 'call.ended']);
+    await keepHistory(callId, 'caller-hung-up');
+  });
+
+  it('the assistant says goodbye and ends the call: the room is closed and the visitor is disconnected', async () => {
+    const { callId, visitor } = await voiceCall(`voice-bye-${Date.now()}`);
+    await visitor.heardAtLeast(1); // the greeting
+    h().llm.audio.phrases.set(520, 'TOOL end_call {}');
+    await visitor.say(520, 600);
+    const ended = await waitForCall(testKey, callId);
+    expect(ended).to.include({ status: 'completed', end_reason: 'assistant_ended' });
+    await eventually(async () => visitor.disconnected !== null, 'the visitor disconnected');
+    expect(visitor.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
+    // The goodbye was spoken, and heard in full before the room closed.
+    expect(h().llm.audio.speeches.map((s) => s.input)).to.include('Calling end_call.');
+    expect(visitor.heard).to.have.length(2);
+    await keepHistory(callId, 'assistant-ended');
+    expect(visitor.heard[1].durationMs).to.be.within(
+      25 * 'Calling end_call.'.length - 100,
+      25 * 'Calling end_call.'.length + 150,
+    );
+  });
+
+  it('a voice call cannot be transferred (409 call_not_transferable); POST /v1/calls/{id}/end hangs up and closes the room', async () => {
+    const { callId, visitor } = await voiceCall(`voice-end-${Date.now()}`);
+    const transfer = await request('POST', `/v1/calls/${callId}/transfer`, {
+      key: testKey,
+      body: { to: '+14155550100' },
+    });
+    expect(transfer.status, JSON.stringify(transfer.body)).to.equal(409);
+    expect(transfer.body.error.code).to.equal('call_not_transferable');
+    expect((await request('GET', `/v1/calls/${callId}`, { key: testKey })).body.status).to.equal('in_progress');
+    const end = await request('POST', `/v1/calls/${callId}/end`, { key: testKey });
+    expect(end.status, JSON.stringify(end.body)).to.equal(200);
+    expect((await waitForCall(testKey, callId)).end_reason).to.equal('api_ended');
+    await eventually(async () => visitor.disconnected !== null, 'the visitor disconnected');
+    expect(visitor.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
+    await keepHistory(callId, 'api-end');
+  });
+
+  it('the worker holding the room dies mid-call: another worker joins the room again and the call goes on', async () => {
+    const taskQueue = `voice-crash-${Date.now()}`;
+    const env = {
+      LIVEKIT_URL: livekit.url,
+      LIVEKIT_API_KEY: KEY,
+      LIVEKIT_API_SECRET: SECRET,
+      VOICE_END_OF_TURN_MS: '400',
+    };
+    let first: ChildProcess | undefined = await startWorkerProcess(taskQueue, env);
+    let second: ChildProcess | undefined;
+    try {
+      const current = config();
+      setConfig({ ...current, taskQueue });
+      let call: Awaited<ReturnType<typeof voiceCall>>;
+      try {
+        call = await voiceCall(`voice-crash-${Date.now()}`);
+      } finally {
+        setConfig(current);
+      }
+      const { callId, visitor } = call;
+      await visitor.heardAtLeast(1);
+      h().llm.audio.phrases.set(600, 'Before the crash');
+      await visitor.say(600, 600);
+      await visitor.heardAtLeast(2);
+
+      await stopWorkerProcess(first, 'SIGKILL');
+      first = undefined;
+      second = await startWorkerProcess(taskQueue, env);
+      // Temporal retries the attendance once its heartbeats stop (10 s); the new one joins as `assistant`.
+      await eventually(
+        async () => (visitor.assistantTracks >= 2 ? true : null),
+        'the assistant back in the room',
+        40_000,
+      );
+      expect((await request('GET', `/v1/calls/${callId}`, { key: testKey })).body.status).to.equal('in_progress');
+      h().llm.audio.phrases.set(680, 'After the crash');
+      await visitor.say(680, 600);
+      const heard = await visitor.heardAtLeast(3);
+      expect(heard[2].hz).to.be.within(840, 920);
+
+      await visitor.leave();
+      expect(await waitForCall(testKey, callId)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
+      const turns = await transcript(callId);
+      expect(turns).to.deep.equal([
+        `assistant: ${FIRST_MESSAGE}`,
+        'caller: Before the crash',
+        'assistant: You said: Before the crash',
+        'caller: After the crash',
+        'assistant: You said: After the crash',
+      ]);
+      // Greeted once: the attendance that took over did not greet again (greeting, two answers).
+      expect(visitor.heard).to.have.length(3);
+      await keepHistory(callId, 'worker-crash');
+    } finally {
+      await stopWorkerProcess(first, 'SIGKILL');
+      await stopWorkerProcess(second, 'SIGTERM');
+    }
+  });
+});
