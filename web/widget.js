@@ -17,6 +17,13 @@
  * shows the conversation from the server-sent event stream (GET /v1/widget/stream; EventSource resumes
  * with Last-Event-ID after a drop, and a new session resumes from the last event seen), and sends the
  * visitor's messages (POST /v1/widget/messages with an Idempotency-Key, retried with the same key).
+ *
+ * Voice (the header's Call button; `voice: false` hides it): POST /v1/widget/voice, then, on a service
+ * with LiveKit, joins the room with LiveKit's browser SDK (loaded from /widget/livekit-client.js on the
+ * first call), publishes the microphone and plays the assistant; Hang up leaves (the call ends). Without
+ * LiveKit (test mode) the call is simulated and the panel says so. The handle's `state.voice` says where
+ * the call is (`status`: idle, connecting, in_call, simulated, ended) and how many times the assistant
+ * started speaking (`assistantSpoke`), also as the panel's `data-voice` and `data-assistant-spoke`.
  */
 (function () {
   'use strict';
@@ -50,7 +57,10 @@
   var STYLE =
     '.svc-widget{position:fixed;right:16px;bottom:16px;width:320px;max-height:480px;display:flex;flex-direction:column;' +
     'font:14px/1.4 system-ui,sans-serif;background:#fff;border:1px solid #ccd;border-radius:10px;box-shadow:0 4px 18px rgba(0,0,0,.15);z-index:2147483000}' +
-    '.svc-widget header{padding:10px 12px;font-weight:600;border-bottom:1px solid #eef}' +
+    '.svc-widget header{display:flex;align-items:center;padding:10px 12px;font-weight:600;border-bottom:1px solid #eef}' +
+    '.svc-widget header span{flex:1}' +
+    '.svc-widget header button{padding:4px 10px;border-radius:6px;font-weight:400}' +
+    '.svc-widget[data-voice=in_call] header button,.svc-widget[data-voice=connecting] header button{background:#c62828}' +
     '.svc-widget ol{list-style:none;margin:0;padding:8px 12px;overflow-y:auto;flex:1;min-height:160px}' +
     '.svc-widget li{margin:6px 0;padding:6px 9px;border-radius:8px;max-width:85%;white-space:pre-wrap;word-wrap:break-word}' +
     '.svc-widget li[data-author=customer]{background:#2557d6;color:#fff;margin-left:auto}' +
@@ -61,13 +71,24 @@
     '.svc-widget .svc-status{font-size:12px;color:#777;padding:0 12px 6px}';
 
   /**
-   * Mounts a chat panel. Returns the widget's handle: {send(text), close(), state}; `state` holds the
-   * session, the id of the last event shown and the connection status (for pages and tests).
+   * Mounts a chat panel. Returns the widget's handle: {send(text), call(), hangUp(), close(), state};
+   * `state` holds the session, the id of the last event shown, the connection status and the voice call
+   * (for pages and tests).
    */
   function mount(opts) {
     if (!opts || !opts.publishableKey) throw new Error('SvcWidget.mount: publishableKey is required');
-    var apiBase = (opts.apiBase || (currentScript ? new URL(currentScript.src).origin : location.origin)).replace(/\/+$/, '');
-    var state = { session: null, lastEventId: 0, connected: false, shown: {} };
+    var apiBase = (opts.apiBase || (currentScript ? new URL(currentScript.src).origin : location.origin)).replace(
+      /\/+$/,
+      '',
+    );
+    var state = {
+      session: null,
+      lastEventId: 0,
+      connected: false,
+      shown: {},
+      voice: { status: 'idle', callId: null, assistantSpoke: 0 },
+    };
+    var voiceCall = null; // {room, cleanups} while a LiveKit call is open
     var source = null;
     var closed = false;
 
@@ -81,9 +102,12 @@
     root.className = 'svc-widget';
     root.setAttribute('aria-label', 'Chat');
     root.innerHTML =
-      '<header></header><ol aria-live="polite"></ol><div class="svc-status"></div>' +
+      '<header><span></span>' +
+      (opts.voice === false ? '' : '<button type="button" class="svc-call" aria-label="Voice call">Call</button>') +
+      '</header><ol aria-live="polite"></ol><div class="svc-status"></div>' +
       '<form><input name="text" autocomplete="off" placeholder="Write a message…" maxlength="1600"><button type="submit">Send</button></form>';
-    root.querySelector('header').textContent = opts.title || 'Chat with us';
+    root.querySelector('header span').textContent = opts.title || 'Chat with us';
+    var callButton = root.querySelector('.svc-call');
     var list = root.querySelector('ol');
     var status = root.querySelector('.svc-status');
     var form = root.querySelector('form');
@@ -116,19 +140,25 @@
     function openSession() {
       var body = { visitor_id: opts.visitorId || visitorId() };
       if (opts.identity) body.identity = opts.identity;
-      return request('POST', '/v1/widget/session', body, { Authorization: 'Bearer ' + opts.publishableKey }).then(function (res) {
-        return res.json().then(function (json) {
-          if (!res.ok) throw new Error((json.error && json.error.message) || 'session refused (' + res.status + ')');
-          state.session = json;
-          return json;
-        });
-      });
+      return request('POST', '/v1/widget/session', body, { Authorization: 'Bearer ' + opts.publishableKey }).then(
+        function (res) {
+          return res.json().then(function (json) {
+            if (!res.ok) throw new Error((json.error && json.error.message) || 'session refused (' + res.status + ')');
+            state.session = json;
+            return json;
+          });
+        },
+      );
     }
 
     function connect() {
       if (closed) return;
       var url =
-        apiBase + '/v1/widget/stream?token=' + encodeURIComponent(state.session.token) + '&last_event_id=' + state.lastEventId;
+        apiBase +
+        '/v1/widget/stream?token=' +
+        encodeURIComponent(state.session.token) +
+        '&last_event_id=' +
+        state.lastEventId;
       source = new EventSource(url);
       source.addEventListener('open', function () {
         state.connected = true;
@@ -165,10 +195,15 @@
       var attempt = 0;
       function tryOnce() {
         attempt++;
-        return request('POST', '/v1/widget/messages', { text: text }, {
-          Authorization: 'Bearer ' + state.session.token,
-          'Idempotency-Key': key,
-        }).then(
+        return request(
+          'POST',
+          '/v1/widget/messages',
+          { text: text },
+          {
+            Authorization: 'Bearer ' + state.session.token,
+            'Idempotency-Key': key,
+          },
+        ).then(
           function (res) {
             if (res.ok) return res.json();
             if ((res.status === 429 || res.status >= 500 || res.status === 409) && attempt < 6) {
@@ -187,6 +222,133 @@
       }
       return tryOnce();
     }
+
+    function setVoice(status) {
+      state.voice.status = status;
+      root.setAttribute('data-voice', status);
+      if (callButton) callButton.textContent = status === 'connecting' || status === 'in_call' ? 'Hang up' : 'Call';
+    }
+
+    var livekitLoading = null;
+    /** LiveKit's browser SDK (global LivekitClient), loaded from the service once. */
+    function loadLivekit() {
+      if (window.LivekitClient) return Promise.resolve(window.LivekitClient);
+      if (!livekitLoading)
+        livekitLoading = new Promise(function (resolve, reject) {
+          var script = document.createElement('script');
+          script.src = apiBase + '/widget/livekit-client.js';
+          script.onload = function () {
+            resolve(window.LivekitClient);
+          };
+          script.onerror = function () {
+            livekitLoading = null;
+            reject(new Error('The voice client could not be loaded.'));
+          };
+          document.head.appendChild(script);
+        });
+      return livekitLoading;
+    }
+
+    /** Counts the times the assistant starts speaking, from the level of its audio (50 ms steps, 300 ms pauses). */
+    function watchAssistant(LK, track) {
+      var analyser = LK.createAudioAnalyser(track);
+      var speaking = false;
+      var quiet = 0;
+      var timer = setInterval(function () {
+        if (analyser.calculateVolume() > 0.02) {
+          quiet = 0;
+          if (!speaking) {
+            speaking = true;
+            state.voice.assistantSpoke++;
+            root.setAttribute('data-assistant-spoke', String(state.voice.assistantSpoke));
+          }
+        } else if (speaking && ++quiet >= 6) speaking = false;
+      }, 50);
+      voiceCall.cleanups.push(function () {
+        clearInterval(timer);
+        analyser.cleanup();
+      });
+    }
+
+    /** Starts a voice call: POST /v1/widget/voice, then the LiveKit room with the microphone on. */
+    function startCall() {
+      if (!state.session || voiceCall || state.voice.status === 'connecting') return Promise.resolve();
+      setVoice('connecting');
+      setStatus('Calling…');
+      return request(
+        'POST',
+        '/v1/widget/voice',
+        {},
+        {
+          Authorization: 'Bearer ' + state.session.token,
+          'Idempotency-Key': randomId(),
+        },
+      )
+        .then(function (res) {
+          return res.json().then(function (json) {
+            if (!res.ok) throw new Error((json.error && json.error.message) || 'call refused (' + res.status + ')');
+            return json;
+          });
+        })
+        .then(function (voice) {
+          state.voice.callId = voice.call_id;
+          if (voice.simulated) {
+            setVoice('simulated');
+            setStatus('Test mode without LiveKit: call ' + voice.call_id + ' runs as a simulated call.');
+            return;
+          }
+          return loadLivekit().then(function (LK) {
+            var room = new LK.Room();
+            voiceCall = { room: room, cleanups: [] };
+            room.on(LK.RoomEvent.TrackSubscribed, function (track, publication, participant) {
+              if (track.kind !== 'audio' || !voiceCall) return;
+              var el = track.attach();
+              el.setAttribute('data-svc-voice', participant.identity);
+              root.appendChild(el);
+              watchAssistant(LK, track);
+            });
+            room.on(LK.RoomEvent.Disconnected, function () {
+              endCall();
+            });
+            return room
+              .connect(voice.url, voice.token)
+              .then(function () {
+                return room.localParticipant.setMicrophoneEnabled(true);
+              })
+              .then(function () {
+                setVoice('in_call');
+                setStatus('In a call: speak, the assistant listens.');
+              });
+          });
+        })
+        .catch(function (err) {
+          endCall();
+          setStatus(err.message);
+        });
+    }
+
+    /** Ends the voice call: leaves the room (the service then ends the call). */
+    function endCall() {
+      var open = voiceCall;
+      voiceCall = null;
+      if (open) {
+        open.cleanups.forEach(function (cleanup) {
+          cleanup();
+        });
+        open.room.disconnect();
+        Array.prototype.forEach.call(root.querySelectorAll('audio[data-svc-voice]'), function (el) {
+          el.remove();
+        });
+        setStatus('Call ended.');
+      }
+      setVoice(open || state.voice.status !== 'connecting' ? 'ended' : 'idle');
+    }
+
+    if (callButton)
+      callButton.addEventListener('click', function () {
+        if (voiceCall) endCall();
+        else startCall();
+      });
 
     form.addEventListener('submit', function (e) {
       e.preventDefault();
@@ -209,9 +371,12 @@
       state: state,
       ready: ready,
       send: send,
+      call: startCall,
+      hangUp: endCall,
       close: function () {
         closed = true;
         if (source) source.close();
+        if (voiceCall) endCall();
         root.remove();
       },
     };

@@ -462,10 +462,14 @@ const simulatedRoomToken = (room: string) => `simroom_${room}_${crypto.randomByt
 /** Where the widget's browser files are: `web/` at the top of the checkout (this file is dist/src/api/). */
 const WEB_DIR = path.resolve(__dirname, '..', '..', '..', 'web');
 
+/** The LiveKit browser SDK's UMD build (global `LivekitClient`), which the widget loads for voice calls. */
+const LIVEKIT_CLIENT_FILE = require.resolve('livekit-client');
+
 /**
- * `GET /widget.js` (the browser script, web/widget.js; any origin may load it) and `GET /widget/demo`
+ * `GET /widget.js` (the browser script, web/widget.js; any origin may load it), `GET /widget/demo`
  * (a page that mounts it with the publishable key in its fragment, `#key=svc_pk_…`; `npm start` prints
- * its address). No key is needed for either: the script holds nothing secret.
+ * its address) and `GET /widget/livekit-client.js` (the `livekit-client` package's UMD build, loaded by
+ * the widget when the visitor starts a voice call). No key is needed for any: they hold nothing secret.
  */
 export function widgetAssetsRouter(): Router {
   const router = Router();
@@ -474,9 +478,10 @@ export function widgetAssetsRouter(): Router {
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.send(fs.readFileSync(path.join(WEB_DIR, file)));
+    res.send(fs.readFileSync(file));
   };
-  router.get('/widget.js', serve('widget.js', 'application/javascript; charset=utf-8'));
-  router.get('/widget/demo', serve('widget-demo.html', 'text/html; charset=utf-8'));
+  router.get('/widget.js', serve(path.join(WEB_DIR, 'widget.js'), 'application/javascript; charset=utf-8'));
+  router.get('/widget/demo', serve(path.join(WEB_DIR, 'widget-demo.html'), 'text/html; charset=utf-8'));
+  router.get('/widget/livekit-client.js', serve(LIVEKIT_CLIENT_FILE, 'application/javascript; charset=utf-8'));
   return router;
 }

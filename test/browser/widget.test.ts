@@ -5,15 +5,20 @@
  * visitor types a message and sees the assistant's answer; then the proxy cuts every connection and
  * refuses new ones while the visitor's next message is answered; once the proxy lets connections through
  * again, EventSource reconnects with `Last-Event-ID` and the page shows the missed messages, each once,
- * in order.
+ * in order. Voice: with a real LiveKit server, the Call button joins the room with Chromium's fake
+ * microphone playing a WAV file; the assistant's greeting and answer are heard by the page (the level of
+ * the assistant's track), the transcript has the visitor's line, and Hang up ends the call.
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createKey } from '../../src/keys';
 import { Message } from '../../src/models/conversations';
-import { h, newTenant, request } from '../support/harness';
+import { h, newTenant, request, waitForCall } from '../support/harness';
+import { startTestLiveKit } from '../support/livekit';
+import { wavFile } from '../../src/lib/endpointing';
 import { eventually } from '../support/conversations';
 import { startProxy, type CuttableProxy } from '../support/widget';
 
@@ -26,10 +31,11 @@ const shown = (page: Page) =>
 describe('widget in a browser', function () {
   this.timeout(180_000);
   let browser: Browser;
+  let executablePath: string;
   let proxy: CuttableProxy;
 
   before(async () => {
-    const executablePath = execFileSync('bash', [path.resolve(__dirname, '../../../scripts/install-chromium.sh')], {
+    executablePath = execFileSync('bash', [path.resolve(__dirname, '../../../scripts/install-chromium.sh')], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     }).trim();
@@ -97,5 +103,67 @@ describe('widget in a browser', function () {
     expect(await page.evaluate(() => (globalThis as any).demoWidget.state.lastEventId)).to.equal(4);
     expect(errors).to.deep.equal([]);
     await page.close();
+  });
+
+  it('voice: the Call button joins a LiveKit room with the microphone; the assistant greets and answers aloud; Hang up ends the call', async () => {
+    const livekit = await startTestLiveKit();
+    // The microphone is a WAV file Chromium plays as the capture device: 3 s of silence, a 440 Hz tone
+    // (the fake speech-to-text hears "Hello by voice"), silence again.
+    const rate = 16_000;
+    const samples = new Int16Array(rate * 8);
+    for (let i = 3 * rate; i < 3.7 * rate; i++)
+      samples[i] = Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate));
+    const wav = path.join(h().dataDir, 'microphone.wav');
+    fs.writeFileSync(wav, wavFile(samples, rate));
+    h().llm.audio.phrases.set(440, 'Hello by voice');
+    const voiceBrowser = await chromium.launch({
+      executablePath,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-audio-capture=${wav}%noloop`,
+        '--autoplay-policy=no-user-gesture-required',
+        '--allow-loopback-in-peer-connection',
+      ],
+    });
+    try {
+      const t = await newTenant({ first_message: 'Hi, you are talking to the assistant.' });
+      const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
+      const page = await voiceBrowser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(`${h().api.url}/widget/demo#key=${pk}`);
+      await page.waitForFunction(() => (globalThis as any).demoWidget?.state.connected === true, undefined, {
+        timeout: 20_000,
+      });
+      await page.click('.svc-widget .svc-call');
+      await page.waitForSelector('.svc-widget[data-voice=in_call]', { timeout: 20_000 });
+      const callId: string = await page.evaluate(() => (globalThis as any).demoWidget.state.voice.callId);
+      expect(callId).to.match(/^call_/);
+      // The greeting, then the answer to what the microphone said.
+      await page.waitForFunction(() => (globalThis as any).demoWidget.state.voice.assistantSpoke >= 2, undefined, {
+        timeout: 30_000,
+      });
+      expect(h().llm.audio.transcriptions.map((x) => x.text)).to.include('Hello by voice');
+      expect(h().llm.audio.speeches.map((x) => x.input)).to.include('You said: Hello by voice');
+      await page.click('.svc-widget .svc-call'); // Hang up
+      await page.waitForSelector('.svc-widget[data-voice=ended]', { timeout: 10_000 });
+      const call = await waitForCall(t.testKey, callId);
+      expect(call).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
+      const transcript = await request('GET', `/v1/calls/${callId}/transcript`, { key: t.testKey });
+      expect(
+        transcript.body.turns.map((x: { role: string; text: string }) => `${x.role}: ${x.text}`),
+      ).to.include.members([
+        'assistant: Hi, you are talking to the assistant.',
+        'caller: Hello by voice',
+        'assistant: You said: Hello by voice',
+      ]);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      await voiceBrowser.close();
+      await livekit.stop();
+    }
   });
 });

@@ -6,7 +6,8 @@
  * scripts/install-schemathesis.sh into the cache) over every operation of `GET /v1/openapi.json`:
  * the `examples`, `coverage` and `fuzzing` phases, FUZZ_MAX_EXAMPLES cases per operation in fuzzing
  * (default 50), a fixed seed, Twilio's callbacks signed as Twilio signs them (test/fuzz/twilio_signature.py),
- * and these checks:
+ * the widget's routes with a publishable key or a session token (schemathesis.toml, written to the report
+ * folder), every other route with a test-mode secret key, and these checks:
  *
  *   - not_a_server_error: no 5xx, whatever the input;
  *   - status_code_conformance, content_type_conformance, response_schema_conformance: every answer is
@@ -66,7 +67,27 @@ async function main(): Promise<number> {
     const publishable = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
     const session = await request('POST', '/v1/widget/session', { key: publishable, body: { visitor_id: 'fuzz' } });
     if (session.status !== 200) throw new Error(`widget session: ${JSON.stringify(session.body)}`);
+    // The widget's routes take their own credentials: per-operation headers in schemathesis.toml, which
+    // replace the run's `--header` for those operations (an auth hook would not: explicit headers win
+    // over hooks). The stream is left with the secret key (401): a valid stream stays open for as long
+    // as the request timeout.
+    const configFile = path.join(reportDir, 'schemathesis.toml');
+    fs.writeFileSync(
+      configFile,
+      [
+        '[[operations]]',
+        'include-path = "/v1/widget/session"',
+        'headers = { Authorization = "Bearer ${FUZZ_WIDGET_PUBLISHABLE_KEY}" }',
+        '',
+        '[[operations]]',
+        'include-path-regex = "^/v1/widget/(messages|voice)$"',
+        'headers = { Authorization = "Bearer ${FUZZ_WIDGET_SESSION_TOKEN}" }',
+        '',
+      ].join('\n'),
+    );
     const args = [
+      '--config-file',
+      configFile,
       'run',
       `${url}/v1/openapi.json`,
       '--url',
@@ -106,7 +127,7 @@ async function main(): Promise<number> {
           FUZZ_TWILIO_AUTH_TOKEN: twilioAuthToken,
           FUZZ_PUBLIC_BASE_URL: config().publicBaseUrl,
           FUZZ_WIDGET_PUBLISHABLE_KEY: publishable,
-          FUZZ_WIDGET_SESSION_TOKEN: session.body.token,
+          FUZZ_WIDGET_SESSION_TOKEN: session.body.token as string,
         },
       });
       const limitS = Number(process.env.FUZZ_MAX_TIME_S ?? 540);

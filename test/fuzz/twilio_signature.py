@@ -42,28 +42,3 @@ class TwilioSignature:
         digest = hmac.new(token.encode(), payload.encode(), hashlib.sha1).digest()
         case.headers = dict(case.headers or {})
         case.headers["X-Twilio-Signature"] = base64.b64encode(digest).decode()
-
-
-@schemathesis.auth(refresh_interval=None).apply_to(path="/v1/widget/session")
-class WidgetPublishableKey:
-    """`POST /v1/widget/session` takes a publishable key (FUZZ_WIDGET_PUBLISHABLE_KEY), not the secret one."""
-
-    def get(self, case, context):
-        return os.environ["FUZZ_WIDGET_PUBLISHABLE_KEY"]
-
-    def set(self, case, key, context):
-        case.headers = dict(case.headers or {})
-        case.headers["Authorization"] = "Bearer " + key
-
-
-@schemathesis.auth(refresh_interval=None).apply_to(path_regex="^/v1/widget/(messages|voice)$")
-class WidgetSessionToken:
-    """The widget's messages and voice take a session token (FUZZ_WIDGET_SESSION_TOKEN). The stream is left
-    with the secret key (401): a valid stream stays open for as long as the request timeout."""
-
-    def get(self, case, context):
-        return os.environ["FUZZ_WIDGET_SESSION_TOKEN"]
-
-    def set(self, case, token, context):
-        case.headers = dict(case.headers or {})
-        case.headers["Authorization"] = "Bearer " + token

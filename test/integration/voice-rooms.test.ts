@@ -14,44 +14,25 @@ import type { ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import { TokenVerifier } from 'livekit-server-sdk';
 import { DisconnectReason } from '@livekit/rtc-node';
-import { config, setConfig, type Config } from '../../src/config';
+import { config, setConfig } from '../../src/config';
 import { createKey } from '../../src/keys';
-import { freePort, livekitBinary, startLiveKit, type ChildServer } from '../../src/dev/infra';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
 import { eventually } from '../support/conversations';
 import { Visitor } from '../support/voice-visitor';
+import { startTestLiveKit, type TestLiveKit } from '../support/livekit';
 
-const KEY = 'APIvoicetest';
-const SECRET = 'voice-test-secret-0123456789abcdef0123456789';
 const FIRST_MESSAGE = 'Hi, this is the assistant.';
 
 describe('widget voice rooms (real LiveKit server)', function () {
   // The first run on a machine builds livekit-server (3-5 minutes).
   this.timeout(600_000);
-  let livekit: ChildServer & { url: string };
-  let saved: Config;
+  let livekit: TestLiveKit;
   let pk: string;
   let testKey: string;
   const visitors: Visitor[] = [];
 
   before(async () => {
-    const binary = await livekitBinary();
-    livekit = await startLiveKit(binary, {
-      dataDir: path.join(h().dataDir, 'livekit'),
-      port: await freePort(),
-      rtcTcpPort: await freePort(),
-      rtcUdpPort: await freePort(),
-      apiKey: KEY,
-      apiSecret: SECRET,
-    });
-    saved = config();
-    setConfig({
-      ...saved,
-      livekitUrl: livekit.url,
-      livekitApiKey: KEY,
-      livekitApiSecret: SECRET,
-      voiceEndOfTurnMs: 400,
-    });
+    livekit = await startTestLiveKit();
     const t = await newTenant({ first_message: FIRST_MESSAGE });
     testKey = t.testKey;
     pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
@@ -59,7 +40,6 @@ describe('widget voice rooms (real LiveKit server)', function () {
 
   after(async () => {
     for (const v of visitors) await v.leave().catch(() => undefined);
-    setConfig(saved);
     await livekit?.stop();
   });
 
@@ -100,7 +80,7 @@ describe('widget voice rooms (real LiveKit server)', function () {
   it('the assistant joins the room, greets, hears the visitor and answers aloud; the call ends when the visitor leaves', async () => {
     const { session, voice, callId, visitor } = await voiceCall(`voice-room-${Date.now()}`);
     expect(voice).to.include({ object: 'widget_voice', simulated: false, url: livekit.url, room: callId });
-    const claims = await new TokenVerifier(KEY, SECRET).verify(voice.token);
+    const claims = await new TokenVerifier(livekit.apiKey, livekit.apiSecret).verify(voice.token);
     expect(claims.video).to.include({ roomJoin: true, room: callId, canPublish: true, canSubscribe: true });
     expect(claims.sub).to.equal(`visitor:${session.visitor_id}`);
     expect(claims.exp! - Math.floor(Date.now() / 1000)).to.be.within(590, 600);
@@ -185,12 +165,7 @@ describe('widget voice rooms (real LiveKit server)', function () {
 
   it('the worker holding the room dies mid-call: another worker joins the room again and the call goes on', async () => {
     const taskQueue = `voice-crash-${Date.now()}`;
-    const env = {
-      LIVEKIT_URL: livekit.url,
-      LIVEKIT_API_KEY: KEY,
-      LIVEKIT_API_SECRET: SECRET,
-      VOICE_END_OF_TURN_MS: '400',
-    };
+    const env = livekit.env;
     let first: ChildProcess | undefined = await startWorkerProcess(taskQueue, env);
     let second: ChildProcess | undefined;
     try {
