@@ -379,7 +379,8 @@ export function widgetRouter(temporal: Client): Router {
    *   named after the call, an access token for it and this visitor (livekit-server-sdk `AccessToken`,
    *   identity = the conversation's visitor, valid 10 minutes to join), and the call's workflow sends the
    *   assistant into the room (`attendRoom`, src/activities/voice-room.ts): it listens, answers and speaks.
-   *   The call rings until the visitor joins (60 s, then `no_answer`) and ends when they leave.
+   *   The call rings until the visitor joins (60 s, then `no_answer`) and ends when they leave. One room
+   *   per visitor at a time: 409 `call_in_progress` while their previous voice call is live.
    * - Without them: test mode answers a simulated room whose call runs as a simulated call; live mode is
    *   503 `voice_not_configured`.
    */
@@ -416,6 +417,26 @@ export function widgetRouter(temporal: Client): Router {
       );
     await idempotent(req, res, 'call', async (callId) => {
       const visitor = conv.customer_number;
+      if (livekit) {
+        // One voice room per visitor at a time (a second tab, a double click): the first is still live.
+        const live = await Call.findOne(
+          {
+            org_id: session.org_id,
+            livemode: session.livemode,
+            to: visitor,
+            simulated: false,
+            status: { $in: ['queued', 'ringing', 'in_progress'] },
+          },
+          { _id: 1 },
+        ).lean();
+        if (live)
+          throw new ApiError(
+            409,
+            'invalid_request_error',
+            'call_in_progress',
+            `This visitor is already in voice call ${live._id}; end it (leave the room) before starting another.`,
+          );
+      }
       const input = newCallInput(
         callId,
         { orgId: session.org_id, livemode: session.livemode },

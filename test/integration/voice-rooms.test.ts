@@ -146,8 +146,12 @@ describe('widget voice rooms (real LiveKit server)', function () {
     );
   });
 
-  it('a voice call cannot be transferred (409 call_not_transferable); POST /v1/calls/{id}/end hangs up and closes the room', async () => {
-    const { callId, visitor } = await voiceCall(`voice-end-${Date.now()}`);
+  it('one voice call per visitor at a time (409 call_in_progress); no transfer (409 call_not_transferable); POST /v1/calls/{id}/end hangs up and closes the room', async () => {
+    const { session, callId, visitor } = await voiceCall(`voice-end-${Date.now()}`);
+    const second = await request('POST', '/v1/widget/voice', { key: session.token });
+    expect(second.status, JSON.stringify(second.body)).to.equal(409);
+    expect(second.body.error.code).to.equal('call_in_progress');
+    expect(second.body.error.message).to.include(callId);
     const transfer = await request('POST', `/v1/calls/${callId}/transfer`, {
       key: testKey,
       body: { to: '+14155550100' },
@@ -161,6 +165,11 @@ describe('widget voice rooms (real LiveKit server)', function () {
     await eventually(async () => visitor.disconnected !== null, 'the visitor disconnected');
     expect(visitor.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
     await keepHistory(callId, 'api-end');
+    // Once it is over, the visitor may call again.
+    const again = await request('POST', '/v1/widget/voice', { key: session.token });
+    expect(again.status, JSON.stringify(again.body)).to.equal(200);
+    expect(again.body.call_id).to.not.equal(callId);
+    await request('POST', `/v1/calls/${again.body.call_id}/end`, { key: testKey });
   });
 
   it('the worker holding the room dies mid-call: another worker joins the room again and the call goes on', async () => {
