@@ -12,7 +12,10 @@
  *   (`openai.audio.transcriptions`, `VOICE_STT_MODEL`) and hands it to the workflow in order
  *   (src/lib/voice-turns.ts: `callerSaid` updates, the holding line when an answer is late);
  * - speaks the first message and every answer (`openai.audio.speech`, `VOICE_TTS_MODEL`, 24 kHz PCM)
- *   into its track as the audio arrives; the visitor talking over it stops it (barge-in);
+ *   into its track as the audio arrives; the visitor talking over it stops it (barge-in). An answer is
+ *   spoken a sentence at a time as the model writes it: the attendance registers a token channel
+ *   (src/lib/call-relay.ts, the call's `relay_sessions` record, replaced by a retried attendance) and the
+ *   LLM activity streams the words there, as it does to a phone call's ConversationRelay;
  * - heartbeats every second. A worker that dies takes the assistant out of the room; Temporal retries
  *   the activity after the heartbeat timeout on any worker, which joins again under the same identity
  *   (LiveKit then drops the old connection if it is still there) and the call goes on. An attendance
@@ -50,6 +53,9 @@ import { config } from '../config';
 import { logger } from '../logger';
 import { Endpointer, wavFile } from '../lib/endpointing';
 import { voiceTurns } from '../lib/voice-turns';
+import { relayTokenServer } from '../lib/call-relay';
+import { RelaySession } from '../models/calls';
+import { sealSecret } from '../secrets';
 import {
   callWorkflowId,
   ROOM_ASSISTANT_IDENTITY,
@@ -142,10 +148,33 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
       finish('call_over');
     });
 
+  // The answer's words as the model writes them (the LLM activity streams them here, src/lib/call-relay.ts),
+  // spoken a sentence at a time before the whole answer is known; the update's answer then only ends it.
+  const streaming = new SentenceStream((sentence) => void speaker.say(sentence));
+  speaker.onInterrupt = () => streaming.mute();
+  const tokens = relayTokenServer();
+  const channel = await tokens.register(input.callId, streaming).catch((err: Error) => {
+    logger.warn('voice room: token channel unavailable; answers are spoken whole', { ...log, error: err.message });
+    return null;
+  });
+  if (channel)
+    await RelaySession.replaceOne(
+      { _id: input.callId },
+      {
+        provider_call_sid: `room:${input.room.name}`,
+        created_ms: Date.now(),
+        stream_url: channel.url,
+        stream_token: sealSecret(channel.token),
+      },
+      { upsert: true },
+    );
+
   const turns = voiceTurns(handle, input.callId, {
-    hold: (line) => (void speaker.say(line), true),
+    hold: (line) => !streaming.started && (void speaker.say(line), true),
     speak: async (result: CallerSaidResult) => {
-      if (result.text) await speaker.say(result.text);
+      if (streaming.started) streaming.end();
+      else if (result.text) void speaker.say(result.text);
+      await speaker.idle();
       if (!result.ended) return false;
       // The assistant said goodbye: the call is over once it is heard; then the room is closed.
       await new Promise((r) => setTimeout(r, GOODBYE_TAIL_MS));
@@ -233,6 +262,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
     return await Promise.race([done, ctx.cancelled]);
   } finally {
     clearInterval(heartbeat);
+    await tokens.close();
     speaker.interrupt();
     await room.disconnect().catch(() => undefined);
     await speaker.source.close().catch(() => undefined);
@@ -247,8 +277,15 @@ class Speaker {
   private queue = Promise.resolve();
   private generation = 0;
   private abort: AbortController | null = null;
+  /** Called when the visitor talks over the assistant. */
+  onInterrupt: () => void = () => undefined;
 
   constructor(readonly source: AudioSource) {}
+
+  /** Resolves once everything said so far is heard (or interrupted). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
 
   /** Says `text` after what is already queued; resolves once it is heard (or interrupted). */
   say(text: string): Promise<void> {
@@ -259,6 +296,7 @@ class Speaker {
 
   /** Stops speaking now: the track's queued audio is dropped and so is every text waiting. */
   interrupt(): void {
+    this.onInterrupt();
     this.generation++;
     this.abort?.abort();
     this.source.clearQueue();
@@ -295,6 +333,48 @@ class Speaker {
     const samples = new Int16Array(bytes.length / 2);
     for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2);
     await this.source.captureFrame(new AudioFrame(samples, SPEAK_RATE, 1, samples.length));
+  }
+}
+
+/**
+ * The streamed words of one answer, cut into sentences (at `.`, `!`, `?` or a line break followed by
+ * space) so each is spoken as soon as it is complete: text-to-speech of a whole sentence sounds natural,
+ * and the first one is heard long before the model has finished. `end` speaks the rest; `mute` drops the
+ * answer's words still to come (the visitor talked over it).
+ */
+class SentenceStream {
+  private pending = '';
+  private muted = false;
+  /** True once a word of the current answer arrived. */
+  started = false;
+
+  constructor(private readonly sentence: (text: string) => void) {}
+
+  /** A word (or a few) of the answer being written (`TokenSink`). */
+  token(text: string): void {
+    this.started = true;
+    if (this.muted) return;
+    this.pending += text;
+    let m: RegExpExecArray | null;
+    while ((m = /^([\s\S]*?(?:[.!?]|\n))\s+/.exec(this.pending))) {
+      const said = m[1].trim();
+      this.pending = this.pending.slice(m[0].length);
+      if (said) this.sentence(said);
+    }
+  }
+
+  /** The answer is complete: says what is left of it, and gets ready for the next. */
+  end(): void {
+    const rest = this.pending.trim();
+    if (rest && !this.muted) this.sentence(rest);
+    this.pending = '';
+    this.started = false;
+    this.muted = false;
+  }
+
+  mute(): void {
+    if (this.started) this.muted = true;
+    this.pending = '';
   }
 }
 

@@ -103,7 +103,9 @@ const relaySessionSchema = new Schema(
 /**
  * ConversationRelay sessions: inserted by the API's relay handshake (src/api/twilio.ts), one per call
  * (the unique `_id` refuses a second, replayed handshake), with the token channel of the API instance
- * that holds it; read by the LLM activity to stream answers there. Never updated.
+ * that holds it; read by the LLM activity to stream answers there. Never updated, except for a browser
+ * voice room's (`provider_call_sid` `room:<name>`): each attendance of the room (src/activities/voice-room.ts)
+ * replaces it with its own channel (a room call has no CallSid, so no relay handshake can take it).
  */
 export const RelaySession = mongoose.model('RelaySession', relaySessionSchema, 'relay_sessions');
 

@@ -127,6 +127,39 @@ describe('widget voice rooms (real LiveKit server)', function () {
     await keepHistory(callId, 'caller-hung-up');
   });
 
+  it('speaks a streamed answer a sentence at a time, the first before the model has finished', async () => {
+    const { callId, visitor } = await voiceCall(`voice-stream-${Date.now()}`);
+    await visitor.heardAtLeast(1); // the greeting
+    const line = 'One thing. Another thing. A third thing.';
+    h().llm.audio.phrases.set(760, line);
+    const before = h().llm.streaming;
+    h().llm.streaming = { firstTokenMs: 0, tokenGapMs: 300 };
+    try {
+      await visitor.say(760, 600);
+      await eventually(
+        async () => h().llm.audio.speeches.some((x) => x.input === 'A third thing.'),
+        'the last sentence spoken',
+      );
+    } finally {
+      h().llm.streaming = before;
+    }
+    const answer = h().llm.requests.find(
+      (r) => r.stream && r.messages.some((m) => m.role === 'user' && m.content === line) && r.answeredMs,
+    );
+    expect(answer, 'the streamed LLM request').to.not.equal(undefined);
+    const spoken = h().llm.audio.speeches.filter((x) => x.atMs >= answer!.atMs!);
+    expect(spoken.map((x) => x.input).slice(0, 3)).to.deep.equal([
+      'You said: One thing.',
+      'Another thing.',
+      'A third thing.',
+    ]);
+    // The first sentence went to speech while the model was still writing (8 words, 300 ms apart).
+    expect(answer!.answeredMs! - spoken[0].atMs).to.be.at.least(1_000);
+    await visitor.leave();
+    await waitForCall(testKey, callId);
+    expect(await transcript(callId)).to.include(`assistant: You said: ${line}`);
+  });
+
   it('the assistant says goodbye and ends the call: the room is closed and the visitor is disconnected', async () => {
     const { callId, visitor } = await voiceCall(`voice-bye-${Date.now()}`);
     await visitor.heardAtLeast(1); // the greeting
