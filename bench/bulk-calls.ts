@@ -17,7 +17,6 @@
  *   BENCH_CONTACTS=1000 node dist/bench/bulk-calls.js
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { config, setConfig } from '../src/config';
@@ -31,12 +30,7 @@ import {
   stopWorkerProcess,
 } from '../test/support/harness';
 import { campaignOver, createForm, waitForCampaign } from '../test/support/bulk-calls';
-
-/** Resident memory of a process in MiB (Linux `/proc/<pid>/status` VmRSS). */
-function rssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : NaN;
-}
+import { rssMiB } from './stats';
 
 async function main(): Promise<void> {
   const total = Math.min(10_000, Math.max(1, Number(process.env.BENCH_CONTACTS ?? 10_000)));

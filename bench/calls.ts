@@ -42,7 +42,7 @@ import {
   stopHarness,
   stopWorkerProcess,
 } from '../test/support/harness';
-import { percentile } from './stats';
+import { cpuMs, percentile } from './stats';
 
 const num = (name: string, fallback: number, max = 100_000) =>
   Math.min(max, Math.max(1, Number(process.env[name] ?? fallback)));
@@ -57,13 +57,10 @@ const TERMINAL = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'ca
 
 /** CPU time (ms, user + system) of each process of this tree, by role. */
 function cpuByRole(roles: Map<number, string>): Record<string, number> {
-  const tick = 1000 / 100; // USER_HZ is 100 on Linux
   const out: Record<string, number> = {};
   for (const [pid, role] of roles) {
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out[role] = (out[role] ?? 0) + (Number(fields[11]) + Number(fields[12])) * tick;
+      out[role] = (out[role] ?? 0) + cpuMs(pid);
     } catch {
       // exited
     }

@@ -153,21 +153,24 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
   const streaming = new SentenceStream((sentence) => void speaker.say(sentence));
   speaker.onInterrupt = () => streaming.mute();
   const tokens = relayTokenServer();
-  const channel = await tokens.register(input.callId, streaming).catch((err: Error) => {
-    logger.warn('voice room: token channel unavailable; answers are spoken whole', { ...log, error: err.message });
-    return null;
-  });
-  if (channel)
-    await RelaySession.replaceOne(
-      { _id: input.callId },
-      {
-        provider_call_sid: `room:${input.room.name}`,
-        created_ms: Date.now(),
-        stream_url: channel.url,
-        stream_token: sealSecret(channel.token),
-      },
-      { upsert: true },
-    );
+  /** Registers the token channel where the LLM activity finds it (this attendance's, replacing any earlier). */
+  const openTokenChannel = async () => {
+    const channel = await tokens.register(input.callId, streaming).catch((err: Error) => {
+      logger.warn('voice room: token channel unavailable; answers are spoken whole', { ...log, error: err.message });
+      return null;
+    });
+    if (channel)
+      await RelaySession.replaceOne(
+        { _id: input.callId },
+        {
+          provider_call_sid: `room:${input.room.name}`,
+          created_ms: Date.now(),
+          stream_url: channel.url,
+          stream_token: sealSecret(channel.token),
+        },
+        { upsert: true },
+      );
+  };
 
   const turns = voiceTurns(handle, input.callId, {
     hold: (line) => !streaming.started && (void speaker.say(line), true),
@@ -247,6 +250,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
   try {
     await Promise.race([
       (async () => {
+        await openTokenChannel();
         await room.connect(cfg.livekitUrl!, await at.toJwt(), { autoSubscribe: true, dynacast: false });
         const options = new TrackPublishOptions();
         options.source = TrackSource.SOURCE_MICROPHONE;

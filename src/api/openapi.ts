@@ -689,7 +689,7 @@ export const OPERATIONS: ApiOperation[] = [
     operationId: 'widgetScript',
     summary: 'The widget script',
     description:
-      'The browser script: `SvcWidget.mount({publishableKey, apiBase?, identity?})` shows a chat panel (session, stream, messages). No key needed.',
+      'The browser script: `SvcWidget.mount({publishableKey, apiBase?, identity?, voice?})` shows a chat panel (session, stream, messages) with a Call button (a voice room, `POST /v1/widget/voice`). No key needed.',
     content: { 'application/javascript': { schema: { type: 'string' } } },
   }),
   op({
@@ -700,6 +700,16 @@ export const OPERATIONS: ApiOperation[] = [
     summary: 'The widget demo page',
     description: 'A page that mounts the widget with the publishable key of its fragment (`#key=svc_pk_…`).',
     content: { 'text/html': { schema: { type: 'string' } } },
+  }),
+  op({
+    tag: 'Widget',
+    method: 'get',
+    path: '/widget/livekit-client.js',
+    operationId: 'widgetLivekitClient',
+    summary: "LiveKit's browser SDK",
+    description:
+      "The `livekit-client` package's UMD build (global `LivekitClient`), which the widget loads when the visitor starts a voice call. No key needed.",
+    content: { 'application/javascript': { schema: { type: 'string' } } },
   }),
   // Events and webhooks
   op({

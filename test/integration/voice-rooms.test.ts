@@ -112,7 +112,7 @@ describe('widget voice rooms (real LiveKit server)', function () {
 
     await visitor.leave();
     const ended = await waitForCall(testKey, callId);
-    expect(ended).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
+    expect(ended).to.include({ status: 'completed', end_reason: 'caller_hung_up', error: null });
     expect(await transcript(callId)).to.deep.equal([
       `assistant: ${FIRST_MESSAGE}`,
       'caller: Hello from the browser',
@@ -166,7 +166,7 @@ describe('widget voice rooms (real LiveKit server)', function () {
     h().llm.audio.phrases.set(520, 'TOOL end_call {}');
     await visitor.say(520, 600);
     const ended = await waitForCall(testKey, callId);
-    expect(ended).to.include({ status: 'completed', end_reason: 'assistant_ended' });
+    expect(ended).to.include({ status: 'completed', end_reason: 'assistant_ended', error: null });
     await eventually(async () => visitor.disconnected !== null, 'the visitor disconnected');
     expect(visitor.disconnected).to.equal(DisconnectReason.ROOM_DELETED);
     // The goodbye was spoken, and heard in full before the room closed.
