@@ -11,7 +11,7 @@
  *   - the worker's CPU while the rooms talk (ms of CPU per second of wall time, and per room) and its RSS
  *     before, at the peak and after.
  *
- * Knobs: BENCH_ROOMS (default 10), BENCH_TURNS (default 5), BENCH_END_OF_TURN_MS (default 600).
+ * Knobs: BENCH_ROOMS (default 6), BENCH_TURNS (default 5), BENCH_END_OF_TURN_MS (default 600).
  * Loopback only; the visitors' own media work shares the machine with the worker.
  *
  *   npm run bench:voice-rooms
@@ -36,13 +36,18 @@ const num = (name: string, fallback: number, max: number) =>
   Math.min(max, Math.max(1, Number(process.env[name] ?? fallback)));
 
 async function main(): Promise<void> {
-  const rooms = num('BENCH_ROOMS', 10, 100);
+  const rooms = num('BENCH_ROOMS', 6, 100);
   const turns = num('BENCH_TURNS', 5, 50);
   const endOfTurnMs = num('BENCH_END_OF_TURN_MS', 600, 5_000);
   await startHarness();
   const livekit = await startTestLiveKit({ endOfTurnMs });
   const taskQueue = `bench-voice-${Date.now()}`;
   const worker = await startWorkerProcess(taskQueue, livekit.env);
+  let workerErr = '';
+  worker.stderr!.on('data', (c) => (workerErr = (workerErr + c).slice(-4000)));
+  worker.once('exit', (code, signal) => {
+    if (code !== 0) console.error(`the worker process exited (${code ?? signal}): ${workerErr}`);
+  });
   try {
     const t = await newTenant({ first_message: 'Hello.' });
     const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
@@ -52,7 +57,9 @@ async function main(): Promise<void> {
     setConfig({ ...saved, taskQueue, widgetRateLimitIp: 0, widgetRateLimitSession: 0 });
     const rssBefore = rssMiB(worker.pid!);
     let rssPeak = rssBefore;
-    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMiB(worker.pid!))), 500);
+    const sampler = setInterval(() => {
+      if (worker.exitCode === null) rssPeak = Math.max(rssPeak, rssMiB(worker.pid!));
+    }, 500);
     const delays: number[] = [];
     const cpuStart = cpuMs(worker.pid!);
     const started = performance.now();

@@ -94,6 +94,8 @@ const SPEAK_FRAME = 480;
  * closed, so the audio still in flight (network, the visitor's jitter buffer) is heard, not cut.
  */
 const GOODBYE_TAIL_MS = 500;
+/** Longest wait for the visitor's client to subscribe to the assistant's track before the greeting (ms). */
+const GREETING_WAIT_MS = 5_000;
 /** Tries of one transcription before the utterance is given up (the client's own retries are off). */
 const STT_TRIES = 3;
 
@@ -190,11 +192,18 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
 
   // The visitor: present (the call is answered), audio (heard), gone (hung up).
   let answered = false;
+  // The greeting waits until the visitor's client has subscribed to our track (audio sent before that is
+  // lost to them), at most GREETING_WAIT_MS.
+  const listenedTo = new Promise<void>((resolve) => {
+    room.once(RoomEvent.LocalTrackSubscribed, () => resolve());
+    setTimeout(resolve, GREETING_WAIT_MS).unref();
+  });
   const visitorIn = () => {
     if (answered) return;
     answered = true;
     void status('in-progress');
-    if (input.firstMessage && info.attempt === 1) void speaker.say(input.firstMessage); // a retry joins mid-call
+    // A retried attendance joins mid-call: it does not greet again.
+    if (input.firstMessage && info.attempt === 1) void listenedTo.then(() => speaker.say(input.firstMessage!));
   };
   const isVisitor = (p: RemoteParticipant) => p.identity === input.room.participant;
   room.on(RoomEvent.ParticipantConnected, (p) => isVisitor(p) && visitorIn());
