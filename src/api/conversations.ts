@@ -2,7 +2,8 @@
  * Messages and conversations (spec section 4 "Messages and conversations"; scopes `messages:read` /
  * `messages:write`), and what live messaging needs beyond the specification:
  *
- *   POST   /v1/messages                          send (Idempotency-Key): `{channel, to, text | template, agent_id?}`
+ *   POST   /v1/messages                          send (Idempotency-Key): `{channel, to, text | template, agent_id?}`;
+ *                                                 `channel: web` replies to a widget visitor
  *   GET    /v1/messages/{id}                     a message
  *   GET    /v1/conversations                     list; filters `channel`, `status`, `customer_number`
  *   GET    /v1/conversations/{id}                a conversation
@@ -21,7 +22,10 @@
  * WhatsApp free text 24:00:00 or more after the customer's last message, and in live mode 422
  * `whatsapp_number_not_connected` (`sms_number_not_connected`) without a connected number. The answer is
  * the message, `queued`; the conversation's workflow sends it. While a person has the conversation
- * (`needs_person`) a sent message's author is `person`, otherwise `api`.
+ * (`needs_person`) a sent message's author is `person`, otherwise `api`. On `web`, `to` is the visitor
+ * (`user:<user_id>` or `visitor:<visitor_id>`, the conversation's `customer_number`), the conversation must
+ * exist (422 `conversation_missing`: visitors start them in the widget), templates do not apply, and the
+ * message reaches the visitor through the widget's stream (no provider, no Twilio needed in live mode).
  *
  * Every message of a conversation goes through its `conversationWorkflow` (src/workflows/conversations.ts),
  * started or reached with signal-with-start / update-with-start (src/lib/conversations.ts).
@@ -92,13 +96,30 @@ const templateParam = z.strictObject({
     .optional(),
 });
 
-export const sendMessageSchema = z.strictObject({
-  channel: z.enum(MESSAGING_CHANNELS),
-  to: e164,
-  text: z.string().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`).optional(),
-  template: templateParam.optional(),
-  agent_id: z.string().min(1).optional(),
-});
+/** A widget visitor's address, the `to` of a web message: `user:<user_id>` or `visitor:<visitor_id>`. */
+const webAddress = z
+  .string()
+  .regex(/^(user|visitor):[^\s]{1,128}$/, 'must be a widget visitor: user:<user_id> or visitor:<visitor_id>');
+
+export const sendMessageSchema = z
+  .strictObject({
+    channel: z.enum(CHANNELS),
+    to: z.union([e164, webAddress]),
+    text: z.string().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`).optional(),
+    template: templateParam.optional(),
+    agent_id: z.string().min(1).optional(),
+  })
+  .superRefine((body, ctx) => {
+    const web = body.channel === 'web';
+    if (web !== webAddress.safeParse(body.to).success)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: web
+          ? 'must be a widget visitor on the web channel: user:<user_id> or visitor:<visitor_id>'
+          : 'must be a phone number in E.164 format on WhatsApp and SMS',
+      });
+  });
 
 export const phoneNumberSchema = z.strictObject({
   number: e164,
@@ -145,9 +166,12 @@ export function conversationsRouter(temporal: Client): Router {
       throw missingParam('text', 'Missing required param: text (or template, on WhatsApp).');
     if (body.text !== undefined && body.template !== undefined)
       throw invalidParam('template', 'Send either text or template, not both.');
-    if (body.channel === 'sms' && body.template)
-      throw invalidParam('template', 'Templates do not apply to SMS (they are WhatsApp message templates); send text.');
-    if (livemode && !telephonyConfigured()) {
+    if (body.channel !== 'whatsapp' && body.template)
+      throw invalidParam(
+        'template',
+        `Templates do not apply to ${body.channel === 'sms' ? 'SMS' : 'the web chat'} (they are WhatsApp message templates); send text.`,
+      );
+    if (livemode && body.channel !== 'web' && !telephonyConfigured()) {
       throw new ApiError(
         503,
         'api_error',
@@ -165,8 +189,15 @@ export function conversationsRouter(temporal: Client): Router {
       const existing = (await Conversation.findOne({
         key: conversationWorkflowId(orgId, livemode, body.channel, body.to),
       }).lean()) as WithId<ConversationDoc> | null;
+      // The web chat has no number to start from: a visitor starts their conversation in the widget.
+      if (!existing && body.channel === 'web')
+        throw unprocessable(
+          'conversation_missing',
+          `No web conversation with ${body.to} in this mode: a visitor starts one through the widget (POST /v1/widget/session).`,
+          'to',
+        );
       // A new conversation is sent from the organization's number for the channel; an existing one keeps its own.
-      const number = existing ? null : await serviceNumberFor(orgId, livemode, body.channel);
+      const number = existing || body.channel === 'web' ? null : await serviceNumberFor(orgId, livemode, body.channel);
       if (!existing && !number) {
         throw unprocessable(
           `${body.channel}_number_not_connected`,

@@ -334,6 +334,49 @@ describe('widget', function () {
       expect(empty.body.error.param).to.equal('text');
     });
 
+    it('takes a reply to the visitor through POST /v1/messages (channel web): stored, streamed, in the conversation', async () => {
+      const s = (await openSession(t.pk, { visitor_id: `reply-${Date.now()}` })).body;
+      const asked = await request('POST', '/v1/widget/messages', { key: s.token, body: { text: 'Is anyone there?' } });
+      expect(asked.status).to.equal(200);
+      const to = `visitor:${s.visitor_id}`;
+      const reply = await request('POST', '/v1/messages', {
+        key: t.testKey,
+        body: { channel: 'web', to, text: 'Yes, a person is here.' },
+        headers: { 'Idempotency-Key': `reply-${s.id}` },
+      });
+      expect(reply.status, JSON.stringify(reply.body)).to.equal(200);
+      expect(reply.body).to.include({
+        channel: 'web',
+        direction: 'outbound',
+        author: 'api',
+        text: 'Yes, a person is here.',
+        conversation_id: s.conversation_id,
+      });
+      // The stream shows the question, the assistant's answer and the reply (in the order stored).
+      const read = await readStream(`${h().api.url}/v1/widget/stream?token=${s.token}`, {
+        stop: (events) => events.length >= 3,
+      });
+      const texts = read.events.map((e) => JSON.parse(e.data).text);
+      expect(texts).to.have.members(['Is anyone there?', 'You said: Is anyone there?', 'Yes, a person is here.']);
+      expect(read.events.map((e) => e.id)).to.deep.equal(['1', '2', '3']);
+      const stored = await request('GET', `/v1/messages/${reply.body.id}`, { key: t.testKey });
+      expect(stored.body.status).to.equal('delivered');
+
+      // Refused, naming the param: a phone number on web, a visitor on WhatsApp, a visitor with no
+      // conversation, a template on web.
+      const cases: [Record<string, unknown>, number, string, string][] = [
+        [{ channel: 'web', to: '+14155550100', text: 'x' }, 400, 'to', 'parameter_invalid'],
+        [{ channel: 'whatsapp', to, text: 'x' }, 400, 'to', 'parameter_invalid'],
+        [{ channel: 'web', to: 'visitor:nobody-here', text: 'x' }, 422, 'to', 'conversation_missing'],
+        [{ channel: 'web', to, template: { name: 'x', language: 'en' } }, 400, 'template', 'parameter_invalid'],
+      ];
+      for (const [body, status, param, code] of cases) {
+        const res = await request('POST', '/v1/messages', { key: t.testKey, body });
+        expect(res.status, JSON.stringify([body, res.body])).to.equal(status);
+        expect(res.body.error).to.include({ param, code });
+      }
+    });
+
     it('resumes across two API processes: 1,000 events through 100 forced disconnects, every event once and in order', async () => {
       const s = (await openSession(t.pk, { visitor_id: `resume-${Date.now()}` })).body;
       const other: ApiProcess = await startApiProcess({ WIDGET_RATE_LIMIT_SESSION: '0', WIDGET_RATE_LIMIT_IP: '0' });
