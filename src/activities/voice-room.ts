@@ -16,9 +16,10 @@
  *   spoken a sentence at a time as the model writes it: the attendance registers a token channel
  *   (src/lib/call-relay.ts, the call's `relay_sessions` record, replaced by a retried attendance) and the
  *   LLM activity streams the words there, as it does to a phone call's ConversationRelay;
- * - heartbeats every second. A worker that dies takes the assistant out of the room; Temporal retries
- *   the activity after the heartbeat timeout on any worker, which joins again under the same identity
- *   (LiveKit then drops the old connection if it is still there) and the call goes on. An attendance
+ * - heartbeats every second (`AttendRoomProgress`). A worker that dies takes the assistant out of the room;
+ *   Temporal retries the activity after the heartbeat timeout on any worker, which joins again under the
+ *   same identity (LiveKit then drops the old connection if it is still there) and the call goes on, not
+ *   answered or greeted a second time when the last heartbeat says it was already. An attendance
  *   replaced that way (`DUPLICATE_IDENTITY`) ends without error, so two never fight over the room.
  *
  * Returns when the visitor leaves, the call is over (the assistant said goodbye, an update was refused,
@@ -113,6 +114,14 @@ export interface AttendRoomResult {
   utterances: number;
 }
 
+/** The attendance's heartbeat details: what a retried attempt takes over (`Context.info.heartbeatDetails`). */
+export interface AttendRoomProgress {
+  /** The visitor was in the room: the call was answered (`in-progress` signalled) and greeted. */
+  answered: boolean;
+  /** Utterances this attempt heard (for operators: the Web UI shows the last heartbeat). */
+  utterances: number;
+}
+
 /**
  * Attends the call's voice room until the call no longer needs it (see the module's description).
  * @throws ApplicationFailure `VoiceRoomUnavailable` without `LIVEKIT_URL`/`LIVEKIT_API_KEY`/`LIVEKIT_API_SECRET`
@@ -190,8 +199,13 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
     end: () => finish('call_over'),
   });
 
-  // The visitor: present (the call is answered), audio (heard), gone (hung up).
-  let answered = false;
+  // The visitor: present (the call is answered), audio (heard), gone (hung up). A retried attendance learns
+  // from the last heartbeat whether an earlier one already answered: then the call is in progress and the
+  // visitor was greeted, so it neither signals nor greets again. (A signal now would also schedule the call's
+  // first workflow task since the crash, and while the dead worker was polling less than 10 s ago the server
+  // still sends it to that worker's sticky queue: Temporal's `stickyPollerUnavailableWindow`.)
+  const before = (info.heartbeatDetails ?? {}) as Partial<AttendRoomProgress>;
+  let answered = before.answered === true;
   // The greeting waits until the visitor's client has subscribed to our track (audio sent before that is
   // lost to them), at most GREETING_WAIT_MS.
   const listenedTo = new Promise<void>((resolve) => {
@@ -202,8 +216,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
     if (answered) return;
     answered = true;
     void status('in-progress');
-    // A retried attendance joins mid-call: it does not greet again.
-    if (input.firstMessage && info.attempt === 1) void listenedTo.then(() => speaker.say(input.firstMessage!));
+    if (input.firstMessage) void listenedTo.then(() => speaker.say(input.firstMessage!));
   };
   const isVisitor = (p: RemoteParticipant) => p.identity === input.room.participant;
   room.on(RoomEvent.ParticipantConnected, (p) => isVisitor(p) && visitorIn());
@@ -255,7 +268,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
     }
   };
 
-  const heartbeat = setInterval(() => ctx.heartbeat({ utterances }), 1000);
+  const heartbeat = setInterval(() => ctx.heartbeat({ answered, utterances } satisfies AttendRoomProgress), 1000);
   try {
     await Promise.race([
       (async () => {

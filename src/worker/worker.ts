@@ -30,5 +30,12 @@ export async function createWorker(opts: CreateWorkerOptions = {}): Promise<Work
     // At least the LLM activity's startToCloseTimeout (30 s), so a deploy lets a turn's request finish
     // instead of burning one of its three tries.
     shutdownGraceTime: '35 seconds',
+    // After a worker dies, a workflow it had cached gets its next task on that worker's sticky queue while
+    // the server saw it poll less than 10 s before (the server's sticky poller window); the task then
+    // waits this long before any worker may take it. The TypeScript SDK's default is 10 s, a caller's
+    // silence on a live call; 5 s is the Go and Java SDKs' default. Under load a task that waits this long is
+    // replayed from its history by whichever worker takes it, which is correct, only slower.
+    // https://github.com/temporalio/temporal/pull/2811 (StickyWorkerUnavailable), WorkerOptions docs.
+    stickyQueueScheduleToStartTimeout: '5 seconds',
   });
 }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
-import { TokenVerifier } from 'livekit-server-sdk';
+import { RoomServiceClient, TokenVerifier } from 'livekit-server-sdk';
 import { DisconnectReason } from '@livekit/rtc-node';
 import { config, setConfig } from '../../src/config';
 import { createKey } from '../../src/keys';
@@ -43,18 +43,41 @@ describe('widget voice rooms (real LiveKit server)', function () {
     await livekit?.stop();
   });
 
-  /** A widget session, its voice call and the visitor in the room (the call answered). */
-  async function voiceCall(visitorId: string) {
+  /** A widget session and its voice call, ringing (the assistant in the room, waiting for the visitor). */
+  async function ringingVoiceCall(visitorId: string) {
     const session = await request('POST', '/v1/widget/session', { key: pk, body: { visitor_id: visitorId } });
     expect(session.status, JSON.stringify(session.body)).to.equal(200);
     const voice = await request('POST', '/v1/widget/voice', { key: session.body.token });
     expect(voice.status, JSON.stringify(voice.body)).to.equal(200);
     const callId: string = voice.body.call_id;
     expect((await waitForCall(testKey, callId, (c) => c.status !== 'queued')).status).to.equal('ringing');
-    const visitor = await Visitor.join(voice.body.url, voice.body.token);
+    return { session: session.body, voice: voice.body, callId };
+  }
+
+  /** The visitor joins the call's room with its token. */
+  async function join(voice: { url: string; token: string }): Promise<Visitor> {
+    const visitor = await Visitor.join(voice.url, voice.token);
     visitors.push(visitor);
-    await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
-    return { session: session.body, voice: voice.body, callId, visitor };
+    return visitor;
+  }
+
+  /** A widget session, its voice call and the visitor in the room (the call answered). */
+  async function voiceCall(visitorId: string) {
+    const call = await ringingVoiceCall(visitorId);
+    const visitor = await join(call.voice);
+    await waitForCall(testKey, call.callId, (c) => c.status === 'in_progress');
+    return { ...call, visitor };
+  }
+
+  /** Runs `body` with the API starting workflows on `taskQueue` (a worker process of the test's own). */
+  async function onTaskQueue<T>(taskQueue: string, body: () => Promise<T>): Promise<T> {
+    const current = config();
+    setConfig({ ...current, taskQueue });
+    try {
+      return await body();
+    } finally {
+      setConfig(current);
+    }
   }
 
   /**
@@ -211,15 +234,7 @@ describe('widget voice rooms (real LiveKit server)', function () {
     let first: ChildProcess | undefined = await startWorkerProcess(taskQueue, env);
     let second: ChildProcess | undefined;
     try {
-      const current = config();
-      setConfig({ ...current, taskQueue });
-      let call: Awaited<ReturnType<typeof voiceCall>>;
-      try {
-        call = await voiceCall(`voice-crash-${Date.now()}`);
-      } finally {
-        setConfig(current);
-      }
-      const { callId, visitor } = call;
+      const { callId, visitor } = await onTaskQueue(taskQueue, () => voiceCall(`voice-crash-${Date.now()}`));
       await visitor.heardAtLeast(1);
       h().llm.audio.phrases.set(600, 'Before the crash');
       await visitor.say(600, 600);
@@ -238,6 +253,7 @@ describe('widget voice rooms (real LiveKit server)', function () {
       expect((await request('GET', `/v1/calls/${callId}`, { key: testKey })).body.status).to.equal('in_progress');
       h().llm.audio.phrases.set(680, 'After the crash');
       await visitor.say(680, 600);
+      const stoppedAt = Date.now();
       // The answer is spoken and heard. (It may come after the holding line: the call's first workflow task
       // after the crash waits for the dead worker's sticky queue to time out, up to 10 s.)
       const spoken = await eventually(
@@ -258,6 +274,10 @@ describe('widget voice rooms (real LiveKit server)', function () {
         throw new Error(`${err.message}; spoken ${JSON.stringify(said)}; heard ${JSON.stringify(heard)}`);
       });
       expect(answer.hz).to.be.within(840, 920);
+      console.log(
+        `      voice room after a worker crash: the visitor stopped speaking → the answer went to speech in ` +
+          `${spoken.atMs - stoppedAt} ms (end-of-turn pause ${config().voiceEndOfTurnMs} ms included)`,
+      );
       // Greeted once: the attendance that took over did not greet again.
       expect(
         h()
@@ -275,7 +295,48 @@ describe('widget voice rooms (real LiveKit server)', function () {
         'caller: After the crash',
         'assistant: You said: After the crash',
       ]);
+      // Answered once: the attendance that took over read the last heartbeat and sent no second `in-progress`.
+      const statuses: string[] = [];
+      for (const e of (await h().env.client.workflow.getHandle(callId).fetchHistory()).events ?? []) {
+        const signal = e.workflowExecutionSignaledEventAttributes;
+        if (signal?.signalName !== 'telephonyStatus') continue;
+        statuses.push(JSON.parse(Buffer.from(signal.input!.payloads![0].data!).toString()).status);
+      }
+      expect(statuses).to.deep.equal(['in-progress', 'completed']);
       await keepHistory(callId, 'worker-crash');
+    } finally {
+      await stopWorkerProcess(first, 'SIGKILL');
+      await stopWorkerProcess(second, 'SIGTERM');
+    }
+  });
+  it('the worker dies while the call rings: the attendance that takes over answers and greets the visitor who joins', async () => {
+    const taskQueue = `voice-ring-crash-${Date.now()}`;
+    const env = livekit.env;
+    let first: ChildProcess | undefined = await startWorkerProcess(taskQueue, env);
+    let second: ChildProcess | undefined;
+    try {
+      const { voice, callId } = await onTaskQueue(taskQueue, () => ringingVoiceCall(`voice-ring-${Date.now()}`));
+      // The first attendance is in the room and has heartbeated (the visitor not there yet).
+      const rooms = new RoomServiceClient(livekit.url.replace(/^ws/, 'http'), livekit.apiKey, livekit.apiSecret);
+      await eventually(
+        async () => (await rooms.listParticipants(callId)).some((p) => p.identity === 'assistant'),
+        'the assistant in the room',
+      );
+      await new Promise((r) => setTimeout(r, 1_500));
+      const crashAt = Date.now();
+      await stopWorkerProcess(first, 'SIGKILL');
+      first = undefined;
+      second = await startWorkerProcess(taskQueue, env);
+      const visitor = await join(voice);
+      // The retried attendance joins after the heartbeat timeout, answers the call and greets once.
+      await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
+      const [greeting] = await visitor.heardAtLeast(1);
+      expect(greeting.startMs).to.be.greaterThan(crashAt);
+      const greetings = h().llm.audio.speeches.filter((x) => x.atMs >= crashAt && x.input === FIRST_MESSAGE);
+      expect(greetings).to.have.length(1);
+      await visitor.leave();
+      expect(await waitForCall(testKey, callId)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
+      expect((await transcript(callId))[0]).to.equal(`assistant: ${FIRST_MESSAGE}`);
     } finally {
       await stopWorkerProcess(first, 'SIGKILL');
       await stopWorkerProcess(second, 'SIGTERM');
