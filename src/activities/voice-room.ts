@@ -55,7 +55,7 @@ import { logger } from '../logger';
 import { Endpointer, wavFile } from '../lib/endpointing';
 import { voiceTurns } from '../lib/voice-turns';
 import { relayTokenServer } from '../lib/call-relay';
-import { RelaySession } from '../models/calls';
+import { Call, RelaySession } from '../models/calls';
 import { sealSecret } from '../secrets';
 import {
   callWorkflowId,
@@ -120,6 +120,12 @@ export interface AttendRoomProgress {
   answered: boolean;
   /** Utterances this attempt heard (for operators: the Web UI shows the last heartbeat). */
   utterances: number;
+}
+
+/** Whether the call was answered (`answered_ms` set on its document; src/workflows/calls.ts). */
+async function wasAnswered(callId: string): Promise<boolean> {
+  const call = await Call.findById(callId, { answered_ms: 1 }).lean();
+  return call?.answered_ms != null;
 }
 
 /**
@@ -200,12 +206,14 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
   });
 
   // The visitor: present (the call is answered), audio (heard), gone (hung up). A retried attendance learns
-  // from the last heartbeat whether an earlier one already answered: then the call is in progress and the
-  // visitor was greeted, so it neither signals nor greets again. (A signal now would also schedule the call's
-  // first workflow task since the crash, and while the dead worker was polling less than 10 s ago the server
-  // still sends it to that worker's sticky queue: Temporal's `stickyPollerUnavailableWindow`.)
+  // whether an earlier one already answered: then the call is in progress and the visitor was greeted, so it
+  // neither signals nor greets again. (A signal now would also schedule the call's first workflow task since
+  // the crash, and while the dead worker was polling less than 10 s ago the server still sends it to that
+  // worker's sticky queue.) The last heartbeat says so, but the SDK sends heartbeats at most every 0.8 ×
+  // the heartbeat timeout (8 s), so the call document (`answered_ms`, written as the workflow took the
+  // signal) is asked too.
   const before = (info.heartbeatDetails ?? {}) as Partial<AttendRoomProgress>;
-  let answered = before.answered === true;
+  let answered = before.answered === true || (info.attempt > 1 && (await wasAnswered(input.callId)));
   // The greeting waits until the visitor's client has subscribed to our track (audio sent before that is
   // lost to them), at most GREETING_WAIT_MS.
   const listenedTo = new Promise<void>((resolve) => {

@@ -234,7 +234,13 @@ describe('widget voice rooms (real LiveKit server)', function () {
     let first: ChildProcess | undefined = await startWorkerProcess(taskQueue, env);
     let second: ChildProcess | undefined;
     try {
-      const { callId, visitor } = await onTaskQueue(taskQueue, () => voiceCall(`voice-crash-${Date.now()}`));
+      const { voice, callId } = await onTaskQueue(taskQueue, () => ringingVoiceCall(`voice-crash-${Date.now()}`));
+      // The visitor joins 1.5 s after the assistant, so the heartbeat that says "answered" is still held back
+      // by the SDK's throttle (8 s) when the worker dies: the attendance that takes over must learn it from
+      // the call itself.
+      await new Promise((r) => setTimeout(r, 1_500));
+      const visitor = await join(voice);
+      await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
       await visitor.heardAtLeast(1);
       h().llm.audio.phrases.set(600, 'Before the crash');
       await visitor.say(600, 600);
