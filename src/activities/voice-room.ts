@@ -19,7 +19,8 @@
  * - heartbeats every second (`AttendRoomProgress`). A worker that dies takes the assistant out of the room;
  *   Temporal retries the activity after the heartbeat timeout on any worker, which joins again under the
  *   same identity (LiveKit then drops the old connection if it is still there) and the call goes on, not
- *   answered or greeted a second time when the last heartbeat says it was already. An attendance
+ *   answered or greeted a second time when the last heartbeat or the call's `answered_ms` says it was
+ *   already. An attendance
  *   replaced that way (`DUPLICATE_IDENTITY`) ends without error, so two never fight over the room.
  *
  * Returns when the visitor leaves, the call is over (the assistant said goodbye, an update was refused,

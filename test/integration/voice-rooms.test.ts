@@ -261,7 +261,8 @@ describe('widget voice rooms (real LiveKit server)', function () {
       await visitor.say(680, 600);
       const stoppedAt = Date.now();
       // The answer is spoken and heard. (It may come after the holding line: the call's first workflow task
-      // after the crash waits for the dead worker's sticky queue to time out, up to 10 s.)
+      // after the crash waits for the dead worker's sticky queue to time out: the worker's
+      // stickyQueueScheduleToStartTimeout, 5 s.)
       const spoken = await eventually(
         async () => h().llm.audio.speeches.find((x) => x.input === 'You said: After the crash'),
         'the answer spoken',
@@ -301,7 +302,8 @@ describe('widget voice rooms (real LiveKit server)', function () {
         'caller: After the crash',
         'assistant: You said: After the crash',
       ]);
-      // Answered once: the attendance that took over read the last heartbeat and sent no second `in-progress`.
+      // Answered once: the attendance that took over learned from the call that it was answered, and sent no
+      // second `in-progress`.
       const statuses: string[] = [];
       for (const e of (await h().env.client.workflow.getHandle(callId).fetchHistory()).events ?? []) {
         const signal = e.workflowExecutionSignaledEventAttributes;
@@ -315,6 +317,7 @@ describe('widget voice rooms (real LiveKit server)', function () {
       await stopWorkerProcess(second, 'SIGTERM');
     }
   });
+
   it('the worker dies while the call rings: the attendance that takes over answers and greets the visitor who joins', async () => {
     const taskQueue = `voice-ring-crash-${Date.now()}`;
     const env = livekit.env;
