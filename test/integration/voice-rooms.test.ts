@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
@@ -16,8 +17,10 @@ import { RoomServiceClient, TokenVerifier } from 'livekit-server-sdk';
 import { DisconnectReason } from '@livekit/rtc-node';
 import { config, setConfig } from '../../src/config';
 import { createKey } from '../../src/keys';
+import { livekitHttpUrl } from '../../src/activities/telephony';
+import { telephonyStatusSignal, type TelephonyStatus } from '../../src/shared/calls';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
-import { eventually } from '../support/conversations';
+import { eventually, sleep } from '../support/conversations';
 import { Visitor } from '../support/voice-visitor';
 import { startTestLiveKit, type TestLiveKit } from '../support/livekit';
 
@@ -238,7 +241,7 @@ describe('widget voice rooms (real LiveKit server)', function () {
       // The visitor joins 1.5 s after the assistant, so the heartbeat that says "answered" is still held back
       // by the SDK's throttle (8 s) when the worker dies: the attendance that takes over must learn it from
       // the call itself.
-      await new Promise((r) => setTimeout(r, 1_500));
+      await sleep(1_500);
       const visitor = await join(voice);
       await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
       await visitor.heardAtLeast(1);
@@ -307,8 +310,8 @@ describe('widget voice rooms (real LiveKit server)', function () {
       const statuses: string[] = [];
       for (const e of (await h().env.client.workflow.getHandle(callId).fetchHistory()).events ?? []) {
         const signal = e.workflowExecutionSignaledEventAttributes;
-        if (signal?.signalName !== 'telephonyStatus') continue;
-        statuses.push(JSON.parse(Buffer.from(signal.input!.payloads![0].data!).toString()).status);
+        if (signal?.signalName !== telephonyStatusSignal.name) continue;
+        statuses.push(defaultPayloadConverter.fromPayload<TelephonyStatus>(signal.input!.payloads![0] as never).status);
       }
       expect(statuses).to.deep.equal(['in-progress', 'completed']);
       await keepHistory(callId, 'worker-crash');
@@ -326,12 +329,12 @@ describe('widget voice rooms (real LiveKit server)', function () {
     try {
       const { voice, callId } = await onTaskQueue(taskQueue, () => ringingVoiceCall(`voice-ring-${Date.now()}`));
       // The first attendance is in the room and has heartbeated (the visitor not there yet).
-      const rooms = new RoomServiceClient(livekit.url.replace(/^ws/, 'http'), livekit.apiKey, livekit.apiSecret);
+      const rooms = new RoomServiceClient(livekitHttpUrl(livekit.url), livekit.apiKey, livekit.apiSecret);
       await eventually(
         async () => (await rooms.listParticipants(callId)).some((p) => p.identity === 'assistant'),
         'the assistant in the room',
       );
-      await new Promise((r) => setTimeout(r, 1_500));
+      await sleep(1_500);
       const crashAt = Date.now();
       await stopWorkerProcess(first, 'SIGKILL');
       first = undefined;
