@@ -1214,9 +1214,10 @@ let cached: JsonSchema | undefined;
 
 /**
  * The OpenAPI 3.1 document of the API (built once per process; it depends only on the code).
- * @param serverUrl the `servers[0].url` to advertise (the request's own origin when served)
+ * @param serverUrl the `servers[0].url` to advertise: the request's own origin when served, else the
+ *   API's address under `npm start` (`PORT` defaults to 3000, src/config.ts)
  */
-export function openApiDocument(serverUrl = 'http://localhost:8080'): JsonSchema {
+export function openApiDocument(serverUrl = 'http://localhost:3000'): JsonSchema {
   cached ??= buildDocument();
   return { ...cached, servers: [{ url: serverUrl }] };
 }
