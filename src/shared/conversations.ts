@@ -287,6 +287,3 @@ export const conversationStateQuery = defineQuery<ConversationState>('state');
 
 /** Signature of `conversationWorkflow`, for starters (no starter imports the workflow module). */
 export type ConversationWorkflow = (input: ConversationWorkflowInput) => Promise<void>;
-
-/** Failure type of a send the messaging provider refused (4xx): the message fails, not retried. */
-export const MESSAGING_REJECTED = 'MessagingRejected';
