@@ -30,7 +30,6 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { config } from '../config';
-import { Agent } from '../models/agents';
 import { Call, RelaySession } from '../models/calls';
 import { isDuplicateKey } from '../models/store';
 import { ApiError } from '../errors';
@@ -39,6 +38,7 @@ import {
   callWorkflowId,
   telephonyStatusSignal,
   TELEPHONY_STATUS_RANK,
+  type AgentSnapshot,
   type CallerSaidResult,
   type TelephonyStatus,
 } from '../shared/calls';
@@ -97,7 +97,8 @@ export function twilioRouter(temporal: Client): Router {
     if (!call || !liveStatuses.includes(call.status) || !callSid || call.provider_call_sid !== callSid) {
       response.hangup();
     } else {
-      const agent = await Agent.findById(call.agent_id).lean();
+      // The agent as the call was placed (its snapshot): an edit since never changes a call in flight.
+      const agent = JSON.parse(call.agent_json ?? 'null') as AgentSnapshot | null;
       const connect = response.connect();
       connect.conversationRelay({
         url: publicUrl(`/twilio/relay/${call._id}?sid=${encodeURIComponent(callSid)}`, true),

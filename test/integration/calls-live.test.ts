@@ -211,6 +211,28 @@ describe('live calls through Twilio', function () {
     expect(events.every((e: any) => e.livemode === true && e.data.object.metadata.crm === '42')).to.equal(true);
   });
 
+  it("greets with the agent's first_message as the call was placed, not as the agent was edited since", async () => {
+    const greeter = await request('POST', '/v1/agents', {
+      key: t.liveKey,
+      body: { name: 'Greeter', instructions: 'Be brief.', first_message: 'Hello from v1.' },
+    });
+    const res = await request('POST', '/v1/calls', {
+      key: t.liveKey,
+      body: { to: '+14155550123', from: '+14155550100', agent_id: greeter.body.id },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const { id } = await waitForCall(t.liveKey, res.body.id, (c) => c.status === 'ringing');
+    const edited = await request('POST', `/v1/agents/${greeter.body.id}`, {
+      key: t.liveKey,
+      body: { first_message: 'Hello from v2.' },
+    });
+    expect(edited.status).to.equal(200);
+    const twiml = await twilioPost(`/twilio/voice/${id}`, { CallSid: sidOf(id) });
+    expect(twiml.text).to.contain('welcomeGreeting="Hello from v1."').and.not.contain('v2');
+    await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
+    await waitForCall(t.liveKey, id);
+  });
+
   it('hangs up through the REST API when Twilio does not end the call after the goodbye', async function () {
     this.timeout(60_000);
     const { id } = await placeLive();
