@@ -13,7 +13,7 @@
  * - `checkBulkCalls`: the store's and Temporal's view of calls that have not reported in time.
  */
 import { Context } from '@temporalio/activity';
-import { Agent } from '../models/agents';
+import { findLiveAgent } from '../models/agents';
 import { BulkCall, BulkCallResult, renderBulkCall, renderBulkCallResult, rowContact } from '../models/bulk-calls';
 import { Call } from '../models/calls';
 import { Form, formDefinition } from '../models/forms';
@@ -126,7 +126,8 @@ export type PreparedCall =
 /**
  * At dial time, for each `{index, attempt, callId}`: `do_not_call` when the organization's contacts mark
  * the number so (checked now, so a contact marked after the campaign started is still skipped), `failed`
- * when the agent or form no longer exists, else the call's `callWorkflow` input under `callId`.
+ * when the agent (deleted too: `findLiveAgent`) or form no longer exists, else the call's `callWorkflow`
+ * input under `callId`.
  */
 export async function prepareBulkCalls(input: {
   bulkCallId: string;
@@ -138,7 +139,7 @@ export async function prepareBulkCalls(input: {
   const ours = <T extends { org_id: string; livemode: boolean }>(d: T | null) =>
     d && d.org_id === doc.org_id && d.livemode === doc.livemode ? d : null;
   const [agent, form, rows] = await Promise.all([
-    Agent.findById(doc.agent_id).lean().then(ours),
+    findLiveAgent(tenant, doc.agent_id),
     Form.findById(doc.form_id).lean().then(ours),
     findByIds(
       BulkCallResult,

@@ -13,12 +13,14 @@ import { emitEvent } from '../lib/events';
 import { customerState } from '../lib/conversations';
 import { findContact } from '../lib/contacts';
 import { messageUsage, recordUsage } from '../lib/usage';
-import { Agent } from '../models/agents';
+import { answeringAgent, findLiveAgent } from '../models/agents';
 import {
   Conversation,
   ConversationLogEntry,
   Message,
   newInboundDocument,
+  numberRouteKey,
+  PhoneNumber,
   type MessageConversation,
   renderConversation,
   renderMessage,
@@ -205,7 +207,7 @@ export async function setConversationAgent(input: { conversationId: string; agen
 
 /** What the assistant is given for a turn. */
 export interface ConversationContext {
-  /** The agent as it is now (edits apply from the next turn), or null when it does not exist. */
+  /** The answering agent as it is now (edits apply from the next turn), or null when there is none. */
   agent: AgentSnapshot | null;
   /** The contact the customer's number belongs to, when contacts exist; null otherwise. */
   contactId: string | null;
@@ -214,7 +216,12 @@ export interface ConversationContext {
 /**
  * Builds what the assistant is given on a turn of a text conversation: the answering agent (read fresh
  * each turn) and the customer's contact (by `customerNumber`, src/lib/contacts.ts), which it also
- * records on the conversation. The LLM activity then loads the contact's records and the agent's
+ * records on the conversation. The answering agent is the conversation's own (`agentId`) while it is not
+ * deleted; once it is deleted (or when the conversation never had one), the agent a new conversation on
+ * its number would get (src/models/agents.ts `answeringAgent`: the number's agent, else the
+ * organization's default), which the conversation's `agent_id` then names; with no live agent at all the
+ * agent is null and the workflow hands the conversation to a person, so no customer message goes
+ * unanswered by a deleted agent or unseen. The LLM activity then loads the contact's records and the agent's
  * knowledge from these ids (src/lib/assistant.ts), as for calls.
  */
 export async function conversationContext(input: {
@@ -225,8 +232,23 @@ export async function conversationContext(input: {
   /** The conversation whose `contact_id` follows the contact found (absent in runs recorded before). */
   conversationId?: string;
 }): Promise<ConversationContext> {
-  if (!input.agentId) return { agent: null, contactId: null };
-  const agent = await Agent.findOne({ _id: input.agentId, org_id: input.orgId, livemode: input.livemode }).lean();
+  const tenant = { orgId: input.orgId, livemode: input.livemode };
+  let agent = input.agentId ? await findLiveAgent(tenant, input.agentId) : null;
+  if (!agent) {
+    // Its agent was deleted (or it never had one): the agent a new conversation on its number would get.
+    const conv = input.conversationId ? await Conversation.findById(input.conversationId).lean() : null;
+    const number = conv
+      ? await PhoneNumber.findOne({
+          route_key: numberRouteKey(input.orgId, input.livemode, conv.service_number),
+        }).lean()
+      : null;
+    agent = await answeringAgent(tenant, number?.org_id === input.orgId ? number.agent_id : null);
+    if (agent && conv && conv.agent_id !== agent._id)
+      await Conversation.updateOne(
+        { _id: conv._id, agent_id: conv.agent_id ?? null },
+        { $set: { agent_id: agent._id } },
+      );
+  }
   if (!agent) return { agent: null, contactId: null };
   const contactId =
     (await findContact({ orgId: input.orgId, livemode: input.livemode }, { phone: input.customerNumber }))?._id ?? null;

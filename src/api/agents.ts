@@ -9,7 +9,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { Agent } from '../models/agents';
 import { insertIfAbsent } from '../models/store';
-import { defaultAgentId, renderAgent } from '../models/agents';
+import { defaultAgentId, findLiveAgent, renderAgent } from '../models/agents';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { deleteAgentKnowledge } from '../lib/knowledge';
 import { idTime } from '../shared/ids';
@@ -39,11 +39,6 @@ export const updateAgentSchema = createAgentSchema.partial().extend({
   model: createAgentSchema.shape.model.unwrap().nullable().optional(),
   transfer_to: createAgentSchema.shape.transfer_to.unwrap().nullable().optional(),
 });
-
-/** The caller's agent `id` unless deleted, else null. */
-export async function findLiveAgent(tenant: { orgId: string; livemode: boolean }, id: string) {
-  return Agent.findOne({ _id: id, org_id: tenant.orgId, livemode: tenant.livemode, deleted_ms: null }).lean();
-}
 
 /** Routes under `/v1/agents`. */
 export function agentsRouter(): Router {
@@ -139,8 +134,10 @@ export function agentsRouter(): Router {
 
   /**
    * `DELETE /v1/agents/{id}` (`agents:write`) → `{id, object: "agent", deleted: true}`. The agent is
-   * missing from then on: GET and lists omit it, `POST /v1/calls` with it is 404 naming `agent_id`; calls
-   * in flight keep their snapshot and run to their end. Its knowledge documents are deleted with it.
+   * missing from then on: GET and lists omit it, `POST /v1/calls`, `/v1/bulk-calls`, `/v1/messages`,
+   * `/v1/phone_numbers` and `/v1/knowledge` with it are 404 naming `agent_id` (src/models/agents.ts
+   * `findLiveAgent`); calls in flight keep their snapshot and run to their end, a campaign dials no more
+   * with it, and a conversation's next turn goes to another agent (`answeringAgent`). Its knowledge documents are deleted with it.
    * 404 `resource_missing` when unknown or already deleted.
    */
   router.delete('/:id', requireScope('agents:write'), async (req, res) => {

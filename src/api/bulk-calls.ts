@@ -24,7 +24,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { stringify } from 'csv-stringify';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { config, telephonyConfigured } from '../config';
-import { Agent } from '../models/agents';
+import { findLiveAgent } from '../models/agents';
 import {
   BulkCall,
   BulkCallResult,
@@ -212,7 +212,7 @@ export function bulkCallsRouter(temporal: Client): Router {
    * `POST /v1/bulk-calls` → the `bulk_call`, `running`. Contacts: up to 10,000 E.164 strings or
    * `{phone, name?, external_id?, context?, metadata?, simulation?}`; a number given twice is called once
    * (`duplicates_removed`). Live keys: `from` required, Twilio must be configured (else 503), no
-   * `simulation`. 404 naming `agent_id` / `form_id` when unknown.
+   * `simulation`. 404 naming `agent_id` / `form_id` when unknown (a deleted agent is unknown).
    */
   router.post('/', requireScope('calls:write'), async (req, res) => {
     const body = parseIndexed(createBulkCallSchema, req.body);
@@ -236,7 +236,7 @@ export function bulkCallsRouter(temporal: Client): Router {
     const campaignMetadata = body.metadata ?? {};
     const { contacts, given, duplicates } = parseContacts(body.contacts, campaignMetadata, livemode);
     const [agent, form] = await Promise.all([
-      Agent.findOne({ _id: body.agent_id, org_id: orgId, livemode }).lean(),
+      findLiveAgent({ orgId, livemode }, body.agent_id),
       Form.findOne({ _id: body.form_id, org_id: orgId, livemode }).lean(),
     ]);
     if (!agent) throw notFound('agent', body.agent_id, 'agent_id');

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { Agent } from '../models/agents';
+import { findLiveAgent } from '../models/agents';
 import { Call, CallTurn, newCallDocument, renderCall, renderTranscript } from '../models/calls';
 import { insertIfAbsent } from '../models/store';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
@@ -102,7 +102,7 @@ export function callsRouter(temporal: Client): Router {
       throw missingParam('from', 'Missing required param: from (a live call needs the service number to call from).');
     // Independent reads, side by side; the agent's 404 comes first, as when they ran one after the other.
     const [agent, contactId] = await Promise.allSettled([
-      Agent.findOne({ _id: body.agent_id, org_id: orgId, livemode, deleted_ms: null }).lean(),
+      findLiveAgent({ orgId, livemode }, body.agent_id),
       resolveCallContact({ orgId, livemode }, { to: body.to, contactId: body.contact_id }),
     ]).then(([a, c]) => {
       if (a.status === 'rejected') throw a.reason;

@@ -44,7 +44,7 @@ import {
   signalConversation,
   updateConversation,
 } from '../lib/conversations';
-import { Agent, defaultAgentId } from '../models/agents';
+import { answeringAgent, findLiveAgent } from '../models/agents';
 import {
   Conversation,
   Message,
@@ -179,7 +179,7 @@ export function conversationsRouter(temporal: Client): Router {
         'Live messaging needs Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for the simulated number.',
       );
     }
-    if (body.agent_id && !(await Agent.exists({ _id: body.agent_id, org_id: orgId, livemode })))
+    if (body.agent_id && !(await findLiveAgent({ orgId, livemode }, body.agent_id)))
       throw notFound('agent', body.agent_id, 'agent_id');
     const template = body.template ? await resolveTemplate(orgId, livemode, body.template) : null;
     const text = template ? template.text : body.text!;
@@ -227,7 +227,7 @@ export function conversationsRouter(temporal: Client): Router {
         existing ??
         (await ensureConversation({ orgId, livemode, channel: body.channel, customerNumber: body.to }, async () => ({
           serviceNumber: number!.number,
-          agentId: body.agent_id ?? number!.agentId ?? (await defaultAgentId(orgId, livemode)),
+          agentId: body.agent_id ?? (await answeringAgent({ orgId, livemode }, number!.agentId))?._id ?? null,
         })));
       const message: OutboundMessageInput = {
         messageId,
@@ -325,13 +325,14 @@ export function conversationsRouter(temporal: Client): Router {
 
   /**
    * `POST /v1/phone_numbers` `{number, channels, agent_id?}` → the phone number: connects a number of the
-   * organization's Twilio account (inbound messages to it reach this organization; `agent_id`, else the
-   * default agent, answers them). 409 `phone_number_already_connected`.
+   * organization's Twilio account (inbound messages to it reach this organization; `agent_id` while it is
+   * not deleted, else the default agent, answers them). 404 naming `agent_id` when that agent is unknown or
+   * deleted; 409 `phone_number_already_connected`.
    */
   router.post('/phone_numbers', requireScope('phone_numbers:write'), async (req, res) => {
     const body = parseBody(phoneNumberSchema, req.body);
     const { orgId, livemode } = req.auth!;
-    if (body.agent_id && !(await Agent.exists({ _id: body.agent_id, org_id: orgId, livemode })))
+    if (body.agent_id && !(await findLiveAgent({ orgId, livemode }, body.agent_id)))
       throw notFound('agent', body.agent_id, 'agent_id');
     await idempotent(req, res, 'pn', async (id) => {
       const doc = {
@@ -499,7 +500,7 @@ export function conversationsRouter(temporal: Client): Router {
     await idempotent(req, res, 'msg', async (messageId) => {
       const conv = await ensureConversation(
         { orgId, livemode, channel: body.channel, customerNumber: body.from },
-        async () => ({ serviceNumber: to, agentId: agentId ?? (await defaultAgentId(orgId, livemode)) }),
+        async () => ({ serviceNumber: to, agentId: (await answeringAgent({ orgId, livemode }, agentId))?._id ?? null }),
       );
       const receivedMs = body.received_at !== undefined ? body.received_at * 1000 : Date.now();
       const result = await updateConversation(temporal, conv, receiveUpdate, messageId, {

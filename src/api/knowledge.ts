@@ -26,7 +26,7 @@ import {
   replaceKnowledgeDocument,
   searchKnowledge,
 } from '../lib/knowledge';
-import { findLiveAgent } from './agents';
+import { findLiveAgent } from '../models/agents';
 import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';

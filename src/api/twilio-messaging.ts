@@ -19,7 +19,7 @@ import twilio from 'twilio';
 import type { Client } from '@temporalio/client';
 import { ensureConversation, signalConversation } from '../lib/conversations';
 import { logger } from '../logger';
-import { defaultAgentId } from '../models/agents';
+import { answeringAgent } from '../models/agents';
 import {
   Conversation,
   Message,
@@ -75,7 +75,10 @@ export function twilioMessagingRouter(temporal: Client): Router {
     }
     const conv = await ensureConversation(
       { orgId: number.org_id, livemode: true, channel, customerNumber: from },
-      async () => ({ serviceNumber: to, agentId: number.agent_id ?? (await defaultAgentId(number.org_id, true)) }),
+      async () => ({
+        serviceNumber: to,
+        agentId: (await answeringAgent({ orgId: number.org_id, livemode: true }, number.agent_id))?._id ?? null,
+      }),
     );
     const media = Number(body.NumMedia ?? 0);
     await signalConversation(temporal, conv, inboundSignal, {

@@ -40,7 +40,7 @@ import {
   widgetPolicy,
   type WidgetPolicy,
 } from '../lib/widget';
-import { Agent, defaultAgentId, type AgentDoc } from '../models/agents';
+import { answeringAgent, defaultAgentId, type AgentDoc } from '../models/agents';
 import { Call, newCallDocument, renderCall } from '../models/calls';
 import {
   Conversation,
@@ -400,14 +400,8 @@ export function widgetRouter(temporal: Client): Router {
         'Browser voice needs LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET on the service; use a test-mode key for a simulated room.',
       );
     const conv = await sessionConversation(session);
-    const agentId = conv.agent_id ?? (await defaultAgentId(session.org_id, session.livemode));
-    const agent = agentId
-      ? await Agent.findById(agentId)
-          .lean()
-          .then((a) =>
-            a && a.org_id === session.org_id && a.livemode === session.livemode && !a.deleted_ms ? a : null,
-          )
-      : null;
+    // The conversation's agent, else (deleted, or none) the default one, as a text turn picks it.
+    const agent = await answeringAgent({ orgId: session.org_id, livemode: session.livemode }, conv.agent_id);
     if (!agent)
       throw new ApiError(
         409,

@@ -45,6 +45,36 @@ export async function defaultAgentId(orgId: string, livemode: boolean): Promise<
   return first[0]?._id ?? null;
 }
 
+/**
+ * The tenant's agent `id` unless it is deleted (`deleted_ms` set), else null: the one lookup for every
+ * use of an agent by id (the API's `agent_id` params, a campaign's dials, a conversation's turns, the
+ * widget's voice call). Read by `_id` alone and the tenant checked here (see `findByIds` in ./store:
+ * FerretDB pushes down only a filter that is exactly `{_id}`).
+ */
+export async function findLiveAgent(tenant: { orgId: string; livemode: boolean }, id: string) {
+  const doc = await Agent.findById(id).lean();
+  return doc && doc.org_id === tenant.orgId && doc.livemode === tenant.livemode && doc.deleted_ms == null ? doc : null;
+}
+
+/**
+ * The agent answering a conversation (its document): the first of `candidates` (most specific first: the one named by
+ * `POST /v1/messages`, the conversation's own, its number's) that is live (see `findLiveAgent`), else the
+ * organization's default agent (`defaultAgentId`), else null (nobody: the conversation goes to a person).
+ * A new conversation picks its agent so, and a conversation whose agent was deleted is answered so from
+ * its next turn (src/activities/conversations.ts `conversationContext`).
+ */
+export async function answeringAgent(
+  tenant: { orgId: string; livemode: boolean },
+  ...candidates: (string | null | undefined)[]
+) {
+  for (const id of candidates) {
+    const agent = id ? await findLiveAgent(tenant, id) : null;
+    if (agent) return agent;
+  }
+  const defaultId = await defaultAgentId(tenant.orgId, tenant.livemode);
+  return defaultId ? findLiveAgent(tenant, defaultId) : null;
+}
+
 /** The agent (assistant) object; `default` is shown when the default agent's id is given. */
 export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null) {
   return {

@@ -1,10 +1,13 @@
 /**
  * Agents managed in full through the real API: update (same validation as create, Stripe's metadata
  * merge, idempotency) and soft delete (missing for reads and new calls, while a call in flight keeps its
- * snapshot and its knowledge goes with it).
+ * snapshot and its knowledge goes with it); a deleted agent is not dialled by a campaign and does not
+ * answer a conversation (the number's or the organization's default agent does, else a person).
  */
 import { expect } from 'chai';
 import { h, newTenant, request, waitForCall } from '../support/harness';
+import { campaignCalls, createForm, phone, startCampaign, waitForCampaign, allResults } from '../support/bulk-calls';
+import { customerNumber, eventually, inbound, waitForMessages } from '../support/conversations';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -126,6 +129,86 @@ describe('agents: update and delete', function () {
     expect(add.status).to.equal(404);
     expect(add.body.error.param).to.equal('agent_id');
     expect((await request('DELETE', `/v1/agents/${agent.id}`, { key: t.liveKey })).status).to.equal(404);
+  });
+
+  it('refuses a deleted agent_id for campaigns, messages and phone numbers (404 naming agent_id)', async () => {
+    const agent = await createAgent(t);
+    expect((await request('DELETE', `/v1/agents/${agent.id}`, { key: t.testKey })).status).to.equal(200);
+    const formId = await createForm(t.testKey);
+    for (const [path, body] of [
+      ['/v1/bulk-calls', { agent_id: agent.id, form_id: formId, contacts: [phone(1)] }],
+      ['/v1/messages', { channel: 'sms', to: customerNumber(), text: 'Hi', agent_id: agent.id }],
+      ['/v1/phone_numbers', { number: customerNumber(), channels: ['sms'], agent_id: agent.id }],
+    ] as const) {
+      const res = await request('POST', path, { key: t.testKey, body });
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).to.equal(404);
+      expect(res.body.error).to.include({ code: 'resource_missing', param: 'agent_id' });
+    }
+  });
+
+  it('stops dialling a campaign whose agent was deleted: the contacts left fail', async function () {
+    this.timeout(90_000);
+    const agent = await createAgent(t);
+    const campaign = await startCampaign(t.testKey, {
+      agent_id: agent.id,
+      form_id: await createForm(t.testKey),
+      max_concurrency: 1,
+      simulation: { caller: ['one', 'two'], pause_seconds: 1 },
+      contacts: Array.from({ length: 4 }, (_, i) => phone(60 + i)),
+    });
+    await waitForCampaign(t.testKey, campaign.id, (c) => c.counts.completed >= 1, 30_000);
+    expect((await request('POST', `/v1/bulk-calls/${campaign.id}/pause`, { key: t.testKey })).status).to.equal(200);
+    const dialled = (await campaignCalls(t.testKey, campaign.id)).length;
+    expect((await request('DELETE', `/v1/agents/${agent.id}`, { key: t.testKey })).status).to.equal(200);
+    expect((await request('POST', `/v1/bulk-calls/${campaign.id}/resume`, { key: t.testKey })).status).to.equal(200);
+    const done = await waitForCampaign(t.testKey, campaign.id);
+    expect(done.status).to.equal('completed');
+    expect((await campaignCalls(t.testKey, campaign.id)).length, 'no dial after the deletion').to.equal(dialled);
+    const failed = (await allResults(t.testKey, campaign.id)).filter((r) => r.status === 'failed');
+    expect(failed.length)
+      .to.equal(4 - dialled)
+      .and.to.be.greaterThan(0);
+  });
+
+  it("answers a conversation whose agent was deleted with the number's or default agent, else hands it to a person", async () => {
+    const own = await newTenant(); // its first agent is its default
+    const desk = await request('POST', '/v1/agents', {
+      key: own.testKey,
+      body: { name: 'Desk', instructions: 'You answer for the desk.' },
+    });
+    const number = customerNumber();
+    const connected = await request('POST', '/v1/phone_numbers', {
+      key: own.testKey,
+      body: { number, channels: ['sms'], agent_id: desk.body.id },
+    });
+    expect(connected.status, JSON.stringify(connected.body)).to.equal(200);
+    const from = customerNumber();
+    const prompts = (conversationId: string) =>
+      h()
+        .llm.requests.filter((r) => r.user === conversationId)
+        .map((r) => r.messages[0].content as string);
+    const conversation = async (id: string) =>
+      (await request('GET', `/v1/conversations/${id}`, { key: own.testKey })).body;
+
+    const first = await inbound(own.testKey, { channel: 'sms', from, to: number, text: 'one' });
+    const id = first.body.conversation_id as string;
+    await waitForMessages(own.testKey, id, 1, (m) => m.author === 'assistant');
+    expect(prompts(id)[0]).to.contain('You answer for the desk.');
+
+    expect((await request('DELETE', `/v1/agents/${desk.body.id}`, { key: own.testKey })).status).to.equal(200);
+    await inbound(own.testKey, { channel: 'sms', from, to: number, text: 'two' });
+    await waitForMessages(own.testKey, id, 2, (m) => m.author === 'assistant');
+    expect(prompts(id)[1]).to.contain('You confirm appointments.').and.not.contain('the desk');
+    expect((await conversation(id)).agent_id, 'the conversation names who answers now').to.equal(own.agentId);
+
+    expect((await request('DELETE', `/v1/agents/${own.agentId}`, { key: own.testKey })).status).to.equal(200);
+    await inbound(own.testKey, { channel: 'sms', from, to: number, text: 'three' });
+    const handed = await eventually(async () => {
+      const c = await conversation(id);
+      return c.status === 'needs_person' ? c : null;
+    }, 'needs_person once no agent is left');
+    expect(handed.handoff_reason).to.equal('No assistant is set to answer this conversation.');
+    expect(prompts(id).length, 'the deleted agents did not answer').to.equal(2);
   });
 
   it('lets a call in flight keep its snapshot of an agent updated or deleted meanwhile', async () => {
