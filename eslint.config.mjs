@@ -79,7 +79,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/models/**/*.ts', 'src/lib/**/*.ts'],
+    files: [
+      'src/models/**/*.ts',
+      'src/services/**/*.ts',
+      'src/providers/**/*.ts',
+      'src/platform/**/*.ts',
+      'src/voice/**/*.ts',
+    ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -25,7 +25,7 @@ import {
   KnowledgeSearcher,
   replaceKnowledgeDocument,
   type IndexedChunk,
-} from '../src/lib/knowledge';
+} from '../src/services/knowledge';
 import { connectStore, disconnectStore } from '../src/models/store';
 import { freePort, infraBinaries, startFerretDB } from '../src/dev/infra';
 import { newId } from '../src/shared/ids';

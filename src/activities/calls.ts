@@ -11,9 +11,9 @@ import { derivedId } from '../shared/ids';
 import type { FormDefinition } from '../shared/forms';
 import { callSystemPrompt, type AssistantAgent, type CallTurnInput, type ChatMessage } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
-import { emitEvent } from '../lib/events';
-import { callTransitions } from '../lib/metrics';
-import { callUsage, endedCallUsage, recordUsage } from '../lib/usage';
+import { emitEvent } from '../services/events';
+import { callTransitions } from '../platform/metrics';
+import { callUsage, endedCallUsage, recordUsage } from '../services/usage';
 
 /** Makes sure the call's document exists (the API normally wrote it already). */
 export async function ensureCallRecord(input: CallWorkflowInput): Promise<void> {
@@ -35,7 +35,7 @@ export interface TransitionCallInput {
  * call as it now is (so every call event carries the call's `metadata`). Throws if the call is missing.
  */
 export async function transitionCall(input: TransitionCallInput): Promise<void> {
-  // The call's usage row comes with its end, before the call shows as ended (src/lib/usage.ts).
+  // The call's usage row comes with its end, before the call shows as ended (src/services/usage.ts).
   await recordUsage(await callUsage(input.callId, input.patch));
   const doc = await Call.findOneAndUpdate(
     { _id: input.callId },

@@ -9,10 +9,10 @@
  */
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import { emitEvent } from '../lib/events';
-import { customerState } from '../lib/conversations';
-import { findContact } from '../lib/contacts';
-import { messageUsage, recordUsage } from '../lib/usage';
+import { emitEvent } from '../services/events';
+import { customerState } from '../services/conversations';
+import { findContact } from '../services/contacts';
+import { messageUsage, recordUsage } from '../services/usage';
 import { Agent } from '../models/agents';
 import {
   Conversation,
@@ -213,9 +213,9 @@ export interface ConversationContext {
 
 /**
  * Builds what the assistant is given on a turn of a text conversation: the answering agent (read fresh
- * each turn) and the customer's contact (by `customerNumber`, src/lib/contacts.ts), which it also
+ * each turn) and the customer's contact (by `customerNumber`, src/services/contacts.ts), which it also
  * records on the conversation. The LLM activity then loads the contact's records and the agent's
- * knowledge from these ids (src/lib/assistant.ts), as for calls.
+ * knowledge from these ids (src/services/assistant-context.ts), as for calls.
  */
 export async function conversationContext(input: {
   orgId: string;

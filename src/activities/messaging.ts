@@ -17,8 +17,8 @@
  */
 import { Context } from '@temporalio/activity';
 import { config, telephonyConfigured } from '../config';
-import { customerState } from '../lib/conversations';
-import { messageUsage, recordUsage } from '../lib/usage';
+import { customerState } from '../services/conversations';
+import { messageUsage, recordUsage } from '../services/usage';
 import { Conversation, Message, newOutboundDocument, type MessageDoc } from '../models/conversations';
 import { insertIfAbsent, type WithId } from '../models/store';
 import { windowOpen, type OutboundMessageInput, type OutboundStatus } from '../shared/conversations';

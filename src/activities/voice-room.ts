@@ -8,13 +8,13 @@
  * - tells the workflow when the visitor is in the room (`telephonyStatus` `in-progress`: the call is
  *   answered) and when they leave (`completed`: the caller hung up);
  * - listens to the visitor's audio (resampled to 16 kHz mono), cuts it into utterances
- *   (src/lib/endpointing.ts: a pause of `VOICE_END_OF_TURN_MS` ends one), transcribes each one
+ *   (src/voice/endpointing.ts: a pause of `VOICE_END_OF_TURN_MS` ends one), transcribes each one
  *   (`openai.audio.transcriptions`, `VOICE_STT_MODEL`) and hands it to the workflow in order
- *   (src/lib/voice-turns.ts: `callerSaid` updates, the holding line when an answer is late);
+ *   (src/voice/turns.ts: `callerSaid` updates, the holding line when an answer is late);
  * - speaks the first message and every answer (`openai.audio.speech`, `VOICE_TTS_MODEL`, 24 kHz PCM)
  *   into its track as the audio arrives; the visitor talking over it stops it (barge-in). An answer is
  *   spoken a sentence at a time as the model writes it: the attendance registers a token channel
- *   (src/lib/call-relay.ts, the call's `relay_sessions` record, replaced by a retried attendance) and the
+ *   (src/voice/relay.ts, the call's `relay_sessions` record, replaced by a retried attendance) and the
  *   LLM activity streams the words there, as it does to a phone call's ConversationRelay;
  * - heartbeats every second (`AttendRoomProgress`). A worker that dies takes the assistant out of the room;
  *   Temporal retries the activity after the heartbeat timeout on any worker, which joins again under the
@@ -53,9 +53,9 @@ import {
 import { AccessToken } from 'livekit-server-sdk';
 import { config } from '../config';
 import { logger } from '../logger';
-import { Endpointer, wavFile } from '../lib/endpointing';
-import { voiceTurns } from '../lib/voice-turns';
-import { relayTokenServer } from '../lib/call-relay';
+import { Endpointer, wavFile } from '../voice/endpointing';
+import { voiceTurns } from '../voice/turns';
+import { relayTokenServer } from '../voice/relay';
 import { Call, RelaySession } from '../models/calls';
 import { sealSecret } from '../secrets';
 import {
@@ -166,7 +166,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
       finish('call_over');
     });
 
-  // The answer's words as the model writes them (the LLM activity streams them here, src/lib/call-relay.ts),
+  // The answer's words as the model writes them (the LLM activity streams them here, src/voice/relay.ts),
   // spoken a sentence at a time before the whole answer is known; the update's answer then only ends it.
   const streaming = new SentenceStream((sentence) => void speaker.say(sentence));
   speaker.onInterrupt = () => streaming.mute();

@@ -5,7 +5,7 @@
  */
 import { config } from '../config';
 import { connectStore, disconnectStore } from '../models/store';
-import { connectClient } from '../lib/temporal';
+import { connectClient } from '../platform/temporal';
 import { logger } from '../logger';
 import { startApi } from './server';
 

@@ -7,10 +7,10 @@
  *   GET  /v1/widget/stream    `?token=` (or the Bearer header); server-sent events, resumable by `Last-Event-ID`
  *   POST /v1/widget/voice     session token, Idempotency-Key → `{url, room, token, expires_at, call_id, simulated}`
  *
- * Rules every one applies: CORS for the organization's allowed origins only (src/lib/widget.ts
+ * Rules every one applies: CORS for the organization's allowed origins only (src/services/widget.ts
  * `originAllowed`; a preflight is answered for any origin, the request itself is refused with 403
  * `origin_not_allowed`); rate limits per IP address and per session, counted in the store so they hold
- * across API processes (src/lib/rate-limit.ts); a secret or restricted key is 403 (widgets must never carry
+ * across API processes (src/platform/rate-limit.ts); a secret or restricted key is 403 (widgets must never carry
  * one).
  *
  * The chat is a conversation on the `web` channel (src/workflows/conversations.ts): the visitor's message
@@ -27,9 +27,9 @@ import type { Client } from '@temporalio/client';
 import { AccessToken } from 'livekit-server-sdk';
 import { ApiError, invalidParam } from '../errors';
 import { config } from '../config';
-import { ensureConversation, updateConversation } from '../lib/conversations';
-import { newCallInput, startCallWorkflow } from '../lib/calls';
-import { consumeRateLimit } from '../lib/rate-limit';
+import { ensureConversation, updateConversation } from '../services/conversations';
+import { newCallInput, startCallWorkflow } from '../services/calls';
+import { consumeRateLimit } from '../platform/rate-limit';
 import {
   identityVerified,
   newSessionToken,
@@ -39,7 +39,7 @@ import {
   SESSION_TTL_MS,
   widgetPolicy,
   type WidgetPolicy,
-} from '../lib/widget';
+} from '../services/widget';
 import { Agent, defaultAgentId, type AgentDoc } from '../models/agents';
 import { Call, newCallDocument, renderCall } from '../models/calls';
 import {

@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { config, setConfig } from '../config';
-import { configureWidget, normalizeOrigin, rotateWidgetSecret } from '../lib/widget';
+import { configureWidget, normalizeOrigin, rotateWidgetSecret } from '../services/widget';
 import { Org } from '../models/orgs';
 import { connectStore, disconnectStore } from '../models/store';
 import { watchBulkCall } from './bulk-calls-watch';

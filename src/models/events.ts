@@ -1,6 +1,6 @@
 /**
  * Events (`evt_…`, object `event`; DESIGN.md section 5). Immutable: written once, by `emitEvent`
- * (src/lib/events.ts) under an id the emitter chose, so a retried emission is a
+ * (src/services/events.ts) under an id the emitter chose, so a retried emission is a
  * duplicate, not a second event.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';

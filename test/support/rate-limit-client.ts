@@ -4,7 +4,7 @@
  * WINDOW_MS, REQUESTS (how many to count at once). Prints `{"allowed": n}` and exits.
  */
 import { connectStore, disconnectStore } from '../../src/models/store';
-import { consumeRateLimit } from '../../src/lib/rate-limit';
+import { consumeRateLimit } from '../../src/platform/rate-limit';
 
 async function main(): Promise<void> {
   await connectStore(process.env.MONGODB_URI!);

@@ -2,7 +2,7 @@
  * Event emission: the one place where an event comes into being (DESIGN.md section 5). `emitEvent`
  * stores the event, rendered once, under an id chosen by the caller (a workflow, so a retried activity
  * stores it once; the API, from its idempotency record), then starts its webhook deliveries with the
- * Temporal client it is given (src/lib/webhooks.ts `startDeliveriesForEvent`). Activities pass the
+ * Temporal client it is given (src/services/webhooks.ts `startDeliveriesForEvent`). Activities pass the
  * worker's client (`Context.current().client`), the API its own.
  *
  * Idempotent: calling it again with the same id stores nothing new and starts no second delivery

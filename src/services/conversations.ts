@@ -20,7 +20,7 @@ import {
   type ConversationWorkflow,
   type ConversationWorkflowInput,
 } from '../shared/conversations';
-import { searchAttributeKeys } from './temporal';
+import { searchAttributeKeys } from '../platform/temporal';
 
 /** Who a conversation is with and through which service number. */
 export interface ConversationKey {

@@ -22,7 +22,7 @@ import {
 } from '../shared/calls';
 import { idTime } from '../shared/ids';
 import { addLogContext } from '../logger';
-import { searchAttributeKeys } from './temporal';
+import { searchAttributeKeys } from '../platform/temporal';
 
 /** The scripted caller used when a test-mode call has no `simulation.caller`. */
 export const DEFAULT_CALLER_SCRIPT = [
@@ -44,7 +44,7 @@ export interface CallRequest {
   /** Test mode only; defaults fill what is missing. Ignored (null) in live mode. */
   simulation?: Partial<Simulation>;
   max_duration_seconds?: number;
-  /** The contact called (`cont_…`), already resolved by the starter (src/lib/contacts.ts `resolveCallContact`). */
+  /** The contact called (`cont_…`), already resolved by the starter (src/services/contacts.ts `resolveCallContact`). */
   contact_id?: string | null;
 }
 
