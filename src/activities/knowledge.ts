@@ -5,7 +5,7 @@
  */
 import { searchKnowledge as search, type KnowledgeHit } from '../services/knowledge';
 import { knowledgeSearchUsage, recordUsage } from '../services/usage';
-import { activityKey } from './llm';
+import { activityKey } from '../platform/temporal';
 
 export interface SearchKnowledgeInput {
   orgId: string;

@@ -28,31 +28,10 @@ import {
   type ToolName,
 } from '../shared/assistant';
 import { knowledgeSearchUsage, llmRequestUsage, recordUsage } from '../services/usage';
+import { callConversation } from '../services/calls';
+import { openai } from '../providers/openai';
+import { activityKey } from '../platform/temporal';
 import { openTokenStream } from '../voice/relay';
-import { callConversation } from './calls';
-
-let client: OpenAI | undefined;
-let clientKey = '';
-
-/**
- * The `openai` client for `OPENAI_BASE_URL` and `OPENAI_API_KEY` (one per configuration; the SDK's own
- * retries off, 25 s timeout): chat completions here, speech-to-text and text-to-speech in voice rooms
- * (src/activities/voice-room.ts).
- */
-export function openai(): OpenAI {
-  const cfg = config();
-  const key = `${cfg.openaiBaseUrl}|${cfg.openaiApiKey}`;
-  if (!client || clientKey !== key) {
-    client = new OpenAI({
-      apiKey: cfg.openaiApiKey ?? 'not-needed',
-      baseURL: cfg.openaiBaseUrl,
-      maxRetries: 0,
-      timeout: 25_000,
-    });
-    clientKey = key;
-  }
-  return client;
-}
 
 export interface GenerateReplyInput {
   callId: string;
@@ -196,12 +175,6 @@ async function streamed(
   } finally {
     await relay.end();
   }
-}
-
-/** This activity's key, the same on every attempt: `<workflow id>:<run id>:<activity id>`. */
-export function activityKey(): string {
-  const { workflowExecution: wf, activityId } = activityInfo();
-  return `${wf ? `${wf.workflowId}:${wf.runId}` : 'standalone'}:${activityId}`;
 }
 
 const usageOwner = (ids: AssistantContextIds) => ({ orgId: ids.orgId, livemode: ids.livemode });

@@ -50,7 +50,7 @@ import {
   type RemoteParticipant,
   type RemoteTrack,
 } from '@livekit/rtc-node';
-import { AccessToken } from 'livekit-server-sdk';
+import { roomToken } from '../providers/livekit';
 import { config } from '../config';
 import { logger } from '../logger';
 import { Endpointer, wavFile } from '../voice/endpointing';
@@ -67,7 +67,7 @@ import {
   type VoiceRoom,
   VOICE_ROOM_UNAVAILABLE,
 } from '../shared/calls';
-import { openai } from './llm';
+import { openai } from '../providers/openai';
 
 /**
  * `@livekit/rtc-node` logs through its own pino logger to stdout, at `debug` unless NODE_ENV is
@@ -146,12 +146,13 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
   const session = `${info.workflowExecution?.runId ?? 'standalone'}:${info.activityId}:${info.attempt}`;
   const log = { call_id: input.callId, room: input.room.name, attempt: info.attempt };
 
-  const at = new AccessToken(cfg.livekitApiKey, cfg.livekitApiSecret, {
+  const token = await roomToken({
     identity: ROOM_ASSISTANT_IDENTITY,
     name: 'Assistant',
     ttl: '6h',
+    room: input.room.name,
+    agent: true,
   });
-  at.addGrant({ roomJoin: true, room: input.room.name, canPublish: true, canSubscribe: true, agent: true });
 
   const room = new Room();
   const speaker = new Speaker(new AudioSource(SPEAK_RATE, 1, 1000));
@@ -282,7 +283,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
     await Promise.race([
       (async () => {
         await openTokenChannel();
-        await room.connect(cfg.livekitUrl!, await at.toJwt(), { autoSubscribe: true, dynacast: false });
+        await room.connect(cfg.livekitUrl!, token, { autoSubscribe: true, dynacast: false });
         const options = new TrackPublishOptions();
         options.source = TrackSource.SOURCE_MICROPHONE;
         await room.localParticipant!.publishTrack(

@@ -3,6 +3,7 @@
  * the Temporal Web UI (registered at start: `--search-attribute` on the dev server, the operator service
  * on any other cluster, AlreadyExists ignored).
  */
+import { activityInfo } from '@temporalio/activity';
 import { Client, Connection } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
 import { config } from '../config';
@@ -49,4 +50,10 @@ export async function ensureSearchAttributes(client: Client): Promise<void> {
       { error: (err as Error).message },
     );
   }
+}
+
+/** This activity's key, the same on every attempt: `<workflow id>:<run id>:<activity id>`. */
+export function activityKey(): string {
+  const { workflowExecution: wf, activityId } = activityInfo();
+  return `${wf ? `${wf.workflowId}:${wf.runId}` : 'standalone'}:${activityId}`;
 }
