@@ -4,7 +4,7 @@
  * cleanly on SIGINT/SIGTERM.
  */
 import { config } from '../config';
-import { connectStore, disconnectStore } from '../models/store';
+import { connectStore, disconnectStore } from '../models/register';
 import { connectClient } from '../platform/temporal';
 import { logger } from '../logger';
 import { startApi } from './server';

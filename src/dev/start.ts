@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { loadConfig, setConfig } from '../config';
-import { connectStore, disconnectStore } from '../models/store';
+import { connectStore, disconnectStore } from '../models/register';
 import { connectClient, ensureSearchAttributes } from '../platform/temporal';
 import { createWorker, WORKFLOWS_PATH } from '../worker/worker';
 import { freeLoopbackAddress, installRuntime } from '../worker/runtime';

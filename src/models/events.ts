@@ -39,3 +39,6 @@ export function renderEvent(e: { id: string; type: string; created: number; live
     data: { object: e.object },
   };
 }
+
+/** An event as stored: the rendered event object plus its organization. */
+export type StoredEvent = ReturnType<typeof renderEvent> & { org_id: string };

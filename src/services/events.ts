@@ -9,7 +9,7 @@
  * (deliveries are started with `REJECT_DUPLICATE` on `<event id>:<endpoint id>`).
  */
 import type { Client } from '@temporalio/client';
-import { Event, renderEvent } from '../models/events';
+import { Event, renderEvent, type StoredEvent } from '../models/events';
 import { insertIfAbsent } from '../models/store';
 import { startDeliveriesForEvent } from './webhooks';
 
@@ -25,9 +25,6 @@ export interface EmitEventInput {
   /** The API object the event is about (`data.object`). */
   object: { id: string } & Record<string, unknown>;
 }
-
-/** An event as stored: the rendered event object plus its organization. */
-export type StoredEvent = ReturnType<typeof renderEvent> & { org_id: string };
 
 /**
  * Stores an event (once, whatever the retries) and starts its webhook deliveries.

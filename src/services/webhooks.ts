@@ -21,7 +21,7 @@ import {
   type DeliveryTrigger,
   type WebhookDeliveryInput,
 } from '../shared/webhooks';
-import type { StoredEvent } from './events';
+import type { StoredEvent } from '../models/events';
 
 /** Task queue of delivery workflows (`WEBHOOK_TASK_QUEUE`, else the main task queue). */
 export function webhookTaskQueue(): string {

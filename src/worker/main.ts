@@ -9,7 +9,7 @@
  */
 import http from 'node:http';
 import { config } from '../config';
-import { connectStore, disconnectStore } from '../models/store';
+import { connectStore, disconnectStore } from '../models/register';
 import { connectClient, ensureSearchAttributes } from '../platform/temporal';
 import { serveMetrics } from '../platform/metrics';
 import { logger } from '../logger';

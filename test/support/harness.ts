@@ -10,7 +10,7 @@ import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { config, loadConfig, setConfig } from '../../src/config';
-import { connectStore, disconnectStore } from '../../src/models/store';
+import { connectStore, disconnectStore } from '../../src/models/register';
 import { createKey, createOrg } from '../../src/keys';
 import { infraBinaries, freePort, startFerretDB, type ChildServer } from '../../src/dev/infra';
 import { searchAttributeKeys } from '../../src/platform/temporal';

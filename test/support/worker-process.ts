@@ -10,7 +10,7 @@
  */
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { config } from '../../src/config';
-import { connectStore, disconnectStore } from '../../src/models/store';
+import { connectStore, disconnectStore } from '../../src/models/register';
 import { connectionOptions } from '../../src/platform/temporal';
 import { createWorker } from '../../src/worker/worker';
 
