@@ -1,8 +1,37 @@
 // ESLint (flat config) with typescript-eslint: the rules that keep the architecture honest (DESIGN.md
 // section 8): workflows stay deterministic and bundle-safe, the API never loads activities or workflows,
-// src/shared imports nothing of the project; and no promise is left floating.
+// src/shared imports nothing of the project, the layers below (services, providers, platform, voice,
+// models) never import upward, no activity module imports another; and no promise is left floating.
+// test/unit/layers.test.ts plants wrong imports to show each rule bites.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/** The folders of src that are a process's top: nothing below them imports them. */
+const TOPS = ['api', 'activities', 'workflows', 'worker', 'dev', 'cli'];
+
+/**
+ * The import rule of a layer below the tops: `src/<dir>` imports none of TOPS and none of `banned` (sibling
+ * folders of src), by a relative path (`../api/app`, `../../services/calls`).
+ */
+function layer(dir, banned, message) {
+  return {
+    files: [`${dir}/**/*.ts`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${TOPS.join('|')})(/|$)`,
+              message: `${dir} sits below the API, the activities and workflows (and worker, dev, cli).`,
+            },
+            { regex: `^(\\.\\./)+(${banned.join('|')})(/|$)`, message },
+          ],
+        },
+      ],
+    },
+  };
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', '**/*.js', '**/*.mjs'] },
@@ -70,39 +99,36 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/activities', '**/activities/*', '**/workflows', '**/workflows/*'],
-              message: 'The API never imports activities or workflows: start workflows by name, typed by src/shared.',
+              regex: '^(\\.\\./)+(activities|workflows|worker|dev|cli)(/|$)',
+              message:
+                'The API never imports activities, workflows, the worker, dev or cli: start workflows by name, typed by src/shared.',
             },
           ],
         },
       ],
     },
   },
-  {
-    files: ['src/models/**/*.ts', 'src/lib/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '**/api',
-                '**/api/*',
-                '**/activities',
-                '**/activities/*',
-                '**/workflows',
-                '**/workflows/*',
-                '**/worker/*',
-                '**/dev/*',
-              ],
-              message: 'Models and lib sit below the API and the activities.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // The node-side layers below the API and the activities (README "Architecture"): services (domain rules)
+  // → providers (outside-world clients), platform (Temporal, metrics, rate limits, calendar), voice →
+  // models → shared, config. None of them loads a process's top (api, activities, workflows, worker, dev,
+  // cli); each rule below forbids every folder the layer does not import today.
+  layer('src/services', ['voice'], 'Services (domain rules) use providers, platform and models, not voice.'),
+  layer(
+    'src/providers',
+    ['services', 'voice', 'models'],
+    'Providers are clients of the outside world: config and src/shared only, no domain code.',
+  ),
+  layer('src/platform', ['services', 'providers', 'voice'], 'Platform code knows no domain services or providers.'),
+  layer(
+    'src/voice',
+    ['services', 'providers'],
+    'Voice processing uses models and platform, not services or providers.',
+  ),
+  layer(
+    'src/models',
+    ['services', 'providers', 'platform', 'voice'],
+    'Models import only src/shared, config and each other (./store).',
+  ),
   {
     files: ['src/activities/**/*.ts'],
     rules: {
@@ -111,8 +137,30 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/api', '**/api/*', '**/workflows', '**/workflows/*'],
-              message: 'Activities never import the API or workflows.',
+              regex: `^(\\.\\./)+(${TOPS.filter((d) => d !== 'activities').join('|')})(/|$)`,
+              message: 'Activities never import the API, workflows, the worker, dev or cli.',
+            },
+            {
+              regex: '^\\./',
+              message:
+                'An activity module never imports another: move what they share to src/services or src/providers.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The worker's list of every activity: the one module in src/activities that imports its siblings.
+    files: ['src/activities/index.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(${TOPS.filter((d) => d !== 'activities').join('|')})(/|$)`,
+              message: 'Activities never import the API, workflows, the worker, dev or cli.',
             },
           ],
         },

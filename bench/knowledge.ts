@@ -25,8 +25,8 @@ import {
   KnowledgeSearcher,
   replaceKnowledgeDocument,
   type IndexedChunk,
-} from '../src/lib/knowledge';
-import { connectStore, disconnectStore } from '../src/models/store';
+} from '../src/services/knowledge';
+import { connectStore, disconnectStore } from '../src/models/register';
 import { freePort, infraBinaries, startFerretDB } from '../src/dev/infra';
 import { newId } from '../src/shared/ids';
 import { DISTRACTOR_WORDS, LABELLED_DOCUMENTS, LABELLED_QUERIES } from './knowledge-set';

@@ -15,7 +15,7 @@
  *   BENCH_EVENTS=1000 BENCH_CONCURRENCY=50 node dist/bench/webhooks.js
  */
 import os from 'node:os';
-import { emitEvent } from '../src/lib/events';
+import { emitEvent } from '../src/services/events';
 import { newId } from '../src/shared/ids';
 import { WebhookDelivery } from '../src/models/webhooks';
 import { h, newTenant, request, startHarness, stopHarness } from '../test/support/harness';

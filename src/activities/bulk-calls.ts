@@ -7,7 +7,7 @@
  * - `loadBulkCallPage`: a page of contacts with each one's calling-window zone, and the window intervals.
  * - `bulkCallWindows`: window intervals again, when the workflow has used up the ones it has.
  * - `prepareBulkCalls`: at dial time, the do-not-call check and each call's `callWorkflow` input
- *   (src/lib/calls.ts `newCallInput`, as `POST /v1/calls` builds it).
+ *   (src/services/calls.ts `newCallInput`, as `POST /v1/calls` builds it).
  * - `recordBulkCallProgress`: result rows, pending contacts ended by a cancel or `ends_at`, the campaign's
  *   status and counts, and the events `bulk_call.contact_completed` / `bulk_call.completed`.
  * - `checkBulkCalls`: the store's and Temporal's view of calls that have not reported in time.
@@ -18,8 +18,8 @@ import { BulkCall, BulkCallResult, renderBulkCall, renderBulkCallResult, rowCont
 import { Call } from '../models/calls';
 import { Form, formDefinition } from '../models/forms';
 import { findByIds, insertIfAbsent } from '../models/store';
-import { emitEvent } from '../lib/events';
-import { newCallInput } from '../lib/calls';
+import { emitEvent } from '../services/events';
+import { newCallInput } from '../services/calls';
 import {
   contactCallRequest,
   contactZoneKey,
@@ -29,7 +29,7 @@ import {
   windowRule,
   type CampaignSchedule,
   type WindowRule,
-} from '../lib/bulk-calls';
+} from '../services/bulk-calls';
 import {
   bulkCallResultId,
   type BulkCallCounts,

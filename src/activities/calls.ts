@@ -8,12 +8,11 @@ import { insertIfAbsent } from '../models/store';
 import { Call, CallTurn, newCallDocument, renderCall } from '../models/calls';
 import { CALL_WORKFLOW, TERMINAL_STATUSES, type CallReconcilerInput, type CallWorkflowInput } from '../shared/calls';
 import { derivedId } from '../shared/ids';
-import type { FormDefinition } from '../shared/forms';
-import { callSystemPrompt, type AssistantAgent, type CallTurnInput, type ChatMessage } from '../shared/assistant';
+import type { CallTurnInput } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
-import { emitEvent } from '../lib/events';
-import { callTransitions } from '../lib/metrics';
-import { callUsage, endedCallUsage, recordUsage } from '../lib/usage';
+import { emitEvent } from '../services/events';
+import { callTransitions } from '../platform/metrics';
+import { callUsage, endedCallUsage, recordUsage } from '../services/usage';
 
 /** Makes sure the call's document exists (the API normally wrote it already). */
 export async function ensureCallRecord(input: CallWorkflowInput): Promise<void> {
@@ -35,7 +34,7 @@ export interface TransitionCallInput {
  * call as it now is (so every call event carries the call's `metadata`). Throws if the call is missing.
  */
 export async function transitionCall(input: TransitionCallInput): Promise<void> {
-  // The call's usage row comes with its end, before the call shows as ended (src/lib/usage.ts).
+  // The call's usage row comes with its end, before the call shows as ended (src/services/usage.ts).
   await recordUsage(await callUsage(input.callId, input.patch));
   const doc = await Call.findOneAndUpdate(
     { _id: input.callId },
@@ -76,45 +75,6 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
       }),
     ),
   );
-}
-
-/**
- * The conversation of a call as the model sees it: the system prompt (built from the agent snapshot,
- * the number called and the call's `context`, src/shared/assistant.ts `callSystemPrompt`) and every
- * recorded transcript turn as a Chat Completions message, oldest first. Tool turns become an assistant
- * message carrying the tool call and the tool's answer.
- * @throws Error when the call has no document (the workflow writes it before any turn)
- */
-export async function callConversation(callId: string): Promise<ChatMessage[]> {
-  const call = await Call.findById(callId).lean();
-  if (!call) throw new Error(`call ${callId} has no document`);
-  const agent = JSON.parse(call.agent_json ?? 'null') as AssistantAgent | null;
-  if (!agent) throw new Error(`call ${callId} has no agent snapshot`);
-  const messages: ChatMessage[] = [
-    {
-      role: 'system',
-      content: callSystemPrompt({
-        agent,
-        to: call.to,
-        context: JSON.parse(call.context_json ?? '{}'),
-        form: call.form_definition_json ? (JSON.parse(call.form_definition_json) as FormDefinition) : null,
-      }),
-    },
-  ];
-  const turns = await CallTurn.find({ call_id: callId }).sort({ seq: 1 }).lean();
-  for (const t of turns) {
-    if (t.role === 'caller') messages.push({ role: 'user', content: t.text });
-    else if (t.role === 'assistant') messages.push({ role: 'assistant', content: t.text });
-    else {
-      const id = t.tool_call_id ?? `tc_${t.seq}`;
-      const call = { id, name: t.tool_name ?? 'unknown', arguments: t.tool_arguments_json ?? '{}' };
-      const last = messages[messages.length - 1];
-      if (last.role === 'assistant' && !last.tool_calls) last.tool_calls = [call];
-      else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
-      messages.push({ role: 'tool', tool_call_id: id, content: t.text });
-    }
-  }
-  return messages;
 }
 
 /** Run statuses of a `callWorkflow` that closed without finishing the call. */

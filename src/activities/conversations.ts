@@ -9,10 +9,10 @@
  */
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import { emitEvent } from '../lib/events';
-import { customerState } from '../lib/conversations';
-import { findContact } from '../lib/contacts';
-import { messageUsage, recordUsage } from '../lib/usage';
+import { emitEvent } from '../services/events';
+import { advanceStatus, customerState } from '../services/conversations';
+import { findContact } from '../services/contacts';
+import { messageUsage, recordUsage } from '../services/usage';
 import { answeringAgent, findLiveAgent } from '../models/agents';
 import {
   Conversation,
@@ -33,11 +33,9 @@ import {
   chatMessageOf,
   conversationLogId,
   keywordOf,
-  nextStatus,
   type ConversationStatus,
   type InboundMessageInput,
   type Keyword,
-  type OutboundStatus,
   type ProviderStatusInput,
 } from '../shared/conversations';
 
@@ -123,54 +121,13 @@ export async function applyMessageStatus(report: ProviderStatusInput): Promise<{
   const row = (await Message.findById(report.messageId).lean()) as WithId<MessageDoc> | null;
   if (!row || row.direction !== 'outbound') return { status: null };
   const status = await advanceStatus(
+    { temporal: client(), retry: isRetry() },
     row,
     report.status,
     report.errorCode ? { code: report.errorCode, message: report.errorMessage ?? '' } : null,
     report.providerSid,
   );
   return { status };
-}
-
-/**
- * Moves `row` to `next` if that is forward (`nextStatus`), then emits `message.sent`, `message.delivered`
- * and `message.failed` as its status implies, with the event ids fixed on the row: an event is emitted
- * once even when callbacks skip a status (delivered before sent emits both, in order) or a retry repeats
- * the call. Returns the row's status afterwards.
- */
-export async function advanceStatus(
-  row: WithId<MessageDoc>,
-  next: OutboundStatus,
-  error: { code: string; message: string } | null,
-  providerSid: string | null = null,
-): Promise<OutboundStatus> {
-  const current = row.status as OutboundStatus;
-  const to = nextStatus(current, next);
-  if (to) {
-    const set: Record<string, unknown> = { status: to };
-    if (to === 'failed')
-      Object.assign(set, { error_code: error?.code ?? 'send_failed', error_message: error?.message ?? null });
-    if (providerSid && !row.provider_sid) set.provider_sid = providerSid;
-    await Message.updateOne({ _id: row._id }, { $set: set });
-    Object.assign(row, set);
-  }
-  // Emit what the status implies when it changed, and on a retry (the first attempt may have updated the
-  // row and died before emitting); emission is idempotent by event id.
-  if (to || isRetry()) await emitStatusEvents(row);
-  return row.status as OutboundStatus;
-}
-
-async function emitStatusEvents(row: WithId<MessageDoc>): Promise<void> {
-  const ids = row.event_ids ?? {};
-  const types: [string, string | null | undefined][] = [];
-  if (row.status === 'sent' || row.status === 'delivered' || row.status === 'read')
-    types.push(['message.sent', ids.sent]);
-  if (row.status === 'delivered' || row.status === 'read') types.push(['message.delivered', ids.delivered]);
-  if (row.status === 'failed') types.push(['message.failed', ids.failed]);
-  const object = renderMessage(row);
-  for (const [type, id] of types) {
-    if (id)
-      await emitEvent(client(), { id, orgId: row.org_id, livemode: row.livemode, type, createdMs: Date.now(), object });
-  }
 }
 
 /**
@@ -215,14 +172,14 @@ export interface ConversationContext {
 
 /**
  * Builds what the assistant is given on a turn of a text conversation: the answering agent (read fresh
- * each turn) and the customer's contact (by `customerNumber`, src/lib/contacts.ts), which it also
+ * each turn) and the customer's contact (by `customerNumber`, src/services/contacts.ts), which it also
  * records on the conversation. The answering agent is the conversation's own (`agentId`) while it is not
  * deleted; once it is deleted (or when the conversation never had one), the agent a new conversation on
  * its number would get (src/models/agents.ts `answeringAgent`: the number's agent, else the
  * organization's default), which the conversation's `agent_id` then names; with no live agent at all the
  * agent is null and the workflow hands the conversation to a person, so no customer message goes
  * unanswered by a deleted agent or unseen. The LLM activity then loads the contact's records and the agent's
- * knowledge from these ids (src/lib/assistant.ts), as for calls.
+ * knowledge from these ids (src/services/assistant-context.ts), as for calls.
  */
 export async function conversationContext(input: {
   orgId: string;

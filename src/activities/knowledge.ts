@@ -1,11 +1,11 @@
 /**
  * The knowledge activity: the `search_knowledge` tool's effect (src/workflows/assistant.ts), a BM25
- * search of the agent's knowledge documents through src/lib/knowledge.ts, fresh as of the last change the
+ * search of the agent's knowledge documents through src/services/knowledge.ts, fresh as of the last change the
  * API answered.
  */
-import { searchKnowledge as search, type KnowledgeHit } from '../lib/knowledge';
-import { knowledgeSearchUsage, recordUsage } from '../lib/usage';
-import { activityKey } from './llm';
+import { searchKnowledge as search, type KnowledgeHit } from '../services/knowledge';
+import { knowledgeSearchUsage, recordUsage } from '../services/usage';
+import { activityKey } from '../platform/temporal';
 
 export interface SearchKnowledgeInput {
   orgId: string;

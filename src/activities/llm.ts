@@ -2,7 +2,7 @@
  * The LLM activity: one Chat Completions request through the `openai` package (6.x) to OpenAI or any
  * OpenAI-compatible server (`OPENAI_BASE_URL`: vLLM, Ollama, llama.cpp, our offline demo model).
  *
- * Given the conversation's ids (`context`), it first loads what the assistant knows (src/lib/assistant.ts:
+ * Given the conversation's ids (`context`), it first loads what the assistant knows (src/services/assistant-context.ts:
  * the contact's name and recent records, the knowledge chunks best matching the latest user message) and
  * appends it to the system message of this request only, so the workflow history keeps ids, not texts.
  * It offers `search_knowledge` only when the agent has knowledge.
@@ -14,8 +14,8 @@ import OpenAI from 'openai';
 import { activityInfo, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
-import { llmRequestDuration, llmTokens } from '../lib/metrics';
-import { assistantContext, type AssistantContext } from '../lib/assistant';
+import { llmRequestDuration, llmTokens } from '../platform/metrics';
+import { assistantContext, type AssistantContext } from '../services/assistant-context';
 import { logger } from '../logger';
 import {
   LLM_REQUEST_REJECTED,
@@ -27,32 +27,11 @@ import {
   type ToolCall,
   type ToolName,
 } from '../shared/assistant';
-import { knowledgeSearchUsage, llmRequestUsage, recordUsage } from '../lib/usage';
-import { openTokenStream } from '../lib/call-relay';
-import { callConversation } from './calls';
-
-let client: OpenAI | undefined;
-let clientKey = '';
-
-/**
- * The `openai` client for `OPENAI_BASE_URL` and `OPENAI_API_KEY` (one per configuration; the SDK's own
- * retries off, 25 s timeout): chat completions here, speech-to-text and text-to-speech in voice rooms
- * (src/activities/voice-room.ts).
- */
-export function openai(): OpenAI {
-  const cfg = config();
-  const key = `${cfg.openaiBaseUrl}|${cfg.openaiApiKey}`;
-  if (!client || clientKey !== key) {
-    client = new OpenAI({
-      apiKey: cfg.openaiApiKey ?? 'not-needed',
-      baseURL: cfg.openaiBaseUrl,
-      maxRetries: 0,
-      timeout: 25_000,
-    });
-    clientKey = key;
-  }
-  return client;
-}
+import { knowledgeSearchUsage, llmRequestUsage, recordUsage } from '../services/usage';
+import { callConversation } from '../services/calls';
+import { openai } from '../providers/openai';
+import { activityKey } from '../platform/temporal';
+import { openTokenStream } from '../voice/relay';
 
 export interface GenerateReplyInput {
   callId: string;
@@ -68,7 +47,7 @@ export interface GenerateReplyInput {
   context?: AssistantContextIds;
   /**
    * A live call: stream the answer's words to the API instance holding the call's ConversationRelay as the
-   * model writes them (src/lib/call-relay.ts), when one is registered. The result is the same.
+   * model writes them (src/voice/relay.ts), when one is registered. The result is the same.
    */
   stream?: boolean;
 }
@@ -196,12 +175,6 @@ async function streamed(
   } finally {
     await relay.end();
   }
-}
-
-/** This activity's key, the same on every attempt: `<workflow id>:<run id>:<activity id>`. */
-export function activityKey(): string {
-  const { workflowExecution: wf, activityId } = activityInfo();
-  return `${wf ? `${wf.workflowId}:${wf.runId}` : 'standalone'}:${activityId}`;
 }
 
 const usageOwner = (ids: AssistantContextIds) => ({ orgId: ids.orgId, livemode: ids.livemode });

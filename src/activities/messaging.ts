@@ -17,13 +17,18 @@
  */
 import { Context } from '@temporalio/activity';
 import { config, telephonyConfigured } from '../config';
-import { customerState } from '../lib/conversations';
-import { messageUsage, recordUsage } from '../lib/usage';
-import { Conversation, Message, newOutboundDocument, type MessageDoc } from '../models/conversations';
+import { advanceStatus, customerState, type StatusEmitter } from '../services/conversations';
+import { messageUsage, recordUsage } from '../services/usage';
+import {
+  Conversation,
+  Message,
+  newOutboundDocument,
+  type MessageConversation as ConversationRef,
+  type MessageDoc,
+} from '../models/conversations';
 import { insertIfAbsent, type WithId } from '../models/store';
 import { windowOpen, type OutboundMessageInput, type OutboundStatus } from '../shared/conversations';
-import { advanceStatus, type ConversationRef } from './conversations';
-import { client as twilioClient } from './telephony';
+import { client as twilioClient } from '../providers/twilio';
 
 export interface SendMessageInput {
   conversation: ConversationRef;
@@ -48,6 +53,7 @@ const LOOKUP_SKEW_MS = 60_000;
  */
 export async function sendMessage(input: SendMessageInput): Promise<SendMessageResult> {
   const { conversation: c, message: m } = input;
+  const emitter: StatusEmitter = { temporal: Context.current().client, retry: Context.current().info.attempt > 1 };
   await insertIfAbsent(Message, newOutboundDocument(c, m));
   const row = (await Message.findById(m.messageId).lean()) as WithId<MessageDoc> | null;
   if (!row) throw new Error(`message ${m.messageId} missing after insert`);
@@ -55,13 +61,13 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
   if (row.status !== 'queued' || row.provider_sid) {
     // Done before (a retry, or a signal repeated by a retried request): re-apply what it implies.
     return {
-      status: await advanceStatus(row, row.status as OutboundStatus, null),
+      status: await advanceStatus(emitter, row, row.status as OutboundStatus, null),
       providerSid: row.provider_sid ?? null,
     };
   }
 
   const fail = async (code: string, message: string) => ({
-    status: await advanceStatus(row, 'failed', { code, message }),
+    status: await advanceStatus(emitter, row, 'failed', { code, message }),
     providerSid: null,
   });
   const customer = await customerState(c.conversationId);
@@ -95,8 +101,8 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
   // Test mode simulates the provider; the web chat has none (the widget's stream delivers the message).
   if (!c.livemode || c.channel === 'web') {
     await meter();
-    await advanceStatus(row, 'sent', null);
-    return { status: await advanceStatus(row, 'delivered', null), providerSid: null };
+    await advanceStatus(emitter, row, 'sent', null);
+    return { status: await advanceStatus(emitter, row, 'delivered', null), providerSid: null };
   }
   if (!telephonyConfigured())
     return fail(

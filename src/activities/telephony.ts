@@ -13,47 +13,13 @@
  * looks for the call Twilio already created before dialing again.
  */
 import twilio from 'twilio';
-import { RoomServiceClient } from 'livekit-server-sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
 import { TELEPHONY_REJECTED } from '../shared/calls';
 import { Call, DialIntent } from '../models/calls';
 import { insertIfAbsent } from '../models/store';
-
-const TWILIO_ORIGIN = 'https://api.twilio.com';
-
-/** The `twilio` package's HTTP client, sending to `TWILIO_API_BASE_URL` instead of api.twilio.com. */
-class RebasedRequestClient extends twilio.RequestClient {
-  constructor(
-    private readonly base: string,
-    timeout: number,
-  ) {
-    super({ timeout });
-  }
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  override request<TData>(opts: any) {
-    const uri = String(opts.uri);
-    return super.request<TData>({
-      ...opts,
-      uri: uri.startsWith(TWILIO_ORIGIN) ? this.base + uri.slice(TWILIO_ORIGIN.length) : uri,
-    });
-  }
-}
-
-/** The `twilio` REST client from the configuration (rebased on `TWILIO_API_BASE_URL`); src/activities/messaging.ts shares it. */
-export function client() {
-  const cfg = config();
-  if (!cfg.twilioAccountSid || !cfg.twilioAuthToken) {
-    throw ApplicationFailure.nonRetryable(
-      'Twilio is not configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN).',
-      TELEPHONY_REJECTED,
-    );
-  }
-  const httpClient = cfg.twilioApiBaseUrl
-    ? new RebasedRequestClient(cfg.twilioApiBaseUrl, cfg.twilioTimeoutMs)
-    : new twilio.RequestClient({ timeout: cfg.twilioTimeoutMs });
-  return twilio(cfg.twilioAccountSid, cfg.twilioAuthToken, { httpClient });
-}
+import { client } from '../providers/twilio';
+import { roomService } from '../providers/livekit';
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -175,9 +141,8 @@ export async function hangUpCall(input: {
  * https://docs.livekit.io/home/server/managing-rooms/
  */
 export async function closeRoom(input: { callId: string; room: string }): Promise<void> {
-  const cfg = config();
-  if (!cfg.livekitUrl || !cfg.livekitApiKey || !cfg.livekitApiSecret) return;
-  const rooms = new RoomServiceClient(livekitHttpUrl(cfg.livekitUrl), cfg.livekitApiKey, cfg.livekitApiSecret);
+  const rooms = roomService();
+  if (!rooms) return;
   try {
     await rooms.deleteRoom(input.room);
   } catch (err) {
@@ -185,6 +150,3 @@ export async function closeRoom(input: { callId: string; room: string }): Promis
     throw err;
   }
 }
-
-/** LiveKit's server API URL for a client URL: `wss://` → `https://`, `ws://` → `http://`. */
-export const livekitHttpUrl = (url: string) => url.replace(/^ws(s?):\/\//, 'http$1://');

@@ -8,13 +8,13 @@
  * - tells the workflow when the visitor is in the room (`telephonyStatus` `in-progress`: the call is
  *   answered) and when they leave (`completed`: the caller hung up);
  * - listens to the visitor's audio (resampled to 16 kHz mono), cuts it into utterances
- *   (src/lib/endpointing.ts: a pause of `VOICE_END_OF_TURN_MS` ends one), transcribes each one
+ *   (src/voice/endpointing.ts: a pause of `VOICE_END_OF_TURN_MS` ends one), transcribes each one
  *   (`openai.audio.transcriptions`, `VOICE_STT_MODEL`) and hands it to the workflow in order
- *   (src/lib/voice-turns.ts: `callerSaid` updates, the holding line when an answer is late);
+ *   (src/voice/turns.ts: `callerSaid` updates, the holding line when an answer is late);
  * - speaks the first message and every answer (`openai.audio.speech`, `VOICE_TTS_MODEL`, 24 kHz PCM)
  *   into its track as the audio arrives; the visitor talking over it stops it (barge-in). An answer is
  *   spoken a sentence at a time as the model writes it: the attendance registers a token channel
- *   (src/lib/call-relay.ts, the call's `relay_sessions` record, replaced by a retried attendance) and the
+ *   (src/voice/relay.ts, the call's `relay_sessions` record, replaced by a retried attendance) and the
  *   LLM activity streams the words there, as it does to a phone call's ConversationRelay;
  * - heartbeats every second (`AttendRoomProgress`). A worker that dies takes the assistant out of the room;
  *   Temporal retries the activity after the heartbeat timeout on any worker, which joins again under the
@@ -50,12 +50,12 @@ import {
   type RemoteParticipant,
   type RemoteTrack,
 } from '@livekit/rtc-node';
-import { AccessToken } from 'livekit-server-sdk';
+import { roomToken } from '../providers/livekit';
 import { config } from '../config';
 import { logger } from '../logger';
-import { Endpointer, wavFile } from '../lib/endpointing';
-import { voiceTurns } from '../lib/voice-turns';
-import { relayTokenServer } from '../lib/call-relay';
+import { Endpointer, wavFile } from '../voice/endpointing';
+import { voiceTurns } from '../voice/turns';
+import { relayTokenServer } from '../voice/relay';
 import { Call, RelaySession } from '../models/calls';
 import { sealSecret } from '../secrets';
 import {
@@ -67,7 +67,7 @@ import {
   type VoiceRoom,
   VOICE_ROOM_UNAVAILABLE,
 } from '../shared/calls';
-import { openai } from './llm';
+import { openai } from '../providers/openai';
 
 /**
  * `@livekit/rtc-node` logs through its own pino logger to stdout, at `debug` unless NODE_ENV is
@@ -146,12 +146,13 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
   const session = `${info.workflowExecution?.runId ?? 'standalone'}:${info.activityId}:${info.attempt}`;
   const log = { call_id: input.callId, room: input.room.name, attempt: info.attempt };
 
-  const at = new AccessToken(cfg.livekitApiKey, cfg.livekitApiSecret, {
+  const token = await roomToken({
     identity: ROOM_ASSISTANT_IDENTITY,
     name: 'Assistant',
     ttl: '6h',
+    room: input.room.name,
+    agent: true,
   });
-  at.addGrant({ roomJoin: true, room: input.room.name, canPublish: true, canSubscribe: true, agent: true });
 
   const room = new Room();
   const speaker = new Speaker(new AudioSource(SPEAK_RATE, 1, 1000));
@@ -166,7 +167,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
       finish('call_over');
     });
 
-  // The answer's words as the model writes them (the LLM activity streams them here, src/lib/call-relay.ts),
+  // The answer's words as the model writes them (the LLM activity streams them here, src/voice/relay.ts),
   // spoken a sentence at a time before the whole answer is known; the update's answer then only ends it.
   const streaming = new SentenceStream((sentence) => void speaker.say(sentence));
   speaker.onInterrupt = () => streaming.mute();
@@ -282,7 +283,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
     await Promise.race([
       (async () => {
         await openTokenChannel();
-        await room.connect(cfg.livekitUrl!, await at.toJwt(), { autoSubscribe: true, dynacast: false });
+        await room.connect(cfg.livekitUrl!, token, { autoSubscribe: true, dynacast: false });
         const options = new TrackPublishOptions();
         options.source = TrackSource.SOURCE_MICROPHONE;
         await room.localParticipant!.publishTrack(

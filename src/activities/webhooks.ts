@@ -27,8 +27,8 @@ import {
   type WebhookDeliveryDoc,
 } from '../models/webhooks';
 import { newId } from '../shared/ids';
-import { postWebhook, type AttemptOutcome } from '../lib/webhook-http';
-import { SIGNATURE_HEADER, signatureHeader } from '../lib/webhook-signing';
+import { postWebhook, type AttemptOutcome } from '../providers/webhook-http';
+import { SIGNATURE_HEADER, signatureHeader } from '../providers/webhook-signing';
 import {
   ATTEMPT_FAILED,
   DELIVERY_FAILED_EVENT,
@@ -38,9 +38,9 @@ import {
   type DeliveryFailureReason,
   type WebhookDeliveryInput,
 } from '../shared/webhooks';
-import { emitEvent } from '../lib/events';
-import { webhookAttempts, webhookDeliveries } from '../lib/metrics';
-import { recordUsage, webhookAttemptUsage } from '../lib/usage';
+import { emitEvent } from '../services/events';
+import { webhookAttempts, webhookDeliveries } from '../platform/metrics';
+import { recordUsage, webhookAttemptUsage } from '../services/usage';
 
 /** `User-Agent` of deliveries. */
 export const WEBHOOK_USER_AGENT = `Svc-Webhooks/1.0 (api_version ${API_VERSION})`;
@@ -243,7 +243,7 @@ export interface FailWebhookDeliveryInput {
 
 /**
  * Marks the delivery `failed` and emits `webhook_endpoint.delivery_failed` (data.object = the
- * delivery), which src/lib/webhooks.ts sends to the organization's other subscribed endpoints. No such
+ * delivery), which src/services/webhooks.ts sends to the organization's other subscribed endpoints. No such
  * event is emitted about a failed delivery of such an event, so failures cannot chain.
  */
 export async function failWebhookDelivery({

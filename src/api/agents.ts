@@ -11,7 +11,7 @@ import { Agent } from '../models/agents';
 import { insertIfAbsent } from '../models/store';
 import { defaultAgentId, findLiveAgent, renderAgent } from '../models/agents';
 import { ApiError, invalidParam, notFound } from '../errors';
-import { deleteAgentKnowledge } from '../lib/knowledge';
+import { deleteAgentKnowledge } from '../services/knowledge';
 import { idTime } from '../shared/ids';
 import { isTransferTarget } from '../shared/calls';
 import { requireScope } from './middleware';

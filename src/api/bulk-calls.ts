@@ -39,8 +39,14 @@ import {
 } from '../models/bulk-calls';
 import { Form, formFields } from '../models/forms';
 import { insertIfAbsent, type WithId } from '../models/store';
-import { DAY_NAMES, isTimeZone, secondsOfDay, startBulkCallWorkflow, type CampaignSchedule } from '../lib/bulk-calls';
-import { MAX_DURATION } from '../lib/calls';
+import {
+  DAY_NAMES,
+  isTimeZone,
+  secondsOfDay,
+  startBulkCallWorkflow,
+  type CampaignSchedule,
+} from '../services/bulk-calls';
+import { MAX_DURATION } from '../services/calls';
 import {
   BULK_CALL_ENDED,
   BULK_CALL_STATUSES,

@@ -16,8 +16,8 @@ import { Call, CallTurn, newCallDocument, renderCall, renderTranscript } from '.
 import { insertIfAbsent } from '../models/store';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
-import { MAX_DURATION, newCallInput, startCallWorkflow } from '../lib/calls';
-import { resolveCallContact } from '../lib/contacts';
+import { MAX_DURATION, newCallInput, startCallWorkflow } from '../services/calls';
+import { resolveCallContact } from '../services/contacts';
 import {
   CALL_NOT_LIVE,
   CALL_NOT_TRANSFERABLE,

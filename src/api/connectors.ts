@@ -15,7 +15,7 @@
  * Publisher keys are beyond the specification, which says versions are signed but not by whom: an
  * organization registers one or more public keys per mode (several may be active, so keys rotate
  * without downtime), and a version is accepted when its signature verifies under one of them over
- * exactly the raw 32-byte SHA-256 digest of the bundle (src/lib/connectors.ts).
+ * exactly the raw 32-byte SHA-256 digest of the bundle (src/services/connectors.ts).
  *
  * Modes: publisher keys, connectors, versions and their lists are per mode (a test key sees only test
  * publications, and a test-mode publisher key does not sign for live). Ownership of a connector id is
@@ -62,8 +62,8 @@ import {
   PublicKeyError,
   type BundleRejection,
   type SignatureCheck,
-} from '../lib/connectors';
-import { emitEvent } from '../lib/events';
+} from '../services/connectors';
+import { emitEvent } from '../services/events';
 import {
   CONNECTOR_ID_RULE,
   isConnectorId,
@@ -81,7 +81,7 @@ import { parseBody, acceptsQuery, LIST_QUERY } from './validation';
 /** Body limit of the upload route: the base64 of a 10 MB bundle (13.4 MB) plus the rest, with room for line breaks. */
 export const VERSION_BODY_LIMIT = 15 * MB;
 
-/** 400 `bundle_invalid` with a machine-readable `reason` (src/lib/connectors.ts `BundleRejection`) beside the message. */
+/** 400 `bundle_invalid` with a machine-readable `reason` (src/services/connectors.ts `BundleRejection`) beside the message. */
 export class BundleInvalidError extends ApiError {
   constructor(
     public readonly reason: BundleRejection,
@@ -301,7 +301,7 @@ export function connectorsRouter(temporal: Client): Router {
    * The signature is checked before the archive is opened (an unsigned archive is never inflated).
    * Errors: 400 `parameter_invalid` naming `id`, `bundle` or `signature` (shape); 400
    * `signature_invalid` (saying what was signed instead when it can tell, or that the key is revoked);
-   * 400 `bundle_invalid` with a `reason` (src/lib/connectors.ts `inspectBundle`); 403
+   * 400 `bundle_invalid` with a `reason` (src/services/connectors.ts `inspectBundle`); 403
    * `connector_owned_elsewhere`; 409 `version_exists`. The same bytes again: 200 with the stored version.
    * Emits `connector.version_published` once per version.
    */

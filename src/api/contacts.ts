@@ -10,14 +10,14 @@
  *
  * A contact is found by `external_id` when given, else by `phone`; phone and external_id naming two
  * different contacts is 409 `contact_identity_conflict`. Records are shown to staff here and given to the
- * assistant on calls and conversations with the contact (src/lib/contacts.ts `contactContext`).
+ * assistant on calls and conversations with the contact (src/services/contacts.ts `contactContext`).
  * Reading records takes `records:read` (a key that pushes records, `records:write`, may read them back).
  */
 import { Router } from 'express';
 import { z } from 'zod';
 import { invalidParam, missingParam, notFound } from '../errors';
 import { Contact, ContactRecord, renderContact, renderRecord } from '../models/contacts';
-import { deleteContact, findContact, upsertContact, upsertRecords } from '../lib/contacts';
+import { deleteContact, findContact, upsertContact, upsertRecords } from '../services/contacts';
 import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';

@@ -28,7 +28,7 @@
  * message reaches the visitor through the widget's stream (no provider, no Twilio needed in live mode).
  *
  * Every message of a conversation goes through its `conversationWorkflow` (src/workflows/conversations.ts),
- * started or reached with signal-with-start / update-with-start (src/lib/conversations.ts).
+ * started or reached with signal-with-start / update-with-start (src/services/conversations.ts).
  */
 import { Router, type Request } from 'express';
 import { z } from 'zod';
@@ -43,7 +43,7 @@ import {
   renderUnregisteredTemplate,
   signalConversation,
   updateConversation,
-} from '../lib/conversations';
+} from '../services/conversations';
 import { answeringAgent, findLiveAgent } from '../models/agents';
 import {
   Conversation,

@@ -17,7 +17,7 @@ import {
   type WebhookEndpointDoc,
 } from '../models/webhooks';
 import { ApiError, invalidParam, notFound } from '../errors';
-import { deliveryRetry, startWebhookDelivery, subscribedEndpoints } from '../lib/webhooks';
+import { deliveryRetry, startWebhookDelivery, subscribedEndpoints } from '../services/webhooks';
 import { redeliveryId } from '../shared/webhooks';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';

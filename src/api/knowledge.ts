@@ -11,7 +11,7 @@
  *
  * Reads need `agents:read`, writes `agents:write`. Text up to 500,000 characters (request bodies here may
  * be 4 MB); at most 1,000 documents per agent. Once a write has answered, no search in any process
- * returns what it replaced or deleted (src/lib/knowledge.ts).
+ * returns what it replaced or deleted (src/services/knowledge.ts).
  */
 import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
@@ -25,7 +25,7 @@ import {
   renderKnowledgeDocuments,
   replaceKnowledgeDocument,
   searchKnowledge,
-} from '../lib/knowledge';
+} from '../services/knowledge';
 import { findLiveAgent } from '../models/agents';
 import { requireScope } from './middleware';
 import { idempotent } from './idempotency';

@@ -4,8 +4,8 @@
  * cleanly on SIGINT/SIGTERM.
  */
 import { config } from '../config';
-import { connectStore, disconnectStore } from '../models/store';
-import { connectClient } from '../lib/temporal';
+import { connectStore, disconnectStore } from '../models/register';
+import { connectClient } from '../platform/temporal';
 import { logger } from '../logger';
 import { startApi } from './server';
 

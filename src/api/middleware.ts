@@ -7,7 +7,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import { ApiError } from '../errors';
 import { API_VERSION, config } from '../config';
-import { consumeRateLimit, type RateLimitResult } from '../lib/rate-limit';
+import { consumeRateLimit, type RateLimitResult } from '../platform/rate-limit';
 import { newId } from '../shared/ids';
 import { ApiKey } from '../models/orgs';
 import { hashKey, parseKey, type KeyKind } from '../keys';
@@ -146,7 +146,7 @@ export const jsonBody: RequestHandler[] = [
 
 /**
  * Counts the request against its key's rate limit (`API_RATE_LIMIT` per `API_RATE_LIMIT_WINDOW_MS`, shared
- * by every API process through the store, src/lib/rate-limit.ts). Resolves to null when the limit is off
+ * by every API process through the store, src/platform/rate-limit.ts). Resolves to null when the limit is off
  * or the store could not count (a limiter outage must not take the API down with it).
  */
 async function countRequest(keyHash: string): Promise<RateLimitResult | null> {

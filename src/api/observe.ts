@@ -11,7 +11,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { config } from '../config';
-import { serveMetrics, httpRequestDuration } from '../lib/metrics';
+import { serveMetrics, httpRequestDuration } from '../platform/metrics';
 import { idFields, logger, withLogContext, type LogFields } from '../logger';
 
 const ID_SEGMENT = /^(call|conv)_[0-9a-z]{26}$/;
@@ -67,7 +67,7 @@ export const observeRequests: RequestHandler = (req, res, next) => {
   withLogContext(fields, next);
 };
 
-/** `GET /metrics`: Prometheus text (src/lib/metrics.ts), `METRICS_TOKEN` or loopback only. */
+/** `GET /metrics`: Prometheus text (src/platform/metrics.ts), `METRICS_TOKEN` or loopback only. */
 export async function metricsRoute(req: Request, res: Response): Promise<void> {
   await serveMetrics(req, res, config().metricsToken);
 }

@@ -17,7 +17,7 @@
 import { Router, type Request, type Response } from 'express';
 import twilio from 'twilio';
 import type { Client } from '@temporalio/client';
-import { ensureConversation, signalConversation } from '../lib/conversations';
+import { ensureConversation, signalConversation } from '../services/conversations';
 import { logger } from '../logger';
 import { answeringAgent } from '../models/agents';
 import {

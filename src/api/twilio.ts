@@ -15,7 +15,7 @@
  *   answer is sent back as a `text` message (a late answer: the holding line first, then the answer
  *   through the `answer` update), followed by `end` once the call is over. With a streaming model the
  *   answer's words reach the socket as the model writes them (`last: false`), through the token channel
- *   of src/lib/call-relay.ts, and the update's answer closes them (`last: true`).
+ *   of src/voice/relay.ts, and the update's answer closes them (`last: true`).
  *
  * Hostile input never takes the process down: every socket has an `error` listener, frames are at most
  * 64 KB, a caller's pending text at most 4,000 characters, and a handshake is accepted once per call, for
@@ -42,8 +42,8 @@ import {
   type CallerSaidResult,
   type TelephonyStatus,
 } from '../shared/calls';
-import { relayTokenServer, type TokenSink } from '../lib/call-relay';
-import { voiceTurns } from '../lib/voice-turns';
+import { relayTokenServer, type TokenSink } from '../voice/relay';
+import { voiceTurns } from '../voice/turns';
 import { sealSecret } from '../secrets';
 import { twilioMessagingRouter } from './twilio-messaging';
 

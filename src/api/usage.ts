@@ -1,13 +1,13 @@
 /**
  * Usage (spec section 4, "Usage"): `GET /v1/usage`, scope `usage:read`, for the key's organization and
  * mode (test and live usage never mix). Computed on each request from the immutable usage rows
- * (src/lib/usage.ts), so a finished call counts as soon as the API shows it ended.
+ * (src/services/usage.ts), so a finished call counts as soon as the API shows it ended.
  */
 import { Router } from 'express';
 import { z } from 'zod';
 import { invalidParam } from '../errors';
-import { canonicalTimeZone, daysBetween, parseDate } from '../lib/calendar';
-import { defaultPeriod, usageReport, type UsagePeriod } from '../lib/usage';
+import { canonicalTimeZone, daysBetween, parseDate } from '../platform/calendar';
+import { defaultPeriod, usageReport, type UsagePeriod } from '../services/usage';
 import { requireScope } from './middleware';
 import { parseBody } from './validation';
 

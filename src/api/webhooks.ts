@@ -30,8 +30,8 @@ import {
 import { ApiError, invalidParam, notFound } from '../errors';
 import { config } from '../config';
 import { idTime, isId } from '../shared/ids';
-import { resolveWebhookHost, WebhookAddressError } from '../lib/webhook-address';
-import { newWebhookSecret } from '../lib/webhook-signing';
+import { resolveWebhookHost, WebhookAddressError } from '../providers/webhook-address';
+import { newWebhookSecret } from '../providers/webhook-signing';
 import { sealSecret } from '../secrets';
 import { ALL_EVENTS, EVENT_TYPES } from '../shared/webhooks';
 

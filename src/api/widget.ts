@@ -7,10 +7,10 @@
  *   GET  /v1/widget/stream    `?token=` (or the Bearer header); server-sent events, resumable by `Last-Event-ID`
  *   POST /v1/widget/voice     session token, Idempotency-Key → `{url, room, token, expires_at, call_id, simulated}`
  *
- * Rules every one applies: CORS for the organization's allowed origins only (src/lib/widget.ts
+ * Rules every one applies: CORS for the organization's allowed origins only (src/services/widget.ts
  * `originAllowed`; a preflight is answered for any origin, the request itself is refused with 403
  * `origin_not_allowed`); rate limits per IP address and per session, counted in the store so they hold
- * across API processes (src/lib/rate-limit.ts); a secret or restricted key is 403 (widgets must never carry
+ * across API processes (src/platform/rate-limit.ts); a secret or restricted key is 403 (widgets must never carry
  * one).
  *
  * The chat is a conversation on the `web` channel (src/workflows/conversations.ts): the visitor's message
@@ -24,12 +24,11 @@ import path from 'node:path';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import { AccessToken } from 'livekit-server-sdk';
 import { ApiError, invalidParam } from '../errors';
 import { config } from '../config';
-import { ensureConversation, updateConversation } from '../lib/conversations';
-import { newCallInput, startCallWorkflow } from '../lib/calls';
-import { consumeRateLimit } from '../lib/rate-limit';
+import { ensureConversation, updateConversation } from '../services/conversations';
+import { newCallInput, startCallWorkflow } from '../services/calls';
+import { consumeRateLimit } from '../platform/rate-limit';
 import {
   identityVerified,
   newSessionToken,
@@ -39,7 +38,7 @@ import {
   SESSION_TTL_MS,
   widgetPolicy,
   type WidgetPolicy,
-} from '../lib/widget';
+} from '../services/widget';
 import { answeringAgent, defaultAgentId, type AgentDoc } from '../models/agents';
 import { Call, newCallDocument, renderCall } from '../models/calls';
 import {
@@ -64,6 +63,7 @@ import { MAX_TEXT } from './conversations';
 import { applyRateLimit, authenticate } from './middleware';
 import { acceptsQuery, parseBody } from './validation';
 import { logger } from '../logger';
+import { roomToken } from '../providers/livekit';
 
 /** `POST /v1/widget/session` body. */
 export const widgetSessionSchema = z.strictObject({
@@ -376,7 +376,7 @@ export function widgetRouter(temporal: Client): Router {
    * expires_at, call_id, simulated, call}`. The voice session is a call (`GET /v1/calls/{id}`, the same
    * events; `POST /v1/calls/{id}/end` ends it).
    * - With `LIVEKIT_URL`, `LIVEKIT_API_KEY` and `LIVEKIT_API_SECRET` (test or live mode): a LiveKit room
-   *   named after the call, an access token for it and this visitor (livekit-server-sdk `AccessToken`,
+   *   named after the call, an access token for it and this visitor (src/providers/livekit.ts `roomToken`,
    *   identity = the conversation's visitor, valid 10 minutes to join), and the call's workflow sends the
    *   assistant into the room (`attendRoom`, src/activities/voice-room.ts): it listens, answers and speaks.
    *   The call rings until the visitor joins (60 s, then `no_answer`) and ends when they leave. One room
@@ -445,9 +445,8 @@ export function widgetRouter(temporal: Client): Router {
       const expiresAt = Math.floor(Date.now() / 1000) + VOICE_TOKEN_TTL_S;
       let room = { url: 'wss://simulated.invalid/rooms', token: simulatedRoomToken(callId), simulated: true };
       if (livekit) {
-        const at = new AccessToken(livekit.key, livekit.secret, { identity: visitor, ttl: VOICE_TOKEN_TTL_S });
-        at.addGrant({ roomJoin: true, room: callId, canPublish: true, canSubscribe: true });
-        room = { url: livekit.url, token: await at.toJwt(), simulated: false };
+        const token = await roomToken({ identity: visitor, ttl: VOICE_TOKEN_TTL_S, room: callId });
+        room = { url: livekit.url, token, simulated: false };
       }
       await startCallWorkflow(temporal, input);
       const doc = newCallDocument(input);

@@ -25,9 +25,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { config, setConfig } from '../config';
-import { configureWidget, normalizeOrigin, rotateWidgetSecret } from '../lib/widget';
+import { configureWidget, normalizeOrigin, rotateWidgetSecret } from '../services/widget';
 import { Org } from '../models/orgs';
-import { connectStore, disconnectStore } from '../models/store';
+import { connectStore, disconnectStore } from '../models/register';
 import { watchBulkCall } from './bulk-calls-watch';
 import { createKey, createOrg, listKeys, revokeKey, type KeyKind } from '../keys';
 

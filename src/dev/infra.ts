@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { devServerSearchAttributeFlags } from '../lib/temporal';
+import { devServerSearchAttributeFlags } from '../platform/temporal';
 
 const ROOT = path.resolve(__dirname, '../../..');
 

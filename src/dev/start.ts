@@ -21,8 +21,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { loadConfig, setConfig } from '../config';
-import { connectStore, disconnectStore } from '../models/store';
-import { connectClient, ensureSearchAttributes } from '../lib/temporal';
+import { connectStore, disconnectStore } from '../models/register';
+import { connectClient, ensureSearchAttributes } from '../platform/temporal';
 import { createWorker, WORKFLOWS_PATH } from '../worker/worker';
 import { freeLoopbackAddress, installRuntime } from '../worker/runtime';
 import { startApi, type RunningApi } from '../api/server';
@@ -30,7 +30,7 @@ import { logger } from '../logger';
 import { DEMO_MODEL_NAME, startDemoModel } from './demo-model';
 import { infraBinaries, portInUse, startFerretDB, startTemporalDevServer, type ChildServer } from './infra';
 import { seedDemo } from './seed';
-import { ensureCallReconcilerSchedule } from '../lib/calls';
+import { ensureCallReconcilerSchedule } from '../services/calls';
 
 /** The development SECRETS_KEY: generated once and kept in `DATA_DIR/secrets.key` (mode 0600). */
 function devSecretsKey(dataDir: string): string {

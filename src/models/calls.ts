@@ -93,7 +93,7 @@ const relaySessionSchema = new Schema(
     _id: { type: String, required: true },
     provider_call_sid: { type: String, required: true },
     created_ms: { type: Number, required: true },
-    /** Where the API instance holding the session takes the streamed tokens of answers (src/lib/call-relay.ts). */
+    /** Where the API instance holding the session takes the streamed tokens of answers (src/voice/relay.ts). */
     stream_url: { type: String, default: null },
     /** The secret a worker presents there (bearer). */
     stream_token: { type: String, default: null },

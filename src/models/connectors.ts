@@ -76,7 +76,7 @@ const versionSchema = new Schema(
     org_id: { type: String, required: true },
     livemode: { type: Boolean, required: true },
     connector_id: { type: String, required: true },
-    /** Semver, without build metadata (src/lib/connectors.ts). */
+    /** Semver, without build metadata (src/services/connectors.ts). */
     version: { type: String, required: true },
     /** Hex SHA-256 of the bundle bytes (what the signature signs, as raw bytes). */
     sha256: { type: String, required: true },
@@ -164,7 +164,7 @@ export function renderConnectorVersion(doc: ConnectorVersionDoc) {
 }
 
 /**
- * The `connector` object. `latest` is its latest version (src/lib/connectors.ts `latestVersion`), whose
+ * The `connector` object. `latest` is its latest version (src/services/connectors.ts `latestVersion`), whose
  * manifest gives `name` and `description`; `versions` is how many versions it has in this mode.
  */
 export function renderConnector(

@@ -1,6 +1,6 @@
 /**
  * Contacts (`cont_…`, object `contact`) and their records (`rec_…`, object `record`), written only by
- * src/lib/contacts.ts on behalf of the API (`POST /v1/contacts`, `POST /v1/records`, `DELETE
+ * src/services/contacts.ts on behalf of the API (`POST /v1/contacts`, `POST /v1/records`, `DELETE
  * /v1/contacts/{id}`); read by the API and by the assistant's context (the LLM activity).
  *
  * Identity is enforced by unique indexes, never by read-then-write (DESIGN.md section 3): per

@@ -1,6 +1,6 @@
 /**
  * Events (`evt_…`, object `event`; DESIGN.md section 5). Immutable: written once, by `emitEvent`
- * (src/lib/events.ts) under an id the emitter chose, so a retried emission is a
+ * (src/services/events.ts) under an id the emitter chose, so a retried emission is a
  * duplicate, not a second event.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
@@ -39,3 +39,6 @@ export function renderEvent(e: { id: string; type: string; created: number; live
     data: { object: e.object },
   };
 }
+
+/** An event as stored: the rendered event object plus its organization. */
+export type StoredEvent = ReturnType<typeof renderEvent> & { org_id: string };

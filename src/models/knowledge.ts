@@ -1,6 +1,6 @@
 /**
  * Knowledge documents (`kdoc_…`, object `knowledge_document`): what an agent knows, searched with BM25
- * over chunks (src/lib/knowledge.ts). Four collections, all written only by src/lib/knowledge.ts on behalf
+ * over chunks (src/services/knowledge.ts). Four collections, all written only by src/services/knowledge.ts on behalf
  * of the API (`POST`/`DELETE /v1/knowledge…`, and an agent's deletion):
  *
  * - `KnowledgeDocument`: one row per document, its identity (agent, created). Its only later write is

@@ -1,5 +1,5 @@
 /**
- * Rate-limit slots (src/lib/rate-limit.ts is their only writer): a request admitted in a bucket's window
+ * Rate-limit slots (src/platform/rate-limit.ts is their only writer): a request admitted in a bucket's window
  * holds one slot, `_id` = `<bucket>:<window start ms>:<n>` with n from 1 to the limit. Slots are taken by
  * inserting against the unique `_id`, so every API process shares one exact count even on a store whose
  * read-modify-write updates are not atomic (FerretDB 1.x loses concurrent `$inc`s). Old slots are pruned

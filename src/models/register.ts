@@ -1,7 +1,10 @@
 /**
- * Registers every model with mongoose (importing a model file registers it), so that `connectStore`
- * creates all indexes whichever entry point runs.
+ * Registers every model with mongoose (importing a model file registers it) and connects the store, so
+ * that `connectStore` creates every model's indexes whichever entry point calls it. Entry points (the API,
+ * the worker, `npm start`, svcctl, the test harness, benchmarks) import `connectStore` and
+ * `disconnectStore` from here; the model files import only ./store.ts.
  */
+import mongoose from 'mongoose';
 import './orgs';
 import './agents';
 import './calls';
@@ -17,3 +20,17 @@ import './forms';
 import './bulk-calls';
 import './rate-limits';
 import './widget';
+
+export { disconnectStore } from './store';
+
+/**
+ * Connects mongoose to `uri` and creates the indexes (`autoIndex` is off so that no request waits on it).
+ * Resolves once every model's indexes exist.
+ */
+export async function connectStore(uri: string): Promise<typeof mongoose> {
+  mongoose.set('autoIndex', false);
+  mongoose.set('strictQuery', true);
+  await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000 });
+  for (const model of Object.values(mongoose.models)) await model.createIndexes();
+  return mongoose;
+}

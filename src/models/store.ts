@@ -10,9 +10,9 @@
  * - Times are numbers: `created` in unix seconds (the API's unit), other `*_ms` fields in milliseconds.
  * - One writer per document: each model file's header says who writes what.
  *
- * Model files (one per domain, each with schema, document type, renderer): orgs, agents, calls, events,
- * idempotency, webhooks. Importing a model file registers its model; `connectStore` creates the indexes
- * of every registered model, so entry points import `./register` first.
+ * Model files: one per domain beside this one, each with its schema, document type, renderer and who
+ * writes it. Importing a model file registers its model; `connectStore` (./register.ts, which imports
+ * every model file) creates the indexes of them all. This file imports no model.
  */
 import mongoose from 'mongoose';
 
@@ -61,19 +61,6 @@ export async function findByIds<M extends mongoose.Model<any>>( // eslint-disabl
 ): Promise<WithId<mongoose.InferSchemaType<M['schema']>>[]> {
   const docs = await Promise.all([...new Set(ids)].map((id) => model.findById(id, projection).lean()));
   return docs.filter((d) => d != null) as WithId<mongoose.InferSchemaType<M['schema']>>[];
-}
-
-/**
- * Connects mongoose to `uri` and creates the indexes (`autoIndex` is off so that no request waits on it).
- * Resolves once every model's indexes exist.
- */
-export async function connectStore(uri: string): Promise<typeof mongoose> {
-  await import('./register');
-  mongoose.set('autoIndex', false);
-  mongoose.set('strictQuery', true);
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000 });
-  for (const model of Object.values(mongoose.models)) await model.createIndexes();
-  return mongoose;
 }
 
 /** Closes the mongoose connection. */

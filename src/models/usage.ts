@@ -1,7 +1,7 @@
 /**
  * Usage rows: one immutable row per metered thing, from which `GET /v1/usage` computes its totals
  * (DESIGN.md section 3: totals from immutable rows, never counters). Written once, through
- * `recordUsage` (src/lib/usage.ts, insert-if-absent), by the activity that did the metered work, at the
+ * `recordUsage` (src/services/usage.ts, insert-if-absent), by the activity that did the metered work, at the
  * point where the work is known to have happened; never updated, never deleted.
  *
  * The `_id` is deterministic per metered thing, so a retried or crashed activity writes its row once:

@@ -37,7 +37,7 @@ const widgetSettingsSchema = new Schema(
   {
     /** The organization's id. */
     _id: { type: String, required: true },
-    /** Origins (`https://shop.example`) whose pages may call the widget endpoints; empty: see src/lib/widget.ts. */
+    /** Origins (`https://shop.example`) whose pages may call the widget endpoints; empty: see src/services/widget.ts. */
     allowed_origins: { type: [String], default: [] },
     /** When true, a session without a valid `identity` is refused. */
     require_identity: { type: Boolean, default: false },

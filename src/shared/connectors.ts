@@ -1,6 +1,6 @@
 /**
  * The connectors domain's contract: the connector id rule, the bundle limits and the event name, shared
- * by the API (src/api/connectors.ts), the bundle checks (src/lib/connectors.ts) and the tests.
+ * by the API (src/api/connectors.ts), the bundle checks (src/services/connectors.ts) and the tests.
  * Bundle-safe: imports nothing.
  */
 

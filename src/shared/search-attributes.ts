@@ -1,7 +1,7 @@
 /**
  * Search attributes that operators filter runs on in the Temporal Web UI (for example
  * `CallStatus = "completed" AND Livemode = false`, `CampaignId = "bulk_…"`). Registered at start
- * (`--search-attribute` on the dev server, the operator service elsewhere: src/lib/temporal.ts; the
+ * (`--search-attribute` on the dev server, the operator service elsewhere: src/platform/temporal.ts; the
  * docker-compose.yml `temporal-admin-tools` list must name the same). Bundle-safe: workflows upsert them.
  * SQL visibility (the dev server's SQLite included) has room for 10 Keyword and 3 Bool custom
  * attributes per namespace: add new ones sparingly.

@@ -1,7 +1,7 @@
 /**
  * The webhooks domain's contract: shapes and names shared by `webhookDeliveryWorkflow`
  * (src/workflows/webhooks.ts), its activities (src/activities/webhooks.ts), its starter
- * (src/lib/webhooks.ts) and the API. Bundle-safe: imports nothing of the project.
+ * (src/services/webhooks.ts) and the API. Bundle-safe: imports nothing of the project.
  */
 
 /** Workflow type name of one event's delivery to one endpoint (recorded histories depend on it). */

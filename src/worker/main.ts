@@ -5,16 +5,16 @@
  *
  * With `METRICS_WORKER_PORT` set it serves, on that port, `GET /metrics` (what this process counts:
  * calls, webhook deliveries, LLM requests, and the Temporal SDK's worker metrics; `METRICS_TOKEN` or
- * loopback only, src/lib/metrics.ts) and `GET /healthz` (200 while the worker runs).
+ * loopback only, src/platform/metrics.ts) and `GET /healthz` (200 while the worker runs).
  */
 import http from 'node:http';
 import { config } from '../config';
-import { connectStore, disconnectStore } from '../models/store';
-import { connectClient, ensureSearchAttributes } from '../lib/temporal';
-import { serveMetrics } from '../lib/metrics';
+import { connectStore, disconnectStore } from '../models/register';
+import { connectClient, ensureSearchAttributes } from '../platform/temporal';
+import { serveMetrics } from '../platform/metrics';
 import { logger } from '../logger';
 import { createWorker } from './worker';
-import { ensureCallReconcilerSchedule } from '../lib/calls';
+import { ensureCallReconcilerSchedule } from '../services/calls';
 import { freeLoopbackAddress, installRuntime } from './runtime';
 
 async function main(): Promise<void> {

@@ -1,14 +1,14 @@
 /**
  * Installs the Temporal Core runtime once per process: the SDK's logs routed to winston (warn and above;
  * LOG_LEVEL=debug shows more) and, when asked, its metrics exported in Prometheus format on a loopback
- * port, which src/lib/metrics.ts appends to the process's `/metrics`
+ * port, which src/platform/metrics.ts appends to the process's `/metrics`
  * (https://typescript.temporal.io/api/interfaces/worker.PrometheusMetricsExporter). A second install is
  * skipped, not an error.
  */
 import net from 'node:net';
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 import { logger } from '../logger';
-import { setCoreMetricsUrl } from '../lib/metrics';
+import { setCoreMetricsUrl } from '../platform/metrics';
 
 let installed = false;
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import * as activities from '../activities';
 import { config } from '../config';
-import { connectionOptions } from '../lib/temporal';
+import { connectionOptions } from '../platform/temporal';
 
 /** Path of the workflows module the worker bundles (compiled JS next to this file). */
 export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows/index.js');

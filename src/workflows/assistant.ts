@@ -290,7 +290,7 @@ export function applyTool(tools: ToolHandlers, call: ToolCall): ToolEffect | Pro
 
 /**
  * The `search_knowledge` tool for a conversation with `context`: runs the `searchKnowledge` activity
- * (BM25 over the agent's documents, src/lib/knowledge.ts) and gives the model the best chunks, numbered
+ * (BM25 over the agent's documents, src/services/knowledge.ts) and gives the model the best chunks, numbered
  * and titled; the effect lists them so the transcript shows what the assistant found.
  */
 export function searchKnowledgeTool(context: AssistantContextIds): NonNullable<ToolHandlers['search_knowledge']> {

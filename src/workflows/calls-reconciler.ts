@@ -2,7 +2,7 @@
  * `callReconcilerWorkflow`: records the end of calls whose `callWorkflow` run closed without recording it
  * (terminated or timed out by an operator in the Temporal Web UI, or failed): each becomes `failed` with
  * `end_reason` `error` and emits `call.ended` once. Started every minute by the Temporal Schedule
- * `call-reconciler` (src/lib/calls.ts `ensureCallReconcilerSchedule`, overlap policy SKIP); all the work is
+ * `call-reconciler` (src/services/calls.ts `ensureCallReconcilerSchedule`, overlap policy SKIP); all the work is
  * the idempotent `reconcileCalls` activity (src/activities/calls.ts).
  */
 import { proxyActivities } from '@temporalio/workflow';

@@ -1,7 +1,7 @@
 /**
  * `webhookDeliveryWorkflow`: one event to one webhook endpoint (DESIGN.md sections 1 and 5).
  * Workflow id = delivery id = `<event id>:<endpoint id>` (a redelivery adds `:<request id>`); started by
- * src/lib/webhooks.ts when the event is emitted (src/lib/events.ts `emitEvent`), or by `POST /v1/events/{id}/redeliver`.
+ * src/services/webhooks.ts when the event is emitted (src/services/events.ts `emitEvent`), or by `POST /v1/events/{id}/redeliver`.
  *
  * One activity, `deliverWebhook`, is one HTTP attempt; Temporal's retry policy makes the schedule:
  * the first retry after `retry.initialIntervalMs` (5 s by default: within 10 s), doubling up to

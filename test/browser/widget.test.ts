@@ -18,7 +18,7 @@ import { createKey } from '../../src/keys';
 import { Message } from '../../src/models/conversations';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startTestLiveKit } from '../support/livekit';
-import { wavFile } from '../../src/lib/endpointing';
+import { wavFile } from '../../src/voice/endpointing';
 import { eventually } from '../support/conversations';
 import { startProxy, type CuttableProxy } from '../support/widget';
 

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { createKey, revokeKey } from '../../src/keys';
 import { config, setConfig } from '../../src/config';
 import { startApi } from '../../src/api/server';
-import { consumeRateLimit } from '../../src/lib/rate-limit';
+import { consumeRateLimit } from '../../src/platform/rate-limit';
 import { h, newTenant, request } from '../support/harness';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;

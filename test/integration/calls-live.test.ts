@@ -10,7 +10,7 @@ import { config, setConfig, type Config } from '../../src/config';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { startHttpsReceiver } from '../support/https-receiver';
-import { verifySignature } from '../../src/lib/webhook-signing';
+import { verifySignature } from '../../src/providers/webhook-signing';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createKey, createOrg } from '../../src/keys';
-import { conversationInput, ensureConversation } from '../../src/lib/conversations';
+import { conversationInput, ensureConversation } from '../../src/services/conversations';
 import { Message } from '../../src/models/conversations';
 import {
   CONVERSATION_WORKFLOW,

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { KnowledgeDocument, KnowledgeRevision, KnowledgeChunk, KnowledgeHead } from '../../src/models/knowledge';
-import { chunkText, KnowledgeSearcher, KNOWLEDGE_LIMITS, knowledgeVersion } from '../../src/lib/knowledge';
+import { chunkText, KnowledgeSearcher, KNOWLEDGE_LIMITS, knowledgeVersion } from '../../src/services/knowledge';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 

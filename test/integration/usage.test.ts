@@ -13,7 +13,7 @@ import { generateReply } from '../../src/activities/llm';
 import { transitionCall } from '../../src/activities/calls';
 import { config, setConfig } from '../../src/config';
 import { createKey } from '../../src/keys';
-import { knowledgeSearchUsage, messageUsage, recordUsage, webhookAttemptUsage } from '../../src/lib/usage';
+import { knowledgeSearchUsage, messageUsage, recordUsage, webhookAttemptUsage } from '../../src/services/usage';
 import { Call, CallTurn } from '../../src/models/calls';
 import { UsageRecord } from '../../src/models/usage';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';

@@ -17,7 +17,7 @@ import { RoomServiceClient, TokenVerifier } from 'livekit-server-sdk';
 import { DisconnectReason } from '@livekit/rtc-node';
 import { config, setConfig } from '../../src/config';
 import { createKey } from '../../src/keys';
-import { livekitHttpUrl } from '../../src/activities/telephony';
+import { livekitHttpUrl } from '../../src/providers/livekit';
 import { telephonyStatusSignal, type TelephonyStatus } from '../../src/shared/calls';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
 import { eventually, sleep } from '../support/conversations';

@@ -9,14 +9,14 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { Client } from '@temporalio/client';
 import { Event } from '../../src/models/events';
-import { deliveryRetry, startDeliveriesForEvent, startWebhookDelivery } from '../../src/lib/webhooks';
+import { deliveryRetry, startDeliveriesForEvent, startWebhookDelivery } from '../../src/services/webhooks';
 import { config, setConfig } from '../../src/config';
 import { createKey } from '../../src/keys';
 import { sweepExpiredWebhookSecrets, WebhookEndpoint } from '../../src/models/webhooks';
 import { IdempotencyRecord } from '../../src/models/idempotency';
 import { openSecret } from '../../src/secrets';
-import { refusedAddressKind } from '../../src/lib/webhook-address';
-import { signatureHeader, verifySignature } from '../../src/lib/webhook-signing';
+import { refusedAddressKind } from '../../src/providers/webhook-address';
+import { signatureHeader, verifySignature } from '../../src/providers/webhook-signing';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedWebhook } from '../support/https-receiver';
 import {

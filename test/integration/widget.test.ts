@@ -14,7 +14,7 @@ import { expect } from 'chai';
 import { config, setConfig, type Config } from '../../src/config';
 import { createKey } from '../../src/keys';
 import { appendConversationLog } from '../../src/activities/conversations';
-import { configureWidget, identityHash, rotateWidgetSecret } from '../../src/lib/widget';
+import { configureWidget, identityHash, rotateWidgetSecret } from '../../src/services/widget';
 import { Message } from '../../src/models/conversations';
 import { insertIfAbsent } from '../../src/models/store';
 import { newId } from '../../src/shared/ids';

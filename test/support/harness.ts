@@ -10,15 +10,15 @@ import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { config, loadConfig, setConfig } from '../../src/config';
-import { connectStore, disconnectStore } from '../../src/models/store';
+import { connectStore, disconnectStore } from '../../src/models/register';
 import { createKey, createOrg } from '../../src/keys';
 import { infraBinaries, freePort, startFerretDB, type ChildServer } from '../../src/dev/infra';
-import { searchAttributeKeys } from '../../src/lib/temporal';
+import { searchAttributeKeys } from '../../src/platform/temporal';
 import { createWorker, WORKFLOWS_PATH } from '../../src/worker/worker';
 import { freeLoopbackAddress, installRuntime } from '../../src/worker/runtime';
 import { logger } from '../../src/logger';
 import { startApi, type RunningApi } from '../../src/api/server';
-import { ensureCallReconcilerSchedule } from '../../src/lib/calls';
+import { ensureCallReconcilerSchedule } from '../../src/services/calls';
 import { startFakeLlm, type FakeLlm } from './fake-llm';
 import { testCertificate } from './https-receiver';
 

@@ -3,8 +3,8 @@
  * more than the limit together (test/integration/api.test.ts). Environment: MONGODB_URI, BUCKET, LIMIT,
  * WINDOW_MS, REQUESTS (how many to count at once). Prints `{"allowed": n}` and exits.
  */
-import { connectStore, disconnectStore } from '../../src/models/store';
-import { consumeRateLimit } from '../../src/lib/rate-limit';
+import { connectStore, disconnectStore } from '../../src/models/register';
+import { consumeRateLimit } from '../../src/platform/rate-limit';
 
 async function main(): Promise<void> {
   await connectStore(process.env.MONGODB_URI!);

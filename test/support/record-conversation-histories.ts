@@ -22,7 +22,7 @@ import twilio from 'twilio';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { config, setConfig } from '../../src/config';
 import { createKey } from '../../src/keys';
-import { conversationInput, ensureConversation, signalConversation } from '../../src/lib/conversations';
+import { conversationInput, ensureConversation, signalConversation } from '../../src/services/conversations';
 import { newId } from '../../src/shared/ids';
 import {
   CONVERSATION_WORKFLOW,

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { config, setConfig } from '../../src/config';
-import { emitEvent } from '../../src/lib/events';
+import { emitEvent } from '../../src/services/events';
 import { newId } from '../../src/shared/ids';
 import { automaticDeliveryId } from '../../src/shared/webhooks';
 import { h, newTenant, request, startHarness, stopHarness } from './harness';

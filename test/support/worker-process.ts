@@ -10,8 +10,8 @@
  */
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { config } from '../../src/config';
-import { connectStore, disconnectStore } from '../../src/models/store';
-import { connectionOptions } from '../../src/lib/temporal';
+import { connectStore, disconnectStore } from '../../src/models/register';
+import { connectionOptions } from '../../src/platform/temporal';
 import { createWorker } from '../../src/worker/worker';
 
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Unit tests of a campaign's calling windows (src/lib/bulk-calls.ts): local wall-clock times resolved in
+ * Unit tests of a campaign's calling windows (src/services/bulk-calls.ts): local wall-clock times resolved in
  * IANA time zones across daylight-saving changes (issue 11: "local time of each contact … correct across
  * daylight-saving changes"), the intervals of a window rule, the zones of a number's region, and the
  * default window of live +1 numbers.
@@ -13,7 +13,7 @@ import {
   windowRule,
   zoneIntervals,
   type WindowRule,
-} from '../../src/lib/bulk-calls';
+} from '../../src/services/bulk-calls';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const at = (s: string) => Date.parse(s);

@@ -12,7 +12,7 @@ import {
   latestVersion,
   parsePublicKey,
   PublicKeyError,
-} from '../../src/lib/connectors';
+} from '../../src/services/connectors';
 
 describe('connector rules', () => {
   it('accepts lowercase reverse-DNS ids of at least two DNS labels', () => {

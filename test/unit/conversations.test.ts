@@ -3,7 +3,7 @@
  * words per channel, template placeholders, the workflow id, and the demo model's hand-over.
  */
 import { expect } from 'chai';
-import { placeholderCount, renderTemplateBody, renderUnregisteredTemplate } from '../../src/lib/conversations';
+import { placeholderCount, renderTemplateBody, renderUnregisteredTemplate } from '../../src/services/conversations';
 import { demoReply } from '../../src/dev/demo-model';
 import {
   chatMessageOf,

@@ -1,9 +1,9 @@
 /**
- * src/lib/endpointing.ts: where utterances start and end in PCM (tones stand in for speech), and the
+ * src/voice/endpointing.ts: where utterances start and end in PCM (tones stand in for speech), and the
  * WAV container speech-to-text receives.
  */
 import { expect } from 'chai';
-import { Endpointer, wavFile, type EndpointerEvent } from '../../src/lib/endpointing';
+import { Endpointer, wavFile, type EndpointerEvent } from '../../src/voice/endpointing';
 
 const RATE = 16_000;
 

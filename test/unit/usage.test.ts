@@ -1,11 +1,11 @@
 /**
- * Unit tests of the usage domain's pure rules: local days in IANA time zones (src/lib/calendar.ts), the
+ * Unit tests of the usage domain's pure rules: local days in IANA time zones (src/platform/calendar.ts), the
  * period a `GET /v1/usage` query asks for (src/api/usage.ts `usagePeriod`), and the fold of rows into
  * measures (src/models/usage.ts `addRow`).
  */
 import { expect } from 'chai';
 import { ApiError } from '../../src/errors';
-import { canonicalTimeZone, dayStart, daysBetween, localDate, parseDate } from '../../src/lib/calendar';
+import { canonicalTimeZone, dayStart, daysBetween, localDate, parseDate } from '../../src/platform/calendar';
 import { usagePeriod } from '../../src/api/usage';
 import { addRow, emptyMeasures } from '../../src/models/usage';
 

@@ -2,14 +2,14 @@
  * Event emission: the one place where an event comes into being (DESIGN.md section 5). `emitEvent`
  * stores the event, rendered once, under an id chosen by the caller (a workflow, so a retried activity
  * stores it once; the API, from its idempotency record), then starts its webhook deliveries with the
- * Temporal client it is given (src/lib/webhooks.ts `startDeliveriesForEvent`). Activities pass the
+ * Temporal client it is given (src/services/webhooks.ts `startDeliveriesForEvent`). Activities pass the
  * worker's client (`Context.current().client`), the API its own.
  *
  * Idempotent: calling it again with the same id stores nothing new and starts no second delivery
  * (deliveries are started with `REJECT_DUPLICATE` on `<event id>:<endpoint id>`).
  */
 import type { Client } from '@temporalio/client';
-import { Event, renderEvent } from '../models/events';
+import { Event, renderEvent, type StoredEvent } from '../models/events';
 import { insertIfAbsent } from '../models/store';
 import { startDeliveriesForEvent } from './webhooks';
 
@@ -25,9 +25,6 @@ export interface EmitEventInput {
   /** The API object the event is about (`data.object`). */
   object: { id: string } & Record<string, unknown>;
 }
-
-/** An event as stored: the rendered event object plus its organization. */
-export type StoredEvent = ReturnType<typeof renderEvent> & { org_id: string };
 
 /**
  * Stores an event (once, whatever the retries) and starts its webhook deliveries.

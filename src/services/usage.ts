@@ -25,7 +25,7 @@ import {
 } from '../models/usage';
 import type { WebhookDeliveryInput } from '../shared/webhooks';
 import { logger } from '../logger';
-import { dayStartOf, localDate, utcMidnight } from './calendar';
+import { dayStartOf, localDate, utcMidnight } from '../platform/calendar';
 
 export type { UsageRow, UsageMeasures } from '../models/usage';
 

@@ -1,7 +1,7 @@
 /**
  * What the assistant knows on a turn, for every channel (calls through the LLM activity; conversations
- * and the widget call it the same way): the contact's name and recent records (src/lib/contacts.ts) and
- * the agent's knowledge chunks best matching the latest message (src/lib/knowledge.ts), as text for the
+ * and the widget call it the same way): the contact's name and recent records (src/services/contacts.ts) and
+ * the agent's knowledge chunks best matching the latest message (src/services/knowledge.ts), as text for the
  * system message, plus the ids of the chunks given (recorded on the transcript turn).
  */
 import type { KnowledgeRef } from '../shared/assistant';

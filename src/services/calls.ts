@@ -2,13 +2,15 @@
  * Starting calls, for every starter (the API's `POST /v1/calls` today; bulk campaigns and the widget's
  * voice path build the same input): `newCallInput` turns an agent and a request into the
  * `callWorkflow` input, `startCallWorkflow` starts it under the call id with the search attributes
- * operators filter on. Node-side; the contract itself is src/shared/calls.ts.
+ * operators filter on; `callConversation` reads a call back as the model's messages. Node-side; the
+ * contract itself is src/shared/calls.ts.
  */
 import type { Client } from '@temporalio/client';
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { config } from '../config';
 import type { AgentDoc } from '../models/agents';
+import { Call, CallTurn } from '../models/calls';
 import type { WithId } from '../models/store';
 import {
   CALL_RECONCILER_SCHEDULE_ID,
@@ -21,8 +23,10 @@ import {
   type Simulation,
 } from '../shared/calls';
 import { idTime } from '../shared/ids';
+import type { FormDefinition } from '../shared/forms';
+import { callSystemPrompt, type AssistantAgent, type ChatMessage } from '../shared/assistant';
 import { addLogContext } from '../logger';
-import { searchAttributeKeys } from './temporal';
+import { searchAttributeKeys } from '../platform/temporal';
 
 /** The scripted caller used when a test-mode call has no `simulation.caller`. */
 export const DEFAULT_CALLER_SCRIPT = [
@@ -44,7 +48,7 @@ export interface CallRequest {
   /** Test mode only; defaults fill what is missing. Ignored (null) in live mode. */
   simulation?: Partial<Simulation>;
   max_duration_seconds?: number;
-  /** The contact called (`cont_…`), already resolved by the starter (src/lib/contacts.ts `resolveCallContact`). */
+  /** The contact called (`cont_…`), already resolved by the starter (src/services/contacts.ts `resolveCallContact`). */
   contact_id?: string | null;
 }
 
@@ -176,4 +180,43 @@ export async function ensureCallReconcilerSchedule(temporal: Client, taskQueue =
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
   }
+}
+
+/**
+ * The conversation of a call as the model sees it: the system prompt (built from the agent snapshot,
+ * the number called and the call's `context`, src/shared/assistant.ts `callSystemPrompt`) and every
+ * recorded transcript turn as a Chat Completions message, oldest first. Tool turns become an assistant
+ * message carrying the tool call and the tool's answer.
+ * @throws Error when the call has no document (the workflow writes it before any turn)
+ */
+export async function callConversation(callId: string): Promise<ChatMessage[]> {
+  const call = await Call.findById(callId).lean();
+  if (!call) throw new Error(`call ${callId} has no document`);
+  const agent = JSON.parse(call.agent_json ?? 'null') as AssistantAgent | null;
+  if (!agent) throw new Error(`call ${callId} has no agent snapshot`);
+  const messages: ChatMessage[] = [
+    {
+      role: 'system',
+      content: callSystemPrompt({
+        agent,
+        to: call.to,
+        context: JSON.parse(call.context_json ?? '{}'),
+        form: call.form_definition_json ? (JSON.parse(call.form_definition_json) as FormDefinition) : null,
+      }),
+    },
+  ];
+  const turns = await CallTurn.find({ call_id: callId }).sort({ seq: 1 }).lean();
+  for (const t of turns) {
+    if (t.role === 'caller') messages.push({ role: 'user', content: t.text });
+    else if (t.role === 'assistant') messages.push({ role: 'assistant', content: t.text });
+    else {
+      const id = t.tool_call_id ?? `tc_${t.seq}`;
+      const call = { id, name: t.tool_name ?? 'unknown', arguments: t.tool_arguments_json ?? '{}' };
+      const last = messages[messages.length - 1];
+      if (last.role === 'assistant' && !last.tool_calls) last.tool_calls = [call];
+      else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+      messages.push({ role: 'tool', tool_call_id: id, content: t.text });
+    }
+  }
+  return messages;
 }

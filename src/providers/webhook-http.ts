@@ -3,7 +3,7 @@
  * success = a 2xx response within the time limit (10 s). Redirects are not followed (a 3xx is a
  * failure, as at Stripe), the response body is read up to 64 KiB and its first 1,000 characters kept.
  *
- * The host is resolved and checked (src/lib/webhook-address.ts) right before connecting, and the socket
+ * The host is resolved and checked (src/providers/webhook-address.ts) right before connecting, and the socket
  * connects to the checked address only. TLS is verified against Node's roots plus `NODE_EXTRA_CA_CERTS`
  * (Node's default), or, when `WEBHOOK_CA_FILE` is set, against those plus that file.
  */

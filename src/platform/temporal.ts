@@ -1,8 +1,9 @@
 /**
  * Temporal connections for the API (client) and the worker, and the search attributes operators use in
  * the Temporal Web UI (registered at start: `--search-attribute` on the dev server, the operator service
- * on any other cluster, AlreadyExists ignored).
+ * on any other cluster, AlreadyExists ignored); and `activityKey`, the running activity's key.
  */
+import { activityInfo } from '@temporalio/activity';
 import { Client, Connection } from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
 import { config } from '../config';
@@ -49,4 +50,15 @@ export async function ensureSearchAttributes(client: Client): Promise<void> {
       { error: (err as Error).message },
     );
   }
+}
+
+/**
+ * The running activity's key, the same on every attempt: `<workflow id>:<run id>:<activity id>`
+ * (`standalone` for the workflow part of an activity run outside a workflow). The knowledge-search usage
+ * rows of `generateReply` and `searchKnowledge` are keyed by it, so a retried attempt meters a search once.
+ * @throws Error outside an activity (`activityInfo` has no context)
+ */
+export function activityKey(): string {
+  const { workflowExecution: wf, activityId } = activityInfo();
+  return `${wf ? `${wf.workflowId}:${wf.runId}` : 'standalone'}:${activityId}`;
 }

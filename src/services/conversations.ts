@@ -10,17 +10,20 @@ import type { Client } from '@temporalio/client';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { SearchAttributePair, SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { config } from '../config';
-import { Conversation, Message, type ConversationDoc } from '../models/conversations';
+import { Conversation, Message, renderMessage, type ConversationDoc, type MessageDoc } from '../models/conversations';
+import { emitEvent } from './events';
 import { insertIfAbsent, type WithId } from '../models/store';
 import { idTime, newId } from '../shared/ids';
 import {
   CONVERSATION_WORKFLOW,
   conversationWorkflowId,
+  nextStatus,
   type Channel,
   type ConversationWorkflow,
   type ConversationWorkflowInput,
+  type OutboundStatus,
 } from '../shared/conversations';
-import { searchAttributeKeys } from './temporal';
+import { searchAttributeKeys } from '../platform/temporal';
 
 /** Who a conversation is with and through which service number. */
 export interface ConversationKey {
@@ -180,4 +183,58 @@ export function renderTemplateBody(body: string, parameters: string[]): string {
 /** Test mode's rendering of an unregistered template: its name, language and parameters. */
 export function renderUnregisteredTemplate(name: string, language: string, parameters: string[]): string {
   return `[${name} (${language})]${parameters.length ? ' ' + parameters.join(' | ') : ''}`;
+}
+
+/**
+ * Where a message's status events go: the Temporal client that starts their webhook deliveries, and
+ * whether this is a retried activity attempt (then the events the status implies are emitted again even
+ * without a change: the first attempt may have died between the update and the emission).
+ */
+export interface StatusEmitter {
+  temporal: Client;
+  retry: boolean;
+}
+
+/**
+ * Moves `row` to `next` if that is forward (`nextStatus`), then emits `message.sent`, `message.delivered`
+ * and `message.failed` as its status implies, with the event ids fixed on the row: an event is emitted
+ * once even when callbacks skip a status (delivered before sent emits both, in order) or a retry repeats
+ * the call. Returns the row's status afterwards. Called by the activities that own the message
+ * (src/activities/conversations.ts `applyMessageStatus`, src/activities/messaging.ts `sendMessage`).
+ */
+export async function advanceStatus(
+  emitter: StatusEmitter,
+  row: WithId<MessageDoc>,
+  next: OutboundStatus,
+  error: { code: string; message: string } | null,
+  providerSid: string | null = null,
+): Promise<OutboundStatus> {
+  const current = row.status as OutboundStatus;
+  const to = nextStatus(current, next);
+  if (to) {
+    const set: Record<string, unknown> = { status: to };
+    if (to === 'failed')
+      Object.assign(set, { error_code: error?.code ?? 'send_failed', error_message: error?.message ?? null });
+    if (providerSid && !row.provider_sid) set.provider_sid = providerSid;
+    await Message.updateOne({ _id: row._id }, { $set: set });
+    Object.assign(row, set);
+  }
+  // Emit what the status implies when it changed, and on a retry (the first attempt may have updated the
+  // row and died before emitting); emission is idempotent by event id.
+  if (to || emitter.retry) await emitStatusEvents(emitter.temporal, row);
+  return row.status as OutboundStatus;
+}
+
+async function emitStatusEvents(temporal: Client, row: WithId<MessageDoc>): Promise<void> {
+  const ids = row.event_ids ?? {};
+  const types: [string, string | null | undefined][] = [];
+  if (row.status === 'sent' || row.status === 'delivered' || row.status === 'read')
+    types.push(['message.sent', ids.sent]);
+  if (row.status === 'delivered' || row.status === 'read') types.push(['message.delivered', ids.delivered]);
+  if (row.status === 'failed') types.push(['message.failed', ids.failed]);
+  const object = renderMessage(row);
+  for (const [type, id] of types) {
+    if (id)
+      await emitEvent(temporal, { id, orgId: row.org_id, livemode: row.livemode, type, createdMs: Date.now(), object });
+  }
 }

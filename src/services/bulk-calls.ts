@@ -28,7 +28,7 @@ import {
 } from '../shared/bulk-calls';
 import type { Simulation } from '../shared/calls';
 import type { CallRequest } from './calls';
-import { searchAttributeKeys } from './temporal';
+import { searchAttributeKeys } from '../platform/temporal';
 
 /** Day names of `schedule.days`, Sunday first (as `Date.getUTCDay()`). */
 export const DAY_NAMES = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
@@ -215,7 +215,7 @@ export async function contactZoneKey(phone: string, timezone: string | undefined
 }
 
 /**
- * The call request of one contact of a campaign (for src/lib/calls.ts `newCallInput`): the campaign's
+ * The call request of one contact of a campaign (for src/services/calls.ts `newCallInput`): the campaign's
  * `from` and maximum duration; metadata = the campaign's, then the contact's (a contact's key wins), so
  * every webhook of the call carries both; context = the contact's name and external id, then its
  * `context`; simulation = the contact's, else the campaign's (test mode only).

@@ -1,6 +1,6 @@
 /**
  * Where webhook delivery starts (DESIGN.md sections 1 and 5): `startDeliveriesForEvent` is called by
- * `emitEvent` (src/lib/events.ts) with the Temporal client of the process that emits, and starts one
+ * `emitEvent` (src/services/events.ts) with the Temporal client of the process that emits, and starts one
  * `webhookDeliveryWorkflow` per enabled endpoint of the event's organization and mode subscribed to its
  * type (or to `*`). Workflow id = delivery id = `<event id>:<endpoint id>`, started with
  * `REJECT_DUPLICATE`: a retried emission meets `WorkflowExecutionAlreadyStartedError`, even after the
@@ -11,7 +11,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { config } from '../config';
 import { WebhookEndpoint, type WebhookEndpointDoc } from '../models/webhooks';
-import { searchAttributeKeys } from './temporal';
+import { searchAttributeKeys } from '../platform/temporal';
 import { WEBHOOK_DELIVERY_WORKFLOW, type WebhookDeliveryWorkflow } from '../shared/webhooks';
 import {
   automaticDeliveryId,
@@ -21,7 +21,7 @@ import {
   type DeliveryTrigger,
   type WebhookDeliveryInput,
 } from '../shared/webhooks';
-import type { StoredEvent } from './events';
+import type { StoredEvent } from '../models/events';
 
 /** Task queue of delivery workflows (`WEBHOOK_TASK_QUEUE`, else the main task queue). */
 export function webhookTaskQueue(): string {

@@ -1,0 +1,29 @@
+/**
+ * The OpenAI client (the `openai` package, 6.x) for OpenAI or any OpenAI-compatible server
+ * (`OPENAI_BASE_URL`: vLLM, Ollama, llama.cpp, our offline demo model).
+ */
+import OpenAI from 'openai';
+import { config } from '../config';
+
+let client: OpenAI | undefined;
+let clientKey = '';
+
+/**
+ * The `openai` client for `OPENAI_BASE_URL` and `OPENAI_API_KEY` (one per configuration; the SDK's own
+ * retries off, 25 s timeout): chat completions in src/activities/llm.ts, speech-to-text and text-to-speech in voice rooms
+ * (src/activities/voice-room.ts).
+ */
+export function openai(): OpenAI {
+  const cfg = config();
+  const key = `${cfg.openaiBaseUrl}|${cfg.openaiApiKey}`;
+  if (!client || clientKey !== key) {
+    client = new OpenAI({
+      apiKey: cfg.openaiApiKey ?? 'not-needed',
+      baseURL: cfg.openaiBaseUrl,
+      maxRetries: 0,
+      timeout: 25_000,
+    });
+    clientKey = key;
+  }
+  return client;
+}

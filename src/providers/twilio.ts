@@ -1,0 +1,48 @@
+/**
+ * Twilio's REST client (the `twilio` package), built from the configuration. Twilio's request signatures
+ * and TwiML builders are used straight from the package where they are needed (src/api/twilio.ts).
+ */
+import twilio from 'twilio';
+import { ApplicationFailure } from '@temporalio/common';
+import { config } from '../config';
+import { TELEPHONY_REJECTED } from '../shared/calls';
+
+const TWILIO_ORIGIN = 'https://api.twilio.com';
+
+/** The `twilio` package's HTTP client, sending to `TWILIO_API_BASE_URL` instead of api.twilio.com. */
+class RebasedRequestClient extends twilio.RequestClient {
+  constructor(
+    private readonly base: string,
+    timeout: number,
+  ) {
+    super({ timeout });
+  }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override request<TData>(opts: any) {
+    const uri = String(opts.uri);
+    return super.request<TData>({
+      ...opts,
+      uri: uri.startsWith(TWILIO_ORIGIN) ? this.base + uri.slice(TWILIO_ORIGIN.length) : uri,
+    });
+  }
+}
+
+/**
+ * The `twilio` REST client from the configuration (rebased on `TWILIO_API_BASE_URL`, requests time out after
+ * `TWILIO_TIMEOUT_MS`): calls in src/activities/telephony.ts, messages in src/activities/messaging.ts.
+ * @throws ApplicationFailure type `TelephonyRejected` (not retried) when TWILIO_ACCOUNT_SID or
+ *   TWILIO_AUTH_TOKEN is missing
+ */
+export function client() {
+  const cfg = config();
+  if (!cfg.twilioAccountSid || !cfg.twilioAuthToken) {
+    throw ApplicationFailure.nonRetryable(
+      'Twilio is not configured (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN).',
+      TELEPHONY_REJECTED,
+    );
+  }
+  const httpClient = cfg.twilioApiBaseUrl
+    ? new RebasedRequestClient(cfg.twilioApiBaseUrl, cfg.twilioTimeoutMs)
+    : new twilio.RequestClient({ timeout: cfg.twilioTimeoutMs });
+  return twilio(cfg.twilioAccountSid, cfg.twilioAuthToken, { httpClient });
+}
