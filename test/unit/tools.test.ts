@@ -149,7 +149,7 @@ describe('tool effects', () => {
     expect(
       (applyTool(tools, { id: 't1', name: 'handoff_to_person', arguments: '{"reason":" angry "}' }) as ToolEffect).ends,
     ).to.equal(true);
-    applyTool(tools, { id: 't2', name: 'handoff_to_person', arguments: '{}' });
+    void applyTool(tools, { id: 't2', name: 'handoff_to_person', arguments: '{}' });
     expect(reasons).to.deep.equal(['angry', 'The assistant asked for a person.']);
     expect(
       (applyTool(tools, { id: 't3', name: 'handoff_to_person', arguments: '{"reason":3}' }) as ToolEffect).ends,
