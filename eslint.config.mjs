@@ -53,7 +53,8 @@ export default tseslint.config(
   },
   {
     // Workflow code runs in Temporal's deterministic sandbox (webpack bundle): only the workflow SDK,
-    // src/shared, sibling workflow files, and types of the activities.
+    // zod (deterministic: tools' argument schemas), src/shared, sibling workflow files, and types of the
+    // activities.
     files: ['src/workflows/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -61,9 +62,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!@temporalio/(workflow|common)$|\\./|\\.\\./shared/|\\.\\./activities(/|$))',
+              regex: '^(?!@temporalio/(workflow|common)$|zod$|\\./|\\.\\./shared/|\\.\\./activities(/|$))',
               message:
-                'Workflows import only @temporalio/workflow, @temporalio/common, src/shared and types of activities.',
+                'Workflows import only @temporalio/workflow, @temporalio/common, zod, src/shared and types of activities.',
             },
             {
               regex: '^\\.\\./activities(/|$)',
@@ -83,8 +84,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!@temporalio/(workflow|common)$|\\./)',
-              message: 'src/shared is bundle-safe and imports nothing of the project outside src/shared.',
+              regex: '^(?!@temporalio/(workflow|common)$|zod$|\\./)',
+              message:
+                'src/shared is bundle-safe: it imports @temporalio/workflow, @temporalio/common, zod and nothing of the project outside src/shared.',
             },
           ],
         },

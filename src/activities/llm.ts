@@ -19,14 +19,13 @@ import { assistantContext, type AssistantContext } from '../services/assistant-c
 import { logger } from '../logger';
 import {
   LLM_REQUEST_REJECTED,
-  TOOL_DEFINITIONS,
   type AssistantContextIds,
   type ChatMessage,
   type ConversationRef,
   type KnowledgeRef,
   type ToolCall,
-  type ToolName,
 } from '../shared/assistant';
+import { isToolName, toolFunction, type ToolName } from '../shared/tools';
 import { knowledgeSearchUsage, llmRequestUsage, recordUsage } from '../services/usage';
 import { callConversation } from '../services/calls';
 import { openai } from '../providers/openai';
@@ -41,7 +40,7 @@ export interface GenerateReplyInput {
   messages: ChatMessage[];
   /** Where the earlier conversation is stored (a call): loaded and sent before `messages`. */
   history?: ConversationRef;
-  /** Names of the tools offered (src/shared/assistant.ts `TOOL_DEFINITIONS`). */
+  /** Names of the tools offered (src/shared/tools.ts `TOOLS`; their JSON schemas are derived there). */
   tools: ToolName[];
   /** Who the conversation is with and which agent answers: the context is loaded from these. */
   context?: AssistantContextIds;
@@ -93,12 +92,8 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     if (known?.text) messages = withSystemText(messages, known.text);
   }
   const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = offered
-    .map((t) => TOOL_DEFINITIONS[t])
-    .filter(Boolean)
-    .map((t) => ({
-      type: 'function',
-      function: { name: t.name, description: t.description, parameters: t.parameters },
-    }));
+    .filter(isToolName)
+    .map((t) => ({ type: 'function', function: toolFunction(t) }));
   const model = input.model ?? config().openaiModel;
   const startTimer = llmRequestDuration.startTimer({ model });
   let timed = false;

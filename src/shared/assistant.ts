@@ -1,8 +1,8 @@
 /**
  * The assistant's contract, shared by every channel (calls today; conversations and the widget reuse
- * it): the Chat Completions shapes that cross the workflow/activity boundary, the tools the assistant
- * may call (name, description and JSON schema in one table: DESIGN.md section 6), and the LLM activity's
- * failure type. Bundle-safe: plain JSON, no classes, imports nothing of the project.
+ * it): the Chat Completions shapes that cross the workflow/activity boundary, the call's system prompt,
+ * and the LLM activity's failure types. The tools the assistant may call are in ./tools.ts. Bundle-safe:
+ * plain JSON, no classes, imports nothing of the project outside src/shared.
  */
 import { formPrompt, type FormDefinition } from './forms';
 
@@ -65,75 +65,6 @@ export interface ConversationRef {
 
 /** Failure type of a turn whose answer did not come within its deadline. */
 export const TURN_DEADLINE_EXCEEDED = 'TurnDeadlineExceeded';
-
-/** A tool the model may call: its name, what it is for, and the JSON schema of its arguments. */
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
-
-/** Names of the assistant's tools (DESIGN.md section 6). */
-export type ToolName = 'end_call' | 'transfer_call' | 'search_knowledge' | 'handoff_to_person' | 'fill_form';
-
-/** Every tool the assistant may be offered, by name; a channel offers a subset (src/workflows/assistant.ts). */
-export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
-  end_call: {
-    name: 'end_call',
-    description: 'Hang up: the conversation is over.',
-    parameters: { type: 'object', properties: {}, additionalProperties: false },
-  },
-  transfer_call: {
-    name: 'transfer_call',
-    description: 'Transfer the caller to a person.',
-    parameters: {
-      type: 'object',
-      properties: {
-        to: {
-          type: 'string',
-          description: 'E.164 number, sip: URI or client: identity; omit for the default destination',
-        },
-      },
-      additionalProperties: false,
-    },
-  },
-  search_knowledge: {
-    name: 'search_knowledge',
-    description:
-      "Search the organization's knowledge documents for facts to answer with (policies, prices, hours, procedures).",
-    parameters: {
-      type: 'object',
-      properties: { query: { type: 'string', description: 'what to look for, in a few words' } },
-      required: ['query'],
-      additionalProperties: false,
-    },
-  },
-  handoff_to_person: {
-    name: 'handoff_to_person',
-    description: 'Hand the conversation over to a person of the organization: they answer from now on.',
-    parameters: {
-      type: 'object',
-      properties: { reason: { type: 'string', description: 'why a person is needed, in a few words' } },
-      additionalProperties: false,
-    },
-  },
-  fill_form: {
-    name: 'fill_form',
-    description: "Record values of the call's form (bulk campaigns): the form's fields are listed in the instructions.",
-    parameters: {
-      type: 'object',
-      properties: {
-        fields: {
-          type: 'object',
-          description: 'values by field key, e.g. {"attending": true}',
-          additionalProperties: true,
-        },
-      },
-      required: ['fields'],
-      additionalProperties: false,
-    },
-  },
-};
 
 /** The agent as a call or conversation sees it (a snapshot taken at creation). */
 export interface AssistantAgent {

@@ -1,9 +1,9 @@
 /**
  * The assistant's turn, shared by every channel (calls today; `conversationWorkflow` and the widget
  * reuse it): the system prompt, the LLM request (the `generateReply` activity, Chat Completions through
- * the `openai` package: src/activities/llm.ts) and the tool table. A channel says which tools it offers
- * and what each one does to it (`ToolHandlers`); the tools' names and JSON schemas are in
- * src/shared/assistant.ts, so the model is offered exactly what the channel can do.
+ * the `openai` package: src/activities/llm.ts) and the tool rounds. A channel hands the turn its tools
+ * (src/workflows/tools.ts `channelTools`: the effects of the tools src/shared/tools.ts lists for it), so the
+ * model is offered exactly what the channel can do.
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
@@ -13,12 +13,11 @@ import {
   CancellationScope,
   condition,
   isCancellation,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   TimeoutFailure,
 } from '@temporalio/workflow';
-import type * as activities from '../activities';
+import type * as llm from '../activities/llm';
 import {
   LLM_REQUEST_REJECTED,
   TURN_DEADLINE_EXCEEDED,
@@ -27,15 +26,14 @@ import {
   type ConversationRef,
   type KnowledgeRef,
   type ToolCall,
-  type ToolName,
 } from '../shared/assistant';
-import { checkFormValues, missingRequired, type FormDefinition, type FormValues } from '../shared/forms';
+import { applyTool, type ToolEffect, type ToolHandlers } from './tools';
 
 /**
  * The LLM: 30 s per try, 3 tries; a request the provider refused (4xx) is not retried. A turn that
  * cannot be answered fails its caller (a call then ends `failed`, `error`).
  */
-const llm = proxyActivities<typeof activities>({
+const remoteLlm = proxyActivities<typeof llm>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [LLM_REQUEST_REJECTED] },
 });
@@ -46,43 +44,14 @@ const llm = proxyActivities<typeof activities>({
  * (the request's result is recorded as a marker when the task completes). Retries back off locally up to
  * `localRetryThreshold`, beyond which they wait on a server timer.
  */
-const localLlm = proxyLocalActivities<typeof activities>({
+const localLlm = proxyLocalActivities<typeof llm>({
   startToCloseTimeout: '30 seconds',
   localRetryThreshold: '10 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [LLM_REQUEST_REJECTED] },
 });
 
-/**
- * The knowledge search behind the `search_knowledge` tool: a store read, 10 s per try, 3 tries. A search
- * that still fails is answered to the model as an error; it never ends the conversation.
- */
-const knowledge = proxyActivities<typeof activities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumAttempts: 3 },
-});
-
-/** Knowledge chunks a `search_knowledge` call returns to the model. */
-export const SEARCH_TOOL_CHUNKS = 3;
-
 /** Tool rounds the assistant may take in one turn before it must speak. */
 export const MAX_TOOL_ROUNDS = 3;
-
-/** What applying a tool call did: the text given back to the model, and whether the turn must stop. */
-export interface ToolEffect {
-  summary: string;
-  /** True when the tool ends the conversation (hang up, transfer): no further round in this turn. */
-  ends: boolean;
-  /** Knowledge chunks the tool gave the model (`search_knowledge`). */
-  knowledge?: KnowledgeRef[];
-}
-
-/**
- * A channel's tools: for each tool it offers, what the tool does (arguments already parsed). A handler
- * that needs the outside world (`search_knowledge`) returns a promise and runs an activity.
- */
-export type ToolHandlers = Partial<
-  Record<ToolName, (args: Record<string, unknown>) => ToolEffect | Promise<ToolEffect>>
->;
 
 /** What the turn produced, reported as it happens so the channel can record or speak it. */
 export interface TurnObserver {
@@ -148,7 +117,7 @@ export interface AssistantTurnInput {
  *   `TURN_DEADLINE_EXCEEDED` when `deadline.giveUpMs` passes (the request is cancelled)
  */
 export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended: boolean }> {
-  const offered = Object.keys(input.tools) as ToolName[];
+  const offered = Object.keys(input.tools) as (keyof ToolHandlers)[];
   // The LLM activity's summary in the Web UI (Temporal user metadata): which turn of the conversation.
   const turn = input.turn ?? input.messages.filter((m) => m.role === 'user').length;
   const startedMs = Date.now();
@@ -169,17 +138,16 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
       slowTold = true;
       input.deadline?.onSlow?.();
     };
-    // Runs recorded before turn deadlines existed replay without their timers.
     const reply = input.local
       ? await askLocally(summary, request, input.deadline, startedMs)
-      : input.deadline && patched('turn-deadline')
+      : input.deadline
         ? await withDeadline(
-            () => llm.generateReply.executeWithOptions({ summary }, [request]),
+            () => remoteLlm.generateReply.executeWithOptions({ summary }, [request]),
             input.deadline,
             startedMs,
             tellSlow,
           )
-        : await llm.generateReply.executeWithOptions({ summary }, [request]);
+        : await remoteLlm.generateReply.executeWithOptions({ summary }, [request]);
     if (reply.text) input.observer.onText(reply.text, reply.knowledge ?? []);
     input.messages.push({
       role: 'assistant',
@@ -189,9 +157,7 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
     if (reply.toolCalls.length === 0) return { ended: false };
     let ended = false;
     for (const call of reply.toolCalls) {
-      const applied = applyTool(input.tools, call);
-      // Synchronous effects stay synchronous, so turns recorded before async tools existed replay alike.
-      const effect = isPromise(applied) ? await applied : applied;
+      const effect = await applyTool(input.tools, call);
       input.observer.onTool(call, effect);
       input.messages.push({ role: 'tool', tool_call_id: call.id, content: effect.summary });
       ended ||= effect.ends;
@@ -201,9 +167,6 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
   return { ended: false };
 }
 
-type GenerateReplyInput = Parameters<typeof activities.generateReply>[0];
-type GenerateReplyResult = Awaited<ReturnType<typeof activities.generateReply>>;
-
 /**
  * Asks the LLM through the local activity, bounded by what is left of the turn's deadline (`giveUpMs`, else
  * `slowMs`) as its schedule-to-close timeout, whose expiry fails the turn with `TURN_DEADLINE_EXCEEDED`.
@@ -212,10 +175,10 @@ type GenerateReplyResult = Awaited<ReturnType<typeof activities.generateReply>>;
  */
 async function askLocally(
   summary: string,
-  request: GenerateReplyInput,
+  request: llm.GenerateReplyInput,
   deadline: TurnDeadline | undefined,
   startedMs: number,
-): Promise<GenerateReplyResult> {
+): Promise<llm.GenerateReplyResult> {
   const boundMs = deadline ? (deadline.giveUpMs ?? deadline.slowMs) : undefined;
   const leftMs = boundMs === undefined ? undefined : Math.max(1, startedMs + boundMs - Date.now());
   try {
@@ -268,72 +231,4 @@ async function withDeadline<T>(
     }
   }
   return await pending;
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown })?.then === 'function';
-}
-
-/** Applies one tool call. Unknown tools and bad arguments are answered to the model, never fatal. */
-export function applyTool(tools: ToolHandlers, call: ToolCall): ToolEffect | Promise<ToolEffect> {
-  let args: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = JSON.parse(call.arguments || '{}');
-    if (parsed && typeof parsed === 'object') args = parsed as Record<string, unknown>;
-  } catch {
-    return { summary: `Error: the arguments of ${call.name} are not valid JSON.`, ends: false };
-  }
-  const handler = tools[call.name as ToolName];
-  if (!handler) return { summary: `Error: the tool ${call.name} is not available on this call.`, ends: false };
-  return handler(args);
-}
-
-/**
- * The `search_knowledge` tool for a conversation with `context`: runs the `searchKnowledge` activity
- * (BM25 over the agent's documents, src/services/knowledge.ts) and gives the model the best chunks, numbered
- * and titled; the effect lists them so the transcript shows what the assistant found.
- */
-export function searchKnowledgeTool(context: AssistantContextIds): NonNullable<ToolHandlers['search_knowledge']> {
-  return async (args) => {
-    const query = typeof args.query === 'string' ? args.query.trim() : '';
-    if (!query) return { summary: 'Error: search_knowledge needs a non-empty "query".', ends: false };
-    let hits: Awaited<ReturnType<typeof activities.searchKnowledge>>['hits'];
-    try {
-      ({ hits } = await knowledge.searchKnowledge({
-        orgId: context.orgId,
-        livemode: context.livemode,
-        agentId: context.agentId,
-        query,
-        limit: SEARCH_TOOL_CHUNKS,
-      }));
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      return { summary: 'Error: the knowledge search is unavailable right now.', ends: false, knowledge: [] };
-    }
-    if (hits.length === 0) return { summary: `No knowledge found for "${query}".`, ends: false, knowledge: [] };
-    const text = hits.map((h, i) => `[${i + 1}] ${h.title} (${h.document} #${h.chunk})\n${h.text}`).join('\n\n');
-    return { summary: text, ends: false, knowledge: hits.map((h) => ({ document: h.document, chunk: h.chunk })) };
-  };
-}
-
-/**
- * The `fill_form` tool of a campaign call: checks the model's `{"fields": {…}}` against the form
- * (src/shared/forms.ts `checkFormValues`); good values are merged into `state.values` (later values win)
- * and the model is told which required fields are still missing; a bad value keeps nothing and is answered
- * as an error naming every problem, so the model can ask again or correct it.
- */
-export function fillFormTool(
-  form: FormDefinition,
-  state: { values: FormValues | null },
-): NonNullable<ToolHandlers['fill_form']> {
-  return (args) => {
-    const checked = checkFormValues(form, args.fields);
-    if (!checked.ok) return { summary: `Error: nothing saved. ${checked.errors.join('; ')}.`, ends: false };
-    state.values = { ...(state.values ?? {}), ...checked.values };
-    const missing = missingRequired(form, state.values);
-    return {
-      summary: `Saved ${Object.keys(checked.values).join(', ')}.${missing.length ? ` Still missing (required): ${missing.join(', ')}.` : ' The form is complete.'}`,
-      ends: false,
-    };
-  };
 }

@@ -6,10 +6,10 @@
  * the idempotent `reconcileCalls` activity (src/activities/calls.ts).
  */
 import { proxyActivities } from '@temporalio/workflow';
-import type * as activities from '../activities';
+import type * as calls from '../activities/calls';
 import type { CallReconcilerInput } from '../shared/calls';
 
-const { reconcileCalls } = proxyActivities<typeof activities>({
+const { reconcileCalls } = proxyActivities<typeof calls>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
 });

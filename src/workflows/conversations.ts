@@ -57,6 +57,7 @@ import {
   type OutboundMessageInput,
 } from '../shared/conversations';
 import { assistantTurn } from './assistant';
+import { channelTools } from './tools';
 
 /**
  * Reads and writes of our own store, as local activities (they take milliseconds, and a local activity
@@ -350,18 +351,11 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
           agentId: context.agent.id,
           contactId: context.contactId,
         },
-        tools: {
-          handoff_to_person: (args) => {
-            outcome.handoff ??=
-              typeof args.reason === 'string' && args.reason.trim()
-                ? args.reason.trim().slice(0, 500)
-                : 'The assistant asked for a person.';
-            return {
-              summary: 'Handed over: a person of the organization answers the customer from now on.',
-              ends: true,
-            };
+        tools: channelTools(input.channel === 'web' ? 'widget' : 'conversation', {
+          requestHandoff: (reason) => {
+            outcome.handoff ??= reason;
           },
-        },
+        }),
         observer: { onText: (text) => replies.push(text), onTool: () => undefined },
       });
     } catch (err) {

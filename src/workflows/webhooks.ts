@@ -18,12 +18,12 @@
  * Deterministic: imports only `@temporalio/workflow`, types, and pure helpers.
  */
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import type * as activities from '../activities';
+import type * as webhooks from '../activities/webhooks';
 import { newId } from '../shared/ids';
 import { ENDPOINT_GONE, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../shared/webhooks';
 
 /** Bookkeeping in our own store: retried until it succeeds. */
-const store = proxyActivities<typeof activities>({
+const store = proxyActivities<typeof webhooks>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
@@ -33,7 +33,7 @@ const store = proxyActivities<typeof activities>({
  * @returns the final status (`succeeded`, `failed`, `canceled`) and its reason
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
-  const { deliverWebhook } = proxyActivities<typeof activities>({
+  const { deliverWebhook } = proxyActivities<typeof webhooks>({
     // 10 s for the HTTP exchange, the rest for our store; a lost worker is noticed by the heartbeat.
     startToCloseTimeout: '20 seconds',
     heartbeatTimeout: '5 seconds',

@@ -2,18 +2,17 @@
  * Records `callWorkflow` histories from real runs, for the replay tests (test/replay/replay.test.ts).
  * Starts the same harness as the tests (real Temporal dev server and FerretDB), drives one call per way a
  * call can end through the API, and writes each history as JSON to
- * test/replay/histories/call-<VERSION>-<name>.json.
+ * test/replay/histories/call-<name>.json (call-<VERSION>-<name>.json once VERSION is set).
  *
  *   npm run record-histories                                      # every scenario
  *   npm run build && node dist/test/support/record-histories.js api-   # only the scenarios named api-…
  *
  * (`npm run record-histories -- api-` would hand the prefix to the last of its recorders only.)
- * It records what the current code does, under VERSION: after an intentional, versioned change to the
- * workflow (a new `patched(…)`), raise VERSION and record; never overwrite older files, running workflows
- * must still replay them. Files without a version were recorded before turn deadlines
- * (`patched('turn-deadline')`) and the stored-transcript LLM input; `v2-` after them; `v3-` after
- * local-activity turns (`patched('local-turns')`); `v4-` after transcript writes behind the next turn
- * (`patched('turn-writes-behind')`).
+ * It records what the current code does. Before the first release (now) there is no running workflow to
+ * protect: a change to the workflow simply re-records these files. From the first release on (README,
+ * "Changing a workflow"), a change gets a `patched(…)` gate, VERSION is raised (`v2`, `v3`, …) and the
+ * new files are recorded beside the old ones, which are never overwritten: running workflows must still
+ * replay them.
  * For a call that continued as new, the first run's history is written (the one that decided to).
  */
 import fs from 'node:fs';
@@ -21,8 +20,8 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
 
-/** The workflow version the current code records (see the header). */
-const VERSION = 'v4';
+/** The workflow version the current code records (see the header): none before the first release. */
+const VERSION: string | null = null;
 
 export const HISTORIES_DIR = path.resolve(__dirname, '../../../test/replay/histories');
 
@@ -118,7 +117,7 @@ async function main(): Promise<void> {
       }
       // proto3 JSON, the form Worker.runReplayHistories reads (as `temporal workflow show --output json`).
       const history = JSON.parse(historyToJSON(await handle.fetchHistory()));
-      const file = path.join(HISTORIES_DIR, `call-${VERSION}-${name}.json`);
+      const file = path.join(HISTORIES_DIR, `call-${VERSION ? `${VERSION}-` : ''}${name}.json`);
       fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
       console.log(
         `${name}: ${id} ended ${call.status}/${call.end_reason}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`,

@@ -1,6 +1,6 @@
-/** Unit tests of the assistant's turn pieces (src/workflows/assistant.ts) and of the offline demo model (src/dev/demo-model.ts). */
+/** Unit tests of the assistant's tool table (src/workflows/tools.ts) and of the offline demo model (src/dev/demo-model.ts). */
 import { expect } from 'chai';
-import { applyTool, type ToolEffect } from '../../src/workflows/assistant';
+import { applyTool, type ToolEffect } from '../../src/workflows/tools';
 import { callSystemPrompt } from '../../src/shared/assistant';
 import { demoReply } from '../../src/dev/demo-model';
 

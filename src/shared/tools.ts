@@ -1,0 +1,130 @@
+/**
+ * The assistant's tools, defined once (DESIGN.md section 6): each is a name, a description and a zod
+ * schema of its arguments. From that one entry come the JSON schema the model is offered (`toolFunction`,
+ * through zod 4's `z.toJSONSchema`: the LLM activity, src/activities/llm.ts) and the parsing of the
+ * arguments the model sends back (`parseToolArguments`: the workflow, src/workflows/tools.ts, which also
+ * holds each tool's effect per channel). A channel lists the tools it offers (`CHANNEL_TOOLS`).
+ *
+ * Adding a tool: an entry in `TOOLS`, its name in the lists of the channels that offer it, and its effect
+ * on each of them in src/workflows/tools.ts `CHANNEL_EFFECTS` (the compiler asks for every one).
+ *
+ * Bundle-safe (the workflow bundle includes it): zod and plain data only; zod 4 is deterministic.
+ */
+import { z } from 'zod';
+
+/** A tool the model may call: what it is for, and the schema its arguments must satisfy. */
+export interface ToolDefinition {
+  description: string;
+  /** An object schema; the model is offered its JSON schema, and the arguments it sends are parsed with it. */
+  arguments: z.ZodObject;
+}
+
+/** Every tool the assistant may be offered, by name (the name the model calls it by). */
+export const TOOLS = {
+  end_call: {
+    description: 'Hang up: the conversation is over.',
+    arguments: z.object({}),
+  },
+  transfer_call: {
+    description: 'Transfer the caller to a person.',
+    arguments: z.object({
+      to: z
+        .string()
+        .describe('E.164 number, sip: URI or client: identity; omit for the default destination')
+        .optional(),
+    }),
+  },
+  search_knowledge: {
+    description:
+      "Search the organization's knowledge documents for facts to answer with (policies, prices, hours, procedures).",
+    arguments: z.object({ query: z.string().describe('what to look for, in a few words') }),
+  },
+  handoff_to_person: {
+    description: 'Hand the conversation over to a person of the organization: they answer from now on.',
+    arguments: z.object({ reason: z.string().describe('why a person is needed, in a few words').optional() }),
+  },
+  fill_form: {
+    description: "Record values of the call's form (bulk campaigns): the form's fields are listed in the instructions.",
+    arguments: z.object({
+      fields: z.record(z.string(), z.unknown()).describe('values by field key, e.g. {"attending": true}'),
+    }),
+  },
+} as const satisfies Record<string, ToolDefinition>;
+
+/** Names of the assistant's tools. */
+export type ToolName = keyof typeof TOOLS;
+
+/** The arguments of tool `N` once parsed (what its effects receive). */
+export type ToolArguments<N extends ToolName> = z.output<(typeof TOOLS)[N]['arguments']>;
+
+/**
+ * The tools each channel offers, in the order the model is offered them: a phone call (live, simulated or
+ * a browser voice room), a campaign's call (a bulk call, which also fills the campaign's form), a WhatsApp
+ * or SMS conversation, and the web widget's conversation.
+ */
+export const CHANNEL_TOOLS = {
+  phone_call: ['end_call', 'transfer_call', 'search_knowledge'],
+  campaign_call: ['end_call', 'transfer_call', 'search_knowledge', 'fill_form'],
+  conversation: ['handoff_to_person'],
+  widget: ['handoff_to_person'],
+} as const satisfies Record<string, readonly ToolName[]>;
+
+/** The channels an assistant works on. */
+export type ToolChannel = keyof typeof CHANNEL_TOOLS;
+
+/** The tools channel `C` offers. */
+export type ChannelToolName<C extends ToolChannel> = (typeof CHANNEL_TOOLS)[C][number];
+
+/** Whether `name` is one of the assistant's tools. */
+export function isToolName(name: string): name is ToolName {
+  return Object.prototype.hasOwnProperty.call(TOOLS, name);
+}
+
+/**
+ * The JSON schema of tool `name`'s arguments as the model is offered it (`z.toJSONSchema` of its zod
+ * schema, without `$schema`): an object schema with `additionalProperties: false`, and a value of any
+ * type (`z.unknown()`) written `true`.
+ */
+export function toolJsonSchema(name: ToolName): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(TOOLS[name].arguments, {
+    override: ({ jsonSchema }) => {
+      const anyValue = jsonSchema.additionalProperties;
+      if (jsonSchema.propertyNames && anyValue && typeof anyValue === 'object' && Object.keys(anyValue).length === 0) {
+        delete jsonSchema.propertyNames; // a record's keys are strings anyway
+        jsonSchema.additionalProperties = true;
+      }
+    },
+  });
+  return schema;
+}
+
+/** Tool `name` as a Chat Completions function: its name, description and the JSON schema of its arguments. */
+export function toolFunction(name: ToolName): {
+  name: ToolName;
+  description: string;
+  parameters: Record<string, unknown>;
+} {
+  return { name, description: TOOLS[name].description, parameters: toolJsonSchema(name) };
+}
+
+/**
+ * Parses the model's arguments (`text`, its JSON; empty means `{}`) for tool `name` with the tool's schema.
+ * Never throws: invalid JSON or arguments the schema refuses come back as `error`, a sentence for the
+ * model naming each problem (`Error: the arguments of transfer_call are invalid: to: …`). Unknown keys are
+ * dropped.
+ */
+export function parseToolArguments<N extends ToolName>(
+  name: N,
+  text: string,
+): { ok: true; args: ToolArguments<N> } | { ok: false; error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text || '{}');
+  } catch {
+    return { ok: false, error: `Error: the arguments of ${name} are not valid JSON.` };
+  }
+  const parsed = TOOLS[name].arguments.safeParse(value);
+  if (parsed.success) return { ok: true, args: parsed.data as ToolArguments<N> };
+  const problems = parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`);
+  return { ok: false, error: `Error: the arguments of ${name} are invalid: ${problems.join('; ')}.` };
+}

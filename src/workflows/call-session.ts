@@ -1,0 +1,750 @@
+/**
+ * `CallSession`: the state of one run of `callWorkflow` (src/workflows/calls.ts) and everything it does,
+ * as methods: the handlers' bodies (updates `end`, `transfer`, `callerSaid`, `answer`, signal
+ * `telephonyStatus`, query `state`) and the phases the workflow function calls in turn (`attendRoom`,
+ * `ring`, `talk`, then `continuation` or `finish`). The shape of the Temporal samples'
+ * `safe-message-handlers` (one-line handlers over a `ClusterManager` class).
+ *
+ * How a call is never stuck, always recorded, bounded in history and exactly once: see calls.ts.
+ *
+ * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared, sibling workflow files and
+ * activity types.
+ */
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  getExternalWorkflowHandle,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type * as callActivities from '../activities/calls';
+import type * as telephonyActivities from '../activities/telephony';
+import type * as voiceRoomActivities from '../activities/voice-room';
+import {
+  callSystemPrompt,
+  type AssistantContextIds,
+  type ChatMessage,
+  type CallTurnInput,
+  type KnowledgeRef,
+  type ToolCall,
+} from '../shared/assistant';
+import { callFinishedSignal } from '../shared/bulk-calls';
+import {
+  CALL_NOT_LIVE,
+  CALL_NOT_TRANSFERABLE,
+  DEFAULT_TURN_DEADLINE_MS,
+  HOLDING_LINE,
+  TELEPHONY_REJECTED,
+  TELEPHONY_STATUS_RANK,
+  VOICE_ROOM_UNAVAILABLE,
+  type CallerSaidResult,
+  type CallState,
+  type CallStatus,
+  type CallWorkflowInput,
+  type DialOutcome,
+  type EndReason,
+  type TelephonyStatus,
+  type TransferRequest,
+} from '../shared/calls';
+import { newId } from '../shared/ids';
+import { searchAttributeKeys } from '../shared/search-attributes';
+import { assistantTurn } from './assistant';
+import {
+  channelTools,
+  type CallToolTarget,
+  type CampaignCallToolTarget,
+  type ToolEffect,
+  type ToolHandlers,
+} from './tools';
+
+/** Transitions that emit events: scheduled activities, retried until they succeed (a store outage delays a call, never loses it). */
+const store = proxyActivities<typeof callActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
+});
+
+/**
+ * The other writes as local activities: the call's record, transitions without events and transcript
+ * turns take milliseconds and are idempotent, so the worker runs them inside the workflow task instead of
+ * a round trip through the server each. Transitions that emit events stay scheduled activities: their
+ * event ids are fixed in the history before they run.
+ */
+const localStore = proxyLocalActivities<typeof callActivities>({
+  startToCloseTimeout: '30 seconds',
+  localRetryThreshold: '10 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
+});
+
+/** Telephony (Twilio in live mode; no-ops for simulated calls); a refused request is not retried. */
+const telephony = proxyActivities<typeof telephonyActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 5, nonRetryableErrorTypes: [TELEPHONY_REJECTED] },
+});
+
+/**
+ * The assistant in a browser voice room (`attendRoom`, src/activities/voice-room.ts): one activity for
+ * the whole call, heartbeating every second. A worker that dies stops the heartbeats: after 10 s Temporal
+ * retries it on another worker, which joins the room again. Bounded by the call: the workflow cancels it
+ * when the call ends; the start-to-close timeout is a backstop past the longest call.
+ */
+const roomActivities = (input: CallWorkflowInput) =>
+  proxyActivities<typeof voiceRoomActivities>({
+    startToCloseTimeout: `${input.max_duration_seconds + 300} seconds`,
+    heartbeatTimeout: '10 seconds',
+    retry: {
+      initialInterval: '1 second',
+      maximumInterval: '5 seconds',
+      nonRetryableErrorTypes: [VOICE_ROOM_UNAVAILABLE],
+    },
+  });
+
+/** How long a live call may ring before it is `no_answer`. */
+const LIVE_RING_TIMEOUT_MS = 60_000;
+/** How long a live caller may stay silent before the call ends (`silence_timeout`). */
+const SILENCE_TIMEOUT_MS = 30_000;
+/** Live calls: how long to let Twilio speak the goodbye and hang up before hanging up through the API. */
+const GRACEFUL_HANGUP_MS = 10_000;
+/** A live caller, after the holding line, waits at most this many turn deadlines before the call ends. */
+const LIVE_GIVE_UP_DEADLINES = 3;
+/**
+ * Transcript turns one run holds before it continues as new. A simulated call's turns run within one
+ * workflow task, where the server's continue-as-new suggestion is not refreshed; each turn adds about one
+ * marker event, so this keeps a run's history near the server's default suggestion.
+ */
+const LOCAL_TURNS_PER_RUN = 500;
+
+/** How a dial that did not end in an answer ends the call: its status and `end_reason`. */
+const UNANSWERED: Record<string, [CallStatus, EndReason]> = {
+  busy: ['busy', 'busy'],
+  no_answer: ['no_answer', 'no_answer'],
+  failed: ['failed', 'dial_failed'],
+  canceled: ['canceled', 'api_ended'],
+};
+
+/** Why and how the call stops: the final status, its `end_reason`, a transfer's destination, an error. */
+interface StopRequest {
+  status: CallStatus;
+  reason: EndReason;
+  transferTo?: string;
+  error?: string;
+}
+
+/** One call's state and behaviour; constructed once per run, inside the workflow function. */
+export class CallSession {
+  /** The call's status as last written by `transitionCall`. */
+  private status: CallStatus;
+  /** Why the call stops, once decided; the first request wins. */
+  private stop: StopRequest | null = null;
+  /** The end is recorded (the `end` and `transfer` updates return then). */
+  private finished = false;
+  private providerCallSid: string | null;
+  /** Transcript turns made so far (recorded or pending); the next turn's `seq`. */
+  private turnCount: number;
+  /** Turns said but not yet recorded, and the chat messages said since the last recording. */
+  private pendingTurns: CallTurnInput[] = [];
+  private pendingMessages: ChatMessage[] = [];
+  /**
+   * A run that began the call: the whole conversation as the model sees it, system prompt first, held here
+   * and sent with each LLM request (a local activity's input is not recorded in the history), so no turn
+   * reads the stored transcript back. A run that continues a long call (null here) has the LLM activity
+   * load it from the store.
+   */
+  private readonly chatLog: ChatMessage[] | null;
+  /** Live mode: what the caller said (callerSaid updates), waiting for the conversation loop. */
+  private readonly callerInbox: { id: number; text: string }[] = [];
+  /** Live mode: the assistant's answer to each utterance, by utterance id (`final: false` = holding line said). */
+  private readonly answers = new Map<number, { text: string | null; final: boolean }>();
+  private utterances: number;
+  private scriptIndex: number;
+  /** The highest-ranked provider status seen, and every status seen (callbacks arrive out of order). */
+  private telephonyStatus: TelephonyStatus | null = null;
+  private readonly telephonySeen: Set<TelephonyStatus['status']>;
+  /** What ringing and talking await: cancelled by a stop request. */
+  private readonly conversation = new CancellationScope();
+  /** The assistant's attendance of a browser voice room: cancelled when the run ends. */
+  private readonly roomScope = new CancellationScope();
+  /** When the call was answered (epoch ms); 0 before. */
+  private answeredMs: number;
+  /** Transcript writes so far (written behind the next turn, awaited before the run ends). */
+  private turnWrites: Promise<unknown> = Promise.resolve();
+  /** Whom the call is with and which agent answers: the LLM activity loads records and knowledge from these. */
+  private readonly context: AssistantContextIds;
+  /** A campaign's call: the campaign's form and the values `fill_form` kept; null for other calls. */
+  private readonly form: CampaignCallToolTarget['form'] | null;
+  /** The call's tools (src/workflows/tools.ts): a phone call's, or a campaign call's with `fill_form`. */
+  private readonly tools: ToolHandlers;
+
+  /** @param input everything fixed at creation, and for a continued run where the last one stopped */
+  constructor(private readonly input: CallWorkflowInput) {
+    const resumed = input.continuation;
+    this.status = resumed ? 'in_progress' : 'queued';
+    this.providerCallSid = resumed?.providerCallSid ?? null;
+    this.turnCount = resumed?.turns ?? 0;
+    this.utterances = resumed?.utterances ?? 0;
+    this.scriptIndex = resumed?.scriptIndex ?? 0;
+    this.answeredMs = resumed?.answeredMs ?? 0;
+    this.telephonySeen = new Set(resumed?.telephonySeen ?? []);
+    for (const s of this.telephonySeen)
+      if (rank(s) > rank(this.telephonyStatus?.status)) this.telephonyStatus = { status: s };
+    this.chatLog = resumed
+      ? null
+      : [
+          {
+            role: 'system',
+            content: callSystemPrompt({
+              agent: input.agent,
+              to: input.to,
+              context: input.context,
+              form: input.campaign?.form,
+            }),
+          },
+        ];
+    this.context = {
+      orgId: input.orgId,
+      livemode: input.livemode,
+      agentId: input.agent.id,
+      contactId: input.contactId ?? null,
+    };
+    this.form = input.campaign ? { definition: input.campaign.form, values: resumed?.formValues ?? null } : null;
+    this.tools = this.callTools();
+  }
+
+  /** What `end_call`, `transfer_call`, `search_knowledge` (and `fill_form` on a campaign's call) reach of this call. */
+  private callTools(): ToolHandlers {
+    const call: CallToolTarget = {
+      context: this.context,
+      room: Boolean(this.input.room),
+      defaultTransferTo: this.input.agent.transfer_to,
+      stop: (request) => {
+        this.stop ??= request;
+      },
+    };
+    return this.form ? channelTools('campaign_call', { ...call, form: this.form }) : channelTools('phone_call', call);
+  }
+
+  // Handlers (src/shared/calls.ts names them).
+
+  /** Query `state`: status, end reason, transfer destination, turns. */
+  state(): CallState {
+    return {
+      status: this.status,
+      end_reason: this.stop?.reason ?? null,
+      transferred_to: this.stop?.status === 'transferred' ? (this.stop.transferTo ?? null) : null,
+      turns: this.turnCount,
+    };
+  }
+
+  /** Validator of update `end`: only a live call can be ended (`CALL_NOT_LIVE` otherwise). */
+  validateEnd(): void {
+    if (!this.isLive()) throw this.notLive(`The call is ${this.status}; only a live call can be ended.`);
+  }
+
+  /** Update `end`: an answered call completes, one not yet answered is canceled; returns once the end is recorded. */
+  async end(): Promise<CallState> {
+    this.requestStop(
+      this.status === 'in_progress'
+        ? { status: 'completed', reason: 'api_ended' }
+        : { status: 'canceled', reason: 'api_ended' },
+    );
+    await condition(() => this.finished);
+    return this.state();
+  }
+
+  /** Validator of update `transfer`: an in-progress phone call only (`CALL_NOT_LIVE`, `CALL_NOT_TRANSFERABLE`). */
+  validateTransfer(_request: TransferRequest): void {
+    if (!this.isLive() || this.status !== 'in_progress')
+      throw this.notLive(`The call is ${this.status}; only an in-progress call can be transferred.`);
+    if (this.input.room)
+      throw ApplicationFailure.create({
+        message: 'A browser voice call has no phone line to transfer; end it instead.',
+        type: CALL_NOT_TRANSFERABLE,
+        nonRetryable: true,
+      });
+  }
+
+  /** Update `transfer`: transfers the call to `to`; returns once the end is recorded. */
+  async transfer({ to }: TransferRequest): Promise<CallState> {
+    this.requestStop({ status: 'transferred', reason: 'transferred', transferTo: to });
+    await condition(() => this.finished);
+    return this.state();
+  }
+
+  /** Validator of update `callerSaid`: the call must be in progress. */
+  validateCallerSaid(_utterance: { text: string }): void {
+    if (this.status !== 'in_progress' || this.stop !== null) throw this.notLive('The call is not in progress.');
+  }
+
+  /** Update `callerSaid` (live voice loop): queues the caller's line; returns its answer, or the holding line while late. */
+  async callerSaid({ text }: { text: string }): Promise<CallerSaidResult> {
+    const id = ++this.utterances;
+    this.callerInbox.push({ id, text });
+    await condition(() => this.answers.has(id) || this.stop !== null);
+    return this.answerOf(id, false);
+  }
+
+  /** Validator of update `answer`: `utterance` must be one this call was told. */
+  validateAnswer({ utterance }: { utterance: number }): void {
+    if (!Number.isInteger(utterance) || utterance < 1 || utterance > this.utterances)
+      throw this.notLive(`No utterance ${utterance} on this call.`);
+  }
+
+  /** Update `answer`: the final answer to `utterance` (after a holding line). */
+  async answer({ utterance }: { utterance: number }): Promise<CallerSaidResult> {
+    await condition(() => this.answers.get(utterance)?.final === true || this.stop !== null);
+    return this.answerOf(utterance, true);
+  }
+
+  /** Signal `telephonyStatus`: a provider status callback; never moves backwards; a hang-up stops a live call. */
+  onTelephonyStatus(s: TelephonyStatus): void {
+    // A callback about another provider call (a stale dial) is not this call's.
+    if (s.providerCallSid && this.providerCallSid && s.providerCallSid !== this.providerCallSid) return;
+    this.telephonySeen.add(s.status);
+    if (rank(s.status) < rank(this.telephonyStatus?.status)) return; // never backwards
+    this.telephonyStatus = s;
+    if (rank(s.status) === 3 && this.status === 'in_progress')
+      this.requestStop({ status: 'completed', reason: 'caller_hung_up' });
+  }
+
+  // Phases, in the order the workflow runs them.
+
+  /**
+   * A browser voice call: the assistant attends the room from the start (it reports the visitor's arrival
+   * and departure as `telephonyStatus` signals) until the run ends. Its failure (no LiveKit on the
+   * worker) fails the call; it ending on its own (the visitor left, another attendance took over) is
+   * already told through its signals. Does nothing for a phone call.
+   */
+  attendRoom(): void {
+    const room = this.input.room;
+    if (!room) return;
+    void this.roomScope
+      .run(() =>
+        roomActivities(this.input).attendRoom.executeWithOptions({ summary: `assistant in room ${room.name}` }, [
+          {
+            callId: this.input.callId,
+            room,
+            firstMessage: this.input.continuation ? null : this.input.agent.first_message,
+          },
+        ]),
+      )
+      .catch((err) => {
+        if (!isCancellation(err)) this.requestStop({ status: 'failed', reason: 'error', error: errorMessage(err) });
+      });
+  }
+
+  /**
+   * Creates the call's record and rings: answered → `in_progress` (`call.started`); otherwise the stop
+   * the dial's outcome means (busy, no answer, dial failed, canceled while ringing).
+   */
+  async ring(): Promise<void> {
+    await localStore.ensureCallRecord(this.input);
+    const { outcome, error } = await this.dial();
+    if (outcome === 'answered' && this.stop === null) {
+      this.answeredMs = Date.now();
+      await this.transition('in_progress', { answered_ms: this.answeredMs }, ['call.started']);
+      // Answered and already hung up (Twilio's `completed` before or without `in-progress`).
+      if (rank(this.telephonyStatus?.status) === 3) this.requestStop({ status: 'completed', reason: 'caller_hung_up' });
+    } else if (this.stop === null) {
+      const [status, reason] = UNANSWERED[outcome] ?? ['failed', 'dial_failed'];
+      this.stop = { status, reason, error };
+    }
+  }
+
+  /** The dial, in the cancellable conversation scope: a stop while ringing is `canceled`, an error `failed`. */
+  private async dial(): Promise<{ outcome: DialOutcome | 'canceled'; error?: string }> {
+    try {
+      return { outcome: await this.conversation.run(() => this.ringPhone()) };
+    } catch (err) {
+      return isCancellation(err) ? { outcome: 'canceled' } : { outcome: 'failed', error: errorMessage(err) };
+    }
+  }
+
+  /** Rings the phone (simulated, a browser room, or placed through the provider) until an outcome is known. */
+  private async ringPhone(): Promise<DialOutcome> {
+    const { input } = this;
+    if (input.simulation) {
+      // A phone that answers at once (ring_seconds 0) goes straight to in_progress in one write.
+      if (input.simulation.ring_seconds > 0 || input.simulation.outcome !== 'answered')
+        await this.transition('ringing', {}, []);
+      if (input.simulation.ring_seconds > 0) await sleep(input.simulation.ring_seconds * 1000);
+      return input.simulation.outcome;
+    }
+    if (input.room) {
+      // Rings until the visitor is in the room (the assistant's attendance signals `in-progress`).
+      await this.transition('ringing', {}, []);
+    } else {
+      const placed = await telephony.placeCall({ callId: input.callId, to: input.to, from: input.from });
+      this.providerCallSid = placed.providerCallSid;
+      await this.transition('ringing', { provider_call_sid: this.providerCallSid }, []);
+    }
+    const decided = await condition(() => rank(this.telephonyStatus?.status) >= 2, LIVE_RING_TIMEOUT_MS);
+    return !decided ? 'no_answer' : liveOutcome(this.telephonySeen);
+  }
+
+  /**
+   * The conversation, if the call is in progress, bounded by `max_duration_seconds` from the answer.
+   * @returns true when the run should continue as new (a long call, nothing stopping it)
+   */
+  async talk(): Promise<boolean> {
+    if (this.status !== 'in_progress' || this.stop !== null) return false;
+    const maxDurationMs = this.input.continuation
+      ? Math.max(1, this.answeredMs + this.input.max_duration_seconds * 1000 - Date.now())
+      : this.input.max_duration_seconds * 1000;
+    void sleep(maxDurationMs).then(() => this.requestStop({ status: 'completed', reason: 'max_duration' }));
+    let continued = false;
+    try {
+      continued = (await this.conversation.run(() => this.converse())) === 'continue';
+      if (this.stop === null && !continued) this.requestStop({ status: 'completed', reason: 'caller_hung_up' });
+    } catch (err) {
+      if (!isCancellation(err)) this.requestStop({ status: 'failed', reason: 'error', error: errorMessage(err) });
+    }
+    return continued && this.stop === null;
+  }
+
+  /**
+   * A long call's next run: records the pending turns, leaves the room (the next run attends it) and
+   * returns the input the next run starts from, with a fresh history.
+   */
+  async continuation(): Promise<CallWorkflowInput> {
+    await this.flushTurns();
+    this.roomScope.cancel();
+    return {
+      ...this.input,
+      continuation: {
+        answeredMs: this.answeredMs,
+        turns: this.turnCount,
+        scriptIndex: this.scriptIndex,
+        utterances: this.utterances,
+        providerCallSid: this.providerCallSid,
+        telephonySeen: [...this.telephonySeen],
+        ...(this.input.campaign ? { formValues: this.form?.values ?? null } : {}),
+      },
+    };
+  }
+
+  /**
+   * Records the end, never cancelled: the pending turns, the transfer or hang-up, the terminal status with
+   * `call.ended` (and `call.transferred`), then tells a campaign. A run cancelled by an operator (a
+   * Temporal cancellation request, not a stop of ours) ends `api_ended`.
+   * @returns the final `CallState`
+   */
+  async finish(): Promise<CallState> {
+    this.stop ??=
+      this.status === 'in_progress'
+        ? { status: 'completed', reason: 'api_ended' }
+        : { status: 'canceled', reason: 'api_ended' };
+    const final = this.stop;
+    return await CancellationScope.nonCancellable(async () => {
+      await this.flushTurns();
+      const events: string[] = [];
+      if (final.status === 'transferred' && final.transferTo) {
+        if (await this.transferOut(final, final.transferTo)) events.push('call.transferred');
+      } else if (this.status === 'in_progress' || this.status === 'ringing') await this.hangUp(final);
+      this.roomScope.cancel(); // the assistant leaves the room (if the visitor has not ended its attendance first)
+      events.push('call.ended');
+      const formValues = this.form?.values ?? null;
+      await this.transition(
+        final.status,
+        {
+          end_reason: final.reason,
+          transferred_to: final.status === 'transferred' ? (final.transferTo ?? null) : null,
+          error_message: final.error ?? null,
+          ended_ms: Date.now(),
+          ...(this.input.campaign ? { form_json: formValues ? JSON.stringify(formValues) : null } : {}),
+        },
+        events,
+      );
+      this.finished = true;
+      if (this.input.campaign) await this.reportToCampaign(this.input.campaign.bulkCallId, final);
+      return this.state();
+    });
+  }
+
+  // The conversation.
+
+  /**
+   * The conversation loop; runs inside the cancellable `conversation` scope.
+   * @returns `continue` when the run should continue as new (history long, no update in flight)
+   */
+  private async converse(): Promise<'done' | 'continue'> {
+    const firstTurn = this.turnCount;
+    const firstMessage = this.input.agent.first_message;
+    if (firstMessage && !this.input.continuation) {
+      this.say('assistant', firstMessage);
+      this.hearMessage({ role: 'assistant', content: firstMessage });
+      await this.flushTurns(true);
+    }
+    for (;;) {
+      const longRun = workflowInfo().continueAsNewSuggested || this.turnCount - firstTurn >= LOCAL_TURNS_PER_RUN;
+      if (longRun && this.callerInbox.length === 0 && this.pendingTurns.length === 0 && allHandlersFinished())
+        return 'continue';
+      const heard = await this.hearCaller();
+      if (heard === null) return 'done';
+      this.say('caller', heard.text);
+      this.hearMessage({ role: 'user', content: heard.text });
+      await this.answerCaller(heard.utterance);
+      await this.flushTurns(true);
+      if (this.stop !== null) return 'done';
+    }
+  }
+
+  /**
+   * The caller's next line: the simulation's script (after its pause), or a live caller's `callerSaid`.
+   * @returns null when the caller is done: the script is over (the scripted caller hangs up), or a live
+   *   caller stayed silent for `SILENCE_TIMEOUT_MS` (the call stops, `silence_timeout`)
+   */
+  private async hearCaller(): Promise<{ text: string; utterance?: number } | null> {
+    const simulation = this.input.simulation;
+    if (simulation) {
+      if (this.scriptIndex >= simulation.caller.length) return null;
+      if (simulation.pause_seconds > 0) await sleep(simulation.pause_seconds * 1000);
+      return { text: simulation.caller[this.scriptIndex++] };
+    }
+    const spoke = await condition(() => this.callerInbox.length > 0, SILENCE_TIMEOUT_MS);
+    if (!spoke) {
+      this.requestStop({ status: 'completed', reason: 'silence_timeout' });
+      return null;
+    }
+    const next = this.callerInbox.shift()!;
+    return { text: next.text, utterance: next.id };
+  }
+
+  /**
+   * The assistant's answer, possibly through tools (src/workflows/assistant.ts `assistantTurn`, a local
+   * activity per LLM request). A late answer: a live caller waits up to `LIVE_GIVE_UP_DEADLINES` turn
+   * deadlines; a simulated call ends at the first. A live utterance's answer is kept for its update.
+   */
+  private async answerCaller(utterance: number | undefined): Promise<void> {
+    const { input } = this;
+    const deadlineMs = input.turn_deadline_ms ?? DEFAULT_TURN_DEADLINE_MS;
+    const said: string[] = [];
+    try {
+      await assistantTurn({
+        conversationId: input.callId,
+        model: input.agent.model,
+        messages: this.chatLog ?? this.pendingMessages,
+        ...(this.chatLog ? {} : { history: { callId: input.callId } }),
+        turn: input.simulation ? this.scriptIndex : utterance,
+        tools: this.tools,
+        context: this.context,
+        local: true,
+        stream: !input.simulation,
+        observer: {
+          onText: (text, knowledge) => {
+            this.say('assistant', text, knowledge);
+            said.push(text);
+          },
+          onTool: (call, effect) => this.sayTool(call, effect),
+        },
+        deadline: input.simulation
+          ? { slowMs: deadlineMs, giveUpMs: deadlineMs }
+          : {
+              slowMs: deadlineMs,
+              giveUpMs: deadlineMs * LIVE_GIVE_UP_DEADLINES,
+              onSlow: () => {
+                if (utterance !== undefined && !this.answers.has(utterance))
+                  this.answers.set(utterance, { text: HOLDING_LINE, final: false });
+              },
+            },
+      });
+    } finally {
+      if (utterance !== undefined)
+        this.answers.set(utterance, { text: said.length ? said.join(' ') : null, final: true });
+    }
+  }
+
+  // The end.
+
+  /**
+   * Transfers the provider call to `to` (no provider call, a simulated call: nothing to do).
+   * @returns false when the transfer failed: the call then ends `failed`, `error`
+   */
+  private async transferOut(final: StopRequest, to: string): Promise<boolean> {
+    try {
+      if (this.providerCallSid !== null)
+        await telephony.transferCall({
+          callId: this.input.callId,
+          livemode: this.input.livemode,
+          providerCallSid: this.providerCallSid,
+          to,
+        });
+      return true;
+    } catch (err) {
+      final.status = 'failed';
+      final.reason = 'error';
+      final.error = `Transfer to ${to} failed: ${errorMessage(err)}`;
+      return false;
+    }
+  }
+
+  /**
+   * Ends a live or ringing call's line: closes a browser room, or hangs up the provider call unless the
+   * caller already did. A failure is noted on the end (`final.error`), never fatal: the end is recorded now.
+   */
+  private async hangUp(final: StopRequest): Promise<void> {
+    const { input } = this;
+    // Live, assistant said goodbye: the relay ends ConversationRelay after the goodbye is spoken, and
+    // Twilio hangs up and reports `completed`. Hang up ourselves only if that does not come in time.
+    const hungUp = () => rank(this.telephonyStatus?.status) === 3;
+    if (!input.simulation && final.reason === 'assistant_ended') await condition(hungUp, GRACEFUL_HANGUP_MS);
+    if (input.room) {
+      try {
+        await telephony.closeRoom({ callId: input.callId, room: input.room.name });
+      } catch (err) {
+        final.error = `Closing the room failed: ${errorMessage(err)}`;
+      }
+    } else if (!hungUp() && this.providerCallSid !== null) {
+      try {
+        await telephony.hangUpCall({
+          callId: input.callId,
+          livemode: input.livemode,
+          providerCallSid: this.providerCallSid,
+        });
+      } catch (err) {
+        // The provider will end the call on its own side sooner or later.
+        final.error = `Hang-up failed: ${errorMessage(err)}`;
+      }
+    }
+  }
+
+  /**
+   * Tells the campaign (by workflow id, so whichever run is current gets it) how its call ended, with the
+   * form's values. A campaign that no longer runs (canceled and finished) cannot be told: nothing to do;
+   * a report lost any other way is recovered by the campaign asking the store (`checkBulkCalls`).
+   */
+  private async reportToCampaign(bulkCallId: string, final: StopRequest): Promise<void> {
+    try {
+      await getExternalWorkflowHandle(bulkCallId).signal(callFinishedSignal, {
+        callId: this.input.callId,
+        index: this.input.campaign!.contactIndex,
+        attempt: this.input.campaign!.attempt,
+        status: this.status,
+        endReason: final.reason,
+        form: this.form?.values ?? null,
+      });
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+    }
+  }
+
+  // State changes.
+
+  private isLive(): boolean {
+    return (
+      this.stop === null && (this.status === 'queued' || this.status === 'ringing' || this.status === 'in_progress')
+    );
+  }
+
+  /** An update refused because the call is not live; `details[0]` is the status (the API shows it). */
+  private notLive(message: string): ApplicationFailure {
+    return ApplicationFailure.create({ message, type: CALL_NOT_LIVE, nonRetryable: true, details: [this.status] });
+  }
+
+  /** Asks the call to stop; the first request wins. Cancels whatever the conversation awaits. */
+  private requestStop(request: StopRequest): void {
+    if (this.stop !== null) return;
+    this.stop = request;
+    this.conversation.cancel();
+  }
+
+  /** The answer to utterance `id` once known (or the holding line while it is late). */
+  private answerOf(id: number, final: boolean): CallerSaidResult {
+    const a = this.answers.get(id);
+    const pending = a !== undefined && !a.final && this.stop === null;
+    if (final || !pending) return { text: a?.text ?? null, ended: this.stop !== null, utterance: id };
+    return { text: a.text, ended: false, pending: true, utterance: id };
+  }
+
+  /**
+   * Moves the call to `next` and mirrors it into the store (`transitionCall`: a scheduled activity when
+   * it emits `events`, their ids fixed in the history; a local one otherwise), then the `CallStatus`
+   * search attribute.
+   */
+  private async transition(next: CallStatus, patch: Record<string, unknown>, events: string[]): Promise<void> {
+    const summary = `${this.status} → ${next}${events.length ? ` (${events.join(', ')})` : ''}`;
+    this.status = next;
+    await (events.length ? store : localStore).transitionCall.executeWithOptions({ summary }, [
+      {
+        callId: this.input.callId,
+        atMs: Date.now(),
+        patch: { status: next, ...patch },
+        events: events.map((type) => ({ id: newId('evt'), type })),
+      },
+    ]);
+    upsertSearchAttributes([{ key: searchAttributeKeys.CallStatus, value: next }]);
+  }
+
+  /** Adds a transcript turn of the assistant or the caller, to be recorded with the next flush. */
+  private say(role: 'assistant' | 'caller', text: string, knowledge?: KnowledgeRef[]): void {
+    this.pendingTurns.push({
+      seq: this.turnCount++,
+      role,
+      text,
+      atMs: Date.now(),
+      ...(knowledge?.length ? { knowledge } : {}),
+    });
+  }
+
+  /** Adds a tool turn: the call the model made and what it did. */
+  private sayTool(call: ToolCall, effect: ToolEffect): void {
+    this.pendingTurns.push({
+      seq: this.turnCount++,
+      role: 'tool',
+      text: effect.summary,
+      atMs: Date.now(),
+      toolName: call.name,
+      toolArguments: call.arguments,
+      toolCallId: call.id,
+      ...(effect.knowledge?.length ? { knowledge: effect.knowledge } : {}),
+    });
+  }
+
+  /** Adds a message of the other party or a scripted line to what the next LLM request carries. */
+  private hearMessage(m: ChatMessage): void {
+    this.pendingMessages.push(m);
+    this.chatLog?.push(m);
+  }
+
+  /**
+   * Records the turns said since the last recording. A run that holds the whole conversation (`chatLog`)
+   * writes a turn's rows while the next turn goes on (`behind`: returns once the write has started), so no
+   * store write sits between the caller's line and the model; the writes are idempotent per row id, never
+   * cancelled. Otherwise, and always when not `behind`, returns when every write so far is done.
+   */
+  private async flushTurns(behind = false): Promise<void> {
+    if (this.pendingTurns.length > 0) {
+      const turns = this.pendingTurns;
+      this.pendingTurns = [];
+      this.pendingMessages = [];
+      const write = CancellationScope.nonCancellable(() =>
+        localStore.recordTurns({ callId: this.input.callId, turns }),
+      );
+      this.turnWrites = Promise.all([this.turnWrites, write]);
+    }
+    if (!(behind && this.chatLog !== null)) await this.turnWrites;
+  }
+}
+
+/** A provider status's rank (src/shared/calls.ts `TELEPHONY_STATUS_RANK`); -1 for none. */
+const rank = (s: TelephonyStatus['status'] | undefined) => (s === undefined ? -1 : TELEPHONY_STATUS_RANK[s]);
+
+/** What the provider statuses seen mean once ringing is over (Twilio: `completed` implies answered). */
+function liveOutcome(seen: Set<TelephonyStatus['status']>): DialOutcome {
+  if (seen.has('in-progress') || seen.has('answered') || seen.has('completed')) return 'answered';
+  if (seen.has('busy')) return 'busy';
+  if (seen.has('no-answer')) return 'no_answer';
+  return 'failed';
+}
+
+/** The innermost cause's message of a failure (an activity failure's cause is the activity's error). */
+function errorMessage(err: unknown): string {
+  let e: unknown = err;
+  while (e && typeof e === 'object' && 'cause' in e && (e as { cause?: unknown }).cause)
+    e = (e as { cause: unknown }).cause;
+  return e instanceof Error ? e.message : String(e);
+}

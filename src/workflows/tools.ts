@@ -1,0 +1,197 @@
+/**
+ * What the assistant's tools do, per channel (DESIGN.md section 6). The tools themselves (name,
+ * description, zod schema of the arguments) and the channels' lists are in src/shared/tools.ts; here each
+ * channel gets an effect for every tool it offers (`CHANNEL_EFFECTS`, checked by the compiler against
+ * `CHANNEL_TOOLS`), `channelTools` turns them into the handler table an assistant turn uses, and
+ * `applyTool` parses a tool call's arguments with the tool's schema before its effect runs. Unknown
+ * tools and bad arguments are answered to the model as tool errors, never thrown.
+ *
+ * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
+ */
+import { isCancellation, proxyActivities } from '@temporalio/workflow';
+import type * as knowledgeActivities from '../activities/knowledge';
+import type { AssistantContextIds, KnowledgeRef, ToolCall } from '../shared/assistant';
+import { checkFormValues, missingRequired, type FormDefinition, type FormValues } from '../shared/forms';
+import { isTransferTarget } from '../shared/calls';
+import {
+  CHANNEL_TOOLS,
+  isToolName,
+  parseToolArguments,
+  type ChannelToolName,
+  type ToolArguments,
+  type ToolChannel,
+  type ToolName,
+} from '../shared/tools';
+
+/**
+ * The knowledge search behind the `search_knowledge` tool: a store read, 10 s per try, 3 tries. A search
+ * that still fails is answered to the model as an error; it never ends the conversation.
+ */
+const knowledge = proxyActivities<typeof knowledgeActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumAttempts: 3 },
+});
+
+/** Knowledge chunks a `search_knowledge` call returns to the model. */
+export const SEARCH_TOOL_CHUNKS = 3;
+
+/** What applying a tool call did: the text given back to the model, and whether the turn must stop. */
+export interface ToolEffect {
+  summary: string;
+  /** True when the tool ends the conversation (hang up, transfer, handoff): no further round in this turn. */
+  ends: boolean;
+  /** Knowledge chunks the tool gave the model (`search_knowledge`). */
+  knowledge?: KnowledgeRef[];
+}
+
+/** What tool `N` does once its arguments are parsed; an effect that needs the outside world returns a promise. */
+export type ToolHandler<N extends ToolName> = (args: ToolArguments<N>) => ToolEffect | Promise<ToolEffect>;
+
+/** A channel's tools as an assistant turn uses them: the handler of each tool offered, in offering order. */
+export type ToolHandlers = { [N in ToolName]?: ToolHandler<N> };
+
+/** How a tool ends a call: the call's stop request (src/workflows/call-session.ts), taken if none came first. */
+export interface ToolStop {
+  status: 'completed' | 'transferred';
+  reason: 'assistant_ended' | 'transferred';
+  transferTo?: string;
+}
+
+/** What the tools of a phone call reach of it. */
+export interface CallToolTarget {
+  /** Whom the call is with and which agent answers (the knowledge searched is the agent's). */
+  context: AssistantContextIds;
+  /** A browser voice room: there is no phone line to transfer. */
+  room: boolean;
+  /** The agent's transfer destination, used when the model names none; null if the agent has none. */
+  defaultTransferTo: string | null;
+  /** Asks the call to end once the turn is over (the first stop request of the call wins). */
+  stop(request: ToolStop): void;
+}
+
+/** What the tools of a campaign's call reach of it: a phone call's, and the campaign's form with its values so far. */
+export interface CampaignCallToolTarget extends CallToolTarget {
+  form: { definition: FormDefinition; values: FormValues | null };
+}
+
+/** What the tools of a conversation (WhatsApp, SMS, the widget) reach of it. */
+export interface ConversationToolTarget {
+  /** Asks for the conversation to go to a person after this turn (`reason`: at most 500 characters). */
+  requestHandoff(reason: string): void;
+}
+
+/** The target each channel's effects act on. */
+export interface ChannelTargets {
+  phone_call: CallToolTarget;
+  campaign_call: CampaignCallToolTarget;
+  conversation: ConversationToolTarget;
+  widget: ConversationToolTarget;
+}
+
+type Effect<N extends ToolName, T> = (args: ToolArguments<N>, target: T) => ToolEffect | Promise<ToolEffect>;
+
+/** Each channel's effect of each tool it offers. */
+type ChannelEffects = {
+  [C in ToolChannel]: { [N in ChannelToolName<C>]: Effect<N, ChannelTargets[C]> };
+};
+
+/** The effects of a phone call's tools; a campaign's call has them too. */
+const callEffects: { [N in ChannelToolName<'phone_call'>]: Effect<N, CallToolTarget> } = {
+  end_call: (_args, call) => {
+    call.stop({ status: 'completed', reason: 'assistant_ended' });
+    return { summary: 'Call ended.', ends: true };
+  },
+  transfer_call: ({ to: asked }, call) => {
+    if (call.room) return { summary: 'Error: a browser voice call cannot be transferred.', ends: false };
+    const to = asked || call.defaultTransferTo;
+    if (!to || !isTransferTarget(to))
+      return {
+        summary: 'Error: no valid transfer destination (E.164 number, sip: or client: address).',
+        ends: false,
+      };
+    call.stop({ status: 'transferred', reason: 'transferred', transferTo: to });
+    return { summary: `Transferring to ${to}.`, ends: true };
+  },
+  search_knowledge: ({ query }, call) => searchKnowledge(call.context, query),
+};
+
+/** A conversation's handoff: the reason the model gave (trimmed, at most 500 characters) or a default one. */
+const handoffToPerson: Effect<'handoff_to_person', ConversationToolTarget> = ({ reason }, conversation) => {
+  conversation.requestHandoff(reason?.trim() ? reason.trim().slice(0, 500) : 'The assistant asked for a person.');
+  return { summary: 'Handed over: a person of the organization answers the customer from now on.', ends: true };
+};
+
+/** What every tool does on every channel that offers it. */
+export const CHANNEL_EFFECTS: ChannelEffects = {
+  phone_call: callEffects,
+  campaign_call: { ...callEffects, fill_form: ({ fields }, call) => fillForm(call.form, fields) },
+  conversation: { handoff_to_person: handoffToPerson },
+  widget: { handoff_to_person: handoffToPerson },
+};
+
+/**
+ * The handler table of `channel`'s tools (`CHANNEL_TOOLS[channel]`, in that order) acting on `target`.
+ * @param channel the channel the assistant works on
+ * @param target what the effects reach of the call or conversation
+ */
+export function channelTools<C extends ToolChannel>(channel: C, target: ChannelTargets[C]): ToolHandlers {
+  const effects = CHANNEL_EFFECTS[channel] as Record<string, Effect<ToolName, ChannelTargets[C]>>;
+  const handlers: Record<string, ToolHandler<ToolName>> = {};
+  for (const name of CHANNEL_TOOLS[channel]) handlers[name] = (args) => effects[name](args, target);
+  return handlers as ToolHandlers;
+}
+
+/**
+ * Applies one tool call: a tool not in `tools` and arguments its schema refuses (src/shared/tools.ts
+ * `parseToolArguments`) are answered to the model as a tool error (`ends: false`), never thrown.
+ */
+export function applyTool(tools: ToolHandlers, call: ToolCall): ToolEffect | Promise<ToolEffect> {
+  const handler = isToolName(call.name) ? (tools[call.name] as ToolHandler<ToolName> | undefined) : undefined;
+  if (!handler) return { summary: `Error: the tool ${call.name} is not available on this call.`, ends: false };
+  const parsed = parseToolArguments(call.name as ToolName, call.arguments);
+  if (!parsed.ok) return { summary: parsed.error, ends: false };
+  return handler(parsed.args);
+}
+
+/**
+ * `search_knowledge`: runs the `searchKnowledge` activity (BM25 over the agent's documents,
+ * src/services/knowledge.ts) and gives the model the best `SEARCH_TOOL_CHUNKS` chunks, numbered and titled;
+ * the effect lists them so the transcript shows what the assistant found.
+ */
+async function searchKnowledge(context: AssistantContextIds, asked: string): Promise<ToolEffect> {
+  const query = asked.trim();
+  if (!query) return { summary: 'Error: search_knowledge needs a non-empty "query".', ends: false };
+  let hits: Awaited<ReturnType<typeof knowledgeActivities.searchKnowledge>>['hits'];
+  try {
+    ({ hits } = await knowledge.searchKnowledge({
+      orgId: context.orgId,
+      livemode: context.livemode,
+      agentId: context.agentId,
+      query,
+      limit: SEARCH_TOOL_CHUNKS,
+    }));
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return { summary: 'Error: the knowledge search is unavailable right now.', ends: false, knowledge: [] };
+  }
+  if (hits.length === 0) return { summary: `No knowledge found for "${query}".`, ends: false, knowledge: [] };
+  const text = hits.map((h, i) => `[${i + 1}] ${h.title} (${h.document} #${h.chunk})\n${h.text}`).join('\n\n');
+  return { summary: text, ends: false, knowledge: hits.map((h) => ({ document: h.document, chunk: h.chunk })) };
+}
+
+/**
+ * `fill_form` of a campaign's call: checks the model's fields against the form (src/shared/forms.ts
+ * `checkFormValues`); good values are merged into `form.values` (later values win) and the model is told
+ * which required fields are still missing; a bad value keeps nothing and is answered as an error naming
+ * every problem, so the model can ask again or correct it.
+ */
+function fillForm(form: CampaignCallToolTarget['form'], fields: Record<string, unknown>): ToolEffect {
+  const checked = checkFormValues(form.definition, fields);
+  if (!checked.ok) return { summary: `Error: nothing saved. ${checked.errors.join('; ')}.`, ends: false };
+  form.values = { ...(form.values ?? {}), ...checked.values };
+  const missing = missingRequired(form.definition, form.values);
+  return {
+    summary: `Saved ${Object.keys(checked.values).join(', ')}.${missing.length ? ` Still missing (required): ${missing.join(', ')}.` : ' The form is complete.'}`,
+    ends: false,
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * Unit tests of the tool registry (src/shared/tools.ts) and the tools' effects (src/workflows/tools.ts):
+ * the JSON schema each tool is offered with (the hand-written schemas the model was offered before the
+ * registry, kept as they were), arguments refused by a tool's schema answered as a tool error, and the
+ * tools each channel offers.
+ */
+import { expect } from 'chai';
+import { CHANNEL_TOOLS, TOOLS, parseToolArguments, toolFunction, toolJsonSchema } from '../../src/shared/tools';
+import type { FormDefinition, FormValues } from '../../src/shared/forms';
+import { applyTool, channelTools, type ToolEffect, type ToolStop } from '../../src/workflows/tools';
+
+/** A campaign's form of one required yes/no field, and no values yet. */
+const attendingForm = (): { definition: FormDefinition; values: FormValues | null } => ({
+  definition: {
+    id: 'form_1',
+    name: 'RSVP',
+    fields: [{ key: 'attending', type: 'boolean', description: null, required: true, options: null }],
+  },
+  values: null,
+});
+
+describe('tool registry', () => {
+  it('derives each JSON schema the model is offered from the zod schema', () => {
+    expect(toolJsonSchema('end_call')).to.deep.equal({ type: 'object', properties: {}, additionalProperties: false });
+    expect(toolJsonSchema('transfer_call')).to.deep.equal({
+      type: 'object',
+      properties: {
+        to: {
+          type: 'string',
+          description: 'E.164 number, sip: URI or client: identity; omit for the default destination',
+        },
+      },
+      additionalProperties: false,
+    });
+    expect(toolJsonSchema('search_knowledge')).to.deep.equal({
+      type: 'object',
+      properties: { query: { type: 'string', description: 'what to look for, in a few words' } },
+      required: ['query'],
+      additionalProperties: false,
+    });
+    expect(toolJsonSchema('handoff_to_person')).to.deep.equal({
+      type: 'object',
+      properties: { reason: { type: 'string', description: 'why a person is needed, in a few words' } },
+      additionalProperties: false,
+    });
+    expect(toolJsonSchema('fill_form')).to.deep.equal({
+      type: 'object',
+      properties: {
+        fields: {
+          type: 'object',
+          description: 'values by field key, e.g. {"attending": true}',
+          additionalProperties: true,
+        },
+      },
+      required: ['fields'],
+      additionalProperties: false,
+    });
+    expect(toolFunction('end_call')).to.deep.equal({
+      name: 'end_call',
+      description: 'Hang up: the conversation is over.',
+      parameters: { type: 'object', properties: {}, additionalProperties: false },
+    });
+  });
+
+  it('parses arguments with the same schema: unknown keys dropped, a bad argument becomes a tool error', () => {
+    expect(parseToolArguments('transfer_call', '{"to":"+14155550199","why":"asked"}')).to.deep.equal({
+      ok: true,
+      args: { to: '+14155550199' },
+    });
+    expect(parseToolArguments('end_call', '')).to.deep.equal({ ok: true, args: {} });
+    expect(parseToolArguments('transfer_call', '{"to":42}')).to.deep.equal({
+      ok: false,
+      error: 'Error: the arguments of transfer_call are invalid: to: Invalid input: expected string, received number.',
+    });
+    const missing = parseToolArguments('search_knowledge', '{}');
+    expect(missing.ok).to.equal(false);
+    expect(!missing.ok && missing.error).to.match(/^Error: the arguments of search_knowledge are invalid: query: /);
+    expect(parseToolArguments('fill_form', '{"fields":[1]}').ok).to.equal(false);
+    expect(parseToolArguments('end_call', '{nope')).to.deep.equal({
+      ok: false,
+      error: 'Error: the arguments of end_call are not valid JSON.',
+    });
+  });
+
+  it('lists the tools of each channel', () => {
+    expect(CHANNEL_TOOLS).to.deep.equal({
+      phone_call: ['end_call', 'transfer_call', 'search_knowledge'],
+      campaign_call: ['end_call', 'transfer_call', 'search_knowledge', 'fill_form'],
+      conversation: ['handoff_to_person'],
+      widget: ['handoff_to_person'],
+    });
+    for (const names of Object.values(CHANNEL_TOOLS)) for (const name of names) expect(TOOLS).to.have.property(name);
+  });
+});
+
+describe('tool effects', () => {
+  const callTarget = (stops: ToolStop[]) => ({
+    context: { orgId: 'org_1', livemode: false, agentId: 'agt_1', contactId: null },
+    room: false,
+    defaultTransferTo: '+14155550199',
+    stop: (request: ToolStop) => void stops.push(request),
+  });
+
+  it("builds a channel's handler table in the channel's order", () => {
+    expect(Object.keys(channelTools('phone_call', callTarget([])))).to.deep.equal([...CHANNEL_TOOLS.phone_call]);
+    const form = attendingForm();
+    expect(Object.keys(channelTools('campaign_call', { ...callTarget([]), form }))).to.deep.equal([
+      ...CHANNEL_TOOLS.campaign_call,
+    ]);
+    expect(Object.keys(channelTools('widget', { requestHandoff: () => undefined }))).to.deep.equal([
+      'handoff_to_person',
+    ]);
+  });
+
+  it('applies an offered tool and answers unknown tools, bad JSON and bad arguments to the model', () => {
+    const stops: ToolStop[] = [];
+    const tools = channelTools('phone_call', callTarget(stops));
+    expect(applyTool(tools, { id: 't1', name: 'transfer_call', arguments: '{}' })).to.deep.equal({
+      summary: 'Transferring to +14155550199.',
+      ends: true,
+    });
+    expect(stops).to.deep.equal([{ status: 'transferred', reason: 'transferred', transferTo: '+14155550199' }]);
+    expect(applyTool(tools, { id: 't2', name: 'transfer_call', arguments: '{"to":"nowhere"}' })).to.deep.equal({
+      summary: 'Error: no valid transfer destination (E.164 number, sip: or client: address).',
+      ends: false,
+    });
+    expect(applyTool(tools, { id: 't3', name: 'transfer_call', arguments: '{"to":7}' })).to.deep.equal({
+      summary:
+        'Error: the arguments of transfer_call are invalid: to: Invalid input: expected string, received number.',
+      ends: false,
+    });
+    expect((applyTool(tools, { id: 't4', name: 'fill_form', arguments: '{}' }) as ToolEffect).summary).to.match(
+      /not available/,
+    );
+    expect(applyTool(tools, { id: 't5', name: 'end_call', arguments: '{nope' })).to.deep.equal({
+      summary: 'Error: the arguments of end_call are not valid JSON.',
+      ends: false,
+    });
+    expect(applyTool(tools, { id: 't6', name: 'end_call', arguments: '{}' })).to.deep.equal({
+      summary: 'Call ended.',
+      ends: true,
+    });
+    expect(stops).to.have.length(2);
+  });
+
+  it("hands a conversation over with the model's reason, trimmed, or a default one", () => {
+    const reasons: string[] = [];
+    const tools = channelTools('conversation', { requestHandoff: (reason) => void reasons.push(reason) });
+    expect(
+      (applyTool(tools, { id: 't1', name: 'handoff_to_person', arguments: '{"reason":" angry "}' }) as ToolEffect).ends,
+    ).to.equal(true);
+    void applyTool(tools, { id: 't2', name: 'handoff_to_person', arguments: '{}' });
+    expect(reasons).to.deep.equal(['angry', 'The assistant asked for a person.']);
+    expect(
+      (applyTool(tools, { id: 't3', name: 'handoff_to_person', arguments: '{"reason":3}' }) as ToolEffect).ends,
+    ).to.equal(false);
+  });
+
+  it("fills a campaign call's form: good values kept, a bad value answered as an error", () => {
+    const form = attendingForm();
+    const tools = channelTools('campaign_call', { ...callTarget([]), form });
+    expect(
+      (applyTool(tools, { id: 't1', name: 'fill_form', arguments: '{"fields":{"attending":"y"}}' }) as ToolEffect)
+        .summary,
+    ).to.match(/^Error: nothing saved\. "attending" must be true or false/);
+    expect(
+      (applyTool(tools, { id: 't2', name: 'fill_form', arguments: '{"fields":{"attending":true}}' }) as ToolEffect)
+        .summary,
+    ).to.equal('Saved attending. The form is complete.');
+    expect(form.values).to.deep.equal({ attending: true });
+  });
+});
