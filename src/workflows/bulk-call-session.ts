@@ -9,7 +9,6 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  patched,
   ParentClosePolicy,
   proxyActivities,
   startChild,
@@ -59,7 +58,7 @@ const progressStore = proxyActivities<typeof bulkCalls>({
 export const DEFERRED_CAP = 2000;
 /** A run continues as new past this many history events even within a page (Temporal suggests it at 4 Ki). */
 const HISTORY_EVENTS_LIMIT = 3000;
-/** Result rows per store write (runs before `patched('progress-write-batch')`: 500). */
+/** Result rows per store write. */
 const WRITE_BATCH = 100;
 /** Slack over a call's longest possible life before the campaign asks about a call that has not reported. */
 const CHECK_MARGIN_MS = 5 * 60_000;
@@ -114,23 +113,13 @@ export class BulkCallSession {
   }
 
   /** `pause` update: stops new dials (calls in flight finish); resolves once the store shows it. */
-  async pause(): Promise<BulkCallProgress> {
-    if (this.s.status === 'running') {
-      this.s.status = 'paused';
-      this.touch();
-    }
-    await this.stored();
-    return this.progress();
+  pause(): Promise<BulkCallProgress> {
+    return this.moveStatus('running', 'paused');
   }
 
   /** `resume` update: dials again; resolves once the store shows it. */
-  async resume(): Promise<BulkCallProgress> {
-    if (this.s.status === 'paused') {
-      this.s.status = 'running';
-      this.touch();
-    }
-    await this.stored();
-    return this.progress();
+  resume(): Promise<BulkCallProgress> {
+    return this.moveStatus('paused', 'running');
   }
 
   /** `cancel` update: every pending contact ends `canceled` (calls in flight finish); resolves once stored. */
@@ -246,6 +235,16 @@ export class BulkCallSession {
       info.historyLength > HISTORY_EVENTS_LIMIT ||
       (this.pageLoadedThisRun && this.s.page.length === 0 && this.s.nextIndex < this.input.total)
     );
+  }
+
+  /** Moves the campaign from `from` to `to` (nothing when it is not `from`), then waits for the store. */
+  private async moveStatus(from: 'running' | 'paused', to: 'running' | 'paused'): Promise<BulkCallProgress> {
+    if (this.s.status === from) {
+      this.s.status = to;
+      this.touch();
+    }
+    await this.stored();
+    return this.progress();
   }
 
   private inFlightCount(): number {
@@ -501,7 +500,7 @@ export class BulkCallSession {
     for (;;) {
       await condition(() => this.storedVersion < this.writeVersion);
       const version = this.writeVersion;
-      const rows = [...this.writes.values()].slice(0, patched('progress-write-batch') ? WRITE_BATCH : 500);
+      const rows = [...this.writes.values()].slice(0, WRITE_BATCH);
       for (const r of rows) this.writes.delete(r.index);
       const last = this.writes.size === 0;
       const mass = last ? this.endPending : null;
