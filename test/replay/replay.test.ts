@@ -60,17 +60,25 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it('has recorded conversationWorkflow histories for every outcome of a message', () => {
+    expect(files.filter((f) => f.startsWith('conversation-'))).to.include.members([
+      'conversation-reply.json',
+      'conversation-handoff-resume.json',
+      'conversation-duplicates-opt-out.json',
+      'conversation-window-template.json',
+      'conversation-llm-failed.json',
+      'conversation-continue-as-new.json',
+      'conversation-live-statuses.json',
+      'conversation-web.json',
+    ]);
+  });
+
   it('has recorded bulkCallWorkflow histories: completed, continued as new, paused and canceled, window expired', () => {
     expect(files.filter((f) => f.startsWith('bulk-call-'))).to.include.members([
       'bulk-call-completed.json',
       'bulk-call-continued.json',
       'bulk-call-paused-canceled.json',
       'bulk-call-window-expired.json',
-      // Recorded after progress writes of 100 rows (`patched('progress-write-batch')`).
-      'bulk-call-v2-completed.json',
-      'bulk-call-v2-continued.json',
-      'bulk-call-v2-paused-canceled.json',
-      'bulk-call-v2-window-expired.json',
     ]);
   });
 

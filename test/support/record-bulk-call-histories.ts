@@ -3,7 +3,7 @@
  * replays every file and checks these are there). Starts the test harness (real Temporal dev server,
  * FerretDB, worker, API, fake LLM), runs one simulated campaign per scenario through the API, waits until
  * it is over, and writes the history of the run named below to
- * test/replay/histories/bulk-call-<VERSION>-<scenario>.json:
+ * test/replay/histories/bulk-call-<scenario>.json:
  *
  *   completed      three contacts in one run: form filled, a busy contact redialed once, a no-answer
  *   continued      the first run of a campaign of five contacts in pages of two (ends ContinuedAsNew)
@@ -12,10 +12,11 @@
  *
  *   npm run record-histories   (records every workflow's histories; `-- NAME…` after the script for some)
  *
- * It records what the current code does, under VERSION: after an intentional, versioned change to the
- * workflow (a new `patched(…)`), raise VERSION and record; never overwrite older files, running workflows
- * must still replay them. Files without a version were recorded before progress writes of 100 rows
- * (`patched('progress-write-batch')`); `v2-` after.
+ * It records what the current code does. Until the first release no workflow runs in production, so the
+ * workflow has no `patched()` gate and these files are simply recorded again after a change. From the
+ * first release on, a change to the workflow gets its `patched(…)` gate, and its histories are recorded
+ * under new names (e.g. `bulk-call-v2-<scenario>.json`: give `main` a version prefix) beside the old files,
+ * which running workflows must still replay and which are never overwritten.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,9 +24,6 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { config, setConfig } from '../../src/config';
 import { h, newTenant, request, startHarness, stopHarness } from './harness';
 import { createForm, phone, startCampaign, waitForCampaign } from './bulk-calls';
-
-/** The workflow version the current code records (see the header). */
-const VERSION = 'v2';
 
 export const HISTORIES_DIR = path.resolve(__dirname, '../../../test/replay/histories');
 
@@ -113,7 +111,7 @@ async function main(): Promise<void> {
       const history = JSON.parse(
         historyToJSON(await h().env.client.workflow.getHandle(workflowId, runId).fetchHistory()),
       );
-      const file = path.join(HISTORIES_DIR, `bulk-call-${VERSION}-${name}.json`);
+      const file = path.join(HISTORIES_DIR, `bulk-call-${name}.json`);
       fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
       console.log(`${name}: ${workflowId}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`);
     }

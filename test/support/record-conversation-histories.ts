@@ -12,8 +12,10 @@
  *   npm run record-histories   (records every workflow's histories)
  *
  * Conversations do not end on their own (they close after a week idle), so a history is taken while the
- * run waits for its next message. Re-record after an intentional, versioned change to the workflow (and
- * keep the old files while running workflows may still replay them).
+ * run waits for its next message. Until the first release no workflow runs in production, so the workflow
+ * has no `patched()` gate and these files are simply recorded again after a change. From the first release
+ * on, a change to the workflow gets its `patched(…)` gate and its histories new names beside the old
+ * files, which running workflows must still replay and which are never overwritten.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
