@@ -18,7 +18,8 @@ import { FORM_FIELD_TYPES } from '../shared/forms';
 import { CHANNELS } from '../shared/conversations';
 import { RESULT_STATUSES } from '../shared/bulk-calls';
 import * as O from './objects';
-import { createAgentSchema, updateAgentSchema } from './agents';
+import { API_OPERATIONS, type ApiOperation, type QueryParam } from './operations';
+import { API_OBJECTS } from '../models/wire';
 import { bulkContactSchema, createBulkCallSchema, MAX_CONTACTS } from './bulk-calls';
 import { createCallSchema, transferSchema } from './calls';
 import { connectorVersionSchema, publisherKeySchema } from './connectors';
@@ -32,46 +33,6 @@ import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from './webh
 import { widgetMessageSchema, widgetSessionSchema } from './widget';
 import { e164 } from './validation';
 
-/** A query parameter of an operation: its schema (a string on the wire) and what it does. */
-interface QueryParam {
-  name: string;
-  description: string;
-  schema?: z.ZodType;
-  required?: boolean;
-}
-
-/** One route of the API as the document describes it. */
-export interface ApiOperation {
-  method: 'get' | 'post' | 'delete';
-  /** The OpenAPI path template (`/v1/calls/{id}`); path parameters are strings. */
-  path: string;
-  operationId: string;
-  tag: string;
-  summary: string;
-  description?: string;
-  /** The scope a restricted key needs (spec section 4's table); absent for routes that take no key. */
-  scope?: string;
-  /** Query parameters; `list: true` adds `limit`, `starting_after`, `ending_before`. */
-  query?: QueryParam[];
-  list?: boolean;
-  /** The JSON body; `null` for POSTs that take none (an empty object, or nothing). */
-  body?: z.ZodType | null;
-  /** An example body for readers. */
-  example?: unknown;
-  /** The 200 answer's JSON schema (an object of src/api/objects.ts, or a list of one). */
-  response?: z.ZodType;
-  /** Extra 200 content types besides JSON (a CSV export), or instead of it (a binary download). */
-  content?: Record<string, { schema: Record<string, unknown> }>;
-  /** A Twilio callback: a form-encoded body of Twilio's parameters, signed with `X-Twilio-Signature`. */
-  twilioForm?: Record<string, string>;
-  /** The success status when it is not 200 (a callback's 204). */
-  okStatus?: '204';
-  /** A widget operation: opened with a publishable key, or authenticated by a widget session token. */
-  widget?: 'publishableKey' | 'widgetSessionToken';
-  /** Takes an `Idempotency-Key` (every keyed POST does; widget POSTs say so here). */
-  idempotent?: boolean;
-}
-
 const LIST_PARAMS: QueryParam[] = [
   {
     name: 'limit',
@@ -82,13 +43,6 @@ const LIST_PARAMS: QueryParam[] = [
   { name: 'ending_before', description: 'A cursor: the id of the first object of the next page.' },
 ];
 
-const AGENT_EXAMPLE = {
-  name: 'Front desk',
-  instructions: 'You answer calls for Acme Dental. Book, move and cancel appointments.',
-  first_message: 'Hello, Acme Dental, how can I help?',
-  metadata: { team: 'front-desk' },
-};
-
 /** The bulk campaign body as documented: each contact an E.164 string or a contact object. */
 const bulkCallBody = createBulkCallSchema.extend({
   contacts: z
@@ -97,64 +51,12 @@ const bulkCallBody = createBulkCallSchema.extend({
     .max(MAX_CONTACTS),
 });
 
-const op = (o: ApiOperation) => o;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const op = (o: Omit<ApiOperation<any>, 'handler'>) => o as ApiOperation;
 const crud = (tag: string) => ({ tag });
 
 /** Every route of the API, in the order the reference shows them. */
 export const OPERATIONS: ApiOperation[] = [
-  // Agents
-  op({
-    ...crud('Agents'),
-    method: 'post',
-    path: '/v1/agents',
-    operationId: 'createAgent',
-    summary: 'Create an agent',
-    scope: 'agents:write',
-    body: createAgentSchema,
-    example: AGENT_EXAMPLE,
-    response: O.Agent,
-  }),
-  op({
-    ...crud('Agents'),
-    method: 'get',
-    path: '/v1/agents',
-    operationId: 'listAgents',
-    summary: 'List agents',
-    scope: 'agents:read',
-    list: true,
-    response: O.listOf(O.Agent),
-  }),
-  op({
-    ...crud('Agents'),
-    method: 'get',
-    path: '/v1/agents/{id}',
-    operationId: 'retrieveAgent',
-    summary: 'Retrieve an agent',
-    scope: 'agents:read',
-    response: O.Agent,
-  }),
-  op({
-    ...crud('Agents'),
-    method: 'post',
-    path: '/v1/agents/{id}',
-    operationId: 'updateAgent',
-    summary: 'Update an agent',
-    description: 'Only the fields given change; `first_message`, `model` and `transfer_to` take null to clear.',
-    scope: 'agents:write',
-    body: updateAgentSchema,
-    example: { instructions: 'You answer calls for Acme Dental. Be brief.' },
-    response: O.Agent,
-  }),
-  op({
-    ...crud('Agents'),
-    method: 'delete',
-    path: '/v1/agents/{id}',
-    operationId: 'deleteAgent',
-    summary: 'Delete an agent',
-    description: 'Calls already placed keep it; new calls naming it are 404.',
-    scope: 'agents:write',
-    response: O.DeletedObject,
-  }),
   // Calls
   op({
     ...crud('Calls'),
@@ -1202,10 +1104,11 @@ function componentSchemas(): Record<string, JsonSchema> {
     uri: (id) => `#/components/schemas/${id}`,
   }) as { schemas: Record<string, JsonSchema> };
   for (const [id, schema] of Object.entries(schemas)) {
-    if (!(id in O.objects)) throw new Error(`a zod schema outside src/api/objects.ts has the id ${id}`);
+    if (!(id in API_OBJECTS))
+      throw new Error(`a zod schema registered outside src/models/wire.ts apiObject has the id ${id}`);
     delete schema.$schema;
     delete schema.$id;
-    schema.description ??= z.globalRegistry.get(O.objects[id])?.description;
+    schema.description ??= z.globalRegistry.get(API_OBJECTS[id])?.description;
   }
   return schemas;
 }
@@ -1221,10 +1124,19 @@ export function openApiDocument(serverUrl = 'http://localhost:8080'): JsonSchema
   return { ...cached, servers: [{ url: serverUrl }] };
 }
 
+/**
+ * Every documented operation: those the routers declared and mounted (src/api/operations.ts
+ * `API_OPERATIONS`, filled by `createApp`).
+ */
+export function documentedOperations(): ApiOperation[] {
+  return [...API_OPERATIONS.values(), ...OPERATIONS];
+}
+
 function buildDocument(): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const o of OPERATIONS) (paths[o.path] ??= {})[o.method] = operation(o);
-  const tags = [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name }));
+  const operations = documentedOperations();
+  for (const o of operations) (paths[o.path] ??= {})[o.method] = operation(o);
+  const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
     info: {
