@@ -21,7 +21,7 @@ import { customerState } from '../lib/conversations';
 import { messageUsage, recordUsage } from '../lib/usage';
 import { Conversation, Message, newOutboundDocument, type MessageDoc } from '../models/conversations';
 import { insertIfAbsent, type WithId } from '../models/store';
-import { windowOpen, type OutboundMessageInput, type OutboundStatus } from '../shared/conversations';
+import { freeTextAllowed, type OutboundMessageInput, type OutboundStatus } from '../shared/conversations';
 import { advanceStatus, type ConversationRef } from './conversations';
 import { client as twilioClient } from './telephony';
 
@@ -72,7 +72,7 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
     );
   // The window as of the message's creation: the API checked it then, to the second, and answered
   // `queued`; the send that follows moments later must not undo that decision.
-  if (c.channel === 'whatsapp' && !m.template && !windowOpen(customer.lastInboundMs, m.createdMs)) {
+  if (!m.template && !freeTextAllowed(c.channel, customer.lastInboundMs, m.createdMs)) {
     return fail(
       'whatsapp_window_closed',
       "Free text on WhatsApp is allowed only within 24 hours of the customer's last message; send a template.",

@@ -6,7 +6,6 @@
  * (scripts/fuzz-api.sh) checks every response against these, so a render function that drifts fails it.
  */
 import { z } from 'zod';
-import { CHANNELS, NUMBER_CHANNELS } from '../shared/conversations';
 import { BULK_CALL_STATUSES, RESULT_STATUSES, REDIAL_OUTCOMES } from '../shared/bulk-calls';
 import { CALL_STATUSES } from '../shared/calls';
 import { FORM_FIELD_TYPES } from '../shared/forms';
@@ -209,76 +208,6 @@ export const ContactRecord = component(
     external_id: z.string().nullable(),
     created: unix,
     updated: unix,
-  }),
-);
-
-export const Conversation = component(
-  'Conversation',
-  'A WhatsApp, SMS or web-widget thread between a customer (a number, or `user:`/`visitor:` for the widget) and a service number (`widget` for the web).',
-  z.object({
-    id: z.string(),
-    object: z.literal('conversation'),
-    livemode: z.boolean(),
-    channel: z.enum(CHANNELS),
-    customer_number: z.string(),
-    service_number: z.string(),
-    agent_id: z.string().nullable(),
-    status: z.enum(['open', 'needs_person']),
-    handoff_reason: z.string().nullable(),
-    window_expires_at: unix.nullable(),
-    last_message_at: unix.nullable(),
-    contact_id: z.string().nullable(),
-    created: unix,
-  }),
-);
-
-export const Message = component(
-  'Message',
-  'A WhatsApp, SMS or web-widget message, received or sent.',
-  z.object({
-    id: z.string(),
-    object: z.literal('message'),
-    livemode: z.boolean(),
-    conversation_id: z.string(),
-    channel: z.enum(CHANNELS),
-    direction: z.enum(['inbound', 'outbound']),
-    from: z.string(),
-    to: z.string(),
-    text: z.string(),
-    template: z.object({ name: z.string(), language: z.string(), parameters: z.array(z.string()) }).nullable(),
-    author: z.enum(['customer', 'assistant', 'person', 'api']),
-    status: z.string().meta({ examples: ['queued', 'sent', 'delivered', 'read', 'failed', 'received'] }),
-    error: z.object({ code: z.string(), message: z.string() }).nullable(),
-    created: unix,
-  }),
-);
-
-export const PhoneNumber = component(
-  'PhoneNumber',
-  'A service number connected for messaging, and the agent that answers it.',
-  z.object({
-    id: z.string(),
-    object: z.literal('phone_number'),
-    livemode: z.boolean(),
-    number: z.string(),
-    channels: z.array(z.enum(NUMBER_CHANNELS)),
-    agent_id: z.string().nullable(),
-    created: unix,
-  }),
-);
-
-export const MessageTemplate = component(
-  'MessageTemplate',
-  'An approved WhatsApp template, to message a customer outside the 24-hour window.',
-  z.object({
-    id: z.string(),
-    object: z.literal('message_template'),
-    livemode: z.boolean(),
-    name: z.string(),
-    language: z.string(),
-    body: z.string(),
-    content_sid: z.string().nullable(),
-    created: unix,
   }),
 );
 

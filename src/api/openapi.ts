@@ -15,16 +15,15 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import { API_VERSION } from '../config';
 import { FORM_FIELD_TYPES } from '../shared/forms';
-import { CHANNELS } from '../shared/conversations';
 import { RESULT_STATUSES } from '../shared/bulk-calls';
 import * as O from './objects';
 import { API_OPERATIONS, type ApiOperation, type QueryParam } from './operations';
 import { API_OBJECTS } from '../models/wire';
+import { MessageObject } from '../models/conversations';
 import { bulkContactSchema, createBulkCallSchema, MAX_CONTACTS } from './bulk-calls';
 import { createCallSchema, transferSchema } from './calls';
 import { connectorVersionSchema, publisherKeySchema } from './connectors';
 import { contactSchema, recordsSchema } from './contacts';
-import { inboundMessageSchema, messageTemplateSchema, phoneNumberSchema, sendMessageSchema } from './conversations';
 import { redeliverSchema } from './events';
 import { createFormSchema } from './forms';
 import { createKnowledgeSchema, replaceKnowledgeSchema } from './knowledge';
@@ -379,152 +378,6 @@ export const OPERATIONS: ApiOperation[] = [
     body: recordsSchema,
     response: O.listOf(O.ContactRecord),
   }),
-  // Messaging
-  op({
-    ...crud('Messaging'),
-    method: 'post',
-    path: '/v1/messages',
-    operationId: 'sendMessage',
-    summary: 'Send a message',
-    description:
-      "WhatsApp or SMS. Free-form text inside WhatsApp's 24-hour window, a `template` outside it (else 409 `whatsapp_window_closed`).",
-    scope: 'messages:write',
-    body: sendMessageSchema,
-    example: { channel: 'sms', to: '+14155550123', text: 'Your appointment is confirmed.' },
-    response: O.Message,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/messages/{id}',
-    operationId: 'retrieveMessage',
-    summary: 'Retrieve a message',
-    scope: 'messages:read',
-    response: O.Message,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/conversations',
-    operationId: 'listConversations',
-    summary: 'List conversations',
-    scope: 'messages:read',
-    list: true,
-    query: [
-      { name: 'channel', description: 'Only this channel.', schema: z.enum(CHANNELS) },
-      { name: 'status', description: 'Only conversations in this status.', schema: O.Conversation.shape.status },
-      { name: 'customer_number', description: "Only this customer's conversations (E.164)." },
-    ],
-    response: O.listOf(O.Conversation),
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/conversations/{id}',
-    operationId: 'retrieveConversation',
-    summary: 'Retrieve a conversation',
-    scope: 'messages:read',
-    response: O.Conversation,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/conversations/{id}/messages',
-    operationId: 'listConversationMessages',
-    summary: "List a conversation's messages",
-    scope: 'messages:read',
-    list: true,
-    response: O.listOf(O.Message),
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'post',
-    path: '/v1/conversations/{id}/resume',
-    operationId: 'resumeConversation',
-    summary: 'Hand a conversation back to the assistant',
-    scope: 'messages:write',
-    body: null,
-    response: O.Conversation,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'post',
-    path: '/v1/phone_numbers',
-    operationId: 'createPhoneNumber',
-    summary: 'Connect a number for messaging',
-    scope: 'phone_numbers:write',
-    body: phoneNumberSchema,
-    example: { number: '+14155550100', channels: ['whatsapp', 'sms'] },
-    response: O.PhoneNumber,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/phone_numbers',
-    operationId: 'listPhoneNumbers',
-    summary: 'List connected numbers',
-    scope: 'phone_numbers:read',
-    list: true,
-    response: O.listOf(O.PhoneNumber),
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/phone_numbers/{id}',
-    operationId: 'retrievePhoneNumber',
-    summary: 'Retrieve a connected number',
-    scope: 'phone_numbers:read',
-    response: O.PhoneNumber,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'delete',
-    path: '/v1/phone_numbers/{id}',
-    operationId: 'deletePhoneNumber',
-    summary: 'Disconnect a number',
-    scope: 'phone_numbers:write',
-    response: O.DeletedObject,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'post',
-    path: '/v1/message_templates',
-    operationId: 'createMessageTemplate',
-    summary: 'Register a WhatsApp template',
-    scope: 'messages:write',
-    body: messageTemplateSchema,
-    response: O.MessageTemplate,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/message_templates',
-    operationId: 'listMessageTemplates',
-    summary: 'List WhatsApp templates',
-    scope: 'messages:read',
-    list: true,
-    response: O.listOf(O.MessageTemplate),
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/message_templates/{id}',
-    operationId: 'retrieveMessageTemplate',
-    summary: 'Retrieve a WhatsApp template',
-    scope: 'messages:read',
-    response: O.MessageTemplate,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'post',
-    path: '/v1/test_helpers/inbound_messages',
-    operationId: 'simulateInboundMessage',
-    summary: 'Simulate an inbound message (test mode)',
-    description: 'As if a customer had written to a service number; the assistant answers as it would live.',
-    scope: 'messages:write',
-    body: inboundMessageSchema,
-    response: O.Message,
-  }),
   // The browser widget (spec section 4 "Widget"): no scope; a publishable key or a session token.
   op({
     tag: 'Widget',
@@ -550,7 +403,7 @@ export const OPERATIONS: ApiOperation[] = [
     idempotent: true,
     body: widgetMessageSchema,
     example: { text: 'Do you open on Saturdays?' },
-    response: O.Message,
+    response: MessageObject,
   }),
   op({
     tag: 'Widget',
@@ -1054,8 +907,9 @@ function operation(o: ApiOperation): JsonSchema {
     ...(o.description ? { description: o.description } : {}),
     ...(parameters.length ? { parameters } : {}),
   };
-  if (o.body) {
-    const schema = jsonSchema(o.body, 'input');
+  const body = o.body ?? o.bodyDoc;
+  if (body) {
+    const schema = jsonSchema(body, 'input');
     out.requestBody = {
       required: true,
       content: { 'application/json': { schema, ...(o.example ? { example: o.example } : {}) } },

@@ -11,7 +11,8 @@
  *   names (400 `parameter_unknown` for any other, as Stripe answers); GETs and DELETEs only — `POST`s take
  *   no query string (src/api/validation.ts `noQueryOnWrites`);
  * - `body` (a zod schema): the handler's `body` argument is the parsed body (400 naming the field at fault,
- *   src/api/validation.ts `parseBody`); `body: null` documents a POST that takes no body.
+ *   src/api/validation.ts `parseBody`); `body: null` documents a POST that takes no body; `bodyDoc`
+ *   documents a body the handler parses itself, after checks whose errors win over a bad body.
  * - `response`: the 200 answer's zod schema, an object registered by src/models (the renderer returns
  *   its `z.output`, so a renamed field is a compile error there) or `listOf(object)`.
  */
@@ -53,6 +54,12 @@ export interface ApiOperation<S extends z.ZodType | null | undefined = z.ZodType
   list?: boolean;
   /** The JSON body's schema, parsed before the handler runs; `null` for POSTs that take none. */
   body?: S;
+  /**
+   * The JSON body's schema when the handler parses it itself (`parseBody`), because a check of its own
+   * must answer before a bad body does (a test-mode-only route's 403, a path parameter's 400): documented
+   * as `body` is, not parsed before the handler (whose `body` argument is then `undefined`).
+   */
+  bodyDoc?: z.ZodType;
   /** An example body for readers (test/unit/openapi.test.ts parses it with `body`). */
   example?: unknown;
   /** The 200 answer's JSON schema (an object of src/models, or `listOf` one). */

@@ -60,7 +60,7 @@ import {
   widgetCustomerAddress,
 } from '../shared/conversations';
 import { idempotent } from './idempotency';
-import { MAX_TEXT } from './conversations';
+import { MAX_TEXT } from './messages';
 import { applyRateLimit, authenticate } from './middleware';
 import { acceptsQuery, parseBody } from './validation';
 import { logger } from '../logger';

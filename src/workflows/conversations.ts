@@ -47,7 +47,7 @@ import {
   providerStatusSignal,
   receiveUpdate,
   resumeUpdate,
-  windowOpen,
+  freeTextAllowed,
   type Channel,
   type ConversationStatus,
   type ConversationWork,
@@ -246,11 +246,7 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
         trimHistory();
         // Answer only what can be answered: not while a person has the conversation, not after an
         // opt-out, and on WhatsApp not a message whose 24-hour window has already closed.
-        if (
-          status === 'open' &&
-          !optedOut &&
-          (input.channel !== 'whatsapp' || windowOpen(stored.receivedMs, Date.now()))
-        ) {
+        if (status === 'open' && !optedOut && freeTextAllowed(input.channel, stored.receivedMs, Date.now())) {
           unanswered.push(stored.messageId);
         }
         return;
