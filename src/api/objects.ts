@@ -21,6 +21,8 @@ import {
 // Moved beside their renderers (src/models/*); re-exported until every router declares its operations.
 export { ErrorObject, DeletedObject, listOf, API_OBJECTS as objects } from '../models/wire';
 export { AgentObject as Agent } from '../models/agents';
+import { WebhookDeliveryObject } from '../models/webhooks';
+export { WebhookDeliveryObject as WebhookDelivery };
 
 export const Call = component(
   'Call',
@@ -211,77 +213,6 @@ export const ContactRecord = component(
   }),
 );
 
-export const WebhookEndpoint = component(
-  'WebhookEndpoint',
-  'An HTTPS URL that receives signed events. `secret` is shown only on creation and rotation.',
-  z.object({
-    id: z.string(),
-    object: z.literal('webhook_endpoint'),
-    livemode: z.boolean(),
-    url: z.string(),
-    events: z.array(z.string()),
-    description: z.string().nullable(),
-    metadata,
-    status: z.enum(['enabled', 'disabled']),
-    disabled_reason: z.string().nullable(),
-    api_version: z.string(),
-    created: unix,
-    secret_rotation_expires_at: unix.nullable(),
-    secret: z.string().optional(),
-  }),
-);
-
-export const WebhookDelivery = component(
-  'WebhookDelivery',
-  'The delivery of one event to one endpoint, across its attempts.',
-  z.object({
-    id: z.string(),
-    object: z.literal('webhook_delivery'),
-    livemode: z.boolean(),
-    event: z.string(),
-    event_type: z.string(),
-    webhook_endpoint: z.string(),
-    trigger: z.enum(['automatic', 'redelivery']),
-    status: z.enum(['pending', 'succeeded', 'failed', 'canceled']),
-    reason: z.string().nullable(),
-    attempts: z.number().int(),
-    last_attempt: z
-      .object({
-        at: unix.nullable(),
-        status_code: z.number().int().nullable(),
-        latency_ms: z.number().nullable(),
-        error: z.string().nullable(),
-      })
-      .nullable(),
-    created: unix,
-    completed_at: unix.nullable(),
-  }),
-);
-
-export const WebhookDeliveryAttempt = component(
-  'WebhookDeliveryAttempt',
-  'One HTTP attempt of a delivery: when, the status code, the latency, the error.',
-  z.object({
-    id: z.string(),
-    object: z.literal('webhook_delivery_attempt'),
-    livemode: z.boolean(),
-    created: unix,
-    webhook_endpoint: z.string(),
-    delivery: z.string(),
-    event: z.string(),
-    event_type: z.string(),
-    trigger: z.string(),
-    attempt: z.number().int(),
-    url: z.string(),
-    succeeded: z.boolean(),
-    status_code: z.number().int().nullable(),
-    latency_ms: z.number().nullable(),
-    error: z.string().nullable(),
-    error_code: z.string().nullable(),
-    response_body: z.string().nullable(),
-  }),
-);
-
 export const Event = component(
   'Event',
   'Something that happened (spec section 5): its type, the object as it was, and its deliveries.',
@@ -294,7 +225,7 @@ export const Event = component(
     api_version: z.string(),
     data: z.object({ object: z.unknown() }),
     pending_webhooks: z.number().int(),
-    webhook_deliveries: z.array(WebhookDelivery),
+    webhook_deliveries: z.array(WebhookDeliveryObject),
   }),
 );
 
@@ -381,23 +312,8 @@ export const Usage = component(
   }),
 );
 
-export const WidgetSession = component(
-  'WidgetSession',
-  "A browser widget's session: its `token` (only in the answer that opens it; valid 24 hours) authenticates the widget's messages, stream and voice.",
-  z.object({
-    id: z.string(),
-    object: z.literal('widget_session'),
-    livemode: z.boolean(),
-    token: z.string().optional().describe('`wses_…_secret_…`; shown once, stored hashed.'),
-    expires_at: unix,
-    visitor_id: z.string(),
-    verified: z.boolean().describe('True when `identity` verified: the session carries `user_id`.'),
-    user_id: z.string().nullable(),
-    conversation_id: z.string().describe("The `web` conversation: the user's (verified) or this visitor's."),
-    created: unix,
-  }),
-);
-
+// The widget's voice answer embeds the Call object: it joins its renderer's object in src/models/widget.ts
+// once the Call object is in src/models/calls.ts (models may not import the API).
 export const WidgetVoice = component(
   'WidgetVoice',
   'A browser voice call: the media room to join with `token` (valid at most 10 minutes), and the call it is.',

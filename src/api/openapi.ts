@@ -19,7 +19,6 @@ import { RESULT_STATUSES } from '../shared/bulk-calls';
 import * as O from './objects';
 import { API_OPERATIONS, type ApiOperation, type QueryParam } from './operations';
 import { API_OBJECTS } from '../models/wire';
-import { MessageObject } from '../models/conversations';
 import { bulkContactSchema, createBulkCallSchema, MAX_CONTACTS } from './bulk-calls';
 import { createCallSchema, transferSchema } from './calls';
 import { connectorVersionSchema, publisherKeySchema } from './connectors';
@@ -28,8 +27,6 @@ import { redeliverSchema } from './events';
 import { createFormSchema } from './forms';
 import { createKnowledgeSchema, replaceKnowledgeSchema } from './knowledge';
 import { usageQuerySchema } from './usage';
-import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from './webhooks';
-import { widgetMessageSchema, widgetSessionSchema } from './widget';
 import { e164 } from './validation';
 
 const LIST_PARAMS: QueryParam[] = [
@@ -378,95 +375,7 @@ export const OPERATIONS: ApiOperation[] = [
     body: recordsSchema,
     response: O.listOf(O.ContactRecord),
   }),
-  // The browser widget (spec section 4 "Widget"): no scope; a publishable key or a session token.
-  op({
-    tag: 'Widget',
-    method: 'post',
-    path: '/v1/widget/session',
-    operationId: 'createWidgetSession',
-    summary: 'Open a widget session',
-    description:
-      "With a publishable key, from the organization's allowed origins. `identity.user_hash` is the lowercase hex HMAC-SHA256 of `identity.user_id` under the organization's widget identity secret (`svcctl widget configure`); a verified user continues the same conversation in every browser.",
-    widget: 'publishableKey',
-    body: widgetSessionSchema,
-    example: { visitor_id: 'b9f0c6de-2f39-4a8e-9d39-2a1d3f3c5e10' },
-    response: O.WidgetSession,
-  }),
-  op({
-    tag: 'Widget',
-    method: 'post',
-    path: '/v1/widget/messages',
-    operationId: 'sendWidgetMessage',
-    summary: "Send the visitor's message",
-    description: "Stored in the session's `web` conversation; the assistant's answer arrives on the stream.",
-    widget: 'widgetSessionToken',
-    idempotent: true,
-    body: widgetMessageSchema,
-    example: { text: 'Do you open on Saturdays?' },
-    response: MessageObject,
-  }),
-  op({
-    tag: 'Widget',
-    method: 'get',
-    path: '/v1/widget/stream',
-    operationId: 'streamWidgetEvents',
-    summary: 'Stream the conversation (server-sent events)',
-    description:
-      '`text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the conversation (1, 2, …), `data:` the message object; a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order.',
-    widget: 'widgetSessionToken',
-    query: [
-      { name: 'token', required: true, description: 'The widget session token (EventSource cannot send headers).' },
-      {
-        name: 'last_event_id',
-        description: 'Resume after this event id (the `Last-Event-ID` header wins).',
-        schema: z.string().regex(/^\d{1,10}$/),
-      },
-    ],
-    content: { 'text/event-stream': { schema: { type: 'string' } } },
-  }),
-  op({
-    tag: 'Widget',
-    method: 'post',
-    path: '/v1/widget/voice',
-    operationId: 'startWidgetVoice',
-    summary: 'Start a browser voice call',
-    description:
-      'A LiveKit room token (valid 10 minutes to join) for a room the assistant joins, listens in and answers aloud, when the service has LiveKit; in test mode without it, a simulated room whose call runs as a simulated call; in live mode without it, 503 `voice_not_configured`. The voice session is a call (`GET /v1/calls/{id}`, `POST /v1/calls/{id}/end`).',
-    widget: 'widgetSessionToken',
-    idempotent: true,
-    body: null,
-    response: O.WidgetVoice,
-  }),
-  op({
-    tag: 'Widget',
-    method: 'get',
-    path: '/widget.js',
-    operationId: 'widgetScript',
-    summary: 'The widget script',
-    description:
-      'The browser script: `SvcWidget.mount({publishableKey, apiBase?, identity?, voice?})` shows a chat panel (session, stream, messages) with a Call button (a voice room, `POST /v1/widget/voice`). No key needed.',
-    content: { 'application/javascript': { schema: { type: 'string' } } },
-  }),
-  op({
-    tag: 'Widget',
-    method: 'get',
-    path: '/widget/demo',
-    operationId: 'widgetDemo',
-    summary: 'The widget demo page',
-    description: 'A page that mounts the widget with the publishable key of its fragment (`#key=svc_pk_…`).',
-    content: { 'text/html': { schema: { type: 'string' } } },
-  }),
-  op({
-    tag: 'Widget',
-    method: 'get',
-    path: '/widget/livekit-client.js',
-    operationId: 'widgetLivekitClient',
-    summary: "LiveKit's browser SDK",
-    description:
-      "The `livekit-client` package's UMD build (global `LivekitClient`), which the widget loads when the visitor starts a voice call. No key needed.",
-    content: { 'application/javascript': { schema: { type: 'string' } } },
-  }),
-  // Events and webhooks
+  // Events
   op({
     ...crud('Events'),
     method: 'get',
@@ -504,78 +413,6 @@ export const OPERATIONS: ApiOperation[] = [
     scope: 'webhooks:write',
     body: redeliverSchema,
     response: O.listOf(O.WebhookDelivery),
-  }),
-  op({
-    ...crud('Webhooks'),
-    method: 'post',
-    path: '/v1/webhook-endpoints',
-    operationId: 'createWebhookEndpoint',
-    summary: 'Create a webhook endpoint',
-    description: 'HTTPS only. The answer holds the signing `secret`, shown this once.',
-    scope: 'webhooks:write',
-    body: createWebhookEndpointSchema,
-    example: { url: 'https://example.com/hooks/svc', events: ['call.ended', 'bulk_call.completed'] },
-    response: O.WebhookEndpoint,
-  }),
-  op({
-    ...crud('Webhooks'),
-    method: 'get',
-    path: '/v1/webhook-endpoints',
-    operationId: 'listWebhookEndpoints',
-    summary: 'List webhook endpoints',
-    scope: 'webhooks:read',
-    list: true,
-    response: O.listOf(O.WebhookEndpoint),
-  }),
-  op({
-    ...crud('Webhooks'),
-    method: 'get',
-    path: '/v1/webhook-endpoints/{id}',
-    operationId: 'retrieveWebhookEndpoint',
-    summary: 'Retrieve a webhook endpoint',
-    scope: 'webhooks:read',
-    response: O.WebhookEndpoint,
-  }),
-  op({
-    ...crud('Webhooks'),
-    method: 'post',
-    path: '/v1/webhook-endpoints/{id}',
-    operationId: 'updateWebhookEndpoint',
-    summary: 'Update a webhook endpoint',
-    scope: 'webhooks:write',
-    body: updateWebhookEndpointSchema,
-    response: O.WebhookEndpoint,
-  }),
-  op({
-    ...crud('Webhooks'),
-    method: 'delete',
-    path: '/v1/webhook-endpoints/{id}',
-    operationId: 'deleteWebhookEndpoint',
-    summary: 'Delete a webhook endpoint',
-    scope: 'webhooks:write',
-    response: O.DeletedObject,
-  }),
-  op({
-    ...crud('Webhooks'),
-    method: 'post',
-    path: '/v1/webhook-endpoints/{id}/rotate_secret',
-    operationId: 'rotateWebhookEndpointSecret',
-    summary: "Rotate an endpoint's signing secret",
-    description: 'Both secrets sign for 24 hours; the answer holds the new one.',
-    scope: 'webhooks:write',
-    body: null,
-    response: O.WebhookEndpoint,
-  }),
-  op({
-    ...crud('Webhooks'),
-    method: 'get',
-    path: '/v1/webhook-endpoints/{id}/deliveries',
-    operationId: 'listWebhookDeliveryAttempts',
-    summary: "List an endpoint's delivery attempts",
-    scope: 'webhooks:read',
-    list: true,
-    query: [{ name: 'event', description: "Only this event's attempts (`evt_…`)." }],
-    response: O.listOf(O.WebhookDeliveryAttempt),
   }),
   // Usage
   op({
