@@ -229,56 +229,6 @@ export const Event = component(
   }),
 );
 
-export const PublisherKey = component(
-  'PublisherKey',
-  'An Ed25519 public key that signs connector versions.',
-  z.object({
-    id: z.string(),
-    object: z.literal('publisher_key'),
-    livemode: z.boolean(),
-    name: z.string().nullable(),
-    algorithm: z.literal('ed25519'),
-    public_key: z.string(),
-    fingerprint: z.string(),
-    status: z.enum(['active', 'expired', 'revoked']),
-    expires_at: unix.nullable(),
-    revoked_at: unix.nullable(),
-    created: unix,
-  }),
-);
-
-export const ConnectorVersion = component(
-  'ConnectorVersion',
-  'A signed, published version of a connector bundle.',
-  z.object({
-    id: z.string(),
-    object: z.literal('connector_version'),
-    livemode: z.boolean(),
-    connector: z.string(),
-    version: z.string(),
-    sha256: z.string(),
-    size: z.number().int(),
-    key_id: z.string(),
-    manifest: z.record(z.string(), z.unknown()),
-    created: unix,
-  }),
-);
-
-export const Connector = component(
-  'Connector',
-  'A connector and its latest version.',
-  z.object({
-    id: z.string(),
-    object: z.literal('connector'),
-    livemode: z.boolean(),
-    name: z.string().nullable(),
-    description: z.string().nullable(),
-    latest_version: z.string().nullable(),
-    versions: z.number().int(),
-    created: unix,
-  }),
-);
-
 const count = z.number().int();
 const measures = {
   calls: z.object({

@@ -21,7 +21,6 @@ import { API_OPERATIONS, type ApiOperation, type QueryParam } from './operations
 import { API_OBJECTS } from '../models/wire';
 import { bulkContactSchema, createBulkCallSchema, MAX_CONTACTS } from './bulk-calls';
 import { createCallSchema, transferSchema } from './calls';
-import { connectorVersionSchema, publisherKeySchema } from './connectors';
 import { contactSchema, recordsSchema } from './contacts';
 import { redeliverSchema } from './events';
 import { createFormSchema } from './forms';
@@ -433,110 +432,6 @@ export const OPERATIONS: ApiOperation[] = [
       }[name]!,
     })),
     response: O.Usage,
-  }),
-  // Connectors
-  op({
-    ...crud('Connectors'),
-    method: 'post',
-    path: '/v1/publisher_keys',
-    operationId: 'createPublisherKey',
-    summary: 'Register a publisher key',
-    description: 'An Ed25519 public key (PEM or base64 SPKI/raw) that signs connector versions.',
-    scope: 'connectors:write',
-    body: publisherKeySchema,
-    response: O.PublisherKey,
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/publisher_keys',
-    operationId: 'listPublisherKeys',
-    summary: 'List publisher keys',
-    scope: 'connectors:read',
-    list: true,
-    response: O.listOf(O.PublisherKey),
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/publisher_keys/{id}',
-    operationId: 'retrievePublisherKey',
-    summary: 'Retrieve a publisher key',
-    scope: 'connectors:read',
-    response: O.PublisherKey,
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'delete',
-    path: '/v1/publisher_keys/{id}',
-    operationId: 'revokePublisherKey',
-    summary: 'Revoke a publisher key',
-    description: 'Versions it signed stay published; new ones it signs are refused.',
-    scope: 'connectors:write',
-    response: O.PublisherKey,
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'post',
-    path: '/v1/connectors/{id}/versions',
-    operationId: 'publishConnectorVersion',
-    summary: 'Publish a connector version',
-    description:
-      'A tar or gzipped tar `bundle` (base64, at most 10 MB) and its Ed25519 `signature` (base64) over the SHA-256 digest of the bundle. The same bytes again answer the stored version.',
-    scope: 'connectors:write',
-    body: connectorVersionSchema,
-    response: O.ConnectorVersion,
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/connectors',
-    operationId: 'listConnectors',
-    summary: 'List connectors',
-    scope: 'connectors:read',
-    list: true,
-    response: O.listOf(O.Connector),
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/connectors/{id}',
-    operationId: 'retrieveConnector',
-    summary: 'Retrieve a connector',
-    scope: 'connectors:read',
-    response: O.Connector,
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/connectors/{id}/versions',
-    operationId: 'listConnectorVersions',
-    summary: "List a connector's versions",
-    scope: 'connectors:read',
-    list: true,
-    response: O.listOf(O.ConnectorVersion),
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/connectors/{id}/versions/{version}',
-    operationId: 'retrieveConnectorVersion',
-    summary: 'Retrieve a connector version',
-    scope: 'connectors:read',
-    response: O.ConnectorVersion,
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/connectors/{id}/versions/{version}/bundle',
-    operationId: 'downloadConnectorBundle',
-    summary: "Download a version's bundle",
-    description: 'Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`.',
-    scope: 'connectors:read',
-    content: {
-      'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } },
-      'application/x-tar': { schema: { type: 'string', contentMediaType: 'application/x-tar' } },
-    },
   }),
   // The service
   op({
