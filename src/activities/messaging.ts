@@ -27,7 +27,7 @@ import {
   type MessageDoc,
 } from '../models/conversations';
 import { insertIfAbsent, type WithId } from '../models/store';
-import { windowOpen, type OutboundMessageInput, type OutboundStatus } from '../shared/conversations';
+import { freeTextAllowed, type OutboundMessageInput, type OutboundStatus } from '../shared/conversations';
 import { client as twilioClient } from '../providers/twilio';
 
 export interface SendMessageInput {
@@ -78,7 +78,7 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
     );
   // The window as of the message's creation: the API checked it then, to the second, and answered
   // `queued`; the send that follows moments later must not undo that decision.
-  if (c.channel === 'whatsapp' && !m.template && !windowOpen(customer.lastInboundMs, m.createdMs)) {
+  if (!m.template && !freeTextAllowed(c.channel, customer.lastInboundMs, m.createdMs)) {
     return fail(
       'whatsapp_window_closed',
       "Free text on WhatsApp is allowed only within 24 hours of the customer's last message; send a template.",

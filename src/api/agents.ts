@@ -5,19 +5,19 @@
  * An agent belongs to the key's organization and mode. Calls keep a snapshot of their agent, so an update
  * or a deletion never changes a call in flight; a deleted agent is missing (404) for reads and new calls.
  */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
-import { Agent } from '../models/agents';
+import { Agent, AgentObject, defaultAgentId, findLiveAgent, renderAgent } from '../models/agents';
 import { insertIfAbsent } from '../models/store';
-import { defaultAgentId, findLiveAgent, renderAgent } from '../models/agents';
+import { DeletedObject, listOf } from '../models/wire';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { deleteAgentKnowledge } from '../services/knowledge';
 import { idTime } from '../shared/ids';
 import { isTransferTarget } from '../shared/calls';
-import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { metadata, parseBody, acceptsQuery, LIST_QUERY } from './validation';
+import { operation, operationsRouter } from './operations';
+import { metadata } from './validation';
 
 export const createAgentSchema = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
@@ -40,13 +40,27 @@ export const updateAgentSchema = createAgentSchema.partial().extend({
   transfer_to: createAgentSchema.shape.transfer_to.unwrap().nullable().optional(),
 });
 
-/** Routes under `/v1/agents`. */
-export function agentsRouter(): Router {
-  const router = Router();
+const AGENT_EXAMPLE = {
+  name: 'Front desk',
+  instructions: 'You answer calls for Acme Dental. Book, move and cancel appointments.',
+  first_message: 'Hello, Acme Dental, how can I help?',
+  metadata: { team: 'front-desk' },
+};
 
-  /** `POST /v1/agents` → the agent object. 400 naming the param on bad input. */
-  router.post('/', requireScope('agents:write'), async (req, res) => {
-    const body = parseBody(createAgentSchema, req.body);
+const tag = 'Agents';
+
+/** `POST /v1/agents` → the agent object. 400 naming the param on bad input. */
+const createAgent = operation({
+  method: 'post',
+  path: '/v1/agents',
+  operationId: 'createAgent',
+  tag,
+  summary: 'Create an agent',
+  scope: 'agents:write',
+  body: createAgentSchema,
+  example: AGENT_EXAMPLE,
+  response: AgentObject,
+  handler: async (req, res, { body }) => {
     await idempotent(req, res, 'agt', async (id) => {
       const doc = {
         _id: id,
@@ -65,33 +79,63 @@ export function agentsRouter(): Router {
       await insertIfAbsent(Agent, doc); // a retried takeover finds it already there
       return { status: 200, body: renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode)) };
     });
-  });
+  },
+});
 
-  /** `GET /v1/agents` → list of agents, newest first. */
-  router.get('/', requireScope('agents:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
+/** `GET /v1/agents` → list of agents, newest first. */
+const listAgents = operation({
+  method: 'get',
+  path: '/v1/agents',
+  operationId: 'listAgents',
+  tag,
+  summary: 'List agents',
+  scope: 'agents:read',
+  list: true,
+  response: listOf(AgentObject),
+  handler: async (req, res) => {
     const defaultId = await defaultAgentId(req.auth!.orgId, req.auth!.livemode);
     res.json(
       await listPage(req, Agent, { org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null }, (doc) =>
         renderAgent(doc, defaultId),
       ),
     );
-  });
+  },
+});
 
-  /** `GET /v1/agents/{id}` → the agent; 404 `resource_missing`. */
-  router.get('/:id', requireScope('agents:read'), acceptsQuery(), async (req, res) => {
+/** `GET /v1/agents/{id}` → the agent; 404 `resource_missing`. */
+const retrieveAgent = operation({
+  method: 'get',
+  path: '/v1/agents/{id}',
+  operationId: 'retrieveAgent',
+  tag,
+  summary: 'Retrieve an agent',
+  scope: 'agents:read',
+  response: AgentObject,
+  handler: async (req, res) => {
     const doc = await findLiveAgent(req.auth!, String(req.params.id));
     if (!doc) throw notFound('agent', String(req.params.id), 'id');
     res.json(renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode)));
-  });
+  },
+});
 
-  /**
-   * `POST /v1/agents/{id}` (`agents:write`, Idempotency-Key) body: any create field → the agent. Same
-   * validation as creation; `first_message`, `model`, `transfer_to` may be null to clear them; `metadata`
-   * merges into the stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the
-   * agent as it was. 404 `resource_missing` for an unknown or deleted agent.
-   */
-  router.post('/:id', requireScope('agents:write'), async (req, res) => {
-    const body = parseBody(updateAgentSchema, req.body);
+/**
+ * `POST /v1/agents/{id}` (`agents:write`, Idempotency-Key) body: any create field → the agent. Same
+ * validation as creation; `first_message`, `model`, `transfer_to` may be null to clear them; `metadata`
+ * merges into the stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the
+ * agent as it was. 404 `resource_missing` for an unknown or deleted agent.
+ */
+const updateAgent = operation({
+  method: 'post',
+  path: '/v1/agents/{id}',
+  operationId: 'updateAgent',
+  tag,
+  summary: 'Update an agent',
+  description: 'Only the fields given change; `first_message`, `model` and `transfer_to` take null to clear.',
+  scope: 'agents:write',
+  body: updateAgentSchema,
+  example: { instructions: 'You answer calls for Acme Dental. Be brief.' },
+  response: AgentObject,
+  handler: async (req, res, { body }) => {
     const id = String(req.params.id);
     if (!(await findLiveAgent(req.auth!, id))) throw notFound('agent', id, 'id');
     await idempotent(req, res, 'req', async () => {
@@ -130,17 +174,27 @@ export function agentsRouter(): Router {
         'The agent was changed by other requests at the same time; retry.',
       );
     });
-  });
+  },
+});
 
-  /**
-   * `DELETE /v1/agents/{id}` (`agents:write`) → `{id, object: "agent", deleted: true}`. The agent is
-   * missing from then on: GET and lists omit it, `POST /v1/calls`, `/v1/bulk-calls`, `/v1/messages`,
-   * `/v1/phone_numbers` and `/v1/knowledge` with it are 404 naming `agent_id` (src/models/agents.ts
-   * `findLiveAgent`); calls in flight keep their snapshot and run to their end, a campaign dials no more
-   * with it, and a conversation's next turn goes to another agent (`answeringAgent`). Its knowledge documents are deleted with it.
-   * 404 `resource_missing` when unknown or already deleted.
-   */
-  router.delete('/:id', requireScope('agents:write'), async (req, res) => {
+/**
+ * `DELETE /v1/agents/{id}` (`agents:write`) → `{id, object: "agent", deleted: true}`. The agent is
+ * missing from then on: GET and lists omit it, `POST /v1/calls`, `/v1/bulk-calls`, `/v1/messages`,
+ * `/v1/phone_numbers` and `/v1/knowledge` with it are 404 naming `agent_id` (src/models/agents.ts
+ * `findLiveAgent`); calls in flight keep their snapshot and run to their end, a campaign dials no more
+ * with it, and a conversation's next turn goes to another agent (`answeringAgent`). Its knowledge documents are deleted with it.
+ * 404 `resource_missing` when unknown or already deleted.
+ */
+const deleteAgent = operation({
+  method: 'delete',
+  path: '/v1/agents/{id}',
+  operationId: 'deleteAgent',
+  tag,
+  summary: 'Delete an agent',
+  description: 'Calls already placed keep it; new calls naming it are 404.',
+  scope: 'agents:write',
+  response: DeletedObject,
+  handler: async (req, res) => {
     const id = String(req.params.id);
     const { orgId, livemode } = req.auth!;
     const doc = await Agent.findOneAndUpdate(
@@ -153,7 +207,10 @@ export function agentsRouter(): Router {
     if (known) await deleteAgentKnowledge({ orgId, livemode, agentId: id });
     if (!doc) throw notFound('agent', id, 'id');
     res.json({ id, object: 'agent' as const, deleted: true });
-  });
+  },
+});
 
-  return router;
+/** Routes under `/v1/agents` (mounted there by src/api/app.ts). */
+export function agentsRouter(): Router {
+  return operationsRouter('/v1/agents', [createAgent, listAgents, retrieveAgent, updateAgent, deleteAgent]);
 }

@@ -38,9 +38,12 @@ import { insertIfAbsent, isDuplicateKey } from '../models/store';
 import {
   Connector,
   ConnectorBundle,
+  ConnectorObject,
   ConnectorOwner,
   ConnectorVersion,
+  ConnectorVersionObject,
   PublisherKey,
+  PublisherKeyObject,
   publisherKeyStatus,
   readBundle,
   renderConnector,
@@ -74,9 +77,11 @@ import {
 } from '../shared/connectors';
 import { idTime, newId } from '../shared/ids';
 import { authenticate, requireScope } from './middleware';
+import { listOf } from '../models/wire';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { parseBody, acceptsQuery, LIST_QUERY } from './validation';
+import { operation, operationsRouter } from './operations';
+import { parseBody } from './validation';
 
 /** Body limit of the upload route: the base64 of a 10 MB bundle (13.4 MB) plus the rest, with room for line breaks. */
 export const VERSION_BODY_LIMIT = 15 * MB;
@@ -289,77 +294,113 @@ async function publishVersion(
   return stored;
 }
 
-/** Routes under `/v1/connectors`; `temporal` starts the deliveries of `connector.version_published`. */
-export function connectorsRouter(temporal: Client): Router {
-  const router = Router();
+/** The caller's version `{version}` of connector `{id}`, or 404. */
+async function findVersion(req: Request): Promise<ConnectorVersionDoc> {
+  const connectorId = connectorIdParam(req);
+  const version = versionParam(req);
+  const { orgId, livemode } = req.auth!;
+  const doc = (await ConnectorVersion.findOne({
+    livemode,
+    connector_id: connectorId,
+    version,
+    org_id: orgId,
+  }).lean()) as ConnectorVersionDoc | null;
+  if (!doc) throw notFound('connector version', `${connectorId}@${version}`, 'version');
+  return doc;
+}
 
-  /**
-   * `POST /v1/connectors/{id}/versions` body `{bundle, signature}` (Idempotency-Key) → the
-   * `connector_version`. `bundle`: base64 (RFC 4648, padded; whitespace ignored) of a tar or gzip'd tar
-   * of at most 10 MB; `signature`: base64 of the 64-byte Ed25519 signature of the raw 32-byte SHA-256
-   * digest of the decoded bundle, by an active publisher key of the organization in this mode.
-   * The signature is checked before the archive is opened (an unsigned archive is never inflated).
-   * Errors: 400 `parameter_invalid` naming `id`, `bundle` or `signature` (shape); 400
-   * `signature_invalid` (saying what was signed instead when it can tell, or that the key is revoked);
-   * 400 `bundle_invalid` with a `reason` (src/services/connectors.ts `inspectBundle`); 403
-   * `connector_owned_elsewhere`; 409 `version_exists`. The same bytes again: 200 with the stored version.
-   * Emits `connector.version_published` once per version.
-   */
-  router.post('/:id/versions', requireScope('connectors:write'), async (req, res) => {
-    const connectorId = connectorIdParam(req);
-    const body = parseBody(connectorVersionSchema, req.body);
-    const signature = decodeBase64(body.signature);
-    if (!signature || signature.length !== 64)
-      throw invalidParam('signature', 'Invalid signature: must be the base64 of a 64-byte Ed25519 signature.');
-    const bundleText = body.bundle.replace(/\s+/g, '');
-    const bundle = decodeBase64(bundleText);
-    if (!bundle)
-      throw invalidParam(
-        'bundle',
-        'Invalid bundle: must be standard base64 (RFC 4648, A-Z a-z 0-9 + /, padded with =) of the tar or tar.gz bytes.',
-      );
-    if (bundle.length > MAX_BUNDLE_BYTES)
-      throw new BundleInvalidError(
-        'too_large',
-        `The bundle is ${bundle.length} bytes; at most ${MAX_BUNDLE_BYTES} (10 MB) are accepted.`,
-      );
+const tag = 'Connectors';
 
-    const { orgId, livemode } = req.auth!;
-    const keys = (await PublisherKey.find({ org_id: orgId, livemode }).lean()) as PublisherKeyDoc[];
-    const check = checkSignature(
-      bundle,
-      bundleText,
-      signature,
-      keys.map((k) => ({ id: k._id, publicKey: k.public_key, status: publisherKeyStatus(k) })),
-    );
-    if (!check.ok)
-      throw new ApiError(400, 'invalid_request_error', 'signature_invalid', signatureMessage(check), 'signature');
+/**
+ * `POST /v1/connectors/{id}/versions` body `{bundle, signature}` (Idempotency-Key) → the
+ * `connector_version`. `bundle`: base64 (RFC 4648, padded; whitespace ignored) of a tar or gzip'd tar
+ * of at most 10 MB; `signature`: base64 of the 64-byte Ed25519 signature of the raw 32-byte SHA-256
+ * digest of the decoded bundle, by an active publisher key of the organization in this mode.
+ * The signature is checked before the archive is opened (an unsigned archive is never inflated).
+ * Errors: 400 `parameter_invalid` naming `id` (checked before the body), `bundle` or `signature`
+ * (shape); 400 `signature_invalid` (saying what was signed instead when it can tell, or that the key is
+ * revoked); 400 `bundle_invalid` with a `reason` (src/services/connectors.ts `inspectBundle`); 403
+ * `connector_owned_elsewhere`; 409 `version_exists`. The same bytes again: 200 with the stored version.
+ * Emits `connector.version_published` once per version.
+ */
+function publishConnectorVersion(temporal: Client) {
+  return operation({
+    method: 'post',
+    path: '/v1/connectors/{id}/versions',
+    operationId: 'publishConnectorVersion',
+    tag,
+    summary: 'Publish a connector version',
+    description:
+      'A tar or gzipped tar `bundle` (base64, at most 10 MB) and its Ed25519 `signature` (base64) over the SHA-256 digest of the bundle. The same bytes again answer the stored version.',
+    scope: 'connectors:write',
+    bodyDoc: connectorVersionSchema,
+    response: ConnectorVersionObject,
+    handler: async (req, res) => {
+      const connectorId = connectorIdParam(req);
+      const body = parseBody(connectorVersionSchema, req.body);
+      const signature = decodeBase64(body.signature);
+      if (!signature || signature.length !== 64)
+        throw invalidParam('signature', 'Invalid signature: must be the base64 of a 64-byte Ed25519 signature.');
+      const bundleText = body.bundle.replace(/\s+/g, '');
+      const bundle = decodeBase64(bundleText);
+      if (!bundle)
+        throw invalidParam(
+          'bundle',
+          'Invalid bundle: must be standard base64 (RFC 4648, A-Z a-z 0-9 + /, padded with =) of the tar or tar.gz bytes.',
+        );
+      if (bundle.length > MAX_BUNDLE_BYTES)
+        throw new BundleInvalidError(
+          'too_large',
+          `The bundle is ${bundle.length} bytes; at most ${MAX_BUNDLE_BYTES} (10 MB) are accepted.`,
+        );
 
-    let info: Awaited<ReturnType<typeof inspectBundle>>;
-    try {
-      info = await inspectBundle(bundle, connectorId);
-    } catch (err) {
-      if (err instanceof BundleError) throw new BundleInvalidError(err.reason, `Invalid bundle: ${err.message}`);
-      throw err;
-    }
-    const sha256 = crypto.createHash('sha256').update(bundle).digest('hex');
-    await idempotent(req, res, 'cver', async (versionId) => {
-      const stored = await publishVersion(temporal, req, versionId, {
-        connectorId,
+      const { orgId, livemode } = req.auth!;
+      const keys = (await PublisherKey.find({ org_id: orgId, livemode }).lean()) as PublisherKeyDoc[];
+      const check = checkSignature(
         bundle,
-        sha256,
-        keyId: check.keyId,
-        manifest: info.manifest,
-      });
-      return { status: 200, body: renderConnectorVersion(stored) };
-    });
-  });
+        bundleText,
+        signature,
+        keys.map((k) => ({ id: k._id, publicKey: k.public_key, status: publisherKeyStatus(k) })),
+      );
+      if (!check.ok)
+        throw new ApiError(400, 'invalid_request_error', 'signature_invalid', signatureMessage(check), 'signature');
 
-  /**
-   * `GET /v1/connectors` → list of the caller's `connector` objects in the key's mode, newest first
-   * (by first publication in that mode); `starting_after` / `ending_before` take connector ids.
-   */
-  router.get('/', requireScope('connectors:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
+      let info: Awaited<ReturnType<typeof inspectBundle>>;
+      try {
+        info = await inspectBundle(bundle, connectorId);
+      } catch (err) {
+        if (err instanceof BundleError) throw new BundleInvalidError(err.reason, `Invalid bundle: ${err.message}`);
+        throw err;
+      }
+      const sha256 = crypto.createHash('sha256').update(bundle).digest('hex');
+      await idempotent(req, res, 'cver', async (versionId) => {
+        const stored = await publishVersion(temporal, req, versionId, {
+          connectorId,
+          bundle,
+          sha256,
+          keyId: check.keyId,
+          manifest: info.manifest,
+        });
+        return { status: 200, body: renderConnectorVersion(stored) };
+      });
+    },
+  });
+}
+
+/**
+ * `GET /v1/connectors` → list of the caller's `connector` objects in the key's mode, newest first
+ * (by first publication in that mode); `starting_after` / `ending_before` take connector ids.
+ */
+const listConnectors = operation({
+  method: 'get',
+  path: '/v1/connectors',
+  operationId: 'listConnectors',
+  tag,
+  summary: 'List connectors',
+  scope: 'connectors:read',
+  list: true,
+  response: listOf(ConnectorObject),
+  handler: async (req, res) => {
     const { orgId, livemode } = req.auth!;
     const q = req.query as Record<string, unknown>;
     let limit = 20;
@@ -393,16 +434,35 @@ export function connectorsRouter(temporal: Client): Router {
     docs = docs.slice(0, limit);
     if (cursorName === 'ending_before') docs.reverse();
     res.json({ object: 'list', data: await renderConnectors(docs), has_more: hasMore, url: '/v1/connectors' });
-  });
+  },
+});
 
-  /** `GET /v1/connectors/{id}` → the `connector`; 404 `resource_missing` unless the caller publishes it in this mode. */
-  router.get('/:id', requireScope('connectors:read'), acceptsQuery(), async (req, res) => {
+/** `GET /v1/connectors/{id}` → the `connector`; 404 `resource_missing` unless the caller publishes it in this mode. */
+const retrieveConnector = operation({
+  method: 'get',
+  path: '/v1/connectors/{id}',
+  operationId: 'retrieveConnector',
+  tag,
+  summary: 'Retrieve a connector',
+  scope: 'connectors:read',
+  response: ConnectorObject,
+  handler: async (req, res) => {
     const [rendered] = await renderConnectors([await findConnector(req, connectorIdParam(req))]);
     res.json(rendered);
-  });
+  },
+});
 
-  /** `GET /v1/connectors/{id}/versions` → list of its `connector_version` objects, newest first. */
-  router.get('/:id/versions', requireScope('connectors:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
+/** `GET /v1/connectors/{id}/versions` → list of its `connector_version` objects, newest first. */
+const listConnectorVersions = operation({
+  method: 'get',
+  path: '/v1/connectors/{id}/versions',
+  operationId: 'listConnectorVersions',
+  tag,
+  summary: "List a connector's versions",
+  scope: 'connectors:read',
+  list: true,
+  response: listOf(ConnectorVersionObject),
+  handler: async (req, res) => {
     const connector = await findConnector(req, connectorIdParam(req));
     res.json(
       await listPage(
@@ -412,34 +472,41 @@ export function connectorsRouter(temporal: Client): Router {
         renderConnectorVersion,
       ),
     );
-  });
+  },
+});
 
-  /** The caller's version `{version}` of connector `{id}`, or 404. */
-  async function findVersion(req: Request): Promise<ConnectorVersionDoc> {
-    const connectorId = connectorIdParam(req);
-    const version = versionParam(req);
-    const { orgId, livemode } = req.auth!;
-    const doc = (await ConnectorVersion.findOne({
-      livemode,
-      connector_id: connectorId,
-      version,
-      org_id: orgId,
-    }).lean()) as ConnectorVersionDoc | null;
-    if (!doc) throw notFound('connector version', `${connectorId}@${version}`, 'version');
-    return doc;
-  }
-
-  /** `GET /v1/connectors/{id}/versions/{version}` → the `connector_version`; 404 `resource_missing`. */
-  router.get('/:id/versions/:version', requireScope('connectors:read'), acceptsQuery(), async (req, res) => {
+/** `GET /v1/connectors/{id}/versions/{version}` → the `connector_version`; 404 `resource_missing`. */
+const retrieveConnectorVersion = operation({
+  method: 'get',
+  path: '/v1/connectors/{id}/versions/{version}',
+  operationId: 'retrieveConnectorVersion',
+  tag,
+  summary: 'Retrieve a connector version',
+  scope: 'connectors:read',
+  response: ConnectorVersionObject,
+  handler: async (req, res) => {
     res.json(renderConnectorVersion(await findVersion(req)));
-  });
+  },
+});
 
-  /**
-   * `GET /v1/connectors/{id}/versions/{version}/bundle` → the bundle, byte for byte as published
-   * (`application/gzip` or `application/x-tar`), with `Repr-Digest: sha-256=:<base64>:` (RFC 9530) and
-   * `ETag: "<hex sha256>"`. The bytes are checked against the stored digest before they are sent.
-   */
-  router.get('/:id/versions/:version/bundle', requireScope('connectors:read'), acceptsQuery(), async (req, res) => {
+/**
+ * `GET /v1/connectors/{id}/versions/{version}/bundle` → the bundle, byte for byte as published
+ * (`application/gzip` or `application/x-tar`), with `Repr-Digest: sha-256=:<base64>:` (RFC 9530) and
+ * `ETag: "<hex sha256>"`. The bytes are checked against the stored digest before they are sent.
+ */
+const downloadConnectorBundle = operation({
+  method: 'get',
+  path: '/v1/connectors/{id}/versions/{version}/bundle',
+  operationId: 'downloadConnectorBundle',
+  tag,
+  summary: "Download a version's bundle",
+  description: 'Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`.',
+  scope: 'connectors:read',
+  content: {
+    'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } },
+    'application/x-tar': { schema: { type: 'string', contentMediaType: 'application/x-tar' } },
+  },
+  handler: async (req, res) => {
     const version = await findVersion(req);
     const bytes = await readBundle(version._id, version.org_id, version.livemode);
     const digest = bytes && crypto.createHash('sha256').update(bytes).digest();
@@ -456,9 +523,19 @@ export function connectorsRouter(temporal: Client): Router {
         'X-Content-Type-Options': 'nosniff',
       })
       .end(bytes);
-  });
+  },
+});
 
-  return router;
+/** Routes under `/v1/connectors`; `temporal` starts the deliveries of `connector.version_published`. */
+export function connectorsRouter(temporal: Client): Router {
+  return operationsRouter('/v1/connectors', [
+    publishConnectorVersion(temporal),
+    listConnectors,
+    retrieveConnector,
+    listConnectorVersions,
+    retrieveConnectorVersion,
+    downloadConnectorBundle,
+  ]);
 }
 
 /** The caller's publisher key `req.params.id` in the key's mode, or 404 `resource_missing`. */
@@ -473,20 +550,25 @@ async function findPublisherKey(req: Request): Promise<PublisherKeyDoc> {
   return doc;
 }
 
-/** Routes under `/v1/publisher_keys`. */
-export function publisherKeysRouter(): Router {
-  const router = Router();
-
-  /**
-   * `POST /v1/publisher_keys` body `{public_key, name?, expires_at?}` (Idempotency-Key) → the
-   * `publisher_key`. `public_key`: Ed25519, PEM (SPKI) or base64 of the raw 32 bytes; `expires_at`:
-   * unix seconds in the future, after which the key no longer verifies. Errors: 400 naming
-   * `public_key` / `expires_at`; 400 `publisher_key_limit` beyond 10 active keys per organization and
-   * mode; 409 `publisher_key_exists` when the key is already registered (even revoked: a revoked key
-   * stays revoked).
-   */
-  router.post('/', requireScope('connectors:write'), async (req, res) => {
-    const body = parseBody(publisherKeySchema, req.body);
+/**
+ * `POST /v1/publisher_keys` body `{public_key, name?, expires_at?}` (Idempotency-Key) → the
+ * `publisher_key`. `public_key`: Ed25519, PEM (SPKI) or base64 of the raw 32 bytes; `expires_at`:
+ * unix seconds in the future, after which the key no longer verifies. Errors: 400 naming
+ * `public_key` / `expires_at`; 400 `publisher_key_limit` beyond 10 active keys per organization and
+ * mode; 409 `publisher_key_exists` when the key is already registered (even revoked: a revoked key
+ * stays revoked).
+ */
+const createPublisherKey = operation({
+  method: 'post',
+  path: '/v1/publisher_keys',
+  operationId: 'createPublisherKey',
+  tag,
+  summary: 'Register a publisher key',
+  description: 'An Ed25519 public key (PEM or base64 SPKI/raw) that signs connector versions.',
+  scope: 'connectors:write',
+  body: publisherKeySchema,
+  response: PublisherKeyObject,
+  handler: async (req, res, { body }) => {
     let raw: Buffer;
     try {
       raw = parsePublicKey(body.public_key);
@@ -549,10 +631,20 @@ export function publisherKeysRouter(): Router {
       }
       return { status: 200, body: renderPublisherKey(doc) };
     });
-  });
+  },
+});
 
-  /** `GET /v1/publisher_keys` → list of the organization's publisher keys in this mode (revoked ones too), newest first. */
-  router.get('/', requireScope('connectors:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
+/** `GET /v1/publisher_keys` → list of the organization's publisher keys in this mode (revoked ones too), newest first. */
+const listPublisherKeys = operation({
+  method: 'get',
+  path: '/v1/publisher_keys',
+  operationId: 'listPublisherKeys',
+  tag,
+  summary: 'List publisher keys',
+  scope: 'connectors:read',
+  list: true,
+  response: listOf(PublisherKeyObject),
+  handler: async (req, res) => {
     res.json(
       await listPage(
         req,
@@ -561,23 +653,50 @@ export function publisherKeysRouter(): Router {
         (d: PublisherKeyDoc) => renderPublisherKey(d),
       ),
     );
-  });
+  },
+});
 
-  /** `GET /v1/publisher_keys/{id}` → the `publisher_key`; 404 `resource_missing`. */
-  router.get('/:id', requireScope('connectors:read'), acceptsQuery(), async (req, res) => {
+/** `GET /v1/publisher_keys/{id}` → the `publisher_key`; 404 `resource_missing`. */
+const retrievePublisherKey = operation({
+  method: 'get',
+  path: '/v1/publisher_keys/{id}',
+  operationId: 'retrievePublisherKey',
+  tag,
+  summary: 'Retrieve a publisher key',
+  scope: 'connectors:read',
+  response: PublisherKeyObject,
+  handler: async (req, res) => {
     res.json(renderPublisherKey(await findPublisherKey(req)));
-  });
+  },
+});
 
-  /**
-   * `DELETE /v1/publisher_keys/{id}` → the `publisher_key`, `status: "revoked"`. From then on it
-   * verifies nothing; versions it signed before stay published. Revoking again changes nothing.
-   */
-  router.delete('/:id', requireScope('connectors:write'), async (req, res) => {
+/**
+ * `DELETE /v1/publisher_keys/{id}` → the `publisher_key`, `status: "revoked"`. From then on it
+ * verifies nothing; versions it signed before stay published. Revoking again changes nothing.
+ */
+const revokePublisherKey = operation({
+  method: 'delete',
+  path: '/v1/publisher_keys/{id}',
+  operationId: 'revokePublisherKey',
+  tag,
+  summary: 'Revoke a publisher key',
+  description: 'Versions it signed stay published; new ones it signs are refused.',
+  scope: 'connectors:write',
+  response: PublisherKeyObject,
+  handler: async (req, res) => {
     const doc = await findPublisherKey(req);
     if (doc.revoked_ms == null)
       await PublisherKey.updateOne({ _id: doc._id, revoked_ms: null }, { $set: { revoked_ms: Date.now() } });
     res.json(renderPublisherKey(await findPublisherKey(req)));
-  });
+  },
+});
 
-  return router;
+/** Routes under `/v1/publisher_keys`. */
+export function publisherKeysRouter(): Router {
+  return operationsRouter('/v1/publisher_keys', [
+    createPublisherKey,
+    listPublisherKeys,
+    retrievePublisherKey,
+    revokePublisherKey,
+  ]);
 }

@@ -6,76 +6,23 @@
  * (scripts/fuzz-api.sh) checks every response against these, so a render function that drifts fails it.
  */
 import { z } from 'zod';
-import { CHANNELS, NUMBER_CHANNELS } from '../shared/conversations';
 import { BULK_CALL_STATUSES, RESULT_STATUSES, REDIAL_OUTCOMES } from '../shared/bulk-calls';
 import { CALL_STATUSES } from '../shared/calls';
 import { FORM_FIELD_TYPES } from '../shared/forms';
 import { EVENT_TYPES } from '../shared/webhooks';
 
-/** Every object below, by the name the document gives it (registered in zod's global registry). */
-export const objects: Record<string, z.ZodType> = {};
+import {
+  apiObject as component,
+  unix,
+  metadataObject as metadata,
+  formValuesObject as formValues,
+} from '../models/wire';
 
-/** Registers `schema` as component `id` (zod's global registry, which `z.toJSONSchema` reads) and answers it. */
-function component<S extends z.ZodType>(id: string, description: string, schema: S): S {
-  const registered = schema.meta({ id, description });
-  objects[id] = registered;
-  return registered;
-}
-
-const unix = z.number().int().describe('Unix time in seconds.');
-const metadata = z.record(z.string(), z.string()).describe('Your key-value pairs (at most 50 keys).');
-const formValues = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
-
-/** The error every failed request answers (`{"error": {…}}`). */
-export const ErrorObject = component(
-  'Error',
-  'Every failed request answers this (spec section 7): `type`, a stable `code`, the `param` at fault when one is, a message for people, and the `request_id` to quote to support.',
-  z.object({
-    error: z.object({
-      type: z.enum([
-        'invalid_request_error',
-        'authentication_error',
-        'permission_error',
-        'rate_limit_error',
-        'idempotency_error',
-        'api_error',
-      ]),
-      code: z.string().meta({ examples: ['parameter_missing', 'resource_missing', 'scope_missing'] }),
-      message: z.string(),
-      param: z
-        .string()
-        .optional()
-        .meta({ examples: ['to', 'contacts[17].phone'] }),
-      reason: z.string().optional().describe('`bundle_invalid` only: what is wrong with the bundle.'),
-      request_id: z.string().optional(),
-    }),
-  }),
-);
-
-/** `{id, object, deleted: true}`, what a DELETE answers. */
-export const DeletedObject = component(
-  'Deleted',
-  'What a DELETE answers: the id, the object type, and `deleted: true`.',
-  z.object({ id: z.string(), object: z.string(), deleted: z.literal(true) }),
-);
-
-export const Agent = component(
-  'Agent',
-  'An assistant: its instructions, first message, model and transfer target (spec section 4, "Agents").',
-  z.object({
-    id: z.string().meta({ examples: ['agent_01jd5x2v7c0000000000000000'] }),
-    object: z.literal('agent'),
-    livemode: z.boolean(),
-    name: z.string(),
-    instructions: z.string(),
-    first_message: z.string().nullable(),
-    model: z.string().nullable(),
-    transfer_to: z.string().nullable(),
-    metadata,
-    default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
-    created: unix,
-  }),
-);
+// Moved beside their renderers (src/models/*); re-exported until every router declares its operations.
+export { ErrorObject, DeletedObject, listOf, API_OBJECTS as objects } from '../models/wire';
+export { AgentObject as Agent } from '../models/agents';
+import { WebhookDeliveryObject } from '../models/webhooks';
+export { WebhookDeliveryObject as WebhookDelivery };
 
 export const Call = component(
   'Call',
@@ -266,147 +213,6 @@ export const ContactRecord = component(
   }),
 );
 
-export const Conversation = component(
-  'Conversation',
-  'A WhatsApp, SMS or web-widget thread between a customer (a number, or `user:`/`visitor:` for the widget) and a service number (`widget` for the web).',
-  z.object({
-    id: z.string(),
-    object: z.literal('conversation'),
-    livemode: z.boolean(),
-    channel: z.enum(CHANNELS),
-    customer_number: z.string(),
-    service_number: z.string(),
-    agent_id: z.string().nullable(),
-    status: z.enum(['open', 'needs_person']),
-    handoff_reason: z.string().nullable(),
-    window_expires_at: unix.nullable(),
-    last_message_at: unix.nullable(),
-    contact_id: z.string().nullable(),
-    created: unix,
-  }),
-);
-
-export const Message = component(
-  'Message',
-  'A WhatsApp, SMS or web-widget message, received or sent.',
-  z.object({
-    id: z.string(),
-    object: z.literal('message'),
-    livemode: z.boolean(),
-    conversation_id: z.string(),
-    channel: z.enum(CHANNELS),
-    direction: z.enum(['inbound', 'outbound']),
-    from: z.string(),
-    to: z.string(),
-    text: z.string(),
-    template: z.object({ name: z.string(), language: z.string(), parameters: z.array(z.string()) }).nullable(),
-    author: z.enum(['customer', 'assistant', 'person', 'api']),
-    status: z.string().meta({ examples: ['queued', 'sent', 'delivered', 'read', 'failed', 'received'] }),
-    error: z.object({ code: z.string(), message: z.string() }).nullable(),
-    created: unix,
-  }),
-);
-
-export const PhoneNumber = component(
-  'PhoneNumber',
-  'A service number connected for messaging, and the agent that answers it.',
-  z.object({
-    id: z.string(),
-    object: z.literal('phone_number'),
-    livemode: z.boolean(),
-    number: z.string(),
-    channels: z.array(z.enum(NUMBER_CHANNELS)),
-    agent_id: z.string().nullable(),
-    created: unix,
-  }),
-);
-
-export const MessageTemplate = component(
-  'MessageTemplate',
-  'An approved WhatsApp template, to message a customer outside the 24-hour window.',
-  z.object({
-    id: z.string(),
-    object: z.literal('message_template'),
-    livemode: z.boolean(),
-    name: z.string(),
-    language: z.string(),
-    body: z.string(),
-    content_sid: z.string().nullable(),
-    created: unix,
-  }),
-);
-
-export const WebhookEndpoint = component(
-  'WebhookEndpoint',
-  'An HTTPS URL that receives signed events. `secret` is shown only on creation and rotation.',
-  z.object({
-    id: z.string(),
-    object: z.literal('webhook_endpoint'),
-    livemode: z.boolean(),
-    url: z.string(),
-    events: z.array(z.string()),
-    description: z.string().nullable(),
-    metadata,
-    status: z.enum(['enabled', 'disabled']),
-    disabled_reason: z.string().nullable(),
-    api_version: z.string(),
-    created: unix,
-    secret_rotation_expires_at: unix.nullable(),
-    secret: z.string().optional(),
-  }),
-);
-
-export const WebhookDelivery = component(
-  'WebhookDelivery',
-  'The delivery of one event to one endpoint, across its attempts.',
-  z.object({
-    id: z.string(),
-    object: z.literal('webhook_delivery'),
-    livemode: z.boolean(),
-    event: z.string(),
-    event_type: z.string(),
-    webhook_endpoint: z.string(),
-    trigger: z.enum(['automatic', 'redelivery']),
-    status: z.enum(['pending', 'succeeded', 'failed', 'canceled']),
-    reason: z.string().nullable(),
-    attempts: z.number().int(),
-    last_attempt: z
-      .object({
-        at: unix.nullable(),
-        status_code: z.number().int().nullable(),
-        latency_ms: z.number().nullable(),
-        error: z.string().nullable(),
-      })
-      .nullable(),
-    created: unix,
-    completed_at: unix.nullable(),
-  }),
-);
-
-export const WebhookDeliveryAttempt = component(
-  'WebhookDeliveryAttempt',
-  'One HTTP attempt of a delivery: when, the status code, the latency, the error.',
-  z.object({
-    id: z.string(),
-    object: z.literal('webhook_delivery_attempt'),
-    livemode: z.boolean(),
-    created: unix,
-    webhook_endpoint: z.string(),
-    delivery: z.string(),
-    event: z.string(),
-    event_type: z.string(),
-    trigger: z.string(),
-    attempt: z.number().int(),
-    url: z.string(),
-    succeeded: z.boolean(),
-    status_code: z.number().int().nullable(),
-    latency_ms: z.number().nullable(),
-    error: z.string().nullable(),
-    error_code: z.string().nullable(),
-    response_body: z.string().nullable(),
-  }),
-);
-
 export const Event = component(
   'Event',
   'Something that happened (spec section 5): its type, the object as it was, and its deliveries.',
@@ -419,57 +225,7 @@ export const Event = component(
     api_version: z.string(),
     data: z.object({ object: z.unknown() }),
     pending_webhooks: z.number().int(),
-    webhook_deliveries: z.array(WebhookDelivery),
-  }),
-);
-
-export const PublisherKey = component(
-  'PublisherKey',
-  'An Ed25519 public key that signs connector versions.',
-  z.object({
-    id: z.string(),
-    object: z.literal('publisher_key'),
-    livemode: z.boolean(),
-    name: z.string().nullable(),
-    algorithm: z.literal('ed25519'),
-    public_key: z.string(),
-    fingerprint: z.string(),
-    status: z.enum(['active', 'expired', 'revoked']),
-    expires_at: unix.nullable(),
-    revoked_at: unix.nullable(),
-    created: unix,
-  }),
-);
-
-export const ConnectorVersion = component(
-  'ConnectorVersion',
-  'A signed, published version of a connector bundle.',
-  z.object({
-    id: z.string(),
-    object: z.literal('connector_version'),
-    livemode: z.boolean(),
-    connector: z.string(),
-    version: z.string(),
-    sha256: z.string(),
-    size: z.number().int(),
-    key_id: z.string(),
-    manifest: z.record(z.string(), z.unknown()),
-    created: unix,
-  }),
-);
-
-export const Connector = component(
-  'Connector',
-  'A connector and its latest version.',
-  z.object({
-    id: z.string(),
-    object: z.literal('connector'),
-    livemode: z.boolean(),
-    name: z.string().nullable(),
-    description: z.string().nullable(),
-    latest_version: z.string().nullable(),
-    versions: z.number().int(),
-    created: unix,
+    webhook_deliveries: z.array(WebhookDeliveryObject),
   }),
 );
 
@@ -506,28 +262,8 @@ export const Usage = component(
   }),
 );
 
-/** A list object of `item` (spec section 7: `{object: "list", data, has_more, url}`). */
-export function listOf(item: z.ZodType) {
-  return z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), url: z.string() });
-}
-
-export const WidgetSession = component(
-  'WidgetSession',
-  "A browser widget's session: its `token` (only in the answer that opens it; valid 24 hours) authenticates the widget's messages, stream and voice.",
-  z.object({
-    id: z.string(),
-    object: z.literal('widget_session'),
-    livemode: z.boolean(),
-    token: z.string().optional().describe('`wses_…_secret_…`; shown once, stored hashed.'),
-    expires_at: unix,
-    visitor_id: z.string(),
-    verified: z.boolean().describe('True when `identity` verified: the session carries `user_id`.'),
-    user_id: z.string().nullable(),
-    conversation_id: z.string().describe("The `web` conversation: the user's (verified) or this visitor's."),
-    created: unix,
-  }),
-);
-
+// The widget's voice answer embeds the Call object: it joins its renderer's object in src/models/widget.ts
+// once the Call object is in src/models/calls.ts (models may not import the API).
 export const WidgetVoice = component(
   'WidgetVoice',
   'A browser voice call: the media room to join with `token` (valid at most 10 minutes), and the call it is.',

@@ -15,62 +15,18 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import { API_VERSION } from '../config';
 import { FORM_FIELD_TYPES } from '../shared/forms';
-import { CHANNELS } from '../shared/conversations';
 import { RESULT_STATUSES } from '../shared/bulk-calls';
 import * as O from './objects';
-import { createAgentSchema, updateAgentSchema } from './agents';
+import { API_OPERATIONS, type ApiOperation, type QueryParam } from './operations';
+import { API_OBJECTS } from '../models/wire';
 import { bulkContactSchema, createBulkCallSchema, MAX_CONTACTS } from './bulk-calls';
 import { createCallSchema, transferSchema } from './calls';
-import { connectorVersionSchema, publisherKeySchema } from './connectors';
 import { contactSchema, recordsSchema } from './contacts';
-import { inboundMessageSchema, messageTemplateSchema, phoneNumberSchema, sendMessageSchema } from './conversations';
 import { redeliverSchema } from './events';
 import { createFormSchema } from './forms';
 import { createKnowledgeSchema, replaceKnowledgeSchema } from './knowledge';
 import { usageQuerySchema } from './usage';
-import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from './webhooks';
-import { widgetMessageSchema, widgetSessionSchema } from './widget';
 import { e164 } from './validation';
-
-/** A query parameter of an operation: its schema (a string on the wire) and what it does. */
-interface QueryParam {
-  name: string;
-  description: string;
-  schema?: z.ZodType;
-  required?: boolean;
-}
-
-/** One route of the API as the document describes it. */
-export interface ApiOperation {
-  method: 'get' | 'post' | 'delete';
-  /** The OpenAPI path template (`/v1/calls/{id}`); path parameters are strings. */
-  path: string;
-  operationId: string;
-  tag: string;
-  summary: string;
-  description?: string;
-  /** The scope a restricted key needs (spec section 4's table); absent for routes that take no key. */
-  scope?: string;
-  /** Query parameters; `list: true` adds `limit`, `starting_after`, `ending_before`. */
-  query?: QueryParam[];
-  list?: boolean;
-  /** The JSON body; `null` for POSTs that take none (an empty object, or nothing). */
-  body?: z.ZodType | null;
-  /** An example body for readers. */
-  example?: unknown;
-  /** The 200 answer's JSON schema (an object of src/api/objects.ts, or a list of one). */
-  response?: z.ZodType;
-  /** Extra 200 content types besides JSON (a CSV export), or instead of it (a binary download). */
-  content?: Record<string, { schema: Record<string, unknown> }>;
-  /** A Twilio callback: a form-encoded body of Twilio's parameters, signed with `X-Twilio-Signature`. */
-  twilioForm?: Record<string, string>;
-  /** The success status when it is not 200 (a callback's 204). */
-  okStatus?: '204';
-  /** A widget operation: opened with a publishable key, or authenticated by a widget session token. */
-  widget?: 'publishableKey' | 'widgetSessionToken';
-  /** Takes an `Idempotency-Key` (every keyed POST does; widget POSTs say so here). */
-  idempotent?: boolean;
-}
 
 const LIST_PARAMS: QueryParam[] = [
   {
@@ -82,13 +38,6 @@ const LIST_PARAMS: QueryParam[] = [
   { name: 'ending_before', description: 'A cursor: the id of the first object of the next page.' },
 ];
 
-const AGENT_EXAMPLE = {
-  name: 'Front desk',
-  instructions: 'You answer calls for Acme Dental. Book, move and cancel appointments.',
-  first_message: 'Hello, Acme Dental, how can I help?',
-  metadata: { team: 'front-desk' },
-};
-
 /** The bulk campaign body as documented: each contact an E.164 string or a contact object. */
 const bulkCallBody = createBulkCallSchema.extend({
   contacts: z
@@ -97,64 +46,12 @@ const bulkCallBody = createBulkCallSchema.extend({
     .max(MAX_CONTACTS),
 });
 
-const op = (o: ApiOperation) => o;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const op = (o: Omit<ApiOperation<any>, 'handler'>) => o as ApiOperation;
 const crud = (tag: string) => ({ tag });
 
 /** Every route of the API, in the order the reference shows them. */
 export const OPERATIONS: ApiOperation[] = [
-  // Agents
-  op({
-    ...crud('Agents'),
-    method: 'post',
-    path: '/v1/agents',
-    operationId: 'createAgent',
-    summary: 'Create an agent',
-    scope: 'agents:write',
-    body: createAgentSchema,
-    example: AGENT_EXAMPLE,
-    response: O.Agent,
-  }),
-  op({
-    ...crud('Agents'),
-    method: 'get',
-    path: '/v1/agents',
-    operationId: 'listAgents',
-    summary: 'List agents',
-    scope: 'agents:read',
-    list: true,
-    response: O.listOf(O.Agent),
-  }),
-  op({
-    ...crud('Agents'),
-    method: 'get',
-    path: '/v1/agents/{id}',
-    operationId: 'retrieveAgent',
-    summary: 'Retrieve an agent',
-    scope: 'agents:read',
-    response: O.Agent,
-  }),
-  op({
-    ...crud('Agents'),
-    method: 'post',
-    path: '/v1/agents/{id}',
-    operationId: 'updateAgent',
-    summary: 'Update an agent',
-    description: 'Only the fields given change; `first_message`, `model` and `transfer_to` take null to clear.',
-    scope: 'agents:write',
-    body: updateAgentSchema,
-    example: { instructions: 'You answer calls for Acme Dental. Be brief.' },
-    response: O.Agent,
-  }),
-  op({
-    ...crud('Agents'),
-    method: 'delete',
-    path: '/v1/agents/{id}',
-    operationId: 'deleteAgent',
-    summary: 'Delete an agent',
-    description: 'Calls already placed keep it; new calls naming it are 404.',
-    scope: 'agents:write',
-    response: O.DeletedObject,
-  }),
   // Calls
   op({
     ...crud('Calls'),
@@ -477,241 +374,7 @@ export const OPERATIONS: ApiOperation[] = [
     body: recordsSchema,
     response: O.listOf(O.ContactRecord),
   }),
-  // Messaging
-  op({
-    ...crud('Messaging'),
-    method: 'post',
-    path: '/v1/messages',
-    operationId: 'sendMessage',
-    summary: 'Send a message',
-    description:
-      "WhatsApp or SMS. Free-form text inside WhatsApp's 24-hour window, a `template` outside it (else 409 `whatsapp_window_closed`).",
-    scope: 'messages:write',
-    body: sendMessageSchema,
-    example: { channel: 'sms', to: '+14155550123', text: 'Your appointment is confirmed.' },
-    response: O.Message,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/messages/{id}',
-    operationId: 'retrieveMessage',
-    summary: 'Retrieve a message',
-    scope: 'messages:read',
-    response: O.Message,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/conversations',
-    operationId: 'listConversations',
-    summary: 'List conversations',
-    scope: 'messages:read',
-    list: true,
-    query: [
-      { name: 'channel', description: 'Only this channel.', schema: z.enum(CHANNELS) },
-      { name: 'status', description: 'Only conversations in this status.', schema: O.Conversation.shape.status },
-      { name: 'customer_number', description: "Only this customer's conversations (E.164)." },
-    ],
-    response: O.listOf(O.Conversation),
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/conversations/{id}',
-    operationId: 'retrieveConversation',
-    summary: 'Retrieve a conversation',
-    scope: 'messages:read',
-    response: O.Conversation,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/conversations/{id}/messages',
-    operationId: 'listConversationMessages',
-    summary: "List a conversation's messages",
-    scope: 'messages:read',
-    list: true,
-    response: O.listOf(O.Message),
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'post',
-    path: '/v1/conversations/{id}/resume',
-    operationId: 'resumeConversation',
-    summary: 'Hand a conversation back to the assistant',
-    scope: 'messages:write',
-    body: null,
-    response: O.Conversation,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'post',
-    path: '/v1/phone_numbers',
-    operationId: 'createPhoneNumber',
-    summary: 'Connect a number for messaging',
-    scope: 'phone_numbers:write',
-    body: phoneNumberSchema,
-    example: { number: '+14155550100', channels: ['whatsapp', 'sms'] },
-    response: O.PhoneNumber,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/phone_numbers',
-    operationId: 'listPhoneNumbers',
-    summary: 'List connected numbers',
-    scope: 'phone_numbers:read',
-    list: true,
-    response: O.listOf(O.PhoneNumber),
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/phone_numbers/{id}',
-    operationId: 'retrievePhoneNumber',
-    summary: 'Retrieve a connected number',
-    scope: 'phone_numbers:read',
-    response: O.PhoneNumber,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'delete',
-    path: '/v1/phone_numbers/{id}',
-    operationId: 'deletePhoneNumber',
-    summary: 'Disconnect a number',
-    scope: 'phone_numbers:write',
-    response: O.DeletedObject,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'post',
-    path: '/v1/message_templates',
-    operationId: 'createMessageTemplate',
-    summary: 'Register a WhatsApp template',
-    scope: 'messages:write',
-    body: messageTemplateSchema,
-    response: O.MessageTemplate,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/message_templates',
-    operationId: 'listMessageTemplates',
-    summary: 'List WhatsApp templates',
-    scope: 'messages:read',
-    list: true,
-    response: O.listOf(O.MessageTemplate),
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'get',
-    path: '/v1/message_templates/{id}',
-    operationId: 'retrieveMessageTemplate',
-    summary: 'Retrieve a WhatsApp template',
-    scope: 'messages:read',
-    response: O.MessageTemplate,
-  }),
-  op({
-    ...crud('Messaging'),
-    method: 'post',
-    path: '/v1/test_helpers/inbound_messages',
-    operationId: 'simulateInboundMessage',
-    summary: 'Simulate an inbound message (test mode)',
-    description: 'As if a customer had written to a service number; the assistant answers as it would live.',
-    scope: 'messages:write',
-    body: inboundMessageSchema,
-    response: O.Message,
-  }),
-  // The browser widget (spec section 4 "Widget"): no scope; a publishable key or a session token.
-  op({
-    tag: 'Widget',
-    method: 'post',
-    path: '/v1/widget/session',
-    operationId: 'createWidgetSession',
-    summary: 'Open a widget session',
-    description:
-      "With a publishable key, from the organization's allowed origins. `identity.user_hash` is the lowercase hex HMAC-SHA256 of `identity.user_id` under the organization's widget identity secret (`svcctl widget configure`); a verified user continues the same conversation in every browser.",
-    widget: 'publishableKey',
-    body: widgetSessionSchema,
-    example: { visitor_id: 'b9f0c6de-2f39-4a8e-9d39-2a1d3f3c5e10' },
-    response: O.WidgetSession,
-  }),
-  op({
-    tag: 'Widget',
-    method: 'post',
-    path: '/v1/widget/messages',
-    operationId: 'sendWidgetMessage',
-    summary: "Send the visitor's message",
-    description: "Stored in the session's `web` conversation; the assistant's answer arrives on the stream.",
-    widget: 'widgetSessionToken',
-    idempotent: true,
-    body: widgetMessageSchema,
-    example: { text: 'Do you open on Saturdays?' },
-    response: O.Message,
-  }),
-  op({
-    tag: 'Widget',
-    method: 'get',
-    path: '/v1/widget/stream',
-    operationId: 'streamWidgetEvents',
-    summary: 'Stream the conversation (server-sent events)',
-    description:
-      '`text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the conversation (1, 2, …), `data:` the message object; a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order.',
-    widget: 'widgetSessionToken',
-    query: [
-      { name: 'token', required: true, description: 'The widget session token (EventSource cannot send headers).' },
-      {
-        name: 'last_event_id',
-        description: 'Resume after this event id (the `Last-Event-ID` header wins).',
-        schema: z.string().regex(/^\d{1,10}$/),
-      },
-    ],
-    content: { 'text/event-stream': { schema: { type: 'string' } } },
-  }),
-  op({
-    tag: 'Widget',
-    method: 'post',
-    path: '/v1/widget/voice',
-    operationId: 'startWidgetVoice',
-    summary: 'Start a browser voice call',
-    description:
-      'A LiveKit room token (valid 10 minutes to join) for a room the assistant joins, listens in and answers aloud, when the service has LiveKit; in test mode without it, a simulated room whose call runs as a simulated call; in live mode without it, 503 `voice_not_configured`. The voice session is a call (`GET /v1/calls/{id}`, `POST /v1/calls/{id}/end`).',
-    widget: 'widgetSessionToken',
-    idempotent: true,
-    body: null,
-    response: O.WidgetVoice,
-  }),
-  op({
-    tag: 'Widget',
-    method: 'get',
-    path: '/widget.js',
-    operationId: 'widgetScript',
-    summary: 'The widget script',
-    description:
-      'The browser script: `SvcWidget.mount({publishableKey, apiBase?, identity?, voice?})` shows a chat panel (session, stream, messages) with a Call button (a voice room, `POST /v1/widget/voice`). No key needed.',
-    content: { 'application/javascript': { schema: { type: 'string' } } },
-  }),
-  op({
-    tag: 'Widget',
-    method: 'get',
-    path: '/widget/demo',
-    operationId: 'widgetDemo',
-    summary: 'The widget demo page',
-    description: 'A page that mounts the widget with the publishable key of its fragment (`#key=svc_pk_…`).',
-    content: { 'text/html': { schema: { type: 'string' } } },
-  }),
-  op({
-    tag: 'Widget',
-    method: 'get',
-    path: '/widget/livekit-client.js',
-    operationId: 'widgetLivekitClient',
-    summary: "LiveKit's browser SDK",
-    description:
-      "The `livekit-client` package's UMD build (global `LivekitClient`), which the widget loads when the visitor starts a voice call. No key needed.",
-    content: { 'application/javascript': { schema: { type: 'string' } } },
-  }),
-  // Events and webhooks
+  // Events
   op({
     ...crud('Events'),
     method: 'get',
@@ -750,78 +413,6 @@ export const OPERATIONS: ApiOperation[] = [
     body: redeliverSchema,
     response: O.listOf(O.WebhookDelivery),
   }),
-  op({
-    ...crud('Webhooks'),
-    method: 'post',
-    path: '/v1/webhook-endpoints',
-    operationId: 'createWebhookEndpoint',
-    summary: 'Create a webhook endpoint',
-    description: 'HTTPS only. The answer holds the signing `secret`, shown this once.',
-    scope: 'webhooks:write',
-    body: createWebhookEndpointSchema,
-    example: { url: 'https://example.com/hooks/svc', events: ['call.ended', 'bulk_call.completed'] },
-    response: O.WebhookEndpoint,
-  }),
-  op({
-    ...crud('Webhooks'),
-    method: 'get',
-    path: '/v1/webhook-endpoints',
-    operationId: 'listWebhookEndpoints',
-    summary: 'List webhook endpoints',
-    scope: 'webhooks:read',
-    list: true,
-    response: O.listOf(O.WebhookEndpoint),
-  }),
-  op({
-    ...crud('Webhooks'),
-    method: 'get',
-    path: '/v1/webhook-endpoints/{id}',
-    operationId: 'retrieveWebhookEndpoint',
-    summary: 'Retrieve a webhook endpoint',
-    scope: 'webhooks:read',
-    response: O.WebhookEndpoint,
-  }),
-  op({
-    ...crud('Webhooks'),
-    method: 'post',
-    path: '/v1/webhook-endpoints/{id}',
-    operationId: 'updateWebhookEndpoint',
-    summary: 'Update a webhook endpoint',
-    scope: 'webhooks:write',
-    body: updateWebhookEndpointSchema,
-    response: O.WebhookEndpoint,
-  }),
-  op({
-    ...crud('Webhooks'),
-    method: 'delete',
-    path: '/v1/webhook-endpoints/{id}',
-    operationId: 'deleteWebhookEndpoint',
-    summary: 'Delete a webhook endpoint',
-    scope: 'webhooks:write',
-    response: O.DeletedObject,
-  }),
-  op({
-    ...crud('Webhooks'),
-    method: 'post',
-    path: '/v1/webhook-endpoints/{id}/rotate_secret',
-    operationId: 'rotateWebhookEndpointSecret',
-    summary: "Rotate an endpoint's signing secret",
-    description: 'Both secrets sign for 24 hours; the answer holds the new one.',
-    scope: 'webhooks:write',
-    body: null,
-    response: O.WebhookEndpoint,
-  }),
-  op({
-    ...crud('Webhooks'),
-    method: 'get',
-    path: '/v1/webhook-endpoints/{id}/deliveries',
-    operationId: 'listWebhookDeliveryAttempts',
-    summary: "List an endpoint's delivery attempts",
-    scope: 'webhooks:read',
-    list: true,
-    query: [{ name: 'event', description: "Only this event's attempts (`evt_…`)." }],
-    response: O.listOf(O.WebhookDeliveryAttempt),
-  }),
   // Usage
   op({
     ...crud('Usage'),
@@ -841,110 +432,6 @@ export const OPERATIONS: ApiOperation[] = [
       }[name]!,
     })),
     response: O.Usage,
-  }),
-  // Connectors
-  op({
-    ...crud('Connectors'),
-    method: 'post',
-    path: '/v1/publisher_keys',
-    operationId: 'createPublisherKey',
-    summary: 'Register a publisher key',
-    description: 'An Ed25519 public key (PEM or base64 SPKI/raw) that signs connector versions.',
-    scope: 'connectors:write',
-    body: publisherKeySchema,
-    response: O.PublisherKey,
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/publisher_keys',
-    operationId: 'listPublisherKeys',
-    summary: 'List publisher keys',
-    scope: 'connectors:read',
-    list: true,
-    response: O.listOf(O.PublisherKey),
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/publisher_keys/{id}',
-    operationId: 'retrievePublisherKey',
-    summary: 'Retrieve a publisher key',
-    scope: 'connectors:read',
-    response: O.PublisherKey,
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'delete',
-    path: '/v1/publisher_keys/{id}',
-    operationId: 'revokePublisherKey',
-    summary: 'Revoke a publisher key',
-    description: 'Versions it signed stay published; new ones it signs are refused.',
-    scope: 'connectors:write',
-    response: O.PublisherKey,
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'post',
-    path: '/v1/connectors/{id}/versions',
-    operationId: 'publishConnectorVersion',
-    summary: 'Publish a connector version',
-    description:
-      'A tar or gzipped tar `bundle` (base64, at most 10 MB) and its Ed25519 `signature` (base64) over the SHA-256 digest of the bundle. The same bytes again answer the stored version.',
-    scope: 'connectors:write',
-    body: connectorVersionSchema,
-    response: O.ConnectorVersion,
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/connectors',
-    operationId: 'listConnectors',
-    summary: 'List connectors',
-    scope: 'connectors:read',
-    list: true,
-    response: O.listOf(O.Connector),
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/connectors/{id}',
-    operationId: 'retrieveConnector',
-    summary: 'Retrieve a connector',
-    scope: 'connectors:read',
-    response: O.Connector,
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/connectors/{id}/versions',
-    operationId: 'listConnectorVersions',
-    summary: "List a connector's versions",
-    scope: 'connectors:read',
-    list: true,
-    response: O.listOf(O.ConnectorVersion),
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/connectors/{id}/versions/{version}',
-    operationId: 'retrieveConnectorVersion',
-    summary: 'Retrieve a connector version',
-    scope: 'connectors:read',
-    response: O.ConnectorVersion,
-  }),
-  op({
-    ...crud('Connectors'),
-    method: 'get',
-    path: '/v1/connectors/{id}/versions/{version}/bundle',
-    operationId: 'downloadConnectorBundle',
-    summary: "Download a version's bundle",
-    description: 'Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`.',
-    scope: 'connectors:read',
-    content: {
-      'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } },
-      'application/x-tar': { schema: { type: 'string', contentMediaType: 'application/x-tar' } },
-    },
   }),
   // The service
   op({
@@ -1152,8 +639,9 @@ function operation(o: ApiOperation): JsonSchema {
     ...(o.description ? { description: o.description } : {}),
     ...(parameters.length ? { parameters } : {}),
   };
-  if (o.body) {
-    const schema = jsonSchema(o.body, 'input');
+  const body = o.body ?? o.bodyDoc;
+  if (body) {
+    const schema = jsonSchema(body, 'input');
     out.requestBody = {
       required: true,
       content: { 'application/json': { schema, ...(o.example ? { example: o.example } : {}) } },
@@ -1202,10 +690,11 @@ function componentSchemas(): Record<string, JsonSchema> {
     uri: (id) => `#/components/schemas/${id}`,
   }) as { schemas: Record<string, JsonSchema> };
   for (const [id, schema] of Object.entries(schemas)) {
-    if (!(id in O.objects)) throw new Error(`a zod schema outside src/api/objects.ts has the id ${id}`);
+    if (!(id in API_OBJECTS))
+      throw new Error(`a zod schema registered outside src/models/wire.ts apiObject has the id ${id}`);
     delete schema.$schema;
     delete schema.$id;
-    schema.description ??= z.globalRegistry.get(O.objects[id])?.description;
+    schema.description ??= z.globalRegistry.get(API_OBJECTS[id])?.description;
   }
   return schemas;
 }
@@ -1222,10 +711,19 @@ export function openApiDocument(serverUrl = 'http://localhost:3000'): JsonSchema
   return { ...cached, servers: [{ url: serverUrl }] };
 }
 
+/**
+ * Every documented operation: those the routers declared and mounted (src/api/operations.ts
+ * `API_OPERATIONS`, filled by `createApp`).
+ */
+export function documentedOperations(): ApiOperation[] {
+  return [...API_OPERATIONS.values(), ...OPERATIONS];
+}
+
 function buildDocument(): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const o of OPERATIONS) (paths[o.path] ??= {})[o.method] = operation(o);
-  const tags = [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name }));
+  const operations = documentedOperations();
+  for (const o of operations) (paths[o.path] ??= {})[o.method] = operation(o);
+  const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
     info: {

@@ -17,16 +17,19 @@
  * replay of a creation or rotation returns the same secret (it is stored in the idempotency record for
  * its 24 hours). Updating `metadata` merges keys, and a key set to `""` is removed (Stripe).
  */
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import { z } from 'zod';
 import { insertIfAbsent } from '../models/store';
 import {
   renderWebhookAttempt,
   renderWebhookEndpoint,
   WebhookAttempt,
+  WebhookDeliveryAttemptObject,
   WebhookEndpoint,
+  WebhookEndpointObject,
   type WebhookEndpointDoc,
 } from '../models/webhooks';
+import { DeletedObject, listOf } from '../models/wire';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { config } from '../config';
 import { idTime, isId } from '../shared/ids';
@@ -35,10 +38,10 @@ import { newWebhookSecret } from '../providers/webhook-signing';
 import { sealSecret } from '../secrets';
 import { ALL_EVENTS, EVENT_TYPES } from '../shared/webhooks';
 
-import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { metadata, parseBody, acceptsQuery, LIST_QUERY } from './validation';
+import { operation, operationsRouter } from './operations';
+import { metadata, parseBody } from './validation';
 
 /** Endpoints an organization may have per mode. */
 export const MAX_ENDPOINTS = 16;
@@ -156,17 +159,25 @@ async function updateEndpoint(
   );
 }
 
-/** Routes under `/v1/webhook-endpoints`. */
-export function webhookEndpointsRouter(): Router {
-  const router = Router();
+const tag = 'Webhooks';
 
-  /**
-   * `POST /v1/webhook-endpoints` body `{url, events, description?, metadata?}` → the endpoint with its
-   * `secret` (`whsec_…`), shown only here and on rotation. 400 naming `url`/`events`/`metadata`; 400
-   * `webhook_endpoint_limit` beyond 16 endpoints per organization and mode.
-   */
-  router.post('/', requireScope('webhooks:write'), async (req, res) => {
-    const body = parseBody(createWebhookEndpointSchema, req.body);
+/**
+ * `POST /v1/webhook-endpoints` body `{url, events, description?, metadata?}` → the endpoint with its
+ * `secret` (`whsec_…`), shown only here and on rotation. 400 naming `url`/`events`/`metadata`; 400
+ * `webhook_endpoint_limit` beyond 16 endpoints per organization and mode.
+ */
+const createWebhookEndpoint = operation({
+  method: 'post',
+  path: '/v1/webhook-endpoints',
+  operationId: 'createWebhookEndpoint',
+  tag,
+  summary: 'Create a webhook endpoint',
+  description: 'HTTPS only. The answer holds the signing `secret`, shown this once.',
+  scope: 'webhooks:write',
+  body: createWebhookEndpointSchema,
+  example: { url: 'https://example.com/hooks/svc', events: ['call.ended', 'bulk_call.completed'] },
+  response: WebhookEndpointObject,
+  handler: async (req, res, { body }) => {
     const { orgId, livemode } = req.auth!;
     const events = checkEvents(body.events);
     const url = await checkWebhookUrl(body.url);
@@ -204,26 +215,54 @@ export function webhookEndpointsRouter(): Router {
         : ((await WebhookEndpoint.findById(id).lean()) as WebhookEndpointDoc);
       return { status: 200, body: renderWebhookEndpoint(stored, { withSecret: true }) };
     });
-  });
+  },
+});
 
-  /** `GET /v1/webhook-endpoints` → list of endpoints, newest first (no secrets). */
-  router.get('/', requireScope('webhooks:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
+/** `GET /v1/webhook-endpoints` → list of endpoints, newest first (no secrets). */
+const listWebhookEndpoints = operation({
+  method: 'get',
+  path: '/v1/webhook-endpoints',
+  operationId: 'listWebhookEndpoints',
+  tag,
+  summary: 'List webhook endpoints',
+  scope: 'webhooks:read',
+  list: true,
+  response: listOf(WebhookEndpointObject),
+  handler: async (req, res) => {
     const filter = { org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null };
     res.json(await listPage(req, WebhookEndpoint, filter, (d: WebhookEndpointDoc) => renderWebhookEndpoint(d)));
-  });
+  },
+});
 
-  /** `GET /v1/webhook-endpoints/{id}` → the endpoint (no secret); 404 `resource_missing`. */
-  router.get('/:id', requireScope('webhooks:read'), acceptsQuery(), async (req, res) => {
+/** `GET /v1/webhook-endpoints/{id}` → the endpoint (no secret); 404 `resource_missing`. */
+const retrieveWebhookEndpoint = operation({
+  method: 'get',
+  path: '/v1/webhook-endpoints/{id}',
+  operationId: 'retrieveWebhookEndpoint',
+  tag,
+  summary: 'Retrieve a webhook endpoint',
+  scope: 'webhooks:read',
+  response: WebhookEndpointObject,
+  handler: async (req, res) => {
     res.json(renderWebhookEndpoint(await findEndpoint(req)));
-  });
+  },
+});
 
-  /**
-   * `POST /v1/webhook-endpoints/{id}` body `{url?, events?, description?, metadata?, disabled?}` → the
-   * endpoint. `disabled: true` stops new deliveries and the retries of pending ones (they end
-   * `canceled`); `false` enables it again (clearing a 410's `disabled_reason`).
-   */
-  router.post('/:id', requireScope('webhooks:write'), async (req, res) => {
-    const body = parseBody(updateWebhookEndpointSchema, req.body);
+/**
+ * `POST /v1/webhook-endpoints/{id}` body `{url?, events?, description?, metadata?, disabled?}` → the
+ * endpoint. `disabled: true` stops new deliveries and the retries of pending ones (they end
+ * `canceled`); `false` enables it again (clearing a 410's `disabled_reason`).
+ */
+const updateWebhookEndpoint = operation({
+  method: 'post',
+  path: '/v1/webhook-endpoints/{id}',
+  operationId: 'updateWebhookEndpoint',
+  tag,
+  summary: 'Update a webhook endpoint',
+  scope: 'webhooks:write',
+  body: updateWebhookEndpointSchema,
+  response: WebhookEndpointObject,
+  handler: async (req, res, { body }) => {
     const events = body.events ? checkEvents(body.events) : undefined;
     const url = body.url !== undefined ? await checkWebhookUrl(body.url) : undefined;
     await findEndpoint(req);
@@ -251,10 +290,19 @@ export function webhookEndpointsRouter(): Router {
       });
       return { status: 200, body: renderWebhookEndpoint(doc) };
     });
-  });
+  },
+});
 
-  /** `DELETE /v1/webhook-endpoints/{id}` → `{id, object: "webhook_endpoint", deleted: true}`; pending deliveries end `canceled`. */
-  router.delete('/:id', requireScope('webhooks:write'), async (req, res) => {
+/** `DELETE /v1/webhook-endpoints/{id}` → `{id, object: "webhook_endpoint", deleted: true}`; pending deliveries end `canceled`. */
+const deleteWebhookEndpoint = operation({
+  method: 'delete',
+  path: '/v1/webhook-endpoints/{id}',
+  operationId: 'deleteWebhookEndpoint',
+  tag,
+  summary: 'Delete a webhook endpoint',
+  scope: 'webhooks:write',
+  response: DeletedObject,
+  handler: async (req, res) => {
     const doc = await updateEndpoint(req, () => ({
       deleted_ms: Date.now(),
       status: 'disabled',
@@ -263,13 +311,24 @@ export function webhookEndpointsRouter(): Router {
       previous_secret: null,
     }));
     res.json({ id: doc._id, object: 'webhook_endpoint', deleted: true });
-  });
+  },
+});
 
-  /**
-   * `POST /v1/webhook-endpoints/{id}/rotate_secret` (no body) → the endpoint with its new `secret`.
-   * For 24 hours (`secret_rotation_expires_at`) deliveries carry a `v1` signature for each secret.
-   */
-  router.post('/:id/rotate_secret', requireScope('webhooks:write'), async (req, res) => {
+/**
+ * `POST /v1/webhook-endpoints/{id}/rotate_secret` (no body) → the endpoint with its new `secret`.
+ * For 24 hours (`secret_rotation_expires_at`) deliveries carry a `v1` signature for each secret.
+ */
+const rotateWebhookEndpointSecret = operation({
+  method: 'post',
+  path: '/v1/webhook-endpoints/{id}/rotate_secret',
+  operationId: 'rotateWebhookEndpointSecret',
+  tag,
+  summary: "Rotate an endpoint's signing secret",
+  description: 'Both secrets sign for 24 hours; the answer holds the new one.',
+  scope: 'webhooks:write',
+  body: null,
+  response: WebhookEndpointObject,
+  handler: async (req, res) => {
     parseBody(z.strictObject({}), req.body);
     await findEndpoint(req);
     await idempotent(req, res, 'req', async (rotationId) => {
@@ -286,31 +345,48 @@ export function webhookEndpointsRouter(): Router {
       );
       return { status: 200, body: renderWebhookEndpoint(doc, { withSecret: true }) };
     });
-  });
+  },
+});
 
-  /**
-   * `GET /v1/webhook-endpoints/{id}/deliveries` → list of `webhook_delivery_attempt` objects (every HTTP
-   * attempt: time, status code, latency, error), newest first; optional filter `event` (an event id).
-   */
-  router.get(
-    '/:id/deliveries',
-    requireScope('webhooks:read'),
-    acceptsQuery(...LIST_QUERY, 'event'),
-    async (req, res) => {
-      const endpoint = await findEndpoint(req);
-      const filter: Record<string, unknown> = {
-        endpoint_id: endpoint._id,
-        org_id: req.auth!.orgId,
-        livemode: req.auth!.livemode,
-      };
-      const event = req.query.event;
-      if (event !== undefined) {
-        if (!isId('evt', event)) throw invalidParam('event', 'Invalid event: must be an event id (evt_…).');
-        filter.event_id = event;
-      }
-      res.json(await listPage(req, WebhookAttempt, filter, renderWebhookAttempt));
-    },
-  );
+/**
+ * `GET /v1/webhook-endpoints/{id}/deliveries` → list of `webhook_delivery_attempt` objects (every HTTP
+ * attempt: time, status code, latency, error), newest first; optional filter `event` (an event id).
+ */
+const listWebhookDeliveryAttempts = operation({
+  method: 'get',
+  path: '/v1/webhook-endpoints/{id}/deliveries',
+  operationId: 'listWebhookDeliveryAttempts',
+  tag,
+  summary: "List an endpoint's delivery attempts",
+  scope: 'webhooks:read',
+  list: true,
+  query: [{ name: 'event', description: "Only this event's attempts (`evt_…`)." }],
+  response: listOf(WebhookDeliveryAttemptObject),
+  handler: async (req, res) => {
+    const endpoint = await findEndpoint(req);
+    const filter: Record<string, unknown> = {
+      endpoint_id: endpoint._id,
+      org_id: req.auth!.orgId,
+      livemode: req.auth!.livemode,
+    };
+    const event = req.query.event;
+    if (event !== undefined) {
+      if (!isId('evt', event)) throw invalidParam('event', 'Invalid event: must be an event id (evt_…).');
+      filter.event_id = event;
+    }
+    res.json(await listPage(req, WebhookAttempt, filter, renderWebhookAttempt));
+  },
+});
 
-  return router;
+/** Routes under `/v1/webhook-endpoints`. */
+export function webhookEndpointsRouter(): Router {
+  return operationsRouter('/v1/webhook-endpoints', [
+    createWebhookEndpoint,
+    listWebhookEndpoints,
+    retrieveWebhookEndpoint,
+    updateWebhookEndpoint,
+    deleteWebhookEndpoint,
+    rotateWebhookEndpointSecret,
+    listWebhookDeliveryAttempts,
+  ]);
 }

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import { ApiError, invalidParam } from '../errors';
+import { ApiError } from '../errors';
 import { config } from '../config';
 import { ensureConversation, updateConversation } from '../services/conversations';
 import { newCallInput, startCallWorkflow } from '../services/calls';
@@ -45,12 +45,13 @@ import {
   Conversation,
   ConversationLogEntry,
   Message,
+  MessageObject,
   renderMessage,
   type ConversationDoc,
   type MessageDoc,
 } from '../models/conversations';
 import { insertIfAbsent, type WithId } from '../models/store';
-import { renderWidgetSession, WidgetSession, type WidgetSessionDoc } from '../models/widget';
+import { renderWidgetSession, WidgetSession, WidgetSessionObject, type WidgetSessionDoc } from '../models/widget';
 import { idTime, newId } from '../shared/ids';
 import {
   conversationLogId,
@@ -59,11 +60,14 @@ import {
   widgetCustomerAddress,
 } from '../shared/conversations';
 import { idempotent } from './idempotency';
-import { MAX_TEXT } from './conversations';
+import { MAX_TEXT } from './messages';
+import { WidgetVoice as WidgetVoiceObject } from './objects';
 import { applyRateLimit, authenticate } from './middleware';
+import { operation, operationsRouter } from './operations';
+import { lastEventId, serveEventStream } from './sse';
+import { roomToken } from '../providers/livekit';
 import { acceptsQuery, parseBody } from './validation';
 import { logger } from '../logger';
-import { roomToken } from '../providers/livekit';
 
 /** `POST /v1/widget/session` body. */
 export const widgetSessionSchema = z.strictObject({
@@ -212,19 +216,30 @@ async function sessionConversation(session: WithId<WidgetSessionDoc>): Promise<W
   return doc;
 }
 
-/** The widget routes (mounted at `/v1/widget`, before the API-key authentication of the other routes). */
-export function widgetRouter(temporal: Client): Router {
-  const router = Router();
-  router.use(cors);
+const tag = 'Widget';
 
-  /**
-   * `POST /v1/widget/session` (publishable key) `{visitor_id, identity?}` → a `widget_session` with its
-   * `token` (shown once; valid 24 h). 403 `publishable_key_required` for a secret or restricted key;
-   * 401 `identity_verification_failed` for a wrong `user_hash`, `identity_required` when the organization
-   * requires identity and none is given. The verified `user_id` (else the `visitor_id`) names the
-   * conversation, so a signed-in user finds theirs in every browser.
-   */
-  router.post('/session', authenticate, acceptsQuery(), async (req, res) => {
+/**
+ * `POST /v1/widget/session` (publishable key) `{visitor_id, identity?}` → a `widget_session` with its
+ * `token` (shown once; valid 24 h). 403 `publishable_key_required` for a secret or restricted key;
+ * 401 `identity_verification_failed` for a wrong `user_hash`, `identity_required` when the organization
+ * requires identity and none is given. The verified `user_id` (else the `visitor_id`) names the
+ * conversation, so a signed-in user finds theirs in every browser. The key, the origin and the rate limits
+ * are checked before the body is read.
+ */
+const createWidgetSession = operation({
+  method: 'post',
+  path: '/v1/widget/session',
+  operationId: 'createWidgetSession',
+  tag,
+  summary: 'Open a widget session',
+  description:
+    "With a publishable key, from the organization's allowed origins. `identity.user_hash` is the lowercase hex HMAC-SHA256 of `identity.user_id` under the organization's widget identity secret (`svcctl widget configure`); a verified user continues the same conversation in every browser.",
+  widget: 'publishableKey',
+  before: [authenticate, acceptsQuery()],
+  bodyDoc: widgetSessionSchema,
+  example: { visitor_id: 'b9f0c6de-2f39-4a8e-9d39-2a1d3f3c5e10' },
+  response: WidgetSessionObject,
+  handler: async (req, res) => {
     const auth = req.auth!;
     if (auth.kind !== 'publishable')
       throw new ApiError(
@@ -283,177 +298,194 @@ export function widgetRouter(temporal: Client): Router {
     };
     await insertIfAbsent(WidgetSession, doc);
     res.json(renderWidgetSession(doc, token));
-  });
+  },
+});
 
-  /**
-   * `POST /v1/widget/messages` (session token) `{text}`, Idempotency-Key (scoped to the session) → the
-   * stored `message` (`direction: inbound`, `author: customer`). The conversation's workflow stores it and
-   * the assistant answers; the answer arrives on the stream.
-   */
-  router.post('/messages', sessionAuth({ queryToken: false }), acceptsQuery(), async (req, res) => {
-    const body = parseBody(widgetMessageSchema, req.body);
-    const session = req.widget!.session!;
-    await idempotent(req, res, 'msg', async (messageId) => {
-      const conv = await sessionConversation(session);
-      const result = await updateConversation(temporal, conv, receiveUpdate, messageId, {
-        messageId,
-        dedupeKey: `msg:${messageId}`,
-        from: conv.customer_number,
-        to: WIDGET_SERVICE_ADDRESS,
-        text: body.text,
-        receivedMs: Date.now(),
-        providerSid: null,
+/**
+ * `POST /v1/widget/messages` (session token) `{text}`, Idempotency-Key (scoped to the session) → the
+ * stored `message` (`direction: inbound`, `author: customer`). The conversation's workflow stores it and
+ * the assistant answers; the answer arrives on the stream.
+ */
+function sendWidgetMessage(temporal: Client) {
+  return operation({
+    method: 'post',
+    path: '/v1/widget/messages',
+    operationId: 'sendWidgetMessage',
+    tag,
+    summary: "Send the visitor's message",
+    description: "Stored in the session's `web` conversation; the assistant's answer arrives on the stream.",
+    widget: 'widgetSessionToken',
+    idempotent: true,
+    before: [sessionAuth({ queryToken: false }), acceptsQuery()],
+    body: widgetMessageSchema,
+    example: { text: 'Do you open on Saturdays?' },
+    response: MessageObject,
+    handler: async (req, res, { body }) => {
+      const session = req.widget!.session!;
+      await idempotent(req, res, 'msg', async (messageId) => {
+        const conv = await sessionConversation(session);
+        const result = await updateConversation(temporal, conv, receiveUpdate, messageId, {
+          messageId,
+          dedupeKey: `msg:${messageId}`,
+          from: conv.customer_number,
+          to: WIDGET_SERVICE_ADDRESS,
+          text: body.text,
+          receivedMs: Date.now(),
+          providerSid: null,
+        });
+        const doc = (await Message.findById(result.messageId).lean()) as WithId<MessageDoc> | null;
+        if (!doc) throw new Error(`widget message ${result.messageId} not found after it was stored`);
+        return { status: 200, body: renderMessage(doc) };
       });
-      const doc = (await Message.findById(result.messageId).lean()) as WithId<MessageDoc> | null;
-      if (!doc) throw new Error(`widget message ${result.messageId} not found after it was stored`);
-      return { status: 200, body: renderMessage(doc) };
-    });
+    },
   });
+}
 
-  /**
-   * `GET /v1/widget/stream?token=…[&last_event_id=N]` → `text/event-stream`: every message of the session's
-   * conversation as `event: message`, `id: <log entry>`, `data: <message object>`, in the order stored;
-   * `retry:` first, a `: heartbeat` comment every 15 s. A reconnect with `Last-Event-ID` (or
-   * `?last_event_id=`) gets every message after that entry, once, in order. The events come from the store
-   * (`conversation_log`), so any API process serves any reconnect.
-   */
-  router.get('/stream', acceptsQuery('token', 'last_event_id'), sessionAuth({ queryToken: true }), async (req, res) => {
+/** The stream's query parameters, checked before the session token (which may be one of them). */
+const STREAM_QUERY = ['token', 'last_event_id'];
+
+/**
+ * `GET /v1/widget/stream?token=…[&last_event_id=N]` → `text/event-stream` (src/api/sse.ts): every message
+ * of the session's conversation as `event: message`, `id: <log entry>`, `data: <message object>`, in the
+ * order stored; `retry:` first, a `: heartbeat` comment every 15 s. A reconnect with `Last-Event-ID` (or
+ * `?last_event_id=`) gets every message after that entry, once, in order. The events come from the store
+ * (`conversation_log`), so any API process serves any reconnect. The stream ends when the session expires.
+ */
+const streamWidgetEvents = operation({
+  method: 'get',
+  path: '/v1/widget/stream',
+  operationId: 'streamWidgetEvents',
+  tag,
+  summary: 'Stream the conversation (server-sent events)',
+  description:
+    '`text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the conversation (1, 2, …), `data:` the message object; a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order.',
+  widget: 'widgetSessionToken',
+  query: [
+    { name: 'token', required: true, description: 'The widget session token (EventSource cannot send headers).' },
+    {
+      name: 'last_event_id',
+      description: 'Resume after this event id (the `Last-Event-ID` header wins).',
+      schema: z.string().regex(/^\d{1,10}$/),
+    },
+  ],
+  // An unknown query parameter is refused before the token is looked at (the declared check repeats it).
+  before: [acceptsQuery(...STREAM_QUERY), sessionAuth({ queryToken: true })],
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+  handler: async (req, res) => {
     const session = req.widget!.session!;
-    const raw =
-      req.get('Last-Event-ID') ?? (typeof req.query.last_event_id === 'string' ? req.query.last_event_id : '0');
-    if (!/^\d{1,10}$/.test(raw.trim()))
-      throw invalidParam(
-        'last_event_id',
-        'Invalid Last-Event-ID: must be the id of an event of this stream (an integer).',
-      );
-    let last = Number(raw.trim());
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no', // nginx: do not buffer this response
-    });
-    req.socket.setNoDelay(true);
-    res.write(`retry: ${STREAM_RETRY_MS}\n\n`);
-    let open = true;
-    let wake: (() => void) | null = null;
-    const close = () => {
-      open = false;
-      wake?.();
-    };
-    req.on('close', close);
-    res.on('error', close);
-    // Proxies close connections silent for longer than 30–60 s; a comment every 15 s keeps them open.
-    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), config().widgetStreamHeartbeatMs);
-    heartbeat.unref();
-    try {
-      while (open && Date.now() < session.expires_ms) {
+    await serveEventStream(req, res, lastEventId(req), {
+      name: 'widget stream',
+      logFields: { session: session._id },
+      live: () => Date.now() < session.expires_ms,
+      pollMs: STREAM_POLL_MS,
+      retryMs: STREAM_RETRY_MS,
+      heartbeatMs: config().widgetStreamHeartbeatMs,
+      next: async (last) => {
         const entry = await ConversationLogEntry.findById(conversationLogId(session.conversation_id, last + 1)).lean();
-        if (!entry) {
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-            setTimeout(resolve, STREAM_POLL_MS);
-          });
-          wake = null;
-          continue;
-        }
+        if (!entry) return null;
         const message = (await Message.findById(entry.message_id).lean()) as WithId<MessageDoc> | null;
         if (!message) throw new Error(`log entry ${entry._id} names a missing message ${entry.message_id}`);
-        last = entry.seq;
-        if (!open) break;
-        res.write(`event: message\nid: ${entry.seq}\ndata: ${JSON.stringify(renderMessage(message))}\n\n`);
-      }
-    } catch (err) {
-      logger.warn('widget stream ended by an error', { session: session._id, error: String(err) });
-    } finally {
-      clearInterval(heartbeat);
-      res.end();
-    }
-  });
+        return { event: 'message', id: entry.seq, data: renderMessage(message) };
+      },
+    });
+  },
+});
 
-  /**
-   * `POST /v1/widget/voice` (session token), Idempotency-Key → `{object: 'widget_voice', url, room, token,
-   * expires_at, call_id, simulated, call}`. The voice session is a call (`GET /v1/calls/{id}`, the same
-   * events; `POST /v1/calls/{id}/end` ends it).
-   * - With `LIVEKIT_URL`, `LIVEKIT_API_KEY` and `LIVEKIT_API_SECRET` (test or live mode): a LiveKit room
-   *   named after the call, an access token for it and this visitor (src/providers/livekit.ts `roomToken`,
-   *   identity = the conversation's visitor, valid 10 minutes to join), and the call's workflow sends the
-   *   assistant into the room (`attendRoom`, src/activities/voice-room.ts): it listens, answers and speaks.
-   *   The call rings until the visitor joins (60 s, then `no_answer`) and ends when they leave. One room
-   *   per visitor at a time: 409 `call_in_progress` while their previous voice call is live.
-   * - Without them: test mode answers a simulated room whose call runs as a simulated call; live mode is
-   *   503 `voice_not_configured`.
-   */
-  router.post('/voice', sessionAuth({ queryToken: false }), acceptsQuery(), async (req, res) => {
-    parseBody(z.strictObject({}), req.body);
-    const session = req.widget!.session!;
-    const cfg = config();
-    const livekit =
-      cfg.livekitUrl && cfg.livekitApiKey && cfg.livekitApiSecret
-        ? { url: cfg.livekitUrl, key: cfg.livekitApiKey, secret: cfg.livekitApiSecret }
-        : null;
-    if (session.livemode && !livekit)
-      throw new ApiError(
-        503,
-        'api_error',
-        'voice_not_configured',
-        'Browser voice needs LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET on the service; use a test-mode key for a simulated room.',
-      );
-    const conv = await sessionConversation(session);
-    // The conversation's agent, else (deleted, or none) the default one, as a text turn picks it.
-    const agent = await answeringAgent({ orgId: session.org_id, livemode: session.livemode }, conv.agent_id);
-    if (!agent)
-      throw new ApiError(
-        409,
-        'invalid_request_error',
-        'agent_missing',
-        'No assistant answers this widget: mark an agent default (POST /v1/agents/{id} with default: true).',
-      );
-    await idempotent(req, res, 'call', async (callId) => {
-      const visitor = conv.customer_number;
-      if (livekit) {
-        // One voice room per visitor at a time (a second tab, a double click): the first is still live.
-        const live = await Call.findOne(
+/**
+ * `POST /v1/widget/voice` (session token), Idempotency-Key → `{object: 'widget_voice', url, room, token,
+ * expires_at, call_id, simulated, call}`. The voice session is a call (`GET /v1/calls/{id}`, the same
+ * events; `POST /v1/calls/{id}/end` ends it).
+ * - With `LIVEKIT_URL`, `LIVEKIT_API_KEY` and `LIVEKIT_API_SECRET` (test or live mode): a LiveKit room
+ *   named after the call, an access token for it and this visitor (src/providers/livekit.ts `roomToken`,
+ *   identity = the conversation's visitor, valid 10 minutes to join), and the call's workflow sends the
+ *   assistant into the room (`attendRoom`, src/activities/voice-room.ts): it listens, answers and speaks.
+ *   The call rings until the visitor joins (60 s, then `no_answer`) and ends when they leave. One room
+ *   per visitor at a time: 409 `call_in_progress` while their previous voice call is live.
+ * - Without them: test mode answers a simulated room whose call runs as a simulated call; live mode is
+ *   503 `voice_not_configured`.
+ */
+function startWidgetVoice(temporal: Client) {
+  return operation({
+    method: 'post',
+    path: '/v1/widget/voice',
+    operationId: 'startWidgetVoice',
+    tag,
+    summary: 'Start a browser voice call',
+    description:
+      'A LiveKit room token (valid 10 minutes to join) for a room the assistant joins, listens in and answers aloud, when the service has LiveKit; in test mode without it, a simulated room whose call runs as a simulated call; in live mode without it, 503 `voice_not_configured`. The voice session is a call (`GET /v1/calls/{id}`, `POST /v1/calls/{id}/end`).',
+    widget: 'widgetSessionToken',
+    idempotent: true,
+    before: [sessionAuth({ queryToken: false }), acceptsQuery()],
+    body: null,
+    response: WidgetVoiceObject,
+    handler: async (req, res) => {
+      parseBody(z.strictObject({}), req.body);
+      const session = req.widget!.session!;
+      const cfg = config();
+      const livekit =
+        cfg.livekitUrl && cfg.livekitApiKey && cfg.livekitApiSecret
+          ? { url: cfg.livekitUrl, key: cfg.livekitApiKey, secret: cfg.livekitApiSecret }
+          : null;
+      if (session.livemode && !livekit)
+        throw new ApiError(
+          503,
+          'api_error',
+          'voice_not_configured',
+          'Browser voice needs LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET on the service; use a test-mode key for a simulated room.',
+        );
+      const conv = await sessionConversation(session);
+      // The conversation's agent, else (deleted, or none) the default one, as a text turn picks it.
+      const agent = await answeringAgent({ orgId: session.org_id, livemode: session.livemode }, conv.agent_id);
+      if (!agent)
+        throw new ApiError(
+          409,
+          'invalid_request_error',
+          'agent_missing',
+          'No assistant answers this widget: mark an agent default (POST /v1/agents/{id} with default: true).',
+        );
+      await idempotent(req, res, 'call', async (callId) => {
+        const visitor = conv.customer_number;
+        if (livekit) {
+          // One voice room per visitor at a time (a second tab, a double click): the first is still live.
+          const live = await Call.findOne(
+            {
+              org_id: session.org_id,
+              livemode: session.livemode,
+              to: visitor,
+              simulated: false,
+              status: { $in: ['queued', 'ringing', 'in_progress'] },
+            },
+            { _id: 1 },
+          ).lean();
+          if (live)
+            throw new ApiError(
+              409,
+              'invalid_request_error',
+              'call_in_progress',
+              `This visitor is already in voice call ${live._id}; end it (leave the room) before starting another.`,
+            );
+        }
+        const input = newCallInput(
+          callId,
+          { orgId: session.org_id, livemode: session.livemode },
+          agent as WithId<AgentDoc>,
           {
-            org_id: session.org_id,
-            livemode: session.livemode,
             to: visitor,
-            simulated: false,
-            status: { $in: ['queued', 'ringing', 'in_progress'] },
+            metadata: { widget_session: session._id },
+            context: {},
           },
-          { _id: 1 },
-        ).lean();
-        if (live)
-          throw new ApiError(
-            409,
-            'invalid_request_error',
-            'call_in_progress',
-            `This visitor is already in voice call ${live._id}; end it (leave the room) before starting another.`,
-          );
-      }
-      const input = newCallInput(
-        callId,
-        { orgId: session.org_id, livemode: session.livemode },
-        agent as WithId<AgentDoc>,
-        {
-          to: visitor,
-          metadata: { widget_session: session._id },
-          context: {},
-        },
-      );
-      if (livekit) Object.assign(input, { simulation: null, room: { name: callId, participant: visitor } });
-      const expiresAt = Math.floor(Date.now() / 1000) + VOICE_TOKEN_TTL_S;
-      let room = { url: 'wss://simulated.invalid/rooms', token: simulatedRoomToken(callId), simulated: true };
-      if (livekit) {
-        const token = await roomToken({ identity: visitor, ttl: VOICE_TOKEN_TTL_S, room: callId });
-        room = { url: livekit.url, token, simulated: false };
-      }
-      await startCallWorkflow(temporal, input);
-      const doc = newCallDocument(input);
-      await insertIfAbsent(Call, doc);
-      return {
-        status: 200,
-        body: {
+        );
+        if (livekit) Object.assign(input, { simulation: null, room: { name: callId, participant: visitor } });
+        const expiresAt = Math.floor(Date.now() / 1000) + VOICE_TOKEN_TTL_S;
+        let room = { url: 'wss://simulated.invalid/rooms', token: simulatedRoomToken(callId), simulated: true };
+        if (livekit) {
+          const token = await roomToken({ identity: visitor, ttl: VOICE_TOKEN_TTL_S, room: callId });
+          room = { url: livekit.url, token, simulated: false };
+        }
+        await startCallWorkflow(temporal, input);
+        const doc = newCallDocument(input);
+        await insertIfAbsent(Call, doc);
+        const voice: z.output<typeof WidgetVoiceObject> = {
           object: 'widget_voice',
           url: room.url,
           room: callId,
@@ -461,12 +493,30 @@ export function widgetRouter(temporal: Client): Router {
           expires_at: expiresAt,
           call_id: callId,
           simulated: room.simulated,
-          call: renderCall(doc),
-        },
-      };
-    });
+          // The cast goes once src/models/calls.ts types renderCall by the Call object (its status a CallStatus).
+          call: renderCall(doc) as z.output<typeof WidgetVoiceObject>['call'],
+        };
+        return { status: 200, body: voice };
+      });
+    },
   });
+}
 
+/**
+ * The widget routes (mounted at `/v1/widget`, before the API-key authentication of the other routes):
+ * CORS for all of them, then each operation with its own authentication (`before`).
+ */
+export function widgetRouter(temporal: Client): Router {
+  const router = Router();
+  router.use(cors);
+  router.use(
+    operationsRouter('/v1/widget', [
+      createWidgetSession,
+      sendWidgetMessage(temporal),
+      streamWidgetEvents,
+      startWidgetVoice(temporal),
+    ]),
+  );
   return router;
 }
 
@@ -479,23 +529,55 @@ const WEB_DIR = path.resolve(__dirname, '..', '..', '..', 'web');
 /** The LiveKit browser SDK's UMD build (global `LivekitClient`), which the widget loads for voice calls. */
 const LIVEKIT_CLIENT_FILE = require.resolve('livekit-client');
 
+/** Answers `file` as `type`, cacheable for 5 minutes, loadable from any origin. */
+const serve = (file: string, type: string) => (_req: Request, res: Response) => {
+  res.setHeader('Content-Type', type);
+  res.setHeader('Cache-Control', 'public, max-age=300');
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.send(fs.readFileSync(file));
+};
+
 /**
  * `GET /widget.js` (the browser script, web/widget.js; any origin may load it), `GET /widget/demo`
  * (a page that mounts it with the publishable key in its fragment, `#key=svc_pk_…`; `npm start` prints
  * its address) and `GET /widget/livekit-client.js` (the `livekit-client` package's UMD build, loaded by
  * the widget when the visitor starts a voice call). No key is needed for any: they hold nothing secret.
+ * Mounted at the root.
  */
 export function widgetAssetsRouter(): Router {
-  const router = Router();
-  const serve = (file: string, type: string) => (_req: Request, res: Response) => {
-    res.setHeader('Content-Type', type);
-    res.setHeader('Cache-Control', 'public, max-age=300');
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.send(fs.readFileSync(file));
-  };
-  router.get('/widget.js', serve(path.join(WEB_DIR, 'widget.js'), 'application/javascript; charset=utf-8'));
-  router.get('/widget/demo', serve(path.join(WEB_DIR, 'widget-demo.html'), 'text/html; charset=utf-8'));
-  router.get('/widget/livekit-client.js', serve(LIVEKIT_CLIENT_FILE, 'application/javascript; charset=utf-8'));
-  return router;
+  return operationsRouter('', [
+    operation({
+      method: 'get',
+      path: '/widget.js',
+      operationId: 'widgetScript',
+      tag,
+      summary: 'The widget script',
+      description:
+        'The browser script: `SvcWidget.mount({publishableKey, apiBase?, identity?, voice?})` shows a chat panel (session, stream, messages) with a Call button (a voice room, `POST /v1/widget/voice`). No key needed.',
+      content: { 'application/javascript': { schema: { type: 'string' } } },
+      handler: serve(path.join(WEB_DIR, 'widget.js'), 'application/javascript; charset=utf-8'),
+    }),
+    operation({
+      method: 'get',
+      path: '/widget/demo',
+      operationId: 'widgetDemo',
+      tag,
+      summary: 'The widget demo page',
+      description: 'A page that mounts the widget with the publishable key of its fragment (`#key=svc_pk_…`).',
+      content: { 'text/html': { schema: { type: 'string' } } },
+      handler: serve(path.join(WEB_DIR, 'widget-demo.html'), 'text/html; charset=utf-8'),
+    }),
+    operation({
+      method: 'get',
+      path: '/widget/livekit-client.js',
+      operationId: 'widgetLivekitClient',
+      tag,
+      summary: "LiveKit's browser SDK",
+      description:
+        "The `livekit-client` package's UMD build (global `LivekitClient`), which the widget loads when the visitor starts a voice call. No key needed.",
+      content: { 'application/javascript': { schema: { type: 'string' } } },
+      handler: serve(LIVEKIT_CLIENT_FILE, 'application/javascript; charset=utf-8'),
+    }),
+  ]);
 }

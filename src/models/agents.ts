@@ -5,7 +5,9 @@
  * every read and new call, and its row stays for the calls that name it.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { z } from 'zod';
 import { schemaOptions as base, type WithId } from './store';
+import { apiObject, metadataObject, unix } from './wire';
 
 const agentSchema = new Schema(
   {
@@ -75,8 +77,27 @@ export async function answeringAgent(
   return defaultId ? findLiveAgent(tenant, defaultId) : null;
 }
 
+/** The `agent` object as the API answers it (the OpenAPI component `Agent`). */
+export const AgentObject = apiObject(
+  'Agent',
+  'An assistant: its instructions, first message, model and transfer target (spec section 4, "Agents").',
+  z.object({
+    id: z.string().meta({ examples: ['agent_01jd5x2v7c0000000000000000'] }),
+    object: z.literal('agent'),
+    livemode: z.boolean(),
+    name: z.string(),
+    instructions: z.string(),
+    first_message: z.string().nullable(),
+    model: z.string().nullable(),
+    transfer_to: z.string().nullable(),
+    metadata: metadataObject,
+    default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
+    created: unix,
+  }),
+);
+
 /** The agent (assistant) object; `default` is shown when the default agent's id is given. */
-export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null) {
+export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z.output<typeof AgentObject> {
   return {
     id: doc._id,
     object: 'agent' as const,

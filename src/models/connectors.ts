@@ -19,7 +19,9 @@
  *   request that inserted a bundle whose version row lost a race deletes it.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { z } from 'zod';
 import { schemaOptions as base, seconds, type WithId } from './store';
+import { apiObject, unix } from './wire';
 
 const publisherKeySchema = new Schema(
   {
@@ -130,8 +132,27 @@ export function publisherKeyStatus(
   return 'active';
 }
 
+/** The `publisher_key` object as the API answers it (the OpenAPI component `PublisherKey`). */
+export const PublisherKeyObject = apiObject(
+  'PublisherKey',
+  'An Ed25519 public key that signs connector versions.',
+  z.object({
+    id: z.string(),
+    object: z.literal('publisher_key'),
+    livemode: z.boolean(),
+    name: z.string().nullable(),
+    algorithm: z.literal('ed25519'),
+    public_key: z.string(),
+    fingerprint: z.string(),
+    status: z.enum(['active', 'expired', 'revoked']),
+    expires_at: unix.nullable(),
+    revoked_at: unix.nullable(),
+    created: unix,
+  }),
+);
+
 /** The `publisher_key` object: its public key (base64 of the raw 32 bytes), fingerprint and status. */
-export function renderPublisherKey(doc: PublisherKeyDoc, now = Date.now()) {
+export function renderPublisherKey(doc: PublisherKeyDoc, now = Date.now()): z.output<typeof PublisherKeyObject> {
   return {
     id: doc._id,
     object: 'publisher_key' as const,
@@ -147,8 +168,26 @@ export function renderPublisherKey(doc: PublisherKeyDoc, now = Date.now()) {
   };
 }
 
+/** The `connector_version` object as the API answers it (the OpenAPI component `ConnectorVersion`). */
+export const ConnectorVersionObject = apiObject(
+  'ConnectorVersion',
+  'A signed, published version of a connector bundle.',
+  z.object({
+    id: z.string(),
+    object: z.literal('connector_version'),
+    livemode: z.boolean(),
+    connector: z.string(),
+    version: z.string(),
+    sha256: z.string(),
+    size: z.number().int(),
+    key_id: z.string(),
+    manifest: z.record(z.string(), z.unknown()),
+    created: unix,
+  }),
+);
+
 /** The `connector_version` object (the manifest as published, parsed). */
-export function renderConnectorVersion(doc: ConnectorVersionDoc) {
+export function renderConnectorVersion(doc: ConnectorVersionDoc): z.output<typeof ConnectorVersionObject> {
   return {
     id: doc._id,
     object: 'connector_version' as const,
@@ -163,6 +202,22 @@ export function renderConnectorVersion(doc: ConnectorVersionDoc) {
   };
 }
 
+/** The `connector` object as the API answers it (the OpenAPI component `Connector`). */
+export const ConnectorObject = apiObject(
+  'Connector',
+  'A connector and its latest version.',
+  z.object({
+    id: z.string(),
+    object: z.literal('connector'),
+    livemode: z.boolean(),
+    name: z.string().nullable(),
+    description: z.string().nullable(),
+    latest_version: z.string().nullable(),
+    versions: z.number().int(),
+    created: unix,
+  }),
+);
+
 /**
  * The `connector` object. `latest` is its latest version (src/services/connectors.ts `latestVersion`), whose
  * manifest gives `name` and `description`; `versions` is how many versions it has in this mode.
@@ -171,7 +226,7 @@ export function renderConnector(
   doc: ConnectorDoc,
   latest: Pick<ConnectorVersionDoc, 'version' | 'name' | 'description'> | null,
   versions: number,
-) {
+): z.output<typeof ConnectorObject> {
   return {
     id: doc.connector_id,
     object: 'connector' as const,

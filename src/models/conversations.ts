@@ -21,11 +21,14 @@ import type {
   ConversationStatus,
   InboundMessageInput,
   Keyword,
+  NumberChannel,
   OutboundMessageInput,
   TemplateRef,
 } from '../shared/conversations';
-import { CHANNELS, windowClosesAt } from '../shared/conversations';
+import { z } from 'zod';
+import { CHANNELS, NUMBER_CHANNELS, windowClosesAt } from '../shared/conversations';
 import { schemaOptions as base, seconds, type WithId } from './store';
+import { apiObject, unix } from './wire';
 
 const conversationSchema = new Schema(
   {
@@ -235,11 +238,33 @@ export const templateKey = (orgId: string, livemode: boolean, name: string, lang
 export const numberRouteKey = (orgId: string, livemode: boolean, number: string) =>
   livemode ? `live:${number}` : `test:${orgId}:${number}`;
 
+/** The `conversation` object as the API answers it (the OpenAPI component `Conversation`). */
+export const ConversationObject = apiObject(
+  'Conversation',
+  'A WhatsApp, SMS or web-widget thread between a customer (a number, or `user:`/`visitor:` for the widget) and a service number (`widget` for the web).',
+  z.object({
+    id: z.string(),
+    object: z.literal('conversation'),
+    livemode: z.boolean(),
+    channel: z.enum(CHANNELS),
+    customer_number: z.string(),
+    service_number: z.string(),
+    agent_id: z.string().nullable(),
+    status: z.enum(['open', 'needs_person']),
+    handoff_reason: z.string().nullable(),
+    window_expires_at: unix.nullable(),
+    last_message_at: unix.nullable(),
+    contact_id: z.string().nullable(),
+    created: unix,
+  }),
+);
+export type ConversationObject = z.output<typeof ConversationObject>;
+
 /**
  * The conversation object. `window_expires_at` (WhatsApp only): the unix second at which free text stops
  * being allowed, or null once it has passed (or before the customer ever wrote, and always for SMS).
  */
-export function renderConversation(doc: WithId<ConversationDoc>, nowMs = Date.now()) {
+export function renderConversation(doc: WithId<ConversationDoc>, nowMs = Date.now()): ConversationObject {
   const closes = doc.last_inbound_ms != null ? windowClosesAt(doc.last_inbound_ms) : null;
   return {
     id: doc._id,
@@ -258,10 +283,32 @@ export function renderConversation(doc: WithId<ConversationDoc>, nowMs = Date.no
     created: doc.created,
   };
 }
-export type ConversationObject = ReturnType<typeof renderConversation>;
+
+/** The `message` object as the API answers it (the OpenAPI component `Message`). */
+export const MessageObject = apiObject(
+  'Message',
+  'A WhatsApp, SMS or web-widget message, received or sent.',
+  z.object({
+    id: z.string(),
+    object: z.literal('message'),
+    livemode: z.boolean(),
+    conversation_id: z.string(),
+    channel: z.enum(CHANNELS),
+    direction: z.enum(['inbound', 'outbound']),
+    from: z.string(),
+    to: z.string(),
+    text: z.string(),
+    template: z.object({ name: z.string(), language: z.string(), parameters: z.array(z.string()) }).nullable(),
+    author: z.enum(['customer', 'assistant', 'person', 'api']),
+    status: z.string().meta({ examples: ['queued', 'sent', 'delivered', 'read', 'failed', 'received'] }),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    created: unix,
+  }),
+);
+export type MessageObject = z.output<typeof MessageObject>;
 
 /** The message object. `template` is `{name, language, parameters}` or null; `error` `{code, message}` or null. */
-export function renderMessage(doc: WithId<MessageDoc>) {
+export function renderMessage(doc: WithId<MessageDoc>): MessageObject {
   const template = doc.template_json ? (JSON.parse(doc.template_json) as TemplateRef) : null;
   return {
     id: doc._id,
@@ -280,23 +327,53 @@ export function renderMessage(doc: WithId<MessageDoc>) {
     created: doc.created,
   };
 }
-export type MessageObject = ReturnType<typeof renderMessage>;
+
+/** The `phone_number` object as the API answers it (the OpenAPI component `PhoneNumber`). */
+export const PhoneNumberObject = apiObject(
+  'PhoneNumber',
+  'A service number connected for messaging, and the agent that answers it.',
+  z.object({
+    id: z.string(),
+    object: z.literal('phone_number'),
+    livemode: z.boolean(),
+    number: z.string(),
+    channels: z.array(z.enum(NUMBER_CHANNELS)),
+    agent_id: z.string().nullable(),
+    created: unix,
+  }),
+);
 
 /** The phone number object. */
-export function renderPhoneNumber(doc: WithId<PhoneNumberDoc>) {
+export function renderPhoneNumber(doc: WithId<PhoneNumberDoc>): z.output<typeof PhoneNumberObject> {
   return {
     id: doc._id,
     object: 'phone_number' as const,
     livemode: doc.livemode,
     number: doc.number,
-    channels: doc.channels,
+    channels: doc.channels as NumberChannel[], // written by the API from NUMBER_CHANNELS only
     agent_id: doc.agent_id ?? null,
     created: doc.created,
   };
 }
 
+/** The `message_template` object as the API answers it (the OpenAPI component `MessageTemplate`). */
+export const MessageTemplateObject = apiObject(
+  'MessageTemplate',
+  'An approved WhatsApp template, to message a customer outside the 24-hour window.',
+  z.object({
+    id: z.string(),
+    object: z.literal('message_template'),
+    livemode: z.boolean(),
+    name: z.string(),
+    language: z.string(),
+    body: z.string(),
+    content_sid: z.string().nullable(),
+    created: unix,
+  }),
+);
+
 /** The message template object. */
-export function renderMessageTemplate(doc: WithId<MessageTemplateDoc>) {
+export function renderMessageTemplate(doc: WithId<MessageTemplateDoc>): z.output<typeof MessageTemplateObject> {
   return {
     id: doc._id,
     object: 'message_template' as const,

@@ -15,10 +15,12 @@
  * `webhook_delivery_attempt`).
  */
 import mongoose, { Schema, InferSchemaType } from 'mongoose';
+import { z } from 'zod';
 import { API_VERSION } from '../config';
 import { openSecret } from '../secrets';
 import type { WebhookDeliveryInput } from '../shared/webhooks';
 import { schemaOptions, seconds } from './store';
+import { apiObject, metadataObject, unix } from './wire';
 
 const base = schemaOptions;
 
@@ -109,11 +111,35 @@ export type WebhookEndpointDoc = InferSchemaType<typeof endpointSchema> & { _id:
 export type WebhookDeliveryDoc = InferSchemaType<typeof deliverySchema> & { _id: string };
 export type WebhookAttemptDoc = InferSchemaType<typeof attemptSchema> & { _id: string };
 
+/** The `webhook_endpoint` object as the API answers it (the OpenAPI component `WebhookEndpoint`). */
+export const WebhookEndpointObject = apiObject(
+  'WebhookEndpoint',
+  'An HTTPS URL that receives signed events. `secret` is shown only on creation and rotation.',
+  z.object({
+    id: z.string(),
+    object: z.literal('webhook_endpoint'),
+    livemode: z.boolean(),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().nullable(),
+    metadata: metadataObject,
+    status: z.enum(['enabled', 'disabled']),
+    disabled_reason: z.string().nullable(),
+    api_version: z.string(),
+    created: unix,
+    secret_rotation_expires_at: unix.nullable(),
+    secret: z.string().optional(),
+  }),
+);
+
 /**
  * The `webhook_endpoint` object. `secret` only when `withSecret` (creation and rotation responses).
  * `secret_rotation_expires_at`: until when (unix s) the previous secret still signs, or null.
  */
-export function renderWebhookEndpoint(doc: WebhookEndpointDoc, opts: { withSecret?: boolean; now?: number } = {}) {
+export function renderWebhookEndpoint(
+  doc: WebhookEndpointDoc,
+  opts: { withSecret?: boolean; now?: number } = {},
+): z.output<typeof WebhookEndpointObject> {
   const now = opts.now ?? Date.now();
   const previousLive =
     doc.previous_secret && doc.previous_secret_expires_ms != null && doc.previous_secret_expires_ms > now;
@@ -130,12 +156,41 @@ export function renderWebhookEndpoint(doc: WebhookEndpointDoc, opts: { withSecre
     api_version: API_VERSION,
     created: doc.created,
     secret_rotation_expires_at: previousLive ? seconds(doc.previous_secret_expires_ms) : null,
-    ...(opts.withSecret ? { secret: openSecret(doc.secret) } : {}),
+    // Asked for by creation and rotation only, which have just stored a secret (only deletion erases it).
+    ...(opts.withSecret ? { secret: openSecret(doc.secret)! } : {}),
   };
 }
 
+/** The `webhook_delivery` object as the API answers it (the OpenAPI component `WebhookDelivery`). */
+export const WebhookDeliveryObject = apiObject(
+  'WebhookDelivery',
+  'The delivery of one event to one endpoint, across its attempts.',
+  z.object({
+    id: z.string(),
+    object: z.literal('webhook_delivery'),
+    livemode: z.boolean(),
+    event: z.string(),
+    event_type: z.string(),
+    webhook_endpoint: z.string(),
+    trigger: z.enum(['automatic', 'redelivery']),
+    status: z.enum(['pending', 'succeeded', 'failed', 'canceled']),
+    reason: z.string().nullable(),
+    attempts: z.number().int(),
+    last_attempt: z
+      .object({
+        at: unix.nullable(),
+        status_code: z.number().int().nullable(),
+        latency_ms: z.number().nullable(),
+        error: z.string().nullable(),
+      })
+      .nullable(),
+    created: unix,
+    completed_at: unix.nullable(),
+  }),
+);
+
 /** The `webhook_delivery` object: one event to one endpoint, with its state and last attempt. */
-export function renderWebhookDelivery(doc: WebhookDeliveryDoc) {
+export function renderWebhookDelivery(doc: WebhookDeliveryDoc): z.output<typeof WebhookDeliveryObject> {
   return {
     id: doc._id,
     object: 'webhook_delivery' as const,
@@ -161,8 +216,33 @@ export function renderWebhookDelivery(doc: WebhookDeliveryDoc) {
   };
 }
 
+/** The `webhook_delivery_attempt` object as the API answers it (the OpenAPI component `WebhookDeliveryAttempt`). */
+export const WebhookDeliveryAttemptObject = apiObject(
+  'WebhookDeliveryAttempt',
+  'One HTTP attempt of a delivery: when, the status code, the latency, the error.',
+  z.object({
+    id: z.string(),
+    object: z.literal('webhook_delivery_attempt'),
+    livemode: z.boolean(),
+    created: unix,
+    webhook_endpoint: z.string(),
+    delivery: z.string(),
+    event: z.string(),
+    event_type: z.string(),
+    trigger: z.string(),
+    attempt: z.number().int(),
+    url: z.string(),
+    succeeded: z.boolean(),
+    status_code: z.number().int().nullable(),
+    latency_ms: z.number().nullable(),
+    error: z.string().nullable(),
+    error_code: z.string().nullable(),
+    response_body: z.string().nullable(),
+  }),
+);
+
 /** The `webhook_delivery_attempt` object (one HTTP attempt), as `GET /v1/webhook-endpoints/{id}/deliveries` lists it. */
-export function renderWebhookAttempt(doc: WebhookAttemptDoc) {
+export function renderWebhookAttempt(doc: WebhookAttemptDoc): z.output<typeof WebhookDeliveryAttemptObject> {
   return {
     id: doc._id,
     object: 'webhook_delivery_attempt' as const,

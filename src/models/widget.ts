@@ -10,7 +10,9 @@
  *   API must compute HMACs with them.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { z } from 'zod';
 import { schemaOptions as base, seconds, type WithId } from './store';
+import { apiObject, unix } from './wire';
 
 const widgetSessionSchema = new Schema(
   {
@@ -53,11 +55,32 @@ const widgetSettingsSchema = new Schema(
 export const WidgetSettings = mongoose.model('WidgetSettings', widgetSettingsSchema, 'widget_settings');
 export type WidgetSettingsDoc = InferSchemaType<typeof widgetSettingsSchema>;
 
+/** The `widget_session` object as the API answers it (the OpenAPI component `WidgetSession`). */
+export const WidgetSessionObject = apiObject(
+  'WidgetSession',
+  "A browser widget's session: its `token` (only in the answer that opens it; valid 24 hours) authenticates the widget's messages, stream and voice.",
+  z.object({
+    id: z.string(),
+    object: z.literal('widget_session'),
+    livemode: z.boolean(),
+    token: z.string().optional().describe('`wses_…_secret_…`; shown once, stored hashed.'),
+    expires_at: unix,
+    visitor_id: z.string(),
+    verified: z.boolean().describe('True when `identity` verified: the session carries `user_id`.'),
+    user_id: z.string().nullable(),
+    conversation_id: z.string().describe("The `web` conversation: the user's (verified) or this visitor's."),
+    created: unix,
+  }),
+);
+
 /**
  * The `widget_session` object (its token is added only in the response that creates it): `expires_at`
  * unix seconds; `verified` true when the session carries a verified `user_id`.
  */
-export function renderWidgetSession(doc: WithId<WidgetSessionDoc>, token?: string) {
+export function renderWidgetSession(
+  doc: WithId<WidgetSessionDoc>,
+  token?: string,
+): z.output<typeof WidgetSessionObject> {
   return {
     id: doc._id,
     object: 'widget_session' as const,

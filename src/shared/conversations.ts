@@ -92,6 +92,18 @@ export function windowOpen(lastInboundMs: number | null, nowMs: number): boolean
   return lastInboundMs !== null && Math.floor(nowMs / 1000) < windowClosesAt(lastInboundMs);
 }
 
+/**
+ * The one check of the WhatsApp 24-hour window (spec section 8), for everyone who needs it: `POST
+ * /v1/messages` (422 `whatsapp_window_closed`), the send activity (the message fails the same way) and the
+ * conversation's workflow (it does not answer a message whose window has closed). True when free text
+ * (not a template) may be sent on `channel` at `atMs` (ms): always on SMS and the web chat; on WhatsApp
+ * only while the window after the customer's last message, received at `lastInboundMs` (ms; null: the
+ * customer never wrote), is open (`windowOpen`).
+ */
+export function freeTextAllowed(channel: Channel, lastInboundMs: number | null, atMs: number): boolean {
+  return channel !== 'whatsapp' || windowOpen(lastInboundMs, atMs);
+}
+
 /** What an inbound message means beyond its text: a standard opt-out or opt-in word, or nothing. */
 export type Keyword = 'opt_out' | 'opt_in';
 

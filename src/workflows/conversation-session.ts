@@ -26,7 +26,7 @@ import type { AgentSnapshot } from '../shared/calls';
 import { newId } from '../shared/ids';
 import {
   chatMessageOf,
-  windowOpen,
+  freeTextAllowed,
   type Channel,
   type ConversationState,
   type ConversationStatus,
@@ -370,7 +370,7 @@ export class ConversationSession {
     if (
       this.status === 'open' &&
       !this.optedOut &&
-      (this.input.channel !== 'whatsapp' || windowOpen(stored.receivedMs, Date.now()))
+      freeTextAllowed(this.input.channel, stored.receivedMs, Date.now())
     ) {
       this.unanswered.push(stored.messageId);
     }

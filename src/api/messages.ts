@@ -1,0 +1,113 @@
+/**
+ * Messages (spec section 4 "Messages and conversations"; scopes `messages:read` / `messages:write`):
+ *
+ *   POST   /v1/messages        send (Idempotency-Key): `{channel, to, text | template, agent_id?}`;
+ *                              `channel: web` replies to a widget visitor
+ *   GET    /v1/messages/{id}   a message
+ *
+ * The rules of sending (channels, templates, the WhatsApp window, opt-outs, connected numbers, which agent
+ * answers, the conversation's workflow) are src/services/messages.ts; this router parses the body and
+ * takes the Idempotency-Key.
+ */
+import type { Router } from 'express';
+import { z } from 'zod';
+import type { Client } from '@temporalio/client';
+import { notFound } from '../errors';
+import { Message, MessageObject, renderMessage, type MessageDoc } from '../models/conversations';
+import type { WithId } from '../models/store';
+import { prepareOutboundMessage, sendOutboundMessage } from '../services/messages';
+import { CHANNELS } from '../shared/conversations';
+import { idempotent } from './idempotency';
+import { operation, operationsRouter } from './operations';
+import { e164 } from './validation';
+
+/** Longest message text (Twilio's limit for one message body). */
+export const MAX_TEXT = 1600;
+
+const templateParam = z.strictObject({
+  name: z.string().trim().min(1, 'must not be empty').max(512),
+  language: z.string().trim().min(2).max(15),
+  parameters: z
+    .array(z.string().max(1024, 'entries must be at most 1024 characters'))
+    .max(100, 'must have at most 100 entries')
+    .optional(),
+});
+
+/** A widget visitor's address, the `to` of a web message: `user:<user_id>` or `visitor:<visitor_id>`. */
+const webAddress = z
+  .string()
+  .regex(/^(user|visitor):[^\s]{1,128}$/, 'must be a widget visitor: user:<user_id> or visitor:<visitor_id>');
+
+export const sendMessageSchema = z
+  .strictObject({
+    channel: z.enum(CHANNELS),
+    to: z.union([e164, webAddress]),
+    text: z.string().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`).optional(),
+    template: templateParam.optional(),
+    agent_id: z.string().min(1).optional(),
+  })
+  .superRefine((body, ctx) => {
+    const web = body.channel === 'web';
+    if (web !== webAddress.safeParse(body.to).success)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['to'],
+        message: web
+          ? 'must be a widget visitor on the web channel: user:<user_id> or visitor:<visitor_id>'
+          : 'must be a phone number in E.164 format on WhatsApp and SMS',
+      });
+  });
+
+const tag = 'Messaging';
+
+/**
+ * `POST /v1/messages` → the message, `queued` (src/services/messages.ts says the rules and errors:
+ * 400s and 404s and 503 before the Idempotency-Key is taken, 422s after).
+ */
+function sendMessage(temporal: Client) {
+  return operation({
+    method: 'post',
+    path: '/v1/messages',
+    operationId: 'sendMessage',
+    tag,
+    summary: 'Send a message',
+    description:
+      "WhatsApp or SMS. Free-form text inside WhatsApp's 24-hour window, a `template` outside it (else 409 `whatsapp_window_closed`).",
+    scope: 'messages:write',
+    body: sendMessageSchema,
+    example: { channel: 'sms', to: '+14155550123', text: 'Your appointment is confirmed.' },
+    response: MessageObject,
+    handler: async (req, res, { body }) => {
+      const prepared = await prepareOutboundMessage(req.auth!, body);
+      await idempotent(req, res, 'msg', async (messageId) => ({
+        status: 200,
+        body: renderMessage(await sendOutboundMessage(temporal, prepared, messageId)),
+      }));
+    },
+  });
+}
+
+/** `GET /v1/messages/{id}` → the message; 404 `resource_missing`. */
+const retrieveMessage = operation({
+  method: 'get',
+  path: '/v1/messages/{id}',
+  operationId: 'retrieveMessage',
+  tag,
+  summary: 'Retrieve a message',
+  scope: 'messages:read',
+  response: MessageObject,
+  handler: async (req, res) => {
+    const doc = await Message.findOne({
+      _id: String(req.params.id),
+      org_id: req.auth!.orgId,
+      livemode: req.auth!.livemode,
+    }).lean();
+    if (!doc) throw notFound('message', String(req.params.id), 'id');
+    res.json(renderMessage(doc as WithId<MessageDoc>));
+  },
+});
+
+/** Routes under `/v1/messages`; `temporal` reaches the conversations' workflows. */
+export function messagesRouter(temporal: Client): Router {
+  return operationsRouter('/v1/messages', [sendMessage(temporal), retrieveMessage]);
+}

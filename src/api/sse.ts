@@ -1,0 +1,109 @@
+/**
+ * Server-sent events (the WHATWG HTML standard's `text/event-stream`, what a browser's `EventSource`
+ * reads), for every stream the API serves: the widget's conversation stream (src/api/widget.ts) today,
+ * and later streams (a live call's transcript) the same way.
+ *
+ * A stream here is a numbered log read from the store: event `n` is the `n`-th entry (1, 2, …, no gaps),
+ * so any API process serves any reconnect, and a client that reconnects with `Last-Event-ID: n` gets
+ * every event after `n`, once, in order. The store is polled (one lookup by id each time), which holds
+ * across API processes without a broker.
+ */
+import type { Request, Response } from 'express';
+import { invalidParam } from '../errors';
+import { logger, type LogFields } from '../logger';
+
+/** One event of a stream: its `event:` name, its `id:` (its place in the log) and its `data:` (JSON). */
+export interface StreamEvent {
+  event: string;
+  id: number;
+  data: unknown;
+}
+
+/** How a stream is served. */
+export interface EventStreamOptions {
+  /** The event after `last` (`last + 1`), or null when there is none yet. Errors end the stream. */
+  next: (last: number) => Promise<StreamEvent | null>;
+  /** Whether the stream may go on (a session's expiry); checked before each read. */
+  live: () => boolean;
+  /** How long to wait before looking again when there is no next event (ms). */
+  pollMs: number;
+  /** The reconnection delay asked of `EventSource` (the `retry:` field, ms). */
+  retryMs: number;
+  /** How often a `: heartbeat` comment is sent (ms): proxies close connections silent for 30–60 s. */
+  heartbeatMs: number;
+  /** What the stream is, for the warning logged when an error ends it (`widget stream`). */
+  name: string;
+  /** Logged with that warning (`{session: …}`). */
+  logFields: LogFields;
+}
+
+/**
+ * The id of the last event a reconnecting client has: the `Last-Event-ID` header, else the
+ * `last_event_id` query parameter (for clients that cannot set headers), else 0 (a new stream).
+ * @throws ApiError 400 naming `last_event_id` when it is not an integer of at most 10 digits
+ */
+export function lastEventId(req: Request): number {
+  const raw = req.get('Last-Event-ID') ?? (typeof req.query.last_event_id === 'string' ? req.query.last_event_id : '0');
+  if (!/^\d{1,10}$/.test(raw.trim()))
+    throw invalidParam(
+      'last_event_id',
+      'Invalid Last-Event-ID: must be the id of an event of this stream (an integer).',
+    );
+  return Number(raw.trim());
+}
+
+/**
+ * Answers `req` with an event stream of every event after `after`: the headers (no caching, no proxy
+ * buffering), `retry:` first, then each event as `event:`, `id:`, `data:` as soon as `next` finds it,
+ * with a heartbeat comment every `heartbeatMs`. Returns when the client leaves, `live()` turns false, or
+ * `next` fails (logged as a warning; the client reconnects with its `Last-Event-ID`); the response is
+ * ended in every case.
+ */
+export async function serveEventStream(
+  req: Request,
+  res: Response,
+  after: number,
+  opts: EventStreamOptions,
+): Promise<void> {
+  let last = after;
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no', // nginx: do not buffer this response
+  });
+  req.socket.setNoDelay(true);
+  res.write(`retry: ${opts.retryMs}\n\n`);
+  let open = true;
+  let wake: (() => void) | null = null;
+  const close = () => {
+    open = false;
+    wake?.();
+  };
+  req.on('close', close);
+  res.on('error', close);
+  // Proxies close connections silent for longer than 30–60 s; a comment every 15 s keeps them open.
+  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), opts.heartbeatMs);
+  heartbeat.unref();
+  try {
+    while (open && opts.live()) {
+      const event = await opts.next(last);
+      if (!event) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, opts.pollMs);
+        });
+        wake = null;
+        continue;
+      }
+      last = event.id;
+      if (!open) break;
+      res.write(`event: ${event.event}\nid: ${event.id}\ndata: ${JSON.stringify(event.data)}\n\n`);
+    }
+  } catch (err) {
+    logger.warn(`${opts.name} ended by an error`, { ...opts.logFields, error: String(err) });
+  } finally {
+    clearInterval(heartbeat);
+    res.end();
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Test helpers (test-mode keys only; scope `messages:write`):
+ *
+ *   POST   /v1/test_helpers/inbound_messages   play the customer: `{channel, from, text, to?, received_at?}`
+ *
+ * Live inbound messages come from Twilio (src/api/twilio-messaging.ts); this route lets a test key play
+ * the customer's side of a conversation, down the same path.
+ */
+import type { Router } from 'express';
+import { z } from 'zod';
+import type { Client } from '@temporalio/client';
+import { ApiError, invalidParam } from '../errors';
+import { ensureConversation, updateConversation } from '../services/conversations';
+import { answeringAgent } from '../models/agents';
+import {
+  Message,
+  MessageObject,
+  numberRouteKey,
+  PhoneNumber,
+  renderMessage,
+  type MessageDoc,
+} from '../models/conversations';
+import type { WithId } from '../models/store';
+import { MESSAGING_CHANNELS, receiveUpdate, SIMULATED_NUMBER } from '../shared/conversations';
+import { idempotent } from './idempotency';
+import { MAX_TEXT } from './messages';
+import { operation, operationsRouter } from './operations';
+import { e164, parseBody } from './validation';
+
+/** How far in the past the test helper's `received_at` may be (seconds). */
+const MAX_RECEIVED_AGE_S = 366 * 24 * 60 * 60;
+
+export const inboundMessageSchema = z.strictObject({
+  channel: z.enum(MESSAGING_CHANNELS),
+  from: e164,
+  text: z.string().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`),
+  to: e164.optional(),
+  received_at: z.number().int('must be an integer (unix seconds)').optional(),
+});
+
+/**
+ * `POST /v1/test_helpers/inbound_messages` `{channel, from, text, to?, received_at?}` (test keys only,
+ * `messages:write`, Idempotency-Key) → the stored inbound message: the customer `from` writes to the
+ * simulated number (or `to`, a test-mode number of the organization). `received_at` (unix seconds, in
+ * the past) backdates it, which moves the WhatsApp window. The message takes the same path as a live
+ * one: stored by the conversation's workflow (`message.received`), then answered by the assistant.
+ * A live key is 403 `test_mode_only` before its body is read.
+ */
+function simulateInboundMessage(temporal: Client) {
+  return operation({
+    method: 'post',
+    path: '/v1/test_helpers/inbound_messages',
+    operationId: 'simulateInboundMessage',
+    tag: 'Messaging',
+    summary: 'Simulate an inbound message (test mode)',
+    description: 'As if a customer had written to a service number; the assistant answers as it would live.',
+    scope: 'messages:write',
+    bodyDoc: inboundMessageSchema,
+    response: MessageObject,
+    handler: async (req, res) => {
+      const { orgId, livemode } = req.auth!;
+      if (livemode)
+        throw new ApiError(
+          403,
+          'permission_error',
+          'test_mode_only',
+          'Test helpers work only with test-mode keys; live inbound messages come from Twilio.',
+        );
+      const body = parseBody(inboundMessageSchema, req.body);
+      const nowS = Math.floor(Date.now() / 1000);
+      if (
+        body.received_at !== undefined &&
+        (body.received_at > nowS + 5 || body.received_at < nowS - MAX_RECEIVED_AGE_S)
+      ) {
+        throw invalidParam(
+          'received_at',
+          'Invalid received_at: must be a unix time in seconds, not in the future and at most a year ago.',
+        );
+      }
+      let agentId: string | null = null;
+      const to = body.to ?? SIMULATED_NUMBER;
+      if (to !== SIMULATED_NUMBER) {
+        const number = await PhoneNumber.findOne({ route_key: numberRouteKey(orgId, false, to) }).lean();
+        if (!number || !number.channels.includes(body.channel))
+          throw invalidParam(
+            'to',
+            `Invalid to: must be the simulated number ${SIMULATED_NUMBER} or a test-mode number of this organization connected for ${body.channel}.`,
+          );
+        agentId = number.agent_id ?? null;
+      }
+      await idempotent(req, res, 'msg', async (messageId) => {
+        const conv = await ensureConversation(
+          { orgId, livemode, channel: body.channel, customerNumber: body.from },
+          async () => ({
+            serviceNumber: to,
+            agentId: (await answeringAgent({ orgId, livemode }, agentId))?._id ?? null,
+          }),
+        );
+        const receivedMs = body.received_at !== undefined ? body.received_at * 1000 : Date.now();
+        const result = await updateConversation(temporal, conv, receiveUpdate, messageId, {
+          messageId,
+          dedupeKey: `msg:${messageId}`,
+          from: body.from,
+          to,
+          text: body.text,
+          receivedMs,
+          providerSid: null,
+        });
+        const doc = await Message.findById(result.messageId).lean();
+        if (!doc) throw new Error(`inbound message ${result.messageId} not found after it was stored`);
+        return { status: 200, body: renderMessage(doc as WithId<MessageDoc>) };
+      });
+    },
+  });
+}
+
+/** Routes under `/v1/test_helpers`; `temporal` reaches the conversations' workflows. */
+export function testHelpersRouter(temporal: Client): Router {
+  return operationsRouter('/v1/test_helpers', [simulateInboundMessage(temporal)]);
+}
