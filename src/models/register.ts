@@ -1,36 +1,42 @@
 /**
- * Registers every model with mongoose (importing a model file registers it) and connects the store, so
- * that `connectStore` creates every model's indexes whichever entry point calls it. Entry points (the API,
- * the worker, `npm start`, svcctl, the test harness, benchmarks) import `connectStore` and
- * `disconnectStore` from here; the model files import only ./store.ts.
+ * Connects the store and creates every model's indexes, whichever entry point calls it (the API, the
+ * worker, `npm start`, svcctl, the test harness, benchmarks): `connectStore` loads every model file beside
+ * this one (importing a model file registers its model with mongoose), so a new domain's model needs no
+ * registration by hand. Entry points import `connectStore` and `disconnectStore` from here; model files
+ * import only ./store.ts and ./wire.ts, and nothing imports this file but entry points.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import mongoose from 'mongoose';
-import './orgs';
-import './agents';
-import './calls';
-import './events';
-import './idempotency';
-import './webhooks';
-import './knowledge';
-import './contacts';
-import './conversations';
-import './connectors';
-import './usage';
-import './forms';
-import './bulk-calls';
-import './rate-limits';
-import './widget';
+
+/** Files beside the model files that define no model. */
+const NOT_MODELS = new Set(['register', 'store', 'wire']);
+
+/**
+ * Loads every model file of this directory (compiled `.js`, or `.ts` under a TypeScript loader), so
+ * `mongoose.models` holds them all. Idempotent: Node caches modules.
+ */
+async function loadModels(): Promise<void> {
+  const ext = path.extname(__filename);
+  for (const file of fs.readdirSync(__dirname).sort()) {
+    if (path.extname(file) !== ext || file.endsWith('.d.ts')) continue;
+    if (NOT_MODELS.has(path.basename(file, ext))) continue;
+    await import(path.join(__dirname, file));
+  }
+}
 
 export { disconnectStore } from './store';
 
 /**
- * Connects mongoose to `uri` and creates the indexes (`autoIndex` is off so that no request waits on it).
- * Resolves once every model's indexes exist.
+ * Connects mongoose to `uri`, loads every model file and creates their indexes (`autoIndex` is off so
+ * that no request waits on it). Resolves once every model's indexes exist.
+ * @throws the driver's error when the store cannot be reached within 10 s
  */
 export async function connectStore(uri: string): Promise<typeof mongoose> {
   mongoose.set('autoIndex', false);
   mongoose.set('strictQuery', true);
   await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000 });
+  await loadModels();
   for (const model of Object.values(mongoose.models)) await model.createIndexes();
   return mongoose;
 }
