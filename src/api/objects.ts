@@ -8,7 +8,6 @@
 import { z } from 'zod';
 import { CHANNELS, NUMBER_CHANNELS } from '../shared/conversations';
 import { BULK_CALL_STATUSES, RESULT_STATUSES, REDIAL_OUTCOMES } from '../shared/bulk-calls';
-import { CALL_STATUSES } from '../shared/calls';
 import { FORM_FIELD_TYPES } from '../shared/forms';
 import { EVENT_TYPES } from '../shared/webhooks';
 
@@ -22,55 +21,7 @@ import {
 // Moved beside their renderers (src/models/*); re-exported until every router declares its operations.
 export { ErrorObject, DeletedObject, listOf, API_OBJECTS as objects } from '../models/wire';
 export { AgentObject as Agent } from '../models/agents';
-
-export const Call = component(
-  'Call',
-  'A phone call placed by an assistant (spec section 4, "Calls"), live through Twilio or simulated with a test key.',
-  z.object({
-    id: z.string().meta({ examples: ['call_01jd5x2v7c0000000000000000'] }),
-    object: z.literal('call'),
-    livemode: z.boolean(),
-    status: z.enum(CALL_STATUSES),
-    to: z.string(),
-    from: z.string().nullable(),
-    agent_id: z.string(),
-    contact_id: z.string().nullable(),
-    context: z.record(z.string(), z.unknown()),
-    metadata,
-    end_reason: z.string().nullable(),
-    transferred_to: z.string().nullable(),
-    simulated: z.boolean(),
-    max_duration_seconds: z.number().int(),
-    created: unix,
-    answered_at: unix.nullable(),
-    ended_at: unix.nullable(),
-    duration_seconds: z.number().int().nullable(),
-    error: z.object({ message: z.string() }).nullable(),
-    bulk_call_id: z.string().nullable(),
-    form: formValues.nullable().describe("A campaign call's filled form, once the call has ended."),
-  }),
-);
-
-export const Transcript = component(
-  'Transcript',
-  "An ended call's turns, in order, with the tools the assistant called and the knowledge it was given.",
-  z.object({
-    object: z.literal('transcript'),
-    call_id: z.string(),
-    livemode: z.boolean(),
-    created: unix,
-    turns: z.array(
-      z.object({
-        role: z.string().meta({ examples: ['assistant', 'caller', 'tool'] }),
-        text: z.string(),
-        tool: z.object({ name: z.string(), arguments: z.unknown() }).optional(),
-        knowledge: z.array(z.object({ document: z.string(), chunk: z.number().int() })).optional(),
-        at: unix.nullable(),
-        offset_ms: z.number().int().nullable(),
-      }),
-    ),
-  }),
-);
+import { CallObject as Call } from '../models/calls';
 
 const formField = z.object({
   key: z.string(),

@@ -21,7 +21,6 @@ import * as O from './objects';
 import { API_OPERATIONS, type ApiOperation, type QueryParam } from './operations';
 import { API_OBJECTS } from '../models/wire';
 import { bulkContactSchema, createBulkCallSchema, MAX_CONTACTS } from './bulk-calls';
-import { createCallSchema, transferSchema } from './calls';
 import { connectorVersionSchema, publisherKeySchema } from './connectors';
 import { contactSchema, recordsSchema } from './contacts';
 import { inboundMessageSchema, messageTemplateSchema, phoneNumberSchema, sendMessageSchema } from './conversations';
@@ -57,82 +56,6 @@ const crud = (tag: string) => ({ tag });
 
 /** Every route of the API, in the order the reference shows them. */
 export const OPERATIONS: ApiOperation[] = [
-  // Calls
-  op({
-    ...crud('Calls'),
-    method: 'post',
-    path: '/v1/calls',
-    operationId: 'createCall',
-    summary: 'Place a call',
-    description:
-      "Starts the call and answers `queued` at once; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds).",
-    scope: 'calls:write',
-    body: createCallSchema,
-    example: {
-      to: '+14155550123',
-      agent_id: 'agent_01jd5x2v7c0000000000000000',
-      context: { appointment: '2026-11-24 10:00' },
-      simulation: { caller: ['Hi, I need to move my appointment.', 'Thursday works.'] },
-    },
-    response: O.Call,
-  }),
-  op({
-    ...crud('Calls'),
-    method: 'get',
-    path: '/v1/calls',
-    operationId: 'listCalls',
-    summary: 'List calls',
-    scope: 'calls:read',
-    list: true,
-    query: [
-      { name: 'status', description: 'Only calls in this status.', schema: O.Call.shape.status },
-      { name: 'agent_id', description: 'Only calls of this agent.' },
-      { name: 'bulk_call_id', description: "Only this campaign's calls." },
-    ],
-    response: O.listOf(O.Call),
-  }),
-  op({
-    ...crud('Calls'),
-    method: 'get',
-    path: '/v1/calls/{id}',
-    operationId: 'retrieveCall',
-    summary: 'Retrieve a call',
-    scope: 'calls:read',
-    response: O.Call,
-  }),
-  op({
-    ...crud('Calls'),
-    method: 'get',
-    path: '/v1/calls/{id}/transcript',
-    operationId: 'retrieveCallTranscript',
-    summary: "Retrieve a call's transcript",
-    description: '409 `call_not_ended` while the call lasts.',
-    scope: 'calls:read',
-    response: O.Transcript,
-  }),
-  op({
-    ...crud('Calls'),
-    method: 'post',
-    path: '/v1/calls/{id}/transfer',
-    operationId: 'transferCall',
-    summary: 'Transfer a live call',
-    description: 'To an E.164 number, a `sip:` URI or a `client:` identity. 409 `call_not_live` once it has ended.',
-    scope: 'calls:write',
-    body: transferSchema,
-    example: { to: '+14155550199' },
-    response: O.Call,
-  }),
-  op({
-    ...crud('Calls'),
-    method: 'post',
-    path: '/v1/calls/{id}/end',
-    operationId: 'endCall',
-    summary: 'End a call',
-    description: '`completed` once answered, `canceled` before. 409 `call_not_live` once it has ended.',
-    scope: 'calls:write',
-    body: null,
-    response: O.Call,
-  }),
   // Forms and bulk calls
   op({
     ...crud('Bulk calls'),
@@ -1054,8 +977,9 @@ function operation(o: ApiOperation): JsonSchema {
     ...(o.description ? { description: o.description } : {}),
     ...(parameters.length ? { parameters } : {}),
   };
-  if (o.body) {
-    const schema = jsonSchema(o.body, 'input');
+  const body = o.body ?? o.bodyDoc;
+  if (body) {
+    const schema = jsonSchema(body, 'input');
     out.requestBody = {
       required: true,
       content: { 'application/json': { schema, ...(o.example ? { example: o.example } : {}) } },

@@ -8,10 +8,13 @@
  * What a declaration implies, so the handler does not repeat it:
  * - `scope`: `requireScope(scope)` before the handler (403 `scope_missing`; spec section 4's table);
  * - `list` and `query`: `acceptsQuery` with `limit`, `starting_after`, `ending_before` and the declared
- *   names (400 `parameter_unknown` for any other, as Stripe answers); GETs and DELETEs only — `POST`s take
- *   no query string (src/api/validation.ts `noQueryOnWrites`);
+ *   names (400 `parameter_unknown` for any other, as Stripe answers); keyed GETs and DELETEs only (a
+ *   `scope` or a `widget` credential) — `POST`s take no query string (src/api/validation.ts
+ *   `noQueryOnWrites`), and the service's probes, pages and scripts ignore one (a probe's or a cache
+ *   buster's);
  * - `body` (a zod schema): the handler's `body` argument is the parsed body (400 naming the field at fault,
- *   src/api/validation.ts `parseBody`); `body: null` documents a POST that takes no body.
+ *   src/api/validation.ts `parseBody`); `body: null` documents a POST that takes no body; `bodyDoc` documents
+ *   the body of a handler that parses it itself (`parseIndexed`'s `contacts[17].phone`).
  * - `response`: the 200 answer's zod schema, an object registered by src/models (the renderer returns
  *   its `z.output`, so a renamed field is a compile error there) or `listOf(object)`.
  */
@@ -53,7 +56,12 @@ export interface ApiOperation<S extends z.ZodType | null | undefined = z.ZodType
   list?: boolean;
   /** The JSON body's schema, parsed before the handler runs; `null` for POSTs that take none. */
   body?: S;
-  /** An example body for readers (test/unit/openapi.test.ts parses it with `body`). */
+  /**
+   * The body's schema, documented but not parsed before the handler: for a handler that parses the body
+   * itself (src/api/forms.ts `parseIndexed`, whose `param` names rows as `contacts[17].phone`).
+   */
+  bodyDoc?: z.ZodType;
+  /** An example body for readers (test/unit/openapi.test.ts parses it with `body` or `bodyDoc`). */
   example?: unknown;
   /** The 200 answer's JSON schema (an object of src/models, or `listOf` one). */
   response?: z.ZodType;
@@ -109,7 +117,7 @@ export function operationsRouter(mountPath: string, operations: ApiOperation<any
   for (const o of operations) {
     const chain: RequestHandler[] = [...(o.before ?? [])];
     if (o.scope) chain.push(requireScope(o.scope));
-    if (o.method !== 'post' && !o.twilioForm) {
+    if (o.method !== 'post' && (o.scope || o.widget)) {
       const names = [...(o.list ? LIST_QUERY : []), ...(o.query ?? []).map((q) => q.name)];
       chain.push(acceptsQuery(...names));
     }
