@@ -7,97 +7,14 @@
  */
 import { z } from 'zod';
 import { CHANNELS, NUMBER_CHANNELS } from '../shared/conversations';
-import { BULK_CALL_STATUSES, RESULT_STATUSES, REDIAL_OUTCOMES } from '../shared/bulk-calls';
-import { FORM_FIELD_TYPES } from '../shared/forms';
 import { EVENT_TYPES } from '../shared/webhooks';
 
-import {
-  apiObject as component,
-  unix,
-  metadataObject as metadata,
-  formValuesObject as formValues,
-} from '../models/wire';
+import { apiObject as component, unix, metadataObject as metadata } from '../models/wire';
 
 // Moved beside their renderers (src/models/*); re-exported until every router declares its operations.
 export { ErrorObject, DeletedObject, listOf, API_OBJECTS as objects } from '../models/wire';
 export { AgentObject as Agent } from '../models/agents';
 import { CallObject as Call } from '../models/calls';
-
-const formField = z.object({
-  key: z.string(),
-  type: z.enum(FORM_FIELD_TYPES),
-  description: z.string().nullable(),
-  required: z.boolean(),
-  options: z.array(z.string()).nullable(),
-});
-
-export const Form = component(
-  'Form',
-  'The fields a bulk campaign fills on every call.',
-  z.object({
-    id: z.string(),
-    object: z.literal('form'),
-    livemode: z.boolean(),
-    name: z.string(),
-    fields: z.array(formField),
-    created: unix,
-  }),
-);
-
-export const BulkCall = component(
-  'BulkCall',
-  'A campaign that calls a list of contacts and fills a form on each call.',
-  z.object({
-    id: z.string().meta({ examples: ['bulk_01jd5x2v7c0000000000000000'] }),
-    object: z.literal('bulk_call'),
-    livemode: z.boolean(),
-    name: z.string().nullable(),
-    status: z.enum(BULK_CALL_STATUSES),
-    agent_id: z.string(),
-    form_id: z.string(),
-    from: z.string().nullable(),
-    max_concurrency: z.number().int(),
-    max_duration_seconds: z.number().int(),
-    schedule: z.unknown().nullable(),
-    retry: z.object({
-      max_attempts: z.number().int(),
-      on: z.array(z.enum(REDIAL_OUTCOMES)),
-      interval_seconds: z.number().int(),
-    }),
-    metadata,
-    simulation: z.unknown().optional(),
-    counts: z.object({
-      total: z.number().int(),
-      pending: z.number().int(),
-      in_progress: z.number().int(),
-      completed: z.number().int(),
-      not_reached: z.number().int(),
-      failed: z.number().int(),
-      skipped: z.number().int(),
-    }),
-    duplicates_removed: z.number().int(),
-    created: unix,
-    completed_at: unix.nullable(),
-  }),
-);
-
-export const BulkCallResult = component(
-  'BulkCallResult',
-  'One contact of a campaign: its outcome, attempts, calls and filled form.',
-  z.object({
-    id: z.string(),
-    object: z.literal('bulk_call_result'),
-    livemode: z.boolean(),
-    bulk_call_id: z.string(),
-    index: z.number().int(),
-    contact: z.unknown().describe('The contact as given in the request.'),
-    status: z.enum(RESULT_STATUSES),
-    attempts: z.number().int(),
-    call_ids: z.array(z.string()),
-    form: formValues.nullable(),
-    updated: unix.nullable(),
-  }),
-);
 
 export const KnowledgeDocument = component(
   'KnowledgeDocument',

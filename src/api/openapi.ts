@@ -14,23 +14,18 @@ import path from 'node:path';
 import express, { Router } from 'express';
 import { z } from 'zod';
 import { API_VERSION } from '../config';
-import { FORM_FIELD_TYPES } from '../shared/forms';
 import { CHANNELS } from '../shared/conversations';
-import { RESULT_STATUSES } from '../shared/bulk-calls';
 import * as O from './objects';
 import { API_OPERATIONS, type ApiOperation, type QueryParam } from './operations';
 import { API_OBJECTS } from '../models/wire';
-import { bulkContactSchema, createBulkCallSchema, MAX_CONTACTS } from './bulk-calls';
 import { connectorVersionSchema, publisherKeySchema } from './connectors';
 import { contactSchema, recordsSchema } from './contacts';
 import { inboundMessageSchema, messageTemplateSchema, phoneNumberSchema, sendMessageSchema } from './conversations';
 import { redeliverSchema } from './events';
-import { createFormSchema } from './forms';
 import { createKnowledgeSchema, replaceKnowledgeSchema } from './knowledge';
 import { usageQuerySchema } from './usage';
 import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from './webhooks';
 import { widgetMessageSchema, widgetSessionSchema } from './widget';
-import { e164 } from './validation';
 
 const LIST_PARAMS: QueryParam[] = [
   {
@@ -42,126 +37,12 @@ const LIST_PARAMS: QueryParam[] = [
   { name: 'ending_before', description: 'A cursor: the id of the first object of the next page.' },
 ];
 
-/** The bulk campaign body as documented: each contact an E.164 string or a contact object. */
-const bulkCallBody = createBulkCallSchema.extend({
-  contacts: z
-    .array(z.union([e164, bulkContactSchema]))
-    .min(1)
-    .max(MAX_CONTACTS),
-});
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const op = (o: Omit<ApiOperation<any>, 'handler'>) => o as ApiOperation;
 const crud = (tag: string) => ({ tag });
 
 /** Every route of the API, in the order the reference shows them. */
 export const OPERATIONS: ApiOperation[] = [
-  // Forms and bulk calls
-  op({
-    ...crud('Bulk calls'),
-    method: 'post',
-    path: '/v1/forms',
-    operationId: 'createForm',
-    summary: 'Create a form',
-    description: `Field types: ${FORM_FIELD_TYPES.join(', ')} (\`enum\` with \`options\`).`,
-    scope: 'calls:write',
-    body: createFormSchema,
-    example: {
-      name: 'Appointment survey',
-      fields: [
-        { key: 'satisfied', type: 'boolean', required: true },
-        { key: 'preferred_day', type: 'enum', options: ['mon', 'tue', 'wed'] },
-      ],
-    },
-    response: O.Form,
-  }),
-  op({
-    ...crud('Bulk calls'),
-    method: 'get',
-    path: '/v1/forms',
-    operationId: 'listForms',
-    summary: 'List forms',
-    scope: 'calls:read',
-    list: true,
-    response: O.listOf(O.Form),
-  }),
-  op({
-    ...crud('Bulk calls'),
-    method: 'get',
-    path: '/v1/forms/{id}',
-    operationId: 'retrieveForm',
-    summary: 'Retrieve a form',
-    scope: 'calls:read',
-    response: O.Form,
-  }),
-  op({
-    ...crud('Bulk calls'),
-    method: 'post',
-    path: '/v1/bulk-calls',
-    operationId: 'createBulkCall',
-    summary: 'Start a bulk call campaign',
-    description: `Up to ${MAX_CONTACTS} contacts; a bad row is a 400 naming it (\`contacts[17].phone\`); duplicate numbers are dialed once. Calling windows are local to each contact.`,
-    scope: 'calls:write',
-    body: bulkCallBody,
-    example: {
-      agent_id: 'agent_01jd5x2v7c0000000000000000',
-      form_id: 'form_01jd5x2v7c0000000000000000',
-      contacts: ['+14155550123', { phone: '+14155550124', name: 'Ada' }],
-      schedule: { window: { start: '09:00', end: '18:00' }, days: ['mon', 'tue', 'wed', 'thu', 'fri'] },
-      retry: { max_attempts: 3, on: ['busy', 'no_answer'], interval_seconds: 3600 },
-    },
-    response: O.BulkCall,
-  }),
-  op({
-    ...crud('Bulk calls'),
-    method: 'get',
-    path: '/v1/bulk-calls',
-    operationId: 'listBulkCalls',
-    summary: 'List campaigns',
-    scope: 'calls:read',
-    list: true,
-    query: [{ name: 'status', description: 'Only campaigns in this status.', schema: O.BulkCall.shape.status }],
-    response: O.listOf(O.BulkCall),
-  }),
-  op({
-    ...crud('Bulk calls'),
-    method: 'get',
-    path: '/v1/bulk-calls/{id}',
-    operationId: 'retrieveBulkCall',
-    summary: 'Retrieve a campaign',
-    scope: 'calls:read',
-    response: O.BulkCall,
-  }),
-  op({
-    ...crud('Bulk calls'),
-    method: 'get',
-    path: '/v1/bulk-calls/{id}/results',
-    operationId: 'listBulkCallResults',
-    summary: "List a campaign's results",
-    description: 'One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV.',
-    scope: 'calls:read',
-    list: true,
-    query: [{ name: 'status', description: 'Only results in this status.', schema: z.enum(RESULT_STATUSES) }],
-    response: O.listOf(O.BulkCallResult),
-    content: { 'text/csv': { schema: { type: 'string' } } },
-  }),
-  ...(['pause', 'resume', 'cancel'] as const).map((action) =>
-    op({
-      ...crud('Bulk calls'),
-      method: 'post',
-      path: `/v1/bulk-calls/{id}/${action}`,
-      operationId: `${action}BulkCall`,
-      summary: `${action[0].toUpperCase()}${action.slice(1)} a campaign`,
-      description: {
-        pause: 'No new dials from now; calls in flight finish.',
-        resume: 'Dials again where it stopped.',
-        cancel: 'Every pending contact ends `canceled`; calls in flight finish.',
-      }[action],
-      scope: 'calls:write',
-      body: null,
-      response: O.BulkCall,
-    }),
-  ),
   // Knowledge
   op({
     ...crud('Knowledge'),
