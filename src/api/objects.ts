@@ -16,35 +16,6 @@ export { ErrorObject, DeletedObject, listOf, API_OBJECTS as objects } from '../m
 export { AgentObject as Agent } from '../models/agents';
 import { CallObject as Call } from '../models/calls';
 
-export const KnowledgeDocument = component(
-  'KnowledgeDocument',
-  "A document of an agent's knowledge, split in chunks the assistant is given when they match.",
-  z.object({
-    id: z.string(),
-    object: z.literal('knowledge_document'),
-    livemode: z.boolean(),
-    agent_id: z.string(),
-    title: z.string(),
-    characters: z.number().int(),
-    chunks: z.number().int(),
-    created: unix,
-    updated: unix,
-  }),
-);
-
-export const KnowledgeChunk = component(
-  'KnowledgeChunk',
-  'A search hit: a chunk of a knowledge document and its score.',
-  z.object({
-    object: z.literal('knowledge_chunk'),
-    document: z.string(),
-    chunk: z.number().int(),
-    title: z.string(),
-    text: z.string(),
-    score: z.number(),
-  }),
-);
-
 export const Contact = component(
   'Contact',
   'Someone the assistant talks to; calls and conversations with their number are theirs.',

@@ -22,7 +22,6 @@ import { connectorVersionSchema, publisherKeySchema } from './connectors';
 import { contactSchema, recordsSchema } from './contacts';
 import { inboundMessageSchema, messageTemplateSchema, phoneNumberSchema, sendMessageSchema } from './conversations';
 import { redeliverSchema } from './events';
-import { createKnowledgeSchema, replaceKnowledgeSchema } from './knowledge';
 import { usageQuerySchema } from './usage';
 import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from './webhooks';
 import { widgetMessageSchema, widgetSessionSchema } from './widget';
@@ -43,80 +42,6 @@ const crud = (tag: string) => ({ tag });
 
 /** Every route of the API, in the order the reference shows them. */
 export const OPERATIONS: ApiOperation[] = [
-  // Knowledge
-  op({
-    ...crud('Knowledge'),
-    method: 'post',
-    path: '/v1/knowledge',
-    operationId: 'createKnowledgeDocument',
-    summary: "Add a document to an agent's knowledge",
-    scope: 'agents:write',
-    body: createKnowledgeSchema,
-    example: {
-      agent_id: 'agent_01jd5x2v7c0000000000000000',
-      title: 'Opening hours',
-      text: 'We are open 8am to 6pm, Monday to Friday.',
-    },
-    response: O.KnowledgeDocument,
-  }),
-  op({
-    ...crud('Knowledge'),
-    method: 'get',
-    path: '/v1/knowledge',
-    operationId: 'listKnowledgeDocuments',
-    summary: 'List knowledge documents',
-    scope: 'agents:read',
-    list: true,
-    query: [{ name: 'agent_id', description: "Only this agent's documents." }],
-    response: O.listOf(O.KnowledgeDocument),
-  }),
-  op({
-    ...crud('Knowledge'),
-    method: 'get',
-    path: '/v1/knowledge/search',
-    operationId: 'searchKnowledge',
-    summary: "Search an agent's knowledge",
-    description: 'What the assistant would be given for `query`, best first.',
-    scope: 'agents:read',
-    query: [
-      { name: 'agent_id', description: 'The agent.', required: true },
-      { name: 'query', description: 'What to look for (at most 1,000 characters).', required: true },
-      {
-        name: 'limit',
-        description: 'How many chunks, 1 to 20 (default 5).',
-        schema: z.string().regex(/^(20|1[0-9]|[1-9])$/),
-      },
-    ],
-    response: O.listOf(O.KnowledgeChunk),
-  }),
-  op({
-    ...crud('Knowledge'),
-    method: 'get',
-    path: '/v1/knowledge/{id}',
-    operationId: 'retrieveKnowledgeDocument',
-    summary: 'Retrieve a knowledge document',
-    scope: 'agents:read',
-    response: O.KnowledgeDocument,
-  }),
-  op({
-    ...crud('Knowledge'),
-    method: 'post',
-    path: '/v1/knowledge/{id}',
-    operationId: 'updateKnowledgeDocument',
-    summary: 'Replace a knowledge document',
-    scope: 'agents:write',
-    body: replaceKnowledgeSchema,
-    response: O.KnowledgeDocument,
-  }),
-  op({
-    ...crud('Knowledge'),
-    method: 'delete',
-    path: '/v1/knowledge/{id}',
-    operationId: 'deleteKnowledgeDocument',
-    summary: 'Delete a knowledge document',
-    scope: 'agents:write',
-    response: O.DeletedObject,
-  }),
   // Contacts and records
   op({
     ...crud('Contacts'),
