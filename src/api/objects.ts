@@ -16,41 +16,6 @@ export { ErrorObject, DeletedObject, listOf, API_OBJECTS as objects } from '../m
 export { AgentObject as Agent } from '../models/agents';
 import { CallObject as Call } from '../models/calls';
 
-export const Contact = component(
-  'Contact',
-  'Someone the assistant talks to; calls and conversations with their number are theirs.',
-  z.object({
-    id: z.string(),
-    object: z.literal('contact'),
-    livemode: z.boolean(),
-    phone: z.string().nullable(),
-    name: z.string().nullable(),
-    external_id: z.string().nullable(),
-    do_not_call: z.boolean(),
-    created: unix,
-    updated: unix,
-  }),
-);
-
-export const ContactRecord = component(
-  'Record',
-  'Something the assistant knows about a contact (an order, an appointment), given to it on every call.',
-  z.object({
-    id: z.string(),
-    object: z.literal('record'),
-    livemode: z.boolean(),
-    contact_id: z.string(),
-    type: z.string().nullable(),
-    title: z.string().nullable(),
-    text: z.string(),
-    data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-    occurred_at: unix.nullable(),
-    external_id: z.string().nullable(),
-    created: unix,
-    updated: unix,
-  }),
-);
-
 export const Conversation = component(
   'Conversation',
   'A WhatsApp, SMS or web-widget thread between a customer (a number, or `user:`/`visitor:` for the widget) and a service number (`widget` for the web).',

@@ -19,7 +19,6 @@ import * as O from './objects';
 import { API_OPERATIONS, type ApiOperation, type QueryParam } from './operations';
 import { API_OBJECTS } from '../models/wire';
 import { connectorVersionSchema, publisherKeySchema } from './connectors';
-import { contactSchema, recordsSchema } from './contacts';
 import { inboundMessageSchema, messageTemplateSchema, phoneNumberSchema, sendMessageSchema } from './conversations';
 import { redeliverSchema } from './events';
 import { usageQuerySchema } from './usage';
@@ -42,72 +41,6 @@ const crud = (tag: string) => ({ tag });
 
 /** Every route of the API, in the order the reference shows them. */
 export const OPERATIONS: ApiOperation[] = [
-  // Contacts and records
-  op({
-    ...crud('Contacts'),
-    method: 'post',
-    path: '/v1/contacts',
-    operationId: 'createContact',
-    summary: 'Create or update a contact',
-    description: 'A contact with the same `external_id` or `phone` is updated rather than duplicated.',
-    scope: 'contacts:write',
-    body: contactSchema,
-    example: { phone: '+14155550123', name: 'Ada Lovelace', external_id: 'crm-42' },
-    response: O.Contact,
-  }),
-  op({
-    ...crud('Contacts'),
-    method: 'get',
-    path: '/v1/contacts',
-    operationId: 'listContacts',
-    summary: 'List contacts',
-    scope: 'contacts:read',
-    list: true,
-    query: [
-      { name: 'phone', description: 'Only the contact with this E.164 number.' },
-      { name: 'external_id', description: 'Only the contact with this id of yours.' },
-    ],
-    response: O.listOf(O.Contact),
-  }),
-  op({
-    ...crud('Contacts'),
-    method: 'get',
-    path: '/v1/contacts/{id}',
-    operationId: 'retrieveContact',
-    summary: 'Retrieve a contact',
-    scope: 'contacts:read',
-    response: O.Contact,
-  }),
-  op({
-    ...crud('Contacts'),
-    method: 'delete',
-    path: '/v1/contacts/{id}',
-    operationId: 'deleteContact',
-    summary: 'Delete a contact and its records',
-    scope: 'contacts:write',
-    response: O.DeletedObject,
-  }),
-  op({
-    ...crud('Contacts'),
-    method: 'get',
-    path: '/v1/contacts/{id}/records',
-    operationId: 'listContactRecords',
-    summary: "List a contact's records",
-    scope: 'records:read',
-    list: true,
-    response: O.listOf(O.ContactRecord),
-  }),
-  op({
-    ...crud('Contacts'),
-    method: 'post',
-    path: '/v1/records',
-    operationId: 'upsertRecords',
-    summary: 'Create or update records',
-    description: 'Records with an `external_id` already stored are replaced.',
-    scope: 'records:write',
-    body: recordsSchema,
-    response: O.listOf(O.ContactRecord),
-  }),
   // Messaging
   op({
     ...crud('Messaging'),
