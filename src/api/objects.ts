@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import { CHANNELS, NUMBER_CHANNELS } from '../shared/conversations';
-import { EVENT_TYPES } from '../shared/webhooks';
 
 import { apiObject as component, unix, metadataObject as metadata } from '../models/wire';
 
@@ -106,33 +105,6 @@ export const WebhookEndpoint = component(
   }),
 );
 
-export const WebhookDelivery = component(
-  'WebhookDelivery',
-  'The delivery of one event to one endpoint, across its attempts.',
-  z.object({
-    id: z.string(),
-    object: z.literal('webhook_delivery'),
-    livemode: z.boolean(),
-    event: z.string(),
-    event_type: z.string(),
-    webhook_endpoint: z.string(),
-    trigger: z.enum(['automatic', 'redelivery']),
-    status: z.enum(['pending', 'succeeded', 'failed', 'canceled']),
-    reason: z.string().nullable(),
-    attempts: z.number().int(),
-    last_attempt: z
-      .object({
-        at: unix.nullable(),
-        status_code: z.number().int().nullable(),
-        latency_ms: z.number().nullable(),
-        error: z.string().nullable(),
-      })
-      .nullable(),
-    created: unix,
-    completed_at: unix.nullable(),
-  }),
-);
-
 export const WebhookDeliveryAttempt = component(
   'WebhookDeliveryAttempt',
   'One HTTP attempt of a delivery: when, the status code, the latency, the error.',
@@ -154,22 +126,6 @@ export const WebhookDeliveryAttempt = component(
     error: z.string().nullable(),
     error_code: z.string().nullable(),
     response_body: z.string().nullable(),
-  }),
-);
-
-export const Event = component(
-  'Event',
-  'Something that happened (spec section 5): its type, the object as it was, and its deliveries.',
-  z.object({
-    id: z.string().meta({ examples: ['evt_01jd5x2v7c0000000000000000'] }),
-    object: z.literal('event'),
-    type: z.enum(EVENT_TYPES),
-    created: unix,
-    livemode: z.boolean(),
-    api_version: z.string(),
-    data: z.object({ object: z.unknown() }),
-    pending_webhooks: z.number().int(),
-    webhook_deliveries: z.array(WebhookDelivery),
   }),
 );
 

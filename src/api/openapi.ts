@@ -20,7 +20,6 @@ import { API_OPERATIONS, type ApiOperation, type QueryParam } from './operations
 import { API_OBJECTS } from '../models/wire';
 import { connectorVersionSchema, publisherKeySchema } from './connectors';
 import { inboundMessageSchema, messageTemplateSchema, phoneNumberSchema, sendMessageSchema } from './conversations';
-import { redeliverSchema } from './events';
 import { usageQuerySchema } from './usage';
 import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from './webhooks';
 import { widgetMessageSchema, widgetSessionSchema } from './widget';
@@ -275,45 +274,7 @@ export const OPERATIONS: ApiOperation[] = [
       "The `livekit-client` package's UMD build (global `LivekitClient`), which the widget loads when the visitor starts a voice call. No key needed.",
     content: { 'application/javascript': { schema: { type: 'string' } } },
   }),
-  // Events and webhooks
-  op({
-    ...crud('Events'),
-    method: 'get',
-    path: '/v1/events',
-    operationId: 'listEvents',
-    summary: 'List events',
-    scope: 'events:read',
-    list: true,
-    query: [
-      { name: 'type', description: 'Only events of this type.' },
-      ...(['gte', 'lte', 'gt', 'lt'] as const).map((k) => ({
-        name: `created[${k}]`,
-        description: `Only events created ${{ gte: 'at or after', lte: 'at or before', gt: 'after', lt: 'before' }[k]} this unix time (seconds).`,
-        schema: z.string().regex(/^\d+$/),
-      })),
-    ],
-    response: O.listOf(O.Event),
-  }),
-  op({
-    ...crud('Events'),
-    method: 'get',
-    path: '/v1/events/{id}',
-    operationId: 'retrieveEvent',
-    summary: 'Retrieve an event and its deliveries',
-    scope: 'events:read',
-    response: O.Event,
-  }),
-  op({
-    ...crud('Events'),
-    method: 'post',
-    path: '/v1/events/{id}/redeliver',
-    operationId: 'redeliverEvent',
-    summary: 'Send an event again',
-    description: 'To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type.',
-    scope: 'webhooks:write',
-    body: redeliverSchema,
-    response: O.listOf(O.WebhookDelivery),
-  }),
+  // Webhooks
   op({
     ...crud('Webhooks'),
     method: 'post',

@@ -15,10 +15,12 @@
  * `webhook_delivery_attempt`).
  */
 import mongoose, { Schema, InferSchemaType } from 'mongoose';
+import { z } from 'zod';
 import { API_VERSION } from '../config';
 import { openSecret } from '../secrets';
 import type { WebhookDeliveryInput } from '../shared/webhooks';
 import { schemaOptions, seconds } from './store';
+import { apiObject, unix } from './wire';
 
 const base = schemaOptions;
 
@@ -134,8 +136,37 @@ export function renderWebhookEndpoint(doc: WebhookEndpointDoc, opts: { withSecre
   };
 }
 
+/** The `webhook_delivery` object as the API answers it (the OpenAPI component `WebhookDelivery`). */
+export const WebhookDeliveryObject = apiObject(
+  'WebhookDelivery',
+  'The delivery of one event to one endpoint, across its attempts.',
+  z.object({
+    id: z.string(),
+    object: z.literal('webhook_delivery'),
+    livemode: z.boolean(),
+    event: z.string(),
+    event_type: z.string(),
+    webhook_endpoint: z.string(),
+    trigger: z.enum(['automatic', 'redelivery']),
+    status: z.enum(['pending', 'succeeded', 'failed', 'canceled']),
+    reason: z.string().nullable(),
+    attempts: z.number().int(),
+    last_attempt: z
+      .object({
+        at: unix.nullable(),
+        status_code: z.number().int().nullable(),
+        latency_ms: z.number().nullable(),
+        error: z.string().nullable(),
+      })
+      .nullable(),
+    created: unix,
+    completed_at: unix.nullable(),
+  }),
+);
+export type WebhookDeliveryObject = z.output<typeof WebhookDeliveryObject>;
+
 /** The `webhook_delivery` object: one event to one endpoint, with its state and last attempt. */
-export function renderWebhookDelivery(doc: WebhookDeliveryDoc) {
+export function renderWebhookDelivery(doc: WebhookDeliveryDoc): WebhookDeliveryObject {
   return {
     id: doc._id,
     object: 'webhook_delivery' as const,
@@ -214,7 +245,7 @@ export function newDeliveryDoc(input: WebhookDeliveryInput, nowMs: number): Webh
  */
 export async function withDeliveryState<T extends Record<string, unknown>>(
   events: T[],
-): Promise<(T & { pending_webhooks: number; webhook_deliveries: ReturnType<typeof renderWebhookDelivery>[] })[]> {
+): Promise<(T & { pending_webhooks: number; webhook_deliveries: WebhookDeliveryObject[] })[]> {
   const ids = events.map((e) => String(e.id));
   const docs = ids.length
     ? ((await WebhookDelivery.find({ event_id: { $in: ids } }).lean()) as WebhookDeliveryDoc[])
