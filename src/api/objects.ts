@@ -179,39 +179,6 @@ export const Connector = component(
   }),
 );
 
-const count = z.number().int();
-const measures = {
-  calls: z.object({
-    count,
-    answered: count,
-    by_status: z.record(z.string(), count),
-    talk_seconds: count,
-    billable_minutes: count,
-  }),
-  messages: z.object({
-    outbound: z.object({ sms: count, whatsapp: count, whatsapp_template: count, web: count }),
-    inbound: z.object({ sms: count, whatsapp: count, web: count }),
-  }),
-  llm: z.object({ requests: count, prompt_tokens: count, completion_tokens: count }),
-  knowledge: z.object({ searches: count }),
-  webhooks: z.object({ attempts: count, succeeded: count }),
-};
-
-export const Usage = component(
-  'Usage',
-  "The organization's usage over a period of local days: totals and one entry per day.",
-  z.object({
-    object: z.literal('usage'),
-    livemode: z.boolean(),
-    from: z.string(),
-    to: z.string(),
-    timezone: z.string(),
-    as_of: unix,
-    totals: z.object(measures),
-    daily: z.array(z.object({ date: z.string(), ...measures })),
-  }),
-);
-
 export const WidgetSession = component(
   'WidgetSession',
   "A browser widget's session: its `token` (only in the answer that opens it; valid 24 hours) authenticates the widget's messages, stream and voice.",

@@ -20,7 +20,6 @@ import { API_OPERATIONS, type ApiOperation, type QueryParam } from './operations
 import { API_OBJECTS } from '../models/wire';
 import { connectorVersionSchema, publisherKeySchema } from './connectors';
 import { inboundMessageSchema, messageTemplateSchema, phoneNumberSchema, sendMessageSchema } from './conversations';
-import { usageQuerySchema } from './usage';
 import { createWebhookEndpointSchema, updateWebhookEndpointSchema } from './webhooks';
 import { widgetMessageSchema, widgetSessionSchema } from './widget';
 
@@ -346,26 +345,6 @@ export const OPERATIONS: ApiOperation[] = [
     list: true,
     query: [{ name: 'event', description: "Only this event's attempts (`evt_…`)." }],
     response: O.listOf(O.WebhookDeliveryAttempt),
-  }),
-  // Usage
-  op({
-    ...crud('Usage'),
-    method: 'get',
-    path: '/v1/usage',
-    operationId: 'retrieveUsage',
-    summary: 'Retrieve usage',
-    description:
-      'Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at most 366 days.',
-    scope: 'usage:read',
-    query: Object.entries(usageQuerySchema.shape).map(([name]) => ({
-      name,
-      description: {
-        from: 'First day, `YYYY-MM-DD`.',
-        to: 'Last day, `YYYY-MM-DD`.',
-        timezone: 'IANA time zone of the days (default `UTC`).',
-      }[name]!,
-    })),
-    response: O.Usage,
   }),
   // Connectors
   op({
