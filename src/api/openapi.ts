@@ -507,61 +507,6 @@ export const OPERATIONS: ApiOperation[] = [
       'The Prometheus text format. From loopback without a token, else with `Authorization: Bearer <METRICS_TOKEN>` (403 otherwise).',
     content: { 'text/plain': { schema: { type: 'string' } } },
   }),
-  // Twilio's callbacks: called by Twilio, not by users; documented so the contract is whole.
-  op({
-    tag: 'Twilio callbacks',
-    method: 'post',
-    path: '/twilio/voice/{callId}',
-    operationId: 'twilioVoice',
-    summary: 'TwiML for a live call Twilio has connected',
-    description: "`<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`.",
-    twilioForm: { CallSid: "The call's SID at Twilio (CA…)." },
-    content: { 'text/xml': { schema: { type: 'string' } } },
-  }),
-  op({
-    tag: 'Twilio callbacks',
-    method: 'post',
-    path: '/twilio/status/{callId}',
-    operationId: 'twilioCallStatus',
-    summary: "A live call's status callback",
-    twilioForm: {
-      CallSid: "The call's SID at Twilio.",
-      CallStatus: 'queued, ringing, in-progress, completed, busy, no-answer, failed or canceled.',
-    },
-    okStatus: '204',
-  }),
-  op({
-    tag: 'Twilio callbacks',
-    method: 'post',
-    path: '/twilio/messaging',
-    operationId: 'twilioInboundMessage',
-    summary: 'An inbound WhatsApp or SMS message',
-    description:
-      'Answered with empty TwiML; the assistant replies through the API. 400 naming `MessageSid`, `From` or `To` when unusable.',
-    twilioForm: {
-      MessageSid: 'SM… or MM…',
-      From: 'The customer, E.164 (`whatsapp:` prefixed on WhatsApp).',
-      To: 'The service number, likewise.',
-      Body: 'The text.',
-      NumMedia: 'How many media attachments.',
-    },
-    content: { 'text/xml': { schema: { type: 'string' } } },
-  }),
-  ...(['/twilio/messaging/status', '/twilio/messaging/status/{messageId}'] as const).map((p) =>
-    op({
-      tag: 'Twilio callbacks',
-      method: 'post',
-      path: p,
-      operationId: p.endsWith('}') ? 'twilioMessageStatusOf' : 'twilioMessageStatus',
-      summary: p.endsWith('}') ? "A sent message's status callback" : 'A message status callback, found by MessageSid',
-      twilioForm: {
-        MessageSid: "The message's SID.",
-        MessageStatus: 'queued, sent, delivered, read, undelivered or failed.',
-        ErrorCode: "Twilio's error code, on failure.",
-      },
-      okStatus: '204',
-    }),
-  ),
 ];
 
 /**
