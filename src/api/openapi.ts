@@ -16,7 +16,13 @@ import { z } from 'zod';
 import { API_VERSION } from '../config';
 import { CHANNELS } from '../shared/conversations';
 import * as O from './objects';
-import { API_OPERATIONS, type ApiOperation, type QueryParam } from './operations';
+import {
+  API_OPERATIONS,
+  operation as declareOperation,
+  operationsRouter,
+  type ApiOperation,
+  type QueryParam,
+} from './operations';
 import { API_OBJECTS } from '../models/wire';
 import { connectorVersionSchema, publisherKeySchema } from './connectors';
 import { inboundMessageSchema, messageTemplateSchema, phoneNumberSchema, sendMessageSchema } from './conversations';
@@ -450,63 +456,6 @@ export const OPERATIONS: ApiOperation[] = [
       'application/x-tar': { schema: { type: 'string', contentMediaType: 'application/x-tar' } },
     },
   }),
-  // The service
-  op({
-    tag: 'Service',
-    method: 'get',
-    path: '/v1/openapi.json',
-    operationId: 'retrieveOpenApiDocument',
-    summary: 'This document',
-    description: 'No key needed.',
-    content: { 'application/json': { schema: { type: 'object' } } },
-  }),
-  op({
-    tag: 'Service',
-    method: 'get',
-    path: '/healthz',
-    operationId: 'health',
-    summary: 'Liveness',
-    description: '200 while the process is up. No key needed.',
-    content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' } } } } },
-  }),
-  op({
-    tag: 'Service',
-    method: 'get',
-    path: '/readyz',
-    operationId: 'readiness',
-    summary: 'Readiness',
-    description: '200 when MongoDB and Temporal both answer, else 503 naming what is down. No key needed.',
-    content: {
-      'application/json': {
-        schema: {
-          type: 'object',
-          properties: {
-            status: { enum: ['ready', 'unavailable'] },
-            mongodb: { enum: ['ok', 'down'] },
-            temporal: { enum: ['ok', 'down'] },
-          },
-        },
-      },
-    },
-  }),
-  op({
-    tag: 'Service',
-    method: 'get',
-    path: '/docs',
-    operationId: 'reference',
-    summary: 'This document, rendered (Swagger UI)',
-    content: { 'text/html': { schema: { type: 'string' } } },
-  }),
-  op({
-    tag: 'Service',
-    method: 'get',
-    path: '/metrics',
-    operationId: 'metrics',
-    summary: 'Prometheus metrics',
-    description:
-      'The Prometheus text format. From loopback without a token, else with `Authorization: Bearer <METRICS_TOKEN>` (403 otherwise).',
-    content: { 'text/plain': { schema: { type: 'string' } } },
-  }),
 ];
 
 /**
@@ -755,22 +704,44 @@ function buildDocument(): JsonSchema {
   };
 }
 
-/**
- * `GET /v1/openapi.json` (the document, no key) and `GET /docs` (Swagger UI over it, from the
- * `swagger-ui-dist` package's files). Mounted before the API's key check.
- */
-export function openApiRouter(): Router {
-  const router = Router();
-  router.get('/v1/openapi.json', (req, res) => {
+/** `GET /v1/openapi.json`: the document, its server the request's own origin. No key needed. */
+const retrieveOpenApiDocument = declareOperation({
+  method: 'get',
+  path: '/v1/openapi.json',
+  operationId: 'retrieveOpenApiDocument',
+  tag: 'Service',
+  summary: 'This document',
+  description: 'No key needed.',
+  content: { 'application/json': { schema: { type: 'object' } } },
+  handler: (req, res) => {
     res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`));
-  });
-  const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-  router.get(['/docs', '/docs/'], (_req, res) => {
+  },
+});
+
+/** `GET /docs` (and `/docs/`): the Swagger UI page over the document, under a same-origin CSP. */
+const reference = declareOperation({
+  method: 'get',
+  path: '/docs',
+  operationId: 'reference',
+  tag: 'Service',
+  summary: 'This document, rendered (Swagger UI)',
+  content: { 'text/html': { schema: { type: 'string' } } },
+  handler: (_req, res) => {
     res
       .type('html')
       .set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'")
       .send(DOCS_PAGE);
-  });
+  },
+});
+
+/**
+ * `GET /v1/openapi.json` (the document, no key) and `GET /docs` (Swagger UI over it, from the
+ * `swagger-ui-dist` package's files, `UNDOCUMENTED_ROUTES`). Mounted before the API's key check.
+ */
+export function openApiRouter(): Router {
+  const router = Router();
+  router.use(operationsRouter('', [retrieveOpenApiDocument, reference]));
+  const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   router.get('/docs/init.js', (_req, res) => void res.type('js').send(DOCS_INIT));
   router.use('/docs', express.static(assets, { index: false, fallthrough: true }));
   return router;
