@@ -163,10 +163,9 @@ export const WebhookDeliveryObject = apiObject(
     completed_at: unix.nullable(),
   }),
 );
-export type WebhookDeliveryObject = z.output<typeof WebhookDeliveryObject>;
 
 /** The `webhook_delivery` object: one event to one endpoint, with its state and last attempt. */
-export function renderWebhookDelivery(doc: WebhookDeliveryDoc): WebhookDeliveryObject {
+export function renderWebhookDelivery(doc: WebhookDeliveryDoc): z.output<typeof WebhookDeliveryObject> {
   return {
     id: doc._id,
     object: 'webhook_delivery' as const,
@@ -245,7 +244,7 @@ export function newDeliveryDoc(input: WebhookDeliveryInput, nowMs: number): Webh
  */
 export async function withDeliveryState<T extends Record<string, unknown>>(
   events: T[],
-): Promise<(T & { pending_webhooks: number; webhook_deliveries: WebhookDeliveryObject[] })[]> {
+): Promise<(T & { pending_webhooks: number; webhook_deliveries: ReturnType<typeof renderWebhookDelivery>[] })[]> {
   const ids = events.map((e) => String(e.id));
   const docs = ids.length
     ? ((await WebhookDelivery.find({ event_id: { $in: ids } }).lean()) as WebhookDeliveryDoc[])
