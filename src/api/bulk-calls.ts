@@ -222,8 +222,7 @@ const bulkCallBody = createBulkCallSchema.extend({
  * `POST /v1/bulk-calls` → the `bulk_call`, `running`. Contacts: up to 10,000 E.164 strings or
  * `{phone, name?, external_id?, context?, metadata?, simulation?}`; a number given twice is called once
  * (`duplicates_removed`). Live keys: `from` required, Twilio must be configured (else 503), no
- * `simulation`. 404 naming `agent_id` / `form_id` when unknown. The handler parses the body itself, so
- * that a bad row is named `contacts[17].phone` (`parseIndexed`).
+ * `simulation`. 404 naming `agent_id` / `form_id` when unknown.
  */
 const createBulkCall = (temporal: Client) =>
   operation({
@@ -234,7 +233,7 @@ const createBulkCall = (temporal: Client) =>
     summary: 'Start a bulk call campaign',
     description: `Up to ${MAX_CONTACTS} contacts; a bad row is a 400 naming it (\`contacts[17].phone\`); duplicate numbers are dialed once. Calling windows are local to each contact.`,
     scope: 'calls:write',
-    bodyDoc: bulkCallBody,
+    bodyDoc: bulkCallBody, // parsed by the handler (`parseIndexed`), so that a bad row is named `contacts[17].phone`
     example: {
       agent_id: 'agent_01jd5x2v7c0000000000000000',
       form_id: 'form_01jd5x2v7c0000000000000000',

@@ -73,6 +73,31 @@ const liveStatuses = ['ringing', 'in_progress'];
 
 const tag = 'Twilio callbacks';
 
+/**
+ * Routes under `/twilio` (mounted there by src/api/app.ts): the form parser and the signature check
+ * for every callback, then the messaging callbacks (src/api/twilio-messaging.ts) and the call's.
+ */
+export function twilioRouter(temporal: Client): Router {
+  const router = Router();
+  router.use(express.urlencoded({ extended: false, limit: '64kb' }));
+  router.use((req, _res, next) => {
+    if (!signatureValid(req.get('X-Twilio-Signature'), publicUrl(req.originalUrl), req.body ?? {})) {
+      return next(
+        new ApiError(
+          403,
+          'permission_error',
+          'twilio_signature_invalid',
+          'The X-Twilio-Signature header does not verify.',
+        ),
+      );
+    }
+    next();
+  });
+  router.use('/messaging', twilioMessagingRouter(temporal));
+  router.use(operationsRouter('/twilio', [twilioVoice, twilioCallStatus(temporal)]));
+  return router;
+}
+
 /** `POST /twilio/voice/{id}` (form: `CallSid`) → TwiML connecting the call to ConversationRelay, or `<Hangup/>`. */
 const twilioVoice = operation({
   method: 'post',
@@ -130,31 +155,6 @@ const twilioCallStatus = (temporal: Client) =>
       res.status(204).end();
     },
   });
-
-/**
- * Routes under `/twilio` (mounted there by src/api/app.ts): the form parser and the signature check
- * for every callback, then the messaging callbacks (src/api/twilio-messaging.ts) and the call's.
- */
-export function twilioRouter(temporal: Client): Router {
-  const router = Router();
-  router.use(express.urlencoded({ extended: false, limit: '64kb' }));
-  router.use((req, _res, next) => {
-    if (!signatureValid(req.get('X-Twilio-Signature'), publicUrl(req.originalUrl), req.body ?? {})) {
-      return next(
-        new ApiError(
-          403,
-          'permission_error',
-          'twilio_signature_invalid',
-          'The X-Twilio-Signature header does not verify.',
-        ),
-      );
-    }
-    next();
-  });
-  router.use('/messaging', twilioMessagingRouter(temporal));
-  router.use(operationsRouter('/twilio', [twilioVoice, twilioCallStatus(temporal)]));
-  return router;
-}
 
 /** The ConversationRelay endpoint attached to an HTTP server. */
 export interface ConversationRelay {
