@@ -4,10 +4,9 @@
  * Temporal cluster (DESIGN.md section 2).
  */
 import express, { Router } from 'express';
-import mongoose from 'mongoose';
 import type { Client } from '@temporalio/client';
 import { authenticate, errorHandler, jsonBody, jsonContentType, requestContext, unknownRoute } from './middleware';
-import { metricsRoute, observeRequests } from './observe';
+import { observeRequests, operatorRouter } from './observe';
 import { agentsRouter } from './agents';
 import { bulkCallBodyParser, bulkCallsRouter } from './bulk-calls';
 import { formsRouter } from './forms';
@@ -41,25 +40,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(observeRequests);
   app.use(requestContext);
 
-  /** `GET /healthz`: 200 while the process is up. */
-  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
-  /** `GET /readyz`: 200 when MongoDB and Temporal both answer, else 503 naming what is down. */
-  app.get('/readyz', async (_req, res) => {
-    const [mongo, temporal] = await Promise.all([
-      withTimeout(mongoose.connection.db?.admin().ping() ?? Promise.reject(new Error('not connected'))),
-      withTimeout(deps.temporal.connection.workflowService.getSystemInfo({})),
-    ]);
-    const ok = mongo && temporal;
-    res.status(ok ? 200 : 503).json({
-      status: ok ? 'ready' : 'unavailable',
-      mongodb: mongo ? 'ok' : 'down',
-      temporal: temporal ? 'ok' : 'down',
-    });
-  });
-
-  /** `GET /metrics`: Prometheus text (src/api/observe.ts); `METRICS_TOKEN` or loopback only. */
-  app.get('/metrics', metricsRoute);
-
+  app.use(operatorRouter(deps.temporal)); // `GET /healthz`, `/readyz`, `/metrics`: no key needed
   app.use('/twilio', twilioRouter(deps.temporal));
   app.use(openApiRouter()); // `GET /v1/openapi.json` and `/docs`: no key needed
   app.use(widgetAssetsRouter()); // `GET /widget.js` and the demo page `/widget/demo`
@@ -95,18 +76,4 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(unknownRoute);
   app.use(errorHandler);
   return app;
-}
-
-async function withTimeout(p: Promise<unknown>, ms = 2000): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      p.then(() => true),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
-    ]);
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
 }

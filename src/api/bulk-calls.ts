@@ -27,7 +27,9 @@ import { config, telephonyConfigured } from '../config';
 import { findLiveAgent } from '../models/agents';
 import {
   BulkCall,
+  BulkCallObject,
   BulkCallResult,
+  BulkCallResultObject,
   effectiveResultStatus,
   initialCounts,
   renderBulkCall,
@@ -39,6 +41,7 @@ import {
 } from '../models/bulk-calls';
 import { Form, formFields } from '../models/forms';
 import { insertIfAbsent, type WithId } from '../models/store';
+import { listOf } from '../models/wire';
 import {
   DAY_NAMES,
   isTimeZone,
@@ -66,7 +69,8 @@ import { simulationSchema } from './calls';
 import { authenticate, requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { e164, isE164, metadata, parseBody, acceptsQuery, LIST_QUERY, queryFilters } from './validation';
+import { operation, operationsRouter } from './operations';
+import { e164, isE164, metadata, parseBody, queryFilters } from './validation';
 
 /** Contacts one request may carry. */
 export const MAX_CONTACTS = 10_000;
@@ -210,148 +214,205 @@ function parseContacts(
   return { contacts, given, duplicates };
 }
 
-/** Routes under `/v1/bulk-calls`; `temporal` starts and updates campaign workflows. */
-export function bulkCallsRouter(temporal: Client): Router {
-  const router = Router();
+const tag = 'Bulk calls';
 
-  /**
-   * `POST /v1/bulk-calls` → the `bulk_call`, `running`. Contacts: up to 10,000 E.164 strings or
-   * `{phone, name?, external_id?, context?, metadata?, simulation?}`; a number given twice is called once
-   * (`duplicates_removed`). Live keys: `from` required, Twilio must be configured (else 503), no
-   * `simulation`. 404 naming `agent_id` / `form_id` when unknown (a deleted agent is unknown).
-   */
-  router.post('/', requireScope('calls:write'), async (req, res) => {
-    const body = parseIndexed(createBulkCallSchema, req.body);
-    const { livemode, orgId } = req.auth!;
-    if (livemode && body.simulation)
-      throw invalidParam(
-        'simulation',
-        'simulation is only accepted with a test-mode key; live calls ring real phones.',
-      );
-    if (livemode && !body.from)
-      throw missingParam('from', 'Missing required param: from (live calls need the service number to call from).');
-    if (body.schedule && secondsOfDay(body.schedule.window.end) <= secondsOfDay(body.schedule.window.start)) {
-      throw invalidParam(
-        'schedule.window.end',
-        'Invalid schedule.window.end: must be after schedule.window.start (same day, local time).',
-      );
-    }
-    if (body.schedule?.ends_at !== undefined && body.schedule.ends_at * 1000 <= Date.now()) {
-      throw invalidParam('schedule.ends_at', 'Invalid schedule.ends_at: must be in the future (unix seconds).');
-    }
-    const campaignMetadata = body.metadata ?? {};
-    const { contacts, given, duplicates } = parseContacts(body.contacts, campaignMetadata, livemode);
-    const [agent, form] = await Promise.all([
-      findLiveAgent({ orgId, livemode }, body.agent_id),
-      Form.findOne({ _id: body.form_id, org_id: orgId, livemode }).lean(),
-    ]);
-    if (!agent) throw notFound('agent', body.agent_id, 'agent_id');
-    if (!form) throw notFound('form', body.form_id, 'form_id');
-    if (livemode && !telephonyConfigured()) {
-      throw new ApiError(
-        503,
-        'api_error',
-        'telephony_not_configured',
-        'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
-      );
-    }
-    const schedule: CampaignSchedule | null = body.schedule
-      ? {
-          window: body.schedule.window,
-          days: body.schedule.days ?? [...DAY_NAMES],
-          ...(body.schedule.timezone ? { timezone: body.schedule.timezone } : {}),
-          ...(body.schedule.ends_at !== undefined ? { ends_at: body.schedule.ends_at } : {}),
-        }
-      : null;
-    const retry = body.retry
-      ? {
-          max_attempts: body.retry.max_attempts ?? RETRY_DEFAULTS.max_attempts,
-          on: body.retry.on ?? RETRY_DEFAULTS.on,
-          interval_seconds: body.retry.interval_seconds ?? RETRY_DEFAULTS.interval_seconds,
-        }
-      : { max_attempts: 1, on: [], interval_seconds: 0 };
+/** The campaign body as documented: each contact an E.164 string or a contact object (`parseContacts`). */
+const bulkCallBody = createBulkCallSchema.extend({
+  contacts: z
+    .array(z.union([e164, bulkContactSchema]))
+    .min(1)
+    .max(MAX_CONTACTS),
+});
 
-    await idempotent(req, res, 'bulk', async (bulkCallId) => {
-      const now = Date.now();
-      const rows = contacts.map((c, index) => ({
-        _id: bulkCallResultId(bulkCallId, index),
-        bulk_call_id: bulkCallId,
-        org_id: orgId,
-        livemode,
-        index,
-        phone: c.phone,
-        contact_json: JSON.stringify(given[index]),
-        status: 'pending',
-        attempts: 0,
-        call_ids: [],
-        form_json: null,
-        updated_ms: now,
-      }));
-      await insertRows(rows);
-      const record = {
-        _id: bulkCallId,
-        org_id: orgId,
-        livemode,
-        name: body.name ?? null,
-        agent_id: agent._id,
-        form_id: form._id,
-        from: body.from ?? null,
-        max_concurrency: body.max_concurrency ?? CONCURRENCY.default,
-        max_duration_seconds: body.max_duration_seconds ?? MAX_DURATION.default,
-        schedule_json: schedule ? JSON.stringify(schedule) : null,
-        retry_json: JSON.stringify(retry),
-        metadata_json: JSON.stringify(campaignMetadata),
-        simulation_json: !livemode && body.simulation ? JSON.stringify(body.simulation) : null,
-        duplicates_removed: duplicates,
-        status: 'running',
-        counts: initialCounts(contacts.length),
-        created: Math.floor(idTime(bulkCallId) / 1000),
-        completed_ms: null,
-        updated_ms: now,
-      };
-      await startBulkCallWorkflow(
-        temporal,
-        {
-          bulkCallId,
-          orgId,
+/**
+ * `POST /v1/bulk-calls` → the `bulk_call`, `running`. Contacts: up to 10,000 E.164 strings or
+ * `{phone, name?, external_id?, context?, metadata?, simulation?}`; a number given twice is called once
+ * (`duplicates_removed`). Live keys: `from` required, Twilio must be configured (else 503), no
+ * `simulation`. 404 naming `agent_id` / `form_id` when unknown (a deleted agent is unknown).
+ */
+const createBulkCall = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/v1/bulk-calls',
+    operationId: 'createBulkCall',
+    tag,
+    summary: 'Start a bulk call campaign',
+    description: `Up to ${MAX_CONTACTS} contacts; a bad row is a 400 naming it (\`contacts[17].phone\`); duplicate numbers are dialed once. Calling windows are local to each contact.`,
+    scope: 'calls:write',
+    bodyDoc: bulkCallBody, // parsed by the handler (`parseIndexed`), so that a bad row is named `contacts[17].phone`
+    example: {
+      agent_id: 'agent_01jd5x2v7c0000000000000000',
+      form_id: 'form_01jd5x2v7c0000000000000000',
+      contacts: ['+14155550123', { phone: '+14155550124', name: 'Ada' }],
+      schedule: { window: { start: '09:00', end: '18:00' }, days: ['mon', 'tue', 'wed', 'thu', 'fri'] },
+      retry: { max_attempts: 3, on: ['busy', 'no_answer'], interval_seconds: 3600 },
+    },
+    response: BulkCallObject,
+    handler: async (req, res) => {
+      const body = parseIndexed(createBulkCallSchema, req.body);
+      const { livemode, orgId } = req.auth!;
+      if (livemode && body.simulation)
+        throw invalidParam(
+          'simulation',
+          'simulation is only accepted with a test-mode key; live calls ring real phones.',
+        );
+      if (livemode && !body.from)
+        throw missingParam('from', 'Missing required param: from (live calls need the service number to call from).');
+      if (body.schedule && secondsOfDay(body.schedule.window.end) <= secondsOfDay(body.schedule.window.start)) {
+        throw invalidParam(
+          'schedule.window.end',
+          'Invalid schedule.window.end: must be after schedule.window.start (same day, local time).',
+        );
+      }
+      if (body.schedule?.ends_at !== undefined && body.schedule.ends_at * 1000 <= Date.now()) {
+        throw invalidParam('schedule.ends_at', 'Invalid schedule.ends_at: must be in the future (unix seconds).');
+      }
+      const campaignMetadata = body.metadata ?? {};
+      const { contacts, given, duplicates } = parseContacts(body.contacts, campaignMetadata, livemode);
+      const [agent, form] = await Promise.all([
+        findLiveAgent({ orgId, livemode }, body.agent_id),
+        Form.findOne({ _id: body.form_id, org_id: orgId, livemode }).lean(),
+      ]);
+      if (!agent) throw notFound('agent', body.agent_id, 'agent_id');
+      if (!form) throw notFound('form', body.form_id, 'form_id');
+      if (livemode && !telephonyConfigured()) {
+        throw new ApiError(
+          503,
+          'api_error',
+          'telephony_not_configured',
+          'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
+        );
+      }
+      const schedule: CampaignSchedule | null = body.schedule
+        ? {
+            window: body.schedule.window,
+            days: body.schedule.days ?? [...DAY_NAMES],
+            ...(body.schedule.timezone ? { timezone: body.schedule.timezone } : {}),
+            ...(body.schedule.ends_at !== undefined ? { ends_at: body.schedule.ends_at } : {}),
+          }
+        : null;
+      const retry = body.retry
+        ? {
+            max_attempts: body.retry.max_attempts ?? RETRY_DEFAULTS.max_attempts,
+            on: body.retry.on ?? RETRY_DEFAULTS.on,
+            interval_seconds: body.retry.interval_seconds ?? RETRY_DEFAULTS.interval_seconds,
+          }
+        : { max_attempts: 1, on: [], interval_seconds: 0 };
+
+      await idempotent(req, res, 'bulk', async (bulkCallId) => {
+        const now = Date.now();
+        const rows = contacts.map((c, index) => ({
+          _id: bulkCallResultId(bulkCallId, index),
+          bulk_call_id: bulkCallId,
+          org_id: orgId,
           livemode,
-          total: contacts.length,
-          maxConcurrency: record.max_concurrency,
-          retry: { maxAttempts: retry.max_attempts, on: retry.on, intervalMs: retry.interval_seconds * 1000 },
-          endsAtMs: schedule?.ends_at !== undefined ? schedule.ends_at * 1000 : null,
-          pageSize: config().bulkCallPageSize,
-          record,
-        },
-        agent._id,
-      );
-      // The workflow's first activity writes this document too (insert-if-absent): a crash here loses nothing.
-      await insertIfAbsent(BulkCall, record);
-      const stored = await BulkCall.findById(bulkCallId).lean();
-      return { status: 200, body: renderBulkCall(stored ?? record) };
-    });
+          index,
+          phone: c.phone,
+          contact_json: JSON.stringify(given[index]),
+          status: 'pending',
+          attempts: 0,
+          call_ids: [],
+          form_json: null,
+          updated_ms: now,
+        }));
+        await insertRows(rows);
+        const record = {
+          _id: bulkCallId,
+          org_id: orgId,
+          livemode,
+          name: body.name ?? null,
+          agent_id: agent._id,
+          form_id: form._id,
+          from: body.from ?? null,
+          max_concurrency: body.max_concurrency ?? CONCURRENCY.default,
+          max_duration_seconds: body.max_duration_seconds ?? MAX_DURATION.default,
+          schedule_json: schedule ? JSON.stringify(schedule) : null,
+          retry_json: JSON.stringify(retry),
+          metadata_json: JSON.stringify(campaignMetadata),
+          simulation_json: !livemode && body.simulation ? JSON.stringify(body.simulation) : null,
+          duplicates_removed: duplicates,
+          status: 'running',
+          counts: initialCounts(contacts.length),
+          created: Math.floor(idTime(bulkCallId) / 1000),
+          completed_ms: null,
+          updated_ms: now,
+        };
+        await startBulkCallWorkflow(
+          temporal,
+          {
+            bulkCallId,
+            orgId,
+            livemode,
+            total: contacts.length,
+            maxConcurrency: record.max_concurrency,
+            retry: { maxAttempts: retry.max_attempts, on: retry.on, intervalMs: retry.interval_seconds * 1000 },
+            endsAtMs: schedule?.ends_at !== undefined ? schedule.ends_at * 1000 : null,
+            pageSize: config().bulkCallPageSize,
+            record,
+          },
+          agent._id,
+        );
+        // The workflow's first activity writes this document too (insert-if-absent): a crash here loses nothing.
+        await insertIfAbsent(BulkCall, record);
+        const stored = await BulkCall.findById(bulkCallId).lean();
+        return { status: 200, body: renderBulkCall(stored ?? record) };
+      });
+    },
   });
 
-  /** `GET /v1/bulk-calls` → campaigns, newest first; optional filter `status`. */
-  router.get('/', requireScope('calls:read'), acceptsQuery(...LIST_QUERY, 'status'), async (req, res) => {
+/** `GET /v1/bulk-calls` → campaigns, newest first; optional filter `status`. */
+const listBulkCalls = operation({
+  method: 'get',
+  path: '/v1/bulk-calls',
+  operationId: 'listBulkCalls',
+  tag,
+  summary: 'List campaigns',
+  scope: 'calls:read',
+  list: true,
+  query: [{ name: 'status', description: 'Only campaigns in this status.', schema: BulkCallObject.shape.status }],
+  response: listOf(BulkCallObject),
+  handler: async (req, res) => {
     const filter = {
       org_id: req.auth!.orgId,
       livemode: req.auth!.livemode,
       ...queryFilters(req.query, { status: BULK_CALL_STATUSES }),
     };
     res.json(await listPage(req, BulkCall, filter, renderBulkCall));
-  });
+  },
+});
 
-  /** `GET /v1/bulk-calls/{id}` → the campaign; 404 `resource_missing`. */
-  router.get('/:id', requireScope('calls:read'), acceptsQuery(), async (req, res) => {
+/** `GET /v1/bulk-calls/{id}` → the campaign; 404 `resource_missing`. */
+const retrieveBulkCall = operation({
+  method: 'get',
+  path: '/v1/bulk-calls/{id}',
+  operationId: 'retrieveBulkCall',
+  tag,
+  summary: 'Retrieve a campaign',
+  scope: 'calls:read',
+  response: BulkCallObject,
+  handler: async (req, res) => {
     res.json(renderBulkCall(await findBulkCall(req)));
-  });
+  },
+});
 
-  /**
-   * `GET /v1/bulk-calls/{id}/results` → one `bulk_call_result` per contact, in contact order (`limit`,
-   * `starting_after`, `ending_before` take result ids; filter `status`). With `Accept: text/csv`: every
-   * result (of that status) as CSV, one row per contact, one `form.<key>` column per form field.
-   */
-  router.get('/:id/results', requireScope('calls:read'), acceptsQuery(...LIST_QUERY, 'status'), async (req, res) => {
+/**
+ * `GET /v1/bulk-calls/{id}/results` → one `bulk_call_result` per contact, in contact order (`limit`,
+ * `starting_after`, `ending_before` take result ids; filter `status`). With `Accept: text/csv`: every
+ * result (of that status) as CSV, one row per contact, one `form.<key>` column per form field.
+ */
+const listBulkCallResults = operation({
+  method: 'get',
+  path: '/v1/bulk-calls/{id}/results',
+  operationId: 'listBulkCallResults',
+  tag,
+  summary: "List a campaign's results",
+  description: 'One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV.',
+  scope: 'calls:read',
+  list: true,
+  query: [{ name: 'status', description: 'Only results in this status.', schema: z.enum(RESULT_STATUSES) }],
+  response: listOf(BulkCallResultObject),
+  content: { 'text/csv': { schema: { type: 'string' } } },
+  handler: async (req, res) => {
     const campaign = await findBulkCall(req);
     const filter: Record<string, unknown> = { bulk_call_id: campaign._id };
     const status = req.query.status;
@@ -372,20 +433,35 @@ export function bulkCallsRouter(temporal: Client): Router {
       ));
     }
     res.json(await resultsPage(req, campaign._id, campaign.pending_ended_as ?? null, filter));
-  });
+  },
+});
 
-  for (const [action, update] of [
-    ['pause', pauseUpdate],
-    ['resume', resumeUpdate],
-    ['cancel', cancelUpdate],
-  ] as const) {
-    /**
-     * `POST /v1/bulk-calls/{id}/{pause|resume|cancel}` (no body, Idempotency-Key) → the campaign once the
-     * store shows the change. Pause stops new dials at once (calls in flight finish); cancel ends every
-     * pending contact `canceled`. 409 `bulk_call_ended` when the campaign is over (a canceled campaign
-     * may be canceled again: it is returned as it is).
-     */
-    router.post(`/:id/${action}`, requireScope('calls:write'), async (req, res) => {
+/**
+ * `POST /v1/bulk-calls/{id}/{pause|resume|cancel}` (no body, Idempotency-Key) → the campaign once the
+ * store shows the change. Pause stops new dials at once (calls in flight finish); cancel ends every
+ * pending contact `canceled`. 409 `bulk_call_ended` when the campaign is over (a canceled campaign
+ * may be canceled again: it is returned as it is).
+ */
+const campaignAction = (
+  temporal: Client,
+  action: 'pause' | 'resume' | 'cancel',
+  update: typeof pauseUpdate | typeof resumeUpdate | typeof cancelUpdate,
+) =>
+  operation({
+    method: 'post',
+    path: `/v1/bulk-calls/{id}/${action}`,
+    operationId: `${action}BulkCall`,
+    tag,
+    summary: `${action[0].toUpperCase()}${action.slice(1)} a campaign`,
+    description: {
+      pause: 'No new dials from now; calls in flight finish.',
+      resume: 'Dials again where it stopped.',
+      cancel: 'Every pending contact ends `canceled`; calls in flight finish.',
+    }[action],
+    scope: 'calls:write',
+    body: null,
+    response: BulkCallObject,
+    handler: async (req, res) => {
       parseBody(z.strictObject({}), req.body);
       const campaign = await findBulkCall(req);
       await idempotent(req, res, 'req', async (updateId) => {
@@ -419,10 +495,20 @@ export function bulkCallsRouter(temporal: Client): Router {
         }
         return { status: 200, body: renderBulkCall(await findBulkCall(req)) };
       });
-    });
-  }
+    },
+  });
 
-  return router;
+/** Routes under `/v1/bulk-calls` (mounted there by src/api/app.ts); `temporal` starts and updates campaign workflows. */
+export function bulkCallsRouter(temporal: Client): Router {
+  return operationsRouter('/v1/bulk-calls', [
+    createBulkCall(temporal),
+    listBulkCalls,
+    retrieveBulkCall,
+    listBulkCallResults,
+    campaignAction(temporal, 'pause', pauseUpdate),
+    campaignAction(temporal, 'resume', resumeUpdate),
+    campaignAction(temporal, 'cancel', cancelUpdate),
+  ]);
 }
 
 const campaignEnded = (status: string) =>

@@ -6,13 +6,22 @@
  * Creating a call starts `callWorkflow` (workflow id = call id) and answers `queued` at once; reads come
  * from the MongoDB read model the workflow's activities keep; end and transfer are Workflow Updates.
  */
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { findLiveAgent } from '../models/agents';
-import { Call, CallTurn, newCallDocument, renderCall, renderTranscript } from '../models/calls';
+import {
+  Call,
+  CallObject,
+  CallTurn,
+  newCallDocument,
+  renderCall,
+  renderTranscript,
+  TranscriptObject,
+} from '../models/calls';
+import { listOf } from '../models/wire';
 import { insertIfAbsent } from '../models/store';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
@@ -28,10 +37,11 @@ import {
   CALL_STATUSES,
   transferUpdate,
 } from '../shared/calls';
-import { jsonDepth, requireScope } from './middleware';
+import { jsonDepth } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { e164, metadata, parseBody, acceptsQuery, LIST_QUERY, queryFilters } from './validation';
+import { operation, operationsRouter } from './operations';
+import { e164, metadata, parseBody, queryFilters } from './validation';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
 export const CONTEXT_LIMITS = { depth: 10, renderedBytes: 16_384 };
@@ -78,79 +88,123 @@ export const transferSchema = z.strictObject({
   to: z.string().refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity'),
 });
 
-/** Routes under `/v1/calls`; `temporal` is the client that starts and updates call workflows. */
-export function callsRouter(temporal: Client): Router {
-  const router = Router();
+const tag = 'Calls';
 
-  /**
-   * `POST /v1/calls` body `{to, agent_id, from?, context?, metadata?, max_duration_seconds?, simulation?,
-   * contact_id?}` → the call object with `status: "queued"`. The call's contact (whose name and records
-   * the assistant is given) is `contact_id` (404 naming it when unknown), else the contact whose phone is
-   * `to`; the call shows it as `contact_id`. A deleted agent is 404 naming `agent_id`. Test keys only: `simulation` (`caller`, `outcome`,
-   * `ring_seconds`, `pause_seconds`). Live keys: `from` required, Twilio must be configured (else 503).
-   */
-  router.post('/', requireScope('calls:write'), async (req, res) => {
-    const body = parseBody(createCallSchema, req.body);
-    const { livemode, orgId } = req.auth!;
-    if (body.context) checkContext(body.context);
-    if (livemode && body.simulation)
-      throw invalidParam(
-        'simulation',
-        'simulation is only accepted with a test-mode key; live calls ring real phones.',
-      );
-    if (livemode && !body.from)
-      throw missingParam('from', 'Missing required param: from (a live call needs the service number to call from).');
-    // Independent reads, side by side; the agent's 404 comes first, as when they ran one after the other.
-    const [agent, contactId] = await Promise.allSettled([
-      findLiveAgent({ orgId, livemode }, body.agent_id),
-      resolveCallContact({ orgId, livemode }, { to: body.to, contactId: body.contact_id }),
-    ]).then(([a, c]) => {
-      if (a.status === 'rejected') throw a.reason;
-      if (!a.value) throw notFound('agent', body.agent_id, 'agent_id');
-      if (c.status === 'rejected') throw c.reason;
-      return [a.value, c.value] as const;
-    });
-    if (livemode && !telephonyConfigured()) {
-      throw new ApiError(
-        503,
-        'api_error',
-        'telephony_not_configured',
-        'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
-      );
-    }
-
-    await idempotent(req, res, 'call', async (callId) => {
-      const input = newCallInput(callId, { orgId, livemode }, agent, { ...body, contact_id: contactId });
-      await startCallWorkflow(temporal, input);
-      // The workflow writes this document too (insert-if-absent), so a crash here loses nothing.
-      const doc = newCallDocument(input);
-      await insertIfAbsent(Call, doc);
-      return { status: 200, body: renderCall(doc) };
-    });
-  });
-
-  /** `GET /v1/calls` → list of calls, newest first; optional filters `status`, `agent_id`, `bulk_call_id` (a campaign's calls). */
-  router.get(
-    '/',
-    requireScope('calls:read'),
-    acceptsQuery(...LIST_QUERY, 'status', 'agent_id', 'bulk_call_id'),
-    async (req, res) => {
-      const filter = {
-        org_id: req.auth!.orgId,
-        livemode: req.auth!.livemode,
-        ...queryFilters(req.query, { status: CALL_STATUSES, agent_id: null, bulk_call_id: null }),
-      };
-      res.json(await listPage(req, Call, filter, renderCall));
+/**
+ * `POST /v1/calls` body `{to, agent_id, from?, context?, metadata?, max_duration_seconds?, simulation?,
+ * contact_id?}` → the call object with `status: "queued"`. The call's contact (whose name and records
+ * the assistant is given) is `contact_id` (404 naming it when unknown), else the contact whose phone is
+ * `to`; the call shows it as `contact_id`. A deleted agent is 404 naming `agent_id`. Test keys only: `simulation` (`caller`, `outcome`,
+ * `ring_seconds`, `pause_seconds`). Live keys: `from` required, Twilio must be configured (else 503).
+ */
+const createCall = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/v1/calls',
+    operationId: 'createCall',
+    tag,
+    summary: 'Place a call',
+    description:
+      "Starts the call and answers `queued` at once; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds).",
+    scope: 'calls:write',
+    body: createCallSchema,
+    example: {
+      to: '+14155550123',
+      agent_id: 'agent_01jd5x2v7c0000000000000000',
+      context: { appointment: '2026-11-24 10:00' },
+      simulation: { caller: ['Hi, I need to move my appointment.', 'Thursday works.'] },
     },
-  );
+    response: CallObject,
+    handler: async (req, res, { body }) => {
+      const { livemode, orgId } = req.auth!;
+      if (body.context) checkContext(body.context);
+      if (livemode && body.simulation)
+        throw invalidParam(
+          'simulation',
+          'simulation is only accepted with a test-mode key; live calls ring real phones.',
+        );
+      if (livemode && !body.from)
+        throw missingParam('from', 'Missing required param: from (a live call needs the service number to call from).');
+      // Independent reads, side by side; the agent's 404 comes first, as when they ran one after the other.
+      const [agent, contactId] = await Promise.allSettled([
+        findLiveAgent({ orgId, livemode }, body.agent_id),
+        resolveCallContact({ orgId, livemode }, { to: body.to, contactId: body.contact_id }),
+      ]).then(([a, c]) => {
+        if (a.status === 'rejected') throw a.reason;
+        if (!a.value) throw notFound('agent', body.agent_id, 'agent_id');
+        if (c.status === 'rejected') throw c.reason;
+        return [a.value, c.value] as const;
+      });
+      if (livemode && !telephonyConfigured()) {
+        throw new ApiError(
+          503,
+          'api_error',
+          'telephony_not_configured',
+          'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
+        );
+      }
 
-  /** `GET /v1/calls/{id}` → the call; 404 `resource_missing`. */
-  router.get('/:id', requireScope('calls:read'), acceptsQuery(), async (req, res) => {
-    res.json(renderCall(await findCall(req)));
+      await idempotent(req, res, 'call', async (callId) => {
+        const input = newCallInput(callId, { orgId, livemode }, agent, { ...body, contact_id: contactId });
+        await startCallWorkflow(temporal, input);
+        // The workflow writes this document too (insert-if-absent), so a crash here loses nothing.
+        const doc = newCallDocument(input);
+        await insertIfAbsent(Call, doc);
+        return { status: 200, body: renderCall(doc) };
+      });
+    },
   });
 
-  /** `GET /v1/calls/{id}/transcript` → the transcript; 409 `call_not_ended` while the call lasts. */
-  router.get('/:id/transcript', requireScope('calls:read'), acceptsQuery(), async (req, res) => {
+/** `GET /v1/calls` → list of calls, newest first; optional filters `status`, `agent_id`, `bulk_call_id` (a campaign's calls). */
+const listCalls = operation({
+  method: 'get',
+  path: '/v1/calls',
+  operationId: 'listCalls',
+  tag,
+  summary: 'List calls',
+  scope: 'calls:read',
+  list: true,
+  query: [
+    { name: 'status', description: 'Only calls in this status.', schema: CallObject.shape.status },
+    { name: 'agent_id', description: 'Only calls of this agent.' },
+    { name: 'bulk_call_id', description: "Only this campaign's calls." },
+  ],
+  response: listOf(CallObject),
+  handler: async (req, res) => {
+    const filter = {
+      org_id: req.auth!.orgId,
+      livemode: req.auth!.livemode,
+      ...queryFilters(req.query, { status: CALL_STATUSES, agent_id: null, bulk_call_id: null }),
+    };
+    res.json(await listPage(req, Call, filter, renderCall));
+  },
+});
+
+/** `GET /v1/calls/{id}` → the call; 404 `resource_missing`. */
+const retrieveCall = operation({
+  method: 'get',
+  path: '/v1/calls/{id}',
+  operationId: 'retrieveCall',
+  tag,
+  summary: 'Retrieve a call',
+  scope: 'calls:read',
+  response: CallObject,
+  handler: async (req, res) => {
+    res.json(renderCall(await findCall(req)));
+  },
+});
+
+/** `GET /v1/calls/{id}/transcript` → the transcript; 409 `call_not_ended` while the call lasts. */
+const retrieveCallTranscript = operation({
+  method: 'get',
+  path: '/v1/calls/{id}/transcript',
+  operationId: 'retrieveCallTranscript',
+  tag,
+  summary: "Retrieve a call's transcript",
+  description: '409 `call_not_ended` while the call lasts.',
+  scope: 'calls:read',
+  response: TranscriptObject,
+  handler: async (req, res) => {
     const call = await findCall(req);
     if (!(TERMINAL_STATUSES as readonly string[]).includes(call.status)) {
       throw new ApiError(
@@ -162,36 +216,70 @@ export function callsRouter(temporal: Client): Router {
     }
     const turns = await CallTurn.find({ call_id: call._id }).sort({ _id: 1 }).lean();
     res.json(renderTranscript(call, turns));
+  },
+});
+
+/** `POST /v1/calls/{id}/transfer` body `{to}` → the call, `transferred`; 409 `call_not_live`. */
+const transferCall = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/v1/calls/{id}/transfer',
+    operationId: 'transferCall',
+    tag,
+    summary: 'Transfer a live call',
+    description: 'To an E.164 number, a `sip:` URI or a `client:` identity. 409 `call_not_live` once it has ended.',
+    scope: 'calls:write',
+    body: transferSchema,
+    example: { to: '+14155550199' },
+    response: CallObject,
+    handler: async (req, res, { body }) => {
+      await idempotent(req, res, 'req', async (updateId) => {
+        // Read inside the handler: a retry that takes over sees the call as it is now.
+        const call = await findCall(req);
+        await runCallUpdate(temporal, call, () =>
+          temporal.workflow
+            .getHandle(callWorkflowId(call._id))
+            .executeUpdate(transferUpdate, { args: [{ to: body.to }], updateId }),
+        );
+        return { status: 200, body: renderCall(await findCall(req)) };
+      });
+    },
   });
 
-  /** `POST /v1/calls/{id}/transfer` body `{to}` → the call, `transferred`; 409 `call_not_live`. */
-  router.post('/:id/transfer', requireScope('calls:write'), async (req, res) => {
-    const body = parseBody(transferSchema, req.body);
-    await idempotent(req, res, 'req', async (updateId) => {
-      // Read inside the handler: a retry that takes over sees the call as it is now.
-      const call = await findCall(req);
-      await runCallUpdate(temporal, call, () =>
-        temporal.workflow
-          .getHandle(callWorkflowId(call._id))
-          .executeUpdate(transferUpdate, { args: [{ to: body.to }], updateId }),
-      );
-      return { status: 200, body: renderCall(await findCall(req)) };
-    });
+/** `POST /v1/calls/{id}/end` (no body) → the call, ended (`completed`, or `canceled` before answer); 409 `call_not_live`. */
+const endCall = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/v1/calls/{id}/end',
+    operationId: 'endCall',
+    tag,
+    summary: 'End a call',
+    description: '`completed` once answered, `canceled` before. 409 `call_not_live` once it has ended.',
+    scope: 'calls:write',
+    body: null,
+    response: CallObject,
+    handler: async (req, res) => {
+      parseBody(z.strictObject({}), req.body);
+      await idempotent(req, res, 'req', async (updateId) => {
+        const call = await findCall(req);
+        await runCallUpdate(temporal, call, () =>
+          temporal.workflow.getHandle(callWorkflowId(call._id)).executeUpdate(endUpdate, { updateId }),
+        );
+        return { status: 200, body: renderCall(await findCall(req)) };
+      });
+    },
   });
 
-  /** `POST /v1/calls/{id}/end` (no body) → the call, ended (`completed`, or `canceled` before answer); 409 `call_not_live`. */
-  router.post('/:id/end', requireScope('calls:write'), async (req, res) => {
-    parseBody(z.strictObject({}), req.body);
-    await idempotent(req, res, 'req', async (updateId) => {
-      const call = await findCall(req);
-      await runCallUpdate(temporal, call, () =>
-        temporal.workflow.getHandle(callWorkflowId(call._id)).executeUpdate(endUpdate, { updateId }),
-      );
-      return { status: 200, body: renderCall(await findCall(req)) };
-    });
-  });
-
-  return router;
+/** Routes under `/v1/calls` (mounted there by src/api/app.ts); `temporal` starts and updates call workflows. */
+export function callsRouter(temporal: Client): Router {
+  return operationsRouter('/v1/calls', [
+    createCall(temporal),
+    listCalls,
+    retrieveCall,
+    retrieveCallTranscript,
+    transferCall(temporal),
+    endCall(temporal),
+  ]);
 }
 
 async function findCall(req: Request) {

@@ -13,15 +13,16 @@
  * assistant on calls and conversations with the contact (src/services/contacts.ts `contactContext`).
  * Reading records takes `records:read` (a key that pushes records, `records:write`, may read them back).
  */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import { invalidParam, missingParam, notFound } from '../errors';
-import { Contact, ContactRecord, renderContact, renderRecord } from '../models/contacts';
+import { Contact, ContactObject, ContactRecord, RecordObject, renderContact, renderRecord } from '../models/contacts';
+import { DeletedObject, listOf } from '../models/wire';
 import { deleteContact, findContact, upsertContact, upsertRecords } from '../services/contacts';
-import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { e164, isE164, parseBody, acceptsQuery, LIST_QUERY } from './validation';
+import { operation, operationsRouter } from './operations';
+import { e164, isE164 } from './validation';
 
 /** Records a `POST /v1/records` may carry. */
 export const MAX_RECORDS_PER_REQUEST = 100;
@@ -68,19 +69,27 @@ export const recordsSchema = z.strictObject({
     .max(MAX_RECORDS_PER_REQUEST, `must have at most ${MAX_RECORDS_PER_REQUEST} records`),
 });
 
-/** Routes under `/v1/contacts`. */
-export function contactsRouter(): Router {
-  const router = Router();
+const tag = 'Contacts';
 
-  /**
-   * `POST /v1/contacts` body `{phone?, external_id?, name?, do_not_call?}` (a phone or an external_id is
-   * required) → the `contact` (`cont_…`, `phone`, `name`, `external_id`, `do_not_call`, `created`,
-   * `updated`, `livemode`), the same id on every update. Found by `external_id` when given, else by
-   * `phone`; a phone given with an external_id is set on that contact. Fields not given are kept; `name:
-   * null` clears the name. 409 `contact_identity_conflict` when phone and external_id name two contacts.
-   */
-  router.post('/', requireScope('contacts:write'), async (req, res) => {
-    const body = parseBody(contactSchema, req.body);
+/**
+ * `POST /v1/contacts` body `{phone?, external_id?, name?, do_not_call?}` (a phone or an external_id is
+ * required) → the `contact` (`cont_…`, `phone`, `name`, `external_id`, `do_not_call`, `created`,
+ * `updated`, `livemode`), the same id on every update. Found by `external_id` when given, else by
+ * `phone`; a phone given with an external_id is set on that contact. Fields not given are kept; `name:
+ * null` clears the name. 409 `contact_identity_conflict` when phone and external_id name two contacts.
+ */
+const createContact = operation({
+  method: 'post',
+  path: '/v1/contacts',
+  operationId: 'createContact',
+  tag,
+  summary: 'Create or update a contact',
+  description: 'A contact with the same `external_id` or `phone` is updated rather than duplicated.',
+  scope: 'contacts:write',
+  body: contactSchema,
+  example: { phone: '+14155550123', name: 'Ada Lovelace', external_id: 'crm-42' },
+  response: ContactObject,
+  handler: async (req, res, { body }) => {
     if (body.phone === undefined && body.external_id === undefined) {
       throw missingParam('phone', 'Missing required param: phone (or external_id): a contact needs one of them.');
     }
@@ -88,46 +97,83 @@ export function contactsRouter(): Router {
       const { contact } = await upsertContact(req.auth!, id, body);
       return { status: 200, body: renderContact(contact) };
     });
-  });
+  },
+});
 
-  /** `GET /v1/contacts` → list of contacts, newest first; filters `phone` (E.164), `external_id`. */
-  router.get(
-    '/',
-    requireScope('contacts:read'),
-    acceptsQuery(...LIST_QUERY, 'phone', 'external_id'),
-    async (req, res) => {
-      const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
-      const { phone, external_id } = req.query;
-      if (phone !== undefined) {
-        if (typeof phone !== 'string' || !isE164(phone))
-          throw invalidParam('phone', 'Invalid phone: must be a phone number in E.164 format, like +14155550123.');
-        filter.phone_key = phone;
-      }
-      if (external_id !== undefined) {
-        if (typeof external_id !== 'string' || !external_id)
-          throw invalidParam('external_id', 'Invalid external_id: must be a non-empty string.');
-        filter.external_key = external_id;
-      }
-      res.json(await listPage(req, Contact, filter, renderContact));
-    },
-  );
+/** `GET /v1/contacts` → list of contacts, newest first; filters `phone` (E.164), `external_id`. */
+const listContacts = operation({
+  method: 'get',
+  path: '/v1/contacts',
+  operationId: 'listContacts',
+  tag,
+  summary: 'List contacts',
+  scope: 'contacts:read',
+  list: true,
+  query: [
+    { name: 'phone', description: 'Only the contact with this E.164 number.' },
+    { name: 'external_id', description: 'Only the contact with this id of yours.' },
+  ],
+  response: listOf(ContactObject),
+  handler: async (req, res) => {
+    const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
+    const { phone, external_id } = req.query;
+    if (phone !== undefined) {
+      if (typeof phone !== 'string' || !isE164(phone))
+        throw invalidParam('phone', 'Invalid phone: must be a phone number in E.164 format, like +14155550123.');
+      filter.phone_key = phone;
+    }
+    if (external_id !== undefined) {
+      if (typeof external_id !== 'string' || !external_id)
+        throw invalidParam('external_id', 'Invalid external_id: must be a non-empty string.');
+      filter.external_key = external_id;
+    }
+    res.json(await listPage(req, Contact, filter, renderContact));
+  },
+});
 
-  /** `GET /v1/contacts/{id}` → the contact; 404 `resource_missing`. */
-  router.get('/:id', requireScope('contacts:read'), acceptsQuery(), async (req, res) => {
+/** `GET /v1/contacts/{id}` → the contact; 404 `resource_missing`. */
+const retrieveContact = operation({
+  method: 'get',
+  path: '/v1/contacts/{id}',
+  operationId: 'retrieveContact',
+  tag,
+  summary: 'Retrieve a contact',
+  scope: 'contacts:read',
+  response: ContactObject,
+  handler: async (req, res) => {
     const contact = await findContact(req.auth!, { id: String(req.params.id) });
     if (!contact) throw notFound('contact', String(req.params.id), 'id');
     res.json(renderContact(contact));
-  });
+  },
+});
 
-  /** `DELETE /v1/contacts/{id}` → `{id, object: "contact", deleted: true}`: the contact and all its records are erased. */
-  router.delete('/:id', requireScope('contacts:write'), async (req, res) => {
+/** `DELETE /v1/contacts/{id}` → `{id, object: "contact", deleted: true}`: the contact and all its records are erased. */
+const deleteContactOperation = operation({
+  method: 'delete',
+  path: '/v1/contacts/{id}',
+  operationId: 'deleteContact',
+  tag,
+  summary: 'Delete a contact and its records',
+  scope: 'contacts:write',
+  response: DeletedObject,
+  handler: async (req, res) => {
     const id = String(req.params.id);
     if (!(await deleteContact(req.auth!, id))) throw notFound('contact', id, 'id');
     res.json({ id, object: 'contact' as const, deleted: true });
-  });
+  },
+});
 
-  /** `GET /v1/contacts/{id}/records` (`records:read`) → the contact's records, newest first (list conventions). */
-  router.get('/:id/records', requireScope('records:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
+/** `GET /v1/contacts/{id}/records` (`records:read`) → the contact's records, newest first (list conventions). */
+const listContactRecords = operation({
+  method: 'get',
+  path: '/v1/contacts/{id}/records',
+  operationId: 'listContactRecords',
+  tag,
+  summary: "List a contact's records",
+  scope: 'records:read',
+  list: true,
+  response: listOf(RecordObject),
+  handler: async (req, res) => {
     const contact = await findContact(req.auth!, { id: String(req.params.id) });
     if (!contact) throw notFound('contact', String(req.params.id), 'id');
     res.json(
@@ -138,24 +184,38 @@ export function contactsRouter(): Router {
         renderRecord,
       ),
     );
-  });
+  },
+});
 
-  return router;
+/** Routes under `/v1/contacts` (mounted there by src/api/app.ts). */
+export function contactsRouter(): Router {
+  return operationsRouter('/v1/contacts', [
+    createContact,
+    listContacts,
+    retrieveContact,
+    deleteContactOperation,
+    listContactRecords,
+  ]);
 }
 
-/** Routes under `/v1/records`. */
-export function recordsRouter(): Router {
-  const router = Router();
-
-  /**
-   * `POST /v1/records` body `{contact: {phone} | {external_id}, records: [{type?, title?, text, data?,
-   * occurred_at?, external_id?}, …]}` (1–100 records; `text` up to 10,000 characters; `data` a flat object;
-   * `occurred_at` unix seconds) → a list of the stored `record` objects, in request order. A record whose
-   * `external_id` the contact already has is updated (same id), not duplicated. 404 naming `contact` for
-   * an unknown contact.
-   */
-  router.post('/', requireScope('records:write'), async (req, res) => {
-    const body = parseBody(recordsSchema, req.body);
+/**
+ * `POST /v1/records` body `{contact: {phone} | {external_id}, records: [{type?, title?, text, data?,
+ * occurred_at?, external_id?}, …]}` (1–100 records; `text` up to 10,000 characters; `data` a flat object;
+ * `occurred_at` unix seconds) → a list of the stored `record` objects, in request order. A record whose
+ * `external_id` the contact already has is updated (same id), not duplicated. 404 naming `contact` for
+ * an unknown contact.
+ */
+const upsertRecordsOperation = operation({
+  method: 'post',
+  path: '/v1/records',
+  operationId: 'upsertRecords',
+  tag,
+  summary: 'Create or update records',
+  description: 'Records with an `external_id` already stored are replaced.',
+  scope: 'records:write',
+  body: recordsSchema,
+  response: listOf(RecordObject),
+  handler: async (req, res, { body }) => {
     const by = body.contact;
     if ((by.phone === undefined) === (by.external_id === undefined)) {
       throw invalidParam('contact', 'Invalid contact: give exactly one of phone or external_id.');
@@ -179,7 +239,10 @@ export function recordsRouter(): Router {
         body: { object: 'list', data: stored.map(renderRecord), has_more: false, url: '/v1/records' },
       };
     });
-  });
+  },
+});
 
-  return router;
+/** Routes under `/v1/records` (mounted there by src/api/app.ts). */
+export function recordsRouter(): Router {
+  return operationsRouter('/v1/records', [upsertRecordsOperation]);
 }

@@ -5,77 +5,113 @@
  * Both also show the live webhook delivery state, `pending_webhooks` and `webhook_deliveries`
  * (src/models/webhooks.ts `withDeliveryState`); `POST /v1/events/{id}/redeliver` sends one again.
  */
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import { Event } from '../models/events';
+import { Event, EventObject, type RenderedEvent } from '../models/events';
 import {
   newDeliveryDoc,
   renderWebhookDelivery,
+  WebhookDeliveryObject,
   WebhookEndpoint,
   withDeliveryState,
   type WebhookEndpointDoc,
 } from '../models/webhooks';
+import { listOf } from '../models/wire';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { deliveryRetry, startWebhookDelivery, subscribedEndpoints } from '../services/webhooks';
-import { redeliveryId } from '../shared/webhooks';
+import { redeliveryId, type EventType } from '../shared/webhooks';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { requireScope } from './middleware';
-import { parseBody, acceptsQuery, LIST_QUERY } from './validation';
+import { operation, operationsRouter } from './operations';
 
-const render = (doc: { payload_json: string }) => JSON.parse(doc.payload_json) as Record<string, unknown>;
+/** The event as rendered at creation (its delivery state is added by `withDeliveryState`). */
+const render = (doc: { payload_json: string }) => JSON.parse(doc.payload_json) as RenderedEvent;
 
-/** Routes under `/v1/events`; `temporal` starts redeliveries. */
-export function eventsRouter(temporal: Client): Router {
-  const router = Router();
+const tag = 'Events';
 
-  /** `GET /v1/events` → list of events, newest first. */
-  router.get(
-    '/',
-    requireScope('events:read'),
-    acceptsQuery(...LIST_QUERY, 'type', 'created[gte]', 'created[lte]', 'created[gt]', 'created[lt]'),
-    async (req, res) => {
-      const q = req.query as Record<string, unknown>;
-      const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
-      if (q.type !== undefined) {
-        if (typeof q.type !== 'string' || !/^[a-z_]+(\.[a-z_]+)*(\.\*)?$/.test(q.type))
-          throw invalidParam('type', 'Invalid type: must be an event type like call.ended, or a prefix like call.*.');
-        filter.type = q.type.endsWith('.*') ? { $regex: `^${q.type.slice(0, -1).replace(/\./g, '\\.')}` } : q.type;
-      }
-      const created: Record<string, number> = {};
-      for (const [param, op] of [
-        ['created[gte]', '$gte'],
-        ['created[lte]', '$lte'],
-        ['created[gt]', '$gt'],
-        ['created[lt]', '$lt'],
-      ] as const) {
-        const v = q[param];
-        if (v === undefined) continue;
-        if (typeof v !== 'string' || !/^\d{1,12}$/.test(v))
-          throw invalidParam(param, `Invalid ${param}: must be a unix timestamp in seconds.`);
-        created[op] = Number(v);
-      }
-      if (Object.keys(created).length) filter.created = created;
-      const page = await listPage(req, Event, filter, render);
-      res.json({ ...page, data: await withDeliveryState(page.data) });
-    },
-  );
+/** `GET /v1/events` → list of events, newest first. */
+const listEvents = operation({
+  method: 'get',
+  path: '/v1/events',
+  operationId: 'listEvents',
+  tag,
+  summary: 'List events',
+  scope: 'events:read',
+  list: true,
+  query: [
+    { name: 'type', description: 'Only events of this type.' },
+    ...(['gte', 'lte', 'gt', 'lt'] as const).map((k) => ({
+      name: `created[${k}]`,
+      description: `Only events created ${{ gte: 'at or after', lte: 'at or before', gt: 'after', lt: 'before' }[k]} this unix time (seconds).`,
+      schema: z.string().regex(/^\d+$/),
+    })),
+  ],
+  response: listOf(EventObject),
+  handler: async (req, res) => {
+    const q = req.query as Record<string, unknown>;
+    const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
+    if (q.type !== undefined) {
+      if (typeof q.type !== 'string' || !/^[a-z_]+(\.[a-z_]+)*(\.\*)?$/.test(q.type))
+        throw invalidParam('type', 'Invalid type: must be an event type like call.ended, or a prefix like call.*.');
+      filter.type = q.type.endsWith('.*') ? { $regex: `^${q.type.slice(0, -1).replace(/\./g, '\\.')}` } : q.type;
+    }
+    const created: Record<string, number> = {};
+    for (const [param, op] of [
+      ['created[gte]', '$gte'],
+      ['created[lte]', '$lte'],
+      ['created[gt]', '$gt'],
+      ['created[lt]', '$lt'],
+    ] as const) {
+      const v = q[param];
+      if (v === undefined) continue;
+      if (typeof v !== 'string' || !/^\d{1,12}$/.test(v))
+        throw invalidParam(param, `Invalid ${param}: must be a unix timestamp in seconds.`);
+      created[op] = Number(v);
+    }
+    if (Object.keys(created).length) filter.created = created;
+    const page = await listPage(req, Event, filter, render);
+    res.json({ ...page, data: await withDeliveryState(page.data) });
+  },
+});
 
-  /** `GET /v1/events/{id}` → the event; 404 `resource_missing`. */
-  router.get('/:id', requireScope('events:read'), acceptsQuery(), async (req, res) => {
+/** `GET /v1/events/{id}` → the event; 404 `resource_missing`. */
+const retrieveEvent = operation({
+  method: 'get',
+  path: '/v1/events/{id}',
+  operationId: 'retrieveEvent',
+  tag,
+  summary: 'Retrieve an event and its deliveries',
+  scope: 'events:read',
+  response: EventObject,
+  handler: async (req, res) => {
     const id = String(req.params.id);
     const doc = await Event.findOne({ _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
     if (!doc) throw notFound('event', id, 'id');
     res.json((await withDeliveryState([render(doc)]))[0]);
+  },
+});
+
+/** `POST /v1/events/{id}/redeliver` body `{endpoint_id?}` → list of new deliveries (`redeliverEvent` below). */
+const redeliverEventOperation = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/v1/events/{id}/redeliver',
+    operationId: 'redeliverEvent',
+    tag,
+    summary: 'Send an event again',
+    description: 'To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type.',
+    scope: 'webhooks:write',
+    body: redeliverSchema,
+    response: listOf(WebhookDeliveryObject),
+    handler: async (req, res, { body }) => {
+      await redeliverEvent(req, res, temporal, body);
+    },
   });
 
-  /** `POST /v1/events/{id}/redeliver` body `{endpoint_id?}` → list of new deliveries (`redeliverEvent` below). */
-  router.post('/:id/redeliver', requireScope('webhooks:write'), async (req, res) => {
-    await redeliverEvent(req, res, temporal);
-  });
-
-  return router;
+/** Routes under `/v1/events` (mounted there by src/api/app.ts); `temporal` starts redeliveries. */
+export function eventsRouter(temporal: Client): Router {
+  return operationsRouter('/v1/events', [listEvents, retrieveEvent, redeliverEventOperation(temporal)]);
 }
 
 export const redeliverSchema = z.strictObject({ endpoint_id: z.string().min(1).optional() });
@@ -89,8 +125,12 @@ export const redeliverSchema = z.strictObject({ endpoint_id: z.string().min(1).o
  * Errors: 404 `resource_missing` (event `id`, or `endpoint_id`); 409 `webhook_endpoint_disabled`;
  * 400 `webhook_endpoint_missing` when no enabled endpoint subscribes to the type.
  */
-async function redeliverEvent(req: Request, res: Response, temporal: Client): Promise<void> {
-  const body = parseBody(redeliverSchema, req.body);
+async function redeliverEvent(
+  req: Request,
+  res: Response,
+  temporal: Client,
+  body: z.output<typeof redeliverSchema>,
+): Promise<void> {
   const { orgId, livemode } = req.auth!;
   const eventId = String(req.params.id);
   const event = await Event.findOne({ _id: eventId, org_id: orgId, livemode }).lean();
@@ -115,7 +155,7 @@ async function redeliverEvent(req: Request, res: Response, temporal: Client): Pr
     }
     endpoints = [endpoint];
   } else {
-    endpoints = await subscribedEndpoints({ org_id: orgId, livemode, type: event.type });
+    endpoints = await subscribedEndpoints({ org_id: orgId, livemode, type: event.type as EventType });
     if (endpoints.length === 0) {
       throw new ApiError(
         400,

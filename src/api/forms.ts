@@ -9,17 +9,18 @@
  * `type` is `string`, `number`, `boolean`, `enum` (with `options`) or `date` (src/shared/forms.ts). A form
  * never changes once created, so every call of a campaign fills the same fields.
  */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
-import { Form, renderForm } from '../models/forms';
+import { Form, FormObject, renderForm } from '../models/forms';
 import { insertIfAbsent } from '../models/store';
+import { listOf } from '../models/wire';
 import { FORM_FIELD_TYPES, FORM_KEY_PATTERN } from '../shared/forms';
 import { idTime } from '../shared/ids';
-import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { parseBody, acceptsQuery, LIST_QUERY } from './validation';
+import { operation, operationsRouter } from './operations';
+import { parseBody } from './validation';
 
 /** Fields a form may have. */
 export const MAX_FORM_FIELDS = 50;
@@ -61,12 +62,27 @@ export function parseIndexed<S extends z.ZodType>(schema: S, body: unknown, pref
   }
 }
 
-/** Routes under `/v1/forms`. */
-export function formsRouter(): Router {
-  const router = Router();
+const tag = 'Bulk calls';
 
-  /** `POST /v1/forms` → the form. 400 naming the field (`fields[2].options`) on bad input. */
-  router.post('/', requireScope('calls:write'), async (req, res) => {
+/** `POST /v1/forms` → the form. 400 naming the field (`fields[2].options`) on bad input. */
+const createForm = operation({
+  method: 'post',
+  path: '/v1/forms',
+  operationId: 'createForm',
+  tag,
+  summary: 'Create a form',
+  description: `Field types: ${FORM_FIELD_TYPES.join(', ')} (\`enum\` with \`options\`).`,
+  scope: 'calls:write',
+  bodyDoc: createFormSchema,
+  example: {
+    name: 'Appointment survey',
+    fields: [
+      { key: 'satisfied', type: 'boolean', required: true },
+      { key: 'preferred_day', type: 'enum', options: ['mon', 'tue', 'wed'] },
+    ],
+  },
+  response: FormObject,
+  handler: async (req, res) => {
     const body = parseIndexed(createFormSchema, req.body);
     const seen = new Set<string>();
     body.fields.forEach((f, i) => {
@@ -105,15 +121,34 @@ export function formsRouter(): Router {
       await insertIfAbsent(Form, doc);
       return { status: 200, body: renderForm(doc) };
     });
-  });
+  },
+});
 
-  /** `GET /v1/forms` → list of forms, newest first. */
-  router.get('/', requireScope('calls:read'), acceptsQuery(...LIST_QUERY), async (req, res) => {
+/** `GET /v1/forms` → list of forms, newest first. */
+const listForms = operation({
+  method: 'get',
+  path: '/v1/forms',
+  operationId: 'listForms',
+  tag,
+  summary: 'List forms',
+  scope: 'calls:read',
+  list: true,
+  response: listOf(FormObject),
+  handler: async (req, res) => {
     res.json(await listPage(req, Form, { org_id: req.auth!.orgId, livemode: req.auth!.livemode }, renderForm));
-  });
+  },
+});
 
-  /** `GET /v1/forms/{id}` → the form; 404 `resource_missing`. */
-  router.get('/:id', requireScope('calls:read'), acceptsQuery(), async (req, res) => {
+/** `GET /v1/forms/{id}` → the form; 404 `resource_missing`. */
+const retrieveForm = operation({
+  method: 'get',
+  path: '/v1/forms/{id}',
+  operationId: 'retrieveForm',
+  tag,
+  summary: 'Retrieve a form',
+  scope: 'calls:read',
+  response: FormObject,
+  handler: async (req, res) => {
     const doc = await Form.findOne({
       _id: String(req.params.id),
       org_id: req.auth!.orgId,
@@ -121,7 +156,10 @@ export function formsRouter(): Router {
     }).lean();
     if (!doc) throw notFound('form', String(req.params.id), 'id');
     res.json(renderForm(doc));
-  });
+  },
+});
 
-  return router;
+/** Routes under `/v1/forms` (mounted there by src/api/app.ts). */
+export function formsRouter(): Router {
+  return operationsRouter('/v1/forms', [createForm, listForms, retrieveForm]);
 }

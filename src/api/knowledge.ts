@@ -13,10 +13,16 @@
  * be 4 MB); at most 1,000 documents per agent. Once a write has answered, no search in any process
  * returns what it replaced or deleted (src/services/knowledge.ts).
  */
-import express, { Router, type RequestHandler } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import { z } from 'zod';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
-import { KnowledgeDocument } from '../models/knowledge';
+import {
+  KnowledgeChunkObject,
+  KnowledgeDocument,
+  KnowledgeDocumentObject,
+  renderKnowledgeChunk,
+} from '../models/knowledge';
+import { DeletedObject, listOf } from '../models/wire';
 import {
   createKnowledgeDocument,
   deleteKnowledgeDocument,
@@ -27,10 +33,9 @@ import {
   searchKnowledge,
 } from '../services/knowledge';
 import { findLiveAgent } from '../models/agents';
-import { requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
-import { parseBody, acceptsQuery, LIST_QUERY } from './validation';
+import { operation, operationsRouter } from './operations';
 
 /** Request bodies of `/v1/knowledge` may be this large (500,000 characters of escaped JSON text). */
 const BODY_LIMIT = '4mb';
@@ -75,17 +80,28 @@ function stringParam(query: Record<string, unknown>, name: string): string | und
   return v;
 }
 
-/** Routes under `/v1/knowledge`. */
-export function knowledgeRouter(): Router {
-  const router = Router();
+const tag = 'Knowledge';
 
-  /**
-   * `POST /v1/knowledge` body `{agent_id, title, text}` → the `knowledge_document` (`kdoc_…`, `agent_id`,
-   * `title`, `characters`, `chunks`, `created`, `updated`, `livemode`). 404 naming `agent_id` for an
-   * unknown or deleted agent; 400 `knowledge_document_limit` beyond 1,000 documents for the agent.
-   */
-  router.post('/', requireScope('agents:write'), async (req, res) => {
-    const body = parseBody(createKnowledgeSchema, req.body);
+/**
+ * `POST /v1/knowledge` body `{agent_id, title, text}` → the `knowledge_document` (`kdoc_…`, `agent_id`,
+ * `title`, `characters`, `chunks`, `created`, `updated`, `livemode`). 404 naming `agent_id` for an
+ * unknown or deleted agent; 400 `knowledge_document_limit` beyond 1,000 documents for the agent.
+ */
+const createKnowledge = operation({
+  method: 'post',
+  path: '/v1/knowledge',
+  operationId: 'createKnowledgeDocument',
+  tag,
+  summary: "Add a document to an agent's knowledge",
+  scope: 'agents:write',
+  body: createKnowledgeSchema,
+  example: {
+    agent_id: 'agent_01jd5x2v7c0000000000000000',
+    title: 'Opening hours',
+    text: 'We are open 8am to 6pm, Monday to Friday.',
+  },
+  response: KnowledgeDocumentObject,
+  handler: async (req, res, { body }) => {
     const { orgId, livemode } = req.auth!;
     if (!(await findLiveAgent(req.auth!, body.agent_id))) throw notFound('agent', body.agent_id, 'agent_id');
     await idempotent(req, res, 'kdoc', async (id) => {
@@ -95,10 +111,21 @@ export function knowledgeRouter(): Router {
       );
       return { status: 200, body: doc };
     });
-  });
+  },
+});
 
-  /** `GET /v1/knowledge` → list of documents, newest first; `agent_id` filters (404 naming it when unknown). */
-  router.get('/', requireScope('agents:read'), acceptsQuery(...LIST_QUERY, 'agent_id'), async (req, res) => {
+/** `GET /v1/knowledge` → list of documents, newest first; `agent_id` filters (404 naming it when unknown). */
+const listKnowledge = operation({
+  method: 'get',
+  path: '/v1/knowledge',
+  operationId: 'listKnowledgeDocuments',
+  tag,
+  summary: 'List knowledge documents',
+  scope: 'agents:read',
+  list: true,
+  query: [{ name: 'agent_id', description: "Only this agent's documents." }],
+  response: listOf(KnowledgeDocumentObject),
+  handler: async (req, res) => {
     const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null };
     const agentId = stringParam(req.query, 'agent_id');
     if (agentId !== undefined) {
@@ -107,14 +134,33 @@ export function knowledgeRouter(): Router {
     }
     const page = await listPage(req, KnowledgeDocument, filter, (d) => d);
     res.json({ ...page, data: await renderKnowledgeDocuments(page.data) });
-  });
+  },
+});
 
-  /**
-   * `GET /v1/knowledge/search?agent_id=&query=&limit=` → a list of `knowledge_chunk` objects (`document`,
-   * `chunk`, `title`, `text`, `score`), best first: what the assistant would be given for `query`. `limit`
-   * 1–20, default 5.
-   */
-  router.get('/search', requireScope('agents:read'), acceptsQuery('agent_id', 'query', 'limit'), async (req, res) => {
+/**
+ * `GET /v1/knowledge/search?agent_id=&query=&limit=` → a list of `knowledge_chunk` objects (`document`,
+ * `chunk`, `title`, `text`, `score`), best first: what the assistant would be given for `query`. `limit`
+ * 1–20, default 5.
+ */
+const searchKnowledgeOperation = operation({
+  method: 'get',
+  path: '/v1/knowledge/search',
+  operationId: 'searchKnowledge',
+  tag,
+  summary: "Search an agent's knowledge",
+  description: 'What the assistant would be given for `query`, best first.',
+  scope: 'agents:read',
+  query: [
+    { name: 'agent_id', description: 'The agent.', required: true },
+    { name: 'query', description: 'What to look for (at most 1,000 characters).', required: true },
+    {
+      name: 'limit',
+      description: 'How many chunks, 1 to 20 (default 5).',
+      schema: z.string().regex(/^(20|1[0-9]|[1-9])$/),
+    },
+  ],
+  response: listOf(KnowledgeChunkObject),
+  handler: async (req, res) => {
     const agentId = stringParam(req.query, 'agent_id');
     if (agentId === undefined) throw missingParam('agent_id');
     const query = stringParam(req.query, 'query');
@@ -134,25 +180,43 @@ export function knowledgeRouter(): Router {
     });
     res.json({
       object: 'list',
-      data: hits.map((h) => ({ object: 'knowledge_chunk', ...h })),
+      data: hits.map(renderKnowledgeChunk),
       has_more: false,
       url: '/v1/knowledge/search',
     });
-  });
+  },
+});
 
-  /** `GET /v1/knowledge/{id}` → the document; 404 `resource_missing` (also once deleted). */
-  router.get('/:id', requireScope('agents:read'), acceptsQuery(), async (req, res) => {
+/** `GET /v1/knowledge/{id}` → the document; 404 `resource_missing` (also once deleted). */
+const retrieveKnowledge = operation({
+  method: 'get',
+  path: '/v1/knowledge/{id}',
+  operationId: 'retrieveKnowledgeDocument',
+  tag,
+  summary: 'Retrieve a knowledge document',
+  scope: 'agents:read',
+  response: KnowledgeDocumentObject,
+  handler: async (req, res) => {
     const doc = await findKnowledgeDocument(req.auth!, String(req.params.id));
     if (!doc) throw notFound('knowledge document', String(req.params.id), 'id');
     res.json(doc);
-  });
+  },
+});
 
-  /**
-   * `POST /v1/knowledge/{id}` body `{title?, text?}` (at least one) → the document with its new revision:
-   * once answered, searches find the new text and never the old.
-   */
-  router.post('/:id', requireScope('agents:write'), async (req, res) => {
-    const body = parseBody(replaceKnowledgeSchema, req.body);
+/**
+ * `POST /v1/knowledge/{id}` body `{title?, text?}` (at least one) → the document with its new revision:
+ * once answered, searches find the new text and never the old.
+ */
+const replaceKnowledge = operation({
+  method: 'post',
+  path: '/v1/knowledge/{id}',
+  operationId: 'updateKnowledgeDocument',
+  tag,
+  summary: 'Replace a knowledge document',
+  scope: 'agents:write',
+  body: replaceKnowledgeSchema,
+  response: KnowledgeDocumentObject,
+  handler: async (req, res, { body }) => {
     if (body.title === undefined && body.text === undefined)
       throw missingParam('text', 'Missing required param: text (or title): what to replace.');
     const id = String(req.params.id);
@@ -161,14 +225,33 @@ export function knowledgeRouter(): Router {
       status: 200,
       body: await replaceKnowledgeDocument(req.auth!, id, requestId, { title: body.title, text: body.text }),
     }));
-  });
+  },
+});
 
-  /** `DELETE /v1/knowledge/{id}` → `{id, object: "knowledge_document", deleted: true}`; 404 when unknown or already deleted. */
-  router.delete('/:id', requireScope('agents:write'), async (req, res) => {
+/** `DELETE /v1/knowledge/{id}` → `{id, object: "knowledge_document", deleted: true}`; 404 when unknown or already deleted. */
+const deleteKnowledge = operation({
+  method: 'delete',
+  path: '/v1/knowledge/{id}',
+  operationId: 'deleteKnowledgeDocument',
+  tag,
+  summary: 'Delete a knowledge document',
+  scope: 'agents:write',
+  response: DeletedObject,
+  handler: async (req, res) => {
     const id = String(req.params.id);
     if (!(await deleteKnowledgeDocument(req.auth!, id))) throw notFound('knowledge document', id, 'id');
     res.json({ id, object: 'knowledge_document' as const, deleted: true });
-  });
+  },
+});
 
-  return router;
+/** Routes under `/v1/knowledge` (mounted there by src/api/app.ts). */
+export function knowledgeRouter(): Router {
+  return operationsRouter('/v1/knowledge', [
+    createKnowledge,
+    listKnowledge,
+    searchKnowledgeOperation,
+    retrieveKnowledge,
+    replaceKnowledge,
+    deleteKnowledge,
+  ]);
 }

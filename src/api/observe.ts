@@ -1,5 +1,6 @@
 /**
- * What operators see of the API: one log line and one latency sample per request, and `GET /metrics`.
+ * What operators see of the API: one log line and one latency sample per request, `GET /healthz`,
+ * `GET /readyz` and `GET /metrics` (declared here as operations, documented under the tag `Service`).
  *
  * Each request runs in a log context (src/logger.ts) holding its `request_id`; the call or conversation
  * it names (in the path, or the object it answers with) adds `call_id` / `conversation_id`, and the
@@ -9,10 +10,13 @@
  * ids would make one series per object), `unmatched` when no route matched. Health probes and metric
  * scrapes log at debug.
  */
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler, Router } from 'express';
+import mongoose from 'mongoose';
+import type { Client } from '@temporalio/client';
 import { config } from '../config';
 import { serveMetrics, httpRequestDuration } from '../platform/metrics';
 import { idFields, logger, withLogContext, type LogFields } from '../logger';
+import { operation, operationsRouter } from './operations';
 
 const ID_SEGMENT = /^(call|conv)_[0-9a-z]{26}$/;
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
@@ -67,7 +71,87 @@ export const observeRequests: RequestHandler = (req, res, next) => {
   withLogContext(fields, next);
 };
 
-/** `GET /metrics`: Prometheus text (src/platform/metrics.ts), `METRICS_TOKEN` or loopback only. */
-export async function metricsRoute(req: Request, res: Response): Promise<void> {
-  await serveMetrics(req, res, config().metricsToken);
+const tag = 'Service';
+
+/** `GET /healthz`: 200 while the process is up. */
+const health = operation({
+  method: 'get',
+  path: '/healthz',
+  operationId: 'health',
+  tag,
+  summary: 'Liveness',
+  description: '200 while the process is up. No key needed.',
+  content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' } } } } },
+  handler: (_req, res) => void res.json({ status: 'ok' }),
+});
+
+/** `GET /readyz`: 200 when MongoDB and Temporal both answer (within 2 s each), else 503 naming what is down. */
+const readiness = (temporal: Client) =>
+  operation({
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readiness',
+    tag,
+    summary: 'Readiness',
+    description: '200 when MongoDB and Temporal both answer, else 503 naming what is down. No key needed.',
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties: {
+            status: { enum: ['ready', 'unavailable'] },
+            mongodb: { enum: ['ok', 'down'] },
+            temporal: { enum: ['ok', 'down'] },
+          },
+        },
+      },
+    },
+    handler: async (_req, res) => {
+      const [mongo, ready] = await Promise.all([
+        withTimeout(mongoose.connection.db?.admin().ping() ?? Promise.reject(new Error('not connected'))),
+        withTimeout(temporal.connection.workflowService.getSystemInfo({})),
+      ]);
+      const ok = mongo && ready;
+      res.status(ok ? 200 : 503).json({
+        status: ok ? 'ready' : 'unavailable',
+        mongodb: mongo ? 'ok' : 'down',
+        temporal: ready ? 'ok' : 'down',
+      });
+    },
+  });
+
+/** `GET /metrics`: Prometheus text (src/platform/metrics.ts `serveMetrics`); `METRICS_TOKEN` or loopback only. */
+const metrics = operation({
+  method: 'get',
+  path: '/metrics',
+  operationId: 'metrics',
+  tag,
+  summary: 'Prometheus metrics',
+  description:
+    'The Prometheus text format. From loopback without a token, else with `Authorization: Bearer <METRICS_TOKEN>` (403 otherwise).',
+  content: { 'text/plain': { schema: { type: 'string' } } },
+  handler: (req, res) => serveMetrics(req, res, config().metricsToken),
+});
+
+/**
+ * `GET /healthz`, `GET /readyz` and `GET /metrics`, at the root (mounted by src/api/app.ts before any
+ * key check); `temporal` is the client whose connection `/readyz` probes.
+ */
+export function operatorRouter(temporal: Client): Router {
+  return operationsRouter('', [health, readiness(temporal), metrics]);
+}
+
+/** True when `p` settles successfully within `ms`; false when it rejects or takes longer. */
+async function withTimeout(p: Promise<unknown>, ms = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      p.then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+    ]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,32 +1,29 @@
 /**
- * The API contract as an OpenAPI 3.1 document (issue 15), served at `GET /v1/openapi.json` without a
- * key, and `GET /docs`, a reference page rendered from it by Swagger UI (the `swagger-ui-dist` npm
- * package, served from this process: no CDN).
+ * The API contract as an OpenAPI 3.1 document, served at `GET /v1/openapi.json` without a key, and
+ * `GET /docs`, a reference page rendered from it by Swagger UI (the `swagger-ui-dist` npm package, served
+ * from this process: no CDN).
  *
- * Generated, never hand-written: request bodies are the zod schemas the routes validate with (exported by
- * each router), converted by zod 4's `z.toJSONSchema` (JSON Schema 2020-12, OpenAPI 3.1's dialect);
- * responses are the object schemas of src/api/objects.ts, shared as `components.schemas`. The operation
- * table below says, per route, its scope, query parameters, body and answer; test/unit/openapi.test.ts
- * checks that it names exactly the routes the app mounts, and scripts/fuzz-api.sh (schemathesis, in CI)
- * checks that every answer matches it.
+ * Only the generator: nothing here lists the routes. Each router declares its operations once
+ * (src/api/operations.ts `operation`, mounted by `operationsRouter`, which records them in
+ * `API_OPERATIONS`); the document is built from those declarations: request bodies and query parameters
+ * from the zod schemas the routes validate with, converted by zod 4's `z.toJSONSchema` (JSON Schema
+ * 2020-12, OpenAPI 3.1's dialect); responses from the objects registered beside their renderers in
+ * src/models (`apiObject`, src/models/wire.ts), shared as `components.schemas`. test/unit/openapi.test.ts
+ * checks that the routes the app mounts and the operations the document lists are the same set, and the
+ * schemathesis run in CI (test/fuzz) that every answer matches the document.
  */
 import path from 'node:path';
 import express, { Router } from 'express';
 import { z } from 'zod';
 import { API_VERSION } from '../config';
-import { FORM_FIELD_TYPES } from '../shared/forms';
-import { RESULT_STATUSES } from '../shared/bulk-calls';
-import * as O from './objects';
-import { API_OPERATIONS, type ApiOperation, type QueryParam } from './operations';
 import { API_OBJECTS } from '../models/wire';
-import { bulkContactSchema, createBulkCallSchema, MAX_CONTACTS } from './bulk-calls';
-import { createCallSchema, transferSchema } from './calls';
-import { contactSchema, recordsSchema } from './contacts';
-import { redeliverSchema } from './events';
-import { createFormSchema } from './forms';
-import { createKnowledgeSchema, replaceKnowledgeSchema } from './knowledge';
-import { usageQuerySchema } from './usage';
-import { e164 } from './validation';
+import {
+  API_OPERATIONS,
+  operation as declareOperation,
+  operationsRouter,
+  type ApiOperation,
+  type QueryParam,
+} from './operations';
 
 const LIST_PARAMS: QueryParam[] = [
   {
@@ -38,515 +35,6 @@ const LIST_PARAMS: QueryParam[] = [
   { name: 'ending_before', description: 'A cursor: the id of the first object of the next page.' },
 ];
 
-/** The bulk campaign body as documented: each contact an E.164 string or a contact object. */
-const bulkCallBody = createBulkCallSchema.extend({
-  contacts: z
-    .array(z.union([e164, bulkContactSchema]))
-    .min(1)
-    .max(MAX_CONTACTS),
-});
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const op = (o: Omit<ApiOperation<any>, 'handler'>) => o as ApiOperation;
-const crud = (tag: string) => ({ tag });
-
-/** Every route of the API, in the order the reference shows them. */
-export const OPERATIONS: ApiOperation[] = [
-  // Calls
-  op({
-    ...crud('Calls'),
-    method: 'post',
-    path: '/v1/calls',
-    operationId: 'createCall',
-    summary: 'Place a call',
-    description:
-      "Starts the call and answers `queued` at once; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds).",
-    scope: 'calls:write',
-    body: createCallSchema,
-    example: {
-      to: '+14155550123',
-      agent_id: 'agent_01jd5x2v7c0000000000000000',
-      context: { appointment: '2026-11-24 10:00' },
-      simulation: { caller: ['Hi, I need to move my appointment.', 'Thursday works.'] },
-    },
-    response: O.Call,
-  }),
-  op({
-    ...crud('Calls'),
-    method: 'get',
-    path: '/v1/calls',
-    operationId: 'listCalls',
-    summary: 'List calls',
-    scope: 'calls:read',
-    list: true,
-    query: [
-      { name: 'status', description: 'Only calls in this status.', schema: O.Call.shape.status },
-      { name: 'agent_id', description: 'Only calls of this agent.' },
-      { name: 'bulk_call_id', description: "Only this campaign's calls." },
-    ],
-    response: O.listOf(O.Call),
-  }),
-  op({
-    ...crud('Calls'),
-    method: 'get',
-    path: '/v1/calls/{id}',
-    operationId: 'retrieveCall',
-    summary: 'Retrieve a call',
-    scope: 'calls:read',
-    response: O.Call,
-  }),
-  op({
-    ...crud('Calls'),
-    method: 'get',
-    path: '/v1/calls/{id}/transcript',
-    operationId: 'retrieveCallTranscript',
-    summary: "Retrieve a call's transcript",
-    description: '409 `call_not_ended` while the call lasts.',
-    scope: 'calls:read',
-    response: O.Transcript,
-  }),
-  op({
-    ...crud('Calls'),
-    method: 'post',
-    path: '/v1/calls/{id}/transfer',
-    operationId: 'transferCall',
-    summary: 'Transfer a live call',
-    description: 'To an E.164 number, a `sip:` URI or a `client:` identity. 409 `call_not_live` once it has ended.',
-    scope: 'calls:write',
-    body: transferSchema,
-    example: { to: '+14155550199' },
-    response: O.Call,
-  }),
-  op({
-    ...crud('Calls'),
-    method: 'post',
-    path: '/v1/calls/{id}/end',
-    operationId: 'endCall',
-    summary: 'End a call',
-    description: '`completed` once answered, `canceled` before. 409 `call_not_live` once it has ended.',
-    scope: 'calls:write',
-    body: null,
-    response: O.Call,
-  }),
-  // Forms and bulk calls
-  op({
-    ...crud('Bulk calls'),
-    method: 'post',
-    path: '/v1/forms',
-    operationId: 'createForm',
-    summary: 'Create a form',
-    description: `Field types: ${FORM_FIELD_TYPES.join(', ')} (\`enum\` with \`options\`).`,
-    scope: 'calls:write',
-    body: createFormSchema,
-    example: {
-      name: 'Appointment survey',
-      fields: [
-        { key: 'satisfied', type: 'boolean', required: true },
-        { key: 'preferred_day', type: 'enum', options: ['mon', 'tue', 'wed'] },
-      ],
-    },
-    response: O.Form,
-  }),
-  op({
-    ...crud('Bulk calls'),
-    method: 'get',
-    path: '/v1/forms',
-    operationId: 'listForms',
-    summary: 'List forms',
-    scope: 'calls:read',
-    list: true,
-    response: O.listOf(O.Form),
-  }),
-  op({
-    ...crud('Bulk calls'),
-    method: 'get',
-    path: '/v1/forms/{id}',
-    operationId: 'retrieveForm',
-    summary: 'Retrieve a form',
-    scope: 'calls:read',
-    response: O.Form,
-  }),
-  op({
-    ...crud('Bulk calls'),
-    method: 'post',
-    path: '/v1/bulk-calls',
-    operationId: 'createBulkCall',
-    summary: 'Start a bulk call campaign',
-    description: `Up to ${MAX_CONTACTS} contacts; a bad row is a 400 naming it (\`contacts[17].phone\`); duplicate numbers are dialed once. Calling windows are local to each contact.`,
-    scope: 'calls:write',
-    body: bulkCallBody,
-    example: {
-      agent_id: 'agent_01jd5x2v7c0000000000000000',
-      form_id: 'form_01jd5x2v7c0000000000000000',
-      contacts: ['+14155550123', { phone: '+14155550124', name: 'Ada' }],
-      schedule: { window: { start: '09:00', end: '18:00' }, days: ['mon', 'tue', 'wed', 'thu', 'fri'] },
-      retry: { max_attempts: 3, on: ['busy', 'no_answer'], interval_seconds: 3600 },
-    },
-    response: O.BulkCall,
-  }),
-  op({
-    ...crud('Bulk calls'),
-    method: 'get',
-    path: '/v1/bulk-calls',
-    operationId: 'listBulkCalls',
-    summary: 'List campaigns',
-    scope: 'calls:read',
-    list: true,
-    query: [{ name: 'status', description: 'Only campaigns in this status.', schema: O.BulkCall.shape.status }],
-    response: O.listOf(O.BulkCall),
-  }),
-  op({
-    ...crud('Bulk calls'),
-    method: 'get',
-    path: '/v1/bulk-calls/{id}',
-    operationId: 'retrieveBulkCall',
-    summary: 'Retrieve a campaign',
-    scope: 'calls:read',
-    response: O.BulkCall,
-  }),
-  op({
-    ...crud('Bulk calls'),
-    method: 'get',
-    path: '/v1/bulk-calls/{id}/results',
-    operationId: 'listBulkCallResults',
-    summary: "List a campaign's results",
-    description: 'One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV.',
-    scope: 'calls:read',
-    list: true,
-    query: [{ name: 'status', description: 'Only results in this status.', schema: z.enum(RESULT_STATUSES) }],
-    response: O.listOf(O.BulkCallResult),
-    content: { 'text/csv': { schema: { type: 'string' } } },
-  }),
-  ...(['pause', 'resume', 'cancel'] as const).map((action) =>
-    op({
-      ...crud('Bulk calls'),
-      method: 'post',
-      path: `/v1/bulk-calls/{id}/${action}`,
-      operationId: `${action}BulkCall`,
-      summary: `${action[0].toUpperCase()}${action.slice(1)} a campaign`,
-      description: {
-        pause: 'No new dials from now; calls in flight finish.',
-        resume: 'Dials again where it stopped.',
-        cancel: 'Every pending contact ends `canceled`; calls in flight finish.',
-      }[action],
-      scope: 'calls:write',
-      body: null,
-      response: O.BulkCall,
-    }),
-  ),
-  // Knowledge
-  op({
-    ...crud('Knowledge'),
-    method: 'post',
-    path: '/v1/knowledge',
-    operationId: 'createKnowledgeDocument',
-    summary: "Add a document to an agent's knowledge",
-    scope: 'agents:write',
-    body: createKnowledgeSchema,
-    example: {
-      agent_id: 'agent_01jd5x2v7c0000000000000000',
-      title: 'Opening hours',
-      text: 'We are open 8am to 6pm, Monday to Friday.',
-    },
-    response: O.KnowledgeDocument,
-  }),
-  op({
-    ...crud('Knowledge'),
-    method: 'get',
-    path: '/v1/knowledge',
-    operationId: 'listKnowledgeDocuments',
-    summary: 'List knowledge documents',
-    scope: 'agents:read',
-    list: true,
-    query: [{ name: 'agent_id', description: "Only this agent's documents." }],
-    response: O.listOf(O.KnowledgeDocument),
-  }),
-  op({
-    ...crud('Knowledge'),
-    method: 'get',
-    path: '/v1/knowledge/search',
-    operationId: 'searchKnowledge',
-    summary: "Search an agent's knowledge",
-    description: 'What the assistant would be given for `query`, best first.',
-    scope: 'agents:read',
-    query: [
-      { name: 'agent_id', description: 'The agent.', required: true },
-      { name: 'query', description: 'What to look for (at most 1,000 characters).', required: true },
-      {
-        name: 'limit',
-        description: 'How many chunks, 1 to 20 (default 5).',
-        schema: z.string().regex(/^(20|1[0-9]|[1-9])$/),
-      },
-    ],
-    response: O.listOf(O.KnowledgeChunk),
-  }),
-  op({
-    ...crud('Knowledge'),
-    method: 'get',
-    path: '/v1/knowledge/{id}',
-    operationId: 'retrieveKnowledgeDocument',
-    summary: 'Retrieve a knowledge document',
-    scope: 'agents:read',
-    response: O.KnowledgeDocument,
-  }),
-  op({
-    ...crud('Knowledge'),
-    method: 'post',
-    path: '/v1/knowledge/{id}',
-    operationId: 'updateKnowledgeDocument',
-    summary: 'Replace a knowledge document',
-    scope: 'agents:write',
-    body: replaceKnowledgeSchema,
-    response: O.KnowledgeDocument,
-  }),
-  op({
-    ...crud('Knowledge'),
-    method: 'delete',
-    path: '/v1/knowledge/{id}',
-    operationId: 'deleteKnowledgeDocument',
-    summary: 'Delete a knowledge document',
-    scope: 'agents:write',
-    response: O.DeletedObject,
-  }),
-  // Contacts and records
-  op({
-    ...crud('Contacts'),
-    method: 'post',
-    path: '/v1/contacts',
-    operationId: 'createContact',
-    summary: 'Create or update a contact',
-    description: 'A contact with the same `external_id` or `phone` is updated rather than duplicated.',
-    scope: 'contacts:write',
-    body: contactSchema,
-    example: { phone: '+14155550123', name: 'Ada Lovelace', external_id: 'crm-42' },
-    response: O.Contact,
-  }),
-  op({
-    ...crud('Contacts'),
-    method: 'get',
-    path: '/v1/contacts',
-    operationId: 'listContacts',
-    summary: 'List contacts',
-    scope: 'contacts:read',
-    list: true,
-    query: [
-      { name: 'phone', description: 'Only the contact with this E.164 number.' },
-      { name: 'external_id', description: 'Only the contact with this id of yours.' },
-    ],
-    response: O.listOf(O.Contact),
-  }),
-  op({
-    ...crud('Contacts'),
-    method: 'get',
-    path: '/v1/contacts/{id}',
-    operationId: 'retrieveContact',
-    summary: 'Retrieve a contact',
-    scope: 'contacts:read',
-    response: O.Contact,
-  }),
-  op({
-    ...crud('Contacts'),
-    method: 'delete',
-    path: '/v1/contacts/{id}',
-    operationId: 'deleteContact',
-    summary: 'Delete a contact and its records',
-    scope: 'contacts:write',
-    response: O.DeletedObject,
-  }),
-  op({
-    ...crud('Contacts'),
-    method: 'get',
-    path: '/v1/contacts/{id}/records',
-    operationId: 'listContactRecords',
-    summary: "List a contact's records",
-    scope: 'records:read',
-    list: true,
-    response: O.listOf(O.ContactRecord),
-  }),
-  op({
-    ...crud('Contacts'),
-    method: 'post',
-    path: '/v1/records',
-    operationId: 'upsertRecords',
-    summary: 'Create or update records',
-    description: 'Records with an `external_id` already stored are replaced.',
-    scope: 'records:write',
-    body: recordsSchema,
-    response: O.listOf(O.ContactRecord),
-  }),
-  // Events
-  op({
-    ...crud('Events'),
-    method: 'get',
-    path: '/v1/events',
-    operationId: 'listEvents',
-    summary: 'List events',
-    scope: 'events:read',
-    list: true,
-    query: [
-      { name: 'type', description: 'Only events of this type.' },
-      ...(['gte', 'lte', 'gt', 'lt'] as const).map((k) => ({
-        name: `created[${k}]`,
-        description: `Only events created ${{ gte: 'at or after', lte: 'at or before', gt: 'after', lt: 'before' }[k]} this unix time (seconds).`,
-        schema: z.string().regex(/^\d+$/),
-      })),
-    ],
-    response: O.listOf(O.Event),
-  }),
-  op({
-    ...crud('Events'),
-    method: 'get',
-    path: '/v1/events/{id}',
-    operationId: 'retrieveEvent',
-    summary: 'Retrieve an event and its deliveries',
-    scope: 'events:read',
-    response: O.Event,
-  }),
-  op({
-    ...crud('Events'),
-    method: 'post',
-    path: '/v1/events/{id}/redeliver',
-    operationId: 'redeliverEvent',
-    summary: 'Send an event again',
-    description: 'To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type.',
-    scope: 'webhooks:write',
-    body: redeliverSchema,
-    response: O.listOf(O.WebhookDelivery),
-  }),
-  // Usage
-  op({
-    ...crud('Usage'),
-    method: 'get',
-    path: '/v1/usage',
-    operationId: 'retrieveUsage',
-    summary: 'Retrieve usage',
-    description:
-      'Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at most 366 days.',
-    scope: 'usage:read',
-    query: Object.entries(usageQuerySchema.shape).map(([name]) => ({
-      name,
-      description: {
-        from: 'First day, `YYYY-MM-DD`.',
-        to: 'Last day, `YYYY-MM-DD`.',
-        timezone: 'IANA time zone of the days (default `UTC`).',
-      }[name]!,
-    })),
-    response: O.Usage,
-  }),
-  // The service
-  op({
-    tag: 'Service',
-    method: 'get',
-    path: '/v1/openapi.json',
-    operationId: 'retrieveOpenApiDocument',
-    summary: 'This document',
-    description: 'No key needed.',
-    content: { 'application/json': { schema: { type: 'object' } } },
-  }),
-  op({
-    tag: 'Service',
-    method: 'get',
-    path: '/healthz',
-    operationId: 'health',
-    summary: 'Liveness',
-    description: '200 while the process is up. No key needed.',
-    content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' } } } } },
-  }),
-  op({
-    tag: 'Service',
-    method: 'get',
-    path: '/readyz',
-    operationId: 'readiness',
-    summary: 'Readiness',
-    description: '200 when MongoDB and Temporal both answer, else 503 naming what is down. No key needed.',
-    content: {
-      'application/json': {
-        schema: {
-          type: 'object',
-          properties: {
-            status: { enum: ['ready', 'unavailable'] },
-            mongodb: { enum: ['ok', 'down'] },
-            temporal: { enum: ['ok', 'down'] },
-          },
-        },
-      },
-    },
-  }),
-  op({
-    tag: 'Service',
-    method: 'get',
-    path: '/docs',
-    operationId: 'reference',
-    summary: 'This document, rendered (Swagger UI)',
-    content: { 'text/html': { schema: { type: 'string' } } },
-  }),
-  op({
-    tag: 'Service',
-    method: 'get',
-    path: '/metrics',
-    operationId: 'metrics',
-    summary: 'Prometheus metrics',
-    description:
-      'The Prometheus text format. From loopback without a token, else with `Authorization: Bearer <METRICS_TOKEN>` (403 otherwise).',
-    content: { 'text/plain': { schema: { type: 'string' } } },
-  }),
-  // Twilio's callbacks: called by Twilio, not by users; documented so the contract is whole.
-  op({
-    tag: 'Twilio callbacks',
-    method: 'post',
-    path: '/twilio/voice/{callId}',
-    operationId: 'twilioVoice',
-    summary: 'TwiML for a live call Twilio has connected',
-    description: "`<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`.",
-    twilioForm: { CallSid: "The call's SID at Twilio (CA…)." },
-    content: { 'text/xml': { schema: { type: 'string' } } },
-  }),
-  op({
-    tag: 'Twilio callbacks',
-    method: 'post',
-    path: '/twilio/status/{callId}',
-    operationId: 'twilioCallStatus',
-    summary: "A live call's status callback",
-    twilioForm: {
-      CallSid: "The call's SID at Twilio.",
-      CallStatus: 'queued, ringing, in-progress, completed, busy, no-answer, failed or canceled.',
-    },
-    okStatus: '204',
-  }),
-  op({
-    tag: 'Twilio callbacks',
-    method: 'post',
-    path: '/twilio/messaging',
-    operationId: 'twilioInboundMessage',
-    summary: 'An inbound WhatsApp or SMS message',
-    description:
-      'Answered with empty TwiML; the assistant replies through the API. 400 naming `MessageSid`, `From` or `To` when unusable.',
-    twilioForm: {
-      MessageSid: 'SM… or MM…',
-      From: 'The customer, E.164 (`whatsapp:` prefixed on WhatsApp).',
-      To: 'The service number, likewise.',
-      Body: 'The text.',
-      NumMedia: 'How many media attachments.',
-    },
-    content: { 'text/xml': { schema: { type: 'string' } } },
-  }),
-  ...(['/twilio/messaging/status', '/twilio/messaging/status/{messageId}'] as const).map((p) =>
-    op({
-      tag: 'Twilio callbacks',
-      method: 'post',
-      path: p,
-      operationId: p.endsWith('}') ? 'twilioMessageStatusOf' : 'twilioMessageStatus',
-      summary: p.endsWith('}') ? "A sent message's status callback" : 'A message status callback, found by MessageSid',
-      twilioForm: {
-        MessageSid: "The message's SID.",
-        MessageStatus: 'queued, sent, delivered, read, undelivered or failed.',
-        ErrorCode: "Twilio's error code, on failure.",
-      },
-      okStatus: '204',
-    }),
-  ),
-];
-
 /**
  * Routes the app mounts that the document leaves out: only the viewer's own static files under `/docs/`
  * (scripts and styles of `swagger-ui-dist`). test/unit/openapi.test.ts allows exactly these.
@@ -555,7 +43,7 @@ export const UNDOCUMENTED_ROUTES = [/^\/docs\/.+/];
 
 type JsonSchema = Record<string, unknown>;
 
-/** Converts a zod schema to JSON Schema 2020-12, objects of src/api/objects.ts as component `$ref`s. */
+/** Converts a zod schema to JSON Schema 2020-12, the registered objects (src/models) as component `$ref`s. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   delete out.$schema;
@@ -682,7 +170,7 @@ function operation(o: ApiOperation): JsonSchema {
   return out;
 }
 
-/** The component schemas: every object of src/api/objects.ts, cross-references as `$ref`s. */
+/** The component schemas: every object registered with `apiObject` (src/models), cross-references as `$ref`s. */
 function componentSchemas(): Record<string, JsonSchema> {
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     io: 'output',
@@ -699,16 +187,19 @@ function componentSchemas(): Record<string, JsonSchema> {
   return schemas;
 }
 
-let cached: JsonSchema | undefined;
+let cached: { operations: number; document: JsonSchema } | undefined;
 
 /**
- * The OpenAPI 3.1 document of the API (built once per process; it depends only on the code).
+ * The OpenAPI 3.1 document of the API: the operations of every router built so far (`createApp` builds
+ * them all), so it depends only on the code; built once per process and again only if more routers are
+ * built later.
  * @param serverUrl the `servers[0].url` to advertise: the request's own origin when served, else the
  *   API's address under `npm start` (`PORT` defaults to 3000, src/config.ts)
  */
 export function openApiDocument(serverUrl = 'http://localhost:3000'): JsonSchema {
-  cached ??= buildDocument();
-  return { ...cached, servers: [{ url: serverUrl }] };
+  if (cached?.operations !== API_OPERATIONS.size)
+    cached = { operations: API_OPERATIONS.size, document: buildDocument() };
+  return { ...cached.document, servers: [{ url: serverUrl }] };
 }
 
 /**
@@ -716,7 +207,7 @@ export function openApiDocument(serverUrl = 'http://localhost:3000'): JsonSchema
  * `API_OPERATIONS`, filled by `createApp`).
  */
 export function documentedOperations(): ApiOperation[] {
-  return [...API_OPERATIONS.values(), ...OPERATIONS];
+  return [...API_OPERATIONS.values()];
 }
 
 function buildDocument(): JsonSchema {
@@ -794,22 +285,44 @@ function buildDocument(): JsonSchema {
   };
 }
 
-/**
- * `GET /v1/openapi.json` (the document, no key) and `GET /docs` (Swagger UI over it, from the
- * `swagger-ui-dist` package's files). Mounted before the API's key check.
- */
-export function openApiRouter(): Router {
-  const router = Router();
-  router.get('/v1/openapi.json', (req, res) => {
+/** `GET /v1/openapi.json`: the document, its server the request's own origin. No key needed. */
+const retrieveOpenApiDocument = declareOperation({
+  method: 'get',
+  path: '/v1/openapi.json',
+  operationId: 'retrieveOpenApiDocument',
+  tag: 'Service',
+  summary: 'This document',
+  description: 'No key needed.',
+  content: { 'application/json': { schema: { type: 'object' } } },
+  handler: (req, res) => {
     res.json(openApiDocument(`${req.protocol}://${req.get('host') ?? 'localhost'}`));
-  });
-  const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-  router.get(['/docs', '/docs/'], (_req, res) => {
+  },
+});
+
+/** `GET /docs` (and `/docs/`): the Swagger UI page over the document, under a same-origin CSP. */
+const reference = declareOperation({
+  method: 'get',
+  path: '/docs',
+  operationId: 'reference',
+  tag: 'Service',
+  summary: 'This document, rendered (Swagger UI)',
+  content: { 'text/html': { schema: { type: 'string' } } },
+  handler: (_req, res) => {
     res
       .type('html')
       .set('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'")
       .send(DOCS_PAGE);
-  });
+  },
+});
+
+/**
+ * `GET /v1/openapi.json` (the document, no key) and `GET /docs` (Swagger UI over it, from the
+ * `swagger-ui-dist` package's files, `UNDOCUMENTED_ROUTES`). Mounted before the API's key check.
+ */
+export function openApiRouter(): Router {
+  const router = Router();
+  router.use(operationsRouter('', [retrieveOpenApiDocument, reference]));
+  const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   router.get('/docs/init.js', (_req, res) => void res.type('js').send(DOCS_INIT));
   router.use('/docs', express.static(assets, { index: false, fallthrough: true }));
   return router;

@@ -24,7 +24,7 @@
  */
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import express, { Router, type Request } from 'express';
+import express, { Router } from 'express';
 import twilio from 'twilio';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Client } from '@temporalio/client';
@@ -45,6 +45,7 @@ import {
 import { relayTokenServer, type TokenSink } from '../voice/relay';
 import { voiceTurns } from '../voice/turns';
 import { sealSecret } from '../secrets';
+import { operation, operationsRouter } from './operations';
 import { twilioMessagingRouter } from './twilio-messaging';
 
 const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
@@ -70,7 +71,12 @@ function signatureValid(signature: string | undefined, url: string, params: Reco
 
 const liveStatuses = ['ringing', 'in_progress'];
 
-/** Routes under `/twilio`. */
+const tag = 'Twilio callbacks';
+
+/**
+ * Routes under `/twilio` (mounted there by src/api/app.ts): the form parser and the signature check
+ * for every callback, then the messaging callbacks (src/api/twilio-messaging.ts) and the call's.
+ */
 export function twilioRouter(temporal: Client): Router {
   const router = Router();
   router.use(express.urlencoded({ extended: false, limit: '64kb' }));
@@ -88,9 +94,21 @@ export function twilioRouter(temporal: Client): Router {
     next();
   });
   router.use('/messaging', twilioMessagingRouter(temporal));
+  router.use(operationsRouter('/twilio', [twilioVoice, twilioCallStatus(temporal)]));
+  return router;
+}
 
-  /** `POST /twilio/voice/{id}` (form: `CallSid`) → TwiML connecting the call to ConversationRelay, or `<Hangup/>`. */
-  router.post('/voice/:callId', async (req: Request, res) => {
+/** `POST /twilio/voice/{id}` (form: `CallSid`) → TwiML connecting the call to ConversationRelay, or `<Hangup/>`. */
+const twilioVoice = operation({
+  method: 'post',
+  path: '/twilio/voice/{callId}',
+  operationId: 'twilioVoice',
+  tag,
+  summary: 'TwiML for a live call Twilio has connected',
+  description: "`<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`.",
+  twilioForm: { CallSid: "The call's SID at Twilio (CA…)." },
+  content: { 'text/xml': { schema: { type: 'string' } } },
+  handler: async (req, res) => {
     const callSid = String((req.body as Record<string, string>)?.CallSid ?? '');
     const call = await Call.findOne({ _id: String(req.params.callId), livemode: true }).lean();
     const response = new twilio.twiml.VoiceResponse();
@@ -106,27 +124,38 @@ export function twilioRouter(temporal: Client): Router {
       });
     }
     res.type('text/xml').send(response.toString());
-  });
+  },
+});
 
-  /** `POST /twilio/status/{id}` (form: `CallStatus`, `CallSid`) → 204; signals the call's workflow. */
-  router.post('/status/:callId', async (req: Request, res) => {
-    const callId = String(req.params.callId);
-    const body = (req.body ?? {}) as Record<string, string>;
-    const status = body.CallStatus as TelephonyStatus['status'];
-    if (status in TELEPHONY_STATUS_RANK) {
-      try {
-        await temporal.workflow
-          .getHandle(callWorkflowId(callId))
-          .signal(telephonyStatusSignal, { status, providerCallSid: body.CallSid || undefined });
-      } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError)) throw err; // a late callback for a call that is over
+/** `POST /twilio/status/{id}` (form: `CallStatus`, `CallSid`) → 204; signals the call's workflow. */
+const twilioCallStatus = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/twilio/status/{callId}',
+    operationId: 'twilioCallStatus',
+    tag,
+    summary: "A live call's status callback",
+    twilioForm: {
+      CallSid: "The call's SID at Twilio.",
+      CallStatus: 'queued, ringing, in-progress, completed, busy, no-answer, failed or canceled.',
+    },
+    okStatus: '204',
+    handler: async (req, res) => {
+      const callId = String(req.params.callId);
+      const body = (req.body ?? {}) as Record<string, string>;
+      const status = body.CallStatus as TelephonyStatus['status'];
+      if (status in TELEPHONY_STATUS_RANK) {
+        try {
+          await temporal.workflow
+            .getHandle(callWorkflowId(callId))
+            .signal(telephonyStatusSignal, { status, providerCallSid: body.CallSid || undefined });
+        } catch (err) {
+          if (!(err instanceof WorkflowNotFoundError)) throw err; // a late callback for a call that is over
+        }
       }
-    }
-    res.status(204).end();
+      res.status(204).end();
+    },
   });
-
-  return router;
-}
 
 /** The ConversationRelay endpoint attached to an HTTP server. */
 export interface ConversationRelay {

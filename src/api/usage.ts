@@ -3,12 +3,13 @@
  * mode (test and live usage never mix). Computed on each request from the immutable usage rows
  * (src/services/usage.ts), so a finished call counts as soon as the API shows it ended.
  */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import { invalidParam } from '../errors';
+import { UsageObject } from '../models/usage';
 import { canonicalTimeZone, daysBetween, parseDate } from '../platform/calendar';
 import { defaultPeriod, usageReport, type UsagePeriod } from '../services/usage';
-import { requireScope } from './middleware';
+import { operation, operationsRouter } from './operations';
 import { parseBody } from './validation';
 
 /** The longest period, in days (a leap year). */
@@ -20,24 +21,41 @@ export const usageQuerySchema = z.strictObject({
   timezone: z.string().optional(),
 });
 
-/** Routes under `/v1/usage`. */
-export function usageRouter(): Router {
-  const router = Router();
-
-  /**
-   * `GET /v1/usage?from=YYYY-MM-DD&to=YYYY-MM-DD&timezone=<IANA name>` → the `usage` object: `totals`
-   * and one `daily` entry per day of the period (README "Usage" lists the fields).
-   * Dates are inclusive local days of `timezone` (default `UTC`); `from` defaults to the first day of
-   * the current month, `to` to today, both in that time zone.
-   * Errors: 400 `parameter_invalid` naming `from`, `to` or `timezone` (not a date, an unknown zone,
-   * `from` after `to`, more than 366 days); 400 `parameter_unknown` for any other parameter.
-   */
-  router.get('/', requireScope('usage:read'), async (req, res) => {
+/**
+ * `GET /v1/usage?from=YYYY-MM-DD&to=YYYY-MM-DD&timezone=<IANA name>` → the `usage` object: `totals`
+ * and one `daily` entry per day of the period (README "Usage" lists the fields).
+ * Dates are inclusive local days of `timezone` (default `UTC`); `from` defaults to the first day of
+ * the current month, `to` to today, both in that time zone.
+ * Errors: 400 `parameter_invalid` naming `from`, `to` or `timezone` (not a date, an unknown zone,
+ * `from` after `to`, more than 366 days); 400 `parameter_unknown` for any other parameter.
+ */
+const retrieveUsage = operation({
+  method: 'get',
+  path: '/v1/usage',
+  operationId: 'retrieveUsage',
+  tag: 'Usage',
+  summary: 'Retrieve usage',
+  description:
+    'Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at most 366 days.',
+  scope: 'usage:read',
+  query: Object.entries(usageQuerySchema.shape).map(([name]) => ({
+    name,
+    description: {
+      from: 'First day, `YYYY-MM-DD`.',
+      to: 'Last day, `YYYY-MM-DD`.',
+      timezone: 'IANA time zone of the days (default `UTC`).',
+    }[name]!,
+  })),
+  response: UsageObject,
+  handler: async (req, res) => {
     const { orgId, livemode } = req.auth!;
     res.json(await usageReport({ orgId, livemode }, usagePeriod(req.query)));
-  });
+  },
+});
 
-  return router;
+/** Routes under `/v1/usage` (mounted there by src/api/app.ts). */
+export function usageRouter(): Router {
+  return operationsRouter('/v1/usage', [retrieveUsage]);
 }
 
 /**

@@ -51,7 +51,13 @@ import {
   type MessageDoc,
 } from '../models/conversations';
 import { insertIfAbsent, type WithId } from '../models/store';
-import { renderWidgetSession, WidgetSession, WidgetSessionObject, type WidgetSessionDoc } from '../models/widget';
+import {
+  renderWidgetSession,
+  WidgetSession,
+  WidgetSessionObject,
+  WidgetVoiceObject,
+  type WidgetSessionDoc,
+} from '../models/widget';
 import { idTime, newId } from '../shared/ids';
 import {
   conversationLogId,
@@ -61,7 +67,6 @@ import {
 } from '../shared/conversations';
 import { idempotent } from './idempotency';
 import { MAX_TEXT } from './messages';
-import { WidgetVoice as WidgetVoiceObject } from './objects';
 import { applyRateLimit, authenticate } from './middleware';
 import { operation, operationsRouter } from './operations';
 import { lastEventId, serveEventStream } from './sse';
@@ -494,7 +499,7 @@ function startWidgetVoice(temporal: Client) {
           call_id: callId,
           simulated: room.simulated,
           // The cast goes once src/models/calls.ts types renderCall by the Call object (its status a CallStatus).
-          call: renderCall(doc) as z.output<typeof WidgetVoiceObject>['call'],
+          call: renderCall(doc),
         };
         return { status: 200, body: voice };
       });

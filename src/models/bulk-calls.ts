@@ -14,8 +14,18 @@
  *   `ends_at` ends the pending rows at once through `pending_ended_as` on the campaign, not row by row.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
-import type { BulkCallCounts, BulkCallStatus, ResultStatus } from '../shared/bulk-calls';
+import { z } from 'zod';
+import {
+  BULK_CALL_STATUSES,
+  REDIAL_OUTCOMES,
+  RESULT_STATUSES,
+  type BulkCallCounts,
+  type BulkCallStatus,
+  type RedialOutcome,
+  type ResultStatus,
+} from '../shared/bulk-calls';
 import { schemaOptions as base, seconds, type WithId } from './store';
+import { apiObject, formValuesObject, metadataObject, unix } from './wire';
 
 const countsSchema = new Schema(
   {
@@ -115,8 +125,47 @@ export function initialCounts(total: number): BulkCallCounts {
   return { total, pending: total, in_progress: 0, completed: 0, not_reached: 0, failed: 0, skipped: 0 };
 }
 
+/** The `bulk_call` object as the API answers it (the OpenAPI component `BulkCall`). */
+export const BulkCallObject = apiObject(
+  'BulkCall',
+  'A campaign that calls a list of contacts and fills a form on each call.',
+  z.object({
+    id: z.string().meta({ examples: ['bulk_01jd5x2v7c0000000000000000'] }),
+    object: z.literal('bulk_call'),
+    livemode: z.boolean(),
+    name: z.string().nullable(),
+    status: z.enum(BULK_CALL_STATUSES),
+    agent_id: z.string(),
+    form_id: z.string(),
+    from: z.string().nullable(),
+    max_concurrency: z.number().int(),
+    max_duration_seconds: z.number().int(),
+    schedule: z.unknown().nullable(),
+    retry: z.object({
+      max_attempts: z.number().int(),
+      on: z.array(z.enum(REDIAL_OUTCOMES)),
+      interval_seconds: z.number().int(),
+    }),
+    metadata: metadataObject,
+    simulation: z.unknown().optional(),
+    counts: z.object({
+      total: z.number().int(),
+      pending: z.number().int(),
+      in_progress: z.number().int(),
+      completed: z.number().int(),
+      not_reached: z.number().int(),
+      failed: z.number().int(),
+      skipped: z.number().int(),
+    }),
+    duplicates_removed: z.number().int(),
+    created: unix,
+    completed_at: unix.nullable(),
+  }),
+);
+export type BulkCallObject = z.output<typeof BulkCallObject>;
+
 /** The `bulk_call` object: the request's settings, `status`, `counts`; times in unix seconds. */
-export function renderBulkCall(doc: WithId<BulkCallDoc>) {
+export function renderBulkCall(doc: WithId<BulkCallDoc>): BulkCallObject {
   const c = doc.counts;
   return {
     id: doc._id,
@@ -130,7 +179,7 @@ export function renderBulkCall(doc: WithId<BulkCallDoc>) {
     max_concurrency: doc.max_concurrency,
     max_duration_seconds: doc.max_duration_seconds,
     schedule: doc.schedule_json ? (JSON.parse(doc.schedule_json) as unknown) : null,
-    retry: JSON.parse(doc.retry_json) as { max_attempts: number; on: string[]; interval_seconds: number },
+    retry: JSON.parse(doc.retry_json) as { max_attempts: number; on: RedialOutcome[]; interval_seconds: number },
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     ...(doc.simulation_json ? { simulation: JSON.parse(doc.simulation_json) as unknown } : {}),
     counts: {
@@ -147,9 +196,7 @@ export function renderBulkCall(doc: WithId<BulkCallDoc>) {
     completed_at: seconds(doc.completed_ms),
   };
 }
-export type BulkCallObject = ReturnType<typeof renderBulkCall>;
 
-/** The `bulk_call_result` object: one contact's outcome. */
 /**
  * The status a row shows: its own, except that a `pending` row of a campaign whose pending contacts were
  * ended (`pending_ended_as`) shows that status.
@@ -165,11 +212,34 @@ export function resultStatusFilter(status: ResultStatus, pendingEndedAs: string 
   return status === pendingEndedAs ? { $in: [status, 'pending'] } : status;
 }
 
+/** The `bulk_call_result` object, one contact's outcome (the OpenAPI component `BulkCallResult`). */
+export const BulkCallResultObject = apiObject(
+  'BulkCallResult',
+  'One contact of a campaign: its outcome, attempts, calls and filled form.',
+  z.object({
+    id: z.string(),
+    object: z.literal('bulk_call_result'),
+    livemode: z.boolean(),
+    bulk_call_id: z.string(),
+    index: z.number().int(),
+    contact: z.unknown().describe('The contact as given in the request.'),
+    status: z.enum(RESULT_STATUSES),
+    attempts: z.number().int(),
+    call_ids: z.array(z.string()),
+    form: formValuesObject.nullable(),
+    updated: unix.nullable(),
+  }),
+);
+export type BulkCallResultObject = z.output<typeof BulkCallResultObject>;
+
 /**
  * The `bulk_call_result` object of a row.
  * @param pendingEndedAs the campaign's `pending_ended_as` (a pending row then shows that status)
  */
-export function renderBulkCallResult(row: WithId<BulkCallResultDoc>, pendingEndedAs: string | null = null) {
+export function renderBulkCallResult(
+  row: WithId<BulkCallResultDoc>,
+  pendingEndedAs: string | null = null,
+): BulkCallResultObject {
   return {
     id: row._id,
     object: 'bulk_call_result' as const,
@@ -184,4 +254,3 @@ export function renderBulkCallResult(row: WithId<BulkCallResultDoc>, pendingEnde
     updated: seconds(row.updated_ms),
   };
 }
-export type BulkCallResultObject = ReturnType<typeof renderBulkCallResult>;

@@ -5,8 +5,10 @@
  * Turns are immutable rows keyed `<call id>:<seq>`, so a retried write is a duplicate, not a second turn.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
-import type { CallWorkflowInput } from '../shared/calls';
+import { z } from 'zod';
+import { CALL_STATUSES, type CallStatus, type CallWorkflowInput } from '../shared/calls';
 import { schemaOptions as base, seconds, type WithId } from './store';
+import { apiObject, formValuesObject, metadataObject, unix } from './wire';
 
 const callSchema = new Schema(
   {
@@ -141,8 +143,38 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
   };
 }
 
+/** The `call` object as the API answers it (the OpenAPI component `Call`). */
+export const CallObject = apiObject(
+  'Call',
+  'A phone call placed by an assistant (spec section 4, "Calls"), live through Twilio or simulated with a test key.',
+  z.object({
+    id: z.string().meta({ examples: ['call_01jd5x2v7c0000000000000000'] }),
+    object: z.literal('call'),
+    livemode: z.boolean(),
+    status: z.enum(CALL_STATUSES),
+    to: z.string(),
+    from: z.string().nullable(),
+    agent_id: z.string(),
+    contact_id: z.string().nullable(),
+    context: z.record(z.string(), z.unknown()),
+    metadata: metadataObject,
+    end_reason: z.string().nullable(),
+    transferred_to: z.string().nullable(),
+    simulated: z.boolean(),
+    max_duration_seconds: z.number().int(),
+    created: unix,
+    answered_at: unix.nullable(),
+    ended_at: unix.nullable(),
+    duration_seconds: z.number().int().nullable(),
+    error: z.object({ message: z.string() }).nullable(),
+    bulk_call_id: z.string().nullable(),
+    form: formValuesObject.nullable().describe("A campaign call's filled form, once the call has ended."),
+  }),
+);
+export type CallObject = z.output<typeof CallObject>;
+
 /** The call object. Times in unix seconds; `duration_seconds` from answer to end (null until both). */
-export function renderCall(doc: WithId<CallDoc>) {
+export function renderCall(doc: WithId<CallDoc>): CallObject {
   const duration =
     doc.answered_ms != null && doc.ended_ms != null
       ? Math.max(0, Math.round((doc.ended_ms - doc.answered_ms) / 1000))
@@ -151,7 +183,8 @@ export function renderCall(doc: WithId<CallDoc>) {
     id: doc._id,
     object: 'call' as const,
     livemode: doc.livemode,
-    status: doc.status,
+    // Written only by the call's workflow, from CALL_STATUSES (the store's field is a plain string).
+    status: doc.status as CallStatus,
     to: doc.to,
     from: doc.from ?? null,
     agent_id: doc.agent_id,
@@ -172,13 +205,34 @@ export function renderCall(doc: WithId<CallDoc>) {
     form: doc.form_json ? (JSON.parse(doc.form_json) as Record<string, string | number | boolean>) : null,
   };
 }
-export type CallObject = ReturnType<typeof renderCall>;
+
+/** The `transcript` object as the API answers it (the OpenAPI component `Transcript`). */
+export const TranscriptObject = apiObject(
+  'Transcript',
+  "An ended call's turns, in order, with the tools the assistant called and the knowledge it was given.",
+  z.object({
+    object: z.literal('transcript'),
+    call_id: z.string(),
+    livemode: z.boolean(),
+    created: unix,
+    turns: z.array(
+      z.object({
+        role: z.string().meta({ examples: ['assistant', 'caller', 'tool'] }),
+        text: z.string(),
+        tool: z.object({ name: z.string(), arguments: z.unknown() }).optional(),
+        knowledge: z.array(z.object({ document: z.string(), chunk: z.number().int() })).optional(),
+        at: unix.nullable(),
+        offset_ms: z.number().int().nullable(),
+      }),
+    ),
+  }),
+);
 
 /**
  * The transcript object of an ended call; tool turns are shown as `role: "tool"` with their call, and a
  * turn for which the assistant was given knowledge lists it (`knowledge: [{document, chunk}]`).
  */
-export function renderTranscript(call: WithId<CallDoc>, turns: CallTurnDoc[]) {
+export function renderTranscript(call: WithId<CallDoc>, turns: CallTurnDoc[]): z.output<typeof TranscriptObject> {
   return {
     object: 'transcript' as const,
     call_id: call._id,

@@ -11,7 +11,9 @@
  * Concurrent upserts of one contact each `$set` whole fields: the last one wins, nothing is merged.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { z } from 'zod';
 import { schemaOptions as base, seconds, type WithId } from './store';
+import { apiObject, unix } from './wire';
 
 const contactSchema = new Schema(
   {
@@ -66,8 +68,26 @@ export const ContactRecord = mongoose.model('ContactRecord', recordSchema, 'reco
 export type ContactDoc = InferSchemaType<typeof contactSchema>;
 export type ContactRecordDoc = InferSchemaType<typeof recordSchema>;
 
+/** The `contact` object as the API answers it (the OpenAPI component `Contact`). */
+export const ContactObject = apiObject(
+  'Contact',
+  'Someone the assistant talks to; calls and conversations with their number are theirs.',
+  z.object({
+    id: z.string(),
+    object: z.literal('contact'),
+    livemode: z.boolean(),
+    phone: z.string().nullable(),
+    name: z.string().nullable(),
+    external_id: z.string().nullable(),
+    do_not_call: z.boolean(),
+    created: unix,
+    updated: unix,
+  }),
+);
+export type ContactObject = z.output<typeof ContactObject>;
+
 /** The `contact` object; `created` and `updated` in unix seconds. */
-export function renderContact(doc: WithId<ContactDoc>) {
+export function renderContact(doc: WithId<ContactDoc>): ContactObject {
   return {
     id: doc._id,
     object: 'contact' as const,
@@ -80,10 +100,29 @@ export function renderContact(doc: WithId<ContactDoc>) {
     updated: seconds(doc.updated_ms)!,
   };
 }
-export type ContactObject = ReturnType<typeof renderContact>;
+
+/** The `record` object as the API answers it (the OpenAPI component `Record`). */
+export const RecordObject = apiObject(
+  'Record',
+  'Something the assistant knows about a contact (an order, an appointment), given to it on every call.',
+  z.object({
+    id: z.string(),
+    object: z.literal('record'),
+    livemode: z.boolean(),
+    contact_id: z.string(),
+    type: z.string().nullable(),
+    title: z.string().nullable(),
+    text: z.string(),
+    data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+    occurred_at: unix.nullable(),
+    external_id: z.string().nullable(),
+    created: unix,
+    updated: unix,
+  }),
+);
 
 /** The `record` object: `data` a flat object, `occurred_at` / `created` / `updated` in unix seconds. */
-export function renderRecord(doc: WithId<ContactRecordDoc>) {
+export function renderRecord(doc: WithId<ContactRecordDoc>): z.output<typeof RecordObject> {
   return {
     id: doc._id,
     object: 'record' as const,

@@ -5,8 +5,10 @@
  * same fields.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
-import type { FormDefinition, FormField, FormFieldType } from '../shared/forms';
+import { z } from 'zod';
+import { FORM_FIELD_TYPES, type FormDefinition, type FormField, type FormFieldType } from '../shared/forms';
 import { schemaOptions as base } from './store';
+import { apiObject, unix } from './wire';
 
 const fieldSchema = new Schema(
   {
@@ -60,8 +62,30 @@ export function formDefinition(doc: StoredForm): FormDefinition {
   return { id: doc._id, name: doc.name, fields: formFields(doc) };
 }
 
+/** The `form` object as the API answers it (the OpenAPI component `Form`). */
+export const FormObject = apiObject(
+  'Form',
+  'The fields a bulk campaign fills on every call.',
+  z.object({
+    id: z.string(),
+    object: z.literal('form'),
+    livemode: z.boolean(),
+    name: z.string(),
+    fields: z.array(
+      z.object({
+        key: z.string(),
+        type: z.enum(FORM_FIELD_TYPES),
+        description: z.string().nullable(),
+        required: z.boolean(),
+        options: z.array(z.string()).nullable(),
+      }),
+    ),
+    created: unix,
+  }),
+);
+
 /** The `form` object. */
-export function renderForm(doc: StoredForm) {
+export function renderForm(doc: StoredForm): z.output<typeof FormObject> {
   return {
     id: doc._id,
     object: 'form' as const,

@@ -22,7 +22,10 @@
  * Reads on the hot path (a search: the head and the next change row) are `_id` lookups on small rows.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { z } from 'zod';
+import type { KnowledgeRef } from '../shared/assistant';
 import { schemaOptions as base, seconds, type WithId } from './store';
+import { apiObject, unix } from './wire';
 
 const documentSchema = new Schema(
   {
@@ -99,11 +102,32 @@ export type KnowledgeDocumentDoc = InferSchemaType<typeof documentSchema>;
 export type KnowledgeRevisionDoc = InferSchemaType<typeof revisionSchema>;
 export type KnowledgeChunkDoc = InferSchemaType<typeof chunkSchema>;
 
+/** The `knowledge_document` object as the API answers it (the OpenAPI component `KnowledgeDocument`). */
+export const KnowledgeDocumentObject = apiObject(
+  'KnowledgeDocument',
+  "A document of an agent's knowledge, split in chunks the assistant is given when they match.",
+  z.object({
+    id: z.string(),
+    object: z.literal('knowledge_document'),
+    livemode: z.boolean(),
+    agent_id: z.string(),
+    title: z.string(),
+    characters: z.number().int(),
+    chunks: z.number().int(),
+    created: unix,
+    updated: unix,
+  }),
+);
+export type KnowledgeDocumentObject = z.output<typeof KnowledgeDocumentObject>;
+
 /**
  * The `knowledge_document` object: `title`, `characters` and `chunks` of its current revision, `updated`
  * (unix seconds) when that revision was written. The text itself is not returned (keep your source).
  */
-export function renderKnowledgeDocument(doc: WithId<KnowledgeDocumentDoc>, revision: WithId<KnowledgeRevisionDoc>) {
+export function renderKnowledgeDocument(
+  doc: WithId<KnowledgeDocumentDoc>,
+  revision: WithId<KnowledgeRevisionDoc>,
+): KnowledgeDocumentObject {
   return {
     id: doc._id,
     object: 'knowledge_document' as const,
@@ -116,4 +140,24 @@ export function renderKnowledgeDocument(doc: WithId<KnowledgeDocumentDoc>, revis
     updated: seconds(revision.created_ms)!,
   };
 }
-export type KnowledgeDocumentObject = ReturnType<typeof renderKnowledgeDocument>;
+
+/** The `knowledge_chunk` object, a search hit (the OpenAPI component `KnowledgeChunk`). */
+export const KnowledgeChunkObject = apiObject(
+  'KnowledgeChunk',
+  'A search hit: a chunk of a knowledge document and its score.',
+  z.object({
+    object: z.literal('knowledge_chunk'),
+    document: z.string(),
+    chunk: z.number().int(),
+    title: z.string(),
+    text: z.string(),
+    score: z.number(),
+  }),
+);
+
+/** The `knowledge_chunk` object of a search hit (`GET /v1/knowledge/search`). */
+export function renderKnowledgeChunk(
+  hit: KnowledgeRef & { title: string; text: string; score: number },
+): z.output<typeof KnowledgeChunkObject> {
+  return { object: 'knowledge_chunk', ...hit };
+}

@@ -21,7 +21,9 @@
  * counted on) and the measures of its kind; the measures of other kinds are absent.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { z } from 'zod';
 import { schemaOptions } from './store';
+import { apiObject, unix } from './wire';
 import { TERMINAL_STATUSES } from '../shared/calls';
 
 /** What a usage row meters. */
@@ -95,25 +97,47 @@ export type UsageRow =
   | (RowBase & { kind: 'message'; channel: MessageChannel; direction: 'inbound' | 'outbound'; template: 0 | 1 })
   | (RowBase & { kind: 'knowledge_search' });
 
+const count = z.number().int();
 /** The measures of a period (the `totals` of the usage object, and each of its `daily` entries). */
-export interface UsageMeasures {
-  calls: {
+const measures = {
+  calls: z.object({
     /** Calls that ended in the period, whatever their status. */
-    count: number;
-    answered: number;
-    by_status: Record<string, number>;
-    talk_seconds: number;
-    billable_minutes: number;
-  };
-  messages: {
+    count,
+    answered: count,
+    by_status: z.record(z.string(), count),
+    talk_seconds: count,
+    billable_minutes: count,
+  }),
+  messages: z.object({
     /** `whatsapp` counts session (free-form) messages; templates are `whatsapp_template`; `web` the widget's chat. */
-    outbound: { sms: number; whatsapp: number; whatsapp_template: number; web: number };
-    inbound: { sms: number; whatsapp: number; web: number };
-  };
-  llm: { requests: number; prompt_tokens: number; completion_tokens: number };
-  knowledge: { searches: number };
-  webhooks: { attempts: number; succeeded: number };
-}
+    outbound: z.object({ sms: count, whatsapp: count, whatsapp_template: count, web: count }),
+    inbound: z.object({ sms: count, whatsapp: count, web: count }),
+  }),
+  llm: z.object({ requests: count, prompt_tokens: count, completion_tokens: count }),
+  knowledge: z.object({ searches: count }),
+  webhooks: z.object({ attempts: count, succeeded: count }),
+};
+/** The measures of a period (the `totals` of the usage object, and each of its `daily` entries). */
+export type UsageMeasures = z.output<z.ZodObject<typeof measures>>;
+
+/** The `usage` object (README "Usage"; the OpenAPI component `Usage`), computed by `usageReport` (src/services/usage.ts). */
+export const UsageObject = apiObject(
+  'Usage',
+  "The organization's usage over a period of local days: totals and one entry per day.",
+  z.object({
+    object: z.literal('usage'),
+    livemode: z.boolean(),
+    from: z.string(),
+    to: z.string(),
+    timezone: z.string(),
+    /** Unix seconds: the report counts every row stored before this instant. */
+    as_of: unix,
+    totals: z.object(measures),
+    daily: z.array(z.object({ date: z.string(), ...measures })),
+  }),
+);
+/** The `usage` object as `usageReport` computes it. */
+export type UsageReport = z.output<typeof UsageObject>;
 
 /** Measures of nothing: every field present, zero. */
 export function emptyMeasures(): UsageMeasures {

@@ -12,6 +12,7 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
 import { schemaOptions as base, seconds, type WithId } from './store';
+import { CallObject } from './calls';
 import { apiObject, unix } from './wire';
 
 const widgetSessionSchema = new Schema(
@@ -94,3 +95,22 @@ export function renderWidgetSession(
     created: doc.created,
   };
 }
+
+/**
+ * The `widget_voice` object `POST /v1/widget/voice` answers (the OpenAPI component `WidgetVoice`): the
+ * media room to join and the call it is (src/api/widget.ts).
+ */
+export const WidgetVoiceObject = apiObject(
+  'WidgetVoice',
+  'A browser voice call: the media room to join with `token` (valid at most 10 minutes), and the call it is.',
+  z.object({
+    object: z.literal('widget_voice'),
+    url: z.string().describe('The LiveKit server URL (`wss://…`); a `.invalid` address for a simulated room.'),
+    room: z.string(),
+    token: z.string().describe('A LiveKit access token (JWT) for this room and visitor; opaque for a simulated room.'),
+    expires_at: unix,
+    call_id: z.string(),
+    simulated: z.boolean(),
+    call: CallObject,
+  }),
+);

@@ -19,15 +19,15 @@ import {
   MEASURE_FIELDS,
   UsageRecord,
   type MessageChannel,
-  type UsageMeasures,
   type UsageRecordDoc,
+  type UsageReport,
   type UsageRow,
 } from '../models/usage';
 import type { WebhookDeliveryInput } from '../shared/webhooks';
 import { logger } from '../logger';
 import { dayStartOf, localDate, utcMidnight } from '../platform/calendar';
 
-export type { UsageRow, UsageMeasures } from '../models/usage';
+export type { UsageRow, UsageMeasures, UsageReport } from '../models/usage';
 
 /** Who pays for a metered thing. */
 export interface UsageOwner {
@@ -205,19 +205,6 @@ export interface UsagePeriod {
   from: string;
   to: string;
   timezone: string;
-}
-
-/** The `usage` object (README "Usage"). */
-export interface UsageReport {
-  object: 'usage';
-  livemode: boolean;
-  from: string;
-  to: string;
-  timezone: string;
-  /** Unix seconds: the report counts every row stored before this instant. */
-  as_of: number;
-  totals: UsageMeasures;
-  daily: ({ date: string } & UsageMeasures)[];
 }
 
 /**
