@@ -62,9 +62,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!@temporalio/(workflow|common)$|zod$|\\./|\\.\\./shared/|\\.\\./activities(/|$))',
+              regex: '^(?!@temporalio/(workflow|common)$|zod$|\\./|\\.\\./shared/|\\.\\./activities/)',
               message:
-                'Workflows import only @temporalio/workflow, @temporalio/common, zod, src/shared and types of activities.',
+                'Workflows import only @temporalio/workflow, @temporalio/common, zod, src/shared and types of one activity module per proxy (not the index).',
             },
             {
               regex: '^\\.\\./activities(/|$)',

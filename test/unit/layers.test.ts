@@ -68,6 +68,12 @@ describe('layers (eslint.config.mjs)', () => {
       "import { newCallInput } from '../services/calls';\nexport const x = newCallInput;\n",
       /Workflows import only/,
     ],
+    [
+      'a workflow proxy typed by the whole activity index',
+      'src/workflows/planted.ts',
+      "import type * as activities from '../activities';\nexport type X = typeof activities;\n",
+      /Workflows import only/,
+    ],
   ];
   for (const [what, filePath, code, message] of wrong) {
     it(`fails ${what}`, async () => {
@@ -87,7 +93,7 @@ describe('layers (eslint.config.mjs)', () => {
       ['src/services/planted.ts', "import { Call } from '../models/calls';\nexport const x = Call;\n"],
       [
         'src/workflows/planted.ts',
-        "import type * as activities from '../activities';\nexport type X = typeof activities;\n",
+        "import type * as llm from '../activities/llm';\nexport type X = typeof llm;\n",
       ],
     ];
     for (const [filePath, code] of planted) expect(await importErrors(filePath, code), filePath).to.deep.equal([]);
