@@ -1,7 +1,7 @@
 /**
  * The assistant in a browser voice room (`POST /v1/widget/voice` with LiveKit configured): the call's
  * workflow runs `attendRoom` for as long as the call lasts, and the activity is the assistant's presence
- * in the LiveKit room, as ConversationRelay is for a phone call (src/api/twilio.ts):
+ * in the LiveKit room, as ConversationRelay is for a phone call (src/api/twilio/index.ts):
  *
  * - joins the room (`@livekit/rtc-node`, identity `assistant`, a token it signs with `LIVEKIT_API_KEY`/
  *   `LIVEKIT_API_SECRET`, livekit-server-sdk) and publishes one microphone track;

@@ -5,7 +5,7 @@
  *   GET    /v1/phone_numbers[/{id}]  list, retrieve
  *   DELETE /v1/phone_numbers/{id}    disconnect
  *
- * Inbound messages to a connected number reach its organization (src/api/twilio-messaging.ts), answered
+ * Inbound messages to a connected number reach its organization (src/api/twilio/messaging.ts), answered
  * by its `agent_id`, else the default agent; in live mode a new conversation of `POST /v1/messages` is
  * sent from the organization's first number connected for the channel (src/services/messages.ts).
  */

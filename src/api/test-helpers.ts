@@ -3,7 +3,7 @@
  *
  *   POST   /v1/test_helpers/inbound_messages   play the customer: `{channel, from, text, to?, received_at?}`
  *
- * Live inbound messages come from Twilio (src/api/twilio-messaging.ts); this route lets a test key play
+ * Live inbound messages come from Twilio (src/api/twilio/messaging.ts); this route lets a test key play
  * the customer's side of a conversation, down the same path.
  */
 import type { Router } from 'express';

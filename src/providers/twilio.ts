@@ -1,6 +1,6 @@
 /**
  * Twilio's REST client (the `twilio` package), built from the configuration. Twilio's request signatures
- * and TwiML builders are used straight from the package where they are needed (src/api/twilio.ts).
+ * and TwiML builders are used straight from the package where they are needed (src/api/twilio/index.ts).
  */
 import twilio from 'twilio';
 import { ApplicationFailure } from '@temporalio/common';

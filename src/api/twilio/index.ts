@@ -29,11 +29,11 @@ import twilio from 'twilio';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { config } from '../config';
-import { Call, RelaySession } from '../models/calls';
-import { isDuplicateKey } from '../models/store';
-import { ApiError } from '../errors';
-import { logger } from '../logger';
+import { config } from '../../config';
+import { Call, RelaySession } from '../../models/calls';
+import { isDuplicateKey } from '../../models/store';
+import { ApiError } from '../../errors';
+import { logger } from '../../logger';
 import {
   callWorkflowId,
   telephonyStatusSignal,
@@ -41,12 +41,12 @@ import {
   type AgentSnapshot,
   type CallerSaidResult,
   type TelephonyStatus,
-} from '../shared/calls';
-import { relayTokenServer, type TokenSink } from '../voice/relay';
-import { voiceTurns } from '../voice/turns';
-import { sealSecret } from '../secrets';
-import { operation, operationsRouter } from './operations';
-import { twilioMessagingRouter } from './twilio-messaging';
+} from '../../shared/calls';
+import { relayTokenServer, type TokenSink } from '../../voice/relay';
+import { voiceTurns } from '../../voice/turns';
+import { sealSecret } from '../../secrets';
+import { operation, operationsRouter } from '../operations';
+import { twilioMessagingRouter } from './messaging';
 
 const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
 /** Largest ConversationRelay frame accepted (bytes); Twilio's are far smaller. */
@@ -75,7 +75,7 @@ const tag = 'Twilio callbacks';
 
 /**
  * Routes under `/twilio` (mounted there by src/api/app.ts): the form parser and the signature check
- * for every callback, then the messaging callbacks (src/api/twilio-messaging.ts) and the call's.
+ * for every callback, then the messaging callbacks (src/api/twilio/messaging.ts) and the call's.
  */
 export function twilioRouter(temporal: Client): Router {
   const router = Router();

@@ -1,5 +1,5 @@
 /**
- * Twilio's side of live messaging, mounted at `/twilio/messaging` inside the Twilio router (src/api/twilio.ts),
+ * Twilio's side of live messaging, mounted at `/twilio/messaging` inside the Twilio router (src/api/twilio/index.ts),
  * whose middleware has already verified `X-Twilio-Signature` (403 `twilio_signature_invalid` otherwise):
  *
  * - `POST /twilio/messaging`: an inbound SMS or WhatsApp message (form fields `MessageSid`, `From`, `To`,
@@ -17,9 +17,9 @@
 import type { Request, Response, Router } from 'express';
 import twilio from 'twilio';
 import type { Client } from '@temporalio/client';
-import { ensureConversation, signalConversation } from '../services/conversations';
-import { logger } from '../logger';
-import { answeringAgent } from '../models/agents';
+import { ensureConversation, signalConversation } from '../../services/conversations';
+import { logger } from '../../logger';
+import { answeringAgent } from '../../models/agents';
 import {
   Conversation,
   Message,
@@ -27,13 +27,13 @@ import {
   PhoneNumber,
   type ConversationDoc,
   type MessageDoc,
-} from '../models/conversations';
-import type { WithId } from '../models/store';
-import { newId } from '../shared/ids';
-import { inboundSignal, providerStatusSignal, type Channel, type OutboundStatus } from '../shared/conversations';
-import { invalidParam } from '../errors';
-import { operation, operationsRouter } from './operations';
-import { isE164 } from './validation';
+} from '../../models/conversations';
+import type { WithId } from '../../models/store';
+import { newId } from '../../shared/ids';
+import { inboundSignal, providerStatusSignal, type Channel, type OutboundStatus } from '../../shared/conversations';
+import { invalidParam } from '../../errors';
+import { operation, operationsRouter } from '../operations';
+import { isE164 } from '../validation';
 
 /** Twilio `MessageStatus` values → our outbound statuses (null: nothing to record). */
 const TWILIO_STATUS: Record<string, OutboundStatus | null> = {
@@ -160,7 +160,7 @@ const twilioMessageStatus = (
     handler: (req, res) => messageStatus(temporal, req, res),
   });
 
-/** Routes under `/twilio/messaging` (mounted there by src/api/twilio.ts); `temporal` signals the conversations' workflows. */
+/** Routes under `/twilio/messaging` (mounted there by src/api/twilio/index.ts); `temporal` signals the conversations' workflows. */
 export function twilioMessagingRouter(temporal: Client): Router {
   return operationsRouter('/twilio/messaging', [
     twilioInboundMessage(temporal),
