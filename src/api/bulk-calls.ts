@@ -70,7 +70,7 @@ import { authenticate, requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { e164, isE164, metadata, parseBody, queryFilters } from './validation';
+import { e164, isE164, metadata, queryFilters } from './validation';
 
 /** Contacts one request may carry. */
 export const MAX_CONTACTS = 10_000;
@@ -462,7 +462,6 @@ const campaignAction = (
     body: null,
     response: BulkCallObject,
     handler: async (req, res) => {
-      parseBody(z.strictObject({}), req.body);
       const campaign = await findBulkCall(req);
       await idempotent(req, res, 'req', async (updateId) => {
         if (action === 'cancel' && campaign.status === 'canceled')

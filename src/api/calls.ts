@@ -41,7 +41,7 @@ import { jsonDepth } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { e164, metadata, parseBody, queryFilters } from './validation';
+import { e164, metadata, queryFilters } from './validation';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
 export const CONTEXT_LIMITS = { depth: 10, renderedBytes: 16_384 };
@@ -259,7 +259,6 @@ const endCall = (temporal: Client) =>
     body: null,
     response: CallObject,
     handler: async (req, res) => {
-      parseBody(z.strictObject({}), req.body);
       await idempotent(req, res, 'req', async (updateId) => {
         const call = await findCall(req);
         await runCallUpdate(temporal, call, () =>

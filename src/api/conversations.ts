@@ -30,7 +30,7 @@ import { CHANNELS, resumeUpdate } from '../shared/conversations';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { parseBody, queryFilters } from './validation';
+import { queryFilters } from './validation';
 
 const tag = 'Messaging';
 
@@ -119,7 +119,6 @@ function resumeConversation(temporal: Client) {
     body: null,
     response: ConversationObject,
     handler: async (req, res) => {
-      parseBody(z.strictObject({}), req.body);
       const conv = await findConversation(req);
       await idempotent(req, res, 'req', async (updateId) => {
         const notHandedOver = () =>

@@ -13,13 +13,13 @@
  *   `noQueryOnWrites`), and the service's probes, pages and scripts ignore one (a probe's or a cache
  *   buster's);
  * - `body` (a zod schema): the handler's `body` argument is the parsed body (400 naming the field at fault,
- *   src/api/validation.ts `parseBody`); `body: null` documents a POST that takes no body; `bodyDoc` documents
+ *   src/api/validation.ts `parseBody`); `body: null` documents and enforces a POST that takes no body (an empty object at most); `bodyDoc` documents
  *   the body of a handler that parses it itself (`parseIndexed`'s `contacts[17].phone`).
  * - `response`: the 200 answer's zod schema, an object registered by src/models (the renderer returns
  *   its `z.output`, so a renamed field is a compile error there) or `listOf(object)`.
  */
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { requireScope } from './middleware';
 import { acceptsQuery, LIST_QUERY, parseBody } from './validation';
 
@@ -89,6 +89,15 @@ export function operation<S extends z.ZodType | null | undefined = undefined>(o:
   return o;
 }
 
+/** The body of a POST that takes none: absent, or an empty object. */
+const NO_BODY = z.strictObject({});
+
+/** Checks that a body-less POST got no fields (400 naming the first); answers `undefined`. */
+function parseNoBody(body: unknown): undefined {
+  parseBody(NO_BODY, body);
+  return undefined;
+}
+
 /**
  * Every operation mounted by `operationsRouter`, by `METHOD path`: the list the OpenAPI document is
  * generated from (src/api/openapi.ts). Filled as routers are built (the app builds every router in
@@ -124,7 +133,8 @@ export function operationsRouter(mountPath: string, operations: ApiOperation<any
     const schema = o.body;
     chain.push(async (req: Request, res: Response, next: NextFunction) => {
       try {
-        const body = schema ? parseBody(schema, req.body) : undefined;
+        // `body: null`: no field is taken (400 `parameter_unknown` naming any), and the handler gets none.
+        const body = schema ? parseBody(schema, req.body) : schema === null ? parseNoBody(req.body) : undefined;
         await o.handler(req, res, { body });
       } catch (err) {
         next(err);

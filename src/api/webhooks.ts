@@ -41,7 +41,7 @@ import { ALL_EVENTS, EVENT_TYPES } from '../shared/webhooks';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { metadata, parseBody } from './validation';
+import { metadata } from './validation';
 
 /** Endpoints an organization may have per mode. */
 export const MAX_ENDPOINTS = 16;
@@ -329,7 +329,6 @@ const rotateWebhookEndpointSecret = operation({
   body: null,
   response: WebhookEndpointObject,
   handler: async (req, res) => {
-    parseBody(z.strictObject({}), req.body);
     await findEndpoint(req);
     await idempotent(req, res, 'req', async (rotationId) => {
       const now = Date.now();

@@ -424,7 +424,6 @@ function startWidgetVoice(temporal: Client) {
     body: null,
     response: WidgetVoiceObject,
     handler: async (req, res) => {
-      parseBody(z.strictObject({}), req.body);
       const session = req.widget!.session!;
       const cfg = config();
       const livekit =
