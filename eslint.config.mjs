@@ -67,7 +67,7 @@ export default tseslint.config(
                 'Workflows import only @temporalio/workflow, @temporalio/common, zod, src/shared and types of one activity module per proxy (not the index).',
             },
             {
-              regex: '^\\.\\./activities(/|$)',
+              regex: '^\\.\\./activities/',
               allowTypeImports: true,
               message: 'Workflows import activities as types only (proxyActivities).',
             },

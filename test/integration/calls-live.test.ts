@@ -228,7 +228,7 @@ describe('live calls through Twilio', function () {
     });
     expect(edited.status).to.equal(200);
     const twiml = await twilioPost(`/twilio/voice/${id}`, { CallSid: sidOf(id) });
-    expect(twiml.text).to.contain('welcomeGreeting="Hello from v1."').and.not.contain('v2');
+    expect(twiml.text).to.contain('welcomeGreeting="Hello from v1."').and.not.contain('Hello from v2.');
     await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
     await waitForCall(t.liveKey, id);
   });
