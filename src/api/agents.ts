@@ -12,7 +12,7 @@ import { insertIfAbsent } from '../models/store';
 import { DeletedObject, listOf } from '../models/wire';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { deleteAgentKnowledge } from '../services/knowledge';
-import { checkAgentToolIds, dropDeletedTools } from '../services/tools';
+import { checkAgentToolIds, dropDeletedTools, MAX_AGENT_TOOLS } from '../services/tools';
 import { idTime } from '../shared/ids';
 import { isTransferTarget } from '../shared/calls';
 import { idempotent } from './idempotency';
@@ -31,6 +31,7 @@ export const createAgentSchema = z.strictObject({
     .optional(),
   tool_ids: z
     .array(z.string().meta({ examples: ['tool_01jd5x2v7c0000000000000000'] }))
+    .max(MAX_AGENT_TOOLS, `must list at most ${MAX_AGENT_TOOLS} tools`)
     .describe(
       'Custom tools (`tool_…`) the assistant may call besides its built-in ones; each a live tool of yours in this mode.',
     )

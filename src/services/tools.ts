@@ -136,16 +136,19 @@ function metaSchemaError(schema: Record<string, unknown>, errors: AjvError[]): A
   return invalidParam(param, `Invalid ${param}: ${first.message ?? 'is not valid JSON Schema'}${detail}.`);
 }
 
-/** The 400 for an error Ajv throws while compiling `schema` (strict mode, an unresolvable `$ref`). */
+/** The 400 for an error Ajv throws while compiling `schema` (strict mode, an unresolvable `$ref`, a bad `pattern`). */
 function compileError(schema: Record<string, unknown>, err: Error): ApiError {
   const missingRef = /can't resolve reference (\S+) from id/.exec(err.message)?.[1];
   const unknownKeyword = /unknown keyword: "([^"]+)"/.exec(err.message)?.[1];
+  const badPattern = /^Invalid regular expression: \/(.*)\/[a-z]*:/.exec(err.message)?.[1];
   const pointer =
     missingRef !== undefined
       ? keywordPointer(schema, '$ref', missingRef)
       : unknownKeyword !== undefined
         ? keywordPointer(schema, unknownKeyword)
-        : null;
+        : badPattern !== undefined
+          ? keywordPointer(schema, 'pattern', badPattern)
+          : null;
   const param = pointer === null ? 'parameters' : jsonPointerParam(schema, pointer);
   const message = err.message.replace(/^strict mode: /, '');
   return invalidParam(param, `Invalid ${param}: ${message}.`);
@@ -391,6 +394,7 @@ export async function dropDeletedTools(agentId: string, ids: readonly string[]):
   const docs = await Promise.all(ids.map((id) => Tool.findById(id, { deleted_ms: 1 }).lean()));
   const gone = ids.filter((_, i) => docs[i]?.deleted_ms != null);
   if (gone.length === 0) return false;
-  await Agent.updateOne({ _id: agentId }, { $pull: { tool_ids: { $in: gone } } });
+  // One plain `$pull` per tool: FerretDB 1.x ignores a `$pull` by condition (`{$in: …}`).
+  for (const id of gone) await Agent.updateOne({ _id: agentId }, { $pull: { tool_ids: id } });
   return true;
 }

@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { config, setConfig } from '../../src/config';
 import { createKey } from '../../src/keys';
 import { Tool } from '../../src/models/tools';
+import { dropDeletedTools } from '../../src/services/tools';
 import { isSealed, openSecret } from '../../src/secrets';
 import { newTenant, request } from '../support/harness';
 
@@ -458,5 +459,22 @@ describe('tools: custom tools as a resource', function () {
     expect((await request('GET', `/v1/agents/${liveAgent.body.id}`, { key: t.liveKey })).body.tool_ids).to.deep.equal([
       liveTool.id,
     ]);
+  });
+
+  it('corrects an agent written with a tool that was deleted meanwhile (the deletion raced the write)', async () => {
+    const t = await newTenant();
+    const a = await createTool(t.testKey, httpTool({ name: 'raced_tool_a' }));
+    const b = await createTool(t.testKey, httpTool({ name: 'raced_tool_b' }));
+    const agent = await request('POST', '/v1/agents', {
+      key: t.testKey,
+      body: { name: 'Raced', instructions: 'You look orders up.', tool_ids: [a.id, b.id] },
+    });
+    // The deletion's mark landed, its pull of the agents ran before the agent's write: only the mark is seen.
+    await Tool.updateOne({ _id: a.id }, { $set: { deleted_ms: Date.now(), name_key: `~${a.id}` } });
+    expect(await dropDeletedTools(agent.body.id, [a.id, b.id])).to.equal(true);
+    expect((await request('GET', `/v1/agents/${agent.body.id}`, { key: t.testKey })).body.tool_ids).to.deep.equal([
+      b.id,
+    ]);
+    expect(await dropDeletedTools(agent.body.id, [b.id])).to.equal(false);
   });
 });

@@ -220,6 +220,9 @@ describe('custom tools: naming the bad place of a JSON Schema (src/services/tool
       'parameters.properties.a.$ref',
     );
     expect(param({ type: 'array' })).to.equal('parameters.type');
+    expect(param({ type: 'object', properties: { p: { type: 'string', pattern: '(' } } })).to.equal(
+      'parameters.properties.p.pattern',
+    );
     expect(param({ type: 'object', properties: { d: { type: 'string', format: 'date-time' } } })).to.equal(null);
     expect(
       param({
