@@ -135,9 +135,10 @@ const retrieveAgent = operation({
 
 /**
  * `POST /v1/agents/{id}` (`agents:write`, Idempotency-Key) body: any create field → the agent. Same
- * validation as creation (`tool_ids` replaces the list; `[]` empties it); `first_message`, `model`, `transfer_to` may be null to clear them; `metadata`
- * merges into the stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the
- * agent as it was. 404 `resource_missing` for an unknown or deleted agent.
+ * validation as creation; `tool_ids` replaces the list (`[]` empties it); `first_message`, `model`,
+ * `transfer_to` may be null to clear them; `metadata` merges into the stored keys and a key set to `""` is
+ * removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
+ * or deleted agent.
  */
 const updateAgent = operation({
   method: 'post',
