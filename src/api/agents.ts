@@ -12,6 +12,7 @@ import { insertIfAbsent } from '../models/store';
 import { DeletedObject, listOf } from '../models/wire';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { deleteAgentKnowledge } from '../services/knowledge';
+import { checkAgentToolIds, dropDeletedTools, MAX_AGENT_TOOLS } from '../services/tools';
 import { idTime } from '../shared/ids';
 import { isTransferTarget } from '../shared/calls';
 import { idempotent } from './idempotency';
@@ -27,6 +28,13 @@ export const createAgentSchema = z.strictObject({
   transfer_to: z
     .string()
     .refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity')
+    .optional(),
+  tool_ids: z
+    .array(z.string().meta({ examples: ['tool_01jd5x2v7c0000000000000000'] }))
+    .max(MAX_AGENT_TOOLS, `must list at most ${MAX_AGENT_TOOLS} tools`)
+    .describe(
+      'Custom tools (`tool_…`) the assistant may call besides its built-in ones; each a live tool of yours in this mode.',
+    )
     .optional(),
   metadata: metadata.optional(),
   /** Answer the test-mode messaging number and numbers connected without `agent_id` (the latest marked wins). */
@@ -49,7 +57,10 @@ const AGENT_EXAMPLE = {
 
 const tag = 'Agents';
 
-/** `POST /v1/agents` → the agent object. 400 naming the param on bad input. */
+/**
+ * `POST /v1/agents` → the agent object. 400 naming the param on bad input; `tool_ids[i]` when that one is
+ * not a live tool of the organization in this mode (src/services/tools.ts `checkAgentToolIds`).
+ */
 const createAgent = operation({
   method: 'post',
   path: '/v1/agents',
@@ -61,6 +72,7 @@ const createAgent = operation({
   example: AGENT_EXAMPLE,
   response: AgentObject,
   handler: async (req, res, { body }) => {
+    const toolIds = await checkAgentToolIds(req.auth!, body.tool_ids ?? []);
     await idempotent(req, res, 'agt', async (id) => {
       const doc = {
         _id: id,
@@ -71,13 +83,16 @@ const createAgent = operation({
         first_message: body.first_message ?? null,
         model: body.model ?? null,
         transfer_to: body.transfer_to ?? null,
+        tool_ids: toolIds,
         metadata_json: JSON.stringify(body.metadata ?? {}),
         default_ms: body.default ? idTime(id) : null,
         created: Math.floor(idTime(id) / 1000),
         deleted_ms: null,
       };
       await insertIfAbsent(Agent, doc); // a retried takeover finds it already there
-      return { status: 200, body: renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode)) };
+      // A tool deleted while this request ran is pulled out (src/services/tools.ts `dropDeletedTools`).
+      const stored = (await dropDeletedTools(id, toolIds)) ? ((await Agent.findById(id).lean()) ?? doc) : doc;
+      return { status: 200, body: renderAgent(stored, await defaultAgentId(doc.org_id, doc.livemode)) };
     });
   },
 });
@@ -120,9 +135,10 @@ const retrieveAgent = operation({
 
 /**
  * `POST /v1/agents/{id}` (`agents:write`, Idempotency-Key) body: any create field → the agent. Same
- * validation as creation; `first_message`, `model`, `transfer_to` may be null to clear them; `metadata`
- * merges into the stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the
- * agent as it was. 404 `resource_missing` for an unknown or deleted agent.
+ * validation as creation; `tool_ids` replaces the list (`[]` empties it); `first_message`, `model`,
+ * `transfer_to` may be null to clear them; `metadata` merges into the stored keys and a key set to `""` is
+ * removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
+ * or deleted agent.
  */
 const updateAgent = operation({
   method: 'post',
@@ -138,8 +154,10 @@ const updateAgent = operation({
   handler: async (req, res, { body }) => {
     const id = String(req.params.id);
     if (!(await findLiveAgent(req.auth!, id))) throw notFound('agent', id, 'id');
+    const toolIds = body.tool_ids !== undefined ? await checkAgentToolIds(req.auth!, body.tool_ids) : undefined;
     await idempotent(req, res, 'req', async () => {
       const set: Record<string, unknown> = {};
+      if (toolIds !== undefined) set.tool_ids = toolIds;
       for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to'] as const) {
         if (body[field] !== undefined) set[field] = body[field];
       }
@@ -165,6 +183,10 @@ const updateAgent = operation({
         }
         if (Object.keys(set).length === 0) return { status: 200, body: await render(current) };
         const updated = await Agent.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' }).lean();
+        if (updated && toolIds && (await dropDeletedTools(id, toolIds))) {
+          const again = await findLiveAgent(req.auth!, id);
+          if (again) return { status: 200, body: await render(again) };
+        }
         if (updated) return { status: 200, body: await render(updated) };
       }
       throw new ApiError(

@@ -17,6 +17,7 @@ import { messagesRouter } from './messages';
 import { phoneNumbersRouter } from './phone-numbers';
 import { messageTemplatesRouter } from './message-templates';
 import { testHelpersRouter } from './test-helpers';
+import { toolsRouter } from './tools';
 import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } from './connectors';
 import { eventsRouter } from './events';
 import { knowledgeBody, knowledgeRouter } from './knowledge';
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(authenticate);
   v1.use(noQueryOnWrites);
   v1.use('/agents', agentsRouter());
+  v1.use('/tools', toolsRouter());
   v1.use('/calls', callsRouter(deps.temporal));
   v1.use('/knowledge', knowledgeRouter());
   v1.use('/contacts', contactsRouter());

@@ -31,9 +31,8 @@ import {
 } from '../models/webhooks';
 import { DeletedObject, listOf } from '../models/wire';
 import { ApiError, invalidParam, notFound } from '../errors';
-import { config } from '../config';
 import { idTime, isId } from '../shared/ids';
-import { resolveWebhookHost, WebhookAddressError } from '../providers/webhook-address';
+import { checkPublicHttpsUrl } from '../services/webhooks';
 import { newWebhookSecret } from '../providers/webhook-signing';
 import { sealSecret } from '../secrets';
 import { ALL_EVENTS, EVENT_TYPES } from '../shared/webhooks';
@@ -68,34 +67,6 @@ export const updateWebhookEndpointSchema = z.strictObject({
   metadata: metadata.optional(),
   disabled: z.boolean().optional(),
 });
-
-/**
- * Checks a webhook URL: absolute, `https:`, host resolving to allowed addresses (re-checked at every delivery).
- * @throws ApiError 400 naming `url`
- */
-export async function checkWebhookUrl(raw: string): Promise<string> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw invalidParam('url', 'Invalid url: must be an absolute HTTPS URL, like https://example.com/webhooks.');
-  }
-  if (url.protocol !== 'https:')
-    throw invalidParam('url', 'Invalid url: webhook endpoints must use HTTPS (https://…).');
-  if (url.username || url.password)
-    throw invalidParam(
-      'url',
-      'Invalid url: credentials in the URL (user:password@) are not accepted; verify deliveries with the Svc-Signature header instead.',
-    );
-  try {
-    await resolveWebhookHost(url, config().webhookAllowPrivate);
-  } catch (err) {
-    if (!(err instanceof WebhookAddressError)) throw err;
-    const code = err.code === 'address_refused' ? 'url_private_address' : 'url_unresolvable';
-    throw new ApiError(400, 'invalid_request_error', code, `Invalid url: ${err.message}`, 'url');
-  }
-  return raw;
-}
 
 /**
  * Checks `events`: `["*"]`, or known event types (duplicates dropped).
@@ -180,7 +151,7 @@ const createWebhookEndpoint = operation({
   handler: async (req, res, { body }) => {
     const { orgId, livemode } = req.auth!;
     const events = checkEvents(body.events);
-    const url = await checkWebhookUrl(body.url);
+    const url = await checkPublicHttpsUrl(body.url, 'url', 'webhook endpoints');
     await idempotent(req, res, 'we', async (id) => {
       const count = await WebhookEndpoint.countDocuments({ org_id: orgId, livemode, deleted_ms: null });
       if (count >= MAX_ENDPOINTS) {
@@ -264,7 +235,7 @@ const updateWebhookEndpoint = operation({
   response: WebhookEndpointObject,
   handler: async (req, res, { body }) => {
     const events = body.events ? checkEvents(body.events) : undefined;
-    const url = body.url !== undefined ? await checkWebhookUrl(body.url) : undefined;
+    const url = body.url !== undefined ? await checkPublicHttpsUrl(body.url, 'url', 'webhook endpoints') : undefined;
     await findEndpoint(req);
     await idempotent(req, res, 'req', async () => {
       const doc = await updateEndpoint(req, (current) => {

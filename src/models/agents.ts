@@ -1,6 +1,7 @@
 /**
  * Assistants (`agt_…`, object `agent`). Written only by the API (`POST /v1/agents`, `POST` and `DELETE
- * /v1/agents/{id}`); a call keeps a snapshot of its agent (src/shared/calls.ts `AgentSnapshot`), so later
+ * /v1/agents/{id}`; `DELETE /v1/tools/{id}` pulls the deleted tool out of `tool_ids`, see
+ * src/services/tools.ts `deleteTool`); a call keeps a snapshot of its agent (src/shared/calls.ts `AgentSnapshot`), so later
  * edits never change a running call. Deletion is soft (`deleted_ms`): a deleted agent is missing for
  * every read and new call, and its row stays for the calls that name it.
  */
@@ -19,6 +20,8 @@ const agentSchema = new Schema(
     first_message: { type: String, default: null },
     model: { type: String, default: null },
     transfer_to: { type: String, default: null },
+    /** The custom tools (`tool_…`, ./tools.ts) offered besides the built-in ones; a deleted tool is pulled out. */
+    tool_ids: { type: [String], default: [] },
     metadata_json: { type: String, default: '{}' },
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
@@ -90,6 +93,9 @@ export const AgentObject = apiObject(
     first_message: z.string().nullable(),
     model: z.string().nullable(),
     transfer_to: z.string().nullable(),
+    tool_ids: z
+      .array(z.string())
+      .describe('The custom tools (`tool_…`) the assistant may call besides its built-in ones.'),
     metadata: metadataObject,
     default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
     created: unix,
@@ -107,6 +113,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     first_message: doc.first_message ?? null,
     model: doc.model ?? null,
     transfer_to: doc.transfer_to ?? null,
+    tool_ids: [...(doc.tool_ids ?? [])],
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     ...(defaultId !== undefined ? { default: doc._id === defaultId } : {}),
     created: doc.created,

@@ -25,9 +25,15 @@ export type WithId<T> = T & { _id: string };
 /** Milliseconds since the epoch → unix seconds (the API's unit); null stays null. */
 export const seconds = (ms: number | null | undefined) => (ms == null ? null : Math.floor(ms / 1000));
 
-/** True for MongoDB's (and FerretDB's) E11000 duplicate key error. */
+/**
+ * True for MongoDB's (and FerretDB's) E11000 duplicate key error, and for FerretDB 1.x's answer to an
+ * update that would break a unique index (its SQLite backend reports `UNIQUE constraint failed` under
+ * another code; the update is not applied).
+ */
 export function isDuplicateKey(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  return code === 11000 || (typeof message === 'string' && message.includes('UNIQUE constraint failed'));
 }
 
 /** Inserts `doc`; a duplicate `_id` or unique key is not an error (returns false). For idempotent writes. */

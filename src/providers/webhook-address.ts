@@ -169,7 +169,7 @@ export async function resolveWebhookHost(url: URL, allowPrivate: boolean): Promi
       const kind = refusedAddressKind(a.address);
       if (kind) {
         throw new WebhookAddressError(
-          `The host ${host} resolves to ${a.address}, a ${kind.replace('_', '-')} address; webhook endpoints must be reachable on the public internet.`,
+          `The host ${host} resolves to ${a.address}, a ${kind.replace('_', '-')} address; the service sends requests only to hosts on the public internet.`,
           'address_refused',
         );
       }

@@ -10,6 +10,8 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { config } from '../config';
+import { ApiError, invalidParam } from '../errors';
+import { resolveWebhookHost, WebhookAddressError } from '../providers/webhook-address';
 import { WebhookEndpoint, type WebhookEndpointDoc } from '../models/webhooks';
 import { searchAttributeKeys } from '../platform/temporal';
 import { WEBHOOK_DELIVERY_WORKFLOW, type WebhookDeliveryWorkflow } from '../shared/webhooks';
@@ -110,4 +112,37 @@ export async function startWebhookDelivery(
     if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
     throw err;
   }
+}
+
+/**
+ * Checks an address the service will send requests to on the customer's behalf (a webhook endpoint's
+ * `url`; a tool's `url` or MCP `server_url`, src/services/tools.ts): absolute, `https:`, no credentials,
+ * its host resolving only to public addresses unless `WEBHOOK_ALLOW_PRIVATE` is on
+ * (src/providers/webhook-address.ts, re-checked before every request).
+ * @param param the request parameter it came in (`url`, `server_url`), named by the 400
+ * @param what who must use HTTPS, for the message (`webhook endpoints`, `tools`)
+ * @returns `raw`, unchanged
+ * @throws ApiError 400 naming `param`: `parameter_invalid`, `url_private_address` or `url_unresolvable`
+ */
+export async function checkPublicHttpsUrl(raw: string, param: string, what: string): Promise<string> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidParam(param, `Invalid ${param}: must be an absolute HTTPS URL, like https://example.com/hook.`);
+  }
+  if (url.protocol !== 'https:') throw invalidParam(param, `Invalid ${param}: ${what} must use HTTPS (https://…).`);
+  if (url.username || url.password)
+    throw invalidParam(
+      param,
+      `Invalid ${param}: credentials in the URL (user:password@) are not accepted; verify requests with the Svc-Signature header instead.`,
+    );
+  try {
+    await resolveWebhookHost(url, config().webhookAllowPrivate);
+  } catch (err) {
+    if (!(err instanceof WebhookAddressError)) throw err;
+    const code = err.code === 'address_refused' ? 'url_private_address' : 'url_unresolvable';
+    throw new ApiError(400, 'invalid_request_error', code, `Invalid ${param}: ${err.message}`, param);
+  }
+  return raw;
 }

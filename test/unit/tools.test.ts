@@ -2,12 +2,14 @@
  * Unit tests of the tool registry (src/shared/tools.ts) and the tools' effects (src/workflows/tools.ts):
  * the JSON schema each tool is offered with (the hand-written schemas the model was offered before the
  * registry, kept as they were), arguments refused by a tool's schema answered as a tool error, and the
- * tools each channel offers.
+ * tools each channel offers. And the custom tools' JSON Schema check (src/services/tools.ts): the param
+ * that names the bad place inside `parameters`.
  */
 import { expect } from 'chai';
 import { CHANNEL_TOOLS, TOOLS, parseToolArguments, toolFunction, toolJsonSchema } from '../../src/shared/tools';
 import type { FormDefinition, FormValues } from '../../src/shared/forms';
 import { applyTool, channelTools, type ToolEffect, type ToolStop } from '../../src/workflows/tools';
+import { checkToolParameters, jsonPointerParam, keywordPointer } from '../../src/services/tools';
 
 /** A campaign's form of one required yes/no field, and no values yet. */
 const attendingForm = (): { definition: FormDefinition; values: FormValues | null } => ({
@@ -168,5 +170,70 @@ describe('tool effects', () => {
         .summary,
     ).to.equal('Saved attending. The form is complete.');
     expect(form.values).to.deep.equal({ attending: true });
+  });
+});
+
+describe('custom tools: naming the bad place of a JSON Schema (src/services/tools.ts)', () => {
+  const schema = {
+    type: 'object',
+    properties: { 'a/b': { type: 'string' }, list: { type: 'array', items: [{ type: 'x' }] }, requried: {} },
+    anyOf: [{ required: ['a'] }, { required: [7] }],
+  };
+
+  it('turns a JSON Pointer into the API param: dots for keys, [n] for array items, ~1 and ~0 decoded', () => {
+    expect(jsonPointerParam(schema, '')).to.equal('parameters');
+    expect(jsonPointerParam(schema, '/properties/a~1b/type')).to.equal('parameters.properties.a/b.type');
+    expect(jsonPointerParam(schema, '/anyOf/1/required/0')).to.equal('parameters.anyOf[1].required[0]');
+    expect(jsonPointerParam(schema, '/properties/list/items/0/type')).to.equal(
+      'parameters.properties.list.items[0].type',
+    );
+    // A key made of digits in an object is a key, not an index.
+    expect(jsonPointerParam({ properties: { '0': {} } }, '/properties/0')).to.equal('parameters.properties.0');
+    expect(jsonPointerParam({}, '/x~0y', 'body')).to.equal('body.x~y');
+  });
+
+  it('finds where a keyword is used as one, not as a property name', () => {
+    expect(keywordPointer(schema, 'requried')).to.equal(null); // a property's name under `properties`
+    expect(keywordPointer({ ...schema, items: { requried: ['a'] } }, 'requried')).to.equal('/items/requried');
+    expect(keywordPointer({ $defs: { minLenght: { minLenght: 1 } } }, 'minLenght')).to.equal(
+      '/$defs/minLenght/minLenght',
+    );
+    expect(keywordPointer({ a: { $ref: '#/x' }, b: { $ref: '#/y' } }, '$ref', '#/y')).to.equal('/b/$ref');
+  });
+
+  it('answers the first meta-schema error, an unknown keyword, a dangling $ref, a non-object schema as a param', () => {
+    const param = (value: Record<string, unknown>) => {
+      try {
+        checkToolParameters(value);
+        return null;
+      } catch (err) {
+        return (err as { param?: string }).param;
+      }
+    };
+    expect(param({ type: 'object', properties: { date: { type: 'strin' } } })).to.equal(
+      'parameters.properties.date.type',
+    );
+    expect(param({ type: 'object', properties: { a: { type: 'string', requried: true } } })).to.equal(
+      'parameters.properties.a.requried',
+    );
+    expect(param({ type: 'object', properties: { a: { $ref: '#/$defs/nope' } } })).to.equal(
+      'parameters.properties.a.$ref',
+    );
+    expect(param({ type: 'array' })).to.equal('parameters.type');
+    expect(param({ type: 'object', properties: { p: { type: 'string', pattern: '(' } } })).to.equal(
+      'parameters.properties.p.pattern',
+    );
+    expect(param({ type: 'object', properties: { d: { type: 'string', format: 'date-time' } } })).to.equal(null);
+    expect(
+      param({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        definitions: { d: { type: 'string' } },
+        properties: { a: { $ref: '#/definitions/d' } },
+      }),
+    ).to.equal(null);
+    // The same `$id` twice is not "already exists": nothing is cached between checks.
+    expect(param({ $id: 'https://example.com/s', type: 'object' })).to.equal(null);
+    expect(param({ $id: 'https://example.com/s', type: 'object' })).to.equal(null);
   });
 });
