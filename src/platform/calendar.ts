@@ -65,6 +65,26 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** The local calendar date and time at instant `ms` in `tz`. */
+export function zonedParts(
+  ms: number,
+  tz: string,
+): { y: number; m: number; d: number; h: number; min: number; s: number } {
+  const parts = Object.fromEntries(
+    formatter(tz)
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
+  return {
+    y: Number(parts.year),
+    m: Number(parts.month),
+    d: Number(parts.day),
+    h: Number(parts.hour) % 24,
+    min: Number(parts.minute),
+    s: Number(parts.second),
+  };
+}
+
 /** The local wall-clock time of instant `ms` in `tz`, as if it were UTC (ms), whole seconds. */
 function wallClock(ms: number, tz: string): number {
   const parts: Record<string, number> = {};

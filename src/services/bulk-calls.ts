@@ -28,6 +28,7 @@ import {
 } from '../shared/bulk-calls';
 import type { Simulation } from '../shared/calls';
 import type { CallRequest } from './calls';
+import { zonedParts } from '../platform/calendar';
 import { searchAttributeKeys } from '../platform/temporal';
 
 /** Day names of `schedule.days`, Sunday first (as `Date.getUTCDay()`). */
@@ -86,45 +87,6 @@ export function isTimeZone(tz: string): boolean {
   } catch {
     return false;
   }
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(tz: string): Intl.DateTimeFormat {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(tz, f);
-  }
-  return f;
-}
-
-/** The local calendar date and time at instant `ms` in `tz`. */
-export function zonedParts(
-  ms: number,
-  tz: string,
-): { y: number; m: number; d: number; h: number; min: number; s: number } {
-  const parts = Object.fromEntries(
-    formatter(tz)
-      .formatToParts(new Date(ms))
-      .map((p) => [p.type, p.value]),
-  );
-  return {
-    y: Number(parts.year),
-    m: Number(parts.month),
-    d: Number(parts.day),
-    h: Number(parts.hour) % 24,
-    min: Number(parts.minute),
-    s: Number(parts.second),
-  };
 }
 
 /** The offset of `tz` from UTC at instant `ms`, ms (local = UTC + offset). */
