@@ -128,3 +128,47 @@ export function parseToolArguments<N extends ToolName>(
   const problems = parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`);
   return { ok: false, error: `Error: the arguments of ${name} are invalid: ${problems.join('; ')}.` };
 }
+
+/**
+ * Where one of the organization's own tools runs (issue 27): an HTTP tool (`tool_…`, `type: "http"`), one
+ * tool of an MCP server (`tool_…`, `type: "mcp"`; `remoteName` is the server's name for it), or one tool
+ * of an installed connector (`cinst_…`; `toolName` is the name in the connector's `connector.json`).
+ * Ids only: secrets (headers, config) are read by the activity that runs the call, never put in a history.
+ */
+export type CustomToolSource =
+  | { kind: 'http'; toolId: string }
+  | { kind: 'mcp'; toolId: string; remoteName: string }
+  | { kind: 'connector'; installationId: string; toolName: string };
+
+/**
+ * One of the organization's tools as the model is offered it and the workflow runs it: resolved from
+ * the agent's `tool_ids` and `connector_installation_ids` by the `resolveTools` activity
+ * (src/activities/tools.ts) when a call or a conversation's turn starts.
+ */
+export interface CustomTool {
+  /** The name the model calls it by (`^[a-zA-Z0-9_-]{1,64}$`; a connector's: `<last label>__<tool name>`). */
+  name: string;
+  /** What the model is told it does (at most 1,024 characters). */
+  description: string;
+  /** JSON Schema (`type: "object"`) of its arguments; the arguments are checked against it before the call. */
+  parameters: Record<string, unknown>;
+  source: CustomToolSource;
+  /** The tool's deadline, ms: every attempt and retry of one call fits in it (500–20,000; default 5,000). */
+  timeoutMs: number;
+  /** What a caller on the phone hears when the tool takes longer than ~1 s; null: nothing. */
+  speakWhileRunning: string | null;
+}
+
+/** The model's tool call's result as the workflow records it (a transcript entry's `result`/`error`, `status`, `duration_ms`). */
+export interface ToolCallOutcome {
+  ok: boolean;
+  /** ok: what the model is given (the response body, at most `MAX_TOOL_RESULT_CHARS`); else: the error. */
+  text: string;
+  /** The HTTP status the tool's server answered (http and connector tools), or null. */
+  status: number | null;
+  /** From the first attempt's start to the outcome, ms. */
+  durationMs: number;
+}
+
+/** Characters of a tool's answer the model is given at most (16 KB, issue 27); the rest is cut. */
+export const MAX_TOOL_RESULT_CHARS = 16 * 1024;
