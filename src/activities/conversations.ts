@@ -222,6 +222,7 @@ export async function conversationContext(input: {
       first_message: agent.first_message ?? null,
       model: agent.model ?? null,
       transfer_to: agent.transfer_to ?? null,
+      ...(agent.tool_ids?.length ? { tool_ids: [...agent.tool_ids] } : {}),
     },
     contactId,
   };

@@ -5,6 +5,7 @@
 export { ensureCallRecord, transitionCall, recordTurns, reconcileCalls } from './calls';
 export { generateReply } from './llm';
 export { searchKnowledge } from './knowledge';
+export { resolveTools, runTool } from './tools';
 export { placeCall, transferCall, hangUpCall, closeRoom } from './telephony';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';
 export {

@@ -40,8 +40,10 @@ export interface GenerateReplyInput {
   messages: ChatMessage[];
   /** Where the earlier conversation is stored (a call): loaded and sent before `messages`. */
   history?: ConversationRef;
-  /** Names of the tools offered (src/shared/tools.ts `TOOLS`; their JSON schemas are derived there). */
+  /** Names of the built-in tools offered (src/shared/tools.ts `TOOLS`; their JSON schemas are derived there). */
   tools: ToolName[];
+  /** The organization's tools offered too (issue 27), as Chat Completions functions; absent: none. */
+  functions?: { name: string; description: string; parameters: Record<string, unknown> }[];
   /** Who the conversation is with and which agent answers: the context is loaded from these. */
   context?: AssistantContextIds;
   /**
@@ -91,9 +93,10 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     if (known && !known.hasKnowledge) offered = offered.filter((t) => t !== 'search_knowledge');
     if (known?.text) messages = withSystemText(messages, known.text);
   }
-  const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = offered
-    .filter(isToolName)
-    .map((t) => ({ type: 'function', function: toolFunction(t) }));
+  const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
+    ...offered.filter(isToolName).map((t) => ({ type: 'function' as const, function: toolFunction(t) })),
+    ...(input.functions ?? []).map((f) => ({ type: 'function' as const, function: f })),
+  ];
   const model = input.model ?? config().openaiModel;
   const startTimer = llmRequestDuration.startTimer({ model });
   let timed = false;

@@ -8,6 +8,7 @@ import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
 import { CALL_STATUSES, type CallStatus, type CallWorkflowInput } from '../shared/calls';
 import { schemaOptions as base, seconds, type WithId } from './store';
+import { toolEntry, toolEntryFields } from './tools';
 import { apiObject, formValuesObject, metadataObject, unix } from './wire';
 
 const callSchema = new Schema(
@@ -64,6 +65,14 @@ const callTurnSchema = new Schema(
     knowledge_json: { type: String, default: null },
     /** The tool call's id as the model gave it (tool turns), so the conversation can be rebuilt for the model. */
     tool_call_id: { type: String, default: null },
+    /** Tool turns (issue 27): the call's key `tc_…` (its requests' `Idempotency-Key`), null before. */
+    tool_call_key: { type: String, default: null },
+    /** Tool turns: whether the call succeeded (null in turns recorded before: then a text not starting `Error:`). */
+    tool_ok: { type: Boolean, default: null },
+    /** Tool turns: the HTTP status the tool's server answered, or null. */
+    tool_status: { type: Number, default: null },
+    /** Tool turns: how long the call took, ms (null before). */
+    tool_duration_ms: { type: Number, default: null },
     at_ms: { type: Number, required: true },
   },
   base,
@@ -220,6 +229,7 @@ export const TranscriptObject = apiObject(
         role: z.string().meta({ examples: ['assistant', 'caller', 'tool'] }),
         text: z.string(),
         tool: z.object({ name: z.string(), arguments: z.unknown() }).optional(),
+        ...toolEntryFields,
         knowledge: z.array(z.object({ document: z.string(), chunk: z.number().int() })).optional(),
         at: unix.nullable(),
         offset_ms: z.number().int().nullable(),
@@ -229,7 +239,8 @@ export const TranscriptObject = apiObject(
 );
 
 /**
- * The transcript object of an ended call; tool turns are shown as `role: "tool"` with their call, and a
+ * The transcript object of an ended call; tool turns are shown as `role: "tool"` with their call (`tool`,
+ * and the entry's fields of issue 27: `toolEntryFields`), and a
  * turn for which the assistant was given knowledge lists it (`knowledge: [{document, chunk}]`).
  */
 export function renderTranscript(call: WithId<CallDoc>, turns: CallTurnDoc[]): z.output<typeof TranscriptObject> {
@@ -242,7 +253,18 @@ export function renderTranscript(call: WithId<CallDoc>, turns: CallTurnDoc[]): z
       role: t.role,
       text: t.text,
       ...(t.tool_name
-        ? { tool: { name: t.tool_name, arguments: JSON.parse(t.tool_arguments_json || '{}') as unknown } }
+        ? {
+            tool: { name: t.tool_name, arguments: JSON.parse(t.tool_arguments_json || '{}') as unknown },
+            ...toolEntry({
+              name: t.tool_name,
+              argumentsJson: t.tool_arguments_json ?? null,
+              text: t.text,
+              ok: t.tool_ok ?? null,
+              status: t.tool_status ?? null,
+              durationMs: t.tool_duration_ms ?? null,
+              key: t.tool_call_key ?? t.tool_call_id ?? null,
+            }),
+          }
         : {}),
       ...(t.knowledge_json ? { knowledge: JSON.parse(t.knowledge_json) as { document: string; chunk: number }[] } : {}),
       at: seconds(t.at_ms),

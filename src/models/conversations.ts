@@ -26,8 +26,9 @@ import type {
   TemplateRef,
 } from '../shared/conversations';
 import { z } from 'zod';
-import { CHANNELS, NUMBER_CHANNELS, windowClosesAt } from '../shared/conversations';
+import { CHANNELS, NUMBER_CHANNELS, windowClosesAt, type ToolCallEntry } from '../shared/conversations';
 import { schemaOptions as base, seconds, type WithId } from './store';
+import { toolEntry, toolEntryFields } from './tools';
 import { apiObject, unix } from './wire';
 
 const conversationSchema = new Schema(
@@ -71,6 +72,8 @@ const messageSchema = new Schema(
     text: { type: String, required: true },
     /** `{name, language, parameters, contentSid}` as JSON, or null for free text. */
     template_json: { type: String, default: null },
+    /** An assistant reply: the tool calls made before it (src/shared/conversations.ts `ToolCallEntry[]`) as JSON; null: none. */
+    tool_calls_json: { type: String, default: null },
     author: { type: String, enum: ['customer', 'assistant', 'person', 'api'], required: true },
     status: { type: String, enum: ['queued', 'sent', 'delivered', 'read', 'failed', 'received'], required: true },
     error_code: { type: String, default: null },
@@ -185,6 +188,7 @@ export function newOutboundDocument(c: MessageConversation, m: OutboundMessageIn
     to: m.to,
     text: m.text,
     template_json: m.template ? JSON.stringify(m.template) : null,
+    tool_calls_json: m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null,
     author: m.author,
     status: 'queued',
     error_code: null,
@@ -302,6 +306,10 @@ export const MessageObject = apiObject(
     author: z.enum(['customer', 'assistant', 'person', 'api']),
     status: z.string().meta({ examples: ['queued', 'sent', 'delivered', 'read', 'failed', 'received'] }),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    tool_calls: z
+      .array(z.object(toolEntryFields))
+      .optional()
+      .describe('An assistant reply: the tool calls the assistant made before writing it, in order.'),
     created: unix,
   }),
 );
@@ -324,6 +332,21 @@ export function renderMessage(doc: WithId<MessageDoc>): MessageObject {
     author: doc.author,
     status: doc.status,
     error: doc.error_code ? { code: doc.error_code, message: doc.error_message ?? '' } : null,
+    ...(doc.tool_calls_json
+      ? {
+          tool_calls: (JSON.parse(doc.tool_calls_json) as ToolCallEntry[]).map((c) =>
+            toolEntry({
+              name: c.name,
+              argumentsJson: c.arguments,
+              text: c.text,
+              ok: c.ok,
+              status: c.status,
+              durationMs: c.durationMs,
+              key: c.toolCallId,
+            }),
+          ),
+        }
+      : {}),
     created: doc.created,
   };
 }

@@ -155,3 +155,46 @@ export function renderTool(doc: ToolDoc, secret?: string): z.output<typeof ToolO
     ...(secret !== undefined ? { secret } : {}),
   };
 }
+
+/**
+ * A tool call's fields on a transcript entry (`role: "tool"`) and on a message (`tool_calls`), issue 27:
+ * `name`, `arguments`, `result` (success) or `error`, the server's `status` when it answered, `duration_ms`
+ * and `tool_call_id` (`tc_…`, the `Idempotency-Key` its request carried; the model's id in entries
+ * recorded before tool calls had keys).
+ */
+export const toolEntryFields = {
+  name: z.string().optional().describe('Tool entries: the tool called.'),
+  arguments: z.unknown().optional().describe("Tool entries: the model's arguments."),
+  result: z.string().optional().describe('Tool entries: what the tool answered (the model saw it).'),
+  error: z.string().optional().describe('Tool entries: why the call failed (the model was told).'),
+  status: z.number().int().optional().describe("Tool entries: the HTTP status the tool's server answered."),
+  duration_ms: z.number().int().optional().describe('Tool entries: how long the call took, ms.'),
+  tool_call_id: z.string().optional().describe('Tool entries: `tc_…`, the `Idempotency-Key` of its request.'),
+};
+
+/** A recorded tool call as the API shows it (see `toolEntryFields`). */
+export function toolEntry(t: {
+  name: string;
+  argumentsJson: string | null;
+  text: string;
+  ok: boolean | null;
+  status: number | null;
+  durationMs: number | null;
+  key: string | null;
+}): z.output<z.ZodObject<typeof toolEntryFields>> {
+  let args: unknown;
+  try {
+    args = JSON.parse(t.argumentsJson || '{}');
+  } catch {
+    args = t.argumentsJson; // the model's text as it sent it
+  }
+  const ok = t.ok ?? !t.text.startsWith('Error:');
+  return {
+    name: t.name,
+    arguments: args,
+    ...(ok ? { result: t.text } : { error: t.text }),
+    ...(t.status != null ? { status: t.status } : {}),
+    ...(t.durationMs != null ? { duration_ms: t.durationMs } : {}),
+    ...(t.key ? { tool_call_id: t.key } : {}),
+  };
+}

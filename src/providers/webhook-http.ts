@@ -48,6 +48,17 @@ export interface PostWebhookOptions {
   timeoutMs?: number;
 }
 
+/** One guarded HTTPS request (`httpsRequest`): a webhook's POST, or the call of a tool (issue 27: GET or POST). */
+export interface HttpsRequestOptions extends Omit<PostWebhookOptions, 'body'> {
+  method: 'GET' | 'POST';
+  /** The request body (POST); null sends none. */
+  body: string | null;
+  /** Response bytes read at most (the connection is closed past them); default 64 KiB. */
+  maxResponseBytes?: number;
+  /** Response characters kept in `responseBody`; default `KEPT_RESPONSE_CHARS`. */
+  keptChars?: number;
+}
+
 let contextCache: { file: string; context: tls.SecureContext } | undefined;
 
 /**
@@ -76,10 +87,23 @@ function retryAfter(value: string | string[] | undefined): number | null {
 }
 
 /**
- * Makes one attempt. Never throws for the endpoint's faults: they come back as `ok: false` with an
- * `error`; only programming errors throw.
+ * Makes one webhook attempt: a POST of `body`. Never throws for the endpoint's faults: they come back as
+ * `ok: false` with an `error`; only programming errors throw.
  */
-export async function postWebhook(opts: PostWebhookOptions): Promise<AttemptOutcome> {
+export function postWebhook(opts: PostWebhookOptions): Promise<AttemptOutcome> {
+  return httpsRequest({ ...opts, method: 'POST' });
+}
+
+/**
+ * One HTTPS request to an address checked right before connecting (the SSRF guard of
+ * ./webhook-address.ts, the socket pinned to the checked address), redirects not followed (a 3xx is an
+ * `http_status` failure), the response read up to `maxResponseBytes` (`truncated` says more was sent) and
+ * its first `keptChars` characters kept, the whole exchange bounded by `timeoutMs`.
+ * Never throws for the server's faults: they come back as `ok: false` with an `error` and `errorCode`.
+ */
+export async function httpsRequest(opts: HttpsRequestOptions): Promise<AttemptOutcome & { truncated: boolean }> {
+  const maxBytes = opts.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const keptChars = opts.keptChars ?? KEPT_RESPONSE_CHARS;
   const started = Date.now();
   const fail = (
     errorCode: string,
@@ -87,7 +111,8 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<AttemptOutc
     statusCode: number | null = null,
     responseBody: string | null = null,
     retryAfterMs: number | null = null,
-  ): AttemptOutcome => ({
+  ): AttemptOutcome & { truncated: boolean } => ({
+    truncated: false,
     ok: false,
     statusCode,
     latencyMs: Date.now() - started,
@@ -113,9 +138,9 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<AttemptOutc
   };
   const timeoutMs = opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
 
-  return new Promise<AttemptOutcome>((resolve) => {
+  return new Promise<AttemptOutcome & { truncated: boolean }>((resolve) => {
     let settled = false;
-    const done = (outcome: AttemptOutcome) => {
+    const done = (outcome: AttemptOutcome & { truncated: boolean }) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -123,11 +148,14 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<AttemptOutc
     };
     const req = https.request(
       {
-        method: 'POST',
+        method: opts.method,
         host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
         port: url.port || 443,
         path: url.pathname + url.search,
-        headers: { ...opts.headers, 'Content-Length': String(Buffer.byteLength(opts.body)) },
+        headers: {
+          ...opts.headers,
+          ...(opts.body !== null ? { 'Content-Length': String(Buffer.byteLength(opts.body)) } : {}),
+        },
         ...(url.username ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` } : {}),
         lookup,
         agent: false,
@@ -137,15 +165,16 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<AttemptOutc
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
-          if (size < MAX_RESPONSE_BYTES) chunks.push(chunk);
+          if (size < maxBytes) chunks.push(chunk);
           size += chunk.length;
-          if (size >= MAX_RESPONSE_BYTES) res.destroy();
+          if (size > maxBytes) res.destroy();
         });
         const finish = () => {
           const status = res.statusCode ?? 0;
-          const text = Buffer.concat(chunks).toString('utf8').slice(0, KEPT_RESPONSE_CHARS);
+          const text = Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8').slice(0, keptChars);
           if (status >= 200 && status < 300) {
             done({
+              truncated: size > maxBytes,
               ok: true,
               statusCode: status,
               latencyMs: Date.now() - started,
@@ -179,6 +208,6 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<AttemptOutc
       const tlsError = /certificate|self.signed|SSL|TLS|ERR_TLS|UNABLE_TO|CERT_/i.test(`${err.code} ${err.message}`);
       done(fail(tlsError ? 'tls_error' : 'network_error', `${err.code ? err.code + ': ' : ''}${err.message}`));
     });
-    req.end(opts.body);
+    req.end(opts.body ?? undefined);
   });
 }

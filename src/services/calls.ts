@@ -84,6 +84,7 @@ export function newCallInput(
       first_message: agent.first_message ?? null,
       model: agent.model ?? null,
       transfer_to: agent.transfer_to ?? null,
+      ...(agent.tool_ids?.length ? { tool_ids: [...agent.tool_ids] } : {}),
     },
     context: request.context ?? {},
     metadata: request.metadata ?? {},

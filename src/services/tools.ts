@@ -74,13 +74,21 @@ const AJV_OPTIONS: AjvOptions = {
   logger: false,
 };
 let validators: { draft2020: Ajv2020; draft07: Ajv } | undefined;
+/** The same, reporting every problem of a value (the arguments of a tool call), not only the first. */
+let allErrorValidators: { draft2020: Ajv2020; draft07: Ajv } | undefined;
 
-/** The Ajv instance of a schema's dialect (`$schema`; draft 2020-12 when absent), or null for another dialect. */
-function ajvFor(schema: Record<string, unknown>): Ajv | null {
-  validators ??= { draft2020: new Ajv2020(AJV_OPTIONS), draft07: new Ajv(AJV_OPTIONS) };
+/**
+ * The Ajv instance of a schema's dialect (`$schema`; draft 2020-12 when absent), or null for another
+ * dialect. `allErrors`: the instances that report every problem of a value.
+ */
+function ajvFor(schema: Record<string, unknown>, allErrors = false): Ajv | null {
+  const options = allErrors ? { ...AJV_OPTIONS, allErrors: true } : AJV_OPTIONS;
+  const made = allErrors
+    ? (allErrorValidators ??= { draft2020: new Ajv2020(options), draft07: new Ajv(options) })
+    : (validators ??= { draft2020: new Ajv2020(options), draft07: new Ajv(options) });
   const dialect = schema.$schema;
-  if (dialect === undefined || (typeof dialect === 'string' && DRAFT_2020.test(dialect))) return validators.draft2020;
-  if (typeof dialect === 'string' && DRAFT_07.test(dialect)) return validators.draft07;
+  if (dialect === undefined || (typeof dialect === 'string' && DRAFT_2020.test(dialect))) return made.draft2020;
+  if (typeof dialect === 'string' && DRAFT_07.test(dialect)) return made.draft07;
   return null;
 }
 
@@ -397,4 +405,41 @@ export async function dropDeletedTools(agentId: string, ids: readonly string[]):
   // One plain `$pull` per tool: FerretDB 1.x ignores a `$pull` by condition (`{$in: …}`).
   for (const id of gone) await Agent.updateOne({ _id: agentId }, { $pull: { tool_ids: id } });
   return true;
+}
+
+/** Compiled argument validators of tools' `parameters`, by the schema's JSON text (at most `MAX_VALIDATORS`, oldest dropped). */
+const argumentValidators = new Map<string, (value: unknown) => string[]>();
+const MAX_VALIDATORS = 500;
+
+/**
+ * The problems of a tool call's `args` against the tool's `parameters` (a schema `checkToolParameters`
+ * accepted; Ajv with the same options, every problem reported), each `<path>: <message>` (`order_id: must be string`); empty when
+ * they are valid. Compiled once per schema text and kept. A schema that no longer compiles (a dialect
+ * dropped since) answers one problem rather than throwing.
+ */
+export function argumentProblems(parameters: Record<string, unknown>, args: unknown): string[] {
+  const key = JSON.stringify(parameters);
+  let check = argumentValidators.get(key);
+  if (!check) {
+    const ajv = ajvFor(parameters, true);
+    let validate: ((value: unknown) => boolean) & { errors?: AjvError[] | null };
+    try {
+      if (!ajv) throw new Error('unknown $schema dialect');
+      validate = ajv.compile(parameters as AnySchemaObject);
+      ajv.removeSchema(parameters);
+    } catch (err) {
+      const problem = [`the tool's parameters schema is unusable (${(err as Error).message})`];
+      return problem;
+    }
+    check = (value) =>
+      validate(value)
+        ? []
+        : (validate.errors ?? []).map(
+            (e) =>
+              `${e.instancePath ? `${e.instancePath.slice(1).replace(/\//g, '.')}: ` : ''}${e.message ?? 'invalid'}`,
+          );
+    if (argumentValidators.size >= MAX_VALIDATORS) argumentValidators.delete(argumentValidators.keys().next().value!);
+    argumentValidators.set(key, check);
+  }
+  return check(args);
 }

@@ -5,6 +5,7 @@
  * plain JSON, no classes, imports nothing of the project outside src/shared.
  */
 import { formPrompt, type FormDefinition } from './forms';
+import type { ToolCallRecord } from './tools';
 
 /** A Chat Completions message as the workflow keeps the conversation. */
 export type ChatMessage =
@@ -52,6 +53,8 @@ export interface CallTurnInput {
   knowledge?: KnowledgeRef[];
   /** The model's id of the tool call (tool turns). */
   toolCallId?: string;
+  /** The call's key (`tc_…`), outcome, HTTP status and duration (tool turns; absent in turns recorded before). */
+  toolCall?: ToolCallRecord;
 }
 
 /**

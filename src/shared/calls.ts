@@ -48,6 +48,10 @@ export interface AgentSnapshot {
   first_message: string | null;
   model: string | null;
   transfer_to: string | null;
+  /** The organization's tools the agent offers (issue 27: `tool_ids`); absent: none (and in calls made before). */
+  tool_ids?: string[];
+  /** The installed connectors whose tools the agent offers (`connector_installation_ids`); absent: none. */
+  connector_installation_ids?: string[];
 }
 
 /** Argument of `callWorkflow`: everything the call needs, fixed at creation. */

@@ -9,6 +9,7 @@
  * sections 1 and 10): every inbound message, every outbound message and every provider status callback
  * of that conversation goes through it, in order, so the conversation and its messages have one writer.
  */
+import type { ToolCallRecord } from './tools';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ChatMessage } from './assistant';
 
@@ -216,6 +217,17 @@ export interface OutboundMessageInput {
   eventIds: MessageEventIds;
   /** `POST /v1/messages` `agent_id`: the assistant that answers this conversation from now on. */
   agentId?: string | null;
+  /** An assistant reply: the tool calls the assistant made before it (issue 27); absent: none. */
+  toolCalls?: ToolCallEntry[];
+}
+
+/** A tool call as a message records it: the model's call, what the model was given back, and its record. */
+export interface ToolCallEntry extends ToolCallRecord {
+  name: string;
+  /** The model's arguments, its JSON text. */
+  arguments: string;
+  /** The result (or error) the model was given. */
+  text: string;
 }
 
 /** A provider's status report for one outbound message (Twilio status callback). */

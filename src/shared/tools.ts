@@ -172,3 +172,64 @@ export interface ToolCallOutcome {
 
 /** Characters of a tool's answer the model is given at most (16 KB, issue 27); the rest is cut. */
 export const MAX_TOOL_RESULT_CHARS = 16 * 1024;
+
+/** What a tool call's request tells the tool's server of the conversation it is made in. */
+export interface ToolCallContext {
+  orgId: string;
+  livemode: boolean;
+  agentId: string;
+  /** The call (`call_id`) or the conversation (`conversation_id`) the tool is called in. */
+  subject: { kind: 'call' | 'conversation'; id: string };
+  /** The contact the conversation is with (`cont_…`), or null. */
+  contactId: string | null;
+  /** The call's `metadata` (a conversation's: `{}`). */
+  metadata: Record<string, string>;
+}
+
+/** One call of one of the organization's tools: the `runTool` activity's input. */
+export interface ToolCallRequest {
+  tool: CustomTool;
+  /** `tc_…`, fixed by the workflow (`toolCallKey`): the `Idempotency-Key` of every attempt. */
+  toolCallId: string;
+  /** The model's arguments, its JSON text (empty: `{}`). */
+  arguments: string;
+  context: ToolCallContext;
+}
+
+/**
+ * A tool call as a transcript entry records it besides the call itself: the key its request carried,
+ * whether it succeeded, the server's HTTP status if any, and how long it took (ms). Built-in tools have
+ * one too (`status` null).
+ */
+export interface ToolCallRecord {
+  toolCallId: string;
+  ok: boolean;
+  status: number | null;
+  durationMs: number;
+}
+
+/**
+ * The key of a tool call (`tc_` + 26 characters): derived from the workflow (`workflowId`, `runId`), the
+ * call's rank among the run's tool calls and the model's id of it, so the same call always has the same
+ * key (a retry, a replay) and two calls never share one (a model that reuses ids across turns). A 128-bit
+ * non-cryptographic hash (two FNV-1a-style 64-bit lanes); bundle-safe.
+ */
+export function toolCallKey(workflowId: string, runId: string, rank: number, modelId: string): string {
+  const text = `${workflowId}\n${runId}\n${rank}\n${modelId}`;
+  let a = 0xcbf29ce484222325n;
+  let b = 0x84222325cbf29ce4n;
+  const mask = (1n << 64n) - 1n;
+  for (let i = 0; i < text.length; i++) {
+    const c = BigInt(text.charCodeAt(i));
+    a = ((a ^ c) * 0x100000001b3n) & mask;
+    b = ((b ^ (c + 0x9en)) * 0x1000193n * 0x100000001b3n) & mask;
+  }
+  const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
+  let n = (a << 64n) | b;
+  let out = '';
+  for (let i = 0; i < 26; i++) {
+    out += alphabet[Number(n & 31n)];
+    n >>= 5n;
+  }
+  return `tc_${out}`;
+}

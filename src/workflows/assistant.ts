@@ -27,7 +27,8 @@ import {
   type KnowledgeRef,
   type ToolCall,
 } from '../shared/assistant';
-import { applyTool, type ToolEffect, type ToolHandlers } from './tools';
+import type { CustomTool, ToolCallRecord } from '../shared/tools';
+import { applyTool, runCustomTool, type CustomToolSet, type ToolEffect, type ToolHandlers } from './tools';
 
 /**
  * The LLM: 30 s per try, 3 tries; a request the provider refused (4xx) is not retried. A turn that
@@ -60,8 +61,11 @@ export interface TurnObserver {
    * prompt carried.
    */
   onText(text: string, knowledge: KnowledgeRef[]): void;
-  /** The assistant called a tool; `effect` is what the handler did. */
-  onTool(call: ToolCall, effect: ToolEffect): void;
+  /**
+   * The assistant called a tool; `effect` is what the handler did, `record` the call's key, outcome and
+   * duration (the transcript entry). Reported in the model's order once every call of the round is done.
+   */
+  onTool(call: ToolCall, effect: ToolEffect, record: ToolCallRecord): void;
 }
 
 /** When the assistant is late: `slowMs` after the request the channel is told (`onSlow`); at `giveUpMs` the turn fails. */
@@ -87,6 +91,13 @@ export interface AssistantTurnInput {
   /** Where the earlier conversation is stored; absent: `messages` is the whole conversation. */
   history?: ConversationRef;
   tools: ToolHandlers;
+  /**
+   * The organization's tools offered besides `tools` (issue 27: src/workflows/tools.ts `runCustomTool`);
+   * absent or empty: none.
+   */
+  custom?: CustomToolSet;
+  /** The key of each tool call (src/workflows/tools.ts `toolCallKeys`, one per run); required with `custom`. */
+  toolCallKey?: (modelId: string) => string;
   observer: TurnObserver;
   /**
    * Who the conversation is with and which agent answers: the LLM activity loads the contact's records and
@@ -109,9 +120,11 @@ export interface AssistantTurnInput {
 }
 
 /**
- * Runs one assistant turn after the other party spoke: asks the model, applies the tools it calls, and
- * asks again (at most `MAX_TOOL_ROUNDS` requests) until it answers without a tool or a tool ends the
- * conversation. Appends every message to `input.messages`.
+ * Runs one assistant turn after the other party spoke: asks the model, applies the tools it calls (the
+ * calls of one answer run in parallel; their results go back in the model's order), and asks again (at
+ * most `MAX_TOOL_ROUNDS` requests) until it answers without a tool or a tool ends the conversation.
+ * Appends every message to `input.messages`. The deadline runs per request to the model: time spent in
+ * tools (each within its own `timeoutMs`) does not count against it.
  * @returns `ended`: a tool ended the conversation
  * @throws the LLM activity's failure once its retries are spent; an `ApplicationFailure` of type
  *   `TURN_DEADLINE_EXCEEDED` when `deadline.giveUpMs` passes (the request is cancelled)
@@ -120,7 +133,9 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
   const offered = Object.keys(input.tools) as (keyof ToolHandlers)[];
   // The LLM activity's summary in the Web UI (Temporal user metadata): which turn of the conversation.
   const turn = input.turn ?? input.messages.filter((m) => m.role === 'user').length;
-  const startedMs = Date.now();
+  const custom = input.custom?.tools ?? [];
+  const functions = custom.map(({ name, description, parameters }) => ({ name, description, parameters }));
+  let startedMs = Date.now();
   let slowTold = false;
   for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
     const summary = `LLM turn ${turn}${round > 0 ? ` (tool round ${round + 1})` : ''}`;
@@ -129,6 +144,7 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
       model: input.model,
       messages: input.messages,
       tools: offered,
+      ...(functions.length ? { functions } : {}),
       ...(input.history ? { history: input.history } : {}),
       ...(input.context ? { context: input.context } : {}),
       ...(input.stream ? { stream: true } : {}),
@@ -156,15 +172,42 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
     });
     if (reply.toolCalls.length === 0) return { ended: false };
     let ended = false;
-    for (const call of reply.toolCalls) {
-      const effect = await applyTool(input.tools, call);
-      input.observer.onTool(call, effect);
+    const done = await Promise.all(reply.toolCalls.map((call) => callTool(input, custom, call)));
+    reply.toolCalls.forEach((call, i) => {
+      const { effect, record } = done[i];
+      input.observer.onTool(call, effect, record);
       input.messages.push({ role: 'tool', tool_call_id: call.id, content: effect.summary });
       ended ||= effect.ends;
-    }
+    });
     if (ended) return { ended: true };
+    startedMs = Date.now(); // the next request's deadline starts now, after the tools
   }
   return { ended: false };
+}
+
+/**
+ * One tool call of the model's: one of the organization's tools (`runCustomTool`), else a built-in one
+ * (`applyTool`), timed. Its key is `input.toolCallKey`'s, or the model's id when the channel has none.
+ */
+async function callTool(
+  input: AssistantTurnInput,
+  custom: CustomTool[],
+  call: ToolCall,
+): Promise<{ effect: ToolEffect; record: ToolCallRecord }> {
+  const key = input.toolCallKey ? input.toolCallKey(call.id) : call.id;
+  const tool = custom.find((t) => t.name === call.name);
+  if (tool && input.custom) return runCustomTool(input.custom, tool, call, key);
+  const startedMs = Date.now();
+  const effect = await applyTool(input.tools, call);
+  return {
+    effect,
+    record: {
+      toolCallId: key,
+      ok: !effect.summary.startsWith('Error:'),
+      status: null,
+      durationMs: Date.now() - startedMs,
+    },
+  };
 }
 
 /**

@@ -57,11 +57,15 @@ import { searchAttributeKeys } from '../shared/search-attributes';
 import { assistantTurn } from './assistant';
 import {
   channelTools,
+  resolveCustomTools,
+  toolCallKeys,
   type CallToolTarget,
   type CampaignCallToolTarget,
+  type CustomToolSet,
   type ToolEffect,
   type ToolHandlers,
 } from './tools';
+import { CHANNEL_TOOLS, type CustomTool, type ToolCallRecord } from '../shared/tools';
 
 /** Transitions that emit events: scheduled activities, retried until they succeed (a store outage delays a call, never loses it). */
 const store = proxyActivities<typeof callActivities>({
@@ -179,6 +183,10 @@ export class CallSession {
   private readonly form: CampaignCallToolTarget['form'] | null;
   /** The call's tools (src/workflows/tools.ts): a phone call's, or a campaign call's with `fill_form`. */
   private readonly tools: ToolHandlers;
+  /** The organization's tools the agent offers (issue 27), resolved once the conversation starts. */
+  private customTools: Promise<CustomTool[]> | null = null;
+  /** The keys of this run's tool calls (`tc_…`). */
+  private readonly toolCallKey = toolCallKeys();
 
   /** @param input everything fixed at creation, and for a continued run where the last one stopped */
   constructor(private readonly input: CallWorkflowInput) {
@@ -473,6 +481,13 @@ export class CallSession {
    */
   private async converse(): Promise<'done' | 'continue'> {
     const firstTurn = this.turnCount;
+    this.customTools = resolveCustomTools({
+      orgId: this.input.orgId,
+      livemode: this.input.livemode,
+      toolIds: this.input.agent.tool_ids,
+      installationIds: this.input.agent.connector_installation_ids,
+      reserved: CHANNEL_TOOLS[this.input.campaign ? 'campaign_call' : 'phone_call'],
+    });
     const firstMessage = this.input.agent.first_message;
     if (firstMessage && !this.input.continuation) {
       this.say('assistant', firstMessage);
@@ -523,6 +538,7 @@ export class CallSession {
     const { input } = this;
     const deadlineMs = input.turn_deadline_ms ?? DEFAULT_TURN_DEADLINE_MS;
     const said: string[] = [];
+    const custom = await this.customToolSet(utterance);
     try {
       await assistantTurn({
         conversationId: input.callId,
@@ -531,6 +547,7 @@ export class CallSession {
         ...(this.chatLog ? {} : { history: { callId: input.callId } }),
         turn: input.simulation ? this.scriptIndex : utterance,
         tools: this.tools,
+        ...(custom ? { custom, toolCallKey: this.toolCallKey } : {}),
         context: this.context,
         local: true,
         stream: !input.simulation,
@@ -539,7 +556,7 @@ export class CallSession {
             this.say('assistant', text, knowledge);
             said.push(text);
           },
-          onTool: (call, effect) => this.sayTool(call, effect),
+          onTool: (call, effect, record) => this.sayTool(call, effect, record),
         },
         deadline: input.simulation
           ? { slowMs: deadlineMs, giveUpMs: deadlineMs }
@@ -556,6 +573,35 @@ export class CallSession {
       if (utterance !== undefined)
         this.answers.set(utterance, { text: said.length ? said.join(' ') : null, final: true });
     }
+  }
+
+  /**
+   * The organization's tools this turn offers, with what their requests carry and, for a slow one, its
+   * `speak_while_running` said to the caller (once per utterance, while the answer is not given yet: a
+   * live caller hears it as the `callerSaid` update's pending answer, like the holding line) and recorded
+   * in the transcript. Null when the agent has none.
+   */
+  private async customToolSet(utterance: number | undefined): Promise<CustomToolSet | null> {
+    const tools = this.customTools ? await this.customTools : [];
+    if (tools.length === 0) return null;
+    let spoke = false;
+    return {
+      tools,
+      context: {
+        orgId: this.input.orgId,
+        livemode: this.input.livemode,
+        agentId: this.input.agent.id,
+        subject: { kind: 'call', id: this.input.callId },
+        contactId: this.context.contactId,
+        metadata: this.input.metadata,
+      },
+      onSlow: (text) => {
+        if (spoke || (utterance !== undefined && this.answers.has(utterance))) return;
+        spoke = true;
+        this.say('assistant', text);
+        if (utterance !== undefined) this.answers.set(utterance, { text, final: false });
+      },
+    };
   }
 
   // The end.
@@ -690,8 +736,8 @@ export class CallSession {
     });
   }
 
-  /** Adds a tool turn: the call the model made and what it did. */
-  private sayTool(call: ToolCall, effect: ToolEffect): void {
+  /** Adds a tool turn: the call the model made, what it did, and its key, outcome and duration. */
+  private sayTool(call: ToolCall, effect: ToolEffect, record: ToolCallRecord): void {
     this.pendingTurns.push({
       seq: this.turnCount++,
       role: 'tool',
@@ -700,6 +746,7 @@ export class CallSession {
       toolName: call.name,
       toolArguments: call.arguments,
       toolCallId: call.id,
+      toolCall: record,
       ...(effect.knowledge?.length ? { knowledge: effect.knowledge } : {}),
     });
   }

@@ -23,6 +23,7 @@ import type * as conversations from '../activities/conversations';
 import type * as messagingActivities from '../activities/messaging';
 import type { ChatMessage } from '../shared/assistant';
 import type { AgentSnapshot } from '../shared/calls';
+import type { ToolCallEntry } from '../shared/conversations';
 import { newId } from '../shared/ids';
 import {
   chatMessageOf,
@@ -38,7 +39,8 @@ import {
   type ProviderStatusInput,
 } from '../shared/conversations';
 import { assistantTurn } from './assistant';
-import { channelTools } from './tools';
+import { channelTools, resolveCustomTools, toolCallKeys } from './tools';
+import { CHANNEL_TOOLS } from '../shared/tools';
 
 /**
  * Reads and writes of our own store, as local activities (they take milliseconds, and a local activity
@@ -70,6 +72,12 @@ export const HISTORY_LIMIT = 60;
 export const SEEN_LIMIT = 500;
 /** Longest reply sent (Twilio's limit for one message body). */
 export const MAX_REPLY_CHARS = 1600;
+
+/** A reply of the assistant's turn, with the tool calls made before it. */
+interface Reply {
+  text: string;
+  toolCalls: ToolCallEntry[];
+}
 
 /**
  * One conversation's state (carried over a continue-as-new, or loaded from the store by `load`) and what
@@ -106,6 +114,8 @@ export class ConversationSession {
   private stopping = false;
   /** Bumped by every signal and update, so the main loop knows the conversation is not idle. */
   private activity = 0;
+  /** The keys of this run's tool calls (`tc_…`, issue 27). */
+  private readonly toolCallKey = toolCallKeys();
 
   /** @param input the conversation's identity, and the state carried by a continue-as-new (if any) */
   constructor(private readonly input: ConversationWorkflowInput) {
@@ -431,51 +441,88 @@ export class ConversationSession {
       customerNumber: this.input.customerNumber,
     });
     const messages: ChatMessage[] = [{ role: 'system', content: system }, ...this.history];
-    const replies: string[] = [];
+    const replies: Reply[] = [];
     const outcome = await this.turn(context.agent, context.contactId, messages, replies);
     // The turn's messages go after what it answered, before customer messages that arrived meanwhile.
     this.history.splice(seenUpTo, 0, ...messages.slice(1 + seenUpTo));
     // A customer who opted out meanwhile gets nothing more.
-    if (!this.optedOut) for (const text of replies) this.work.push({ kind: 'outbound', message: this.reply(text) });
+    if (!this.optedOut)
+      for (const { text, toolCalls } of replies)
+        this.work.push({ kind: 'outbound', message: this.reply(text, toolCalls) });
     if (outcome.handoff !== null) this.handOver(outcome.handoff);
     else if (outcome.failure !== null) this.handOver(`The assistant could not answer: ${outcome.failure}`);
   }
 
   /**
-   * Runs the assistant turn over `messages` (extended in place), collecting its texts into `replies`.
+   * Runs the assistant turn over `messages` (extended in place), collecting its texts into `replies`, each
+   * with the tool calls made before it (calls after the last text go with the last reply). The agent's
+   * own tools (issue 27) are offered with the channel's built-in ones.
    * @returns the hand-over reason the `handoff_to_person` tool gave, or the turn's failure, or neither
    */
   private async turn(
     agent: AgentSnapshot,
     contactId: string | null,
     messages: ChatMessage[],
-    replies: string[],
+    replies: Reply[],
   ): Promise<{ handoff: string | null; failure: string | null }> {
     const outcome: { handoff: string | null; failure: string | null } = { handoff: null, failure: null };
+    const channel = this.input.channel === 'web' ? 'widget' : 'conversation';
+    const tenant = { orgId: this.input.orgId, livemode: this.input.livemode };
+    let toolCalls: ToolCallEntry[] = [];
     try {
+      const custom = await resolveCustomTools({
+        ...tenant,
+        toolIds: agent.tool_ids,
+        installationIds: agent.connector_installation_ids,
+        reserved: CHANNEL_TOOLS[channel],
+      });
       await assistantTurn({
         conversationId: this.input.conversationId,
         model: agent.model,
         messages,
         // The LLM activity adds the contact's records and the agent's knowledge from these ids.
         context: { orgId: this.input.orgId, livemode: this.input.livemode, agentId: agent.id, contactId },
-        tools: channelTools(this.input.channel === 'web' ? 'widget' : 'conversation', {
+        tools: channelTools(channel, {
           requestHandoff: (reason) => {
             outcome.handoff ??= reason;
           },
         }),
-        observer: { onText: (text) => replies.push(text), onTool: () => undefined },
+        ...(custom.length
+          ? {
+              custom: {
+                tools: custom,
+                context: {
+                  ...tenant,
+                  agentId: agent.id,
+                  subject: { kind: 'conversation' as const, id: this.input.conversationId },
+                  contactId,
+                  metadata: {},
+                },
+              },
+              toolCallKey: this.toolCallKey,
+            }
+          : {}),
+        observer: {
+          onText: (text) => {
+            replies.push({ text, toolCalls });
+            toolCalls = [];
+          },
+          onTool: (call, effect, record) =>
+            toolCalls.push({ name: call.name, arguments: call.arguments, text: effect.summary, ...record }),
+        },
       });
     } catch (err) {
       if (isCancellation(err)) throw err;
       outcome.failure = errorMessage(err);
     }
+    if (toolCalls.length && replies.length) replies[replies.length - 1].toolCalls.push(...toolCalls);
     return outcome;
   }
 
   /** An assistant reply, with its message and event ids chosen here (deterministic on replay). */
-  private reply(text: string): OutboundMessageInput {
+  private reply(text: string, toolCalls: ToolCallEntry[] = []): OutboundMessageInput {
     return {
+      ...(toolCalls.length ? { toolCalls } : {}),
       messageId: newId('msg'),
       author: 'assistant',
       from: this.input.serviceNumber,

@@ -8,8 +8,18 @@
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
-import { isCancellation, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  isCancellation,
+  proxyActivities,
+  setCurrentDetails,
+  TimeoutFailure,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type * as knowledgeActivities from '../activities/knowledge';
+import type * as toolActivities from '../activities/tools';
 import type { AssistantContextIds, KnowledgeRef, ToolCall } from '../shared/assistant';
 import { checkFormValues, missingRequired, type FormDefinition, type FormValues } from '../shared/forms';
 import { isTransferTarget } from '../shared/calls';
@@ -17,6 +27,10 @@ import {
   CHANNEL_TOOLS,
   isToolName,
   parseToolArguments,
+  toolCallKey,
+  type CustomTool,
+  type ToolCallContext,
+  type ToolCallRecord,
   type ChannelToolName,
   type ToolArguments,
   type ToolChannel,
@@ -31,6 +45,21 @@ const knowledge = proxyActivities<typeof knowledgeActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '500 milliseconds', maximumAttempts: 3 },
 });
+
+/**
+ * The organization's tools (issue 27): `resolveTools` reads the store and lists MCP servers' tools (15 s
+ * per try, 3 tries; a failure offers none of them, the conversation goes on); `runTool` makes one tool
+ * call, its options set per call by `runCustomTool` from the tool's deadline.
+ */
+const toolActivity = proxyActivities<typeof toolActivities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumAttempts: 3 },
+});
+
+/** How long a tool may run before a caller hears its `speak_while_running` (issue 27: "~1 s"). */
+export const SPEAK_WHILE_RUNNING_AFTER_MS = 1000;
+/** A tool call's activity: missed heartbeats after which its worker is taken for dead and the call retried. */
+const TOOL_HEARTBEAT_TIMEOUT_MS = 2000;
 
 /** Knowledge chunks a `search_knowledge` call returns to the model. */
 export const SEARCH_TOOL_CHUNKS = 3;
@@ -194,4 +223,102 @@ function fillForm(form: CampaignCallToolTarget['form'], fields: Record<string, u
     summary: `Saved ${Object.keys(checked.values).join(', ')}.${missing.length ? ` Still missing (required): ${missing.join(', ')}.` : ' The form is complete.'}`,
     ends: false,
   };
+}
+
+/** The organization's tools a turn offers, and what their calls carry and do besides the request. */
+export interface CustomToolSet {
+  tools: CustomTool[];
+  /** What each request tells the tool's server of the call or conversation. */
+  context: ToolCallContext;
+  /** A tool with `speak_while_running` is still running after ~1 s: the channel says `text` (a phone call). */
+  onSlow?: (text: string) => void;
+}
+
+/**
+ * The tools `toolIds` and `installationIds` offer besides the channel's built-in ones (`reserved`), from the
+ * `resolveTools` activity; none when the agent has none (no activity then) or when it fails.
+ */
+export async function resolveCustomTools(input: {
+  orgId: string;
+  livemode: boolean;
+  toolIds: readonly string[] | undefined;
+  installationIds: readonly string[] | undefined;
+  reserved: readonly string[];
+}): Promise<CustomTool[]> {
+  const toolIds = [...(input.toolIds ?? [])];
+  const installationIds = [...(input.installationIds ?? [])];
+  if (toolIds.length === 0 && installationIds.length === 0) return [];
+  try {
+    const { tools } = await toolActivity.resolveTools.executeWithOptions({ summary: 'resolve tools' }, [
+      { orgId: input.orgId, livemode: input.livemode, toolIds, installationIds, reserved: [...input.reserved] },
+    ]);
+    return tools;
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return [];
+  }
+}
+
+/**
+ * Makes the keys of a run's tool calls (src/shared/tools.ts `toolCallKey`): each call gets the next rank,
+ * so a replay gives every call the key it had.
+ */
+export function toolCallKeys(): (modelId: string) => string {
+  let rank = 0;
+  const { workflowId, runId } = workflowInfo();
+  return (modelId) => toolCallKey(workflowId, runId, rank++, modelId);
+}
+
+/**
+ * Runs one call of one of the organization's tools as the `runTool` activity (src/activities/tools.ts):
+ * attempts retried within the tool's deadline (`timeoutMs`, + 1 s for the activity to answer its own
+ * timeout), a heartbeat timeout of 2 s so a dead worker's attempt is retried at once, the same input
+ * (hence the same `Idempotency-Key`) each time. Says `speak_while_running` through `set.onSlow` when the
+ * call is still running after `SPEAK_WHILE_RUNNING_AFTER_MS`. The Web UI shows the activity as
+ * `tool <name> (<key>)`, and the workflow's current details the outcome (`tool lookup_order → 200 in 312 ms`).
+ * Never throws but for cancellation: a failure is a tool error for the model.
+ */
+export async function runCustomTool(
+  set: CustomToolSet,
+  tool: CustomTool,
+  call: ToolCall,
+  key: string,
+): Promise<{ effect: ToolEffect; record: ToolCallRecord }> {
+  const startedMs = Date.now();
+  const pending = toolActivity.runTool.executeWithOptions(
+    {
+      summary: `tool ${tool.name} (${key})`,
+      scheduleToCloseTimeout: tool.timeoutMs + 1000,
+      startToCloseTimeout: tool.timeoutMs + 1000,
+      heartbeatTimeout: TOOL_HEARTBEAT_TIMEOUT_MS,
+      retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '2 seconds' },
+    },
+    [{ tool, toolCallId: key, arguments: call.arguments, context: set.context }],
+  );
+  if (tool.speakWhileRunning && set.onSlow) {
+    let settled = false;
+    void pending.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    if (!(await condition(() => settled, SPEAK_WHILE_RUNNING_AFTER_MS))) set.onSlow(tool.speakWhileRunning);
+  }
+  try {
+    const result = await pending;
+    setCurrentDetails(`tool ${result.summary}`);
+    return {
+      effect: { summary: result.text, ends: false },
+      record: { toolCallId: key, ok: result.ok, status: result.status, durationMs: result.durationMs },
+    };
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    const durationMs = Date.now() - startedMs;
+    const timedOut = err instanceof ActivityFailure && err.cause instanceof TimeoutFailure;
+    const cause = err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause.message : null;
+    const text = timedOut
+      ? `Error: ${tool.name} did not answer within ${Math.round(tool.timeoutMs / 100) / 10} s.`
+      : (cause ?? `Error: ${tool.name} failed.`);
+    setCurrentDetails(`tool ${tool.name} → error in ${durationMs} ms`);
+    return { effect: { summary: text, ends: false }, record: { toolCallId: key, ok: false, status: null, durationMs } };
+  }
 }

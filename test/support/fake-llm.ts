@@ -4,6 +4,8 @@
  *   "TOOL <name> <json>" → a tool call `<name>(<json>)` with content "Calling <name>."
  *   "TOOLONCE <name> <json>" → the same tool call, unless a tool result already follows that message:
  *                          then "Tool result received." (a model that uses what the tool returned)
+ *   "TOOLSONCE <json [[name, args], …]>" → those tool calls at once (parallel tool calls), unless tool
+ *                          results already follow: then "Tools said: <result 1> | <result 2> …"
  *   "SLOW <ms>"          → waits <ms> then answers "Slow reply."
  *   "FAIL <status>"      → answers HTTP <status> with an OpenAI-style error
  *   anything else        → "You said: <text>"
@@ -72,15 +74,34 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         .slice(lastUserIndex + 1)
         .some((m: { role: string }) => m.role === 'tool');
       const once = /^TOOLONCE (\w+) ?(.*)$/.exec(last);
+      const many = /^TOOLSONCE (.*)$/.exec(last);
       const tool = once ? (toolAnswered ? null : once) : /^TOOL (\w+) ?(.*)$/.exec(last);
       const id = ++seq;
-      const content = tool
-        ? `Calling ${tool[1]}.`
-        : once
-          ? 'Tool result received.'
-          : /^SLOW/.test(last)
-            ? 'Slow reply.'
-            : `You said: ${last}`;
+      const calls: { name: string; args: string }[] = many
+        ? toolAnswered
+          ? []
+          : (JSON.parse(many[1]) as [string, unknown][]).map(([name, args]) => ({ name, args: JSON.stringify(args) }))
+        : tool
+          ? [{ name: tool[1], args: tool[2] || '{}' }]
+          : [];
+      const toolResults = (body.messages ?? [])
+        .slice(lastUserIndex + 1)
+        .filter((m: { role: string }) => m.role === 'tool')
+        .map((m: { content: string }) => m.content);
+      const content = calls.length
+        ? `Calling ${calls.map((c) => c.name).join(', ')}.`
+        : many
+          ? `Tools said: ${toolResults.join(' | ')}`
+          : once
+            ? 'Tool result received.'
+            : /^SLOW/.test(last)
+              ? 'Slow reply.'
+              : `You said: ${last}`;
+      const toolCalls = calls.map((c, i) => ({
+        id: `call_fake_${id}${i ? `_${i}` : ''}`,
+        type: 'function',
+        function: { name: c.name, arguments: c.args },
+      }));
       const promptTokens = (body.messages ?? []).reduce(
         (n: number, m: { content?: unknown }) => n + (typeof m.content === 'string' ? m.content.length : 0),
         0,
@@ -104,27 +125,20 @@ export async function startFakeLlm(): Promise<FakeLlm> {
           const delta = { ...(i === 0 ? { role: 'assistant' } : {}), content: words[i] };
           res.write(chunk([{ index: 0, delta, finish_reason: null, logprobs: null }]));
         }
-        if (tool)
+        if (toolCalls.length)
           res.write(
             chunk([
               {
                 index: 0,
-                delta: {
-                  tool_calls: [
-                    {
-                      index: 0,
-                      id: `call_fake_${id}`,
-                      type: 'function',
-                      function: { name: tool[1], arguments: tool[2] || '{}' },
-                    },
-                  ],
-                },
+                delta: { tool_calls: toolCalls.map((c, index) => ({ index, ...c })) },
                 finish_reason: null,
                 logprobs: null,
               },
             ]),
           );
-        res.write(chunk([{ index: 0, delta: {}, finish_reason: tool ? 'tool_calls' : 'stop', logprobs: null }]));
+        res.write(
+          chunk([{ index: 0, delta: {}, finish_reason: toolCalls.length ? 'tool_calls' : 'stop', logprobs: null }]),
+        );
         if (body.stream_options?.include_usage) res.write(chunk([], { usage }));
         res.end('data: [DONE]\n\n');
         body.answeredMs = Date.now();
@@ -138,23 +152,13 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         choices: [
           {
             index: 0,
-            finish_reason: tool ? 'tool_calls' : 'stop',
+            finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
             logprobs: null,
             message: {
               role: 'assistant',
               refusal: null,
               content,
-              ...(tool
-                ? {
-                    tool_calls: [
-                      {
-                        id: `call_fake_${id}`,
-                        type: 'function',
-                        function: { name: tool[1], arguments: tool[2] || '{}' },
-                      },
-                    ],
-                  }
-                : {}),
+              ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
             },
           },
         ],

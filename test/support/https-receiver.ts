@@ -62,6 +62,8 @@ export function testCertificate(): TestCertificate {
 /** One request the receiver got. */
 export interface ReceivedWebhook {
   path: string;
+  /** The request target as sent: path and query. */
+  target: string;
   headers: IncomingHttpHeaders;
   rawBody: string;
   body: any;
@@ -112,6 +114,7 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
       const pathname = (req.url ?? '/').split('?')[0];
       const item: ReceivedWebhook = {
         path: pathname,
+        target: req.url ?? '/',
         headers: req.headers,
         rawBody,
         body,

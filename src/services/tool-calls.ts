@@ -1,0 +1,228 @@
+/**
+ * Running the organization's own tools (issue 27 items 2, 3 and 6): what the model is offered of an
+ * agent's `tool_ids` and `connector_installation_ids` (`resolveCustomTools`), and one attempt of one tool
+ * call (`toolCallAttempt`), which the `runTool` activity (src/activities/tools.ts) makes and Temporal
+ * retries within the tool's deadline.
+ *
+ * One tool call, whatever runs it:
+ * - the model's arguments are parsed and checked against the tool's `parameters` (Ajv, as the tool was
+ *   checked at creation: src/services/tools.ts `argumentProblems`) first; invalid ones go back to the model
+ *   as a tool error and nothing is sent;
+ * - an http tool gets one HTTPS request (src/providers/webhook-http.ts `httpsRequest`: the webhook
+ *   endpoints' SSRF guard, the socket pinned to the checked address, no redirects), with the body
+ *   `{"tool","arguments","tool_call_id","call_id"|"conversation_id","agent_id","contact_id"?,"metadata",
+ *   "livemode"}` (a GET: the arguments as query parameters, and `tool_call_id`), the headers
+ *   `Idempotency-Key: tc_…` (the same on every retry of the call), `Svc-Signature` (webhooks' scheme,
+ *   src/providers/webhook-signing.ts, signed with the tool's secret over the body, or for a GET over the
+ *   request target `path?query`), `User-Agent`, and the tool's static headers;
+ * - a 2xx answer (JSON or text, cut at 16 KB) is the result the model sees; 408, 429, 5xx, a timeout and a
+ *   network error are retryable (`retryable: true`); any other answer (another 4xx, a redirect, a refused
+ *   address, a TLS failure) is final and the model is told the tool failed, with the status.
+ * Nothing the server answers throws: every fault is an outcome.
+ */
+import { config } from '../config';
+import { findLiveTool, type ToolDoc } from '../models/tools';
+import { httpsRequest } from '../providers/webhook-http';
+import { SIGNATURE_HEADER, signatureHeader } from '../providers/webhook-signing';
+import { openSecret } from '../secrets';
+import { MAX_TOOL_RESULT_CHARS, type CustomTool, type ToolCallOutcome, type ToolCallRequest } from '../shared/tools';
+import { argumentProblems, DEFAULT_TOOL_TIMEOUT_MS } from './tools';
+
+/** `User-Agent` of the requests of tools. */
+export const TOOL_USER_AGENT = 'svc-assistant-tools/1.0 (+https://docs.svc-assistant.dev/tools)';
+
+/** One attempt's outcome: the call's outcome, and whether a later attempt may do better. */
+export interface ToolCallAttempt extends Omit<ToolCallOutcome, 'durationMs'> {
+  retryable: boolean;
+  /** The server's `Retry-After` (429/503), ms, or null. */
+  retryAfterMs: number | null;
+}
+
+const final = (text: string, status: number | null = null): ToolCallAttempt => ({
+  ok: false,
+  text,
+  status,
+  retryable: false,
+  retryAfterMs: null,
+});
+
+/**
+ * The model's arguments, parsed and checked against the tool's `parameters`; an error sentence for the
+ * model when they are not JSON, not an object, or refused by the schema.
+ */
+export function checkToolArguments(
+  tool: CustomTool,
+  text: string,
+): { ok: true; args: Record<string, unknown> } | { ok: false; error: string } {
+  let args: unknown;
+  try {
+    args = JSON.parse(text.trim() || '{}');
+  } catch {
+    return { ok: false, error: `Error: the arguments of ${tool.name} are not valid JSON.` };
+  }
+  if (!args || typeof args !== 'object' || Array.isArray(args))
+    return { ok: false, error: `Error: the arguments of ${tool.name} must be a JSON object.` };
+  const problems = argumentProblems(tool.parameters, args);
+  if (problems.length)
+    return { ok: false, error: `Error: the arguments of ${tool.name} are invalid: ${problems.join('; ')}.` };
+  return { ok: true, args: args as Record<string, unknown> };
+}
+
+/**
+ * One attempt of tool call `request`, given until `deadlineMs` (epoch ms) to finish. Never throws for the
+ * tool's or its server's faults (see the header); a store read that fails throws (the activity retries).
+ */
+export async function toolCallAttempt(request: ToolCallRequest, deadlineMs: number): Promise<ToolCallAttempt> {
+  const { tool } = request;
+  const checked = checkToolArguments(tool, request.arguments);
+  if (!checked.ok) return final(checked.error);
+  const leftMs = deadlineMs - Date.now();
+  if (leftMs <= 0) return final(`Error: ${tool.name} did not answer within ${seconds(tool.timeoutMs)}.`);
+  const tenant = { orgId: request.context.orgId, livemode: request.context.livemode };
+  switch (tool.source.kind) {
+    case 'http': {
+      const doc = await findLiveTool(tenant, tool.source.toolId);
+      if (!doc || doc.type !== 'http') return final(`Error: the tool ${tool.name} no longer exists.`);
+      return httpToolAttempt(doc, request, checked.args, leftMs);
+    }
+    default:
+      return final(`Error: the tool ${tool.name} cannot be run here.`);
+  }
+}
+
+/** The body an http tool is sent (see the header); its exact text is what is signed. */
+export function toolCallPayload(request: ToolCallRequest, args: Record<string, unknown>): Record<string, unknown> {
+  const { context } = request;
+  return {
+    tool: request.tool.name,
+    arguments: args,
+    tool_call_id: request.toolCallId,
+    [`${context.subject.kind}_id`]: context.subject.id,
+    agent_id: context.agentId,
+    ...(context.contactId ? { contact_id: context.contactId } : {}),
+    metadata: context.metadata,
+    livemode: context.livemode,
+  };
+}
+
+/** One request to an http tool's server (see the header). */
+async function httpToolAttempt(
+  doc: ToolDoc,
+  request: ToolCallRequest,
+  args: Record<string, unknown>,
+  leftMs: number,
+): Promise<ToolCallAttempt> {
+  const secret = openSecret(doc.secret);
+  const staticHeaders = (JSON.parse(openSecret(doc.headers_sealed) ?? '{}') as Record<string, string>) ?? {};
+  const method = doc.method === 'GET' ? 'GET' : 'POST';
+  const url = new URL(doc.url!);
+  let body: string | null = null;
+  let signed: string;
+  if (method === 'GET') {
+    for (const [k, v] of Object.entries(args)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+    url.searchParams.set('tool_call_id', request.toolCallId);
+    signed = url.pathname + url.search;
+  } else {
+    body = JSON.stringify(toolCallPayload(request, args));
+    signed = body;
+  }
+  const outcome = await httpsRequest({
+    method,
+    url: url.toString(),
+    body,
+    headers: {
+      ...staticHeaders,
+      ...(body !== null ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
+      Accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
+      'User-Agent': TOOL_USER_AGENT,
+      'Idempotency-Key': request.toolCallId,
+      ...(secret ? { [SIGNATURE_HEADER]: signatureHeader(signed, [secret], Math.floor(Date.now() / 1000)) } : {}),
+    },
+    allowPrivate: config().webhookAllowPrivate,
+    caFile: config().webhookCaFile,
+    timeoutMs: leftMs,
+    maxResponseBytes: MAX_TOOL_RESULT_CHARS * 4,
+    keptChars: MAX_TOOL_RESULT_CHARS,
+  });
+  return httpOutcome(request.tool, outcome);
+}
+
+/**
+ * What an HTTP answer means for the model: a 2xx's body is the result (`(no content)` when empty; a note
+ * when it was cut); 408/429/5xx, a timeout and a network error are retryable; the rest is final.
+ */
+export function httpOutcome(tool: CustomTool, outcome: Awaited<ReturnType<typeof httpsRequest>>): ToolCallAttempt {
+  const status = outcome.statusCode;
+  if (outcome.ok) {
+    const text = outcome.responseBody?.trim() ? outcome.responseBody : '(no content)';
+    const cut = outcome.truncated || text.length >= MAX_TOOL_RESULT_CHARS;
+    return {
+      ok: true,
+      text: cut ? `${text.slice(0, MAX_TOOL_RESULT_CHARS)}\n[the answer was cut at 16 KB]` : text,
+      status,
+      retryable: false,
+      retryAfterMs: null,
+    };
+  }
+  const answer = outcome.responseBody?.trim() ? `: ${outcome.responseBody.trim().slice(0, 500)}` : '';
+  const retryable =
+    outcome.errorCode === 'timeout' ||
+    outcome.errorCode === 'network_error' ||
+    (status !== null && (status === 408 || status === 429 || status >= 500));
+  const why =
+    status !== null
+      ? `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}${answer}`
+      : outcome.errorCode === 'timeout'
+        ? `no answer within ${seconds(tool.timeoutMs)}`
+        : (outcome.error ?? 'unknown error');
+  return {
+    ok: false,
+    text: `Error: ${tool.name} failed (${why}).`,
+    status,
+    retryable,
+    retryAfterMs: outcome.retryAfterMs,
+  };
+}
+
+/**
+ * The tools an agent's `tool_ids` offer the model, in that order: an http tool as it is stored. Tools
+ * deleted since are skipped; a name taken already (by a built-in tool or an earlier tool) is skipped and
+ * named in `problems` (logged by the activity), so the model never sees two tools of one name.
+ * @param reserved names already offered (the channel's built-in tools)
+ */
+export async function resolveCustomTools(
+  tenant: { orgId: string; livemode: boolean },
+  ids: { toolIds: readonly string[]; installationIds: readonly string[] },
+  reserved: readonly string[],
+): Promise<{ tools: CustomTool[]; problems: string[] }> {
+  const tools: CustomTool[] = [];
+  const problems: string[] = [];
+  const taken = new Set(reserved);
+  const offer = (tool: CustomTool) => {
+    if (taken.has(tool.name)) problems.push(`${tool.name}: the name is taken by another tool; not offered`);
+    else {
+      taken.add(tool.name);
+      tools.push(tool);
+    }
+  };
+  const docs = await Promise.all(ids.toolIds.map((id) => findLiveTool(tenant, id)));
+  for (const doc of docs) {
+    if (!doc) continue;
+    if (doc.type === 'http') offer(httpTool(doc));
+  }
+  return { tools, problems };
+}
+
+/** An http tool as the model is offered it. */
+function httpTool(doc: ToolDoc): CustomTool {
+  return {
+    name: doc.name,
+    description: doc.description ?? '',
+    parameters: JSON.parse(doc.parameters_json ?? '{"type":"object"}') as Record<string, unknown>,
+    source: { kind: 'http', toolId: doc._id },
+    timeoutMs: doc.timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS,
+    speakWhileRunning: doc.speak_while_running ?? null,
+  };
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;

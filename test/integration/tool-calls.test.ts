@@ -1,0 +1,239 @@
+/**
+ * Tools that act (issue 27 items 2–5), through the real API, Temporal and a loopback HTTPS tool server:
+ * a test call whose fake LLM calls an http tool; the server receives one signed request (verified with
+ * the README's webhook verification code) carrying `Idempotency-Key: tc_…`; the answer reaches the model;
+ * the transcript holds the tool entry. Then: arguments the schema refuses never reach the server; a 404 is
+ * final and a 503 is retried with the same key; a 10 MB answer is cut; a redirect is refused; a hanging
+ * server times out within the tool's deadline; parallel tool calls run together; `speak_while_running`
+ * is said for a slow tool; a GET tool gets its arguments as a signed query.
+ */
+import { expect } from 'chai';
+import { h, request, waitForCall } from '../support/harness';
+import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
+import { placeCall, verify, type Tenant } from '../support/webhooks';
+import { newTenant } from '../support/harness';
+
+const LOOKUP = {
+  type: 'object',
+  properties: { order_id: { type: 'string', pattern: '^[A-Z][0-9]+$' } },
+  required: ['order_id'],
+  additionalProperties: false,
+};
+
+/** Creates an http tool on `receiver` at `pathname`; answers the tool object (with its secret). */
+export async function createHttpTool(
+  tenant: Tenant,
+  receiver: HttpsReceiver,
+  name: string,
+  pathname: string,
+  extra: Record<string, unknown> = {},
+) {
+  const res = await request('POST', '/v1/tools', {
+    key: tenant.testKey,
+    body: {
+      type: 'http',
+      name,
+      description: `The ${name} tool.`,
+      parameters: LOOKUP,
+      url: receiver.url(pathname),
+      headers: { Authorization: 'Bearer customer-key' },
+      ...extra,
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  return res.body;
+}
+
+/** Gives the tenant's agent these tools. */
+async function useTools(tenant: Tenant, toolIds: string[]) {
+  const res = await request('POST', `/v1/agents/${tenant.agentId}`, {
+    key: tenant.testKey,
+    body: { tool_ids: toolIds },
+  });
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+}
+
+/** Places a test call where the scripted caller says `lines`; answers the ended call's transcript turns. */
+async function callSaying(tenant: Tenant, lines: string[]) {
+  const call = await placeCall(tenant, { simulation: { caller: lines }, metadata: { ticket: 'T-9' } });
+  const ended = await waitForCall(tenant.testKey, call.id, undefined, 60_000);
+  expect(ended.status, JSON.stringify(ended)).to.equal('completed');
+  const tr = await request('GET', `/v1/calls/${call.id}/transcript`, { key: tenant.testKey });
+  expect(tr.status).to.equal(200);
+  return { call, turns: tr.body.turns as any[] };
+}
+
+const toolTurns = (turns: any[]) => turns.filter((t) => t.role === 'tool');
+
+describe('tool calls: the assistant calls http tools on a call', function () {
+  this.timeout(120_000);
+  let t: Tenant;
+  let receiver: HttpsReceiver;
+  before(async () => {
+    t = await newTenant();
+    receiver = await startHttpsReceiver();
+  });
+  after(async () => receiver.close());
+
+  it('sends one signed request with the idempotency key; the answer reaches the model and the transcript', async () => {
+    const tool = await createHttpTool(t, receiver, 'lookup_order', '/orders');
+    receiver.route('/orders', () => ({ status: 200, body: JSON.stringify({ order: 'A17', status: 'shipped' }) }));
+    await useTools(t, [tool.id]);
+    const { call, turns } = await callSaying(t, ['TOOLONCE lookup_order {"order_id":"A17"}']);
+
+    const got = receiver.at('/orders');
+    expect(got).to.have.length(1);
+    const req = got[0];
+    expect(verify(req.rawBody, req.headers['svc-signature'] as string, tool.secret)).to.equal(true);
+    expect(verify(req.rawBody, req.headers['svc-signature'] as string, 'whsec_other')).to.equal(false);
+    expect(req.headers.authorization).to.equal('Bearer customer-key');
+    expect(req.headers['user-agent']).to.match(/^svc-assistant-tools\//);
+    const key = req.headers['idempotency-key'] as string;
+    expect(key).to.match(/^tc_[0-9a-z]{26}$/);
+    expect(req.body).to.deep.equal({
+      tool: 'lookup_order',
+      arguments: { order_id: 'A17' },
+      tool_call_id: key,
+      call_id: call.id,
+      agent_id: t.agentId,
+      metadata: { ticket: 'T-9' },
+      livemode: false,
+    });
+
+    // The model's next request carries the server's answer as the tool message.
+    const asked = h().llm.requests.filter((r) => r.user === call.id);
+    const toolMessage = asked.at(-1)!.messages.find((m: any) => m.role === 'tool') as any;
+    expect(toolMessage.content).to.equal(JSON.stringify({ order: 'A17', status: 'shipped' }));
+    expect(asked[0].tools!.map((x) => x.function.name)).to.include('lookup_order');
+
+    const entries = toolTurns(turns);
+    expect(entries).to.have.length(1);
+    const [entry] = entries;
+    expect(entry).to.include({
+      role: 'tool',
+      name: 'lookup_order',
+      result: JSON.stringify({ order: 'A17', status: 'shipped' }),
+      status: 200,
+      tool_call_id: key,
+    });
+    expect(entry.arguments).to.deep.equal({ order_id: 'A17' });
+    expect(entry.error).to.equal(undefined);
+    expect(entry.duration_ms).to.be.a('number').within(0, 10_000);
+    expect(turns.map((x) => x.text)).to.include('Tool result received.');
+  });
+
+  it('answers arguments the schema refuses to the model, and never calls the server', async () => {
+    const tool = await createHttpTool(t, receiver, 'lookup_strict', '/strict');
+    await useTools(t, [tool.id]);
+    const { turns } = await callSaying(t, ['TOOLONCE lookup_strict {"order_id":"not-an-order","extra":1}']);
+    expect(receiver.at('/strict')).to.have.length(0);
+    const [entry] = toolTurns(turns);
+    expect(entry.error).to.match(/^Error: the arguments of lookup_strict are invalid: /);
+    expect(entry.error).to.match(/order_id: must match pattern/);
+    expect(entry.error).to.match(/extra: is not allowed/);
+    expect(entry.result).to.equal(undefined);
+  });
+
+  it('a 404 is final (one request, the status told); a 503 is retried with the same key until it answers', async () => {
+    const missing = await createHttpTool(t, receiver, 'lookup_missing', '/missing');
+    receiver.route('/missing', () => ({ status: 404, body: '{"error":"no such order"}' }));
+    const flaky = await createHttpTool(t, receiver, 'lookup_flaky', '/flaky', { timeout_ms: 10_000 });
+    receiver.route('/flaky', (_req, n) => (n < 3 ? { status: 503 } : { status: 200, body: 'found it' }));
+    await useTools(t, [missing.id, flaky.id]);
+    const { turns } = await callSaying(t, [
+      'TOOLONCE lookup_missing {"order_id":"A1"}',
+      'TOOLONCE lookup_flaky {"order_id":"A2"}',
+    ]);
+    expect(receiver.at('/missing')).to.have.length(1);
+    const flakyRequests = receiver.at('/flaky');
+    expect(flakyRequests).to.have.length(3);
+    expect(new Set(flakyRequests.map((r) => r.headers['idempotency-key'])).size).to.equal(1);
+    const [missed, found] = toolTurns(turns);
+    expect(missed).to.include({ status: 404 });
+    expect(missed.error).to.match(/lookup_missing failed \(HTTP 404: \{"error":"no such order"\}\)/);
+    expect(found).to.include({ status: 200, result: 'found it' });
+    expect(found.tool_call_id).to.equal(flakyRequests[0].headers['idempotency-key']);
+  });
+
+  it('cuts a 10 MB answer at 16 KB, refuses a redirect, and times out a hanging server within its deadline', async () => {
+    const big = await createHttpTool(t, receiver, 'lookup_big', '/big');
+    receiver.route('/big', () => ({
+      status: 200,
+      body: 'x'.repeat(10 * 1024 * 1024),
+      headers: { 'content-type': 'text/plain' },
+    }));
+    const moved = await createHttpTool(t, receiver, 'lookup_moved', '/moved');
+    receiver.route('/moved', () => ({ status: 302, headers: { location: 'https://example.com/' } }));
+    const hung = await createHttpTool(t, receiver, 'lookup_hung', '/hung', { timeout_ms: 1000 });
+    receiver.route('/hung', () => 'hold');
+    await useTools(t, [big.id, moved.id, hung.id]);
+    const { turns } = await callSaying(t, [
+      'TOOLONCE lookup_big {"order_id":"A1"}',
+      'TOOLONCE lookup_moved {"order_id":"A1"}',
+      'TOOLONCE lookup_hung {"order_id":"A1"}',
+      'And now?',
+    ]);
+    const [cut, redirect, timedOut] = toolTurns(turns);
+    expect(cut.result.length).to.be.within(16 * 1024, 16 * 1024 + 100);
+    expect(cut.result).to.match(/\[the answer was cut at 16 KB\]$/);
+    expect(redirect.status).to.equal(302);
+    expect(redirect.error).to.match(/redirects are not followed/);
+    expect(receiver.at('/moved')).to.have.length(1);
+    expect(timedOut.error).to.match(/lookup_hung (did not answer within 1 s|failed \(no answer within 1 s\))/);
+    expect(timedOut.duration_ms).to.be.within(900, 5000);
+    expect(turns.at(-1)!.text).to.equal('You said: And now?'); // the call went on
+  });
+
+  it('runs tool calls made at once in parallel, results in the model’s order', async () => {
+    const slowA = await createHttpTool(t, receiver, 'slow_a', '/slow-a');
+    const slowB = await createHttpTool(t, receiver, 'slow_b', '/slow-b');
+    const wait = (body: string) => async () => {
+      await new Promise((r) => setTimeout(r, 1200));
+      return { status: 200, body };
+    };
+    receiver.route('/slow-a', wait('A done'));
+    receiver.route('/slow-b', wait('B done'));
+    await useTools(t, [slowA.id, slowB.id]);
+    const { turns } = await callSaying(t, ['TOOLSONCE [["slow_a",{"order_id":"A1"}],["slow_b",{"order_id":"B2"}]]']);
+    const [a, b] = [receiver.at('/slow-a')[0], receiver.at('/slow-b')[0]];
+    expect(Math.abs(a.receivedMs - b.receivedMs)).to.be.below(1000); // the second did not wait for the first
+    expect(toolTurns(turns).map((x) => x.result)).to.deep.equal(['A done', 'B done']);
+    expect(turns.map((x) => x.text)).to.include('Tools said: A done | B done');
+  });
+
+  it('says speak_while_running when a tool takes longer than a second, before its result', async () => {
+    const slow = await createHttpTool(t, receiver, 'slow_lookup', '/slow', {
+      speak_while_running: 'Let me check that for you.',
+    });
+    receiver.route('/slow', async () => {
+      await new Promise((r) => setTimeout(r, 1800));
+      return { status: 200, body: 'ready' };
+    });
+    const quick = await createHttpTool(t, receiver, 'quick_lookup', '/quick', {
+      speak_while_running: 'This line is never said.',
+    });
+    await useTools(t, [slow.id, quick.id]);
+    const { turns } = await callSaying(t, [
+      'TOOLONCE slow_lookup {"order_id":"A1"}',
+      'TOOLONCE quick_lookup {"order_id":"A1"}',
+    ]);
+    const texts = turns.map((x) => `${x.role}: ${x.text}`);
+    const said = texts.indexOf('assistant: Let me check that for you.');
+    expect(said, texts.join('\n')).to.be.above(-1);
+    expect(texts.indexOf('tool: ready')).to.be.above(said);
+    expect(texts).to.not.include('assistant: This line is never said.');
+  });
+
+  it('a GET tool gets the arguments as query parameters, signed over the request target', async () => {
+    const tool = await createHttpTool(t, receiver, 'lookup_get', '/get-order', { method: 'GET' });
+    receiver.route('/get-order', () => ({ status: 200, body: '{"ok":true}' }));
+    await useTools(t, [tool.id]);
+    await callSaying(t, ['TOOLONCE lookup_get {"order_id":"A9"}']);
+    const [req] = receiver.at('/get-order');
+    expect(req.rawBody).to.equal('');
+    const query = new URL(req.target, 'https://x').searchParams;
+    expect(query.get('order_id')).to.equal('A9');
+    expect(query.get('tool_call_id')).to.equal(req.headers['idempotency-key']).and.match(/^tc_/);
+    expect(verify(req.target, req.headers['svc-signature'] as string, tool.secret)).to.equal(true);
+  });
+});
