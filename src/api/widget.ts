@@ -390,7 +390,10 @@ const streamWidgetEvents = operation({
         if (!entry) return null;
         const message = (await Message.findById(entry.message_id).lean()) as WithId<MessageDoc> | null;
         if (!message) throw new Error(`log entry ${entry._id} names a missing message ${entry.message_id}`);
-        return { event: 'message', id: entry.seq, data: renderMessage(message) };
+        // The visitor sees the messages, not the tool calls behind the assistant's (their arguments and
+        // answers are the organization's business): those are shown by the secret-key API only.
+        const { tool_calls: _internal, ...shown } = renderMessage(message);
+        return { event: 'message', id: entry.seq, data: shown };
       },
     });
   },

@@ -434,10 +434,12 @@ export function argumentProblems(parameters: Record<string, unknown>, args: unkn
     check = (value) =>
       validate(value)
         ? []
-        : (validate.errors ?? []).map(
-            (e) =>
-              `${e.instancePath ? `${e.instancePath.slice(1).replace(/\//g, '.')}: ` : ''}${e.message ?? 'invalid'}`,
-          );
+        : (validate.errors ?? []).map((e) => {
+            const place = e.instancePath.slice(1).replace(/\//g, '.');
+            if (e.keyword === 'additionalProperties')
+              return `${place ? `${place}.` : ''}${String(e.params.additionalProperty)}: is not allowed`;
+            return `${place ? `${place}: ` : ''}${e.message ?? 'invalid'}`;
+          });
     if (argumentValidators.size >= MAX_VALIDATORS) argumentValidators.delete(argumentValidators.keys().next().value!);
     argumentValidators.set(key, check);
   }

@@ -5,13 +5,17 @@
  * the transcript holds the tool entry. Then: arguments the schema refuses never reach the server; a 404 is
  * final and a 503 is retried with the same key; a 10 MB answer is cut; a redirect is refused; a hanging
  * server times out within the tool's deadline; parallel tool calls run together; `speak_while_running`
- * is said for a slow tool; a GET tool gets its arguments as a signed query.
+ * is said for a slow tool; a GET tool gets its arguments as a signed query. The same tool from a WhatsApp
+ * conversation and from the widget, recorded on the assistant's reply.
  */
 import { expect } from 'chai';
 import { h, request, waitForCall } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { placeCall, verify, type Tenant } from '../support/webhooks';
 import { newTenant } from '../support/harness';
+import { createKey } from '../../src/keys';
+import { customerNumber, inbound, waitForMessages } from '../support/conversations';
+import { readStream } from '../support/widget';
 
 const LOOKUP = {
   type: 'object',
@@ -235,5 +239,82 @@ describe('tool calls: the assistant calls http tools on a call', function () {
     expect(query.get('order_id')).to.equal('A9');
     expect(query.get('tool_call_id')).to.equal(req.headers['idempotency-key']).and.match(/^tc_/);
     expect(verify(req.target, req.headers['svc-signature'] as string, tool.secret)).to.equal(true);
+  });
+});
+
+describe('tool calls: the same tool from a WhatsApp conversation and from the widget', function () {
+  this.timeout(120_000);
+  let t: Tenant;
+  let receiver: HttpsReceiver;
+  let tool: any;
+  before(async () => {
+    t = await newTenant();
+    receiver = await startHttpsReceiver();
+    tool = await createHttpTool(t, receiver, 'lookup_order', '/orders');
+    receiver.route('/orders', (req) => ({ status: 200, body: `order ${req.body.arguments.order_id} is shipped` }));
+    await useTools(t, [tool.id]);
+  });
+  after(async () => receiver.close());
+
+  it('WhatsApp: one signed request naming the conversation; the reply message records the tool call', async () => {
+    const from = customerNumber();
+    const res = await inbound(t.testKey, {
+      channel: 'whatsapp',
+      from,
+      text: 'TOOLONCE lookup_order {"order_id":"W1"}',
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const conversationId = res.body.conversation_id as string;
+    const replies = await waitForMessages(t.testKey, conversationId, 2, (m) => m.author === 'assistant');
+    const got = receiver.at('/orders').filter((r) => r.body.conversation_id === conversationId);
+    expect(got).to.have.length(1);
+    const [req] = got;
+    expect(verify(req.rawBody, req.headers['svc-signature'] as string, tool.secret)).to.equal(true);
+    expect(req.body).to.include({ tool: 'lookup_order', agent_id: t.agentId, livemode: false });
+    expect(req.body.call_id).to.equal(undefined);
+    expect(req.body.metadata).to.deep.equal({});
+    expect(replies.map((m) => m.text)).to.deep.equal(['Calling lookup_order.', 'Tool result received.']);
+    // The tool call is recorded on the reply written after it, with the key its request carried.
+    const withCall = replies.find((m) => m.tool_calls);
+    expect(withCall.text).to.equal('Tool result received.');
+    expect(withCall.tool_calls).to.have.length(1);
+    expect(withCall.tool_calls[0]).to.include({
+      name: 'lookup_order',
+      result: 'order W1 is shipped',
+      status: 200,
+      tool_call_id: req.headers['idempotency-key'],
+    });
+    expect(withCall.tool_calls[0].arguments).to.deep.equal({ order_id: 'W1' });
+    // The model saw the answer.
+    const asked = h().llm.requests.filter((r) => r.user === conversationId);
+    expect(asked.at(-1)!.messages.some((m: any) => m.role === 'tool' && m.content === 'order W1 is shipped')).to.equal(
+      true,
+    );
+  });
+
+  it('widget: the visitor’s message runs the tool; the stream shows the replies without the tool calls', async () => {
+    const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
+    const session = await request('POST', '/v1/widget/session', {
+      key: pk,
+      body: { visitor_id: `tools-${Date.now()}` },
+    });
+    expect(session.status, JSON.stringify(session.body)).to.equal(200);
+    const sent = await request('POST', '/v1/widget/messages', {
+      key: session.body.token,
+      body: { text: 'TOOLONCE lookup_order {"order_id":"B7"}' },
+    });
+    expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
+    const conversationId = session.body.conversation_id as string;
+    const replies = await waitForMessages(t.testKey, conversationId, 2, (m) => m.author === 'assistant');
+    const got = receiver.at('/orders').filter((r) => r.body.conversation_id === conversationId);
+    expect(got).to.have.length(1);
+    expect(got[0].body.arguments).to.deep.equal({ order_id: 'B7' });
+    expect(replies.find((m) => m.tool_calls)!.tool_calls[0]).to.include({ result: 'order B7 is shipped' });
+    const read = await readStream(`${h().api.url}/v1/widget/stream?token=${session.body.token}`, {
+      stop: (events) => events.length >= 3,
+    });
+    const shown = read.events.map((e) => JSON.parse(e.data));
+    expect(shown.map((m) => m.text)).to.include('Tool result received.');
+    expect(shown.every((m) => m.tool_calls === undefined)).to.equal(true);
   });
 });
