@@ -5,6 +5,7 @@
  * server that hangs, redirects, fails, answers 10 MB or garbage, a loopback address while private
  * addresses are refused, an untrusted certificate. No Temporal needed.
  */
+import dns from 'node:dns';
 import { expect } from 'chai';
 import { callMcpTool, listMcpTools, McpToolError } from '../../src/providers/mcp';
 import { testCertificate } from '../support/https-receiver';
@@ -136,6 +137,24 @@ describe('MCP client', () => {
     expect(err).to.include({ code: 'address_refused', retryable: false });
     expect(err.message).to.match(/127\.0\.0\.1, a loopback address/);
     expect(server.requests).to.have.length(0);
+  });
+
+  it('connects to the address the guard checked, not to a second DNS answer (DNS rebinding)', async () => {
+    const server = await start();
+    const port = new URL(server.url).port;
+    // The guard's lookup says 127.0.0.1; any later lookup would say 192.0.2.1 (TEST-NET, unreachable).
+    const checked = dns.promises.lookup;
+    const later = dns.lookup;
+    (dns.promises as { lookup: unknown }).lookup = async () => [{ address: '127.0.0.1', family: 4 }];
+    (dns as { lookup: unknown }).lookup = (_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) =>
+      opts.all ? cb(null, [{ address: '192.0.2.1', family: 4 }]) : cb(null, '192.0.2.1', 4);
+    try {
+      const { tools } = await listMcpTools({ ...base(`https://localhost:${port}/mcp`), timeoutMs: 2_000 });
+      expect(tools).to.have.length(6);
+    } finally {
+      (dns.promises as { lookup: unknown }).lookup = checked;
+      (dns as { lookup: unknown }).lookup = later;
+    }
   });
 
   it('refuses http: URLs, and gives an unreachable server as a retryable error', async () => {
