@@ -9,7 +9,8 @@
  *   `Agent`'s `lookup`, so a second DNS answer cannot point the session elsewhere;
  * - verifies TLS against Node's roots, plus `caFile` (`WEBHOOK_CA_FILE`) when given, as webhooks do
  *   (`secureContextWith`, src/providers/webhook-http.ts);
- * - never follows a redirect (a 3xx fails the session), and fails on any other non-2xx of a POST;
+ * - never follows a redirect (a 3xx fails the session), and fails on any other non-2xx (but a 405 to the
+ *   GET of a server-initiated stream or to the session's DELETE, which the SDK takes as "not offered");
  * - reads at most `MAX_RESPONSE_BYTES` of each response (a longer one fails the session).
  * The whole session (DNS, connect, initialize, the requests, the session's DELETE) is bounded by
  * `timeoutMs`: when it runs out the sockets are destroyed and `McpToolError` `timeout` is thrown.
