@@ -66,7 +66,7 @@ let contextCache: { file: string; context: tls.SecureContext } | undefined;
  * explicit `ca` replaces the default store) + the file. Built once (parsing ~140 roots per request
  * would cost tens of milliseconds of CPU each time).
  */
-function secureContextWith(caFile: string): tls.SecureContext {
+export function secureContextWith(caFile: string): tls.SecureContext {
   if (contextCache?.file === caFile) return contextCache.context;
   const extra = process.env.NODE_EXTRA_CA_CERTS;
   const ca = [
