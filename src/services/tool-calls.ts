@@ -22,6 +22,7 @@
  */
 import { config } from '../config';
 import { findLiveTool, type ToolDoc } from '../models/tools';
+import { callMcpTool, listMcpTools, McpToolError } from '../providers/mcp';
 import { httpsRequest } from '../providers/webhook-http';
 import { SIGNATURE_HEADER, signatureHeader } from '../providers/webhook-signing';
 import { openSecret } from '../secrets';
@@ -62,7 +63,8 @@ export function checkToolArguments(
   }
   if (!args || typeof args !== 'object' || Array.isArray(args))
     return { ok: false, error: `Error: the arguments of ${tool.name} must be a JSON object.` };
-  const problems = argumentProblems(tool.parameters, args);
+  // An MCP server's schema is the server's: checked leniently (its own keywords allowed); ours strictly.
+  const problems = argumentProblems(tool.parameters, args, { lenient: tool.source.kind === 'mcp' });
   if (problems.length)
     return { ok: false, error: `Error: the arguments of ${tool.name} are invalid: ${problems.join('; ')}.` };
   return { ok: true, args: args as Record<string, unknown> };
@@ -85,8 +87,61 @@ export async function toolCallAttempt(request: ToolCallRequest, deadlineMs: numb
       if (!doc || doc.type !== 'http') return final(`Error: the tool ${tool.name} no longer exists.`);
       return httpToolAttempt(doc, request, checked.args, leftMs);
     }
+    case 'mcp': {
+      const doc = await findLiveTool(tenant, tool.source.toolId);
+      if (!doc || doc.type !== 'mcp') return final(`Error: the tool ${tool.name} no longer exists.`);
+      return mcpToolAttempt(doc, request, tool.source.remoteName, checked.args, leftMs);
+    }
     default:
       return final(`Error: the tool ${tool.name} cannot be run here.`);
+  }
+}
+
+/** The static headers of a tool (opened), with our `User-Agent`. */
+function toolHeaders(doc: ToolDoc): Record<string, string> {
+  return {
+    ...(JSON.parse(openSecret(doc.headers_sealed) ?? '{}') as Record<string, string>),
+    'User-Agent': TOOL_USER_AGENT,
+  };
+}
+
+/**
+ * One call of one tool of an MCP server (src/providers/mcp.ts `callMcpTool`: a session of the official SDK
+ * client over Streamable HTTP, every request carrying `Idempotency-Key: tc_…` and the tool's headers).
+ * The tool's `isError` answer is a final failure; the client's retryable faults (network, timeout, 408,
+ * 429, 5xx) are retryable here too.
+ */
+async function mcpToolAttempt(
+  doc: ToolDoc,
+  request: ToolCallRequest,
+  remoteName: string,
+  args: Record<string, unknown>,
+  leftMs: number,
+): Promise<ToolCallAttempt> {
+  try {
+    const answer = await callMcpTool({
+      serverUrl: doc.server_url!,
+      headers: toolHeaders(doc),
+      allowPrivate: config().webhookAllowPrivate,
+      caFile: config().webhookCaFile,
+      timeoutMs: leftMs,
+      name: remoteName,
+      arguments: args,
+      idempotencyKey: request.toolCallId,
+    });
+    const text = answer.text.trim() ? answer.text : '(no content)';
+    return answer.ok
+      ? { ok: true, text, status: null, retryable: false, retryAfterMs: null }
+      : final(`Error: ${request.tool.name} failed: ${text}`);
+  } catch (err) {
+    if (!(err instanceof McpToolError)) throw err;
+    return {
+      ok: false,
+      text: `Error: ${request.tool.name} failed (${err.message}).`,
+      status: err.status,
+      retryable: err.retryable,
+      retryAfterMs: null,
+    };
   }
 }
 
@@ -113,7 +168,6 @@ async function httpToolAttempt(
   leftMs: number,
 ): Promise<ToolCallAttempt> {
   const secret = openSecret(doc.secret);
-  const staticHeaders = (JSON.parse(openSecret(doc.headers_sealed) ?? '{}') as Record<string, string>) ?? {};
   const method = doc.method === 'GET' ? 'GET' : 'POST';
   const url = new URL(doc.url!);
   let body: string | null = null;
@@ -131,10 +185,9 @@ async function httpToolAttempt(
     url: url.toString(),
     body,
     headers: {
-      ...staticHeaders,
+      ...toolHeaders(doc),
       ...(body !== null ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
       Accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
-      'User-Agent': TOOL_USER_AGENT,
       'Idempotency-Key': request.toolCallId,
       ...(secret ? { [SIGNATURE_HEADER]: signatureHeader(signed, [secret], Math.floor(Date.now() / 1000)) } : {}),
     },
@@ -184,10 +237,16 @@ export function httpOutcome(tool: CustomTool, outcome: Awaited<ReturnType<typeof
   };
 }
 
+/** How long listing one MCP server's tools may take when a call or a turn starts, ms. */
+export const MCP_LIST_TIMEOUT_MS = 5000;
+
 /**
- * The tools an agent's `tool_ids` offer the model, in that order: an http tool as it is stored. Tools
- * deleted since are skipped; a name taken already (by a built-in tool or an earlier tool) is skipped and
- * named in `problems` (logged by the activity), so the model never sees two tools of one name.
+ * The tools an agent's `tool_ids` offer the model, in that order: an http tool as it is stored; an mcp
+ * tool's server's tools as the server lists them now (src/providers/mcp.ts `listMcpTools`: at most 64,
+ * within `MCP_LIST_TIMEOUT_MS`; only `allowed_tools` when set), under their own names, each with the MCP
+ * tool's deadline. Tools deleted since are skipped; a server that cannot be listed offers nothing (named
+ * in `problems`); a name taken already (by a built-in tool or an earlier tool) is skipped and named in
+ * `problems` (logged by the activity), so the model never sees two tools of one name.
  * @param reserved names already offered (the channel's built-in tools)
  */
 export async function resolveCustomTools(
@@ -206,11 +265,49 @@ export async function resolveCustomTools(
     }
   };
   const docs = await Promise.all(ids.toolIds.map((id) => findLiveTool(tenant, id)));
-  for (const doc of docs) {
-    if (!doc) continue;
-    if (doc.type === 'http') offer(httpTool(doc));
-  }
+  // Every server listed at once: a slow one costs its own timeout, not the sum of all.
+  const listed = await Promise.all(docs.map((doc) => (doc?.type === 'mcp' ? mcpTools(doc) : null)));
+  docs.forEach((doc, i) => {
+    if (!doc) return;
+    if (doc.type === 'http') return offer(httpTool(doc));
+    const server = listed[i]!;
+    if (server.problem) problems.push(server.problem);
+    server.tools.forEach(offer);
+  });
   return { tools, problems };
+}
+
+/** The tools of MCP tool `doc`'s server as the model is offered them, or why there are none. */
+async function mcpTools(doc: ToolDoc): Promise<{ tools: CustomTool[]; problem?: string }> {
+  try {
+    const { tools, truncated } = await listMcpTools({
+      serverUrl: doc.server_url!,
+      headers: toolHeaders(doc),
+      allowPrivate: config().webhookAllowPrivate,
+      caFile: config().webhookCaFile,
+      timeoutMs: MCP_LIST_TIMEOUT_MS,
+    });
+    const allowed = doc.allowed_tools ? new Set(doc.allowed_tools) : null;
+    const offered = tools
+      .filter((t) => !allowed || allowed.has(t.name))
+      .map((t): CustomTool => ({
+        name: t.name,
+        description: t.description || `The ${t.name} tool of the ${doc.name} server.`,
+        parameters: t.inputSchema,
+        source: { kind: 'mcp', toolId: doc._id, remoteName: t.name },
+        timeoutMs: doc.timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS,
+        speakWhileRunning: doc.speak_while_running ?? null,
+      }));
+    return truncated && !allowed
+      ? {
+          tools: offered,
+          problem: `${doc.name}: the server lists more tools than offered; the first ${tools.length} kept`,
+        }
+      : { tools: offered };
+  } catch (err) {
+    if (!(err instanceof McpToolError)) throw err;
+    return { tools: [], problem: `${doc.name}: the MCP server's tools could not be listed (${err.message})` };
+  }
 }
 
 /** An http tool as the model is offered it. */

@@ -76,16 +76,20 @@ const AJV_OPTIONS: AjvOptions = {
 let validators: { draft2020: Ajv2020; draft07: Ajv } | undefined;
 /** The same, reporting every problem of a value (the arguments of a tool call), not only the first. */
 let allErrorValidators: { draft2020: Ajv2020; draft07: Ajv } | undefined;
+/** The same, not strict: for schemas written by others (an MCP server's), whose own keywords are allowed. */
+let lenientValidators: { draft2020: Ajv2020; draft07: Ajv } | undefined;
 
 /**
  * The Ajv instance of a schema's dialect (`$schema`; draft 2020-12 when absent), or null for another
  * dialect. `allErrors`: the instances that report every problem of a value.
  */
-function ajvFor(schema: Record<string, unknown>, allErrors = false): Ajv | null {
-  const options = allErrors ? { ...AJV_OPTIONS, allErrors: true } : AJV_OPTIONS;
-  const made = allErrors
-    ? (allErrorValidators ??= { draft2020: new Ajv2020(options), draft07: new Ajv(options) })
-    : (validators ??= { draft2020: new Ajv2020(options), draft07: new Ajv(options) });
+function ajvFor(schema: Record<string, unknown>, allErrors = false, lenient = false): Ajv | null {
+  const options = allErrors ? { ...AJV_OPTIONS, allErrors: true, ...(lenient ? { strict: false } : {}) } : AJV_OPTIONS;
+  const made = lenient
+    ? (lenientValidators ??= { draft2020: new Ajv2020(options), draft07: new Ajv(options) })
+    : allErrors
+      ? (allErrorValidators ??= { draft2020: new Ajv2020(options), draft07: new Ajv(options) })
+      : (validators ??= { draft2020: new Ajv2020(options), draft07: new Ajv(options) });
   const dialect = schema.$schema;
   if (dialect === undefined || (typeof dialect === 'string' && DRAFT_2020.test(dialect))) return made.draft2020;
   if (typeof dialect === 'string' && DRAFT_07.test(dialect)) return made.draft07;
@@ -415,21 +419,26 @@ const MAX_VALIDATORS = 500;
  * The problems of a tool call's `args` against the tool's `parameters` (a schema `checkToolParameters`
  * accepted; Ajv with the same options, every problem reported), each `<path>: <message>` (`order_id: must be string`); empty when
  * they are valid. Compiled once per schema text and kept. A schema that no longer compiles (a dialect
- * dropped since) answers one problem rather than throwing.
+ * dropped since) answers one problem rather than throwing. `lenient`: a schema of someone else's (an MCP
+ * server's): not strict, and one that does not compile checks nothing (the server checks its arguments).
  */
-export function argumentProblems(parameters: Record<string, unknown>, args: unknown): string[] {
-  const key = JSON.stringify(parameters);
+export function argumentProblems(
+  parameters: Record<string, unknown>,
+  args: unknown,
+  { lenient = false }: { lenient?: boolean } = {},
+): string[] {
+  const key = `${lenient ? 'lenient' : 'strict'}:${JSON.stringify(parameters)}`;
   let check = argumentValidators.get(key);
   if (!check) {
-    const ajv = ajvFor(parameters, true);
+    const ajv = ajvFor(parameters, true, lenient);
     let validate: ((value: unknown) => boolean) & { errors?: AjvError[] | null };
     try {
       if (!ajv) throw new Error('unknown $schema dialect');
       validate = ajv.compile(parameters as AnySchemaObject);
       ajv.removeSchema(parameters);
     } catch (err) {
-      const problem = [`the tool's parameters schema is unusable (${(err as Error).message})`];
-      return problem;
+      if (lenient) return [];
+      return [`the tool's parameters schema is unusable (${(err as Error).message})`];
     }
     check = (value) =>
       validate(value)

@@ -16,6 +16,7 @@ import { newTenant } from '../support/harness';
 import { createKey } from '../../src/keys';
 import { customerNumber, inbound, waitForMessages } from '../support/conversations';
 import { readStream } from '../support/widget';
+import { startMcpServer, type McpTestServer } from '../support/mcp-server';
 
 const LOOKUP = {
   type: 'object',
@@ -316,5 +317,75 @@ describe('tool calls: the same tool from a WhatsApp conversation and from the wi
     const shown = read.events.map((e) => JSON.parse(e.data));
     expect(shown.map((m) => m.text)).to.include('Tool result received.');
     expect(shown.every((m) => m.tool_calls === undefined)).to.equal(true);
+  });
+});
+
+describe('tool calls: the tools of an MCP server', function () {
+  this.timeout(120_000);
+  let t: Tenant;
+  let server: McpTestServer;
+  let many: McpTestServer;
+  let hung: McpTestServer;
+  before(async () => {
+    t = await newTenant();
+    server = await startMcpServer();
+    many = await startMcpServer({ fillerTools: 1000 });
+    hung = await startMcpServer({ hangOnInitialize: true });
+  });
+  after(async () => {
+    await server.close();
+    await many.close();
+    await hung.close();
+  });
+
+  const mcpTool = async (name: string, url: string, extra: Record<string, unknown> = {}) => {
+    const res = await request('POST', '/v1/tools', {
+      key: t.testKey,
+      body: { type: 'mcp', name, server_url: url, headers: { 'X-Api-Key': 'k-123' }, ...extra },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body;
+  };
+
+  it('lists the allowed tools, offers them under their own names, and calls one with the idempotency key', async () => {
+    const tool = await mcpTool('orders_server', server.url, { allowed_tools: ['lookup_order', 'fail'] });
+    await useTools(t, [tool.id]);
+    const { call, turns } = await callSaying(t, [
+      'TOOLONCE lookup_order {"order_id":"M5"}',
+      'TOOLONCE fail {}',
+      'TOOLONCE slow {"ms":1}',
+    ]);
+    const asked = h().llm.requests.filter((r) => r.user === call.id);
+    const offered = asked[0].tools!.map((x) => x.function.name);
+    expect(offered).to.include.members(['lookup_order', 'fail']);
+    expect(offered).to.not.include('slow'); // not in allowed_tools
+    expect(offered).to.not.include('orders_server');
+
+    const calls = server.toolCalls.filter((c) => c.name === 'lookup_order');
+    expect(calls).to.have.length(1);
+    expect(calls[0].arguments).to.deep.equal({ order_id: 'M5' });
+    expect(calls[0].headers['x-api-key']).to.equal('k-123');
+    const key = calls[0].headers['idempotency-key'] as string;
+    expect(key).to.match(/^tc_/);
+    const [found, failed, unknown] = toolTurns(turns);
+    expect(found).to.include({ name: 'lookup_order', tool_call_id: key });
+    expect(JSON.parse(found.result)).to.deep.equal({ order_id: 'M5', status: 'shipped', eta: '2030-01-02' });
+    expect(failed.error).to.match(/^Error: fail failed: order not found/);
+    expect(unknown.error).to.match(/slow is not available/);
+    expect(server.toolCalls.filter((c) => c.name === 'slow')).to.have.length(0);
+  });
+
+  it('offers at most 64 of 1,000 listed tools; a server that hangs offers none, and the call goes on', async () => {
+    const big = await mcpTool('big_server', many.url);
+    const stuck = await mcpTool('stuck_server', hung.url);
+    await useTools(t, [stuck.id, big.id]);
+    const started = Date.now();
+    const { call, turns } = await callSaying(t, ['Hello', 'TOOLONCE lookup_order {"order_id":"M6"}']);
+    expect(Date.now() - started).to.be.below(30_000);
+    const asked = h().llm.requests.filter((r) => r.user === call.id);
+    const offered = asked[0].tools!.map((x) => x.function.name);
+    expect(offered.filter((n) => !['end_call', 'transfer_call', 'search_knowledge'].includes(n))).to.have.length(64);
+    expect(turns[1].text).to.equal('You said: Hello');
+    expect(toolTurns(turns)[0].result).to.match(/shipped/);
   });
 });
