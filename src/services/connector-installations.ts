@@ -232,8 +232,8 @@ export interface InstallationChange {
 }
 
 /**
- * Computes the `$set` of `change` on `current`: the target version (the one named, else the installed one),
- * the config checked against its schema.
+ * Computes the `$set` of `change` on `current` (empty when nothing changes): the target version (the one
+ * named, else the installed one) and the config checked against its schema.
  * @throws ApiError as `installableVersion` and `storedConfig`
  */
 export async function installationSet(
@@ -242,8 +242,8 @@ export async function installationSet(
   change: InstallationChange,
 ): Promise<Record<string, unknown>> {
   const set: Record<string, unknown> = {};
-  if (change.connectorVersion !== undefined || change.config !== undefined) {
-    const moving = change.connectorVersion !== undefined && change.connectorVersion !== current.connector_version;
+  const moving = change.connectorVersion !== undefined && change.connectorVersion !== current.connector_version;
+  if (moving || change.config !== undefined) {
     const target = moving
       ? await installableVersion(tenant, current.connector_id, change.connectorVersion)
       : ((await ConnectorVersion.findById(current.version_id).lean()) as ConnectorVersionDoc);
