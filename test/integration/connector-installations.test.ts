@@ -12,7 +12,11 @@ import { expect } from 'chai';
 import { createKey, createOrg } from '../../src/keys';
 import { ConnectorInstallation } from '../../src/models/connector-installations';
 import { ConnectorVersion, PublisherKey } from '../../src/models/connectors';
-import { connectorToolRequest, installationTools } from '../../src/services/connector-installations';
+import {
+  connectorToolRequest,
+  dropDeletedInstallations,
+  installationTools,
+} from '../../src/services/connector-installations';
 import { isSealed, openSecret } from '../../src/secrets';
 import { idTime } from '../../src/shared/ids';
 import { makeTar } from '../fixtures/connectors/generate';
@@ -387,5 +391,31 @@ describe('connector installations', function () {
       body: { connector_id: id, config: { a: 1 } },
     });
     expect(withConfig.body.error).to.include({ param: 'config' });
+  });
+
+  it('corrects an agent written with an installation deleted meanwhile, and asks connectors:write / connectors:read', async () => {
+    const config = { subdomain: 'acme', api_key: 'k' };
+    const a = await install(t.testKey, { connector_id: connectorId, version: '1.0.0', config });
+    const b = await install(t.testKey, { connector_id: connectorId, version: '1.0.0', config });
+    const agent = await request('POST', '/v1/agents', {
+      key: t.testKey,
+      body: { name: 'Raced', instructions: 'Help.', connector_installation_ids: [a.id, b.id] },
+    });
+    // The deletion's mark landed, its pull of the agents ran before the agent's write: only the mark is seen.
+    await ConnectorInstallation.updateOne({ _id: a.id }, { $set: { deleted_ms: Date.now() } });
+    expect(await dropDeletedInstallations(agent.body.id, [a.id, b.id])).to.equal(true);
+    const got = await request('GET', `/v1/agents/${agent.body.id}`, { key: t.testKey });
+    expect(got.body.connector_installation_ids).to.deep.equal([b.id]);
+    expect(await dropDeletedInstallations(agent.body.id, [b.id])).to.equal(false);
+
+    const reader = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'restricted', scopes: ['connectors:read'] }))
+      .key;
+    expect((await request('GET', `/v1/connector_installations/${b.id}`, { key: reader })).status).to.equal(200);
+    const refused = await request('POST', '/v1/connector_installations', {
+      key: reader,
+      body: { connector_id: connectorId, config },
+    });
+    expect(refused.status).to.equal(403);
+    expect(refused.body.error).to.include({ code: 'scope_missing' });
   });
 });
