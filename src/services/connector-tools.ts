@@ -458,8 +458,9 @@ function renderBody(value: unknown, values: PlaceholderValues): unknown {
  * the value with its JSON type (an absent value drops the key of an object, or is null in an array), any
  * other string takes the values as text. Values as text: strings as they are, numbers, booleans, objects
  * and arrays as JSON, absent or null as the empty string.
- * @returns the request, or `{error}` (a sentence for the model) when the rendered URL is not an HTTPS URL
- *   or a rendered header holds a line break
+ * @returns the request, or `{error}` (a sentence for the model) when the rendered URL is not an HTTPS URL,
+ *   its path has a `.` or `..` segment (which URL parsing would resolve: a value climbing the path), or a
+ *   rendered header holds a line break
  */
 export function renderToolRequest(
   template: ConnectorRequestTemplate,
@@ -475,6 +476,12 @@ export function renderToolRequest(
   const parsed = URL.canParse(url) ? new URL(url) : null;
   if (hostBad || !parsed || parsed.protocol !== 'https:' || !parsed.hostname)
     return { error: 'Error: the tool is misconfigured: its URL, filled with the configuration, is not an HTTPS URL.' };
+  // `.` and `..` segments (also written %2e) are resolved by URL parsing: a value could climb the path.
+  const path = url.slice(hostEnd).split(/[?#]/)[0];
+  if (path.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment)))
+    return {
+      error: "Error: the arguments would make a '.' or '..' segment of the tool's URL path; the request was not sent.",
+    };
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(template.headers)) {
     headers[name] = substitute(value, values);

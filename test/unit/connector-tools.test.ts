@@ -337,5 +337,16 @@ describe('connector tools: config and rendering', () => {
       .to.have.property('error')
       .match(/line break/);
     expect(withConfig({ subdomain: 'acme', api_key: 'k' })).to.include({ url: 'https://acme.example.com/x' });
+    const byArgument = (order: string) =>
+      renderToolRequest(
+        { method: 'GET', url: 'https://api.example.com/orders/{{arguments.order}}/items', headers: {} },
+        { config: {}, arguments: { order } },
+      );
+    for (const climb of ['..', '.'])
+      expect(byArgument(climb), climb)
+        .to.have.property('error')
+        .match(/'\.' or '\.\.' segment/);
+    expect(byArgument('../admin')).to.include({ url: 'https://api.example.com/orders/..%2Fadmin/items' });
+    expect(byArgument('.%2E')).to.include({ url: 'https://api.example.com/orders/.%252E/items' });
   });
 });
