@@ -105,7 +105,8 @@ const createAgent = operation({
         deleted_ms: null,
       };
       await insertIfAbsent(Agent, doc); // a retried takeover finds it already there
-      // A tool or an installation deleted while this request ran is pulled out (`dropDeletedTools`, `dropDeletedInstallations`).
+      // A tool or an installation deleted while this request ran is pulled out (src/services/tools.ts
+      // `dropDeletedTools`, src/services/connector-installations.ts `dropDeletedInstallations`).
       const dropped = [await dropDeletedTools(id, toolIds), await dropDeletedInstallations(id, installationIds)];
       const stored = dropped.includes(true) ? ((await Agent.findById(id).lean()) ?? doc) : doc;
       return { status: 200, body: renderAgent(stored, await defaultAgentId(doc.org_id, doc.livemode)) };
@@ -151,9 +152,9 @@ const retrieveAgent = operation({
 
 /**
  * `POST /v1/agents/{id}` (`agents:write`, Idempotency-Key) body: any create field → the agent. Same
- * validation as creation; `tool_ids` and `connector_installation_ids` replace their lists (`[]` empties one); `first_message`, `model`,
- * `transfer_to` may be null to clear them; `metadata` merges into the stored keys and a key set to `""` is
- * removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
+ * validation as creation; `tool_ids` and `connector_installation_ids` replace their lists (`[]` empties
+ * one); `first_message`, `model`, `transfer_to` may be null to clear them; `metadata` merges into the
+ * stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
  * or deleted agent.
  */
 const updateAgent = operation({

@@ -1,7 +1,8 @@
 /**
  * Connector installations (issue 27 item 6), scopes `connectors:write` / `connectors:read`:
  *
- *   POST   /v1/connector_installations        install `{connector_id, version?, config?, metadata?}` (Idempotency-Key) → with its `secret`
+ *   POST   /v1/connector_installations        install `{connector_id, version?, config?, metadata?}`
+ *                                             (Idempotency-Key) → the installation with its `secret`
  *   GET    /v1/connector_installations        list, newest first (list conventions)
  *   GET    /v1/connector_installations/{id}   retrieve (no secret; secret config values by name only)
  *   POST   /v1/connector_installations/{id}   update (Idempotency-Key): another `version`, `config`, `metadata`
@@ -60,7 +61,10 @@ export const createInstallationSchema = z.strictObject({
   metadata: metadata.optional(),
 });
 
-/** `POST /v1/connector_installations/{id}`: another version and/or config (a secret key omitted keeps its value), metadata merged. */
+/**
+ * `POST /v1/connector_installations/{id}`: another version and/or config (a secret key omitted keeps its
+ * value), metadata merged.
+ */
 export const updateInstallationSchema = z.strictObject({
   version: versionField
     .describe('Move to this published version; the config is checked against its schema.')

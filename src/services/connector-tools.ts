@@ -94,7 +94,10 @@ const PLACEHOLDER = /\{\{\s*(config|arguments)\.([A-Za-z0-9_-]{1,64})\s*\}\}/g;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The name the model is offered a connector's tool by: the connector id's last label, `__`, the tool's name (`com.example.crm` → `crm__lookup_order`). */
+/**
+ * The name the model is offered a connector's tool by: the connector id's last label, `__`, the tool's name
+ * (`com.example.crm` → `crm__lookup_order`).
+ */
 export function modelToolName(connectorId: string, toolName: string): string {
   return `${connectorId.slice(connectorId.lastIndexOf('.') + 1)}__${toolName}`;
 }
@@ -408,7 +411,7 @@ export interface RenderedToolRequest {
   body: string | null;
 }
 
-/** A value as text in a URL, a header or a string of the body: strings as they are, other JSON as JSON, absent as ''. */
+/** A value as text (URL, header, a string of the body): strings as they are, other JSON as JSON, absent as ''. */
 function asText(value: unknown): string {
   if (value === undefined || value === null) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
