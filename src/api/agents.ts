@@ -13,6 +13,11 @@ import { DeletedObject, listOf } from '../models/wire';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { deleteAgentKnowledge } from '../services/knowledge';
 import { checkAgentToolIds, dropDeletedTools, MAX_AGENT_TOOLS } from '../services/tools';
+import {
+  checkAgentInstallationIds,
+  dropDeletedInstallations,
+  MAX_AGENT_INSTALLATIONS,
+} from '../services/connector-installations';
 import { idTime } from '../shared/ids';
 import { isTransferTarget } from '../shared/calls';
 import { idempotent } from './idempotency';
@@ -34,6 +39,13 @@ export const createAgentSchema = z.strictObject({
     .max(MAX_AGENT_TOOLS, `must list at most ${MAX_AGENT_TOOLS} tools`)
     .describe(
       'Custom tools (`tool_…`) the assistant may call besides its built-in ones; each a live tool of yours in this mode.',
+    )
+    .optional(),
+  connector_installation_ids: z
+    .array(z.string().meta({ examples: ['cinst_01jd5x2v7c0000000000000000'] }))
+    .max(MAX_AGENT_INSTALLATIONS, `must list at most ${MAX_AGENT_INSTALLATIONS} connector installations`)
+    .describe(
+      'Connector installations (`cinst_…`) whose tools the assistant may call; each a live installation of yours in this mode.',
     )
     .optional(),
   metadata: metadata.optional(),
@@ -59,7 +71,8 @@ const tag = 'Agents';
 
 /**
  * `POST /v1/agents` → the agent object. 400 naming the param on bad input; `tool_ids[i]` when that one is
- * not a live tool of the organization in this mode (src/services/tools.ts `checkAgentToolIds`).
+ * not a live tool of the organization in this mode (src/services/tools.ts `checkAgentToolIds`), and
+ * `connector_installation_ids[i]` likewise (src/services/connector-installations.ts `checkAgentInstallationIds`).
  */
 const createAgent = operation({
   method: 'post',
@@ -73,6 +86,7 @@ const createAgent = operation({
   response: AgentObject,
   handler: async (req, res, { body }) => {
     const toolIds = await checkAgentToolIds(req.auth!, body.tool_ids ?? []);
+    const installationIds = await checkAgentInstallationIds(req.auth!, body.connector_installation_ids ?? []);
     await idempotent(req, res, 'agt', async (id) => {
       const doc = {
         _id: id,
@@ -84,14 +98,17 @@ const createAgent = operation({
         model: body.model ?? null,
         transfer_to: body.transfer_to ?? null,
         tool_ids: toolIds,
+        connector_installation_ids: installationIds,
         metadata_json: JSON.stringify(body.metadata ?? {}),
         default_ms: body.default ? idTime(id) : null,
         created: Math.floor(idTime(id) / 1000),
         deleted_ms: null,
       };
       await insertIfAbsent(Agent, doc); // a retried takeover finds it already there
-      // A tool deleted while this request ran is pulled out (src/services/tools.ts `dropDeletedTools`).
-      const stored = (await dropDeletedTools(id, toolIds)) ? ((await Agent.findById(id).lean()) ?? doc) : doc;
+      // A tool or an installation deleted while this request ran is pulled out (src/services/tools.ts
+      // `dropDeletedTools`, src/services/connector-installations.ts `dropDeletedInstallations`).
+      const dropped = [await dropDeletedTools(id, toolIds), await dropDeletedInstallations(id, installationIds)];
+      const stored = dropped.includes(true) ? ((await Agent.findById(id).lean()) ?? doc) : doc;
       return { status: 200, body: renderAgent(stored, await defaultAgentId(doc.org_id, doc.livemode)) };
     });
   },
@@ -135,9 +152,9 @@ const retrieveAgent = operation({
 
 /**
  * `POST /v1/agents/{id}` (`agents:write`, Idempotency-Key) body: any create field → the agent. Same
- * validation as creation; `tool_ids` replaces the list (`[]` empties it); `first_message`, `model`,
- * `transfer_to` may be null to clear them; `metadata` merges into the stored keys and a key set to `""` is
- * removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
+ * validation as creation; `tool_ids` and `connector_installation_ids` replace their lists (`[]` empties
+ * one); `first_message`, `model`, `transfer_to` may be null to clear them; `metadata` merges into the
+ * stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
  * or deleted agent.
  */
 const updateAgent = operation({
@@ -155,9 +172,14 @@ const updateAgent = operation({
     const id = String(req.params.id);
     if (!(await findLiveAgent(req.auth!, id))) throw notFound('agent', id, 'id');
     const toolIds = body.tool_ids !== undefined ? await checkAgentToolIds(req.auth!, body.tool_ids) : undefined;
+    const installationIds =
+      body.connector_installation_ids !== undefined
+        ? await checkAgentInstallationIds(req.auth!, body.connector_installation_ids)
+        : undefined;
     await idempotent(req, res, 'req', async () => {
       const set: Record<string, unknown> = {};
       if (toolIds !== undefined) set.tool_ids = toolIds;
+      if (installationIds !== undefined) set.connector_installation_ids = installationIds;
       for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to'] as const) {
         if (body[field] !== undefined) set[field] = body[field];
       }
@@ -183,7 +205,11 @@ const updateAgent = operation({
         }
         if (Object.keys(set).length === 0) return { status: 200, body: await render(current) };
         const updated = await Agent.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' }).lean();
-        if (updated && toolIds && (await dropDeletedTools(id, toolIds))) {
+        const dropped = updated && [
+          toolIds && (await dropDeletedTools(id, toolIds)),
+          installationIds && (await dropDeletedInstallations(id, installationIds)),
+        ];
+        if (dropped && dropped.includes(true)) {
           const again = await findLiveAgent(req.auth!, id);
           if (again) return { status: 200, body: await render(again) };
         }

@@ -18,6 +18,7 @@ import { phoneNumbersRouter } from './phone-numbers';
 import { messageTemplatesRouter } from './message-templates';
 import { testHelpersRouter } from './test-helpers';
 import { toolsRouter } from './tools';
+import { connectorInstallationsRouter } from './connector-installations';
 import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } from './connectors';
 import { eventsRouter } from './events';
 import { knowledgeBody, knowledgeRouter } from './knowledge';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/test_helpers', testHelpersRouter(deps.temporal));
   v1.use('/connectors', connectorsRouter(deps.temporal));
   v1.use('/publisher_keys', publisherKeysRouter());
+  v1.use('/connector_installations', connectorInstallationsRouter());
   v1.use('/bulk-calls', bulkCallsRouter(deps.temporal));
   v1.use('/forms', formsRouter());
   v1.use('/events', eventsRouter(deps.temporal));

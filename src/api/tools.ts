@@ -214,7 +214,7 @@ const retrieveTool = operation({
 });
 
 /** Merges a metadata patch into stored metadata JSON (Stripe: a key set to `""` is removed). @throws ApiError 400 beyond 50 keys */
-function mergedMetadata(currentJson: string | null | undefined, patch: Record<string, string>): string {
+export function mergedMetadata(currentJson: string | null | undefined, patch: Record<string, string>): string {
   const merged: Record<string, string> = { ...(JSON.parse(currentJson ?? '{}') as Record<string, string>), ...patch };
   for (const [k, v] of Object.entries(merged)) if (v === '') delete merged[k];
   if (Object.keys(merged).length > 50) throw invalidParam('metadata', 'Invalid metadata: must have at most 50 keys.');

@@ -1,7 +1,8 @@
 /**
  * Assistants (`agt_…`, object `agent`). Written only by the API (`POST /v1/agents`, `POST` and `DELETE
  * /v1/agents/{id}`; `DELETE /v1/tools/{id}` pulls the deleted tool out of `tool_ids`, see
- * src/services/tools.ts `deleteTool`); a call keeps a snapshot of its agent (src/shared/calls.ts `AgentSnapshot`), so later
+ * src/services/tools.ts `deleteTool`, and `DELETE /v1/connector_installations/{id}` the deleted installation out of
+ * `connector_installation_ids`, see src/services/connector-installations.ts `deleteInstallation`); a call keeps a snapshot of its agent (src/shared/calls.ts `AgentSnapshot`), so later
  * edits never change a running call. Deletion is soft (`deleted_ms`): a deleted agent is missing for
  * every read and new call, and its row stays for the calls that name it.
  */
@@ -22,6 +23,8 @@ const agentSchema = new Schema(
     transfer_to: { type: String, default: null },
     /** The custom tools (`tool_…`, ./tools.ts) offered besides the built-in ones; a deleted tool is pulled out. */
     tool_ids: { type: [String], default: [] },
+    /** The connector installations (`cinst_…`) whose tools are offered too; a deleted one is pulled out. */
+    connector_installation_ids: { type: [String], default: [] },
     metadata_json: { type: String, default: '{}' },
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
@@ -96,6 +99,9 @@ export const AgentObject = apiObject(
     tool_ids: z
       .array(z.string())
       .describe('The custom tools (`tool_…`) the assistant may call besides its built-in ones.'),
+    connector_installation_ids: z
+      .array(z.string())
+      .describe('The connector installations (`cinst_…`) whose tools the assistant may call.'),
     metadata: metadataObject,
     default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
     created: unix,
@@ -114,6 +120,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     model: doc.model ?? null,
     transfer_to: doc.transfer_to ?? null,
     tool_ids: [...(doc.tool_ids ?? [])],
+    connector_installation_ids: [...(doc.connector_installation_ids ?? [])],
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     ...(defaultId !== undefined ? { default: doc._id === defaultId } : {}),
     created: doc.created,

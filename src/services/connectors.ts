@@ -21,6 +21,12 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import semver from 'semver';
 import { extract as tarExtract, type Header } from 'tar-stream';
+import {
+  checkManifestTools,
+  ConnectorToolsError,
+  type ConnectorToolsRejection,
+  type ConnectorToolSpec,
+} from './connector-tools';
 import { MAX_BUNDLE_BYTES, MAX_BUNDLE_ENTRIES, MAX_MANIFEST_BYTES, MAX_UNCOMPRESSED_BYTES } from '../shared/connectors';
 
 const gunzip = promisify(zlib.gunzip) as (buf: Buffer, opts: zlib.ZlibOptions) => Promise<Buffer>;
@@ -42,7 +48,8 @@ export type BundleRejection =
   | 'duplicate_entry'
   | 'manifest_missing'
   | 'manifest_invalid'
-  | 'id_mismatch';
+  | 'id_mismatch'
+  | ConnectorToolsRejection;
 
 /** A refused bundle: `reason` for programs, `message` for people. */
 export class BundleError extends Error {
@@ -205,6 +212,10 @@ export interface Manifest {
   version: string;
   name: string;
   description: string | null;
+  /** The tools it declares (src/services/connector-tools.ts); none when it declares no `tools`. */
+  tools: ConnectorToolSpec[];
+  /** Its `config_schema` (what an installing organization supplies), or null. */
+  configSchema: Record<string, unknown> | null;
   /** The whole parsed `connector.json`. */
   raw: Record<string, unknown>;
 }
@@ -248,7 +259,9 @@ export function latestVersion<T extends { version: string }>(versions: T[]): T |
  * file or a directory, with a relative path free of `..` segments, each path once (compared without
  * case, as macOS and Windows file systems do); `connector.json` at the root, a JSON object of at most
  * 64 KB with `id` (equal to `connectorId`), `version` (`isPublishableVersion`), `name` (1–200
- * characters) and optional `description` (at most 2,000 characters); other manifest fields are kept.
+ * characters), optional `description` (at most 2,000 characters), and optional `tools` and
+ * `config_schema` (src/services/connector-tools.ts `checkManifestTools`, each fault its own reason);
+ * other manifest fields are kept.
  * @throws BundleError
  */
 export async function inspectBundle(bundle: Buffer, connectorId: string): Promise<BundleInfo> {
@@ -415,11 +428,20 @@ function parseManifest(bytes: Buffer, connectorId: string): Manifest {
       'connector.json "description", when present, must be a string of at most 2000 characters.',
     );
   }
+  let declared: ReturnType<typeof checkManifestTools>;
+  try {
+    declared = checkManifestTools(m, connectorId);
+  } catch (err) {
+    if (err instanceof ConnectorToolsError) throw new BundleError(err.reason, err.message);
+    throw err;
+  }
   return {
     id: m.id,
     version: m.version,
     name: m.name,
     description: (m.description as string | undefined) ?? null,
+    tools: declared.tools,
+    configSchema: declared.configSchema,
     raw: m,
   };
 }
