@@ -223,6 +223,9 @@ export async function conversationContext(input: {
       model: agent.model ?? null,
       transfer_to: agent.transfer_to ?? null,
       ...(agent.tool_ids?.length ? { tool_ids: [...agent.tool_ids] } : {}),
+      ...(agent.connector_installation_ids?.length
+        ? { connector_installation_ids: [...agent.connector_installation_ids] }
+        : {}),
     },
     contactId,
   };

@@ -85,6 +85,9 @@ export function newCallInput(
       model: agent.model ?? null,
       transfer_to: agent.transfer_to ?? null,
       ...(agent.tool_ids?.length ? { tool_ids: [...agent.tool_ids] } : {}),
+      ...(agent.connector_installation_ids?.length
+        ? { connector_installation_ids: [...agent.connector_installation_ids] }
+        : {}),
     },
     context: request.context ?? {},
     metadata: request.metadata ?? {},

@@ -15,6 +15,12 @@
  *   `Idempotency-Key: tc_…` (the same on every retry of the call), `Svc-Signature` (webhooks' scheme,
  *   src/providers/webhook-signing.ts, signed with the tool's secret over the body, or for a GET over the
  *   request target `path?query`), `User-Agent`, and the tool's static headers;
+ * - an MCP tool: one `tools/call` session of the official SDK client (src/providers/mcp.ts), every request
+ *   with `Idempotency-Key: tc_…` and the tool's headers;
+ * - an installed connector's tool: its manifest's request template filled with the installation's config
+ *   and the arguments (src/services/connector-installations.ts `connectorToolRequest`; no code from the
+ *   bundle runs), sent like an http tool's, signed with the installation's secret (over the body, or a
+ *   GET's request target);
  * - a 2xx answer (JSON or text, cut at 16 KB) is the result the model sees; 408, 429, 5xx, a timeout and a
  *   network error are retryable (`retryable: true`); any other answer (another 4xx, a redirect, a refused
  *   address, a TLS failure) is final and the model is told the tool failed, with the status.
@@ -28,6 +34,7 @@ import { SIGNATURE_HEADER, signatureHeader } from '../providers/webhook-signing'
 import { openSecret } from '../secrets';
 import { MAX_TOOL_RESULT_CHARS, type CustomTool, type ToolCallOutcome, type ToolCallRequest } from '../shared/tools';
 import { argumentProblems, DEFAULT_TOOL_TIMEOUT_MS } from './tools';
+import { connectorToolRequest, installationTools } from './connector-installations';
 
 /** `User-Agent` of the requests of tools. */
 export const TOOL_USER_AGENT = 'svc-assistant-tools/1.0 (+https://docs.svc-assistant.dev/tools)';
@@ -92,10 +99,55 @@ export async function toolCallAttempt(request: ToolCallRequest, deadlineMs: numb
       if (!doc || doc.type !== 'mcp') return final(`Error: the tool ${tool.name} no longer exists.`);
       return mcpToolAttempt(doc, request, tool.source.remoteName, checked.args, leftMs);
     }
-    default:
-      return final(`Error: the tool ${tool.name} cannot be run here.`);
+    case 'connector': {
+      const rendered = await connectorToolRequest(
+        tenant,
+        tool.source.installationId,
+        tool.source.toolName,
+        checked.args,
+      );
+      if (!rendered) return final(`Error: the tool ${tool.name} no longer exists.`);
+      if ('error' in rendered) return final(`Error: ${tool.name} cannot be called: ${rendered.error}`);
+      const outcome = await httpsRequest({
+        method: rendered.method,
+        url: rendered.url,
+        body: rendered.body,
+        headers: {
+          ...rendered.headers,
+          ...requestHeaders(request, rendered.body ?? new URL(rendered.url).pathname + new URL(rendered.url).search, [
+            rendered.secret,
+          ]),
+          ...(rendered.body !== null ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
+        },
+        ...guarded(leftMs),
+      });
+      return httpOutcome(tool, outcome);
+    }
   }
 }
+
+/**
+ * The headers the service sets on a request of a tool (the tool's own cannot replace them): `Accept`,
+ * `User-Agent`, `Idempotency-Key: tc_…` and `Svc-Signature` over `signed` (the body, or a GET's request
+ * target) with `secrets`.
+ */
+function requestHeaders(request: ToolCallRequest, signed: string, secrets: string[]): Record<string, string> {
+  return {
+    Accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
+    'User-Agent': TOOL_USER_AGENT,
+    'Idempotency-Key': request.toolCallId,
+    ...(secrets.length ? { [SIGNATURE_HEADER]: signatureHeader(signed, secrets, Math.floor(Date.now() / 1000)) } : {}),
+  };
+}
+
+/** The guard and limits of a tool's HTTPS request: the webhook address rules and CA, `leftMs`, 16 KB kept. */
+const guarded = (leftMs: number) => ({
+  allowPrivate: config().webhookAllowPrivate,
+  caFile: config().webhookCaFile,
+  timeoutMs: leftMs,
+  maxResponseBytes: MAX_TOOL_RESULT_CHARS * 4,
+  keptChars: MAX_TOOL_RESULT_CHARS,
+});
 
 /** The static headers of a tool (opened), with our `User-Agent`. */
 function toolHeaders(doc: ToolDoc): Record<string, string> {
@@ -187,15 +239,9 @@ async function httpToolAttempt(
     headers: {
       ...toolHeaders(doc),
       ...(body !== null ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
-      Accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
-      'Idempotency-Key': request.toolCallId,
-      ...(secret ? { [SIGNATURE_HEADER]: signatureHeader(signed, [secret], Math.floor(Date.now() / 1000)) } : {}),
+      ...requestHeaders(request, signed, secret ? [secret] : []),
     },
-    allowPrivate: config().webhookAllowPrivate,
-    caFile: config().webhookCaFile,
-    timeoutMs: leftMs,
-    maxResponseBytes: MAX_TOOL_RESULT_CHARS * 4,
-    keptChars: MAX_TOOL_RESULT_CHARS,
+    ...guarded(leftMs),
   });
   return httpOutcome(request.tool, outcome);
 }
@@ -246,7 +292,8 @@ export const MCP_LIST_TIMEOUT_MS = 5000;
  * within `MCP_LIST_TIMEOUT_MS`; only `allowed_tools` when set), under their own names, each with the MCP
  * tool's deadline. Tools deleted since are skipped; a server that cannot be listed offers nothing (named
  * in `problems`); a name taken already (by a built-in tool or an earlier tool) is skipped and named in
- * `problems` (logged by the activity), so the model never sees two tools of one name.
+ * `problems` (logged by the activity), so the model never sees two tools of one name. Then the tools of
+ * the installed connectors (`installationTools`: `<last label>__<tool name>`), run declaratively.
  * @param reserved names already offered (the channel's built-in tools)
  */
 export async function resolveCustomTools(
@@ -274,6 +321,7 @@ export async function resolveCustomTools(
     if (server.problem) problems.push(server.problem);
     server.tools.forEach(offer);
   });
+  (await installationTools(tenant, [...ids.installationIds])).forEach(offer);
   return { tools, problems };
 }
 

@@ -4,7 +4,9 @@
  * sealed, never answered), listed, retrieved, moved to another version, its config changed (a secret left
  * out kept), deleted (and pulled out of the agents listing it); bad config naming the path; unknown
  * connectors and versions; the revocation rule; a bad manifest refused at upload; and what the tool-call
- * path gets (`installationTools`, `connectorToolRequest`), called in this process.
+ * path gets (`installationTools`, `connectorToolRequest`), called in this process; and the tools used on a
+ * test call against a loopback HTTPS server: templates filled, requests signed with the installation's
+ * secret, the calls in the transcript.
  */
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
@@ -20,7 +22,9 @@ import {
 import { isSealed, openSecret } from '../../src/secrets';
 import { idTime } from '../../src/shared/ids';
 import { makeTar } from '../fixtures/connectors/generate';
-import { newTenant, request } from '../support/harness';
+import { h, newTenant, request, waitForCall } from '../support/harness';
+import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
+import { placeCall, verify } from '../support/webhooks';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -417,5 +421,74 @@ describe('connector installations', function () {
     });
     expect(refused.status).to.equal(403);
     expect(refused.body.error).to.include({ code: 'scope_missing' });
+  });
+});
+
+describe('connector installations: the tools used on a call', function () {
+  this.timeout(120_000);
+  let receiver: HttpsReceiver;
+  before(async () => {
+    receiver = await startHttpsReceiver();
+  });
+  after(async () => receiver.close());
+
+  it('fills the templates with the config and the arguments, signs with the installation secret, and records the calls', async () => {
+    const publisher = await newPublisher();
+    const t = await newTenant();
+    const connectorId = freshId();
+    const base = `https://127.0.0.1:${receiver.port}/crm/{{config.subdomain}}`;
+    const tools = [
+      { ...TOOLS[0], request: { ...TOOLS[0].request, url: `${base}/orders/{{arguments.order_number}}` } },
+      { ...TOOLS[1], request: { ...TOOLS[1].request, url: `${base}/tickets` } },
+    ];
+    await publishOk(publisher, crmManifest(connectorId, '2.0.0', { tools }));
+    receiver.route('/crm/acme/orders/42', () => ({ status: 200, body: '{"order":"42","status":"packed"}' }));
+    receiver.route('/crm/acme/tickets', () => ({ status: 201, body: '{"ticket":"T-1"}' }));
+    const installed = await install(t.testKey, {
+      connector_id: connectorId,
+      config: { subdomain: 'acme', api_key: 'sk_customer_secret_2' },
+    });
+    const agent = await request('POST', `/v1/agents/${t.agentId}`, {
+      key: t.testKey,
+      body: { connector_installation_ids: [installed.id] },
+    });
+    expect(agent.status, JSON.stringify(agent.body)).to.equal(200);
+
+    const call = await placeCall(t, {
+      simulation: {
+        caller: [
+          'TOOLONCE crm__lookup_order {"order_number":"42"}',
+          'TOOLONCE crm__create_ticket {"subject":"Broken","priority":2}',
+        ],
+      },
+    });
+    const ended = await waitForCall(t.testKey, call.id, undefined, 60_000);
+    expect(ended.status).to.equal('completed');
+    const offered = h()
+      .llm.requests.find((r) => r.user === call.id)!
+      .tools!.map((x) => x.function.name);
+    expect(offered).to.include.members(['crm__lookup_order', 'crm__create_ticket']);
+
+    const [lookup] = receiver.at('/crm/acme/orders/42');
+    expect(lookup.headers.authorization).to.equal('Bearer sk_customer_secret_2');
+    expect(lookup.rawBody).to.equal('');
+    expect(verify(lookup.target, lookup.headers['svc-signature'] as string, installed.secret)).to.equal(true);
+    const [ticket] = receiver.at('/crm/acme/tickets');
+    expect(ticket.body).to.deep.equal({ subject: 'Broken', priority: 2, source: 'voice' });
+    expect(ticket.headers['x-api-key']).to.equal('sk_customer_secret_2');
+    expect(ticket.headers['content-type']).to.match(/^application\/json/);
+    expect(verify(ticket.rawBody, ticket.headers['svc-signature'] as string, installed.secret)).to.equal(true);
+    expect(receiver.received.filter((r) => r.path.startsWith('/crm/'))).to.have.length(2);
+
+    const tr = await request('GET', `/v1/calls/${call.id}/transcript`, { key: t.testKey });
+    const entries = (tr.body.turns as any[]).filter((x) => x.role === 'tool');
+    expect(entries.map((e) => [e.name, e.status, e.result])).to.deep.equal([
+      ['crm__lookup_order', 200, '{"order":"42","status":"packed"}'],
+      ['crm__create_ticket', 201, '{"ticket":"T-1"}'],
+    ]);
+    expect(entries.map((e) => e.tool_call_id)).to.deep.equal([
+      lookup.headers['idempotency-key'],
+      ticket.headers['idempotency-key'],
+    ]);
   });
 });
