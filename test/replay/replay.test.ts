@@ -37,6 +37,7 @@ describe('replay of recorded workflow histories', function () {
       'call-deadline-failed.json',
       'call-search-knowledge.json',
       'call-continued-as-new.json',
+      'call-custom-tools.json',
     ]);
   });
 
@@ -70,6 +71,7 @@ describe('replay of recorded workflow histories', function () {
       'conversation-continue-as-new.json',
       'conversation-live-statuses.json',
       'conversation-web.json',
+      'conversation-tools.json',
     ]);
   });
 

@@ -36,12 +36,15 @@ import {
 import { h, newTenant, request, startHarness, stopHarness } from './harness';
 import { startFakeTwilio } from './fake-twilio';
 import { customerNumber, eventually, inbound, sleep, waitForMessages } from './conversations';
+import { startHttpsReceiver } from './https-receiver';
+import { recordedTools } from './record-histories';
 
 export const HISTORIES_DIR = path.resolve(__dirname, '../../../test/replay/histories');
 
 async function main(): Promise<void> {
   await startHarness();
   const fake = await startFakeTwilio();
+  const receiver = await startHttpsReceiver();
   try {
     const t = await newTenant();
     const key = t.testKey;
@@ -222,6 +225,29 @@ async function main(): Promise<void> {
           setConfig(saved);
         }
       },
+      // The organization's tools (issue 27) in a WhatsApp conversation: one answering, one retried, one
+      // refused, a slow one, and two at once.
+      tools: async () => {
+        const t2 = await newTenant();
+        const toolIds = await recordedTools(t2.testKey, receiver);
+        const agent = await request('POST', `/v1/agents/${t2.agentId}`, {
+          key: t2.testKey,
+          body: { tool_ids: toolIds },
+        });
+        if (agent.status !== 200) throw new Error(JSON.stringify(agent.body));
+        const from = customerNumber();
+        for (const text of [
+          'TOOLONCE lookup_order {"order_id":"A1"}',
+          'TOOLONCE flaky_lookup {"order_id":"A2"}',
+          'TOOLONCE missing_lookup {"order_id":"A3"}',
+          'TOOLSONCE [["lookup_order",{"order_id":"A5"}],["slow_lookup",{"order_id":"A6"}]]',
+        ]) {
+          const m = await inbound(t2.testKey, { channel: 'whatsapp', from, text });
+          if (m.status !== 200) throw new Error(JSON.stringify(m.body));
+          await idle(`conv:${t2.orgId}:test:whatsapp:${from}`);
+        }
+        return { workflowId: `conv:${t2.orgId}:test:whatsapp:${from}` };
+      },
       web: async () => {
         // The browser widget's chat: two visitor messages and their answers, each logged for the stream.
         const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
@@ -258,6 +284,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await fake.close();
+    await receiver.close();
     await stopHarness();
   }
 }

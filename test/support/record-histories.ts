@@ -19,14 +19,51 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
+import { startHttpsReceiver, type HttpsReceiver } from './https-receiver';
 
 /** The workflow version the current code records (see the header): none before the first release. */
 const VERSION: string | null = null;
 
 export const HISTORIES_DIR = path.resolve(__dirname, '../../../test/replay/histories');
 
+/**
+ * Http tools of the tenant answering from `receiver` (issue 27): `lookup_order` (200 JSON),
+ * `flaky_lookup` (503 twice, then 200), `missing_lookup` (404), `slow_lookup` (1.5 s, with
+ * `speak_while_running`); answers their ids. Shared by the call and conversation recorders.
+ */
+export async function recordedTools(key: string, receiver: HttpsReceiver): Promise<string[]> {
+  const parameters = {
+    type: 'object',
+    properties: { order_id: { type: 'string', pattern: '^[A-Z][0-9]+$' } },
+    required: ['order_id'],
+  };
+  receiver.route('/lookup', (req) => ({ status: 200, body: JSON.stringify({ order: req.body?.arguments?.order_id }) }));
+  receiver.route('/flaky', (_req, n) => (n % 3 === 0 ? { status: 200, body: 'found' } : { status: 503 }));
+  receiver.route('/missing', () => ({ status: 404, body: '{"error":"no such order"}' }));
+  receiver.route('/slow', async () => {
+    await new Promise((r) => setTimeout(r, 1500));
+    return { status: 200, body: 'slow but found' };
+  });
+  const ids: string[] = [];
+  for (const [name, pathname, extra] of [
+    ['lookup_order', '/lookup', {}],
+    ['flaky_lookup', '/flaky', { timeout_ms: 10_000 }],
+    ['missing_lookup', '/missing', {}],
+    ['slow_lookup', '/slow', { speak_while_running: 'Let me check that for you.' }],
+  ] as const) {
+    const res = await request('POST', '/v1/tools', {
+      key,
+      body: { type: 'http', name, description: `${name}.`, parameters, url: receiver.url(pathname), ...extra },
+    });
+    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+    ids.push(res.body.id);
+  }
+  return ids;
+}
+
 async function main(): Promise<void> {
   await startHarness();
+  const receiver = await startHttpsReceiver();
   try {
     const t = await newTenant({ first_message: 'Hello, this is a recorded call.', transfer_to: '+14155550199' });
     const place = async (body: Record<string, unknown>) => {
@@ -101,6 +138,34 @@ async function main(): Promise<void> {
       },
       'continued-as-new': async () =>
         place({ simulation: { caller: Array.from({ length: 260 }, (_, i) => `line ${i}`) } }),
+      // The organization's tools (issue 27): an http tool answering, one retried after a 503, one refused
+      // (404), arguments refused before any request, a slow one said `speak_while_running` for, and two
+      // called at once.
+      'custom-tools': async () => {
+        const agent = await request('POST', '/v1/agents', {
+          key: t.testKey,
+          body: {
+            name: 'Agent with tools',
+            instructions: 'You look up orders.',
+            tool_ids: await recordedTools(t.testKey, receiver),
+          },
+        });
+        if (agent.status !== 200) throw new Error(JSON.stringify(agent.body));
+        const agentId = agent.body.id as string;
+        return place({
+          agent_id: agentId,
+          simulation: {
+            caller: [
+              'TOOLONCE lookup_order {"order_id":"A1"}',
+              'TOOLONCE flaky_lookup {"order_id":"A2"}',
+              'TOOLONCE missing_lookup {"order_id":"A3"}',
+              'TOOLONCE lookup_order {"order_id":"bad"}',
+              'TOOLONCE slow_lookup {"order_id":"A4"}',
+              'TOOLSONCE [["lookup_order",{"order_id":"A5"}],["slow_lookup",{"order_id":"A6"}]]',
+            ],
+          },
+        });
+      },
     };
     const only = process.argv[2] ?? '';
     fs.mkdirSync(HISTORIES_DIR, { recursive: true });
@@ -124,11 +189,13 @@ async function main(): Promise<void> {
       );
     }
   } finally {
+    await receiver.close();
     await stopHarness();
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module)
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
