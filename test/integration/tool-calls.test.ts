@@ -9,6 +9,7 @@
  * conversation and from the widget, recorded on the assistant's reply.
  */
 import { expect } from 'chai';
+import { config, setConfig } from '../../src/config';
 import { h, request, waitForCall } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { placeCall, verify, type Tenant } from '../support/webhooks';
@@ -227,6 +228,31 @@ describe('tool calls: the assistant calls http tools on a call', function () {
     expect(said, texts.join('\n')).to.be.above(-1);
     expect(texts.indexOf('tool: ready')).to.be.above(said);
     expect(texts).to.not.include('assistant: This line is never said.');
+  });
+
+  it("the turn's deadline does not cut a tool running within its own timeout_ms", async () => {
+    const slow = await createHttpTool(t, receiver, 'long_lookup', '/long', { timeout_ms: 6000 });
+    receiver.route('/long', async () => {
+      await new Promise((r) => setTimeout(r, 2500));
+      return { status: 200, body: 'took a while' };
+    });
+    await useTools(t, [slow.id]);
+    const saved = config();
+    setConfig({ ...saved, callTurnDeadlineMs: 1000 }); // read when the call is created
+    let placed;
+    try {
+      placed = await placeCall(t, { simulation: { caller: ['TOOLONCE long_lookup {"order_id":"A1"}', 'Thanks'] } });
+    } finally {
+      setConfig(saved);
+    }
+    const ended = await waitForCall(t.testKey, placed.id, undefined, 60_000);
+    expect(ended.status, JSON.stringify(ended)).to.equal('completed');
+    expect(ended.end_reason).to.equal('caller_hung_up');
+    const tr = await request('GET', `/v1/calls/${placed.id}/transcript`, { key: t.testKey });
+    const [entry] = toolTurns(tr.body.turns);
+    expect(entry).to.include({ result: 'took a while', status: 200 });
+    expect(entry.duration_ms).to.be.above(2400);
+    expect(tr.body.turns.at(-1).text).to.equal('You said: Thanks');
   });
 
   it('a GET tool gets the arguments as query parameters, signed over the request target', async () => {
