@@ -106,8 +106,12 @@ describe('tool calls: a worker killed while the tool server holds the request', 
     }
   }
 
-  /** What both tests check of the server's two requests (the activity has completed by then); answers the key. */
-  function checkRequests(requests: { headers: any; rawBody: string; body: any }[], secret: string) {
+  /**
+   * What both tests check of the requests the server got at `pathname`, read once the activity has
+   * completed: the held one and its retry, nothing more. Answers the key.
+   */
+  function checkRequests(pathname: string, secret: string) {
+    const requests = receiver.at(pathname);
     expect(requests, 'the held request and its retry, nothing more').to.have.length(2);
     const [first, second] = requests;
     const key = first.headers['idempotency-key'] as string;
@@ -133,7 +137,7 @@ describe('tool calls: a worker killed while the tool server holds the request', 
     const ended = await waitForCall(t.testKey, id, undefined, 90_000);
     expect(ended.status, JSON.stringify(ended)).to.equal('completed');
 
-    const key = checkRequests(requests, tool.secret);
+    const key = checkRequests('/crash-call', tool.secret);
     expect(requests[0].body).to.deep.include({ tool: 'crash_lookup', call_id: id, arguments: { order_id: 'A17' } });
     expect(retryAfterKillMs).to.be.within(0, TOOL_TIMEOUT_MS);
 
@@ -176,7 +180,7 @@ describe('tool calls: a worker killed while the tool server holds the request', 
     });
     await waitForMessages(t.testKey, conversationId, 2, (m) => m.author === 'assistant', 90_000);
 
-    const key = checkRequests(requests, tool.secret);
+    const key = checkRequests('/crash-conversation', tool.secret);
     expect(requests[0].body).to.deep.include({ tool: 'crash_lookup', conversation_id: conversationId });
 
     const messages = await messagesOf(t.testKey, conversationId);
