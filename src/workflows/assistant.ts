@@ -96,7 +96,10 @@ export interface AssistantTurnInput {
    * absent or empty: none.
    */
   custom?: CustomToolSet;
-  /** The key of each tool call (src/workflows/tools.ts `toolCallKeys`, one per run); required with `custom`. */
+  /**
+   * The key of each tool call (src/workflows/tools.ts `toolCallKeys`, one per run): the `Idempotency-Key`
+   * of the organization's tools' requests and every transcript entry's `tool_call_id`; absent: the model's id.
+   */
   toolCallKey?: (modelId: string) => string;
   observer: TurnObserver;
   /**

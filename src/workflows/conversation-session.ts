@@ -499,9 +499,9 @@ export class ConversationSession {
                   metadata: {},
                 },
               },
-              toolCallKey: this.toolCallKey,
             }
           : {}),
+        toolCallKey: this.toolCallKey,
         observer: {
           onText: (text) => {
             replies.push({ text, toolCalls });

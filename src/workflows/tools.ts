@@ -6,6 +6,12 @@
  * `applyTool` parses a tool call's arguments with the tool's schema before its effect runs. Unknown
  * tools and bad arguments are answered to the model as tool errors, never thrown.
  *
+ * The organization's own tools (issue 27: http tools, MCP servers' tools, installed connectors' tools)
+ * extend the table: `resolveCustomTools` asks the `resolveTools` activity what the agent offers,
+ * `toolCallKeys` gives each call of a run its `tc_…` key, and `runCustomTool` runs one call as the
+ * `runTool` activity (retried within the tool's deadline with the same key) and says its
+ * `speak_while_running` when it is slow.
+ *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
 import {
