@@ -198,6 +198,10 @@ export async function startTemporalDevServer(
     'synchronous=NORMAL',
     '--log-level',
     'warn',
+    // Eager activity dispatch (off by default in server 1.29): the activity a workflow task schedules (a
+    // tool call, issue 27) comes back with the task's completion, without a matching round trip.
+    '--dynamic-config-value',
+    'system.enableActivityEagerExecution=true',
     ...devServerSearchAttributeFlags,
   ];
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached });

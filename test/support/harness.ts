@@ -62,6 +62,10 @@ export async function startHarness(): Promise<Harness> {
         'synchronous=OFF',
         '--dynamic-config-value',
         'limit.historyCount.suggestContinueAsNew=1000',
+        // As npm start and docker-compose run it: activities handed to the worker with its workflow task's
+        // completion (a tool call starts without a matching round trip).
+        '--dynamic-config-value',
+        'system.enableActivityEagerExecution=true',
       ],
     },
   });
