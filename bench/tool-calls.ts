@@ -1,0 +1,334 @@
+/**
+ * Tool-call overhead benchmark (issue 27, "Proof": goal p50 ≤ 15 ms each way on the embedded stack; not
+ * a timed test). Starts the test harness (real Temporal dev server and FerretDB, the API, the loopback
+ * LLM) with the calls' worker in its own process, as deployed (API and worker apart), and a loopback
+ * HTTPS tool server (test/support/https-receiver.ts); creates one http tool (`POST /v1/tools`) and gives
+ * it to the agent (`tool_ids`). Then places simulated test calls one at a time whose scripted caller says
+ * `TOOLONCE lookup_order {…}` lines (the fake LLM calls the tool, then answers once it has the result), so
+ * each line is one `runTool` activity between two local LLM activities, and prints per tool call:
+ *
+ *   - model asks → request leaves: the LLM's answer asking for the tool sent in full (the fake LLM's
+ *     `answeredMs`) → the tool request's body at the tool server (the receiver's `receivedMs`)
+ *   - response arrives → next model request: the tool server about to answer (`answeredMs`, stamped in the
+ *     route just before the answer is written) → the same call's next LLM request (`atMs`)
+ *
+ * p50 / p90 / p99 / max in ms, first on an empty store and again on a store filled with other tenants'
+ * rows in the same collections (BENCH_FILL_CALLS calls with BENCH_FILL_TURNS transcript turns each, and
+ * BENCH_FILL_TOOLS tools). Where the time goes comes from the calls' Temporal histories (server event
+ * times; one machine, one clock): the way out is split at the workflow task that schedules the activity
+ * completing and the activity's start, the way back at the activity's completion and the next workflow
+ * task's start.
+ *
+ * Knobs: BENCH_TOOL_CALLS (N, default 200), BENCH_TOOLS_PER_CALL (tool lines per simulated call, default
+ * 10), BENCH_FILL_CALLS (default 3000), BENCH_FILL_TURNS (default 4), BENCH_FILL_TOOLS (default 2000),
+ * BENCH_TIMEOUT_MS (per call, default 120000). Loopback only; on a machine shared with other work the
+ * figures are inflated by it.
+ *
+ *   npm run bench:tools
+ *   BENCH_TOOL_CALLS=400 BENCH_FILL_CALLS=10000 node dist/bench/tool-calls.js
+ *
+ * Measured on the project's 2-core machine (2026-11-24, `npm run bench:tools`, 200 tool calls per store):
+ * see README "Benchmarks" for the figures and where the time goes.
+ */
+import crypto from 'node:crypto';
+import { config, setConfig } from '../src/config';
+import { Call, CallTurn } from '../src/models/calls';
+import { Tool } from '../src/models/tools';
+import { newId } from '../src/shared/ids';
+import {
+  h,
+  newTenant,
+  request,
+  startHarness,
+  startWorkerProcess,
+  stopWorkerProcess,
+  stopHarness,
+  waitForCall,
+} from '../test/support/harness';
+import { startHttpsReceiver, testCertificate, type HttpsReceiver } from '../test/support/https-receiver';
+import { percentile } from './stats';
+
+const num = (name: string, fallback: number, max = 100_000) =>
+  Math.min(max, Math.max(1, Number(process.env[name] ?? fallback)));
+
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+/** p50, p90, p99 and max of `values` (ms), and how many. */
+const summary = (values: number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  return {
+    p50: r1(percentile(s, 50)),
+    p90: r1(percentile(s, 90)),
+    p99: r1(percentile(s, 99)),
+    max: r1(s[s.length - 1] ?? NaN),
+    n: s.length,
+  };
+};
+
+const LOOKUP = {
+  type: 'object',
+  properties: { order_id: { type: 'string', pattern: '^[A-Z][0-9]+$' } },
+  required: ['order_id'],
+  additionalProperties: false,
+};
+
+/** One tool call's times, ms since the epoch (the history's from the Temporal server's clock, the same machine). */
+interface ToolCallTimes {
+  llmAnswered: number;
+  wftCompleted: number;
+  activityStarted: number;
+  received: number;
+  serverAnswered: number;
+  activityCompleted: number;
+  nextWftStarted: number;
+  nextLlmAt: number;
+}
+
+/** ms since the epoch of a protobuf timestamp. */
+const tsMs = (ts: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+  ts ? Number(ts.seconds ?? 0) * 1000 + (ts.nanos ?? 0) / 1e6 : NaN;
+
+/**
+ * The times of call `callId`'s tool calls: its LLM requests, the tool server's requests of it and its
+ * history's `runTool` activities, paired in order (one tool call per caller line, no retries expected).
+ */
+async function callTimes(callId: string, receiver: HttpsReceiver): Promise<ToolCallTimes[]> {
+  const llm = h()
+    .llm.requests.filter((r) => r.user === callId && r.atMs !== undefined && r.answeredMs !== undefined)
+    .sort((a, b) => a.atMs! - b.atMs!);
+  const got = receiver
+    .at('/orders')
+    .filter((r) => r.body?.call_id === callId)
+    .sort((a, b) => a.receivedMs - b.receivedMs);
+  const events = (await h().env.client.workflow.getHandle(callId).fetchHistory()).events ?? [];
+  const at = new Map(events.map((e) => [Number(e.eventId), e]));
+  const activities: { wftCompleted: number; started: number; completed: number; nextWftStarted: number }[] = [];
+  for (const e of events) {
+    const done = e.activityTaskCompletedEventAttributes;
+    if (!done) continue;
+    const scheduled = at.get(Number(done.scheduledEventId));
+    if (scheduled?.activityTaskScheduledEventAttributes?.activityType?.name !== 'runTool') continue;
+    const wftDone = at.get(Number(scheduled.activityTaskScheduledEventAttributes.workflowTaskCompletedEventId));
+    const started = at.get(Number(done.startedEventId));
+    const next = events.find((x) => Number(x.eventId) > Number(e.eventId) && x.workflowTaskStartedEventAttributes);
+    activities.push({
+      wftCompleted: tsMs(wftDone?.eventTime),
+      started: tsMs(started?.eventTime),
+      completed: tsMs(e.eventTime),
+      nextWftStarted: tsMs(next?.eventTime),
+    });
+  }
+  if (got.length !== activities.length)
+    throw new Error(`call ${callId}: ${got.length} tool requests but ${activities.length} runTool activities`);
+  return got.map((req, i) => {
+    const asked = llm.filter((x) => x.answeredMs! <= req.receivedMs).at(-1);
+    const next = llm.find((x) => x.atMs! >= req.answeredMs!);
+    if (!asked || !next) throw new Error(`call ${callId}: tool request ${i} has no LLM request around it`);
+    return {
+      llmAnswered: asked.answeredMs!,
+      wftCompleted: activities[i].wftCompleted,
+      activityStarted: activities[i].started,
+      received: req.receivedMs,
+      serverAnswered: req.answeredMs!,
+      activityCompleted: activities[i].completed,
+      nextWftStarted: activities[i].nextWftStarted,
+      nextLlmAt: next.atMs!,
+    };
+  });
+}
+
+/**
+ * Fills the store with other tenants' rows in the collections a tool call reads or writes: `calls`
+ * calls with `turns` transcript turns each (tool turns among them), and `tools` http tools.
+ */
+async function fillStore(calls: number, turns: number, tools: number): Promise<void> {
+  const orgs = Array.from({ length: 50 }, () => newId('org'));
+  const now = Date.now();
+  const batch = async (rows: Record<string, unknown>[], insert: (rows: any[]) => Promise<unknown>) => {
+    for (let i = 0; i < rows.length; i += 500) await insert(rows.slice(i, i + 500));
+  };
+  const toolRows = Array.from({ length: tools }, (_, i) => {
+    const id = newId('tool');
+    return {
+      _id: id,
+      org_id: orgs[i % orgs.length],
+      livemode: i % 2 === 0,
+      type: 'http',
+      name: `other_tool_${i}`,
+      name_key: `other_tool_${i}`,
+      description: 'Another organization’s tool.',
+      parameters_json: JSON.stringify(LOOKUP),
+      url: `https://tools.example.com/t/${i}`,
+      method: 'POST',
+      timeout_ms: 5000,
+      header_names: [],
+      metadata_json: '{}',
+      created: Math.floor(now / 1000),
+      version: 1,
+    };
+  });
+  await batch(toolRows, (rows) => Tool.insertMany(rows, { ordered: false }));
+  const callRows: Record<string, unknown>[] = [];
+  const turnRows: Record<string, unknown>[] = [];
+  for (let i = 0; i < calls; i++) {
+    const id = newId('call');
+    callRows.push({
+      _id: id,
+      org_id: orgs[i % orgs.length],
+      livemode: false,
+      agent_id: newId('agent'),
+      to: '+14155550123',
+      status: 'completed',
+      end_reason: 'caller_hung_up',
+      simulated: true,
+      max_duration_seconds: 600,
+      metadata_json: JSON.stringify({ ticket: `T-${i}` }),
+      created: Math.floor(now / 1000),
+      answered_ms: now,
+      ended_ms: now,
+    });
+    for (let s = 0; s < turns; s++)
+      turnRows.push({
+        _id: `${id}:${String(s + 1).padStart(6, '0')}`,
+        call_id: id,
+        seq: s + 1,
+        role: s % 4 === 2 ? 'tool' : s % 2 === 0 ? 'caller' : 'assistant',
+        text: s % 4 === 2 ? JSON.stringify({ order: `A${i}`, status: 'shipped' }) : `Line ${s + 1} of call ${i}.`,
+        ...(s % 4 === 2
+          ? { tool_name: 'lookup_order', tool_arguments_json: '{"order_id":"A1"}', tool_ok: true, tool_status: 200 }
+          : {}),
+        at_ms: now + s,
+      });
+  }
+  await batch(callRows, (rows) => Call.insertMany(rows, { ordered: false }));
+  await batch(turnRows, (rows) => CallTurn.insertMany(rows, { ordered: false }));
+}
+
+/** Places `calls` simulated calls one after the other, `perCall` tool lines each; answers their ids. */
+async function runCalls(key: string, agentId: string, calls: number, perCall: number, timeoutMs: number) {
+  const ids: string[] = [];
+  for (let c = 0; c < calls; c++) {
+    const lines = Array.from({ length: perCall }, (_, i) => `TOOLONCE lookup_order {"order_id":"A${c * 1000 + i}"}`);
+    const res = await request('POST', '/v1/calls', {
+      key,
+      body: { to: '+14155550123', agent_id: agentId, simulation: { caller: lines }, metadata: { bench: 'tools' } },
+    });
+    if (res.status !== 200) throw new Error(`POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
+    const ended = await waitForCall(key, res.body.id, undefined, timeoutMs);
+    if (ended.status !== 'completed') throw new Error(`call ${res.body.id} ended ${ended.status}`);
+    ids.push(res.body.id);
+  }
+  return ids;
+}
+
+/** The two ways and their parts, from the tool calls' times. */
+function figures(times: ToolCallTimes[]) {
+  const of = (f: (t: ToolCallTimes) => number) => summary(times.map(f));
+  return {
+    out: of((t) => t.received - t.llmAnswered),
+    back: of((t) => t.nextLlmAt - t.serverAnswered),
+    parts: {
+      out_llm_answer_to_task_completed: of((t) => t.wftCompleted - t.llmAnswered),
+      out_task_completed_to_activity_started: of((t) => t.activityStarted - t.wftCompleted),
+      out_activity_started_to_request_received: of((t) => t.received - t.activityStarted),
+      back_answer_to_activity_completed: of((t) => t.activityCompleted - t.serverAnswered),
+      back_activity_completed_to_task_started: of((t) => t.nextWftStarted - t.activityCompleted),
+      back_task_started_to_llm_request: of((t) => t.nextLlmAt - t.nextWftStarted),
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const total = num('BENCH_TOOL_CALLS', 200, 10_000);
+  const perCall = Math.min(total, num('BENCH_TOOLS_PER_CALL', 10, 200));
+  const calls = Math.ceil(total / perCall);
+  const fillCalls = num('BENCH_FILL_CALLS', 3000, 100_000);
+  const fillTurns = num('BENCH_FILL_TURNS', 4, 50);
+  const fillTools = num('BENCH_FILL_TOOLS', 2000, 100_000);
+  const timeoutMs = Number(process.env.BENCH_TIMEOUT_MS ?? 120_000);
+  const progress = (what: string) => process.stderr.write(`${new Date().toISOString()} ${what}\n`);
+
+  await startHarness();
+  const receiver = await startHttpsReceiver();
+  let worker: Awaited<ReturnType<typeof startWorkerProcess>> | undefined;
+  const saved = config();
+  try {
+    // Calls run on a queue only the worker process polls: the API (this process) and the worker apart.
+    const queue = `bench-tools-${crypto.randomBytes(4).toString('hex')}`;
+    setConfig({ ...saved, taskQueue: queue });
+    worker = await startWorkerProcess(queue, {
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      WEBHOOK_CA_FILE: testCertificate().certFile,
+    });
+    const t = await newTenant();
+    const tool = await request('POST', '/v1/tools', {
+      key: t.testKey,
+      body: {
+        type: 'http',
+        name: 'lookup_order',
+        description: 'Looks an order up.',
+        parameters: LOOKUP,
+        url: receiver.url('/orders'),
+        headers: { Authorization: 'Bearer customer-key' },
+      },
+    });
+    if (tool.status !== 200) throw new Error(`POST /v1/tools answered ${tool.status}: ${JSON.stringify(tool.body)}`);
+    const agent = await request('POST', `/v1/agents/${t.agentId}`, {
+      key: t.testKey,
+      body: { tool_ids: [tool.body.id] },
+    });
+    if (agent.status !== 200) throw new Error(`POST /v1/agents answered ${agent.status}`);
+    receiver.route('/orders', (req) => ({
+      status: 200,
+      body: JSON.stringify({ order: req.body?.arguments?.order_id, status: 'shipped' }),
+    }));
+
+    progress('warm-up: one call of 3 tool calls');
+    await runCalls(t.testKey, t.agentId, 1, 3, timeoutMs);
+
+    const measure = async (label: string) => {
+      progress(`${label}: ${calls} calls of ${perCall} tool calls, one call at a time`);
+      const ids = await runCalls(t.testKey, t.agentId, calls, perCall, timeoutMs);
+      const times = (await Promise.all(ids.map((id) => callTimes(id, receiver)))).flat();
+      return figures(times);
+    };
+    const empty = await measure('empty store');
+    progress(`filling the store: ${fillCalls} calls × ${fillTurns} turns, ${fillTools} tools of other tenants`);
+    await fillStore(fillCalls, fillTurns, fillTools);
+    const rows = {
+      calls: await Call.estimatedDocumentCount(),
+      call_turns: await CallTurn.estimatedDocumentCount(),
+      tools: await Tool.estimatedDocumentCount(),
+    };
+    const filled = await measure('filled store');
+
+    const f = (s: ReturnType<typeof summary>) => `p50 ${s.p50}, p90 ${s.p90}, p99 ${s.p99}, max ${s.max}`;
+    console.log(
+      `tool-call overhead: ${total} tool calls per store (${calls} simulated calls of ${perCall}, one at a time); API and worker in separate processes; loopback HTTPS tool server; ${new Date().toISOString()}`,
+    );
+    console.log(`filled store: ${rows.calls} calls, ${rows.call_turns} transcript turns, ${rows.tools} tools`);
+    console.log('| way (ms) | empty store | filled store | goal |');
+    console.log('|---|---|---|---|');
+    console.log(`| model asks → request leaves | ${f(empty.out)} | ${f(filled.out)} | p50 ≤ 15 ms |`);
+    console.log(`| response arrives → next model request | ${f(empty.back)} | ${f(filled.back)} | p50 ≤ 15 ms |`);
+    const parts = Object.keys(empty.parts) as (keyof typeof empty.parts)[];
+    for (const p of parts)
+      console.log(
+        `| … ${p.replace(/_/g, ' ')} | p50 ${empty.parts[p].p50}, p99 ${empty.parts[p].p99} | p50 ${filled.parts[p].p50}, p99 ${filled.parts[p].p99} | |`,
+      );
+    console.log(JSON.stringify({ total, per_call: perCall, rows, empty, filled }));
+    console.log(
+      `reproduce: npm run build && BENCH_TOOL_CALLS=${total} BENCH_TOOLS_PER_CALL=${perCall} BENCH_FILL_CALLS=${fillCalls} BENCH_FILL_TURNS=${fillTurns} BENCH_FILL_TOOLS=${fillTools} node dist/bench/tool-calls.js`,
+    );
+  } finally {
+    setConfig(saved);
+    await stopWorkerProcess(worker, 'SIGTERM');
+    await receiver.close();
+    await stopHarness();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
