@@ -21,7 +21,7 @@
  *
  * Knobs: BENCH_TOOL_CALLS (N, default 200), BENCH_TOOLS_PER_CALL (tool lines per simulated call, default
  * 10), BENCH_FILL_CALLS (default 3000), BENCH_FILL_TURNS (default 4), BENCH_FILL_TOOLS (default 2000),
- * BENCH_TIMEOUT_MS (per call, default 120000). Loopback only; on a machine shared with other work the
+ * BENCH_WARMUP_CALLS (calls before the figures, default 1), BENCH_TIMEOUT_MS (per call, default 120000). Loopback only; on a machine shared with other work the
  * figures are inflated by it.
  *
  *   npm run bench:tools
@@ -31,10 +31,16 @@
  * see README "Benchmarks" for the figures and where the time goes.
  */
 import crypto from 'node:crypto';
+import https from 'node:https';
 import { config, setConfig } from '../src/config';
 import { Call, CallTurn } from '../src/models/calls';
-import { Tool } from '../src/models/tools';
+import { findLiveTool, Tool } from '../src/models/tools';
+import { httpsRequest } from '../src/providers/webhook-http';
+import { assistantContext } from '../src/services/assistant-context';
+import { checkToolArguments } from '../src/services/tool-calls';
+import { recordUsage } from '../src/services/usage';
 import { newId } from '../src/shared/ids';
+import type { CustomTool } from '../src/shared/tools';
 import {
   h,
   newTenant,
@@ -80,7 +86,10 @@ interface ToolCallTimes {
   received: number;
   serverAnswered: number;
   activityCompleted: number;
+  nextWftScheduled: number;
   nextWftStarted: number;
+  /** The next workflow task went to the worker's sticky queue (its cached run), not the task queue. */
+  nextWftSticky: boolean;
   nextLlmAt: number;
 }
 
@@ -102,7 +111,14 @@ async function callTimes(callId: string, receiver: HttpsReceiver): Promise<ToolC
     .sort((a, b) => a.receivedMs - b.receivedMs);
   const events = (await h().env.client.workflow.getHandle(callId).fetchHistory()).events ?? [];
   const at = new Map(events.map((e) => [Number(e.eventId), e]));
-  const activities: { wftCompleted: number; started: number; completed: number; nextWftStarted: number }[] = [];
+  const activities: {
+    wftCompleted: number;
+    started: number;
+    completed: number;
+    nextWftScheduled: number;
+    nextWftStarted: number;
+    nextWftSticky: boolean;
+  }[] = [];
   for (const e of events) {
     const done = e.activityTaskCompletedEventAttributes;
     if (!done) continue;
@@ -110,12 +126,17 @@ async function callTimes(callId: string, receiver: HttpsReceiver): Promise<ToolC
     if (scheduled?.activityTaskScheduledEventAttributes?.activityType?.name !== 'runTool') continue;
     const wftDone = at.get(Number(scheduled.activityTaskScheduledEventAttributes.workflowTaskCompletedEventId));
     const started = at.get(Number(done.startedEventId));
-    const next = events.find((x) => Number(x.eventId) > Number(e.eventId) && x.workflowTaskStartedEventAttributes);
+    const later = events.filter((x) => Number(x.eventId) > Number(e.eventId));
+    const nextScheduled = later.find((x) => x.workflowTaskScheduledEventAttributes);
+    const next = later.find((x) => x.workflowTaskStartedEventAttributes);
     activities.push({
       wftCompleted: tsMs(wftDone?.eventTime),
       started: tsMs(started?.eventTime),
       completed: tsMs(e.eventTime),
+      nextWftScheduled: tsMs(nextScheduled?.eventTime),
       nextWftStarted: tsMs(next?.eventTime),
+      // TaskQueueKind 2: TASK_QUEUE_KIND_STICKY
+      nextWftSticky: Number(nextScheduled?.workflowTaskScheduledEventAttributes?.taskQueue?.kind) === 2,
     });
   }
   if (got.length !== activities.length)
@@ -131,7 +152,9 @@ async function callTimes(callId: string, receiver: HttpsReceiver): Promise<ToolC
       received: req.receivedMs,
       serverAnswered: req.answeredMs!,
       activityCompleted: activities[i].completed,
+      nextWftScheduled: activities[i].nextWftScheduled,
       nextWftStarted: activities[i].nextWftStarted,
+      nextWftSticky: activities[i].nextWftSticky,
       nextLlmAt: next.atMs!,
     };
   });
@@ -221,18 +244,94 @@ async function runCalls(key: string, agentId: string, calls: number, perCall: nu
   return ids;
 }
 
+/**
+ * The work of the way out and the way back done again here, `n` times each (ms, this process's clock): the
+ * tool's store read and argument check, one HTTPS request on a new connection as `httpsRequest` makes it
+ * (`agent: false`: TCP and TLS handshakes each time) and on a kept-alive one for comparison, the LLM
+ * activity's usage write after the answer and its context reads before the request.
+ */
+async function activityParts(
+  n: number,
+  receiver: HttpsReceiver,
+  tenant: { orgId: string; livemode: boolean; agentId: string },
+  tool: { id: string; name: string },
+) {
+  const time = async (f: (i: number) => unknown) => {
+    const ms: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      await f(i);
+      ms.push(performance.now() - t0);
+    }
+    return summary(ms);
+  };
+  const custom: CustomTool = {
+    name: tool.name,
+    description: 'Looks an order up.',
+    parameters: LOOKUP,
+    source: { kind: 'http', toolId: tool.id },
+    timeoutMs: 5000,
+    speakWhileRunning: null,
+  };
+  const body = JSON.stringify({ tool: tool.name, arguments: { order_id: 'A1' } });
+  const options = {
+    method: 'POST' as const,
+    url: receiver.url('/orders'),
+    body,
+    headers: { 'Content-Type': 'application/json' },
+    allowPrivate: true,
+    caFile: testCertificate().certFile,
+    timeoutMs: 5000,
+  };
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
+  const kept = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = https.request(
+        options.url,
+        { method: 'POST', agent, ca: testCertificate().cert, headers: options.headers },
+        (res) => res.resume().on('end', resolve),
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  const parts = {
+    find_live_tool: await time(() => findLiveTool(tenant, tool.id)),
+    check_tool_arguments: await time(() => checkToolArguments(custom, '{"order_id":"A17"}')),
+    https_new_connection: await time(() => httpsRequest(options)),
+    https_kept_alive: await time(kept),
+    usage_write: await time(() =>
+      recordUsage({
+        _id: `llm:bench:${newId('x')}`,
+        kind: 'llm_request',
+        org_id: tenant.orgId,
+        livemode: tenant.livemode,
+        subject_id: newId('call'),
+        occurred_ms: Date.now(),
+        model: 'fake-model',
+        prompt_tokens: 100,
+        completion_tokens: 10,
+      }),
+    ),
+    assistant_context: await time(() => assistantContext({ ...tenant, query: 'TOOLONCE lookup_order' })),
+  };
+  agent.destroy();
+  return parts;
+}
+
 /** The two ways and their parts, from the tool calls' times. */
 function figures(times: ToolCallTimes[]) {
   const of = (f: (t: ToolCallTimes) => number) => summary(times.map(f));
   return {
     out: of((t) => t.received - t.llmAnswered),
     back: of((t) => t.nextLlmAt - t.serverAnswered),
+    next_task_sticky: times.filter((t) => t.nextWftSticky).length,
     parts: {
       out_llm_answer_to_task_completed: of((t) => t.wftCompleted - t.llmAnswered),
       out_task_completed_to_activity_started: of((t) => t.activityStarted - t.wftCompleted),
       out_activity_started_to_request_received: of((t) => t.received - t.activityStarted),
       back_answer_to_activity_completed: of((t) => t.activityCompleted - t.serverAnswered),
-      back_activity_completed_to_task_started: of((t) => t.nextWftStarted - t.activityCompleted),
+      back_activity_completed_to_task_scheduled: of((t) => t.nextWftScheduled - t.activityCompleted),
+      back_task_scheduled_to_task_started: of((t) => t.nextWftStarted - t.nextWftScheduled),
       back_task_started_to_llm_request: of((t) => t.nextLlmAt - t.nextWftStarted),
     },
   };
@@ -245,6 +344,7 @@ async function main(): Promise<void> {
   const fillCalls = num('BENCH_FILL_CALLS', 3000, 100_000);
   const fillTurns = num('BENCH_FILL_TURNS', 4, 50);
   const fillTools = num('BENCH_FILL_TOOLS', 2000, 100_000);
+  const warmCalls = num('BENCH_WARMUP_CALLS', 1, 1000);
   const timeoutMs = Number(process.env.BENCH_TIMEOUT_MS ?? 120_000);
   const progress = (what: string) => process.stderr.write(`${new Date().toISOString()} ${what}\n`);
 
@@ -283,8 +383,8 @@ async function main(): Promise<void> {
       body: JSON.stringify({ order: req.body?.arguments?.order_id, status: 'shipped' }),
     }));
 
-    progress('warm-up: one call of 3 tool calls');
-    await runCalls(t.testKey, t.agentId, 1, 3, timeoutMs);
+    progress(`warm-up: ${warmCalls} call(s) of ${perCall} tool calls`);
+    await runCalls(t.testKey, t.agentId, warmCalls, perCall, timeoutMs);
 
     const measure = async (label: string) => {
       progress(`${label}: ${calls} calls of ${perCall} tool calls, one call at a time`);
@@ -301,6 +401,13 @@ async function main(): Promise<void> {
       tools: await Tool.estimatedDocumentCount(),
     };
     const filled = await measure('filled store');
+    progress('the parts of the work, in this process, on the filled store');
+    const inProcess = await activityParts(
+      Math.min(total, 200),
+      receiver,
+      { orgId: t.orgId, livemode: false, agentId: t.agentId },
+      { id: tool.body.id, name: 'lookup_order' },
+    );
 
     const f = (s: ReturnType<typeof summary>) => `p50 ${s.p50}, p90 ${s.p90}, p99 ${s.p99}, max ${s.max}`;
     console.log(
@@ -311,12 +418,17 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|');
     console.log(`| model asks → request leaves | ${f(empty.out)} | ${f(filled.out)} | p50 ≤ 15 ms |`);
     console.log(`| response arrives → next model request | ${f(empty.back)} | ${f(filled.back)} | p50 ≤ 15 ms |`);
+    console.log(
+      `| … next workflow task on the sticky queue | ${empty.next_task_sticky} of ${empty.out.n} | ${filled.next_task_sticky} of ${filled.out.n} | |`,
+    );
     const parts = Object.keys(empty.parts) as (keyof typeof empty.parts)[];
     for (const p of parts)
       console.log(
         `| … ${p.replace(/_/g, ' ')} | p50 ${empty.parts[p].p50}, p99 ${empty.parts[p].p99} | p50 ${filled.parts[p].p50}, p99 ${filled.parts[p].p99} | |`,
       );
-    console.log(JSON.stringify({ total, per_call: perCall, rows, empty, filled }));
+    for (const [p, v] of Object.entries(inProcess))
+      console.log(`| in this process: ${p.replace(/_/g, ' ')} | | p50 ${v.p50}, p99 ${v.p99} | |`);
+    console.log(JSON.stringify({ total, per_call: perCall, rows, empty, filled, in_process: inProcess }));
     console.log(
       `reproduce: npm run build && BENCH_TOOL_CALLS=${total} BENCH_TOOLS_PER_CALL=${perCall} BENCH_FILL_CALLS=${fillCalls} BENCH_FILL_TURNS=${fillTurns} BENCH_FILL_TOOLS=${fillTools} node dist/bench/tool-calls.js`,
     );
