@@ -69,6 +69,8 @@ export interface ReceivedWebhook {
   body: any;
   /** ms since the epoch, when the body had arrived. */
   receivedMs: number;
+  /** ms since the epoch, when the route's answer was about to be sent (absent while held or unanswered). */
+  answeredMs?: number;
   /** Svc-Event-Id, for counting deliveries per event. */
   eventId: string | undefined;
   attempt: number;
@@ -132,6 +134,7 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
         res.on('close', () => held.delete(res));
         return;
       }
+      item.answeredMs = Date.now();
       res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers ?? {}) });
       res.end(answer.body ?? JSON.stringify({ received: true }));
     });
