@@ -57,6 +57,49 @@ export interface HttpsRequestOptions extends Omit<PostWebhookOptions, 'body'> {
   maxResponseBytes?: number;
   /** Response characters kept in `responseBody`; default `KEPT_RESPONSE_CHARS`. */
   keptChars?: number;
+  /**
+   * Keep the connection for the next request to the same host at the same checked address (a tool called
+   * again in a call saves its TCP and TLS handshakes: a round trip or two to a remote server). Default
+   * false: one connection per request (webhooks).
+   */
+  keepAlive?: boolean;
+}
+
+/** Kept-alive connection pools by checked address, host, port and CA file (`keepAliveAgent`), oldest first. */
+const keptAgents = new Map<string, https.Agent>();
+/** Pools kept at most; the oldest is closed past it. */
+const MAX_KEPT_AGENTS = 256;
+
+/**
+ * The pool of kept-alive connections to `url`'s host at the checked address `pinned`: its sockets connect
+ * to that address only (the pool is keyed by it, so a host that resolves elsewhere later gets another
+ * pool, checked anew), idle ones close after 30 s.
+ */
+function keepAliveAgent(url: URL, pinned: ResolvedAddress, caFile: string | undefined): https.Agent {
+  const key = [pinned.address, url.hostname, url.port, caFile ?? ''].join('|');
+  const found = keptAgents.get(key);
+  if (found) return found;
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  const agent = new https.Agent({
+    keepAlive: true,
+    keepAliveMsecs: 10_000,
+    maxSockets: 32,
+    maxFreeSockets: 4,
+    timeout: 30_000,
+    lookup,
+    ...(caFile ? { secureContext: secureContextWith(caFile) } : {}),
+  });
+  if (keptAgents.size >= MAX_KEPT_AGENTS) {
+    const [oldestKey, oldest] = keptAgents.entries().next().value!;
+    keptAgents.delete(oldestKey);
+    oldest.destroy();
+  }
+  keptAgents.set(key, agent);
+  return agent;
 }
 
 let contextCache: { file: string; context: tls.SecureContext } | undefined;
@@ -157,9 +200,9 @@ export async function httpsRequest(opts: HttpsRequestOptions): Promise<AttemptOu
           ...(opts.body !== null ? { 'Content-Length': String(Buffer.byteLength(opts.body)) } : {}),
         },
         ...(url.username ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` } : {}),
-        lookup,
-        agent: false,
-        ...(opts.caFile ? { secureContext: secureContextWith(opts.caFile) } : {}),
+        ...(opts.keepAlive
+          ? { agent: keepAliveAgent(url, pinned, opts.caFile) }
+          : { lookup, agent: false, ...(opts.caFile ? { secureContext: secureContextWith(opts.caFile) } : {}) }),
       },
       (res) => {
         const chunks: Buffer[] = [];

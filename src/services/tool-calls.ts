@@ -140,8 +140,12 @@ function requestHeaders(request: ToolCallRequest, signed: string, secrets: strin
   };
 }
 
-/** The guard and limits of a tool's HTTPS request: the webhook address rules and CA, `leftMs`, 16 KB kept. */
+/**
+ * The guard and limits of a tool's HTTPS request: the webhook address rules and CA, `leftMs`, 16 KB kept,
+ * the connection kept for the tool's next call.
+ */
 const guarded = (leftMs: number) => ({
+  keepAlive: true,
   allowPrivate: config().webhookAllowPrivate,
   caFile: config().webhookCaFile,
   timeoutMs: leftMs,
