@@ -33,7 +33,7 @@ import { httpsRequest } from '../providers/webhook-http';
 import { SIGNATURE_HEADER, signatureHeader } from '../providers/webhook-signing';
 import { openSecret } from '../secrets';
 import { MAX_TOOL_RESULT_CHARS, type CustomTool, type ToolCallOutcome, type ToolCallRequest } from '../shared/tools';
-import { argumentProblems, DEFAULT_TOOL_TIMEOUT_MS } from './tools';
+import { argumentProblems, DEFAULT_TOOL_TIMEOUT_MS, foreignSchemaProblem } from './tools';
 import { connectorToolRequest, installationTools } from './connector-installations';
 
 /** `User-Agent` of the requests of tools. */
@@ -293,8 +293,8 @@ export const MCP_LIST_TIMEOUT_MS = 5000;
 /**
  * The tools an agent's `tool_ids` offer the model, in that order: an http tool as it is stored; an mcp
  * tool's server's tools as the server lists them now (src/providers/mcp.ts `listMcpTools`: at most 64,
- * within `MCP_LIST_TIMEOUT_MS`; only `allowed_tools` when set), under their own names, each with the MCP
- * tool's deadline. Tools deleted since are skipped; a server that cannot be listed offers nothing (named
+ * within `MCP_LIST_TIMEOUT_MS`; only `allowed_tools` when set; only those whose input schema the model's
+ * provider would take: `foreignSchemaProblem`), under their own names, each with the MCP tool's deadline. Tools deleted since are skipped; a server that cannot be listed offers nothing (named
  * in `problems`); a name taken already (by a built-in tool or an earlier tool) is skipped and named in
  * `problems` (logged by the activity), so the model never sees two tools of one name. Then the tools of
  * the installed connectors (`installationTools`: `<last label>__<tool name>`), run declaratively.
@@ -340,8 +340,14 @@ async function mcpTools(doc: ToolDoc): Promise<{ tools: CustomTool[]; problem?: 
       timeoutMs: MCP_LIST_TIMEOUT_MS,
     });
     const allowed = doc.allowed_tools ? new Set(doc.allowed_tools) : null;
+    const refused: string[] = [];
     const offered = tools
       .filter((t) => !allowed || allowed.has(t.name))
+      .filter((t) => {
+        const problem = foreignSchemaProblem(t.inputSchema);
+        if (problem) refused.push(`${doc.name}: ${t.name} is not offered: ${problem}`);
+        return !problem;
+      })
       .map((t): CustomTool => ({
         name: t.name,
         description: t.description || `The ${t.name} tool of the ${doc.name} server.`,
@@ -350,12 +356,9 @@ async function mcpTools(doc: ToolDoc): Promise<{ tools: CustomTool[]; problem?: 
         timeoutMs: doc.timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS,
         speakWhileRunning: doc.speak_while_running ?? null,
       }));
-    return truncated && !allowed
-      ? {
-          tools: offered,
-          problem: `${doc.name}: the server lists more tools than offered; the first ${tools.length} kept`,
-        }
-      : { tools: offered };
+    if (truncated && !allowed)
+      refused.push(`${doc.name}: the server lists more tools than offered; the first ${tools.length} kept`);
+    return { tools: offered, ...(refused.length ? { problem: refused.join('; ') } : {}) };
   } catch (err) {
     if (!(err instanceof McpToolError)) throw err;
     return { tools: [], problem: `${doc.name}: the MCP server's tools could not be listed (${err.message})` };

@@ -454,3 +454,28 @@ export function argumentProblems(
   }
   return check(args);
 }
+
+/**
+ * Whether a schema written by someone else (an MCP server's `inputSchema`) may be offered to the model as a
+ * tool's parameters: an object schema (`type: "object"`) of at most `MAX_PARAMETERS_CHARS` characters of
+ * JSON that is a valid JSON Schema of its dialect (Ajv's meta-schema check, not strict: unknown keywords
+ * are the server's business). A schema the model's provider would refuse (a misspelt `type`) would fail
+ * every request of the call, so such a tool is left out instead.
+ * @returns null when usable, else why not (a short phrase)
+ */
+export function foreignSchemaProblem(schema: Record<string, unknown>): string | null {
+  if (schema.type !== 'object') return 'its input schema is not an object schema';
+  if (JSON.stringify(schema).length > MAX_PARAMETERS_CHARS)
+    return `its input schema is over ${MAX_PARAMETERS_CHARS} characters`;
+  const ajv = ajvFor(schema, true, true);
+  if (!ajv) return 'its input schema names an unknown $schema dialect';
+  try {
+    if (!ajv.validateSchema(schema)) {
+      const [first] = ajv.errors ?? [];
+      return `its input schema is invalid (${first ? `${first.instancePath || '/'} ${first.message ?? ''}`.trim() : 'meta-schema'})`;
+    }
+  } catch (err) {
+    return `its input schema is invalid (${(err as Error).message})`;
+  }
+  return null;
+}

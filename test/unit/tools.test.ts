@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { CHANNEL_TOOLS, TOOLS, parseToolArguments, toolFunction, toolJsonSchema } from '../../src/shared/tools';
 import type { FormDefinition, FormValues } from '../../src/shared/forms';
 import { applyTool, channelTools, type ToolEffect, type ToolStop } from '../../src/workflows/tools';
-import { checkToolParameters, jsonPointerParam, keywordPointer } from '../../src/services/tools';
+import { checkToolParameters, foreignSchemaProblem, jsonPointerParam, keywordPointer } from '../../src/services/tools';
 
 /** A campaign's form of one required yes/no field, and no values yet. */
 const attendingForm = (): { definition: FormDefinition; values: FormValues | null } => ({
@@ -235,5 +235,30 @@ describe('custom tools: naming the bad place of a JSON Schema (src/services/tool
     // The same `$id` twice is not "already exists": nothing is cached between checks.
     expect(param({ $id: 'https://example.com/s', type: 'object' })).to.equal(null);
     expect(param({ $id: 'https://example.com/s', type: 'object' })).to.equal(null);
+  });
+});
+
+describe("custom tools: an MCP server's input schemas (src/services/tools.ts foreignSchemaProblem)", () => {
+  it('takes a valid object schema, with keywords of its own', () => {
+    expect(
+      foreignSchemaProblem({
+        type: 'object',
+        properties: { order_id: { type: 'string', 'x-ui-widget': 'text' } },
+        required: ['order_id'],
+      }),
+    ).to.equal(null);
+    expect(foreignSchemaProblem({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' })).to.equal(null);
+  });
+
+  it('refuses what the model’s provider would refuse: a bad type, a non-object schema, a huge one, an unknown dialect', () => {
+    expect(foreignSchemaProblem({ type: 'object', properties: { a: { type: 'strnig' } } })).to.match(
+      /^its input schema is invalid \(\/properties\/a\/type /,
+    );
+    expect(foreignSchemaProblem({ type: 'array' })).to.equal('its input schema is not an object schema');
+    const huge = { type: 'object', description: 'x'.repeat(40_000) };
+    expect(foreignSchemaProblem(huge)).to.match(/over 32768 characters/);
+    expect(foreignSchemaProblem({ $schema: 'https://example.com/my-dialect', type: 'object' })).to.match(
+      /unknown \$schema dialect/,
+    );
   });
 });
