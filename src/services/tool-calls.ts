@@ -287,6 +287,12 @@ export function httpOutcome(tool: CustomTool, outcome: Awaited<ReturnType<typeof
   };
 }
 
+/**
+ * Tools one request to the model may offer, built-in ones included (OpenAI's Chat Completions limit:
+ * `tools` holds at most 128 functions, and a longer list fails the whole request).
+ */
+export const MAX_OFFERED_TOOLS = 128;
+
 /** How long listing one MCP server's tools may take when a call or a turn starts, ms. */
 export const MCP_LIST_TIMEOUT_MS = 5000;
 
@@ -296,7 +302,8 @@ export const MCP_LIST_TIMEOUT_MS = 5000;
  * within `MCP_LIST_TIMEOUT_MS`; only `allowed_tools` when set; only those whose input schema the model's
  * provider would take: `foreignSchemaProblem`), under their own names, each with the MCP tool's deadline. Tools deleted since are skipped; a server that cannot be listed offers nothing (named
  * in `problems`); a name taken already (by a built-in tool or an earlier tool) is skipped and named in
- * `problems` (logged by the activity), so the model never sees two tools of one name. Then the tools of
+ * `problems` (logged by the activity), so the model never sees two tools of one name; past
+ * `MAX_OFFERED_TOOLS` in all, the rest are left out and named too. Then the tools of
  * the installed connectors (`installationTools`: `<last label>__<tool name>`), run declaratively.
  * @param reserved names already offered (the channel's built-in tools)
  */
@@ -308,8 +315,11 @@ export async function resolveCustomTools(
   const tools: CustomTool[] = [];
   const problems: string[] = [];
   const taken = new Set(reserved);
+  const room = MAX_OFFERED_TOOLS - reserved.length;
+  let overflow = 0;
   const offer = (tool: CustomTool) => {
     if (taken.has(tool.name)) problems.push(`${tool.name}: the name is taken by another tool; not offered`);
+    else if (tools.length >= room) overflow++;
     else {
       taken.add(tool.name);
       tools.push(tool);
@@ -326,6 +336,7 @@ export async function resolveCustomTools(
     server.tools.forEach(offer);
   });
   (await installationTools(tenant, [...ids.installationIds])).forEach(offer);
+  if (overflow) problems.push(`${overflow} tools not offered: the model is offered at most ${MAX_OFFERED_TOOLS}`);
   return { tools, problems };
 }
 

@@ -403,6 +403,34 @@ describe('tool calls: the tools of an MCP server', function () {
     expect(server.toolCalls.filter((c) => c.name === 'slow')).to.have.length(0);
   });
 
+  it('offers at most 128 tools in all (built-in ones included): three servers of 64 give 125 besides the 3 built-in', async () => {
+    const extra = [
+      await startMcpServer({ fillerTools: 200, fillerPrefix: 'b_' }),
+      await startMcpServer({ fillerTools: 200, fillerPrefix: 'c_' }),
+    ];
+    try {
+      const ids = [
+        (await mcpTool('first_server', many.url)).id,
+        (await mcpTool('second_server', extra[0].url)).id,
+        (await mcpTool('third_server', extra[1].url)).id,
+      ];
+      await useTools(t, ids);
+      const { call, turns } = await callSaying(t, ['Hello']);
+      const offered = h()
+        .llm.requests.find((r) => r.user === call.id)!
+        .tools!.map((x) => x.function.name);
+      const builtIn = ['end_call', 'transfer_call', 'search_knowledge'];
+      // search_knowledge is offered only to an agent with knowledge; its place is kept all the same.
+      expect(offered.filter((n) => !builtIn.includes(n))).to.have.length(125);
+      expect(offered.length).to.be.at.most(128);
+      expect(new Set(offered).size).to.equal(offered.length);
+      expect(offered.filter((n) => n.startsWith('c_')).length).to.be.above(0); // the third server got the rest
+      expect(turns.at(-1)!.text).to.equal('You said: Hello');
+    } finally {
+      for (const s of extra) await s.close();
+    }
+  });
+
   it('offers at most 64 of 1,000 listed tools; a server that hangs offers none, and the call goes on', async () => {
     const big = await mcpTool('big_server', many.url);
     const stuck = await mcpTool('stuck_server', hung.url);

@@ -10,7 +10,7 @@
  * - `picture` `{}` → a text part `here it is` and an image part (`image/png`);
  * - `stats` `{}` → `structuredContent` `{"orders":3}` and no content;
  * - listed only: `orders.lookup` (a name our client drops), `odd` (a 1,500-character description and an
- *   input schema `{type: 'string'}`), and `fillerTools` more named `tool_0001`….
+ *   input schema `{type: 'string'}`), and `fillerTools` more named `tool_0001`… (`<fillerPrefix>0001`…).
  *
  * Every HTTP request is kept in `requests` (headers included: assert `Idempotency-Key` there), every
  * `tools/call` in `toolCalls`. Options make it misbehave: `hangOnInitialize`, `answer` (every request
@@ -29,6 +29,8 @@ import { testCertificate } from './https-receiver';
 export interface McpTestServerOptions {
   /** Listed tools `tool_0001`… besides the real ones (1,000 for the listing cap). */
   fillerTools?: number;
+  /** The filler tools' name prefix (default `tool_`). */
+  fillerPrefix?: string;
   /** Tools per `tools/list` page (default: all on one page). */
   pageSize?: number;
   /** Never answer `initialize` (the client must give up on its own). */
@@ -61,7 +63,7 @@ export interface McpTestServer {
 }
 
 /** The listed tools: the callable ones (JSON schemas as the client sees them) and the listed-only ones. */
-function listedTools(fillerTools: number): Record<string, unknown>[] {
+function listedTools(fillerTools: number, fillerPrefix = 'tool_'): Record<string, unknown>[] {
   const empty = { type: 'object', properties: {} };
   return [
     {
@@ -80,7 +82,7 @@ function listedTools(fillerTools: number): Record<string, unknown>[] {
     { name: 'orders.lookup', description: 'A name with a dot.', inputSchema: empty },
     { name: 'odd', description: 'Odd. '.repeat(300), inputSchema: { type: 'string' } },
     ...Array.from({ length: fillerTools }, (_, i) => ({
-      name: `tool_${String(i + 1).padStart(4, '0')}`,
+      name: `${fillerPrefix}${String(i + 1).padStart(4, '0')}`,
       description: `Filler tool ${i + 1}.`,
       inputSchema: empty,
     })),
@@ -108,7 +110,7 @@ function mcpServer(opts: McpTestServerOptions): McpServer {
     ],
   }));
   server.registerTool('stats', {}, () => ({ content: [], structuredContent: { orders: 3 } }));
-  const tools = listedTools(opts.fillerTools ?? 0);
+  const tools = listedTools(opts.fillerTools ?? 0, opts.fillerPrefix);
   const pageSize = opts.pageSize ?? tools.length;
   server.server.removeRequestHandler('tools/list');
   server.server.setRequestHandler(ListToolsRequestSchema, (request) => {
