@@ -293,18 +293,31 @@ export function httpOutcome(tool: CustomTool, outcome: Awaited<ReturnType<typeof
  */
 export const MAX_OFFERED_TOOLS = 128;
 
+/**
+ * Characters of descriptions and schemas the offered tools may have in all: what `resolveTools` answers
+ * stays far below Temporal's payload limit (2 MB), and every request to the model stays reasonable.
+ */
+export const MAX_OFFERED_TOOL_CHARS = 256 * 1024;
+
+/** The characters a tool adds to what the model is offered (its description and schema). */
+const toolChars = (tool: CustomTool) => tool.description.length + JSON.stringify(tool.parameters).length;
+
 /** How long listing one MCP server's tools may take when a call or a turn starts, ms. */
 export const MCP_LIST_TIMEOUT_MS = 5000;
 
 /**
- * The tools an agent's `tool_ids` offer the model, in that order: an http tool as it is stored; an mcp
- * tool's server's tools as the server lists them now (src/providers/mcp.ts `listMcpTools`: at most 64,
- * within `MCP_LIST_TIMEOUT_MS`; only `allowed_tools` when set; only those whose input schema the model's
- * provider would take: `foreignSchemaProblem`), under their own names, each with the MCP tool's deadline. Tools deleted since are skipped; a server that cannot be listed offers nothing (named
- * in `problems`); a name taken already (by a built-in tool or an earlier tool) is skipped and named in
- * `problems` (logged by the activity), so the model never sees two tools of one name; past
- * `MAX_OFFERED_TOOLS` in all, the rest are left out and named too. Then the tools of
- * the installed connectors (`installationTools`: `<last label>__<tool name>`), run declaratively.
+ * The tools an agent's `tool_ids` and `connector_installation_ids` offer the model, in that order:
+ * - an http tool as it is stored;
+ * - an mcp tool's server's tools as the server lists them now (src/providers/mcp.ts `listMcpTools`: at
+ *   most 64, within `MCP_LIST_TIMEOUT_MS`; only `allowed_tools` when set; only those whose input schema
+ *   the model's provider would take: `foreignSchemaProblem`), under their own names, each with the MCP
+ *   tool's deadline;
+ * - then the installed connectors' tools (`installationTools`: `<last label>__<tool name>`), run
+ *   declaratively.
+ * Tools deleted since are skipped. Named in `problems` (the activity logs them), never thrown: a server
+ * that cannot be listed (it offers nothing), a name already taken (by a built-in tool or an earlier tool:
+ * the model never sees two tools of one name), and the count of tools left out past `MAX_OFFERED_TOOLS`
+ * tools or `MAX_OFFERED_TOOL_CHARS` characters in all.
  * @param reserved names already offered (the channel's built-in tools)
  */
 export async function resolveCustomTools(
@@ -317,10 +330,12 @@ export async function resolveCustomTools(
   const taken = new Set(reserved);
   const room = MAX_OFFERED_TOOLS - reserved.length;
   let overflow = 0;
+  let chars = 0;
   const offer = (tool: CustomTool) => {
     if (taken.has(tool.name)) problems.push(`${tool.name}: the name is taken by another tool; not offered`);
-    else if (tools.length >= room) overflow++;
+    else if (tools.length >= room || chars + toolChars(tool) > MAX_OFFERED_TOOL_CHARS) overflow++;
     else {
+      chars += toolChars(tool);
       taken.add(tool.name);
       tools.push(tool);
     }
@@ -336,7 +351,10 @@ export async function resolveCustomTools(
     server.tools.forEach(offer);
   });
   (await installationTools(tenant, [...ids.installationIds])).forEach(offer);
-  if (overflow) problems.push(`${overflow} tools not offered: the model is offered at most ${MAX_OFFERED_TOOLS}`);
+  if (overflow)
+    problems.push(
+      `${overflow} tools not offered: at most ${MAX_OFFERED_TOOLS} tools and ${MAX_OFFERED_TOOL_CHARS} characters of descriptions and schemas`,
+    );
   return { tools, problems };
 }
 
