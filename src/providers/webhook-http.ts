@@ -65,6 +65,15 @@ export interface HttpsRequestOptions extends Omit<PostWebhookOptions, 'body'> {
   keepAlive?: boolean;
 }
 
+/** A DNS lookup that answers `pinned` whatever it is asked: the socket connects to the checked address only. */
+function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+}
+
 /** Kept-alive connection pools by checked address, host, port and CA file (`keepAliveAgent`), oldest first. */
 const keptAgents = new Map<string, https.Agent>();
 /** Pools kept at most; the oldest is closed past it. */
@@ -79,18 +88,13 @@ function keepAliveAgent(url: URL, pinned: ResolvedAddress, caFile: string | unde
   const key = [pinned.address, url.hostname, url.port, caFile ?? ''].join('|');
   const found = keptAgents.get(key);
   if (found) return found;
-  const lookup: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all)
-      (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
   const agent = new https.Agent({
     keepAlive: true,
     keepAliveMsecs: 10_000,
     maxSockets: 32,
     maxFreeSockets: 4,
     timeout: 30_000,
-    lookup,
+    lookup: pinnedLookup(pinned),
     ...(caFile ? { secureContext: secureContextWith(caFile) } : {}),
   });
   if (keptAgents.size >= MAX_KEPT_AGENTS) {
@@ -174,11 +178,6 @@ export async function httpsRequest(opts: HttpsRequestOptions): Promise<AttemptOu
     throw err;
   }
   const pinned = addresses[0];
-  const lookup: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all)
-      (callback as unknown as (e: null, a: typeof addresses) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
   const timeoutMs = opts.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
 
   return new Promise<AttemptOutcome & { truncated: boolean }>((resolve) => {
@@ -202,7 +201,11 @@ export async function httpsRequest(opts: HttpsRequestOptions): Promise<AttemptOu
         ...(url.username ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` } : {}),
         ...(opts.keepAlive
           ? { agent: keepAliveAgent(url, pinned, opts.caFile) }
-          : { lookup, agent: false, ...(opts.caFile ? { secureContext: secureContextWith(opts.caFile) } : {}) }),
+          : {
+              lookup: pinnedLookup(pinned),
+              agent: false,
+              ...(opts.caFile ? { secureContext: secureContextWith(opts.caFile) } : {}),
+            }),
       },
       (res) => {
         const chunks: Buffer[] = [];

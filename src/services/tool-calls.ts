@@ -108,15 +108,14 @@ export async function toolCallAttempt(request: ToolCallRequest, deadlineMs: numb
       );
       if (!rendered) return final(`Error: the tool ${tool.name} no longer exists.`);
       if ('error' in rendered) return final(`Error: ${tool.name} cannot be called: ${rendered.error}`);
+      const target = new URL(rendered.url);
       const outcome = await httpsRequest({
         method: rendered.method,
         url: rendered.url,
         body: rendered.body,
         headers: {
           ...rendered.headers,
-          ...requestHeaders(request, rendered.body ?? new URL(rendered.url).pathname + new URL(rendered.url).search, [
-            rendered.secret,
-          ]),
+          ...requestHeaders(request, rendered.body ?? target.pathname + target.search, [rendered.secret]),
           ...(rendered.body !== null ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
         },
         ...guarded(leftMs),

@@ -17,6 +17,7 @@ import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCa
 import { startHttpsReceiver, testCertificate, type HttpsReceiver } from '../support/https-receiver';
 import { customerNumber, eventually, inbound, messagesOf, waitForMessages } from '../support/conversations';
 import { placeCall, verify, type Tenant } from '../support/webhooks';
+import { createHttpTool, useTools } from '../support/tools';
 
 /** The tool's deadline: the longest allowed, so a slow restart under load still falls within it. */
 const TOOL_TIMEOUT_MS = 20_000;
@@ -26,24 +27,13 @@ const ANSWER = JSON.stringify({ order: 'A17', status: 'shipped', answered: 'afte
 
 /** Makes an http tool `name` on `receiver` at `pathname` (timeout 20 s) and gives it to the tenant's agent. */
 async function agentWithTool(tenant: Tenant, receiver: HttpsReceiver, name: string, pathname: string) {
-  const created = await request('POST', '/v1/tools', {
-    key: tenant.testKey,
-    body: {
-      type: 'http',
-      name,
-      description: 'Looks up an order.',
-      parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
-      url: receiver.url(pathname),
-      timeout_ms: TOOL_TIMEOUT_MS,
-    },
+  const tool = await createHttpTool(tenant, receiver, name, pathname, {
+    description: 'Looks up an order.',
+    parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+    timeout_ms: TOOL_TIMEOUT_MS,
   });
-  expect(created.status, JSON.stringify(created.body)).to.equal(200);
-  const agent = await request('POST', `/v1/agents/${tenant.agentId}`, {
-    key: tenant.testKey,
-    body: { tool_ids: [created.body.id] },
-  });
-  expect(agent.status, JSON.stringify(agent.body)).to.equal(200);
-  return created.body as { id: string; secret: string };
+  await useTools(tenant, [tool.id]);
+  return tool as { id: string; secret: string };
 }
 
 /** The `runTool` activity in a workflow's history: how often it was scheduled, and its last start. */

@@ -18,46 +18,7 @@ import { createKey } from '../../src/keys';
 import { customerNumber, inbound, waitForMessages } from '../support/conversations';
 import { readStream } from '../support/widget';
 import { startMcpServer, type McpTestServer } from '../support/mcp-server';
-
-const LOOKUP = {
-  type: 'object',
-  properties: { order_id: { type: 'string', pattern: '^[A-Z][0-9]+$' } },
-  required: ['order_id'],
-  additionalProperties: false,
-};
-
-/** Creates an http tool on `receiver` at `pathname`; answers the tool object (with its secret). */
-export async function createHttpTool(
-  tenant: Tenant,
-  receiver: HttpsReceiver,
-  name: string,
-  pathname: string,
-  extra: Record<string, unknown> = {},
-) {
-  const res = await request('POST', '/v1/tools', {
-    key: tenant.testKey,
-    body: {
-      type: 'http',
-      name,
-      description: `The ${name} tool.`,
-      parameters: LOOKUP,
-      url: receiver.url(pathname),
-      headers: { Authorization: 'Bearer customer-key' },
-      ...extra,
-    },
-  });
-  expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  return res.body;
-}
-
-/** Gives the tenant's agent these tools. */
-async function useTools(tenant: Tenant, toolIds: string[]) {
-  const res = await request('POST', `/v1/agents/${tenant.agentId}`, {
-    key: tenant.testKey,
-    body: { tool_ids: toolIds },
-  });
-  expect(res.status, JSON.stringify(res.body)).to.equal(200);
-}
+import { createHttpTool, useTools } from '../support/tools';
 
 /** Places a test call where the scripted caller says `lines`; answers the ended call's transcript turns. */
 async function callSaying(tenant: Tenant, lines: string[]) {
