@@ -25,9 +25,19 @@ export class ApiError extends Error {
     message: string,
     /** The request parameter at fault, dotted for nested fields (`simulation.outcome`). */
     public readonly param?: string,
+    /** Response headers that come with the error (`Retry-After` of a 429). */
+    public readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'ApiError';
+  }
+
+  /**
+   * A 429 says "not now": like Stripe, it is not kept as an Idempotency-Key's result, so a retry with
+   * the same key after `Retry-After` runs again.
+   */
+  get retryable(): boolean {
+    return this.status === 429;
   }
 
   /** The `error` member of the response body (without `request_id`, added by the middleware). */

@@ -27,3 +27,4 @@ export {
   checkBulkCalls,
 } from './bulk-calls';
 export { attendRoom } from './voice-room';
+export { requestCallSlot, releaseCallSlot, endedCalls } from './call-slots';

@@ -18,7 +18,7 @@ import { config } from '../config';
 import { TELEPHONY_REJECTED } from '../shared/calls';
 import { Call, DialIntent } from '../models/calls';
 import { insertIfAbsent } from '../models/store';
-import { client } from '../providers/twilio';
+import { client, dialTo } from '../providers/twilio';
 import { roomService } from '../providers/livekit';
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
@@ -111,10 +111,7 @@ export async function transferCall(input: {
 }): Promise<void> {
   if (!input.providerCallSid) return;
   const response = new twilio.twiml.VoiceResponse();
-  const dial = response.dial();
-  if (input.to.startsWith('sip:')) dial.sip(input.to);
-  else if (input.to.startsWith('client:')) dial.client(input.to.slice('client:'.length));
-  else dial.number(input.to);
+  dialTo(response, input.to);
   await twilioCall(() => client().calls(input.providerCallSid!).update({ twiml: response.toString() }));
 }
 

@@ -25,7 +25,7 @@ import { listOf } from '../models/wire';
 import { insertIfAbsent } from '../models/store';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
-import { MAX_DURATION, newCallInput, startCallWorkflow } from '../services/calls';
+import { MAX_DURATION, newCallInput, QUEUE_TIMEOUT, startCallWorkflow } from '../services/calls';
 import { resolveCallContact } from '../services/contacts';
 import {
   CALL_NOT_LIVE,
@@ -34,6 +34,7 @@ import {
   endUpdate,
   isTransferTarget,
   TERMINAL_STATUSES,
+  CALL_DIRECTIONS,
   CALL_STATUSES,
   transferUpdate,
 } from '../shared/calls';
@@ -82,6 +83,15 @@ export const createCallSchema = z.strictObject({
   simulation: simulationSchema.optional(),
   max_duration_seconds: z.number().int().min(MAX_DURATION.min).max(MAX_DURATION.max).optional(),
   contact_id: z.string().min(1).optional(),
+  queue_timeout_seconds: z
+    .number()
+    .int()
+    .min(QUEUE_TIMEOUT.min)
+    .max(QUEUE_TIMEOUT.max)
+    .optional()
+    .describe(
+      'How long the call may stay `queued` while the organization is at `max_concurrent_calls` (default 600); then `failed`, `queue_timeout`.',
+    ),
 });
 
 export const transferSchema = z.strictObject({
@@ -92,10 +102,12 @@ const tag = 'Calls';
 
 /**
  * `POST /v1/calls` body `{to, agent_id, from?, context?, metadata?, max_duration_seconds?, simulation?,
- * contact_id?}` → the call object with `status: "queued"`. The call's contact (whose name and records
+ * contact_id?, queue_timeout_seconds?}` → the call object with `status: "queued"`. The call's contact (whose name and records
  * the assistant is given) is `contact_id` (404 naming it when unknown), else the contact whose phone is
  * `to`; the call shows it as `contact_id`. A deleted agent is 404 naming `agent_id`. Test keys only: `simulation` (`caller`, `outcome`,
  * `ring_seconds`, `pause_seconds`). Live keys: `from` required, Twilio must be configured (else 503).
+ * At the organization's `max_concurrent_calls` the call stays `queued`, in line, and dials when a slot
+ * frees, at most `queue_timeout_seconds` (issue 28; src/workflows/call-slots.ts).
  */
 const createCall = (temporal: Client) =>
   operation({
@@ -155,7 +167,10 @@ const createCall = (temporal: Client) =>
     },
   });
 
-/** `GET /v1/calls` → list of calls, newest first; optional filters `status`, `agent_id`, `bulk_call_id` (a campaign's calls). */
+/**
+ * `GET /v1/calls` → list of calls, newest first; optional filters `status`, `agent_id`, `bulk_call_id`
+ * (a campaign's calls), `direction` (`inbound` | `outbound`; calls made before directions existed are outbound).
+ */
 const listCalls = operation({
   method: 'get',
   path: '/v1/calls',
@@ -168,6 +183,7 @@ const listCalls = operation({
     { name: 'status', description: 'Only calls in this status.', schema: CallObject.shape.status },
     { name: 'agent_id', description: 'Only calls of this agent.' },
     { name: 'bulk_call_id', description: "Only this campaign's calls." },
+    { name: 'direction', description: 'Only inbound or only outbound calls.', schema: CallObject.shape.direction },
   ],
   response: listOf(CallObject),
   handler: async (req, res) => {
@@ -176,6 +192,8 @@ const listCalls = operation({
       livemode: req.auth!.livemode,
       ...queryFilters(req.query, { status: CALL_STATUSES, agent_id: null, bulk_call_id: null }),
     };
+    const { direction } = queryFilters(req.query, { direction: CALL_DIRECTIONS });
+    if (direction) Object.assign(filter, { direction: direction === 'outbound' ? { $in: ['outbound', null] } : direction });
     res.json(await listPage(req, Call, filter, renderCall));
   },
 });

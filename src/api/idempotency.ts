@@ -53,7 +53,7 @@ const newLeaseToken = () => crypto.randomBytes(12).toString('hex');
  * Runs `handler` at most once per idempotency key and sends its result.
  * @param prefix id prefix of the resource the handler creates (`call`), used for `resourceId`
  * @param handler gets the resource id to use; returns status and body. An `ApiError` it throws is
- *   stored and replayed like a response; any other error releases the record for a retry.
+ *   stored and replayed like a response; a 429 or any other error releases the record for a retry.
  */
 export async function idempotent(
   req: Request,
@@ -215,7 +215,10 @@ async function claim(
   );
 }
 
-/** Runs the handler; an ApiError becomes a stored result, like Stripe stores the first response. */
+/**
+ * Runs the handler; an ApiError becomes a stored result, like Stripe stores the first response, except a
+ * 429 (`retryable`: the key is released, as for a 5xx).
+ */
 async function runCatching(
   req: Request,
   handler: (resourceId: string) => Promise<HandlerResult>,
@@ -224,7 +227,7 @@ async function runCatching(
   try {
     return await handler(resourceId);
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500)
+    if (err instanceof ApiError && err.status < 500 && !err.retryable)
       return { status: err.status, body: { error: { ...err.toBody(), request_id: req.requestId } } };
     throw err;
   }

@@ -274,6 +274,7 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
     );
   }
   if (res.headersSent) return;
+  for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
   res.status(apiError.status).json({ error: { ...apiError.toBody(), request_id: req.requestId } });
 }
 

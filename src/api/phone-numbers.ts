@@ -1,19 +1,29 @@
 /**
  * Connected phone numbers (beyond the specification; scopes `phone_numbers:read` / `phone_numbers:write`):
  *
- *   POST   /v1/phone_numbers         connect a number: `{number, channels, agent_id?}` (Idempotency-Key)
+ *   POST   /v1/phone_numbers         connect a number: `{number, channels, agent_id?, inbound_webhook_url?,
+ *                                    inbound_webhook_timeout_ms?, overflow_to?}` (Idempotency-Key)
+ *   POST   /v1/phone_numbers/{id}    update any of those but `number` (null clears an optional one)
  *   GET    /v1/phone_numbers[/{id}]  list, retrieve
  *   DELETE /v1/phone_numbers/{id}    disconnect
  *
  * Inbound messages to a connected number reach its organization (src/api/twilio/messaging.ts), answered
  * by its `agent_id`, else the default agent; in live mode a new conversation of `POST /v1/messages` is
  * sent from the organization's first number connected for the channel (src/services/messages.ts).
+ * Inbound calls to a number connected with `voice` are answered by the assistant (issue 28,
+ * src/services/inbound-calls.ts): its `agent_id` (else the default agent), or the agent its
+ * `inbound_webhook_url` names; `overflow_to` takes the calls that find every call slot taken.
  */
 import type { Router } from 'express';
 import { z } from 'zod';
 import { ApiError, notFound } from '../errors';
 import { findLiveAgent } from '../models/agents';
 import { numberRouteKey, PhoneNumber, PhoneNumberObject, renderPhoneNumber } from '../models/conversations';
+import { newWebhookSecret } from '../providers/webhook-signing';
+import { sealSecret } from '../secrets';
+import { INBOUND_WEBHOOK_TIMEOUT } from '../services/inbound-calls';
+import { checkPublicHttpsUrl } from '../services/webhooks';
+import { isTransferTarget } from '../shared/calls';
 import { isDuplicateKey } from '../models/store';
 import { DeletedObject, listOf } from '../models/wire';
 import { idTime } from '../shared/ids';
@@ -23,14 +33,47 @@ import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 import { e164 } from './validation';
 
+const channels = z
+  .array(z.enum(NUMBER_CHANNELS))
+  .min(1, 'must name at least one channel')
+  .refine((c) => new Set(c).size === c.length, 'must not repeat a channel');
+/** The inbound-call settings of a number (issue 28); each may be null on update to clear it. */
+const inboundSettings = {
+  inbound_webhook_url: z.string().max(2048).nullable().optional(),
+  inbound_webhook_timeout_ms: z
+    .number()
+    .int()
+    .min(INBOUND_WEBHOOK_TIMEOUT.min)
+    .max(INBOUND_WEBHOOK_TIMEOUT.max)
+    .nullable()
+    .optional(),
+  overflow_to: z
+    .string()
+    .refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity')
+    .nullable()
+    .optional(),
+};
+
 export const phoneNumberSchema = z.strictObject({
   number: e164,
-  channels: z
-    .array(z.enum(NUMBER_CHANNELS))
-    .min(1, 'must name at least one channel')
-    .refine((c) => new Set(c).size === c.length, 'must not repeat a channel'),
+  channels,
   agent_id: z.string().min(1).optional(),
+  ...inboundSettings,
 });
+
+export const updatePhoneNumberSchema = z.strictObject({
+  channels: channels.optional(),
+  agent_id: z.string().min(1).nullable().optional(),
+  ...inboundSettings,
+});
+
+/**
+ * Checks `inbound_webhook_url` (HTTPS, a public address: the webhook rules) when one is given.
+ * @throws ApiError 400 naming `inbound_webhook_url`
+ */
+async function checkInboundWebhookUrl(url: string | null | undefined): Promise<void> {
+  if (url) await checkPublicHttpsUrl(url, 'inbound_webhook_url', 'inbound webhooks');
+}
 
 const tag = 'Messaging';
 
@@ -45,7 +88,7 @@ const createPhoneNumber = operation({
   path: '/v1/phone_numbers',
   operationId: 'createPhoneNumber',
   tag,
-  summary: 'Connect a number for messaging',
+  summary: 'Connect a number for messaging and calls',
   scope: 'phone_numbers:write',
   body: phoneNumberSchema,
   example: { number: '+14155550100', channels: ['whatsapp', 'sms'] },
@@ -54,7 +97,9 @@ const createPhoneNumber = operation({
     const { orgId, livemode } = req.auth!;
     if (body.agent_id && !(await findLiveAgent({ orgId, livemode }, body.agent_id)))
       throw notFound('agent', body.agent_id, 'agent_id');
+    await checkInboundWebhookUrl(body.inbound_webhook_url);
     await idempotent(req, res, 'pn', async (id) => {
+      const secret = body.inbound_webhook_url ? newWebhookSecret() : undefined;
       const doc = {
         _id: id,
         route_key: numberRouteKey(orgId, livemode, body.number),
@@ -63,6 +108,10 @@ const createPhoneNumber = operation({
         number: body.number,
         channels: body.channels,
         agent_id: body.agent_id ?? null,
+        inbound_webhook_url: body.inbound_webhook_url || null,
+        inbound_webhook_secret: secret ? sealSecret(secret) : null,
+        inbound_webhook_timeout_ms: body.inbound_webhook_timeout_ms ?? null,
+        overflow_to: body.overflow_to ?? null,
         created: Math.floor(idTime(id) / 1000),
       };
       try {
@@ -79,7 +128,56 @@ const createPhoneNumber = operation({
             'number',
           );
       }
-      return { status: 200, body: renderPhoneNumber(doc) };
+      return { status: 200, body: renderPhoneNumber(doc, secret) };
+    });
+  },
+});
+
+/**
+ * `POST /v1/phone_numbers/{id}` (Idempotency-Key) body: any of `channels`, `agent_id`,
+ * `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to` → the phone number. Only the fields
+ * given change; null (or `""` for the URL) clears an optional one. Setting `inbound_webhook_url` on a
+ * number that had none makes its signing secret, shown in this response only (changing the URL keeps
+ * the secret, as Stripe's endpoints do). 404 naming `id` or `agent_id`; 400 naming the field.
+ */
+const updatePhoneNumber = operation({
+  method: 'post',
+  path: '/v1/phone_numbers/{id}',
+  operationId: 'updatePhoneNumber',
+  tag,
+  summary: 'Update a connected number',
+  description:
+    'Only the fields given change; null clears `agent_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`.',
+  scope: 'phone_numbers:write',
+  body: updatePhoneNumberSchema,
+  example: { channels: ['voice', 'sms'], inbound_webhook_url: 'https://example.com/inbound-call' },
+  response: PhoneNumberObject,
+  handler: async (req, res, { body }) => {
+    const { orgId, livemode } = req.auth!;
+    const id = String(req.params.id);
+    const filter = { _id: id, org_id: orgId, livemode };
+    if (!(await PhoneNumber.exists(filter))) throw notFound('phone number', id, 'id');
+    if (body.agent_id && !(await findLiveAgent({ orgId, livemode }, body.agent_id)))
+      throw notFound('agent', body.agent_id, 'agent_id');
+    await checkInboundWebhookUrl(body.inbound_webhook_url);
+    await idempotent(req, res, 'req', async () => {
+      const current = await PhoneNumber.findOne(filter).lean();
+      if (!current) throw notFound('phone number', id, 'id');
+      const set: Record<string, unknown> = {};
+      for (const field of ['channels', 'agent_id', 'inbound_webhook_timeout_ms', 'overflow_to'] as const)
+        if (body[field] !== undefined) set[field] = body[field];
+      let secret: string | undefined;
+      if (body.inbound_webhook_url !== undefined) {
+        set.inbound_webhook_url = body.inbound_webhook_url || null;
+        if (!body.inbound_webhook_url) set.inbound_webhook_secret = null;
+        else if (!current.inbound_webhook_secret) {
+          secret = newWebhookSecret();
+          set.inbound_webhook_secret = sealSecret(secret);
+        }
+      }
+      const updated = await PhoneNumber.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' }).lean();
+      if (!updated) throw notFound('phone number', id, 'id');
+      return { status: 200, body: renderPhoneNumber(updated, secret) };
     });
   },
 });
@@ -96,7 +194,9 @@ const listPhoneNumbers = operation({
   response: listOf(PhoneNumberObject),
   handler: async (req, res) => {
     res.json(
-      await listPage(req, PhoneNumber, { org_id: req.auth!.orgId, livemode: req.auth!.livemode }, renderPhoneNumber),
+      await listPage(req, PhoneNumber, { org_id: req.auth!.orgId, livemode: req.auth!.livemode }, (doc) =>
+        renderPhoneNumber(doc),
+      ),
     );
   },
 });
@@ -142,6 +242,7 @@ const deletePhoneNumber = operation({
 export function phoneNumbersRouter(): Router {
   return operationsRouter('/v1/phone_numbers', [
     createPhoneNumber,
+    updatePhoneNumber,
     listPhoneNumbers,
     retrievePhoneNumber,
     deletePhoneNumber,

@@ -28,6 +28,7 @@ import { ApiError } from '../errors';
 import { config } from '../config';
 import { ensureConversation, updateConversation } from '../services/conversations';
 import { newCallInput, startCallWorkflow } from '../services/calls';
+import { concurrencyLimited, tryAcquireCallSlot } from '../services/call-slots';
 import { consumeRateLimit } from '../platform/rate-limit';
 import {
   identityVerified,
@@ -411,6 +412,9 @@ const streamWidgetEvents = operation({
  *   per visitor at a time: 409 `call_in_progress` while their previous voice call is live.
  * - Without them: test mode answers a simulated room whose call runs as a simulated call; live mode is
  *   503 `voice_not_configured`.
+ * - The room's call takes one of the organization's call slots at once (src/services/call-slots.ts
+ *   `tryAcquireCallSlot`): at `max_concurrent_calls`, 429 `concurrency_limit` with `Retry-After`, and
+ *   nothing is created (issue 28).
  */
 function startWidgetVoice(temporal: Client) {
   return operation({
@@ -483,6 +487,10 @@ function startWidgetVoice(temporal: Client) {
           },
         );
         if (livekit) Object.assign(input, { simulation: null, room: { name: callId, participant: visitor } });
+        // A voice room counts against max_concurrent_calls from now: asked once, 429 at the limit (issue 28).
+        const slot = await tryAcquireCallSlot(temporal, { orgId: session.org_id, livemode: session.livemode }, callId);
+        if (!slot.granted) throw concurrencyLimited(slot.limit);
+        Object.assign(input, { slot: 'held', queue_timeout_seconds: undefined });
         const expiresAt = Math.floor(Date.now() / 1000) + VOICE_TOKEN_TTL_S;
         let room = { url: 'wss://simulated.invalid/rooms', token: simulatedRoomToken(callId), simulated: true };
         if (livekit) {

@@ -6,7 +6,7 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
-import { CALL_STATUSES, type CallStatus, type CallWorkflowInput } from '../shared/calls';
+import { CALL_DIRECTIONS, CALL_STATUSES, type CallDirection, type CallStatus, type CallWorkflowInput } from '../shared/calls';
 import { schemaOptions as base, seconds, type WithId } from './store';
 import { toolEntry, toolEntryFields } from './tools';
 import { apiObject, formValuesObject, metadataObject, unix } from './wire';
@@ -38,7 +38,13 @@ const callSchema = new Schema(
     form_json: { type: String, default: null },
     /** A campaign call's form (its definition, JSON), so every turn's prompt lists the fields; null otherwise. */
     form_definition_json: { type: String, default: null },
+    /** `inbound` or `outbound` (src/shared/calls.ts `CallDirection`); null in calls made before issue 28 (outbound). */
+    direction: { type: String, default: null },
+    /** An inbound call: how the number's inbound webhook went, JSON `{status, error?}`; null otherwise. */
+    inbound_webhook_json: { type: String, default: null },
     created: { type: Number, required: true },
+    /** When the call left `queued` (began to dial, or was answered): from then it holds a call slot (ms). */
+    dialed_ms: { type: Number, default: null },
     answered_ms: { type: Number, default: null },
     ended_ms: { type: Number, default: null },
     /** Set when the reconciler recorded the end of a call whose run closed without doing so (ms). */
@@ -120,6 +126,23 @@ const relaySessionSchema = new Schema(
  */
 export const RelaySession = mongoose.model('RelaySession', relaySessionSchema, 'relay_sessions');
 
+const inboundCallSidSchema = new Schema(
+  {
+    /** Twilio's CallSid (`CA…`) of an inbound call. */
+    _id: { type: String, required: true },
+    /** The call made for it (`call_…`). */
+    call_id: { type: String, required: true },
+    created_ms: { type: Number, required: true },
+  },
+  base,
+);
+/**
+ * Inbound calls by CallSid (issue 28): the first incoming-call webhook of a CallSid inserts its call id
+ * (src/services/inbound-calls.ts `inboundCallId`), so a retried webhook finds the same call and status
+ * callbacks, which carry only the CallSid, find the call by `_id` (the one index FerretDB always uses).
+ */
+export const InboundCallSid = mongoose.model('InboundCallSid', inboundCallSidSchema, 'inbound_call_sids');
+
 export type CallDoc = InferSchemaType<typeof callSchema>;
 export type CallTurnDoc = InferSchemaType<typeof callTurnSchema>;
 
@@ -133,20 +156,25 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     contact_id: input.contactId ?? null,
     to: input.to,
     from: input.from,
-    status: 'queued',
-    end_reason: null,
-    transferred_to: null,
+    // A live inbound call rings at Twilio already: its relay handshake needs a live status and the CallSid.
+    status: input.inbound?.providerCallSid && !input.inbound.refusal ? 'ringing' : 'queued',
+    // A refused inbound call says why from the start (the Twilio answer reads it); its workflow records the end.
+    end_reason: input.inbound?.refusal?.reason ?? null,
+    transferred_to: input.inbound?.refusal?.transferTo ?? null,
     simulated: input.simulation !== null,
     max_duration_seconds: input.max_duration_seconds,
     context_json: JSON.stringify(input.context),
     agent_json: JSON.stringify(input.agent),
     metadata_json: JSON.stringify(input.metadata),
     error_message: null,
-    provider_call_sid: null,
+    provider_call_sid: input.inbound?.providerCallSid ?? null,
     bulk_call_id: input.campaign?.bulkCallId ?? null,
     form_json: null,
     form_definition_json: input.campaign ? JSON.stringify(input.campaign.form) : null,
+    direction: input.direction ?? 'outbound',
+    inbound_webhook_json: input.inbound?.webhook ? JSON.stringify(input.inbound.webhook) : null,
     created: input.created,
+    dialed_ms: null,
     answered_ms: null,
     ended_ms: null,
   };
@@ -161,6 +189,9 @@ export const CallObject = apiObject(
     object: z.literal('call'),
     livemode: z.boolean(),
     status: z.enum(CALL_STATUSES),
+    direction: z
+      .enum(CALL_DIRECTIONS)
+      .describe('`outbound`: the assistant dialed `to`; `inbound`: `from` called the number `to` (issue 28).'),
     to: z.string(),
     from: z.string().nullable(),
     agent_id: z.string(),
@@ -177,6 +208,10 @@ export const CallObject = apiObject(
     duration_seconds: z.number().int().nullable(),
     error: z.object({ message: z.string() }).nullable(),
     bulk_call_id: z.string().nullable(),
+    inbound_webhook: z
+      .object({ status: z.enum(['succeeded', 'failed']), error: z.string().optional() })
+      .nullable()
+      .describe("An inbound call: how the number's `inbound_webhook_url` answered (`failed`: the number's agent answered)."),
     form: formValuesObject.nullable().describe("A campaign call's filled form, once the call has ended."),
   }),
 );
@@ -194,6 +229,7 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     livemode: doc.livemode,
     // Written only by the call's workflow, from CALL_STATUSES (the store's field is a plain string).
     status: doc.status as CallStatus,
+    direction: (doc.direction as CallDirection | null) ?? 'outbound', // written from CALL_DIRECTIONS only
     to: doc.to,
     from: doc.from ?? null,
     agent_id: doc.agent_id,
@@ -210,6 +246,7 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     duration_seconds: duration,
     error: doc.error_message ? { message: doc.error_message } : null,
     bulk_call_id: doc.bulk_call_id ?? null,
+    inbound_webhook: doc.inbound_webhook_json ? JSON.parse(doc.inbound_webhook_json) : null,
     /** A campaign call's filled form values (null for other calls, and until the call ends). */
     form: doc.form_json ? (JSON.parse(doc.form_json) as Record<string, string | number | boolean>) : null,
   };

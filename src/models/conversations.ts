@@ -136,6 +136,14 @@ const phoneNumberSchema = new Schema(
     number: { type: String, required: true },
     channels: { type: [String], required: true },
     agent_id: { type: String, default: null },
+    /** Issue 28: where an inbound call asks which agent answers (HTTPS, webhook address rules), or null. */
+    inbound_webhook_url: { type: String, default: null },
+    /** Its signing secret (`whsec_…`), sealed (src/secrets.ts); shown once, when the URL is set. */
+    inbound_webhook_secret: { type: String, default: null },
+    /** How long an inbound call waits for the webhook's answer, ms (null: the default, 3,000). */
+    inbound_webhook_timeout_ms: { type: Number, default: null },
+    /** Where an inbound call goes when every call slot is taken (E.164, `sip:`), or null: "all lines are busy". */
+    overflow_to: { type: String, default: null },
     created: { type: Number, required: true },
   },
   base,
@@ -362,12 +370,28 @@ export const PhoneNumberObject = apiObject(
     number: z.string(),
     channels: z.array(z.enum(NUMBER_CHANNELS)),
     agent_id: z.string().nullable(),
+    inbound_webhook_url: z
+      .string()
+      .nullable()
+      .describe('Asked, for each inbound call, which agent answers it (`call.inbound`); null: `agent_id` answers.'),
+    inbound_webhook_secret: z
+      .string()
+      .optional()
+      .describe('The signing secret of `inbound_webhook_url` requests (`Svc-Signature`); only in the response that set the URL.'),
+    inbound_webhook_timeout_ms: z.number().int().describe("How long an inbound call waits for the webhook's answer."),
+    overflow_to: z
+      .string()
+      .nullable()
+      .describe('Where inbound calls go while every call slot is taken; null: the caller hears that all lines are busy.'),
     created: unix,
   }),
 );
 
-/** The phone number object. */
-export function renderPhoneNumber(doc: WithId<PhoneNumberDoc>): z.output<typeof PhoneNumberObject> {
+/** The phone number object; `newSecret` (just made) is shown once, in the response that set the webhook URL. */
+export function renderPhoneNumber(
+  doc: WithId<PhoneNumberDoc>,
+  newSecret?: string,
+): z.output<typeof PhoneNumberObject> {
   return {
     id: doc._id,
     object: 'phone_number' as const,
@@ -375,9 +399,16 @@ export function renderPhoneNumber(doc: WithId<PhoneNumberDoc>): z.output<typeof 
     number: doc.number,
     channels: doc.channels as NumberChannel[], // written by the API from NUMBER_CHANNELS only
     agent_id: doc.agent_id ?? null,
+    inbound_webhook_url: doc.inbound_webhook_url ?? null,
+    ...(newSecret ? { inbound_webhook_secret: newSecret } : {}),
+    inbound_webhook_timeout_ms: doc.inbound_webhook_timeout_ms ?? DEFAULT_INBOUND_WEBHOOK_TIMEOUT_MS,
+    overflow_to: doc.overflow_to ?? null,
     created: doc.created,
   };
 }
+
+/** Default of a number's `inbound_webhook_timeout_ms` (issue 28). */
+export const DEFAULT_INBOUND_WEBHOOK_TIMEOUT_MS = 3_000;
 
 /** The `message_template` object as the API answers it (the OpenAPI component `MessageTemplate`). */
 export const MessageTemplateObject = apiObject(

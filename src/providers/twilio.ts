@@ -46,3 +46,15 @@ export function client() {
     : new twilio.RequestClient({ timeout: cfg.twilioTimeoutMs });
   return twilio(cfg.twilioAccountSid, cfg.twilioAuthToken, { httpClient });
 }
+
+/**
+ * Adds `<Dial>` to `to` to a TwiML response: an E.164 number, a `sip:` URI or a `client:` identity
+ * (https://www.twilio.com/docs/voice/twiml/dial). Used to transfer a call and to forward an inbound call
+ * to its number's `overflow_to`.
+ */
+export function dialTo(response: twilio.twiml.VoiceResponse, to: string): void {
+  const dial = response.dial();
+  if (to.startsWith('sip:')) dial.sip(to);
+  else if (to.startsWith('client:')) dial.client(to.slice('client:'.length));
+  else dial.number(to);
+}

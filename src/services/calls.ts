@@ -23,6 +23,7 @@ import {
   type Simulation,
 } from '../shared/calls';
 import { idTime } from '../shared/ids';
+import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
 import type { FormDefinition } from '../shared/forms';
 import { callSystemPrompt, type AssistantAgent, type ChatMessage } from '../shared/assistant';
 import { addLogContext } from '../logger';
@@ -36,6 +37,8 @@ export const DEFAULT_CALLER_SCRIPT = [
 ];
 /** Default and bounds of `max_duration_seconds` (seconds; 4 hours at most). */
 export const MAX_DURATION = { default: 1800, min: 1, max: 14_400 };
+/** Default and bounds of `queue_timeout_seconds` (seconds a call may wait for a call slot; 1 hour at most). */
+export const QUEUE_TIMEOUT = { default: DEFAULT_QUEUE_TIMEOUT_SECONDS, min: 1, max: 3600 };
 
 /** What a starter asks for, already validated (`POST /v1/calls`'s body, or a campaign's contact). */
 export interface CallRequest {
@@ -50,6 +53,8 @@ export interface CallRequest {
   max_duration_seconds?: number;
   /** The contact called (`cont_…`), already resolved by the starter (src/services/contacts.ts `resolveCallContact`). */
   contact_id?: string | null;
+  /** Seconds the call may wait for a call slot (default `QUEUE_TIMEOUT.default`). */
+  queue_timeout_seconds?: number;
 }
 
 /**
@@ -96,6 +101,10 @@ export function newCallInput(
     max_duration_seconds: request.max_duration_seconds ?? MAX_DURATION.default,
     created: Math.floor(idTime(callId) / 1000),
     turn_deadline_ms: config().callTurnDeadlineMs,
+    direction: 'outbound',
+    // Waits in the organization's line for a call slot (src/shared/call-slots.ts) before it dials.
+    slot: 'queue',
+    queue_timeout_seconds: request.queue_timeout_seconds ?? QUEUE_TIMEOUT.default,
   };
 }
 
@@ -138,7 +147,10 @@ export function maskNumber(e164: string): string {
  * Temporal markdown): `Call +1415…23 → Demo Assistant, test`.
  */
 export function callSummary(input: CallWorkflowInput): string {
-  return `Call ${maskNumber(input.to)} → ${oneLine(input.agent.name, 60)}, ${input.livemode ? 'live' : 'test'}`;
+  const mode = input.livemode ? 'live' : 'test';
+  if (input.direction === 'inbound')
+    return `Inbound call ${maskNumber(input.from ?? 'unknown')} → ${oneLine(input.agent.name, 60)}, ${mode}`;
+  return `Call ${maskNumber(input.to)} → ${oneLine(input.agent.name, 60)}, ${mode}`;
 }
 
 /**
@@ -147,7 +159,7 @@ export function callSummary(input: CallWorkflowInput): string {
  */
 export function callDetails(input: CallWorkflowInput): string {
   const lines = [
-    `**To** ${input.to}${input.from ? ` · **From** ${input.from}` : ''} · ${input.livemode ? 'live' : 'test'} mode`,
+    `**To** ${input.to}${input.from ? ` · **From** ${input.from}` : ''} · ${input.direction ?? 'outbound'} · ${input.livemode ? 'live' : 'test'} mode`,
     `**Agent** ${oneLine(input.agent.name, 60)} (\`${input.agent.id}\`)${input.agent.model ? ` · model ${oneLine(input.agent.model, 60)}` : ''}`,
   ];
   const metadata = Object.entries(input.metadata);
@@ -203,7 +215,7 @@ export async function callConversation(callId: string): Promise<ChatMessage[]> {
       role: 'system',
       content: callSystemPrompt({
         agent,
-        to: call.to,
+        ...(call.direction === 'inbound' ? { to: call.from ?? 'an unknown caller', inbound: true } : { to: call.to }),
         context: JSON.parse(call.context_json ?? '{}'),
         form: call.form_definition_json ? (JSON.parse(call.form_definition_json) as FormDefinition) : null,
       }),

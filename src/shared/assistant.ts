@@ -84,14 +84,17 @@ export interface AssistantAgent {
  */
 export function callSystemPrompt(input: {
   agent: AssistantAgent;
+  /** Whom the call is with: the number dialed, or an inbound call's caller. */
   to: string;
   context: Record<string, unknown>;
   form?: FormDefinition | null;
+  /** An inbound call (issue 28): the assistant answers `to`'s call instead of having placed it. */
+  inbound?: boolean;
 }): string {
   const parts = [
     input.agent.instructions.trim(),
     '',
-    `You are "${input.agent.name}", speaking on a phone call with ${input.to}. Your words are read aloud: ` +
+    `You are "${input.agent.name}", ${input.inbound ? 'answering a phone call from' : 'speaking on a phone call with'} ${input.to}. Your words are read aloud: ` +
       'answer in one to three short sentences, no lists or markup.',
     'Call the tool end_call when the conversation is over (after saying goodbye), and transfer_call when the ' +
       'caller asks for a person or you cannot help.',

@@ -24,7 +24,40 @@ export type EndReason =
   | 'busy'
   | 'no_answer'
   | 'dial_failed'
-  | 'error';
+  | 'error'
+  /** Outbound: no call slot freed within `queue_timeout_seconds` (status `failed`; issue 28). */
+  | 'queue_timeout'
+  /** Inbound: every slot taken; the caller heard "all lines are busy" (`busy`) or went to `overflow_to` (`transferred`). */
+  | 'concurrency_limit'
+  /** Inbound: the number's inbound webhook answered `reject: true` (status `canceled`). */
+  | 'rejected';
+
+/** Who called whom: `outbound` (we dialed, `POST /v1/calls`, campaigns, browser voice) or `inbound` (issue 28). */
+export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
+export type CallDirection = (typeof CALL_DIRECTIONS)[number];
+
+/**
+ * How the number's inbound webhook went (recorded on the call as `inbound_webhook`): `succeeded` (its
+ * answer was used), else `failed` with why (`timeout`, a non-2xx status, an invalid body, an unknown
+ * agent): the number's own agent answered.
+ */
+export interface InboundWebhookResult {
+  status: 'succeeded' | 'failed';
+  error?: string;
+}
+
+/** An inbound call's own facts (issue 28): the provider's call, the webhook's outcome, a refusal. */
+export interface InboundCall {
+  /** Twilio's CallSid (`CA…`); null for a simulated call. */
+  providerCallSid: string | null;
+  /** The number's inbound webhook, when it has one. */
+  webhook?: InboundWebhookResult | null;
+  /**
+   * Set when the call is refused before any conversation (every slot taken, or the webhook's `reject`):
+   * how it ends; a transfer to the number's `overflow_to` carries `transferTo`.
+   */
+  refusal?: { status: CallStatus; reason: EndReason; transferTo?: string } | null;
+}
 
 /** Outcome of dialing: what the far end did. */
 export type DialOutcome = 'answered' | 'busy' | 'no_answer' | 'failed';
@@ -94,6 +127,19 @@ export interface CallWorkflowInput {
    * with the `fill_form` tool.
    */
   campaign?: CallCampaign;
+  /** `inbound` or `outbound`; absent in calls started before issue 28 (all outbound). */
+  direction?: CallDirection;
+  /** Set on an inbound call only. */
+  inbound?: InboundCall;
+  /**
+   * How the call counts against `max_concurrent_calls` (src/shared/call-slots.ts): `queue` — the
+   * workflow asks for a slot and waits in line before dialing (outbound); `held` — the API took one
+   * before starting the call (inbound, browser voice). Either way the workflow frees it when the end is
+   * recorded. Absent: not counted (calls started before issue 28, and refused inbound calls).
+   */
+  slot?: 'queue' | 'held';
+  /** With `slot: 'queue'`: how long the call may wait for a slot, seconds from `created` (default 600). */
+  queue_timeout_seconds?: number;
 }
 
 /** The LiveKit room of a browser voice call. */

@@ -24,6 +24,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type * as callActivities from '../activities/calls';
+import type * as slotActivities from '../activities/call-slots';
 import type * as telephonyActivities from '../activities/telephony';
 import type * as voiceRoomActivities from '../activities/voice-room';
 import {
@@ -35,6 +36,7 @@ import {
   type ToolCall,
 } from '../shared/assistant';
 import { callFinishedSignal } from '../shared/bulk-calls';
+import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
 import {
   CALL_NOT_LIVE,
   CALL_NOT_TRANSFERABLE,
@@ -71,6 +73,12 @@ import { CHANNEL_TOOLS, type CustomTool, type ToolCallRecord } from '../shared/t
 const store = proxyActivities<typeof callActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
+});
+
+/** Taking and freeing the call's slot (src/shared/call-slots.ts): retried until they succeed. */
+const slots = proxyActivities<typeof slotActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds' },
 });
 
 /**
@@ -187,6 +195,8 @@ export class CallSession {
   private customTools: Promise<CustomTool[]> | null = null;
   /** The keys of this run's tool calls (`tc_…`). */
   private readonly toolCallKey = toolCallKeys();
+  /** An outbound call waiting in line: its slot is granted (`slotGranted` signal). */
+  private slotGranted = false;
 
   /** @param input everything fixed at creation, and for a continued run where the last one stopped */
   constructor(private readonly input: CallWorkflowInput) {
@@ -207,7 +217,9 @@ export class CallSession {
             role: 'system',
             content: callSystemPrompt({
               agent: input.agent,
-              to: input.to,
+              ...(input.direction === 'inbound'
+                ? { to: input.from ?? 'an unknown caller', inbound: true }
+                : { to: input.to }),
               context: input.context,
               form: input.campaign?.form,
             }),
@@ -319,6 +331,11 @@ export class CallSession {
       this.requestStop({ status: 'completed', reason: 'caller_hung_up' });
   }
 
+  /** Signal `slotGranted`: the organization's call slots granted this call one (src/workflows/call-slots.ts). */
+  onSlotGranted(): void {
+    this.slotGranted = true;
+  }
+
   // Phases, in the order the workflow runs them.
 
   /**
@@ -351,16 +368,63 @@ export class CallSession {
    */
   async ring(): Promise<void> {
     await localStore.ensureCallRecord(this.input);
-    const { outcome, error } = await this.dial();
+    const refusal = this.input.inbound?.refusal;
+    if (refusal) {
+      // Refused before any conversation (src/services/inbound-calls.ts): only the end is recorded.
+      this.stop = { status: refusal.status, reason: refusal.reason, transferTo: refusal.transferTo };
+      return;
+    }
+    if (!(await this.waitForSlot())) return;
+    const { outcome, error } = this.input.inbound ? { outcome: 'answered' as const } : await this.dial();
     if (outcome === 'answered' && this.stop === null) {
       this.answeredMs = Date.now();
-      await this.transition('in_progress', { answered_ms: this.answeredMs }, ['call.started']);
+      if (this.input.inbound) this.providerCallSid = this.input.inbound.providerCallSid;
+      await this.transition(
+        'in_progress',
+        { answered_ms: this.answeredMs, ...this.dialed() },
+        ['call.started'],
+      );
       // Answered and already hung up (Twilio's `completed` before or without `in-progress`).
       if (rank(this.telephonyStatus?.status) === 3) this.requestStop({ status: 'completed', reason: 'caller_hung_up' });
     } else if (this.stop === null) {
       const [status, reason] = UNANSWERED[outcome] ?? ['failed', 'dial_failed'];
       this.stop = { status, reason, error };
     }
+  }
+
+  /**
+   * An outbound call (`slot: 'queue'`) waits in its organization's line for a slot, `queued` meanwhile,
+   * at most `queue_timeout_seconds` from its creation (then `failed`, `queue_timeout`). A call ended
+   * through the API while waiting is `canceled`. Other calls go on at once.
+   * @returns true when the call may dial
+   */
+  private async waitForSlot(): Promise<boolean> {
+    const { input } = this;
+    if (input.slot !== 'queue') return true;
+    await slots.requestCallSlot.executeWithOptions({ summary: 'wait for a call slot' }, [
+      { orgId: input.orgId, livemode: input.livemode, callId: input.callId },
+    ]);
+    const timeoutS = input.queue_timeout_seconds ?? DEFAULT_QUEUE_TIMEOUT_SECONDS;
+    const leftMs = Math.max(1, input.created * 1000 + timeoutS * 1000 - Date.now());
+    await condition(() => this.slotGranted || this.stop !== null, leftMs);
+    if (this.stop !== null) return false;
+    if (!this.slotGranted) {
+      this.stop = {
+        status: 'failed',
+        reason: 'queue_timeout',
+        error: `No call slot freed within ${timeoutS} s (max_concurrent_calls reached).`,
+      };
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * `dialed_ms` for the transition that takes the call out of `queued` (when it began to count against
+   * the limit); nothing afterwards, nor for calls started before issue 28 (no `direction`).
+   */
+  private dialed(): { dialed_ms?: number } {
+    return this.status === 'queued' && this.input.direction ? { dialed_ms: Date.now() } : {};
   }
 
   /** The dial, in the cancellable conversation scope: a stop while ringing is `canceled`, an error `failed`. */
@@ -378,17 +442,17 @@ export class CallSession {
     if (input.simulation) {
       // A phone that answers at once (ring_seconds 0) goes straight to in_progress in one write.
       if (input.simulation.ring_seconds > 0 || input.simulation.outcome !== 'answered')
-        await this.transition('ringing', {}, []);
+        await this.transition('ringing', this.dialed(), []);
       if (input.simulation.ring_seconds > 0) await sleep(input.simulation.ring_seconds * 1000);
       return input.simulation.outcome;
     }
     if (input.room) {
       // Rings until the visitor is in the room (the assistant's attendance signals `in-progress`).
-      await this.transition('ringing', {}, []);
+      await this.transition('ringing', this.dialed(), []);
     } else {
       const placed = await telephony.placeCall({ callId: input.callId, to: input.to, from: input.from });
       this.providerCallSid = placed.providerCallSid;
-      await this.transition('ringing', { provider_call_sid: this.providerCallSid }, []);
+      await this.transition('ringing', { provider_call_sid: this.providerCallSid, ...this.dialed() }, []);
     }
     const decided = await condition(() => rank(this.telephonyStatus?.status) >= 2, LIVE_RING_TIMEOUT_MS);
     return !decided ? 'no_answer' : liveOutcome(this.telephonySeen);
@@ -468,6 +532,10 @@ export class CallSession {
         events,
       );
       this.finished = true;
+      if (this.input.slot)
+        await slots.releaseCallSlot.executeWithOptions({ summary: 'free the call slot' }, [
+          { orgId: this.input.orgId, livemode: this.input.livemode, callId: this.input.callId },
+        ]);
       if (this.input.campaign) await this.reportToCampaign(this.input.campaign.bulkCallId, final);
       return this.state();
     });

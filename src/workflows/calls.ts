@@ -41,6 +41,7 @@ import {
   type CallWorkflowInput,
   type TransferRequest,
 } from '../shared/calls';
+import { slotGrantedSignal } from '../shared/call-slots';
 import { CallSession } from './call-session';
 
 /**
@@ -64,6 +65,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     validator: (request: { utterance: number }) => call.validateAnswer(request),
   });
   setHandler(telephonyStatusSignal, (status) => call.onTelephonyStatus(status));
+  setHandler(slotGrantedSignal, () => call.onSlotGranted());
 
   // Ring (a browser room is attended from the start), talk, then continue as new or finish.
   call.attendRoom();

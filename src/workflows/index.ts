@@ -4,3 +4,4 @@ export { callReconcilerWorkflow } from './calls-reconciler';
 export { webhookDeliveryWorkflow } from './webhooks';
 export { conversationWorkflow } from './conversations';
 export { bulkCallWorkflow } from './bulk-calls';
+export { callSlotsWorkflow } from './call-slots';

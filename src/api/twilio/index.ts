@@ -9,6 +9,15 @@
  *   progress and the CallSid is the call's.
  * - `POST /twilio/status/{call id}`: status callbacks (`CallStatus`, `CallSid`), signalled to the call's
  *   workflow (`telephonyStatus`), which ranks them (they arrive out of order) and ignores another SID's.
+ * - `POST /twilio/voice/inbound` (issue 28; the Voice URL of the organization's Twilio numbers): an
+ *   incoming call to a number connected with `voice` is answered by the assistant
+ *   (src/services/inbound-calls.ts) with the same `<Connect><ConversationRelay>` as an outbound call, its
+ *   `action` being `POST /twilio/voice/{call id}/ended`, which tells the workflow the session is over.
+ *   An unknown number, one without `voice`, or no agent: a short spoken line and `<Hangup/>`, nothing
+ *   created. Refused calls: `<Reject/>` (the webhook's `reject`), `<Dial>` to `overflow_to`, or the
+ *   "all lines are busy" line. The same CallSid twice is one call, answered from its record.
+ * - `POST /twilio/status/inbound`: the numbers' status callback (optional; the `action` above already
+ *   reports the end): signalled like an outbound call's, the call found by its CallSid.
  * - WebSocket `/twilio/relay/{call id}?sid={CallSid}`: ConversationRelay (Twilio does speech-to-text and
  *   text-to-speech; https://www.twilio.com/docs/voice/conversationrelay/websocket-messages). Each final
  *   `prompt` becomes a `callerSaid` Workflow Update; DTMF digits are batched into one utterance. The
@@ -30,7 +39,17 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { config } from '../../config';
-import { Call, RelaySession } from '../../models/calls';
+import { Call, RelaySession, type CallDoc } from '../../models/calls';
+import { numberRouteKey, PhoneNumber } from '../../models/conversations';
+import type { WithId } from '../../models/store';
+import { dialTo } from '../../providers/twilio';
+import {
+  ALL_LINES_BUSY_LINE,
+  callIdOfCallSid,
+  inboundCallId,
+  NUMBER_UNAVAILABLE_LINE,
+  startInboundCall,
+} from '../../services/inbound-calls';
 import { isDuplicateKey } from '../../models/store';
 import { ApiError } from '../../errors';
 import { logger } from '../../logger';
@@ -47,6 +66,9 @@ import { voiceTurns } from '../../voice/turns';
 import { sealSecret } from '../../secrets';
 import { operation, operationsRouter } from '../operations';
 import { twilioMessagingRouter } from './messaging';
+
+/** An E.164 number. */
+const isE164 = (n: string) => /^\+[1-9]\d{6,14}$/.test(n);
 
 const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
 /** Largest ConversationRelay frame accepted (bytes); Twilio's are far smaller. */
@@ -94,7 +116,15 @@ export function twilioRouter(temporal: Client): Router {
     next();
   });
   router.use('/messaging', twilioMessagingRouter(temporal));
-  router.use(operationsRouter('/twilio', [twilioVoice, twilioCallStatus(temporal)]));
+  router.use(
+    operationsRouter('/twilio', [
+      twilioInboundCall(temporal),
+      twilioInboundStatus(temporal),
+      twilioRelayEnded(temporal),
+      twilioVoice,
+      twilioCallStatus(temporal),
+    ]),
+  );
   return router;
 }
 
@@ -114,18 +144,151 @@ const twilioVoice = operation({
     const response = new twilio.twiml.VoiceResponse();
     if (!call || !liveStatuses.includes(call.status) || !callSid || call.provider_call_sid !== callSid) {
       response.hangup();
-    } else {
-      // The agent as the call was placed (its snapshot): an edit since never changes a call in flight.
-      const agent = JSON.parse(call.agent_json ?? 'null') as AgentSnapshot | null;
-      const connect = response.connect();
-      connect.conversationRelay({
-        url: publicUrl(`/twilio/relay/${call._id}?sid=${encodeURIComponent(callSid)}`, true),
-        ...(agent?.first_message ? { welcomeGreeting: agent.first_message } : {}),
-      });
-    }
+    } else connectRelay(response, call, callSid);
     res.type('text/xml').send(response.toString());
   },
 });
+
+/**
+ * `<Connect><ConversationRelay>` to our WebSocket for `call` (its URL carries the CallSid, so the
+ * handshake's signature is bound to it), the agent's `first_message` as the welcome greeting (the agent
+ * as the call was created: an edit since never changes a call in flight). An inbound call's `<Connect>`
+ * reports the session's end to `/twilio/voice/{id}/ended` (no status callback is set up for it).
+ */
+function connectRelay(response: twilio.twiml.VoiceResponse, call: WithId<CallDoc>, callSid: string): void {
+  const agent = JSON.parse(call.agent_json ?? 'null') as AgentSnapshot | null;
+  const connect = response.connect(
+    call.direction === 'inbound' ? { action: publicUrl(`/twilio/voice/${call._id}/ended`), method: 'POST' } : {},
+  );
+  connect.conversationRelay({
+    url: publicUrl(`/twilio/relay/${call._id}?sid=${encodeURIComponent(callSid)}`, true),
+    ...(agent?.first_message ? { welcomeGreeting: agent.first_message } : {}),
+  });
+}
+
+/**
+ * `POST /twilio/voice/inbound` (form: `CallSid`, `From`, `To`) → TwiML: the assistant answers a call to one
+ * of the organization's live numbers connected with `voice` (src/services/inbound-calls.ts), or a short
+ * line and `<Hangup/>` when the number takes no calls. Retried with the same CallSid: the same call.
+ */
+const twilioInboundCall = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/twilio/voice/inbound',
+    operationId: 'twilioInboundCall',
+    tag,
+    summary: 'An incoming call to a connected number',
+    description:
+      'Set as the Voice URL of the numbers connected with `voice`: the assistant answers (ConversationRelay), or the call is refused, forwarded to `overflow_to` or told all lines are busy.',
+    twilioForm: {
+      CallSid: "The call's SID at Twilio (CA…).",
+      From: 'The caller (E.164).',
+      To: 'The number called (E.164).',
+    },
+    content: { 'text/xml': { schema: { type: 'string' } } },
+    handler: async (req, res) => {
+      const body = (req.body ?? {}) as Record<string, string>;
+      const callSid = String(body.CallSid ?? '');
+      const from = String(body.From ?? '');
+      const to = String(body.To ?? '');
+      const response = new twilio.twiml.VoiceResponse();
+      const number = /^CA[0-9a-f]{32}$/i.test(callSid)
+        ? await PhoneNumber.findOne({ route_key: numberRouteKey('', true, to) }).lean()
+        : null;
+      const call =
+        number?.channels.includes('voice') && isE164(from)
+          ? await startInboundCall(temporal, {
+              tenant: { orgId: number.org_id, livemode: true },
+              callId: await inboundCallId(callSid),
+              from,
+              to,
+              number,
+              providerCallSid: callSid,
+            })
+          : null;
+      if (!call) {
+        response.say(NUMBER_UNAVAILABLE_LINE);
+        response.hangup();
+      } else inboundTwiml(response, call, callSid);
+      res.type('text/xml').send(response.toString());
+    },
+  });
+
+/**
+ * The TwiML that answers inbound `call` as it stands: connected while live, else its refusal (written
+ * with its first document, before its workflow records the end): `<Reject/>` for the webhook's `reject`,
+ * `<Dial>` to `overflow_to`, or "all lines are busy"; `<Hangup/>` for a call that is over.
+ */
+function inboundTwiml(response: twilio.twiml.VoiceResponse, call: WithId<CallDoc>, callSid: string): void {
+  if (liveStatuses.includes(call.status) && call.provider_call_sid === callSid) connectRelay(response, call, callSid);
+  else if (call.end_reason === 'rejected') response.reject();
+  else if (call.end_reason === 'concurrency_limit' && call.transferred_to) dialTo(response, call.transferred_to);
+  else if (call.end_reason === 'concurrency_limit') {
+    response.say(ALL_LINES_BUSY_LINE);
+    response.hangup();
+  } else response.hangup();
+}
+
+/**
+ * `POST /twilio/voice/{id}/ended` (form: `CallSid`, `CallStatus`): the `action` of an inbound call's
+ * `<Connect>`, requested when its ConversationRelay session ends (the caller hung up, or we ended it).
+ * Signalled to the call's workflow as `completed` (the call is over either way) → `<Hangup/>`.
+ */
+const twilioRelayEnded = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/twilio/voice/{callId}/ended',
+    operationId: 'twilioRelayEnded',
+    tag,
+    summary: "An inbound call's ConversationRelay session ended",
+    twilioForm: {
+      CallSid: "The call's SID at Twilio.",
+      CallStatus: 'in-progress (we ended the session) or completed (the caller hung up).',
+    },
+    content: { 'text/xml': { schema: { type: 'string' } } },
+    handler: async (req, res) => {
+      const body = (req.body ?? {}) as Record<string, string>;
+      await signalStatus(temporal, String(req.params.callId), {
+        status: 'completed',
+        providerCallSid: body.CallSid || undefined,
+      });
+      const response = new twilio.twiml.VoiceResponse();
+      response.hangup();
+      res.type('text/xml').send(response.toString());
+    },
+  });
+
+/** `POST /twilio/status/inbound` (form: `CallStatus`, `CallSid`) → 204: an inbound call's status callback. */
+const twilioInboundStatus = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/twilio/status/inbound',
+    operationId: 'twilioInboundStatus',
+    tag,
+    summary: "An inbound call's status callback",
+    twilioForm: {
+      CallSid: "The call's SID at Twilio.",
+      CallStatus: 'ringing, in-progress, completed, busy, no-answer, failed or canceled.',
+    },
+    okStatus: '204',
+    handler: async (req, res) => {
+      const body = (req.body ?? {}) as Record<string, string>;
+      const status = body.CallStatus as TelephonyStatus['status'];
+      const callId = body.CallSid ? await callIdOfCallSid(body.CallSid) : null;
+      if (callId && status in TELEPHONY_STATUS_RANK)
+        await signalStatus(temporal, callId, { status, providerCallSid: body.CallSid });
+      res.status(204).end();
+    },
+  });
+
+/** Signals a provider status to the call's workflow; a call that is over (no run) ignores it. */
+async function signalStatus(temporal: Client, callId: string, status: TelephonyStatus): Promise<void> {
+  try {
+    await temporal.workflow.getHandle(callWorkflowId(callId)).signal(telephonyStatusSignal, status);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err; // a late callback for a call that is over
+  }
+}
 
 /** `POST /twilio/status/{id}` (form: `CallStatus`, `CallSid`) → 204; signals the call's workflow. */
 const twilioCallStatus = (temporal: Client) =>
@@ -144,15 +307,8 @@ const twilioCallStatus = (temporal: Client) =>
       const callId = String(req.params.callId);
       const body = (req.body ?? {}) as Record<string, string>;
       const status = body.CallStatus as TelephonyStatus['status'];
-      if (status in TELEPHONY_STATUS_RANK) {
-        try {
-          await temporal.workflow
-            .getHandle(callWorkflowId(callId))
-            .signal(telephonyStatusSignal, { status, providerCallSid: body.CallSid || undefined });
-        } catch (err) {
-          if (!(err instanceof WorkflowNotFoundError)) throw err; // a late callback for a call that is over
-        }
-      }
+      if (status in TELEPHONY_STATUS_RANK)
+        await signalStatus(temporal, callId, { status, providerCallSid: body.CallSid || undefined });
       res.status(204).end();
     },
   });

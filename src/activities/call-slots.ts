@@ -1,0 +1,52 @@
+/**
+ * Activities of the call slots (issue 28, item 5; src/shared/call-slots.ts): a call's workflow asks for
+ * and frees its slot through them (workflow code cannot signal-with-start), and the semaphore audits its
+ * holders. Each uses the worker's Temporal client (`Context.current().client`).
+ */
+import { Context } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { CALL_SLOTS_START_GRACE_MS, type SlotHolder } from '../shared/call-slots';
+import { releaseCallSlot as release, requestCallSlot as request } from '../services/call-slots';
+
+/** Which call, of which organization and mode. */
+export interface CallSlotTarget {
+  orgId: string;
+  livemode: boolean;
+  callId: string;
+}
+
+/**
+ * Puts the call in line for a slot of its organization and mode (starting the semaphore if needed); the
+ * grant comes as the `slotGranted` signal. Retried safely: asking twice changes nothing.
+ */
+export async function requestCallSlot(target: CallSlotTarget): Promise<void> {
+  await request(Context.current().client, target, target.callId);
+}
+
+/** Frees the call's slot, or its place in line. Retried safely: freeing twice changes nothing. */
+export async function releaseCallSlot(target: CallSlotTarget): Promise<void> {
+  await release(Context.current().client, target, target.callId);
+}
+
+/**
+ * The holders whose call's workflow does not run: closed (it ended without freeing its slot: terminated,
+ * timed out) or, `CALL_SLOTS_START_GRACE_MS` after the grant, never started (an API process died between
+ * taking the slot and starting the call). A continued call (continue-as-new) runs: its slot stays.
+ * @param input.holders the semaphore's holders with the time of their grant (epoch ms)
+ * @returns their call ids
+ */
+export async function endedCalls(input: { holders: SlotHolder[] }): Promise<string[]> {
+  const client = Context.current().client;
+  const gone: string[] = [];
+  for (const { callId, sinceMs } of input.holders) {
+    try {
+      const run = await client.workflow.getHandle(callId).describe();
+      if (run.status.name !== 'RUNNING') gone.push(callId);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      if (Date.now() - sinceMs > CALL_SLOTS_START_GRACE_MS) gone.push(callId);
+    }
+    Context.current().heartbeat();
+  }
+  return gone;
+}

@@ -1,0 +1,120 @@
+/**
+ * Taking and freeing call slots from Node (the API and the activities): the organization's
+ * `callSlotsWorkflow` (src/workflows/call-slots.ts, contract src/shared/call-slots.ts) is started by the
+ * first request, with signal-with-start (an outbound call that waits) or update-with-start (an inbound or
+ * browser voice call that asks once), so no separate step creates it. Every request carries the limit
+ * read from the store now (src/services/limits.ts), so a changed `max_concurrent_calls` reaches the
+ * semaphore with the next request even when the operator's notice did not.
+ */
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import { config } from '../config';
+import { ApiError } from '../errors';
+import { searchAttributeKeys } from '../platform/temporal';
+import {
+  acquireSlotSignal,
+  CALL_SLOTS_WORKFLOW,
+  callSlotsWorkflowId,
+  limitChangedSignal,
+  releaseSlotSignal,
+  tryAcquireSlotUpdate,
+  type CallSlotsWorkflow,
+  type SlotAnswer,
+} from '../shared/call-slots';
+import { orgCallLimit } from './limits';
+
+/** An organization in one mode. */
+export interface Tenant {
+  orgId: string;
+  livemode: boolean;
+}
+
+/** How the semaphore's run is started when it does not run yet (id, queue, input, what the Web UI shows). */
+function startOptions(tenant: Tenant, limit: number) {
+  return {
+    workflowId: callSlotsWorkflowId(tenant.orgId, tenant.livemode),
+    taskQueue: config().taskQueue,
+    args: [{ orgId: tenant.orgId, livemode: tenant.livemode, limit }] as Parameters<CallSlotsWorkflow>,
+    staticSummary: `Call slots of ${tenant.orgId}, ${tenant.livemode ? 'live' : 'test'}`,
+    staticDetails: `- At most \`max_concurrent_calls\` calls at once; outbound calls wait here in order (issue 28).`,
+    typedSearchAttributes: [
+      { key: searchAttributeKeys.OrgId, value: tenant.orgId },
+      { key: searchAttributeKeys.Livemode, value: tenant.livemode },
+    ],
+  };
+}
+
+/**
+ * Puts an outbound call in line for a slot (signal-with-start `acquireSlot`): it is granted by the
+ * `slotGranted` signal to the call's workflow, at once when a slot is free. Idempotent per call id.
+ * @throws what the Temporal client throws (the activity calling it is retried)
+ */
+export async function requestCallSlot(temporal: Client, tenant: Tenant, callId: string): Promise<void> {
+  const limit = await orgCallLimit(tenant);
+  await temporal.workflow.signalWithStart<CallSlotsWorkflow, [{ callId: string; limit: number }]>(
+    CALL_SLOTS_WORKFLOW,
+    { ...startOptions(tenant, limit), signal: acquireSlotSignal, signalArgs: [{ callId, limit }] },
+  );
+}
+
+/**
+ * Asks once for a slot for an inbound or browser voice call (update-with-start `tryAcquireSlot`):
+ * granted when a slot is free and no outbound call waits. Idempotent per call id (a call that holds one
+ * is granted again). The caller must start the call's workflow soon after a grant: a holder whose workflow
+ * never starts is freed by the semaphore's audit after `CALL_SLOTS_START_GRACE_MS`.
+ * @returns whether the call holds a slot, and how many are taken of how many
+ */
+export async function tryAcquireCallSlot(temporal: Client, tenant: Tenant, callId: string): Promise<SlotAnswer> {
+  const limit = await orgCallLimit(tenant);
+  return await temporal.workflow.executeUpdateWithStart(tryAcquireSlotUpdate, {
+    args: [{ callId, limit }],
+    startWorkflowOperation: new WithStartWorkflowOperation<CallSlotsWorkflow>(CALL_SLOTS_WORKFLOW, {
+      ...startOptions(tenant, limit),
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    }),
+  });
+}
+
+/** Frees the call's slot (or its place in line). A semaphore that does not run holds nothing: nothing to do. */
+export async function releaseCallSlot(temporal: Client, tenant: Tenant, callId: string): Promise<void> {
+  try {
+    await temporal.workflow
+      .getHandle(callSlotsWorkflowId(tenant.orgId, tenant.livemode))
+      .signal(releaseSlotSignal, { callId });
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+}
+
+/**
+ * Tells the semaphore that the operator changed the limit (svcctl), so a raise grants waiting calls at
+ * once. A semaphore that does not run reads the limit when it starts: nothing to do.
+ */
+export async function announceCallLimit(temporal: Client, tenant: Tenant, limit: number): Promise<void> {
+  try {
+    await temporal.workflow
+      .getHandle(callSlotsWorkflowId(tenant.orgId, tenant.livemode))
+      .signal(limitChangedSignal, { limit });
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+}
+
+/** Seconds a refused browser voice call is told to wait (`Retry-After`): calls last minutes, slots free often. */
+export const CONCURRENCY_RETRY_AFTER_S = 15;
+
+/**
+ * 429 `concurrency_limit` (`rate_limit_error`, with `Retry-After`): every call slot is taken. Not kept as
+ * an Idempotency-Key's result, so the same request may be retried.
+ * @param limit the organization's `max_concurrent_calls`
+ */
+export function concurrencyLimited(limit: number): ApiError {
+  return new ApiError(
+    429,
+    'rate_limit_error',
+    'concurrency_limit',
+    `All ${limit} of this organization's concurrent calls (max_concurrent_calls) are in use; retry after Retry-After seconds.`,
+    undefined,
+    { 'Retry-After': String(CONCURRENCY_RETRY_AFTER_S) },
+  );
+}

@@ -1,0 +1,105 @@
+/**
+ * The call-slots domain's contract (issue 28, item 5): an organization's `max_concurrent_calls` per mode,
+ * held by one `callSlotsWorkflow` per organization and mode, a counting semaphore in the shape of the
+ * Temporal samples' `mutex` (a long-lived workflow that grants by signalling the requester back).
+ *
+ * - A call holds one slot from dialing (or answering) until its end is recorded, whatever its direction
+ *   or channel. Outbound calls wait for one in the semaphore's queue, first come first served
+ *   (`acquireSlotSignal`, granted by `slotGrantedSignal` to the call's workflow); inbound calls and
+ *   browser voice calls ask once and are refused at the limit (`tryAcquireSlotUpdate`, from the API).
+ * - The count lives in Temporal's history, so it holds across any number of API and worker processes
+ *   and through worker crashes; a slot is freed by the call's workflow when its end is recorded
+ *   (`releaseSlotSignal`), and one whose call's workflow closed without doing so (terminated by an
+ *   operator, or an API process that crashed between taking a slot and starting the call) is found by the
+ *   semaphore's own audit (`CALL_SLOTS_AUDIT_MS`), never leaked.
+ *
+ * Bundle-safe: imports only `@temporalio/workflow` definition helpers.
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+
+/** Workflow type name of the semaphore (recorded histories depend on it). */
+export const CALL_SLOTS_WORKFLOW = 'callSlotsWorkflow';
+
+/** The semaphore's workflow id: one per organization and mode (`call-slots:org_…:live`). */
+export const callSlotsWorkflowId = (orgId: string, livemode: boolean): string =>
+  `call-slots:${orgId}:${livemode ? 'live' : 'test'}`;
+
+/** A call holding a slot: since when (epoch ms, workflow time of the grant). */
+export interface SlotHolder {
+  callId: string;
+  sinceMs: number;
+}
+
+/** A call waiting for a slot: since when (epoch ms). */
+export interface SlotWaiter {
+  callId: string;
+  sinceMs: number;
+}
+
+/** Argument of `callSlotsWorkflow`: the organization and mode, the limit known at start, and a continued run's state. */
+export interface CallSlotsInput {
+  orgId: string;
+  livemode: boolean;
+  /** `max_concurrent_calls` (1–1,000) as read by whoever started the semaphore. */
+  limit: number;
+  /** Set when a run continues as new: the calls holding slots, and the queue in order. */
+  holders?: SlotHolder[];
+  queue?: SlotWaiter[];
+  /** Set when a run continues as new: holders granted whose workflows were not told yet. */
+  tell?: string[];
+}
+
+/** What the `slots` query answers: the limit, who holds a slot, who waits, in order. */
+export interface CallSlotsState {
+  limit: number;
+  holders: SlotHolder[];
+  queue: SlotWaiter[];
+}
+
+/** Argument of `acquireSlotSignal` / `tryAcquireSlotUpdate`: the call, and the limit its sender read from the store. */
+export interface SlotRequest {
+  callId: string;
+  limit: number;
+}
+
+/** What `tryAcquireSlotUpdate` answers: whether the call holds a slot now, and how many are taken of how many. */
+export interface SlotAnswer {
+  granted: boolean;
+  active: number;
+  limit: number;
+}
+
+/**
+ * An outbound call asks for a slot and waits: granted at once when one is free and nobody waits, else
+ * queued (first come first served) and granted by `slotGrantedSignal` when one frees. Asking again (a
+ * retried activity) changes nothing.
+ */
+export const acquireSlotSignal = defineSignal<[SlotRequest]>('acquireSlot');
+/** Frees the call's slot, or takes it out of the queue (a call that gave up waiting). Unknown calls: nothing. */
+export const releaseSlotSignal = defineSignal<[{ callId: string }]>('releaseSlot');
+/** The operator changed `max_concurrent_calls` (svcctl): a raise grants waiting calls at once. */
+export const limitChangedSignal = defineSignal<[{ limit: number }]>('limitChanged');
+/**
+ * An inbound or browser voice call asks once: granted when a slot is free and nobody waits (a queued
+ * outbound call keeps its place), else refused. A call that already holds a slot is granted again.
+ */
+export const tryAcquireSlotUpdate = defineUpdate<SlotAnswer, [SlotRequest]>('tryAcquireSlot');
+/** The limit, the holders and the queue. */
+export const slotsQuery = defineQuery<CallSlotsState>('slots');
+
+/** Sent by the semaphore to a waiting call's workflow (by workflow id = call id): its slot is granted. */
+export const slotGrantedSignal = defineSignal('slotGranted');
+
+/**
+ * How often the semaphore checks that its holders' calls still run (ms), and how long a holder whose
+ * call's workflow does not exist (yet) is given before its slot is freed (an API process takes a slot
+ * just before it starts the call).
+ */
+export const CALL_SLOTS_AUDIT_MS = 60_000;
+export const CALL_SLOTS_START_GRACE_MS = 60_000;
+
+/** Default of a call's `queue_timeout_seconds`: how long an outbound call may wait for a slot (then `failed`, `queue_timeout`). */
+export const DEFAULT_QUEUE_TIMEOUT_SECONDS = 600;
+
+/** Signature of `callSlotsWorkflow`, for starters. */
+export type CallSlotsWorkflow = (input: CallSlotsInput) => Promise<void>;

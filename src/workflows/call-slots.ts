@@ -1,0 +1,145 @@
+/**
+ * `callSlotsWorkflow`: an organization's concurrent calls in one mode, counted (issue 28, item 5). One
+ * long-lived run per organization and mode (workflow id `call-slots:org_…:live`, started by the first
+ * request for a slot with signal-with-start or update-with-start), a counting semaphore in the shape of the
+ * Temporal samples' `mutex` (temporalio/samples-typescript `mutex`): requests come in as signals and
+ * updates, grants go out as signals to the waiting call's workflow (its id is the call id).
+ *
+ * Rules (src/shared/call-slots.ts):
+ * - at most `limit` holders; a request granted at once only when a slot is free and nobody waits;
+ * - waiting calls are granted in the order they asked (first come first served), as slots free up or
+ *   the limit is raised; a lowered limit takes no slot back, it only grants nothing until below it;
+ * - a grant whose call's workflow is gone (its signal fails: closed or never started) frees the slot at
+ *   once; every `CALL_SLOTS_AUDIT_MS` while slots are held, the `endedCalls` activity names holders whose
+ *   call's workflow closed without releasing (terminated) or never started (after a grace), and their
+ *   slots are freed: a slot is never leaked.
+ * - Bounded history: continues as new when Temporal suggests it, carrying the holders and the queue.
+ */
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  log,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type * as slotActivities from '../activities/call-slots';
+import {
+  acquireSlotSignal,
+  CALL_SLOTS_AUDIT_MS,
+  limitChangedSignal,
+  releaseSlotSignal,
+  slotGrantedSignal,
+  slotsQuery,
+  tryAcquireSlotUpdate,
+  type CallSlotsInput,
+  type CallSlotsWorkflow,
+  type SlotAnswer,
+  type SlotWaiter,
+} from '../shared/call-slots';
+
+const { endedCalls } = proxyActivities<typeof slotActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
+});
+
+/** A limit as sent by a requester: an integer 1–1,000, else the one kept. */
+const saneLimit = (limit: unknown, kept: number): number =>
+  typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= 1000 ? limit : kept;
+
+/**
+ * Counts one organization's calls in one mode; never returns on its own (it continues as new).
+ * @param input the organization, mode and limit; a continued run's holders and queue
+ */
+export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
+  let limit = saneLimit(input.limit, 10);
+  /** Call id → since when it holds a slot (epoch ms). */
+  const holders = new Map<string, number>((input.holders ?? []).map((h) => [h.callId, h.sinceMs]));
+  const queue: SlotWaiter[] = [...(input.queue ?? [])];
+  /** Calls granted whose workflows are not told yet. */
+  const toTell: string[] = [...(input.tell ?? [])];
+  let telling = 0;
+
+  const grantWaiting = () => {
+    while (queue.length > 0 && holders.size < limit) {
+      const next = queue.shift()!;
+      holders.set(next.callId, Date.now());
+      toTell.push(next.callId);
+    }
+  };
+  const release = (callId: string) => {
+    holders.delete(callId);
+    const i = queue.findIndex((w) => w.callId === callId);
+    if (i >= 0) queue.splice(i, 1);
+    grantWaiting();
+  };
+
+  setHandler(acquireSlotSignal, ({ callId, limit: sent }) => {
+    limit = saneLimit(sent, limit);
+    if (holders.has(callId)) toTell.push(callId); // asked again (a retried activity): tell it again
+    else if (!queue.some((w) => w.callId === callId)) queue.push({ callId, sinceMs: Date.now() });
+    grantWaiting();
+  });
+  setHandler(releaseSlotSignal, ({ callId }) => release(callId));
+  setHandler(limitChangedSignal, ({ limit: sent }) => {
+    limit = saneLimit(sent, limit);
+    grantWaiting();
+  });
+  setHandler(tryAcquireSlotUpdate, ({ callId, limit: sent }): SlotAnswer => {
+    limit = saneLimit(sent, limit);
+    grantWaiting();
+    if (!holders.has(callId) && queue.length === 0 && holders.size < limit) holders.set(callId, Date.now());
+    return { granted: holders.has(callId), active: holders.size, limit };
+  });
+  setHandler(slotsQuery, () => ({
+    limit,
+    holders: [...holders].map(([callId, sinceMs]) => ({ callId, sinceMs })),
+    queue: [...queue],
+  }));
+
+  /** Tells a granted call's workflow; one that is gone frees its slot. */
+  const tell = async (callId: string) => {
+    telling++;
+    try {
+      await getExternalWorkflowHandle(callId).signal(slotGrantedSignal);
+    } catch (err) {
+      log.info('call slot: granted call is gone; slot freed', { call_id: callId, error: String(err) });
+      release(callId);
+    } finally {
+      telling--;
+    }
+  };
+
+  let lastAuditMs = Date.now();
+  const wakeUp = () => toTell.length > 0 || workflowInfo().continueAsNewSuggested;
+  for (;;) {
+    // Sleeps until there is a grant to tell or a new run is due; while slots are held, at most until the next audit.
+    if (holders.size === 0) {
+      await condition(() => wakeUp() || holders.size > 0);
+      lastAuditMs = Date.now();
+    } else await condition(wakeUp, Math.max(1, lastAuditMs + CALL_SLOTS_AUDIT_MS - Date.now()));
+    for (const callId of toTell.splice(0)) void tell(callId);
+    if (holders.size > 0 && Date.now() >= lastAuditMs + CALL_SLOTS_AUDIT_MS) {
+      lastAuditMs = Date.now();
+      const held = [...holders].map(([callId, sinceMs]) => ({ callId, sinceMs }));
+      const gone = await endedCalls({ holders: held }).catch(() => [] as string[]);
+      for (const callId of gone) {
+        log.warn('call slot: freed for a call whose workflow is not running', { call_id: callId });
+        release(callId);
+      }
+    }
+    if (workflowInfo().continueAsNewSuggested) {
+      await condition(() => telling === 0 && allHandlersFinished());
+      return await continueAsNew<CallSlotsWorkflow>({
+        orgId: input.orgId,
+        livemode: input.livemode,
+        limit,
+        holders: [...holders].map(([callId, sinceMs]) => ({ callId, sinceMs })),
+        queue,
+        tell: toTell.splice(0),
+      });
+    }
+  }
+}
