@@ -191,9 +191,11 @@ run(process.argv.slice(2))
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     await disconnectStore();
   })
-  .catch(async (err: Error) => {
+  .catch(async (err: Error & { code?: string }) => {
+    // parseArgs's own errors (an unknown option, `--max-concurrent-calls -3`) are usage errors too.
+    const usage = err instanceof UsageError || Boolean(err.code?.startsWith('ERR_PARSE_ARGS_'));
     process.stderr.write(JSON.stringify({ error: { message: err.message } }) + '\n');
-    if (err instanceof UsageError) process.stderr.write(USAGE + '\n');
+    if (usage) process.stderr.write(USAGE + '\n');
     await disconnectStore().catch(() => undefined);
-    process.exit(err instanceof UsageError ? 2 : 1);
+    process.exit(usage ? 2 : 1);
   });
