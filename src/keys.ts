@@ -23,6 +23,11 @@ export const SCOPE_RESOURCES = [
 ] as const;
 /** Every scope: `<resource>:read` and `<resource>:write`. */
 export const ALL_SCOPES: string[] = SCOPE_RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]);
+/**
+ * Scopes every secret and restricted key holds without listing them (and that `--scopes` does not take):
+ * reading its own organization, `GET /v1/account` (issue 28 item 5: "any secret or restricted key").
+ */
+export const IMPLIED_SCOPES: readonly string[] = ['account:read'];
 
 export type KeyKind = 'secret' | 'restricted' | 'publishable';
 const KIND_PREFIX: Record<KeyKind, string> = { secret: 'sk', restricted: 'rk', publishable: 'pk' };

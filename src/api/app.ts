@@ -7,6 +7,7 @@ import express, { Router } from 'express';
 import type { Client } from '@temporalio/client';
 import { authenticate, errorHandler, jsonBody, jsonContentType, requestContext, unknownRoute } from './middleware';
 import { observeRequests, operatorRouter } from './observe';
+import { accountRouter } from './account';
 import { agentsRouter } from './agents';
 import { bulkCallBodyParser, bulkCallsRouter } from './bulk-calls';
 import { formsRouter } from './forms';
@@ -75,6 +76,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/events', eventsRouter(deps.temporal));
   v1.use('/webhook-endpoints', webhookEndpointsRouter());
   v1.use('/usage', usageRouter());
+  v1.use('/account', accountRouter());
   app.use('/v1', v1);
 
   app.use(unknownRoute);

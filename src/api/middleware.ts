@@ -10,7 +10,7 @@ import { API_VERSION, config } from '../config';
 import { consumeRateLimit, type RateLimitResult } from '../platform/rate-limit';
 import { newId } from '../shared/ids';
 import { ApiKey } from '../models/orgs';
-import { hashKey, parseKey, type KeyKind } from '../keys';
+import { hashKey, IMPLIED_SCOPES, parseKey, type KeyKind } from '../keys';
 import { addLogContext, logger } from '../logger';
 
 /** What authentication attaches to `req.auth`. */
@@ -221,11 +221,14 @@ export const authenticate: RequestHandler = async (req, res, next) => {
   next();
 };
 
-/** True when the authenticated key holds `scope` (secret keys hold all; `x:write` implies `x:read`). */
+/**
+ * True when the authenticated key holds `scope`: secret keys hold all; restricted keys their own and
+ * `IMPLIED_SCOPES` (`x:write` implies `x:read`); publishable keys none.
+ */
 export function hasScope(auth: AuthContext, scope: string): boolean {
   if (auth.kind === 'secret') return true;
   if (auth.kind === 'publishable') return false;
-  if (auth.scopes.includes(scope)) return true;
+  if (auth.scopes.includes(scope) || IMPLIED_SCOPES.includes(scope)) return true;
   const [resource, access] = scope.split(':');
   return access === 'read' && auth.scopes.includes(`${resource}:write`);
 }

@@ -242,7 +242,7 @@ function buildDocument(): JsonSchema {
           scheme: 'bearer',
           bearerFormat: 'svc_rk_{test,live}_…',
           description:
-            "A restricted key: only its scopes (`resource:read|write`, write implying read). Each operation's `x-scope` names the one it needs; without it the answer is 403 `scope_missing`.",
+            "A restricted key: only its scopes (`resource:read|write`, write implying read), and `account:read`, which every restricted key holds. Each operation's `x-scope` names the one it needs; without it the answer is 403 `scope_missing`.",
         },
         publishableKey: {
           type: 'http',

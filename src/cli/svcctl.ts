@@ -15,6 +15,10 @@
  *                                                         `identity_secret` (shown once)
  *   svcctl widget rotate-secret --org ORG               → {"object":"widget_settings","identity_secret":"wsec_…",…}
  *                                                         (shown once; the previous secret verifies 24 h more)
+ *   svcctl limits set --org ORG --mode test|live --max-concurrent-calls N
+ *                                                       → {"object":"limits","org":"org_…","mode":"live","max_concurrent_calls":N}
+ *                                                         (N an integer 1–1000; the org's calls live at once in that mode)
+ *   svcctl limits get --org ORG                         → {"object":"limits","org":"org_…","live":{"max_concurrent_calls":10},"test":{…}}
  *
  * The widget commands seal the identity secret with SECRETS_KEY, else with the key `npm start` keeps in
  * DATA_DIR/secrets.key (the same one the API opens it with).
@@ -26,6 +30,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { config, setConfig } from '../config';
 import { configureWidget, normalizeOrigin, rotateWidgetSecret } from '../services/widget';
+import { checkCallLimit, notifyLimitChanged, orgCallLimits, setOrgCallLimit } from '../services/limits';
 import { Org } from '../models/orgs';
 import { connectStore, disconnectStore } from '../models/register';
 import { watchBulkCall } from './bulk-calls-watch';
@@ -39,7 +44,9 @@ const USAGE = `usage:
   svcctl keys revoke KEY_ID
   svcctl bulk-calls watch BULK_ID [--interval-ms 1000]
   svcctl widget configure --org ORG [--allowed-origins https://a.example,https://b.example] [--require-identity | --no-require-identity]
-  svcctl widget rotate-secret --org ORG`;
+  svcctl widget rotate-secret --org ORG
+  svcctl limits set --org ORG --mode test|live --max-concurrent-calls N   (N: 1–1000)
+  svcctl limits get --org ORG`;
 
 class UsageError extends Error {}
 
@@ -58,12 +65,18 @@ async function run(argv: string[]): Promise<unknown> {
       'allowed-origins': { type: 'string' },
       'require-identity': { type: 'boolean' },
       'no-require-identity': { type: 'boolean' },
+      'max-concurrent-calls': { type: 'string' },
     },
   });
   const need = (name: 'name' | 'org' | 'mode' | 'kind') => {
     const v = values[name];
     if (!v) throw new UsageError(`--${name} is required`);
     return v;
+  };
+  const needMode = (): 'test' | 'live' => {
+    const mode = need('mode');
+    if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
+    return mode;
   };
   const uri = process.env.MONGODB_URI || `mongodb://127.0.0.1:${process.env.FERRETDB_PORT || 27017}/svc`;
   const connect = () => connectStore(uri);
@@ -79,9 +92,8 @@ async function run(argv: string[]): Promise<unknown> {
   }
   if (group === 'keys' && action === 'create') {
     const org = need('org');
-    const mode = need('mode');
+    const mode = needMode();
     const kind = need('kind');
-    if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
     if (!['secret', 'restricted', 'publishable'].includes(kind))
       throw new UsageError('--kind must be secret, restricted or publishable');
     const scopes = values.scopes
@@ -139,6 +151,28 @@ async function run(argv: string[]): Promise<unknown> {
       requireIdentity: values['require-identity'] ? true : values['no-require-identity'] ? false : undefined,
     });
   }
+  if (group === 'limits' && action === 'set') {
+    const org = need('org');
+    const mode = needMode();
+    const given = values['max-concurrent-calls'];
+    if (!given) throw new UsageError('--max-concurrent-calls is required');
+    // Plain decimal digits only: `Number` would also take ' 5 ', '1e2' and '0x10'.
+    const n = /^-?\d+(\.\d+)?$/.test(given) ? Number(given) : NaN;
+    try {
+      checkCallLimit(n, `'${given}'`);
+    } catch (err) {
+      throw new UsageError(`--max-concurrent-calls: ${(err as Error).message}`);
+    }
+    await connect();
+    const limits = await setOrgCallLimit(org, mode, n);
+    await notifyLimitChanged(org, mode === 'live', n);
+    return limits;
+  }
+  if (group === 'limits' && action === 'get') {
+    const org = need('org');
+    await connect();
+    return orgCallLimits(org);
+  }
   throw new UsageError(`unknown command: ${[group, action].filter(Boolean).join(' ') || '(none)'}`);
 }
 
@@ -157,9 +191,11 @@ run(process.argv.slice(2))
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     await disconnectStore();
   })
-  .catch(async (err: Error) => {
+  .catch(async (err: Error & { code?: string }) => {
+    // parseArgs's own errors (an unknown option, `--max-concurrent-calls -3`) are usage errors too.
+    const usage = err instanceof UsageError || Boolean(err.code?.startsWith('ERR_PARSE_ARGS_'));
     process.stderr.write(JSON.stringify({ error: { message: err.message } }) + '\n');
-    if (err instanceof UsageError) process.stderr.write(USAGE + '\n');
+    if (usage) process.stderr.write(USAGE + '\n');
     await disconnectStore().catch(() => undefined);
-    process.exit(err instanceof UsageError ? 2 : 1);
+    process.exit(usage ? 2 : 1);
   });

@@ -1,9 +1,13 @@
 /**
  * Organizations and API keys (DESIGN.md section 5). Written by `svcctl` and `npm start`'s seed
  * (src/keys.ts); read by authentication. Keys are stored as SHA-256 hashes, never in clear.
+ * An organization carries its concurrency limit per mode (issue 28 item 5; read and written through
+ * src/services/limits.ts) and is shown to itself as the `account` object (`GET /v1/account`).
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
+import { z } from 'zod';
 import { schemaOptions as base } from './store';
+import { apiObject } from './wire';
 
 const orgSchema = new Schema(
   {
@@ -11,6 +15,13 @@ const orgSchema = new Schema(
     name: { type: String, required: true },
     demo: { type: Boolean, default: false },
     created: { type: Number, required: true },
+    /**
+     * At most this many live-mode calls at once, whatever their direction or channel (issue 28 item 5);
+     * null: the default (src/services/limits.ts `DEFAULT_MAX_CONCURRENT_CALLS`). Set by `svcctl limits set`.
+     */
+    max_concurrent_calls_live: { type: Number, default: null },
+    /** The same for test-mode calls. */
+    max_concurrent_calls_test: { type: Number, default: null },
   },
   base,
 );
@@ -37,3 +48,44 @@ export const ApiKey = mongoose.model('ApiKey', apiKeySchema, 'api_keys');
 
 export type OrgDoc = InferSchemaType<typeof orgSchema>;
 export type ApiKeyDoc = InferSchemaType<typeof apiKeySchema>;
+
+/** The `account` object as the API answers it (the OpenAPI component `Account`). */
+export const AccountObject = apiObject(
+  'Account',
+  "The key's organization as it sees itself in the key's mode: its name and limits (issue 28 item 5).",
+  z.object({
+    /** The organization's id (`org_…`). */
+    id: z.string(),
+    object: z.literal('account'),
+    name: z.string(),
+    livemode: z.boolean(),
+    mode: z.enum(['test', 'live']),
+    limits: z.object({
+      max_concurrent_calls: z
+        .number()
+        .int()
+        .describe(
+          "At most this many of the mode's calls are live at once (outbound, inbound, widget voice); an outbound call past it waits `queued`.",
+        ),
+    }),
+  }),
+);
+
+/**
+ * The `account` object of `org` in one mode.
+ * @param maxConcurrentCalls the mode's limit with its default applied (src/services/limits.ts)
+ */
+export function renderAccount(
+  org: Pick<OrgDoc, 'name'> & { _id: string },
+  livemode: boolean,
+  maxConcurrentCalls: number,
+): z.output<typeof AccountObject> {
+  return {
+    id: org._id,
+    object: 'account' as const,
+    name: org.name,
+    livemode,
+    mode: livemode ? 'live' : 'test',
+    limits: { max_concurrent_calls: maxConcurrentCalls },
+  };
+}

@@ -1,6 +1,6 @@
 /**
  * The `svcctl` CLI against the test database: JSON on stdout, keys that work (and stop working once
- * revoked), usage errors with exit code 2.
+ * revoked), an organization's concurrency limits, usage errors with exit code 2.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -87,6 +87,66 @@ describe('svcctl', function () {
     );
     expect(bad.code).to.equal(1);
     expect(bad.err).to.contain('Unknown scope');
+  });
+
+  it('sets and shows an organization’s concurrency limit per mode, and refuses limits outside 1–1000', async () => {
+    const org = await svcctl('orgs', 'create', '--name', 'Limits Org');
+    const get = await svcctl('limits', 'get', '--org', org.out.id);
+    expect(get.code, get.err).to.equal(0);
+    expect(get.out).to.deep.equal({
+      object: 'limits',
+      org: org.out.id,
+      live: { max_concurrent_calls: 10 },
+      test: { max_concurrent_calls: 10 },
+    });
+
+    const set = await svcctl('limits', 'set', '--org', org.out.id, '--mode', 'live', '--max-concurrent-calls', '25');
+    expect(set.code, set.err).to.equal(0);
+    expect(set.out).to.deep.equal({ object: 'limits', org: org.out.id, mode: 'live', max_concurrent_calls: 25 });
+    const edge = await svcctl('limits', 'set', '--org', org.out.id, '--mode', 'test', '--max-concurrent-calls', '1000');
+    expect(edge.out).to.include({ mode: 'test', max_concurrent_calls: 1000 });
+    expect((await svcctl('limits', 'get', '--org', org.out.id)).out).to.deep.include({
+      live: { max_concurrent_calls: 25 },
+      test: { max_concurrent_calls: 1000 },
+    });
+
+    for (const bad of ['0', '1001', '2.5', '-3', 'ten', '1e2', '']) {
+      const args = ['limits', 'set', '--org', org.out.id, '--mode', 'live', `--max-concurrent-calls=${bad}`];
+      const refused = await svcctl(...args);
+      expect(refused.code, bad).to.equal(2);
+      const message = JSON.parse(refused.err.split('\n')[0]).error.message;
+      expect(message, bad).to.contain('--max-concurrent-calls');
+      if (bad) expect(message, bad).to.contain(`'${bad}'`);
+    }
+    // A negative value as its own argument is an option to parseArgs: a usage error as well.
+    const dash = await svcctl('limits', 'set', '--org', org.out.id, '--mode', 'live', '--max-concurrent-calls', '-3');
+    expect(dash.code).to.equal(2);
+    const mode = await svcctl('limits', 'set', '--org', org.out.id, '--mode', 'prod', '--max-concurrent-calls', '5');
+    expect(mode.code).to.equal(2);
+    expect(JSON.parse(mode.err.split('\n')[0]).error.message).to.contain('--mode');
+    const missing = await svcctl('limits', 'set', '--org', org.out.id, '--mode', 'live');
+    expect(missing.code).to.equal(2);
+    const unknown = await svcctl(
+      'limits',
+      'set',
+      '--org',
+      'org_missing',
+      '--mode',
+      'live',
+      '--max-concurrent-calls',
+      '5',
+    );
+    expect(unknown.code).to.equal(1);
+    expect(unknown.err).to.contain('No such organization: org_missing');
+    const unknownGet = await svcctl('limits', 'get', '--org', 'org_missing');
+    expect(unknownGet.code).to.equal(1);
+    expect(unknownGet.err).to.contain('No such organization');
+
+    // Nothing refused was written.
+    expect((await svcctl('limits', 'get', '--org', org.out.id)).out).to.deep.include({
+      live: { max_concurrent_calls: 25 },
+      test: { max_concurrent_calls: 1000 },
+    });
   });
 
   it('watches a campaign with a progress bar until it is over, then prints it', async () => {
