@@ -193,7 +193,8 @@ const listCalls = operation({
       ...queryFilters(req.query, { status: CALL_STATUSES, agent_id: null, bulk_call_id: null }),
     };
     const { direction } = queryFilters(req.query, { direction: CALL_DIRECTIONS });
-    if (direction) Object.assign(filter, { direction: direction === 'outbound' ? { $in: ['outbound', null] } : direction });
+    if (direction)
+      Object.assign(filter, { direction: direction === 'outbound' ? { $in: ['outbound', null] } : direction });
     res.json(await listPage(req, Call, filter, renderCall));
   },
 });

@@ -1,10 +1,12 @@
 /**
- * Test helpers (test-mode keys only; scope `messages:write`):
+ * Test helpers (test-mode keys only):
  *
  *   POST   /v1/test_helpers/inbound_messages   play the customer: `{channel, from, text, to?, received_at?}`
+ *                                              (scope `messages:write`)
+ *   POST   /v1/test_helpers/inbound_calls      play a caller: `{from, to?, simulation?}` (scope `calls:write`)
  *
- * Live inbound messages come from Twilio (src/api/twilio/messaging.ts); this route lets a test key play
- * the customer's side of a conversation, down the same path.
+ * Live inbound messages and calls come from Twilio (src/api/twilio/); these routes let a test key play
+ * the customer's side, down the same path.
  */
 import type { Router } from 'express';
 import { z } from 'zod';
@@ -19,7 +21,10 @@ import {
   PhoneNumber,
   renderMessage,
   type MessageDoc,
+  type PhoneNumberDoc,
 } from '../models/conversations';
+import { CallObject, renderCall } from '../models/calls';
+import { SIMULATED_VOICE_NUMBER, startInboundCall } from '../services/inbound-calls';
 import type { WithId } from '../models/store';
 import { MESSAGING_CHANNELS, receiveUpdate, SIMULATED_NUMBER } from '../shared/conversations';
 import { idempotent } from './idempotency';
@@ -59,13 +64,7 @@ function simulateInboundMessage(temporal: Client) {
     response: MessageObject,
     handler: async (req, res) => {
       const { orgId, livemode } = req.auth!;
-      if (livemode)
-        throw new ApiError(
-          403,
-          'permission_error',
-          'test_mode_only',
-          'Test helpers work only with test-mode keys; live inbound messages come from Twilio.',
-        );
+      refuseLiveKey(livemode, 'messages');
       const body = parseBody(inboundMessageSchema, req.body);
       const nowS = Math.floor(Date.now() / 1000);
       if (
@@ -114,7 +113,91 @@ function simulateInboundMessage(temporal: Client) {
   });
 }
 
-/** Routes under `/v1/test_helpers`; `temporal` reaches the conversations' workflows. */
+export const inboundCallSchema = z.strictObject({
+  from: e164,
+  to: e164.optional(),
+  simulation: z
+    .strictObject({
+      caller: z
+        .array(z.string().trim().min(1, 'lines must not be empty').max(2000))
+        .max(1000, 'must have at most 1000 lines')
+        .optional(),
+      pause_seconds: z.number().min(0).max(60).optional(),
+    })
+    .optional(),
+});
+
+/** 403 `test_mode_only` for a live key (before its body is read). */
+function refuseLiveKey(livemode: boolean, what: string): void {
+  if (livemode)
+    throw new ApiError(
+      403,
+      'permission_error',
+      'test_mode_only',
+      `Test helpers work only with test-mode keys; live inbound ${what} come from Twilio.`,
+    );
+}
+
+/**
+ * `POST /v1/test_helpers/inbound_calls` `{from, to?, simulation?: {caller?, pause_seconds?}}` (test keys
+ * only, `calls:write`, Idempotency-Key) → the call (`direction: "inbound"`): `from` calls the simulated
+ * number `+15005550006` (answered by the default agent) or `to`, a test-mode number of the organization
+ * connected with `voice` (its agent, its inbound webhook, its `overflow_to`), down the same path as a live
+ * call (src/services/inbound-calls.ts): the same workflow, events and call slots; the scripted caller
+ * says `simulation.caller` (default two lines) and hangs up. 400 naming `to` for another number; 409
+ * `agent_missing` when no agent answers; a live key is 403 `test_mode_only`.
+ */
+function simulateInboundCall(temporal: Client) {
+  return operation({
+    method: 'post',
+    path: '/v1/test_helpers/inbound_calls',
+    operationId: 'simulateInboundCall',
+    tag: 'Calls',
+    summary: 'Simulate an inbound call (test mode)',
+    description:
+      "As if `from` had called a service number: the assistant answers as it would live (the number's agent or inbound webhook, the concurrency limit); the response is the call.",
+    scope: 'calls:write',
+    bodyDoc: inboundCallSchema,
+    response: CallObject,
+    handler: async (req, res) => {
+      const { orgId, livemode } = req.auth!;
+      refuseLiveKey(livemode, 'calls');
+      const body = parseBody(inboundCallSchema, req.body);
+      const to = body.to ?? SIMULATED_VOICE_NUMBER;
+      let number: WithId<PhoneNumberDoc> | null = null;
+      if (to !== SIMULATED_VOICE_NUMBER) {
+        number = await PhoneNumber.findOne({ route_key: numberRouteKey(orgId, false, to) }).lean();
+        if (!number || !number.channels.includes('voice'))
+          throw invalidParam(
+            'to',
+            `Invalid to: must be the simulated number ${SIMULATED_VOICE_NUMBER} or a test-mode number of this organization connected for voice.`,
+          );
+      }
+      await idempotent(req, res, 'call', async (callId) => {
+        const call = await startInboundCall(temporal, {
+          tenant: { orgId, livemode },
+          callId,
+          from: body.from,
+          to,
+          number,
+          providerCallSid: null,
+          simulation: body.simulation ?? null,
+        });
+        if (!call)
+          throw new ApiError(
+            409,
+            'invalid_request_error',
+            'agent_missing',
+            'No assistant answers this number: give it an agent_id, or mark an agent default (POST /v1/agents/{id} with default: true).',
+            'to',
+          );
+        return { status: 200, body: renderCall(call) };
+      });
+    },
+  });
+}
+
+/** Routes under `/v1/test_helpers`; `temporal` reaches the conversations' and calls' workflows. */
 export function testHelpersRouter(temporal: Client): Router {
-  return operationsRouter('/v1/test_helpers', [simulateInboundMessage(temporal)]);
+  return operationsRouter('/v1/test_helpers', [simulateInboundMessage(temporal), simulateInboundCall(temporal)]);
 }

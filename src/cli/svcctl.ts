@@ -30,7 +30,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { config, setConfig } from '../config';
 import { configureWidget, normalizeOrigin, rotateWidgetSecret } from '../services/widget';
-import { checkCallLimit, notifyLimitChanged, orgCallLimits, setOrgCallLimit } from '../services/limits';
+import { checkCallLimit, orgCallLimits, setOrgCallLimit } from '../services/limits';
+import { notifyLimitChanged } from '../services/call-slots';
 import { Org } from '../models/orgs';
 import { connectStore, disconnectStore } from '../models/register';
 import { watchBulkCall } from './bulk-calls-watch';
@@ -165,7 +166,9 @@ async function run(argv: string[]): Promise<unknown> {
     }
     await connect();
     const limits = await setOrgCallLimit(org, mode, n);
-    await notifyLimitChanged(org, mode === 'live', n);
+    // Running calls waiting in line see a raise at once when Temporal is reachable; else with the next request.
+    if (!(await notifyLimitChanged(org, mode === 'live', n)))
+      process.stderr.write('svcctl: Temporal not reachable; the new limit applies from the next call\n');
     return limits;
   }
   if (group === 'limits' && action === 'get') {

@@ -6,7 +6,13 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
-import { CALL_DIRECTIONS, CALL_STATUSES, type CallDirection, type CallStatus, type CallWorkflowInput } from '../shared/calls';
+import {
+  CALL_DIRECTIONS,
+  CALL_STATUSES,
+  type CallDirection,
+  type CallStatus,
+  type CallWorkflowInput,
+} from '../shared/calls';
 import { schemaOptions as base, seconds, type WithId } from './store';
 import { toolEntry, toolEntryFields } from './tools';
 import { apiObject, formValuesObject, metadataObject, unix } from './wire';
@@ -211,7 +217,9 @@ export const CallObject = apiObject(
     inbound_webhook: z
       .object({ status: z.enum(['succeeded', 'failed']), error: z.string().optional() })
       .nullable()
-      .describe("An inbound call: how the number's `inbound_webhook_url` answered (`failed`: the number's agent answered)."),
+      .describe(
+        "An inbound call: how the number's `inbound_webhook_url` answered (`failed`: the number's agent answered).",
+      ),
     form: formValuesObject.nullable().describe("A campaign call's filled form, once the call has ended."),
   }),
 );

@@ -377,21 +377,22 @@ export const PhoneNumberObject = apiObject(
     inbound_webhook_secret: z
       .string()
       .optional()
-      .describe('The signing secret of `inbound_webhook_url` requests (`Svc-Signature`); only in the response that set the URL.'),
+      .describe(
+        'The signing secret of `inbound_webhook_url` requests (`Svc-Signature`); only in the response that set the URL.',
+      ),
     inbound_webhook_timeout_ms: z.number().int().describe("How long an inbound call waits for the webhook's answer."),
     overflow_to: z
       .string()
       .nullable()
-      .describe('Where inbound calls go while every call slot is taken; null: the caller hears that all lines are busy.'),
+      .describe(
+        'Where inbound calls go while every call slot is taken; null: the caller hears that all lines are busy.',
+      ),
     created: unix,
   }),
 );
 
 /** The phone number object; `newSecret` (just made) is shown once, in the response that set the webhook URL. */
-export function renderPhoneNumber(
-  doc: WithId<PhoneNumberDoc>,
-  newSecret?: string,
-): z.output<typeof PhoneNumberObject> {
+export function renderPhoneNumber(doc: WithId<PhoneNumberDoc>, newSecret?: string): z.output<typeof PhoneNumberObject> {
   return {
     id: doc._id,
     object: 'phone_number' as const,

@@ -6,11 +6,11 @@
  * read from the store now (src/services/limits.ts), so a changed `max_concurrent_calls` reaches the
  * semaphore with the next request even when the operator's notice did not.
  */
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { config } from '../config';
 import { ApiError } from '../errors';
-import { searchAttributeKeys } from '../platform/temporal';
+import { connectionOptions, searchAttributeKeys } from '../platform/temporal';
 import {
   acquireSlotSignal,
   CALL_SLOTS_WORKFLOW,
@@ -51,10 +51,11 @@ function startOptions(tenant: Tenant, limit: number) {
  */
 export async function requestCallSlot(temporal: Client, tenant: Tenant, callId: string): Promise<void> {
   const limit = await orgCallLimit(tenant);
-  await temporal.workflow.signalWithStart<CallSlotsWorkflow, [{ callId: string; limit: number }]>(
-    CALL_SLOTS_WORKFLOW,
-    { ...startOptions(tenant, limit), signal: acquireSlotSignal, signalArgs: [{ callId, limit }] },
-  );
+  await temporal.workflow.signalWithStart<CallSlotsWorkflow, [{ callId: string; limit: number }]>(CALL_SLOTS_WORKFLOW, {
+    ...startOptions(tenant, limit),
+    signal: acquireSlotSignal,
+    signalArgs: [{ callId, limit }],
+  });
 }
 
 /**
@@ -117,4 +118,24 @@ export function concurrencyLimited(limit: number): ApiError {
     undefined,
     { 'Retry-After': String(CONCURRENCY_RETRY_AFTER_S) },
   );
+}
+
+/**
+ * For `svcctl limits set`, after the limit is stored: connects to Temporal (`TEMPORAL_ADDRESS`, at most
+ * 5 s) and tells the organization's semaphore (`announceCallLimit`), so a raise dials waiting calls at
+ * once. Best effort: never throws; the stored limit stands and reaches the semaphore with the next request.
+ * @returns true when the semaphore was told (or runs not, so needs no telling), false when Temporal was not reachable
+ */
+export async function notifyLimitChanged(orgId: string, livemode: boolean, limit: number): Promise<boolean> {
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ ...connectionOptions(), connectTimeout: '5 seconds' });
+    const client = new Client({ connection, namespace: config().temporalNamespace });
+    await announceCallLimit(client, { orgId, livemode }, limit);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await connection?.close().catch(() => undefined);
+  }
 }

@@ -65,7 +65,7 @@ export function checkCallLimit(n: number, shown = String(n)): number {
 
 /**
  * Sets the organization's limit for one mode (a count of calls at once; issue 28 item 5). Checks before
- * writing, so a refused limit changes nothing. Does not tell the semaphore: `notifyLimitChanged` does.
+ * writing, so a refused limit changes nothing. Does not tell the semaphore: src/services/call-slots.ts `notifyLimitChanged` does.
  * @throws Error when `mode` is not `test` or `live`, when `n` is outside 1–1,000 or not an integer
  *   (`checkCallLimit`), or when the organization does not exist (`No such organization: org_…`)
  * @returns the limit as `svcctl limits set` prints it
@@ -104,11 +104,3 @@ export async function retrieveAccount(tenant: {
   const org = await Org.findById(tenant.orgId).lean();
   return org ? renderAccount(org, tenant.livemode, limitOf(org, tenant.livemode)) : null;
 }
-
-/**
- * Best effort: tells the org's call-slots workflow (the per-organization semaphore) that its limit in one
- * mode is now `n`, so that a raised limit dials queued calls at once rather than when the next slot frees
- * (lead fills in). Called by `svcctl limits set` after `setOrgCallLimit` stored the limit; the stored
- * limit stands whatever this does. Issue 28 item 5.
- */
-export async function notifyLimitChanged(_orgId: string, _livemode: boolean, _n: number): Promise<void> {}

@@ -379,11 +379,7 @@ export class CallSession {
     if (outcome === 'answered' && this.stop === null) {
       this.answeredMs = Date.now();
       if (this.input.inbound) this.providerCallSid = this.input.inbound.providerCallSid;
-      await this.transition(
-        'in_progress',
-        { answered_ms: this.answeredMs, ...this.dialed() },
-        ['call.started'],
-      );
+      await this.transition('in_progress', { answered_ms: this.answeredMs, ...this.dialed() }, ['call.started']);
       // Answered and already hung up (Twilio's `completed` before or without `in-progress`).
       if (rank(this.telephonyStatus?.status) === 3) this.requestStop({ status: 'completed', reason: 'caller_hung_up' });
     } else if (this.stop === null) {

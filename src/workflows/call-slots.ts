@@ -78,7 +78,8 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
 
   setHandler(acquireSlotSignal, ({ callId, limit: sent }) => {
     limit = saneLimit(sent, limit);
-    if (holders.has(callId)) toTell.push(callId); // asked again (a retried activity): tell it again
+    if (holders.has(callId))
+      toTell.push(callId); // asked again (a retried activity): tell it again
     else if (!queue.some((w) => w.callId === callId)) queue.push({ callId, sinceMs: Date.now() });
     grantWaiting();
   });
