@@ -1,12 +1,12 @@
 /**
  * Activities of the call slots (issue 28, item 5; src/shared/call-slots.ts): a call's workflow asks for
- * and frees its slot through them (workflow code cannot signal-with-start), and the semaphore audits its
- * holders. Each uses the worker's Temporal client (`Context.current().client`).
+ * and frees its slot through them (workflow code cannot send updates), as local activities (no server
+ * round trip), and the semaphore audits its holders. Each uses the worker's Temporal client (`Context.current().client`).
  */
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { CALL_SLOTS_START_GRACE_MS, type SlotHolder } from '../shared/call-slots';
-import { releaseCallSlot as release, requestCallSlot as request } from '../services/call-slots';
+import { releaseCallSlot as release, tryAcquireCallSlot } from '../services/call-slots';
 
 /** Which call, of which organization and mode. */
 export interface CallSlotTarget {
@@ -16,11 +16,14 @@ export interface CallSlotTarget {
 }
 
 /**
- * Puts the call in line for a slot of its organization and mode (starting the semaphore if needed); the
- * grant comes as the `slotGranted` signal. Retried safely: asking twice changes nothing.
+ * Asks for a slot of the call's organization and mode, waiting in line when none is free (starting the
+ * semaphore if needed): `granted` now, or later through the `slotGranted` signal. Retried safely: asking
+ * twice changes nothing (a holder is granted again, a waiting call keeps its place).
+ * @returns whether the slot is granted now
  */
-export async function requestCallSlot(target: CallSlotTarget): Promise<void> {
-  await request(Context.current().client, target, target.callId);
+export async function requestCallSlot(target: CallSlotTarget): Promise<{ granted: boolean }> {
+  const answer = await tryAcquireCallSlot(Context.current().client, target, target.callId, true);
+  return { granted: answer.granted };
 }
 
 /** Frees the call's slot, or its place in line. Retried safely: freeing twice changes nothing. */

@@ -1,8 +1,7 @@
 /**
  * Taking and freeing call slots from Node (the API and the activities): the organization's
  * `callSlotsWorkflow` (src/workflows/call-slots.ts, contract src/shared/call-slots.ts) is started by the
- * first request, with signal-with-start (an outbound call that waits) or update-with-start (an inbound or
- * browser voice call that asks once), so no separate step creates it. Every request carries the limit
+ * first request (update-with-start), so no separate step creates it. Every request carries the limit
  * read from the store now (src/services/limits.ts), so a changed `max_concurrent_calls` reaches the
  * semaphore with the next request even when the operator's notice did not.
  */
@@ -12,7 +11,6 @@ import { config } from '../config';
 import { ApiError } from '../errors';
 import { connectionOptions, searchAttributeKeys } from '../platform/temporal';
 import {
-  acquireSlotSignal,
   CALL_SLOTS_WORKFLOW,
   callSlotsWorkflowId,
   limitChangedSignal,
@@ -45,30 +43,23 @@ function startOptions(tenant: Tenant, limit: number) {
 }
 
 /**
- * Puts an outbound call in line for a slot (signal-with-start `acquireSlot`): it is granted by the
- * `slotGranted` signal to the call's workflow, at once when a slot is free. Idempotent per call id.
- * @throws what the Temporal client throws (the activity calling it is retried)
+ * Asks for a slot (update-with-start `tryAcquireSlot`): granted when one is free and no call waits in
+ * line. Not granted: refused (an inbound or browser voice call), or, with `queue`, put in line (an
+ * outbound call's workflow, granted later by the `slotGranted` signal). Idempotent per call id (a call
+ * that holds one is granted again; one in line keeps its place). A call granted from the API must have
+ * its workflow started soon after: a holder whose workflow never starts is freed by the semaphore's
+ * audit after `CALL_SLOTS_START_GRACE_MS`.
+ * @returns whether the call holds a slot, its place in line, and how many are taken of how many
  */
-export async function requestCallSlot(temporal: Client, tenant: Tenant, callId: string): Promise<void> {
-  const limit = await orgCallLimit(tenant);
-  await temporal.workflow.signalWithStart<CallSlotsWorkflow, [{ callId: string; limit: number }]>(CALL_SLOTS_WORKFLOW, {
-    ...startOptions(tenant, limit),
-    signal: acquireSlotSignal,
-    signalArgs: [{ callId, limit }],
-  });
-}
-
-/**
- * Asks once for a slot for an inbound or browser voice call (update-with-start `tryAcquireSlot`):
- * granted when a slot is free and no outbound call waits. Idempotent per call id (a call that holds one
- * is granted again). The caller must start the call's workflow soon after a grant: a holder whose workflow
- * never starts is freed by the semaphore's audit after `CALL_SLOTS_START_GRACE_MS`.
- * @returns whether the call holds a slot, and how many are taken of how many
- */
-export async function tryAcquireCallSlot(temporal: Client, tenant: Tenant, callId: string): Promise<SlotAnswer> {
+export async function tryAcquireCallSlot(
+  temporal: Client,
+  tenant: Tenant,
+  callId: string,
+  queue = false,
+): Promise<SlotAnswer> {
   const limit = await orgCallLimit(tenant);
   return await temporal.workflow.executeUpdateWithStart(tryAcquireSlotUpdate, {
-    args: [{ callId, limit }],
+    args: [{ callId, limit, queue }],
     startWorkflowOperation: new WithStartWorkflowOperation<CallSlotsWorkflow>(CALL_SLOTS_WORKFLOW, {
       ...startOptions(tenant, limit),
       workflowIdConflictPolicy: 'USE_EXISTING',

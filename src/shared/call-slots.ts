@@ -4,9 +4,9 @@
  * Temporal samples' `mutex` (a long-lived workflow that grants by signalling the requester back).
  *
  * - A call holds one slot from dialing (or answering) until its end is recorded, whatever its direction
- *   or channel. Outbound calls wait for one in the semaphore's queue, first come first served
- *   (`acquireSlotSignal`, granted by `slotGrantedSignal` to the call's workflow); inbound calls and
- *   browser voice calls ask once and are refused at the limit (`tryAcquireSlotUpdate`, from the API).
+ *   or channel. Every call asks with `tryAcquireSlotUpdate` (update-with-start): outbound calls wait in
+ *   the semaphore's line when none is free, first come first served, granted later by `slotGrantedSignal`
+ *   to the call's workflow; inbound calls and browser voice calls ask once and are refused at the limit.
  * - The count lives in Temporal's history, so it holds across any number of API and worker processes
  *   and through worker crashes; a slot is freed by the call's workflow when its end is recorded
  *   (`releaseSlotSignal`), and one whose call's workflow closed without doing so (terminated by an
@@ -56,32 +56,32 @@ export interface CallSlotsState {
   queue: SlotWaiter[];
 }
 
-/** Argument of `acquireSlotSignal` / `tryAcquireSlotUpdate`: the call, and the limit its sender read from the store. */
+/** Argument of `tryAcquireSlotUpdate`: the call, the limit its sender read from the store, and whether it waits in line. */
 export interface SlotRequest {
   callId: string;
   limit: number;
+  /** True: not granted now, wait in line for `slotGrantedSignal`; false or absent: refused. */
+  queue?: boolean;
 }
 
 /** What `tryAcquireSlotUpdate` answers: whether the call holds a slot now, and how many are taken of how many. */
 export interface SlotAnswer {
   granted: boolean;
+  /** Not granted, and waiting in line (place 1 = next). */
+  position?: number;
   active: number;
   limit: number;
 }
 
-/**
- * An outbound call asks for a slot and waits: granted at once when one is free and nobody waits, else
- * queued (first come first served) and granted by `slotGrantedSignal` when one frees. Asking again (a
- * retried activity) changes nothing.
- */
-export const acquireSlotSignal = defineSignal<[SlotRequest]>('acquireSlot');
 /** Frees the call's slot, or takes it out of the queue (a call that gave up waiting). Unknown calls: nothing. */
 export const releaseSlotSignal = defineSignal<[{ callId: string }]>('releaseSlot');
 /** The operator changed `max_concurrent_calls` (svcctl): a raise grants waiting calls at once. */
 export const limitChangedSignal = defineSignal<[{ limit: number }]>('limitChanged');
 /**
- * An inbound or browser voice call asks once: granted when a slot is free and nobody waits (a queued
- * outbound call keeps its place), else refused. A call that already holds a slot is granted again.
+ * A call asks for a slot: granted at once when one is free and nobody waits (a waiting call keeps its
+ * place), a call that already holds one is granted again. Otherwise an inbound or browser voice call
+ * (`queue` false) is refused; an outbound call (`queue` true) is put in line, first come first served,
+ * and granted later by `slotGrantedSignal` to its workflow (asking again keeps its place).
  */
 export const tryAcquireSlotUpdate = defineUpdate<SlotAnswer, [SlotRequest]>('tryAcquireSlot');
 /** The limit, the holders and the queue. */

@@ -75,9 +75,13 @@ const store = proxyActivities<typeof callActivities>({
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
 });
 
-/** Taking and freeing the call's slot (src/shared/call-slots.ts): retried until they succeed. */
-const slots = proxyActivities<typeof slotActivities>({
+/**
+ * Taking and freeing the call's slot (src/shared/call-slots.ts): local activities (idempotent requests to
+ * the semaphore, no server round trip of their own), retried until they succeed.
+ */
+const slots = proxyLocalActivities<typeof slotActivities>({
   startToCloseTimeout: '30 seconds',
+  localRetryThreshold: '10 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds' },
 });
 
@@ -397,9 +401,10 @@ export class CallSession {
   private async waitForSlot(): Promise<boolean> {
     const { input } = this;
     if (input.slot !== 'queue') return true;
-    await slots.requestCallSlot.executeWithOptions({ summary: 'wait for a call slot' }, [
+    const { granted } = await slots.requestCallSlot.executeWithOptions({ summary: 'ask for a call slot' }, [
       { orgId: input.orgId, livemode: input.livemode, callId: input.callId },
     ]);
+    if (granted) return true;
     const timeoutS = input.queue_timeout_seconds ?? DEFAULT_QUEUE_TIMEOUT_SECONDS;
     const leftMs = Math.max(1, input.created * 1000 + timeoutS * 1000 - Date.now());
     await condition(() => this.slotGranted || this.stop !== null, leftMs);

@@ -2,8 +2,9 @@
  * `callSlotsWorkflow`: an organization's concurrent calls in one mode, counted (issue 28, item 5). One
  * long-lived run per organization and mode (workflow id `call-slots:org_…:live`, started by the first
  * request for a slot with signal-with-start or update-with-start), a counting semaphore in the shape of the
- * Temporal samples' `mutex` (temporalio/samples-typescript `mutex`): requests come in as signals and
- * updates, grants go out as signals to the waiting call's workflow (its id is the call id).
+ * Temporal samples' `mutex` (temporalio/samples-typescript `mutex`): requests come in as updates (answered
+ * at once: granted, refused, or in line), later grants go out as signals to the waiting call's workflow
+ * (its id is the call id); releases come in as signals.
  *
  * Rules (src/shared/call-slots.ts):
  * - at most `limit` holders; a request granted at once only when a slot is free and nobody waits;
@@ -27,7 +28,6 @@ import {
 } from '@temporalio/workflow';
 import type * as slotActivities from '../activities/call-slots';
 import {
-  acquireSlotSignal,
   CALL_SLOTS_AUDIT_MS,
   limitChangedSignal,
   releaseSlotSignal,
@@ -76,23 +76,19 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
     grantWaiting();
   };
 
-  setHandler(acquireSlotSignal, ({ callId, limit: sent }) => {
-    limit = saneLimit(sent, limit);
-    if (holders.has(callId))
-      toTell.push(callId); // asked again (a retried activity): tell it again
-    else if (!queue.some((w) => w.callId === callId)) queue.push({ callId, sinceMs: Date.now() });
-    grantWaiting();
-  });
   setHandler(releaseSlotSignal, ({ callId }) => release(callId));
   setHandler(limitChangedSignal, ({ limit: sent }) => {
     limit = saneLimit(sent, limit);
     grantWaiting();
   });
-  setHandler(tryAcquireSlotUpdate, ({ callId, limit: sent }): SlotAnswer => {
+  setHandler(tryAcquireSlotUpdate, ({ callId, limit: sent, queue: wait }): SlotAnswer => {
     limit = saneLimit(sent, limit);
     grantWaiting();
     if (!holders.has(callId) && queue.length === 0 && holders.size < limit) holders.set(callId, Date.now());
-    return { granted: holders.has(callId), active: holders.size, limit };
+    if (holders.has(callId)) return { granted: true, active: holders.size, limit };
+    let place = queue.findIndex((w) => w.callId === callId);
+    if (place < 0 && wait) place = queue.push({ callId, sinceMs: Date.now() }) - 1;
+    return { granted: false, active: holders.size, limit, ...(place >= 0 ? { position: place + 1 } : {}) };
   });
   setHandler(slotsQuery, () => ({
     limit,
