@@ -27,6 +27,7 @@ import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
 import { MAX_DURATION, newCallInput, QUEUE_TIMEOUT, startCallWorkflow } from '../services/calls';
 import { resolveCallContact } from '../services/contacts';
+import { tryAcquireCallSlot } from '../services/call-slots';
 import {
   CALL_NOT_LIVE,
   CALL_NOT_TRANSFERABLE,
@@ -106,8 +107,9 @@ const tag = 'Calls';
  * the assistant is given) is `contact_id` (404 naming it when unknown), else the contact whose phone is
  * `to`; the call shows it as `contact_id`. A deleted agent is 404 naming `agent_id`. Test keys only: `simulation` (`caller`, `outcome`,
  * `ring_seconds`, `pause_seconds`). Live keys: `from` required, Twilio must be configured (else 503).
- * At the organization's `max_concurrent_calls` the call stays `queued`, in line, and dials when a slot
- * frees, at most `queue_timeout_seconds` (issue 28; src/workflows/call-slots.ts).
+ * At the organization's `max_concurrent_calls` the call stays `queued`, in line (its place taken here,
+ * in the order calls are created), and dials when a slot frees, at most `queue_timeout_seconds` (issue
+ * 28; src/workflows/call-slots.ts).
  */
 const createCall = (temporal: Client) =>
   operation({
@@ -158,6 +160,9 @@ const createCall = (temporal: Client) =>
 
       await idempotent(req, res, 'call', async (callId) => {
         const input = newCallInput(callId, { orgId, livemode }, agent, { ...body, contact_id: contactId });
+        // The call takes its place in the organization's line now, in the order the API created calls (its
+        // workflow asks again, idempotently, and waits there if no slot is free).
+        await tryAcquireCallSlot(temporal, { orgId, livemode }, callId, true);
         await startCallWorkflow(temporal, input);
         // The workflow writes this document too (insert-if-absent), so a crash here loses nothing.
         const doc = newCallDocument(input);

@@ -81,7 +81,8 @@ export const limitChangedSignal = defineSignal<[{ limit: number }]>('limitChange
  * A call asks for a slot: granted at once when one is free and nobody waits (a waiting call keeps its
  * place), a call that already holds one is granted again. Otherwise an inbound or browser voice call
  * (`queue` false) is refused; an outbound call (`queue` true) is put in line, first come first served,
- * and granted later by `slotGrantedSignal` to its workflow (asking again keeps its place).
+ * and granted later by `slotGrantedSignal` to its workflow, in the order the calls were created
+ * (asking again keeps its place).
  */
 export const tryAcquireSlotUpdate = defineUpdate<SlotAnswer, [SlotRequest]>('tryAcquireSlot');
 /** The limit, the holders and the queue. */

@@ -8,8 +8,8 @@
  *
  * Rules (src/shared/call-slots.ts):
  * - at most `limit` holders; a request granted at once only when a slot is free and nobody waits;
- * - waiting calls are granted in the order they asked (first come first served), as slots free up or
- *   the limit is raised; a lowered limit takes no slot back, it only grants nothing until below it;
+ * - waiting calls are granted in the order they were created (first come first served: call ids are
+ *   time-ordered), as slots free up or the limit is raised; a lowered limit takes no slot back, it only grants nothing until below it;
  * - a grant whose call's workflow is gone (its signal fails: closed or never started) frees the slot at
  *   once; every `CALL_SLOTS_AUDIT_MS` while slots are held, the `endedCalls` activity names holders whose
  *   call's workflow closed without releasing (terminated) or never started (after a grace), and their
@@ -87,7 +87,13 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
     if (!holders.has(callId) && queue.length === 0 && holders.size < limit) holders.set(callId, Date.now());
     if (holders.has(callId)) return { granted: true, active: holders.size, limit };
     let place = queue.findIndex((w) => w.callId === callId);
-    if (place < 0 && wait) place = queue.push({ callId, sinceMs: Date.now() }) - 1;
+    if (place < 0 && wait) {
+      // In line by creation: call ids are time-ordered (src/shared/ids.ts), so a call created earlier whose
+      // workflow asked a moment later still dials first.
+      place = queue.findIndex((w) => w.callId > callId);
+      if (place < 0) place = queue.length;
+      queue.splice(place, 0, { callId, sinceMs: Date.now() });
+    }
     return { granted: false, active: holders.size, limit, ...(place >= 0 ? { position: place + 1 } : {}) };
   });
   setHandler(slotsQuery, () => ({

@@ -1,0 +1,165 @@
+/**
+ * The concurrency limit (issue 28, item 5): an organization's `max_concurrent_calls` per mode, held by
+ * its `callSlotsWorkflow`. Outbound calls wait `queued` in line and dial in order as slots free, within
+ * `queue_timeout_seconds`; an inbound call at the limit hears "all lines are busy" (or goes to the
+ * number's `overflow_to`); a browser voice call is 429 with `Retry-After`. Asserted from the calls' own
+ * timestamps (`dialed_ms`, `ended_ms` in the store).
+ */
+import { expect } from 'chai';
+import { createKey } from '../../src/keys';
+import { Call } from '../../src/models/calls';
+import { announceCallLimit } from '../../src/services/call-slots';
+import { setOrgCallLimit } from '../../src/services/limits';
+import { callSlotsWorkflowId, slotsQuery } from '../../src/shared/call-slots';
+import { h, newTenant, request, waitForCall } from '../support/harness';
+
+type Tenant = Awaited<ReturnType<typeof newTenant>>;
+
+/** `n` scripted caller lines. */
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `Line ${i + 1}`);
+
+async function placeCall(t: Tenant, simulation: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const res = await request('POST', '/v1/calls', {
+    key: t.testKey,
+    body: { to: '+14155550123', agent_id: t.agentId, simulation, ...extra },
+  });
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  return res.body as { id: string };
+}
+
+/** The largest number of calls live at one moment, from their [dialed, ended] intervals (ms). */
+function mostAtOnce(intervals: [number, number][]): number {
+  const edges = intervals.flatMap(([a, b]) => [
+    [a, 1],
+    [b, -1],
+  ]);
+  // At equal times an end comes before a start: the slot is freed only after the end is recorded.
+  edges.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let live = 0;
+  let most = 0;
+  for (const [, d] of edges) most = Math.max(most, (live += d));
+  return most;
+}
+
+describe('call slots: max_concurrent_calls', function () {
+  this.timeout(120_000);
+
+  it('limit 2: six outbound calls and one inbound; never more than two live, the queued dialed in order, the inbound refused', async () => {
+    const t = await newTenant();
+    await setOrgCallLimit(t.orgId, 'test', 2);
+    // Call i lasts i + 3 caller lines of 0.3 s: their ends never coincide.
+    const calls: { id: string }[] = [];
+    for (let i = 0; i < 6; i++) calls.push(await placeCall(t, { caller: lines(i + 3), pause_seconds: 0.3 }));
+
+    await waitForCall(t.testKey, calls[1].id, (c) => c.status === 'in_progress');
+    const waiting = await request('GET', `/v1/calls/${calls[5].id}`, { key: t.testKey });
+    expect(waiting.body.status, 'the sixth waits in line').to.equal('queued');
+    const state = await h().env.client.workflow.getHandle(callSlotsWorkflowId(t.orgId, false)).query(slotsQuery);
+    expect(state.limit).to.equal(2);
+    expect(state.holders.map((x) => x.callId)).to.have.members([calls[0].id, calls[1].id]);
+    expect(state.queue.map((w) => w.callId)).to.deep.equal(calls.slice(2).map((c) => c.id));
+
+    const inbound = await request('POST', '/v1/test_helpers/inbound_calls', {
+      key: t.testKey,
+      body: { from: '+14155550177' },
+    });
+    expect(inbound.status, JSON.stringify(inbound.body)).to.equal(200);
+    const refused = await waitForCall(t.testKey, inbound.body.id);
+    expect(refused).to.include({ direction: 'inbound', status: 'busy', end_reason: 'concurrency_limit' });
+    expect(refused.answered_at).to.equal(null);
+
+    for (const c of calls) expect((await waitForCall(t.testKey, c.id)).status).to.equal('completed');
+    const docs = await Call.find({ _id: { $in: calls.map((c) => c.id) } }).lean();
+    const byId = new Map(docs.map((d) => [d._id, d]));
+    const intervals = calls.map((c) => [byId.get(c.id)!.dialed_ms!, byId.get(c.id)!.ended_ms!] as [number, number]);
+    for (const [a, b] of intervals) expect(a, 'dialed before ended').to.be.a('number').and.below(b);
+    expect(mostAtOnce(intervals), 'calls live at once').to.equal(2);
+    const queued = calls.slice(2).map((c) => byId.get(c.id)!.dialed_ms!);
+    expect(queued, 'the queued calls dialed first come first served').to.deep.equal([...queued].sort((a, b) => a - b));
+    // Each queued call dialed only after an earlier call's end was recorded.
+    const ends = intervals.map(([, b]) => b).sort((a, b) => a - b);
+    queued.forEach((dialed, i) => expect(dialed, `queued call ${i + 1}`).to.be.at.least(ends[i]));
+    const after = await h().env.client.workflow.getHandle(callSlotsWorkflowId(t.orgId, false)).query(slotsQuery);
+    expect(after.holders, 'every slot freed').to.deep.equal([]);
+  });
+
+  it('a queued call fails after queue_timeout_seconds; one ended while queued is canceled and leaves the line', async () => {
+    const t = await newTenant();
+    await setOrgCallLimit(t.orgId, 'test', 1);
+    const long = await placeCall(t, { caller: lines(3), pause_seconds: 1 });
+    await waitForCall(t.testKey, long.id, (c) => c.status === 'in_progress');
+    const impatient = await placeCall(t, { caller: lines(1) }, { queue_timeout_seconds: 1 });
+    const dropped = await placeCall(t, { caller: lines(1) });
+    const ended = await request('POST', `/v1/calls/${dropped.id}/end`, { key: t.testKey });
+    expect(ended.status, JSON.stringify(ended.body)).to.equal(200);
+    expect(ended.body).to.include({ status: 'canceled', end_reason: 'api_ended' });
+    const timedOut = await waitForCall(t.testKey, impatient.id);
+    expect(timedOut).to.include({ status: 'failed', end_reason: 'queue_timeout', answered_at: null });
+    expect(timedOut.error.message).to.match(/max_concurrent_calls/);
+    expect((await waitForCall(t.testKey, long.id)).status).to.equal('completed');
+    const state = await h().env.client.workflow.getHandle(callSlotsWorkflowId(t.orgId, false)).query(slotsQuery);
+    expect(state).to.deep.include({ holders: [], queue: [] });
+    // Neither ever dialed.
+    for (const id of [impatient.id, dropped.id]) expect((await Call.findById(id).lean())!.dialed_ms).to.equal(null);
+  });
+
+  it('an inbound call at the limit goes to overflow_to; a raised limit dials waiting calls at once', async () => {
+    const t = await newTenant();
+    await setOrgCallLimit(t.orgId, 'test', 1);
+    const number = await request('POST', '/v1/phone_numbers', {
+      key: t.testKey,
+      body: { number: '+14155550160', channels: ['voice'], overflow_to: '+14155550199' },
+    });
+    expect(number.status).to.equal(200);
+    const first = await placeCall(t, { caller: lines(4), pause_seconds: 1 });
+    await waitForCall(t.testKey, first.id, (c) => c.status === 'in_progress');
+    const inbound = await request('POST', '/v1/test_helpers/inbound_calls', {
+      key: t.testKey,
+      body: { from: '+14155550177', to: '+14155550160' },
+    });
+    const forwarded = await waitForCall(t.testKey, inbound.body.id);
+    expect(forwarded).to.include({
+      status: 'transferred',
+      end_reason: 'concurrency_limit',
+      transferred_to: '+14155550199',
+    });
+
+    const second = await placeCall(t, { caller: lines(1) });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await request('GET', `/v1/calls/${second.id}`, { key: t.testKey })).body.status).to.equal('queued');
+    await setOrgCallLimit(t.orgId, 'test', 2);
+    await announceCallLimit(h().env.client, { orgId: t.orgId, livemode: false }, 2);
+    const done = await waitForCall(t.testKey, second.id);
+    expect(done.status).to.equal('completed');
+    const firstDoc = (await Call.findById(first.id).lean())!;
+    expect((await Call.findById(second.id).lean())!.dialed_ms, 'dialed before the first call ended').to.be.below(
+      firstDoc.ended_ms ?? Infinity,
+    );
+  });
+
+  it('a browser voice call at the limit is 429 concurrency_limit with Retry-After, and nothing is created', async () => {
+    const t = await newTenant();
+    await setOrgCallLimit(t.orgId, 'test', 1);
+    const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
+    const busy = await placeCall(t, { caller: lines(3), pause_seconds: 1 });
+    await waitForCall(t.testKey, busy.id, (c) => c.status === 'in_progress');
+    const session = (await request('POST', '/v1/widget/session', { key: pk, body: { visitor_id: 'v-429' } })).body;
+    const before = await Call.countDocuments({ org_id: t.orgId });
+    const res = await request('POST', '/v1/widget/voice', {
+      key: session.token,
+      headers: { 'Idempotency-Key': 'voice-429' },
+    });
+    expect(res.status).to.equal(429);
+    expect(res.body.error).to.include({ type: 'rate_limit_error', code: 'concurrency_limit' });
+    expect(Number(res.headers.get('retry-after'))).to.be.above(0);
+    expect(await Call.countDocuments({ org_id: t.orgId })).to.equal(before);
+    await waitForCall(t.testKey, busy.id);
+    // The same Idempotency-Key runs again once a slot is free (a 429 is not kept as the key's result).
+    const again = await request('POST', '/v1/widget/voice', {
+      key: session.token,
+      headers: { 'Idempotency-Key': 'voice-429' },
+    });
+    expect(again.status, JSON.stringify(again.body)).to.equal(200);
+    expect((await waitForCall(t.testKey, again.body.call_id)).status).to.equal('completed');
+  });
+});
