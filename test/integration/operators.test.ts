@@ -234,7 +234,7 @@ describe('operators', function () {
       expect(await desc.staticSummary()).to.equal('Call +1415…23 → Demo Assistant, test');
       const details = await desc.staticDetails();
       expect(details)
-        .to.contain('- **To** +14155550123 · test mode')
+        .to.contain('- **To** +14155550123 · outbound · test mode')
         .and.to.contain(`\`${t.orgId}\``)
         .and.to.contain('**Metadata** order_id=1234');
       expect(desc.searchAttributes.CallStatus).to.deep.equal(['completed']);
@@ -260,9 +260,11 @@ describe('operators', function () {
         });
       expect(summaries).to.include.members([
         // A phone that answers at once goes straight to in_progress.
+        'requestCallSlot: ask for a call slot',
         'transitionCall: queued → in_progress (call.started)',
         'generateReply: LLM turn 1',
         'generateReply: LLM turn 3',
+        'releaseCallSlot: free the call slot',
       ]);
       expect(
         summaries.some((s) => /^transitionCall: in_progress → completed \(call\.ended\)$/.test(s)),
