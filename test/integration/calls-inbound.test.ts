@@ -6,11 +6,11 @@
  */
 import { expect } from 'chai';
 import twilio from 'twilio';
-import { config, setConfig, type Config } from '../../src/config';
+import { config, setConfig } from '../../src/config';
 import { Call, InboundCallSid } from '../../src/models/calls';
 import { Contact } from '../../src/models/contacts';
 import { verifySignature } from '../../src/providers/webhook-signing';
-import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { relayClient } from '../support/relay-client';
@@ -305,20 +305,12 @@ describe('inbound calls', function () {
 
   describe('live, through Twilio', () => {
     let fake: FakeTwilio;
-    let saved: Config;
+    let restoreTwilio: () => Promise<void>;
     let liveAgent: string;
     const ours = '+14155550101';
 
     before(async () => {
-      fake = await startFakeTwilio();
-      saved = config();
-      setConfig({
-        ...saved,
-        twilioAccountSid: fake.accountSid,
-        twilioAuthToken: fake.authToken,
-        twilioApiBaseUrl: fake.url,
-        publicBaseUrl: h().api.url,
-      });
+      ({ fake, restore: restoreTwilio } = await useFakeTwilio());
       const agent = await request('POST', '/v1/agents', {
         key: t.liveKey,
         body: { name: 'Front Desk', instructions: 'Be brief.', first_message: 'Front desk, how can I help?' },
@@ -326,10 +318,7 @@ describe('inbound calls', function () {
       liveAgent = agent.body.id;
       await connectNumber(t.liveKey, { number: ours, channels: ['voice', 'sms'], agent_id: liveAgent });
     });
-    after(async () => {
-      setConfig(saved);
-      await fake.close();
-    });
+    after(async () => restoreTwilio());
 
     async function twilioPost(path: string, params: Record<string, string>, signed = true) {
       const signature = signed

@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { config, setConfig, type Config } from '../../src/config';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { relayClient } from '../support/relay-client';
 import { startHttpsReceiver } from '../support/https-receiver';
 import { verifySignature } from '../../src/providers/webhook-signing';
 
@@ -81,56 +82,9 @@ describe('live calls through Twilio', function () {
     await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
   }
 
-  function relay(id: string): Promise<{
-    ws: WebSocket;
-    say(text: string): Promise<any>;
-    next(): Promise<any>;
-    /** Every message received, as sent, with when it came (`Date.now()`). */
-    raw: { msg: any; atMs: number }[];
-  }> {
-    const path = `/twilio/relay/${id}?sid=${sidOf(id)}`;
-    const ws = new WebSocket(h().api.url.replace(/^http/, 'ws') + path, {
-      headers: { 'X-Twilio-Signature': sign(path, {}, true) },
-    });
-    const inbox: any[] = [];
-    const waiters: ((m: any) => void)[] = [];
-    // Streamed words (`last: false`) are gathered into the text message that closes them, as Twilio speaks them.
-    let words = '';
-    const received: { msg: any; atMs: number }[] = [];
-    ws.on('message', (raw) => {
-      let msg = JSON.parse(String(raw));
-      received.push({ msg, atMs: Date.now() });
-      if (msg.type === 'text' && msg.last === false) return void (words += msg.token);
-      if (msg.type === 'text' && words) [msg, words] = [{ ...msg, token: (words + msg.token).trim() }, ''];
-      const w = waiters.shift();
-      if (w) w(msg);
-      else inbox.push(msg);
-    });
-    const next = () => new Promise<any>((resolve) => (inbox.length ? resolve(inbox.shift()) : waiters.push(resolve)));
-    return new Promise((resolve, reject) => {
-      ws.once('error', reject);
-      ws.once('open', () => {
-        ws.send(
-          JSON.stringify({
-            type: 'setup',
-            sessionId: `VX${id}`,
-            callSid: sidOf(id),
-            from: '+14155550100',
-            to: '+14155550123',
-          }),
-        );
-        resolve({
-          ws,
-          next,
-          raw: received,
-          say: async (text: string) => (
-            ws.send(JSON.stringify({ type: 'prompt', voicePrompt: text, lang: 'en-US', last: true })),
-            next()
-          ),
-        });
-      });
-    });
-  }
+  /** A ConversationRelay session of call `id`, as Twilio opens it. */
+  const relay = (id: string) =>
+    relayClient(id, sidOf(id), fake.authToken, { from: '+14155550100', to: '+14155550123' });
 
   it("streams the answer's words to ConversationRelay as the model writes them", async () => {
     const { id } = await placeLive();

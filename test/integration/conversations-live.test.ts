@@ -7,10 +7,9 @@
  */
 import { expect } from 'chai';
 import twilio from 'twilio';
-import { config, setConfig, type Config } from '../../src/config';
 import { Message } from '../../src/models/conversations';
 import { h, newTenant, request } from '../support/harness';
-import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { customerNumber, eventsAbout, eventually, messagesOf, sleep, waitForMessages } from '../support/conversations';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -21,21 +20,13 @@ const sid = (prefix = 'SM') =>
 describe('conversations through Twilio (live mode)', function () {
   this.timeout(120_000);
   let fake: FakeTwilio;
-  let saved: Config;
+  let restoreTwilio: () => Promise<void>;
   let t: Tenant;
   let agentId: string;
   let service: string;
 
   before(async () => {
-    fake = await startFakeTwilio();
-    saved = config();
-    setConfig({
-      ...saved,
-      twilioAccountSid: fake.accountSid,
-      twilioAuthToken: fake.authToken,
-      twilioApiBaseUrl: fake.url,
-      publicBaseUrl: h().api.url,
-    });
+    ({ fake, restore: restoreTwilio } = await useFakeTwilio());
     t = await newTenant();
     agentId = (
       await request('POST', '/v1/agents', {
@@ -51,10 +42,7 @@ describe('conversations through Twilio (live mode)', function () {
     expect(connected.status, JSON.stringify(connected.body)).to.equal(200);
     expect(connected.body.livemode).to.equal(true);
   });
-  after(async () => {
-    setConfig(saved);
-    await fake.close();
-  });
+  after(async () => restoreTwilio());
 
   const sign = (path: string, params: Record<string, string>) =>
     twilio.getExpectedTwilioSignature(fake.authToken, h().api.url + path, params);

@@ -13,6 +13,8 @@
  * on the way), `messageDelayMs` (held before answering a create).
  */
 import http from 'node:http';
+import { config, setConfig } from '../../src/config';
+import { h } from './harness';
 import type { AddressInfo } from 'node:net';
 import crypto from 'node:crypto';
 
@@ -206,4 +208,28 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     messageRequests,
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   });
+}
+
+/**
+ * Starts the fake and points the service's configuration at it (its account SID and auth token,
+ * `TWILIO_API_BASE_URL`, `PUBLIC_BASE_URL` = the test API, whose URLs Twilio's signatures cover);
+ * `restore()` puts the configuration back and stops the fake.
+ */
+export async function useFakeTwilio(): Promise<{ fake: FakeTwilio; restore(): Promise<void> }> {
+  const fake = await startFakeTwilio();
+  const saved = config();
+  setConfig({
+    ...saved,
+    twilioAccountSid: fake.accountSid,
+    twilioAuthToken: fake.authToken,
+    twilioApiBaseUrl: fake.url,
+    publicBaseUrl: h().api.url,
+  });
+  return {
+    fake,
+    restore: async () => {
+      setConfig(saved);
+      await fake.close();
+    },
+  };
 }
