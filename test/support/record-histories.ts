@@ -11,8 +11,8 @@
  *
  *   npm run record-histories                                      # every scenario
  *   npm run build && node dist/test/support/record-histories.js api-   # only the scenarios named api-…
- *   node dist/test/support/record-histories.js inbound               # inbound, inbound-refused
- *   node dist/test/support/record-histories.js queued                # (after a build) likewise queued, slots
+ *   node dist/test/support/record-histories.js inbound     # (built) inbound and inbound-refused
+ *   node dist/test/support/record-histories.js queued      # (built) queued; likewise `slots`
  *
  * (`npm run record-histories -- api-` would hand the prefix to the last of its recorders only.)
  * It records what the current code does. Before the first release (now) there is no running workflow to
