@@ -3,9 +3,16 @@
  * Starts the same harness as the tests (real Temporal dev server and FerretDB), drives one call per way a
  * call can end through the API, and writes each history as JSON to
  * test/replay/histories/call-<name>.json (call-<VERSION>-<name>.json once VERSION is set).
+ * Inbound calls and the concurrency limit (issue 28): `inbound` (a test-mode inbound call that talks and
+ * ends), `queued` (an outbound call that waited in line for its organization's one slot: its history has
+ * the `slotGranted` signal), `inbound-refused` (an inbound call refused at the limit, `concurrency_limit`)
+ * and `slots` (the `callSlotsWorkflow` of an organization with limit 1 after a queued and a refused call;
+ * it never completes, so its history is written as it stands once no call holds or waits for a slot).
  *
  *   npm run record-histories                                      # every scenario
  *   npm run build && node dist/test/support/record-histories.js api-   # only the scenarios named api-…
+ *   node dist/test/support/record-histories.js inbound     # (built) inbound and inbound-refused
+ *   node dist/test/support/record-histories.js queued      # (built) queued; likewise `slots`
  *
  * (`npm run record-histories -- api-` would hand the prefix to the last of its recorders only.)
  * It records what the current code does. Before the first release (now) there is no running workflow to
@@ -17,7 +24,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { temporal } from '@temporalio/proto';
+import { setOrgCallLimit } from '../../src/services/limits';
+import { callSlotsWorkflowId, slotsQuery } from '../../src/shared/call-slots';
 import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
 import { startHttpsReceiver, type HttpsReceiver } from './https-receiver';
 
@@ -61,20 +72,87 @@ export async function recordedTools(key: string, receiver: HttpsReceiver): Promi
   return ids;
 }
 
+/**
+ * A scenario's outcome: the call whose `callWorkflow` history is recorded (its id, of the shared tenant;
+ * or with the key of its own organization), or a workflow that stays open (recorded as it stands).
+ */
+type Recorded = string | { callId: string; key: string } | { openWorkflowId: string };
+
+/** Places a test-mode call for `key`'s organization (its agent `agentId`); answers the call id. */
+async function placeCall(key: string, agentId: string, body: Record<string, unknown>): Promise<string> {
+  const res = await request('POST', '/v1/calls', {
+    key,
+    body: { to: '+14155550123', agent_id: agentId, metadata: { recorded: 'yes' }, ...body },
+  });
+  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  return res.body.id as string;
+}
+
+/** A test-mode inbound call from `from` to the simulated number, the caller saying `caller`; answers the call id. */
+async function simulateInboundCall(key: string, from: string, caller: string[]): Promise<string> {
+  const res = await request('POST', '/v1/test_helpers/inbound_calls', { key, body: { from, simulation: { caller } } });
+  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  return res.body.id as string;
+}
+
+/**
+ * A new organization whose test mode takes one call at a time (`setOrgCallLimit`, issue 28 item 5), with
+ * a first call live (four caller lines 1 s apart: about 4 s); answers its key, agent and that call.
+ */
+async function oneLineBusy(): Promise<{ key: string; orgId: string; agentId: string; firstId: string }> {
+  const t = await newTenant({ first_message: 'Hello, this is a recorded call.' });
+  await setOrgCallLimit(t.orgId, 'test', 1);
+  const firstId = await placeCall(t.testKey, t.agentId, {
+    simulation: { caller: ['One', 'Two', 'Three', 'Four'], pause_seconds: 1 },
+  });
+  await waitForCall(t.testKey, firstId, (c) => c.status === 'in_progress');
+  return { key: t.testKey, orgId: t.orgId, agentId: t.agentId, firstId };
+}
+
+/** An outbound call placed while `busy`'s one slot is taken: it waits `queued`; answers its id. */
+async function placeQueuedCall(busy: { key: string; agentId: string }): Promise<string> {
+  const id = await placeCall(busy.key, busy.agentId, { simulation: { caller: ['Hello after the wait', 'Bye'] } });
+  const res = await request('GET', `/v1/calls/${id}`, { key: busy.key });
+  if (res.body.status !== 'queued') throw new Error(`expected a queued call, got ${JSON.stringify(res.body)}`);
+  return id;
+}
+
+/** An inbound call while `busy`'s one slot is taken: refused (`busy`, `concurrency_limit`); answers its id. */
+async function refusedInboundCall(busy: { key: string }): Promise<string> {
+  const id = await simulateInboundCall(busy.key, '+14155550177', ['Hello?']);
+  const call = await waitForCall(busy.key, id);
+  if (call.end_reason !== 'concurrency_limit') throw new Error(`expected a refused call, got ${JSON.stringify(call)}`);
+  return id;
+}
+
+/** The history event a settled workflow's history ends with. */
+const TASK_COMPLETED = temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED;
+
+/**
+ * Waits until the semaphore `workflowId` has no holder and no waiting call and its last workflow task
+ * completed (the history then ends where the replayer can take it), at most `timeoutMs`.
+ */
+async function waitForIdleSlots(workflowId: string, timeoutMs = 60_000): Promise<void> {
+  const handle = h().env.client.workflow.getHandle(workflowId);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const state = await handle.query(slotsQuery);
+    const events = (await handle.fetchHistory()).events ?? [];
+    const last = events[events.length - 1]?.eventType;
+    if (state.holders.length === 0 && state.queue.length === 0 && last === TASK_COMPLETED) return;
+    if (Date.now() > deadline)
+      throw new Error(`${workflowId} still busy: ${JSON.stringify(state)}, last event ${last}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 async function main(): Promise<void> {
   await startHarness();
   const receiver = await startHttpsReceiver();
   try {
     const t = await newTenant({ first_message: 'Hello, this is a recorded call.', transfer_to: '+14155550199' });
-    const place = async (body: Record<string, unknown>) => {
-      const res = await request('POST', '/v1/calls', {
-        key: t.testKey,
-        body: { to: '+14155550123', agent_id: t.agentId, metadata: { recorded: 'yes' }, ...body },
-      });
-      if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-      return res.body.id as string;
-    };
-    const scenarios: Record<string, () => Promise<string>> = {
+    const place = (body: Record<string, unknown>) => placeCall(t.testKey, t.agentId, body);
+    const scenarios: Record<string, () => Promise<Recorded>> = {
       'assistant-ended': async () =>
         place({
           context: { name: 'Ana' },
@@ -166,27 +244,53 @@ async function main(): Promise<void> {
           },
         });
       },
+      // Inbound calls and the concurrency limit (issue 28): see the header.
+      inbound: async () =>
+        simulateInboundCall(t.testKey, '+14155550178', ['Hi, are you open on Saturday?', 'Great, thank you. Bye!']),
+      queued: async () => {
+        const busy = await oneLineBusy();
+        return { callId: await placeQueuedCall(busy), key: busy.key };
+      },
+      'inbound-refused': async () => {
+        const busy = await oneLineBusy();
+        return { callId: await refusedInboundCall(busy), key: busy.key };
+      },
+      slots: async () => {
+        const busy = await oneLineBusy();
+        const queuedId = await placeQueuedCall(busy);
+        await refusedInboundCall(busy);
+        await waitForCall(busy.key, queuedId, undefined, 60_000);
+        return { openWorkflowId: callSlotsWorkflowId(busy.orgId, false) };
+      },
     };
     const only = process.argv[2] ?? '';
     fs.mkdirSync(HISTORIES_DIR, { recursive: true });
     for (const [name, run] of Object.entries(scenarios)) {
       if (!name.startsWith(only)) continue;
-      const id = await run();
-      const call = await waitForCall(t.testKey, id, undefined, 120_000);
-      let handle = h().env.client.workflow.getHandle(id);
-      await handle.result();
-      for await (const r of h().env.client.workflow.list({
-        query: `WorkflowId = '${id}' AND ExecutionStatus = 'ContinuedAsNew'`,
-      })) {
-        handle = h().env.client.workflow.getHandle(id, r.runId); // the (last) run that continued as new
+      const recorded = await run();
+      let handle: WorkflowHandle;
+      let outcome: string;
+      if (typeof recorded === 'object' && 'openWorkflowId' in recorded) {
+        await waitForIdleSlots(recorded.openWorkflowId);
+        handle = h().env.client.workflow.getHandle(recorded.openWorkflowId);
+        outcome = `${recorded.openWorkflowId} open`;
+      } else {
+        const { callId: id, key } = typeof recorded === 'string' ? { callId: recorded, key: t.testKey } : recorded;
+        const call = await waitForCall(key, id, undefined, 120_000);
+        handle = h().env.client.workflow.getHandle(id);
+        await handle.result();
+        for await (const r of h().env.client.workflow.list({
+          query: `WorkflowId = '${id}' AND ExecutionStatus = 'ContinuedAsNew'`,
+        })) {
+          handle = h().env.client.workflow.getHandle(id, r.runId); // the (last) run that continued as new
+        }
+        outcome = `${id} ended ${call.status}/${call.end_reason}`;
       }
       // proto3 JSON, the form Worker.runReplayHistories reads (as `temporal workflow show --output json`).
       const history = JSON.parse(historyToJSON(await handle.fetchHistory()));
       const file = path.join(HISTORIES_DIR, `call-${VERSION ? `${VERSION}-` : ''}${name}.json`);
       fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
-      console.log(
-        `${name}: ${id} ended ${call.status}/${call.end_reason}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`,
-      );
+      console.log(`${name}: ${outcome}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`);
     }
   } finally {
     await receiver.close();
