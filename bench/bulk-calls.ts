@@ -31,6 +31,7 @@ import {
 } from '../test/support/harness';
 import { campaignOver, createForm, waitForCampaign } from '../test/support/bulk-calls';
 import { rssMiB } from './stats';
+import { setOrgCallLimit } from '../src/services/limits';
 
 async function main(): Promise<void> {
   const total = Math.min(10_000, Math.max(1, Number(process.env.BENCH_CONTACTS ?? 10_000)));
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
   try {
     child = await startWorkerProcess(queue);
     const t = await newTenant();
+    // The orchestration is measured, not the organization's line: a limit no run reaches (issue 28).
+    await setOrgCallLimit(t.orgId, 'test', 1000);
     const formId = await createForm(t.testKey);
     // +1 212 555 0000…9999: 10,000 distinct valid numbers.
     const contacts = Array.from({ length: total }, (_, i) => `+1212555${String(i).padStart(4, '0')}`);

@@ -43,6 +43,7 @@ import {
   stopWorkerProcess,
 } from '../test/support/harness';
 import { cpuMs, percentile } from './stats';
+import { setOrgCallLimit } from '../src/services/limits';
 
 const num = (name: string, fallback: number, max = 100_000) =>
   Math.min(max, Math.max(1, Number(process.env[name] ?? fallback)));
@@ -169,6 +170,8 @@ async function main(): Promise<void> {
     });
     const roles = processRoles(worker.pid!);
     const t = await newTenant();
+    // The orchestration is measured, not the organization's line: a limit no run reaches (issue 28).
+    await setOrgCallLimit(t.orgId, 'test', 1000);
     const body = {
       to: '+14155550123',
       agent_id: t.agentId,

@@ -69,6 +69,7 @@ import {
 } from '../test/support/harness';
 import { startHttpsReceiver, testCertificate, type HttpsReceiver } from '../test/support/https-receiver';
 import { percentile } from './stats';
+import { setOrgCallLimit } from '../src/services/limits';
 
 const num = (name: string, fallback: number, max = 100_000) =>
   Math.min(max, Math.max(1, Number(process.env[name] ?? fallback)));
@@ -377,6 +378,8 @@ async function main(): Promise<void> {
       WEBHOOK_CA_FILE: testCertificate().certFile,
     });
     const t = await newTenant();
+    // The orchestration is measured, not the organization's line: a limit no run reaches (issue 28).
+    await setOrgCallLimit(t.orgId, 'test', 1000);
     const tool = await request('POST', '/v1/tools', {
       key: t.testKey,
       body: {

@@ -31,6 +31,7 @@ import {
 import { startTestLiveKit } from '../test/support/livekit';
 import { Visitor } from '../test/support/voice-visitor';
 import { cpuMs, percentile, rssMiB } from './stats';
+import { setOrgCallLimit } from '../src/services/limits';
 
 const num = (name: string, fallback: number, max: number) =>
   Math.min(max, Math.max(1, Number(process.env[name] ?? fallback)));
@@ -50,6 +51,8 @@ async function main(): Promise<void> {
   });
   try {
     const t = await newTenant({ first_message: 'Hello.' });
+    // The orchestration is measured, not the organization's line: a limit no run reaches (issue 28).
+    await setOrgCallLimit(t.orgId, 'test', 1000);
     const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
     // One tone per line, each a phrase the fake speech-to-text knows.
     for (let i = 0; i < turns; i++) h().llm.audio.phrases.set(400 + 80 * i, `Line number ${i + 1}.`);
