@@ -12,11 +12,9 @@ import { announceCallLimit } from '../../src/services/call-slots';
 import { setOrgCallLimit } from '../../src/services/limits';
 import { callSlotsWorkflowId, slotsQuery } from '../../src/shared/call-slots';
 import { h, newTenant, request, waitForCall } from '../support/harness';
+import { lines, mostAtOnce } from '../support/call-slots';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
-
-/** `n` scripted caller lines. */
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `Line ${i + 1}`);
 
 async function placeCall(t: Tenant, simulation: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   const res = await request('POST', '/v1/calls', {
@@ -25,20 +23,6 @@ async function placeCall(t: Tenant, simulation: Record<string, unknown>, extra: 
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body as { id: string };
-}
-
-/** The largest number of calls live at one moment, from their [dialed, ended] intervals (ms). */
-function mostAtOnce(intervals: [number, number][]): number {
-  const edges = intervals.flatMap(([a, b]) => [
-    [a, 1],
-    [b, -1],
-  ]);
-  // At equal times an end comes before a start: the slot is freed only after the end is recorded.
-  edges.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  let live = 0;
-  let most = 0;
-  for (const [, d] of edges) most = Math.max(most, (live += d));
-  return most;
 }
 
 describe('call slots: max_concurrent_calls', function () {
