@@ -12,7 +12,7 @@ import { announceCallLimit } from '../../src/services/call-slots';
 import { setOrgCallLimit } from '../../src/services/limits';
 import { callSlotsWorkflowId, slotsQuery } from '../../src/shared/call-slots';
 import { h, newTenant, request, waitForCall } from '../support/harness';
-import { lines, mostAtOnce } from '../support/call-slots';
+import { lines, mostAtOnce, settledSlots } from '../support/call-slots';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -63,7 +63,7 @@ describe('call slots: max_concurrent_calls', function () {
     // Each queued call dialed only after an earlier call's end was recorded.
     const ends = intervals.map(([, b]) => b).sort((a, b) => a - b);
     queued.forEach((dialed, i) => expect(dialed, `queued call ${i + 1}`).to.be.at.least(ends[i]));
-    const after = await h().env.client.workflow.getHandle(callSlotsWorkflowId(t.orgId, false)).query(slotsQuery);
+    const after = await settledSlots(t.orgId);
     expect(after.holders, 'every slot freed').to.deep.equal([]);
   });
 
@@ -81,7 +81,7 @@ describe('call slots: max_concurrent_calls', function () {
     expect(timedOut).to.include({ status: 'failed', end_reason: 'queue_timeout', answered_at: null });
     expect(timedOut.error.message).to.match(/max_concurrent_calls/);
     expect((await waitForCall(t.testKey, long.id)).status).to.equal('completed');
-    const state = await h().env.client.workflow.getHandle(callSlotsWorkflowId(t.orgId, false)).query(slotsQuery);
+    const state = await settledSlots(t.orgId);
     expect(state).to.deep.include({ holders: [], queue: [] });
     // Neither ever dialed.
     for (const id of [impatient.id, dropped.id]) expect((await Call.findById(id).lean())!.dialed_ms).to.equal(null);
