@@ -12,11 +12,9 @@ import { announceCallLimit } from '../../src/services/call-slots';
 import { setOrgCallLimit } from '../../src/services/limits';
 import { callSlotsWorkflowId, slotsQuery } from '../../src/shared/call-slots';
 import { h, newTenant, request, waitForCall } from '../support/harness';
+import { lines, mostAtOnce, settledSlots } from '../support/call-slots';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
-
-/** `n` scripted caller lines. */
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `Line ${i + 1}`);
 
 async function placeCall(t: Tenant, simulation: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   const res = await request('POST', '/v1/calls', {
@@ -25,20 +23,6 @@ async function placeCall(t: Tenant, simulation: Record<string, unknown>, extra: 
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
   return res.body as { id: string };
-}
-
-/** The largest number of calls live at one moment, from their [dialed, ended] intervals (ms). */
-function mostAtOnce(intervals: [number, number][]): number {
-  const edges = intervals.flatMap(([a, b]) => [
-    [a, 1],
-    [b, -1],
-  ]);
-  // At equal times an end comes before a start: the slot is freed only after the end is recorded.
-  edges.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  let live = 0;
-  let most = 0;
-  for (const [, d] of edges) most = Math.max(most, (live += d));
-  return most;
 }
 
 describe('call slots: max_concurrent_calls', function () {
@@ -79,7 +63,7 @@ describe('call slots: max_concurrent_calls', function () {
     // Each queued call dialed only after an earlier call's end was recorded.
     const ends = intervals.map(([, b]) => b).sort((a, b) => a - b);
     queued.forEach((dialed, i) => expect(dialed, `queued call ${i + 1}`).to.be.at.least(ends[i]));
-    const after = await h().env.client.workflow.getHandle(callSlotsWorkflowId(t.orgId, false)).query(slotsQuery);
+    const after = await settledSlots(t.orgId);
     expect(after.holders, 'every slot freed').to.deep.equal([]);
   });
 
@@ -97,7 +81,7 @@ describe('call slots: max_concurrent_calls', function () {
     expect(timedOut).to.include({ status: 'failed', end_reason: 'queue_timeout', answered_at: null });
     expect(timedOut.error.message).to.match(/max_concurrent_calls/);
     expect((await waitForCall(t.testKey, long.id)).status).to.equal('completed');
-    const state = await h().env.client.workflow.getHandle(callSlotsWorkflowId(t.orgId, false)).query(slotsQuery);
+    const state = await settledSlots(t.orgId);
     expect(state).to.deep.include({ holders: [], queue: [] });
     // Neither ever dialed.
     for (const id of [impatient.id, dropped.id]) expect((await Call.findById(id).lean())!.dialed_ms).to.equal(null);
