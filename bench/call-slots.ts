@@ -159,6 +159,7 @@ async function measure(label: string, samples: number, limit: number, queued: nu
         key: t.testKey,
         body: { to: '+14155550123', agent_id: t.agentId, simulation: { caller: ['One', 'Two'] } },
       });
+      if (res.status !== 200) throw new Error(`POST /v1/calls (burst): ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.id as string;
     }),
   );

@@ -1,7 +1,8 @@
 /**
  * Activities of the call slots (issue 28, item 5; src/shared/call-slots.ts): a call's workflow asks for
- * and frees its slot through them (workflow code cannot send updates), as local activities (no server
- * round trip), and the semaphore audits its holders. Each uses the worker's Temporal client (`Context.current().client`).
+ * its slot (a campaign's call; a scheduled activity, since the answer needs the semaphore's own workflow
+ * task) and frees it (a signal; a local activity) through them, as workflow code cannot send updates;
+ * and the semaphore audits its holders. Each uses the worker's Temporal client (`Context.current().client`).
  */
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/common';

@@ -6,7 +6,13 @@
  */
 import { insertIfAbsent } from '../models/store';
 import { Call, CallTurn, newCallDocument, renderCall } from '../models/calls';
-import { CALL_WORKFLOW, TERMINAL_STATUSES, type CallReconcilerInput, type CallWorkflowInput } from '../shared/calls';
+import {
+  CALL_WORKFLOW,
+  STAMP_NOW,
+  TERMINAL_STATUSES,
+  type CallReconcilerInput,
+  type CallWorkflowInput,
+} from '../shared/calls';
 import { derivedId } from '../shared/ids';
 import type { CallTurnInput } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
@@ -31,16 +37,15 @@ export interface TransitionCallInput {
 
 /**
  * Applies a status transition to the call document, then emits its events with `data.object` = the
- * call as it now is (so every call event carries the call's `metadata`). Throws if the call is missing.
+ * call as it now is (so every call event carries the call's `metadata`). A patch value `STAMP_NOW`
+ * (`dialed_ms`) becomes this activity's clock. Throws if the call is missing.
  */
 export async function transitionCall(input: TransitionCallInput): Promise<void> {
   // The call's usage row comes with its end, before the call shows as ended (src/services/usage.ts).
   await recordUsage(await callUsage(input.callId, input.patch));
-  const doc = await Call.findOneAndUpdate(
-    { _id: input.callId },
-    { $set: input.patch },
-    { returnDocument: 'after' },
-  ).lean();
+  const now = Date.now();
+  const patch = Object.fromEntries(Object.entries(input.patch).map(([k, v]) => [k, v === STAMP_NOW ? now : v]));
+  const doc = await Call.findOneAndUpdate({ _id: input.callId }, { $set: patch }, { returnDocument: 'after' }).lean();
   if (!doc) throw new Error(`call ${input.callId} has no document`);
   callTransitions.inc({ status: String(input.patch.status), mode: doc.livemode ? 'live' : 'test' });
   const object = renderCall(doc);

@@ -160,9 +160,12 @@ const createCall = (temporal: Client) =>
 
       await idempotent(req, res, 'call', async (callId) => {
         const input = newCallInput(callId, { orgId, livemode }, agent, { ...body, contact_id: contactId });
-        // The call takes its place in the organization's line now, in the order the API created calls (its
-        // workflow asks again, idempotently, and waits there if no slot is free).
-        await tryAcquireCallSlot(temporal, { orgId, livemode }, callId, true);
+        // The call takes a slot, or its place in the organization's line, now: in the order the API creates
+        // calls. Unanswered (Temporal busy past the retries), the call's workflow asks itself.
+        input.slot = await tryAcquireCallSlot(temporal, { orgId, livemode }, callId, true).then(
+          (answer) => (answer.granted ? ('held' as const) : ('waiting' as const)),
+          () => 'queue' as const,
+        );
         await startCallWorkflow(temporal, input);
         // The workflow writes this document too (insert-if-absent), so a crash here loses nothing.
         const doc = newCallDocument(input);

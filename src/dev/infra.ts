@@ -202,6 +202,10 @@ export async function startTemporalDevServer(
     // tool call, issue 27) comes back with the task's completion, without a matching round trip.
     '--dynamic-config-value',
     'system.enableActivityEagerExecution=true',
+    // A burst of calls to one organization asks its call-slot semaphore at once (issue 28): more updates
+    // in flight per workflow than the default 10 (past it, requests back off and ask again).
+    '--dynamic-config-value',
+    'history.maxInFlightUpdates=100',
     ...devServerSearchAttributeFlags,
   ];
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached });

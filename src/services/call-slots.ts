@@ -48,23 +48,47 @@ function startOptions(tenant: Tenant, limit: number) {
  * outbound call's workflow, granted later by the `slotGranted` signal). Idempotent per call id (a call
  * that holds one is granted again; one in line keeps its place). A call granted from the API must have
  * its workflow started soon after: a holder whose workflow never starts is freed by the semaphore's
- * audit after `CALL_SLOTS_START_GRACE_MS`.
+ * audit after `CALL_SLOTS_START_GRACE_MS`. While Temporal refuses the update because the semaphore has
+ * too many in flight (`history.maxInFlightUpdates`, RESOURCE_EXHAUSTED), asks again with jittered backoff
+ * for at most `deadlineMs` (default `BUSY_RETRY_MS`).
  * @returns whether the call holds a slot, its place in line, and how many are taken of how many
+ * @throws what the Temporal client throws (RESOURCE_EXHAUSTED past `deadlineMs`, an unreachable server)
  */
 export async function tryAcquireCallSlot(
   temporal: Client,
   tenant: Tenant,
   callId: string,
   queue = false,
+  deadlineMs = BUSY_RETRY_MS,
 ): Promise<SlotAnswer> {
   const limit = await orgCallLimit(tenant);
-  return await temporal.workflow.executeUpdateWithStart(tryAcquireSlotUpdate, {
-    args: [{ callId, limit, queue }],
-    startWorkflowOperation: new WithStartWorkflowOperation<CallSlotsWorkflow>(CALL_SLOTS_WORKFLOW, {
-      ...startOptions(tenant, limit),
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    }),
-  });
+  const until = Date.now() + deadlineMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await temporal.workflow.executeUpdateWithStart(tryAcquireSlotUpdate, {
+        args: [{ callId, limit, queue }],
+        startWorkflowOperation: new WithStartWorkflowOperation<CallSlotsWorkflow>(CALL_SLOTS_WORKFLOW, {
+          ...startOptions(tenant, limit),
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        }),
+      });
+    } catch (err) {
+      // Temporal admits a few updates in flight per workflow (`history.maxInFlightUpdates`): a burst of
+      // calls to one organization waits its turn; the request is idempotent, so asking again is safe.
+      if (!isResourceExhausted(err) || Date.now() >= until) throw err;
+      await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt) * (0.5 + Math.random())));
+    }
+  }
+}
+
+/** How long `tryAcquireCallSlot` keeps asking while the semaphore has too many updates in flight (ms). */
+export const BUSY_RETRY_MS = 5_000;
+
+/** True for gRPC RESOURCE_EXHAUSTED (code 8) anywhere in an error's causes: Temporal's "too many at once". */
+function isResourceExhausted(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as never, i++)
+    if (e.code === 8 || e.code === 'RESOURCE_EXHAUSTED') return true;
+  return false;
 }
 
 /** Frees the call's slot (or its place in line). A semaphore that does not run holds nothing: nothing to do. */

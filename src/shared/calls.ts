@@ -132,13 +132,15 @@ export interface CallWorkflowInput {
   /** Set on an inbound call only. */
   inbound?: InboundCall;
   /**
-   * How the call counts against `max_concurrent_calls` (src/shared/call-slots.ts): `queue` — the
-   * workflow asks for a slot and waits in line before dialing (outbound); `held` — the API took one
-   * before starting the call (inbound, browser voice). Either way the workflow frees it when the end is
-   * recorded. Absent: not counted (calls started before issue 28, and refused inbound calls).
+   * How the call counts against `max_concurrent_calls` (src/shared/call-slots.ts): `held` — the API took
+   * a slot before starting the call (granted at once; inbound, browser voice, an outbound call with a free
+   * slot); `waiting` — the API put it in line (the grant comes as the `slotGranted` signal); `queue` — the
+   * workflow asks for one itself (a campaign's call) and waits in line if none is free. Either way the
+   * workflow frees it when the end is recorded. Absent: not counted (calls started before issue 28, and
+   * refused inbound calls).
    */
-  slot?: 'queue' | 'held';
-  /** With `slot: 'queue'`: how long the call may wait for a slot, seconds from `created` (default 600). */
+  slot?: 'queue' | 'waiting' | 'held';
+  /** With `slot: 'queue'` or `waiting`: how long the call may wait for a slot, seconds from `created` (default 600). */
   queue_timeout_seconds?: number;
 }
 
@@ -186,6 +188,13 @@ export interface CallContinuation {
   /** A campaign call: the form values `fill_form` kept so far. */
   formValues?: FormValues | null;
 }
+
+/**
+ * A value of a transition's patch (src/activities/calls.ts `transitionCall`) that the activity replaces by
+ * its own clock (epoch ms) when it writes: for times that workflow time (the workflow task's start) would
+ * place too early.
+ */
+export const STAMP_NOW = 'now';
 
 /** Default of `turn_deadline_ms`. */
 export const DEFAULT_TURN_DEADLINE_MS = 8_000;

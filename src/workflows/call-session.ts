@@ -36,6 +36,7 @@ import {
   type ToolCall,
 } from '../shared/assistant';
 import { callFinishedSignal } from '../shared/bulk-calls';
+import { STAMP_NOW } from '../shared/calls';
 import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
 import {
   CALL_NOT_LIVE,
@@ -76,10 +77,16 @@ const store = proxyActivities<typeof callActivities>({
 });
 
 /**
- * Taking and freeing the call's slot (src/shared/call-slots.ts): local activities (idempotent requests to
- * the semaphore, no server round trip of their own), retried until they succeed.
+ * Asking for the call's slot (src/shared/call-slots.ts): a scheduled activity, since the semaphore answers
+ * from its own workflow task (a local activity would hold this run's task while it waits: with every task
+ * slot of a worker so held, the semaphore's task could not run). Retried until it succeeds.
  */
-const slots = proxyLocalActivities<typeof slotActivities>({
+const slots = proxyActivities<typeof slotActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds' },
+});
+/** Freeing it: a signal, no wait; a local activity in the finishing task. */
+const slotRelease = proxyLocalActivities<typeof slotActivities>({
   startToCloseTimeout: '30 seconds',
   localRetryThreshold: '10 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds' },
@@ -393,18 +400,21 @@ export class CallSession {
   }
 
   /**
-   * An outbound call (`slot: 'queue'`) waits in its organization's line for a slot, `queued` meanwhile,
+   * An outbound call (`slot: 'queue'`: it asks first; `waiting`: the API put it in line) waits in its
+   * organization's line for a slot, `queued` meanwhile,
    * at most `queue_timeout_seconds` from its creation (then `failed`, `queue_timeout`). A call ended
    * through the API while waiting is `canceled`. Other calls go on at once.
    * @returns true when the call may dial
    */
   private async waitForSlot(): Promise<boolean> {
     const { input } = this;
-    if (input.slot !== 'queue') return true;
-    const { granted } = await slots.requestCallSlot.executeWithOptions({ summary: 'ask for a call slot' }, [
-      { orgId: input.orgId, livemode: input.livemode, callId: input.callId },
-    ]);
-    if (granted) return true;
+    if (input.slot !== 'queue' && input.slot !== 'waiting') return true;
+    if (input.slot === 'queue') {
+      const { granted } = await slots.requestCallSlot.executeWithOptions({ summary: 'ask for a call slot' }, [
+        { orgId: input.orgId, livemode: input.livemode, callId: input.callId },
+      ]);
+      if (granted) return true;
+    }
     const timeoutS = input.queue_timeout_seconds ?? DEFAULT_QUEUE_TIMEOUT_SECONDS;
     const leftMs = Math.max(1, input.created * 1000 + timeoutS * 1000 - Date.now());
     await condition(() => this.slotGranted || this.stop !== null, leftMs);
@@ -422,10 +432,12 @@ export class CallSession {
 
   /**
    * `dialed_ms` for the transition that takes the call out of `queued` (when it began to count against
-   * the limit); nothing afterwards, nor for calls started before issue 28 (no `direction`).
+   * the limit), stamped `now` by the activity's clock: workflow time is the start of the workflow task,
+   * which the wait for a slot's answer (a local activity) can leave behind. Nothing afterwards, nor for
+   * calls started before issue 28 (no `direction`).
    */
-  private dialed(): { dialed_ms?: number } {
-    return this.status === 'queued' && this.input.direction ? { dialed_ms: Date.now() } : {};
+  private dialed(): { dialed_ms?: typeof STAMP_NOW } {
+    return this.status === 'queued' && this.input.direction ? { dialed_ms: STAMP_NOW } : {};
   }
 
   /** The dial, in the cancellable conversation scope: a stop while ringing is `canceled`, an error `failed`. */
@@ -534,7 +546,7 @@ export class CallSession {
       );
       this.finished = true;
       if (this.input.slot)
-        await slots.releaseCallSlot.executeWithOptions({ summary: 'free the call slot' }, [
+        await slotRelease.releaseCallSlot.executeWithOptions({ summary: 'free the call slot' }, [
           { orgId: this.input.orgId, livemode: this.input.livemode, callId: this.input.callId },
         ]);
       if (this.input.campaign) await this.reportToCampaign(this.input.campaign.bulkCallId, final);

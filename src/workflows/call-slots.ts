@@ -10,11 +10,11 @@
  * - at most `limit` holders; a request granted at once only when a slot is free and nobody waits;
  * - waiting calls are granted in the order they were created (first come first served: call ids are
  *   time-ordered), as slots free up or the limit is raised; a lowered limit takes no slot back, it only grants nothing until below it;
- * - a grant whose call's workflow is gone (its signal fails: closed or never started) frees the slot at
- *   once; every `CALL_SLOTS_AUDIT_MS` while slots are held, the `endedCalls` activity names holders whose
+ * - every `CALL_SLOTS_AUDIT_MS` while slots are held, the `endedCalls` activity names holders whose
  *   call's workflow closed without releasing (terminated) or never started (after a grace), and their
  *   slots are freed: a slot is never leaked.
- * - Bounded history: continues as new when Temporal suggests it, carrying the holders and the queue.
+ * - Bounded history: continues as new when Temporal suggests it or after `REQUESTS_PER_RUN` requests,
+ *   carrying the holders, the queue and the grants not told yet.
  */
 import {
   allHandlersFinished,
@@ -24,6 +24,7 @@ import {
   log,
   proxyActivities,
   setHandler,
+  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type * as slotActivities from '../activities/call-slots';
@@ -45,6 +46,15 @@ const { endedCalls } = proxyActivities<typeof slotActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
 
+/**
+ * Requests and releases one run handles before it continues as new: well under Temporal's cap of updates
+ * per run (`history.maxTotalUpdates`, 2,000) and its history limits, whatever the server suggests.
+ */
+const REQUESTS_PER_RUN = 1000;
+
+/** How many times a grant is told to a call's workflow that does not run (yet), a second apart. */
+const TELL_ATTEMPTS = 5;
+
 /** A limit as sent by a requester: an integer 1–1,000, else the one kept. */
 const saneLimit = (limit: unknown, kept: number): number =>
   typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= 1000 ? limit : kept;
@@ -61,6 +71,8 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
   /** Calls granted whose workflows are not told yet. */
   const toTell: string[] = [...(input.tell ?? [])];
   let telling = 0;
+  /** Requests and releases this run has handled (Temporal caps a run's updates: `history.maxTotalUpdates`). */
+  let handled = 0;
 
   const grantWaiting = () => {
     while (queue.length > 0 && holders.size < limit) {
@@ -76,47 +88,71 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
     grantWaiting();
   };
 
-  setHandler(releaseSlotSignal, ({ callId }) => release(callId));
+  setHandler(releaseSlotSignal, ({ callId }) => {
+    handled++;
+    release(callId);
+  });
   setHandler(limitChangedSignal, ({ limit: sent }) => {
     limit = saneLimit(sent, limit);
     grantWaiting();
   });
-  setHandler(tryAcquireSlotUpdate, ({ callId, limit: sent, queue: wait }): SlotAnswer => {
+  /**
+   * A request for a slot: granted at once when one is free and nobody waits; else, with `wait`, put in
+   * line by creation (call ids are time-ordered, src/shared/ids.ts: a call created earlier whose request
+   * comes a moment later still dials first). Idempotent per call id. Returns the answer and whether the
+   * grant is new.
+   */
+  const ask = (callId: string, sent: number, wait: boolean): SlotAnswer => {
+    handled++;
     limit = saneLimit(sent, limit);
     grantWaiting();
     if (!holders.has(callId) && queue.length === 0 && holders.size < limit) holders.set(callId, Date.now());
     if (holders.has(callId)) return { granted: true, active: holders.size, limit };
     let place = queue.findIndex((w) => w.callId === callId);
     if (place < 0 && wait) {
-      // In line by creation: call ids are time-ordered (src/shared/ids.ts), so a call created earlier whose
-      // workflow asked a moment later still dials first.
       place = queue.findIndex((w) => w.callId > callId);
       if (place < 0) place = queue.length;
       queue.splice(place, 0, { callId, sinceMs: Date.now() });
     }
     return { granted: false, active: holders.size, limit, ...(place >= 0 ? { position: place + 1 } : {}) };
-  });
+  };
+  setHandler(tryAcquireSlotUpdate, ({ callId, limit: sent, queue: wait }) => ask(callId, sent, wait === true));
   setHandler(slotsQuery, () => ({
     limit,
     holders: [...holders].map(([callId, sinceMs]) => ({ callId, sinceMs })),
     queue: [...queue],
   }));
 
-  /** Tells a granted call's workflow; one that is gone frees its slot. */
+  /**
+   * Tells a granted call's workflow. One not running yet (its API asked just before starting it) is told
+   * again, up to `TELL_ATTEMPTS` times a second apart; past them, the slot stays until the audit finds the
+   * call's workflow closed or never started.
+   */
   const tell = async (callId: string) => {
     telling++;
     try {
-      await getExternalWorkflowHandle(callId).signal(slotGrantedSignal);
-    } catch (err) {
-      log.info('call slot: granted call is gone; slot freed', { call_id: callId, error: String(err) });
-      release(callId);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await getExternalWorkflowHandle(callId).signal(slotGrantedSignal);
+        } catch (err) {
+          if (attempt >= TELL_ATTEMPTS) {
+            log.warn('call slot: granted call not running; the audit frees it if it never does', {
+              call_id: callId,
+              error: String(err),
+            });
+            return;
+          }
+          await sleep(1000);
+        }
+      }
     } finally {
       telling--;
     }
   };
 
   let lastAuditMs = Date.now();
-  const wakeUp = () => toTell.length > 0 || workflowInfo().continueAsNewSuggested;
+  const newRunDue = () => workflowInfo().continueAsNewSuggested || handled >= REQUESTS_PER_RUN;
+  const wakeUp = () => toTell.length > 0 || newRunDue();
   for (;;) {
     // Sleeps until there is a grant to tell or a new run is due; while slots are held, at most until the next audit.
     if (holders.size === 0) {
@@ -133,7 +169,7 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
         release(callId);
       }
     }
-    if (workflowInfo().continueAsNewSuggested) {
+    if (newRunDue()) {
       await condition(() => telling === 0 && allHandlersFinished());
       return await continueAsNew<CallSlotsWorkflow>({
         orgId: input.orgId,

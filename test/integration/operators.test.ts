@@ -260,7 +260,6 @@ describe('operators', function () {
         });
       expect(summaries).to.include.members([
         // A phone that answers at once goes straight to in_progress.
-        'requestCallSlot: ask for a call slot',
         'transitionCall: queued → in_progress (call.started)',
         'generateReply: LLM turn 1',
         'generateReply: LLM turn 3',
