@@ -49,8 +49,9 @@ function startOptions(tenant: Tenant, limit: number) {
  * that holds one is granted again; one in line keeps its place). A call granted from the API must have
  * its workflow started soon after: a holder whose workflow never starts is freed by the semaphore's
  * audit after `CALL_SLOTS_START_GRACE_MS`. While Temporal refuses the update because the semaphore has
- * too many in flight (`history.maxInFlightUpdates`, RESOURCE_EXHAUSTED), asks again with jittered backoff
- * for at most `deadlineMs` (default `BUSY_RETRY_MS`).
+ * too many in flight (`history.maxInFlightUpdates`, RESOURCE_EXHAUSTED) or aborts it (UNAVAILABLE: the
+ * semaphore continuing as new), asks again with jittered backoff for at most `deadlineMs` (default
+ * `BUSY_RETRY_MS`).
  * @returns whether the call holds a slot, its place in line, and how many are taken of how many
  * @throws what the Temporal client throws (RESOURCE_EXHAUSTED past `deadlineMs`, an unreachable server)
  */
@@ -73,9 +74,10 @@ export async function tryAcquireCallSlot(
         }),
       });
     } catch (err) {
-      // Temporal admits a few updates in flight per workflow (`history.maxInFlightUpdates`): a burst of
-      // calls to one organization waits its turn; the request is idempotent, so asking again is safe.
-      if (!isResourceExhausted(err) || Date.now() >= until) throw err;
+      // Temporal admits a few updates in flight per workflow (`history.maxInFlightUpdates`), and aborts
+      // those in flight when the semaphore continues as new: a burst of calls to one organization waits
+      // its turn; the request is idempotent, so asking again is safe.
+      if (!isBusy(err) || Date.now() >= until) throw err;
       await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt) * (0.5 + Math.random())));
     }
   }
@@ -84,10 +86,13 @@ export async function tryAcquireCallSlot(
 /** How long `tryAcquireCallSlot` keeps asking while the semaphore has too many updates in flight (ms). */
 export const BUSY_RETRY_MS = 5_000;
 
-/** True for gRPC RESOURCE_EXHAUSTED (code 8) anywhere in an error's causes: Temporal's "too many at once". */
-function isResourceExhausted(err: unknown): boolean {
+/**
+ * True for gRPC RESOURCE_EXHAUSTED (8: too many updates in flight) or UNAVAILABLE (14: the update was
+ * aborted, the semaphore moving to its next run) anywhere in an error's causes.
+ */
+function isBusy(err: unknown): boolean {
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as never, i++)
-    if (e.code === 8 || e.code === 'RESOURCE_EXHAUSTED') return true;
+    if (e.code === 8 || e.code === 14 || e.code === 'RESOURCE_EXHAUSTED' || e.code === 'UNAVAILABLE') return true;
   return false;
 }
 

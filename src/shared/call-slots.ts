@@ -3,13 +3,12 @@
  * held by one `callSlotsWorkflow` per organization and mode, a counting semaphore in the shape of the
  * Temporal samples' `mutex` (a long-lived workflow that grants by signalling the requester back).
  *
- * - A call holds one slot from dialing (or answering) until its end is recorded, whatever its direction
- *   or channel. Every call asks with `tryAcquireSlotUpdate` (update-with-start): outbound calls wait in
+ * - A call holds one slot from dialing (or answering) until it has hung up (its workflow frees it just
+ *   before recording the end), whatever its direction or channel. Every call asks with `tryAcquireSlotUpdate` (update-with-start): outbound calls wait in
  *   the semaphore's line when none is free, first come first served, granted later by `slotGrantedSignal`
  *   to the call's workflow; inbound calls and browser voice calls ask once and are refused at the limit.
  * - The count lives in Temporal's history, so it holds across any number of API and worker processes
- *   and through worker crashes; a slot is freed by the call's workflow when its end is recorded
- *   (`releaseSlotSignal`), and one whose call's workflow closed without doing so (terminated by an
+ *   and through worker crashes; a slot is freed by the call's workflow as it ends (`releaseSlotSignal`), and one whose call's workflow closed without doing so (terminated by an
  *   operator, or an API process that crashed between taking a slot and starting the call) is found by the
  *   semaphore's own audit (`CALL_SLOTS_AUDIT_MS`), never leaked.
  *

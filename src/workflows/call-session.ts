@@ -513,8 +513,8 @@ export class CallSession {
   }
 
   /**
-   * Records the end, never cancelled: the pending turns, the transfer or hang-up, the terminal status with
-   * `call.ended` (and `call.transferred`), then tells a campaign. A run cancelled by an operator (a
+   * Records the end, never cancelled: the pending turns, the transfer or hang-up, the call's slot freed,
+   * the terminal status with `call.ended` (and `call.transferred`), then tells a campaign. A run cancelled by an operator (a
    * Temporal cancellation request, not a stop of ours) ends `api_ended`.
    * @returns the final `CallState`
    */
@@ -532,6 +532,12 @@ export class CallSession {
       } else if (this.status === 'in_progress' || this.status === 'ringing') await this.hangUp(final);
       this.roomScope.cancel(); // the assistant leaves the room (if the visitor has not ended its attendance first)
       events.push('call.ended');
+      const endedMs = Date.now();
+      // The line is free: the next call in line may dial while this end is recorded (ended_ms is before it).
+      if (this.input.slot)
+        await slotRelease.releaseCallSlot.executeWithOptions({ summary: 'free the call slot' }, [
+          { orgId: this.input.orgId, livemode: this.input.livemode, callId: this.input.callId },
+        ]);
       const formValues = this.form?.values ?? null;
       await this.transition(
         final.status,
@@ -539,16 +545,12 @@ export class CallSession {
           end_reason: final.reason,
           transferred_to: final.status === 'transferred' ? (final.transferTo ?? null) : null,
           error_message: final.error ?? null,
-          ended_ms: Date.now(),
+          ended_ms: endedMs,
           ...(this.input.campaign ? { form_json: formValues ? JSON.stringify(formValues) : null } : {}),
         },
         events,
       );
       this.finished = true;
-      if (this.input.slot)
-        await slotRelease.releaseCallSlot.executeWithOptions({ summary: 'free the call slot' }, [
-          { orgId: this.input.orgId, livemode: this.input.livemode, callId: this.input.callId },
-        ]);
       if (this.input.campaign) await this.reportToCampaign(this.input.campaign.bulkCallId, final);
       return this.state();
     });

@@ -1,7 +1,7 @@
 /**
  * `callSlotsWorkflow`: an organization's concurrent calls in one mode, counted (issue 28, item 5). One
  * long-lived run per organization and mode (workflow id `call-slots:org_…:live`, started by the first
- * request for a slot with signal-with-start or update-with-start), a counting semaphore in the shape of the
+ * request for a slot, an update-with-start), a counting semaphore in the shape of the
  * Temporal samples' `mutex` (temporalio/samples-typescript `mutex`): requests come in as updates (answered
  * at once: granted, refused, or in line), later grants go out as signals to the waiting call's workflow
  * (its id is the call id); releases come in as signals.
@@ -9,7 +9,9 @@
  * Rules (src/shared/call-slots.ts):
  * - at most `limit` holders; a request granted at once only when a slot is free and nobody waits;
  * - waiting calls are granted in the order they were created (first come first served: call ids are
- *   time-ordered), as slots free up or the limit is raised; a lowered limit takes no slot back, it only grants nothing until below it;
+ *   time-ordered), as slots free up or the limit is raised; a lowered limit takes no slot back, it only
+ *   grants nothing until the calls are below it;
+ * - a grant is told to the call's workflow by signal (again, a second apart, while it does not run yet);
  * - every `CALL_SLOTS_AUDIT_MS` while slots are held, the `endedCalls` activity names holders whose
  *   call's workflow closed without releasing (terminated) or never started (after a grace), and their
  *   slots are freed: a slot is never leaked.
@@ -99,8 +101,7 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
   /**
    * A request for a slot: granted at once when one is free and nobody waits; else, with `wait`, put in
    * line by creation (call ids are time-ordered, src/shared/ids.ts: a call created earlier whose request
-   * comes a moment later still dials first). Idempotent per call id. Returns the answer and whether the
-   * grant is new.
+   * comes a moment later still dials first). Idempotent per call id.
    */
   const ask = (callId: string, sent: number, wait: boolean): SlotAnswer => {
     handled++;
