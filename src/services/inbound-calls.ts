@@ -51,6 +51,9 @@ export const NUMBER_UNAVAILABLE_LINE = 'Sorry, this number cannot take calls rig
 /** What a caller hears when every call slot is taken and the number has no `overflow_to`. */
 export const ALL_LINES_BUSY_LINE = 'All our lines are busy right now. Please call again in a few minutes. Goodbye.';
 
+/** An E.164 number. */
+const E164 = /^\+[1-9]\d{6,14}$/;
+
 /** `User-Agent` of inbound webhook requests. */
 const USER_AGENT = 'svc-assistant-inbound/1 (+https://github.com/)';
 
@@ -74,7 +77,7 @@ export interface InboundCallStart {
   tenant: { orgId: string; livemode: boolean };
   /** The call's id: derived from the CallSid (live; `inboundCallId`) or the request's (test mode). */
   callId: string;
-  /** The caller (E.164). */
+  /** The caller (E.164; `anonymous` or Twilio's placeholder when the caller ID is withheld). */
   from: string;
   /** The number called (E.164). */
   to: string;
@@ -119,7 +122,8 @@ export async function startInboundCall(temporal: Client, start: InboundCallStart
   const existing = await Call.findById(start.callId).lean();
   if (existing) return existing;
   const { tenant } = start;
-  const contactId = (await findContact(tenant, { phone: start.from }))?._id ?? null;
+  // A withheld caller ID (`anonymous`) is nobody's phone.
+  const contactId = E164.test(start.from) ? ((await findContact(tenant, { phone: start.from }))?._id ?? null) : null;
   const asked = start.number?.inbound_webhook_url
     ? await askInboundWebhook(start.number, { call_id: start.callId, from: start.from, to: start.to, contactId })
     : null;

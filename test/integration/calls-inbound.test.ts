@@ -377,6 +377,17 @@ describe('inbound calls', function () {
       ]);
     });
 
+    it('answers a caller who withholds their number (From anonymous): no contact, the same relay', async () => {
+      const sid = newSid();
+      const twiml = await twilioPost('/twilio/voice/inbound', { CallSid: sid, From: 'anonymous', To: ours });
+      expect(twiml.text).to.contain('<ConversationRelay');
+      const id = (await InboundCallSid.findById(sid).lean())!.call_id;
+      const call = await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
+      expect(call).to.include({ from: 'anonymous', contact_id: null, direction: 'inbound' });
+      expect((await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey })).status).to.equal(200);
+      expect((await waitForCall(t.liveKey, id)).end_reason).to.equal('api_ended');
+    });
+
     it('403 for an unsigned request; a short line and a hang-up for an unknown number or one without voice; nothing created', async () => {
       const before = await Call.countDocuments({});
       const unsigned = await twilioPost(

@@ -67,9 +67,6 @@ import { sealSecret } from '../../secrets';
 import { operation, operationsRouter } from '../operations';
 import { twilioMessagingRouter } from './messaging';
 
-/** An E.164 number. */
-const isE164 = (n: string) => /^\+[1-9]\d{6,14}$/.test(n);
-
 const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
 /** Largest ConversationRelay frame accepted (bytes); Twilio's are far smaller. */
 export const RELAY_MAX_FRAME_BYTES = 64 * 1024;
@@ -189,23 +186,23 @@ const twilioInboundCall = (temporal: Client) =>
     handler: async (req, res) => {
       const body = (req.body ?? {}) as Record<string, string>;
       const callSid = String(body.CallSid ?? '');
-      const from = String(body.From ?? '');
+      // A withheld caller ID comes as `anonymous` (or Twilio's placeholder number): answered all the same.
+      const from = String(body.From ?? '').slice(0, 64) || 'anonymous';
       const to = String(body.To ?? '');
       const response = new twilio.twiml.VoiceResponse();
       const number = /^CA[0-9a-f]{32}$/i.test(callSid)
         ? await PhoneNumber.findOne({ route_key: numberRouteKey('', true, to) }).lean()
         : null;
-      const call =
-        number?.channels.includes('voice') && isE164(from)
-          ? await startInboundCall(temporal, {
-              tenant: { orgId: number.org_id, livemode: true },
-              callId: await inboundCallId(callSid),
-              from,
-              to,
-              number,
-              providerCallSid: callSid,
-            })
-          : null;
+      const call = number?.channels.includes('voice')
+        ? await startInboundCall(temporal, {
+            tenant: { orgId: number.org_id, livemode: true },
+            callId: await inboundCallId(callSid),
+            from,
+            to,
+            number,
+            providerCallSid: callSid,
+          })
+        : null;
       if (!call) {
         response.say(NUMBER_UNAVAILABLE_LINE);
         response.hangup();
