@@ -8,9 +8,10 @@
  *     `callSlotsWorkflow`, answered at once) then the release signal, one at a time, p50/p99 ms
  *   - `POST /v1/calls` with a free slot (1 client; the place in line is one update of that round trip)
  *   - the hand-off: limit BENCH_LIMIT, BENCH_QUEUED_CALLS short simulated calls placed at once; for the
- *     k-th call that waited, its `dialed_ms` minus the k-th end recorded (`ended_ms`): the end's release,
- *     the semaphore's workflow task, the grant signal and the call's workflow task, p50/p99 ms; and the
- *     most calls live at once from the calls' own [dialed_ms, ended_ms] (must be the limit)
+ *     k-th call that waited, its `dialed_ms` minus the k-th end (`ended_ms`): the release, the
+ *     semaphore's workflow task, the grant signal, the call's workflow task and its transition activity,
+ *     p50/p99 ms; and the most calls live at once from the calls' own [dialed_ms, ended_ms] (must be the
+ *     limit)
  *   - an inbound test call to a connected number (`POST /v1/test_helpers/inbound_calls`: number, contact,
  *     slot, document, workflow start), 1 client, p50/p99 ms
  *
@@ -18,6 +19,18 @@
  * BENCH_FILL_CALLS (default 20000), BENCH_FILL_NUMBERS (default 5000), BENCH_FILL_CONTACTS (default 20000).
  *
  *   npm run bench:slots
+ *
+ * Measured on the project's 2-core machine (2026-11-25, `BENCH_SAMPLES=60 npm run bench:slots`; filled:
+ * 20,000 calls, 5,000 numbers, 20,000 contacts of other tenants), ms, empty / filled store:
+ *
+ *   a slot asked (update-with-start)     p50 21 / 33, p99 70 / 53
+ *   POST /v1/calls, a slot free          p50 71 / 465, p99 129 / 629
+ *   hand-off (an end → the next dialed)  p50 257 / 242, p99 1,592 / 370 (36 hand-offs each)
+ *   most calls live at once, limit 4     4 / 4
+ *   an inbound test call                 p50 57 / 688, p99 117 / 961
+ *
+ * The filled store's POST /v1/calls and inbound calls pay the scans of a contact by phone (and an inbound
+ * call's number by `route_key`): FerretDB indexes only `_id` (issue 32). README "Benchmarks" has the table.
  */
 import { Call } from '../src/models/calls';
 import { Contact } from '../src/models/contacts';
@@ -26,6 +39,7 @@ import { releaseCallSlot, tryAcquireCallSlot } from '../src/services/call-slots'
 import { setOrgCallLimit } from '../src/services/limits';
 import { newId } from '../src/shared/ids';
 import { h, isEnded, newTenant, request, startHarness, stopHarness, waitForCall } from '../test/support/harness';
+import { mostAtOnce } from '../test/support/call-slots';
 import { percentile } from './stats';
 
 const num = (name: string, def: number, max: number) => {
@@ -46,19 +60,6 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await fn();
   return performance.now() - t0;
-}
-
-/** The most intervals open at one moment (an end before a start at the same time). */
-function mostAtOnce(intervals: [number, number][]): number {
-  const edges = intervals.flatMap(([a, b]) => [
-    [a, 1],
-    [b, -1],
-  ]);
-  edges.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
-  let live = 0;
-  let most = 0;
-  for (const [, d] of edges) most = Math.max(most, (live += d));
-  return most;
 }
 
 /** Other tenants' rows in the collections the paths read: calls, phone numbers, contacts. */
@@ -221,7 +222,7 @@ async function main(): Promise<void> {
     console.log(`| a slot asked (update-with-start, answered at once) | ${show(empty.slot)} | ${show(filled.slot)} |`);
     console.log(`| POST /v1/calls, a slot free, 1 client | ${show(empty.post)} | ${show(filled.post)} |`);
     console.log(
-      `| hand-off: an end recorded → the next call in line dialed | ${show(empty.handoff)} | ${show(filled.handoff)} |`,
+      `| hand-off: a call's end (ended_ms) → the next call in line dialed | ${show(empty.handoff)} | ${show(filled.handoff)} |`,
     );
     console.log(`| most calls live at once (limit ${limit}) | ${empty.most} | ${filled.most} |`);
     console.log(`| POST /v1/test_helpers/inbound_calls, 1 client | ${show(empty.inbound)} | ${show(filled.inbound)} |`);

@@ -12,7 +12,8 @@ export const lines = (n: number): string[] => Array.from({ length: n }, (_, i) =
 
 /**
  * The largest number of calls live at one moment, from their [dialed, ended] intervals (epoch ms). At
- * equal times an end counts before a start: a slot is freed only after the end is recorded.
+ * equal times an end counts before a start: a slot is freed only after the call's `ended_ms` (taken
+ * just before the release), and the next call's `dialed_ms` is stamped after its grant.
  */
 export function mostAtOnce(intervals: [number, number][]): number {
   const edges = intervals.flatMap(([a, b]) => [
