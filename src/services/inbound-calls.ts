@@ -55,7 +55,7 @@ export const ALL_LINES_BUSY_LINE = 'All our lines are busy right now. Please cal
 const E164 = /^\+[1-9]\d{6,14}$/;
 
 /** `User-Agent` of inbound webhook requests. */
-const USER_AGENT = 'svc-assistant-inbound/1 (+https://github.com/)';
+const USER_AGENT = 'svc-assistant-inbound/1.0 (+https://docs.svc-assistant.dev/inbound-calls)';
 
 /** What an inbound webhook may answer (unknown keys are ignored; a wrong type makes the answer invalid). */
 const webhookAnswer = z.object({
