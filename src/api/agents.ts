@@ -23,7 +23,7 @@ import { isTransferTarget } from '../shared/calls';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { metadata } from './validation';
+import { callingWindow, metadata } from './validation';
 
 export const createAgentSchema = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
@@ -48,6 +48,11 @@ export const createAgentSchema = z.strictObject({
       'Connector installations (`cinst_…`) whose tools the assistant may call; each a live installation of yours in this mode.',
     )
     .optional(),
+  calling_window: callingWindow
+    .optional()
+    .describe(
+      "When the agent's scheduled calls and promised callbacks may ring (local time of the callee); a time outside it moves to its next opening.",
+    ),
   metadata: metadata.optional(),
   /** Answer the test-mode messaging number and numbers connected without `agent_id` (the latest marked wins). */
   default: z.boolean().optional(),
@@ -58,6 +63,7 @@ export const updateAgentSchema = createAgentSchema.partial().extend({
   first_message: createAgentSchema.shape.first_message.unwrap().nullable().optional(),
   model: createAgentSchema.shape.model.unwrap().nullable().optional(),
   transfer_to: createAgentSchema.shape.transfer_to.unwrap().nullable().optional(),
+  calling_window: callingWindow.nullable().optional(),
 });
 
 const AGENT_EXAMPLE = {
@@ -99,6 +105,7 @@ const createAgent = operation({
         transfer_to: body.transfer_to ?? null,
         tool_ids: toolIds,
         connector_installation_ids: installationIds,
+        calling_window_json: body.calling_window ? JSON.stringify(body.calling_window) : null,
         metadata_json: JSON.stringify(body.metadata ?? {}),
         default_ms: body.default ? idTime(id) : null,
         created: Math.floor(idTime(id) / 1000),
@@ -153,7 +160,7 @@ const retrieveAgent = operation({
 /**
  * `POST /v1/agents/{id}` (`agents:write`, Idempotency-Key) body: any create field → the agent. Same
  * validation as creation; `tool_ids` and `connector_installation_ids` replace their lists (`[]` empties
- * one); `first_message`, `model`, `transfer_to` may be null to clear them; `metadata` merges into the
+ * one); `first_message`, `model`, `transfer_to`, `calling_window` may be null to clear them; `metadata` merges into the
  * stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
  * or deleted agent.
  */
@@ -163,7 +170,8 @@ const updateAgent = operation({
   operationId: 'updateAgent',
   tag,
   summary: 'Update an agent',
-  description: 'Only the fields given change; `first_message`, `model` and `transfer_to` take null to clear.',
+  description:
+    'Only the fields given change; `first_message`, `model`, `transfer_to` and `calling_window` take null to clear.',
   scope: 'agents:write',
   body: updateAgentSchema,
   example: { instructions: 'You answer calls for Acme Dental. Be brief.' },
@@ -183,6 +191,8 @@ const updateAgent = operation({
       for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to'] as const) {
         if (body[field] !== undefined) set[field] = body[field];
       }
+      if (body.calling_window !== undefined)
+        set.calling_window_json = body.calling_window ? JSON.stringify(body.calling_window) : null;
       // The latest agent marked default wins; unmarking leaves the organization's first agent as default.
       if (body.default !== undefined) set.default_ms = body.default ? Date.now() : null;
       const render = async (doc: NonNullable<Awaited<ReturnType<typeof findLiveAgent>>>) =>

@@ -44,7 +44,6 @@ import { insertIfAbsent, type WithId } from '../models/store';
 import { listOf } from '../models/wire';
 import {
   DAY_NAMES,
-  isTimeZone,
   secondsOfDay,
   startBulkCallWorkflow,
   type CampaignSchedule,
@@ -70,7 +69,7 @@ import { authenticate, requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { e164, isE164, metadata, queryFilters } from './validation';
+import { e164, isE164, localTime, metadata, queryFilters, timeZone, windowDays } from './validation';
 
 /** Contacts one request may carry. */
 export const MAX_CONTACTS = 10_000;
@@ -87,14 +86,10 @@ export const RETRY_DEFAULTS = {
   interval_seconds: 3600,
 };
 
-const localTime = z
-  .string()
-  .refine((v) => !Number.isNaN(secondsOfDay(v)), 'must be a local time HH:MM (00:00 to 24:00)');
-
 const scheduleSchema = z.strictObject({
   window: z.strictObject({ start: localTime, end: localTime }),
-  days: z.array(z.enum(DAY_NAMES)).min(1, 'must name at least one day').max(7).optional(),
-  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as America/New_York').optional(),
+  days: windowDays.optional(),
+  timezone: timeZone.optional(),
   ends_at: z.number().int('must be an integer (unix seconds)').optional(),
 });
 

@@ -30,6 +30,7 @@ import { resolveCallContact } from '../services/contacts';
 import { tryAcquireCallSlot } from '../services/call-slots';
 import {
   CALL_NOT_LIVE,
+  CALL_NOT_SCHEDULED,
   CALL_NOT_TRANSFERABLE,
   callWorkflowId,
   endUpdate,
@@ -43,7 +44,8 @@ import { jsonDepth } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { e164, metadata, queryFilters } from './validation';
+import { callingWindow, e164, metadata, queryFilters } from './validation';
+import { dialTime, parseScheduledAt } from '../services/call-schedule';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
 export const CONTEXT_LIMITS = { depth: 10, renderedBytes: 16_384 };
@@ -93,6 +95,17 @@ export const createCallSchema = z.strictObject({
     .describe(
       'How long the call may stay `queued` while the organization is at `max_concurrent_calls` (default 600); then `failed`, `queue_timeout`.',
     ),
+  scheduled_at: z
+    .union([z.number().int('must be an integer (unix seconds)'), z.string()])
+    .optional()
+    .describe(
+      'When to dial: unix seconds, or ISO 8601 with a UTC offset (`2026-12-01T15:00:00-05:00`); from now (a minute of clock skew allowed) to 30 days ahead. The call is `scheduled` until then.',
+    ),
+  calling_window: callingWindow
+    .optional()
+    .describe(
+      "Local times the call may ring in the callee's zone: a time outside it (or now, without `scheduled_at`) moves to its next opening. Default for a scheduled call: the agent's window, else 08:00–21:00 for a live +1 number.",
+    ),
 });
 
 export const transferSchema = z.strictObject({
@@ -103,7 +116,10 @@ const tag = 'Calls';
 
 /**
  * `POST /v1/calls` body `{to, agent_id, from?, context?, metadata?, max_duration_seconds?, simulation?,
- * contact_id?, queue_timeout_seconds?}` → the call object with `status: "queued"`. The call's contact (whose name and records
+ * contact_id?, queue_timeout_seconds?, scheduled_at?, calling_window?}` → the call object with `status:
+ * "queued"`, or `scheduled` when it is dialed later (issue 29: `scheduled_at`, unix seconds or ISO 8601
+ * with an offset, a minute of skew to 30 days ahead, else 400 naming it; moved to the next opening of its
+ * calling window, src/services/call-schedule.ts `dialTime`; a durable timer in its workflow dials it). The call's contact (whose name and records
  * the assistant is given) is `contact_id` (404 naming it when unknown), else the contact whose phone is
  * `to`; the call shows it as `contact_id`. A deleted agent is 404 naming `agent_id`. Test keys only: `simulation` (`caller`, `outcome`,
  * `ring_seconds`, `pause_seconds`). Live keys: `from` required, Twilio must be configured (else 503).
@@ -119,7 +135,7 @@ const createCall = (temporal: Client) =>
     tag,
     summary: 'Place a call',
     description:
-      "Starts the call and answers `queued` at once; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds).",
+      "Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds).",
     scope: 'calls:write',
     body: createCallSchema,
     example: {
@@ -139,6 +155,8 @@ const createCall = (temporal: Client) =>
         );
       if (livemode && !body.from)
         throw missingParam('from', 'Missing required param: from (a live call needs the service number to call from).');
+      const nowMs = Date.now();
+      const requestedMs = body.scheduled_at !== undefined ? parseScheduledAt(body.scheduled_at, nowMs) : null;
       // Independent reads, side by side; the agent's 404 comes first, as when they ran one after the other.
       const [agent, contactId] = await Promise.allSettled([
         findLiveAgent({ orgId, livemode }, body.agent_id),
@@ -158,14 +176,27 @@ const createCall = (temporal: Client) =>
         );
       }
 
+      const agentWindow = agent.calling_window_json ? JSON.parse(agent.calling_window_json) : null;
+      const dial = await dialTime(
+        { to: body.to, livemode, window: body.calling_window ?? null, agentWindow },
+        requestedMs,
+        nowMs,
+      );
+
       await idempotent(req, res, 'call', async (callId) => {
-        const input = newCallInput(callId, { orgId, livemode }, agent, { ...body, contact_id: contactId });
+        const input = newCallInput(callId, { orgId, livemode }, agent, {
+          ...body,
+          contact_id: contactId,
+          scheduled_at: dial.later ? Math.ceil(dial.atMs / 1000) : undefined,
+        });
         // The call takes a slot, or its place in the organization's line, now: in the order the API creates
-        // calls. Unanswered (Temporal busy past the retries), the call's workflow asks itself.
-        input.slot = await tryAcquireCallSlot(temporal, { orgId, livemode }, callId, true).then(
-          (answer) => (answer.granted ? ('held' as const) : ('waiting' as const)),
-          () => 'queue' as const,
-        );
+        // calls. Unanswered (Temporal busy past the retries), the call's workflow asks itself; a scheduled
+        // call asks when its time comes (`slot: 'queue'`).
+        if (!dial.later)
+          input.slot = await tryAcquireCallSlot(temporal, { orgId, livemode }, callId, true).then(
+            (answer) => (answer.granted ? ('held' as const) : ('waiting' as const)),
+            () => 'queue' as const,
+          );
         await startCallWorkflow(temporal, input);
         // The workflow writes this document too (insert-if-absent), so a crash here loses nothing.
         const doc = newCallDocument(input);
@@ -308,7 +339,8 @@ export function callsRouter(temporal: Client): Router {
   ]);
 }
 
-async function findCall(req: Request) {
+/** The key's call `req.params.id`; 404 `resource_missing` naming `id` when another tenant's or unknown. */
+export async function findCall(req: Request) {
   const id = String(req.params.id);
   const doc = await Call.findOne({ _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
   if (!doc) throw notFound('call', id, 'id');
@@ -318,8 +350,11 @@ async function findCall(req: Request) {
 const notLive = (status: string) =>
   new ApiError(409, 'invalid_request_error', CALL_NOT_LIVE, `The call is ${status}; this operation needs a live call.`);
 
-/** Runs an update on a call's workflow, mapping "not live" refusals and closed workflows to 409. */
-async function runCallUpdate(
+/**
+ * Runs an update on a call's workflow, mapping its refusals to 409 (`call_not_live` with the status,
+ * `call_not_transferable`, `call_not_scheduled`) and a closed workflow to `call_not_live`.
+ */
+export async function runCallUpdate(
   temporal: Client,
   call: { _id: string; status: string },
   update: () => Promise<unknown>,
@@ -340,9 +375,9 @@ async function runCallUpdate(
     if (
       err instanceof WorkflowUpdateFailedError &&
       err.cause instanceof ApplicationFailure &&
-      err.cause.type === CALL_NOT_TRANSFERABLE
+      (err.cause.type === CALL_NOT_TRANSFERABLE || err.cause.type === CALL_NOT_SCHEDULED)
     )
-      throw new ApiError(409, 'invalid_request_error', CALL_NOT_TRANSFERABLE, err.cause.message);
+      throw new ApiError(409, 'invalid_request_error', err.cause.type, err.cause.message);
     if (err instanceof WorkflowNotFoundError || /workflow execution already completed/i.test((err as Error).message)) {
       throw notLive('over');
     }

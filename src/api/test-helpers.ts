@@ -4,6 +4,7 @@
  *   POST   /v1/test_helpers/inbound_messages   play the customer: `{channel, from, text, to?, received_at?}`
  *                                              (scope `messages:write`)
  *   POST   /v1/test_helpers/inbound_calls      play a caller: `{from, to?, simulation?}` (scope `calls:write`)
+ *   POST   /v1/test_helpers/calls/{id}/advance_clock   move a scheduled call's clock: `{to?}` (scope `calls:write`)
  *
  * Live inbound messages and calls come from Twilio (src/api/twilio/); these routes let a test key play
  * the customer's side, down the same path.
@@ -27,6 +28,8 @@ import { CallObject, renderCall } from '../models/calls';
 import { SIMULATED_VOICE_NUMBER, startInboundCall } from '../services/inbound-calls';
 import type { WithId } from '../models/store';
 import { MESSAGING_CHANNELS, receiveUpdate, SIMULATED_NUMBER } from '../shared/conversations';
+import { advanceClockUpdate, CALL_NOT_SCHEDULED, callWorkflowId } from '../shared/calls';
+import { findCall, runCallUpdate } from './calls';
 import { idempotent } from './idempotency';
 import { MAX_TEXT } from './messages';
 import { operation, operationsRouter } from './operations';
@@ -128,13 +131,13 @@ export const inboundCallSchema = z.strictObject({
 });
 
 /** 403 `test_mode_only` for a live key (before its body is read). */
-function refuseLiveKey(livemode: boolean, what: string): void {
+function refuseLiveKey(livemode: boolean, what: string, why = `live inbound ${what} come from Twilio`): void {
   if (livemode)
     throw new ApiError(
       403,
       'permission_error',
       'test_mode_only',
-      `Test helpers work only with test-mode keys; live inbound ${what} come from Twilio.`,
+      `Test helpers work only with test-mode keys; ${why}.`,
     );
 }
 
@@ -197,7 +200,63 @@ function simulateInboundCall(temporal: Client) {
   });
 }
 
+export const advanceClockSchema = z.strictObject({
+  to: z
+    .number()
+    .int('must be an integer (unix seconds)')
+    .optional()
+    .describe("The time the call's clock moves to, unix seconds (default: the call's `scheduled_at`)."),
+});
+
+/**
+ * `POST /v1/test_helpers/calls/{id}/advance_clock` `{to?}` (test keys only, `calls:write`, Idempotency-Key)
+ * → the call: like Stripe's test clocks, moves a scheduled test-mode call's clock to `to` (default its
+ * `scheduled_at`), so an integration sees the call dialed at its time without waiting for it (issue 29). At
+ * or past `scheduled_at` it answers once the call has left `scheduled` (`queued`, or further). The durable
+ * timer itself is untouched: a call not advanced is dialed at its real time. 409 `call_not_scheduled` when
+ * the call is not (or no longer) scheduled; 404 for another tenant's call; a live key is 403 `test_mode_only`.
+ */
+function advanceCallClock(temporal: Client) {
+  return operation({
+    method: 'post',
+    path: '/v1/test_helpers/calls/{id}/advance_clock',
+    operationId: 'advanceCallClock',
+    tag: 'Calls',
+    summary: "Advance a scheduled call's clock (test mode)",
+    description:
+      "Moves a scheduled test-mode call's clock to `to` (default its `scheduled_at`); at its time the call is dialed as it would be then. 409 `call_not_scheduled` otherwise.",
+    scope: 'calls:write',
+    bodyDoc: advanceClockSchema,
+    response: CallObject,
+    handler: async (req, res) => {
+      refuseLiveKey(req.auth!.livemode, 'calls', 'a live call is dialed at its real time');
+      const body = parseBody(advanceClockSchema, req.body ?? {});
+      await idempotent(req, res, 'req', async (updateId) => {
+        const call = await findCall(req);
+        const to = body.to ?? call.scheduled_at;
+        if (call.status !== 'scheduled' || to == null)
+          throw new ApiError(
+            409,
+            'invalid_request_error',
+            CALL_NOT_SCHEDULED,
+            `The call is ${call.status}; only a scheduled call's clock can be advanced.`,
+          );
+        await runCallUpdate(temporal, call, () =>
+          temporal.workflow
+            .getHandle(callWorkflowId(call._id))
+            .executeUpdate(advanceClockUpdate, { args: [{ to }], updateId }),
+        );
+        return { status: 200, body: renderCall(await findCall(req)) };
+      });
+    },
+  });
+}
+
 /** Routes under `/v1/test_helpers`; `temporal` reaches the conversations' and calls' workflows. */
 export function testHelpersRouter(temporal: Client): Router {
-  return operationsRouter('/v1/test_helpers', [simulateInboundMessage(temporal), simulateInboundCall(temporal)]);
+  return operationsRouter('/v1/test_helpers', [
+    simulateInboundMessage(temporal),
+    simulateInboundCall(temporal),
+    advanceCallClock(temporal),
+  ]);
 }

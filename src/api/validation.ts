@@ -7,6 +7,7 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { ApiError, invalidParam, missingParam } from '../errors';
+import { DAY_NAMES, isTimeZone, secondsOfDay } from '../services/bulk-calls';
 
 /** An E.164 number (`+14155550123`): a valid number written exactly in E.164 form. */
 export const e164 = z
@@ -24,6 +25,33 @@ export function isE164(v: string): boolean {
   const parsed = parsePhoneNumberFromString(v);
   return Boolean(parsed && parsed.number === v && parsed.isValid());
 }
+
+/** A local wall-clock time `HH:MM` (or `HH:MM:SS`), `00:00` to `24:00`: calling windows' bounds. */
+export const localTime = z
+  .string()
+  .refine((v) => !Number.isNaN(secondsOfDay(v)), 'must be a local time HH:MM (00:00 to 24:00)');
+
+/** An IANA time zone this runtime's ICU knows (`America/New_York`). */
+export const timeZone = z.string().refine(isTimeZone, 'must be an IANA time zone such as America/New_York');
+
+/** Days a window opens: `sun`…`sat`, at least one. */
+export const windowDays = z.array(z.enum(DAY_NAMES)).min(1, 'must name at least one day').max(7);
+
+/**
+ * A calling window (issue 29) on a call or an agent: local times in the callee's zone (`timezone`, else the
+ * number's region), on `days` (default every day); `end` after `start` on the same day.
+ */
+export const callingWindow = z
+  .strictObject({ start: localTime, end: localTime, days: windowDays.optional(), timezone: timeZone.optional() })
+  .refine((w) => secondsOfDay(w.end) > secondsOfDay(w.start), {
+    message: 'must be after start (same day, local time)',
+    path: ['end'],
+  })
+  .meta({
+    description:
+      "Local times the call may ring, in the callee's time zone (`timezone`, else the number's region), daylight-saving aware.",
+    examples: [{ start: '09:00', end: '17:00', days: ['mon', 'tue', 'wed', 'thu', 'fri'] }],
+  });
 
 /** Stripe's metadata rules: ≤ 50 keys, keys ≤ 40 characters, string values ≤ 500 characters. */
 export const metadata = z

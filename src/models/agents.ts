@@ -25,6 +25,8 @@ const agentSchema = new Schema(
     tool_ids: { type: [String], default: [] },
     /** The connector installations (`cinst_…`) whose tools are offered too; a deleted one is pulled out. */
     connector_installation_ids: { type: [String], default: [] },
+    /** Its calling window (issue 29: scheduled calls and promised callbacks ring only then), JSON; null: none. */
+    calling_window_json: { type: String, default: null },
     metadata_json: { type: String, default: '{}' },
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
@@ -102,6 +104,17 @@ export const AgentObject = apiObject(
     connector_installation_ids: z
       .array(z.string())
       .describe('The connector installations (`cinst_…`) whose tools the assistant may call.'),
+    calling_window: z
+      .object({
+        start: z.string(),
+        end: z.string(),
+        days: z.array(z.string()).optional(),
+        timezone: z.string().optional(),
+      })
+      .nullable()
+      .describe(
+        "When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00).",
+      ),
     metadata: metadataObject,
     default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
     created: unix,
@@ -121,6 +134,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     transfer_to: doc.transfer_to ?? null,
     tool_ids: [...(doc.tool_ids ?? [])],
     connector_installation_ids: [...(doc.connector_installation_ids ?? [])],
+    calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     ...(defaultId !== undefined ? { default: doc._id === defaultId } : {}),
     created: doc.created,

@@ -49,6 +49,12 @@ const callSchema = new Schema(
     /** An inbound call: how the number's inbound webhook went, JSON `{status, error?}`; null otherwise. */
     inbound_webhook_json: { type: String, default: null },
     created: { type: Number, required: true },
+    /** A scheduled call (issue 29): when it is dialed, unix seconds; null for a call dialed at once. */
+    scheduled_at: { type: Number, default: null },
+    /** The `calling_window` the request gave, JSON; null when none. */
+    calling_window_json: { type: String, default: null },
+    /** A callback the assistant promised (`schedule_callback`): the call it was promised on; null otherwise. */
+    callback_of: { type: String, default: null },
     /** When the call left `queued` (began to dial, or was answered): from then it holds a call slot (ms). */
     dialed_ms: { type: Number, default: null },
     answered_ms: { type: Number, default: null },
@@ -163,7 +169,12 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     to: input.to,
     from: input.from,
     // A live inbound call rings at Twilio already: its relay handshake needs a live status and the CallSid.
-    status: input.inbound?.providerCallSid && !input.inbound.refusal ? 'ringing' : 'queued',
+    status:
+      input.scheduled_at !== undefined
+        ? 'scheduled'
+        : input.inbound?.providerCallSid && !input.inbound.refusal
+          ? 'ringing'
+          : 'queued',
     // A refused inbound call says why from the start (the Twilio answer reads it); its workflow records the end.
     end_reason: input.inbound?.refusal?.reason ?? null,
     transferred_to: input.inbound?.refusal?.transferTo ?? null,
@@ -180,6 +191,9 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     direction: input.direction ?? 'outbound',
     inbound_webhook_json: input.inbound?.webhook ? JSON.stringify(input.inbound.webhook) : null,
     created: input.created,
+    scheduled_at: input.scheduled_at ?? null,
+    calling_window_json: input.calling_window ? JSON.stringify(input.calling_window) : null,
+    callback_of: input.callback_of ?? null,
     dialed_ms: null,
     answered_ms: null,
     ended_ms: null,
@@ -221,6 +235,24 @@ export const CallObject = apiObject(
         "An inbound call: how the number's `inbound_webhook_url` answered (`failed`: the number's agent answered).",
       ),
     form: formValuesObject.nullable().describe("A campaign call's filled form, once the call has ended."),
+    scheduled_at: unix
+      .nullable()
+      .describe(
+        "A scheduled call: when it is dialed (moved to its calling window's next opening); null for a call dialed at once.",
+      ),
+    calling_window: z
+      .object({
+        start: z.string(),
+        end: z.string(),
+        days: z.array(z.string()).optional(),
+        timezone: z.string().optional(),
+      })
+      .nullable()
+      .describe('The calling window the call was created with; null when none.'),
+    callback_of: z
+      .string()
+      .nullable()
+      .describe('A callback the assistant promised (`schedule_callback`): the call it was promised on.'),
   }),
 );
 export type CallObject = z.output<typeof CallObject>;
@@ -257,6 +289,9 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     inbound_webhook: doc.inbound_webhook_json ? JSON.parse(doc.inbound_webhook_json) : null,
     /** A campaign call's filled form values (null for other calls, and until the call ends). */
     form: doc.form_json ? (JSON.parse(doc.form_json) as Record<string, string | number | boolean>) : null,
+    scheduled_at: doc.scheduled_at ?? null,
+    calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
+    callback_of: doc.callback_of ?? null,
   };
 }
 

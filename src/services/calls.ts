@@ -19,6 +19,7 @@ import {
   callWorkflowId,
   type CallReconcilerWorkflow,
   type CallWorkflow,
+  type CallingWindow,
   type CallWorkflowInput,
   type Simulation,
 } from '../shared/calls';
@@ -55,6 +56,15 @@ export interface CallRequest {
   contact_id?: string | null;
   /** Seconds the call may wait for a call slot (default `QUEUE_TIMEOUT.default`). */
   queue_timeout_seconds?: number;
+  /**
+   * A scheduled call (issue 29): when it is dialed, unix seconds, already moved into its calling window
+   * (src/services/call-schedule.ts `dialTime`); absent: at once.
+   */
+  scheduled_at?: number;
+  /** A callback the assistant promised: the call (`call_…`) it was promised on. */
+  callback_of?: string;
+  /** The request's `calling_window`, shown on the call. */
+  calling_window?: CallingWindow;
 }
 
 /**
@@ -105,6 +115,9 @@ export function newCallInput(
     // Waits in the organization's line for a call slot (src/shared/call-slots.ts) before it dials.
     slot: 'queue',
     queue_timeout_seconds: request.queue_timeout_seconds ?? QUEUE_TIMEOUT.default,
+    ...(request.scheduled_at !== undefined ? { scheduled_at: request.scheduled_at } : {}),
+    ...(request.callback_of ? { callback_of: request.callback_of } : {}),
+    ...(request.calling_window ? { calling_window: request.calling_window } : {}),
   };
 }
 
@@ -125,7 +138,7 @@ export async function startCallWorkflow(temporal: Client, input: CallWorkflowInp
       staticSummary: callSummary(input),
       staticDetails: callDetails(input),
       typedSearchAttributes: [
-        { key: searchAttributeKeys.CallStatus, value: 'queued' },
+        { key: searchAttributeKeys.CallStatus, value: input.scheduled_at !== undefined ? 'scheduled' : 'queued' },
         { key: searchAttributeKeys.AgentId, value: input.agent.id },
         { key: searchAttributeKeys.OrgId, value: input.orgId },
         { key: searchAttributeKeys.Livemode, value: input.livemode },
@@ -165,6 +178,10 @@ export function callDetails(input: CallWorkflowInput): string {
   const metadata = Object.entries(input.metadata);
   if (metadata.length) lines.push(`**Metadata** ${metadata.map(([k, v]) => `${k}=${oneLine(v, 40)}`).join(', ')}`);
   lines.push(`**Org** \`${input.orgId}\` · **Max duration** ${input.max_duration_seconds} s`);
+  if (input.scheduled_at !== undefined)
+    lines.push(
+      `**Scheduled** ${new Date(input.scheduled_at * 1000).toISOString()}${input.callback_of ? ` · callback of \`${input.callback_of}\`` : ''}`,
+    );
   if (input.simulation)
     lines.push(`**Simulation** ${input.simulation.outcome}, ${input.simulation.caller.length} caller lines`);
   return lines.map((l) => `- ${l}`).join('\n');

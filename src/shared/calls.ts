@@ -9,8 +9,11 @@ import type { FormDefinition, FormValues } from './forms';
 
 /** Terminal call statuses (DESIGN.md section 6). */
 export const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'] as const;
-/** Every status of a call, in the order a call goes through them. */
-export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', ...TERMINAL_STATUSES] as const;
+/**
+ * Every status of a call, in the order a call goes through them. `scheduled` (issue 29): created with a
+ * later `scheduled_at` (or a calling window closed at creation), waiting on a durable timer; then `queued`.
+ */
+export const CALL_STATUSES = ['scheduled', 'queued', 'ringing', 'in_progress', ...TERMINAL_STATUSES] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
 /** Why a call ended. */
@@ -140,8 +143,31 @@ export interface CallWorkflowInput {
    * refused inbound calls).
    */
   slot?: 'queue' | 'waiting' | 'held';
-  /** With `slot: 'queue'` or `waiting`: how long the call may wait for a slot, seconds from `created` (default 600). */
+  /**
+   * With `slot: 'queue'` or `waiting`: how long the call may wait for a slot, seconds from `created` (from
+   * `scheduled_at` for a scheduled call; default 600).
+   */
   queue_timeout_seconds?: number;
+  /**
+   * A scheduled call (issue 29): when it is dialed, unix seconds, already moved to its calling window's
+   * opening by the starter (src/services/call-schedule.ts). The call is `scheduled` until then, on a durable
+   * timer. Absent: dialed at once (every call before issue 29).
+   */
+  scheduled_at?: number;
+  /** A callback the assistant promised (`schedule_callback`): the call it was promised on. */
+  callback_of?: string;
+  /** The `calling_window` the request gave (shown on the call; `scheduled_at` already honours it). */
+  calling_window?: CallingWindow;
+}
+
+/** A calling window as a call or an agent takes it (issue 29): local `HH:MM` times, days, an optional zone. */
+export interface CallingWindow {
+  start: string;
+  end: string;
+  /** Days it opens (`sun`…`sat`; default every day). */
+  days?: ('sun' | 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat')[];
+  /** IANA zone; absent: the callee's, from the number's region. */
+  timezone?: string;
 }
 
 /** The LiveKit room of a browser voice call. */
@@ -265,6 +291,17 @@ export function isTransferTarget(to: string): boolean {
   return /^\+[1-9]\d{6,14}$/.test(to) || /^sip:[^\s@]+@[^\s@]+$/i.test(to) || /^client:[A-Za-z0-9_.-]{1,121}$/.test(to);
 }
 
+/**
+ * Failure type of `advanceClock` on a call that is not a scheduled test-mode call (the API maps it to 409
+ * `call_not_scheduled`).
+ */
+export const CALL_NOT_SCHEDULED = 'call_not_scheduled';
+
+/** Argument of the `advanceClock` update: the time the call's test clock moves to, unix seconds. */
+export interface AdvanceClockRequest {
+  to: number;
+}
+
 /** Failure type of an update refused because the call is not live (the API maps it to 409 `call_not_live`). */
 export const CALL_NOT_LIVE = 'call_not_live';
 
@@ -277,6 +314,13 @@ export const transferUpdate = defineUpdate<CallState, [TransferRequest]>('transf
 export const callerSaidUpdate = defineUpdate<CallerSaidResult, [{ text: string }]>('callerSaid');
 /** Live mode: the answer to an utterance whose `callerSaid` resolved `pending` (after the holding line). */
 export const answerUpdate = defineUpdate<CallerSaidResult, [{ utterance: number }]>('answer');
+/**
+ * Test mode (`POST /v1/test_helpers/calls/{id}/advance_clock`, issue 29): moves a scheduled call's clock
+ * forward, like Stripe's test clocks, so a test can see a scheduled call dialed without waiting for it;
+ * resolves once the call has left `scheduled` when the new time reaches `scheduled_at` (at once otherwise),
+ * with the call's state. Refused (`CALL_NOT_SCHEDULED`) in live mode and once the call is no longer scheduled.
+ */
+export const advanceClockUpdate = defineUpdate<CallState, [AdvanceClockRequest]>('advanceClock');
 /** Live mode: a status callback from the telephony provider. */
 export const telephonyStatusSignal = defineSignal<[TelephonyStatus]>('telephonyStatus');
 

@@ -9,6 +9,7 @@ export const WEBHOOK_DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
 
 /** Event types the service emits and that endpoints may subscribe to (spec section 6, plus our own). */
 export const EVENT_TYPES = [
+  'call.scheduled',
   'call.started',
   'call.ended',
   'call.transferred',

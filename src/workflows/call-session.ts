@@ -40,12 +40,14 @@ import { STAMP_NOW } from '../shared/calls';
 import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
 import {
   CALL_NOT_LIVE,
+  CALL_NOT_SCHEDULED,
   CALL_NOT_TRANSFERABLE,
   DEFAULT_TURN_DEADLINE_MS,
   HOLDING_LINE,
   TELEPHONY_REJECTED,
   TELEPHONY_STATUS_RANK,
   VOICE_ROOM_UNAVAILABLE,
+  type AdvanceClockRequest,
   type CallerSaidResult,
   type CallState,
   type CallStatus,
@@ -208,11 +210,16 @@ export class CallSession {
   private readonly toolCallKey = toolCallKeys();
   /** An outbound call waiting in line: its slot is granted (`slotGranted` signal). */
   private slotGranted = false;
+  /** A scheduled test-mode call: how far `advanceClock` moved its clock ahead of workflow time (ms). */
+  private clockOffsetMs = 0;
+  /** When the call was queued (workflow time, ms): its wait for a slot counts from then. */
+  private queuedMs: number;
 
   /** @param input everything fixed at creation, and for a continued run where the last one stopped */
   constructor(private readonly input: CallWorkflowInput) {
     const resumed = input.continuation;
-    this.status = resumed ? 'in_progress' : 'queued';
+    this.status = resumed ? 'in_progress' : input.scheduled_at !== undefined ? 'scheduled' : 'queued';
+    this.queuedMs = input.created * 1000;
     this.providerCallSid = resumed?.providerCallSid ?? null;
     this.turnCount = resumed?.turns ?? 0;
     this.utterances = resumed?.utterances ?? 0;
@@ -284,6 +291,28 @@ export class CallSession {
         : { status: 'canceled', reason: 'api_ended' },
     );
     await condition(() => this.finished);
+    return this.state();
+  }
+
+  /** Validator of update `advanceClock`: a scheduled test-mode call only (`CALL_NOT_SCHEDULED`). */
+  validateAdvanceClock({ to }: AdvanceClockRequest): void {
+    if (this.input.livemode || this.status !== 'scheduled' || this.stop !== null)
+      throw ApplicationFailure.create({
+        message: `The call is ${this.stop ? 'ending' : this.status}; only a scheduled test-mode call's clock can be advanced.`,
+        type: CALL_NOT_SCHEDULED,
+        nonRetryable: true,
+      });
+    if (!Number.isFinite(to))
+      throw ApplicationFailure.create({ message: 'to must be unix seconds', nonRetryable: true });
+  }
+
+  /**
+   * Update `advanceClock` (test mode): moves the call's clock to `to` (never back); once that reaches
+   * `scheduled_at` the call is dialed, and this returns when it has left `scheduled`.
+   */
+  async advanceClock({ to }: AdvanceClockRequest): Promise<CallState> {
+    this.clockOffsetMs = Math.max(this.clockOffsetMs, to * 1000 - Date.now());
+    if (to >= (this.input.scheduled_at ?? 0)) await condition(() => this.status !== 'scheduled' || this.stop !== null);
     return this.state();
   }
 
@@ -385,6 +414,7 @@ export class CallSession {
       this.stop = { status: refusal.status, reason: refusal.reason, transferTo: refusal.transferTo };
       return;
     }
+    if (!(await this.waitForScheduledTime())) return;
     if (!(await this.waitForSlot())) return;
     const { outcome, error } = this.input.inbound ? { outcome: 'answered' as const } : await this.dial();
     if (outcome === 'answered' && this.stop === null) {
@@ -400,9 +430,31 @@ export class CallSession {
   }
 
   /**
+   * A scheduled call (issue 29: `scheduled_at`) emits `call.scheduled` and waits, `scheduled`, on a durable
+   * timer (a Temporal timer: it survives every restart, and fires once) until its time, then is `queued`.
+   * In test mode `advanceClock` moves the time forward. Ended through the API before then: `canceled`.
+   * @returns true when the call goes on to dial
+   */
+  private async waitForScheduledTime(): Promise<boolean> {
+    const at = this.input.scheduled_at;
+    if (at === undefined) return true;
+    await this.transition('scheduled', { scheduled_at: at }, ['call.scheduled']);
+    for (;;) {
+      const leftMs = at * 1000 - (Date.now() + this.clockOffsetMs);
+      if (leftMs <= 0 || this.stop !== null) break;
+      const clock = this.clockOffsetMs;
+      await condition(() => this.stop !== null || this.clockOffsetMs !== clock, leftMs);
+    }
+    if (this.stop !== null) return false;
+    this.queuedMs = Date.now();
+    await this.transition('queued', {}, []);
+    return true;
+  }
+
+  /**
    * An outbound call (`slot: 'queue'`: it asks first; `waiting`: the API put it in line) waits in its
    * organization's line for a slot, `queued` meanwhile,
-   * at most `queue_timeout_seconds` from its creation (then `failed`, `queue_timeout`). A call ended
+   * at most `queue_timeout_seconds` from its creation, or from its scheduled time (then `failed`, `queue_timeout`). A call ended
    * through the API while waiting is `canceled`. Other calls go on at once.
    * @returns true when the call may dial
    */
@@ -416,7 +468,7 @@ export class CallSession {
       if (granted) return true;
     }
     const timeoutS = input.queue_timeout_seconds ?? DEFAULT_QUEUE_TIMEOUT_SECONDS;
-    const leftMs = Math.max(1, input.created * 1000 + timeoutS * 1000 - Date.now());
+    const leftMs = Math.max(1, this.queuedMs + timeoutS * 1000 - Date.now());
     await condition(() => this.slotGranted || this.stop !== null, leftMs);
     if (this.stop !== null) return false;
     if (!this.slotGranted) {
@@ -534,7 +586,8 @@ export class CallSession {
       events.push('call.ended');
       const endedMs = Date.now();
       // The line is free: the next call in line may dial while this end is recorded (ended_ms is before it).
-      if (this.input.slot)
+      // A call ended while `scheduled` never asked for one.
+      if (this.input.slot && this.status !== 'scheduled')
         await slotRelease.releaseCallSlot.executeWithOptions({ summary: 'free the call slot' }, [
           { orgId: this.input.orgId, livemode: this.input.livemode, callId: this.input.callId },
         ]);
@@ -766,7 +819,11 @@ export class CallSession {
 
   private isLive(): boolean {
     return (
-      this.stop === null && (this.status === 'queued' || this.status === 'ringing' || this.status === 'in_progress')
+      this.stop === null &&
+      (this.status === 'scheduled' ||
+        this.status === 'queued' ||
+        this.status === 'ringing' ||
+        this.status === 'in_progress')
     );
   }
 

@@ -2,14 +2,15 @@
  * `callWorkflow`: one phone call, live (Twilio) or simulated (test mode), from `queued` to its terminal
  * status. Workflow id = call id (`call_…`), so starting it twice for one call is impossible.
  *
- * Statuses (DESIGN.md section 6): queued → ringing → in_progress → completed | transferred | busy |
+ * Statuses (DESIGN.md section 6): [scheduled →] queued → ringing → in_progress → completed | transferred | busy |
  * no_answer | failed | canceled, with `end_reason` saying who or what ended it. Every transition is
  * mirrored into MongoDB by the `transitionCall` activity, which also emits `call.started` /
  * `call.transferred` / `call.ended` events carrying the call's `metadata` (spec section 6, rule 1).
  *
  * Reached from outside by (src/shared/calls.ts): update `end`, update `transfer` (validators refuse
  * with ApplicationFailure type `call_not_live`, the status in its details), updates `callerSaid` and
- * `answer` (live voice loop), signal `telephonyStatus` (Twilio status callbacks), query `state`.
+ * `answer` (live voice loop), signal `telephonyStatus` (Twilio status callbacks), update `advanceClock`
+ * (a scheduled test-mode call's clock, issue 29), query `state`.
  *
  * Reads top-down: handlers, ring, talk, finish; each a call into the run's `CallSession`
  * (src/workflows/call-session.ts), which holds the call's state and does the work.
@@ -30,12 +31,14 @@
  */
 import { continueAsNew, setHandler } from '@temporalio/workflow';
 import {
+  advanceClockUpdate,
   answerUpdate,
   callerSaidUpdate,
   endUpdate,
   stateQuery,
   telephonyStatusSignal,
   transferUpdate,
+  type AdvanceClockRequest,
   type CallState,
   type CallWorkflow,
   type CallWorkflowInput,
@@ -66,6 +69,9 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   });
   setHandler(telephonyStatusSignal, (status) => call.onTelephonyStatus(status));
   setHandler(slotGrantedSignal, () => call.onSlotGranted());
+  setHandler(advanceClockUpdate, (request) => call.advanceClock(request), {
+    validator: (request: AdvanceClockRequest) => call.validateAdvanceClock(request),
+  });
 
   // Ring (a browser room is attended from the start), talk, then continue as new or finish.
   call.attendRoom();
