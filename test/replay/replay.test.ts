@@ -60,6 +60,10 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it('has recorded histories of a scheduled call dialed at its time and of one canceled while it waits (issue 29)', () => {
+    expect(files).to.include.members(['call-scheduled.json', 'call-scheduled-canceled.json']);
+  });
+
   it('has recorded webhookDeliveryWorkflow histories for every way a delivery ends', () => {
     expect(files.filter((f) => f.startsWith('webhook-delivery-'))).to.include.members([
       'webhook-delivery-succeeded.json',

@@ -8,11 +8,14 @@
  * the `slotGranted` signal), `inbound-refused` (an inbound call refused at the limit, `concurrency_limit`)
  * and `slots` (the `callSlotsWorkflow` of an organization with limit 1 after a queued and a refused call;
  * it never completes, so its history is written as it stands once no call holds or waits for a slot).
+ * Scheduled calls (issue 29): `scheduled` (dialed when its test clock reaches its time) and
+ * `scheduled-canceled` (ended through the API while it waits).
  *
  *   npm run record-histories                                      # every scenario
  *   npm run build && node dist/test/support/record-histories.js api-   # only the scenarios named api-…
  *   node dist/test/support/record-histories.js inbound     # (built) inbound and inbound-refused
  *   node dist/test/support/record-histories.js queued      # (built) queued; likewise `slots`
+ *   node dist/test/support/record-histories.js scheduled   # (built) scheduled and scheduled-canceled
  *
  * (`npm run record-histories -- api-` would hand the prefix to the last of its recorders only.)
  * It records what the current code does. Before the first release (now) there is no running workflow to
@@ -261,6 +264,27 @@ async function main(): Promise<void> {
         await refusedInboundCall(busy);
         await waitForCall(busy.key, queuedId, undefined, 60_000);
         return { openWorkflowId: callSlotsWorkflowId(busy.orgId, false) };
+      },
+      // Scheduled calls (issue 29): one dialed when its test clock reaches its time (`advanceClock`, after
+      // a first advance that stays before it), one canceled while it waits.
+      scheduled: async () => {
+        const at = Math.floor(Date.now() / 1000) + 3600;
+        const id = await place({ scheduled_at: at, simulation: { caller: ['Hi, you scheduled this call.', 'Bye'] } });
+        await waitForCall(t.testKey, id, (c) => c.status === 'scheduled');
+        for (const to of [at - 60, at]) {
+          const res = await request('POST', `/v1/test_helpers/calls/${id}/advance_clock`, {
+            key: t.testKey,
+            body: { to },
+          });
+          if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+        }
+        return id;
+      },
+      'scheduled-canceled': async () => {
+        const id = await place({ scheduled_at: Math.floor(Date.now() / 1000) + 3600 });
+        await waitForCall(t.testKey, id, (c) => c.status === 'scheduled');
+        await request('POST', `/v1/calls/${id}/end`, { key: t.testKey });
+        return id;
       },
     };
     const only = process.argv[2] ?? '';
