@@ -9,7 +9,7 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
 import { schemaOptions as base, type WithId } from './store';
-import { apiObject, metadataObject, unix } from './wire';
+import { apiObject, callingWindowObject, metadataObject, unix } from './wire';
 
 const agentSchema = new Schema(
   {
@@ -104,13 +104,7 @@ export const AgentObject = apiObject(
     connector_installation_ids: z
       .array(z.string())
       .describe('The connector installations (`cinst_…`) whose tools the assistant may call.'),
-    calling_window: z
-      .object({
-        start: z.string(),
-        end: z.string(),
-        days: z.array(z.string()).optional(),
-        timezone: z.string().optional(),
-      })
+    calling_window: callingWindowObject
       .nullable()
       .describe(
         "When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00).",

@@ -15,7 +15,7 @@ import {
 } from '../shared/calls';
 import { schemaOptions as base, seconds, type WithId } from './store';
 import { toolEntry, toolEntryFields } from './tools';
-import { apiObject, formValuesObject, metadataObject, unix } from './wire';
+import { apiObject, callingWindowObject, formValuesObject, metadataObject, unix } from './wire';
 
 const callSchema = new Schema(
   {
@@ -240,13 +240,7 @@ export const CallObject = apiObject(
       .describe(
         "A scheduled call: when it is dialed (moved to its calling window's next opening); null for a call dialed at once.",
       ),
-    calling_window: z
-      .object({
-        start: z.string(),
-        end: z.string(),
-        days: z.array(z.string()).optional(),
-        timezone: z.string().optional(),
-      })
+    calling_window: callingWindowObject
       .nullable()
       .describe('The calling window the call was created with; null when none.'),
     callback_of: z
