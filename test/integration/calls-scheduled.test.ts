@@ -168,8 +168,8 @@ describe('scheduled calls', function () {
     expect(cleared.body.calling_window).to.equal(null);
   });
 
-  it('keeps a live +1 scheduled call inside 08:00–21:00 local time by default', async () => {
-    const { restore } = await useFakeTwilio();
+  it('keeps a live +1 scheduled call inside 08:00–21:00 local time by default; places a live one at its time', async () => {
+    const { fake, restore } = await useFakeTwilio();
     try {
       const agent = await request('POST', '/v1/agents', {
         key: t.liveKey,
@@ -193,6 +193,29 @@ describe('scheduled calls', function () {
       const clock = await request('POST', `/v1/test_helpers/calls/${res.body.id}/advance_clock`, { key: t.liveKey });
       expect(clock.status).to.equal(403);
       expect(clock.body.error.code).to.equal('test_mode_only');
+
+      // A live call with its own window (open all day) is placed through Twilio at its time, once.
+      const before = fake.created.length;
+      const at = nowS() + 2;
+      const live = await request('POST', '/v1/calls', {
+        key: t.liveKey,
+        body: {
+          to: '+14155550123',
+          from: '+14155550100',
+          agent_id: agent.body.id,
+          scheduled_at: at,
+          calling_window: { start: '00:00', end: '24:00' },
+        },
+      });
+      expect(live.body).to.include({ status: 'scheduled', scheduled_at: at });
+      expect(fake.created.length).to.equal(before);
+      const ringing = await waitForCall(t.liveKey, live.body.id, (c) => c.status === 'ringing', 20_000);
+      expect(Date.now() / 1000).to.be.at.least(at);
+      const placed = fake.created.slice(before);
+      expect(placed.map((c) => c.To)).to.deep.equal(['+14155550123']);
+      expect(placed[0].Url).to.match(new RegExp(`/twilio/voice/${ringing.id}$`));
+      await request('POST', `/v1/calls/${live.body.id}/end`, { key: t.liveKey });
+      expect(fake.created.length - before, 'placed once').to.equal(1);
     } finally {
       await restore();
     }
