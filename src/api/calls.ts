@@ -37,8 +37,10 @@ import {
   TERMINAL_STATUSES,
   CALL_DIRECTIONS,
   CALL_STATUSES,
+  SIMULATION_OUTCOMES,
   transferUpdate,
 } from '../shared/calls';
+import { voicemailSchema } from './agents';
 import { jsonDepth } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
@@ -70,7 +72,12 @@ export const simulationSchema = z.strictObject({
     .array(z.string().trim().min(1, 'lines must not be empty').max(2000))
     .max(1000, 'must have at most 1000 lines')
     .optional(),
-  outcome: z.enum(['answered', 'busy', 'no_answer', 'failed']).optional(),
+  outcome: z
+    .enum(SIMULATION_OUTCOMES)
+    .optional()
+    .describe(
+      '`voicemail`: an answering machine picks up, says `caller` as its greeting and beeps (handled as the `voicemail` setting says).',
+    ),
   ring_seconds: z.number().min(0).max(60).optional(),
   pause_seconds: z.number().min(0).max(60).optional(),
 });
@@ -93,6 +100,7 @@ export const createCallSchema = z.strictObject({
     .describe(
       'How long the call may stay `queued` while the organization is at `max_concurrent_calls` (default 600); then `failed`, `queue_timeout`.',
     ),
+  voicemail: voicemailSchema.optional().describe("This call's voicemail setting, replacing the agent's."),
 });
 
 export const transferSchema = z.strictObject({
@@ -103,13 +111,13 @@ const tag = 'Calls';
 
 /**
  * `POST /v1/calls` body `{to, agent_id, from?, context?, metadata?, max_duration_seconds?, simulation?,
- * contact_id?, queue_timeout_seconds?}` → the call object with `status: "queued"`. The call's contact (whose name and records
+ * contact_id?, queue_timeout_seconds?, voicemail?}` → the call object with `status: "queued"`. The call's contact (whose name and records
  * the assistant is given) is `contact_id` (404 naming it when unknown), else the contact whose phone is
  * `to`; the call shows it as `contact_id`. A deleted agent is 404 naming `agent_id`. Test keys only: `simulation` (`caller`, `outcome`,
  * `ring_seconds`, `pause_seconds`). Live keys: `from` required, Twilio must be configured (else 503).
  * At the organization's `max_concurrent_calls` the call stays `queued`, in line (its place taken here,
  * in the order calls are created), and dials when a slot frees, at most `queue_timeout_seconds` (issue
- * 28; src/workflows/call-slots.ts).
+ * 28; src/workflows/call-slots.ts). `voicemail` replaces the agent's setting for this call (issue 29).
  */
 const createCall = (temporal: Client) =>
   operation({

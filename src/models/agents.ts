@@ -8,6 +8,7 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
+import { VOICEMAIL_ACTIONS, type VoicemailSetting } from '../shared/calls';
 import { schemaOptions as base, type WithId } from './store';
 import { apiObject, metadataObject, unix } from './wire';
 
@@ -25,6 +26,8 @@ const agentSchema = new Schema(
     tool_ids: { type: [String], default: [] },
     /** The connector installations (`cinst_…`) whose tools are offered too; a deleted one is pulled out. */
     connector_installation_ids: { type: [String], default: [] },
+    /** The `voicemail` setting (src/shared/calls.ts `VoicemailSetting`) as JSON; null: no answering-machine detection. */
+    voicemail_json: { type: String, default: null },
     metadata_json: { type: String, default: '{}' },
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
@@ -83,6 +86,32 @@ export async function answeringAgent(
   return defaultId ? findLiveAgent(tenant, defaultId) : null;
 }
 
+/** The `voicemail` setting as the API shows it on agents (issue 29; src/shared/calls.ts `VoicemailSetting`). */
+export const VoicemailObject = z
+  .object({
+    detection: z.boolean().describe("Ask Twilio's answering-machine detection on live outbound calls."),
+    action: z
+      .enum(VOICEMAIL_ACTIONS)
+      .describe(
+        'On a machine: `hang_up` at once, or `leave_message` (spoken once after the beep), then the call ends.',
+      ),
+    message: z.string().optional().describe('What `leave_message` says after the beep.'),
+    leave_message_on: z
+      .enum(['every_attempt', 'last_attempt'])
+      .optional()
+      .describe(
+        'Campaigns: `last_attempt` leaves the message only when voicemail would not be redialed; earlier attempts hang up.',
+      ),
+  })
+  .describe(
+    'What a call does when an answering machine picks up (`end_reason: "voicemail"`, `answered_by: "machine"`).',
+  );
+
+/** The agent's voicemail setting from its document, or null when it has none. */
+export function agentVoicemail(doc: Pick<AgentDoc, 'voicemail_json'>): VoicemailSetting | null {
+  return doc.voicemail_json ? (JSON.parse(doc.voicemail_json) as VoicemailSetting) : null;
+}
+
 /** The `agent` object as the API answers it (the OpenAPI component `Agent`). */
 export const AgentObject = apiObject(
   'Agent',
@@ -102,6 +131,7 @@ export const AgentObject = apiObject(
     connector_installation_ids: z
       .array(z.string())
       .describe('The connector installations (`cinst_…`) whose tools the assistant may call.'),
+    voicemail: VoicemailObject.nullable(),
     metadata: metadataObject,
     default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
     created: unix,
@@ -121,6 +151,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     transfer_to: doc.transfer_to ?? null,
     tool_ids: [...(doc.tool_ids ?? [])],
     connector_installation_ids: [...(doc.connector_installation_ids ?? [])],
+    voicemail: agentVoicemail(doc),
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     ...(defaultId !== undefined ? { default: doc._id === defaultId } : {}),
     created: doc.created,

@@ -9,7 +9,8 @@
  *
  * Reached from outside by (src/shared/calls.ts): update `end`, update `transfer` (validators refuse
  * with ApplicationFailure type `call_not_live`, the status in its details), updates `callerSaid` and
- * `answer` (live voice loop), signal `telephonyStatus` (Twilio status callbacks), query `state`.
+ * `answer` (live voice loop), signal `telephonyStatus` (Twilio status callbacks), signal
+ * `machineDetection` (Twilio's answering-machine detection, issue 29), query `state`.
  *
  * Reads top-down: handlers, ring, talk, finish; each a call into the run's `CallSession`
  * (src/workflows/call-session.ts), which holds the call's state and does the work.
@@ -33,6 +34,7 @@ import {
   answerUpdate,
   callerSaidUpdate,
   endUpdate,
+  machineDetectionSignal,
   stateQuery,
   telephonyStatusSignal,
   transferUpdate,
@@ -65,6 +67,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     validator: (request: { utterance: number }) => call.validateAnswer(request),
   });
   setHandler(telephonyStatusSignal, (status) => call.onTelephonyStatus(status));
+  setHandler(machineDetectionSignal, (result) => call.onMachineDetection(result));
   setHandler(slotGrantedSignal, () => call.onSlotGranted());
 
   // Ring (a browser room is attended from the start), talk, then continue as new or finish.
