@@ -21,6 +21,7 @@ import { findByIds, insertIfAbsent } from '../models/store';
 import { emitEvent } from '../services/events';
 import { newCallInput } from '../services/calls';
 import {
+  attemptVoicemail,
   contactCallRequest,
   contactZoneKey,
   DEFAULT_US_WINDOW,
@@ -39,6 +40,7 @@ import {
   type WindowInterval,
 } from '../shared/bulk-calls';
 import {
+  effectiveVoicemail,
   TERMINAL_STATUSES,
   type CallStatus,
   type CallWorkflowInput,
@@ -127,7 +129,8 @@ export type PreparedCall =
  * At dial time, for each `{index, attempt, callId}`: `do_not_call` when the organization's contacts mark
  * the number so (checked now, so a contact marked after the campaign started is still skipped), `failed`
  * when the agent (deleted too: `findLiveAgent`) or form no longer exists, else the call's `callWorkflow`
- * input under `callId`.
+ * input under `callId` (an attempt the campaign would redial on voicemail hangs up on a machine instead of
+ * leaving the message when the agent says `leave_message_on: "last_attempt"`: `attemptVoicemail`).
  */
 export async function prepareBulkCalls(input: {
   bulkCallId: string;
@@ -157,6 +160,7 @@ export async function prepareBulkCalls(input: {
     simulation: doc.simulation_json ? (JSON.parse(doc.simulation_json) as Partial<Simulation>) : null,
     max_duration_seconds: doc.max_duration_seconds,
   };
+  const retry = JSON.parse(doc.retry_json) as { max_attempts: number; on: string[] };
   return input.items.map((item): PreparedCall => {
     const row = byIndex.get(item.index);
     if (!row) throw new Error(`bulk call ${input.bulkCallId} has no result row ${item.index}`);
@@ -164,6 +168,9 @@ export async function prepareBulkCalls(input: {
     if (!agent) return { index: item.index, kind: 'failed', error: `the agent ${doc.agent_id} no longer exists` };
     if (!form) return { index: item.index, kind: 'failed', error: `the form ${doc.form_id} no longer exists` };
     const callInput = newCallInput(item.callId, tenant, agent, contactCallRequest(settings, rowContact(row)));
+    const voicemail = effectiveVoicemail(callInput);
+    const attemptSetting = attemptVoicemail(voicemail, retry, item.attempt);
+    if (attemptSetting !== voicemail && attemptSetting) callInput.voicemail = attemptSetting;
     callInput.campaign = {
       bulkCallId: input.bulkCallId,
       contactIndex: item.index,

@@ -1,6 +1,7 @@
 /**
  * Telephony activities. Live calls go through Twilio's REST API with the `twilio` package (Calls
- * resource: create, update with TwiML `<Dial>` to transfer, update `status=completed` to hang up;
+ * resource: create, with asynchronous answering-machine detection when asked; update with TwiML `<Dial>`
+ * to transfer, with `<Say>…</Say><Hangup/>` to leave a voicemail message; update `status=completed` to hang up;
  * https://www.twilio.com/docs/voice/api/call-resource). Simulated (test-mode) calls never reach Twilio:
  * the workflow does not call `placeCall` for them, and transfer/hang-up are no-ops.
  *
@@ -15,7 +16,7 @@
 import twilio from 'twilio';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
-import { TELEPHONY_REJECTED } from '../shared/calls';
+import { MACHINE_DETECTION_TIMEOUT_SECONDS, TELEPHONY_REJECTED } from '../shared/calls';
 import { Call, DialIntent } from '../models/calls';
 import { insertIfAbsent } from '../models/store';
 import { client, dialTo } from '../providers/twilio';
@@ -45,12 +46,18 @@ const DIAL_MATCH_SLACK_MS = 60_000;
  * `<PUBLIC_BASE_URL>/twilio/status/<call id>`. The dial intent is stored first; a retry finds the call an
  * earlier attempt placed (its SID stored, or a Twilio call to the same number from the same number
  * created since the intent and not known as another call of ours) and returns it instead of dialing.
+ * With `machineDetection` (issue 29): Twilio's asynchronous answering-machine detection, `DetectMessageEnd`
+ * (a machine is reported after its greeting's beep, so a message left then is recorded), deciding within
+ * `MACHINE_DETECTION_TIMEOUT_SECONDS`, its result posted to `<PUBLIC_BASE_URL>/twilio/amd/<call id>`
+ * while the call goes on (https://www.twilio.com/docs/voice/answering-machine-detection).
  * @returns Twilio's Call SID (`CA…`)
  */
 export async function placeCall(input: {
   callId: string;
   to: string;
   from: string | null;
+  /** Ask for asynchronous answering-machine detection (the call's `voicemail.detection`). */
+  machineDetection?: boolean;
 }): Promise<{ providerCallSid: string }> {
   const base = config().publicBaseUrl;
   if (!input.from) throw ApplicationFailure.nonRetryable('A live call needs `from`.', TELEPHONY_REJECTED);
@@ -73,6 +80,15 @@ export async function placeCall(input: {
       statusCallback: `${base}/twilio/status/${input.callId}`,
       statusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
       statusCallbackMethod: 'POST',
+      ...(input.machineDetection
+        ? {
+            machineDetection: 'DetectMessageEnd',
+            machineDetectionTimeout: MACHINE_DETECTION_TIMEOUT_SECONDS,
+            asyncAmd: 'true',
+            asyncAmdStatusCallback: `${base}/twilio/amd/${input.callId}`,
+            asyncAmdStatusCallbackMethod: 'POST',
+          }
+        : {}),
     }),
   );
   await DialIntent.updateOne({ _id: input.callId }, { $set: { provider_call_sid: call.sid } });
@@ -113,6 +129,23 @@ export async function transferCall(input: {
   const response = new twilio.twiml.VoiceResponse();
   dialTo(response, input.to);
   await twilioCall(() => client().calls(input.providerCallSid!).update({ twiml: response.toString() }));
+}
+
+/**
+ * Leaves a voicemail message on a live call a machine answered (issue 29): replaces the call's TwiML
+ * (ending its ConversationRelay session) with `<Say>message</Say><Hangup/>`, so Twilio speaks it once,
+ * after the beep AMD waited for, then hangs up and reports `completed`.
+ * @throws ApplicationFailure type `TelephonyRejected` when Twilio refuses (the call is already over)
+ */
+export async function leaveVoicemail(input: {
+  callId: string;
+  providerCallSid: string;
+  message: string;
+}): Promise<void> {
+  const response = new twilio.twiml.VoiceResponse();
+  response.say(input.message);
+  response.hangup();
+  await twilioCall(() => client().calls(input.providerCallSid).update({ twiml: response.toString() }));
 }
 
 /** Hangs up a live call; a no-op for a simulated call. A call Twilio already ended is not an error. */

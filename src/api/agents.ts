@@ -19,11 +19,47 @@ import {
   MAX_AGENT_INSTALLATIONS,
 } from '../services/connector-installations';
 import { idTime } from '../shared/ids';
-import { isTransferTarget } from '../shared/calls';
+import { isTransferTarget, VOICEMAIL_ACTIONS } from '../shared/calls';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 import { callingWindow, metadata } from './validation';
+
+/** Longest `voicemail.message` (characters): about a minute of speech. */
+export const VOICEMAIL_MESSAGE_MAX = 1000;
+
+/**
+ * The `voicemail` setting of an agent, or of one call (`POST /v1/calls`), issue 29
+ * (src/shared/calls.ts `VoicemailSetting`). `action` defaults to `hang_up`; `message` is required with
+ * `leave_message` (400 naming `voicemail.message`), at most `VOICEMAIL_MESSAGE_MAX` characters.
+ */
+export const voicemailSchema = z
+  .strictObject({
+    detection: z.boolean().describe("Ask Twilio's answering-machine detection on live outbound calls."),
+    action: z
+      .enum(VOICEMAIL_ACTIONS)
+      .default('hang_up')
+      .describe(
+        'On a machine: `hang_up` at once, or `leave_message` (spoken once after the beep), then the call ends.',
+      ),
+    message: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(VOICEMAIL_MESSAGE_MAX, `must be at most ${VOICEMAIL_MESSAGE_MAX} characters`)
+      .optional()
+      .describe('What `leave_message` says after the beep; required with it.'),
+    leave_message_on: z
+      .enum(['every_attempt', 'last_attempt'])
+      .optional()
+      .describe(
+        'Campaigns: `last_attempt` leaves the message only on an attempt the campaign would not redial on voicemail; earlier attempts hang up.',
+      ),
+  })
+  .superRefine((v, ctx) => {
+    if (v.action === 'leave_message' && v.message === undefined)
+      ctx.addIssue({ code: 'custom', path: ['message'], message: 'is required when action is leave_message' });
+  });
 
 export const createAgentSchema = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
@@ -53,17 +89,19 @@ export const createAgentSchema = z.strictObject({
     .describe(
       "When the agent's scheduled calls and promised callbacks may ring (local time of the callee); a time outside it moves to its next opening.",
     ),
+  voicemail: voicemailSchema.optional(),
   metadata: metadata.optional(),
   /** Answer the test-mode messaging number and numbers connected without `agent_id` (the latest marked wins). */
   default: z.boolean().optional(),
 });
 
-/** `POST /v1/agents/{id}`: the create fields, all optional; `first_message`, `model`, `transfer_to` null to clear. */
+/** `POST /v1/agents/{id}`: the create fields, all optional; `first_message`, `model`, `transfer_to`, `voicemail` null to clear. */
 export const updateAgentSchema = createAgentSchema.partial().extend({
   first_message: createAgentSchema.shape.first_message.unwrap().nullable().optional(),
   model: createAgentSchema.shape.model.unwrap().nullable().optional(),
   transfer_to: createAgentSchema.shape.transfer_to.unwrap().nullable().optional(),
   calling_window: callingWindow.nullable().optional(),
+  voicemail: voicemailSchema.nullable().optional(),
 });
 
 const AGENT_EXAMPLE = {
@@ -106,6 +144,7 @@ const createAgent = operation({
         tool_ids: toolIds,
         connector_installation_ids: installationIds,
         calling_window_json: body.calling_window ? JSON.stringify(body.calling_window) : null,
+        voicemail_json: body.voicemail ? JSON.stringify(body.voicemail) : null,
         metadata_json: JSON.stringify(body.metadata ?? {}),
         default_ms: body.default ? idTime(id) : null,
         created: Math.floor(idTime(id) / 1000),
@@ -160,7 +199,7 @@ const retrieveAgent = operation({
 /**
  * `POST /v1/agents/{id}` (`agents:write`, Idempotency-Key) body: any create field → the agent. Same
  * validation as creation; `tool_ids` and `connector_installation_ids` replace their lists (`[]` empties
- * one); `first_message`, `model`, `transfer_to`, `calling_window` may be null to clear them; `metadata` merges into the
+ * one); `voicemail` replaces the setting; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail` may be null to clear them; `metadata` merges into the
  * stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
  * or deleted agent.
  */
@@ -171,7 +210,7 @@ const updateAgent = operation({
   tag,
   summary: 'Update an agent',
   description:
-    'Only the fields given change; `first_message`, `model`, `transfer_to` and `calling_window` take null to clear.',
+    'Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window` and `voicemail` take null to clear.',
   scope: 'agents:write',
   body: updateAgentSchema,
   example: { instructions: 'You answer calls for Acme Dental. Be brief.' },
@@ -188,6 +227,7 @@ const updateAgent = operation({
       const set: Record<string, unknown> = {};
       if (toolIds !== undefined) set.tool_ids = toolIds;
       if (installationIds !== undefined) set.connector_installation_ids = installationIds;
+      if (body.voicemail !== undefined) set.voicemail_json = body.voicemail ? JSON.stringify(body.voicemail) : null;
       for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to'] as const) {
         if (body[field] !== undefined) set[field] = body[field];
       }

@@ -42,12 +42,7 @@ import {
 import { Form, formFields } from '../models/forms';
 import { insertIfAbsent, type WithId } from '../models/store';
 import { listOf } from '../models/wire';
-import {
-  DAY_NAMES,
-  secondsOfDay,
-  startBulkCallWorkflow,
-  type CampaignSchedule,
-} from '../services/bulk-calls';
+import { DAY_NAMES, secondsOfDay, startBulkCallWorkflow, type CampaignSchedule } from '../services/bulk-calls';
 import { MAX_DURATION } from '../services/calls';
 import {
   BULK_CALL_ENDED,
@@ -58,6 +53,7 @@ import {
   pauseUpdate,
   REDIAL_OUTCOMES,
   RESULT_STATUSES,
+  type RedialOutcome,
   type ResultStatus,
   resumeUpdate,
   type BulkCallProgress,
@@ -82,7 +78,7 @@ export const CONCURRENCY = { default: 5, max: 50 };
 /** Redial defaults when `retry` is given (absent `retry`: one call per contact). */
 export const RETRY_DEFAULTS = {
   max_attempts: 3,
-  on: ['no_answer', 'failed'] as ('busy' | 'no_answer' | 'failed')[],
+  on: ['no_answer', 'failed'] as RedialOutcome[],
   interval_seconds: 3600,
 };
 
@@ -95,7 +91,11 @@ const scheduleSchema = z.strictObject({
 
 const retrySchema = z.strictObject({
   max_attempts: z.number().int().min(1).max(10).optional(),
-  on: z.array(z.enum(REDIAL_OUTCOMES)).max(3).optional(),
+  on: z
+    .array(z.enum(REDIAL_OUTCOMES))
+    .max(REDIAL_OUTCOMES.length)
+    .optional()
+    .describe('Outcomes redialed: `busy`, `no_answer`, `failed`, `voicemail` (a machine answered).'),
   interval_seconds: z
     .number()
     .int()

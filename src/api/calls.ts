@@ -38,8 +38,10 @@ import {
   TERMINAL_STATUSES,
   CALL_DIRECTIONS,
   CALL_STATUSES,
+  SIMULATION_OUTCOMES,
   transferUpdate,
 } from '../shared/calls';
+import { voicemailSchema } from './agents';
 import { jsonDepth } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
@@ -72,7 +74,12 @@ export const simulationSchema = z.strictObject({
     .array(z.string().trim().min(1, 'lines must not be empty').max(2000))
     .max(1000, 'must have at most 1000 lines')
     .optional(),
-  outcome: z.enum(['answered', 'busy', 'no_answer', 'failed']).optional(),
+  outcome: z
+    .enum(SIMULATION_OUTCOMES)
+    .optional()
+    .describe(
+      '`voicemail`: an answering machine picks up, says `caller` as its greeting and beeps (handled as the `voicemail` setting says).',
+    ),
   ring_seconds: z.number().min(0).max(60).optional(),
   pause_seconds: z.number().min(0).max(60).optional(),
 });
@@ -106,6 +113,7 @@ export const createCallSchema = z.strictObject({
     .describe(
       "Local times the call may ring in the callee's zone: a time outside it (or now, without `scheduled_at`) moves to its next opening. Default for a scheduled call: the agent's window, else 08:00–21:00 for a live +1 number.",
     ),
+  voicemail: voicemailSchema.optional().describe("This call's voicemail setting, replacing the agent's."),
 });
 
 export const transferSchema = z.strictObject({
@@ -116,7 +124,7 @@ const tag = 'Calls';
 
 /**
  * `POST /v1/calls` body `{to, agent_id, from?, context?, metadata?, max_duration_seconds?, simulation?,
- * contact_id?, queue_timeout_seconds?, scheduled_at?, calling_window?}` → the call object with `status:
+ * contact_id?, queue_timeout_seconds?, scheduled_at?, calling_window?, voicemail?}` → the call object with `status:
  * "queued"`, or `scheduled` when it is dialed later (issue 29: `scheduled_at`, unix seconds or ISO 8601
  * with an offset, a minute of skew to 30 days ahead, else 400 naming it; moved to the next opening of its
  * calling window, src/services/call-schedule.ts `dialTime`; a durable timer in its workflow dials it). The call's contact (whose name and records
@@ -125,7 +133,7 @@ const tag = 'Calls';
  * `ring_seconds`, `pause_seconds`). Live keys: `from` required, Twilio must be configured (else 503).
  * At the organization's `max_concurrent_calls` the call stays `queued`, in line (its place taken here,
  * in the order calls are created), and dials when a slot frees, at most `queue_timeout_seconds` (issue
- * 28; src/workflows/call-slots.ts).
+ * 28; src/workflows/call-slots.ts). `voicemail` replaces the agent's setting for this call (issue 29).
  */
 const createCall = (temporal: Client) =>
   operation({

@@ -8,6 +8,7 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
+import { VOICEMAIL_ACTIONS, type VoicemailSetting } from '../shared/calls';
 import { schemaOptions as base, type WithId } from './store';
 import { apiObject, callingWindowObject, metadataObject, unix } from './wire';
 
@@ -27,6 +28,8 @@ const agentSchema = new Schema(
     connector_installation_ids: { type: [String], default: [] },
     /** Its calling window (issue 29: scheduled calls and promised callbacks ring only then), JSON; null: none. */
     calling_window_json: { type: String, default: null },
+    /** The `voicemail` setting (src/shared/calls.ts `VoicemailSetting`) as JSON; null: no answering-machine detection. */
+    voicemail_json: { type: String, default: null },
     metadata_json: { type: String, default: '{}' },
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
@@ -85,6 +88,32 @@ export async function answeringAgent(
   return defaultId ? findLiveAgent(tenant, defaultId) : null;
 }
 
+/** The `voicemail` setting as the API shows it on agents (issue 29; src/shared/calls.ts `VoicemailSetting`). */
+export const VoicemailObject = z
+  .object({
+    detection: z.boolean().describe("Ask Twilio's answering-machine detection on live outbound calls."),
+    action: z
+      .enum(VOICEMAIL_ACTIONS)
+      .describe(
+        'On a machine: `hang_up` at once, or `leave_message` (spoken once after the beep), then the call ends.',
+      ),
+    message: z.string().optional().describe('What `leave_message` says after the beep.'),
+    leave_message_on: z
+      .enum(['every_attempt', 'last_attempt'])
+      .optional()
+      .describe(
+        'Campaigns: `last_attempt` leaves the message only when voicemail would not be redialed; earlier attempts hang up.',
+      ),
+  })
+  .describe(
+    'What a call does when an answering machine picks up (`end_reason: "voicemail"`, `answered_by: "machine"`).',
+  );
+
+/** The agent's voicemail setting from its document, or null when it has none. */
+export function agentVoicemail(doc: Pick<AgentDoc, 'voicemail_json'>): VoicemailSetting | null {
+  return doc.voicemail_json ? (JSON.parse(doc.voicemail_json) as VoicemailSetting) : null;
+}
+
 /** The `agent` object as the API answers it (the OpenAPI component `Agent`). */
 export const AgentObject = apiObject(
   'Agent',
@@ -109,6 +138,7 @@ export const AgentObject = apiObject(
       .describe(
         "When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00).",
       ),
+    voicemail: VoicemailObject.nullable(),
     metadata: metadataObject,
     default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
     created: unix,
@@ -129,6 +159,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     tool_ids: [...(doc.tool_ids ?? [])],
     connector_installation_ids: [...(doc.connector_installation_ids ?? [])],
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
+    voicemail: agentVoicemail(doc),
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     ...(defaultId !== undefined ? { default: doc._id === defaultId } : {}),
     created: doc.created,

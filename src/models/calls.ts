@@ -7,8 +7,10 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
 import {
+  ANSWERED_BY,
   CALL_DIRECTIONS,
   CALL_STATUSES,
+  type AnsweredBy,
   type CallDirection,
   type CallStatus,
   type CallWorkflowInput,
@@ -29,6 +31,11 @@ const callSchema = new Schema(
     from: { type: String, default: null },
     status: { type: String, required: true },
     end_reason: { type: String, default: null },
+    /**
+     * Who answered as answering-machine detection said (src/shared/calls.ts `AnsweredBy`), written with the
+     * call's end; null without detection or before it decided.
+     */
+    answered_by: { type: String, default: null },
     transferred_to: { type: String, default: null },
     simulated: { type: Boolean, required: true },
     max_duration_seconds: { type: Number, required: true },
@@ -177,6 +184,7 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
           : 'queued',
     // A refused inbound call says why from the start (the Twilio answer reads it); its workflow records the end.
     end_reason: input.inbound?.refusal?.reason ?? null,
+    answered_by: null,
     transferred_to: input.inbound?.refusal?.transferTo ?? null,
     simulated: input.simulation !== null,
     max_duration_seconds: input.max_duration_seconds,
@@ -219,6 +227,12 @@ export const CallObject = apiObject(
     context: z.record(z.string(), z.unknown()),
     metadata: metadataObject,
     end_reason: z.string().nullable(),
+    answered_by: z
+      .enum(ANSWERED_BY)
+      .nullable()
+      .describe(
+        'Who answered, as answering-machine detection said (agent or call `voicemail.detection`): `machine` ends the call with `end_reason: "voicemail"`. Null without detection or when it had not decided; set when the call ends.',
+      ),
     transferred_to: z.string().nullable(),
     simulated: z.boolean(),
     max_duration_seconds: z.number().int(),
@@ -271,6 +285,7 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     context: JSON.parse(doc.context_json ?? '{}') as Record<string, unknown>,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     end_reason: doc.end_reason ?? null,
+    answered_by: (doc.answered_by as AnsweredBy | null) ?? null, // written from ANSWERED_BY only
     transferred_to: doc.transferred_to ?? null,
     simulated: doc.simulated,
     max_duration_seconds: doc.max_duration_seconds,

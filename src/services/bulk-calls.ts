@@ -26,7 +26,7 @@ import {
   type BulkCallWorkflowInput,
   type WindowInterval,
 } from '../shared/bulk-calls';
-import type { Simulation } from '../shared/calls';
+import type { Simulation, VoicemailSetting } from '../shared/calls';
 import type { CallRequest } from './calls';
 import { zonedParts } from '../platform/calendar';
 import { searchAttributeKeys } from '../platform/temporal';
@@ -246,4 +246,20 @@ export async function startBulkCallWorkflow(
     if (err instanceof WorkflowExecutionAlreadyStartedError) return;
     throw err;
   }
+}
+
+/**
+ * The voicemail setting of a campaign's attempt (issue 29): `setting` (the call's, from its agent) as it
+ * is, except that with `leave_message_on: "last_attempt"` an attempt the campaign would redial on
+ * voicemail (`retry.on` has `voicemail` and `attempt` < `retry.max_attempts`) hangs up instead of leaving
+ * the message; the last attempt leaves it. Null when there is none.
+ */
+export function attemptVoicemail(
+  setting: VoicemailSetting | null,
+  retry: { max_attempts: number; on: readonly string[] },
+  attempt: number,
+): VoicemailSetting | null {
+  if (!setting || setting.action !== 'leave_message' || setting.leave_message_on !== 'last_attempt') return setting;
+  const redialed = retry.on.includes('voicemail') && attempt < retry.max_attempts;
+  return redialed ? { ...setting, action: 'hang_up' } : setting;
 }

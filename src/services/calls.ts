@@ -9,7 +9,7 @@ import type { Client } from '@temporalio/client';
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { config } from '../config';
-import type { AgentDoc } from '../models/agents';
+import { agentVoicemail, type AgentDoc } from '../models/agents';
 import { Call, CallTurn } from '../models/calls';
 import type { WithId } from '../models/store';
 import {
@@ -22,6 +22,7 @@ import {
   type CallingWindow,
   type CallWorkflowInput,
   type Simulation,
+  type VoicemailSetting,
 } from '../shared/calls';
 import { idTime } from '../shared/ids';
 import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
@@ -35,6 +36,13 @@ export const DEFAULT_CALLER_SCRIPT = [
   'Hello?',
   'Yes, I have a minute. What is this about?',
   'Okay, thank you. Goodbye!',
+];
+/**
+ * The greeting of the simulated answering machine of `simulation.outcome: "voicemail"` when the request
+ * gives no `simulation.caller` (issue 29): said as the callee's turn, then the machine beeps.
+ */
+export const DEFAULT_VOICEMAIL_GREETING = [
+  "Hi, you've reached the voicemail of this number. I can't take your call right now. Please leave a message after the tone.",
 ];
 /** Default and bounds of `max_duration_seconds` (seconds; 4 hours at most). */
 export const MAX_DURATION = { default: 1800, min: 1, max: 14_400 };
@@ -65,11 +73,15 @@ export interface CallRequest {
   callback_of?: string;
   /** The request's `calling_window`, shown on the call. */
   calling_window?: CallingWindow;
+  /** The call's own voicemail setting (issue 29), replacing the agent's; absent: the agent's. */
+  voicemail?: VoicemailSetting;
 }
 
 /**
- * Builds the `callWorkflow` input: the agent's snapshot (a running call never sees later edits), the
- * request with its defaults, `created` from the call id's time.
+ * Builds the `callWorkflow` input: the agent's snapshot (a running call never sees later edits; with
+ * its `voicemail` setting), the request with its defaults (a simulated machine's greeting,
+ * `DEFAULT_VOICEMAIL_GREETING`, for outcome `voicemail` without caller lines; the call's own
+ * `voicemail`), `created` from the call id's time.
  * @param callId `call_…`, chosen by the starter (from the idempotency record, or deterministically)
  */
 export function newCallInput(
@@ -78,10 +90,13 @@ export function newCallInput(
   agent: WithId<AgentDoc>,
   request: CallRequest,
 ): CallWorkflowInput {
+  const voicemail = agentVoicemail(agent);
   const simulation: Simulation | null = tenant.livemode
     ? null
     : {
-        caller: request.simulation?.caller ?? DEFAULT_CALLER_SCRIPT,
+        caller:
+          request.simulation?.caller ??
+          (request.simulation?.outcome === 'voicemail' ? DEFAULT_VOICEMAIL_GREETING : DEFAULT_CALLER_SCRIPT),
         outcome: request.simulation?.outcome ?? 'answered',
         ring_seconds: request.simulation?.ring_seconds ?? 0,
         pause_seconds: request.simulation?.pause_seconds ?? 0,
@@ -103,6 +118,7 @@ export function newCallInput(
       ...(agent.connector_installation_ids?.length
         ? { connector_installation_ids: [...agent.connector_installation_ids] }
         : {}),
+      ...(voicemail ? { voicemail } : {}),
     },
     context: request.context ?? {},
     metadata: request.metadata ?? {},
@@ -118,6 +134,7 @@ export function newCallInput(
     ...(request.scheduled_at !== undefined ? { scheduled_at: request.scheduled_at } : {}),
     ...(request.callback_of ? { callback_of: request.callback_of } : {}),
     ...(request.calling_window ? { calling_window: request.calling_window } : {}),
+    ...(request.voicemail ? { voicemail: request.voicemail } : {}),
   };
 }
 

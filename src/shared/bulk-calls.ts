@@ -28,6 +28,8 @@ export const RESULT_STATUSES = [
   'completed',
   'busy',
   'no_answer',
+  /** An answering machine answered (issue 29: the call ended `voicemail`). */
+  'voicemail',
   'failed',
   'window_expired',
   'do_not_call',
@@ -36,8 +38,8 @@ export const RESULT_STATUSES = [
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 export type FinalResultStatus = Exclude<ResultStatus, 'pending' | 'in_progress'>;
 
-/** Call outcomes a campaign may redial (`retry.on`). */
-export const REDIAL_OUTCOMES = ['busy', 'no_answer', 'failed'] as const;
+/** Call outcomes a campaign may redial (`retry.on`); `voicemail`: a machine answered (issue 29). */
+export const REDIAL_OUTCOMES = ['busy', 'no_answer', 'failed', 'voicemail'] as const;
 export type RedialOutcome = (typeof REDIAL_OUTCOMES)[number];
 
 /** The campaign's `counts` (they add up to `total`). */
@@ -47,7 +49,7 @@ export interface BulkCallCounts {
   in_progress: number;
   /** Answered calls (`completed` or transferred). */
   completed: number;
-  /** Final `busy` or `no_answer`. */
+  /** Final `busy`, `no_answer` or `voicemail`. */
   not_reached: number;
   failed: number;
   /** `do_not_call`, `window_expired` and `canceled`. */
@@ -57,13 +59,17 @@ export interface BulkCallCounts {
 /** Which `counts` bucket a final result status falls in. */
 export function countBucket(status: FinalResultStatus): 'completed' | 'not_reached' | 'failed' | 'skipped' {
   if (status === 'completed') return 'completed';
-  if (status === 'busy' || status === 'no_answer') return 'not_reached';
+  if (status === 'busy' || status === 'no_answer' || status === 'voicemail') return 'not_reached';
   if (status === 'failed') return 'failed';
   return 'skipped';
 }
 
-/** The result status of a contact whose call ended with `status` (an answered call is `completed`). */
-export function resultOfCall(status: CallStatus): FinalResultStatus {
+/**
+ * The result status of a contact whose call ended with `status` and `endReason`: an answered call is
+ * `completed`, unless a machine answered it (`end_reason` `voicemail`: `voicemail`).
+ */
+export function resultOfCall(status: CallStatus, endReason: EndReason | null = null): FinalResultStatus {
+  if (status === 'completed' && endReason === 'voicemail') return 'voicemail';
   if (status === 'completed' || status === 'transferred') return 'completed';
   if (status === 'busy' || status === 'no_answer' || status === 'canceled') return status;
   return 'failed';

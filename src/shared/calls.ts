@@ -33,7 +33,12 @@ export type EndReason =
   /** Inbound: every slot taken; the caller heard "all lines are busy" (`busy`) or went to `overflow_to` (`transferred`). */
   | 'concurrency_limit'
   /** Inbound: the number's inbound webhook answered `reject: true` (status `canceled`). */
-  | 'rejected';
+  | 'rejected'
+  /**
+   * Outbound (issue 29): answering-machine detection said a machine answered; the call hung up, or left
+   * the agent's `voicemail.message` after the beep (status `completed`, `answered_by: "machine"`).
+   */
+  | 'voicemail';
 
 /** Who called whom: `outbound` (we dialed, `POST /v1/calls`, campaigns, browser voice) or `inbound` (issue 28). */
 export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
@@ -65,11 +70,21 @@ export interface InboundCall {
 /** Outcome of dialing: what the far end did. */
 export type DialOutcome = 'answered' | 'busy' | 'no_answer' | 'failed';
 
+/**
+ * `simulation.outcome` values: a dial outcome, or `voicemail` (issue 29): a simulated answering machine
+ * picks up, plays its greeting (the `caller` lines) and beeps.
+ */
+export const SIMULATION_OUTCOMES = ['answered', 'busy', 'no_answer', 'failed', 'voicemail'] as const;
+export type SimulationOutcome = (typeof SIMULATION_OUTCOMES)[number];
+
 /** `simulation` of `POST /v1/calls` (test mode only), after defaults are applied by the API. */
 export interface Simulation {
-  /** What the scripted caller says, one entry per turn; after the last one the caller hangs up. */
+  /**
+   * What the scripted caller says, one entry per turn; after the last one the caller hangs up. With
+   * outcome `voicemail`: the machine's greeting, line by line, after which it beeps.
+   */
   caller: string[];
-  outcome: DialOutcome;
+  outcome: SimulationOutcome;
   /** Seconds the phone rings before the outcome (0–60). */
   ring_seconds: number;
   /** Seconds the caller pauses before each of their lines (0–60), to simulate real talk time. */
@@ -88,6 +103,69 @@ export interface AgentSnapshot {
   tool_ids?: string[];
   /** The installed connectors whose tools the agent offers (`connector_installation_ids`); absent: none. */
   connector_installation_ids?: string[];
+  /** The agent's `voicemail` setting (issue 29); absent: no answering-machine detection. */
+  voicemail?: VoicemailSetting;
+}
+
+/** What a call does when answering-machine detection says a machine answered (`voicemail.action`). */
+export const VOICEMAIL_ACTIONS = ['hang_up', 'leave_message'] as const;
+export type VoicemailAction = (typeof VOICEMAIL_ACTIONS)[number];
+
+/**
+ * The `voicemail` setting of an agent, or of one call (`POST /v1/calls` `voicemail`, which replaces the
+ * agent's), issue 29. `detection` asks Twilio for asynchronous answering-machine detection on a live
+ * outbound call (a simulated one with outcome `voicemail` behaves the same); on a machine the assistant
+ * stops and the call either hangs up or speaks `message` once after the beep, then ends (`end_reason:
+ * "voicemail"`). `leave_message_on: "last_attempt"` matters to campaigns only: an attempt that the
+ * campaign would redial on `voicemail` hangs up instead of leaving the message.
+ */
+export interface VoicemailSetting {
+  detection: boolean;
+  action: VoicemailAction;
+  /** What is left after the beep; required with `leave_message`. */
+  message?: string;
+  /** Campaigns: leave the message on `every_attempt` (default) or the `last_attempt` only. */
+  leave_message_on?: 'every_attempt' | 'last_attempt';
+}
+
+/** Who answered, as answering-machine detection said (`answered_by` on the call; null when not detected). */
+export const ANSWERED_BY = ['human', 'machine', 'unknown'] as const;
+export type AnsweredBy = (typeof ANSWERED_BY)[number];
+
+/**
+ * Twilio's `AnsweredBy` values of an asynchronous AMD callback
+ * (https://www.twilio.com/docs/voice/answering-machine-detection#webhook-parameters): a person, a machine
+ * (at its greeting's start, or after the beep, the silence or otherwise at its end with `DetectMessageEnd`),
+ * a fax, or undecided.
+ */
+export const TWILIO_ANSWERED_BY = [
+  'human',
+  'machine_start',
+  'machine_end_beep',
+  'machine_end_silence',
+  'machine_end_other',
+  'fax',
+  'unknown',
+] as const;
+export type TwilioAnsweredBy = (typeof TWILIO_ANSWERED_BY)[number];
+
+/** What Twilio's `AnsweredBy` means for the call: a fax is no person either (`machine`). */
+export function answeredByOf(value: TwilioAnsweredBy): AnsweredBy {
+  if (value === 'human' || value === 'unknown') return value;
+  return 'machine';
+}
+
+/**
+ * How long Twilio's answering-machine detection may take to decide (its `MachineDetectionTimeout`, s):
+ * past it Twilio reports `unknown`. The assistant's answers wait for the decision at most this long from
+ * the answer (src/workflows/call-session.ts), so no LLM request is made for a machine's greeting.
+ */
+export const MACHINE_DETECTION_TIMEOUT_SECONDS = 30;
+
+/** Argument of the `machineDetection` signal: Twilio's AMD result for the provider call `providerCallSid`. */
+export interface MachineDetection {
+  answeredBy: TwilioAnsweredBy;
+  providerCallSid?: string;
 }
 
 /** Argument of `callWorkflow`: everything the call needs, fixed at creation. */
@@ -158,6 +236,16 @@ export interface CallWorkflowInput {
   callback_of?: string;
   /** The `calling_window` the request gave (shown on the call; `scheduled_at` already honours it). */
   calling_window?: CallingWindow;
+  /**
+   * The call's own `voicemail` setting (`POST /v1/calls` `voicemail`; a campaign's attempt that hangs up
+   * instead of leaving the message), replacing the agent's (`agent.voicemail`). Absent: the agent's.
+   */
+  voicemail?: VoicemailSetting;
+}
+
+/** The voicemail setting a call follows: its own, else its agent's, else none (src/shared/calls.ts `VoicemailSetting`). */
+export function effectiveVoicemail(input: Pick<CallWorkflowInput, 'voicemail' | 'agent'>): VoicemailSetting | null {
+  return input.voicemail ?? input.agent.voicemail ?? null;
 }
 
 /** A calling window as a call or an agent takes it (issue 29): local `HH:MM` times, days, an optional zone. */
@@ -213,6 +301,8 @@ export interface CallContinuation {
   telephonySeen: TelephonyStatus['status'][];
   /** A campaign call: the form values `fill_form` kept so far. */
   formValues?: FormValues | null;
+  /** Answering-machine detection's decision so far (absent: none yet). */
+  answeredBy?: AnsweredBy;
 }
 
 /**
@@ -323,6 +413,11 @@ export const answerUpdate = defineUpdate<CallerSaidResult, [{ utterance: number 
 export const advanceClockUpdate = defineUpdate<CallState, [AdvanceClockRequest]>('advanceClock');
 /** Live mode: a status callback from the telephony provider. */
 export const telephonyStatusSignal = defineSignal<[TelephonyStatus]>('telephonyStatus');
+/**
+ * Live mode: Twilio's asynchronous answering-machine detection result (`POST /twilio/amd/{call id}`,
+ * issue 29). Another provider call's, or one after the call has stopped, changes nothing.
+ */
+export const machineDetectionSignal = defineSignal<[MachineDetection]>('machineDetection');
 
 /** Workflow type name of a call (recorded histories depend on it). */
 export const CALL_WORKFLOW = 'callWorkflow';

@@ -32,7 +32,13 @@ import {
   type FinalResultStatus,
   type RedialOutcome,
 } from '../shared/bulk-calls';
-import { CALL_WORKFLOW, type CallStatus, type CallWorkflow, type CallWorkflowInput } from '../shared/calls';
+import {
+  CALL_WORKFLOW,
+  type CallStatus,
+  type CallWorkflow,
+  type CallWorkflowInput,
+  type EndReason,
+} from '../shared/calls';
 import type { FormValues } from '../shared/forms';
 import { newId } from '../shared/ids';
 import { searchAttributeKeys } from '../shared/search-attributes';
@@ -109,7 +115,7 @@ export class BulkCallSession {
 
   /** `bulkCallFinished` signal: a campaign call reports its end. */
   callFinished(report: CallFinished): void {
-    this.finishCall(report.callId, report.status, report.form);
+    this.finishCall(report.callId, report.status, report.form, report.endReason);
   }
 
   /** `pause` update: stops new dials (calls in flight finish); resolves once the store shows it. */
@@ -183,7 +189,7 @@ export class BulkCallSession {
       const unreported = Object.keys(s.inFlight).filter((id) => s.inFlight[id].checkAtMs <= now);
       if (unreported.length) {
         for (const c of await store.checkBulkCalls({ callIds: unreported })) {
-          if (c.status) this.finishCall(c.callId, c.status, c.form);
+          if (c.status) this.finishCall(c.callId, c.status, c.form, c.endReason);
           else if (s.inFlight[c.callId]) s.inFlight[c.callId].checkAtMs = Date.now() + CHECK_MARGIN_MS;
         }
         continue;
@@ -296,13 +302,21 @@ export class BulkCallSession {
     this.touch();
   }
 
-  /** A call ended (its report, or `checkBulkCalls`): redial or record the contact's result. */
-  private finishCall(callId: string, status: CallStatus, form: FormValues | null): void {
+  /**
+   * A call ended (its report, or `checkBulkCalls`): redial or record the contact's result (`voicemail`
+   * for a call a machine answered, `end_reason` `voicemail`).
+   */
+  private finishCall(
+    callId: string,
+    status: CallStatus,
+    form: FormValues | null,
+    endReason: EndReason | null = null,
+  ): void {
     const s = this.s;
     const f = s.inFlight[callId];
     if (!f) return; // reported twice, or not ours
     delete s.inFlight[callId];
-    const result = resultOfCall(status);
+    const result = resultOfCall(status, endReason);
     const nextAt = Date.now() + this.input.retry.intervalMs;
     const redial =
       (REDIAL_OUTCOMES as readonly string[]).includes(result) &&

@@ -1,11 +1,22 @@
 /**
  * `CallSession`: the state of one run of `callWorkflow` (src/workflows/calls.ts) and everything it does,
- * as methods: the handlers' bodies (updates `end`, `transfer`, `callerSaid`, `answer`, signal
- * `telephonyStatus`, query `state`) and the phases the workflow function calls in turn (`attendRoom`,
+ * as methods: the handlers' bodies (updates `end`, `transfer`, `callerSaid`, `answer`, signals
+ * `telephonyStatus` and `machineDetection`, query `state`) and the phases the workflow function calls in turn (`attendRoom`,
  * `ring`, `talk`, then `continuation` or `finish`). The shape of the Temporal samples'
  * `safe-message-handlers` (one-line handlers over a `ClusterManager` class).
  *
  * How a call is never stuck, always recorded, bounded in history and exactly once: see calls.ts.
+ *
+ * Answering machines (issue 29), when the call's voicemail setting (its own, else its agent's) has
+ * `detection`: a live outbound call is placed with Twilio's asynchronous AMD, whose result comes as the
+ * `machineDetection` signal; a simulated call with outcome `voicemail` is a machine that says its greeting
+ * (the script's lines) and beeps once it is over, one with another outcome a person (`human` at the first
+ * line). The detection window: until detection decides, the caller's lines are heard and recorded but
+ * not answered (no LLM request), for at most `MACHINE_DETECTION_TIMEOUT_SECONDS` from the answer (Twilio
+ * says `unknown` by then); past it the assistant answers and a late `machine` still stops it. A machine
+ * stops the call at once (`completed`, `voicemail`, the LLM request in flight cancelled): `hang_up` hangs
+ * up; `leave_message` records the message as the assistant's turn and has Twilio say it after the beep,
+ * then hang up.
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared, sibling workflow files and
  * activity types.
@@ -56,6 +67,12 @@ import {
   type EndReason,
   type TelephonyStatus,
   type TransferRequest,
+  answeredByOf,
+  effectiveVoicemail,
+  MACHINE_DETECTION_TIMEOUT_SECONDS,
+  type AnsweredBy,
+  type MachineDetection,
+  type VoicemailSetting,
 } from '../shared/calls';
 import { newId } from '../shared/ids';
 import { searchAttributeKeys } from '../shared/search-attributes';
@@ -135,6 +152,12 @@ const LIVE_RING_TIMEOUT_MS = 60_000;
 const SILENCE_TIMEOUT_MS = 30_000;
 /** Live calls: how long to let Twilio speak the goodbye and hang up before hanging up through the API. */
 const GRACEFUL_HANGUP_MS = 10_000;
+/**
+ * Live calls: how long Twilio may take to say a voicemail message and hang up (ms per character, plus
+ * `GRACEFUL_HANGUP_MS`) before the call is hung up through the API: 10 characters a second is slower
+ * than any text-to-speech voice.
+ */
+const VOICEMAIL_MS_PER_CHAR = 100;
 /** A live caller, after the holding line, waits at most this many turn deadlines before the call ends. */
 const LIVE_GIVE_UP_DEADLINES = 3;
 /**
@@ -158,6 +181,8 @@ interface StopRequest {
   reason: EndReason;
   transferTo?: string;
   error?: string;
+  /** A machine answered and the message is left (`voicemail.action` `leave_message`): what is said. */
+  voicemailMessage?: string;
 }
 
 /** One call's state and behaviour; constructed once per run, inside the workflow function. */
@@ -214,6 +239,10 @@ export class CallSession {
   private clockOffsetMs = 0;
   /** When the call was queued (workflow time, ms): its wait for a slot counts from then. */
   private queuedMs: number;
+  /** The voicemail setting the call follows (its own, else its agent's); null: none. */
+  private readonly voicemail: VoicemailSetting | null;
+  /** Who answered, once answering-machine detection decided; null before, and without detection. */
+  private answeredBy: AnsweredBy | null;
 
   /** @param input everything fixed at creation, and for a continued run where the last one stopped */
   constructor(private readonly input: CallWorkflowInput) {
@@ -251,6 +280,8 @@ export class CallSession {
     };
     this.form = input.campaign ? { definition: input.campaign.form, values: resumed?.formValues ?? null } : null;
     this.tools = this.callTools();
+    this.voicemail = effectiveVoicemail(input);
+    this.answeredBy = resumed?.answeredBy ?? null;
   }
 
   /** What `end_call`, `transfer_call`, `search_knowledge` (and `fill_form` on a campaign's call) reach of this call. */
@@ -369,6 +400,19 @@ export class CallSession {
     this.telephonyStatus = s;
     if (rank(s.status) === 3 && this.status === 'in_progress')
       this.requestStop({ status: 'completed', reason: 'caller_hung_up' });
+  }
+
+  /**
+   * Signal `machineDetection` (issue 29): Twilio's AMD result, or the simulated machine's beep. Counts only
+   * on a call that detects (`detects`), for its own provider call (a live result naming another CallSid
+   * is ignored), the first decision, before the call stops. A machine on an answered call stops it
+   * (`machineAnswered`); one reported while still ringing answers the call, then stops it (`talk`).
+   */
+  onMachineDetection(result: MachineDetection): void {
+    if (!this.detects() || this.answeredBy !== null || this.stop !== null) return;
+    if (!this.input.simulation && (!result.providerCallSid || result.providerCallSid !== this.providerCallSid)) return;
+    this.answeredBy = answeredByOf(result.answeredBy);
+    if (this.answeredBy === 'machine' && this.status === 'in_progress') this.machineAnswered();
   }
 
   /** Signal `slotGranted`: the organization's call slots granted this call one (src/workflows/call-slots.ts). */
@@ -509,18 +553,26 @@ export class CallSession {
       if (input.simulation.ring_seconds > 0 || input.simulation.outcome !== 'answered')
         await this.transition('ringing', this.dialed(), []);
       if (input.simulation.ring_seconds > 0) await sleep(input.simulation.ring_seconds * 1000);
-      return input.simulation.outcome;
+      // A simulated answering machine answers the call like a person (detection tells them apart).
+      return input.simulation.outcome === 'voicemail' ? 'answered' : input.simulation.outcome;
     }
     if (input.room) {
       // Rings until the visitor is in the room (the assistant's attendance signals `in-progress`).
       await this.transition('ringing', this.dialed(), []);
     } else {
-      const placed = await telephony.placeCall({ callId: input.callId, to: input.to, from: input.from });
+      const placed = await telephony.placeCall({
+        callId: input.callId,
+        to: input.to,
+        from: input.from,
+        ...(this.detects() ? { machineDetection: true } : {}),
+      });
       this.providerCallSid = placed.providerCallSid;
       await this.transition('ringing', { provider_call_sid: this.providerCallSid, ...this.dialed() }, []);
     }
-    const decided = await condition(() => rank(this.telephonyStatus?.status) >= 2, LIVE_RING_TIMEOUT_MS);
-    return !decided ? 'no_answer' : liveOutcome(this.telephonySeen);
+    // A detection result means the call was answered, even if its status callback is yet to come.
+    const answered = () => rank(this.telephonyStatus?.status) >= 2 || this.answeredBy !== null;
+    const decided = await condition(answered, LIVE_RING_TIMEOUT_MS);
+    return !decided ? 'no_answer' : this.answeredBy !== null ? 'answered' : liveOutcome(this.telephonySeen);
   }
 
   /**
@@ -529,6 +581,10 @@ export class CallSession {
    */
   async talk(): Promise<boolean> {
     if (this.status !== 'in_progress' || this.stop !== null) return false;
+    if (this.answeredBy === 'machine') {
+      this.machineAnswered(); // detected before the answer's status callback came
+      return false;
+    }
     const maxDurationMs = this.input.continuation
       ? Math.max(1, this.answeredMs + this.input.max_duration_seconds * 1000 - Date.now())
       : this.input.max_duration_seconds * 1000;
@@ -559,14 +615,16 @@ export class CallSession {
         utterances: this.utterances,
         providerCallSid: this.providerCallSid,
         telephonySeen: [...this.telephonySeen],
+        ...(this.answeredBy !== null ? { answeredBy: this.answeredBy } : {}),
         ...(this.input.campaign ? { formValues: this.form?.values ?? null } : {}),
       },
     };
   }
 
   /**
-   * Records the end, never cancelled: the pending turns, the transfer or hang-up, the call's slot freed,
-   * the terminal status with `call.ended` (and `call.transferred`), then tells a campaign. A run cancelled by an operator (a
+   * Records the end, never cancelled: the pending turns (with a voicemail message left, as the
+   * assistant's), the transfer, the voicemail message or the hang-up, the call's slot freed, the terminal
+   * status with `call.ended` (and `call.transferred`; `answered_by` once detection decided), then tells a campaign. A run cancelled by an operator (a
    * Temporal cancellation request, not a stop of ours) ends `api_ended`.
    * @returns the final `CallState`
    */
@@ -577,11 +635,14 @@ export class CallSession {
         : { status: 'canceled', reason: 'api_ended' };
     const final = this.stop;
     return await CancellationScope.nonCancellable(async () => {
+      if (final.voicemailMessage !== undefined) this.say('assistant', final.voicemailMessage);
       await this.flushTurns();
       const events: string[] = [];
       if (final.status === 'transferred' && final.transferTo) {
         if (await this.transferOut(final, final.transferTo)) events.push('call.transferred');
-      } else if (this.status === 'in_progress' || this.status === 'ringing') await this.hangUp(final);
+      } else if (final.voicemailMessage !== undefined && this.status === 'in_progress')
+        await this.leaveVoicemail(final, final.voicemailMessage);
+      else if (this.status === 'in_progress' || this.status === 'ringing') await this.hangUp(final);
       this.roomScope.cancel(); // the assistant leaves the room (if the visitor has not ended its attendance first)
       events.push('call.ended');
       const endedMs = Date.now();
@@ -599,6 +660,7 @@ export class CallSession {
           transferred_to: final.status === 'transferred' ? (final.transferTo ?? null) : null,
           error_message: final.error ?? null,
           ended_ms: endedMs,
+          ...(this.answeredBy !== null ? { answered_by: this.answeredBy } : {}),
           ...(this.input.campaign ? { form_json: formValues ? JSON.stringify(formValues) : null } : {}),
         },
         events,
@@ -638,6 +700,10 @@ export class CallSession {
       if (heard === null) return 'done';
       this.say('caller', heard.text);
       this.hearMessage({ role: 'user', content: heard.text });
+      if (await this.holdForDetection()) {
+        if (heard.utterance !== undefined) this.answers.set(heard.utterance, { text: null, final: true });
+        continue;
+      }
       await this.answerCaller(heard.utterance);
       await this.flushTurns(true);
       if (this.stop !== null) return 'done';
@@ -652,7 +718,11 @@ export class CallSession {
   private async hearCaller(): Promise<{ text: string; utterance?: number } | null> {
     const simulation = this.input.simulation;
     if (simulation) {
-      if (this.scriptIndex >= simulation.caller.length) return null;
+      if (this.scriptIndex >= simulation.caller.length) {
+        // A simulated machine beeps once its greeting is over: detection says so, as Twilio would.
+        if (simulation.outcome === 'voicemail') this.onMachineDetection({ answeredBy: 'machine_end_beep' });
+        return null;
+      }
       if (simulation.pause_seconds > 0) await sleep(simulation.pause_seconds * 1000);
       return { text: simulation.caller[this.scriptIndex++] };
     }
@@ -663,6 +733,27 @@ export class CallSession {
     }
     const next = this.callerInbox.shift()!;
     return { text: next.text, utterance: next.id };
+  }
+
+  /**
+   * The detection window (see the header): while answering-machine detection has not decided, a caller's
+   * line is not answered. Live: waits for the decision, at most until `MACHINE_DETECTION_TIMEOUT_SECONDS`
+   * after the answer (a machine stops the call, cancelling the wait), then answers. Simulated: a machine's
+   * greeting line is never answered (it beeps when the greeting is over); a person is `human` at once.
+   * Without detection (or once decided) nothing waits.
+   * @returns true when the line is not to be answered
+   */
+  private async holdForDetection(): Promise<boolean> {
+    if (!this.detects() || this.answeredBy !== null) return false;
+    const simulation = this.input.simulation;
+    if (simulation) {
+      if (simulation.outcome === 'voicemail') return true;
+      this.onMachineDetection({ answeredBy: 'human' });
+      return false;
+    }
+    const leftMs = this.answeredMs + MACHINE_DETECTION_TIMEOUT_SECONDS * 1000 - Date.now();
+    if (leftMs > 0) await condition(() => this.answeredBy !== null, leftMs);
+    return false;
   }
 
   /**
@@ -766,6 +857,24 @@ export class CallSession {
   }
 
   /**
+   * Leaves the voicemail message on a live call (the simulated machine heard it as the turn `finish`
+   * recorded): Twilio says it and hangs up; the call ends once Twilio reports `completed`, or is hung up
+   * through the API if that does not come within the message's speaking time (`VOICEMAIL_MS_PER_CHAR`)
+   * and `GRACEFUL_HANGUP_MS`. A failure is noted on the end (`final.error`), the call then hung up.
+   */
+  private async leaveVoicemail(final: StopRequest, message: string): Promise<void> {
+    if (this.providerCallSid === null) return;
+    try {
+      await telephony.leaveVoicemail({ callId: this.input.callId, providerCallSid: this.providerCallSid, message });
+      const hungUp = () => rank(this.telephonyStatus?.status) === 3;
+      await condition(hungUp, message.length * VOICEMAIL_MS_PER_CHAR + GRACEFUL_HANGUP_MS);
+    } catch (err) {
+      final.error = `Leaving the voicemail message failed: ${errorMessage(err)}`;
+    }
+    await this.hangUp(final);
+  }
+
+  /**
    * Ends a live or ringing call's line: closes a browser room, or hangs up the provider call unless the
    * caller already did. A failure is noted on the end (`final.error`), never fatal: the end is recorded now.
    */
@@ -817,6 +926,24 @@ export class CallSession {
 
   // State changes.
 
+  /**
+   * Whether the call tells machines from people (issue 29): its voicemail setting has `detection`, and
+   * it is an outbound phone call (not inbound, not a browser voice room).
+   */
+  private detects(): boolean {
+    return this.voicemail?.detection === true && !this.input.room && this.input.direction !== 'inbound';
+  }
+
+  /**
+   * A machine answered: the call stops (`completed`, `voicemail`), leaving `voicemail.message` when the
+   * action is `leave_message` (see `finish`), else hanging up at once.
+   */
+  private machineAnswered(): void {
+    const vm = this.voicemail;
+    const message = vm?.action === 'leave_message' ? vm.message : undefined;
+    this.requestStop({ status: 'completed', reason: 'voicemail', ...(message ? { voicemailMessage: message } : {}) });
+  }
+
   private isLive(): boolean {
     return (
       this.stop === null &&
@@ -839,11 +966,16 @@ export class CallSession {
     this.conversation.cancel();
   }
 
-  /** The answer to utterance `id` once known (or the holding line while it is late). */
+  /**
+   * The answer to utterance `id` once known (or the holding line while it is late). `ended` tells the
+   * voice session to end after it, except while a voicemail message is being left: the message's TwiML
+   * replaces the session, which ending first would hang the call up before the message.
+   */
   private answerOf(id: number, final: boolean): CallerSaidResult {
     const a = this.answers.get(id);
     const pending = a !== undefined && !a.final && this.stop === null;
-    if (final || !pending) return { text: a?.text ?? null, ended: this.stop !== null, utterance: id };
+    const ended = this.stop !== null && this.stop.voicemailMessage === undefined;
+    if (final || !pending) return { text: a?.text ?? null, ended, utterance: id };
     return { text: a.text, ended: false, pending: true, utterance: id };
   }
 

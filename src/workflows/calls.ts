@@ -9,8 +9,9 @@
  *
  * Reached from outside by (src/shared/calls.ts): update `end`, update `transfer` (validators refuse
  * with ApplicationFailure type `call_not_live`, the status in its details), updates `callerSaid` and
- * `answer` (live voice loop), signal `telephonyStatus` (Twilio status callbacks), update `advanceClock`
- * (a scheduled test-mode call's clock, issue 29), query `state`.
+ * `answer` (live voice loop), signal `telephonyStatus` (Twilio status callbacks), signal
+ * `machineDetection` (Twilio's answering-machine detection), update `advanceClock` (a scheduled test-mode
+ * call's clock), query `state` (issue 29 added the last three).
  *
  * Reads top-down: handlers, ring, talk, finish; each a call into the run's `CallSession`
  * (src/workflows/call-session.ts), which holds the call's state and does the work.
@@ -35,6 +36,7 @@ import {
   answerUpdate,
   callerSaidUpdate,
   endUpdate,
+  machineDetectionSignal,
   stateQuery,
   telephonyStatusSignal,
   transferUpdate,
@@ -68,6 +70,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
     validator: (request: { utterance: number }) => call.validateAnswer(request),
   });
   setHandler(telephonyStatusSignal, (status) => call.onTelephonyStatus(status));
+  setHandler(machineDetectionSignal, (result) => call.onMachineDetection(result));
   setHandler(slotGrantedSignal, () => call.onSlotGranted());
   setHandler(advanceClockUpdate, (request) => call.advanceClock(request), {
     validator: (request: AdvanceClockRequest) => call.validateAdvanceClock(request),

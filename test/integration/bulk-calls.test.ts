@@ -412,7 +412,7 @@ describe('bulk calls', function () {
     expect(res.body.error).to.include({ param: 'schedule.timezone' });
     res = await post({ contacts: [phone(1)], schedule: { window: { start: '9am', end: '18:00' } } });
     expect(res.body.error).to.include({ param: 'schedule.window.start' });
-    res = await post({ contacts: [phone(1)], retry: { on: ['voicemail'] } });
+    res = await post({ contacts: [phone(1)], retry: { on: ['answered'] } });
     expect(res.body.error).to.include({ param: 'retry.on[0]' });
     res = await post({ contacts: [phone(1)], form_id: 'form_00000000000000000000000000' });
     expect(res.status).to.equal(404);

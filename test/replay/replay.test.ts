@@ -50,6 +50,14 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it('has recorded callWorkflow histories of voicemail (issue 29)', () => {
+    expect(files.filter((f) => f.startsWith('call-'))).to.include.members([
+      'call-voicemail.json',
+      'call-voicemail-hang-up.json',
+      'call-voicemail-human.json',
+    ]);
+  });
+
   it('has recorded histories of inbound calls, of a queued call and of the call-slot semaphore (issue 28)', () => {
     // call-slots.json is a callSlotsWorkflow still open (it never completes): replayed as far as it goes.
     expect(files.filter((f) => f.startsWith('call-'))).to.include.members([

@@ -6,6 +6,11 @@
  * every request. `behave` lets a test delay or fail requests (a create whose answer comes too late, a
  * hang-up that fails with 5xx).
  *
+ * Answering-machine detection (issue 29): a create may ask for it as Twilio takes it (`MachineDetection`
+ * `Enable` or `DetectMessageEnd`, `AsyncAmd`, `AsyncAmdStatusCallback`, `MachineDetectionTimeout` 3–59;
+ * others are 400 like Twilio's); the fake records them with the create, and `twilioCallback` lets a test
+ * post the AMD result (or any callback) signed as Twilio signs it.
+ *
  * Messages resource: create (`POST …/Messages.json`: `To`, `From`, `Body` or `ContentSid` +
  * `ContentVariables`, `StatusCallback`) and list (`GET …/Messages.json` filtered by `To`, `From`,
  * `DateSent>`). Knobs for failure tests: `rejectMessagesTo` (a `To` answered with a Twilio 4xx error),
@@ -13,6 +18,7 @@
  * on the way), `messageDelayMs` (held before answering a create).
  */
 import http from 'node:http';
+import twilio from 'twilio';
 import { config, setConfig } from '../../src/config';
 import { h } from './harness';
 import type { AddressInfo } from 'node:net';
@@ -158,6 +164,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
             message: `The 'To' number ${params.To} is not a valid phone number.`,
             status: 400,
           });
+        const amdRefusal = machineDetectionRefusal(params);
+        if (amdRefusal) return send(400, { code: 21210, message: amdRefusal, status: 400 });
         const b = fake.behave.create?.(++creates) ?? {};
         if (b.status) return send(b.status, { code: 20500, message: 'fake failure', status: b.status });
         const sid = 'CA' + crypto.randomBytes(16).toString('hex');
@@ -232,4 +240,43 @@ export async function useFakeTwilio(): Promise<{ fake: FakeTwilio; restore(): Pr
       await fake.close();
     },
   };
+}
+
+/** Why Twilio would refuse a create's answering-machine detection parameters, or null when they are fine. */
+function machineDetectionRefusal(params: Record<string, string>): string | null {
+  if (params.MachineDetection === undefined) {
+    return params.AsyncAmd !== undefined ? 'AsyncAmd requires MachineDetection.' : null;
+  }
+  if (!['Enable', 'DetectMessageEnd'].includes(params.MachineDetection))
+    return `MachineDetection must be Enable or DetectMessageEnd, not ${params.MachineDetection}.`;
+  if (params.AsyncAmd !== undefined && !['true', 'false'].includes(params.AsyncAmd))
+    return 'AsyncAmd must be true or false.';
+  if (params.AsyncAmd === 'true' && !/^https?:\/\//.test(params.AsyncAmdStatusCallback ?? ''))
+    return 'AsyncAmdStatusCallback must be a URL.';
+  const timeout = params.MachineDetectionTimeout;
+  if (timeout !== undefined && !(Number(timeout) >= 3 && Number(timeout) <= 59))
+    return 'MachineDetectionTimeout must be between 3 and 59.';
+  return null;
+}
+
+/**
+ * Posts a Twilio callback to `url` (an absolute URL of the API, e.g. a create's `AsyncAmdStatusCallback`,
+ * or a path on the test API) as Twilio does: a form body, signed (`X-Twilio-Signature`) with the fake's
+ * auth token over the URL and the parameters.
+ */
+export async function twilioCallback(
+  fake: Pick<FakeTwilio, 'authToken'>,
+  url: string,
+  params: Record<string, string>,
+): Promise<{ status: number; text: string }> {
+  const full = url.startsWith('/') ? h().api.url + url : url;
+  const res = await fetch(full, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-Twilio-Signature': twilio.getExpectedTwilioSignature(fake.authToken, full, params),
+    },
+    body: new URLSearchParams(params).toString(),
+  });
+  return { status: res.status, text: await res.text() };
 }

@@ -23,6 +23,12 @@
  * "Changing a workflow"), a change gets a `patched(…)` gate, VERSION is raised (`v2`, `v3`, …) and the
  * new files are recorded beside the old ones, which are never overwritten: running workflows must still
  * replay them.
+ * Voicemail (issue 29): `voicemail` (a simulated machine, `simulation.outcome: "voicemail"`, greets and
+ * beeps; the agent's `leave_message` leaves its message), `voicemail-hang-up` (the call's own setting
+ * `hang_up`) and `voicemail-human` (detection on, a person answers: `answered_by: "human"`):
+ *
+ *   node dist/test/support/record-histories.js voicemail   # (built) the three voicemail scenarios
+ *
  * For a call that continued as new, the first run's history is written (the one that decided to).
  */
 import fs from 'node:fs';
@@ -126,6 +132,21 @@ async function refusedInboundCall(busy: { key: string }): Promise<string> {
   const call = await waitForCall(busy.key, id);
   if (call.end_reason !== 'concurrency_limit') throw new Error(`expected a refused call, got ${JSON.stringify(call)}`);
   return id;
+}
+
+/** An agent of `key`'s organization that detects machines and leaves a message (issue 29); answers its id. */
+async function voicemailAgent(key: string): Promise<string> {
+  const res = await request('POST', '/v1/agents', {
+    key,
+    body: {
+      name: 'Voicemail agent',
+      instructions: 'You remind people of appointments.',
+      first_message: 'Hello, this is a recorded call.',
+      voicemail: { detection: true, action: 'leave_message', message: 'Please call Acme Dental back.' },
+    },
+  });
+  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  return res.body.id as string;
 }
 
 /** The history event a settled workflow's history ends with. */
@@ -258,6 +279,20 @@ async function main(): Promise<void> {
         const busy = await oneLineBusy();
         return { callId: await refusedInboundCall(busy), key: busy.key };
       },
+      // Voicemail (issue 29): see the header.
+      voicemail: async () =>
+        place({
+          agent_id: await voicemailAgent(t.testKey),
+          simulation: { outcome: 'voicemail', caller: ['You reached Sam.', 'Leave a message after the tone.'] },
+        }),
+      'voicemail-hang-up': async () =>
+        place({
+          agent_id: await voicemailAgent(t.testKey),
+          voicemail: { detection: true, action: 'hang_up' },
+          simulation: { outcome: 'voicemail', ring_seconds: 1 },
+        }),
+      'voicemail-human': async () =>
+        place({ agent_id: await voicemailAgent(t.testKey), simulation: { caller: ['Hello?', 'Bye'] } }),
       slots: async () => {
         const busy = await oneLineBusy();
         const queuedId = await placeQueuedCall(busy);

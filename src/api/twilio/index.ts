@@ -9,6 +9,9 @@
  *   progress and the CallSid is the call's.
  * - `POST /twilio/status/{call id}`: status callbacks (`CallStatus`, `CallSid`), signalled to the call's
  *   workflow (`telephonyStatus`), which ranks them (they arrive out of order) and ignores another SID's.
+ * - `POST /twilio/amd/{call id}`: asynchronous answering-machine detection results (`AnsweredBy`,
+ *   `CallSid`; issue 29), signalled to the call's workflow (`machineDetection`), which ignores another
+ *   SID's and any that comes once the call has stopped; a call that is over (no run) ignores it here.
  * - `POST /twilio/voice/inbound` (issue 28; the Voice URL of the organization's Twilio numbers): an
  *   incoming call to a number connected with `voice` is answered by the assistant
  *   (src/services/inbound-calls.ts) with the same `<Connect><ConversationRelay>` as an outbound call, its
@@ -55,11 +58,14 @@ import { ApiError } from '../../errors';
 import { logger } from '../../logger';
 import {
   callWorkflowId,
+  machineDetectionSignal,
   telephonyStatusSignal,
+  TWILIO_ANSWERED_BY,
   TELEPHONY_STATUS_RANK,
   type AgentSnapshot,
   type CallerSaidResult,
   type TelephonyStatus,
+  type TwilioAnsweredBy,
 } from '../../shared/calls';
 import { relayTokenServer, type TokenSink } from '../../voice/relay';
 import { voiceTurns } from '../../voice/turns';
@@ -120,6 +126,7 @@ export function twilioRouter(temporal: Client): Router {
       twilioRelayEnded(temporal),
       twilioVoice,
       twilioCallStatus(temporal),
+      twilioMachineDetection(temporal),
     ]),
   );
   return router;
@@ -280,12 +287,53 @@ const twilioInboundStatus = (temporal: Client) =>
 
 /** Signals a provider status to the call's workflow; a call that is over (no run) ignores it. */
 async function signalStatus(temporal: Client, callId: string, status: TelephonyStatus): Promise<void> {
+  await ignoringEndedCall(() =>
+    temporal.workflow.getHandle(callWorkflowId(callId)).signal(telephonyStatusSignal, status),
+  );
+}
+
+/** Runs `signal`; a call whose run is over (`WorkflowNotFoundError`: a late callback) is no error. */
+async function ignoringEndedCall(signal: () => Promise<void>): Promise<void> {
   try {
-    await temporal.workflow.getHandle(callWorkflowId(callId)).signal(telephonyStatusSignal, status);
+    await signal();
   } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err; // a late callback for a call that is over
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
   }
 }
+
+/**
+ * `POST /twilio/amd/{id}` (form: `AnsweredBy`, `CallSid`) → 204: Twilio's asynchronous answering-machine
+ * detection result for a live outbound call placed with it (src/activities/telephony.ts `placeCall`),
+ * signalled to the call's workflow (`machineDetection`). An unknown `AnsweredBy` is ignored; the
+ * workflow ignores another CallSid's and one after the call has stopped.
+ */
+const twilioMachineDetection = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/twilio/amd/{callId}',
+    operationId: 'twilioMachineDetection',
+    tag,
+    summary: "A live call's answering-machine detection result",
+    description:
+      'Asynchronous AMD (`DetectMessageEnd`): a machine ends the call (`end_reason: "voicemail"`) after the message, if any, is left.',
+    twilioForm: {
+      CallSid: "The call's SID at Twilio.",
+      AnsweredBy: 'human, machine_start, machine_end_beep, machine_end_silence, machine_end_other, fax or unknown.',
+      MachineDetectionDuration: 'How long detection took, ms.',
+    },
+    okStatus: '204',
+    handler: async (req, res) => {
+      const body = (req.body ?? {}) as Record<string, string>;
+      const answeredBy = body.AnsweredBy as TwilioAnsweredBy;
+      if (TWILIO_ANSWERED_BY.includes(answeredBy) && body.CallSid)
+        await ignoringEndedCall(() =>
+          temporal.workflow
+            .getHandle(callWorkflowId(String(req.params.callId)))
+            .signal(machineDetectionSignal, { answeredBy, providerCallSid: body.CallSid }),
+        );
+      res.status(204).end();
+    },
+  });
 
 /** `POST /twilio/status/{id}` (form: `CallStatus`, `CallSid`) → 204; signals the call's workflow. */
 const twilioCallStatus = (temporal: Client) =>
