@@ -278,10 +278,18 @@ export class CallSession {
         contactId: this.context.contactId,
       },
     };
-    const enabled = input.agent.enabled_tools;
+    const enabled = this.enabledTools();
     return this.form
       ? channelTools('campaign_call', { ...call, form: this.form }, enabled)
       : channelTools('phone_call', call, enabled);
+  }
+
+  /**
+   * The optional built-in tools this call offers: the agent's `enabled_tools`, none in a browser voice
+   * room (a visitor has no number to call back).
+   */
+  private enabledTools(): readonly string[] | undefined {
+    return this.input.room ? undefined : this.input.agent.enabled_tools;
   }
 
   // Handlers (src/shared/calls.ts names them).
@@ -640,7 +648,7 @@ export class CallSession {
       livemode: this.input.livemode,
       toolIds: this.input.agent.tool_ids,
       installationIds: this.input.agent.connector_installation_ids,
-      reserved: offeredTools(this.input.campaign ? 'campaign_call' : 'phone_call', this.input.agent.enabled_tools),
+      reserved: offeredTools(this.input.campaign ? 'campaign_call' : 'phone_call', this.enabledTools()),
     });
     const firstMessage = this.input.agent.first_message;
     if (firstMessage && !this.input.continuation) {
