@@ -35,8 +35,8 @@ export async function callerTimeZone(number: string): Promise<string> {
 }
 
 /**
- * Instant `ms` as the person hears it and as ISO 8601 in zone `tz`: `Tuesday, December 1, 2026, 3:00 PM
- * PST (2026-12-01T15:00:00-08:00)`.
+ * Instant `ms` as the person hears it and as ISO 8601 in zone `tz`: `Tuesday, December 1, 2026 at 3:00
+ * PM PST (2026-12-01T15:00:00-08:00)`.
  */
 export function formatLocalTime(ms: number, tz: string): string {
   const spoken = new Intl.DateTimeFormat('en-US', {
@@ -48,7 +48,9 @@ export function formatLocalTime(ms: number, tz: string): string {
     hour: 'numeric',
     minute: '2-digit',
     timeZoneName: 'short',
-  }).format(new Date(ms));
+  })
+    .format(new Date(ms))
+    .replace(/\s/g, ' '); // ICU puts a narrow no-break space before AM/PM
   return `${spoken} (${isoLocal(ms, tz)})`;
 }
 
