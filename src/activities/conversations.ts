@@ -12,6 +12,7 @@ import type { Client } from '@temporalio/client';
 import { emitEvent } from '../services/events';
 import { advanceStatus, customerState } from '../services/conversations';
 import { findContact } from '../services/contacts';
+import { agentSnapshot } from '../services/calls';
 import { messageUsage, recordUsage } from '../services/usage';
 import { answeringAgent, findLiveAgent } from '../models/agents';
 import {
@@ -215,18 +216,7 @@ export async function conversationContext(input: {
       { $set: { contact_id: contactId } },
     );
   return {
-    agent: {
-      id: agent._id,
-      name: agent.name,
-      instructions: agent.instructions,
-      first_message: agent.first_message ?? null,
-      model: agent.model ?? null,
-      transfer_to: agent.transfer_to ?? null,
-      ...(agent.tool_ids?.length ? { tool_ids: [...agent.tool_ids] } : {}),
-      ...(agent.connector_installation_ids?.length
-        ? { connector_installation_ids: [...agent.connector_installation_ids] }
-        : {}),
-    },
+    agent: agentSnapshot(agent),
     contactId,
   };
 }

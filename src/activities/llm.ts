@@ -5,7 +5,8 @@
  * Given the conversation's ids (`context`), it first loads what the assistant knows (src/services/assistant-context.ts:
  * the contact's name and recent records, the knowledge chunks best matching the latest user message) and
  * appends it to the system message of this request only, so the workflow history keeps ids, not texts.
- * It offers `search_knowledge` only when the agent has knowledge.
+ * It offers `search_knowledge` only when the agent has knowledge. When `schedule_callback` is offered it
+ * adds the current date and time in the other party's zone (`caller`), so "tomorrow at three" can be resolved.
  *
  * Retries belong to Temporal (the client's own are off): a 4xx other than 408/409/429 is final
  * (`ApplicationFailure` type `LLM_REQUEST_REJECTED`, src/shared/assistant.ts), anything else is retried by the workflow's policy.
@@ -28,6 +29,7 @@ import {
 import { isToolName, toolFunction, type ToolName } from '../shared/tools';
 import { knowledgeSearchUsage, llmRequestUsage, recordUsage } from '../services/usage';
 import { callConversation } from '../services/calls';
+import { callbackPrompt } from '../services/callbacks';
 import { openai } from '../providers/openai';
 import { activityKey } from '../platform/temporal';
 import { openTokenStream } from '../voice/relay';
@@ -51,6 +53,11 @@ export interface GenerateReplyInput {
    * model writes them (src/voice/relay.ts), when one is registered. The result is the same.
    */
   stream?: boolean;
+  /**
+   * The other party's number, when `schedule_callback` is offered (issue 29): the system message of this
+   * request gets the current date and time in their zone (src/services/callbacks.ts `callbackPrompt`).
+   */
+  caller?: string;
 }
 
 export interface GenerateReplyResult {
@@ -93,6 +100,8 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     if (known && !known.hasKnowledge) offered = offered.filter((t) => t !== 'search_knowledge');
     if (known?.text) messages = withSystemText(messages, known.text);
   }
+  if (input.caller && offered.includes('schedule_callback'))
+    messages = withSystemText(messages, await callbackPrompt(input.caller, Date.now()));
   const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
     ...offered.filter(isToolName).map((t) => ({ type: 'function' as const, function: toolFunction(t) })),
     ...(input.functions ?? []).map((f) => ({ type: 'function' as const, function: f })),

@@ -20,6 +20,7 @@ import {
 } from '../services/connector-installations';
 import { idTime } from '../shared/ids';
 import { isTransferTarget, VOICEMAIL_ACTIONS } from '../shared/calls';
+import { isOptionalToolName, OPTIONAL_TOOLS } from '../shared/tools';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
@@ -84,6 +85,12 @@ export const createAgentSchema = z.strictObject({
       'Connector installations (`cinst_…`) whose tools the assistant may call; each a live installation of yours in this mode.',
     )
     .optional(),
+  enabled_tools: z
+    .array(z.string().meta({ examples: ['schedule_callback'] }))
+    .describe(
+      `Optional built-in tools the assistant offers: ${OPTIONAL_TOOLS.map((t) => `\`${t}\``).join(', ')} (calls the person back at the time they ask for; on calls and WhatsApp/SMS conversations). Each at most once.`,
+    )
+    .optional(),
   calling_window: callingWindow
     .optional()
     .describe(
@@ -114,7 +121,25 @@ const AGENT_EXAMPLE = {
 const tag = 'Agents';
 
 /**
- * `POST /v1/agents` → the agent object. 400 naming the param on bad input; `tool_ids[i]` when that one is
+ * Checks `enabled_tools`: each one of src/shared/tools.ts `OPTIONAL_TOOLS`, listed once.
+ * @throws ApiError 400 naming `enabled_tools[i]`, the first bad entry
+ */
+function checkEnabledTools(names: string[]): string[] {
+  names.forEach((name, i) => {
+    if (!isOptionalToolName(name))
+      throw invalidParam(
+        `enabled_tools[${i}]`,
+        `Invalid enabled_tools[${i}]: '${name}' is not an optional tool (known: ${OPTIONAL_TOOLS.join(', ')}).`,
+      );
+    if (names.indexOf(name) !== i)
+      throw invalidParam(`enabled_tools[${i}]`, `Invalid enabled_tools[${i}]: '${name}' is listed twice.`);
+  });
+  return names;
+}
+
+/**
+ * `POST /v1/agents` → the agent object. 400 naming the param on bad input; `enabled_tools[i]` when that one
+ * is not an optional built-in tool (or is listed twice); `tool_ids[i]` when that one is
  * not a live tool of the organization in this mode (src/services/tools.ts `checkAgentToolIds`), and
  * `connector_installation_ids[i]` likewise (src/services/connector-installations.ts `checkAgentInstallationIds`).
  */
@@ -129,6 +154,7 @@ const createAgent = operation({
   example: AGENT_EXAMPLE,
   response: AgentObject,
   handler: async (req, res, { body }) => {
+    const enabledTools = checkEnabledTools(body.enabled_tools ?? []);
     const toolIds = await checkAgentToolIds(req.auth!, body.tool_ids ?? []);
     const installationIds = await checkAgentInstallationIds(req.auth!, body.connector_installation_ids ?? []);
     await idempotent(req, res, 'agt', async (id) => {
@@ -143,6 +169,7 @@ const createAgent = operation({
         transfer_to: body.transfer_to ?? null,
         tool_ids: toolIds,
         connector_installation_ids: installationIds,
+        enabled_tools: enabledTools,
         calling_window_json: body.calling_window ? JSON.stringify(body.calling_window) : null,
         voicemail_json: body.voicemail ? JSON.stringify(body.voicemail) : null,
         metadata_json: JSON.stringify(body.metadata ?? {}),
@@ -198,7 +225,7 @@ const retrieveAgent = operation({
 
 /**
  * `POST /v1/agents/{id}` (`agents:write`, Idempotency-Key) body: any create field → the agent. Same
- * validation as creation; `tool_ids` and `connector_installation_ids` replace their lists (`[]` empties
+ * validation as creation; `tool_ids`, `connector_installation_ids` and `enabled_tools` replace their lists (`[]` empties
  * one); `voicemail` replaces the setting; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail` may be null to clear them; `metadata` merges into the
  * stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
  * or deleted agent.
@@ -218,6 +245,7 @@ const updateAgent = operation({
   handler: async (req, res, { body }) => {
     const id = String(req.params.id);
     if (!(await findLiveAgent(req.auth!, id))) throw notFound('agent', id, 'id');
+    const enabledTools = body.enabled_tools !== undefined ? checkEnabledTools(body.enabled_tools) : undefined;
     const toolIds = body.tool_ids !== undefined ? await checkAgentToolIds(req.auth!, body.tool_ids) : undefined;
     const installationIds =
       body.connector_installation_ids !== undefined
@@ -228,6 +256,7 @@ const updateAgent = operation({
       if (toolIds !== undefined) set.tool_ids = toolIds;
       if (installationIds !== undefined) set.connector_installation_ids = installationIds;
       if (body.voicemail !== undefined) set.voicemail_json = body.voicemail ? JSON.stringify(body.voicemail) : null;
+      if (enabledTools !== undefined) set.enabled_tools = enabledTools;
       for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to'] as const) {
         if (body[field] !== undefined) set[field] = body[field];
       }

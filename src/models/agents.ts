@@ -26,6 +26,8 @@ const agentSchema = new Schema(
     tool_ids: { type: [String], default: [] },
     /** The connector installations (`cinst_…`) whose tools are offered too; a deleted one is pulled out. */
     connector_installation_ids: { type: [String], default: [] },
+    /** Optional built-in tools it offers (src/shared/tools.ts `OPTIONAL_TOOLS`: `schedule_callback`). */
+    enabled_tools: { type: [String], default: [] },
     /** Its calling window (issue 29: scheduled calls and promised callbacks ring only then), JSON; null: none. */
     calling_window_json: { type: String, default: null },
     /** The `voicemail` setting (src/shared/calls.ts `VoicemailSetting`) as JSON; null: no answering-machine detection. */
@@ -133,6 +135,11 @@ export const AgentObject = apiObject(
     connector_installation_ids: z
       .array(z.string())
       .describe('The connector installations (`cinst_…`) whose tools the assistant may call.'),
+    enabled_tools: z
+      .array(z.string())
+      .describe(
+        'Optional built-in tools the assistant offers besides the ones every agent has: `schedule_callback` (calls back later, on calls and WhatsApp/SMS).',
+      ),
     calling_window: callingWindowObject
       .nullable()
       .describe(
@@ -158,6 +165,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     transfer_to: doc.transfer_to ?? null,
     tool_ids: [...(doc.tool_ids ?? [])],
     connector_installation_ids: [...(doc.connector_installation_ids ?? [])],
+    enabled_tools: [...(doc.enabled_tools ?? [])],
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
     voicemail: agentVoicemail(doc),
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,

@@ -260,7 +260,9 @@ export const CallObject = apiObject(
     callback_of: z
       .string()
       .nullable()
-      .describe('A callback the assistant promised (`schedule_callback`): the call it was promised on.'),
+      .describe(
+        'A callback the assistant promised (`schedule_callback`): the call (`call_…`) or the WhatsApp/SMS conversation (`conv_…`) it was promised on.',
+      ),
   }),
 );
 export type CallObject = z.output<typeof CallObject>;

@@ -17,6 +17,7 @@ import {
   CALL_RECONCILER_WORKFLOW,
   CALL_WORKFLOW,
   callWorkflowId,
+  type AgentSnapshot,
   type CallReconcilerWorkflow,
   type CallWorkflow,
   type CallingWindow,
@@ -69,12 +70,35 @@ export interface CallRequest {
    * (src/services/call-schedule.ts `dialTime`); absent: at once.
    */
   scheduled_at?: number;
-  /** A callback the assistant promised: the call (`call_…`) it was promised on. */
+  /** A callback the assistant promised: the call (`call_…`) or conversation (`conv_…`) it was promised on. */
   callback_of?: string;
   /** The request's `calling_window`, shown on the call. */
   calling_window?: CallingWindow;
   /** The call's own voicemail setting (issue 29), replacing the agent's; absent: the agent's. */
   voicemail?: VoicemailSetting;
+}
+
+/**
+ * The agent as a call or a conversation's turn sees it (src/shared/calls.ts `AgentSnapshot`): lists only
+ * when not empty, so a snapshot of an agent without them is what it was before they existed; its
+ * `voicemail` setting when it has one.
+ */
+export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
+  const voicemail = agentVoicemail(agent);
+  return {
+    id: agent._id,
+    name: agent.name,
+    instructions: agent.instructions,
+    first_message: agent.first_message ?? null,
+    model: agent.model ?? null,
+    transfer_to: agent.transfer_to ?? null,
+    ...(agent.tool_ids?.length ? { tool_ids: [...agent.tool_ids] } : {}),
+    ...(agent.connector_installation_ids?.length
+      ? { connector_installation_ids: [...agent.connector_installation_ids] }
+      : {}),
+    ...(agent.enabled_tools?.length ? { enabled_tools: [...agent.enabled_tools] } : {}),
+    ...(voicemail ? { voicemail } : {}),
+  };
 }
 
 /**
@@ -90,7 +114,6 @@ export function newCallInput(
   agent: WithId<AgentDoc>,
   request: CallRequest,
 ): CallWorkflowInput {
-  const voicemail = agentVoicemail(agent);
   const simulation: Simulation | null = tenant.livemode
     ? null
     : {
@@ -107,19 +130,7 @@ export function newCallInput(
     livemode: tenant.livemode,
     to: request.to,
     from: request.from ?? null,
-    agent: {
-      id: agent._id,
-      name: agent.name,
-      instructions: agent.instructions,
-      first_message: agent.first_message ?? null,
-      model: agent.model ?? null,
-      transfer_to: agent.transfer_to ?? null,
-      ...(agent.tool_ids?.length ? { tool_ids: [...agent.tool_ids] } : {}),
-      ...(agent.connector_installation_ids?.length
-        ? { connector_installation_ids: [...agent.connector_installation_ids] }
-        : {}),
-      ...(voicemail ? { voicemail } : {}),
-    },
+    agent: agentSnapshot(agent),
     context: request.context ?? {},
     metadata: request.metadata ?? {},
     contactId: request.contact_id ?? null,

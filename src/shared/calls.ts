@@ -103,6 +103,11 @@ export interface AgentSnapshot {
   tool_ids?: string[];
   /** The installed connectors whose tools the agent offers (`connector_installation_ids`); absent: none. */
   connector_installation_ids?: string[];
+  /**
+   * The optional built-in tools the agent offers (`enabled_tools`, src/shared/tools.ts `OPTIONAL_TOOLS`);
+   * absent: none (and in calls made before).
+   */
+  enabled_tools?: string[];
   /** The agent's `voicemail` setting (issue 29); absent: no answering-machine detection. */
   voicemail?: VoicemailSetting;
 }
@@ -232,7 +237,10 @@ export interface CallWorkflowInput {
    * timer. Absent: dialed at once (every call before issue 29).
    */
   scheduled_at?: number;
-  /** A callback the assistant promised (`schedule_callback`): the call it was promised on. */
+  /**
+   * A callback the assistant promised (`schedule_callback`): the call (`call_…`) or the conversation
+   * (`conv_…`) it was promised on.
+   */
   callback_of?: string;
   /** The `calling_window` the request gave (shown on the call; `scheduled_at` already honours it). */
   calling_window?: CallingWindow;

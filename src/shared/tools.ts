@@ -6,7 +6,9 @@
  * holds each tool's effect per channel). A channel lists the tools it offers (`CHANNEL_TOOLS`).
  *
  * Adding a tool: an entry in `TOOLS`, its name in the lists of the channels that offer it, and its effect
- * on each of them in src/workflows/tools.ts `CHANNEL_EFFECTS` (the compiler asks for every one).
+ * on each of them in src/workflows/tools.ts `CHANNEL_EFFECTS` (the compiler asks for every one). A tool an
+ * agent must switch on (its `enabled_tools`) is listed in `OPTIONAL_TOOLS` and in `CHANNEL_OPTIONAL_TOOLS`
+ * instead of `CHANNEL_TOOLS`.
  *
  * Bundle-safe (the workflow bundle includes it): zod and plain data only; zod 4 is deterministic.
  */
@@ -49,6 +51,19 @@ export const TOOLS = {
       fields: z.record(z.string(), z.unknown()).describe('values by field key, e.g. {"attending": true}'),
     }),
   },
+  schedule_callback: {
+    description:
+      'Schedule a phone call back to this person at the time they asked for (one per conversation: a new one replaces the last). ' +
+      'The answer gives the time the call will actually ring; tell them that time.',
+    arguments: z.object({
+      at: z
+        .string()
+        .describe(
+          "when to call, ISO 8601: the caller's local wall-clock time (2026-12-01T15:00) or with a UTC offset (2026-12-01T15:00-05:00)",
+        ),
+      reason: z.string().describe('what the callback is about, in a few words').optional(),
+    }),
+  },
 } as const satisfies Record<string, ToolDefinition>;
 
 /** Names of the assistant's tools. */
@@ -72,8 +87,48 @@ export const CHANNEL_TOOLS = {
 /** The channels an assistant works on. */
 export type ToolChannel = keyof typeof CHANNEL_TOOLS;
 
-/** The tools channel `C` offers. */
-export type ChannelToolName<C extends ToolChannel> = (typeof CHANNEL_TOOLS)[C][number];
+/**
+ * The built-in tools an agent offers only when it lists them in `enabled_tools` (issue 29:
+ * `schedule_callback`); the one list the API validates `enabled_tools` against.
+ */
+export const OPTIONAL_TOOLS = ['schedule_callback'] as const satisfies readonly ToolName[];
+
+/** An optional built-in tool's name (a value of an agent's `enabled_tools`). */
+export type OptionalToolName = (typeof OPTIONAL_TOOLS)[number];
+
+/**
+ * The optional tools each channel can offer (after its `CHANNEL_TOOLS`, in this order) when the agent
+ * enables them: a callback is a phone call to the person's number, so the web widget (a visitor without
+ * one) has none.
+ */
+export const CHANNEL_OPTIONAL_TOOLS = {
+  phone_call: ['schedule_callback'],
+  campaign_call: ['schedule_callback'],
+  conversation: ['schedule_callback'],
+  widget: [],
+} as const satisfies Record<ToolChannel, readonly OptionalToolName[]>;
+
+/** The tools channel `C` offers, its optional ones included. */
+export type ChannelToolName<C extends ToolChannel> =
+  (typeof CHANNEL_TOOLS)[C][number] | (typeof CHANNEL_OPTIONAL_TOOLS)[C][number];
+
+/** Whether `name` is one of the optional built-in tools (`OPTIONAL_TOOLS`). */
+export function isOptionalToolName(name: string): name is OptionalToolName {
+  return (OPTIONAL_TOOLS as readonly string[]).includes(name);
+}
+
+/**
+ * The names of the built-in tools `channel` offers to an agent that enables `enabled` (its
+ * `enabled_tools`; absent: none): `CHANNEL_TOOLS[channel]`, then the enabled ones of
+ * `CHANNEL_OPTIONAL_TOOLS[channel]`. Without optional tools the list is exactly `CHANNEL_TOOLS[channel]`.
+ */
+export function offeredTools<C extends ToolChannel>(
+  channel: C,
+  enabled: readonly string[] | undefined,
+): ChannelToolName<C>[] {
+  const optional = (CHANNEL_OPTIONAL_TOOLS[channel] as readonly OptionalToolName[]).filter((t) => enabled?.includes(t));
+  return [...CHANNEL_TOOLS[channel], ...optional] as ChannelToolName<C>[];
+}
 
 /** Whether `name` is one of the assistant's tools. */
 export function isToolName(name: string): name is ToolName {

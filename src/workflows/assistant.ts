@@ -120,6 +120,11 @@ export interface AssistantTurnInput {
   local?: boolean;
   /** Stream the answer's words to the live call's relay as the model writes them (the LLM activity's `stream`). */
   stream?: boolean;
+  /**
+   * The other party's number, given when `schedule_callback` is offered: the LLM activity's `caller` (the
+   * request's system message then tells the current date and time in their zone). Absent otherwise.
+   */
+  caller?: string;
 }
 
 /**
@@ -151,6 +156,7 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
       ...(input.history ? { history: input.history } : {}),
       ...(input.context ? { context: input.context } : {}),
       ...(input.stream ? { stream: true } : {}),
+      ...(input.caller ? { caller: input.caller } : {}),
     };
     const tellSlow = () => {
       if (slowTold) return;
@@ -201,7 +207,7 @@ async function callTool(
   const tool = custom.find((t) => t.name === call.name);
   if (tool && input.custom) return runCustomTool(input.custom, tool, call, key);
   const startedMs = Date.now();
-  const effect = await applyTool(input.tools, call);
+  const effect = await applyTool(input.tools, call, key);
   return {
     effect,
     record: {

@@ -87,7 +87,7 @@ import {
   type ToolEffect,
   type ToolHandlers,
 } from './tools';
-import { CHANNEL_TOOLS, type CustomTool, type ToolCallRecord } from '../shared/tools';
+import { offeredTools, type CustomTool, type ToolCallRecord } from '../shared/tools';
 
 /** Transitions that emit events: scheduled activities, retried until they succeed (a store outage delays a call, never loses it). */
 const store = proxyActivities<typeof callActivities>({
@@ -284,17 +284,43 @@ export class CallSession {
     this.answeredBy = resumed?.answeredBy ?? null;
   }
 
-  /** What `end_call`, `transfer_call`, `search_knowledge` (and `fill_form` on a campaign's call) reach of this call. */
+  /**
+   * What `end_call`, `transfer_call`, `search_knowledge` (and `fill_form` on a campaign's call, and
+   * `schedule_callback` when the agent enables it) reach of this call. A callback goes to the person (an
+   * outbound call's `to`, an inbound call's `from`) from the service number (`from`, or an inbound call's `to`).
+   */
   private callTools(): ToolHandlers {
+    const { input } = this;
+    const inbound = input.direction === 'inbound';
     const call: CallToolTarget = {
       context: this.context,
-      room: Boolean(this.input.room),
-      defaultTransferTo: this.input.agent.transfer_to,
+      room: Boolean(input.room),
+      defaultTransferTo: input.agent.transfer_to,
       stop: (request) => {
         this.stop ??= request;
       },
+      callback: {
+        orgId: input.orgId,
+        livemode: input.livemode,
+        agentId: input.agent.id,
+        callbackOf: input.callId,
+        to: inbound ? input.from : input.to,
+        from: inbound ? input.to : input.from,
+        contactId: this.context.contactId,
+      },
     };
-    return this.form ? channelTools('campaign_call', { ...call, form: this.form }) : channelTools('phone_call', call);
+    const enabled = this.enabledTools();
+    return this.form
+      ? channelTools('campaign_call', { ...call, form: this.form }, enabled)
+      : channelTools('phone_call', call, enabled);
+  }
+
+  /**
+   * The optional built-in tools this call offers: the agent's `enabled_tools`, none in a browser voice
+   * room (a visitor has no number to call back).
+   */
+  private enabledTools(): readonly string[] | undefined {
+    return this.input.room ? undefined : this.input.agent.enabled_tools;
   }
 
   // Handlers (src/shared/calls.ts names them).
@@ -684,7 +710,7 @@ export class CallSession {
       livemode: this.input.livemode,
       toolIds: this.input.agent.tool_ids,
       installationIds: this.input.agent.connector_installation_ids,
-      reserved: CHANNEL_TOOLS[this.input.campaign ? 'campaign_call' : 'phone_call'],
+      reserved: offeredTools(this.input.campaign ? 'campaign_call' : 'phone_call', this.enabledTools()),
     });
     const firstMessage = this.input.agent.first_message;
     if (firstMessage && !this.input.continuation) {
@@ -777,6 +803,7 @@ export class CallSession {
         ...(custom ? { custom } : {}),
         toolCallKey: this.toolCallKey,
         context: this.context,
+        ...this.callbackClock(),
         local: true,
         stream: !input.simulation,
         observer: {
@@ -801,6 +828,15 @@ export class CallSession {
       if (utterance !== undefined)
         this.answers.set(utterance, { text: said.length ? said.join(' ') : null, final: true });
     }
+  }
+
+  /**
+   * With `schedule_callback` offered (and the person's number known): `caller`, for the request's clock
+   * in their zone (src/workflows/assistant.ts `AssistantTurnInput.caller`); nothing otherwise.
+   */
+  private callbackClock(): { caller?: string } {
+    const person = this.input.direction === 'inbound' ? this.input.from : this.input.to;
+    return 'schedule_callback' in this.tools && person ? { caller: person } : {};
   }
 
   /**

@@ -40,7 +40,7 @@ import {
 } from '../shared/conversations';
 import { assistantTurn } from './assistant';
 import { channelTools, resolveCustomTools, toolCallKeys } from './tools';
-import { CHANNEL_TOOLS } from '../shared/tools';
+import { offeredTools } from '../shared/tools';
 
 /**
  * Reads and writes of our own store, as local activities (they take milliseconds, and a local activity
@@ -474,19 +474,35 @@ export class ConversationSession {
         ...tenant,
         toolIds: agent.tool_ids,
         installationIds: agent.connector_installation_ids,
-        reserved: CHANNEL_TOOLS[channel],
+        reserved: offeredTools(channel, agent.enabled_tools),
       });
+      const tools = channelTools(
+        channel,
+        {
+          requestHandoff: (reason) => {
+            outcome.handoff ??= reason;
+          },
+          // A callback (`schedule_callback`): a call to the customer from a voice number of the organization.
+          callback: {
+            ...tenant,
+            agentId: agent.id,
+            callbackOf: this.input.conversationId,
+            to: this.input.customerNumber,
+            from: null,
+            serviceNumber: this.input.serviceNumber,
+            contactId,
+          },
+        },
+        agent.enabled_tools,
+      );
       await assistantTurn({
         conversationId: this.input.conversationId,
         model: agent.model,
         messages,
         // The LLM activity adds the contact's records and the agent's knowledge from these ids.
         context: { orgId: this.input.orgId, livemode: this.input.livemode, agentId: agent.id, contactId },
-        tools: channelTools(channel, {
-          requestHandoff: (reason) => {
-            outcome.handoff ??= reason;
-          },
-        }),
+        tools,
+        ...('schedule_callback' in tools ? { caller: this.input.customerNumber } : {}),
         ...(custom.length
           ? {
               custom: {

@@ -2,7 +2,8 @@
  * What the assistant's tools do, per channel (DESIGN.md section 6). The tools themselves (name,
  * description, zod schema of the arguments) and the channels' lists are in src/shared/tools.ts; here each
  * channel gets an effect for every tool it offers (`CHANNEL_EFFECTS`, checked by the compiler against
- * `CHANNEL_TOOLS`), `channelTools` turns them into the handler table an assistant turn uses, and
+ * `CHANNEL_TOOLS` and `CHANNEL_OPTIONAL_TOOLS`), `channelTools` turns them into the handler table an
+ * assistant turn uses (the optional tools only when the agent enables them), and
  * `applyTool` parses a tool call's arguments with the tool's schema before its effect runs. Unknown
  * tools and bad arguments are answered to the model as tool errors, never thrown.
  *
@@ -24,14 +25,16 @@ import {
   TimeoutFailure,
   workflowInfo,
 } from '@temporalio/workflow';
+import type * as callbackActivities from '../activities/callbacks';
 import type * as knowledgeActivities from '../activities/knowledge';
 import type * as toolActivities from '../activities/tools';
 import type { AssistantContextIds, KnowledgeRef, ToolCall } from '../shared/assistant';
 import { checkFormValues, missingRequired, type FormDefinition, type FormValues } from '../shared/forms';
 import { isTransferTarget } from '../shared/calls';
+import { derivedId } from '../shared/ids';
 import {
-  CHANNEL_TOOLS,
   isToolName,
+  offeredTools,
   parseToolArguments,
   toolCallKey,
   type CustomTool,
@@ -62,6 +65,15 @@ const toolActivity = proxyActivities<typeof toolActivities>({
   retry: { initialInterval: '500 milliseconds', maximumAttempts: 3 },
 });
 
+/**
+ * `schedule_callback`'s effect (src/activities/callbacks.ts): store writes and a workflow start, 30 s per
+ * try, 5 tries, each with the same input (hence the same new call id). A failure is a tool error.
+ */
+const callbacks = proxyActivities<typeof callbackActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumAttempts: 5 },
+});
+
 /** How long a tool may run before a caller hears its `speak_while_running` (issue 27: "~1 s"). */
 export const SPEAK_WHILE_RUNNING_AFTER_MS = 1000;
 /** A tool call's activity: missed heartbeats after which its worker is taken for dead and the call retried. */
@@ -79,8 +91,11 @@ export interface ToolEffect {
   knowledge?: KnowledgeRef[];
 }
 
-/** What tool `N` does once its arguments are parsed; an effect that needs the outside world returns a promise. */
-export type ToolHandler<N extends ToolName> = (args: ToolArguments<N>) => ToolEffect | Promise<ToolEffect>;
+/**
+ * What tool `N` does once its arguments are parsed (`key`: the call's `tc_…` key); an effect that needs the
+ * outside world returns a promise.
+ */
+export type ToolHandler<N extends ToolName> = (args: ToolArguments<N>, key: string) => ToolEffect | Promise<ToolEffect>;
 
 /** A channel's tools as an assistant turn uses them: the handler of each tool offered, in offering order. */
 export type ToolHandlers = { [N in ToolName]?: ToolHandler<N> };
@@ -92,6 +107,12 @@ export interface ToolStop {
   transferTo?: string;
 }
 
+/**
+ * Where a callback (`schedule_callback`) is promised and to whom: src/activities/callbacks.ts
+ * `ScheduleCallbackInput` without the tool's arguments and the ids the effect derives.
+ */
+export type CallbackTarget = Omit<callbackActivities.ScheduleCallbackInput, 'callId' | 'toolCallId' | 'at' | 'reason'>;
+
 /** What the tools of a phone call reach of it. */
 export interface CallToolTarget {
   /** Whom the call is with and which agent answers (the knowledge searched is the agent's). */
@@ -102,6 +123,8 @@ export interface CallToolTarget {
   defaultTransferTo: string | null;
   /** Asks the call to end once the turn is over (the first stop request of the call wins). */
   stop(request: ToolStop): void;
+  /** A callback's person, numbers and link (`schedule_callback`, when the agent enables it). */
+  callback: CallbackTarget;
 }
 
 /** What the tools of a campaign's call reach of it: a phone call's, and the campaign's form with its values so far. */
@@ -113,6 +136,8 @@ export interface CampaignCallToolTarget extends CallToolTarget {
 export interface ConversationToolTarget {
   /** Asks for the conversation to go to a person after this turn (`reason`: at most 500 characters). */
   requestHandoff(reason: string): void;
+  /** A callback's person, numbers and link (`schedule_callback`: WhatsApp and SMS, when the agent enables it). */
+  callback: CallbackTarget;
 }
 
 /** The target each channel's effects act on. */
@@ -123,7 +148,11 @@ export interface ChannelTargets {
   widget: ConversationToolTarget;
 }
 
-type Effect<N extends ToolName, T> = (args: ToolArguments<N>, target: T) => ToolEffect | Promise<ToolEffect>;
+type Effect<N extends ToolName, T> = (
+  args: ToolArguments<N>,
+  target: T,
+  key: string,
+) => ToolEffect | Promise<ToolEffect>;
 
 /** Each channel's effect of each tool it offers. */
 type ChannelEffects = {
@@ -148,6 +177,7 @@ const callEffects: { [N in ChannelToolName<'phone_call'>]: Effect<N, CallToolTar
     return { summary: `Transferring to ${to}.`, ends: true };
   },
   search_knowledge: ({ query }, call) => searchKnowledge(call.context, query),
+  schedule_callback: (args, call, key) => scheduleCallback(args, call.callback, key),
 };
 
 /** A conversation's handoff: the reason the model gave (trimmed, at most 500 characters) or a default one. */
@@ -160,32 +190,42 @@ const handoffToPerson: Effect<'handoff_to_person', ConversationToolTarget> = ({ 
 export const CHANNEL_EFFECTS: ChannelEffects = {
   phone_call: callEffects,
   campaign_call: { ...callEffects, fill_form: ({ fields }, call) => fillForm(call.form, fields) },
-  conversation: { handoff_to_person: handoffToPerson },
+  conversation: {
+    handoff_to_person: handoffToPerson,
+    schedule_callback: (args, conversation, key) => scheduleCallback(args, conversation.callback, key),
+  },
   widget: { handoff_to_person: handoffToPerson },
 };
 
 /**
- * The handler table of `channel`'s tools (`CHANNEL_TOOLS[channel]`, in that order) acting on `target`.
+ * The handler table of `channel`'s tools acting on `target`: `CHANNEL_TOOLS[channel]`, then the optional
+ * ones of `CHANNEL_OPTIONAL_TOOLS[channel]` the agent enables (src/shared/tools.ts `offeredTools`), in that order.
  * @param channel the channel the assistant works on
  * @param target what the effects reach of the call or conversation
+ * @param enabled the agent's `enabled_tools` (absent: none)
  */
-export function channelTools<C extends ToolChannel>(channel: C, target: ChannelTargets[C]): ToolHandlers {
+export function channelTools<C extends ToolChannel>(
+  channel: C,
+  target: ChannelTargets[C],
+  enabled?: readonly string[],
+): ToolHandlers {
   const effects = CHANNEL_EFFECTS[channel] as Record<string, Effect<ToolName, ChannelTargets[C]>>;
   const handlers: Record<string, ToolHandler<ToolName>> = {};
-  for (const name of CHANNEL_TOOLS[channel]) handlers[name] = (args) => effects[name](args, target);
+  for (const name of offeredTools(channel, enabled)) handlers[name] = (args, key) => effects[name](args, target, key);
   return handlers as ToolHandlers;
 }
 
 /**
- * Applies one tool call: a tool not in `tools` and arguments its schema refuses (src/shared/tools.ts
- * `parseToolArguments`) are answered to the model as a tool error (`ends: false`), never thrown.
+ * Applies one tool call (`key`: its `tc_…` key, given to the effect; default the model's id): a tool not
+ * in `tools` and arguments its schema refuses (src/shared/tools.ts `parseToolArguments`) are answered to
+ * the model as a tool error (`ends: false`), never thrown.
  */
-export function applyTool(tools: ToolHandlers, call: ToolCall): ToolEffect | Promise<ToolEffect> {
+export function applyTool(tools: ToolHandlers, call: ToolCall, key = call.id): ToolEffect | Promise<ToolEffect> {
   const handler = isToolName(call.name) ? (tools[call.name] as ToolHandler<ToolName> | undefined) : undefined;
   if (!handler) return { summary: `Error: the tool ${call.name} is not available on this call.`, ends: false };
   const parsed = parseToolArguments(call.name as ToolName, call.arguments);
   if (!parsed.ok) return { summary: parsed.error, ends: false };
-  return handler(parsed.args);
+  return handler(parsed.args, key);
 }
 
 /**
@@ -212,6 +252,32 @@ async function searchKnowledge(context: AssistantContextIds, asked: string): Pro
   if (hits.length === 0) return { summary: `No knowledge found for "${query}".`, ends: false, knowledge: [] };
   const text = hits.map((h, i) => `[${i + 1}] ${h.title} (${h.document} #${h.chunk})\n${h.text}`).join('\n\n');
   return { summary: text, ends: false, knowledge: hits.map((h) => ({ document: h.document, chunk: h.chunk })) };
+}
+
+/**
+ * `schedule_callback`: runs the `scheduleCallback` activity (src/services/callbacks.ts) for a new call whose
+ * id is derived from the tool call's key `key` and the workflow's time (the same on a retry or a replay, so
+ * the callback is created once); the model is given the time it rings in the person's zone, or the error
+ * to recover from (an unreadable or past time: it asks again). A failed activity is a tool error too.
+ */
+async function scheduleCallback(
+  { at, reason }: ToolArguments<'schedule_callback'>,
+  target: CallbackTarget,
+  key: string,
+): Promise<ToolEffect> {
+  const callId = derivedId('call', Date.now(), key);
+  try {
+    const result = await callbacks.scheduleCallback.executeWithOptions({ summary: `schedule callback ${callId}` }, [
+      { ...target, callId, toolCallId: key, at, reason: reason?.trim() ? reason.trim().slice(0, 500) : null },
+    ]);
+    return { summary: result.text, ends: false };
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return {
+      summary: 'Error: the callback could not be scheduled right now; ask the caller to call us instead.',
+      ends: false,
+    };
+  }
 }
 
 /**

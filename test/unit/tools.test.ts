@@ -96,11 +96,21 @@ describe('tool registry', () => {
 });
 
 describe('tool effects', () => {
+  const callback = {
+    orgId: 'org_1',
+    livemode: false,
+    agentId: 'agt_1',
+    callbackOf: 'call_1',
+    to: '+14155550123',
+    from: null,
+    contactId: null,
+  };
   const callTarget = (stops: ToolStop[]) => ({
     context: { orgId: 'org_1', livemode: false, agentId: 'agt_1', contactId: null },
     room: false,
     defaultTransferTo: '+14155550199',
     stop: (request: ToolStop) => void stops.push(request),
+    callback,
   });
 
   it("builds a channel's handler table in the channel's order", () => {
@@ -109,7 +119,18 @@ describe('tool effects', () => {
     expect(Object.keys(channelTools('campaign_call', { ...callTarget([]), form }))).to.deep.equal([
       ...CHANNEL_TOOLS.campaign_call,
     ]);
-    expect(Object.keys(channelTools('widget', { requestHandoff: () => undefined }))).to.deep.equal([
+    // Optional tools only when the agent enables them, after the channel's own; never on the widget.
+    expect(Object.keys(channelTools('phone_call', callTarget([]), ['schedule_callback']))).to.deep.equal([
+      ...CHANNEL_TOOLS.phone_call,
+      'schedule_callback',
+    ]);
+    expect(
+      Object.keys(channelTools('conversation', { requestHandoff: () => undefined, callback }, ['schedule_callback'])),
+    ).to.deep.equal(['handoff_to_person', 'schedule_callback']);
+    expect(
+      Object.keys(channelTools('widget', { requestHandoff: () => undefined, callback }, ['schedule_callback'])),
+    ).to.deep.equal(['handoff_to_person']);
+    expect(Object.keys(channelTools('widget', { requestHandoff: () => undefined, callback }))).to.deep.equal([
       'handoff_to_person',
     ]);
   });
@@ -147,7 +168,7 @@ describe('tool effects', () => {
 
   it("hands a conversation over with the model's reason, trimmed, or a default one", () => {
     const reasons: string[] = [];
-    const tools = channelTools('conversation', { requestHandoff: (reason) => void reasons.push(reason) });
+    const tools = channelTools('conversation', { requestHandoff: (reason) => void reasons.push(reason), callback });
     expect(
       (applyTool(tools, { id: 't1', name: 'handoff_to_person', arguments: '{"reason":" angry "}' }) as ToolEffect).ends,
     ).to.equal(true);
