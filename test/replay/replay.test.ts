@@ -68,8 +68,13 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
-  it('has recorded histories of a scheduled call dialed at its time and of one canceled while it waits (issue 29)', () => {
-    expect(files).to.include.members(['call-scheduled.json', 'call-scheduled-canceled.json']);
+  it('has recorded histories of scheduled calls (dialed at their time, canceled while waiting) and promised callbacks (issue 29)', () => {
+    expect(files).to.include.members([
+      'call-scheduled.json',
+      'call-scheduled-canceled.json',
+      'call-callback.json',
+      'conversation-callback.json',
+    ]);
   });
 
   it('has recorded webhookDeliveryWorkflow histories for every way a delivery ends', () => {

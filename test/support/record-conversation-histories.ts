@@ -7,7 +7,8 @@
  *
  *   reply, handoff-resume, duplicates-opt-out, window-template, llm-failed, continue-as-new (the first
  *   run, ending in ContinuedAsNew), live-statuses (Twilio send, out-of-order callbacks, a refused send,
- *   a lost answer found again), web (the browser widget's chat, its messages logged for the stream)
+ *   a lost answer found again), web (the browser widget's chat, its messages logged for the stream),
+ *   callback (the assistant promises a callback with `schedule_callback`, issue 29)
  *
  *   npm run record-histories   (records every workflow's histories)
  *
@@ -64,6 +65,18 @@ async function main(): Promise<void> {
         const from = customerNumber();
         const m = await inbound(key, { channel: 'whatsapp', from, text: 'Hello' });
         await waitForMessages(key, m.body.conversation_id, 1, (x) => x.author === 'assistant');
+        return { workflowId: workflowOf(from, 'whatsapp') };
+      },
+      // The assistant promises a callback (`schedule_callback`, issue 29) in a WhatsApp conversation.
+      callback: async () => {
+        const from = customerNumber();
+        await request('POST', `/v1/agents/${t.agentId}`, { key, body: { enabled_tools: ['schedule_callback'] } });
+        const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+        const text = `TOOLSONCE ${JSON.stringify([['schedule_callback', { at: `${day}T11:00` }]])}`;
+        const m = await inbound(key, { channel: 'whatsapp', from, text });
+        await waitForMessages(key, m.body.conversation_id, 1, (x) => x.text.startsWith('Tools said:'));
+        await request('POST', `/v1/agents/${t.agentId}`, { key, body: { enabled_tools: [] } });
+        await idle(workflowOf(from, 'whatsapp'));
         return { workflowId: workflowOf(from, 'whatsapp') };
       },
       'handoff-resume': async () => {

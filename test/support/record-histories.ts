@@ -9,7 +9,8 @@
  * and `slots` (the `callSlotsWorkflow` of an organization with limit 1 after a queued and a refused call;
  * it never completes, so its history is written as it stands once no call holds or waits for a slot).
  * Scheduled calls (issue 29): `scheduled` (dialed when its test clock reaches its time) and
- * `scheduled-canceled` (ended through the API while it waits).
+ * `scheduled-canceled` (ended through the API while it waits); `callback` (a call whose assistant promises a
+ * callback with `schedule_callback`, then moves it).
  *
  *   npm run record-histories                                      # every scenario
  *   npm run build && node dist/test/support/record-histories.js api-   # only the scenarios named api-…
@@ -314,6 +315,20 @@ async function main(): Promise<void> {
           if (res.status !== 200) throw new Error(JSON.stringify(res.body));
         }
         return id;
+      },
+      // The assistant promises a callback (`schedule_callback`, issue 29), then moves it (the first canceled).
+      callback: async () => {
+        const agent = await request('POST', '/v1/agents', {
+          key: t.testKey,
+          body: { name: 'Callback desk', instructions: 'Offer callbacks.', enabled_tools: ['schedule_callback'] },
+        });
+        if (agent.status !== 200) throw new Error(JSON.stringify(agent.body));
+        const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+        const ask = (at: string) => `TOOLSONCE ${JSON.stringify([['schedule_callback', { at, reason: 'recorded' }]])}`;
+        return place({
+          agent_id: agent.body.id,
+          simulation: { caller: [ask(`${day}T10:00`), ask(`${day}T15:30`), 'Thanks, bye'] },
+        });
       },
       'scheduled-canceled': async () => {
         const id = await place({ scheduled_at: Math.floor(Date.now() / 1000) + 3600 });
