@@ -9,7 +9,8 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
 import { schemaOptions as base, type WithId } from './store';
-import { apiObject, callingWindowObject, metadataObject, unix } from './wire';
+import { apiObject, callingWindowObject, metadataObject, recordingSettingsObject, unix } from './wire';
+import type { RecordingSettings } from '../shared/recordings';
 
 const agentSchema = new Schema(
   {
@@ -28,6 +29,8 @@ const agentSchema = new Schema(
     /** Its calling window (issue 29: scheduled calls and promised callbacks ring only then), JSON; null: none. */
     calling_window_json: { type: String, default: null },
     metadata_json: { type: String, default: '{}' },
+    /** Recording of its calls (issue 30), JSON `{enabled, notice?}`; null: not recorded. */
+    recording_json: { type: String, default: null },
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
     created: { type: Number, required: true },
@@ -110,6 +113,7 @@ export const AgentObject = apiObject(
         "When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00).",
       ),
     metadata: metadataObject,
+    recording: recordingSettingsObject.nullable().describe('Whether its calls are recorded; null: not recorded.'),
     default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
     created: unix,
   }),
@@ -130,7 +134,13 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     connector_installation_ids: [...(doc.connector_installation_ids ?? [])],
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
+    recording: agentRecording(doc),
     ...(defaultId !== undefined ? { default: doc._id === defaultId } : {}),
     created: doc.created,
   };
+}
+
+/** The agent's recording settings (issue 30: `recording`), or null when its calls are not recorded. */
+export function agentRecording(doc: Pick<AgentDoc, 'recording_json'>): RecordingSettings | null {
+  return doc.recording_json ? (JSON.parse(doc.recording_json) as RecordingSettings) : null;
 }

@@ -26,6 +26,8 @@ import {
 import { idTime } from '../shared/ids';
 import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
 import type { FormDefinition } from '../shared/forms';
+import { agentRecording } from '../models/agents';
+import type { RecordingSettings } from '../shared/recordings';
 import { callSystemPrompt, type AssistantAgent, type ChatMessage } from '../shared/assistant';
 import { addLogContext } from '../logger';
 import { searchAttributeKeys } from '../platform/temporal';
@@ -65,6 +67,8 @@ export interface CallRequest {
   callback_of?: string;
   /** The request's `calling_window`, shown on the call. */
   calling_window?: CallingWindow;
+  /** The request's `recording` (issue 30), overriding the agent's. */
+  recording?: RecordingSettings;
 }
 
 /**
@@ -118,7 +122,13 @@ export function newCallInput(
     ...(request.scheduled_at !== undefined ? { scheduled_at: request.scheduled_at } : {}),
     ...(request.callback_of ? { callback_of: request.callback_of } : {}),
     ...(request.calling_window ? { calling_window: request.calling_window } : {}),
+    ...recordingOf(request.recording ?? agentRecording(agent)),
   };
+}
+
+/** The `recording` a call's input carries: the settings when they record, nothing otherwise. */
+function recordingOf(settings: RecordingSettings | null): { recording?: RecordingSettings } {
+  return settings?.enabled ? { recording: settings } : {};
 }
 
 /**
