@@ -46,3 +46,14 @@ export function openSecret(stored: string | null | undefined): string | null {
 /** True when `stored` is sealed (not a legacy plain value). */
 export const isSealed = (stored: string | null | undefined): boolean =>
   typeof stored === 'string' && stored.startsWith(PREFIX);
+
+/**
+ * HMAC-SHA256 of `payload` (base64url) under a key derived (HKDF-SHA256) from `SECRETS_KEY` for `purpose`
+ * alone, so a link signed for one purpose never verifies for another and no sealing key is reused. Used
+ * for the short-lived signed links to recordings' audio (src/services/recordings.ts).
+ * @throws Error when SECRETS_KEY is missing or too short
+ */
+export function secretsMac(purpose: string, payload: string): string {
+  const derived = Buffer.from(crypto.hkdfSync('sha256', key(), Buffer.alloc(0), `svc-assistant mac ${purpose}`, 32));
+  return crypto.createHmac('sha256', derived).update(payload).digest('base64url');
+}

@@ -29,3 +29,4 @@ export {
 export { attendRoom } from './voice-room';
 export { requestCallSlot, releaseCallSlot, endedCalls } from './call-slots';
 export { scheduleCallback } from './callbacks';
+export { storeRecording, deleteProviderRecording, emitRecordingReady, expireRecordings } from './recordings';

@@ -9,7 +9,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { Agent, AgentObject, defaultAgentId, findLiveAgent, renderAgent } from '../models/agents';
 import { insertIfAbsent } from '../models/store';
-import { DeletedObject, listOf } from '../models/wire';
+import { DeletedObject, listOf, recordingSettingsObject } from '../models/wire';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { deleteAgentKnowledge } from '../services/knowledge';
 import { checkAgentToolIds, dropDeletedTools, MAX_AGENT_TOOLS } from '../services/tools';
@@ -98,6 +98,9 @@ export const createAgentSchema = z.strictObject({
     ),
   voicemail: voicemailSchema.optional(),
   metadata: metadata.optional(),
+  recording: recordingSettingsObject
+    .optional()
+    .describe('Record its calls (issue 30): both parties, kept in the service; `notice` is said before the greeting.'),
   /** Answer the test-mode messaging number and numbers connected without `agent_id` (the latest marked wins). */
   default: z.boolean().optional(),
 });
@@ -109,6 +112,7 @@ export const updateAgentSchema = createAgentSchema.partial().extend({
   transfer_to: createAgentSchema.shape.transfer_to.unwrap().nullable().optional(),
   calling_window: callingWindow.nullable().optional(),
   voicemail: voicemailSchema.nullable().optional(),
+  recording: recordingSettingsObject.nullable().optional(),
 });
 
 const AGENT_EXAMPLE = {
@@ -173,6 +177,7 @@ const createAgent = operation({
         calling_window_json: body.calling_window ? JSON.stringify(body.calling_window) : null,
         voicemail_json: body.voicemail ? JSON.stringify(body.voicemail) : null,
         metadata_json: JSON.stringify(body.metadata ?? {}),
+        recording_json: body.recording ? JSON.stringify(body.recording) : null,
         default_ms: body.default ? idTime(id) : null,
         created: Math.floor(idTime(id) / 1000),
         deleted_ms: null,
@@ -262,6 +267,7 @@ const updateAgent = operation({
       }
       if (body.calling_window !== undefined)
         set.calling_window_json = body.calling_window ? JSON.stringify(body.calling_window) : null;
+      if (body.recording !== undefined) set.recording_json = body.recording ? JSON.stringify(body.recording) : null;
       // The latest agent marked default wins; unmarking leaves the organization's first agent as default.
       if (body.default !== undefined) set.default_ms = body.default ? Date.now() : null;
       const render = async (doc: NonNullable<Awaited<ReturnType<typeof findLiveAgent>>>) =>

@@ -24,6 +24,7 @@ import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } fro
 import { eventsRouter } from './events';
 import { knowledgeBody, knowledgeRouter } from './knowledge';
 import { twilioRouter } from './twilio';
+import { callRecordingsRouter, recordingAudioRouter } from './recordings';
 import { noQueryOnWrites } from './validation';
 import { openApiRouter } from './openapi';
 import { usageRouter } from './usage';
@@ -47,6 +48,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use('/twilio', twilioRouter(deps.temporal));
   app.use(openApiRouter()); // `GET /v1/openapi.json` and `/docs`: no key needed
   app.use(widgetAssetsRouter()); // `GET /widget.js` and the demo page `/widget/demo`
+  app.use(recordingAudioRouter()); // `GET /v1/recordings/{id}/audio`: a signed link, no key
 
   const v1 = Router();
   v1.use(jsonContentType); // 415 before any parser reads a body that is not JSON
@@ -60,6 +62,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/agents', agentsRouter());
   v1.use('/tools', toolsRouter());
   v1.use('/calls', callsRouter(deps.temporal));
+  v1.use('/calls', callRecordingsRouter(deps.temporal));
   v1.use('/knowledge', knowledgeRouter());
   v1.use('/contacts', contactsRouter());
   v1.use('/records', recordsRouter());

@@ -21,7 +21,7 @@ import {
   renderTranscript,
   TranscriptObject,
 } from '../models/calls';
-import { listOf } from '../models/wire';
+import { listOf, recordingSettingsObject } from '../models/wire';
 import { insertIfAbsent } from '../models/store';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
@@ -114,6 +114,11 @@ export const createCallSchema = z.strictObject({
       "Local times the call may ring in the callee's zone: a time outside it (or now, without `scheduled_at`) moves to its next opening. Default for a scheduled call: the agent's window, else 08:00–21:00 for a live +1 number.",
     ),
   voicemail: voicemailSchema.optional().describe("This call's voicemail setting, replacing the agent's."),
+  recording: recordingSettingsObject
+    .optional()
+    .describe(
+      "Record this call (issue 30), instead of the agent's `recording`; `GET /v1/calls/{id}/recording` once ready.",
+    ),
 });
 
 export const transferSchema = z.strictObject({

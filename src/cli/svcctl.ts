@@ -19,6 +19,10 @@
  *                                                       → {"object":"limits","org":"org_…","mode":"live","max_concurrent_calls":N}
  *                                                         (N an integer 1–1000; the org's calls live at once in that mode)
  *   svcctl limits get --org ORG                         → {"object":"limits","org":"org_…","live":{"max_concurrent_calls":10},"test":{…}}
+ *   svcctl recordings set-retention --org ORG --days N|none
+ *                                                       → {"object":"recording_retention","org":"org_…","recording_retention_days":N}
+ *                                                         (N an integer 1–3650: recordings older are deleted; none keeps them)
+ *   svcctl recordings get-retention --org ORG           → {"object":"recording_retention",…}
  *
  * The widget commands seal the identity secret with SECRETS_KEY, else with the key `npm start` keeps in
  * DATA_DIR/secrets.key (the same one the API opens it with).
@@ -31,6 +35,7 @@ import { parseArgs } from 'node:util';
 import { config, setConfig } from '../config';
 import { configureWidget, normalizeOrigin, rotateWidgetSecret } from '../services/widget';
 import { checkCallLimit, orgCallLimits, setOrgCallLimit } from '../services/limits';
+import { checkRetentionDays, recordingRetention, setRecordingRetention } from '../services/recordings';
 import { notifyLimitChanged } from '../services/call-slots';
 import { Org } from '../models/orgs';
 import { connectStore, disconnectStore } from '../models/register';
@@ -47,7 +52,9 @@ const USAGE = `usage:
   svcctl widget configure --org ORG [--allowed-origins https://a.example,https://b.example] [--require-identity | --no-require-identity]
   svcctl widget rotate-secret --org ORG
   svcctl limits set --org ORG --mode test|live --max-concurrent-calls N   (N: 1–1000)
-  svcctl limits get --org ORG`;
+  svcctl limits get --org ORG
+  svcctl recordings set-retention --org ORG --days N|none   (N: 1–3650)
+  svcctl recordings get-retention --org ORG`;
 
 class UsageError extends Error {}
 
@@ -67,6 +74,7 @@ async function run(argv: string[]): Promise<unknown> {
       'require-identity': { type: 'boolean' },
       'no-require-identity': { type: 'boolean' },
       'max-concurrent-calls': { type: 'string' },
+      days: { type: 'string' },
     },
   });
   const need = (name: 'name' | 'org' | 'mode' | 'kind') => {
@@ -175,6 +183,24 @@ async function run(argv: string[]): Promise<unknown> {
     const org = need('org');
     await connect();
     return orgCallLimits(org);
+  }
+  if (group === 'recordings' && action === 'set-retention') {
+    const org = need('org');
+    const given = values.days;
+    if (!given) throw new UsageError('--days is required (a number of days, or none)');
+    const days = given === 'none' ? null : /^-?\d+(\.\d+)?$/.test(given) ? Number(given) : NaN;
+    try {
+      checkRetentionDays(days, `'${given}'`);
+    } catch (err) {
+      throw new UsageError(`--days: ${(err as Error).message}`);
+    }
+    await connect();
+    return setRecordingRetention(org, days);
+  }
+  if (group === 'recordings' && action === 'get-retention') {
+    const org = need('org');
+    await connect();
+    return recordingRetention(org);
   }
   throw new UsageError(`unknown command: ${[group, action].filter(Boolean).join(' ') || '(none)'}`);
 }

@@ -31,6 +31,7 @@ import { DEMO_MODEL_NAME, startDemoModel } from './demo-model';
 import { infraBinaries, portInUse, startFerretDB, startTemporalDevServer, type ChildServer } from './infra';
 import { seedDemo } from './seed';
 import { ensureCallReconcilerSchedule } from '../services/calls';
+import { ensureRecordingRetentionSchedule } from '../services/recordings';
 
 /** The development SECRETS_KEY: generated once and kept in `DATA_DIR/secrets.key` (mode 0600). */
 function devSecretsKey(dataDir: string): string {
@@ -164,6 +165,7 @@ async function main(): Promise<void> {
     cleanups.push(() => client.connection.close());
     await ensureSearchAttributes(client);
     await ensureCallReconcilerSchedule(client);
+    await ensureRecordingRetentionSchedule(client);
 
     const worker = await createWorker({ workflowBundle: await bundle });
     const running = worker.run();

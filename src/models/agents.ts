@@ -10,7 +10,8 @@ import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
 import { VOICEMAIL_ACTIONS, type VoicemailSetting } from '../shared/calls';
 import { schemaOptions as base, type WithId } from './store';
-import { apiObject, callingWindowObject, metadataObject, unix } from './wire';
+import { apiObject, callingWindowObject, metadataObject, recordingSettingsObject, unix } from './wire';
+import type { RecordingSettings } from '../shared/recordings';
 
 const agentSchema = new Schema(
   {
@@ -33,6 +34,8 @@ const agentSchema = new Schema(
     /** The `voicemail` setting (src/shared/calls.ts `VoicemailSetting`) as JSON; null: no answering-machine detection. */
     voicemail_json: { type: String, default: null },
     metadata_json: { type: String, default: '{}' },
+    /** Recording of its calls (issue 30), JSON `{enabled, notice?}`; null: not recorded. */
+    recording_json: { type: String, default: null },
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
     created: { type: Number, required: true },
@@ -147,6 +150,7 @@ export const AgentObject = apiObject(
       ),
     voicemail: VoicemailObject.nullable(),
     metadata: metadataObject,
+    recording: recordingSettingsObject.nullable().describe('Whether its calls are recorded; null: not recorded.'),
     default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
     created: unix,
   }),
@@ -169,7 +173,13 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
     voicemail: agentVoicemail(doc),
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
+    recording: agentRecording(doc),
     ...(defaultId !== undefined ? { default: doc._id === defaultId } : {}),
     created: doc.created,
   };
+}
+
+/** The agent's recording settings (issue 30: `recording`), or null when its calls are not recorded. */
+export function agentRecording(doc: Pick<AgentDoc, 'recording_json'>): RecordingSettings | null {
+  return doc.recording_json ? (JSON.parse(doc.recording_json) as RecordingSettings) : null;
 }

@@ -17,7 +17,14 @@ import {
 } from '../shared/calls';
 import { schemaOptions as base, seconds, type WithId } from './store';
 import { toolEntry, toolEntryFields } from './tools';
-import { apiObject, callingWindowObject, formValuesObject, metadataObject, unix } from './wire';
+import {
+  apiObject,
+  callingWindowObject,
+  formValuesObject,
+  metadataObject,
+  recordingSettingsObject,
+  unix,
+} from './wire';
 
 const callSchema = new Schema(
   {
@@ -62,6 +69,8 @@ const callSchema = new Schema(
     calling_window_json: { type: String, default: null },
     /** A callback the assistant promised (`schedule_callback`): the call it was promised on; null otherwise. */
     callback_of: { type: String, default: null },
+    /** Recording (issue 30): the call's settings as snapshotted at creation, JSON `{enabled, notice?}`; null: not recorded. */
+    recording_json: { type: String, default: null },
     /** When the call left `queued` (began to dial, or was answered): from then it holds a call slot (ms). */
     dialed_ms: { type: Number, default: null },
     answered_ms: { type: Number, default: null },
@@ -202,6 +211,7 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     scheduled_at: input.scheduled_at ?? null,
     calling_window_json: input.calling_window ? JSON.stringify(input.calling_window) : null,
     callback_of: input.callback_of ?? null,
+    recording_json: input.recording ? JSON.stringify(input.recording) : null,
     dialed_ms: null,
     answered_ms: null,
     ended_ms: null,
@@ -263,6 +273,11 @@ export const CallObject = apiObject(
       .describe(
         'A callback the assistant promised (`schedule_callback`): the call (`call_…`) or the WhatsApp/SMS conversation (`conv_…`) it was promised on.',
       ),
+    recording: recordingSettingsObject
+      .nullable()
+      .describe(
+        "Whether the call is recorded (its own `recording`, else its agent's, at creation); null: not recorded.",
+      ),
   }),
 );
 export type CallObject = z.output<typeof CallObject>;
@@ -303,6 +318,7 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     scheduled_at: doc.scheduled_at ?? null,
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
     callback_of: doc.callback_of ?? null,
+    recording: doc.recording_json ? JSON.parse(doc.recording_json) : null,
   };
 }
 

@@ -22,6 +22,8 @@ const orgSchema = new Schema(
     max_concurrent_calls_live: { type: Number, default: null },
     /** The same for test-mode calls. */
     max_concurrent_calls_test: { type: Number, default: null },
+    /** Days its calls' recordings are kept (issue 30; `svcctl recordings set-retention`); null: until deleted. */
+    recording_retention_days: { type: Number, default: null },
   },
   base,
 );

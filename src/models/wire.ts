@@ -74,3 +74,17 @@ export const DeletedObject = apiObject(
 export function listOf(item: z.ZodType) {
   return z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), url: z.string() });
 }
+
+/** The recording settings an agent or a call takes and shows (`recording`). */
+export const recordingSettingsObject = z
+  .strictObject({
+    enabled: z.boolean().describe('Record the call: both parties, two channels (caller left, assistant right).'),
+    notice: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded."'),
+  })
+  .describe("Recording of calls (issue 30): the audio is kept in the service under the organization's retention.");

@@ -58,3 +58,39 @@ export function dialTo(response: twilio.twiml.VoiceResponse, to: string): void {
   else if (to.startsWith('client:')) dial.client(to.slice('client:'.length));
   else dial.number(to);
 }
+
+/**
+ * A recording's audio at Twilio as WAV (`GET /2010-04-01/Accounts/{AccountSid}/Recordings/{Sid}.wav`,
+ * HTTP basic auth with the account's credentials, as Twilio requires when recordings are protected;
+ * https://www.twilio.com/docs/voice/api/recording#fetch-a-recording-media-file), from
+ * `TWILIO_API_BASE_URL` when set. The URL is built from the SID, never taken from a callback.
+ * @throws ApplicationFailure `TelephonyRejected` when Twilio is not configured or answers 4xx (not
+ *   retried); Error for 5xx and network errors (retried)
+ */
+export async function fetchRecordingAudio(recordingSid: string): Promise<ReadableStream<Uint8Array>> {
+  const cfg = config();
+  if (!cfg.twilioAccountSid || !cfg.twilioAuthToken) client(); // throws the configuration failure
+  const base = cfg.twilioApiBaseUrl ?? TWILIO_ORIGIN;
+  const res = await fetch(`${base}/2010-04-01/Accounts/${cfg.twilioAccountSid}/Recordings/${recordingSid}.wav`, {
+    headers: {
+      authorization: `Basic ${Buffer.from(`${cfg.twilioAccountSid}:${cfg.twilioAuthToken}`).toString('base64')}`,
+    },
+    signal: AbortSignal.timeout(Math.max(cfg.twilioTimeoutMs, 60_000)),
+  });
+  if (res.status >= 400 && res.status < 500 && res.status !== 429)
+    throw ApplicationFailure.nonRetryable(`Twilio refused the recording's media (${res.status}).`, TELEPHONY_REJECTED);
+  if (!res.ok || !res.body) throw new Error(`Twilio answered ${res.status} for the recording's media.`);
+  return res.body;
+}
+
+/**
+ * Deletes a recording at Twilio (Recordings resource `remove`); one already gone (404) is not an error.
+ * @throws like `client()`, and the package's error for other failures
+ */
+export async function deleteTwilioRecording(recordingSid: string): Promise<void> {
+  try {
+    await client().recordings(recordingSid).remove();
+  } catch (err) {
+    if ((err as { status?: number }).status !== 404) throw err;
+  }
+}

@@ -28,6 +28,8 @@ import {
 import { idTime } from '../shared/ids';
 import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
 import type { FormDefinition } from '../shared/forms';
+import { agentRecording } from '../models/agents';
+import type { RecordingSettings } from '../shared/recordings';
 import { callSystemPrompt, type AssistantAgent, type ChatMessage } from '../shared/assistant';
 import { addLogContext } from '../logger';
 import { searchAttributeKeys } from '../platform/temporal';
@@ -76,6 +78,8 @@ export interface CallRequest {
   calling_window?: CallingWindow;
   /** The call's own voicemail setting (issue 29), replacing the agent's; absent: the agent's. */
   voicemail?: VoicemailSetting;
+  /** The request's `recording` (issue 30), overriding the agent's. */
+  recording?: RecordingSettings;
 }
 
 /**
@@ -146,7 +150,13 @@ export function newCallInput(
     ...(request.callback_of ? { callback_of: request.callback_of } : {}),
     ...(request.calling_window ? { calling_window: request.calling_window } : {}),
     ...(request.voicemail ? { voicemail: request.voicemail } : {}),
+    ...recordingOf(request.recording ?? agentRecording(agent)),
   };
+}
+
+/** The `recording` a call's input carries: the settings when they record, nothing otherwise. */
+function recordingOf(settings: RecordingSettings | null): { recording?: RecordingSettings } {
+  return settings?.enabled ? { recording: settings } : {};
 }
 
 /**

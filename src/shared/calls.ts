@@ -6,6 +6,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { FormDefinition, FormValues } from './forms';
+import type { RecordingSettings } from './recordings';
 
 /** Terminal call statuses (DESIGN.md section 6). */
 export const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'] as const;
@@ -249,6 +250,8 @@ export interface CallWorkflowInput {
    * instead of leaving the message), replacing the agent's (`agent.voicemail`). Absent: the agent's.
    */
   voicemail?: VoicemailSetting;
+  /** Recording (issue 30): the call's `recording`, else its agent's; absent: not recorded. */
+  recording?: RecordingSettings;
 }
 
 /** The voicemail setting a call follows: its own, else its agent's, else none (src/shared/calls.ts `VoicemailSetting`). */

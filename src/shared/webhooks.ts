@@ -22,6 +22,8 @@ export const EVENT_TYPES = [
   'connector.version_published',
   'bulk_call.contact_completed',
   'bulk_call.completed',
+  'recording.ready',
+  'recording.deleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

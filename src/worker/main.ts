@@ -15,6 +15,7 @@ import { serveMetrics } from '../platform/metrics';
 import { logger } from '../logger';
 import { createWorker } from './worker';
 import { ensureCallReconcilerSchedule } from '../services/calls';
+import { ensureRecordingRetentionSchedule } from '../services/recordings';
 import { freeLoopbackAddress, installRuntime } from './runtime';
 
 async function main(): Promise<void> {
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   const client = await connectClient();
   await ensureSearchAttributes(client);
   await ensureCallReconcilerSchedule(client);
+  await ensureRecordingRetentionSchedule(client);
   await client.connection.close();
   const worker = await createWorker();
   let metricsServer: http.Server | undefined;

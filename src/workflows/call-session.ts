@@ -31,6 +31,7 @@ import {
   proxyActivities,
   proxyLocalActivities,
   sleep,
+  startChild,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -75,6 +76,7 @@ import {
   type VoicemailSetting,
 } from '../shared/calls';
 import { newId } from '../shared/ids';
+import { RECORDING_WORKFLOW, recordingWorkflowId, type RecordingWorkflow } from '../shared/recordings';
 import { searchAttributeKeys } from '../shared/search-attributes';
 import { assistantTurn } from './assistant';
 import {
@@ -463,7 +465,7 @@ export class CallSession {
           {
             callId: this.input.callId,
             room,
-            firstMessage: this.input.continuation ? null : this.input.agent.first_message,
+            firstMessage: this.input.continuation ? null : spokenGreeting(this.input),
           },
         ]),
       )
@@ -692,6 +694,7 @@ export class CallSession {
         events,
       );
       this.finished = true;
+      await this.recordSimulation();
       if (this.input.campaign) await this.reportToCampaign(this.input.campaign.bulkCallId, final);
       return this.state();
     });
@@ -712,6 +715,8 @@ export class CallSession {
       installationIds: this.input.agent.connector_installation_ids,
       reserved: offeredTools(this.input.campaign ? 'campaign_call' : 'phone_call', this.enabledTools()),
     });
+    const notice = this.input.recording?.notice;
+    if (notice && !this.input.continuation) this.say('assistant', notice); // before the greeting (issue 30)
     const firstMessage = this.input.agent.first_message;
     if (firstMessage && !this.input.continuation) {
       this.say('assistant', firstMessage);
@@ -941,6 +946,27 @@ export class CallSession {
   }
 
   /**
+   * A recorded test-mode call that was answered: its recording is synthesized from the transcript by
+   * `recordingWorkflow` (src/workflows/recordings.ts), a child left running when this run closes, its id
+   * derived from the call id (started once: a second start is refused and ignored).
+   */
+  private async recordSimulation(): Promise<void> {
+    const { input } = this;
+    if (!input.recording?.enabled || !input.simulation || !this.answeredMs) return;
+    try {
+      await startChild<RecordingWorkflow>(RECORDING_WORKFLOW, {
+        workflowId: recordingWorkflowId(input.callId),
+        args: [{ callId: input.callId, orgId: input.orgId, livemode: input.livemode, source: { kind: 'synthesized' } }],
+        parentClosePolicy: 'ABANDON',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      });
+    } catch (err) {
+      // @temporalio/common's WorkflowExecutionAlreadyStartedError, which the workflow package does not export.
+      if ((err as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw err;
+    }
+  }
+
+  /**
    * Tells the campaign (by workflow id, so whichever run is current gets it) how its call ended, with the
    * form's values. A campaign that no longer runs (canceled and finished) cannot be told: nothing to do;
    * a report lost any other way is recovered by the campaign asking the store (`checkBulkCalls`).
@@ -1084,6 +1110,14 @@ export class CallSession {
     }
     if (!(behind && this.chatLog !== null)) await this.turnWrites;
   }
+}
+
+/**
+ * What the assistant says first in a browser room: the recording notice (issue 30), then the agent's
+ * `first_message`; null when neither.
+ */
+function spokenGreeting(input: CallWorkflowInput): string | null {
+  return [input.recording?.notice, input.agent.first_message].filter(Boolean).join(' ') || null;
 }
 
 /** A provider status's rank (src/shared/calls.ts `TELEPHONY_STATUS_RANK`); -1 for none. */

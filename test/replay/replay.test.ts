@@ -111,6 +111,16 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it('has recorded histories of the recording path: a recorded call, its copy (synthesized, Twilio), retention', () => {
+    // Written by test/support/record-recording-histories.ts (issue 30 item 5).
+    expect(files).to.include.members([
+      'call-recorded.json',
+      'recording-synthesized.json',
+      'recording-twilio.json',
+      'recording-retention.json',
+    ]);
+  });
+
   it('replays every recorded history without a determinism error', async () => {
     const histories = files.map((f) => {
       const history = JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8'));

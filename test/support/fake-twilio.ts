@@ -13,7 +13,9 @@
  *
  * Messages resource: create (`POST …/Messages.json`: `To`, `From`, `Body` or `ContentSid` +
  * `ContentVariables`, `StatusCallback`) and list (`GET …/Messages.json` filtered by `To`, `From`,
- * `DateSent>`). Knobs for failure tests: `rejectMessagesTo` (a `To` answered with a Twilio 4xx error),
+ * `DateSent>`). Recordings resource (issue 30): `recordings` holds the WAV of each recording SID a test
+ * registers, served at `GET …/Recordings/{RecordingSid}.wav`; `DELETE …/Recordings/{RecordingSid}.json`
+ * removes it (204; 404 when unknown) and lists the SID in `deletedRecordings`. Knobs for failure tests: `rejectMessagesTo` (a `To` answered with a Twilio 4xx error),
  * `lostResponses` (the next N message creates are accepted, then answered 500, as when the answer is lost
  * on the way), `messageDelayMs` (held before answering a create).
  */
@@ -46,6 +48,10 @@ export interface FakeTwilio {
   rejectMessagesTo: Map<string, { status: number; code: number; message: string }>;
   lostResponses: number;
   messageDelayMs: number;
+  /** Recordings at the fake (SID → WAV bytes), served until deleted. */
+  recordings: Map<string, Buffer>;
+  /** The SIDs of recordings deleted through the API, in order. */
+  deletedRecordings: string[];
   close(): Promise<void>;
 }
 
@@ -64,6 +70,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     rejectMessagesTo: new Map<string, { status: number; code: number; message: string }>(),
     lostResponses: 0,
     messageDelayMs: 0,
+    recordings: new Map<string, Buffer>(),
+    deletedRecordings: [] as string[],
   };
   const messageJson = (m: FakeTwilio['messages'][number]) => ({
     sid: m.Sid,
@@ -95,6 +103,23 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       const params = Object.fromEntries(new URLSearchParams(raw));
       const base = `/2010-04-01/Accounts/${accountSid}/Calls`;
       const [pathname, query = ''] = (req.url ?? '').split('?');
+      const rec = new RegExp(`^/2010-04-01/Accounts/${accountSid}/Recordings/(RE[0-9a-f]{32})\\.(wav|json)$`).exec(
+        pathname,
+      );
+      if (rec) {
+        const audio = fake.recordings.get(rec[1]);
+        if (!audio) return send(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+        if (req.method === 'GET' && rec[2] === 'wav') {
+          res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': String(audio.length) });
+          return res.end(audio);
+        }
+        if (req.method === 'DELETE' && rec[2] === 'json') {
+          fake.recordings.delete(rec[1]);
+          fake.deletedRecordings.push(rec[1]);
+          res.writeHead(204);
+          return res.end();
+        }
+      }
       if (pathname === `/2010-04-01/Accounts/${accountSid}/Messages.json`) {
         messageRequests.push({
           method: req.method ?? '',

@@ -70,6 +70,8 @@ import {
 import { relayTokenServer, type TokenSink } from '../../voice/relay';
 import { voiceTurns } from '../../voice/turns';
 import { sealSecret } from '../../secrets';
+import { startRecordingWorkflow } from '../../services/recordings';
+import type { RecordingSettings } from '../../shared/recordings';
 import { operation, operationsRouter } from '../operations';
 import { twilioMessagingRouter } from './messaging';
 
@@ -127,6 +129,7 @@ export function twilioRouter(temporal: Client): Router {
       twilioVoice,
       twilioCallStatus(temporal),
       twilioMachineDetection(temporal),
+      twilioRecordingStatus(temporal),
     ]),
   );
   return router;
@@ -161,13 +164,34 @@ const twilioVoice = operation({
  */
 function connectRelay(response: twilio.twiml.VoiceResponse, call: WithId<CallDoc>, callSid: string): void {
   const agent = JSON.parse(call.agent_json ?? 'null') as AgentSnapshot | null;
+  const recording = startRecording(response, call);
+  const greeting = [recording?.notice, agent?.first_message].filter(Boolean).join(' ');
   const connect = response.connect(
     call.direction === 'inbound' ? { action: publicUrl(`/twilio/voice/${call._id}/ended`), method: 'POST' } : {},
   );
   connect.conversationRelay({
     url: publicUrl(`/twilio/relay/${call._id}?sid=${encodeURIComponent(callSid)}`, true),
-    ...(agent?.first_message ? { welcomeGreeting: agent.first_message } : {}),
+    ...(greeting ? { welcomeGreeting: greeting } : {}),
   });
+}
+
+/**
+ * A recorded call (issue 30: `recording` snapshotted on the call): `<Start><Recording>` before the
+ * conversation, both parties on two channels (`channels="dual"`), Twilio telling
+ * `/twilio/recording/{call id}` when the recording is complete
+ * (https://www.twilio.com/docs/voice/twiml/recording). Works for outbound and inbound calls alike.
+ * @returns the call's recording settings, or null when it is not recorded (nothing added)
+ */
+function startRecording(response: twilio.twiml.VoiceResponse, call: WithId<CallDoc>): RecordingSettings | null {
+  const recording = JSON.parse(call.recording_json ?? 'null') as RecordingSettings | null;
+  if (!recording?.enabled) return null;
+  response.start().recording({
+    channels: 'dual',
+    recordingStatusCallback: publicUrl(`/twilio/recording/${call._id}`),
+    recordingStatusCallbackMethod: 'POST',
+    recordingStatusCallbackEvent: ['completed'],
+  });
+  return recording;
 }
 
 /**
@@ -354,6 +378,57 @@ const twilioCallStatus = (temporal: Client) =>
       const status = body.CallStatus as TelephonyStatus['status'];
       if (status in TELEPHONY_STATUS_RANK)
         await signalStatus(temporal, callId, { status, providerCallSid: body.CallSid || undefined });
+      res.status(204).end();
+    },
+  });
+
+/**
+ * `POST /twilio/recording/{id}` (form: `CallSid`, `RecordingSid`, `RecordingStatus`, `RecordingDuration`)
+ * → 204: a recorded call's recording is complete at Twilio; starts the call's `recordingWorkflow`
+ * (src/workflows/recordings.ts: copy into our store, delete at Twilio, `recording.ready`), once per call.
+ * Ignored (204, nothing started): an unknown call, a CallSid that is not the call's, a call not recorded,
+ * another status than `completed`, a malformed RecordingSid.
+ */
+const twilioRecordingStatus = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/twilio/recording/{callId}',
+    operationId: 'twilioRecordingStatus',
+    tag,
+    summary: "A recorded call's recording status callback",
+    description:
+      "Twilio's `recordingStatusCallback` of `<Start><Recording>`: once `completed`, the audio is copied into the service's store and deleted at Twilio.",
+    twilioForm: {
+      CallSid: "The call's SID at Twilio (CA…).",
+      RecordingSid: "The recording's SID (RE…).",
+      RecordingStatus: '`completed` (other statuses are ignored).',
+      RecordingDuration: 'Length of the recording, seconds.',
+    },
+    okStatus: '204',
+    handler: async (req, res) => {
+      const body = (req.body ?? {}) as Record<string, string>;
+      const callId = String(req.params.callId);
+      const call = await Call.findOne({ _id: callId, livemode: true }).lean();
+      const recordingSid = String(body.RecordingSid ?? '');
+      if (
+        call?.recording_json &&
+        body.CallSid &&
+        call.provider_call_sid === body.CallSid &&
+        body.RecordingStatus === 'completed' &&
+        /^RE[0-9a-f]{32}$/.test(recordingSid)
+      ) {
+        const seconds = Number(body.RecordingDuration);
+        await startRecordingWorkflow(temporal, {
+          callId,
+          orgId: call.org_id,
+          livemode: true,
+          source: {
+            kind: 'twilio',
+            recordingSid,
+            durationMs: Number.isFinite(seconds) && seconds >= 0 ? Math.round(seconds * 1000) : null,
+          },
+        });
+      } else logger.info('twilio: recording callback ignored', { call_id: callId });
       res.status(204).end();
     },
   });

@@ -1,0 +1,113 @@
+/**
+ * Recording activities (issue 30 item 5), run by `recordingWorkflow` and `recordingRetentionWorkflow`
+ * (src/workflows/recordings.ts). Each is idempotent: the recording's id is derived from the call id, its
+ * document is inserted once, and events carry ids fixed by the workflow (or derived from the recording).
+ */
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { Call, CallTurn } from '../models/calls';
+import mongoose from 'mongoose';
+import { Recording, recordingBucket, recordingIdOf, renderRecording } from '../models/recordings';
+import { insertIfAbsent } from '../models/store';
+import { deleteTwilioRecording, fetchRecordingAudio } from '../providers/twilio';
+import { emitEvent } from '../services/events';
+import { synthesizedWav, turnSegments, WAV_HEADER_BYTES } from '../services/recording-audio';
+import { expireRecordings as expire, removeAudio, removeAudioNamed, storeAudio } from '../services/recordings';
+import type { RecordingRetentionInput, RecordingWorkflowInput } from '../shared/recordings';
+
+/**
+ * Copies a call's audio into the store and records the recording (`rcd_…`, id derived from the call):
+ * a live call's WAV fetched from Twilio, a test-mode call's synthesized from its transcript (a tone per
+ * turn on the speaker's channel, the call's length from answer to end), a browser room's already stored
+ * by its attendance. A recording already recorded is returned as it is (a retry); a file left by an
+ * interrupted attempt is removed first. A call that is not the organization's, or was never answered
+ * (test mode), has nothing to record: null.
+ * @returns the recording's id, or null
+ */
+export async function storeRecording(input: RecordingWorkflowInput): Promise<{ recordingId: string | null }> {
+  const recordingId = recordingIdOf(input.callId);
+  const existing = await Recording.findById(recordingId).lean();
+  if (existing) return { recordingId: existing.deleted_ms == null ? recordingId : null };
+  const call = await Call.findById(input.callId).lean();
+  if (!call || call.org_id !== input.orgId || call.livemode !== input.livemode) return { recordingId: null };
+  const filename = `${recordingId}.wav`;
+  const metadata = { recording_id: recordingId, call_id: call._id, org_id: call.org_id };
+  let stored: { fileId: string; sizeBytes: number; durationMs: number };
+  const { source } = input;
+  if (source.kind === 'room') {
+    const [file] = await recordingBucket()
+      .find({ _id: new mongoose.Types.ObjectId(source.fileId) })
+      .toArray();
+    if (!file) throw ApplicationFailure.nonRetryable(`The room's audio file ${source.fileId} is missing.`);
+    stored = { fileId: source.fileId, sizeBytes: file.length, durationMs: source.durationMs };
+  } else if (source.kind === 'synthesized') {
+    if (call.answered_ms == null || call.ended_ms == null) return { recordingId: null };
+    const turns = await CallTurn.find({ call_id: call._id }).sort({ seq: 1 }).lean();
+    const durationMs = Math.max(0, call.ended_ms - call.answered_ms);
+    const segments = turnSegments(
+      turns.map((t) => ({ role: t.role, atMs: t.at_ms })),
+      call.answered_ms,
+      call.ended_ms,
+    );
+    await removeAudioNamed(filename);
+    stored = { ...(await storeAudio(filename, synthesizedWav(durationMs, segments), metadata)), durationMs };
+  } else {
+    await removeAudioNamed(filename);
+    const body = await fetchRecordingAudio(source.recordingSid);
+    const file = await storeAudio(filename, Readable.fromWeb(body as WebReadableStream<Uint8Array>), metadata);
+    // 16-bit stereo at Twilio's 8 kHz: the length from the size when the callback did not say it.
+    const durationMs = source.durationMs ?? Math.round(((file.sizeBytes - WAV_HEADER_BYTES) / (8000 * 4)) * 1000);
+    stored = { ...file, durationMs };
+  }
+  const inserted = await insertIfAbsent(Recording, {
+    _id: recordingId,
+    org_id: call.org_id,
+    livemode: call.livemode,
+    call_id: call._id,
+    file_id: stored.fileId,
+    content_type: 'audio/wav',
+    channels: 2,
+    duration_ms: stored.durationMs,
+    size_bytes: stored.sizeBytes,
+    source: source.kind,
+    provider_recording_sid: source.kind === 'twilio' ? source.recordingSid : null,
+    created_ms: Date.now(),
+    deleted_ms: null,
+  });
+  if (!inserted && source.kind !== 'room') await removeAudio(stored.fileId); // another attempt's copy won
+  return { recordingId };
+}
+
+/** Deletes a live call's recording at Twilio once the copy is stored (404: already gone). */
+export async function deleteProviderRecording(input: { recordingSid: string }): Promise<void> {
+  await deleteTwilioRecording(input.recordingSid);
+}
+
+/**
+ * Emits `recording.ready` for a stored recording under the workflow's event id (`data.object` the
+ * recording, without a link: a webhook consumer retrieves the recording for a fresh one). A recording
+ * deleted meanwhile emits nothing.
+ */
+export async function emitRecordingReady(input: { recordingId: string; eventId: string; atMs: number }): Promise<void> {
+  const doc = await Recording.findById(input.recordingId).lean();
+  if (!doc || doc.deleted_ms != null) return;
+  await emitEvent(Context.current().client, {
+    id: input.eventId,
+    orgId: doc.org_id,
+    livemode: doc.livemode,
+    type: 'recording.ready',
+    createdMs: input.atMs,
+    object: renderRecording(doc, null),
+  });
+}
+
+/**
+ * The retention pass: deletes every recording past its organization's `recording_retention_days` at
+ * `nowMs` (absent: now; tests inject a later time), emitting `recording.deleted` for each once.
+ * @returns how many it deleted
+ */
+export async function expireRecordings(input: RecordingRetentionInput): Promise<{ deleted: number }> {
+  return { deleted: await expire(Context.current().client, input.nowMs ?? Date.now()) };
+}
