@@ -7,6 +7,7 @@
  */
 import net from 'node:net';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 export interface Config {
   /** API listen port (`PORT`, default 3000). */
@@ -63,6 +64,18 @@ export interface Config {
    * run on other hosts than the API.
    */
   relayStreamHost: string;
+  /**
+   * Shared secret of the token channel's signatures (`RELAY_STREAM_SECRET`, the same for every API and
+   * worker process; default: derived from `SECRETS_KEY`). src/voice/relay.ts `relaySignature`.
+   */
+  relayStreamSecret?: string;
+  /**
+   * PEM certificate and key files of the token channel's HTTPS listener (`RELAY_STREAM_TLS_CERT`,
+   * `RELAY_STREAM_TLS_KEY`); required when `RELAY_STREAM_HOST` is not loopback. Workers trust Node's
+   * roots and, when they have the file too, `RELAY_STREAM_TLS_CERT` itself (a self-signed certificate).
+   */
+  relayStreamTlsCert?: string;
+  relayStreamTlsKey?: string;
   /**
    * Key that encrypts stored secrets (`SECRETS_KEY`: any string of at least 32 characters, e.g. 32 random
    * bytes in hex). Required by the API and the worker; `npm start` generates one under `DATA_DIR`.
@@ -171,6 +184,26 @@ function trustProxy(name: string, value: string | undefined): boolean | number |
   return value;
 }
 
+/** True for `localhost` and loopback addresses (127.0.0.0/8, `::1`, `::ffff:127.x.y.z`). */
+export function isLoopbackHost(host: string): boolean {
+  const plain = host.replace(/^\[(.*)\]$/, '$1');
+  if (plain === 'localhost') return true;
+  return net.isIP(plain) !== 0 && ipaddr.process(plain).range() === 'loopback';
+}
+
+/**
+ * `RELAY_STREAM_HOST` (default 127.0.0.1): a host other than loopback needs `RELAY_STREAM_TLS_CERT` and
+ * `RELAY_STREAM_TLS_KEY` (the streamed words of live calls never cross a network in clear, issue 33).
+ */
+function relayHost(env: NodeJS.ProcessEnv): string {
+  const host = opt(env.RELAY_STREAM_HOST) ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && !(opt(env.RELAY_STREAM_TLS_CERT) && opt(env.RELAY_STREAM_TLS_KEY)))
+    throw new Error(
+      `RELAY_STREAM_HOST ${host} is not a loopback address: set RELAY_STREAM_TLS_CERT and RELAY_STREAM_TLS_KEY (PEM files) so that the token channel uses TLS`,
+    );
+  return host;
+}
+
 function opt(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
@@ -200,7 +233,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     callTurnDeadlineMs: ms('CALL_TURN_DEADLINE_MS', env.CALL_TURN_DEADLINE_MS, 8_000),
     apiRateLimit: env.API_RATE_LIMIT === '0' ? 0 : count('API_RATE_LIMIT', env.API_RATE_LIMIT, 100),
     apiRateLimitWindowMs: ms('API_RATE_LIMIT_WINDOW_MS', env.API_RATE_LIMIT_WINDOW_MS, 1_000),
-    relayStreamHost: opt(env.RELAY_STREAM_HOST) ?? '127.0.0.1',
+    relayStreamHost: relayHost(env),
+    relayStreamSecret: opt(env.RELAY_STREAM_SECRET),
+    relayStreamTlsCert: opt(env.RELAY_STREAM_TLS_CERT),
+    relayStreamTlsKey: opt(env.RELAY_STREAM_TLS_KEY),
     secretsKey: opt(env.SECRETS_KEY),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),
     webhookTaskQueue: opt(env.WEBHOOK_TASK_QUEUE),
