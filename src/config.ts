@@ -61,7 +61,8 @@ export interface Config {
    * Address the API listens on for the assistant's streamed words of live calls (`RELAY_STREAM_HOST`,
    * default 127.0.0.1, any free port): workers stream an answer's tokens there to the process holding the
    * call's ConversationRelay (src/voice/relay.ts). Set it to an address workers can reach when they
-   * run on other hosts than the API.
+   * run on other hosts than the API; an address other than loopback needs `RELAY_STREAM_TLS_CERT` and
+   * `RELAY_STREAM_TLS_KEY` (`loadConfig` throws without them).
    */
   relayStreamHost: string;
   /**
