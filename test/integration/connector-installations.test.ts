@@ -315,7 +315,14 @@ describe('connector installations', function () {
       'version',
     );
     // Published in test mode only: a live key finds nothing.
-    await refuse(t.liveKey, { connector_id: connectorId, config: {} }, 404, 'resource_missing', 'connector_id');
+    // 1.1.0 is published in test mode only (the live publication that claimed the id was 1.0.0).
+    await refuse(
+      t.liveKey,
+      { connector_id: connectorId, version: '1.1.0', config: {} },
+      404,
+      'resource_missing',
+      'version',
+    );
     const unknown = await request('GET', '/v1/connector_installations/cinst_00000000000000000000000000', {
       key: t.testKey,
     });
