@@ -5,7 +5,9 @@
  * `MONGODB_URI`, `TEMPORAL_ADDRESS`, `OPENAI_*` and `TWILIO_*`. `loadConfig()` never throws on a missing
  * optional value; it throws `Error` naming the variable for a value that is present but malformed.
  */
+import net from 'node:net';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 export interface Config {
   /** API listen port (`PORT`, default 3000). */
@@ -40,7 +42,11 @@ export interface Config {
   twilioApiBaseUrl?: string;
   /** Timeout of one request to Twilio's REST API, ms (`TWILIO_TIMEOUT_MS`, default 10000); a timed-out request is retried. */
   twilioTimeoutMs: number;
-  /** How long a request executing under an Idempotency-Key holds it between renewals, ms (`IDEMPOTENCY_LEASE_MS`, default 30000). */
+  /**
+   * How long a request executing under an Idempotency-Key holds it between renewals, ms
+   * (`IDEMPOTENCY_LEASE_MS`, default 8000; renewed every third of it while the request runs): a retry takes
+   * over the key of a request whose API process died within this long (issue 33: within 10 s).
+   */
   idempotencyLeaseMs: number;
   /** How long the assistant may take to answer one turn of a call, ms (`CALL_TURN_DEADLINE_MS`, default 8000). */
   callTurnDeadlineMs: number;
@@ -55,9 +61,22 @@ export interface Config {
    * Address the API listens on for the assistant's streamed words of live calls (`RELAY_STREAM_HOST`,
    * default 127.0.0.1, any free port): workers stream an answer's tokens there to the process holding the
    * call's ConversationRelay (src/voice/relay.ts). Set it to an address workers can reach when they
-   * run on other hosts than the API.
+   * run on other hosts than the API; an address other than loopback needs `RELAY_STREAM_TLS_CERT` and
+   * `RELAY_STREAM_TLS_KEY` (`loadConfig` throws without them).
    */
   relayStreamHost: string;
+  /**
+   * Shared secret of the token channel's signatures (`RELAY_STREAM_SECRET`, the same for every API and
+   * worker process; default: derived from `SECRETS_KEY`). src/voice/relay.ts `relaySignature`.
+   */
+  relayStreamSecret?: string;
+  /**
+   * PEM certificate and key files of the token channel's HTTPS listener (`RELAY_STREAM_TLS_CERT`,
+   * `RELAY_STREAM_TLS_KEY`); required when `RELAY_STREAM_HOST` is not loopback. Workers trust Node's
+   * roots and, when they have the file too, `RELAY_STREAM_TLS_CERT` itself (a self-signed certificate).
+   */
+  relayStreamTlsCert?: string;
+  relayStreamTlsKey?: string;
   /**
    * Key that encrypts stored secrets (`SECRETS_KEY`: any string of at least 32 characters, e.g. 32 random
    * bytes in hex). Required by the API and the worker; `npm start` generates one under `DATA_DIR`.
@@ -101,7 +120,14 @@ export interface Config {
   voiceTtsVoice: string;
   /** The visitor's pause that ends an utterance in a voice room, ms (`VOICE_END_OF_TURN_MS`, default 600). */
   voiceEndOfTurnMs: number;
-  /** Widget requests per IP address per minute, across API processes (`WIDGET_RATE_LIMIT_IP`, default 120; 0 off). */
+  /**
+   * Express's `trust proxy` setting (`TRUST_PROXY`, default off), passed through: `true` (trust every hop),
+   * a number of hops, or comma-separated addresses, subnets and the names `loopback`, `linklocal`,
+   * `uniquelocal` (https://expressjs.com/en/guide/behind-proxies.html). With it, `X-Forwarded-For` from
+   * those proxies gives the client's address that the widget's per-IP limits count.
+   */
+  trustProxy: boolean | number | string;
+  /** Widget requests per organization and IP address per minute, across API processes (`WIDGET_RATE_LIMIT_IP`, default 120; 0 off). */
   widgetRateLimitIp: number;
   /** Widget requests per session per minute, across API processes (`WIDGET_RATE_LIMIT_SESSION`, default 60; 0 off). */
   widgetRateLimitSession: number;
@@ -138,6 +164,47 @@ function count(name: string, value: string | undefined, dflt: number): number {
   return n;
 }
 
+/** Names Express's `trust proxy` takes besides addresses (proxy-addr's pre-defined subnets). */
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** `TRUST_PROXY` as Express's `trust proxy` takes it: off, `true`/`false`, a hop count, or addresses. */
+function trustProxy(name: string, value: string | undefined): boolean | number | string {
+  if (value === undefined || value === '') return false;
+  if (/^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  if (/^\d+$/.test(value)) return Number(value);
+  for (const entry of value.split(',').map((e) => e.trim())) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const ok =
+      PROXY_NAMES.includes(address) ||
+      (net.isIP(address) !== 0 && rest.length === 0 && (prefix === undefined || /^\d{1,3}$/.test(prefix)));
+    if (!ok)
+      throw new Error(
+        `${name} must be true, false, a number of hops, or comma-separated addresses, subnets or ${PROXY_NAMES.join('/')}, got "${value}"`,
+      );
+  }
+  return value;
+}
+
+/** True for `localhost` and loopback addresses (127.0.0.0/8, `::1`, `::ffff:127.x.y.z`). */
+export function isLoopbackHost(host: string): boolean {
+  const plain = host.replace(/^\[(.*)\]$/, '$1');
+  if (plain === 'localhost') return true;
+  return net.isIP(plain) !== 0 && ipaddr.process(plain).range() === 'loopback';
+}
+
+/**
+ * `RELAY_STREAM_HOST` (default 127.0.0.1): a host other than loopback needs `RELAY_STREAM_TLS_CERT` and
+ * `RELAY_STREAM_TLS_KEY` (the streamed words of live calls never cross a network in clear, issue 33).
+ */
+function relayHost(env: NodeJS.ProcessEnv): string {
+  const host = opt(env.RELAY_STREAM_HOST) ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && !(opt(env.RELAY_STREAM_TLS_CERT) && opt(env.RELAY_STREAM_TLS_KEY)))
+    throw new Error(
+      `RELAY_STREAM_HOST ${host} is not a loopback address: set RELAY_STREAM_TLS_CERT and RELAY_STREAM_TLS_KEY (PEM files) so that the token channel uses TLS`,
+    );
+  return host;
+}
+
 function opt(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
@@ -163,11 +230,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     twilioAuthToken: opt(env.TWILIO_AUTH_TOKEN),
     twilioApiBaseUrl: opt(env.TWILIO_API_BASE_URL)?.replace(/\/+$/, ''),
     twilioTimeoutMs: ms('TWILIO_TIMEOUT_MS', env.TWILIO_TIMEOUT_MS, 10_000),
-    idempotencyLeaseMs: ms('IDEMPOTENCY_LEASE_MS', env.IDEMPOTENCY_LEASE_MS, 30_000),
+    idempotencyLeaseMs: ms('IDEMPOTENCY_LEASE_MS', env.IDEMPOTENCY_LEASE_MS, 8_000),
     callTurnDeadlineMs: ms('CALL_TURN_DEADLINE_MS', env.CALL_TURN_DEADLINE_MS, 8_000),
     apiRateLimit: env.API_RATE_LIMIT === '0' ? 0 : count('API_RATE_LIMIT', env.API_RATE_LIMIT, 100),
     apiRateLimitWindowMs: ms('API_RATE_LIMIT_WINDOW_MS', env.API_RATE_LIMIT_WINDOW_MS, 1_000),
-    relayStreamHost: opt(env.RELAY_STREAM_HOST) ?? '127.0.0.1',
+    relayStreamHost: relayHost(env),
+    relayStreamSecret: opt(env.RELAY_STREAM_SECRET),
+    relayStreamTlsCert: opt(env.RELAY_STREAM_TLS_CERT),
+    relayStreamTlsKey: opt(env.RELAY_STREAM_TLS_KEY),
     secretsKey: opt(env.SECRETS_KEY),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),
     webhookTaskQueue: opt(env.WEBHOOK_TASK_QUEUE),
@@ -191,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     voiceTtsModel: opt(env.VOICE_TTS_MODEL) ?? 'gpt-4o-mini-tts',
     voiceTtsVoice: opt(env.VOICE_TTS_VOICE) ?? 'alloy',
     voiceEndOfTurnMs: ms('VOICE_END_OF_TURN_MS', env.VOICE_END_OF_TURN_MS, 600),
+    trustProxy: trustProxy('TRUST_PROXY', env.TRUST_PROXY),
     widgetRateLimitIp:
       env.WIDGET_RATE_LIMIT_IP === '0' ? 0 : count('WIDGET_RATE_LIMIT_IP', env.WIDGET_RATE_LIMIT_IP, 120),
     widgetRateLimitSession:

@@ -33,11 +33,11 @@ export class ApiError extends Error {
   }
 
   /**
-   * A 429 says "not now": like Stripe, it is not kept as an Idempotency-Key's result, so a retry with
-   * the same key after `Retry-After` runs again.
+   * A 429 or a 503 says "not now": like Stripe, it is not kept as an Idempotency-Key's result, so a retry
+   * with the same key after `Retry-After` runs again.
    */
   get retryable(): boolean {
-    return this.status === 429;
+    return this.status === 429 || this.status === 503;
   }
 
   /** The `error` member of the response body (without `request_id`, added by the middleware). */
@@ -57,3 +57,35 @@ export const missingParam = (param: string, message = `Missing required param: $
 /** 404 `resource_missing`, e.g. `notFound('call', id, 'id')`. */
 export const notFound = (what: string, id: string, param?: string) =>
   new ApiError(404, 'invalid_request_error', 'resource_missing', `No such ${what}: '${id}'.`, param);
+
+/**
+ * How long the API waits for one of its dependencies (Temporal, the store) before it gives up on it, ms:
+ * the store's server selection and command buffering, and each Temporal request that does not wait on a
+ * workflow (src/platform/temporal.ts). Short enough that a request answers 503 within 5 s (issue 33).
+ */
+export const DEPENDENCY_DEADLINE_MS = 3_000;
+
+/** The `Retry-After` of a 503 `service_unavailable`, s: about how long a restarting dependency takes. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/** A dependency the API cannot answer without. */
+export type Dependency = 'temporal' | 'store';
+
+const DEPENDENCY_NAMES: Record<Dependency, string> = {
+  temporal: 'Temporal (the workflow service)',
+  store: 'The store (MongoDB)',
+};
+
+/**
+ * 503 `service_unavailable` (`api_error`) naming the dependency that did not answer, with `Retry-After`.
+ * Never kept as an Idempotency-Key's result (`retryable`): a retry with the same key runs again.
+ */
+export const serviceUnavailable = (dependency: Dependency) =>
+  new ApiError(
+    503,
+    'api_error',
+    'service_unavailable',
+    `${DEPENDENCY_NAMES[dependency]} did not answer. Retry after ${UNAVAILABLE_RETRY_AFTER_S} s with the same Idempotency-Key; it is safe.`,
+    undefined,
+    { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+  );

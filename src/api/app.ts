@@ -5,6 +5,7 @@
  */
 import express, { Router } from 'express';
 import type { Client } from '@temporalio/client';
+import { config } from '../config';
 import { authenticate, errorHandler, jsonBody, jsonContentType, requestContext, unknownRoute } from './middleware';
 import { observeRequests, operatorRouter } from './observe';
 import { accountRouter } from './account';
@@ -41,6 +42,8 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Behind a load balancer (TRUST_PROXY): `req.ip` from X-Forwarded-For, as the widget's per-IP limits count.
+  app.set('trust proxy', config().trustProxy);
   app.use(observeRequests);
   app.use(requestContext);
 

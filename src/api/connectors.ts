@@ -156,13 +156,18 @@ function versionParam(req: Request): string {
   return version;
 }
 
-const modeKey = (livemode: boolean, connectorId: string) => `${livemode ? 'live' : 'test'}:${connectorId}`;
+/**
+ * The `_id` of a connector's row in one mode: `live:<id>` (the id's owner's), `test:<org>:<id>` (test-mode
+ * publications are private to their organization: several may test the same id).
+ */
+const modeKey = (livemode: boolean, connectorId: string, orgId: string) =>
+  livemode ? `live:${connectorId}` : `test:${orgId}:${connectorId}`;
 
 /** The caller's connector in the key's mode, or 404 `resource_missing`. */
 async function findConnector(req: Request, connectorId: string): Promise<ConnectorDoc> {
   const { orgId, livemode } = req.auth!;
   const doc = (await Connector.findOne({
-    _id: modeKey(livemode, connectorId),
+    _id: modeKey(livemode, connectorId, orgId),
     org_id: orgId,
   }).lean()) as ConnectorDoc | null;
   if (!doc) throw notFound('connector', connectorId, 'id');
@@ -219,8 +224,11 @@ async function publishVersion(
 ): Promise<ConnectorVersionDoc> {
   const { orgId, livemode } = req.auth!;
   const now = Date.now();
-  // First publication anywhere claims the id; the unique _id decides a race between organizations.
-  if (!(await insertIfAbsent(ConnectorOwner, { _id: v.connectorId, org_id: orgId, created_ms: now }))) {
+  // The first live publication claims the id (the unique _id decides a race between organizations); a
+  // test-mode one claims nothing and is private to its organization, but may not use an id another owns.
+  const claimed =
+    livemode && (await insertIfAbsent(ConnectorOwner, { _id: v.connectorId, org_id: orgId, created_ms: now }));
+  if (!claimed) {
     const owner = await ConnectorOwner.findById(v.connectorId).lean();
     if (owner && owner.org_id !== orgId) {
       throw new ApiError(
@@ -233,7 +241,7 @@ async function publishVersion(
     }
   }
   await insertIfAbsent(Connector, {
-    _id: modeKey(livemode, v.connectorId),
+    _id: modeKey(livemode, v.connectorId, orgId),
     connector_id: v.connectorId,
     org_id: orgId,
     livemode,
@@ -241,7 +249,7 @@ async function publishVersion(
     created: Math.floor(now / 1000),
   });
 
-  const key = { livemode, connector_id: v.connectorId, version: v.manifest.version };
+  const key = { livemode, connector_id: v.connectorId, version: v.manifest.version, org_id: orgId };
   let stored = (await ConnectorVersion.findOne(key).lean()) as ConnectorVersionDoc | null;
   if (!stored) {
     const doc: ConnectorVersionDoc = {
@@ -417,7 +425,7 @@ const listConnectors = operation({
     if (cursorName) {
       const cursor = q[cursorName];
       const doc = isConnectorId(cursor)
-        ? await Connector.findOne({ _id: modeKey(livemode, cursor), org_id: orgId }).lean()
+        ? await Connector.findOne({ _id: modeKey(livemode, cursor, orgId), org_id: orgId }).lean()
         : null;
       if (!doc)
         throw invalidParam(

@@ -13,9 +13,12 @@
  * workflow with that id again is a no-op. Handlers must therefore be idempotent for a given id.
  * Validation errors (400) are raised before the record is written, so a corrected retry may reuse the key.
  *
- * The executing request holds a lease (`lease_token`, `locked_until_ms`) that it renews while its handler
- * runs, however long; its completion and release writes name its token, so a request whose lease was taken
- * over (it stalled past the lease) cannot overwrite the record of the one that took over.
+ * The executing request holds a lease (`lease_token`, `locked_until_ms`, `IDEMPOTENCY_LEASE_MS`, default
+ * 8 s) that it renews every third of the lease while its handler runs, however long; so a retry takes over
+ * the key of a request whose API process died within one lease of its last renewal (issue 33: within 10 s).
+ * Its completion and release writes name its token, so a request whose lease was taken over (it stalled
+ * past the lease) cannot overwrite the record of the one that took over. A 503 (a dependency that did not
+ * answer) releases the key like a 429, so the retry it asks for runs again.
  */
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';

@@ -1,9 +1,11 @@
 /**
  * Production entry point of an API process (`npm run start:api`, docker-compose `api`): connects
- * MongoDB (`MONGODB_URI`, required) and Temporal (`TEMPORAL_ADDRESS`), listens on `PORT`, and stops
- * cleanly on SIGINT/SIGTERM.
+ * MongoDB (`MONGODB_URI`, required) and Temporal (`TEMPORAL_ADDRESS`), each with the API's deadline
+ * (`DEPENDENCY_DEADLINE_MS`: a dependency that does not answer is a 503, not a hang), listens on `PORT`,
+ * and stops cleanly on SIGINT/SIGTERM.
  */
 import { config } from '../config';
+import { DEPENDENCY_DEADLINE_MS } from '../errors';
 import { connectStore, disconnectStore } from '../models/register';
 import { connectClient } from '../platform/temporal';
 import { logger } from '../logger';
@@ -17,7 +19,8 @@ async function main(): Promise<void> {
     throw new Error(
       'SECRETS_KEY is required: it encrypts stored secrets (32 random bytes in hex, the same for every API and worker process).',
     );
-  await connectStore(cfg.mongodbUri);
+  // A store or Temporal that does not answer fails a request within DEPENDENCY_DEADLINE_MS: 503.
+  await connectStore(cfg.mongodbUri, { deadlineMs: DEPENDENCY_DEADLINE_MS });
   const temporal = await connectClient();
   const api = await startApi({ temporal, port: cfg.port });
   logger.info(`API listening on :${api.port}`);

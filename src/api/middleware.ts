@@ -5,11 +5,13 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
-import { ApiError } from '../errors';
+import { ApiError, serviceUnavailable } from '../errors';
 import { API_VERSION, config } from '../config';
 import { consumeRateLimit, type RateLimitResult } from '../platform/rate-limit';
 import { newId } from '../shared/ids';
 import { ApiKey } from '../models/orgs';
+import { isStoreUnavailable } from '../models/store';
+import { isTemporalUnavailable } from '../platform/temporal';
 import { hashKey, IMPLIED_SCOPES, parseKey, type KeyKind } from '../keys';
 import { addLogContext, logger } from '../logger';
 
@@ -188,7 +190,8 @@ export function applyRateLimit(
 /**
  * Bearer authentication (spec section 5). Missing header → 401 `api_key_missing`; unknown, malformed or
  * revoked key → 401 `api_key_invalid`; a valid key past its rate limit → 429. The key itself is never
- * logged. The key lookup and the rate count run side by side (both by the key's hash).
+ * logged. The key lookup and the rate count run side by side (both by the key's hash). A well-formed key
+ * while the store does not answer → 503 `service_unavailable` (its lookup fails; `errorHandler`).
  */
 export const authenticate: RequestHandler = async (req, res, next) => {
   const header = req.get('Authorization');
@@ -258,12 +261,35 @@ export const unknownRoute: RequestHandler = (req, _res, next) => {
   );
 };
 
-/** Renders every error as `{"error":{type,code,message,param?,request_id}}`; no stack traces leave. */
+/**
+ * Renders every error as `{"error":{type,code,message,param?,request_id}}`; no stack traces leave. Besides
+ * `ApiError`s: body-parser's errors (400/413/415), a path parameter that does not percent-decode (400
+ * `url_invalid`), a dependency that did not answer (503 `service_unavailable` naming the store or Temporal,
+ * with `Retry-After`: src/models/store.ts `isStoreUnavailable`, src/platform/temporal.ts
+ * `isTemporalUnavailable`); anything else is a 500 `internal_error`, logged with its stack.
+ */
 export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): void {
   let apiError: ApiError;
   if (err instanceof ApiError) apiError = err;
   else if (isBodyParserError(err)) apiError = bodyParserError(err);
-  else {
+  else if (err instanceof URIError && (err as { status?: unknown }).status === 400)
+    // Express's router could not percent-decode a path parameter (`/v1/calls/%ff`).
+    apiError = new ApiError(
+      400,
+      'invalid_request_error',
+      'url_invalid',
+      `The request URL has a malformed percent-escape (${req.method}: ${req.originalUrl.split('?')[0]}); encode path parameters as UTF-8 with encodeURIComponent.`,
+    );
+  else if (isStoreUnavailable(err) || isTemporalUnavailable(err)) {
+    const dependency = isStoreUnavailable(err) ? 'store' : 'temporal';
+    logger.warn('dependency unavailable', {
+      request_id: req.requestId,
+      path: req.path,
+      dependency,
+      error: String(err),
+    });
+    apiError = serviceUnavailable(dependency);
+  } else {
     logger.error('unhandled error', {
       request_id: req.requestId,
       path: req.path,

@@ -98,6 +98,13 @@ function responses(o: ApiOperation): JsonSchema {
       headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
     };
   }
+  if (o.scope || o.widget)
+    out['503'] = {
+      ...errorResponse(
+        '`service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`.',
+      ),
+      headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+    };
   if (o.path === '/readyz') out['503'] = { description: 'Not ready: names what is down.', content: o.content };
   out.default = errorResponse('Any other error (409 conflicts, 415, 5xx), in the same shape.');
   return out;

@@ -9,7 +9,7 @@
  *
  * Rules every one applies: CORS for the organization's allowed origins only (src/services/widget.ts
  * `originAllowed`; a preflight is answered for any origin, the request itself is refused with 403
- * `origin_not_allowed`); rate limits per IP address and per session, counted in the store so they hold
+ * `origin_not_allowed`); rate limits per organization and IP address and per session, counted in the store so they hold
  * across API processes (src/platform/rate-limit.ts); a secret or restricted key is 403 (widgets must never carry
  * one).
  *
@@ -160,10 +160,14 @@ function checkOrigin(req: Request, res: Response, policy: WidgetPolicy, livemode
   );
 }
 
-/** Counts the request per IP address and (with a session) per session; 429 with `Retry-After` past either. */
-async function countWidgetRequest(req: Request, res: Response, sessionId: string | null): Promise<void> {
+/**
+ * Counts the request per organization and IP address (one organization's visitors never spend another's
+ * budget; behind a load balancer `req.ip` is the visitor's with `TRUST_PROXY`) and, with a session, per
+ * session; 429 with `Retry-After` past either.
+ */
+async function countWidgetRequest(req: Request, res: Response, orgId: string, sessionId: string | null): Promise<void> {
   const { widgetRateLimitIp, widgetRateLimitSession } = config();
-  const checks: [string, number, string][] = [[`wip:${req.ip}`, widgetRateLimitIp, 'from this IP address']];
+  const checks: [string, number, string][] = [[`wip:${orgId}:${req.ip}`, widgetRateLimitIp, 'from this IP address']];
   if (sessionId) checks.push([`wses:${sessionId}`, widgetRateLimitSession, 'in this widget session']);
   for (const [bucket, limit, subject] of checks) {
     if (limit === 0) continue;
@@ -202,7 +206,7 @@ function sessionAuth(opts: { queryToken: boolean }): RequestHandler {
     if (!session) throw sessionInvalid();
     const policy = await widgetPolicy(session.org_id);
     checkOrigin(req, res, policy, session.livemode);
-    await countWidgetRequest(req, res, session._id);
+    await countWidgetRequest(req, res, session.org_id, session._id);
     req.widget = { session, policy };
     req.auth = {
       orgId: session.org_id,
@@ -256,7 +260,7 @@ const createWidgetSession = operation({
       );
     const policy = await widgetPolicy(auth.orgId);
     checkOrigin(req, res, policy, auth.livemode);
-    await countWidgetRequest(req, res, null);
+    await countWidgetRequest(req, res, auth.orgId, null);
     const body = parseBody(widgetSessionSchema, req.body);
     let userId: string | null = null;
     if (body.identity) {

@@ -6,13 +6,16 @@
  *   Written at creation; later only `revoked_ms`, set once (`DELETE`), never cleared. Unique on
  *   (organization, mode, fingerprint): the same key is registered once.
  * - `ConnectorOwner` (`_id` = the connector id): which organization owns an id, in both modes. Claimed
- *   by inserting first (the unique `_id` makes two organizations racing for one id safe: one insert
- *   wins, the other reads the winner); never changed.
- * - `Connector` (`_id` = `<test|live>:<connector id>`): the connector as listed in one mode; inserted
- *   by its first publication in that mode. Its `name` and `latest_version` are computed when read,
+ *   by the first live-mode publication, inserting first (the unique `_id` makes two organizations racing
+ *   for one id safe: one insert wins, the other reads the winner); never changed. A test-mode publication
+ *   claims nothing (a free test key must not take an id from its real owner, issue 33): test-mode
+ *   connectors are private to their organization, and an id owned by another is refused in both modes.
+ * - `Connector` (`_id` = `live:<connector id>`, or `test:<organization>:<connector id>`): the connector as
+ *   listed in one mode; inserted by its first publication in that mode. Its `name` and `latest_version` are computed when read,
  *   from the immutable version rows (no counter or "latest" field that two publications could race on).
  * - `ConnectorVersion` (`cver_…`): one published version, immutable. Unique on (mode, connector id,
- *   version), which is what makes a version immutable: a second publication of it is a duplicate key.
+ *   version, organization), which is what makes a version immutable: a second publication of it is a
+ *   duplicate key (in live mode the id has one owner; in test mode each organization has its own).
  * - `ConnectorBundle` (`_id` = the version's id): the bundle's bytes, in a collection of their own so
  *   that no list ever loads them (a 10 MB bundle is one BSON Binary, under MongoDB's 16 MB document
  *   limit). Inserted just before its version row, so a version never exists without its bytes; the
@@ -95,7 +98,7 @@ const versionSchema = new Schema(
   },
   base,
 );
-versionSchema.index({ livemode: 1, connector_id: 1, version: 1 }, { unique: true });
+versionSchema.index({ livemode: 1, connector_id: 1, version: 1, org_id: 1 }, { unique: true });
 versionSchema.index({ org_id: 1, livemode: 1, connector_id: 1, _id: -1 });
 export const ConnectorVersion = mongoose.model('ConnectorVersion', versionSchema, 'connector_versions');
 export type ConnectorVersionDoc = WithId<InferSchemaType<typeof versionSchema>>;

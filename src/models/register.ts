@@ -30,12 +30,18 @@ export { disconnectStore } from './store';
 /**
  * Connects mongoose to `uri`, loads every model file and creates their indexes (`autoIndex` is off so
  * that no request waits on it). Resolves once every model's indexes exist.
- * @throws the driver's error when the store cannot be reached within 10 s
+ * @param opts.deadlineMs how long a command waits for a store that does not answer (default 10 s): the
+ *   driver's `serverSelectionTimeoutMS` and mongoose's `bufferTimeoutMS` (commands held while the connection
+ *   is down); past it the command fails (src/models/store.ts `isStoreUnavailable`). The API passes
+ *   `DEPENDENCY_DEADLINE_MS` so that a request answers 503 in time.
+ * @throws the driver's error when the store cannot be reached within the deadline
  */
-export async function connectStore(uri: string): Promise<typeof mongoose> {
+export async function connectStore(uri: string, opts: { deadlineMs?: number } = {}): Promise<typeof mongoose> {
   mongoose.set('autoIndex', false);
   mongoose.set('strictQuery', true);
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000 });
+  const deadlineMs = opts.deadlineMs ?? 10_000;
+  mongoose.set('bufferTimeoutMS', deadlineMs);
+  await mongoose.connect(uri, { serverSelectionTimeoutMS: deadlineMs });
   await loadModels();
   for (const model of Object.values(mongoose.models)) await model.createIndexes();
   return mongoose;

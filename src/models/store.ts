@@ -36,6 +36,29 @@ export function isDuplicateKey(err: unknown): boolean {
   return code === 11000 || (typeof message === 'string' && message.includes('UNIQUE constraint failed'));
 }
 
+/**
+ * True when `err` (or one of its causes) says the store did not answer, rather than refused a command:
+ * the driver's network errors (a dropped or refused connection, a socket timeout), no server selectable
+ * within `serverSelectionTimeoutMS`, a closed or unconnected client, and mongoose's "buffering timed out"
+ * (a command held while the connection was down, past `bufferTimeoutMS`). The API answers these 503.
+ */
+export function isStoreUnavailable(err: unknown): boolean {
+  const { mongo } = mongoose;
+  for (let e = err, i = 0; typeof e === 'object' && e !== null && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    if (
+      e instanceof mongo.MongoNetworkError ||
+      e instanceof mongo.MongoServerSelectionError ||
+      e instanceof mongo.MongoNotConnectedError ||
+      e instanceof mongo.MongoTopologyClosedError
+    )
+      return true;
+    const { name, message } = e as { name?: unknown; message?: unknown };
+    if (name === 'MongooseServerSelectionError') return true;
+    if (name === 'MongooseError' && typeof message === 'string' && message.includes('buffering timed out')) return true;
+  }
+  return false;
+}
+
 /** Inserts `doc`; a duplicate `_id` or unique key is not an error (returns false). For idempotent writes. */
 export async function insertIfAbsent(
   model: { collection: mongoose.Collection },

@@ -4,9 +4,18 @@
  * on any other cluster, AlreadyExists ignored); and `activityKey`, the running activity's key.
  */
 import { activityInfo } from '@temporalio/activity';
-import { Client, Connection } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  ServiceError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  defaultGrpcRetryOptions,
+  makeGrpcRetryInterceptor,
+} from '@temporalio/client';
 import { SearchAttributeType } from '@temporalio/common';
+import { InterceptingCall, status as grpcStatus, type Interceptor } from '@grpc/grpc-js';
 import { config } from '../config';
+import { DEPENDENCY_DEADLINE_MS } from '../errors';
 import { searchAttributeKeys } from '../shared/search-attributes';
 import { logger } from '../logger';
 
@@ -24,10 +33,92 @@ export function connectionOptions(address = config().temporalAddress ?? '127.0.0
   return { address, tls: cfg.temporalTls ? {} : undefined, apiKey: cfg.temporalApiKey };
 }
 
-/** Connects a Temporal client (API side). */
+const { DEADLINE_EXCEEDED, UNAVAILABLE } = grpcStatus;
+
+/**
+ * Requests that wait on a workflow by design (an update's outcome, a run's history as it grows): they get
+ * no deadline of ours. A server that is down still fails them fast: UNAVAILABLE, retried a bounded while.
+ */
+const WAITING_METHODS =
+  /\/(UpdateWorkflowExecution|ExecuteMultiOperation|PollWorkflowExecutionUpdate|GetWorkflowExecutionHistory)$/;
+
+/**
+ * Gives every Temporal request that does not wait on a workflow a deadline of `deadlineMs` (unless its
+ * caller set one), covering the retries of the interceptor inside it: a server that takes no calls
+ * (stopped, partitioned) fails the request with DEADLINE_EXCEEDED instead of holding it.
+ */
+export function deadlineInterceptor(deadlineMs = DEPENDENCY_DEADLINE_MS): Interceptor {
+  return (options, nextCall) =>
+    new InterceptingCall(
+      nextCall(
+        options.deadline !== undefined || WAITING_METHODS.test(options.method_definition.path)
+          ? options
+          : { ...options, deadline: Date.now() + deadlineMs },
+      ),
+    );
+}
+
+/** Attempts of one request while the server is UNAVAILABLE: four, about 1.8 s of backoff in all. */
+const UNAVAILABLE_ATTEMPTS = 4;
+
+/**
+ * The SDK's retry interceptor (backoff 100 ms × 1.7ⁿ, up to 10 attempts, longer on RESOURCE_EXHAUSTED),
+ * except that UNAVAILABLE (the server down or restarting) is tried `UNAVAILABLE_ATTEMPTS` times, not for
+ * the ~20 s of the default: the API answers 503 and its client retries.
+ */
+export function boundedRetryInterceptor(): Interceptor {
+  const base = defaultGrpcRetryOptions();
+  return makeGrpcRetryInterceptor({
+    delayFunction: base.delayFunction,
+    retryableDecider: (attempt, status) =>
+      base.retryableDecider(attempt, status) && (status.code !== UNAVAILABLE || attempt < UNAVAILABLE_ATTEMPTS),
+  });
+}
+
+/**
+ * Connects a Temporal client (API side), with deadlines (`deadlineInterceptor`) and a bounded retry of
+ * an unreachable server (`boundedRetryInterceptor`), so that a request answers 503 within 5 s when
+ * Temporal does not answer (issue 33).
+ */
 export async function connectClient(address?: string): Promise<Client> {
-  const connection = await Connection.connect(connectionOptions(address));
+  const connection = await Connection.connect({
+    ...connectionOptions(address),
+    interceptors: [deadlineInterceptor(), boundedRetryInterceptor()],
+  });
   return new Client({ connection, namespace: config().temporalNamespace });
+}
+
+/**
+ * True when `err` (or one of its causes) says Temporal did not answer, rather than refused a request:
+ * gRPC UNAVAILABLE (no connection, the connection dropped) or DEADLINE_EXCEEDED, or an update whose
+ * request timed out. The API answers these 503.
+ */
+export function isTemporalUnavailable(err: unknown): boolean {
+  for (let e = err, i = 0; typeof e === 'object' && e !== null && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    if (e instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
+    const { code, details } = e as { code?: unknown; details?: unknown };
+    const grpc = e instanceof ServiceError || typeof details === 'string';
+    if (grpc && (code === UNAVAILABLE || code === DEADLINE_EXCEEDED)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when `err` says no connection to Temporal could be made (or it dropped), as opposed to a server
+ * that answered UNAVAILABLE for one workflow (an update aborted as the workflow continues as new).
+ */
+export function isTemporalUnreachable(err: unknown): boolean {
+  for (let e = err, i = 0; typeof e === 'object' && e !== null && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    const { code, details } = e as { code?: unknown; details?: unknown };
+    if (code === DEADLINE_EXCEEDED && typeof details === 'string') return true;
+    if (
+      code === UNAVAILABLE &&
+      typeof details === 'string' &&
+      /no connection|connection dropped|ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ETIMEDOUT|ENOTFOUND/i.test(details)
+    )
+      return true;
+  }
+  return false;
 }
 
 /** Registers our search attributes on the namespace; attributes that already exist are fine. */

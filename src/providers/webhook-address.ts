@@ -1,112 +1,78 @@
 /**
  * Where webhooks may go (DESIGN.md section 4 `WEBHOOK_ALLOW_PRIVATE`): an endpoint's host must
- * resolve only to public unicast addresses. Loopback, private (RFC 1918, CGNAT, IPv6 ULA), link-local,
- * cloud metadata, unspecified, documentation/reserved and multicast addresses are refused unless
- * `WEBHOOK_ALLOW_PRIVATE` is on. Checked when an endpoint is created or its URL changes, and again before
- * every attempt (DNS can change); the attempt then connects to the very address that was checked, so a
- * second DNS answer cannot slip a private address in (DNS rebinding).
+ * resolve only to public unicast addresses. Checked when an endpoint is created or its URL changes, and
+ * again before every attempt (DNS can change); the attempt then connects to the very address that was
+ * checked, so a second DNS answer cannot slip a private address in (DNS rebinding).
  *
- * IPv4-mapped (`::ffff:a.b.c.d`), NAT64 (`64:ff9b::/96`) and 6to4 (`2002::/16`) IPv6 addresses are judged
- * by the IPv4 address they carry. Uses node's `net.BlockList`; no dependency.
+ * Addresses are classified by `ipaddr.js`'s `range()` (its tables of the IANA special-purpose registries):
+ * everything but `unicast` is refused unless `WEBHOOK_ALLOW_PRIVATE` is on, and the cloud metadata
+ * addresses are named as such. An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`, `ipaddr.process`) is the
+ * IPv4 address it maps (a socket to it reaches that IPv4 host) and is judged as that. Translated forms,
+ * which a gateway turns into an IPv4 address of its own network, are refused whatever they carry (issue
+ * 33): NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`), SIIT (`::ffff:0:0:0/96`), 6to4 (`2002::/16`) and its relay
+ * anycast `192.88.99.0/24`; one carrying a refused IPv4 address is named by that address's kind.
  */
 import dns from 'node:dns';
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** Why an address is refused (`null` from `refusedAddressKind` means public). */
-export type RefusedKind = 'loopback' | 'private' | 'link_local' | 'metadata' | 'unspecified' | 'reserved' | 'multicast';
+export type RefusedKind =
+  'loopback' | 'private' | 'link_local' | 'metadata' | 'unspecified' | 'reserved' | 'multicast' | 'translated';
 
-const RANGES: [RefusedKind, string, number, 'ipv4' | 'ipv6'][] = [
-  // Checked in this order, so the metadata addresses are named as such rather than link-local/private.
-  ['metadata', '169.254.169.254', 32, 'ipv4'], // AWS, GCP, Azure, OpenStack…
-  ['metadata', '169.254.170.2', 32, 'ipv4'], // AWS ECS task metadata
-  ['metadata', '100.100.100.200', 32, 'ipv4'], // Alibaba Cloud
-  ['metadata', 'fd00:ec2::254', 128, 'ipv6'], // AWS IPv6
-  ['unspecified', '0.0.0.0', 8, 'ipv4'],
-  ['unspecified', '::', 128, 'ipv6'],
-  ['loopback', '127.0.0.0', 8, 'ipv4'],
-  ['loopback', '::1', 128, 'ipv6'],
-  ['private', '10.0.0.0', 8, 'ipv4'],
-  ['private', '172.16.0.0', 12, 'ipv4'],
-  ['private', '192.168.0.0', 16, 'ipv4'],
-  ['private', '100.64.0.0', 10, 'ipv4'], // carrier-grade NAT (RFC 6598)
-  ['private', 'fc00::', 7, 'ipv6'], // unique local
-  ['private', 'fec0::', 10, 'ipv6'], // deprecated site-local
-  ['link_local', '169.254.0.0', 16, 'ipv4'],
-  ['link_local', 'fe80::', 10, 'ipv6'],
-  ['reserved', '192.0.0.0', 24, 'ipv4'],
-  ['reserved', '192.0.2.0', 24, 'ipv4'],
-  ['reserved', '198.18.0.0', 15, 'ipv4'],
-  ['reserved', '198.51.100.0', 24, 'ipv4'],
-  ['reserved', '203.0.113.0', 24, 'ipv4'],
-  ['reserved', '240.0.0.0', 4, 'ipv4'], // includes 255.255.255.255
-  ['reserved', '100::', 64, 'ipv6'], // discard
-  ['reserved', '2001:db8::', 32, 'ipv6'], // documentation
-  ['reserved', '2001::', 32, 'ipv6'], // Teredo (carries an obfuscated IPv4 address)
-  ['multicast', '224.0.0.0', 4, 'ipv4'],
-  ['multicast', 'ff00::', 8, 'ipv6'],
-];
+/** Cloud metadata services: AWS, GCP, Azure, OpenStack; AWS ECS task metadata; Alibaba Cloud; AWS IPv6. */
+const METADATA = ['169.254.169.254', '169.254.170.2', '100.100.100.200', 'fd00:ec2::254'].map((a) =>
+  ipaddr.parse(a).toNormalizedString(),
+);
 
-const LISTS: [RefusedKind, net.BlockList][] = RANGES.map(([kind, network, prefix, type]) => {
-  const list = new net.BlockList();
-  list.addSubnet(network, prefix, type);
-  return [kind, list];
-});
+/** `ipaddr.js` range names → the kind the refusal names; a range not listed (and not `unicast`) is `reserved`. */
+const KINDS: Record<string, RefusedKind> = {
+  unspecified: 'unspecified',
+  loopback: 'loopback',
+  private: 'private',
+  carrierGradeNat: 'private', // RFC 6598
+  uniqueLocal: 'private', // fc00::/7
+  deprecatedSiteLocal: 'private', // fec0::/10
+  linkLocal: 'link_local',
+  multicast: 'multicast',
+  rfc6052: 'translated', // NAT64
+  rfc6145: 'translated', // SIIT
+  '6to4': 'translated',
+};
 
-/** The 16 bytes of an IPv6 address (zone id ignored), or null when `ip` is not one. */
-function ipv6Bytes(ip: string): number[] | null {
-  const s = ip.replace(/%.*$/, '');
-  if (net.isIPv6(s) === false) return null;
-  let head = s;
-  let v4: number[] = [];
-  const m = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(s);
-  if (m) {
-    head = m[1].endsWith('::') ? m[1] : m[1].slice(0, -1);
-    v4 = m[2].split('.').map(Number);
-  }
-  const [left, right] = head.includes('::') ? head.split('::') : [head, undefined];
-  const words = (part: string | undefined) =>
-    part
-      ? part
-          .split(':')
-          .filter((w) => w !== '')
-          .map((w) => parseInt(w, 16))
-      : [];
-  const l = words(left);
-  const r = words(right);
-  const missing = 8 - l.length - r.length - v4.length / 2;
-  const all = [...l, ...(right !== undefined ? Array(Math.max(0, missing)).fill(0) : []), ...r];
-  const bytes = all.flatMap((w) => [w >> 8, w & 0xff]).concat(v4);
-  return bytes.length === 16 ? bytes : null;
-}
-
-/** The IPv4 address an IPv6 address carries (mapped, NAT64 or 6to4), or null. */
-function embeddedIpv4(ip: string): string | null {
-  const b = ipv6Bytes(ip);
-  if (!b) return null;
-  const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return b.slice(12).join('.'); // ::ffff:a.b.c.d
-  if (zeros(0, 12) && !(b[12] === 0 && b[13] === 0 && b[14] === 0 && b[15] <= 1)) return b.slice(12).join('.'); // deprecated ::a.b.c.d
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return b.slice(12).join('.'); // 64:ff9b::/96
-  if (b[0] === 0x20 && b[1] === 0x02) return b.slice(2, 6).join('.'); // 2002::/16
+/** The IPv4 address a NAT64 (`64:ff9b::/96`), SIIT or 6to4 address carries, or null (`64:ff9b:1::/48`). */
+function carriedIpv4(addr: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const b = addr.toByteArray();
+  const range = addr.range();
+  if (range === '6to4') return new ipaddr.IPv4(b.slice(2, 6));
+  if (range === 'rfc6145' || (range === 'rfc6052' && b.slice(4, 12).every((x) => x === 0)))
+    return new ipaddr.IPv4(b.slice(12, 16));
   return null;
 }
 
+/** The kind of a refused address, null for unicast. */
+function kindOf(addr: ipaddr.IPv4 | ipaddr.IPv6): RefusedKind | null {
+  if (METADATA.includes(addr.toNormalizedString())) return 'metadata';
+  const range = addr.range();
+  if (range === 'unicast') return null;
+  if (addr.kind() === 'ipv4' && addr.match(ipaddr.parseCIDR('192.88.99.0/24'))) return 'translated'; // 6to4 relay anycast
+  if (addr instanceof ipaddr.IPv6) {
+    const v4 = carriedIpv4(addr);
+    const carried = v4 && kindOf(v4);
+    if (carried && carried !== 'translated') return carried;
+  }
+  return KINDS[range] ?? 'reserved';
+}
+
 /**
- * Classifies an IP address literal.
+ * Classifies an IP address literal (a zone id, `fe80::1%eth0`, is ignored).
  * @returns the kind of a refused address, or null for a public unicast address
  * @throws TypeError when `ip` is not an IP address
  */
 export function refusedAddressKind(ip: string): RefusedKind | null {
-  const family = net.isIP(ip.replace(/%.*$/, ''));
-  if (family === 0) throw new TypeError(`not an IP address: ${ip}`);
-  if (family === 6) {
-    const v4 = embeddedIpv4(ip);
-    if (v4) return refusedAddressKind(v4);
-  }
-  const type = family === 4 ? 'ipv4' : 'ipv6';
   const plain = ip.replace(/%.*$/, '');
-  for (const [kind, list] of LISTS) if (list.check(plain, type)) return kind;
-  return null;
+  if (net.isIP(plain) === 0) throw new TypeError(`not an IP address: ${ip}`);
+  return kindOf(ipaddr.process(plain));
 }
 
 /** A host that may not receive webhooks, or that does not resolve. `code` is stable. */
@@ -169,7 +135,7 @@ export async function resolveWebhookHost(url: URL, allowPrivate: boolean): Promi
       const kind = refusedAddressKind(a.address);
       if (kind) {
         throw new WebhookAddressError(
-          `The host ${host} resolves to ${a.address}, a ${kind.replace('_', '-')} address; the service sends requests only to hosts on the public internet.`,
+          `The host ${host} resolves to ${a.address}, a ${kind === 'translated' ? 'translated (NAT64, SIIT or 6to4)' : kind.replace('_', '-')} address; the service sends requests only to hosts on the public internet.`,
           'address_refused',
         );
       }

@@ -9,7 +9,7 @@ import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/clie
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { config } from '../config';
 import { ApiError } from '../errors';
-import { connectionOptions, searchAttributeKeys } from '../platform/temporal';
+import { connectionOptions, isTemporalUnreachable, searchAttributeKeys } from '../platform/temporal';
 import {
   CALL_SLOTS_WORKFLOW,
   callSlotsWorkflowId,
@@ -88,9 +88,11 @@ export const BUSY_RETRY_MS = 5_000;
 
 /**
  * True for gRPC RESOURCE_EXHAUSTED (8: too many updates in flight) or UNAVAILABLE (14: the update was
- * aborted, the semaphore moving to its next run) anywhere in an error's causes.
+ * aborted, the semaphore moving to its next run) anywhere in an error's causes; not for a server that
+ * cannot be reached (the API answers that 503 at once).
  */
 function isBusy(err: unknown): boolean {
+  if (isTemporalUnreachable(err)) return false;
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as never, i++)
     if (e.code === 8 || e.code === 14 || e.code === 'RESOURCE_EXHAUSTED' || e.code === 'UNAVAILABLE') return true;
   return false;

@@ -3,8 +3,10 @@
  * shared by their routes (src/api/connector-installations.ts), the agents' `connector_installation_ids`
  * (src/api/agents.ts) and the tool-call path (`installationTools`, `connectorToolRequest`):
  *
- * - which versions install: any published version of a connector in the key's mode, whoever published it
- *   (a published connector is public, like a package on a registry; publishing stays the owner's); the
+ * - which versions install: in live mode any published version of a connector, whoever published it
+ *   (a published connector is public, like a package on a registry; publishing stays the owner's); in test
+ *   mode the organization's own test-mode versions, else those of the id's owner (test-mode publications
+ *   claim no id and are private to their organization, issue 33; `versionScope`); the
  *   latest release (src/services/connectors.ts `latestVersion`) when no `version` is named;
  * - the revocation rule: a version signed by a publisher key that was revoked afterwards installs only if it
  *   was published before the revocation (its id's time before the key's `revoked_ms`), else 409
@@ -25,7 +27,7 @@ import {
   findLiveInstallation,
   type ConnectorInstallationDoc,
 } from '../models/connector-installations';
-import { ConnectorVersion, PublisherKey, type ConnectorVersionDoc } from '../models/connectors';
+import { ConnectorOwner, ConnectorVersion, PublisherKey, type ConnectorVersionDoc } from '../models/connectors';
 import { insertIfAbsent } from '../models/store';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { newWebhookSecret } from '../providers/webhook-signing';
@@ -78,6 +80,23 @@ function versionDeclares(doc: Pick<ConnectorVersionDoc, '_id' | 'connector_id' |
 }
 
 /**
+ * Whose versions of `connectorId` the tenant installs (issue 33): in live mode every version (the id's
+ * owner published them all); in test mode the organization's own test-mode versions when it published
+ * some, else the id's owner's (the organization that published it live), else its own (none: 404).
+ */
+async function versionScope(
+  tenant: Tenant,
+  connectorId: string,
+): Promise<{ livemode: boolean; connector_id: string; org_id?: string }> {
+  const { livemode, orgId } = tenant;
+  if (livemode) return { livemode, connector_id: connectorId };
+  if (await ConnectorVersion.exists({ livemode, connector_id: connectorId, org_id: orgId }))
+    return { livemode, connector_id: connectorId, org_id: orgId };
+  const owner = await ConnectorOwner.findById(connectorId, { org_id: 1 }).lean();
+  return { livemode, connector_id: connectorId, org_id: owner?.org_id ?? orgId };
+}
+
+/**
  * The version an organization may install: `version` of `connectorId` in the tenant's mode, or its latest
  * release when `version` is undefined, and it passes the revocation rule (see the header).
  * @throws ApiError 404 `resource_missing` naming `connector_id` (no version published in this mode) or
@@ -88,21 +107,16 @@ export async function installableVersion(
   connectorId: string,
   version: string | undefined,
 ): Promise<ConnectorVersionDoc> {
-  const { livemode } = tenant;
+  const scope = await versionScope(tenant, connectorId);
   let doc: ConnectorVersionDoc | null;
   if (version === undefined) {
-    const all = (await ConnectorVersion.find({ livemode, connector_id: connectorId }).lean()) as ConnectorVersionDoc[];
+    const all = (await ConnectorVersion.find(scope).lean()) as ConnectorVersionDoc[];
     doc = latestVersion(all);
     if (!doc) throw notFound('connector', connectorId, 'connector_id');
   } else {
-    doc = (await ConnectorVersion.findOne({
-      livemode,
-      connector_id: connectorId,
-      version,
-    }).lean()) as ConnectorVersionDoc | null;
+    doc = (await ConnectorVersion.findOne({ ...scope, version }).lean()) as ConnectorVersionDoc | null;
     if (!doc) {
-      if (!(await ConnectorVersion.exists({ livemode, connector_id: connectorId })))
-        throw notFound('connector', connectorId, 'connector_id');
+      if (!(await ConnectorVersion.exists(scope))) throw notFound('connector', connectorId, 'connector_id');
       throw notFound('connector version', `${connectorId}@${version}`, 'version');
     }
   }

@@ -5,11 +5,15 @@
  * was said (the activity's result); this channel only carries early copies of the same words.
  *
  * - API side (`relayTokenServer`): an HTTP listener on `RELAY_STREAM_HOST` (default 127.0.0.1, any free
- *   port) that takes `POST /calls/{call id}/tokens` with `Authorization: Bearer <session token>` and a
- *   newline-delimited JSON body, one `{"token":"…"}` per line, written as the model produces them. Each
- *   token is handed to the relay session registered for the call, which sends it to Twilio as
- *   `{"type":"text","token":…,"last":false}`. 404 when no session of this process holds the call, 401 for
- *   another token.
+ *   port; HTTPS with `RELAY_STREAM_TLS_CERT`/`RELAY_STREAM_TLS_KEY`, which a host other than loopback
+ *   requires: src/config.ts refuses it without them, and so does the listener) that takes
+ *   `POST /calls/{call id}/tokens` with `Authorization: Bearer <session token>`, `Svc-Relay-Signature`
+ *   (`relaySignature`: an HMAC-SHA256 under the secret every API and worker shares, `RELAY_STREAM_SECRET`,
+ *   of the time and the request line, accepted for 5 minutes) and a newline-delimited JSON body, one
+ *   `{"token":"…"}` per line, written as the model produces them. Each token is handed to the relay session
+ *   registered for the call, which sends it to Twilio as `{"type":"text","token":…,"last":false}`. 404 when
+ *   no session of this process holds the call, 401 for another token or a missing, stale or wrong
+ *   signature.
  * - The relay session records `stream_url` and `stream_token` (sealed, src/secrets.ts) in its
  *   `relay_sessions` document (src/models/calls.ts), so any worker finds the API instance that holds it.
  * - Worker side (`openTokenStream`): the LLM activity looks the session up and streams to it. Without a
@@ -17,9 +21,12 @@
  *   the answer is spoken whole, as before; a channel that fails mid-answer is dropped, never fatal.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { config } from '../config';
+import tls from 'node:tls';
+import { config, isLoopbackHost } from '../config';
 import { RelaySession } from '../models/calls';
 import { logger } from '../logger';
 import { openSecret } from '../secrets';
@@ -43,20 +50,65 @@ const STREAM_END_WAIT_MS = 1_000;
 /** Largest token stream accepted for one answer (bytes); an answer is far smaller. */
 const MAX_STREAM_BYTES = 256 * 1024;
 
+/** How far a signature's time may be from the listener's clock (ms). */
+export const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
+
 /**
- * Starts the token listener (lazily, on the first registration) on `RELAY_STREAM_HOST`.
- * @returns the server; `close()` stops it and forgets every session
+ * The secret the token channel's signatures are made with: `RELAY_STREAM_SECRET`, else one derived from
+ * `SECRETS_KEY` (which every API and worker process shares already).
+ * @throws Error when neither is set
+ */
+function channelSecret(): string {
+  const { relayStreamSecret, secretsKey } = config();
+  if (relayStreamSecret) return relayStreamSecret;
+  if (!secretsKey) throw new Error('relay tokens: RELAY_STREAM_SECRET or SECRETS_KEY is required');
+  return crypto.createHmac('sha256', secretsKey).update('svc relay stream').digest('hex');
+}
+
+/**
+ * The `Svc-Relay-Signature` header of a token stream request: `t=<ms since the epoch>,v1=<hex
+ * HMAC-SHA256 of "<t>.POST <path>" under the channel's shared secret>`.
+ * @param path the request's path, `/calls/{call id}/tokens`
+ */
+export function relaySignature(path: string, nowMs = Date.now()): string {
+  const mac = crypto.createHmac('sha256', channelSecret()).update(`${nowMs}.POST ${path}`).digest('hex');
+  return `t=${nowMs},v1=${mac}`;
+}
+
+/** True when `header` is a valid signature of `path` made within `SIGNATURE_TOLERANCE_MS`. */
+function signatureValid(header: string | undefined, path: string): boolean {
+  const m = /^t=(\d{1,15}),v1=([0-9a-f]{64})$/.exec(header ?? '');
+  if (!m || Math.abs(Date.now() - Number(m[1])) > SIGNATURE_TOLERANCE_MS) return false;
+  const expected = Buffer.from(relaySignature(path, Number(m[1])));
+  const given = Buffer.from(header!);
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+/** The listener's certificate and key (`RELAY_STREAM_TLS_CERT`, `RELAY_STREAM_TLS_KEY`), or null: plain HTTP. */
+function tlsFiles(): { cert: Buffer; key: Buffer } | null {
+  const { relayStreamTlsCert, relayStreamTlsKey } = config();
+  if (!relayStreamTlsCert || !relayStreamTlsKey) return null;
+  return { cert: fs.readFileSync(relayStreamTlsCert), key: fs.readFileSync(relayStreamTlsKey) };
+}
+
+/**
+ * Starts the token listener (lazily, on the first registration) on `RELAY_STREAM_HOST`: HTTPS when
+ * `RELAY_STREAM_TLS_CERT` and `RELAY_STREAM_TLS_KEY` are set, else plain HTTP on a loopback host only.
+ * @returns the server; `close()` stops it and forgets every session. `register` rejects when the host is
+ *   not loopback and no certificate is set (the session then speaks answers whole).
  */
 export function relayTokenServer(): RelayTokenServer {
   const sessions = new Map<string, { sink: TokenSink; secret: string }>();
   let listening: Promise<string> | undefined;
-  const server = http.createServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     const m = /^\/calls\/(call_[0-9a-z]{26})\/tokens$/.exec(req.url ?? '');
     const session = m ? sessions.get(m[1]) : undefined;
     if (req.method !== 'POST' || !session) return void res.writeHead(404).end();
     const given = Buffer.from(String(req.headers.authorization ?? ''));
     const expected = Buffer.from(`Bearer ${session.secret}`);
     if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected))
+      return void res.writeHead(401).end();
+    if (!signatureValid(req.headers['svc-relay-signature'] as string | undefined, req.url!))
       return void res.writeHead(401).end();
     req.socket.setNoDelay(true);
     let buffered = '';
@@ -86,15 +138,23 @@ export function relayTokenServer(): RelayTokenServer {
       res.writeHead(204).end();
     });
     req.on('error', () => undefined);
-  });
+  };
+  const files = tlsFiles();
+  const server = files ? https.createServer(files, handler) : http.createServer(handler);
   server.on('error', (err) => logger.warn('relay tokens: server error', { error: err.message }));
   const base = () =>
     (listening ??= new Promise<string>((resolve, reject) => {
       const host = config().relayStreamHost;
+      if (!files && !isLoopbackHost(host))
+        return reject(
+          new Error(
+            `relay tokens: RELAY_STREAM_HOST ${host} is not loopback; set RELAY_STREAM_TLS_CERT and RELAY_STREAM_TLS_KEY`,
+          ),
+        );
       server.once('error', reject);
       server.listen(0, host, () => {
         const { port } = server.address() as AddressInfo;
-        resolve(`http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+        resolve(`${files ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`);
       });
       server.unref();
     }));
@@ -135,10 +195,28 @@ export async function openTokenStream(callId: string): Promise<TokenStream | nul
   const secret = openSecret(session?.stream_token);
   if (!session?.stream_url || !secret) return null;
   let failed = false;
-  const req = http.request(session.stream_url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/x-ndjson' },
-  });
+  const url = new URL(session.stream_url);
+  const { relayStreamTlsCert } = config();
+  let req: http.ClientRequest;
+  try {
+    const headers = {
+      authorization: `Bearer ${secret}`,
+      'svc-relay-signature': relaySignature(url.pathname),
+      'content-type': 'application/x-ndjson',
+    };
+    req =
+      url.protocol === 'https:'
+        ? https.request(url, {
+            method: 'POST',
+            headers,
+            // Node's roots, and the listener's own certificate when it is self-signed (RELAY_STREAM_TLS_CERT).
+            ca: relayStreamTlsCert ? [...tls.rootCertificates, fs.readFileSync(relayStreamTlsCert, 'utf8')] : undefined,
+          })
+        : http.request(url, { method: 'POST', headers });
+  } catch (err) {
+    logger.info('relay tokens: channel not opened', { call_id: callId, error: (err as Error).message });
+    return null;
+  }
   const done = new Promise<void>((resolve) => {
     req.on('response', (res) => {
       res.resume();

@@ -73,27 +73,42 @@ const freshId = () => `com.inst${Date.now().toString(36)}${counter++}.crm`;
 const sign = (bundle: Buffer, key: crypto.KeyObject) =>
   crypto.sign(null, crypto.createHash('sha256').update(bundle).digest(), key).toString('base64');
 
-/** A publishing organization with a registered test-mode key. */
+/**
+ * A publishing organization with the same public key registered in both modes: its test-mode versions
+ * install in other organizations' test mode once it owns the id (a live publication claims it, issue 33).
+ */
 async function newPublisher() {
   const org = await createOrg(`Publisher ${Math.random().toString(36).slice(2, 8)}`);
   const key = (await createKey({ orgId: org.id, mode: 'test', kind: 'secret' })).key;
+  const liveKey = (await createKey({ orgId: org.id, mode: 'live', kind: 'secret' })).key;
   const pair = crypto.generateKeyPairSync('ed25519');
-  const res = await request('POST', '/v1/publisher_keys', {
-    key,
-    body: { public_key: pair.publicKey.export({ format: 'pem', type: 'spki' }) as string },
-  });
+  const publicKey = pair.publicKey.export({ format: 'pem', type: 'spki' }) as string;
+  const res = await request('POST', '/v1/publisher_keys', { key, body: { public_key: publicKey } });
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
-  return { key, privateKey: pair.privateKey, pkeyId: res.body.id as string };
+  const live = await request('POST', '/v1/publisher_keys', { key: liveKey, body: { public_key: publicKey } });
+  expect(live.status, JSON.stringify(live.body)).to.equal(200);
+  return { key, liveKey, privateKey: pair.privateKey, pkeyId: res.body.id as string, claimed: new Set<string>() };
 }
 type Publisher = Awaited<ReturnType<typeof newPublisher>>;
 
-/** Publishes `manifest` (id and version inside) as a signed gzip'd bundle; answers the response. */
+/**
+ * Publishes `manifest` (id and version inside) as a signed gzip'd bundle in test mode; answers the
+ * response. The first publication of an id is made in live mode first, which claims the id (its answer
+ * is the one returned when it is refused).
+ */
 async function publish(p: Publisher, manifest: Record<string, unknown>) {
   const bundle = zlib.gzipSync(await makeTar([['connector.json', JSON.stringify(manifest)]]));
-  return request('POST', `/v1/connectors/${String(manifest.id)}/versions`, {
-    key: p.key,
-    body: { bundle: bundle.toString('base64'), signature: sign(bundle, p.privateKey) },
-  });
+  const send = (key: string) =>
+    request('POST', `/v1/connectors/${String(manifest.id)}/versions`, {
+      key,
+      body: { bundle: bundle.toString('base64'), signature: sign(bundle, p.privateKey) },
+    });
+  if (!p.claimed.has(String(manifest.id))) {
+    const claim = await send(p.liveKey);
+    if (claim.status !== 200) return claim; // a refused bundle is refused alike in both modes
+    p.claimed.add(String(manifest.id));
+  }
+  return send(p.key);
 }
 
 async function publishOk(p: Publisher, manifest: Record<string, unknown>) {
@@ -300,7 +315,14 @@ describe('connector installations', function () {
       'version',
     );
     // Published in test mode only: a live key finds nothing.
-    await refuse(t.liveKey, { connector_id: connectorId, config: {} }, 404, 'resource_missing', 'connector_id');
+    // 1.1.0 is published in test mode only (the live publication that claimed the id was 1.0.0).
+    await refuse(
+      t.liveKey,
+      { connector_id: connectorId, version: '1.1.0', config: {} },
+      404,
+      'resource_missing',
+      'version',
+    );
     const unknown = await request('GET', '/v1/connector_installations/cinst_00000000000000000000000000', {
       key: t.testKey,
     });

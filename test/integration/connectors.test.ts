@@ -682,21 +682,48 @@ describe('connectors', function () {
       expect((await publish(a.testKey, good, ok, sign(ok, aKeys.privateKey))).status).to.equal(200);
     });
 
-    it('gives an id to the first organization that publishes it: another gets 403 connector_owned_elsewhere, in either mode', async () => {
+    it('gives an id to the first organization that publishes it live: another gets 403 connector_owned_elsewhere, in either mode', async () => {
+      await registerKey(a.liveKey, pem(aKeys.publicKey));
+      await registerKey(b.liveKey, pem(bKeys.publicKey));
       const id = freshId();
       const mine = await bundleOf(id);
-      expect((await publish(a.testKey, id, mine, sign(mine, aKeys.privateKey))).status).to.equal(200);
+      expect((await publish(a.liveKey, id, mine, sign(mine, aKeys.privateKey))).status).to.equal(200);
       const theirs = await bundleOf(id, '2.0.0');
       const res = await publish(b.testKey, id, theirs, sign(theirs, bKeys.privateKey));
       expect(res.status).to.equal(403);
       expect(res.body.error).to.include({ type: 'permission_error', code: 'connector_owned_elsewhere', param: 'id' });
-      await registerKey(b.liveKey, pem(bKeys.publicKey));
       const live = await publish(b.liveKey, id, theirs, sign(theirs, bKeys.privateKey));
       expect(live.status).to.equal(403);
       expect(live.body.error.code).to.equal('connector_owned_elsewhere');
       expect((await request('GET', `/v1/connectors/${id}`, { key: b.testKey })).status).to.equal(404);
+      expect((await request('GET', `/v1/connectors/${id}/versions/1.0.0`, { key: a.liveKey })).body.sha256).to.equal(
+        sha256(mine).toString('hex'),
+      );
+    });
+
+    it('claims nothing with a test-mode publication: private to its organization, the id still free for a live owner', async () => {
+      const id = freshId('squat');
+      const squat = await bundleOf(id);
+      expect((await publish(b.testKey, id, squat, sign(squat, bKeys.privateKey))).status).to.equal(200);
+      // Another organization publishes the same id and version in test mode: its own, no version_exists.
+      const mine = await bundleOf(id, '1.0.0', [['index.js', 'module.exports = { mine: true };\n']]);
+      const test = await publish(a.testKey, id, mine, sign(mine, aKeys.privateKey));
+      expect(test.status, JSON.stringify(test.body)).to.equal(200);
       expect((await request('GET', `/v1/connectors/${id}/versions/1.0.0`, { key: a.testKey })).body.sha256).to.equal(
         sha256(mine).toString('hex'),
+      );
+      expect((await request('GET', `/v1/connectors/${id}/versions/1.0.0`, { key: b.testKey })).body.sha256).to.equal(
+        sha256(squat).toString('hex'),
+      );
+      // The real owner claims it live; the test-mode publisher is refused from then on, in both modes.
+      const live = await publish(a.liveKey, id, mine, sign(mine, aKeys.privateKey));
+      expect(live.status, JSON.stringify(live.body)).to.equal(200);
+      const next = await bundleOf(id, '1.1.0');
+      expect((await publish(b.testKey, id, next, sign(next, bKeys.privateKey))).body.error.code).to.equal(
+        'connector_owned_elsewhere',
+      );
+      expect((await publish(b.liveKey, id, next, sign(next, bKeys.privateKey))).body.error.code).to.equal(
+        'connector_owned_elsewhere',
       );
     });
 
@@ -705,16 +732,16 @@ describe('connectors', function () {
         const id = freshId('race');
         const bundle = await bundleOf(id);
         const results = await Promise.all([
-          publish(a.testKey, id, bundle, sign(bundle, aKeys.privateKey)),
-          publish(b.testKey, id, bundle, sign(bundle, bKeys.privateKey)),
+          publish(a.liveKey, id, bundle, sign(bundle, aKeys.privateKey)),
+          publish(b.liveKey, id, bundle, sign(bundle, bKeys.privateKey)),
         ]);
         expect(results.map((r) => r.status).sort(), JSON.stringify(results.map((r) => r.body))).to.deep.equal([
           200, 403,
         ]);
         const winner = results[0].status === 200 ? a : b;
         const loser = winner === a ? b : a;
-        expect((await request('GET', `/v1/connectors/${id}`, { key: winner.testKey })).status).to.equal(200);
-        expect((await request('GET', `/v1/connectors/${id}`, { key: loser.testKey })).status).to.equal(404);
+        expect((await request('GET', `/v1/connectors/${id}`, { key: winner.liveKey })).status).to.equal(200);
+        expect((await request('GET', `/v1/connectors/${id}`, { key: loser.liveKey })).status).to.equal(404);
       }
     });
 
