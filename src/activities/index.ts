@@ -28,3 +28,4 @@ export {
 } from './bulk-calls';
 export { attendRoom } from './voice-room';
 export { requestCallSlot, releaseCallSlot, endedCalls } from './call-slots';
+export { requestAnalysis, storeAnalysis } from './analysis';

@@ -24,6 +24,8 @@ import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 import { callingWindow, metadata } from './validation';
+import { AnalysisPlanObject } from '../models/analyses';
+import { checkAnalysisPlan } from '../services/analysis';
 
 export const createAgentSchema = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
@@ -53,17 +55,21 @@ export const createAgentSchema = z.strictObject({
     .describe(
       "When the agent's scheduled calls and promised callbacks may ring (local time of the callee); a time outside it moves to its next opening.",
     ),
+  analysis: AnalysisPlanObject.optional().describe(
+    "What to learn from each call once it has ended (issue 30): `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event.",
+  ),
   metadata: metadata.optional(),
   /** Answer the test-mode messaging number and numbers connected without `agent_id` (the latest marked wins). */
   default: z.boolean().optional(),
 });
 
-/** `POST /v1/agents/{id}`: the create fields, all optional; `first_message`, `model`, `transfer_to` null to clear. */
+/** `POST /v1/agents/{id}`: the create fields, all optional; `first_message`, `model`, `transfer_to`, `calling_window`, `analysis` null to clear. */
 export const updateAgentSchema = createAgentSchema.partial().extend({
   first_message: createAgentSchema.shape.first_message.unwrap().nullable().optional(),
   model: createAgentSchema.shape.model.unwrap().nullable().optional(),
   transfer_to: createAgentSchema.shape.transfer_to.unwrap().nullable().optional(),
   calling_window: callingWindow.nullable().optional(),
+  analysis: AnalysisPlanObject.nullable().optional(),
 });
 
 const AGENT_EXAMPLE = {
@@ -76,7 +82,8 @@ const AGENT_EXAMPLE = {
 const tag = 'Agents';
 
 /**
- * `POST /v1/agents` → the agent object. 400 naming the param on bad input; `tool_ids[i]` when that one is
+ * `POST /v1/agents` → the agent object. 400 naming the param on bad input (`analysis.structured_data.schema…`
+ * for a plan whose schema is not a JSON Schema of an object, src/services/analysis.ts `checkAnalysisPlan`); `tool_ids[i]` when that one is
  * not a live tool of the organization in this mode (src/services/tools.ts `checkAgentToolIds`), and
  * `connector_installation_ids[i]` likewise (src/services/connector-installations.ts `checkAgentInstallationIds`).
  */
@@ -91,6 +98,7 @@ const createAgent = operation({
   example: AGENT_EXAMPLE,
   response: AgentObject,
   handler: async (req, res, { body }) => {
+    if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
     const toolIds = await checkAgentToolIds(req.auth!, body.tool_ids ?? []);
     const installationIds = await checkAgentInstallationIds(req.auth!, body.connector_installation_ids ?? []);
     await idempotent(req, res, 'agt', async (id) => {
@@ -106,6 +114,7 @@ const createAgent = operation({
         tool_ids: toolIds,
         connector_installation_ids: installationIds,
         calling_window_json: body.calling_window ? JSON.stringify(body.calling_window) : null,
+        analysis_json: body.analysis ? JSON.stringify(body.analysis) : null,
         metadata_json: JSON.stringify(body.metadata ?? {}),
         default_ms: body.default ? idTime(id) : null,
         created: Math.floor(idTime(id) / 1000),
@@ -160,7 +169,7 @@ const retrieveAgent = operation({
 /**
  * `POST /v1/agents/{id}` (`agents:write`, Idempotency-Key) body: any create field → the agent. Same
  * validation as creation; `tool_ids` and `connector_installation_ids` replace their lists (`[]` empties
- * one); `first_message`, `model`, `transfer_to`, `calling_window` may be null to clear them; `metadata` merges into the
+ * one); `first_message`, `model`, `transfer_to`, `calling_window`, `analysis` may be null to clear them; `metadata` merges into the
  * stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
  * or deleted agent.
  */
@@ -171,7 +180,7 @@ const updateAgent = operation({
   tag,
   summary: 'Update an agent',
   description:
-    'Only the fields given change; `first_message`, `model`, `transfer_to` and `calling_window` take null to clear.',
+    'Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window` and `analysis` take null to clear.',
   scope: 'agents:write',
   body: updateAgentSchema,
   example: { instructions: 'You answer calls for Acme Dental. Be brief.' },
@@ -179,6 +188,7 @@ const updateAgent = operation({
   handler: async (req, res, { body }) => {
     const id = String(req.params.id);
     if (!(await findLiveAgent(req.auth!, id))) throw notFound('agent', id, 'id');
+    if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
     const toolIds = body.tool_ids !== undefined ? await checkAgentToolIds(req.auth!, body.tool_ids) : undefined;
     const installationIds =
       body.connector_installation_ids !== undefined
@@ -193,6 +203,7 @@ const updateAgent = operation({
       }
       if (body.calling_window !== undefined)
         set.calling_window_json = body.calling_window ? JSON.stringify(body.calling_window) : null;
+      if (body.analysis !== undefined) set.analysis_json = body.analysis ? JSON.stringify(body.analysis) : null;
       // The latest agent marked default wins; unmarking leaves the organization's first agent as default.
       if (body.default !== undefined) set.default_ms = body.default ? Date.now() : null;
       const render = async (doc: NonNullable<Awaited<ReturnType<typeof findLiveAgent>>>) =>

@@ -42,12 +42,7 @@ import {
 import { Form, formFields } from '../models/forms';
 import { insertIfAbsent, type WithId } from '../models/store';
 import { listOf } from '../models/wire';
-import {
-  DAY_NAMES,
-  secondsOfDay,
-  startBulkCallWorkflow,
-  type CampaignSchedule,
-} from '../services/bulk-calls';
+import { DAY_NAMES, secondsOfDay, startBulkCallWorkflow, type CampaignSchedule } from '../services/bulk-calls';
 import { MAX_DURATION } from '../services/calls';
 import {
   BULK_CALL_ENDED,

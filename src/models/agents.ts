@@ -10,6 +10,7 @@ import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
 import { schemaOptions as base, type WithId } from './store';
 import { apiObject, callingWindowObject, metadataObject, unix } from './wire';
+import { AnalysisPlanObject } from './analyses';
 
 const agentSchema = new Schema(
   {
@@ -28,6 +29,8 @@ const agentSchema = new Schema(
     /** Its calling window (issue 29: scheduled calls and promised callbacks ring only then), JSON; null: none. */
     calling_window_json: { type: String, default: null },
     metadata_json: { type: String, default: '{}' },
+    /** Its analysis plan (issue 30: src/shared/analysis.ts `AnalysisPlan`), JSON; null: calls are not analysed. */
+    analysis_json: { type: String, default: null },
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
     created: { type: Number, required: true },
@@ -109,6 +112,9 @@ export const AgentObject = apiObject(
       .describe(
         "When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00).",
       ),
+    analysis: AnalysisPlanObject.nullable().describe(
+      "What to learn from each of the agent's calls once it has ended (issue 30); null: nothing. A call's own `analysis` replaces it.",
+    ),
     metadata: metadataObject,
     default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
     created: unix,
@@ -129,6 +135,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     tool_ids: [...(doc.tool_ids ?? [])],
     connector_installation_ids: [...(doc.connector_installation_ids ?? [])],
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
+    analysis: doc.analysis_json ? JSON.parse(doc.analysis_json) : null,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     ...(defaultId !== undefined ? { default: doc._id === defaultId } : {}),
     created: doc.created,

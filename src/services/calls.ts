@@ -26,6 +26,7 @@ import {
 import { idTime } from '../shared/ids';
 import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
 import type { FormDefinition } from '../shared/forms';
+import type { AnalysisPlan } from '../shared/analysis';
 import { callSystemPrompt, type AssistantAgent, type ChatMessage } from '../shared/assistant';
 import { addLogContext } from '../logger';
 import { searchAttributeKeys } from '../platform/temporal';
@@ -65,11 +66,14 @@ export interface CallRequest {
   callback_of?: string;
   /** The request's `calling_window`, shown on the call. */
   calling_window?: CallingWindow;
+  /** The request's analysis plan (issue 30), already checked; absent: the agent's; null: none for this call. */
+  analysis?: AnalysisPlan | null;
 }
 
 /**
  * Builds the `callWorkflow` input: the agent's snapshot (a running call never sees later edits), the
- * request with its defaults, `created` from the call id's time.
+ * request with its defaults, `created` from the call id's time, the analysis plan (the request's, else the
+ * agent's `analysis_json`).
  * @param callId `call_…`, chosen by the starter (from the idempotency record, or deterministically)
  */
 export function newCallInput(
@@ -86,6 +90,12 @@ export function newCallInput(
         ring_seconds: request.simulation?.ring_seconds ?? 0,
         pause_seconds: request.simulation?.pause_seconds ?? 0,
       };
+  const analysis =
+    request.analysis !== undefined
+      ? request.analysis
+      : agent.analysis_json
+        ? (JSON.parse(agent.analysis_json) as AnalysisPlan)
+        : null;
   return {
     callId,
     orgId: tenant.orgId,
@@ -118,6 +128,7 @@ export function newCallInput(
     ...(request.scheduled_at !== undefined ? { scheduled_at: request.scheduled_at } : {}),
     ...(request.callback_of ? { callback_of: request.callback_of } : {}),
     ...(request.calling_window ? { calling_window: request.calling_window } : {}),
+    ...(analysis ? { analysis } : {}),
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { FormDefinition, FormValues } from './forms';
+import type { AnalysisPlan } from './analysis';
 
 /** Terminal call statuses (DESIGN.md section 6). */
 export const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'] as const;
@@ -158,6 +159,11 @@ export interface CallWorkflowInput {
   callback_of?: string;
   /** The `calling_window` the request gave (shown on the call; `scheduled_at` already honours it). */
   calling_window?: CallingWindow;
+  /**
+   * The analysis plan (issue 30): the request's `analysis`, else the agent's. Not read by `callWorkflow`:
+   * stored on the call, whose end starts `callAnalysisWorkflow` (src/activities/calls.ts). Absent: none.
+   */
+  analysis?: AnalysisPlan;
 }
 
 /** A calling window as a call or an agent takes it (issue 29): local `HH:MM` times, days, an optional zone. */

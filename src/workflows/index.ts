@@ -5,3 +5,4 @@ export { webhookDeliveryWorkflow } from './webhooks';
 export { conversationWorkflow } from './conversations';
 export { bulkCallWorkflow } from './bulk-calls';
 export { callSlotsWorkflow } from './call-slots';
+export { callAnalysisWorkflow } from './analysis';
