@@ -63,7 +63,7 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
     });
   }
   if (input.events.some((e) => e.type === 'call.ended'))
-    await startEndedCallAnalysis(Context.current().client, input.callId, Context.current().info.taskQueue);
+    await startEndedCallAnalysis(Context.current().client, input.callId, input.atMs, Context.current().info.taskQueue);
 }
 
 /** Stores transcript turns; a turn already stored (same call and `seq`) is left as it is. */

@@ -127,10 +127,17 @@ export async function startAnalysis(
 
 /**
  * The analysis that follows a call's end (src/activities/calls.ts `transitionCall`, after `call.ended`):
- * started when the call has a plan and at least one caller turn, under an id derived from the call's end,
- * so the activity's retries start it once. Answers whether one was started.
+ * started when the call has a plan and at least one caller turn, under an id derived from the call and
+ * the end's transition time `endedAtMs` (fixed in the call's history), so the activity's retries start it
+ * once. The id's time is a millisecond after the transition's, so the analysis and its `call.analyzed`
+ * sort after `call.ended`. Answers whether one was started.
  */
-export async function startEndedCallAnalysis(temporal: Client, callId: string, taskQueue: string): Promise<boolean> {
+export async function startEndedCallAnalysis(
+  temporal: Client,
+  callId: string,
+  endedAtMs: number,
+  taskQueue: string,
+): Promise<boolean> {
   const call = await Call.findById(callId).lean();
   if (!call?.analysis_plan_json || call.ended_ms == null) return false;
   if (!(await CallTurn.exists({ call_id: callId, role: 'caller' }))) return false;
@@ -138,7 +145,7 @@ export async function startEndedCallAnalysis(temporal: Client, callId: string, t
   await startAnalysis(
     temporal,
     {
-      analysisId: derivedId('ana', call.ended_ms, `${callId}:ended`),
+      analysisId: derivedId('ana', endedAtMs + 1, `${callId}:ended`),
       subject: { kind: 'call', id: callId },
       orgId: call.org_id,
       livemode: call.livemode,
