@@ -19,6 +19,7 @@ import { Context } from '@temporalio/activity';
 import { emitEvent } from '../services/events';
 import { callTransitions } from '../platform/metrics';
 import { callUsage, endedCallUsage, recordUsage } from '../services/usage';
+import { startEndedCallAnalysis } from '../services/analysis';
 
 /** Makes sure the call's document exists (the API normally wrote it already). */
 export async function ensureCallRecord(input: CallWorkflowInput): Promise<void> {
@@ -38,7 +39,9 @@ export interface TransitionCallInput {
 /**
  * Applies a status transition to the call document, then emits its events with `data.object` = the
  * call as it now is (so every call event carries the call's `metadata`). A patch value `STAMP_NOW`
- * (`dialed_ms`) becomes this activity's clock. Throws if the call is missing.
+ * (`dialed_ms`) becomes this activity's clock. After `call.ended`, starts the call's analysis when it has
+ * a plan and a caller turn (issue 30; src/services/analysis.ts `startEndedCallAnalysis`: its own workflow,
+ * so the end is never delayed by it). Throws if the call is missing.
  */
 export async function transitionCall(input: TransitionCallInput): Promise<void> {
   // The call's usage row comes with its end, before the call shows as ended (src/services/usage.ts).
@@ -59,6 +62,8 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
       object,
     });
   }
+  if (input.events.some((e) => e.type === 'call.ended'))
+    await startEndedCallAnalysis(Context.current().client, input.callId, input.atMs, Context.current().info.taskQueue);
 }
 
 /** Stores transcript turns; a turn already stored (same call and `seq`) is left as it is. */

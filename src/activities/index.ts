@@ -30,3 +30,4 @@ export { attendRoom } from './voice-room';
 export { requestCallSlot, releaseCallSlot, endedCalls } from './call-slots';
 export { scheduleCallback } from './callbacks';
 export { storeRecording, deleteProviderRecording, emitRecordingReady, expireRecordings } from './recordings';
+export { requestAnalysis, storeAnalysis } from './analysis';

@@ -25,6 +25,8 @@ import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 import { callingWindow, metadata } from './validation';
+import { AnalysisPlanObject } from '../models/analyses';
+import { checkAnalysisPlan } from '../services/analysis';
 
 /** Longest `voicemail.message` (characters): about a minute of speech. */
 export const VOICEMAIL_MESSAGE_MAX = 1000;
@@ -97,6 +99,9 @@ export const createAgentSchema = z.strictObject({
       "When the agent's scheduled calls and promised callbacks may ring (local time of the callee); a time outside it moves to its next opening.",
     ),
   voicemail: voicemailSchema.optional(),
+  analysis: AnalysisPlanObject.optional().describe(
+    "What to learn from each call once it has ended (issue 30): `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event.",
+  ),
   metadata: metadata.optional(),
   recording: recordingSettingsObject
     .optional()
@@ -105,7 +110,7 @@ export const createAgentSchema = z.strictObject({
   default: z.boolean().optional(),
 });
 
-/** `POST /v1/agents/{id}`: the create fields, all optional; `first_message`, `model`, `transfer_to`, `voicemail` null to clear. */
+/** `POST /v1/agents/{id}`: the create fields, all optional; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis` null to clear. */
 export const updateAgentSchema = createAgentSchema.partial().extend({
   first_message: createAgentSchema.shape.first_message.unwrap().nullable().optional(),
   model: createAgentSchema.shape.model.unwrap().nullable().optional(),
@@ -113,6 +118,7 @@ export const updateAgentSchema = createAgentSchema.partial().extend({
   calling_window: callingWindow.nullable().optional(),
   voicemail: voicemailSchema.nullable().optional(),
   recording: recordingSettingsObject.nullable().optional(),
+  analysis: AnalysisPlanObject.nullable().optional(),
 });
 
 const AGENT_EXAMPLE = {
@@ -143,7 +149,8 @@ function checkEnabledTools(names: string[]): string[] {
 
 /**
  * `POST /v1/agents` → the agent object. 400 naming the param on bad input; `enabled_tools[i]` when that one
- * is not an optional built-in tool (or is listed twice); `tool_ids[i]` when that one is
+ * is not an optional built-in tool (or is listed twice); `analysis.structured_data.schema…` for a plan whose
+ * schema is not a JSON Schema of an object (src/services/analysis.ts `checkAnalysisPlan`); `tool_ids[i]` when that one is
  * not a live tool of the organization in this mode (src/services/tools.ts `checkAgentToolIds`), and
  * `connector_installation_ids[i]` likewise (src/services/connector-installations.ts `checkAgentInstallationIds`).
  */
@@ -159,6 +166,7 @@ const createAgent = operation({
   response: AgentObject,
   handler: async (req, res, { body }) => {
     const enabledTools = checkEnabledTools(body.enabled_tools ?? []);
+    if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
     const toolIds = await checkAgentToolIds(req.auth!, body.tool_ids ?? []);
     const installationIds = await checkAgentInstallationIds(req.auth!, body.connector_installation_ids ?? []);
     await idempotent(req, res, 'agt', async (id) => {
@@ -176,6 +184,7 @@ const createAgent = operation({
         enabled_tools: enabledTools,
         calling_window_json: body.calling_window ? JSON.stringify(body.calling_window) : null,
         voicemail_json: body.voicemail ? JSON.stringify(body.voicemail) : null,
+        analysis_json: body.analysis ? JSON.stringify(body.analysis) : null,
         metadata_json: JSON.stringify(body.metadata ?? {}),
         recording_json: body.recording ? JSON.stringify(body.recording) : null,
         default_ms: body.default ? idTime(id) : null,
@@ -231,7 +240,7 @@ const retrieveAgent = operation({
 /**
  * `POST /v1/agents/{id}` (`agents:write`, Idempotency-Key) body: any create field → the agent. Same
  * validation as creation; `tool_ids`, `connector_installation_ids` and `enabled_tools` replace their lists (`[]` empties
- * one); `voicemail` replaces the setting; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail` may be null to clear them; `metadata` merges into the
+ * one); `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis` may be null to clear them; `metadata` merges into the
  * stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
  * or deleted agent.
  */
@@ -242,7 +251,7 @@ const updateAgent = operation({
   tag,
   summary: 'Update an agent',
   description:
-    'Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window` and `voicemail` take null to clear.',
+    'Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording` and `analysis` take null to clear.',
   scope: 'agents:write',
   body: updateAgentSchema,
   example: { instructions: 'You answer calls for Acme Dental. Be brief.' },
@@ -251,6 +260,7 @@ const updateAgent = operation({
     const id = String(req.params.id);
     if (!(await findLiveAgent(req.auth!, id))) throw notFound('agent', id, 'id');
     const enabledTools = body.enabled_tools !== undefined ? checkEnabledTools(body.enabled_tools) : undefined;
+    if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
     const toolIds = body.tool_ids !== undefined ? await checkAgentToolIds(req.auth!, body.tool_ids) : undefined;
     const installationIds =
       body.connector_installation_ids !== undefined
@@ -268,6 +278,7 @@ const updateAgent = operation({
       if (body.calling_window !== undefined)
         set.calling_window_json = body.calling_window ? JSON.stringify(body.calling_window) : null;
       if (body.recording !== undefined) set.recording_json = body.recording ? JSON.stringify(body.recording) : null;
+      if (body.analysis !== undefined) set.analysis_json = body.analysis ? JSON.stringify(body.analysis) : null;
       // The latest agent marked default wins; unmarking leaves the organization's first agent as default.
       if (body.default !== undefined) set.default_ms = body.default ? Date.now() : null;
       const render = async (doc: NonNullable<Awaited<ReturnType<typeof findLiveAgent>>>) =>

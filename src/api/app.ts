@@ -31,6 +31,7 @@ import { openApiRouter } from './openapi';
 import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
 import { widgetAssetsRouter, widgetRouter } from './widget';
+import { analysesRouter } from './analyses';
 
 export interface AppDeps {
   /** Temporal client that starts, signals and updates workflows. */
@@ -83,6 +84,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/webhook-endpoints', webhookEndpointsRouter());
   v1.use('/usage', usageRouter());
   v1.use('/account', accountRouter());
+  v1.use(analysesRouter(deps.temporal)); // `/calls/{id}/analyze`, `/conversations/{id}/analyses`…
   app.use('/v1', v1);
 
   app.use(unknownRoute);

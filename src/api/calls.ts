@@ -48,6 +48,8 @@ import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 import { callingWindow, e164, metadata, queryFilters } from './validation';
 import { dialTime, parseScheduledAt } from '../services/call-schedule';
+import { AnalysisPlanObject } from '../models/analyses';
+import { checkAnalysisPlan } from '../services/analysis';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
 export const CONTEXT_LIMITS = { depth: 10, renderedBytes: 16_384 };
@@ -119,6 +121,9 @@ export const createCallSchema = z.strictObject({
     .describe(
       "Record this call (issue 30), instead of the agent's `recording`; `GET /v1/calls/{id}/recording` once ready.",
     ),
+  analysis: AnalysisPlanObject.nullable()
+    .optional()
+    .describe("This call's analysis plan (issue 30), instead of the agent's; null: no analysis for this call."),
 });
 
 export const transferSchema = z.strictObject({
@@ -129,7 +134,9 @@ const tag = 'Calls';
 
 /**
  * `POST /v1/calls` body `{to, agent_id, from?, context?, metadata?, max_duration_seconds?, simulation?,
- * contact_id?, queue_timeout_seconds?, scheduled_at?, calling_window?, voicemail?}` → the call object with `status:
+ * contact_id?, queue_timeout_seconds?, scheduled_at?, calling_window?, voicemail?, recording?, analysis?}`
+ * (`analysis`: the call's plan instead of the agent's, null for none; its schema checked, 400 naming
+ * `analysis.structured_data.schema…`) → the call object with `status:
  * "queued"`, or `scheduled` when it is dialed later (issue 29: `scheduled_at`, unix seconds or ISO 8601
  * with an offset, a minute of skew to 30 days ahead, else 400 naming it; moved to the next opening of its
  * calling window, src/services/call-schedule.ts `dialTime`; a durable timer in its workflow dials it). The call's contact (whose name and records
@@ -161,6 +168,7 @@ const createCall = (temporal: Client) =>
     handler: async (req, res, { body }) => {
       const { livemode, orgId } = req.auth!;
       if (body.context) checkContext(body.context);
+      if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
       if (livemode && body.simulation)
         throw invalidParam(
           'simulation',

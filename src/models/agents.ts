@@ -12,6 +12,7 @@ import { VOICEMAIL_ACTIONS, type VoicemailSetting } from '../shared/calls';
 import { schemaOptions as base, type WithId } from './store';
 import { apiObject, callingWindowObject, metadataObject, recordingSettingsObject, unix } from './wire';
 import type { RecordingSettings } from '../shared/recordings';
+import { AnalysisPlanObject } from './analyses';
 
 const agentSchema = new Schema(
   {
@@ -36,6 +37,8 @@ const agentSchema = new Schema(
     metadata_json: { type: String, default: '{}' },
     /** Recording of its calls (issue 30), JSON `{enabled, notice?}`; null: not recorded. */
     recording_json: { type: String, default: null },
+    /** Its analysis plan (issue 30: src/shared/analysis.ts `AnalysisPlan`), JSON; null: calls are not analysed. */
+    analysis_json: { type: String, default: null },
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
     created: { type: Number, required: true },
@@ -149,6 +152,9 @@ export const AgentObject = apiObject(
         "When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00).",
       ),
     voicemail: VoicemailObject.nullable(),
+    analysis: AnalysisPlanObject.nullable().describe(
+      "What to learn from each of the agent's calls once it has ended (issue 30); null: nothing. A call's own `analysis` replaces it.",
+    ),
     metadata: metadataObject,
     recording: recordingSettingsObject.nullable().describe('Whether its calls are recorded; null: not recorded.'),
     default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
@@ -172,6 +178,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     enabled_tools: [...(doc.enabled_tools ?? [])],
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
     voicemail: agentVoicemail(doc),
+    analysis: doc.analysis_json ? JSON.parse(doc.analysis_json) : null,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     recording: agentRecording(doc),
     ...(defaultId !== undefined ? { default: doc._id === defaultId } : {}),

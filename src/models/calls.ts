@@ -25,6 +25,7 @@ import {
   recordingSettingsObject,
   unix,
 } from './wire';
+import { AnalysisObject } from './analyses';
 
 const callSchema = new Schema(
   {
@@ -77,6 +78,14 @@ const callSchema = new Schema(
     ended_ms: { type: Number, default: null },
     /** Set when the reconciler recorded the end of a call whose run closed without doing so (ms). */
     reconciled_ms: { type: Number, default: null },
+    /** The analysis plan (issue 30), JSON, fixed at creation (the request's `analysis`, else the agent's); null: none. */
+    analysis_plan_json: { type: String, default: null },
+    /**
+     * The call's current analysis (the newest, `ana_…` ids sort by time), rendered, JSON; null until one is
+     * stored. Written by the analysis's `storeAnalysis` activity (src/services/analysis.ts), its own fields only.
+     */
+    analysis_json: { type: String, default: null },
+    analysis_id: { type: String, default: null },
   },
   base,
 );
@@ -212,6 +221,9 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     calling_window_json: input.calling_window ? JSON.stringify(input.calling_window) : null,
     callback_of: input.callback_of ?? null,
     recording_json: input.recording ? JSON.stringify(input.recording) : null,
+    analysis_plan_json: input.analysis ? JSON.stringify(input.analysis) : null,
+    analysis_json: null,
+    analysis_id: null,
     dialed_ms: null,
     answered_ms: null,
     ended_ms: null,
@@ -278,6 +290,9 @@ export const CallObject = apiObject(
       .describe(
         "Whether the call is recorded (its own `recording`, else its agent's, at creation); null: not recorded.",
       ),
+    analysis: AnalysisObject.nullable().describe(
+      "The call's current analysis (issue 30: the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored.",
+    ),
   }),
 );
 export type CallObject = z.output<typeof CallObject>;
@@ -319,6 +334,7 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
     callback_of: doc.callback_of ?? null,
     recording: doc.recording_json ? JSON.parse(doc.recording_json) : null,
+    analysis: doc.analysis_json ? (JSON.parse(doc.analysis_json) as AnalysisObject) : null,
   };
 }
 

@@ -16,6 +16,8 @@
  *   after the request was made, whatever its outcome.
  * - `msg:<message id>`: one message sent or received (WhatsApp/SMS conversations).
  * - `ks:<key>`: one knowledge search; the searcher chooses a key that a retry repeats.
+ * - `ana:<analysis id>:<request>`: one model request of an analysis (issue 30; src/services/analysis.ts),
+ *   `request` 1 or 2 (the retry with the validation errors): a retried activity meters it once.
  *
  * Every row carries `org_id`, `livemode`, `kind`, `occurred_ms` (when the work happened: the day it is
  * counted on) and the measures of its kind; the measures of other kinds are absent.
@@ -27,7 +29,14 @@ import { apiObject, unix } from './wire';
 import { TERMINAL_STATUSES } from '../shared/calls';
 
 /** What a usage row meters. */
-export const USAGE_KINDS = ['call', 'llm_request', 'webhook_attempt', 'message', 'knowledge_search'] as const;
+export const USAGE_KINDS = [
+  'call',
+  'llm_request',
+  'webhook_attempt',
+  'message',
+  'knowledge_search',
+  'analysis',
+] as const;
 export type UsageKind = (typeof USAGE_KINDS)[number];
 
 export const MESSAGE_CHANNELS = ['sms', 'whatsapp', 'web'] as const;
@@ -57,7 +66,7 @@ const usageSchema = new Schema(
     /** `ceil(talk_seconds / 60)`: minutes rounded up per call, as telephony is billed. */
     billable_minutes: { type: Number },
 
-    // kind `llm_request`
+    // kind `llm_request` and `analysis`
     model: { type: String },
     /** The provider's `usage.prompt_tokens` / `usage.completion_tokens` (0 when it sent none). */
     prompt_tokens: { type: Number },
@@ -95,7 +104,8 @@ export type UsageRow =
   | (RowBase & { kind: 'llm_request'; model: string; prompt_tokens: number; completion_tokens: number })
   | (RowBase & { kind: 'webhook_attempt'; succeeded: 0 | 1 })
   | (RowBase & { kind: 'message'; channel: MessageChannel; direction: 'inbound' | 'outbound'; template: 0 | 1 })
-  | (RowBase & { kind: 'knowledge_search' });
+  | (RowBase & { kind: 'knowledge_search' })
+  | (RowBase & { kind: 'analysis'; model: string; prompt_tokens: number; completion_tokens: number });
 
 const count = z.number().int();
 /** The measures of a period (the `totals` of the usage object, and each of its `daily` entries). */
@@ -115,6 +125,8 @@ const measures = {
   }),
   llm: z.object({ requests: count, prompt_tokens: count, completion_tokens: count }),
   knowledge: z.object({ searches: count }),
+  /** Model requests of call and conversation analyses (issue 30), apart from the conversations' own `llm`. */
+  analysis: z.object({ requests: count, prompt_tokens: count, completion_tokens: count }),
   webhooks: z.object({ attempts: count, succeeded: count }),
 };
 /** The measures of a period (the `totals` of the usage object, and each of its `daily` entries). */
@@ -155,6 +167,7 @@ export function emptyMeasures(): UsageMeasures {
     },
     llm: { requests: 0, prompt_tokens: 0, completion_tokens: 0 },
     knowledge: { searches: 0 },
+    analysis: { requests: 0, prompt_tokens: 0, completion_tokens: 0 },
     webhooks: { attempts: 0, succeeded: 0 },
   };
 }
@@ -206,6 +219,11 @@ export function addRow(m: UsageMeasures, row: Partial<UsageRecordDoc>): void {
     }
     case 'knowledge_search':
       m.knowledge.searches += 1;
+      break;
+    case 'analysis':
+      m.analysis.requests += 1;
+      m.analysis.prompt_tokens += n(row.prompt_tokens);
+      m.analysis.completion_tokens += n(row.completion_tokens);
       break;
   }
 }

@@ -30,6 +30,7 @@ import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
 import type { FormDefinition } from '../shared/forms';
 import { agentRecording } from '../models/agents';
 import type { RecordingSettings } from '../shared/recordings';
+import type { AnalysisPlan } from '../shared/analysis';
 import { callSystemPrompt, type AssistantAgent, type ChatMessage } from '../shared/assistant';
 import { addLogContext } from '../logger';
 import { searchAttributeKeys } from '../platform/temporal';
@@ -80,6 +81,8 @@ export interface CallRequest {
   voicemail?: VoicemailSetting;
   /** The request's `recording` (issue 30), overriding the agent's. */
   recording?: RecordingSettings;
+  /** The request's analysis plan (issue 30), already checked; absent: the agent's; null: none for this call. */
+  analysis?: AnalysisPlan | null;
 }
 
 /**
@@ -109,7 +112,8 @@ export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
  * Builds the `callWorkflow` input: the agent's snapshot (a running call never sees later edits; with
  * its `voicemail` setting), the request with its defaults (a simulated machine's greeting,
  * `DEFAULT_VOICEMAIL_GREETING`, for outcome `voicemail` without caller lines; the call's own
- * `voicemail`), `created` from the call id's time.
+ * `voicemail`; its `recording`, else the agent's), `created` from the call id's time, the analysis plan
+ * (the request's, else the agent's `analysis_json`).
  * @param callId `call_…`, chosen by the starter (from the idempotency record, or deterministically)
  */
 export function newCallInput(
@@ -128,6 +132,12 @@ export function newCallInput(
         ring_seconds: request.simulation?.ring_seconds ?? 0,
         pause_seconds: request.simulation?.pause_seconds ?? 0,
       };
+  const analysis =
+    request.analysis !== undefined
+      ? request.analysis
+      : agent.analysis_json
+        ? (JSON.parse(agent.analysis_json) as AnalysisPlan)
+        : null;
   return {
     callId,
     orgId: tenant.orgId,
@@ -151,6 +161,7 @@ export function newCallInput(
     ...(request.calling_window ? { calling_window: request.calling_window } : {}),
     ...(request.voicemail ? { voicemail: request.voicemail } : {}),
     ...recordingOf(request.recording ?? agentRecording(agent)),
+    ...(analysis ? { analysis } : {}),
   };
 }
 

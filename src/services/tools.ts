@@ -138,18 +138,18 @@ export function keywordPointer(schema: unknown, keyword: string, value?: unknown
   return null;
 }
 
-/** The 400 for the first of Ajv's meta-schema errors about `schema`. */
-function metaSchemaError(schema: Record<string, unknown>, errors: AjvError[]): ApiError {
+/** The 400 for the first of Ajv's meta-schema errors about `schema` (the request's `root` param). */
+function metaSchemaError(schema: Record<string, unknown>, errors: AjvError[], root: string): ApiError {
   // The most specific error first: Ajv lists an `anyOf`'s branches before the `anyOf` itself.
   const first = errors.find((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf') ?? errors[0];
-  const param = jsonPointerParam(schema, first.instancePath);
+  const param = jsonPointerParam(schema, first.instancePath, root);
   const allowed = (first.params as { allowedValues?: unknown[] }).allowedValues;
   const detail = allowed ? ` (${allowed.map((v) => JSON.stringify(v)).join(', ')})` : '';
   return invalidParam(param, `Invalid ${param}: ${first.message ?? 'is not valid JSON Schema'}${detail}.`);
 }
 
 /** The 400 for an error Ajv throws while compiling `schema` (strict mode, an unresolvable `$ref`, a bad `pattern`). */
-function compileError(schema: Record<string, unknown>, err: Error): ApiError {
+function compileError(schema: Record<string, unknown>, err: Error, root: string): ApiError {
   const missingRef = /can't resolve reference (\S+) from id/.exec(err.message)?.[1];
   const unknownKeyword = /unknown keyword: "([^"]+)"/.exec(err.message)?.[1];
   const badPattern = /^Invalid regular expression: \/(.*)\/[a-z]*:/.exec(err.message)?.[1];
@@ -161,32 +161,34 @@ function compileError(schema: Record<string, unknown>, err: Error): ApiError {
         : badPattern !== undefined
           ? keywordPointer(schema, 'pattern', badPattern)
           : null;
-  const param = pointer === null ? 'parameters' : jsonPointerParam(schema, pointer);
+  const param = pointer === null ? root : jsonPointerParam(schema, pointer, root);
   const message = err.message.replace(/^strict mode: /, '');
   return invalidParam(param, `Invalid ${param}: ${message}.`);
 }
 
 /**
- * Checks an http tool's `parameters` as a JSON Schema of the arguments object (see the header).
+ * Checks an http tool's `parameters` as a JSON Schema of the arguments object (see the header); also an
+ * analysis plan's `structured_data.schema` (src/services/analysis.ts), named by `root`.
+ * @param root the request parameter the schema is (errors name it or a place inside it)
  * @returns the schema, unchanged
- * @throws ApiError 400 `parameter_invalid` naming `parameters` or the bad place inside it
+ * @throws ApiError 400 `parameter_invalid` naming `root` or the bad place inside it
  */
-export function checkToolParameters(value: Record<string, unknown>): Record<string, unknown> {
+export function checkToolParameters(value: Record<string, unknown>, root = 'parameters'): Record<string, unknown> {
   if (JSON.stringify(value).length > MAX_PARAMETERS_CHARS)
-    throw invalidParam('parameters', `Invalid parameters: must be at most ${MAX_PARAMETERS_CHARS} characters of JSON.`);
+    throw invalidParam(root, `Invalid ${root}: must be at most ${MAX_PARAMETERS_CHARS} characters of JSON.`);
   const ajv = ajvFor(value);
   if (!ajv)
     throw invalidParam(
-      'parameters.$schema',
-      'Invalid parameters.$schema: must be https://json-schema.org/draft/2020-12/schema (the default) or http://json-schema.org/draft-07/schema#.',
+      `${root}.$schema`,
+      `Invalid ${root}.$schema: must be https://json-schema.org/draft/2020-12/schema (the default) or http://json-schema.org/draft-07/schema#.`,
     );
-  if (!ajv.validateSchema(value)) throw metaSchemaError(value, ajv.errors ?? []);
+  if (!ajv.validateSchema(value)) throw metaSchemaError(value, ajv.errors ?? [], root);
   if (value.type !== 'object')
-    throw invalidParam('parameters.type', 'Invalid parameters.type: must be "object" (the arguments are an object).');
+    throw invalidParam(`${root}.type`, `Invalid ${root}.type: must be "object" (the value is an object).`);
   try {
     ajv.compile(value as AnySchemaObject);
   } catch (err) {
-    throw compileError(value, err as Error);
+    throw compileError(value, err as Error, root);
   } finally {
     ajv.removeSchema(value); // no cache of every schema ever checked (nor of its `$id`)
   }

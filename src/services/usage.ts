@@ -200,6 +200,36 @@ export function knowledgeSearchUsage(
   };
 }
 
+/**
+ * The usage row of one model request of an analysis (issue 30): `ana:<analysis id>:<request>`, `request`
+ * 1 or 2 (the second asks again with the validation errors), without the activity's attempt, so a
+ * retried activity meters the request once.
+ * @param input.usage the response's `usage` field; absent → 0 tokens
+ */
+export function analysisUsage(
+  input: UsageOwner & {
+    analysisId: string;
+    request: number;
+    subjectId: string;
+    model: string;
+    usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+    occurredMs: number;
+  },
+): UsageRow {
+  const tokens = (v: number | undefined) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0);
+  return {
+    _id: `ana:${input.analysisId}:${input.request}`,
+    kind: 'analysis',
+    org_id: input.orgId,
+    livemode: input.livemode,
+    subject_id: input.subjectId,
+    occurred_ms: input.occurredMs,
+    model: input.model,
+    prompt_tokens: tokens(input.usage?.prompt_tokens),
+    completion_tokens: tokens(input.usage?.completion_tokens),
+  };
+}
+
 /** A period of whole local days: `from` to `to` inclusive (`YYYY-MM-DD`), in IANA time zone `timezone`. */
 export interface UsagePeriod {
   from: string;

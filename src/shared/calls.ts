@@ -7,6 +7,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { FormDefinition, FormValues } from './forms';
 import type { RecordingSettings } from './recordings';
+import type { AnalysisPlan } from './analysis';
 
 /** Terminal call statuses (DESIGN.md section 6). */
 export const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'] as const;
@@ -252,6 +253,11 @@ export interface CallWorkflowInput {
   voicemail?: VoicemailSetting;
   /** Recording (issue 30): the call's `recording`, else its agent's; absent: not recorded. */
   recording?: RecordingSettings;
+  /**
+   * The analysis plan (issue 30): the request's `analysis`, else the agent's. Not read by `callWorkflow`:
+   * stored on the call, whose end starts `callAnalysisWorkflow` (src/activities/calls.ts). Absent: none.
+   */
+  analysis?: AnalysisPlan;
 }
 
 /** The voicemail setting a call follows: its own, else its agent's, else none (src/shared/calls.ts `VoicemailSetting`). */

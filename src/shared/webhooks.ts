@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'call.started',
   'call.ended',
   'call.transferred',
+  'call.analyzed',
+  'conversation.analyzed',
   'message.received',
   'message.sent',
   'message.delivered',

@@ -6,3 +6,4 @@ export { conversationWorkflow } from './conversations';
 export { bulkCallWorkflow } from './bulk-calls';
 export { callSlotsWorkflow } from './call-slots';
 export { recordingWorkflow, recordingRetentionWorkflow } from './recordings';
+export { callAnalysisWorkflow } from './analysis';

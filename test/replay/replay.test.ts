@@ -121,6 +121,16 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it('has recorded callAnalysisWorkflow histories (RECORD_HISTORIES=1 on call-analysis.test.ts, issue 30)', () => {
+    expect(files.filter((f) => f.startsWith('analysis-'))).to.include.members([
+      'analysis-completed.json',
+      'analysis-retried.json',
+      'analysis-failed.json',
+      'analysis-rerun.json',
+      'analysis-conversation.json',
+    ]);
+  });
+
   it('replays every recorded history without a determinism error', async () => {
     const histories = files.map((f) => {
       const history = JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8'));

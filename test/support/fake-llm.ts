@@ -9,6 +9,15 @@
  *   "SLOW <ms>"          → waits <ms> then answers "Slow reply."
  *   "FAIL <status>"      → answers HTTP <status> with an OpenAI-style error
  *   anything else        → "You said: <text>"
+ * A request with `response_format` is an analysis request (issue 30; src/services/analysis.ts): it is
+ * answered with a JSON object made from the answer's JSON Schema (`response_format.json_schema.schema`, or
+ * in JSON mode the schema the system message carries): the first enum value, `const`, minimum numbers,
+ * `true`, dates for date patterns, `"example"` strings, a `summary` quoting the caller's first line.
+ * Markers in the system message (tests put them in the plan's prompts) script it:
+ *   "FAKE_ANALYSIS:invalid-once"  → not JSON at first; valid once the request shows its earlier answer
+ *   "FAKE_ANALYSIS:never-valid"   → always `{}` (valid JSON, never valid against the schema)
+ *   "FAKE_ANALYSIS:slow=<ms>"     → waits <ms> first
+ *   "FAKE_ANALYSIS:no-json-schema"→ refuses `json_schema` with a 400 naming it (JSON mode is answered)
  * A request with `stream: true` is answered as server-sent events (`chat.completion.chunk`s, then
  * `data: [DONE]`): the text word by word, the first after `streaming.firstTokenMs` and the next ones
  * `streaming.tokenGapMs` apart, tool calls in one chunk, and the `usage` chunk when
@@ -30,6 +39,8 @@ export interface FakeLlm {
     messages: { role: string; content: string | null }[];
     tools?: { function: { name: string } }[];
     user?: string;
+    /** Analysis requests: `json_schema` (with the answer's schema) or `json_object`. */
+    response_format?: { type: string; json_schema?: { name: string; schema: Record<string, unknown> } };
     /** The `usage` of the answer (absent when the fake answered an error). */
     usage?: { prompt_tokens: number; completion_tokens: number };
     stream?: boolean;
@@ -65,6 +76,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         res.end(JSON.stringify(payload));
         body.answeredMs = Date.now();
       };
+      if (body.response_format) return analysisAnswer(body, send);
       let m: RegExpExecArray | null;
       if ((m = /^FAIL (\d{3})$/.exec(last)))
         return send(Number(m[1]), { error: { message: 'fake failure', type: 'server_error' } });
@@ -179,4 +191,82 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     },
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
+}
+
+/** Answers an analysis request (see the header): scripted by `FAKE_ANALYSIS:` markers in the system message. */
+async function analysisAnswer(
+  body: {
+    model: string;
+    messages: { role: string; content: string | null }[];
+    response_format: { type: string; json_schema?: { schema: Record<string, unknown> } };
+    usage?: { prompt_tokens: number; completion_tokens: number };
+  },
+  send: (status: number, payload: unknown) => void,
+): Promise<void> {
+  const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
+  const slow = /FAKE_ANALYSIS:slow=(\d+)/.exec(system);
+  if (slow) await new Promise((r) => setTimeout(r, Number(slow[1])));
+  if (/FAKE_ANALYSIS:no-json-schema/.test(system) && body.response_format.type === 'json_schema')
+    return send(400, {
+      error: { message: "response_format 'json_schema' is not supported by this model", type: 'invalid_request_error' },
+    });
+  const schema =
+    body.response_format.json_schema?.schema ??
+    JSON.parse(/The JSON Schema of the answer:\n(.*)$/m.exec(system)?.[1] ?? '{}');
+  const transcript = body.messages.find((m) => m.role === 'user')?.content ?? '';
+  const firstLine = /^(?:Caller|Customer): (.*)$/m.exec(transcript)?.[1] ?? 'nothing';
+  const retry = body.messages.some((m) => m.role === 'assistant');
+  const content = /FAKE_ANALYSIS:never-valid/.test(system)
+    ? '{}'
+    : /FAKE_ANALYSIS:invalid-once/.test(system) && !retry
+      ? 'Sure! The caller was happy, I think.'
+      : JSON.stringify(sample(schema, schema, '', firstLine));
+  const promptTokens = body.messages.reduce((n, m) => n + (typeof m.content === 'string' ? m.content.length : 0), 0);
+  const usage = { prompt_tokens: promptTokens, completion_tokens: content.length };
+  body.usage = usage;
+  send(200, {
+    id: `chatcmpl-fake-analysis-${Date.now()}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    choices: [
+      { index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', refusal: null, content } },
+    ],
+    usage: { ...usage, total_tokens: promptTokens + content.length },
+  });
+}
+
+/** A value valid against a (simple) JSON Schema: see the header of this file. */
+function sample(schema: unknown, root: Record<string, unknown>, key: string, firstLine: string): unknown {
+  if (!schema || typeof schema !== 'object') return 'example';
+  const s = schema as Record<string, any>;
+  if (typeof s.$ref === 'string') {
+    const [, where, name] = /^#\/(\$defs|definitions)\/(.+)$/.exec(s.$ref) ?? [];
+    return sample((root[where] as Record<string, unknown> | undefined)?.[name], root, key, firstLine);
+  }
+  if ('const' in s) return s.const;
+  if (Array.isArray(s.enum)) return s.enum[0];
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  switch (type) {
+    case 'object':
+      return Object.fromEntries(
+        Object.entries((s.properties ?? {}) as Record<string, unknown>).map(([k, v]) => [
+          k,
+          sample(v, root, k, firstLine),
+        ]),
+      );
+    case 'array':
+      return [sample(s.items, root, key, firstLine)];
+    case 'integer':
+    case 'number':
+      return s.minimum ?? 1;
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    default:
+      if (key === 'summary') return `The caller said: ${firstLine}`;
+      if (s.format === 'date' || /\\d\{4\}/.test(String(s.pattern ?? ''))) return '2026-01-15';
+      return 'example';
+  }
 }

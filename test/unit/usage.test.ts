@@ -121,6 +121,7 @@ describe('usage: rows into measures', () => {
     addRow(m, { kind: 'message', channel: 'whatsapp', direction: 'outbound', template: 0 });
     addRow(m, { kind: 'message', channel: 'sms', direction: 'inbound', template: 0 });
     addRow(m, { kind: 'knowledge_search' });
+    addRow(m, { kind: 'analysis', prompt_tokens: 40, completion_tokens: 9 });
     expect(m).to.deep.equal({
       calls: {
         count: 2,
@@ -135,6 +136,7 @@ describe('usage: rows into measures', () => {
       },
       llm: { requests: 1, prompt_tokens: 100, completion_tokens: 7 },
       knowledge: { searches: 1 },
+      analysis: { requests: 1, prompt_tokens: 40, completion_tokens: 9 },
       webhooks: { attempts: 2, succeeded: 1 },
     });
   });
