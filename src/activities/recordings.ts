@@ -8,20 +8,35 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { Call, CallTurn } from '../models/calls';
-import mongoose from 'mongoose';
-import { Recording, recordingBucket, recordingIdOf, renderRecording } from '../models/recordings';
+import { Recording, recordingIdOf, renderRecording } from '../models/recordings';
 import { insertIfAbsent } from '../models/store';
 import { deleteTwilioRecording, fetchRecordingAudio } from '../providers/twilio';
 import { emitEvent } from '../services/events';
-import { synthesizedWav, turnSegments, WAV_HEADER_BYTES } from '../services/recording-audio';
-import { expireRecordings as expire, removeAudio, removeAudioNamed, storeAudio } from '../services/recordings';
+import {
+  joinedWav,
+  ROOM_SAMPLE_RATE,
+  synthesizedWav,
+  turnSegments,
+  WAV_HEADER_BYTES,
+} from '../services/recording-audio';
+import {
+  expireRecordings as expire,
+  removeAudio,
+  removeAudioNamed,
+  roomParts,
+  roomPartFilename,
+  storeAudio,
+} from '../services/recordings';
 import type { RecordingRetentionInput, RecordingWorkflowInput } from '../shared/recordings';
 
 /**
  * Copies a call's audio into the store and records the recording (`rcd_…`, id derived from the call):
  * a live call's WAV fetched from Twilio, a test-mode call's synthesized from its transcript (a tone per
- * turn on the speaker's channel, the call's length from answer to end), a browser room's already stored
- * by its attendance. A recording already recorded is returned as it is (a retry); a file left by an
+ * turn on the speaker's channel, the call's length from answer to end), a browser room's joined from the
+ * parts its attendances stored (src/voice/room-recorder.ts; silence where none was kept, e.g. while a
+ * crashed worker's attendance was being retried), the call's length from answer to end, the parts then
+ * removed. A room call that has not ended yet throws a retryable `CallNotEnded` (the attendance starts
+ * this as it leaves, maybe before the call's end is written). A recording already recorded is returned as it is (a retry); a file left by an
  * interrupted attempt is removed first. A call that is not the organization's, or was never answered
  * (test mode), has nothing to record: null.
  * @returns the recording's id, or null
@@ -29,7 +44,10 @@ import type { RecordingRetentionInput, RecordingWorkflowInput } from '../shared/
 export async function storeRecording(input: RecordingWorkflowInput): Promise<{ recordingId: string | null }> {
   const recordingId = recordingIdOf(input.callId);
   const existing = await Recording.findById(recordingId).lean();
-  if (existing) return { recordingId: existing.deleted_ms == null ? recordingId : null };
+  if (existing) {
+    if (input.source.kind === 'room') await removeAudioNamed(roomPartFilename(recordingId)); // left by a crash
+    return { recordingId: existing.deleted_ms == null ? recordingId : null };
+  }
   const call = await Call.findById(input.callId).lean();
   if (!call || call.org_id !== input.orgId || call.livemode !== input.livemode) return { recordingId: null };
   const filename = `${recordingId}.wav`;
@@ -37,11 +55,17 @@ export async function storeRecording(input: RecordingWorkflowInput): Promise<{ r
   let stored: { fileId: string; sizeBytes: number; durationMs: number };
   const { source } = input;
   if (source.kind === 'room') {
-    const [file] = await recordingBucket()
-      .find({ _id: new mongoose.Types.ObjectId(source.fileId) })
-      .toArray();
-    if (!file) throw ApplicationFailure.nonRetryable(`The room's audio file ${source.fileId} is missing.`);
-    stored = { fileId: source.fileId, sizeBytes: file.length, durationMs: source.durationMs };
+    if (call.answered_ms == null) return { recordingId: null };
+    // Started by the attendance as it leaves: the call's end may not be written yet (retried until it is).
+    if (call.ended_ms == null)
+      throw ApplicationFailure.retryable(`Call ${call._id} has not ended yet.`, 'CallNotEnded');
+    const durationMs = Math.max(0, call.ended_ms - call.answered_ms);
+    const parts = (await roomParts(recordingId)).map((p) => ({
+      startMs: p.startMs - call.answered_ms!,
+      chunks: p.chunks,
+    }));
+    await removeAudioNamed(filename);
+    stored = { ...(await storeAudio(filename, joinedWav(durationMs, ROOM_SAMPLE_RATE, parts), metadata)), durationMs };
   } else if (source.kind === 'synthesized') {
     if (call.answered_ms == null || call.ended_ms == null) return { recordingId: null };
     const turns = await CallTurn.find({ call_id: call._id }).sort({ seq: 1 }).lean();
@@ -76,7 +100,8 @@ export async function storeRecording(input: RecordingWorkflowInput): Promise<{ r
     created_ms: Date.now(),
     deleted_ms: null,
   });
-  if (!inserted && source.kind !== 'room') await removeAudio(stored.fileId); // another attempt's copy won
+  if (!inserted) await removeAudio(stored.fileId); // another attempt's copy won
+  if (source.kind === 'room') await removeAudioNamed(roomPartFilename(recordingId)); // joined: the parts go
   return { recordingId };
 }
 

@@ -34,10 +34,11 @@
  */
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { toFile } from 'openai';
 import {
   AudioFrame,
+  AudioResampler,
   AudioSource,
   AudioStream,
   DisconnectReason,
@@ -54,6 +55,10 @@ import { roomToken } from '../providers/livekit';
 import { config } from '../config';
 import { logger } from '../logger';
 import { Endpointer, wavFile } from '../voice/endpointing';
+import { RoomRecorder } from '../voice/room-recorder';
+import { ROOM_SAMPLE_RATE } from '../services/recording-audio';
+import { startRecordingWorkflow, storeRoomPart } from '../services/recordings';
+import { recordingIdOf } from '../models/recordings';
 import { voiceTurns } from '../voice/turns';
 import { relayTokenServer } from '../voice/relay';
 import { Call, RelaySession } from '../models/calls';
@@ -85,8 +90,8 @@ function quietRtcLogs(): void {
 }
 quietRtcLogs();
 
-/** Sample rate the visitor's audio is resampled to for endpointing and speech-to-text (Hz). */
-const LISTEN_RATE = 16_000;
+/** Sample rate the visitor's audio is resampled to for endpointing, speech-to-text and the recording (Hz). */
+const LISTEN_RATE = ROOM_SAMPLE_RATE;
 /** Sample rate of OpenAI's `pcm` speech (Hz). */
 const SPEAK_RATE = 24_000;
 /** Samples per frame handed to the track (20 ms at 24 kHz). */
@@ -121,6 +126,14 @@ export interface AttendRoomProgress {
   answered: boolean;
   /** Utterances this attempt heard (for operators: the Web UI shows the last heartbeat). */
   utterances: number;
+}
+
+/** The call's tenant when it is recorded (`recording` enabled on its document), else null. */
+async function recordedCall(callId: string): Promise<{ orgId: string; livemode: boolean } | null> {
+  const call = await Call.findById(callId, { org_id: 1, livemode: 1, recording_json: 1 }).lean();
+  if (!call?.recording_json) return null;
+  const settings = JSON.parse(call.recording_json) as { enabled?: boolean };
+  return settings.enabled ? { orgId: call.org_id, livemode: call.livemode } : null;
 }
 
 /** Whether the call was answered (`answered_ms` set on its document; src/workflows/calls.ts). */
@@ -170,7 +183,27 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
   // The answer's words as the model writes them (the LLM activity streams them here, src/voice/relay.ts),
   // spoken a sentence at a time before the whole answer is known; the update's answer then only ends it.
   const streaming = new SentenceStream((sentence) => void speaker.say(sentence));
-  speaker.onInterrupt = () => streaming.mute();
+
+  // The recording (issue 30): both parties from the answer on, stored in parts as it goes; see `recordRoom`.
+  const recorded = await recordedCall(input.callId);
+  let recorder: RoomRecorder | null = null;
+  const resampler = recorded ? new AudioResampler(SPEAK_RATE, LISTEN_RATE, 1) : null;
+  const startRecording = () => {
+    if (!recorded || recorder) return;
+    const call = { callId: input.callId, orgId: recorded.orgId, recordingId: recordingIdOf(input.callId) };
+    recorder = new RoomRecorder({
+      sampleRate: LISTEN_RATE,
+      sink: (part) => storeRoomPart(call, part, session),
+      onError: (err) => logger.warn('voice room: a recording part was lost', { ...log, error: err.message }),
+    });
+  };
+  speaker.onFrame = (frame) => {
+    if (recorder) for (const out of resampler!.push(frame)) recorder.assistant(out.data);
+  };
+  speaker.onInterrupt = () => {
+    streaming.mute();
+    recorder?.cutAssistant();
+  };
   const tokens = relayTokenServer();
   /** Registers the token channel where the LLM activity finds it (this attendance's, replacing any earlier). */
   const openTokenChannel = async () => {
@@ -216,6 +249,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
   // signal) is asked too.
   const before = (info.heartbeatDetails ?? {}) as Partial<AttendRoomProgress>;
   let answered = before.answered === true || (info.attempt > 1 && (await wasAnswered(input.callId)));
+  if (answered) startRecording(); // a retried attendance records from now: the parts join the earlier ones'
   // The greeting waits until the visitor's client has subscribed to our track (audio sent before that is
   // lost to them), at most GREETING_WAIT_MS.
   const listenedTo = new Promise<void>((resolve) => {
@@ -225,6 +259,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
   const visitorIn = () => {
     if (answered) return;
     answered = true;
+    startRecording();
     void status('in-progress');
     if (input.firstMessage) void listenedTo.then(() => speaker.say(input.firstMessage!));
   };
@@ -270,6 +305,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
     try {
       for await (const frame of new AudioStream(track, { sampleRate: LISTEN_RATE, numChannels: 1 })) {
         lastFrameMs = Date.now();
+        recorder?.visitor(frame.data);
         take(endpointer.push(frame.data));
       }
       take(endpointer.flush());
@@ -278,6 +314,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
     }
   };
 
+  let callOver = false;
   const heartbeat = setInterval(() => ctx.heartbeat({ answered, utterances } satisfies AttendRoomProgress), 1000);
   try {
     await Promise.race([
@@ -295,13 +332,44 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
       })(),
       done,
     ]);
-    return await Promise.race([done, ctx.cancelled]);
+    const result = await Promise.race([done, ctx.cancelled]);
+    callOver = result.outcome !== 'replaced';
+    return result;
+  } catch (err) {
+    // Cancelled by the call's end (or its workflow already closed): this attendance was the last.
+    callOver = err instanceof CancelledFailure && (err.message === 'CANCELLED' || err.message === 'NOT_FOUND');
+    throw err;
   } finally {
     clearInterval(heartbeat);
     await tokens.close();
     speaker.interrupt();
     await room.disconnect().catch(() => undefined);
     await speaker.source.close().catch(() => undefined);
+    resampler?.close();
+    if (recorder && recorded) await recordRoom(ctx.client, input.callId, recorded, recorder, callOver, log);
+  }
+}
+
+/**
+ * Ends an attendance's recording: its last part is stored, and when the call is over (not when another
+ * attendance takes over, nor when this one fails and is retried) the call's `recordingWorkflow` is
+ * started (once per call), which joins every attendance's parts into the recording from the answer to
+ * the end (src/activities/recordings.ts `storeRecording`). An attendance that never ends itself (its
+ * worker died and the call ended before a retry joined) starts none: its parts stay unjoined.
+ */
+async function recordRoom(
+  temporal: Context['client'],
+  callId: string,
+  tenant: { orgId: string; livemode: boolean },
+  recorder: RoomRecorder,
+  callOver: boolean,
+  log: Record<string, unknown>,
+): Promise<void> {
+  try {
+    await recorder.close();
+    if (callOver) await startRecordingWorkflow(temporal, { callId, ...tenant, source: { kind: 'room' } });
+  } catch (err) {
+    logger.warn('voice room: the recording could not be finished', { ...log, error: (err as Error).message });
   }
 }
 
@@ -315,6 +383,8 @@ class Speaker {
   private abort: AbortController | null = null;
   /** Called when the visitor talks over the assistant. */
   onInterrupt: () => void = () => undefined;
+  /** Called with every frame that goes into the track (the recording). */
+  onFrame: (frame: AudioFrame) => void = () => undefined;
 
   constructor(readonly source: AudioSource) {}
 
@@ -368,7 +438,9 @@ class Speaker {
   private async frame(bytes: Buffer): Promise<void> {
     const samples = new Int16Array(bytes.length / 2);
     for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2);
-    await this.source.captureFrame(new AudioFrame(samples, SPEAK_RATE, 1, samples.length));
+    const frame = new AudioFrame(samples, SPEAK_RATE, 1, samples.length);
+    this.onFrame(frame);
+    await this.source.captureFrame(frame);
   }
 }
 

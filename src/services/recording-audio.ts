@@ -112,3 +112,57 @@ export function turnSegments(turns: TimedTurn[], answeredMs: number, endedMs: nu
   });
   return segments;
 }
+
+/** Sample rate of browser voice rooms' recordings (the rate the attendance hears the visitor at). */
+export const ROOM_SAMPLE_RATE = 16_000;
+
+/** A stored stretch of a room's recording: interleaved two-channel 16-bit PCM from `startMs`. */
+export interface PcmPart {
+  /** Time of its first frame, ms from the recording's start (negative: it began before). */
+  startMs: number;
+  /** Its bytes, in order. */
+  chunks: () => AsyncIterable<Buffer>;
+}
+
+/** Largest run of silence yielded at once (frames): a second at 16 kHz. */
+const SILENCE_CHUNK_FRAMES = 16_000;
+
+/**
+ * A room's recording as WAV chunks: `durationMs` of two-channel audio at `sampleRate`, made of the parts
+ * (in order of `startMs`) each at its time, silence where none covers (a worker's crash, the moments before
+ * the first), what lies before 0 or past the end cut off, and where parts overlap the earlier one kept.
+ * Reads one part at a time: memory holds one chunk of the store, never the recording.
+ */
+export async function* joinedWav(durationMs: number, sampleRate: number, parts: PcmPart[]): AsyncGenerator<Buffer> {
+  const frames = Math.max(0, Math.round((durationMs * sampleRate) / 1000));
+  yield wavHeader({ channels: 2, sampleRate, dataBytes: frames * 4 });
+  let cursor = 0; // frames written
+  function* silence(until: number): Generator<Buffer> {
+    while (cursor < until) {
+      const n = Math.min(SILENCE_CHUNK_FRAMES, until - cursor);
+      cursor += n;
+      yield Buffer.alloc(n * 4);
+    }
+  }
+  for (const part of [...parts].sort((a, b) => a.startMs - b.startMs)) {
+    if (cursor >= frames) break;
+    let at = Math.round((part.startMs * sampleRate) / 1000); // frame of the part's next byte
+    yield* silence(Math.min(at, frames));
+    let carry: Buffer = Buffer.alloc(0);
+    for await (const chunk of part.chunks()) {
+      const bytes = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+      const whole = bytes.length - (bytes.length % 4);
+      carry = bytes.subarray(whole);
+      const n = whole / 4;
+      const from = Math.max(cursor, at);
+      const to = Math.min(frames, at + n);
+      if (to > from) {
+        yield bytes.subarray((from - at) * 4, (to - at) * 4);
+        cursor = to;
+      }
+      at += n;
+      if (cursor >= frames) break;
+    }
+  }
+  yield* silence(frames);
+}

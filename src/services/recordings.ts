@@ -96,6 +96,51 @@ export async function removeAudioNamed(filename: string): Promise<void> {
   for (const f of await recordingBucket().find({ filename }).toArray()) await removeAudio(f._id.toString());
 }
 
+/** File name of a browser room recording's parts in the bucket (joined into `<id>.wav` when the call ends). */
+export const roomPartFilename = (recordingId: string): string => `${recordingId}.part`;
+
+/**
+ * Stores one part of a browser room's recording (src/voice/room-recorder.ts) as its own file in the
+ * recordings' bucket, so a worker's crash loses at most the part being recorded, never the ones before.
+ * @param part interleaved two-channel 16-bit PCM from `startMs` (ms since the epoch)
+ * @param session the attendance that recorded it (run, activity, attempt), for operators
+ */
+export async function storeRoomPart(
+  call: { callId: string; orgId: string; recordingId: string },
+  part: { startMs: number; frames: number; sampleRate: number; pcm: Buffer },
+  session: string,
+): Promise<void> {
+  await storeAudio(roomPartFilename(call.recordingId), [part.pcm], {
+    recording_id: call.recordingId,
+    call_id: call.callId,
+    org_id: call.orgId,
+    start_ms: part.startMs,
+    frames: part.frames,
+    sample_rate: part.sampleRate,
+    session,
+  });
+}
+
+/** A stored part of a room's recording: its start (ms since the epoch), rate, and a reader of its bytes. */
+export interface StoredRoomPart {
+  startMs: number;
+  sampleRate: number;
+  chunks: () => AsyncIterable<Buffer>;
+}
+
+/** The stored parts of a room's recording, every attendance's, in order of their start. */
+export async function roomParts(recordingId: string): Promise<StoredRoomPart[]> {
+  const bucket = recordingBucket();
+  const files = await bucket.find({ filename: roomPartFilename(recordingId) }).toArray();
+  return files
+    .map((f) => ({
+      startMs: Number(f.metadata?.start_ms),
+      sampleRate: Number(f.metadata?.sample_rate),
+      chunks: () => bucket.openDownloadStream(f._id) as AsyncIterable<Buffer>,
+    }))
+    .sort((a, b) => a.startMs - b.startMs);
+}
+
 /**
  * Deletes a recording: marks it deleted (it is gone for the API from then on), removes its audio, and
  * emits `recording.deleted` under an id derived from the recording, so a retried or concurrent deletion

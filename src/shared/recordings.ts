@@ -17,12 +17,11 @@ export interface RecordingSettings {
  * Where a call's audio comes from:
  * - `twilio`: a live call's dual-channel recording at Twilio (`RE…`), fetched as WAV then deleted there;
  * - `synthesized`: a test-mode call, a tone per transcript turn on the speaker's channel (no provider);
- * - `room`: a browser voice room's, already written to the store by the assistant's attendance (its file).
+ * - `room`: a browser voice room's, stored in parts by the assistant's attendances as they heard and spoke
+ *   it (src/voice/room-recorder.ts), joined into one WAV from the call's answer to its end.
  */
 export type RecordingSource =
-  | { kind: 'twilio'; recordingSid: string; durationMs: number | null }
-  | { kind: 'synthesized' }
-  | { kind: 'room'; fileId: string; durationMs: number };
+  { kind: 'twilio'; recordingSid: string; durationMs: number | null } | { kind: 'synthesized' } | { kind: 'room' };
 
 /** Argument of `recordingWorkflow`. */
 export interface RecordingWorkflowInput {
