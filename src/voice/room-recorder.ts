@@ -14,9 +14,10 @@
  * `partMs` the stretch older than `lagMs` leaves as one part (`RecordedPart`, interleaved PCM, with the
  * wall-clock time of its first frame) to the `sink`, which stores it (src/activities/voice-room.ts:
  * GridFS), and the recording is joined from the parts when the call ends (src/services/recordings.ts). At
- * 16 kHz the defaults hold about 0.8 MB of samples whatever the call's length; parts the sink has not yet
- * taken wait in line, at most `MAX_PENDING_PARTS` (a store outage: older parts are then dropped, their
- * stretch silent).
+ * 16 kHz the defaults hold 0.9 MB of samples (14 s of two channels) and a part of 0.64 MB on its way to the
+ * store, whatever the call's length (test/unit/room-recorder.test.ts measures a 30-minute call; the whole
+ * of it would be 115 MB). Parts the sink has not yet taken wait in line, at most `MAX_PENDING_PARTS` (a
+ * store outage: older parts are then dropped, their stretch silent).
  */
 
 /** A stretch of the recording, ready to store: interleaved stereo 16-bit little-endian PCM. */
@@ -47,6 +48,8 @@ export interface RoomRecorderOptions {
 
 /** Channel (0-based) of each party. */
 const CHANNEL = { visitor: 0, assistant: 1 } as const;
+/** How far ahead of the clock the window has room for from the start (ms): the track's queue (1 s) and more. */
+const AHEAD_MS = 2_000;
 /** A channel whose cursor is this far behind the clock resumes at the clock (ms): a gap, left silent. */
 const JUMP_MS = 200;
 /** Parts waiting for the sink beyond this: the oldest is dropped (a store outage must not fill the memory). */
@@ -79,7 +82,7 @@ export class RoomRecorder {
     this.partFrames = Math.round(((options.partMs ?? 10_000) * this.rate) / 1000);
     this.lagFrames = Math.round(((options.lagMs ?? 2_000) * this.rate) / 1000);
     this.originMs = this.now();
-    this.window = new Int16Array((this.partFrames + this.lagFrames) * 2);
+    this.window = new Int16Array(this.capacity());
     this.timer = setInterval(() => this.cut(), 1000);
     this.timer.unref();
   }
@@ -115,6 +118,11 @@ export class RoomRecorder {
     while (this.writing) await this.writing;
   }
 
+  /** Samples the window is made for: a part, the lag, and the assistant's audio ahead of the clock. */
+  private capacity(): number {
+    return (this.partFrames + this.lagFrames + (AHEAD_MS * this.rate) / 1000) * 2;
+  }
+
   /** The current absolute frame of the wall clock. */
   private clockFrame(): number {
     return Math.max(0, Math.floor(((this.now() - this.originMs) * this.rate) / 1000));
@@ -141,7 +149,7 @@ export class RoomRecorder {
   /** Makes room for `frames` frames from `base`. */
   private ensure(frames: number): void {
     if (frames * 2 <= this.window.length) return;
-    const grown = new Int16Array(Math.max(frames * 2, this.window.length * 2));
+    const grown = new Int16Array(frames * 2 + this.rate * 2); // and a second more
     grown.set(this.window);
     this.window = grown;
     this.peakWindowSamples = Math.max(this.peakWindowSamples, grown.length);
@@ -160,7 +168,7 @@ export class RoomRecorder {
     const pcm = Buffer.alloc(frames * 4);
     for (let i = 0; i < n * 2; i++) pcm.writeInt16LE(this.window[i], i * 2);
     this.peakWindowSamples = Math.max(this.peakWindowSamples, this.window.length);
-    const rest = new Int16Array(Math.max((this.partFrames + this.lagFrames) * 2, this.window.length - n * 2));
+    const rest = new Int16Array(Math.max(this.capacity(), this.window.length - n * 2));
     rest.set(this.window.subarray(n * 2));
     this.window = rest;
     const startMs = this.originMs + (this.base * 1000) / this.rate;
