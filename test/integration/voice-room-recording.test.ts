@@ -1,0 +1,140 @@
+/**
+ * Recordings of browser voice rooms (issue 30 item 5) against a real LiveKit server: a recorded agent's
+ * widget voice call, attended by the assistant (`attendRoom`), with a scripted visitor
+ * (test/support/voice-visitor.ts) saying a 440 Hz tone and the fake speech answering in an 880 Hz tone;
+ * the call's recording is a two-channel WAV of the call's length, the visitor's tone on channel 1, the
+ * assistant's speech on channel 2, announced once by `recording.ready`, its parts removed once joined.
+ */
+import { expect } from 'chai';
+import { WaveFile } from 'wavefile';
+import { config, setConfig } from '../../src/config';
+import { createKey } from '../../src/keys';
+import { Call } from '../../src/models/calls';
+import { recordingBucket, recordingIdOf } from '../../src/models/recordings';
+import { roomPartFilename } from '../../src/services/recordings';
+import { h, newTenant, request, waitForCall } from '../support/harness';
+import { eventually, sleep } from '../support/conversations';
+import { pitchHz } from '../support/fake-audio';
+import { Visitor } from '../support/voice-visitor';
+import { startTestLiveKit, type TestLiveKit } from '../support/livekit';
+
+const NOTICE = 'This call is recorded.';
+const FIRST_MESSAGE = 'Hi, this is the assistant.';
+
+/** The samples of `channel` in the 10 ms windows louder than silence, joined, and how long they last (ms). */
+function loud(samples: Float64Array | Int16Array, rate: number): { pcm: Int16Array; ms: number } {
+  const window = rate / 100;
+  const kept: number[] = [];
+  for (let at = 0; at + window <= samples.length; at += window) {
+    let sum = 0;
+    for (let i = at; i < at + window; i++) sum += samples[i] * samples[i];
+    if (Math.sqrt(sum / window) > 300) for (let i = at; i < at + window; i++) kept.push(samples[i]);
+  }
+  return { pcm: Int16Array.from(kept), ms: (kept.length / rate) * 1000 };
+}
+
+describe('widget voice room recordings (real LiveKit server)', function () {
+  this.timeout(600_000);
+  let livekit: TestLiveKit;
+  let pk: string;
+  let testKey: string;
+  const visitors: Visitor[] = [];
+  let saved: ReturnType<typeof config>;
+
+  before(async () => {
+    saved = config();
+    setConfig({ ...saved, publicBaseUrl: h().api.url }); // the signed links point at the test's API
+    livekit = await startTestLiveKit();
+    const t = await newTenant({ first_message: FIRST_MESSAGE, recording: { enabled: true, notice: NOTICE } });
+    testKey = t.testKey;
+    pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
+  });
+
+  after(async () => {
+    for (const v of visitors) await v.leave().catch(() => undefined);
+    await livekit?.stop();
+    setConfig(saved);
+  });
+
+  it('records the visitor on channel 1 and the assistant on channel 2, for the length of the call; recording.ready once', async () => {
+    const session = await request('POST', '/v1/widget/session', { key: pk, body: { visitor_id: `rec-${Date.now()}` } });
+    expect(session.status, JSON.stringify(session.body)).to.equal(200);
+    const voice = await request('POST', '/v1/widget/voice', { key: session.body.token });
+    expect(voice.status, JSON.stringify(voice.body)).to.equal(200);
+    const callId: string = voice.body.call_id;
+    expect(voice.body.call.recording).to.deep.equal({ enabled: true, notice: NOTICE });
+    const visitor = await Visitor.join(voice.body.url, voice.body.token);
+    visitors.push(visitor);
+    await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
+    await visitor.heardAtLeast(1); // the notice and the greeting
+    expect(h().llm.audio.speeches.map((s) => s.input)).to.include(`${NOTICE} ${FIRST_MESSAGE}`);
+    h().llm.audio.phrases.set(440, 'Please record this');
+    await visitor.say(440, 1_000);
+    await visitor.heardAtLeast(2); // the answer
+    await sleep(500);
+    await visitor.leave();
+    expect(await waitForCall(testKey, callId)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
+
+    const rec = await eventually(async () => {
+      const res = await request('GET', `/v1/calls/${callId}/recording`, { key: testKey });
+      return res.status === 200 ? res.body : null;
+    }, 'the room recording');
+    const call = await Call.findById(callId).lean();
+    const callMs = call!.ended_ms! - call!.answered_ms!;
+    expect(rec).to.include({ object: 'recording', id: recordingIdOf(callId), call_id: callId, channels: 2 });
+    expect(rec.content_type).to.equal('audio/wav');
+    expect(rec.duration_ms).to.equal(callMs);
+
+    const res = await fetch(rec.url);
+    expect(res.status).to.equal(200);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.length).to.equal(rec.size_bytes);
+    const wav = new WaveFile(bytes);
+    const fmt = wav.fmt as { numChannels: number; sampleRate: number; bitsPerSample: number };
+    expect(fmt).to.include({ numChannels: 2, sampleRate: 16_000, bitsPerSample: 16 });
+    const [left, right] = wav.getSamples(false, Int16Array) as unknown as Int16Array[];
+    expect(Math.abs((left.length / fmt.sampleRate) * 1000 - callMs)).to.be.at.most(1_000);
+    console.log(
+      `      room recording: ${(left.length / fmt.sampleRate).toFixed(2)} s for a call of ${callMs} ms, ` +
+        `${(bytes.length / 1e6).toFixed(2)} MB`,
+    );
+
+    // Channel 1: the visitor's tone (about its second), nothing of the assistant's.
+    const visitorAudio = loud(left, fmt.sampleRate);
+    expect(visitorAudio.ms).to.be.within(800, 1_300);
+    expect(pitchHz(visitorAudio.pcm, fmt.sampleRate)).to.be.within(410, 470);
+    // Channel 2: the assistant's speech (the fake's 880 Hz, 25 ms a character of what it said).
+    const assistantAudio = loud(right, fmt.sampleRate);
+    const spokenMs = h()
+      .llm.audio.speeches.filter((s) => s.atMs >= call!.answered_ms! - 1_000 && s.atMs <= call!.ended_ms!)
+      .reduce((ms, s) => ms + Math.min(h().llm.audio.maxSpeechMs, 25 * s.input.length), 0);
+    expect(assistantAudio.ms).to.be.within(spokenMs * 0.8, spokenMs + 300);
+    expect(pitchHz(assistantAudio.pcm, fmt.sampleRate)).to.be.within(840, 920);
+    // In time: the visitor spoke after the greeting and before the answer.
+    const firstLoud = (samples: Int16Array, from = 0) => {
+      for (let at = from; at + 160 <= samples.length; at += 160) if (Math.abs(samples[at + 40]) > 1_000) return at;
+      return -1;
+    };
+    const visitorAt = firstLoud(left);
+    expect(firstLoud(right)).to.be.below(visitorAt);
+    expect(firstLoud(right, visitorAt + fmt.sampleRate)).to.be.above(visitorAt + fmt.sampleRate);
+
+    const ready = await eventually(async () => {
+      const list = await request('GET', '/v1/events?limit=100', { key: testKey });
+      const mine = list.body.data.filter((e: any) => e.type === 'recording.ready' && e.data.object.id === rec.id);
+      return mine.length ? mine : null;
+    }, 'recording.ready');
+    await sleep(1_000);
+    const list = await request('GET', '/v1/events?limit=100', { key: testKey });
+    expect(
+      list.body.data.filter((e: any) => e.type === 'recording.ready' && e.data.object.id === rec.id),
+    ).to.have.length(1);
+    expect(ready[0].data.object).to.include({ call_id: callId, channels: 2, url: null });
+    // The parts the attendance stored are gone once joined.
+    expect(
+      await recordingBucket()
+        .find({ filename: roomPartFilename(rec.id) })
+        .toArray(),
+    ).to.have.length(0);
+  });
+});
