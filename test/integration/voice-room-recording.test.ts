@@ -5,6 +5,9 @@
  * the call's recording is a two-channel WAV of the call's length, the visitor's tone on channel 1, the
  * assistant's speech on channel 2, announced once by `recording.ready`, its parts removed once joined.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { expect } from 'chai';
 import { WaveFile } from 'wavefile';
 import { config, setConfig } from '../../src/config';
@@ -12,6 +15,7 @@ import { createKey } from '../../src/keys';
 import { Call } from '../../src/models/calls';
 import { recordingBucket, recordingIdOf } from '../../src/models/recordings';
 import { roomPartFilename } from '../../src/services/recordings';
+import { recordingWorkflowId } from '../../src/shared/recordings';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { eventually, sleep } from '../support/conversations';
 import { pitchHz } from '../support/fake-audio';
@@ -31,6 +35,19 @@ function loud(samples: Float64Array | Int16Array, rate: number): { pcm: Int16Arr
     if (Math.sqrt(sum / window) > 300) for (let i = at; i < at + window; i++) kept.push(samples[i]);
   }
   return { pcm: Int16Array.from(kept), ms: (kept.length / rate) * 1000 };
+}
+
+/**
+ * With RECORD_HISTORIES=1: writes the workflow's history to test/replay/histories/<name>.json, which the
+ * replay tests replay against every later version.
+ */
+async function keepHistory(workflowId: string, name: string): Promise<void> {
+  if (process.env.RECORD_HISTORIES !== '1') return;
+  const handle = h().env.client.workflow.getHandle(workflowId);
+  await handle.result();
+  const history = JSON.parse(historyToJSON(await handle.fetchHistory()));
+  const file = path.resolve(__dirname, '../../../test/replay/histories', `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
 }
 
 describe('widget voice room recordings (real LiveKit server)', function () {
@@ -136,5 +153,6 @@ describe('widget voice room recordings (real LiveKit server)', function () {
         .find({ filename: roomPartFilename(rec.id) })
         .toArray(),
     ).to.have.length(0);
+    await keepHistory(recordingWorkflowId(callId), 'recording-room');
   });
 });

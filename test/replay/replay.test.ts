@@ -111,13 +111,14 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
-  it('has recorded histories of the recording path: a recorded call, its copy (synthesized, Twilio), retention', () => {
+  it('has recorded histories of the recording path: a recorded call, its copy (synthesized, Twilio, browser room), retention', () => {
     // Written by test/support/record-recording-histories.ts (issue 30 item 5).
     expect(files).to.include.members([
       'call-recorded.json',
       'recording-synthesized.json',
       'recording-twilio.json',
       'recording-retention.json',
+      'recording-room.json', // RECORD_HISTORIES=1 on voice-room-recording.test.ts
     ]);
   });
 
