@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import type { ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import { WaveFile } from 'wavefile';
 import { config, setConfig } from '../../src/config';
@@ -16,7 +17,7 @@ import { Call } from '../../src/models/calls';
 import { recordingBucket, recordingIdOf } from '../../src/models/recordings';
 import { roomPartFilename } from '../../src/services/recordings';
 import { recordingWorkflowId } from '../../src/shared/recordings';
-import { h, newTenant, request, waitForCall } from '../support/harness';
+import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
 import { eventually, sleep } from '../support/conversations';
 import { pitchHz } from '../support/fake-audio';
 import { Visitor } from '../support/voice-visitor';
@@ -73,14 +74,43 @@ describe('widget voice room recordings (real LiveKit server)', function () {
     setConfig(saved);
   });
 
-  it('records the visitor on channel 1 and the assistant on channel 2, for the length of the call; recording.ready once', async () => {
-    const session = await request('POST', '/v1/widget/session', { key: pk, body: { visitor_id: `rec-${Date.now()}` } });
+  /** A widget session's voice call (the call's id, the room's url and token). */
+  async function voiceCall(visitorId: string): Promise<{ callId: string; url: string; token: string }> {
+    const session = await request('POST', '/v1/widget/session', { key: pk, body: { visitor_id: visitorId } });
     expect(session.status, JSON.stringify(session.body)).to.equal(200);
     const voice = await request('POST', '/v1/widget/voice', { key: session.body.token });
     expect(voice.status, JSON.stringify(voice.body)).to.equal(200);
-    const callId: string = voice.body.call_id;
     expect(voice.body.call.recording).to.deep.equal({ enabled: true, notice: NOTICE });
-    const visitor = await Visitor.join(voice.body.url, voice.body.token);
+    return { callId: voice.body.call_id, url: voice.body.url, token: voice.body.token };
+  }
+
+  /** The ended call's recording: the object, the WAV's two channels, and the call's length (ms). */
+  async function recordingOf(callId: string) {
+    const rec = await eventually(
+      async () => {
+        const res = await request('GET', `/v1/calls/${callId}/recording`, { key: testKey });
+        return res.status === 200 ? res.body : null;
+      },
+      'the room recording',
+      60_000,
+    );
+    const call = (await Call.findById(callId).lean())!;
+    const callMs = call.ended_ms! - call.answered_ms!;
+    const res = await fetch(rec.url);
+    expect(res.status).to.equal(200);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.length).to.equal(rec.size_bytes);
+    const wav = new WaveFile(bytes);
+    const fmt = wav.fmt as { numChannels: number; sampleRate: number; bitsPerSample: number };
+    expect(fmt).to.include({ numChannels: 2, sampleRate: 16_000, bitsPerSample: 16 });
+    const [left, right] = wav.getSamples(false, Int16Array) as unknown as Int16Array[];
+    expect(Math.abs((left.length / fmt.sampleRate) * 1000 - callMs)).to.be.at.most(1_000);
+    return { rec, call, callMs, bytes, left, right, rate: fmt.sampleRate };
+  }
+
+  it('records the visitor on channel 1 and the assistant on channel 2, for the length of the call; recording.ready once', async () => {
+    const { callId, url, token } = await voiceCall(`rec-${Date.now()}`);
+    const visitor = await Visitor.join(url, token);
     visitors.push(visitor);
     await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
     await visitor.heardAtLeast(1); // the notice and the greeting
@@ -92,25 +122,11 @@ describe('widget voice room recordings (real LiveKit server)', function () {
     await visitor.leave();
     expect(await waitForCall(testKey, callId)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
 
-    const rec = await eventually(async () => {
-      const res = await request('GET', `/v1/calls/${callId}/recording`, { key: testKey });
-      return res.status === 200 ? res.body : null;
-    }, 'the room recording');
-    const call = await Call.findById(callId).lean();
-    const callMs = call!.ended_ms! - call!.answered_ms!;
+    const { rec, call, callMs, bytes, left, right, rate } = await recordingOf(callId);
+    const fmt = { sampleRate: rate };
     expect(rec).to.include({ object: 'recording', id: recordingIdOf(callId), call_id: callId, channels: 2 });
     expect(rec.content_type).to.equal('audio/wav');
     expect(rec.duration_ms).to.equal(callMs);
-
-    const res = await fetch(rec.url);
-    expect(res.status).to.equal(200);
-    const bytes = Buffer.from(await res.arrayBuffer());
-    expect(bytes.length).to.equal(rec.size_bytes);
-    const wav = new WaveFile(bytes);
-    const fmt = wav.fmt as { numChannels: number; sampleRate: number; bitsPerSample: number };
-    expect(fmt).to.include({ numChannels: 2, sampleRate: 16_000, bitsPerSample: 16 });
-    const [left, right] = wav.getSamples(false, Int16Array) as unknown as Int16Array[];
-    expect(Math.abs((left.length / fmt.sampleRate) * 1000 - callMs)).to.be.at.most(1_000);
     console.log(
       `      room recording: ${(left.length / fmt.sampleRate).toFixed(2)} s for a call of ${callMs} ms, ` +
         `${(bytes.length / 1e6).toFixed(2)} MB`,
@@ -123,7 +139,7 @@ describe('widget voice room recordings (real LiveKit server)', function () {
     // Channel 2: the assistant's speech (the fake's 880 Hz, 25 ms a character of what it said).
     const assistantAudio = loud(right, fmt.sampleRate);
     const spokenMs = h()
-      .llm.audio.speeches.filter((s) => s.atMs >= call!.answered_ms! - 1_000 && s.atMs <= call!.ended_ms!)
+      .llm.audio.speeches.filter((s) => s.atMs >= call.answered_ms! - 1_000 && s.atMs <= call.ended_ms!)
       .reduce((ms, s) => ms + Math.min(h().llm.audio.maxSpeechMs, 25 * s.input.length), 0);
     expect(assistantAudio.ms).to.be.within(spokenMs * 0.8, spokenMs + 300);
     expect(pitchHz(assistantAudio.pcm, fmt.sampleRate)).to.be.within(840, 920);
@@ -154,5 +170,60 @@ describe('widget voice room recordings (real LiveKit server)', function () {
         .toArray(),
     ).to.have.length(0);
     await keepHistory(recordingWorkflowId(callId), 'recording-room');
+  });
+
+  it('the worker holding the room dies mid-call: the recording keeps what was stored before and covers the whole call', async () => {
+    const taskQueue = `voice-rec-crash-${Date.now()}`;
+    let first: ChildProcess | undefined = await startWorkerProcess(taskQueue, livekit.env);
+    let second: ChildProcess | undefined;
+    const current = config();
+    try {
+      setConfig({ ...current, taskQueue });
+      const { callId, url, token } = await voiceCall(`rec-crash-${Date.now()}`).finally(() => setConfig(current));
+      const visitor = await Visitor.join(url, token);
+      visitors.push(visitor);
+      await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
+      await visitor.heardAtLeast(1);
+      h().llm.audio.phrases.set(600, 'Before the crash');
+      await visitor.say(600, 800);
+      await visitor.heardAtLeast(2);
+      // A part (10 s of audio older than 2 s) is in the store before the worker dies.
+      const parts = () =>
+        recordingBucket()
+          .find({ filename: roomPartFilename(recordingIdOf(callId)) })
+          .toArray();
+      await eventually(async () => ((await parts()).length > 0 ? true : null), 'a stored part', 20_000);
+      await stopWorkerProcess(first, 'SIGKILL');
+      first = undefined;
+      second = await startWorkerProcess(taskQueue, livekit.env);
+      await eventually(async () => (visitor.assistantTracks >= 2 ? true : null), 'the assistant back', 40_000);
+      h().llm.audio.phrases.set(680, 'After the crash');
+      await visitor.say(680, 800);
+      await eventually(
+        async () => h().llm.audio.speeches.some((x) => x.input === 'You said: After the crash'),
+        'the answer',
+      );
+      await sleep(1_500);
+      await visitor.leave();
+      expect(await waitForCall(testKey, callId)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
+
+      const { callMs, left, rate } = await recordingOf(callId);
+      // Channel 1 holds both of the visitor's tones (600 and 680 Hz, after the codec ±40), each at its time:
+      // the first from the dead worker's part.
+      const half = (from: number, to: number) => loud(left.subarray(from, to), rate);
+      const cut = Math.floor(left.length / 2);
+      const before = half(0, cut);
+      const after = half(cut, left.length);
+      expect(pitchHz(before.pcm, rate)).to.be.within(560, 640);
+      expect(pitchHz(after.pcm, rate)).to.be.within(640, 720);
+      console.log(
+        `      room recording across a worker crash: ${(left.length / rate).toFixed(2)} s for a call of ${callMs} ms; ` +
+          `the visitor heard on channel 1 for ${Math.round(before.ms)} ms before, ${Math.round(after.ms)} ms after`,
+      );
+      expect(await parts()).to.have.length(0);
+    } finally {
+      await stopWorkerProcess(first, 'SIGKILL');
+      await stopWorkerProcess(second, 'SIGTERM');
+    }
   });
 });
