@@ -16,6 +16,10 @@
  *   spoken a sentence at a time as the model writes it: the attendance registers a token channel
  *   (src/voice/relay.ts, the call's `relay_sessions` record, replaced by a retried attendance) and the
  *   LLM activity streams the words there, as it does to a phone call's ConversationRelay;
+ * - records the call when it is recorded (its `recording`, issue 30): from the visitor's arrival, what it
+ *   hears on channel 1 and what it speaks on channel 2 (src/voice/room-recorder.ts), stored in parts as it
+ *   goes; when the call is over it starts the call's `recordingWorkflow`, which joins every attendance's
+ *   parts into the recording (`recordRoom`);
  * - heartbeats every second (`AttendRoomProgress`). A worker that dies takes the assistant out of the room;
  *   Temporal retries the activity after the heartbeat timeout on any worker, which joins again under the
  *   same identity (LiveKit then drops the old connection if it is still there) and the call goes on, not
