@@ -39,6 +39,7 @@ import {
   machineDetectionSignal,
   stateQuery,
   telephonyStatusSignal,
+  transferLegSignal,
   transferUpdate,
   type AdvanceClockRequest,
   type CallState,
@@ -71,6 +72,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   });
   setHandler(telephonyStatusSignal, (status) => call.onTelephonyStatus(status));
   setHandler(machineDetectionSignal, (result) => call.onMachineDetection(result));
+  setHandler(transferLegSignal, (event) => call.onTransferLeg(event));
   setHandler(slotGrantedSignal, () => call.onSlotGranted());
   setHandler(advanceClockUpdate, (request) => call.advanceClock(request), {
     validator: (request: AdvanceClockRequest) => call.validateAdvanceClock(request),
