@@ -18,6 +18,11 @@
  * up; `leave_message` records the message as the assistant's turn and has Twilio say it after the beep,
  * then hang up.
  *
+ * Warm transfer (issue 31): the `transfer` update with `mode: "warm"` or `transfer_call` of an agent whose
+ * `transfer_mode` is `warm` runs `runWarmTransfer` beside the conversation (which waits meanwhile: the
+ * caller is on hold, never silent): hold, summary, the person dialed and briefed, then `transferred`, or
+ * the caller back with the assistant (`call.transfer_failed`). See the methods under "Warm transfer".
+ *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared, sibling workflow files and
  * activity types.
  */
