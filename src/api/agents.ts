@@ -19,7 +19,7 @@ import {
   MAX_AGENT_INSTALLATIONS,
 } from '../services/connector-installations';
 import { idTime } from '../shared/ids';
-import { isTransferTarget, VOICEMAIL_ACTIONS } from '../shared/calls';
+import { isTransferTarget, TRANSFER_MODES, VOICEMAIL_ACTIONS } from '../shared/calls';
 import { isOptionalToolName, OPTIONAL_TOOLS } from '../shared/tools';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
@@ -73,6 +73,12 @@ export const createAgentSchema = z.strictObject({
     .string()
     .refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity')
     .optional(),
+  transfer_mode: z
+    .enum(TRANSFER_MODES)
+    .optional()
+    .describe(
+      'How the `transfer_call` tool transfers (issue 31): `cold` (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the caller back to the assistant when the person is busy, does not answer or hangs up.',
+    ),
   tool_ids: z
     .array(z.string().meta({ examples: ['tool_01jd5x2v7c0000000000000000'] }))
     .max(MAX_AGENT_TOOLS, `must list at most ${MAX_AGENT_TOOLS} tools`)
@@ -179,6 +185,7 @@ const createAgent = operation({
         first_message: body.first_message ?? null,
         model: body.model ?? null,
         transfer_to: body.transfer_to ?? null,
+        transfer_mode: body.transfer_mode ?? 'cold',
         tool_ids: toolIds,
         connector_installation_ids: installationIds,
         enabled_tools: enabledTools,
@@ -272,7 +279,7 @@ const updateAgent = operation({
       if (installationIds !== undefined) set.connector_installation_ids = installationIds;
       if (body.voicemail !== undefined) set.voicemail_json = body.voicemail ? JSON.stringify(body.voicemail) : null;
       if (enabledTools !== undefined) set.enabled_tools = enabledTools;
-      for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to'] as const) {
+      for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to', 'transfer_mode'] as const) {
         if (body[field] !== undefined) set[field] = body[field];
       }
       if (body.calling_window !== undefined)

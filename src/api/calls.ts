@@ -39,6 +39,10 @@ import {
   CALL_DIRECTIONS,
   CALL_STATUSES,
   SIMULATION_OUTCOMES,
+  DEFAULT_TRANSFER_TIMEOUT_SECONDS,
+  TRANSFER_IN_PROGRESS,
+  TRANSFER_MODES,
+  TRANSFER_TIMEOUT,
   transferUpdate,
 } from '../shared/calls';
 import { voicemailSchema } from './agents';
@@ -84,6 +88,15 @@ export const simulationSchema = z.strictObject({
     ),
   ring_seconds: z.number().min(0).max(60).optional(),
   pause_seconds: z.number().min(0).max(60).optional(),
+  transfer: z
+    .strictObject({
+      answer: z.enum(['answered', 'no_answer', 'busy']),
+      after_seconds: z.number().min(0).max(60).optional(),
+    })
+    .optional()
+    .describe(
+      'What the person a warm transfer dials does (issue 31), after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.',
+    ),
 });
 
 export const createCallSchema = z.strictObject({
@@ -128,6 +141,26 @@ export const createCallSchema = z.strictObject({
 
 export const transferSchema = z.strictObject({
   to: z.string().refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity'),
+  mode: z
+    .enum(TRANSFER_MODES)
+    .optional()
+    .describe(
+      '`cold` (default): Twilio `<Dial>` hands the line over and the assistant is gone. `warm` (issue 31): the caller waits on hold in a conference while `to` is dialed; when the person answers they hear `summary`, then are joined with the caller and the assistant leaves; busy, no answer within `transfer_timeout_seconds` or a hang-up during the summary bring the caller back to the assistant (`call.transfer_failed`).',
+    ),
+  summary: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(1000, 'must be at most 1000 characters')
+    .optional()
+    .describe('Warm: what the person hears before joining; absent: the model summarizes the transcript.'),
+  transfer_timeout_seconds: z
+    .number()
+    .int()
+    .min(TRANSFER_TIMEOUT.min)
+    .max(TRANSFER_TIMEOUT.max)
+    .optional()
+    .describe(`Warm: how long the person may take to answer, seconds (default ${DEFAULT_TRANSFER_TIMEOUT_SECONDS}).`),
 });
 
 const tag = 'Calls';
@@ -298,7 +331,13 @@ const retrieveCallTranscript = operation({
   },
 });
 
-/** `POST /v1/calls/{id}/transfer` body `{to}` → the call, `transferred`; 409 `call_not_live`. */
+/**
+ * `POST /v1/calls/{id}/transfer` body `{to, mode?, summary?, transfer_timeout_seconds?}` → the call once
+ * the transfer's outcome is known: `transferred` (cold, or warm and joined), or still `in_progress` with
+ * `transfer.status: "failed"` (warm: the caller is back with the assistant). 400 naming `to` (or another
+ * field) on bad input; 409 `call_not_live`, `call_not_transferable` (a browser voice call),
+ * `transfer_in_progress` (a warm transfer of the call is under way).
+ */
 const transferCall = (temporal: Client) =>
   operation({
     method: 'post',
@@ -306,19 +345,28 @@ const transferCall = (temporal: Client) =>
     operationId: 'transferCall',
     tag,
     summary: 'Transfer a live call',
-    description: 'To an E.164 number, a `sip:` URI or a `client:` identity. 409 `call_not_live` once it has ended.',
+    description:
+      'To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs.',
     scope: 'calls:write',
     body: transferSchema,
-    example: { to: '+14155550199' },
+    example: { to: '+14155550199', mode: 'warm', summary: 'Dana wants to move her Tuesday appointment.' },
     response: CallObject,
     handler: async (req, res, { body }) => {
       await idempotent(req, res, 'req', async (updateId) => {
         // Read inside the handler: a retry that takes over sees the call as it is now.
         const call = await findCall(req);
         await runCallUpdate(temporal, call, () =>
-          temporal.workflow
-            .getHandle(callWorkflowId(call._id))
-            .executeUpdate(transferUpdate, { args: [{ to: body.to }], updateId }),
+          temporal.workflow.getHandle(callWorkflowId(call._id)).executeUpdate(transferUpdate, {
+            args: [
+              {
+                to: body.to,
+                ...(body.mode ? { mode: body.mode } : {}),
+                ...(body.summary ? { summary: body.summary } : {}),
+                ...(body.transfer_timeout_seconds ? { timeoutSeconds: body.transfer_timeout_seconds } : {}),
+              },
+            ],
+            updateId,
+          }),
         );
         return { status: 200, body: renderCall(await findCall(req)) };
       });
@@ -373,7 +421,7 @@ const notLive = (status: string) =>
 
 /**
  * Runs an update on a call's workflow, mapping its refusals to 409 (`call_not_live` with the status,
- * `call_not_transferable`, `call_not_scheduled`) and a closed workflow to `call_not_live`.
+ * `call_not_transferable`, `call_not_scheduled`, `transfer_in_progress`) and a closed workflow to `call_not_live`.
  */
 export async function runCallUpdate(
   temporal: Client,
@@ -396,7 +444,9 @@ export async function runCallUpdate(
     if (
       err instanceof WorkflowUpdateFailedError &&
       err.cause instanceof ApplicationFailure &&
-      (err.cause.type === CALL_NOT_TRANSFERABLE || err.cause.type === CALL_NOT_SCHEDULED)
+      (err.cause.type === CALL_NOT_TRANSFERABLE ||
+        err.cause.type === CALL_NOT_SCHEDULED ||
+        err.cause.type === TRANSFER_IN_PROGRESS)
     )
       throw new ApiError(409, 'invalid_request_error', err.cause.type, err.cause.message);
     if (err instanceof WorkflowNotFoundError || /workflow execution already completed/i.test((err as Error).message)) {

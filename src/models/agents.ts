@@ -8,7 +8,7 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
-import { VOICEMAIL_ACTIONS, type VoicemailSetting } from '../shared/calls';
+import { TRANSFER_MODES, VOICEMAIL_ACTIONS, type VoicemailSetting } from '../shared/calls';
 import { schemaOptions as base, type WithId } from './store';
 import { apiObject, callingWindowObject, metadataObject, recordingSettingsObject, unix } from './wire';
 import type { RecordingSettings } from '../shared/recordings';
@@ -24,6 +24,8 @@ const agentSchema = new Schema(
     first_message: { type: String, default: null },
     model: { type: String, default: null },
     transfer_to: { type: String, default: null },
+    /** How `transfer_call` transfers (issue 31, src/shared/calls.ts `TRANSFER_MODES`): `cold` or `warm`. */
+    transfer_mode: { type: String, default: 'cold' },
     /** The custom tools (`tool_…`, ./tools.ts) offered besides the built-in ones; a deleted tool is pulled out. */
     tool_ids: { type: [String], default: [] },
     /** The connector installations (`cinst_…`) whose tools are offered too; a deleted one is pulled out. */
@@ -135,6 +137,11 @@ export const AgentObject = apiObject(
     first_message: z.string().nullable(),
     model: z.string().nullable(),
     transfer_to: z.string().nullable(),
+    transfer_mode: z
+      .enum(TRANSFER_MODES)
+      .describe(
+        '`cold` (default): `transfer_call` hands the line over and the assistant is gone. `warm`: the caller waits on hold while the person is dialed and briefed with a summary; if they are busy, do not answer or hang up, the caller is back with the assistant.',
+      ),
     tool_ids: z
       .array(z.string())
       .describe('The custom tools (`tool_…`) the assistant may call besides its built-in ones.'),
@@ -173,6 +180,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     first_message: doc.first_message ?? null,
     model: doc.model ?? null,
     transfer_to: doc.transfer_to ?? null,
+    transfer_mode: doc.transfer_mode === 'warm' ? 'warm' : 'cold', // written from TRANSFER_MODES only
     tool_ids: [...(doc.tool_ids ?? [])],
     connector_installation_ids: [...(doc.connector_installation_ids ?? [])],
     enabled_tools: [...(doc.enabled_tools ?? [])],

@@ -10,6 +10,9 @@ import {
   ANSWERED_BY,
   CALL_DIRECTIONS,
   CALL_STATUSES,
+  TRANSFER_FAILURE_REASONS,
+  TRANSFER_MODES,
+  type TransferProgress,
   type AnsweredBy,
   type CallDirection,
   type CallStatus,
@@ -45,6 +48,8 @@ const callSchema = new Schema(
      */
     answered_by: { type: String, default: null },
     transferred_to: { type: String, default: null },
+    /** The call's latest transfer (src/shared/calls.ts `TransferProgress`), JSON; null: none. */
+    transfer_json: { type: String, default: null },
     simulated: { type: Boolean, required: true },
     max_duration_seconds: { type: Number, required: true },
     context_json: { type: String, default: '{}' },
@@ -100,7 +105,8 @@ const callTurnSchema = new Schema(
     _id: { type: String, required: true },
     call_id: { type: String, required: true, index: true },
     seq: { type: Number, required: true },
-    role: { type: String, enum: ['assistant', 'caller', 'tool'], required: true },
+    /** `system`: a note of what happened on the call (a warm transfer's progress, issue 31), seen by the model too. */
+    role: { type: String, enum: ['assistant', 'caller', 'tool', 'system'], required: true },
     text: { type: String, required: true },
     tool_name: { type: String, default: null },
     tool_arguments_json: { type: String, default: null },
@@ -151,6 +157,11 @@ const relaySessionSchema = new Schema(
     stream_url: { type: String, default: null },
     /** The secret a worker presents there (bearer). */
     stream_token: { type: String, default: null },
+    /**
+     * The warm transfer (its `attempt`, issue 31) whose failure brought the caller back to a new session;
+     * 0 for the call's first session. Each comeback's handshake is accepted once.
+     */
+    resume: { type: Number, default: 0 },
   },
   base,
 );
@@ -224,6 +235,7 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     analysis_plan_json: input.analysis ? JSON.stringify(input.analysis) : null,
     analysis_json: null,
     analysis_id: null,
+    transfer_json: null,
     dialed_ms: null,
     answered_ms: null,
     ended_ms: null,
@@ -256,6 +268,19 @@ export const CallObject = apiObject(
         'Who answered, as answering-machine detection said (agent or call `voicemail.detection`): `machine` ends the call with `end_reason: "voicemail"`. Null without detection or when it had not decided; set when the call ends.',
       ),
     transferred_to: z.string().nullable(),
+    transfer: z
+      .object({
+        mode: z.enum(TRANSFER_MODES),
+        to: z.string(),
+        status: z.enum(['dialing', 'briefing', 'transferred', 'failed']),
+        reason: z.enum(TRANSFER_FAILURE_REASONS).nullable(),
+        summary: z.string().nullable(),
+        attempt: z.number().int(),
+      })
+      .nullable()
+      .describe(
+        "The call's latest transfer (issue 31). Warm: `dialing` (the caller on hold, the person ringing), `briefing` (the person hears `summary`), then `transferred`, or `failed` with `reason` (`busy`, `no_answer`, `hung_up`, `failed`: the caller is back with the assistant). `attempt` counts the call's warm transfers. Null: never transferred.",
+      ),
     simulated: z.boolean(),
     max_duration_seconds: z.number().int(),
     created: unix,
@@ -319,6 +344,7 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     end_reason: doc.end_reason ?? null,
     answered_by: (doc.answered_by as AnsweredBy | null) ?? null, // written from ANSWERED_BY only
     transferred_to: doc.transferred_to ?? null,
+    transfer: doc.transfer_json ? (JSON.parse(doc.transfer_json) as TransferProgress) : null,
     simulated: doc.simulated,
     max_duration_seconds: doc.max_duration_seconds,
     created: doc.created,
@@ -349,7 +375,10 @@ export const TranscriptObject = apiObject(
     created: unix,
     turns: z.array(
       z.object({
-        role: z.string().meta({ examples: ['assistant', 'caller', 'tool'] }),
+        role: z
+          .string()
+          .meta({ examples: ['assistant', 'caller', 'tool', 'system'] })
+          .describe("`system`: a note of what happened on the call, e.g. a warm transfer's progress."),
         text: z.string(),
         tool: z.object({ name: z.string(), arguments: z.unknown() }).optional(),
         ...toolEntryFields,

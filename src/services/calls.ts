@@ -105,6 +105,7 @@ export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
       : {}),
     ...(agent.enabled_tools?.length ? { enabled_tools: [...agent.enabled_tools] } : {}),
     ...(voicemail ? { voicemail } : {}),
+    ...(agent.transfer_mode === 'warm' ? { transfer_mode: 'warm' as const } : {}),
   };
 }
 
@@ -131,6 +132,7 @@ export function newCallInput(
         outcome: request.simulation?.outcome ?? 'answered',
         ring_seconds: request.simulation?.ring_seconds ?? 0,
         pause_seconds: request.simulation?.pause_seconds ?? 0,
+        ...(request.simulation?.transfer ? { transfer: request.simulation.transfer } : {}),
       };
   const analysis =
     request.analysis !== undefined
@@ -291,6 +293,7 @@ export async function callConversation(callId: string): Promise<ChatMessage[]> {
   for (const t of turns) {
     if (t.role === 'caller') messages.push({ role: 'user', content: t.text });
     else if (t.role === 'assistant') messages.push({ role: 'assistant', content: t.text });
+    else if (t.role === 'system') messages.push({ role: 'system', content: t.text });
     else {
       const id = t.tool_call_id ?? `tc_${t.seq}`;
       const call = { id, name: t.tool_name ?? 'unknown', arguments: t.tool_arguments_json ?? '{}' };

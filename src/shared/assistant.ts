@@ -44,7 +44,8 @@ export interface AssistantContextIds {
 /** One transcript turn; `seq` numbers turns from 0 within a call. */
 export interface CallTurnInput {
   seq: number;
-  role: 'assistant' | 'caller' | 'tool';
+  /** `system`: a note of what happened on the call (a warm transfer's progress), for the model too. */
+  role: 'assistant' | 'caller' | 'tool' | 'system';
   text: string;
   atMs: number;
   toolName?: string;

@@ -91,6 +91,18 @@ export interface Simulation {
   ring_seconds: number;
   /** Seconds the caller pauses before each of their lines (0–60), to simulate real talk time. */
   pause_seconds: number;
+  /**
+   * A warm transfer (issue 31) on this call: what the person dialed does (`answered`: hears the summary and
+   * is joined; `no_answer`, `busy`: the caller is back with the assistant), after `after_seconds` (default 0).
+   * Absent: the person answers at once.
+   */
+  transfer?: SimulatedTransfer;
+}
+
+/** `simulation.transfer` (issue 31): the simulated person a warm transfer dials. */
+export interface SimulatedTransfer {
+  answer: 'answered' | 'no_answer' | 'busy';
+  after_seconds?: number;
 }
 
 /** The agent as it was when the call was created (later edits do not change a running call). */
@@ -112,6 +124,8 @@ export interface AgentSnapshot {
   enabled_tools?: string[];
   /** The agent's `voicemail` setting (issue 29); absent: no answering-machine detection. */
   voicemail?: VoicemailSetting;
+  /** How the `transfer_call` tool transfers (issue 31: `transfer_mode`); absent: `cold`. */
+  transfer_mode?: TransferMode;
 }
 
 /** What a call does when answering-machine detection says a machine answered (`voicemail.action`). */
@@ -320,6 +334,8 @@ export interface CallContinuation {
   formValues?: FormValues | null;
   /** Answering-machine detection's decision so far (absent: none yet). */
   answeredBy?: AnsweredBy;
+  /** Warm transfers started so far (issue 31; absent: none). */
+  transfers?: number;
 }
 
 /**
@@ -342,10 +358,83 @@ export interface CallState {
   turns: number;
 }
 
-/** Argument of the `transfer` update: where to (E.164, `sip:` URI or `client:` identity). */
+/**
+ * How a call is transferred (issue 31): `cold` (default) hands the line over with Twilio `<Dial>` and the
+ * assistant is gone; `warm` holds the caller in a conference, dials the person, briefs them and joins them,
+ * or brings the caller back to the assistant when that fails.
+ */
+export const TRANSFER_MODES = ['cold', 'warm'] as const;
+export type TransferMode = (typeof TRANSFER_MODES)[number];
+
+/** Default of `transfer_timeout_seconds`: how long the person dialed by a warm transfer may take to answer. */
+export const DEFAULT_TRANSFER_TIMEOUT_SECONDS = 30;
+/** Bounds of `transfer_timeout_seconds` (Twilio's dial `Timeout` takes 5–600). */
+export const TRANSFER_TIMEOUT = { min: 5, max: 600 } as const;
+
+/**
+ * Why a warm transfer failed: the person's line was `busy`, they did not answer in time (`no_answer`), hung
+ * up while hearing the summary (`hung_up`), or the dial failed (`failed`).
+ */
+export const TRANSFER_FAILURE_REASONS = ['busy', 'no_answer', 'hung_up', 'failed'] as const;
+export type TransferFailureReason = (typeof TRANSFER_FAILURE_REASONS)[number];
+
+/** What the assistant says to the caller it gets back from a failed warm transfer, by reason. */
+export const TRANSFER_FAILED_LINES: Record<TransferFailureReason, string> = {
+  busy: "I'm sorry, their line is busy right now. I'm back with you; how else can I help?",
+  no_answer: "I'm sorry, nobody answered. I'm back with you; how else can I help?",
+  hung_up: "I'm sorry, the call with them dropped before I could connect you. I'm back with you; how else can I help?",
+  failed: "I'm sorry, I couldn't reach them. I'm back with you; how else can I help?",
+};
+
+/**
+ * A warm transfer's progress as the call shows it (`transfer` on the call object, `transfer_json` in the
+ * store): `dialing` (the caller on hold, the person's phone ringing), `briefing` (the person answered and
+ * hears the summary), then `transferred` or `failed` (with `reason`). A cold transfer shows `transferred`.
+ */
+export interface TransferProgress {
+  mode: TransferMode;
+  to: string;
+  status: 'dialing' | 'briefing' | 'transferred' | 'failed';
+  reason: TransferFailureReason | null;
+  /** What the person heard (warm); null for a cold transfer and before the person answered. */
+  summary: string | null;
+  /** Which warm transfer of the call this is (1, 2, …): a failed one's ConversationRelay session comes back under it. */
+  attempt: number;
+}
+
+/**
+ * Failure type of a transfer refused because a warm transfer of the call is already under way; the API
+ * maps it to 409 `transfer_in_progress`.
+ */
+export const TRANSFER_IN_PROGRESS = 'transfer_in_progress';
+
+/**
+ * Argument of the `transfer` update: where to (E.164, `sip:` URI or `client:` identity), and for a warm
+ * transfer (issue 31) the summary the person hears (absent: the model writes one from the transcript) and
+ * how long they may take to answer.
+ */
 export interface TransferRequest {
   to: string;
+  /** Absent: `cold`. */
+  mode?: TransferMode;
+  summary?: string;
+  /** Default `DEFAULT_TRANSFER_TIMEOUT_SECONDS`. */
+  timeoutSeconds?: number;
 }
+
+/**
+ * Argument of the `transferLeg` signal: a Twilio callback about the person's leg of a warm transfer,
+ * tied to it by `providerCallSid` (a callback naming another CallSid is ignored): the leg's status
+ * callback (`status`), or the conference's `participant-join` for it (`joined`).
+ */
+export interface TransferLegEvent {
+  providerCallSid: string;
+  status?: TelephonyStatus['status'];
+  joined?: boolean;
+}
+
+/** The name of the Twilio conference a warm transfer of call `callId` holds the caller in. */
+export const transferConferenceName = (callId: string) => `transfer-${callId}`;
 
 /** Call progress reported by the telephony provider (Twilio status callback) in live mode. */
 export interface TelephonyStatus {
@@ -435,6 +524,8 @@ export const telephonyStatusSignal = defineSignal<[TelephonyStatus]>('telephonyS
  * issue 29). Another provider call's, or one after the call has stopped, changes nothing.
  */
 export const machineDetectionSignal = defineSignal<[MachineDetection]>('machineDetection');
+/** A Twilio callback about a warm transfer's leg to the person (issue 31; src/api/twilio/index.ts). */
+export const transferLegSignal = defineSignal<[TransferLegEvent]>('transferLeg');
 
 /** Workflow type name of a call (recorded histories depend on it). */
 export const CALL_WORKFLOW = 'callWorkflow';

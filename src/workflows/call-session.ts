@@ -18,6 +18,11 @@
  * up; `leave_message` records the message as the assistant's turn and has Twilio say it after the beep,
  * then hang up.
  *
+ * Warm transfer (issue 31): the `transfer` update with `mode: "warm"` or `transfer_call` of an agent whose
+ * `transfer_mode` is `warm` runs `runWarmTransfer` beside the conversation (which waits meanwhile: the
+ * caller is on hold, never silent): hold, summary, the person dialed and briefed, then `transferred`, or
+ * the caller back with the assistant (`call.transfer_failed`). See the methods under "Warm transfer".
+ *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared, sibling workflow files and
  * activity types.
  */
@@ -36,6 +41,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type * as callActivities from '../activities/calls';
+import type * as llmActivities from '../activities/llm';
 import type * as slotActivities from '../activities/call-slots';
 import type * as telephonyActivities from '../activities/telephony';
 import type * as voiceRoomActivities from '../activities/voice-room';
@@ -67,7 +73,13 @@ import {
   type DialOutcome,
   type EndReason,
   type TelephonyStatus,
+  type TransferFailureReason,
+  type TransferLegEvent,
+  type TransferProgress,
   type TransferRequest,
+  DEFAULT_TRANSFER_TIMEOUT_SECONDS,
+  TRANSFER_FAILED_LINES,
+  TRANSFER_IN_PROGRESS,
   answeredByOf,
   effectiveVoicemail,
   MACHINE_DETECTION_TIMEOUT_SECONDS,
@@ -148,6 +160,25 @@ const roomActivities = (input: CallWorkflowInput) =>
     },
   });
 
+/**
+ * Warm transfers (issue 31): the person's leg is dialed once (a retry could ring them twice), and the
+ * summary they hear is written by one LLM request, tried twice.
+ */
+const transferDial = proxyActivities<typeof telephonyActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 1 },
+});
+const summaryLlm = proxyActivities<typeof llmActivities>({
+  startToCloseTimeout: '60 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 2 },
+});
+/** What the person hears when no summary could be written. */
+const FALLBACK_TRANSFER_SUMMARY = 'A caller is being transferred to you by the assistant.';
+/** What the model is asked for the person a warm transfer dials. */
+const SUMMARY_REQUEST =
+  'The caller is being transferred to a person. Write what that person hears before joining: a summary of ' +
+  'this call in at most two short sentences (who is calling and what they need). Answer with the summary only.';
+
 /** How long a live call may ring before it is `no_answer`. */
 const LIVE_RING_TIMEOUT_MS = 60_000;
 /** How long a live caller may stay silent before the call ends (`silence_timeout`). */
@@ -185,7 +216,24 @@ interface StopRequest {
   error?: string;
   /** A machine answered and the message is left (`voicemail.action` `leave_message`): what is said. */
   voicemailMessage?: string;
+  /** A warm transfer joined the caller with the person (issue 31): nothing left to hand over. */
+  warm?: TransferProgress;
 }
+
+/** A warm transfer under way (issue 31): its progress as the call shows it, and its leg's callbacks so far. */
+interface WarmTransfer {
+  progress: TransferProgress;
+  timeoutSeconds: number;
+  /** The summary the API gave; absent: the model writes one. */
+  summary?: string;
+  /** The person's leg (Call SID) once dialed. */
+  legSid: string | null;
+  /** Callbacks about legs received while it runs (those of another SID are never counted). */
+  events: TransferLegEvent[];
+}
+
+/** How a warm transfer ended: joined, failed (why), or cut short because the call stopped. */
+type WarmOutcome = 'joined' | TransferFailureReason | 'stopped';
 
 /** One call's state and behaviour; constructed once per run, inside the workflow function. */
 export class CallSession {
@@ -245,6 +293,12 @@ export class CallSession {
   private readonly voicemail: VoicemailSetting | null;
   /** Who answered, once answering-machine detection decided; null before, and without detection. */
   private answeredBy: AnsweredBy | null;
+  /** The warm transfer under way (issue 31); null when none. */
+  private warm: WarmTransfer | null = null;
+  /** Warm transfers started so far on the call (each one's `attempt`). */
+  private transfers: number;
+  /** The run of the latest warm transfer; settles soon after the call stops. */
+  private warmRun: Promise<void> = Promise.resolve();
 
   /** @param input everything fixed at creation, and for a continued run where the last one stopped */
   constructor(private readonly input: CallWorkflowInput) {
@@ -284,6 +338,7 @@ export class CallSession {
     this.tools = this.callTools();
     this.voicemail = effectiveVoicemail(input);
     this.answeredBy = resumed?.answeredBy ?? null;
+    this.transfers = resumed?.transfers ?? 0;
   }
 
   /**
@@ -298,8 +353,14 @@ export class CallSession {
       context: this.context,
       room: Boolean(input.room),
       defaultTransferTo: input.agent.transfer_to,
+      transferMode: input.agent.transfer_mode ?? 'cold',
       stop: (request) => {
         this.stop ??= request;
+      },
+      warmTransfer: (to) => {
+        if (this.warm !== null || this.stop !== null) return 'a transfer is already under way';
+        this.startWarmTransfer({ to, mode: 'warm' });
+        return null;
       },
       callback: {
         orgId: input.orgId,
@@ -375,7 +436,10 @@ export class CallSession {
     return this.state();
   }
 
-  /** Validator of update `transfer`: an in-progress phone call only (`CALL_NOT_LIVE`, `CALL_NOT_TRANSFERABLE`). */
+  /**
+   * Validator of update `transfer`: an in-progress phone call only (`CALL_NOT_LIVE`, `CALL_NOT_TRANSFERABLE`),
+   * and none while a warm transfer runs (`TRANSFER_IN_PROGRESS`).
+   */
   validateTransfer(_request: TransferRequest): void {
     if (!this.isLive() || this.status !== 'in_progress')
       throw this.notLive(`The call is ${this.status}; only an in-progress call can be transferred.`);
@@ -385,11 +449,27 @@ export class CallSession {
         type: CALL_NOT_TRANSFERABLE,
         nonRetryable: true,
       });
+    if (this.warm !== null)
+      throw ApplicationFailure.create({
+        message: `A warm transfer to ${this.warm.progress.to} is under way; wait for its outcome.`,
+        type: TRANSFER_IN_PROGRESS,
+        nonRetryable: true,
+      });
   }
 
-  /** Update `transfer`: transfers the call to `to`; returns once the end is recorded. */
-  async transfer({ to }: TransferRequest): Promise<CallState> {
-    this.requestStop({ status: 'transferred', reason: 'transferred', transferTo: to });
+  /**
+   * Update `transfer`: a cold transfer hands the call to `to` and returns once the end is recorded; a warm
+   * one (issue 31, `startWarmTransfer`) returns once its outcome is known: the end recorded when the
+   * person joined, else the call back with the assistant.
+   */
+  async transfer(request: TransferRequest): Promise<CallState> {
+    if (request.mode === 'warm') {
+      this.startWarmTransfer(request);
+      await condition(() => this.warm === null);
+      if (this.stop !== null) await condition(() => this.finished);
+      return this.state();
+    }
+    this.requestStop({ status: 'transferred', reason: 'transferred', transferTo: request.to });
     await condition(() => this.finished);
     return this.state();
   }
@@ -441,6 +521,14 @@ export class CallSession {
     if (!this.input.simulation && (!result.providerCallSid || result.providerCallSid !== this.providerCallSid)) return;
     this.answeredBy = answeredByOf(result.answeredBy);
     if (this.answeredBy === 'machine' && this.status === 'in_progress') this.machineAnswered();
+  }
+
+  /**
+   * Signal `transferLeg` (issue 31): a Twilio callback about a warm transfer's leg, kept while one runs
+   * (it counts only for the leg's own CallSid; see `warmLive`); ignored otherwise.
+   */
+  onTransferLeg(event: TransferLegEvent): void {
+    if (this.warm !== null && typeof event.providerCallSid === 'string') this.warm.events.push(event);
   }
 
   /** Signal `slotGranted`: the organization's call slots granted this call one (src/workflows/call-slots.ts). */
@@ -645,6 +733,7 @@ export class CallSession {
         telephonySeen: [...this.telephonySeen],
         ...(this.answeredBy !== null ? { answeredBy: this.answeredBy } : {}),
         ...(this.input.campaign ? { formValues: this.form?.values ?? null } : {}),
+        ...(this.transfers ? { transfers: this.transfers } : {}),
       },
     };
   }
@@ -663,11 +752,13 @@ export class CallSession {
         : { status: 'canceled', reason: 'api_ended' };
     const final = this.stop;
     return await CancellationScope.nonCancellable(async () => {
+      await this.warmRun; // a warm transfer cut short hangs up its leg first
       if (final.voicemailMessage !== undefined) this.say('assistant', final.voicemailMessage);
       await this.flushTurns();
       const events: string[] = [];
       if (final.status === 'transferred' && final.transferTo) {
-        if (await this.transferOut(final, final.transferTo)) events.push('call.transferred');
+        // A warm transfer already joined the caller with the person: nothing to hand over.
+        if (final.warm || (await this.transferOut(final, final.transferTo))) events.push('call.transferred');
       } else if (final.voicemailMessage !== undefined && this.status === 'in_progress')
         await this.leaveVoicemail(final, final.voicemailMessage);
       else if (this.status === 'in_progress' || this.status === 'ringing') await this.hangUp(final);
@@ -686,6 +777,7 @@ export class CallSession {
         {
           end_reason: final.reason,
           transferred_to: final.status === 'transferred' ? (final.transferTo ?? null) : null,
+          ...this.transferRecord(final),
           error_message: final.error ?? null,
           ended_ms: endedMs,
           ...(this.answeredBy !== null ? { answered_by: this.answeredBy } : {}),
@@ -725,8 +817,8 @@ export class CallSession {
     }
     for (;;) {
       const longRun = workflowInfo().continueAsNewSuggested || this.turnCount - firstTurn >= LOCAL_TURNS_PER_RUN;
-      if (longRun && this.callerInbox.length === 0 && this.pendingTurns.length === 0 && allHandlersFinished())
-        return 'continue';
+      const idle = this.callerInbox.length === 0 && this.pendingTurns.length === 0 && this.warm === null;
+      if (longRun && idle && allHandlersFinished()) return 'continue';
       const heard = await this.hearCaller();
       if (heard === null) return 'done';
       this.say('caller', heard.text);
@@ -749,16 +841,23 @@ export class CallSession {
   private async hearCaller(): Promise<{ text: string; utterance?: number } | null> {
     const simulation = this.input.simulation;
     if (simulation) {
+      if (this.warm !== null) await condition(() => this.warm === null);
       if (this.scriptIndex >= simulation.caller.length) {
         // A simulated machine beeps once its greeting is over: detection says so, as Twilio would.
         if (simulation.outcome === 'voicemail') this.onMachineDetection({ answeredBy: 'machine_end_beep' });
         return null;
       }
       if (simulation.pause_seconds > 0) await sleep(simulation.pause_seconds * 1000);
+      // The simulated caller is on hold while a warm transfer runs (issue 31).
+      if (this.warm !== null) await condition(() => this.warm === null);
       return { text: simulation.caller[this.scriptIndex++] };
     }
-    const spoke = await condition(() => this.callerInbox.length > 0, SILENCE_TIMEOUT_MS);
-    if (!spoke) {
+    // A live caller on hold during a warm transfer is not silent: the wait starts again once it is over.
+    for (;;) {
+      if (this.warm !== null) await condition(() => this.warm === null);
+      const spoke = await condition(() => this.callerInbox.length > 0 || this.warm !== null, SILENCE_TIMEOUT_MS);
+      if (this.warm !== null) continue;
+      if (spoke) break;
       this.requestStop({ status: 'completed', reason: 'silence_timeout' });
       return null;
     }
@@ -871,6 +970,217 @@ export class CallSession {
         if (utterance !== undefined) this.answers.set(utterance, { text, final: false });
       },
     };
+  }
+
+  // Warm transfer (issue 31).
+
+  /**
+   * Starts a warm transfer to `to` (the `transfer` update with `mode: "warm"`, or `transfer_call` when the
+   * agent's `transfer_mode` is `warm`): `runWarmTransfer` in its own scope, which the call's stop does not
+   * cancel (it hangs up the person's leg itself, and `finish` waits for it).
+   */
+  private startWarmTransfer(request: TransferRequest): void {
+    const warm: WarmTransfer = {
+      progress: {
+        mode: 'warm',
+        to: request.to,
+        status: 'dialing',
+        reason: null,
+        summary: null,
+        attempt: ++this.transfers,
+      },
+      timeoutSeconds: request.timeoutSeconds ?? DEFAULT_TRANSFER_TIMEOUT_SECONDS,
+      ...(request.summary ? { summary: request.summary } : {}),
+      legSid: null,
+      events: [],
+    };
+    this.warm = warm;
+    this.warmRun = CancellationScope.nonCancellable(() => this.runWarmTransfer(warm)).catch((err) => {
+      this.warm = null;
+      this.requestStop({ status: 'failed', reason: 'error', error: `Warm transfer failed: ${errorMessage(err)}` });
+    });
+  }
+
+  /**
+   * A warm transfer from start to outcome: notes it in the transcript (`system` turns, which the model
+   * sees) and on the call (`transfer`), holds the caller and dials the person (`warmLive`; a simulated
+   * call: `warmSimulated`), then either stops the call `transferred` (the person joined; `call.transferred`
+   * with `transfer.mode: "warm"` when `finish` records it) or brings the caller back: `call.transfer_failed`
+   * with the reason, the assistant's line saying so (`TRANSFER_FAILED_LINES`), a live caller's call
+   * redirected to a new ConversationRelay session (`returnFromTransfer`) that greets with that line.
+   */
+  private async runWarmTransfer(warm: WarmTransfer): Promise<void> {
+    const { progress } = warm;
+    const to = progress.to;
+    this.note(`Warm transfer to ${to}: the caller is on hold while ${to} is dialed.`);
+    await this.flushTurns();
+    await this.transition('in_progress', { transfer_json: JSON.stringify(progress) }, []);
+    const outcome: WarmOutcome =
+      this.input.simulation || this.providerCallSid === null
+        ? await this.warmSimulated(warm)
+        : await this.warmLive(warm, this.providerCallSid);
+    if (outcome === 'stopped' || this.stop !== null) {
+      this.warm = null;
+      return;
+    }
+    if (outcome === 'joined') {
+      progress.status = 'transferred';
+      this.note(`${to} heard the summary and is connected with the caller; the assistant left the call.`);
+      this.warm = null;
+      this.requestStop({ status: 'transferred', reason: 'transferred', transferTo: to, warm: progress });
+      return;
+    }
+    progress.status = 'failed';
+    progress.reason = outcome;
+    this.note(`Warm transfer to ${to} failed (${outcome.replace('_', ' ')}); the caller is back with the assistant.`);
+    const line = TRANSFER_FAILED_LINES[outcome];
+    this.say('assistant', line);
+    this.hearMessage({ role: 'assistant', content: line });
+    await this.flushTurns();
+    await this.transition('in_progress', { transfer_json: JSON.stringify(progress) }, ['call.transfer_failed']);
+    if (this.providerCallSid !== null && !this.input.simulation)
+      try {
+        await telephony.returnFromTransfer({
+          callId: this.input.callId,
+          providerCallSid: this.providerCallSid,
+          attempt: progress.attempt,
+        });
+      } catch (err) {
+        // The caller hung up while on hold: their status callback ends the call.
+        if (this.stop === null) this.note(`Bringing the caller back failed: ${errorMessage(err)}`);
+      }
+    this.warm = null;
+  }
+
+  /**
+   * A live warm transfer: the caller on hold in the conference (`holdForTransfer`), the summary, the person
+   * dialed (`dialTransferLeg`). Only callbacks naming the leg's CallSid count: `in-progress`/`answered`
+   * (briefing: they hear the summary), the conference's join (joined), `busy`, `no-answer`, `failed`, and
+   * `completed` before the join (hung up during the briefing). No answer within `timeoutSeconds`, or a
+   * briefing longer than the summary's speaking time: the leg is hung up.
+   */
+  private async warmLive(warm: WarmTransfer, callerSid: string): Promise<WarmOutcome> {
+    const { input } = this;
+    const from = input.direction === 'inbound' ? input.to : input.from;
+    try {
+      await telephony.holdForTransfer({ callId: input.callId, providerCallSid: callerSid });
+    } catch {
+      return this.stop !== null ? 'stopped' : 'failed';
+    }
+    const summary = await this.transferSummary(warm);
+    if (!from) return 'failed';
+    try {
+      const leg = await transferDial.dialTransferLeg({
+        callId: input.callId,
+        to: warm.progress.to,
+        from,
+        summary,
+        timeoutSeconds: warm.timeoutSeconds,
+      });
+      warm.legSid = leg.providerCallSid;
+    } catch {
+      return this.stop !== null ? 'stopped' : 'failed';
+    }
+    const mine = () => warm.events.filter((e) => e.providerCallSid === warm.legSid);
+    const joined = () => mine().some((e) => e.joined === true);
+    const ended = () => mine().find((e) => e.status !== undefined && rank(e.status) === 3)?.status;
+    // Twilio's `completed` means it was answered (callbacks may come out of order).
+    const answered = () =>
+      mine().some((e) => e.status !== undefined && rank(e.status) === 2) || ended() === 'completed';
+    await condition(
+      () => answered() || joined() || ended() !== undefined || this.stop !== null,
+      warm.timeoutSeconds * 1000,
+    );
+    if (this.stop === null && !joined() && answered()) {
+      await this.briefing(warm, summary);
+      await condition(
+        () => joined() || ended() !== undefined || this.stop !== null,
+        summary.length * VOICEMAIL_MS_PER_CHAR + GRACEFUL_HANGUP_MS,
+      );
+    }
+    const outcome: WarmOutcome =
+      this.stop !== null
+        ? 'stopped'
+        : joined()
+          ? 'joined'
+          : answered()
+            ? 'hung_up'
+            : ended() === 'busy'
+              ? 'busy'
+              : ended() === 'failed'
+                ? 'failed'
+                : 'no_answer';
+    if (outcome !== 'joined' && ended() === undefined)
+      try {
+        await telephony.hangUpCall({ callId: input.callId, livemode: input.livemode, providerCallSid: warm.legSid });
+      } catch {
+        // The leg ends on its own (Twilio's Timeout, or the person hanging up).
+      }
+    return outcome;
+  }
+
+  /**
+   * A simulated warm transfer (test mode, `simulation.transfer`): after `after_seconds` the person
+   * answers (hears the summary and joins), or is `busy` / does not answer; the same transcript and events
+   * as a live one.
+   */
+  private async warmSimulated(warm: WarmTransfer): Promise<WarmOutcome> {
+    const person = this.input.simulation?.transfer ?? { answer: 'answered' as const };
+    if (person.after_seconds) await condition(() => this.stop !== null, person.after_seconds * 1000);
+    if (this.stop !== null) return 'stopped';
+    if (person.answer !== 'answered') return person.answer;
+    await this.briefing(warm, await this.transferSummary(warm));
+    return this.stop !== null ? 'stopped' : 'joined';
+  }
+
+  /** The person answered: the call shows `briefing` with the summary they hear, and the transcript notes it. */
+  private async briefing(warm: WarmTransfer, summary: string): Promise<void> {
+    warm.progress.status = 'briefing';
+    warm.progress.summary = summary;
+    this.note(`${warm.progress.to} answered and hears the summary: ${summary}`);
+    await this.flushTurns();
+    await this.transition('in_progress', { transfer_json: JSON.stringify(warm.progress) }, []);
+  }
+
+  /**
+   * What the person hears first: the API's `summary`, else the model's summary of the conversation so far
+   * (one LLM request, `SUMMARY_REQUEST`), else `FALLBACK_TRANSFER_SUMMARY` when that request fails.
+   */
+  private async transferSummary(warm: WarmTransfer): Promise<string> {
+    if (warm.summary) return warm.summary;
+    try {
+      const reply = await summaryLlm.generateReply.executeWithOptions({ summary: 'summary for a warm transfer' }, [
+        {
+          callId: this.input.callId,
+          model: this.input.agent.model,
+          messages: [...(this.chatLog ?? this.pendingMessages), { role: 'system', content: SUMMARY_REQUEST }],
+          ...(this.chatLog ? {} : { history: { callId: this.input.callId } }),
+          tools: [],
+          context: this.context,
+        },
+      ]);
+      warm.summary = reply.text?.slice(0, 1000) || FALLBACK_TRANSFER_SUMMARY;
+    } catch {
+      warm.summary = FALLBACK_TRANSFER_SUMMARY;
+    }
+    return warm.summary;
+  }
+
+  /**
+   * The call's `transfer` as its end records it: a warm transfer's progress, or a cold transfer's
+   * destination (`mode: "cold"`); nothing for other ends.
+   */
+  private transferRecord(final: StopRequest): { transfer_json?: string } {
+    if (final.status !== 'transferred' || !final.transferTo) return {};
+    const progress: TransferProgress = final.warm ?? {
+      mode: 'cold',
+      to: final.transferTo,
+      status: 'transferred',
+      reason: null,
+      summary: null,
+      attempt: 0,
+    };
+    return { transfer_json: JSON.stringify(progress) };
   }
 
   // The end.
@@ -1069,6 +1379,12 @@ export class CallSession {
       atMs: Date.now(),
       ...(knowledge?.length ? { knowledge } : {}),
     });
+  }
+
+  /** Adds a `system` turn noting what happened on the call (issue 31), which the model sees too. */
+  private note(text: string): void {
+    this.pendingTurns.push({ seq: this.turnCount++, role: 'system', text, atMs: Date.now() });
+    this.hearMessage({ role: 'system', content: text });
   }
 
   /** Adds a tool turn: the call the model made, what it did, and its key, outcome and duration. */

@@ -11,7 +11,9 @@
  * with ApplicationFailure type `call_not_live`, the status in its details), updates `callerSaid` and
  * `answer` (live voice loop), signal `telephonyStatus` (Twilio status callbacks), signal
  * `machineDetection` (Twilio's answering-machine detection), update `advanceClock` (a scheduled test-mode
- * call's clock), query `state` (issue 29 added the last three).
+ * call's clock), query `state` (issue 29 added the last three), signal `transferLeg` (issue 31: Twilio
+ * callbacks of a warm transfer's leg to the person; `transfer` refuses a second one with
+ * `transfer_in_progress`).
  *
  * Reads top-down: handlers, ring, talk, finish; each a call into the run's `CallSession`
  * (src/workflows/call-session.ts), which holds the call's state and does the work.
@@ -39,6 +41,7 @@ import {
   machineDetectionSignal,
   stateQuery,
   telephonyStatusSignal,
+  transferLegSignal,
   transferUpdate,
   type AdvanceClockRequest,
   type CallState,
@@ -71,6 +74,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   });
   setHandler(telephonyStatusSignal, (status) => call.onTelephonyStatus(status));
   setHandler(machineDetectionSignal, (result) => call.onMachineDetection(result));
+  setHandler(transferLegSignal, (event) => call.onTransferLeg(event));
   setHandler(slotGrantedSignal, () => call.onSlotGranted());
   setHandler(advanceClockUpdate, (request) => call.advanceClock(request), {
     validator: (request: AdvanceClockRequest) => call.validateAdvanceClock(request),

@@ -29,6 +29,7 @@
  * `hang_up`) and `voicemail-human` (detection on, a person answers: `answered_by: "human"`):
  *
  *   node dist/test/support/record-histories.js voicemail   # (built) the three voicemail scenarios
+ *   node dist/test/support/record-histories.js warm-transfer   # (built) warm-transfer and warm-transfer-failed
  *
  * For a call that continued as new, the first run's history is written (the one that decided to).
  */
@@ -203,6 +204,33 @@ async function main(): Promise<void> {
         await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
         await request('POST', `/v1/calls/${id}/transfer`, { key: t.testKey, body: { to: '+14155550100' } });
         return id;
+      },
+      // Issue 31: a warm transfer through the API, the person answering (the model writes the summary).
+      'warm-transfer': async () => {
+        const id = await place({
+          simulation: { caller: ['I need a person', 'b', 'c'], pause_seconds: 5, transfer: { answer: 'answered' } },
+        });
+        await waitForCall(t.testKey, id, (c) => c.status === 'in_progress' && c.transfer === null);
+        await new Promise((r) => setTimeout(r, 6000)); // after the first line
+        await request('POST', `/v1/calls/${id}/transfer`, {
+          key: t.testKey,
+          body: { to: '+14155550100', mode: 'warm' },
+        });
+        return id;
+      },
+      // Issue 31: `transfer_call` of an agent with `transfer_mode: "warm"`; nobody answers, the assistant goes on.
+      'warm-transfer-failed': async () => {
+        const agent = await request('POST', '/v1/agents', {
+          key: t.testKey,
+          body: { name: 'Warm', instructions: 'Transfer warm.', transfer_to: '+14155550199', transfer_mode: 'warm' },
+        });
+        if (agent.status !== 200) throw new Error(JSON.stringify(agent.body));
+        return placeCall(t.testKey, agent.body.id, {
+          simulation: {
+            caller: ['TOOL transfer_call {}', 'Then you help me'],
+            transfer: { answer: 'no_answer', after_seconds: 2 },
+          },
+        });
       },
       'search-knowledge': async () => {
         const doc = await request('POST', '/v1/knowledge', {
