@@ -5,6 +5,7 @@
  * bundle alike; imports only `@temporalio/workflow` definition helpers.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { Interruption, SpeechSettings } from './speech';
 import type { FormDefinition, FormValues } from './forms';
 import type { RecordingSettings } from './recordings';
 import type { AnalysisPlan } from './analysis';
@@ -93,8 +94,11 @@ export interface Simulation {
   pause_seconds: number;
 }
 
-/** The agent as it was when the call was created (later edits do not change a running call). */
-export interface AgentSnapshot {
+/**
+ * The agent as it was when the call was created (later edits do not change a running call), with its
+ * speech settings (issue 31: src/shared/speech.ts), each absent when unset.
+ */
+export interface AgentSnapshot extends SpeechSettings {
   id: string;
   name: string;
   instructions: string;
@@ -435,6 +439,12 @@ export const telephonyStatusSignal = defineSignal<[TelephonyStatus]>('telephonyS
  * issue 29). Another provider call's, or one after the call has stopped, changes nothing.
  */
 export const machineDetectionSignal = defineSignal<[MachineDetection]>('machineDetection');
+/**
+ * Live mode (issue 31): the caller talked over the assistant's answer (ConversationRelay's `interrupt`, a
+ * voice room's barge-in). The assistant's turns since the caller last spoke keep only what was heard
+ * (src/shared/speech.ts `cutByInterruption`), in the transcript and in the model's history.
+ */
+export const interruptedSignal = defineSignal<[Interruption]>('interrupted');
 
 /** Workflow type name of a call (recorded histories depend on it). */
 export const CALL_WORKFLOW = 'callWorkflow';

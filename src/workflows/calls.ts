@@ -36,6 +36,7 @@ import {
   answerUpdate,
   callerSaidUpdate,
   endUpdate,
+  interruptedSignal,
   machineDetectionSignal,
   stateQuery,
   telephonyStatusSignal,
@@ -71,6 +72,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   });
   setHandler(telephonyStatusSignal, (status) => call.onTelephonyStatus(status));
   setHandler(machineDetectionSignal, (result) => call.onMachineDetection(result));
+  setHandler(interruptedSignal, (interruption) => call.onInterrupted(interruption));
   setHandler(slotGrantedSignal, () => call.onSlotGranted());
   setHandler(advanceClockUpdate, (request) => call.advanceClock(request), {
     validator: (request: AdvanceClockRequest) => call.validateAdvanceClock(request),

@@ -111,6 +111,7 @@ describe('tool effects', () => {
     defaultTransferTo: '+14155550199',
     stop: (request: ToolStop) => void stops.push(request),
     callback,
+    sendDigits: async () => true,
   });
 
   it("builds a channel's handler table in the channel's order", () => {
