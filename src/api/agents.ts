@@ -121,7 +121,9 @@ export const createAgentSchema = z.strictObject({
   dtmf: z
     .boolean()
     .optional()
-    .describe("Hear the caller's keypresses on phone calls (ConversationRelay `dtmfDetection`): they reach the assistant."),
+    .describe(
+      "Hear the caller's keypresses on phone calls (ConversationRelay `dtmfDetection`): they reach the assistant.",
+    ),
   analysis: AnalysisPlanObject.optional().describe(
     "What to learn from each call once it has ended (issue 30): `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event.",
   ),

@@ -9,7 +9,9 @@ import { TELEPHONY_REJECTED } from '../shared/calls';
 import type { SpeechSettings } from '../shared/speech';
 
 /** The attributes of TwiML `<ConversationRelay>` as the `twilio` package types them. */
-type ConversationRelayAttributes = Parameters<ReturnType<twilio.twiml.VoiceResponse['connect']>['conversationRelay']>[0];
+type ConversationRelayAttributes = Parameters<
+  ReturnType<twilio.twiml.VoiceResponse['connect']>['conversationRelay']
+>[0];
 
 const TWILIO_ORIGIN = 'https://api.twilio.com';
 
@@ -71,9 +73,7 @@ export function dialTo(response: twilio.twiml.VoiceResponse, to: string): void {
  * greeting likewise: `welcomeGreetingInterruptible`), `dtmf` → `dtmfDetection`. Unset settings add
  * nothing (ConversationRelay's defaults).
  */
-export function conversationRelayAttributes(
-  speech: SpeechSettings,
-): ConversationRelayAttributes {
+export function conversationRelayAttributes(speech: SpeechSettings): ConversationRelayAttributes {
   const { voice, language, transcription, interruptible, dtmf } = speech;
   return {
     ...(voice ? { ttsProvider: voice.provider, voice: voice.voice_id } : {}),

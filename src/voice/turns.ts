@@ -16,7 +16,13 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { config } from '../config';
 import { logger } from '../logger';
-import { answerUpdate, callerSaidUpdate, HOLDING_LINE, interruptedSignal, type CallerSaidResult } from '../shared/calls';
+import {
+  answerUpdate,
+  callerSaidUpdate,
+  HOLDING_LINE,
+  interruptedSignal,
+  type CallerSaidResult,
+} from '../shared/calls';
 import type { Interruption } from '../shared/speech';
 
 /** What a voice session does with the loop's output. */
