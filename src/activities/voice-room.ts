@@ -332,7 +332,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
 class Speaker {
   private queue = Promise.resolve();
   private generation = 0;
-  /** Texts queued and not yet heard or dropped. */
+  /** The transcript's texts queued and not yet heard or dropped (the holding line is not counted). */
   private pending = 0;
   /** The transcript's texts heard whole since the visitor last started talking (what a barge-in reports). */
   private heard: string[] = [];
@@ -353,14 +353,14 @@ class Speaker {
    */
   say(text: string, spoken = true): Promise<void> {
     const generation = this.generation;
-    this.pending++;
+    if (spoken) this.pending++;
     this.queue = this.queue.then(async () => {
       try {
         if (generation !== this.generation) return;
         await this.speak(text, generation);
         if (spoken && generation === this.generation) this.heard.push(text);
       } finally {
-        this.pending--;
+        if (spoken) this.pending--;
       }
     });
     return this.queue;
@@ -368,8 +368,8 @@ class Speaker {
 
   /**
    * The visitor started talking: stops speaking (`interrupt`).
-   * @returns what was heard whole of what was being said (texts joined by a space), or null when the
-   *   assistant was silent (nothing was cut)
+   * @returns what was heard whole of what was being said (texts joined by a space), or null when none
+   *   of the transcript's texts was cut (the assistant was silent, or said only the holding line)
    */
   bargeIn(): string | null {
     const cut = this.pending > 0 ? this.heard.join(' ') : null;

@@ -200,7 +200,9 @@ describe('relay settings, interruptions and send_dtmf (issue 31)', function () {
       type: 'sendDigits',
       digits: '1w2#',
     });
-    expect(await session.next()).to.include({ type: 'text', token: 'Tool result received.' });
+    const answer = await session.next();
+    expect(answer.type).to.equal('text');
+    expect(answer.token).to.contain('Tool result received.');
     await session.say('TOOLONCE send_dtmf {"digits":"12x"}');
     expect(session.raw.filter((r) => r.msg.type === 'sendDigits')).to.have.length(1);
     session.ws.close();

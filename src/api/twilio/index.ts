@@ -520,8 +520,11 @@ function relaySession(
   const handle = temporal.workflow.getHandle(callWorkflowId(callId));
   /** Words of the answer in the making already sent to Twilio (`last: false`). */
   let streamed = false;
+  /** The holding line is the last thing said: an interruption then cuts no answer of the transcript. */
+  let holding = false;
   sink.to = (text) => {
     streamed = true;
+    holding = false;
     send({ type: 'text', token: text, last: false });
   };
   // Keys the assistant presses (`send_dtmf`, issue 31), streamed here by the `sendDigits` activity.
@@ -537,6 +540,7 @@ function relaySession(
 
   /** Speaks an update's result; returns true when the call is over. */
   const speak = (result: CallerSaidResult): boolean => {
+    if (streamed || result.text) holding = false;
     if (streamed) send({ type: 'text', token: '', last: true });
     else if (result.text) send({ type: 'text', token: result.text, last: true });
     streamed = false;
@@ -550,6 +554,7 @@ function relaySession(
     hold: (line) => {
       if (streamed) return false;
       send({ type: 'text', token: line, last: true });
+      holding = true;
       return true;
     },
     speak,
@@ -594,7 +599,7 @@ function relaySession(
       clearTimeout(digitTimer);
       if (msg.digit === '#') flushDigits();
       else digitTimer = setTimeout(flushDigits, DTMF_GATHER_MS);
-    } else if (msg.type === 'interrupt')
+    } else if (msg.type === 'interrupt' && !holding)
       turns.interrupt({
         spoken: String(msg.utteranceUntilInterrupt ?? ''),
         ...(typeof msg.durationUntilInterruptMs === 'number' ? { durationMs: msg.durationUntilInterruptMs } : {}),
