@@ -3,7 +3,8 @@
  * as methods: the handlers' bodies (updates `end`, `transfer`, `callerSaid`, `answer`, signals
  * `telephonyStatus` and `machineDetection`, query `state`) and the phases the workflow function calls in turn (`attendRoom`,
  * `ring`, `talk`, then `continuation` or `finish`). The shape of the Temporal samples'
- * `safe-message-handlers` (one-line handlers over a `ClusterManager` class).
+ * `safe-message-handlers` (one-line handlers over a `ClusterManager` class). Issue 31 adds the signal
+ * `interrupted` (`onInterrupted`, applied by `applyInterruption`) and the `send_dtmf` tool's `pressKeys`.
  *
  * How a call is never stuck, always recorded, bounded in history and exactly once: see calls.ts.
  *
@@ -743,8 +744,8 @@ export class CallSession {
     }
     for (;;) {
       const longRun = workflowInfo().continueAsNewSuggested || this.turnCount - firstTurn >= LOCAL_TURNS_PER_RUN;
-      if (longRun && this.callerInbox.length === 0 && this.pendingTurns.length === 0 && allHandlersFinished())
-        return 'continue';
+      const settled = this.callerInbox.length === 0 && this.pendingTurns.length === 0 && this.interruption === null;
+      if (longRun && settled && allHandlersFinished()) return 'continue';
       const heard = await this.hearCaller();
       await this.applyInterruption();
       if (heard === null) return 'done';

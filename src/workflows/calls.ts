@@ -11,7 +11,8 @@
  * with ApplicationFailure type `call_not_live`, the status in its details), updates `callerSaid` and
  * `answer` (live voice loop), signal `telephonyStatus` (Twilio status callbacks), signal
  * `machineDetection` (Twilio's answering-machine detection), update `advanceClock` (a scheduled test-mode
- * call's clock), query `state` (issue 29 added the last three).
+ * call's clock), query `state` (issue 29 added the last three), signal `interrupted` (the caller talked
+ * over the assistant, issue 31).
  *
  * Reads top-down: handlers, ring, talk, finish; each a call into the run's `CallSession`
  * (src/workflows/call-session.ts), which holds the call's state and does the work.
