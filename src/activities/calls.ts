@@ -85,8 +85,26 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
         tool_ok: t.toolCall?.ok ?? null,
         tool_status: t.toolCall?.status ?? null,
         tool_duration_ms: t.toolCall?.durationMs ?? null,
+        ...(t.interrupted ? { interrupted: true } : {}),
         at_ms: t.atMs,
       }),
+    ),
+  );
+}
+
+/**
+ * Cuts recorded assistant turns to what the caller heard before talking over them (issue 31;
+ * src/workflows/call-session.ts `applyInterruption`): each turn `seq` of the call gets `text` and
+ * `interrupted: true`. Idempotent (the same values each time); the workflow calls it once the turns' own
+ * writes are done.
+ */
+export async function interruptTurns(input: { callId: string; turns: { seq: number; text: string }[] }): Promise<void> {
+  await Promise.all(
+    input.turns.map((t) =>
+      CallTurn.collection.updateOne(
+        { _id: `${input.callId}:${String(t.seq).padStart(6, '0')}` as never, role: 'assistant' },
+        { $set: { text: t.text, interrupted: true } },
+      ),
     ),
   );
 }

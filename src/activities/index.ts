@@ -2,7 +2,7 @@
  * Every activity the worker registers. Workflows import this module as types only
  * (`import type * as activities`), so nothing here reaches the workflow bundle.
  */
-export { ensureCallRecord, transitionCall, recordTurns, reconcileCalls } from './calls';
+export { ensureCallRecord, transitionCall, recordTurns, interruptTurns, reconcileCalls } from './calls';
 export { generateReply } from './llm';
 export { searchKnowledge } from './knowledge';
 export { resolveTools, runTool } from './tools';
@@ -15,6 +15,7 @@ export {
   leaveVoicemail,
   hangUpCall,
   closeRoom,
+  sendDigits,
 } from './telephony';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';
 export {

@@ -4,7 +4,8 @@
  * to transfer, with `<Dial><Conference>` to hold the caller during a warm transfer (issue 31) and with a
  * `Url` to bring them back; create the person's leg of a warm transfer, with `<Say>…</Say><Hangup/>` to leave a voicemail message; update `status=completed` to hang up;
  * https://www.twilio.com/docs/voice/api/call-resource). Simulated (test-mode) calls never reach Twilio:
- * the workflow does not call `placeCall` for them, and transfer/hang-up are no-ops.
+ * the workflow does not call `placeCall` for them, and transfer/hang-up are no-ops. Keys pressed on a live
+ * call (`sendDigits`, issue 31) go through the call's ConversationRelay session instead.
  *
  * Errors: Twilio 4xx (bad number, unverified caller id...) → `ApplicationFailure` type
  * `TelephonyRejected` (not retried); missing credentials → the same; 5xx, timeouts (`TWILIO_TIMEOUT_MS`)
@@ -22,6 +23,7 @@ import { Call, DialIntent } from '../models/calls';
 import { insertIfAbsent } from '../models/store';
 import { client, dialTo } from '../providers/twilio';
 import { roomService } from '../providers/livekit';
+import { openTokenStream } from '../voice/relay';
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -266,4 +268,20 @@ export async function closeRoom(input: { callId: string; room: string }): Promis
     if ((err as { status?: number }).status === 404 || /not.?found/i.test((err as Error).message)) return;
     throw err;
   }
+}
+
+/**
+ * Presses `digits` on a live call's line (the `send_dtmf` tool, issue 31): hands them to the API process
+ * holding the call's ConversationRelay session through the token channel (src/voice/relay.ts), which sends
+ * ConversationRelay's `{"type":"sendDigits","digits":…}`. Not retried (a retry could press the keys twice).
+ * @throws ApplicationFailure `TelephonyRejected` (not retried) when no relay session holds the call, or
+ *   its API process did not confirm taking the digits
+ */
+export async function sendDigits(input: { callId: string; digits: string }): Promise<void> {
+  const stream = await openTokenStream(input.callId);
+  if (!stream)
+    throw ApplicationFailure.nonRetryable('No ConversationRelay session holds the call.', TELEPHONY_REJECTED);
+  stream.digits(input.digits);
+  if (!(await stream.end()))
+    throw ApplicationFailure.nonRetryable('The ConversationRelay session did not take the digits.', TELEPHONY_REJECTED);
 }

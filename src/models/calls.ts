@@ -2,7 +2,8 @@
  * Calls (`call_…`, object `call`) and their transcript turns: the read model `GET /v1/calls…` answers
  * from. The API inserts a call's first document (insert-if-absent, `newCallDocument`); from then on only
  * the call's own workflow writes it, through its activities (src/activities/calls.ts), one at a time.
- * Turns are immutable rows keyed `<call id>:<seq>`, so a retried write is a duplicate, not a second turn.
+ * Turns are rows keyed `<call id>:<seq>`, so a retried write is a duplicate, not a second turn; a row is
+ * never changed afterwards, except an assistant turn the caller talked over (issue 31: `interrupted`).
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
@@ -122,6 +123,11 @@ const callTurnSchema = new Schema(
     tool_status: { type: Number, default: null },
     /** Tool turns: how long the call took, ms (null before). */
     tool_duration_ms: { type: Number, default: null },
+    /**
+     * Assistant turns (issue 31): the caller talked over it, and `text` is only what was heard (the one
+     * change a row gets after its write: src/activities/calls.ts `interruptTurns`); null otherwise.
+     */
+    interrupted: { type: Boolean, default: null },
     at_ms: { type: Number, required: true },
   },
   base,
@@ -383,6 +389,10 @@ export const TranscriptObject = apiObject(
         tool: z.object({ name: z.string(), arguments: z.unknown() }).optional(),
         ...toolEntryFields,
         knowledge: z.array(z.object({ document: z.string(), chunk: z.number().int() })).optional(),
+        interrupted: z
+          .literal(true)
+          .optional()
+          .describe('The caller talked over this assistant turn: `text` is only what they heard of it.'),
         at: unix.nullable(),
         offset_ms: z.number().int().nullable(),
       }),
@@ -419,6 +429,7 @@ export function renderTranscript(call: WithId<CallDoc>, turns: CallTurnDoc[]): z
           }
         : {}),
       ...(t.knowledge_json ? { knowledge: JSON.parse(t.knowledge_json) as { document: string; chunk: number }[] } : {}),
+      ...(t.interrupted ? { interrupted: true as const } : {}),
       at: seconds(t.at_ms),
       offset_ms: call.answered_ms != null ? Math.max(0, t.at_ms - call.answered_ms) : null,
     })),

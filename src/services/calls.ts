@@ -9,7 +9,7 @@ import type { Client } from '@temporalio/client';
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { config } from '../config';
-import { agentVoicemail, type AgentDoc } from '../models/agents';
+import { agentSpeech, agentVoicemail, type AgentDoc } from '../models/agents';
 import { Call, CallTurn } from '../models/calls';
 import type { WithId } from '../models/store';
 import {
@@ -88,7 +88,8 @@ export interface CallRequest {
 /**
  * The agent as a call or a conversation's turn sees it (src/shared/calls.ts `AgentSnapshot`): lists only
  * when not empty, so a snapshot of an agent without them is what it was before they existed; its
- * `voicemail` setting when it has one.
+ * `voicemail` setting when it has one; its speech settings (issue 31: `voice`, `language`,
+ * `transcription`, `interruptible`, `dtmf`) those that are set.
  */
 export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
   const voicemail = agentVoicemail(agent);
@@ -106,6 +107,7 @@ export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
     ...(agent.enabled_tools?.length ? { enabled_tools: [...agent.enabled_tools] } : {}),
     ...(voicemail ? { voicemail } : {}),
     ...(agent.transfer_mode === 'warm' ? { transfer_mode: 'warm' as const } : {}),
+    ...agentSpeech(agent),
   };
 }
 

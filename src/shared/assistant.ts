@@ -56,6 +56,8 @@ export interface CallTurnInput {
   toolCallId?: string;
   /** The call's key (`tc_…`), outcome, HTTP status and duration (tool turns; absent in turns recorded before). */
   toolCall?: ToolCallRecord;
+  /** Assistant turns (issue 31): the caller talked over it; `text` is what was heard of it. */
+  interrupted?: boolean;
 }
 
 /**

@@ -5,6 +5,7 @@
  * bundle alike; imports only `@temporalio/workflow` definition helpers.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { Interruption, SpeechSettings } from './speech';
 import type { FormDefinition, FormValues } from './forms';
 import type { RecordingSettings } from './recordings';
 import type { AnalysisPlan } from './analysis';
@@ -105,8 +106,11 @@ export interface SimulatedTransfer {
   after_seconds?: number;
 }
 
-/** The agent as it was when the call was created (later edits do not change a running call). */
-export interface AgentSnapshot {
+/**
+ * The agent as it was when the call was created (later edits do not change a running call), with its
+ * speech settings (issue 31: src/shared/speech.ts), each absent when unset.
+ */
+export interface AgentSnapshot extends SpeechSettings {
   id: string;
   name: string;
   instructions: string;
@@ -526,6 +530,12 @@ export const telephonyStatusSignal = defineSignal<[TelephonyStatus]>('telephonyS
 export const machineDetectionSignal = defineSignal<[MachineDetection]>('machineDetection');
 /** A Twilio callback about a warm transfer's leg to the person (issue 31; src/api/twilio/index.ts). */
 export const transferLegSignal = defineSignal<[TransferLegEvent]>('transferLeg');
+/**
+ * Live mode (issue 31): the caller talked over the assistant's answer (ConversationRelay's `interrupt`, a
+ * voice room's barge-in). The assistant's turns since the caller last spoke keep only what was heard
+ * (src/shared/speech.ts `cutByInterruption`), in the transcript and in the model's history.
+ */
+export const interruptedSignal = defineSignal<[Interruption]>('interrupted');
 
 /** Workflow type name of a call (recorded histories depend on it). */
 export const CALL_WORKFLOW = 'callWorkflow';

@@ -11,7 +11,9 @@
  *   (`relaySignature`: an HMAC-SHA256 under the secret every API and worker shares, `RELAY_STREAM_SECRET`,
  *   of the time and the request line, accepted for 5 minutes) and a newline-delimited JSON body, one
  *   `{"token":"…"}` per line, written as the model produces them. Each token is handed to the relay session
- *   registered for the call, which sends it to Twilio as `{"type":"text","token":…,"last":false}`. 404 when
+ *   registered for the call, which sends it to Twilio as `{"type":"text","token":…,"last":false}`; a
+ *   `{"digits":"…"}` line (the `send_dtmf` tool, issue 31) becomes ConversationRelay's
+ *   `{"type":"sendDigits","digits":…}` (a voice room has no keys: ignored there). 404 when
  *   no session of this process holds the call, 401 for another token or a missing, stale or wrong
  *   signature.
  * - The relay session records `stream_url` and `stream_token` (sealed, src/secrets.ts) in its
@@ -34,7 +36,12 @@ import { openSecret } from '../secrets';
 /** What the API's relay session does with streamed tokens of the answer being produced. */
 export interface TokenSink {
   token(text: string): void;
+  /** Keys to press on the line (`send_dtmf`, issue 31): ConversationRelay's `sendDigits`; absent: not a phone line. */
+  digits?(digits: string): void;
 }
+
+/** Digits a `{"digits":…}` line may carry (src/shared/tools.ts `send_dtmf`: 0-9, *, #, w for a pause). */
+const DIGITS = /^[0-9*#w]{1,32}$/;
 
 /** The API's listener for streamed tokens, shared by every relay session of the process. */
 export interface RelayTokenServer {
@@ -116,8 +123,9 @@ export function relayTokenServer(): RelayTokenServer {
     const take = (line: string) => {
       if (!line.trim()) return;
       try {
-        const { token } = JSON.parse(line) as { token?: unknown };
+        const { token, digits } = JSON.parse(line) as { token?: unknown; digits?: unknown };
         if (typeof token === 'string' && token) session.sink.token(token);
+        if (typeof digits === 'string' && DIGITS.test(digits)) session.sink.digits?.(digits);
       } catch {
         // a malformed line is skipped; the whole answer still comes through the workflow
       }
@@ -174,11 +182,16 @@ export function relayTokenServer(): RelayTokenServer {
   };
 }
 
-/** A token stream to the relay of one call, open for one LLM answer. */
+/** A token stream to the relay of one call, open for one LLM answer (or one `send_dtmf`). */
 export interface TokenStream {
   write(token: string): void;
-  /** Ends the stream; resolves once the API has handed every token to the relay (or the stream failed). */
-  end(): Promise<void>;
+  /** Asks the relay to press `digits` (0-9, *, #, w) on the line, after the tokens written before. */
+  digits(digits: string): void;
+  /**
+   * Ends the stream; resolves once the API has handed every line to the relay (true), or when the stream
+   * failed or the API did not confirm within `STREAM_END_WAIT_MS` (false).
+   */
+  end(): Promise<boolean>;
 }
 
 /**
@@ -217,16 +230,16 @@ export async function openTokenStream(callId: string): Promise<TokenStream | nul
     logger.info('relay tokens: channel not opened', { call_id: callId, error: (err as Error).message });
     return null;
   }
-  const done = new Promise<void>((resolve) => {
+  const done = new Promise<boolean>((resolve) => {
     req.on('response', (res) => {
       res.resume();
-      res.on('end', () => resolve());
-      res.on('error', () => resolve());
+      res.on('end', () => resolve(res.statusCode === 204));
+      res.on('error', () => resolve(false));
     });
     req.on('error', (err) => {
       if (!failed) logger.info('relay tokens: channel failed', { call_id: callId, error: err.message });
       failed = true;
-      resolve();
+      resolve(false);
     });
   });
   req.on('socket', (socket) => socket.setNoDelay(true));
@@ -235,15 +248,19 @@ export async function openTokenStream(callId: string): Promise<TokenStream | nul
     write: (token) => {
       if (!failed) req.write(`${JSON.stringify({ token })}\n`);
     },
+    digits: (digits) => {
+      if (!failed) req.write(`${JSON.stringify({ digits })}\n`);
+    },
     end: async () => {
       if (!failed) req.end();
       // Wait for the relay to have taken every word (so they precede the update's answer), but never hold
       // the answer itself for an API instance that does not answer.
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, STREAM_END_WAIT_MS)));
-      const answered = await Promise.race([done.then(() => true), late.then(() => false)]);
+      const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), STREAM_END_WAIT_MS)));
+      const answered = await Promise.race([done, late]);
       clearTimeout(timer);
-      if (!answered) req.destroy();
+      if (answered === null) req.destroy();
+      return answered === true;
     },
   };
 }

@@ -3,7 +3,8 @@
  * as methods: the handlers' bodies (updates `end`, `transfer`, `callerSaid`, `answer`, signals
  * `telephonyStatus` and `machineDetection`, query `state`) and the phases the workflow function calls in turn (`attendRoom`,
  * `ring`, `talk`, then `continuation` or `finish`). The shape of the Temporal samples'
- * `safe-message-handlers` (one-line handlers over a `ClusterManager` class).
+ * `safe-message-handlers` (one-line handlers over a `ClusterManager` class). Issue 31 adds the signal
+ * `interrupted` (`onInterrupted`, applied by `applyInterruption`) and the `send_dtmf` tool's `pressKeys`.
  *
  * How a call is never stuck, always recorded, bounded in history and exactly once: see calls.ts.
  *
@@ -102,6 +103,7 @@ import {
   type ToolHandlers,
 } from './tools';
 import { offeredTools, type CustomTool, type ToolCallRecord } from '../shared/tools';
+import { cutByInterruption, MAX_INTERRUPTION_CHARS, type Interruption } from '../shared/speech';
 
 /** Transitions that emit events: scheduled activities, retried until they succeed (a store outage delays a call, never loses it). */
 const store = proxyActivities<typeof callActivities>({
@@ -299,6 +301,10 @@ export class CallSession {
   private transfers: number;
   /** The run of the latest warm transfer; settles soon after the call stops. */
   private warmRun: Promise<void> = Promise.resolve();
+  /** The caller's last interruption (issue 31: `interrupted` signal) not applied yet; null: none. */
+  private interruption: Interruption | null = null;
+  /** The assistant's turns said since the caller last spoke (what an interruption cuts), in order. */
+  private spokenSince: { seq: number; text: string }[] = [];
 
   /** @param input everything fixed at creation, and for a continued run where the last one stopped */
   constructor(private readonly input: CallWorkflowInput) {
@@ -371,6 +377,7 @@ export class CallSession {
         from: inbound ? input.to : input.from,
         contactId: this.context.contactId,
       },
+      sendDigits: (digits) => this.pressKeys(digits),
     };
     const enabled = this.enabledTools();
     return this.form
@@ -529,6 +536,17 @@ export class CallSession {
    */
   onTransferLeg(event: TransferLegEvent): void {
     if (this.warm !== null && typeof event.providerCallSid === 'string') this.warm.events.push(event);
+  }
+
+  /**
+   * Signal `interrupted` (issue 31): the caller talked over the assistant; kept until the conversation
+   * applies it (`applyInterruption`, before the next caller turn or at the end).
+   */
+  onInterrupted({ spoken, durationMs }: Interruption): void {
+    this.interruption = {
+      spoken: String(spoken ?? '').slice(0, MAX_INTERRUPTION_CHARS),
+      ...(Number.isFinite(durationMs) ? { durationMs } : {}),
+    };
   }
 
   /** Signal `slotGranted`: the organization's call slots granted this call one (src/workflows/call-slots.ts). */
@@ -753,6 +771,7 @@ export class CallSession {
     const final = this.stop;
     return await CancellationScope.nonCancellable(async () => {
       await this.warmRun; // a warm transfer cut short hangs up its leg first
+      await this.applyInterruption();
       if (final.voicemailMessage !== undefined) this.say('assistant', final.voicemailMessage);
       await this.flushTurns();
       const events: string[] = [];
@@ -817,9 +836,14 @@ export class CallSession {
     }
     for (;;) {
       const longRun = workflowInfo().continueAsNewSuggested || this.turnCount - firstTurn >= LOCAL_TURNS_PER_RUN;
-      const idle = this.callerInbox.length === 0 && this.pendingTurns.length === 0 && this.warm === null;
+      const idle =
+        this.callerInbox.length === 0 &&
+        this.pendingTurns.length === 0 &&
+        this.warm === null &&
+        this.interruption === null;
       if (longRun && idle && allHandlersFinished()) return 'continue';
       const heard = await this.hearCaller();
+      await this.applyInterruption();
       if (heard === null) return 'done';
       this.say('caller', heard.text);
       this.hearMessage({ role: 'user', content: heard.text });
@@ -1183,6 +1207,66 @@ export class CallSession {
     return { transfer_json: JSON.stringify(progress) };
   }
 
+  /**
+   * Presses `digits` on the line (the `send_dtmf` tool, issue 31): a live call's through its
+   * ConversationRelay session (the `sendDigits` activity); a simulated call has no line, the tool's turn
+   * records them all the same.
+   * @returns false when they could not be sent (the model is told so)
+   */
+  private async pressKeys(digits: string): Promise<boolean> {
+    if (this.input.simulation) return true;
+    try {
+      await telephony.sendDigits.executeWithOptions({ summary: `press ${digits}` }, [
+        { callId: this.input.callId, digits },
+      ]);
+      return true;
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      return false;
+    }
+  }
+
+  /**
+   * Applies the caller's interruption, if one came (issue 31): the assistant's turns since the caller last
+   * spoke keep only what was heard (src/shared/speech.ts `cutByInterruption`) and are marked
+   * `interrupted`, in the transcript (a turn not recorded yet is changed before its write; a recorded one
+   * is rewritten once its write is done: `interruptTurns`) and in the model's history (the run's chat log,
+   * or the messages since the last recording; a continued run's LLM activity reads the rewritten rows), so
+   * the next LLM request holds what the caller heard. A run that continued the call after those turns has
+   * none of them here: nothing to cut.
+   */
+  private async applyInterruption(): Promise<void> {
+    const heard = this.interruption;
+    this.interruption = null;
+    const said = this.spokenSince;
+    if (heard === null || said.length === 0) return;
+    this.spokenSince = [];
+    const cut = cutByInterruption(
+      said.map((t) => t.text),
+      heard.spoken,
+    );
+    const recorded: { seq: number; text: string }[] = [];
+    const messages = this.chatLog ?? this.pendingMessages;
+    said.forEach((turn, i) => {
+      const { text, interrupted } = cut[i];
+      if (!interrupted) return;
+      const pending = this.pendingTurns.find((t) => t.seq === turn.seq);
+      if (pending) Object.assign(pending, { text, interrupted: true });
+      else recorded.push({ seq: turn.seq, text });
+      for (let m = messages.length - 1; m >= 0; m--) {
+        const message = messages[m];
+        if (message.role === 'user') break;
+        if (message.role === 'assistant' && message.content === turn.text) {
+          message.content = text;
+          break;
+        }
+      }
+    });
+    if (recorded.length === 0) return;
+    await this.turnWrites;
+    await localStore.interruptTurns({ callId: this.input.callId, turns: recorded });
+  }
+
   // The end.
 
   /**
@@ -1372,13 +1456,11 @@ export class CallSession {
 
   /** Adds a transcript turn of the assistant or the caller, to be recorded with the next flush. */
   private say(role: 'assistant' | 'caller', text: string, knowledge?: KnowledgeRef[]): void {
-    this.pendingTurns.push({
-      seq: this.turnCount++,
-      role,
-      text,
-      atMs: Date.now(),
-      ...(knowledge?.length ? { knowledge } : {}),
-    });
+    const seq = this.turnCount++;
+    this.pendingTurns.push({ seq, role, text, atMs: Date.now(), ...(knowledge?.length ? { knowledge } : {}) });
+    // What an interruption cuts (`applyInterruption`): the assistant's turns since the caller spoke.
+    if (role === 'caller') this.spokenSince = [];
+    else this.spokenSince.push({ seq, text });
   }
 
   /** Adds a `system` turn noting what happened on the call (issue 31), which the model sees too. */

@@ -13,7 +13,7 @@
  * `machineDetection` (Twilio's answering-machine detection), update `advanceClock` (a scheduled test-mode
  * call's clock), query `state` (issue 29 added the last three), signal `transferLeg` (issue 31: Twilio
  * callbacks of a warm transfer's leg to the person; `transfer` refuses a second one with
- * `transfer_in_progress`).
+ * `transfer_in_progress`), signal `interrupted` (the caller talked over the assistant, issue 31).
  *
  * Reads top-down: handlers, ring, talk, finish; each a call into the run's `CallSession`
  * (src/workflows/call-session.ts), which holds the call's state and does the work.
@@ -38,6 +38,7 @@ import {
   answerUpdate,
   callerSaidUpdate,
   endUpdate,
+  interruptedSignal,
   machineDetectionSignal,
   stateQuery,
   telephonyStatusSignal,
@@ -75,6 +76,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   setHandler(telephonyStatusSignal, (status) => call.onTelephonyStatus(status));
   setHandler(machineDetectionSignal, (result) => call.onMachineDetection(result));
   setHandler(transferLegSignal, (event) => call.onTransferLeg(event));
+  setHandler(interruptedSignal, (interruption) => call.onInterrupted(interruption));
   setHandler(slotGrantedSignal, () => call.onSlotGranted());
   setHandler(advanceClockUpdate, (request) => call.advanceClock(request), {
     validator: (request: AdvanceClockRequest) => call.validateAdvanceClock(request),

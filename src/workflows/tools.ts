@@ -129,6 +129,11 @@ export interface CallToolTarget {
   warmTransfer(to: string): string | null;
   /** A callback's person, numbers and link (`schedule_callback`, when the agent enables it). */
   callback: CallbackTarget;
+  /**
+   * Presses `digits` on the line (`send_dtmf`, when the agent enables it): through ConversationRelay on a
+   * live call; a simulated call only records them. Resolves false when they could not be sent.
+   */
+  sendDigits(digits: string): Promise<boolean>;
 }
 
 /** What the tools of a campaign's call reach of it: a phone call's, and the campaign's form with its values so far. */
@@ -187,6 +192,12 @@ const callEffects: { [N in ChannelToolName<'phone_call'>]: Effect<N, CallToolTar
   },
   search_knowledge: ({ query }, call) => searchKnowledge(call.context, query),
   schedule_callback: (args, call, key) => scheduleCallback(args, call.callback, key),
+  send_dtmf: async ({ digits }, call) => {
+    if (call.room) return { summary: 'Error: a browser voice call has no phone keys.', ends: false };
+    return (await call.sendDigits(digits))
+      ? { summary: `Pressed ${digits}.`, ends: false }
+      : { summary: 'Error: the keys could not be pressed on this line right now.', ends: false };
+  },
 };
 
 /** A conversation's handoff: the reason the model gave (trimmed, at most 500 characters) or a default one. */

@@ -31,6 +31,12 @@
  *   node dist/test/support/record-histories.js voicemail   # (built) the three voicemail scenarios
  *   node dist/test/support/record-histories.js warm-transfer   # (built) warm-transfer and warm-transfer-failed
  *
+ * Issue 31: `interrupted` (a call whose caller talks over the first answer: the `interrupted` signal, sent
+ * as a live relay would, cuts the recorded turn; the assistant then presses keys with `send_dtmf`,
+ * recorded without a relay in test mode):
+ *
+ *   node dist/test/support/record-histories.js interrupted   # (built)
+ *
  * For a call that continued as new, the first run's history is written (the one that decided to).
  */
 import fs from 'node:fs';
@@ -40,6 +46,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
 import { setOrgCallLimit } from '../../src/services/limits';
 import { callSlotsWorkflowId, slotsQuery } from '../../src/shared/call-slots';
+import { interruptedSignal } from '../../src/shared/calls';
 import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
 import { startHttpsReceiver, type HttpsReceiver } from './https-receiver';
 
@@ -357,6 +364,24 @@ async function main(): Promise<void> {
           agent_id: agent.body.id,
           simulation: { caller: [ask(`${day}T10:00`), ask(`${day}T15:30`), 'Thanks, bye'] },
         });
+      },
+      // Issue 31: the caller talks over the first answer (the signal a live relay sends; the answer's
+      // turn is recorded by then, so it is rewritten), then the assistant presses keys (`send_dtmf`).
+      interrupted: async () => {
+        const agent = await request('POST', '/v1/agents', {
+          key: t.testKey,
+          body: { name: 'Menu desk', instructions: 'Navigate menus.', enabled_tools: ['send_dtmf'] },
+        });
+        if (agent.status !== 200) throw new Error(JSON.stringify(agent.body));
+        const id = await place({
+          agent_id: agent.body.id,
+          simulation: { caller: ['Tell me everything', 'TOOLONCE send_dtmf {"digits":"1w2#"}'], pause_seconds: 3 },
+        });
+        await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
+        // After the first answer (1 pause), before the second line (2 pauses).
+        await new Promise((r) => setTimeout(r, 4500));
+        await h().env.client.workflow.getHandle(id).signal(interruptedSignal, { spoken: 'You said:', durationMs: 600 });
+        return id;
       },
       'scheduled-canceled': async () => {
         const id = await place({ scheduled_at: Math.floor(Date.now() / 1000) + 3600 });

@@ -113,6 +113,7 @@ describe('tool effects', () => {
     stop: (request: ToolStop) => void stops.push(request),
     warmTransfer: () => 'not in this test',
     callback,
+    sendDigits: async () => true,
   });
 
   it("builds a channel's handler table in the channel's order", () => {

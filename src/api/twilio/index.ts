@@ -29,7 +29,10 @@
  *   text-to-speech; https://www.twilio.com/docs/voice/conversationrelay/websocket-messages). Each final
  *   `prompt` becomes a `callerSaid` Workflow Update; DTMF digits are batched into one utterance. The
  *   answer is sent back as a `text` message (a late answer: the holding line first, then the answer
- *   through the `answer` update), followed by `end` once the call is over. With a streaming model the
+ *   through the `answer` update), followed by `end` once the call is over. An `interrupt` (the caller
+ *   talked over the answer) becomes the workflow's `interrupted` signal, in order with the utterances
+ *   (issue 31); the assistant's `send_dtmf` keys come through the token channel and go out as
+ *   `sendDigits`. With a streaming model the
  *   answer's words reach the socket as the model writes them (`last: false`), through the token channel
  *   of src/voice/relay.ts, and the update's answer closes them (`last: true`).
  *
@@ -49,7 +52,7 @@ import { config } from '../../config';
 import { Call, RelaySession, type CallDoc } from '../../models/calls';
 import { numberRouteKey, PhoneNumber } from '../../models/conversations';
 import type { WithId } from '../../models/store';
-import { dialTo } from '../../providers/twilio';
+import { conversationRelayAttributes, dialTo } from '../../providers/twilio';
 import {
   ALL_LINES_BUSY_LINE,
   callIdOfCallSid,
@@ -181,8 +184,10 @@ function failedTransfer(call: WithId<CallDoc> | null, resume: string): TransferP
 
 /**
  * `<Connect><ConversationRelay>` to our WebSocket for `call` (its URL carries the CallSid, so the
- * handshake's signature is bound to it), the agent's `first_message` as the welcome greeting (the agent
- * as the call was created: an edit since never changes a call in flight). An inbound call's `<Connect>`
+ * handshake's signature is bound to it), the agent's `first_message` as the welcome greeting and its
+ * speech settings (issue 31: voice, language, transcription, interruptible, dtmf;
+ * src/providers/twilio.ts `conversationRelayAttributes`), the agent as the call was created: an edit
+ * since never changes a call in flight. An inbound call's `<Connect>`
  * reports the session's end to `/twilio/voice/{id}/ended` (no status callback is set up for it).
  * A caller coming back from failed warm transfer `resume` (issue 31) gets a session of its own (`resume`
  * in the URL, see `attachConversationRelay`) greeted with `TRANSFER_FAILED_LINES` for the reason, and no
@@ -206,6 +211,7 @@ function connectRelay(
   connect.conversationRelay({
     url: publicUrl(`/twilio/relay/${call._id}?sid=${encodeURIComponent(callSid)}${session}`, true),
     ...(greeting ? { welcomeGreeting: greeting } : {}),
+    ...conversationRelayAttributes(agent ?? {}),
   });
 }
 
@@ -627,10 +633,15 @@ function relaySession(
   const handle = temporal.workflow.getHandle(callWorkflowId(callId));
   /** Words of the answer in the making already sent to Twilio (`last: false`). */
   let streamed = false;
+  /** The holding line is the last thing said: an interruption then cuts no answer of the transcript. */
+  let holding = false;
   sink.to = (text) => {
     streamed = true;
+    holding = false;
     send({ type: 'text', token: text, last: false });
   };
+  // Keys the assistant presses (`send_dtmf`, issue 31), streamed here by the `sendDigits` activity.
+  sink.digits = (digits) => send({ type: 'sendDigits', digits });
   let sessionId = 'session';
   let seq = 0;
   let partial = '';
@@ -642,6 +653,7 @@ function relaySession(
 
   /** Speaks an update's result; returns true when the call is over. */
   const speak = (result: CallerSaidResult): boolean => {
+    if (streamed || result.text) holding = false;
     if (streamed) send({ type: 'text', token: '', last: true });
     else if (result.text) send({ type: 'text', token: result.text, last: true });
     streamed = false;
@@ -655,6 +667,7 @@ function relaySession(
     hold: (line) => {
       if (streamed) return false;
       send({ type: 'text', token: line, last: true });
+      holding = true;
       return true;
     },
     speak,
@@ -676,6 +689,8 @@ function relaySession(
       last?: boolean;
       digit?: string;
       description?: string;
+      utteranceUntilInterrupt?: string;
+      durationUntilInterruptMs?: number;
     };
     try {
       msg = JSON.parse(String(raw));
@@ -697,7 +712,12 @@ function relaySession(
       clearTimeout(digitTimer);
       if (msg.digit === '#') flushDigits();
       else digitTimer = setTimeout(flushDigits, DTMF_GATHER_MS);
-    } else if (msg.type === 'error')
+    } else if (msg.type === 'interrupt' && !holding)
+      turns.interrupt({
+        spoken: String(msg.utteranceUntilInterrupt ?? ''),
+        ...(typeof msg.durationUntilInterruptMs === 'number' ? { durationMs: msg.durationUntilInterruptMs } : {}),
+      });
+    else if (msg.type === 'error')
       logger.warn('relay: ConversationRelay reported an error', {
         call_id: callId,
         description: String(msg.description ?? ''),
