@@ -6,7 +6,7 @@ export { ensureCallRecord, transitionCall, recordTurns, reconcileCalls } from '.
 export { generateReply } from './llm';
 export { searchKnowledge } from './knowledge';
 export { resolveTools, runTool } from './tools';
-export { placeCall, transferCall, leaveVoicemail, hangUpCall, closeRoom } from './telephony';
+export { placeCall, transferCall, leaveVoicemail, hangUpCall, closeRoom, speakLine } from './telephony';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';
 export {
   storeInbound,

@@ -48,7 +48,7 @@ import {
   type ToolCall,
 } from '../shared/assistant';
 import { callFinishedSignal } from '../shared/bulk-calls';
-import { STAMP_NOW } from '../shared/calls';
+import { noteMessage, SAY_MAX_CHARS, NOTE_MAX_CHARS, STAMP_NOW } from '../shared/calls';
 import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
 import {
   CALL_NOT_LIVE,
@@ -64,7 +64,10 @@ import {
   type CallState,
   type CallStatus,
   type CallWorkflowInput,
+  type ContextNote,
   type DialOutcome,
+  type SayRequest,
+  type SayResult,
   type EndReason,
   type TelephonyStatus,
   type TransferRequest,
@@ -245,6 +248,13 @@ export class CallSession {
   private readonly voicemail: VoicemailSetting | null;
   /** Who answered, once answering-machine detection decided; null before, and without detection. */
   private answeredBy: AnsweredBy | null;
+  /**
+   * Entries of the call's live stream numbered so far (each transition and each turn takes the next
+   * number, src/models/calls.ts `CallStreamEntry`); null in a run continued from one before the stream.
+   */
+  private streamEntries: number | null;
+  /** Lines the API asked the assistant to say (`say` update) waiting for the next pause, oldest first. */
+  private readonly apiLines: { text: string; speaking: boolean; result: SayResult | null }[] = [];
 
   /** @param input everything fixed at creation, and for a continued run where the last one stopped */
   constructor(private readonly input: CallWorkflowInput) {
@@ -284,6 +294,7 @@ export class CallSession {
     this.tools = this.callTools();
     this.voicemail = effectiveVoicemail(input);
     this.answeredBy = resumed?.answeredBy ?? null;
+    this.streamEntries = resumed ? (resumed.streamEntries ?? null) : 0;
   }
 
   /**
@@ -417,6 +428,54 @@ export class CallSession {
   async answer({ utterance }: { utterance: number }): Promise<CallerSaidResult> {
     await condition(() => this.answers.get(utterance)?.final === true || this.stop !== null);
     return this.answerOf(utterance, true);
+  }
+
+  /**
+   * Validator of updates `say` and `context` (issue 31): an in-progress call (`CALL_NOT_LIVE` otherwise),
+   * and text of 1 to `max` characters once trimmed (the API checks it first: 400).
+   */
+  validateSteering(text: unknown, max: number): void {
+    if (this.status !== 'in_progress' || this.stop !== null)
+      throw this.notLive(`The call is ${this.status}; only an in-progress call can be steered.`);
+    if (typeof text !== 'string' || !text.trim() || text.length > max)
+      throw ApplicationFailure.create({ message: `The text must have 1 to ${max} characters.`, nonRetryable: true });
+  }
+
+  /** Validator of update `say`. */
+  validateSay({ text }: SayRequest): void {
+    this.validateSteering(text, SAY_MAX_CHARS);
+  }
+
+  /**
+   * Update `say`: the assistant says `text` on the API's behalf, at once with `interrupt`, else at the
+   * next pause (`speakApiLines`, before the caller's next line is taken); resolves once it is said, or
+   * unsaid when the call stops first.
+   */
+  async sayLine({ text, interrupt }: SayRequest): Promise<SayResult> {
+    if (interrupt) return await this.speakApiLine(text.trim(), true, this.chatLog !== null);
+    const line = { text: text.trim(), speaking: false, result: null as SayResult | null };
+    this.apiLines.push(line);
+    // Unsaid when the call stops first (or stops it while it is being said and the run ends).
+    await condition(() => line.result !== null || (this.stop !== null && !line.speaking) || this.finished);
+    return line.result ?? { spoken: false, seq: null };
+  }
+
+  /** Validator of update `context`. */
+  validateContext({ note }: ContextNote): void {
+    this.validateSteering(note, NOTE_MAX_CHARS);
+  }
+
+  /**
+   * Update `context`: a note the model sees from its next request on (a system message where it came),
+   * recorded as a `note` turn (`author: "api"`) so a continued run's conversation has it too.
+   */
+  addNote({ note }: ContextNote): { seq: number } {
+    const text = note.trim();
+    const seq = this.say('note', text, undefined, 'api');
+    this.hearMessage({ role: 'system', content: noteMessage(text) });
+    // Shown at once when no store read depends on the pending turns (see speakApiLine).
+    if (this.chatLog !== null) void this.flushTurns(true);
+    return { seq };
   }
 
   /** Signal `telephonyStatus`: a provider status callback; never moves backwards; a hang-up stops a live call. */
@@ -645,6 +704,7 @@ export class CallSession {
         telephonySeen: [...this.telephonySeen],
         ...(this.answeredBy !== null ? { answeredBy: this.answeredBy } : {}),
         ...(this.input.campaign ? { formValues: this.form?.values ?? null } : {}),
+        ...(this.streamEntries !== null ? { streamEntries: this.streamEntries } : {}),
       },
     };
   }
@@ -755,15 +815,55 @@ export class CallSession {
         return null;
       }
       if (simulation.pause_seconds > 0) await sleep(simulation.pause_seconds * 1000);
+      await this.speakApiLines();
       return { text: simulation.caller[this.scriptIndex++] };
     }
-    const spoke = await condition(() => this.callerInbox.length > 0, SILENCE_TIMEOUT_MS);
-    if (!spoke) {
-      this.requestStop({ status: 'completed', reason: 'silence_timeout' });
-      return null;
+    for (;;) {
+      await this.speakApiLines();
+      // A line said on the API's behalf wakes the wait (and the caller's silence counts from it).
+      const woke = await condition(() => this.callerInbox.length > 0 || this.apiLines.length > 0, SILENCE_TIMEOUT_MS);
+      if (!woke) {
+        this.requestStop({ status: 'completed', reason: 'silence_timeout' });
+        return null;
+      }
+      if (this.callerInbox.length === 0) continue;
+      const next = this.callerInbox.shift()!;
+      return { text: next.text, utterance: next.id };
     }
-    const next = this.callerInbox.shift()!;
-    return { text: next.text, utterance: next.id };
+  }
+
+  /**
+   * The pause (issue 31): says the lines the API asked for (`say` without `interrupt`), oldest first,
+   * while no answer is being given and before the caller's next line is taken; then records them (the
+   * conversation loop is between turns: no LLM request reads the store now).
+   */
+  private async speakApiLines(): Promise<void> {
+    if (this.apiLines.length === 0) return;
+    while (this.apiLines.length > 0 && this.stop === null) {
+      const line = this.apiLines[0];
+      line.speaking = true;
+      line.result = await this.speakApiLine(line.text, false, false);
+      this.apiLines.shift();
+    }
+    await this.flushTurns(true);
+  }
+
+  /**
+   * Says one line on the API's behalf: a live call's voice session speaks it (`speakLine`: the
+   * ConversationRelay socket or the voice room, through src/voice/relay.ts); a simulated call's caller
+   * hears it. Said, it is the assistant's turn (`author: "api"`) and in the model's conversation.
+   * @param flush record it now (`flushTurns` behind): only when no store read depends on the pending turns
+   * @returns unsaid when no voice session took it (none connected, or its API process gone)
+   */
+  private async speakApiLine(text: string, interrupt: boolean, flush: boolean): Promise<SayResult> {
+    if (!this.input.simulation) {
+      const { delivered } = await telephony.speakLine({ callId: this.input.callId, text, interrupt });
+      if (!delivered) return { spoken: false, seq: null };
+    }
+    const seq = this.say('assistant', text, undefined, 'api');
+    this.hearMessage({ role: 'assistant', content: text });
+    if (flush) await this.flushTurns(true);
+    return { spoken: true, seq };
   }
 
   /**
@@ -1055,20 +1155,34 @@ export class CallSession {
         atMs: Date.now(),
         patch: { status: next, ...patch },
         events: events.map((type) => ({ id: newId('evt'), type })),
+        ...this.nextStreamEntry(),
       },
     ]);
     upsertSearchAttributes([{ key: searchAttributeKeys.CallStatus, value: next }]);
   }
 
-  /** Adds a transcript turn of the assistant or the caller, to be recorded with the next flush. */
-  private say(role: 'assistant' | 'caller', text: string, knowledge?: KnowledgeRef[]): void {
+  /** The next entry's number in the call's live stream, as a turn's or transition's `stream`; none in a run of before. */
+  private nextStreamEntry(): { stream?: number } {
+    return this.streamEntries === null ? {} : { stream: ++this.streamEntries };
+  }
+
+  /**
+   * Adds a transcript turn of the assistant or the caller (or a `note` for the model), to be recorded with
+   * the next flush; `author` `api` for what the API had said or added (issue 31).
+   * @returns the turn's `seq`
+   */
+  private say(role: 'assistant' | 'caller' | 'note', text: string, knowledge?: KnowledgeRef[], author?: 'api'): number {
+    const seq = this.turnCount++;
     this.pendingTurns.push({
-      seq: this.turnCount++,
+      seq,
       role,
       text,
       atMs: Date.now(),
       ...(knowledge?.length ? { knowledge } : {}),
+      ...(author ? { author } : {}),
+      ...this.nextStreamEntry(),
     });
+    return seq;
   }
 
   /** Adds a tool turn: the call the model made, what it did, and its key, outcome and duration. */
@@ -1083,6 +1197,7 @@ export class CallSession {
       toolCallId: call.id,
       toolCall: record,
       ...(effect.knowledge?.length ? { knowledge: effect.knowledge } : {}),
+      ...this.nextStreamEntry(),
     });
   }
 
