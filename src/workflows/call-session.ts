@@ -1,7 +1,7 @@
 /**
  * `CallSession`: the state of one run of `callWorkflow` (src/workflows/calls.ts) and everything it does,
- * as methods: the handlers' bodies (updates `end`, `transfer`, `callerSaid`, `answer`, signals
- * `telephonyStatus` and `machineDetection`, query `state`) and the phases the workflow function calls in turn (`attendRoom`,
+ * as methods: the handlers' bodies (updates `end`, `transfer`, `callerSaid`, `answer`, `say`, `context`,
+ * signals `telephonyStatus` and `machineDetection`, query `state`) and the phases the workflow function calls in turn (`attendRoom`,
  * `ring`, `talk`, then `continuation` or `finish`). The shape of the Temporal samples'
  * `safe-message-handlers` (one-line handlers over a `ClusterManager` class).
  *
@@ -17,6 +17,13 @@
  * stops the call at once (`completed`, `voicemail`, the LLM request in flight cancelled): `hang_up` hangs
  * up; `leave_message` records the message as the assistant's turn and has Twilio say it after the beep,
  * then hang up.
+ *
+ * The live stream (issue 31): every transition and every transcript turn takes the next number of the
+ * call's stream (`nextStreamEntry`), written with it by its activity (src/models/calls.ts
+ * `CallStreamEntry`), so `GET /v1/calls/{id}/stream` reads the call in order from the store. Steering: a
+ * `say` line waits for the pause before the caller's next line is taken (`speakApiLines`), or is said at
+ * once with `interrupt`; a `context` note joins the model's conversation as a system message. Both are
+ * turns by `author: "api"`.
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared, sibling workflow files and
  * activity types.

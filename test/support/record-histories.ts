@@ -30,6 +30,9 @@
  *
  *   node dist/test/support/record-histories.js voicemail   # (built) the three voicemail scenarios
  *
+ * Steering (issue 31): `steered` (a test call given a `context` note, a `say` line at the pause and one
+ * with `interrupt`).
+ *
  * For a call that continued as new, the first run's history is written (the one that decided to).
  */
 import fs from 'node:fs';
@@ -329,6 +332,17 @@ async function main(): Promise<void> {
           agent_id: agent.body.id,
           simulation: { caller: [ask(`${day}T10:00`), ask(`${day}T15:30`), 'Thanks, bye'] },
         });
+      },
+      // Steering (issue 31): a note, a line at the pause and one at once, on a test call.
+      steered: async () => {
+        const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 2 } });
+        await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
+        const steer = (path: string, body: unknown) =>
+          request('POST', `/v1/calls/${id}/${path}`, { key: t.testKey, body });
+        await steer('context', { note: 'The caller is a VIP.' });
+        await steer('say', { text: 'A colleague will call you back.' });
+        await steer('say', { text: 'Please hold.', interrupt: true });
+        return id;
       },
       'scheduled-canceled': async () => {
         const id = await place({ scheduled_at: Math.floor(Date.now() / 1000) + 3600 });
