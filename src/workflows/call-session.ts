@@ -833,7 +833,10 @@ export class CallSession {
         this.requestStop({ status: 'completed', reason: 'silence_timeout' });
         return null;
       }
-      if (this.callerInbox.length === 0) continue;
+      if (this.callerInbox.length === 0) {
+        if (this.stop !== null) return null; // stopped: the lines left wait no more (their updates say unsaid)
+        continue;
+      }
       const next = this.callerInbox.shift()!;
       return { text: next.text, utterance: next.id };
     }
