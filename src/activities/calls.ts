@@ -94,13 +94,13 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
 }
 
 /**
- * Stores transcript turns, then the live stream's entries of those that have one (a reader finds the turn
- * its entry names); a turn or entry already stored (same call and `seq`, same number) is left as it is.
+ * Stores transcript turns and the live stream's entries of those that have one, all side by side (each
+ * row has its own id; a stream reader that finds an entry before its turn looks again); a turn or entry
+ * already stored (same call and `seq`, same number) is left as it is.
  */
 export async function recordTurns(input: { callId: string; turns: CallTurnInput[] }): Promise<void> {
-  // Side by side: each turn has its own id, and a turn's write does not depend on another's.
-  await Promise.all(
-    input.turns.map((t) =>
+  await Promise.all([
+    ...input.turns.map((t) =>
       insertIfAbsent(CallTurn, {
         _id: `${input.callId}:${String(t.seq).padStart(6, '0')}`,
         call_id: input.callId,
@@ -119,9 +119,7 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
         at_ms: t.atMs,
       }),
     ),
-  );
-  await Promise.all(
-    input.turns.flatMap((t) =>
+    ...input.turns.flatMap((t) =>
       t.stream === undefined
         ? []
         : [
@@ -137,7 +135,7 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
             }),
           ],
     ),
-  );
+  ]);
 }
 
 /** Run statuses of a `callWorkflow` that closed without finishing the call. */
