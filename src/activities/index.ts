@@ -16,6 +16,7 @@ export {
   hangUpCall,
   closeRoom,
   sendDigits,
+  speakLine,
 } from './telephony';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';
 export {

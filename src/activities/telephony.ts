@@ -23,7 +23,7 @@ import { Call, DialIntent } from '../models/calls';
 import { insertIfAbsent } from '../models/store';
 import { client, dialTo } from '../providers/twilio';
 import { roomService } from '../providers/livekit';
-import { openTokenStream } from '../voice/relay';
+import { openTokenStream, sayOnRelay } from '../voice/relay';
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -284,4 +284,18 @@ export async function sendDigits(input: { callId: string; digits: string }): Pro
   stream.digits(input.digits);
   if (!(await stream.end()))
     throw ApplicationFailure.nonRetryable('The ConversationRelay session did not take the digits.', TELEPHONY_REJECTED);
+}
+
+/**
+ * Speaks a line on the API's behalf (`POST /v1/calls/{id}/say`, issue 31) on a live call: hands it to
+ * the call's voice session (ConversationRelay socket or voice room) through src/voice/relay.ts
+ * `sayOnRelay`, which speaks it once the answer being given is out, or at once with `interrupt`.
+ * @returns `delivered` false when no session took it (none connected, or its process gone); never retried then
+ */
+export async function speakLine(input: {
+  callId: string;
+  text: string;
+  interrupt: boolean;
+}): Promise<{ delivered: boolean }> {
+  return { delivered: await sayOnRelay(input.callId, input.text, input.interrupt) };
 }

@@ -192,7 +192,9 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
   const tokens = relayTokenServer();
   /** Registers the token channel where the LLM activity finds it (this attendance's, replacing any earlier). */
   const openTokenChannel = async () => {
-    const channel = await tokens.register(input.callId, streaming).catch((err: Error) => {
+    // Lines said on the API's behalf (issue 31) come at a pause (or with `interrupt`, at once): spoken as they come.
+    const sink = { token: (text: string) => streaming.token(text), say: (text: string) => void speaker.say(text) };
+    const channel = await tokens.register(input.callId, sink).catch((err: Error) => {
       logger.warn('voice room: token channel unavailable; answers are spoken whole', { ...log, error: err.message });
       return null;
     });

@@ -17,6 +17,7 @@ import {
   CALL_RECONCILER_WORKFLOW,
   CALL_WORKFLOW,
   callWorkflowId,
+  noteMessage,
   type AgentSnapshot,
   type CallReconcilerWorkflow,
   type CallWorkflow,
@@ -272,7 +273,7 @@ export async function ensureCallReconcilerSchedule(temporal: Client, taskQueue =
  * The conversation of a call as the model sees it: the system prompt (built from the agent snapshot,
  * the number called and the call's `context`, src/shared/assistant.ts `callSystemPrompt`) and every
  * recorded transcript turn as a Chat Completions message, oldest first. Tool turns become an assistant
- * message carrying the tool call and the tool's answer.
+ * message carrying the tool call and the tool's answer; `note` turns (issue 31) a system message.
  * @throws Error when the call has no document (the workflow writes it before any turn)
  */
 export async function callConversation(callId: string): Promise<ChatMessage[]> {
@@ -296,6 +297,7 @@ export async function callConversation(callId: string): Promise<ChatMessage[]> {
     if (t.role === 'caller') messages.push({ role: 'user', content: t.text });
     else if (t.role === 'assistant') messages.push({ role: 'assistant', content: t.text });
     else if (t.role === 'system') messages.push({ role: 'system', content: t.text });
+    else if (t.role === 'note') messages.push({ role: 'system', content: noteMessage(t.text) });
     else {
       const id = t.tool_call_id ?? `tc_${t.seq}`;
       const call = { id, name: t.tool_name ?? 'unknown', arguments: t.tool_arguments_json ?? '{}' };

@@ -340,6 +340,12 @@ export interface CallContinuation {
   answeredBy?: AnsweredBy;
   /** Warm transfers started so far (issue 31; absent: none). */
   transfers?: number;
+  /**
+   * Entries of the call's live stream written so far (`GET /v1/calls/{id}/stream`, issue 31): the next
+   * entry's number is this plus one. Absent in runs continued before the stream existed: the continued
+   * run then writes no entries (the stream of such a call ends with the call).
+   */
+  streamEntries?: number;
 }
 
 /**
@@ -505,6 +511,42 @@ export interface AdvanceClockRequest {
 /** Failure type of an update refused because the call is not live (the API maps it to 409 `call_not_live`). */
 export const CALL_NOT_LIVE = 'call_not_live';
 
+/** Longest line `POST /v1/calls/{id}/say` takes (characters). */
+export const SAY_MAX_CHARS = 1_000;
+/** Longest note `POST /v1/calls/{id}/context` takes (characters). */
+export const NOTE_MAX_CHARS = 4_000;
+
+/**
+ * Argument of the `say` update (issue 31): a line the assistant speaks on the API's behalf, at the next
+ * pause (`interrupt` false: once the answer being given is spoken, before the caller's next line) or at
+ * once (`interrupt` true). Recorded as the assistant's turn with `author: "api"`.
+ */
+export interface SayRequest {
+  text: string;
+  interrupt?: boolean;
+}
+
+/**
+ * How the model is given a `context` note: a system message in the conversation where the note came
+ * (the workflow's in-memory conversation and src/services/calls.ts `callConversation` alike).
+ */
+export function noteMessage(note: string): string {
+  return `Note from a supervisor (the caller did not hear it): ${note}`;
+}
+
+/** What the `say` update resolves with. */
+export interface SayResult {
+  /** The line was spoken (delivered to the caller's voice session, or said in a simulated call). */
+  spoken: boolean;
+  /** Its transcript turn's `seq`; null when not spoken (the call stopped first, or no voice session took it). */
+  seq: number | null;
+}
+
+/** Argument of the `context` update (issue 31): a note for the model only (a supervisor's whisper). */
+export interface ContextNote {
+  note: string;
+}
+
 export const stateQuery = defineQuery<CallState>('state');
 /** End the call (any non-terminal status); resolves once the call has ended, with its final state. */
 export const endUpdate = defineUpdate<CallState>('end');
@@ -521,6 +563,16 @@ export const answerUpdate = defineUpdate<CallerSaidResult, [{ utterance: number 
  * with the call's state. Refused (`CALL_NOT_SCHEDULED`) in live mode and once the call is no longer scheduled.
  */
 export const advanceClockUpdate = defineUpdate<CallState, [AdvanceClockRequest]>('advanceClock');
+/**
+ * Speaks a line on the API's behalf (`POST /v1/calls/{id}/say`, issue 31); resolves once it is spoken (or
+ * the call stopped first). Refused (`CALL_NOT_LIVE`) unless the call is in progress.
+ */
+export const sayUpdate = defineUpdate<SayResult, [SayRequest]>('say');
+/**
+ * Adds a note the model sees from its next request on (`POST /v1/calls/{id}/context`, issue 31), recorded
+ * as a `note` turn; resolves with the turn's `seq` at once. Refused (`CALL_NOT_LIVE`) unless in progress.
+ */
+export const contextUpdate = defineUpdate<{ seq: number }, [ContextNote]>('context');
 /** Live mode: a status callback from the telephony provider. */
 export const telephonyStatusSignal = defineSignal<[TelephonyStatus]>('telephonyStatus');
 /**

@@ -1,7 +1,7 @@
 /**
  * `CallSession`: the state of one run of `callWorkflow` (src/workflows/calls.ts) and everything it does,
- * as methods: the handlers' bodies (updates `end`, `transfer`, `callerSaid`, `answer`, signals
- * `telephonyStatus` and `machineDetection`, query `state`) and the phases the workflow function calls in turn (`attendRoom`,
+ * as methods: the handlers' bodies (updates `end`, `transfer`, `callerSaid`, `answer`, `say`, `context`,
+ * signals `telephonyStatus` and `machineDetection`, query `state`) and the phases the workflow function calls in turn (`attendRoom`,
  * `ring`, `talk`, then `continuation` or `finish`). The shape of the Temporal samples'
  * `safe-message-handlers` (one-line handlers over a `ClusterManager` class). Issue 31 adds the signal
  * `interrupted` (`onInterrupted`, applied by `applyInterruption`) and the `send_dtmf` tool's `pressKeys`.
@@ -23,6 +23,13 @@
  * `transfer_mode` is `warm` runs `runWarmTransfer` beside the conversation (which waits meanwhile: the
  * caller is on hold, never silent): hold, summary, the person dialed and briefed, then `transferred`, or
  * the caller back with the assistant (`call.transfer_failed`). See the methods under "Warm transfer".
+ *
+ * The live stream (issue 31): every transition and every transcript turn takes the next number of the
+ * call's stream (`nextStreamEntry`), written with it by its activity (src/models/calls.ts
+ * `CallStreamEntry`), so `GET /v1/calls/{id}/stream` reads the call in order from the store. Steering: a
+ * `say` line waits for the pause before the caller's next line is taken (`speakApiLines`), or is said at
+ * once with `interrupt`; a `context` note joins the model's conversation as a system message. Both are
+ * turns by `author: "api"`.
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared, sibling workflow files and
  * activity types.
@@ -55,7 +62,7 @@ import {
   type ToolCall,
 } from '../shared/assistant';
 import { callFinishedSignal } from '../shared/bulk-calls';
-import { STAMP_NOW } from '../shared/calls';
+import { noteMessage, SAY_MAX_CHARS, NOTE_MAX_CHARS, STAMP_NOW } from '../shared/calls';
 import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
 import {
   CALL_NOT_LIVE,
@@ -71,7 +78,10 @@ import {
   type CallState,
   type CallStatus,
   type CallWorkflowInput,
+  type ContextNote,
   type DialOutcome,
+  type SayRequest,
+  type SayResult,
   type EndReason,
   type TelephonyStatus,
   type TransferFailureReason,
@@ -305,6 +315,13 @@ export class CallSession {
   private interruption: Interruption | null = null;
   /** The assistant's turns said since the caller last spoke (what an interruption cuts), in order. */
   private spokenSince: { seq: number; text: string }[] = [];
+  /**
+   * Entries of the call's live stream numbered so far (each transition and each turn takes the next
+   * number, src/models/calls.ts `CallStreamEntry`); null in a run continued from one before the stream.
+   */
+  private streamEntries: number | null;
+  /** Lines the API asked the assistant to say (`say` update) waiting for the next pause, oldest first. */
+  private readonly apiLines: { text: string; speaking: boolean; result: SayResult | null }[] = [];
 
   /** @param input everything fixed at creation, and for a continued run where the last one stopped */
   constructor(private readonly input: CallWorkflowInput) {
@@ -345,6 +362,7 @@ export class CallSession {
     this.voicemail = effectiveVoicemail(input);
     this.answeredBy = resumed?.answeredBy ?? null;
     this.transfers = resumed?.transfers ?? 0;
+    this.streamEntries = resumed ? (resumed.streamEntries ?? null) : 0;
   }
 
   /**
@@ -504,6 +522,54 @@ export class CallSession {
   async answer({ utterance }: { utterance: number }): Promise<CallerSaidResult> {
     await condition(() => this.answers.get(utterance)?.final === true || this.stop !== null);
     return this.answerOf(utterance, true);
+  }
+
+  /**
+   * Validator of updates `say` and `context` (issue 31): an in-progress call (`CALL_NOT_LIVE` otherwise),
+   * and text of 1 to `max` characters once trimmed (the API checks it first: 400).
+   */
+  validateSteering(text: unknown, max: number): void {
+    if (this.status !== 'in_progress' || this.stop !== null)
+      throw this.notLive(`The call is ${this.status}; only an in-progress call can be steered.`);
+    if (typeof text !== 'string' || !text.trim() || text.length > max)
+      throw ApplicationFailure.create({ message: `The text must have 1 to ${max} characters.`, nonRetryable: true });
+  }
+
+  /** Validator of update `say`. */
+  validateSay({ text }: SayRequest): void {
+    this.validateSteering(text, SAY_MAX_CHARS);
+  }
+
+  /**
+   * Update `say`: the assistant says `text` on the API's behalf, at once with `interrupt`, else at the
+   * next pause (`speakApiLines`, before the caller's next line is taken); resolves once it is said, or
+   * unsaid when the call stops first.
+   */
+  async sayLine({ text, interrupt }: SayRequest): Promise<SayResult> {
+    if (interrupt) return await this.speakApiLine(text.trim(), true, this.chatLog !== null);
+    const line = { text: text.trim(), speaking: false, result: null as SayResult | null };
+    this.apiLines.push(line);
+    // Unsaid when the call stops first (or stops it while it is being said and the run ends).
+    await condition(() => line.result !== null || (this.stop !== null && !line.speaking) || this.finished);
+    return line.result ?? { spoken: false, seq: null };
+  }
+
+  /** Validator of update `context`. */
+  validateContext({ note }: ContextNote): void {
+    this.validateSteering(note, NOTE_MAX_CHARS);
+  }
+
+  /**
+   * Update `context`: a note the model sees from its next request on (a system message where it came),
+   * recorded as a `note` turn (`author: "api"`) so a continued run's conversation has it too.
+   */
+  addNote({ note }: ContextNote): { seq: number } {
+    const text = note.trim();
+    const seq = this.say('note', text, undefined, 'api');
+    this.hearMessage({ role: 'system', content: noteMessage(text) });
+    // Shown at once when no store read depends on the pending turns (see speakApiLine).
+    if (this.chatLog !== null) void this.flushTurns(true);
+    return { seq };
   }
 
   /** Signal `telephonyStatus`: a provider status callback; never moves backwards; a hang-up stops a live call. */
@@ -752,6 +818,7 @@ export class CallSession {
         ...(this.answeredBy !== null ? { answeredBy: this.answeredBy } : {}),
         ...(this.input.campaign ? { formValues: this.form?.values ?? null } : {}),
         ...(this.transfers ? { transfers: this.transfers } : {}),
+        ...(this.streamEntries !== null ? { streamEntries: this.streamEntries } : {}),
       },
     };
   }
@@ -874,19 +941,64 @@ export class CallSession {
       if (simulation.pause_seconds > 0) await sleep(simulation.pause_seconds * 1000);
       // The simulated caller is on hold while a warm transfer runs (issue 31).
       if (this.warm !== null) await condition(() => this.warm === null);
+      await this.speakApiLines();
       return { text: simulation.caller[this.scriptIndex++] };
     }
     // A live caller on hold during a warm transfer is not silent: the wait starts again once it is over.
     for (;;) {
       if (this.warm !== null) await condition(() => this.warm === null);
-      const spoke = await condition(() => this.callerInbox.length > 0 || this.warm !== null, SILENCE_TIMEOUT_MS);
+      await this.speakApiLines();
+      // A line said on the API's behalf wakes the wait (and the caller's silence counts from it).
+      const woke = await condition(
+        () => this.callerInbox.length > 0 || this.apiLines.length > 0 || this.warm !== null,
+        SILENCE_TIMEOUT_MS,
+      );
       if (this.warm !== null) continue;
-      if (spoke) break;
-      this.requestStop({ status: 'completed', reason: 'silence_timeout' });
-      return null;
+      if (!woke) {
+        this.requestStop({ status: 'completed', reason: 'silence_timeout' });
+        return null;
+      }
+      if (this.callerInbox.length === 0) {
+        if (this.stop !== null) return null; // stopped: the lines left wait no more (their updates say unsaid)
+        continue;
+      }
+      const next = this.callerInbox.shift()!;
+      return { text: next.text, utterance: next.id };
     }
-    const next = this.callerInbox.shift()!;
-    return { text: next.text, utterance: next.id };
+  }
+
+  /**
+   * The pause (issue 31): says the lines the API asked for (`say` without `interrupt`), oldest first,
+   * while no answer is being given and before the caller's next line is taken; then records them (the
+   * conversation loop is between turns: no LLM request reads the store now).
+   */
+  private async speakApiLines(): Promise<void> {
+    if (this.apiLines.length === 0) return;
+    while (this.apiLines.length > 0 && this.stop === null) {
+      const line = this.apiLines[0];
+      line.speaking = true;
+      line.result = await this.speakApiLine(line.text, false, false);
+      this.apiLines.shift();
+    }
+    await this.flushTurns(true);
+  }
+
+  /**
+   * Says one line on the API's behalf: a live call's voice session speaks it (`speakLine`: the
+   * ConversationRelay socket or the voice room, through src/voice/relay.ts); a simulated call's caller
+   * hears it. Said, it is the assistant's turn (`author: "api"`) and in the model's conversation.
+   * @param flush record it now (`flushTurns` behind): only when no store read depends on the pending turns
+   * @returns unsaid when no voice session took it (none connected, or its API process gone)
+   */
+  private async speakApiLine(text: string, interrupt: boolean, flush: boolean): Promise<SayResult> {
+    if (!this.input.simulation) {
+      const { delivered } = await telephony.speakLine({ callId: this.input.callId, text, interrupt });
+      if (!delivered) return { spoken: false, seq: null };
+    }
+    const seq = this.say('assistant', text, undefined, 'api');
+    this.hearMessage({ role: 'assistant', content: text });
+    if (flush) await this.flushTurns(true);
+    return { spoken: true, seq };
   }
 
   /**
@@ -1449,23 +1561,48 @@ export class CallSession {
         atMs: Date.now(),
         patch: { status: next, ...patch },
         events: events.map((type) => ({ id: newId('evt'), type })),
+        ...this.nextStreamEntry(),
       },
     ]);
     upsertSearchAttributes([{ key: searchAttributeKeys.CallStatus, value: next }]);
   }
 
-  /** Adds a transcript turn of the assistant or the caller, to be recorded with the next flush. */
-  private say(role: 'assistant' | 'caller', text: string, knowledge?: KnowledgeRef[]): void {
+  /** The next entry's number in the call's live stream, as a turn's or transition's `stream`; none in a run of before. */
+  private nextStreamEntry(): { stream?: number } {
+    return this.streamEntries === null ? {} : { stream: ++this.streamEntries };
+  }
+
+  /**
+   * Adds a transcript turn of the assistant or the caller (or a `note` for the model), to be recorded with
+   * the next flush; `author` `api` for what the API had said or added (issue 31).
+   * @returns the turn's `seq`
+   */
+  private say(role: 'assistant' | 'caller' | 'note', text: string, knowledge?: KnowledgeRef[], author?: 'api'): number {
     const seq = this.turnCount++;
-    this.pendingTurns.push({ seq, role, text, atMs: Date.now(), ...(knowledge?.length ? { knowledge } : {}) });
+    this.pendingTurns.push({
+      seq,
+      role,
+      text,
+      atMs: Date.now(),
+      ...(knowledge?.length ? { knowledge } : {}),
+      ...(author ? { author } : {}),
+      ...this.nextStreamEntry(),
+    });
     // What an interruption cuts (`applyInterruption`): the assistant's turns since the caller spoke.
     if (role === 'caller') this.spokenSince = [];
-    else this.spokenSince.push({ seq, text });
+    else if (role === 'assistant') this.spokenSince.push({ seq, text });
+    return seq;
   }
 
   /** Adds a `system` turn noting what happened on the call (issue 31), which the model sees too. */
   private note(text: string): void {
-    this.pendingTurns.push({ seq: this.turnCount++, role: 'system', text, atMs: Date.now() });
+    this.pendingTurns.push({
+      seq: this.turnCount++,
+      role: 'system',
+      text,
+      atMs: Date.now(),
+      ...this.nextStreamEntry(),
+    });
     this.hearMessage({ role: 'system', content: text });
   }
 
@@ -1481,6 +1618,7 @@ export class CallSession {
       toolCallId: call.id,
       toolCall: record,
       ...(effect.knowledge?.length ? { knowledge: effect.knowledge } : {}),
+      ...this.nextStreamEntry(),
     });
   }
 

@@ -37,6 +37,9 @@
  *
  *   node dist/test/support/record-histories.js interrupted   # (built)
  *
+ * Steering (issue 31): `steered` (a test call given a `context` note, a `say` line at the pause and one
+ * with `interrupt`).
+ *
  * For a call that continued as new, the first run's history is written (the one that decided to).
  */
 import fs from 'node:fs';
@@ -381,6 +384,17 @@ async function main(): Promise<void> {
         // After the first answer (1 pause), before the second line (2 pauses).
         await new Promise((r) => setTimeout(r, 4500));
         await h().env.client.workflow.getHandle(id).signal(interruptedSignal, { spoken: 'You said:', durationMs: 600 });
+        return id;
+      },
+      // Steering (issue 31): a note, a line at the pause and one at once, on a test call.
+      steered: async () => {
+        const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 2 } });
+        await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
+        const steer = (path: string, body: unknown) =>
+          request('POST', `/v1/calls/${id}/${path}`, { key: t.testKey, body });
+        await steer('context', { note: 'The caller is a VIP.' });
+        await steer('say', { text: 'A colleague will call you back.' });
+        await steer('say', { text: 'Please hold.', interrupt: true });
         return id;
       },
       'scheduled-canceled': async () => {

@@ -573,7 +573,10 @@ export function attachConversationRelay(server: http.Server, temporal: Client): 
       const resume = resumeParam !== null ? failedTransfer(call, resumeParam) : undefined;
       if (resume === null) return refuse(socket, '403 Forbidden');
       // The streamed words of answers come here until the session's socket is open, then to it.
-      const sink: TokenSink & { to?: (text: string) => void } = { token: (text) => sink.to?.(text) };
+      const sink: RelaySink = {
+        token: (text) => sink.to?.(text),
+        say: (text, interrupt) => sink.line?.(text, interrupt),
+      };
       // Without the channel (its listener could not start) the answers are spoken whole, as before.
       const channel = await tokens.register(callId, sink).catch((err: Error) => {
         logger.warn('relay: token channel unavailable', { call_id: callId, error: err.message });
@@ -619,17 +622,19 @@ export function attachConversationRelay(server: http.Server, temporal: Client): 
   };
 }
 
+/** The token channel's sink of one relay session: its socket's handlers once open (`to`, `line`). */
+type RelaySink = TokenSink & {
+  to?: (text: string) => void;
+  line?: (text: string, interrupt: boolean) => void;
+};
+
 /**
  * One ConversationRelay session: utterances to the workflow in order, answers back. Words streamed by
  * the LLM activity (through `sink`) are sent as they come (`last: false`); the update's answer then only
- * closes them (`last: true`, empty) instead of saying them again.
+ * closes them (`last: true`, empty) instead of saying them again. Lines said on the API's behalf (issue
+ * 31, through `sink.say`) are their own `text` message (`sayLine`).
  */
-function relaySession(
-  ws: WebSocket,
-  callId: string,
-  temporal: Client,
-  sink: TokenSink & { to?: (text: string) => void },
-): void {
+function relaySession(ws: WebSocket, callId: string, temporal: Client, sink: RelaySink): void {
   const handle = temporal.workflow.getHandle(callWorkflowId(callId));
   /** Words of the answer in the making already sent to Twilio (`last: false`). */
   let streamed = false;
@@ -662,6 +667,21 @@ function relaySession(
     if (result.ended) send({ type: 'end', handoffData: JSON.stringify({ reason: 'call_ended' }) });
     return result.ended;
   };
+
+  /**
+   * A line said on the API's behalf (`POST /v1/calls/{id}/say`): without `interrupt`, once every utterance
+   * so far is answered (the next pause), `interruptible` and `preemptible` like speech of the assistant's
+   * (the caller, or the next answer, may cut it); with `interrupt`, at once, closing the words of an answer
+   * being streamed so the line is its own talk cycle, neither `interruptible` nor `preemptible` (heard whole).
+   * (https://www.twilio.com/docs/voice/conversationrelay/websocket-messages: text message fields.)
+   */
+  const sayLine = (text: string, interrupt: boolean) => {
+    if (streamed) send({ type: 'text', token: '', last: true });
+    streamed = false;
+    send({ type: 'text', token: text, last: true, interruptible: !interrupt, preemptible: !interrupt });
+  };
+  sink.line = (text, interrupt) =>
+    interrupt ? sayLine(text, true) : void turns.idle().then(() => sayLine(text, false));
 
   const turns = voiceTurns(handle, callId, {
     hold: (line) => {
