@@ -5,7 +5,7 @@
  * retry writes the same values and the same event ids.
  */
 import { insertIfAbsent } from '../models/store';
-import { Call, CallTurn, newCallDocument, renderCall } from '../models/calls';
+import { Call, CallStreamEntry, callStreamEntryId, CallTurn, newCallDocument, renderCall } from '../models/calls';
 import {
   CALL_WORKFLOW,
   STAMP_NOW,
@@ -34,7 +34,17 @@ export interface TransitionCallInput {
   patch: Record<string, unknown>;
   /** Events to emit after the update, ids chosen by the workflow. */
   events: { id: string; type: string }[];
+  /** Its entry's number in the call's live stream (issue 31); absent: not streamed (runs of before). */
+  stream?: number;
 }
+
+/** The fields of a transition's patch a stream's status event shows, by their API names. */
+const STREAMED_FIELDS: Record<string, string> = {
+  end_reason: 'end_reason',
+  transferred_to: 'transferred_to',
+  answered_by: 'answered_by',
+  error_message: 'error',
+};
 
 /**
  * Applies a status transition to the call document, then emits its events with `data.object` = the
@@ -44,6 +54,23 @@ export interface TransitionCallInput {
  * so the end is never delayed by it). Throws if the call is missing.
  */
 export async function transitionCall(input: TransitionCallInput): Promise<void> {
+  // The stream's entry first: once the call shows its new status, the entry is there for every reader.
+  if (input.stream !== undefined) {
+    const fields = Object.fromEntries(
+      Object.entries(input.patch).flatMap(([k, v]) => (k in STREAMED_FIELDS ? [[STREAMED_FIELDS[k], v]] : [])),
+    );
+    await insertIfAbsent(CallStreamEntry, {
+      _id: callStreamEntryId(input.callId, input.stream),
+      call_id: input.callId,
+      n: input.stream,
+      kind: 'status',
+      turn_seq: null,
+      status: String(input.patch.status),
+      events: input.events.map((e) => e.type),
+      fields_json: JSON.stringify(fields),
+      at_ms: input.atMs,
+    });
+  }
   // The call's usage row comes with its end, before the call shows as ended (src/services/usage.ts).
   await recordUsage(await callUsage(input.callId, input.patch));
   const now = Date.now();
@@ -66,17 +93,21 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
     await startEndedCallAnalysis(Context.current().client, input.callId, input.atMs, Context.current().info.taskQueue);
 }
 
-/** Stores transcript turns; a turn already stored (same call and `seq`) is left as it is. */
+/**
+ * Stores transcript turns and the live stream's entries of those that have one, all side by side (each
+ * row has its own id; a stream reader that finds an entry before its turn looks again); a turn or entry
+ * already stored (same call and `seq`, same number) is left as it is.
+ */
 export async function recordTurns(input: { callId: string; turns: CallTurnInput[] }): Promise<void> {
-  // Side by side: each turn has its own id, and a turn's write does not depend on another's.
-  await Promise.all(
-    input.turns.map((t) =>
+  await Promise.all([
+    ...input.turns.map((t) =>
       insertIfAbsent(CallTurn, {
         _id: `${input.callId}:${String(t.seq).padStart(6, '0')}`,
         call_id: input.callId,
         seq: t.seq,
         role: t.role,
         text: t.text,
+        author: t.author ?? null,
         tool_name: t.toolName ?? null,
         tool_arguments_json: t.toolArguments ?? null,
         knowledge_json: t.knowledge?.length ? JSON.stringify(t.knowledge) : null,
@@ -85,8 +116,42 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
         tool_ok: t.toolCall?.ok ?? null,
         tool_status: t.toolCall?.status ?? null,
         tool_duration_ms: t.toolCall?.durationMs ?? null,
+        ...(t.interrupted ? { interrupted: true } : {}),
         at_ms: t.atMs,
       }),
+    ),
+    ...input.turns.flatMap((t) =>
+      t.stream === undefined
+        ? []
+        : [
+            insertIfAbsent(CallStreamEntry, {
+              _id: callStreamEntryId(input.callId, t.stream),
+              call_id: input.callId,
+              n: t.stream,
+              kind: 'turn',
+              turn_seq: t.seq,
+              status: null,
+              fields_json: null,
+              at_ms: t.atMs,
+            }),
+          ],
+    ),
+  ]);
+}
+
+/**
+ * Cuts recorded assistant turns to what the caller heard before talking over them (issue 31;
+ * src/workflows/call-session.ts `applyInterruption`): each turn `seq` of the call gets `text` and
+ * `interrupted: true`. Idempotent (the same values each time); the workflow calls it once the turns' own
+ * writes are done.
+ */
+export async function interruptTurns(input: { callId: string; turns: { seq: number; text: string }[] }): Promise<void> {
+  await Promise.all(
+    input.turns.map((t) =>
+      CallTurn.collection.updateOne(
+        { _id: `${input.callId}:${String(t.seq).padStart(6, '0')}` as never, role: 'assistant' },
+        { $set: { text: t.text, interrupted: true } },
+      ),
     ),
   );
 }

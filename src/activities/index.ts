@@ -2,11 +2,22 @@
  * Every activity the worker registers. Workflows import this module as types only
  * (`import type * as activities`), so nothing here reaches the workflow bundle.
  */
-export { ensureCallRecord, transitionCall, recordTurns, reconcileCalls } from './calls';
+export { ensureCallRecord, transitionCall, recordTurns, interruptTurns, reconcileCalls } from './calls';
 export { generateReply } from './llm';
 export { searchKnowledge } from './knowledge';
 export { resolveTools, runTool } from './tools';
-export { placeCall, transferCall, leaveVoicemail, hangUpCall, closeRoom } from './telephony';
+export {
+  placeCall,
+  transferCall,
+  holdForTransfer,
+  dialTransferLeg,
+  returnFromTransfer,
+  leaveVoicemail,
+  hangUpCall,
+  closeRoom,
+  sendDigits,
+  speakLine,
+} from './telephony';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';
 export {
   storeInbound,

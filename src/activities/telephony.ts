@@ -1,9 +1,11 @@
 /**
  * Telephony activities. Live calls go through Twilio's REST API with the `twilio` package (Calls
  * resource: create, with asynchronous answering-machine detection when asked; update with TwiML `<Dial>`
- * to transfer, with `<Say>…</Say><Hangup/>` to leave a voicemail message; update `status=completed` to hang up;
+ * to transfer, with `<Dial><Conference>` to hold the caller during a warm transfer (issue 31) and with a
+ * `Url` to bring them back; create the person's leg of a warm transfer, with `<Say>…</Say><Hangup/>` to leave a voicemail message; update `status=completed` to hang up;
  * https://www.twilio.com/docs/voice/api/call-resource). Simulated (test-mode) calls never reach Twilio:
- * the workflow does not call `placeCall` for them, and transfer/hang-up are no-ops.
+ * the workflow does not call `placeCall` for them, and transfer/hang-up are no-ops. Keys pressed on a live
+ * call (`sendDigits`, issue 31) go through the call's ConversationRelay session instead.
  *
  * Errors: Twilio 4xx (bad number, unverified caller id...) → `ApplicationFailure` type
  * `TelephonyRejected` (not retried); missing credentials → the same; 5xx, timeouts (`TWILIO_TIMEOUT_MS`)
@@ -16,11 +18,12 @@
 import twilio from 'twilio';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
-import { MACHINE_DETECTION_TIMEOUT_SECONDS, TELEPHONY_REJECTED } from '../shared/calls';
+import { MACHINE_DETECTION_TIMEOUT_SECONDS, TELEPHONY_REJECTED, transferConferenceName } from '../shared/calls';
 import { Call, DialIntent } from '../models/calls';
 import { insertIfAbsent } from '../models/store';
 import { client, dialTo } from '../providers/twilio';
 import { roomService } from '../providers/livekit';
+import { openTokenStream, sayOnRelay } from '../voice/relay';
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -132,6 +135,92 @@ export async function transferCall(input: {
 }
 
 /**
+ * What a caller on hold hears while a warm transfer dials the person: Twilio's own hold music (the
+ * default `waitUrl` of `<Conference>`, https://www.twilio.com/docs/voice/twiml/conference#attributes-waiturl).
+ */
+export const TRANSFER_HOLD_MUSIC_URL = 'https://twimlets.com/holdmusic?Bucket=com.twilio.music.classical';
+
+/**
+ * The `<Dial><Conference>` of a warm transfer of call `callId` (issue 31): the conference
+ * `transferConferenceName(callId)`, without beeps, ended when either party leaves, its participants'
+ * joins and departures reported to `/twilio/transfer/{call id}/conference`
+ * (https://www.twilio.com/docs/voice/twiml/conference#attributes-statuscallback). The caller
+ * (`startConferenceOnEnter: false`) hears `waitUrl` until the person (`true`) joins.
+ */
+function transferConference(response: twilio.twiml.VoiceResponse, callId: string, starts: boolean): void {
+  const base = config().publicBaseUrl;
+  response.dial().conference(
+    {
+      beep: 'false',
+      startConferenceOnEnter: starts,
+      endConferenceOnExit: true,
+      ...(starts ? {} : { waitUrl: TRANSFER_HOLD_MUSIC_URL, waitMethod: 'GET' }),
+      statusCallback: `${base}/twilio/transfer/${callId}/conference`,
+      statusCallbackMethod: 'POST',
+      statusCallbackEvent: ['join', 'leave'],
+    },
+    transferConferenceName(callId),
+  );
+}
+
+/**
+ * Warm transfer (issue 31), first step: puts the live caller on hold in the call's transfer conference
+ * (Calls resource update with TwiML `<Dial><Conference>`, which ends its ConversationRelay session).
+ * @throws ApplicationFailure type `TelephonyRejected` when Twilio refuses (the call is over)
+ */
+export async function holdForTransfer(input: { callId: string; providerCallSid: string }): Promise<void> {
+  const response = new twilio.twiml.VoiceResponse();
+  transferConference(response, input.callId, false);
+  await twilioCall(() => client().calls(input.providerCallSid).update({ twiml: response.toString() }));
+}
+
+/**
+ * Warm transfer, second step: dials the person (Calls resource create) with TwiML that speaks `summary`
+ * (`<Say>`) and then joins the transfer conference, ringing at most `timeoutSeconds` (Twilio's `Timeout`:
+ * then `no-answer`); the leg's status callbacks go to `/twilio/transfer/{call id}/status`. Not retried by
+ * the workflow (a second attempt could ring the person twice): a failure fails the transfer.
+ * @returns the leg's Call SID (`CA…`)
+ */
+export async function dialTransferLeg(input: {
+  callId: string;
+  to: string;
+  from: string;
+  summary: string;
+  timeoutSeconds: number;
+}): Promise<{ providerCallSid: string }> {
+  const base = config().publicBaseUrl;
+  const response = new twilio.twiml.VoiceResponse();
+  response.say(input.summary);
+  transferConference(response, input.callId, true);
+  const leg = await twilioCall(() =>
+    client().calls.create({
+      to: input.to,
+      from: input.from,
+      twiml: response.toString(),
+      timeout: input.timeoutSeconds,
+      statusCallback: `${base}/twilio/transfer/${input.callId}/status`,
+      statusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
+      statusCallbackMethod: 'POST',
+    }),
+  );
+  return { providerCallSid: leg.sid };
+}
+
+/**
+ * A failed warm transfer brings the caller back (Calls resource update with `Url`): Twilio fetches
+ * `/twilio/voice/{call id}?resume={attempt}`, a new ConversationRelay session whose greeting says why.
+ * @throws ApplicationFailure type `TelephonyRejected` when Twilio refuses (the caller hung up)
+ */
+export async function returnFromTransfer(input: {
+  callId: string;
+  providerCallSid: string;
+  attempt: number;
+}): Promise<void> {
+  const url = `${config().publicBaseUrl}/twilio/voice/${input.callId}?resume=${input.attempt}`;
+  await twilioCall(() => client().calls(input.providerCallSid).update({ url, method: 'POST' }));
+}
+
+/**
  * Leaves a voicemail message on a live call a machine answered (issue 29): replaces the call's TwiML
  * (ending its ConversationRelay session) with `<Say>message</Say><Hangup/>`, so Twilio speaks it once,
  * after the beep AMD waited for, then hangs up and reports `completed`.
@@ -179,4 +268,34 @@ export async function closeRoom(input: { callId: string; room: string }): Promis
     if ((err as { status?: number }).status === 404 || /not.?found/i.test((err as Error).message)) return;
     throw err;
   }
+}
+
+/**
+ * Presses `digits` on a live call's line (the `send_dtmf` tool, issue 31): hands them to the API process
+ * holding the call's ConversationRelay session through the token channel (src/voice/relay.ts), which sends
+ * ConversationRelay's `{"type":"sendDigits","digits":…}`. Not retried (a retry could press the keys twice).
+ * @throws ApplicationFailure `TelephonyRejected` (not retried) when no relay session holds the call, or
+ *   its API process did not confirm taking the digits
+ */
+export async function sendDigits(input: { callId: string; digits: string }): Promise<void> {
+  const stream = await openTokenStream(input.callId);
+  if (!stream)
+    throw ApplicationFailure.nonRetryable('No ConversationRelay session holds the call.', TELEPHONY_REJECTED);
+  stream.digits(input.digits);
+  if (!(await stream.end()))
+    throw ApplicationFailure.nonRetryable('The ConversationRelay session did not take the digits.', TELEPHONY_REJECTED);
+}
+
+/**
+ * Speaks a line on the API's behalf (`POST /v1/calls/{id}/say`, issue 31) on a live call: hands it to
+ * the call's voice session (ConversationRelay socket or voice room) through src/voice/relay.ts
+ * `sayOnRelay`, which speaks it once the answer being given is out, or at once with `interrupt`.
+ * @returns `delivered` false when no session took it (none connected, or its process gone); never retried then
+ */
+export async function speakLine(input: {
+  callId: string;
+  text: string;
+  interrupt: boolean;
+}): Promise<{ delivered: boolean }> {
+  return { delivered: await sayOnRelay(input.callId, input.text, input.interrupt) };
 }

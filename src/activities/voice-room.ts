@@ -12,10 +12,15 @@
  *   (`openai.audio.transcriptions`, `VOICE_STT_MODEL`) and hands it to the workflow in order
  *   (src/voice/turns.ts: `callerSaid` updates, the holding line when an answer is late);
  * - speaks the first message and every answer (`openai.audio.speech`, `VOICE_TTS_MODEL`, 24 kHz PCM)
- *   into its track as the audio arrives; the visitor talking over it stops it (barge-in). An answer is
+ *   into its track as the audio arrives; the visitor talking over it stops it (barge-in), and the call
+ *   is told what was heard of the answer (src/voice/turns.ts `interrupt`: the sentences spoken whole; issue
+ *   31), which its transcript and the model's history keep instead. An answer is
  *   spoken a sentence at a time as the model writes it: the attendance registers a token channel
  *   (src/voice/relay.ts, the call's `relay_sessions` record, replaced by a retried attendance) and the
  *   LLM activity streams the words there, as it does to a phone call's ConversationRelay;
+ * - hears in the agent's `language` (issue 31: its primary subtag is the transcription's `language`);
+ *   its voice is the worker's `VOICE_TTS_VOICE`: an agent's `voice` names a ConversationRelay provider's
+ *   voice (Google, Amazon, ElevenLabs), which OpenAI's speech does not have, so rooms do not use it;
  * - records the call when it is recorded (its `recording`, issue 30): from the visitor's arrival, what it
  *   hears on channel 1 and what it speaks on channel 2 (src/voice/room-recorder.ts), stored in parts as it
  *   goes; when the call is over it starts the call's `recordingWorkflow`, which joins every attendance's
@@ -71,6 +76,7 @@ import {
   callWorkflowId,
   ROOM_ASSISTANT_IDENTITY,
   telephonyStatusSignal,
+  type AgentSnapshot,
   type CallerSaidResult,
   type TelephonyStatus,
   type VoiceRoom,
@@ -132,6 +138,17 @@ export interface AttendRoomProgress {
   utterances: number;
 }
 
+/**
+ * The language the visitor is heard in: the primary subtag (ISO 639-1, as OpenAI's transcriptions take
+ * it) of the agent's `language` in the call's snapshot (issue 31); null: detected by the model.
+ */
+async function roomLanguage(callId: string): Promise<string | null> {
+  const call = await Call.findById(callId, { agent_json: 1 }).lean();
+  const language = (JSON.parse(call?.agent_json ?? 'null') as AgentSnapshot | null)?.language;
+  const primary = language?.split('-')[0].toLowerCase();
+  return primary && /^[a-z]{2}$/.test(primary) ? primary : null;
+}
+
 /** The call's tenant when it is recorded (`recording` enabled on its document), else null. */
 async function recordedCall(callId: string): Promise<{ orgId: string; livemode: boolean } | null> {
   const call = await Call.findById(callId, { org_id: 1, livemode: 1, recording_json: 1 }).lean();
@@ -171,6 +188,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
     agent: true,
   });
 
+  const language = await roomLanguage(input.callId);
   const room = new Room();
   const speaker = new Speaker(new AudioSource(SPEAK_RATE, 1, 1000));
   let settle!: (result: AttendRoomResult) => void;
@@ -211,7 +229,9 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
   const tokens = relayTokenServer();
   /** Registers the token channel where the LLM activity finds it (this attendance's, replacing any earlier). */
   const openTokenChannel = async () => {
-    const channel = await tokens.register(input.callId, streaming).catch((err: Error) => {
+    // Lines said on the API's behalf (issue 31) come at a pause (or with `interrupt`, at once): spoken as they come.
+    const sink = { token: (text: string) => streaming.token(text), say: (text: string) => void speaker.say(text) };
+    const channel = await tokens.register(input.callId, sink).catch((err: Error) => {
       logger.warn('voice room: token channel unavailable; answers are spoken whole', { ...log, error: err.message });
       return null;
     });
@@ -229,7 +249,7 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
   };
 
   const turns = voiceTurns(handle, input.callId, {
-    hold: (line) => !streaming.started && (void speaker.say(line), true),
+    hold: (line) => !streaming.started && (void speaker.say(line, false), true),
     speak: async (result: CallerSaidResult) => {
       if (streaming.started) streaming.end();
       else if (result.text) void speaker.say(result.text);
@@ -294,10 +314,12 @@ export async function attendRoom(input: AttendRoomInput): Promise<AttendRoomResu
     let lastFrameMs = Date.now();
     const take = (events: ReturnType<Endpointer['push']>) => {
       for (const e of events) {
-        if (e.type === 'speech_start') speaker.interrupt();
-        else
+        if (e.type === 'speech_start') {
+          const spoken = speaker.bargeIn();
+          if (spoken !== null) turns.interrupt({ spoken });
+        } else
           transcribing = transcribing.then(async () => {
-            const text = await transcribe(e.pcm, log);
+            const text = await transcribe(e.pcm, language, log);
             if (text) turns.hear(text, `${session}:${++utterances}`);
           });
       }
@@ -384,6 +406,10 @@ async function recordRoom(
 class Speaker {
   private queue = Promise.resolve();
   private generation = 0;
+  /** The transcript's texts queued and not yet heard or dropped (the holding line is not counted). */
+  private pending = 0;
+  /** The transcript's texts heard whole since the visitor last started talking (what a barge-in reports). */
+  private heard: string[] = [];
   private abort: AbortController | null = null;
   /** Called when the visitor talks over the assistant. */
   onInterrupt: () => void = () => undefined;
@@ -397,11 +423,35 @@ class Speaker {
     return this.queue;
   }
 
-  /** Says `text` after what is already queued; resolves once it is heard (or interrupted). */
-  say(text: string): Promise<void> {
+  /**
+   * Says `text` after what is already queued; resolves once it is heard (or interrupted).
+   * @param spoken false for a line that is not the transcript's (the holding line): a barge-in does not count it
+   */
+  say(text: string, spoken = true): Promise<void> {
     const generation = this.generation;
-    this.queue = this.queue.then(() => (generation === this.generation ? this.speak(text, generation) : undefined));
+    if (spoken) this.pending++;
+    this.queue = this.queue.then(async () => {
+      try {
+        if (generation !== this.generation) return;
+        await this.speak(text, generation);
+        if (spoken && generation === this.generation) this.heard.push(text);
+      } finally {
+        if (spoken) this.pending--;
+      }
+    });
     return this.queue;
+  }
+
+  /**
+   * The visitor started talking: stops speaking (`interrupt`).
+   * @returns what was heard whole of what was being said (texts joined by a space), or null when none
+   *   of the transcript's texts was cut (the assistant was silent, or said only the holding line)
+   */
+  bargeIn(): string | null {
+    const cut = this.pending > 0 ? this.heard.join(' ') : null;
+    this.heard = [];
+    this.interrupt();
+    return cut;
   }
 
   /** Stops speaking now: the track's queued audio is dropped and so is every text waiting. */
@@ -491,14 +541,19 @@ class SentenceStream {
 }
 
 /**
- * The text of one utterance (`openai.audio.transcriptions`, a WAV file), trimmed; '' for none.
+ * The text of one utterance (`openai.audio.transcriptions`, a WAV file, in `language` when known: ISO
+ * 639-1), trimmed; '' for none.
  * Tried `STT_TRIES` times; an utterance that cannot be transcribed is logged and dropped.
  */
-async function transcribe(pcm: Int16Array, log: Record<string, unknown>): Promise<string> {
+async function transcribe(pcm: Int16Array, language: string | null, log: Record<string, unknown>): Promise<string> {
   const file = await toFile(wavFile(pcm, LISTEN_RATE), 'utterance.wav', { type: 'audio/wav' });
   for (let attempt = 1; ; attempt++) {
     try {
-      const result = await openai().audio.transcriptions.create({ file, model: config().voiceSttModel });
+      const result = await openai().audio.transcriptions.create({
+        file,
+        model: config().voiceSttModel,
+        ...(language ? { language } : {}),
+      });
       return result.text.trim();
     } catch (err) {
       if (attempt >= STT_TRIES) {

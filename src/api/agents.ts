@@ -7,7 +7,16 @@
  */
 import type { Router } from 'express';
 import { z } from 'zod';
-import { Agent, AgentObject, defaultAgentId, findLiveAgent, renderAgent } from '../models/agents';
+import {
+  Agent,
+  AgentObject,
+  AgentTranscriptionObject,
+  AgentVoiceObject,
+  agentLanguage,
+  defaultAgentId,
+  findLiveAgent,
+  renderAgent,
+} from '../models/agents';
 import { insertIfAbsent } from '../models/store';
 import { DeletedObject, listOf, recordingSettingsObject } from '../models/wire';
 import { ApiError, invalidParam, notFound } from '../errors';
@@ -19,8 +28,9 @@ import {
   MAX_AGENT_INSTALLATIONS,
 } from '../services/connector-installations';
 import { idTime } from '../shared/ids';
-import { isTransferTarget, VOICEMAIL_ACTIONS } from '../shared/calls';
+import { isTransferTarget, TRANSFER_MODES, VOICEMAIL_ACTIONS } from '../shared/calls';
 import { isOptionalToolName, OPTIONAL_TOOLS } from '../shared/tools';
+import { INTERRUPTIBLE_MODES } from '../shared/speech';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
@@ -73,6 +83,12 @@ export const createAgentSchema = z.strictObject({
     .string()
     .refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity')
     .optional(),
+  transfer_mode: z
+    .enum(TRANSFER_MODES)
+    .optional()
+    .describe(
+      'How the `transfer_call` tool transfers (issue 31): `cold` (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the caller back to the assistant when the person is busy, does not answer or hangs up.',
+    ),
   tool_ids: z
     .array(z.string().meta({ examples: ['tool_01jd5x2v7c0000000000000000'] }))
     .max(MAX_AGENT_TOOLS, `must list at most ${MAX_AGENT_TOOLS} tools`)
@@ -90,7 +106,7 @@ export const createAgentSchema = z.strictObject({
   enabled_tools: z
     .array(z.string().meta({ examples: ['schedule_callback'] }))
     .describe(
-      `Optional built-in tools the assistant offers: ${OPTIONAL_TOOLS.map((t) => `\`${t}\``).join(', ')} (calls the person back at the time they ask for; on calls and WhatsApp/SMS conversations). Each at most once.`,
+      `Optional built-in tools the assistant offers: ${OPTIONAL_TOOLS.map((t) => `\`${t}\``).join(', ')} (\`schedule_callback\` calls the person back at the time they ask for, on calls and WhatsApp/SMS conversations; \`send_dtmf\` presses keys on a phone call, to navigate a phone menu). Each at most once.`,
     )
     .optional(),
   calling_window: callingWindow
@@ -99,6 +115,21 @@ export const createAgentSchema = z.strictObject({
       "When the agent's scheduled calls and promised callbacks may ring (local time of the callee); a time outside it moves to its next opening.",
     ),
   voicemail: voicemailSchema.optional(),
+  voice: AgentVoiceObject.optional(),
+  language: agentLanguage.optional(),
+  transcription: AgentTranscriptionObject.optional(),
+  interruptible: z
+    .enum(INTERRUPTIBLE_MODES)
+    .optional()
+    .describe(
+      "What may interrupt the assistant while it speaks on a phone call: the caller's speech or keys (`any`, ConversationRelay's default), `speech` only, or `none`.",
+    ),
+  dtmf: z
+    .boolean()
+    .optional()
+    .describe(
+      "Hear the caller's keypresses on phone calls (ConversationRelay `dtmfDetection`): they reach the assistant.",
+    ),
   analysis: AnalysisPlanObject.optional().describe(
     "What to learn from each call once it has ended (issue 30): `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event.",
   ),
@@ -110,7 +141,7 @@ export const createAgentSchema = z.strictObject({
   default: z.boolean().optional(),
 });
 
-/** `POST /v1/agents/{id}`: the create fields, all optional; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis` null to clear. */
+/** `POST /v1/agents/{id}`: the create fields, all optional; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis` and the speech settings (`voice`, `language`, `transcription`, `interruptible`, `dtmf`) null to clear. */
 export const updateAgentSchema = createAgentSchema.partial().extend({
   first_message: createAgentSchema.shape.first_message.unwrap().nullable().optional(),
   model: createAgentSchema.shape.model.unwrap().nullable().optional(),
@@ -119,7 +150,26 @@ export const updateAgentSchema = createAgentSchema.partial().extend({
   voicemail: voicemailSchema.nullable().optional(),
   recording: recordingSettingsObject.nullable().optional(),
   analysis: AnalysisPlanObject.nullable().optional(),
+  voice: AgentVoiceObject.nullable().optional(),
+  language: agentLanguage.nullable().optional(),
+  transcription: AgentTranscriptionObject.nullable().optional(),
+  interruptible: createAgentSchema.shape.interruptible.unwrap().nullable().optional(),
+  dtmf: z.boolean().nullable().optional(),
 });
+
+/**
+ * The document fields of the speech settings `body` gives (issue 31; src/shared/speech.ts): JSON for
+ * `voice` and `transcription`, the canonical language tag; a null clears one, an absent one is left out.
+ */
+function speechFields(body: z.output<typeof updateAgentSchema>): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  if (body.voice !== undefined) set.voice_json = body.voice ? JSON.stringify(body.voice) : null;
+  if (body.transcription !== undefined)
+    set.transcription_json = body.transcription ? JSON.stringify(body.transcription) : null;
+  for (const field of ['language', 'interruptible', 'dtmf'] as const)
+    if (body[field] !== undefined) set[field] = body[field];
+  return set;
+}
 
 const AGENT_EXAMPLE = {
   name: 'Front desk',
@@ -179,6 +229,7 @@ const createAgent = operation({
         first_message: body.first_message ?? null,
         model: body.model ?? null,
         transfer_to: body.transfer_to ?? null,
+        transfer_mode: body.transfer_mode ?? 'cold',
         tool_ids: toolIds,
         connector_installation_ids: installationIds,
         enabled_tools: enabledTools,
@@ -187,6 +238,12 @@ const createAgent = operation({
         analysis_json: body.analysis ? JSON.stringify(body.analysis) : null,
         metadata_json: JSON.stringify(body.metadata ?? {}),
         recording_json: body.recording ? JSON.stringify(body.recording) : null,
+        voice_json: null,
+        language: null,
+        transcription_json: null,
+        interruptible: null,
+        dtmf: null,
+        ...speechFields(body),
         default_ms: body.default ? idTime(id) : null,
         created: Math.floor(idTime(id) / 1000),
         deleted_ms: null,
@@ -251,7 +308,7 @@ const updateAgent = operation({
   tag,
   summary: 'Update an agent',
   description:
-    'Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording` and `analysis` take null to clear.',
+    'Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and `dtmf` take null to clear.',
   scope: 'agents:write',
   body: updateAgentSchema,
   example: { instructions: 'You answer calls for Acme Dental. Be brief.' },
@@ -272,13 +329,14 @@ const updateAgent = operation({
       if (installationIds !== undefined) set.connector_installation_ids = installationIds;
       if (body.voicemail !== undefined) set.voicemail_json = body.voicemail ? JSON.stringify(body.voicemail) : null;
       if (enabledTools !== undefined) set.enabled_tools = enabledTools;
-      for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to'] as const) {
+      for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to', 'transfer_mode'] as const) {
         if (body[field] !== undefined) set[field] = body[field];
       }
       if (body.calling_window !== undefined)
         set.calling_window_json = body.calling_window ? JSON.stringify(body.calling_window) : null;
       if (body.recording !== undefined) set.recording_json = body.recording ? JSON.stringify(body.recording) : null;
       if (body.analysis !== undefined) set.analysis_json = body.analysis ? JSON.stringify(body.analysis) : null;
+      Object.assign(set, speechFields(body));
       // The latest agent marked default wins; unmarking leaves the organization's first agent as default.
       if (body.default !== undefined) set.default_ms = body.default ? Date.now() : null;
       const render = async (doc: NonNullable<Awaited<ReturnType<typeof findLiveAgent>>>) =>

@@ -1,10 +1,12 @@
 /**
  * Calls (spec section 4, scopes `calls:read` / `calls:write`; DESIGN.md section 6):
  * `POST /v1/calls`, `GET /v1/calls`, `GET /v1/calls/{id}`, `POST /v1/calls/{id}/transfer`,
- * `POST /v1/calls/{id}/end`, `GET /v1/calls/{id}/transcript`.
+ * `POST /v1/calls/{id}/end`, `GET /v1/calls/{id}/transcript`, and a live call's stream and steering
+ * (issue 31): `GET /v1/calls/{id}/stream`, `POST /v1/calls/{id}/say`, `POST /v1/calls/{id}/context`.
  *
  * Creating a call starts `callWorkflow` (workflow id = call id) and answers `queued` at once; reads come
- * from the MongoDB read model the workflow's activities keep; end and transfer are Workflow Updates.
+ * from the MongoDB read model the workflow's activities keep (the stream too: src/api/sse.ts over the
+ * call's `call_stream` entries); end, transfer, say and context are Workflow Updates.
  */
 import type { Request, Router } from 'express';
 import { z } from 'zod';
@@ -14,13 +16,21 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { findLiveAgent } from '../models/agents';
 import {
   Call,
+  CallNoteObject,
   CallObject,
+  CallSayObject,
+  CallStreamEntry,
+  callStreamEntryId,
   CallTurn,
   newCallDocument,
   renderCall,
   renderTranscript,
+  renderTurn,
   TranscriptObject,
+  type CallDoc,
+  type CallStreamEntryDoc,
 } from '../models/calls';
+import { seconds, type WithId } from '../models/store';
 import { listOf, recordingSettingsObject } from '../models/wire';
 import { insertIfAbsent } from '../models/store';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
@@ -33,12 +43,20 @@ import {
   CALL_NOT_SCHEDULED,
   CALL_NOT_TRANSFERABLE,
   callWorkflowId,
+  contextUpdate,
   endUpdate,
+  NOTE_MAX_CHARS,
+  SAY_MAX_CHARS,
+  sayUpdate,
   isTransferTarget,
   TERMINAL_STATUSES,
   CALL_DIRECTIONS,
   CALL_STATUSES,
   SIMULATION_OUTCOMES,
+  DEFAULT_TRANSFER_TIMEOUT_SECONDS,
+  TRANSFER_IN_PROGRESS,
+  TRANSFER_MODES,
+  TRANSFER_TIMEOUT,
   transferUpdate,
 } from '../shared/calls';
 import { voicemailSchema } from './agents';
@@ -50,6 +68,9 @@ import { callingWindow, e164, metadata, queryFilters } from './validation';
 import { dialTime, parseScheduledAt } from '../services/call-schedule';
 import { AnalysisPlanObject } from '../models/analyses';
 import { checkAnalysisPlan } from '../services/analysis';
+import { lastEventId, serveEventStream, type StreamEvent } from './sse';
+import { STREAM_POLL_MS, STREAM_RETRY_MS } from './widget';
+import { config } from '../config';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
 export const CONTEXT_LIMITS = { depth: 10, renderedBytes: 16_384 };
@@ -84,6 +105,15 @@ export const simulationSchema = z.strictObject({
     ),
   ring_seconds: z.number().min(0).max(60).optional(),
   pause_seconds: z.number().min(0).max(60).optional(),
+  transfer: z
+    .strictObject({
+      answer: z.enum(['answered', 'no_answer', 'busy']),
+      after_seconds: z.number().min(0).max(60).optional(),
+    })
+    .optional()
+    .describe(
+      'What the person a warm transfer dials does (issue 31), after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.',
+    ),
 });
 
 export const createCallSchema = z.strictObject({
@@ -128,6 +158,26 @@ export const createCallSchema = z.strictObject({
 
 export const transferSchema = z.strictObject({
   to: z.string().refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity'),
+  mode: z
+    .enum(TRANSFER_MODES)
+    .optional()
+    .describe(
+      '`cold` (default): Twilio `<Dial>` hands the line over and the assistant is gone. `warm` (issue 31): the caller waits on hold in a conference while `to` is dialed; when the person answers they hear `summary`, then are joined with the caller and the assistant leaves; busy, no answer within `transfer_timeout_seconds` or a hang-up during the summary bring the caller back to the assistant (`call.transfer_failed`).',
+    ),
+  summary: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(1000, 'must be at most 1000 characters')
+    .optional()
+    .describe('Warm: what the person hears before joining; absent: the model summarizes the transcript.'),
+  transfer_timeout_seconds: z
+    .number()
+    .int()
+    .min(TRANSFER_TIMEOUT.min)
+    .max(TRANSFER_TIMEOUT.max)
+    .optional()
+    .describe(`Warm: how long the person may take to answer, seconds (default ${DEFAULT_TRANSFER_TIMEOUT_SECONDS}).`),
 });
 
 const tag = 'Calls';
@@ -259,17 +309,24 @@ const listCalls = operation({
   },
 });
 
-/** `GET /v1/calls/{id}` → the call; 404 `resource_missing`. */
+/**
+ * `GET /v1/calls/{id}` → the call; 404 `resource_missing`. A call not yet over also shows its `turns`
+ * so far (issue 31; the turns recorded, each written right after the answer it belongs to).
+ */
 const retrieveCall = operation({
   method: 'get',
   path: '/v1/calls/{id}',
   operationId: 'retrieveCall',
   tag,
   summary: 'Retrieve a call',
+  description: 'A call not yet over shows its `turns` so far.',
   scope: 'calls:read',
   response: CallObject,
   handler: async (req, res) => {
-    res.json(renderCall(await findCall(req)));
+    const call = await findCall(req);
+    if ((TERMINAL_STATUSES as readonly string[]).includes(call.status)) return void res.json(renderCall(call));
+    const turns = await CallTurn.find({ call_id: call._id }).sort({ seq: 1 }).lean();
+    res.json({ ...renderCall(call), turns: turns.map((t) => renderTurn(call, t)) });
   },
 });
 
@@ -298,7 +355,13 @@ const retrieveCallTranscript = operation({
   },
 });
 
-/** `POST /v1/calls/{id}/transfer` body `{to}` → the call, `transferred`; 409 `call_not_live`. */
+/**
+ * `POST /v1/calls/{id}/transfer` body `{to, mode?, summary?, transfer_timeout_seconds?}` → the call once
+ * the transfer's outcome is known: `transferred` (cold, or warm and joined), or still `in_progress` with
+ * `transfer.status: "failed"` (warm: the caller is back with the assistant). 400 naming `to` (or another
+ * field) on bad input; 409 `call_not_live`, `call_not_transferable` (a browser voice call),
+ * `transfer_in_progress` (a warm transfer of the call is under way).
+ */
 const transferCall = (temporal: Client) =>
   operation({
     method: 'post',
@@ -306,19 +369,28 @@ const transferCall = (temporal: Client) =>
     operationId: 'transferCall',
     tag,
     summary: 'Transfer a live call',
-    description: 'To an E.164 number, a `sip:` URI or a `client:` identity. 409 `call_not_live` once it has ended.',
+    description:
+      'To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs.',
     scope: 'calls:write',
     body: transferSchema,
-    example: { to: '+14155550199' },
+    example: { to: '+14155550199', mode: 'warm', summary: 'Dana wants to move her Tuesday appointment.' },
     response: CallObject,
     handler: async (req, res, { body }) => {
       await idempotent(req, res, 'req', async (updateId) => {
         // Read inside the handler: a retry that takes over sees the call as it is now.
         const call = await findCall(req);
         await runCallUpdate(temporal, call, () =>
-          temporal.workflow
-            .getHandle(callWorkflowId(call._id))
-            .executeUpdate(transferUpdate, { args: [{ to: body.to }], updateId }),
+          temporal.workflow.getHandle(callWorkflowId(call._id)).executeUpdate(transferUpdate, {
+            args: [
+              {
+                to: body.to,
+                ...(body.mode ? { mode: body.mode } : {}),
+                ...(body.summary ? { summary: body.summary } : {}),
+                ...(body.transfer_timeout_seconds ? { timeoutSeconds: body.transfer_timeout_seconds } : {}),
+              },
+            ],
+            updateId,
+          }),
         );
         return { status: 200, body: renderCall(await findCall(req)) };
       });
@@ -348,6 +420,204 @@ const endCall = (temporal: Client) =>
     },
   });
 
+/** The stream's event names (`event:`) by what their entry is. */
+const STREAM_EVENTS = {
+  turn: 'turn',
+  tool: 'tool_call',
+  status: 'status',
+  transfer: 'transfer',
+  end: 'end',
+} as const;
+
+/**
+ * The stream event of entry `entry` of `call`'s stream: a `turn` (`tool_call` for a tool turn) with the
+ * turn as the transcript shows it and its `seq`; a `status` change with its events and fields (`transfer`
+ * when it emitted a `call.transfer…` event), `end` for the terminal one. Null when the turn an entry
+ * names is not readable yet (the reader looks again).
+ */
+async function streamEvent(call: WithId<CallDoc>, entry: CallStreamEntryDoc): Promise<StreamEvent | null> {
+  if (entry.kind === 'turn') {
+    const turn = await CallTurn.findById(`${call._id}:${String(entry.turn_seq).padStart(6, '0')}`).lean();
+    if (!turn) return null;
+    // Turns come after the answer: the call read before it may not know when that was.
+    if (call.answered_ms == null)
+      call.answered_ms = (await Call.findById(call._id, { answered_ms: 1 }).lean())?.answered_ms;
+    const event = turn.role === 'tool' ? STREAM_EVENTS.tool : STREAM_EVENTS.turn;
+    return { event, id: entry.n, data: { seq: turn.seq, ...renderTurn(call, turn) } };
+  }
+  const events = entry.events ?? [];
+  const status = entry.status ?? 'unknown';
+  const event = (TERMINAL_STATUSES as readonly string[]).includes(status)
+    ? STREAM_EVENTS.end
+    : events.some((e) => e.startsWith('call.transfer'))
+      ? STREAM_EVENTS.transfer
+      : STREAM_EVENTS.status;
+  const fields = JSON.parse(entry.fields_json ?? '{}') as Record<string, unknown>;
+  return { event, id: entry.n, data: { status, events, at: seconds(entry.at_ms), ...fields } };
+}
+
+/**
+ * `GET /v1/calls/{id}/stream[?last_event_id=N]` → `text/event-stream` (src/api/sse.ts) of the call from
+ * its first status change to its end: `status` (and `transfer`) for each status change, `turn` for each
+ * turn once final (the caller's, the assistant's, a line said or a note added through the API),
+ * `tool_call` for each tool call, `end` for the terminal status; then the stream closes. `id:` is the
+ * event's place in the call's stream (1, 2, …: numbered by the call's workflow, src/models/calls.ts
+ * `CallStreamEntry`), so a reconnect with `Last-Event-ID` (to any API process) gets every event after it,
+ * once, in order. A call with no further entry that is over (ended before the stream existed, or its end
+ * recorded by the reconciler) gets `end` under the next number.
+ */
+const streamCall = operation({
+  method: 'get',
+  path: '/v1/calls/{id}/stream',
+  operationId: 'streamCall',
+  tag,
+  summary: 'Stream a live call (server-sent events)',
+  description:
+    '`text/event-stream` from the first status change to the end: `event: status` (`data`: `{status, events, at, end_reason?, transferred_to?, answered_by?, error?}`; `transfer` when it carries a `call.transfer…` event), `event: turn` (each turn once final, as the transcript shows it, with its `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool turn), `event: end` (the terminal status), then the stream closes. `id:` is the event\'s place in the call\'s stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or `last_event_id`) to any API process to receive every event after it, once, in order.',
+  scope: 'calls:read',
+  query: [
+    {
+      name: 'last_event_id',
+      description: 'Resume after this event id (the `Last-Event-ID` header wins).',
+      schema: z.string().regex(/^\d{1,10}$/),
+    },
+  ],
+  content: { 'text/event-stream': { schema: { type: 'string' } } },
+  handler: async (req, res) => {
+    const call = await findCall(req);
+    const after = lastEventId(req);
+    let ended = false;
+    await serveEventStream(req, res, after, {
+      name: 'call stream',
+      logFields: { call_id: call._id },
+      live: () => !ended,
+      pollMs: STREAM_POLL_MS,
+      retryMs: STREAM_RETRY_MS,
+      heartbeatMs: config().widgetStreamHeartbeatMs,
+      next: async (last) => {
+        const id = callStreamEntryId(call._id, last + 1);
+        let entry = await CallStreamEntry.findById(id).lean();
+        if (!entry) {
+          // The terminal transition's entry is written before the call shows it, so a call that shows
+          // its end with no entry here has no more to come: its end is the next event.
+          const now = await Call.findById(call._id).lean();
+          if (!now || !(TERMINAL_STATUSES as readonly string[]).includes(now.status)) return null;
+          entry = await CallStreamEntry.findById(id).lean();
+          if (!entry) {
+            ended = true;
+            const data = { status: now.status, events: [], at: seconds(now.ended_ms), end_reason: now.end_reason };
+            return { event: STREAM_EVENTS.end, id: last + 1, data };
+          }
+        }
+        const event = await streamEvent(call, entry);
+        if (event?.event === STREAM_EVENTS.end) ended = true;
+        return event;
+      },
+    });
+  },
+});
+
+export const saySchema = z.strictObject({
+  text: z
+    .string()
+    .max(SAY_MAX_CHARS, `must have at most ${SAY_MAX_CHARS} characters`)
+    .refine((t) => t.trim().length > 0, 'must not be empty')
+    .describe('What the assistant says, as it says it (1 to 1,000 characters).'),
+  interrupt: z
+    .boolean()
+    .optional()
+    .describe(
+      'false (default): said at the next pause, once the answer being given is out; true: said at once, heard whole (not interruptible by the caller).',
+    ),
+});
+
+export const noteSchema = z.strictObject({
+  note: z
+    .string()
+    .max(NOTE_MAX_CHARS, `must have at most ${NOTE_MAX_CHARS} characters`)
+    .refine((t) => t.trim().length > 0, 'must not be empty')
+    .describe('What the model is told (the caller does not hear it).'),
+});
+
+/**
+ * `POST /v1/calls/{id}/say` body `{text, interrupt?}`, Idempotency-Key → `call_say` once the line is said
+ * (issue 31): by the live call's voice session (ConversationRelay or its voice room), at the next pause
+ * or at once with `interrupt`; in test mode at the next pause between the scripted caller's lines. It is
+ * the assistant's turn with `author: "api"`, in the model's conversation from then on. 409
+ * `call_not_live` unless the call is in progress; 400 naming `text` when empty or over 1,000 characters.
+ */
+const sayOnCall = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/v1/calls/{id}/say',
+    operationId: 'sayOnCall',
+    tag,
+    summary: 'Say a line on a live call',
+    description:
+      'The assistant says `text` at the next pause (at once with `interrupt`); the answer comes once it is said. It is in the transcript as the assistant\'s turn with `author: "api"`, and the model sees it. 409 `call_not_live` unless the call is in progress.',
+    scope: 'calls:write',
+    body: saySchema,
+    example: { text: 'A colleague will call you back within the hour.' },
+    response: CallSayObject,
+    handler: async (req, res, { body }) => {
+      await idempotent(req, res, 'req', async (updateId) => {
+        const call = await findCall(req);
+        const interrupt = body.interrupt ?? false;
+        let spoken = false;
+        await runCallUpdate(temporal, call, async () => {
+          const result = await temporal.workflow
+            .getHandle(callWorkflowId(call._id))
+            .executeUpdate(sayUpdate, { args: [{ text: body.text.trim(), interrupt }], updateId });
+          spoken = result.spoken;
+        });
+        const said: z.output<typeof CallSayObject> = {
+          object: 'call_say',
+          call_id: call._id,
+          text: body.text.trim(),
+          interrupt,
+          spoken,
+        };
+        return { status: 200, body: said };
+      });
+    },
+  });
+
+/**
+ * `POST /v1/calls/{id}/context` body `{note}`, Idempotency-Key → `call_note` (issue 31): a system note
+ * the model sees from its next request on (a supervisor's whisper), never spoken; recorded as a `note`
+ * turn with `author: "api"`. 409 `call_not_live` unless the call is in progress; 400 naming `note`.
+ */
+const addCallContext = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/v1/calls/{id}/context',
+    operationId: 'addCallContext',
+    tag,
+    summary: 'Whisper a note to the assistant',
+    description:
+      'A note the model sees from its next turn on; the caller does not hear it. In the transcript as a `note` turn with `author: "api"`. 409 `call_not_live` unless the call is in progress.',
+    scope: 'calls:write',
+    body: noteSchema,
+    example: { note: 'The customer is a VIP: offer the free upgrade.' },
+    response: CallNoteObject,
+    handler: async (req, res, { body }) => {
+      await idempotent(req, res, 'req', async (updateId) => {
+        const call = await findCall(req);
+        await runCallUpdate(temporal, call, () =>
+          temporal.workflow
+            .getHandle(callWorkflowId(call._id))
+            .executeUpdate(contextUpdate, { args: [{ note: body.note.trim() }], updateId }),
+        );
+        const note: z.output<typeof CallNoteObject> = {
+          object: 'call_note',
+          call_id: call._id,
+          note: body.note.trim(),
+        };
+        return { status: 200, body: note };
+      });
+    },
+  });
+
 /** Routes under `/v1/calls` (mounted there by src/api/app.ts); `temporal` starts and updates call workflows. */
 export function callsRouter(temporal: Client): Router {
   return operationsRouter('/v1/calls', [
@@ -357,6 +627,9 @@ export function callsRouter(temporal: Client): Router {
     retrieveCallTranscript,
     transferCall(temporal),
     endCall(temporal),
+    streamCall,
+    sayOnCall(temporal),
+    addCallContext(temporal),
   ]);
 }
 
@@ -373,7 +646,7 @@ const notLive = (status: string) =>
 
 /**
  * Runs an update on a call's workflow, mapping its refusals to 409 (`call_not_live` with the status,
- * `call_not_transferable`, `call_not_scheduled`) and a closed workflow to `call_not_live`.
+ * `call_not_transferable`, `call_not_scheduled`, `transfer_in_progress`) and a closed workflow to `call_not_live`.
  */
 export async function runCallUpdate(
   temporal: Client,
@@ -396,7 +669,9 @@ export async function runCallUpdate(
     if (
       err instanceof WorkflowUpdateFailedError &&
       err.cause instanceof ApplicationFailure &&
-      (err.cause.type === CALL_NOT_TRANSFERABLE || err.cause.type === CALL_NOT_SCHEDULED)
+      (err.cause.type === CALL_NOT_TRANSFERABLE ||
+        err.cause.type === CALL_NOT_SCHEDULED ||
+        err.cause.type === TRANSFER_IN_PROGRESS)
     )
       throw new ApiError(409, 'invalid_request_error', err.cause.type, err.cause.message);
     if (err instanceof WorkflowNotFoundError || /workflow execution already completed/i.test((err as Error).message)) {

@@ -8,11 +8,19 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
-import { VOICEMAIL_ACTIONS, type VoicemailSetting } from '../shared/calls';
+import { TRANSFER_MODES, VOICEMAIL_ACTIONS, type VoicemailSetting } from '../shared/calls';
 import { schemaOptions as base, type WithId } from './store';
 import { apiObject, callingWindowObject, metadataObject, recordingSettingsObject, unix } from './wire';
 import type { RecordingSettings } from '../shared/recordings';
 import { AnalysisPlanObject } from './analyses';
+import {
+  INTERRUPTIBLE_MODES,
+  TRANSCRIPTION_PROVIDERS,
+  TTS_PROVIDERS,
+  type AgentTranscription,
+  type AgentVoice,
+  type SpeechSettings,
+} from '../shared/speech';
 
 const agentSchema = new Schema(
   {
@@ -24,11 +32,13 @@ const agentSchema = new Schema(
     first_message: { type: String, default: null },
     model: { type: String, default: null },
     transfer_to: { type: String, default: null },
+    /** How `transfer_call` transfers (issue 31, src/shared/calls.ts `TRANSFER_MODES`): `cold` or `warm`. */
+    transfer_mode: { type: String, default: 'cold' },
     /** The custom tools (`tool_…`, ./tools.ts) offered besides the built-in ones; a deleted tool is pulled out. */
     tool_ids: { type: [String], default: [] },
     /** The connector installations (`cinst_…`) whose tools are offered too; a deleted one is pulled out. */
     connector_installation_ids: { type: [String], default: [] },
-    /** Optional built-in tools it offers (src/shared/tools.ts `OPTIONAL_TOOLS`: `schedule_callback`). */
+    /** Optional built-in tools it offers (src/shared/tools.ts `OPTIONAL_TOOLS`: `schedule_callback`, `send_dtmf`). */
     enabled_tools: { type: [String], default: [] },
     /** Its calling window (issue 29: scheduled calls and promised callbacks ring only then), JSON; null: none. */
     calling_window_json: { type: String, default: null },
@@ -39,6 +49,16 @@ const agentSchema = new Schema(
     recording_json: { type: String, default: null },
     /** Its analysis plan (issue 30: src/shared/analysis.ts `AnalysisPlan`), JSON; null: calls are not analysed. */
     analysis_json: { type: String, default: null },
+    /** Its text-to-speech voice (issue 31: src/shared/speech.ts `AgentVoice`), JSON; null: the provider's default. */
+    voice_json: { type: String, default: null },
+    /** Its language, a canonical BCP 47 tag (`en-US`); null: the provider's default. */
+    language: { type: String, default: null },
+    /** Its speech recognition (`AgentTranscription`), JSON; null: the provider's default. */
+    transcription_json: { type: String, default: null },
+    /** What may interrupt it while it speaks (`any`, `speech`, `none`); null: the provider's default (`any`). */
+    interruptible: { type: String, default: null },
+    /** Whether the caller's keypresses are detected (ConversationRelay `dtmfDetection`); null: not set. */
+    dtmf: { type: Boolean, default: null },
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
     created: { type: Number, required: true },
@@ -117,6 +137,79 @@ export const VoicemailObject = z
     'What a call does when an answering machine picks up (`end_reason: "voicemail"`, `answered_by: "machine"`).',
   );
 
+/** Longest `voice.voice_id` (characters). */
+export const VOICE_ID_MAX = 200;
+/** Most `transcription.hints`, and the longest one (characters). */
+export const MAX_HINTS = 100;
+export const HINT_MAX = 100;
+
+/**
+ * Whether `tag` is a well-formed BCP 47 language tag (`Intl.getCanonicalLocales` accepts it); its
+ * canonical form is what is stored (`en-us` → `en-US`).
+ */
+export function canonicalLanguage(tag: string): string | null {
+  try {
+    return Intl.getCanonicalLocales(tag)[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** An agent's `voice` (issue 31): ConversationRelay's `ttsProvider` and `voice`. */
+export const AgentVoiceObject = z
+  .strictObject({
+    provider: z.enum(TTS_PROVIDERS).describe("ConversationRelay's `ttsProvider`."),
+    voice_id: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(VOICE_ID_MAX, `must be at most ${VOICE_ID_MAX} characters`)
+      .describe("The provider's voice (ConversationRelay's `voice`), e.g. `en-US-Journey-O` or `Polly.Joanna-Neural`."),
+  })
+  .describe("The assistant's text-to-speech voice on phone calls; null: ConversationRelay's default.");
+
+/** An agent's `transcription` (issue 31): ConversationRelay's `transcriptionProvider` and `hints`. */
+export const AgentTranscriptionObject = z
+  .strictObject({
+    provider: z.enum(TRANSCRIPTION_PROVIDERS).describe("ConversationRelay's `transcriptionProvider`."),
+    hints: z
+      .array(
+        z
+          .string()
+          .trim()
+          .min(1, 'must not be empty')
+          .max(HINT_MAX, `must be at most ${HINT_MAX} characters`)
+          .refine((h) => !h.includes(','), 'must not contain a comma'),
+      )
+      .max(MAX_HINTS, `must list at most ${MAX_HINTS} hints`)
+      .optional()
+      .describe('Words and phrases to recognize better (product names, jargon): ConversationRelay `hints`.'),
+  })
+  .describe("The assistant's speech recognition on phone calls; null: ConversationRelay's default.");
+
+/** An agent's `language` (issue 31): a BCP 47 tag, stored canonical. */
+export const agentLanguage = z
+  .string()
+  .max(35, 'must be at most 35 characters')
+  .refine((t) => canonicalLanguage(t) !== null, 'must be a BCP 47 language tag (e.g. en-US)')
+  .transform((t) => canonicalLanguage(t)!)
+  .describe(
+    "BCP 47 language tag of the assistant's speech (synthesis and recognition; voice rooms: recognition), e.g. `en-US`, `es-MX`.",
+  );
+
+/** The agent's speech settings from its document (src/shared/speech.ts `SpeechSettings`), unset ones absent. */
+export function agentSpeech(
+  doc: Pick<AgentDoc, 'voice_json' | 'language' | 'transcription_json' | 'interruptible' | 'dtmf'>,
+): SpeechSettings {
+  return {
+    ...(doc.voice_json ? { voice: JSON.parse(doc.voice_json) as AgentVoice } : {}),
+    ...(doc.language ? { language: doc.language } : {}),
+    ...(doc.transcription_json ? { transcription: JSON.parse(doc.transcription_json) as AgentTranscription } : {}),
+    ...(doc.interruptible ? { interruptible: doc.interruptible as SpeechSettings['interruptible'] } : {}),
+    ...(doc.dtmf != null ? { dtmf: doc.dtmf } : {}),
+  };
+}
+
 /** The agent's voicemail setting from its document, or null when it has none. */
 export function agentVoicemail(doc: Pick<AgentDoc, 'voicemail_json'>): VoicemailSetting | null {
   return doc.voicemail_json ? (JSON.parse(doc.voicemail_json) as VoicemailSetting) : null;
@@ -135,6 +228,11 @@ export const AgentObject = apiObject(
     first_message: z.string().nullable(),
     model: z.string().nullable(),
     transfer_to: z.string().nullable(),
+    transfer_mode: z
+      .enum(TRANSFER_MODES)
+      .describe(
+        '`cold` (default): `transfer_call` hands the line over and the assistant is gone. `warm`: the caller waits on hold while the person is dialed and briefed with a summary; if they are busy, do not answer or hang up, the caller is back with the assistant.',
+      ),
     tool_ids: z
       .array(z.string())
       .describe('The custom tools (`tool_…`) the assistant may call besides its built-in ones.'),
@@ -144,7 +242,7 @@ export const AgentObject = apiObject(
     enabled_tools: z
       .array(z.string())
       .describe(
-        'Optional built-in tools the assistant offers besides the ones every agent has: `schedule_callback` (calls back later, on calls and WhatsApp/SMS).',
+        'Optional built-in tools the assistant offers besides the ones every agent has: `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to navigate a phone menu).',
       ),
     calling_window: callingWindowObject
       .nullable()
@@ -155,6 +253,19 @@ export const AgentObject = apiObject(
     analysis: AnalysisPlanObject.nullable().describe(
       "What to learn from each of the agent's calls once it has ended (issue 30); null: nothing. A call's own `analysis` replaces it.",
     ),
+    voice: AgentVoiceObject.nullable(),
+    language: z.string().nullable().describe("BCP 47 tag of the assistant's speech; null: the provider's default."),
+    transcription: AgentTranscriptionObject.nullable(),
+    interruptible: z
+      .enum(INTERRUPTIBLE_MODES)
+      .nullable()
+      .describe(
+        "What may interrupt the assistant while it speaks on a phone call: the caller's speech or keys (`any`), `speech`, or `none`; null: `any`.",
+      ),
+    dtmf: z
+      .boolean()
+      .nullable()
+      .describe("Whether the caller's keypresses are heard on phone calls (ConversationRelay `dtmfDetection`)."),
     metadata: metadataObject,
     recording: recordingSettingsObject.nullable().describe('Whether its calls are recorded; null: not recorded.'),
     default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
@@ -173,12 +284,18 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     first_message: doc.first_message ?? null,
     model: doc.model ?? null,
     transfer_to: doc.transfer_to ?? null,
+    transfer_mode: doc.transfer_mode === 'warm' ? 'warm' : 'cold', // written from TRANSFER_MODES only
     tool_ids: [...(doc.tool_ids ?? [])],
     connector_installation_ids: [...(doc.connector_installation_ids ?? [])],
     enabled_tools: [...(doc.enabled_tools ?? [])],
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
     voicemail: agentVoicemail(doc),
     analysis: doc.analysis_json ? JSON.parse(doc.analysis_json) : null,
+    voice: doc.voice_json ? (JSON.parse(doc.voice_json) as AgentVoice) : null,
+    language: doc.language ?? null,
+    transcription: doc.transcription_json ? (JSON.parse(doc.transcription_json) as AgentTranscription) : null,
+    interruptible: (doc.interruptible as SpeechSettings['interruptible']) ?? null,
+    dtmf: doc.dtmf ?? null,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     recording: agentRecording(doc),
     ...(defaultId !== undefined ? { default: doc._id === defaultId } : {}),

@@ -2,7 +2,8 @@
  * Calls (`call_…`, object `call`) and their transcript turns: the read model `GET /v1/calls…` answers
  * from. The API inserts a call's first document (insert-if-absent, `newCallDocument`); from then on only
  * the call's own workflow writes it, through its activities (src/activities/calls.ts), one at a time.
- * Turns are immutable rows keyed `<call id>:<seq>`, so a retried write is a duplicate, not a second turn.
+ * Turns are rows keyed `<call id>:<seq>`, so a retried write is a duplicate, not a second turn; a row is
+ * never changed afterwards, except an assistant turn the caller talked over (issue 31: `interrupted`).
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
@@ -10,6 +11,9 @@ import {
   ANSWERED_BY,
   CALL_DIRECTIONS,
   CALL_STATUSES,
+  TRANSFER_FAILURE_REASONS,
+  TRANSFER_MODES,
+  type TransferProgress,
   type AnsweredBy,
   type CallDirection,
   type CallStatus,
@@ -45,6 +49,8 @@ const callSchema = new Schema(
      */
     answered_by: { type: String, default: null },
     transferred_to: { type: String, default: null },
+    /** The call's latest transfer (src/shared/calls.ts `TransferProgress`), JSON; null: none. */
+    transfer_json: { type: String, default: null },
     simulated: { type: Boolean, required: true },
     max_duration_seconds: { type: Number, required: true },
     context_json: { type: String, default: '{}' },
@@ -100,8 +106,11 @@ const callTurnSchema = new Schema(
     _id: { type: String, required: true },
     call_id: { type: String, required: true, index: true },
     seq: { type: Number, required: true },
-    role: { type: String, enum: ['assistant', 'caller', 'tool'], required: true },
+    /** `system`: a note of what happened on the call (a warm transfer's progress, issue 31), seen by the model too; `note`: the API's note for the model (`POST /v1/calls/{id}/context`). */
+    role: { type: String, enum: ['assistant', 'caller', 'tool', 'system', 'note'], required: true },
     text: { type: String, required: true },
+    /** `api`: a line said (`POST /v1/calls/{id}/say`) or a note added (`/context`) through the API; null otherwise. */
+    author: { type: String, default: null },
     tool_name: { type: String, default: null },
     tool_arguments_json: { type: String, default: null },
     /** Knowledge chunks the assistant was given for this turn, JSON `[{document, chunk}]`; null when none. */
@@ -116,11 +125,44 @@ const callTurnSchema = new Schema(
     tool_status: { type: Number, default: null },
     /** Tool turns: how long the call took, ms (null before). */
     tool_duration_ms: { type: Number, default: null },
+    /**
+     * Assistant turns (issue 31): the caller talked over it, and `text` is only what was heard (the one
+     * change a row gets after its write: src/activities/calls.ts `interruptTurns`); null otherwise.
+     */
+    interrupted: { type: Boolean, default: null },
     at_ms: { type: Number, required: true },
   },
   base,
 );
 export const CallTurn = mongoose.model('CallTurn', callTurnSchema, 'call_turns');
+
+const callStreamEntrySchema = new Schema(
+  {
+    /** `<call id>:<n, 6 digits>`: the n-th event of the call's live stream (1, 2, …, no gaps). */
+    _id: { type: String, required: true },
+    call_id: { type: String, required: true },
+    n: { type: Number, required: true },
+    /** `status`: a transition of the call; `turn`: a transcript turn, `turn_seq`. */
+    kind: { type: String, enum: ['status', 'turn'], required: true },
+    turn_seq: { type: Number, default: null },
+    /** A transition: the status it moved to, the events it emitted and its public fields (JSON). */
+    status: { type: String, default: null },
+    events: { type: [String], default: undefined },
+    fields_json: { type: String, default: null },
+    at_ms: { type: Number, required: true },
+  },
+  base,
+);
+/**
+ * The live stream of each call (`GET /v1/calls/{id}/stream`, issue 31): one immutable row per status
+ * change and per transcript turn, numbered by the call's workflow (src/workflows/call-session.ts) in the
+ * order they happened and written by the activities that write the transition and the turn
+ * (src/activities/calls.ts), insert-if-absent. Any API process serves any reader by `_id` lookups.
+ */
+export const CallStreamEntry = mongoose.model('CallStreamEntry', callStreamEntrySchema, 'call_stream');
+
+/** A call stream entry's `_id`: `<call id>:<n, 6 digits>`. */
+export const callStreamEntryId = (callId: string, n: number): string => `${callId}:${String(n).padStart(6, '0')}`;
 
 const dialIntentSchema = new Schema(
   {
@@ -151,6 +193,11 @@ const relaySessionSchema = new Schema(
     stream_url: { type: String, default: null },
     /** The secret a worker presents there (bearer). */
     stream_token: { type: String, default: null },
+    /**
+     * The warm transfer (its `attempt`, issue 31) whose failure brought the caller back to a new session;
+     * 0 for the call's first session. Each comeback's handshake is accepted once.
+     */
+    resume: { type: Number, default: 0 },
   },
   base,
 );
@@ -182,6 +229,7 @@ export const InboundCallSid = mongoose.model('InboundCallSid', inboundCallSidSch
 
 export type CallDoc = InferSchemaType<typeof callSchema>;
 export type CallTurnDoc = InferSchemaType<typeof callTurnSchema>;
+export type CallStreamEntryDoc = InferSchemaType<typeof callStreamEntrySchema>;
 
 /** The call document for a new call, as the API and the workflow both write it (insert-if-absent). */
 export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: string } {
@@ -224,11 +272,40 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     analysis_plan_json: input.analysis ? JSON.stringify(input.analysis) : null,
     analysis_json: null,
     analysis_id: null,
+    transfer_json: null,
     dialed_ms: null,
     answered_ms: null,
     ended_ms: null,
   };
 }
+
+/** One turn of a transcript (the OpenAPI component `TranscriptTurn`). */
+export const TranscriptTurnObject = apiObject(
+  'TranscriptTurn',
+  'One turn of a call: what the caller or the assistant said, a tool the assistant called, or a note given to the model.',
+  z.object({
+    role: z
+      .string()
+      .meta({ examples: ['assistant', 'caller', 'tool', 'system', 'note'] })
+      .describe(
+        "`assistant`, `caller`, `tool` (a tool call and its outcome), `system` (a note of what happened on the call, e.g. a warm transfer's progress, seen by the model too), or `note` (a note for the model only: `POST /v1/calls/{id}/context`).",
+      ),
+    text: z.string(),
+    author: z
+      .literal('api')
+      .optional()
+      .describe('`api`: said (`POST /v1/calls/{id}/say`) or added (`/context`) through the API; absent otherwise.'),
+    tool: z.object({ name: z.string(), arguments: z.unknown() }).optional(),
+    ...toolEntryFields,
+    knowledge: z.array(z.object({ document: z.string(), chunk: z.number().int() })).optional(),
+    interrupted: z
+      .literal(true)
+      .optional()
+      .describe('The caller talked over this assistant turn: `text` is only what they heard of it.'),
+    at: unix.nullable(),
+    offset_ms: z.number().int().nullable(),
+  }),
+);
 
 /** The `call` object as the API answers it (the OpenAPI component `Call`). */
 export const CallObject = apiObject(
@@ -256,6 +333,19 @@ export const CallObject = apiObject(
         'Who answered, as answering-machine detection said (agent or call `voicemail.detection`): `machine` ends the call with `end_reason: "voicemail"`. Null without detection or when it had not decided; set when the call ends.',
       ),
     transferred_to: z.string().nullable(),
+    transfer: z
+      .object({
+        mode: z.enum(TRANSFER_MODES),
+        to: z.string(),
+        status: z.enum(['dialing', 'briefing', 'transferred', 'failed']),
+        reason: z.enum(TRANSFER_FAILURE_REASONS).nullable(),
+        summary: z.string().nullable(),
+        attempt: z.number().int(),
+      })
+      .nullable()
+      .describe(
+        "The call's latest transfer (issue 31). Warm: `dialing` (the caller on hold, the person ringing), `briefing` (the person hears `summary`), then `transferred`, or `failed` with `reason` (`busy`, `no_answer`, `hung_up`, `failed`: the caller is back with the assistant). `attempt` counts the call's warm transfers. Null: never transferred.",
+      ),
     simulated: z.boolean(),
     max_duration_seconds: z.number().int(),
     created: unix,
@@ -293,6 +383,12 @@ export const CallObject = apiObject(
     analysis: AnalysisObject.nullable().describe(
       "The call's current analysis (issue 30: the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored.",
     ),
+    turns: z
+      .array(TranscriptTurnObject)
+      .optional()
+      .describe(
+        'The turns so far, in order, while the call is not over (`GET /v1/calls/{id}` only; issue 31): each turn once final (written right after the answer it belongs to). Absent once the call has ended (`GET /v1/calls/{id}/transcript`), in lists and in events.',
+      ),
   }),
 );
 export type CallObject = z.output<typeof CallObject>;
@@ -319,6 +415,7 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     end_reason: doc.end_reason ?? null,
     answered_by: (doc.answered_by as AnsweredBy | null) ?? null, // written from ANSWERED_BY only
     transferred_to: doc.transferred_to ?? null,
+    transfer: doc.transfer_json ? (JSON.parse(doc.transfer_json) as TransferProgress) : null,
     simulated: doc.simulated,
     max_duration_seconds: doc.max_duration_seconds,
     created: doc.created,
@@ -347,17 +444,7 @@ export const TranscriptObject = apiObject(
     call_id: z.string(),
     livemode: z.boolean(),
     created: unix,
-    turns: z.array(
-      z.object({
-        role: z.string().meta({ examples: ['assistant', 'caller', 'tool'] }),
-        text: z.string(),
-        tool: z.object({ name: z.string(), arguments: z.unknown() }).optional(),
-        ...toolEntryFields,
-        knowledge: z.array(z.object({ document: z.string(), chunk: z.number().int() })).optional(),
-        at: unix.nullable(),
-        offset_ms: z.number().int().nullable(),
-      }),
-    ),
+    turns: z.array(TranscriptTurnObject),
   }),
 );
 
@@ -372,26 +459,65 @@ export function renderTranscript(call: WithId<CallDoc>, turns: CallTurnDoc[]): z
     call_id: call._id,
     livemode: call.livemode,
     created: seconds(call.ended_ms) ?? call.created,
-    turns: turns.map((t) => ({
-      role: t.role,
-      text: t.text,
-      ...(t.tool_name
-        ? {
-            tool: { name: t.tool_name, arguments: JSON.parse(t.tool_arguments_json || '{}') as unknown },
-            ...toolEntry({
-              name: t.tool_name,
-              argumentsJson: t.tool_arguments_json ?? null,
-              text: t.text,
-              ok: t.tool_ok ?? null,
-              status: t.tool_status ?? null,
-              durationMs: t.tool_duration_ms ?? null,
-              key: t.tool_call_key ?? t.tool_call_id ?? null,
-            }),
-          }
-        : {}),
-      ...(t.knowledge_json ? { knowledge: JSON.parse(t.knowledge_json) as { document: string; chunk: number }[] } : {}),
-      at: seconds(t.at_ms),
-      offset_ms: call.answered_ms != null ? Math.max(0, t.at_ms - call.answered_ms) : null,
-    })),
+    turns: turns.map((t) => renderTurn(call, t)),
   };
 }
+
+/**
+ * One transcript turn as the API shows it (a transcript's, a live call's `turns`, a stream's `turn` and
+ * `tool_call` events); `author` only on turns said or added through the API (issue 31), so turns of
+ * before are shown as they were.
+ */
+export function renderTurn(call: Pick<CallDoc, 'answered_ms'>, t: CallTurnDoc): z.output<typeof TranscriptTurnObject> {
+  return {
+    role: t.role,
+    text: t.text,
+    ...(t.author ? { author: t.author as 'api' } : {}),
+    ...(t.tool_name
+      ? {
+          tool: { name: t.tool_name, arguments: JSON.parse(t.tool_arguments_json || '{}') as unknown },
+          ...toolEntry({
+            name: t.tool_name,
+            argumentsJson: t.tool_arguments_json ?? null,
+            text: t.text,
+            ok: t.tool_ok ?? null,
+            status: t.tool_status ?? null,
+            durationMs: t.tool_duration_ms ?? null,
+            key: t.tool_call_key ?? t.tool_call_id ?? null,
+          }),
+        }
+      : {}),
+    ...(t.knowledge_json ? { knowledge: JSON.parse(t.knowledge_json) as { document: string; chunk: number }[] } : {}),
+    ...(t.interrupted ? { interrupted: true as const } : {}),
+    at: seconds(t.at_ms),
+    offset_ms: call.answered_ms != null ? Math.max(0, t.at_ms - call.answered_ms) : null,
+  };
+}
+
+/** The answer of `POST /v1/calls/{id}/say` (the OpenAPI component `CallSay`; issue 31). */
+export const CallSayObject = apiObject(
+  'CallSay',
+  "A line the assistant said on the API's behalf during a live call (`POST /v1/calls/{id}/say`).",
+  z.object({
+    object: z.literal('call_say'),
+    call_id: z.string(),
+    text: z.string(),
+    interrupt: z.boolean(),
+    spoken: z
+      .boolean()
+      .describe(
+        'Whether it was said: false when the call stopped before the next pause, or no voice session of the call took it (the line is then not in the transcript).',
+      ),
+  }),
+);
+
+/** The answer of `POST /v1/calls/{id}/context` (the OpenAPI component `CallNote`; issue 31). */
+export const CallNoteObject = apiObject(
+  'CallNote',
+  'A note the model sees from its next turn on during a live call (`POST /v1/calls/{id}/context`); the caller does not hear it.',
+  z.object({
+    object: z.literal('call_note'),
+    call_id: z.string(),
+    note: z.string(),
+  }),
+);

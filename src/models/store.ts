@@ -36,11 +36,15 @@ export function isDuplicateKey(err: unknown): boolean {
   return code === 11000 || (typeof message === 'string' && message.includes('UNIQUE constraint failed'));
 }
 
+/** Node's error codes of a socket the other side closed or never opened. */
+const SOCKET_GONE = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']);
+
 /**
  * True when `err` (or one of its causes) says the store did not answer, rather than refused a command:
  * the driver's network errors (a dropped or refused connection, a socket timeout), no server selectable
  * within `serverSelectionTimeoutMS`, a closed or unconnected client, and mongoose's "buffering timed out"
- * (a command held while the connection was down, past `bufferTimeoutMS`). The API answers these 503.
+ * (a command held while the connection was down, past `bufferTimeoutMS`), and Node's own socket errors
+ * raised inside the driver. The API answers these 503.
  */
 export function isStoreUnavailable(err: unknown): boolean {
   const { mongo } = mongoose;
@@ -52,8 +56,17 @@ export function isStoreUnavailable(err: unknown): boolean {
       e instanceof mongo.MongoTopologyClosedError
     )
       return true;
-    const { name, message } = e as { name?: unknown; message?: unknown };
+    const { name, message, code, stack } = e as { name?: unknown; message?: unknown; code?: unknown; stack?: unknown };
     if (name === 'MongooseServerSelectionError') return true;
+    // A socket the store closed, written to by the driver before it noticed: Node's own EPIPE (or reset)
+    // error, which the driver lets through unwrapped (writeAfterFIN in its connection's writeCommand).
+    if (
+      typeof code === 'string' &&
+      SOCKET_GONE.has(code) &&
+      typeof stack === 'string' &&
+      /[/\\]node_modules[/\\]mongodb[/\\]/.test(stack)
+    )
+      return true;
     if (name === 'MongooseError' && typeof message === 'string' && message.includes('buffering timed out')) return true;
   }
   return false;

@@ -6,6 +6,12 @@ import twilio from 'twilio';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
 import { TELEPHONY_REJECTED } from '../shared/calls';
+import type { SpeechSettings } from '../shared/speech';
+
+/** The attributes of TwiML `<ConversationRelay>` as the `twilio` package types them. */
+type ConversationRelayAttributes = Parameters<
+  ReturnType<twilio.twiml.VoiceResponse['connect']>['conversationRelay']
+>[0];
 
 const TWILIO_ORIGIN = 'https://api.twilio.com';
 
@@ -57,6 +63,26 @@ export function dialTo(response: twilio.twiml.VoiceResponse, to: string): void {
   if (to.startsWith('sip:')) dial.sip(to);
   else if (to.startsWith('client:')) dial.client(to.slice('client:'.length));
   else dial.number(to);
+}
+
+/**
+ * The `<ConversationRelay>` attributes of an agent's speech settings (issue 31; src/shared/speech.ts;
+ * https://www.twilio.com/docs/voice/twiml/connect/conversationrelay): `voice` → `ttsProvider` and
+ * `voice`, `language` → `language` (synthesis and recognition), `transcription` → `transcriptionProvider`
+ * and `hints` (comma-separated), `interruptible` → `interruptible` (`any`, `speech`, `none`; the welcome
+ * greeting likewise: `welcomeGreetingInterruptible`), `dtmf` → `dtmfDetection`. Unset settings add
+ * nothing (ConversationRelay's defaults).
+ */
+export function conversationRelayAttributes(speech: SpeechSettings): ConversationRelayAttributes {
+  const { voice, language, transcription, interruptible, dtmf } = speech;
+  return {
+    ...(voice ? { ttsProvider: voice.provider, voice: voice.voice_id } : {}),
+    ...(language ? { language } : {}),
+    ...(transcription ? { transcriptionProvider: transcription.provider } : {}),
+    ...(transcription?.hints?.length ? { hints: transcription.hints.join(',') } : {}),
+    ...(interruptible ? { interruptible, welcomeGreetingInterruptible: interruptible } : {}),
+    ...(dtmf !== undefined ? { dtmfDetection: dtmf } : {}),
+  };
 }
 
 /**

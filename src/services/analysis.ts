@@ -174,7 +174,9 @@ export async function analysisTranscript(subject: AnalysisWorkflowInput['subject
           ? `Caller: ${t.text}`
           : t.role === 'assistant'
             ? `Assistant: ${t.text}`
-            : `Tool ${t.tool_name ?? 'unknown'}(${t.tool_arguments_json ?? '{}'}): ${t.text}`,
+            : t.role === 'note'
+              ? `Supervisor note: ${t.text}`
+              : `Tool ${t.tool_name ?? 'unknown'}(${t.tool_arguments_json ?? '{}'}): ${t.text}`,
       ),
       personSpoke: turns.some((t) => t.role === 'caller'),
     };

@@ -9,7 +9,7 @@ import type { Client } from '@temporalio/client';
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { config } from '../config';
-import { agentVoicemail, type AgentDoc } from '../models/agents';
+import { agentSpeech, agentVoicemail, type AgentDoc } from '../models/agents';
 import { Call, CallTurn } from '../models/calls';
 import type { WithId } from '../models/store';
 import {
@@ -17,6 +17,7 @@ import {
   CALL_RECONCILER_WORKFLOW,
   CALL_WORKFLOW,
   callWorkflowId,
+  noteMessage,
   type AgentSnapshot,
   type CallReconcilerWorkflow,
   type CallWorkflow,
@@ -88,7 +89,8 @@ export interface CallRequest {
 /**
  * The agent as a call or a conversation's turn sees it (src/shared/calls.ts `AgentSnapshot`): lists only
  * when not empty, so a snapshot of an agent without them is what it was before they existed; its
- * `voicemail` setting when it has one.
+ * `voicemail` setting when it has one; its speech settings (issue 31: `voice`, `language`,
+ * `transcription`, `interruptible`, `dtmf`) those that are set.
  */
 export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
   const voicemail = agentVoicemail(agent);
@@ -105,6 +107,8 @@ export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
       : {}),
     ...(agent.enabled_tools?.length ? { enabled_tools: [...agent.enabled_tools] } : {}),
     ...(voicemail ? { voicemail } : {}),
+    ...(agent.transfer_mode === 'warm' ? { transfer_mode: 'warm' as const } : {}),
+    ...agentSpeech(agent),
   };
 }
 
@@ -131,6 +135,7 @@ export function newCallInput(
         outcome: request.simulation?.outcome ?? 'answered',
         ring_seconds: request.simulation?.ring_seconds ?? 0,
         pause_seconds: request.simulation?.pause_seconds ?? 0,
+        ...(request.simulation?.transfer ? { transfer: request.simulation.transfer } : {}),
       };
   const analysis =
     request.analysis !== undefined
@@ -268,7 +273,7 @@ export async function ensureCallReconcilerSchedule(temporal: Client, taskQueue =
  * The conversation of a call as the model sees it: the system prompt (built from the agent snapshot,
  * the number called and the call's `context`, src/shared/assistant.ts `callSystemPrompt`) and every
  * recorded transcript turn as a Chat Completions message, oldest first. Tool turns become an assistant
- * message carrying the tool call and the tool's answer.
+ * message carrying the tool call and the tool's answer; `note` turns (issue 31) a system message.
  * @throws Error when the call has no document (the workflow writes it before any turn)
  */
 export async function callConversation(callId: string): Promise<ChatMessage[]> {
@@ -291,6 +296,8 @@ export async function callConversation(callId: string): Promise<ChatMessage[]> {
   for (const t of turns) {
     if (t.role === 'caller') messages.push({ role: 'user', content: t.text });
     else if (t.role === 'assistant') messages.push({ role: 'assistant', content: t.text });
+    else if (t.role === 'system') messages.push({ role: 'system', content: t.text });
+    else if (t.role === 'note') messages.push({ role: 'system', content: noteMessage(t.text) });
     else {
       const id = t.tool_call_id ?? `tc_${t.seq}`;
       const call = { id, name: t.tool_name ?? 'unknown', arguments: t.tool_arguments_json ?? '{}' };

@@ -44,9 +44,17 @@ export interface AssistantContextIds {
 /** One transcript turn; `seq` numbers turns from 0 within a call. */
 export interface CallTurnInput {
   seq: number;
-  role: 'assistant' | 'caller' | 'tool';
+  /**
+   * `system`: a note of what happened on the call (a warm transfer's progress), for the model too; `note`
+   * (issue 31): a note for the model only (`POST /v1/calls/{id}/context`), never spoken.
+   */
+  role: 'assistant' | 'caller' | 'tool' | 'system' | 'note';
   text: string;
   atMs: number;
+  /** Who had the turn said or added when not the assistant itself (`api`: `say` and `context`); absent otherwise. */
+  author?: 'api';
+  /** Its entry's number in the call's live stream (src/models/calls.ts `CallStreamEntry`); absent: not streamed. */
+  stream?: number;
   toolName?: string;
   toolArguments?: string;
   /** Knowledge chunks the assistant was given for this turn (prompt or `search_knowledge`). */
@@ -55,6 +63,8 @@ export interface CallTurnInput {
   toolCallId?: string;
   /** The call's key (`tc_…`), outcome, HTTP status and duration (tool turns; absent in turns recorded before). */
   toolCall?: ToolCallRecord;
+  /** Assistant turns (issue 31): the caller talked over it; `text` is what was heard of it. */
+  interrupted?: boolean;
 }
 
 /**

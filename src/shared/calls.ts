@@ -5,6 +5,7 @@
  * bundle alike; imports only `@temporalio/workflow` definition helpers.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { Interruption, SpeechSettings } from './speech';
 import type { FormDefinition, FormValues } from './forms';
 import type { RecordingSettings } from './recordings';
 import type { AnalysisPlan } from './analysis';
@@ -91,10 +92,25 @@ export interface Simulation {
   ring_seconds: number;
   /** Seconds the caller pauses before each of their lines (0–60), to simulate real talk time. */
   pause_seconds: number;
+  /**
+   * A warm transfer (issue 31) on this call: what the person dialed does (`answered`: hears the summary and
+   * is joined; `no_answer`, `busy`: the caller is back with the assistant), after `after_seconds` (default 0).
+   * Absent: the person answers at once.
+   */
+  transfer?: SimulatedTransfer;
 }
 
-/** The agent as it was when the call was created (later edits do not change a running call). */
-export interface AgentSnapshot {
+/** `simulation.transfer` (issue 31): the simulated person a warm transfer dials. */
+export interface SimulatedTransfer {
+  answer: 'answered' | 'no_answer' | 'busy';
+  after_seconds?: number;
+}
+
+/**
+ * The agent as it was when the call was created (later edits do not change a running call), with its
+ * speech settings (issue 31: src/shared/speech.ts), each absent when unset.
+ */
+export interface AgentSnapshot extends SpeechSettings {
   id: string;
   name: string;
   instructions: string;
@@ -112,6 +128,8 @@ export interface AgentSnapshot {
   enabled_tools?: string[];
   /** The agent's `voicemail` setting (issue 29); absent: no answering-machine detection. */
   voicemail?: VoicemailSetting;
+  /** How the `transfer_call` tool transfers (issue 31: `transfer_mode`); absent: `cold`. */
+  transfer_mode?: TransferMode;
 }
 
 /** What a call does when answering-machine detection says a machine answered (`voicemail.action`). */
@@ -320,6 +338,14 @@ export interface CallContinuation {
   formValues?: FormValues | null;
   /** Answering-machine detection's decision so far (absent: none yet). */
   answeredBy?: AnsweredBy;
+  /** Warm transfers started so far (issue 31; absent: none). */
+  transfers?: number;
+  /**
+   * Entries of the call's live stream written so far (`GET /v1/calls/{id}/stream`, issue 31): the next
+   * entry's number is this plus one. Absent in runs continued before the stream existed: the continued
+   * run then writes no entries (the stream of such a call ends with the call).
+   */
+  streamEntries?: number;
 }
 
 /**
@@ -342,10 +368,83 @@ export interface CallState {
   turns: number;
 }
 
-/** Argument of the `transfer` update: where to (E.164, `sip:` URI or `client:` identity). */
+/**
+ * How a call is transferred (issue 31): `cold` (default) hands the line over with Twilio `<Dial>` and the
+ * assistant is gone; `warm` holds the caller in a conference, dials the person, briefs them and joins them,
+ * or brings the caller back to the assistant when that fails.
+ */
+export const TRANSFER_MODES = ['cold', 'warm'] as const;
+export type TransferMode = (typeof TRANSFER_MODES)[number];
+
+/** Default of `transfer_timeout_seconds`: how long the person dialed by a warm transfer may take to answer. */
+export const DEFAULT_TRANSFER_TIMEOUT_SECONDS = 30;
+/** Bounds of `transfer_timeout_seconds` (Twilio's dial `Timeout` takes 5–600). */
+export const TRANSFER_TIMEOUT = { min: 5, max: 600 } as const;
+
+/**
+ * Why a warm transfer failed: the person's line was `busy`, they did not answer in time (`no_answer`), hung
+ * up while hearing the summary (`hung_up`), or the dial failed (`failed`).
+ */
+export const TRANSFER_FAILURE_REASONS = ['busy', 'no_answer', 'hung_up', 'failed'] as const;
+export type TransferFailureReason = (typeof TRANSFER_FAILURE_REASONS)[number];
+
+/** What the assistant says to the caller it gets back from a failed warm transfer, by reason. */
+export const TRANSFER_FAILED_LINES: Record<TransferFailureReason, string> = {
+  busy: "I'm sorry, their line is busy right now. I'm back with you; how else can I help?",
+  no_answer: "I'm sorry, nobody answered. I'm back with you; how else can I help?",
+  hung_up: "I'm sorry, the call with them dropped before I could connect you. I'm back with you; how else can I help?",
+  failed: "I'm sorry, I couldn't reach them. I'm back with you; how else can I help?",
+};
+
+/**
+ * A warm transfer's progress as the call shows it (`transfer` on the call object, `transfer_json` in the
+ * store): `dialing` (the caller on hold, the person's phone ringing), `briefing` (the person answered and
+ * hears the summary), then `transferred` or `failed` (with `reason`). A cold transfer shows `transferred`.
+ */
+export interface TransferProgress {
+  mode: TransferMode;
+  to: string;
+  status: 'dialing' | 'briefing' | 'transferred' | 'failed';
+  reason: TransferFailureReason | null;
+  /** What the person heard (warm); null for a cold transfer and before the person answered. */
+  summary: string | null;
+  /** Which warm transfer of the call this is (1, 2, …): a failed one's ConversationRelay session comes back under it. */
+  attempt: number;
+}
+
+/**
+ * Failure type of a transfer refused because a warm transfer of the call is already under way; the API
+ * maps it to 409 `transfer_in_progress`.
+ */
+export const TRANSFER_IN_PROGRESS = 'transfer_in_progress';
+
+/**
+ * Argument of the `transfer` update: where to (E.164, `sip:` URI or `client:` identity), and for a warm
+ * transfer (issue 31) the summary the person hears (absent: the model writes one from the transcript) and
+ * how long they may take to answer.
+ */
 export interface TransferRequest {
   to: string;
+  /** Absent: `cold`. */
+  mode?: TransferMode;
+  summary?: string;
+  /** Default `DEFAULT_TRANSFER_TIMEOUT_SECONDS`. */
+  timeoutSeconds?: number;
 }
+
+/**
+ * Argument of the `transferLeg` signal: a Twilio callback about the person's leg of a warm transfer,
+ * tied to it by `providerCallSid` (a callback naming another CallSid is ignored): the leg's status
+ * callback (`status`), or the conference's `participant-join` for it (`joined`).
+ */
+export interface TransferLegEvent {
+  providerCallSid: string;
+  status?: TelephonyStatus['status'];
+  joined?: boolean;
+}
+
+/** The name of the Twilio conference a warm transfer of call `callId` holds the caller in. */
+export const transferConferenceName = (callId: string) => `transfer-${callId}`;
 
 /** Call progress reported by the telephony provider (Twilio status callback) in live mode. */
 export interface TelephonyStatus {
@@ -412,6 +511,42 @@ export interface AdvanceClockRequest {
 /** Failure type of an update refused because the call is not live (the API maps it to 409 `call_not_live`). */
 export const CALL_NOT_LIVE = 'call_not_live';
 
+/** Longest line `POST /v1/calls/{id}/say` takes (characters). */
+export const SAY_MAX_CHARS = 1_000;
+/** Longest note `POST /v1/calls/{id}/context` takes (characters). */
+export const NOTE_MAX_CHARS = 4_000;
+
+/**
+ * Argument of the `say` update (issue 31): a line the assistant speaks on the API's behalf, at the next
+ * pause (`interrupt` false: once the answer being given is spoken, before the caller's next line) or at
+ * once (`interrupt` true). Recorded as the assistant's turn with `author: "api"`.
+ */
+export interface SayRequest {
+  text: string;
+  interrupt?: boolean;
+}
+
+/**
+ * How the model is given a `context` note: a system message in the conversation where the note came
+ * (the workflow's in-memory conversation and src/services/calls.ts `callConversation` alike).
+ */
+export function noteMessage(note: string): string {
+  return `Note from a supervisor (the caller did not hear it): ${note}`;
+}
+
+/** What the `say` update resolves with. */
+export interface SayResult {
+  /** The line was spoken (delivered to the caller's voice session, or said in a simulated call). */
+  spoken: boolean;
+  /** Its transcript turn's `seq`; null when not spoken (the call stopped first, or no voice session took it). */
+  seq: number | null;
+}
+
+/** Argument of the `context` update (issue 31): a note for the model only (a supervisor's whisper). */
+export interface ContextNote {
+  note: string;
+}
+
 export const stateQuery = defineQuery<CallState>('state');
 /** End the call (any non-terminal status); resolves once the call has ended, with its final state. */
 export const endUpdate = defineUpdate<CallState>('end');
@@ -428,6 +563,16 @@ export const answerUpdate = defineUpdate<CallerSaidResult, [{ utterance: number 
  * with the call's state. Refused (`CALL_NOT_SCHEDULED`) in live mode and once the call is no longer scheduled.
  */
 export const advanceClockUpdate = defineUpdate<CallState, [AdvanceClockRequest]>('advanceClock');
+/**
+ * Speaks a line on the API's behalf (`POST /v1/calls/{id}/say`, issue 31); resolves once it is spoken (or
+ * the call stopped first). Refused (`CALL_NOT_LIVE`) unless the call is in progress.
+ */
+export const sayUpdate = defineUpdate<SayResult, [SayRequest]>('say');
+/**
+ * Adds a note the model sees from its next request on (`POST /v1/calls/{id}/context`, issue 31), recorded
+ * as a `note` turn; resolves with the turn's `seq` at once. Refused (`CALL_NOT_LIVE`) unless in progress.
+ */
+export const contextUpdate = defineUpdate<{ seq: number }, [ContextNote]>('context');
 /** Live mode: a status callback from the telephony provider. */
 export const telephonyStatusSignal = defineSignal<[TelephonyStatus]>('telephonyStatus');
 /**
@@ -435,6 +580,14 @@ export const telephonyStatusSignal = defineSignal<[TelephonyStatus]>('telephonyS
  * issue 29). Another provider call's, or one after the call has stopped, changes nothing.
  */
 export const machineDetectionSignal = defineSignal<[MachineDetection]>('machineDetection');
+/** A Twilio callback about a warm transfer's leg to the person (issue 31; src/api/twilio/index.ts). */
+export const transferLegSignal = defineSignal<[TransferLegEvent]>('transferLeg');
+/**
+ * Live mode (issue 31): the caller talked over the assistant's answer (ConversationRelay's `interrupt`, a
+ * voice room's barge-in). The assistant's turns since the caller last spoke keep only what was heard
+ * (src/shared/speech.ts `cutByInterruption`), in the transcript and in the model's history.
+ */
+export const interruptedSignal = defineSignal<[Interruption]>('interrupted');
 
 /** Workflow type name of a call (recorded histories depend on it). */
 export const CALL_WORKFLOW = 'callWorkflow';

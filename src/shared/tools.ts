@@ -64,6 +64,16 @@ export const TOOLS = {
       reason: z.string().describe('what the callback is about, in a few words').optional(),
     }),
   },
+  send_dtmf: {
+    description:
+      'Press keys on the phone line (DTMF), e.g. to choose an option of a phone menu: digits 0-9, * and #; w waits half a second.',
+    arguments: z.object({
+      digits: z
+        .string()
+        .regex(/^[0-9*#w]{1,32}$/, 'must be 1 to 32 of 0-9, *, # and w (a half-second pause)')
+        .describe('the keys to press in order, e.g. "1", "w2#"'),
+    }),
+  },
 } as const satisfies Record<string, ToolDefinition>;
 
 /** Names of the assistant's tools. */
@@ -89,9 +99,9 @@ export type ToolChannel = keyof typeof CHANNEL_TOOLS;
 
 /**
  * The built-in tools an agent offers only when it lists them in `enabled_tools` (issue 29:
- * `schedule_callback`); the one list the API validates `enabled_tools` against.
+ * `schedule_callback`; issue 31: `send_dtmf`); the one list the API validates `enabled_tools` against.
  */
-export const OPTIONAL_TOOLS = ['schedule_callback'] as const satisfies readonly ToolName[];
+export const OPTIONAL_TOOLS = ['schedule_callback', 'send_dtmf'] as const satisfies readonly ToolName[];
 
 /** An optional built-in tool's name (a value of an agent's `enabled_tools`). */
 export type OptionalToolName = (typeof OPTIONAL_TOOLS)[number];
@@ -99,11 +109,12 @@ export type OptionalToolName = (typeof OPTIONAL_TOOLS)[number];
 /**
  * The optional tools each channel can offer (after its `CHANNEL_TOOLS`, in this order) when the agent
  * enables them: a callback is a phone call to the person's number, so the web widget (a visitor without
- * one) has none.
+ * one) has none; keys are pressed on a phone line only (`send_dtmf`: calls, not conversations; a browser
+ * voice room offers no optional tool, src/workflows/call-session.ts `enabledTools`).
  */
 export const CHANNEL_OPTIONAL_TOOLS = {
-  phone_call: ['schedule_callback'],
-  campaign_call: ['schedule_callback'],
+  phone_call: ['schedule_callback', 'send_dtmf'],
+  campaign_call: ['schedule_callback', 'send_dtmf'],
   conversation: ['schedule_callback'],
   widget: [],
 } as const satisfies Record<ToolChannel, readonly OptionalToolName[]>;

@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   'call.started',
   'call.ended',
   'call.transferred',
+  'call.transfer_failed',
   'call.analyzed',
   'conversation.analyzed',
   'message.received',

@@ -11,7 +11,9 @@
  *   (`relaySignature`: an HMAC-SHA256 under the secret every API and worker shares, `RELAY_STREAM_SECRET`,
  *   of the time and the request line, accepted for 5 minutes) and a newline-delimited JSON body, one
  *   `{"token":"…"}` per line, written as the model produces them. Each token is handed to the relay session
- *   registered for the call, which sends it to Twilio as `{"type":"text","token":…,"last":false}`. 404 when
+ *   registered for the call, which sends it to Twilio as `{"type":"text","token":…,"last":false}`; a
+ *   `{"digits":"…"}` line (the `send_dtmf` tool, issue 31) becomes ConversationRelay's
+ *   `{"type":"sendDigits","digits":…}` (a voice room has no keys: ignored there). 404 when
  *   no session of this process holds the call, 401 for another token or a missing, stale or wrong
  *   signature.
  * - The relay session records `stream_url` and `stream_token` (sealed, src/secrets.ts) in its
@@ -19,6 +21,9 @@
  * - Worker side (`openTokenStream`): the LLM activity looks the session up and streams to it. Without a
  *   session (simulated calls, a relay not connected yet, another API instance gone) it returns null and
  *   the answer is spoken whole, as before; a channel that fails mid-answer is dropped, never fatal.
+ * - Lines said on the API's behalf (issue 31) take the same way: `POST /calls/{call id}/say` (same
+ *   authorization and signature) with `{"text","interrupt"}`, handed to the session's `say` (`sayOnRelay`,
+ *   from the call's `speakLine` activity); 204 once handed over.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -34,7 +39,17 @@ import { openSecret } from '../secrets';
 /** What the API's relay session does with streamed tokens of the answer being produced. */
 export interface TokenSink {
   token(text: string): void;
+  /** Keys to press on the line (`send_dtmf`, issue 31): ConversationRelay's `sendDigits`; absent: not a phone line. */
+  digits?(digits: string): void;
+  /**
+   * A line said on the API's behalf (`POST /v1/calls/{id}/say`, issue 31): spoken once the answer being
+   * given is out, or at once with `interrupt`. Absent: the session cannot speak such lines (404 to the worker).
+   */
+  say?(text: string, interrupt: boolean): void;
 }
+
+/** Digits a `{"digits":…}` line may carry (src/shared/tools.ts `send_dtmf`: 0-9, *, #, w for a pause). */
+const DIGITS = /^[0-9*#w]{1,32}$/;
 
 /** The API's listener for streamed tokens, shared by every relay session of the process. */
 export interface RelayTokenServer {
@@ -101,7 +116,7 @@ export function relayTokenServer(): RelayTokenServer {
   const sessions = new Map<string, { sink: TokenSink; secret: string }>();
   let listening: Promise<string> | undefined;
   const handler: http.RequestListener = (req, res) => {
-    const m = /^\/calls\/(call_[0-9a-z]{26})\/tokens$/.exec(req.url ?? '');
+    const m = /^\/calls\/(call_[0-9a-z]{26})\/(tokens|say)$/.exec(req.url ?? '');
     const session = m ? sessions.get(m[1]) : undefined;
     if (req.method !== 'POST' || !session) return void res.writeHead(404).end();
     const given = Buffer.from(String(req.headers.authorization ?? ''));
@@ -111,13 +126,15 @@ export function relayTokenServer(): RelayTokenServer {
     if (!signatureValid(req.headers['svc-relay-signature'] as string | undefined, req.url!))
       return void res.writeHead(401).end();
     req.socket.setNoDelay(true);
+    if (m![2] === 'say') return void takeLine(req, res, session.sink);
     let buffered = '';
     let size = 0;
     const take = (line: string) => {
       if (!line.trim()) return;
       try {
-        const { token } = JSON.parse(line) as { token?: unknown };
+        const { token, digits } = JSON.parse(line) as { token?: unknown; digits?: unknown };
         if (typeof token === 'string' && token) session.sink.token(token);
+        if (typeof digits === 'string' && DIGITS.test(digits)) session.sink.digits?.(digits);
       } catch {
         // a malformed line is skipped; the whole answer still comes through the workflow
       }
@@ -174,11 +191,85 @@ export function relayTokenServer(): RelayTokenServer {
   };
 }
 
-/** A token stream to the relay of one call, open for one LLM answer. */
+/** Largest `say` request body (bytes): a line is at most 1,000 characters. */
+const MAX_LINE_BYTES = 16 * 1024;
+
+/**
+ * Takes a `say` request's body `{"text","interrupt"}` and hands the line to `sink`: 204; 404 when the
+ * session cannot speak lines, 400 for a malformed body.
+ */
+function takeLine(req: http.IncomingMessage, res: http.ServerResponse, sink: TokenSink): void {
+  let body = '';
+  req.setEncoding('utf8');
+  req.on('data', (chunk: string) => {
+    body += chunk;
+    if (body.length > MAX_LINE_BYTES) req.destroy();
+  });
+  req.on('end', () => {
+    let line: { text?: unknown; interrupt?: unknown };
+    try {
+      line = JSON.parse(body) as typeof line;
+    } catch {
+      return void res.writeHead(400).end();
+    }
+    if (typeof line?.text !== 'string' || !line.text) return void res.writeHead(400).end();
+    if (!sink.say) return void res.writeHead(404).end();
+    sink.say(line.text, line.interrupt === true);
+    res.writeHead(204).end();
+  });
+  req.on('error', () => undefined);
+}
+
+/**
+ * Hands a line said on the API's behalf to the voice session holding `callId` (the API process with its
+ * ConversationRelay socket, or the worker attending its voice room), through the token channel's listener.
+ * @returns false when no session is registered for the call, its listener is gone (the API process holding
+ *   it stopped) or it did not take the line: the line is then unsaid
+ */
+export async function sayOnRelay(callId: string, text: string, interrupt: boolean): Promise<boolean> {
+  const session = await RelaySession.findById(callId, { stream_url: 1, stream_token: 1 }).lean();
+  const secret = openSecret(session?.stream_token);
+  if (!session?.stream_url || !secret) return false;
+  const url = new URL(session.stream_url.replace(/\/tokens$/, '/say'));
+  const { relayStreamTlsCert } = config();
+  const status = await new Promise<number>((resolve, reject) => {
+    const headers = {
+      authorization: `Bearer ${secret}`,
+      'svc-relay-signature': relaySignature(url.pathname),
+      'content-type': 'application/json',
+    };
+    const options = { method: 'POST', headers, timeout: 5_000 };
+    const req =
+      url.protocol === 'https:'
+        ? https.request(url, {
+            ...options,
+            ca: relayStreamTlsCert ? [...tls.rootCertificates, fs.readFileSync(relayStreamTlsCert, 'utf8')] : undefined,
+          })
+        : http.request(url, options);
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('timeout', () => req.destroy(new Error('relay say: no answer within 5 s')));
+    req.on('error', reject);
+    req.end(JSON.stringify({ text, interrupt }));
+  }).catch((err: Error) => {
+    logger.info('relay say: the voice session did not take the line', { call_id: callId, error: err.message });
+    return 0;
+  });
+  return status === 204;
+}
+
+/** A token stream to the relay of one call, open for one LLM answer (or one `send_dtmf`). */
 export interface TokenStream {
   write(token: string): void;
-  /** Ends the stream; resolves once the API has handed every token to the relay (or the stream failed). */
-  end(): Promise<void>;
+  /** Asks the relay to press `digits` (0-9, *, #, w) on the line, after the tokens written before. */
+  digits(digits: string): void;
+  /**
+   * Ends the stream; resolves once the API has handed every line to the relay (true), or when the stream
+   * failed or the API did not confirm within `STREAM_END_WAIT_MS` (false).
+   */
+  end(): Promise<boolean>;
 }
 
 /**
@@ -217,16 +308,16 @@ export async function openTokenStream(callId: string): Promise<TokenStream | nul
     logger.info('relay tokens: channel not opened', { call_id: callId, error: (err as Error).message });
     return null;
   }
-  const done = new Promise<void>((resolve) => {
+  const done = new Promise<boolean>((resolve) => {
     req.on('response', (res) => {
       res.resume();
-      res.on('end', () => resolve());
-      res.on('error', () => resolve());
+      res.on('end', () => resolve(res.statusCode === 204));
+      res.on('error', () => resolve(false));
     });
     req.on('error', (err) => {
       if (!failed) logger.info('relay tokens: channel failed', { call_id: callId, error: err.message });
       failed = true;
-      resolve();
+      resolve(false);
     });
   });
   req.on('socket', (socket) => socket.setNoDelay(true));
@@ -235,15 +326,19 @@ export async function openTokenStream(callId: string): Promise<TokenStream | nul
     write: (token) => {
       if (!failed) req.write(`${JSON.stringify({ token })}\n`);
     },
+    digits: (digits) => {
+      if (!failed) req.write(`${JSON.stringify({ digits })}\n`);
+    },
     end: async () => {
       if (!failed) req.end();
       // Wait for the relay to have taken every word (so they precede the update's answer), but never hold
       // the answer itself for an API instance that does not answer.
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, STREAM_END_WAIT_MS)));
-      const answered = await Promise.race([done.then(() => true), late.then(() => false)]);
+      const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), STREAM_END_WAIT_MS)));
+      const answered = await Promise.race([done, late]);
       clearTimeout(timer);
-      if (!answered) req.destroy();
+      if (answered === null) req.destroy();
+      return answered === true;
     },
   };
 }

@@ -10,12 +10,20 @@
  * - the update id is the caller's (`<session>:<n>`): a session that sends one utterance twice (a retry
  *   after a lost connection) gets the first answer back, never a second turn (Temporal deduplicates
  *   updates by id within a run).
- * - the call no longer takes speech (it ended, or the update failed): the session is told to end.
+ * - the call no longer takes speech (it ended, or the update failed): the session is told to end;
+ * - the caller talking over an answer (issue 31) is signalled in the same order (`interrupt`).
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { config } from '../config';
 import { logger } from '../logger';
-import { answerUpdate, callerSaidUpdate, HOLDING_LINE, type CallerSaidResult } from '../shared/calls';
+import {
+  answerUpdate,
+  callerSaidUpdate,
+  HOLDING_LINE,
+  interruptedSignal,
+  type CallerSaidResult,
+} from '../shared/calls';
+import type { Interruption } from '../shared/speech';
 
 /** What a voice session does with the loop's output. */
 export interface VoiceOutput {
@@ -27,9 +35,17 @@ export interface VoiceOutput {
   end(error: Error): void;
 }
 
-/** The loop of one session: `hear` each utterance; `idle` resolves when every one so far is answered. */
+/**
+ * The loop of one session: `hear` each utterance; `interrupt` when the caller talked over the answer;
+ * `idle` resolves when every one so far is answered.
+ */
 export interface VoiceTurns {
   hear(text: string, updateId: string): void;
+  /**
+   * The caller talked over the assistant (issue 31): signalled to the workflow (`interrupted`) once the
+   * answer being spoken is complete there, and before the next utterance, so it cuts that answer.
+   */
+  interrupt(interruption: Interruption): void;
   idle(): Promise<void>;
 }
 
@@ -63,6 +79,13 @@ export function voiceTurns(handle: WorkflowHandle, callId: string, output: Voice
           output.end(err as Error);
         }
       });
+    },
+    interrupt(interruption) {
+      queue = queue.then(() =>
+        handle.signal(interruptedSignal, interruption).catch((err: Error) => {
+          logger.info('voice: the call took no interruption', { call_id: callId, error: err.message });
+        }),
+      );
     },
     idle: () => queue,
   };

@@ -1,9 +1,10 @@
 /**
  * `CallSession`: the state of one run of `callWorkflow` (src/workflows/calls.ts) and everything it does,
- * as methods: the handlers' bodies (updates `end`, `transfer`, `callerSaid`, `answer`, signals
- * `telephonyStatus` and `machineDetection`, query `state`) and the phases the workflow function calls in turn (`attendRoom`,
+ * as methods: the handlers' bodies (updates `end`, `transfer`, `callerSaid`, `answer`, `say`, `context`,
+ * signals `telephonyStatus` and `machineDetection`, query `state`) and the phases the workflow function calls in turn (`attendRoom`,
  * `ring`, `talk`, then `continuation` or `finish`). The shape of the Temporal samples'
- * `safe-message-handlers` (one-line handlers over a `ClusterManager` class).
+ * `safe-message-handlers` (one-line handlers over a `ClusterManager` class). Issue 31 adds the signal
+ * `interrupted` (`onInterrupted`, applied by `applyInterruption`) and the `send_dtmf` tool's `pressKeys`.
  *
  * How a call is never stuck, always recorded, bounded in history and exactly once: see calls.ts.
  *
@@ -17,6 +18,18 @@
  * stops the call at once (`completed`, `voicemail`, the LLM request in flight cancelled): `hang_up` hangs
  * up; `leave_message` records the message as the assistant's turn and has Twilio say it after the beep,
  * then hang up.
+ *
+ * Warm transfer (issue 31): the `transfer` update with `mode: "warm"` or `transfer_call` of an agent whose
+ * `transfer_mode` is `warm` runs `runWarmTransfer` beside the conversation (which waits meanwhile: the
+ * caller is on hold, never silent): hold, summary, the person dialed and briefed, then `transferred`, or
+ * the caller back with the assistant (`call.transfer_failed`). See the methods under "Warm transfer".
+ *
+ * The live stream (issue 31): every transition and every transcript turn takes the next number of the
+ * call's stream (`nextStreamEntry`), written with it by its activity (src/models/calls.ts
+ * `CallStreamEntry`), so `GET /v1/calls/{id}/stream` reads the call in order from the store. Steering: a
+ * `say` line waits for the pause before the caller's next line is taken (`speakApiLines`), or is said at
+ * once with `interrupt`; a `context` note joins the model's conversation as a system message. Both are
+ * turns by `author: "api"`.
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared, sibling workflow files and
  * activity types.
@@ -36,6 +49,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type * as callActivities from '../activities/calls';
+import type * as llmActivities from '../activities/llm';
 import type * as slotActivities from '../activities/call-slots';
 import type * as telephonyActivities from '../activities/telephony';
 import type * as voiceRoomActivities from '../activities/voice-room';
@@ -48,7 +62,7 @@ import {
   type ToolCall,
 } from '../shared/assistant';
 import { callFinishedSignal } from '../shared/bulk-calls';
-import { STAMP_NOW } from '../shared/calls';
+import { noteMessage, SAY_MAX_CHARS, NOTE_MAX_CHARS, STAMP_NOW } from '../shared/calls';
 import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
 import {
   CALL_NOT_LIVE,
@@ -64,10 +78,19 @@ import {
   type CallState,
   type CallStatus,
   type CallWorkflowInput,
+  type ContextNote,
   type DialOutcome,
+  type SayRequest,
+  type SayResult,
   type EndReason,
   type TelephonyStatus,
+  type TransferFailureReason,
+  type TransferLegEvent,
+  type TransferProgress,
   type TransferRequest,
+  DEFAULT_TRANSFER_TIMEOUT_SECONDS,
+  TRANSFER_FAILED_LINES,
+  TRANSFER_IN_PROGRESS,
   answeredByOf,
   effectiveVoicemail,
   MACHINE_DETECTION_TIMEOUT_SECONDS,
@@ -90,6 +113,7 @@ import {
   type ToolHandlers,
 } from './tools';
 import { offeredTools, type CustomTool, type ToolCallRecord } from '../shared/tools';
+import { cutByInterruption, MAX_INTERRUPTION_CHARS, type Interruption } from '../shared/speech';
 
 /** Transitions that emit events: scheduled activities, retried until they succeed (a store outage delays a call, never loses it). */
 const store = proxyActivities<typeof callActivities>({
@@ -148,6 +172,25 @@ const roomActivities = (input: CallWorkflowInput) =>
     },
   });
 
+/**
+ * Warm transfers (issue 31): the person's leg is dialed once (a retry could ring them twice), and the
+ * summary they hear is written by one LLM request, tried twice.
+ */
+const transferDial = proxyActivities<typeof telephonyActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 1 },
+});
+const summaryLlm = proxyActivities<typeof llmActivities>({
+  startToCloseTimeout: '60 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 2 },
+});
+/** What the person hears when no summary could be written. */
+const FALLBACK_TRANSFER_SUMMARY = 'A caller is being transferred to you by the assistant.';
+/** What the model is asked for the person a warm transfer dials. */
+const SUMMARY_REQUEST =
+  'The caller is being transferred to a person. Write what that person hears before joining: a summary of ' +
+  'this call in at most two short sentences (who is calling and what they need). Answer with the summary only.';
+
 /** How long a live call may ring before it is `no_answer`. */
 const LIVE_RING_TIMEOUT_MS = 60_000;
 /** How long a live caller may stay silent before the call ends (`silence_timeout`). */
@@ -185,7 +228,24 @@ interface StopRequest {
   error?: string;
   /** A machine answered and the message is left (`voicemail.action` `leave_message`): what is said. */
   voicemailMessage?: string;
+  /** A warm transfer joined the caller with the person (issue 31): nothing left to hand over. */
+  warm?: TransferProgress;
 }
+
+/** A warm transfer under way (issue 31): its progress as the call shows it, and its leg's callbacks so far. */
+interface WarmTransfer {
+  progress: TransferProgress;
+  timeoutSeconds: number;
+  /** The summary the API gave; absent: the model writes one. */
+  summary?: string;
+  /** The person's leg (Call SID) once dialed. */
+  legSid: string | null;
+  /** Callbacks about legs received while it runs (those of another SID are never counted). */
+  events: TransferLegEvent[];
+}
+
+/** How a warm transfer ended: joined, failed (why), or cut short because the call stopped. */
+type WarmOutcome = 'joined' | TransferFailureReason | 'stopped';
 
 /** One call's state and behaviour; constructed once per run, inside the workflow function. */
 export class CallSession {
@@ -245,6 +305,23 @@ export class CallSession {
   private readonly voicemail: VoicemailSetting | null;
   /** Who answered, once answering-machine detection decided; null before, and without detection. */
   private answeredBy: AnsweredBy | null;
+  /** The warm transfer under way (issue 31); null when none. */
+  private warm: WarmTransfer | null = null;
+  /** Warm transfers started so far on the call (each one's `attempt`). */
+  private transfers: number;
+  /** The run of the latest warm transfer; settles soon after the call stops. */
+  private warmRun: Promise<void> = Promise.resolve();
+  /** The caller's last interruption (issue 31: `interrupted` signal) not applied yet; null: none. */
+  private interruption: Interruption | null = null;
+  /** The assistant's turns said since the caller last spoke (what an interruption cuts), in order. */
+  private spokenSince: { seq: number; text: string }[] = [];
+  /**
+   * Entries of the call's live stream numbered so far (each transition and each turn takes the next
+   * number, src/models/calls.ts `CallStreamEntry`); null in a run continued from one before the stream.
+   */
+  private streamEntries: number | null;
+  /** Lines the API asked the assistant to say (`say` update) waiting for the next pause, oldest first. */
+  private readonly apiLines: { text: string; speaking: boolean; result: SayResult | null }[] = [];
 
   /** @param input everything fixed at creation, and for a continued run where the last one stopped */
   constructor(private readonly input: CallWorkflowInput) {
@@ -284,6 +361,8 @@ export class CallSession {
     this.tools = this.callTools();
     this.voicemail = effectiveVoicemail(input);
     this.answeredBy = resumed?.answeredBy ?? null;
+    this.transfers = resumed?.transfers ?? 0;
+    this.streamEntries = resumed ? (resumed.streamEntries ?? null) : 0;
   }
 
   /**
@@ -298,8 +377,14 @@ export class CallSession {
       context: this.context,
       room: Boolean(input.room),
       defaultTransferTo: input.agent.transfer_to,
+      transferMode: input.agent.transfer_mode ?? 'cold',
       stop: (request) => {
         this.stop ??= request;
+      },
+      warmTransfer: (to) => {
+        if (this.warm !== null || this.stop !== null) return 'a transfer is already under way';
+        this.startWarmTransfer({ to, mode: 'warm' });
+        return null;
       },
       callback: {
         orgId: input.orgId,
@@ -310,6 +395,7 @@ export class CallSession {
         from: inbound ? input.to : input.from,
         contactId: this.context.contactId,
       },
+      sendDigits: (digits) => this.pressKeys(digits),
     };
     const enabled = this.enabledTools();
     return this.form
@@ -375,7 +461,10 @@ export class CallSession {
     return this.state();
   }
 
-  /** Validator of update `transfer`: an in-progress phone call only (`CALL_NOT_LIVE`, `CALL_NOT_TRANSFERABLE`). */
+  /**
+   * Validator of update `transfer`: an in-progress phone call only (`CALL_NOT_LIVE`, `CALL_NOT_TRANSFERABLE`),
+   * and none while a warm transfer runs (`TRANSFER_IN_PROGRESS`).
+   */
   validateTransfer(_request: TransferRequest): void {
     if (!this.isLive() || this.status !== 'in_progress')
       throw this.notLive(`The call is ${this.status}; only an in-progress call can be transferred.`);
@@ -385,11 +474,27 @@ export class CallSession {
         type: CALL_NOT_TRANSFERABLE,
         nonRetryable: true,
       });
+    if (this.warm !== null)
+      throw ApplicationFailure.create({
+        message: `A warm transfer to ${this.warm.progress.to} is under way; wait for its outcome.`,
+        type: TRANSFER_IN_PROGRESS,
+        nonRetryable: true,
+      });
   }
 
-  /** Update `transfer`: transfers the call to `to`; returns once the end is recorded. */
-  async transfer({ to }: TransferRequest): Promise<CallState> {
-    this.requestStop({ status: 'transferred', reason: 'transferred', transferTo: to });
+  /**
+   * Update `transfer`: a cold transfer hands the call to `to` and returns once the end is recorded; a warm
+   * one (issue 31, `startWarmTransfer`) returns once its outcome is known: the end recorded when the
+   * person joined, else the call back with the assistant.
+   */
+  async transfer(request: TransferRequest): Promise<CallState> {
+    if (request.mode === 'warm') {
+      this.startWarmTransfer(request);
+      await condition(() => this.warm === null);
+      if (this.stop !== null) await condition(() => this.finished);
+      return this.state();
+    }
+    this.requestStop({ status: 'transferred', reason: 'transferred', transferTo: request.to });
     await condition(() => this.finished);
     return this.state();
   }
@@ -419,6 +524,54 @@ export class CallSession {
     return this.answerOf(utterance, true);
   }
 
+  /**
+   * Validator of updates `say` and `context` (issue 31): an in-progress call (`CALL_NOT_LIVE` otherwise),
+   * and text of 1 to `max` characters once trimmed (the API checks it first: 400).
+   */
+  validateSteering(text: unknown, max: number): void {
+    if (this.status !== 'in_progress' || this.stop !== null)
+      throw this.notLive(`The call is ${this.status}; only an in-progress call can be steered.`);
+    if (typeof text !== 'string' || !text.trim() || text.length > max)
+      throw ApplicationFailure.create({ message: `The text must have 1 to ${max} characters.`, nonRetryable: true });
+  }
+
+  /** Validator of update `say`. */
+  validateSay({ text }: SayRequest): void {
+    this.validateSteering(text, SAY_MAX_CHARS);
+  }
+
+  /**
+   * Update `say`: the assistant says `text` on the API's behalf, at once with `interrupt`, else at the
+   * next pause (`speakApiLines`, before the caller's next line is taken); resolves once it is said, or
+   * unsaid when the call stops first.
+   */
+  async sayLine({ text, interrupt }: SayRequest): Promise<SayResult> {
+    if (interrupt) return await this.speakApiLine(text.trim(), true, this.chatLog !== null);
+    const line = { text: text.trim(), speaking: false, result: null as SayResult | null };
+    this.apiLines.push(line);
+    // Unsaid when the call stops first (or stops it while it is being said and the run ends).
+    await condition(() => line.result !== null || (this.stop !== null && !line.speaking) || this.finished);
+    return line.result ?? { spoken: false, seq: null };
+  }
+
+  /** Validator of update `context`. */
+  validateContext({ note }: ContextNote): void {
+    this.validateSteering(note, NOTE_MAX_CHARS);
+  }
+
+  /**
+   * Update `context`: a note the model sees from its next request on (a system message where it came),
+   * recorded as a `note` turn (`author: "api"`) so a continued run's conversation has it too.
+   */
+  addNote({ note }: ContextNote): { seq: number } {
+    const text = note.trim();
+    const seq = this.say('note', text, undefined, 'api');
+    this.hearMessage({ role: 'system', content: noteMessage(text) });
+    // Shown at once when no store read depends on the pending turns (see speakApiLine).
+    if (this.chatLog !== null) void this.flushTurns(true);
+    return { seq };
+  }
+
   /** Signal `telephonyStatus`: a provider status callback; never moves backwards; a hang-up stops a live call. */
   onTelephonyStatus(s: TelephonyStatus): void {
     // A callback about another provider call (a stale dial) is not this call's.
@@ -441,6 +594,25 @@ export class CallSession {
     if (!this.input.simulation && (!result.providerCallSid || result.providerCallSid !== this.providerCallSid)) return;
     this.answeredBy = answeredByOf(result.answeredBy);
     if (this.answeredBy === 'machine' && this.status === 'in_progress') this.machineAnswered();
+  }
+
+  /**
+   * Signal `transferLeg` (issue 31): a Twilio callback about a warm transfer's leg, kept while one runs
+   * (it counts only for the leg's own CallSid; see `warmLive`); ignored otherwise.
+   */
+  onTransferLeg(event: TransferLegEvent): void {
+    if (this.warm !== null && typeof event.providerCallSid === 'string') this.warm.events.push(event);
+  }
+
+  /**
+   * Signal `interrupted` (issue 31): the caller talked over the assistant; kept until the conversation
+   * applies it (`applyInterruption`, before the next caller turn or at the end).
+   */
+  onInterrupted({ spoken, durationMs }: Interruption): void {
+    this.interruption = {
+      spoken: String(spoken ?? '').slice(0, MAX_INTERRUPTION_CHARS),
+      ...(Number.isFinite(durationMs) ? { durationMs } : {}),
+    };
   }
 
   /** Signal `slotGranted`: the organization's call slots granted this call one (src/workflows/call-slots.ts). */
@@ -645,6 +817,8 @@ export class CallSession {
         telephonySeen: [...this.telephonySeen],
         ...(this.answeredBy !== null ? { answeredBy: this.answeredBy } : {}),
         ...(this.input.campaign ? { formValues: this.form?.values ?? null } : {}),
+        ...(this.transfers ? { transfers: this.transfers } : {}),
+        ...(this.streamEntries !== null ? { streamEntries: this.streamEntries } : {}),
       },
     };
   }
@@ -663,11 +837,14 @@ export class CallSession {
         : { status: 'canceled', reason: 'api_ended' };
     const final = this.stop;
     return await CancellationScope.nonCancellable(async () => {
+      await this.warmRun; // a warm transfer cut short hangs up its leg first
+      await this.applyInterruption();
       if (final.voicemailMessage !== undefined) this.say('assistant', final.voicemailMessage);
       await this.flushTurns();
       const events: string[] = [];
       if (final.status === 'transferred' && final.transferTo) {
-        if (await this.transferOut(final, final.transferTo)) events.push('call.transferred');
+        // A warm transfer already joined the caller with the person: nothing to hand over.
+        if (final.warm || (await this.transferOut(final, final.transferTo))) events.push('call.transferred');
       } else if (final.voicemailMessage !== undefined && this.status === 'in_progress')
         await this.leaveVoicemail(final, final.voicemailMessage);
       else if (this.status === 'in_progress' || this.status === 'ringing') await this.hangUp(final);
@@ -686,6 +863,7 @@ export class CallSession {
         {
           end_reason: final.reason,
           transferred_to: final.status === 'transferred' ? (final.transferTo ?? null) : null,
+          ...this.transferRecord(final),
           error_message: final.error ?? null,
           ended_ms: endedMs,
           ...(this.answeredBy !== null ? { answered_by: this.answeredBy } : {}),
@@ -725,9 +903,14 @@ export class CallSession {
     }
     for (;;) {
       const longRun = workflowInfo().continueAsNewSuggested || this.turnCount - firstTurn >= LOCAL_TURNS_PER_RUN;
-      if (longRun && this.callerInbox.length === 0 && this.pendingTurns.length === 0 && allHandlersFinished())
-        return 'continue';
+      const idle =
+        this.callerInbox.length === 0 &&
+        this.pendingTurns.length === 0 &&
+        this.warm === null &&
+        this.interruption === null;
+      if (longRun && idle && allHandlersFinished()) return 'continue';
       const heard = await this.hearCaller();
+      await this.applyInterruption();
       if (heard === null) return 'done';
       this.say('caller', heard.text);
       this.hearMessage({ role: 'user', content: heard.text });
@@ -749,21 +932,73 @@ export class CallSession {
   private async hearCaller(): Promise<{ text: string; utterance?: number } | null> {
     const simulation = this.input.simulation;
     if (simulation) {
+      if (this.warm !== null) await condition(() => this.warm === null);
       if (this.scriptIndex >= simulation.caller.length) {
         // A simulated machine beeps once its greeting is over: detection says so, as Twilio would.
         if (simulation.outcome === 'voicemail') this.onMachineDetection({ answeredBy: 'machine_end_beep' });
         return null;
       }
       if (simulation.pause_seconds > 0) await sleep(simulation.pause_seconds * 1000);
+      // The simulated caller is on hold while a warm transfer runs (issue 31).
+      if (this.warm !== null) await condition(() => this.warm === null);
+      await this.speakApiLines();
       return { text: simulation.caller[this.scriptIndex++] };
     }
-    const spoke = await condition(() => this.callerInbox.length > 0, SILENCE_TIMEOUT_MS);
-    if (!spoke) {
-      this.requestStop({ status: 'completed', reason: 'silence_timeout' });
-      return null;
+    // A live caller on hold during a warm transfer is not silent: the wait starts again once it is over.
+    for (;;) {
+      if (this.warm !== null) await condition(() => this.warm === null);
+      await this.speakApiLines();
+      // A line said on the API's behalf wakes the wait (and the caller's silence counts from it).
+      const woke = await condition(
+        () => this.callerInbox.length > 0 || this.apiLines.length > 0 || this.warm !== null,
+        SILENCE_TIMEOUT_MS,
+      );
+      if (this.warm !== null) continue;
+      if (!woke) {
+        this.requestStop({ status: 'completed', reason: 'silence_timeout' });
+        return null;
+      }
+      if (this.callerInbox.length === 0) {
+        if (this.stop !== null) return null; // stopped: the lines left wait no more (their updates say unsaid)
+        continue;
+      }
+      const next = this.callerInbox.shift()!;
+      return { text: next.text, utterance: next.id };
     }
-    const next = this.callerInbox.shift()!;
-    return { text: next.text, utterance: next.id };
+  }
+
+  /**
+   * The pause (issue 31): says the lines the API asked for (`say` without `interrupt`), oldest first,
+   * while no answer is being given and before the caller's next line is taken; then records them (the
+   * conversation loop is between turns: no LLM request reads the store now).
+   */
+  private async speakApiLines(): Promise<void> {
+    if (this.apiLines.length === 0) return;
+    while (this.apiLines.length > 0 && this.stop === null) {
+      const line = this.apiLines[0];
+      line.speaking = true;
+      line.result = await this.speakApiLine(line.text, false, false);
+      this.apiLines.shift();
+    }
+    await this.flushTurns(true);
+  }
+
+  /**
+   * Says one line on the API's behalf: a live call's voice session speaks it (`speakLine`: the
+   * ConversationRelay socket or the voice room, through src/voice/relay.ts); a simulated call's caller
+   * hears it. Said, it is the assistant's turn (`author: "api"`) and in the model's conversation.
+   * @param flush record it now (`flushTurns` behind): only when no store read depends on the pending turns
+   * @returns unsaid when no voice session took it (none connected, or its API process gone)
+   */
+  private async speakApiLine(text: string, interrupt: boolean, flush: boolean): Promise<SayResult> {
+    if (!this.input.simulation) {
+      const { delivered } = await telephony.speakLine({ callId: this.input.callId, text, interrupt });
+      if (!delivered) return { spoken: false, seq: null };
+    }
+    const seq = this.say('assistant', text, undefined, 'api');
+    this.hearMessage({ role: 'assistant', content: text });
+    if (flush) await this.flushTurns(true);
+    return { spoken: true, seq };
   }
 
   /**
@@ -871,6 +1106,277 @@ export class CallSession {
         if (utterance !== undefined) this.answers.set(utterance, { text, final: false });
       },
     };
+  }
+
+  // Warm transfer (issue 31).
+
+  /**
+   * Starts a warm transfer to `to` (the `transfer` update with `mode: "warm"`, or `transfer_call` when the
+   * agent's `transfer_mode` is `warm`): `runWarmTransfer` in its own scope, which the call's stop does not
+   * cancel (it hangs up the person's leg itself, and `finish` waits for it).
+   */
+  private startWarmTransfer(request: TransferRequest): void {
+    const warm: WarmTransfer = {
+      progress: {
+        mode: 'warm',
+        to: request.to,
+        status: 'dialing',
+        reason: null,
+        summary: null,
+        attempt: ++this.transfers,
+      },
+      timeoutSeconds: request.timeoutSeconds ?? DEFAULT_TRANSFER_TIMEOUT_SECONDS,
+      ...(request.summary ? { summary: request.summary } : {}),
+      legSid: null,
+      events: [],
+    };
+    this.warm = warm;
+    this.warmRun = CancellationScope.nonCancellable(() => this.runWarmTransfer(warm)).catch((err) => {
+      this.warm = null;
+      this.requestStop({ status: 'failed', reason: 'error', error: `Warm transfer failed: ${errorMessage(err)}` });
+    });
+  }
+
+  /**
+   * A warm transfer from start to outcome: notes it in the transcript (`system` turns, which the model
+   * sees) and on the call (`transfer`), holds the caller and dials the person (`warmLive`; a simulated
+   * call: `warmSimulated`), then either stops the call `transferred` (the person joined; `call.transferred`
+   * with `transfer.mode: "warm"` when `finish` records it) or brings the caller back: `call.transfer_failed`
+   * with the reason, the assistant's line saying so (`TRANSFER_FAILED_LINES`), a live caller's call
+   * redirected to a new ConversationRelay session (`returnFromTransfer`) that greets with that line.
+   */
+  private async runWarmTransfer(warm: WarmTransfer): Promise<void> {
+    const { progress } = warm;
+    const to = progress.to;
+    this.note(`Warm transfer to ${to}: the caller is on hold while ${to} is dialed.`);
+    await this.flushTurns();
+    await this.transition('in_progress', { transfer_json: JSON.stringify(progress) }, []);
+    const outcome: WarmOutcome =
+      this.input.simulation || this.providerCallSid === null
+        ? await this.warmSimulated(warm)
+        : await this.warmLive(warm, this.providerCallSid);
+    if (outcome === 'stopped' || this.stop !== null) {
+      this.warm = null;
+      return;
+    }
+    if (outcome === 'joined') {
+      progress.status = 'transferred';
+      this.note(`${to} heard the summary and is connected with the caller; the assistant left the call.`);
+      this.warm = null;
+      this.requestStop({ status: 'transferred', reason: 'transferred', transferTo: to, warm: progress });
+      return;
+    }
+    progress.status = 'failed';
+    progress.reason = outcome;
+    this.note(`Warm transfer to ${to} failed (${outcome.replace('_', ' ')}); the caller is back with the assistant.`);
+    const line = TRANSFER_FAILED_LINES[outcome];
+    this.say('assistant', line);
+    this.hearMessage({ role: 'assistant', content: line });
+    await this.flushTurns();
+    await this.transition('in_progress', { transfer_json: JSON.stringify(progress) }, ['call.transfer_failed']);
+    if (this.providerCallSid !== null && !this.input.simulation)
+      try {
+        await telephony.returnFromTransfer({
+          callId: this.input.callId,
+          providerCallSid: this.providerCallSid,
+          attempt: progress.attempt,
+        });
+      } catch (err) {
+        // The caller hung up while on hold: their status callback ends the call.
+        if (this.stop === null) this.note(`Bringing the caller back failed: ${errorMessage(err)}`);
+      }
+    this.warm = null;
+  }
+
+  /**
+   * A live warm transfer: the caller on hold in the conference (`holdForTransfer`), the summary, the person
+   * dialed (`dialTransferLeg`). Only callbacks naming the leg's CallSid count: `in-progress`/`answered`
+   * (briefing: they hear the summary), the conference's join (joined), `busy`, `no-answer`, `failed`, and
+   * `completed` before the join (hung up during the briefing). No answer within `timeoutSeconds`, or a
+   * briefing longer than the summary's speaking time: the leg is hung up.
+   */
+  private async warmLive(warm: WarmTransfer, callerSid: string): Promise<WarmOutcome> {
+    const { input } = this;
+    const from = input.direction === 'inbound' ? input.to : input.from;
+    try {
+      await telephony.holdForTransfer({ callId: input.callId, providerCallSid: callerSid });
+    } catch {
+      return this.stop !== null ? 'stopped' : 'failed';
+    }
+    const summary = await this.transferSummary(warm);
+    if (!from) return 'failed';
+    try {
+      const leg = await transferDial.dialTransferLeg({
+        callId: input.callId,
+        to: warm.progress.to,
+        from,
+        summary,
+        timeoutSeconds: warm.timeoutSeconds,
+      });
+      warm.legSid = leg.providerCallSid;
+    } catch {
+      return this.stop !== null ? 'stopped' : 'failed';
+    }
+    const mine = () => warm.events.filter((e) => e.providerCallSid === warm.legSid);
+    const joined = () => mine().some((e) => e.joined === true);
+    const ended = () => mine().find((e) => e.status !== undefined && rank(e.status) === 3)?.status;
+    // Twilio's `completed` means it was answered (callbacks may come out of order).
+    const answered = () =>
+      mine().some((e) => e.status !== undefined && rank(e.status) === 2) || ended() === 'completed';
+    await condition(
+      () => answered() || joined() || ended() !== undefined || this.stop !== null,
+      warm.timeoutSeconds * 1000,
+    );
+    if (this.stop === null && !joined() && answered()) {
+      await this.briefing(warm, summary);
+      await condition(
+        () => joined() || ended() !== undefined || this.stop !== null,
+        summary.length * VOICEMAIL_MS_PER_CHAR + GRACEFUL_HANGUP_MS,
+      );
+    }
+    const outcome: WarmOutcome =
+      this.stop !== null
+        ? 'stopped'
+        : joined()
+          ? 'joined'
+          : answered()
+            ? 'hung_up'
+            : ended() === 'busy'
+              ? 'busy'
+              : ended() === 'failed'
+                ? 'failed'
+                : 'no_answer';
+    if (outcome !== 'joined' && ended() === undefined)
+      try {
+        await telephony.hangUpCall({ callId: input.callId, livemode: input.livemode, providerCallSid: warm.legSid });
+      } catch {
+        // The leg ends on its own (Twilio's Timeout, or the person hanging up).
+      }
+    return outcome;
+  }
+
+  /**
+   * A simulated warm transfer (test mode, `simulation.transfer`): after `after_seconds` the person
+   * answers (hears the summary and joins), or is `busy` / does not answer; the same transcript and events
+   * as a live one.
+   */
+  private async warmSimulated(warm: WarmTransfer): Promise<WarmOutcome> {
+    const person = this.input.simulation?.transfer ?? { answer: 'answered' as const };
+    if (person.after_seconds) await condition(() => this.stop !== null, person.after_seconds * 1000);
+    if (this.stop !== null) return 'stopped';
+    if (person.answer !== 'answered') return person.answer;
+    await this.briefing(warm, await this.transferSummary(warm));
+    return this.stop !== null ? 'stopped' : 'joined';
+  }
+
+  /** The person answered: the call shows `briefing` with the summary they hear, and the transcript notes it. */
+  private async briefing(warm: WarmTransfer, summary: string): Promise<void> {
+    warm.progress.status = 'briefing';
+    warm.progress.summary = summary;
+    this.note(`${warm.progress.to} answered and hears the summary: ${summary}`);
+    await this.flushTurns();
+    await this.transition('in_progress', { transfer_json: JSON.stringify(warm.progress) }, []);
+  }
+
+  /**
+   * What the person hears first: the API's `summary`, else the model's summary of the conversation so far
+   * (one LLM request, `SUMMARY_REQUEST`), else `FALLBACK_TRANSFER_SUMMARY` when that request fails.
+   */
+  private async transferSummary(warm: WarmTransfer): Promise<string> {
+    if (warm.summary) return warm.summary;
+    try {
+      const reply = await summaryLlm.generateReply.executeWithOptions({ summary: 'summary for a warm transfer' }, [
+        {
+          callId: this.input.callId,
+          model: this.input.agent.model,
+          messages: [...(this.chatLog ?? this.pendingMessages), { role: 'system', content: SUMMARY_REQUEST }],
+          ...(this.chatLog ? {} : { history: { callId: this.input.callId } }),
+          tools: [],
+          context: this.context,
+        },
+      ]);
+      warm.summary = reply.text?.slice(0, 1000) || FALLBACK_TRANSFER_SUMMARY;
+    } catch {
+      warm.summary = FALLBACK_TRANSFER_SUMMARY;
+    }
+    return warm.summary;
+  }
+
+  /**
+   * The call's `transfer` as its end records it: a warm transfer's progress, or a cold transfer's
+   * destination (`mode: "cold"`); nothing for other ends.
+   */
+  private transferRecord(final: StopRequest): { transfer_json?: string } {
+    if (final.status !== 'transferred' || !final.transferTo) return {};
+    const progress: TransferProgress = final.warm ?? {
+      mode: 'cold',
+      to: final.transferTo,
+      status: 'transferred',
+      reason: null,
+      summary: null,
+      attempt: 0,
+    };
+    return { transfer_json: JSON.stringify(progress) };
+  }
+
+  /**
+   * Presses `digits` on the line (the `send_dtmf` tool, issue 31): a live call's through its
+   * ConversationRelay session (the `sendDigits` activity); a simulated call has no line, the tool's turn
+   * records them all the same.
+   * @returns false when they could not be sent (the model is told so)
+   */
+  private async pressKeys(digits: string): Promise<boolean> {
+    if (this.input.simulation) return true;
+    try {
+      await telephony.sendDigits.executeWithOptions({ summary: `press ${digits}` }, [
+        { callId: this.input.callId, digits },
+      ]);
+      return true;
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      return false;
+    }
+  }
+
+  /**
+   * Applies the caller's interruption, if one came (issue 31): the assistant's turns since the caller last
+   * spoke keep only what was heard (src/shared/speech.ts `cutByInterruption`) and are marked
+   * `interrupted`, in the transcript (a turn not recorded yet is changed before its write; a recorded one
+   * is rewritten once its write is done: `interruptTurns`) and in the model's history (the run's chat log,
+   * or the messages since the last recording; a continued run's LLM activity reads the rewritten rows), so
+   * the next LLM request holds what the caller heard. A run that continued the call after those turns has
+   * none of them here: nothing to cut.
+   */
+  private async applyInterruption(): Promise<void> {
+    const heard = this.interruption;
+    this.interruption = null;
+    const said = this.spokenSince;
+    if (heard === null || said.length === 0) return;
+    this.spokenSince = [];
+    const cut = cutByInterruption(
+      said.map((t) => t.text),
+      heard.spoken,
+    );
+    const recorded: { seq: number; text: string }[] = [];
+    const messages = this.chatLog ?? this.pendingMessages;
+    said.forEach((turn, i) => {
+      const { text, interrupted } = cut[i];
+      if (!interrupted) return;
+      const pending = this.pendingTurns.find((t) => t.seq === turn.seq);
+      if (pending) Object.assign(pending, { text, interrupted: true });
+      else recorded.push({ seq: turn.seq, text });
+      for (let m = messages.length - 1; m >= 0; m--) {
+        const message = messages[m];
+        if (message.role === 'user') break;
+        if (message.role === 'assistant' && message.content === turn.text) {
+          message.content = text;
+          break;
+        }
+      }
+    });
+    if (recorded.length === 0) return;
+    await this.turnWrites;
+    await localStore.interruptTurns({ callId: this.input.callId, turns: recorded });
   }
 
   // The end.
@@ -1055,20 +1561,49 @@ export class CallSession {
         atMs: Date.now(),
         patch: { status: next, ...patch },
         events: events.map((type) => ({ id: newId('evt'), type })),
+        ...this.nextStreamEntry(),
       },
     ]);
     upsertSearchAttributes([{ key: searchAttributeKeys.CallStatus, value: next }]);
   }
 
-  /** Adds a transcript turn of the assistant or the caller, to be recorded with the next flush. */
-  private say(role: 'assistant' | 'caller', text: string, knowledge?: KnowledgeRef[]): void {
+  /** The next entry's number in the call's live stream, as a turn's or transition's `stream`; none in a run of before. */
+  private nextStreamEntry(): { stream?: number } {
+    return this.streamEntries === null ? {} : { stream: ++this.streamEntries };
+  }
+
+  /**
+   * Adds a transcript turn of the assistant or the caller (or a `note` for the model), to be recorded with
+   * the next flush; `author` `api` for what the API had said or added (issue 31).
+   * @returns the turn's `seq`
+   */
+  private say(role: 'assistant' | 'caller' | 'note', text: string, knowledge?: KnowledgeRef[], author?: 'api'): number {
+    const seq = this.turnCount++;
     this.pendingTurns.push({
-      seq: this.turnCount++,
+      seq,
       role,
       text,
       atMs: Date.now(),
       ...(knowledge?.length ? { knowledge } : {}),
+      ...(author ? { author } : {}),
+      ...this.nextStreamEntry(),
     });
+    // What an interruption cuts (`applyInterruption`): the assistant's turns since the caller spoke.
+    if (role === 'caller') this.spokenSince = [];
+    else if (role === 'assistant') this.spokenSince.push({ seq, text });
+    return seq;
+  }
+
+  /** Adds a `system` turn noting what happened on the call (issue 31), which the model sees too. */
+  private note(text: string): void {
+    this.pendingTurns.push({
+      seq: this.turnCount++,
+      role: 'system',
+      text,
+      atMs: Date.now(),
+      ...this.nextStreamEntry(),
+    });
+    this.hearMessage({ role: 'system', content: text });
   }
 
   /** Adds a tool turn: the call the model made, what it did, and its key, outcome and duration. */
@@ -1083,6 +1618,7 @@ export class CallSession {
       toolCallId: call.id,
       toolCall: record,
       ...(effect.knowledge?.length ? { knowledge: effect.knowledge } : {}),
+      ...this.nextStreamEntry(),
     });
   }
 

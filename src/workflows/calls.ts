@@ -11,7 +11,10 @@
  * with ApplicationFailure type `call_not_live`, the status in its details), updates `callerSaid` and
  * `answer` (live voice loop), signal `telephonyStatus` (Twilio status callbacks), signal
  * `machineDetection` (Twilio's answering-machine detection), update `advanceClock` (a scheduled test-mode
- * call's clock), query `state` (issue 29 added the last three).
+ * call's clock), query `state` (issue 29 added the last three), signal `transferLeg` (issue 31: Twilio
+ * callbacks of a warm transfer's leg to the person; `transfer` refuses a second one with
+ * `transfer_in_progress`), signal `interrupted` (the caller talked over the assistant, issue 31), updates
+ * `say` and `context` (steering a live call, issue 31).
  *
  * Reads top-down: handlers, ring, talk, finish; each a call into the run's `CallSession`
  * (src/workflows/call-session.ts), which holds the call's state and does the work.
@@ -35,15 +38,21 @@ import {
   advanceClockUpdate,
   answerUpdate,
   callerSaidUpdate,
+  contextUpdate,
   endUpdate,
+  interruptedSignal,
   machineDetectionSignal,
+  sayUpdate,
   stateQuery,
   telephonyStatusSignal,
+  transferLegSignal,
   transferUpdate,
   type AdvanceClockRequest,
   type CallState,
   type CallWorkflow,
   type CallWorkflowInput,
+  type ContextNote,
+  type SayRequest,
   type TransferRequest,
 } from '../shared/calls';
 import { slotGrantedSignal } from '../shared/call-slots';
@@ -71,9 +80,17 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   });
   setHandler(telephonyStatusSignal, (status) => call.onTelephonyStatus(status));
   setHandler(machineDetectionSignal, (result) => call.onMachineDetection(result));
+  setHandler(transferLegSignal, (event) => call.onTransferLeg(event));
+  setHandler(interruptedSignal, (interruption) => call.onInterrupted(interruption));
   setHandler(slotGrantedSignal, () => call.onSlotGranted());
   setHandler(advanceClockUpdate, (request) => call.advanceClock(request), {
     validator: (request: AdvanceClockRequest) => call.validateAdvanceClock(request),
+  });
+  setHandler(sayUpdate, (request) => call.sayLine(request), {
+    validator: (request: SayRequest) => call.validateSay(request),
+  });
+  setHandler(contextUpdate, (note) => call.addNote(note), {
+    validator: (note: ContextNote) => call.validateContext(note),
   });
 
   // Ring (a browser room is attended from the start), talk, then continue as new or finish.

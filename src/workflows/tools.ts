@@ -30,7 +30,7 @@ import type * as knowledgeActivities from '../activities/knowledge';
 import type * as toolActivities from '../activities/tools';
 import type { AssistantContextIds, KnowledgeRef, ToolCall } from '../shared/assistant';
 import { checkFormValues, missingRequired, type FormDefinition, type FormValues } from '../shared/forms';
-import { isTransferTarget } from '../shared/calls';
+import { isTransferTarget, type TransferMode } from '../shared/calls';
 import { derivedId } from '../shared/ids';
 import {
   isToolName,
@@ -121,10 +121,19 @@ export interface CallToolTarget {
   room: boolean;
   /** The agent's transfer destination, used when the model names none; null if the agent has none. */
   defaultTransferTo: string | null;
+  /** How `transfer_call` transfers: the agent's `transfer_mode` (issue 31). */
+  transferMode: TransferMode;
   /** Asks the call to end once the turn is over (the first stop request of the call wins). */
   stop(request: ToolStop): void;
+  /** Starts a warm transfer to `to` (issue 31); returns why it cannot (one already runs), else null. */
+  warmTransfer(to: string): string | null;
   /** A callback's person, numbers and link (`schedule_callback`, when the agent enables it). */
   callback: CallbackTarget;
+  /**
+   * Presses `digits` on the line (`send_dtmf`, when the agent enables it): through ConversationRelay on a
+   * live call; a simulated call only records them. Resolves false when they could not be sent.
+   */
+  sendDigits(digits: string): Promise<boolean>;
 }
 
 /** What the tools of a campaign's call reach of it: a phone call's, and the campaign's form with its values so far. */
@@ -173,11 +182,22 @@ const callEffects: { [N in ChannelToolName<'phone_call'>]: Effect<N, CallToolTar
         summary: 'Error: no valid transfer destination (E.164 number, sip: or client: address).',
         ends: false,
       };
+    if (call.transferMode === 'warm') {
+      const refused = call.warmTransfer(to);
+      if (refused) return { summary: `Error: ${refused}.`, ends: false };
+      return { summary: `Warm transfer to ${to} started: the caller is on hold while ${to} is briefed.`, ends: true };
+    }
     call.stop({ status: 'transferred', reason: 'transferred', transferTo: to });
     return { summary: `Transferring to ${to}.`, ends: true };
   },
   search_knowledge: ({ query }, call) => searchKnowledge(call.context, query),
   schedule_callback: (args, call, key) => scheduleCallback(args, call.callback, key),
+  send_dtmf: async ({ digits }, call) => {
+    if (call.room) return { summary: 'Error: a browser voice call has no phone keys.', ends: false };
+    return (await call.sendDigits(digits))
+      ? { summary: `Pressed ${digits}.`, ends: false }
+      : { summary: 'Error: the keys could not be pressed on this line right now.', ends: false };
+  },
 };
 
 /** A conversation's handoff: the reason the model gave (trimmed, at most 500 characters) or a default one. */

@@ -58,6 +58,13 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it('has recorded callWorkflow histories of warm transfers, joined and failed back to the assistant (issue 31)', () => {
+    expect(files.filter((f) => f.startsWith('call-'))).to.include.members([
+      'call-warm-transfer.json',
+      'call-warm-transfer-failed.json',
+    ]);
+  });
+
   it('has recorded histories of inbound calls, of a queued call and of the call-slot semaphore (issue 28)', () => {
     // call-slots.json is a callSlotsWorkflow still open (it never completes): replayed as far as it goes.
     expect(files.filter((f) => f.startsWith('call-'))).to.include.members([

@@ -11,6 +11,13 @@
  * others are 400 like Twilio's); the fake records them with the create, and `twilioCallback` lets a test
  * post the AMD result (or any callback) signed as Twilio signs it.
  *
+ * Conferences and their Participants (issue 31, warm transfer): a call whose TwiML (a create's `Twiml`, an
+ * update's `Twiml`) has `<Dial><Conference>` waits to join that conference; `joinConference` lets a test
+ * join it (the participant appears in `GET …/Conferences.json?FriendlyName=` and
+ * `GET …/Conferences/{ConferenceSid}/Participants.json`) and posts the conference's signed
+ * `participant-join` callback to its `statusCallback`, as Twilio does; `legStatus` posts a call's signed
+ * status callback to the `StatusCallback` of its create.
+ *
  * Messages resource: create (`POST …/Messages.json`: `To`, `From`, `Body` or `ContentSid` +
  * `ContentVariables`, `StatusCallback`) and list (`GET …/Messages.json` filtered by `To`, `From`,
  * `DateSent>`). Recordings resource (issue 30): `recordings` holds the WAV of each recording SID a test
@@ -52,7 +59,34 @@ export interface FakeTwilio {
   recordings: Map<string, Buffer>;
   /** The SIDs of recordings deleted through the API, in order. */
   deletedRecordings: string[];
+  /** Conferences by FriendlyName (created by the first join), with their participants' Call SIDs. */
+  conferences: Map<string, FakeConference>;
+  /** The `<Conference>` each call's latest TwiML dials (Call SID → it), until it joins. */
+  conferenceTwiml: Map<string, ConferenceTwiml>;
   close(): Promise<void>;
+}
+
+/** A conference at the fake (Conferences resource). */
+export interface FakeConference {
+  sid: string;
+  friendlyName: string;
+  participants: string[];
+}
+
+/** What a call's TwiML says of the conference it dials: its name and `<Conference>` attributes. */
+export interface ConferenceTwiml {
+  name: string;
+  attributes: Record<string, string>;
+}
+
+/** The `<Conference>` a TwiML document dials, or null (a regex over the TwiML the service writes). */
+export function conferenceInTwiml(twiml: string | undefined): ConferenceTwiml | null {
+  const m = /<Conference([^>]*)>([^<]+)<\/Conference>/.exec(twiml ?? '');
+  if (!m) return null;
+  const attributes = Object.fromEntries(
+    [...m[1].matchAll(/(\w+)="([^"]*)"/g)].map(([, k, v]) => [k, v.replace(/&amp;/g, '&')]),
+  );
+  return { name: m[2], attributes };
 }
 
 export async function startFakeTwilio(): Promise<FakeTwilio> {
@@ -72,6 +106,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     messageDelayMs: 0,
     recordings: new Map<string, Buffer>(),
     deletedRecordings: [] as string[],
+    conferences: new Map<string, FakeConference>(),
+    conferenceTwiml: new Map<string, ConferenceTwiml>(),
   };
   const messageJson = (m: FakeTwilio['messages'][number]) => ({
     sid: m.Sid,
@@ -119,6 +155,35 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
           res.writeHead(204);
           return res.end();
         }
+      }
+      const conferencesPath = `/2010-04-01/Accounts/${accountSid}/Conferences`;
+      const conferenceJson = (c: FakeConference) => ({
+        sid: c.sid,
+        account_sid: accountSid,
+        friendly_name: c.friendlyName,
+        status: 'in-progress',
+        api_version: '2010-04-01',
+      });
+      if (req.method === 'GET' && pathname === `${conferencesPath}.json`) {
+        const name = new URLSearchParams(query).get('FriendlyName');
+        const found = [...fake.conferences.values()].filter((c) => !name || c.friendlyName === name);
+        return send(200, { conferences: found.map(conferenceJson), page: 0, page_size: 50, next_page_uri: null });
+      }
+      const participants = new RegExp(`^${conferencesPath}/(CF[0-9a-f]{32})/Participants\\.json$`).exec(pathname);
+      if (req.method === 'GET' && participants) {
+        const conf = [...fake.conferences.values()].find((c) => c.sid === participants[1]);
+        if (!conf) return send(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+        return send(200, {
+          participants: conf.participants.map((callSid) => ({
+            call_sid: callSid,
+            conference_sid: conf.sid,
+            account_sid: accountSid,
+            status: 'connected',
+          })),
+          page: 0,
+          page_size: 50,
+          next_page_uri: null,
+        });
       }
       if (pathname === `/2010-04-01/Accounts/${accountSid}/Messages.json`) {
         messageRequests.push({
@@ -195,6 +260,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         if (b.status) return send(b.status, { code: 20500, message: 'fake failure', status: b.status });
         const sid = 'CA' + crypto.randomBytes(16).toString('hex');
         created.push({ ...params, Sid: sid });
+        const dials = conferenceInTwiml(params.Twiml);
+        if (dials) fake.conferenceTwiml.set(sid, dials);
         const call = { sid, to: params.To, from: params.From, created: new Date() };
         calls.push(call);
         await sleep(b.delayMs); // the call exists at Twilio even if its answer comes too late
@@ -225,6 +292,9 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         await sleep(b.delayMs);
         if (b.status) return send(b.status, { code: 20500, message: 'fake failure', status: b.status });
         updates.push({ callSid: m[1], params });
+        const dials = conferenceInTwiml(params.Twiml);
+        if (dials) fake.conferenceTwiml.set(m[1], dials);
+        else if (params.Twiml || params.Url) fake.conferenceTwiml.delete(m[1]); // left for other TwiML
         return send(200, { sid: m[1], account_sid: accountSid, status: params.Status ?? 'in-progress' });
       }
       send(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
@@ -304,4 +374,46 @@ export async function twilioCallback(
     body: new URLSearchParams(params).toString(),
   });
   return { status: res.status, text: await res.text() };
+}
+
+/**
+ * Call `callSid` joins the conference its TwiML dials, as Twilio does once its TwiML reaches
+ * `<Conference>` (the caller at once; the person after the `<Say>` before it): the conference is created
+ * on the first join, and its signed `participant-join` callback is posted to the `<Conference>`'s
+ * `statusCallback` when its `statusCallbackEvent` lists `join`.
+ * @returns the callback's answer (null when none was posted)
+ */
+export async function joinConference(fake: FakeTwilio, callSid: string): Promise<{ status: number } | null> {
+  const dials = fake.conferenceTwiml.get(callSid);
+  if (!dials) throw new Error(`call ${callSid} dials no conference`);
+  let conf = fake.conferences.get(dials.name);
+  if (!conf) {
+    conf = { sid: 'CF' + crypto.randomBytes(16).toString('hex'), friendlyName: dials.name, participants: [] };
+    fake.conferences.set(dials.name, conf);
+  }
+  if (!conf.participants.includes(callSid)) conf.participants.push(callSid);
+  const { statusCallback, statusCallbackEvent = '' } = dials.attributes;
+  if (!statusCallback || !statusCallbackEvent.split(' ').includes('join')) return null;
+  return await twilioCallback(fake, statusCallback, {
+    AccountSid: fake.accountSid,
+    ConferenceSid: conf.sid,
+    FriendlyName: conf.friendlyName,
+    CallSid: callSid,
+    StatusCallbackEvent: 'participant-join',
+  });
+}
+
+/** Posts call `callSid`'s signed status callback (`CallStatus`) to the `StatusCallback` its create named. */
+export async function legStatus(
+  fake: FakeTwilio,
+  callSid: string,
+  status: string,
+): Promise<{ status: number; text: string }> {
+  const create = fake.created.find((c) => c.Sid === callSid);
+  if (!create?.StatusCallback) throw new Error(`call ${callSid} has no status callback`);
+  return await twilioCallback(fake, create.StatusCallback, {
+    AccountSid: fake.accountSid,
+    CallSid: callSid,
+    CallStatus: status,
+  });
 }

@@ -29,6 +29,16 @@
  * `hang_up`) and `voicemail-human` (detection on, a person answers: `answered_by: "human"`):
  *
  *   node dist/test/support/record-histories.js voicemail   # (built) the three voicemail scenarios
+ *   node dist/test/support/record-histories.js warm-transfer   # (built) warm-transfer and warm-transfer-failed
+ *
+ * Issue 31: `interrupted` (a call whose caller talks over the first answer: the `interrupted` signal, sent
+ * as a live relay would, cuts the recorded turn; the assistant then presses keys with `send_dtmf`,
+ * recorded without a relay in test mode):
+ *
+ *   node dist/test/support/record-histories.js interrupted   # (built)
+ *
+ * Steering (issue 31): `steered` (a test call given a `context` note, a `say` line at the pause and one
+ * with `interrupt`).
  *
  * For a call that continued as new, the first run's history is written (the one that decided to).
  */
@@ -39,6 +49,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
 import { setOrgCallLimit } from '../../src/services/limits';
 import { callSlotsWorkflowId, slotsQuery } from '../../src/shared/call-slots';
+import { interruptedSignal } from '../../src/shared/calls';
 import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
 import { startHttpsReceiver, type HttpsReceiver } from './https-receiver';
 
@@ -204,6 +215,33 @@ async function main(): Promise<void> {
         await request('POST', `/v1/calls/${id}/transfer`, { key: t.testKey, body: { to: '+14155550100' } });
         return id;
       },
+      // Issue 31: a warm transfer through the API, the person answering (the model writes the summary).
+      'warm-transfer': async () => {
+        const id = await place({
+          simulation: { caller: ['I need a person', 'b', 'c'], pause_seconds: 5, transfer: { answer: 'answered' } },
+        });
+        await waitForCall(t.testKey, id, (c) => c.status === 'in_progress' && c.transfer === null);
+        await new Promise((r) => setTimeout(r, 6000)); // after the first line
+        await request('POST', `/v1/calls/${id}/transfer`, {
+          key: t.testKey,
+          body: { to: '+14155550100', mode: 'warm' },
+        });
+        return id;
+      },
+      // Issue 31: `transfer_call` of an agent with `transfer_mode: "warm"`; nobody answers, the assistant goes on.
+      'warm-transfer-failed': async () => {
+        const agent = await request('POST', '/v1/agents', {
+          key: t.testKey,
+          body: { name: 'Warm', instructions: 'Transfer warm.', transfer_to: '+14155550199', transfer_mode: 'warm' },
+        });
+        if (agent.status !== 200) throw new Error(JSON.stringify(agent.body));
+        return placeCall(t.testKey, agent.body.id, {
+          simulation: {
+            caller: ['TOOL transfer_call {}', 'Then you help me'],
+            transfer: { answer: 'no_answer', after_seconds: 2 },
+          },
+        });
+      },
       'search-knowledge': async () => {
         const doc = await request('POST', '/v1/knowledge', {
           key: t.testKey,
@@ -329,6 +367,35 @@ async function main(): Promise<void> {
           agent_id: agent.body.id,
           simulation: { caller: [ask(`${day}T10:00`), ask(`${day}T15:30`), 'Thanks, bye'] },
         });
+      },
+      // Issue 31: the caller talks over the first answer (the signal a live relay sends; the answer's
+      // turn is recorded by then, so it is rewritten), then the assistant presses keys (`send_dtmf`).
+      interrupted: async () => {
+        const agent = await request('POST', '/v1/agents', {
+          key: t.testKey,
+          body: { name: 'Menu desk', instructions: 'Navigate menus.', enabled_tools: ['send_dtmf'] },
+        });
+        if (agent.status !== 200) throw new Error(JSON.stringify(agent.body));
+        const id = await place({
+          agent_id: agent.body.id,
+          simulation: { caller: ['Tell me everything', 'TOOLONCE send_dtmf {"digits":"1w2#"}'], pause_seconds: 3 },
+        });
+        await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
+        // After the first answer (1 pause), before the second line (2 pauses).
+        await new Promise((r) => setTimeout(r, 4500));
+        await h().env.client.workflow.getHandle(id).signal(interruptedSignal, { spoken: 'You said:', durationMs: 600 });
+        return id;
+      },
+      // Steering (issue 31): a note, a line at the pause and one at once, on a test call.
+      steered: async () => {
+        const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 2 } });
+        await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');
+        const steer = (path: string, body: unknown) =>
+          request('POST', `/v1/calls/${id}/${path}`, { key: t.testKey, body });
+        await steer('context', { note: 'The caller is a VIP.' });
+        await steer('say', { text: 'A colleague will call you back.' });
+        await steer('say', { text: 'Please hold.', interrupt: true });
+        return id;
       },
       'scheduled-canceled': async () => {
         const id = await place({ scheduled_at: Math.floor(Date.now() / 1000) + 3600 });

@@ -26,8 +26,10 @@ export function relayClient(
   sid: string,
   authToken: string,
   parties: { from: string; to: string },
+  /** More of the relay URL's query, as the TwiML gave it (`&resume=1`: a caller back from a warm transfer). */
+  query = '',
 ): Promise<RelayClient> {
-  const path = `/twilio/relay/${callId}?sid=${sid}`;
+  const path = `/twilio/relay/${callId}?sid=${sid}${query}`;
   const url = h().api.url.replace(/^http/, 'ws') + path;
   const ws = new WebSocket(url, {
     headers: { 'X-Twilio-Signature': twilio.getExpectedTwilioSignature(authToken, url, {}) },
@@ -49,7 +51,9 @@ export function relayClient(
   return new Promise((resolve, reject) => {
     ws.once('error', reject);
     ws.once('open', () => {
-      ws.send(JSON.stringify({ type: 'setup', sessionId: `VX${callId}`, callSid: sid, ...parties }));
+      // Each session has its own id at Twilio (a comeback from a warm transfer is a new session).
+      const sessionId = `VX${callId}${query ? `-${query.replace(/\W/g, '')}` : ''}`;
+      ws.send(JSON.stringify({ type: 'setup', sessionId, callSid: sid, ...parties }));
       resolve({
         ws,
         next,

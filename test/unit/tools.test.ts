@@ -109,8 +109,11 @@ describe('tool effects', () => {
     context: { orgId: 'org_1', livemode: false, agentId: 'agt_1', contactId: null },
     room: false,
     defaultTransferTo: '+14155550199',
+    transferMode: 'cold' as const,
     stop: (request: ToolStop) => void stops.push(request),
+    warmTransfer: () => 'not in this test',
     callback,
+    sendDigits: async () => true,
   });
 
   it("builds a channel's handler table in the channel's order", () => {

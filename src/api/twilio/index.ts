@@ -21,11 +21,18 @@
  *   "all lines are busy" line. The same CallSid twice is one call, answered from its record.
  * - `POST /twilio/status/inbound`: the numbers' status callback (optional; the `action` above already
  *   reports the end): signalled like an outbound call's, the call found by its CallSid.
+ * - `POST /twilio/transfer/{call id}/status` and `/conference` (issue 31): the status callbacks of a warm
+ *   transfer's leg to the person and of its conference (`participant-join`), signalled to the call's
+ *   workflow (`transferLeg`), which counts only the leg's own CallSid. A failed warm transfer brings the
+ *   caller back through `/twilio/voice/{call id}?resume={attempt}`: a new session, greeted with why.
  * - WebSocket `/twilio/relay/{call id}?sid={CallSid}`: ConversationRelay (Twilio does speech-to-text and
  *   text-to-speech; https://www.twilio.com/docs/voice/conversationrelay/websocket-messages). Each final
  *   `prompt` becomes a `callerSaid` Workflow Update; DTMF digits are batched into one utterance. The
  *   answer is sent back as a `text` message (a late answer: the holding line first, then the answer
- *   through the `answer` update), followed by `end` once the call is over. With a streaming model the
+ *   through the `answer` update), followed by `end` once the call is over. An `interrupt` (the caller
+ *   talked over the answer) becomes the workflow's `interrupted` signal, in order with the utterances
+ *   (issue 31); the assistant's `send_dtmf` keys come through the token channel and go out as
+ *   `sendDigits`. With a streaming model the
  *   answer's words reach the socket as the model writes them (`last: false`), through the token channel
  *   of src/voice/relay.ts, and the update's answer closes them (`last: true`).
  *
@@ -45,7 +52,7 @@ import { config } from '../../config';
 import { Call, RelaySession, type CallDoc } from '../../models/calls';
 import { numberRouteKey, PhoneNumber } from '../../models/conversations';
 import type { WithId } from '../../models/store';
-import { dialTo } from '../../providers/twilio';
+import { conversationRelayAttributes, dialTo } from '../../providers/twilio';
 import {
   ALL_LINES_BUSY_LINE,
   callIdOfCallSid,
@@ -60,11 +67,14 @@ import {
   callWorkflowId,
   machineDetectionSignal,
   telephonyStatusSignal,
+  transferLegSignal,
+  TRANSFER_FAILED_LINES,
   TWILIO_ANSWERED_BY,
   TELEPHONY_STATUS_RANK,
   type AgentSnapshot,
   type CallerSaidResult,
   type TelephonyStatus,
+  type TransferProgress,
   type TwilioAnsweredBy,
 } from '../../shared/calls';
 import { relayTokenServer, type TokenSink } from '../../voice/relay';
@@ -130,6 +140,8 @@ export function twilioRouter(temporal: Client): Router {
       twilioCallStatus(temporal),
       twilioMachineDetection(temporal),
       twilioRecordingStatus(temporal),
+      twilioTransferLegStatus(temporal),
+      twilioTransferConference(temporal),
     ]),
   );
   return router;
@@ -142,36 +154,64 @@ const twilioVoice = operation({
   operationId: 'twilioVoice',
   tag,
   summary: 'TwiML for a live call Twilio has connected',
-  description: "`<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`.",
+  description:
+    "`<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`. With `?resume={attempt}` (issue 31: a failed warm transfer brings the caller back), a new session whose greeting says why.",
   twilioForm: { CallSid: "The call's SID at Twilio (CA…)." },
   content: { 'text/xml': { schema: { type: 'string' } } },
   handler: async (req, res) => {
     const callSid = String((req.body as Record<string, string>)?.CallSid ?? '');
     const call = await Call.findOne({ _id: String(req.params.callId), livemode: true }).lean();
     const response = new twilio.twiml.VoiceResponse();
+    const resume = req.query.resume !== undefined ? failedTransfer(call, String(req.query.resume)) : undefined;
     if (!call || !liveStatuses.includes(call.status) || !callSid || call.provider_call_sid !== callSid) {
       response.hangup();
-    } else connectRelay(response, call, callSid);
+    } else if (resume === null) response.hangup();
+    else connectRelay(response, call, callSid, resume);
     res.type('text/xml').send(response.toString());
   },
 });
 
 /**
- * `<Connect><ConversationRelay>` to our WebSocket for `call` (its URL carries the CallSid, so the
- * handshake's signature is bound to it), the agent's `first_message` as the welcome greeting (the agent
- * as the call was created: an edit since never changes a call in flight). An inbound call's `<Connect>`
- * reports the session's end to `/twilio/voice/{id}/ended` (no status callback is set up for it).
+ * The failed warm transfer (issue 31) a `resume` value names: the call's latest transfer, when it is warm,
+ * `failed` and has that `attempt`; null otherwise (a stale or forged comeback).
  */
-function connectRelay(response: twilio.twiml.VoiceResponse, call: WithId<CallDoc>, callSid: string): void {
+function failedTransfer(call: WithId<CallDoc> | null, resume: string): TransferProgress | null {
+  const transfer = JSON.parse(call?.transfer_json ?? 'null') as TransferProgress | null;
+  return transfer?.mode === 'warm' && transfer.status === 'failed' && String(transfer.attempt) === resume
+    ? transfer
+    : null;
+}
+
+/**
+ * `<Connect><ConversationRelay>` to our WebSocket for `call` (its URL carries the CallSid, so the
+ * handshake's signature is bound to it), the agent's `first_message` as the welcome greeting and its
+ * speech settings (issue 31: voice, language, transcription, interruptible, dtmf;
+ * src/providers/twilio.ts `conversationRelayAttributes`), the agent as the call was created: an edit
+ * since never changes a call in flight. An inbound call's `<Connect>`
+ * reports the session's end to `/twilio/voice/{id}/ended` (no status callback is set up for it).
+ * A caller coming back from failed warm transfer `resume` (issue 31) gets a session of its own (`resume`
+ * in the URL, see `attachConversationRelay`) greeted with `TRANSFER_FAILED_LINES` for the reason, and no
+ * second recording.
+ */
+function connectRelay(
+  response: twilio.twiml.VoiceResponse,
+  call: WithId<CallDoc>,
+  callSid: string,
+  resume?: TransferProgress,
+): void {
   const agent = JSON.parse(call.agent_json ?? 'null') as AgentSnapshot | null;
-  const recording = startRecording(response, call);
-  const greeting = [recording?.notice, agent?.first_message].filter(Boolean).join(' ');
+  const recording = resume ? null : startRecording(response, call);
+  const greeting = resume
+    ? TRANSFER_FAILED_LINES[resume.reason ?? 'failed']
+    : [recording?.notice, agent?.first_message].filter(Boolean).join(' ');
   const connect = response.connect(
     call.direction === 'inbound' ? { action: publicUrl(`/twilio/voice/${call._id}/ended`), method: 'POST' } : {},
   );
+  const session = resume ? `&resume=${resume.attempt}` : '';
   connect.conversationRelay({
-    url: publicUrl(`/twilio/relay/${call._id}?sid=${encodeURIComponent(callSid)}`, true),
+    url: publicUrl(`/twilio/relay/${call._id}?sid=${encodeURIComponent(callSid)}${session}`, true),
     ...(greeting ? { welcomeGreeting: greeting } : {}),
+    ...conversationRelayAttributes(agent ?? {}),
   });
 }
 
@@ -359,6 +399,72 @@ const twilioMachineDetection = (temporal: Client) =>
     },
   });
 
+/**
+ * `POST /twilio/transfer/{id}/status` (form: `CallStatus`, `CallSid`) → 204: the status callback of a
+ * warm transfer's leg to the person (issue 31; src/activities/telephony.ts `dialTransferLeg`), signalled to
+ * the call's workflow (`transferLeg`), which counts it only for the leg's own CallSid and only while the
+ * transfer runs. An unknown status or a missing or malformed CallSid is ignored here.
+ */
+const twilioTransferLegStatus = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/twilio/transfer/{callId}/status',
+    operationId: 'twilioTransferLegStatus',
+    tag,
+    summary: "A warm transfer's leg to the person: status callback",
+    twilioForm: {
+      CallSid: "The leg's SID at Twilio (CA…).",
+      CallStatus: 'initiated, ringing, in-progress, completed, busy, no-answer, failed or canceled.',
+    },
+    okStatus: '204',
+    handler: async (req, res) => {
+      const body = (req.body ?? {}) as Record<string, string>;
+      const status = body.CallStatus as TelephonyStatus['status'];
+      if (status in TELEPHONY_STATUS_RANK && /^CA[0-9a-f]{32}$/i.test(body.CallSid ?? ''))
+        await signalTransferLeg(temporal, String(req.params.callId), { providerCallSid: body.CallSid, status });
+      res.status(204).end();
+    },
+  });
+
+/**
+ * `POST /twilio/transfer/{id}/conference` (form: `StatusCallbackEvent`, `CallSid`, `ConferenceSid`,
+ * `FriendlyName`) → 204: the status callback of a warm transfer's conference (issue 31; Twilio's
+ * `<Conference statusCallback>`, https://www.twilio.com/docs/voice/twiml/conference#attributes-statuscallback).
+ * A `participant-join` is signalled to the call's workflow (`transferLeg`, `joined`): the person's leg
+ * joining after the summary completes the transfer; another CallSid's (the caller's own join) is ignored
+ * there. Other events are ignored.
+ */
+const twilioTransferConference = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/twilio/transfer/{callId}/conference',
+    operationId: 'twilioTransferConference',
+    tag,
+    summary: "A warm transfer's conference: status callback",
+    twilioForm: {
+      StatusCallbackEvent: 'participant-join, participant-leave, conference-start, conference-end, …',
+      CallSid: 'The participant whose event it is (CA…).',
+      ConferenceSid: "The conference's SID (CF…).",
+      FriendlyName: "The conference's name (`transfer-{call id}`).",
+    },
+    okStatus: '204',
+    handler: async (req, res) => {
+      const body = (req.body ?? {}) as Record<string, string>;
+      if (body.StatusCallbackEvent === 'participant-join' && /^CA[0-9a-f]{32}$/i.test(body.CallSid ?? ''))
+        await signalTransferLeg(temporal, String(req.params.callId), { providerCallSid: body.CallSid, joined: true });
+      res.status(204).end();
+    },
+  });
+
+/** Signals a warm transfer's leg callback to the call's workflow; a call that is over (no run) ignores it. */
+async function signalTransferLeg(
+  temporal: Client,
+  callId: string,
+  event: { providerCallSid: string; status?: TelephonyStatus['status']; joined?: boolean },
+): Promise<void> {
+  await ignoringEndedCall(() => temporal.workflow.getHandle(callWorkflowId(callId)).signal(transferLegSignal, event));
+}
+
 /** `POST /twilio/status/{id}` (form: `CallStatus`, `CallSid`) → 204; signals the call's workflow. */
 const twilioCallStatus = (temporal: Client) =>
   operation({
@@ -459,25 +565,41 @@ export function attachConversationRelay(server: http.Server, temporal: Client): 
       return refuse(socket, '403 Forbidden');
     const callId = m[1];
     const sid = new URLSearchParams(query).get('sid') ?? '';
+    const resumeParam = new URLSearchParams(query).get('resume');
     void (async () => {
       const call = await Call.findOne({ _id: callId, livemode: true }).lean();
       if (!call || !liveStatuses.includes(call.status) || !sid || call.provider_call_sid !== sid)
         return refuse(socket, '403 Forbidden');
+      const resume = resumeParam !== null ? failedTransfer(call, resumeParam) : undefined;
+      if (resume === null) return refuse(socket, '403 Forbidden');
       // The streamed words of answers come here until the session's socket is open, then to it.
-      const sink: TokenSink & { to?: (text: string) => void } = { token: (text) => sink.to?.(text) };
+      const sink: RelaySink = {
+        token: (text) => sink.to?.(text),
+        say: (text, interrupt) => sink.line?.(text, interrupt),
+      };
       // Without the channel (its listener could not start) the answers are spoken whole, as before.
       const channel = await tokens.register(callId, sink).catch((err: Error) => {
         logger.warn('relay: token channel unavailable', { call_id: callId, error: err.message });
         return null;
       });
+      const session = {
+        provider_call_sid: sid,
+        created_ms: Date.now(),
+        stream_url: channel?.url ?? null,
+        stream_token: channel ? sealSecret(channel.token) : null,
+      };
       try {
-        await RelaySession.collection.insertOne({
-          _id: callId as never,
-          provider_call_sid: sid,
-          created_ms: Date.now(),
-          stream_url: channel?.url ?? null,
-          stream_token: channel ? sealSecret(channel.token) : null,
-        });
+        if (resume) {
+          // A comeback from failed warm transfer `attempt` (issue 31): accepted once, after every earlier one.
+          const taken = await RelaySession.collection.updateOne(
+            { _id: callId as never, $or: [{ resume: { $exists: false } }, { resume: { $lt: resume.attempt } }] },
+            { $set: { ...session, resume: resume.attempt } },
+          );
+          if (taken.matchedCount === 0) {
+            tokens.unregister(callId);
+            return refuse(socket, '409 Conflict');
+          }
+        } else await RelaySession.collection.insertOne({ _id: callId as never, ...session });
       } catch (err) {
         tokens.unregister(callId);
         if (isDuplicateKey(err)) return refuse(socket, '409 Conflict'); // one session per call: no replay
@@ -500,24 +622,31 @@ export function attachConversationRelay(server: http.Server, temporal: Client): 
   };
 }
 
+/** The token channel's sink of one relay session: its socket's handlers once open (`to`, `line`). */
+type RelaySink = TokenSink & {
+  to?: (text: string) => void;
+  line?: (text: string, interrupt: boolean) => void;
+};
+
 /**
  * One ConversationRelay session: utterances to the workflow in order, answers back. Words streamed by
  * the LLM activity (through `sink`) are sent as they come (`last: false`); the update's answer then only
- * closes them (`last: true`, empty) instead of saying them again.
+ * closes them (`last: true`, empty) instead of saying them again. Lines said on the API's behalf (issue
+ * 31, through `sink.say`) are their own `text` message (`sayLine`).
  */
-function relaySession(
-  ws: WebSocket,
-  callId: string,
-  temporal: Client,
-  sink: TokenSink & { to?: (text: string) => void },
-): void {
+function relaySession(ws: WebSocket, callId: string, temporal: Client, sink: RelaySink): void {
   const handle = temporal.workflow.getHandle(callWorkflowId(callId));
   /** Words of the answer in the making already sent to Twilio (`last: false`). */
   let streamed = false;
+  /** The holding line is the last thing said: an interruption then cuts no answer of the transcript. */
+  let holding = false;
   sink.to = (text) => {
     streamed = true;
+    holding = false;
     send({ type: 'text', token: text, last: false });
   };
+  // Keys the assistant presses (`send_dtmf`, issue 31), streamed here by the `sendDigits` activity.
+  sink.digits = (digits) => send({ type: 'sendDigits', digits });
   let sessionId = 'session';
   let seq = 0;
   let partial = '';
@@ -529,6 +658,7 @@ function relaySession(
 
   /** Speaks an update's result; returns true when the call is over. */
   const speak = (result: CallerSaidResult): boolean => {
+    if (streamed || result.text) holding = false;
     if (streamed) send({ type: 'text', token: '', last: true });
     else if (result.text) send({ type: 'text', token: result.text, last: true });
     streamed = false;
@@ -538,10 +668,26 @@ function relaySession(
     return result.ended;
   };
 
+  /**
+   * A line said on the API's behalf (`POST /v1/calls/{id}/say`): without `interrupt`, once every utterance
+   * so far is answered (the next pause), `interruptible` and `preemptible` like speech of the assistant's
+   * (the caller, or the next answer, may cut it); with `interrupt`, at once, closing the words of an answer
+   * being streamed so the line is its own talk cycle, neither `interruptible` nor `preemptible` (heard whole).
+   * (https://www.twilio.com/docs/voice/conversationrelay/websocket-messages: text message fields.)
+   */
+  const sayLine = (text: string, interrupt: boolean) => {
+    if (streamed) send({ type: 'text', token: '', last: true });
+    streamed = false;
+    send({ type: 'text', token: text, last: true, interruptible: !interrupt, preemptible: !interrupt });
+  };
+  sink.line = (text, interrupt) =>
+    interrupt ? sayLine(text, true) : void turns.idle().then(() => sayLine(text, false));
+
   const turns = voiceTurns(handle, callId, {
     hold: (line) => {
       if (streamed) return false;
       send({ type: 'text', token: line, last: true });
+      holding = true;
       return true;
     },
     speak,
@@ -563,6 +709,8 @@ function relaySession(
       last?: boolean;
       digit?: string;
       description?: string;
+      utteranceUntilInterrupt?: string;
+      durationUntilInterruptMs?: number;
     };
     try {
       msg = JSON.parse(String(raw));
@@ -584,7 +732,12 @@ function relaySession(
       clearTimeout(digitTimer);
       if (msg.digit === '#') flushDigits();
       else digitTimer = setTimeout(flushDigits, DTMF_GATHER_MS);
-    } else if (msg.type === 'error')
+    } else if (msg.type === 'interrupt' && !holding)
+      turns.interrupt({
+        spoken: String(msg.utteranceUntilInterrupt ?? ''),
+        ...(typeof msg.durationUntilInterruptMs === 'number' ? { durationMs: msg.durationUntilInterruptMs } : {}),
+      });
+    else if (msg.type === 'error')
       logger.warn('relay: ConversationRelay reported an error', {
         call_id: callId,
         description: String(msg.description ?? ''),
