@@ -184,7 +184,7 @@ describe('widget voice room recordings (real LiveKit server)', function () {
       visitors.push(visitor);
       await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
       await visitor.heardAtLeast(1);
-      h().llm.audio.phrases.set(600, 'Before the crash');
+      h().llm.audio.phrases.set(600, 'Recorded before the crash');
       await visitor.say(600, 800);
       await visitor.heardAtLeast(2);
       // A part (10 s of audio older than 2 s) is in the store before the worker dies.
@@ -197,10 +197,10 @@ describe('widget voice room recordings (real LiveKit server)', function () {
       first = undefined;
       second = await startWorkerProcess(taskQueue, livekit.env);
       await eventually(async () => (visitor.assistantTracks >= 2 ? true : null), 'the assistant back', 40_000);
-      h().llm.audio.phrases.set(760, 'After the crash');
+      h().llm.audio.phrases.set(760, 'Recorded after the crash');
       await visitor.say(760, 800);
       await eventually(
-        async () => h().llm.audio.speeches.some((x) => x.input === 'You said: After the crash'),
+        async () => h().llm.audio.speeches.some((x) => x.input === 'You said: Recorded after the crash'),
         'the answer',
       );
       await sleep(1_500);
