@@ -28,7 +28,7 @@ describe('relay settings, interruptions and send_dtmf (issue 31)', function () {
   let fake: FakeTwilio;
   let restore: () => Promise<void>;
   let agentId: string;
-  const ours = '+14155550102';
+  const ours = '+14155550141'; // a number no other test connects (numbers are unique across organizations)
 
   before(async () => {
     t = await newTenant();
