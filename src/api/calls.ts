@@ -68,7 +68,7 @@ import { callingWindow, e164, metadata, queryFilters } from './validation';
 import { dialTime, parseScheduledAt } from '../services/call-schedule';
 import { AnalysisPlanObject } from '../models/analyses';
 import { checkAnalysisPlan } from '../services/analysis';
-import { lastEventId, serveEventStream, type StreamEvent } from './sse';
+import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, type StreamEvent } from './sse';
 import { STREAM_POLL_MS, STREAM_RETRY_MS } from './widget';
 import { config } from '../config';
 
@@ -482,7 +482,7 @@ const streamCall = operation({
       schema: z.string().regex(/^\d{1,10}$/),
     },
   ],
-  content: { 'text/event-stream': { schema: { type: 'string' } } },
+  content: { 'text/event-stream': { schema: SSE_EVENT_SCHEMA } },
   handler: async (req, res) => {
     const call = await findCall(req);
     const after = lastEventId(req);

@@ -38,12 +38,29 @@ export interface EventStreamOptions {
 }
 
 /**
+ * The OpenAPI schema of one event of a `text/event-stream` response, as a client's parser reads it (the
+ * WHATWG fields; `data` is JSON text whose shape each route describes): what schema-aware tools check
+ * each event against.
+ */
+export const SSE_EVENT_SCHEMA = {
+  type: 'object',
+  properties: {
+    event: { type: 'string' },
+    id: { type: 'string' },
+    data: { type: 'string' },
+    retry: { type: 'integer' },
+  },
+} as const;
+
+/**
  * The id of the last event a reconnecting client has: the `Last-Event-ID` header, else the
  * `last_event_id` query parameter (for clients that cannot set headers), else 0 (a new stream).
  * @throws ApiError 400 naming `last_event_id` when it is not an integer of at most 10 digits
  */
 export function lastEventId(req: Request): number {
-  const raw = req.get('Last-Event-ID') ?? (typeof req.query.last_event_id === 'string' ? req.query.last_event_id : '0');
+  const query = req.query.last_event_id;
+  // A repeated query parameter (an array) is no id either.
+  const raw = req.get('Last-Event-ID') ?? (query === undefined ? '0' : typeof query === 'string' ? query : '');
   if (!/^\d{1,10}$/.test(raw.trim()))
     throw invalidParam(
       'last_event_id',

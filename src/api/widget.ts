@@ -70,7 +70,7 @@ import { idempotent } from './idempotency';
 import { MAX_TEXT } from './messages';
 import { applyRateLimit, authenticate } from './middleware';
 import { operation, operationsRouter } from './operations';
-import { lastEventId, serveEventStream } from './sse';
+import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA } from './sse';
 import { roomToken } from '../providers/livekit';
 import { acceptsQuery, parseBody } from './validation';
 import { logger } from '../logger';
@@ -380,7 +380,7 @@ const streamWidgetEvents = operation({
   ],
   // An unknown query parameter is refused before the token is looked at (the declared check repeats it).
   before: [acceptsQuery(...STREAM_QUERY), sessionAuth({ queryToken: true })],
-  content: { 'text/event-stream': { schema: { type: 'string' } } },
+  content: { 'text/event-stream': { schema: SSE_EVENT_SCHEMA } },
   handler: async (req, res) => {
     const session = req.widget!.session!;
     await serveEventStream(req, res, lastEventId(req), {
