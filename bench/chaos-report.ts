@@ -14,8 +14,9 @@
  *   - redelivered: 2xx answers beyond the first that the service had not logged as delivered (a crash
  *     between the receiver's 2xx and the service's record of it): the at-least-once repeat the README
  *     documents ("dedupe on `event.id`"), counted apart
- *   - 5xx: answers with a 5xx status the client saw; refused: transport failures (connection refused or
- *     reset, timeouts), counted apart
+ *   - 5xx: answers with a 5xx status the client saw, and of them 503 (`service_unavailable` with
+ *     `Retry-After`: a dependency down, the answer issue 33 item 2 asks for; any other 5xx is a bug);
+ *     refused: transport failures (connection refused or reset, timeouts), counted apart
  *   - failed: calls whose status is `failed`; unfinished: calls not in a terminal status when the bench
  *     stopped waiting
  *   - recovery: from the restart (or, where nothing is restarted, the kill) to the first success after it:
@@ -99,6 +100,7 @@ export interface FaultRow {
   failedCalls: number;
   unfinishedCalls: number;
   answers5xx: number;
+  answers503: number;
   refused: number;
   duplicatedEvents: number;
   undelivered: number;
@@ -184,6 +186,7 @@ export function faultRow(record: FaultRecord): FaultRow {
     failedCalls: mine.filter((c) => c.status === 'failed').length,
     unfinishedCalls: mine.filter((c) => !TERMINAL_CALL_STATUSES.includes(c.status)).length,
     answers5xx: answers.filter((a) => a.status !== undefined && a.status >= 500).length,
+    answers503: answers.filter((a) => a.status === 503).length,
     refused: answers.filter((a) => a.status === undefined).length,
     duplicatedEvents,
     undelivered: record.events.filter((e) => !delivered.has(e.id)).length,
@@ -209,6 +212,7 @@ const COLUMNS: [string, (r: FaultRow) => string | number][] = [
   ['failed', (r) => r.failedCalls],
   ['unfinished', (r) => r.unfinishedCalls],
   ['5xx', (r) => r.answers5xx],
+  ['of them 503', (r) => r.answers503],
   ['refused', (r) => r.refused],
   ['dup events', (r) => r.duplicatedEvents],
   ['undelivered', (r) => r.undelivered],

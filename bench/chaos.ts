@@ -474,7 +474,8 @@ async function runFault(stack: Stack, fault: Fault): Promise<{ record: FaultReco
       break;
   }
   if (fault !== 'none' && fault !== 'two') downS = Math.round((restartMs! - t0) / 100) / 10;
-  if (restartMs !== null) log(`${fault}: back ${((restartMs - t0) / 1000).toFixed(1)} s after the fault`);
+  if (fault === 'two') log(`${fault}: api-2 and worker-2 killed; api-1 and worker-1 carry on`);
+  else if (restartMs !== null) log(`${fault}: back ${((restartMs - t0) / 1000).toFixed(1)} s after the fault`);
   const keys = await sending;
   const load = os.loadavg()[0];
   const base = apiUrls(stack, 1)[0];
@@ -504,9 +505,10 @@ async function runFault(stack: Stack, fault: Fault): Promise<{ record: FaultReco
   for (const c of seen.calls.filter((c) => c.status === 'failed' || !TERMINAL_CALL_STATUSES.includes(c.status)))
     notes.push(`${fault}: call ${c.id} (${c.key}) ${c.status}${c.endReason ? ` (${c.endReason})` : ''}`);
   const statuses = new Map<string, number>();
-  for (const a of keys.flatMap((k) => k.answers))
-    if (a.status !== 200)
-      statuses.set(`${a.status ?? ''}${a.error ?? ''}`, (statuses.get(`${a.status ?? ''}${a.error ?? ''}`) ?? 0) + 1);
+  for (const a of keys.flatMap((k) => k.answers)) {
+    const label = [a.status, a.error].filter((x) => x !== undefined).join(' ');
+    if (a.status !== 200) statuses.set(label, (statuses.get(label) ?? 0) + 1);
+  }
   if (statuses.size) notes.push(`${fault}: answers other than 200: ${JSON.stringify(Object.fromEntries(statuses))}`);
   return { record, notes };
 }

@@ -78,6 +78,7 @@ describe('chaos bench counting (bench/chaos-report.ts)', () => {
       failedCalls: 1,
       unfinishedCalls: 1,
       answers5xx: 1,
+      answers503: 1,
       refused: 2, // ECONNREFUSED and a timeout
       duplicatedEvents: 1, // two call.ended for call_1
       undelivered: 1, // evt_2e
@@ -144,6 +145,7 @@ describe('chaos bench counting (bench/chaos-report.ts)', () => {
       'failedCalls',
       'unfinishedCalls',
       'answers5xx',
+      'answers503',
       'refused',
       'duplicatedEvents',
       'undelivered',
