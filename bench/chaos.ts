@@ -26,8 +26,8 @@
  * (bench/chaos-report.ts says what each column counts), then the table, one JSON line per fault, and the
  * details behind any non-zero anomaly (the lost keys' last answers, the failed calls' end reasons).
  *
- *   npm run bench:chaos                          every fault, 60 keys each (about 20 minutes)
- *   npm run bench:chaos -- --quick               every fault, short: a smoke run (about 6 minutes)
+ *   npm run bench:chaos                          every fault, 60 keys each (about 12 minutes)
+ *   npm run bench:chaos -- --quick               every fault, short: a smoke run (about 5 minutes)
  *   npm run bench:chaos -- --faults api,store --keys 100 --store-down 30 --receiver-down 180
  *
  * Options: --keys N (per fault), --burst S (the burst's length), --pause S (between caller lines),
