@@ -27,6 +27,10 @@ const orgSchema = new Schema(
   },
   base,
 );
+/** The recording retention sweep (src/services/recordings.ts `expireRecordings`): organizations with a retention. */
+orgSchema.index({ recording_retention_days: 1 });
+/** The demo organization of `npm start` (src/dev/seed.ts): one row at most has `demo: true`. */
+orgSchema.index({ demo: 1 });
 export const Org = mongoose.model('Org', orgSchema, 'orgs');
 
 const apiKeySchema = new Schema(
