@@ -98,6 +98,8 @@ const callSchema = new Schema(
 callSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 callSchema.index({ provider_call_sid: 1 });
 callSchema.index({ org_id: 1, livemode: 1, bulk_call_id: 1, _id: -1 });
+/** A widget visitor's live voice call (src/api/widget.ts: one room per visitor at a time). */
+callSchema.index({ org_id: 1, livemode: 1, to: 1, status: 1 });
 /** The callbacks promised on one call or conversation (src/services/callbacks.ts `cancelPending`). */
 callSchema.index({ callback_of: 1, org_id: 1, livemode: 1, status: 1 });
 export const Call = mongoose.model('Call', callSchema, 'calls');

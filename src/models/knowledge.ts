@@ -39,7 +39,7 @@ const documentSchema = new Schema(
   base,
 );
 documentSchema.index({ org_id: 1, livemode: 1, _id: -1 });
-documentSchema.index({ agent_id: 1, _id: -1 });
+documentSchema.index({ org_id: 1, livemode: 1, agent_id: 1, _id: -1 });
 export const KnowledgeDocument = mongoose.model('KnowledgeDocument', documentSchema, 'knowledge_documents');
 
 const revisionSchema = new Schema(

@@ -224,43 +224,67 @@ export function declaredIndexes(): Map<string, IndexKeys[]> {
 
 const indexName = (keys: IndexKeys) => `{${keys.map(([f, d]) => `${f}:${d}`).join(', ')}}`;
 
+/** How many leading keys of `idx` are equality fields of `filter` (what the embedded store pushes down). */
+function equalityPrefix(idx: IndexKeys, filter: Record<string, unknown>): number {
+  let k = 0;
+  while (k < idx.length && isEquality(filter[idx[k][0]])) k++;
+  return k;
+}
+
 /**
- * The index that serves `shape`, by the rule both stores follow:
+ * The index that serves `shape`, by the rules of both stores:
  * - an equality on `_id` is a primary-key lookup;
- * - otherwise an index must begin with equality fields of the filter (its longest such prefix, which the
- *   embedded store pushes down), at least one of them selective (a string or ObjectId, not only booleans);
- * - and a sort must follow that prefix in the index (either direction throughout), so that MongoDB
- *   reads the page in order instead of sorting every match (equality, sort, range).
- * @returns the verdict; `index` null with a `reason` when none serves it
+ * - the embedded store uses the index with the longest prefix of equality fields of the filter
+ *   (/work/pushdown-rule.md): that prefix must hold a selective value (a string or ObjectId, not only
+ *   booleans) and every "scope" field of the filter, i.e. every selective equality field that leads some
+ *   index of the collection (`conversation_id`, `contact_id`, `agent_id`…), so that it reads the rows of
+ *   that scope and not, say, the whole organization's; with several such indexes, each must;
+ * - MongoDB (equality, sort, range): some index begins with such a prefix and has the sort's keys right
+ *   after it (either direction throughout), so that a page is read in order instead of sorted in memory.
+ * @returns the verdict: `index` names the embedded store's pick (and MongoDB's when another), or null with
+ *   a `reason`
  */
 export function servingIndex(shape: QueryShape, indexes: Map<string, IndexKeys[]>): ShapeVerdict {
   const key = shapeKey(shape);
-  if (isEquality(shape.filter._id)) return { shape, key, index: '_id' };
+  const { filter } = shape;
+  if (isEquality(filter._id)) return { shape, key, index: '_id' };
   if (ACCEPTED_SHAPES[key]) return { shape, key, index: null, accepted: ACCEPTED_SHAPES[key] };
   const declared = indexes.get(shape.collection);
   if (!declared) return { shape, key, index: null, reason: 'no model declares this collection' };
-  let reason = 'no index begins with equality fields of the filter';
-  for (const idx of declared) {
-    let k = 0;
-    while (k < idx.length && isEquality(shape.filter[idx[k][0]])) k++;
-    if (k === 0) continue;
-    if (!idx.slice(0, k).some(([f]) => isSelective(shape.filter[f]))) {
-      reason = `${indexName(idx)} begins with booleans only`;
-      continue;
-    }
-    const sort = Object.entries(shape.sort ?? {}).filter(([f]) => !isEquality(shape.filter[f]));
-    if (sort.length) {
-      const rest = idx.slice(k, k + sort.length);
-      const same = rest.length === sort.length && rest.every(([f, d], i) => f === sort[i][0] && d === sort[i][1]);
-      const reversed = rest.length === sort.length && rest.every(([f, d], i) => f === sort[i][0] && d === -sort[i][1]);
-      if (!same && !reversed) {
-        reason = `${indexName(idx)} serves the filter but not the sort (${sort.map(([f, d]) => `${f}:${d}`)})`;
-        continue;
-      }
-    }
-    return { shape, key, index: indexName(idx) };
+  const scope = new Set(declared.map((idx) => idx[0][0]).filter((f) => f !== '_id' && isSelective(filter[f])));
+  /** Why the prefix of `idx` does not serve the filter, or null when it does. */
+  const prefixFault = (idx: IndexKeys, k: number): string | null => {
+    const prefix = idx.slice(0, k).map(([f]) => f);
+    if (!prefix.some((f) => isSelective(filter[f]))) return `${indexName(idx)} begins with booleans only`;
+    const missing = [...scope].filter((f) => !prefix.includes(f));
+    return missing.length ? `${indexName(idx)} reads beyond the filter's ${missing.join(', ')}` : null;
+  };
+  const prefixes = declared.map((idx) => equalityPrefix(idx, filter));
+  const longest = Math.max(...prefixes);
+  if (longest === 0) return { shape, key, index: null, reason: 'no index begins with equality fields of the filter' };
+  const picked = declared.filter((_, i) => prefixes[i] === longest);
+  for (const idx of picked) {
+    const fault = prefixFault(idx, longest);
+    if (fault) return { shape, key, index: null, reason: `the embedded store picks ${fault}` };
   }
-  return { shape, key, index: null, reason };
+  const sort = Object.entries(shape.sort ?? {}).filter(([f]) => !isEquality(filter[f]));
+  const sorted = declared.find((idx, i) => {
+    const k = prefixes[i];
+    if (k === 0 || prefixFault(idx, k)) return false;
+    const rest = idx.slice(k, k + sort.length);
+    if (rest.length !== sort.length) return false;
+    const same = rest.every(([f, d], j) => f === sort[j][0] && d === sort[j][1]);
+    return same || rest.every(([f, d], j) => f === sort[j][0] && d === -sort[j][1]);
+  });
+  if (!sorted)
+    return {
+      shape,
+      key,
+      index: null,
+      reason: `no index has the sort (${sort.map(([f, d]) => `${f}:${d}`)}) after the filter's equality fields`,
+    };
+  const name = indexName(picked[0]);
+  return { shape, key, index: sorted === picked[0] ? name : `${name} (MongoDB: ${indexName(sorted)})` };
 }
 
 /**
