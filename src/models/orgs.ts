@@ -36,7 +36,7 @@ export const Org = mongoose.model('Org', orgSchema, 'orgs');
 const apiKeySchema = new Schema(
   {
     _id: { type: String, required: true },
-    org_id: { type: String, required: true, index: true },
+    org_id: { type: String, required: true },
     livemode: { type: Boolean, required: true },
     kind: { type: String, enum: ['secret', 'restricted', 'publishable'], required: true },
     scopes: { type: [String], default: [] },
@@ -50,6 +50,8 @@ const apiKeySchema = new Schema(
   },
   base,
 );
+/** An organization's keys, newest first (`svcctl keys list`, src/keys.ts). */
+apiKeySchema.index({ org_id: 1, _id: -1 });
 export const ApiKey = mongoose.model('ApiKey', apiKeySchema, 'api_keys');
 
 export type OrgDoc = InferSchemaType<typeof orgSchema>;

@@ -268,8 +268,9 @@ export function servingIndex(shape: QueryShape, indexes: Map<string, IndexKeys[]
     if (fault) return { shape, key, index: null, reason: `the embedded store picks ${fault}` };
   }
   const sort = Object.entries(shape.sort ?? {}).filter(([f]) => !isEquality(filter[f]));
-  const sorted = declared.find((idx, i) => {
-    const k = prefixes[i];
+  // The embedded store's pick first, when it serves the sort too.
+  const sorted = [...picked, ...declared].find((idx) => {
+    const k = prefixes[declared.indexOf(idx)];
     if (k === 0 || prefixFault(idx, k)) return false;
     const rest = idx.slice(k, k + sort.length);
     if (rest.length !== sort.length) return false;
