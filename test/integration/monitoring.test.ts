@@ -208,6 +208,23 @@ describe('monitoring', function () {
       ).to.be.greaterThan(0);
     });
 
+    it('counts messages by channel, direction and status', async () => {
+      const sent = await request('POST', '/v1/messages', {
+        key: t.testKey,
+        body: { channel: 'sms', to: '+14155550179', text: 'Your appointment is at 3 pm.' },
+      });
+      expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
+      // Test mode simulates the provider: sent, then delivered.
+      await eventually(async () => {
+        const text = await scrape();
+        const labels = { channel: 'sms', direction: 'outbound', mode: 'test' };
+        return (
+          (sample(text, 'svc_messages_total', { ...labels, status: 'sent' }) ?? 0) >= 1 &&
+          (sample(text, 'svc_messages_total', { ...labels, status: 'delivered' }) ?? 0) >= 1
+        );
+      }, 'the message counted as sent and delivered');
+    });
+
     it("counts 429s by the key's id, never the key", async () => {
       const key = await createKey({ orgId: t.orgId, mode: 'test', kind: 'secret' });
       const saved = config();
