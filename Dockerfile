@@ -6,7 +6,7 @@
 # Both need MONGODB_URI and TEMPORAL_ADDRESS; docker-compose.yml sets them. The embedded Temporal dev
 # server and FerretDB (Go programs) belong to `npm start` only, so no Go toolchain is installed here.
 
-# Node.js 24, the Active LTS (maintained until 2028-04-30); CI runs `npm start` under the same major
+# Node.js 24, an LTS line (security fixes until 2028-04-30); CI runs `npm start` under the same major
 # (npm run smoke:lts). The service also runs on Node 22 and 20.19+ (package.json `engines`).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
