@@ -18,6 +18,7 @@ import { registry, twilioRequestErrors } from '../../src/platform/metrics';
 import { READING_WAIT_MS, StoreReading } from '../../src/platform/store-gauges';
 import { measureTwilio, twilioResource } from '../../src/providers/twilio';
 import { h, newTenant, request, waitForCall } from '../support/harness';
+import { inbound } from '../support/conversations';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -206,6 +207,31 @@ describe('monitoring', function () {
       expect(
         sample(text, 'svc_store_command_duration_seconds_count', { command: 'insert', outcome: 'ok' }),
       ).to.be.greaterThan(0);
+    });
+
+    it('counts inbound messages and hand-overs to a person', async () => {
+      const before =
+        sample(await scrape(), 'svc_conversation_handovers_total', { channel: 'whatsapp', mode: 'test' }) ?? 0;
+      const res = await inbound(t.testKey, {
+        channel: 'whatsapp',
+        from: '+14155550180',
+        text: 'TOOL handoff_to_person {"reason":"asks for a human"}', // the fake model calls the tool
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const text = await eventually(async () => {
+        const s = await scrape();
+        return (
+          (sample(s, 'svc_conversation_handovers_total', { channel: 'whatsapp', mode: 'test' }) ?? 0) > before && s
+        );
+      }, 'the hand-over counted');
+      expect(
+        sample(text, 'svc_messages_total', {
+          channel: 'whatsapp',
+          direction: 'inbound',
+          status: 'received',
+          mode: 'test',
+        }),
+      ).to.be.at.least(1);
     });
 
     it('counts messages by channel, direction and status', async () => {
