@@ -1,8 +1,8 @@
 /**
  * Operator metrics (issue 34) and what is built on them: the gauges read from the store at scrape time
- * (calls not ended, webhook backlog, campaigns) and their outage rule, `svc_build_info`, the store's
- * command latency, 429s by key id, Twilio request timing, route labels of requests refused before their
- * route ran; and deploy/'s Prometheus alert rules and Grafana dashboard, whose every PromQL expression is
+ * (calls not ended, webhook backlog, campaigns) and their outage rule, `svc_build_info`, messages and
+ * hand-overs, the store's command latency, 429s by key id, Twilio request timing, route labels of
+ * requests refused before their route ran; and deploy/'s Prometheus alert rules and Grafana dashboard, whose every PromQL expression is
  * parsed with the Prometheus project's own grammar (@prometheus-io/lezer-promql) and may name only
  * metrics this service exports (its registry, and the Temporal SDK's metrics in a real scrape).
  */
