@@ -41,7 +41,9 @@ export async function connectStore(uri: string, opts: { deadlineMs?: number } = 
   mongoose.set('strictQuery', true);
   const deadlineMs = opts.deadlineMs ?? 10_000;
   mongoose.set('bufferTimeoutMS', deadlineMs);
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: deadlineMs });
+  // monitorCommands: the driver's command events, which time `svc_store_command_duration_seconds`
+  // (src/platform/metrics.ts).
+  await mongoose.connect(uri, { serverSelectionTimeoutMS: deadlineMs, monitorCommands: true });
   await loadModels();
   for (const model of Object.values(mongoose.models)) {
     await dropStaleIndexes(model);

@@ -79,6 +79,8 @@ const deliverySchema = new Schema(
   },
   base,
 );
+// Pending deliveries and the oldest of them, read at each metrics scrape (svc_webhook_backlog…).
+deliverySchema.index({ status: 1, created_ms: 1 });
 export const WebhookDelivery = mongoose.model('WebhookDelivery', deliverySchema, 'webhook_deliveries');
 
 const attemptSchema = new Schema(
