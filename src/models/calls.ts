@@ -99,6 +99,8 @@ callSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 callSchema.index({ provider_call_sid: 1 });
 callSchema.index({ status: 1 }); // calls not ended, counted at each metrics scrape (svc_calls_active)
 callSchema.index({ org_id: 1, livemode: 1, bulk_call_id: 1, _id: -1 });
+// GET /v1/calls?status=…: one organization's calls in that status, newest first.
+callSchema.index({ org_id: 1, livemode: 1, status: 1, _id: -1 });
 /** A widget visitor's live voice call (src/api/widget.ts: one room per visitor at a time). */
 callSchema.index({ org_id: 1, livemode: 1, to: 1, status: 1 });
 /** The callbacks promised on one call or conversation (src/services/callbacks.ts `cancelPending`). */

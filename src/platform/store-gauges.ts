@@ -90,13 +90,20 @@ export class StoreReading<T> {
 
 /** Active calls by status, direction and mode (`test`, `live`), every combination present (0 if none). */
 async function readActiveCalls(): Promise<{ status: string; direction: string; mode: string; n: number }[]> {
-  const groups = (await Call.aggregate([
-    { $match: { status: { $in: [...ACTIVE_CALL_STATUSES] } } },
-    { $group: { _id: { status: '$status', direction: '$direction', livemode: '$livemode' }, n: { $sum: 1 } } },
-  ]).option({ maxTimeMS: READING_WAIT_MS * 5 })) as {
-    _id: { status: string; direction: string | null; livemode: boolean };
-    n: number;
-  }[];
+  // One equality per status, not `$in`: the embedded store answers only equality from an index (FerretDB
+  // patch 0002), and the calls table holds every call ever made; these read only the calls not ended.
+  const perStatus = await Promise.all(
+    ACTIVE_CALL_STATUSES.map(
+      (status) =>
+        Call.aggregate([
+          { $match: { status } },
+          { $group: { _id: { status: '$status', direction: '$direction', livemode: '$livemode' }, n: { $sum: 1 } } },
+        ]).option({ maxTimeMS: READING_WAIT_MS * 5 }) as Promise<
+          { _id: { status: string; direction: string | null; livemode: boolean }; n: number }[]
+        >,
+    ),
+  );
+  const groups = perStatus.flat();
   const rows = ACTIVE_CALL_STATUSES.flatMap((status) =>
     CALL_DIRECTIONS.flatMap((direction) => ['test', 'live'].map((mode) => ({ status, direction, mode, n: 0 }))),
   );
@@ -124,9 +131,16 @@ async function readWebhookBacklog(): Promise<{ pending: number; oldestMs: number
 
 /** Campaigns running or paused, by status, and the sum of their contacts by status. */
 async function readBulkCalls(): Promise<{ campaigns: Record<string, number>; contacts: Record<string, number> }> {
-  const docs = await BulkCall.find({ status: { $in: [...ACTIVE_BULK_CALL_STATUSES] } }, { status: 1, counts: 1 })
-    .maxTimeMS(READING_WAIT_MS * 5)
-    .lean();
+  // One equality per status (see readActiveCalls): only the campaigns running or paused are read.
+  const docs = (
+    await Promise.all(
+      ACTIVE_BULK_CALL_STATUSES.map((status) =>
+        BulkCall.find({ status }, { status: 1, counts: 1 })
+          .maxTimeMS(READING_WAIT_MS * 5)
+          .lean(),
+      ),
+    )
+  ).flat();
   const campaigns = Object.fromEntries(ACTIVE_BULK_CALL_STATUSES.map((s) => [s, 0]));
   const contacts = Object.fromEntries(CONTACT_STATUSES.map((s) => [s, 0]));
   for (const doc of docs) {
