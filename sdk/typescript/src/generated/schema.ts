@@ -1755,233 +1755,6 @@ export interface components {
                 max_concurrent_calls: number;
             };
         };
-        /** @description Someone the assistant talks to; calls and conversations with their number are theirs. */
-        Contact: {
-            id: string;
-            /** @constant */
-            object: "contact";
-            livemode: boolean;
-            phone: string | null;
-            name: string | null;
-            external_id: string | null;
-            do_not_call: boolean;
-            /** @description Unix time in seconds. */
-            created: number;
-            /** @description Unix time in seconds. */
-            updated: number;
-        };
-        /** @description Something the assistant knows about a contact (an order, an appointment), given to it on every call. */
-        Record: {
-            id: string;
-            /** @constant */
-            object: "record";
-            livemode: boolean;
-            contact_id: string;
-            type: string | null;
-            title: string | null;
-            text: string;
-            data: {
-                [key: string]: string | number | boolean | null;
-            };
-            occurred_at: number | null;
-            external_id: string | null;
-            /** @description Unix time in seconds. */
-            created: number;
-            /** @description Unix time in seconds. */
-            updated: number;
-        };
-        /** @description What the model made of a finished call or conversation: a summary, structured data valid against the plan's schema, a success verdict. */
-        Analysis: {
-            /** @example ana_01jd5x2v7c0000000000000000 */
-            id: string;
-            /** @constant */
-            object: "analysis";
-            livemode: boolean;
-            call_id: string | null;
-            conversation_id: string | null;
-            /**
-             * @description `failed`: no valid answer after one retry with the validation errors (see `error`).
-             * @enum {string}
-             */
-            status: "completed" | "failed";
-            summary: string | null;
-            /** @description Valid against the plan's `structured_data.schema`; null when not asked. */
-            structured_data: unknown;
-            success: {
-                /** @enum {string} */
-                verdict: "pass" | "fail";
-                /** @description `numeric_1_10` only: 1 to 10. */
-                score?: number;
-                reason: string;
-            } | null;
-            model: string | null;
-            /** @description What to learn from a finished call (issue 30): `summary`, `structured_data` (a JSON Schema), `success_evaluation`; each optional. */
-            plan: {
-                /** @description A short summary; `{"prompt"}` says what it should dwell on. */
-                summary?: true | {
-                    prompt: string;
-                };
-                /** @description Values extracted from the transcript; the answer is validated against `schema` before it's kept. */
-                structured_data?: {
-                    /** @description A JSON Schema of an object (`type: "object"`; draft 2020-12, or draft-07 when `$schema` names it), at most 32 KB of JSON. */
-                    schema: {
-                        [key: string]: unknown;
-                    };
-                    prompt?: string;
-                };
-                /** @description Whether the conversation met `rubric`: `pass`/`fail`, with `numeric_1_10` a score too. */
-                success_evaluation?: {
-                    rubric: string;
-                    /** @enum {string} */
-                    scale: "pass_fail" | "numeric_1_10";
-                };
-            };
-            /** @description A call analysed for a form (`form_id`): the form filled. */
-            form_id: string | null;
-            /** @description Unix time in seconds. */
-            created: number;
-            /** @description A failed analysis: why, and the last answer’s validation errors. */
-            error?: {
-                message: string;
-                validation_errors: string[];
-            };
-        };
-        /** @description An assistant: its instructions, first message, model and transfer target (spec section 4, "Agents"). */
-        Agent: {
-            /** @example agent_01jd5x2v7c0000000000000000 */
-            id: string;
-            /** @constant */
-            object: "agent";
-            livemode: boolean;
-            name: string;
-            instructions: string;
-            first_message: string | null;
-            model: string | null;
-            transfer_to: string | null;
-            /**
-             * @description `cold` (default): `transfer_call` hands the line over and the assistant is gone. `warm`: the caller waits on hold while the person is dialed and briefed with a summary; if they are busy, do not answer or hang up, the caller is back with the assistant.
-             * @enum {string}
-             */
-            transfer_mode: "cold" | "warm";
-            /** @description The custom tools (`tool_…`) the assistant may call besides its built-in ones. */
-            tool_ids: string[];
-            /** @description The connector installations (`cinst_…`) whose tools the assistant may call. */
-            connector_installation_ids: string[];
-            /** @description Optional built-in tools the assistant offers besides the ones every agent has: `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to navigate a phone menu). */
-            enabled_tools: string[];
-            /** @description When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00). */
-            calling_window: {
-                /** @description Local opening time, `HH:MM`. */
-                start: string;
-                /** @description Local closing time, `HH:MM` (`24:00` for midnight). */
-                end: string;
-                /** @description Days it opens (`sun`…`sat`); absent: every day. */
-                days?: string[];
-                /** @description IANA zone; absent: the callee's, from the number's region. */
-                timezone?: string;
-            } | null;
-            voicemail: {
-                /** @description Ask Twilio's answering-machine detection on live outbound calls. */
-                detection: boolean;
-                /**
-                 * @description On a machine: `hang_up` at once, or `leave_message` (spoken once after the beep), then the call ends.
-                 * @enum {string}
-                 */
-                action: "hang_up" | "leave_message";
-                /** @description What `leave_message` says after the beep. */
-                message?: string;
-                /**
-                 * @description Campaigns: `last_attempt` leaves the message only when voicemail would not be redialed; earlier attempts hang up.
-                 * @enum {string}
-                 */
-                leave_message_on?: "every_attempt" | "last_attempt";
-            } | null;
-            /** @description What to learn from each of the agent's calls once it has ended (issue 30); null: nothing. A call's own `analysis` replaces it. */
-            analysis: {
-                /** @description A short summary; `{"prompt"}` says what it should dwell on. */
-                summary?: true | {
-                    prompt: string;
-                };
-                /** @description Values extracted from the transcript; the answer is validated against `schema` before it's kept. */
-                structured_data?: {
-                    /** @description A JSON Schema of an object (`type: "object"`; draft 2020-12, or draft-07 when `$schema` names it), at most 32 KB of JSON. */
-                    schema: {
-                        [key: string]: unknown;
-                    };
-                    prompt?: string;
-                };
-                /** @description Whether the conversation met `rubric`: `pass`/`fail`, with `numeric_1_10` a score too. */
-                success_evaluation?: {
-                    rubric: string;
-                    /** @enum {string} */
-                    scale: "pass_fail" | "numeric_1_10";
-                };
-            } | null;
-            voice: {
-                /**
-                 * @description ConversationRelay's `ttsProvider`.
-                 * @enum {string}
-                 */
-                provider: "Google" | "Amazon" | "ElevenLabs";
-                /** @description The provider's voice (ConversationRelay's `voice`), e.g. `en-US-Journey-O` or `Polly.Joanna-Neural`. */
-                voice_id: string;
-            } | null;
-            /** @description BCP 47 tag of the assistant's speech; null: the provider's default. */
-            language: string | null;
-            transcription: {
-                /**
-                 * @description ConversationRelay's `transcriptionProvider`.
-                 * @enum {string}
-                 */
-                provider: "Google" | "Deepgram";
-                /** @description Words and phrases to recognize better (product names, jargon): ConversationRelay `hints`. */
-                hints?: string[];
-            } | null;
-            /** @description What may interrupt the assistant while it speaks on a phone call: the caller's speech or keys (`any`), `speech`, or `none`; null: `any`. */
-            interruptible: ("any" | "speech" | "none") | null;
-            /** @description Whether the caller's keypresses are heard on phone calls (ConversationRelay `dtmfDetection`). */
-            dtmf: boolean | null;
-            /** @description Your key-value pairs (at most 50 keys). */
-            metadata: {
-                [key: string]: string;
-            };
-            /** @description Whether its calls are recorded; null: not recorded. */
-            recording: {
-                /** @description Record the call: both parties, two channels (caller left, assistant right). */
-                enabled: boolean;
-                /** @description Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded." */
-                notice?: string;
-            } | null;
-            /** @description Whether this agent answers numbers connected without one. */
-            default?: boolean;
-            /** @description Unix time in seconds. */
-            created: number;
-        };
-        /** @description A document of an agent's knowledge, split in chunks the assistant is given when they match. */
-        KnowledgeDocument: {
-            id: string;
-            /** @constant */
-            object: "knowledge_document";
-            livemode: boolean;
-            agent_id: string;
-            title: string;
-            characters: number;
-            chunks: number;
-            /** @description Unix time in seconds. */
-            created: number;
-            /** @description Unix time in seconds. */
-            updated: number;
-        };
-        /** @description A search hit: a chunk of a knowledge document and its score. */
-        KnowledgeChunk: {
-            /** @constant */
-            object: "knowledge_chunk";
-            document: string;
-            chunk: number;
-            title: string;
-            text: string;
-            score: number;
-        };
         /** @description A custom tool the assistant may call: an HTTPS endpoint of yours (`http`) or the tools of a Model Context Protocol server (`mcp`). Static headers are shown by name only; an http tool's signing `secret` is shown once, at creation. */
         Tool: {
             /** @example tool_01jd5x2v7c0000000000000000 */
@@ -2038,155 +1811,61 @@ export interface components {
             /** @description The server's tools offered to the model; null for all of them. */
             allowed_tools: string[] | null;
         };
-        /** @description An HTTPS URL that receives signed events. `secret` is shown only on creation and rotation. */
-        WebhookEndpoint: {
+        /** @description What the model made of a finished call or conversation: a summary, structured data valid against the plan's schema, a success verdict. */
+        Analysis: {
+            /** @example ana_01jd5x2v7c0000000000000000 */
             id: string;
             /** @constant */
-            object: "webhook_endpoint";
+            object: "analysis";
             livemode: boolean;
-            url: string;
-            events: string[];
-            description: string | null;
-            /** @description Your key-value pairs (at most 50 keys). */
-            metadata: {
-                [key: string]: string;
-            };
-            /** @enum {string} */
-            status: "enabled" | "disabled";
-            disabled_reason: string | null;
-            api_version: string;
-            /** @description Unix time in seconds. */
-            created: number;
-            secret_rotation_expires_at: number | null;
-            secret?: string;
-        };
-        /** @description The delivery of one event to one endpoint, across its attempts. */
-        WebhookDelivery: {
-            id: string;
-            /** @constant */
-            object: "webhook_delivery";
-            livemode: boolean;
-            event: string;
-            event_type: string;
-            webhook_endpoint: string;
-            /** @enum {string} */
-            trigger: "automatic" | "redelivery";
-            /** @enum {string} */
-            status: "pending" | "succeeded" | "failed" | "canceled";
-            reason: string | null;
-            attempts: number;
-            last_attempt: {
-                at: number | null;
-                status_code: number | null;
-                latency_ms: number | null;
-                error: string | null;
-            } | null;
-            /** @description Unix time in seconds. */
-            created: number;
-            completed_at: number | null;
-        };
-        /** @description One HTTP attempt of a delivery: when, the status code, the latency, the error. */
-        WebhookDeliveryAttempt: {
-            id: string;
-            /** @constant */
-            object: "webhook_delivery_attempt";
-            livemode: boolean;
-            /** @description Unix time in seconds. */
-            created: number;
-            webhook_endpoint: string;
-            delivery: string;
-            event: string;
-            event_type: string;
-            trigger: string;
-            attempt: number;
-            url: string;
-            succeeded: boolean;
-            status_code: number | null;
-            latency_ms: number | null;
-            error: string | null;
-            error_code: string | null;
-            response_body: string | null;
-        };
-        /** @description A published connector version installed by your organization, with the config you supplied. Secret config values (`x-secret` in the version's `config_schema`) are shown by name only; the signing `secret` is shown once, at creation. */
-        ConnectorInstallation: {
-            /** @example cinst_01jd5x2v7c0000000000000000 */
-            id: string;
-            /** @constant */
-            object: "connector_installation";
-            livemode: boolean;
-            /** @example com.example.crm */
-            connector_id: string;
-            /** @example 1.0.0 */
-            version: string;
-            /** @description The config values that are not secret. */
-            config: {
-                [key: string]: unknown;
-            };
-            /** @description The names of the secret config values you supplied; their values are never shown. */
-            secret_config_keys: string[];
-            /** @description The names the assistant calls the version's tools by: `<last label of the connector id>__<tool>`. */
-            tools: string[];
-            /** @description Your key-value pairs (at most 50 keys). */
-            metadata: {
-                [key: string]: string;
-            };
+            call_id: string | null;
+            conversation_id: string | null;
             /**
-             * @description Signs each request of the connector's tools (`Svc-Signature`, as webhooks are signed). Only in the answer of the creation.
-             * @example whsec_5b0c2f…
+             * @description `failed`: no valid answer after one retry with the validation errors (see `error`).
+             * @enum {string}
              */
-            secret?: string;
-            /** @description Unix time in seconds. */
-            created: number;
-            /** @description Unix time in seconds. */
-            updated: number;
-        };
-        /** @description An Ed25519 public key that signs connector versions. */
-        PublisherKey: {
-            id: string;
-            /** @constant */
-            object: "publisher_key";
-            livemode: boolean;
-            name: string | null;
-            /** @constant */
-            algorithm: "ed25519";
-            public_key: string;
-            fingerprint: string;
-            /** @enum {string} */
-            status: "active" | "expired" | "revoked";
-            expires_at: number | null;
-            revoked_at: number | null;
-            /** @description Unix time in seconds. */
-            created: number;
-        };
-        /** @description A signed, published version of a connector bundle. */
-        ConnectorVersion: {
-            id: string;
-            /** @constant */
-            object: "connector_version";
-            livemode: boolean;
-            connector: string;
-            version: string;
-            sha256: string;
-            size: number;
-            key_id: string;
-            manifest: {
-                [key: string]: unknown;
+            status: "completed" | "failed";
+            summary: string | null;
+            /** @description Valid against the plan's `structured_data.schema`; null when not asked. */
+            structured_data: unknown;
+            success: {
+                /** @enum {string} */
+                verdict: "pass" | "fail";
+                /** @description `numeric_1_10` only: 1 to 10. */
+                score?: number;
+                reason: string;
+            } | null;
+            model: string | null;
+            /** @description What to learn from a finished call (issue 30): `summary`, `structured_data` (a JSON Schema), `success_evaluation`; each optional. */
+            plan: {
+                /** @description A short summary; `{"prompt"}` says what it should dwell on. */
+                summary?: true | {
+                    prompt: string;
+                };
+                /** @description Values extracted from the transcript; the answer is validated against `schema` before it's kept. */
+                structured_data?: {
+                    /** @description A JSON Schema of an object (`type: "object"`; draft 2020-12, or draft-07 when `$schema` names it), at most 32 KB of JSON. */
+                    schema: {
+                        [key: string]: unknown;
+                    };
+                    prompt?: string;
+                };
+                /** @description Whether the conversation met `rubric`: `pass`/`fail`, with `numeric_1_10` a score too. */
+                success_evaluation?: {
+                    rubric: string;
+                    /** @enum {string} */
+                    scale: "pass_fail" | "numeric_1_10";
+                };
             };
+            /** @description A call analysed for a form (`form_id`): the form filled. */
+            form_id: string | null;
             /** @description Unix time in seconds. */
             created: number;
-        };
-        /** @description A connector and its latest version. */
-        Connector: {
-            id: string;
-            /** @constant */
-            object: "connector";
-            livemode: boolean;
-            name: string | null;
-            description: string | null;
-            latest_version: string | null;
-            versions: number;
-            /** @description Unix time in seconds. */
-            created: number;
+            /** @description A failed analysis: why, and the last answer’s validation errors. */
+            error?: {
+                message: string;
+                validation_errors: string[];
+            };
         };
         /** @description One turn of a call: what the caller or the assistant said, a tool the assistant called, or a note given to the model. */
         TranscriptTurn: {
@@ -2349,6 +2028,386 @@ export interface components {
             object: "call_note";
             call_id: string;
             note: string;
+        };
+        /** @description An HTTPS URL that receives signed events. `secret` is shown only on creation and rotation. */
+        WebhookEndpoint: {
+            id: string;
+            /** @constant */
+            object: "webhook_endpoint";
+            livemode: boolean;
+            url: string;
+            events: string[];
+            description: string | null;
+            /** @description Your key-value pairs (at most 50 keys). */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            disabled_reason: string | null;
+            api_version: string;
+            /** @description Unix time in seconds. */
+            created: number;
+            secret_rotation_expires_at: number | null;
+            secret?: string;
+        };
+        /** @description The delivery of one event to one endpoint, across its attempts. */
+        WebhookDelivery: {
+            id: string;
+            /** @constant */
+            object: "webhook_delivery";
+            livemode: boolean;
+            event: string;
+            event_type: string;
+            webhook_endpoint: string;
+            /** @enum {string} */
+            trigger: "automatic" | "redelivery";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "canceled";
+            reason: string | null;
+            attempts: number;
+            last_attempt: {
+                at: number | null;
+                status_code: number | null;
+                latency_ms: number | null;
+                error: string | null;
+            } | null;
+            /** @description Unix time in seconds. */
+            created: number;
+            completed_at: number | null;
+        };
+        /** @description One HTTP attempt of a delivery: when, the status code, the latency, the error. */
+        WebhookDeliveryAttempt: {
+            id: string;
+            /** @constant */
+            object: "webhook_delivery_attempt";
+            livemode: boolean;
+            /** @description Unix time in seconds. */
+            created: number;
+            webhook_endpoint: string;
+            delivery: string;
+            event: string;
+            event_type: string;
+            trigger: string;
+            attempt: number;
+            url: string;
+            succeeded: boolean;
+            status_code: number | null;
+            latency_ms: number | null;
+            error: string | null;
+            error_code: string | null;
+            response_body: string | null;
+        };
+        /** @description A campaign that calls a list of contacts and fills a form on each call. */
+        BulkCall: {
+            /** @example bulk_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "bulk_call";
+            livemode: boolean;
+            name: string | null;
+            /** @enum {string} */
+            status: "running" | "paused" | "completed" | "canceled";
+            agent_id: string;
+            form_id: string;
+            from: string | null;
+            max_concurrency: number;
+            max_duration_seconds: number;
+            schedule: unknown | null;
+            retry: {
+                max_attempts: number;
+                on: ("busy" | "no_answer" | "failed" | "voicemail")[];
+                interval_seconds: number;
+            };
+            /** @description Your key-value pairs (at most 50 keys). */
+            metadata: {
+                [key: string]: string;
+            };
+            simulation?: unknown;
+            counts: {
+                total: number;
+                pending: number;
+                in_progress: number;
+                completed: number;
+                not_reached: number;
+                failed: number;
+                skipped: number;
+            };
+            duplicates_removed: number;
+            /** @description Unix time in seconds. */
+            created: number;
+            completed_at: number | null;
+        };
+        /** @description One contact of a campaign: its outcome, attempts, calls and filled form. */
+        BulkCallResult: {
+            id: string;
+            /** @constant */
+            object: "bulk_call_result";
+            livemode: boolean;
+            bulk_call_id: string;
+            index: number;
+            /** @description The contact as given in the request. */
+            contact: unknown;
+            /** @enum {string} */
+            status: "pending" | "in_progress" | "completed" | "busy" | "no_answer" | "voicemail" | "failed" | "window_expired" | "do_not_call" | "canceled";
+            attempts: number;
+            call_ids: string[];
+            form: {
+                [key: string]: string | number | boolean;
+            } | null;
+            updated: number | null;
+        };
+        /** @description Someone the assistant talks to; calls and conversations with their number are theirs. */
+        Contact: {
+            id: string;
+            /** @constant */
+            object: "contact";
+            livemode: boolean;
+            phone: string | null;
+            name: string | null;
+            external_id: string | null;
+            do_not_call: boolean;
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description Unix time in seconds. */
+            updated: number;
+        };
+        /** @description Something the assistant knows about a contact (an order, an appointment), given to it on every call. */
+        Record: {
+            id: string;
+            /** @constant */
+            object: "record";
+            livemode: boolean;
+            contact_id: string;
+            type: string | null;
+            title: string | null;
+            text: string;
+            data: {
+                [key: string]: string | number | boolean | null;
+            };
+            occurred_at: number | null;
+            external_id: string | null;
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description Unix time in seconds. */
+            updated: number;
+        };
+        /** @description An assistant: its instructions, first message, model and transfer target (spec section 4, "Agents"). */
+        Agent: {
+            /** @example agent_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "agent";
+            livemode: boolean;
+            name: string;
+            instructions: string;
+            first_message: string | null;
+            model: string | null;
+            transfer_to: string | null;
+            /**
+             * @description `cold` (default): `transfer_call` hands the line over and the assistant is gone. `warm`: the caller waits on hold while the person is dialed and briefed with a summary; if they are busy, do not answer or hang up, the caller is back with the assistant.
+             * @enum {string}
+             */
+            transfer_mode: "cold" | "warm";
+            /** @description The custom tools (`tool_…`) the assistant may call besides its built-in ones. */
+            tool_ids: string[];
+            /** @description The connector installations (`cinst_…`) whose tools the assistant may call. */
+            connector_installation_ids: string[];
+            /** @description Optional built-in tools the assistant offers besides the ones every agent has: `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to navigate a phone menu). */
+            enabled_tools: string[];
+            /** @description When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00). */
+            calling_window: {
+                /** @description Local opening time, `HH:MM`. */
+                start: string;
+                /** @description Local closing time, `HH:MM` (`24:00` for midnight). */
+                end: string;
+                /** @description Days it opens (`sun`…`sat`); absent: every day. */
+                days?: string[];
+                /** @description IANA zone; absent: the callee's, from the number's region. */
+                timezone?: string;
+            } | null;
+            voicemail: {
+                /** @description Ask Twilio's answering-machine detection on live outbound calls. */
+                detection: boolean;
+                /**
+                 * @description On a machine: `hang_up` at once, or `leave_message` (spoken once after the beep), then the call ends.
+                 * @enum {string}
+                 */
+                action: "hang_up" | "leave_message";
+                /** @description What `leave_message` says after the beep. */
+                message?: string;
+                /**
+                 * @description Campaigns: `last_attempt` leaves the message only when voicemail would not be redialed; earlier attempts hang up.
+                 * @enum {string}
+                 */
+                leave_message_on?: "every_attempt" | "last_attempt";
+            } | null;
+            /** @description What to learn from each of the agent's calls once it has ended (issue 30); null: nothing. A call's own `analysis` replaces it. */
+            analysis: {
+                /** @description A short summary; `{"prompt"}` says what it should dwell on. */
+                summary?: true | {
+                    prompt: string;
+                };
+                /** @description Values extracted from the transcript; the answer is validated against `schema` before it's kept. */
+                structured_data?: {
+                    /** @description A JSON Schema of an object (`type: "object"`; draft 2020-12, or draft-07 when `$schema` names it), at most 32 KB of JSON. */
+                    schema: {
+                        [key: string]: unknown;
+                    };
+                    prompt?: string;
+                };
+                /** @description Whether the conversation met `rubric`: `pass`/`fail`, with `numeric_1_10` a score too. */
+                success_evaluation?: {
+                    rubric: string;
+                    /** @enum {string} */
+                    scale: "pass_fail" | "numeric_1_10";
+                };
+            } | null;
+            voice: {
+                /**
+                 * @description ConversationRelay's `ttsProvider`.
+                 * @enum {string}
+                 */
+                provider: "Google" | "Amazon" | "ElevenLabs";
+                /** @description The provider's voice (ConversationRelay's `voice`), e.g. `en-US-Journey-O` or `Polly.Joanna-Neural`. */
+                voice_id: string;
+            } | null;
+            /** @description BCP 47 tag of the assistant's speech; null: the provider's default. */
+            language: string | null;
+            transcription: {
+                /**
+                 * @description ConversationRelay's `transcriptionProvider`.
+                 * @enum {string}
+                 */
+                provider: "Google" | "Deepgram";
+                /** @description Words and phrases to recognize better (product names, jargon): ConversationRelay `hints`. */
+                hints?: string[];
+            } | null;
+            /** @description What may interrupt the assistant while it speaks on a phone call: the caller's speech or keys (`any`), `speech`, or `none`; null: `any`. */
+            interruptible: ("any" | "speech" | "none") | null;
+            /** @description Whether the caller's keypresses are heard on phone calls (ConversationRelay `dtmfDetection`). */
+            dtmf: boolean | null;
+            /** @description Your key-value pairs (at most 50 keys). */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Whether its calls are recorded; null: not recorded. */
+            recording: {
+                /** @description Record the call: both parties, two channels (caller left, assistant right). */
+                enabled: boolean;
+                /** @description Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded." */
+                notice?: string;
+            } | null;
+            /** @description Whether this agent answers numbers connected without one. */
+            default?: boolean;
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description A document of an agent's knowledge, split in chunks the assistant is given when they match. */
+        KnowledgeDocument: {
+            id: string;
+            /** @constant */
+            object: "knowledge_document";
+            livemode: boolean;
+            agent_id: string;
+            title: string;
+            characters: number;
+            chunks: number;
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description Unix time in seconds. */
+            updated: number;
+        };
+        /** @description A search hit: a chunk of a knowledge document and its score. */
+        KnowledgeChunk: {
+            /** @constant */
+            object: "knowledge_chunk";
+            document: string;
+            chunk: number;
+            title: string;
+            text: string;
+            score: number;
+        };
+        /** @description A published connector version installed by your organization, with the config you supplied. Secret config values (`x-secret` in the version's `config_schema`) are shown by name only; the signing `secret` is shown once, at creation. */
+        ConnectorInstallation: {
+            /** @example cinst_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "connector_installation";
+            livemode: boolean;
+            /** @example com.example.crm */
+            connector_id: string;
+            /** @example 1.0.0 */
+            version: string;
+            /** @description The config values that are not secret. */
+            config: {
+                [key: string]: unknown;
+            };
+            /** @description The names of the secret config values you supplied; their values are never shown. */
+            secret_config_keys: string[];
+            /** @description The names the assistant calls the version's tools by: `<last label of the connector id>__<tool>`. */
+            tools: string[];
+            /** @description Your key-value pairs (at most 50 keys). */
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * @description Signs each request of the connector's tools (`Svc-Signature`, as webhooks are signed). Only in the answer of the creation.
+             * @example whsec_5b0c2f…
+             */
+            secret?: string;
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description Unix time in seconds. */
+            updated: number;
+        };
+        /** @description An Ed25519 public key that signs connector versions. */
+        PublisherKey: {
+            id: string;
+            /** @constant */
+            object: "publisher_key";
+            livemode: boolean;
+            name: string | null;
+            /** @constant */
+            algorithm: "ed25519";
+            public_key: string;
+            fingerprint: string;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            expires_at: number | null;
+            revoked_at: number | null;
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description A signed, published version of a connector bundle. */
+        ConnectorVersion: {
+            id: string;
+            /** @constant */
+            object: "connector_version";
+            livemode: boolean;
+            connector: string;
+            version: string;
+            sha256: string;
+            size: number;
+            key_id: string;
+            manifest: {
+                [key: string]: unknown;
+            };
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description A connector and its latest version. */
+        Connector: {
+            id: string;
+            /** @constant */
+            object: "connector";
+            livemode: boolean;
+            name: string | null;
+            description: string | null;
+            latest_version: string | null;
+            versions: number;
+            /** @description Unix time in seconds. */
+            created: number;
         };
         /** @description A WhatsApp, SMS or web-widget thread between a customer (a number, or `user:`/`visitor:` for the widget) and a service number (`widget` for the web). */
         Conversation: {
@@ -2568,65 +2627,6 @@ export interface components {
                     succeeded: number;
                 };
             }[];
-        };
-        /** @description A campaign that calls a list of contacts and fills a form on each call. */
-        BulkCall: {
-            /** @example bulk_01jd5x2v7c0000000000000000 */
-            id: string;
-            /** @constant */
-            object: "bulk_call";
-            livemode: boolean;
-            name: string | null;
-            /** @enum {string} */
-            status: "running" | "paused" | "completed" | "canceled";
-            agent_id: string;
-            form_id: string;
-            from: string | null;
-            max_concurrency: number;
-            max_duration_seconds: number;
-            schedule: unknown | null;
-            retry: {
-                max_attempts: number;
-                on: ("busy" | "no_answer" | "failed" | "voicemail")[];
-                interval_seconds: number;
-            };
-            /** @description Your key-value pairs (at most 50 keys). */
-            metadata: {
-                [key: string]: string;
-            };
-            simulation?: unknown;
-            counts: {
-                total: number;
-                pending: number;
-                in_progress: number;
-                completed: number;
-                not_reached: number;
-                failed: number;
-                skipped: number;
-            };
-            duplicates_removed: number;
-            /** @description Unix time in seconds. */
-            created: number;
-            completed_at: number | null;
-        };
-        /** @description One contact of a campaign: its outcome, attempts, calls and filled form. */
-        BulkCallResult: {
-            id: string;
-            /** @constant */
-            object: "bulk_call_result";
-            livemode: boolean;
-            bulk_call_id: string;
-            index: number;
-            /** @description The contact as given in the request. */
-            contact: unknown;
-            /** @enum {string} */
-            status: "pending" | "in_progress" | "completed" | "busy" | "no_answer" | "voicemail" | "failed" | "window_expired" | "do_not_call" | "canceled";
-            attempts: number;
-            call_ids: string[];
-            form: {
-                [key: string]: string | number | boolean;
-            } | null;
-            updated: number | null;
         };
         /** @description The fields a bulk campaign fills on every call. */
         Form: {
