@@ -5,7 +5,8 @@
 #      npm first on PATH, on free ports and a fresh DATA_DIR, in its own process group (as in a terminal);
 #   2. waits for "Service ready" (SMOKE_TIMEOUT_S, default 420 s: the compile on a busy machine), then
 #      checks GET /readyz 200, GET /v1/agents with the seeded demo key (the demo agent listed), a
-#      simulated call placed and completed, and `svc_build_info` on /metrics naming the LTS's version;
+#      simulated call placed and completed, the TypeScript SDK's flow (test/sdk/lts-flow.ts) run by the
+#      LTS's node, and `svc_build_info` on /metrics naming the LTS's version;
 #   3. SIGINT to the process group (Ctrl-C), then expects within 60 s the service's clean stop (its last
 #      line `stopped`, written once the API, the worker and the embedded servers have stopped, before it
 #      exits 0), npm's exit (130: npm reports the Ctrl-C it got itself, as in a terminal) and the ports free.
@@ -74,6 +75,9 @@ for _ in $(seq 1 120); do
 done
 [ "$status" = completed ] || fail "call $call_id is '$status' after 120 s, not completed"
 log "simulated call $call_id completed"
+# The TypeScript SDK's flow under the LTS's node (test/sdk/lts-flow.ts, compiled by npm start's build).
+flow=$("$NODE_LTS_BIN" dist/test/sdk/lts-flow.js "$base" "$key" 2>>"$OUT") || fail "the SDK flow failed under node $WANT"
+log "SDK flow under node $WANT: $flow"
 curl -sf "$base/metrics" | grep -q "^svc_build_info{.*node_version=\"$WANT\"" ||
   fail "/metrics has no svc_build_info with node_version=\"$WANT\""
 log "/metrics: svc_build_info says node $WANT"
