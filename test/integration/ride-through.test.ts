@@ -11,12 +11,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import mongoose from 'mongoose';
 import { expect } from 'chai';
+import { config, setConfig } from '../../src/config';
 import { freePort, infraBinaries, startFerretDB, type ChildServer } from '../../src/dev/infra';
-import { hashKey } from '../../src/keys';
-import { newId } from '../../src/shared/ids';
 import { newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
+import { seedOrgWithKey } from '../support/store-outage';
 import { startApiProcess, type ApiProcess } from '../support/widget';
 
 /** A request to one API process; the body parsed. */
@@ -56,24 +55,7 @@ describe('calls ride out a store outage and a busy machine', function () {
     const ferretDir = path.join(dataDir, 'store');
     let ferret: ChildServer & { uri: string } = await startFerretDB(bins.ferretdb, ferretDir, port);
     cleanups.push(() => ferret.stop());
-    // An organization and a test key in this store.
-    const conn = await mongoose.createConnection(ferret.uri).asPromise();
-    const orgId = newId('org');
-    const key = `svc_sk_test_${crypto.randomBytes(16).toString('hex')}`;
-    await conn.collection('orgs').insertOne({ _id: orgId as never, name: 'Ride through', demo: false, created: 1 });
-    await conn.collection('api_keys').insertOne({
-      _id: newId('key') as never,
-      org_id: orgId,
-      livemode: false,
-      kind: 'secret',
-      scopes: [],
-      hash: hashKey(key),
-      redacted: 'svc_sk_test_…',
-      name: null,
-      created: 1,
-      revoked: null,
-    });
-    await conn.close();
+    const { key } = await seedOrgWithKey(ferret.uri, 'Ride through');
     // The API and a worker on a queue of their own, both on this store.
     const queue = `svc-test-ride-${crypto.randomBytes(4).toString('hex')}`;
     const api = await startApiProcess({ MONGODB_URI: ferret.uri, TEMPORAL_TASK_QUEUE: queue });
@@ -151,10 +133,19 @@ describe('calls ride out a store outage and a busy machine', function () {
     });
     const t = await newTenant({ first_message: 'Hello.' });
     const lines = Array.from({ length: 6 }, (_, i) => `busy ${i + 1}`);
-    const res = await request('POST', '/v1/calls', {
-      key: t.testKey,
-      body: { to: '+14155550123', agent_id: t.agentId, simulation: { caller: lines } },
-    });
+    // A deadline of 3 s (read when the call is created): the model answers in milliseconds, the machine
+    // around it takes what the hogs leave it.
+    const saved = config();
+    setConfig({ ...saved, callTurnDeadlineMs: 3_000 });
+    let res;
+    try {
+      res = await request('POST', '/v1/calls', {
+        key: t.testKey,
+        body: { to: '+14155550123', agent_id: t.agentId, simulation: { caller: lines } },
+      });
+    } finally {
+      setConfig(saved);
+    }
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     const ended = await waitForCall(t.testKey, res.body.id, undefined, 180_000);
     expect(ended, JSON.stringify(ended)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
