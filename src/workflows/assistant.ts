@@ -252,13 +252,14 @@ async function askLocally(
     if (deadline && reply.modelMs !== undefined && reply.modelMs > deadline.slowMs) onSlow();
     return reply;
   } catch (err) {
-    if (deadline && err instanceof ActivityFailure) {
-      const cause = err.cause;
+    if (deadline) {
+      // A local activity's own failure comes unwrapped; its timeout, inside an ActivityFailure.
+      const cause = err instanceof ActivityFailure ? err.cause : err;
       if (cause instanceof ApplicationFailure && cause.type === TURN_DEADLINE_EXCEEDED) {
         if ((deadline.giveUpMs ?? deadline.slowMs) > deadline.slowMs) onSlow();
         throw deadlineExceeded(deadline);
       }
-      if (cause instanceof TimeoutFailure) throw deadlineExceeded(deadline);
+      if (err instanceof ActivityFailure && cause instanceof TimeoutFailure) throw deadlineExceeded(deadline);
     }
     throw err;
   }
