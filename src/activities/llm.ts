@@ -39,7 +39,7 @@ import { callConversation } from '../services/calls';
 import { callbackPrompt } from '../services/callbacks';
 import { openai } from '../providers/openai';
 import { activityKey } from '../platform/temporal';
-import { openTokenStream } from '../voice/relay';
+import { openTokenStream, readRelayStreamSession } from '../voice/relay';
 import { readOrLastKnown, writeWhenStored } from '../services/store-outage';
 
 export interface GenerateReplyInput {
@@ -136,7 +136,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     void (timed || ((timed = true), startTimer(labels)));
   try {
     const body = { model, messages: messages.map(toOpenAI), ...(tools.length ? { tools } : {}), user: input.callId };
-    const relay = input.stream ? await openTokenStream(input.callId) : null;
+    const relay = input.stream ? await openTokenStream(input.callId, relaySessionOrLastKnown) : null;
     // A cancelled attempt (a local activity past its timeout) stops its request at once, and so does the
     // turn's deadline, counted from now.
     const sentMs = Date.now();
@@ -223,6 +223,10 @@ async function streamed(
     await relay.end();
   }
 }
+
+/** The call's relay session within `STORE_WAIT_MS`, else the last one this process read (a store outage). */
+const relaySessionOrLastKnown = async (callId: string) =>
+  (await readOrLastKnown(`relay:${callId}`, () => readRelayStreamSession(callId)))?.value ?? null;
 
 const usageOwner = (ids: AssistantContextIds) => ({ orgId: ids.orgId, livemode: ids.livemode });
 
