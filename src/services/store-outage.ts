@@ -16,8 +16,12 @@ import mongoose from 'mongoose';
 import { logger } from '../logger';
 import { isStoreUnavailable } from '../models/store';
 
-/** How long a turn waits for the store before it goes on without it (ms). */
-export const STORE_WAIT_MS = 2_000;
+/**
+ * How long a turn waits for the store before it goes on without it (ms): longer than a busy store takes
+ * (a knowledge index loaded on a saturated machine), shorter than a turn deadline; the model's time is
+ * not spent meanwhile (src/activities/llm.ts `deadlineMs`).
+ */
+export const STORE_WAIT_MS = 4_000;
 /** How long a deferred write is tried again before it is given up (ms): past the longest outage ridden out. */
 export const WRITE_BEHIND_MS = 15 * 60_000;
 /** Last-known values kept per process (the oldest is dropped beyond). */
