@@ -37,7 +37,8 @@ import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
 import { MAX_DURATION, newCallInput, QUEUE_TIMEOUT, startCallWorkflow } from '../services/calls';
 import { resolveCallContact } from '../services/contacts';
-import { tryAcquireCallSlot } from '../services/call-slots';
+import { queueCallForSlot } from '../services/call-slots';
+import { orgCallLimit } from '../services/limits';
 import {
   CALL_NOT_LIVE,
   CALL_NOT_SCHEDULED,
@@ -229,14 +230,17 @@ const createCall = (temporal: Client) =>
       const nowMs = Date.now();
       const requestedMs = body.scheduled_at !== undefined ? parseScheduledAt(body.scheduled_at, nowMs) : null;
       // Independent reads, side by side; the agent's 404 comes first, as when they ran one after the other.
-      const [agent, contactId] = await Promise.allSettled([
+      // The organization's call limit is read with them (the slot request carries it).
+      const [agent, contactId, callLimit] = await Promise.allSettled([
         findLiveAgent({ orgId, livemode }, body.agent_id),
         resolveCallContact({ orgId, livemode }, { to: body.to, contactId: body.contact_id }),
-      ]).then(([a, c]) => {
+        orgCallLimit({ orgId, livemode }),
+      ]).then(([a, c, l]) => {
         if (a.status === 'rejected') throw a.reason;
         if (!a.value) throw notFound('agent', body.agent_id, 'agent_id');
         if (c.status === 'rejected') throw c.reason;
-        return [a.value, c.value] as const;
+        if (l.status === 'rejected') throw l.reason;
+        return [a.value, c.value, l.value] as const;
       });
       if (livemode && !telephonyConfigured()) {
         throw new ApiError(
@@ -260,12 +264,13 @@ const createCall = (temporal: Client) =>
           contact_id: contactId,
           scheduled_at: dial.later ? Math.ceil(dial.atMs / 1000) : undefined,
         });
-        // The call takes a slot, or its place in the organization's line, now: in the order the API creates
-        // calls. Unanswered (Temporal busy past the retries), the call's workflow asks itself; a scheduled
-        // call asks when its time comes (`slot: 'queue'`).
+        // The call takes its place in the organization's line now, in the order the API creates calls: a
+        // signal to the semaphore, whose grant (at once when a slot is free) the call's workflow waits for.
+        // Not sent (Temporal did not answer), the call's workflow asks itself; a scheduled call asks when its
+        // time comes (`slot: 'queue'`).
         if (!dial.later)
-          input.slot = await tryAcquireCallSlot(temporal, { orgId, livemode }, callId, true).then(
-            (answer) => (answer.granted ? ('held' as const) : ('waiting' as const)),
+          input.slot = await queueCallForSlot(temporal, { orgId, livemode }, callId, callLimit).then(
+            () => 'waiting' as const,
             () => 'queue' as const,
           );
         await startCallWorkflow(temporal, input);
