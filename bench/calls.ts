@@ -6,8 +6,10 @@
  *   - the floor: a bare `workflow.start` on the same dev server, 1 and 10 clients (latency, starts/s), and
  *     next to it `POST /v1/calls` of a call that ends at once (`simulation.outcome: "no_answer"`, with an
  *     `Idempotency-Key`), 1 and 10 clients, with the ratios of issue 32 item 5 (goal: p50 within the
- *     floor's + 15 ms with 1 client, at least half the floor's rate with 10), and the store round trips of
- *     one such request (mongoose's debug hook in the API process, which is this one)
+ *     floor's + 15 ms with 1 client, at least half the floor's rate with 10), once with the calls running
+ *     and ending as they go (the worker's work shares the machine) and once with the calls on a queue no
+ *     worker polls (the request path alone), and the store round trips of one such request (mongoose's
+ *     debug hook in the API process, which is this one)
  *   - `POST /v1/calls`, 1 client then 10 clients, calls running and completing as they go: latency
  *     p50/p99, calls placed/s and completed/s, and CPU per completed call of each process (API, worker,
  *     Temporal dev server, FerretDB)
@@ -232,11 +234,19 @@ async function main(): Promise<void> {
       noAnswer[clients] = { ...summary(run.ms), per_s: Math.round(floorCalls / run.seconds) };
       await waitUntilEnded(ids, deadline);
     }
-    const floorRows = floorTable(floor, noAnswer, traced);
+    // The request path alone: the same requests, their calls on a queue no worker polls (none runs).
+    setConfig({ ...config(), taskQueue: `${queue}-nobody` });
+    const pathOnly: Record<number, ReturnType<typeof summary> & { per_s: number }> = {};
+    for (const clients of [1, 10]) {
+      const run = await drive(floorCalls, clients, () => postNoAnswer([]));
+      pathOnly[clients] = { ...summary(run.ms), per_s: Math.round(floorCalls / run.seconds) };
+    }
+    setConfig({ ...config(), taskQueue: queue });
+    const floorRows = floorTable(floor, { 'calls running and ending': noAnswer, 'calls not run': pathOnly }, traced);
     if (only === 'floor') {
       console.log(`calls benchmark (BENCH_ONLY=floor); ${new Date().toISOString()}`);
       for (const row of floorRows) console.log(row);
-      console.log(JSON.stringify({ floor, no_answer: noAnswer, store_round_trips: traced }));
+      console.log(JSON.stringify({ floor, no_answer: noAnswer, path_only: pathOnly, store_round_trips: traced }));
       console.log(
         `reproduce: npm run build && BENCH_ONLY=floor BENCH_STARTS=${starts} BENCH_FLOOR_CALLS=${floorCalls} node dist/bench/calls.js`,
       );
@@ -379,22 +389,26 @@ type Figure = { p50: number; p99: number; per_s: number };
 
 /**
  * The floor's rows (markdown): bare `workflow.start` and `POST /v1/calls` of a `no_answer` call, 1 and 10
- * clients, then the ratios against issue 32 item 5's goal and the store round trips of one request.
+ * clients, for each variant of `posts` (calls running as they go, or not run at all: the request path
+ * alone), then the ratios against issue 32 item 5's goal and the store round trips of one request.
  */
-function floorTable(floor: Record<number, Figure>, post: Record<number, Figure>, trips: string[]): string[] {
+function floorTable(floor: Record<number, Figure>, posts: Record<string, Record<number, Figure>>, trips: string[]) {
   const f = (s: Figure) => `p50 ${s.p50} ms, p99 ${s.p99} ms; ${s.per_s}/s`;
-  const over = Math.round((post[1].p50 - floor[1].p50) * 10) / 10;
-  const rate = Math.round((post[10].per_s / floor[10].per_s) * 100) / 100;
   const rows = ['| figure | result | goal |', '|---|---|---|'];
   for (const clients of [1, 10]) {
     const s = clients > 1 ? 's' : '';
     rows.push(`| bare \`workflow.start\` (the floor), ${clients} client${s} | ${f(floor[clients])} | |`);
-    rows.push(`| \`POST /v1/calls\` of a \`no_answer\` call, ${clients} client${s} | ${f(post[clients])} | |`);
+    for (const [what, post] of Object.entries(posts))
+      rows.push(
+        `| \`POST /v1/calls\` of a \`no_answer\` call, ${clients} client${s}, ${what} | ${f(post[clients])} | |`,
+      );
   }
-  rows.push(
-    `| POST p50 − floor p50, 1 client | ${over} ms (ratio ${Math.round((post[1].p50 / floor[1].p50) * 10) / 10}) | ≤ 15 ms ${over <= 15 ? '✓' : '✗'} |`,
-  );
-  rows.push(`| POST rate ÷ floor rate, 10 clients | ${rate} | ≥ 0.5 ${rate >= 0.5 ? '✓' : '✗'} |`);
+  for (const [what, post] of Object.entries(posts)) {
+    const over = Math.round((post[1].p50 - floor[1].p50) * 10) / 10;
+    const rate = Math.round((post[10].per_s / floor[10].per_s) * 100) / 100;
+    rows.push(`| POST p50 − floor p50, 1 client, ${what} | ${over} ms | ≤ 15 ms ${over <= 15 ? '✓' : '✗'} |`);
+    rows.push(`| POST rate ÷ floor rate, 10 clients, ${what} | ${rate} | ≥ 0.5 ${rate >= 0.5 ? '✓' : '✗'} |`);
+  }
   rows.push(
     `| store round trips of one POST (API process) | ${trips.length}: ${trips.map((t) => `\`${t}\``).join('; ')} | |`,
   );
