@@ -3,7 +3,13 @@
  * the test harness (real Temporal dev server and FerretDB, the API, the loopback LLM) with the calls'
  * worker in its own process, as deployed (API and worker apart), and prints side by side:
  *
- *   - the floor: a bare `workflow.start` on the same dev server, 1 and 10 clients (latency, starts/s)
+ *   - the floor: a bare `workflow.start` on the same dev server, 1 and 10 clients (latency, starts/s), and
+ *     next to it `POST /v1/calls` of a call that ends at once (`simulation.outcome: "no_answer"`, with an
+ *     `Idempotency-Key`), 1 and 10 clients, with the ratios of issue 32 item 5 (goal: p50 within the
+ *     floor's + 15 ms with 1 client, at least half the floor's rate with 10), once with the calls running
+ *     and ending as they go (the worker's work shares the machine) and once with the calls on a queue no
+ *     worker polls (the request path alone), and the store round trips of one such request (mongoose's
+ *     debug hook in the API process, which is this one)
  *   - `POST /v1/calls`, 1 client then 10 clients, calls running and completing as they go: latency
  *     p50/p99, calls placed/s and completed/s, and CPU per completed call of each process (API, worker,
  *     Temporal dev server, FerretDB)
@@ -18,7 +24,9 @@
  *
  * Knobs: BENCH_CALLS (10-client calls, default 100), BENCH_SERIAL_CALLS (1-client calls, default 30),
  * BENCH_TURNS (caller lines per call, default 5), BENCH_STARTS (bare starts per client count, default 200),
- * BENCH_LIVE_CALLS (default 5) × BENCH_LIVE_TURNS (default 8), BENCH_FIRST_TOKEN_MS (default 200),
+ * BENCH_FLOOR_CALLS (`no_answer` calls per client count, default 200), BENCH_ONLY=floor (the floor and
+ * the `no_answer` calls only, ~1 min), BENCH_LIVE_CALLS (default 5) × BENCH_LIVE_TURNS (default 8),
+ * BENCH_FIRST_TOKEN_MS (default 200),
  * BENCH_TIMEOUT_MS (default 300000), BENCH_WORKER_NODE_OPTIONS (the worker process's NODE_OPTIONS, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it). Loopback only; on a machine shared with other work the figures are
  * inflated by it.
@@ -27,6 +35,7 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import mongoose from 'mongoose';
 import twilio from 'twilio';
 import WebSocket from 'ws';
 import { config, setConfig } from '../src/config';
@@ -140,6 +149,8 @@ async function main(): Promise<void> {
   const gapCalls = num('BENCH_GAP_CALLS', 10, 200);
   const gapTurns = num('BENCH_GAP_TURNS', 10, 200);
   const starts = num('BENCH_STARTS', 200, 5000);
+  const floorCalls = num('BENCH_FLOOR_CALLS', 200, 5000);
+  const only = process.env.BENCH_ONLY;
   const liveCalls = num('BENCH_LIVE_CALLS', 5, 100);
   const liveTurns = num('BENCH_LIVE_TURNS', 8, 50);
   const firstTokenMs = Number(process.env.BENCH_FIRST_TOKEN_MS ?? 200);
@@ -160,6 +171,8 @@ async function main(): Promise<void> {
       twilioAuthToken: fake.authToken,
       twilioApiBaseUrl: fake.url,
       publicBaseUrl: h().api.url,
+      // Counted as ever (one slot per request), at a limit the runs do not reach: the path is measured.
+      apiRateLimit: saved.apiRateLimit === 0 ? 0 : 1_000_000,
     });
     worker = await startWorkerProcess(queue, {
       TWILIO_ACCOUNT_SID: fake.accountSid,
@@ -199,6 +212,45 @@ async function main(): Promise<void> {
         });
       });
       floor[clients] = { ...summary(run.ms), per_s: Math.round(starts / run.seconds) };
+    }
+
+    // Next to the floor: calls that end at once (nothing rings), each with its own Idempotency-Key.
+    progress(`POST /v1/calls of no_answer calls, 1 and 10 clients, ${floorCalls} calls each`);
+    const noAnswerBody = { to: body.to, agent_id: t.agentId, simulation: { outcome: 'no_answer' } };
+    const postNoAnswer = async (ids: string[]) => {
+      const res = await request('POST', '/v1/calls', {
+        key: t.testKey,
+        body: noAnswerBody,
+        headers: { 'Idempotency-Key': newId('idem') },
+      });
+      if (res.status !== 200) throw new Error(`POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
+      ids.push(res.body.id);
+    };
+    const traced = await storeRoundTrips(() => postNoAnswer([]));
+    const noAnswer: Record<number, ReturnType<typeof summary> & { per_s: number }> = {};
+    for (const clients of [1, 10]) {
+      const ids: string[] = [];
+      const run = await drive(floorCalls, clients, () => postNoAnswer(ids));
+      noAnswer[clients] = { ...summary(run.ms), per_s: Math.round(floorCalls / run.seconds) };
+      await waitUntilEnded(ids, deadline);
+    }
+    // The request path alone: the same requests, their calls on a queue no worker polls (none runs).
+    setConfig({ ...config(), taskQueue: `${queue}-nobody` });
+    const pathOnly: Record<number, ReturnType<typeof summary> & { per_s: number }> = {};
+    for (const clients of [1, 10]) {
+      const run = await drive(floorCalls, clients, () => postNoAnswer([]));
+      pathOnly[clients] = { ...summary(run.ms), per_s: Math.round(floorCalls / run.seconds) };
+    }
+    setConfig({ ...config(), taskQueue: queue });
+    const floorRows = floorTable(floor, { 'calls running and ending': noAnswer, 'calls not run': pathOnly }, traced);
+    if (only === 'floor') {
+      console.log(`calls benchmark (BENCH_ONLY=floor); ${new Date().toISOString()}`);
+      for (const row of floorRows) console.log(row);
+      console.log(JSON.stringify({ floor, no_answer: noAnswer, path_only: pathOnly, store_round_trips: traced }));
+      console.log(
+        `reproduce: npm run build && BENCH_ONLY=floor BENCH_STARTS=${starts} BENCH_FLOOR_CALLS=${floorCalls} node dist/bench/calls.js`,
+      );
+      return;
     }
 
     // The per-turn gap of a call alone: one call at a time, nothing else running.
@@ -289,15 +341,23 @@ async function main(): Promise<void> {
         `| \`POST /v1/calls\`, ${clients} client${clients > 1 ? 's' : ''} | ${f(p)}; ${p.placed_per_s} placed/s, ${p.completed_per_s} completed/s (${p.completed}/${p.n} completed) | ${clients === 1 ? 'p50 ≤ 15 ms' : '≥ 100/s, p99 ≤ 50 ms'} |`,
       );
     }
-    for (const clients of [1, 10])
-      console.log(
-        `| bare \`workflow.start\` (the floor), ${clients} client${clients > 1 ? 's' : ''} | ${f(floor[clients])}; ${floor[clients].per_s}/s | |`,
-      );
+    for (const row of floorRows.slice(2)) console.log(row);
     console.log(`| CPU per completed call, 1 client (ms) | ${cpu(posts[1].cpu_ms_per_call)} | |`);
     console.log(`| CPU per completed call, 10 clients (ms) | ${cpu(posts[10].cpu_ms_per_call)} | |`);
-    console.log(JSON.stringify({ floor, posts, gap1, gap10, first_token: first, whole_answer: summary(wholeAnswer) }));
     console.log(
-      `reproduce: npm run build && BENCH_CALLS=${calls10} BENCH_SERIAL_CALLS=${calls1} BENCH_TURNS=${turns} node dist/bench/calls.js`,
+      JSON.stringify({
+        floor,
+        no_answer: noAnswer,
+        store_round_trips: traced,
+        posts,
+        gap1,
+        gap10,
+        first_token: first,
+        whole_answer: summary(wholeAnswer),
+      }),
+    );
+    console.log(
+      `reproduce: npm run build && BENCH_CALLS=${calls10} BENCH_SERIAL_CALLS=${calls1} BENCH_TURNS=${turns} BENCH_STARTS=${starts} BENCH_FLOOR_CALLS=${floorCalls} node dist/bench/calls.js`,
     );
   } finally {
     setConfig(saved);
@@ -305,6 +365,54 @@ async function main(): Promise<void> {
     await fake?.close();
     await stopHarness();
   }
+}
+
+/**
+ * The store round trips `task` makes in this process (the API's), as mongoose's debug hook sees them
+ * (`<collection>.<method> <filter or document>`), in the order they were sent.
+ */
+async function storeRoundTrips(task: () => Promise<void>): Promise<string[]> {
+  const ops: string[] = [];
+  mongoose.set('debug', (collection: string, method: string, ...args: unknown[]) => {
+    const first = JSON.stringify(args[0]) ?? '';
+    ops.push(`${collection}.${method} ${first.length > 120 ? `${first.slice(0, 119)}…` : first}`);
+  });
+  try {
+    await task();
+  } finally {
+    mongoose.set('debug', false);
+  }
+  return ops;
+}
+
+type Figure = { p50: number; p99: number; per_s: number };
+
+/**
+ * The floor's rows (markdown): bare `workflow.start` and `POST /v1/calls` of a `no_answer` call, 1 and 10
+ * clients, for each variant of `posts` (calls running as they go, or not run at all: the request path
+ * alone), then the ratios against issue 32 item 5's goal and the store round trips of one request.
+ */
+function floorTable(floor: Record<number, Figure>, posts: Record<string, Record<number, Figure>>, trips: string[]) {
+  const f = (s: Figure) => `p50 ${s.p50} ms, p99 ${s.p99} ms; ${s.per_s}/s`;
+  const rows = ['| figure | result | goal |', '|---|---|---|'];
+  for (const clients of [1, 10]) {
+    const s = clients > 1 ? 's' : '';
+    rows.push(`| bare \`workflow.start\` (the floor), ${clients} client${s} | ${f(floor[clients])} | |`);
+    for (const [what, post] of Object.entries(posts))
+      rows.push(
+        `| \`POST /v1/calls\` of a \`no_answer\` call, ${clients} client${s}, ${what} | ${f(post[clients])} | |`,
+      );
+  }
+  for (const [what, post] of Object.entries(posts)) {
+    const over = Math.round((post[1].p50 - floor[1].p50) * 10) / 10;
+    const rate = Math.round((post[10].per_s / floor[10].per_s) * 100) / 100;
+    rows.push(`| POST p50 − floor p50, 1 client, ${what} | ${over} ms | ≤ 15 ms ${over <= 15 ? '✓' : '✗'} |`);
+    rows.push(`| POST rate ÷ floor rate, 10 clients, ${what} | ${rate} | ≥ 0.5 ${rate >= 0.5 ? '✓' : '✗'} |`);
+  }
+  rows.push(
+    `| store round trips of one POST (API process) | ${trips.length}: ${trips.map((t) => `\`${t}\``).join('; ')} | |`,
+  );
+  return rows;
 }
 
 /**

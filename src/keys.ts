@@ -126,10 +126,54 @@ export async function listKeys(orgId: string) {
   return docs.map(renderKey);
 }
 
-/** Revokes a key (idempotent); returns it, or null when it does not exist. */
+/** What authentication needs of a key: whose it is, its mode, kind and scopes. */
+export interface VerifiedKey {
+  id: string;
+  orgId: string;
+  livemode: boolean;
+  kind: KeyKind;
+  scopes: string[];
+}
+
+/**
+ * How long (ms) a process trusts a key it verified without reading the store again (issue 32 item 5: the
+ * key's lookup leaves the request path). The bound on revocation: a key revoked by another process
+ * (`svcctl keys revoke`) is refused by every API process at most this long after; one revoked through this
+ * process's `revokeKey` at once.
+ */
+export const KEY_CACHE_TTL_MS = 5_000;
+/** At most this many verified keys are remembered per process (the oldest is forgotten first). */
+const KEY_CACHE_MAX = 10_000;
+/** Key hash → the key as verified, and until when (epoch ms) it is trusted. Valid keys only. */
+const verifiedKeys = new Map<string, { key: VerifiedKey; untilMs: number }>();
+
+/**
+ * The live (not revoked) key whose hash is `hash`, or null: from this process's memory when verified in
+ * the last `KEY_CACHE_TTL_MS`, else one lookup by the unique `hash` index. Unknown and revoked keys are
+ * never remembered, so a new key works at once and a wrong one is read each time.
+ * @param nowMs the clock (tests pass one)
+ * @throws what the store throws (the API answers 503)
+ */
+export async function verifyKeyHash(hash: string, nowMs = Date.now()): Promise<VerifiedKey | null> {
+  const cached = verifiedKeys.get(hash);
+  if (cached && cached.untilMs > nowMs) return cached.key;
+  verifiedKeys.delete(hash);
+  const doc = await ApiKey.findOne({ hash }, { org_id: 1, livemode: 1, kind: 1, scopes: 1, revoked: 1 }).lean();
+  if (!doc || doc.revoked != null) return null;
+  const key = { id: doc._id, orgId: doc.org_id, livemode: doc.livemode, kind: doc.kind as KeyKind, scopes: doc.scopes };
+  if (verifiedKeys.size >= KEY_CACHE_MAX) verifiedKeys.delete(verifiedKeys.keys().next().value!);
+  verifiedKeys.set(hash, { key, untilMs: nowMs + KEY_CACHE_TTL_MS });
+  return key;
+}
+
+/**
+ * Revokes a key (idempotent); returns it, or null when it does not exist. This process stops trusting it
+ * at once; other processes within `KEY_CACHE_TTL_MS`.
+ */
 export async function revokeKey(keyId: string) {
   const doc = await ApiKey.findById(keyId).lean();
   if (!doc) return null;
+  verifiedKeys.delete(doc.hash);
   if (doc.revoked == null) {
     await ApiKey.updateOne({ _id: keyId }, { $set: { revoked: Math.floor(Date.now() / 1000) } });
     doc.revoked = Math.floor(Date.now() / 1000);

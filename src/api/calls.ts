@@ -37,7 +37,8 @@ import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
 import { MAX_DURATION, newCallInput, QUEUE_TIMEOUT, startCallWorkflow } from '../services/calls';
 import { resolveCallContact } from '../services/contacts';
-import { tryAcquireCallSlot } from '../services/call-slots';
+import { queueCallForSlot } from '../services/call-slots';
+import { orgCallLimit } from '../services/limits';
 import {
   CALL_NOT_LIVE,
   CALL_NOT_SCHEDULED,
@@ -228,52 +229,66 @@ const createCall = (temporal: Client) =>
         throw missingParam('from', 'Missing required param: from (a live call needs the service number to call from).');
       const nowMs = Date.now();
       const requestedMs = body.scheduled_at !== undefined ? parseScheduledAt(body.scheduled_at, nowMs) : null;
+      // Reads and checks beside the idempotency record's insert (a 404 or 400 here does not keep the key).
       // Independent reads, side by side; the agent's 404 comes first, as when they ran one after the other.
-      const [agent, contactId] = await Promise.allSettled([
-        findLiveAgent({ orgId, livemode }, body.agent_id),
-        resolveCallContact({ orgId, livemode }, { to: body.to, contactId: body.contact_id }),
-      ]).then(([a, c]) => {
-        if (a.status === 'rejected') throw a.reason;
-        if (!a.value) throw notFound('agent', body.agent_id, 'agent_id');
-        if (c.status === 'rejected') throw c.reason;
-        return [a.value, c.value] as const;
-      });
-      if (livemode && !telephonyConfigured()) {
-        throw new ApiError(
-          503,
-          'api_error',
-          'telephony_not_configured',
-          'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
-        );
-      }
-
-      const agentWindow = agent.calling_window_json ? JSON.parse(agent.calling_window_json) : null;
-      const dial = await dialTime(
-        { to: body.to, livemode, window: body.calling_window ?? null, agentWindow },
-        requestedMs,
-        nowMs,
-      );
-
-      await idempotent(req, res, 'call', async (callId) => {
-        const input = newCallInput(callId, { orgId, livemode }, agent, {
-          ...body,
-          contact_id: contactId,
-          scheduled_at: dial.later ? Math.ceil(dial.atMs / 1000) : undefined,
+      // The organization's call limit is read with them (the slot request carries it).
+      const prepare = async () => {
+        const [agent, contactId, callLimit] = await Promise.allSettled([
+          findLiveAgent({ orgId, livemode }, body.agent_id),
+          resolveCallContact({ orgId, livemode }, { to: body.to, contactId: body.contact_id }),
+          orgCallLimit({ orgId, livemode }),
+        ]).then(([a, c, l]) => {
+          if (a.status === 'rejected') throw a.reason;
+          if (!a.value) throw notFound('agent', body.agent_id, 'agent_id');
+          if (c.status === 'rejected') throw c.reason;
+          if (l.status === 'rejected') throw l.reason;
+          return [a.value, c.value, l.value] as const;
         });
-        // The call takes a slot, or its place in the organization's line, now: in the order the API creates
-        // calls. Unanswered (Temporal busy past the retries), the call's workflow asks itself; a scheduled
-        // call asks when its time comes (`slot: 'queue'`).
-        if (!dial.later)
-          input.slot = await tryAcquireCallSlot(temporal, { orgId, livemode }, callId, true).then(
-            (answer) => (answer.granted ? ('held' as const) : ('waiting' as const)),
-            () => 'queue' as const,
+        if (livemode && !telephonyConfigured()) {
+          throw new ApiError(
+            503,
+            'api_error',
+            'telephony_not_configured',
+            'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
           );
-        await startCallWorkflow(temporal, input);
-        // The workflow writes this document too (insert-if-absent), so a crash here loses nothing.
-        const doc = newCallDocument(input);
-        await insertIfAbsent(Call, doc);
-        return { status: 200, body: renderCall(doc) };
-      });
+        }
+
+        const agentWindow = agent.calling_window_json ? JSON.parse(agent.calling_window_json) : null;
+        const dial = await dialTime(
+          { to: body.to, livemode, window: body.calling_window ?? null, agentWindow },
+          requestedMs,
+          nowMs,
+        );
+        return { agent, contactId, callLimit, dial };
+      };
+
+      await idempotent(
+        req,
+        res,
+        'call',
+        async (callId, { agent, contactId, callLimit, dial }) => {
+          const input = newCallInput(callId, { orgId, livemode }, agent, {
+            ...body,
+            contact_id: contactId,
+            scheduled_at: dial.later ? Math.ceil(dial.atMs / 1000) : undefined,
+          });
+          // The call takes its place in the organization's line now, in the order the API creates calls: a
+          // signal to the semaphore, whose grant (at once when a slot is free) the call's workflow waits for.
+          // Not sent (Temporal did not answer), the call's workflow asks itself; a scheduled call asks when its
+          // time comes (`slot: 'queue'`).
+          if (!dial.later)
+            input.slot = await queueCallForSlot(temporal, { orgId, livemode }, callId, callLimit).then(
+              () => 'waiting' as const,
+              () => 'queue' as const,
+            );
+          await startCallWorkflow(temporal, input);
+          // The workflow writes this document too (insert-if-absent), so a crash here loses nothing.
+          const doc = newCallDocument(input);
+          await insertIfAbsent(Call, doc);
+          return { status: 200, body: renderCall(doc) };
+        },
+        prepare,
+      );
     },
   });
 

@@ -11,7 +11,8 @@
  * doing anything, so a crash between "workflow started" and "response stored" is repaired by the retry:
  * it takes over the abandoned record and runs the handler again with the same id, and starting a
  * workflow with that id again is a no-op. Handlers must therefore be idempotent for a given id.
- * Validation errors (400) are raised before the record is written, so a corrected retry may reuse the key.
+ * Validation errors (400) are raised before the record is written, or beside its insert (a handler's
+ * `prepare`: the record is then deleted), so a corrected retry may reuse the key.
  *
  * The executing request holds a lease (`lease_token`, `locked_until_ms`, `IDEMPOTENCY_LEASE_MS`, default
  * 8 s) that it renews every third of the lease while its handler runs, however long; so a retry takes over
@@ -55,19 +56,25 @@ const newLeaseToken = () => crypto.randomBytes(12).toString('hex');
 /**
  * Runs `handler` at most once per idempotency key and sends its result.
  * @param prefix id prefix of the resource the handler creates (`call`), used for `resourceId`
- * @param handler gets the resource id to use; returns status and body. An `ApiError` it throws is
- *   stored and replayed like a response; a 429 or any other error releases the record for a retry.
+ * @param handler gets the resource id to use and what `prepare` resolved to; returns status and body. An
+ *   `ApiError` it throws is stored and replayed like a response; a 429 or any other error releases the
+ *   record for a retry.
+ * @param prepare reads and checks the handler needs (issue 32 item 5: run beside the record's insert, not
+ *   before it). What it throws is answered and not kept: a record this request inserted is deleted, one it
+ *   took over released, so a corrected request may reuse the key, as for a 400 of the body's validation.
+ *   A request whose key was already used is answered from the record (replay, 409, 422) whatever it resolves to.
  */
-export async function idempotent(
+export async function idempotent<P = undefined>(
   req: Request,
   res: Response,
   prefix: string,
-  handler: (resourceId: string) => Promise<HandlerResult>,
+  handler: (resourceId: string, prepared: P) => Promise<HandlerResult>,
+  prepare: () => Promise<P> = async () => undefined as P,
 ): Promise<void> {
   const key = req.get('Idempotency-Key');
   const auth = req.auth!;
   if (key === undefined) {
-    const result = await handler(newId(prefix));
+    const result = await handler(newId(prefix), await prepare());
     return void res.status(result.status).json(result.body);
   }
   if (key.length === 0 || key.length > 255) {
@@ -85,7 +92,12 @@ export async function idempotent(
   const fingerprint = sha256(`${req.method} ${req.baseUrl}${req.path}\n${canonical(req.body)}`);
   const now = Date.now();
 
-  let record = await claim(id, fingerprint, prefix, req, now);
+  const [claimed, prepared] = await Promise.allSettled([claim(id, fingerprint, prefix, req, now), prepare()]);
+  if (claimed.status === 'rejected') {
+    // The checks' own answer (a 404, a 400) before the store's failure to keep the record.
+    throw prepared.status === 'rejected' && prepared.reason instanceof ApiError ? prepared.reason : claimed.reason;
+  }
+  let record = claimed.value;
   if (record.claimed === false) {
     const existing = record.doc;
     if (existing.fingerprint !== fingerprint) {
@@ -135,6 +147,15 @@ export async function idempotent(
 
   const token = record.doc.lease_token!;
   const mine = { _id: id, state: 'in_progress' as const, lease_token: token };
+  if (prepared.status === 'rejected') {
+    // Nothing ran: a record inserted by this request goes, one taken over (its resource may exist) is released.
+    await (
+      claimed.value.claimed
+        ? IdempotencyRecord.deleteOne(mine)
+        : IdempotencyRecord.updateOne(mine, { $set: { locked_until_ms: 0 } })
+    ).catch(() => undefined);
+    throw prepared.reason;
+  }
   // Renew the lease while the handler runs (an /end may wait for the call's hang-up).
   const renewal = setInterval(
     () => {
@@ -144,7 +165,7 @@ export async function idempotent(
   );
   let result: HandlerResult;
   try {
-    result = await runCatching(req, handler, record.doc.resource_id);
+    result = await runCatching(req, (resourceId) => handler(resourceId, prepared.value), record.doc.resource_id);
   } catch (err) {
     clearInterval(renewal);
     await IdempotencyRecord.updateOne(mine, { $set: { locked_until_ms: 0 } }).catch(() => undefined);

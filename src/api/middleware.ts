@@ -10,10 +10,9 @@ import { API_VERSION, config } from '../config';
 import { consumeRateLimit, type RateLimitResult } from '../platform/rate-limit';
 import { rateLimited } from '../platform/metrics';
 import { newId } from '../shared/ids';
-import { ApiKey } from '../models/orgs';
 import { isStoreUnavailable } from '../models/store';
 import { isTemporalUnavailable } from '../platform/temporal';
-import { hashKey, IMPLIED_SCOPES, parseKey, type KeyKind } from '../keys';
+import { hashKey, IMPLIED_SCOPES, parseKey, verifyKeyHash, type KeyKind } from '../keys';
 import { addLogContext, logger } from '../logger';
 
 /** What authentication attaches to `req.auth`. */
@@ -191,8 +190,10 @@ export function applyRateLimit(
 /**
  * Bearer authentication (spec section 5). Missing header → 401 `api_key_missing`; unknown, malformed or
  * revoked key → 401 `api_key_invalid`; a valid key past its rate limit → 429 (counted in
- * `svc_rate_limited_total` under the key's id). The key itself is never logged. The key lookup and the rate count run side by side (both by the key's hash). A well-formed key
- * while the store does not answer → 503 `service_unavailable` (its lookup fails; `errorHandler`).
+ * `svc_rate_limited_total` under the key's id). The key itself is never logged. The key lookup and the rate count run side by side (both by the key's hash); a key verified in
+ * the last few seconds is not read again (src/keys.ts `verifyKeyHash`, `KEY_CACHE_TTL_MS`: a revocation
+ * reaches every API process within it). A well-formed key not verified lately while the store does not
+ * answer → 503 `service_unavailable` (its lookup fails; `errorHandler`).
  */
 export const authenticate: RequestHandler = async (req, res, next) => {
   const header = req.get('Authorization');
@@ -210,21 +211,15 @@ export const authenticate: RequestHandler = async (req, res, next) => {
   if (!key || !parseKey(key))
     return next(new ApiError(401, 'authentication_error', 'api_key_invalid', 'Invalid API key provided.'));
   const hash = hashKey(key);
-  const [doc, rate] = await Promise.all([ApiKey.findOne({ hash }).lean(), countRequest(hash)]);
-  if (!doc || doc.revoked != null)
-    return next(new ApiError(401, 'authentication_error', 'api_key_invalid', 'Invalid API key provided.'));
+  const [verified, rate] = await Promise.all([verifyKeyHash(hash), countRequest(hash)]);
+  if (!verified) return next(new ApiError(401, 'authentication_error', 'api_key_invalid', 'Invalid API key provided.'));
   const limited = applyRateLimit(res, rate);
+  const { id: keyId, orgId, kind, livemode, scopes } = verified;
   if (limited) {
-    rateLimited.inc({ limit: 'api_key', key_id: doc._id }); // the key's id, never the key
+    rateLimited.inc({ limit: 'api_key', key_id: keyId }); // the key's id, never the key
     return next(limited);
   }
-  req.auth = {
-    orgId: doc.org_id,
-    keyId: doc._id,
-    kind: doc.kind as KeyKind,
-    livemode: doc.livemode,
-    scopes: doc.scopes,
-  };
+  req.auth = { orgId, keyId, kind, livemode, scopes };
   next();
 };
 

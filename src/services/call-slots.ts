@@ -14,10 +14,12 @@ import {
   CALL_SLOTS_WORKFLOW,
   callSlotsWorkflowId,
   limitChangedSignal,
+  queueCallSignal,
   releaseSlotSignal,
   tryAcquireSlotUpdate,
   type CallSlotsWorkflow,
   type SlotAnswer,
+  type SlotRequest,
 } from '../shared/call-slots';
 import { orgCallLimit } from './limits';
 
@@ -87,6 +89,23 @@ export async function tryAcquireCallSlot(
       await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt) * (0.5 + Math.random())));
     }
   }
+}
+
+/**
+ * Puts an outbound call in its organization's line without waiting for the answer (issue 32 item 5): one
+ * signal-with-start of `queueCallSignal` carrying the limit the caller read (src/services/limits.ts
+ * `orgCallLimit`), recorded in the semaphore's history before this resolves, so calls take their places in
+ * the order the API creates them, as with `tryAcquireCallSlot`; no worker is waited for. The grant, at once
+ * or later, comes to the call's workflow as `slotGrantedSignal`: start it with `slot: 'waiting'` (a grant
+ * told before it runs is told again a second later; a call whose workflow never starts is freed by the audit).
+ * @throws what the Temporal client throws (an unreachable server)
+ */
+export async function queueCallForSlot(temporal: Client, tenant: Tenant, callId: string, limit: number): Promise<void> {
+  await temporal.workflow.signalWithStart<CallSlotsWorkflow, [SlotRequest]>(CALL_SLOTS_WORKFLOW, {
+    ...startOptions(tenant, limit),
+    signal: queueCallSignal,
+    signalArgs: [{ callId, limit, queue: true }],
+  });
 }
 
 /** How long `tryAcquireCallSlot` keeps asking while the semaphore has too many updates in flight (ms). */

@@ -4,7 +4,8 @@
  * Temporal samples' `mutex` (a long-lived workflow that grants by signalling the requester back).
  *
  * - A call holds one slot from dialing (or answering) until it has hung up (its workflow frees it just
- *   before recording the end), whatever its direction or channel. Every call asks with `tryAcquireSlotUpdate` (update-with-start): outbound calls wait in
+ *   before recording the end), whatever its direction or channel. Every call asks with `tryAcquireSlotUpdate` (update-with-start), or, an outbound call placed
+ *   through the API, with `queueCallSignal` (signal-with-start, no answer awaited): outbound calls wait in
  *   the semaphore's line when none is free, first come first served, granted later by `slotGrantedSignal`
  *   to the call's workflow; inbound calls and browser voice calls ask once and are refused at the limit.
  * - The count lives in Temporal's history, so it holds across any number of API and worker processes
@@ -84,6 +85,14 @@ export const limitChangedSignal = defineSignal<[{ limit: number }]>('limitChange
  * (asking again keeps its place).
  */
 export const tryAcquireSlotUpdate = defineUpdate<SlotAnswer, [SlotRequest]>('tryAcquireSlot');
+/**
+ * An outbound call joins the line without waiting for an answer (issue 32 item 5: `POST /v1/calls` sends
+ * it with signal-with-start, one round trip to the Temporal server and none to a worker): decided as
+ * `tryAcquireSlotUpdate` with `queue: true` (a free slot when nobody waits, else its place in line by
+ * creation), and the grant, at once or later, is told to the call's workflow by `slotGrantedSignal`.
+ * Asking again keeps the call's place, or its slot.
+ */
+export const queueCallSignal = defineSignal<[SlotRequest]>('queueCall');
 /** The limit, the holders and the queue. */
 export const slotsQuery = defineQuery<CallSlotsState>('slots');
 

@@ -3,7 +3,8 @@
  * long-lived run per organization and mode (workflow id `call-slots:org_…:live`, started by the first
  * request for a slot, an update-with-start), a counting semaphore in the shape of the
  * Temporal samples' `mutex` (temporalio/samples-typescript `mutex`): requests come in as updates (answered
- * at once: granted, refused, or in line), later grants go out as signals to the waiting call's workflow
+ * at once: granted, refused, or in line) or as `queueCall` signals (an outbound call placed through the
+ * API: no answer, its grant is told like a later one), later grants go out as signals to the waiting call's workflow
  * (its id is the call id); releases come in as signals.
  *
  * Rules (src/shared/call-slots.ts):
@@ -33,6 +34,7 @@ import type * as slotActivities from '../activities/call-slots';
 import {
   CALL_SLOTS_AUDIT_MS,
   limitChangedSignal,
+  queueCallSignal,
   releaseSlotSignal,
   slotGrantedSignal,
   slotsQuery,
@@ -72,6 +74,7 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
   const queue: SlotWaiter[] = [...(input.queue ?? [])];
   /** Calls granted whose workflows are not told yet. */
   const toTell: string[] = [...(input.tell ?? [])];
+  const tellOnce = (callId: string) => toTell.includes(callId) || toTell.push(callId);
   let telling = 0;
   /** Requests and releases this run has handled (Temporal caps a run's updates: `history.maxTotalUpdates`). */
   let handled = 0;
@@ -118,11 +121,10 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
     return { granted: false, active: holders.size, limit, ...(place >= 0 ? { position: place + 1 } : {}) };
   };
   setHandler(tryAcquireSlotUpdate, ({ callId, limit: sent, queue: wait }) => ask(callId, sent, wait === true));
-  setHandler(slotsQuery, () => ({
-    limit,
-    holders: [...holders].map(([callId, sinceMs]) => ({ callId, sinceMs })),
-    queue: [...queue],
-  }));
+  // No answer to a queueCall: a slot granted at once is told to the call's workflow like a later grant.
+  setHandler(queueCallSignal, ({ callId, limit: sent }) => void (ask(callId, sent, true).granted && tellOnce(callId)));
+  const held = () => [...holders].map(([callId, sinceMs]) => ({ callId, sinceMs }));
+  setHandler(slotsQuery, () => ({ limit, holders: held(), queue: [...queue] }));
 
   /**
    * Tells a granted call's workflow. One not running yet (its API asked just before starting it) is told
@@ -163,8 +165,7 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
     for (const callId of toTell.splice(0)) void tell(callId);
     if (holders.size > 0 && Date.now() >= lastAuditMs + CALL_SLOTS_AUDIT_MS) {
       lastAuditMs = Date.now();
-      const held = [...holders].map(([callId, sinceMs]) => ({ callId, sinceMs }));
-      const gone = await endedCalls({ holders: held }).catch(() => [] as string[]);
+      const gone = await endedCalls({ holders: held() }).catch(() => [] as string[]);
       for (const callId of gone) {
         log.warn('call slot: freed for a call whose workflow is not running', { call_id: callId });
         release(callId);
@@ -176,7 +177,7 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
         orgId: input.orgId,
         livemode: input.livemode,
         limit,
-        holders: [...holders].map(([callId, sinceMs]) => ({ callId, sinceMs })),
+        holders: held(),
         queue,
         tell: toTell.splice(0),
       });

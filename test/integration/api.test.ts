@@ -7,7 +7,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
-import { createKey, revokeKey } from '../../src/keys';
+import { createKey, hashKey, KEY_CACHE_TTL_MS, revokeKey, verifyKeyHash } from '../../src/keys';
+import { ApiKey } from '../../src/models/orgs';
 import { config, setConfig } from '../../src/config';
 import { startApi } from '../../src/api/server';
 import { consumeRateLimit } from '../../src/platform/rate-limit';
@@ -43,6 +44,30 @@ describe('authentication and scopes', () => {
     const res = await request('GET', '/v1/calls', { key: k.key });
     expect(res.status).to.equal(401);
     expect(res.body.error.code).to.equal('api_key_invalid');
+  });
+
+  it('trusts a verified key for KEY_CACHE_TTL_MS at most: revoked in the store by another process, refused within it', async () => {
+    const k = await createKey({ orgId: t.orgId, mode: 'test', kind: 'secret' });
+    const hash = hashKey(k.key);
+    const t0 = Date.now();
+    expect(await verifyKeyHash(hash, t0)).to.include({ id: k.id, orgId: t.orgId, kind: 'secret', livemode: false });
+    // `svcctl keys revoke` in another process: only the store changes, this process's memory does not.
+    await ApiKey.updateOne({ _id: k.id }, { $set: { revoked: Math.floor(Date.now() / 1000) } });
+    expect(await verifyKeyHash(hash, t0 + 1000), 'remembered, not read again').to.include({ id: k.id });
+    expect(await verifyKeyHash(hash, t0 + KEY_CACHE_TTL_MS + 1), 'read again past the bound').to.equal(null);
+
+    // Through the API: the bound holds end to end.
+    const other = await createKey({ orgId: t.orgId, mode: 'test', kind: 'secret' });
+    expect((await request('GET', '/v1/calls', { key: other.key })).status).to.equal(200);
+    const revokedMs = Date.now();
+    await ApiKey.updateOne({ _id: other.id }, { $set: { revoked: Math.floor(revokedMs / 1000) } });
+    let res = await request('GET', '/v1/calls', { key: other.key });
+    while (res.status === 200 && Date.now() - revokedMs < KEY_CACHE_TTL_MS + 2000) {
+      await new Promise((r) => setTimeout(r, 200));
+      res = await request('GET', '/v1/calls', { key: other.key });
+    }
+    expect(res.status, 'refused within KEY_CACHE_TTL_MS').to.equal(401);
+    expect(Date.now() - revokedMs).to.be.below(KEY_CACHE_TTL_MS + 2000);
   });
 
   it('gives restricted keys only their scopes, with write implying read, and names the missing scope', async () => {

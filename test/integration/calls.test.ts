@@ -80,7 +80,7 @@ describe('calls', function () {
     expect(req.tools!.map((x) => x.function.name)).to.include.members(['end_call', 'transfer_call']);
   });
 
-  it("runs a simulated call's turns without server round trips: 3 workflow tasks and 2 scheduled activities for 6 lines", async () => {
+  it("runs a simulated call's turns without server round trips: 4 workflow tasks and 2 scheduled activities for 6 lines", async () => {
     const lines = ['one', 'two', 'three', 'four', 'five', 'six'];
     const created = await placeCall(t, { simulation: { caller: lines } });
     const ended = await waitForCall(t.testKey, created.id);
@@ -88,11 +88,12 @@ describe('calls', function () {
     const history = await h().env.client.workflow.getHandle(created.id).fetchHistory();
     const count = (attributes: string) =>
       (history.events ?? []).filter((e) => (e as Record<string, unknown>)[attributes] != null).length;
-    // The start (ensure the record, answer: call.started), the turns (local activities, then call.ended), the end.
+    // The start (ensure the record), the slot's grant (the semaphore's answer to the API's `queueCall` signal,
+    // issue 32 item 5; then answer: call.started), the turns (local activities, then call.ended), the end.
     const kinds = (history.events ?? []).map((e) =>
       Object.keys(e).find((k) => k.endsWith('EventAttributes') && (e as Record<string, unknown>)[k] != null),
     );
-    expect(count('workflowTaskCompletedEventAttributes'), `workflow tasks: ${kinds.join(' ')}`).to.be.at.most(3);
+    expect(count('workflowTaskCompletedEventAttributes'), `workflow tasks: ${kinds.join(' ')}`).to.be.at.most(4);
     expect(count('activityTaskScheduledEventAttributes'), 'scheduled activities: the two event transitions').to.equal(
       2,
     );
