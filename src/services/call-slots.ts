@@ -71,7 +71,7 @@ export async function tryAcquireCallSlot(
     try {
       // An update is answered by a worker: with none running (all restarting, or the task queue backed
       // up) it would wait for ever, and so would the request. Past SLOT_UPDATE_DEADLINE_MS the gRPC call
-      // ends (DEADLINE_EXCEEDED, thrown): the caller queues the call, whose workflow asks again itself.
+      // ends (DEADLINE_EXCEEDED, thrown: the API answers 503, src/platform/temporal.ts).
       return await temporal.connection.withDeadline(Date.now() + SLOT_UPDATE_DEADLINE_MS, () =>
         temporal.workflow.executeUpdateWithStart(tryAcquireSlotUpdate, {
           args: [{ callId, limit, queue }],
@@ -114,7 +114,8 @@ export const BUSY_RETRY_MS = 5_000;
 /**
  * How long one slot update may wait for a worker to answer it (ms): a request never hangs on a worker
  * that is down (found by `npm run bench:chaos`: with no worker, `POST /v1/calls` waited until the client
- * gave up). Past it, an outbound call is queued and asks from its own workflow.
+ * gave up; `POST /v1/calls` now takes its place in line by signal, `queueCallForSlot`). Past it the
+ * update throws DEADLINE_EXCEEDED: an inbound or browser voice call is answered 503 rather than held.
  */
 export const SLOT_UPDATE_DEADLINE_MS = 4_000;
 
