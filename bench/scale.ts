@@ -105,12 +105,15 @@ const get = (key: string, path: string) => async () => {
   if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
 };
 
-/** Waits until every call of `ids` has ended (polled by `_id`). */
-async function waitUntilEnded(ids: string[], deadlineMs: number): Promise<void> {
+/**
+ * Waits until call `id` has ended, polled by exact `_id` (the one lookup every store serves by index: a
+ * poll that scanned would load the store it measures).
+ */
+async function waitUntilEnded(id: string, deadlineMs: number): Promise<void> {
   for (;;) {
-    const docs = await Call.find({ _id: { $in: ids } }, { status: 1 }).lean();
-    if (docs.length === ids.length && docs.every((d) => TERMINAL.includes(d.status))) return;
-    if (Date.now() > deadlineMs) throw new Error(`calls ${ids.join(', ')} still open after the time limit`);
+    const doc = await Call.findById(id, { status: 1 }).lean();
+    if (doc && TERMINAL.includes(doc.status)) return;
+    if (Date.now() > deadlineMs) throw new Error(`call ${id} still open after the time limit`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -199,7 +202,7 @@ async function measure(s: Subject, phase: string): Promise<Figures> {
     });
     if (res.status !== 200) throw new Error(`POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
     ids.push(res.body.id);
-    await waitUntilEnded([res.body.id], deadline);
+    await waitUntilEnded(res.body.id, deadline);
   }
   const gaps = turnGaps(h().llm.requests, ids).sort((a, b) => a - b);
   f['per-turn gap of a simulated call, p50'] = percentile(gaps, 50);
