@@ -51,7 +51,7 @@ import {
   stopHarness,
   stopWorkerProcess,
 } from '../test/support/harness';
-import { cpuMs, percentile } from './stats';
+import { cpuMs, percentile, turnGaps as gapsOf } from './stats';
 import { setOrgCallLimit } from '../src/services/limits';
 
 const num = (name: string, fallback: number, max = 100_000) =>
@@ -126,21 +126,8 @@ async function drive(total: number, clients: number, task: () => Promise<void>) 
   return { ms, seconds: (performance.now() - started) / 1000 };
 }
 
-/** Per-turn gaps of these calls: the LLM's answer → the same call's next request (ms, the LLM's clock). */
-function turnGaps(ids: string[]): number[] {
-  const wanted = new Set(ids);
-  const byCall = new Map<string, { atMs: number; answeredMs: number }[]>();
-  for (const r of h().llm.requests) {
-    if (!r.user || !wanted.has(r.user) || r.atMs === undefined || r.answeredMs === undefined) continue;
-    byCall.set(r.user, [...(byCall.get(r.user) ?? []), { atMs: r.atMs, answeredMs: r.answeredMs }]);
-  }
-  const gaps: number[] = [];
-  for (const list of byCall.values()) {
-    list.sort((a, b) => a.atMs - b.atMs);
-    for (let i = 0; i + 1 < list.length; i++) gaps.push(list[i + 1].atMs - list[i].answeredMs);
-  }
-  return gaps;
-}
+/** Per-turn gaps of these calls (bench/stats.ts `turnGaps` over the loopback LLM's requests). */
+const turnGaps = (ids: string[]) => gapsOf(h().llm.requests, ids);
 
 async function main(): Promise<void> {
   const calls10 = num('BENCH_CALLS', 100, 2000);

@@ -1,0 +1,407 @@
+/**
+ * Scale benchmark (issue 32 item 4; not a timed test): does the cost of one request depend on how much
+ * other data the store holds? Starts the test harness (real Temporal dev server and FerretDB, one worker,
+ * the API, the instant loopback LLM), the Twilio-shaped loopback server and an HTTPS webhook receiver;
+ * makes one organization with a realistic history of its own (a few hundred calls with their turns,
+ * conversations, contacts with records, usage rows, events…: test/support/scale-fill.ts at
+ * `OWN_FRACTION` of the full plan) and measures each figure below on that otherwise EMPTY store; then
+ * fills the store with twenty OTHER organizations' data (test/support/scale-fill.ts `FULL_PLAN`: 200,000
+ * transcript turns, 20,000 calls, 50,000 messages, 100,000 usage rows, 10,000 contacts with 30,000
+ * records, 10,000 knowledge chunks, 50,000 events, 20,000 webhook deliveries with 40,000 attempts,
+ * 10,000 widget log entries, 10,000 campaign result rows), written in batches through the models, not
+ * the API, and measures again in the same run:
+ *
+ *   - the per-turn gap of a simulated call (LLM answer → the call's next LLM request), p50 and p99
+ *   - inbound WhatsApp → the assistant's reply at Twilio (signed `POST /twilio/messaging`), p50
+ *   - `GET /v1/calls` (first page), `GET /v1/calls/{id}/transcript` (a 10-turn call), p50
+ *   - `GET /v1/conversations` and `GET /v1/conversations/{id}/messages`, p50
+ *   - `GET /v1/contacts` and `GET /v1/contacts/{id}/records`, p50
+ *   - `GET /v1/usage` for the current month, `GET /v1/events` (first page), p50
+ *   - the widget stream's resume (`GET /v1/widget/stream?last_event_id=2` → the first event), p50, on a
+ *     session opened (two messages answered) before the first phase
+ *   - a webhook retry: the endpoint answers 503 to the first attempt; attempt 1's answer → attempt 2's
+ *     arrival, less the retry interval (`webhookRetryInitialIntervalMs`), p50
+ *
+ * and prints a table: figure, empty, filled, ratio (filled/empty), and whether it meets issue 32's goal
+ * (ratio ≤ 1.5, or within 10 ms of the empty figure). Each request figure is the median of up to
+ * BENCH_REPS (default 15) requests, fewer when BENCH_FIGURE_BUDGET_MS (default 20000) has passed (at least
+ * one): on a store that scans, one request can take seconds. A figure that fails (a reply later than
+ * BENCH_REPLY_TIMEOUT_MS, default 180000) is printed as failed, with its reason; the others are measured.
+ *
+ * Options: `--quick` (a tenth of the fill, for a smoke run), `--scale=<fraction>` (any fraction of the
+ * fill), `--fill-only` (fill, print the counts and the fill's rate, measure nothing). Loopback only; on a
+ * machine shared with other work the figures are inflated by it.
+ *
+ *   npm run bench:scale
+ *   npm run bench:scale -- --quick
+ */
+import crypto from 'node:crypto';
+import twilio from 'twilio';
+import { config, setConfig } from '../src/config';
+import { createKey } from '../src/keys';
+import { Call, CallTurn } from '../src/models/calls';
+import { Contact, ContactRecord } from '../src/models/contacts';
+import { Conversation } from '../src/models/conversations';
+import { emitEvent } from '../src/services/events';
+import { setOrgCallLimit } from '../src/services/limits';
+import { newId } from '../src/shared/ids';
+import { conversationWorkflowId } from '../src/shared/conversations';
+import { startFakeTwilio, type FakeTwilio } from '../test/support/fake-twilio';
+import { h, newTenant, request, startHarness, stopHarness } from '../test/support/harness';
+import { startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
+import { fillStore, otherTenants, scaledPlan, type FillCounts, type FillTenant } from '../test/support/scale-fill';
+import { readStream } from '../test/support/widget';
+import { percentile, turnGaps } from './stats';
+
+/** The measured organization's own history: this fraction of the full plan (300 calls, 3,000 turns…). */
+const OWN_FRACTION = 0.015;
+/** How many other organizations the fill is shared among (half of them in live mode). */
+const OTHER_ORGS = 20;
+const TERMINAL = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'];
+
+const num = (name: string, fallback: number) => Math.max(1, Number(process.env[name] ?? fallback));
+/** How long a reply (WhatsApp, the widget's answers, a webhook's retry) may take before the figure fails (ms). */
+const replyLimitMs = () => num('BENCH_REPLY_TIMEOUT_MS', 180_000);
+
+const round = (x: number) => Math.round(x * 10) / 10;
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+const progress = (what: string) => process.stderr.write(`${new Date().toISOString()} ${what}\n`);
+
+/** What a measurement needs: the measured organization's keys and the things it reads. */
+interface Subject {
+  testKey: string;
+  agentId: string;
+  /** A widget session whose stream holds four events (two messages and their answers), opened before the empty phase. */
+  widgetToken: string;
+  fake: FakeTwilio;
+  receiver: HttpsReceiver;
+  orgId: string;
+  whatsappNumber: string;
+  callId: string;
+  conversationId: string;
+  contactId: string;
+}
+
+/** One phase's figures by name (in the order printed): ms, or NaN with the error that stopped the figure. */
+type Figures = Record<string, { ms: number; error?: string }>;
+
+/**
+ * Runs `once` (which returns its own duration in ms, or nothing to be timed whole) up to `BENCH_REPS`
+ * times, at least once, until the figure's time budget is spent; returns the durations.
+ */
+async function sample(once: () => Promise<number | void>): Promise<number[]> {
+  const reps = num('BENCH_REPS', 15);
+  const budget = num('BENCH_FIGURE_BUDGET_MS', 20_000);
+  const started = performance.now();
+  const out: number[] = [];
+  while (out.length < reps && (out.length < 1 || performance.now() - started < budget)) {
+    const t0 = performance.now();
+    const measured = await once();
+    out.push(typeof measured === 'number' ? measured : performance.now() - t0);
+  }
+  return out;
+}
+
+/** A GET of the API that must answer 200; its duration is the sample. */
+const get = (key: string, path: string) => async () => {
+  const res = await request('GET', path, { key });
+  if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+};
+
+/**
+ * Waits until call `id` has ended, polled by exact `_id` (the one lookup every store serves by index: a
+ * poll that scanned would load the store it measures).
+ */
+async function waitUntilEnded(id: string, deadlineMs: number): Promise<void> {
+  for (;;) {
+    const doc = await Call.findById(id, { status: 1 }).lean();
+    if (doc && TERMINAL.includes(doc.status)) return;
+    if (Date.now() > deadlineMs) throw new Error(`call ${id} still open after the time limit`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** One signed inbound WhatsApp message from `from`; resolves with the time until the reply reached Twilio (ms). */
+async function whatsappExchange(s: Subject, from: string, text: string): Promise<number> {
+  const url = h().api.url + '/twilio/messaging';
+  const params = {
+    MessageSid: 'SM' + crypto.randomBytes(16).toString('hex'),
+    AccountSid: s.fake.accountSid,
+    From: `whatsapp:${from}`,
+    To: `whatsapp:${s.whatsappNumber}`,
+    Body: text,
+    NumMedia: '0',
+  };
+  const replied = new Promise<number>((resolve, reject) => {
+    const limit = replyLimitMs();
+    const timer = setTimeout(() => reject(new Error(`no reply to ${from} within ${limit} ms`)), limit);
+    s.fake.onMessage = (m) => {
+      if (m.To === `whatsapp:${from}`) (clearTimeout(timer), resolve(Number(m.AtMs)));
+    };
+  });
+  const t0 = Date.now();
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-Twilio-Signature': twilio.getExpectedTwilioSignature(s.fake.authToken, url, params),
+    },
+    body: new URLSearchParams(params).toString(),
+  });
+  await res.text();
+  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+  return (await replied) - t0;
+}
+
+/** Opens a widget session, sends two messages and waits for their answers: a stream of four events. */
+async function widgetSession(pk: string): Promise<string> {
+  const session = await request('POST', '/v1/widget/session', { key: pk, body: { visitor_id: newId('v') } });
+  if (session.status !== 200) throw new Error(`widget session: ${JSON.stringify(session.body)}`);
+  const token = session.body.token as string;
+  for (const text of ['Do you open on Saturdays?', 'And on Sundays?']) {
+    const sent = await request('POST', '/v1/widget/messages', {
+      headers: { Authorization: `Bearer ${token}`, 'Idempotency-Key': newId('idem') },
+      body: { text },
+    });
+    if (sent.status !== 200) throw new Error(`widget message: ${JSON.stringify(sent.body)}`);
+  }
+  const read = await readStream(`${h().api.url}/v1/widget/stream?token=${token}`, {
+    stop: (events) => events.length >= 4,
+    timeoutMs: replyLimitMs(),
+  });
+  if (read.events.length < 4) throw new Error(`widget stream: ${read.events.length} events, not 4`);
+  return token;
+}
+
+/** A webhook retry: attempt 1 answered 503 → attempt 2 arrives; that gap less the retry interval (ms). */
+async function webhookRetry(s: Subject): Promise<number> {
+  const id = newId('evt');
+  await emitEvent(h().env.client, {
+    id,
+    orgId: s.orgId,
+    livemode: false,
+    type: 'recording.ready',
+    createdMs: Date.now(),
+    object: { id: newId('rec'), object: 'recording', metadata: {} },
+  });
+  await s.receiver.waitFor(
+    (r) => r.some((x) => x.eventId === id && x.attempt === 2),
+    replyLimitMs(),
+    `event ${id}'s retry`,
+  );
+  const attempts = s.receiver.at('/retry').filter((x) => x.eventId === id);
+  const first = attempts.find((x) => x.attempt === 1)!;
+  const second = attempts.find((x) => x.attempt === 2)!;
+  return second.receivedMs - first.answeredMs! - config().webhookRetryInitialIntervalMs;
+}
+
+/**
+ * Measures every figure once on the store as it is now. A figure whose work fails or exceeds its time
+ * limit is recorded with its error (the other figures are still measured).
+ */
+async function measure(s: Subject, phase: string): Promise<Figures> {
+  const f: Figures = {};
+  const figure = async (names: string[], work: () => Promise<number[]>) => {
+    progress(`${phase}: ${names.join('; ')}`);
+    try {
+      const values = await work();
+      names.forEach((name, i) => (f[name] = { ms: values[i] }));
+    } catch (err) {
+      progress(`${phase}: ${names.join('; ')} failed: ${(err as Error).message}`);
+      for (const name of names) f[name] = { ms: NaN, error: (err as Error).message };
+    }
+  };
+
+  await figure(['per-turn gap of a simulated call, p50', 'per-turn gap of a simulated call, p99'], async () => {
+    const deadline = Date.now() + 600_000;
+    const lines = Array.from({ length: num('BENCH_GAP_TURNS', 10) }, (_, j) => `line ${j + 1}`);
+    const ids: string[] = [];
+    // One call first whose gaps are not counted: the first calls of a process pay its warm-up (JIT, connections).
+    for (let i = -1; i < num('BENCH_GAP_CALLS', 5); i++) {
+      const res = await request('POST', '/v1/calls', {
+        key: s.testKey,
+        body: { to: '+14155550123', agent_id: s.agentId, simulation: { caller: lines } },
+      });
+      if (res.status !== 200) throw new Error(`POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
+      if (i >= 0) ids.push(res.body.id);
+      await waitUntilEnded(res.body.id, deadline);
+    }
+    const gaps = turnGaps(h().llm.requests, ids).sort((a, b) => a - b);
+    return [percentile(gaps, 50), percentile(gaps, 99)];
+  });
+
+  await figure(['inbound WhatsApp → reply at Twilio'], async () => {
+    const customer = `+1415${2_000_000 + Math.floor(Math.random() * 7_000_000)}`;
+    try {
+      await whatsappExchange(s, customer, 'warm-up');
+      return [median(await sample(() => whatsappExchange(s, customer, `message ${newId('m')}`)))];
+    } finally {
+      // Its conversation ends with the figure: a run still working (or retrying) would load the next figures.
+      await h()
+        .env.client.workflow.getHandle(conversationWorkflowId(s.orgId, true, 'whatsapp', customer))
+        .terminate('scale benchmark: figure measured')
+        .catch(() => undefined);
+    }
+  });
+
+  const month = new Date().toISOString().slice(0, 7);
+  const today = new Date().toISOString().slice(0, 10);
+  const reads: [string, string][] = [
+    ['GET /v1/calls (first page)', '/v1/calls'],
+    ['GET /v1/calls/{id}/transcript', `/v1/calls/${s.callId}/transcript`],
+    ['GET /v1/conversations (first page)', '/v1/conversations'],
+    ['GET /v1/conversations/{id}/messages', `/v1/conversations/${s.conversationId}/messages`],
+    ['GET /v1/contacts (first page)', '/v1/contacts'],
+    ['GET /v1/contacts/{id}/records', `/v1/contacts/${s.contactId}/records`],
+    ['GET /v1/usage (this month)', `/v1/usage?from=${month}-01&to=${today}`],
+    ['GET /v1/events (first page)', '/v1/events'],
+  ];
+  for (const [name, path] of reads) await figure([name], async () => [median(await sample(get(s.testKey, path)))]);
+
+  await figure(['widget stream resume (last_event_id → first event)'], async () => {
+    const token = s.widgetToken;
+    const resume = async () => {
+      const t0 = performance.now();
+      const read = await readStream(`${h().api.url}/v1/widget/stream?token=${token}&last_event_id=2`, {
+        stop: (events) => events.length >= 1,
+        timeoutMs: 60_000,
+      });
+      if (read.events[0]?.id !== '3') throw new Error(`widget stream resumed at ${read.events[0]?.id ?? 'nothing'}`);
+      return performance.now() - t0;
+    };
+    return [median(await sample(resume))];
+  });
+
+  await figure(['webhook retry (attempt 1 answered → attempt 2, less the interval)'], async () => [
+    median(await sample(() => webhookRetry(s))),
+  ]);
+  return f;
+}
+
+/** Picks, from the organization's own history, a 10-turn call, a conversation of messages and a contact with records. */
+async function ownSubjects(orgId: string) {
+  const call = await Call.findOne({ org_id: orgId, livemode: false }, { _id: 1 }).lean();
+  const conversation = await Conversation.findOne({ org_id: orgId, livemode: false }, { _id: 1 }).lean();
+  const contact = await Contact.findOne({ org_id: orgId, livemode: false }, { _id: 1 }).lean();
+  if (!call || !conversation || !contact) throw new Error('the own history has no call, conversation or contact');
+  const turns = await CallTurn.countDocuments({ call_id: call._id });
+  const records = await ContactRecord.countDocuments({ contact_id: contact._id });
+  if (turns === 0 || records === 0)
+    throw new Error('the own history has a call without turns or a contact without records');
+  return { callId: call._id, conversationId: conversation._id, contactId: contact._id };
+}
+
+const total = (counts: FillCounts) => Object.values(counts).reduce((a, b) => a + b, 0);
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const scaleArg = args.find((a) => a.startsWith('--scale='));
+  const fraction = scaleArg ? Number(scaleArg.slice('--scale='.length)) : args.includes('--quick') ? 0.1 : 1;
+  if (!(fraction > 0 && fraction <= 10)) throw new Error(`--scale must be a fraction in (0, 10]: ${scaleArg}`);
+  const fillOnly = args.includes('--fill-only');
+  const plan = scaledPlan(fraction);
+
+  await startHarness();
+  const fake = await startFakeTwilio();
+  const receiver = await startHttpsReceiver();
+  const saved = config();
+  try {
+    setConfig({
+      ...saved,
+      twilioAccountSid: fake.accountSid,
+      twilioAuthToken: fake.authToken,
+      twilioApiBaseUrl: fake.url,
+      publicBaseUrl: h().api.url,
+    });
+    const t = await newTenant();
+    if (fillOnly) {
+      progress(`filling: ${OTHER_ORGS} other organizations, ${fraction} of the full plan`);
+      const fill = await fillStore(plan, otherTenants(OTHER_ORGS));
+      console.log(JSON.stringify({ counts: fill.counts, seconds: round(fill.seconds) }));
+      console.log(
+        `${total(fill.counts)} rows in ${round(fill.seconds)} s (${Math.round(total(fill.counts) / fill.seconds)}/s)`,
+      );
+      return;
+    }
+    // The measured organization: its calls are measured, not its line (issue 28).
+    await setOrgCallLimit(t.orgId, 'test', 1000);
+    const own: FillTenant = { orgId: t.orgId, livemode: false, agentId: t.agentId };
+    progress('the measured organization: its own history');
+    const ownFill = await fillStore(scaledPlan(OWN_FRACTION), [own]);
+    const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
+    await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Scale bench', instructions: 'Be brief.' } });
+    const whatsappNumber = `+1415${2_000_000 + Math.floor(Math.random() * 7_000_000)}`;
+    const pn = await request('POST', '/v1/phone_numbers', {
+      key: t.liveKey,
+      body: { number: whatsappNumber, channels: ['whatsapp'] },
+    });
+    if (pn.status !== 200) throw new Error(`phone number: ${JSON.stringify(pn.body)}`);
+    const ep = await request('POST', '/v1/webhook-endpoints', {
+      key: t.testKey,
+      body: { url: receiver.url('/retry'), events: ['recording.ready'] },
+    });
+    if (ep.status !== 200) throw new Error(`webhook endpoint: ${JSON.stringify(ep.body)}`);
+    receiver.route('/retry', (req) => (req.attempt === 1 ? { status: 503 } : { status: 200 }));
+    const s: Subject = {
+      testKey: t.testKey,
+      agentId: t.agentId,
+      widgetToken: await widgetSession(pk),
+      fake,
+      receiver,
+      orgId: t.orgId,
+      whatsappNumber,
+      ...(await ownSubjects(t.orgId)),
+    };
+
+    const empty = await measure(s, 'empty store');
+    progress(`filling: ${OTHER_ORGS} other organizations, ${fraction} of the full plan`);
+    const fill = await fillStore(plan, otherTenants(OTHER_ORGS), (line) => progress(`  ${line}`));
+    const filled = await measure(s, 'filled store');
+
+    const rows = Object.keys(empty).map((name) => {
+      const e = empty[name].ms;
+      const f = filled[name]?.ms ?? NaN;
+      const ratio = f / e;
+      return {
+        figure: name,
+        empty_ms: round(e),
+        filled_ms: round(f),
+        ratio: Math.round(ratio * 100) / 100,
+        meets: ratio <= 1.5 || f - e <= 10,
+        error: empty[name].error ?? filled[name]?.error,
+      };
+    });
+    console.log(
+      `scale benchmark: the measured organization holds ${total(ownFill.counts)} rows of its own (${ownFill.counts.calls} calls, ${ownFill.counts.call_turns} turns); the fill added ${total(fill.counts)} rows of ${OTHER_ORGS} other organizations in ${round(fill.seconds)} s; ${new Date().toISOString()}`,
+    );
+    console.log(
+      `fill: ${Object.entries(fill.counts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
+    console.log('| figure | empty (ms) | filled (ms) | ratio | meets (ratio ≤ 1.5 or within 10 ms) |');
+    console.log('|---|---|---|---|---|');
+    for (const r of rows)
+      console.log(
+        `| ${r.figure} | ${r.empty_ms} | ${r.filled_ms} | ${r.ratio} | ${r.meets ? 'yes' : '**no**'}${r.error ? ` (failed: ${r.error})` : ''} |`,
+      );
+    console.log(
+      JSON.stringify({ fraction, own: ownFill.counts, fill: fill.counts, fill_seconds: round(fill.seconds), rows }),
+    );
+    console.log(`reproduce: npm run bench:scale${fraction === 1 ? '' : ` -- --scale=${fraction}`}`);
+  } finally {
+    setConfig(saved);
+    await receiver.close();
+    await fake.close();
+    await stopHarness();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
