@@ -24,6 +24,7 @@
  * (`widget_stream_holders`) every 15 s while it holds leases; the leases of a holder expired for 45 s (a
  * killed process) count for nothing and are deleted by the count that meets them.
  */
+import ipaddr from 'ipaddr.js';
 import { config } from '../config';
 import { ApiError } from '../errors';
 import { logger } from '../logger';
@@ -166,6 +167,15 @@ async function openStreams(filter: Record<string, string>): Promise<number> {
   return open;
 }
 
+/**
+ * One spelling per address: an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`, what a dual-stack listener
+ * sees) as its IPv4 form (ipaddr.js `process`), so a visitor counts once whichever process it reaches.
+ * Anything that is not an address is kept as it is.
+ */
+function clientAddress(ip: string): string {
+  return ipaddr.isValid(ip) ? ipaddr.process(ip).toString() : ip;
+}
+
 /** Who opens a stream. */
 export interface StreamOpener {
   orgId: string;
@@ -183,9 +193,10 @@ export interface StreamOpener {
  */
 export async function acquireStreamLease(opener: StreamOpener): Promise<() => Promise<void>> {
   const cfg = config();
+  const ipKey = `${opener.orgId}:${clientAddress(opener.ip)}`;
   const caps: [Record<string, string>, number, string][] = [
     [{ session_id: opener.sessionId }, cfg.widgetStreamsPerSession, 'in this widget session'],
-    [{ ip_key: `${opener.orgId}:${opener.ip}` }, cfg.widgetStreamsPerIp, 'from this IP address'],
+    [{ ip_key: ipKey }, cfg.widgetStreamsPerIp, 'from this IP address'],
     [{ org_id: opener.orgId }, cfg.widgetStreamsPerOrg, 'for this organization'],
   ];
   if (caps.every(([, limit]) => limit === 0)) return async () => undefined;
@@ -195,7 +206,7 @@ export async function acquireStreamLease(opener: StreamOpener): Promise<() => Pr
     _id: id,
     holder: HOLDER_ID,
     session_id: opener.sessionId,
-    ip_key: `${opener.orgId}:${opener.ip}`,
+    ip_key: ipKey,
     org_id: opener.orgId,
     created_ms: Date.now(),
   });
