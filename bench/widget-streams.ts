@@ -8,8 +8,9 @@
  *   2. opens one stream per session against the API process and lets them sit idle, and measures again
  *      over the same window: CPU % of one core, from /proc/<pid>/stat (utime + stime) at the window's ends,
  *   3. sends BENCH_MESSAGES visitor messages (`POST /v1/widget/messages`, each to another session) while
- *      every stream stays open, and times each from the answer of its POST (the message stored) to the
- *      message's event on its stream (p50 / p99 / max; the issue asks ≤ 500 ms).
+ *      every stream stays open, and times each from the moment the worker wrote the message's log entry
+ *      (its `created_ms`; what a stream waits for) to the message's event on its stream (p50 / p99 / max;
+ *      the issue asks ≤ 500 ms), and from the POST sent (which adds the conversation's workflow).
  *
  * Caps of the API process: WIDGET_STREAMS_PER_IP and WIDGET_STREAMS_PER_ORG raised to the stream count
  * (every stream comes from loopback, for one organization); the per-session cap stays at its default.
@@ -22,6 +23,8 @@
  */
 import fs from 'node:fs';
 import { createKey } from '../src/keys';
+import { ConversationLogEntry } from '../src/models/conversations';
+import { conversationLogId } from '../src/shared/conversations';
 import { h, newTenant, request, startHarness, stopHarness } from '../test/support/harness';
 import { startApiProcess } from '../test/support/widget';
 import { percentile } from './stats';
@@ -51,11 +54,17 @@ async function measureCpu(pids: Record<string, number>, ms: number): Promise<Rec
   );
 }
 
-/** An open stream: the ids of the messages its events carried, and a waiter for one of them. */
+/** When an event arrived (`Date.now()`, to compare with the log entry's `created_ms`) and its `id:`. */
+interface Arrival {
+  atMs: number;
+  seq: number;
+}
+
+/** An open stream: the messages its events carried (by message id), and a waiter for one of them. */
 interface OpenStream {
   abort: AbortController;
-  seen: Map<string, number>;
-  waiting: Map<string, (atMs: number) => void>;
+  seen: Map<string, Arrival>;
+  waiting: Map<string, (arrival: Arrival) => void>;
 }
 
 /** Opens `url` as an event stream and records each event's message id with the time it arrived. */
@@ -73,12 +82,13 @@ async function openStream(url: string): Promise<OpenStream> {
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const data = block.split('\n').find((l) => l.startsWith('data: '));
+          const lines = block.split('\n');
+          const data = lines.find((l) => l.startsWith('data: '));
           if (!data) continue;
           const id = (JSON.parse(data.slice(6)) as { id: string }).id;
-          const at = performance.now();
-          stream.seen.set(id, at);
-          stream.waiting.get(id)?.(at);
+          const arrival = { atMs: Date.now(), seq: Number(lines.find((l) => l.startsWith('id: '))?.slice(4)) };
+          stream.seen.set(id, arrival);
+          stream.waiting.get(id)?.(arrival);
         }
       }
     } catch {
@@ -126,6 +136,7 @@ async function main(): Promise<void> {
         return res.body as { token: string };
       },
     );
+    console.error(`  ${sessions} sessions open`);
     const pids = { api: api.proc.pid!, ferretdb: h().ferret.process.pid! };
     await new Promise((r) => setTimeout(r, 2000));
     const baseline = await measureCpu(pids, windowMs);
@@ -136,6 +147,7 @@ async function main(): Promise<void> {
         ...(await Promise.all(batch.map((s) => openStream(`${api.url}/v1/widget/stream?token=${s.token}`)))),
       );
     const openMs = Math.round(performance.now() - t0);
+    console.error(`  ${sessions} streams open in ${openMs} ms`);
     await new Promise((r) => setTimeout(r, 5000)); // the opening's work done
     const idle = await measureCpu(pids, windowMs);
 
@@ -145,23 +157,25 @@ async function main(): Promise<void> {
     for (let m = 0; m < messages; m++) {
       const i = Math.floor((m * sessions) / messages);
       const stream = streams[i];
-      const p0 = performance.now();
+      const p0 = Date.now();
       const res = await fetch(`${api.url}/v1/widget/messages`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${opened[i].token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ text: `bench message ${m}` }),
       });
-      const stored = performance.now();
-      const body = (await res.json()) as { id: string };
+      const body = (await res.json()) as { id: string; conversation_id: string };
       if (res.status !== 200) throw new Error(`message ${m}: ${res.status} ${JSON.stringify(body)}`);
       const arrived =
         stream.seen.get(body.id) ??
-        (await new Promise<number>((resolve, reject) => {
+        (await new Promise<Arrival>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error(`message ${m} not on its stream within 10 s`)), 10_000);
-          stream.waiting.set(body.id, (at) => (clearTimeout(timer), resolve(at)));
+          stream.waiting.set(body.id, (a) => (clearTimeout(timer), resolve(a)));
         }));
-      latencies.push(Math.max(0, arrived - stored));
-      fromPost.push(arrived - p0);
+      // From the moment the worker wrote the message's log entry (what the stream waits for).
+      const entry = await ConversationLogEntry.findById(conversationLogId(body.conversation_id, arrived.seq)).lean();
+      if (!entry) throw new Error(`message ${m}: log entry ${arrived.seq} missing`);
+      latencies.push(arrived.atMs - entry.created_ms);
+      fromPost.push(arrived.atMs - p0);
     }
     const summary = (values: number[]) => {
       const s = [...values].sort((a, b) => a - b);
@@ -175,7 +189,7 @@ async function main(): Promise<void> {
         idle_streams: { ...idle, total: Math.round((idle.api + idle.ferretdb) * 10) / 10 },
       },
       open_all_ms: openMs,
-      stored_to_stream_ms: summary(latencies),
+      logged_to_stream_ms: summary(latencies),
       post_to_stream_ms: summary(fromPost),
       messages,
       node: process.version,
@@ -190,7 +204,7 @@ async function main(): Promise<void> {
       `  CPU % of a core, ${sessions} idle streams: API ${idle.api}, FerretDB ${idle.ferretdb} (total ${result.cpu_percent_of_a_core.idle_streams.total})`,
     );
     console.log(
-      `  message stored → on its stream: p50 ${result.stored_to_stream_ms.p50} ms, p99 ${result.stored_to_stream_ms.p99} ms, max ${result.stored_to_stream_ms.max} ms (POST sent → on its stream: p50 ${result.post_to_stream_ms.p50} ms, max ${result.post_to_stream_ms.max} ms)`,
+      `  message logged → on its stream: p50 ${result.logged_to_stream_ms.p50} ms, p99 ${result.logged_to_stream_ms.p99} ms, max ${result.logged_to_stream_ms.max} ms (POST sent → on its stream: p50 ${result.post_to_stream_ms.p50} ms, max ${result.post_to_stream_ms.max} ms)`,
     );
     console.log(JSON.stringify(result));
     console.log(

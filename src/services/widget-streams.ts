@@ -18,8 +18,8 @@
  *
  * The caps. Each open stream holds a lease (`widget_stream_leases`) naming its session, its
  * organization and IP address, its organization and the holder id of the API process serving it. Opening
- * a stream inserts the lease, then counts the leases of each key (an equality on an indexed key) and gives
- * it back past a cap: 429 `stream_limit_exceeded`. Two streams opened at the same instant may both be
+ * a stream inserts the lease, then counts the leases of each key (an equality on an indexed key; past the
+ * cap, the leases of live holders only) and gives it back past a cap: 429 `stream_limit_exceeded`. Two streams opened at the same instant may both be
  * refused at the limit, never both admitted past it. A process renews its holder document
  * (`widget_stream_holders`) every 15 s while it holds leases; the leases of a holder expired for 45 s (a
  * killed process) count for nothing and are deleted by the count that meets them.
@@ -225,6 +225,8 @@ export async function acquireStreamLease(opener: StreamOpener): Promise<() => Pr
   try {
     for (const [filter, limit, subject] of caps) {
       if (limit === 0) continue;
+      // A count first (no rows sent); only past the cap are the holders checked (a dead process's leases).
+      if ((await WidgetStreamLease.countDocuments(filter)) <= limit) continue;
       if ((await openStreams(filter)) > limit)
         throw new ApiError(
           429,
