@@ -123,6 +123,7 @@ async function main(): Promise<void> {
     WIDGET_STREAMS_PER_IP: String(sessions),
     WIDGET_STREAMS_PER_ORG: String(sessions),
   });
+  api.proc.stderr!.on('data', (chunk) => process.stderr.write(chunk)); // its errors, if any
   const streams: OpenStream[] = [];
   try {
     const t = await newTenant();

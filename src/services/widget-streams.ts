@@ -29,7 +29,7 @@ import { config } from '../config';
 import { ApiError } from '../errors';
 import { logger } from '../logger';
 import { changeWindow, CHANGE_WINDOW_MS, ConversationLogEntry } from '../models/conversations';
-import { insertIfAbsent } from '../models/store';
+import { insertIfAbsent, isDuplicateKey } from '../models/store';
 import { WidgetStreamHolder, WidgetStreamLease } from '../models/widget';
 import { newId } from '../shared/ids';
 
@@ -120,30 +120,44 @@ const undeleted = new Set<string>();
 let renewal: NodeJS.Timeout | null = null;
 
 async function renewHolder(): Promise<void> {
-  await WidgetStreamHolder.updateOne(
-    { _id: HOLDER_ID },
-    { $set: { expires_ms: Date.now() + HOLDER_TTL_MS } },
-    { upsert: true },
-  );
+  const renew = () =>
+    WidgetStreamHolder.updateOne(
+      { _id: HOLDER_ID },
+      { $set: { expires_ms: Date.now() + HOLDER_TTL_MS } },
+      { upsert: true },
+    );
+  // Two upserts of a missing document at once: one inserts, the other meets its key; once more updates it.
+  await renew().catch((err) => (isDuplicateKey(err) ? renew() : Promise.reject(err)));
 }
 
+/** The holder written and its renewal running (null while this process holds no lease). */
+let holderReady: Promise<void> | null = null;
+
 /** Keeps the holder alive while this process holds leases (or has leases left to delete). */
-async function startRenewal(): Promise<void> {
-  if (renewal) return;
-  await renewHolder();
-  renewal ??= setInterval(() => {
-    if (held === 0 && undeleted.size === 0) {
-      clearInterval(renewal!);
-      renewal = null;
-      return;
-    }
-    renewHolder().catch((err) => logger.warn('widget stream holder not renewed', { error: String(err) }));
-    for (const id of undeleted)
-      WidgetStreamLease.deleteOne({ _id: id })
-        .then(() => undeleted.delete(id))
-        .catch(() => undefined);
-  }, HOLDER_RENEW_MS);
-  renewal.unref();
+function startRenewal(): Promise<void> {
+  holderReady ??= renewHolder().then(
+    () => {
+      renewal ??= setInterval(() => {
+        if (held === 0 && undeleted.size === 0) {
+          clearInterval(renewal!);
+          renewal = null;
+          holderReady = null;
+          return;
+        }
+        renewHolder().catch((err) => logger.warn('widget stream holder not renewed', { error: String(err) }));
+        for (const id of undeleted)
+          WidgetStreamLease.deleteOne({ _id: id })
+            .then(() => undeleted.delete(id))
+            .catch(() => undefined);
+      }, HOLDER_RENEW_MS);
+      renewal.unref();
+    },
+    (err) => {
+      holderReady = null;
+      throw err;
+    },
+  );
+  return holderReady;
 }
 
 /** Open streams among the leases matching `filter` (one indexed key): those of live holders. */

@@ -17,7 +17,8 @@ import { createKey } from '../../src/keys';
 import { appendConversationLog } from '../../src/activities/conversations';
 import { configureWidget, identityHash, rotateWidgetSecret } from '../../src/services/widget';
 import { conversationPollerState, watchConversation } from '../../src/services/widget-streams';
-import { Message } from '../../src/models/conversations';
+import { changeWindow, ConversationLogEntry, Message } from '../../src/models/conversations';
+import { WidgetStreamLease } from '../../src/models/widget';
 import { insertIfAbsent } from '../../src/models/store';
 import { newId } from '../../src/shared/ids';
 import { h, newTenant, request, waitForCall } from '../support/harness';
@@ -578,6 +579,25 @@ describe('widget', function () {
       } finally {
         stopA();
         stopB();
+      }
+    });
+
+    it("serves the poller's and the caps' queries by an index (embedded store's equality pushdown)", async () => {
+      const planOf = async (coll: { find(f: object): { explain(): Promise<unknown> } }, filter: object) => {
+        const explained = (await coll.find(filter).explain()) as { queryPlanner?: { Plan?: string[] } };
+        return (explained.queryPlanner?.Plan ?? []).join('\n');
+      };
+      const queries: [typeof ConversationLogEntry.collection, object][] = [
+        [ConversationLogEntry.collection, { window: changeWindow(Date.now()) }],
+        [WidgetStreamLease.collection, { session_id: 'wses_x' }],
+        [WidgetStreamLease.collection, { ip_key: `${t.orgId}:127.0.0.1` }],
+        [WidgetStreamLease.collection, { org_id: t.orgId }],
+        [WidgetStreamLease.collection, { holder: 'wsth_x' }],
+      ];
+      for (const [coll, filter] of queries) {
+        const plan = await planOf(coll, filter);
+        expect(plan, JSON.stringify(filter)).to.match(/USING INDEX/);
+        expect(plan, JSON.stringify(filter)).to.not.match(/\bSCAN /);
       }
     });
 
