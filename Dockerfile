@@ -6,7 +6,9 @@
 # Both need MONGODB_URI and TEMPORAL_ADDRESS; docker-compose.yml sets them. The embedded Temporal dev
 # server and FerretDB (Go programs) belong to `npm start` only, so no Go toolchain is installed here.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node.js 24, an LTS line (security fixes until 2028-04-30); CI runs `npm start` under the same major
+# (npm run smoke:lts). The service also runs on Node 22 and 20.19+ (package.json `engines`).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 ##### build: all dependencies, TypeScript -> dist/ #####
 FROM ${NODE_IMAGE} AS build
@@ -20,7 +22,10 @@ RUN npm run build
 
 ##### runtime: production dependencies and the compiled service only #####
 FROM ${NODE_IMAGE} AS runtime
-ENV NODE_ENV=production
+# The commit built (`svc_build_info{commit}` on /metrics): `docker build --build-arg SVC_COMMIT=$(git rev-parse HEAD)`;
+# docker-compose.yml passes it from the environment.
+ARG SVC_COMMIT=unknown
+ENV NODE_ENV=production SVC_COMMIT=${SVC_COMMIT}
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

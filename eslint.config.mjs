@@ -34,7 +34,17 @@ function layer(dir, banned, message) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.data/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.data/**',
+      '**/*.js',
+      '**/*.mjs',
+      'sdk/typescript/src/generated/**',
+      'sdk/python/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -29,6 +29,7 @@ import {
   type MessageDoc,
 } from '../models/conversations';
 import { insertIfAbsent, type WithId } from '../models/store';
+import { conversationHandovers, messageTransitions } from '../platform/metrics';
 import type { ChatMessage } from '../shared/assistant';
 import type { AgentSnapshot } from '../shared/calls';
 import {
@@ -63,8 +64,8 @@ export interface StoreInboundResult {
 /**
  * Stores an inbound message, insert-first against the unique `dedupe_key` (the provider's MessageSid):
  * a second delivery of the same message finds the first one and reports `duplicate`. A new message
- * updates the conversation's last inbound time and emits `message.received` (data.object = the message,
- * with its `conversation_id`).
+ * updates the conversation's last inbound time, counts in `svc_messages_total` (`received`) and emits
+ * `message.received` (data.object = the message, with its `conversation_id`).
  */
 export async function storeInbound(input: StoreInboundInput): Promise<StoreInboundResult> {
   const { conversation: c, message: m } = input;
@@ -103,6 +104,12 @@ export async function storeInbound(input: StoreInboundInput): Promise<StoreInbou
       occurredMs: m.receivedMs,
     }),
   );
+  messageTransitions.inc({
+    channel: c.channel,
+    direction: 'inbound',
+    status: 'received',
+    mode: c.livemode ? 'live' : 'test',
+  });
   await emitEvent(client(), {
     id: row.event_ids!.received!,
     orgId: c.orgId,
@@ -134,7 +141,8 @@ export async function applyMessageStatus(report: ProviderStatusInput): Promise<{
 
 /**
  * Sets the conversation's status; with `eventId`, emits `conversation.needs_person` (data.object = the
- * conversation) — once per hand-over, since the workflow chooses one id per hand-over.
+ * conversation) — once per hand-over, since the workflow chooses one id per hand-over — and counts the
+ * hand-over in `svc_conversation_handovers_total`.
  */
 export async function setConversationStatus(input: {
   conversationId: string;
@@ -149,6 +157,8 @@ export async function setConversationStatus(input: {
   if (!input.eventId) return;
   const doc = await Conversation.findById(input.conversationId).lean();
   if (!doc) throw new Error(`conversation ${input.conversationId} has no document`);
+  if (input.status === 'needs_person')
+    conversationHandovers.inc({ channel: doc.channel, mode: doc.livemode ? 'live' : 'test' });
   await emitEvent(client(), {
     id: input.eventId,
     orgId: doc.org_id,

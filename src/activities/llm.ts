@@ -10,6 +10,12 @@
  *
  * Retries belong to Temporal (the client's own are off): a 4xx other than 408/409/429 is final
  * (`ApplicationFailure` type `LLM_REQUEST_REJECTED`, src/shared/assistant.ts), anything else is retried by the workflow's policy.
+ *
+ * Riding out a store outage and a busy machine (issue 33): the context is read within
+ * src/services/store-outage.ts `STORE_WAIT_MS`, else this process's last-known copy for the conversation is
+ * used; the usage rows are written behind (`writeWhenStored`) when the store does not take them in time.
+ * The turn's deadline (`deadlineMs`) is the model's time: its timer starts when the request is sent, so a
+ * worker slow to run the activity (queued tasks, a saturated CPU) does not spend it.
  */
 import OpenAI from 'openai';
 import { activityInfo, Context } from '@temporalio/activity';
@@ -20,6 +26,7 @@ import { assistantContext, type AssistantContext } from '../services/assistant-c
 import { logger } from '../logger';
 import {
   LLM_REQUEST_REJECTED,
+  TURN_DEADLINE_EXCEEDED,
   type AssistantContextIds,
   type ChatMessage,
   type ConversationRef,
@@ -32,7 +39,8 @@ import { callConversation } from '../services/calls';
 import { callbackPrompt } from '../services/callbacks';
 import { openai } from '../providers/openai';
 import { activityKey } from '../platform/temporal';
-import { openTokenStream } from '../voice/relay';
+import { openTokenStream, readRelayStreamSession } from '../voice/relay';
+import { readOrLastKnown, writeWhenStored } from '../services/store-outage';
 
 export interface GenerateReplyInput {
   callId: string;
@@ -58,6 +66,12 @@ export interface GenerateReplyInput {
    * request gets the current date and time in their zone (src/services/callbacks.ts `callbackPrompt`).
    */
   caller?: string;
+  /**
+   * The turn's deadline for this request, ms of the model's time: counted from when the request is sent
+   * (not from when the activity was scheduled); past it the request is aborted and the activity fails
+   * with a non-retryable `TURN_DEADLINE_EXCEEDED`. Absent: only the activity's own timeouts bound it.
+   */
+  deadlineMs?: number;
 }
 
 export interface GenerateReplyResult {
@@ -65,12 +79,17 @@ export interface GenerateReplyResult {
   toolCalls: ToolCall[];
   /** The knowledge chunks put in the prompt (absent in results recorded before knowledge existed). */
   knowledge?: KnowledgeRef[];
+  /** How long the model took to answer, ms from the request sent (absent in results recorded before issue 33). */
+  modelMs?: number;
 }
 
 /**
  * Asks the model for the assistant's next message. With `context`, the system message carries the
  * contact's records and the knowledge found for the latest user message; if loading them fails (store
- * unavailable) the request goes ahead without them rather than leave a caller unanswered.
+ * unavailable) the request goes ahead with the last copy this process loaded for the same conversation
+ * and contact, else without them, rather than leave a caller unanswered.
+ * @throws `ApplicationFailure` `TURN_DEADLINE_EXCEEDED` (non-retryable) when the model took longer than
+ *   `deadlineMs`; `LLM_REQUEST_REJECTED` when the provider refused the request
  */
 export async function generateReply(input: GenerateReplyInput): Promise<GenerateReplyResult> {
   let messages = input.history
@@ -81,22 +100,25 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
   if (input.context) {
     const lastUser = [...messages].reverse().find((m) => m.role === 'user');
     try {
-      known = await assistantContext({ ...input.context, query: lastUser?.content ?? '' });
+      const ids = input.context;
+      const key = `context:${input.callId}:${ids.orgId}:${ids.livemode}:${ids.agentId}:${ids.contactId ?? ''}`;
+      known =
+        (await readOrLastKnown(key, () => assistantContext({ ...ids, query: lastUser?.content ?? '' })))?.value ?? null;
     } catch (err) {
       logger.warn('assistant context unavailable; answering without it', {
         conversation: input.callId,
         error: err instanceof Error ? err.message : String(err),
       });
     }
-    if (known?.searched)
-      await recordUsage(
-        knowledgeSearchUsage({
-          ...usageOwner(input.context),
-          key: `prompt:${activityKey()}`,
-          subjectId: input.context.agentId,
-          occurredMs: Date.now(),
-        }),
-      );
+    if (known?.searched) {
+      const row = knowledgeSearchUsage({
+        ...usageOwner(input.context),
+        key: `prompt:${activityKey()}`,
+        subjectId: input.context.agentId,
+        occurredMs: Date.now(),
+      });
+      await writeWhenStored(`usage ${row._id}`, () => recordUsage(row));
+    }
     if (known && !known.hasKnowledge) offered = offered.filter((t) => t !== 'search_knowledge');
     if (known?.text) messages = withSystemText(messages, known.text);
   }
@@ -114,22 +136,33 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     void (timed || ((timed = true), startTimer(labels)));
   try {
     const body = { model, messages: messages.map(toOpenAI), ...(tools.length ? { tools } : {}), user: input.callId };
-    const relay = input.stream ? await openTokenStream(input.callId) : null;
-    // A cancelled attempt (a local activity past the turn's deadline) stops its request at once.
-    const completion = relay
-      ? await streamed(body, relay)
-      : await openai().chat.completions.create(body, { signal: Context.current().cancellationSignal });
+    const relay = input.stream ? await openTokenStream(input.callId, relaySessionOrLastKnown) : null;
+    // A cancelled attempt (a local activity past its timeout) stops its request at once, and so does the
+    // turn's deadline, counted from now.
+    const sentMs = Date.now();
+    const deadline = input.deadlineMs !== undefined ? AbortSignal.timeout(Math.max(1, input.deadlineMs)) : null;
+    const cancelled = Context.current().cancellationSignal;
+    const signal = deadline ? AbortSignal.any([cancelled, deadline]) : cancelled;
+    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    try {
+      completion = relay
+        ? await streamed(body, relay, signal)
+        : await openai().chat.completions.create(body, { signal });
+    } catch (err) {
+      if (deadline?.aborted && !cancelled.aborted) throw turnDeadlineExceeded(input.deadlineMs!);
+      throw err;
+    }
+    const modelMs = Date.now() - sentMs;
     timer({ outcome: 'ok' });
     // Every answer the provider sent costs its tokens, this attempt's included if it is then retried.
-    await recordUsage(
-      await llmRequestUsage({
-        subjectId: input.callId,
-        owner: input.context ? { orgId: input.context.orgId, livemode: input.context.livemode } : undefined,
-        request: activityInfo(),
-        model: completion.model,
-        usage: completion.usage,
-      }),
-    );
+    const usageRow = await llmRequestUsage({
+      subjectId: input.callId,
+      owner: input.context ? { orgId: input.context.orgId, livemode: input.context.livemode } : undefined,
+      request: activityInfo(),
+      model: completion.model,
+      usage: completion.usage,
+    });
+    if (usageRow) await writeWhenStored(`usage ${usageRow._id}`, () => recordUsage(usageRow));
     const message = completion.choices[0]?.message;
     if (!message) throw new Error('the model returned no choice');
     const toolCalls: ToolCall[] = (message.tool_calls ?? [])
@@ -140,7 +173,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
       llmTokens.inc({ model, type: 'prompt' }, completion.usage.prompt_tokens);
       llmTokens.inc({ model, type: 'completion' }, completion.usage.completion_tokens);
     }
-    return { text, toolCalls, knowledge: known?.knowledge ?? [] };
+    return { text, toolCalls, knowledge: known?.knowledge ?? [], modelMs };
   } catch (err) {
     if (
       err instanceof OpenAI.APIError &&
@@ -160,16 +193,23 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
   }
 }
 
+/** The failure of a request the model did not answer within the turn's deadline (`deadlineMs`). */
+const turnDeadlineExceeded = (deadlineMs: number) =>
+  ApplicationFailure.nonRetryable(
+    `The assistant did not answer within ${Math.round(deadlineMs / 1000)} s.`,
+    TURN_DEADLINE_EXCEEDED,
+  );
+
 /**
  * The completion, streamed (`stream: true`, usage included): every piece of text goes to `relay` as it
- * arrives; resolves once the answer is complete and the relay has taken every piece. A cancelled attempt
- * (the turn's deadline passed) stops the request, so its words stop too.
+ * arrives; resolves once the answer is complete and the relay has taken every piece. `signal` (the
+ * attempt cancelled, or the turn's deadline passed) stops the request, so its words stop too.
  */
 async function streamed(
   body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
   relay: NonNullable<Awaited<ReturnType<typeof openTokenStream>>>,
+  signal: AbortSignal,
 ): Promise<OpenAI.Chat.Completions.ChatCompletion> {
-  const signal = Context.current().cancellationSignal;
   const stream = openai().chat.completions.stream(
     { ...body, stream: true, stream_options: { include_usage: true } },
     { signal },
@@ -183,6 +223,10 @@ async function streamed(
     await relay.end();
   }
 }
+
+/** The call's relay session within `STORE_WAIT_MS`, else the last one this process read (a store outage). */
+const relaySessionOrLastKnown = async (callId: string) =>
+  (await readOrLastKnown(`relay:${callId}`, () => readRelayStreamSession(callId)))?.value ?? null;
 
 const usageOwner = (ids: AssistantContextIds) => ({ orgId: ids.orgId, livemode: ids.livemode });
 

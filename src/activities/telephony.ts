@@ -108,11 +108,11 @@ async function findPlacedCall(callId: string): Promise<string | null> {
     (c) => !c.dateCreated || c.dateCreated.getTime() >= intent.created_ms - DIAL_MATCH_SLACK_MS,
   );
   if (recent.length === 0) return null;
-  const taken = new Set(
-    (await Call.find({ provider_call_sid: { $in: recent.map((c) => c.sid) } }, { provider_call_sid: 1 }).lean()).map(
-      (c) => c.provider_call_sid,
-    ),
+  // One `{provider_call_sid}` lookup per candidate (its index), side by side: an `$in` scans on the embedded store.
+  const owned = await Promise.all(
+    recent.map((c) => Call.exists({ provider_call_sid: c.sid }).then((doc) => (doc ? c.sid : null))),
   );
+  const taken = new Set(owned.filter((sid) => sid !== null));
   const ours = recent
     .filter((c) => !taken.has(c.sid))
     .sort((a, b) => (a.dateCreated?.getTime() ?? 0) - (b.dateCreated?.getTime() ?? 0))[0];

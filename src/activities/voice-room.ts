@@ -83,6 +83,7 @@ import {
   VOICE_ROOM_UNAVAILABLE,
 } from '../shared/calls';
 import { openai } from '../providers/openai';
+import { speechDuration } from '../platform/metrics';
 
 /**
  * `@livekit/rtc-node` logs through its own pino logger to stdout, at `debug` unless NODE_ENV is
@@ -465,6 +466,9 @@ class Speaker {
   private async speak(text: string, generation: number): Promise<void> {
     const cfg = config();
     const abort = (this.abort = new AbortController());
+    // Synthesis latency: until the first audio of the sentence (what the visitor waits for).
+    const timer = speechDuration.startTimer({ operation: 'synthesis', model: cfg.voiceTtsModel });
+    let timed = false;
     try {
       const res = await openai().audio.speech.create(
         { model: cfg.voiceTtsModel, voice: cfg.voiceTtsVoice, input: text, response_format: 'pcm' },
@@ -472,6 +476,8 @@ class Speaker {
       );
       let carry = Buffer.alloc(0);
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        if (!timed) timer({ outcome: 'ok' });
+        timed = true;
         if (generation !== this.generation) return;
         carry = Buffer.concat([carry, chunk]);
         const whole = carry.length - (carry.length % (SPEAK_FRAME * 2));
@@ -481,6 +487,7 @@ class Speaker {
       if (carry.length >= 2) await this.frame(carry.subarray(0, carry.length - (carry.length % 2)));
       if (generation === this.generation) await this.source.waitForPlayout();
     } catch (err) {
+      if (!timed && generation === this.generation) timer({ outcome: 'error' });
       if (generation === this.generation)
         logger.warn('voice room: speech failed', { error: (err as Error).message, chars: text.length });
     } finally {
@@ -548,14 +555,17 @@ class SentenceStream {
 async function transcribe(pcm: Int16Array, language: string | null, log: Record<string, unknown>): Promise<string> {
   const file = await toFile(wavFile(pcm, LISTEN_RATE), 'utterance.wav', { type: 'audio/wav' });
   for (let attempt = 1; ; attempt++) {
+    const timer = speechDuration.startTimer({ operation: 'transcription', model: config().voiceSttModel });
     try {
       const result = await openai().audio.transcriptions.create({
         file,
         model: config().voiceSttModel,
         ...(language ? { language } : {}),
       });
+      timer({ outcome: 'ok' });
       return result.text.trim();
     } catch (err) {
+      timer({ outcome: 'error' });
       if (attempt >= STT_TRIES) {
         logger.warn('voice room: an utterance could not be transcribed', { ...log, error: (err as Error).message });
         return '';

@@ -350,7 +350,8 @@ const retrieveCallTranscript = operation({
         `The call is ${call.status}; its transcript is available once it has ended.`,
       );
     }
-    const turns = await CallTurn.find({ call_id: call._id }).sort({ _id: 1 }).lean();
+    // In `seq` order, which is `_id` order (`<call id>:<seq, 6 digits>`), from the `{call_id, seq}` index.
+    const turns = await CallTurn.find({ call_id: call._id }).sort({ seq: 1 }).lean();
     res.json(renderTranscript(call, turns));
   },
 });

@@ -180,10 +180,17 @@ const publishedEventId = (versionId: string) => `evt_${versionId.slice(versionId
 /** Renders connectors with their latest version and version count, computed from the immutable version rows. */
 async function renderConnectors(docs: ConnectorDoc[]) {
   if (docs.length === 0) return [];
-  const versions = (await ConnectorVersion.find(
-    { org_id: docs[0].org_id, livemode: docs[0].livemode, connector_id: { $in: docs.map((d) => d.connector_id) } },
-    { connector_id: 1, version: 1, name: 1, description: 1 },
-  ).lean()) as Pick<ConnectorVersionDoc, 'connector_id' | 'version' | 'name' | 'description'>[];
+  // One query per connector of the page (index `{org_id, livemode, connector_id, _id}`), side by side.
+  const versions = (
+    await Promise.all(
+      docs.map((d) =>
+        ConnectorVersion.find(
+          { org_id: d.org_id, livemode: d.livemode, connector_id: d.connector_id },
+          { connector_id: 1, version: 1, name: 1, description: 1 },
+        ).lean(),
+      ),
+    )
+  ).flat() as Pick<ConnectorVersionDoc, 'connector_id' | 'version' | 'name' | 'description'>[];
   return docs.map((d) => {
     const mine = versions.filter((v) => v.connector_id === d.connector_id);
     return renderConnector(d, latestVersion(mine), mine.length);

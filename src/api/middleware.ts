@@ -8,6 +8,7 @@ import express from 'express';
 import { ApiError, serviceUnavailable } from '../errors';
 import { API_VERSION, config } from '../config';
 import { consumeRateLimit, type RateLimitResult } from '../platform/rate-limit';
+import { rateLimited } from '../platform/metrics';
 import { newId } from '../shared/ids';
 import { ApiKey } from '../models/orgs';
 import { isStoreUnavailable } from '../models/store';
@@ -189,8 +190,8 @@ export function applyRateLimit(
 
 /**
  * Bearer authentication (spec section 5). Missing header → 401 `api_key_missing`; unknown, malformed or
- * revoked key → 401 `api_key_invalid`; a valid key past its rate limit → 429. The key itself is never
- * logged. The key lookup and the rate count run side by side (both by the key's hash). A well-formed key
+ * revoked key → 401 `api_key_invalid`; a valid key past its rate limit → 429 (counted in
+ * `svc_rate_limited_total` under the key's id). The key itself is never logged. The key lookup and the rate count run side by side (both by the key's hash). A well-formed key
  * while the store does not answer → 503 `service_unavailable` (its lookup fails; `errorHandler`).
  */
 export const authenticate: RequestHandler = async (req, res, next) => {
@@ -213,7 +214,10 @@ export const authenticate: RequestHandler = async (req, res, next) => {
   if (!doc || doc.revoked != null)
     return next(new ApiError(401, 'authentication_error', 'api_key_invalid', 'Invalid API key provided.'));
   const limited = applyRateLimit(res, rate);
-  if (limited) return next(limited);
+  if (limited) {
+    rateLimited.inc({ limit: 'api_key', key_id: doc._id }); // the key's id, never the key
+    return next(limited);
+  }
   req.auth = {
     orgId: doc.org_id,
     keyId: doc._id,

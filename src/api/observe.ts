@@ -7,19 +7,49 @@
  * workflow it starts adds `workflow_id`, so every line written while serving it carries them. When the
  * response is finished: a line `GET /v1/calls/:id 200 12 ms` and a sample of
  * `svc_http_request_duration_seconds` labelled with the Express route pattern (never the raw path, whose
- * ids would make one series per object), `unmatched` when no route matched. Health probes and metric
- * scrapes log at debug.
+ * ids would make one series per object). A request refused before its route ran (400 `body_invalid`,
+ * 401, 403 of a forged Twilio signature, 415, 429…) is labelled with the pattern of the declared
+ * operation its method and path match (`API_OPERATIONS`, matched with Express's own path-to-regexp);
+ * `unmatched` is left for paths no operation declares. Health probes and metric scrapes log at debug.
  */
 import type { RequestHandler, Router } from 'express';
 import mongoose from 'mongoose';
+import { match } from 'path-to-regexp';
 import type { Client } from '@temporalio/client';
 import { config } from '../config';
 import { serveMetrics, httpRequestDuration } from '../platform/metrics';
+import { registerStoreGauges } from '../platform/store-gauges';
 import { idFields, logger, withLogContext, type LogFields } from '../logger';
-import { operation, operationsRouter } from './operations';
+import { API_OPERATIONS, expressPath, operation, operationsRouter } from './operations';
 
 const ID_SEGMENT = /^(call|conv)_[0-9a-z]{26}$/;
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** Matchers of the declared operations by method, literal paths first; rebuilt when operations are added. */
+type Matcher = { pattern: string; params: number; matches: (path: string) => unknown };
+let declared: { size: number; byMethod: Map<string, Matcher[]> } = { size: -1, byMethod: new Map() };
+
+/**
+ * The Express pattern (`/v1/calls/:id`) of the declared operation that `method` and `path` name, or
+ * undefined: how a request refused before its route ran is labelled. HEAD is matched as GET (as Express
+ * routes it); among several matches the one with the fewest parameters wins (`/v1/calls/search` over
+ * `/v1/calls/:id`), as a literal route mounted first would.
+ */
+export function declaredRoute(method: string, path: string): string | undefined {
+  if (declared.size !== API_OPERATIONS.size) {
+    const byMethod = new Map<string, Matcher[]>();
+    for (const [key, o] of API_OPERATIONS) {
+      const pattern = expressPath(o.path, '');
+      const list = byMethod.get(key.split(' ')[0]) ?? [];
+      list.push({ pattern, params: (pattern.match(/:/g) ?? []).length, matches: match(pattern, { decode: false }) });
+      byMethod.set(key.split(' ')[0], list);
+    }
+    for (const list of byMethod.values()) list.sort((a, b) => a.params - b.params);
+    declared = { size: API_OPERATIONS.size, byMethod };
+  }
+  const candidates = declared.byMethod.get(method === 'HEAD' ? 'GET' : method) ?? [];
+  return candidates.find((c) => c.matches(path))?.pattern;
+}
 
 /**
  * Middleware, mounted first (before `requestContext`, which adds `request_id` to the context, so that
@@ -28,6 +58,7 @@ const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
  */
 export const observeRequests: RequestHandler = (req, res, next) => {
   const started = process.hrtime.bigint();
+  const requestPath = req.path; // routers rewrite req.url on the way in
   const fields: LogFields = {}; // request_id: added by requestContext, mounted next
   for (const segment of req.path.split('/')) if (ID_SEGMENT.test(segment)) Object.assign(fields, idFields(segment));
   let route: string | undefined;
@@ -52,7 +83,7 @@ export const observeRequests: RequestHandler = (req, res, next) => {
   };
   res.once('finish', () => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const pattern = route ?? 'unmatched';
+    const pattern = route ?? declaredRoute(req.method, requestPath) ?? 'unmatched';
     httpRequestDuration.observe({ method: req.method, route: pattern, status: String(res.statusCode) }, seconds);
     // Probes and scrapes (every few seconds, forever) only at debug, unless they fail.
     const probe = PROBES.has(pattern) && res.statusCode < 400;
@@ -135,9 +166,11 @@ const metrics = operation({
 
 /**
  * `GET /healthz`, `GET /readyz` and `GET /metrics`, at the root (mounted by src/api/app.ts before any
- * key check); `temporal` is the client whose connection `/readyz` probes.
+ * key check); `temporal` is the client whose connection `/readyz` probes. Registers the gauges read from
+ * the store (src/platform/store-gauges.ts) on this process's registry.
  */
 export function operatorRouter(temporal: Client): Router {
+  registerStoreGauges(); // the API answers the gauges read from the store (calls, webhook backlog, campaigns)
   return operationsRouter('', [health, readiness(temporal), metrics]);
 }
 

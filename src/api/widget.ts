@@ -30,6 +30,7 @@ import { ensureConversation, updateConversation } from '../services/conversation
 import { newCallInput, startCallWorkflow } from '../services/calls';
 import { concurrencyLimited, tryAcquireCallSlot } from '../services/call-slots';
 import { consumeRateLimit } from '../platform/rate-limit';
+import { rateLimited } from '../platform/metrics';
 import {
   identityVerified,
   newSessionToken,
@@ -162,13 +163,15 @@ function checkOrigin(req: Request, res: Response, policy: WidgetPolicy, livemode
 /**
  * Counts the request per organization and IP address (one organization's visitors never spend another's
  * budget; behind a load balancer `req.ip` is the visitor's with `TRUST_PROXY`) and, with a session, per
- * session; 429 with `Retry-After` past either.
+ * session; 429 with `Retry-After` past either (counted in `svc_rate_limited_total{limit="widget_ip"|"widget_session"}`).
  */
 async function countWidgetRequest(req: Request, res: Response, orgId: string, sessionId: string | null): Promise<void> {
   const { widgetRateLimitIp, widgetRateLimitSession } = config();
-  const checks: [string, number, string][] = [[`wip:${orgId}:${req.ip}`, widgetRateLimitIp, 'from this IP address']];
-  if (sessionId) checks.push([`wses:${sessionId}`, widgetRateLimitSession, 'in this widget session']);
-  for (const [bucket, limit, subject] of checks) {
+  const checks: [string, number, string, string][] = [
+    [`wip:${orgId}:${req.ip}`, widgetRateLimitIp, 'from this IP address', 'widget_ip'],
+  ];
+  if (sessionId) checks.push([`wses:${sessionId}`, widgetRateLimitSession, 'in this widget session', 'widget_session']);
+  for (const [bucket, limit, subject, name] of checks) {
     if (limit === 0) continue;
     let rate;
     try {
@@ -178,7 +181,10 @@ async function countWidgetRequest(req: Request, res: Response, orgId: string, se
       continue;
     }
     const limited = applyRateLimit(res, rate, subject, RATE_WINDOW_MS);
-    if (limited) throw limited;
+    if (limited) {
+      rateLimited.inc({ limit: name, key_id: '' }); // per visitor: no key to name
+      throw limited;
+    }
   }
 }
 

@@ -14,6 +14,10 @@
  * Ctrl-C reaches only this process and the database outlives the worker's last activity. A second
  * Ctrl-C stops at once. SECRETS_KEY, when not set, is generated once under DATA_DIR.
  *
+ * The store is connected with the API's deadline (`DEPENDENCY_DEADLINE_MS`, 3 s), for the worker in this
+ * process too: one that does not answer stops `npm start` in seconds with its address and the variable
+ * that sets it, and during an outage the API here answers 503 in time, as `npm run start:api` does.
+ *
  * Ports of the embedded servers: TEMPORAL_DEV_PORT (7233), TEMPORAL_UI_PORT (8233), FERRETDB_PORT (27017).
  */
 import crypto from 'node:crypto';
@@ -21,7 +25,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { loadConfig, setConfig } from '../config';
+import { DEPENDENCY_DEADLINE_MS } from '../errors';
 import { connectStore, disconnectStore } from '../models/register';
+import { isStoreUnavailable } from '../models/store';
 import { connectClient, ensureSearchAttributes } from '../platform/temporal';
 import { createWorker, WORKFLOWS_PATH } from '../worker/worker';
 import { freeLoopbackAddress, installRuntime } from '../worker/runtime';
@@ -38,6 +44,25 @@ function devSecretsKey(dataDir: string): string {
   const file = path.join(dataDir, 'secrets.key');
   if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
   return fs.readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * The error `npm start` stops with when the store does not answer within `DEPENDENCY_DEADLINE_MS` (the
+ * API's deadline, so that the API in this process answers an outage 503 in time and a wrong address
+ * fails in seconds): the host(s) tried, credentials left out, and the variable that sets them.
+ * @param embedded the store is the FerretDB this process started (`FERRETDB_PORT`), not `MONGODB_URI`
+ * @returns `err` itself when it is not an unanswered store (a malformed URI, a refused login: the driver's
+ *   own message says it)
+ */
+function storeUnreachable(err: unknown, uri: string, embedded: boolean): unknown {
+  if (!isStoreUnavailable(err)) return err;
+  const hosts = /^mongodb(?:\+srv)?:\/\/(?:[^@/]*@)?([^/?]+)/.exec(uri)?.[1] ?? 'the configured address';
+  const setting = embedded
+    ? 'the embedded FerretDB started above (FERRETDB_PORT sets its port; MONGODB_URI uses another store)'
+    : 'MONGODB_URI sets it; unset it to run the embedded FerretDB';
+  return new Error(
+    `the store (MongoDB) at ${hosts} did not answer within ${DEPENDENCY_DEADLINE_MS / 1000} s: ${setting}`,
+  );
 }
 
 /** Seconds since `npm start` (scripts/start.sh exports SVC_STARTED_AT_MS), else since this process began. */
@@ -159,7 +184,9 @@ async function main(): Promise<void> {
     cfg.secretsKey ??= devSecretsKey(cfg.dataDir);
     setConfig(cfg);
 
-    await connectStore(cfg.mongodbUri!);
+    await connectStore(cfg.mongodbUri!, { deadlineMs: DEPENDENCY_DEADLINE_MS }).catch((err: unknown) => {
+      throw storeUnreachable(err, cfg.mongodbUri!, needMongo);
+    });
     cleanups.push(() => disconnectStore());
     const client = await connectClient();
     cleanups.push(() => client.connection.close());

@@ -67,6 +67,8 @@ const agentSchema = new Schema(
   base,
 );
 agentSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+/** The default agent of a tenant (`defaultAgentId`): the latest `default_ms` first. */
+agentSchema.index({ org_id: 1, livemode: 1, default_ms: -1, _id: -1 });
 export const Agent = mongoose.model('Agent', agentSchema, 'agents');
 
 export type AgentDoc = InferSchemaType<typeof agentSchema>;

@@ -75,6 +75,7 @@ const bulkCallSchema = new Schema(
   base,
 );
 bulkCallSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+bulkCallSchema.index({ status: 1 }); // campaigns running or paused, read at each metrics scrape
 export const BulkCall = mongoose.model('BulkCall', bulkCallSchema, 'bulk_calls');
 
 const resultSchema = new Schema(

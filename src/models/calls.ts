@@ -97,14 +97,21 @@ const callSchema = new Schema(
 );
 callSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 callSchema.index({ provider_call_sid: 1 });
+callSchema.index({ status: 1 }); // calls not ended, counted at each metrics scrape (svc_calls_active)
 callSchema.index({ org_id: 1, livemode: 1, bulk_call_id: 1, _id: -1 });
+// GET /v1/calls?status=…: one organization's calls in that status, newest first.
+callSchema.index({ org_id: 1, livemode: 1, status: 1, _id: -1 });
+/** A widget visitor's live voice call (src/api/widget.ts: one room per visitor at a time). */
+callSchema.index({ org_id: 1, livemode: 1, to: 1, status: 1 });
+/** The callbacks promised on one call or conversation (src/services/callbacks.ts `cancelPending`). */
+callSchema.index({ callback_of: 1, org_id: 1, livemode: 1, status: 1 });
 export const Call = mongoose.model('Call', callSchema, 'calls');
 
 const callTurnSchema = new Schema(
   {
     /** `<call id>:<seq, 6 digits>`: a retried write of the same turn is a duplicate, not a second turn. */
     _id: { type: String, required: true },
-    call_id: { type: String, required: true, index: true },
+    call_id: { type: String, required: true },
     seq: { type: Number, required: true },
     /** `system`: a note of what happened on the call (a warm transfer's progress, issue 31), seen by the model too; `note`: the API's note for the model (`POST /v1/calls/{id}/context`). */
     role: { type: String, enum: ['assistant', 'caller', 'tool', 'system', 'note'], required: true },
@@ -134,6 +141,8 @@ const callTurnSchema = new Schema(
   },
   base,
 );
+/** A call's turns in order (the transcript, the prompt, the live call's `turns`): `{call_id}` then `seq`. */
+callTurnSchema.index({ call_id: 1, seq: 1 });
 export const CallTurn = mongoose.model('CallTurn', callTurnSchema, 'call_turns');
 
 const callStreamEntrySchema = new Schema(

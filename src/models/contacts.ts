@@ -36,6 +36,8 @@ const contactSchema = new Schema(
 contactSchema.index({ org_id: 1, livemode: 1, phone_key: 1 }, { unique: true });
 contactSchema.index({ org_id: 1, livemode: 1, external_key: 1 }, { unique: true });
 contactSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+/** The do-not-call contacts of a tenant (src/services/bulk-calls.ts `doNotCallPhones`). */
+contactSchema.index({ org_id: 1, livemode: 1, do_not_call: 1, phone_key: 1 });
 export const Contact = mongoose.model('Contact', contactSchema, 'contacts');
 
 const recordSchema = new Schema(
@@ -62,7 +64,7 @@ const recordSchema = new Schema(
 );
 recordSchema.index({ contact_id: 1, external_key: 1 }, { unique: true });
 recordSchema.index({ contact_id: 1, _id: -1 });
-recordSchema.index({ contact_id: 1, sort_ms: -1 });
+recordSchema.index({ contact_id: 1, sort_ms: -1, _id: -1 });
 export const ContactRecord = mongoose.model('ContactRecord', recordSchema, 'records');
 
 export type ContactDoc = InferSchemaType<typeof contactSchema>;

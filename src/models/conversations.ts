@@ -101,7 +101,8 @@ const messageSchema = new Schema(
 );
 messageSchema.index({ dedupe_key: 1 }, { unique: true });
 messageSchema.index({ conversation_id: 1, _id: -1 });
-messageSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+/** The customer's latest inbound message (src/services/conversations.ts `customerState`). */
+messageSchema.index({ conversation_id: 1, direction: 1, received_ms: -1 });
 messageSchema.index({ provider_sid: 1 });
 export const Message = mongoose.model('Message', messageSchema, 'messages');
 export type MessageDoc = InferSchemaType<typeof messageSchema>;

@@ -39,7 +39,7 @@ const documentSchema = new Schema(
   base,
 );
 documentSchema.index({ org_id: 1, livemode: 1, _id: -1 });
-documentSchema.index({ agent_id: 1, _id: -1 });
+documentSchema.index({ org_id: 1, livemode: 1, agent_id: 1, _id: -1 });
 export const KnowledgeDocument = mongoose.model('KnowledgeDocument', documentSchema, 'knowledge_documents');
 
 const revisionSchema = new Schema(
@@ -62,7 +62,7 @@ const chunkSchema = new Schema(
   {
     /** `<revision id>:<n, 5 digits>`. */
     _id: { type: String, required: true },
-    revision_id: { type: String, required: true, index: true },
+    revision_id: { type: String, required: true },
     kdoc_id: { type: String, required: true, index: true },
     agent_id: { type: String, required: true },
     /** Position of the chunk in the document, from 0. */
@@ -71,6 +71,8 @@ const chunkSchema = new Schema(
   },
   base,
 );
+/** A revision's chunks in order (`loadAgentChunks`, a document's text). */
+chunkSchema.index({ revision_id: 1, n: 1 });
 export const KnowledgeChunk = mongoose.model('KnowledgeChunk', chunkSchema, 'knowledge_chunks');
 
 const changeSchema = new Schema(

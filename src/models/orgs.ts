@@ -27,12 +27,16 @@ const orgSchema = new Schema(
   },
   base,
 );
+/** The recording retention sweep (src/services/recordings.ts `expireRecordings`): organizations with a retention. */
+orgSchema.index({ recording_retention_days: 1 });
+/** The demo organization of `npm start` (src/dev/seed.ts): one row at most has `demo: true`. */
+orgSchema.index({ demo: 1 });
 export const Org = mongoose.model('Org', orgSchema, 'orgs');
 
 const apiKeySchema = new Schema(
   {
     _id: { type: String, required: true },
-    org_id: { type: String, required: true, index: true },
+    org_id: { type: String, required: true },
     livemode: { type: Boolean, required: true },
     kind: { type: String, enum: ['secret', 'restricted', 'publishable'], required: true },
     scopes: { type: [String], default: [] },
@@ -46,6 +50,8 @@ const apiKeySchema = new Schema(
   },
   base,
 );
+/** An organization's keys, newest first (`svcctl keys list`, src/keys.ts). */
+apiKeySchema.index({ org_id: 1, _id: -1 });
 export const ApiKey = mongoose.model('ApiKey', apiKeySchema, 'api_keys');
 
 export type OrgDoc = InferSchemaType<typeof orgSchema>;

@@ -17,4 +17,6 @@ const rateLimitSlotSchema = new Schema(
   },
   base,
 );
+/** The prune of ended windows (a range: MongoDB serves it from this index; the table holds live windows only). */
+rateLimitSlotSchema.index({ expires_ms: 1 });
 export const RateLimitSlot = mongoose.model('RateLimitSlot', rateLimitSlotSchema, 'rate_limit_slots');

@@ -41,8 +41,35 @@ export async function connectStore(uri: string, opts: { deadlineMs?: number } = 
   mongoose.set('strictQuery', true);
   const deadlineMs = opts.deadlineMs ?? 10_000;
   mongoose.set('bufferTimeoutMS', deadlineMs);
-  await mongoose.connect(uri, { serverSelectionTimeoutMS: deadlineMs });
+  // monitorCommands: the driver's command events, which time `svc_store_command_duration_seconds`
+  // (src/platform/metrics.ts).
+  await mongoose.connect(uri, { serverSelectionTimeoutMS: deadlineMs, monitorCommands: true });
   await loadModels();
-  for (const model of Object.values(mongoose.models)) await model.createIndexes();
+  for (const model of Object.values(mongoose.models)) {
+    await dropStaleIndexes(model);
+    await model.createIndexes();
+  }
   return mongoose;
+}
+
+/**
+ * Drops the indexes of a model's collection whose keys no index of its schema declares any more (never
+ * `_id_`): an index a newer release replaced would otherwise stay, costing every write, and on the embedded
+ * store it can win the choice of index (FerretDB patch 0002 takes the longest equality prefix) and read a
+ * whole organization where the declared index reads one conversation. Indexes are compared by their keys,
+ * not their options (FerretDB lists options such as `sparse` differently), so a declared index is never
+ * dropped and rebuilt. Several processes may start at once: a drop that fails (already dropped) is ignored.
+ */
+async function dropStaleIndexes(model: mongoose.Model<unknown>): Promise<void> {
+  const declared = new Set(model.schema.indexes().map(([fields]) => JSON.stringify(fields)));
+  let existing: { name?: string; key: Record<string, unknown> }[];
+  try {
+    existing = (await model.listIndexes()) as typeof existing;
+  } catch {
+    return; // no collection yet: nothing stale
+  }
+  for (const index of existing) {
+    if (!index.name || index.name === '_id_' || declared.has(JSON.stringify(index.key))) continue;
+    await model.collection.dropIndex(index.name).catch(() => undefined);
+  }
 }

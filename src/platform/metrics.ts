@@ -10,12 +10,22 @@
  * (src/worker/runtime.ts), bound to a loopback port and appended to this registry's text, so one
  * scrape sees both. https://docs.temporal.io/references/sdk-metrics
  *
+ * What an operator watches is listed in the README ("Metrics"); deploy/prometheus/alerts.yml and
+ * deploy/grafana/svc-assistant.json use only names defined here or by the SDK (test/integration/
+ * monitoring.test.ts parses their PromQL and checks). Gauges read from the store (calls in progress,
+ * webhook backlog, bulk call progress) are computed by the API at scrape time (./store-gauges.ts).
+ *
  * Access: with `METRICS_TOKEN` set, only `Authorization: Bearer <METRICS_TOKEN>`; without it, only
  * clients on loopback (development). Anything else gets 401/403 with no metrics.
  */
 import type http from 'node:http';
 import crypto from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import mongoose from 'mongoose';
 import client from 'prom-client';
+import { API_VERSION } from '../config';
 
 /** The process's registry: our metrics and Node's process metrics (`process_*`, `nodejs_*`). */
 export const registry = new client.Registry();
@@ -70,6 +80,136 @@ export const llmTokens = new client.Counter({
   labelNames: ['model', 'type'] as const,
   registers: [registry],
 });
+
+/** Messages entering each status: inbound ones once stored (`received`), outbound ones per status reached. */
+export const messageTransitions = new client.Counter({
+  name: 'svc_messages_total',
+  help: 'Messages that entered each status (inbound: received; outbound: sent, delivered, read, failed, undelivered), by channel, direction and mode.',
+  labelNames: ['channel', 'direction', 'status', 'mode'] as const,
+  registers: [registry],
+});
+
+/** Conversations handed to a person (`conversation.needs_person`), by channel and mode. */
+export const conversationHandovers = new client.Counter({
+  name: 'svc_conversation_handovers_total',
+  help: 'Conversations handed over to a person (conversation.needs_person), by channel and mode.',
+  labelNames: ['channel', 'mode'] as const,
+  registers: [registry],
+});
+
+/**
+ * Requests to Twilio's REST API (src/providers/twilio.ts): latency in seconds by HTTP method, resource
+ * (`Calls`, `Messages`, `Recordings`…) and status code (`network` when no answer came).
+ */
+export const twilioRequestDuration = new client.Histogram({
+  name: 'svc_twilio_request_duration_seconds',
+  help: "Twilio REST API request latency in seconds, by method, resource and status code ('network' when none came back).",
+  labelNames: ['method', 'resource', 'status'] as const,
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+  registers: [registry],
+});
+
+/** Twilio requests that failed: an answer of 400 or more (`status`), or none at all (`network`). */
+export const twilioRequestErrors = new client.Counter({
+  name: 'svc_twilio_request_errors_total',
+  help: "Twilio REST API requests answered 4xx/5xx (status) or not answered ('network'), by resource.",
+  labelNames: ['resource', 'status'] as const,
+  registers: [registry],
+});
+
+/** Requests refused with 429 by a rate limit, by limit and, for API keys, the key's id (never the key). */
+export const rateLimited = new client.Counter({
+  name: 'svc_rate_limited_total',
+  help: "Requests refused with 429 by a rate limit: limit (api_key, widget_ip, widget_session) and the API key's id (key_..., never the key; empty for the widget's limits).",
+  labelNames: ['limit', 'key_id'] as const,
+  registers: [registry],
+});
+
+/**
+ * Speech requests of voice rooms: `transcription` (speech-to-text of one utterance, until the text) and
+ * `synthesis` (text-to-speech of one sentence, until its first audio arrives), by model and outcome.
+ */
+export const speechDuration = new client.Histogram({
+  name: 'svc_speech_request_duration_seconds',
+  help: 'Speech request latency in seconds: transcription (until the text) and synthesis (until the first audio), by model and outcome (ok, error).',
+  labelNames: ['operation', 'model', 'outcome'] as const,
+  buckets: [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 4, 8],
+  registers: [registry],
+});
+
+/**
+ * Commands sent to the store (MongoDB or FerretDB), timed by the driver's command monitoring
+ * (`monitorCommands`, set by src/models/register.ts `connectStore`): seconds by command name and outcome.
+ */
+export const storeCommandDuration = new client.Histogram({
+  name: 'svc_store_command_duration_seconds',
+  help: "Store (MongoDB) command latency in seconds from the driver's command monitoring, by command (find, insert, update, aggregate...) and outcome (ok, error).",
+  labelNames: ['command', 'outcome'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+  registers: [registry],
+});
+
+/** Commands the driver runs for itself, not for the service: not timed. */
+const INTERNAL_COMMANDS = new Set(['hello', 'ismaster', 'isMaster', 'saslStart', 'saslContinue', 'endSessions']);
+
+/** Clients whose commands are already timed (a reconnection keeps its client). */
+const monitoredClients = new WeakSet<object>();
+
+// Every connection of the default mongoose connection, once open: its command events feed the histogram.
+mongoose.connection.on('connected', () => {
+  const store = mongoose.connection.getClient();
+  if (monitoredClients.has(store)) return;
+  monitoredClients.add(store);
+  const observe = (outcome: 'ok' | 'error') => (e: { commandName: string; duration: number }) => {
+    if (!INTERNAL_COMMANDS.has(e.commandName))
+      storeCommandDuration.observe({ command: e.commandName, outcome }, e.duration / 1000);
+  };
+  store.on('commandSucceeded', observe('ok'));
+  store.on('commandFailed', observe('error'));
+});
+
+/** The root of the installed service (package.json), from dist/src/platform or src/platform. */
+function serviceRoot(): string {
+  for (let dir = __dirname, i = 0; i < 5; dir = path.dirname(dir), i++)
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+  return process.cwd();
+}
+
+/**
+ * The commit the service was built from: `SVC_COMMIT` (the Docker image sets it from its build argument),
+ * else `git rev-parse HEAD` in a checkout, else `unknown`.
+ */
+function buildCommit(root: string): string {
+  if (process.env.SVC_COMMIT) return process.env.SVC_COMMIT;
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 2000,
+    }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** `svc_build_info`: 1, labelled with what runs (Prometheus's `*_build_info` convention). */
+export const buildInfo = new client.Gauge({
+  name: 'svc_build_info',
+  help: 'Always 1: the service version (package.json), commit, API version and Node.js version of this process.',
+  labelNames: ['version', 'commit', 'api_version', 'node_version'] as const,
+  registers: [registry],
+});
+{
+  const root = serviceRoot();
+  let version = 'unknown';
+  try {
+    version = String(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version);
+  } catch {
+    // no package.json beside the code: `unknown`
+  }
+  buildInfo.set({ version, commit: buildCommit(root), api_version: API_VERSION, node_version: process.version }, 1);
+}
 
 let coreMetricsUrl: string | undefined;
 

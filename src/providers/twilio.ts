@@ -5,6 +5,7 @@
 import twilio from 'twilio';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
+import { twilioRequestDuration, twilioRequestErrors } from '../platform/metrics';
 import { TELEPHONY_REJECTED } from '../shared/calls';
 import type { SpeechSettings } from '../shared/speech';
 
@@ -15,27 +16,69 @@ type ConversationRelayAttributes = Parameters<
 
 const TWILIO_ORIGIN = 'https://api.twilio.com';
 
-/** The `twilio` package's HTTP client, sending to `TWILIO_API_BASE_URL` instead of api.twilio.com. */
-class RebasedRequestClient extends twilio.RequestClient {
+/**
+ * The resource a Twilio REST URL names, for metric labels: the last path segment that is not an id
+ * (`/2010-04-01/Accounts/AC…/Calls/CA….json` → `Calls`, `…/Recordings/RE….wav` → `Recordings`).
+ */
+export function twilioResource(uri: string): string {
+  let pathname: string;
+  try {
+    pathname = new URL(uri).pathname;
+  } catch {
+    return 'other';
+  }
+  const names = pathname
+    .split('/')
+    .map((s) => s.replace(/\.(json|wav|mp3)$/, ''))
+    .filter((s) => /^[A-Z][A-Za-z]+$/.test(s)); // ids (`CA…`) have digits
+  return names.at(-1) ?? 'other';
+}
+
+/** Times one Twilio request (`svc_twilio_request_duration_seconds`) and counts it if it failed. */
+export async function measureTwilio<T>(method: string, uri: string, send: () => Promise<T>, status: (r: T) => number) {
+  const started = process.hrtime.bigint();
+  const resource = twilioResource(uri);
+  let code = 'network';
+  try {
+    const result = await send();
+    code = String(status(result));
+    return result;
+  } finally {
+    twilioRequestDuration.observe(
+      { method: method.toUpperCase(), resource, status: code },
+      Number(process.hrtime.bigint() - started) / 1e9,
+    );
+    if (code === 'network' || Number(code) >= 400) twilioRequestErrors.inc({ resource, status: code });
+  }
+}
+
+/**
+ * The `twilio` package's HTTP client, measured (`measureTwilio`), and sending to `base`
+ * (`TWILIO_API_BASE_URL`) instead of api.twilio.com when set.
+ */
+class MeasuredRequestClient extends twilio.RequestClient {
   constructor(
-    private readonly base: string,
+    private readonly base: string | undefined,
     timeout: number,
   ) {
     super({ timeout });
   }
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override request<TData>(opts: any) {
-    const uri = String(opts.uri);
-    return super.request<TData>({
-      ...opts,
-      uri: uri.startsWith(TWILIO_ORIGIN) ? this.base + uri.slice(TWILIO_ORIGIN.length) : uri,
-    });
+    const given = String(opts.uri);
+    const uri = this.base && given.startsWith(TWILIO_ORIGIN) ? this.base + given.slice(TWILIO_ORIGIN.length) : given;
+    return measureTwilio(
+      String(opts.method ?? 'GET'),
+      uri,
+      () => super.request<TData>({ ...opts, uri }),
+      (r) => r.statusCode,
+    );
   }
 }
 
 /**
  * The `twilio` REST client from the configuration (rebased on `TWILIO_API_BASE_URL`, requests time out after
- * `TWILIO_TIMEOUT_MS`): calls in src/activities/telephony.ts, messages in src/activities/messaging.ts.
+ * `TWILIO_TIMEOUT_MS`, each one timed in `svc_twilio_request_duration_seconds`): calls in src/activities/telephony.ts, messages in src/activities/messaging.ts.
  * @throws ApplicationFailure type `TelephonyRejected` (not retried) when TWILIO_ACCOUNT_SID or
  *   TWILIO_AUTH_TOKEN is missing
  */
@@ -47,9 +90,7 @@ export function client() {
       TELEPHONY_REJECTED,
     );
   }
-  const httpClient = cfg.twilioApiBaseUrl
-    ? new RebasedRequestClient(cfg.twilioApiBaseUrl, cfg.twilioTimeoutMs)
-    : new twilio.RequestClient({ timeout: cfg.twilioTimeoutMs });
+  const httpClient = new MeasuredRequestClient(cfg.twilioApiBaseUrl, cfg.twilioTimeoutMs);
   return twilio(cfg.twilioAccountSid, cfg.twilioAuthToken, { httpClient });
 }
 
@@ -97,12 +138,19 @@ export async function fetchRecordingAudio(recordingSid: string): Promise<Readabl
   const cfg = config();
   if (!cfg.twilioAccountSid || !cfg.twilioAuthToken) client(); // throws the configuration failure
   const base = cfg.twilioApiBaseUrl ?? TWILIO_ORIGIN;
-  const res = await fetch(`${base}/2010-04-01/Accounts/${cfg.twilioAccountSid}/Recordings/${recordingSid}.wav`, {
-    headers: {
-      authorization: `Basic ${Buffer.from(`${cfg.twilioAccountSid}:${cfg.twilioAuthToken}`).toString('base64')}`,
-    },
-    signal: AbortSignal.timeout(Math.max(cfg.twilioTimeoutMs, 60_000)),
-  });
+  const url = `${base}/2010-04-01/Accounts/${cfg.twilioAccountSid}/Recordings/${recordingSid}.wav`;
+  const res = await measureTwilio(
+    'GET',
+    url,
+    () =>
+      fetch(url, {
+        headers: {
+          authorization: `Basic ${Buffer.from(`${cfg.twilioAccountSid}:${cfg.twilioAuthToken}`).toString('base64')}`,
+        },
+        signal: AbortSignal.timeout(Math.max(cfg.twilioTimeoutMs, 60_000)),
+      }),
+    (r) => r.status,
+  );
   if (res.status >= 400 && res.status < 500 && res.status !== 429)
     throw ApplicationFailure.nonRetryable(`Twilio refused the recording's media (${res.status}).`, TELEPHONY_REJECTED);
   if (!res.ok || !res.body) throw new Error(`Twilio answered ${res.status} for the recording's media.`);

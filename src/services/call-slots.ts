@@ -53,7 +53,8 @@ function startOptions(tenant: Tenant, limit: number) {
  * semaphore continuing as new), asks again with jittered backoff for at most `deadlineMs` (default
  * `BUSY_RETRY_MS`).
  * @returns whether the call holds a slot, its place in line, and how many are taken of how many
- * @throws what the Temporal client throws (RESOURCE_EXHAUSTED past `deadlineMs`, an unreachable server)
+ * @throws what the Temporal client throws (RESOURCE_EXHAUSTED past `deadlineMs`, an unreachable server,
+ *   DEADLINE_EXCEEDED when no worker answered within `SLOT_UPDATE_DEADLINE_MS`)
  */
 export async function tryAcquireCallSlot(
   temporal: Client,
@@ -66,13 +67,18 @@ export async function tryAcquireCallSlot(
   const until = Date.now() + deadlineMs;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await temporal.workflow.executeUpdateWithStart(tryAcquireSlotUpdate, {
-        args: [{ callId, limit, queue }],
-        startWorkflowOperation: new WithStartWorkflowOperation<CallSlotsWorkflow>(CALL_SLOTS_WORKFLOW, {
-          ...startOptions(tenant, limit),
-          workflowIdConflictPolicy: 'USE_EXISTING',
+      // An update is answered by a worker: with none running (all restarting, or the task queue backed
+      // up) it would wait for ever, and so would the request. Past SLOT_UPDATE_DEADLINE_MS the gRPC call
+      // ends (DEADLINE_EXCEEDED, thrown): the caller queues the call, whose workflow asks again itself.
+      return await temporal.connection.withDeadline(Date.now() + SLOT_UPDATE_DEADLINE_MS, () =>
+        temporal.workflow.executeUpdateWithStart(tryAcquireSlotUpdate, {
+          args: [{ callId, limit, queue }],
+          startWorkflowOperation: new WithStartWorkflowOperation<CallSlotsWorkflow>(CALL_SLOTS_WORKFLOW, {
+            ...startOptions(tenant, limit),
+            workflowIdConflictPolicy: 'USE_EXISTING',
+          }),
         }),
-      });
+      );
     } catch (err) {
       // Temporal admits a few updates in flight per workflow (`history.maxInFlightUpdates`), and aborts
       // those in flight when the semaphore continues as new: a burst of calls to one organization waits
@@ -85,6 +91,13 @@ export async function tryAcquireCallSlot(
 
 /** How long `tryAcquireCallSlot` keeps asking while the semaphore has too many updates in flight (ms). */
 export const BUSY_RETRY_MS = 5_000;
+
+/**
+ * How long one slot update may wait for a worker to answer it (ms): a request never hangs on a worker
+ * that is down (found by `npm run bench:chaos`: with no worker, `POST /v1/calls` waited until the client
+ * gave up). Past it, an outbound call is queued and asks from its own workflow.
+ */
+export const SLOT_UPDATE_DEADLINE_MS = 4_000;
 
 /**
  * True for gRPC RESOURCE_EXHAUSTED (8: too many updates in flight) or UNAVAILABLE (14: the update was

@@ -24,6 +24,7 @@ import {
   type OutboundStatus,
 } from '../shared/conversations';
 import { searchAttributeKeys } from '../platform/temporal';
+import { messageTransitions } from '../platform/metrics';
 
 /** Who a conversation is with and through which service number. */
 export interface ConversationKey {
@@ -199,7 +200,8 @@ export interface StatusEmitter {
  * Moves `row` to `next` if that is forward (`nextStatus`), then emits `message.sent`, `message.delivered`
  * and `message.failed` as its status implies, with the event ids fixed on the row: an event is emitted
  * once even when callbacks skip a status (delivered before sent emits both, in order) or a retry repeats
- * the call. Returns the row's status afterwards. Called by the activities that own the message
+ * the call. Each status reached counts once in `svc_messages_total` (a retried attempt may count again).
+ * Returns the row's status afterwards. Called by the activities that own the message
  * (src/activities/conversations.ts `applyMessageStatus`, src/activities/messaging.ts `sendMessage`).
  */
 export async function advanceStatus(
@@ -218,6 +220,12 @@ export async function advanceStatus(
     if (providerSid && !row.provider_sid) set.provider_sid = providerSid;
     await Message.updateOne({ _id: row._id }, { $set: set });
     Object.assign(row, set);
+    messageTransitions.inc({
+      channel: row.channel,
+      direction: 'outbound',
+      status: to,
+      mode: row.livemode ? 'live' : 'test',
+    });
   }
   // Emit what the status implies when it changed, and on a retry (the first attempt may have updated the
   // row and died before emitting); emission is idempotent by event id.

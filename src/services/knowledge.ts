@@ -195,17 +195,17 @@ export async function bumpKnowledgeVersion(
 const revisionIdFor = (resourceId: string) => `krev_${resourceId.slice(resourceId.indexOf('_') + 1)}`;
 const chunkId = (revisionId: string, n: number) => `${revisionId}:${String(n).padStart(5, '0')}`;
 
-/** The current (greatest-id) revision of each document in `kdocIds`. */
+/**
+ * The current (greatest-id) revision of each document in `kdocIds`: one `{kdoc_id}` query per document
+ * (index `{kdoc_id: 1, _id: -1}`, newest first, one row), side by side; an `$in` is no index lookup on the
+ * embedded store (src/models/store.ts `findByIds`).
+ */
 async function currentRevisions(kdocIds: string[]): Promise<Map<string, WithId<KnowledgeRevisionDoc>>> {
   const latest = new Map<string, WithId<KnowledgeRevisionDoc>>();
-  if (kdocIds.length === 0) return latest;
-  const revisions = (await KnowledgeRevision.find({
-    kdoc_id: { $in: kdocIds },
-  }).lean()) as WithId<KnowledgeRevisionDoc>[];
-  for (const r of revisions) {
-    const seen = latest.get(r.kdoc_id);
-    if (!seen || r._id > seen._id) latest.set(r.kdoc_id, r);
-  }
+  const newest = await Promise.all(
+    [...new Set(kdocIds)].map((id) => KnowledgeRevision.find({ kdoc_id: id }).sort({ _id: -1 }).limit(1).lean()),
+  );
+  for (const [r] of newest as WithId<KnowledgeRevisionDoc>[][]) if (r) latest.set(r.kdoc_id, r);
   return latest;
 }
 
@@ -601,7 +601,10 @@ export async function loadAgentChunks(scope: AgentScope, only?: string[]): Promi
       }
     }
   } else {
-    rows = await KnowledgeChunk.find({ revision_id: { $in: revisions.map((r) => r._id) } }).lean();
+    // One `{revision_id}` query per revision (index `{revision_id: 1, n: 1}`), side by side.
+    rows = (
+      await Promise.all(revisions.map((r) => KnowledgeChunk.find({ revision_id: r._id }).sort({ n: 1 }).lean()))
+    ).flat();
   }
   const titles = new Map(revisions.map((r) => [r._id, r.title]));
   return rows

@@ -242,7 +242,12 @@ export async function recordingRetention(orgId: string): Promise<RecordingRetent
  */
 export async function expireRecordings(temporal: Client, nowMs: number): Promise<number> {
   let deleted = 0;
-  const orgs = await Org.find({ recording_retention_days: { $ne: null } }, { recording_retention_days: 1 }).lean();
+  // A range (retentions are at least RECORDING_RETENTION_RANGE.min days), which MongoDB serves from the
+  // `recording_retention_days` index; the embedded store reads the organizations table, once per sweep.
+  const orgs = await Org.find(
+    { recording_retention_days: { $gte: RECORDING_RETENTION_RANGE.min } },
+    { recording_retention_days: 1 },
+  ).lean();
   for (const org of orgs) {
     const days = org.recording_retention_days;
     if (days == null) continue;

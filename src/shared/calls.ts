@@ -220,9 +220,9 @@ export interface CallWorkflowInput {
   /** Creation time in unix seconds, as the API answered it. */
   created: number;
   /**
-   * How long the assistant may take to answer one turn, ms (default `DEFAULT_TURN_DEADLINE_MS`): past it
-   * a live caller hears `HOLDING_LINE` and a simulated call ends `failed` (`error`); past three times it a
-   * live call ends too. Absent in runs started before it existed.
+   * How long the assistant may take to answer one turn, ms of the model's time (default
+   * `DEFAULT_TURN_DEADLINE_MS`): past it a live caller hears `HOLDING_LINE` (a simulated call's transcript
+   * records it); past three times it the call ends `failed` (`error`). Absent in runs started before it existed.
    */
   turn_deadline_ms?: number;
   /** Set when a run continues as new (long calls): where the conversation stands. */
@@ -357,7 +357,7 @@ export const STAMP_NOW = 'now';
 
 /** Default of `turn_deadline_ms`. */
 export const DEFAULT_TURN_DEADLINE_MS = 8_000;
-/** What a live caller hears when the assistant's answer is late. */
+/** What a caller hears when the assistant's answer is late (a simulated call's transcript records it). */
 export const HOLDING_LINE = 'One moment, please.';
 
 /** What the `state` query and the `end`/`transfer` updates return. */

@@ -272,14 +272,26 @@ export interface TokenStream {
   end(): Promise<boolean>;
 }
 
+/** Where a call's relay takes its token stream: its `RelaySession`'s `stream_url` and `stream_token`. */
+export type RelayStreamSession = { stream_url?: string | null; stream_token?: string | null } | null;
+
+/** Reads `callId`'s relay session from the store (`openTokenStream`'s default lookup). */
+export const readRelayStreamSession = (callId: string): Promise<RelayStreamSession> =>
+  RelaySession.findById(callId, { stream_url: 1, stream_token: 1 }).lean();
+
 /**
  * Opens the token channel to the API instance holding `callId`'s relay, or returns null when the call has
  * none registered. Never throws: a failing channel only loses the early copy of the words.
+ * @param lookup how the session is found (default `readRelayStreamSession`; the LLM activity's rides out
+ *   a store outage with the last-known copy, issue 33)
  */
-export async function openTokenStream(callId: string): Promise<TokenStream | null> {
-  let session: { stream_url?: string | null; stream_token?: string | null } | null;
+export async function openTokenStream(
+  callId: string,
+  lookup: (callId: string) => Promise<RelayStreamSession> = readRelayStreamSession,
+): Promise<TokenStream | null> {
+  let session: RelayStreamSession;
   try {
-    session = await RelaySession.findById(callId, { stream_url: 1, stream_token: 1 }).lean();
+    session = await lookup(callId);
   } catch {
     return null;
   }

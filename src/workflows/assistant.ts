@@ -111,11 +111,11 @@ export interface AssistantTurnInput {
   /** The other party's turn number (1 = their first line), shown in the Web UI; default: counted in `messages`. */
   turn?: number;
   /**
-   * Ask the LLM through a local activity (no server round trip per request). The deadline is then the
-   * local activity's schedule-to-close timeout (`giveUpMs`, else `slowMs`): workflow timers do not start
-   * while a workflow task waits on a local activity, so `onSlow` is not called and a channel that must
-   * fill a silence does it itself. Default false (a channel's recorded histories decide; changing it
-   * needs a `patched` id).
+   * Ask the LLM through a local activity (no server round trip per request). The deadline (`giveUpMs`,
+   * else `slowMs`) is then the model's time, counted by the activity from the request sent (`askLocally`):
+   * workflow timers do not start while a workflow task waits on a local activity, so `onSlow` is called
+   * only once the answer came late, and a channel that must fill a silence meanwhile does it itself.
+   * Default false (a channel's recorded histories decide; changing it needs a `patched` id).
    */
   local?: boolean;
   /** Stream the answer's words to the live call's relay as the model writes them (the LLM activity's `stream`). */
@@ -164,7 +164,7 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
       input.deadline?.onSlow?.();
     };
     const reply = input.local
-      ? await askLocally(summary, request, input.deadline, startedMs)
+      ? await askLocally(summary, request, input.deadline, startedMs, tellSlow)
       : input.deadline
         ? await withDeadline(
             () => remoteLlm.generateReply.executeWithOptions({ summary }, [request]),
@@ -220,27 +220,47 @@ async function callTool(
 }
 
 /**
- * Asks the LLM through the local activity, bounded by what is left of the turn's deadline (`giveUpMs`, else
- * `slowMs`) as its schedule-to-close timeout, whose expiry fails the turn with `TURN_DEADLINE_EXCEEDED`.
- * `onSlow` is not called: no workflow code runs while the task waits on the local activity, so a channel
- * that must say something when the answer is late says it on its own (the relay's holding line).
+ * How long a local LLM request may take beyond the turn's deadline before it is given up: the machine's
+ * share (the task waiting for a worker slot or a CPU, the context read, at most src/services/store-outage.ts
+ * `STORE_WAIT_MS`), which the deadline itself does not count (issue 33).
+ */
+const MACHINE_SLACK_MS = 60_000;
+
+/**
+ * Asks the LLM through the local activity with what is left of the turn's deadline (`giveUpMs`, else
+ * `slowMs`) as the request's `deadlineMs`: the model's time, counted by the activity from when it sends
+ * the request, whose expiry fails the turn with `TURN_DEADLINE_EXCEEDED`. The local activity's
+ * schedule-to-close timeout is that plus `MACHINE_SLACK_MS` (a backstop, for a worker that cannot run it).
+ * No workflow code runs while the task waits on the local activity, so `onSlow` is called only once the
+ * answer (or the deadline) is known, when the model took longer than `slowMs`: the channel records what a
+ * live caller heard meanwhile (the relay says the holding line on its own).
  */
 async function askLocally(
   summary: string,
   request: llm.GenerateReplyInput,
   deadline: TurnDeadline | undefined,
   startedMs: number,
+  onSlow: () => void,
 ): Promise<llm.GenerateReplyResult> {
   const boundMs = deadline ? (deadline.giveUpMs ?? deadline.slowMs) : undefined;
   const leftMs = boundMs === undefined ? undefined : Math.max(1, startedMs + boundMs - Date.now());
   try {
-    return await localLlm.generateReply.executeWithOptions(
-      { summary, ...(leftMs !== undefined ? { scheduleToCloseTimeout: leftMs } : {}) },
-      [request],
+    const reply = await localLlm.generateReply.executeWithOptions(
+      { summary, ...(leftMs !== undefined ? { scheduleToCloseTimeout: leftMs + MACHINE_SLACK_MS } : {}) },
+      [{ ...request, ...(leftMs !== undefined ? { deadlineMs: leftMs } : {}) }],
     );
+    if (deadline && reply.modelMs !== undefined && reply.modelMs > deadline.slowMs) onSlow();
+    return reply;
   } catch (err) {
-    if (deadline && err instanceof ActivityFailure && err.cause instanceof TimeoutFailure)
-      throw deadlineExceeded(deadline);
+    if (deadline) {
+      // A local activity's own failure comes unwrapped; its timeout, inside an ActivityFailure.
+      const cause = err instanceof ActivityFailure ? err.cause : err;
+      if (cause instanceof ApplicationFailure && cause.type === TURN_DEADLINE_EXCEEDED) {
+        if ((deadline.giveUpMs ?? deadline.slowMs) > deadline.slowMs) onSlow();
+        throw deadlineExceeded(deadline);
+      }
+      if (err instanceof ActivityFailure && cause instanceof TimeoutFailure) throw deadlineExceeded(deadline);
+    }
     throw err;
   }
 }

@@ -203,8 +203,11 @@ const GRACEFUL_HANGUP_MS = 10_000;
  * than any text-to-speech voice.
  */
 const VOICEMAIL_MS_PER_CHAR = 100;
-/** A live caller, after the holding line, waits at most this many turn deadlines before the call ends. */
-const LIVE_GIVE_UP_DEADLINES = 3;
+/**
+ * A caller, live or simulated (issue 33), after the holding line, waits at most this many turn deadlines
+ * before the call ends.
+ */
+const GIVE_UP_DEADLINES = 3;
 /**
  * Transcript turns one run holds before it continues as new. A simulated call's turns run within one
  * workflow task, where the server's continue-as-new suggestion is not refreshed; each turn adds about one
@@ -1024,8 +1027,10 @@ export class CallSession {
 
   /**
    * The assistant's answer, possibly through tools (src/workflows/assistant.ts `assistantTurn`, a local
-   * activity per LLM request). A late answer: a live caller waits up to `LIVE_GIVE_UP_DEADLINES` turn
-   * deadlines; a simulated call ends at the first. A live utterance's answer is kept for its update.
+   * activity per LLM request). The deadline is the model's time (issue 33: the request's, not the
+   * worker's queueing). A late answer: past one turn deadline a live caller hears the holding line (said by
+   * the voice session; a simulated call's transcript records it before the answer), and any call waits up
+   * to `GIVE_UP_DEADLINES` turn deadlines before it ends `failed`. A live utterance's answer is kept for its update.
    */
   private async answerCaller(utterance: number | undefined): Promise<void> {
     const { input } = this;
@@ -1053,16 +1058,16 @@ export class CallSession {
           },
           onTool: (call, effect, record) => this.sayTool(call, effect, record),
         },
-        deadline: input.simulation
-          ? { slowMs: deadlineMs, giveUpMs: deadlineMs }
-          : {
-              slowMs: deadlineMs,
-              giveUpMs: deadlineMs * LIVE_GIVE_UP_DEADLINES,
-              onSlow: () => {
-                if (utterance !== undefined && !this.answers.has(utterance))
-                  this.answers.set(utterance, { text: HOLDING_LINE, final: false });
-              },
-            },
+        deadline: {
+          slowMs: deadlineMs,
+          giveUpMs: deadlineMs * GIVE_UP_DEADLINES,
+          onSlow: () => {
+            // The simulated caller hears the holding line a live caller hears from its voice session.
+            if (input.simulation && said.length === 0) this.say('assistant', HOLDING_LINE);
+            if (utterance !== undefined && !this.answers.has(utterance))
+              this.answers.set(utterance, { text: HOLDING_LINE, final: false });
+          },
+        },
       });
     } finally {
       if (utterance !== undefined)

@@ -10,13 +10,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import mongoose from 'mongoose';
 import { expect } from 'chai';
 import { freePort, infraBinaries, startFerretDB, startTemporalDevServer, type ChildServer } from '../../src/dev/infra';
-import { hashKey } from '../../src/keys';
 import { IdempotencyRecord } from '../../src/models/idempotency';
-import { newId } from '../../src/shared/ids';
 import { newTenant, request, startWorkerProcess, stopWorkerProcess } from '../support/harness';
+import { seedOrgWithKey } from '../support/store-outage';
 import { startApiProcess, type ApiProcess } from '../support/widget';
 
 /** A request to one API process, timed. */
@@ -93,24 +91,7 @@ describe('dependencies down: 503 within 5 s', function () {
     const ferretDir = path.join(dataDir, 'store');
     let ferret = await startFerretDB(bins.ferretdb, ferretDir, port);
     servers.push(ferret);
-    // An organization and a key in this store.
-    const conn = await mongoose.createConnection(ferret.uri).asPromise();
-    const orgId = newId('org');
-    const key = `svc_sk_test_${crypto.randomBytes(16).toString('hex')}`;
-    await conn.collection('orgs').insertOne({ _id: orgId as never, name: 'Outage', demo: false, created: 1 });
-    await conn.collection('api_keys').insertOne({
-      _id: newId('key') as never,
-      org_id: orgId,
-      livemode: false,
-      kind: 'secret',
-      scopes: [],
-      hash: hashKey(key),
-      redacted: 'svc_sk_test_…',
-      name: null,
-      created: 1,
-      revoked: null,
-    });
-    await conn.close();
+    const { key } = await seedOrgWithKey(ferret.uri, 'Outage');
     const api = await startApiProcess({ MONGODB_URI: ferret.uri });
     apis.push(api);
     expect((await timed(api, 'GET', '/v1/calls', key)).status).to.equal(200);

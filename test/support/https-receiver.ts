@@ -95,8 +95,11 @@ export interface HttpsReceiver {
   close(): Promise<void>;
 }
 
-/** Starts the receiver on 127.0.0.1 (a free port). */
-export async function startHttpsReceiver(): Promise<HttpsReceiver> {
+/**
+ * Starts the receiver on 127.0.0.1: a free port, or `opts.port` (the chaos bench brings a receiver back
+ * on the port its endpoint names after taking it down).
+ */
+export async function startHttpsReceiver(opts: { port?: number } = {}): Promise<HttpsReceiver> {
   const { cert, key } = testCertificate();
   const received: ReceivedWebhook[] = [];
   const routes = new Map<string, Route>();
@@ -140,7 +143,7 @@ export async function startHttpsReceiver(): Promise<HttpsReceiver> {
     });
   });
   server.on('tlsClientError', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', () => resolve()));
   const port = (server.address() as AddressInfo).port;
   return {
     port,

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Regenerates the generated part of both SDKs from the API's OpenAPI document (issue 34, item 2):
+#   sdk/openapi.json                           the document (node dist/src/dev/openapi-document.js)
+#   sdk/typescript/src/generated/schema.ts     openapi-typescript (npm, pinned in package.json)
+#   sdk/python/svc_assistant/_generated/       openapi-python-client (PyPI, pinned in
+#                                              scripts/install-sdk-python.sh), sdk/python/generator.yaml
+# The hand-written layers (sdk/typescript/src/index.ts, sdk/python/svc_assistant/*.py) are not touched.
+# `--check` generates into a temporary directory and fails (exit 1, with the diff's file list) when the
+# committed files differ: CI runs it, so the SDKs never drift from the service. Needs `npm run build` first.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+CHECK=0
+[ "${1:-}" = "--check" ] && CHECK=1
+OUT="$ROOT/sdk"
+if [ "$CHECK" = 1 ]; then
+  OUT=$(mktemp -d)
+  trap 'rm -rf "$OUT"' EXIT
+  mkdir -p "$OUT/typescript/src/generated" "$OUT/python/svc_assistant"
+fi
+PY=$(bash "$ROOT/scripts/install-sdk-python.sh")
+node dist/src/dev/openapi-document.js >"$OUT/openapi.json"
+npx --no-install openapi-typescript "$OUT/openapi.json" -o "$OUT/typescript/src/generated/schema.ts" >/dev/null 2>&1
+(cd "$OUT/python" && "$(dirname "$PY")/openapi-python-client" generate --path "$OUT/openapi.json" --meta none \
+  --config "$ROOT/sdk/python/generator.yaml" --output-path "$OUT/python/svc_assistant/_generated" --overwrite \
+  >"$OUT/python-generator.log" 2>&1) || { cat "$OUT/python-generator.log" >&2; exit 1; }
+rm -f "$OUT/python-generator.log"
+if [ "$CHECK" = 1 ]; then
+  status=0
+  for f in openapi.json typescript/src/generated python/svc_assistant/_generated; do
+    if ! diff -r -q "$OUT/$f" "$ROOT/sdk/$f" >/dev/null 2>&1; then
+      echo "sdk:check: sdk/$f differs from what the service's document generates; run npm run sdk:generate" >&2
+      diff -r -q "$OUT/$f" "$ROOT/sdk/$f" >&2 || true
+      status=1
+    fi
+  done
+  [ "$status" = 0 ] && echo "sdk:check: both SDKs match the document" >&2
+  exit "$status"
+fi
+echo "sdk:generate: sdk/openapi.json, sdk/typescript/src/generated/schema.ts, sdk/python/svc_assistant/_generated/" >&2

@@ -1,0 +1,253 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.call import Call
+from ...models.create_call_body import CreateCallBody
+from ...models.error import Error
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    body: CreateCallBody,
+    idempotency_key: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/calls",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | Error:
+    if response.status_code == 200:
+        response_200 = Call.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+
+
+        return response_503
+
+    response_default = Error.from_dict(response.json())
+
+
+
+    return response_default
+
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: CreateCallBody,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[Call | Error]:
+    """ Place a call
+
+     Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed
+    `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs
+    `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome,
+    ring and pause seconds).
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreateCallBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Call | Error]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: CreateCallBody,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Call | Error | None:
+    """ Place a call
+
+     Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed
+    `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs
+    `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome,
+    ring and pause seconds).
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreateCallBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Call | Error
+     """
+
+
+    return sync_detailed(
+        client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: CreateCallBody,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[Call | Error]:
+    """ Place a call
+
+     Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed
+    `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs
+    `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome,
+    ring and pause seconds).
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreateCallBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Call | Error]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: CreateCallBody,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Call | Error | None:
+    """ Place a call
+
+     Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed
+    `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs
+    `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome,
+    ring and pause seconds).
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreateCallBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Call | Error
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    )).parsed

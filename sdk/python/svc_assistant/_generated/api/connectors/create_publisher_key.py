@@ -1,0 +1,241 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.create_publisher_key_body import CreatePublisherKeyBody
+from ...models.error import Error
+from ...models.publisher_key import PublisherKey
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    body: CreatePublisherKeyBody,
+    idempotency_key: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/publisher_keys",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PublisherKey:
+    if response.status_code == 200:
+        response_200 = PublisherKey.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+
+
+        return response_503
+
+    response_default = Error.from_dict(response.json())
+
+
+
+    return response_default
+
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PublisherKey]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: CreatePublisherKeyBody,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[Error | PublisherKey]:
+    """ Register a publisher key
+
+     An Ed25519 public key (PEM or base64 SPKI/raw) that signs connector versions.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreatePublisherKeyBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PublisherKey]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: CreatePublisherKeyBody,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Error | PublisherKey | None:
+    """ Register a publisher key
+
+     An Ed25519 public key (PEM or base64 SPKI/raw) that signs connector versions.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreatePublisherKeyBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PublisherKey
+     """
+
+
+    return sync_detailed(
+        client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: CreatePublisherKeyBody,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[Error | PublisherKey]:
+    """ Register a publisher key
+
+     An Ed25519 public key (PEM or base64 SPKI/raw) that signs connector versions.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreatePublisherKeyBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | PublisherKey]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: CreatePublisherKeyBody,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Error | PublisherKey | None:
+    """ Register a publisher key
+
+     An Ed25519 public key (PEM or base64 SPKI/raw) that signs connector versions.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreatePublisherKeyBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | PublisherKey
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    )).parsed

@@ -1,0 +1,256 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error import Error
+from ...models.search_knowledge_response_200 import SearchKnowledgeResponse200
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    agent_id: str,
+    query: str,
+    limit: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    params["agent_id"] = agent_id
+
+    params["query"] = query
+
+    params["limit"] = limit
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/knowledge/search",
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | SearchKnowledgeResponse200:
+    if response.status_code == 200:
+        response_200 = SearchKnowledgeResponse200.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+
+
+        return response_503
+
+    response_default = Error.from_dict(response.json())
+
+
+
+    return response_default
+
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | SearchKnowledgeResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    agent_id: str,
+    query: str,
+    limit: str | Unset = UNSET,
+
+) -> Response[Error | SearchKnowledgeResponse200]:
+    """ Search an agent's knowledge
+
+     What the assistant would be given for `query`, best first.
+
+    Args:
+        agent_id (str):
+        query (str):
+        limit (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SearchKnowledgeResponse200]
+     """
+
+
+    kwargs = _get_kwargs(
+        agent_id=agent_id,
+query=query,
+limit=limit,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    agent_id: str,
+    query: str,
+    limit: str | Unset = UNSET,
+
+) -> Error | SearchKnowledgeResponse200 | None:
+    """ Search an agent's knowledge
+
+     What the assistant would be given for `query`, best first.
+
+    Args:
+        agent_id (str):
+        query (str):
+        limit (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SearchKnowledgeResponse200
+     """
+
+
+    return sync_detailed(
+        client=client,
+agent_id=agent_id,
+query=query,
+limit=limit,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    agent_id: str,
+    query: str,
+    limit: str | Unset = UNSET,
+
+) -> Response[Error | SearchKnowledgeResponse200]:
+    """ Search an agent's knowledge
+
+     What the assistant would be given for `query`, best first.
+
+    Args:
+        agent_id (str):
+        query (str):
+        limit (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | SearchKnowledgeResponse200]
+     """
+
+
+    kwargs = _get_kwargs(
+        agent_id=agent_id,
+query=query,
+limit=limit,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    agent_id: str,
+    query: str,
+    limit: str | Unset = UNSET,
+
+) -> Error | SearchKnowledgeResponse200 | None:
+    """ Search an agent's knowledge
+
+     What the assistant would be given for `query`, best first.
+
+    Args:
+        agent_id (str):
+        query (str):
+        limit (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | SearchKnowledgeResponse200
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+agent_id=agent_id,
+query=query,
+limit=limit,
+
+    )).parsed

@@ -1,0 +1,169 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error import Error
+from ...models.readiness_response_200 import ReadinessResponse200
+from ...models.readiness_response_503 import ReadinessResponse503
+from typing import cast
+
+
+
+def _get_kwargs(
+    
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/readyz",
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ReadinessResponse200 | ReadinessResponse503:
+    if response.status_code == 200:
+        response_200 = ReadinessResponse200.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 503:
+        response_503 = ReadinessResponse503.from_dict(response.json())
+
+
+
+        return response_503
+
+    response_default = Error.from_dict(response.json())
+
+
+
+    return response_default
+
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ReadinessResponse200 | ReadinessResponse503]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+
+) -> Response[Error | ReadinessResponse200 | ReadinessResponse503]:
+    """ Readiness
+
+     200 when MongoDB and Temporal both answer, else 503 naming what is down. No key needed.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ReadinessResponse200 | ReadinessResponse503]
+     """
+
+
+    kwargs = _get_kwargs(
+        
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+
+) -> Error | ReadinessResponse200 | ReadinessResponse503 | None:
+    """ Readiness
+
+     200 when MongoDB and Temporal both answer, else 503 naming what is down. No key needed.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ReadinessResponse200 | ReadinessResponse503
+     """
+
+
+    return sync_detailed(
+        client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+
+) -> Response[Error | ReadinessResponse200 | ReadinessResponse503]:
+    """ Readiness
+
+     200 when MongoDB and Temporal both answer, else 503 naming what is down. No key needed.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ReadinessResponse200 | ReadinessResponse503]
+     """
+
+
+    kwargs = _get_kwargs(
+        
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+
+) -> Error | ReadinessResponse200 | ReadinessResponse503 | None:
+    """ Readiness
+
+     200 when MongoDB and Temporal both answer, else 503 naming what is down. No key needed.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ReadinessResponse200 | ReadinessResponse503
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+
+    )).parsed

@@ -1,0 +1,260 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error import Error
+from ...models.usage import Usage
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    from_: str | Unset = UNSET,
+    to: str | Unset = UNSET,
+    timezone: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    params["from"] = from_
+
+    params["to"] = to
+
+    params["timezone"] = timezone
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/usage",
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Usage:
+    if response.status_code == 200:
+        response_200 = Usage.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+
+
+        return response_503
+
+    response_default = Error.from_dict(response.json())
+
+
+
+    return response_default
+
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Usage]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    from_: str | Unset = UNSET,
+    to: str | Unset = UNSET,
+    timezone: str | Unset = UNSET,
+
+) -> Response[Error | Usage]:
+    """ Retrieve usage
+
+     Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at
+    most 366 days.
+
+    Args:
+        from_ (str | Unset):
+        to (str | Unset):
+        timezone (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Usage]
+     """
+
+
+    kwargs = _get_kwargs(
+        from_=from_,
+to=to,
+timezone=timezone,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    from_: str | Unset = UNSET,
+    to: str | Unset = UNSET,
+    timezone: str | Unset = UNSET,
+
+) -> Error | Usage | None:
+    """ Retrieve usage
+
+     Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at
+    most 366 days.
+
+    Args:
+        from_ (str | Unset):
+        to (str | Unset):
+        timezone (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Usage
+     """
+
+
+    return sync_detailed(
+        client=client,
+from_=from_,
+to=to,
+timezone=timezone,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    from_: str | Unset = UNSET,
+    to: str | Unset = UNSET,
+    timezone: str | Unset = UNSET,
+
+) -> Response[Error | Usage]:
+    """ Retrieve usage
+
+     Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at
+    most 366 days.
+
+    Args:
+        from_ (str | Unset):
+        to (str | Unset):
+        timezone (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | Usage]
+     """
+
+
+    kwargs = _get_kwargs(
+        from_=from_,
+to=to,
+timezone=timezone,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    from_: str | Unset = UNSET,
+    to: str | Unset = UNSET,
+    timezone: str | Unset = UNSET,
+
+) -> Error | Usage | None:
+    """ Retrieve usage
+
+     Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at
+    most 366 days.
+
+    Args:
+        from_ (str | Unset):
+        to (str | Unset):
+        timezone (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | Usage
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+from_=from_,
+to=to,
+timezone=timezone,
+
+    )).parsed

@@ -1,0 +1,263 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error import Error
+from ...models.rotate_webhook_endpoint_secret_body import RotateWebhookEndpointSecretBody
+from ...models.webhook_endpoint import WebhookEndpoint
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    body: RotateWebhookEndpointSecretBody | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/webhook-endpoints/{id}/rotate_secret".format(id=quote(str(id), safe=""),),
+    }
+
+    
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | WebhookEndpoint:
+    if response.status_code == 200:
+        response_200 = WebhookEndpoint.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+
+
+        return response_503
+
+    response_default = Error.from_dict(response.json())
+
+
+
+    return response_default
+
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | WebhookEndpoint]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RotateWebhookEndpointSecretBody | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[Error | WebhookEndpoint]:
+    """ Rotate an endpoint's signing secret
+
+     Both secrets sign for 24 hours; the answer holds the new one.
+
+    Args:
+        id (str):
+        idempotency_key (str | Unset):
+        body (RotateWebhookEndpointSecretBody | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | WebhookEndpoint]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RotateWebhookEndpointSecretBody | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Error | WebhookEndpoint | None:
+    """ Rotate an endpoint's signing secret
+
+     Both secrets sign for 24 hours; the answer holds the new one.
+
+    Args:
+        id (str):
+        idempotency_key (str | Unset):
+        body (RotateWebhookEndpointSecretBody | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | WebhookEndpoint
+     """
+
+
+    return sync_detailed(
+        id=id,
+client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    ).parsed
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RotateWebhookEndpointSecretBody | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Response[Error | WebhookEndpoint]:
+    """ Rotate an endpoint's signing secret
+
+     Both secrets sign for 24 hours; the answer holds the new one.
+
+    Args:
+        id (str):
+        idempotency_key (str | Unset):
+        body (RotateWebhookEndpointSecretBody | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | WebhookEndpoint]
+     """
+
+
+    kwargs = _get_kwargs(
+        id=id,
+body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient,
+    body: RotateWebhookEndpointSecretBody | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+
+) -> Error | WebhookEndpoint | None:
+    """ Rotate an endpoint's signing secret
+
+     Both secrets sign for 24 hours; the answer holds the new one.
+
+    Args:
+        id (str):
+        idempotency_key (str | Unset):
+        body (RotateWebhookEndpointSecretBody | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | WebhookEndpoint
+     """
+
+
+    return (await asyncio_detailed(
+        id=id,
+client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    )).parsed

@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.account_mode import AccountMode
+from typing import cast
+from typing import Literal, cast
+
+if TYPE_CHECKING:
+  from ..models.account_limits import AccountLimits
+
+
+
+
+
+T = TypeVar("T", bound="Account")
+
+
+
+@_attrs_define
+class Account:
+    """ The key's organization as it sees itself in the key's mode: its name and limits (issue 28 item 5).
+
+        Attributes:
+            id (str):
+            object_ (Literal['account']):
+            name (str):
+            livemode (bool):
+            mode (AccountMode):
+            limits (AccountLimits):
+     """
+
+    id: str
+    object_: Literal['account']
+    name: str
+    livemode: bool
+    mode: AccountMode
+    limits: AccountLimits
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.account_limits import AccountLimits # noqa: PLC0415
+        id = self.id
+
+        object_ = self.object_
+
+        name = self.name
+
+        livemode = self.livemode
+
+        mode = self.mode.value
+
+        limits = self.limits.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "id": id,
+            "object": object_,
+            "name": name,
+            "livemode": livemode,
+            "mode": mode,
+            "limits": limits,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.account_limits import AccountLimits # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        object_ = cast(Literal['account'] , d.pop("object"))
+        if object_ != 'account':
+            raise ValueError(f"object must match const 'account', got '{object_}'")
+
+        name = d.pop("name")
+
+        livemode = d.pop("livemode")
+
+        mode = AccountMode(d.pop("mode"))
+
+
+
+
+        limits = AccountLimits.from_dict(d.pop("limits"))
+
+
+
+
+        account = cls(
+            id=id,
+            object_=object_,
+            name=name,
+            livemode=livemode,
+            mode=mode,
+            limits=limits,
+        )
+
+        return account
+

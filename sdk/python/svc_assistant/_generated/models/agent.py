@@ -1,0 +1,472 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.agent_interruptible_type_0 import AgentInterruptibleType0
+from ..models.agent_transfer_mode import AgentTransferMode
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+
+if TYPE_CHECKING:
+  from ..models.agent_analysis_type_0 import AgentAnalysisType0
+  from ..models.agent_calling_window_type_0 import AgentCallingWindowType0
+  from ..models.agent_metadata import AgentMetadata
+  from ..models.agent_recording_type_0 import AgentRecordingType0
+  from ..models.agent_transcription_type_0 import AgentTranscriptionType0
+  from ..models.agent_voice_type_0 import AgentVoiceType0
+  from ..models.agent_voicemail_type_0 import AgentVoicemailType0
+
+
+
+
+
+T = TypeVar("T", bound="Agent")
+
+
+
+@_attrs_define
+class Agent:
+    """ An assistant: its instructions, first message, model and transfer target (spec section 4, "Agents").
+
+        Attributes:
+            id (str):
+            object_ (Literal['agent']):
+            livemode (bool):
+            name (str):
+            instructions (str):
+            first_message (None | str):
+            model (None | str):
+            transfer_to (None | str):
+            transfer_mode (AgentTransferMode): `cold` (default): `transfer_call` hands the line over and the assistant is
+                gone. `warm`: the caller waits on hold while the person is dialed and briefed with a summary; if they are busy,
+                do not answer or hang up, the caller is back with the assistant.
+            tool_ids (list[str]): The custom tools (`tool_…`) the assistant may call besides its built-in ones.
+            connector_installation_ids (list[str]): The connector installations (`cinst_…`) whose tools the assistant may
+                call.
+            enabled_tools (list[str]): Optional built-in tools the assistant offers besides the ones every agent has:
+                `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to
+                navigate a phone menu).
+            calling_window (AgentCallingWindowType0 | None): When the agent's scheduled calls and promised callbacks may
+                ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00).
+            voicemail (AgentVoicemailType0 | None):
+            analysis (AgentAnalysisType0 | None): What to learn from each of the agent's calls once it has ended (issue 30);
+                null: nothing. A call's own `analysis` replaces it.
+            voice (AgentVoiceType0 | None):
+            language (None | str): BCP 47 tag of the assistant's speech; null: the provider's default.
+            transcription (AgentTranscriptionType0 | None):
+            interruptible (AgentInterruptibleType0 | None): What may interrupt the assistant while it speaks on a phone
+                call: the caller's speech or keys (`any`), `speech`, or `none`; null: `any`.
+            dtmf (bool | None): Whether the caller's keypresses are heard on phone calls (ConversationRelay
+                `dtmfDetection`).
+            metadata (AgentMetadata): Your key-value pairs (at most 50 keys).
+            recording (AgentRecordingType0 | None): Whether its calls are recorded; null: not recorded.
+            created (int): Unix time in seconds.
+            default (bool | Unset): Whether this agent answers numbers connected without one.
+     """
+
+    id: str
+    object_: Literal['agent']
+    livemode: bool
+    name: str
+    instructions: str
+    first_message: None | str
+    model: None | str
+    transfer_to: None | str
+    transfer_mode: AgentTransferMode
+    tool_ids: list[str]
+    connector_installation_ids: list[str]
+    enabled_tools: list[str]
+    calling_window: AgentCallingWindowType0 | None
+    voicemail: AgentVoicemailType0 | None
+    analysis: AgentAnalysisType0 | None
+    voice: AgentVoiceType0 | None
+    language: None | str
+    transcription: AgentTranscriptionType0 | None
+    interruptible: AgentInterruptibleType0 | None
+    dtmf: bool | None
+    metadata: AgentMetadata
+    recording: AgentRecordingType0 | None
+    created: int
+    default: bool | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.agent_analysis_type_0 import AgentAnalysisType0 # noqa: PLC0415
+        from ..models.agent_calling_window_type_0 import AgentCallingWindowType0 # noqa: PLC0415
+        from ..models.agent_metadata import AgentMetadata # noqa: PLC0415
+        from ..models.agent_recording_type_0 import AgentRecordingType0 # noqa: PLC0415
+        from ..models.agent_transcription_type_0 import AgentTranscriptionType0 # noqa: PLC0415
+        from ..models.agent_voice_type_0 import AgentVoiceType0 # noqa: PLC0415
+        from ..models.agent_voicemail_type_0 import AgentVoicemailType0 # noqa: PLC0415
+        id = self.id
+
+        object_ = self.object_
+
+        livemode = self.livemode
+
+        name = self.name
+
+        instructions = self.instructions
+
+        first_message: None | str
+        first_message = self.first_message
+
+        model: None | str
+        model = self.model
+
+        transfer_to: None | str
+        transfer_to = self.transfer_to
+
+        transfer_mode = self.transfer_mode.value
+
+        tool_ids = self.tool_ids
+
+
+
+        connector_installation_ids = self.connector_installation_ids
+
+
+
+        enabled_tools = self.enabled_tools
+
+
+
+        calling_window: dict[str, Any] | None
+        if isinstance(self.calling_window, AgentCallingWindowType0):
+            calling_window = self.calling_window.to_dict()
+        else:
+            calling_window = self.calling_window
+
+        voicemail: dict[str, Any] | None
+        if isinstance(self.voicemail, AgentVoicemailType0):
+            voicemail = self.voicemail.to_dict()
+        else:
+            voicemail = self.voicemail
+
+        analysis: dict[str, Any] | None
+        if isinstance(self.analysis, AgentAnalysisType0):
+            analysis = self.analysis.to_dict()
+        else:
+            analysis = self.analysis
+
+        voice: dict[str, Any] | None
+        if isinstance(self.voice, AgentVoiceType0):
+            voice = self.voice.to_dict()
+        else:
+            voice = self.voice
+
+        language: None | str
+        language = self.language
+
+        transcription: dict[str, Any] | None
+        if isinstance(self.transcription, AgentTranscriptionType0):
+            transcription = self.transcription.to_dict()
+        else:
+            transcription = self.transcription
+
+        interruptible: None | str
+        if isinstance(self.interruptible, AgentInterruptibleType0):
+            interruptible = self.interruptible.value
+        else:
+            interruptible = self.interruptible
+
+        dtmf: bool | None
+        dtmf = self.dtmf
+
+        metadata = self.metadata.to_dict()
+
+        recording: dict[str, Any] | None
+        if isinstance(self.recording, AgentRecordingType0):
+            recording = self.recording.to_dict()
+        else:
+            recording = self.recording
+
+        created = self.created
+
+        default = self.default
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "id": id,
+            "object": object_,
+            "livemode": livemode,
+            "name": name,
+            "instructions": instructions,
+            "first_message": first_message,
+            "model": model,
+            "transfer_to": transfer_to,
+            "transfer_mode": transfer_mode,
+            "tool_ids": tool_ids,
+            "connector_installation_ids": connector_installation_ids,
+            "enabled_tools": enabled_tools,
+            "calling_window": calling_window,
+            "voicemail": voicemail,
+            "analysis": analysis,
+            "voice": voice,
+            "language": language,
+            "transcription": transcription,
+            "interruptible": interruptible,
+            "dtmf": dtmf,
+            "metadata": metadata,
+            "recording": recording,
+            "created": created,
+        })
+        if default is not UNSET:
+            field_dict["default"] = default
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.agent_analysis_type_0 import AgentAnalysisType0 # noqa: PLC0415
+        from ..models.agent_calling_window_type_0 import AgentCallingWindowType0 # noqa: PLC0415
+        from ..models.agent_metadata import AgentMetadata # noqa: PLC0415
+        from ..models.agent_recording_type_0 import AgentRecordingType0 # noqa: PLC0415
+        from ..models.agent_transcription_type_0 import AgentTranscriptionType0 # noqa: PLC0415
+        from ..models.agent_voice_type_0 import AgentVoiceType0 # noqa: PLC0415
+        from ..models.agent_voicemail_type_0 import AgentVoicemailType0 # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        object_ = cast(Literal['agent'] , d.pop("object"))
+        if object_ != 'agent':
+            raise ValueError(f"object must match const 'agent', got '{object_}'")
+
+        livemode = d.pop("livemode")
+
+        name = d.pop("name")
+
+        instructions = d.pop("instructions")
+
+        def _parse_first_message(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        first_message = _parse_first_message(d.pop("first_message"))
+
+
+        def _parse_model(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        model = _parse_model(d.pop("model"))
+
+
+        def _parse_transfer_to(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        transfer_to = _parse_transfer_to(d.pop("transfer_to"))
+
+
+        transfer_mode = AgentTransferMode(d.pop("transfer_mode"))
+
+
+
+
+        tool_ids = cast(list[str], d.pop("tool_ids"))
+
+
+        connector_installation_ids = cast(list[str], d.pop("connector_installation_ids"))
+
+
+        enabled_tools = cast(list[str], d.pop("enabled_tools"))
+
+
+        def _parse_calling_window(data: object) -> AgentCallingWindowType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                calling_window_type_0 = AgentCallingWindowType0.from_dict(data)
+
+
+
+                return calling_window_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentCallingWindowType0 | None, data)
+
+        calling_window = _parse_calling_window(d.pop("calling_window"))
+
+
+        def _parse_voicemail(data: object) -> AgentVoicemailType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                voicemail_type_0 = AgentVoicemailType0.from_dict(data)
+
+
+
+                return voicemail_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentVoicemailType0 | None, data)
+
+        voicemail = _parse_voicemail(d.pop("voicemail"))
+
+
+        def _parse_analysis(data: object) -> AgentAnalysisType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                analysis_type_0 = AgentAnalysisType0.from_dict(data)
+
+
+
+                return analysis_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentAnalysisType0 | None, data)
+
+        analysis = _parse_analysis(d.pop("analysis"))
+
+
+        def _parse_voice(data: object) -> AgentVoiceType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                voice_type_0 = AgentVoiceType0.from_dict(data)
+
+
+
+                return voice_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentVoiceType0 | None, data)
+
+        voice = _parse_voice(d.pop("voice"))
+
+
+        def _parse_language(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        language = _parse_language(d.pop("language"))
+
+
+        def _parse_transcription(data: object) -> AgentTranscriptionType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                transcription_type_0 = AgentTranscriptionType0.from_dict(data)
+
+
+
+                return transcription_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentTranscriptionType0 | None, data)
+
+        transcription = _parse_transcription(d.pop("transcription"))
+
+
+        def _parse_interruptible(data: object) -> AgentInterruptibleType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                interruptible_type_0 = AgentInterruptibleType0(data)
+
+
+
+                return interruptible_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentInterruptibleType0 | None, data)
+
+        interruptible = _parse_interruptible(d.pop("interruptible"))
+
+
+        def _parse_dtmf(data: object) -> bool | None:
+            if data is None:
+                return data
+            return cast(bool | None, data)
+
+        dtmf = _parse_dtmf(d.pop("dtmf"))
+
+
+        metadata = AgentMetadata.from_dict(d.pop("metadata"))
+
+
+
+
+        def _parse_recording(data: object) -> AgentRecordingType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                recording_type_0 = AgentRecordingType0.from_dict(data)
+
+
+
+                return recording_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentRecordingType0 | None, data)
+
+        recording = _parse_recording(d.pop("recording"))
+
+
+        created = d.pop("created")
+
+        default = d.pop("default", UNSET)
+
+        agent = cls(
+            id=id,
+            object_=object_,
+            livemode=livemode,
+            name=name,
+            instructions=instructions,
+            first_message=first_message,
+            model=model,
+            transfer_to=transfer_to,
+            transfer_mode=transfer_mode,
+            tool_ids=tool_ids,
+            connector_installation_ids=connector_installation_ids,
+            enabled_tools=enabled_tools,
+            calling_window=calling_window,
+            voicemail=voicemail,
+            analysis=analysis,
+            voice=voice,
+            language=language,
+            transcription=transcription,
+            interruptible=interruptible,
+            dtmf=dtmf,
+            metadata=metadata,
+            recording=recording,
+            created=created,
+            default=default,
+        )
+
+        return agent
+

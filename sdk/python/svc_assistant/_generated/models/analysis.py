@@ -1,0 +1,253 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.analysis_status import AnalysisStatus
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+
+if TYPE_CHECKING:
+  from ..models.analysis_error import AnalysisError
+  from ..models.analysis_plan import AnalysisPlan
+  from ..models.analysis_success_type_0 import AnalysisSuccessType0
+
+
+
+
+
+T = TypeVar("T", bound="Analysis")
+
+
+
+@_attrs_define
+class Analysis:
+    """ What the model made of a finished call or conversation: a summary, structured data valid against the plan's schema,
+    a success verdict.
+
+        Attributes:
+            id (str):
+            object_ (Literal['analysis']):
+            livemode (bool):
+            call_id (None | str):
+            conversation_id (None | str):
+            status (AnalysisStatus): `failed`: no valid answer after one retry with the validation errors (see `error`).
+            summary (None | str):
+            structured_data (Any): Valid against the plan's `structured_data.schema`; null when not asked.
+            success (AnalysisSuccessType0 | None):
+            model (None | str):
+            plan (AnalysisPlan): What to learn from a finished call (issue 30): `summary`, `structured_data` (a JSON
+                Schema), `success_evaluation`; each optional.
+            form_id (None | str): A call analysed for a form (`form_id`): the form filled.
+            created (int): Unix time in seconds.
+            error (AnalysisError | Unset): A failed analysis: why, and the last answer’s validation errors.
+     """
+
+    id: str
+    object_: Literal['analysis']
+    livemode: bool
+    call_id: None | str
+    conversation_id: None | str
+    status: AnalysisStatus
+    summary: None | str
+    structured_data: Any
+    success: AnalysisSuccessType0 | None
+    model: None | str
+    plan: AnalysisPlan
+    form_id: None | str
+    created: int
+    error: AnalysisError | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.analysis_error import AnalysisError # noqa: PLC0415
+        from ..models.analysis_plan import AnalysisPlan # noqa: PLC0415
+        from ..models.analysis_success_type_0 import AnalysisSuccessType0 # noqa: PLC0415
+        id = self.id
+
+        object_ = self.object_
+
+        livemode = self.livemode
+
+        call_id: None | str
+        call_id = self.call_id
+
+        conversation_id: None | str
+        conversation_id = self.conversation_id
+
+        status = self.status.value
+
+        summary: None | str
+        summary = self.summary
+
+        structured_data = self.structured_data
+
+        success: dict[str, Any] | None
+        if isinstance(self.success, AnalysisSuccessType0):
+            success = self.success.to_dict()
+        else:
+            success = self.success
+
+        model: None | str
+        model = self.model
+
+        plan = self.plan.to_dict()
+
+        form_id: None | str
+        form_id = self.form_id
+
+        created = self.created
+
+        error: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.error, Unset):
+            error = self.error.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "id": id,
+            "object": object_,
+            "livemode": livemode,
+            "call_id": call_id,
+            "conversation_id": conversation_id,
+            "status": status,
+            "summary": summary,
+            "structured_data": structured_data,
+            "success": success,
+            "model": model,
+            "plan": plan,
+            "form_id": form_id,
+            "created": created,
+        })
+        if error is not UNSET:
+            field_dict["error"] = error
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.analysis_error import AnalysisError # noqa: PLC0415
+        from ..models.analysis_plan import AnalysisPlan # noqa: PLC0415
+        from ..models.analysis_success_type_0 import AnalysisSuccessType0 # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        object_ = cast(Literal['analysis'] , d.pop("object"))
+        if object_ != 'analysis':
+            raise ValueError(f"object must match const 'analysis', got '{object_}'")
+
+        livemode = d.pop("livemode")
+
+        def _parse_call_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        call_id = _parse_call_id(d.pop("call_id"))
+
+
+        def _parse_conversation_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        conversation_id = _parse_conversation_id(d.pop("conversation_id"))
+
+
+        status = AnalysisStatus(d.pop("status"))
+
+
+
+
+        def _parse_summary(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        summary = _parse_summary(d.pop("summary"))
+
+
+        structured_data = d.pop("structured_data")
+
+        def _parse_success(data: object) -> AnalysisSuccessType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                success_type_0 = AnalysisSuccessType0.from_dict(data)
+
+
+
+                return success_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AnalysisSuccessType0 | None, data)
+
+        success = _parse_success(d.pop("success"))
+
+
+        def _parse_model(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        model = _parse_model(d.pop("model"))
+
+
+        plan = AnalysisPlan.from_dict(d.pop("plan"))
+
+
+
+
+        def _parse_form_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        form_id = _parse_form_id(d.pop("form_id"))
+
+
+        created = d.pop("created")
+
+        _error = d.pop("error", UNSET)
+        error: AnalysisError | Unset
+        if isinstance(_error,  Unset):
+            error = UNSET
+        else:
+            error = AnalysisError.from_dict(_error)
+
+
+
+
+        analysis = cls(
+            id=id,
+            object_=object_,
+            livemode=livemode,
+            call_id=call_id,
+            conversation_id=conversation_id,
+            status=status,
+            summary=summary,
+            structured_data=structured_data,
+            success=success,
+            model=model,
+            plan=plan,
+            form_id=form_id,
+            created=created,
+            error=error,
+        )
+
+        return analysis
+

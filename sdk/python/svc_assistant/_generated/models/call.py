@@ -1,0 +1,611 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.call_answered_by_type_0 import CallAnsweredByType0
+from ..models.call_direction import CallDirection
+from ..models.call_status import CallStatus
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+
+if TYPE_CHECKING:
+  from ..models.analysis import Analysis
+  from ..models.call_calling_window_type_0 import CallCallingWindowType0
+  from ..models.call_context import CallContext
+  from ..models.call_error_type_0 import CallErrorType0
+  from ..models.call_form_type_0 import CallFormType0
+  from ..models.call_inbound_webhook_type_0 import CallInboundWebhookType0
+  from ..models.call_metadata import CallMetadata
+  from ..models.call_recording_type_0 import CallRecordingType0
+  from ..models.call_transfer_type_0 import CallTransferType0
+  from ..models.transcript_turn import TranscriptTurn
+
+
+
+
+
+T = TypeVar("T", bound="Call")
+
+
+
+@_attrs_define
+class Call:
+    """ A phone call placed by an assistant (spec section 4, "Calls"), live through Twilio or simulated with a test key.
+
+        Attributes:
+            id (str):
+            object_ (Literal['call']):
+            livemode (bool):
+            status (CallStatus):
+            direction (CallDirection): `outbound`: the assistant dialed `to`; `inbound`: `from` called the number `to`
+                (issue 28).
+            to (str):
+            from_ (None | str):
+            agent_id (str):
+            contact_id (None | str):
+            context (CallContext):
+            metadata (CallMetadata): Your key-value pairs (at most 50 keys).
+            end_reason (None | str):
+            answered_by (CallAnsweredByType0 | None): Who answered, as answering-machine detection said (agent or call
+                `voicemail.detection`): `machine` ends the call with `end_reason: "voicemail"`. Null without detection or when
+                it had not decided; set when the call ends.
+            transferred_to (None | str):
+            transfer (CallTransferType0 | None): The call's latest transfer (issue 31). Warm: `dialing` (the caller on hold,
+                the person ringing), `briefing` (the person hears `summary`), then `transferred`, or `failed` with `reason`
+                (`busy`, `no_answer`, `hung_up`, `failed`: the caller is back with the assistant). `attempt` counts the call's
+                warm transfers. Null: never transferred.
+            simulated (bool):
+            max_duration_seconds (int):
+            created (int): Unix time in seconds.
+            answered_at (int | None):
+            ended_at (int | None):
+            duration_seconds (int | None):
+            error (CallErrorType0 | None):
+            bulk_call_id (None | str):
+            inbound_webhook (CallInboundWebhookType0 | None): An inbound call: how the number's `inbound_webhook_url`
+                answered (`failed`: the number's agent answered).
+            form (CallFormType0 | None): A campaign call's filled form, once the call has ended.
+            scheduled_at (int | None): A scheduled call: when it is dialed (moved to its calling window's next opening);
+                null for a call dialed at once.
+            calling_window (CallCallingWindowType0 | None): The calling window the call was created with; null when none.
+            callback_of (None | str): A callback the assistant promised (`schedule_callback`): the call (`call_…`) or the
+                WhatsApp/SMS conversation (`conv_…`) it was promised on.
+            recording (CallRecordingType0 | None): Whether the call is recorded (its own `recording`, else its agent's, at
+                creation); null: not recorded.
+            analysis (Analysis | None): The call's current analysis (issue 30: the agent's or the call's `analysis` plan,
+                run once the call has ended; the newest re-run); null until one is stored.
+            turns (list[TranscriptTurn] | Unset): The turns so far, in order, while the call is not over (`GET
+                /v1/calls/{id}` only; issue 31): each turn once final (written right after the answer it belongs to). Absent
+                once the call has ended (`GET /v1/calls/{id}/transcript`), in lists and in events.
+     """
+
+    id: str
+    object_: Literal['call']
+    livemode: bool
+    status: CallStatus
+    direction: CallDirection
+    to: str
+    from_: None | str
+    agent_id: str
+    contact_id: None | str
+    context: CallContext
+    metadata: CallMetadata
+    end_reason: None | str
+    answered_by: CallAnsweredByType0 | None
+    transferred_to: None | str
+    transfer: CallTransferType0 | None
+    simulated: bool
+    max_duration_seconds: int
+    created: int
+    answered_at: int | None
+    ended_at: int | None
+    duration_seconds: int | None
+    error: CallErrorType0 | None
+    bulk_call_id: None | str
+    inbound_webhook: CallInboundWebhookType0 | None
+    form: CallFormType0 | None
+    scheduled_at: int | None
+    calling_window: CallCallingWindowType0 | None
+    callback_of: None | str
+    recording: CallRecordingType0 | None
+    analysis: Analysis | None
+    turns: list[TranscriptTurn] | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.analysis import Analysis # noqa: PLC0415
+        from ..models.call_calling_window_type_0 import CallCallingWindowType0 # noqa: PLC0415
+        from ..models.call_context import CallContext # noqa: PLC0415
+        from ..models.call_error_type_0 import CallErrorType0 # noqa: PLC0415
+        from ..models.call_form_type_0 import CallFormType0 # noqa: PLC0415
+        from ..models.call_inbound_webhook_type_0 import CallInboundWebhookType0 # noqa: PLC0415
+        from ..models.call_metadata import CallMetadata # noqa: PLC0415
+        from ..models.call_recording_type_0 import CallRecordingType0 # noqa: PLC0415
+        from ..models.call_transfer_type_0 import CallTransferType0 # noqa: PLC0415
+        from ..models.transcript_turn import TranscriptTurn # noqa: PLC0415
+        id = self.id
+
+        object_ = self.object_
+
+        livemode = self.livemode
+
+        status = self.status.value
+
+        direction = self.direction.value
+
+        to = self.to
+
+        from_: None | str
+        from_ = self.from_
+
+        agent_id = self.agent_id
+
+        contact_id: None | str
+        contact_id = self.contact_id
+
+        context = self.context.to_dict()
+
+        metadata = self.metadata.to_dict()
+
+        end_reason: None | str
+        end_reason = self.end_reason
+
+        answered_by: None | str
+        if isinstance(self.answered_by, CallAnsweredByType0):
+            answered_by = self.answered_by.value
+        else:
+            answered_by = self.answered_by
+
+        transferred_to: None | str
+        transferred_to = self.transferred_to
+
+        transfer: dict[str, Any] | None
+        if isinstance(self.transfer, CallTransferType0):
+            transfer = self.transfer.to_dict()
+        else:
+            transfer = self.transfer
+
+        simulated = self.simulated
+
+        max_duration_seconds = self.max_duration_seconds
+
+        created = self.created
+
+        answered_at: int | None
+        answered_at = self.answered_at
+
+        ended_at: int | None
+        ended_at = self.ended_at
+
+        duration_seconds: int | None
+        duration_seconds = self.duration_seconds
+
+        error: dict[str, Any] | None
+        if isinstance(self.error, CallErrorType0):
+            error = self.error.to_dict()
+        else:
+            error = self.error
+
+        bulk_call_id: None | str
+        bulk_call_id = self.bulk_call_id
+
+        inbound_webhook: dict[str, Any] | None
+        if isinstance(self.inbound_webhook, CallInboundWebhookType0):
+            inbound_webhook = self.inbound_webhook.to_dict()
+        else:
+            inbound_webhook = self.inbound_webhook
+
+        form: dict[str, Any] | None
+        if isinstance(self.form, CallFormType0):
+            form = self.form.to_dict()
+        else:
+            form = self.form
+
+        scheduled_at: int | None
+        scheduled_at = self.scheduled_at
+
+        calling_window: dict[str, Any] | None
+        if isinstance(self.calling_window, CallCallingWindowType0):
+            calling_window = self.calling_window.to_dict()
+        else:
+            calling_window = self.calling_window
+
+        callback_of: None | str
+        callback_of = self.callback_of
+
+        recording: dict[str, Any] | None
+        if isinstance(self.recording, CallRecordingType0):
+            recording = self.recording.to_dict()
+        else:
+            recording = self.recording
+
+        analysis: dict[str, Any] | None
+        if isinstance(self.analysis, Analysis):
+            analysis = self.analysis.to_dict()
+        else:
+            analysis = self.analysis
+
+        turns: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.turns, Unset):
+            turns = []
+            for turns_item_data in self.turns:
+                turns_item = turns_item_data.to_dict()
+                turns.append(turns_item)
+
+
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "id": id,
+            "object": object_,
+            "livemode": livemode,
+            "status": status,
+            "direction": direction,
+            "to": to,
+            "from": from_,
+            "agent_id": agent_id,
+            "contact_id": contact_id,
+            "context": context,
+            "metadata": metadata,
+            "end_reason": end_reason,
+            "answered_by": answered_by,
+            "transferred_to": transferred_to,
+            "transfer": transfer,
+            "simulated": simulated,
+            "max_duration_seconds": max_duration_seconds,
+            "created": created,
+            "answered_at": answered_at,
+            "ended_at": ended_at,
+            "duration_seconds": duration_seconds,
+            "error": error,
+            "bulk_call_id": bulk_call_id,
+            "inbound_webhook": inbound_webhook,
+            "form": form,
+            "scheduled_at": scheduled_at,
+            "calling_window": calling_window,
+            "callback_of": callback_of,
+            "recording": recording,
+            "analysis": analysis,
+        })
+        if turns is not UNSET:
+            field_dict["turns"] = turns
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.analysis import Analysis # noqa: PLC0415
+        from ..models.call_calling_window_type_0 import CallCallingWindowType0 # noqa: PLC0415
+        from ..models.call_context import CallContext # noqa: PLC0415
+        from ..models.call_error_type_0 import CallErrorType0 # noqa: PLC0415
+        from ..models.call_form_type_0 import CallFormType0 # noqa: PLC0415
+        from ..models.call_inbound_webhook_type_0 import CallInboundWebhookType0 # noqa: PLC0415
+        from ..models.call_metadata import CallMetadata # noqa: PLC0415
+        from ..models.call_recording_type_0 import CallRecordingType0 # noqa: PLC0415
+        from ..models.call_transfer_type_0 import CallTransferType0 # noqa: PLC0415
+        from ..models.transcript_turn import TranscriptTurn # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        object_ = cast(Literal['call'] , d.pop("object"))
+        if object_ != 'call':
+            raise ValueError(f"object must match const 'call', got '{object_}'")
+
+        livemode = d.pop("livemode")
+
+        status = CallStatus(d.pop("status"))
+
+
+
+
+        direction = CallDirection(d.pop("direction"))
+
+
+
+
+        to = d.pop("to")
+
+        def _parse_from_(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        from_ = _parse_from_(d.pop("from"))
+
+
+        agent_id = d.pop("agent_id")
+
+        def _parse_contact_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        contact_id = _parse_contact_id(d.pop("contact_id"))
+
+
+        context = CallContext.from_dict(d.pop("context"))
+
+
+
+
+        metadata = CallMetadata.from_dict(d.pop("metadata"))
+
+
+
+
+        def _parse_end_reason(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        end_reason = _parse_end_reason(d.pop("end_reason"))
+
+
+        def _parse_answered_by(data: object) -> CallAnsweredByType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                answered_by_type_0 = CallAnsweredByType0(data)
+
+
+
+                return answered_by_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallAnsweredByType0 | None, data)
+
+        answered_by = _parse_answered_by(d.pop("answered_by"))
+
+
+        def _parse_transferred_to(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        transferred_to = _parse_transferred_to(d.pop("transferred_to"))
+
+
+        def _parse_transfer(data: object) -> CallTransferType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                transfer_type_0 = CallTransferType0.from_dict(data)
+
+
+
+                return transfer_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallTransferType0 | None, data)
+
+        transfer = _parse_transfer(d.pop("transfer"))
+
+
+        simulated = d.pop("simulated")
+
+        max_duration_seconds = d.pop("max_duration_seconds")
+
+        created = d.pop("created")
+
+        def _parse_answered_at(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        answered_at = _parse_answered_at(d.pop("answered_at"))
+
+
+        def _parse_ended_at(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        ended_at = _parse_ended_at(d.pop("ended_at"))
+
+
+        def _parse_duration_seconds(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        duration_seconds = _parse_duration_seconds(d.pop("duration_seconds"))
+
+
+        def _parse_error(data: object) -> CallErrorType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                error_type_0 = CallErrorType0.from_dict(data)
+
+
+
+                return error_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallErrorType0 | None, data)
+
+        error = _parse_error(d.pop("error"))
+
+
+        def _parse_bulk_call_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        bulk_call_id = _parse_bulk_call_id(d.pop("bulk_call_id"))
+
+
+        def _parse_inbound_webhook(data: object) -> CallInboundWebhookType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                inbound_webhook_type_0 = CallInboundWebhookType0.from_dict(data)
+
+
+
+                return inbound_webhook_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallInboundWebhookType0 | None, data)
+
+        inbound_webhook = _parse_inbound_webhook(d.pop("inbound_webhook"))
+
+
+        def _parse_form(data: object) -> CallFormType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                form_type_0 = CallFormType0.from_dict(data)
+
+
+
+                return form_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallFormType0 | None, data)
+
+        form = _parse_form(d.pop("form"))
+
+
+        def _parse_scheduled_at(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        scheduled_at = _parse_scheduled_at(d.pop("scheduled_at"))
+
+
+        def _parse_calling_window(data: object) -> CallCallingWindowType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                calling_window_type_0 = CallCallingWindowType0.from_dict(data)
+
+
+
+                return calling_window_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallCallingWindowType0 | None, data)
+
+        calling_window = _parse_calling_window(d.pop("calling_window"))
+
+
+        def _parse_callback_of(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        callback_of = _parse_callback_of(d.pop("callback_of"))
+
+
+        def _parse_recording(data: object) -> CallRecordingType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                recording_type_0 = CallRecordingType0.from_dict(data)
+
+
+
+                return recording_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallRecordingType0 | None, data)
+
+        recording = _parse_recording(d.pop("recording"))
+
+
+        def _parse_analysis(data: object) -> Analysis | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                analysis_type_0 = Analysis.from_dict(data)
+
+
+
+                return analysis_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Analysis | None, data)
+
+        analysis = _parse_analysis(d.pop("analysis"))
+
+
+        _turns = d.pop("turns", UNSET)
+        turns: list[TranscriptTurn] | Unset = UNSET
+        if _turns is not UNSET:
+            turns = []
+            for turns_item_data in _turns:
+                turns_item = TranscriptTurn.from_dict(turns_item_data)
+
+
+
+                turns.append(turns_item)
+
+
+        call = cls(
+            id=id,
+            object_=object_,
+            livemode=livemode,
+            status=status,
+            direction=direction,
+            to=to,
+            from_=from_,
+            agent_id=agent_id,
+            contact_id=contact_id,
+            context=context,
+            metadata=metadata,
+            end_reason=end_reason,
+            answered_by=answered_by,
+            transferred_to=transferred_to,
+            transfer=transfer,
+            simulated=simulated,
+            max_duration_seconds=max_duration_seconds,
+            created=created,
+            answered_at=answered_at,
+            ended_at=ended_at,
+            duration_seconds=duration_seconds,
+            error=error,
+            bulk_call_id=bulk_call_id,
+            inbound_webhook=inbound_webhook,
+            form=form,
+            scheduled_at=scheduled_at,
+            calling_window=calling_window,
+            callback_of=callback_of,
+            recording=recording,
+            analysis=analysis,
+            turns=turns,
+        )
+
+        return call
+

@@ -1,0 +1,203 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.conversation_channel import ConversationChannel
+from ..models.conversation_status import ConversationStatus
+from typing import cast
+from typing import Literal, cast
+
+
+
+
+
+
+T = TypeVar("T", bound="Conversation")
+
+
+
+@_attrs_define
+class Conversation:
+    """ A WhatsApp, SMS or web-widget thread between a customer (a number, or `user:`/`visitor:` for the widget) and a
+    service number (`widget` for the web).
+
+        Attributes:
+            id (str):
+            object_ (Literal['conversation']):
+            livemode (bool):
+            channel (ConversationChannel):
+            customer_number (str):
+            service_number (str):
+            agent_id (None | str):
+            status (ConversationStatus):
+            handoff_reason (None | str):
+            window_expires_at (int | None):
+            last_message_at (int | None):
+            contact_id (None | str):
+            created (int): Unix time in seconds.
+     """
+
+    id: str
+    object_: Literal['conversation']
+    livemode: bool
+    channel: ConversationChannel
+    customer_number: str
+    service_number: str
+    agent_id: None | str
+    status: ConversationStatus
+    handoff_reason: None | str
+    window_expires_at: int | None
+    last_message_at: int | None
+    contact_id: None | str
+    created: int
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        object_ = self.object_
+
+        livemode = self.livemode
+
+        channel = self.channel.value
+
+        customer_number = self.customer_number
+
+        service_number = self.service_number
+
+        agent_id: None | str
+        agent_id = self.agent_id
+
+        status = self.status.value
+
+        handoff_reason: None | str
+        handoff_reason = self.handoff_reason
+
+        window_expires_at: int | None
+        window_expires_at = self.window_expires_at
+
+        last_message_at: int | None
+        last_message_at = self.last_message_at
+
+        contact_id: None | str
+        contact_id = self.contact_id
+
+        created = self.created
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "id": id,
+            "object": object_,
+            "livemode": livemode,
+            "channel": channel,
+            "customer_number": customer_number,
+            "service_number": service_number,
+            "agent_id": agent_id,
+            "status": status,
+            "handoff_reason": handoff_reason,
+            "window_expires_at": window_expires_at,
+            "last_message_at": last_message_at,
+            "contact_id": contact_id,
+            "created": created,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        object_ = cast(Literal['conversation'] , d.pop("object"))
+        if object_ != 'conversation':
+            raise ValueError(f"object must match const 'conversation', got '{object_}'")
+
+        livemode = d.pop("livemode")
+
+        channel = ConversationChannel(d.pop("channel"))
+
+
+
+
+        customer_number = d.pop("customer_number")
+
+        service_number = d.pop("service_number")
+
+        def _parse_agent_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        agent_id = _parse_agent_id(d.pop("agent_id"))
+
+
+        status = ConversationStatus(d.pop("status"))
+
+
+
+
+        def _parse_handoff_reason(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        handoff_reason = _parse_handoff_reason(d.pop("handoff_reason"))
+
+
+        def _parse_window_expires_at(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        window_expires_at = _parse_window_expires_at(d.pop("window_expires_at"))
+
+
+        def _parse_last_message_at(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        last_message_at = _parse_last_message_at(d.pop("last_message_at"))
+
+
+        def _parse_contact_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        contact_id = _parse_contact_id(d.pop("contact_id"))
+
+
+        created = d.pop("created")
+
+        conversation = cls(
+            id=id,
+            object_=object_,
+            livemode=livemode,
+            channel=channel,
+            customer_number=customer_number,
+            service_number=service_number,
+            agent_id=agent_id,
+            status=status,
+            handoff_reason=handoff_reason,
+            window_expires_at=window_expires_at,
+            last_message_at=last_message_at,
+            contact_id=contact_id,
+            created=created,
+        )
+
+        return conversation
+

@@ -1,0 +1,376 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.create_agent_body_interruptible import CreateAgentBodyInterruptible
+from ..models.create_agent_body_transfer_mode import CreateAgentBodyTransferMode
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.create_agent_body_analysis import CreateAgentBodyAnalysis
+  from ..models.create_agent_body_calling_window import CreateAgentBodyCallingWindow
+  from ..models.create_agent_body_metadata import CreateAgentBodyMetadata
+  from ..models.create_agent_body_recording import CreateAgentBodyRecording
+  from ..models.create_agent_body_transcription import CreateAgentBodyTranscription
+  from ..models.create_agent_body_voice import CreateAgentBodyVoice
+  from ..models.create_agent_body_voicemail import CreateAgentBodyVoicemail
+
+
+
+
+
+T = TypeVar("T", bound="CreateAgentBody")
+
+
+
+@_attrs_define
+class CreateAgentBody:
+    """ 
+        Attributes:
+            name (str):
+            instructions (str):
+            first_message (str | Unset):
+            model (str | Unset):
+            transfer_to (str | Unset):
+            transfer_mode (CreateAgentBodyTransferMode | Unset): How the `transfer_call` tool transfers (issue 31): `cold`
+                (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or
+                brings the caller back to the assistant when the person is busy, does not answer or hangs up.
+            tool_ids (list[str] | Unset): Custom tools (`tool_…`) the assistant may call besides its built-in ones; each a
+                live tool of yours in this mode.
+            connector_installation_ids (list[str] | Unset): Connector installations (`cinst_…`) whose tools the assistant
+                may call; each a live installation of yours in this mode.
+            enabled_tools (list[str] | Unset): Optional built-in tools the assistant offers: `schedule_callback`,
+                `send_dtmf` (`schedule_callback` calls the person back at the time they ask for, on calls and WhatsApp/SMS
+                conversations; `send_dtmf` presses keys on a phone call, to navigate a phone menu). Each at most once.
+            calling_window (CreateAgentBodyCallingWindow | Unset): When the agent's scheduled calls and promised callbacks
+                may ring (local time of the callee); a time outside it moves to its next opening.
+            voicemail (CreateAgentBodyVoicemail | Unset):
+            voice (CreateAgentBodyVoice | Unset): The assistant's text-to-speech voice on phone calls; null:
+                ConversationRelay's default.
+            language (str | Unset): BCP 47 language tag of the assistant's speech (synthesis and recognition; voice rooms:
+                recognition), e.g. `en-US`, `es-MX`.
+            transcription (CreateAgentBodyTranscription | Unset): The assistant's speech recognition on phone calls; null:
+                ConversationRelay's default.
+            interruptible (CreateAgentBodyInterruptible | Unset): What may interrupt the assistant while it speaks on a
+                phone call: the caller's speech or keys (`any`, ConversationRelay's default), `speech` only, or `none`.
+            dtmf (bool | Unset): Hear the caller's keypresses on phone calls (ConversationRelay `dtmfDetection`): they reach
+                the assistant.
+            analysis (CreateAgentBodyAnalysis | Unset): What to learn from each call once it has ended (issue 30):
+                `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a
+                `call.analyzed` event.
+            metadata (CreateAgentBodyMetadata | Unset):
+            recording (CreateAgentBodyRecording | Unset): Record its calls (issue 30): both parties, kept in the service;
+                `notice` is said before the greeting.
+            default (bool | Unset):
+     """
+
+    name: str
+    instructions: str
+    first_message: str | Unset = UNSET
+    model: str | Unset = UNSET
+    transfer_to: str | Unset = UNSET
+    transfer_mode: CreateAgentBodyTransferMode | Unset = UNSET
+    tool_ids: list[str] | Unset = UNSET
+    connector_installation_ids: list[str] | Unset = UNSET
+    enabled_tools: list[str] | Unset = UNSET
+    calling_window: CreateAgentBodyCallingWindow | Unset = UNSET
+    voicemail: CreateAgentBodyVoicemail | Unset = UNSET
+    voice: CreateAgentBodyVoice | Unset = UNSET
+    language: str | Unset = UNSET
+    transcription: CreateAgentBodyTranscription | Unset = UNSET
+    interruptible: CreateAgentBodyInterruptible | Unset = UNSET
+    dtmf: bool | Unset = UNSET
+    analysis: CreateAgentBodyAnalysis | Unset = UNSET
+    metadata: CreateAgentBodyMetadata | Unset = UNSET
+    recording: CreateAgentBodyRecording | Unset = UNSET
+    default: bool | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.create_agent_body_analysis import CreateAgentBodyAnalysis # noqa: PLC0415
+        from ..models.create_agent_body_calling_window import CreateAgentBodyCallingWindow # noqa: PLC0415
+        from ..models.create_agent_body_metadata import CreateAgentBodyMetadata # noqa: PLC0415
+        from ..models.create_agent_body_recording import CreateAgentBodyRecording # noqa: PLC0415
+        from ..models.create_agent_body_transcription import CreateAgentBodyTranscription # noqa: PLC0415
+        from ..models.create_agent_body_voice import CreateAgentBodyVoice # noqa: PLC0415
+        from ..models.create_agent_body_voicemail import CreateAgentBodyVoicemail # noqa: PLC0415
+        name = self.name
+
+        instructions = self.instructions
+
+        first_message = self.first_message
+
+        model = self.model
+
+        transfer_to = self.transfer_to
+
+        transfer_mode: str | Unset = UNSET
+        if not isinstance(self.transfer_mode, Unset):
+            transfer_mode = self.transfer_mode.value
+
+
+        tool_ids: list[str] | Unset = UNSET
+        if not isinstance(self.tool_ids, Unset):
+            tool_ids = self.tool_ids
+
+
+
+        connector_installation_ids: list[str] | Unset = UNSET
+        if not isinstance(self.connector_installation_ids, Unset):
+            connector_installation_ids = self.connector_installation_ids
+
+
+
+        enabled_tools: list[str] | Unset = UNSET
+        if not isinstance(self.enabled_tools, Unset):
+            enabled_tools = self.enabled_tools
+
+
+
+        calling_window: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.calling_window, Unset):
+            calling_window = self.calling_window.to_dict()
+
+        voicemail: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.voicemail, Unset):
+            voicemail = self.voicemail.to_dict()
+
+        voice: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.voice, Unset):
+            voice = self.voice.to_dict()
+
+        language = self.language
+
+        transcription: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.transcription, Unset):
+            transcription = self.transcription.to_dict()
+
+        interruptible: str | Unset = UNSET
+        if not isinstance(self.interruptible, Unset):
+            interruptible = self.interruptible.value
+
+
+        dtmf = self.dtmf
+
+        analysis: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.analysis, Unset):
+            analysis = self.analysis.to_dict()
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
+
+        recording: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.recording, Unset):
+            recording = self.recording.to_dict()
+
+        default = self.default
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "name": name,
+            "instructions": instructions,
+        })
+        if first_message is not UNSET:
+            field_dict["first_message"] = first_message
+        if model is not UNSET:
+            field_dict["model"] = model
+        if transfer_to is not UNSET:
+            field_dict["transfer_to"] = transfer_to
+        if transfer_mode is not UNSET:
+            field_dict["transfer_mode"] = transfer_mode
+        if tool_ids is not UNSET:
+            field_dict["tool_ids"] = tool_ids
+        if connector_installation_ids is not UNSET:
+            field_dict["connector_installation_ids"] = connector_installation_ids
+        if enabled_tools is not UNSET:
+            field_dict["enabled_tools"] = enabled_tools
+        if calling_window is not UNSET:
+            field_dict["calling_window"] = calling_window
+        if voicemail is not UNSET:
+            field_dict["voicemail"] = voicemail
+        if voice is not UNSET:
+            field_dict["voice"] = voice
+        if language is not UNSET:
+            field_dict["language"] = language
+        if transcription is not UNSET:
+            field_dict["transcription"] = transcription
+        if interruptible is not UNSET:
+            field_dict["interruptible"] = interruptible
+        if dtmf is not UNSET:
+            field_dict["dtmf"] = dtmf
+        if analysis is not UNSET:
+            field_dict["analysis"] = analysis
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
+        if recording is not UNSET:
+            field_dict["recording"] = recording
+        if default is not UNSET:
+            field_dict["default"] = default
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.create_agent_body_analysis import CreateAgentBodyAnalysis # noqa: PLC0415
+        from ..models.create_agent_body_calling_window import CreateAgentBodyCallingWindow # noqa: PLC0415
+        from ..models.create_agent_body_metadata import CreateAgentBodyMetadata # noqa: PLC0415
+        from ..models.create_agent_body_recording import CreateAgentBodyRecording # noqa: PLC0415
+        from ..models.create_agent_body_transcription import CreateAgentBodyTranscription # noqa: PLC0415
+        from ..models.create_agent_body_voice import CreateAgentBodyVoice # noqa: PLC0415
+        from ..models.create_agent_body_voicemail import CreateAgentBodyVoicemail # noqa: PLC0415
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        instructions = d.pop("instructions")
+
+        first_message = d.pop("first_message", UNSET)
+
+        model = d.pop("model", UNSET)
+
+        transfer_to = d.pop("transfer_to", UNSET)
+
+        _transfer_mode = d.pop("transfer_mode", UNSET)
+        transfer_mode: CreateAgentBodyTransferMode | Unset
+        if isinstance(_transfer_mode,  Unset):
+            transfer_mode = UNSET
+        else:
+            transfer_mode = CreateAgentBodyTransferMode(_transfer_mode)
+
+
+
+
+        tool_ids = cast(list[str], d.pop("tool_ids", UNSET))
+
+
+        connector_installation_ids = cast(list[str], d.pop("connector_installation_ids", UNSET))
+
+
+        enabled_tools = cast(list[str], d.pop("enabled_tools", UNSET))
+
+
+        _calling_window = d.pop("calling_window", UNSET)
+        calling_window: CreateAgentBodyCallingWindow | Unset
+        if isinstance(_calling_window,  Unset):
+            calling_window = UNSET
+        else:
+            calling_window = CreateAgentBodyCallingWindow.from_dict(_calling_window)
+
+
+
+
+        _voicemail = d.pop("voicemail", UNSET)
+        voicemail: CreateAgentBodyVoicemail | Unset
+        if isinstance(_voicemail,  Unset):
+            voicemail = UNSET
+        else:
+            voicemail = CreateAgentBodyVoicemail.from_dict(_voicemail)
+
+
+
+
+        _voice = d.pop("voice", UNSET)
+        voice: CreateAgentBodyVoice | Unset
+        if isinstance(_voice,  Unset):
+            voice = UNSET
+        else:
+            voice = CreateAgentBodyVoice.from_dict(_voice)
+
+
+
+
+        language = d.pop("language", UNSET)
+
+        _transcription = d.pop("transcription", UNSET)
+        transcription: CreateAgentBodyTranscription | Unset
+        if isinstance(_transcription,  Unset):
+            transcription = UNSET
+        else:
+            transcription = CreateAgentBodyTranscription.from_dict(_transcription)
+
+
+
+
+        _interruptible = d.pop("interruptible", UNSET)
+        interruptible: CreateAgentBodyInterruptible | Unset
+        if isinstance(_interruptible,  Unset):
+            interruptible = UNSET
+        else:
+            interruptible = CreateAgentBodyInterruptible(_interruptible)
+
+
+
+
+        dtmf = d.pop("dtmf", UNSET)
+
+        _analysis = d.pop("analysis", UNSET)
+        analysis: CreateAgentBodyAnalysis | Unset
+        if isinstance(_analysis,  Unset):
+            analysis = UNSET
+        else:
+            analysis = CreateAgentBodyAnalysis.from_dict(_analysis)
+
+
+
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: CreateAgentBodyMetadata | Unset
+        if isinstance(_metadata,  Unset):
+            metadata = UNSET
+        else:
+            metadata = CreateAgentBodyMetadata.from_dict(_metadata)
+
+
+
+
+        _recording = d.pop("recording", UNSET)
+        recording: CreateAgentBodyRecording | Unset
+        if isinstance(_recording,  Unset):
+            recording = UNSET
+        else:
+            recording = CreateAgentBodyRecording.from_dict(_recording)
+
+
+
+
+        default = d.pop("default", UNSET)
+
+        create_agent_body = cls(
+            name=name,
+            instructions=instructions,
+            first_message=first_message,
+            model=model,
+            transfer_to=transfer_to,
+            transfer_mode=transfer_mode,
+            tool_ids=tool_ids,
+            connector_installation_ids=connector_installation_ids,
+            enabled_tools=enabled_tools,
+            calling_window=calling_window,
+            voicemail=voicemail,
+            voice=voice,
+            language=language,
+            transcription=transcription,
+            interruptible=interruptible,
+            dtmf=dtmf,
+            analysis=analysis,
+            metadata=metadata,
+            recording=recording,
+            default=default,
+        )
+
+        return create_agent_body
+

@@ -1,0 +1,131 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.create_bulk_call_body_contacts_item_type_1_simulation_outcome import CreateBulkCallBodyContactsItemType1SimulationOutcome
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.create_bulk_call_body_contacts_item_type_1_simulation_transfer import CreateBulkCallBodyContactsItemType1SimulationTransfer
+
+
+
+
+
+T = TypeVar("T", bound="CreateBulkCallBodyContactsItemType1Simulation")
+
+
+
+@_attrs_define
+class CreateBulkCallBodyContactsItemType1Simulation:
+    """ 
+        Attributes:
+            caller (list[str] | Unset):
+            outcome (CreateBulkCallBodyContactsItemType1SimulationOutcome | Unset): `voicemail`: an answering machine picks
+                up, says `caller` as its greeting and beeps (handled as the `voicemail` setting says).
+            ring_seconds (float | Unset):
+            pause_seconds (float | Unset):
+            transfer (CreateBulkCallBodyContactsItemType1SimulationTransfer | Unset): What the person a warm transfer dials
+                does (issue 31), after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`),
+                `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.
+     """
+
+    caller: list[str] | Unset = UNSET
+    outcome: CreateBulkCallBodyContactsItemType1SimulationOutcome | Unset = UNSET
+    ring_seconds: float | Unset = UNSET
+    pause_seconds: float | Unset = UNSET
+    transfer: CreateBulkCallBodyContactsItemType1SimulationTransfer | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.create_bulk_call_body_contacts_item_type_1_simulation_transfer import CreateBulkCallBodyContactsItemType1SimulationTransfer # noqa: PLC0415
+        caller: list[str] | Unset = UNSET
+        if not isinstance(self.caller, Unset):
+            caller = self.caller
+
+
+
+        outcome: str | Unset = UNSET
+        if not isinstance(self.outcome, Unset):
+            outcome = self.outcome.value
+
+
+        ring_seconds = self.ring_seconds
+
+        pause_seconds = self.pause_seconds
+
+        transfer: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.transfer, Unset):
+            transfer = self.transfer.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+        })
+        if caller is not UNSET:
+            field_dict["caller"] = caller
+        if outcome is not UNSET:
+            field_dict["outcome"] = outcome
+        if ring_seconds is not UNSET:
+            field_dict["ring_seconds"] = ring_seconds
+        if pause_seconds is not UNSET:
+            field_dict["pause_seconds"] = pause_seconds
+        if transfer is not UNSET:
+            field_dict["transfer"] = transfer
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.create_bulk_call_body_contacts_item_type_1_simulation_transfer import CreateBulkCallBodyContactsItemType1SimulationTransfer # noqa: PLC0415
+        d = dict(src_dict)
+        caller = cast(list[str], d.pop("caller", UNSET))
+
+
+        _outcome = d.pop("outcome", UNSET)
+        outcome: CreateBulkCallBodyContactsItemType1SimulationOutcome | Unset
+        if isinstance(_outcome,  Unset):
+            outcome = UNSET
+        else:
+            outcome = CreateBulkCallBodyContactsItemType1SimulationOutcome(_outcome)
+
+
+
+
+        ring_seconds = d.pop("ring_seconds", UNSET)
+
+        pause_seconds = d.pop("pause_seconds", UNSET)
+
+        _transfer = d.pop("transfer", UNSET)
+        transfer: CreateBulkCallBodyContactsItemType1SimulationTransfer | Unset
+        if isinstance(_transfer,  Unset):
+            transfer = UNSET
+        else:
+            transfer = CreateBulkCallBodyContactsItemType1SimulationTransfer.from_dict(_transfer)
+
+
+
+
+        create_bulk_call_body_contacts_item_type_1_simulation = cls(
+            caller=caller,
+            outcome=outcome,
+            ring_seconds=ring_seconds,
+            pause_seconds=pause_seconds,
+            transfer=transfer,
+        )
+
+        return create_bulk_call_body_contacts_item_type_1_simulation
+

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+class CreateBulkCallBodyRetryOnItem(StrEnum):
+    BUSY = "busy"
+    FAILED = "failed"
+    NO_ANSWER = "no_answer"
+    VOICEMAIL = "voicemail"
+
+    def __str__(self) -> str:
+        return str(self.value)

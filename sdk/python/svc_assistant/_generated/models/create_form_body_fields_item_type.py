@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+class CreateFormBodyFieldsItemType(StrEnum):
+    BOOLEAN = "boolean"
+    DATE = "date"
+    ENUM = "enum"
+    NUMBER = "number"
+    STRING = "string"
+
+    def __str__(self) -> str:
+        return str(self.value)

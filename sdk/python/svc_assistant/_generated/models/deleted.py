@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+
+T = TypeVar("T", bound="Deleted")
+
+
+
+@_attrs_define
+class Deleted:
+    """ What a DELETE answers: the id, the object type, and `deleted: true`.
+
+        Attributes:
+            id (str):
+            object_ (str):
+            deleted (bool):
+     """
+
+    id: str
+    object_: str
+    deleted: bool
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        object_ = self.object_
+
+        deleted = self.deleted
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "id": id,
+            "object": object_,
+            "deleted": deleted,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        object_ = d.pop("object")
+
+        deleted = d.pop("deleted")
+
+        deleted = cls(
+            id=id,
+            object_=object_,
+            deleted=deleted,
+        )
+
+        return deleted
+

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+class ListBulkCallsStatus(StrEnum):
+    CANCELED = "canceled"
+    COMPLETED = "completed"
+    PAUSED = "paused"
+    RUNNING = "running"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,239 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+
+if TYPE_CHECKING:
+  from ..models.transcript_turn_knowledge_item import TranscriptTurnKnowledgeItem
+  from ..models.transcript_turn_tool import TranscriptTurnTool
+
+
+
+
+
+T = TypeVar("T", bound="TranscriptTurn")
+
+
+
+@_attrs_define
+class TranscriptTurn:
+    """ One turn of a call: what the caller or the assistant said, a tool the assistant called, or a note given to the
+    model.
+
+        Attributes:
+            role (str): `assistant`, `caller`, `tool` (a tool call and its outcome), `system` (a note of what happened on
+                the call, e.g. a warm transfer's progress, seen by the model too), or `note` (a note for the model only: `POST
+                /v1/calls/{id}/context`).
+            text (str):
+            at (int | None):
+            offset_ms (int | None):
+            author (Literal['api'] | Unset): `api`: said (`POST /v1/calls/{id}/say`) or added (`/context`) through the API;
+                absent otherwise.
+            tool (TranscriptTurnTool | Unset):
+            name (str | Unset): Tool entries: the tool called.
+            arguments (Any | Unset): Tool entries: the model's arguments.
+            result (str | Unset): Tool entries: what the tool answered (the model saw it).
+            error (str | Unset): Tool entries: why the call failed (the model was told).
+            status (int | Unset): Tool entries: the HTTP status the tool's server answered.
+            duration_ms (int | Unset): Tool entries: how long the call took, ms.
+            tool_call_id (str | Unset): Tool entries: `tc_…`, the `Idempotency-Key` of its request.
+            knowledge (list[TranscriptTurnKnowledgeItem] | Unset):
+            interrupted (bool | Unset): The caller talked over this assistant turn: `text` is only what they heard of it.
+     """
+
+    role: str
+    text: str
+    at: int | None
+    offset_ms: int | None
+    author: Literal['api'] | Unset = UNSET
+    tool: TranscriptTurnTool | Unset = UNSET
+    name: str | Unset = UNSET
+    arguments: Any | Unset = UNSET
+    result: str | Unset = UNSET
+    error: str | Unset = UNSET
+    status: int | Unset = UNSET
+    duration_ms: int | Unset = UNSET
+    tool_call_id: str | Unset = UNSET
+    knowledge: list[TranscriptTurnKnowledgeItem] | Unset = UNSET
+    interrupted: bool | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.transcript_turn_knowledge_item import TranscriptTurnKnowledgeItem # noqa: PLC0415
+        from ..models.transcript_turn_tool import TranscriptTurnTool # noqa: PLC0415
+        role = self.role
+
+        text = self.text
+
+        at: int | None
+        at = self.at
+
+        offset_ms: int | None
+        offset_ms = self.offset_ms
+
+        author = self.author
+
+        tool: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.tool, Unset):
+            tool = self.tool.to_dict()
+
+        name = self.name
+
+        arguments = self.arguments
+
+        result = self.result
+
+        error = self.error
+
+        status = self.status
+
+        duration_ms = self.duration_ms
+
+        tool_call_id = self.tool_call_id
+
+        knowledge: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.knowledge, Unset):
+            knowledge = []
+            for knowledge_item_data in self.knowledge:
+                knowledge_item = knowledge_item_data.to_dict()
+                knowledge.append(knowledge_item)
+
+
+
+        interrupted = self.interrupted
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "role": role,
+            "text": text,
+            "at": at,
+            "offset_ms": offset_ms,
+        })
+        if author is not UNSET:
+            field_dict["author"] = author
+        if tool is not UNSET:
+            field_dict["tool"] = tool
+        if name is not UNSET:
+            field_dict["name"] = name
+        if arguments is not UNSET:
+            field_dict["arguments"] = arguments
+        if result is not UNSET:
+            field_dict["result"] = result
+        if error is not UNSET:
+            field_dict["error"] = error
+        if status is not UNSET:
+            field_dict["status"] = status
+        if duration_ms is not UNSET:
+            field_dict["duration_ms"] = duration_ms
+        if tool_call_id is not UNSET:
+            field_dict["tool_call_id"] = tool_call_id
+        if knowledge is not UNSET:
+            field_dict["knowledge"] = knowledge
+        if interrupted is not UNSET:
+            field_dict["interrupted"] = interrupted
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.transcript_turn_knowledge_item import TranscriptTurnKnowledgeItem # noqa: PLC0415
+        from ..models.transcript_turn_tool import TranscriptTurnTool # noqa: PLC0415
+        d = dict(src_dict)
+        role = d.pop("role")
+
+        text = d.pop("text")
+
+        def _parse_at(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        at = _parse_at(d.pop("at"))
+
+
+        def _parse_offset_ms(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        offset_ms = _parse_offset_ms(d.pop("offset_ms"))
+
+
+        author = cast(Literal['api'] | Unset , d.pop("author", UNSET))
+        if author != 'api'and not isinstance(author, Unset):
+            raise ValueError(f"author must match const 'api', got '{author}'")
+
+        _tool = d.pop("tool", UNSET)
+        tool: TranscriptTurnTool | Unset
+        if isinstance(_tool,  Unset):
+            tool = UNSET
+        else:
+            tool = TranscriptTurnTool.from_dict(_tool)
+
+
+
+
+        name = d.pop("name", UNSET)
+
+        arguments = d.pop("arguments", UNSET)
+
+        result = d.pop("result", UNSET)
+
+        error = d.pop("error", UNSET)
+
+        status = d.pop("status", UNSET)
+
+        duration_ms = d.pop("duration_ms", UNSET)
+
+        tool_call_id = d.pop("tool_call_id", UNSET)
+
+        _knowledge = d.pop("knowledge", UNSET)
+        knowledge: list[TranscriptTurnKnowledgeItem] | Unset = UNSET
+        if _knowledge is not UNSET:
+            knowledge = []
+            for knowledge_item_data in _knowledge:
+                knowledge_item = TranscriptTurnKnowledgeItem.from_dict(knowledge_item_data)
+
+
+
+                knowledge.append(knowledge_item)
+
+
+        interrupted = d.pop("interrupted", UNSET)
+
+        transcript_turn = cls(
+            role=role,
+            text=text,
+            at=at,
+            offset_ms=offset_ms,
+            author=author,
+            tool=tool,
+            name=name,
+            arguments=arguments,
+            result=result,
+            error=error,
+            status=status,
+            duration_ms=duration_ms,
+            tool_call_id=tool_call_id,
+            knowledge=knowledge,
+            interrupted=interrupted,
+        )
+
+        return transcript_turn
+

@@ -1,0 +1,526 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.update_agent_body_interruptible_type_0 import UpdateAgentBodyInterruptibleType0
+from ..models.update_agent_body_transfer_mode import UpdateAgentBodyTransferMode
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.update_agent_body_analysis_type_0 import UpdateAgentBodyAnalysisType0
+  from ..models.update_agent_body_calling_window_type_0 import UpdateAgentBodyCallingWindowType0
+  from ..models.update_agent_body_metadata import UpdateAgentBodyMetadata
+  from ..models.update_agent_body_recording_type_0 import UpdateAgentBodyRecordingType0
+  from ..models.update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0
+  from ..models.update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0
+  from ..models.update_agent_body_voicemail_type_0 import UpdateAgentBodyVoicemailType0
+
+
+
+
+
+T = TypeVar("T", bound="UpdateAgentBody")
+
+
+
+@_attrs_define
+class UpdateAgentBody:
+    """ 
+        Attributes:
+            name (str | Unset):
+            instructions (str | Unset):
+            first_message (None | str | Unset):
+            model (None | str | Unset):
+            transfer_to (None | str | Unset):
+            transfer_mode (UpdateAgentBodyTransferMode | Unset): How the `transfer_call` tool transfers (issue 31): `cold`
+                (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or
+                brings the caller back to the assistant when the person is busy, does not answer or hangs up.
+            tool_ids (list[str] | Unset): Custom tools (`tool_…`) the assistant may call besides its built-in ones; each a
+                live tool of yours in this mode.
+            connector_installation_ids (list[str] | Unset): Connector installations (`cinst_…`) whose tools the assistant
+                may call; each a live installation of yours in this mode.
+            enabled_tools (list[str] | Unset): Optional built-in tools the assistant offers: `schedule_callback`,
+                `send_dtmf` (`schedule_callback` calls the person back at the time they ask for, on calls and WhatsApp/SMS
+                conversations; `send_dtmf` presses keys on a phone call, to navigate a phone menu). Each at most once.
+            calling_window (None | Unset | UpdateAgentBodyCallingWindowType0):
+            voicemail (None | Unset | UpdateAgentBodyVoicemailType0):
+            voice (None | Unset | UpdateAgentBodyVoiceType0):
+            language (None | str | Unset):
+            transcription (None | Unset | UpdateAgentBodyTranscriptionType0):
+            interruptible (None | Unset | UpdateAgentBodyInterruptibleType0):
+            dtmf (bool | None | Unset):
+            analysis (None | Unset | UpdateAgentBodyAnalysisType0):
+            metadata (UpdateAgentBodyMetadata | Unset):
+            recording (None | Unset | UpdateAgentBodyRecordingType0):
+            default (bool | Unset):
+     """
+
+    name: str | Unset = UNSET
+    instructions: str | Unset = UNSET
+    first_message: None | str | Unset = UNSET
+    model: None | str | Unset = UNSET
+    transfer_to: None | str | Unset = UNSET
+    transfer_mode: UpdateAgentBodyTransferMode | Unset = UNSET
+    tool_ids: list[str] | Unset = UNSET
+    connector_installation_ids: list[str] | Unset = UNSET
+    enabled_tools: list[str] | Unset = UNSET
+    calling_window: None | Unset | UpdateAgentBodyCallingWindowType0 = UNSET
+    voicemail: None | Unset | UpdateAgentBodyVoicemailType0 = UNSET
+    voice: None | Unset | UpdateAgentBodyVoiceType0 = UNSET
+    language: None | str | Unset = UNSET
+    transcription: None | Unset | UpdateAgentBodyTranscriptionType0 = UNSET
+    interruptible: None | Unset | UpdateAgentBodyInterruptibleType0 = UNSET
+    dtmf: bool | None | Unset = UNSET
+    analysis: None | Unset | UpdateAgentBodyAnalysisType0 = UNSET
+    metadata: UpdateAgentBodyMetadata | Unset = UNSET
+    recording: None | Unset | UpdateAgentBodyRecordingType0 = UNSET
+    default: bool | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.update_agent_body_analysis_type_0 import UpdateAgentBodyAnalysisType0 # noqa: PLC0415
+        from ..models.update_agent_body_calling_window_type_0 import UpdateAgentBodyCallingWindowType0 # noqa: PLC0415
+        from ..models.update_agent_body_metadata import UpdateAgentBodyMetadata # noqa: PLC0415
+        from ..models.update_agent_body_recording_type_0 import UpdateAgentBodyRecordingType0 # noqa: PLC0415
+        from ..models.update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0 # noqa: PLC0415
+        from ..models.update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0 # noqa: PLC0415
+        from ..models.update_agent_body_voicemail_type_0 import UpdateAgentBodyVoicemailType0 # noqa: PLC0415
+        name = self.name
+
+        instructions = self.instructions
+
+        first_message: None | str | Unset
+        if isinstance(self.first_message, Unset):
+            first_message = UNSET
+        else:
+            first_message = self.first_message
+
+        model: None | str | Unset
+        if isinstance(self.model, Unset):
+            model = UNSET
+        else:
+            model = self.model
+
+        transfer_to: None | str | Unset
+        if isinstance(self.transfer_to, Unset):
+            transfer_to = UNSET
+        else:
+            transfer_to = self.transfer_to
+
+        transfer_mode: str | Unset = UNSET
+        if not isinstance(self.transfer_mode, Unset):
+            transfer_mode = self.transfer_mode.value
+
+
+        tool_ids: list[str] | Unset = UNSET
+        if not isinstance(self.tool_ids, Unset):
+            tool_ids = self.tool_ids
+
+
+
+        connector_installation_ids: list[str] | Unset = UNSET
+        if not isinstance(self.connector_installation_ids, Unset):
+            connector_installation_ids = self.connector_installation_ids
+
+
+
+        enabled_tools: list[str] | Unset = UNSET
+        if not isinstance(self.enabled_tools, Unset):
+            enabled_tools = self.enabled_tools
+
+
+
+        calling_window: dict[str, Any] | None | Unset
+        if isinstance(self.calling_window, Unset):
+            calling_window = UNSET
+        elif isinstance(self.calling_window, UpdateAgentBodyCallingWindowType0):
+            calling_window = self.calling_window.to_dict()
+        else:
+            calling_window = self.calling_window
+
+        voicemail: dict[str, Any] | None | Unset
+        if isinstance(self.voicemail, Unset):
+            voicemail = UNSET
+        elif isinstance(self.voicemail, UpdateAgentBodyVoicemailType0):
+            voicemail = self.voicemail.to_dict()
+        else:
+            voicemail = self.voicemail
+
+        voice: dict[str, Any] | None | Unset
+        if isinstance(self.voice, Unset):
+            voice = UNSET
+        elif isinstance(self.voice, UpdateAgentBodyVoiceType0):
+            voice = self.voice.to_dict()
+        else:
+            voice = self.voice
+
+        language: None | str | Unset
+        if isinstance(self.language, Unset):
+            language = UNSET
+        else:
+            language = self.language
+
+        transcription: dict[str, Any] | None | Unset
+        if isinstance(self.transcription, Unset):
+            transcription = UNSET
+        elif isinstance(self.transcription, UpdateAgentBodyTranscriptionType0):
+            transcription = self.transcription.to_dict()
+        else:
+            transcription = self.transcription
+
+        interruptible: None | str | Unset
+        if isinstance(self.interruptible, Unset):
+            interruptible = UNSET
+        elif isinstance(self.interruptible, UpdateAgentBodyInterruptibleType0):
+            interruptible = self.interruptible.value
+        else:
+            interruptible = self.interruptible
+
+        dtmf: bool | None | Unset
+        if isinstance(self.dtmf, Unset):
+            dtmf = UNSET
+        else:
+            dtmf = self.dtmf
+
+        analysis: dict[str, Any] | None | Unset
+        if isinstance(self.analysis, Unset):
+            analysis = UNSET
+        elif isinstance(self.analysis, UpdateAgentBodyAnalysisType0):
+            analysis = self.analysis.to_dict()
+        else:
+            analysis = self.analysis
+
+        metadata: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.metadata, Unset):
+            metadata = self.metadata.to_dict()
+
+        recording: dict[str, Any] | None | Unset
+        if isinstance(self.recording, Unset):
+            recording = UNSET
+        elif isinstance(self.recording, UpdateAgentBodyRecordingType0):
+            recording = self.recording.to_dict()
+        else:
+            recording = self.recording
+
+        default = self.default
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+        })
+        if name is not UNSET:
+            field_dict["name"] = name
+        if instructions is not UNSET:
+            field_dict["instructions"] = instructions
+        if first_message is not UNSET:
+            field_dict["first_message"] = first_message
+        if model is not UNSET:
+            field_dict["model"] = model
+        if transfer_to is not UNSET:
+            field_dict["transfer_to"] = transfer_to
+        if transfer_mode is not UNSET:
+            field_dict["transfer_mode"] = transfer_mode
+        if tool_ids is not UNSET:
+            field_dict["tool_ids"] = tool_ids
+        if connector_installation_ids is not UNSET:
+            field_dict["connector_installation_ids"] = connector_installation_ids
+        if enabled_tools is not UNSET:
+            field_dict["enabled_tools"] = enabled_tools
+        if calling_window is not UNSET:
+            field_dict["calling_window"] = calling_window
+        if voicemail is not UNSET:
+            field_dict["voicemail"] = voicemail
+        if voice is not UNSET:
+            field_dict["voice"] = voice
+        if language is not UNSET:
+            field_dict["language"] = language
+        if transcription is not UNSET:
+            field_dict["transcription"] = transcription
+        if interruptible is not UNSET:
+            field_dict["interruptible"] = interruptible
+        if dtmf is not UNSET:
+            field_dict["dtmf"] = dtmf
+        if analysis is not UNSET:
+            field_dict["analysis"] = analysis
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
+        if recording is not UNSET:
+            field_dict["recording"] = recording
+        if default is not UNSET:
+            field_dict["default"] = default
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.update_agent_body_analysis_type_0 import UpdateAgentBodyAnalysisType0 # noqa: PLC0415
+        from ..models.update_agent_body_calling_window_type_0 import UpdateAgentBodyCallingWindowType0 # noqa: PLC0415
+        from ..models.update_agent_body_metadata import UpdateAgentBodyMetadata # noqa: PLC0415
+        from ..models.update_agent_body_recording_type_0 import UpdateAgentBodyRecordingType0 # noqa: PLC0415
+        from ..models.update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0 # noqa: PLC0415
+        from ..models.update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0 # noqa: PLC0415
+        from ..models.update_agent_body_voicemail_type_0 import UpdateAgentBodyVoicemailType0 # noqa: PLC0415
+        d = dict(src_dict)
+        name = d.pop("name", UNSET)
+
+        instructions = d.pop("instructions", UNSET)
+
+        def _parse_first_message(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        first_message = _parse_first_message(d.pop("first_message", UNSET))
+
+
+        def _parse_model(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        model = _parse_model(d.pop("model", UNSET))
+
+
+        def _parse_transfer_to(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        transfer_to = _parse_transfer_to(d.pop("transfer_to", UNSET))
+
+
+        _transfer_mode = d.pop("transfer_mode", UNSET)
+        transfer_mode: UpdateAgentBodyTransferMode | Unset
+        if isinstance(_transfer_mode,  Unset):
+            transfer_mode = UNSET
+        else:
+            transfer_mode = UpdateAgentBodyTransferMode(_transfer_mode)
+
+
+
+
+        tool_ids = cast(list[str], d.pop("tool_ids", UNSET))
+
+
+        connector_installation_ids = cast(list[str], d.pop("connector_installation_ids", UNSET))
+
+
+        enabled_tools = cast(list[str], d.pop("enabled_tools", UNSET))
+
+
+        def _parse_calling_window(data: object) -> None | Unset | UpdateAgentBodyCallingWindowType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                calling_window_type_0 = UpdateAgentBodyCallingWindowType0.from_dict(data)
+
+
+
+                return calling_window_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UpdateAgentBodyCallingWindowType0, data)
+
+        calling_window = _parse_calling_window(d.pop("calling_window", UNSET))
+
+
+        def _parse_voicemail(data: object) -> None | Unset | UpdateAgentBodyVoicemailType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                voicemail_type_0 = UpdateAgentBodyVoicemailType0.from_dict(data)
+
+
+
+                return voicemail_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UpdateAgentBodyVoicemailType0, data)
+
+        voicemail = _parse_voicemail(d.pop("voicemail", UNSET))
+
+
+        def _parse_voice(data: object) -> None | Unset | UpdateAgentBodyVoiceType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                voice_type_0 = UpdateAgentBodyVoiceType0.from_dict(data)
+
+
+
+                return voice_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UpdateAgentBodyVoiceType0, data)
+
+        voice = _parse_voice(d.pop("voice", UNSET))
+
+
+        def _parse_language(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        language = _parse_language(d.pop("language", UNSET))
+
+
+        def _parse_transcription(data: object) -> None | Unset | UpdateAgentBodyTranscriptionType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                transcription_type_0 = UpdateAgentBodyTranscriptionType0.from_dict(data)
+
+
+
+                return transcription_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UpdateAgentBodyTranscriptionType0, data)
+
+        transcription = _parse_transcription(d.pop("transcription", UNSET))
+
+
+        def _parse_interruptible(data: object) -> None | Unset | UpdateAgentBodyInterruptibleType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                interruptible_type_0 = UpdateAgentBodyInterruptibleType0(data)
+
+
+
+                return interruptible_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UpdateAgentBodyInterruptibleType0, data)
+
+        interruptible = _parse_interruptible(d.pop("interruptible", UNSET))
+
+
+        def _parse_dtmf(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        dtmf = _parse_dtmf(d.pop("dtmf", UNSET))
+
+
+        def _parse_analysis(data: object) -> None | Unset | UpdateAgentBodyAnalysisType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                analysis_type_0 = UpdateAgentBodyAnalysisType0.from_dict(data)
+
+
+
+                return analysis_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UpdateAgentBodyAnalysisType0, data)
+
+        analysis = _parse_analysis(d.pop("analysis", UNSET))
+
+
+        _metadata = d.pop("metadata", UNSET)
+        metadata: UpdateAgentBodyMetadata | Unset
+        if isinstance(_metadata,  Unset):
+            metadata = UNSET
+        else:
+            metadata = UpdateAgentBodyMetadata.from_dict(_metadata)
+
+
+
+
+        def _parse_recording(data: object) -> None | Unset | UpdateAgentBodyRecordingType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                recording_type_0 = UpdateAgentBodyRecordingType0.from_dict(data)
+
+
+
+                return recording_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UpdateAgentBodyRecordingType0, data)
+
+        recording = _parse_recording(d.pop("recording", UNSET))
+
+
+        default = d.pop("default", UNSET)
+
+        update_agent_body = cls(
+            name=name,
+            instructions=instructions,
+            first_message=first_message,
+            model=model,
+            transfer_to=transfer_to,
+            transfer_mode=transfer_mode,
+            tool_ids=tool_ids,
+            connector_installation_ids=connector_installation_ids,
+            enabled_tools=enabled_tools,
+            calling_window=calling_window,
+            voicemail=voicemail,
+            voice=voice,
+            language=language,
+            transcription=transcription,
+            interruptible=interruptible,
+            dtmf=dtmf,
+            analysis=analysis,
+            metadata=metadata,
+            recording=recording,
+            default=default,
+        )
+
+        return update_agent_body
+

@@ -1,0 +1,144 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.usage_daily_item_analysis import UsageDailyItemAnalysis
+  from ..models.usage_daily_item_calls import UsageDailyItemCalls
+  from ..models.usage_daily_item_knowledge import UsageDailyItemKnowledge
+  from ..models.usage_daily_item_llm import UsageDailyItemLlm
+  from ..models.usage_daily_item_messages import UsageDailyItemMessages
+  from ..models.usage_daily_item_webhooks import UsageDailyItemWebhooks
+
+
+
+
+
+T = TypeVar("T", bound="UsageDailyItem")
+
+
+
+@_attrs_define
+class UsageDailyItem:
+    """ 
+        Attributes:
+            date (str):
+            calls (UsageDailyItemCalls):
+            messages (UsageDailyItemMessages):
+            llm (UsageDailyItemLlm):
+            knowledge (UsageDailyItemKnowledge):
+            analysis (UsageDailyItemAnalysis):
+            webhooks (UsageDailyItemWebhooks):
+     """
+
+    date: str
+    calls: UsageDailyItemCalls
+    messages: UsageDailyItemMessages
+    llm: UsageDailyItemLlm
+    knowledge: UsageDailyItemKnowledge
+    analysis: UsageDailyItemAnalysis
+    webhooks: UsageDailyItemWebhooks
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.usage_daily_item_analysis import UsageDailyItemAnalysis # noqa: PLC0415
+        from ..models.usage_daily_item_calls import UsageDailyItemCalls # noqa: PLC0415
+        from ..models.usage_daily_item_knowledge import UsageDailyItemKnowledge # noqa: PLC0415
+        from ..models.usage_daily_item_llm import UsageDailyItemLlm # noqa: PLC0415
+        from ..models.usage_daily_item_messages import UsageDailyItemMessages # noqa: PLC0415
+        from ..models.usage_daily_item_webhooks import UsageDailyItemWebhooks # noqa: PLC0415
+        date = self.date
+
+        calls = self.calls.to_dict()
+
+        messages = self.messages.to_dict()
+
+        llm = self.llm.to_dict()
+
+        knowledge = self.knowledge.to_dict()
+
+        analysis = self.analysis.to_dict()
+
+        webhooks = self.webhooks.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "date": date,
+            "calls": calls,
+            "messages": messages,
+            "llm": llm,
+            "knowledge": knowledge,
+            "analysis": analysis,
+            "webhooks": webhooks,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.usage_daily_item_analysis import UsageDailyItemAnalysis # noqa: PLC0415
+        from ..models.usage_daily_item_calls import UsageDailyItemCalls # noqa: PLC0415
+        from ..models.usage_daily_item_knowledge import UsageDailyItemKnowledge # noqa: PLC0415
+        from ..models.usage_daily_item_llm import UsageDailyItemLlm # noqa: PLC0415
+        from ..models.usage_daily_item_messages import UsageDailyItemMessages # noqa: PLC0415
+        from ..models.usage_daily_item_webhooks import UsageDailyItemWebhooks # noqa: PLC0415
+        d = dict(src_dict)
+        date = d.pop("date")
+
+        calls = UsageDailyItemCalls.from_dict(d.pop("calls"))
+
+
+
+
+        messages = UsageDailyItemMessages.from_dict(d.pop("messages"))
+
+
+
+
+        llm = UsageDailyItemLlm.from_dict(d.pop("llm"))
+
+
+
+
+        knowledge = UsageDailyItemKnowledge.from_dict(d.pop("knowledge"))
+
+
+
+
+        analysis = UsageDailyItemAnalysis.from_dict(d.pop("analysis"))
+
+
+
+
+        webhooks = UsageDailyItemWebhooks.from_dict(d.pop("webhooks"))
+
+
+
+
+        usage_daily_item = cls(
+            date=date,
+            calls=calls,
+            messages=messages,
+            llm=llm,
+            knowledge=knowledge,
+            analysis=analysis,
+            webhooks=webhooks,
+        )
+
+        return usage_daily_item
+

@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.usage_daily_item_messages_inbound import UsageDailyItemMessagesInbound
+  from ..models.usage_daily_item_messages_outbound import UsageDailyItemMessagesOutbound
+
+
+
+
+
+T = TypeVar("T", bound="UsageDailyItemMessages")
+
+
+
+@_attrs_define
+class UsageDailyItemMessages:
+    """ 
+        Attributes:
+            outbound (UsageDailyItemMessagesOutbound):
+            inbound (UsageDailyItemMessagesInbound):
+     """
+
+    outbound: UsageDailyItemMessagesOutbound
+    inbound: UsageDailyItemMessagesInbound
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.usage_daily_item_messages_inbound import UsageDailyItemMessagesInbound # noqa: PLC0415
+        from ..models.usage_daily_item_messages_outbound import UsageDailyItemMessagesOutbound # noqa: PLC0415
+        outbound = self.outbound.to_dict()
+
+        inbound = self.inbound.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "outbound": outbound,
+            "inbound": inbound,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.usage_daily_item_messages_inbound import UsageDailyItemMessagesInbound # noqa: PLC0415
+        from ..models.usage_daily_item_messages_outbound import UsageDailyItemMessagesOutbound # noqa: PLC0415
+        d = dict(src_dict)
+        outbound = UsageDailyItemMessagesOutbound.from_dict(d.pop("outbound"))
+
+
+
+
+        inbound = UsageDailyItemMessagesInbound.from_dict(d.pop("inbound"))
+
+
+
+
+        usage_daily_item_messages = cls(
+            outbound=outbound,
+            inbound=inbound,
+        )
+
+        return usage_daily_item_messages
+

@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+
+T = TypeVar("T", bound="UsageDailyItemMessagesOutbound")
+
+
+
+@_attrs_define
+class UsageDailyItemMessagesOutbound:
+    """ 
+        Attributes:
+            sms (int):
+            whatsapp (int):
+            whatsapp_template (int):
+            web (int):
+     """
+
+    sms: int
+    whatsapp: int
+    whatsapp_template: int
+    web: int
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        sms = self.sms
+
+        whatsapp = self.whatsapp
+
+        whatsapp_template = self.whatsapp_template
+
+        web = self.web
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "sms": sms,
+            "whatsapp": whatsapp,
+            "whatsapp_template": whatsapp_template,
+            "web": web,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        sms = d.pop("sms")
+
+        whatsapp = d.pop("whatsapp")
+
+        whatsapp_template = d.pop("whatsapp_template")
+
+        web = d.pop("web")
+
+        usage_daily_item_messages_outbound = cls(
+            sms=sms,
+            whatsapp=whatsapp,
+            whatsapp_template=whatsapp_template,
+            web=web,
+        )
+
+        return usage_daily_item_messages_outbound
+

@@ -1,0 +1,136 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.usage_totals_analysis import UsageTotalsAnalysis
+  from ..models.usage_totals_calls import UsageTotalsCalls
+  from ..models.usage_totals_knowledge import UsageTotalsKnowledge
+  from ..models.usage_totals_llm import UsageTotalsLlm
+  from ..models.usage_totals_messages import UsageTotalsMessages
+  from ..models.usage_totals_webhooks import UsageTotalsWebhooks
+
+
+
+
+
+T = TypeVar("T", bound="UsageTotals")
+
+
+
+@_attrs_define
+class UsageTotals:
+    """ 
+        Attributes:
+            calls (UsageTotalsCalls):
+            messages (UsageTotalsMessages):
+            llm (UsageTotalsLlm):
+            knowledge (UsageTotalsKnowledge):
+            analysis (UsageTotalsAnalysis):
+            webhooks (UsageTotalsWebhooks):
+     """
+
+    calls: UsageTotalsCalls
+    messages: UsageTotalsMessages
+    llm: UsageTotalsLlm
+    knowledge: UsageTotalsKnowledge
+    analysis: UsageTotalsAnalysis
+    webhooks: UsageTotalsWebhooks
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.usage_totals_analysis import UsageTotalsAnalysis # noqa: PLC0415
+        from ..models.usage_totals_calls import UsageTotalsCalls # noqa: PLC0415
+        from ..models.usage_totals_knowledge import UsageTotalsKnowledge # noqa: PLC0415
+        from ..models.usage_totals_llm import UsageTotalsLlm # noqa: PLC0415
+        from ..models.usage_totals_messages import UsageTotalsMessages # noqa: PLC0415
+        from ..models.usage_totals_webhooks import UsageTotalsWebhooks # noqa: PLC0415
+        calls = self.calls.to_dict()
+
+        messages = self.messages.to_dict()
+
+        llm = self.llm.to_dict()
+
+        knowledge = self.knowledge.to_dict()
+
+        analysis = self.analysis.to_dict()
+
+        webhooks = self.webhooks.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "calls": calls,
+            "messages": messages,
+            "llm": llm,
+            "knowledge": knowledge,
+            "analysis": analysis,
+            "webhooks": webhooks,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.usage_totals_analysis import UsageTotalsAnalysis # noqa: PLC0415
+        from ..models.usage_totals_calls import UsageTotalsCalls # noqa: PLC0415
+        from ..models.usage_totals_knowledge import UsageTotalsKnowledge # noqa: PLC0415
+        from ..models.usage_totals_llm import UsageTotalsLlm # noqa: PLC0415
+        from ..models.usage_totals_messages import UsageTotalsMessages # noqa: PLC0415
+        from ..models.usage_totals_webhooks import UsageTotalsWebhooks # noqa: PLC0415
+        d = dict(src_dict)
+        calls = UsageTotalsCalls.from_dict(d.pop("calls"))
+
+
+
+
+        messages = UsageTotalsMessages.from_dict(d.pop("messages"))
+
+
+
+
+        llm = UsageTotalsLlm.from_dict(d.pop("llm"))
+
+
+
+
+        knowledge = UsageTotalsKnowledge.from_dict(d.pop("knowledge"))
+
+
+
+
+        analysis = UsageTotalsAnalysis.from_dict(d.pop("analysis"))
+
+
+
+
+        webhooks = UsageTotalsWebhooks.from_dict(d.pop("webhooks"))
+
+
+
+
+        usage_totals = cls(
+            calls=calls,
+            messages=messages,
+            llm=llm,
+            knowledge=knowledge,
+            analysis=analysis,
+            webhooks=webhooks,
+        )
+
+        return usage_totals
+

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+
+T = TypeVar("T", bound="UsageTotalsAnalysis")
+
+
+
+@_attrs_define
+class UsageTotalsAnalysis:
+    """ 
+        Attributes:
+            requests (int):
+            prompt_tokens (int):
+            completion_tokens (int):
+     """
+
+    requests: int
+    prompt_tokens: int
+    completion_tokens: int
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        requests = self.requests
+
+        prompt_tokens = self.prompt_tokens
+
+        completion_tokens = self.completion_tokens
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "requests": requests,
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        requests = d.pop("requests")
+
+        prompt_tokens = d.pop("prompt_tokens")
+
+        completion_tokens = d.pop("completion_tokens")
+
+        usage_totals_analysis = cls(
+            requests=requests,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+        )
+
+        return usage_totals_analysis
+

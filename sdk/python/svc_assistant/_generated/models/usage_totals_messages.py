@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.usage_totals_messages_inbound import UsageTotalsMessagesInbound
+  from ..models.usage_totals_messages_outbound import UsageTotalsMessagesOutbound
+
+
+
+
+
+T = TypeVar("T", bound="UsageTotalsMessages")
+
+
+
+@_attrs_define
+class UsageTotalsMessages:
+    """ 
+        Attributes:
+            outbound (UsageTotalsMessagesOutbound):
+            inbound (UsageTotalsMessagesInbound):
+     """
+
+    outbound: UsageTotalsMessagesOutbound
+    inbound: UsageTotalsMessagesInbound
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.usage_totals_messages_inbound import UsageTotalsMessagesInbound # noqa: PLC0415
+        from ..models.usage_totals_messages_outbound import UsageTotalsMessagesOutbound # noqa: PLC0415
+        outbound = self.outbound.to_dict()
+
+        inbound = self.inbound.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "outbound": outbound,
+            "inbound": inbound,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.usage_totals_messages_inbound import UsageTotalsMessagesInbound # noqa: PLC0415
+        from ..models.usage_totals_messages_outbound import UsageTotalsMessagesOutbound # noqa: PLC0415
+        d = dict(src_dict)
+        outbound = UsageTotalsMessagesOutbound.from_dict(d.pop("outbound"))
+
+
+
+
+        inbound = UsageTotalsMessagesInbound.from_dict(d.pop("inbound"))
+
+
+
+
+        usage_totals_messages = cls(
+            outbound=outbound,
+            inbound=inbound,
+        )
+
+        return usage_totals_messages
+

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+
+T = TypeVar("T", bound="UsageTotalsMessagesInbound")
+
+
+
+@_attrs_define
+class UsageTotalsMessagesInbound:
+    """ 
+        Attributes:
+            sms (int):
+            whatsapp (int):
+            web (int):
+     """
+
+    sms: int
+    whatsapp: int
+    web: int
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        sms = self.sms
+
+        whatsapp = self.whatsapp
+
+        web = self.web
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "sms": sms,
+            "whatsapp": whatsapp,
+            "web": web,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        sms = d.pop("sms")
+
+        whatsapp = d.pop("whatsapp")
+
+        web = d.pop("web")
+
+        usage_totals_messages_inbound = cls(
+            sms=sms,
+            whatsapp=whatsapp,
+            web=web,
+        )
+
+        return usage_totals_messages_inbound
+

@@ -1,0 +1,97 @@
+"""The Python SDK's flow against a running service, as a new user runs it (test/integration/sdk.test.ts).
+
+    python flow.py flow     SVC_BASE_URL, SVC_API_KEY, SVC_WEBHOOK_URL: agent, webhook endpoint, two test
+                            calls with metadata, waiting by polling, the list across pages, the transcript,
+                            a 422 caught as a typed error, an agent read with AsyncSvc
+    python flow.py verify   SVC_PAYLOAD, SVC_SIGNATURE, SVC_SECRET: webhooks.construct_event, and a forgery
+    python flow.py retry    SVC_BASE_URL, SVC_API_KEY, SVC_AGENT_ID: one create through a flaky server
+
+Prints one JSON line with what it saw; exits non-zero on any unexpected error.
+"""
+
+import asyncio
+import json
+import os
+import sys
+import time
+
+import svc_assistant
+from svc_assistant import AsyncSvc, InvalidRequestError, SignatureVerificationError, Svc
+
+FINAL = {"completed", "transferred", "busy", "no_answer", "failed", "canceled"}
+
+
+def flow() -> dict:
+    svc = Svc(api_key=os.environ["SVC_API_KEY"], base_url=os.environ["SVC_BASE_URL"])
+    agent = svc.agents.create(name="SDK agent", instructions="You confirm appointments.")
+    endpoint = svc.webhook_endpoints.create(url=os.environ["SVC_WEBHOOK_URL"], events=["call.ended"])
+    placed = [
+        svc.calls.create(
+            to=f"+1415555{7300 + n}",
+            agent_id=agent.id,
+            metadata={"sdk": "python", "n": str(n)},
+            simulation={"caller": ["Hi, is my appointment at ten?", "Thanks, bye."]},
+        )
+        for n in (1, 2)
+    ]
+    deadline = time.time() + 180
+    ended = []
+    for call in placed:
+        while True:
+            current = svc.calls.retrieve(call.id)
+            if str(current.status.value if hasattr(current.status, "value") else current.status) in FINAL:
+                ended.append(current)
+                break
+            if time.time() > deadline:
+                raise TimeoutError(f"call {call.id} still {current.status}")
+            time.sleep(0.25)
+    first = svc.calls.list(limit=1)
+    paged = [c.id for c in svc.calls.list(limit=1).auto_paging_iter()]
+    transcript = svc.calls.transcript(placed[0].id)
+    try:
+        svc.messages.create(channel="whatsapp", to="+14155557399", text="Hello out of the blue")
+        error = None
+    except InvalidRequestError as e:
+        error = {"class": type(e).__name__, "status": e.status_code, "code": e.code}
+
+    async def read_async() -> str:
+        async with AsyncSvc(api_key=os.environ["SVC_API_KEY"], base_url=os.environ["SVC_BASE_URL"]) as a:
+            updated = await a.agents.update(agent.id, name="SDK agent (async)")
+            page = await a.agents.list(limit=10)
+            names = [x.name async for x in page.auto_paging_iter()]
+            assert updated.name in names
+            return updated.name
+
+    return {
+        "call_ids": [c.id for c in placed],
+        "statuses": [str(c.status.value) for c in ended],
+        "metadata": ended[0].metadata.to_dict(),
+        "first_page": {"count": len(first.data), "has_more": first.has_more},
+        "paged_ids": paged,
+        "transcript_has_line": "Hi, is my appointment at ten?" in json.dumps(transcript.to_dict()),
+        "error": error,
+        "webhook_secret": endpoint.secret,
+        "async_agent_name": asyncio.run(read_async()),
+    }
+
+
+def verify() -> dict:
+    payload, header, secret = os.environ["SVC_PAYLOAD"], os.environ["SVC_SIGNATURE"], os.environ["SVC_SECRET"]
+    event = svc_assistant.webhooks.construct_event(payload, header, secret)
+    forged = svc_assistant.webhooks.signature_header(payload, "whsec_not_the_secret")
+    try:
+        svc_assistant.webhooks.construct_event(payload, forged, secret)
+        refused = False
+    except SignatureVerificationError:
+        refused = True
+    return {"type": event["type"], "id": event["id"], "forged_refused": refused}
+
+
+def retry() -> dict:
+    svc = Svc(api_key=os.environ["SVC_API_KEY"], base_url=os.environ["SVC_BASE_URL"], max_retries=3)
+    call = svc.calls.create(to="+14155557401", agent_id=os.environ["SVC_AGENT_ID"], metadata={"sdk": "retry"})
+    return {"call_id": call.id}
+
+
+if __name__ == "__main__":
+    print(json.dumps({"flow": flow, "verify": verify, "retry": retry}[sys.argv[1]]()))
