@@ -133,6 +133,17 @@ export interface Config {
   widgetRateLimitSession: number;
   /** Period of the widget stream's heartbeat comment, ms (`WIDGET_STREAM_HEARTBEAT_MS`, default 15000). */
   widgetStreamHeartbeatMs: number;
+  /**
+   * How often an API process with open widget streams asks the store which conversations changed, ms
+   * (`WIDGET_STREAM_POLL_MS`, default 200): one poll per process, whatever the number of streams.
+   */
+  widgetStreamPollMs: number;
+  /** Open widget streams per session, across API processes (`WIDGET_STREAMS_PER_SESSION`, default 5; 0 off). */
+  widgetStreamsPerSession: number;
+  /** Open widget streams per organization and IP address (`WIDGET_STREAMS_PER_IP`, default 50; 0 off). */
+  widgetStreamsPerIp: number;
+  /** Open widget streams per organization (`WIDGET_STREAMS_PER_ORG`, default 2000; 0 off). */
+  widgetStreamsPerOrg: number;
 }
 
 function bool(name: string, value: string | undefined): boolean {
@@ -267,6 +278,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     widgetRateLimitSession:
       env.WIDGET_RATE_LIMIT_SESSION === '0' ? 0 : count('WIDGET_RATE_LIMIT_SESSION', env.WIDGET_RATE_LIMIT_SESSION, 60),
     widgetStreamHeartbeatMs: ms('WIDGET_STREAM_HEARTBEAT_MS', env.WIDGET_STREAM_HEARTBEAT_MS, 15_000),
+    widgetStreamPollMs: ms('WIDGET_STREAM_POLL_MS', env.WIDGET_STREAM_POLL_MS, 200),
+    widgetStreamsPerSession:
+      env.WIDGET_STREAMS_PER_SESSION === '0'
+        ? 0
+        : count('WIDGET_STREAMS_PER_SESSION', env.WIDGET_STREAMS_PER_SESSION, 5),
+    widgetStreamsPerIp:
+      env.WIDGET_STREAMS_PER_IP === '0' ? 0 : count('WIDGET_STREAMS_PER_IP', env.WIDGET_STREAMS_PER_IP, 50),
+    widgetStreamsPerOrg:
+      env.WIDGET_STREAMS_PER_ORG === '0' ? 0 : count('WIDGET_STREAMS_PER_ORG', env.WIDGET_STREAMS_PER_ORG, 2000),
   };
 }
 

@@ -17,6 +17,7 @@ import { messageUsage, recordUsage } from '../services/usage';
 import { answeringAgent, findLiveAgent } from '../models/agents';
 import {
   Conversation,
+  changeWindow,
   ConversationLogEntry,
   Message,
   newInboundDocument,
@@ -235,19 +236,22 @@ export async function conversationContext(input: {
  * Appends a stored message to a web conversation's log as entry `seq` (chosen by the workflow: the next
  * after the last, so the log has no gaps and its order is the order of storing), and moves the
  * conversation's `log_seq` up to it. Idempotent: a retry finds the entry and raises nothing.
- * The widget's stream (src/api/widget.ts) reads the log by `_id`, entry after entry.
+ * The widget's stream (src/api/widget.ts) reads the log by `_id`, entry after entry, woken by the API's
+ * poller of the entries' change `window` (src/services/widget-streams.ts).
  */
 export async function appendConversationLog(input: {
   conversationId: string;
   seq: number;
   messageId: string;
 }): Promise<void> {
+  const now = Date.now();
   await insertIfAbsent(ConversationLogEntry, {
     _id: conversationLogId(input.conversationId, input.seq),
     conversation_id: input.conversationId,
     seq: input.seq,
     message_id: input.messageId,
-    created_ms: Date.now(),
+    created_ms: now,
+    window: changeWindow(now),
   });
   await Conversation.updateOne({ _id: input.conversationId }, { $max: { log_seq: input.seq } });
 }

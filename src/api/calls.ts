@@ -69,8 +69,8 @@ import { callingWindow, e164, metadata, queryFilters } from './validation';
 import { dialTime, parseScheduledAt } from '../services/call-schedule';
 import { AnalysisPlanObject } from '../models/analyses';
 import { checkAnalysisPlan } from '../services/analysis';
-import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, type StreamEvent } from './sse';
-import { STREAM_POLL_MS, STREAM_RETRY_MS } from './widget';
+import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, wakeEvery, type StreamEvent } from './sse';
+import { STREAM_RETRY_MS } from './widget';
 import { config } from '../config';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
@@ -472,6 +472,9 @@ async function streamEvent(call: WithId<CallDoc>, entry: CallStreamEntryDoc): Pr
   return { event, id: entry.n, data: { status, events, at: seconds(entry.at_ms), ...fields } };
 }
 
+/** How often a call's stream looks for the call's next stream entry (ms): one `_id` lookup each time. */
+const STREAM_POLL_MS = 150;
+
 /**
  * `GET /v1/calls/{id}/stream[?last_event_id=N]` → `text/event-stream` (src/api/sse.ts) of the call from
  * its first status change to its end: `status` (and `transfer`) for each status change, `turn` for each
@@ -507,7 +510,7 @@ const streamCall = operation({
       name: 'call stream',
       logFields: { call_id: call._id },
       live: () => !ended,
-      pollMs: STREAM_POLL_MS,
+      watch: wakeEvery(STREAM_POLL_MS),
       retryMs: STREAM_RETRY_MS,
       heartbeatMs: config().widgetStreamHeartbeatMs,
       next: async (last) => {

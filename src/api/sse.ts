@@ -5,8 +5,10 @@
  *
  * A stream here is a numbered log read from the store: event `n` is the `n`-th entry (1, 2, …, no gaps),
  * so any API process serves any reconnect, and a client that reconnects with `Last-Event-ID: n` gets
- * every event after `n`, once, in order. The store is polled (one lookup by id each time), which holds
- * across API processes without a broker.
+ * every event after `n`, once, in order. A stream reads its log by id until it finds nothing new, then
+ * waits until its watch wakes it (the widget's: one poller per API process for all its streams,
+ * src/services/widget-streams.ts), which holds across API processes without a broker and costs an idle
+ * stream nothing.
  */
 import type { Request, Response } from 'express';
 import { invalidParam } from '../errors';
@@ -23,10 +25,13 @@ export interface StreamEvent {
 export interface EventStreamOptions {
   /** The event after `last` (`last + 1`), or null when there is none yet. Errors end the stream. */
   next: (last: number) => Promise<StreamEvent | null>;
-  /** Whether the stream may go on (a session's expiry); checked before each read. */
+  /** Whether the stream may go on (a session's expiry); checked before each read and at each heartbeat. */
   live: () => boolean;
-  /** How long to wait before looking again when there is no next event (ms). */
-  pollMs: number;
+  /**
+   * Starts watching the log: calls `wake` whenever the log may have an entry after `last()` (the id of the
+   * last event sent); returns the function that stops watching (called when the stream ends).
+   */
+  watch: (wake: () => void, last: () => number) => () => void;
   /** The reconnection delay asked of `EventSource` (the `retry:` field, ms). */
   retryMs: number;
   /** How often a `: heartbeat` comment is sent (ms): proxies close connections silent for 30–60 s. */
@@ -53,6 +58,18 @@ export const SSE_EVENT_SCHEMA = {
 } as const;
 
 /**
+ * A `watch` for a stream without a change feed: wakes it every `ms` (each wake one `next` read), until the
+ * stream ends. The call stream (src/api/calls.ts) uses it; the widget's streams have their process's poller.
+ */
+export function wakeEvery(ms: number): EventStreamOptions['watch'] {
+  return (wake) => {
+    const timer = setInterval(wake, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  };
+}
+
+/**
  * The id of the last event a reconnecting client has: the `Last-Event-ID` header, else the
  * `last_event_id` query parameter (for clients that cannot set headers), else 0 (a new stream).
  * @throws ApiError 400 naming `last_event_id` when it is not an integer of at most 10 digits
@@ -71,8 +88,8 @@ export function lastEventId(req: Request): number {
 
 /**
  * Answers `req` with an event stream of every event after `after`: the headers (no caching, no proxy
- * buffering), `retry:` first, then each event as `event:`, `id:`, `data:` as soon as `next` finds it,
- * with a heartbeat comment every `heartbeatMs`. Returns when the client leaves, `live()` turns false, or
+ * buffering), `retry:` first, then each event as `event:`, `id:`, `data:`: read with `next` until there
+ * is none, then again each time `watch` wakes the stream; a heartbeat comment every `heartbeatMs`. Returns when the client leaves, `live()` turns false, or
  * `next` fails (logged as a warning; the client reconnects with its `Last-Event-ID`); the response is
  * ended in every case.
  */
@@ -92,27 +109,38 @@ export async function serveEventStream(
   req.socket.setNoDelay(true);
   res.write(`retry: ${opts.retryMs}\n\n`);
   let open = true;
-  let wake: (() => void) | null = null;
+  // `pending`: the log may hold an event after `last` (true at first, after each event sent and on a wake).
+  let pending = true;
+  let resume: (() => void) | null = null;
   const close = () => {
     open = false;
-    wake?.();
+    resume?.();
+  };
+  const wake = () => {
+    pending = true;
+    resume?.();
   };
   req.on('close', close);
   res.on('error', close);
+  const unwatch = opts.watch(wake, () => last);
   // Proxies close connections silent for longer than 30–60 s; a comment every 15 s keeps them open.
   const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), opts.heartbeatMs);
   heartbeat.unref();
   try {
     while (open && opts.live()) {
-      const event = await opts.next(last);
-      if (!event) {
+      if (!pending) {
+        // Asleep until woken, closed, or the next heartbeat (which checks `live()` again).
         await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, opts.pollMs);
+          const timer = setTimeout(resolve, opts.heartbeatMs);
+          resume = () => (clearTimeout(timer), resolve());
         });
-        wake = null;
+        resume = null;
         continue;
       }
+      pending = false;
+      const event = await opts.next(last);
+      if (!event) continue;
+      pending = true;
       last = event.id;
       if (!open) break;
       res.write(`event: ${event.event}\nid: ${event.id}\ndata: ${JSON.stringify(event.data)}\n\n`);
@@ -120,6 +148,7 @@ export async function serveEventStream(
   } catch (err) {
     logger.warn(`${opts.name} ended by an error`, { ...opts.logFields, error: String(err) });
   } finally {
+    unwatch();
     clearInterval(heartbeat);
     res.end();
   }

@@ -41,6 +41,7 @@ import {
   widgetPolicy,
   type WidgetPolicy,
 } from '../services/widget';
+import { acquireStreamLease, watchConversation } from '../services/widget-streams';
 import { answeringAgent, defaultAgentId, type AgentDoc } from '../models/agents';
 import { Call, newCallDocument, renderCall } from '../models/calls';
 import {
@@ -99,8 +100,6 @@ export const widgetMessageSchema = z.strictObject({
   text: z.string().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`),
 });
 
-/** How often a stream looks for the conversation's next log entry (ms): one `_id` lookup each time. */
-export const STREAM_POLL_MS = 150;
 /** The reconnection delay the stream asks of `EventSource` (ms; the `retry:` field). */
 export const STREAM_RETRY_MS = 1_000;
 /** How long a voice room token is valid (s): at most 10 minutes (the issue's bound). */
@@ -365,7 +364,11 @@ const STREAM_QUERY = ['token', 'last_event_id'];
  * of the session's conversation as `event: message`, `id: <log entry>`, `data: <message object>`, in the
  * order stored; `retry:` first, a `: heartbeat` comment every 15 s. A reconnect with `Last-Event-ID` (or
  * `?last_event_id=`) gets every message after that entry, once, in order. The events come from the store
- * (`conversation_log`), so any API process serves any reconnect. The stream ends when the session expires.
+ * (`conversation_log`), so any API process serves any reconnect; an idle stream reads nothing, woken by
+ * its process's one poller when its conversation changes (src/services/widget-streams.ts). The stream ends
+ * when the session expires. Open streams are capped per session, per organization and IP address and per
+ * organization (`WIDGET_STREAMS_PER_SESSION`, `WIDGET_STREAMS_PER_IP`, `WIDGET_STREAMS_PER_ORG`): 429
+ * `stream_limit_exceeded` with `Retry-After` beyond.
  */
 const streamWidgetEvents = operation({
   method: 'get',
@@ -374,7 +377,7 @@ const streamWidgetEvents = operation({
   tag,
   summary: 'Stream the conversation (server-sent events)',
   description:
-    '`text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the conversation (1, 2, …), `data:` the message object; a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order.',
+    '`text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the conversation (1, 2, …), `data:` the message object; a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order. Open streams are capped per session (default 5), per organization and IP address (default 50) and per organization (default 2,000): beyond, 429 `rate_limit_error` with code `stream_limit_exceeded` and `Retry-After` (close a stream before opening another).',
   widget: 'widgetSessionToken',
   query: [
     { name: 'token', required: true, description: 'The widget session token (EventSource cannot send headers).' },
@@ -389,24 +392,32 @@ const streamWidgetEvents = operation({
   content: { 'text/event-stream': { schema: SSE_EVENT_SCHEMA } },
   handler: async (req, res) => {
     const session = req.widget!.session!;
-    await serveEventStream(req, res, lastEventId(req), {
-      name: 'widget stream',
-      logFields: { session: session._id },
-      live: () => Date.now() < session.expires_ms,
-      pollMs: STREAM_POLL_MS,
-      retryMs: STREAM_RETRY_MS,
-      heartbeatMs: config().widgetStreamHeartbeatMs,
-      next: async (last) => {
-        const entry = await ConversationLogEntry.findById(conversationLogId(session.conversation_id, last + 1)).lean();
-        if (!entry) return null;
-        const message = (await Message.findById(entry.message_id).lean()) as WithId<MessageDoc> | null;
-        if (!message) throw new Error(`log entry ${entry._id} names a missing message ${entry.message_id}`);
-        // The visitor sees the messages, not the tool calls behind the assistant's (their arguments and
-        // answers are the organization's business): those are shown by the secret-key API only.
-        const { tool_calls: _internal, ...shown } = renderMessage(message);
-        return { event: 'message', id: entry.seq, data: shown };
-      },
-    });
+    const after = lastEventId(req);
+    const release = await acquireStreamLease({ orgId: session.org_id, sessionId: session._id, ip: req.ip ?? '' });
+    try {
+      await serveEventStream(req, res, after, {
+        name: 'widget stream',
+        logFields: { session: session._id },
+        live: () => Date.now() < session.expires_ms,
+        watch: (wake, last) => watchConversation({ conversationId: session.conversation_id, last, wake }),
+        retryMs: STREAM_RETRY_MS,
+        heartbeatMs: config().widgetStreamHeartbeatMs,
+        next: async (last) => {
+          const entry = await ConversationLogEntry.findById(
+            conversationLogId(session.conversation_id, last + 1),
+          ).lean();
+          if (!entry) return null;
+          const message = (await Message.findById(entry.message_id).lean()) as WithId<MessageDoc> | null;
+          if (!message) throw new Error(`log entry ${entry._id} names a missing message ${entry.message_id}`);
+          // The visitor sees the messages, not the tool calls behind the assistant's (their arguments and
+          // answers are the organization's business): those are shown by the secret-key API only.
+          const { tool_calls: _internal, ...shown } = renderMessage(message);
+          return { event: 'message', id: entry.seq, data: shown };
+        },
+      });
+    } finally {
+      await release();
+    }
   },
 });
 

@@ -113,6 +113,11 @@ export type MessageDoc = InferSchemaType<typeof messageSchema>;
  * digits>` (src/shared/conversations.ts `conversationLogId`), so the widget's stream reads the next entry
  * by `_id` alone. Written only by the workflow's activity, insert-if-absent (a retry writes the same
  * entry); never changed.
+ *
+ * `window` is the change marker the API's one poller per process reads (src/services/widget-streams.ts):
+ * the `CHANGE_WINDOW_MS` window of `created_ms` as a string (`changeWindow`), indexed, so "which
+ * conversations changed lately" is an equality lookup on the index that reads only the entries of the
+ * last window or two, never the log of every conversation.
  */
 const conversationLogSchema = new Schema(
   {
@@ -121,11 +126,23 @@ const conversationLogSchema = new Schema(
     seq: { type: Number, required: true },
     message_id: { type: String, required: true },
     created_ms: { type: Number, required: true },
+    /** `changeWindow(created_ms)`; absent on entries written before it existed (no stream waits on those). */
+    window: { type: String },
   },
   base,
 );
+conversationLogSchema.index({ window: 1 });
 export const ConversationLogEntry = mongoose.model('ConversationLogEntry', conversationLogSchema, 'conversation_log');
 export type ConversationLogEntryDoc = InferSchemaType<typeof conversationLogSchema>;
+
+/** Width of a change window of the conversation log (ms): entries of the same 5 s share a `window`. */
+export const CHANGE_WINDOW_MS = 5_000;
+
+/**
+ * The change window of a log entry written at `ms` (milliseconds since the epoch): `w<n>` with
+ * n = floor(ms / CHANGE_WINDOW_MS). A string, because the embedded store's index serves string equality.
+ */
+export const changeWindow = (ms: number) => `w${Math.floor(ms / CHANGE_WINDOW_MS)}`;
 
 const phoneNumberSchema = new Schema(
   {

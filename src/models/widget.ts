@@ -8,6 +8,12 @@
  * - widget settings (`_id` = the organization id): `svcctl widget configure` and `svcctl widget
  *   rotate-secret` only. The identity secrets are sealed with `SECRETS_KEY` (src/secrets.ts), because the
  *   API must compute HMACs with them.
+ * - widget stream leases (`wstr_…`): the API process serving an open stream inserts one when the stream
+ *   opens and deletes it when the stream ends (src/services/widget-streams.ts); they are what the caps on
+ *   open streams count, across API processes.
+ * - widget stream holders (`_id` = an API process's holder id): that process only, renewing its
+ *   `expires_ms` while it serves streams; a lease whose holder expired (a killed process) counts for nothing
+ *   and is deleted by the next count that meets it.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
@@ -55,6 +61,44 @@ const widgetSettingsSchema = new Schema(
 );
 export const WidgetSettings = mongoose.model('WidgetSettings', widgetSettingsSchema, 'widget_settings');
 export type WidgetSettingsDoc = InferSchemaType<typeof widgetSettingsSchema>;
+
+/**
+ * One open widget stream, counted by the caps per session, per organization and IP address and per
+ * organization. Every count is an equality on an indexed key (`session_id`, `ip_key`, `org_id`).
+ */
+const widgetStreamLeaseSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    /** The holder id of the API process serving the stream (`widget_stream_holders`). */
+    holder: { type: String, required: true },
+    session_id: { type: String, required: true },
+    /** `<org id>:<client IP address>`: the per-address cap counts per organization. */
+    ip_key: { type: String, required: true },
+    org_id: { type: String, required: true },
+    created_ms: { type: Number, required: true },
+  },
+  base,
+);
+widgetStreamLeaseSchema.index({ session_id: 1 });
+widgetStreamLeaseSchema.index({ ip_key: 1 });
+widgetStreamLeaseSchema.index({ org_id: 1 });
+widgetStreamLeaseSchema.index({ holder: 1 });
+export const WidgetStreamLease = mongoose.model('WidgetStreamLease', widgetStreamLeaseSchema, 'widget_stream_leases');
+export type WidgetStreamLeaseDoc = InferSchemaType<typeof widgetStreamLeaseSchema>;
+
+/** An API process that serves widget streams: alive while `expires_ms` is ahead (renewed by the process). */
+const widgetStreamHolderSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    expires_ms: { type: Number, required: true },
+  },
+  base,
+);
+export const WidgetStreamHolder = mongoose.model(
+  'WidgetStreamHolder',
+  widgetStreamHolderSchema,
+  'widget_stream_holders',
+);
 
 /** The `widget_session` object as the API answers it (the OpenAPI component `WidgetSession`). */
 export const WidgetSessionObject = apiObject(

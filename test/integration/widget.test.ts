@@ -4,7 +4,8 @@
  * counted across two API processes, the visitor's messages answered by the real `conversationWorkflow`
  * on the `web` channel, the server-sent event stream (headers, `retry:`, heartbeats, resume with
  * `Last-Event-ID`; 1,000 events read through 100 forced disconnects alternating between two API
- * processes, every event once and in order), simulated voice rooms (rooms on a real LiveKit server are
+ * processes, every event once and in order), idle streams (one poller per API process, waking only the
+ * streams of a changed conversation; caps on open streams across processes, issue 33), simulated voice rooms (rooms on a real LiveKit server are
  * test/integration/voice-rooms.test.ts), and `svcctl widget`.
  */
 import { execFile } from 'node:child_process';
@@ -15,7 +16,9 @@ import { config, setConfig, type Config } from '../../src/config';
 import { createKey } from '../../src/keys';
 import { appendConversationLog } from '../../src/activities/conversations';
 import { configureWidget, identityHash, rotateWidgetSecret } from '../../src/services/widget';
-import { Message } from '../../src/models/conversations';
+import { conversationPollerState, watchConversation } from '../../src/services/widget-streams';
+import { changeWindow, ConversationLogEntry, Message } from '../../src/models/conversations';
+import { WidgetStreamLease } from '../../src/models/widget';
 import { insertIfAbsent } from '../../src/models/store';
 import { newId } from '../../src/shared/ids';
 import { h, newTenant, request, waitForCall } from '../support/harness';
@@ -35,6 +38,43 @@ async function widgetTenant(): Promise<Tenant & { pk: string; livePk: string }> 
 
 const openSession = (pk: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   request('POST', '/v1/widget/session', { key: pk, body, headers });
+
+/** A stream held open (its status read, its body not): `close()` cuts it. */
+async function holdStream(
+  url: string,
+): Promise<{ status: number; body: string; retryAfter: string | null; close(): void }> {
+  const abort = new AbortController();
+  const res = await fetch(url, { signal: abort.signal });
+  const open = res.status === 200;
+  return {
+    status: res.status,
+    body: open ? '' : await res.text(),
+    retryAfter: res.headers.get('retry-after'),
+    close: () => abort.abort(),
+  };
+}
+
+/** Stores a message in `conversationId` and appends it to the conversation's log as entry `seq`, as the workflow does. */
+async function storeLogged(orgId: string, conversationId: string, seq: number, text: string): Promise<void> {
+  const id = newId('msg');
+  await insertIfAbsent(Message, {
+    _id: id,
+    org_id: orgId,
+    livemode: false,
+    conversation_id: conversationId,
+    channel: 'web',
+    direction: 'outbound',
+    from: 'widget',
+    to: 'visitor:x',
+    text,
+    template_json: null,
+    author: 'assistant',
+    status: 'delivered',
+    dedupe_key: `msg:${id}`,
+    created: Math.floor(Date.now() / 1000),
+  });
+  await appendConversationLog({ conversationId, seq, messageId: id });
+}
 
 /** Runs `fn` with configuration changes, restoring the configuration afterwards. */
 async function withConfig<T>(changes: Partial<Config>, fn: () => Promise<T>): Promise<T> {
@@ -478,6 +518,145 @@ describe('widget', function () {
         ]);
         expect(messages.filter((m) => m.author === 'assistant')).to.have.length.of.at.least(1);
       } finally {
+        await other.stop();
+      }
+    });
+  });
+
+  describe('idle streams (issue 33)', () => {
+    it("wakes a stream through its process's one poller, which runs only while a stream is open", async () => {
+      const s = (await openSession(t.pk, { visitor_id: `poller-${Date.now()}` })).body;
+      await eventually(async () => !conversationPollerState().polling, 'no poller without an open stream');
+      const reading = readStream(`${h().api.url}/v1/widget/stream?token=${s.token}`, {
+        stop: (events) => events.length >= 1,
+        timeoutMs: 20_000,
+      });
+      await eventually(async () => conversationPollerState().polling, 'the poller started by the stream');
+      const sent = await request('POST', '/v1/widget/messages', { key: s.token, body: { text: 'Hello poller' } });
+      expect(sent.status).to.equal(200);
+      const stored = Date.now();
+      const read = await reading;
+      const latencyMs = Date.now() - stored;
+      expect(read.events.map((e) => JSON.parse(e.data).id)).to.deep.equal([sent.body.id]);
+      console.log(`      (stored → on the stream: ${latencyMs} ms)`);
+      expect(latencyMs).to.be.below(5_000);
+      // The stream closed: the poller stops (no timer, no query) once it sees no stream.
+      await eventually(async () => !conversationPollerState().polling, 'the poller stopped');
+      const polls = conversationPollerState().polls;
+      await new Promise((r) => setTimeout(r, 3 * config().widgetStreamPollMs));
+      expect(conversationPollerState().polls).to.equal(polls);
+    });
+
+    it('wakes only the streams whose conversation changed', async () => {
+      const a = (await openSession(t.pk, { visitor_id: `wake-a-${Date.now()}` })).body;
+      const b = (await openSession(t.pk, { visitor_id: `wake-b-${Date.now()}` })).body;
+      // Two watchers as the streams register them, and two real streams beside them.
+      const wakes = { a: 0, b: 0 };
+      let lastA = 0;
+      const stopA = watchConversation({ conversationId: a.conversation_id, last: () => lastA, wake: () => wakes.a++ });
+      const stopB = watchConversation({ conversationId: b.conversation_id, last: () => 0, wake: () => wakes.b++ });
+      const streamA = readStream(`${h().api.url}/v1/widget/stream?token=${a.token}`, {
+        stop: (events) => events.length >= 2,
+        timeoutMs: 20_000,
+      });
+      const streamB = readStream(`${h().api.url}/v1/widget/stream?token=${b.token}`, { timeoutMs: 4_000 });
+      try {
+        await storeLogged(t.orgId, a.conversation_id, 1, 'only for a');
+        await eventually(async () => wakes.a > 0, "a's wake");
+        lastA = 1;
+        const settled = wakes.a;
+        // The entry stays in its change window for a few polls: seen again, it wakes nobody.
+        await new Promise((r) => setTimeout(r, 5 * config().widgetStreamPollMs));
+        expect(wakes.a).to.equal(settled);
+        await storeLogged(t.orgId, a.conversation_id, 2, 'again for a');
+        const readA = await streamA;
+        expect(readA.events.map((e) => JSON.parse(e.data).text)).to.deep.equal(['only for a', 'again for a']);
+        expect(wakes.b).to.equal(0);
+        const readB = await streamB;
+        expect(readB.status).to.equal(200);
+        expect(readB.events).to.have.length(0);
+        expect(wakes.b).to.equal(0);
+      } finally {
+        stopA();
+        stopB();
+      }
+    });
+
+    it("serves the poller's and the caps' queries by an index (embedded store's equality pushdown)", async () => {
+      const planOf = async (coll: { find(f: object): { explain(): Promise<unknown> } }, filter: object) => {
+        const explained = (await coll.find(filter).explain()) as { queryPlanner?: { Plan?: string[] } };
+        return (explained.queryPlanner?.Plan ?? []).join('\n');
+      };
+      const queries: [typeof ConversationLogEntry.collection, object][] = [
+        [ConversationLogEntry.collection, { window: changeWindow(Date.now()) }],
+        [WidgetStreamLease.collection, { session_id: 'wses_x' }],
+        [WidgetStreamLease.collection, { ip_key: `${t.orgId}:127.0.0.1` }],
+        [WidgetStreamLease.collection, { org_id: t.orgId }],
+        [WidgetStreamLease.collection, { holder: 'wsth_x' }],
+      ];
+      for (const [coll, filter] of queries) {
+        const plan = await planOf(coll, filter);
+        expect(plan, JSON.stringify(filter)).to.match(/USING INDEX/);
+        expect(plan, JSON.stringify(filter)).to.not.match(/\bSCAN /);
+      }
+    });
+
+    it('caps open streams per session, per organization and IP address, and per organization, across API processes (429)', async () => {
+      const w = await widgetTenant();
+      const session = async () => (await openSession(w.pk, { visitor_id: `cap-${newId('v')}` })).body;
+      const streamUrl = (base: string, token: string) => `${base}/v1/widget/stream?token=${token}`;
+      const expectRefused = (r: Awaited<ReturnType<typeof holdStream>>, subject: string) => {
+        expect(r.status).to.equal(429);
+        expect(Number(r.retryAfter)).to.be.within(1, 60);
+        const error = JSON.parse(r.body).error;
+        expect(error).to.include({ type: 'rate_limit_error', code: 'stream_limit_exceeded' });
+        expect(error.message).to.include(subject);
+      };
+      const other = await startApiProcess({
+        WIDGET_STREAMS_PER_SESSION: '2',
+        WIDGET_STREAMS_PER_IP: '3',
+        WIDGET_STREAMS_PER_ORG: '4',
+      });
+      const held: Awaited<ReturnType<typeof holdStream>>[] = [];
+      try {
+        await withConfig({ widgetStreamsPerSession: 2, widgetStreamsPerIp: 3, widgetStreamsPerOrg: 4 }, async () => {
+          // Per session: two, one through each process; the third (either process) is refused.
+          const s1 = await session();
+          held.push(await holdStream(streamUrl(h().api.url, s1.token)));
+          held.push(await holdStream(streamUrl(other.url, s1.token)));
+          expect(held.map((r) => r.status)).to.deep.equal([200, 200]);
+          expectRefused(await holdStream(streamUrl(other.url, s1.token)), 'session');
+          expectRefused(await holdStream(streamUrl(h().api.url, s1.token)), 'session');
+          // One closed, one more admitted.
+          held.shift()!.close();
+          const again = await eventually(async () => {
+            const r = await holdStream(streamUrl(h().api.url, s1.token));
+            if (r.status === 200) return r;
+            r.close();
+            return null;
+          }, 'a stream after one closed');
+          held.push(again);
+          // Per organization and IP: a third from this address (another session) is the last.
+          const s2 = await session();
+          held.push(await holdStream(streamUrl(other.url, s2.token)));
+          expect(held.at(-1)!.status).to.equal(200);
+          expectRefused(await holdStream(streamUrl(h().api.url, s2.token)), 'IP address');
+          // Another organization's visitors from the same address are not counted against this one.
+          const o = await widgetTenant();
+          const os = (await openSession(o.pk, { visitor_id: `cap-other-${Date.now()}` })).body;
+          const otherOrg = await holdStream(streamUrl(h().api.url, os.token));
+          expect(otherOrg.status).to.equal(200);
+          otherOrg.close();
+        });
+        // Per organization: with the per-address cap off, the fourth stream of the organization is the last.
+        await withConfig({ widgetStreamsPerSession: 2, widgetStreamsPerIp: 0, widgetStreamsPerOrg: 4 }, async () => {
+          const s3 = await session();
+          held.push(await holdStream(streamUrl(h().api.url, s3.token)));
+          expect(held.at(-1)!.status).to.equal(200);
+          expectRefused(await holdStream(streamUrl(h().api.url, s3.token)), 'organization');
+        });
+      } finally {
+        for (const r of held) r.close();
         await other.stop();
       }
     });

@@ -117,7 +117,10 @@ def sync_detailed(
 
      `text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the
     conversation (1, 2, …), `data:` the message object; a `: heartbeat` comment every 15 s. Reconnect
-    with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order.
+    with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order. Open
+    streams are capped per session (default 5), per organization and IP address (default 50) and per
+    organization (default 2,000): beyond, 429 `rate_limit_error` with code `stream_limit_exceeded` and
+    `Retry-After` (close a stream before opening another).
 
     Args:
         token (str):
@@ -155,7 +158,10 @@ def sync(
 
      `text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the
     conversation (1, 2, …), `data:` the message object; a `: heartbeat` comment every 15 s. Reconnect
-    with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order.
+    with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order. Open
+    streams are capped per session (default 5), per organization and IP address (default 50) and per
+    organization (default 2,000): beyond, 429 `rate_limit_error` with code `stream_limit_exceeded` and
+    `Retry-After` (close a stream before opening another).
 
     Args:
         token (str):
@@ -188,7 +194,10 @@ async def asyncio_detailed(
 
      `text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the
     conversation (1, 2, …), `data:` the message object; a `: heartbeat` comment every 15 s. Reconnect
-    with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order.
+    with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order. Open
+    streams are capped per session (default 5), per organization and IP address (default 50) and per
+    organization (default 2,000): beyond, 429 `rate_limit_error` with code `stream_limit_exceeded` and
+    `Retry-After` (close a stream before opening another).
 
     Args:
         token (str):
@@ -226,7 +235,10 @@ async def asyncio(
 
      `text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the
     conversation (1, 2, …), `data:` the message object; a `: heartbeat` comment every 15 s. Reconnect
-    with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order.
+    with `Last-Event-ID` (or `last_event_id`) to receive every message after it, once, in order. Open
+    streams are capped per session (default 5), per organization and IP address (default 50) and per
+    organization (default 2,000): beyond, 429 `rate_limit_error` with code `stream_limit_exceeded` and
+    `Retry-After` (close a stream before opening another).
 
     Args:
         token (str):
