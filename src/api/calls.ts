@@ -112,7 +112,7 @@ export const simulationSchema = z.strictObject({
     })
     .optional()
     .describe(
-      'What the person a warm transfer dials does (issue 31), after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.',
+      'What the person a warm transfer dials does, after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.',
     ),
 });
 
@@ -148,12 +148,10 @@ export const createCallSchema = z.strictObject({
   voicemail: voicemailSchema.optional().describe("This call's voicemail setting, replacing the agent's."),
   recording: recordingSettingsObject
     .optional()
-    .describe(
-      "Record this call (issue 30), instead of the agent's `recording`; `GET /v1/calls/{id}/recording` once ready.",
-    ),
+    .describe("Record this call, instead of the agent's `recording`; `GET /v1/calls/{id}/recording` once ready."),
   analysis: AnalysisPlanObject.nullable()
     .optional()
-    .describe("This call's analysis plan (issue 30), instead of the agent's; null: no analysis for this call."),
+    .describe("This call's analysis plan, instead of the agent's; null: no analysis for this call."),
 });
 
 export const transferSchema = z.strictObject({
@@ -162,7 +160,7 @@ export const transferSchema = z.strictObject({
     .enum(TRANSFER_MODES)
     .optional()
     .describe(
-      '`cold` (default): Twilio `<Dial>` hands the line over and the assistant is gone. `warm` (issue 31): the caller waits on hold in a conference while `to` is dialed; when the person answers they hear `summary`, then are joined with the caller and the assistant leaves; busy, no answer within `transfer_timeout_seconds` or a hang-up during the summary bring the caller back to the assistant (`call.transfer_failed`).',
+      '`cold` (default): Twilio `<Dial>` hands the line over and the assistant is gone. `warm`: the caller waits on hold in a conference while `to` is dialed; when the person answers they hear `summary`, then are joined with the caller and the assistant leaves; busy, no answer within `transfer_timeout_seconds` or a hang-up during the summary bring the caller back to the assistant (`call.transfer_failed`).',
     ),
   summary: z
     .string()
@@ -479,7 +477,7 @@ const streamCall = operation({
     {
       name: 'last_event_id',
       description: 'Resume after this event id (the `Last-Event-ID` header wins).',
-      schema: z.string().regex(/^\d{1,10}$/),
+      schema: z.int().min(0).max(9_999_999_999),
     },
   ],
   content: { 'text/event-stream': { schema: SSE_EVENT_SCHEMA } },

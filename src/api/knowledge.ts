@@ -156,7 +156,7 @@ const searchKnowledgeOperation = operation({
     {
       name: 'limit',
       description: 'How many chunks, 1 to 20 (default 5).',
-      schema: z.string().regex(/^(20|1[0-9]|[1-9])$/),
+      schema: z.int().min(1).max(20).default(5),
     },
   ],
   response: listOf(KnowledgeChunkObject),
