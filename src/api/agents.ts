@@ -305,6 +305,7 @@ const updateAgent = operation({
   method: 'post',
   path: '/v1/agents/{id}',
   operationId: 'updateAgent',
+  errors: { '409': ['resource_conflict'] },
   tag,
   summary: 'Update an agent',
   description:

@@ -200,6 +200,7 @@ const createCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls',
     operationId: 'createCall',
+    errors: { '404': ['resource_missing'], '429': ['concurrency_limit'], '503': ['telephony_not_configured'] },
     tag,
     summary: 'Place a call',
     description:
@@ -333,6 +334,7 @@ const retrieveCallTranscript = operation({
   method: 'get',
   path: '/v1/calls/{id}/transcript',
   operationId: 'retrieveCallTranscript',
+  errors: { '409': ['call_not_ended'] },
   tag,
   summary: "Retrieve a call's transcript",
   description: '409 `call_not_ended` while the call lasts.',
@@ -365,6 +367,7 @@ const transferCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls/{id}/transfer',
     operationId: 'transferCall',
+    errors: { '409': ['call_not_live', 'call_not_transferable', 'transfer_in_progress'] },
     tag,
     summary: 'Transfer a live call',
     description:
@@ -401,6 +404,7 @@ const endCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls/{id}/end',
     operationId: 'endCall',
+    errors: { '409': ['call_not_live'] },
     tag,
     summary: 'End a call',
     description: '`completed` once answered, `canceled` before. 409 `call_not_live` once it has ended.',
@@ -549,6 +553,7 @@ const sayOnCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls/{id}/say',
     operationId: 'sayOnCall',
+    errors: { '409': ['call_not_live'] },
     tag,
     summary: 'Say a line on a live call',
     description:
@@ -590,6 +595,7 @@ const addCallContext = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls/{id}/context',
     operationId: 'addCallContext',
+    errors: { '409': ['call_not_live'] },
     tag,
     summary: 'Whisper a note to the assistant',
     description:

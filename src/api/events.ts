@@ -112,6 +112,7 @@ const redeliverEventOperation = (temporal: Client) =>
     method: 'post',
     path: '/v1/events/{id}/redeliver',
     operationId: 'redeliverEvent',
+    errors: { '400': ['webhook_endpoint_disabled', 'webhook_endpoint_missing'], '404': ['resource_missing'] },
     tag,
     summary: 'Send an event again',
     description: 'To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type.',

@@ -428,6 +428,11 @@ function startWidgetVoice(temporal: Client) {
     method: 'post',
     path: '/v1/widget/voice',
     operationId: 'startWidgetVoice',
+    errors: {
+      '409': ['agent_missing', 'call_in_progress'],
+      '429': ['concurrency_limit'],
+      '503': ['voice_not_configured'],
+    },
     tag,
     summary: 'Start a browser voice call',
     description:
