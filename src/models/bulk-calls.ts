@@ -127,16 +127,20 @@ export function initialCounts(total: number): BulkCallCounts {
 }
 
 /** A test-mode `simulation` as a campaign or a contact took it (src/api/calls.ts `simulationSchema`). */
-const simulationObject = z.object({
-  caller: z.array(z.string()).optional().describe("The caller's lines, in order."),
-  outcome: z.enum(SIMULATION_OUTCOMES).optional(),
-  ring_seconds: z.number().optional(),
-  pause_seconds: z.number().optional(),
-  transfer: z
-    .object({ answer: z.enum(['answered', 'no_answer', 'busy']), after_seconds: z.number().optional() })
-    .optional()
-    .describe('What the person a warm transfer dials does.'),
-});
+const simulationObject = apiObject(
+  'Simulation',
+  'Test mode: how a simulated call goes (what the caller says, the outcome, timings, a transfer).',
+  z.object({
+    caller: z.array(z.string()).optional().describe("The caller's lines, in order."),
+    outcome: z.enum(SIMULATION_OUTCOMES).optional(),
+    ring_seconds: z.number().optional(),
+    pause_seconds: z.number().optional(),
+    transfer: z
+      .object({ answer: z.enum(['answered', 'no_answer', 'busy']), after_seconds: z.number().optional() })
+      .optional()
+      .describe('What the person a warm transfer dials does.'),
+  }),
+);
 
 /** A campaign's `schedule` as stored (src/shared/bulk-calls.ts `CampaignSchedule`). */
 const campaignScheduleObject = z.object({
