@@ -8,7 +8,10 @@
  * `API_OPERATIONS`); the document is built from those declarations: request bodies and query parameters
  * from the zod schemas the routes validate with, converted by zod 4's `z.toJSONSchema` (JSON Schema
  * 2020-12, OpenAPI 3.1's dialect); responses from the objects registered beside their renderers in
- * src/models (`apiObject`, src/models/wire.ts), shared as `components.schemas`. test/unit/openapi.test.ts
+ * src/models (`apiObject`, src/models/wire.ts), shared as `components.schemas`, open to new fields, their
+ * nested objects named after where they sit (`nameNestedObjects`); errors from what each declaration
+ * implies plus its own `errors`, one `<Operation>Error` component per operation with the enum of its
+ * codes. `npm run lint:openapi` lints the document (src/cli/openapi.ts). test/unit/openapi.test.ts
  * checks that the routes the app mounts and the operations the document lists are the same set, and the
  * schemathesis run in CI (test/fuzz) that every answer matches the document.
  */

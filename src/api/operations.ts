@@ -17,6 +17,8 @@
  *   the body of a handler that parses it itself (`parseIndexed`'s `contacts[17].phone`).
  * - `response`: the 200 answer's zod schema, an object registered by src/models (the renderer returns
  *   its `z.output`, so a renamed field is a compile error there) or `listOf(object)`.
+ * - `errors`: the error codes the operation answers beyond those its declaration implies, by status;
+ *   the document lists every status with the enum of its codes (src/api/openapi.ts `impliedErrors`).
  */
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
