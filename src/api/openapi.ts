@@ -190,7 +190,8 @@ function impliedErrors(o: ApiOperation): Partial<Record<Status, string[]>> {
   }
   if (o.scope || o.widget) {
     add('400', 'parameter_unknown', 'api_version_invalid');
-    if (o.path.includes('{')) add('400', 'url_invalid'); // a path parameter that does not percent-decode
+    // A path parameter that does not percent-decode (`url_invalid`), or not in its form (`parameter_invalid`).
+    if (o.path.includes('{')) add('400', 'url_invalid', 'parameter_invalid');
     if (o.list || o.query?.length || takesBody) add('400', 'parameter_invalid', 'parameter_missing');
     if (takesBody) add('400', 'body_invalid');
     if (takesBody && (o.scope || o.idempotent)) add('400', 'idempotency_key_invalid');
