@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the generated part of both SDKs from the API's OpenAPI document (issue 34, item 2):
-#   sdk/openapi.json                           the document (node dist/src/dev/openapi-document.js)
+#   sdk/openapi.json                           the document (node dist/src/cli/openapi.js)
 #   sdk/typescript/src/generated/schema.ts     openapi-typescript (npm, pinned in package.json)
 #   sdk/python/svc_assistant/_generated/       openapi-python-client (PyPI, pinned in
 #                                              scripts/install-sdk-python.sh), sdk/python/generator.yaml
@@ -19,7 +19,7 @@ if [ "$CHECK" = 1 ]; then
   mkdir -p "$OUT/typescript/src/generated" "$OUT/python/svc_assistant"
 fi
 PY=$(bash "$ROOT/scripts/install-sdk-python.sh")
-node dist/src/dev/openapi-document.js >"$OUT/openapi.json"
+node dist/src/cli/openapi.js "$OUT/openapi.json"
 npx --no-install openapi-typescript "$OUT/openapi.json" -o "$OUT/typescript/src/generated/schema.ts" >/dev/null 2>&1
 (cd "$OUT/python" && "$(dirname "$PY")/openapi-python-client" generate --path "$OUT/openapi.json" --meta none \
   --config "$ROOT/sdk/python/generator.yaml" --output-path "$OUT/python/svc_assistant/_generated" --overwrite \

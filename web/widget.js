@@ -17,6 +17,8 @@
  * shows the conversation from the server-sent event stream (GET /v1/widget/stream; EventSource resumes
  * with Last-Event-ID after a drop, and a new session resumes from the last event seen), and sends the
  * visitor's messages (POST /v1/widget/messages with an Idempotency-Key, retried with the same key).
+ * The panel opens with the agent's greeting (the session's `greeting`, its `first_message`): shown at
+ * once, first, without asking the model anything.
  *
  * Voice (the header's Call button; `voice: false` hides it): POST /v1/widget/voice, then, on a service
  * with LiveKit, joins the room with LiveKit's browser SDK (loaded from /widget/livekit-client.js on the
@@ -129,6 +131,16 @@
       list.scrollTop = list.scrollHeight;
     }
 
+    /** Shows the session's `greeting` (the agent's first_message) first in the panel, once. */
+    function greet(session) {
+      if (!session.greeting || list.querySelector('li[data-greeting]')) return;
+      var li = document.createElement('li');
+      li.setAttribute('data-author', 'assistant');
+      li.setAttribute('data-greeting', '');
+      li.textContent = session.greeting;
+      list.insertBefore(li, list.firstChild);
+    }
+
     function request(method, path, body, headers) {
       return fetch(apiBase + path, {
         method: method,
@@ -145,6 +157,7 @@
           return res.json().then(function (json) {
             if (!res.ok) throw new Error((json.error && json.error.message) || 'session refused (' + res.status + ')');
             state.session = json;
+            greet(json);
             return json;
           });
         },

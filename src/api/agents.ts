@@ -87,7 +87,7 @@ export const createAgentSchema = z.strictObject({
     .enum(TRANSFER_MODES)
     .optional()
     .describe(
-      'How the `transfer_call` tool transfers (issue 31): `cold` (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the caller back to the assistant when the person is busy, does not answer or hangs up.',
+      'How the `transfer_call` tool transfers: `cold` (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the caller back to the assistant when the person is busy, does not answer or hangs up.',
     ),
   tool_ids: z
     .array(z.string().meta({ examples: ['tool_01jd5x2v7c0000000000000000'] }))
@@ -131,12 +131,12 @@ export const createAgentSchema = z.strictObject({
       "Hear the caller's keypresses on phone calls (ConversationRelay `dtmfDetection`): they reach the assistant.",
     ),
   analysis: AnalysisPlanObject.optional().describe(
-    "What to learn from each call once it has ended (issue 30): `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event.",
+    "What to learn from each call once it has ended: `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event.",
   ),
   metadata: metadata.optional(),
   recording: recordingSettingsObject
     .optional()
-    .describe('Record its calls (issue 30): both parties, kept in the service; `notice` is said before the greeting.'),
+    .describe('Record its calls: both parties, kept in the service; `notice` is said before the greeting.'),
   /** Answer the test-mode messaging number and numbers connected without `agent_id` (the latest marked wins). */
   default: z.boolean().optional(),
 });
@@ -305,6 +305,7 @@ const updateAgent = operation({
   method: 'post',
   path: '/v1/agents/{id}',
   operationId: 'updateAgent',
+  errors: { '409': ['resource_conflict'] },
   tag,
   summary: 'Update an agent',
   description:

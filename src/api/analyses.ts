@@ -104,6 +104,7 @@ const analyzeCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls/{id}/analyze',
     operationId: 'analyzeCall',
+    errors: { '409': ['call_not_ended', 'transcript_empty'] },
     tag: 'Calls',
     summary: "Analyse a call's transcript again",
     description:
@@ -185,6 +186,7 @@ const analyzeConversation = (temporal: Client) =>
     method: 'post',
     path: '/v1/conversations/{id}/analyze',
     operationId: 'analyzeConversation',
+    errors: { '409': ['transcript_empty'] },
     tag: 'Messaging',
     summary: 'Analyse a conversation',
     description:

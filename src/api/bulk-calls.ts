@@ -230,6 +230,7 @@ const createBulkCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/bulk-calls',
     operationId: 'createBulkCall',
+    errors: { '404': ['resource_missing'], '503': ['telephony_not_configured'] },
     tag,
     summary: 'Start a bulk call campaign',
     description: `Up to ${MAX_CONTACTS} contacts; a bad row is a 400 naming it (\`contacts[17].phone\`); duplicate numbers are dialed once. Calling windows are local to each contact.`,
@@ -446,6 +447,7 @@ const campaignAction = (
     method: 'post',
     path: `/v1/bulk-calls/{id}/${action}`,
     operationId: `${action}BulkCall`,
+    errors: { '409': ['bulk_call_ended'] },
     tag,
     summary: `${action[0].toUpperCase()}${action.slice(1)} a campaign`,
     description: {

@@ -113,7 +113,7 @@ export const simulationSchema = z.strictObject({
     })
     .optional()
     .describe(
-      'What the person a warm transfer dials does (issue 31), after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.',
+      'What the person a warm transfer dials does, after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.',
     ),
 });
 
@@ -149,12 +149,10 @@ export const createCallSchema = z.strictObject({
   voicemail: voicemailSchema.optional().describe("This call's voicemail setting, replacing the agent's."),
   recording: recordingSettingsObject
     .optional()
-    .describe(
-      "Record this call (issue 30), instead of the agent's `recording`; `GET /v1/calls/{id}/recording` once ready.",
-    ),
+    .describe("Record this call, instead of the agent's `recording`; `GET /v1/calls/{id}/recording` once ready."),
   analysis: AnalysisPlanObject.nullable()
     .optional()
-    .describe("This call's analysis plan (issue 30), instead of the agent's; null: no analysis for this call."),
+    .describe("This call's analysis plan, instead of the agent's; null: no analysis for this call."),
 });
 
 export const transferSchema = z.strictObject({
@@ -163,7 +161,7 @@ export const transferSchema = z.strictObject({
     .enum(TRANSFER_MODES)
     .optional()
     .describe(
-      '`cold` (default): Twilio `<Dial>` hands the line over and the assistant is gone. `warm` (issue 31): the caller waits on hold in a conference while `to` is dialed; when the person answers they hear `summary`, then are joined with the caller and the assistant leaves; busy, no answer within `transfer_timeout_seconds` or a hang-up during the summary bring the caller back to the assistant (`call.transfer_failed`).',
+      '`cold` (default): Twilio `<Dial>` hands the line over and the assistant is gone. `warm`: the caller waits on hold in a conference while `to` is dialed; when the person answers they hear `summary`, then are joined with the caller and the assistant leaves; busy, no answer within `transfer_timeout_seconds` or a hang-up during the summary bring the caller back to the assistant (`call.transfer_failed`).',
     ),
   summary: z
     .string()
@@ -203,6 +201,7 @@ const createCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls',
     operationId: 'createCall',
+    errors: { '404': ['resource_missing'], '429': ['concurrency_limit'], '503': ['telephony_not_configured'] },
     tag,
     summary: 'Place a call',
     description:
@@ -350,6 +349,7 @@ const retrieveCallTranscript = operation({
   method: 'get',
   path: '/v1/calls/{id}/transcript',
   operationId: 'retrieveCallTranscript',
+  errors: { '409': ['call_not_ended'] },
   tag,
   summary: "Retrieve a call's transcript",
   description: '409 `call_not_ended` while the call lasts.',
@@ -383,6 +383,7 @@ const transferCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls/{id}/transfer',
     operationId: 'transferCall',
+    errors: { '409': ['call_not_live', 'call_not_transferable', 'transfer_in_progress'] },
     tag,
     summary: 'Transfer a live call',
     description:
@@ -419,6 +420,7 @@ const endCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls/{id}/end',
     operationId: 'endCall',
+    errors: { '409': ['call_not_live'] },
     tag,
     summary: 'End a call',
     description: '`completed` once answered, `canceled` before. 409 `call_not_live` once it has ended.',
@@ -498,7 +500,7 @@ const streamCall = operation({
     {
       name: 'last_event_id',
       description: 'Resume after this event id (the `Last-Event-ID` header wins).',
-      schema: z.string().regex(/^\d{1,10}$/),
+      schema: z.int().min(0).max(9_999_999_999),
     },
   ],
   content: { 'text/event-stream': { schema: SSE_EVENT_SCHEMA } },
@@ -570,6 +572,7 @@ const sayOnCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls/{id}/say',
     operationId: 'sayOnCall',
+    errors: { '409': ['call_not_live'] },
     tag,
     summary: 'Say a line on a live call',
     description:
@@ -611,6 +614,7 @@ const addCallContext = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls/{id}/context',
     operationId: 'addCallContext',
+    errors: { '409': ['call_not_live'] },
     tag,
     summary: 'Whisper a note to the assistant',
     description:

@@ -89,6 +89,7 @@ const createInstallation = operation({
   method: 'post',
   path: '/v1/connector_installations',
   operationId: 'createConnectorInstallation',
+  errors: { '404': ['resource_missing'], '409': ['connector_version_invalid', 'connector_version_revoked'] },
   tag,
   summary: 'Install a connector',
   description:
@@ -156,6 +157,7 @@ const updateInstallationOperation = operation({
   method: 'post',
   path: '/v1/connector_installations/{id}',
   operationId: 'updateConnectorInstallation',
+  errors: { '409': ['connector_version_invalid', 'connector_version_revoked', 'resource_conflict'] },
   tag,
   summary: 'Update a connector installation',
   description:

@@ -343,6 +343,11 @@ function publishConnectorVersion(temporal: Client) {
     method: 'post',
     path: '/v1/connectors/{id}/versions',
     operationId: 'publishConnectorVersion',
+    errors: {
+      '400': ['signature_invalid', 'bundle_invalid'],
+      '403': ['connector_owned_elsewhere'],
+      '409': ['version_exists'],
+    },
     tag,
     summary: 'Publish a connector version',
     description:
@@ -577,6 +582,7 @@ const createPublisherKey = operation({
   method: 'post',
   path: '/v1/publisher_keys',
   operationId: 'createPublisherKey',
+  errors: { '400': ['publisher_key_limit'], '409': ['publisher_key_exists'] },
   tag,
   summary: 'Register a publisher key',
   description: 'An Ed25519 public key (PEM or base64 SPKI/raw) that signs connector versions.',

@@ -113,6 +113,7 @@ function resumeConversation(temporal: Client) {
     method: 'post',
     path: '/v1/conversations/{id}/resume',
     operationId: 'resumeConversation',
+    errors: { '409': ['conversation_not_handed_over'] },
     tag,
     summary: 'Hand a conversation back to the assistant',
     scope: 'messages:write',

@@ -40,12 +40,26 @@ const listEvents = operation({
   scope: 'events:read',
   list: true,
   query: [
-    { name: 'type', description: 'Only events of this type.' },
-    ...(['gte', 'lte', 'gt', 'lt'] as const).map((k) => ({
-      name: `created[${k}]`,
-      description: `Only events created ${{ gte: 'at or after', lte: 'at or before', gt: 'after', lt: 'before' }[k]} this unix time (seconds).`,
-      schema: z.string().regex(/^\d+$/),
-    })),
+    { name: 'type', description: 'Only events of this type (`call.ended`), or of a family (`call.*`).' },
+    {
+      name: 'created',
+      description:
+        'Only events created in this range of unix times (seconds): `created[gte]`, `created[gt]`, `created[lte]`, `created[lt]`.',
+      deepObject: ['gte', 'gt', 'lte', 'lt'],
+      schema: z.object(
+        Object.fromEntries(
+          (['gte', 'gt', 'lte', 'lt'] as const).map((k) => [
+            k,
+            z
+              .int()
+              .min(0)
+              .max(999_999_999_999)
+              .optional()
+              .describe({ gte: 'At or after.', gt: 'After.', lte: 'At or before.', lt: 'Before.' }[k]),
+          ]),
+        ),
+      ),
+    },
   ],
   response: listOf(EventObject),
   handler: async (req, res) => {
@@ -98,6 +112,7 @@ const redeliverEventOperation = (temporal: Client) =>
     method: 'post',
     path: '/v1/events/{id}/redeliver',
     operationId: 'redeliverEvent',
+    errors: { '400': ['webhook_endpoint_disabled', 'webhook_endpoint_missing'], '404': ['resource_missing'] },
     tag,
     summary: 'Send an event again',
     description: 'To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type.',

@@ -40,6 +40,7 @@ const createMessageTemplate = operation({
   method: 'post',
   path: '/v1/message_templates',
   operationId: 'createMessageTemplate',
+  errors: { '409': ['message_template_exists'] },
   tag,
   summary: 'Register a WhatsApp template',
   scope: 'messages:write',

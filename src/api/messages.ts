@@ -72,8 +72,19 @@ function sendMessage(temporal: Client) {
     tag,
     summary: 'Send a message',
     description:
-      "WhatsApp or SMS. Free-form text inside WhatsApp's 24-hour window, a `template` outside it (else 409 `whatsapp_window_closed`).",
+      "On WhatsApp or SMS to a phone number, or on `web` to a widget visitor. Free-form text inside WhatsApp's 24-hour window, a `template` outside it (else 422 `whatsapp_window_closed`). 422 also for `recipient_opted_out` (the customer sent STOP on that channel), `whatsapp_number_not_connected` / `sms_number_not_connected` (live mode without a connected number) and `conversation_missing` (`web` to a visitor without a conversation). The answer is the message, `queued`; its progress comes as `message.sent`, `message.delivered` or `message.failed` events.",
     scope: 'messages:write',
+    errors: {
+      '404': ['resource_missing'],
+      '422': [
+        'conversation_missing',
+        'whatsapp_number_not_connected',
+        'sms_number_not_connected',
+        'recipient_opted_out',
+        'whatsapp_window_closed',
+      ],
+      '503': ['messaging_not_configured'],
+    },
     body: sendMessageSchema,
     example: { channel: 'sms', to: '+14155550123', text: 'Your appointment is confirmed.' },
     response: MessageObject,

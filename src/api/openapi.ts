@@ -8,7 +8,10 @@
  * `API_OPERATIONS`); the document is built from those declarations: request bodies and query parameters
  * from the zod schemas the routes validate with, converted by zod 4's `z.toJSONSchema` (JSON Schema
  * 2020-12, OpenAPI 3.1's dialect); responses from the objects registered beside their renderers in
- * src/models (`apiObject`, src/models/wire.ts), shared as `components.schemas`. test/unit/openapi.test.ts
+ * src/models (`apiObject`, src/models/wire.ts), shared as `components.schemas`, open to new fields, their
+ * nested objects named after where they sit (`nameNestedObjects`); errors from what each declaration
+ * implies plus its own `errors`, one `<Operation>Error` component per operation with the enum of its
+ * codes. `npm run lint:openapi` lints the document (src/cli/openapi.ts). test/unit/openapi.test.ts
  * checks that the routes the app mounts and the operations the document lists are the same set, and the
  * schemathesis run in CI (test/fuzz) that every answer matches the document.
  */
@@ -28,11 +31,19 @@ import {
 const LIST_PARAMS: QueryParam[] = [
   {
     name: 'limit',
-    description: 'How many objects to return, 1 to 100 (default 20).',
-    schema: z.string().regex(/^(100|[1-9][0-9]?)$/),
+    description: 'How many objects to return, 1 to 100.',
+    schema: z.int().min(1).max(100).default(20),
   },
-  { name: 'starting_after', description: 'A cursor: the id of the last object of the previous page.' },
-  { name: 'ending_before', description: 'A cursor: the id of the first object of the next page.' },
+  {
+    name: 'starting_after',
+    description: 'A cursor: the id of the last object of the previous page (the next page follows it).',
+    schema: z.string(),
+  },
+  {
+    name: 'ending_before',
+    description: 'A cursor: the id of the first object of the next page (the previous page precedes it).',
+    schema: z.string(),
+  },
 ];
 
 /**
@@ -43,21 +54,200 @@ export const UNDOCUMENTED_ROUTES = [/^\/docs\/.+/];
 
 type JsonSchema = Record<string, unknown>;
 
-/** Converts a zod schema to JSON Schema 2020-12, the registered objects (src/models) as component `$ref`s. */
+/**
+ * Converts a zod schema to JSON Schema 2020-12, the registered objects (src/models) as component `$ref`s.
+ * An answer (`io: 'output'`) is left open to new fields (no `additionalProperties: false`): the API adds
+ * fields without a new version, and clients ignore those they do not know (README "Compatibility"); a
+ * request body (`input`) stays strict, as the routes refuse unknown fields.
+ */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   delete out.$schema;
   delete out.$defs; // the registered objects, which are components
-  return JSON.parse(JSON.stringify(out).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  const json = JSON.parse(JSON.stringify(out).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  return io === 'output' ? openToNewFields(json) : json;
 }
 
-const errorResponse = (description: string) => ({
+/** `schema` with every `additionalProperties: false` removed, at any depth (an answer's objects). */
+function openToNewFields<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(openToNewFields) as T;
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === 'additionalProperties' && v === false) continue;
+    out[k] = openToNewFields(v);
+  }
+  return out as T;
+}
+
+/** `first_message` → `FirstMessage`: a field's name in a component name. */
+const pascal = (name: string) =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
+
+/** True for an inline object schema with named properties (not a map, not a `$ref`). */
+const isInlineObject = (s: unknown): s is JsonSchema =>
+  typeof s === 'object' &&
+  s !== null &&
+  (s as JsonSchema).type === 'object' &&
+  typeof (s as JsonSchema).properties === 'object' &&
+  Object.keys((s as JsonSchema).properties as object).length > 0;
+
+/**
+ * Moves every object nested in the component schemas (a field's object, an array's items, one side of a
+ * nullable or a union) to a component of its own, named after where it sits (`Call.error` → `CallError`,
+ * `Transcript.turns[]` → `TranscriptTurnsItem`), so client generators name the types after the API and
+ * not after an anonymous position (`CallErrorType0`). Nested objects of nested objects are named in turn.
+ * @throws Error when two different objects would take the same name
+ */
+function nameNestedObjects(schemas: Record<string, JsonSchema>): void {
+  const queue = Object.keys(schemas);
+  const objects = new Set(queue);
+  const place = (wanted: string, schema: JsonSchema): JsonSchema => {
+    // A name an API object already has (`Message.template` and `MessageTemplate`) takes `Details`.
+    const name = objects.has(wanted) ? `${wanted}Details` : wanted;
+    const existing = schemas[name];
+    if (existing && JSON.stringify(existing) !== JSON.stringify(schema))
+      throw new Error(`two nested objects would be the component ${name}`);
+    if (!existing) {
+      schemas[name] = schema;
+      queue.push(name);
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  };
+  /** Replaces the inline objects in `s` (a property's schema) named `name`. */
+  const visit = (s: unknown, name: string): unknown => {
+    if (isInlineObject(s)) {
+      const { description, ...rest } = s;
+      const ref = place(name, rest);
+      return description ? { ...ref, description } : ref;
+    }
+    if (typeof s !== 'object' || s === null) return s;
+    const out = { ...(s as JsonSchema) };
+    if (out.items) out.items = visit(out.items, `${name}Item`);
+    for (const k of ['anyOf', 'oneOf'] as const) {
+      const members = out[k] as unknown[] | undefined;
+      if (!members) continue;
+      const objects = members.filter(isInlineObject);
+      out[k] = members.map((m) =>
+        isInlineObject(m) ? visit(m, objects.length > 1 ? `${name}${objects.indexOf(m) + 1}` : name) : m,
+      );
+    }
+    if (isInlineObject(out.additionalProperties))
+      out.additionalProperties = visit(out.additionalProperties, `${name}Value`);
+    return out;
+  };
+  while (queue.length) {
+    const id = queue.shift()!;
+    const schema = schemas[id];
+    const props = schema.properties as Record<string, unknown> | undefined;
+    if (props) for (const [k, v] of Object.entries(props)) props[k] = visit(v, `${id}${pascal(k)}`);
+    for (const k of ['anyOf', 'oneOf'] as const) {
+      const members = schema[k] as unknown[] | undefined;
+      if (members) schema[k] = members.map((m, i) => visit(m, `${id}${i + 1}`));
+    }
+  }
+}
+
+const errorResponse = (description: string, schema = 'ApiError') => ({
   description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
 });
 
-/** The `responses` of an operation: its 200, the errors every keyed route may answer, and `default`. */
-function responses(o: ApiOperation): JsonSchema {
+type Status = '400' | '401' | '403' | '404' | '409' | '413' | '415' | '422' | '429' | '503';
+
+/** What each error status means, for the responses' descriptions. */
+const STATUS_MEANING: Record<Status, string> = {
+  '400': 'Invalid request: `param` names the field at fault.',
+  '401': 'No credential, or an invalid one.',
+  '403': 'The credential may not do this.',
+  '404': 'No such object in this mode (`param` names the id at fault when it came in the body).',
+  '409': 'Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`.',
+  '413': 'The body is larger than this operation takes.',
+  '415': 'The body is not `application/json` (or uses an unsupported `Content-Encoding`).',
+  '422': 'Understood but not done: the `code` says why.',
+  '429': 'Too many requests; retry after `Retry-After` seconds.',
+  '503':
+    'A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`.',
+};
+
+/**
+ * The error codes an operation's declaration implies, by status: bad parameters and bodies, keys and
+ * scopes (src/api/middleware.ts), a path object that does not exist, idempotency (src/api/idempotency.ts),
+ * rate limits and outages; its own codes come from its `errors` (src/api/operations.ts `DeclaredErrors`).
+ */
+function impliedErrors(o: ApiOperation): Partial<Record<Status, string[]>> {
+  const out: Partial<Record<Status, string[]>> = {};
+  const add = (status: Status, ...codes: string[]) => (out[status] = [...(out[status] ?? []), ...codes]);
+  const post = o.method === 'post';
+  const takesBody = post && !o.twilioForm;
+  if (o.twilioForm) {
+    add('400', 'parameter_missing', 'parameter_invalid');
+    add('403', 'twilio_signature_invalid');
+  }
+  if (o.scope || o.widget) {
+    add('400', 'parameter_unknown', 'api_version_invalid');
+    // A path parameter that does not percent-decode (`url_invalid`), or not in its form (`parameter_invalid`).
+    if (o.path.includes('{')) add('400', 'url_invalid', 'parameter_invalid');
+    if (o.list || o.query?.length || takesBody) add('400', 'parameter_invalid', 'parameter_missing');
+    if (takesBody) add('400', 'body_invalid');
+    if (takesBody && (o.scope || o.idempotent)) add('400', 'idempotency_key_invalid');
+    if (o.scope) {
+      add('401', 'api_key_missing', 'api_key_invalid');
+      add('403', 'scope_missing');
+      if (o.path.includes('{')) add('404', 'resource_missing');
+    } else if (o.widget === 'publishableKey') {
+      add('401', 'api_key_missing', 'api_key_invalid', 'identity_verification_failed', 'identity_required');
+      add('403', 'publishable_key_required', 'origin_not_allowed');
+    } else {
+      add('401', 'widget_session_invalid');
+      add('403', 'origin_not_allowed');
+    }
+    if (takesBody && (o.scope || o.idempotent)) {
+      add('409', 'idempotency_key_in_use');
+      add('422', 'idempotency_key_reused');
+    }
+    if (takesBody) {
+      add('413', 'body_too_large');
+      add('415', 'content_type_unsupported', 'content_encoding_unsupported');
+    }
+    add('429', 'rate_limit_exceeded');
+    add('503', 'service_unavailable');
+  }
+  for (const [status, codes] of Object.entries(o.errors ?? {})) add(status as Status, ...codes);
+  return out;
+}
+
+/** `createCall` → `CreateCall`. */
+const typeName = (operationId: string) => operationId[0].toUpperCase() + operationId.slice(1);
+
+/**
+ * The error components of `o`: `<Operation>Error` (`{error}`) and `<Operation>ErrorDetail`, the
+ * `ApiErrorDetail` whose `code` is the enum of every code the operation answers.
+ */
+function operationErrorSchemas(o: ApiOperation, codes: string[], detail: JsonSchema): Record<string, JsonSchema> {
+  const name = `${typeName(o.operationId)}Error`;
+  const properties = detail.properties as Record<string, JsonSchema>;
+  return {
+    [name]: {
+      type: 'object',
+      description: `An error \`${o.operationId}\` answers: \`error.code\` is one of its codes.`,
+      required: ['error'],
+      properties: { error: { $ref: `#/components/schemas/${name}Detail` } },
+    },
+    [`${name}Detail`]: {
+      ...detail,
+      description: `The \`error\` of a failed \`${o.operationId}\`.`,
+      properties: { ...properties, code: { type: 'string', enum: [...new Set(codes)].sort() } },
+    },
+  };
+}
+
+/** The `responses` of an operation: its 200, each error status it answers with its codes, and `default`. */
+function responses(o: ApiOperation, errorSchema: string | undefined): JsonSchema {
   const ok: JsonSchema = { description: 'OK' };
   const content: Record<string, unknown> = {};
   if (o.response) content['application/json'] = { schema: jsonSchema(o.response, 'output') };
@@ -66,52 +256,31 @@ function responses(o: ApiOperation): JsonSchema {
   if (o.method === 'post' && (o.scope || o.idempotent))
     ok.headers = { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } };
   const out: JsonSchema = { [o.okStatus ?? '200']: o.okStatus ? { description: 'Taken; no body.' } : ok };
-  if (o.twilioForm) {
-    out['400'] = errorResponse('A parameter Twilio always sends is missing or malformed.');
-    out['403'] = errorResponse('`X-Twilio-Signature` does not verify (`twilio_signature_invalid`).');
-  }
-  if (o.path === '/metrics') out['403'] = errorResponse('Not from loopback, and no valid `METRICS_TOKEN`.');
-  if (o.scope) {
-    out['400'] = errorResponse('Invalid request: `param` names the field at fault.');
-    out['401'] = errorResponse('No key, or an invalid key.');
-    out['403'] = errorResponse(`The key lacks the \`${o.scope}\` scope.`);
-    if (o.path.includes('{')) out['404'] = errorResponse('No such object in this mode.');
-    out['429'] = {
-      ...errorResponse('Too many requests for this key; retry after `Retry-After` seconds.'),
-      headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+  const errors = impliedErrors(o);
+  for (const status of Object.keys(errors).sort() as Status[]) {
+    const codes = [...new Set(errors[status])].sort();
+    out[status] = {
+      ...errorResponse(`${STATUS_MEANING[status]} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`, errorSchema),
+      ...(status === '429' || status === '503'
+        ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } }
+        : {}),
     };
   }
-  if (o.widget) {
-    out['400'] = errorResponse('Invalid request: `param` names the field at fault.');
-    out['401'] = errorResponse(
-      o.widget === 'publishableKey'
-        ? 'No key or an invalid key; `identity_verification_failed` for a wrong `user_hash`; `identity_required` when the organization requires one.'
-        : '`widget_session_invalid`: no session token, or an invalid or expired one.',
-    );
-    out['403'] = errorResponse(
-      o.widget === 'publishableKey'
-        ? '`publishable_key_required` (a secret or restricted key), or `origin_not_allowed`.'
-        : "`origin_not_allowed`: the page's origin is not the organization's.",
-    );
-    out['429'] = {
-      ...errorResponse('Too many requests from this IP address or in this session; retry after `Retry-After` seconds.'),
-      headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-    };
-  }
-  if (o.scope || o.widget)
-    out['503'] = {
-      ...errorResponse(
-        '`service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`.',
-      ),
-      headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-    };
   if (o.path === '/readyz') out['503'] = { description: 'Not ready: names what is down.', content: o.content };
-  out.default = errorResponse('Any other error (409 conflicts, 415, 5xx), in the same shape.');
+  if (o.path === '/metrics') {
+    const text = { 'text/plain': { schema: { type: 'string' } } };
+    out['401'] = { description: 'A `METRICS_TOKEN` is set and the bearer token is not it.', content: text };
+    out['403'] = { description: 'Not from loopback, and no `METRICS_TOKEN` is set.', content: text };
+  }
+  out.default = errorResponse('Any other error (a 5xx), in the same shape.');
   return out;
 }
 
-/** The OpenAPI operation object of `o`. */
-function operation(o: ApiOperation): JsonSchema {
+/**
+ * The OpenAPI operation object of `o`.
+ * @param errorSchema the component its errors answer (`<Operation>Error`), when it answers any
+ */
+function operation(o: ApiOperation, errorSchema: string | undefined): JsonSchema {
   const parameters: JsonSchema[] = [];
   for (const name of o.path.match(/\{(\w+)\}/g) ?? []) {
     parameters.push({ name: name.slice(1, -1), in: 'path', required: true, schema: { type: 'string' } });
@@ -122,6 +291,7 @@ function operation(o: ApiOperation): JsonSchema {
       in: 'query',
       required: q.required ?? false,
       description: q.description,
+      ...(q.deepObject ? { style: 'deepObject', explode: true } : {}),
       schema: q.schema ? jsonSchema(q.schema, 'input') : { type: 'string' },
     });
   }
@@ -131,7 +301,9 @@ function operation(o: ApiOperation): JsonSchema {
     operationId: o.operationId,
     tags: [o.tag],
     summary: o.summary,
-    ...(o.description ? { description: o.description } : {}),
+    description: [o.description ?? `${o.summary}.`, o.scope ? `Needs the \`${o.scope}\` scope.` : '']
+      .filter(Boolean)
+      .join(' '),
     ...(parameters.length ? { parameters } : {}),
   };
   const body = o.body ?? o.bodyDoc;
@@ -163,7 +335,7 @@ function operation(o: ApiOperation): JsonSchema {
       },
     };
   }
-  out.responses = responses(o);
+  out.responses = responses(o, errorSchema);
   if (o.twilioForm) {
     out.security = [{ twilioSignature: [] }];
   } else if (o.scope) {
@@ -191,8 +363,32 @@ function componentSchemas(): Record<string, JsonSchema> {
     delete schema.$id;
     schema.description ??= z.globalRegistry.get(API_OBJECTS[id])?.description;
   }
-  return schemas;
+  const open = openToNewFields(schemas);
+  nameNestedObjects(open);
+  return open;
 }
+
+/** What each tag (a group of operations) is about. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Service: 'Probes, metrics and this document; no key needed.',
+  'Twilio callbacks':
+    "What Twilio calls back (call status, speech, recordings, messages), signed with the account's auth token.",
+  Widget: 'The browser widget: its script, sessions opened with a publishable key, messages, events and voice.',
+  Agents: 'Assistants: their instructions, voice, tools, knowledge and analysis plan.',
+  Tools: 'Functions an assistant may call during a call or a conversation (HTTP, or a connector).',
+  Calls: 'Phone calls placed or answered by an assistant: live through Twilio, or simulated with a test key.',
+  Recordings: 'The audio of recorded calls, kept under the organization’s retention.',
+  Knowledge: 'Documents an assistant draws on, and searching them.',
+  Contacts: 'People and the records kept about them.',
+  Messaging: 'WhatsApp, SMS and web messages, conversations, phone numbers and message templates.',
+  Connectors: 'Packaged integrations: publishers, versions and their signing keys.',
+  'Connector installations': 'Connectors installed in an organization, with their configuration.',
+  'Bulk calls': 'Campaigns that call a list of contacts and fill a form on each call; forms.',
+  Events: 'Everything that happened, as events, and their webhook deliveries.',
+  Webhooks: 'Endpoints that receive events, signed with `Svc-Signature`.',
+  Usage: 'Minutes, messages and model tokens used, per day.',
+  Account: 'The organization the key belongs to.',
+};
 
 let cached: { operations: number; document: JsonSchema } | undefined;
 
@@ -220,8 +416,19 @@ export function documentedOperations(): ApiOperation[] {
 function buildDocument(): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const operations = documentedOperations();
-  for (const o of operations) (paths[o.path] ??= {})[o.method] = operation(o);
-  const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
+  const schemas = componentSchemas();
+  const detail = schemas.ApiErrorDetail;
+  for (const o of operations) {
+    const codes = Object.values(impliedErrors(o)).flat();
+    const errorSchema = codes.length ? `${typeName(o.operationId)}Error` : undefined;
+    if (errorSchema) Object.assign(schemas, operationErrorSchemas(o, codes, detail));
+    (paths[o.path] ??= {})[o.method] = operation(o, errorSchema);
+  }
+  const tags = [...new Set(operations.map((o) => o.tag))].map((name) => {
+    const description = TAG_DESCRIPTIONS[name];
+    if (!description) throw new Error(`the tag ${name} has no description (src/api/openapi.ts TAG_DESCRIPTIONS)`);
+    return { name, description };
+  });
   return {
     openapi: '3.1.0',
     info: {
@@ -230,13 +437,13 @@ function buildDocument(): JsonSchema {
       description: [
         'Put an AI assistant on the phone and on WhatsApp/SMS: outbound calls (live through Twilio, or simulated with a test key), bulk call campaigns that fill a form on every call, messages and conversations, knowledge and contacts, signed webhooks, usage and connectors.',
         '',
-        'Conventions (spec section 7): JSON bodies only; errors are `{"error": {type, code, message, param?, request_id}}`; lists are `{object: "list", data, has_more, url}` with `limit`, `starting_after`, `ending_before`; unknown body fields and query parameters are 400 `parameter_unknown`; every POST takes an `Idempotency-Key` (a retry with the same key and body answers the first response, never a second call, message or charge); test keys (`svc_sk_test_…`) and live keys never see each other\'s objects; each key is rate limited (429 with `Retry-After` and `RateLimit-*` headers).',
+        'Conventions: JSON bodies only; errors are `{"error": {type, code, message, param?, request_id}}`; lists are `{object: "list", data, has_more, url}` with `limit`, `starting_after`, `ending_before`; unknown body fields and query parameters are 400 `parameter_unknown`; every POST takes an `Idempotency-Key` (a retry with the same key and body answers the first response, never a second call, message or charge); test keys (`svc_sk_test_…`) and live keys never see each other\'s objects; each key is rate limited (429 with `Retry-After` and `RateLimit-*` headers).',
       ].join('\n'),
     },
     tags,
     paths,
     components: {
-      schemas: componentSchemas(),
+      schemas,
       securitySchemes: {
         secretKey: {
           type: 'http',

@@ -17,19 +17,41 @@
  *   the body of a handler that parses it itself (`parseIndexed`'s `contacts[17].phone`).
  * - `response`: the 200 answer's zod schema, an object registered by src/models (the renderer returns
  *   its `z.output`, so a renamed field is a compile error there) or `listOf(object)`.
+ * - `errors`: the error codes the operation answers beyond those its declaration implies, by status;
+ *   the document lists every status with the enum of its codes (src/api/openapi.ts `impliedErrors`).
  */
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { requireScope } from './middleware';
 import { acceptsQuery, LIST_QUERY, parseBody } from './validation';
 
-/** A query parameter of an operation: its schema (a string on the wire) and what it does. */
+/**
+ * A query parameter of an operation: its schema (the value's type; on the wire every value is a string,
+ * which the handler parses) and what it does.
+ */
 export interface QueryParam {
   name: string;
   description: string;
   schema?: z.ZodType;
   required?: boolean;
+  /**
+   * A `deepObject` parameter (`created[gte]=…`): the keys it takes; `schema` is then the object of those
+   * keys. The query string carries one parameter per key, `name[key]`.
+   */
+  deepObject?: readonly string[];
 }
+
+/** The names a query parameter takes in the query string (`created[gte]`, … for a deepObject). */
+export function queryNames(q: QueryParam): string[] {
+  return q.deepObject ? q.deepObject.map((k) => `${q.name}[${k}]`) : [q.name];
+}
+
+/**
+ * The error codes an operation answers beyond those its declaration implies (src/api/openapi.ts
+ * `impliedErrors`: bad parameters, keys, scopes, missing path objects, rate limits, idempotency, outages),
+ * by HTTP status: its own conflicts, unprocessable requests and checks.
+ */
+export type DeclaredErrors = Partial<Record<'400' | '403' | '404' | '409' | '422' | '429' | '503', string[]>>;
 
 /** What every handler is given besides the request and response. */
 export interface HandlerArgs<B> {
@@ -69,6 +91,8 @@ export interface ApiOperation<S extends z.ZodType | null | undefined = z.ZodType
   content?: Record<string, { schema: Record<string, unknown> }>;
   /** A Twilio callback: a form-encoded body of Twilio's parameters, signed with `X-Twilio-Signature`. */
   twilioForm?: Record<string, string>;
+  /** The error codes of its own, by status (see `DeclaredErrors`). */
+  errors?: DeclaredErrors;
   /** The success status when it is not 200 (a callback's 204). */
   okStatus?: '204';
   /** A widget operation: opened with a publishable key, or authenticated by a widget session token. */
@@ -127,7 +151,7 @@ export function operationsRouter(mountPath: string, operations: ApiOperation<any
     const chain: RequestHandler[] = [...(o.before ?? [])];
     if (o.scope) chain.push(requireScope(o.scope));
     if (o.method !== 'post' && (o.scope || o.widget)) {
-      const names = [...(o.list ? LIST_QUERY : []), ...(o.query ?? []).map((q) => q.name)];
+      const names = [...(o.list ? LIST_QUERY : []), ...(o.query ?? []).flatMap(queryNames)];
       chain.push(acceptsQuery(...names));
     }
     const schema = o.body;

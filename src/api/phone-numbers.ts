@@ -87,6 +87,11 @@ const createPhoneNumber = operation({
   method: 'post',
   path: '/v1/phone_numbers',
   operationId: 'createPhoneNumber',
+  errors: {
+    '400': ['url_private_address', 'url_unresolvable'],
+    '404': ['resource_missing'],
+    '409': ['phone_number_already_connected'],
+  },
   tag,
   summary: 'Connect a number for messaging and calls',
   scope: 'phone_numbers:write',
@@ -144,6 +149,7 @@ const updatePhoneNumber = operation({
   method: 'post',
   path: '/v1/phone_numbers/{id}',
   operationId: 'updatePhoneNumber',
+  errors: { '400': ['url_private_address', 'url_unresolvable'] },
   tag,
   summary: 'Update a connected number',
   description:

@@ -9,6 +9,7 @@
 import type { Client } from '@temporalio/client';
 import type { Request, Response, Router } from 'express';
 import mongoose from 'mongoose';
+import { z } from 'zod';
 import { ApiError, notFound } from '../errors';
 import { Recording, recordingBucket, recordingIdOf, RecordingObject, renderRecording } from '../models/recordings';
 import { DeletedObject } from '../models/wire';
@@ -83,13 +84,19 @@ const recordingAudio = operation({
   description:
     'The `url` of a recording: no API key; 10 minutes from its issue, then 403. Serves `Range` requests (206, `Accept-Ranges: bytes`), so players can seek.',
   query: [
-    { name: 'expires', description: 'When the link expires (unix seconds), as signed.', required: true },
+    {
+      name: 'expires',
+      description: 'When the link expires (unix seconds), as signed.',
+      required: true,
+      schema: z.int().min(0),
+    },
     { name: 'signature', description: "The service's signature of the recording id and `expires`.", required: true },
   ],
   content: {
     'audio/wav': { schema: { type: 'string', contentMediaType: 'audio/wav' } },
     'audio/mpeg': { schema: { type: 'string', contentMediaType: 'audio/mpeg' } },
   },
+  errors: { '403': ['recording_link_invalid'], '503': ['service_unavailable'] },
   handler: async (req, res) => {
     const id = String(req.params.id);
     const expires = typeof req.query.expires === 'string' ? req.query.expires : '';

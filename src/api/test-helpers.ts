@@ -59,6 +59,7 @@ function simulateInboundMessage(temporal: Client) {
     method: 'post',
     path: '/v1/test_helpers/inbound_messages',
     operationId: 'simulateInboundMessage',
+    errors: { '403': ['test_mode_only'] },
     tag: 'Messaging',
     summary: 'Simulate an inbound message (test mode)',
     description: 'As if a customer had written to a service number; the assistant answers as it would live.',
@@ -155,6 +156,7 @@ function simulateInboundCall(temporal: Client) {
     method: 'post',
     path: '/v1/test_helpers/inbound_calls',
     operationId: 'simulateInboundCall',
+    errors: { '403': ['test_mode_only'], '409': ['agent_missing'] },
     tag: 'Calls',
     summary: 'Simulate an inbound call (test mode)',
     description:
@@ -221,6 +223,7 @@ function advanceCallClock(temporal: Client) {
     method: 'post',
     path: '/v1/test_helpers/calls/{id}/advance_clock',
     operationId: 'advanceCallClock',
+    errors: { '403': ['test_mode_only'], '409': ['call_not_scheduled', 'call_not_live'] },
     tag: 'Calls',
     summary: "Advance a scheduled call's clock (test mode)",
     description:

@@ -140,6 +140,7 @@ const createTool = operation({
   method: 'post',
   path: '/v1/tools',
   operationId: 'createTool',
+  errors: { '400': ['url_private_address', 'url_unresolvable'], '409': ['tool_exists'] },
   tag,
   summary: 'Create a tool',
   description:
@@ -232,6 +233,7 @@ const updateToolOperation = operation({
   method: 'post',
   path: '/v1/tools/{id}',
   operationId: 'updateTool',
+  errors: { '400': ['url_private_address', 'url_unresolvable'], '409': ['tool_exists', 'resource_conflict'] },
   tag,
   summary: 'Update a tool',
   description:
@@ -286,6 +288,7 @@ const deleteToolOperation = operation({
   method: 'delete',
   path: '/v1/tools/{id}',
   operationId: 'deleteTool',
+  errors: { '409': ['resource_conflict'] },
   tag,
   summary: 'Delete a tool',
   description: 'Agents that list it in `tool_ids` lose it; its name is free again.',

@@ -238,7 +238,8 @@ const tag = 'Widget';
  * `token` (shown once; valid 24 h). 403 `publishable_key_required` for a secret or restricted key;
  * 401 `identity_verification_failed` for a wrong `user_hash`, `identity_required` when the organization
  * requires identity and none is given. The verified `user_id` (else the `visitor_id`) names the
- * conversation, so a signed-in user finds theirs in every browser. The key, the origin and the rate limits
+ * conversation, so a signed-in user finds theirs in every browser. `greeting` is the answering agent's
+ * `first_message` (web/widget.js shows it when the panel opens). The key, the origin and the rate limits
  * are checked before the body is read.
  */
 const createWidgetSession = operation({
@@ -312,7 +313,9 @@ const createWidgetSession = operation({
       created: Math.floor(now / 1000),
     };
     await insertIfAbsent(WidgetSession, doc);
-    res.json(renderWidgetSession(doc, token));
+    // The greeting the panel shows as it opens: the answering agent's own words, no model request.
+    const agent = await answeringAgent(tenant, conversation.agent_id);
+    res.json(renderWidgetSession(doc, token, agent?.first_message ?? null));
   },
 });
 
@@ -384,7 +387,7 @@ const streamWidgetEvents = operation({
     {
       name: 'last_event_id',
       description: 'Resume after this event id (the `Last-Event-ID` header wins).',
-      schema: z.string().regex(/^\d{1,10}$/),
+      schema: z.int().min(0).max(9_999_999_999),
     },
   ],
   // An unknown query parameter is refused before the token is looked at (the declared check repeats it).
@@ -442,6 +445,11 @@ function startWidgetVoice(temporal: Client) {
     method: 'post',
     path: '/v1/widget/voice',
     operationId: 'startWidgetVoice',
+    errors: {
+      '409': ['agent_missing', 'call_in_progress'],
+      '429': ['concurrency_limit'],
+      '503': ['voice_not_configured'],
+    },
     tag,
     summary: 'Start a browser voice call',
     description:

@@ -27,7 +27,10 @@
  * The widget commands seal the identity secret with SECRETS_KEY, else with the key `npm start` keeps in
  * DATA_DIR/secrets.key (the same one the API opens it with).
  *
- * Errors: a message on stderr as JSON `{"error":{"message"}}` and exit code 1 (2 for usage errors).
+ *   svcctl --help | svcctl GROUP [ACTION] --help   the usage (of every command, or of the group's), on stdout, exit 0
+ *
+ * Errors: a message on stderr as JSON `{"error":{"message"}}` and exit code 1 (2 for usage errors). A
+ * store that does not answer names the address tried and the variables that chose it (`storeAddress`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -58,7 +61,55 @@ const USAGE = `usage:
 
 class UsageError extends Error {}
 
+/** Asked for help: `--help`, `-h` or `help` in place of the group. */
+class HelpRequest {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * The usage of `group` (and `action`) when the command line asks for help (`svcctl --help`, `svcctl -h`,
+ * `svcctl help [GROUP]`, `svcctl GROUP [ACTION] --help`), else `undefined`: every command's lines, or the
+ * lines of the named group and action.
+ * @throws UsageError when help is asked of a command that does not exist
+ */
+export function helpText(argv: string[]): string | undefined {
+  const wantsHelp = argv.some((a) => a === '--help' || a === '-h') || argv[0] === 'help';
+  if (!wantsHelp) return undefined;
+  const words = argv.filter((a) => !a.startsWith('-') && a !== 'help').slice(0, 2);
+  if (words.length === 0) return USAGE;
+  const lines = USAGE.split('\n')
+    .slice(1)
+    .filter((line) => {
+      const tokens = line.trim().split(/\s+/).slice(1); // after `svcctl`
+      return words.every((w, i) => tokens[i] === w);
+    });
+  if (lines.length === 0) throw new UsageError(`unknown command: ${words.join(' ')}`);
+  return ['usage:', ...lines].join('\n');
+}
+
+/**
+ * The store svcctl uses and where that address came from: `MONGODB_URI`, else the embedded FerretDB that
+ * `npm start` runs on 127.0.0.1:`FERRETDB_PORT` (27017 by default).
+ */
+export function storeAddress(env: NodeJS.ProcessEnv = process.env): { uri: string; source: string } {
+  if (env.MONGODB_URI) return { uri: env.MONGODB_URI, source: 'MONGODB_URI' };
+  const port = env.FERRETDB_PORT || '27017';
+  return {
+    uri: `mongodb://127.0.0.1:${port}/svc`,
+    source: env.FERRETDB_PORT
+      ? 'FERRETDB_PORT (MONGODB_URI is not set)'
+      : 'the default: neither MONGODB_URI nor FERRETDB_PORT is set',
+  };
+}
+
+/** `uri` without its password, for messages. */
+function redactUri(uri: string): string {
+  return uri.replace(/^(mongodb(?:\+srv)?:\/\/[^:@/]+):[^@/]*@/, '$1:***@');
+}
+
 async function run(argv: string[]): Promise<unknown> {
+  const help = helpText(argv);
+  if (help !== undefined) return new HelpRequest(help);
   const [group, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -87,8 +138,17 @@ async function run(argv: string[]): Promise<unknown> {
     if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
     return mode;
   };
-  const uri = process.env.MONGODB_URI || `mongodb://127.0.0.1:${process.env.FERRETDB_PORT || 27017}/svc`;
-  const connect = () => connectStore(uri);
+  const store = storeAddress();
+  const connect = async () => {
+    try {
+      await connectStore(store.uri);
+    } catch (err) {
+      throw new Error(
+        `The store at ${redactUri(store.uri)} did not answer (${(err as Error).message}); the address comes from ${store.source}. Set MONGODB_URI (or FERRETDB_PORT for the embedded FerretDB of \`npm start\`) to the store the API uses.`,
+        { cause: err },
+      );
+    }
+  };
   if (group === 'orgs' && action === 'create') {
     const name = need('name');
     await connect();
@@ -217,6 +277,7 @@ function useSecretsKey(): void {
 
 run(process.argv.slice(2))
   .then(async (out) => {
+    if (out instanceof HelpRequest) return void process.stdout.write(out.text + '\n');
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     await disconnectStore();
   })

@@ -220,7 +220,7 @@ export function agentVoicemail(doc: Pick<AgentDoc, 'voicemail_json'>): Voicemail
 /** The `agent` object as the API answers it (the OpenAPI component `Agent`). */
 export const AgentObject = apiObject(
   'Agent',
-  'An assistant: its instructions, first message, model and transfer target (spec section 4, "Agents").',
+  'An assistant: its instructions, first message, model and transfer target.',
   z.object({
     id: z.string().meta({ examples: ['agent_01jd5x2v7c0000000000000000'] }),
     object: z.literal('agent'),
@@ -253,7 +253,7 @@ export const AgentObject = apiObject(
       ),
     voicemail: VoicemailObject.nullable(),
     analysis: AnalysisPlanObject.nullable().describe(
-      "What to learn from each of the agent's calls once it has ended (issue 30); null: nothing. A call's own `analysis` replaces it.",
+      "What to learn from each of the agent's calls once it has ended; null: nothing. A call's own `analysis` replaces it.",
     ),
     voice: AgentVoiceObject.nullable(),
     language: z.string().nullable().describe("BCP 47 tag of the assistant's speech; null: the provider's default."),

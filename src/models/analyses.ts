@@ -73,7 +73,7 @@ export const AnalysisPlanObject = z
     message: 'must ask for at least one of summary, structured_data, success_evaluation',
   })
   .describe(
-    'What to learn from a finished call (issue 30): `summary`, `structured_data` (a JSON Schema), `success_evaluation`; each optional.',
+    'What to learn from a finished call: `summary`, `structured_data` (a JSON Schema), `success_evaluation`; each optional.',
   );
 
 /** The `analysis` object as the API answers it (the OpenAPI component `Analysis`). */

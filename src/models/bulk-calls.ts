@@ -24,6 +24,7 @@ import {
   type RedialOutcome,
   type ResultStatus,
 } from '../shared/bulk-calls';
+import { SIMULATION_OUTCOMES } from '../shared/calls';
 import { schemaOptions as base, seconds, type WithId } from './store';
 import { apiObject, formValuesObject, metadataObject, unix } from './wire';
 
@@ -126,6 +127,36 @@ export function initialCounts(total: number): BulkCallCounts {
   return { total, pending: total, in_progress: 0, completed: 0, not_reached: 0, failed: 0, skipped: 0 };
 }
 
+/** A test-mode `simulation` as a campaign or a contact took it (src/api/calls.ts `simulationSchema`). */
+const simulationObject = apiObject(
+  'Simulation',
+  'Test mode: how a simulated call goes (what the caller says, the outcome, timings, a transfer).',
+  z.object({
+    caller: z.array(z.string()).optional().describe("The caller's lines, in order."),
+    outcome: z.enum(SIMULATION_OUTCOMES).optional(),
+    ring_seconds: z.number().optional(),
+    pause_seconds: z.number().optional(),
+    transfer: z
+      .object({ answer: z.enum(['answered', 'no_answer', 'busy']), after_seconds: z.number().optional() })
+      .optional()
+      .describe('What the person a warm transfer dials does.'),
+  }),
+);
+
+/** A campaign's `schedule` as stored (src/shared/bulk-calls.ts `CampaignSchedule`). */
+const campaignScheduleObject = z.object({
+  window: z.object({
+    start: z.string().describe('Local opening time, `HH:MM`.'),
+    end: z.string().describe('Local closing time, `HH:MM` (`24:00` for midnight).'),
+  }),
+  days: z.array(z.string()).describe('Days it calls (`sun`…`sat`).'),
+  timezone: z.string().optional().describe("IANA zone; absent: each contact's, from the number's region."),
+  ends_at: unix.optional().describe('When the campaign stops dialing; its pending contacts end as `window_expired`.'),
+});
+
+type SimulationObject = z.output<typeof simulationObject>;
+type CampaignScheduleObject = z.output<typeof campaignScheduleObject>;
+
 /** The `bulk_call` object as the API answers it (the OpenAPI component `BulkCall`). */
 export const BulkCallObject = apiObject(
   'BulkCall',
@@ -141,14 +172,14 @@ export const BulkCallObject = apiObject(
     from: z.string().nullable(),
     max_concurrency: z.number().int(),
     max_duration_seconds: z.number().int(),
-    schedule: z.unknown().nullable(),
+    schedule: campaignScheduleObject.nullable().describe('When contacts are called; null: at once, any time.'),
     retry: z.object({
       max_attempts: z.number().int(),
       on: z.array(z.enum(REDIAL_OUTCOMES)),
       interval_seconds: z.number().int(),
     }),
     metadata: metadataObject,
-    simulation: z.unknown().optional(),
+    simulation: simulationObject.optional().describe("Test mode: the campaign-wide simulation (a contact's own wins)."),
     counts: z.object({
       total: z.number().int(),
       pending: z.number().int(),
@@ -179,10 +210,10 @@ export function renderBulkCall(doc: WithId<BulkCallDoc>): BulkCallObject {
     from: doc.from ?? null,
     max_concurrency: doc.max_concurrency,
     max_duration_seconds: doc.max_duration_seconds,
-    schedule: doc.schedule_json ? (JSON.parse(doc.schedule_json) as unknown) : null,
+    schedule: doc.schedule_json ? (JSON.parse(doc.schedule_json) as CampaignScheduleObject) : null,
     retry: JSON.parse(doc.retry_json) as { max_attempts: number; on: RedialOutcome[]; interval_seconds: number },
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
-    ...(doc.simulation_json ? { simulation: JSON.parse(doc.simulation_json) as unknown } : {}),
+    ...(doc.simulation_json ? { simulation: JSON.parse(doc.simulation_json) as SimulationObject } : {}),
     counts: {
       total: c.total,
       pending: c.pending,
@@ -223,7 +254,19 @@ export const BulkCallResultObject = apiObject(
     livemode: z.boolean(),
     bulk_call_id: z.string(),
     index: z.number().int(),
-    contact: z.unknown().describe('The contact as given in the request.'),
+    contact: z
+      .union([
+        z.string().describe('A phone number given alone (E.164).'),
+        z.object({
+          phone: z.string(),
+          name: z.string().optional(),
+          external_id: z.string().optional(),
+          context: z.record(z.string(), z.unknown()).optional(),
+          metadata: metadataObject.optional(),
+          simulation: simulationObject.optional(),
+        }),
+      ])
+      .describe('The contact as given in the request: a phone number, or the contact object.'),
     status: z.enum(RESULT_STATUSES),
     attempts: z.number().int(),
     call_ids: z.array(z.string()),
@@ -247,7 +290,7 @@ export function renderBulkCallResult(
     livemode: row.livemode,
     bulk_call_id: row.bulk_call_id,
     index: row.index,
-    contact: JSON.parse(row.contact_json) as unknown,
+    contact: JSON.parse(row.contact_json) as BulkCallResultObject['contact'],
     status: effectiveResultStatus(row.status, pendingEndedAs),
     attempts: row.attempts,
     call_ids: [...(row.call_ids ?? [])],

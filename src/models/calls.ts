@@ -319,7 +319,7 @@ export const TranscriptTurnObject = apiObject(
 /** The `call` object as the API answers it (the OpenAPI component `Call`). */
 export const CallObject = apiObject(
   'Call',
-  'A phone call placed by an assistant (spec section 4, "Calls"), live through Twilio or simulated with a test key.',
+  'A phone call placed by an assistant, live through Twilio or simulated with a test key.',
   z.object({
     id: z.string().meta({ examples: ['call_01jd5x2v7c0000000000000000'] }),
     object: z.literal('call'),
@@ -327,7 +327,7 @@ export const CallObject = apiObject(
     status: z.enum(CALL_STATUSES),
     direction: z
       .enum(CALL_DIRECTIONS)
-      .describe('`outbound`: the assistant dialed `to`; `inbound`: `from` called the number `to` (issue 28).'),
+      .describe('`outbound`: the assistant dialed `to`; `inbound`: `from` called the number `to`.'),
     to: z.string(),
     from: z.string().nullable(),
     agent_id: z.string(),
@@ -353,7 +353,7 @@ export const CallObject = apiObject(
       })
       .nullable()
       .describe(
-        "The call's latest transfer (issue 31). Warm: `dialing` (the caller on hold, the person ringing), `briefing` (the person hears `summary`), then `transferred`, or `failed` with `reason` (`busy`, `no_answer`, `hung_up`, `failed`: the caller is back with the assistant). `attempt` counts the call's warm transfers. Null: never transferred.",
+        "The call's latest transfer. Warm: `dialing` (the caller on hold, the person ringing), `briefing` (the person hears `summary`), then `transferred`, or `failed` with `reason` (`busy`, `no_answer`, `hung_up`, `failed`: the caller is back with the assistant). `attempt` counts the call's warm transfers. Null: never transferred.",
       ),
     simulated: z.boolean(),
     max_duration_seconds: z.number().int(),
@@ -390,13 +390,13 @@ export const CallObject = apiObject(
         "Whether the call is recorded (its own `recording`, else its agent's, at creation); null: not recorded.",
       ),
     analysis: AnalysisObject.nullable().describe(
-      "The call's current analysis (issue 30: the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored.",
+      "The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored.",
     ),
     turns: z
       .array(TranscriptTurnObject)
       .optional()
       .describe(
-        'The turns so far, in order, while the call is not over (`GET /v1/calls/{id}` only; issue 31): each turn once final (written right after the answer it belongs to). Absent once the call has ended (`GET /v1/calls/{id}/transcript`), in lists and in events.',
+        'The turns so far, in order, while the call is not over (`GET /v1/calls/{id}` only): each turn once final (written right after the answer it belongs to). Absent once the call has ended (`GET /v1/calls/{id}/transcript`), in lists and in events.',
       ),
   }),
 );

@@ -8,6 +8,12 @@ import { z } from 'zod';
 import { API_VERSION } from '../config';
 import { EVENT_TYPES, type EventType } from '../shared/webhooks';
 import { schemaOptions as base } from './store';
+import { AnalysisObject } from './analyses';
+import { BulkCallObject, BulkCallResultObject } from './bulk-calls';
+import { CallObject } from './calls';
+import { ConnectorVersionObject } from './connectors';
+import { ConversationObject, MessageObject } from './conversations';
+import { RecordingObject } from './recordings';
 import { WebhookDeliveryObject } from './webhooks';
 import { apiObject, unix } from './wire';
 
@@ -31,28 +37,91 @@ export const Event = mongoose.model('Event', eventSchema, 'events');
 
 export type EventDoc = InferSchemaType<typeof eventSchema>;
 
+/** The fields every event shares, whatever its type. */
+const eventFields = {
+  id: z.string().meta({ examples: ['evt_01jd5x2v7c0000000000000000'] }),
+  object: z.literal('event'),
+  created: unix,
+  livemode: z.boolean(),
+  api_version: z.string().describe('The API version the event was rendered with.'),
+  pending_webhooks: z.number().int().describe('Deliveries still being attempted.'),
+  webhook_deliveries: z.array(WebhookDeliveryObject),
+};
+
+/** A conversation as `conversation.analyzed` carries it: the conversation with its new analysis. */
+const AnalyzedConversationObject = apiObject(
+  'AnalyzedConversation',
+  'A conversation with the analysis just stored (`conversation.analyzed`).',
+  ConversationObject.extend({ analysis: AnalysisObject }),
+);
+
 /**
- * The `event` object as the API answers it (the OpenAPI component `Event`): the event as rendered at
+ * The object each event type carries in `data.object`, as its emitter renders it: the component name of
+ * the event variant, its types, and the object's schema. Every type of `EVENT_TYPES` is in one (checked
+ * as the module loads).
+ */
+const EVENT_VARIANTS: [id: string, types: EventType[], object: z.ZodType][] = [
+  [
+    'CallEvent',
+    ['call.scheduled', 'call.started', 'call.ended', 'call.transferred', 'call.transfer_failed', 'call.analyzed'],
+    CallObject,
+  ],
+  ['ConversationEvent', ['conversation.needs_person'], ConversationObject],
+  ['ConversationAnalyzedEvent', ['conversation.analyzed'], AnalyzedConversationObject],
+  ['MessageEvent', ['message.received', 'message.sent', 'message.delivered', 'message.failed'], MessageObject],
+  ['WebhookDeliveryEvent', ['webhook_endpoint.delivery_failed'], WebhookDeliveryObject],
+  ['ConnectorVersionEvent', ['connector.version_published'], ConnectorVersionObject],
+  ['BulkCallResultEvent', ['bulk_call.contact_completed'], BulkCallResultObject],
+  ['BulkCallEvent', ['bulk_call.completed'], BulkCallObject],
+  ['RecordingEvent', ['recording.ready', 'recording.deleted'], RecordingObject],
+];
+
+/** The event type → the component name of its variant (the `discriminator` mapping of `Event`). */
+export const EVENT_VARIANT_OF_TYPE: Record<string, string> = Object.fromEntries(
+  EVENT_VARIANTS.flatMap(([id, types]) => types.map((t) => [t, id])),
+);
+for (const type of EVENT_TYPES)
+  if (!EVENT_VARIANT_OF_TYPE[type]) throw new Error(`the event type ${type} has no variant in EVENT_VARIANTS`);
+
+/**
+ * The `event` object as the API answers it (the OpenAPI component `Event`): one of the variants, told
+ * apart by `type`, each with its own `data.object` (a `call`, a `message`, …); the event as rendered at
  * creation (`renderEvent`) with its live delivery state (src/models/webhooks.ts `withDeliveryState`).
  */
 export const EventObject = apiObject(
   'Event',
-  'Something that happened (spec section 5): its type, the object as it was, and its deliveries.',
-  z.object({
-    id: z.string().meta({ examples: ['evt_01jd5x2v7c0000000000000000'] }),
-    object: z.literal('event'),
-    type: z.enum(EVENT_TYPES),
-    created: unix,
-    livemode: z.boolean(),
-    api_version: z.string(),
-    data: z.object({ object: z.unknown() }),
-    pending_webhooks: z.number().int(),
-    webhook_deliveries: z.array(WebhookDeliveryObject),
-  }),
+  'Something that happened: its `type`, the object as it was then (`data.object`, whose shape `type` tells), and its deliveries.',
+  z
+    .discriminatedUnion(
+      'type',
+      EVENT_VARIANTS.map(([id, types, object]) =>
+        apiObject(
+          id,
+          `An event of type ${types.map((t) => `\`${t}\``).join(', ')}: \`data.object\` is the object as it was then.`,
+          z.object({ ...eventFields, type: z.enum(types), data: z.object({ object }) }),
+        ),
+      ) as unknown as [z.ZodObject<{ type: z.ZodEnum }>, ...z.ZodObject<{ type: z.ZodEnum }>[]],
+    )
+    .meta({
+      discriminator: {
+        propertyName: 'type',
+        mapping: Object.fromEntries(
+          Object.entries(EVENT_VARIANT_OF_TYPE).map(([t, id]) => [t, `#/components/schemas/${id}`]),
+        ),
+      },
+    }),
 );
 
 /** An event as rendered at creation, stored and delivered: the `event` object without its delivery state. */
-export type RenderedEvent = Omit<z.output<typeof EventObject>, 'pending_webhooks' | 'webhook_deliveries'>;
+export type RenderedEvent = {
+  id: string;
+  object: 'event';
+  type: EventType;
+  created: number;
+  livemode: boolean;
+  api_version: string;
+  data: { object: unknown };
+};
 
 /**
  * An event object (DESIGN.md section 5); rendered once, when the event is created. `type` is one of

@@ -60,7 +60,7 @@ export type ApiKeyDoc = InferSchemaType<typeof apiKeySchema>;
 /** The `account` object as the API answers it (the OpenAPI component `Account`). */
 export const AccountObject = apiObject(
   'Account',
-  "The key's organization as it sees itself in the key's mode: its name and limits (issue 28 item 5).",
+  "The key's organization as it sees itself in the key's mode: its name and limits.",
   z.object({
     /** The organization's id (`org_…`). */
     id: z.string(),

@@ -93,32 +93,51 @@ const toolCommon = {
 export const ToolObject = apiObject(
   'Tool',
   "A custom tool the assistant may call: an HTTPS endpoint of yours (`http`) or the tools of a Model Context Protocol server (`mcp`). Static headers are shown by name only; an http tool's signing `secret` is shown once, at creation.",
-  z.discriminatedUnion('type', [
-    z.object({
-      ...toolCommon,
-      type: z.literal('http'),
-      description: z.string(),
-      parameters: z.record(z.string(), z.unknown()).describe('The JSON Schema of the arguments (an object schema).'),
-      url: z.string(),
-      method: z.enum(TOOL_METHODS),
-      timeout_ms: z.number().int(),
-      speak_while_running: z.string().nullable(),
-      secret: z
-        .string()
-        .optional()
-        .meta({ examples: ['whsec_5b0c2f…'] })
-        .describe('Signs each request (`Svc-Signature`, as webhooks are signed). Only in the answer of the creation.'),
+  z
+    .discriminatedUnion('type', [
+      apiObject(
+        'HttpTool',
+        'A tool that calls an HTTPS endpoint of yours (`type: http`).',
+        z.object({
+          ...toolCommon,
+          type: z.literal('http'),
+          description: z.string(),
+          parameters: z
+            .record(z.string(), z.unknown())
+            .describe('The JSON Schema of the arguments (an object schema).'),
+          url: z.string(),
+          method: z.enum(TOOL_METHODS),
+          timeout_ms: z.number().int(),
+          speak_while_running: z.string().nullable(),
+          secret: z
+            .string()
+            .optional()
+            .meta({ examples: ['whsec_5b0c2f…'] })
+            .describe(
+              'Signs each request (`Svc-Signature`, as webhooks are signed). Only in the answer of the creation.',
+            ),
+        }),
+      ),
+      apiObject(
+        'McpTool',
+        'The tools of a Model Context Protocol server (`type: mcp`).',
+        z.object({
+          ...toolCommon,
+          type: z.literal('mcp'),
+          server_url: z.string(),
+          allowed_tools: z
+            .array(z.string())
+            .nullable()
+            .describe("The server's tools offered to the model; null for all of them."),
+        }),
+      ),
+    ])
+    .meta({
+      discriminator: {
+        propertyName: 'type',
+        mapping: { http: '#/components/schemas/HttpTool', mcp: '#/components/schemas/McpTool' },
+      },
     }),
-    z.object({
-      ...toolCommon,
-      type: z.literal('mcp'),
-      server_url: z.string(),
-      allowed_tools: z
-        .array(z.string())
-        .nullable()
-        .describe("The server's tools offered to the model; null for all of them."),
-    }),
-  ]),
 );
 
 /**

@@ -114,17 +114,25 @@ export const WidgetSessionObject = apiObject(
     verified: z.boolean().describe('True when `identity` verified: the session carries `user_id`.'),
     user_id: z.string().nullable(),
     conversation_id: z.string().describe("The `web` conversation: the user's (verified) or this visitor's."),
+    greeting: z
+      .string()
+      .nullable()
+      .describe(
+        "The answering agent's `first_message`, which the widget shows when its panel opens (no model request); null when the agent has none, or no agent answers.",
+      ),
     created: unix,
   }),
 );
 
 /**
  * The `widget_session` object (its token is added only in the response that creates it): `expires_at`
- * unix seconds; `verified` true when the session carries a verified `user_id`.
+ * unix seconds; `verified` true when the session carries a verified `user_id`; `greeting` the answering
+ * agent's `first_message` (null when none).
  */
 export function renderWidgetSession(
   doc: WithId<WidgetSessionDoc>,
   token?: string,
+  greeting: string | null = null,
 ): z.output<typeof WidgetSessionObject> {
   return {
     id: doc._id,
@@ -136,6 +144,7 @@ export function renderWidgetSession(
     verified: doc.user_id != null,
     user_id: doc.user_id ?? null,
     conversation_id: doc.conversation_id,
+    greeting,
     created: doc.created,
   };
 }

@@ -37,30 +37,44 @@ export const callingWindowObject = z.object({
   timezone: z.string().optional().describe("IANA zone; absent: the callee's, from the number's region."),
 });
 
-/** The error every failed request answers (`{"error": {…}}`, spec section 7). */
-export const ErrorObject = apiObject(
-  'Error',
-  'Every failed request answers this (spec section 7): `type`, a stable `code`, the `param` at fault when one is, a message for people, and the `request_id` to quote to support.',
+/** The error types of `ApiErrorDetail.type` (src/errors.ts `ErrorType`). */
+export const ERROR_TYPES = [
+  'invalid_request_error',
+  'authentication_error',
+  'permission_error',
+  'rate_limit_error',
+  'idempotency_error',
+  'api_error',
+] as const;
+
+/**
+ * The `error` member of a failed request's answer (the OpenAPI component `ApiErrorDetail`; each
+ * operation's `<Operation>ErrorDetail` is this with its own enum of `code`s, src/api/openapi.ts).
+ */
+export const ErrorDetailObject = apiObject(
+  'ApiErrorDetail',
+  'What went wrong: `type`, a stable `code`, the `param` at fault when one is, a message for people, and the `request_id` to quote to support.',
   z.object({
-    error: z.object({
-      type: z.enum([
-        'invalid_request_error',
-        'authentication_error',
-        'permission_error',
-        'rate_limit_error',
-        'idempotency_error',
-        'api_error',
-      ]),
-      code: z.string().meta({ examples: ['parameter_missing', 'resource_missing', 'scope_missing'] }),
-      message: z.string(),
-      param: z
-        .string()
-        .optional()
-        .meta({ examples: ['to', 'contacts[17].phone'] }),
-      reason: z.string().optional().describe('`bundle_invalid` only: what is wrong with the bundle.'),
-      request_id: z.string().optional(),
-    }),
+    type: z.enum(ERROR_TYPES),
+    code: z.string().meta({ examples: ['parameter_missing', 'resource_missing', 'scope_missing'] }),
+    message: z.string(),
+    param: z
+      .string()
+      .optional()
+      .meta({ examples: ['to', 'contacts[17].phone'] }),
+    reason: z.string().optional().describe('`bundle_invalid` only: what is wrong with the bundle.'),
+    request_id: z.string().optional(),
   }),
+);
+
+/**
+ * The error every failed request answers (`{"error": {…}}`; the OpenAPI component `ApiError`, not
+ * `Error`, which would shadow the error class of the languages clients are generated in).
+ */
+export const ErrorObject = apiObject(
+  'ApiError',
+  'Every failed request answers this: `{"error": {type, code, message, param?, request_id}}`.',
+  z.object({ error: ErrorDetailObject }),
 );
 
 /** `{id, object, deleted: true}`, what a DELETE answers. */
@@ -70,9 +84,32 @@ export const DeletedObject = apiObject(
   z.object({ id: z.string(), object: z.string(), deleted: z.literal(true) }),
 );
 
-/** A list object of `item` (spec section 7: `{object: "list", data, has_more, url}`). */
-export function listOf(item: z.ZodType) {
-  return z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), url: z.string() });
+/** The list objects made so far, by their item's component name. */
+const LISTS = new Map<string, z.ZodType>();
+
+/**
+ * A list object of `item` (`{object: "list", data, has_more, url}`), registered as the component
+ * `<Item>List` (`CallList`) the first time it is asked for; `item` is a registered object.
+ * @throws Error when `item` is not registered (a list of anonymous objects would have no name)
+ */
+export function listOf<S extends z.ZodType>(item: S) {
+  const id = z.globalRegistry.get(item)?.id;
+  if (!id) throw new Error('listOf: the item is not a registered API object');
+  const made = LISTS.get(id);
+  if (made) return made as ReturnType<typeof makeList<S>>;
+  const list = apiObject(`${id}List`, `A page of \`${id}\` objects.`, makeList(item));
+  LISTS.set(id, list);
+  return list;
+}
+
+/** The list object schema of `item`. */
+function makeList<S extends z.ZodType>(item: S) {
+  return z.object({
+    object: z.literal('list'),
+    data: z.array(item),
+    has_more: z.boolean().describe('True when more objects follow this page.'),
+    url: z.string().describe('The path of this list, e.g. `/v1/calls`.'),
+  });
 }
 
 /** The recording settings an agent or a call takes and shows (`recording`). */
@@ -87,4 +124,4 @@ export const recordingSettingsObject = z
       .optional()
       .describe('Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded."'),
   })
-  .describe("Recording of calls (issue 30): the audio is kept in the service under the organization's retention.");
+  .describe("Recording of calls: the audio is kept in the service under the organization's retention.");

@@ -2,7 +2,8 @@
  * The widget in a real browser (issue 14): headless Chromium (Debian's package, installed by
  * scripts/install-chromium.sh when missing) driven by `playwright-core` loads the demo page
  * (`/widget/demo`, which mounts `/widget.js` with a publishable key) through a loopback TCP proxy. The
- * visitor types a message and sees the assistant's answer; then the proxy cuts every connection and
+ * visitor types a message and sees the assistant's answer (after the agent's `first_message`, shown as the
+ * panel opens without a model request); then the proxy cuts every connection and
  * refuses new ones while the visitor's next message is answered; once the proxy lets connections through
  * again, EventSource reconnects with `Last-Event-ID` and the page shows the missed messages, each once,
  * in order. Voice: with a real LiveKit server, the Call button joins the room with Chromium's fake
@@ -101,6 +102,38 @@ describe('widget in a browser', function () {
       ['assistant', 'You said: Are you there?'],
     ]);
     expect(await page.evaluate(() => (globalThis as any).demoWidget.state.lastEventId)).to.equal(4);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
+  it("greets with the agent's first_message as the panel opens, without a model request", async () => {
+    const greeting = 'Hello! I can book, move or cancel your appointment.';
+    const t = await newTenant({ first_message: greeting });
+    const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
+    const requestsBefore = h().llm.requests.length;
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${h().api.url}/widget/demo#key=${pk}`);
+    await page.waitForSelector('.svc-widget li[data-greeting]', { timeout: 20_000 });
+    await page.waitForFunction(() => (globalThis as any).demoWidget?.state.connected === true, undefined, {
+      timeout: 20_000,
+    });
+    expect(await shown(page)).to.deep.equal([['assistant', greeting]]);
+    expect(h().llm.requests.length, 'no model request for the greeting').to.equal(requestsBefore);
+    // The visitor's message comes after it, and the greeting stays first and once.
+    await page.fill('.svc-widget input', 'Move it to Friday');
+    await page.press('.svc-widget input', 'Enter');
+    await page.waitForFunction(
+      () => (globalThis as any).document.querySelectorAll('.svc-widget li[data-author=assistant]').length >= 2,
+      undefined,
+      { timeout: 30_000 },
+    );
+    expect(await shown(page)).to.deep.equal([
+      ['assistant', greeting],
+      ['customer', 'Move it to Friday'],
+      ['assistant', 'You said: Move it to Friday'],
+    ]);
     expect(errors).to.deep.equal([]);
     await page.close();
   });

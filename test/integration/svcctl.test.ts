@@ -1,6 +1,7 @@
 /**
  * The `svcctl` CLI against the test database: JSON on stdout, keys that work (and stop working once
- * revoked), an organization's concurrency limits, usage errors with exit code 2.
+ * revoked), an organization's concurrency limits, usage errors with exit code 2, `--help` with exit code 0,
+ * and an unreachable store named with the variable that chose its address.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -11,17 +12,36 @@ import { createForm, phone, startCampaign } from '../support/bulk-calls';
 
 const BIN = path.resolve(__dirname, '../../../bin/svcctl.js');
 
-async function svcctl(...args: string[]): Promise<{ code: number; out: any; err: string }> {
+interface Run {
+  code: number;
+  /** stdout parsed as JSON (null when it is not: usage text). */
+  out: any;
+  err: string;
+  /** stdout as printed. */
+  text: string;
+}
+
+/** Runs svcctl with `env` as its only store settings (neither MONGODB_URI nor FERRETDB_PORT inherited). */
+async function svcctlWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
   try {
     const { stdout, stderr } = await promisify(execFile)('node', [BIN, ...args], {
-      env: { ...process.env, MONGODB_URI: h().ferret.uri },
+      env: { ...process.env, MONGODB_URI: undefined, FERRETDB_PORT: undefined, ...env },
     });
-    return { code: 0, out: JSON.parse(stdout), err: stderr };
+    let out: unknown = null;
+    try {
+      out = JSON.parse(stdout);
+    } catch {
+      // usage text
+    }
+    return { code: 0, out, err: stderr, text: stdout };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, out: null, err: err.stderr };
+    return { code: err.code, out: null, err: err.stderr, text: err.stdout };
   }
 }
+
+/** Runs svcctl against the test store. */
+const svcctl = (...args: string[]) => svcctlWith({ MONGODB_URI: h().ferret.uri }, ...args);
 
 describe('svcctl', function () {
   this.timeout(60_000);
@@ -63,6 +83,39 @@ describe('svcctl', function () {
     const revoked = await svcctl('keys', 'revoke', secret.out.id);
     expect(revoked.out.revoked).to.be.a('number');
     expect((await request('GET', '/v1/calls', { key: secret.out.key })).status).to.equal(401);
+  });
+
+  it('answers --help with the usage on stdout and exit code 0, of every command or of one', async () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const all = await svcctl(...args);
+      expect(all.code, args.join(' ')).to.equal(0);
+      expect(all.text).to.match(/^usage:\n/);
+      for (const group of ['orgs', 'keys', 'bulk-calls', 'widget', 'limits', 'recordings'])
+        expect(all.text).to.contain(`svcctl ${group} `);
+    }
+    const keys = await svcctl('keys', '--help');
+    expect(keys.code).to.equal(0);
+    expect(keys.text.trim().split('\n').slice(1)).to.have.length(3);
+    expect(keys.text).to.contain('svcctl keys revoke KEY_ID');
+    const create = await svcctl('keys', 'create', '--help');
+    expect(create.code).to.equal(0);
+    expect(create.text).to.contain('--kind secret|restricted|publishable');
+    expect(create.text).to.not.contain('keys list');
+    const unknown = await svcctl('nope', '--help');
+    expect(unknown.code).to.equal(2);
+    expect(unknown.err).to.contain('unknown command: nope');
+  });
+
+  it('says which address it tried and which variable set it when the store does not answer', async () => {
+    const uri = await svcctlWith({ MONGODB_URI: 'mongodb://admin:hunter2@127.0.0.1:9/svc' }, 'orgs', 'list');
+    expect(uri.code).to.equal(1);
+    const message = JSON.parse(uri.err.split('\n')[0]).error.message;
+    expect(message).to.contain('mongodb://admin:***@127.0.0.1:9/svc');
+    expect(message).to.contain('MONGODB_URI');
+    expect(message).to.not.contain('hunter2');
+    const port = await svcctlWith({ FERRETDB_PORT: '9' }, 'orgs', 'list');
+    expect(port.code).to.equal(1);
+    expect(port.err).to.contain('mongodb://127.0.0.1:9/svc').and.to.contain('FERRETDB_PORT');
   });
 
   it('refuses bad input with a JSON error and a non-zero exit code', async () => {

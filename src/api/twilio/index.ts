@@ -155,7 +155,7 @@ const twilioVoice = operation({
   tag,
   summary: 'TwiML for a live call Twilio has connected',
   description:
-    "`<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`. With `?resume={attempt}` (issue 31: a failed warm transfer brings the caller back), a new session whose greeting says why.",
+    "`<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`. With `?resume={attempt}` (a failed warm transfer brings the caller back), a new session whose greeting says why.",
   twilioForm: { CallSid: "The call's SID at Twilio (CA…)." },
   content: { 'text/xml': { schema: { type: 'string' } } },
   handler: async (req, res) => {
