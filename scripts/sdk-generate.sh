@@ -20,7 +20,8 @@ if [ "$CHECK" = 1 ]; then
 fi
 PY=$(bash "$ROOT/scripts/install-sdk-python.sh")
 node dist/src/cli/openapi.js "$OUT/openapi.json"
-npx --no-install openapi-typescript "$OUT/openapi.json" -o "$OUT/typescript/src/generated/schema.ts" >/dev/null 2>&1
+npx --no-install openapi-typescript "$OUT/openapi.json" --redocly "$ROOT/sdk/redocly.yaml" \
+  -o "$OUT/typescript/src/generated/schema.ts" >/dev/null
 (cd "$OUT/python" && "$(dirname "$PY")/openapi-python-client" generate --path "$OUT/openapi.json" --meta none \
   --config "$ROOT/sdk/python/generator.yaml" --output-path "$OUT/python/svc_assistant/_generated" --overwrite \
   >"$OUT/python-generator.log" 2>&1) || { cat "$OUT/python-generator.log" >&2; exit 1; }

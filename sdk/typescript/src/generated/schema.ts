@@ -93,7 +93,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A message status callback, found by MessageSid */
+        /**
+         * A message status callback, found by MessageSid
+         * @description A message status callback, found by MessageSid.
+         */
         post: operations["twilioMessageStatus"];
         delete?: never;
         options?: never;
@@ -110,7 +113,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A sent message's status callback */
+        /**
+         * A sent message's status callback
+         * @description A sent message's status callback.
+         */
         post: operations["twilioMessageStatusOf"];
         delete?: never;
         options?: never;
@@ -147,7 +153,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** An inbound call's status callback */
+        /**
+         * An inbound call's status callback
+         * @description An inbound call's status callback.
+         */
         post: operations["twilioInboundStatus"];
         delete?: never;
         options?: never;
@@ -164,7 +173,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** An inbound call's ConversationRelay session ended */
+        /**
+         * An inbound call's ConversationRelay session ended
+         * @description An inbound call's ConversationRelay session ended.
+         */
         post: operations["twilioRelayEnded"];
         delete?: never;
         options?: never;
@@ -183,7 +195,7 @@ export interface paths {
         put?: never;
         /**
          * TwiML for a live call Twilio has connected
-         * @description `<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`. With `?resume={attempt}` (issue 31: a failed warm transfer brings the caller back), a new session whose greeting says why.
+         * @description `<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`. With `?resume={attempt}` (a failed warm transfer brings the caller back), a new session whose greeting says why.
          */
         post: operations["twilioVoice"];
         delete?: never;
@@ -201,7 +213,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A live call's status callback */
+        /**
+         * A live call's status callback
+         * @description A live call's status callback.
+         */
         post: operations["twilioCallStatus"];
         delete?: never;
         options?: never;
@@ -258,7 +273,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A warm transfer's leg to the person: status callback */
+        /**
+         * A warm transfer's leg to the person: status callback
+         * @description A warm transfer's leg to the person: status callback.
+         */
         post: operations["twilioTransferLegStatus"];
         delete?: never;
         options?: never;
@@ -275,7 +293,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A warm transfer's conference: status callback */
+        /**
+         * A warm transfer's conference: status callback
+         * @description A warm transfer's conference: status callback.
+         */
         post: operations["twilioTransferConference"];
         delete?: never;
         options?: never;
@@ -310,7 +331,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document, rendered (Swagger UI) */
+        /**
+         * This document, rendered (Swagger UI)
+         * @description This document, rendered (Swagger UI).
+         */
         get: operations["reference"];
         put?: never;
         post?: never;
@@ -487,10 +511,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List agents */
+        /**
+         * List agents
+         * @description List agents. Needs the `agents:read` scope.
+         */
         get: operations["listAgents"];
         put?: never;
-        /** Create an agent */
+        /**
+         * Create an agent
+         * @description Create an agent. Needs the `agents:write` scope.
+         */
         post: operations["createAgent"];
         delete?: never;
         options?: never;
@@ -505,17 +535,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve an agent */
+        /**
+         * Retrieve an agent
+         * @description Retrieve an agent. Needs the `agents:read` scope.
+         */
         get: operations["retrieveAgent"];
         put?: never;
         /**
          * Update an agent
-         * @description Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and `dtmf` take null to clear.
+         * @description Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and `dtmf` take null to clear. Needs the `agents:write` scope.
          */
         post: operations["updateAgent"];
         /**
          * Delete an agent
-         * @description Calls already placed keep it; new calls naming it are 404.
+         * @description Calls already placed keep it; new calls naming it are 404. Needs the `agents:write` scope.
          */
         delete: operations["deleteAgent"];
         options?: never;
@@ -530,12 +563,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tools */
+        /**
+         * List tools
+         * @description List tools. Needs the `agents:read` scope.
+         */
         get: operations["listTools"];
         put?: never;
         /**
          * Create a tool
-         * @description An HTTPS endpoint of yours the assistant may call (`http`), or a Model Context Protocol server whose tools it may call (`mcp`). An http tool answers its signing `secret` this once.
+         * @description An HTTPS endpoint of yours the assistant may call (`http`), or a Model Context Protocol server whose tools it may call (`mcp`). An http tool answers its signing `secret` this once. Needs the `agents:write` scope.
          */
         post: operations["createTool"];
         delete?: never;
@@ -551,17 +587,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a tool */
+        /**
+         * Retrieve a tool
+         * @description Retrieve a tool. Needs the `agents:read` scope.
+         */
         get: operations["retrieveTool"];
         put?: never;
         /**
          * Update a tool
-         * @description Only the fields given change; `type` never does. `headers` replaces the whole set; `speak_while_running` and `allowed_tools` take null to clear.
+         * @description Only the fields given change; `type` never does. `headers` replaces the whole set; `speak_while_running` and `allowed_tools` take null to clear. Needs the `agents:write` scope.
          */
         post: operations["updateTool"];
         /**
          * Delete a tool
-         * @description Agents that list it in `tool_ids` lose it; its name is free again.
+         * @description Agents that list it in `tool_ids` lose it; its name is free again. Needs the `agents:write` scope.
          */
         delete: operations["deleteTool"];
         options?: never;
@@ -576,12 +615,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List calls */
+        /**
+         * List calls
+         * @description List calls. Needs the `calls:read` scope.
+         */
         get: operations["listCalls"];
         put?: never;
         /**
          * Place a call
-         * @description Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds).
+         * @description Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds). Needs the `calls:write` scope.
          */
         post: operations["createCall"];
         delete?: never;
@@ -599,7 +641,7 @@ export interface paths {
         };
         /**
          * Retrieve a call
-         * @description A call not yet over shows its `turns` so far.
+         * @description A call not yet over shows its `turns` so far. Needs the `calls:read` scope.
          */
         get: operations["retrieveCall"];
         put?: never;
@@ -619,7 +661,7 @@ export interface paths {
         };
         /**
          * Retrieve a call's transcript
-         * @description 409 `call_not_ended` while the call lasts.
+         * @description 409 `call_not_ended` while the call lasts. Needs the `calls:read` scope.
          */
         get: operations["retrieveCallTranscript"];
         put?: never;
@@ -641,7 +683,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer a live call
-         * @description To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs.
+         * @description To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
          */
         post: operations["transferCall"];
         delete?: never;
@@ -661,7 +703,7 @@ export interface paths {
         put?: never;
         /**
          * End a call
-         * @description `completed` once answered, `canceled` before. 409 `call_not_live` once it has ended.
+         * @description `completed` once answered, `canceled` before. 409 `call_not_live` once it has ended. Needs the `calls:write` scope.
          */
         post: operations["endCall"];
         delete?: never;
@@ -679,7 +721,7 @@ export interface paths {
         };
         /**
          * Stream a live call (server-sent events)
-         * @description `text/event-stream` from the first status change to the end: `event: status` (`data`: `{status, events, at, end_reason?, transferred_to?, answered_by?, error?}`; `transfer` when it carries a `call.transfer…` event), `event: turn` (each turn once final, as the transcript shows it, with its `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool turn), `event: end` (the terminal status), then the stream closes. `id:` is the event's place in the call's stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or `last_event_id`) to any API process to receive every event after it, once, in order.
+         * @description `text/event-stream` from the first status change to the end: `event: status` (`data`: `{status, events, at, end_reason?, transferred_to?, answered_by?, error?}`; `transfer` when it carries a `call.transfer…` event), `event: turn` (each turn once final, as the transcript shows it, with its `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool turn), `event: end` (the terminal status), then the stream closes. `id:` is the event's place in the call's stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or `last_event_id`) to any API process to receive every event after it, once, in order. Needs the `calls:read` scope.
          */
         get: operations["streamCall"];
         put?: never;
@@ -701,7 +743,7 @@ export interface paths {
         put?: never;
         /**
          * Say a line on a live call
-         * @description The assistant says `text` at the next pause (at once with `interrupt`); the answer comes once it is said. It is in the transcript as the assistant's turn with `author: "api"`, and the model sees it. 409 `call_not_live` unless the call is in progress.
+         * @description The assistant says `text` at the next pause (at once with `interrupt`); the answer comes once it is said. It is in the transcript as the assistant's turn with `author: "api"`, and the model sees it. 409 `call_not_live` unless the call is in progress. Needs the `calls:write` scope.
          */
         post: operations["sayOnCall"];
         delete?: never;
@@ -721,7 +763,7 @@ export interface paths {
         put?: never;
         /**
          * Whisper a note to the assistant
-         * @description A note the model sees from its next turn on; the caller does not hear it. In the transcript as a `note` turn with `author: "api"`. 409 `call_not_live` unless the call is in progress.
+         * @description A note the model sees from its next turn on; the caller does not hear it. In the transcript as a `note` turn with `author: "api"`. 409 `call_not_live` unless the call is in progress. Needs the `calls:write` scope.
          */
         post: operations["addCallContext"];
         delete?: never;
@@ -739,14 +781,14 @@ export interface paths {
         };
         /**
          * Retrieve a call's recording
-         * @description The recording of a call whose agent or request enabled `recording`, once stored (`recording.ready`); 404 before, and after it was deleted. `url` needs no key and works for 10 minutes.
+         * @description The recording of a call whose agent or request enabled `recording`, once stored (`recording.ready`); 404 before, and after it was deleted. `url` needs no key and works for 10 minutes. Needs the `calls:read` scope.
          */
         get: operations["retrieveCallRecording"];
         put?: never;
         post?: never;
         /**
          * Delete a call's recording
-         * @description Removes the audio from the store at once (links stop working) and emits `recording.deleted`.
+         * @description Removes the audio from the store at once (links stop working) and emits `recording.deleted`. Needs the `calls:write` scope.
          */
         delete: operations["deleteCallRecording"];
         options?: never;
@@ -761,10 +803,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List knowledge documents */
+        /**
+         * List knowledge documents
+         * @description List knowledge documents. Needs the `agents:read` scope.
+         */
         get: operations["listKnowledgeDocuments"];
         put?: never;
-        /** Add a document to an agent's knowledge */
+        /**
+         * Add a document to an agent's knowledge
+         * @description Add a document to an agent's knowledge. Needs the `agents:write` scope.
+         */
         post: operations["createKnowledgeDocument"];
         delete?: never;
         options?: never;
@@ -781,7 +829,7 @@ export interface paths {
         };
         /**
          * Search an agent's knowledge
-         * @description What the assistant would be given for `query`, best first.
+         * @description What the assistant would be given for `query`, best first. Needs the `agents:read` scope.
          */
         get: operations["searchKnowledge"];
         put?: never;
@@ -799,12 +847,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a knowledge document */
+        /**
+         * Retrieve a knowledge document
+         * @description Retrieve a knowledge document. Needs the `agents:read` scope.
+         */
         get: operations["retrieveKnowledgeDocument"];
         put?: never;
-        /** Replace a knowledge document */
+        /**
+         * Replace a knowledge document
+         * @description Replace a knowledge document. Needs the `agents:write` scope.
+         */
         post: operations["updateKnowledgeDocument"];
-        /** Delete a knowledge document */
+        /**
+         * Delete a knowledge document
+         * @description Delete a knowledge document. Needs the `agents:write` scope.
+         */
         delete: operations["deleteKnowledgeDocument"];
         options?: never;
         head?: never;
@@ -818,12 +875,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List contacts */
+        /**
+         * List contacts
+         * @description List contacts. Needs the `contacts:read` scope.
+         */
         get: operations["listContacts"];
         put?: never;
         /**
          * Create or update a contact
-         * @description A contact with the same `external_id` or `phone` is updated rather than duplicated.
+         * @description A contact with the same `external_id` or `phone` is updated rather than duplicated. Needs the `contacts:write` scope.
          */
         post: operations["createContact"];
         delete?: never;
@@ -839,11 +899,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a contact */
+        /**
+         * Retrieve a contact
+         * @description Retrieve a contact. Needs the `contacts:read` scope.
+         */
         get: operations["retrieveContact"];
         put?: never;
         post?: never;
-        /** Delete a contact and its records */
+        /**
+         * Delete a contact and its records
+         * @description Delete a contact and its records. Needs the `contacts:write` scope.
+         */
         delete: operations["deleteContact"];
         options?: never;
         head?: never;
@@ -857,7 +923,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a contact's records */
+        /**
+         * List a contact's records
+         * @description List a contact's records. Needs the `records:read` scope.
+         */
         get: operations["listContactRecords"];
         put?: never;
         post?: never;
@@ -878,7 +947,7 @@ export interface paths {
         put?: never;
         /**
          * Create or update records
-         * @description Records with an `external_id` already stored are replaced.
+         * @description Records with an `external_id` already stored are replaced. Needs the `records:write` scope.
          */
         post: operations["upsertRecords"];
         delete?: never;
@@ -898,7 +967,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message
-         * @description WhatsApp or SMS. Free-form text inside WhatsApp's 24-hour window, a `template` outside it (else 409 `whatsapp_window_closed`).
+         * @description On WhatsApp or SMS to a phone number, or on `web` to a widget visitor. Free-form text inside WhatsApp's 24-hour window, a `template` outside it (else 422 `whatsapp_window_closed`). 422 also for `recipient_opted_out` (the customer sent STOP on that channel), `whatsapp_number_not_connected` / `sms_number_not_connected` (live mode without a connected number) and `conversation_missing` (`web` to a visitor without a conversation). The answer is the message, `queued`; its progress comes as `message.sent`, `message.delivered` or `message.failed` events. Needs the `messages:write` scope.
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -914,7 +983,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a message */
+        /**
+         * Retrieve a message
+         * @description Retrieve a message. Needs the `messages:read` scope.
+         */
         get: operations["retrieveMessage"];
         put?: never;
         post?: never;
@@ -931,7 +1003,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List conversations */
+        /**
+         * List conversations
+         * @description List conversations. Needs the `messages:read` scope.
+         */
         get: operations["listConversations"];
         put?: never;
         post?: never;
@@ -948,7 +1023,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a conversation */
+        /**
+         * Retrieve a conversation
+         * @description Retrieve a conversation. Needs the `messages:read` scope.
+         */
         get: operations["retrieveConversation"];
         put?: never;
         post?: never;
@@ -965,7 +1043,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a conversation's messages */
+        /**
+         * List a conversation's messages
+         * @description List a conversation's messages. Needs the `messages:read` scope.
+         */
         get: operations["listConversationMessages"];
         put?: never;
         post?: never;
@@ -984,7 +1065,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hand a conversation back to the assistant */
+        /**
+         * Hand a conversation back to the assistant
+         * @description Hand a conversation back to the assistant. Needs the `messages:write` scope.
+         */
         post: operations["resumeConversation"];
         delete?: never;
         options?: never;
@@ -999,10 +1083,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List connected numbers */
+        /**
+         * List connected numbers
+         * @description List connected numbers. Needs the `phone_numbers:read` scope.
+         */
         get: operations["listPhoneNumbers"];
         put?: never;
-        /** Connect a number for messaging and calls */
+        /**
+         * Connect a number for messaging and calls
+         * @description Connect a number for messaging and calls. Needs the `phone_numbers:write` scope.
+         */
         post: operations["createPhoneNumber"];
         delete?: never;
         options?: never;
@@ -1017,15 +1107,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a connected number */
+        /**
+         * Retrieve a connected number
+         * @description Retrieve a connected number. Needs the `phone_numbers:read` scope.
+         */
         get: operations["retrievePhoneNumber"];
         put?: never;
         /**
          * Update a connected number
-         * @description Only the fields given change; null clears `agent_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`.
+         * @description Only the fields given change; null clears `agent_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`. Needs the `phone_numbers:write` scope.
          */
         post: operations["updatePhoneNumber"];
-        /** Disconnect a number */
+        /**
+         * Disconnect a number
+         * @description Disconnect a number. Needs the `phone_numbers:write` scope.
+         */
         delete: operations["deletePhoneNumber"];
         options?: never;
         head?: never;
@@ -1039,10 +1135,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List WhatsApp templates */
+        /**
+         * List WhatsApp templates
+         * @description List WhatsApp templates. Needs the `messages:read` scope.
+         */
         get: operations["listMessageTemplates"];
         put?: never;
-        /** Register a WhatsApp template */
+        /**
+         * Register a WhatsApp template
+         * @description Register a WhatsApp template. Needs the `messages:write` scope.
+         */
         post: operations["createMessageTemplate"];
         delete?: never;
         options?: never;
@@ -1057,7 +1159,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a WhatsApp template */
+        /**
+         * Retrieve a WhatsApp template
+         * @description Retrieve a WhatsApp template. Needs the `messages:read` scope.
+         */
         get: operations["retrieveMessageTemplate"];
         put?: never;
         post?: never;
@@ -1078,7 +1183,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate an inbound message (test mode)
-         * @description As if a customer had written to a service number; the assistant answers as it would live.
+         * @description As if a customer had written to a service number; the assistant answers as it would live. Needs the `messages:write` scope.
          */
         post: operations["simulateInboundMessage"];
         delete?: never;
@@ -1098,7 +1203,7 @@ export interface paths {
         put?: never;
         /**
          * Simulate an inbound call (test mode)
-         * @description As if `from` had called a service number: the assistant answers as it would live (the number's agent or inbound webhook, the concurrency limit); the response is the call.
+         * @description As if `from` had called a service number: the assistant answers as it would live (the number's agent or inbound webhook, the concurrency limit); the response is the call. Needs the `calls:write` scope.
          */
         post: operations["simulateInboundCall"];
         delete?: never;
@@ -1118,7 +1223,7 @@ export interface paths {
         put?: never;
         /**
          * Advance a scheduled call's clock (test mode)
-         * @description Moves a scheduled test-mode call's clock to `to` (default its `scheduled_at`); at its time the call is dialed as it would be then. 409 `call_not_scheduled` otherwise.
+         * @description Moves a scheduled test-mode call's clock to `to` (default its `scheduled_at`); at its time the call is dialed as it would be then. 409 `call_not_scheduled` otherwise. Needs the `calls:write` scope.
          */
         post: operations["advanceCallClock"];
         delete?: never;
@@ -1134,12 +1239,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a connector's versions */
+        /**
+         * List a connector's versions
+         * @description List a connector's versions. Needs the `connectors:read` scope.
+         */
         get: operations["listConnectorVersions"];
         put?: never;
         /**
          * Publish a connector version
-         * @description A tar or gzipped tar `bundle` (base64, at most 10 MB) and its Ed25519 `signature` (base64) over the SHA-256 digest of the bundle. The same bytes again answer the stored version.
+         * @description A tar or gzipped tar `bundle` (base64, at most 10 MB) and its Ed25519 `signature` (base64) over the SHA-256 digest of the bundle. The same bytes again answer the stored version. Needs the `connectors:write` scope.
          */
         post: operations["publishConnectorVersion"];
         delete?: never;
@@ -1155,7 +1263,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List connectors */
+        /**
+         * List connectors
+         * @description List connectors. Needs the `connectors:read` scope.
+         */
         get: operations["listConnectors"];
         put?: never;
         post?: never;
@@ -1172,7 +1283,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a connector */
+        /**
+         * Retrieve a connector
+         * @description Retrieve a connector. Needs the `connectors:read` scope.
+         */
         get: operations["retrieveConnector"];
         put?: never;
         post?: never;
@@ -1189,7 +1303,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a connector version */
+        /**
+         * Retrieve a connector version
+         * @description Retrieve a connector version. Needs the `connectors:read` scope.
+         */
         get: operations["retrieveConnectorVersion"];
         put?: never;
         post?: never;
@@ -1208,7 +1325,7 @@ export interface paths {
         };
         /**
          * Download a version's bundle
-         * @description Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`.
+         * @description Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`. Needs the `connectors:read` scope.
          */
         get: operations["downloadConnectorBundle"];
         put?: never;
@@ -1226,12 +1343,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List publisher keys */
+        /**
+         * List publisher keys
+         * @description List publisher keys. Needs the `connectors:read` scope.
+         */
         get: operations["listPublisherKeys"];
         put?: never;
         /**
          * Register a publisher key
-         * @description An Ed25519 public key (PEM or base64 SPKI/raw) that signs connector versions.
+         * @description An Ed25519 public key (PEM or base64 SPKI/raw) that signs connector versions. Needs the `connectors:write` scope.
          */
         post: operations["createPublisherKey"];
         delete?: never;
@@ -1247,13 +1367,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a publisher key */
+        /**
+         * Retrieve a publisher key
+         * @description Retrieve a publisher key. Needs the `connectors:read` scope.
+         */
         get: operations["retrievePublisherKey"];
         put?: never;
         post?: never;
         /**
          * Revoke a publisher key
-         * @description Versions it signed stay published; new ones it signs are refused.
+         * @description Versions it signed stay published; new ones it signs are refused. Needs the `connectors:write` scope.
          */
         delete: operations["revokePublisherKey"];
         options?: never;
@@ -1268,12 +1391,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List connector installations */
+        /**
+         * List connector installations
+         * @description List connector installations. Needs the `connectors:read` scope.
+         */
         get: operations["listConnectorInstallations"];
         put?: never;
         /**
          * Install a connector
-         * @description Installs a published version (the latest release when `version` is omitted) with your `config`, checked against the version's `config_schema`. Answers the signing `secret` this once.
+         * @description Installs a published version (the latest release when `version` is omitted) with your `config`, checked against the version's `config_schema`. Answers the signing `secret` this once. Needs the `connectors:write` scope.
          */
         post: operations["createConnectorInstallation"];
         delete?: never;
@@ -1289,17 +1415,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a connector installation */
+        /**
+         * Retrieve a connector installation
+         * @description Retrieve a connector installation. Needs the `connectors:read` scope.
+         */
         get: operations["retrieveConnectorInstallation"];
         put?: never;
         /**
          * Update a connector installation
-         * @description Move to another published `version` and/or replace the `config` (a secret key left out keeps its value); the config is checked against the target version's `config_schema`.
+         * @description Move to another published `version` and/or replace the `config` (a secret key left out keeps its value); the config is checked against the target version's `config_schema`. Needs the `connectors:write` scope.
          */
         post: operations["updateConnectorInstallation"];
         /**
          * Delete a connector installation
-         * @description Agents that list it in `connector_installation_ids` lose it.
+         * @description Agents that list it in `connector_installation_ids` lose it. Needs the `connectors:write` scope.
          */
         delete: operations["deleteConnectorInstallation"];
         options?: never;
@@ -1314,12 +1443,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List campaigns */
+        /**
+         * List campaigns
+         * @description List campaigns. Needs the `calls:read` scope.
+         */
         get: operations["listBulkCalls"];
         put?: never;
         /**
          * Start a bulk call campaign
-         * @description Up to 10000 contacts; a bad row is a 400 naming it (`contacts[17].phone`); duplicate numbers are dialed once. Calling windows are local to each contact.
+         * @description Up to 10000 contacts; a bad row is a 400 naming it (`contacts[17].phone`); duplicate numbers are dialed once. Calling windows are local to each contact. Needs the `calls:write` scope.
          */
         post: operations["createBulkCall"];
         delete?: never;
@@ -1335,7 +1467,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a campaign */
+        /**
+         * Retrieve a campaign
+         * @description Retrieve a campaign. Needs the `calls:read` scope.
+         */
         get: operations["retrieveBulkCall"];
         put?: never;
         post?: never;
@@ -1354,7 +1489,7 @@ export interface paths {
         };
         /**
          * List a campaign's results
-         * @description One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV.
+         * @description One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV. Needs the `calls:read` scope.
          */
         get: operations["listBulkCallResults"];
         put?: never;
@@ -1376,7 +1511,7 @@ export interface paths {
         put?: never;
         /**
          * Pause a campaign
-         * @description No new dials from now; calls in flight finish.
+         * @description No new dials from now; calls in flight finish. Needs the `calls:write` scope.
          */
         post: operations["pauseBulkCall"];
         delete?: never;
@@ -1396,7 +1531,7 @@ export interface paths {
         put?: never;
         /**
          * Resume a campaign
-         * @description Dials again where it stopped.
+         * @description Dials again where it stopped. Needs the `calls:write` scope.
          */
         post: operations["resumeBulkCall"];
         delete?: never;
@@ -1416,7 +1551,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a campaign
-         * @description Every pending contact ends `canceled`; calls in flight finish.
+         * @description Every pending contact ends `canceled`; calls in flight finish. Needs the `calls:write` scope.
          */
         post: operations["cancelBulkCall"];
         delete?: never;
@@ -1432,12 +1567,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List forms */
+        /**
+         * List forms
+         * @description List forms. Needs the `calls:read` scope.
+         */
         get: operations["listForms"];
         put?: never;
         /**
          * Create a form
-         * @description Field types: string, number, boolean, enum, date (`enum` with `options`).
+         * @description Field types: string, number, boolean, enum, date (`enum` with `options`). Needs the `calls:write` scope.
          */
         post: operations["createForm"];
         delete?: never;
@@ -1453,7 +1591,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a form */
+        /**
+         * Retrieve a form
+         * @description Retrieve a form. Needs the `calls:read` scope.
+         */
         get: operations["retrieveForm"];
         put?: never;
         post?: never;
@@ -1470,7 +1611,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List events */
+        /**
+         * List events
+         * @description List events. Needs the `events:read` scope.
+         */
         get: operations["listEvents"];
         put?: never;
         post?: never;
@@ -1487,7 +1631,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve an event and its deliveries */
+        /**
+         * Retrieve an event and its deliveries
+         * @description Retrieve an event and its deliveries. Needs the `events:read` scope.
+         */
         get: operations["retrieveEvent"];
         put?: never;
         post?: never;
@@ -1508,7 +1655,7 @@ export interface paths {
         put?: never;
         /**
          * Send an event again
-         * @description To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type.
+         * @description To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type. Needs the `webhooks:write` scope.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -1524,12 +1671,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook endpoints */
+        /**
+         * List webhook endpoints
+         * @description List webhook endpoints. Needs the `webhooks:read` scope.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description HTTPS only. The answer holds the signing `secret`, shown this once.
+         * @description HTTPS only. The answer holds the signing `secret`, shown this once. Needs the `webhooks:write` scope.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1545,12 +1695,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a webhook endpoint */
+        /**
+         * Retrieve a webhook endpoint
+         * @description Retrieve a webhook endpoint. Needs the `webhooks:read` scope.
+         */
         get: operations["retrieveWebhookEndpoint"];
         put?: never;
-        /** Update a webhook endpoint */
+        /**
+         * Update a webhook endpoint
+         * @description Update a webhook endpoint. Needs the `webhooks:write` scope.
+         */
         post: operations["updateWebhookEndpoint"];
-        /** Delete a webhook endpoint */
+        /**
+         * Delete a webhook endpoint
+         * @description Delete a webhook endpoint. Needs the `webhooks:write` scope.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
@@ -1568,7 +1727,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an endpoint's signing secret
-         * @description Both secrets sign for 24 hours; the answer holds the new one.
+         * @description Both secrets sign for 24 hours; the answer holds the new one. Needs the `webhooks:write` scope.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -1584,7 +1743,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an endpoint's delivery attempts */
+        /**
+         * List an endpoint's delivery attempts
+         * @description List an endpoint's delivery attempts. Needs the `webhooks:read` scope.
+         */
         get: operations["listWebhookDeliveryAttempts"];
         put?: never;
         post?: never;
@@ -1603,7 +1765,7 @@ export interface paths {
         };
         /**
          * Retrieve usage
-         * @description Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at most 366 days.
+         * @description Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at most 366 days. Needs the `usage:read` scope.
          */
         get: operations["retrieveUsage"];
         put?: never;
@@ -1623,7 +1785,7 @@ export interface paths {
         };
         /**
          * Retrieve the account
-         * @description The key's organization in the key's mode: id, name, mode and limits. Every secret or restricted key may read it.
+         * @description The key's organization in the key's mode: id, name, mode and limits. Every secret or restricted key may read it. Needs the `account:read` scope.
          */
         get: operations["retrieveAccount"];
         put?: never;
@@ -1645,7 +1807,7 @@ export interface paths {
         put?: never;
         /**
          * Analyse a call's transcript again
-         * @description Runs the plan given (else the call's) on the stored transcript and answers the analysis once stored; it becomes the call's `analysis`, earlier ones stay in `GET /v1/calls/{id}/analyses`. Emits `call.analyzed`.
+         * @description Runs the plan given (else the call's) on the stored transcript and answers the analysis once stored; it becomes the call's `analysis`, earlier ones stay in `GET /v1/calls/{id}/analyses`. Emits `call.analyzed`. Needs the `calls:write` scope.
          */
         post: operations["analyzeCall"];
         delete?: never;
@@ -1661,7 +1823,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a call's analyses */
+        /**
+         * List a call's analyses
+         * @description List a call's analyses. Needs the `calls:read` scope.
+         */
         get: operations["listCallAnalyses"];
         put?: never;
         post?: never;
@@ -1682,7 +1847,7 @@ export interface paths {
         put?: never;
         /**
          * Analyse a conversation
-         * @description Runs the plan given (else the agent's) on the stored messages and answers the analysis once stored; earlier ones stay in `GET /v1/conversations/{id}/analyses`. Emits `conversation.analyzed`.
+         * @description Runs the plan given (else the agent's) on the stored messages and answers the analysis once stored; earlier ones stay in `GET /v1/conversations/{id}/analyses`. Emits `conversation.analyzed`. Needs the `messages:write` scope.
          */
         post: operations["analyzeConversation"];
         delete?: never;
@@ -1698,7 +1863,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a conversation's analyses */
+        /**
+         * List a conversation's analyses
+         * @description List a conversation's analyses. Needs the `messages:read` scope.
+         */
         get: operations["listConversationAnalyses"];
         put?: never;
         post?: never;
@@ -1712,27 +1880,29 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Every failed request answers this (spec section 7): `type`, a stable `code`, the `param` at fault when one is, a message for people, and the `request_id` to quote to support. */
-        Error: {
-            error: {
-                /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
-                /**
-                 * @example parameter_missing
-                 * @example resource_missing
-                 * @example scope_missing
-                 */
-                code: string;
-                message: string;
-                /**
-                 * @example to
-                 * @example contacts[17].phone
-                 */
-                param?: string;
-                /** @description `bundle_invalid` only: what is wrong with the bundle. */
-                reason?: string;
-                request_id?: string;
-            };
+        /** @description What went wrong: `type`, a stable `code`, the `param` at fault when one is, a message for people, and the `request_id` to quote to support. */
+        ApiErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /**
+             * @example parameter_missing
+             * @example resource_missing
+             * @example scope_missing
+             */
+            code: string;
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description Every failed request answers this: `{"error": {type, code, message, param?, request_id}}`. */
+        ApiError: {
+            error: components["schemas"]["ApiErrorDetail"];
         };
         /** @description What a DELETE answers: the id, the object type, and `deleted: true`. */
         Deleted: {
@@ -1741,7 +1911,7 @@ export interface components {
             /** @constant */
             deleted: true;
         };
-        /** @description The key's organization as it sees itself in the key's mode: its name and limits (issue 28 item 5). */
+        /** @description The key's organization as it sees itself in the key's mode: its name and limits. */
         Account: {
             id: string;
             /** @constant */
@@ -1750,13 +1920,10 @@ export interface components {
             livemode: boolean;
             /** @enum {string} */
             mode: "test" | "live";
-            limits: {
-                /** @description At most this many of the mode's calls are live at once (outbound, inbound, widget voice); an outbound call past it waits `queued`. */
-                max_concurrent_calls: number;
-            };
+            limits: components["schemas"]["AccountLimits"];
         };
-        /** @description A custom tool the assistant may call: an HTTPS endpoint of yours (`http`) or the tools of a Model Context Protocol server (`mcp`). Static headers are shown by name only; an http tool's signing `secret` is shown once, at creation. */
-        Tool: {
+        /** @description A tool that calls an HTTPS endpoint of yours (`type: http`). */
+        HttpTool: {
             /** @example tool_01jd5x2v7c0000000000000000 */
             id: string;
             /** @constant */
@@ -1772,7 +1939,10 @@ export interface components {
             };
             /** @description Unix time in seconds. */
             created: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "http";
             description: string;
             /** @description The JSON Schema of the arguments (an object schema). */
@@ -1789,7 +1959,9 @@ export interface components {
              * @example whsec_5b0c2f…
              */
             secret?: string;
-        } | {
+        };
+        /** @description The tools of a Model Context Protocol server (`type: mcp`). */
+        McpTool: {
             /** @example tool_01jd5x2v7c0000000000000000 */
             id: string;
             /** @constant */
@@ -1805,12 +1977,17 @@ export interface components {
             };
             /** @description Unix time in seconds. */
             created: number;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "mcp";
             server_url: string;
             /** @description The server's tools offered to the model; null for all of them. */
             allowed_tools: string[] | null;
         };
+        /** @description A custom tool the assistant may call: an HTTPS endpoint of yours (`http`) or the tools of a Model Context Protocol server (`mcp`). Static headers are shown by name only; an http tool's signing `secret` is shown once, at creation. */
+        Tool: components["schemas"]["HttpTool"] | components["schemas"]["McpTool"];
         /** @description What the model made of a finished call or conversation: a summary, structured data valid against the plan's schema, a success verdict. */
         Analysis: {
             /** @example ana_01jd5x2v7c0000000000000000 */
@@ -1828,44 +2005,16 @@ export interface components {
             summary: string | null;
             /** @description Valid against the plan's `structured_data.schema`; null when not asked. */
             structured_data: unknown;
-            success: {
-                /** @enum {string} */
-                verdict: "pass" | "fail";
-                /** @description `numeric_1_10` only: 1 to 10. */
-                score?: number;
-                reason: string;
-            } | null;
+            success: components["schemas"]["AnalysisSuccess"] | null;
             model: string | null;
-            /** @description What to learn from a finished call (issue 30): `summary`, `structured_data` (a JSON Schema), `success_evaluation`; each optional. */
-            plan: {
-                /** @description A short summary; `{"prompt"}` says what it should dwell on. */
-                summary?: true | {
-                    prompt: string;
-                };
-                /** @description Values extracted from the transcript; the answer is validated against `schema` before it's kept. */
-                structured_data?: {
-                    /** @description A JSON Schema of an object (`type: "object"`; draft 2020-12, or draft-07 when `$schema` names it), at most 32 KB of JSON. */
-                    schema: {
-                        [key: string]: unknown;
-                    };
-                    prompt?: string;
-                };
-                /** @description Whether the conversation met `rubric`: `pass`/`fail`, with `numeric_1_10` a score too. */
-                success_evaluation?: {
-                    rubric: string;
-                    /** @enum {string} */
-                    scale: "pass_fail" | "numeric_1_10";
-                };
-            };
+            /** @description What to learn from a finished call: `summary`, `structured_data` (a JSON Schema), `success_evaluation`; each optional. */
+            plan: components["schemas"]["AnalysisPlan"];
             /** @description A call analysed for a form (`form_id`): the form filled. */
             form_id: string | null;
             /** @description Unix time in seconds. */
             created: number;
             /** @description A failed analysis: why, and the last answer’s validation errors. */
-            error?: {
-                message: string;
-                validation_errors: string[];
-            };
+            error?: components["schemas"]["AnalysisError"];
         };
         /** @description One turn of a call: what the caller or the assistant said, a tool the assistant called, or a note given to the model. */
         TranscriptTurn: {
@@ -1884,10 +2033,7 @@ export interface components {
              * @constant
              */
             author?: "api";
-            tool?: {
-                name: string;
-                arguments: unknown;
-            };
+            tool?: components["schemas"]["TranscriptTurnTool"];
             /** @description Tool entries: the tool called. */
             name?: string;
             /** @description Tool entries: the model's arguments. */
@@ -1902,10 +2048,7 @@ export interface components {
             duration_ms?: number;
             /** @description Tool entries: `tc_…`, the `Idempotency-Key` of its request. */
             tool_call_id?: string;
-            knowledge?: {
-                document: string;
-                chunk: number;
-            }[];
+            knowledge?: components["schemas"]["TranscriptTurnKnowledgeItem"][];
             /**
              * @description The caller talked over this assistant turn: `text` is only what they heard of it.
              * @constant
@@ -1914,7 +2057,7 @@ export interface components {
             at: number | null;
             offset_ms: number | null;
         };
-        /** @description A phone call placed by an assistant (spec section 4, "Calls"), live through Twilio or simulated with a test key. */
+        /** @description A phone call placed by an assistant, live through Twilio or simulated with a test key. */
         Call: {
             /** @example call_01jd5x2v7c0000000000000000 */
             id: string;
@@ -1924,7 +2067,7 @@ export interface components {
             /** @enum {string} */
             status: "scheduled" | "queued" | "ringing" | "in_progress" | "completed" | "transferred" | "busy" | "no_answer" | "failed" | "canceled";
             /**
-             * @description `outbound`: the assistant dialed `to`; `inbound`: `from` called the number `to` (issue 28).
+             * @description `outbound`: the assistant dialed `to`; `inbound`: `from` called the number `to`.
              * @enum {string}
              */
             direction: "inbound" | "outbound";
@@ -1943,17 +2086,8 @@ export interface components {
             /** @description Who answered, as answering-machine detection said (agent or call `voicemail.detection`): `machine` ends the call with `end_reason: "voicemail"`. Null without detection or when it had not decided; set when the call ends. */
             answered_by: ("human" | "machine" | "unknown") | null;
             transferred_to: string | null;
-            /** @description The call's latest transfer (issue 31). Warm: `dialing` (the caller on hold, the person ringing), `briefing` (the person hears `summary`), then `transferred`, or `failed` with `reason` (`busy`, `no_answer`, `hung_up`, `failed`: the caller is back with the assistant). `attempt` counts the call's warm transfers. Null: never transferred. */
-            transfer: {
-                /** @enum {string} */
-                mode: "cold" | "warm";
-                to: string;
-                /** @enum {string} */
-                status: "dialing" | "briefing" | "transferred" | "failed";
-                reason: ("busy" | "no_answer" | "hung_up" | "failed") | null;
-                summary: string | null;
-                attempt: number;
-            } | null;
+            /** @description The call's latest transfer. Warm: `dialing` (the caller on hold, the person ringing), `briefing` (the person hears `summary`), then `transferred`, or `failed` with `reason` (`busy`, `no_answer`, `hung_up`, `failed`: the caller is back with the assistant). `attempt` counts the call's warm transfers. Null: never transferred. */
+            transfer: components["schemas"]["CallTransfer"] | null;
             simulated: boolean;
             max_duration_seconds: number;
             /** @description Unix time in seconds. */
@@ -1961,16 +2095,10 @@ export interface components {
             answered_at: number | null;
             ended_at: number | null;
             duration_seconds: number | null;
-            error: {
-                message: string;
-            } | null;
+            error: components["schemas"]["CallError"] | null;
             bulk_call_id: string | null;
             /** @description An inbound call: how the number's `inbound_webhook_url` answered (`failed`: the number's agent answered). */
-            inbound_webhook: {
-                /** @enum {string} */
-                status: "succeeded" | "failed";
-                error?: string;
-            } | null;
+            inbound_webhook: components["schemas"]["CallInboundWebhook"] | null;
             /** @description A campaign call's filled form, once the call has ended. */
             form: {
                 [key: string]: string | number | boolean;
@@ -1978,28 +2106,14 @@ export interface components {
             /** @description A scheduled call: when it is dialed (moved to its calling window's next opening); null for a call dialed at once. */
             scheduled_at: number | null;
             /** @description The calling window the call was created with; null when none. */
-            calling_window: {
-                /** @description Local opening time, `HH:MM`. */
-                start: string;
-                /** @description Local closing time, `HH:MM` (`24:00` for midnight). */
-                end: string;
-                /** @description Days it opens (`sun`…`sat`); absent: every day. */
-                days?: string[];
-                /** @description IANA zone; absent: the callee's, from the number's region. */
-                timezone?: string;
-            } | null;
+            calling_window: components["schemas"]["CallCallingWindow"] | null;
             /** @description A callback the assistant promised (`schedule_callback`): the call (`call_…`) or the WhatsApp/SMS conversation (`conv_…`) it was promised on. */
             callback_of: string | null;
             /** @description Whether the call is recorded (its own `recording`, else its agent's, at creation); null: not recorded. */
-            recording: {
-                /** @description Record the call: both parties, two channels (caller left, assistant right). */
-                enabled: boolean;
-                /** @description Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded." */
-                notice?: string;
-            } | null;
-            /** @description The call's current analysis (issue 30: the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored. */
+            recording: components["schemas"]["CallRecording"] | null;
+            /** @description The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored. */
             analysis: components["schemas"]["Analysis"] | null;
-            /** @description The turns so far, in order, while the call is not over (`GET /v1/calls/{id}` only; issue 31): each turn once final (written right after the answer it belongs to). Absent once the call has ended (`GET /v1/calls/{id}/transcript`), in lists and in events. */
+            /** @description The turns so far, in order, while the call is not over (`GET /v1/calls/{id}` only): each turn once final (written right after the answer it belongs to). Absent once the call has ended (`GET /v1/calls/{id}/transcript`), in lists and in events. */
             turns?: components["schemas"]["TranscriptTurn"][];
         };
         /** @description An ended call's turns, in order, with the tools the assistant called and the knowledge it was given. */
@@ -2066,12 +2180,7 @@ export interface components {
             status: "pending" | "succeeded" | "failed" | "canceled";
             reason: string | null;
             attempts: number;
-            last_attempt: {
-                at: number | null;
-                status_code: number | null;
-                latency_ms: number | null;
-                error: string | null;
-            } | null;
+            last_attempt: components["schemas"]["WebhookDeliveryLastAttempt"] | null;
             /** @description Unix time in seconds. */
             created: number;
             completed_at: number | null;
@@ -2098,6 +2207,17 @@ export interface components {
             error_code: string | null;
             response_body: string | null;
         };
+        /** @description Test mode: how a simulated call goes (what the caller says, the outcome, timings, a transfer). */
+        Simulation: {
+            /** @description The caller's lines, in order. */
+            caller?: string[];
+            /** @enum {string} */
+            outcome?: "answered" | "busy" | "no_answer" | "failed" | "voicemail";
+            ring_seconds?: number;
+            pause_seconds?: number;
+            /** @description What the person a warm transfer dials does. */
+            transfer?: components["schemas"]["SimulationTransfer"];
+        };
         /** @description A campaign that calls a list of contacts and fills a form on each call. */
         BulkCall: {
             /** @example bulk_01jd5x2v7c0000000000000000 */
@@ -2113,26 +2233,16 @@ export interface components {
             from: string | null;
             max_concurrency: number;
             max_duration_seconds: number;
-            schedule: unknown | null;
-            retry: {
-                max_attempts: number;
-                on: ("busy" | "no_answer" | "failed" | "voicemail")[];
-                interval_seconds: number;
-            };
+            /** @description When contacts are called; null: at once, any time. */
+            schedule: components["schemas"]["BulkCallSchedule"] | null;
+            retry: components["schemas"]["BulkCallRetry"];
             /** @description Your key-value pairs (at most 50 keys). */
             metadata: {
                 [key: string]: string;
             };
-            simulation?: unknown;
-            counts: {
-                total: number;
-                pending: number;
-                in_progress: number;
-                completed: number;
-                not_reached: number;
-                failed: number;
-                skipped: number;
-            };
+            /** @description Test mode: the campaign-wide simulation (a contact's own wins). */
+            simulation?: components["schemas"]["Simulation"];
+            counts: components["schemas"]["BulkCallCounts"];
             duplicates_removed: number;
             /** @description Unix time in seconds. */
             created: number;
@@ -2146,8 +2256,8 @@ export interface components {
             livemode: boolean;
             bulk_call_id: string;
             index: number;
-            /** @description The contact as given in the request. */
-            contact: unknown;
+            /** @description The contact as given in the request: a phone number, or the contact object. */
+            contact: string | components["schemas"]["BulkCallResultContact"];
             /** @enum {string} */
             status: "pending" | "in_progress" | "completed" | "busy" | "no_answer" | "voicemail" | "failed" | "window_expired" | "do_not_call" | "canceled";
             attempts: number;
@@ -2192,7 +2302,7 @@ export interface components {
             /** @description Unix time in seconds. */
             updated: number;
         };
-        /** @description An assistant: its instructions, first message, model and transfer target (spec section 4, "Agents"). */
+        /** @description An assistant: its instructions, first message, model and transfer target. */
         Agent: {
             /** @example agent_01jd5x2v7c0000000000000000 */
             id: string;
@@ -2216,73 +2326,14 @@ export interface components {
             /** @description Optional built-in tools the assistant offers besides the ones every agent has: `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to navigate a phone menu). */
             enabled_tools: string[];
             /** @description When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00). */
-            calling_window: {
-                /** @description Local opening time, `HH:MM`. */
-                start: string;
-                /** @description Local closing time, `HH:MM` (`24:00` for midnight). */
-                end: string;
-                /** @description Days it opens (`sun`…`sat`); absent: every day. */
-                days?: string[];
-                /** @description IANA zone; absent: the callee's, from the number's region. */
-                timezone?: string;
-            } | null;
-            voicemail: {
-                /** @description Ask Twilio's answering-machine detection on live outbound calls. */
-                detection: boolean;
-                /**
-                 * @description On a machine: `hang_up` at once, or `leave_message` (spoken once after the beep), then the call ends.
-                 * @enum {string}
-                 */
-                action: "hang_up" | "leave_message";
-                /** @description What `leave_message` says after the beep. */
-                message?: string;
-                /**
-                 * @description Campaigns: `last_attempt` leaves the message only when voicemail would not be redialed; earlier attempts hang up.
-                 * @enum {string}
-                 */
-                leave_message_on?: "every_attempt" | "last_attempt";
-            } | null;
-            /** @description What to learn from each of the agent's calls once it has ended (issue 30); null: nothing. A call's own `analysis` replaces it. */
-            analysis: {
-                /** @description A short summary; `{"prompt"}` says what it should dwell on. */
-                summary?: true | {
-                    prompt: string;
-                };
-                /** @description Values extracted from the transcript; the answer is validated against `schema` before it's kept. */
-                structured_data?: {
-                    /** @description A JSON Schema of an object (`type: "object"`; draft 2020-12, or draft-07 when `$schema` names it), at most 32 KB of JSON. */
-                    schema: {
-                        [key: string]: unknown;
-                    };
-                    prompt?: string;
-                };
-                /** @description Whether the conversation met `rubric`: `pass`/`fail`, with `numeric_1_10` a score too. */
-                success_evaluation?: {
-                    rubric: string;
-                    /** @enum {string} */
-                    scale: "pass_fail" | "numeric_1_10";
-                };
-            } | null;
-            voice: {
-                /**
-                 * @description ConversationRelay's `ttsProvider`.
-                 * @enum {string}
-                 */
-                provider: "Google" | "Amazon" | "ElevenLabs";
-                /** @description The provider's voice (ConversationRelay's `voice`), e.g. `en-US-Journey-O` or `Polly.Joanna-Neural`. */
-                voice_id: string;
-            } | null;
+            calling_window: components["schemas"]["AgentCallingWindow"] | null;
+            voicemail: components["schemas"]["AgentVoicemail"] | null;
+            /** @description What to learn from each of the agent's calls once it has ended; null: nothing. A call's own `analysis` replaces it. */
+            analysis: components["schemas"]["AgentAnalysis"] | null;
+            voice: components["schemas"]["AgentVoice"] | null;
             /** @description BCP 47 tag of the assistant's speech; null: the provider's default. */
             language: string | null;
-            transcription: {
-                /**
-                 * @description ConversationRelay's `transcriptionProvider`.
-                 * @enum {string}
-                 */
-                provider: "Google" | "Deepgram";
-                /** @description Words and phrases to recognize better (product names, jargon): ConversationRelay `hints`. */
-                hints?: string[];
-            } | null;
+            transcription: components["schemas"]["AgentTranscription"] | null;
             /** @description What may interrupt the assistant while it speaks on a phone call: the caller's speech or keys (`any`), `speech`, or `none`; null: `any`. */
             interruptible: ("any" | "speech" | "none") | null;
             /** @description Whether the caller's keypresses are heard on phone calls (ConversationRelay `dtmfDetection`). */
@@ -2292,12 +2343,7 @@ export interface components {
                 [key: string]: string;
             };
             /** @description Whether its calls are recorded; null: not recorded. */
-            recording: {
-                /** @description Record the call: both parties, two channels (caller left, assistant right). */
-                enabled: boolean;
-                /** @description Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded." */
-                notice?: string;
-            } | null;
+            recording: components["schemas"]["AgentRecording"] | null;
             /** @description Whether this agent answers numbers connected without one. */
             default?: boolean;
             /** @description Unix time in seconds. */
@@ -2443,11 +2489,7 @@ export interface components {
             from: string;
             to: string;
             text: string;
-            template: {
-                name: string;
-                language: string;
-                parameters: string[];
-            } | null;
+            template: components["schemas"]["MessageTemplateDetails"] | null;
             /** @enum {string} */
             author: "customer" | "assistant" | "person" | "api";
             /**
@@ -2459,27 +2501,9 @@ export interface components {
              * @example received
              */
             status: string;
-            error: {
-                code: string;
-                message: string;
-            } | null;
+            error: components["schemas"]["MessageError"] | null;
             /** @description An assistant reply: the tool calls the assistant made before writing it, in order. */
-            tool_calls?: {
-                /** @description Tool entries: the tool called. */
-                name?: string;
-                /** @description Tool entries: the model's arguments. */
-                arguments?: unknown;
-                /** @description Tool entries: what the tool answered (the model saw it). */
-                result?: string;
-                /** @description Tool entries: why the call failed (the model was told). */
-                error?: string;
-                /** @description Tool entries: the HTTP status the tool's server answered. */
-                status?: number;
-                /** @description Tool entries: how long the call took, ms. */
-                duration_ms?: number;
-                /** @description Tool entries: `tc_…`, the `Idempotency-Key` of its request. */
-                tool_call_id?: string;
-            }[];
+            tool_calls?: components["schemas"]["MessageToolCallsItem"][];
             /** @description Unix time in seconds. */
             created: number;
         };
@@ -2516,170 +2540,6 @@ export interface components {
             /** @description Unix time in seconds. */
             created: number;
         };
-        /** @description Something that happened (spec section 5): its type, the object as it was, and its deliveries. */
-        Event: {
-            /** @example evt_01jd5x2v7c0000000000000000 */
-            id: string;
-            /** @constant */
-            object: "event";
-            /** @enum {string} */
-            type: "call.scheduled" | "call.started" | "call.ended" | "call.transferred" | "call.transfer_failed" | "call.analyzed" | "conversation.analyzed" | "message.received" | "message.sent" | "message.delivered" | "message.failed" | "conversation.needs_person" | "webhook_endpoint.delivery_failed" | "connector.version_published" | "bulk_call.contact_completed" | "bulk_call.completed" | "recording.ready" | "recording.deleted";
-            /** @description Unix time in seconds. */
-            created: number;
-            livemode: boolean;
-            api_version: string;
-            data: {
-                object: unknown;
-            };
-            pending_webhooks: number;
-            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
-        };
-        /** @description The organization's usage over a period of local days: totals and one entry per day. */
-        Usage: {
-            /** @constant */
-            object: "usage";
-            livemode: boolean;
-            from: string;
-            to: string;
-            timezone: string;
-            /** @description Unix time in seconds. */
-            as_of: number;
-            totals: {
-                calls: {
-                    count: number;
-                    answered: number;
-                    by_status: {
-                        [key: string]: number;
-                    };
-                    talk_seconds: number;
-                    billable_minutes: number;
-                };
-                messages: {
-                    outbound: {
-                        sms: number;
-                        whatsapp: number;
-                        whatsapp_template: number;
-                        web: number;
-                    };
-                    inbound: {
-                        sms: number;
-                        whatsapp: number;
-                        web: number;
-                    };
-                };
-                llm: {
-                    requests: number;
-                    prompt_tokens: number;
-                    completion_tokens: number;
-                };
-                knowledge: {
-                    searches: number;
-                };
-                analysis: {
-                    requests: number;
-                    prompt_tokens: number;
-                    completion_tokens: number;
-                };
-                webhooks: {
-                    attempts: number;
-                    succeeded: number;
-                };
-            };
-            daily: {
-                date: string;
-                calls: {
-                    count: number;
-                    answered: number;
-                    by_status: {
-                        [key: string]: number;
-                    };
-                    talk_seconds: number;
-                    billable_minutes: number;
-                };
-                messages: {
-                    outbound: {
-                        sms: number;
-                        whatsapp: number;
-                        whatsapp_template: number;
-                        web: number;
-                    };
-                    inbound: {
-                        sms: number;
-                        whatsapp: number;
-                        web: number;
-                    };
-                };
-                llm: {
-                    requests: number;
-                    prompt_tokens: number;
-                    completion_tokens: number;
-                };
-                knowledge: {
-                    searches: number;
-                };
-                analysis: {
-                    requests: number;
-                    prompt_tokens: number;
-                    completion_tokens: number;
-                };
-                webhooks: {
-                    attempts: number;
-                    succeeded: number;
-                };
-            }[];
-        };
-        /** @description The fields a bulk campaign fills on every call. */
-        Form: {
-            id: string;
-            /** @constant */
-            object: "form";
-            livemode: boolean;
-            name: string;
-            fields: {
-                key: string;
-                /** @enum {string} */
-                type: "string" | "number" | "boolean" | "enum" | "date";
-                description: string | null;
-                required: boolean;
-                options: string[] | null;
-            }[];
-            /** @description Unix time in seconds. */
-            created: number;
-        };
-        /** @description A browser widget's session: its `token` (only in the answer that opens it; valid 24 hours) authenticates the widget's messages, stream and voice. */
-        WidgetSession: {
-            id: string;
-            /** @constant */
-            object: "widget_session";
-            livemode: boolean;
-            /** @description `wses_…_secret_…`; shown once, stored hashed. */
-            token?: string;
-            /** @description Unix time in seconds. */
-            expires_at: number;
-            visitor_id: string;
-            /** @description True when `identity` verified: the session carries `user_id`. */
-            verified: boolean;
-            user_id: string | null;
-            /** @description The `web` conversation: the user's (verified) or this visitor's. */
-            conversation_id: string;
-            /** @description Unix time in seconds. */
-            created: number;
-        };
-        /** @description A browser voice call: the media room to join with `token` (valid at most 10 minutes), and the call it is. */
-        WidgetVoice: {
-            /** @constant */
-            object: "widget_voice";
-            /** @description The LiveKit server URL (`wss://…`); a `.invalid` address for a simulated room. */
-            url: string;
-            room: string;
-            /** @description A LiveKit access token (JWT) for this room and visitor; opaque for a simulated room. */
-            token: string;
-            /** @description Unix time in seconds. */
-            expires_at: number;
-            call_id: string;
-            simulated: boolean;
-            call: components["schemas"]["Call"];
-        };
         /** @description A call's recording, kept in the service's own store (a live call's copy at Twilio is deleted once copied): two channels, the caller on the first, the assistant on the second. */
         Recording: {
             /** @example rcd_01jd5x2v7c0000000000000000 */
@@ -2701,6 +2561,3033 @@ export interface components {
             url: string | null;
             /** @description When `url` stops working. */
             url_expires_at: number | null;
+        };
+        /** @description A conversation with the analysis just stored (`conversation.analyzed`). */
+        AnalyzedConversation: {
+            id: string;
+            /** @constant */
+            object: "conversation";
+            livemode: boolean;
+            /** @enum {string} */
+            channel: "whatsapp" | "sms" | "web";
+            customer_number: string;
+            service_number: string;
+            agent_id: string | null;
+            /** @enum {string} */
+            status: "open" | "needs_person";
+            handoff_reason: string | null;
+            window_expires_at: number | null;
+            last_message_at: number | null;
+            contact_id: string | null;
+            /** @description Unix time in seconds. */
+            created: number;
+            analysis: components["schemas"]["Analysis"];
+        };
+        /** @description An event of type `call.scheduled`, `call.started`, `call.ended`, `call.transferred`, `call.transfer_failed`, `call.analyzed`: `data.object` is the object as it was then. */
+        CallEvent: {
+            /** @example evt_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description Unix time in seconds. */
+            created: number;
+            livemode: boolean;
+            /** @description The API version the event was rendered with. */
+            api_version: string;
+            /** @description Deliveries still being attempted. */
+            pending_webhooks: number;
+            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "call.scheduled" | "call.started" | "call.ended" | "call.transferred" | "call.transfer_failed" | "call.analyzed";
+            data: components["schemas"]["CallEventData"];
+        };
+        /** @description An event of type `conversation.needs_person`: `data.object` is the object as it was then. */
+        ConversationEvent: {
+            /** @example evt_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description Unix time in seconds. */
+            created: number;
+            livemode: boolean;
+            /** @description The API version the event was rendered with. */
+            api_version: string;
+            /** @description Deliveries still being attempted. */
+            pending_webhooks: number;
+            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "conversation.needs_person";
+            data: components["schemas"]["ConversationEventData"];
+        };
+        /** @description An event of type `conversation.analyzed`: `data.object` is the object as it was then. */
+        ConversationAnalyzedEvent: {
+            /** @example evt_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description Unix time in seconds. */
+            created: number;
+            livemode: boolean;
+            /** @description The API version the event was rendered with. */
+            api_version: string;
+            /** @description Deliveries still being attempted. */
+            pending_webhooks: number;
+            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "conversation.analyzed";
+            data: components["schemas"]["ConversationAnalyzedEventData"];
+        };
+        /** @description An event of type `message.received`, `message.sent`, `message.delivered`, `message.failed`: `data.object` is the object as it was then. */
+        MessageEvent: {
+            /** @example evt_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description Unix time in seconds. */
+            created: number;
+            livemode: boolean;
+            /** @description The API version the event was rendered with. */
+            api_version: string;
+            /** @description Deliveries still being attempted. */
+            pending_webhooks: number;
+            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message.received" | "message.sent" | "message.delivered" | "message.failed";
+            data: components["schemas"]["MessageEventData"];
+        };
+        /** @description An event of type `webhook_endpoint.delivery_failed`: `data.object` is the object as it was then. */
+        WebhookDeliveryEvent: {
+            /** @example evt_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description Unix time in seconds. */
+            created: number;
+            livemode: boolean;
+            /** @description The API version the event was rendered with. */
+            api_version: string;
+            /** @description Deliveries still being attempted. */
+            pending_webhooks: number;
+            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook_endpoint.delivery_failed";
+            data: components["schemas"]["WebhookDeliveryEventData"];
+        };
+        /** @description An event of type `connector.version_published`: `data.object` is the object as it was then. */
+        ConnectorVersionEvent: {
+            /** @example evt_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description Unix time in seconds. */
+            created: number;
+            livemode: boolean;
+            /** @description The API version the event was rendered with. */
+            api_version: string;
+            /** @description Deliveries still being attempted. */
+            pending_webhooks: number;
+            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "connector.version_published";
+            data: components["schemas"]["ConnectorVersionEventData"];
+        };
+        /** @description An event of type `bulk_call.contact_completed`: `data.object` is the object as it was then. */
+        BulkCallResultEvent: {
+            /** @example evt_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description Unix time in seconds. */
+            created: number;
+            livemode: boolean;
+            /** @description The API version the event was rendered with. */
+            api_version: string;
+            /** @description Deliveries still being attempted. */
+            pending_webhooks: number;
+            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bulk_call.contact_completed";
+            data: components["schemas"]["BulkCallResultEventData"];
+        };
+        /** @description An event of type `bulk_call.completed`: `data.object` is the object as it was then. */
+        BulkCallEvent: {
+            /** @example evt_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description Unix time in seconds. */
+            created: number;
+            livemode: boolean;
+            /** @description The API version the event was rendered with. */
+            api_version: string;
+            /** @description Deliveries still being attempted. */
+            pending_webhooks: number;
+            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "bulk_call.completed";
+            data: components["schemas"]["BulkCallEventData"];
+        };
+        /** @description An event of type `recording.ready`, `recording.deleted`: `data.object` is the object as it was then. */
+        RecordingEvent: {
+            /** @example evt_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description Unix time in seconds. */
+            created: number;
+            livemode: boolean;
+            /** @description The API version the event was rendered with. */
+            api_version: string;
+            /** @description Deliveries still being attempted. */
+            pending_webhooks: number;
+            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "recording.ready" | "recording.deleted";
+            data: components["schemas"]["RecordingEventData"];
+        };
+        /** @description Something that happened: its `type`, the object as it was then (`data.object`, whose shape `type` tells), and its deliveries. */
+        Event: components["schemas"]["CallEvent"] | components["schemas"]["ConversationEvent"] | components["schemas"]["ConversationAnalyzedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["WebhookDeliveryEvent"] | components["schemas"]["ConnectorVersionEvent"] | components["schemas"]["BulkCallResultEvent"] | components["schemas"]["BulkCallEvent"] | components["schemas"]["RecordingEvent"];
+        /** @description The organization's usage over a period of local days: totals and one entry per day. */
+        Usage: {
+            /** @constant */
+            object: "usage";
+            livemode: boolean;
+            from: string;
+            to: string;
+            timezone: string;
+            /** @description Unix time in seconds. */
+            as_of: number;
+            totals: components["schemas"]["UsageTotals"];
+            daily: components["schemas"]["UsageDailyItem"][];
+        };
+        /** @description A page of `Agent` objects. */
+        AgentList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Agent"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description The fields a bulk campaign fills on every call. */
+        Form: {
+            id: string;
+            /** @constant */
+            object: "form";
+            livemode: boolean;
+            name: string;
+            fields: components["schemas"]["FormFieldsItem"][];
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description A page of `Form` objects. */
+        FormList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Form"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A browser widget's session: its `token` (only in the answer that opens it; valid 24 hours) authenticates the widget's messages, stream and voice. */
+        WidgetSession: {
+            id: string;
+            /** @constant */
+            object: "widget_session";
+            livemode: boolean;
+            /** @description `wses_…_secret_…`; shown once, stored hashed. */
+            token?: string;
+            /** @description Unix time in seconds. */
+            expires_at: number;
+            visitor_id: string;
+            /** @description True when `identity` verified: the session carries `user_id`. */
+            verified: boolean;
+            user_id: string | null;
+            /** @description The `web` conversation: the user's (verified) or this visitor's. */
+            conversation_id: string;
+            /** @description The answering agent's `first_message`, which the widget shows when its panel opens (no model request); null when the agent has none, or no agent answers. */
+            greeting: string | null;
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description A browser voice call: the media room to join with `token` (valid at most 10 minutes), and the call it is. */
+        WidgetVoice: {
+            /** @constant */
+            object: "widget_voice";
+            /** @description The LiveKit server URL (`wss://…`); a `.invalid` address for a simulated room. */
+            url: string;
+            room: string;
+            /** @description A LiveKit access token (JWT) for this room and visitor; opaque for a simulated room. */
+            token: string;
+            /** @description Unix time in seconds. */
+            expires_at: number;
+            call_id: string;
+            simulated: boolean;
+            call: components["schemas"]["Call"];
+        };
+        /** @description A page of `Call` objects. */
+        CallList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Call"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `BulkCall` objects. */
+        BulkCallList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["BulkCall"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `BulkCallResult` objects. */
+        BulkCallResultList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["BulkCallResult"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `Contact` objects. */
+        ContactList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Contact"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `Record` objects. */
+        RecordList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Record"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `Conversation` objects. */
+        ConversationList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Conversation"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `Message` objects. */
+        MessageList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Message"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `PhoneNumber` objects. */
+        PhoneNumberList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["PhoneNumber"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `MessageTemplate` objects. */
+        MessageTemplateList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["MessageTemplate"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `Tool` objects. */
+        ToolList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Tool"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `ConnectorInstallation` objects. */
+        ConnectorInstallationList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["ConnectorInstallation"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `Connector` objects. */
+        ConnectorList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Connector"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `ConnectorVersion` objects. */
+        ConnectorVersionList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["ConnectorVersion"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `PublisherKey` objects. */
+        PublisherKeyList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["PublisherKey"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `Event` objects. */
+        EventList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Event"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `KnowledgeDocument` objects. */
+        KnowledgeDocumentList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["KnowledgeDocument"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `KnowledgeChunk` objects. */
+        KnowledgeChunkList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["KnowledgeChunk"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `WebhookEndpoint` objects. */
+        WebhookEndpointList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["WebhookEndpoint"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `WebhookDeliveryAttempt` objects. */
+        WebhookDeliveryAttemptList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["WebhookDeliveryAttempt"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `Analysis` objects. */
+        AnalysisList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Analysis"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `WebhookDelivery` objects. */
+        WebhookDeliveryList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        AccountLimits: {
+            /** @description At most this many of the mode's calls are live at once (outbound, inbound, widget voice); an outbound call past it waits `queued`. */
+            max_concurrent_calls: number;
+        };
+        AnalysisSuccess: {
+            /** @enum {string} */
+            verdict: "pass" | "fail";
+            /** @description `numeric_1_10` only: 1 to 10. */
+            score?: number;
+            reason: string;
+        };
+        AnalysisPlan: {
+            /** @description A short summary; `{"prompt"}` says what it should dwell on. */
+            summary?: true | components["schemas"]["AnalysisPlanSummary"];
+            /** @description Values extracted from the transcript; the answer is validated against `schema` before it's kept. */
+            structured_data?: components["schemas"]["AnalysisPlanStructuredData"];
+            /** @description Whether the conversation met `rubric`: `pass`/`fail`, with `numeric_1_10` a score too. */
+            success_evaluation?: components["schemas"]["AnalysisPlanSuccessEvaluation"];
+        };
+        AnalysisError: {
+            message: string;
+            validation_errors: string[];
+        };
+        TranscriptTurnTool: {
+            name: string;
+            arguments: unknown;
+        };
+        TranscriptTurnKnowledgeItem: {
+            document: string;
+            chunk: number;
+        };
+        CallTransfer: {
+            /** @enum {string} */
+            mode: "cold" | "warm";
+            to: string;
+            /** @enum {string} */
+            status: "dialing" | "briefing" | "transferred" | "failed";
+            reason: ("busy" | "no_answer" | "hung_up" | "failed") | null;
+            summary: string | null;
+            attempt: number;
+        };
+        CallError: {
+            message: string;
+        };
+        CallInboundWebhook: {
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            error?: string;
+        };
+        CallCallingWindow: {
+            /** @description Local opening time, `HH:MM`. */
+            start: string;
+            /** @description Local closing time, `HH:MM` (`24:00` for midnight). */
+            end: string;
+            /** @description Days it opens (`sun`…`sat`); absent: every day. */
+            days?: string[];
+            /** @description IANA zone; absent: the callee's, from the number's region. */
+            timezone?: string;
+        };
+        CallRecording: {
+            /** @description Record the call: both parties, two channels (caller left, assistant right). */
+            enabled: boolean;
+            /** @description Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded." */
+            notice?: string;
+        };
+        WebhookDeliveryLastAttempt: {
+            at: number | null;
+            status_code: number | null;
+            latency_ms: number | null;
+            error: string | null;
+        };
+        SimulationTransfer: {
+            /** @enum {string} */
+            answer: "answered" | "no_answer" | "busy";
+            after_seconds?: number;
+        };
+        BulkCallSchedule: {
+            window: components["schemas"]["BulkCallScheduleWindow"];
+            /** @description Days it calls (`sun`…`sat`). */
+            days: string[];
+            /** @description IANA zone; absent: each contact's, from the number's region. */
+            timezone?: string;
+            /** @description When the campaign stops dialing; its pending contacts end as `window_expired`. */
+            ends_at?: number;
+        };
+        BulkCallRetry: {
+            max_attempts: number;
+            on: ("busy" | "no_answer" | "failed" | "voicemail")[];
+            interval_seconds: number;
+        };
+        BulkCallCounts: {
+            total: number;
+            pending: number;
+            in_progress: number;
+            completed: number;
+            not_reached: number;
+            failed: number;
+            skipped: number;
+        };
+        BulkCallResultContact: {
+            phone: string;
+            name?: string;
+            external_id?: string;
+            context?: {
+                [key: string]: unknown;
+            };
+            /** @description Your key-value pairs (at most 50 keys). */
+            metadata?: {
+                [key: string]: string;
+            };
+            simulation?: components["schemas"]["Simulation"];
+        };
+        AgentCallingWindow: {
+            /** @description Local opening time, `HH:MM`. */
+            start: string;
+            /** @description Local closing time, `HH:MM` (`24:00` for midnight). */
+            end: string;
+            /** @description Days it opens (`sun`…`sat`); absent: every day. */
+            days?: string[];
+            /** @description IANA zone; absent: the callee's, from the number's region. */
+            timezone?: string;
+        };
+        AgentVoicemail: {
+            /** @description Ask Twilio's answering-machine detection on live outbound calls. */
+            detection: boolean;
+            /**
+             * @description On a machine: `hang_up` at once, or `leave_message` (spoken once after the beep), then the call ends.
+             * @enum {string}
+             */
+            action: "hang_up" | "leave_message";
+            /** @description What `leave_message` says after the beep. */
+            message?: string;
+            /**
+             * @description Campaigns: `last_attempt` leaves the message only when voicemail would not be redialed; earlier attempts hang up.
+             * @enum {string}
+             */
+            leave_message_on?: "every_attempt" | "last_attempt";
+        };
+        AgentAnalysis: {
+            /** @description A short summary; `{"prompt"}` says what it should dwell on. */
+            summary?: true | components["schemas"]["AgentAnalysisSummary"];
+            /** @description Values extracted from the transcript; the answer is validated against `schema` before it's kept. */
+            structured_data?: components["schemas"]["AgentAnalysisStructuredData"];
+            /** @description Whether the conversation met `rubric`: `pass`/`fail`, with `numeric_1_10` a score too. */
+            success_evaluation?: components["schemas"]["AgentAnalysisSuccessEvaluation"];
+        };
+        AgentVoice: {
+            /**
+             * @description ConversationRelay's `ttsProvider`.
+             * @enum {string}
+             */
+            provider: "Google" | "Amazon" | "ElevenLabs";
+            /** @description The provider's voice (ConversationRelay's `voice`), e.g. `en-US-Journey-O` or `Polly.Joanna-Neural`. */
+            voice_id: string;
+        };
+        AgentTranscription: {
+            /**
+             * @description ConversationRelay's `transcriptionProvider`.
+             * @enum {string}
+             */
+            provider: "Google" | "Deepgram";
+            /** @description Words and phrases to recognize better (product names, jargon): ConversationRelay `hints`. */
+            hints?: string[];
+        };
+        AgentRecording: {
+            /** @description Record the call: both parties, two channels (caller left, assistant right). */
+            enabled: boolean;
+            /** @description Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded." */
+            notice?: string;
+        };
+        MessageTemplateDetails: {
+            name: string;
+            language: string;
+            parameters: string[];
+        };
+        MessageError: {
+            code: string;
+            message: string;
+        };
+        MessageToolCallsItem: {
+            /** @description Tool entries: the tool called. */
+            name?: string;
+            /** @description Tool entries: the model's arguments. */
+            arguments?: unknown;
+            /** @description Tool entries: what the tool answered (the model saw it). */
+            result?: string;
+            /** @description Tool entries: why the call failed (the model was told). */
+            error?: string;
+            /** @description Tool entries: the HTTP status the tool's server answered. */
+            status?: number;
+            /** @description Tool entries: how long the call took, ms. */
+            duration_ms?: number;
+            /** @description Tool entries: `tc_…`, the `Idempotency-Key` of its request. */
+            tool_call_id?: string;
+        };
+        CallEventData: {
+            object: components["schemas"]["Call"];
+        };
+        ConversationEventData: {
+            object: components["schemas"]["Conversation"];
+        };
+        ConversationAnalyzedEventData: {
+            object: components["schemas"]["AnalyzedConversation"];
+        };
+        MessageEventData: {
+            object: components["schemas"]["Message"];
+        };
+        WebhookDeliveryEventData: {
+            object: components["schemas"]["WebhookDelivery"];
+        };
+        ConnectorVersionEventData: {
+            object: components["schemas"]["ConnectorVersion"];
+        };
+        BulkCallResultEventData: {
+            object: components["schemas"]["BulkCallResult"];
+        };
+        BulkCallEventData: {
+            object: components["schemas"]["BulkCall"];
+        };
+        RecordingEventData: {
+            object: components["schemas"]["Recording"];
+        };
+        UsageTotals: {
+            calls: components["schemas"]["UsageTotalsCalls"];
+            messages: components["schemas"]["UsageTotalsMessages"];
+            llm: components["schemas"]["UsageTotalsLlm"];
+            knowledge: components["schemas"]["UsageTotalsKnowledge"];
+            analysis: components["schemas"]["UsageTotalsAnalysis"];
+            webhooks: components["schemas"]["UsageTotalsWebhooks"];
+        };
+        UsageDailyItem: {
+            date: string;
+            calls: components["schemas"]["UsageDailyItemCalls"];
+            messages: components["schemas"]["UsageDailyItemMessages"];
+            llm: components["schemas"]["UsageDailyItemLlm"];
+            knowledge: components["schemas"]["UsageDailyItemKnowledge"];
+            analysis: components["schemas"]["UsageDailyItemAnalysis"];
+            webhooks: components["schemas"]["UsageDailyItemWebhooks"];
+        };
+        FormFieldsItem: {
+            key: string;
+            /** @enum {string} */
+            type: "string" | "number" | "boolean" | "enum" | "date";
+            description: string | null;
+            required: boolean;
+            options: string[] | null;
+        };
+        AnalysisPlanSummary: {
+            prompt: string;
+        };
+        AnalysisPlanStructuredData: {
+            /** @description A JSON Schema of an object (`type: "object"`; draft 2020-12, or draft-07 when `$schema` names it), at most 32 KB of JSON. */
+            schema: {
+                [key: string]: unknown;
+            };
+            prompt?: string;
+        };
+        AnalysisPlanSuccessEvaluation: {
+            rubric: string;
+            /** @enum {string} */
+            scale: "pass_fail" | "numeric_1_10";
+        };
+        BulkCallScheduleWindow: {
+            /** @description Local opening time, `HH:MM`. */
+            start: string;
+            /** @description Local closing time, `HH:MM` (`24:00` for midnight). */
+            end: string;
+        };
+        AgentAnalysisSummary: {
+            prompt: string;
+        };
+        AgentAnalysisStructuredData: {
+            /** @description A JSON Schema of an object (`type: "object"`; draft 2020-12, or draft-07 when `$schema` names it), at most 32 KB of JSON. */
+            schema: {
+                [key: string]: unknown;
+            };
+            prompt?: string;
+        };
+        AgentAnalysisSuccessEvaluation: {
+            rubric: string;
+            /** @enum {string} */
+            scale: "pass_fail" | "numeric_1_10";
+        };
+        UsageTotalsCalls: {
+            count: number;
+            answered: number;
+            by_status: {
+                [key: string]: number;
+            };
+            talk_seconds: number;
+            billable_minutes: number;
+        };
+        UsageTotalsMessages: {
+            outbound: components["schemas"]["UsageTotalsMessagesOutbound"];
+            inbound: components["schemas"]["UsageTotalsMessagesInbound"];
+        };
+        UsageTotalsLlm: {
+            requests: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+        };
+        UsageTotalsKnowledge: {
+            searches: number;
+        };
+        UsageTotalsAnalysis: {
+            requests: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+        };
+        UsageTotalsWebhooks: {
+            attempts: number;
+            succeeded: number;
+        };
+        UsageDailyItemCalls: {
+            count: number;
+            answered: number;
+            by_status: {
+                [key: string]: number;
+            };
+            talk_seconds: number;
+            billable_minutes: number;
+        };
+        UsageDailyItemMessages: {
+            outbound: components["schemas"]["UsageDailyItemMessagesOutbound"];
+            inbound: components["schemas"]["UsageDailyItemMessagesInbound"];
+        };
+        UsageDailyItemLlm: {
+            requests: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+        };
+        UsageDailyItemKnowledge: {
+            searches: number;
+        };
+        UsageDailyItemAnalysis: {
+            requests: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+        };
+        UsageDailyItemWebhooks: {
+            attempts: number;
+            succeeded: number;
+        };
+        UsageTotalsMessagesOutbound: {
+            sms: number;
+            whatsapp: number;
+            whatsapp_template: number;
+            web: number;
+        };
+        UsageTotalsMessagesInbound: {
+            sms: number;
+            whatsapp: number;
+            web: number;
+        };
+        UsageDailyItemMessagesOutbound: {
+            sms: number;
+            whatsapp: number;
+            whatsapp_template: number;
+            web: number;
+        };
+        UsageDailyItemMessagesInbound: {
+            sms: number;
+            whatsapp: number;
+            web: number;
+        };
+        /** @description An error `twilioInboundMessage` answers: `error.code` is one of its codes. */
+        TwilioInboundMessageError: {
+            error: components["schemas"]["TwilioInboundMessageErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioInboundMessage`. */
+        TwilioInboundMessageErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `twilioMessageStatus` answers: `error.code` is one of its codes. */
+        TwilioMessageStatusError: {
+            error: components["schemas"]["TwilioMessageStatusErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioMessageStatus`. */
+        TwilioMessageStatusErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `twilioMessageStatusOf` answers: `error.code` is one of its codes. */
+        TwilioMessageStatusOfError: {
+            error: components["schemas"]["TwilioMessageStatusOfErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioMessageStatusOf`. */
+        TwilioMessageStatusOfErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `twilioInboundCall` answers: `error.code` is one of its codes. */
+        TwilioInboundCallError: {
+            error: components["schemas"]["TwilioInboundCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioInboundCall`. */
+        TwilioInboundCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `twilioInboundStatus` answers: `error.code` is one of its codes. */
+        TwilioInboundStatusError: {
+            error: components["schemas"]["TwilioInboundStatusErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioInboundStatus`. */
+        TwilioInboundStatusErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `twilioRelayEnded` answers: `error.code` is one of its codes. */
+        TwilioRelayEndedError: {
+            error: components["schemas"]["TwilioRelayEndedErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioRelayEnded`. */
+        TwilioRelayEndedErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `twilioVoice` answers: `error.code` is one of its codes. */
+        TwilioVoiceError: {
+            error: components["schemas"]["TwilioVoiceErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioVoice`. */
+        TwilioVoiceErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `twilioCallStatus` answers: `error.code` is one of its codes. */
+        TwilioCallStatusError: {
+            error: components["schemas"]["TwilioCallStatusErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioCallStatus`. */
+        TwilioCallStatusErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `twilioMachineDetection` answers: `error.code` is one of its codes. */
+        TwilioMachineDetectionError: {
+            error: components["schemas"]["TwilioMachineDetectionErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioMachineDetection`. */
+        TwilioMachineDetectionErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `twilioRecordingStatus` answers: `error.code` is one of its codes. */
+        TwilioRecordingStatusError: {
+            error: components["schemas"]["TwilioRecordingStatusErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioRecordingStatus`. */
+        TwilioRecordingStatusErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `twilioTransferLegStatus` answers: `error.code` is one of its codes. */
+        TwilioTransferLegStatusError: {
+            error: components["schemas"]["TwilioTransferLegStatusErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioTransferLegStatus`. */
+        TwilioTransferLegStatusErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `twilioTransferConference` answers: `error.code` is one of its codes. */
+        TwilioTransferConferenceError: {
+            error: components["schemas"]["TwilioTransferConferenceErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioTransferConference`. */
+        TwilioTransferConferenceErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `recordingAudio` answers: `error.code` is one of its codes. */
+        RecordingAudioError: {
+            error: components["schemas"]["RecordingAudioErrorDetail"];
+        };
+        /** @description The `error` of a failed `recordingAudio`. */
+        RecordingAudioErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "recording_link_invalid" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createWidgetSession` answers: `error.code` is one of its codes. */
+        CreateWidgetSessionError: {
+            error: components["schemas"]["CreateWidgetSessionErrorDetail"];
+        };
+        /** @description The `error` of a failed `createWidgetSession`. */
+        CreateWidgetSessionErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "identity_required" | "identity_verification_failed" | "origin_not_allowed" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "publishable_key_required" | "rate_limit_exceeded" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `sendWidgetMessage` answers: `error.code` is one of its codes. */
+        SendWidgetMessageError: {
+            error: components["schemas"]["SendWidgetMessageErrorDetail"];
+        };
+        /** @description The `error` of a failed `sendWidgetMessage`. */
+        SendWidgetMessageErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "origin_not_allowed" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "service_unavailable" | "widget_session_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `streamWidgetEvents` answers: `error.code` is one of its codes. */
+        StreamWidgetEventsError: {
+            error: components["schemas"]["StreamWidgetEventsErrorDetail"];
+        };
+        /** @description The `error` of a failed `streamWidgetEvents`. */
+        StreamWidgetEventsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_version_invalid" | "origin_not_allowed" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "service_unavailable" | "widget_session_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `startWidgetVoice` answers: `error.code` is one of its codes. */
+        StartWidgetVoiceError: {
+            error: components["schemas"]["StartWidgetVoiceErrorDetail"];
+        };
+        /** @description The `error` of a failed `startWidgetVoice`. */
+        StartWidgetVoiceErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "agent_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_in_progress" | "concurrency_limit" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "origin_not_allowed" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "service_unavailable" | "voice_not_configured" | "widget_session_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createAgent` answers: `error.code` is one of its codes. */
+        CreateAgentError: {
+            error: components["schemas"]["CreateAgentErrorDetail"];
+        };
+        /** @description The `error` of a failed `createAgent`. */
+        CreateAgentErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listAgents` answers: `error.code` is one of its codes. */
+        ListAgentsError: {
+            error: components["schemas"]["ListAgentsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listAgents`. */
+        ListAgentsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveAgent` answers: `error.code` is one of its codes. */
+        RetrieveAgentError: {
+            error: components["schemas"]["RetrieveAgentErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveAgent`. */
+        RetrieveAgentErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `updateAgent` answers: `error.code` is one of its codes. */
+        UpdateAgentError: {
+            error: components["schemas"]["UpdateAgentErrorDetail"];
+        };
+        /** @description The `error` of a failed `updateAgent`. */
+        UpdateAgentErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `deleteAgent` answers: `error.code` is one of its codes. */
+        DeleteAgentError: {
+            error: components["schemas"]["DeleteAgentErrorDetail"];
+        };
+        /** @description The `error` of a failed `deleteAgent`. */
+        DeleteAgentErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createTool` answers: `error.code` is one of its codes. */
+        CreateToolError: {
+            error: components["schemas"]["CreateToolErrorDetail"];
+        };
+        /** @description The `error` of a failed `createTool`. */
+        CreateToolErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "tool_exists" | "url_private_address" | "url_unresolvable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listTools` answers: `error.code` is one of its codes. */
+        ListToolsError: {
+            error: components["schemas"]["ListToolsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listTools`. */
+        ListToolsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveTool` answers: `error.code` is one of its codes. */
+        RetrieveToolError: {
+            error: components["schemas"]["RetrieveToolErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveTool`. */
+        RetrieveToolErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `updateTool` answers: `error.code` is one of its codes. */
+        UpdateToolError: {
+            error: components["schemas"]["UpdateToolErrorDetail"];
+        };
+        /** @description The `error` of a failed `updateTool`. */
+        UpdateToolErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "tool_exists" | "url_invalid" | "url_private_address" | "url_unresolvable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `deleteTool` answers: `error.code` is one of its codes. */
+        DeleteToolError: {
+            error: components["schemas"]["DeleteToolErrorDetail"];
+        };
+        /** @description The `error` of a failed `deleteTool`. */
+        DeleteToolErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createCall` answers: `error.code` is one of its codes. */
+        CreateCallError: {
+            error: components["schemas"]["CreateCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `createCall`. */
+        CreateCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "concurrency_limit" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listCalls` answers: `error.code` is one of its codes. */
+        ListCallsError: {
+            error: components["schemas"]["ListCallsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listCalls`. */
+        ListCallsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveCall` answers: `error.code` is one of its codes. */
+        RetrieveCallError: {
+            error: components["schemas"]["RetrieveCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveCall`. */
+        RetrieveCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveCallTranscript` answers: `error.code` is one of its codes. */
+        RetrieveCallTranscriptError: {
+            error: components["schemas"]["RetrieveCallTranscriptErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveCallTranscript`. */
+        RetrieveCallTranscriptErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "call_not_ended" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `transferCall` answers: `error.code` is one of its codes. */
+        TransferCallError: {
+            error: components["schemas"]["TransferCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `transferCall`. */
+        TransferCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "call_not_transferable" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "transfer_in_progress" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `endCall` answers: `error.code` is one of its codes. */
+        EndCallError: {
+            error: components["schemas"]["EndCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `endCall`. */
+        EndCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `streamCall` answers: `error.code` is one of its codes. */
+        StreamCallError: {
+            error: components["schemas"]["StreamCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `streamCall`. */
+        StreamCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `sayOnCall` answers: `error.code` is one of its codes. */
+        SayOnCallError: {
+            error: components["schemas"]["SayOnCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `sayOnCall`. */
+        SayOnCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `addCallContext` answers: `error.code` is one of its codes. */
+        AddCallContextError: {
+            error: components["schemas"]["AddCallContextErrorDetail"];
+        };
+        /** @description The `error` of a failed `addCallContext`. */
+        AddCallContextErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveCallRecording` answers: `error.code` is one of its codes. */
+        RetrieveCallRecordingError: {
+            error: components["schemas"]["RetrieveCallRecordingErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveCallRecording`. */
+        RetrieveCallRecordingErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `deleteCallRecording` answers: `error.code` is one of its codes. */
+        DeleteCallRecordingError: {
+            error: components["schemas"]["DeleteCallRecordingErrorDetail"];
+        };
+        /** @description The `error` of a failed `deleteCallRecording`. */
+        DeleteCallRecordingErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createKnowledgeDocument` answers: `error.code` is one of its codes. */
+        CreateKnowledgeDocumentError: {
+            error: components["schemas"]["CreateKnowledgeDocumentErrorDetail"];
+        };
+        /** @description The `error` of a failed `createKnowledgeDocument`. */
+        CreateKnowledgeDocumentErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "knowledge_document_limit" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listKnowledgeDocuments` answers: `error.code` is one of its codes. */
+        ListKnowledgeDocumentsError: {
+            error: components["schemas"]["ListKnowledgeDocumentsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listKnowledgeDocuments`. */
+        ListKnowledgeDocumentsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `searchKnowledge` answers: `error.code` is one of its codes. */
+        SearchKnowledgeError: {
+            error: components["schemas"]["SearchKnowledgeErrorDetail"];
+        };
+        /** @description The `error` of a failed `searchKnowledge`. */
+        SearchKnowledgeErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveKnowledgeDocument` answers: `error.code` is one of its codes. */
+        RetrieveKnowledgeDocumentError: {
+            error: components["schemas"]["RetrieveKnowledgeDocumentErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveKnowledgeDocument`. */
+        RetrieveKnowledgeDocumentErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `updateKnowledgeDocument` answers: `error.code` is one of its codes. */
+        UpdateKnowledgeDocumentError: {
+            error: components["schemas"]["UpdateKnowledgeDocumentErrorDetail"];
+        };
+        /** @description The `error` of a failed `updateKnowledgeDocument`. */
+        UpdateKnowledgeDocumentErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "knowledge_document_limit" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `deleteKnowledgeDocument` answers: `error.code` is one of its codes. */
+        DeleteKnowledgeDocumentError: {
+            error: components["schemas"]["DeleteKnowledgeDocumentErrorDetail"];
+        };
+        /** @description The `error` of a failed `deleteKnowledgeDocument`. */
+        DeleteKnowledgeDocumentErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createContact` answers: `error.code` is one of its codes. */
+        CreateContactError: {
+            error: components["schemas"]["CreateContactErrorDetail"];
+        };
+        /** @description The `error` of a failed `createContact`. */
+        CreateContactErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "contact_identity_conflict" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listContacts` answers: `error.code` is one of its codes. */
+        ListContactsError: {
+            error: components["schemas"]["ListContactsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listContacts`. */
+        ListContactsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveContact` answers: `error.code` is one of its codes. */
+        RetrieveContactError: {
+            error: components["schemas"]["RetrieveContactErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveContact`. */
+        RetrieveContactErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `deleteContact` answers: `error.code` is one of its codes. */
+        DeleteContactError: {
+            error: components["schemas"]["DeleteContactErrorDetail"];
+        };
+        /** @description The `error` of a failed `deleteContact`. */
+        DeleteContactErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listContactRecords` answers: `error.code` is one of its codes. */
+        ListContactRecordsError: {
+            error: components["schemas"]["ListContactRecordsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listContactRecords`. */
+        ListContactRecordsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `upsertRecords` answers: `error.code` is one of its codes. */
+        UpsertRecordsError: {
+            error: components["schemas"]["UpsertRecordsErrorDetail"];
+        };
+        /** @description The `error` of a failed `upsertRecords`. */
+        UpsertRecordsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "contact_identity_conflict" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `sendMessage` answers: `error.code` is one of its codes. */
+        SendMessageError: {
+            error: components["schemas"]["SendMessageErrorDetail"];
+        };
+        /** @description The `error` of a failed `sendMessage`. */
+        SendMessageErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "conversation_missing" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "messaging_not_configured" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "recipient_opted_out" | "resource_missing" | "scope_missing" | "service_unavailable" | "sms_number_not_connected" | "whatsapp_number_not_connected" | "whatsapp_window_closed";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveMessage` answers: `error.code` is one of its codes. */
+        RetrieveMessageError: {
+            error: components["schemas"]["RetrieveMessageErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveMessage`. */
+        RetrieveMessageErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listConversations` answers: `error.code` is one of its codes. */
+        ListConversationsError: {
+            error: components["schemas"]["ListConversationsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listConversations`. */
+        ListConversationsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveConversation` answers: `error.code` is one of its codes. */
+        RetrieveConversationError: {
+            error: components["schemas"]["RetrieveConversationErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveConversation`. */
+        RetrieveConversationErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listConversationMessages` answers: `error.code` is one of its codes. */
+        ListConversationMessagesError: {
+            error: components["schemas"]["ListConversationMessagesErrorDetail"];
+        };
+        /** @description The `error` of a failed `listConversationMessages`. */
+        ListConversationMessagesErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `resumeConversation` answers: `error.code` is one of its codes. */
+        ResumeConversationError: {
+            error: components["schemas"]["ResumeConversationErrorDetail"];
+        };
+        /** @description The `error` of a failed `resumeConversation`. */
+        ResumeConversationErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "conversation_not_handed_over" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createPhoneNumber` answers: `error.code` is one of its codes. */
+        CreatePhoneNumberError: {
+            error: components["schemas"]["CreatePhoneNumberErrorDetail"];
+        };
+        /** @description The `error` of a failed `createPhoneNumber`. */
+        CreatePhoneNumberErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_already_connected" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_private_address" | "url_unresolvable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `updatePhoneNumber` answers: `error.code` is one of its codes. */
+        UpdatePhoneNumberError: {
+            error: components["schemas"]["UpdatePhoneNumberErrorDetail"];
+        };
+        /** @description The `error` of a failed `updatePhoneNumber`. */
+        UpdatePhoneNumberErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid" | "url_private_address" | "url_unresolvable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listPhoneNumbers` answers: `error.code` is one of its codes. */
+        ListPhoneNumbersError: {
+            error: components["schemas"]["ListPhoneNumbersErrorDetail"];
+        };
+        /** @description The `error` of a failed `listPhoneNumbers`. */
+        ListPhoneNumbersErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrievePhoneNumber` answers: `error.code` is one of its codes. */
+        RetrievePhoneNumberError: {
+            error: components["schemas"]["RetrievePhoneNumberErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrievePhoneNumber`. */
+        RetrievePhoneNumberErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `deletePhoneNumber` answers: `error.code` is one of its codes. */
+        DeletePhoneNumberError: {
+            error: components["schemas"]["DeletePhoneNumberErrorDetail"];
+        };
+        /** @description The `error` of a failed `deletePhoneNumber`. */
+        DeletePhoneNumberErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createMessageTemplate` answers: `error.code` is one of its codes. */
+        CreateMessageTemplateError: {
+            error: components["schemas"]["CreateMessageTemplateErrorDetail"];
+        };
+        /** @description The `error` of a failed `createMessageTemplate`. */
+        CreateMessageTemplateErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "message_template_exists" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listMessageTemplates` answers: `error.code` is one of its codes. */
+        ListMessageTemplatesError: {
+            error: components["schemas"]["ListMessageTemplatesErrorDetail"];
+        };
+        /** @description The `error` of a failed `listMessageTemplates`. */
+        ListMessageTemplatesErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveMessageTemplate` answers: `error.code` is one of its codes. */
+        RetrieveMessageTemplateError: {
+            error: components["schemas"]["RetrieveMessageTemplateErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveMessageTemplate`. */
+        RetrieveMessageTemplateErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `simulateInboundMessage` answers: `error.code` is one of its codes. */
+        SimulateInboundMessageError: {
+            error: components["schemas"]["SimulateInboundMessageErrorDetail"];
+        };
+        /** @description The `error` of a failed `simulateInboundMessage`. */
+        SimulateInboundMessageErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "test_mode_only";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `simulateInboundCall` answers: `error.code` is one of its codes. */
+        SimulateInboundCallError: {
+            error: components["schemas"]["SimulateInboundCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `simulateInboundCall`. */
+        SimulateInboundCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "agent_missing" | "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "test_mode_only";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `advanceCallClock` answers: `error.code` is one of its codes. */
+        AdvanceCallClockError: {
+            error: components["schemas"]["AdvanceCallClockErrorDetail"];
+        };
+        /** @description The `error` of a failed `advanceCallClock`. */
+        AdvanceCallClockErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "call_not_scheduled" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "test_mode_only" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `publishConnectorVersion` answers: `error.code` is one of its codes. */
+        PublishConnectorVersionError: {
+            error: components["schemas"]["PublishConnectorVersionErrorDetail"];
+        };
+        /** @description The `error` of a failed `publishConnectorVersion`. */
+        PublishConnectorVersionErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "bundle_invalid" | "connector_owned_elsewhere" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "signature_invalid" | "url_invalid" | "version_exists";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listConnectors` answers: `error.code` is one of its codes. */
+        ListConnectorsError: {
+            error: components["schemas"]["ListConnectorsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listConnectors`. */
+        ListConnectorsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveConnector` answers: `error.code` is one of its codes. */
+        RetrieveConnectorError: {
+            error: components["schemas"]["RetrieveConnectorErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveConnector`. */
+        RetrieveConnectorErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listConnectorVersions` answers: `error.code` is one of its codes. */
+        ListConnectorVersionsError: {
+            error: components["schemas"]["ListConnectorVersionsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listConnectorVersions`. */
+        ListConnectorVersionsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveConnectorVersion` answers: `error.code` is one of its codes. */
+        RetrieveConnectorVersionError: {
+            error: components["schemas"]["RetrieveConnectorVersionErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveConnectorVersion`. */
+        RetrieveConnectorVersionErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `downloadConnectorBundle` answers: `error.code` is one of its codes. */
+        DownloadConnectorBundleError: {
+            error: components["schemas"]["DownloadConnectorBundleErrorDetail"];
+        };
+        /** @description The `error` of a failed `downloadConnectorBundle`. */
+        DownloadConnectorBundleErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createPublisherKey` answers: `error.code` is one of its codes. */
+        CreatePublisherKeyError: {
+            error: components["schemas"]["CreatePublisherKeyErrorDetail"];
+        };
+        /** @description The `error` of a failed `createPublisherKey`. */
+        CreatePublisherKeyErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "publisher_key_exists" | "publisher_key_limit" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listPublisherKeys` answers: `error.code` is one of its codes. */
+        ListPublisherKeysError: {
+            error: components["schemas"]["ListPublisherKeysErrorDetail"];
+        };
+        /** @description The `error` of a failed `listPublisherKeys`. */
+        ListPublisherKeysErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrievePublisherKey` answers: `error.code` is one of its codes. */
+        RetrievePublisherKeyError: {
+            error: components["schemas"]["RetrievePublisherKeyErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrievePublisherKey`. */
+        RetrievePublisherKeyErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `revokePublisherKey` answers: `error.code` is one of its codes. */
+        RevokePublisherKeyError: {
+            error: components["schemas"]["RevokePublisherKeyErrorDetail"];
+        };
+        /** @description The `error` of a failed `revokePublisherKey`. */
+        RevokePublisherKeyErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createConnectorInstallation` answers: `error.code` is one of its codes. */
+        CreateConnectorInstallationError: {
+            error: components["schemas"]["CreateConnectorInstallationErrorDetail"];
+        };
+        /** @description The `error` of a failed `createConnectorInstallation`. */
+        CreateConnectorInstallationErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "connector_version_invalid" | "connector_version_revoked" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listConnectorInstallations` answers: `error.code` is one of its codes. */
+        ListConnectorInstallationsError: {
+            error: components["schemas"]["ListConnectorInstallationsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listConnectorInstallations`. */
+        ListConnectorInstallationsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveConnectorInstallation` answers: `error.code` is one of its codes. */
+        RetrieveConnectorInstallationError: {
+            error: components["schemas"]["RetrieveConnectorInstallationErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveConnectorInstallation`. */
+        RetrieveConnectorInstallationErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `updateConnectorInstallation` answers: `error.code` is one of its codes. */
+        UpdateConnectorInstallationError: {
+            error: components["schemas"]["UpdateConnectorInstallationErrorDetail"];
+        };
+        /** @description The `error` of a failed `updateConnectorInstallation`. */
+        UpdateConnectorInstallationErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "connector_version_invalid" | "connector_version_revoked" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `deleteConnectorInstallation` answers: `error.code` is one of its codes. */
+        DeleteConnectorInstallationError: {
+            error: components["schemas"]["DeleteConnectorInstallationErrorDetail"];
+        };
+        /** @description The `error` of a failed `deleteConnectorInstallation`. */
+        DeleteConnectorInstallationErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createBulkCall` answers: `error.code` is one of its codes. */
+        CreateBulkCallError: {
+            error: components["schemas"]["CreateBulkCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `createBulkCall`. */
+        CreateBulkCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listBulkCalls` answers: `error.code` is one of its codes. */
+        ListBulkCallsError: {
+            error: components["schemas"]["ListBulkCallsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listBulkCalls`. */
+        ListBulkCallsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveBulkCall` answers: `error.code` is one of its codes. */
+        RetrieveBulkCallError: {
+            error: components["schemas"]["RetrieveBulkCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveBulkCall`. */
+        RetrieveBulkCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listBulkCallResults` answers: `error.code` is one of its codes. */
+        ListBulkCallResultsError: {
+            error: components["schemas"]["ListBulkCallResultsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listBulkCallResults`. */
+        ListBulkCallResultsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `pauseBulkCall` answers: `error.code` is one of its codes. */
+        PauseBulkCallError: {
+            error: components["schemas"]["PauseBulkCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `pauseBulkCall`. */
+        PauseBulkCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "bulk_call_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `resumeBulkCall` answers: `error.code` is one of its codes. */
+        ResumeBulkCallError: {
+            error: components["schemas"]["ResumeBulkCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `resumeBulkCall`. */
+        ResumeBulkCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "bulk_call_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `cancelBulkCall` answers: `error.code` is one of its codes. */
+        CancelBulkCallError: {
+            error: components["schemas"]["CancelBulkCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `cancelBulkCall`. */
+        CancelBulkCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "bulk_call_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createForm` answers: `error.code` is one of its codes. */
+        CreateFormError: {
+            error: components["schemas"]["CreateFormErrorDetail"];
+        };
+        /** @description The `error` of a failed `createForm`. */
+        CreateFormErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listForms` answers: `error.code` is one of its codes. */
+        ListFormsError: {
+            error: components["schemas"]["ListFormsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listForms`. */
+        ListFormsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveForm` answers: `error.code` is one of its codes. */
+        RetrieveFormError: {
+            error: components["schemas"]["RetrieveFormErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveForm`. */
+        RetrieveFormErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listEvents` answers: `error.code` is one of its codes. */
+        ListEventsError: {
+            error: components["schemas"]["ListEventsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listEvents`. */
+        ListEventsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveEvent` answers: `error.code` is one of its codes. */
+        RetrieveEventError: {
+            error: components["schemas"]["RetrieveEventErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveEvent`. */
+        RetrieveEventErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `redeliverEvent` answers: `error.code` is one of its codes. */
+        RedeliverEventError: {
+            error: components["schemas"]["RedeliverEventErrorDetail"];
+        };
+        /** @description The `error` of a failed `redeliverEvent`. */
+        RedeliverEventErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid" | "webhook_endpoint_disabled" | "webhook_endpoint_missing";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createWebhookEndpoint` answers: `error.code` is one of its codes. */
+        CreateWebhookEndpointError: {
+            error: components["schemas"]["CreateWebhookEndpointErrorDetail"];
+        };
+        /** @description The `error` of a failed `createWebhookEndpoint`. */
+        CreateWebhookEndpointErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "url_private_address" | "url_unresolvable" | "webhook_endpoint_limit";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listWebhookEndpoints` answers: `error.code` is one of its codes. */
+        ListWebhookEndpointsError: {
+            error: components["schemas"]["ListWebhookEndpointsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listWebhookEndpoints`. */
+        ListWebhookEndpointsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveWebhookEndpoint` answers: `error.code` is one of its codes. */
+        RetrieveWebhookEndpointError: {
+            error: components["schemas"]["RetrieveWebhookEndpointErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveWebhookEndpoint`. */
+        RetrieveWebhookEndpointErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `updateWebhookEndpoint` answers: `error.code` is one of its codes. */
+        UpdateWebhookEndpointError: {
+            error: components["schemas"]["UpdateWebhookEndpointErrorDetail"];
+        };
+        /** @description The `error` of a failed `updateWebhookEndpoint`. */
+        UpdateWebhookEndpointErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid" | "url_private_address" | "url_unresolvable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `deleteWebhookEndpoint` answers: `error.code` is one of its codes. */
+        DeleteWebhookEndpointError: {
+            error: components["schemas"]["DeleteWebhookEndpointErrorDetail"];
+        };
+        /** @description The `error` of a failed `deleteWebhookEndpoint`. */
+        DeleteWebhookEndpointErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `rotateWebhookEndpointSecret` answers: `error.code` is one of its codes. */
+        RotateWebhookEndpointSecretError: {
+            error: components["schemas"]["RotateWebhookEndpointSecretErrorDetail"];
+        };
+        /** @description The `error` of a failed `rotateWebhookEndpointSecret`. */
+        RotateWebhookEndpointSecretErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listWebhookDeliveryAttempts` answers: `error.code` is one of its codes. */
+        ListWebhookDeliveryAttemptsError: {
+            error: components["schemas"]["ListWebhookDeliveryAttemptsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listWebhookDeliveryAttempts`. */
+        ListWebhookDeliveryAttemptsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveUsage` answers: `error.code` is one of its codes. */
+        RetrieveUsageError: {
+            error: components["schemas"]["RetrieveUsageErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveUsage`. */
+        RetrieveUsageErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveAccount` answers: `error.code` is one of its codes. */
+        RetrieveAccountError: {
+            error: components["schemas"]["RetrieveAccountErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveAccount`. */
+        RetrieveAccountErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `analyzeCall` answers: `error.code` is one of its codes. */
+        AnalyzeCallError: {
+            error: components["schemas"]["AnalyzeCallErrorDetail"];
+        };
+        /** @description The `error` of a failed `analyzeCall`. */
+        AnalyzeCallErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "transcript_empty" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listCallAnalyses` answers: `error.code` is one of its codes. */
+        ListCallAnalysesError: {
+            error: components["schemas"]["ListCallAnalysesErrorDetail"];
+        };
+        /** @description The `error` of a failed `listCallAnalyses`. */
+        ListCallAnalysesErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `analyzeConversation` answers: `error.code` is one of its codes. */
+        AnalyzeConversationError: {
+            error: components["schemas"]["AnalyzeConversationErrorDetail"];
+        };
+        /** @description The `error` of a failed `analyzeConversation`. */
+        AnalyzeConversationErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "transcript_empty" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listConversationAnalyses` answers: `error.code` is one of its codes. */
+        ListConversationAnalysesError: {
+            error: components["schemas"]["ListConversationAnalysesErrorDetail"];
+        };
+        /** @description The `error` of a failed `listConversationAnalyses`. */
+        ListConversationAnalysesErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
         };
     };
     responses: never;
@@ -2740,13 +5627,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -2792,13 +5679,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -2821,22 +5708,31 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Not from loopback, and no valid `METRICS_TOKEN`. */
+            /** @description A `METRICS_TOKEN` is set and the bearer token is not it. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Not from loopback, and no `METRICS_TOKEN` is set. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -2874,31 +5770,31 @@ export interface operations {
                     "text/xml": string;
                 };
             };
-            /** @description A parameter Twilio always sends is missing or malformed. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioInboundMessageError"];
                 };
             };
-            /** @description `X-Twilio-Signature` does not verify (`twilio_signature_invalid`). */
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioInboundMessageError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -2930,31 +5826,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A parameter Twilio always sends is missing or malformed. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioMessageStatusError"];
                 };
             };
-            /** @description `X-Twilio-Signature` does not verify (`twilio_signature_invalid`). */
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioMessageStatusError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -2988,31 +5884,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A parameter Twilio always sends is missing or malformed. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioMessageStatusOfError"];
                 };
             };
-            /** @description `X-Twilio-Signature` does not verify (`twilio_signature_invalid`). */
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioMessageStatusOfError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3046,31 +5942,31 @@ export interface operations {
                     "text/xml": string;
                 };
             };
-            /** @description A parameter Twilio always sends is missing or malformed. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioInboundCallError"];
                 };
             };
-            /** @description `X-Twilio-Signature` does not verify (`twilio_signature_invalid`). */
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioInboundCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3100,31 +5996,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A parameter Twilio always sends is missing or malformed. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioInboundStatusError"];
                 };
             };
-            /** @description `X-Twilio-Signature` does not verify (`twilio_signature_invalid`). */
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioInboundStatusError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3158,31 +6054,31 @@ export interface operations {
                     "text/xml": string;
                 };
             };
-            /** @description A parameter Twilio always sends is missing or malformed. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioRelayEndedError"];
                 };
             };
-            /** @description `X-Twilio-Signature` does not verify (`twilio_signature_invalid`). */
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioRelayEndedError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3214,31 +6110,31 @@ export interface operations {
                     "text/xml": string;
                 };
             };
-            /** @description A parameter Twilio always sends is missing or malformed. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioVoiceError"];
                 };
             };
-            /** @description `X-Twilio-Signature` does not verify (`twilio_signature_invalid`). */
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioVoiceError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3270,31 +6166,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A parameter Twilio always sends is missing or malformed. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioCallStatusError"];
                 };
             };
-            /** @description `X-Twilio-Signature` does not verify (`twilio_signature_invalid`). */
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioCallStatusError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3328,31 +6224,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A parameter Twilio always sends is missing or malformed. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioMachineDetectionError"];
                 };
             };
-            /** @description `X-Twilio-Signature` does not verify (`twilio_signature_invalid`). */
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioMachineDetectionError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3388,31 +6284,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A parameter Twilio always sends is missing or malformed. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioRecordingStatusError"];
                 };
             };
-            /** @description `X-Twilio-Signature` does not verify (`twilio_signature_invalid`). */
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioRecordingStatusError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3444,31 +6340,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A parameter Twilio always sends is missing or malformed. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioTransferLegStatusError"];
                 };
             };
-            /** @description `X-Twilio-Signature` does not verify (`twilio_signature_invalid`). */
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioTransferLegStatusError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3504,31 +6400,31 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A parameter Twilio always sends is missing or malformed. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioTransferConferenceError"];
                 };
             };
-            /** @description `X-Twilio-Signature` does not verify (`twilio_signature_invalid`). */
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TwilioTransferConferenceError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3551,13 +6447,13 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3580,13 +6476,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3609,13 +6505,13 @@ export interface operations {
                     "application/javascript": string;
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3638,13 +6534,13 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3667,13 +6563,13 @@ export interface operations {
                     "application/javascript": string;
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3682,7 +6578,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description When the link expires (unix seconds), as signed. */
-                expires: string;
+                expires: number;
                 /** @description The service's signature of the recording id and `expires`. */
                 signature: string;
             };
@@ -3704,13 +6600,32 @@ export interface operations {
                     "audio/mpeg": string;
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description The credential may not do this. Codes: `recording_link_invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingAudioError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingAudioError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3750,60 +6665,78 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetSession"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateWidgetSessionError"];
                 };
             };
-            /** @description No key or an invalid key; `identity_verification_failed` for a wrong `user_hash`; `identity_required` when the organization requires one. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `identity_required`, `identity_verification_failed`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateWidgetSessionError"];
                 };
             };
-            /** @description `publishable_key_required` (a secret or restricted key), or `origin_not_allowed`. */
+            /** @description The credential may not do this. Codes: `origin_not_allowed`, `publishable_key_required`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateWidgetSessionError"];
                 };
             };
-            /** @description Too many requests from this IP address or in this session; retry after `Retry-After` seconds. */
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWidgetSessionError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWidgetSessionError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateWidgetSessionError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateWidgetSessionError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3841,60 +6774,96 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SendWidgetMessageError"];
                 };
             };
-            /** @description `widget_session_invalid`: no session token, or an invalid or expired one. */
+            /** @description No credential, or an invalid one. Codes: `widget_session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SendWidgetMessageError"];
                 };
             };
-            /** @description `origin_not_allowed`: the page's origin is not the organization's. */
+            /** @description The credential may not do this. Codes: `origin_not_allowed`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SendWidgetMessageError"];
                 };
             };
-            /** @description Too many requests from this IP address or in this session; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendWidgetMessageError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendWidgetMessageError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendWidgetMessageError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendWidgetMessageError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SendWidgetMessageError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SendWidgetMessageError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -3905,7 +6874,7 @@ export interface operations {
                 /** @description The widget session token (EventSource cannot send headers). */
                 token: string;
                 /** @description Resume after this event id (the `Last-Event-ID` header wins). */
-                last_event_id?: string;
+                last_event_id?: number;
             };
             header?: never;
             path?: never;
@@ -3927,60 +6896,60 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StreamWidgetEventsError"];
                 };
             };
-            /** @description `widget_session_invalid`: no session token, or an invalid or expired one. */
+            /** @description No credential, or an invalid one. Codes: `widget_session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StreamWidgetEventsError"];
                 };
             };
-            /** @description `origin_not_allowed`: the page's origin is not the organization's. */
+            /** @description The credential may not do this. Codes: `origin_not_allowed`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StreamWidgetEventsError"];
                 };
             };
-            /** @description Too many requests from this IP address or in this session; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StreamWidgetEventsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StreamWidgetEventsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -4011,60 +6980,96 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetVoice"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StartWidgetVoiceError"];
                 };
             };
-            /** @description `widget_session_invalid`: no session token, or an invalid or expired one. */
+            /** @description No credential, or an invalid one. Codes: `widget_session_invalid`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StartWidgetVoiceError"];
                 };
             };
-            /** @description `origin_not_allowed`: the page's origin is not the organization's. */
+            /** @description The credential may not do this. Codes: `origin_not_allowed`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StartWidgetVoiceError"];
                 };
             };
-            /** @description Too many requests from this IP address or in this session; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `agent_missing`, `call_in_progress`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartWidgetVoiceError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartWidgetVoiceError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartWidgetVoiceError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartWidgetVoiceError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `concurrency_limit`, `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StartWidgetVoiceError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`, `voice_not_configured`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StartWidgetVoiceError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -4072,11 +7077,11 @@ export interface operations {
     listAgents: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -4091,69 +7096,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Agent"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["AgentList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListAgentsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListAgentsError"];
                 };
             };
-            /** @description The key lacks the `agents:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListAgentsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListAgentsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListAgentsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -4187,7 +7186,7 @@ export interface operations {
                     model?: string;
                     transfer_to?: string;
                     /**
-                     * @description How the `transfer_call` tool transfers (issue 31): `cold` (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the caller back to the assistant when the person is busy, does not answer or hangs up.
+                     * @description How the `transfer_call` tool transfers: `cold` (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the caller back to the assistant when the person is busy, does not answer or hangs up.
                      * @enum {string}
                      */
                     transfer_mode?: "cold" | "warm";
@@ -4263,7 +7262,7 @@ export interface operations {
                     interruptible?: "any" | "speech" | "none";
                     /** @description Hear the caller's keypresses on phone calls (ConversationRelay `dtmfDetection`): they reach the assistant. */
                     dtmf?: boolean;
-                    /** @description What to learn from each call once it has ended (issue 30): `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event. */
+                    /** @description What to learn from each call once it has ended: `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event. */
                     analysis?: {
                         /** @description A short summary; `{"prompt"}` says what it should dwell on. */
                         summary?: true | {
@@ -4287,7 +7286,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
-                    /** @description Record its calls (issue 30): both parties, kept in the service; `notice` is said before the greeting. */
+                    /** @description Record its calls: both parties, kept in the service; `notice` is said before the greeting. */
                     recording?: {
                         /** @description Record the call: both parties, two channels (caller left, assistant right). */
                         enabled: boolean;
@@ -4309,60 +7308,96 @@ export interface operations {
                     "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateAgentError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateAgentError"];
                 };
             };
-            /** @description The key lacks the `agents:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateAgentError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateAgentError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateAgentError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateAgentError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateAgentError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateAgentError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateAgentError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -4387,69 +7422,69 @@ export interface operations {
                     "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveAgentError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveAgentError"];
                 };
             };
-            /** @description The key lacks the `agents:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveAgentError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveAgentError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveAgentError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveAgentError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -4480,7 +7515,7 @@ export interface operations {
                     model?: string | null;
                     transfer_to?: string | null;
                     /**
-                     * @description How the `transfer_call` tool transfers (issue 31): `cold` (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the caller back to the assistant when the person is busy, does not answer or hangs up.
+                     * @description How the `transfer_call` tool transfers: `cold` (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the caller back to the assistant when the person is busy, does not answer or hangs up.
                      * @enum {string}
                      */
                     transfer_mode?: "cold" | "warm";
@@ -4578,69 +7613,105 @@ export interface operations {
                     "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateAgentError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateAgentError"];
                 };
             };
-            /** @description The key lacks the `agents:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateAgentError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateAgentError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`, `resource_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAgentError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAgentError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAgentError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAgentError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateAgentError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateAgentError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -4665,69 +7736,69 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteAgentError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteAgentError"];
                 };
             };
-            /** @description The key lacks the `agents:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteAgentError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteAgentError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteAgentError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteAgentError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -4735,11 +7806,11 @@ export interface operations {
     listTools: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -4754,69 +7825,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Tool"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["ToolList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListToolsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListToolsError"];
                 };
             };
-            /** @description The key lacks the `agents:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListToolsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListToolsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListToolsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -4912,60 +7977,96 @@ export interface operations {
                     "application/json": components["schemas"]["Tool"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_private_address`, `url_unresolvable`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateToolError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateToolError"];
                 };
             };
-            /** @description The key lacks the `agents:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateToolError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`, `tool_exists`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateToolError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateToolError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateToolError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateToolError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateToolError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateToolError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -4990,69 +8091,69 @@ export interface operations {
                     "application/json": components["schemas"]["Tool"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveToolError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveToolError"];
                 };
             };
-            /** @description The key lacks the `agents:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveToolError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveToolError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveToolError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveToolError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -5123,69 +8224,105 @@ export interface operations {
                     "application/json": components["schemas"]["Tool"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`, `url_private_address`, `url_unresolvable`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateToolError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateToolError"];
                 };
             };
-            /** @description The key lacks the `agents:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateToolError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateToolError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`, `resource_conflict`, `tool_exists`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateToolError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateToolError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateToolError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateToolError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateToolError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateToolError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -5210,69 +8347,78 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteToolError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteToolError"];
                 };
             };
-            /** @description The key lacks the `agents:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteToolError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteToolError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `resource_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteToolError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteToolError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteToolError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -5280,11 +8426,11 @@ export interface operations {
     listCalls: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
                 /** @description Only calls in this status. */
                 status?: "scheduled" | "queued" | "ringing" | "in_progress" | "completed" | "transferred" | "busy" | "no_answer" | "failed" | "canceled";
@@ -5307,69 +8453,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Call"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["CallList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListCallsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListCallsError"];
                 };
             };
-            /** @description The key lacks the `calls:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListCallsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListCallsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListCallsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -5428,7 +8568,7 @@ export interface operations {
                         outcome?: "answered" | "busy" | "no_answer" | "failed" | "voicemail";
                         ring_seconds?: number;
                         pause_seconds?: number;
-                        /** @description What the person a warm transfer dials does (issue 31), after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once. */
+                        /** @description What the person a warm transfer dials does, after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once. */
                         transfer?: {
                             /** @enum {string} */
                             answer: "answered" | "no_answer" | "busy";
@@ -5479,14 +8619,14 @@ export interface operations {
                          */
                         leave_message_on?: "every_attempt" | "last_attempt";
                     };
-                    /** @description Record this call (issue 30), instead of the agent's `recording`; `GET /v1/calls/{id}/recording` once ready. */
+                    /** @description Record this call, instead of the agent's `recording`; `GET /v1/calls/{id}/recording` once ready. */
                     recording?: {
                         /** @description Record the call: both parties, two channels (caller left, assistant right). */
                         enabled: boolean;
                         /** @description Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded." */
                         notice?: string;
                     };
-                    /** @description This call's analysis plan (issue 30), instead of the agent's; null: no analysis for this call. */
+                    /** @description This call's analysis plan, instead of the agent's; null: no analysis for this call. */
                     analysis?: {
                         /** @description A short summary; `{"prompt"}` says what it should dwell on. */
                         summary?: true | {
@@ -5521,60 +8661,105 @@ export interface operations {
                     "application/json": components["schemas"]["Call"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateCallError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateCallError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateCallError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `concurrency_limit`, `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateCallError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`, `telephony_not_configured`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -5599,69 +8784,69 @@ export interface operations {
                     "application/json": components["schemas"]["Call"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallError"];
                 };
             };
-            /** @description The key lacks the `calls:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -5686,69 +8871,78 @@ export interface operations {
                     "application/json": components["schemas"]["Transcript"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallTranscriptError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallTranscriptError"];
                 };
             };
-            /** @description The key lacks the `calls:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallTranscriptError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallTranscriptError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `call_not_ended`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveCallTranscriptError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallTranscriptError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallTranscriptError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -5777,7 +8971,7 @@ export interface operations {
                 "application/json": {
                     to: string;
                     /**
-                     * @description `cold` (default): Twilio `<Dial>` hands the line over and the assistant is gone. `warm` (issue 31): the caller waits on hold in a conference while `to` is dialed; when the person answers they hear `summary`, then are joined with the caller and the assistant leaves; busy, no answer within `transfer_timeout_seconds` or a hang-up during the summary bring the caller back to the assistant (`call.transfer_failed`).
+                     * @description `cold` (default): Twilio `<Dial>` hands the line over and the assistant is gone. `warm`: the caller waits on hold in a conference while `to` is dialed; when the person answers they hear `summary`, then are joined with the caller and the assistant leaves; busy, no answer within `transfer_timeout_seconds` or a hang-up during the summary bring the caller back to the assistant (`call.transfer_failed`).
                      * @enum {string}
                      */
                     mode?: "cold" | "warm";
@@ -5799,69 +8993,105 @@ export interface operations {
                     "application/json": components["schemas"]["Call"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TransferCallError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TransferCallError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TransferCallError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TransferCallError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `call_not_live`, `call_not_transferable`, `idempotency_key_in_use`, `transfer_in_progress`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferCallError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferCallError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferCallError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferCallError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TransferCallError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["TransferCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -5894,69 +9124,105 @@ export interface operations {
                     "application/json": components["schemas"]["Call"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["EndCallError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["EndCallError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["EndCallError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["EndCallError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `call_not_live`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndCallError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndCallError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndCallError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndCallError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["EndCallError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["EndCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -5965,7 +9231,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Resume after this event id (the `Last-Event-ID` header wins). */
-                last_event_id?: string;
+                last_event_id?: number;
             };
             header?: never;
             path: {
@@ -5989,69 +9255,69 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StreamCallError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StreamCallError"];
                 };
             };
-            /** @description The key lacks the `calls:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StreamCallError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StreamCallError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StreamCallError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["StreamCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -6094,69 +9360,105 @@ export interface operations {
                     "application/json": components["schemas"]["CallSay"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SayOnCallError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SayOnCallError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SayOnCallError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SayOnCallError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `call_not_live`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SayOnCallError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SayOnCallError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SayOnCallError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SayOnCallError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SayOnCallError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SayOnCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -6197,69 +9499,105 @@ export interface operations {
                     "application/json": components["schemas"]["CallNote"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AddCallContextError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AddCallContextError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AddCallContextError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AddCallContextError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `call_not_live`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddCallContextError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddCallContextError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddCallContextError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddCallContextError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AddCallContextError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AddCallContextError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -6284,69 +9622,69 @@ export interface operations {
                     "application/json": components["schemas"]["Recording"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallRecordingError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallRecordingError"];
                 };
             };
-            /** @description The key lacks the `calls:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallRecordingError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallRecordingError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallRecordingError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveCallRecordingError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -6371,69 +9709,69 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteCallRecordingError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteCallRecordingError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteCallRecordingError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteCallRecordingError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteCallRecordingError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteCallRecordingError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -6441,11 +9779,11 @@ export interface operations {
     listKnowledgeDocuments: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
                 /** @description Only this agent's documents. */
                 agent_id?: string;
@@ -6462,69 +9800,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["KnowledgeDocument"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["KnowledgeDocumentList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListKnowledgeDocumentsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListKnowledgeDocumentsError"];
                 };
             };
-            /** @description The key lacks the `agents:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListKnowledgeDocumentsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListKnowledgeDocumentsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListKnowledgeDocumentsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -6566,60 +9898,105 @@ export interface operations {
                     "application/json": components["schemas"]["KnowledgeDocument"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `knowledge_document_limit`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateKnowledgeDocumentError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateKnowledgeDocumentError"];
                 };
             };
-            /** @description The key lacks the `agents:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateKnowledgeDocumentError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateKnowledgeDocumentError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateKnowledgeDocumentError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateKnowledgeDocumentError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateKnowledgeDocumentError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateKnowledgeDocumentError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateKnowledgeDocumentError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateKnowledgeDocumentError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -6632,7 +10009,7 @@ export interface operations {
                 /** @description What to look for (at most 1,000 characters). */
                 query: string;
                 /** @description How many chunks, 1 to 20 (default 5). */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -6646,69 +10023,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["KnowledgeChunk"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["KnowledgeChunkList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SearchKnowledgeError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SearchKnowledgeError"];
                 };
             };
-            /** @description The key lacks the `agents:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SearchKnowledgeError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchKnowledgeError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SearchKnowledgeError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SearchKnowledgeError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -6733,69 +10113,69 @@ export interface operations {
                     "application/json": components["schemas"]["KnowledgeDocument"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveKnowledgeDocumentError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveKnowledgeDocumentError"];
                 };
             };
-            /** @description The key lacks the `agents:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveKnowledgeDocumentError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveKnowledgeDocumentError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveKnowledgeDocumentError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveKnowledgeDocumentError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -6831,69 +10211,105 @@ export interface operations {
                     "application/json": components["schemas"]["KnowledgeDocument"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `knowledge_document_limit`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateKnowledgeDocumentError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateKnowledgeDocumentError"];
                 };
             };
-            /** @description The key lacks the `agents:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateKnowledgeDocumentError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateKnowledgeDocumentError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateKnowledgeDocumentError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateKnowledgeDocumentError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateKnowledgeDocumentError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateKnowledgeDocumentError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateKnowledgeDocumentError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateKnowledgeDocumentError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -6918,69 +10334,69 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteKnowledgeDocumentError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteKnowledgeDocumentError"];
                 };
             };
-            /** @description The key lacks the `agents:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteKnowledgeDocumentError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteKnowledgeDocumentError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteKnowledgeDocumentError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteKnowledgeDocumentError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -6988,11 +10404,11 @@ export interface operations {
     listContacts: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
                 /** @description Only the contact with this E.164 number. */
                 phone?: string;
@@ -7011,69 +10427,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Contact"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["ContactList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListContactsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListContactsError"];
                 };
             };
-            /** @description The key lacks the `contacts:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListContactsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListContactsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListContactsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -7120,60 +10530,96 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateContactError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateContactError"];
                 };
             };
-            /** @description The key lacks the `contacts:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateContactError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `contact_identity_conflict`, `idempotency_key_in_use`, `resource_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateContactError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateContactError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateContactError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateContactError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateContactError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateContactError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -7198,69 +10644,69 @@ export interface operations {
                     "application/json": components["schemas"]["Contact"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveContactError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveContactError"];
                 };
             };
-            /** @description The key lacks the `contacts:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveContactError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveContactError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveContactError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveContactError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -7285,69 +10731,69 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteContactError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteContactError"];
                 };
             };
-            /** @description The key lacks the `contacts:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteContactError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteContactError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteContactError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteContactError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -7355,11 +10801,11 @@ export interface operations {
     listContactRecords: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -7376,78 +10822,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Record"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["RecordList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListContactRecordsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListContactRecordsError"];
                 };
             };
-            /** @description The key lacks the `records:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListContactRecordsError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListContactRecordsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListContactRecordsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListContactRecordsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -7494,69 +10934,99 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Record"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["RecordList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpsertRecordsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpsertRecordsError"];
                 };
             };
-            /** @description The key lacks the `records:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpsertRecordsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `contact_identity_conflict`, `idempotency_key_in_use`, `resource_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpsertRecordsError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpsertRecordsError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpsertRecordsError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpsertRecordsError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpsertRecordsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpsertRecordsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -7605,60 +11075,105 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SendMessageError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SendMessageError"];
                 };
             };
-            /** @description The key lacks the `messages:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SendMessageError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendMessageError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendMessageError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendMessageError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendMessageError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `conversation_missing`, `idempotency_key_reused`, `recipient_opted_out`, `sms_number_not_connected`, `whatsapp_number_not_connected`, `whatsapp_window_closed`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendMessageError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SendMessageError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `messaging_not_configured`, `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SendMessageError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -7683,69 +11198,69 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveMessageError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveMessageError"];
                 };
             };
-            /** @description The key lacks the `messages:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveMessageError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveMessageError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveMessageError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveMessageError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -7753,11 +11268,11 @@ export interface operations {
     listConversations: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
                 /** @description Only this channel. */
                 channel?: "whatsapp" | "sms" | "web";
@@ -7778,69 +11293,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Conversation"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["ConversationList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationsError"];
                 };
             };
-            /** @description The key lacks the `messages:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -7865,69 +11374,69 @@ export interface operations {
                     "application/json": components["schemas"]["Conversation"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConversationError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConversationError"];
                 };
             };
-            /** @description The key lacks the `messages:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConversationError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConversationError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConversationError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConversationError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -7935,11 +11444,11 @@ export interface operations {
     listConversationMessages: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -7956,78 +11465,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Message"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["MessageList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationMessagesError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationMessagesError"];
                 };
             };
-            /** @description The key lacks the `messages:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationMessagesError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationMessagesError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationMessagesError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationMessagesError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -8060,69 +11563,105 @@ export interface operations {
                     "application/json": components["schemas"]["Conversation"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ResumeConversationError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ResumeConversationError"];
                 };
             };
-            /** @description The key lacks the `messages:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ResumeConversationError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ResumeConversationError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `conversation_not_handed_over`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumeConversationError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumeConversationError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumeConversationError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumeConversationError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ResumeConversationError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ResumeConversationError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -8130,11 +11669,11 @@ export interface operations {
     listPhoneNumbers: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -8149,69 +11688,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["PhoneNumber"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["PhoneNumberList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListPhoneNumbersError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListPhoneNumbersError"];
                 };
             };
-            /** @description The key lacks the `phone_numbers:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListPhoneNumbersError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListPhoneNumbersError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListPhoneNumbersError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -8262,60 +11795,105 @@ export interface operations {
                     "application/json": components["schemas"]["PhoneNumber"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_private_address`, `url_unresolvable`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreatePhoneNumberError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreatePhoneNumberError"];
                 };
             };
-            /** @description The key lacks the `phone_numbers:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreatePhoneNumberError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePhoneNumberError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`, `phone_number_already_connected`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePhoneNumberError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePhoneNumberError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePhoneNumberError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePhoneNumberError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreatePhoneNumberError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreatePhoneNumberError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -8340,69 +11918,69 @@ export interface operations {
                     "application/json": components["schemas"]["PhoneNumber"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrievePhoneNumberError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrievePhoneNumberError"];
                 };
             };
-            /** @description The key lacks the `phone_numbers:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrievePhoneNumberError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrievePhoneNumberError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrievePhoneNumberError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrievePhoneNumberError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -8450,69 +12028,105 @@ export interface operations {
                     "application/json": components["schemas"]["PhoneNumber"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`, `url_private_address`, `url_unresolvable`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdatePhoneNumberError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdatePhoneNumberError"];
                 };
             };
-            /** @description The key lacks the `phone_numbers:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdatePhoneNumberError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdatePhoneNumberError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdatePhoneNumberError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdatePhoneNumberError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdatePhoneNumberError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdatePhoneNumberError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdatePhoneNumberError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdatePhoneNumberError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -8537,69 +12151,69 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeletePhoneNumberError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeletePhoneNumberError"];
                 };
             };
-            /** @description The key lacks the `phone_numbers:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeletePhoneNumberError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeletePhoneNumberError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeletePhoneNumberError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeletePhoneNumberError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -8607,11 +12221,11 @@ export interface operations {
     listMessageTemplates: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -8626,69 +12240,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["MessageTemplate"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["MessageTemplateList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListMessageTemplatesError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListMessageTemplatesError"];
                 };
             };
-            /** @description The key lacks the `messages:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListMessageTemplatesError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListMessageTemplatesError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListMessageTemplatesError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -8724,60 +12332,96 @@ export interface operations {
                     "application/json": components["schemas"]["MessageTemplate"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateMessageTemplateError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateMessageTemplateError"];
                 };
             };
-            /** @description The key lacks the `messages:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateMessageTemplateError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`, `message_template_exists`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateMessageTemplateError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateMessageTemplateError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateMessageTemplateError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateMessageTemplateError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateMessageTemplateError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateMessageTemplateError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -8802,69 +12446,69 @@ export interface operations {
                     "application/json": components["schemas"]["MessageTemplate"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveMessageTemplateError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveMessageTemplateError"];
                 };
             };
-            /** @description The key lacks the `messages:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveMessageTemplateError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveMessageTemplateError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveMessageTemplateError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveMessageTemplateError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -8910,60 +12554,96 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SimulateInboundMessageError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SimulateInboundMessageError"];
                 };
             };
-            /** @description The key lacks the `messages:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`, `test_mode_only`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SimulateInboundMessageError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulateInboundMessageError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulateInboundMessageError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulateInboundMessageError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulateInboundMessageError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SimulateInboundMessageError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SimulateInboundMessageError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -9009,60 +12689,96 @@ export interface operations {
                     "application/json": components["schemas"]["Call"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SimulateInboundCallError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SimulateInboundCallError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`, `test_mode_only`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SimulateInboundCallError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `agent_missing`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulateInboundCallError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulateInboundCallError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulateInboundCallError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulateInboundCallError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SimulateInboundCallError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SimulateInboundCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -9098,69 +12814,105 @@ export interface operations {
                     "application/json": components["schemas"]["Call"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AdvanceCallClockError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AdvanceCallClockError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`, `test_mode_only`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AdvanceCallClockError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AdvanceCallClockError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `call_not_live`, `call_not_scheduled`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdvanceCallClockError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdvanceCallClockError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdvanceCallClockError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdvanceCallClockError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AdvanceCallClockError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AdvanceCallClockError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -9168,11 +12920,11 @@ export interface operations {
     listConnectorVersions: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -9189,78 +12941,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["ConnectorVersion"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["ConnectorVersionList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorVersionsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorVersionsError"];
                 };
             };
-            /** @description The key lacks the `connectors:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorVersionsError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorVersionsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorVersionsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorVersionsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -9296,69 +13042,105 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectorVersion"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `bundle_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `signature_invalid`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["PublishConnectorVersionError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["PublishConnectorVersionError"];
                 };
             };
-            /** @description The key lacks the `connectors:write` scope. */
+            /** @description The credential may not do this. Codes: `connector_owned_elsewhere`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["PublishConnectorVersionError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["PublishConnectorVersionError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`, `version_exists`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishConnectorVersionError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishConnectorVersionError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishConnectorVersionError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishConnectorVersionError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["PublishConnectorVersionError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["PublishConnectorVersionError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -9366,11 +13148,11 @@ export interface operations {
     listConnectors: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -9385,69 +13167,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Connector"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["ConnectorList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorsError"];
                 };
             };
-            /** @description The key lacks the `connectors:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -9472,69 +13248,69 @@ export interface operations {
                     "application/json": components["schemas"]["Connector"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorError"];
                 };
             };
-            /** @description The key lacks the `connectors:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -9560,69 +13336,69 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectorVersion"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorVersionError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorVersionError"];
                 };
             };
-            /** @description The key lacks the `connectors:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorVersionError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorVersionError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorVersionError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorVersionError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -9649,69 +13425,69 @@ export interface operations {
                     "application/x-tar": string;
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DownloadConnectorBundleError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DownloadConnectorBundleError"];
                 };
             };
-            /** @description The key lacks the `connectors:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DownloadConnectorBundleError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DownloadConnectorBundleError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DownloadConnectorBundleError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DownloadConnectorBundleError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -9719,11 +13495,11 @@ export interface operations {
     listPublisherKeys: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -9738,69 +13514,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["PublisherKey"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["PublisherKeyList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListPublisherKeysError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListPublisherKeysError"];
                 };
             };
-            /** @description The key lacks the `connectors:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListPublisherKeysError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListPublisherKeysError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListPublisherKeysError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -9835,60 +13605,96 @@ export interface operations {
                     "application/json": components["schemas"]["PublisherKey"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `publisher_key_limit`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreatePublisherKeyError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreatePublisherKeyError"];
                 };
             };
-            /** @description The key lacks the `connectors:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreatePublisherKeyError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`, `publisher_key_exists`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePublisherKeyError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePublisherKeyError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePublisherKeyError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePublisherKeyError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreatePublisherKeyError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreatePublisherKeyError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -9913,69 +13719,69 @@ export interface operations {
                     "application/json": components["schemas"]["PublisherKey"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrievePublisherKeyError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrievePublisherKeyError"];
                 };
             };
-            /** @description The key lacks the `connectors:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrievePublisherKeyError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrievePublisherKeyError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrievePublisherKeyError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrievePublisherKeyError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -10000,69 +13806,69 @@ export interface operations {
                     "application/json": components["schemas"]["PublisherKey"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RevokePublisherKeyError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RevokePublisherKeyError"];
                 };
             };
-            /** @description The key lacks the `connectors:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RevokePublisherKeyError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RevokePublisherKeyError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RevokePublisherKeyError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RevokePublisherKeyError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -10070,11 +13876,11 @@ export interface operations {
     listConnectorInstallations: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -10089,69 +13895,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["ConnectorInstallation"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["ConnectorInstallationList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorInstallationsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorInstallationsError"];
                 };
             };
-            /** @description The key lacks the `connectors:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorInstallationsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorInstallationsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConnectorInstallationsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -10203,60 +14003,105 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectorInstallation"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateConnectorInstallationError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateConnectorInstallationError"];
                 };
             };
-            /** @description The key lacks the `connectors:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateConnectorInstallationError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateConnectorInstallationError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `connector_version_invalid`, `connector_version_revoked`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateConnectorInstallationError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateConnectorInstallationError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateConnectorInstallationError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateConnectorInstallationError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateConnectorInstallationError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateConnectorInstallationError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -10281,69 +14126,69 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectorInstallation"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorInstallationError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorInstallationError"];
                 };
             };
-            /** @description The key lacks the `connectors:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorInstallationError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorInstallationError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorInstallationError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveConnectorInstallationError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -10394,69 +14239,105 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectorInstallation"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateConnectorInstallationError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateConnectorInstallationError"];
                 };
             };
-            /** @description The key lacks the `connectors:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateConnectorInstallationError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateConnectorInstallationError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `connector_version_invalid`, `connector_version_revoked`, `idempotency_key_in_use`, `resource_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateConnectorInstallationError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateConnectorInstallationError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateConnectorInstallationError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateConnectorInstallationError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateConnectorInstallationError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateConnectorInstallationError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -10481,69 +14362,69 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteConnectorInstallationError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteConnectorInstallationError"];
                 };
             };
-            /** @description The key lacks the `connectors:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteConnectorInstallationError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteConnectorInstallationError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteConnectorInstallationError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteConnectorInstallationError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -10551,11 +14432,11 @@ export interface operations {
     listBulkCalls: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
                 /** @description Only campaigns in this status. */
                 status?: "running" | "paused" | "completed" | "canceled";
@@ -10572,69 +14453,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["BulkCall"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["BulkCallList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListBulkCallsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListBulkCallsError"];
                 };
             };
-            /** @description The key lacks the `calls:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListBulkCallsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListBulkCallsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListBulkCallsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -10711,7 +14586,7 @@ export interface operations {
                             outcome?: "answered" | "busy" | "no_answer" | "failed" | "voicemail";
                             ring_seconds?: number;
                             pause_seconds?: number;
-                            /** @description What the person a warm transfer dials does (issue 31), after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once. */
+                            /** @description What the person a warm transfer dials does, after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once. */
                             transfer?: {
                                 /** @enum {string} */
                                 answer: "answered" | "no_answer" | "busy";
@@ -10754,7 +14629,7 @@ export interface operations {
                         outcome?: "answered" | "busy" | "no_answer" | "failed" | "voicemail";
                         ring_seconds?: number;
                         pause_seconds?: number;
-                        /** @description What the person a warm transfer dials does (issue 31), after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once. */
+                        /** @description What the person a warm transfer dials does, after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once. */
                         transfer?: {
                             /** @enum {string} */
                             answer: "answered" | "no_answer" | "busy";
@@ -10775,60 +14650,105 @@ export interface operations {
                     "application/json": components["schemas"]["BulkCall"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateBulkCallError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateBulkCallError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateBulkCallError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateBulkCallError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateBulkCallError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateBulkCallError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateBulkCallError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateBulkCallError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateBulkCallError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`, `telephony_not_configured`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateBulkCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -10853,69 +14773,69 @@ export interface operations {
                     "application/json": components["schemas"]["BulkCall"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveBulkCallError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveBulkCallError"];
                 };
             };
-            /** @description The key lacks the `calls:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveBulkCallError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveBulkCallError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveBulkCallError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveBulkCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -10923,11 +14843,11 @@ export interface operations {
     listBulkCallResults: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
                 /** @description Only results in this status. */
                 status?: "pending" | "in_progress" | "completed" | "busy" | "no_answer" | "voicemail" | "failed" | "window_expired" | "do_not_call" | "canceled";
@@ -10946,79 +14866,73 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["BulkCallResult"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["BulkCallResultList"];
                     "text/csv": string;
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListBulkCallResultsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListBulkCallResultsError"];
                 };
             };
-            /** @description The key lacks the `calls:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListBulkCallResultsError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListBulkCallResultsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListBulkCallResultsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListBulkCallResultsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -11051,69 +14965,105 @@ export interface operations {
                     "application/json": components["schemas"]["BulkCall"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["PauseBulkCallError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["PauseBulkCallError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["PauseBulkCallError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["PauseBulkCallError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `bulk_call_ended`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PauseBulkCallError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PauseBulkCallError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PauseBulkCallError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PauseBulkCallError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["PauseBulkCallError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["PauseBulkCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -11146,69 +15096,105 @@ export interface operations {
                     "application/json": components["schemas"]["BulkCall"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ResumeBulkCallError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ResumeBulkCallError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ResumeBulkCallError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ResumeBulkCallError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `bulk_call_ended`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumeBulkCallError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumeBulkCallError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumeBulkCallError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResumeBulkCallError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ResumeBulkCallError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ResumeBulkCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -11241,69 +15227,105 @@ export interface operations {
                     "application/json": components["schemas"]["BulkCall"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CancelBulkCallError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CancelBulkCallError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CancelBulkCallError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CancelBulkCallError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `bulk_call_ended`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelBulkCallError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelBulkCallError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelBulkCallError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelBulkCallError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CancelBulkCallError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CancelBulkCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -11311,11 +15333,11 @@ export interface operations {
     listForms: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -11330,69 +15352,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Form"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["FormList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListFormsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListFormsError"];
                 };
             };
-            /** @description The key lacks the `calls:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListFormsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListFormsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListFormsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -11454,60 +15470,96 @@ export interface operations {
                     "application/json": components["schemas"]["Form"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateFormError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateFormError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateFormError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateFormError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateFormError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateFormError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateFormError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateFormError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateFormError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -11532,69 +15584,69 @@ export interface operations {
                     "application/json": components["schemas"]["Form"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveFormError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveFormError"];
                 };
             };
-            /** @description The key lacks the `calls:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveFormError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveFormError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveFormError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveFormError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -11602,22 +15654,25 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
-                /** @description Only events of this type. */
+                /** @description Only events of this type (`call.ended`), or of a family (`call.*`). */
                 type?: string;
-                /** @description Only events created at or after this unix time (seconds). */
-                "created[gte]"?: string;
-                /** @description Only events created at or before this unix time (seconds). */
-                "created[lte]"?: string;
-                /** @description Only events created after this unix time (seconds). */
-                "created[gt]"?: string;
-                /** @description Only events created before this unix time (seconds). */
-                "created[lt]"?: string;
+                /** @description Only events created in this range of unix times (seconds): `created[gte]`, `created[gt]`, `created[lte]`, `created[lt]`. */
+                created?: {
+                    /** @description At or after. */
+                    gte?: number;
+                    /** @description After. */
+                    gt?: number;
+                    /** @description At or before. */
+                    lte?: number;
+                    /** @description Before. */
+                    lt?: number;
+                };
             };
             header?: never;
             path?: never;
@@ -11631,69 +15686,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Event"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListEventsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListEventsError"];
                 };
             };
-            /** @description The key lacks the `events:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListEventsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListEventsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListEventsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -11718,69 +15767,69 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveEventError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveEventError"];
                 };
             };
-            /** @description The key lacks the `events:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveEventError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveEventError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveEventError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveEventError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -11812,78 +15861,108 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["WebhookDelivery"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`, `webhook_endpoint_disabled`, `webhook_endpoint_missing`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RedeliverEventError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RedeliverEventError"];
                 };
             };
-            /** @description The key lacks the `webhooks:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RedeliverEventError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RedeliverEventError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliverEventError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliverEventError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliverEventError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliverEventError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RedeliverEventError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RedeliverEventError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -11891,11 +15970,11 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -11910,69 +15989,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["WebhookEndpoint"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListWebhookEndpointsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListWebhookEndpointsError"];
                 };
             };
-            /** @description The key lacks the `webhooks:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListWebhookEndpointsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListWebhookEndpointsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListWebhookEndpointsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -12019,60 +16092,96 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_private_address`, `url_unresolvable`, `webhook_endpoint_limit`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateWebhookEndpointError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateWebhookEndpointError"];
                 };
             };
-            /** @description The key lacks the `webhooks:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateWebhookEndpointError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookEndpointError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookEndpointError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookEndpointError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookEndpointError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateWebhookEndpointError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["CreateWebhookEndpointError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -12097,69 +16206,69 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveWebhookEndpointError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveWebhookEndpointError"];
                 };
             };
-            /** @description The key lacks the `webhooks:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveWebhookEndpointError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveWebhookEndpointError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveWebhookEndpointError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveWebhookEndpointError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -12200,69 +16309,105 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`, `url_private_address`, `url_unresolvable`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateWebhookEndpointError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateWebhookEndpointError"];
                 };
             };
-            /** @description The key lacks the `webhooks:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateWebhookEndpointError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateWebhookEndpointError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`, `resource_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateWebhookEndpointError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateWebhookEndpointError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateWebhookEndpointError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateWebhookEndpointError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateWebhookEndpointError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["UpdateWebhookEndpointError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -12287,69 +16432,69 @@ export interface operations {
                     "application/json": components["schemas"]["Deleted"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteWebhookEndpointError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteWebhookEndpointError"];
                 };
             };
-            /** @description The key lacks the `webhooks:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteWebhookEndpointError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteWebhookEndpointError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteWebhookEndpointError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["DeleteWebhookEndpointError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -12382,69 +16527,105 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RotateWebhookEndpointSecretError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RotateWebhookEndpointSecretError"];
                 };
             };
-            /** @description The key lacks the `webhooks:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RotateWebhookEndpointSecretError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RotateWebhookEndpointSecretError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`, `resource_conflict`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotateWebhookEndpointSecretError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotateWebhookEndpointSecretError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotateWebhookEndpointSecretError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotateWebhookEndpointSecretError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RotateWebhookEndpointSecretError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RotateWebhookEndpointSecretError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -12452,11 +16633,11 @@ export interface operations {
     listWebhookDeliveryAttempts: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
                 /** @description Only this event's attempts (`evt_…`). */
                 event?: string;
@@ -12475,78 +16656,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["WebhookDeliveryAttempt"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryAttemptList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListWebhookDeliveryAttemptsError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListWebhookDeliveryAttemptsError"];
                 };
             };
-            /** @description The key lacks the `webhooks:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListWebhookDeliveryAttemptsError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListWebhookDeliveryAttemptsError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListWebhookDeliveryAttemptsError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListWebhookDeliveryAttemptsError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -12576,60 +16751,60 @@ export interface operations {
                     "application/json": components["schemas"]["Usage"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveUsageError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveUsageError"];
                 };
             };
-            /** @description The key lacks the `usage:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveUsageError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveUsageError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveUsageError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -12652,60 +16827,60 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveAccountError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveAccountError"];
                 };
             };
-            /** @description The key lacks the `account:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveAccountError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveAccountError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["RetrieveAccountError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -12789,69 +16964,105 @@ export interface operations {
                     "application/json": components["schemas"]["Analysis"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AnalyzeCallError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AnalyzeCallError"];
                 };
             };
-            /** @description The key lacks the `calls:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AnalyzeCallError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AnalyzeCallError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `call_not_ended`, `idempotency_key_in_use`, `transcript_empty`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyzeCallError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyzeCallError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyzeCallError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyzeCallError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AnalyzeCallError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AnalyzeCallError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -12859,11 +17070,11 @@ export interface operations {
     listCallAnalyses: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -12880,78 +17091,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Analysis"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["AnalysisList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListCallAnalysesError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListCallAnalysesError"];
                 };
             };
-            /** @description The key lacks the `calls:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListCallAnalysesError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListCallAnalysesError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListCallAnalysesError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListCallAnalysesError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -13033,69 +17238,105 @@ export interface operations {
                     "application/json": components["schemas"]["Analysis"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AnalyzeConversationError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AnalyzeConversationError"];
                 };
             };
-            /** @description The key lacks the `messages:write` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AnalyzeConversationError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AnalyzeConversationError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`, `transcript_empty`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyzeConversationError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyzeConversationError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyzeConversationError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyzeConversationError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AnalyzeConversationError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["AnalyzeConversationError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };
@@ -13103,11 +17344,11 @@ export interface operations {
     listConversationAnalyses: {
         parameters: {
             query?: {
-                /** @description How many objects to return, 1 to 100 (default 20). */
-                limit?: string;
-                /** @description A cursor: the id of the last object of the previous page. */
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
                 starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page. */
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
                 ending_before?: string;
             };
             header?: never;
@@ -13124,78 +17365,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Analysis"][];
-                        has_more: boolean;
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["AnalysisList"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationAnalysesError"];
                 };
             };
-            /** @description No key, or an invalid key. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationAnalysesError"];
                 };
             };
-            /** @description The key lacks the `messages:read` scope. */
+            /** @description The credential may not do this. Codes: `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationAnalysesError"];
                 };
             };
-            /** @description No such object in this mode. */
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationAnalysesError"];
                 };
             };
-            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationAnalysesError"];
                 };
             };
-            /** @description `service_unavailable`: the store or Temporal did not answer (named in the message); retry after `Retry-After` seconds, with the same `Idempotency-Key`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ListConversationAnalysesError"];
                 };
             };
-            /** @description Any other error (409 conflicts, 415, 5xx), in the same shape. */
+            /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };

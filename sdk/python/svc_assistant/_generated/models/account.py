@@ -25,7 +25,7 @@ T = TypeVar("T", bound="Account")
 
 @_attrs_define
 class Account:
-    """ The key's organization as it sees itself in the key's mode: its name and limits (issue 28 item 5).
+    """ The key's organization as it sees itself in the key's mode: its name and limits.
 
         Attributes:
             id (str):
@@ -42,6 +42,7 @@ class Account:
     livemode: bool
     mode: AccountMode
     limits: AccountLimits
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -63,7 +64,7 @@ class Account:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -110,5 +111,22 @@ class Account:
             limits=limits,
         )
 
+
+        account.additional_properties = d
         return account
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -27,6 +27,7 @@ class AccountLimits:
      """
 
     max_concurrent_calls: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -37,7 +38,7 @@ class AccountLimits:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "max_concurrent_calls": max_concurrent_calls,
         })
@@ -55,5 +56,22 @@ class AccountLimits:
             max_concurrent_calls=max_concurrent_calls,
         )
 
+
+        account_limits.additional_properties = d
         return account_limits
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

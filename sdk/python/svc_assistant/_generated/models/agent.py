@@ -15,13 +15,13 @@ from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
-  from ..models.agent_analysis_type_0 import AgentAnalysisType0
-  from ..models.agent_calling_window_type_0 import AgentCallingWindowType0
+  from ..models.agent_analysis import AgentAnalysis
+  from ..models.agent_calling_window import AgentCallingWindow
   from ..models.agent_metadata import AgentMetadata
-  from ..models.agent_recording_type_0 import AgentRecordingType0
-  from ..models.agent_transcription_type_0 import AgentTranscriptionType0
-  from ..models.agent_voice_type_0 import AgentVoiceType0
-  from ..models.agent_voicemail_type_0 import AgentVoicemailType0
+  from ..models.agent_recording import AgentRecording
+  from ..models.agent_transcription import AgentTranscription
+  from ..models.agent_voice import AgentVoice
+  from ..models.agent_voicemail import AgentVoicemail
 
 
 
@@ -33,7 +33,7 @@ T = TypeVar("T", bound="Agent")
 
 @_attrs_define
 class Agent:
-    """ An assistant: its instructions, first message, model and transfer target (spec section 4, "Agents").
+    """ An assistant: its instructions, first message, model and transfer target.
 
         Attributes:
             id (str):
@@ -53,20 +53,20 @@ class Agent:
             enabled_tools (list[str]): Optional built-in tools the assistant offers besides the ones every agent has:
                 `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to
                 navigate a phone menu).
-            calling_window (AgentCallingWindowType0 | None): When the agent's scheduled calls and promised callbacks may
-                ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00).
-            voicemail (AgentVoicemailType0 | None):
-            analysis (AgentAnalysisType0 | None): What to learn from each of the agent's calls once it has ended (issue 30);
-                null: nothing. A call's own `analysis` replaces it.
-            voice (AgentVoiceType0 | None):
+            calling_window (AgentCallingWindow | None): When the agent's scheduled calls and promised callbacks may ring, in
+                the callee's local time; null: any time (live +1 numbers: 08:00–21:00).
+            voicemail (AgentVoicemail | None):
+            analysis (AgentAnalysis | None): What to learn from each of the agent's calls once it has ended; null: nothing.
+                A call's own `analysis` replaces it.
+            voice (AgentVoice | None):
             language (None | str): BCP 47 tag of the assistant's speech; null: the provider's default.
-            transcription (AgentTranscriptionType0 | None):
+            transcription (AgentTranscription | None):
             interruptible (AgentInterruptibleType0 | None): What may interrupt the assistant while it speaks on a phone
                 call: the caller's speech or keys (`any`), `speech`, or `none`; null: `any`.
             dtmf (bool | None): Whether the caller's keypresses are heard on phone calls (ConversationRelay
                 `dtmfDetection`).
             metadata (AgentMetadata): Your key-value pairs (at most 50 keys).
-            recording (AgentRecordingType0 | None): Whether its calls are recorded; null: not recorded.
+            recording (AgentRecording | None): Whether its calls are recorded; null: not recorded.
             created (int): Unix time in seconds.
             default (bool | Unset): Whether this agent answers numbers connected without one.
      """
@@ -83,31 +83,32 @@ class Agent:
     tool_ids: list[str]
     connector_installation_ids: list[str]
     enabled_tools: list[str]
-    calling_window: AgentCallingWindowType0 | None
-    voicemail: AgentVoicemailType0 | None
-    analysis: AgentAnalysisType0 | None
-    voice: AgentVoiceType0 | None
+    calling_window: AgentCallingWindow | None
+    voicemail: AgentVoicemail | None
+    analysis: AgentAnalysis | None
+    voice: AgentVoice | None
     language: None | str
-    transcription: AgentTranscriptionType0 | None
+    transcription: AgentTranscription | None
     interruptible: AgentInterruptibleType0 | None
     dtmf: bool | None
     metadata: AgentMetadata
-    recording: AgentRecordingType0 | None
+    recording: AgentRecording | None
     created: int
     default: bool | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.agent_analysis_type_0 import AgentAnalysisType0 # noqa: PLC0415
-        from ..models.agent_calling_window_type_0 import AgentCallingWindowType0 # noqa: PLC0415
+        from ..models.agent_analysis import AgentAnalysis # noqa: PLC0415
+        from ..models.agent_calling_window import AgentCallingWindow # noqa: PLC0415
         from ..models.agent_metadata import AgentMetadata # noqa: PLC0415
-        from ..models.agent_recording_type_0 import AgentRecordingType0 # noqa: PLC0415
-        from ..models.agent_transcription_type_0 import AgentTranscriptionType0 # noqa: PLC0415
-        from ..models.agent_voice_type_0 import AgentVoiceType0 # noqa: PLC0415
-        from ..models.agent_voicemail_type_0 import AgentVoicemailType0 # noqa: PLC0415
+        from ..models.agent_recording import AgentRecording # noqa: PLC0415
+        from ..models.agent_transcription import AgentTranscription # noqa: PLC0415
+        from ..models.agent_voice import AgentVoice # noqa: PLC0415
+        from ..models.agent_voicemail import AgentVoicemail # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -142,25 +143,25 @@ class Agent:
 
 
         calling_window: dict[str, Any] | None
-        if isinstance(self.calling_window, AgentCallingWindowType0):
+        if isinstance(self.calling_window, AgentCallingWindow):
             calling_window = self.calling_window.to_dict()
         else:
             calling_window = self.calling_window
 
         voicemail: dict[str, Any] | None
-        if isinstance(self.voicemail, AgentVoicemailType0):
+        if isinstance(self.voicemail, AgentVoicemail):
             voicemail = self.voicemail.to_dict()
         else:
             voicemail = self.voicemail
 
         analysis: dict[str, Any] | None
-        if isinstance(self.analysis, AgentAnalysisType0):
+        if isinstance(self.analysis, AgentAnalysis):
             analysis = self.analysis.to_dict()
         else:
             analysis = self.analysis
 
         voice: dict[str, Any] | None
-        if isinstance(self.voice, AgentVoiceType0):
+        if isinstance(self.voice, AgentVoice):
             voice = self.voice.to_dict()
         else:
             voice = self.voice
@@ -169,7 +170,7 @@ class Agent:
         language = self.language
 
         transcription: dict[str, Any] | None
-        if isinstance(self.transcription, AgentTranscriptionType0):
+        if isinstance(self.transcription, AgentTranscription):
             transcription = self.transcription.to_dict()
         else:
             transcription = self.transcription
@@ -186,7 +187,7 @@ class Agent:
         metadata = self.metadata.to_dict()
 
         recording: dict[str, Any] | None
-        if isinstance(self.recording, AgentRecordingType0):
+        if isinstance(self.recording, AgentRecording):
             recording = self.recording.to_dict()
         else:
             recording = self.recording
@@ -197,7 +198,7 @@ class Agent:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -232,13 +233,13 @@ class Agent:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.agent_analysis_type_0 import AgentAnalysisType0 # noqa: PLC0415
-        from ..models.agent_calling_window_type_0 import AgentCallingWindowType0 # noqa: PLC0415
+        from ..models.agent_analysis import AgentAnalysis # noqa: PLC0415
+        from ..models.agent_calling_window import AgentCallingWindow # noqa: PLC0415
         from ..models.agent_metadata import AgentMetadata # noqa: PLC0415
-        from ..models.agent_recording_type_0 import AgentRecordingType0 # noqa: PLC0415
-        from ..models.agent_transcription_type_0 import AgentTranscriptionType0 # noqa: PLC0415
-        from ..models.agent_voice_type_0 import AgentVoiceType0 # noqa: PLC0415
-        from ..models.agent_voicemail_type_0 import AgentVoicemailType0 # noqa: PLC0415
+        from ..models.agent_recording import AgentRecording # noqa: PLC0415
+        from ..models.agent_transcription import AgentTranscription # noqa: PLC0415
+        from ..models.agent_voice import AgentVoice # noqa: PLC0415
+        from ..models.agent_voicemail import AgentVoicemail # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -290,74 +291,74 @@ class Agent:
         enabled_tools = cast(list[str], d.pop("enabled_tools"))
 
 
-        def _parse_calling_window(data: object) -> AgentCallingWindowType0 | None:
+        def _parse_calling_window(data: object) -> AgentCallingWindow | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                calling_window_type_0 = AgentCallingWindowType0.from_dict(data)
+                calling_window_type_0 = AgentCallingWindow.from_dict(data)
 
 
 
                 return calling_window_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AgentCallingWindowType0 | None, data)
+            return cast(AgentCallingWindow | None, data)
 
         calling_window = _parse_calling_window(d.pop("calling_window"))
 
 
-        def _parse_voicemail(data: object) -> AgentVoicemailType0 | None:
+        def _parse_voicemail(data: object) -> AgentVoicemail | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                voicemail_type_0 = AgentVoicemailType0.from_dict(data)
+                voicemail_type_0 = AgentVoicemail.from_dict(data)
 
 
 
                 return voicemail_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AgentVoicemailType0 | None, data)
+            return cast(AgentVoicemail | None, data)
 
         voicemail = _parse_voicemail(d.pop("voicemail"))
 
 
-        def _parse_analysis(data: object) -> AgentAnalysisType0 | None:
+        def _parse_analysis(data: object) -> AgentAnalysis | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                analysis_type_0 = AgentAnalysisType0.from_dict(data)
+                analysis_type_0 = AgentAnalysis.from_dict(data)
 
 
 
                 return analysis_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AgentAnalysisType0 | None, data)
+            return cast(AgentAnalysis | None, data)
 
         analysis = _parse_analysis(d.pop("analysis"))
 
 
-        def _parse_voice(data: object) -> AgentVoiceType0 | None:
+        def _parse_voice(data: object) -> AgentVoice | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                voice_type_0 = AgentVoiceType0.from_dict(data)
+                voice_type_0 = AgentVoice.from_dict(data)
 
 
 
                 return voice_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AgentVoiceType0 | None, data)
+            return cast(AgentVoice | None, data)
 
         voice = _parse_voice(d.pop("voice"))
 
@@ -370,20 +371,20 @@ class Agent:
         language = _parse_language(d.pop("language"))
 
 
-        def _parse_transcription(data: object) -> AgentTranscriptionType0 | None:
+        def _parse_transcription(data: object) -> AgentTranscription | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                transcription_type_0 = AgentTranscriptionType0.from_dict(data)
+                transcription_type_0 = AgentTranscription.from_dict(data)
 
 
 
                 return transcription_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AgentTranscriptionType0 | None, data)
+            return cast(AgentTranscription | None, data)
 
         transcription = _parse_transcription(d.pop("transcription"))
 
@@ -419,20 +420,20 @@ class Agent:
 
 
 
-        def _parse_recording(data: object) -> AgentRecordingType0 | None:
+        def _parse_recording(data: object) -> AgentRecording | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                recording_type_0 = AgentRecordingType0.from_dict(data)
+                recording_type_0 = AgentRecording.from_dict(data)
 
 
 
                 return recording_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AgentRecordingType0 | None, data)
+            return cast(AgentRecording | None, data)
 
         recording = _parse_recording(d.pop("recording"))
 
@@ -468,5 +469,22 @@ class Agent:
             default=default,
         )
 
+
+        agent.additional_properties = d
         return agent
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -16,7 +16,7 @@ from typing import Literal, cast
 if TYPE_CHECKING:
   from ..models.analysis_error import AnalysisError
   from ..models.analysis_plan import AnalysisPlan
-  from ..models.analysis_success_type_0 import AnalysisSuccessType0
+  from ..models.analysis_success import AnalysisSuccess
 
 
 
@@ -40,13 +40,12 @@ class Analysis:
             status (AnalysisStatus): `failed`: no valid answer after one retry with the validation errors (see `error`).
             summary (None | str):
             structured_data (Any): Valid against the plan's `structured_data.schema`; null when not asked.
-            success (AnalysisSuccessType0 | None):
+            success (AnalysisSuccess | None):
             model (None | str):
-            plan (AnalysisPlan): What to learn from a finished call (issue 30): `summary`, `structured_data` (a JSON
-                Schema), `success_evaluation`; each optional.
+            plan (AnalysisPlan):
             form_id (None | str): A call analysed for a form (`form_id`): the form filled.
             created (int): Unix time in seconds.
-            error (AnalysisError | Unset): A failed analysis: why, and the last answer’s validation errors.
+            error (AnalysisError | Unset):
      """
 
     id: str
@@ -57,12 +56,13 @@ class Analysis:
     status: AnalysisStatus
     summary: None | str
     structured_data: Any
-    success: AnalysisSuccessType0 | None
+    success: AnalysisSuccess | None
     model: None | str
     plan: AnalysisPlan
     form_id: None | str
     created: int
     error: AnalysisError | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -71,7 +71,7 @@ class Analysis:
     def to_dict(self) -> dict[str, Any]:
         from ..models.analysis_error import AnalysisError # noqa: PLC0415
         from ..models.analysis_plan import AnalysisPlan # noqa: PLC0415
-        from ..models.analysis_success_type_0 import AnalysisSuccessType0 # noqa: PLC0415
+        from ..models.analysis_success import AnalysisSuccess # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -92,7 +92,7 @@ class Analysis:
         structured_data = self.structured_data
 
         success: dict[str, Any] | None
-        if isinstance(self.success, AnalysisSuccessType0):
+        if isinstance(self.success, AnalysisSuccess):
             success = self.success.to_dict()
         else:
             success = self.success
@@ -113,7 +113,7 @@ class Analysis:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -140,7 +140,7 @@ class Analysis:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.analysis_error import AnalysisError # noqa: PLC0415
         from ..models.analysis_plan import AnalysisPlan # noqa: PLC0415
-        from ..models.analysis_success_type_0 import AnalysisSuccessType0 # noqa: PLC0415
+        from ..models.analysis_success import AnalysisSuccess # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -181,20 +181,20 @@ class Analysis:
 
         structured_data = d.pop("structured_data")
 
-        def _parse_success(data: object) -> AnalysisSuccessType0 | None:
+        def _parse_success(data: object) -> AnalysisSuccess | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                success_type_0 = AnalysisSuccessType0.from_dict(data)
+                success_type_0 = AnalysisSuccess.from_dict(data)
 
 
 
                 return success_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AnalysisSuccessType0 | None, data)
+            return cast(AnalysisSuccess | None, data)
 
         success = _parse_success(d.pop("success"))
 
@@ -249,5 +249,22 @@ class Analysis:
             error=error,
         )
 
+
+        analysis.additional_properties = d
         return analysis
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

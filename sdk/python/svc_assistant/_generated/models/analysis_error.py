@@ -21,8 +21,7 @@ T = TypeVar("T", bound="AnalysisError")
 
 @_attrs_define
 class AnalysisError:
-    """ A failed analysis: why, and the last answer’s validation errors.
-
+    """ 
         Attributes:
             message (str):
             validation_errors (list[str]):
@@ -30,6 +29,7 @@ class AnalysisError:
 
     message: str
     validation_errors: list[str]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -44,7 +44,7 @@ class AnalysisError:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "message": message,
             "validation_errors": validation_errors,
@@ -67,5 +67,22 @@ class AnalysisError:
             validation_errors=validation_errors,
         )
 
+
+        analysis_error.additional_properties = d
         return analysis_error
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

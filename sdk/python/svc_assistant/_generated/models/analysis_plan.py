@@ -14,7 +14,7 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.analysis_plan_structured_data import AnalysisPlanStructuredData
   from ..models.analysis_plan_success_evaluation import AnalysisPlanSuccessEvaluation
-  from ..models.analysis_plan_summary_type_1 import AnalysisPlanSummaryType1
+  from ..models.analysis_plan_summary import AnalysisPlanSummary
 
 
 
@@ -26,20 +26,17 @@ T = TypeVar("T", bound="AnalysisPlan")
 
 @_attrs_define
 class AnalysisPlan:
-    """ What to learn from a finished call (issue 30): `summary`, `structured_data` (a JSON Schema), `success_evaluation`;
-    each optional.
-
+    """ 
         Attributes:
-            summary (AnalysisPlanSummaryType1 | bool | Unset): A short summary; `{"prompt"}` says what it should dwell on.
-            structured_data (AnalysisPlanStructuredData | Unset): Values extracted from the transcript; the answer is
-                validated against `schema` before it's kept.
-            success_evaluation (AnalysisPlanSuccessEvaluation | Unset): Whether the conversation met `rubric`:
-                `pass`/`fail`, with `numeric_1_10` a score too.
+            summary (AnalysisPlanSummary | bool | Unset): A short summary; `{"prompt"}` says what it should dwell on.
+            structured_data (AnalysisPlanStructuredData | Unset):
+            success_evaluation (AnalysisPlanSuccessEvaluation | Unset):
      """
 
-    summary: AnalysisPlanSummaryType1 | bool | Unset = UNSET
+    summary: AnalysisPlanSummary | bool | Unset = UNSET
     structured_data: AnalysisPlanStructuredData | Unset = UNSET
     success_evaluation: AnalysisPlanSuccessEvaluation | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -48,11 +45,11 @@ class AnalysisPlan:
     def to_dict(self) -> dict[str, Any]:
         from ..models.analysis_plan_structured_data import AnalysisPlanStructuredData # noqa: PLC0415
         from ..models.analysis_plan_success_evaluation import AnalysisPlanSuccessEvaluation # noqa: PLC0415
-        from ..models.analysis_plan_summary_type_1 import AnalysisPlanSummaryType1 # noqa: PLC0415
+        from ..models.analysis_plan_summary import AnalysisPlanSummary # noqa: PLC0415
         summary: bool | dict[str, Any] | Unset
         if isinstance(self.summary, Unset):
             summary = UNSET
-        elif isinstance(self.summary, AnalysisPlanSummaryType1):
+        elif isinstance(self.summary, AnalysisPlanSummary):
             summary = self.summary.to_dict()
         else:
             summary = self.summary
@@ -67,7 +64,7 @@ class AnalysisPlan:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
         })
         if summary is not UNSET:
@@ -85,22 +82,22 @@ class AnalysisPlan:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.analysis_plan_structured_data import AnalysisPlanStructuredData # noqa: PLC0415
         from ..models.analysis_plan_success_evaluation import AnalysisPlanSuccessEvaluation # noqa: PLC0415
-        from ..models.analysis_plan_summary_type_1 import AnalysisPlanSummaryType1 # noqa: PLC0415
+        from ..models.analysis_plan_summary import AnalysisPlanSummary # noqa: PLC0415
         d = dict(src_dict)
-        def _parse_summary(data: object) -> AnalysisPlanSummaryType1 | bool | Unset:
+        def _parse_summary(data: object) -> AnalysisPlanSummary | bool | Unset:
             if isinstance(data, Unset):
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                summary_type_1 = AnalysisPlanSummaryType1.from_dict(data)
+                summary_type_1 = AnalysisPlanSummary.from_dict(data)
 
 
 
                 return summary_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AnalysisPlanSummaryType1 | bool | Unset, data)
+            return cast(AnalysisPlanSummary | bool | Unset, data)
 
         summary = _parse_summary(d.pop("summary", UNSET))
 
@@ -131,5 +128,22 @@ class AnalysisPlan:
             success_evaluation=success_evaluation,
         )
 
+
+        analysis_plan.additional_properties = d
         return analysis_plan
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -24,8 +24,7 @@ T = TypeVar("T", bound="AnalysisPlanStructuredData")
 
 @_attrs_define
 class AnalysisPlanStructuredData:
-    """ Values extracted from the transcript; the answer is validated against `schema` before it's kept.
-
+    """ 
         Attributes:
             schema (AnalysisPlanStructuredDataSchema): A JSON Schema of an object (`type: "object"`; draft 2020-12, or
                 draft-07 when `$schema` names it), at most 32 KB of JSON.
@@ -34,6 +33,7 @@ class AnalysisPlanStructuredData:
 
     schema: AnalysisPlanStructuredDataSchema
     prompt: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -47,7 +47,7 @@ class AnalysisPlanStructuredData:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "schema": schema,
         })
@@ -74,5 +74,22 @@ class AnalysisPlanStructuredData:
             prompt=prompt,
         )
 
+
+        analysis_plan_structured_data.additional_properties = d
         return analysis_plan_structured_data
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -21,8 +21,7 @@ T = TypeVar("T", bound="AnalysisPlanSuccessEvaluation")
 
 @_attrs_define
 class AnalysisPlanSuccessEvaluation:
-    """ Whether the conversation met `rubric`: `pass`/`fail`, with `numeric_1_10` a score too.
-
+    """ 
         Attributes:
             rubric (str):
             scale (AnalysisPlanSuccessEvaluationScale):
@@ -30,6 +29,7 @@ class AnalysisPlanSuccessEvaluation:
 
     rubric: str
     scale: AnalysisPlanSuccessEvaluationScale
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -42,7 +42,7 @@ class AnalysisPlanSuccessEvaluation:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "rubric": rubric,
             "scale": scale,
@@ -67,5 +67,22 @@ class AnalysisPlanSuccessEvaluation:
             scale=scale,
         )
 
+
+        analysis_plan_success_evaluation.additional_properties = d
         return analysis_plan_success_evaluation
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

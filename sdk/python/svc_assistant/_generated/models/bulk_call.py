@@ -17,6 +17,8 @@ if TYPE_CHECKING:
   from ..models.bulk_call_counts import BulkCallCounts
   from ..models.bulk_call_metadata import BulkCallMetadata
   from ..models.bulk_call_retry import BulkCallRetry
+  from ..models.bulk_call_schedule import BulkCallSchedule
+  from ..models.simulation import Simulation
 
 
 
@@ -41,14 +43,15 @@ class BulkCall:
             from_ (None | str):
             max_concurrency (int):
             max_duration_seconds (int):
-            schedule (Any | None):
+            schedule (BulkCallSchedule | None): When contacts are called; null: at once, any time.
             retry (BulkCallRetry):
             metadata (BulkCallMetadata): Your key-value pairs (at most 50 keys).
             counts (BulkCallCounts):
             duplicates_removed (int):
             created (int): Unix time in seconds.
             completed_at (int | None):
-            simulation (Any | Unset):
+            simulation (Simulation | Unset): Test mode: how a simulated call goes (what the caller says, the outcome,
+                timings, a transfer).
      """
 
     id: str
@@ -61,14 +64,15 @@ class BulkCall:
     from_: None | str
     max_concurrency: int
     max_duration_seconds: int
-    schedule: Any | None
+    schedule: BulkCallSchedule | None
     retry: BulkCallRetry
     metadata: BulkCallMetadata
     counts: BulkCallCounts
     duplicates_removed: int
     created: int
     completed_at: int | None
-    simulation: Any | Unset = UNSET
+    simulation: Simulation | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -78,6 +82,8 @@ class BulkCall:
         from ..models.bulk_call_counts import BulkCallCounts # noqa: PLC0415
         from ..models.bulk_call_metadata import BulkCallMetadata # noqa: PLC0415
         from ..models.bulk_call_retry import BulkCallRetry # noqa: PLC0415
+        from ..models.bulk_call_schedule import BulkCallSchedule # noqa: PLC0415
+        from ..models.simulation import Simulation # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -100,8 +106,11 @@ class BulkCall:
 
         max_duration_seconds = self.max_duration_seconds
 
-        schedule: Any | None
-        schedule = self.schedule
+        schedule: dict[str, Any] | None
+        if isinstance(self.schedule, BulkCallSchedule):
+            schedule = self.schedule.to_dict()
+        else:
+            schedule = self.schedule
 
         retry = self.retry.to_dict()
 
@@ -116,11 +125,13 @@ class BulkCall:
         completed_at: int | None
         completed_at = self.completed_at
 
-        simulation = self.simulation
+        simulation: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.simulation, Unset):
+            simulation = self.simulation.to_dict()
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -152,6 +163,8 @@ class BulkCall:
         from ..models.bulk_call_counts import BulkCallCounts # noqa: PLC0415
         from ..models.bulk_call_metadata import BulkCallMetadata # noqa: PLC0415
         from ..models.bulk_call_retry import BulkCallRetry # noqa: PLC0415
+        from ..models.bulk_call_schedule import BulkCallSchedule # noqa: PLC0415
+        from ..models.simulation import Simulation # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -190,10 +203,20 @@ class BulkCall:
 
         max_duration_seconds = d.pop("max_duration_seconds")
 
-        def _parse_schedule(data: object) -> Any | None:
+        def _parse_schedule(data: object) -> BulkCallSchedule | None:
             if data is None:
                 return data
-            return cast(Any | None, data)
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                schedule_type_0 = BulkCallSchedule.from_dict(data)
+
+
+
+                return schedule_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(BulkCallSchedule | None, data)
 
         schedule = _parse_schedule(d.pop("schedule"))
 
@@ -225,7 +248,15 @@ class BulkCall:
         completed_at = _parse_completed_at(d.pop("completed_at"))
 
 
-        simulation = d.pop("simulation", UNSET)
+        _simulation = d.pop("simulation", UNSET)
+        simulation: Simulation | Unset
+        if isinstance(_simulation,  Unset):
+            simulation = UNSET
+        else:
+            simulation = Simulation.from_dict(_simulation)
+
+
+
 
         bulk_call = cls(
             id=id,
@@ -248,5 +279,22 @@ class BulkCall:
             simulation=simulation,
         )
 
+
+        bulk_call.additional_properties = d
         return bulk_call
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

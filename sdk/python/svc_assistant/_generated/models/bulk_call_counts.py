@@ -38,6 +38,7 @@ class BulkCallCounts:
     not_reached: int
     failed: int
     skipped: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -60,7 +61,7 @@ class BulkCallCounts:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "total": total,
             "pending": pending,
@@ -102,5 +103,22 @@ class BulkCallCounts:
             skipped=skipped,
         )
 
+
+        bulk_call_counts.additional_properties = d
         return bulk_call_counts
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

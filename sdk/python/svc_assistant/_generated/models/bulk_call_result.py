@@ -13,6 +13,7 @@ from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
+  from ..models.bulk_call_result_contact import BulkCallResultContact
   from ..models.bulk_call_result_form_type_0 import BulkCallResultFormType0
 
 
@@ -33,7 +34,8 @@ class BulkCallResult:
             livemode (bool):
             bulk_call_id (str):
             index (int):
-            contact (Any): The contact as given in the request.
+            contact (BulkCallResultContact | str): The contact as given in the request: a phone number, or the contact
+                object.
             status (BulkCallResultStatus):
             attempts (int):
             call_ids (list[str]):
@@ -46,18 +48,20 @@ class BulkCallResult:
     livemode: bool
     bulk_call_id: str
     index: int
-    contact: Any
+    contact: BulkCallResultContact | str
     status: BulkCallResultStatus
     attempts: int
     call_ids: list[str]
     form: BulkCallResultFormType0 | None
     updated: int | None
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.bulk_call_result_contact import BulkCallResultContact # noqa: PLC0415
         from ..models.bulk_call_result_form_type_0 import BulkCallResultFormType0 # noqa: PLC0415
         id = self.id
 
@@ -69,7 +73,11 @@ class BulkCallResult:
 
         index = self.index
 
-        contact = self.contact
+        contact: dict[str, Any] | str
+        if isinstance(self.contact, BulkCallResultContact):
+            contact = self.contact.to_dict()
+        else:
+            contact = self.contact
 
         status = self.status.value
 
@@ -90,7 +98,7 @@ class BulkCallResult:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -111,6 +119,7 @@ class BulkCallResult:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.bulk_call_result_contact import BulkCallResultContact # noqa: PLC0415
         from ..models.bulk_call_result_form_type_0 import BulkCallResultFormType0 # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
@@ -125,7 +134,21 @@ class BulkCallResult:
 
         index = d.pop("index")
 
-        contact = d.pop("contact")
+        def _parse_contact(data: object) -> BulkCallResultContact | str:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                contact_type_1 = BulkCallResultContact.from_dict(data)
+
+
+
+                return contact_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(BulkCallResultContact | str, data)
+
+        contact = _parse_contact(d.pop("contact"))
+
 
         status = BulkCallResultStatus(d.pop("status"))
 
@@ -177,5 +200,22 @@ class BulkCallResult:
             updated=updated,
         )
 
+
+        bulk_call_result.additional_properties = d
         return bulk_call_result
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -32,6 +32,7 @@ class BulkCallRetry:
     max_attempts: int
     on: list[BulkCallRetryOnItem]
     interval_seconds: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -51,7 +52,7 @@ class BulkCallRetry:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "max_attempts": max_attempts,
             "on": on,
@@ -85,5 +86,22 @@ class BulkCallRetry:
             interval_seconds=interval_seconds,
         )
 
+
+        bulk_call_retry.additional_properties = d
         return bulk_call_retry
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

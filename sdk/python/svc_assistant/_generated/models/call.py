@@ -17,14 +17,14 @@ from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.analysis import Analysis
-  from ..models.call_calling_window_type_0 import CallCallingWindowType0
+  from ..models.call_calling_window import CallCallingWindow
   from ..models.call_context import CallContext
-  from ..models.call_error_type_0 import CallErrorType0
+  from ..models.call_error import CallError
   from ..models.call_form_type_0 import CallFormType0
-  from ..models.call_inbound_webhook_type_0 import CallInboundWebhookType0
+  from ..models.call_inbound_webhook import CallInboundWebhook
   from ..models.call_metadata import CallMetadata
-  from ..models.call_recording_type_0 import CallRecordingType0
-  from ..models.call_transfer_type_0 import CallTransferType0
+  from ..models.call_recording import CallRecording
+  from ..models.call_transfer import CallTransfer
   from ..models.transcript_turn import TranscriptTurn
 
 
@@ -37,15 +37,14 @@ T = TypeVar("T", bound="Call")
 
 @_attrs_define
 class Call:
-    """ A phone call placed by an assistant (spec section 4, "Calls"), live through Twilio or simulated with a test key.
+    """ A phone call placed by an assistant, live through Twilio or simulated with a test key.
 
         Attributes:
             id (str):
             object_ (Literal['call']):
             livemode (bool):
             status (CallStatus):
-            direction (CallDirection): `outbound`: the assistant dialed `to`; `inbound`: `from` called the number `to`
-                (issue 28).
+            direction (CallDirection): `outbound`: the assistant dialed `to`; `inbound`: `from` called the number `to`.
             to (str):
             from_ (None | str):
             agent_id (str):
@@ -57,33 +56,33 @@ class Call:
                 `voicemail.detection`): `machine` ends the call with `end_reason: "voicemail"`. Null without detection or when
                 it had not decided; set when the call ends.
             transferred_to (None | str):
-            transfer (CallTransferType0 | None): The call's latest transfer (issue 31). Warm: `dialing` (the caller on hold,
-                the person ringing), `briefing` (the person hears `summary`), then `transferred`, or `failed` with `reason`
-                (`busy`, `no_answer`, `hung_up`, `failed`: the caller is back with the assistant). `attempt` counts the call's
-                warm transfers. Null: never transferred.
+            transfer (CallTransfer | None): The call's latest transfer. Warm: `dialing` (the caller on hold, the person
+                ringing), `briefing` (the person hears `summary`), then `transferred`, or `failed` with `reason` (`busy`,
+                `no_answer`, `hung_up`, `failed`: the caller is back with the assistant). `attempt` counts the call's warm
+                transfers. Null: never transferred.
             simulated (bool):
             max_duration_seconds (int):
             created (int): Unix time in seconds.
             answered_at (int | None):
             ended_at (int | None):
             duration_seconds (int | None):
-            error (CallErrorType0 | None):
+            error (CallError | None):
             bulk_call_id (None | str):
-            inbound_webhook (CallInboundWebhookType0 | None): An inbound call: how the number's `inbound_webhook_url`
-                answered (`failed`: the number's agent answered).
+            inbound_webhook (CallInboundWebhook | None): An inbound call: how the number's `inbound_webhook_url` answered
+                (`failed`: the number's agent answered).
             form (CallFormType0 | None): A campaign call's filled form, once the call has ended.
             scheduled_at (int | None): A scheduled call: when it is dialed (moved to its calling window's next opening);
                 null for a call dialed at once.
-            calling_window (CallCallingWindowType0 | None): The calling window the call was created with; null when none.
+            calling_window (CallCallingWindow | None): The calling window the call was created with; null when none.
             callback_of (None | str): A callback the assistant promised (`schedule_callback`): the call (`call_…`) or the
                 WhatsApp/SMS conversation (`conv_…`) it was promised on.
-            recording (CallRecordingType0 | None): Whether the call is recorded (its own `recording`, else its agent's, at
+            recording (CallRecording | None): Whether the call is recorded (its own `recording`, else its agent's, at
                 creation); null: not recorded.
-            analysis (Analysis | None): The call's current analysis (issue 30: the agent's or the call's `analysis` plan,
-                run once the call has ended; the newest re-run); null until one is stored.
+            analysis (Analysis | None): The call's current analysis (the agent's or the call's `analysis` plan, run once the
+                call has ended; the newest re-run); null until one is stored.
             turns (list[TranscriptTurn] | Unset): The turns so far, in order, while the call is not over (`GET
-                /v1/calls/{id}` only; issue 31): each turn once final (written right after the answer it belongs to). Absent
-                once the call has ended (`GET /v1/calls/{id}/transcript`), in lists and in events.
+                /v1/calls/{id}` only): each turn once final (written right after the answer it belongs to). Absent once the call
+                has ended (`GET /v1/calls/{id}/transcript`), in lists and in events.
      """
 
     id: str
@@ -100,23 +99,24 @@ class Call:
     end_reason: None | str
     answered_by: CallAnsweredByType0 | None
     transferred_to: None | str
-    transfer: CallTransferType0 | None
+    transfer: CallTransfer | None
     simulated: bool
     max_duration_seconds: int
     created: int
     answered_at: int | None
     ended_at: int | None
     duration_seconds: int | None
-    error: CallErrorType0 | None
+    error: CallError | None
     bulk_call_id: None | str
-    inbound_webhook: CallInboundWebhookType0 | None
+    inbound_webhook: CallInboundWebhook | None
     form: CallFormType0 | None
     scheduled_at: int | None
-    calling_window: CallCallingWindowType0 | None
+    calling_window: CallCallingWindow | None
     callback_of: None | str
-    recording: CallRecordingType0 | None
+    recording: CallRecording | None
     analysis: Analysis | None
     turns: list[TranscriptTurn] | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -124,14 +124,14 @@ class Call:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.analysis import Analysis # noqa: PLC0415
-        from ..models.call_calling_window_type_0 import CallCallingWindowType0 # noqa: PLC0415
+        from ..models.call_calling_window import CallCallingWindow # noqa: PLC0415
         from ..models.call_context import CallContext # noqa: PLC0415
-        from ..models.call_error_type_0 import CallErrorType0 # noqa: PLC0415
+        from ..models.call_error import CallError # noqa: PLC0415
         from ..models.call_form_type_0 import CallFormType0 # noqa: PLC0415
-        from ..models.call_inbound_webhook_type_0 import CallInboundWebhookType0 # noqa: PLC0415
+        from ..models.call_inbound_webhook import CallInboundWebhook # noqa: PLC0415
         from ..models.call_metadata import CallMetadata # noqa: PLC0415
-        from ..models.call_recording_type_0 import CallRecordingType0 # noqa: PLC0415
-        from ..models.call_transfer_type_0 import CallTransferType0 # noqa: PLC0415
+        from ..models.call_recording import CallRecording # noqa: PLC0415
+        from ..models.call_transfer import CallTransfer # noqa: PLC0415
         from ..models.transcript_turn import TranscriptTurn # noqa: PLC0415
         id = self.id
 
@@ -170,7 +170,7 @@ class Call:
         transferred_to = self.transferred_to
 
         transfer: dict[str, Any] | None
-        if isinstance(self.transfer, CallTransferType0):
+        if isinstance(self.transfer, CallTransfer):
             transfer = self.transfer.to_dict()
         else:
             transfer = self.transfer
@@ -191,7 +191,7 @@ class Call:
         duration_seconds = self.duration_seconds
 
         error: dict[str, Any] | None
-        if isinstance(self.error, CallErrorType0):
+        if isinstance(self.error, CallError):
             error = self.error.to_dict()
         else:
             error = self.error
@@ -200,7 +200,7 @@ class Call:
         bulk_call_id = self.bulk_call_id
 
         inbound_webhook: dict[str, Any] | None
-        if isinstance(self.inbound_webhook, CallInboundWebhookType0):
+        if isinstance(self.inbound_webhook, CallInboundWebhook):
             inbound_webhook = self.inbound_webhook.to_dict()
         else:
             inbound_webhook = self.inbound_webhook
@@ -215,7 +215,7 @@ class Call:
         scheduled_at = self.scheduled_at
 
         calling_window: dict[str, Any] | None
-        if isinstance(self.calling_window, CallCallingWindowType0):
+        if isinstance(self.calling_window, CallCallingWindow):
             calling_window = self.calling_window.to_dict()
         else:
             calling_window = self.calling_window
@@ -224,7 +224,7 @@ class Call:
         callback_of = self.callback_of
 
         recording: dict[str, Any] | None
-        if isinstance(self.recording, CallRecordingType0):
+        if isinstance(self.recording, CallRecording):
             recording = self.recording.to_dict()
         else:
             recording = self.recording
@@ -246,7 +246,7 @@ class Call:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -289,14 +289,14 @@ class Call:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.analysis import Analysis # noqa: PLC0415
-        from ..models.call_calling_window_type_0 import CallCallingWindowType0 # noqa: PLC0415
+        from ..models.call_calling_window import CallCallingWindow # noqa: PLC0415
         from ..models.call_context import CallContext # noqa: PLC0415
-        from ..models.call_error_type_0 import CallErrorType0 # noqa: PLC0415
+        from ..models.call_error import CallError # noqa: PLC0415
         from ..models.call_form_type_0 import CallFormType0 # noqa: PLC0415
-        from ..models.call_inbound_webhook_type_0 import CallInboundWebhookType0 # noqa: PLC0415
+        from ..models.call_inbound_webhook import CallInboundWebhook # noqa: PLC0415
         from ..models.call_metadata import CallMetadata # noqa: PLC0415
-        from ..models.call_recording_type_0 import CallRecordingType0 # noqa: PLC0415
-        from ..models.call_transfer_type_0 import CallTransferType0 # noqa: PLC0415
+        from ..models.call_recording import CallRecording # noqa: PLC0415
+        from ..models.call_transfer import CallTransfer # noqa: PLC0415
         from ..models.transcript_turn import TranscriptTurn # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
@@ -381,20 +381,20 @@ class Call:
         transferred_to = _parse_transferred_to(d.pop("transferred_to"))
 
 
-        def _parse_transfer(data: object) -> CallTransferType0 | None:
+        def _parse_transfer(data: object) -> CallTransfer | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                transfer_type_0 = CallTransferType0.from_dict(data)
+                transfer_type_0 = CallTransfer.from_dict(data)
 
 
 
                 return transfer_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(CallTransferType0 | None, data)
+            return cast(CallTransfer | None, data)
 
         transfer = _parse_transfer(d.pop("transfer"))
 
@@ -429,20 +429,20 @@ class Call:
         duration_seconds = _parse_duration_seconds(d.pop("duration_seconds"))
 
 
-        def _parse_error(data: object) -> CallErrorType0 | None:
+        def _parse_error(data: object) -> CallError | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                error_type_0 = CallErrorType0.from_dict(data)
+                error_type_0 = CallError.from_dict(data)
 
 
 
                 return error_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(CallErrorType0 | None, data)
+            return cast(CallError | None, data)
 
         error = _parse_error(d.pop("error"))
 
@@ -455,20 +455,20 @@ class Call:
         bulk_call_id = _parse_bulk_call_id(d.pop("bulk_call_id"))
 
 
-        def _parse_inbound_webhook(data: object) -> CallInboundWebhookType0 | None:
+        def _parse_inbound_webhook(data: object) -> CallInboundWebhook | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                inbound_webhook_type_0 = CallInboundWebhookType0.from_dict(data)
+                inbound_webhook_type_0 = CallInboundWebhook.from_dict(data)
 
 
 
                 return inbound_webhook_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(CallInboundWebhookType0 | None, data)
+            return cast(CallInboundWebhook | None, data)
 
         inbound_webhook = _parse_inbound_webhook(d.pop("inbound_webhook"))
 
@@ -499,20 +499,20 @@ class Call:
         scheduled_at = _parse_scheduled_at(d.pop("scheduled_at"))
 
 
-        def _parse_calling_window(data: object) -> CallCallingWindowType0 | None:
+        def _parse_calling_window(data: object) -> CallCallingWindow | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                calling_window_type_0 = CallCallingWindowType0.from_dict(data)
+                calling_window_type_0 = CallCallingWindow.from_dict(data)
 
 
 
                 return calling_window_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(CallCallingWindowType0 | None, data)
+            return cast(CallCallingWindow | None, data)
 
         calling_window = _parse_calling_window(d.pop("calling_window"))
 
@@ -525,20 +525,20 @@ class Call:
         callback_of = _parse_callback_of(d.pop("callback_of"))
 
 
-        def _parse_recording(data: object) -> CallRecordingType0 | None:
+        def _parse_recording(data: object) -> CallRecording | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                recording_type_0 = CallRecordingType0.from_dict(data)
+                recording_type_0 = CallRecording.from_dict(data)
 
 
 
                 return recording_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(CallRecordingType0 | None, data)
+            return cast(CallRecording | None, data)
 
         recording = _parse_recording(d.pop("recording"))
 
@@ -607,5 +607,22 @@ class Call:
             turns=turns,
         )
 
+
+        call.additional_properties = d
         return call
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -37,6 +37,7 @@ class CallSay:
     text: str
     interrupt: bool
     spoken: bool
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -55,7 +56,7 @@ class CallSay:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "object": object_,
             "call_id": call_id,
@@ -91,5 +92,22 @@ class CallSay:
             spoken=spoken,
         )
 
+
+        call_say.additional_properties = d
         return call_say
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -60,6 +60,7 @@ class ConnectorInstallation:
     created: int
     updated: int
     secret: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -98,7 +99,7 @@ class ConnectorInstallation:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -173,5 +174,22 @@ class ConnectorInstallation:
             secret=secret,
         )
 
+
+        connector_installation.additional_properties = d
         return connector_installation
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

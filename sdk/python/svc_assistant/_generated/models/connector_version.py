@@ -49,6 +49,7 @@ class ConnectorVersion:
     key_id: str
     manifest: ConnectorVersionManifest
     created: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -78,7 +79,7 @@ class ConnectorVersion:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -138,5 +139,22 @@ class ConnectorVersion:
             created=created,
         )
 
+
+        connector_version.additional_properties = d
         return connector_version
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -39,9 +39,9 @@ class CreateAgentBody:
             first_message (str | Unset):
             model (str | Unset):
             transfer_to (str | Unset):
-            transfer_mode (CreateAgentBodyTransferMode | Unset): How the `transfer_call` tool transfers (issue 31): `cold`
-                (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or
-                brings the caller back to the assistant when the person is busy, does not answer or hangs up.
+            transfer_mode (CreateAgentBodyTransferMode | Unset): How the `transfer_call` tool transfers: `cold` (default)
+                hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the
+                caller back to the assistant when the person is busy, does not answer or hangs up.
             tool_ids (list[str] | Unset): Custom tools (`tool_…`) the assistant may call besides its built-in ones; each a
                 live tool of yours in this mode.
             connector_installation_ids (list[str] | Unset): Connector installations (`cinst_…`) whose tools the assistant
@@ -62,12 +62,12 @@ class CreateAgentBody:
                 phone call: the caller's speech or keys (`any`, ConversationRelay's default), `speech` only, or `none`.
             dtmf (bool | Unset): Hear the caller's keypresses on phone calls (ConversationRelay `dtmfDetection`): they reach
                 the assistant.
-            analysis (CreateAgentBodyAnalysis | Unset): What to learn from each call once it has ended (issue 30):
-                `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a
+            analysis (CreateAgentBodyAnalysis | Unset): What to learn from each call once it has ended: `summary`,
+                `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a
                 `call.analyzed` event.
             metadata (CreateAgentBodyMetadata | Unset):
-            recording (CreateAgentBodyRecording | Unset): Record its calls (issue 30): both parties, kept in the service;
-                `notice` is said before the greeting.
+            recording (CreateAgentBodyRecording | Unset): Record its calls: both parties, kept in the service; `notice` is
+                said before the greeting.
             default (bool | Unset):
      """
 

@@ -26,8 +26,8 @@ T = TypeVar("T", bound="CreateAgentBodyAnalysis")
 
 @_attrs_define
 class CreateAgentBodyAnalysis:
-    """ What to learn from each call once it has ended (issue 30): `summary`, `structured_data` (a JSON Schema),
-    `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event.
+    """ What to learn from each call once it has ended: `summary`, `structured_data` (a JSON Schema), `success_evaluation`;
+    the result is the call's `analysis` and a `call.analyzed` event.
 
         Attributes:
             summary (bool | CreateAgentBodyAnalysisSummaryType1 | Unset): A short summary; `{"prompt"}` says what it should

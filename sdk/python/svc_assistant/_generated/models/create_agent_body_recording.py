@@ -21,7 +21,7 @@ T = TypeVar("T", bound="CreateAgentBodyRecording")
 
 @_attrs_define
 class CreateAgentBodyRecording:
-    """ Record its calls (issue 30): both parties, kept in the service; `notice` is said before the greeting.
+    """ Record its calls: both parties, kept in the service; `notice` is said before the greeting.
 
         Attributes:
             enabled (bool): Record the call: both parties, two channels (caller left, assistant right).

@@ -22,9 +22,9 @@ T = TypeVar("T", bound="CreateBulkCallBodyContactsItemType1SimulationTransfer")
 
 @_attrs_define
 class CreateBulkCallBodyContactsItemType1SimulationTransfer:
-    """ What the person a warm transfer dials does (issue 31), after `after_seconds` (default 0): `answered` (hears the
-    summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the
-    assistant). Absent: answered at once.
+    """ What the person a warm transfer dials does, after `after_seconds` (default 0): `answered` (hears the summary, is
+    joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant).
+    Absent: answered at once.
 
         Attributes:
             answer (CreateBulkCallBodyContactsItemType1SimulationTransferAnswer):

@@ -49,10 +49,10 @@ class CreateCallBody:
                 outside it (or now, without `scheduled_at`) moves to its next opening. Default for a scheduled call: the agent's
                 window, else 08:00–21:00 for a live +1 number.
             voicemail (CreateCallBodyVoicemail | Unset): This call's voicemail setting, replacing the agent's.
-            recording (CreateCallBodyRecording | Unset): Record this call (issue 30), instead of the agent's `recording`;
-                `GET /v1/calls/{id}/recording` once ready.
-            analysis (CreateCallBodyAnalysisType0 | None | Unset): This call's analysis plan (issue 30), instead of the
-                agent's; null: no analysis for this call.
+            recording (CreateCallBodyRecording | Unset): Record this call, instead of the agent's `recording`; `GET
+                /v1/calls/{id}/recording` once ready.
+            analysis (CreateCallBodyAnalysisType0 | None | Unset): This call's analysis plan, instead of the agent's; null:
+                no analysis for this call.
      """
 
     to: str

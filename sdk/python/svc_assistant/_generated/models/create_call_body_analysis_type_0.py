@@ -26,8 +26,8 @@ T = TypeVar("T", bound="CreateCallBodyAnalysisType0")
 
 @_attrs_define
 class CreateCallBodyAnalysisType0:
-    """ What to learn from a finished call (issue 30): `summary`, `structured_data` (a JSON Schema), `success_evaluation`;
-    each optional.
+    """ What to learn from a finished call: `summary`, `structured_data` (a JSON Schema), `success_evaluation`; each
+    optional.
 
         Attributes:
             summary (bool | CreateCallBodyAnalysisType0SummaryType1 | Unset): A short summary; `{"prompt"}` says what it

@@ -21,7 +21,7 @@ T = TypeVar("T", bound="CreateCallBodyRecording")
 
 @_attrs_define
 class CreateCallBodyRecording:
-    """ Record this call (issue 30), instead of the agent's `recording`; `GET /v1/calls/{id}/recording` once ready.
+    """ Record this call, instead of the agent's `recording`; `GET /v1/calls/{id}/recording` once ready.
 
         Attributes:
             enabled (bool): Record the call: both parties, two channels (caller left, assistant right).

@@ -32,9 +32,9 @@ class CreateCallBodySimulation:
                 its greeting and beeps (handled as the `voicemail` setting says).
             ring_seconds (float | Unset):
             pause_seconds (float | Unset):
-            transfer (CreateCallBodySimulationTransfer | Unset): What the person a warm transfer dials does (issue 31),
-                after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or
-                `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.
+            transfer (CreateCallBodySimulationTransfer | Unset): What the person a warm transfer dials does, after
+                `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy`
+                (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.
      """
 
     caller: list[str] | Unset = UNSET

@@ -36,6 +36,7 @@ class FormFieldsItem:
     description: None | str
     required: bool
     options: list[str] | None
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -61,7 +62,7 @@ class FormFieldsItem:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "key": key,
             "type": type_,
@@ -118,5 +119,22 @@ class FormFieldsItem:
             options=options,
         )
 
+
+        form_fields_item.additional_properties = d
         return form_fields_item
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

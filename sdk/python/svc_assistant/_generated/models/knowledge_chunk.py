@@ -38,6 +38,7 @@ class KnowledgeChunk:
     title: str
     text: str
     score: float
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -58,7 +59,7 @@ class KnowledgeChunk:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "object": object_,
             "document": document,
@@ -98,5 +99,22 @@ class KnowledgeChunk:
             score=score,
         )
 
+
+        knowledge_chunk.additional_properties = d
         return knowledge_chunk
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

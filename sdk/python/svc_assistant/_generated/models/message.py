@@ -16,8 +16,8 @@ from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
-  from ..models.message_error_type_0 import MessageErrorType0
-  from ..models.message_template_type_0 import MessageTemplateType0
+  from ..models.message_error import MessageError
+  from ..models.message_template_details import MessageTemplateDetails
   from ..models.message_tool_calls_item import MessageToolCallsItem
 
 
@@ -42,10 +42,10 @@ class Message:
             from_ (str):
             to (str):
             text (str):
-            template (MessageTemplateType0 | None):
+            template (MessageTemplateDetails | None):
             author (MessageAuthor):
             status (str):
-            error (MessageErrorType0 | None):
+            error (MessageError | None):
             created (int): Unix time in seconds.
             tool_calls (list[MessageToolCallsItem] | Unset): An assistant reply: the tool calls the assistant made before
                 writing it, in order.
@@ -60,20 +60,21 @@ class Message:
     from_: str
     to: str
     text: str
-    template: MessageTemplateType0 | None
+    template: MessageTemplateDetails | None
     author: MessageAuthor
     status: str
-    error: MessageErrorType0 | None
+    error: MessageError | None
     created: int
     tool_calls: list[MessageToolCallsItem] | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.message_error_type_0 import MessageErrorType0 # noqa: PLC0415
-        from ..models.message_template_type_0 import MessageTemplateType0 # noqa: PLC0415
+        from ..models.message_error import MessageError # noqa: PLC0415
+        from ..models.message_template_details import MessageTemplateDetails # noqa: PLC0415
         from ..models.message_tool_calls_item import MessageToolCallsItem # noqa: PLC0415
         id = self.id
 
@@ -94,7 +95,7 @@ class Message:
         text = self.text
 
         template: dict[str, Any] | None
-        if isinstance(self.template, MessageTemplateType0):
+        if isinstance(self.template, MessageTemplateDetails):
             template = self.template.to_dict()
         else:
             template = self.template
@@ -104,7 +105,7 @@ class Message:
         status = self.status
 
         error: dict[str, Any] | None
-        if isinstance(self.error, MessageErrorType0):
+        if isinstance(self.error, MessageError):
             error = self.error.to_dict()
         else:
             error = self.error
@@ -122,7 +123,7 @@ class Message:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -148,8 +149,8 @@ class Message:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.message_error_type_0 import MessageErrorType0 # noqa: PLC0415
-        from ..models.message_template_type_0 import MessageTemplateType0 # noqa: PLC0415
+        from ..models.message_error import MessageError # noqa: PLC0415
+        from ..models.message_template_details import MessageTemplateDetails # noqa: PLC0415
         from ..models.message_tool_calls_item import MessageToolCallsItem # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
@@ -178,20 +179,20 @@ class Message:
 
         text = d.pop("text")
 
-        def _parse_template(data: object) -> MessageTemplateType0 | None:
+        def _parse_template(data: object) -> MessageTemplateDetails | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                template_type_0 = MessageTemplateType0.from_dict(data)
+                template_type_0 = MessageTemplateDetails.from_dict(data)
 
 
 
                 return template_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(MessageTemplateType0 | None, data)
+            return cast(MessageTemplateDetails | None, data)
 
         template = _parse_template(d.pop("template"))
 
@@ -203,20 +204,20 @@ class Message:
 
         status = d.pop("status")
 
-        def _parse_error(data: object) -> MessageErrorType0 | None:
+        def _parse_error(data: object) -> MessageError | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                error_type_0 = MessageErrorType0.from_dict(data)
+                error_type_0 = MessageError.from_dict(data)
 
 
 
                 return error_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(MessageErrorType0 | None, data)
+            return cast(MessageError | None, data)
 
         error = _parse_error(d.pop("error"))
 
@@ -253,5 +254,22 @@ class Message:
             tool_calls=tool_calls,
         )
 
+
+        message.additional_properties = d
         return message
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

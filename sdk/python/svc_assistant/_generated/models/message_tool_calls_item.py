@@ -39,6 +39,7 @@ class MessageToolCallsItem:
     status: int | Unset = UNSET
     duration_ms: int | Unset = UNSET
     tool_call_id: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -61,7 +62,7 @@ class MessageToolCallsItem:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
         })
         if name is not UNSET:
@@ -110,5 +111,22 @@ class MessageToolCallsItem:
             tool_call_id=tool_call_id,
         )
 
+
+        message_tool_calls_item.additional_properties = d
         return message_tool_calls_item
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

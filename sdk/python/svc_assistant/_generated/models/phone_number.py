@@ -54,6 +54,7 @@ class PhoneNumber:
     overflow_to: None | str
     created: int
     inbound_webhook_secret: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -92,7 +93,7 @@ class PhoneNumber:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -179,5 +180,22 @@ class PhoneNumber:
             inbound_webhook_secret=inbound_webhook_secret,
         )
 
+
+        phone_number.additional_properties = d
         return phone_number
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

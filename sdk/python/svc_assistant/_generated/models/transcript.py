@@ -39,6 +39,7 @@ class Transcript:
     livemode: bool
     created: int
     turns: list[TranscriptTurn]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -63,7 +64,7 @@ class Transcript:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "object": object_,
             "call_id": call_id,
@@ -108,5 +109,22 @@ class Transcript:
             turns=turns,
         )
 
+
+        transcript.additional_properties = d
         return transcript
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -65,6 +65,7 @@ class TranscriptTurn:
     tool_call_id: str | Unset = UNSET
     knowledge: list[TranscriptTurnKnowledgeItem] | Unset = UNSET
     interrupted: bool | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -116,7 +117,7 @@ class TranscriptTurn:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "role": role,
             "text": text,
@@ -235,5 +236,22 @@ class TranscriptTurn:
             interrupted=interrupted,
         )
 
+
+        transcript_turn.additional_properties = d
         return transcript_turn
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

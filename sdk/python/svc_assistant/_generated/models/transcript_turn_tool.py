@@ -28,6 +28,7 @@ class TranscriptTurnTool:
 
     name: str
     arguments: Any
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -40,7 +41,7 @@ class TranscriptTurnTool:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "name": name,
             "arguments": arguments,
@@ -62,5 +63,22 @@ class TranscriptTurnTool:
             arguments=arguments,
         )
 
+
+        transcript_turn_tool.additional_properties = d
         return transcript_turn_tool
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

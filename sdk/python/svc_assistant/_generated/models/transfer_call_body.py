@@ -26,8 +26,8 @@ class TransferCallBody:
         Attributes:
             to (str):
             mode (TransferCallBodyMode | Unset): `cold` (default): Twilio `<Dial>` hands the line over and the assistant is
-                gone. `warm` (issue 31): the caller waits on hold in a conference while `to` is dialed; when the person answers
-                they hear `summary`, then are joined with the caller and the assistant leaves; busy, no answer within
+                gone. `warm`: the caller waits on hold in a conference while `to` is dialed; when the person answers they hear
+                `summary`, then are joined with the caller and the assistant leaves; busy, no answer within
                 `transfer_timeout_seconds` or a hang-up during the summary bring the caller back to the assistant
                 (`call.transfer_failed`).
             summary (str | Unset): Warm: what the person hears before joining; absent: the model summarizes the transcript.

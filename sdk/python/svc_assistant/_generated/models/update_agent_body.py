@@ -39,9 +39,9 @@ class UpdateAgentBody:
             first_message (None | str | Unset):
             model (None | str | Unset):
             transfer_to (None | str | Unset):
-            transfer_mode (UpdateAgentBodyTransferMode | Unset): How the `transfer_call` tool transfers (issue 31): `cold`
-                (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or
-                brings the caller back to the assistant when the person is busy, does not answer or hangs up.
+            transfer_mode (UpdateAgentBodyTransferMode | Unset): How the `transfer_call` tool transfers: `cold` (default)
+                hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the
+                caller back to the assistant when the person is busy, does not answer or hangs up.
             tool_ids (list[str] | Unset): Custom tools (`tool_…`) the assistant may call besides its built-in ones; each a
                 live tool of yours in this mode.
             connector_installation_ids (list[str] | Unset): Connector installations (`cinst_…`) whose tools the assistant

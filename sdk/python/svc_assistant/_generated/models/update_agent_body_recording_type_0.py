@@ -21,7 +21,7 @@ T = TypeVar("T", bound="UpdateAgentBodyRecordingType0")
 
 @_attrs_define
 class UpdateAgentBodyRecordingType0:
-    """ Recording of calls (issue 30): the audio is kept in the service under the organization's retention.
+    """ Recording of calls: the audio is kept in the service under the organization's retention.
 
         Attributes:
             enabled (bool): Record the call: both parties, two channels (caller left, assistant right).

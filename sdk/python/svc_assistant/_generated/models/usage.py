@@ -46,6 +46,7 @@ class Usage:
     as_of: int
     totals: UsageTotals
     daily: list[UsageDailyItem]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -77,7 +78,7 @@ class Usage:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "object": object_,
             "livemode": livemode,
@@ -138,5 +139,22 @@ class Usage:
             daily=daily,
         )
 
+
+        usage.additional_properties = d
         return usage
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -46,6 +46,7 @@ class UsageDailyItem:
     knowledge: UsageDailyItemKnowledge
     analysis: UsageDailyItemAnalysis
     webhooks: UsageDailyItemWebhooks
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -74,7 +75,7 @@ class UsageDailyItem:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "date": date,
             "calls": calls,
@@ -140,5 +141,22 @@ class UsageDailyItem:
             webhooks=webhooks,
         )
 
+
+        usage_daily_item.additional_properties = d
         return usage_daily_item
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -30,6 +30,7 @@ class UsageDailyItemAnalysis:
     requests: int
     prompt_tokens: int
     completion_tokens: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -44,7 +45,7 @@ class UsageDailyItemAnalysis:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "requests": requests,
             "prompt_tokens": prompt_tokens,
@@ -70,5 +71,22 @@ class UsageDailyItemAnalysis:
             completion_tokens=completion_tokens,
         )
 
+
+        usage_daily_item_analysis.additional_properties = d
         return usage_daily_item_analysis
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -37,6 +37,7 @@ class UsageDailyItemCalls:
     by_status: UsageDailyItemCallsByStatus
     talk_seconds: int
     billable_minutes: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -56,7 +57,7 @@ class UsageDailyItemCalls:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "count": count,
             "answered": answered,
@@ -94,5 +95,22 @@ class UsageDailyItemCalls:
             billable_minutes=billable_minutes,
         )
 
+
+        usage_daily_item_calls.additional_properties = d
         return usage_daily_item_calls
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

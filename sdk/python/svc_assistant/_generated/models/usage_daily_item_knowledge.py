@@ -26,6 +26,7 @@ class UsageDailyItemKnowledge:
      """
 
     searches: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -36,7 +37,7 @@ class UsageDailyItemKnowledge:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "searches": searches,
         })
@@ -54,5 +55,22 @@ class UsageDailyItemKnowledge:
             searches=searches,
         )
 
+
+        usage_daily_item_knowledge.additional_properties = d
         return usage_daily_item_knowledge
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -32,6 +32,7 @@ class UsageDailyItemMessagesOutbound:
     whatsapp: int
     whatsapp_template: int
     web: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -48,7 +49,7 @@ class UsageDailyItemMessagesOutbound:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "sms": sms,
             "whatsapp": whatsapp,
@@ -78,5 +79,22 @@ class UsageDailyItemMessagesOutbound:
             web=web,
         )
 
+
+        usage_daily_item_messages_outbound.additional_properties = d
         return usage_daily_item_messages_outbound
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -28,6 +28,7 @@ class UsageDailyItemWebhooks:
 
     attempts: int
     succeeded: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -40,7 +41,7 @@ class UsageDailyItemWebhooks:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "attempts": attempts,
             "succeeded": succeeded,
@@ -62,5 +63,22 @@ class UsageDailyItemWebhooks:
             succeeded=succeeded,
         )
 
+
+        usage_daily_item_webhooks.additional_properties = d
         return usage_daily_item_webhooks
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

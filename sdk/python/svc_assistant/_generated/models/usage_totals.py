@@ -44,6 +44,7 @@ class UsageTotals:
     knowledge: UsageTotalsKnowledge
     analysis: UsageTotalsAnalysis
     webhooks: UsageTotalsWebhooks
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -70,7 +71,7 @@ class UsageTotals:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "calls": calls,
             "messages": messages,
@@ -132,5 +133,22 @@ class UsageTotals:
             webhooks=webhooks,
         )
 
+
+        usage_totals.additional_properties = d
         return usage_totals
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

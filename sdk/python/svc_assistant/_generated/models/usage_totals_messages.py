@@ -32,6 +32,7 @@ class UsageTotalsMessages:
 
     outbound: UsageTotalsMessagesOutbound
     inbound: UsageTotalsMessagesInbound
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -46,7 +47,7 @@ class UsageTotalsMessages:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "outbound": outbound,
             "inbound": inbound,
@@ -76,5 +77,22 @@ class UsageTotalsMessages:
             inbound=inbound,
         )
 
+
+        usage_totals_messages.additional_properties = d
         return usage_totals_messages
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

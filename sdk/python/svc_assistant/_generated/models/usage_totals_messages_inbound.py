@@ -30,6 +30,7 @@ class UsageTotalsMessagesInbound:
     sms: int
     whatsapp: int
     web: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -44,7 +45,7 @@ class UsageTotalsMessagesInbound:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "sms": sms,
             "whatsapp": whatsapp,
@@ -70,5 +71,22 @@ class UsageTotalsMessagesInbound:
             web=web,
         )
 
+
+        usage_totals_messages_inbound.additional_properties = d
         return usage_totals_messages_inbound
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

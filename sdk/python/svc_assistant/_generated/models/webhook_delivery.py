@@ -14,7 +14,7 @@ from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
-  from ..models.webhook_delivery_last_attempt_type_0 import WebhookDeliveryLastAttemptType0
+  from ..models.webhook_delivery_last_attempt import WebhookDeliveryLastAttempt
 
 
 
@@ -39,7 +39,7 @@ class WebhookDelivery:
             status (WebhookDeliveryStatus):
             reason (None | str):
             attempts (int):
-            last_attempt (None | WebhookDeliveryLastAttemptType0):
+            last_attempt (None | WebhookDeliveryLastAttempt):
             created (int): Unix time in seconds.
             completed_at (int | None):
      """
@@ -54,16 +54,17 @@ class WebhookDelivery:
     status: WebhookDeliveryStatus
     reason: None | str
     attempts: int
-    last_attempt: None | WebhookDeliveryLastAttemptType0
+    last_attempt: None | WebhookDeliveryLastAttempt
     created: int
     completed_at: int | None
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.webhook_delivery_last_attempt_type_0 import WebhookDeliveryLastAttemptType0 # noqa: PLC0415
+        from ..models.webhook_delivery_last_attempt import WebhookDeliveryLastAttempt # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -86,7 +87,7 @@ class WebhookDelivery:
         attempts = self.attempts
 
         last_attempt: dict[str, Any] | None
-        if isinstance(self.last_attempt, WebhookDeliveryLastAttemptType0):
+        if isinstance(self.last_attempt, WebhookDeliveryLastAttempt):
             last_attempt = self.last_attempt.to_dict()
         else:
             last_attempt = self.last_attempt
@@ -98,7 +99,7 @@ class WebhookDelivery:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -121,7 +122,7 @@ class WebhookDelivery:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.webhook_delivery_last_attempt_type_0 import WebhookDeliveryLastAttemptType0 # noqa: PLC0415
+        from ..models.webhook_delivery_last_attempt import WebhookDeliveryLastAttempt # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -157,20 +158,20 @@ class WebhookDelivery:
 
         attempts = d.pop("attempts")
 
-        def _parse_last_attempt(data: object) -> None | WebhookDeliveryLastAttemptType0:
+        def _parse_last_attempt(data: object) -> None | WebhookDeliveryLastAttempt:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                last_attempt_type_0 = WebhookDeliveryLastAttemptType0.from_dict(data)
+                last_attempt_type_0 = WebhookDeliveryLastAttempt.from_dict(data)
 
 
 
                 return last_attempt_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | WebhookDeliveryLastAttemptType0, data)
+            return cast(None | WebhookDeliveryLastAttempt, data)
 
         last_attempt = _parse_last_attempt(d.pop("last_attempt"))
 
@@ -201,5 +202,22 @@ class WebhookDelivery:
             completed_at=completed_at,
         )
 
+
+        webhook_delivery.additional_properties = d
         return webhook_delivery
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

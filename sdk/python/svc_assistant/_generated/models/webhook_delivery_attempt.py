@@ -61,6 +61,7 @@ class WebhookDeliveryAttempt:
     error: None | str
     error_code: None | str
     response_body: None | str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -108,7 +109,7 @@ class WebhookDeliveryAttempt:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -222,5 +223,22 @@ class WebhookDeliveryAttempt:
             response_body=response_body,
         )
 
+
+        webhook_delivery_attempt.additional_properties = d
         return webhook_delivery_attempt
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

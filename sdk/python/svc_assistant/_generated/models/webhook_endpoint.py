@@ -57,6 +57,7 @@ class WebhookEndpoint:
     created: int
     secret_rotation_expires_at: int | None
     secret: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -97,7 +98,7 @@ class WebhookEndpoint:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -192,5 +193,22 @@ class WebhookEndpoint:
             secret=secret,
         )
 
+
+        webhook_endpoint.additional_properties = d
         return webhook_endpoint
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -35,6 +35,8 @@ class WidgetSession:
             verified (bool): True when `identity` verified: the session carries `user_id`.
             user_id (None | str):
             conversation_id (str): The `web` conversation: the user's (verified) or this visitor's.
+            greeting (None | str): The answering agent's `first_message`, which the widget shows when its panel opens (no
+                model request); null when the agent has none, or no agent answers.
             created (int): Unix time in seconds.
             token (str | Unset): `wses_…_secret_…`; shown once, stored hashed.
      """
@@ -47,8 +49,10 @@ class WidgetSession:
     verified: bool
     user_id: None | str
     conversation_id: str
+    greeting: None | str
     created: int
     token: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -72,13 +76,16 @@ class WidgetSession:
 
         conversation_id = self.conversation_id
 
+        greeting: None | str
+        greeting = self.greeting
+
         created = self.created
 
         token = self.token
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "id": id,
             "object": object_,
@@ -88,6 +95,7 @@ class WidgetSession:
             "verified": verified,
             "user_id": user_id,
             "conversation_id": conversation_id,
+            "greeting": greeting,
             "created": created,
         })
         if token is not UNSET:
@@ -124,6 +132,14 @@ class WidgetSession:
 
         conversation_id = d.pop("conversation_id")
 
+        def _parse_greeting(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        greeting = _parse_greeting(d.pop("greeting"))
+
+
         created = d.pop("created")
 
         token = d.pop("token", UNSET)
@@ -137,9 +153,27 @@ class WidgetSession:
             verified=verified,
             user_id=user_id,
             conversation_id=conversation_id,
+            greeting=greeting,
             created=created,
             token=token,
         )
 
+
+        widget_session.additional_properties = d
         return widget_session
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

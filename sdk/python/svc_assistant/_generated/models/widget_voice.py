@@ -34,8 +34,7 @@ class WidgetVoice:
             expires_at (int): Unix time in seconds.
             call_id (str):
             simulated (bool):
-            call (Call): A phone call placed by an assistant (spec section 4, "Calls"), live through Twilio or simulated
-                with a test key.
+            call (Call): A phone call placed by an assistant, live through Twilio or simulated with a test key.
      """
 
     object_: Literal['widget_voice']
@@ -46,6 +45,7 @@ class WidgetVoice:
     call_id: str
     simulated: bool
     call: Call
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -71,7 +71,7 @@ class WidgetVoice:
 
 
         field_dict: dict[str, Any] = {}
-
+        field_dict.update(self.additional_properties)
         field_dict.update({
             "object": object_,
             "url": url,
@@ -123,5 +123,22 @@ class WidgetVoice:
             call=call,
         )
 
+
+        widget_voice.additional_properties = d
         return widget_voice
 
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

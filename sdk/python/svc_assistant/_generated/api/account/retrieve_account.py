@@ -9,7 +9,8 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.account import Account
-from ...models.error import Error
+from ...models.api_error import ApiError
+from ...models.retrieve_account_error import RetrieveAccountError
 from typing import cast
 
 
@@ -33,7 +34,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Account | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Account | ApiError | RetrieveAccountError:
     if response.status_code == 200:
         response_200 = Account.from_dict(response.json())
 
@@ -42,41 +43,41 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = RetrieveAccountError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = RetrieveAccountError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = RetrieveAccountError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = RetrieveAccountError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = RetrieveAccountError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -84,7 +85,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Account | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Account | ApiError | RetrieveAccountError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -97,18 +98,18 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Account | Error]:
+) -> Response[Account | ApiError | RetrieveAccountError]:
     """ Retrieve the account
 
      The key's organization in the key's mode: id, name, mode and limits. Every secret or restricted key
-    may read it.
+    may read it. Needs the `account:read` scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Account | Error]
+        Response[Account | ApiError | RetrieveAccountError]
      """
 
 
@@ -126,18 +127,18 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Account | Error | None:
+) -> Account | ApiError | RetrieveAccountError | None:
     """ Retrieve the account
 
      The key's organization in the key's mode: id, name, mode and limits. Every secret or restricted key
-    may read it.
+    may read it. Needs the `account:read` scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Account | Error
+        Account | ApiError | RetrieveAccountError
      """
 
 
@@ -150,18 +151,18 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Account | Error]:
+) -> Response[Account | ApiError | RetrieveAccountError]:
     """ Retrieve the account
 
      The key's organization in the key's mode: id, name, mode and limits. Every secret or restricted key
-    may read it.
+    may read it. Needs the `account:read` scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Account | Error]
+        Response[Account | ApiError | RetrieveAccountError]
      """
 
 
@@ -179,18 +180,18 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Account | Error | None:
+) -> Account | ApiError | RetrieveAccountError | None:
     """ Retrieve the account
 
      The key's organization in the key's mode: id, name, mode and limits. Every secret or restricted key
-    may read it.
+    may read it. Needs the `account:read` scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Account | Error
+        Account | ApiError | RetrieveAccountError
      """
 
 

@@ -9,8 +9,9 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.agent import Agent
+from ...models.api_error import ApiError
 from ...models.create_agent_body import CreateAgentBody
-from ...models.error import Error
+from ...models.create_agent_error import CreateAgentError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -46,7 +47,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Agent | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Agent | ApiError | CreateAgentError:
     if response.status_code == 200:
         response_200 = Agent.from_dict(response.json())
 
@@ -55,41 +56,69 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = CreateAgentError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = CreateAgentError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = CreateAgentError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 409:
+        response_409 = CreateAgentError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = CreateAgentError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = CreateAgentError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = CreateAgentError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = CreateAgentError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = CreateAgentError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +126,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Agent | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Agent | ApiError | CreateAgentError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,8 +141,10 @@ def sync_detailed(
     body: CreateAgentBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Agent | Error]:
+) -> Response[Agent | ApiError | CreateAgentError]:
     """ Create an agent
+
+     Create an agent. Needs the `agents:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -124,7 +155,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Agent | Error]
+        Response[Agent | ApiError | CreateAgentError]
      """
 
 
@@ -146,8 +177,10 @@ def sync(
     body: CreateAgentBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Agent | Error | None:
+) -> Agent | ApiError | CreateAgentError | None:
     """ Create an agent
+
+     Create an agent. Needs the `agents:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -158,7 +191,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Agent | Error
+        Agent | ApiError | CreateAgentError
      """
 
 
@@ -175,8 +208,10 @@ async def asyncio_detailed(
     body: CreateAgentBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Agent | Error]:
+) -> Response[Agent | ApiError | CreateAgentError]:
     """ Create an agent
+
+     Create an agent. Needs the `agents:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -187,7 +222,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Agent | Error]
+        Response[Agent | ApiError | CreateAgentError]
      """
 
 
@@ -209,8 +244,10 @@ async def asyncio(
     body: CreateAgentBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Agent | Error | None:
+) -> Agent | ApiError | CreateAgentError | None:
     """ Create an agent
+
+     Create an agent. Needs the `agents:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -221,7 +258,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Agent | Error
+        Agent | ApiError | CreateAgentError
      """
 
 

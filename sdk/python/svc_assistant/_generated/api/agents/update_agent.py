@@ -9,8 +9,9 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.agent import Agent
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.update_agent_body import UpdateAgentBody
+from ...models.update_agent_error import UpdateAgentError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -47,7 +48,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Agent | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Agent | ApiError | UpdateAgentError:
     if response.status_code == 200:
         response_200 = Agent.from_dict(response.json())
 
@@ -56,48 +57,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = UpdateAgentError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = UpdateAgentError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = UpdateAgentError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = UpdateAgentError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = UpdateAgentError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = UpdateAgentError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = UpdateAgentError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = UpdateAgentError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = UpdateAgentError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = UpdateAgentError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -105,7 +134,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Agent | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Agent | ApiError | UpdateAgentError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,12 +150,12 @@ def sync_detailed(
     body: UpdateAgentBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Agent | Error]:
+) -> Response[Agent | ApiError | UpdateAgentError]:
     """ Update an agent
 
      Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`,
     `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and
-    `dtmf` take null to clear.
+    `dtmf` take null to clear. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -138,7 +167,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Agent | Error]
+        Response[Agent | ApiError | UpdateAgentError]
      """
 
 
@@ -162,12 +191,12 @@ def sync(
     body: UpdateAgentBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Agent | Error | None:
+) -> Agent | ApiError | UpdateAgentError | None:
     """ Update an agent
 
      Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`,
     `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and
-    `dtmf` take null to clear.
+    `dtmf` take null to clear. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -179,7 +208,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Agent | Error
+        Agent | ApiError | UpdateAgentError
      """
 
 
@@ -198,12 +227,12 @@ async def asyncio_detailed(
     body: UpdateAgentBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Agent | Error]:
+) -> Response[Agent | ApiError | UpdateAgentError]:
     """ Update an agent
 
      Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`,
     `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and
-    `dtmf` take null to clear.
+    `dtmf` take null to clear. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -215,7 +244,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Agent | Error]
+        Response[Agent | ApiError | UpdateAgentError]
      """
 
 
@@ -239,12 +268,12 @@ async def asyncio(
     body: UpdateAgentBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Agent | Error | None:
+) -> Agent | ApiError | UpdateAgentError | None:
     """ Update an agent
 
      Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`,
     `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and
-    `dtmf` take null to clear.
+    `dtmf` take null to clear. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -256,7 +285,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Agent | Error
+        Agent | ApiError | UpdateAgentError
      """
 
 

@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.bulk_call import BulkCall
 from ...models.cancel_bulk_call_body import CancelBulkCallBody
-from ...models.error import Error
+from ...models.cancel_bulk_call_error import CancelBulkCallError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -49,7 +50,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> BulkCall | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | BulkCall | CancelBulkCallError:
     if response.status_code == 200:
         response_200 = BulkCall.from_dict(response.json())
 
@@ -58,48 +59,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = CancelBulkCallError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = CancelBulkCallError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = CancelBulkCallError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = CancelBulkCallError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = CancelBulkCallError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = CancelBulkCallError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = CancelBulkCallError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = CancelBulkCallError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = CancelBulkCallError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = CancelBulkCallError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -107,7 +136,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[BulkCall | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | BulkCall | CancelBulkCallError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -123,10 +152,10 @@ def sync_detailed(
     body: CancelBulkCallBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[BulkCall | Error]:
+) -> Response[ApiError | BulkCall | CancelBulkCallError]:
     """ Cancel a campaign
 
-     Every pending contact ends `canceled`; calls in flight finish.
+     Every pending contact ends `canceled`; calls in flight finish. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -138,7 +167,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[BulkCall | Error]
+        Response[ApiError | BulkCall | CancelBulkCallError]
      """
 
 
@@ -162,10 +191,10 @@ def sync(
     body: CancelBulkCallBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> BulkCall | Error | None:
+) -> ApiError | BulkCall | CancelBulkCallError | None:
     """ Cancel a campaign
 
-     Every pending contact ends `canceled`; calls in flight finish.
+     Every pending contact ends `canceled`; calls in flight finish. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -177,7 +206,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        BulkCall | Error
+        ApiError | BulkCall | CancelBulkCallError
      """
 
 
@@ -196,10 +225,10 @@ async def asyncio_detailed(
     body: CancelBulkCallBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[BulkCall | Error]:
+) -> Response[ApiError | BulkCall | CancelBulkCallError]:
     """ Cancel a campaign
 
-     Every pending contact ends `canceled`; calls in flight finish.
+     Every pending contact ends `canceled`; calls in flight finish. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -211,7 +240,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[BulkCall | Error]
+        Response[ApiError | BulkCall | CancelBulkCallError]
      """
 
 
@@ -235,10 +264,10 @@ async def asyncio(
     body: CancelBulkCallBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> BulkCall | Error | None:
+) -> ApiError | BulkCall | CancelBulkCallError | None:
     """ Cancel a campaign
 
-     Every pending contact ends `canceled`; calls in flight finish.
+     Every pending contact ends `canceled`; calls in flight finish. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -250,7 +279,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        BulkCall | Error
+        ApiError | BulkCall | CancelBulkCallError
      """
 
 

@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.bulk_call import BulkCall
 from ...models.create_bulk_call_body import CreateBulkCallBody
-from ...models.error import Error
+from ...models.create_bulk_call_error import CreateBulkCallError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -46,7 +47,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> BulkCall | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | BulkCall | CreateBulkCallError:
     if response.status_code == 200:
         response_200 = BulkCall.from_dict(response.json())
 
@@ -55,41 +56,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = CreateBulkCallError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = CreateBulkCallError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = CreateBulkCallError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 404:
+        response_404 = CreateBulkCallError.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = CreateBulkCallError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = CreateBulkCallError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = CreateBulkCallError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = CreateBulkCallError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = CreateBulkCallError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = CreateBulkCallError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +133,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[BulkCall | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | BulkCall | CreateBulkCallError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,11 +148,11 @@ def sync_detailed(
     body: CreateBulkCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[BulkCall | Error]:
+) -> Response[ApiError | BulkCall | CreateBulkCallError]:
     """ Start a bulk call campaign
 
      Up to 10000 contacts; a bad row is a 400 naming it (`contacts[17].phone`); duplicate numbers are
-    dialed once. Calling windows are local to each contact.
+    dialed once. Calling windows are local to each contact. Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -127,7 +163,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[BulkCall | Error]
+        Response[ApiError | BulkCall | CreateBulkCallError]
      """
 
 
@@ -149,11 +185,11 @@ def sync(
     body: CreateBulkCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> BulkCall | Error | None:
+) -> ApiError | BulkCall | CreateBulkCallError | None:
     """ Start a bulk call campaign
 
      Up to 10000 contacts; a bad row is a 400 naming it (`contacts[17].phone`); duplicate numbers are
-    dialed once. Calling windows are local to each contact.
+    dialed once. Calling windows are local to each contact. Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -164,7 +200,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        BulkCall | Error
+        ApiError | BulkCall | CreateBulkCallError
      """
 
 
@@ -181,11 +217,11 @@ async def asyncio_detailed(
     body: CreateBulkCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[BulkCall | Error]:
+) -> Response[ApiError | BulkCall | CreateBulkCallError]:
     """ Start a bulk call campaign
 
      Up to 10000 contacts; a bad row is a 400 naming it (`contacts[17].phone`); duplicate numbers are
-    dialed once. Calling windows are local to each contact.
+    dialed once. Calling windows are local to each contact. Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -196,7 +232,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[BulkCall | Error]
+        Response[ApiError | BulkCall | CreateBulkCallError]
      """
 
 
@@ -218,11 +254,11 @@ async def asyncio(
     body: CreateBulkCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> BulkCall | Error | None:
+) -> ApiError | BulkCall | CreateBulkCallError | None:
     """ Start a bulk call campaign
 
      Up to 10000 contacts; a bad row is a 400 naming it (`contacts[17].phone`); duplicate numbers are
-    dialed once. Calling windows are local to each contact.
+    dialed once. Calling windows are local to each contact. Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -233,7 +269,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        BulkCall | Error
+        ApiError | BulkCall | CreateBulkCallError
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
-from ...models.list_bulk_call_results_response_200 import ListBulkCallResultsResponse200
+from ...models.api_error import ApiError
+from ...models.bulk_call_result_list import BulkCallResultList
+from ...models.list_bulk_call_results_error import ListBulkCallResultsError
 from ...models.list_bulk_call_results_status import ListBulkCallResultsStatus
 from ...types import UNSET, Unset
 from typing import cast
@@ -19,7 +20,7 @@ from typing import cast
 def _get_kwargs(
     id: str,
     *,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListBulkCallResultsStatus | Unset = UNSET,
@@ -58,57 +59,57 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ListBulkCallResultsResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | BulkCallResultList | ListBulkCallResultsError:
     if response.status_code == 200:
-        response_200 = ListBulkCallResultsResponse200.from_dict(response.json())
+        response_200 = BulkCallResultList.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ListBulkCallResultsError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ListBulkCallResultsError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ListBulkCallResultsError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = ListBulkCallResultsError.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ListBulkCallResultsError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ListBulkCallResultsError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -116,7 +117,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ListBulkCallResultsResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | BulkCallResultList | ListBulkCallResultsError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -129,19 +130,20 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListBulkCallResultsStatus | Unset = UNSET,
 
-) -> Response[Error | ListBulkCallResultsResponse200]:
+) -> Response[ApiError | BulkCallResultList | ListBulkCallResultsError]:
     """ List a campaign's results
 
-     One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV.
+     One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV. Needs the
+    `calls:read` scope.
 
     Args:
         id (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         status (ListBulkCallResultsStatus | Unset):
@@ -151,7 +153,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListBulkCallResultsResponse200]
+        Response[ApiError | BulkCallResultList | ListBulkCallResultsError]
      """
 
 
@@ -174,19 +176,20 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListBulkCallResultsStatus | Unset = UNSET,
 
-) -> Error | ListBulkCallResultsResponse200 | None:
+) -> ApiError | BulkCallResultList | ListBulkCallResultsError | None:
     """ List a campaign's results
 
-     One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV.
+     One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV. Needs the
+    `calls:read` scope.
 
     Args:
         id (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         status (ListBulkCallResultsStatus | Unset):
@@ -196,7 +199,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListBulkCallResultsResponse200
+        ApiError | BulkCallResultList | ListBulkCallResultsError
      """
 
 
@@ -214,19 +217,20 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListBulkCallResultsStatus | Unset = UNSET,
 
-) -> Response[Error | ListBulkCallResultsResponse200]:
+) -> Response[ApiError | BulkCallResultList | ListBulkCallResultsError]:
     """ List a campaign's results
 
-     One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV.
+     One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV. Needs the
+    `calls:read` scope.
 
     Args:
         id (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         status (ListBulkCallResultsStatus | Unset):
@@ -236,7 +240,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListBulkCallResultsResponse200]
+        Response[ApiError | BulkCallResultList | ListBulkCallResultsError]
      """
 
 
@@ -259,19 +263,20 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListBulkCallResultsStatus | Unset = UNSET,
 
-) -> Error | ListBulkCallResultsResponse200 | None:
+) -> ApiError | BulkCallResultList | ListBulkCallResultsError | None:
     """ List a campaign's results
 
-     One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV.
+     One result per contact, in the order given. With `Accept: text/csv`, the same rows as CSV. Needs the
+    `calls:read` scope.
 
     Args:
         id (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         status (ListBulkCallResultsStatus | Unset):
@@ -281,7 +286,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListBulkCallResultsResponse200
+        ApiError | BulkCallResultList | ListBulkCallResultsError
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
-from ...models.list_bulk_calls_response_200 import ListBulkCallsResponse200
+from ...models.api_error import ApiError
+from ...models.bulk_call_list import BulkCallList
+from ...models.list_bulk_calls_error import ListBulkCallsError
 from ...models.list_bulk_calls_status import ListBulkCallsStatus
 from ...types import UNSET, Unset
 from typing import cast
@@ -18,7 +19,7 @@ from typing import cast
 
 def _get_kwargs(
     *,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListBulkCallsStatus | Unset = UNSET,
@@ -57,50 +58,50 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ListBulkCallsResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | BulkCallList | ListBulkCallsError:
     if response.status_code == 200:
-        response_200 = ListBulkCallsResponse200.from_dict(response.json())
+        response_200 = BulkCallList.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ListBulkCallsError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ListBulkCallsError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ListBulkCallsError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ListBulkCallsError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ListBulkCallsError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -108,7 +109,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ListBulkCallsResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | BulkCallList | ListBulkCallsError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -120,16 +121,18 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListBulkCallsStatus | Unset = UNSET,
 
-) -> Response[Error | ListBulkCallsResponse200]:
+) -> Response[ApiError | BulkCallList | ListBulkCallsError]:
     """ List campaigns
 
+     List campaigns. Needs the `calls:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         status (ListBulkCallsStatus | Unset):
@@ -139,7 +142,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListBulkCallsResponse200]
+        Response[ApiError | BulkCallList | ListBulkCallsError]
      """
 
 
@@ -160,16 +163,18 @@ status=status,
 def sync(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListBulkCallsStatus | Unset = UNSET,
 
-) -> Error | ListBulkCallsResponse200 | None:
+) -> ApiError | BulkCallList | ListBulkCallsError | None:
     """ List campaigns
 
+     List campaigns. Needs the `calls:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         status (ListBulkCallsStatus | Unset):
@@ -179,7 +184,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListBulkCallsResponse200
+        ApiError | BulkCallList | ListBulkCallsError
      """
 
 
@@ -195,16 +200,18 @@ status=status,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListBulkCallsStatus | Unset = UNSET,
 
-) -> Response[Error | ListBulkCallsResponse200]:
+) -> Response[ApiError | BulkCallList | ListBulkCallsError]:
     """ List campaigns
 
+     List campaigns. Needs the `calls:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         status (ListBulkCallsStatus | Unset):
@@ -214,7 +221,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListBulkCallsResponse200]
+        Response[ApiError | BulkCallList | ListBulkCallsError]
      """
 
 
@@ -235,16 +242,18 @@ status=status,
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListBulkCallsStatus | Unset = UNSET,
 
-) -> Error | ListBulkCallsResponse200 | None:
+) -> ApiError | BulkCallList | ListBulkCallsError | None:
     """ List campaigns
 
+     List campaigns. Needs the `calls:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         status (ListBulkCallsStatus | Unset):
@@ -254,7 +263,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListBulkCallsResponse200
+        ApiError | BulkCallList | ListBulkCallsError
      """
 
 

@@ -9,8 +9,9 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.add_call_context_body import AddCallContextBody
+from ...models.add_call_context_error import AddCallContextError
+from ...models.api_error import ApiError
 from ...models.call_note import CallNote
-from ...models.error import Error
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -47,7 +48,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CallNote | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AddCallContextError | ApiError | CallNote:
     if response.status_code == 200:
         response_200 = CallNote.from_dict(response.json())
 
@@ -56,48 +57,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = AddCallContextError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = AddCallContextError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = AddCallContextError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = AddCallContextError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = AddCallContextError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = AddCallContextError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = AddCallContextError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = AddCallContextError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = AddCallContextError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = AddCallContextError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -105,7 +134,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[CallNote | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[AddCallContextError | ApiError | CallNote]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,11 +150,12 @@ def sync_detailed(
     body: AddCallContextBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[CallNote | Error]:
+) -> Response[AddCallContextError | ApiError | CallNote]:
     """ Whisper a note to the assistant
 
      A note the model sees from its next turn on; the caller does not hear it. In the transcript as a
-    `note` turn with `author: "api"`. 409 `call_not_live` unless the call is in progress.
+    `note` turn with `author: "api"`. 409 `call_not_live` unless the call is in progress. Needs the
+    `calls:write` scope.
 
     Args:
         id (str):
@@ -137,7 +167,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallNote | Error]
+        Response[AddCallContextError | ApiError | CallNote]
      """
 
 
@@ -161,11 +191,12 @@ def sync(
     body: AddCallContextBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> CallNote | Error | None:
+) -> AddCallContextError | ApiError | CallNote | None:
     """ Whisper a note to the assistant
 
      A note the model sees from its next turn on; the caller does not hear it. In the transcript as a
-    `note` turn with `author: "api"`. 409 `call_not_live` unless the call is in progress.
+    `note` turn with `author: "api"`. 409 `call_not_live` unless the call is in progress. Needs the
+    `calls:write` scope.
 
     Args:
         id (str):
@@ -177,7 +208,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallNote | Error
+        AddCallContextError | ApiError | CallNote
      """
 
 
@@ -196,11 +227,12 @@ async def asyncio_detailed(
     body: AddCallContextBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[CallNote | Error]:
+) -> Response[AddCallContextError | ApiError | CallNote]:
     """ Whisper a note to the assistant
 
      A note the model sees from its next turn on; the caller does not hear it. In the transcript as a
-    `note` turn with `author: "api"`. 409 `call_not_live` unless the call is in progress.
+    `note` turn with `author: "api"`. 409 `call_not_live` unless the call is in progress. Needs the
+    `calls:write` scope.
 
     Args:
         id (str):
@@ -212,7 +244,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallNote | Error]
+        Response[AddCallContextError | ApiError | CallNote]
      """
 
 
@@ -236,11 +268,12 @@ async def asyncio(
     body: AddCallContextBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> CallNote | Error | None:
+) -> AddCallContextError | ApiError | CallNote | None:
     """ Whisper a note to the assistant
 
      A note the model sees from its next turn on; the caller does not hear it. In the transcript as a
-    `note` turn with `author: "api"`. 409 `call_not_live` unless the call is in progress.
+    `note` turn with `author: "api"`. 409 `call_not_live` unless the call is in progress. Needs the
+    `calls:write` scope.
 
     Args:
         id (str):
@@ -252,7 +285,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallNote | Error
+        AddCallContextError | ApiError | CallNote
      """
 
 

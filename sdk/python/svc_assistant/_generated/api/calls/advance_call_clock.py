@@ -9,8 +9,9 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.advance_call_clock_body import AdvanceCallClockBody
+from ...models.advance_call_clock_error import AdvanceCallClockError
+from ...models.api_error import ApiError
 from ...models.call import Call
-from ...models.error import Error
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -47,7 +48,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AdvanceCallClockError | ApiError | Call:
     if response.status_code == 200:
         response_200 = Call.from_dict(response.json())
 
@@ -56,48 +57,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = AdvanceCallClockError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = AdvanceCallClockError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = AdvanceCallClockError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = AdvanceCallClockError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = AdvanceCallClockError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = AdvanceCallClockError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = AdvanceCallClockError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = AdvanceCallClockError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = AdvanceCallClockError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = AdvanceCallClockError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -105,7 +134,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[AdvanceCallClockError | ApiError | Call]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,11 +150,11 @@ def sync_detailed(
     body: AdvanceCallClockBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Call | Error]:
+) -> Response[AdvanceCallClockError | ApiError | Call]:
     """ Advance a scheduled call's clock (test mode)
 
      Moves a scheduled test-mode call's clock to `to` (default its `scheduled_at`); at its time the call
-    is dialed as it would be then. 409 `call_not_scheduled` otherwise.
+    is dialed as it would be then. 409 `call_not_scheduled` otherwise. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -137,7 +166,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | Error]
+        Response[AdvanceCallClockError | ApiError | Call]
      """
 
 
@@ -161,11 +190,11 @@ def sync(
     body: AdvanceCallClockBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Call | Error | None:
+) -> AdvanceCallClockError | ApiError | Call | None:
     """ Advance a scheduled call's clock (test mode)
 
      Moves a scheduled test-mode call's clock to `to` (default its `scheduled_at`); at its time the call
-    is dialed as it would be then. 409 `call_not_scheduled` otherwise.
+    is dialed as it would be then. 409 `call_not_scheduled` otherwise. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -177,7 +206,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | Error
+        AdvanceCallClockError | ApiError | Call
      """
 
 
@@ -196,11 +225,11 @@ async def asyncio_detailed(
     body: AdvanceCallClockBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Call | Error]:
+) -> Response[AdvanceCallClockError | ApiError | Call]:
     """ Advance a scheduled call's clock (test mode)
 
      Moves a scheduled test-mode call's clock to `to` (default its `scheduled_at`); at its time the call
-    is dialed as it would be then. 409 `call_not_scheduled` otherwise.
+    is dialed as it would be then. 409 `call_not_scheduled` otherwise. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -212,7 +241,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | Error]
+        Response[AdvanceCallClockError | ApiError | Call]
      """
 
 
@@ -236,11 +265,11 @@ async def asyncio(
     body: AdvanceCallClockBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Call | Error | None:
+) -> AdvanceCallClockError | ApiError | Call | None:
     """ Advance a scheduled call's clock (test mode)
 
      Moves a scheduled test-mode call's clock to `to` (default its `scheduled_at`); at its time the call
-    is dialed as it would be then. 409 `call_not_scheduled` otherwise.
+    is dialed as it would be then. 409 `call_not_scheduled` otherwise. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -252,7 +281,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | Error
+        AdvanceCallClockError | ApiError | Call
      """
 
 

@@ -10,7 +10,8 @@ from ... import errors
 
 from ...models.analysis import Analysis
 from ...models.analyze_call_body import AnalyzeCallBody
-from ...models.error import Error
+from ...models.analyze_call_error import AnalyzeCallError
+from ...models.api_error import ApiError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -47,7 +48,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Analysis | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Analysis | AnalyzeCallError | ApiError:
     if response.status_code == 200:
         response_200 = Analysis.from_dict(response.json())
 
@@ -56,48 +57,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = AnalyzeCallError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = AnalyzeCallError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = AnalyzeCallError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = AnalyzeCallError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = AnalyzeCallError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = AnalyzeCallError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = AnalyzeCallError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = AnalyzeCallError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = AnalyzeCallError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = AnalyzeCallError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -105,7 +134,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Analysis | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Analysis | AnalyzeCallError | ApiError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,12 +150,12 @@ def sync_detailed(
     body: AnalyzeCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Analysis | Error]:
+) -> Response[Analysis | AnalyzeCallError | ApiError]:
     """ Analyse a call's transcript again
 
      Runs the plan given (else the call's) on the stored transcript and answers the analysis once stored;
     it becomes the call's `analysis`, earlier ones stay in `GET /v1/calls/{id}/analyses`. Emits
-    `call.analyzed`.
+    `call.analyzed`. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -138,7 +167,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Analysis | Error]
+        Response[Analysis | AnalyzeCallError | ApiError]
      """
 
 
@@ -162,12 +191,12 @@ def sync(
     body: AnalyzeCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Analysis | Error | None:
+) -> Analysis | AnalyzeCallError | ApiError | None:
     """ Analyse a call's transcript again
 
      Runs the plan given (else the call's) on the stored transcript and answers the analysis once stored;
     it becomes the call's `analysis`, earlier ones stay in `GET /v1/calls/{id}/analyses`. Emits
-    `call.analyzed`.
+    `call.analyzed`. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -179,7 +208,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Analysis | Error
+        Analysis | AnalyzeCallError | ApiError
      """
 
 
@@ -198,12 +227,12 @@ async def asyncio_detailed(
     body: AnalyzeCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Analysis | Error]:
+) -> Response[Analysis | AnalyzeCallError | ApiError]:
     """ Analyse a call's transcript again
 
      Runs the plan given (else the call's) on the stored transcript and answers the analysis once stored;
     it becomes the call's `analysis`, earlier ones stay in `GET /v1/calls/{id}/analyses`. Emits
-    `call.analyzed`.
+    `call.analyzed`. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -215,7 +244,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Analysis | Error]
+        Response[Analysis | AnalyzeCallError | ApiError]
      """
 
 
@@ -239,12 +268,12 @@ async def asyncio(
     body: AnalyzeCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Analysis | Error | None:
+) -> Analysis | AnalyzeCallError | ApiError | None:
     """ Analyse a call's transcript again
 
      Runs the plan given (else the call's) on the stored transcript and answers the analysis once stored;
     it becomes the call's `analysis`, earlier ones stay in `GET /v1/calls/{id}/analyses`. Emits
-    `call.analyzed`.
+    `call.analyzed`. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -256,7 +285,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Analysis | Error
+        Analysis | AnalyzeCallError | ApiError
      """
 
 

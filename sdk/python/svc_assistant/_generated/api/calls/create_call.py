@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.call import Call
 from ...models.create_call_body import CreateCallBody
-from ...models.error import Error
+from ...models.create_call_error import CreateCallError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -46,7 +47,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | Call | CreateCallError:
     if response.status_code == 200:
         response_200 = Call.from_dict(response.json())
 
@@ -55,41 +56,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = CreateCallError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = CreateCallError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = CreateCallError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 404:
+        response_404 = CreateCallError.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = CreateCallError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = CreateCallError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = CreateCallError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = CreateCallError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = CreateCallError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = CreateCallError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +133,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | Call | CreateCallError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,13 +148,13 @@ def sync_detailed(
     body: CreateCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Call | Error]:
+) -> Response[ApiError | Call | CreateCallError]:
     """ Place a call
 
      Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed
     `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs
     `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome,
-    ring and pause seconds).
+    ring and pause seconds). Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -129,7 +165,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | Error]
+        Response[ApiError | Call | CreateCallError]
      """
 
 
@@ -151,13 +187,13 @@ def sync(
     body: CreateCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Call | Error | None:
+) -> ApiError | Call | CreateCallError | None:
     """ Place a call
 
      Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed
     `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs
     `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome,
-    ring and pause seconds).
+    ring and pause seconds). Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -168,7 +204,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | Error
+        ApiError | Call | CreateCallError
      """
 
 
@@ -185,13 +221,13 @@ async def asyncio_detailed(
     body: CreateCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Call | Error]:
+) -> Response[ApiError | Call | CreateCallError]:
     """ Place a call
 
      Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed
     `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs
     `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome,
-    ring and pause seconds).
+    ring and pause seconds). Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -202,7 +238,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | Error]
+        Response[ApiError | Call | CreateCallError]
      """
 
 
@@ -224,13 +260,13 @@ async def asyncio(
     body: CreateCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Call | Error | None:
+) -> ApiError | Call | CreateCallError | None:
     """ Place a call
 
      Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed
     `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs
     `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome,
-    ring and pause seconds).
+    ring and pause seconds). Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -241,7 +277,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | Error
+        ApiError | Call | CreateCallError
      """
 
 

@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.call import Call
 from ...models.end_call_body import EndCallBody
-from ...models.error import Error
+from ...models.end_call_error import EndCallError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -49,7 +50,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | Call | EndCallError:
     if response.status_code == 200:
         response_200 = Call.from_dict(response.json())
 
@@ -58,48 +59,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = EndCallError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = EndCallError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = EndCallError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = EndCallError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = EndCallError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = EndCallError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = EndCallError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = EndCallError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = EndCallError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = EndCallError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -107,7 +136,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | Call | EndCallError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -123,10 +152,11 @@ def sync_detailed(
     body: EndCallBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Call | Error]:
+) -> Response[ApiError | Call | EndCallError]:
     """ End a call
 
-     `completed` once answered, `canceled` before. 409 `call_not_live` once it has ended.
+     `completed` once answered, `canceled` before. 409 `call_not_live` once it has ended. Needs the
+    `calls:write` scope.
 
     Args:
         id (str):
@@ -138,7 +168,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | Error]
+        Response[ApiError | Call | EndCallError]
      """
 
 
@@ -162,10 +192,11 @@ def sync(
     body: EndCallBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Call | Error | None:
+) -> ApiError | Call | EndCallError | None:
     """ End a call
 
-     `completed` once answered, `canceled` before. 409 `call_not_live` once it has ended.
+     `completed` once answered, `canceled` before. 409 `call_not_live` once it has ended. Needs the
+    `calls:write` scope.
 
     Args:
         id (str):
@@ -177,7 +208,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | Error
+        ApiError | Call | EndCallError
      """
 
 
@@ -196,10 +227,11 @@ async def asyncio_detailed(
     body: EndCallBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Call | Error]:
+) -> Response[ApiError | Call | EndCallError]:
     """ End a call
 
-     `completed` once answered, `canceled` before. 409 `call_not_live` once it has ended.
+     `completed` once answered, `canceled` before. 409 `call_not_live` once it has ended. Needs the
+    `calls:write` scope.
 
     Args:
         id (str):
@@ -211,7 +243,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | Error]
+        Response[ApiError | Call | EndCallError]
      """
 
 
@@ -235,10 +267,11 @@ async def asyncio(
     body: EndCallBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Call | Error | None:
+) -> ApiError | Call | EndCallError | None:
     """ End a call
 
-     `completed` once answered, `canceled` before. 409 `call_not_live` once it has ended.
+     `completed` once answered, `canceled` before. 409 `call_not_live` once it has ended. Needs the
+    `calls:write` scope.
 
     Args:
         id (str):
@@ -250,7 +283,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | Error
+        ApiError | Call | EndCallError
      """
 
 

@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
+from ...models.call_list import CallList
 from ...models.list_calls_direction import ListCallsDirection
-from ...models.list_calls_response_200 import ListCallsResponse200
+from ...models.list_calls_error import ListCallsError
 from ...models.list_calls_status import ListCallsStatus
 from ...types import UNSET, Unset
 from typing import cast
@@ -19,7 +20,7 @@ from typing import cast
 
 def _get_kwargs(
     *,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListCallsStatus | Unset = UNSET,
@@ -71,50 +72,50 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ListCallsResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | CallList | ListCallsError:
     if response.status_code == 200:
-        response_200 = ListCallsResponse200.from_dict(response.json())
+        response_200 = CallList.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ListCallsError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ListCallsError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ListCallsError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ListCallsError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ListCallsError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -122,7 +123,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ListCallsResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | CallList | ListCallsError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -134,7 +135,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListCallsStatus | Unset = UNSET,
@@ -142,25 +143,27 @@ def sync_detailed(
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
 
-) -> Response[Error | ListCallsResponse200]:
+) -> Response[ApiError | CallList | ListCallsError]:
     """ List calls
 
+     List calls. Needs the `calls:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         status (ListCallsStatus | Unset):
         agent_id (str | Unset):
         bulk_call_id (str | Unset):
         direction (ListCallsDirection | Unset): `outbound`: the assistant dialed `to`; `inbound`:
-            `from` called the number `to` (issue 28).
+            `from` called the number `to`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListCallsResponse200]
+        Response[ApiError | CallList | ListCallsError]
      """
 
 
@@ -184,7 +187,7 @@ direction=direction,
 def sync(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListCallsStatus | Unset = UNSET,
@@ -192,25 +195,27 @@ def sync(
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
 
-) -> Error | ListCallsResponse200 | None:
+) -> ApiError | CallList | ListCallsError | None:
     """ List calls
 
+     List calls. Needs the `calls:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         status (ListCallsStatus | Unset):
         agent_id (str | Unset):
         bulk_call_id (str | Unset):
         direction (ListCallsDirection | Unset): `outbound`: the assistant dialed `to`; `inbound`:
-            `from` called the number `to` (issue 28).
+            `from` called the number `to`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListCallsResponse200
+        ApiError | CallList | ListCallsError
      """
 
 
@@ -229,7 +234,7 @@ direction=direction,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListCallsStatus | Unset = UNSET,
@@ -237,25 +242,27 @@ async def asyncio_detailed(
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
 
-) -> Response[Error | ListCallsResponse200]:
+) -> Response[ApiError | CallList | ListCallsError]:
     """ List calls
 
+     List calls. Needs the `calls:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         status (ListCallsStatus | Unset):
         agent_id (str | Unset):
         bulk_call_id (str | Unset):
         direction (ListCallsDirection | Unset): `outbound`: the assistant dialed `to`; `inbound`:
-            `from` called the number `to` (issue 28).
+            `from` called the number `to`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListCallsResponse200]
+        Response[ApiError | CallList | ListCallsError]
      """
 
 
@@ -279,7 +286,7 @@ direction=direction,
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     status: ListCallsStatus | Unset = UNSET,
@@ -287,25 +294,27 @@ async def asyncio(
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
 
-) -> Error | ListCallsResponse200 | None:
+) -> ApiError | CallList | ListCallsError | None:
     """ List calls
 
+     List calls. Needs the `calls:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         status (ListCallsStatus | Unset):
         agent_id (str | Unset):
         bulk_call_id (str | Unset):
         direction (ListCallsDirection | Unset): `outbound`: the assistant dialed `to`; `inbound`:
-            `from` called the number `to` (issue 28).
+            `from` called the number `to`.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListCallsResponse200
+        ApiError | CallList | ListCallsError
      """
 
 

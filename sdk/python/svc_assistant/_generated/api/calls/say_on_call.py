@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.call_say import CallSay
-from ...models.error import Error
 from ...models.say_on_call_body import SayOnCallBody
+from ...models.say_on_call_error import SayOnCallError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -47,7 +48,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CallSay | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | CallSay | SayOnCallError:
     if response.status_code == 200:
         response_200 = CallSay.from_dict(response.json())
 
@@ -56,48 +57,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = SayOnCallError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = SayOnCallError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = SayOnCallError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = SayOnCallError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = SayOnCallError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = SayOnCallError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = SayOnCallError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = SayOnCallError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = SayOnCallError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = SayOnCallError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -105,7 +134,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[CallSay | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | CallSay | SayOnCallError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,12 +150,12 @@ def sync_detailed(
     body: SayOnCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[CallSay | Error]:
+) -> Response[ApiError | CallSay | SayOnCallError]:
     """ Say a line on a live call
 
      The assistant says `text` at the next pause (at once with `interrupt`); the answer comes once it is
     said. It is in the transcript as the assistant's turn with `author: "api"`, and the model sees it.
-    409 `call_not_live` unless the call is in progress.
+    409 `call_not_live` unless the call is in progress. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -138,7 +167,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallSay | Error]
+        Response[ApiError | CallSay | SayOnCallError]
      """
 
 
@@ -162,12 +191,12 @@ def sync(
     body: SayOnCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> CallSay | Error | None:
+) -> ApiError | CallSay | SayOnCallError | None:
     """ Say a line on a live call
 
      The assistant says `text` at the next pause (at once with `interrupt`); the answer comes once it is
     said. It is in the transcript as the assistant's turn with `author: "api"`, and the model sees it.
-    409 `call_not_live` unless the call is in progress.
+    409 `call_not_live` unless the call is in progress. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -179,7 +208,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallSay | Error
+        ApiError | CallSay | SayOnCallError
      """
 
 
@@ -198,12 +227,12 @@ async def asyncio_detailed(
     body: SayOnCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[CallSay | Error]:
+) -> Response[ApiError | CallSay | SayOnCallError]:
     """ Say a line on a live call
 
      The assistant says `text` at the next pause (at once with `interrupt`); the answer comes once it is
     said. It is in the transcript as the assistant's turn with `author: "api"`, and the model sees it.
-    409 `call_not_live` unless the call is in progress.
+    409 `call_not_live` unless the call is in progress. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -215,7 +244,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[CallSay | Error]
+        Response[ApiError | CallSay | SayOnCallError]
      """
 
 
@@ -239,12 +268,12 @@ async def asyncio(
     body: SayOnCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> CallSay | Error | None:
+) -> ApiError | CallSay | SayOnCallError | None:
     """ Say a line on a live call
 
      The assistant says `text` at the next pause (at once with `interrupt`); the answer comes once it is
     said. It is in the transcript as the assistant's turn with `author: "api"`, and the model sees it.
-    409 `call_not_live` unless the call is in progress.
+    409 `call_not_live` unless the call is in progress. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -256,7 +285,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        CallSay | Error
+        ApiError | CallSay | SayOnCallError
      """
 
 

@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.call import Call
-from ...models.error import Error
 from ...models.simulate_inbound_call_body import SimulateInboundCallBody
+from ...models.simulate_inbound_call_error import SimulateInboundCallError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -46,7 +47,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | Call | SimulateInboundCallError:
     if response.status_code == 200:
         response_200 = Call.from_dict(response.json())
 
@@ -55,41 +56,69 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = SimulateInboundCallError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = SimulateInboundCallError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = SimulateInboundCallError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 409:
+        response_409 = SimulateInboundCallError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = SimulateInboundCallError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = SimulateInboundCallError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = SimulateInboundCallError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = SimulateInboundCallError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = SimulateInboundCallError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +126,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | Call | SimulateInboundCallError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,11 +141,11 @@ def sync_detailed(
     body: SimulateInboundCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Call | Error]:
+) -> Response[ApiError | Call | SimulateInboundCallError]:
     """ Simulate an inbound call (test mode)
 
      As if `from` had called a service number: the assistant answers as it would live (the number's agent
-    or inbound webhook, the concurrency limit); the response is the call.
+    or inbound webhook, the concurrency limit); the response is the call. Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -127,7 +156,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | Error]
+        Response[ApiError | Call | SimulateInboundCallError]
      """
 
 
@@ -149,11 +178,11 @@ def sync(
     body: SimulateInboundCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Call | Error | None:
+) -> ApiError | Call | SimulateInboundCallError | None:
     """ Simulate an inbound call (test mode)
 
      As if `from` had called a service number: the assistant answers as it would live (the number's agent
-    or inbound webhook, the concurrency limit); the response is the call.
+    or inbound webhook, the concurrency limit); the response is the call. Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -164,7 +193,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | Error
+        ApiError | Call | SimulateInboundCallError
      """
 
 
@@ -181,11 +210,11 @@ async def asyncio_detailed(
     body: SimulateInboundCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Call | Error]:
+) -> Response[ApiError | Call | SimulateInboundCallError]:
     """ Simulate an inbound call (test mode)
 
      As if `from` had called a service number: the assistant answers as it would live (the number's agent
-    or inbound webhook, the concurrency limit); the response is the call.
+    or inbound webhook, the concurrency limit); the response is the call. Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -196,7 +225,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | Error]
+        Response[ApiError | Call | SimulateInboundCallError]
      """
 
 
@@ -218,11 +247,11 @@ async def asyncio(
     body: SimulateInboundCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Call | Error | None:
+) -> ApiError | Call | SimulateInboundCallError | None:
     """ Simulate an inbound call (test mode)
 
      As if `from` had called a service number: the assistant answers as it would live (the number's agent
-    or inbound webhook, the concurrency limit); the response is the call.
+    or inbound webhook, the concurrency limit); the response is the call. Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -233,7 +262,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | Error
+        ApiError | Call | SimulateInboundCallError
      """
 
 

@@ -8,7 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
+from ...models.stream_call_error import StreamCallError
 from ...models.stream_call_response_200 import StreamCallResponse200
 from ...types import UNSET, Unset
 from typing import cast
@@ -18,7 +19,7 @@ from typing import cast
 def _get_kwargs(
     id: str,
     *,
-    last_event_id: str | Unset = UNSET,
+    last_event_id: int | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -44,7 +45,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | StreamCallResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | StreamCallError | StreamCallResponse200:
     if response.status_code == 200:
         response_200 = StreamCallResponse200.from_dict(response.text)
 
@@ -53,48 +54,48 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = StreamCallError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = StreamCallError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = StreamCallError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = StreamCallError.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = StreamCallError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = StreamCallError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -102,7 +103,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | StreamCallResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | StreamCallError | StreamCallResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -115,9 +116,9 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    last_event_id: str | Unset = UNSET,
+    last_event_id: int | Unset = UNSET,
 
-) -> Response[Error | StreamCallResponse200]:
+) -> Response[ApiError | StreamCallError | StreamCallResponse200]:
     """ Stream a live call (server-sent events)
 
      `text/event-stream` from the first status change to the end: `event: status` (`data`: `{status,
@@ -126,18 +127,19 @@ def sync_detailed(
     `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool
     turn), `event: end` (the terminal status), then the stream closes. `id:` is the event's place in the
     call's stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or
-    `last_event_id`) to any API process to receive every event after it, once, in order.
+    `last_event_id`) to any API process to receive every event after it, once, in order. Needs the
+    `calls:read` scope.
 
     Args:
         id (str):
-        last_event_id (str | Unset):
+        last_event_id (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | StreamCallResponse200]
+        Response[ApiError | StreamCallError | StreamCallResponse200]
      """
 
 
@@ -157,9 +159,9 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-    last_event_id: str | Unset = UNSET,
+    last_event_id: int | Unset = UNSET,
 
-) -> Error | StreamCallResponse200 | None:
+) -> ApiError | StreamCallError | StreamCallResponse200 | None:
     """ Stream a live call (server-sent events)
 
      `text/event-stream` from the first status change to the end: `event: status` (`data`: `{status,
@@ -168,18 +170,19 @@ def sync(
     `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool
     turn), `event: end` (the terminal status), then the stream closes. `id:` is the event's place in the
     call's stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or
-    `last_event_id`) to any API process to receive every event after it, once, in order.
+    `last_event_id`) to any API process to receive every event after it, once, in order. Needs the
+    `calls:read` scope.
 
     Args:
         id (str):
-        last_event_id (str | Unset):
+        last_event_id (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | StreamCallResponse200
+        ApiError | StreamCallError | StreamCallResponse200
      """
 
 
@@ -194,9 +197,9 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    last_event_id: str | Unset = UNSET,
+    last_event_id: int | Unset = UNSET,
 
-) -> Response[Error | StreamCallResponse200]:
+) -> Response[ApiError | StreamCallError | StreamCallResponse200]:
     """ Stream a live call (server-sent events)
 
      `text/event-stream` from the first status change to the end: `event: status` (`data`: `{status,
@@ -205,18 +208,19 @@ async def asyncio_detailed(
     `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool
     turn), `event: end` (the terminal status), then the stream closes. `id:` is the event's place in the
     call's stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or
-    `last_event_id`) to any API process to receive every event after it, once, in order.
+    `last_event_id`) to any API process to receive every event after it, once, in order. Needs the
+    `calls:read` scope.
 
     Args:
         id (str):
-        last_event_id (str | Unset):
+        last_event_id (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | StreamCallResponse200]
+        Response[ApiError | StreamCallError | StreamCallResponse200]
      """
 
 
@@ -236,9 +240,9 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-    last_event_id: str | Unset = UNSET,
+    last_event_id: int | Unset = UNSET,
 
-) -> Error | StreamCallResponse200 | None:
+) -> ApiError | StreamCallError | StreamCallResponse200 | None:
     """ Stream a live call (server-sent events)
 
      `text/event-stream` from the first status change to the end: `event: status` (`data`: `{status,
@@ -247,18 +251,19 @@ async def asyncio(
     `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool
     turn), `event: end` (the terminal status), then the stream closes. `id:` is the event's place in the
     call's stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or
-    `last_event_id`) to any API process to receive every event after it, once, in order.
+    `last_event_id`) to any API process to receive every event after it, once, in order. Needs the
+    `calls:read` scope.
 
     Args:
         id (str):
-        last_event_id (str | Unset):
+        last_event_id (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | StreamCallResponse200
+        ApiError | StreamCallError | StreamCallResponse200
      """
 
 

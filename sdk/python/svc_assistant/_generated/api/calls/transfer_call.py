@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.call import Call
-from ...models.error import Error
 from ...models.transfer_call_body import TransferCallBody
+from ...models.transfer_call_error import TransferCallError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -47,7 +48,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Call | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | Call | TransferCallError:
     if response.status_code == 200:
         response_200 = Call.from_dict(response.json())
 
@@ -56,48 +57,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = TransferCallError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = TransferCallError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = TransferCallError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = TransferCallError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = TransferCallError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = TransferCallError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = TransferCallError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = TransferCallError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = TransferCallError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = TransferCallError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -105,7 +134,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Call | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | Call | TransferCallError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,13 +150,13 @@ def sync_detailed(
     body: TransferCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Call | Error]:
+) -> Response[ApiError | Call | TransferCallError]:
     """ Transfer a live call
 
      To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and
     brings the caller back to the assistant when they cannot take the call; answers once the outcome is
     known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
-    `transfer_in_progress` while a warm transfer runs.
+    `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -139,7 +168,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | Error]
+        Response[ApiError | Call | TransferCallError]
      """
 
 
@@ -163,13 +192,13 @@ def sync(
     body: TransferCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Call | Error | None:
+) -> ApiError | Call | TransferCallError | None:
     """ Transfer a live call
 
      To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and
     brings the caller back to the assistant when they cannot take the call; answers once the outcome is
     known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
-    `transfer_in_progress` while a warm transfer runs.
+    `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -181,7 +210,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | Error
+        ApiError | Call | TransferCallError
      """
 
 
@@ -200,13 +229,13 @@ async def asyncio_detailed(
     body: TransferCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Call | Error]:
+) -> Response[ApiError | Call | TransferCallError]:
     """ Transfer a live call
 
      To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and
     brings the caller back to the assistant when they cannot take the call; answers once the outcome is
     known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
-    `transfer_in_progress` while a warm transfer runs.
+    `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -218,7 +247,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Call | Error]
+        Response[ApiError | Call | TransferCallError]
      """
 
 
@@ -242,13 +271,13 @@ async def asyncio(
     body: TransferCallBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Call | Error | None:
+) -> ApiError | Call | TransferCallError | None:
     """ Transfer a live call
 
      To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and
     brings the caller back to the assistant when they cannot take the call; answers once the outcome is
     known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
-    `transfer_in_progress` while a warm transfer runs.
+    `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -260,7 +289,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Call | Error
+        ApiError | Call | TransferCallError
      """
 
 

@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.connector_installation import ConnectorInstallation
 from ...models.create_connector_installation_body import CreateConnectorInstallationBody
-from ...models.error import Error
+from ...models.create_connector_installation_error import CreateConnectorInstallationError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -46,7 +47,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ConnectorInstallation | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | ConnectorInstallation | CreateConnectorInstallationError:
     if response.status_code == 200:
         response_200 = ConnectorInstallation.from_dict(response.json())
 
@@ -55,41 +56,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = CreateConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = CreateConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = CreateConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 404:
+        response_404 = CreateConnectorInstallationError.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = CreateConnectorInstallationError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = CreateConnectorInstallationError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = CreateConnectorInstallationError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = CreateConnectorInstallationError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = CreateConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = CreateConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +133,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ConnectorInstallation | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | ConnectorInstallation | CreateConnectorInstallationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,11 +148,12 @@ def sync_detailed(
     body: CreateConnectorInstallationBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[ConnectorInstallation | Error]:
+) -> Response[ApiError | ConnectorInstallation | CreateConnectorInstallationError]:
     """ Install a connector
 
      Installs a published version (the latest release when `version` is omitted) with your `config`,
-    checked against the version's `config_schema`. Answers the signing `secret` this once.
+    checked against the version's `config_schema`. Answers the signing `secret` this once. Needs the
+    `connectors:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -127,7 +164,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ConnectorInstallation | Error]
+        Response[ApiError | ConnectorInstallation | CreateConnectorInstallationError]
      """
 
 
@@ -149,11 +186,12 @@ def sync(
     body: CreateConnectorInstallationBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> ConnectorInstallation | Error | None:
+) -> ApiError | ConnectorInstallation | CreateConnectorInstallationError | None:
     """ Install a connector
 
      Installs a published version (the latest release when `version` is omitted) with your `config`,
-    checked against the version's `config_schema`. Answers the signing `secret` this once.
+    checked against the version's `config_schema`. Answers the signing `secret` this once. Needs the
+    `connectors:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -164,7 +202,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ConnectorInstallation | Error
+        ApiError | ConnectorInstallation | CreateConnectorInstallationError
      """
 
 
@@ -181,11 +219,12 @@ async def asyncio_detailed(
     body: CreateConnectorInstallationBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[ConnectorInstallation | Error]:
+) -> Response[ApiError | ConnectorInstallation | CreateConnectorInstallationError]:
     """ Install a connector
 
      Installs a published version (the latest release when `version` is omitted) with your `config`,
-    checked against the version's `config_schema`. Answers the signing `secret` this once.
+    checked against the version's `config_schema`. Answers the signing `secret` this once. Needs the
+    `connectors:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -196,7 +235,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ConnectorInstallation | Error]
+        Response[ApiError | ConnectorInstallation | CreateConnectorInstallationError]
      """
 
 
@@ -218,11 +257,12 @@ async def asyncio(
     body: CreateConnectorInstallationBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> ConnectorInstallation | Error | None:
+) -> ApiError | ConnectorInstallation | CreateConnectorInstallationError | None:
     """ Install a connector
 
      Installs a published version (the latest release when `version` is omitted) with your `config`,
-    checked against the version's `config_schema`. Answers the signing `secret` this once.
+    checked against the version's `config_schema`. Answers the signing `secret` this once. Needs the
+    `connectors:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -233,7 +273,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ConnectorInstallation | Error
+        ApiError | ConnectorInstallation | CreateConnectorInstallationError
      """
 
 

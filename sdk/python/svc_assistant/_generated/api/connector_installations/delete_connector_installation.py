@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
+from ...models.delete_connector_installation_error import DeleteConnectorInstallationError
 from ...models.deleted import Deleted
-from ...models.error import Error
 from typing import cast
 
 
@@ -34,7 +35,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Deleted | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | DeleteConnectorInstallationError | Deleted:
     if response.status_code == 200:
         response_200 = Deleted.from_dict(response.json())
 
@@ -43,48 +44,48 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = DeleteConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = DeleteConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = DeleteConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = DeleteConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = DeleteConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = DeleteConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -92,7 +93,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Deleted | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | DeleteConnectorInstallationError | Deleted]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,10 +107,10 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Deleted | Error]:
+) -> Response[ApiError | DeleteConnectorInstallationError | Deleted]:
     """ Delete a connector installation
 
-     Agents that list it in `connector_installation_ids` lose it.
+     Agents that list it in `connector_installation_ids` lose it. Needs the `connectors:write` scope.
 
     Args:
         id (str):
@@ -119,7 +120,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Deleted | Error]
+        Response[ApiError | DeleteConnectorInstallationError | Deleted]
      """
 
 
@@ -139,10 +140,10 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Deleted | Error | None:
+) -> ApiError | DeleteConnectorInstallationError | Deleted | None:
     """ Delete a connector installation
 
-     Agents that list it in `connector_installation_ids` lose it.
+     Agents that list it in `connector_installation_ids` lose it. Needs the `connectors:write` scope.
 
     Args:
         id (str):
@@ -152,7 +153,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Deleted | Error
+        ApiError | DeleteConnectorInstallationError | Deleted
      """
 
 
@@ -167,10 +168,10 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Deleted | Error]:
+) -> Response[ApiError | DeleteConnectorInstallationError | Deleted]:
     """ Delete a connector installation
 
-     Agents that list it in `connector_installation_ids` lose it.
+     Agents that list it in `connector_installation_ids` lose it. Needs the `connectors:write` scope.
 
     Args:
         id (str):
@@ -180,7 +181,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Deleted | Error]
+        Response[ApiError | DeleteConnectorInstallationError | Deleted]
      """
 
 
@@ -200,10 +201,10 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Deleted | Error | None:
+) -> ApiError | DeleteConnectorInstallationError | Deleted | None:
     """ Delete a connector installation
 
-     Agents that list it in `connector_installation_ids` lose it.
+     Agents that list it in `connector_installation_ids` lose it. Needs the `connectors:write` scope.
 
     Args:
         id (str):
@@ -213,7 +214,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Deleted | Error
+        ApiError | DeleteConnectorInstallationError | Deleted
      """
 
 

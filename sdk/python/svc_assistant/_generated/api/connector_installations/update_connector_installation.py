@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.connector_installation import ConnectorInstallation
-from ...models.error import Error
 from ...models.update_connector_installation_body import UpdateConnectorInstallationBody
+from ...models.update_connector_installation_error import UpdateConnectorInstallationError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -47,7 +48,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ConnectorInstallation | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | ConnectorInstallation | UpdateConnectorInstallationError:
     if response.status_code == 200:
         response_200 = ConnectorInstallation.from_dict(response.json())
 
@@ -56,48 +57,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = UpdateConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = UpdateConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = UpdateConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = UpdateConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = UpdateConnectorInstallationError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = UpdateConnectorInstallationError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = UpdateConnectorInstallationError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = UpdateConnectorInstallationError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = UpdateConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = UpdateConnectorInstallationError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -105,7 +134,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ConnectorInstallation | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | ConnectorInstallation | UpdateConnectorInstallationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,11 +150,12 @@ def sync_detailed(
     body: UpdateConnectorInstallationBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[ConnectorInstallation | Error]:
+) -> Response[ApiError | ConnectorInstallation | UpdateConnectorInstallationError]:
     """ Update a connector installation
 
      Move to another published `version` and/or replace the `config` (a secret key left out keeps its
-    value); the config is checked against the target version's `config_schema`.
+    value); the config is checked against the target version's `config_schema`. Needs the
+    `connectors:write` scope.
 
     Args:
         id (str):
@@ -137,7 +167,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ConnectorInstallation | Error]
+        Response[ApiError | ConnectorInstallation | UpdateConnectorInstallationError]
      """
 
 
@@ -161,11 +191,12 @@ def sync(
     body: UpdateConnectorInstallationBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> ConnectorInstallation | Error | None:
+) -> ApiError | ConnectorInstallation | UpdateConnectorInstallationError | None:
     """ Update a connector installation
 
      Move to another published `version` and/or replace the `config` (a secret key left out keeps its
-    value); the config is checked against the target version's `config_schema`.
+    value); the config is checked against the target version's `config_schema`. Needs the
+    `connectors:write` scope.
 
     Args:
         id (str):
@@ -177,7 +208,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ConnectorInstallation | Error
+        ApiError | ConnectorInstallation | UpdateConnectorInstallationError
      """
 
 
@@ -196,11 +227,12 @@ async def asyncio_detailed(
     body: UpdateConnectorInstallationBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[ConnectorInstallation | Error]:
+) -> Response[ApiError | ConnectorInstallation | UpdateConnectorInstallationError]:
     """ Update a connector installation
 
      Move to another published `version` and/or replace the `config` (a secret key left out keeps its
-    value); the config is checked against the target version's `config_schema`.
+    value); the config is checked against the target version's `config_schema`. Needs the
+    `connectors:write` scope.
 
     Args:
         id (str):
@@ -212,7 +244,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ConnectorInstallation | Error]
+        Response[ApiError | ConnectorInstallation | UpdateConnectorInstallationError]
      """
 
 
@@ -236,11 +268,12 @@ async def asyncio(
     body: UpdateConnectorInstallationBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> ConnectorInstallation | Error | None:
+) -> ApiError | ConnectorInstallation | UpdateConnectorInstallationError | None:
     """ Update a connector installation
 
      Move to another published `version` and/or replace the `config` (a secret key left out keeps its
-    value); the config is checked against the target version's `config_schema`.
+    value); the config is checked against the target version's `config_schema`. Needs the
+    `connectors:write` scope.
 
     Args:
         id (str):
@@ -252,7 +285,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ConnectorInstallation | Error
+        ApiError | ConnectorInstallation | UpdateConnectorInstallationError
      """
 
 

@@ -8,7 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
+from ...models.download_connector_bundle_error import DownloadConnectorBundleError
 from typing import cast
 
 
@@ -34,50 +35,50 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | DownloadConnectorBundleError:
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = DownloadConnectorBundleError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = DownloadConnectorBundleError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = DownloadConnectorBundleError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = DownloadConnectorBundleError.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = DownloadConnectorBundleError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = DownloadConnectorBundleError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -85,7 +86,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | DownloadConnectorBundleError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -100,10 +101,11 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error]:
+) -> Response[ApiError | DownloadConnectorBundleError]:
     """ Download a version's bundle
 
-     Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`.
+     Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`. Needs the `connectors:read`
+    scope.
 
     Args:
         id (str):
@@ -114,7 +116,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error]
+        Response[ApiError | DownloadConnectorBundleError]
      """
 
 
@@ -136,10 +138,11 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Error | None:
+) -> ApiError | DownloadConnectorBundleError | None:
     """ Download a version's bundle
 
-     Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`.
+     Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`. Needs the `connectors:read`
+    scope.
 
     Args:
         id (str):
@@ -150,7 +153,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error
+        ApiError | DownloadConnectorBundleError
      """
 
 
@@ -167,10 +170,11 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error]:
+) -> Response[ApiError | DownloadConnectorBundleError]:
     """ Download a version's bundle
 
-     Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`.
+     Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`. Needs the `connectors:read`
+    scope.
 
     Args:
         id (str):
@@ -181,7 +185,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error]
+        Response[ApiError | DownloadConnectorBundleError]
      """
 
 
@@ -203,10 +207,11 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Error | None:
+) -> ApiError | DownloadConnectorBundleError | None:
     """ Download a version's bundle
 
-     Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`.
+     Byte for byte as published, with `Repr-Digest` (RFC 9530) and `ETag`. Needs the `connectors:read`
+    scope.
 
     Args:
         id (str):
@@ -217,7 +222,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error
+        ApiError | DownloadConnectorBundleError
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
-from ...models.list_publisher_keys_response_200 import ListPublisherKeysResponse200
+from ...models.api_error import ApiError
+from ...models.list_publisher_keys_error import ListPublisherKeysError
+from ...models.publisher_key_list import PublisherKeyList
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -17,7 +18,7 @@ from typing import cast
 
 def _get_kwargs(
     *,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
 
@@ -49,50 +50,50 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ListPublisherKeysResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | ListPublisherKeysError | PublisherKeyList:
     if response.status_code == 200:
-        response_200 = ListPublisherKeysResponse200.from_dict(response.json())
+        response_200 = PublisherKeyList.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ListPublisherKeysError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ListPublisherKeysError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ListPublisherKeysError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ListPublisherKeysError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ListPublisherKeysError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -100,7 +101,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ListPublisherKeysResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | ListPublisherKeysError | PublisherKeyList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,15 +113,17 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
 
-) -> Response[Error | ListPublisherKeysResponse200]:
+) -> Response[ApiError | ListPublisherKeysError | PublisherKeyList]:
     """ List publisher keys
 
+     List publisher keys. Needs the `connectors:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
 
@@ -129,7 +132,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListPublisherKeysResponse200]
+        Response[ApiError | ListPublisherKeysError | PublisherKeyList]
      """
 
 
@@ -149,15 +152,17 @@ ending_before=ending_before,
 def sync(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
 
-) -> Error | ListPublisherKeysResponse200 | None:
+) -> ApiError | ListPublisherKeysError | PublisherKeyList | None:
     """ List publisher keys
 
+     List publisher keys. Needs the `connectors:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
 
@@ -166,7 +171,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListPublisherKeysResponse200
+        ApiError | ListPublisherKeysError | PublisherKeyList
      """
 
 
@@ -181,15 +186,17 @@ ending_before=ending_before,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
 
-) -> Response[Error | ListPublisherKeysResponse200]:
+) -> Response[ApiError | ListPublisherKeysError | PublisherKeyList]:
     """ List publisher keys
 
+     List publisher keys. Needs the `connectors:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
 
@@ -198,7 +205,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListPublisherKeysResponse200]
+        Response[ApiError | ListPublisherKeysError | PublisherKeyList]
      """
 
 
@@ -218,15 +225,17 @@ ending_before=ending_before,
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
 
-) -> Error | ListPublisherKeysResponse200 | None:
+) -> ApiError | ListPublisherKeysError | PublisherKeyList | None:
     """ List publisher keys
 
+     List publisher keys. Needs the `connectors:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
 
@@ -235,7 +244,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListPublisherKeysResponse200
+        ApiError | ListPublisherKeysError | PublisherKeyList
      """
 
 

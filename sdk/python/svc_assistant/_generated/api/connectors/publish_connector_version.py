@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.connector_version import ConnectorVersion
-from ...models.error import Error
 from ...models.publish_connector_version_body import PublishConnectorVersionBody
+from ...models.publish_connector_version_error import PublishConnectorVersionError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -47,7 +48,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ConnectorVersion | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | ConnectorVersion | PublishConnectorVersionError:
     if response.status_code == 200:
         response_200 = ConnectorVersion.from_dict(response.json())
 
@@ -56,48 +57,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = PublishConnectorVersionError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = PublishConnectorVersionError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = PublishConnectorVersionError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = PublishConnectorVersionError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = PublishConnectorVersionError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = PublishConnectorVersionError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = PublishConnectorVersionError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = PublishConnectorVersionError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = PublishConnectorVersionError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = PublishConnectorVersionError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -105,7 +134,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ConnectorVersion | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | ConnectorVersion | PublishConnectorVersionError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,11 +150,12 @@ def sync_detailed(
     body: PublishConnectorVersionBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[ConnectorVersion | Error]:
+) -> Response[ApiError | ConnectorVersion | PublishConnectorVersionError]:
     """ Publish a connector version
 
      A tar or gzipped tar `bundle` (base64, at most 10 MB) and its Ed25519 `signature` (base64) over the
-    SHA-256 digest of the bundle. The same bytes again answer the stored version.
+    SHA-256 digest of the bundle. The same bytes again answer the stored version. Needs the
+    `connectors:write` scope.
 
     Args:
         id (str):
@@ -137,7 +167,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ConnectorVersion | Error]
+        Response[ApiError | ConnectorVersion | PublishConnectorVersionError]
      """
 
 
@@ -161,11 +191,12 @@ def sync(
     body: PublishConnectorVersionBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> ConnectorVersion | Error | None:
+) -> ApiError | ConnectorVersion | PublishConnectorVersionError | None:
     """ Publish a connector version
 
      A tar or gzipped tar `bundle` (base64, at most 10 MB) and its Ed25519 `signature` (base64) over the
-    SHA-256 digest of the bundle. The same bytes again answer the stored version.
+    SHA-256 digest of the bundle. The same bytes again answer the stored version. Needs the
+    `connectors:write` scope.
 
     Args:
         id (str):
@@ -177,7 +208,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ConnectorVersion | Error
+        ApiError | ConnectorVersion | PublishConnectorVersionError
      """
 
 
@@ -196,11 +227,12 @@ async def asyncio_detailed(
     body: PublishConnectorVersionBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[ConnectorVersion | Error]:
+) -> Response[ApiError | ConnectorVersion | PublishConnectorVersionError]:
     """ Publish a connector version
 
      A tar or gzipped tar `bundle` (base64, at most 10 MB) and its Ed25519 `signature` (base64) over the
-    SHA-256 digest of the bundle. The same bytes again answer the stored version.
+    SHA-256 digest of the bundle. The same bytes again answer the stored version. Needs the
+    `connectors:write` scope.
 
     Args:
         id (str):
@@ -212,7 +244,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ConnectorVersion | Error]
+        Response[ApiError | ConnectorVersion | PublishConnectorVersionError]
      """
 
 
@@ -236,11 +268,12 @@ async def asyncio(
     body: PublishConnectorVersionBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> ConnectorVersion | Error | None:
+) -> ApiError | ConnectorVersion | PublishConnectorVersionError | None:
     """ Publish a connector version
 
      A tar or gzipped tar `bundle` (base64, at most 10 MB) and its Ed25519 `signature` (base64) over the
-    SHA-256 digest of the bundle. The same bytes again answer the stored version.
+    SHA-256 digest of the bundle. The same bytes again answer the stored version. Needs the
+    `connectors:write` scope.
 
     Args:
         id (str):
@@ -252,7 +285,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ConnectorVersion | Error
+        ApiError | ConnectorVersion | PublishConnectorVersionError
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.connector_version import ConnectorVersion
-from ...models.error import Error
+from ...models.retrieve_connector_version_error import RetrieveConnectorVersionError
 from typing import cast
 
 
@@ -35,7 +36,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ConnectorVersion | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | ConnectorVersion | RetrieveConnectorVersionError:
     if response.status_code == 200:
         response_200 = ConnectorVersion.from_dict(response.json())
 
@@ -44,48 +45,48 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = RetrieveConnectorVersionError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = RetrieveConnectorVersionError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = RetrieveConnectorVersionError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = RetrieveConnectorVersionError.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = RetrieveConnectorVersionError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = RetrieveConnectorVersionError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -93,7 +94,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ConnectorVersion | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | ConnectorVersion | RetrieveConnectorVersionError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -108,8 +109,10 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[ConnectorVersion | Error]:
+) -> Response[ApiError | ConnectorVersion | RetrieveConnectorVersionError]:
     """ Retrieve a connector version
+
+     Retrieve a connector version. Needs the `connectors:read` scope.
 
     Args:
         id (str):
@@ -120,7 +123,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ConnectorVersion | Error]
+        Response[ApiError | ConnectorVersion | RetrieveConnectorVersionError]
      """
 
 
@@ -142,8 +145,10 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> ConnectorVersion | Error | None:
+) -> ApiError | ConnectorVersion | RetrieveConnectorVersionError | None:
     """ Retrieve a connector version
+
+     Retrieve a connector version. Needs the `connectors:read` scope.
 
     Args:
         id (str):
@@ -154,7 +159,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ConnectorVersion | Error
+        ApiError | ConnectorVersion | RetrieveConnectorVersionError
      """
 
 
@@ -171,8 +176,10 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[ConnectorVersion | Error]:
+) -> Response[ApiError | ConnectorVersion | RetrieveConnectorVersionError]:
     """ Retrieve a connector version
+
+     Retrieve a connector version. Needs the `connectors:read` scope.
 
     Args:
         id (str):
@@ -183,7 +190,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ConnectorVersion | Error]
+        Response[ApiError | ConnectorVersion | RetrieveConnectorVersionError]
      """
 
 
@@ -205,8 +212,10 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> ConnectorVersion | Error | None:
+) -> ApiError | ConnectorVersion | RetrieveConnectorVersionError | None:
     """ Retrieve a connector version
+
+     Retrieve a connector version. Needs the `connectors:read` scope.
 
     Args:
         id (str):
@@ -217,7 +226,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ConnectorVersion | Error
+        ApiError | ConnectorVersion | RetrieveConnectorVersionError
      """
 
 

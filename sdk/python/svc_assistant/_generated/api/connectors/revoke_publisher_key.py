@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.publisher_key import PublisherKey
+from ...models.revoke_publisher_key_error import RevokePublisherKeyError
 from typing import cast
 
 
@@ -34,7 +35,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PublisherKey:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | PublisherKey | RevokePublisherKeyError:
     if response.status_code == 200:
         response_200 = PublisherKey.from_dict(response.json())
 
@@ -43,48 +44,48 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = RevokePublisherKeyError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = RevokePublisherKeyError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = RevokePublisherKeyError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = RevokePublisherKeyError.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = RevokePublisherKeyError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = RevokePublisherKeyError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -92,7 +93,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PublisherKey]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | PublisherKey | RevokePublisherKeyError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,10 +107,11 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | PublisherKey]:
+) -> Response[ApiError | PublisherKey | RevokePublisherKeyError]:
     """ Revoke a publisher key
 
-     Versions it signed stay published; new ones it signs are refused.
+     Versions it signed stay published; new ones it signs are refused. Needs the `connectors:write`
+    scope.
 
     Args:
         id (str):
@@ -119,7 +121,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PublisherKey]
+        Response[ApiError | PublisherKey | RevokePublisherKeyError]
      """
 
 
@@ -139,10 +141,11 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Error | PublisherKey | None:
+) -> ApiError | PublisherKey | RevokePublisherKeyError | None:
     """ Revoke a publisher key
 
-     Versions it signed stay published; new ones it signs are refused.
+     Versions it signed stay published; new ones it signs are refused. Needs the `connectors:write`
+    scope.
 
     Args:
         id (str):
@@ -152,7 +155,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PublisherKey
+        ApiError | PublisherKey | RevokePublisherKeyError
      """
 
 
@@ -167,10 +170,11 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | PublisherKey]:
+) -> Response[ApiError | PublisherKey | RevokePublisherKeyError]:
     """ Revoke a publisher key
 
-     Versions it signed stay published; new ones it signs are refused.
+     Versions it signed stay published; new ones it signs are refused. Needs the `connectors:write`
+    scope.
 
     Args:
         id (str):
@@ -180,7 +184,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PublisherKey]
+        Response[ApiError | PublisherKey | RevokePublisherKeyError]
      """
 
 
@@ -200,10 +204,11 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Error | PublisherKey | None:
+) -> ApiError | PublisherKey | RevokePublisherKeyError | None:
     """ Revoke a publisher key
 
-     Versions it signed stay published; new ones it signs are refused.
+     Versions it signed stay published; new ones it signs are refused. Needs the `connectors:write`
+    scope.
 
     Args:
         id (str):
@@ -213,7 +218,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PublisherKey
+        ApiError | PublisherKey | RevokePublisherKeyError
      """
 
 

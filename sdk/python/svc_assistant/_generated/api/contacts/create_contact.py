@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.contact import Contact
 from ...models.create_contact_body import CreateContactBody
-from ...models.error import Error
+from ...models.create_contact_error import CreateContactError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -46,7 +47,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Contact | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | Contact | CreateContactError:
     if response.status_code == 200:
         response_200 = Contact.from_dict(response.json())
 
@@ -55,41 +56,69 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = CreateContactError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = CreateContactError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = CreateContactError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 409:
+        response_409 = CreateContactError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = CreateContactError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = CreateContactError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = CreateContactError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = CreateContactError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = CreateContactError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +126,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Contact | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | Contact | CreateContactError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,10 +141,11 @@ def sync_detailed(
     body: CreateContactBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Contact | Error]:
+) -> Response[ApiError | Contact | CreateContactError]:
     """ Create or update a contact
 
-     A contact with the same `external_id` or `phone` is updated rather than duplicated.
+     A contact with the same `external_id` or `phone` is updated rather than duplicated. Needs the
+    `contacts:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -126,7 +156,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Contact | Error]
+        Response[ApiError | Contact | CreateContactError]
      """
 
 
@@ -148,10 +178,11 @@ def sync(
     body: CreateContactBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Contact | Error | None:
+) -> ApiError | Contact | CreateContactError | None:
     """ Create or update a contact
 
-     A contact with the same `external_id` or `phone` is updated rather than duplicated.
+     A contact with the same `external_id` or `phone` is updated rather than duplicated. Needs the
+    `contacts:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -162,7 +193,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Contact | Error
+        ApiError | Contact | CreateContactError
      """
 
 
@@ -179,10 +210,11 @@ async def asyncio_detailed(
     body: CreateContactBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Contact | Error]:
+) -> Response[ApiError | Contact | CreateContactError]:
     """ Create or update a contact
 
-     A contact with the same `external_id` or `phone` is updated rather than duplicated.
+     A contact with the same `external_id` or `phone` is updated rather than duplicated. Needs the
+    `contacts:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -193,7 +225,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Contact | Error]
+        Response[ApiError | Contact | CreateContactError]
      """
 
 
@@ -215,10 +247,11 @@ async def asyncio(
     body: CreateContactBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Contact | Error | None:
+) -> ApiError | Contact | CreateContactError | None:
     """ Create or update a contact
 
-     A contact with the same `external_id` or `phone` is updated rather than duplicated.
+     A contact with the same `external_id` or `phone` is updated rather than duplicated. Needs the
+    `contacts:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -229,7 +262,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Contact | Error
+        ApiError | Contact | CreateContactError
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
-from ...models.list_contacts_response_200 import ListContactsResponse200
+from ...models.api_error import ApiError
+from ...models.contact_list import ContactList
+from ...models.list_contacts_error import ListContactsError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -17,7 +18,7 @@ from typing import cast
 
 def _get_kwargs(
     *,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     phone: str | Unset = UNSET,
@@ -55,50 +56,50 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ListContactsResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | ContactList | ListContactsError:
     if response.status_code == 200:
-        response_200 = ListContactsResponse200.from_dict(response.json())
+        response_200 = ContactList.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ListContactsError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ListContactsError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ListContactsError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ListContactsError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ListContactsError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -106,7 +107,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ListContactsResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | ContactList | ListContactsError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -118,17 +119,19 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     phone: str | Unset = UNSET,
     external_id: str | Unset = UNSET,
 
-) -> Response[Error | ListContactsResponse200]:
+) -> Response[ApiError | ContactList | ListContactsError]:
     """ List contacts
 
+     List contacts. Needs the `contacts:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         phone (str | Unset):
@@ -139,7 +142,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListContactsResponse200]
+        Response[ApiError | ContactList | ListContactsError]
      """
 
 
@@ -161,17 +164,19 @@ external_id=external_id,
 def sync(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     phone: str | Unset = UNSET,
     external_id: str | Unset = UNSET,
 
-) -> Error | ListContactsResponse200 | None:
+) -> ApiError | ContactList | ListContactsError | None:
     """ List contacts
 
+     List contacts. Needs the `contacts:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         phone (str | Unset):
@@ -182,7 +187,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListContactsResponse200
+        ApiError | ContactList | ListContactsError
      """
 
 
@@ -199,17 +204,19 @@ external_id=external_id,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     phone: str | Unset = UNSET,
     external_id: str | Unset = UNSET,
 
-) -> Response[Error | ListContactsResponse200]:
+) -> Response[ApiError | ContactList | ListContactsError]:
     """ List contacts
 
+     List contacts. Needs the `contacts:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         phone (str | Unset):
@@ -220,7 +227,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListContactsResponse200]
+        Response[ApiError | ContactList | ListContactsError]
      """
 
 
@@ -242,17 +249,19 @@ external_id=external_id,
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     phone: str | Unset = UNSET,
     external_id: str | Unset = UNSET,
 
-) -> Error | ListContactsResponse200 | None:
+) -> ApiError | ContactList | ListContactsError | None:
     """ List contacts
 
+     List contacts. Needs the `contacts:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         phone (str | Unset):
@@ -263,7 +272,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListContactsResponse200
+        ApiError | ContactList | ListContactsError
      """
 
 

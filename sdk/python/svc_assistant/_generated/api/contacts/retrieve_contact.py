@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.contact import Contact
-from ...models.error import Error
+from ...models.retrieve_contact_error import RetrieveContactError
 from typing import cast
 
 
@@ -34,7 +35,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Contact | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | Contact | RetrieveContactError:
     if response.status_code == 200:
         response_200 = Contact.from_dict(response.json())
 
@@ -43,48 +44,48 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = RetrieveContactError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = RetrieveContactError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = RetrieveContactError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = RetrieveContactError.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = RetrieveContactError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = RetrieveContactError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -92,7 +93,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Contact | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | Contact | RetrieveContactError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,8 +107,10 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Contact | Error]:
+) -> Response[ApiError | Contact | RetrieveContactError]:
     """ Retrieve a contact
+
+     Retrieve a contact. Needs the `contacts:read` scope.
 
     Args:
         id (str):
@@ -117,7 +120,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Contact | Error]
+        Response[ApiError | Contact | RetrieveContactError]
      """
 
 
@@ -137,8 +140,10 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Contact | Error | None:
+) -> ApiError | Contact | RetrieveContactError | None:
     """ Retrieve a contact
+
+     Retrieve a contact. Needs the `contacts:read` scope.
 
     Args:
         id (str):
@@ -148,7 +153,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Contact | Error
+        ApiError | Contact | RetrieveContactError
      """
 
 
@@ -163,8 +168,10 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Contact | Error]:
+) -> Response[ApiError | Contact | RetrieveContactError]:
     """ Retrieve a contact
+
+     Retrieve a contact. Needs the `contacts:read` scope.
 
     Args:
         id (str):
@@ -174,7 +181,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Contact | Error]
+        Response[ApiError | Contact | RetrieveContactError]
      """
 
 
@@ -194,8 +201,10 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Contact | Error | None:
+) -> ApiError | Contact | RetrieveContactError | None:
     """ Retrieve a contact
+
+     Retrieve a contact. Needs the `contacts:read` scope.
 
     Args:
         id (str):
@@ -205,7 +214,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Contact | Error
+        ApiError | Contact | RetrieveContactError
      """
 
 

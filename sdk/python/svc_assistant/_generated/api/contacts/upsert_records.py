@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
+from ...models.record_list import RecordList
 from ...models.upsert_records_body import UpsertRecordsBody
-from ...models.upsert_records_response_200 import UpsertRecordsResponse200
+from ...models.upsert_records_error import UpsertRecordsError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -46,50 +47,78 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | UpsertRecordsResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | RecordList | UpsertRecordsError:
     if response.status_code == 200:
-        response_200 = UpsertRecordsResponse200.from_dict(response.json())
+        response_200 = RecordList.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = UpsertRecordsError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = UpsertRecordsError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = UpsertRecordsError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 409:
+        response_409 = UpsertRecordsError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = UpsertRecordsError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = UpsertRecordsError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = UpsertRecordsError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = UpsertRecordsError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = UpsertRecordsError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +126,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | UpsertRecordsResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | RecordList | UpsertRecordsError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,10 +141,10 @@ def sync_detailed(
     body: UpsertRecordsBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | UpsertRecordsResponse200]:
+) -> Response[ApiError | RecordList | UpsertRecordsError]:
     """ Create or update records
 
-     Records with an `external_id` already stored are replaced.
+     Records with an `external_id` already stored are replaced. Needs the `records:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -126,7 +155,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | UpsertRecordsResponse200]
+        Response[ApiError | RecordList | UpsertRecordsError]
      """
 
 
@@ -148,10 +177,10 @@ def sync(
     body: UpsertRecordsBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | UpsertRecordsResponse200 | None:
+) -> ApiError | RecordList | UpsertRecordsError | None:
     """ Create or update records
 
-     Records with an `external_id` already stored are replaced.
+     Records with an `external_id` already stored are replaced. Needs the `records:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -162,7 +191,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | UpsertRecordsResponse200
+        ApiError | RecordList | UpsertRecordsError
      """
 
 
@@ -179,10 +208,10 @@ async def asyncio_detailed(
     body: UpsertRecordsBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | UpsertRecordsResponse200]:
+) -> Response[ApiError | RecordList | UpsertRecordsError]:
     """ Create or update records
 
-     Records with an `external_id` already stored are replaced.
+     Records with an `external_id` already stored are replaced. Needs the `records:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -193,7 +222,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | UpsertRecordsResponse200]
+        Response[ApiError | RecordList | UpsertRecordsError]
      """
 
 
@@ -215,10 +244,10 @@ async def asyncio(
     body: UpsertRecordsBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | UpsertRecordsResponse200 | None:
+) -> ApiError | RecordList | UpsertRecordsError | None:
     """ Create or update records
 
-     Records with an `external_id` already stored are replaced.
+     Records with an `external_id` already stored are replaced. Needs the `records:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -229,7 +258,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | UpsertRecordsResponse200
+        ApiError | RecordList | UpsertRecordsError
      """
 
 

@@ -8,8 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
-from ...models.list_events_response_200 import ListEventsResponse200
+from ...models.api_error import ApiError
+from ...models.event_list import EventList
+from ...models.list_events_created import ListEventsCreated
+from ...models.list_events_error import ListEventsError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -17,14 +19,11 @@ from typing import cast
 
 def _get_kwargs(
     *,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     type_: str | Unset = UNSET,
-    createdgte: str | Unset = UNSET,
-    createdlte: str | Unset = UNSET,
-    createdgt: str | Unset = UNSET,
-    createdlt: str | Unset = UNSET,
+    created: ListEventsCreated | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -41,13 +40,12 @@ def _get_kwargs(
 
     params["type"] = type_
 
-    params["created[gte]"] = createdgte
+    json_created: dict[str, Any] | Unset = UNSET
+    if not isinstance(created, Unset):
+        json_created = created.to_dict()
+    if not isinstance(json_created, Unset):
+        params.update(json_created)
 
-    params["created[lte]"] = createdlte
-
-    params["created[gt]"] = createdgt
-
-    params["created[lt]"] = createdlt
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -64,50 +62,50 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ListEventsResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | EventList | ListEventsError:
     if response.status_code == 200:
-        response_200 = ListEventsResponse200.from_dict(response.json())
+        response_200 = EventList.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ListEventsError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ListEventsError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ListEventsError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ListEventsError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ListEventsError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -115,7 +113,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ListEventsResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | EventList | ListEventsError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -127,34 +125,30 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     type_: str | Unset = UNSET,
-    createdgte: str | Unset = UNSET,
-    createdlte: str | Unset = UNSET,
-    createdgt: str | Unset = UNSET,
-    createdlt: str | Unset = UNSET,
+    created: ListEventsCreated | Unset = UNSET,
 
-) -> Response[Error | ListEventsResponse200]:
+) -> Response[ApiError | EventList | ListEventsError]:
     """ List events
 
+     List events. Needs the `events:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         type_ (str | Unset):
-        createdgte (str | Unset):
-        createdlte (str | Unset):
-        createdgt (str | Unset):
-        createdlt (str | Unset):
+        created (ListEventsCreated | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListEventsResponse200]
+        Response[ApiError | EventList | ListEventsError]
      """
 
 
@@ -163,10 +157,7 @@ def sync_detailed(
 starting_after=starting_after,
 ending_before=ending_before,
 type_=type_,
-createdgte=createdgte,
-createdlte=createdlte,
-createdgt=createdgt,
-createdlt=createdlt,
+created=created,
 
     )
 
@@ -179,34 +170,30 @@ createdlt=createdlt,
 def sync(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     type_: str | Unset = UNSET,
-    createdgte: str | Unset = UNSET,
-    createdlte: str | Unset = UNSET,
-    createdgt: str | Unset = UNSET,
-    createdlt: str | Unset = UNSET,
+    created: ListEventsCreated | Unset = UNSET,
 
-) -> Error | ListEventsResponse200 | None:
+) -> ApiError | EventList | ListEventsError | None:
     """ List events
 
+     List events. Needs the `events:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         type_ (str | Unset):
-        createdgte (str | Unset):
-        createdlte (str | Unset):
-        createdgt (str | Unset):
-        createdlt (str | Unset):
+        created (ListEventsCreated | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListEventsResponse200
+        ApiError | EventList | ListEventsError
      """
 
 
@@ -216,44 +203,37 @@ limit=limit,
 starting_after=starting_after,
 ending_before=ending_before,
 type_=type_,
-createdgte=createdgte,
-createdlte=createdlte,
-createdgt=createdgt,
-createdlt=createdlt,
+created=created,
 
     ).parsed
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     type_: str | Unset = UNSET,
-    createdgte: str | Unset = UNSET,
-    createdlte: str | Unset = UNSET,
-    createdgt: str | Unset = UNSET,
-    createdlt: str | Unset = UNSET,
+    created: ListEventsCreated | Unset = UNSET,
 
-) -> Response[Error | ListEventsResponse200]:
+) -> Response[ApiError | EventList | ListEventsError]:
     """ List events
 
+     List events. Needs the `events:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         type_ (str | Unset):
-        createdgte (str | Unset):
-        createdlte (str | Unset):
-        createdgt (str | Unset):
-        createdlt (str | Unset):
+        created (ListEventsCreated | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListEventsResponse200]
+        Response[ApiError | EventList | ListEventsError]
      """
 
 
@@ -262,10 +242,7 @@ async def asyncio_detailed(
 starting_after=starting_after,
 ending_before=ending_before,
 type_=type_,
-createdgte=createdgte,
-createdlte=createdlte,
-createdgt=createdgt,
-createdlt=createdlt,
+created=created,
 
     )
 
@@ -278,34 +255,30 @@ createdlt=createdlt,
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     type_: str | Unset = UNSET,
-    createdgte: str | Unset = UNSET,
-    createdlte: str | Unset = UNSET,
-    createdgt: str | Unset = UNSET,
-    createdlt: str | Unset = UNSET,
+    created: ListEventsCreated | Unset = UNSET,
 
-) -> Error | ListEventsResponse200 | None:
+) -> ApiError | EventList | ListEventsError | None:
     """ List events
 
+     List events. Needs the `events:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         type_ (str | Unset):
-        createdgte (str | Unset):
-        createdlte (str | Unset):
-        createdgt (str | Unset):
-        createdlt (str | Unset):
+        created (ListEventsCreated | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListEventsResponse200
+        ApiError | EventList | ListEventsError
      """
 
 
@@ -315,9 +288,6 @@ limit=limit,
 starting_after=starting_after,
 ending_before=ending_before,
 type_=type_,
-createdgte=createdgte,
-createdlte=createdlte,
-createdgt=createdgt,
-createdlt=createdlt,
+created=created,
 
     )).parsed

@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.redeliver_event_body import RedeliverEventBody
-from ...models.redeliver_event_response_200 import RedeliverEventResponse200
+from ...models.redeliver_event_error import RedeliverEventError
+from ...models.webhook_delivery_list import WebhookDeliveryList
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -47,57 +48,85 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | RedeliverEventResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | RedeliverEventError | WebhookDeliveryList:
     if response.status_code == 200:
-        response_200 = RedeliverEventResponse200.from_dict(response.json())
+        response_200 = WebhookDeliveryList.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = RedeliverEventError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = RedeliverEventError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = RedeliverEventError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = RedeliverEventError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = RedeliverEventError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = RedeliverEventError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = RedeliverEventError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = RedeliverEventError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = RedeliverEventError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = RedeliverEventError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -105,7 +134,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | RedeliverEventResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | RedeliverEventError | WebhookDeliveryList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,10 +150,11 @@ def sync_detailed(
     body: RedeliverEventBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | RedeliverEventResponse200]:
+) -> Response[ApiError | RedeliverEventError | WebhookDeliveryList]:
     """ Send an event again
 
-     To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type.
+     To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type. Needs the
+    `webhooks:write` scope.
 
     Args:
         id (str):
@@ -136,7 +166,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RedeliverEventResponse200]
+        Response[ApiError | RedeliverEventError | WebhookDeliveryList]
      """
 
 
@@ -160,10 +190,11 @@ def sync(
     body: RedeliverEventBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | RedeliverEventResponse200 | None:
+) -> ApiError | RedeliverEventError | WebhookDeliveryList | None:
     """ Send an event again
 
-     To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type.
+     To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type. Needs the
+    `webhooks:write` scope.
 
     Args:
         id (str):
@@ -175,7 +206,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RedeliverEventResponse200
+        ApiError | RedeliverEventError | WebhookDeliveryList
      """
 
 
@@ -194,10 +225,11 @@ async def asyncio_detailed(
     body: RedeliverEventBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | RedeliverEventResponse200]:
+) -> Response[ApiError | RedeliverEventError | WebhookDeliveryList]:
     """ Send an event again
 
-     To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type.
+     To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type. Needs the
+    `webhooks:write` scope.
 
     Args:
         id (str):
@@ -209,7 +241,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | RedeliverEventResponse200]
+        Response[ApiError | RedeliverEventError | WebhookDeliveryList]
      """
 
 
@@ -233,10 +265,11 @@ async def asyncio(
     body: RedeliverEventBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | RedeliverEventResponse200 | None:
+) -> ApiError | RedeliverEventError | WebhookDeliveryList | None:
     """ Send an event again
 
-     To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type.
+     To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type. Needs the
+    `webhooks:write` scope.
 
     Args:
         id (str):
@@ -248,7 +281,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | RedeliverEventResponse200
+        ApiError | RedeliverEventError | WebhookDeliveryList
      """
 
 

@@ -8,8 +8,17 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
-from ...models.event import Event
+from ...models.api_error import ApiError
+from ...models.bulk_call_event import BulkCallEvent
+from ...models.bulk_call_result_event import BulkCallResultEvent
+from ...models.call_event import CallEvent
+from ...models.connector_version_event import ConnectorVersionEvent
+from ...models.conversation_analyzed_event import ConversationAnalyzedEvent
+from ...models.conversation_event import ConversationEvent
+from ...models.message_event import MessageEvent
+from ...models.recording_event import RecordingEvent
+from ...models.retrieve_event_error import RetrieveEventError
+from ...models.webhook_delivery_event import WebhookDeliveryEvent
 from typing import cast
 
 
@@ -34,57 +43,144 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Event:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError:
     if response.status_code == 200:
-        response_200 = Event.from_dict(response.json())
+        def _parse_response_200(data: object) -> BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_0 = CallEvent.from_dict(data)
 
 
+
+                return componentsschemas_event_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_1 = ConversationEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_2 = ConversationAnalyzedEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_3 = MessageEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_4 = WebhookDeliveryEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_4
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_5 = ConnectorVersionEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_5
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_6 = BulkCallResultEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_6
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_7 = BulkCallEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_7
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_event_type_8 = RecordingEvent.from_dict(data)
+
+
+
+            return componentsschemas_event_type_8
+
+        response_200 = _parse_response_200(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = RetrieveEventError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = RetrieveEventError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = RetrieveEventError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = RetrieveEventError.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = RetrieveEventError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = RetrieveEventError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -92,7 +188,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Event]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,8 +202,10 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | Event]:
+) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError]:
     """ Retrieve an event and its deliveries
+
+     Retrieve an event and its deliveries. Needs the `events:read` scope.
 
     Args:
         id (str):
@@ -117,7 +215,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Event]
+        Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError]
      """
 
 
@@ -137,8 +235,10 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Error | Event | None:
+) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError | None:
     """ Retrieve an event and its deliveries
+
+     Retrieve an event and its deliveries. Needs the `events:read` scope.
 
     Args:
         id (str):
@@ -148,7 +248,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Event
+        ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError
      """
 
 
@@ -163,8 +263,10 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | Event]:
+) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError]:
     """ Retrieve an event and its deliveries
+
+     Retrieve an event and its deliveries. Needs the `events:read` scope.
 
     Args:
         id (str):
@@ -174,7 +276,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Event]
+        Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError]
      """
 
 
@@ -194,8 +296,10 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Error | Event | None:
+) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError | None:
     """ Retrieve an event and its deliveries
+
+     Retrieve an event and its deliveries. Needs the `events:read` scope.
 
     Args:
         id (str):
@@ -205,7 +309,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Event
+        ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
-from ...models.list_knowledge_documents_response_200 import ListKnowledgeDocumentsResponse200
+from ...models.api_error import ApiError
+from ...models.knowledge_document_list import KnowledgeDocumentList
+from ...models.list_knowledge_documents_error import ListKnowledgeDocumentsError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -17,7 +18,7 @@ from typing import cast
 
 def _get_kwargs(
     *,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     agent_id: str | Unset = UNSET,
@@ -52,50 +53,50 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ListKnowledgeDocumentsResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | KnowledgeDocumentList | ListKnowledgeDocumentsError:
     if response.status_code == 200:
-        response_200 = ListKnowledgeDocumentsResponse200.from_dict(response.json())
+        response_200 = KnowledgeDocumentList.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ListKnowledgeDocumentsError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ListKnowledgeDocumentsError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ListKnowledgeDocumentsError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ListKnowledgeDocumentsError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ListKnowledgeDocumentsError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -103,7 +104,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ListKnowledgeDocumentsResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | KnowledgeDocumentList | ListKnowledgeDocumentsError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -115,16 +116,18 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     agent_id: str | Unset = UNSET,
 
-) -> Response[Error | ListKnowledgeDocumentsResponse200]:
+) -> Response[ApiError | KnowledgeDocumentList | ListKnowledgeDocumentsError]:
     """ List knowledge documents
 
+     List knowledge documents. Needs the `agents:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         agent_id (str | Unset):
@@ -134,7 +137,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListKnowledgeDocumentsResponse200]
+        Response[ApiError | KnowledgeDocumentList | ListKnowledgeDocumentsError]
      """
 
 
@@ -155,16 +158,18 @@ agent_id=agent_id,
 def sync(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     agent_id: str | Unset = UNSET,
 
-) -> Error | ListKnowledgeDocumentsResponse200 | None:
+) -> ApiError | KnowledgeDocumentList | ListKnowledgeDocumentsError | None:
     """ List knowledge documents
 
+     List knowledge documents. Needs the `agents:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         agent_id (str | Unset):
@@ -174,7 +179,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListKnowledgeDocumentsResponse200
+        ApiError | KnowledgeDocumentList | ListKnowledgeDocumentsError
      """
 
 
@@ -190,16 +195,18 @@ agent_id=agent_id,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     agent_id: str | Unset = UNSET,
 
-) -> Response[Error | ListKnowledgeDocumentsResponse200]:
+) -> Response[ApiError | KnowledgeDocumentList | ListKnowledgeDocumentsError]:
     """ List knowledge documents
 
+     List knowledge documents. Needs the `agents:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         agent_id (str | Unset):
@@ -209,7 +216,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListKnowledgeDocumentsResponse200]
+        Response[ApiError | KnowledgeDocumentList | ListKnowledgeDocumentsError]
      """
 
 
@@ -230,16 +237,18 @@ agent_id=agent_id,
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     agent_id: str | Unset = UNSET,
 
-) -> Error | ListKnowledgeDocumentsResponse200 | None:
+) -> ApiError | KnowledgeDocumentList | ListKnowledgeDocumentsError | None:
     """ List knowledge documents
 
+     List knowledge documents. Needs the `agents:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         agent_id (str | Unset):
@@ -249,7 +258,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListKnowledgeDocumentsResponse200
+        ApiError | KnowledgeDocumentList | ListKnowledgeDocumentsError
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
-from ...models.search_knowledge_response_200 import SearchKnowledgeResponse200
+from ...models.api_error import ApiError
+from ...models.knowledge_chunk_list import KnowledgeChunkList
+from ...models.search_knowledge_error import SearchKnowledgeError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -19,7 +20,7 @@ def _get_kwargs(
     *,
     agent_id: str,
     query: str,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 5,
 
 ) -> dict[str, Any]:
     
@@ -49,50 +50,57 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | SearchKnowledgeResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | KnowledgeChunkList | SearchKnowledgeError:
     if response.status_code == 200:
-        response_200 = SearchKnowledgeResponse200.from_dict(response.json())
+        response_200 = KnowledgeChunkList.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = SearchKnowledgeError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = SearchKnowledgeError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = SearchKnowledgeError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 404:
+        response_404 = SearchKnowledgeError.from_dict(response.json())
+
+
+
+        return response_404
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = SearchKnowledgeError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = SearchKnowledgeError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -100,7 +108,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | SearchKnowledgeResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | KnowledgeChunkList | SearchKnowledgeError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,24 +122,24 @@ def sync_detailed(
     client: AuthenticatedClient,
     agent_id: str,
     query: str,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 5,
 
-) -> Response[Error | SearchKnowledgeResponse200]:
+) -> Response[ApiError | KnowledgeChunkList | SearchKnowledgeError]:
     """ Search an agent's knowledge
 
-     What the assistant would be given for `query`, best first.
+     What the assistant would be given for `query`, best first. Needs the `agents:read` scope.
 
     Args:
         agent_id (str):
         query (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 5.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SearchKnowledgeResponse200]
+        Response[ApiError | KnowledgeChunkList | SearchKnowledgeError]
      """
 
 
@@ -153,24 +161,24 @@ def sync(
     client: AuthenticatedClient,
     agent_id: str,
     query: str,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 5,
 
-) -> Error | SearchKnowledgeResponse200 | None:
+) -> ApiError | KnowledgeChunkList | SearchKnowledgeError | None:
     """ Search an agent's knowledge
 
-     What the assistant would be given for `query`, best first.
+     What the assistant would be given for `query`, best first. Needs the `agents:read` scope.
 
     Args:
         agent_id (str):
         query (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 5.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SearchKnowledgeResponse200
+        ApiError | KnowledgeChunkList | SearchKnowledgeError
      """
 
 
@@ -187,24 +195,24 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     agent_id: str,
     query: str,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 5,
 
-) -> Response[Error | SearchKnowledgeResponse200]:
+) -> Response[ApiError | KnowledgeChunkList | SearchKnowledgeError]:
     """ Search an agent's knowledge
 
-     What the assistant would be given for `query`, best first.
+     What the assistant would be given for `query`, best first. Needs the `agents:read` scope.
 
     Args:
         agent_id (str):
         query (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 5.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | SearchKnowledgeResponse200]
+        Response[ApiError | KnowledgeChunkList | SearchKnowledgeError]
      """
 
 
@@ -226,24 +234,24 @@ async def asyncio(
     client: AuthenticatedClient,
     agent_id: str,
     query: str,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 5,
 
-) -> Error | SearchKnowledgeResponse200 | None:
+) -> ApiError | KnowledgeChunkList | SearchKnowledgeError | None:
     """ Search an agent's knowledge
 
-     What the assistant would be given for `query`, best first.
+     What the assistant would be given for `query`, best first. Needs the `agents:read` scope.
 
     Args:
         agent_id (str):
         query (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 5.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | SearchKnowledgeResponse200
+        ApiError | KnowledgeChunkList | SearchKnowledgeError
      """
 
 

@@ -10,7 +10,8 @@ from ... import errors
 
 from ...models.analysis import Analysis
 from ...models.analyze_conversation_body import AnalyzeConversationBody
-from ...models.error import Error
+from ...models.analyze_conversation_error import AnalyzeConversationError
+from ...models.api_error import ApiError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -47,7 +48,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Analysis | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Analysis | AnalyzeConversationError | ApiError:
     if response.status_code == 200:
         response_200 = Analysis.from_dict(response.json())
 
@@ -56,48 +57,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = AnalyzeConversationError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = AnalyzeConversationError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = AnalyzeConversationError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = AnalyzeConversationError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = AnalyzeConversationError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = AnalyzeConversationError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = AnalyzeConversationError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = AnalyzeConversationError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = AnalyzeConversationError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = AnalyzeConversationError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -105,7 +134,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Analysis | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Analysis | AnalyzeConversationError | ApiError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,11 +150,12 @@ def sync_detailed(
     body: AnalyzeConversationBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Analysis | Error]:
+) -> Response[Analysis | AnalyzeConversationError | ApiError]:
     """ Analyse a conversation
 
      Runs the plan given (else the agent's) on the stored messages and answers the analysis once stored;
-    earlier ones stay in `GET /v1/conversations/{id}/analyses`. Emits `conversation.analyzed`.
+    earlier ones stay in `GET /v1/conversations/{id}/analyses`. Emits `conversation.analyzed`. Needs the
+    `messages:write` scope.
 
     Args:
         id (str):
@@ -137,7 +167,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Analysis | Error]
+        Response[Analysis | AnalyzeConversationError | ApiError]
      """
 
 
@@ -161,11 +191,12 @@ def sync(
     body: AnalyzeConversationBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Analysis | Error | None:
+) -> Analysis | AnalyzeConversationError | ApiError | None:
     """ Analyse a conversation
 
      Runs the plan given (else the agent's) on the stored messages and answers the analysis once stored;
-    earlier ones stay in `GET /v1/conversations/{id}/analyses`. Emits `conversation.analyzed`.
+    earlier ones stay in `GET /v1/conversations/{id}/analyses`. Emits `conversation.analyzed`. Needs the
+    `messages:write` scope.
 
     Args:
         id (str):
@@ -177,7 +208,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Analysis | Error
+        Analysis | AnalyzeConversationError | ApiError
      """
 
 
@@ -196,11 +227,12 @@ async def asyncio_detailed(
     body: AnalyzeConversationBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Analysis | Error]:
+) -> Response[Analysis | AnalyzeConversationError | ApiError]:
     """ Analyse a conversation
 
      Runs the plan given (else the agent's) on the stored messages and answers the analysis once stored;
-    earlier ones stay in `GET /v1/conversations/{id}/analyses`. Emits `conversation.analyzed`.
+    earlier ones stay in `GET /v1/conversations/{id}/analyses`. Emits `conversation.analyzed`. Needs the
+    `messages:write` scope.
 
     Args:
         id (str):
@@ -212,7 +244,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Analysis | Error]
+        Response[Analysis | AnalyzeConversationError | ApiError]
      """
 
 
@@ -236,11 +268,12 @@ async def asyncio(
     body: AnalyzeConversationBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Analysis | Error | None:
+) -> Analysis | AnalyzeConversationError | ApiError | None:
     """ Analyse a conversation
 
      Runs the plan given (else the agent's) on the stored messages and answers the analysis once stored;
-    earlier ones stay in `GET /v1/conversations/{id}/analyses`. Emits `conversation.analyzed`.
+    earlier ones stay in `GET /v1/conversations/{id}/analyses`. Emits `conversation.analyzed`. Needs the
+    `messages:write` scope.
 
     Args:
         id (str):
@@ -252,7 +285,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Analysis | Error
+        Analysis | AnalyzeConversationError | ApiError
      """
 
 

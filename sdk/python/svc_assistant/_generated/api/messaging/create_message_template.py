@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.create_message_template_body import CreateMessageTemplateBody
-from ...models.error import Error
+from ...models.create_message_template_error import CreateMessageTemplateError
 from ...models.message_template import MessageTemplate
 from ...types import UNSET, Unset
 from typing import cast
@@ -46,7 +47,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | MessageTemplate:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | CreateMessageTemplateError | MessageTemplate:
     if response.status_code == 200:
         response_200 = MessageTemplate.from_dict(response.json())
 
@@ -55,41 +56,69 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = CreateMessageTemplateError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = CreateMessageTemplateError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = CreateMessageTemplateError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 409:
+        response_409 = CreateMessageTemplateError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = CreateMessageTemplateError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = CreateMessageTemplateError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = CreateMessageTemplateError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = CreateMessageTemplateError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = CreateMessageTemplateError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +126,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | MessageTemplate]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | CreateMessageTemplateError | MessageTemplate]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,8 +141,10 @@ def sync_detailed(
     body: CreateMessageTemplateBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | MessageTemplate]:
+) -> Response[ApiError | CreateMessageTemplateError | MessageTemplate]:
     """ Register a WhatsApp template
+
+     Register a WhatsApp template. Needs the `messages:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -124,7 +155,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | MessageTemplate]
+        Response[ApiError | CreateMessageTemplateError | MessageTemplate]
      """
 
 
@@ -146,8 +177,10 @@ def sync(
     body: CreateMessageTemplateBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | MessageTemplate | None:
+) -> ApiError | CreateMessageTemplateError | MessageTemplate | None:
     """ Register a WhatsApp template
+
+     Register a WhatsApp template. Needs the `messages:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -158,7 +191,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | MessageTemplate
+        ApiError | CreateMessageTemplateError | MessageTemplate
      """
 
 
@@ -175,8 +208,10 @@ async def asyncio_detailed(
     body: CreateMessageTemplateBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | MessageTemplate]:
+) -> Response[ApiError | CreateMessageTemplateError | MessageTemplate]:
     """ Register a WhatsApp template
+
+     Register a WhatsApp template. Needs the `messages:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -187,7 +222,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | MessageTemplate]
+        Response[ApiError | CreateMessageTemplateError | MessageTemplate]
      """
 
 
@@ -209,8 +244,10 @@ async def asyncio(
     body: CreateMessageTemplateBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | MessageTemplate | None:
+) -> ApiError | CreateMessageTemplateError | MessageTemplate | None:
     """ Register a WhatsApp template
+
+     Register a WhatsApp template. Needs the `messages:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -221,7 +258,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | MessageTemplate
+        ApiError | CreateMessageTemplateError | MessageTemplate
      """
 
 

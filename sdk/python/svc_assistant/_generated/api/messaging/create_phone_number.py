@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.create_phone_number_body import CreatePhoneNumberBody
-from ...models.error import Error
+from ...models.create_phone_number_error import CreatePhoneNumberError
 from ...models.phone_number import PhoneNumber
 from ...types import UNSET, Unset
 from typing import cast
@@ -46,7 +47,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PhoneNumber:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | CreatePhoneNumberError | PhoneNumber:
     if response.status_code == 200:
         response_200 = PhoneNumber.from_dict(response.json())
 
@@ -55,41 +56,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = CreatePhoneNumberError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = CreatePhoneNumberError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = CreatePhoneNumberError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 404:
+        response_404 = CreatePhoneNumberError.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = CreatePhoneNumberError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = CreatePhoneNumberError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = CreatePhoneNumberError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = CreatePhoneNumberError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = CreatePhoneNumberError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = CreatePhoneNumberError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +133,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PhoneNumber]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | CreatePhoneNumberError | PhoneNumber]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,8 +148,10 @@ def sync_detailed(
     body: CreatePhoneNumberBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | PhoneNumber]:
+) -> Response[ApiError | CreatePhoneNumberError | PhoneNumber]:
     """ Connect a number for messaging and calls
+
+     Connect a number for messaging and calls. Needs the `phone_numbers:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -124,7 +162,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PhoneNumber]
+        Response[ApiError | CreatePhoneNumberError | PhoneNumber]
      """
 
 
@@ -146,8 +184,10 @@ def sync(
     body: CreatePhoneNumberBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | PhoneNumber | None:
+) -> ApiError | CreatePhoneNumberError | PhoneNumber | None:
     """ Connect a number for messaging and calls
+
+     Connect a number for messaging and calls. Needs the `phone_numbers:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -158,7 +198,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PhoneNumber
+        ApiError | CreatePhoneNumberError | PhoneNumber
      """
 
 
@@ -175,8 +215,10 @@ async def asyncio_detailed(
     body: CreatePhoneNumberBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | PhoneNumber]:
+) -> Response[ApiError | CreatePhoneNumberError | PhoneNumber]:
     """ Connect a number for messaging and calls
+
+     Connect a number for messaging and calls. Needs the `phone_numbers:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -187,7 +229,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PhoneNumber]
+        Response[ApiError | CreatePhoneNumberError | PhoneNumber]
      """
 
 
@@ -209,8 +251,10 @@ async def asyncio(
     body: CreatePhoneNumberBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | PhoneNumber | None:
+) -> ApiError | CreatePhoneNumberError | PhoneNumber | None:
     """ Connect a number for messaging and calls
+
+     Connect a number for messaging and calls. Needs the `phone_numbers:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -221,7 +265,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PhoneNumber
+        ApiError | CreatePhoneNumberError | PhoneNumber
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
-from ...models.list_conversation_analyses_response_200 import ListConversationAnalysesResponse200
+from ...models.analysis_list import AnalysisList
+from ...models.api_error import ApiError
+from ...models.list_conversation_analyses_error import ListConversationAnalysesError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -18,7 +19,7 @@ from typing import cast
 def _get_kwargs(
     id: str,
     *,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
 
@@ -50,57 +51,57 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ListConversationAnalysesResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AnalysisList | ApiError | ListConversationAnalysesError:
     if response.status_code == 200:
-        response_200 = ListConversationAnalysesResponse200.from_dict(response.json())
+        response_200 = AnalysisList.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ListConversationAnalysesError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ListConversationAnalysesError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ListConversationAnalysesError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = ListConversationAnalysesError.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ListConversationAnalysesError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ListConversationAnalysesError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -108,7 +109,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ListConversationAnalysesResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[AnalysisList | ApiError | ListConversationAnalysesError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,16 +122,18 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
 
-) -> Response[Error | ListConversationAnalysesResponse200]:
+) -> Response[AnalysisList | ApiError | ListConversationAnalysesError]:
     """ List a conversation's analyses
+
+     List a conversation's analyses. Needs the `messages:read` scope.
 
     Args:
         id (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
 
@@ -139,7 +142,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListConversationAnalysesResponse200]
+        Response[AnalysisList | ApiError | ListConversationAnalysesError]
      """
 
 
@@ -161,16 +164,18 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
 
-) -> Error | ListConversationAnalysesResponse200 | None:
+) -> AnalysisList | ApiError | ListConversationAnalysesError | None:
     """ List a conversation's analyses
+
+     List a conversation's analyses. Needs the `messages:read` scope.
 
     Args:
         id (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
 
@@ -179,7 +184,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListConversationAnalysesResponse200
+        AnalysisList | ApiError | ListConversationAnalysesError
      """
 
 
@@ -196,16 +201,18 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
 
-) -> Response[Error | ListConversationAnalysesResponse200]:
+) -> Response[AnalysisList | ApiError | ListConversationAnalysesError]:
     """ List a conversation's analyses
+
+     List a conversation's analyses. Needs the `messages:read` scope.
 
     Args:
         id (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
 
@@ -214,7 +221,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListConversationAnalysesResponse200]
+        Response[AnalysisList | ApiError | ListConversationAnalysesError]
      """
 
 
@@ -236,16 +243,18 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
 
-) -> Error | ListConversationAnalysesResponse200 | None:
+) -> AnalysisList | ApiError | ListConversationAnalysesError | None:
     """ List a conversation's analyses
+
+     List a conversation's analyses. Needs the `messages:read` scope.
 
     Args:
         id (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
 
@@ -254,7 +263,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListConversationAnalysesResponse200
+        AnalysisList | ApiError | ListConversationAnalysesError
      """
 
 

@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
+from ...models.conversation_list import ConversationList
 from ...models.list_conversations_channel import ListConversationsChannel
-from ...models.list_conversations_response_200 import ListConversationsResponse200
+from ...models.list_conversations_error import ListConversationsError
 from ...models.list_conversations_status import ListConversationsStatus
 from ...types import UNSET, Unset
 from typing import cast
@@ -19,7 +20,7 @@ from typing import cast
 
 def _get_kwargs(
     *,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     channel: ListConversationsChannel | Unset = UNSET,
@@ -68,50 +69,50 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ListConversationsResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | ConversationList | ListConversationsError:
     if response.status_code == 200:
-        response_200 = ListConversationsResponse200.from_dict(response.json())
+        response_200 = ConversationList.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ListConversationsError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ListConversationsError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ListConversationsError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ListConversationsError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ListConversationsError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -119,7 +120,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ListConversationsResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | ConversationList | ListConversationsError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -131,18 +132,20 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     channel: ListConversationsChannel | Unset = UNSET,
     status: ListConversationsStatus | Unset = UNSET,
     customer_number: str | Unset = UNSET,
 
-) -> Response[Error | ListConversationsResponse200]:
+) -> Response[ApiError | ConversationList | ListConversationsError]:
     """ List conversations
 
+     List conversations. Needs the `messages:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         channel (ListConversationsChannel | Unset):
@@ -154,7 +157,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListConversationsResponse200]
+        Response[ApiError | ConversationList | ListConversationsError]
      """
 
 
@@ -177,18 +180,20 @@ customer_number=customer_number,
 def sync(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     channel: ListConversationsChannel | Unset = UNSET,
     status: ListConversationsStatus | Unset = UNSET,
     customer_number: str | Unset = UNSET,
 
-) -> Error | ListConversationsResponse200 | None:
+) -> ApiError | ConversationList | ListConversationsError | None:
     """ List conversations
 
+     List conversations. Needs the `messages:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         channel (ListConversationsChannel | Unset):
@@ -200,7 +205,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListConversationsResponse200
+        ApiError | ConversationList | ListConversationsError
      """
 
 
@@ -218,18 +223,20 @@ customer_number=customer_number,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     channel: ListConversationsChannel | Unset = UNSET,
     status: ListConversationsStatus | Unset = UNSET,
     customer_number: str | Unset = UNSET,
 
-) -> Response[Error | ListConversationsResponse200]:
+) -> Response[ApiError | ConversationList | ListConversationsError]:
     """ List conversations
 
+     List conversations. Needs the `messages:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         channel (ListConversationsChannel | Unset):
@@ -241,7 +248,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListConversationsResponse200]
+        Response[ApiError | ConversationList | ListConversationsError]
      """
 
 
@@ -264,18 +271,20 @@ customer_number=customer_number,
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     channel: ListConversationsChannel | Unset = UNSET,
     status: ListConversationsStatus | Unset = UNSET,
     customer_number: str | Unset = UNSET,
 
-) -> Error | ListConversationsResponse200 | None:
+) -> ApiError | ConversationList | ListConversationsError | None:
     """ List conversations
 
+     List conversations. Needs the `messages:read` scope.
+
     Args:
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         channel (ListConversationsChannel | Unset):
@@ -287,7 +296,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListConversationsResponse200
+        ApiError | ConversationList | ListConversationsError
      """
 
 

@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.conversation import Conversation
-from ...models.error import Error
 from ...models.resume_conversation_body import ResumeConversationBody
+from ...models.resume_conversation_error import ResumeConversationError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -49,7 +50,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Conversation | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | Conversation | ResumeConversationError:
     if response.status_code == 200:
         response_200 = Conversation.from_dict(response.json())
 
@@ -58,48 +59,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ResumeConversationError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ResumeConversationError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ResumeConversationError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = ResumeConversationError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = ResumeConversationError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ResumeConversationError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = ResumeConversationError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ResumeConversationError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ResumeConversationError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ResumeConversationError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -107,7 +136,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Conversation | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | Conversation | ResumeConversationError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -123,8 +152,10 @@ def sync_detailed(
     body: ResumeConversationBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Conversation | Error]:
+) -> Response[ApiError | Conversation | ResumeConversationError]:
     """ Hand a conversation back to the assistant
+
+     Hand a conversation back to the assistant. Needs the `messages:write` scope.
 
     Args:
         id (str):
@@ -136,7 +167,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Conversation | Error]
+        Response[ApiError | Conversation | ResumeConversationError]
      """
 
 
@@ -160,8 +191,10 @@ def sync(
     body: ResumeConversationBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Conversation | Error | None:
+) -> ApiError | Conversation | ResumeConversationError | None:
     """ Hand a conversation back to the assistant
+
+     Hand a conversation back to the assistant. Needs the `messages:write` scope.
 
     Args:
         id (str):
@@ -173,7 +206,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Conversation | Error
+        ApiError | Conversation | ResumeConversationError
      """
 
 
@@ -192,8 +225,10 @@ async def asyncio_detailed(
     body: ResumeConversationBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Conversation | Error]:
+) -> Response[ApiError | Conversation | ResumeConversationError]:
     """ Hand a conversation back to the assistant
+
+     Hand a conversation back to the assistant. Needs the `messages:write` scope.
 
     Args:
         id (str):
@@ -205,7 +240,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Conversation | Error]
+        Response[ApiError | Conversation | ResumeConversationError]
      """
 
 
@@ -229,8 +264,10 @@ async def asyncio(
     body: ResumeConversationBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Conversation | Error | None:
+) -> ApiError | Conversation | ResumeConversationError | None:
     """ Hand a conversation back to the assistant
+
+     Hand a conversation back to the assistant. Needs the `messages:write` scope.
 
     Args:
         id (str):
@@ -242,7 +279,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Conversation | Error
+        ApiError | Conversation | ResumeConversationError
      """
 
 

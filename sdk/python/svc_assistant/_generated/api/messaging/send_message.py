@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.message import Message
 from ...models.send_message_body import SendMessageBody
+from ...models.send_message_error import SendMessageError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -46,7 +47,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Message:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | Message | SendMessageError:
     if response.status_code == 200:
         response_200 = Message.from_dict(response.json())
 
@@ -55,41 +56,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = SendMessageError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = SendMessageError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = SendMessageError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 404:
+        response_404 = SendMessageError.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = SendMessageError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = SendMessageError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = SendMessageError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = SendMessageError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = SendMessageError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = SendMessageError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +133,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Message]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | Message | SendMessageError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,11 +148,15 @@ def sync_detailed(
     body: SendMessageBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | Message]:
+) -> Response[ApiError | Message | SendMessageError]:
     """ Send a message
 
-     WhatsApp or SMS. Free-form text inside WhatsApp's 24-hour window, a `template` outside it (else 409
-    `whatsapp_window_closed`).
+     On WhatsApp or SMS to a phone number, or on `web` to a widget visitor. Free-form text inside
+    WhatsApp's 24-hour window, a `template` outside it (else 422 `whatsapp_window_closed`). 422 also for
+    `recipient_opted_out` (the customer sent STOP on that channel), `whatsapp_number_not_connected` /
+    `sms_number_not_connected` (live mode without a connected number) and `conversation_missing` (`web`
+    to a visitor without a conversation). The answer is the message, `queued`; its progress comes as
+    `message.sent`, `message.delivered` or `message.failed` events. Needs the `messages:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -127,7 +167,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[ApiError | Message | SendMessageError]
      """
 
 
@@ -149,11 +189,15 @@ def sync(
     body: SendMessageBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | Message | None:
+) -> ApiError | Message | SendMessageError | None:
     """ Send a message
 
-     WhatsApp or SMS. Free-form text inside WhatsApp's 24-hour window, a `template` outside it (else 409
-    `whatsapp_window_closed`).
+     On WhatsApp or SMS to a phone number, or on `web` to a widget visitor. Free-form text inside
+    WhatsApp's 24-hour window, a `template` outside it (else 422 `whatsapp_window_closed`). 422 also for
+    `recipient_opted_out` (the customer sent STOP on that channel), `whatsapp_number_not_connected` /
+    `sms_number_not_connected` (live mode without a connected number) and `conversation_missing` (`web`
+    to a visitor without a conversation). The answer is the message, `queued`; its progress comes as
+    `message.sent`, `message.delivered` or `message.failed` events. Needs the `messages:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -164,7 +208,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Message
+        ApiError | Message | SendMessageError
      """
 
 
@@ -181,11 +225,15 @@ async def asyncio_detailed(
     body: SendMessageBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | Message]:
+) -> Response[ApiError | Message | SendMessageError]:
     """ Send a message
 
-     WhatsApp or SMS. Free-form text inside WhatsApp's 24-hour window, a `template` outside it (else 409
-    `whatsapp_window_closed`).
+     On WhatsApp or SMS to a phone number, or on `web` to a widget visitor. Free-form text inside
+    WhatsApp's 24-hour window, a `template` outside it (else 422 `whatsapp_window_closed`). 422 also for
+    `recipient_opted_out` (the customer sent STOP on that channel), `whatsapp_number_not_connected` /
+    `sms_number_not_connected` (live mode without a connected number) and `conversation_missing` (`web`
+    to a visitor without a conversation). The answer is the message, `queued`; its progress comes as
+    `message.sent`, `message.delivered` or `message.failed` events. Needs the `messages:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -196,7 +244,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[ApiError | Message | SendMessageError]
      """
 
 
@@ -218,11 +266,15 @@ async def asyncio(
     body: SendMessageBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | Message | None:
+) -> ApiError | Message | SendMessageError | None:
     """ Send a message
 
-     WhatsApp or SMS. Free-form text inside WhatsApp's 24-hour window, a `template` outside it (else 409
-    `whatsapp_window_closed`).
+     On WhatsApp or SMS to a phone number, or on `web` to a widget visitor. Free-form text inside
+    WhatsApp's 24-hour window, a `template` outside it (else 422 `whatsapp_window_closed`). 422 also for
+    `recipient_opted_out` (the customer sent STOP on that channel), `whatsapp_number_not_connected` /
+    `sms_number_not_connected` (live mode without a connected number) and `conversation_missing` (`web`
+    to a visitor without a conversation). The answer is the message, `queued`; its progress comes as
+    `message.sent`, `message.delivered` or `message.failed` events. Needs the `messages:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -233,7 +285,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Message
+        ApiError | Message | SendMessageError
      """
 
 

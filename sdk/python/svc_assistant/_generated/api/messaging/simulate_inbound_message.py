@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.message import Message
 from ...models.simulate_inbound_message_body import SimulateInboundMessageBody
+from ...models.simulate_inbound_message_error import SimulateInboundMessageError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -46,7 +47,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Message:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | Message | SimulateInboundMessageError:
     if response.status_code == 200:
         response_200 = Message.from_dict(response.json())
 
@@ -55,41 +56,69 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = SimulateInboundMessageError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = SimulateInboundMessageError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = SimulateInboundMessageError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 409:
+        response_409 = SimulateInboundMessageError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = SimulateInboundMessageError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = SimulateInboundMessageError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = SimulateInboundMessageError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = SimulateInboundMessageError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = SimulateInboundMessageError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +126,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Message]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | Message | SimulateInboundMessageError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,10 +141,11 @@ def sync_detailed(
     body: SimulateInboundMessageBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | Message]:
+) -> Response[ApiError | Message | SimulateInboundMessageError]:
     """ Simulate an inbound message (test mode)
 
-     As if a customer had written to a service number; the assistant answers as it would live.
+     As if a customer had written to a service number; the assistant answers as it would live. Needs the
+    `messages:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -126,7 +156,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[ApiError | Message | SimulateInboundMessageError]
      """
 
 
@@ -148,10 +178,11 @@ def sync(
     body: SimulateInboundMessageBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | Message | None:
+) -> ApiError | Message | SimulateInboundMessageError | None:
     """ Simulate an inbound message (test mode)
 
-     As if a customer had written to a service number; the assistant answers as it would live.
+     As if a customer had written to a service number; the assistant answers as it would live. Needs the
+    `messages:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -162,7 +193,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Message
+        ApiError | Message | SimulateInboundMessageError
      """
 
 
@@ -179,10 +210,11 @@ async def asyncio_detailed(
     body: SimulateInboundMessageBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | Message]:
+) -> Response[ApiError | Message | SimulateInboundMessageError]:
     """ Simulate an inbound message (test mode)
 
-     As if a customer had written to a service number; the assistant answers as it would live.
+     As if a customer had written to a service number; the assistant answers as it would live. Needs the
+    `messages:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -193,7 +225,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[ApiError | Message | SimulateInboundMessageError]
      """
 
 
@@ -215,10 +247,11 @@ async def asyncio(
     body: SimulateInboundMessageBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | Message | None:
+) -> ApiError | Message | SimulateInboundMessageError | None:
     """ Simulate an inbound message (test mode)
 
-     As if a customer had written to a service number; the assistant answers as it would live.
+     As if a customer had written to a service number; the assistant answers as it would live. Needs the
+    `messages:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -229,7 +262,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Message
+        ApiError | Message | SimulateInboundMessageError
      """
 
 

@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.phone_number import PhoneNumber
 from ...models.update_phone_number_body import UpdatePhoneNumberBody
+from ...models.update_phone_number_error import UpdatePhoneNumberError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -47,7 +48,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | PhoneNumber:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | PhoneNumber | UpdatePhoneNumberError:
     if response.status_code == 200:
         response_200 = PhoneNumber.from_dict(response.json())
 
@@ -56,48 +57,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = UpdatePhoneNumberError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = UpdatePhoneNumberError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = UpdatePhoneNumberError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = UpdatePhoneNumberError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = UpdatePhoneNumberError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = UpdatePhoneNumberError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = UpdatePhoneNumberError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = UpdatePhoneNumberError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = UpdatePhoneNumberError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = UpdatePhoneNumberError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -105,7 +134,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | PhoneNumber]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | PhoneNumber | UpdatePhoneNumberError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,11 +150,11 @@ def sync_detailed(
     body: UpdatePhoneNumberBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | PhoneNumber]:
+) -> Response[ApiError | PhoneNumber | UpdatePhoneNumberError]:
     """ Update a connected number
 
      Only the fields given change; null clears `agent_id`, `inbound_webhook_url`,
-    `inbound_webhook_timeout_ms`, `overflow_to`.
+    `inbound_webhook_timeout_ms`, `overflow_to`. Needs the `phone_numbers:write` scope.
 
     Args:
         id (str):
@@ -137,7 +166,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PhoneNumber]
+        Response[ApiError | PhoneNumber | UpdatePhoneNumberError]
      """
 
 
@@ -161,11 +190,11 @@ def sync(
     body: UpdatePhoneNumberBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | PhoneNumber | None:
+) -> ApiError | PhoneNumber | UpdatePhoneNumberError | None:
     """ Update a connected number
 
      Only the fields given change; null clears `agent_id`, `inbound_webhook_url`,
-    `inbound_webhook_timeout_ms`, `overflow_to`.
+    `inbound_webhook_timeout_ms`, `overflow_to`. Needs the `phone_numbers:write` scope.
 
     Args:
         id (str):
@@ -177,7 +206,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PhoneNumber
+        ApiError | PhoneNumber | UpdatePhoneNumberError
      """
 
 
@@ -196,11 +225,11 @@ async def asyncio_detailed(
     body: UpdatePhoneNumberBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | PhoneNumber]:
+) -> Response[ApiError | PhoneNumber | UpdatePhoneNumberError]:
     """ Update a connected number
 
      Only the fields given change; null clears `agent_id`, `inbound_webhook_url`,
-    `inbound_webhook_timeout_ms`, `overflow_to`.
+    `inbound_webhook_timeout_ms`, `overflow_to`. Needs the `phone_numbers:write` scope.
 
     Args:
         id (str):
@@ -212,7 +241,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PhoneNumber]
+        Response[ApiError | PhoneNumber | UpdatePhoneNumberError]
      """
 
 
@@ -236,11 +265,11 @@ async def asyncio(
     body: UpdatePhoneNumberBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | PhoneNumber | None:
+) -> ApiError | PhoneNumber | UpdatePhoneNumberError | None:
     """ Update a connected number
 
      Only the fields given change; null clears `agent_id`, `inbound_webhook_url`,
-    `inbound_webhook_timeout_ms`, `overflow_to`.
+    `inbound_webhook_timeout_ms`, `overflow_to`. Needs the `phone_numbers:write` scope.
 
     Args:
         id (str):
@@ -252,7 +281,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PhoneNumber
+        ApiError | PhoneNumber | UpdatePhoneNumberError
      """
 
 

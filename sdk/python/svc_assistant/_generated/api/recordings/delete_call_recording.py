@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
+from ...models.delete_call_recording_error import DeleteCallRecordingError
 from ...models.deleted import Deleted
-from ...models.error import Error
 from typing import cast
 
 
@@ -34,7 +35,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Deleted | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | DeleteCallRecordingError | Deleted:
     if response.status_code == 200:
         response_200 = Deleted.from_dict(response.json())
 
@@ -43,48 +44,48 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = DeleteCallRecordingError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = DeleteCallRecordingError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = DeleteCallRecordingError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = DeleteCallRecordingError.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = DeleteCallRecordingError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = DeleteCallRecordingError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -92,7 +93,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Deleted | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | DeleteCallRecordingError | Deleted]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,10 +107,11 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Deleted | Error]:
+) -> Response[ApiError | DeleteCallRecordingError | Deleted]:
     """ Delete a call's recording
 
-     Removes the audio from the store at once (links stop working) and emits `recording.deleted`.
+     Removes the audio from the store at once (links stop working) and emits `recording.deleted`. Needs
+    the `calls:write` scope.
 
     Args:
         id (str):
@@ -119,7 +121,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Deleted | Error]
+        Response[ApiError | DeleteCallRecordingError | Deleted]
      """
 
 
@@ -139,10 +141,11 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Deleted | Error | None:
+) -> ApiError | DeleteCallRecordingError | Deleted | None:
     """ Delete a call's recording
 
-     Removes the audio from the store at once (links stop working) and emits `recording.deleted`.
+     Removes the audio from the store at once (links stop working) and emits `recording.deleted`. Needs
+    the `calls:write` scope.
 
     Args:
         id (str):
@@ -152,7 +155,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Deleted | Error
+        ApiError | DeleteCallRecordingError | Deleted
      """
 
 
@@ -167,10 +170,11 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Deleted | Error]:
+) -> Response[ApiError | DeleteCallRecordingError | Deleted]:
     """ Delete a call's recording
 
-     Removes the audio from the store at once (links stop working) and emits `recording.deleted`.
+     Removes the audio from the store at once (links stop working) and emits `recording.deleted`. Needs
+    the `calls:write` scope.
 
     Args:
         id (str):
@@ -180,7 +184,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Deleted | Error]
+        Response[ApiError | DeleteCallRecordingError | Deleted]
      """
 
 
@@ -200,10 +204,11 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Deleted | Error | None:
+) -> ApiError | DeleteCallRecordingError | Deleted | None:
     """ Delete a call's recording
 
-     Removes the audio from the store at once (links stop working) and emits `recording.deleted`.
+     Removes the audio from the store at once (links stop working) and emits `recording.deleted`. Needs
+    the `calls:write` scope.
 
     Args:
         id (str):
@@ -213,7 +218,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Deleted | Error
+        ApiError | DeleteCallRecordingError | Deleted
      """
 
 

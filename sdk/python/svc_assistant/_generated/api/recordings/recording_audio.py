@@ -8,7 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
+from ...models.recording_audio_error import RecordingAudioError
 from typing import cast
 
 
@@ -16,7 +17,7 @@ from typing import cast
 def _get_kwargs(
     id: str,
     *,
-    expires: str,
+    expires: int,
     signature: str,
 
 ) -> dict[str, Any]:
@@ -45,8 +46,22 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error:
-    response_default = Error.from_dict(response.json())
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | RecordingAudioError:
+    if response.status_code == 403:
+        response_403 = RecordingAudioError.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 503:
+        response_503 = RecordingAudioError.from_dict(response.json())
+
+
+
+        return response_503
+
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -54,7 +69,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | RecordingAudioError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -67,10 +82,10 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    expires: str,
+    expires: int,
     signature: str,
 
-) -> Response[Error]:
+) -> Response[ApiError | RecordingAudioError]:
     """ A recording's audio (signed link)
 
      The `url` of a recording: no API key; 10 minutes from its issue, then 403. Serves `Range` requests
@@ -78,7 +93,7 @@ def sync_detailed(
 
     Args:
         id (str):
-        expires (str):
+        expires (int):
         signature (str):
 
     Raises:
@@ -86,7 +101,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error]
+        Response[ApiError | RecordingAudioError]
      """
 
 
@@ -107,10 +122,10 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    expires: str,
+    expires: int,
     signature: str,
 
-) -> Error | None:
+) -> ApiError | RecordingAudioError | None:
     """ A recording's audio (signed link)
 
      The `url` of a recording: no API key; 10 minutes from its issue, then 403. Serves `Range` requests
@@ -118,7 +133,7 @@ def sync(
 
     Args:
         id (str):
-        expires (str):
+        expires (int):
         signature (str):
 
     Raises:
@@ -126,7 +141,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error
+        ApiError | RecordingAudioError
      """
 
 
@@ -142,10 +157,10 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    expires: str,
+    expires: int,
     signature: str,
 
-) -> Response[Error]:
+) -> Response[ApiError | RecordingAudioError]:
     """ A recording's audio (signed link)
 
      The `url` of a recording: no API key; 10 minutes from its issue, then 403. Serves `Range` requests
@@ -153,7 +168,7 @@ async def asyncio_detailed(
 
     Args:
         id (str):
-        expires (str):
+        expires (int):
         signature (str):
 
     Raises:
@@ -161,7 +176,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error]
+        Response[ApiError | RecordingAudioError]
      """
 
 
@@ -182,10 +197,10 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    expires: str,
+    expires: int,
     signature: str,
 
-) -> Error | None:
+) -> ApiError | RecordingAudioError | None:
     """ A recording's audio (signed link)
 
      The `url` of a recording: no API key; 10 minutes from its issue, then 403. Serves `Range` requests
@@ -193,7 +208,7 @@ async def asyncio(
 
     Args:
         id (str):
-        expires (str):
+        expires (int):
         signature (str):
 
     Raises:
@@ -201,7 +216,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error
+        ApiError | RecordingAudioError
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.recording import Recording
+from ...models.retrieve_call_recording_error import RetrieveCallRecordingError
 from typing import cast
 
 
@@ -34,7 +35,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Recording:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | Recording | RetrieveCallRecordingError:
     if response.status_code == 200:
         response_200 = Recording.from_dict(response.json())
 
@@ -43,48 +44,48 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = RetrieveCallRecordingError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = RetrieveCallRecordingError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = RetrieveCallRecordingError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = RetrieveCallRecordingError.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = RetrieveCallRecordingError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = RetrieveCallRecordingError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -92,7 +93,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Recording]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | Recording | RetrieveCallRecordingError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,11 +107,12 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | Recording]:
+) -> Response[ApiError | Recording | RetrieveCallRecordingError]:
     """ Retrieve a call's recording
 
      The recording of a call whose agent or request enabled `recording`, once stored (`recording.ready`);
-    404 before, and after it was deleted. `url` needs no key and works for 10 minutes.
+    404 before, and after it was deleted. `url` needs no key and works for 10 minutes. Needs the
+    `calls:read` scope.
 
     Args:
         id (str):
@@ -120,7 +122,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Recording]
+        Response[ApiError | Recording | RetrieveCallRecordingError]
      """
 
 
@@ -140,11 +142,12 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Error | Recording | None:
+) -> ApiError | Recording | RetrieveCallRecordingError | None:
     """ Retrieve a call's recording
 
      The recording of a call whose agent or request enabled `recording`, once stored (`recording.ready`);
-    404 before, and after it was deleted. `url` needs no key and works for 10 minutes.
+    404 before, and after it was deleted. `url` needs no key and works for 10 minutes. Needs the
+    `calls:read` scope.
 
     Args:
         id (str):
@@ -154,7 +157,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Recording
+        ApiError | Recording | RetrieveCallRecordingError
      """
 
 
@@ -169,11 +172,12 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | Recording]:
+) -> Response[ApiError | Recording | RetrieveCallRecordingError]:
     """ Retrieve a call's recording
 
      The recording of a call whose agent or request enabled `recording`, once stored (`recording.ready`);
-    404 before, and after it was deleted. `url` needs no key and works for 10 minutes.
+    404 before, and after it was deleted. `url` needs no key and works for 10 minutes. Needs the
+    `calls:read` scope.
 
     Args:
         id (str):
@@ -183,7 +187,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Recording]
+        Response[ApiError | Recording | RetrieveCallRecordingError]
      """
 
 
@@ -203,11 +207,12 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Error | Recording | None:
+) -> ApiError | Recording | RetrieveCallRecordingError | None:
     """ Retrieve a call's recording
 
      The recording of a call whose agent or request enabled `recording`, once stored (`recording.ready`);
-    404 before, and after it was deleted. `url` needs no key and works for 10 minutes.
+    404 before, and after it was deleted. `url` needs no key and works for 10 minutes. Needs the
+    `calls:read` scope.
 
     Args:
         id (str):
@@ -217,7 +222,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Recording
+        ApiError | Recording | RetrieveCallRecordingError
      """
 
 

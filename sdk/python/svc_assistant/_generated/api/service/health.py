@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.health_response_200 import HealthResponse200
 from typing import cast
 
@@ -33,7 +33,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | HealthResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | HealthResponse200:
     if response.status_code == 200:
         response_200 = HealthResponse200.from_dict(response.json())
 
@@ -41,7 +41,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_200
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -49,7 +49,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | HealthResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | HealthResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -62,7 +62,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Error | HealthResponse200]:
+) -> Response[ApiError | HealthResponse200]:
     """ Liveness
 
      200 while the process is up. No key needed.
@@ -72,7 +72,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | HealthResponse200]
+        Response[ApiError | HealthResponse200]
      """
 
 
@@ -90,7 +90,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Error | HealthResponse200 | None:
+) -> ApiError | HealthResponse200 | None:
     """ Liveness
 
      200 while the process is up. No key needed.
@@ -100,7 +100,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | HealthResponse200
+        ApiError | HealthResponse200
      """
 
 
@@ -113,7 +113,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Error | HealthResponse200]:
+) -> Response[ApiError | HealthResponse200]:
     """ Liveness
 
      200 while the process is up. No key needed.
@@ -123,7 +123,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | HealthResponse200]
+        Response[ApiError | HealthResponse200]
      """
 
 
@@ -141,7 +141,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Error | HealthResponse200 | None:
+) -> ApiError | HealthResponse200 | None:
     """ Liveness
 
      200 while the process is up. No key needed.
@@ -151,7 +151,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | HealthResponse200
+        ApiError | HealthResponse200
      """
 
 

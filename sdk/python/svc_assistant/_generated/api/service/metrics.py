@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from typing import cast
 
 
@@ -32,19 +32,20 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | str:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | str:
     if response.status_code == 200:
         response_200 = response.text
         return response_200
 
+    if response.status_code == 401:
+        response_401 = response.text
+        return response_401
+
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
-
-
-
+        response_403 = response.text
         return response_403
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -52,7 +53,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | str]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | str]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -65,7 +66,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Error | str]:
+) -> Response[ApiError | str]:
     """ Prometheus metrics
 
      The Prometheus text format. From loopback without a token, else with `Authorization: Bearer
@@ -76,7 +77,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[ApiError | str]
      """
 
 
@@ -94,7 +95,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Error | str | None:
+) -> ApiError | str | None:
     """ Prometheus metrics
 
      The Prometheus text format. From loopback without a token, else with `Authorization: Bearer
@@ -105,7 +106,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        ApiError | str
      """
 
 
@@ -118,7 +119,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Error | str]:
+) -> Response[ApiError | str]:
     """ Prometheus metrics
 
      The Prometheus text format. From loopback without a token, else with `Authorization: Bearer
@@ -129,7 +130,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[ApiError | str]
      """
 
 
@@ -147,7 +148,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Error | str | None:
+) -> ApiError | str | None:
     """ Prometheus metrics
 
      The Prometheus text format. From loopback without a token, else with `Authorization: Bearer
@@ -158,7 +159,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        ApiError | str
      """
 
 

@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.readiness_response_200 import ReadinessResponse200
 from ...models.readiness_response_503 import ReadinessResponse503
 from typing import cast
@@ -34,7 +34,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ReadinessResponse200 | ReadinessResponse503:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | ReadinessResponse200 | ReadinessResponse503:
     if response.status_code == 200:
         response_200 = ReadinessResponse200.from_dict(response.json())
 
@@ -49,7 +49,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -57,7 +57,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ReadinessResponse200 | ReadinessResponse503]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | ReadinessResponse200 | ReadinessResponse503]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -70,7 +70,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Error | ReadinessResponse200 | ReadinessResponse503]:
+) -> Response[ApiError | ReadinessResponse200 | ReadinessResponse503]:
     """ Readiness
 
      200 when MongoDB and Temporal both answer, else 503 naming what is down. No key needed.
@@ -80,7 +80,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ReadinessResponse200 | ReadinessResponse503]
+        Response[ApiError | ReadinessResponse200 | ReadinessResponse503]
      """
 
 
@@ -98,7 +98,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Error | ReadinessResponse200 | ReadinessResponse503 | None:
+) -> ApiError | ReadinessResponse200 | ReadinessResponse503 | None:
     """ Readiness
 
      200 when MongoDB and Temporal both answer, else 503 naming what is down. No key needed.
@@ -108,7 +108,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ReadinessResponse200 | ReadinessResponse503
+        ApiError | ReadinessResponse200 | ReadinessResponse503
      """
 
 
@@ -121,7 +121,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Error | ReadinessResponse200 | ReadinessResponse503]:
+) -> Response[ApiError | ReadinessResponse200 | ReadinessResponse503]:
     """ Readiness
 
      200 when MongoDB and Temporal both answer, else 503 naming what is down. No key needed.
@@ -131,7 +131,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ReadinessResponse200 | ReadinessResponse503]
+        Response[ApiError | ReadinessResponse200 | ReadinessResponse503]
      """
 
 
@@ -149,7 +149,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Error | ReadinessResponse200 | ReadinessResponse503 | None:
+) -> ApiError | ReadinessResponse200 | ReadinessResponse503 | None:
     """ Readiness
 
      200 when MongoDB and Temporal both answer, else 503 naming what is down. No key needed.
@@ -159,7 +159,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ReadinessResponse200 | ReadinessResponse503
+        ApiError | ReadinessResponse200 | ReadinessResponse503
      """
 
 

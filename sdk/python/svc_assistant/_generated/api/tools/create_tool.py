@@ -8,11 +8,12 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.create_tool_body_type_0 import CreateToolBodyType0
 from ...models.create_tool_body_type_1 import CreateToolBodyType1
-from ...models.error import Error
-from ...models.tool_type_0 import ToolType0
-from ...models.tool_type_1 import ToolType1
+from ...models.create_tool_error import CreateToolError
+from ...models.http_tool import HttpTool
+from ...models.mcp_tool import McpTool
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -53,13 +54,13 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ToolType0 | ToolType1:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | CreateToolError | HttpTool | McpTool:
     if response.status_code == 200:
-        def _parse_response_200(data: object) -> ToolType0 | ToolType1:
+        def _parse_response_200(data: object) -> HttpTool | McpTool:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_tool_type_0 = ToolType0.from_dict(data)
+                componentsschemas_tool_type_0 = HttpTool.from_dict(data)
 
 
 
@@ -68,7 +69,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
                 pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_tool_type_1 = ToolType1.from_dict(data)
+            componentsschemas_tool_type_1 = McpTool.from_dict(data)
 
 
 
@@ -79,41 +80,69 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = CreateToolError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = CreateToolError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = CreateToolError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 409:
+        response_409 = CreateToolError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = CreateToolError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = CreateToolError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = CreateToolError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = CreateToolError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = CreateToolError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -121,7 +150,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ToolType0 | ToolType1]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | CreateToolError | HttpTool | McpTool]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -136,11 +165,12 @@ def sync_detailed(
     body: CreateToolBodyType0 | CreateToolBodyType1,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | ToolType0 | ToolType1]:
+) -> Response[ApiError | CreateToolError | HttpTool | McpTool]:
     """ Create a tool
 
      An HTTPS endpoint of yours the assistant may call (`http`), or a Model Context Protocol server whose
-    tools it may call (`mcp`). An http tool answers its signing `secret` this once.
+    tools it may call (`mcp`). An http tool answers its signing `secret` this once. Needs the
+    `agents:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -151,7 +181,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ToolType0 | ToolType1]
+        Response[ApiError | CreateToolError | HttpTool | McpTool]
      """
 
 
@@ -173,11 +203,12 @@ def sync(
     body: CreateToolBodyType0 | CreateToolBodyType1,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | ToolType0 | ToolType1 | None:
+) -> ApiError | CreateToolError | HttpTool | McpTool | None:
     """ Create a tool
 
      An HTTPS endpoint of yours the assistant may call (`http`), or a Model Context Protocol server whose
-    tools it may call (`mcp`). An http tool answers its signing `secret` this once.
+    tools it may call (`mcp`). An http tool answers its signing `secret` this once. Needs the
+    `agents:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -188,7 +219,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ToolType0 | ToolType1
+        ApiError | CreateToolError | HttpTool | McpTool
      """
 
 
@@ -205,11 +236,12 @@ async def asyncio_detailed(
     body: CreateToolBodyType0 | CreateToolBodyType1,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | ToolType0 | ToolType1]:
+) -> Response[ApiError | CreateToolError | HttpTool | McpTool]:
     """ Create a tool
 
      An HTTPS endpoint of yours the assistant may call (`http`), or a Model Context Protocol server whose
-    tools it may call (`mcp`). An http tool answers its signing `secret` this once.
+    tools it may call (`mcp`). An http tool answers its signing `secret` this once. Needs the
+    `agents:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -220,7 +252,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ToolType0 | ToolType1]
+        Response[ApiError | CreateToolError | HttpTool | McpTool]
      """
 
 
@@ -242,11 +274,12 @@ async def asyncio(
     body: CreateToolBodyType0 | CreateToolBodyType1,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | ToolType0 | ToolType1 | None:
+) -> ApiError | CreateToolError | HttpTool | McpTool | None:
     """ Create a tool
 
      An HTTPS endpoint of yours the assistant may call (`http`), or a Model Context Protocol server whose
-    tools it may call (`mcp`). An http tool answers its signing `secret` this once.
+    tools it may call (`mcp`). An http tool answers its signing `secret` this once. Needs the
+    `agents:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -257,7 +290,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ToolType0 | ToolType1
+        ApiError | CreateToolError | HttpTool | McpTool
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
+from ...models.delete_tool_error import DeleteToolError
 from ...models.deleted import Deleted
-from ...models.error import Error
 from typing import cast
 
 
@@ -34,7 +35,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Deleted | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | DeleteToolError | Deleted:
     if response.status_code == 200:
         response_200 = Deleted.from_dict(response.json())
 
@@ -43,48 +44,55 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = DeleteToolError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = DeleteToolError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = DeleteToolError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = DeleteToolError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = DeleteToolError.from_dict(response.json())
+
+
+
+        return response_409
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = DeleteToolError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = DeleteToolError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -92,7 +100,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Deleted | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | DeleteToolError | Deleted]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,10 +114,10 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Deleted | Error]:
+) -> Response[ApiError | DeleteToolError | Deleted]:
     """ Delete a tool
 
-     Agents that list it in `tool_ids` lose it; its name is free again.
+     Agents that list it in `tool_ids` lose it; its name is free again. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -119,7 +127,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Deleted | Error]
+        Response[ApiError | DeleteToolError | Deleted]
      """
 
 
@@ -139,10 +147,10 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Deleted | Error | None:
+) -> ApiError | DeleteToolError | Deleted | None:
     """ Delete a tool
 
-     Agents that list it in `tool_ids` lose it; its name is free again.
+     Agents that list it in `tool_ids` lose it; its name is free again. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -152,7 +160,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Deleted | Error
+        ApiError | DeleteToolError | Deleted
      """
 
 
@@ -167,10 +175,10 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Deleted | Error]:
+) -> Response[ApiError | DeleteToolError | Deleted]:
     """ Delete a tool
 
-     Agents that list it in `tool_ids` lose it; its name is free again.
+     Agents that list it in `tool_ids` lose it; its name is free again. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -180,7 +188,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Deleted | Error]
+        Response[ApiError | DeleteToolError | Deleted]
      """
 
 
@@ -200,10 +208,10 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Deleted | Error | None:
+) -> ApiError | DeleteToolError | Deleted | None:
     """ Delete a tool
 
-     Agents that list it in `tool_ids` lose it; its name is free again.
+     Agents that list it in `tool_ids` lose it; its name is free again. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -213,7 +221,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Deleted | Error
+        ApiError | DeleteToolError | Deleted
      """
 
 

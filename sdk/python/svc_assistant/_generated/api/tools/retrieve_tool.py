@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
-from ...models.tool_type_0 import ToolType0
-from ...models.tool_type_1 import ToolType1
+from ...models.api_error import ApiError
+from ...models.http_tool import HttpTool
+from ...models.mcp_tool import McpTool
+from ...models.retrieve_tool_error import RetrieveToolError
 from typing import cast
 
 
@@ -35,13 +36,13 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ToolType0 | ToolType1:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | HttpTool | McpTool | RetrieveToolError:
     if response.status_code == 200:
-        def _parse_response_200(data: object) -> ToolType0 | ToolType1:
+        def _parse_response_200(data: object) -> HttpTool | McpTool:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_tool_type_0 = ToolType0.from_dict(data)
+                componentsschemas_tool_type_0 = HttpTool.from_dict(data)
 
 
 
@@ -50,7 +51,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
                 pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_tool_type_1 = ToolType1.from_dict(data)
+            componentsschemas_tool_type_1 = McpTool.from_dict(data)
 
 
 
@@ -61,48 +62,48 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = RetrieveToolError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = RetrieveToolError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = RetrieveToolError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = RetrieveToolError.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = RetrieveToolError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = RetrieveToolError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -110,7 +111,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ToolType0 | ToolType1]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | HttpTool | McpTool | RetrieveToolError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -124,8 +125,10 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | ToolType0 | ToolType1]:
+) -> Response[ApiError | HttpTool | McpTool | RetrieveToolError]:
     """ Retrieve a tool
+
+     Retrieve a tool. Needs the `agents:read` scope.
 
     Args:
         id (str):
@@ -135,7 +138,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ToolType0 | ToolType1]
+        Response[ApiError | HttpTool | McpTool | RetrieveToolError]
      """
 
 
@@ -155,8 +158,10 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Error | ToolType0 | ToolType1 | None:
+) -> ApiError | HttpTool | McpTool | RetrieveToolError | None:
     """ Retrieve a tool
+
+     Retrieve a tool. Needs the `agents:read` scope.
 
     Args:
         id (str):
@@ -166,7 +171,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ToolType0 | ToolType1
+        ApiError | HttpTool | McpTool | RetrieveToolError
      """
 
 
@@ -181,8 +186,10 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Error | ToolType0 | ToolType1]:
+) -> Response[ApiError | HttpTool | McpTool | RetrieveToolError]:
     """ Retrieve a tool
+
+     Retrieve a tool. Needs the `agents:read` scope.
 
     Args:
         id (str):
@@ -192,7 +199,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ToolType0 | ToolType1]
+        Response[ApiError | HttpTool | McpTool | RetrieveToolError]
      """
 
 
@@ -212,8 +219,10 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Error | ToolType0 | ToolType1 | None:
+) -> ApiError | HttpTool | McpTool | RetrieveToolError | None:
     """ Retrieve a tool
+
+     Retrieve a tool. Needs the `agents:read` scope.
 
     Args:
         id (str):
@@ -223,7 +232,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ToolType0 | ToolType1
+        ApiError | HttpTool | McpTool | RetrieveToolError
      """
 
 

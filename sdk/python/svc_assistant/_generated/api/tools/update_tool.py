@@ -8,11 +8,12 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
-from ...models.tool_type_0 import ToolType0
-from ...models.tool_type_1 import ToolType1
+from ...models.api_error import ApiError
+from ...models.http_tool import HttpTool
+from ...models.mcp_tool import McpTool
 from ...models.update_tool_body_type_0 import UpdateToolBodyType0
 from ...models.update_tool_body_type_1 import UpdateToolBodyType1
+from ...models.update_tool_error import UpdateToolError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -54,13 +55,13 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ToolType0 | ToolType1:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | HttpTool | McpTool | UpdateToolError:
     if response.status_code == 200:
-        def _parse_response_200(data: object) -> ToolType0 | ToolType1:
+        def _parse_response_200(data: object) -> HttpTool | McpTool:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_tool_type_0 = ToolType0.from_dict(data)
+                componentsschemas_tool_type_0 = HttpTool.from_dict(data)
 
 
 
@@ -69,7 +70,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
                 pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_tool_type_1 = ToolType1.from_dict(data)
+            componentsschemas_tool_type_1 = McpTool.from_dict(data)
 
 
 
@@ -80,48 +81,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = UpdateToolError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = UpdateToolError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = UpdateToolError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = UpdateToolError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = UpdateToolError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = UpdateToolError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = UpdateToolError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = UpdateToolError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = UpdateToolError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = UpdateToolError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -129,7 +158,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ToolType0 | ToolType1]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | HttpTool | McpTool | UpdateToolError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -145,11 +174,11 @@ def sync_detailed(
     body: UpdateToolBodyType0 | UpdateToolBodyType1,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | ToolType0 | ToolType1]:
+) -> Response[ApiError | HttpTool | McpTool | UpdateToolError]:
     """ Update a tool
 
      Only the fields given change; `type` never does. `headers` replaces the whole set;
-    `speak_while_running` and `allowed_tools` take null to clear.
+    `speak_while_running` and `allowed_tools` take null to clear. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -161,7 +190,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ToolType0 | ToolType1]
+        Response[ApiError | HttpTool | McpTool | UpdateToolError]
      """
 
 
@@ -185,11 +214,11 @@ def sync(
     body: UpdateToolBodyType0 | UpdateToolBodyType1,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | ToolType0 | ToolType1 | None:
+) -> ApiError | HttpTool | McpTool | UpdateToolError | None:
     """ Update a tool
 
      Only the fields given change; `type` never does. `headers` replaces the whole set;
-    `speak_while_running` and `allowed_tools` take null to clear.
+    `speak_while_running` and `allowed_tools` take null to clear. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -201,7 +230,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ToolType0 | ToolType1
+        ApiError | HttpTool | McpTool | UpdateToolError
      """
 
 
@@ -220,11 +249,11 @@ async def asyncio_detailed(
     body: UpdateToolBodyType0 | UpdateToolBodyType1,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | ToolType0 | ToolType1]:
+) -> Response[ApiError | HttpTool | McpTool | UpdateToolError]:
     """ Update a tool
 
      Only the fields given change; `type` never does. `headers` replaces the whole set;
-    `speak_while_running` and `allowed_tools` take null to clear.
+    `speak_while_running` and `allowed_tools` take null to clear. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -236,7 +265,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ToolType0 | ToolType1]
+        Response[ApiError | HttpTool | McpTool | UpdateToolError]
      """
 
 
@@ -260,11 +289,11 @@ async def asyncio(
     body: UpdateToolBodyType0 | UpdateToolBodyType1,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | ToolType0 | ToolType1 | None:
+) -> ApiError | HttpTool | McpTool | UpdateToolError | None:
     """ Update a tool
 
      Only the fields given change; `type` never does. `headers` replaces the whole set;
-    `speak_while_running` and `allowed_tools` take null to clear.
+    `speak_while_running` and `allowed_tools` take null to clear. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -276,7 +305,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ToolType0 | ToolType1
+        ApiError | HttpTool | McpTool | UpdateToolError
      """
 
 

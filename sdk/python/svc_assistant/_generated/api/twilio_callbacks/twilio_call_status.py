@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.twilio_call_status_body import TwilioCallStatusBody
+from ...models.twilio_call_status_error import TwilioCallStatusError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -42,26 +43,26 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ApiError | TwilioCallStatusError:
     if response.status_code == 204:
         response_204 = cast(Any, None)
         return response_204
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = TwilioCallStatusError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = TwilioCallStatusError.from_dict(response.json())
 
 
 
         return response_403
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -69,7 +70,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | ApiError | TwilioCallStatusError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -84,8 +85,10 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: TwilioCallStatusBody | Unset = UNSET,
 
-) -> Response[Any | Error]:
+) -> Response[Any | ApiError | TwilioCallStatusError]:
     """ A live call's status callback
+
+     A live call's status callback.
 
     Args:
         call_id (str):
@@ -96,7 +99,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error]
+        Response[Any | ApiError | TwilioCallStatusError]
      """
 
 
@@ -118,8 +121,10 @@ def sync(
     client: AuthenticatedClient,
     body: TwilioCallStatusBody | Unset = UNSET,
 
-) -> Any | Error | None:
+) -> Any | ApiError | TwilioCallStatusError | None:
     """ A live call's status callback
+
+     A live call's status callback.
 
     Args:
         call_id (str):
@@ -130,7 +135,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error
+        Any | ApiError | TwilioCallStatusError
      """
 
 
@@ -147,8 +152,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: TwilioCallStatusBody | Unset = UNSET,
 
-) -> Response[Any | Error]:
+) -> Response[Any | ApiError | TwilioCallStatusError]:
     """ A live call's status callback
+
+     A live call's status callback.
 
     Args:
         call_id (str):
@@ -159,7 +166,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error]
+        Response[Any | ApiError | TwilioCallStatusError]
      """
 
 
@@ -181,8 +188,10 @@ async def asyncio(
     client: AuthenticatedClient,
     body: TwilioCallStatusBody | Unset = UNSET,
 
-) -> Any | Error | None:
+) -> Any | ApiError | TwilioCallStatusError | None:
     """ A live call's status callback
+
+     A live call's status callback.
 
     Args:
         call_id (str):
@@ -193,7 +202,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error
+        Any | ApiError | TwilioCallStatusError
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.twilio_inbound_message_body import TwilioInboundMessageBody
+from ...models.twilio_inbound_message_error import TwilioInboundMessageError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -41,26 +42,26 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | str:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | TwilioInboundMessageError | str:
     if response.status_code == 200:
         response_200 = response.text
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = TwilioInboundMessageError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = TwilioInboundMessageError.from_dict(response.json())
 
 
 
         return response_403
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -68,7 +69,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | str]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | TwilioInboundMessageError | str]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -82,7 +83,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: TwilioInboundMessageBody | Unset = UNSET,
 
-) -> Response[Error | str]:
+) -> Response[ApiError | TwilioInboundMessageError | str]:
     """ An inbound WhatsApp or SMS message
 
      Answered with empty TwiML; the assistant replies through the API. 400 naming `MessageSid`, `From` or
@@ -96,7 +97,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[ApiError | TwilioInboundMessageError | str]
      """
 
 
@@ -116,7 +117,7 @@ def sync(
     client: AuthenticatedClient,
     body: TwilioInboundMessageBody | Unset = UNSET,
 
-) -> Error | str | None:
+) -> ApiError | TwilioInboundMessageError | str | None:
     """ An inbound WhatsApp or SMS message
 
      Answered with empty TwiML; the assistant replies through the API. 400 naming `MessageSid`, `From` or
@@ -130,7 +131,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        ApiError | TwilioInboundMessageError | str
      """
 
 
@@ -145,7 +146,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: TwilioInboundMessageBody | Unset = UNSET,
 
-) -> Response[Error | str]:
+) -> Response[ApiError | TwilioInboundMessageError | str]:
     """ An inbound WhatsApp or SMS message
 
      Answered with empty TwiML; the assistant replies through the API. 400 naming `MessageSid`, `From` or
@@ -159,7 +160,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[ApiError | TwilioInboundMessageError | str]
      """
 
 
@@ -179,7 +180,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: TwilioInboundMessageBody | Unset = UNSET,
 
-) -> Error | str | None:
+) -> ApiError | TwilioInboundMessageError | str | None:
     """ An inbound WhatsApp or SMS message
 
      Answered with empty TwiML; the assistant replies through the API. 400 naming `MessageSid`, `From` or
@@ -193,7 +194,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        ApiError | TwilioInboundMessageError | str
      """
 
 

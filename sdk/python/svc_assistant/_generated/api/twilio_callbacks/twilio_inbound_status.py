@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.twilio_inbound_status_body import TwilioInboundStatusBody
+from ...models.twilio_inbound_status_error import TwilioInboundStatusError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -41,26 +42,26 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ApiError | TwilioInboundStatusError:
     if response.status_code == 204:
         response_204 = cast(Any, None)
         return response_204
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = TwilioInboundStatusError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = TwilioInboundStatusError.from_dict(response.json())
 
 
 
         return response_403
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -68,7 +69,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | ApiError | TwilioInboundStatusError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -82,8 +83,10 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: TwilioInboundStatusBody | Unset = UNSET,
 
-) -> Response[Any | Error]:
+) -> Response[Any | ApiError | TwilioInboundStatusError]:
     """ An inbound call's status callback
+
+     An inbound call's status callback.
 
     Args:
         body (TwilioInboundStatusBody | Unset):
@@ -93,7 +96,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error]
+        Response[Any | ApiError | TwilioInboundStatusError]
      """
 
 
@@ -113,8 +116,10 @@ def sync(
     client: AuthenticatedClient,
     body: TwilioInboundStatusBody | Unset = UNSET,
 
-) -> Any | Error | None:
+) -> Any | ApiError | TwilioInboundStatusError | None:
     """ An inbound call's status callback
+
+     An inbound call's status callback.
 
     Args:
         body (TwilioInboundStatusBody | Unset):
@@ -124,7 +129,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error
+        Any | ApiError | TwilioInboundStatusError
      """
 
 
@@ -139,8 +144,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: TwilioInboundStatusBody | Unset = UNSET,
 
-) -> Response[Any | Error]:
+) -> Response[Any | ApiError | TwilioInboundStatusError]:
     """ An inbound call's status callback
+
+     An inbound call's status callback.
 
     Args:
         body (TwilioInboundStatusBody | Unset):
@@ -150,7 +157,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error]
+        Response[Any | ApiError | TwilioInboundStatusError]
      """
 
 
@@ -170,8 +177,10 @@ async def asyncio(
     client: AuthenticatedClient,
     body: TwilioInboundStatusBody | Unset = UNSET,
 
-) -> Any | Error | None:
+) -> Any | ApiError | TwilioInboundStatusError | None:
     """ An inbound call's status callback
+
+     An inbound call's status callback.
 
     Args:
         body (TwilioInboundStatusBody | Unset):
@@ -181,7 +190,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error
+        Any | ApiError | TwilioInboundStatusError
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.twilio_machine_detection_body import TwilioMachineDetectionBody
+from ...models.twilio_machine_detection_error import TwilioMachineDetectionError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -42,26 +43,26 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Error:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ApiError | TwilioMachineDetectionError:
     if response.status_code == 204:
         response_204 = cast(Any, None)
         return response_204
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = TwilioMachineDetectionError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = TwilioMachineDetectionError.from_dict(response.json())
 
 
 
         return response_403
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -69,7 +70,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | ApiError | TwilioMachineDetectionError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -84,7 +85,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: TwilioMachineDetectionBody | Unset = UNSET,
 
-) -> Response[Any | Error]:
+) -> Response[Any | ApiError | TwilioMachineDetectionError]:
     """ A live call's answering-machine detection result
 
      Asynchronous AMD (`DetectMessageEnd`): a machine ends the call (`end_reason: "voicemail"`) after the
@@ -99,7 +100,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error]
+        Response[Any | ApiError | TwilioMachineDetectionError]
      """
 
 
@@ -121,7 +122,7 @@ def sync(
     client: AuthenticatedClient,
     body: TwilioMachineDetectionBody | Unset = UNSET,
 
-) -> Any | Error | None:
+) -> Any | ApiError | TwilioMachineDetectionError | None:
     """ A live call's answering-machine detection result
 
      Asynchronous AMD (`DetectMessageEnd`): a machine ends the call (`end_reason: "voicemail"`) after the
@@ -136,7 +137,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error
+        Any | ApiError | TwilioMachineDetectionError
      """
 
 
@@ -153,7 +154,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: TwilioMachineDetectionBody | Unset = UNSET,
 
-) -> Response[Any | Error]:
+) -> Response[Any | ApiError | TwilioMachineDetectionError]:
     """ A live call's answering-machine detection result
 
      Asynchronous AMD (`DetectMessageEnd`): a machine ends the call (`end_reason: "voicemail"`) after the
@@ -168,7 +169,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error]
+        Response[Any | ApiError | TwilioMachineDetectionError]
      """
 
 
@@ -190,7 +191,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: TwilioMachineDetectionBody | Unset = UNSET,
 
-) -> Any | Error | None:
+) -> Any | ApiError | TwilioMachineDetectionError | None:
     """ A live call's answering-machine detection result
 
      Asynchronous AMD (`DetectMessageEnd`): a machine ends the call (`end_reason: "voicemail"`) after the
@@ -205,7 +206,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error
+        Any | ApiError | TwilioMachineDetectionError
      """
 
 

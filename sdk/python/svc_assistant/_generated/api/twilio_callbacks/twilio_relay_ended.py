@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.twilio_relay_ended_body import TwilioRelayEndedBody
+from ...models.twilio_relay_ended_error import TwilioRelayEndedError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -42,26 +43,26 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | str:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | TwilioRelayEndedError | str:
     if response.status_code == 200:
         response_200 = response.text
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = TwilioRelayEndedError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = TwilioRelayEndedError.from_dict(response.json())
 
 
 
         return response_403
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -69,7 +70,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | str]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | TwilioRelayEndedError | str]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -84,8 +85,10 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: TwilioRelayEndedBody | Unset = UNSET,
 
-) -> Response[Error | str]:
+) -> Response[ApiError | TwilioRelayEndedError | str]:
     """ An inbound call's ConversationRelay session ended
+
+     An inbound call's ConversationRelay session ended.
 
     Args:
         call_id (str):
@@ -96,7 +99,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[ApiError | TwilioRelayEndedError | str]
      """
 
 
@@ -118,8 +121,10 @@ def sync(
     client: AuthenticatedClient,
     body: TwilioRelayEndedBody | Unset = UNSET,
 
-) -> Error | str | None:
+) -> ApiError | TwilioRelayEndedError | str | None:
     """ An inbound call's ConversationRelay session ended
+
+     An inbound call's ConversationRelay session ended.
 
     Args:
         call_id (str):
@@ -130,7 +135,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        ApiError | TwilioRelayEndedError | str
      """
 
 
@@ -147,8 +152,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: TwilioRelayEndedBody | Unset = UNSET,
 
-) -> Response[Error | str]:
+) -> Response[ApiError | TwilioRelayEndedError | str]:
     """ An inbound call's ConversationRelay session ended
+
+     An inbound call's ConversationRelay session ended.
 
     Args:
         call_id (str):
@@ -159,7 +166,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[ApiError | TwilioRelayEndedError | str]
      """
 
 
@@ -181,8 +188,10 @@ async def asyncio(
     client: AuthenticatedClient,
     body: TwilioRelayEndedBody | Unset = UNSET,
 
-) -> Error | str | None:
+) -> ApiError | TwilioRelayEndedError | str | None:
     """ An inbound call's ConversationRelay session ended
+
+     An inbound call's ConversationRelay session ended.
 
     Args:
         call_id (str):
@@ -193,7 +202,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        ApiError | TwilioRelayEndedError | str
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.twilio_voice_body import TwilioVoiceBody
+from ...models.twilio_voice_error import TwilioVoiceError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -42,26 +43,26 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | str:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | TwilioVoiceError | str:
     if response.status_code == 200:
         response_200 = response.text
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = TwilioVoiceError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = TwilioVoiceError.from_dict(response.json())
 
 
 
         return response_403
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -69,7 +70,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | str]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | TwilioVoiceError | str]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -84,12 +85,12 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: TwilioVoiceBody | Unset = UNSET,
 
-) -> Response[Error | str]:
+) -> Response[ApiError | TwilioVoiceError | str]:
     """ TwiML for a live call Twilio has connected
 
      `<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`. With
-    `?resume={attempt}` (issue 31: a failed warm transfer brings the caller back), a new session whose
-    greeting says why.
+    `?resume={attempt}` (a failed warm transfer brings the caller back), a new session whose greeting
+    says why.
 
     Args:
         call_id (str):
@@ -100,7 +101,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[ApiError | TwilioVoiceError | str]
      """
 
 
@@ -122,12 +123,12 @@ def sync(
     client: AuthenticatedClient,
     body: TwilioVoiceBody | Unset = UNSET,
 
-) -> Error | str | None:
+) -> ApiError | TwilioVoiceError | str | None:
     """ TwiML for a live call Twilio has connected
 
      `<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`. With
-    `?resume={attempt}` (issue 31: a failed warm transfer brings the caller back), a new session whose
-    greeting says why.
+    `?resume={attempt}` (a failed warm transfer brings the caller back), a new session whose greeting
+    says why.
 
     Args:
         call_id (str):
@@ -138,7 +139,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        ApiError | TwilioVoiceError | str
      """
 
 
@@ -155,12 +156,12 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: TwilioVoiceBody | Unset = UNSET,
 
-) -> Response[Error | str]:
+) -> Response[ApiError | TwilioVoiceError | str]:
     """ TwiML for a live call Twilio has connected
 
      `<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`. With
-    `?resume={attempt}` (issue 31: a failed warm transfer brings the caller back), a new session whose
-    greeting says why.
+    `?resume={attempt}` (a failed warm transfer brings the caller back), a new session whose greeting
+    says why.
 
     Args:
         call_id (str):
@@ -171,7 +172,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[ApiError | TwilioVoiceError | str]
      """
 
 
@@ -193,12 +194,12 @@ async def asyncio(
     client: AuthenticatedClient,
     body: TwilioVoiceBody | Unset = UNSET,
 
-) -> Error | str | None:
+) -> ApiError | TwilioVoiceError | str | None:
     """ TwiML for a live call Twilio has connected
 
      `<Connect><ConversationRelay>` for the call's own CallSid while it is live, else `<Hangup/>`. With
-    `?resume={attempt}` (issue 31: a failed warm transfer brings the caller back), a new session whose
-    greeting says why.
+    `?resume={attempt}` (a failed warm transfer brings the caller back), a new session whose greeting
+    says why.
 
     Args:
         call_id (str):
@@ -209,7 +210,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        ApiError | TwilioVoiceError | str
      """
 
 

@@ -8,7 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
+from ...models.retrieve_usage_error import RetrieveUsageError
 from ...models.usage import Usage
 from ...types import UNSET, Unset
 from typing import cast
@@ -49,7 +50,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Usage:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | RetrieveUsageError | Usage:
     if response.status_code == 200:
         response_200 = Usage.from_dict(response.json())
 
@@ -58,41 +59,41 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = RetrieveUsageError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = RetrieveUsageError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = RetrieveUsageError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = RetrieveUsageError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = RetrieveUsageError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -100,7 +101,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Usage]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | RetrieveUsageError | Usage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -116,11 +117,11 @@ def sync_detailed(
     to: str | Unset = UNSET,
     timezone: str | Unset = UNSET,
 
-) -> Response[Error | Usage]:
+) -> Response[ApiError | RetrieveUsageError | Usage]:
     """ Retrieve usage
 
      Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at
-    most 366 days.
+    most 366 days. Needs the `usage:read` scope.
 
     Args:
         from_ (str | Unset):
@@ -132,7 +133,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Usage]
+        Response[ApiError | RetrieveUsageError | Usage]
      """
 
 
@@ -156,11 +157,11 @@ def sync(
     to: str | Unset = UNSET,
     timezone: str | Unset = UNSET,
 
-) -> Error | Usage | None:
+) -> ApiError | RetrieveUsageError | Usage | None:
     """ Retrieve usage
 
      Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at
-    most 366 days.
+    most 366 days. Needs the `usage:read` scope.
 
     Args:
         from_ (str | Unset):
@@ -172,7 +173,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Usage
+        ApiError | RetrieveUsageError | Usage
      """
 
 
@@ -191,11 +192,11 @@ async def asyncio_detailed(
     to: str | Unset = UNSET,
     timezone: str | Unset = UNSET,
 
-) -> Response[Error | Usage]:
+) -> Response[ApiError | RetrieveUsageError | Usage]:
     """ Retrieve usage
 
      Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at
-    most 366 days.
+    most 366 days. Needs the `usage:read` scope.
 
     Args:
         from_ (str | Unset):
@@ -207,7 +208,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Usage]
+        Response[ApiError | RetrieveUsageError | Usage]
      """
 
 
@@ -231,11 +232,11 @@ async def asyncio(
     to: str | Unset = UNSET,
     timezone: str | Unset = UNSET,
 
-) -> Error | Usage | None:
+) -> ApiError | RetrieveUsageError | Usage | None:
     """ Retrieve usage
 
      Local days of `timezone`, inclusive; `from` defaults to the first of the month, `to` to today; at
-    most 366 days.
+    most 366 days. Needs the `usage:read` scope.
 
     Args:
         from_ (str | Unset):
@@ -247,7 +248,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Usage
+        ApiError | RetrieveUsageError | Usage
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.create_webhook_endpoint_body import CreateWebhookEndpointBody
-from ...models.error import Error
+from ...models.create_webhook_endpoint_error import CreateWebhookEndpointError
 from ...models.webhook_endpoint import WebhookEndpoint
 from ...types import UNSET, Unset
 from typing import cast
@@ -46,7 +47,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | WebhookEndpoint:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | CreateWebhookEndpointError | WebhookEndpoint:
     if response.status_code == 200:
         response_200 = WebhookEndpoint.from_dict(response.json())
 
@@ -55,41 +56,69 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = CreateWebhookEndpointError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = CreateWebhookEndpointError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = CreateWebhookEndpointError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 409:
+        response_409 = CreateWebhookEndpointError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = CreateWebhookEndpointError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = CreateWebhookEndpointError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = CreateWebhookEndpointError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = CreateWebhookEndpointError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = CreateWebhookEndpointError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +126,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | WebhookEndpoint]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | CreateWebhookEndpointError | WebhookEndpoint]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,10 +141,11 @@ def sync_detailed(
     body: CreateWebhookEndpointBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | WebhookEndpoint]:
+) -> Response[ApiError | CreateWebhookEndpointError | WebhookEndpoint]:
     """ Create a webhook endpoint
 
-     HTTPS only. The answer holds the signing `secret`, shown this once.
+     HTTPS only. The answer holds the signing `secret`, shown this once. Needs the `webhooks:write`
+    scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -126,7 +156,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WebhookEndpoint]
+        Response[ApiError | CreateWebhookEndpointError | WebhookEndpoint]
      """
 
 
@@ -148,10 +178,11 @@ def sync(
     body: CreateWebhookEndpointBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | WebhookEndpoint | None:
+) -> ApiError | CreateWebhookEndpointError | WebhookEndpoint | None:
     """ Create a webhook endpoint
 
-     HTTPS only. The answer holds the signing `secret`, shown this once.
+     HTTPS only. The answer holds the signing `secret`, shown this once. Needs the `webhooks:write`
+    scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -162,7 +193,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WebhookEndpoint
+        ApiError | CreateWebhookEndpointError | WebhookEndpoint
      """
 
 
@@ -179,10 +210,11 @@ async def asyncio_detailed(
     body: CreateWebhookEndpointBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | WebhookEndpoint]:
+) -> Response[ApiError | CreateWebhookEndpointError | WebhookEndpoint]:
     """ Create a webhook endpoint
 
-     HTTPS only. The answer holds the signing `secret`, shown this once.
+     HTTPS only. The answer holds the signing `secret`, shown this once. Needs the `webhooks:write`
+    scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -193,7 +225,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WebhookEndpoint]
+        Response[ApiError | CreateWebhookEndpointError | WebhookEndpoint]
      """
 
 
@@ -215,10 +247,11 @@ async def asyncio(
     body: CreateWebhookEndpointBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | WebhookEndpoint | None:
+) -> ApiError | CreateWebhookEndpointError | WebhookEndpoint | None:
     """ Create a webhook endpoint
 
-     HTTPS only. The answer holds the signing `secret`, shown this once.
+     HTTPS only. The answer holds the signing `secret`, shown this once. Needs the `webhooks:write`
+    scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -229,7 +262,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WebhookEndpoint
+        ApiError | CreateWebhookEndpointError | WebhookEndpoint
      """
 
 

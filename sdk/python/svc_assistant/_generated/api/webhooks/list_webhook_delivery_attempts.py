@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
-from ...models.list_webhook_delivery_attempts_response_200 import ListWebhookDeliveryAttemptsResponse200
+from ...models.api_error import ApiError
+from ...models.list_webhook_delivery_attempts_error import ListWebhookDeliveryAttemptsError
+from ...models.webhook_delivery_attempt_list import WebhookDeliveryAttemptList
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -18,7 +19,7 @@ from typing import cast
 def _get_kwargs(
     id: str,
     *,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     event: str | Unset = UNSET,
@@ -53,57 +54,57 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | ListWebhookDeliveryAttemptsResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | ListWebhookDeliveryAttemptsError | WebhookDeliveryAttemptList:
     if response.status_code == 200:
-        response_200 = ListWebhookDeliveryAttemptsResponse200.from_dict(response.json())
+        response_200 = WebhookDeliveryAttemptList.from_dict(response.json())
 
 
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ListWebhookDeliveryAttemptsError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ListWebhookDeliveryAttemptsError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ListWebhookDeliveryAttemptsError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = ListWebhookDeliveryAttemptsError.from_dict(response.json())
 
 
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ListWebhookDeliveryAttemptsError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ListWebhookDeliveryAttemptsError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -111,7 +112,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | ListWebhookDeliveryAttemptsResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | ListWebhookDeliveryAttemptsError | WebhookDeliveryAttemptList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -124,17 +125,19 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     event: str | Unset = UNSET,
 
-) -> Response[Error | ListWebhookDeliveryAttemptsResponse200]:
+) -> Response[ApiError | ListWebhookDeliveryAttemptsError | WebhookDeliveryAttemptList]:
     """ List an endpoint's delivery attempts
+
+     List an endpoint's delivery attempts. Needs the `webhooks:read` scope.
 
     Args:
         id (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         event (str | Unset):
@@ -144,7 +147,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListWebhookDeliveryAttemptsResponse200]
+        Response[ApiError | ListWebhookDeliveryAttemptsError | WebhookDeliveryAttemptList]
      """
 
 
@@ -167,17 +170,19 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     event: str | Unset = UNSET,
 
-) -> Error | ListWebhookDeliveryAttemptsResponse200 | None:
+) -> ApiError | ListWebhookDeliveryAttemptsError | WebhookDeliveryAttemptList | None:
     """ List an endpoint's delivery attempts
+
+     List an endpoint's delivery attempts. Needs the `webhooks:read` scope.
 
     Args:
         id (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         event (str | Unset):
@@ -187,7 +192,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListWebhookDeliveryAttemptsResponse200
+        ApiError | ListWebhookDeliveryAttemptsError | WebhookDeliveryAttemptList
      """
 
 
@@ -205,17 +210,19 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     event: str | Unset = UNSET,
 
-) -> Response[Error | ListWebhookDeliveryAttemptsResponse200]:
+) -> Response[ApiError | ListWebhookDeliveryAttemptsError | WebhookDeliveryAttemptList]:
     """ List an endpoint's delivery attempts
+
+     List an endpoint's delivery attempts. Needs the `webhooks:read` scope.
 
     Args:
         id (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         event (str | Unset):
@@ -225,7 +232,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListWebhookDeliveryAttemptsResponse200]
+        Response[ApiError | ListWebhookDeliveryAttemptsError | WebhookDeliveryAttemptList]
      """
 
 
@@ -248,17 +255,19 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
-    limit: str | Unset = UNSET,
+    limit: int | Unset = 20,
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     event: str | Unset = UNSET,
 
-) -> Error | ListWebhookDeliveryAttemptsResponse200 | None:
+) -> ApiError | ListWebhookDeliveryAttemptsError | WebhookDeliveryAttemptList | None:
     """ List an endpoint's delivery attempts
+
+     List an endpoint's delivery attempts. Needs the `webhooks:read` scope.
 
     Args:
         id (str):
-        limit (str | Unset):
+        limit (int | Unset):  Default: 20.
         starting_after (str | Unset):
         ending_before (str | Unset):
         event (str | Unset):
@@ -268,7 +277,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListWebhookDeliveryAttemptsResponse200
+        ApiError | ListWebhookDeliveryAttemptsError | WebhookDeliveryAttemptList
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.update_webhook_endpoint_body import UpdateWebhookEndpointBody
+from ...models.update_webhook_endpoint_error import UpdateWebhookEndpointError
 from ...models.webhook_endpoint import WebhookEndpoint
 from ...types import UNSET, Unset
 from typing import cast
@@ -47,7 +48,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | WebhookEndpoint:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | UpdateWebhookEndpointError | WebhookEndpoint:
     if response.status_code == 200:
         response_200 = WebhookEndpoint.from_dict(response.json())
 
@@ -56,48 +57,76 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = UpdateWebhookEndpointError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = UpdateWebhookEndpointError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = UpdateWebhookEndpointError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = UpdateWebhookEndpointError.from_dict(response.json())
 
 
 
         return response_404
 
+    if response.status_code == 409:
+        response_409 = UpdateWebhookEndpointError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = UpdateWebhookEndpointError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = UpdateWebhookEndpointError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = UpdateWebhookEndpointError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = UpdateWebhookEndpointError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = UpdateWebhookEndpointError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -105,7 +134,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | WebhookEndpoint]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | UpdateWebhookEndpointError | WebhookEndpoint]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -121,8 +150,10 @@ def sync_detailed(
     body: UpdateWebhookEndpointBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | WebhookEndpoint]:
+) -> Response[ApiError | UpdateWebhookEndpointError | WebhookEndpoint]:
     """ Update a webhook endpoint
+
+     Update a webhook endpoint. Needs the `webhooks:write` scope.
 
     Args:
         id (str):
@@ -134,7 +165,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WebhookEndpoint]
+        Response[ApiError | UpdateWebhookEndpointError | WebhookEndpoint]
      """
 
 
@@ -158,8 +189,10 @@ def sync(
     body: UpdateWebhookEndpointBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | WebhookEndpoint | None:
+) -> ApiError | UpdateWebhookEndpointError | WebhookEndpoint | None:
     """ Update a webhook endpoint
+
+     Update a webhook endpoint. Needs the `webhooks:write` scope.
 
     Args:
         id (str):
@@ -171,7 +204,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WebhookEndpoint
+        ApiError | UpdateWebhookEndpointError | WebhookEndpoint
      """
 
 
@@ -190,8 +223,10 @@ async def asyncio_detailed(
     body: UpdateWebhookEndpointBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | WebhookEndpoint]:
+) -> Response[ApiError | UpdateWebhookEndpointError | WebhookEndpoint]:
     """ Update a webhook endpoint
+
+     Update a webhook endpoint. Needs the `webhooks:write` scope.
 
     Args:
         id (str):
@@ -203,7 +238,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WebhookEndpoint]
+        Response[ApiError | UpdateWebhookEndpointError | WebhookEndpoint]
      """
 
 
@@ -227,8 +262,10 @@ async def asyncio(
     body: UpdateWebhookEndpointBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | WebhookEndpoint | None:
+) -> ApiError | UpdateWebhookEndpointError | WebhookEndpoint | None:
     """ Update a webhook endpoint
+
+     Update a webhook endpoint. Needs the `webhooks:write` scope.
 
     Args:
         id (str):
@@ -240,7 +277,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WebhookEndpoint
+        ApiError | UpdateWebhookEndpointError | WebhookEndpoint
      """
 
 

@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.api_error import ApiError
 from ...models.create_widget_session_body import CreateWidgetSessionBody
-from ...models.error import Error
+from ...models.create_widget_session_error import CreateWidgetSessionError
 from ...models.widget_session import WidgetSession
 from typing import cast
 
@@ -41,7 +42,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | WidgetSession:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | CreateWidgetSessionError | WidgetSession:
     if response.status_code == 200:
         response_200 = WidgetSession.from_dict(response.json())
 
@@ -50,41 +51,55 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = CreateWidgetSessionError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = CreateWidgetSessionError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = CreateWidgetSessionError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 413:
+        response_413 = CreateWidgetSessionError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = CreateWidgetSessionError.from_dict(response.json())
+
+
+
+        return response_415
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = CreateWidgetSessionError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = CreateWidgetSessionError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -92,7 +107,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | WidgetSession]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | CreateWidgetSessionError | WidgetSession]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,7 +121,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: CreateWidgetSessionBody,
 
-) -> Response[Error | WidgetSession]:
+) -> Response[ApiError | CreateWidgetSessionError | WidgetSession]:
     """ Open a widget session
 
      With a publishable key, from the organization's allowed origins. `identity.user_hash` is the
@@ -121,7 +136,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WidgetSession]
+        Response[ApiError | CreateWidgetSessionError | WidgetSession]
      """
 
 
@@ -141,7 +156,7 @@ def sync(
     client: AuthenticatedClient,
     body: CreateWidgetSessionBody,
 
-) -> Error | WidgetSession | None:
+) -> ApiError | CreateWidgetSessionError | WidgetSession | None:
     """ Open a widget session
 
      With a publishable key, from the organization's allowed origins. `identity.user_hash` is the
@@ -156,7 +171,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WidgetSession
+        ApiError | CreateWidgetSessionError | WidgetSession
      """
 
 
@@ -171,7 +186,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: CreateWidgetSessionBody,
 
-) -> Response[Error | WidgetSession]:
+) -> Response[ApiError | CreateWidgetSessionError | WidgetSession]:
     """ Open a widget session
 
      With a publishable key, from the organization's allowed origins. `identity.user_hash` is the
@@ -186,7 +201,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WidgetSession]
+        Response[ApiError | CreateWidgetSessionError | WidgetSession]
      """
 
 
@@ -206,7 +221,7 @@ async def asyncio(
     client: AuthenticatedClient,
     body: CreateWidgetSessionBody,
 
-) -> Error | WidgetSession | None:
+) -> ApiError | CreateWidgetSessionError | WidgetSession | None:
     """ Open a widget session
 
      With a publishable key, from the organization's allowed origins. `identity.user_hash` is the
@@ -221,7 +236,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WidgetSession
+        ApiError | CreateWidgetSessionError | WidgetSession
      """
 
 

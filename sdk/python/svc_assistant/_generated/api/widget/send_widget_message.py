@@ -8,9 +8,10 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.message import Message
 from ...models.send_widget_message_body import SendWidgetMessageBody
+from ...models.send_widget_message_error import SendWidgetMessageError
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -46,7 +47,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | Message:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | Message | SendWidgetMessageError:
     if response.status_code == 200:
         response_200 = Message.from_dict(response.json())
 
@@ -55,41 +56,69 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = SendWidgetMessageError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = SendWidgetMessageError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = SendWidgetMessageError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 409:
+        response_409 = SendWidgetMessageError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = SendWidgetMessageError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = SendWidgetMessageError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = SendWidgetMessageError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = SendWidgetMessageError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = SendWidgetMessageError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +126,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | Message]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | Message | SendWidgetMessageError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -112,7 +141,7 @@ def sync_detailed(
     body: SendWidgetMessageBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | Message]:
+) -> Response[ApiError | Message | SendWidgetMessageError]:
     """ Send the visitor's message
 
      Stored in the session's `web` conversation; the assistant's answer arrives on the stream.
@@ -126,7 +155,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[ApiError | Message | SendWidgetMessageError]
      """
 
 
@@ -148,7 +177,7 @@ def sync(
     body: SendWidgetMessageBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | Message | None:
+) -> ApiError | Message | SendWidgetMessageError | None:
     """ Send the visitor's message
 
      Stored in the session's `web` conversation; the assistant's answer arrives on the stream.
@@ -162,7 +191,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Message
+        ApiError | Message | SendWidgetMessageError
      """
 
 
@@ -179,7 +208,7 @@ async def asyncio_detailed(
     body: SendWidgetMessageBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | Message]:
+) -> Response[ApiError | Message | SendWidgetMessageError]:
     """ Send the visitor's message
 
      Stored in the session's `web` conversation; the assistant's answer arrives on the stream.
@@ -193,7 +222,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | Message]
+        Response[ApiError | Message | SendWidgetMessageError]
      """
 
 
@@ -215,7 +244,7 @@ async def asyncio(
     body: SendWidgetMessageBody,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | Message | None:
+) -> ApiError | Message | SendWidgetMessageError | None:
     """ Send the visitor's message
 
      Stored in the session's `web` conversation; the assistant's answer arrives on the stream.
@@ -229,7 +258,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | Message
+        ApiError | Message | SendWidgetMessageError
      """
 
 

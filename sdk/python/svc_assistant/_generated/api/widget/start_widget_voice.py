@@ -8,8 +8,9 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from ...models.start_widget_voice_body import StartWidgetVoiceBody
+from ...models.start_widget_voice_error import StartWidgetVoiceError
 from ...models.widget_voice import WidgetVoice
 from ...types import UNSET, Unset
 from typing import cast
@@ -48,7 +49,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | WidgetVoice:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | StartWidgetVoiceError | WidgetVoice:
     if response.status_code == 200:
         response_200 = WidgetVoice.from_dict(response.json())
 
@@ -57,41 +58,69 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = StartWidgetVoiceError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = StartWidgetVoiceError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = StartWidgetVoiceError.from_dict(response.json())
 
 
 
         return response_403
 
+    if response.status_code == 409:
+        response_409 = StartWidgetVoiceError.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = StartWidgetVoiceError.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = StartWidgetVoiceError.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = StartWidgetVoiceError.from_dict(response.json())
+
+
+
+        return response_422
+
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = StartWidgetVoiceError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = StartWidgetVoiceError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -99,7 +128,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | WidgetVoice]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | StartWidgetVoiceError | WidgetVoice]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,7 +143,7 @@ def sync_detailed(
     body: StartWidgetVoiceBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | WidgetVoice]:
+) -> Response[ApiError | StartWidgetVoiceError | WidgetVoice]:
     """ Start a browser voice call
 
      A LiveKit room token (valid 10 minutes to join) for a room the assistant joins, listens in and
@@ -131,7 +160,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WidgetVoice]
+        Response[ApiError | StartWidgetVoiceError | WidgetVoice]
      """
 
 
@@ -153,7 +182,7 @@ def sync(
     body: StartWidgetVoiceBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | WidgetVoice | None:
+) -> ApiError | StartWidgetVoiceError | WidgetVoice | None:
     """ Start a browser voice call
 
      A LiveKit room token (valid 10 minutes to join) for a room the assistant joins, listens in and
@@ -170,7 +199,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WidgetVoice
+        ApiError | StartWidgetVoiceError | WidgetVoice
      """
 
 
@@ -187,7 +216,7 @@ async def asyncio_detailed(
     body: StartWidgetVoiceBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Response[Error | WidgetVoice]:
+) -> Response[ApiError | StartWidgetVoiceError | WidgetVoice]:
     """ Start a browser voice call
 
      A LiveKit room token (valid 10 minutes to join) for a room the assistant joins, listens in and
@@ -204,7 +233,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WidgetVoice]
+        Response[ApiError | StartWidgetVoiceError | WidgetVoice]
      """
 
 
@@ -226,7 +255,7 @@ async def asyncio(
     body: StartWidgetVoiceBody | Unset = UNSET,
     idempotency_key: str | Unset = UNSET,
 
-) -> Error | WidgetVoice | None:
+) -> ApiError | StartWidgetVoiceError | WidgetVoice | None:
     """ Start a browser voice call
 
      A LiveKit room token (valid 10 minutes to join) for a room the assistant joins, listens in and
@@ -243,7 +272,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WidgetVoice
+        ApiError | StartWidgetVoiceError | WidgetVoice
      """
 
 

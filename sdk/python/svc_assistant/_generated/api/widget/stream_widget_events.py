@@ -8,7 +8,8 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
+from ...models.stream_widget_events_error import StreamWidgetEventsError
 from ...models.stream_widget_events_response_200 import StreamWidgetEventsResponse200
 from ...types import UNSET, Unset
 from typing import cast
@@ -18,7 +19,7 @@ from typing import cast
 def _get_kwargs(
     *,
     token: str,
-    last_event_id: str | Unset = UNSET,
+    last_event_id: int | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -46,7 +47,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | StreamWidgetEventsResponse200:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | StreamWidgetEventsError | StreamWidgetEventsResponse200:
     if response.status_code == 200:
         response_200 = StreamWidgetEventsResponse200.from_dict(response.text)
 
@@ -55,41 +56,41 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = StreamWidgetEventsError.from_dict(response.json())
 
 
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = StreamWidgetEventsError.from_dict(response.json())
 
 
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = StreamWidgetEventsError.from_dict(response.json())
 
 
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = StreamWidgetEventsError.from_dict(response.json())
 
 
 
         return response_429
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = StreamWidgetEventsError.from_dict(response.json())
 
 
 
         return response_503
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -97,7 +98,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | StreamWidgetEventsResponse200]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | StreamWidgetEventsError | StreamWidgetEventsResponse200]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -110,9 +111,9 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     token: str,
-    last_event_id: str | Unset = UNSET,
+    last_event_id: int | Unset = UNSET,
 
-) -> Response[Error | StreamWidgetEventsResponse200]:
+) -> Response[ApiError | StreamWidgetEventsError | StreamWidgetEventsResponse200]:
     """ Stream the conversation (server-sent events)
 
      `text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the
@@ -124,14 +125,14 @@ def sync_detailed(
 
     Args:
         token (str):
-        last_event_id (str | Unset):
+        last_event_id (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | StreamWidgetEventsResponse200]
+        Response[ApiError | StreamWidgetEventsError | StreamWidgetEventsResponse200]
      """
 
 
@@ -151,9 +152,9 @@ def sync(
     *,
     client: AuthenticatedClient,
     token: str,
-    last_event_id: str | Unset = UNSET,
+    last_event_id: int | Unset = UNSET,
 
-) -> Error | StreamWidgetEventsResponse200 | None:
+) -> ApiError | StreamWidgetEventsError | StreamWidgetEventsResponse200 | None:
     """ Stream the conversation (server-sent events)
 
      `text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the
@@ -165,14 +166,14 @@ def sync(
 
     Args:
         token (str):
-        last_event_id (str | Unset):
+        last_event_id (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | StreamWidgetEventsResponse200
+        ApiError | StreamWidgetEventsError | StreamWidgetEventsResponse200
      """
 
 
@@ -187,9 +188,9 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     token: str,
-    last_event_id: str | Unset = UNSET,
+    last_event_id: int | Unset = UNSET,
 
-) -> Response[Error | StreamWidgetEventsResponse200]:
+) -> Response[ApiError | StreamWidgetEventsError | StreamWidgetEventsResponse200]:
     """ Stream the conversation (server-sent events)
 
      `text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the
@@ -201,14 +202,14 @@ async def asyncio_detailed(
 
     Args:
         token (str):
-        last_event_id (str | Unset):
+        last_event_id (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | StreamWidgetEventsResponse200]
+        Response[ApiError | StreamWidgetEventsError | StreamWidgetEventsResponse200]
      """
 
 
@@ -228,9 +229,9 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     token: str,
-    last_event_id: str | Unset = UNSET,
+    last_event_id: int | Unset = UNSET,
 
-) -> Error | StreamWidgetEventsResponse200 | None:
+) -> ApiError | StreamWidgetEventsError | StreamWidgetEventsResponse200 | None:
     """ Stream the conversation (server-sent events)
 
      `text/event-stream`: each message of the conversation as `event: message`, `id:` its place in the
@@ -242,14 +243,14 @@ async def asyncio(
 
     Args:
         token (str):
-        last_event_id (str | Unset):
+        last_event_id (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | StreamWidgetEventsResponse200
+        ApiError | StreamWidgetEventsError | StreamWidgetEventsResponse200
      """
 
 

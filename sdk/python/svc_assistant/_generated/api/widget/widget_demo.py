@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from typing import cast
 
 
@@ -32,12 +32,12 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | str:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | str:
     if response.status_code == 200:
         response_200 = response.text
         return response_200
 
-    response_default = Error.from_dict(response.json())
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -45,7 +45,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | str]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | str]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -58,7 +58,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Error | str]:
+) -> Response[ApiError | str]:
     """ The widget demo page
 
      A page that mounts the widget with the publishable key of its fragment (`#key=svc_pk_…`).
@@ -68,7 +68,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[ApiError | str]
      """
 
 
@@ -86,7 +86,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Error | str | None:
+) -> ApiError | str | None:
     """ The widget demo page
 
      A page that mounts the widget with the publishable key of its fragment (`#key=svc_pk_…`).
@@ -96,7 +96,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        ApiError | str
      """
 
 
@@ -109,7 +109,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Error | str]:
+) -> Response[ApiError | str]:
     """ The widget demo page
 
      A page that mounts the widget with the publishable key of its fragment (`#key=svc_pk_…`).
@@ -119,7 +119,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | str]
+        Response[ApiError | str]
      """
 
 
@@ -137,7 +137,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Error | str | None:
+) -> ApiError | str | None:
     """ The widget demo page
 
      A page that mounts the widget with the publishable key of its fragment (`#key=svc_pk_…`).
@@ -147,7 +147,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | str
+        ApiError | str
      """
 
 

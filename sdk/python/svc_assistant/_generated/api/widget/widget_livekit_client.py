@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from typing import cast
 
 
@@ -32,8 +32,8 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error:
-    response_default = Error.from_dict(response.json())
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError:
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -41,7 +41,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -54,7 +54,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Error]:
+) -> Response[ApiError]:
     """ LiveKit's browser SDK
 
      The `livekit-client` package's UMD build (global `LivekitClient`), which the widget loads when the
@@ -65,7 +65,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error]
+        Response[ApiError]
      """
 
 
@@ -83,7 +83,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Error | None:
+) -> ApiError | None:
     """ LiveKit's browser SDK
 
      The `livekit-client` package's UMD build (global `LivekitClient`), which the widget loads when the
@@ -94,7 +94,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error
+        ApiError
      """
 
 
@@ -107,7 +107,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Error]:
+) -> Response[ApiError]:
     """ LiveKit's browser SDK
 
      The `livekit-client` package's UMD build (global `LivekitClient`), which the widget loads when the
@@ -118,7 +118,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error]
+        Response[ApiError]
      """
 
 
@@ -136,7 +136,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Error | None:
+) -> ApiError | None:
     """ LiveKit's browser SDK
 
      The `livekit-client` package's UMD build (global `LivekitClient`), which the widget loads when the
@@ -147,7 +147,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error
+        ApiError
      """
 
 

@@ -8,7 +8,7 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.error import Error
+from ...models.api_error import ApiError
 from typing import cast
 
 
@@ -32,8 +32,8 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error:
-    response_default = Error.from_dict(response.json())
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError:
+    response_default = ApiError.from_dict(response.json())
 
 
 
@@ -41,7 +41,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -54,7 +54,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Error]:
+) -> Response[ApiError]:
     """ The widget script
 
      The browser script: `SvcWidget.mount({publishableKey, apiBase?, identity?, voice?})` shows a chat
@@ -66,7 +66,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error]
+        Response[ApiError]
      """
 
 
@@ -84,7 +84,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Error | None:
+) -> ApiError | None:
     """ The widget script
 
      The browser script: `SvcWidget.mount({publishableKey, apiBase?, identity?, voice?})` shows a chat
@@ -96,7 +96,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error
+        ApiError
      """
 
 
@@ -109,7 +109,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Response[Error]:
+) -> Response[ApiError]:
     """ The widget script
 
      The browser script: `SvcWidget.mount({publishableKey, apiBase?, identity?, voice?})` shows a chat
@@ -121,7 +121,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error]
+        Response[ApiError]
      """
 
 
@@ -139,7 +139,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 
-) -> Error | None:
+) -> ApiError | None:
     """ The widget script
 
      The browser script: `SvcWidget.mount({publishableKey, apiBase?, identity?, voice?})` shows a chat
@@ -151,7 +151,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error
+        ApiError
      """
 
 

@@ -1,0 +1,236 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.analyzed_conversation_channel import AnalyzedConversationChannel
+from ..models.analyzed_conversation_status import AnalyzedConversationStatus
+from typing import cast
+from typing import Literal, cast
+
+if TYPE_CHECKING:
+  from ..models.analysis import Analysis
+
+
+
+
+
+T = TypeVar("T", bound="AnalyzedConversation")
+
+
+
+@_attrs_define
+class AnalyzedConversation:
+    """ A conversation with the analysis just stored (`conversation.analyzed`).
+
+        Attributes:
+            id (str):
+            object_ (Literal['conversation']):
+            livemode (bool):
+            channel (AnalyzedConversationChannel):
+            customer_number (str):
+            service_number (str):
+            agent_id (None | str):
+            status (AnalyzedConversationStatus):
+            handoff_reason (None | str):
+            window_expires_at (int | None):
+            last_message_at (int | None):
+            contact_id (None | str):
+            created (int): Unix time in seconds.
+            analysis (Analysis): What the model made of a finished call or conversation: a summary, structured data valid
+                against the plan's schema, a success verdict.
+     """
+
+    id: str
+    object_: Literal['conversation']
+    livemode: bool
+    channel: AnalyzedConversationChannel
+    customer_number: str
+    service_number: str
+    agent_id: None | str
+    status: AnalyzedConversationStatus
+    handoff_reason: None | str
+    window_expires_at: int | None
+    last_message_at: int | None
+    contact_id: None | str
+    created: int
+    analysis: Analysis
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.analysis import Analysis # noqa: PLC0415
+        id = self.id
+
+        object_ = self.object_
+
+        livemode = self.livemode
+
+        channel = self.channel.value
+
+        customer_number = self.customer_number
+
+        service_number = self.service_number
+
+        agent_id: None | str
+        agent_id = self.agent_id
+
+        status = self.status.value
+
+        handoff_reason: None | str
+        handoff_reason = self.handoff_reason
+
+        window_expires_at: int | None
+        window_expires_at = self.window_expires_at
+
+        last_message_at: int | None
+        last_message_at = self.last_message_at
+
+        contact_id: None | str
+        contact_id = self.contact_id
+
+        created = self.created
+
+        analysis = self.analysis.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "id": id,
+            "object": object_,
+            "livemode": livemode,
+            "channel": channel,
+            "customer_number": customer_number,
+            "service_number": service_number,
+            "agent_id": agent_id,
+            "status": status,
+            "handoff_reason": handoff_reason,
+            "window_expires_at": window_expires_at,
+            "last_message_at": last_message_at,
+            "contact_id": contact_id,
+            "created": created,
+            "analysis": analysis,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.analysis import Analysis # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        object_ = cast(Literal['conversation'] , d.pop("object"))
+        if object_ != 'conversation':
+            raise ValueError(f"object must match const 'conversation', got '{object_}'")
+
+        livemode = d.pop("livemode")
+
+        channel = AnalyzedConversationChannel(d.pop("channel"))
+
+
+
+
+        customer_number = d.pop("customer_number")
+
+        service_number = d.pop("service_number")
+
+        def _parse_agent_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        agent_id = _parse_agent_id(d.pop("agent_id"))
+
+
+        status = AnalyzedConversationStatus(d.pop("status"))
+
+
+
+
+        def _parse_handoff_reason(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        handoff_reason = _parse_handoff_reason(d.pop("handoff_reason"))
+
+
+        def _parse_window_expires_at(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        window_expires_at = _parse_window_expires_at(d.pop("window_expires_at"))
+
+
+        def _parse_last_message_at(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        last_message_at = _parse_last_message_at(d.pop("last_message_at"))
+
+
+        def _parse_contact_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        contact_id = _parse_contact_id(d.pop("contact_id"))
+
+
+        created = d.pop("created")
+
+        analysis = Analysis.from_dict(d.pop("analysis"))
+
+
+
+
+        analyzed_conversation = cls(
+            id=id,
+            object_=object_,
+            livemode=livemode,
+            channel=channel,
+            customer_number=customer_number,
+            service_number=service_number,
+            agent_id=agent_id,
+            status=status,
+            handoff_reason=handoff_reason,
+            window_expires_at=window_expires_at,
+            last_message_at=last_message_at,
+            contact_id=contact_id,
+            created=created,
+            analysis=analysis,
+        )
+
+
+        analyzed_conversation.additional_properties = d
+        return analyzed_conversation
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.call_inbound_webhook_status import CallInboundWebhookStatus
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="CallInboundWebhook")
+
+
+
+@_attrs_define
+class CallInboundWebhook:
+    """ 
+        Attributes:
+            status (CallInboundWebhookStatus):
+            error (str | Unset):
+     """
+
+    status: CallInboundWebhookStatus
+    error: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        status = self.status.value
+
+        error = self.error
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "status": status,
+        })
+        if error is not UNSET:
+            field_dict["error"] = error
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        status = CallInboundWebhookStatus(d.pop("status"))
+
+
+
+
+        error = d.pop("error", UNSET)
+
+        call_inbound_webhook = cls(
+            status=status,
+            error=error,
+        )
+
+
+        call_inbound_webhook.additional_properties = d
+        return call_inbound_webhook
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
