@@ -7,7 +7,15 @@ import type { ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import { config, setConfig } from '../../src/config';
 import { Call, CallTurn } from '../../src/models/calls';
-import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
+import {
+  h,
+  newTenant,
+  request,
+  startWorkerProcess,
+  stopWorkerProcess,
+  waitForCall,
+  waitForLocalActivity,
+} from '../support/harness';
 
 describe('a worker killed during a call', function () {
   this.timeout(180_000);
@@ -39,6 +47,9 @@ describe('a worker killed during a call', function () {
         if (Date.now() > deadline) throw new Error('the first exchange never happened');
         await new Promise((r) => setTimeout(r, 100));
       }
+      // …and its answer is in the history (its turn is stored from inside the local activity, before the
+      // workflow task records it; a kill in between would run the LLM request again, as Temporal allows).
+      await waitForLocalActivity(id, 'generateReply');
       await stopWorkerProcess(child, 'SIGKILL');
       await new Promise((r) => setTimeout(r, 3000)); // the pause ends while no worker runs
       expect((await Call.findById(id).lean())!.status, 'nothing runs without a worker').to.equal('in_progress');

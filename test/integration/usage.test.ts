@@ -16,7 +16,15 @@ import { createKey } from '../../src/keys';
 import { knowledgeSearchUsage, messageUsage, recordUsage, webhookAttemptUsage } from '../../src/services/usage';
 import { Call, CallTurn } from '../../src/models/calls';
 import { UsageRecord } from '../../src/models/usage';
-import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
+import {
+  h,
+  newTenant,
+  request,
+  startWorkerProcess,
+  stopWorkerProcess,
+  waitForCall,
+  waitForLocalActivity,
+} from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { createWebhookEndpoint, eventually, placeCall, settled, sleep, type Tenant } from '../support/webhooks';
 
@@ -216,6 +224,7 @@ describe('usage', function () {
       const t = await newTenant();
       const { id } = await placeCall(t, { simulation: { caller: ['one', 'two', 'three'], pause_seconds: 2 } });
       await eventually(async () => (await CallTurn.countDocuments({ call_id: id })) >= 2, 'the first exchange');
+      await waitForLocalActivity(id, 'generateReply'); // recorded, so not run again (calls-crash.test.ts)
       await stopWorkerProcess(child, 'SIGKILL');
       await sleep(3000); // the pause ends while no worker runs
       child = await startWorkerProcess(queue);

@@ -220,3 +220,32 @@ export async function stopWorkerProcess(proc: ChildProcess | undefined, signal: 
   proc.kill(signal);
   await exited;
 }
+
+/**
+ * Resolves once the workflow `workflowId`'s history records `count` completions of the local activity
+ * `activityType` (its `core_local_activity` markers), i.e. once a worker killed now would not run them
+ * again: Temporal runs a local activity at least once, and one whose workflow task had not completed
+ * when its worker died runs again on the next worker. Crash tests wait for this before SIGKILL, so that
+ * they count what the service repeats, not what Temporal's contract allows.
+ */
+export async function waitForLocalActivity(
+  workflowId: string,
+  activityType: string,
+  count = 1,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const history = await h().env.client.workflow.getHandle(workflowId).fetchHistory();
+    let seen = 0;
+    for (const e of history.events ?? []) {
+      const payload = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+      if (!payload) continue;
+      const marker = JSON.parse(Buffer.from(payload).toString('utf8')) as { activity_type?: string };
+      if (marker.activity_type === activityType) seen++;
+    }
+    if (seen >= count) return;
+    if (Date.now() > deadline) throw new Error(`${workflowId}: ${activityType} recorded ${seen} of ${count} times`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
