@@ -203,6 +203,7 @@ describe('SDKs against the real service', function () {
         code: 'whatsapp_window_closed',
       });
       expect(result.async_agent_name).to.equal('SDK agent (async)');
+      expect(result.event_models, 'events typed by their type').to.include('CallEvent').and.not.include('dict');
 
       await receiver.waitFor((r) => r.filter((x) => x.path === '/sdk-py').length >= 2, 60_000, 'deliveries');
       const delivery = receiver.at('/sdk-py')[0];

@@ -41,7 +41,15 @@ def _model(name: Optional[str], data: Any) -> Any:
         return data
     module = importlib.import_module(".".join([__package__, "_generated", "models"]))
     cls = getattr(module, name, None)
-    return cls.from_dict(data) if cls is not None else data
+    if cls is not None:
+        return cls.from_dict(data)
+    # A `oneOf` discriminated by `type` (Event: CallEvent, MessageEvent…; Tool: HttpTool, McpTool) has no
+    # class of its own: the variant is the model named `…<name>` whose `<variant>Type` enum holds the type.
+    for variant in (n for n in dir(module) if n.endswith(name) and n != name):
+        kinds = getattr(module, variant + "Type", None)
+        if kinds is not None and data.get("type") in {k.value for k in kinds}:
+            return getattr(module, variant).from_dict(data)
+    return data
 
 
 def _flatten(query: Optional[Dict[str, Any]]) -> List[tuple]:

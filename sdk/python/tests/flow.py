@@ -72,6 +72,7 @@ def flow() -> dict:
         "error": error,
         "webhook_secret": endpoint.secret,
         "async_agent_name": asyncio.run(read_async()),
+        "event_models": sorted({type(e).__name__ for e in svc.events.list(limit=10).data}),
     }
 
 
