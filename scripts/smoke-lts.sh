@@ -78,7 +78,9 @@ log "simulated call $call_id completed"
 # The TypeScript SDK's flow under the LTS's node (test/sdk/lts-flow.ts, compiled by npm start's build).
 flow=$("$NODE_LTS_BIN" dist/test/sdk/lts-flow.js "$base" "$key" 2>>"$OUT") || fail "the SDK flow failed under node $WANT"
 log "SDK flow under node $WANT: $flow"
-curl -sf "$base/metrics" | grep -q "^svc_build_info{.*node_version=\"$WANT\"" ||
+# Read whole first: `curl | grep -q` under pipefail fails when grep quits early and curl gets SIGPIPE.
+metrics=$(curl -sf "$base/metrics") || fail "GET /metrics failed"
+grep -q "^svc_build_info{.*node_version=\"$WANT\"" <<<"$metrics" ||
   fail "/metrics has no svc_build_info with node_version=\"$WANT\""
 log "/metrics: svc_build_info says node $WANT"
 
