@@ -103,7 +103,8 @@ describe('scheduled calls: the worker and the Temporal server killed and restart
       const history = await new Client({ connection }).workflow.getHandle(id).fetchHistory();
       // The wait is one durable timer of about an hour, started once, before the kill (none after it).
       const waits = (history.events ?? []).filter(
-        (e) => Number(e.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0) > 3000,
+        // `seconds` may be a protobuf Long: read it through its decimal string.
+        (e) => Number(String(e.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0)) > 3000,
       );
       expect(waits.length).to.equal(1);
     } finally {
