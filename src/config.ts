@@ -33,6 +33,12 @@ export interface Config {
   openaiApiKey?: string;
   /** Default chat model (`OPENAI_MODEL`, default `gpt-4o-mini`); an agent's `model` overrides it. */
   openaiModel: string;
+  /**
+   * The model playing persona callers in test mode (`SIMULATOR_MODEL`; absent: `openaiModel`; issue 37 item 3).
+   */
+  simulatorModel?: string;
+  /** The model judging test-suite scenarios (`JUDGE_MODEL`; absent: `openaiModel`; issue 37 item 4). */
+  judgeModel?: string;
   twilioAccountSid?: string;
   twilioAuthToken?: string;
   /**
@@ -237,6 +243,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openaiBaseUrl: opt(env.OPENAI_BASE_URL),
     openaiApiKey: opt(env.OPENAI_API_KEY),
     openaiModel: opt(env.OPENAI_MODEL) ?? 'gpt-4o-mini',
+    simulatorModel: opt(env.SIMULATOR_MODEL),
+    judgeModel: opt(env.JUDGE_MODEL),
     twilioAccountSid: opt(env.TWILIO_ACCOUNT_SID),
     twilioAuthToken: opt(env.TWILIO_AUTH_TOKEN),
     twilioApiBaseUrl: opt(env.TWILIO_API_BASE_URL)?.replace(/\/+$/, ''),

@@ -19,7 +19,7 @@ import { Call } from '../models/calls';
 import { Form, formDefinition } from '../models/forms';
 import { findByIds, insertIfAbsent } from '../models/store';
 import { emitEvent } from '../services/events';
-import { newCallInput } from '../services/calls';
+import { newCallInput, type SimulationRequest } from '../services/calls';
 import {
   attemptVoicemail,
   contactCallRequest,
@@ -45,7 +45,6 @@ import {
   type CallStatus,
   type CallWorkflowInput,
   type EndReason,
-  type Simulation,
 } from '../shared/calls';
 import type { FormValues } from '../shared/forms';
 
@@ -157,7 +156,7 @@ export async function prepareBulkCalls(input: {
   const settings = {
     from: doc.from ?? null,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
-    simulation: doc.simulation_json ? (JSON.parse(doc.simulation_json) as Partial<Simulation>) : null,
+    simulation: doc.simulation_json ? (JSON.parse(doc.simulation_json) as SimulationRequest) : null,
     max_duration_seconds: doc.max_duration_seconds,
   };
   const retry = JSON.parse(doc.retry_json) as { max_attempts: number; on: string[] };

@@ -54,6 +54,7 @@ import {
   CALL_DIRECTIONS,
   CALL_STATUSES,
   SIMULATION_OUTCOMES,
+  PERSONA_LIMITS,
   DEFAULT_TRANSFER_TIMEOUT_SECONDS,
   TRANSFER_IN_PROGRESS,
   TRANSFER_MODES,
@@ -93,29 +94,69 @@ function checkContext(context: Record<string, unknown>): void {
   }
 }
 
-export const simulationSchema = z.strictObject({
-  caller: z
-    .array(z.string().trim().min(1, 'lines must not be empty').max(2000))
-    .max(1000, 'must have at most 1000 lines')
-    .optional(),
-  outcome: z
-    .enum(SIMULATION_OUTCOMES)
-    .optional()
-    .describe(
-      '`voicemail`: an answering machine picks up, says `caller` as its greeting and beeps (handled as the `voicemail` setting says).',
-    ),
-  ring_seconds: z.number().min(0).max(60).optional(),
-  pause_seconds: z.number().min(0).max(60).optional(),
-  transfer: z
-    .strictObject({
-      answer: z.enum(['answered', 'no_answer', 'busy']),
-      after_seconds: z.number().min(0).max(60).optional(),
-    })
-    .optional()
-    .describe(
-      'What the person a warm transfer dials does, after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.',
-    ),
-});
+/** A persona or goal (issue 37 item 3): 1 to 2,000 characters once trimmed. */
+const personaText = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(PERSONA_LIMITS.maxChars, `must be at most ${PERSONA_LIMITS.maxChars} characters`);
+
+export const simulationSchema = z
+  .strictObject({
+    persona: personaText
+      .optional()
+      .describe(
+        'Issue 37: the caller is a model playing this persona (instead of `caller` lines), towards `goal`; it hangs up when the goal is met or impossible, or after `max_turns`.',
+      ),
+    goal: personaText.optional().describe('What the persona wants from the call (required with `persona`).'),
+    max_turns: z
+      .number()
+      .int()
+      .min(1)
+      .max(PERSONA_LIMITS.maxTurns)
+      .optional()
+      .describe(
+        `With \`persona\`: the caller turns at most (default ${PERSONA_LIMITS.maxTurnsDefault}), then the persona hangs up.`,
+      ),
+    caller: z
+      .array(z.string().trim().min(1, 'lines must not be empty').max(2000))
+      .max(1000, 'must have at most 1000 lines')
+      .optional(),
+    outcome: z
+      .enum(SIMULATION_OUTCOMES)
+      .optional()
+      .describe(
+        '`voicemail`: an answering machine picks up, says `caller` as its greeting and beeps (handled as the `voicemail` setting says).',
+      ),
+    ring_seconds: z.number().min(0).max(60).optional(),
+    pause_seconds: z.number().min(0).max(60).optional(),
+    transfer: z
+      .strictObject({
+        answer: z.enum(['answered', 'no_answer', 'busy']),
+        after_seconds: z.number().min(0).max(60).optional(),
+      })
+      .optional()
+      .describe(
+        'What the person a warm transfer dials does, after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.',
+      ),
+  })
+  .superRefine(checkPersona);
+
+/**
+ * The persona fields' rules (issue 37 item 3): `persona` and `caller` lines are exclusive (400 naming
+ * `persona`); `persona` and `goal` come together (400 naming the missing one); `max_turns` only with a persona.
+ */
+function checkPersona(
+  s: { persona?: string; goal?: string; max_turns?: number; caller?: string[] },
+  ctx: z.RefinementCtx,
+): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (s.persona !== undefined && s.caller !== undefined)
+    issue('persona', 'a persona caller and scripted caller lines are exclusive: give persona or caller, not both');
+  else if (s.persona !== undefined && s.goal === undefined) issue('goal', 'is required with persona');
+  else if (s.persona === undefined && s.goal !== undefined) issue('persona', 'is required with goal');
+  else if (s.persona === undefined && s.max_turns !== undefined) issue('max_turns', 'is only taken with persona');
+}
 
 export const createCallSchema = z.strictObject({
   to: e164,

@@ -26,8 +26,8 @@ import {
   type BulkCallWorkflowInput,
   type WindowInterval,
 } from '../shared/bulk-calls';
-import type { Simulation, VoicemailSetting } from '../shared/calls';
-import type { CallRequest } from './calls';
+import type { VoicemailSetting } from '../shared/calls';
+import type { CallRequest, SimulationRequest } from './calls';
 import { zonedParts } from '../platform/calendar';
 import { searchAttributeKeys } from '../platform/temporal';
 
@@ -186,7 +186,7 @@ export function contactCallRequest(
   campaign: {
     from: string | null;
     metadata: Record<string, string>;
-    simulation: Partial<Simulation> | null;
+    simulation: SimulationRequest | null;
     max_duration_seconds: number;
   },
   contact: CampaignContact,
@@ -200,7 +200,7 @@ export function contactCallRequest(
       ...(contact.context ?? {}),
     },
     metadata: { ...campaign.metadata, ...(contact.metadata ?? {}) },
-    simulation: (contact.simulation as Partial<Simulation> | undefined) ?? campaign.simulation ?? undefined,
+    simulation: (contact.simulation as SimulationRequest | undefined) ?? campaign.simulation ?? undefined,
     max_duration_seconds: campaign.max_duration_seconds,
   };
 }

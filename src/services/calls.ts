@@ -24,6 +24,8 @@ import {
   type CallingWindow,
   type CallWorkflowInput,
   type Simulation,
+  type PersonaSimulation,
+  PERSONA_LIMITS,
   type VoicemailSetting,
 } from '../shared/calls';
 import { idTime } from '../shared/ids';
@@ -63,7 +65,7 @@ export interface CallRequest {
   context?: Record<string, unknown>;
   metadata?: Record<string, string>;
   /** Test mode only; defaults fill what is missing. Ignored (null) in live mode. */
-  simulation?: Partial<Simulation>;
+  simulation?: SimulationRequest;
   max_duration_seconds?: number;
   /** The contact called (`cont_…`), already resolved by the starter (src/services/contacts.ts `resolveCallContact`). */
   contact_id?: string | null;
@@ -84,6 +86,29 @@ export interface CallRequest {
   recording?: RecordingSettings;
   /** The request's analysis plan (issue 30), already checked; absent: the agent's; null: none for this call. */
   analysis?: AnalysisPlan | null;
+}
+
+/**
+ * `simulation` as the API takes it (already validated): the scripted caller's settings, or a persona
+ * caller's flat `persona`, `goal`, `max_turns` (issue 37 item 3).
+ */
+export type SimulationRequest = Partial<Omit<Simulation, 'persona'>> & {
+  persona?: string;
+  goal?: string;
+  max_turns?: number;
+};
+
+/**
+ * The persona caller of a simulation request (issue 37 item 3): `{persona, goal, max_turns}` with the
+ * default `max_turns`; null for a scripted caller.
+ */
+export function personaOf(request: SimulationRequest | undefined): PersonaSimulation | null {
+  if (!request?.persona || !request.goal) return null;
+  return {
+    persona: request.persona,
+    goal: request.goal,
+    max_turns: request.max_turns ?? PERSONA_LIMITS.maxTurnsDefault,
+  };
 }
 
 /**
@@ -126,12 +151,15 @@ export function newCallInput(
   agent: WithId<AgentDoc>,
   request: CallRequest,
 ): CallWorkflowInput {
+  const persona = personaOf(request.simulation);
   const simulation: Simulation | null = tenant.livemode
     ? null
     : {
-        caller:
-          request.simulation?.caller ??
-          (request.simulation?.outcome === 'voicemail' ? DEFAULT_VOICEMAIL_GREETING : DEFAULT_CALLER_SCRIPT),
+        caller: persona
+          ? []
+          : (request.simulation?.caller ??
+            (request.simulation?.outcome === 'voicemail' ? DEFAULT_VOICEMAIL_GREETING : DEFAULT_CALLER_SCRIPT)),
+        ...(persona ? { persona } : {}),
         outcome: request.simulation?.outcome ?? 'answered',
         ring_seconds: request.simulation?.ring_seconds ?? 0,
         pause_seconds: request.simulation?.pause_seconds ?? 0,
@@ -236,7 +264,11 @@ export function callDetails(input: CallWorkflowInput): string {
     lines.push(
       `**Scheduled** ${new Date(input.scheduled_at * 1000).toISOString()}${input.callback_of ? ` · callback of \`${input.callback_of}\`` : ''}`,
     );
-  if (input.simulation)
+  if (input.simulation?.persona)
+    lines.push(
+      `**Simulation** ${input.simulation.outcome}, persona caller (${input.simulation.persona.max_turns} turns at most)`,
+    );
+  else if (input.simulation)
     lines.push(`**Simulation** ${input.simulation.outcome}, ${input.simulation.caller.length} caller lines`);
   return lines.map((l) => `- ${l}`).join('\n');
 }

@@ -93,11 +93,36 @@ export interface Simulation {
   /** Seconds the caller pauses before each of their lines (0–60), to simulate real talk time. */
   pause_seconds: number;
   /**
+   * A persona caller (issue 37 item 3): the caller is a model playing `persona` towards `goal` instead of
+   * reading `caller` (then empty); each caller turn is one request to the simulator model
+   * (src/activities/simulator.ts `personaTurn`). Absent: the scripted caller.
+   */
+  persona?: PersonaSimulation;
+  /**
    * A warm transfer (issue 31) on this call: what the person dialed does (`answered`: hears the summary and
    * is joined; `no_answer`, `busy`: the caller is back with the assistant), after `after_seconds` (default 0).
    * Absent: the person answers at once.
    */
   transfer?: SimulatedTransfer;
+}
+
+/**
+ * `simulation.persona`, `goal`, `max_turns` of `POST /v1/calls` (issue 37 item 3): who the simulated caller
+ * is, what they want, and how many caller turns they take at most (1–50, default 20) before hanging up.
+ */
+export interface PersonaSimulation {
+  persona: string;
+  goal: string;
+  max_turns: number;
+}
+
+/** Bounds of a persona simulation: `max_turns` (default 20) and the characters of `persona` and `goal`. */
+export const PERSONA_LIMITS = { maxTurnsDefault: 20, maxTurns: 50, maxChars: 2000 } as const;
+
+/** What one persona caller turn said: its line (null: none) and whether the persona hung up after it. */
+export interface PersonaLine {
+  text: string | null;
+  hangUp: boolean;
 }
 
 /** `simulation.transfer` (issue 31): the simulated person a warm transfer dials. */

@@ -53,8 +53,10 @@ import type * as llmActivities from '../activities/llm';
 import type * as slotActivities from '../activities/call-slots';
 import type * as telephonyActivities from '../activities/telephony';
 import type * as voiceRoomActivities from '../activities/voice-room';
+import type * as simulatorActivities from '../activities/simulator';
 import {
   callSystemPrompt,
+  LLM_REQUEST_REJECTED,
   type AssistantContextIds,
   type ChatMessage,
   type CallTurnInput,
@@ -147,6 +149,16 @@ const localStore = proxyLocalActivities<typeof callActivities>({
   startToCloseTimeout: '30 seconds',
   localRetryThreshold: '10 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
+});
+
+/**
+ * The persona caller's turn (issue 37 item 3): a local activity like the assistant's turn (no server round
+ * trip per turn), the same timeouts and retries; a request the provider refused is not retried.
+ */
+const simulator = proxyLocalActivities<typeof simulatorActivities>({
+  startToCloseTimeout: '30 seconds',
+  localRetryThreshold: '10 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [LLM_REQUEST_REJECTED] },
 });
 
 /** Telephony (Twilio in live mode; no-ops for simulated calls); a refused request is not retried. */
@@ -917,6 +929,7 @@ export class CallSession {
       if (heard === null) return 'done';
       this.say('caller', heard.text);
       this.hearMessage({ role: 'user', content: heard.text });
+      if (heard.hangUp) return 'done'; // a persona's goodbye: it hangs up after saying it
       if (await this.holdForDetection()) {
         if (heard.utterance !== undefined) this.answers.set(heard.utterance, { text: null, final: true });
         continue;
@@ -932,10 +945,11 @@ export class CallSession {
    * @returns null when the caller is done: the script is over (the scripted caller hangs up), or a live
    *   caller stayed silent for `SILENCE_TIMEOUT_MS` (the call stops, `silence_timeout`)
    */
-  private async hearCaller(): Promise<{ text: string; utterance?: number } | null> {
+  private async hearCaller(): Promise<{ text: string; utterance?: number; hangUp?: boolean } | null> {
     const simulation = this.input.simulation;
     if (simulation) {
       if (this.warm !== null) await condition(() => this.warm === null);
+      if (simulation.persona) return await this.hearPersona(simulation);
       if (this.scriptIndex >= simulation.caller.length) {
         // A simulated machine beeps once its greeting is over: detection says so, as Twilio would.
         if (simulation.outcome === 'voicemail') this.onMachineDetection({ answeredBy: 'machine_end_beep' });
@@ -968,6 +982,34 @@ export class CallSession {
       const next = this.callerInbox.shift()!;
       return { text: next.text, utterance: next.id };
     }
+  }
+
+  /**
+   * A persona caller's next line (issue 37 item 3): after `max_turns` caller turns the persona hangs up
+   * (null); otherwise, after the simulation's pause (and a warm transfer's hold), the `personaTurn` local
+   * activity asks the simulator model with the conversation so far (the run's chat log, or a continued
+   * run's messages since the stored transcript). A line without words is a hang-up (null); a line with
+   * `hangUp` is said, then the caller hangs up (`converse`). Turns count in `scriptIndex`.
+   */
+  private async hearPersona(
+    simulation: NonNullable<CallWorkflowInput['simulation']>,
+  ): Promise<{ text: string; hangUp?: boolean } | null> {
+    const persona = simulation.persona!;
+    if (this.scriptIndex >= persona.max_turns) return null;
+    if (simulation.pause_seconds > 0) await sleep(simulation.pause_seconds * 1000);
+    if (this.warm !== null) await condition(() => this.warm === null);
+    await this.speakApiLines();
+    const line = await simulator.personaTurn.executeWithOptions({ summary: `persona turn ${this.scriptIndex + 1}` }, [
+      {
+        callId: this.input.callId,
+        simulation: persona,
+        messages: this.chatLog ?? this.pendingMessages,
+        ...(this.chatLog ? {} : { history: { callId: this.input.callId } }),
+      },
+    ]);
+    this.scriptIndex++;
+    if (line.text === null) return null;
+    return { text: line.text, ...(line.hangUp ? { hangUp: true } : {}) };
   }
 
   /**

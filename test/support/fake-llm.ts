@@ -18,6 +18,18 @@
  *   "FAKE_ANALYSIS:never-valid"   → always `{}` (valid JSON, never valid against the schema)
  *   "FAKE_ANALYSIS:slow=<ms>"     → waits <ms> first
  *   "FAKE_ANALYSIS:no-json-schema"→ refuses `json_schema` with a 400 naming it (JSON mode is answered)
+ * A persona request (issue 37 item 3: src/services/simulator.ts, its system message opens with "You are the
+ * CALLER in a simulated phone call") plays the caller: the line numbered by the persona's own earlier
+ * lines (its `assistant` messages: the roles are flipped) from the script a `FAKE_PERSONA: a | b | c` marker
+ * in the persona gives (default: "Hello, I have a question." then "BYE Thanks, that is all. Goodbye."):
+ *   "BYE <text>"   → <text> and a `hang_up` tool call
+ *   "MARK <text>"  → "<text> [HANG UP]" (the text marker instead of the tool)
+ *   "HANGUP"       → a `hang_up` tool call only, no text; past the script's end, the same
+ *   anything else  → that line (e.g. "TOOL end_call {}", which makes the assistant call the tool)
+ * A judge request (issue 37 item 4: src/services/test-suites.ts, its system message opens with "You judge
+ * a simulated phone call") answers the verdict the rubric's `FAKE_JUDGE:<pass|fail|garbage|bad-quote>`
+ * marker asks for (default pass: score 90; fail: 20), its reason quoting the transcript's first caller line;
+ * `garbage` answers text that is not JSON, `bad-quote` a quote the transcript does not hold.
  * A request with `stream: true` is answered as server-sent events (`chat.completion.chunk`s, then
  * `data: [DONE]`): the text word by word, the first after `streaming.firstTokenMs` and the next ones
  * `streaming.tokenGapMs` apart, tool calls in one chunk, and the `usage` chunk when
@@ -76,7 +88,10 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         res.end(JSON.stringify(payload));
         body.answeredMs = Date.now();
       };
+      const system: string = (body.messages ?? []).find((m: { role: string }) => m.role === 'system')?.content ?? '';
+      if (body.response_format && system.startsWith(JUDGE_PROMPT)) return judgeAnswer(body, system, send);
       if (body.response_format) return analysisAnswer(body, send);
+      if (system.startsWith(PERSONA_PROMPT)) return personaAnswer(body, system, send);
       let m: RegExpExecArray | null;
       if ((m = /^FAIL (\d{3})$/.exec(last)))
         return send(Number(m[1]), { error: { message: 'fake failure', type: 'server_error' } });
@@ -269,4 +284,86 @@ function sample(schema: unknown, root: Record<string, unknown>, key: string, fir
       if (s.format === 'date' || /\\d\{4\}/.test(String(s.pattern ?? ''))) return '2026-01-15';
       return 'example';
   }
+}
+
+/** The opening words of the simulator's and the judge's system prompts (src/services/simulator.ts, test-suites.ts). */
+const PERSONA_PROMPT = 'You are the CALLER in a simulated phone call';
+const JUDGE_PROMPT = 'You judge a simulated phone call';
+
+/** Sends a chat completion of `content` (and `toolCalls`), with usage counted as the header says. */
+function complete(
+  body: {
+    model: string;
+    messages: { content: string | null }[];
+    usage?: { prompt_tokens: number; completion_tokens: number };
+  },
+  send: (status: number, payload: unknown) => void,
+  content: string | null,
+  toolCalls: { id: string; type: 'function'; function: { name: string; arguments: string } }[] = [],
+): void {
+  const promptTokens = body.messages.reduce((n, m) => n + (typeof m.content === 'string' ? m.content.length : 0), 0);
+  const usage = { prompt_tokens: promptTokens, completion_tokens: (content ?? '').length };
+  body.usage = usage;
+  send(200, {
+    id: `chatcmpl-fake-${Date.now()}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    choices: [
+      {
+        index: 0,
+        finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
+        logprobs: null,
+        message: { role: 'assistant', refusal: null, content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+      },
+    ],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+  });
+}
+
+/** Answers a persona request (see the header): the next line of the `FAKE_PERSONA:` script. */
+function personaAnswer(
+  body: { model: string; messages: { role: string; content: string | null }[] },
+  system: string,
+  send: (status: number, payload: unknown) => void,
+): void {
+  const script = /FAKE_PERSONA:(.*)$/m.exec(system)?.[1];
+  const lines = script
+    ? script.split('|').map((l) => l.trim())
+    : ['Hello, I have a question.', 'BYE Thanks, that is all. Goodbye.'];
+  const line = lines[body.messages.filter((m) => m.role === 'assistant').length] ?? 'HANGUP';
+  const hangUp = [
+    { id: `call_hangup_${Date.now()}`, type: 'function' as const, function: { name: 'hang_up', arguments: '{}' } },
+  ];
+  if (line === 'HANGUP') return complete(body, send, null, hangUp);
+  if (line.startsWith('BYE ')) return complete(body, send, line.slice(4), hangUp);
+  if (line.startsWith('MARK ')) return complete(body, send, `${line.slice(5)} [HANG UP]`);
+  complete(body, send, line);
+}
+
+/** Answers a judge request (see the header): the verdict the rubric's `FAKE_JUDGE:` marker asks for. */
+function judgeAnswer(
+  body: { model: string; messages: { role: string; content: string | null }[] },
+  system: string,
+  send: (status: number, payload: unknown) => void,
+): void {
+  const mode = /FAKE_JUDGE:([\w-]+)/.exec(system)?.[1] ?? 'pass';
+  const transcript = body.messages.find((m) => m.role === 'user')?.content ?? '';
+  const quote = /^Caller: (.*)$/m.exec(transcript)?.[1] ?? 'nothing';
+  if (mode === 'garbage') return complete(body, send, 'The assistant did fine, I suppose!');
+  const fail = mode === 'fail';
+  complete(
+    body,
+    send,
+    JSON.stringify({
+      verdict: fail ? 'fail' : 'pass',
+      score: fail ? 20 : 90,
+      reasons: [
+        {
+          quote: mode === 'bad-quote' ? 'words nobody said on this call' : quote,
+          explanation: fail ? 'The caller did not get what they asked for.' : 'The caller was helped.',
+        },
+      ],
+    }),
+  );
 }
