@@ -43,3 +43,4 @@ export { scheduleCallback } from './callbacks';
 export { storeRecording, deleteProviderRecording, emitRecordingReady, expireRecordings } from './recordings';
 export { requestAnalysis, storeAnalysis } from './analysis';
 export { personaTurn } from './simulator';
+export { startScenario, judgeScenario, recordScenarioResult, finishTestSuiteRun } from './test-suites';

@@ -32,6 +32,7 @@ import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
 import { widgetAssetsRouter, widgetRouter } from './widget';
 import { analysesRouter } from './analyses';
+import { testSuitesRouter } from './test-suites';
 
 export interface AppDeps {
   /** Temporal client that starts, signals and updates workflows. */
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/usage', usageRouter());
   v1.use('/account', accountRouter());
   v1.use(analysesRouter(deps.temporal)); // `/calls/{id}/analyze`, `/conversations/{id}/analyses`…
+  v1.use(testSuitesRouter(deps.temporal)); // `/agents/{id}/test_suites`, `/test_suites`, `/test_suite_runs`
   app.use('/v1', v1);
 
   app.use(unknownRoute);

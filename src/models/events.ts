@@ -14,6 +14,7 @@ import { CallObject } from './calls';
 import { ConnectorVersionObject } from './connectors';
 import { ConversationObject, MessageObject } from './conversations';
 import { RecordingObject } from './recordings';
+import { TestSuiteRunObject } from './test-suites';
 import { WebhookDeliveryObject } from './webhooks';
 import { apiObject, unix } from './wire';
 
@@ -74,6 +75,7 @@ const EVENT_VARIANTS: [id: string, types: EventType[], object: z.ZodType][] = [
   ['BulkCallResultEvent', ['bulk_call.contact_completed'], BulkCallResultObject],
   ['BulkCallEvent', ['bulk_call.completed'], BulkCallObject],
   ['RecordingEvent', ['recording.ready', 'recording.deleted'], RecordingObject],
+  ['TestSuiteRunEvent', ['test_suite_run.completed'], TestSuiteRunObject],
 ];
 
 /** The event type → the component name of its variant (the `discriminator` mapping of `Event`). */
