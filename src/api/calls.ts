@@ -14,6 +14,7 @@ import type { Client } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { findLiveAgent } from '../models/agents';
+import { versionedAgent } from '../services/agent-versions';
 import {
   Call,
   CallNoteObject,
@@ -258,7 +259,9 @@ const createCall = (temporal: Client) =>
           requestedMs,
           nowMs,
         );
-        return { agent, contactId, callLimit, dial };
+        // Issue 37: the call's version is fixed now (a traffic split picks it per contact).
+        const versioned = await versionedAgent(agent, { contactId, phone: body.to });
+        return { agent: versioned, contactId, callLimit, dial };
       };
 
       await idempotent(
