@@ -172,5 +172,18 @@ const publishAgentVersion = operation({
   },
 });
 
+/**
+ * The `agent_version` query parameter of the lists and reports filtered by version (issue 37 item 2:
+ * `GET /v1/calls?agent_version=4`, `GET /v1/usage`): a positive integer, or undefined when absent.
+ * @throws ApiError 400 `parameter_invalid` naming `agent_version`
+ */
+export function agentVersionQuery(query: unknown): number | undefined {
+  const v = (query as Record<string, unknown>).agent_version;
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !/^[1-9]\d{0,8}$/.test(v))
+    throw invalidParam('agent_version', 'Invalid agent_version: must be a version number (1, 2, 3…).');
+  return Number(v);
+}
+
 /** The version operations, served under `/v1/agents` by src/api/agents.ts. */
 export const agentVersionOperations = [listAgentVersions, retrieveAgentVersion, publishAgentVersion];

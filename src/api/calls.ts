@@ -15,6 +15,7 @@ import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { findLiveAgent } from '../models/agents';
 import { versionedAgent } from '../services/agent-versions';
+import { agentVersionQuery } from './agent-versions';
 import {
   Call,
   CallNoteObject,
@@ -309,6 +310,11 @@ const listCalls = operation({
   query: [
     { name: 'status', description: 'Only calls in this status.', schema: CallObject.shape.status },
     { name: 'agent_id', description: 'Only calls of this agent.' },
+    {
+      name: 'agent_version',
+      description: "Only calls that ran this version of their agent (issue 37); with `agent_id`, of that agent's.",
+      schema: z.string().regex(/^[1-9]\d{0,8}$/),
+    },
     { name: 'bulk_call_id', description: "Only this campaign's calls." },
     { name: 'direction', description: 'Only inbound or only outbound calls.', schema: CallObject.shape.direction },
   ],
@@ -319,6 +325,8 @@ const listCalls = operation({
       livemode: req.auth!.livemode,
       ...queryFilters(req.query, { status: CALL_STATUSES, agent_id: null, bulk_call_id: null }),
     };
+    const agentVersion = agentVersionQuery(req.query);
+    if (agentVersion !== undefined) Object.assign(filter, { agent_version: agentVersion });
     const { direction } = queryFilters(req.query, { direction: CALL_DIRECTIONS });
     if (direction)
       Object.assign(filter, { direction: direction === 'outbound' ? { $in: ['outbound', null] } : direction });

@@ -242,6 +242,24 @@ export async function agentVersionPicker(
 }
 
 /**
+ * The version of `agent` a conversation runs (issue 37 item 2): the one it recorded
+ * (`pinned`: `agent_version` of agent `agent_version_of`) when that is of this agent, read by `_id`, so a
+ * later message keeps it whatever was published since; else the one `versionedAgent` picks for the
+ * customer now (`picked`: the caller records it on the conversation).
+ */
+export async function conversationAgent(
+  agent: WithId<AgentDoc>,
+  pinned: { agent_version?: number | null; agent_version_of?: string | null } | null,
+  who: { contactId?: string | null; phone?: string | null },
+): Promise<{ agent: VersionedAgent; picked: boolean }> {
+  if (pinned?.agent_version != null && pinned.agent_version_of === agent._id) {
+    const snapshot = await loadVersion(agent, pinned.agent_version);
+    if (snapshot) return { agent: agentAtVersion(agent, snapshot), picked: false };
+  }
+  return { agent: await versionedAgent(agent, who), picked: true };
+}
+
+/**
  * The version the tenant's agent gives a new call or conversation of this contact (see `versionedAgent`),
  * with its configuration; null when the agent is not the tenant's or is deleted.
  */
