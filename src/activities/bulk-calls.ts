@@ -20,6 +20,7 @@ import { Form, formDefinition } from '../models/forms';
 import { findByIds, insertIfAbsent } from '../models/store';
 import { emitEvent } from '../services/events';
 import { newCallInput, type SimulationRequest } from '../services/calls';
+import { agentVersionPicker } from '../services/agent-versions';
 import {
   attemptVoicemail,
   contactCallRequest,
@@ -160,13 +161,20 @@ export async function prepareBulkCalls(input: {
     max_duration_seconds: doc.max_duration_seconds,
   };
   const retry = JSON.parse(doc.retry_json) as { max_attempts: number; on: string[] };
+  // Issue 37: each call's version is fixed now, per contact (the agent's traffic split), by the number.
+  const pick = agent ? await agentVersionPicker(agent) : null;
   return input.items.map((item): PreparedCall => {
     const row = byIndex.get(item.index);
     if (!row) throw new Error(`bulk call ${input.bulkCallId} has no result row ${item.index}`);
     if (blocked.has(row.phone)) return { index: item.index, kind: 'do_not_call' };
     if (!agent) return { index: item.index, kind: 'failed', error: `the agent ${doc.agent_id} no longer exists` };
     if (!form) return { index: item.index, kind: 'failed', error: `the form ${doc.form_id} no longer exists` };
-    const callInput = newCallInput(item.callId, tenant, agent, contactCallRequest(settings, rowContact(row)));
+    const callInput = newCallInput(
+      item.callId,
+      tenant,
+      pick!({ phone: row.phone }),
+      contactCallRequest(settings, rowContact(row)),
+    );
     const voicemail = effectiveVoicemail(callInput);
     const attemptSetting = attemptVoicemail(voicemail, retry, item.attempt);
     if (attemptSetting !== voicemail && attemptSetting) callInput.voicemail = attemptSetting;

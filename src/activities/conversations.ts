@@ -14,7 +14,8 @@ import { advanceStatus, customerState } from '../services/conversations';
 import { findContact } from '../services/contacts';
 import { agentSnapshot } from '../services/calls';
 import { messageUsage, recordUsage } from '../services/usage';
-import { answeringAgent, findLiveAgent } from '../models/agents';
+import { answeringAgent, findLiveAgent, type AgentDoc } from '../models/agents';
+import { conversationAgent } from '../services/agent-versions';
 import {
   Conversation,
   changeWindow,
@@ -172,6 +173,11 @@ export async function setConversationStatus(input: {
 /** Sets the assistant answering the conversation (`POST /v1/messages` with `agent_id`). */
 export async function setConversationAgent(input: { conversationId: string; agentId: string }): Promise<void> {
   await Conversation.updateOne({ _id: input.conversationId }, { $set: { agent_id: input.agentId } });
+  // Issue 37: another agent's version is picked on its first turn (the same agent keeps its version).
+  await Conversation.updateOne(
+    { _id: input.conversationId, agent_version_of: { $ne: input.agentId } },
+    { $set: { agent_version: null } },
+  );
 }
 
 /** What the assistant is given for a turn. */
@@ -227,9 +233,32 @@ export async function conversationContext(input: {
       { $set: { contact_id: contactId } },
     );
   return {
-    agent: agentSnapshot(agent),
+    agent: agentSnapshot(
+      await conversationVersion(agent, input.conversationId, { contactId, phone: input.customerNumber }),
+    ),
     contactId,
   };
+}
+
+/**
+ * The version of `agent` a conversation runs (issue 37 item 2; src/services/agent-versions.ts
+ * `conversationAgent`): the one recorded on its first turn with this agent, else picked now and recorded.
+ */
+async function conversationVersion(
+  agent: WithId<AgentDoc>,
+  conversationId: string | undefined,
+  who: { contactId: string | null; phone: string },
+): Promise<WithId<AgentDoc>> {
+  const conv = conversationId
+    ? await Conversation.findById(conversationId, { agent_version: 1, agent_version_of: 1 }).lean()
+    : null;
+  const { agent: versioned, picked } = await conversationAgent(agent, conv, who);
+  if (conv && picked)
+    await Conversation.updateOne(
+      { _id: conv._id },
+      { $set: { agent_version: versioned.version, agent_version_of: agent._id } },
+    );
+  return versioned;
 }
 
 /**

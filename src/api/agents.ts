@@ -16,8 +16,18 @@ import {
   defaultAgentId,
   findLiveAgent,
   renderAgent,
+  type AgentDoc,
 } from '../models/agents';
-import { insertIfAbsent } from '../models/store';
+import { insertIfAbsent, type WithId } from '../models/store';
+import {
+  AGENT_CONFIG_FIELDS,
+  AgentVersion,
+  agentVersionId,
+  configOf,
+  type AgentConfig,
+} from '../models/agent-versions';
+import { checkTrafficSplit, createAgentVersion, ensureAgentVersions } from '../services/agent-versions';
+import { agentVersionOperations } from './agent-versions';
 import { DeletedObject, listOf, recordingSettingsObject } from '../models/wire';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { deleteAgentKnowledge } from '../services/knowledge';
@@ -155,6 +165,25 @@ export const updateAgentSchema = createAgentSchema.partial().extend({
   transcription: AgentTranscriptionObject.nullable().optional(),
   interruptible: createAgentSchema.shape.interruptible.unwrap().nullable().optional(),
   dtmf: z.boolean().nullable().optional(),
+  publish: z
+    .boolean()
+    .optional()
+    .describe(
+      'Issue 37: `false` makes the change a draft version (tests and traffic splits may use it) and leaves the published one, which new calls use, as it is. Default true.',
+    ),
+  traffic_split: z
+    .array(
+      z.strictObject({
+        version: z.number().int().min(1).describe('A version of this agent.'),
+        weight: z.number().int().min(0).max(100).describe('Its share of new calls and conversations, in percent.'),
+      }),
+    )
+    .max(10, 'must list at most 10 versions')
+    .nullable()
+    .optional()
+    .describe(
+      'Shares of new calls and conversations by version (weights add to 100), picked per contact (the same person keeps the same version); null removes the split.',
+    ),
 });
 
 /**
@@ -195,6 +224,48 @@ function checkEnabledTools(names: string[]): string[] {
       throw invalidParam(`enabled_tools[${i}]`, `Invalid enabled_tools[${i}]: '${name}' is listed twice.`);
   });
   return names;
+}
+
+/** Writes version 1 of a new agent (issue 37): its configuration, published at its creation. */
+async function writeFirstVersion(doc: WithId<AgentDoc>): Promise<void> {
+  await insertIfAbsent(AgentVersion, {
+    _id: agentVersionId(doc._id, 1),
+    agent_id: doc._id,
+    org_id: doc.org_id,
+    livemode: doc.livemode,
+    number: 1,
+    config_json: JSON.stringify(configOf(doc)),
+    draft: false,
+    created_ms: doc.created * 1000,
+    published_ms: doc.created * 1000,
+  });
+}
+
+/**
+ * The version an update makes (issue 37 item 1), when `set` (the update's document fields) changes the
+ * configuration (`AGENT_CONFIG_FIELDS`) or `draft` asks for one anyway: the agent's published
+ * configuration with `set`'s changes, written as the next version. Published (`publish`): `set` takes
+ * the whole configuration and `version`; a draft: `set` loses its configuration fields (the agent's
+ * published configuration stays). Answers the agent (versions ensured) and the number (null: no version).
+ * @throws ApiError 404 when the agent is gone
+ */
+async function newVersionOf(
+  tenant: { orgId: string; livemode: boolean },
+  id: string,
+  set: Record<string, unknown>,
+  publish: boolean,
+  draft: boolean,
+): Promise<{ agent: WithId<AgentDoc>; number: number | null }> {
+  const found = await findLiveAgent(tenant, id);
+  if (!found) throw notFound('agent', id, 'id');
+  const agent = await ensureAgentVersions(found);
+  const changes = Object.fromEntries(AGENT_CONFIG_FIELDS.filter((f) => f in set).map((f) => [f, set[f]]));
+  if (Object.keys(changes).length === 0 && !draft) return { agent, number: null };
+  const config = configOf({ ...agent, ...changes } as AgentConfig);
+  const number = await createAgentVersion({ agent, config, draft: !publish });
+  for (const f of AGENT_CONFIG_FIELDS) delete set[f];
+  if (publish) Object.assign(set, config, { version: number });
+  return { agent, number };
 }
 
 /**
@@ -245,9 +316,14 @@ const createAgent = operation({
         dtmf: null,
         ...speechFields(body),
         default_ms: body.default ? idTime(id) : null,
+        // Issue 37: version 1 is this configuration, published (written first: a crash leaves no agent without it).
+        version: 1,
+        latest_version: 1,
+        traffic_split_json: null,
         created: Math.floor(idTime(id) / 1000),
         deleted_ms: null,
       };
+      await writeFirstVersion(doc);
       await insertIfAbsent(Agent, doc); // a retried takeover finds it already there
       // A tool or an installation deleted while this request ran is pulled out (src/services/tools.ts
       // `dropDeletedTools`, src/services/connector-installations.ts `dropDeletedInstallations`).
@@ -316,7 +392,9 @@ const updateAgent = operation({
   response: AgentObject,
   handler: async (req, res, { body }) => {
     const id = String(req.params.id);
-    if (!(await findLiveAgent(req.auth!, id))) throw notFound('agent', id, 'id');
+    const existing = await findLiveAgent(req.auth!, id);
+    if (!existing) throw notFound('agent', id, 'id');
+    const split = body.traffic_split ? await checkTrafficSplit(existing, body.traffic_split) : body.traffic_split;
     const enabledTools = body.enabled_tools !== undefined ? checkEnabledTools(body.enabled_tools) : undefined;
     if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
     const toolIds = body.tool_ids !== undefined ? await checkAgentToolIds(req.auth!, body.tool_ids) : undefined;
@@ -340,6 +418,10 @@ const updateAgent = operation({
       Object.assign(set, speechFields(body));
       // The latest agent marked default wins; unmarking leaves the organization's first agent as default.
       if (body.default !== undefined) set.default_ms = body.default ? Date.now() : null;
+      // Issue 37: a configuration change (or `publish: false`) makes a version; published, its whole
+      // configuration and number go into the agent in the same write, else the agent's stays as it was.
+      const version = await newVersionOf(req.auth!, id, set, body.publish !== false, body.publish === false);
+      if (split !== undefined) set.traffic_split_json = split ? JSON.stringify(split) : null;
       const render = async (doc: NonNullable<Awaited<ReturnType<typeof findLiveAgent>>>) =>
         renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode));
       // metadata is merged, so its write names the value it merged into (a concurrent merge is redone).
@@ -358,8 +440,15 @@ const updateAgent = operation({
           set.metadata_json = JSON.stringify(merged);
           filter.metadata_json = current.metadata_json;
         }
-        if (Object.keys(set).length === 0) return { status: 200, body: await render(current) };
-        const updated = await Agent.findOneAndUpdate(filter, { $set: set }, { returnDocument: 'after' }).lean();
+        if (Object.keys(set).length === 0 && !version.number) return { status: 200, body: await render(current) };
+        const change = version.number ? { $set: set, $max: { latest_version: version.number } } : { $set: set };
+        const updated = Object.keys(set).length
+          ? await Agent.findOneAndUpdate(filter, change, { returnDocument: 'after' }).lean()
+          : await Agent.findOneAndUpdate(
+              filter,
+              { $max: { latest_version: version.number } },
+              { returnDocument: 'after' },
+            ).lean();
         const dropped = updated && [
           toolIds && (await dropDeletedTools(id, toolIds)),
           installationIds && (await dropDeletedInstallations(id, installationIds)),
@@ -415,5 +504,12 @@ const deleteAgent = operation({
 
 /** Routes under `/v1/agents` (mounted there by src/api/app.ts). */
 export function agentsRouter(): Router {
-  return operationsRouter('/v1/agents', [createAgent, listAgents, retrieveAgent, updateAgent, deleteAgent]);
+  return operationsRouter('/v1/agents', [
+    createAgent,
+    listAgents,
+    retrieveAgent,
+    updateAgent,
+    deleteAgent,
+    ...agentVersionOperations,
+  ]);
 }

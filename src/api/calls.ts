@@ -14,6 +14,8 @@ import type { Client } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { findLiveAgent } from '../models/agents';
+import { versionedAgent } from '../services/agent-versions';
+import { agentVersionQuery } from './agent-versions';
 import {
   Call,
   CallNoteObject,
@@ -299,7 +301,9 @@ const createCall = (temporal: Client) =>
           requestedMs,
           nowMs,
         );
-        return { agent, contactId, callLimit, dial };
+        // Issue 37: the call's version is fixed now (a traffic split picks it per contact).
+        const versioned = await versionedAgent(agent, { contactId, phone: body.to });
+        return { agent: versioned, contactId, callLimit, dial };
       };
 
       await idempotent(
@@ -347,6 +351,11 @@ const listCalls = operation({
   query: [
     { name: 'status', description: 'Only calls in this status.', schema: CallObject.shape.status },
     { name: 'agent_id', description: 'Only calls of this agent.' },
+    {
+      name: 'agent_version',
+      description: "Only calls that ran this version of their agent (issue 37); with `agent_id`, of that agent's.",
+      schema: z.string().regex(/^[1-9]\d{0,8}$/),
+    },
     { name: 'bulk_call_id', description: "Only this campaign's calls." },
     { name: 'direction', description: 'Only inbound or only outbound calls.', schema: CallObject.shape.direction },
   ],
@@ -357,6 +366,8 @@ const listCalls = operation({
       livemode: req.auth!.livemode,
       ...queryFilters(req.query, { status: CALL_STATUSES, agent_id: null, bulk_call_id: null }),
     };
+    const agentVersion = agentVersionQuery(req.query);
+    if (agentVersion !== undefined) Object.assign(filter, { agent_version: agentVersion });
     const { direction } = queryFilters(req.query, { direction: CALL_DIRECTIONS });
     if (direction)
       Object.assign(filter, { direction: direction === 'outbound' ? { $in: ['outbound', null] } : direction });

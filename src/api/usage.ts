@@ -11,6 +11,7 @@ import { canonicalTimeZone, daysBetween, parseDate } from '../platform/calendar'
 import { defaultPeriod, usageReport, type UsagePeriod } from '../services/usage';
 import { operation, operationsRouter } from './operations';
 import { parseBody } from './validation';
+import { agentVersionQuery } from './agent-versions';
 
 /** The longest period, in days (a leap year). */
 export const MAX_USAGE_DAYS = 366;
@@ -19,6 +20,8 @@ export const usageQuerySchema = z.strictObject({
   from: z.string().optional(),
   to: z.string().optional(),
   timezone: z.string().optional(),
+  agent_id: z.string().min(1).optional(),
+  agent_version: z.string().optional(),
 });
 
 /**
@@ -44,18 +47,36 @@ const retrieveUsage = operation({
       from: 'First day, `YYYY-MM-DD`.',
       to: 'Last day, `YYYY-MM-DD`.',
       timezone: 'IANA time zone of the days (default `UTC`).',
+      agent_id: "Only the usage of this agent's calls and conversations (issue 37).",
+      agent_version: 'With `agent_id`: only the usage of calls and conversations that ran this version.',
     }[name]!,
   })),
   response: UsageObject,
   handler: async (req, res) => {
     const { orgId, livemode } = req.auth!;
-    res.json(await usageReport({ orgId, livemode }, usagePeriod(req.query)));
+    res.json(await usageReport({ orgId, livemode, ...usageAgent(req.query) }, usagePeriod(req.query)));
   },
 });
 
 /** Routes under `/v1/usage` (mounted there by src/api/app.ts). */
 export function usageRouter(): Router {
   return operationsRouter('/v1/usage', [retrieveUsage]);
+}
+
+/**
+ * The agent scope of a usage report (issue 37): `agent_id`, and `agent_version` (a version number,
+ * only with `agent_id`).
+ * @throws ApiError 400 naming `agent_version` when it is not a number or comes without `agent_id`
+ */
+export function usageAgent(query: unknown): { agentId?: string; agentVersion?: number } {
+  const q = parseBody(usageQuerySchema, query);
+  const agentVersion = agentVersionQuery(q);
+  if (agentVersion !== undefined && q.agent_id === undefined)
+    throw invalidParam('agent_version', 'Invalid agent_version: give agent_id with it (versions are per agent).');
+  return {
+    ...(q.agent_id !== undefined ? { agentId: q.agent_id } : {}),
+    ...(agentVersion !== undefined ? { agentVersion } : {}),
+  };
 }
 
 /**

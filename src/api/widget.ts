@@ -43,6 +43,7 @@ import {
 } from '../services/widget';
 import { acquireStreamLease, watchConversation } from '../services/widget-streams';
 import { answeringAgent, defaultAgentId, type AgentDoc } from '../models/agents';
+import { conversationAgent } from '../services/agent-versions';
 import { Call, newCallDocument, renderCall } from '../models/calls';
 import {
   Conversation,
@@ -505,16 +506,15 @@ function startWidgetVoice(temporal: Client) {
               `This visitor is already in voice call ${live._id}; end it (leave the room) before starting another.`,
             );
         }
-        const input = newCallInput(
-          callId,
-          { orgId: session.org_id, livemode: session.livemode },
-          agent as WithId<AgentDoc>,
-          {
-            to: visitor,
-            metadata: { widget_session: session._id },
-            context: {},
-          },
-        );
+        // Issue 37: the conversation's version of its agent (picked now for a visitor who has not written yet).
+        const versioned = (
+          await conversationAgent(agent as WithId<AgentDoc>, conv, { contactId: conv.contact_id, phone: visitor })
+        ).agent;
+        const input = newCallInput(callId, { orgId: session.org_id, livemode: session.livemode }, versioned, {
+          to: visitor,
+          metadata: { widget_session: session._id },
+          context: {},
+        });
         if (livekit) Object.assign(input, { simulation: null, room: { name: callId, participant: visitor } });
         // A voice room counts against max_concurrent_calls from now: asked once, 429 at the limit (issue 28).
         const slot = await tryAcquireCallSlot(temporal, { orgId: session.org_id, livemode: session.livemode }, callId);

@@ -61,6 +61,15 @@ const agentSchema = new Schema(
     dtmf: { type: Boolean, default: null },
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
+    /**
+     * Issue 37: the published version (its configuration is the one in this document's fields) and the
+     * newest version's number (src/models/agent-versions.ts); null for an agent made before versions
+     * existed, until its version 1 is written (src/services/agent-versions.ts `ensureAgentVersions`).
+     */
+    version: { type: Number, default: null },
+    latest_version: { type: Number, default: null },
+    /** Issue 37: the traffic split (`[{version, weight}]`) as JSON; null: every new call uses `version`. */
+    traffic_split_json: { type: String, default: null },
     created: { type: Number, required: true },
     deleted_ms: { type: Number, default: null },
   },
@@ -217,6 +226,13 @@ export function agentVoicemail(doc: Pick<AgentDoc, 'voicemail_json'>): Voicemail
   return doc.voicemail_json ? (JSON.parse(doc.voicemail_json) as VoicemailSetting) : null;
 }
 
+/** One entry of an agent's `traffic_split` (issue 37 item 2). */
+export const TrafficSplitEntryObject = z.object({
+  version: z.number().int().describe('A version of this agent.'),
+  weight: z.number().int().describe('Its share of new calls and conversations, in percent (the weights add to 100).'),
+});
+export type TrafficSplit = z.output<typeof TrafficSplitEntryObject>[];
+
 /** The `agent` object as the API answers it (the OpenAPI component `Agent`). */
 export const AgentObject = apiObject(
   'Agent',
@@ -271,6 +287,15 @@ export const AgentObject = apiObject(
     metadata: metadataObject,
     recording: recordingSettingsObject.nullable().describe('Whether its calls are recorded; null: not recorded.'),
     default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
+    version: z
+      .number()
+      .int()
+      .describe('The published version: the one new calls and conversations use when there is no `traffic_split`.'),
+    latest_version: z.number().int().describe('The newest version (a draft when it is above `version`).'),
+    traffic_split: z
+      .array(TrafficSplitEntryObject)
+      .nullable()
+      .describe('Shares of new calls and conversations by version, per contact; null: all use `version`.'),
     created: unix,
   }),
 );
@@ -301,6 +326,10 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     recording: agentRecording(doc),
     ...(defaultId !== undefined ? { default: doc._id === defaultId } : {}),
+    // An agent made before versions existed has version 1 (its current document), written on first use.
+    version: doc.version ?? 1,
+    latest_version: doc.latest_version ?? 1,
+    traffic_split: doc.traffic_split_json ? (JSON.parse(doc.traffic_split_json) as TrafficSplit) : null,
     created: doc.created,
   };
 }

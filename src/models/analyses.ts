@@ -36,6 +36,9 @@ const analysisSchema = new Schema(
     validation_errors: { type: [String], default: [] },
     /** The plan it ran, JSON (src/shared/analysis.ts `AnalysisPlan`). */
     plan_json: { type: String, required: true },
+    /** Issue 37: the agent and its version the subject ran (from the call or conversation); null when unknown. */
+    agent_id: { type: String, default: null },
+    agent_version: { type: Number, default: null },
     /** A single call analysed for a form (`form_id`): the form, else null. */
     form_id: { type: String, default: null },
     created: { type: Number, required: true },
@@ -43,6 +46,8 @@ const analysisSchema = new Schema(
   base,
 );
 analysisSchema.index({ subject_id: 1, _id: -1 });
+/** Analyses of one agent's version (issue 37: `agent_id` + `agent_version`), newest first. */
+analysisSchema.index({ agent_id: 1, agent_version: 1, _id: -1 });
 export const Analysis = mongoose.model('Analysis', analysisSchema, 'analyses');
 export type AnalysisDoc = InferSchemaType<typeof analysisSchema>;
 
@@ -101,6 +106,12 @@ export const AnalysisObject = apiObject(
     model: z.string().nullable(),
     plan: AnalysisPlanObject,
     form_id: z.string().nullable().describe('A call analysed for a form (`form_id`): the form filled.'),
+    agent_id: z.string().nullable().describe('The agent of the call or conversation analysed.'),
+    agent_version: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The version of the agent the call or conversation ran (issue 37); null when unknown.'),
     created: unix,
     error: z
       .object({ message: z.string(), validation_errors: z.array(z.string()) })
@@ -125,6 +136,8 @@ export function renderAnalysis(doc: WithId<AnalysisDoc>): AnalysisObject {
     model: doc.model ?? null,
     plan: JSON.parse(doc.plan_json) as AnalysisPlan,
     form_id: doc.form_id ?? null,
+    agent_id: doc.agent_id ?? null,
+    agent_version: doc.agent_version ?? null,
     created: doc.created,
     ...(doc.status === 'failed'
       ? { error: { message: doc.error_message ?? 'failed', validation_errors: [...(doc.validation_errors ?? [])] } }

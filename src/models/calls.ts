@@ -37,6 +37,8 @@ const callSchema = new Schema(
     org_id: { type: String, required: true },
     livemode: { type: Boolean, required: true },
     agent_id: { type: String, required: true },
+    /** Issue 37: the agent's version the call runs (fixed at its start); null for calls made before versions. */
+    agent_version: { type: Number, default: null },
     /** The contact called (`cont_…`), or null. */
     contact_id: { type: String, default: null },
     to: { type: String, required: true },
@@ -99,6 +101,9 @@ callSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 callSchema.index({ provider_call_sid: 1 });
 callSchema.index({ status: 1 }); // calls not ended, counted at each metrics scrape (svc_calls_active)
 callSchema.index({ org_id: 1, livemode: 1, bulk_call_id: 1, _id: -1 });
+// GET /v1/calls?agent_version=… (issue 37), with or without agent_id: newest first.
+callSchema.index({ org_id: 1, livemode: 1, agent_version: 1, _id: -1 });
+callSchema.index({ org_id: 1, livemode: 1, agent_id: 1, agent_version: 1, _id: -1 });
 // GET /v1/calls?status=…: one organization's calls in that status, newest first.
 callSchema.index({ org_id: 1, livemode: 1, status: 1, _id: -1 });
 /** A widget visitor's live voice call (src/api/widget.ts: one room per visitor at a time). */
@@ -247,6 +252,7 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     org_id: input.orgId,
     livemode: input.livemode,
     agent_id: input.agent.id,
+    agent_version: input.agent.version ?? null,
     contact_id: input.contactId ?? null,
     to: input.to,
     from: input.from,
@@ -331,6 +337,13 @@ export const CallObject = apiObject(
     to: z.string(),
     from: z.string().nullable(),
     agent_id: z.string(),
+    agent_version: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "The agent's version the call runs, fixed when it starts (`GET /v1/agents/{id}/versions/{n}`); null for calls made before versions.",
+      ),
     contact_id: z.string().nullable(),
     context: z.record(z.string(), z.unknown()),
     metadata: metadataObject,
@@ -418,6 +431,7 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     to: doc.to,
     from: doc.from ?? null,
     agent_id: doc.agent_id,
+    agent_version: doc.agent_version ?? null,
     contact_id: doc.contact_id ?? null,
     context: JSON.parse(doc.context_json ?? '{}') as Record<string, unknown>,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,

@@ -42,6 +42,12 @@ const conversationSchema = new Schema(
     customer_number: { type: String, required: true },
     service_number: { type: String, required: true },
     agent_id: { type: String, default: null },
+    /**
+     * Issue 37: the version of agent `agent_version_of` the conversation runs, fixed on its first turn
+     * with that agent (src/activities/conversations.ts `conversationVersion`); null before.
+     */
+    agent_version: { type: Number, default: null },
+    agent_version_of: { type: String, default: null },
     status: { type: String, enum: ['open', 'needs_person'], required: true },
     handoff_reason: { type: String, default: null },
     /** Received time of the customer's latest message (ms): the WhatsApp window runs from it. */
@@ -280,6 +286,13 @@ export const ConversationObject = apiObject(
     customer_number: z.string(),
     service_number: z.string(),
     agent_id: z.string().nullable(),
+    agent_version: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'The version of `agent_id` the conversation runs, fixed on its first turn with that agent (issue 37); null before.',
+      ),
     status: z.enum(['open', 'needs_person']),
     handoff_reason: z.string().nullable(),
     window_expires_at: unix.nullable(),
@@ -304,6 +317,7 @@ export function renderConversation(doc: WithId<ConversationDoc>, nowMs = Date.no
     customer_number: doc.customer_number,
     service_number: doc.service_number,
     agent_id: doc.agent_id ?? null,
+    agent_version: doc.agent_version != null && doc.agent_version_of === doc.agent_id ? doc.agent_version : null,
     status: doc.status as ConversationStatus,
     handoff_reason: doc.handoff_reason ?? null,
     window_expires_at:

@@ -55,6 +55,12 @@ const usageSchema = new Schema(
     subject_id: { type: String, required: true },
     /** When the row was written (ms). */
     recorded_ms: { type: Number, required: true },
+    /**
+     * Issue 37: the agent and its version the metered thing ran, when it belongs to a call or a
+     * conversation (`recordUsage` reads them from the subject); absent otherwise and in rows written before.
+     */
+    agent_id: { type: String },
+    agent_version: { type: Number },
 
     // kind `call`
     /** The call's terminal status (`completed`, `busy`…). */
@@ -85,6 +91,8 @@ const usageSchema = new Schema(
   schemaOptions,
 );
 usageSchema.index({ org_id: 1, livemode: 1, occurred_ms: 1 });
+/** `GET /v1/usage?agent_id=…[&agent_version=…]` (issue 37): one agent's rows (of one version) in the period. */
+usageSchema.index({ org_id: 1, livemode: 1, agent_id: 1, agent_version: 1, occurred_ms: 1 });
 export const UsageRecord = mongoose.model('UsageRecord', usageSchema, 'usage_records');
 
 export type UsageRecordDoc = InferSchemaType<typeof usageSchema> & { _id: string };

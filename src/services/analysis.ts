@@ -336,6 +336,7 @@ export async function saveAnalysis(temporal: Client, result: AnalysisResultInput
   const { input, answer } = result;
   const createdMs = idTime(input.analysisId);
   const values = answer.ok ? answer.values : null;
+  const agent = await subjectAgent(input.subject);
   await insertIfAbsent(Analysis, {
     _id: input.analysisId,
     org_id: input.orgId,
@@ -353,6 +354,8 @@ export async function saveAnalysis(temporal: Client, result: AnalysisResultInput
     validation_errors: answer.ok || result.failure ? [] : answer.errors,
     plan_json: JSON.stringify(input.plan),
     form_id: input.formId ?? null,
+    agent_id: agent.agent_id,
+    agent_version: agent.agent_version,
     created: Math.floor(createdMs / 1000),
   });
   const stored = await Analysis.findById(input.analysisId).lean();
@@ -382,6 +385,22 @@ export async function saveAnalysis(temporal: Client, result: AnalysisResultInput
     object,
   });
   return analysis;
+}
+
+/**
+ * The agent and version the analysed call or conversation ran (issue 37: analyses by version), read by
+ * `_id`; nulls when unknown (a call made before versions, a conversation never answered by an agent).
+ */
+async function subjectAgent(subject: { kind: 'call' | 'conversation'; id: string }) {
+  if (subject.kind === 'call') {
+    const call = await Call.findById(subject.id, { agent_id: 1, agent_version: 1 }).lean();
+    return { agent_id: call?.agent_id ?? null, agent_version: call?.agent_version ?? null };
+  }
+  const conv = await Conversation.findById(subject.id, { agent_id: 1, agent_version: 1, agent_version_of: 1 }).lean();
+  return {
+    agent_id: conv?.agent_id ?? null,
+    agent_version: conv?.agent_id && conv.agent_version_of === conv.agent_id ? (conv.agent_version ?? null) : null,
+  };
 }
 
 /** The model a conversation's analysis asks: its agent's, else null (the configured default). */

@@ -21,6 +21,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { ApiError } from '../errors';
 import { findLiveAgent } from '../models/agents';
+import { versionedAgent } from './agent-versions';
 import { Call, newCallDocument } from '../models/calls';
 import { PhoneNumber } from '../models/conversations';
 import { insertIfAbsent } from '../models/store';
@@ -191,7 +192,9 @@ export async function scheduleCallback(
     throw err;
   }
   await cancelPending(temporal, input);
-  const call = newCallInput(input.callId, tenant, agent, {
+  // Issue 37: the callback is a new call: its version is picked for the contact now.
+  const versioned = await versionedAgent(agent, { contactId: input.contactId, phone: input.to });
+  const call = newCallInput(input.callId, tenant, versioned, {
     to: input.to,
     from,
     context: { callback_of: input.callbackOf, ...(input.reason ? { callback_reason: input.reason } : {}) },

@@ -134,6 +134,8 @@ export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
     ...(voicemail ? { voicemail } : {}),
     ...(agent.transfer_mode === 'warm' ? { transfer_mode: 'warm' as const } : {}),
     ...agentSpeech(agent),
+    // Issue 37: the version the starter picked (src/services/agent-versions.ts `versionedAgent`).
+    ...(agent.version != null ? { version: agent.version } : {}),
   };
 }
 

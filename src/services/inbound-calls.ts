@@ -25,6 +25,7 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { config } from '../config';
 import { answeringAgent, findLiveAgent, type AgentDoc } from '../models/agents';
+import { versionedAgent } from './agent-versions';
 import { Call, InboundCallSid, newCallDocument, type CallDoc } from '../models/calls';
 import { DEFAULT_INBOUND_WEBHOOK_TIMEOUT_MS, type PhoneNumberDoc } from '../models/conversations';
 import { insertIfAbsent, isDuplicateKey, type WithId } from '../models/store';
@@ -144,7 +145,9 @@ export async function startInboundCall(temporal: Client, start: InboundCallStart
       ? { status: 'transferred', reason: 'concurrency_limit', transferTo: start.number.overflow_to }
       : { status: 'busy', reason: 'concurrency_limit' };
 
-  const input = inboundCallInput(start, agent as WithId<AgentDoc>, {
+  // Issue 37: the call's version is fixed now, per caller (the agent's traffic split).
+  const versioned = await versionedAgent(agent as WithId<AgentDoc>, { contactId, phone: start.from });
+  const input = inboundCallInput(start, versioned, {
     contactId,
     context: answer?.context ?? {},
     metadata: answer?.metadata ?? {},

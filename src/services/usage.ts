@@ -12,6 +12,7 @@
  * v1.24.2), and has no date operators to bucket days in a time zone.
  */
 import { Call, renderCall, type CallDoc } from '../models/calls';
+import { Conversation } from '../models/conversations';
 import { insertIfAbsent, type WithId } from '../models/store';
 import {
   addRow,
@@ -35,6 +36,12 @@ export interface UsageOwner {
   livemode: boolean;
 }
 
+/** A usage report's scope (issue 37): the owner's rows, of one agent (and one of its versions) when given. */
+export interface UsageScope extends UsageOwner {
+  agentId?: string;
+  agentVersion?: number;
+}
+
 /**
  * Stores a usage row, once: a row with the same `_id` already stored is left as it is (a retry).
  * Measures must be non-negative integers. `null` (a builder's "nothing to meter") records nothing.
@@ -47,7 +54,29 @@ export async function recordUsage(row: UsageRow | null): Promise<boolean> {
     if (typeof v === 'number' && !(Number.isSafeInteger(v) && v >= 0))
       throw new Error(`usage row ${row._id}: ${k} must be a non-negative integer, not ${v}`);
   }
-  return insertIfAbsent(UsageRecord, { ...row, recorded_ms: Date.now() });
+  return insertIfAbsent(UsageRecord, { ...(await withAgent(row)), recorded_ms: Date.now() });
+}
+
+/**
+ * The row with the agent and version its subject ran (issue 37: usage by version), read by `_id` from
+ * the call (`call_…`) or the conversation (`conv_…`) it meters; other rows as they are.
+ */
+async function withAgent(row: UsageRow): Promise<UsageRow & { agent_id?: string; agent_version?: number }> {
+  const id = row.subject_id;
+  let agent: { id: string; version: number | null } | null = null;
+  if (id.startsWith('call_')) {
+    const call = await Call.findById(id, { agent_id: 1, agent_version: 1 }).lean();
+    if (call) agent = { id: call.agent_id, version: call.agent_version ?? null };
+  } else if (id.startsWith('conv_')) {
+    const conv = await Conversation.findById(id, { agent_id: 1, agent_version: 1, agent_version_of: 1 }).lean();
+    if (conv?.agent_id)
+      agent = {
+        id: conv.agent_id,
+        version: conv.agent_version_of === conv.agent_id ? (conv.agent_version ?? null) : null,
+      };
+  }
+  if (!agent) return row;
+  return { ...row, agent_id: agent.id, ...(agent.version != null ? { agent_version: agent.version } : {}) };
 }
 
 /**
@@ -244,7 +273,7 @@ export interface UsagePeriod {
  * its day and to the totals, in integers, so `daily` sums exactly to `totals`.
  * @param period a valid period of at most 366 days (checked by the API: src/api/usage.ts)
  */
-export async function usageReport(owner: UsageOwner, period: UsagePeriod, nowMs = Date.now()): Promise<UsageReport> {
+export async function usageReport(owner: UsageScope, period: UsagePeriod, nowMs = Date.now()): Promise<UsageReport> {
   const first = utcMidnight(period.from);
   const count = Math.round((utcMidnight(period.to) - first) / 86_400_000) + 1;
   // starts[i] = first instant of day i; starts[count] = end of the period.
@@ -256,7 +285,14 @@ export async function usageReport(owner: UsageOwner, period: UsagePeriod, nowMs 
 
   const projection = Object.fromEntries(MEASURE_FIELDS.map((f) => [f, 1]));
   const cursor = UsageRecord.find(
-    { org_id: owner.orgId, livemode: owner.livemode, occurred_ms: { $gte: starts[0], $lt: starts[count] } },
+    {
+      org_id: owner.orgId,
+      livemode: owner.livemode,
+      // Issue 37: one agent's rows (of one version), read through their own index: the cost stays the agent's.
+      ...(owner.agentId !== undefined ? { agent_id: owner.agentId } : {}),
+      ...(owner.agentVersion !== undefined ? { agent_version: owner.agentVersion } : {}),
+      occurred_ms: { $gte: starts[0], $lt: starts[count] },
+    },
     projection,
   )
     .lean()

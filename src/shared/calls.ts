@@ -155,6 +155,8 @@ export interface AgentSnapshot extends SpeechSettings {
   voicemail?: VoicemailSetting;
   /** How the `transfer_call` tool transfers (issue 31: `transfer_mode`); absent: `cold`. */
   transfer_mode?: TransferMode;
+  /** The agent's version this snapshot is (issue 37: `agent_version` on the call); absent in calls made before versions. */
+  version?: number;
 }
 
 /** What a call does when answering-machine detection says a machine answered (`voicemail.action`). */
