@@ -20,7 +20,8 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { config } from '../config';
 import { ApiError, invalidParam, notFound } from '../errors';
-import { findLiveAgent } from '../models/agents';
+import { findLiveAgent, type AgentDoc } from '../models/agents';
+import { agentVersion, ensureAgentVersions } from '../services/agent-versions';
 import { insertIfAbsent, type WithId } from '../models/store';
 import {
   renderTestSuite,
@@ -243,12 +244,14 @@ const deleteTestSuite = operation({
 });
 
 /**
- * The agent version a run runs (issue 37 item 1): null (the agent's current configuration) without
- * `version`. Until agent versions exist, a given version is unknown: 404 naming `version`.
+ * The agent version a run runs (issue 37 item 1): `version` when the agent has it (a draft too: drafts are
+ * what tests are for), 404 naming `version` otherwise; without it, the published version.
  */
-async function runVersion(_agentId: string, version: number | undefined): Promise<number | null> {
-  if (version === undefined) return null;
-  throw notFound('agent version', String(version), 'version');
+async function runVersion(agent: WithId<AgentDoc>, version: number | undefined): Promise<number> {
+  if (version === undefined) return (await ensureAgentVersions(agent)).version;
+  const found = await agentVersion({ orgId: agent.org_id, livemode: agent.livemode, agentId: agent._id, version });
+  if (!found) throw notFound('agent version', `${agent._id} v${version}`, 'version');
+  return found.number;
 }
 
 /**
@@ -281,7 +284,7 @@ const createTestSuiteRun = (temporal: Client) =>
         const suite = await pathSuite(req);
         const agent = await findLiveAgent(req.auth!, suite.agent_id);
         if (!agent) throw notFound('agent', suite.agent_id, 'agent_id');
-        return { suite, version: await runVersion(agent._id, body.version) };
+        return { suite, version: await runVersion(agent, body.version) };
       };
       await idempotent(
         req,

@@ -43,6 +43,7 @@ import {
   type TestSuiteRunWorkflow,
 } from '../shared/test-suites';
 import { analysisTranscript } from './analysis';
+import { agentAtVersion, loadVersion } from './agent-versions';
 import { newCallInput } from './calls';
 import { emitEvent } from './events';
 import { argumentProblems } from './tools';
@@ -81,11 +82,12 @@ export type ScenarioCallRequest = Pick<TestSuiteRunInput, 'runId' | 'orgId' | 'l
 };
 
 /**
- * The `callWorkflow` input of scenario `index`'s simulated call: a test call of the run's agent (through
+ * The `callWorkflow` input of scenario `index`'s simulated call: a test call of the run's agent at the
+ * run's version (issue 37 item 1: its configuration read by `_id`; the call records it) (through
  * `newCallInput`, as `POST /v1/calls` builds it) with the scenario's persona, goal and `max_turns`, the
  * call id derived from the run id and the index (a retried activity builds the same call), and metadata
  * naming the run and the scenario.
- * @throws Error with `name` `SCENARIO_AGENT_MISSING` when the agent was deleted
+ * @throws Error with `name` `SCENARIO_AGENT_MISSING` when the agent was deleted (or lacks the version)
  */
 export async function scenarioCall(req: ScenarioCallRequest): Promise<CallWorkflowInput> {
   const agent = await findLiveAgent({ orgId: req.orgId, livemode: req.livemode }, req.agentId);
@@ -94,8 +96,15 @@ export async function scenarioCall(req: ScenarioCallRequest): Promise<CallWorkfl
     err.name = SCENARIO_AGENT_MISSING;
     throw err;
   }
+  const snapshot = req.version !== null ? await loadVersion(agent, req.version) : null;
+  if (req.version !== null && !snapshot) {
+    const err = new Error(`The agent ${req.agentId} has no version ${req.version}.`);
+    err.name = SCENARIO_AGENT_MISSING;
+    throw err;
+  }
   const callId = derivedId('call', idTime(req.runId) + req.index, `${req.runId}:${req.index}`);
-  return newCallInput(callId, { orgId: req.orgId, livemode: req.livemode }, agent, {
+  const versioned = snapshot ? agentAtVersion(agent, snapshot) : agent;
+  return newCallInput(callId, { orgId: req.orgId, livemode: req.livemode }, versioned, {
     to: SCENARIO_CALL_TO,
     metadata: { test_suite_run: req.runId, test_scenario: req.scenario.name.slice(0, 500) },
     simulation: {

@@ -238,7 +238,7 @@ describe('test suites (issue 37 item 4)', function () {
 
     const run = await completedRun(t.testKey, started.body.id);
     expect(run.counts).to.deep.equal({ total: 2, pending: 0, running: 0, passed: 1, failed: 1, errored: 0 });
-    expect(run.agent_version).to.equal(null);
+    expect(run.agent_version).to.equal(1); // the published version
     expect(run.comparison).to.deep.equal({ previous_run_id: null, changed: [] });
     expect(run.completed_at).to.be.a('number');
     const [booking, refund] = run.results;
@@ -298,6 +298,38 @@ describe('test suites (issue 37 item 4)', function () {
     expect((await request('GET', `/v1/test_suite_runs/${run.id}`, { key: t.testKey })).body).to.deep.equal(run);
     const runs = await request('GET', `/v1/test_suites/${suite.id}/runs`, { key: t.testKey });
     expect(runs.body.data.map((r: any) => r.id)).to.deep.equal([second.id, run.id]);
+  });
+
+  it('runs a draft version when asked (`version`), recording it on the run and its calls', async () => {
+    const t = await newTenant();
+    const draft = await request('POST', `/v1/agents/${t.agentId}`, {
+      key: t.testKey,
+      body: { instructions: 'DRAFT-TWO: take bookings politely.', publish: false },
+    });
+    expect(draft.status, JSON.stringify(draft.body)).to.equal(200);
+    const suite = (
+      await request('POST', `/v1/agents/${t.agentId}/test_suites`, {
+        key: t.testKey,
+        body: { name: 'Draft', scenarios: [BOOKING] },
+      })
+    ).body;
+    const started = await request('POST', `/v1/test_suites/${suite.id}/runs`, { key: t.testKey, body: { version: 2 } });
+    expect(started.status, JSON.stringify(started.body)).to.equal(200);
+    expect(started.body.agent_version).to.equal(2);
+    const run = await completedRun(t.testKey, started.body.id);
+    expect(run).to.include({ agent_version: 2 });
+    const call = await waitForCall(t.testKey, run.results[0].call_id);
+    expect(call.agent_version).to.equal(2);
+    const asked = h().llm.requests.filter((r) => r.user === call.id && !judgeRequests(call.id).includes(r));
+    const assistant = asked.filter((r) => String(r.messages[0]?.content ?? '').includes('DRAFT-TWO'));
+    expect(assistant.length).to.be.greaterThan(0);
+    // Without `version`: the published one (1), whose instructions are not the draft's.
+    const published = await completedRun(
+      t.testKey,
+      (await request('POST', `/v1/test_suites/${suite.id}/runs`, { key: t.testKey, body: {} })).body.id,
+    );
+    expect(published.agent_version).to.equal(1);
+    expect(published.comparison.previous_run_id).to.equal(run.id);
   });
 
   it('marks a scenario errored when the judge answers garbage or quotes words nobody said, after one retry', async () => {
