@@ -355,6 +355,7 @@ describe('test suites (issue 37 item 4)', function () {
     // The retry showed the model its answer and the problems.
     const retry = judgeRequests(badQuote.call_id)[1];
     expect(retry.messages[3].content).to.match(/^That answer is not valid: reasons\[0\]\.quote/);
+    await keepHistory(run.id, 'test-suite-run-errored');
   });
 
   it('refuses bad input: unknown agent or suite 404, invalid scenarios 400 naming them, live keys 403', async () => {

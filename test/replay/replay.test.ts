@@ -139,6 +139,10 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it('has recorded histories of a persona call and of test suite runs (RECORD_HISTORIES=1 on test-suites.test.ts, issue 37)', () => {
+    expect(files).to.include.members(['call-persona.json', 'test-suite-run.json', 'test-suite-run-errored.json']);
+  });
+
   it('replays every recorded history without a determinism error', async () => {
     const histories = files.map((f) => {
       const history = JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8'));
