@@ -390,6 +390,7 @@ export function consoleRouter(_temporal?: Client): Router {
   router.use('/console', consoleHeaders);
   router.use('/console/api', jsonContentType, ...jsonBody);
   router.use(
+    '/console/api',
     operationsRouter('/console/api', [
       signIn,
       retrieveSession,
@@ -406,7 +407,7 @@ export function consoleRouter(_temporal?: Client): Router {
   router.use('/console', (req, res, next) =>
     req.path === '/api' || req.path.startsWith('/api/') ? next() : assets(req, res, next),
   );
-  router.get(/^\/console(\/.*)?$/, (req, res, next) =>
+  router.get('/console{/*rest}', (req, res, next) =>
     req.path.startsWith('/console/api') ? next() : serveApp(req, res, next),
   );
   return router;
