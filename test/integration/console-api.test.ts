@@ -10,6 +10,7 @@ import { config, setConfig, type Config } from '../../src/config';
 import { ConsoleSession } from '../../src/models/users';
 import { createUser, disableUser } from '../../src/services/users';
 import { sessionId } from '../../src/services/console-sessions';
+import { startApi } from '../../src/api/server';
 import { h, newTenant, request } from '../support/harness';
 import { customerNumber, eventually, inbound, messagesOf, sleep } from '../support/conversations';
 import { readStream } from '../support/widget';
@@ -114,6 +115,43 @@ describe('console API (issue 35)', function () {
     // The session works on /v1 as the organization.
     const calls = await call('GET', '/v1/calls', { cookie: s.cookie });
     expect(calls.status, calls.text).to.equal(200);
+  });
+
+  it('marks the cookie Secure when the request came over HTTPS (X-Forwarded-Proto behind TRUST_PROXY)', async () => {
+    const u = await createUser({ orgId: t.orgId, email: email('admin'), role: 'admin', password: PASSWORD });
+    const cfg = config();
+    setConfig({ ...cfg, trustProxy: 'loopback' });
+    const proxied = await startApi({ temporal: h().env.client, port: 0, host: '127.0.0.1' });
+    try {
+      const res = await fetch(`${proxied.url}/console/api/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https' },
+        body: JSON.stringify({ email: u.email, password: PASSWORD }),
+      });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('set-cookie'))
+        .to.match(/; Secure/)
+        .and.include('HttpOnly');
+      // An HTTPS console's Origin is https://host: the CSRF origin check follows the forwarded protocol.
+      const body = (await res.json()) as { csrf_token: string };
+      const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
+      const host = new URL(proxied.url).host;
+      const mode = await fetch(`${proxied.url}/console/api/session/mode`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'X-Forwarded-Proto': 'https',
+          Origin: `https://${host}`,
+          Cookie: cookie,
+          'X-CSRF-Token': body.csrf_token,
+        },
+        body: JSON.stringify({ mode: 'live' }),
+      });
+      expect(mode.status).to.equal(200);
+    } finally {
+      await proxied.close();
+      setConfig(cfg);
+    }
   });
 
   it('answers a wrong password, an unknown email and a disabled user alike (401 credentials_invalid)', async () => {
@@ -256,7 +294,11 @@ describe('console API (issue 35)', function () {
         body: method === 'POST' ? { kind: 'secret' } : undefined,
       });
       expect(r.status, `${method} ${p}`).to.equal(403);
-      expect(r.body.error).to.include({ type: 'permission_error', code: 'role_forbidden' });
+      expect(r.body.error).to.include({
+        type: 'permission_error',
+        code: 'scope_missing',
+        message: 'An agent cannot manage API keys or staff users.',
+      });
     }
     // An agent cannot reach webhook endpoints through /v1 either.
     const hooks = await call('GET', '/v1/webhook-endpoints', { cookie: agent.signed.cookie });
