@@ -46,8 +46,6 @@ const analysisSchema = new Schema(
   base,
 );
 analysisSchema.index({ subject_id: 1, _id: -1 });
-/** Analyses of one agent's version (issue 37: `agent_id` + `agent_version`), newest first. */
-analysisSchema.index({ agent_id: 1, agent_version: 1, _id: -1 });
 export const Analysis = mongoose.model('Analysis', analysisSchema, 'analyses');
 export type AnalysisDoc = InferSchemaType<typeof analysisSchema>;
 

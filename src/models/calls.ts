@@ -103,7 +103,8 @@ callSchema.index({ status: 1 }); // calls not ended, counted at each metrics scr
 callSchema.index({ org_id: 1, livemode: 1, bulk_call_id: 1, _id: -1 });
 // GET /v1/calls?agent_version=… (issue 37), with or without agent_id: newest first.
 callSchema.index({ org_id: 1, livemode: 1, agent_version: 1, _id: -1 });
-callSchema.index({ org_id: 1, livemode: 1, agent_id: 1, agent_version: 1, _id: -1 });
+// (agent_version leads agent_id: an index led by agent_id would be picked for `agent_id` + `status` lists too.)
+callSchema.index({ org_id: 1, livemode: 1, agent_version: 1, agent_id: 1, _id: -1 });
 // GET /v1/calls?status=…: one organization's calls in that status, newest first.
 callSchema.index({ org_id: 1, livemode: 1, status: 1, _id: -1 });
 /** A widget visitor's live voice call (src/api/widget.ts: one room per visitor at a time). */

@@ -50,6 +50,9 @@ describe('agents: update and delete', function () {
       first_message: null,
       transfer_to: '+14155550100',
       metadata: { team: 'sales', tier: 'gold' },
+      // Issue 37: a configuration change is the agent's next version, published.
+      version: 2,
+      latest_version: 2,
     });
     expect((await request('GET', `/v1/agents/${agent.id}`, { key: t.testKey })).body).to.deep.equal(res.body);
     const noop = await request('POST', `/v1/agents/${agent.id}`, { key: t.testKey, body: {} });
