@@ -108,7 +108,7 @@ export const simulationSchema = z
     persona: personaText
       .optional()
       .describe(
-        'Issue 37: the caller is a model playing this persona (instead of `caller` lines), towards `goal`; it hangs up when the goal is met or impossible, or after `max_turns`.',
+        'The caller is a model playing this persona (instead of `caller` lines), towards `goal`; it hangs up when the goal is met or impossible, or after `max_turns`.',
       ),
     goal: personaText.optional().describe('What the persona wants from the call (required with `persona`).'),
     max_turns: z

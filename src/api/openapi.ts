@@ -389,6 +389,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Webhooks: 'Endpoints that receive events, signed with `Svc-Signature`.',
   Usage: 'Minutes, messages and model tokens used, per day.',
   Account: 'The organization the key belongs to.',
+  'Test suites':
+    'Simulated callers (a persona and a goal, played by a model) calling an agent, each call judged against a rubric; runs compared with the previous one.',
 };
 
 let cached: { operations: number; document: JsonSchema } | undefined;
