@@ -5,7 +5,11 @@
  * reply with the staff user's id, take-over and hand-back, the live stream, the security headers, and that
  * no API secret key reaches the console except in the one answer that creates it.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
+import { DEMO_ADMIN_EMAIL, seedDemoUser } from '../../src/dev/seed';
 import { config, setConfig, type Config } from '../../src/config';
 import { ConsoleSession } from '../../src/models/users';
 import { createUser, disableUser } from '../../src/services/users';
@@ -489,6 +493,58 @@ describe('console API (issue 35)', function () {
       expect(r.headers.get('referrer-policy')).to.equal('same-origin');
       if (p.startsWith('/console/api')) expect(r.headers.get('cache-control')).to.equal('no-store');
       else expect([200, 503], p).to.include(r.status); // 503 "console not built" before the app's build
+    }
+  });
+
+  it('serves the built app: its files, index.html for client-side routes, never for /console/api', async () => {
+    const dir = path.resolve(__dirname, '../../console'); // dist/console, where the app's build writes
+    const ours = !fs.existsSync(path.join(dir, 'index.html'));
+    if (ours) {
+      fs.mkdirSync(path.join(dir, 'assets'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>console test</title>');
+      fs.writeFileSync(path.join(dir, 'assets', 'app-test.js'), 'console.log(1);');
+    }
+    try {
+      const index = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+      for (const p of ['/console', '/console/', '/console/inbox/conv_123']) {
+        const r = await call('GET', p);
+        expect(r.status, p).to.equal(200);
+        expect(r.headers.get('content-type')).to.match(/^text\/html/);
+        expect(r.text).to.equal(index);
+        expect(r.headers.get('content-security-policy')).to.include("script-src 'self'");
+      }
+      if (ours) {
+        const asset = await call('GET', '/console/assets/app-test.js');
+        expect(asset.status).to.equal(200);
+        expect(asset.headers.get('content-type')).to.match(/javascript/);
+        expect(asset.headers.get('x-content-type-options')).to.equal('nosniff');
+      }
+      const api = await call('GET', '/console/api/nothing-here');
+      expect(api.status).to.equal(404);
+      expect(api.body.error.code).to.equal('route_unknown');
+    } finally {
+      if (ours) fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('seeds the demo admin once for npm start and prints the same credentials at each start', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-seed-'));
+    try {
+      const first = await seedDemoUser(dataDir, t.orgId);
+      expect(first).to.include({ email: DEMO_ADMIN_EMAIL, created_now: true });
+      const second = await seedDemoUser(dataDir, t.orgId);
+      expect(second).to.deep.equal({ ...first, created_now: false });
+      expect(fs.statSync(path.join(dataDir, 'demo-console.json')).mode & 0o777).to.equal(0o600);
+      const s = await signIn(DEMO_ADMIN_EMAIL, first!.password);
+      expect(s.session.user.role).to.equal('admin');
+      // The file lost: the password is reset (and the old sessions end), the same user kept.
+      fs.rmSync(path.join(dataDir, 'demo-console.json'));
+      const third = await seedDemoUser(dataDir, t.orgId);
+      expect(third!.user_id).to.equal(first!.user_id);
+      expect(third!.password).not.to.equal(first!.password);
+      expect((await call('GET', '/console/api/session', { cookie: s.cookie })).status).to.equal(401);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
