@@ -85,6 +85,8 @@ const usageSchema = new Schema(
   schemaOptions,
 );
 usageSchema.index({ org_id: 1, livemode: 1, occurred_ms: 1 });
+/** Erasure (issue 36 item 2): a conversation's rows, re-keyed when their key holds the number (src/services/erasure.ts). */
+usageSchema.index({ subject_id: 1 });
 export const UsageRecord = mongoose.model('UsageRecord', usageSchema, 'usage_records');
 
 export type UsageRecordDoc = InferSchemaType<typeof usageSchema> & { _id: string };

@@ -32,13 +32,18 @@ export const RETENTION_SWEEP_SCHEDULE_ID = 'retention-sweep';
 /**
  * Input of `retentionSweepWorkflow`. `nowMs` overrides the clock (tests inject time; absent: the time the
  * first run started, kept across continue-as-new). `cursor` and `deleted` carry a sweep across
- * continue-as-new: the tenants already swept (an index into the list the sweep read) and the counts so far.
+ * continue-as-new: the last tenant swept whole (`retentionTenantKey`) and the counts so far.
  */
 export interface RetentionSweepInput {
   nowMs?: number;
-  cursor?: number;
+  /** At most this many documents (calls, recordings) per batch, below the defaults (tests cross batches). */
+  batchLimit?: number;
+  cursor?: string | null;
   deleted?: RetentionCounts;
 }
+
+/** A tenant's place in the sweep's order: organization id, then test (0) before live (1). */
+export const retentionTenantKey = (t: { orgId: string; livemode: boolean }) => `${t.orgId}|${t.livemode ? 1 : 0}`;
 
 /** What a sweep deleted (or emptied, for a skeleton's text), by kind: counts of documents. */
 export interface RetentionCounts {
@@ -58,3 +63,117 @@ export type RetentionSweepWorkflow = (input: RetentionSweepInput) => Promise<{ d
 export function noRetentionCounts(): RetentionCounts {
   return { transcript_turns: 0, messages: 0, recordings: 0, analyses: 0, events: 0, skeletons: 0 };
 }
+
+/** Workflow type of an erasure (issue 36 item 2); its workflow id is the erasure's id, `ers_…`. */
+export const ERASURE_WORKFLOW = 'erasureWorkflow';
+
+/** Whom an erasure is of: a contact (by id), or a phone number or an external id never made a contact. */
+export type ErasureSubject =
+  | { type: 'contact'; contactId: string }
+  | { type: 'phone'; phone: string }
+  | { type: 'external_id'; externalId: string };
+
+/** Input of `erasureWorkflow`: the erasure, its tenant and whom it erases (the raw subject lives only here). */
+export interface ErasureInput {
+  erasureId: string;
+  orgId: string;
+  livemode: boolean;
+  subject: ErasureSubject;
+  /** Counts carried across continue-as-new (absent on the first run). */
+  counts?: ErasureCounts;
+  /** At most this many documents per batch, below the defaults (tests cross batches). */
+  batchLimit?: number;
+  /** Kinds already finished (carried across continue-as-new). */
+  done?: ErasureKind[];
+  /** The scan position within the kind in progress (carried across continue-as-new). */
+  after?: string | null;
+  /** The person as first resolved (carried across continue-as-new: the contact is gone by then). */
+  person?: ErasurePerson;
+}
+
+/** The person an erasure looks for, resolved once at its start from the subject and the contact (if any). */
+export interface ErasurePerson {
+  contactId: string | null;
+  phone: string | null;
+  externalId: string | null;
+  name: string | null;
+  /** The contact's records when resolved (counted as erased: the request that starts the erasure deletes them). */
+  records: number;
+}
+
+/**
+ * The kinds an erasure reaches, in the order it works them (each its own bounded, idempotent activity).
+ * The person is resolved (contact, number, name) before any: the contact can go first.
+ */
+export const ERASURE_KINDS = [
+  'contacts',
+  'calls',
+  'conversations',
+  'bulk_call_results',
+  'events',
+  'idempotency_records',
+] as const;
+export type ErasureKind = (typeof ERASURE_KINDS)[number];
+
+/** What an erasure removed or irreversibly redacted, by kind: counts of documents. */
+export interface ErasureCounts {
+  contacts: number;
+  records: number;
+  calls: number;
+  transcript_turns: number;
+  conversations: number;
+  messages: number;
+  recordings: number;
+  analyses: number;
+  bulk_call_results: number;
+  events: number;
+  webhook_attempts: number;
+  idempotency_records: number;
+}
+
+/** Zero counts. */
+export function noErasureCounts(): ErasureCounts {
+  return {
+    contacts: 0,
+    records: 0,
+    calls: 0,
+    transcript_turns: 0,
+    conversations: 0,
+    messages: 0,
+    recordings: 0,
+    analyses: 0,
+    bulk_call_results: 0,
+    events: 0,
+    webhook_attempts: 0,
+    idempotency_records: 0,
+  };
+}
+
+/** Adds `more` into `into` (counts of one batch into the running totals). */
+export function addCounts<C extends object>(into: C, more: Partial<C>): C {
+  const out = { ...into } as Record<string, number>;
+  for (const [k, v] of Object.entries(more)) out[k] = (out[k] ?? 0) + (v as number);
+  return out as C;
+}
+
+/** One batch of an erasure: what it changed, and whether more of that kind may remain. */
+export interface ErasureBatchResult {
+  counts: Partial<ErasureCounts>;
+  more: boolean;
+  /** A scan's position (events, idempotency records): where the next batch starts. */
+  after?: string | null;
+}
+
+/** One batch of a retention sweep: what it deleted, and whether more of that kind may remain. */
+export interface RetentionBatchResult {
+  counts: Partial<RetentionCounts>;
+  more: boolean;
+}
+
+/** The erasure object's `status`. */
+export type ErasureStatus = 'running' | 'completed';
+/** Signature of `erasureWorkflow`: the counts of what it erased. */
+export type ErasureWorkflow = (input: ErasureInput) => Promise<{ counts: ErasureCounts }>;
+
+/** What replaces a phone number, a name or an external id the erasure finds in a kept document. */
+export const REDACTED = '[redacted]';

@@ -27,6 +27,7 @@ export const EVENT_TYPES = [
   'bulk_call.completed',
   'recording.ready',
   'recording.deleted',
+  'erasure.completed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
