@@ -104,8 +104,12 @@ messageSchema.index({ conversation_id: 1, _id: -1 });
 /** The customer's latest inbound message (src/services/conversations.ts `customerState`). */
 messageSchema.index({ conversation_id: 1, direction: 1, received_ms: -1 });
 messageSchema.index({ provider_sid: 1 });
-/** Retention (issue 36 item 1): a tenant's messages by age (src/services/retention.ts). */
-messageSchema.index({ org_id: 1, livemode: 1, created: 1 });
+/**
+ * Retention (issue 36 item 1): messages by age (src/services/retention.ts). Led by `created`, not by
+ * `{org_id, livemode}`: an index with that two-field prefix would be the embedded store's pick for a
+ * conversation's messages (`{org_id, livemode, conversation_id}`), reading the tenant's every message.
+ */
+messageSchema.index({ created: 1, org_id: 1, livemode: 1 });
 export const Message = mongoose.model('Message', messageSchema, 'messages');
 export type MessageDoc = InferSchemaType<typeof messageSchema>;
 
