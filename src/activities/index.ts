@@ -44,3 +44,4 @@ export { storeRecording, deleteProviderRecording, emitRecordingReady, expireReco
 export { requestAnalysis, storeAnalysis } from './analysis';
 export { personaTurn } from './simulator';
 export { startScenario, judgeScenario, recordScenarioResult, finishTestSuiteRun } from './test-suites';
+export { listRetentionTenants, retentionBatch, resolveErasurePerson, erasureStep, recordErasure } from './privacy';

@@ -14,6 +14,7 @@ import { bulkCallBodyParser, bulkCallsRouter } from './bulk-calls';
 import { formsRouter } from './forms';
 import { callsRouter } from './calls';
 import { contactsRouter, recordsRouter } from './contacts';
+import { erasuresRouter } from './erasures';
 import { conversationsRouter } from './conversations';
 import { messagesRouter } from './messages';
 import { phoneNumbersRouter } from './phone-numbers';
@@ -72,7 +73,8 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/calls', callsRouter(deps.temporal));
   v1.use('/calls', callRecordingsRouter(deps.temporal));
   v1.use('/knowledge', knowledgeRouter());
-  v1.use('/contacts', contactsRouter());
+  v1.use('/contacts', contactsRouter(deps.temporal));
+  v1.use('/erasures', erasuresRouter());
   v1.use('/records', recordsRouter());
   v1.use('/messages', messagesRouter(deps.temporal));
   v1.use('/conversations', conversationsRouter(deps.temporal));

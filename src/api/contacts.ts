@@ -4,7 +4,8 @@
  *   POST   /v1/contacts                `{phone?, external_id?, name?, do_not_call?}` create or update (contacts:write, Idempotency-Key)
  *   GET    /v1/contacts                list, newest first; filters `phone`, `external_id` (contacts:read)
  *   GET    /v1/contacts/{id}           the contact (contacts:read)
- *   DELETE /v1/contacts/{id}           erases the contact and its records (contacts:write)
+ *   DELETE /v1/contacts/{id}           deletes the contact and its records, starts an erasure (contacts:write)
+ *   POST   /v1/contacts/erase          `{phone}` | `{external_id}`: erases a person (contacts:write, Idempotency-Key)
  *   GET    /v1/contacts/{id}/records   the contact's records, newest first (records:read)
  *   POST   /v1/records                 `{contact: {phone} | {external_id}, records: [...]}` (records:write, Idempotency-Key)
  *
@@ -17,8 +18,14 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { invalidParam, missingParam, notFound } from '../errors';
 import { Contact, ContactObject, ContactRecord, RecordObject, renderContact, renderRecord } from '../models/contacts';
-import { DeletedObject, listOf } from '../models/wire';
-import { deleteContact, findContact, upsertContact, upsertRecords } from '../services/contacts';
+import type { Client } from '@temporalio/client';
+import { ErasureObject, renderErasure } from '../models/erasures';
+import { ContactDeletedObject } from '../models/erasures';
+import { listOf } from '../models/wire';
+import { findContact, upsertContact, upsertRecords } from '../services/contacts';
+import { startErasure } from '../services/erasure';
+import { newId } from '../shared/ids';
+import type { ErasureSubject } from '../shared/privacy';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
@@ -148,21 +155,68 @@ const retrieveContact = operation({
   },
 });
 
-/** `DELETE /v1/contacts/{id}` → `{id, object: "contact", deleted: true}`: the contact and all its records are erased. */
-const deleteContactOperation = operation({
-  method: 'delete',
-  path: '/v1/contacts/{id}',
-  operationId: 'deleteContact',
-  tag,
-  summary: 'Delete a contact and its records',
-  scope: 'contacts:write',
-  response: DeletedObject,
-  handler: async (req, res) => {
-    const id = String(req.params.id);
-    if (!(await deleteContact(req.auth!, id))) throw notFound('contact', id, 'id');
-    res.json({ id, object: 'contact' as const, deleted: true });
-  },
-});
+/**
+ * `DELETE /v1/contacts/{id}` → `{id, object: "contact", deleted: true, erasure: "ers_…"}`: the contact and
+ * its records are deleted at once, and an erasure (issue 36 item 2) reaches every other copy of the person
+ * (calls, conversations, recordings, analyses, campaign rows, events, idempotency caches): follow it with
+ * `GET /v1/erasures/{id}`. 404 `resource_missing` for an unknown contact.
+ */
+const deleteContactOperation = (temporal: Client) =>
+  operation({
+    method: 'delete',
+    path: '/v1/contacts/{id}',
+    operationId: 'deleteContact',
+    tag,
+    summary: 'Delete a contact and erase the person',
+    description:
+      'Deletes the contact and its records at once, and starts an erasure of every copy of the person (`erasure`: follow it with `GET /v1/erasures/{id}`).',
+    scope: 'contacts:write',
+    response: ContactDeletedObject,
+    handler: async (req, res) => {
+      const id = String(req.params.id);
+      if (!(await findContact(req.auth!, { id }))) throw notFound('contact', id, 'id');
+      const erasure = await startErasure(temporal, req.auth!, newId('ers'), { type: 'contact', contactId: id });
+      res.json({ id, object: 'contact' as const, deleted: true as const, erasure: erasure._id });
+    },
+  });
+
+/** `POST /v1/contacts/erase` body: exactly one of `phone` (E.164) or `external_id`. */
+export const eraseSchema = z.strictObject({ phone: e164.optional(), external_id: externalId.optional() });
+
+/**
+ * `POST /v1/contacts/erase` body `{phone}` or `{external_id}` (exactly one; else 400) → the `erasure`
+ * (`ers_…`, `running`), for a person who may never have become a contact (issue 36 item 2). An unknown
+ * person is erased all the same: the erasure completes with zero counts (no oracle of who exists). With an
+ * Idempotency-Key, a retry answers the same erasure.
+ */
+const eraseContactOperation = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/v1/contacts/erase',
+    operationId: 'eraseContact',
+    tag,
+    summary: 'Erase a person by phone or external id',
+    description:
+      'Removes or irreversibly redacts every copy of the person: contact, records, calls and transcripts, conversations, recordings, analyses, campaign rows, event payloads, idempotency caches. Answers the `erasure` at once; follow it with `GET /v1/erasures/{id}`.',
+    scope: 'contacts:write',
+    body: eraseSchema,
+    example: { phone: '+14155550123' },
+    response: ErasureObject,
+    handler: async (req, res, { body }) => {
+      if (body.phone === undefined && body.external_id === undefined)
+        throw missingParam('phone', 'Missing required param: phone (or external_id): whom to erase.');
+      if (body.phone !== undefined && body.external_id !== undefined)
+        throw invalidParam('external_id', 'Invalid external_id: give exactly one of phone or external_id, not both.');
+      const subject: ErasureSubject =
+        body.phone !== undefined
+          ? { type: 'phone', phone: body.phone }
+          : { type: 'external_id', externalId: body.external_id! };
+      await idempotent(req, res, 'ers', async (id) => {
+        const erasure = await startErasure(temporal, req.auth!, id, subject);
+        return { status: 200, body: renderErasure(erasure) };
+      });
+    },
+  });
 
 /** `GET /v1/contacts/{id}/records` (`records:read`) → the contact's records, newest first (list conventions). */
 const listContactRecords = operation({
@@ -189,12 +243,13 @@ const listContactRecords = operation({
 });
 
 /** Routes under `/v1/contacts` (mounted there by src/api/app.ts). */
-export function contactsRouter(): Router {
+export function contactsRouter(temporal: Client): Router {
   return operationsRouter('/v1/contacts', [
     createContact,
+    eraseContactOperation(temporal),
     listContacts,
     retrieveContact,
-    deleteContactOperation,
+    deleteContactOperation(temporal),
     listContactRecords,
   ]);
 }

@@ -37,6 +37,7 @@ import { DEMO_MODEL_NAME, startDemoModel } from './demo-model';
 import { infraBinaries, portInUse, startFerretDB, startTemporalDevServer, type ChildServer } from './infra';
 import { seedDemo, seedDemoUser } from './seed';
 import { ensureCallReconcilerSchedule } from '../services/calls';
+import { ensureRetentionSweepSchedule } from '../services/privacy-schedule';
 import { ensureRecordingRetentionSchedule } from '../services/recordings';
 
 /** The development SECRETS_KEY: generated once and kept in `DATA_DIR/secrets.key` (mode 0600). */
@@ -193,6 +194,7 @@ async function main(): Promise<void> {
     await ensureSearchAttributes(client);
     await ensureCallReconcilerSchedule(client);
     await ensureRecordingRetentionSchedule(client);
+    await ensureRetentionSweepSchedule(client);
 
     const worker = await createWorker({ workflowBundle: await bundle });
     const running = worker.run();

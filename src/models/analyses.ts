@@ -46,6 +46,8 @@ const analysisSchema = new Schema(
   base,
 );
 analysisSchema.index({ subject_id: 1, _id: -1 });
+/** Retention (issue 36 item 1): a tenant's analyses by age (src/services/retention.ts). */
+analysisSchema.index({ org_id: 1, livemode: 1, created: 1 });
 export const Analysis = mongoose.model('Analysis', analysisSchema, 'analyses');
 export type AnalysisDoc = InferSchemaType<typeof analysisSchema>;
 

@@ -94,11 +94,17 @@ const callSchema = new Schema(
      */
     analysis_json: { type: String, default: null },
     analysis_id: { type: String, default: null },
+    /** When retention or an erasure emptied the call's text, leaving a skeleton (issue 36), ms; null while kept. */
+    text_expired_ms: { type: Number, default: null },
   },
   base,
 );
 callSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 callSchema.index({ provider_call_sid: 1 });
+/** Retention (issue 36 item 1): a tenant's calls by age (src/services/retention.ts). */
+callSchema.index({ org_id: 1, livemode: 1, created: 1 });
+/** Erasure (issue 36 item 2): a tenant's calls from a number (src/services/erasure.ts; `to` has its own index). */
+callSchema.index({ org_id: 1, livemode: 1, from: 1 });
 callSchema.index({ status: 1 }); // calls not ended, counted at each metrics scrape (svc_calls_active)
 callSchema.index({ org_id: 1, livemode: 1, bulk_call_id: 1, _id: -1 });
 // GET /v1/calls?agent_version=… (issue 37), with or without agent_id: newest first.
@@ -174,6 +180,8 @@ const callStreamEntrySchema = new Schema(
  * order they happened and written by the activities that write the transition and the turn
  * (src/activities/calls.ts), insert-if-absent. Any API process serves any reader by `_id` lookups.
  */
+/** Retention and erasure delete a call's stream (issue 36). */
+callStreamEntrySchema.index({ call_id: 1 });
 export const CallStreamEntry = mongoose.model('CallStreamEntry', callStreamEntrySchema, 'call_stream');
 
 /** A call stream entry's `_id`: `<call id>:<n, 6 digits>`. */

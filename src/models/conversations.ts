@@ -122,6 +122,12 @@ messageSchema.index({ conversation_id: 1, direction: 1, received_ms: -1 });
 messageSchema.index({ provider_sid: 1 });
 /** The console's stream (src/services/console-changes.ts): messages stored or changed in a change window. */
 messageSchema.index({ window: 1 });
+/**
+ * Retention (issue 36 item 1): messages by age (src/services/retention.ts). Led by `created`, not by
+ * `{org_id, livemode}`: an index with that two-field prefix would be the embedded store's pick for a
+ * conversation's messages (`{org_id, livemode, conversation_id}`), reading the tenant's every message.
+ */
+messageSchema.index({ created: 1, org_id: 1, livemode: 1 });
 export const Message = mongoose.model('Message', messageSchema, 'messages');
 export type MessageDoc = InferSchemaType<typeof messageSchema>;
 

@@ -13,6 +13,7 @@ import { BulkCallObject, BulkCallResultObject } from './bulk-calls';
 import { CallObject } from './calls';
 import { ConnectorVersionObject } from './connectors';
 import { ConversationObject, MessageObject } from './conversations';
+import { ErasureObject } from './erasures';
 import { RecordingObject } from './recordings';
 import { TestSuiteRunObject } from './test-suites';
 import { WebhookDeliveryObject } from './webhooks';
@@ -34,6 +35,8 @@ const eventSchema = new Schema(
 );
 eventSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 eventSchema.index({ org_id: 1, livemode: 1, type: 1, _id: -1 });
+/** Retention (issue 36 item 1): a tenant's events by age (src/services/retention.ts). */
+eventSchema.index({ org_id: 1, livemode: 1, created: 1 });
 export const Event = mongoose.model('Event', eventSchema, 'events');
 
 export type EventDoc = InferSchemaType<typeof eventSchema>;
@@ -76,6 +79,7 @@ const EVENT_VARIANTS: [id: string, types: EventType[], object: z.ZodType][] = [
   ['BulkCallEvent', ['bulk_call.completed'], BulkCallObject],
   ['RecordingEvent', ['recording.ready', 'recording.deleted'], RecordingObject],
   ['TestSuiteRunEvent', ['test_suite_run.completed'], TestSuiteRunObject],
+  ['ErasureEvent', ['erasure.completed'], ErasureObject],
 ];
 
 /** The event type → the component name of its variant (the `discriminator` mapping of `Event`). */

@@ -93,6 +93,8 @@ const usageSchema = new Schema(
 usageSchema.index({ org_id: 1, livemode: 1, occurred_ms: 1 });
 /** `GET /v1/usage?agent_id=…[&agent_version=…]` (issue 37): one agent's rows (of one version) in the period. */
 usageSchema.index({ org_id: 1, livemode: 1, agent_id: 1, agent_version: 1, occurred_ms: 1 });
+/** Erasure (issue 36 item 2): a conversation's rows, re-keyed when their key holds the number (src/services/erasure.ts). */
+usageSchema.index({ subject_id: 1 });
 export const UsageRecord = mongoose.model('UsageRecord', usageSchema, 'usage_records');
 
 export type UsageRecordDoc = InferSchemaType<typeof usageSchema> & { _id: string };

@@ -28,6 +28,7 @@ export const EVENT_TYPES = [
   'recording.ready',
   'recording.deleted',
   'test_suite_run.completed',
+  'erasure.completed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

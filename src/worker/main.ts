@@ -15,6 +15,7 @@ import { serveMetrics } from '../platform/metrics';
 import { logger } from '../logger';
 import { createWorker } from './worker';
 import { ensureCallReconcilerSchedule } from '../services/calls';
+import { ensureRetentionSweepSchedule } from '../services/privacy-schedule';
 import { ensureRecordingRetentionSchedule } from '../services/recordings';
 import { freeLoopbackAddress, installRuntime } from './runtime';
 
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   await ensureSearchAttributes(client);
   await ensureCallReconcilerSchedule(client);
   await ensureRecordingRetentionSchedule(client);
+  await ensureRetentionSweepSchedule(client);
   await client.connection.close();
   const worker = await createWorker();
   let metricsServer: http.Server | undefined;

@@ -8,3 +8,4 @@ export { callSlotsWorkflow } from './call-slots';
 export { recordingWorkflow, recordingRetentionWorkflow } from './recordings';
 export { callAnalysisWorkflow } from './analysis';
 export { testSuiteRunWorkflow } from './test-suites';
+export { retentionSweepWorkflow, erasureWorkflow } from './privacy';

@@ -284,7 +284,8 @@ describe('contacts and records', function () {
       });
       expect(await ContactRecord.countDocuments({ contact_id: contact.id })).to.equal(2);
       const del = await request('DELETE', `/v1/contacts/${contact.id}`, { key: t.testKey });
-      expect(del.body).to.deep.equal({ id: contact.id, object: 'contact', deleted: true });
+      expect(del.body).to.deep.include({ id: contact.id, object: 'contact', deleted: true });
+      expect(del.body.erasure).to.match(/^ers_/);
       expect(await ContactRecord.countDocuments({ contact_id: contact.id })).to.equal(0);
       expect((await request('GET', `/v1/contacts/${contact.id}`, { key: t.testKey })).status).to.equal(404);
       expect((await request('GET', `/v1/contacts/${contact.id}/records`, { key: t.testKey })).status).to.equal(404);

@@ -130,6 +130,11 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it('has recorded histories of the privacy workflows: a retention sweep and an erasure (issue 36)', () => {
+    // Written by test/support/record-privacy-histories.ts.
+    expect(files).to.include.members(['retention-sweep.json', 'erasure.json']);
+  });
+
   it('has recorded callAnalysisWorkflow histories (RECORD_HISTORIES=1 on call-analysis.test.ts, issue 30)', () => {
     expect(files.filter((f) => f.startsWith('analysis-'))).to.include.members([
       'analysis-completed.json',

@@ -19,6 +19,7 @@ import { freeLoopbackAddress, installRuntime } from '../../src/worker/runtime';
 import { logger } from '../../src/logger';
 import { startApi, type RunningApi } from '../../src/api/server';
 import { ensureCallReconcilerSchedule } from '../../src/services/calls';
+import { ensureRetentionSweepSchedule } from '../../src/services/privacy-schedule';
 import { ensureRecordingRetentionSchedule } from '../../src/services/recordings';
 import { startFakeLlm, type FakeLlm } from './fake-llm';
 import { testCertificate } from './https-receiver';
@@ -102,6 +103,7 @@ export async function startHarness(): Promise<Harness> {
   const worker = await createWorker({ connection: env.nativeConnection, workflowBundle: bundle, taskQueue });
   await ensureCallReconcilerSchedule(env.client, taskQueue);
   await ensureRecordingRetentionSchedule(env.client, taskQueue);
+  await ensureRetentionSweepSchedule(env.client, taskQueue);
   const workerRun = worker.run();
   const api = await startApi({ temporal: env.client, port: 0, host: '127.0.0.1' });
   harness = { env, bundle, worker, workerRun, api, llm, ferret, dataDir, taskQueue };
