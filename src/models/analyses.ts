@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { SUCCESS_SCALES, type AnalysisPlan } from '../shared/analysis';
 import { schemaOptions as base, type WithId } from './store';
 import { apiObject, unix } from './wire';
+import { redactionField, renderRedaction } from './redaction';
 
 const analysisSchema = new Schema(
   {
@@ -38,6 +39,8 @@ const analysisSchema = new Schema(
     plan_json: { type: String, required: true },
     /** A single call analysed for a form (`form_id`): the form, else null. */
     form_id: { type: String, default: null },
+    /** What was replaced in the summary, structured data and reason before they were stored (issue 36 item 3), JSON `{card: n, …}`; null: nothing. */
+    redaction_json: { type: String, default: null },
     created: { type: Number, required: true },
   },
   base,
@@ -101,6 +104,7 @@ export const AnalysisObject = apiObject(
     model: z.string().nullable(),
     plan: AnalysisPlanObject,
     form_id: z.string().nullable().describe('A call analysed for a form (`form_id`): the form filled.'),
+    ...redactionField,
     created: unix,
     error: z
       .object({ message: z.string(), validation_errors: z.array(z.string()) })
@@ -125,6 +129,7 @@ export function renderAnalysis(doc: WithId<AnalysisDoc>): AnalysisObject {
     model: doc.model ?? null,
     plan: JSON.parse(doc.plan_json) as AnalysisPlan,
     form_id: doc.form_id ?? null,
+    ...renderRedaction(doc.redaction_json),
     created: doc.created,
     ...(doc.status === 'failed'
       ? { error: { message: doc.error_message ?? 'failed', validation_errors: [...(doc.validation_errors ?? [])] } }

@@ -41,6 +41,7 @@ import type { AgentSnapshot } from '../shared/calls';
 import type { FormDefinition } from '../shared/forms';
 import { derivedId, idTime } from '../shared/ids';
 import { emitEvent } from './events';
+import { callParties, redactorFor } from './redaction-policy';
 import { argumentProblems, checkToolParameters } from './tools';
 import { analysisUsage, recordUsage } from './usage';
 
@@ -336,6 +337,12 @@ export async function saveAnalysis(temporal: Client, result: AnalysisResultInput
   const { input, answer } = result;
   const createdMs = idTime(input.analysisId);
   const values = answer.ok ? answer.values : null;
+  // Issue 36 item 3: the summary, the structured data's strings and the verdict's reason are stored
+  // redacted when the organization's redaction is on (the subject's parties kept).
+  const redactor = await redactorFor(
+    { orgId: input.orgId, livemode: input.livemode },
+    { keep: await subjectParties(input.subject) },
+  );
   await insertIfAbsent(Analysis, {
     _id: input.analysisId,
     org_id: input.orgId,
@@ -343,9 +350,12 @@ export async function saveAnalysis(temporal: Client, result: AnalysisResultInput
     subject_kind: input.subject.kind,
     subject_id: input.subject.id,
     status: answer.ok ? 'completed' : 'failed',
-    summary: values?.summary ?? null,
-    structured_data_json: values && 'structured_data' in values ? JSON.stringify(values.structured_data) : null,
-    success_json: values?.success ? JSON.stringify(values.success) : null,
+    summary: redactor ? redactor.text(values?.summary ?? null) : (values?.summary ?? null),
+    structured_data_json:
+      values && 'structured_data' in values
+        ? JSON.stringify(redactor ? redactor.value(values.structured_data) : values.structured_data)
+        : null,
+    success_json: values?.success ? JSON.stringify(redactor ? redactor.value(values.success) : values.success) : null,
     model: answer.model,
     error_message: answer.ok
       ? null
@@ -353,6 +363,7 @@ export async function saveAnalysis(temporal: Client, result: AnalysisResultInput
     validation_errors: answer.ok || result.failure ? [] : answer.errors,
     plan_json: JSON.stringify(input.plan),
     form_id: input.formId ?? null,
+    redaction_json: redactor?.stored() ?? null,
     created: Math.floor(createdMs / 1000),
   });
   const stored = await Analysis.findById(input.analysisId).lean();
@@ -382,6 +393,16 @@ export async function saveAnalysis(temporal: Client, result: AnalysisResultInput
     object,
   });
   return analysis;
+}
+
+/**
+ * The parties of an analysis's subject, whose numbers redaction keeps: a call's `from` and `to`, a
+ * conversation's customer and service numbers. Read only when redaction is on.
+ */
+async function subjectParties(subject: AnalysisWorkflowInput['subject']): Promise<string[]> {
+  if (subject.kind === 'call') return (await callParties(subject.id))?.keep ?? [];
+  const conv = await Conversation.findById(subject.id, { customer_number: 1, service_number: 1 }).lean();
+  return conv ? [conv.customer_number, conv.service_number] : [];
 }
 
 /** The model a conversation's analysis asks: its agent's, else null (the configured default). */

@@ -102,3 +102,19 @@ describe('PII redaction', () => {
     expect(luhn('79927398710')).to.equal(false);
   });
 });
+
+describe('log lines', () => {
+  it('carry no card number or email address, whatever the setting', async () => {
+    const { redact } = await import('../../src/logger');
+    const line = redact({
+      message: 'payment by 4111 1111 1111 1111 for jane@example.com',
+      order: 'ORD-4481-2209-1177',
+      nested: { to: 'bob@example.org', amount: '$1,299.00' },
+    });
+    expect(line).to.deep.equal({
+      message: 'payment by [card] for [email]',
+      order: 'ORD-4481-2209-1177',
+      nested: { to: '[email]', amount: '$1,299.00' },
+    });
+  });
+});
