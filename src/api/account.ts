@@ -1,14 +1,42 @@
 /**
- * The account (issue 28 item 5): `GET /v1/account` shows the key's organization to itself in the key's
- * mode — its id, name, mode and limits (`max_concurrent_calls`, set by the operator with `svcctl limits
- * set`). Any secret or restricted key may read it (scope `account:read`, which every restricted key holds:
- * src/keys.ts `IMPLIED_SCOPES`); a publishable key is 403 as everywhere but the widget.
+ * The account (issue 28 item 5; issue 36 items 1 and 3): `GET /v1/account` shows the key's organization
+ * to itself in the key's mode — its id, name, mode, limits (`max_concurrent_calls`, set by the operator
+ * with `svcctl limits set`), retention and redaction. Any secret or restricted key may read it (scope
+ * `account:read`, which every restricted key holds: src/keys.ts `IMPLIED_SCOPES`); a publishable key is
+ * 403 as everywhere but the widget. `POST /v1/account` sets the mode's retention and redaction: scope
+ * `account:write`, which only secret keys hold (it is not a scope a restricted key can be given).
  */
 import type { Router } from 'express';
+import { z } from 'zod';
 import { notFound } from '../errors';
 import { AccountObject } from '../models/orgs';
 import { retrieveAccount } from '../services/limits';
+import { setPrivacySettings } from '../services/privacy';
+import { RETENTION_DAYS_RANGE, RETENTION_KINDS, type RetentionSettings } from '../shared/privacy';
+import { idempotent } from './idempotency';
 import { operation, operationsRouter } from './operations';
+
+/** A retention's days: an integer 1–3,650, or null to keep for ever. */
+const days = z
+  .number()
+  .int('must be an integer (days)')
+  .min(RETENTION_DAYS_RANGE.min, `must be at least ${RETENTION_DAYS_RANGE.min} (or null to keep for ever)`)
+  .max(RETENTION_DAYS_RANGE.max, `must be at most ${RETENTION_DAYS_RANGE.max}`)
+  .nullable()
+  .optional();
+
+/** `POST /v1/account` body: `retention` (any of the days fields) and `redaction.enabled`; each optional. */
+export const updateAccountSchema = z.strictObject({
+  retention: z
+    .strictObject(
+      Object.fromEntries(RETENTION_KINDS.map((k) => [`${k}_days`, days])) as Record<
+        keyof RetentionSettings,
+        typeof days
+      >,
+    )
+    .optional(),
+  redaction: z.strictObject({ enabled: z.boolean().optional() }).optional(),
+});
 
 /**
  * `GET /v1/account` → the `account` object of the key's organization and mode.
@@ -22,7 +50,7 @@ const retrieveAccountOperation = operation({
   tag: 'Account',
   summary: 'Retrieve the account',
   description:
-    "The key's organization in the key's mode: id, name, mode and limits. Every secret or restricted key may read it.",
+    "The key's organization in the key's mode: id, name, mode, limits, retention and redaction. Every secret or restricted key may read it.",
   scope: 'account:read',
   response: AccountObject,
   handler: async (req, res) => {
@@ -33,7 +61,38 @@ const retrieveAccountOperation = operation({
   },
 });
 
+/**
+ * `POST /v1/account` body `{retention?: {transcripts_days?, messages_days?, recordings_days?,
+ * analyses_days?, events_days?}, redaction?: {enabled?}}` → the `account` object after the change, in the
+ * key's mode (issue 36 items 1 and 3). Fields not given are unchanged; a days value of null keeps that
+ * kind for ever. Takes an `Idempotency-Key` like every POST (a retry answers the first response).
+ * Errors: 400 `parameter_invalid` naming e.g. `retention.transcripts_days` for days outside 1–3,650 or not
+ * an integer, nothing written; 400 `parameter_unknown` for another field; 403 `scope_missing` for a
+ * restricted or publishable key; 404 when the organization no longer exists.
+ */
+const updateAccountOperation = operation({
+  method: 'post',
+  path: '/v1/account',
+  operationId: 'updateAccount',
+  tag: 'Account',
+  summary: 'Update the account',
+  description:
+    "Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons) and PII redaction before storage. Secret keys only.",
+  scope: 'account:write',
+  body: updateAccountSchema,
+  example: { retention: { transcripts_days: 30, recordings_days: 7, events_days: null }, redaction: { enabled: true } },
+  response: AccountObject,
+  handler: async (req, res, { body }) => {
+    const { orgId, livemode } = req.auth!;
+    if (!(await retrieveAccount({ orgId, livemode }))) throw notFound('organization', orgId);
+    await idempotent(req, res, 'acct', async () => {
+      await setPrivacySettings({ orgId, livemode }, body);
+      return { status: 200, body: await retrieveAccount({ orgId, livemode }) };
+    });
+  },
+});
+
 /** Routes under `/v1/account` (mounted there by src/api/app.ts). */
 export function accountRouter(): Router {
-  return operationsRouter('/v1/account', [retrieveAccountOperation]);
+  return operationsRouter('/v1/account', [retrieveAccountOperation, updateAccountOperation]);
 }

@@ -2,12 +2,18 @@
  * Organizations and API keys (DESIGN.md section 5). Written by `svcctl` and `npm start`'s seed
  * (src/keys.ts); read by authentication. Keys are stored as SHA-256 hashes, never in clear.
  * An organization carries its concurrency limit per mode (issue 28 item 5; read and written through
- * src/services/limits.ts) and is shown to itself as the `account` object (`GET /v1/account`).
+ * src/services/limits.ts), its retention and redaction per mode (issue 36; src/services/privacy.ts) and is shown to itself as the `account` object (`GET /v1/account`).
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
+import { RETENTION_DAYS_RANGE, RETENTION_KINDS, type PrivacySettings } from '../shared/privacy';
 import { schemaOptions as base } from './store';
 import { apiObject } from './wire';
+
+/** One mode's retention: a days field per kind of src/shared/privacy.ts `RETENTION_KINDS`, null by default. */
+function retentionPaths() {
+  return Object.fromEntries(RETENTION_KINDS.map((k) => [`${k}_days`, { type: Number, default: null }]));
+}
 
 const orgSchema = new Schema(
   {
@@ -22,13 +28,25 @@ const orgSchema = new Schema(
     max_concurrent_calls_live: { type: Number, default: null },
     /** The same for test-mode calls. */
     max_concurrent_calls_test: { type: Number, default: null },
-    /** Days its calls' recordings are kept (issue 30; `svcctl recordings set-retention`); null: until deleted. */
-    recording_retention_days: { type: Number, default: null },
+    /**
+     * Days each kind of the live mode's data is kept (issue 36 item 1; `POST /v1/account`, and
+     * `svcctl recordings set-retention` for `recordings_days` in both modes); null: for ever. Read through
+     * src/services/privacy.ts.
+     */
+    retention_live: retentionPaths(),
+    /** The same for test-mode data. */
+    retention_test: retentionPaths(),
+    /** PII redaction before storage in live mode (issue 36 item 3), off by default. */
+    redaction_live: { enabled: { type: Boolean, default: false } },
+    /** The same in test mode. */
+    redaction_test: { enabled: { type: Boolean, default: false } },
+    /** True once a retention was set in either mode (never unset): the retention sweeps' organizations. */
+    retention_set: { type: Boolean, default: false },
   },
   base,
 );
-/** The recording retention sweep (src/services/recordings.ts `expireRecordings`): organizations with a retention. */
-orgSchema.index({ recording_retention_days: 1 });
+/** The retention sweeps (src/services/privacy.ts `retentionTenants`): organizations with a retention. */
+orgSchema.index({ retention_set: 1 });
 /** The demo organization of `npm start` (src/dev/seed.ts): one row at most has `demo: true`. */
 orgSchema.index({ demo: 1 });
 export const Org = mongoose.model('Org', orgSchema, 'orgs');
@@ -76,6 +94,25 @@ export const AccountObject = apiObject(
           "At most this many of the mode's calls are live at once (outbound, inbound, widget voice); an outbound call past it waits `queued`.",
         ),
     }),
+    retention: z
+      .object(
+        Object.fromEntries(
+          RETENTION_KINDS.map((k) => [
+            `${k}_days`,
+            z
+              .number()
+              .int()
+              .min(RETENTION_DAYS_RANGE.min)
+              .max(RETENTION_DAYS_RANGE.max)
+              .nullable()
+              .describe(`Days the mode's ${k} are kept from their creation; null: for ever.`),
+          ]),
+        ) as Record<`${(typeof RETENTION_KINDS)[number]}_days`, z.ZodNullable<z.ZodNumber>>,
+      )
+      .describe('How long each kind of data is kept (issue 36 item 1); an hourly sweep deletes what is older.'),
+    redaction: z
+      .object({ enabled: z.boolean().describe('Personal data is replaced by typed placeholders before storage.') })
+      .describe('PII redaction before storage, off by default.'),
   }),
 );
 
@@ -87,6 +124,7 @@ export function renderAccount(
   org: Pick<OrgDoc, 'name'> & { _id: string },
   livemode: boolean,
   maxConcurrentCalls: number,
+  privacy: PrivacySettings,
 ): z.output<typeof AccountObject> {
   return {
     id: org._id,
@@ -95,5 +133,7 @@ export function renderAccount(
     livemode,
     mode: livemode ? 'live' : 'test',
     limits: { max_concurrent_calls: maxConcurrentCalls },
+    retention: privacy.retention,
+    redaction: privacy.redaction,
   };
 }

@@ -37,6 +37,8 @@ const recordingSchema = new Schema(
   base,
 );
 recordingSchema.index({ org_id: 1, created_ms: 1 });
+/** The retention sweeps (issue 36 item 1): a tenant's recordings by age (src/services/recordings.ts `expiredRecordingIds`). */
+recordingSchema.index({ org_id: 1, livemode: 1, created_ms: 1 });
 export const Recording = mongoose.model('Recording', recordingSchema, 'recordings');
 export type RecordingDoc = InferSchemaType<typeof recordingSchema>;
 

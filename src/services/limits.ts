@@ -7,6 +7,7 @@
  */
 import { Org, renderAccount, type AccountObject, type OrgDoc } from '../models/orgs';
 import type { z } from 'zod';
+import { privacyOf } from './privacy';
 
 /** The limit of an organization whose operator never set one: 10 calls at once, in each mode. */
 export const DEFAULT_MAX_CONCURRENT_CALLS = 10;
@@ -102,5 +103,7 @@ export async function retrieveAccount(tenant: {
   livemode: boolean;
 }): Promise<z.output<typeof AccountObject> | null> {
   const org = await Org.findById(tenant.orgId).lean();
-  return org ? renderAccount(org, tenant.livemode, limitOf(org, tenant.livemode)) : null;
+  return org
+    ? renderAccount(org, tenant.livemode, limitOf(org, tenant.livemode), privacyOf(org, tenant.livemode))
+    : null;
 }

@@ -1,7 +1,7 @@
 /**
  * Recordings' rules (issue 30 item 5), Node-side: the signed audio links, storing and deleting audio in
  * the store's GridFS bucket, starting a call's `recordingWorkflow`, the organization's retention
- * (`recording_retention_days`, set with `svcctl recordings set-retention`) and the Temporal Schedule
+ * (`retention.recordings_days` per mode, src/services/privacy.ts; `svcctl recordings set-retention`) and the Temporal Schedule
  * that enforces it. The contract is src/shared/recordings.ts; the documents src/models/recordings.ts.
  */
 import crypto from 'node:crypto';
@@ -27,7 +27,15 @@ import {
   type RecordingWorkflow,
   type RecordingWorkflowInput,
 } from '../shared/recordings';
+import { RETENTION_DAYS_RANGE } from '../shared/privacy';
 import { emitEvent } from './events';
+import {
+  checkRetentionDays as checkDays,
+  privacyOf,
+  retentionTenants,
+  setPrivacySettings,
+  type Tenant,
+} from './privacy';
 
 /** The HMAC purpose of audio links (src/secrets.ts `secretsMac`). */
 const LINK_PURPOSE = 'recording-audio-link v1';
@@ -194,8 +202,8 @@ export async function startRecordingWorkflow(temporal: Client, input: RecordingW
   }
 }
 
-/** Bounds of `recording_retention_days` (inclusive): a day to ten years. */
-export const RECORDING_RETENTION_RANGE = { min: 1, max: 3650 } as const;
+/** Bounds of `recording_retention_days` (inclusive): a day to ten years (src/shared/privacy.ts). */
+export const RECORDING_RETENTION_RANGE = RETENTION_DAYS_RANGE;
 
 /** What `svcctl recordings set-retention` and `get-retention` print. */
 export interface RecordingRetentionView {
@@ -210,52 +218,62 @@ export interface RecordingRetentionView {
  * @throws Error naming the range and the value
  */
 export function checkRetentionDays(days: number | null, shown = String(days)): number | null {
-  const { min, max } = RECORDING_RETENTION_RANGE;
-  if (days !== null && (!Number.isInteger(days) || days < min || days > max))
-    throw new Error(`recording_retention_days must be an integer from ${min} to ${max}; got ${shown}.`);
-  return days;
+  return checkDays(days, 'recording_retention_days', shown);
 }
 
 /**
  * Sets how long the organization's recordings (both modes) are kept, in days from their creation; null
- * keeps them until deleted. Enforced by the retention schedule (`ensureRecordingRetentionSchedule`).
+ * keeps them until deleted. One source of truth with `POST /v1/account`'s `retention.recordings_days`
+ * (issue 36 item 1): this sets that field in both modes. Enforced by the retention schedules.
  * @throws Error for a value out of range or an unknown organization
  */
 export async function setRecordingRetention(orgId: string, days: number | null): Promise<RecordingRetentionView> {
   checkRetentionDays(days);
-  const { matchedCount } = await Org.updateOne({ _id: orgId }, { $set: { recording_retention_days: days } });
-  if (matchedCount === 0) throw new Error(`No such organization: ${orgId}`);
+  for (const livemode of [true, false])
+    await setPrivacySettings({ orgId, livemode }, { retention: { recordings_days: days } });
   return { object: 'recording_retention', org: orgId, recording_retention_days: days };
 }
 
-/** The organization's retention. @throws Error when the organization does not exist */
+/**
+ * The organization's recording retention: the live mode's `retention.recordings_days` (what
+ * `set-retention` sets in both modes; `POST /v1/account` may set a mode's own).
+ * @throws Error when the organization does not exist
+ */
 export async function recordingRetention(orgId: string): Promise<RecordingRetentionView> {
   const org = await Org.findById(orgId).lean();
   if (!org) throw new Error(`No such organization: ${orgId}`);
-  return { object: 'recording_retention', org: orgId, recording_retention_days: org.recording_retention_days ?? null };
+  const days = privacyOf(org, true).retention.recordings_days;
+  return { object: 'recording_retention', org: orgId, recording_retention_days: days };
 }
 
 /**
- * Deletes every kept recording older than its organization's `recording_retention_days` at `nowMs`
- * (each through `deleteRecording`: `recording.deleted` once). Organizations without a retention keep theirs.
+ * The recordings of `tenant` created before `cutoffMs` and not yet deleted, at most `limit`, oldest
+ * first: an equality on `{org_id, livemode, deleted_ms}` and a range on `created_ms` (index
+ * `{org_id, livemode, deleted_ms, created_ms}`).
+ */
+export async function expiredRecordingIds(tenant: Tenant, cutoffMs: number, limit: number): Promise<string[]> {
+  const docs = await Recording.find(
+    { org_id: tenant.orgId, livemode: tenant.livemode, deleted_ms: null, created_ms: { $lt: cutoffMs } },
+    { _id: 1 },
+  )
+    .sort({ created_ms: 1 })
+    .limit(limit)
+    .lean();
+  return docs.map((d) => d._id);
+}
+
+/**
+ * Deletes every kept recording older than its tenant's `retention.recordings_days` at `nowMs` (each
+ * through `deleteRecording`: `recording.deleted` once). Tenants without one keep theirs.
  * @returns how many recordings it deleted
  */
 export async function expireRecordings(temporal: Client, nowMs: number): Promise<number> {
   let deleted = 0;
-  // A range (retentions are at least RECORDING_RETENTION_RANGE.min days), which MongoDB serves from the
-  // `recording_retention_days` index; the embedded store reads the organizations table, once per sweep.
-  const orgs = await Org.find(
-    { recording_retention_days: { $gte: RECORDING_RETENTION_RANGE.min } },
-    { recording_retention_days: 1 },
-  ).lean();
-  for (const org of orgs) {
-    const days = org.recording_retention_days;
+  for (const tenant of await retentionTenants()) {
+    const days = tenant.retention.recordings_days;
     if (days == null) continue;
-    const expired = await Recording.find(
-      { org_id: org._id, deleted_ms: null, created_ms: { $lt: nowMs - days * 86_400_000 } },
-      { _id: 1 },
-    ).lean();
-    for (const r of expired) if (await deleteRecording(temporal, r._id, nowMs)) deleted++;
+    for (const id of await expiredRecordingIds(tenant, nowMs - days * 86_400_000, 10_000))
+      if (await deleteRecording(temporal, id, nowMs)) deleted++;
   }
   return deleted;
 }

@@ -6,6 +6,8 @@
 import { expect } from 'chai';
 import { createKey } from '../../src/keys';
 import { DEFAULT_MAX_CONCURRENT_CALLS, orgCallLimit, setOrgCallLimit } from '../../src/services/limits';
+import { privacySettings } from '../../src/services/privacy';
+import { recordingRetention, setRecordingRetention } from '../../src/services/recordings';
 import { newTenant, request } from '../support/harness';
 
 /** The message `promise` rejects with (fails the test when it resolves). */
@@ -32,6 +34,14 @@ describe('GET /v1/account', function () {
       livemode: false,
       mode: 'test',
       limits: { max_concurrent_calls: 10 },
+      retention: {
+        transcripts_days: null,
+        messages_days: null,
+        recordings_days: null,
+        analyses_days: null,
+        events_days: null,
+      },
+      redaction: { enabled: false },
     });
     const live = await request('GET', '/v1/account', { key: t.liveKey });
     expect(live.body).to.include({ id: t.orgId, livemode: true, mode: 'live' });
@@ -84,5 +94,87 @@ describe('GET /v1/account', function () {
     const query = await request('GET', '/v1/account?expand=x', { key: t.testKey });
     expect(query.status).to.equal(400);
     expect(query.body.error).to.include({ code: 'parameter_unknown', param: 'expand' });
+  });
+});
+
+describe('POST /v1/account (retention and redaction)', function () {
+  this.timeout(30_000);
+
+  it('shows no retention and no redaction by default, then sets them per mode, unset fields unchanged', async () => {
+    const t = await newTenant();
+    const initial = await request('GET', '/v1/account', { key: t.testKey });
+    expect(initial.body.retention).to.deep.equal({
+      transcripts_days: null,
+      messages_days: null,
+      recordings_days: null,
+      analyses_days: null,
+      events_days: null,
+    });
+    expect(initial.body.redaction).to.deep.equal({ enabled: false });
+    const set = await request('POST', '/v1/account', {
+      key: t.testKey,
+      body: { retention: { transcripts_days: 30, events_days: 7 }, redaction: { enabled: true } },
+    });
+    expect(set.status, JSON.stringify(set.body)).to.equal(200);
+    expect(set.body.retention).to.include({ transcripts_days: 30, events_days: 7, messages_days: null });
+    expect(set.body.redaction).to.deep.equal({ enabled: true });
+    const again = await request('POST', '/v1/account', {
+      key: t.testKey,
+      body: { retention: { transcripts_days: null, messages_days: 3650 } },
+    });
+    expect(again.body.retention).to.deep.equal({
+      transcripts_days: null,
+      messages_days: 3650,
+      recordings_days: null,
+      analyses_days: null,
+      events_days: 7,
+    });
+    expect(again.body.redaction).to.deep.equal({ enabled: true });
+    expect(await privacySettings({ orgId: t.orgId, livemode: false })).to.deep.equal({
+      retention: again.body.retention,
+      redaction: { enabled: true },
+    });
+    // The live mode is untouched.
+    const live = await request('GET', '/v1/account', { key: t.liveKey });
+    expect(live.body.retention.events_days).to.equal(null);
+    expect(live.body.redaction).to.deep.equal({ enabled: false });
+    expect((await privacySettings({ orgId: t.orgId, livemode: true })).redaction.enabled).to.equal(false);
+  });
+
+  it('refuses days outside 1–3650, unknown fields, and keys that are not secret, writing nothing', async () => {
+    const t = await newTenant();
+    for (const [body, param] of [
+      [{ retention: { transcripts_days: 0 } }, 'retention.transcripts_days'],
+      [{ retention: { recordings_days: 3651 } }, 'retention.recordings_days'],
+      [{ retention: { messages_days: 1.5 } }, 'retention.messages_days'],
+      [{ retention: { analyses_days: '30' } }, 'retention.analyses_days'],
+      [{ redaction: { enabled: 'yes' } }, 'redaction.enabled'],
+    ] as const) {
+      const r = await request('POST', '/v1/account', {
+        key: t.testKey,
+        body: { ...body, retention: { ...((body as { retention?: object }).retention ?? {}), events_days: 5 } },
+      });
+      expect(r.status, JSON.stringify(r.body)).to.equal(400);
+      expect(r.body.error).to.include({ code: 'parameter_invalid', param });
+    }
+    const unknown = await request('POST', '/v1/account', { key: t.testKey, body: { retention: { calls_days: 3 } } });
+    expect(unknown.body.error).to.include({ code: 'parameter_unknown', param: 'retention.calls_days' });
+    expect((await request('GET', '/v1/account', { key: t.testKey })).body.retention.events_days).to.equal(null);
+    const restricted = await createKey({ orgId: t.orgId, mode: 'test', kind: 'restricted', scopes: ['calls:write'] });
+    const refused = await request('POST', '/v1/account', {
+      key: restricted.key,
+      body: { redaction: { enabled: true } },
+    });
+    expect(refused.status).to.equal(403);
+    expect(refused.body.error.code).to.equal('scope_missing');
+  });
+
+  it('is one source of truth with svcctl recordings set-retention (recordings_days in both modes)', async () => {
+    const t = await newTenant();
+    await setRecordingRetention(t.orgId, 12);
+    for (const key of [t.testKey, t.liveKey])
+      expect((await request('GET', '/v1/account', { key })).body.retention.recordings_days).to.equal(12);
+    await request('POST', '/v1/account', { key: t.liveKey, body: { retention: { recordings_days: 4 } } });
+    expect((await recordingRetention(t.orgId)).recording_retention_days).to.equal(4);
   });
 });

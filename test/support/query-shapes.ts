@@ -96,8 +96,8 @@ export const ACCEPTED_SHAPES: Record<string, string> = {
   'idempotency_keys.deleteMany {} [expires_ms:$lte]': 'sweep of expired idempotency records (index {expires_ms})',
   'webhook_endpoints.updateMany {} [previous_secret:$ne,previous_secret_expires_ms:$lte]':
     'sweep of rotated webhook secrets past their overlap (index {previous_secret_expires_ms})',
-  'orgs.find {} [recording_retention_days:$gte]':
-    'recording retention sweep every 10 minutes: the organizations with a retention (index {recording_retention_days})',
+  'orgs.find {retention_set} sort(_id:1)':
+    'retention sweeps (hourly; recordings every 10 minutes): the organizations that set a retention (index {retention_set})',
   'orgs.findOne {demo}': "npm start's demo organization, once at start (index {demo}: one row has demo: true)",
   'orgs.find {} sort(_id:-1)': '`svcctl orgs list`: every organization, all of which it prints',
 };
