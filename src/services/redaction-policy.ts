@@ -6,39 +6,20 @@
  * memory; only what is stored is redacted. Log lines lose card numbers and email addresses whatever the
  * setting (src/logger.ts).
  *
- * The setting is read through `redactionEnabled`, cached per process for `SETTING_TTL_MS` (a change
- * applies within that time), and a call's parties through `callParties`, cached (they never change).
+ * The setting is read through `redactionEnabled` (the account's `redaction.enabled`, src/services/privacy.ts),
+ * and a call's parties through `callParties`, cached (they never change).
  */
 import { Call } from '../models/calls';
-import { Org } from '../models/orgs';
+import { privacySettings, type Tenant } from './privacy';
 import { addCounts, redactText, redactValue, redactedAny, type RedactionCounts, type RedactOptions } from './redaction';
 
-export interface Tenant {
-  orgId: string;
-  livemode: boolean;
-}
-
-/** How long a process keeps an organization's setting before reading it again, ms. */
-export const SETTING_TTL_MS = 5_000;
-const settings = new Map<string, { enabled: boolean; readMs: number }>();
-
 /**
- * Whether `redaction.enabled` is on for the organization in this mode (false for an unknown one).
- * Read from the organization's document (`redaction_enabled_live` / `redaction_enabled_test`).
+ * Whether `redaction.enabled` is on for the organization in this mode (false for an unknown one): the
+ * account's privacy settings (src/services/privacy.ts `privacySettings`, set by `POST /v1/account`,
+ * cached per process for `PRIVACY_CACHE_TTL_MS`, so a change applies everywhere within that bound).
  */
 export async function redactionEnabled(tenant: Tenant): Promise<boolean> {
-  const key = `${tenant.orgId}:${tenant.livemode}`;
-  const cached = settings.get(key);
-  if (cached && Date.now() - cached.readMs < SETTING_TTL_MS) return cached.enabled;
-  const org = (await Org.findById(tenant.orgId).lean()) as Record<string, unknown> | null;
-  const enabled = org?.[tenant.livemode ? 'redaction_enabled_live' : 'redaction_enabled_test'] === true;
-  settings.set(key, { enabled, readMs: Date.now() });
-  return enabled;
-}
-
-/** Forgets the cached settings (tests that turn redaction on and off). */
-export function forgetRedactionSettings(): void {
-  settings.clear();
+  return (await privacySettings(tenant)).redaction.enabled;
 }
 
 /** A text to store, and its `redaction_json` (null when nothing was replaced or redaction is off). */

@@ -10,9 +10,7 @@ import { Analysis } from '../../src/models/analyses';
 import { CallTurn } from '../../src/models/calls';
 import { Event } from '../../src/models/events';
 import { Message } from '../../src/models/conversations';
-import { Org } from '../../src/models/orgs';
 import { saveAnalysis } from '../../src/services/analysis';
-import { forgetRedactionSettings } from '../../src/services/redaction-policy';
 import { newId } from '../../src/shared/ids';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
@@ -25,10 +23,11 @@ const EMAIL = 'jane.doe+orders@mail.example.com';
 const CALLED = '+14155550123';
 const CALLER_LINE = `My card is ${CARD} and my email is ${EMAIL}; my wife is on 212-555-0147, I am on (415) 555-0123. Order #100234987, $1,299.00.`;
 
-/** Turns the organization's redaction on in test mode (the setting `redaction.enabled` of `POST /v1/account`). */
-async function enableRedaction(orgId: string): Promise<void> {
-  await Org.collection.updateOne({ _id: orgId as never }, { $set: { redaction_enabled_test: true } });
-  forgetRedactionSettings();
+/** Turns the organization's redaction on in test mode, as its owner does: `POST /v1/account`. */
+async function enableRedaction(key: string): Promise<void> {
+  const res = await request('POST', '/v1/account', { key, body: { redaction: { enabled: true } } });
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  expect(res.body.redaction).to.deep.equal({ enabled: true });
 }
 
 /** Whether a raw value appears anywhere in `text` (digits compared without their separators too). */
@@ -44,7 +43,7 @@ describe('PII redaction before storage', function () {
     receiver = await startHttpsReceiver();
     on = await newTenant({ analysis: { summary: true } });
     off = await newTenant({ analysis: { summary: true } });
-    await enableRedaction(on.orgId);
+    await enableRedaction(on.testKey);
   });
   after(() => receiver?.close());
 
