@@ -110,6 +110,27 @@ describe('PII redaction before storage', function () {
     expect(endpoint.id).to.match(/^we_/);
   });
 
+  it("stores a tool call's arguments redacted, with the tool turn's count", async () => {
+    const placed = await request('POST', '/v1/calls', {
+      key: on.testKey,
+      body: {
+        to: CALLED,
+        agent_id: on.agentId,
+        simulation: { caller: [`TOOL transfer_call {"to":"nowhere ${CARD}"}`, 'bye'] },
+      },
+    });
+    const callId = placed.body.id as string;
+    await waitForCall(on.testKey, callId);
+    const tr = await request('GET', `/v1/calls/${callId}/transcript`, { key: on.testKey });
+    const tool = (tr.body.turns as any[]).find((t) => t.role === 'tool');
+    expect(tool.tool).to.deep.equal({ name: 'transfer_call', arguments: { to: 'nowhere [card]' } });
+    expect(tool.redaction.card).to.be.at.least(1);
+    const rows = await CallTurn.find({ call_id: callId }).lean();
+    for (const r of rows) expect(holdsCard(`${r.text} ${r.tool_arguments_json ?? ''}`)).to.equal(false);
+    // The model asked for the tool with the raw arguments it was given.
+    expect(h().llm.requests.some((r) => r.user === callId && JSON.stringify(r.messages).includes(CARD))).to.equal(true);
+  });
+
   it('stores an inbound WhatsApp message and the reply redacted; the reply is still made from the raw text', async () => {
     const endpoint = await createWebhookEndpoint(receiver, on.testKey, '/redacted-messages', ['message.received']);
     const from = customerNumber();
