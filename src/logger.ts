@@ -12,10 +12,14 @@
  *   secrets (`whsec_…`) or `Bearer` credentials, and fields named like credentials (`authorization`,
  *   `secret`, `password`, `token`, `api_key`…) are written as `[redacted]`. Callers still pass ids,
  *   never credentials; this is the net under that rule.
+ * - Card numbers and email addresses never leave either (issue 36 item 3): they are written `[card]` and
+ *   `[email]` in every line, whatever the organization's redaction setting (src/services/redaction.ts
+ *   `redactCardsAndEmails`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Context as ActivityContext } from '@temporalio/activity';
 import winston from 'winston';
+import { redactCardsAndEmails } from './services/redaction';
 
 /** Fields every line written inside a context carries (snake_case, as in the API). */
 export type LogFields = Record<string, string | number | boolean | undefined>;
@@ -78,7 +82,7 @@ const SECRET_VALUE = [
 /** `value` with every credential replaced by `[redacted]` (strings, arrays and plain objects, 5 levels). */
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') {
-    let out = value;
+    let out = redactCardsAndEmails(value);
     for (const re of SECRET_VALUE)
       out = out.replace(re, (m, scheme?: string) =>
         typeof scheme === 'string' && /^(bearer|basic)$/i.test(scheme) ? `${scheme} ${REDACTED}` : REDACTED,

@@ -20,6 +20,7 @@ import { emitEvent } from '../services/events';
 import { callTransitions } from '../platform/metrics';
 import { callUsage, endedCallUsage, recordUsage } from '../services/usage';
 import { startEndedCallAnalysis } from '../services/analysis';
+import { callRedactor } from '../services/redaction-policy';
 
 /** Makes sure the call's document exists (the API normally wrote it already). */
 export async function ensureCallRecord(input: CallWorkflowInput): Promise<void> {
@@ -99,17 +100,21 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
  * already stored (same call and `seq`, same number) is left as it is.
  */
 export async function recordTurns(input: { callId: string; turns: CallTurnInput[] }): Promise<void> {
+  // Issue 36 item 3: with the organization's redaction on, each turn's text and tool arguments are
+  // stored redacted (the call's parties kept), with what was replaced; the model's chat log keeps them.
+  const redactor = await callRedactor(input.callId);
   await Promise.all([
-    ...input.turns.map((t) =>
-      insertIfAbsent(CallTurn, {
+    ...input.turns.map((t) => {
+      const r = redactor?.fresh();
+      return insertIfAbsent(CallTurn, {
         _id: `${input.callId}:${String(t.seq).padStart(6, '0')}`,
         call_id: input.callId,
         seq: t.seq,
         role: t.role,
-        text: t.text,
+        text: r ? r.text(t.text) : t.text,
         author: t.author ?? null,
         tool_name: t.toolName ?? null,
-        tool_arguments_json: t.toolArguments ?? null,
+        tool_arguments_json: r ? r.json(t.toolArguments ?? null) : (t.toolArguments ?? null),
         knowledge_json: t.knowledge?.length ? JSON.stringify(t.knowledge) : null,
         tool_call_id: t.toolCallId ?? null,
         tool_call_key: t.toolCall?.toolCallId ?? null,
@@ -117,9 +122,10 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
         tool_status: t.toolCall?.status ?? null,
         tool_duration_ms: t.toolCall?.durationMs ?? null,
         ...(t.interrupted ? { interrupted: true } : {}),
+        ...(r?.stored() ? { redaction_json: r.stored() } : {}),
         at_ms: t.atMs,
-      }),
-    ),
+      });
+    }),
     ...input.turns.flatMap((t) =>
       t.stream === undefined
         ? []
@@ -146,13 +152,17 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
  * writes are done.
  */
 export async function interruptTurns(input: { callId: string; turns: { seq: number; text: string }[] }): Promise<void> {
+  const redactor = await callRedactor(input.callId);
   await Promise.all(
-    input.turns.map((t) =>
-      CallTurn.collection.updateOne(
+    input.turns.map((t) => {
+      // What was heard is redacted as the whole turn was (issue 36 item 3); its count replaces the turn's.
+      const r = redactor?.fresh();
+      const text = r ? r.text(t.text) : t.text;
+      return CallTurn.collection.updateOne(
         { _id: `${input.callId}:${String(t.seq).padStart(6, '0')}` as never, role: 'assistant' },
-        { $set: { text: t.text, interrupted: true } },
-      ),
-    ),
+        { $set: { text, interrupted: true, ...(r ? { redaction_json: r.stored() } : {}) } },
+      );
+    }),
   );
 }
 

@@ -12,6 +12,7 @@ import type { Client } from '@temporalio/client';
 import { emitEvent } from '../services/events';
 import { advanceStatus, customerState } from '../services/conversations';
 import { findContact } from '../services/contacts';
+import { redactMessageRow } from '../services/redaction-policy';
 import { agentSnapshot } from '../services/calls';
 import { messageUsage, recordUsage } from '../services/usage';
 import { answeringAgent, findLiveAgent, type AgentDoc } from '../models/agents';
@@ -71,7 +72,8 @@ export interface StoreInboundResult {
 export async function storeInbound(input: StoreInboundInput): Promise<StoreInboundResult> {
   const { conversation: c, message: m } = input;
   const keyword = keywordOf(c.channel, m.text);
-  await insertIfAbsent(Message, newInboundDocument(c, m, keyword, input.eventId));
+  // Opt-out words are read from the raw text; the row is stored redacted when the organization says so.
+  await insertIfAbsent(Message, await redactMessageRow(newInboundDocument(c, m, keyword, input.eventId)));
   const row = (await Message.findOne({ dedupe_key: m.dedupeKey }).lean()) as WithId<MessageDoc> | null;
   if (!row) throw new Error(`inbound message ${m.dedupeKey} missing after insert`);
   if (row._id !== m.messageId)

@@ -19,6 +19,7 @@ import { Context } from '@temporalio/activity';
 import { config, telephonyConfigured } from '../config';
 import { advanceStatus, customerState, type StatusEmitter } from '../services/conversations';
 import { messageUsage, recordUsage } from '../services/usage';
+import { redactMessageRow } from '../services/redaction-policy';
 import {
   Conversation,
   Message,
@@ -54,7 +55,7 @@ const LOOKUP_SKEW_MS = 60_000;
 export async function sendMessage(input: SendMessageInput): Promise<SendMessageResult> {
   const { conversation: c, message: m } = input;
   const emitter: StatusEmitter = { temporal: Context.current().client, retry: Context.current().info.attempt > 1 };
-  await insertIfAbsent(Message, newOutboundDocument(c, m));
+  await insertIfAbsent(Message, await redactMessageRow(newOutboundDocument(c, m)));
   const row = (await Message.findById(m.messageId).lean()) as WithId<MessageDoc> | null;
   if (!row) throw new Error(`message ${m.messageId} missing after insert`);
   await touchConversation(c.conversationId, m.createdMs);

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { SUCCESS_SCALES, type AnalysisPlan } from '../shared/analysis';
 import { schemaOptions as base, type WithId } from './store';
 import { apiObject, unix } from './wire';
+import { redactionField, renderRedaction } from './redaction';
 
 const analysisSchema = new Schema(
   {
@@ -41,6 +42,8 @@ const analysisSchema = new Schema(
     agent_version: { type: Number, default: null },
     /** A single call analysed for a form (`form_id`): the form, else null. */
     form_id: { type: String, default: null },
+    /** What was replaced in the summary, structured data and reason before they were stored (issue 36 item 3), JSON `{card: n, …}`; null: nothing. */
+    redaction_json: { type: String, default: null },
     created: { type: Number, required: true },
   },
   base,
@@ -112,6 +115,7 @@ export const AnalysisObject = apiObject(
       .int()
       .nullable()
       .describe('The version of the agent the call or conversation ran (issue 37); null when unknown.'),
+    ...redactionField,
     created: unix,
     error: z
       .object({ message: z.string(), validation_errors: z.array(z.string()) })
@@ -138,6 +142,7 @@ export function renderAnalysis(doc: WithId<AnalysisDoc>): AnalysisObject {
     form_id: doc.form_id ?? null,
     agent_id: doc.agent_id ?? null,
     agent_version: doc.agent_version ?? null,
+    ...renderRedaction(doc.redaction_json),
     created: doc.created,
     ...(doc.status === 'failed'
       ? { error: { message: doc.error_message ?? 'failed', validation_errors: [...(doc.validation_errors ?? [])] } }

@@ -30,6 +30,7 @@ import {
   unix,
 } from './wire';
 import { AnalysisObject } from './analyses';
+import { redactionField, renderRedaction } from './redaction';
 
 const callSchema = new Schema(
   {
@@ -149,6 +150,8 @@ const callTurnSchema = new Schema(
      * change a row gets after its write: src/activities/calls.ts `interruptTurns`); null otherwise.
      */
     interrupted: { type: Boolean, default: null },
+    /** What was replaced in `text` and the tool's arguments before they were stored (issue 36 item 3), JSON `{card: n, …}`; null: nothing (or redaction off). */
+    redaction_json: { type: String, default: null },
     at_ms: { type: Number, required: true },
   },
   base,
@@ -326,6 +329,7 @@ export const TranscriptTurnObject = apiObject(
       .literal(true)
       .optional()
       .describe('The caller talked over this assistant turn: `text` is only what they heard of it.'),
+    ...redactionField,
     at: unix.nullable(),
     offset_ms: z.number().int().nullable(),
   }),
@@ -521,6 +525,7 @@ export function renderTurn(call: Pick<CallDoc, 'answered_ms'>, t: CallTurnDoc): 
       : {}),
     ...(t.knowledge_json ? { knowledge: JSON.parse(t.knowledge_json) as { document: string; chunk: number }[] } : {}),
     ...(t.interrupted ? { interrupted: true as const } : {}),
+    ...renderRedaction(t.redaction_json),
     at: seconds(t.at_ms),
     offset_ms: call.answered_ms != null ? Math.max(0, t.at_ms - call.answered_ms) : null,
   };

@@ -30,6 +30,7 @@ import { CHANNELS, NUMBER_CHANNELS, windowClosesAt, type ToolCallEntry } from '.
 import { schemaOptions as base, seconds, type WithId } from './store';
 import { toolEntry, toolEntryFields } from './tools';
 import { apiObject, unix } from './wire';
+import { redactionField, renderRedaction } from './redaction';
 
 const conversationSchema = new Schema(
   {
@@ -111,6 +112,8 @@ const messageSchema = new Schema(
       delivered: { type: String, default: null },
       failed: { type: String, default: null },
     },
+    /** What was replaced in `text` (and the template's parameters, the tool calls) before it was stored (issue 36 item 3), JSON `{card: n, …}`; null: nothing. */
+    redaction_json: { type: String, default: null },
     created: { type: Number, required: true },
   },
   base,
@@ -381,6 +384,7 @@ export const MessageObject = apiObject(
       .array(z.object(toolEntryFields))
       .optional()
       .describe('An assistant reply: the tool calls the assistant made before writing it, in order.'),
+    ...redactionField,
     created: unix,
   }),
 );
@@ -419,6 +423,7 @@ export function renderMessage(doc: WithId<MessageDoc>): MessageObject {
           ),
         }
       : {}),
+    ...renderRedaction(doc.redaction_json),
     created: doc.created,
   };
 }

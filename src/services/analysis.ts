@@ -41,6 +41,7 @@ import type { AgentSnapshot } from '../shared/calls';
 import type { FormDefinition } from '../shared/forms';
 import { derivedId, idTime } from '../shared/ids';
 import { emitEvent } from './events';
+import { callParties, redactorFor } from './redaction-policy';
 import { argumentProblems, checkToolParameters } from './tools';
 import { analysisUsage, recordUsage } from './usage';
 
@@ -337,6 +338,12 @@ export async function saveAnalysis(temporal: Client, result: AnalysisResultInput
   const createdMs = idTime(input.analysisId);
   const values = answer.ok ? answer.values : null;
   const agent = await subjectAgent(input.subject);
+  // Issue 36 item 3: the summary, the structured data's strings and the verdict's reason are stored
+  // redacted when the organization's redaction is on (the subject's parties kept).
+  const redactor = await redactorFor(
+    { orgId: input.orgId, livemode: input.livemode },
+    { keep: await subjectParties(input.subject) },
+  );
   await insertIfAbsent(Analysis, {
     _id: input.analysisId,
     org_id: input.orgId,
@@ -344,9 +351,12 @@ export async function saveAnalysis(temporal: Client, result: AnalysisResultInput
     subject_kind: input.subject.kind,
     subject_id: input.subject.id,
     status: answer.ok ? 'completed' : 'failed',
-    summary: values?.summary ?? null,
-    structured_data_json: values && 'structured_data' in values ? JSON.stringify(values.structured_data) : null,
-    success_json: values?.success ? JSON.stringify(values.success) : null,
+    summary: redactor ? redactor.text(values?.summary ?? null) : (values?.summary ?? null),
+    structured_data_json:
+      values && 'structured_data' in values
+        ? JSON.stringify(redactor ? redactor.value(values.structured_data) : values.structured_data)
+        : null,
+    success_json: values?.success ? JSON.stringify(redactor ? redactor.value(values.success) : values.success) : null,
     model: answer.model,
     error_message: answer.ok
       ? null
@@ -356,6 +366,7 @@ export async function saveAnalysis(temporal: Client, result: AnalysisResultInput
     form_id: input.formId ?? null,
     agent_id: agent.agent_id,
     agent_version: agent.agent_version,
+    redaction_json: redactor?.stored() ?? null,
     created: Math.floor(createdMs / 1000),
   });
   const stored = await Analysis.findById(input.analysisId).lean();
@@ -401,6 +412,16 @@ async function subjectAgent(subject: { kind: 'call' | 'conversation'; id: string
     agent_id: conv?.agent_id ?? null,
     agent_version: conv?.agent_id && conv.agent_version_of === conv.agent_id ? (conv.agent_version ?? null) : null,
   };
+}
+
+/**
+ * The parties of an analysis's subject, whose numbers redaction keeps: a call's `from` and `to`, a
+ * conversation's customer and service numbers. Read only when redaction is on.
+ */
+async function subjectParties(subject: AnalysisWorkflowInput['subject']): Promise<string[]> {
+  if (subject.kind === 'call') return (await callParties(subject.id))?.keep ?? [];
+  const conv = await Conversation.findById(subject.id, { customer_number: 1, service_number: 1 }).lean();
+  return conv ? [conv.customer_number, conv.service_number] : [];
 }
 
 /** The model a conversation's analysis asks: its agent's, else null (the configured default). */

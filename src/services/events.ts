@@ -5,12 +5,16 @@
  * Temporal client it is given (src/services/webhooks.ts `startDeliveriesForEvent`). Activities pass the
  * worker's client (`Context.current().client`), the API its own.
  *
+ * With the organization's PII redaction on (issue 36 item 3), the payload is redacted before it is
+ * stored: what webhooks deliver and `GET /v1/events` shows carries placeholders, never the raw values.
+ *
  * Idempotent: calling it again with the same id stores nothing new and starts no second delivery
  * (deliveries are started with `REJECT_DUPLICATE` on `<event id>:<endpoint id>`).
  */
 import type { Client } from '@temporalio/client';
 import { Event, renderEvent, type StoredEvent } from '../models/events';
 import { insertIfAbsent } from '../models/store';
+import { redactorFor } from './redaction-policy';
 import { startDeliveriesForEvent } from './webhooks';
 
 export interface EmitEventInput {
@@ -32,12 +36,15 @@ export interface EmitEventInput {
  * @returns the event object as stored (the first emission's, on a retry)
  */
 export async function emitEvent(temporal: Client, input: EmitEventInput): Promise<StoredEvent> {
+  // Issue 36 item 3: with the organization's redaction on, every string of `data.object` is redacted
+  // before the event is stored, and so delivered (its whole-E.164 fields, the parties, are kept).
+  const redactor = await redactorFor({ orgId: input.orgId, livemode: input.livemode });
   const rendered = renderEvent({
     id: input.id,
     type: input.type,
     created: Math.floor(input.createdMs / 1000),
     livemode: input.livemode,
-    object: input.object,
+    object: redactor ? redactor.value(input.object) : input.object,
   });
   const inserted = await insertIfAbsent(Event, {
     _id: input.id,

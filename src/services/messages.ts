@@ -41,6 +41,7 @@ import {
   type MessageDoc,
 } from '../models/conversations';
 import { insertIfAbsent, type WithId } from '../models/store';
+import { redactMessageRow } from './redaction-policy';
 import { idTime, newId } from '../shared/ids';
 import {
   conversationWorkflowId,
@@ -197,7 +198,9 @@ export async function sendOutboundMessage(
   };
   await signalConversation(temporal, conv, outboundSignal, message);
   // The workflow's send inserts this row too (insert-if-absent): a crash here loses nothing.
-  const doc = newOutboundDocument({ conversationId: conv._id, orgId, livemode, channel: body.channel }, message);
+  const doc = await redactMessageRow(
+    newOutboundDocument({ conversationId: conv._id, orgId, livemode, channel: body.channel }, message),
+  );
   await insertIfAbsent(Message, doc);
   return doc;
 }
