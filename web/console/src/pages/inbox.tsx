@@ -1,7 +1,7 @@
 /**
  * Inbox (issue 35 item 2): WhatsApp, SMS and web conversations, those that need a person first; the
  * selected conversation's messages in order, the contact and their records beside them; a person replies
- * (`author: "person"`), takes over (`POST /v1/conversations/{id}/handoff`) or gives back
+ * (`POST /v1/messages`, stored as `author: "person"` while the conversation needs a person), takes over (`POST /v1/conversations/{id}/handoff`) or gives back
  * (`POST /v1/conversations/{id}/resume`). New messages and conversations arrive through the org stream.
  */
 import { useRoute } from 'preact-iso';
@@ -141,7 +141,6 @@ function Thread({
         channel: conversation.channel,
         to: conversation.customer_number,
         text,
-        author: 'person',
       });
       setText('');
     } catch (err) {
