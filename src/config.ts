@@ -138,6 +138,10 @@ export interface Config {
    * (`WIDGET_STREAM_POLL_MS`, default 200): one poll per process, whatever the number of streams.
    */
   widgetStreamPollMs: number;
+  /** Console sign-ins per minute per client IP address (issue 35 item 1); 0 turns the limit off. */
+  consoleSigninPerIp: number;
+  /** Console sign-ins per minute per email address; 0 turns the limit off. */
+  consoleSigninPerEmail: number;
   /** Open widget streams per session, across API processes (`WIDGET_STREAMS_PER_SESSION`, default 5; 0 off). */
   widgetStreamsPerSession: number;
   /** Open widget streams per organization and IP address (`WIDGET_STREAMS_PER_IP`, default 50; 0 off). */
@@ -279,6 +283,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.WIDGET_RATE_LIMIT_SESSION === '0' ? 0 : count('WIDGET_RATE_LIMIT_SESSION', env.WIDGET_RATE_LIMIT_SESSION, 60),
     widgetStreamHeartbeatMs: ms('WIDGET_STREAM_HEARTBEAT_MS', env.WIDGET_STREAM_HEARTBEAT_MS, 15_000),
     widgetStreamPollMs: ms('WIDGET_STREAM_POLL_MS', env.WIDGET_STREAM_POLL_MS, 200),
+    consoleSigninPerIp:
+      env.CONSOLE_SIGNIN_PER_IP === '0' ? 0 : count('CONSOLE_SIGNIN_PER_IP', env.CONSOLE_SIGNIN_PER_IP, 10),
+    consoleSigninPerEmail:
+      env.CONSOLE_SIGNIN_PER_EMAIL === '0' ? 0 : count('CONSOLE_SIGNIN_PER_EMAIL', env.CONSOLE_SIGNIN_PER_EMAIL, 5),
     widgetStreamsPerSession:
       env.WIDGET_STREAMS_PER_SESSION === '0'
         ? 0

@@ -149,10 +149,19 @@ export async function setConversationStatus(input: {
   status: ConversationStatus;
   reason: string | null;
   eventId: string | null;
+  /** Issue 35: the staff user who took it over (`handoff` update); absent or null: nobody in particular. */
+  takenBy?: string | null;
 }): Promise<void> {
   await Conversation.updateOne(
     { _id: input.conversationId },
-    { $set: { status: input.status, handoff_reason: input.status === 'needs_person' ? input.reason : null } },
+    {
+      $set: {
+        status: input.status,
+        handoff_reason: input.status === 'needs_person' ? input.reason : null,
+        taken_by: input.status === 'needs_person' ? (input.takenBy ?? null) : null,
+        window: changeWindow(Date.now()), // the console's stream sees the change (src/services/console-changes.ts)
+      },
+    },
   );
   if (!input.eventId) return;
   const doc = await Conversation.findById(input.conversationId).lean();

@@ -32,6 +32,7 @@ import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
 import { widgetAssetsRouter, widgetRouter } from './widget';
 import { analysesRouter } from './analyses';
+import { consoleRouter, consoleSessionAuth } from './console';
 
 export interface AppDeps {
   /** Temporal client that starts, signals and updates workflows. */
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(openApiRouter()); // `GET /v1/openapi.json` and `/docs`: no key needed
   app.use(widgetAssetsRouter()); // `GET /widget.js` and the demo page `/widget/demo`
   app.use(recordingAudioRouter()); // `GET /v1/recordings/{id}/audio`: a signed link, no key
+  app.use(consoleRouter()); // `/console`: the staff console's app and its own endpoints (issue 35)
 
   const v1 = Router();
   v1.use(jsonContentType); // 415 before any parser reads a body that is not JSON
@@ -61,6 +63,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(bulkCallBodyParser()); // 10,000 contacts: the campaign route's own body limit, before the 1 MB parser
   v1.use(jsonBody);
   v1.use('/widget', widgetRouter(deps.temporal)); // its own authentication: publishable key, session token
+  v1.use(consoleSessionAuth); // a console session's cookie instead of a key (issue 35), then the key check
   v1.use(authenticate);
   v1.use(noQueryOnWrites);
   v1.use('/agents', agentsRouter());

@@ -5,6 +5,7 @@
  *   GET    /v1/conversations/{id}                a conversation
  *   GET    /v1/conversations/{id}/messages       its messages, newest first (list conventions)
  *   POST   /v1/conversations/{id}/resume         give a handed-over conversation back to the assistant
+ *   POST   /v1/conversations/{id}/handoff        a person takes it over (issue 35)
  *
  * A conversation is started by its first message (`POST /v1/messages`, src/api/messages.ts; an inbound
  * message; a widget session) and run by its `conversationWorkflow` (src/workflows/conversations.ts),
@@ -26,7 +27,7 @@ import {
 } from '../models/conversations';
 import type { WithId } from '../models/store';
 import { listOf } from '../models/wire';
-import { CHANNELS, resumeUpdate } from '../shared/conversations';
+import { CHANNELS, handoffUpdate, resumeUpdate } from '../shared/conversations';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
@@ -141,6 +142,50 @@ function resumeConversation(temporal: Client) {
   });
 }
 
+/**
+ * `POST /v1/conversations/{id}/handoff` `{reason?}` (issue 35) → the conversation in `needs_person`: the
+ * assistant stops answering, as after its `handoff_to_person` tool (through the workflow's `handoff`
+ * update; `conversation.needs_person` is emitted when it was open). `taken_by` is the staff user when a
+ * console session asks, else null. Taking over a conversation already handed over marks it as taken by
+ * the asker. `resume` gives it back.
+ */
+function handoffConversation(temporal: Client) {
+  return operation({
+    method: 'post',
+    path: '/v1/conversations/{id}/handoff',
+    operationId: 'handoffConversation',
+    tag,
+    summary: 'Take a conversation over from the assistant',
+    description:
+      'A person takes the conversation over: the assistant stops answering until `resume`. Inbound messages are still stored and emitted; reply with `POST /v1/messages` (`author: "person"`).',
+    scope: 'messages:write',
+    body: z.strictObject({
+      reason: z
+        .string()
+        .trim()
+        .min(1)
+        .max(500)
+        .optional()
+        .describe('Why a person takes it over (shown as `handoff_reason`).'),
+    }),
+    example: { reason: 'The customer asked for a refund.' },
+    response: ConversationObject,
+    handler: async (req, res, { body }) => {
+      const conv = await findConversation(req);
+      await idempotent(req, res, 'req', async (updateId) => {
+        await updateConversation(temporal, conv, handoffUpdate, updateId, {
+          reason: body.reason ?? null,
+          takenBy: req.auth!.userId ?? null,
+        });
+        return {
+          status: 200,
+          body: renderConversation((await Conversation.findById(conv._id).lean()) as WithId<ConversationDoc>),
+        };
+      });
+    },
+  });
+}
+
 /** Routes under `/v1/conversations`; `temporal` reaches the conversations' workflows. */
 export function conversationsRouter(temporal: Client): Router {
   return operationsRouter('/v1/conversations', [
@@ -148,5 +193,6 @@ export function conversationsRouter(temporal: Client): Router {
     retrieveConversation,
     listConversationMessages,
     resumeConversation(temporal),
+    handoffConversation(temporal),
   ]);
 }

@@ -92,7 +92,7 @@ function sendMessage(temporal: Client) {
       const prepared = await prepareOutboundMessage(req.auth!, body);
       await idempotent(req, res, 'msg', async (messageId) => ({
         status: 200,
-        body: renderMessage(await sendOutboundMessage(temporal, prepared, messageId)),
+        body: renderMessage(await sendOutboundMessage(temporal, prepared, messageId, req.auth!.userId ?? null)),
       }));
     },
   });

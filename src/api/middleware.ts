@@ -14,14 +14,20 @@ import { isStoreUnavailable } from '../models/store';
 import { isTemporalUnavailable } from '../platform/temporal';
 import { hashKey, IMPLIED_SCOPES, parseKey, verifyKeyHash, type KeyKind } from '../keys';
 import { addLogContext, logger } from '../logger';
+import { roleRefusal } from '../services/console-sessions';
 
 /** What authentication attaches to `req.auth`. */
 export interface AuthContext {
   orgId: string;
+  /** The key's id; for a console session (`kind: 'user'`), the staff user's id (`usr_…`): who acted. */
   keyId: string;
-  kind: KeyKind;
+  /** The key's kind, or `user`: a staff user's console session (issue 35; src/api/console.ts). */
+  kind: KeyKind | 'user';
   livemode: boolean;
   scopes: string[];
+  /** Console sessions: the staff user (`usr_…`) and their role. */
+  userId?: string;
+  role?: string;
 }
 
 declare module 'express-serve-static-core' {
@@ -196,6 +202,7 @@ export function applyRateLimit(
  * answer → 503 `service_unavailable` (its lookup fails; `errorHandler`).
  */
 export const authenticate: RequestHandler = async (req, res, next) => {
+  if (req.auth) return next(); // a console session already authenticated it (src/api/console.ts)
   const header = req.get('Authorization');
   if (!header)
     return next(
@@ -228,7 +235,7 @@ export const authenticate: RequestHandler = async (req, res, next) => {
  * `IMPLIED_SCOPES` (`x:write` implies `x:read`); publishable keys none.
  */
 export function hasScope(auth: AuthContext, scope: string): boolean {
-  if (auth.kind === 'secret') return true;
+  if (auth.kind === 'secret' || (auth.kind === 'user' && auth.role === 'admin')) return true;
   if (auth.kind === 'publishable') return false;
   if (auth.scopes.includes(scope) || IMPLIED_SCOPES.includes(scope)) return true;
   const [resource, access] = scope.split(':');
@@ -243,7 +250,9 @@ export function requireScope(scope: string): RequestHandler {
     const message =
       auth.kind === 'publishable'
         ? `A publishable key can only open widget sessions; this endpoint needs a secret or restricted key with the '${scope}' scope.`
-        : `This API key does not have the required scope '${scope}'.`;
+        : auth.kind === 'user'
+          ? roleRefusal(auth.role ?? 'viewer', scope)
+          : `This API key does not have the required scope '${scope}'.`;
     next(new ApiError(403, 'permission_error', 'scope_missing', message));
   };
 }

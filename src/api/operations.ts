@@ -97,6 +97,11 @@ export interface ApiOperation<S extends z.ZodType | null | undefined = z.ZodType
   okStatus?: '204';
   /** A widget operation: opened with a publishable key, or authenticated by a widget session token. */
   widget?: 'publishableKey' | 'widgetSessionToken';
+  /**
+   * The staff console's own endpoint (`/console/api/…`, issue 35): mounted like the others but left out of
+   * the public OpenAPI document (src/api/openapi.ts `documentedOperations`).
+   */
+  internal?: boolean;
   /** Takes an `Idempotency-Key` (every keyed POST does; widget POSTs say so here). */
   idempotent?: boolean;
   /**

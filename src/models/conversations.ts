@@ -44,6 +44,10 @@ const conversationSchema = new Schema(
     agent_id: { type: String, default: null },
     status: { type: String, enum: ['open', 'needs_person'], required: true },
     handoff_reason: { type: String, default: null },
+    /** Issue 35: the staff user (`usr_…`) who took the conversation over in the console; null otherwise. */
+    taken_by: { type: String, default: null },
+    /** The change window of its last status change (`changeWindow`): the console's stream polls it. */
+    window: { type: String },
     /** Received time of the customer's latest message (ms): the WhatsApp window runs from it. */
     last_inbound_ms: { type: Number, default: null },
     last_message_ms: { type: Number, default: null },
@@ -56,6 +60,8 @@ const conversationSchema = new Schema(
 );
 conversationSchema.index({ key: 1 }, { unique: true });
 conversationSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+/** The console's stream (src/services/console-changes.ts): conversations changed in a change window. */
+conversationSchema.index({ window: 1 });
 export const Conversation = mongoose.model('Conversation', conversationSchema, 'conversations');
 export type ConversationDoc = InferSchemaType<typeof conversationSchema>;
 
@@ -75,6 +81,10 @@ const messageSchema = new Schema(
     /** An assistant reply: the tool calls made before it (src/shared/conversations.ts `ToolCallEntry[]`) as JSON; null: none. */
     tool_calls_json: { type: String, default: null },
     author: { type: String, enum: ['customer', 'assistant', 'person', 'api'], required: true },
+    /** Issue 35: a `person` reply written in the console: the staff user (`usr_…`); null otherwise. */
+    user_id: { type: String, default: null },
+    /** The change window of its creation or last status change (`changeWindow`): the console's stream polls it. */
+    window: { type: String },
     status: { type: String, enum: ['queued', 'sent', 'delivered', 'read', 'failed', 'received'], required: true },
     error_code: { type: String, default: null },
     error_message: { type: String, default: null },
@@ -104,6 +114,8 @@ messageSchema.index({ conversation_id: 1, _id: -1 });
 /** The customer's latest inbound message (src/services/conversations.ts `customerState`). */
 messageSchema.index({ conversation_id: 1, direction: 1, received_ms: -1 });
 messageSchema.index({ provider_sid: 1 });
+/** The console's stream (src/services/console-changes.ts): messages stored or changed in a change window. */
+messageSchema.index({ window: 1 });
 export const Message = mongoose.model('Message', messageSchema, 'messages');
 export type MessageDoc = InferSchemaType<typeof messageSchema>;
 
@@ -216,6 +228,8 @@ export function newOutboundDocument(c: MessageConversation, m: OutboundMessageIn
     template_json: m.template ? JSON.stringify(m.template) : null,
     tool_calls_json: m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null,
     author: m.author,
+    user_id: m.userId ?? null,
+    window: changeWindow(m.createdMs),
     status: 'queued',
     error_code: null,
     error_message: null,
@@ -248,6 +262,8 @@ export function newInboundDocument(
     text: m.text,
     template_json: null,
     author: 'customer',
+    user_id: null,
+    window: changeWindow(m.receivedMs),
     status: 'received',
     error_code: null,
     error_message: null,
@@ -282,6 +298,10 @@ export const ConversationObject = apiObject(
     agent_id: z.string().nullable(),
     status: z.enum(['open', 'needs_person']),
     handoff_reason: z.string().nullable(),
+    taken_by: z
+      .string()
+      .nullable()
+      .describe('The staff user (`usr_…`) who took the conversation over in the console; null otherwise.'),
     window_expires_at: unix.nullable(),
     last_message_at: unix.nullable(),
     contact_id: z.string().nullable(),
@@ -306,6 +326,7 @@ export function renderConversation(doc: WithId<ConversationDoc>, nowMs = Date.no
     agent_id: doc.agent_id ?? null,
     status: doc.status as ConversationStatus,
     handoff_reason: doc.handoff_reason ?? null,
+    taken_by: doc.taken_by ?? null,
     window_expires_at:
       doc.channel === 'whatsapp' && closes !== null && Math.floor(nowMs / 1000) < closes ? closes : null,
     last_message_at: seconds(doc.last_message_ms),
@@ -330,6 +351,10 @@ export const MessageObject = apiObject(
     text: z.string(),
     template: z.object({ name: z.string(), language: z.string(), parameters: z.array(z.string()) }).nullable(),
     author: z.enum(['customer', 'assistant', 'person', 'api']),
+    user_id: z
+      .string()
+      .nullable()
+      .describe('A `person` reply written in the staff console: the staff user (`usr_…`); null otherwise.'),
     status: z.string().meta({ examples: ['queued', 'sent', 'delivered', 'read', 'failed', 'received'] }),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
     tool_calls: z
@@ -356,6 +381,7 @@ export function renderMessage(doc: WithId<MessageDoc>): MessageObject {
     text: doc.text,
     template: template ? { name: template.name, language: template.language, parameters: template.parameters } : null,
     author: doc.author,
+    user_id: doc.user_id ?? null,
     status: doc.status,
     error: doc.error_code ? { code: doc.error_code, message: doc.error_message ?? '' } : null,
     ...(doc.tool_calls_json

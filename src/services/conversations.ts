@@ -10,7 +10,14 @@ import type { Client } from '@temporalio/client';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { SearchAttributePair, SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { config } from '../config';
-import { Conversation, Message, renderMessage, type ConversationDoc, type MessageDoc } from '../models/conversations';
+import {
+  changeWindow,
+  Conversation,
+  Message,
+  renderMessage,
+  type ConversationDoc,
+  type MessageDoc,
+} from '../models/conversations';
 import { emitEvent } from './events';
 import { insertIfAbsent, type WithId } from '../models/store';
 import { idTime, newId } from '../shared/ids';
@@ -65,6 +72,7 @@ export async function ensureConversation(
     agent_id: start.agentId,
     status: 'open',
     handoff_reason: null,
+    taken_by: null,
     last_inbound_ms: null,
     last_message_ms: null,
     contact_id: null,
@@ -214,7 +222,8 @@ export async function advanceStatus(
   const current = row.status as OutboundStatus;
   const to = nextStatus(current, next);
   if (to) {
-    const set: Record<string, unknown> = { status: to };
+    // `window`: the console's stream sees the new status (src/services/console-changes.ts).
+    const set: Record<string, unknown> = { status: to, window: changeWindow(Date.now()) };
     if (to === 'failed')
       Object.assign(set, { error_code: error?.code ?? 'send_failed', error_message: error?.message ?? null });
     if (providerSid && !row.provider_sid) set.provider_sid = providerSid;

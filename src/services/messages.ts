@@ -14,7 +14,8 @@
  * WhatsApp free text 24:00:00 or more after the customer's last message (src/shared/conversations.ts
  * `freeTextAllowed`). Then it starts or reaches the conversation's `conversationWorkflow`
  * (src/workflows/conversations.ts) with the message, which sends it; the answer is the message, `queued`.
- * While a person has the conversation (`needs_person`) the message's author is `person`, otherwise `api`.
+ * While a person has the conversation (`needs_person`) the message's author is `person`, otherwise `api`;
+ * a staff user's message (sent with a console session, issue 35) is always `person`, with their `user_id`.
  * On `web`, `to` is the visitor (`user:<user_id>` or `visitor:<visitor_id>`, the conversation's
  * `customer_number`) and the message reaches them through the widget's stream (no provider, no Twilio).
  */
@@ -133,6 +134,7 @@ export async function sendOutboundMessage(
   temporal: Client,
   prepared: PreparedMessage,
   messageId: string,
+  userId: string | null = null,
 ): Promise<WithId<MessageDoc>> {
   const { tenant, request: body, text, template } = prepared;
   const { orgId, livemode } = tenant;
@@ -182,7 +184,9 @@ export async function sendOutboundMessage(
     })));
   const message: OutboundMessageInput = {
     messageId,
-    author: conv.status === 'needs_person' ? 'person' : 'api',
+    // A staff user's reply (a console session, issue 35) is a person's, with their id.
+    author: userId !== null || conv.status === 'needs_person' ? 'person' : 'api',
+    ...(userId !== null ? { userId } : {}),
     from: conv.service_number,
     to: body.to,
     text,

@@ -215,6 +215,8 @@ export interface OutboundMessageInput {
   /** Creation time (ms since the epoch). */
   createdMs: number;
   eventIds: MessageEventIds;
+  /** Issue 35: a `person` reply written with a console session: the staff user (`usr_…`). */
+  userId?: string | null;
   /** `POST /v1/messages` `agent_id`: the assistant that answers this conversation from now on. */
   agentId?: string | null;
   /** An assistant reply: the tool calls the assistant made before it (issue 27); absent: none. */
@@ -263,7 +265,15 @@ export type ConversationWork =
   | { kind: 'inbound'; message: InboundMessageInput }
   | { kind: 'outbound'; message: OutboundMessageInput }
   | { kind: 'status'; report: ProviderStatusInput }
-  | { kind: 'conversation'; status: ConversationStatus; reason: string | null; eventId: string | null; ticket: number };
+  | {
+      kind: 'conversation';
+      status: ConversationStatus;
+      reason: string | null;
+      eventId: string | null;
+      ticket: number;
+      /** Issue 35: the staff user taking it over (`handoff` from the console); absent or null otherwise. */
+      takenBy?: string | null;
+    };
 
 /** Argument of `conversationWorkflow`: the conversation's identity, fixed at its creation. */
 export interface ConversationWorkflowInput {
@@ -307,6 +317,15 @@ export const providerStatusSignal = defineSignal<[ProviderStatusInput]>('provide
  * Resolves once the conversation is `open` again; `resumed` is false when it was not handed over.
  */
 export const resumeUpdate = defineUpdate<{ resumed: boolean }, []>('resume');
+/**
+ * `POST /v1/conversations/{id}/handoff` (issue 35): a person takes the conversation over, as the assistant's
+ * `handoff_to_person` tool does; `takenBy` is the staff user (`usr_…`) taking it in the console, else null.
+ * Resolves once `needs_person` (and `taken_by`) is written; `handedOver` is false when nothing changed (the
+ * same person already had it).
+ */
+export const handoffUpdate = defineUpdate<{ handedOver: boolean }, [{ reason: string | null; takenBy: string | null }]>(
+  'handoff',
+);
 export const conversationStateQuery = defineQuery<ConversationState>('state');
 
 /** Signature of `conversationWorkflow`, for starters (no starter imports the workflow module). */

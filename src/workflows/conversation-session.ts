@@ -89,6 +89,8 @@ export class ConversationSession {
   private loaded: boolean;
   private status: ConversationStatus;
   private handoffReason: string | null;
+  /** Issue 35: the staff user who took the conversation over (`handoff` update), as this run knows it. */
+  private takenBy: string | null = null;
   private optedOut: boolean;
   private agentId: string | null;
   /** The assistant's memory (without the system prompt), newest last, at most `HISTORY_LIMIT` when idle. */
@@ -178,6 +180,7 @@ export class ConversationSession {
     if (this.status !== 'needs_person') return { resumed: false };
     this.status = 'open';
     this.handoffReason = null;
+    this.takenBy = null;
     this.history.push({
       role: 'system',
       content:
@@ -188,6 +191,28 @@ export class ConversationSession {
     await condition(() => this.doneTickets.has(ticket));
     this.doneTickets.delete(ticket);
     return { resumed: true };
+  }
+
+  /**
+   * `handoff` update (issue 35, `POST /v1/conversations/{id}/handoff`): a person takes the conversation
+   * over, as the `handoff_to_person` tool does (the assistant stops; `conversation.needs_person` is emitted
+   * when it was open); a conversation already handed over is marked as taken by `takenBy`. Resolves once
+   * written; `handedOver` is false when the same person already had it.
+   */
+  async handoff(input: { reason: string | null; takenBy: string | null }): Promise<{ handedOver: boolean }> {
+    this.activity++;
+    await condition(() => this.loaded);
+    const wasOpen = this.status === 'open';
+    if (!wasOpen && this.takenBy === input.takenBy) return { handedOver: false };
+    this.status = 'needs_person';
+    if (wasOpen) this.handoffReason = input.reason ?? 'Taken over by a person.';
+    else if (input.reason) this.handoffReason = input.reason;
+    this.takenBy = input.takenBy;
+    this.unanswered = [];
+    const ticket = this.queueStatus('needs_person', this.handoffReason, wasOpen, input.takenBy);
+    await condition(() => this.doneTickets.has(ticket));
+    this.doneTickets.delete(ticket);
+    return { handedOver: true };
   }
 
   /** `state` query: the status, the opt-out, and the work waiting in each lane. */
@@ -306,9 +331,10 @@ export class ConversationSession {
   }
 
   /** Queues a status change of the conversation; returns its ticket (in `doneTickets` once written). */
-  private queueStatus(next: ConversationStatus, reason: string | null, emit: boolean): number {
+  private queueStatus(next: ConversationStatus, reason: string | null, emit: boolean, takenBy?: string | null): number {
     const ticket = ++this.tickets;
-    this.work.push({ kind: 'conversation', status: next, reason, eventId: emit ? newId('evt') : null, ticket });
+    const eventId = emit ? newId('evt') : null;
+    this.work.push({ kind: 'conversation', status: next, reason, eventId, ticket, ...(takenBy ? { takenBy } : {}) });
     return ticket;
   }
 
@@ -317,6 +343,7 @@ export class ConversationSession {
     if (this.status === 'needs_person') return;
     this.status = 'needs_person';
     this.handoffReason = reason;
+    this.takenBy = null;
     this.unanswered = [];
     this.queueStatus('needs_person', reason, true);
   }
@@ -347,6 +374,7 @@ export class ConversationSession {
           status: item.status,
           reason: item.reason,
           eventId: item.eventId,
+          ...(item.takenBy ? { takenBy: item.takenBy } : {}),
         });
         this.doneTickets.add(item.ticket);
         return;

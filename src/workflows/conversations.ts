@@ -26,6 +26,7 @@ import {
   providerStatusSignal,
   receiveUpdate,
   resumeUpdate,
+  handoffUpdate,
   type ConversationWorkflow,
   type ConversationWorkflowInput,
 } from '../shared/conversations';
@@ -43,6 +44,7 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
   setHandler(outboundSignal, (message) => session.outbound(message));
   setHandler(providerStatusSignal, (report) => session.providerStatus(report));
   setHandler(resumeUpdate, () => session.resume());
+  setHandler(handoffUpdate, (input) => session.handoff(input));
   setHandler(conversationStateQuery, () => session.state());
 
   await session.load();

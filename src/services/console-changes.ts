@@ -1,0 +1,124 @@
+/**
+ * The staff console's live changes (issue 35 item 2: "new messages appear without reload"): one poller per
+ * API process for all its console streams, over the change windows the store's rows carry (the store has
+ * no change streams; DESIGN.md section 3), as the widget's streams do (src/services/widget-streams.ts).
+ *
+ * Messages carry `window` (src/models/conversations.ts `changeWindow`) of their creation and of each status
+ * change; conversations carry it of their last status change (hand-over, take-over, resume). While this
+ * process serves at least one console stream, every `WIDGET_STREAM_POLL_MS` (200 ms) the poller reads the
+ * messages and conversations of the current and the previous window: equality lookups on their `{window: 1}`
+ * indexes, so an idle service reads nothing and a busy one the last 5–10 s of changes. A row whose
+ * (window, status…) differs from the previous poll's is a change: each stream of the row's organization and
+ * mode gets `message` (then its conversation) or `conversation`. The first poll, taken before the first
+ * stream starts, only records what exists (changes after connect are sent, not before). With no stream the
+ * poller stops; a failed poll is retried at the next tick (its changes are seen then, while in the windows).
+ */
+import { config } from '../config';
+import { logger } from '../logger';
+import {
+  changeWindow,
+  CHANGE_WINDOW_MS,
+  Conversation,
+  Message,
+  renderConversation,
+  renderMessage,
+  type ConversationDoc,
+  type MessageDoc,
+} from '../models/conversations';
+import type { WithId } from '../models/store';
+
+/** One change as a stream sends it: `event:` name and `data:` (the object as the REST API renders it). */
+export interface ConsoleChange {
+  event: 'conversation' | 'message';
+  data: unknown;
+}
+
+/** A console stream: its organization and mode, and where its changes go. */
+export interface ConsoleWatcher {
+  orgId: string;
+  livemode: boolean;
+  push(change: ConsoleChange): void;
+}
+
+const watchers = new Set<ConsoleWatcher>();
+/** The previous poll's rows: id → signature. */
+let seenMessages = new Map<string, string>();
+let seenConversations = new Map<string, string>();
+/** The loop runs (a timer set or a poll under way); the first poll of a run records without sending. */
+let running: Promise<void> | null = null;
+
+const messageSignature = (m: WithId<MessageDoc>) => `${m.window}|${m.status}`;
+const conversationSignature = (c: WithId<ConversationDoc>) =>
+  `${c.window}|${c.status}|${c.taken_by ?? ''}|${c.handoff_reason ?? ''}`;
+
+/**
+ * Registers a stream with this process's poller (started, and its first poll taken, before this resolves)
+ * and returns the function that removes it.
+ */
+export async function watchConsoleChanges(watcher: ConsoleWatcher): Promise<() => void> {
+  if (!running) running = poll(false).finally(() => schedule());
+  await running.catch(() => undefined);
+  watchers.add(watcher);
+  return () => void watchers.delete(watcher);
+}
+
+function schedule(): void {
+  setTimeout(() => {
+    if (watchers.size === 0) {
+      running = null;
+      return;
+    }
+    void poll(true).finally(schedule);
+  }, config().widgetStreamPollMs).unref();
+}
+
+/** The rows of the current and previous change window of `model`. */
+async function recent<T>(find: (window: string) => Promise<T[]>): Promise<T[]> {
+  const now = Date.now();
+  const rows = await Promise.all([changeWindow(now - CHANGE_WINDOW_MS), changeWindow(now)].map(find));
+  return rows.flat();
+}
+
+/** One tick: what changed since the previous tick, sent to the streams it concerns (when `send`). */
+async function poll(send: boolean): Promise<void> {
+  try {
+    const [messages, conversations] = await Promise.all([
+      recent((window) => Message.find({ window }).lean() as Promise<WithId<MessageDoc>[]>),
+      recent((window) => Conversation.find({ window }).lean() as Promise<WithId<ConversationDoc>[]>),
+    ]);
+    const nextMessages = new Map(messages.map((m) => [m._id, messageSignature(m)]));
+    const nextConversations = new Map(conversations.map((c) => [c._id, conversationSignature(c)]));
+    const changedMessages = messages.filter((m) => seenMessages.get(m._id) !== nextMessages.get(m._id));
+    const changedConversations = new Map(
+      conversations
+        .filter((c) => seenConversations.get(c._id) !== nextConversations.get(c._id))
+        .map((c) => [c._id, c] as const),
+    );
+    seenMessages = nextMessages;
+    seenConversations = nextConversations;
+    if (!send || watchers.size === 0) return;
+    // A message's conversation is sent after it (its `last_message_at` moved), read by `_id`.
+    for (const m of changedMessages)
+      if (!changedConversations.has(m.conversation_id)) {
+        const c = (await Conversation.findById(m.conversation_id).lean()) as WithId<ConversationDoc> | null;
+        if (c) changedConversations.set(c._id, c);
+      }
+    const out: [string, boolean, ConsoleChange][] = [
+      ...changedMessages.map(
+        (m) => [m.org_id, m.livemode, { event: 'message', data: renderMessage(m) }] as [string, boolean, ConsoleChange],
+      ),
+      ...[...changedConversations.values()].map(
+        (c) =>
+          [c.org_id, c.livemode, { event: 'conversation', data: renderConversation(c) }] as [
+            string,
+            boolean,
+            ConsoleChange,
+          ],
+      ),
+    ];
+    for (const [orgId, livemode, change] of out)
+      for (const w of watchers) if (w.orgId === orgId && w.livemode === livemode) w.push(change);
+  } catch (err) {
+    logger.warn('console stream poll failed; retried at the next tick', { error: String(err) });
+  }
+}
