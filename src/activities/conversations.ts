@@ -277,6 +277,8 @@ export interface LoadedConversation {
   history: ChatMessage[];
   /** Web channel: the last entry of the conversation's log (0: none yet). */
   logSeq: number;
+  /** Issue 35: the staff user who took it over (absent in histories recorded before). */
+  takenBy?: string | null;
 }
 
 /**
@@ -299,6 +301,7 @@ export async function loadConversation(input: { conversationId: string }): Promi
     optedOut: state.optedOut,
     history,
     logSeq: doc?.log_seq ?? 0,
+    takenBy: doc?.taken_by ?? null,
   };
 }
 

@@ -175,7 +175,7 @@ const withSession: RequestHandler = async (req, res, next) => {
   }
 };
 
-/** Admin-only console endpoints: 403 `role_forbidden` for other roles. */
+/** Admin-only console endpoints: 403 `scope_missing` naming the role, as the role refusals on `/v1`. */
 const adminOnly: RequestHandler = (_req, res, next) => {
   const { user } = res.locals.console as ActiveSession;
   if (user.role === 'admin') return next();
@@ -183,8 +183,8 @@ const adminOnly: RequestHandler = (_req, res, next) => {
     new ApiError(
       403,
       'permission_error',
-      'role_forbidden',
-      `A${user.role === 'agent' ? 'n' : ''} ${user.role} cannot manage API keys or users; ask an admin.`,
+      'scope_missing',
+      `A${user.role === 'agent' ? 'n' : ''} ${user.role} cannot manage API keys or staff users.`,
     ),
   );
 };
@@ -390,6 +390,7 @@ export function consoleRouter(_temporal?: Client): Router {
   router.use('/console', consoleHeaders);
   router.use('/console/api', jsonContentType, ...jsonBody);
   router.use(
+    '/console/api',
     operationsRouter('/console/api', [
       signIn,
       retrieveSession,
@@ -406,7 +407,7 @@ export function consoleRouter(_temporal?: Client): Router {
   router.use('/console', (req, res, next) =>
     req.path === '/api' || req.path.startsWith('/api/') ? next() : assets(req, res, next),
   );
-  router.get(/^\/console(\/.*)?$/, (req, res, next) =>
+  router.get('/console{/*rest}', (req, res, next) =>
     req.path.startsWith('/console/api') ? next() : serveApp(req, res, next),
   );
   return router;

@@ -23,6 +23,12 @@
  *                                                       → {"object":"recording_retention","org":"org_…","recording_retention_days":N}
  *                                                         (N an integer 1–3650: recordings older are deleted; none keeps them)
  *   svcctl recordings get-retention --org ORG           → {"object":"recording_retention",…}
+ *   svcctl users create --org ORG --email E --role admin|agent|viewer [--password P]
+ *                                                       → {"id":"usr_…","object":"user",…} (+ `password` when
+ *                                                         generated: shown once; issue 35 item 1)
+ *   svcctl users list --org ORG                         → [{"id":"usr_…","email":…,"role":…,"disabled":false,…}]
+ *   svcctl users disable --id USR                       → the user, `disabled: true`; their console sessions end
+ *   svcctl users reset-password --id USR [--password P] → the user (+ `password` when generated); sessions end
  *
  * The widget commands seal the identity secret with SECRETS_KEY, else with the key `npm start` keeps in
  * DATA_DIR/secrets.key (the same one the API opens it with).
@@ -44,6 +50,8 @@ import { Org } from '../models/orgs';
 import { connectStore, disconnectStore } from '../models/register';
 import { watchBulkCall } from './bulk-calls-watch';
 import { createKey, createOrg, listKeys, revokeKey, type KeyKind } from '../keys';
+import { createUser, disableUser, listUsers, resetPassword } from '../services/users';
+import { USER_ROLES } from '../models/users';
 
 const USAGE = `usage:
   svcctl orgs create --name NAME
@@ -57,7 +65,11 @@ const USAGE = `usage:
   svcctl limits set --org ORG --mode test|live --max-concurrent-calls N   (N: 1–1000)
   svcctl limits get --org ORG
   svcctl recordings set-retention --org ORG --days N|none   (N: 1–3650)
-  svcctl recordings get-retention --org ORG`;
+  svcctl recordings get-retention --org ORG
+  svcctl users create --org ORG --email EMAIL --role admin|agent|viewer [--password P]
+  svcctl users list --org ORG
+  svcctl users disable --id USER_ID
+  svcctl users reset-password --id USER_ID [--password P]`;
 
 class UsageError extends Error {}
 
@@ -126,9 +138,13 @@ async function run(argv: string[]): Promise<unknown> {
       'no-require-identity': { type: 'boolean' },
       'max-concurrent-calls': { type: 'string' },
       days: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+      id: { type: 'string' },
     },
   });
-  const need = (name: 'name' | 'org' | 'mode' | 'kind') => {
+  const need = (name: 'name' | 'org' | 'mode' | 'kind' | 'email' | 'role' | 'id') => {
     const v = values[name];
     if (!v) throw new UsageError(`--${name} is required`);
     return v;
@@ -262,7 +278,49 @@ async function run(argv: string[]): Promise<unknown> {
     await connect();
     return recordingRetention(org);
   }
+  if (group === 'users') {
+    const users = await usersCommand(action, need, values.password, connect);
+    if (users !== undefined) return users;
+  }
   throw new UsageError(`unknown command: ${[group, action].filter(Boolean).join(' ') || '(none)'}`);
+}
+
+/**
+ * `svcctl users create|list|disable|reset-password` (issue 35 item 1), or undefined for another action.
+ * An unknown role is a usage error (exit 2); an email taken, a short password, an unknown user exit 1.
+ */
+async function usersCommand(
+  action: string | undefined,
+  need: (name: 'org' | 'email' | 'role' | 'id') => string,
+  password: string | undefined,
+  connect: () => Promise<void>,
+): Promise<unknown> {
+  switch (action) {
+    case 'create': {
+      const input = { orgId: need('org'), email: need('email'), role: need('role'), password };
+      if (!(USER_ROLES as readonly string[]).includes(input.role))
+        throw new UsageError(`--role must be one of ${USER_ROLES.join(', ')}`);
+      await connect();
+      return createUser(input);
+    }
+    case 'list': {
+      const org = need('org');
+      await connect();
+      return listUsers(org);
+    }
+    case 'disable': {
+      const id = need('id');
+      await connect();
+      return disableUser(id);
+    }
+    case 'reset-password': {
+      const id = need('id');
+      await connect();
+      return resetPassword(id, password);
+    }
+    default:
+      return undefined;
+  }
 }
 
 /** SECRETS_KEY from the environment, else the development key `npm start` keeps in DATA_DIR/secrets.key. */

@@ -10,6 +10,8 @@ import { Agent } from '../models/agents';
 import { Org } from '../models/orgs';
 import { createKey, createOrg } from '../keys';
 import { newId } from '../shared/ids';
+import { User } from '../models/users';
+import { createUser, resetPassword } from '../services/users';
 
 export interface DemoSeed {
   org_id: string;
@@ -55,6 +57,40 @@ export async function seedDemo(dataDir: string): Promise<DemoSeed> {
     publishable_key: publishable.key,
     created_now: true,
   };
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(seed, null, 2), { mode: 0o600 });
+  return seed;
+}
+
+/** The demo organization's console admin as `npm start` prints it. */
+export interface DemoUser {
+  user_id: string;
+  email: string;
+  password: string;
+  created_now: boolean;
+}
+
+/** The demo admin's email address (issue 35: "`npm start` creates a demo admin"). */
+export const DEMO_ADMIN_EMAIL = 'admin@demo.example';
+
+/**
+ * Creates the demo organization's console admin on the first start (a generated password, kept with the
+ * keys in `<DATA_DIR>/demo-console.json`, mode 0600, so later starts print it again; the database holds
+ * only its scrypt hash). When the file is gone but the user exists, its password is reset (and written
+ * again); a disabled demo admin is left as it is and not printed (null).
+ */
+export async function seedDemoUser(dataDir: string, orgId: string): Promise<DemoUser | null> {
+  const file = path.join(dataDir, 'demo-console.json');
+  const existing = await User.findOne({ email: DEMO_ADMIN_EMAIL }).lean();
+  if (existing?.disabled) return null;
+  if (existing && fs.existsSync(file)) {
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as DemoUser;
+    if (saved.user_id === existing._id) return { ...saved, created_now: false };
+  }
+  const user = existing
+    ? await resetPassword(existing._id)
+    : await createUser({ orgId, email: DEMO_ADMIN_EMAIL, role: 'admin' });
+  const seed: DemoUser = { user_id: user.id, email: user.email, password: user.password!, created_now: true };
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(seed, null, 2), { mode: 0o600 });
   return seed;

@@ -35,7 +35,7 @@ import { startApi, type RunningApi } from '../api/server';
 import { logger } from '../logger';
 import { DEMO_MODEL_NAME, startDemoModel } from './demo-model';
 import { infraBinaries, portInUse, startFerretDB, startTemporalDevServer, type ChildServer } from './infra';
-import { seedDemo } from './seed';
+import { seedDemo, seedDemoUser } from './seed';
 import { ensureCallReconcilerSchedule } from '../services/calls';
 import { ensureRecordingRetentionSchedule } from '../services/recordings';
 
@@ -210,11 +210,13 @@ async function main(): Promise<void> {
     cleanups.push(() => api.close());
 
     const seed = await seedDemo(cfg.dataDir);
+    const admin = await seedDemoUser(cfg.dataDir, seed.org_id);
     const base = `http://localhost:${api.port}`;
     console.log(`
   Service ready on ${base} (${elapsed()} s after start)   GET /healthz, /readyz, /metrics
   API reference:   ${base}/docs   (OpenAPI 3.1: ${base}/v1/openapi.json)
   Widget demo:     ${base}/widget/demo#key=${seed.publishable_key}
+  Staff console:   ${base}/console${admin ? `   sign in as ${admin.email} / ${admin.password}` : ''}
   Temporal Web UI: ${uiUrl}
   Demo organization ${seed.org_id}${seed.created_now ? ' (created now)' : ''}, test-mode keys:
     secret key:       ${seed.secret_key}

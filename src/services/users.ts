@@ -126,7 +126,7 @@ export async function disableUser(userId: string) {
   const doc = (await User.findOneAndUpdate(
     { _id: userId },
     { $set: { disabled: true, updated: Math.floor(Date.now() / 1000) } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean()) as UserDoc | null;
   if (!doc) throw new UserInputError(`No such user: ${userId}`);
   await endUserSessions(userId);
@@ -144,7 +144,7 @@ export async function resetPassword(userId: string, password?: string) {
   const doc = (await User.findOneAndUpdate(
     { _id: userId },
     { $set: { password_hash: await hashPassword(next), updated: Math.floor(Date.now() / 1000) } },
-    { new: true },
+    { returnDocument: 'after' },
   ).lean()) as UserDoc | null;
   if (!doc) throw new UserInputError(`No such user: ${userId}`);
   await endUserSessions(userId);

@@ -258,6 +258,8 @@ export interface CarriedConversationState {
   pending: ConversationWork[];
   /** Web channel: the last entry of the conversation's log (absent in runs recorded before the widget). */
   logSeq?: number;
+  /** Issue 35: the staff user who took the conversation over (absent: nobody in particular). */
+  takenBy?: string | null;
 }
 
 /** One item of the conversation's ordered work queue. */

@@ -139,6 +139,7 @@ export class ConversationSession {
     this.unanswered = carried?.unanswered ?? [];
     this.work = carried?.pending ?? [];
     this.logSeq = carried?.logSeq ?? 0;
+    this.takenBy = carried?.takenBy ?? null;
   }
 
   /** `inbound` signal: a live webhook's message, stored (deduplicated) and answered in order. */
@@ -235,6 +236,7 @@ export class ConversationSession {
     this.agentId = state.agentId ?? this.agentId;
     this.history = state.history;
     this.logSeq = state.logSeq ?? this.logSeq;
+    this.takenBy = state.takenBy ?? null;
     this.loaded = true;
   }
 
@@ -307,6 +309,7 @@ export class ConversationSession {
         unanswered: this.unanswered,
         pending: this.work,
         ...(this.input.channel === 'web' ? { logSeq: this.logSeq } : {}),
+        ...(this.takenBy ? { takenBy: this.takenBy } : {}),
       },
     };
   }

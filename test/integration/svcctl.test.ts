@@ -233,4 +233,68 @@ describe('svcctl', function () {
     expect(missing.code).to.equal(1);
     expect(missing.err).to.contain('No such bulk call');
   });
+  it('creates staff users (a generated password shown once), lists, disables and resets them, ending sessions', async () => {
+    const t = await newTenant();
+    const email = `Staff.${Date.now()}@Example.com`;
+    const made = await svcctl('users', 'create', '--org', t.orgId, '--email', email, '--role', 'agent');
+    expect(made.code, made.err).to.equal(0);
+    expect(made.out).to.include({
+      object: 'user',
+      org_id: t.orgId,
+      email: email.toLowerCase(),
+      role: 'agent',
+      disabled: false,
+    });
+    expect(made.out.id).to.match(/^usr_/);
+    expect(made.out.password).to.be.a('string').with.length.greaterThan(15);
+    expect(JSON.stringify(made.out)).not.to.include('scrypt');
+    const signIn = (password: string) =>
+      fetch(`${h().api.url}/console/api/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
+    const session = await signIn(made.out.password);
+    expect(session.status).to.equal(200);
+    const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0];
+    const current = () => fetch(`${h().api.url}/console/api/session`, { headers: { Cookie: cookie } });
+    expect((await current()).status).to.equal(200);
+
+    const twice = await svcctl('users', 'create', '--org', t.orgId, '--email', email, '--role', 'viewer');
+    expect(twice.code).to.equal(1);
+    expect(JSON.parse(twice.err.split('\n')[0]).error.message).to.include('already exists');
+    const badRole = await svcctl('users', 'create', '--org', t.orgId, '--email', 'x@example.com', '--role', 'owner');
+    expect(badRole.code).to.equal(2);
+    const shortPassword = await svcctl(
+      'users',
+      'create',
+      '--org',
+      t.orgId,
+      '--email',
+      'y@example.com',
+      '--role',
+      'viewer',
+      '--password',
+      'short',
+    );
+    expect(shortPassword.code).to.equal(1);
+
+    const reset = await svcctl('users', 'reset-password', '--id', made.out.id, '--password', 'a new long password');
+    expect(reset.code, reset.err).to.equal(0);
+    expect(reset.out).not.to.have.property('password');
+    expect((await current()).status, 'a reset ends the sessions').to.equal(401);
+    expect((await signIn(made.out.password)).status).to.equal(401);
+    const again = await signIn('a new long password');
+    expect(again.status).to.equal(200);
+    const cookie2 = (again.headers.get('set-cookie') ?? '').split(';')[0];
+
+    const list = await svcctl('users', 'list', '--org', t.orgId);
+    expect(list.out.map((u: { id: string }) => u.id)).to.deep.equal([made.out.id]);
+    const off = await svcctl('users', 'disable', '--id', made.out.id);
+    expect(off.out).to.include({ id: made.out.id, disabled: true });
+    const after = await fetch(`${h().api.url}/console/api/session`, { headers: { Cookie: cookie2 } });
+    expect(after.status, 'disable ends the sessions').to.equal(401);
+    expect((await signIn('a new long password')).status).to.equal(401);
+    expect((await svcctl('users', 'disable', '--id', 'usr_missing')).code).to.equal(1);
+  });
 });

@@ -99,6 +99,7 @@ describe('replay of recorded workflow histories', function () {
     expect(files.filter((f) => f.startsWith('conversation-'))).to.include.members([
       'conversation-reply.json',
       'conversation-handoff-resume.json',
+      'conversation-take-over.json',
       'conversation-duplicates-opt-out.json',
       'conversation-window-template.json',
       'conversation-llm-failed.json',

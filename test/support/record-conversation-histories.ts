@@ -8,7 +8,8 @@
  *   reply, handoff-resume, duplicates-opt-out, window-template, llm-failed, continue-as-new (the first
  *   run, ending in ContinuedAsNew), live-statuses (Twilio send, out-of-order callbacks, a refused send,
  *   a lost answer found again), web (the browser widget's chat, its messages logged for the stream),
- *   callback (the assistant promises a callback with `schedule_callback`, issue 29)
+ *   callback (the assistant promises a callback with `schedule_callback`, issue 29), take-over (a person
+ *   takes an open conversation over with `POST /v1/conversations/{id}/handoff`, issue 35, and resumes it)
  *
  *   npm run record-histories   (records every workflow's histories)
  *
@@ -98,6 +99,25 @@ async function main(): Promise<void> {
         if (resumed.status !== 200) throw new Error(JSON.stringify(resumed.body));
         await inbound(key, { channel: 'whatsapp', from, text: 'Thanks' });
         await waitForMessages(key, conv, 2, (x) => x.author === 'assistant');
+        return { workflowId: workflowOf(from, 'whatsapp') };
+      },
+      // A person takes an open conversation over (`POST /v1/conversations/{id}/handoff`, the `handoff`
+      // update, issue 35), replies, and gives it back.
+      'take-over': async () => {
+        const from = customerNumber();
+        const m = await inbound(key, { channel: 'whatsapp', from, text: 'Hello' });
+        const conv = m.body.conversation_id;
+        await waitForMessages(key, conv, 1, (x) => x.author === 'assistant');
+        await idle(workflowOf(from, 'whatsapp'));
+        const taken = await request('POST', `/v1/conversations/${conv}/handoff`, { key, body: { reason: 'VIP' } });
+        if (taken.status !== 200 || taken.body.status !== 'needs_person') throw new Error(JSON.stringify(taken.body));
+        await send({ channel: 'whatsapp', to: from, text: 'Hi, Sam here.' });
+        await idle(workflowOf(from, 'whatsapp'));
+        const resumed = await request('POST', `/v1/conversations/${conv}/resume`, { key });
+        if (resumed.status !== 200) throw new Error(JSON.stringify(resumed.body));
+        await inbound(key, { channel: 'whatsapp', from, text: 'Thanks' });
+        await waitForMessages(key, conv, 2, (x) => x.author === 'assistant');
+        await idle(workflowOf(from, 'whatsapp'));
         return { workflowId: workflowOf(from, 'whatsapp') };
       },
       'duplicates-opt-out': async () => {
