@@ -212,7 +212,9 @@ export function CallPage() {
     return { transcript, events, recording, fresh };
   }, [id, ended, !!call]);
 
-  useEffect(() => setTurns(call?.turns ?? []), [call?.id]);
+  // A live call's turns come from its stream, which starts at its first event (so `call.turns` is not
+  // added: every turn would show twice); an ended call's from its transcript.
+  useEffect(() => setTurns([]), [call?.id]);
   useCallStream(
     id,
     live,
