@@ -9,7 +9,6 @@
  * `GET /v1/usage`; a viewer sees no reply box; a forged CSRF token from the page is refused.
  * With CONSOLE_SCREENSHOTS=1, each page is saved at 1440 px wide as docs/console-<page>.png.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';

@@ -3,7 +3,7 @@
  * a status filter and CSV download (`Accept: text/csv` on the results route), pause/resume/cancel.
  */
 import { useRoute } from 'preact-iso';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, qs, type ListPage } from '../api';
 import { can, useSession } from '../session';
 import type { BulkCall, BulkCallResult } from '../types';
@@ -49,8 +49,17 @@ function Controls({ b, onChange }: { b: BulkCall; onChange: (b: BulkCall) => voi
   );
 }
 
+/** Calls `tick` every `ms` while mounted (progress of running campaigns). */
+function useEvery(ms: number, tick: () => void) {
+  useEffect(() => {
+    const timer = setInterval(tick, ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+}
+
 export function CampaignsPage() {
-  const { data, error, setData } = useLoad(() => api<ListPage<BulkCall>>('GET', '/v1/bulk-calls?limit=50'), []);
+  const { data, error, setData, reload } = useLoad(() => api<ListPage<BulkCall>>('GET', '/v1/bulk-calls?limit=50'), []);
+  useEvery(5000, reload);
   const replace = (b: BulkCall) => data && setData({ ...data, data: data.data.map((x) => (x.id === b.id ? b : x)) });
   return (
     <main id="main">
@@ -113,6 +122,10 @@ export function CampaignPage() {
       ),
     [id, status, after],
   );
+  useEvery(5000, () => {
+    campaign.reload();
+    results.reload();
+  });
   const [csvError, setCsvError] = useState<unknown>(null);
   const download = async () => {
     setCsvError(null);
