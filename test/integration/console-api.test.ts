@@ -455,7 +455,10 @@ describe('console API (issue 35)', function () {
     const text = `stream check ${Date.now()}`;
     const reading = readStream(`${h().api.url}/console/api/stream`, {
       headers: { Cookie: a.signed.cookie },
-      stop: (events) => events.some((e) => e.event === 'message' && JSON.parse(e.data).text === text),
+      // The message, then its conversation.
+      stop: (events) =>
+        events.some((e) => e.event === 'message' && JSON.parse(e.data).text === text) &&
+        events.some((e) => e.event === 'conversation' && JSON.parse(e.data).customer_number === from),
       timeoutMs: 15_000,
     });
     await sleep(500);
@@ -476,6 +479,30 @@ describe('console API (issue 35)', function () {
       const d = JSON.parse(e.data);
       expect(d.livemode, 'test mode only').to.equal(false);
     }
+    const conversationEvent = read.events.find(
+      (e) => e.event === 'conversation' && JSON.parse(e.data).customer_number === from,
+    );
+    expect(JSON.parse(conversationEvent!.data)).to.include({ object: 'conversation', id: posted.body.conversation_id });
+
+    // A take-over reaches the stream as the conversation's change.
+    const takeOver = readStream(`${h().api.url}/console/api/stream`, {
+      headers: { Cookie: a.signed.cookie },
+      stop: (events) => events.some((e) => e.event === 'conversation' && JSON.parse(e.data).taken_by === a.id),
+      timeoutMs: 15_000,
+    });
+    await sleep(500);
+    const taken = await call('POST', `/v1/conversations/${posted.body.conversation_id}/handoff`, {
+      cookie: a.signed.cookie,
+      csrf: a.signed.csrf,
+      body: {},
+    });
+    expect(taken.status, taken.text).to.equal(200);
+    const takenAt = Date.now();
+    const changed = await takeOver;
+    expect(Date.now() - takenAt).to.be.below(2_000);
+    const c = changed.events.find((e) => e.event === 'conversation' && JSON.parse(e.data).taken_by === a.id);
+    expect(JSON.parse(c!.data)).to.include({ status: 'needs_person' });
+
     const unauthenticated = await readStream(`${h().api.url}/console/api/stream`, { timeoutMs: 2_000 });
     expect(unauthenticated.status).to.equal(401);
   });
