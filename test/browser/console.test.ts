@@ -29,7 +29,7 @@ describe('staff console in a browser', function () {
   let browser: Browser;
   let t: Tenant;
   const password = 'correct horse battery staple';
-  let admin: { email: string };
+  let admin: { id: string; email: string };
   let viewer: { email: string };
 
   before(async () => {
@@ -133,7 +133,7 @@ describe('staff console in a browser', function () {
     await page.context().close();
   });
 
-  it('shows a conversation the assistant hands over within 2 s, carries a person’s reply and the customer’s answer without reload, resumes; customer HTML stays text', async () => {
+  it('shows a conversation the assistant hands over within 2 s, carries a person’s reply and the customer’s answer without reload, resumes, takes over again as this user; customer HTML stays text', async () => {
     const { page, problems } = await adminPage();
     await page.waitForSelector('.inbox');
     // A marker that a reload would wipe.
@@ -192,6 +192,13 @@ describe('staff console in a browser', function () {
     const conv = await request('GET', `/v1/conversations/${convId}`, { key: t.testKey });
     expect(conv.body.status).to.equal('open');
     expect(await page.textContent('[data-testid=conversation-status]')).to.equal('open');
+
+    // Take it over again from the console: marked as taken by this user.
+    await page.click('button:has-text("Take over")');
+    await page.waitForSelector('button:has-text("Give back to assistant")');
+    expect(await page.textContent('[data-testid=taken-by]')).to.equal('Taken by you');
+    const taken = await request('GET', `/v1/conversations/${convId}`, { key: t.testKey });
+    expect(taken.body).to.include({ status: 'needs_person', taken_by: admin.id });
     await page.waitForTimeout(500);
     expect(problems, 'no dialog, no page error').to.deep.equal([]);
     await page.context().close();
