@@ -1,0 +1,306 @@
+/**
+ * Calls (issue 35 item 3): the list with the filters `GET /v1/calls` takes (status, direction, agent),
+ * and a call's page: transcript with tool calls and knowledge inline, analysis, recording, events,
+ * webhook deliveries, the Temporal Web UI run; a live call is followed through `GET /v1/calls/{id}/stream`
+ * until it ends, with End, Transfer and Say for agents and admins.
+ */
+import { useRoute } from 'preact-iso';
+import { useEffect, useState } from 'preact/hooks';
+import { api, qs, type ListPage } from '../api';
+import { can, useSession } from '../session';
+import type { Agent, Call, Turn } from '../types';
+import { ActionButton, Badge, Card, duration, ErrorBox, Json, Time, useLoad } from '../ui';
+
+/** src/shared/calls.ts TERMINAL_STATUSES (not imported: that module loads Temporal's workflow helpers). */
+const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'];
+const STATUSES = ['scheduled', 'queued', 'ringing', 'in_progress', ...TERMINAL_STATUSES];
+const TERMINAL = new Set(TERMINAL_STATUSES);
+/** The Temporal Web UI (the dev server's default address; the workflow id is the call id). */
+export const TEMPORAL_UI = 'http://localhost:8233';
+
+export function useAgents() {
+  return useLoad(() => api<ListPage<Agent>>('GET', '/v1/agents?limit=100').then((p) => p.data), []);
+}
+
+export function CallsPage() {
+  const agents = useAgents();
+  const [filters, setFilters] = useState({ status: '', direction: '', agent_id: '' });
+  const [cursor, setCursor] = useState<string[]>([]);
+  const after = cursor[cursor.length - 1];
+  const { data, error } = useLoad(
+    () => api<ListPage<Call>>('GET', `/v1/calls${qs({ ...filters, limit: 25, starting_after: after })}`),
+    [filters.status, filters.direction, filters.agent_id, after],
+  );
+  const set = (k: keyof typeof filters) => (e: Event) => {
+    setCursor([]);
+    setFilters({ ...filters, [k]: (e.currentTarget as HTMLSelectElement).value });
+  };
+  return (
+    <main id="main">
+      <h1>Calls</h1>
+      <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter calls">
+        <label>
+          Status
+          <select value={filters.status} onChange={set('status')}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s.replace(/_/g, ' ')}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Direction
+          <select value={filters.direction} onChange={set('direction')}>
+            <option value="">Any</option>
+            <option value="inbound">Inbound</option>
+            <option value="outbound">Outbound</option>
+          </select>
+        </label>
+        <label>
+          Agent
+          <select value={filters.agent_id} onChange={set('agent_id')}>
+            <option value="">Any</option>
+            {(agents.data ?? []).map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </form>
+      <ErrorBox error={error} />
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Call</th>
+              <th scope="col">Status</th>
+              <th scope="col">Direction</th>
+              <th scope="col">To</th>
+              <th scope="col">From</th>
+              <th scope="col">Created</th>
+              <th scope="col">Duration</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(data?.data ?? []).map((c) => (
+              <tr key={c.id} data-call={c.id}>
+                <td>
+                  <a href={`/console/calls/${c.id}`}>{c.id}</a>
+                </td>
+                <td>
+                  <Badge value={c.status} />
+                </td>
+                <td>{c.direction}</td>
+                <td>{c.to}</td>
+                <td>{c.from ?? '—'}</td>
+                <td>
+                  <Time at={c.created} />
+                </td>
+                <td>{duration(c.duration_seconds)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {data && data.data.length === 0 ? <p class="muted">No calls match.</p> : null}
+      <div class="pager">
+        <button type="button" disabled={cursor.length === 0} onClick={() => setCursor(cursor.slice(0, -1))}>
+          Newer
+        </button>
+        <button
+          type="button"
+          disabled={!data?.has_more}
+          onClick={() => data && setCursor([...cursor, data.data[data.data.length - 1]!.id])}
+        >
+          Older
+        </button>
+      </div>
+    </main>
+  );
+}
+
+function TurnItem({ t }: { t: Turn }) {
+  return (
+    <li class={`turn turn-${t.role}`} data-role={t.role}>
+      <span class="turn-role">{t.role === 'tool' ? 'tool' : (t.author ?? t.role)}</span>{' '}
+      {t.tool ? (
+        <span class="tool-call">
+          <code>{t.tool.name}</code> <code>{JSON.stringify(t.tool.arguments ?? {})}</code>{' '}
+        </span>
+      ) : null}
+      <span class="turn-text">{t.text}</span>
+      {t.interrupted ? <span class="muted"> (interrupted)</span> : null}
+      {t.knowledge?.length ? (
+        <span class="knowledge"> knowledge: {t.knowledge.map((k) => `${k.document}#${k.chunk}`).join(', ')}</span>
+      ) : null}
+    </li>
+  );
+}
+
+interface StreamStatus {
+  status: string;
+}
+
+/** Follows a live call: turns as they become final, the status until the end. */
+function useCallStream(id: string, live: boolean, onTurn: (t: Turn) => void, onStatus: (s: string) => void) {
+  useEffect(() => {
+    if (!live) return;
+    const es = new EventSource(`/v1/calls/${id}/stream`);
+    const parse = (e: Event) => JSON.parse((e as MessageEvent<string>).data) as unknown;
+    es.addEventListener('turn', (e) => onTurn(parse(e) as Turn));
+    es.addEventListener('tool_call', (e) => onTurn(parse(e) as Turn));
+    es.addEventListener('status', (e) => onStatus((parse(e) as StreamStatus).status));
+    es.addEventListener('end', (e) => {
+      onStatus((parse(e) as StreamStatus).status);
+      es.close();
+    });
+    return () => es.close();
+  }, [id, live]);
+}
+
+function LiveControls({ call }: { call: Call }) {
+  const [say, setSay] = useState('');
+  const [to, setTo] = useState('');
+  return (
+    <div class="live-controls">
+      <ActionButton label="End call" kind="danger" run={() => api('POST', `/v1/calls/${call.id}/end`, {})} />
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          await api('POST', `/v1/calls/${call.id}/say`, { text: say });
+          setSay('');
+        }}
+      >
+        <label for="say-text">Say</label>
+        <input id="say-text" value={say} onInput={(e) => setSay(e.currentTarget.value)} />
+        <button type="submit">Say</button>
+      </form>
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          await api('POST', `/v1/calls/${call.id}/transfer`, { to });
+        }}
+      >
+        <label for="transfer-to">Transfer to</label>
+        <input id="transfer-to" placeholder="+14155550100" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
+        <button type="submit">Transfer</button>
+      </form>
+    </div>
+  );
+}
+
+export function CallPage() {
+  const id: string = useRoute().params.id!;
+  const { session } = useSession();
+  const { data: call, error, setData } = useLoad(() => api<Call>('GET', `/v1/calls/${id}`), [id]);
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [status, setStatus] = useState<string | null>(null);
+  const live = !!call && !TERMINAL.has(call.status);
+  const shownStatus = status ?? call?.status;
+  const ended = shownStatus ? TERMINAL.has(shownStatus) : false;
+  const extra = useLoad(async () => {
+    if (!call || !ended) return null;
+    const [transcript, events, recording] = await Promise.all([
+      api<{ turns: Turn[] }>('GET', `/v1/calls/${id}/transcript`).catch(() => null),
+      api<ListPage<{ id: string; type: string; created: number }>>('GET', `/v1/events?limit=50`).catch(() => null),
+      api<{ url?: string; status?: string }>('GET', `/v1/calls/${id}/recording`).catch(() => null),
+    ]);
+    const fresh = await api<Call>('GET', `/v1/calls/${id}`);
+    return { transcript, events, recording, fresh };
+  }, [id, ended, !!call]);
+
+  // A live call's turns come from its stream, which starts at its first event (so `call.turns` is not
+  // added: every turn would show twice); an ended call's from its transcript.
+  useEffect(() => setTurns([]), [call?.id]);
+  useCallStream(
+    id,
+    live,
+    (t) => setTurns((cur) => (t.seq != null && cur.some((x) => x.seq === t.seq) ? cur : [...cur, t])),
+    (s) => setStatus(s),
+  );
+  useEffect(() => {
+    if (extra.data?.fresh) setData(extra.data.fresh);
+  }, [extra.data]);
+
+  if (error)
+    return (
+      <main id="main">
+        <ErrorBox error={error} />
+      </main>
+    );
+  if (!call)
+    return (
+      <main id="main">
+        <p role="status">Loading…</p>
+      </main>
+    );
+  const transcript = extra.data?.transcript?.turns ?? turns;
+  const events = (extra.data?.events?.data ?? []).filter((e) => JSON.stringify(e).includes(id));
+  return (
+    <main id="main" class="call-page">
+      <h1>
+        Call <span class="mono">{call.id}</span>
+      </h1>
+      <p class="call-summary">
+        <span data-testid="call-status">
+          <Badge value={shownStatus ?? call.status} />
+        </span>{' '}
+        {call.direction} · to {call.to} · from {call.from ?? '—'} · <Time at={call.created} /> ·{' '}
+        {duration(call.duration_seconds)} {call.simulated ? <span class="muted">(simulated)</span> : null}
+        {call.end_reason ? <span> · ended: {call.end_reason}</span> : null}
+      </p>
+      <p>
+        <a
+          href={`${TEMPORAL_UI}/namespaces/default/workflows/${encodeURIComponent(call.id)}`}
+          target="_blank"
+          rel="noreferrer"
+        >
+          Open the run in the Temporal Web UI
+        </a>
+        {call.contact_id ? (
+          <>
+            {' · '}
+            <a href={`/console/contacts/${call.contact_id}`}>Contact</a>
+          </>
+        ) : null}
+      </p>
+      {!ended && can.write(session.user.role) ? <LiveControls call={call} /> : null}
+      <div class="grid2">
+        <Card title="Transcript">
+          <ol class="transcript" aria-live={ended ? undefined : 'polite'}>
+            {transcript.map((t, i) => (
+              <TurnItem key={t.seq ?? i} t={t} />
+            ))}
+          </ol>
+          {transcript.length === 0 ? <p class="muted">No turns yet.</p> : null}
+        </Card>
+        <div>
+          <Card title="Analysis">
+            {call.analysis ? <Json value={call.analysis} /> : <p class="muted">No analysis.</p>}
+          </Card>
+          <Card title="Recording">
+            {extra.data?.recording?.url ? (
+              <audio controls src={extra.data.recording.url} aria-label="Call recording" />
+            ) : (
+              <p class="muted">No recording.</p>
+            )}
+          </Card>
+          <Card title="Events">
+            <ul class="events">
+              {events.map((e) => (
+                <li key={e.id}>
+                  <code>{e.type}</code> <Time at={e.created} /> <span class="muted mono">{e.id}</span>
+                </li>
+              ))}
+            </ul>
+            {events.length === 0 ? <p class="muted">No events yet.</p> : null}
+            <p class="muted">Webhook deliveries of these events: Developers → a webhook endpoint's delivery log.</p>
+          </Card>
+        </div>
+      </div>
+    </main>
+  );
+}
