@@ -128,10 +128,9 @@ describe('agent versions (issue 37)', function () {
   it('an agent made before versions gets version 1 on first use, once, whatever the concurrency', async () => {
     const agent = await createAgent(t, { instructions: 'LEGACY' });
     // As stored before issue 37: no version fields, no version documents.
-    await Agent.collection.updateOne(
-      { _id: agent.id } as never,
-      { $unset: { version: '', latest_version: '', traffic_split_json: '' } },
-    );
+    await Agent.collection.updateOne({ _id: agent.id } as never, {
+      $unset: { version: '', latest_version: '', traffic_split_json: '' },
+    });
     await AgentVersion.collection.deleteOne({ _id: `${agent.id}:v1` } as never);
     const shown = (await get(t, `/v1/agents/${agent.id}`)).body;
     expect(shown).to.include({ version: 1, latest_version: 1 });
