@@ -19,14 +19,13 @@ import {
   type AgentDoc,
 } from '../models/agents';
 import { insertIfAbsent, type WithId } from '../models/store';
+import { AGENT_CONFIG_FIELDS, configOf, type AgentConfig } from '../models/agent-versions';
 import {
-  AGENT_CONFIG_FIELDS,
-  AgentVersion,
-  agentVersionId,
-  configOf,
-  type AgentConfig,
-} from '../models/agent-versions';
-import { checkTrafficSplit, createAgentVersion, ensureAgentVersions } from '../services/agent-versions';
+  checkTrafficSplit,
+  createAgentVersion,
+  ensureAgentVersions,
+  writeFirstVersion,
+} from '../services/agent-versions';
 import { agentVersionOperations } from './agent-versions';
 import { DeletedObject, listOf, recordingSettingsObject } from '../models/wire';
 import { ApiError, invalidParam, notFound } from '../errors';
@@ -226,21 +225,6 @@ function checkEnabledTools(names: string[]): string[] {
   return names;
 }
 
-/** Writes version 1 of a new agent (issue 37): its configuration, published at its creation. */
-async function writeFirstVersion(doc: WithId<AgentDoc>): Promise<void> {
-  await insertIfAbsent(AgentVersion, {
-    _id: agentVersionId(doc._id, 1),
-    agent_id: doc._id,
-    org_id: doc.org_id,
-    livemode: doc.livemode,
-    number: 1,
-    config_json: JSON.stringify(configOf(doc)),
-    draft: false,
-    created_ms: doc.created * 1000,
-    published_ms: doc.created * 1000,
-  });
-}
-
 /**
  * The version an update makes (issue 37 item 1), when `set` (the update's document fields) changes the
  * configuration (`AGENT_CONFIG_FIELDS`) or `draft` asks for one anyway: the agent's published
@@ -375,7 +359,12 @@ const retrieveAgent = operation({
  * validation as creation; `tool_ids`, `connector_installation_ids` and `enabled_tools` replace their lists (`[]` empties
  * one); `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis` may be null to clear them; `metadata` merges into the
  * stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
- * or deleted agent.
+ * or deleted agent (or another organization's: a draft of it too).
+ * Issue 37: a change of configuration (src/models/agent-versions.ts `AGENT_CONFIG_FIELDS`) makes the next
+ * `agent_version`, published at once, or with `"publish": false` a draft that leaves the agent (and new
+ * calls) as they are; `metadata`, `default` and `traffic_split` alone make none. `traffic_split`
+ * (src/services/agent-versions.ts `checkTrafficSplit`: 400 naming `traffic_split` or
+ * `traffic_split[i].version`), null to remove it.
  */
 const updateAgent = operation({
   method: 'post',
@@ -385,7 +374,7 @@ const updateAgent = operation({
   tag,
   summary: 'Update an agent',
   description:
-    'Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and `dtmf` take null to clear.',
+    'Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and `dtmf` take null to clear. A configuration change makes the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact.',
   scope: 'agents:write',
   body: updateAgentSchema,
   example: { instructions: 'You answer calls for Acme Dental. Be brief.' },

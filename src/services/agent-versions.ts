@@ -72,6 +72,19 @@ function snapshotOf(doc: WithId<AgentVersionDoc>): AgentVersionSnapshot {
  */
 export async function ensureAgentVersions(agent: WithId<AgentDoc>): Promise<VersionedAgent> {
   if (agent.latest_version != null && agent.version != null) return agent as VersionedAgent;
+  await writeFirstVersion(agent);
+  await Agent.updateOne({ _id: agent._id, latest_version: null }, { $set: { version: 1, latest_version: 1 } });
+  return { ...agent, version: agent.version ?? 1, latest_version: agent.latest_version ?? 1 };
+}
+
+/**
+ * Writes version 1 of `agent`: its document's configuration, published when the agent was created.
+ * Idempotent (insert by `_id`; a duplicate key means it is there). `POST /v1/agents` writes it before
+ * the agent, so no agent exists without it.
+ */
+export async function writeFirstVersion(
+  agent: Pick<WithId<AgentDoc>, '_id' | 'org_id' | 'livemode' | 'created'> & AgentConfig,
+): Promise<void> {
   const createdMs = agent.created * 1000;
   await insertIfAbsent(AgentVersion, {
     _id: agentVersionId(agent._id, 1),
@@ -84,8 +97,6 @@ export async function ensureAgentVersions(agent: WithId<AgentDoc>): Promise<Vers
     created_ms: createdMs,
     published_ms: createdMs,
   });
-  await Agent.updateOne({ _id: agent._id, latest_version: null }, { $set: { version: 1, latest_version: 1 } });
-  return { ...agent, version: agent.version ?? 1, latest_version: agent.latest_version ?? 1 };
 }
 
 /**

@@ -10,6 +10,8 @@ import { expect } from 'chai';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { customerNumber, eventually, inbound, waitForMessages } from '../support/conversations';
 import { pickSplitVersion, splitBucket } from '../../src/services/agent-versions';
+import { Agent } from '../../src/models/agents';
+import { AgentVersion } from '../../src/models/agent-versions';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -121,6 +123,31 @@ describe('agent versions (issue 37)', function () {
     expect(next.body.has_more).to.equal(false);
     const back = await get(t, `/v1/agents/${agent.id}/versions?ending_before=${agent.id}:v1`);
     expect(back.body.data.map((v: { number: number }) => v.number)).to.deep.equal([2]);
+  });
+
+  it('an agent made before versions gets version 1 on first use, once, whatever the concurrency', async () => {
+    const agent = await createAgent(t, { instructions: 'LEGACY' });
+    // As stored before issue 37: no version fields, no version documents.
+    await Agent.collection.updateOne({ _id: agent.id } as never, {
+      $unset: { version: '', latest_version: '', traffic_split_json: '' },
+    });
+    await AgentVersion.collection.deleteOne({ _id: `${agent.id}:v1` } as never);
+    const shown = (await get(t, `/v1/agents/${agent.id}`)).body;
+    expect(shown).to.include({ version: 1, latest_version: 1 });
+    // Several requests at once (the API's processes race the same way): one version 1, then version 2.
+    const [a, b, c, d] = await Promise.all([
+      get(t, `/v1/agents/${agent.id}/versions`),
+      get(t, `/v1/agents/${agent.id}/versions/1`),
+      post(t, '/v1/calls', { to: customerNumber(), agent_id: agent.id, simulation: { caller: ['Hi'] } }),
+      post(t, `/v1/agents/${agent.id}`, { instructions: 'AFTER-LEGACY' }),
+    ]);
+    expect([a.status, b.status, c.status, d.status]).to.deep.equal([200, 200, 200, 200]);
+    expect(b.body.config.instructions).to.equal('LEGACY');
+    expect(d.body).to.include({ version: 2, latest_version: 2 });
+    const list = (await get(t, `/v1/agents/${agent.id}/versions`)).body.data;
+    expect(list.map((v: { number: number }) => v.number)).to.deep.equal([2, 1]);
+    expect(list[1].config.instructions).to.equal('LEGACY');
+    expect((await waitForCall(t.testKey, c.body.id)).agent_version).to.be.oneOf([1, 2]);
   });
 
   it('a draft does not change new calls until published; publishing an earlier version rolls back', async () => {
