@@ -109,7 +109,7 @@ export const AccountObject = apiObject(
           ]),
         ) as Record<`${(typeof RETENTION_KINDS)[number]}_days`, z.ZodNullable<z.ZodNumber>>,
       )
-      .describe('How long each kind of data is kept (issue 36 item 1); an hourly sweep deletes what is older.'),
+      .describe('How long each kind of data is kept; an hourly sweep deletes what is older.'),
     redaction: z
       .object({ enabled: z.boolean().describe('Personal data is replaced by typed placeholders before storage.') })
       .describe('PII redaction before storage, off by default.'),
