@@ -32,6 +32,7 @@ import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
 import { widgetAssetsRouter, widgetRouter } from './widget';
 import { analysesRouter } from './analyses';
+import { codecRouter } from './codec';
 
 export interface AppDeps {
   /** Temporal client that starts, signals and updates workflows. */
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(openApiRouter()); // `GET /v1/openapi.json` and `/docs`: no key needed
   app.use(widgetAssetsRouter()); // `GET /widget.js` and the demo page `/widget/demo`
   app.use(recordingAudioRouter()); // `GET /v1/recordings/{id}/audio`: a signed link, no key
+  app.use(codecRouter()); // `POST /codec/decode`, `/codec/encode`: the operator token (issue 36 item 5)
 
   const v1 = Router();
   v1.use(jsonContentType); // 415 before any parser reads a body that is not JSON

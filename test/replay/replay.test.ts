@@ -9,6 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Worker } from '@temporalio/worker';
 import { h } from '../support/harness';
+import { dataConverter } from '../../src/platform/payload-codec';
 
 const DIR = path.resolve(__dirname, '../../../test/replay/histories');
 
@@ -148,7 +149,7 @@ describe('replay of recorded workflow histories', function () {
     expect(histories.length).to.be.greaterThan(0);
     let replayed = 0;
     for await (const result of Worker.runReplayHistories(
-      { workflowBundle: h().bundle, replayName: 'replay-test' },
+      { workflowBundle: h().bundle, replayName: 'replay-test', dataConverter },
       histories,
     )) {
       expect(result.error, `${result.workflowId}: ${result.error?.message}`).to.equal(undefined);

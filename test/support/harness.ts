@@ -14,6 +14,7 @@ import { connectStore, disconnectStore } from '../../src/models/register';
 import { createKey, createOrg } from '../../src/keys';
 import { infraBinaries, freePort, startFerretDB, type ChildServer } from '../../src/dev/infra';
 import { searchAttributeKeys } from '../../src/platform/temporal';
+import { dataConverter } from '../../src/platform/payload-codec';
 import { createWorker, WORKFLOWS_PATH } from '../../src/worker/worker';
 import { freeLoopbackAddress, installRuntime } from '../../src/worker/runtime';
 import { logger } from '../../src/logger';
@@ -52,6 +53,7 @@ export async function startHarness(): Promise<Harness> {
   installRuntime({ logLevel: 'ERROR', prometheusAddress: await freeLoopbackAddress() });
   logger.level = process.env.LOG_LEVEL || 'warn';
   const env = await TestWorkflowEnvironment.createLocal({
+    client: { dataConverter }, // payloads encrypted, as every client of the service (issue 36 item 5)
     server: {
       executable: { type: 'existing-path', path: bins.temporal },
       searchAttributes: Object.values(searchAttributeKeys),
