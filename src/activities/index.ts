@@ -42,3 +42,4 @@ export { requestCallSlot, releaseCallSlot, endedCalls } from './call-slots';
 export { scheduleCallback } from './callbacks';
 export { storeRecording, deleteProviderRecording, emitRecordingReady, expireRecordings } from './recordings';
 export { requestAnalysis, storeAnalysis } from './analysis';
+export { expireAuditEventsBatch } from './audit';

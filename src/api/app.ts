@@ -33,6 +33,7 @@ import { webhookEndpointsRouter } from './webhooks';
 import { widgetAssetsRouter, widgetRouter } from './widget';
 import { analysesRouter } from './analyses';
 import { codecRouter } from './codec';
+import { auditEventsRouter, auditRequests } from './audit';
 
 export interface AppDeps {
   /** Temporal client that starts, signals and updates workflows. */
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(jsonBody);
   v1.use('/widget', widgetRouter(deps.temporal)); // its own authentication: publishable key, session token
   v1.use(authenticate);
+  v1.use(auditRequests); // an audit entry per write and per recording/transcript read (issue 36 item 4)
   v1.use(noQueryOnWrites);
   v1.use('/agents', agentsRouter());
   v1.use('/tools', toolsRouter());
@@ -86,6 +88,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/webhook-endpoints', webhookEndpointsRouter());
   v1.use('/usage', usageRouter());
   v1.use('/account', accountRouter());
+  v1.use('/audit_events', auditEventsRouter());
   v1.use(analysesRouter(deps.temporal)); // `/calls/{id}/analyze`, `/conversations/{id}/analyses`…
   app.use('/v1', v1);
 

@@ -38,6 +38,7 @@ import { infraBinaries, portInUse, startFerretDB, startTemporalDevServer, type C
 import { seedDemo } from './seed';
 import { ensureCallReconcilerSchedule } from '../services/calls';
 import { ensureRecordingRetentionSchedule } from '../services/recordings';
+import { ensureAuditRetentionSchedule } from '../services/audit';
 
 /** The development SECRETS_KEY: generated once and kept in `DATA_DIR/secrets.key` (mode 0600). */
 function devSecretsKey(dataDir: string, name = 'secrets.key'): string {
@@ -199,6 +200,7 @@ async function main(): Promise<void> {
     await ensureSearchAttributes(client);
     await ensureCallReconcilerSchedule(client);
     await ensureRecordingRetentionSchedule(client);
+    await ensureAuditRetentionSchedule(client);
 
     const worker = await createWorker({ workflowBundle: await bundle });
     const running = worker.run();

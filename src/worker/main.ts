@@ -16,6 +16,7 @@ import { logger } from '../logger';
 import { createWorker } from './worker';
 import { ensureCallReconcilerSchedule } from '../services/calls';
 import { ensureRecordingRetentionSchedule } from '../services/recordings';
+import { ensureAuditRetentionSchedule } from '../services/audit';
 import { freeLoopbackAddress, installRuntime } from './runtime';
 
 async function main(): Promise<void> {
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   await ensureSearchAttributes(client);
   await ensureCallReconcilerSchedule(client);
   await ensureRecordingRetentionSchedule(client);
+  await ensureAuditRetentionSchedule(client);
   await client.connection.close();
   const worker = await createWorker();
   let metricsServer: http.Server | undefined;

@@ -7,3 +7,4 @@ export { bulkCallWorkflow } from './bulk-calls';
 export { callSlotsWorkflow } from './call-slots';
 export { recordingWorkflow, recordingRetentionWorkflow } from './recordings';
 export { callAnalysisWorkflow } from './analysis';
+export { auditRetentionWorkflow } from './audit';

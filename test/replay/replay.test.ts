@@ -140,6 +140,10 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it('has a recorded auditRetentionWorkflow history (RECORD_HISTORIES=1 on audit.test.ts, issue 36 item 4)', () => {
+    expect(files).to.include('audit-retention.json');
+  });
+
   it('replays every recorded history without a determinism error', async () => {
     const histories = files.map((f) => {
       const history = JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8'));

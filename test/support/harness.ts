@@ -21,6 +21,7 @@ import { logger } from '../../src/logger';
 import { startApi, type RunningApi } from '../../src/api/server';
 import { ensureCallReconcilerSchedule } from '../../src/services/calls';
 import { ensureRecordingRetentionSchedule } from '../../src/services/recordings';
+import { ensureAuditRetentionSchedule } from '../../src/services/audit';
 import { startFakeLlm, type FakeLlm } from './fake-llm';
 import { testCertificate } from './https-receiver';
 
@@ -104,6 +105,7 @@ export async function startHarness(): Promise<Harness> {
   const worker = await createWorker({ connection: env.nativeConnection, workflowBundle: bundle, taskQueue });
   await ensureCallReconcilerSchedule(env.client, taskQueue);
   await ensureRecordingRetentionSchedule(env.client, taskQueue);
+  await ensureAuditRetentionSchedule(env.client, taskQueue);
   const workerRun = worker.run();
   const api = await startApi({ temporal: env.client, port: 0, host: '127.0.0.1' });
   harness = { env, bundle, worker, workerRun, api, llm, ferret, dataDir, taskQueue };

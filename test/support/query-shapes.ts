@@ -98,6 +98,10 @@ export const ACCEPTED_SHAPES: Record<string, string> = {
     'sweep of rotated webhook secrets past their overlap (index {previous_secret_expires_ms})',
   'orgs.find {} [recording_retention_days:$gte]':
     'recording retention sweep every 10 minutes: the organizations with a retention (index {recording_retention_days})',
+  'audit_events.find {} [_id:$lt] sort(_id:1)':
+    'audit retention (issue 36 item 4): the oldest entries before the cutoff id, one bounded batch an activity (the primary key)',
+  'audit_events.deleteMany {} [_id:$lte]':
+    'audit retention: deletes through the last id of the batch just read, a bounded range of the primary key',
   'orgs.findOne {demo}': "npm start's demo organization, once at start (index {demo}: one row has demo: true)",
   'orgs.find {} sort(_id:-1)': '`svcctl orgs list`: every organization, all of which it prints',
 };
