@@ -37,16 +37,25 @@ export function sealSecret(plain: string): string {
 }
 
 /**
- * Opens a stored value sealed by `sealSecret` (null stays null; an unsealed legacy value is returned as is).
- * @throws Error when the value was sealed under another key or altered
+ * Opens a stored value sealed by `sealSecret` (null stays null; an unsealed legacy value is returned as is),
+ * under the current `SECRETS_KEY`, else under each of `SECRETS_KEY_PREVIOUS` (a value sealed before a
+ * rotation, issue 36 item 5).
+ * @throws Error when the value was sealed under none of those keys, or altered
  */
 export function openSecret(stored: string | null | undefined): string | null {
   if (stored == null) return null;
   if (!stored.startsWith(PREFIX)) return stored;
   const [iv, tag, ct] = stored.slice(PREFIX.length).split('.');
-  const decipher = crypto.createDecipheriv('aes-256-gcm', key(), Buffer.from(iv, 'base64url'));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+  const keys = [key(), ...config().secretsKeyPrevious.map(sealingKey)];
+  for (let i = 0; ; i++) {
+    try {
+      const decipher = crypto.createDecipheriv('aes-256-gcm', keys[i], Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+    } catch (err) {
+      if (i === keys.length - 1) throw err;
+    }
+  }
 }
 
 /** True when `stored` is sealed (not a legacy plain value). */

@@ -124,7 +124,7 @@ const listAuditEvents = operation({
     const q = req.query as Record<string, unknown>;
     const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
     for (const [param, field] of [
-      ['actor', 'actor.id'],
+      ['actor', 'actor_id'],
       ['action', 'action'],
       ['object_id', 'object_ids'],
     ] as const) {

@@ -21,10 +21,9 @@ const auditEventSchema = new Schema(
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
     livemode: { type: Boolean, required: true },
-    actor: {
-      type: { type: String, enum: AUDIT_ACTOR_TYPES, required: true },
-      id: { type: String, required: true },
-    },
+    /** The actor (top-level fields: the embedded store serves no index on a dotted path). */
+    actor_type: { type: String, enum: AUDIT_ACTOR_TYPES, required: true },
+    actor_id: { type: String, required: true },
     /** `METHOD /route/{template}` (`POST /v1/calls`), never the raw URL. */
     action: { type: String, required: true },
     /** Ids named in the path and the id of the object the answer returned, in that order, distinct. */
@@ -43,7 +42,7 @@ const auditEventSchema = new Schema(
 // filter's field, then `_id` (time-ordered) for the page.
 auditEventSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 auditEventSchema.index({ org_id: 1, livemode: 1, action: 1, _id: -1 });
-auditEventSchema.index({ org_id: 1, livemode: 1, 'actor.id': 1, _id: -1 });
+auditEventSchema.index({ org_id: 1, livemode: 1, actor_id: 1, _id: -1 });
 auditEventSchema.index({ org_id: 1, livemode: 1, object_ids: 1, _id: -1 });
 export const AuditEvent = mongoose.model('AuditEvent', auditEventSchema, 'audit_events');
 
@@ -87,7 +86,7 @@ export function renderAuditEvent(doc: WithId<AuditEventDoc>): z.output<typeof Au
     id: doc._id,
     object: 'audit_event',
     livemode: doc.livemode,
-    actor: { type: doc.actor!.type as AuditActorType, id: doc.actor!.id },
+    actor: { type: doc.actor_type as AuditActorType, id: doc.actor_id },
     action: doc.action,
     object_ids: [...(doc.object_ids ?? [])],
     request_id: doc.request_id ?? null,

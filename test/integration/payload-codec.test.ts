@@ -11,6 +11,7 @@ import { Client } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { config, setConfig } from '../../src/config';
+import { openSecret, sealSecret } from '../../src/secrets';
 import {
   configuredCodec,
   dataConverter,
@@ -269,6 +270,11 @@ describe('encrypted workflow payloads and the codec server (issue 36 item 5)', f
     const [fresh] = await configuredCodec().encode([defaultPayloadConverter.toPayload({ number })]);
     expect(Buffer.from(fresh.metadata![KEY_ID_METADATA]!).toString()).not.to.equal(earlierId);
     const current = config();
+    // A stored secret sealed under the earlier key (set and restored synchronously: nothing else runs between).
+    setConfig({ ...current, secretsKey: earlier });
+    const stored = sealSecret('whsec_before_rotation');
+    setConfig(current);
+    expect(() => openSecret(stored)).to.throw();
     // Without the earlier key, it does not decode (the codec server answers it still sealed).
     let failed = false;
     await configuredCodec()
@@ -277,6 +283,7 @@ describe('encrypted workflow payloads and the codec server (issue 36 item 5)', f
     expect(failed).to.equal(true);
     try {
       setConfig({ ...current, secretsKeyPrevious: [earlier] });
+      expect(openSecret(stored)).to.equal('whsec_before_rotation');
       const [opened] = await configuredCodec().decode([sealed]);
       expect(defaultPayloadConverter.fromPayload(opened)).to.deep.equal({ number });
       // Through the codec server too (the UI reading an old run).
