@@ -88,6 +88,20 @@ export interface Config {
    * bytes in hex). Required by the API and the worker; `npm start` generates one under `DATA_DIR`.
    */
   secretsKey?: string;
+  /**
+   * Earlier values of `SECRETS_KEY` (`SECRETS_KEY_PREVIOUS`, comma-separated), kept after a rotation so
+   * that workflow payloads encrypted under them still decode (src/platform/payload-codec.ts, issue 36 item 5).
+   */
+  secretsKeyPrevious: string[];
+  /**
+   * Operator token of the codec server (`CODEC_TOKEN`): `POST /codec/decode` and `/codec/encode` answer
+   * 401 without it (src/api/codec.ts); unset, they refuse every request. `npm start` generates one.
+   */
+  codecToken?: string;
+  /** Origins of the Temporal Web UI allowed to call the codec server (`CODEC_CORS_ORIGINS`, comma-separated). */
+  codecCorsOrigins: string[];
+  /** Days an audit entry is kept (`AUDIT_RETENTION_DAYS`, default 365; issue 36 item 4). */
+  auditRetentionDays: number;
   /** Allow webhook URLs that resolve to loopback/private addresses (`WEBHOOK_ALLOW_PRIVATE=1`). */
   webhookAllowPrivate: boolean;
   /**
@@ -262,6 +276,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     relayStreamTlsCert: opt(env.RELAY_STREAM_TLS_CERT),
     relayStreamTlsKey: opt(env.RELAY_STREAM_TLS_KEY),
     secretsKey: opt(env.SECRETS_KEY),
+    secretsKeyPrevious: (env.SECRETS_KEY_PREVIOUS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+    codecToken: opt(env.CODEC_TOKEN),
+    codecCorsOrigins: (env.CODEC_CORS_ORIGINS || 'http://localhost:8233,http://127.0.0.1:8233')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    auditRetentionDays: count('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 365),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),
     webhookTaskQueue: opt(env.WEBHOOK_TASK_QUEUE),
     webhookRetryInitialIntervalMs: ms(

@@ -21,8 +21,11 @@ export const SCOPE_RESOURCES = [
   'connectors',
   'phone_numbers',
 ] as const;
-/** Every scope: `<resource>:read` and `<resource>:write`. */
-export const ALL_SCOPES: string[] = SCOPE_RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]);
+/** Every scope: `<resource>:read` and `<resource>:write`, and `audit:read`. */
+export const ALL_SCOPES: string[] = [
+  ...SCOPE_RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]),
+  'audit:read', // the audit log, read only (issue 36 item 4): nothing writes it through the API
+];
 /**
  * Scopes every secret and restricted key holds without listing them (and that `--scopes` does not take):
  * reading its own organization, `GET /v1/account` (issue 28 item 5: "any secret or restricted key").

@@ -45,3 +45,4 @@ export { requestAnalysis, storeAnalysis } from './analysis';
 export { personaTurn } from './simulator';
 export { startScenario, judgeScenario, recordScenarioResult, finishTestSuiteRun } from './test-suites';
 export { listRetentionTenants, retentionBatch, resolveErasurePerson, erasureStep, recordErasure } from './privacy';
+export { expireAuditEventsBatch } from './audit';

@@ -35,6 +35,8 @@ import { widgetAssetsRouter, widgetRouter } from './widget';
 import { analysesRouter } from './analyses';
 import { testSuitesRouter } from './test-suites';
 import { consoleRouter, consoleSessionAuth } from './console';
+import { codecRouter } from './codec';
+import { auditEventsRouter, auditRequests } from './audit';
 
 export interface AppDeps {
   /** Temporal client that starts, signals and updates workflows. */
@@ -57,6 +59,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(widgetAssetsRouter()); // `GET /widget.js` and the demo page `/widget/demo`
   app.use(recordingAudioRouter()); // `GET /v1/recordings/{id}/audio`: a signed link, no key
   app.use(consoleRouter()); // `/console`: the staff console's app and its own endpoints (issue 35)
+  app.use(codecRouter()); // `POST /codec/decode`, `/codec/encode`: the operator token (issue 36 item 5)
 
   const v1 = Router();
   v1.use(jsonContentType); // 415 before any parser reads a body that is not JSON
@@ -67,6 +70,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/widget', widgetRouter(deps.temporal)); // its own authentication: publishable key, session token
   v1.use(consoleSessionAuth); // a console session's cookie instead of a key (issue 35), then the key check
   v1.use(authenticate);
+  v1.use(auditRequests); // an audit entry per write and per recording/transcript read (issue 36 item 4)
   v1.use(noQueryOnWrites);
   v1.use('/agents', agentsRouter());
   v1.use('/tools', toolsRouter());
@@ -90,6 +94,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/webhook-endpoints', webhookEndpointsRouter());
   v1.use('/usage', usageRouter());
   v1.use('/account', accountRouter());
+  v1.use('/audit_events', auditEventsRouter());
   v1.use(analysesRouter(deps.temporal)); // `/calls/{id}/analyze`, `/conversations/{id}/analyses`…
   v1.use(testSuitesRouter(deps.temporal)); // `/agents/{id}/test_suites`, `/test_suites`, `/test_suite_runs`
   app.use('/v1', v1);

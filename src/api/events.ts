@@ -22,7 +22,7 @@ import { ApiError, invalidParam, notFound } from '../errors';
 import { deliveryRetry, startWebhookDelivery, subscribedEndpoints } from '../services/webhooks';
 import { redeliveryId, type EventType } from '../shared/webhooks';
 import { idempotent } from './idempotency';
-import { listPage } from './lists';
+import { createdQuery, createdRange, listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 
 /** The event as rendered at creation (its delivery state is added by `withDeliveryState`). */
@@ -41,25 +41,7 @@ const listEvents = operation({
   list: true,
   query: [
     { name: 'type', description: 'Only events of this type (`call.ended`), or of a family (`call.*`).' },
-    {
-      name: 'created',
-      description:
-        'Only events created in this range of unix times (seconds): `created[gte]`, `created[gt]`, `created[lte]`, `created[lt]`.',
-      deepObject: ['gte', 'gt', 'lte', 'lt'],
-      schema: z.object(
-        Object.fromEntries(
-          (['gte', 'gt', 'lte', 'lt'] as const).map((k) => [
-            k,
-            z
-              .int()
-              .min(0)
-              .max(999_999_999_999)
-              .optional()
-              .describe({ gte: 'At or after.', gt: 'After.', lte: 'At or before.', lt: 'Before.' }[k]),
-          ]),
-        ),
-      ),
-    },
+    createdQuery('events'),
   ],
   response: listOf(EventObject),
   handler: async (req, res) => {
@@ -70,20 +52,8 @@ const listEvents = operation({
         throw invalidParam('type', 'Invalid type: must be an event type like call.ended, or a prefix like call.*.');
       filter.type = q.type.endsWith('.*') ? { $regex: `^${q.type.slice(0, -1).replace(/\./g, '\\.')}` } : q.type;
     }
-    const created: Record<string, number> = {};
-    for (const [param, op] of [
-      ['created[gte]', '$gte'],
-      ['created[lte]', '$lte'],
-      ['created[gt]', '$gt'],
-      ['created[lt]', '$lt'],
-    ] as const) {
-      const v = q[param];
-      if (v === undefined) continue;
-      if (typeof v !== 'string' || !/^\d{1,12}$/.test(v))
-        throw invalidParam(param, `Invalid ${param}: must be a unix timestamp in seconds.`);
-      created[op] = Number(v);
-    }
-    if (Object.keys(created).length) filter.created = created;
+    const created = createdRange(req);
+    if (created) filter.created = created;
     const page = await listPage(req, Event, filter, render);
     res.json({ ...page, data: await withDeliveryState(page.data) });
   },

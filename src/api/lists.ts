@@ -8,7 +8,9 @@
  */
 import type { Request } from 'express';
 import type { Model } from 'mongoose';
+import { z } from 'zod';
 import { ApiError, invalidParam } from '../errors';
+import type { QueryParam } from './operations';
 
 export interface ListPage<T> {
   object: 'list';
@@ -98,4 +100,49 @@ export async function listPage<T>(
     has_more: docs.length > limit,
     url: req.baseUrl + req.path.replace(/\/$/, ''),
   };
+}
+
+const RANGE_OPS = { gte: '$gte', gt: '$gt', lte: '$lte', lt: '$lt' } as const;
+
+/**
+ * The `created` query parameter of a list (Stripe's deepObject form: `created[gte]`, `created[gt]`,
+ * `created[lte]`, `created[lt]`, unix seconds); `what` names the listed objects in its description.
+ */
+export function createdQuery(what: string): QueryParam {
+  return {
+    name: 'created',
+    description: `Only ${what} created in this range of unix times (seconds): \`created[gte]\`, \`created[gt]\`, \`created[lte]\`, \`created[lt]\`.`,
+    deepObject: Object.keys(RANGE_OPS),
+    schema: z.object(
+      Object.fromEntries(
+        (Object.keys(RANGE_OPS) as (keyof typeof RANGE_OPS)[]).map((k) => [
+          k,
+          z
+            .int()
+            .min(0)
+            .max(999_999_999_999)
+            .optional()
+            .describe({ gte: 'At or after.', gt: 'After.', lte: 'At or before.', lt: 'Before.' }[k]),
+        ]),
+      ),
+    ),
+  };
+}
+
+/**
+ * The MongoDB range of the request's `created[…]` parameters (`{$gte: …}`), or undefined when none is given.
+ * @throws ApiError 400 `parameter_invalid` naming a value that is not unix seconds
+ */
+export function createdRange(req: Request): Record<string, number> | undefined {
+  const q = req.query as Record<string, unknown>;
+  const range: Record<string, number> = {};
+  for (const [key, op] of Object.entries(RANGE_OPS)) {
+    const param = `created[${key}]`;
+    const v = q[param];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || !/^\d{1,12}$/.test(v))
+      throw invalidParam(param, `Invalid ${param}: must be a unix timestamp in seconds.`);
+    range[op] = Number(v);
+  }
+  return Object.keys(range).length ? range : undefined;
 }

@@ -371,7 +371,9 @@ function componentSchemas(): Record<string, JsonSchema> {
 
 /** What each tag (a group of operations) is about. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  Service: 'Probes, metrics and this document; no key needed.',
+  Service: 'Probes, metrics and this document; no key needed. The codec server needs the operator token.',
+  'Audit log':
+    'Who changed what and who read recordings and transcripts: append-only entries, kept `AUDIT_RETENTION_DAYS`.',
   'Twilio callbacks':
     "What Twilio calls back (call status, speech, recordings, messages), signed with the account's auth token.",
   Widget: 'The browser widget: its script, sessions opened with a publishable key, messages, events and voice.',

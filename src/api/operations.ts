@@ -51,7 +51,7 @@ export function queryNames(q: QueryParam): string[] {
  * `impliedErrors`: bad parameters, keys, scopes, missing path objects, rate limits, idempotency, outages),
  * by HTTP status: its own conflicts, unprocessable requests and checks.
  */
-export type DeclaredErrors = Partial<Record<'400' | '403' | '404' | '409' | '422' | '429' | '503', string[]>>;
+export type DeclaredErrors = Partial<Record<'400' | '401' | '403' | '404' | '409' | '422' | '429' | '503', string[]>>;
 
 /** What every handler is given besides the request and response. */
 export interface HandlerArgs<B> {

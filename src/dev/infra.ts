@@ -180,7 +180,15 @@ export async function startFerretDB(
  */
 export async function startTemporalDevServer(
   binary: string,
-  opts: { dataDir: string; port: number; uiPort: number; inMemory?: boolean; detached?: boolean },
+  opts: {
+    dataDir: string;
+    port: number;
+    uiPort: number;
+    inMemory?: boolean;
+    detached?: boolean;
+    /** The Web UI's remote codec (`--ui-codec-endpoint`, src/api/codec.ts), issue 36 item 5. */
+    uiCodecEndpoint?: string;
+  },
 ): Promise<ChildServer & { address: string }> {
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const args = [
@@ -191,6 +199,7 @@ export async function startTemporalDevServer(
     '--port',
     String(opts.port),
     ...(opts.uiPort ? ['--ui-port', String(opts.uiPort)] : ['--headless']),
+    ...(opts.uiPort && opts.uiCodecEndpoint ? ['--ui-codec-endpoint', opts.uiCodecEndpoint] : []),
     ...(opts.inMemory ? [] : ['--db-filename', path.join(opts.dataDir, 'temporal.db')]),
     '--sqlite-pragma',
     'journal_mode=WAL',

@@ -39,10 +39,11 @@ import { seedDemo, seedDemoUser } from './seed';
 import { ensureCallReconcilerSchedule } from '../services/calls';
 import { ensureRetentionSweepSchedule } from '../services/privacy-schedule';
 import { ensureRecordingRetentionSchedule } from '../services/recordings';
+import { ensureAuditRetentionSchedule } from '../services/audit';
 
 /** The development SECRETS_KEY: generated once and kept in `DATA_DIR/secrets.key` (mode 0600). */
-function devSecretsKey(dataDir: string): string {
-  const file = path.join(dataDir, 'secrets.key');
+function devSecretsKey(dataDir: string, name = 'secrets.key'): string {
+  const file = path.join(dataDir, name);
   if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
   return fs.readFileSync(file, 'utf8').trim();
 }
@@ -155,10 +156,16 @@ async function main(): Promise<void> {
       await Promise.all([
         needTemporal &&
           step(`starting the Temporal dev server on 127.0.0.1:${temporalPort}`, async () => {
+            // The Web UI decodes encrypted payloads through the API's codec server (issue 36 item 5); the
+            // UI sends no credentials of its own, so its endpoint carries the operator token (DATA_DIR/codec.token).
+            cfg.codecToken ??= devSecretsKey(cfg.dataDir, 'codec.token');
+            if (!process.env.CODEC_CORS_ORIGINS)
+              cfg.codecCorsOrigins = [`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`];
             const t = await startTemporalDevServer(bins.temporal, {
               dataDir: cfg.dataDir,
               port: temporalPort,
               uiPort,
+              uiCodecEndpoint: `http://localhost:${cfg.port}/codec/${cfg.codecToken}`,
               detached: true,
             });
             children.push(t);
@@ -195,6 +202,7 @@ async function main(): Promise<void> {
     await ensureCallReconcilerSchedule(client);
     await ensureRecordingRetentionSchedule(client);
     await ensureRetentionSweepSchedule(client);
+    await ensureAuditRetentionSchedule(client);
 
     const worker = await createWorker({ workflowBundle: await bundle });
     const running = worker.run();

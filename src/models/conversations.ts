@@ -35,7 +35,7 @@ import { redactionField, renderRedaction } from './redaction';
 const conversationSchema = new Schema(
   {
     _id: { type: String, required: true },
-    /** The workflow id (`conv:<org>:<mode>:<channel>:<number>`): one conversation per key. */
+    /** The workflow id (`conv:<org>:<mode>:<channel>:n_<keyed hash of the number>`, older ones `…:<number>`): one conversation per key. */
     key: { type: String, required: true },
     org_id: { type: String, required: true },
     livemode: { type: Boolean, required: true },

@@ -18,6 +18,7 @@ import { config } from '../config';
 import { DEPENDENCY_DEADLINE_MS } from '../errors';
 import { searchAttributeKeys } from '../shared/search-attributes';
 import { logger } from '../logger';
+import { dataConverter } from './payload-codec';
 
 export { searchAttributeKeys };
 
@@ -78,14 +79,14 @@ export function boundedRetryInterceptor(): Interceptor {
 /**
  * Connects a Temporal client (API side), with deadlines (`deadlineInterceptor`) and a bounded retry of
  * an unreachable server (`boundedRetryInterceptor`), so that a request answers 503 within 5 s when
- * Temporal does not answer (issue 33).
+ * Temporal does not answer (issue 33). Payloads are encrypted (src/platform/payload-codec.ts, issue 36 item 5).
  */
 export async function connectClient(address?: string): Promise<Client> {
   const connection = await Connection.connect({
     ...connectionOptions(address),
     interceptors: [deadlineInterceptor(), boundedRetryInterceptor()],
   });
-  return new Client({ connection, namespace: config().temporalNamespace });
+  return new Client({ connection, namespace: config().temporalNamespace, dataConverter });
 }
 
 /**

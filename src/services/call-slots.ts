@@ -10,6 +10,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import { config } from '../config';
 import { ApiError } from '../errors';
 import { connectionOptions, isTemporalUnreachable, searchAttributeKeys } from '../platform/temporal';
+import { dataConverter } from '../platform/payload-codec';
 import {
   CALL_SLOTS_WORKFLOW,
   callSlotsWorkflowId,
@@ -187,7 +188,7 @@ export async function notifyLimitChanged(orgId: string, livemode: boolean, limit
   let connection: Connection | undefined;
   try {
     connection = await Connection.connect({ ...connectionOptions(), connectTimeout: '5 seconds' });
-    const client = new Client({ connection, namespace: config().temporalNamespace });
+    const client = new Client({ connection, namespace: config().temporalNamespace, dataConverter });
     await announceCallLimit(client, { orgId, livemode }, limit);
     return true;
   } catch {

@@ -32,6 +32,7 @@ import {
 } from '../shared/conversations';
 import { searchAttributeKeys } from '../platform/temporal';
 import { messageTransitions } from '../platform/metrics';
+import { secretsMacs } from '../secrets';
 
 /** Who a conversation is with and through which service number. */
 export interface ConversationKey {
@@ -48,6 +49,29 @@ export interface ConversationInit {
 }
 
 /**
+ * The workflow ids (= the documents' `key`) a conversation of `key` may have, the current one first:
+ * `conv:<org>:<mode>:<channel>:n_<HMAC>`, the customer's number replaced by a keyed hash (HMAC-SHA256
+ * under a key derived from `SECRETS_KEY`, src/secrets.ts `secretsMacs`) so that no number is in plain
+ * text at the Temporal server (issue 36 item 5); then the same under each `SECRETS_KEY_PREVIOUS`; last the
+ * id of conversations started before the hash (`…:<E.164 number>`), which keep their id and run.
+ * Workflow code never computes it: the starters (API, webhooks) do, and the workflow is told its input.
+ * @throws Error when SECRETS_KEY is missing or too short
+ */
+export function conversationWorkflowIds(key: ConversationKey): string[] {
+  const refs = secretsMacs('conversation number', `${key.orgId}:${key.customerNumber}`).map((mac) => `n_${mac}`);
+  return [...refs, key.customerNumber].map((ref) => conversationWorkflowId(key.orgId, key.livemode, key.channel, ref));
+}
+
+/** The stored conversation of `key`, under any of its `conversationWorkflowIds` (one indexed read each), or null. */
+export async function findConversation(key: ConversationKey): Promise<WithId<ConversationDoc> | null> {
+  for (const id of conversationWorkflowIds(key)) {
+    const doc = await Conversation.findOne({ key: id }).lean();
+    if (doc) return doc as WithId<ConversationDoc>;
+  }
+  return null;
+}
+
+/**
  * The conversation of `key`, created if there is none: inserted against the unique `key` index, so
  * concurrent first messages make one conversation (the loser reads the winner's). A new conversation
  * takes `init` (a function is called only when one is created); an existing one keeps its own.
@@ -56,9 +80,9 @@ export async function ensureConversation(
   key: ConversationKey,
   init: ConversationInit | (() => Promise<ConversationInit>),
 ): Promise<WithId<ConversationDoc>> {
-  const workflowKey = conversationWorkflowId(key.orgId, key.livemode, key.channel, key.customerNumber);
-  const existing = await Conversation.findOne({ key: workflowKey }).lean();
-  if (existing) return existing as WithId<ConversationDoc>;
+  const existing = await findConversation(key);
+  if (existing) return existing;
+  const workflowKey = conversationWorkflowIds(key)[0];
   const start = typeof init === 'function' ? await init() : init;
   const id = newId('conv');
   const doc: WithId<ConversationDoc> = {

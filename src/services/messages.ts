@@ -25,26 +25,24 @@ import { telephonyConfigured } from '../config';
 import {
   customerState,
   ensureConversation,
+  findConversation,
   renderTemplateBody,
   renderUnregisteredTemplate,
   signalConversation,
 } from '../services/conversations';
 import { answeringAgent, findLiveAgent } from '../models/agents';
 import {
-  Conversation,
   Message,
   MessageTemplate,
   newOutboundDocument,
   PhoneNumber,
   templateKey,
-  type ConversationDoc,
   type MessageDoc,
 } from '../models/conversations';
 import { insertIfAbsent, type WithId } from '../models/store';
 import { redactMessageRow } from './redaction-policy';
 import { idTime, newId } from '../shared/ids';
 import {
-  conversationWorkflowId,
   freeTextAllowed,
   outboundSignal,
   SIMULATED_NUMBER,
@@ -140,9 +138,7 @@ export async function sendOutboundMessage(
   const { tenant, request: body, text, template } = prepared;
   const { orgId, livemode } = tenant;
   // Everything is checked before anything is written: a refused message creates nothing, not even a conversation.
-  const existing = (await Conversation.findOne({
-    key: conversationWorkflowId(orgId, livemode, body.channel, body.to),
-  }).lean()) as WithId<ConversationDoc> | null;
+  const existing = await findConversation({ orgId, livemode, channel: body.channel, customerNumber: body.to });
   // The web chat has no number to start from: a visitor starts their conversation in the widget.
   if (!existing && body.channel === 'web')
     throw unprocessable(

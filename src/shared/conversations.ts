@@ -152,16 +152,19 @@ export const SIMULATED_NUMBER = '+15005550006';
 export const CONVERSATION_WORKFLOW = 'conversationWorkflow';
 
 /**
- * The workflow id of the conversation of `orgId`, mode, `channel` and `customerNumber`:
- * `conv:<org>:<test|live>:<channel>:<E.164 number>`. Deterministic, so every starter reaches the same run.
+ * The workflow id of the conversation of `orgId`, mode, `channel` and `customerRef`:
+ * `conv:<org>:<test|live>:<channel>:<ref>`. Deterministic, so every starter reaches the same run. The ref is
+ * a keyed hash of the customer's number (`n_…`, src/services/conversations.ts `conversationWorkflowIds`:
+ * no number in plain text at the Temporal server, issue 36 item 5), or the E.164 number itself for
+ * conversations started before.
  */
 export function conversationWorkflowId(
   orgId: string,
   livemode: boolean,
   channel: Channel,
-  customerNumber: string,
+  customerRef: string,
 ): string {
-  return `conv:${orgId}:${livemode ? 'live' : 'test'}:${channel}:${customerNumber}`;
+  return `conv:${orgId}:${livemode ? 'live' : 'test'}:${channel}:${customerRef}`;
 }
 
 /** An inbound message as the webhook (or the test helper) hands it to the workflow, not yet stored. */

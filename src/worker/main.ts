@@ -17,6 +17,7 @@ import { createWorker } from './worker';
 import { ensureCallReconcilerSchedule } from '../services/calls';
 import { ensureRetentionSweepSchedule } from '../services/privacy-schedule';
 import { ensureRecordingRetentionSchedule } from '../services/recordings';
+import { ensureAuditRetentionSchedule } from '../services/audit';
 import { freeLoopbackAddress, installRuntime } from './runtime';
 
 async function main(): Promise<void> {
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   await ensureCallReconcilerSchedule(client);
   await ensureRecordingRetentionSchedule(client);
   await ensureRetentionSweepSchedule(client);
+  await ensureAuditRetentionSchedule(client);
   await client.connection.close();
   const worker = await createWorker();
   let metricsServer: http.Server | undefined;

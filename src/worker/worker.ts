@@ -7,6 +7,7 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import * as activities from '../activities';
 import { config } from '../config';
 import { connectionOptions } from '../platform/temporal';
+import { dataConverter } from '../platform/payload-codec';
 
 /** Path of the workflows module the worker bundles (compiled JS next to this file). */
 export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows/index.js');
@@ -26,6 +27,7 @@ export async function createWorker(opts: CreateWorkerOptions = {}): Promise<Work
     namespace: config().temporalNamespace,
     taskQueue: opts.taskQueue ?? config().taskQueue,
     activities,
+    dataConverter, // payloads encrypted (issue 36 item 5)
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     // At least the LLM activity's startToCloseTimeout (30 s), so a deploy lets a turn's request finish
     // instead of burning one of its three tries.

@@ -1,6 +1,6 @@
 /**
  * `conversationWorkflow`: one WhatsApp, SMS or web-widget conversation, for one organization, mode, channel
- * and customer (workflow id `conv:<org>:<test|live>:<channel>:<number>`, src/shared/conversations.ts; on the
+ * and customer (workflow id `conv:<org>:<test|live>:<channel>:n_<keyed hash of the number>`, src/shared/conversations.ts; on the
  * `web` channel the "number" is `user:<id>` or `visitor:<id>`). On `web`, each message stored is also
  * appended to the conversation's log (`appendConversationLog`, numbered 1, 2, … in the order the work lane
  * stores them), which the widget's server-sent event stream replays.

@@ -9,3 +9,4 @@ export { recordingWorkflow, recordingRetentionWorkflow } from './recordings';
 export { callAnalysisWorkflow } from './analysis';
 export { testSuiteRunWorkflow } from './test-suites';
 export { retentionSweepWorkflow, erasureWorkflow } from './privacy';
+export { auditRetentionWorkflow } from './audit';

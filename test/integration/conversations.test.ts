@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createKey, createOrg } from '../../src/keys';
-import { conversationInput, ensureConversation } from '../../src/services/conversations';
+import { conversationInput, conversationWorkflowIds, ensureConversation } from '../../src/services/conversations';
 import { Message } from '../../src/models/conversations';
 import {
   CONVERSATION_WORKFLOW,
@@ -46,7 +46,13 @@ describe('conversations (test mode)', function () {
   /** Waits until the conversation's workflow has nothing queued and nothing unanswered. */
   const settled = async (conversationId: string) => {
     const doc = (await request('GET', `/v1/conversations/${conversationId}`, { key: t.testKey })).body;
-    const workflowId = `conv:${t.orgId}:test:${doc.channel}:${doc.customer_number}`;
+    // The workflow id hashes the number (issue 36 item 5).
+    const [workflowId] = conversationWorkflowIds({
+      orgId: t.orgId,
+      livemode: false,
+      channel: doc.channel,
+      customerNumber: doc.customer_number,
+    });
     await eventually(async () => {
       const s = await h().env.client.workflow.getHandle(workflowId).query(conversationStateQuery);
       return s.queued === 0 && s.unanswered === 0;

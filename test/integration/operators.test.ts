@@ -21,6 +21,7 @@ import { metricsAccess } from '../../src/platform/metrics';
 import { devServerSearchAttributeFlags, searchAttributeKeys } from '../../src/platform/temporal';
 import { logFormat, logger, redact } from '../../src/logger';
 import { h, newTenant, request, waitForCall } from '../support/harness';
+import { decodePayload } from '../support/history';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -249,15 +250,18 @@ describe('operators', function () {
           ? defaultPayloadConverter.fromPayload<{ activity_type: string }>(data as never).activity_type
           : undefined;
       };
-      const summaries = (history.events ?? [])
-        .filter((e) => e.activityTaskScheduledEventAttributes || localType(e))
-        .map((e) => {
-          const type = e.activityTaskScheduledEventAttributes?.activityType?.name ?? localType(e);
-          const summary = e.userMetadata?.summary
-            ? defaultPayloadConverter.fromPayload<string>(e.userMetadata.summary as never)
-            : undefined;
-          return `${type}: ${summary}`;
-        });
+      // Summaries are sealed by the payload codec (issue 36 item 5); the marker's `data` is the SDK's own.
+      const summaries = await Promise.all(
+        (history.events ?? [])
+          .filter((e) => e.activityTaskScheduledEventAttributes || localType(e))
+          .map(async (e) => {
+            const type = e.activityTaskScheduledEventAttributes?.activityType?.name ?? localType(e);
+            const summary = e.userMetadata?.summary
+              ? await decodePayload<string>(e.userMetadata.summary as never)
+              : undefined;
+            return `${type}: ${summary}`;
+          }),
+      );
       expect(summaries).to.include.members([
         // A phone that answers at once goes straight to in_progress.
         'transitionCall: queued → in_progress (call.started)',
@@ -281,7 +285,7 @@ describe('operators', function () {
       const scheduled = history.events!.find(
         (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverWebhook',
       )!;
-      expect(defaultPayloadConverter.fromPayload(scheduled.userMetadata!.summary as never)).to.equal(
+      expect(await decodePayload(scheduled.userMetadata!.summary as never)).to.equal(
         `POST ${delivery.eventId} (call.ended) to ${endpoint.id}`,
       );
     });

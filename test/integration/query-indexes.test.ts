@@ -201,6 +201,15 @@ describe('query indexes', function () {
     await get(key, `/v1/bulk-calls/${campaign.id}/results?limit=1&starting_after=${results.data[0].id}`);
     await get(key, `/v1/calls?bulk_call_id=${campaign.id}`);
     await eventually(async () => (await get(key, '/v1/usage')).totals, 'usage after the campaign');
+
+    // The audit log (issue 36 item 4): the list, each filter, an entry.
+    const audit = await eventually(async () => (await get(key, '/v1/audit_events?limit=1')).data[0], 'an audit entry');
+    await pageThrough(key, '/v1/audit_events');
+    await get(key, `/v1/audit_events?actor=${audit.actor.id}`);
+    await get(key, `/v1/audit_events?action=${encodeURIComponent(audit.action)}`);
+    await get(key, `/v1/audit_events?object_id=${ids.contact}`);
+    await get(key, `/v1/audit_events?created[gte]=${Math.floor(Date.now() / 1000) - 3600}`);
+    await get(key, `/v1/audit_events/${audit.id}`);
   });
 
   after(async () => {

@@ -12,7 +12,7 @@ import crypto from 'node:crypto';
 import { decodeTimeoutType } from '@temporalio/common';
 import { expect } from 'chai';
 import { config, setConfig } from '../../src/config';
-import { conversationWorkflowId } from '../../src/shared/conversations';
+import { conversationWorkflowIds } from '../../src/services/conversations';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
 import { startHttpsReceiver, testCertificate, type HttpsReceiver } from '../support/https-receiver';
 import { customerNumber, eventually, inbound, messagesOf, waitForMessages } from '../support/conversations';
@@ -165,7 +165,12 @@ describe('tool calls: a worker killed while the tool server holds the request', 
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       return {
         conversationId: res.body.conversation_id as string,
-        workflowId: conversationWorkflowId(t.orgId, false, 'whatsapp', from),
+        workflowId: conversationWorkflowIds({
+          orgId: t.orgId,
+          livemode: false,
+          channel: 'whatsapp',
+          customerNumber: from,
+        })[0],
       };
     });
     await waitForMessages(t.testKey, conversationId, 2, (m) => m.author === 'assistant', 90_000);

@@ -9,7 +9,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultPayloadConverter } from '@temporalio/common';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
@@ -20,6 +19,7 @@ import { createKey } from '../../src/keys';
 import { livekitHttpUrl } from '../../src/providers/livekit';
 import { telephonyStatusSignal, type TelephonyStatus } from '../../src/shared/calls';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
+import { decodePayload } from '../support/history';
 import { eventually, sleep } from '../support/conversations';
 import { Visitor } from '../support/voice-visitor';
 import { startTestLiveKit, type TestLiveKit } from '../support/livekit';
@@ -311,7 +311,7 @@ describe('widget voice rooms (real LiveKit server)', function () {
       for (const e of (await h().env.client.workflow.getHandle(callId).fetchHistory()).events ?? []) {
         const signal = e.workflowExecutionSignaledEventAttributes;
         if (signal?.signalName !== telephonyStatusSignal.name) continue;
-        statuses.push(defaultPayloadConverter.fromPayload<TelephonyStatus>(signal.input!.payloads![0] as never).status);
+        statuses.push((await decodePayload<TelephonyStatus>(signal.input!.payloads![0] as never)).status);
       }
       expect(statuses).to.deep.equal(['in-progress', 'completed']);
       await keepHistory(callId, 'worker-crash');

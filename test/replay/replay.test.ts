@@ -9,6 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Worker } from '@temporalio/worker';
 import { h } from '../support/harness';
+import { dataConverter } from '../../src/platform/payload-codec';
 
 const DIR = path.resolve(__dirname, '../../../test/replay/histories');
 
@@ -149,6 +150,10 @@ describe('replay of recorded workflow histories', function () {
     expect(files).to.include.members(['call-persona.json', 'test-suite-run.json', 'test-suite-run-errored.json']);
   });
 
+  it('has a recorded auditRetentionWorkflow history (RECORD_HISTORIES=1 on audit.test.ts, issue 36 item 4)', () => {
+    expect(files).to.include('audit-retention.json');
+  });
+
   it('replays every recorded history without a determinism error', async () => {
     const histories = files.map((f) => {
       const history = JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8'));
@@ -158,7 +163,7 @@ describe('replay of recorded workflow histories', function () {
     expect(histories.length).to.be.greaterThan(0);
     let replayed = 0;
     for await (const result of Worker.runReplayHistories(
-      { workflowBundle: h().bundle, replayName: 'replay-test' },
+      { workflowBundle: h().bundle, replayName: 'replay-test', dataConverter },
       histories,
     )) {
       expect(result.error, `${result.workflowId}: ${result.error?.message}`).to.equal(undefined);

@@ -14,6 +14,7 @@ import { connectStore, disconnectStore } from '../../src/models/register';
 import { createKey, createOrg } from '../../src/keys';
 import { infraBinaries, freePort, startFerretDB, type ChildServer } from '../../src/dev/infra';
 import { searchAttributeKeys } from '../../src/platform/temporal';
+import { dataConverter } from '../../src/platform/payload-codec';
 import { createWorker, WORKFLOWS_PATH } from '../../src/worker/worker';
 import { freeLoopbackAddress, installRuntime } from '../../src/worker/runtime';
 import { logger } from '../../src/logger';
@@ -21,6 +22,7 @@ import { startApi, type RunningApi } from '../../src/api/server';
 import { ensureCallReconcilerSchedule } from '../../src/services/calls';
 import { ensureRetentionSweepSchedule } from '../../src/services/privacy-schedule';
 import { ensureRecordingRetentionSchedule } from '../../src/services/recordings';
+import { ensureAuditRetentionSchedule } from '../../src/services/audit';
 import { startFakeLlm, type FakeLlm } from './fake-llm';
 import { testCertificate } from './https-receiver';
 
@@ -53,6 +55,7 @@ export async function startHarness(): Promise<Harness> {
   installRuntime({ logLevel: 'ERROR', prometheusAddress: await freeLoopbackAddress() });
   logger.level = process.env.LOG_LEVEL || 'warn';
   const env = await TestWorkflowEnvironment.createLocal({
+    client: { dataConverter }, // payloads encrypted, as every client of the service (issue 36 item 5)
     server: {
       executable: { type: 'existing-path', path: bins.temporal },
       searchAttributes: Object.values(searchAttributeKeys),
@@ -104,6 +107,7 @@ export async function startHarness(): Promise<Harness> {
   await ensureCallReconcilerSchedule(env.client, taskQueue);
   await ensureRecordingRetentionSchedule(env.client, taskQueue);
   await ensureRetentionSweepSchedule(env.client, taskQueue);
+  await ensureAuditRetentionSchedule(env.client, taskQueue);
   const workerRun = worker.run();
   const api = await startApi({ temporal: env.client, port: 0, host: '127.0.0.1' });
   harness = { env, bundle, worker, workerRun, api, llm, ferret, dataDir, taskQueue };

@@ -100,6 +100,10 @@ export const ACCEPTED_SHAPES: Record<string, string> = {
     'retention sweep, hourly (index {created, org_id, livemode}): led by the range, since an index led by {org_id, livemode} would be the embedded store’s pick for a conversation’s messages',
   'orgs.find {retention_set} sort(_id:1)':
     'retention sweeps (hourly; recordings every 10 minutes): the organizations that set a retention (index {retention_set})',
+  'audit_events.find {} [_id:$lt] sort(_id:1)':
+    'audit retention (issue 36 item 4): the oldest entries before the cutoff id, one bounded batch an activity (the primary key)',
+  'audit_events.deleteMany {} [_id:$lte]':
+    'audit retention: deletes through the last id of the batch just read, a bounded range of the primary key',
   'orgs.findOne {demo}': "npm start's demo organization, once at start (index {demo}: one row has demo: true)",
   'orgs.find {} sort(_id:-1)': '`svcctl orgs list`: every organization, all of which it prints',
 };

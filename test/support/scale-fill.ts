@@ -29,7 +29,8 @@ import { WebhookAttempt, WebhookDelivery } from '../../src/models/webhooks';
 import { BulkCall, BulkCallResult } from '../../src/models/bulk-calls';
 import { newId } from '../../src/shared/ids';
 import { bulkCallResultId } from '../../src/shared/bulk-calls';
-import { conversationLogId, conversationWorkflowId } from '../../src/shared/conversations';
+import { conversationLogId } from '../../src/shared/conversations';
+import { conversationWorkflowIds } from '../../src/services/conversations';
 
 /** How much to write, in total over the organizations filled. */
 export interface FillPlan {
@@ -217,7 +218,7 @@ export async function fillStore(
       const messages = plan.messagesPerConversation;
       await w.add(Conversation, {
         _id: id,
-        key: conversationWorkflowId(t.orgId, t.livemode, channel, customer),
+        key: conversationWorkflowIds({ orgId: t.orgId, livemode: t.livemode, channel, customerNumber: customer })[0],
         ...base,
         channel,
         customer_number: customer,

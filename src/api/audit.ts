@@ -1,0 +1,163 @@
+/**
+ * The audit log in the API (issue 36 item 4): the middleware that writes an entry for every
+ * state-changing request (POST, DELETE) and every read of a recording or a transcript, once the answer
+ * is sent, and the read-only routes `GET /v1/audit_events` and `GET /v1/audit_events/{id}` (scope
+ * `audit:read`). No route changes or deletes an entry (a POST or DELETE on them is an unknown route).
+ */
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { notFound, invalidParam } from '../errors';
+import { logger } from '../logger';
+import { AuditEvent, AuditEventObject, renderAuditEvent, type AuditActorType } from '../models/audit';
+import { listOf } from '../models/wire';
+import { recordAuditEvent } from '../services/audit';
+import { createdQuery, createdRange, listPage } from './lists';
+import { API_OPERATIONS, operation, operationsRouter } from './operations';
+import type { AuthContext } from './middleware';
+
+const tag = 'Audit log';
+
+/** Reads that are audited besides every POST and DELETE (issue 36 item 4: recordings and transcripts). */
+export const AUDITED_READS = new Set(['GET /v1/calls/{id}/transcript', 'GET /v1/calls/{id}/recording']);
+
+/**
+ * Who made an authenticated request: the staff user when the console's authentication put one on
+ * `req.auth` (`userId`), else the API key. The one place that decides it (adjust here when the console's
+ * `AuthContext` names its user otherwise).
+ */
+export function auditActor(auth: AuthContext): { type: AuditActorType; id: string } {
+  const user =
+    (auth as AuthContext & { userId?: string; user?: { id?: string } }).userId ??
+    (auth as { user?: { id?: string } }).user?.id;
+  return user ? { type: 'user', id: user } : { type: 'api_key', id: auth.keyId };
+}
+
+/** Operation paths as patterns, the ones with fewer parameters first (`/v1/calls/search` before `/v1/calls/{id}`). */
+let routes: { method: string; template: string; pattern: RegExp }[] | undefined;
+
+/**
+ * The operation (`METHOD /v1/route/{template}`) a request's method and path match, and its path
+ * parameters; null for a path no operation declares.
+ */
+export function matchOperation(method: string, path: string): { action: string; params: string[] } | null {
+  routes ??= [...API_OPERATIONS.values()]
+    .map((o) => ({
+      method: o.method.toUpperCase(),
+      template: o.path,
+      pattern: new RegExp(`^${o.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '([^/]+)')}/?$`),
+    }))
+    .sort((a, b) => a.template.split('{').length - b.template.split('{').length);
+  for (const r of routes) {
+    if (r.method !== method) continue;
+    const m = r.pattern.exec(path);
+    if (m) return { action: `${method} ${r.template}`, params: m.slice(1).map((p) => safeDecode(p)) };
+  }
+  return null;
+}
+
+function safeDecode(p: string): string {
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return p;
+  }
+}
+
+/** An object id (`call_…`, `key_…`): only ids go into `object_ids`, never another path value. */
+const ID = /^[a-z]+_[0-9A-Za-z]{8,40}$/;
+
+/**
+ * Writes the audit entry of an authenticated request when its answer has been sent (`finish`): after
+ * the response, so it never slows it; `recordAuditEvent` never throws and rides out a store blip. Mounted
+ * right after `authenticate` on `/v1` (src/api/app.ts). Captures the answer's `id` (the created or
+ * deleted object) and error `code` from the JSON it sends.
+ */
+export const auditRequests: RequestHandler = (req: Request, res: Response, next) => {
+  const path = req.originalUrl.split('?')[0];
+  const matched = matchOperation(req.method, path);
+  const audited =
+    req.method === 'POST' || req.method === 'DELETE' || (matched !== null && AUDITED_READS.has(matched.action));
+  if (!audited || !req.auth) return next();
+  const auth = req.auth;
+  let answer: unknown;
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    answer = body;
+    return json(body);
+  };
+  res.once('finish', () => {
+    const body = (answer ?? {}) as { id?: unknown; object?: unknown; error?: { code?: unknown } };
+    const ids = (matched?.params ?? []).filter((p) => ID.test(p));
+    if (typeof body.id === 'string' && ID.test(body.id) && body.object !== 'list') ids.push(body.id);
+    recordAuditEvent({
+      orgId: auth.orgId,
+      livemode: auth.livemode,
+      actor: auditActor(auth),
+      action: matched?.action ?? `${req.method} (unknown route)`,
+      objectIds: ids,
+      requestId: req.requestId ?? null,
+      ip: req.ip ?? null,
+      outcome: { status: res.statusCode, errorCode: typeof body.error?.code === 'string' ? body.error.code : null },
+    }).catch((err: unknown) => logger.error('audit event not written', { error: String(err) }));
+  });
+  next();
+};
+
+/** `GET /v1/audit_events` → the organization's entries in this mode, newest first, filtered. */
+const listAuditEvents = operation({
+  method: 'get',
+  path: '/v1/audit_events',
+  operationId: 'listAuditEvents',
+  tag,
+  summary: 'List audit entries',
+  description:
+    'Every state-changing request (POST, DELETE), console action and read of a recording or transcript of this organization in this mode, newest first.',
+  scope: 'audit:read',
+  list: true,
+  query: [
+    { name: 'actor', description: 'Only entries of this actor: an API key (`key_…`) or a staff user (`usr_…`).' },
+    { name: 'action', description: 'Only entries of this action, e.g. `POST /v1/calls`.' },
+    { name: 'object_id', description: 'Only entries naming this object id (in the path or created).' },
+    createdQuery('entries'),
+  ],
+  response: listOf(AuditEventObject),
+  handler: async (req, res) => {
+    const q = req.query as Record<string, unknown>;
+    const filter: Record<string, unknown> = { org_id: req.auth!.orgId, livemode: req.auth!.livemode };
+    for (const [param, field] of [
+      ['actor', 'actor_id'],
+      ['action', 'action'],
+      ['object_id', 'object_ids'],
+    ] as const) {
+      const v = q[param];
+      if (v === undefined) continue;
+      if (typeof v !== 'string' || v.length === 0 || v.length > 200)
+        throw invalidParam(param, `Invalid ${param}: must be a string of 1 to 200 characters.`);
+      filter[field] = v;
+    }
+    const created = createdRange(req);
+    if (created) filter.created = created;
+    res.json(await listPage(req, AuditEvent, filter, renderAuditEvent));
+  },
+});
+
+/** `GET /v1/audit_events/{id}` → the entry; 404 `resource_missing` (another organization's or mode's too). */
+const retrieveAuditEvent = operation({
+  method: 'get',
+  path: '/v1/audit_events/{id}',
+  operationId: 'retrieveAuditEvent',
+  tag,
+  summary: 'Retrieve an audit entry',
+  scope: 'audit:read',
+  response: AuditEventObject,
+  handler: async (req, res) => {
+    const id = String(req.params.id);
+    const doc = await AuditEvent.findOne({ _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
+    if (!doc) throw notFound('audit_event', id, 'id');
+    res.json(renderAuditEvent(doc));
+  },
+});
+
+/** Routes under `/v1/audit_events` (mounted there by src/api/app.ts): reads only. */
+export function auditEventsRouter(): Router {
+  return operationsRouter('/v1/audit_events', [listAuditEvents, retrieveAuditEvent]);
+}

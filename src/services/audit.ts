@@ -1,0 +1,109 @@
+/**
+ * The audit log's writes and retention (issue 36 item 4; the entry is src/models/audit.ts).
+ * `recordAuditEvent` is the one writer: the API's audit middleware (src/api/audit.ts) calls it when a
+ * request's answer is sent, and the console's own endpoints (sign-in, keys) call it for their actions.
+ * `expireAuditEvents` deletes, in bounded batches, the entries older than `AUDIT_RETENTION_DAYS`.
+ */
+import crypto from 'node:crypto';
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { config } from '../config';
+import { logger } from '../logger';
+import { AuditEvent, type AuditActorType } from '../models/audit';
+import { insertIfAbsent } from '../models/store';
+import { derivedId, newId } from '../shared/ids';
+import { AUDIT_RETENTION_SCHEDULE_ID, AUDIT_RETENTION_WORKFLOW, type AuditRetentionWorkflow } from '../shared/audit';
+import { writeWhenStored } from './store-outage';
+
+/** What an audit entry says; see src/models/audit.ts for each field. */
+export interface AuditEntry {
+  orgId: string;
+  livemode: boolean;
+  actor: { type: AuditActorType; id: string };
+  /** `METHOD /route/{template}`, or a console action's name (`console.sign_in`). */
+  action: string;
+  objectIds?: string[];
+  requestId?: string | null;
+  ip?: string | null;
+  outcome: { status: number; errorCode?: string | null };
+  /** When it happened (ms since the epoch; default now). */
+  atMs?: number;
+}
+
+/**
+ * Appends one audit entry under a fresh `aud_…` id. The write is idempotent (insert-if-absent under
+ * that id) and rides out a store blip (src/services/store-outage.ts `writeWhenStored`: at most 4 s here,
+ * then retried in the background for 15 minutes). Never throws: a write that fails otherwise is logged
+ * as an error with the entry (without it the log would be silently short).
+ * @returns the entry's id
+ */
+export async function recordAuditEvent(entry: AuditEntry): Promise<string> {
+  const atMs = entry.atMs ?? Date.now();
+  // `newId` keeps ids monotonic within a process, so an entry dated in the past (a console action reported
+  // late, a test) takes an id of its own instant instead.
+  const id = entry.atMs === undefined ? newId('aud', atMs) : derivedId('aud', atMs, crypto.randomUUID());
+  const doc = {
+    _id: id,
+    org_id: entry.orgId,
+    livemode: entry.livemode,
+    actor_type: entry.actor.type,
+    actor_id: entry.actor.id,
+    action: entry.action,
+    object_ids: [...new Set(entry.objectIds ?? [])],
+    request_id: entry.requestId ?? null,
+    ip: entry.ip ?? null,
+    outcome: { status: entry.outcome.status, error_code: entry.outcome.errorCode ?? null },
+    created: Math.floor(atMs / 1000),
+  };
+  try {
+    await writeWhenStored(`audit event ${id}`, () => insertIfAbsent(AuditEvent, doc));
+  } catch (err) {
+    logger.error('audit event not written', { error: (err as Error).message, audit_event: doc });
+  }
+  return id;
+}
+
+/** Entries one `expireAuditEvents` call deletes at most. */
+export const AUDIT_EXPIRY_BATCH = 500;
+
+/**
+ * Deletes up to `limit` of the oldest entries created before `nowMs - AUDIT_RETENTION_DAYS` (by id: ids
+ * are time-ordered, so the cutoff is the smallest id of that instant): reads the batch's ids oldest first,
+ * then deletes through the last of them, one bounded statement. Idempotent: a crash between the two
+ * leaves the batch for the next call.
+ * @returns how many it deleted, and whether more may be left (a full batch)
+ */
+export async function expireAuditEvents(
+  nowMs: number,
+  limit = AUDIT_EXPIRY_BATCH,
+): Promise<{ deleted: number; more: boolean }> {
+  const cutoff = derivedId('aud', nowMs - config().auditRetentionDays * 86_400_000, '').replace(
+    /.{16}$/,
+    '0'.repeat(16),
+  );
+  const batch = await AuditEvent.find({ _id: { $lt: cutoff } }, { _id: 1 })
+    .sort({ _id: 1 })
+    .limit(limit)
+    .lean();
+  if (batch.length === 0) return { deleted: 0, more: false };
+  const { deletedCount } = await AuditEvent.deleteMany({ _id: { $lte: batch[batch.length - 1]._id } });
+  return { deleted: deletedCount, more: batch.length === limit };
+}
+
+/**
+ * Creates the Temporal Schedule `audit-retention` that starts `auditRetentionWorkflow` every hour, unless
+ * it exists (overlap policy SKIP), as `ensureRecordingRetentionSchedule` does. Called at start by every
+ * worker process and `npm start`.
+ * @param taskQueue the queue of the workers that run it
+ */
+export async function ensureAuditRetentionSchedule(temporal: Client, taskQueue = config().taskQueue): Promise<void> {
+  try {
+    await temporal.schedule.create<AuditRetentionWorkflow>({
+      scheduleId: AUDIT_RETENTION_SCHEDULE_ID,
+      spec: { intervals: [{ every: '1 hour' }] },
+      action: { type: 'startWorkflow', workflowType: AUDIT_RETENTION_WORKFLOW, taskQueue, args: [{}] },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
+    });
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+}
