@@ -25,10 +25,7 @@ export const AUDITED_READS = new Set(['GET /v1/calls/{id}/transcript', 'GET /v1/
  * `AuthContext` names its user otherwise).
  */
 export function auditActor(auth: AuthContext): { type: AuditActorType; id: string } {
-  const user =
-    (auth as AuthContext & { userId?: string; user?: { id?: string } }).userId ??
-    (auth as { user?: { id?: string } }).user?.id;
-  return user ? { type: 'user', id: user } : { type: 'api_key', id: auth.keyId };
+  return auth.kind === 'user' && auth.userId ? { type: 'user', id: auth.userId } : { type: 'api_key', id: auth.keyId };
 }
 
 /** Operation paths as patterns, the ones with fewer parameters first (`/v1/calls/search` before `/v1/calls/{id}`). */
@@ -68,16 +65,29 @@ const ID = /^[a-z]+_[0-9A-Za-z]{8,40}$/;
 /**
  * Writes the audit entry of an authenticated request when its answer has been sent (`finish`): after
  * the response, so it never slows it; `recordAuditEvent` never throws and rides out a store blip. Mounted
- * right after `authenticate` on `/v1` (src/api/app.ts). Captures the answer's `id` (the created or
+ * right after `authenticate` on `/v1` (src/api/app.ts) and before the console's own endpoints
+ * (`/console/api`, src/api/console.ts: sign-in, sign-out, mode switch, keys). Captures the answer's `id` (the created or
  * deleted object) and error `code` from the JSON it sends.
  */
 export const auditRequests: RequestHandler = (req: Request, res: Response, next) => {
+  auditOnFinish(req, res);
+  next();
+};
+
+/**
+ * Installs the audit entry of `req` (when it is audited: a POST, a DELETE or an audited read) to be
+ * written once its answer is sent; once per request. `auditRequests` calls it for every request; the
+ * console's cookie authentication calls it for a write it refuses (a forged CSRF token) before `/v1`'s
+ * middleware is reached, so that refusal is in the log too.
+ */
+export function auditOnFinish(req: Request, res: Response): void {
+  if (res.locals.auditInstalled) return;
   const path = req.originalUrl.split('?')[0];
   const matched = matchOperation(req.method, path);
   const audited =
     req.method === 'POST' || req.method === 'DELETE' || (matched !== null && AUDITED_READS.has(matched.action));
-  if (!audited || !req.auth) return next();
-  const auth = req.auth;
+  if (!audited) return;
+  res.locals.auditInstalled = true;
   let answer: unknown;
   const json = res.json.bind(res);
   res.json = (body: unknown) => {
@@ -85,6 +95,10 @@ export const auditRequests: RequestHandler = (req: Request, res: Response, next)
     return json(body);
   };
   res.once('finish', () => {
+    // Read at the end: the console's handlers authenticate the session (and sign-in creates it) after
+    // this middleware ran; a request that never authenticated leaves no entry (no organization to own it).
+    const auth = req.auth;
+    if (!auth) return;
     const body = (answer ?? {}) as { id?: unknown; object?: unknown; error?: { code?: unknown } };
     const ids = (matched?.params ?? []).filter((p) => ID.test(p));
     if (typeof body.id === 'string' && ID.test(body.id) && body.object !== 'list') ids.push(body.id);
@@ -99,8 +113,7 @@ export const auditRequests: RequestHandler = (req: Request, res: Response, next)
       outcome: { status: res.statusCode, errorCode: typeof body.error?.code === 'string' ? body.error.code : null },
     }).catch((err: unknown) => logger.error('audit event not written', { error: String(err) }));
   });
-  next();
-};
+}
 
 /** `GET /v1/audit_events` → the organization's entries in this mode, newest first, filtered. */
 const listAuditEvents = operation({

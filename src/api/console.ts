@@ -47,6 +47,7 @@ import type { UserRole } from '../models/users';
 import { applyRateLimit, jsonBody, jsonContentType, type AuthContext } from './middleware';
 import { operation, operationsRouter } from './operations';
 import { serveConsoleStream } from './console-stream';
+import { auditOnFinish, auditRequests } from './audit';
 
 const tag = 'Console';
 
@@ -154,21 +155,33 @@ function authOf({ session, user }: ActiveSession): AuthContext {
 export const consoleSessionAuth: RequestHandler = async (req, res, next) => {
   if (req.get('Authorization') !== undefined || readCookie(req, SESSION_COOKIE) === undefined) return next();
   try {
-    const active = await requireSession(req, res);
-    checkCsrf(req, active);
-    req.auth = authOf(active);
+    await authenticateSession(req, res);
     next();
   } catch (err) {
     next(err);
   }
 };
 
+/**
+ * The request's session as `req.auth`, after the CSRF check of a write (src/api/console.ts `checkCsrf`);
+ * a refused write is still audited with the session's user as its actor (issue 36 item 4).
+ * Throws 401 `session_missing`/`session_expired`, 403 `csrf_token_invalid`.
+ */
+async function authenticateSession(req: Request, res: Response): Promise<void> {
+  const active = await requireSession(req, res);
+  req.auth = authOf(active);
+  try {
+    checkCsrf(req, active);
+  } catch (err) {
+    auditOnFinish(req, res);
+    throw err;
+  }
+}
+
 /** Console endpoints: a live session (and CSRF for writes); sets `req.auth` as on `/v1`. */
 const withSession: RequestHandler = async (req, res, next) => {
   try {
-    const active = await requireSession(req, res);
-    checkCsrf(req, active);
-    req.auth = authOf(active);
+    await authenticateSession(req, res);
     next();
   } catch (err) {
     next(err);
@@ -225,6 +238,7 @@ const signIn = operation({
     const ok = user ? await verifyPassword(body.password, user.password_hash) : await decoyVerify(body.password);
     if (!user || !ok || user.disabled) throw credentialsInvalid();
     const { token, session } = await createSession(user);
+    req.auth = authOf({ session, user }); // the audit entry's actor (src/api/audit.ts `auditRequests`)
     res.setHeader('Set-Cookie', sessionCookie(req, token));
     res.json(await renderSession({ session, user }));
   },
@@ -389,6 +403,7 @@ export function consoleRouter(_temporal?: Client): Router {
   const router = Router();
   router.use('/console', consoleHeaders);
   router.use('/console/api', jsonContentType, ...jsonBody);
+  router.use('/console/api', auditRequests); // every console action in the audit log (issue 36 item 4)
   router.use(
     '/console/api',
     operationsRouter('/console/api', [

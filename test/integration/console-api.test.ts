@@ -340,6 +340,52 @@ describe('console API (issue 35)', function () {
     expect(users.text).not.to.include('password');
   });
 
+  it('writes an audit entry for each console action, in order, with the staff user as the actor (issue 36 item 4)', async () => {
+    const admin = await user('admin');
+    const cookie = admin.signed.cookie;
+    const created = await call('POST', '/console/api/keys', {
+      cookie,
+      csrf: admin.signed.csrf,
+      body: { kind: 'publishable' },
+      record: false,
+    });
+    expect(created.status, created.text).to.equal(200);
+    await call('POST', `/console/api/keys/${created.body.id}/revoke`, { cookie, csrf: admin.signed.csrf });
+    const record = await call('POST', '/v1/contacts', {
+      cookie,
+      csrf: admin.signed.csrf,
+      body: { phone: customerNumber(), name: 'Audit Person' },
+    });
+    expect(record.status, record.text).to.equal(200);
+    const refused = await call('POST', '/v1/contacts', { cookie, csrf: 'forged', body: { phone: customerNumber() } });
+    expect(refused.status).to.equal(403);
+    await call('DELETE', '/console/api/session', { cookie, csrf: admin.signed.csrf });
+    // Entries are written once each answer is sent: wait for the last one.
+    let entries: any[] = [];
+    for (let i = 0; i < 50 && entries.length < 6; i++) {
+      const res = await request('GET', `/v1/audit_events?actor=${admin.id}&limit=20`, { key: t.testKey });
+      entries = res.body.data ?? [];
+      if (entries.length < 6) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(
+      entries
+        .slice()
+        .reverse()
+        .map((e: any) => [e.action, e.outcome.status]),
+    ).to.deep.equal([
+      ['POST /console/api/session', 200],
+      ['POST /console/api/keys', 200],
+      ['POST /console/api/keys/{id}/revoke', 200],
+      ['POST /v1/contacts', 200],
+      ['POST /v1/contacts', 403],
+      ['DELETE /console/api/session', 200],
+    ]);
+    for (const e of entries) expect(e.actor).to.deep.equal({ type: 'user', id: admin.id });
+    expect(entries[3].object_ids).to.include(created.body.id);
+    expect(entries[2].object_ids).to.include(record.body.id);
+    expect(entries[1].outcome.error_code).to.equal('csrf_token_invalid');
+  });
+
   it('shows test or live data by the session mode, never both', async () => {
     const testPhone = customerNumber();
     const livePhone = customerNumber();
