@@ -68,7 +68,8 @@ export async function erasureStep(input: {
   nowMs: number;
   batchLimit?: number;
 }): Promise<ErasureBatchResult> {
-  return erasureBatch(Context.current().client, input);
+  const { workflowExecution: wf, activityId } = Context.current().info;
+  return erasureBatch(Context.current().client, input, wf ? `${wf.workflowId}:${wf.runId}:${activityId}` : null);
 }
 
 /** Stores an erasure's running counts, or completes it (`completed`, `erasure.completed` once). */

@@ -34,6 +34,21 @@ erasureSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 export const Erasure = mongoose.model('Erasure', erasureSchema, 'erasures');
 export type ErasureDoc = InferSchemaType<typeof erasureSchema>;
 
+/**
+ * The result of one erasure batch, stored before the batch acts (src/services/erasure.ts `erasureBatch`):
+ * `_id` is the activity's `<workflow id>:<run id>:<activity id>`, the same on a retry. Holds counts and a
+ * scan position (an event id or an idempotency record's hash), no personal data.
+ */
+const erasureBatchSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    result_json: { type: String, required: true },
+    created_ms: { type: Number, required: true },
+  },
+  base,
+);
+export const ErasureBatch = mongoose.model('ErasureBatch', erasureBatchSchema, 'erasure_batches');
+
 const countsShape = Object.fromEntries(
   Object.keys(noErasureCounts()).map((k) => [
     k,

@@ -24,7 +24,7 @@ import { BulkCallResult } from '../models/bulk-calls';
 import { Call, CallStreamEntry, CallTurn, DialIntent } from '../models/calls';
 import { Contact, ContactRecord } from '../models/contacts';
 import { Conversation, Message } from '../models/conversations';
-import { Erasure, renderErasure } from '../models/erasures';
+import { Erasure, ErasureBatch, renderErasure } from '../models/erasures';
 import { Event } from '../models/events';
 import { IdempotencyRecord } from '../models/idempotency';
 import { Recording, recordingIdOf } from '../models/recordings';
@@ -156,18 +156,25 @@ export function redactValue(value: unknown, needles: string[], key = ''): unknow
 /** True when `text` holds one of the needles. */
 const names = (text: string | null | undefined, needles: string[]) => !!text && needles.some((n) => text.includes(n));
 
+/** What erasing one call will change: its turns, its recording (if kept), its analyses (counted before acting). */
+async function callCounts(callId: string): Promise<Partial<ErasureCounts>> {
+  const rec = await Recording.findById(recordingIdOf(callId), { deleted_ms: 1 }).lean();
+  return {
+    calls: 1,
+    transcript_turns: await CallTurn.countDocuments({ call_id: callId }),
+    recordings: rec && rec.deleted_ms == null ? 1 : 0,
+    analyses: await Analysis.countDocuments({ subject_id: callId }),
+  };
+}
+
 /** Erases one call: its turns, stream, dial intent, recording, analyses; then redacts the call itself. */
-async function eraseCall(temporal: Client, callId: string, phone: string, nowMs: number) {
-  const counts: Partial<ErasureCounts> = { calls: 1 };
-  counts.transcript_turns = (await CallTurn.deleteMany({ call_id: callId })).deletedCount;
+async function eraseCall(temporal: Client, callId: string, phone: string, nowMs: number): Promise<void> {
+  await CallTurn.deleteMany({ call_id: callId });
   await CallStreamEntry.deleteMany({ call_id: callId });
   await DialIntent.deleteOne({ _id: callId });
-  const rec = await Recording.findById(recordingIdOf(callId), { deleted_ms: 1, file_id: 1 }).lean();
-  if (rec && rec.deleted_ms == null) {
-    await deleteRecording(temporal, rec._id, nowMs);
-    counts.recordings = 1;
-  }
-  counts.analyses = (await Analysis.deleteMany({ subject_id: callId })).deletedCount;
+  const rec = await Recording.findById(recordingIdOf(callId), { deleted_ms: 1 }).lean();
+  if (rec && rec.deleted_ms == null) await deleteRecording(temporal, rec._id, nowMs);
+  await Analysis.deleteMany({ subject_id: callId });
   const call = await Call.findById(callId, { to: 1, from: 1, transferred_to: 1 }).lean();
   const set: Record<string, unknown> = {
     ...CALL_TEXT_CLEARED,
@@ -179,13 +186,12 @@ async function eraseCall(temporal: Client, callId: string, phone: string, nowMs:
   };
   for (const f of ['to', 'from', 'transferred_to'] as const) if (call?.[f] === phone) set[f] = REDACTED;
   await Call.updateOne({ _id: callId }, { $set: set });
-  return counts;
 }
 
 /** One batch of calls to or from the number (found by `{org_id, livemode, to}` then `{…, from}`). */
-async function eraseCalls(temporal: Client, b: ErasureBatchInput): Promise<ErasureBatchResult> {
+async function eraseCalls(temporal: Client, b: ErasureBatchInput, commit: Commit): Promise<ErasureBatchResult> {
   const { person: p, nowMs } = b;
-  if (!p.phone) return { counts: {}, more: false };
+  if (!p.phone) return commit({ counts: {}, more: false });
   const n = sized(b.batchLimit, CALLS_PER_BATCH);
   const found = [
     ...(await Call.find({ ...tenantOf(b), to: p.phone }, { _id: 1 })
@@ -195,10 +201,12 @@ async function eraseCalls(temporal: Client, b: ErasureBatchInput): Promise<Erasu
       .limit(n)
       .lean()),
   ];
+  const ids = [...new Set(found.map((c) => c._id))];
   let counts: Partial<ErasureCounts> = {};
-  for (const { _id } of new Map(found.map((c) => [c._id, c])).values())
-    counts = sum(counts, await eraseCall(temporal, _id, p.phone, nowMs));
-  return { counts, more: found.length > 0 };
+  for (const id of ids) counts = sum(counts, await callCounts(id));
+  const result = await commit({ counts, more: found.length > 0 });
+  for (const id of ids) await eraseCall(temporal, id, p.phone, nowMs);
+  return result;
 }
 
 function sum(a: Partial<ErasureCounts>, b: Partial<ErasureCounts>): Partial<ErasureCounts> {
@@ -213,12 +221,13 @@ function sum(a: Partial<ErasureCounts>, b: Partial<ErasureCounts>): Partial<Eras
  * conversation), deletes up to `ERASURE_SCAN_BATCH` of its messages, and once none are left its analyses
  * and the conversation itself.
  */
-async function eraseConversations(temporal: Client, t: ErasureBatchInput): Promise<ErasureBatchResult> {
+async function eraseConversations(temporal: Client, t: ErasureBatchInput, commit: Commit): Promise<ErasureBatchResult> {
   const p = t.person;
-  if (!p.phone) return { counts: {}, more: false };
+  if (!p.phone) return commit({ counts: {}, more: false });
   const n = sized(t.batchLimit, ERASURE_SCAN_BATCH);
   let counts: Partial<ErasureCounts> = {};
   let more = false;
+  const work: { convId: string; messages: string[]; last: boolean }[] = [];
   for (const channel of MESSAGING_CHANNELS) {
     const key = conversationWorkflowId(t.orgId, t.livemode, channel, p.phone);
     const conv = await Conversation.findOne({ key }, { _id: 1 }).lean();
@@ -229,18 +238,22 @@ async function eraseConversations(temporal: Client, t: ErasureBatchInput): Promi
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     }
     const msgs = await Message.find({ conversation_id: conv._id }, { _id: 1 }).sort({ _id: -1 }).limit(n).lean();
-    for (const m of msgs) counts = sum(counts, { messages: (await Message.deleteOne({ _id: m._id })).deletedCount });
-    if (msgs.length === n) {
-      more = true;
-      continue;
-    }
-    await rekeyUsageRows(conv._id, p.phone);
-    counts = sum(counts, {
-      analyses: (await Analysis.deleteMany({ subject_id: conv._id })).deletedCount,
-      conversations: (await Conversation.deleteOne({ _id: conv._id })).deletedCount,
-    });
+    const last = msgs.length < n;
+    more ||= !last;
+    counts = sum(counts, { messages: msgs.length });
+    if (last)
+      counts = sum(counts, { analyses: await Analysis.countDocuments({ subject_id: conv._id }), conversations: 1 });
+    work.push({ convId: conv._id, messages: msgs.map((m) => m._id), last });
   }
-  return { counts, more };
+  const result = await commit({ counts, more });
+  for (const w of work) {
+    for (const id of w.messages) await Message.deleteOne({ _id: id });
+    if (!w.last) continue;
+    await rekeyUsageRows(w.convId, p.phone);
+    await Analysis.deleteMany({ subject_id: w.convId });
+    await Conversation.deleteOne({ _id: w.convId });
+  }
+  return result;
 }
 
 /**
@@ -259,16 +272,17 @@ async function rekeyUsageRows(subjectId: string, phone: string): Promise<void> {
 }
 
 /** One batch of campaign result rows with the number (`{org_id, livemode, phone}`): number and contact redacted. */
-async function eraseBulkCallResults(t: ErasureBatchInput): Promise<ErasureBatchResult> {
+async function eraseBulkCallResults(t: ErasureBatchInput, commit: Commit): Promise<ErasureBatchResult> {
   const p = t.person;
-  if (!p.phone) return { counts: {}, more: false };
+  if (!p.phone) return commit({ counts: {}, more: false });
   const n = sized(t.batchLimit, ERASURE_SCAN_BATCH);
   const rows = await BulkCallResult.find({ ...tenantOf(t), phone: p.phone }, { _id: 1 })
     .limit(n)
     .lean();
+  const result = await commit({ counts: { bulk_call_results: rows.length }, more: rows.length === n });
   for (const r of rows)
     await BulkCallResult.updateOne({ _id: r._id }, { $set: { phone: REDACTED, contact_json: '{}', form_json: null } });
-  return { counts: { bulk_call_results: rows.length }, more: rows.length === n };
+  return result;
 }
 
 /**
@@ -276,7 +290,12 @@ async function eraseBulkCallResults(t: ErasureBatchInput): Promise<ErasureBatchR
  * event whose payload names the person has its payload redacted in place (`redactValue`), and the stored
  * response bodies of its deliveries' attempts cleared.
  */
-async function eraseEvents(t: ErasureBatchInput, needles: string[], after: string | null): Promise<ErasureBatchResult> {
+async function eraseEvents(
+  t: ErasureBatchInput,
+  needles: string[],
+  after: string | null,
+  commit: Commit,
+): Promise<ErasureBatchResult> {
   const n = sized(t.batchLimit, ERASURE_SCAN_BATCH);
   const docs = await Event.find(
     { ...tenantOf(t), ...(after ? { _id: { $gt: after } } : {}) },
@@ -286,21 +305,21 @@ async function eraseEvents(t: ErasureBatchInput, needles: string[], after: strin
     .limit(n)
     .lean();
   const counts: Partial<ErasureCounts> = { events: 0, webhook_attempts: 0 };
+  const hits: { id: string; payload: string; deliveries: string[] }[] = [];
   for (const e of docs) {
     if (!names(e.payload_json, needles)) continue;
-    const redacted = JSON.stringify(redactValue(JSON.parse(e.payload_json), needles));
-    await Event.updateOne({ _id: e._id }, { $set: { payload_json: redacted } });
+    const deliveries = (await WebhookDelivery.find({ event_id: e._id }, { _id: 1 }).lean()).map((d) => d._id);
     counts.events!++;
-    for (const d of await WebhookDelivery.find({ event_id: e._id }, { _id: 1 }).lean()) {
-      const { modifiedCount } = await WebhookAttempt.updateMany(
-        { delivery_id: d._id },
-        { $set: { response_body: null, error: null } },
-      );
-      counts.webhook_attempts! += modifiedCount;
-    }
+    for (const d of deliveries) counts.webhook_attempts! += await WebhookAttempt.countDocuments({ delivery_id: d });
+    hits.push({ id: e._id, payload: JSON.stringify(redactValue(JSON.parse(e.payload_json), needles)), deliveries });
   }
-  const last = docs[docs.length - 1]?._id ?? after;
-  return { counts, more: docs.length === n, after: last };
+  const result = await commit({ counts, more: docs.length === n, after: docs[docs.length - 1]?._id ?? after });
+  for (const h of hits) {
+    await Event.updateOne({ _id: h.id }, { $set: { payload_json: h.payload } });
+    for (const d of h.deliveries)
+      await WebhookAttempt.updateMany({ delivery_id: d }, { $set: { response_body: null, error: null } });
+  }
+  return result;
 }
 
 /**
@@ -312,6 +331,7 @@ async function eraseIdempotencyRecords(
   t: ErasureBatchInput,
   needles: string[],
   after: string | null,
+  commit: Commit,
 ): Promise<ErasureBatchResult> {
   const n = sized(t.batchLimit, ERASURE_SCAN_BATCH);
   const docs = await IdempotencyRecord.find(
@@ -321,11 +341,14 @@ async function eraseIdempotencyRecords(
     .sort({ _id: 1 })
     .limit(n)
     .lean();
-  let deleted = 0;
-  for (const r of docs)
-    if (names(openSecret(r.response_json), needles))
-      deleted += (await IdempotencyRecord.deleteOne({ _id: r._id })).deletedCount;
-  return { counts: { idempotency_records: deleted }, more: docs.length === n, after: docs.at(-1)?._id ?? after };
+  const hits = docs.filter((r) => names(openSecret(r.response_json), needles)).map((r) => r._id);
+  const result = await commit({
+    counts: { idempotency_records: hits.length },
+    more: docs.length === n,
+    after: docs.at(-1)?._id ?? after,
+  });
+  for (const id of hits) await IdempotencyRecord.deleteOne({ _id: id });
+  return result;
 }
 
 /**
@@ -376,26 +399,55 @@ export interface ErasureBatchInput extends Tenant {
 }
 
 /**
- * One bounded, idempotent batch of one kind of an erasure (issue 36 item 2).
- * @param temporal the client that terminates conversation workflows and emits `recording.deleted`
- * @returns what it changed, whether more may remain, and where a scan continues
+ * Hands a batch's result over before the batch acts: the result is stored first (`ErasureBatch`), so a
+ * batch redone after a crash mid-way answers the counts it planned, not only what was left to change.
  */
-export async function erasureBatch(temporal: Client, b: ErasureBatchInput): Promise<ErasureBatchResult> {
+type Commit = (result: ErasureBatchResult) => Promise<ErasureBatchResult>;
+
+/** Runs one batch of `b.kind`, planning (counting) before acting through `commit`. */
+async function runBatch(temporal: Client, b: ErasureBatchInput, commit: Commit): Promise<ErasureBatchResult> {
   const needles = needlesOf(b.person);
   switch (b.kind) {
     case 'calls':
-      return eraseCalls(temporal, b);
+      return eraseCalls(temporal, b, commit);
     case 'conversations':
-      return eraseConversations(temporal, b);
+      return eraseConversations(temporal, b, commit);
     case 'bulk_call_results':
-      return eraseBulkCallResults(b);
+      return eraseBulkCallResults(b, commit);
     case 'events':
-      return needles.length ? eraseEvents(b, needles, b.after) : { counts: {}, more: false };
+      return needles.length ? eraseEvents(b, needles, b.after, commit) : commit({ counts: {}, more: false });
     case 'idempotency_records':
-      return needles.length ? eraseIdempotencyRecords(b, needles, b.after) : { counts: {}, more: false };
+      return needles.length
+        ? eraseIdempotencyRecords(b, needles, b.after, commit)
+        : commit({ counts: {}, more: false });
     case 'contacts':
-      return eraseContact(b, b.person);
+      return commit(await eraseContact(b, b.person));
   }
+}
+
+/**
+ * One bounded, idempotent batch of one kind of an erasure (issue 36 item 2). A batch counts what it will
+ * change, stores that under `batchKey` (the activity's workflow run and activity id: the same on a retry),
+ * then acts; a batch run again under the same key (a worker died mid-way) acts on what is left and answers
+ * the stored counts, so a crash never loses nor doubles a count.
+ * @param temporal the client that terminates conversation workflows and emits `recording.deleted`
+ * @returns what it changed, whether more may remain, and where a scan continues
+ */
+export async function erasureBatch(
+  temporal: Client,
+  b: ErasureBatchInput,
+  batchKey: string | null = null,
+): Promise<ErasureBatchResult> {
+  const prior = batchKey ? await ErasureBatch.findById(batchKey).lean() : null;
+  if (prior) {
+    await runBatch(temporal, b, async (r) => r);
+    return JSON.parse(prior.result_json) as ErasureBatchResult;
+  }
+  return runBatch(temporal, b, async (result) => {
+    if (batchKey)
+      await insertIfAbsent(ErasureBatch, { _id: batchKey, result_json: JSON.stringify(result), created_ms: b.nowMs });
+    return result;
+  });
 }
 
 /** Stores an erasure's counts so far (`GET /v1/erasures/{id}` shows them while it runs). */

@@ -29,9 +29,12 @@ import {
   type RetentionSweepInput,
 } from '../shared/privacy';
 
-/** Store batches: retried until they succeed (an outage delays a sweep or an erasure, never loses it). */
+/**
+ * Store batches (a few hundred documents each): retried until they succeed (an outage delays a sweep or
+ * an erasure, never loses it); a batch whose worker died is retried after a minute.
+ */
 const store = proxyActivities<typeof privacyActivities>({
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
