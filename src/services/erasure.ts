@@ -32,7 +32,8 @@ import { insertIfAbsent } from '../models/store';
 import { UsageRecord } from '../models/usage';
 import { WebhookAttempt, WebhookDelivery } from '../models/webhooks';
 import { openSecret, secretsMac } from '../secrets';
-import { MESSAGING_CHANNELS, conversationWorkflowId } from '../shared/conversations';
+import { MESSAGING_CHANNELS } from '../shared/conversations';
+import { findConversation } from './conversations';
 import { derivedId } from '../shared/ids';
 import {
   ERASURE_WORKFLOW,
@@ -229,11 +230,12 @@ async function eraseConversations(temporal: Client, t: ErasureBatchInput, commit
   let more = false;
   const work: { convId: string; messages: string[]; last: boolean }[] = [];
   for (const channel of MESSAGING_CHANNELS) {
-    const key = conversationWorkflowId(t.orgId, t.livemode, channel, p.phone);
-    const conv = await Conversation.findOne({ key }, { _id: 1 }).lean();
+    // The workflow id hashes the number (src/services/conversations.ts `conversationWorkflowIds`): the
+    // stored conversation names the id its workflow runs under.
+    const conv = await findConversation({ orgId: t.orgId, livemode: t.livemode, channel, customerNumber: p.phone });
     if (!conv) continue;
     try {
-      await temporal.workflow.getHandle(key).terminate('erasure of the customer (issue 36 item 2)');
+      await temporal.workflow.getHandle(conv.key).terminate('erasure of the customer (issue 36 item 2)');
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     }
