@@ -1,7 +1,7 @@
 /**
  * The activities of the retention sweep and of erasures (issue 36 items 1 and 2): each is one bounded
- * batch over the store (src/services/retention.ts, src/services/erasure.ts), idempotent and counting only
- * what it changed, so a retried or redone batch never counts twice.
+ * batch over the store (src/services/retention.ts, src/services/erasure.ts), idempotent, planned and
+ * counted before it acts under the activity's id, so a retried or redone batch counts once.
  */
 import { Context } from '@temporalio/activity';
 import { completeErasure, erasureBatch, resolvePerson, saveErasureCounts } from '../services/erasure';
@@ -43,7 +43,8 @@ export async function retentionBatch(input: {
   nowMs: number;
   batchLimit?: number;
 }): Promise<RetentionBatchResult> {
-  return runRetentionBatch(Context.current().client, input);
+  const { workflowExecution: wf, activityId } = Context.current().info;
+  return runRetentionBatch(Context.current().client, input, wf ? `${wf.workflowId}:${wf.runId}:${activityId}` : null);
 }
 
 /** The person an erasure looks for, resolved once at its start (src/services/erasure.ts `resolvePerson`). */

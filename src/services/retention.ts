@@ -2,8 +2,8 @@
  * Retention (issue 36 item 1): deletes what a tenant keeps past its `retention` (src/services/privacy.ts),
  * one bounded batch at a time. Each function here is one batch of one kind: it reads at most `limit`
  * documents by an indexed query (`{org_id, livemode, created…}`: equalities, then the time range), deletes
- * or empties them, and reports what it actually changed, so a batch redone after a crash counts only what
- * was still there. Called by the activities of `retentionSweepWorkflow` (src/activities/privacy.ts).
+ * or empties them; it counts what it will change before it acts and keeps that plan under the activity's
+ * id, so a batch redone after a crash carries out the same plan and counts it once. Called by the activities of `retentionSweepWorkflow` (src/activities/privacy.ts).
  *
  * What stays (the README's "Retention"): calls and conversations as skeletons — ids, timestamps, status,
  * direction, agent, numbers, duration, usage rows and `metadata` (your own keys, for reconciliation; keep
@@ -16,6 +16,8 @@ import { Analysis } from '../models/analyses';
 import { Call, CallStreamEntry, CallTurn } from '../models/calls';
 import { Message } from '../models/conversations';
 import { Event } from '../models/events';
+import { ErasureBatch } from '../models/erasures';
+import { insertIfAbsent } from '../models/store';
 import { WebhookAttempt, WebhookDelivery } from '../models/webhooks';
 import type { RetentionBatchResult, RetentionKind } from '../shared/privacy';
 import type { Tenant } from './privacy';
@@ -42,12 +44,17 @@ const sized = (b: { batchLimit?: number }, dflt: number) => Math.max(1, Math.min
 
 const tenantOf = (t: Tenant) => ({ org_id: t.orgId, livemode: t.livemode });
 
+/** A batch planned before it acts: the ids it will change and the counts of what that changes. */
+interface RetentionPlan {
+  ids: string[];
+  result: RetentionBatchResult;
+}
+
 /**
- * Empties the transcripts of up to `CALLS_PER_BATCH` ended calls created before the cutoff and not yet
- * emptied: deletes their turns and live-stream entries, clears `context`, form answers, transfer notes and
- * the inbound webhook's answer, and marks the call (`text_expired_ms`). The call stays as a skeleton.
+ * The transcripts batch's plan: up to `CALLS_PER_BATCH` ended calls created before the cutoff and not yet
+ * emptied, and their turns counted.
  */
-async function expireTranscripts(b: RetentionBatchInput): Promise<RetentionBatchResult> {
+async function planTranscripts(b: RetentionBatchInput): Promise<RetentionPlan> {
   const calls = await Call.find(
     {
       ...tenantOf(b),
@@ -61,15 +68,27 @@ async function expireTranscripts(b: RetentionBatchInput): Promise<RetentionBatch
     .limit(sized(b, CALLS_PER_BATCH))
     .lean();
   let turns = 0;
-  for (const { _id } of calls) {
-    turns += (await CallTurn.deleteMany({ call_id: _id })).deletedCount;
-    await CallStreamEntry.deleteMany({ call_id: _id });
-    await Call.updateOne({ _id }, { $set: { ...CALL_TEXT_CLEARED, text_expired_ms: b.nowMs } });
-  }
+  for (const { _id } of calls) turns += await CallTurn.countDocuments({ call_id: _id });
   return {
-    counts: { transcript_turns: turns, skeletons: calls.length },
-    more: calls.length === sized(b, CALLS_PER_BATCH),
+    ids: calls.map((c) => c._id),
+    result: {
+      counts: { transcript_turns: turns, skeletons: calls.length },
+      more: calls.length === sized(b, CALLS_PER_BATCH),
+    },
   };
+}
+
+/**
+ * Empties the transcripts of the planned calls: deletes their turns and live-stream entries, clears
+ * `context`, form answers, transfer notes and the inbound webhook's answer, and marks the call
+ * (`text_expired_ms`). The call stays as a skeleton. Idempotent.
+ */
+async function expireTranscripts(ids: string[], nowMs: number): Promise<void> {
+  for (const _id of ids) {
+    await CallTurn.deleteMany({ call_id: _id });
+    await CallStreamEntry.deleteMany({ call_id: _id });
+    await Call.updateOne({ _id }, { $set: { ...CALL_TEXT_CLEARED, text_expired_ms: nowMs } });
+  }
 }
 
 /** The fields of a call that hold what was said or given about the person, emptied (a skeleton's). */
@@ -80,92 +99,114 @@ export const CALL_TEXT_CLEARED = {
   inbound_webhook_json: null,
 } as const;
 
-/** Deletes up to `limit` documents of `model` by their ids, one `_id` equality each (FerretDB pushes those down). */
-async function deleteByIds(model: typeof Message | typeof Analysis | typeof Event, ids: string[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  const { deletedCount } = await (model as typeof Message).bulkWrite(
+/** Deletes the documents of `model` by their ids, one `_id` equality each (FerretDB pushes those down). */
+async function deleteByIds(model: typeof Message | typeof Analysis | typeof Event, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await (model as typeof Message).bulkWrite(
     ids.map((_id) => ({ deleteOne: { filter: { _id } } })),
     { ordered: false },
   );
-  return deletedCount;
 }
 
-/** Ids of the tenant's documents of `model` created before the cutoff, oldest first, at most `RETENTION_BATCH`. */
-async function expiredIds(model: typeof Message | typeof Analysis | typeof Event, b: RetentionBatchInput) {
-  const docs = await (model as typeof Message)
-    .find({ ...tenantOf(b), created: { $lt: Math.floor(b.cutoffMs / 1000) } }, { _id: 1, subject_id: 1 })
+/** The models of the kinds whose batch deletes documents by id. */
+const MODELS = { messages: Message, analyses: Analysis, events: Event } as const;
+
+/** A plan of `kind` (messages, analyses, events): the tenant's documents created before the cutoff, oldest first. */
+async function planExpired(kind: keyof typeof MODELS, b: RetentionBatchInput): Promise<RetentionPlan> {
+  const docs = await (MODELS[kind] as typeof Message)
+    .find({ ...tenantOf(b), created: { $lt: Math.floor(b.cutoffMs / 1000) } }, { _id: 1 })
     .sort({ created: 1 })
     .limit(sized(b, RETENTION_BATCH))
     .lean();
-  return docs as unknown as { _id: string; subject_id?: string }[];
+  return {
+    ids: docs.map((d) => d._id as string),
+    result: { counts: { [kind]: docs.length }, more: docs.length === sized(b, RETENTION_BATCH) },
+  };
 }
 
-/** Deletes up to `RETENTION_BATCH` conversation messages created before the cutoff. */
-async function expireMessages(b: RetentionBatchInput): Promise<RetentionBatchResult> {
-  const docs = await expiredIds(Message, b);
-  const n = await deleteByIds(
-    Message,
-    docs.map((d) => d._id),
-  );
-  return { counts: { messages: n }, more: docs.length === sized(b, RETENTION_BATCH) };
-}
-
-/** Deletes up to `RETENTION_BATCH` analyses created before the cutoff, and the copy on their call. */
-async function expireAnalyses(b: RetentionBatchInput): Promise<RetentionBatchResult> {
-  const docs = await expiredIds(Analysis, b);
-  for (const d of docs)
-    if (d.subject_id)
-      await Call.updateOne({ _id: d.subject_id, analysis_id: d._id }, { $set: { analysis_json: null } });
-  const n = await deleteByIds(
-    Analysis,
-    docs.map((d) => d._id),
-  );
-  return { counts: { analyses: n }, more: docs.length === sized(b, RETENTION_BATCH) };
+/** Deletes the planned analyses, and the copy on their call. Idempotent. */
+async function expireAnalyses(ids: string[]): Promise<void> {
+  for (const _id of ids) {
+    const doc = await Analysis.findById(_id, { subject_id: 1 }).lean();
+    if (doc?.subject_id)
+      await Call.updateOne({ _id: doc.subject_id, analysis_id: _id }, { $set: { analysis_json: null } });
+  }
+  await deleteByIds(Analysis, ids);
 }
 
 /**
- * Deletes up to `RETENTION_BATCH` events created before the cutoff, with their webhook deliveries and
- * the deliveries' attempts (whose stored response bodies may echo the payload).
+ * Deletes the planned events with their webhook deliveries and the deliveries' attempts (whose stored
+ * response bodies may echo the payload). Idempotent.
  */
-async function expireEvents(b: RetentionBatchInput): Promise<RetentionBatchResult> {
-  const docs = await expiredIds(Event, b);
-  for (const { _id } of docs) {
+async function expireEvents(ids: string[]): Promise<void> {
+  for (const _id of ids) {
     for (const d of await WebhookDelivery.find({ event_id: _id }, { _id: 1 }).lean())
       await WebhookAttempt.deleteMany({ delivery_id: d._id });
     await WebhookDelivery.deleteMany({ event_id: _id });
   }
-  const n = await deleteByIds(
-    Event,
-    docs.map((d) => d._id),
-  );
-  return { counts: { events: n }, more: docs.length === sized(b, RETENTION_BATCH) };
+  await deleteByIds(Event, ids);
 }
 
-/** Deletes up to `RECORDINGS_PER_BATCH` recordings created before the cutoff (the recordings' own path). */
-async function expireRecordingBatch(temporal: Client, b: RetentionBatchInput): Promise<RetentionBatchResult> {
-  const ids = await expiredRecordingIds(b, b.cutoffMs, sized(b, RECORDINGS_PER_BATCH));
-  let n = 0;
-  for (const id of ids) if (await deleteRecording(temporal, id, b.nowMs)) n++;
-  return { counts: { recordings: n }, more: ids.length === sized(b, RECORDINGS_PER_BATCH) };
+/** The plan of a kind's batch: what it will change, counted before anything changes. */
+async function planBatch(b: RetentionBatchInput): Promise<RetentionPlan> {
+  switch (b.kind) {
+    case 'transcripts':
+      return planTranscripts(b);
+    case 'messages':
+    case 'analyses':
+    case 'events':
+      return planExpired(b.kind, b);
+    case 'recordings': {
+      const ids = await expiredRecordingIds(b, b.cutoffMs, sized(b, RECORDINGS_PER_BATCH));
+      return {
+        ids,
+        result: { counts: { recordings: ids.length }, more: ids.length === sized(b, RECORDINGS_PER_BATCH) },
+      };
+    }
+  }
+}
+
+/** Carries out a plan (every step idempotent: a plan carried out again changes nothing more). */
+async function actBatch(temporal: Client, b: RetentionBatchInput, ids: string[]): Promise<void> {
+  switch (b.kind) {
+    case 'transcripts':
+      return expireTranscripts(ids, b.nowMs);
+    case 'messages':
+      return deleteByIds(Message, ids);
+    case 'analyses':
+      return expireAnalyses(ids);
+    case 'events':
+      return expireEvents(ids);
+    case 'recordings':
+      for (const id of ids) await deleteRecording(temporal, id, b.nowMs);
+  }
 }
 
 /**
- * One retention batch of one kind for one tenant (issue 36 item 1): deletes (or empties, for calls) at
- * most a bounded number of documents created before `cutoffMs`.
+ * One retention batch of one kind for one tenant (issue 36 item 1): plans (selects at most a bounded
+ * number of documents created before `cutoffMs` and counts what deleting or emptying them changes), stores
+ * the plan under `batchKey` (the activity's workflow run and activity id: the same on a retry), then acts.
+ * A batch run again under the same key (a worker died mid-way) carries out the stored plan and answers its
+ * counts, so a crash never loses nor doubles a count.
  * @param temporal the client that emits `recording.deleted` for deleted recordings
  * @returns the counts of what it changed, and whether more may remain (run it again)
  */
-export async function retentionBatch(temporal: Client, b: RetentionBatchInput): Promise<RetentionBatchResult> {
-  switch (b.kind) {
-    case 'transcripts':
-      return expireTranscripts(b);
-    case 'messages':
-      return expireMessages(b);
-    case 'analyses':
-      return expireAnalyses(b);
-    case 'events':
-      return expireEvents(b);
-    case 'recordings':
-      return expireRecordingBatch(temporal, b);
+export async function retentionBatch(
+  temporal: Client,
+  b: RetentionBatchInput,
+  batchKey: string | null = null,
+): Promise<RetentionBatchResult> {
+  const prior = batchKey ? await ErasureBatch.findById(batchKey).lean() : null;
+  let plan: RetentionPlan;
+  if (prior) plan = JSON.parse(prior.result_json) as RetentionPlan;
+  else {
+    plan = await planBatch(b);
+    if (batchKey) {
+      await insertIfAbsent(ErasureBatch, { _id: batchKey, result_json: JSON.stringify(plan), created_ms: b.nowMs });
+      const stored = await ErasureBatch.findById(batchKey).lean();
+      if (stored) plan = JSON.parse(stored.result_json) as RetentionPlan;
+    }
   }
+  await actBatch(temporal, b, plan.ids);
+  return plan.result;
 }
