@@ -168,7 +168,7 @@ export const updateAgentSchema = createAgentSchema.partial().extend({
     .boolean()
     .optional()
     .describe(
-      'Issue 37: `false` makes the change a draft version (tests and traffic splits may use it) and leaves the published one, which new calls use, as it is. Default true.',
+      '`false` makes the change a draft version (tests and traffic splits may use it) and leaves the published one, which new calls use, as it is. Default true.',
     ),
   traffic_split: z
     .array(

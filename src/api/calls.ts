@@ -312,7 +312,7 @@ const listCalls = operation({
     { name: 'agent_id', description: 'Only calls of this agent.' },
     {
       name: 'agent_version',
-      description: "Only calls that ran this version of their agent (issue 37); with `agent_id`, of that agent's.",
+      description: "Only calls that ran this version of their agent; with `agent_id`, of that agent's.",
       schema: z.string().regex(/^[1-9]\d{0,8}$/),
     },
     { name: 'bulk_call_id', description: "Only this campaign's calls." },

@@ -47,7 +47,7 @@ const retrieveUsage = operation({
       from: 'First day, `YYYY-MM-DD`.',
       to: 'Last day, `YYYY-MM-DD`.',
       timezone: 'IANA time zone of the days (default `UTC`).',
-      agent_id: "Only the usage of this agent's calls and conversations (issue 37).",
+      agent_id: "Only the usage of this agent's calls and conversations.",
       agent_version: 'With `agent_id`: only the usage of calls and conversations that ran this version.',
     }[name]!,
   })),

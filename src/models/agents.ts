@@ -227,10 +227,14 @@ export function agentVoicemail(doc: Pick<AgentDoc, 'voicemail_json'>): Voicemail
 }
 
 /** One entry of an agent's `traffic_split` (issue 37 item 2). */
-export const TrafficSplitEntryObject = z.object({
-  version: z.number().int().describe('A version of this agent.'),
-  weight: z.number().int().describe('Its share of new calls and conversations, in percent (the weights add to 100).'),
-});
+export const TrafficSplitEntryObject = apiObject(
+  'TrafficSplitEntry',
+  "One version's share of an agent's new calls and conversations.",
+  z.object({
+    version: z.number().int().describe('A version of this agent.'),
+    weight: z.number().int().describe('Its share of new calls and conversations, in percent (the weights add to 100).'),
+  }),
+);
 export type TrafficSplit = z.output<typeof TrafficSplitEntryObject>[];
 
 /** The `agent` object as the API answers it (the OpenAPI component `Agent`). */

@@ -109,7 +109,7 @@ export const AnalysisObject = apiObject(
       .number()
       .int()
       .nullable()
-      .describe('The version of the agent the call or conversation ran (issue 37); null when unknown.'),
+      .describe('The version of the agent the call or conversation ran; null when unknown.'),
     created: unix,
     error: z
       .object({ message: z.string(), validation_errors: z.array(z.string()) })

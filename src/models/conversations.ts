@@ -291,7 +291,7 @@ export const ConversationObject = apiObject(
       .int()
       .nullable()
       .describe(
-        'The version of `agent_id` the conversation runs, fixed on its first turn with that agent (issue 37); null before.',
+        'The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.',
       ),
     status: z.enum(['open', 'needs_person']),
     handoff_reason: z.string().nullable(),
