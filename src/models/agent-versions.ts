@@ -96,8 +96,10 @@ export function versionConfig(doc: Pick<AgentVersionDoc, 'config_json'>): AgentC
 
 const agentShape = AgentObject.shape;
 /** The configuration as the API shows it: the agent object's fields that a version fixes. */
-export const AgentVersionConfigObject = z
-  .object({
+export const AgentVersionConfigObject = apiObject(
+  'AgentVersionConfig',
+  'The configuration of the agent this version fixes (the fields of the agent object that it covers).',
+  z.object({
     name: agentShape.name,
     instructions: agentShape.instructions,
     first_message: agentShape.first_message,
@@ -116,8 +118,8 @@ export const AgentVersionConfigObject = z
     transcription: agentShape.transcription,
     interruptible: agentShape.interruptible,
     dtmf: agentShape.dtmf,
-  })
-  .describe('The configuration of the agent this version fixes (the fields of the agent object that it covers).');
+  }),
+);
 
 /** The `agent_version` object (the OpenAPI component `AgentVersion`). */
 export const AgentVersionObject = apiObject(
