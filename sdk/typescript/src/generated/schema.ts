@@ -424,6 +424,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/codec/decode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decode Temporal payloads (codec server)
+         * @description Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back unchanged.
+         */
+        post: operations["codecDecode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/codec/encode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Encode Temporal payloads (codec server)
+         * @description Encrypts payloads with the current key, as workers and clients do (for `temporal workflow signal --codec-endpoint`). Needs the operator token `CODEC_TOKEN`.
+         */
+        post: operations["codecEncode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/codec/{token}/decode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decode Temporal payloads (codec server)
+         * @description Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back unchanged.
+         */
+        post: operations["codecDecodeWithPathToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/codec/{token}/encode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Encode Temporal payloads (codec server)
+         * @description Encrypts payloads with the current key, as workers and clients do (for `temporal workflow signal --codec-endpoint`). Needs the operator token `CODEC_TOKEN`.
+         */
+        post: operations["codecEncodeWithPathToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/widget/session": {
         parameters: {
             query?: never;
@@ -543,7 +623,7 @@ export interface paths {
         put?: never;
         /**
          * Update an agent
-         * @description Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and `dtmf` take null to clear. Needs the `agents:write` scope.
+         * @description Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and `dtmf` take null to clear. A configuration change makes the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
          */
         post: operations["updateAgent"];
         /**
@@ -551,6 +631,66 @@ export interface paths {
          * @description Calls already placed keep it; new calls naming it are 404. Needs the `agents:write` scope.
          */
         delete: operations["deleteAgent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an agent's versions
+         * @description Newest first; cursors are version ids (`agt_…:v3`). Needs the `agents:read` scope.
+         */
+        get: operations["listAgentVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an agent version
+         * @description Retrieve an agent version. Needs the `agents:read` scope.
+         */
+        get: operations["retrieveAgentVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/versions/{version}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish an agent version
+         * @description New calls and conversations use it from now on (unless a `traffic_split` says otherwise); calls in flight keep their version. Publishing an earlier version rolls back. Needs the `agents:write` scope.
+         */
+        post: operations["publishAgentVersion"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -892,6 +1032,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contacts/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a person by phone or external id
+         * @description Removes or irreversibly redacts every copy of the person: contact, records, calls and transcripts, conversations, recordings, analyses, campaign rows, event payloads, idempotency caches. Answers the `erasure` at once; follow it with `GET /v1/erasures/{id}`. Needs the `contacts:write` scope.
+         */
+        post: operations["eraseContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts/{id}": {
         parameters: {
             query?: never;
@@ -907,8 +1067,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a contact and its records
-         * @description Delete a contact and its records. Needs the `contacts:write` scope.
+         * Delete a contact and erase the person
+         * @description Deletes the contact and its records at once, and starts an erasure of every copy of the person (`erasure`: follow it with `GET /v1/erasures/{id}`). Needs the `contacts:write` scope.
          */
         delete: operations["deleteContact"];
         options?: never;
@@ -928,6 +1088,26 @@ export interface paths {
          * @description List a contact's records. Needs the `records:read` scope.
          */
         get: operations["listContactRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/erasures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an erasure
+         * @description `running` until every kind is done, then `completed` (and `erasure.completed` is emitted). Needs the `contacts:read` scope.
+         */
+        get: operations["retrieveErasure"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1070,6 +1250,26 @@ export interface paths {
          * @description Hand a conversation back to the assistant. Needs the `messages:write` scope.
          */
         post: operations["resumeConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{id}/handoff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a conversation over from the assistant
+         * @description A person takes the conversation over: the assistant stops answering until `resume`. Inbound messages are still stored and emitted; reply with `POST /v1/messages` (`author: "person"`). Needs the `messages:write` scope.
+         */
+        post: operations["handoffConversation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1785,9 +1985,53 @@ export interface paths {
         };
         /**
          * Retrieve the account
-         * @description The key's organization in the key's mode: id, name, mode and limits. Every secret or restricted key may read it. Needs the `account:read` scope.
+         * @description The key's organization in the key's mode: id, name, mode, limits, retention and redaction. Every secret or restricted key may read it. Needs the `account:read` scope.
          */
         get: operations["retrieveAccount"];
+        put?: never;
+        /**
+         * Update the account
+         * @description Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons) and PII redaction before storage. Secret keys only. Needs the `account:write` scope.
+         */
+        post: operations["updateAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit entries
+         * @description Every state-changing request (POST, DELETE), console action and read of a recording or transcript of this organization in this mode, newest first. Needs the `audit:read` scope.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit_events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an audit entry
+         * @description Retrieve an audit entry. Needs the `audit:read` scope.
+         */
+        get: operations["retrieveAuditEvent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1876,6 +2120,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{id}/test_suites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an agent's test suites
+         * @description List an agent's test suites. Needs the `agents:read` scope.
+         */
+        get: operations["listTestSuites"];
+        put?: never;
+        /**
+         * Create a test suite
+         * @description Scenarios of simulated callers (a persona and a goal, played by a model) and the rubric a judge checks each call against. 1 to 50 scenarios with unique names. Needs the `agents:write` scope.
+         */
+        post: operations["createTestSuite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test_suites/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a test suite
+         * @description Retrieve a test suite. Needs the `agents:read` scope.
+         */
+        get: operations["retrieveTestSuite"];
+        put?: never;
+        /**
+         * Update a test suite
+         * @description `scenarios` replaces the whole list. Runs already started keep the scenarios they started with. Needs the `agents:write` scope.
+         */
+        post: operations["updateTestSuite"];
+        /**
+         * Delete a test suite
+         * @description Its runs stay readable at `GET /v1/test_suite_runs/{id}`. Needs the `agents:write` scope.
+         */
+        delete: operations["deleteTestSuite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test_suites/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a test suite's runs
+         * @description List a test suite's runs. Needs the `agents:read` scope.
+         */
+        get: operations["listTestSuiteRuns"];
+        put?: never;
+        /**
+         * Run a test suite
+         * @description Runs every scenario as a simulated persona call (at most 5 at once, with the agent’s tools, knowledge and records as configured), then has a model judge each transcript against its rubric. Answers `running` at once; follow `GET /v1/test_suite_runs/{id}` or the `test_suite_run.completed` event. Test keys only. Needs the `agents:write` scope.
+         */
+        post: operations["createTestSuiteRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test_suite_runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a test suite run
+         * @description Retrieve a test suite run. Needs the `agents:read` scope.
+         */
+        get: operations["retrieveTestSuiteRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1921,6 +2261,10 @@ export interface components {
             /** @enum {string} */
             mode: "test" | "live";
             limits: components["schemas"]["AccountLimits"];
+            /** @description How long each kind of data is kept; an hourly sweep deletes what is older. */
+            retention: components["schemas"]["AccountRetention"];
+            /** @description PII redaction before storage, off by default. */
+            redaction: components["schemas"]["AccountRedaction"];
         };
         /** @description A tool that calls an HTTPS endpoint of yours (`type: http`). */
         HttpTool: {
@@ -1988,6 +2332,17 @@ export interface components {
         };
         /** @description A custom tool the assistant may call: an HTTPS endpoint of yours (`http`) or the tools of a Model Context Protocol server (`mcp`). Static headers are shown by name only; an http tool's signing `secret` is shown once, at creation. */
         Tool: components["schemas"]["HttpTool"] | components["schemas"]["McpTool"];
+        /** @description What was replaced before the text was stored (the organization's `redaction.enabled`): counts by kind of the `[card]`, `[ssn]`, `[email]` and `[phone]` placeholders. Absent when nothing was. */
+        Redaction: {
+            /** @description Card numbers (Luhn-checked, known brand) replaced. */
+            card?: number;
+            /** @description US Social Security numbers replaced. */
+            ssn?: number;
+            /** @description Email addresses replaced. */
+            email?: number;
+            /** @description Phone numbers other than the parties' own replaced. */
+            phone?: number;
+        };
         /** @description What the model made of a finished call or conversation: a summary, structured data valid against the plan's schema, a success verdict. */
         Analysis: {
             /** @example ana_01jd5x2v7c0000000000000000 */
@@ -2011,6 +2366,11 @@ export interface components {
             plan: components["schemas"]["AnalysisPlan"];
             /** @description A call analysed for a form (`form_id`): the form filled. */
             form_id: string | null;
+            /** @description The agent of the call or conversation analysed. */
+            agent_id: string | null;
+            /** @description The version of the agent the call or conversation ran; null when unknown. */
+            agent_version: number | null;
+            redaction?: components["schemas"]["Redaction"];
             /** @description Unix time in seconds. */
             created: number;
             /** @description A failed analysis: why, and the last answer’s validation errors. */
@@ -2054,6 +2414,7 @@ export interface components {
              * @constant
              */
             interrupted?: true;
+            redaction?: components["schemas"]["Redaction"];
             at: number | null;
             offset_ms: number | null;
         };
@@ -2074,6 +2435,8 @@ export interface components {
             to: string;
             from: string | null;
             agent_id: string;
+            /** @description The agent's version the call runs, fixed when it starts (`GET /v1/agents/{id}/versions/{n}`); null for calls made before versions. */
+            agent_version: number | null;
             contact_id: string | null;
             context: {
                 [key: string]: unknown;
@@ -2302,6 +2665,13 @@ export interface components {
             /** @description Unix time in seconds. */
             updated: number;
         };
+        /** @description One version's share of an agent's new calls and conversations. */
+        TrafficSplitEntry: {
+            /** @description A version of this agent. */
+            version: number;
+            /** @description Its share of new calls and conversations, in percent (the weights add to 100). */
+            weight: number;
+        };
         /** @description An assistant: its instructions, first message, model and transfer target. */
         Agent: {
             /** @example agent_01jd5x2v7c0000000000000000 */
@@ -2346,8 +2716,78 @@ export interface components {
             recording: components["schemas"]["AgentRecording"] | null;
             /** @description Whether this agent answers numbers connected without one. */
             default?: boolean;
+            /** @description The published version: the one new calls and conversations use when there is no `traffic_split`. */
+            version: number;
+            /** @description The newest version (a draft when it is above `version`). */
+            latest_version: number;
+            /** @description Shares of new calls and conversations by version, per contact; null: all use `version`. */
+            traffic_split: components["schemas"]["TrafficSplitEntry"][] | null;
             /** @description Unix time in seconds. */
             created: number;
+        };
+        /** @description The configuration of the agent this version fixes (the fields of the agent object that it covers). */
+        AgentVersionConfig: {
+            name: string;
+            instructions: string;
+            first_message: string | null;
+            model: string | null;
+            transfer_to: string | null;
+            /**
+             * @description `cold` (default): `transfer_call` hands the line over and the assistant is gone. `warm`: the caller waits on hold while the person is dialed and briefed with a summary; if they are busy, do not answer or hang up, the caller is back with the assistant.
+             * @enum {string}
+             */
+            transfer_mode: "cold" | "warm";
+            /** @description The custom tools (`tool_…`) the assistant may call besides its built-in ones. */
+            tool_ids: string[];
+            /** @description The connector installations (`cinst_…`) whose tools the assistant may call. */
+            connector_installation_ids: string[];
+            /** @description Optional built-in tools the assistant offers besides the ones every agent has: `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to navigate a phone menu). */
+            enabled_tools: string[];
+            /** @description When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00). */
+            calling_window: components["schemas"]["AgentVersionConfigCallingWindow"] | null;
+            voicemail: components["schemas"]["AgentVersionConfigVoicemail"] | null;
+            /** @description Whether its calls are recorded; null: not recorded. */
+            recording: components["schemas"]["AgentVersionConfigRecording"] | null;
+            /** @description What to learn from each of the agent's calls once it has ended; null: nothing. A call's own `analysis` replaces it. */
+            analysis: components["schemas"]["AgentVersionConfigAnalysis"] | null;
+            voice: components["schemas"]["AgentVersionConfigVoice"] | null;
+            /** @description BCP 47 tag of the assistant's speech; null: the provider's default. */
+            language: string | null;
+            transcription: components["schemas"]["AgentVersionConfigTranscription"] | null;
+            /** @description What may interrupt the assistant while it speaks on a phone call: the caller's speech or keys (`any`), `speech`, or `none`; null: `any`. */
+            interruptible: ("any" | "speech" | "none") | null;
+            /** @description Whether the caller's keypresses are heard on phone calls (ConversationRelay `dtmfDetection`). */
+            dtmf: boolean | null;
+        };
+        /** @description An immutable snapshot of an agent's configuration. Calls and conversations record the version they ran (`agent_version`). */
+        AgentVersion: {
+            /** @example agt_01jd5x2v7c0000000000000000:v3 */
+            id: string;
+            /** @constant */
+            object: "agent_version";
+            livemode: boolean;
+            agent_id: string;
+            /** @description 1, 2, 3… in the order the versions were made. */
+            number: number;
+            /** @description Made by an update with `"publish": false` (not published when made). */
+            draft: boolean;
+            /** @description Whether it is the version new calls use (absent a traffic split). */
+            published: boolean;
+            /** @description When it was first published; null while it never was. */
+            published_at: number | null;
+            config: components["schemas"]["AgentVersionConfig"];
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description A page of `AgentVersion` objects. */
+        AgentVersionList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["AgentVersion"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
         };
         /** @description A document of an agent's knowledge, split in chunks the assistant is given when they match. */
         KnowledgeDocument: {
@@ -2466,9 +2906,13 @@ export interface components {
             customer_number: string;
             service_number: string;
             agent_id: string | null;
+            /** @description The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before. */
+            agent_version: number | null;
             /** @enum {string} */
             status: "open" | "needs_person";
             handoff_reason: string | null;
+            /** @description The staff user (`usr_…`) who took the conversation over in the console; null otherwise. */
+            taken_by: string | null;
             window_expires_at: number | null;
             last_message_at: number | null;
             contact_id: string | null;
@@ -2492,6 +2936,8 @@ export interface components {
             template: components["schemas"]["MessageTemplateDetails"] | null;
             /** @enum {string} */
             author: "customer" | "assistant" | "person" | "api";
+            /** @description A `person` reply written in the staff console: the staff user (`usr_…`); null otherwise. */
+            user_id: string | null;
             /**
              * @example queued
              * @example sent
@@ -2504,6 +2950,7 @@ export interface components {
             error: components["schemas"]["MessageError"] | null;
             /** @description An assistant reply: the tool calls the assistant made before writing it, in order. */
             tool_calls?: components["schemas"]["MessageToolCallsItem"][];
+            redaction?: components["schemas"]["Redaction"];
             /** @description Unix time in seconds. */
             created: number;
         };
@@ -2540,6 +2987,32 @@ export interface components {
             /** @description Unix time in seconds. */
             created: number;
         };
+        /** @description A person's erasure: what it removed or irreversibly redacted, by kind. The subject is shown masked. */
+        Erasure: {
+            /** @description `ers_…` */
+            id: string;
+            /** @constant */
+            object: "erasure";
+            livemode: boolean;
+            /** @enum {string} */
+            status: "running" | "completed";
+            subject: components["schemas"]["ErasureSubject"];
+            /** @description Documents erased by kind (the kinds worked, in order: contacts, calls, conversations, bulk_call_results, events, idempotency_records). */
+            counts: components["schemas"]["ErasureCounts"];
+            /** @description Unix time in seconds. */
+            created: number;
+            completed_at: number | null;
+        };
+        /** @description A deleted contact: its id, `deleted: true`, and the erasure that reaches every other copy of the person. */
+        ContactDeleted: {
+            id: string;
+            /** @constant */
+            object: "contact";
+            /** @constant */
+            deleted: true;
+            /** @description The erasure (`ers_…`): `GET /v1/erasures/{id}`. */
+            erasure: string;
+        };
         /** @description A call's recording, kept in the service's own store (a live call's copy at Twilio is deleted once copied): two channels, the caller on the first, the assistant on the second. */
         Recording: {
             /** @example rcd_01jd5x2v7c0000000000000000 */
@@ -2562,6 +3035,42 @@ export interface components {
             /** @description When `url` stops working. */
             url_expires_at: number | null;
         };
+        /** @description Scenarios of simulated callers (a persona, a goal) and the rubric each call is judged by. */
+        TestSuite: {
+            /** @example tsuite_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "test_suite";
+            livemode: boolean;
+            agent_id: string;
+            name: string;
+            scenarios: components["schemas"]["TestSuiteScenariosItem"][];
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description Unix time in seconds. */
+            updated: number;
+        };
+        /** @description One run of a test suite: each scenario a simulated persona call judged against its rubric, the run's progress, and what changed since the previous run. */
+        TestSuiteRun: {
+            /** @example tsrun_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "test_suite_run";
+            livemode: boolean;
+            test_suite_id: string;
+            agent_id: string;
+            /** @description The agent version run; null: the agent's current configuration. */
+            agent_version: number | null;
+            /** @enum {string} */
+            status: "running" | "completed";
+            counts: components["schemas"]["TestSuiteRunCounts"];
+            results: components["schemas"]["TestSuiteRunResultsItem"][];
+            /** @description Set once completed: what changed since the previous completed run of the suite. */
+            comparison: components["schemas"]["TestSuiteRunComparison"] | null;
+            /** @description Unix time in seconds. */
+            created: number;
+            completed_at: number | null;
+        };
         /** @description A conversation with the analysis just stored (`conversation.analyzed`). */
         AnalyzedConversation: {
             id: string;
@@ -2573,9 +3082,13 @@ export interface components {
             customer_number: string;
             service_number: string;
             agent_id: string | null;
+            /** @description The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before. */
+            agent_version: number | null;
             /** @enum {string} */
             status: "open" | "needs_person";
             handoff_reason: string | null;
+            /** @description The staff user (`usr_…`) who took the conversation over in the console; null otherwise. */
+            taken_by: string | null;
             window_expires_at: number | null;
             last_message_at: number | null;
             contact_id: string | null;
@@ -2772,8 +3285,50 @@ export interface components {
             type: "recording.ready" | "recording.deleted";
             data: components["schemas"]["RecordingEventData"];
         };
+        /** @description An event of type `test_suite_run.completed`: `data.object` is the object as it was then. */
+        TestSuiteRunEvent: {
+            /** @example evt_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description Unix time in seconds. */
+            created: number;
+            livemode: boolean;
+            /** @description The API version the event was rendered with. */
+            api_version: string;
+            /** @description Deliveries still being attempted. */
+            pending_webhooks: number;
+            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "test_suite_run.completed";
+            data: components["schemas"]["TestSuiteRunEventData"];
+        };
+        /** @description An event of type `erasure.completed`: `data.object` is the object as it was then. */
+        ErasureEvent: {
+            /** @example evt_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description Unix time in seconds. */
+            created: number;
+            livemode: boolean;
+            /** @description The API version the event was rendered with. */
+            api_version: string;
+            /** @description Deliveries still being attempted. */
+            pending_webhooks: number;
+            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "erasure.completed";
+            data: components["schemas"]["ErasureEventData"];
+        };
         /** @description Something that happened: its `type`, the object as it was then (`data.object`, whose shape `type` tells), and its deliveries. */
-        Event: components["schemas"]["CallEvent"] | components["schemas"]["ConversationEvent"] | components["schemas"]["ConversationAnalyzedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["WebhookDeliveryEvent"] | components["schemas"]["ConnectorVersionEvent"] | components["schemas"]["BulkCallResultEvent"] | components["schemas"]["BulkCallEvent"] | components["schemas"]["RecordingEvent"];
+        Event: components["schemas"]["CallEvent"] | components["schemas"]["ConversationEvent"] | components["schemas"]["ConversationAnalyzedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["WebhookDeliveryEvent"] | components["schemas"]["ConnectorVersionEvent"] | components["schemas"]["BulkCallResultEvent"] | components["schemas"]["BulkCallEvent"] | components["schemas"]["RecordingEvent"] | components["schemas"]["TestSuiteRunEvent"] | components["schemas"]["ErasureEvent"];
         /** @description The organization's usage over a period of local days: totals and one entry per day. */
         Usage: {
             /** @constant */
@@ -3054,6 +3609,62 @@ export interface components {
             /** @description The path of this list, e.g. `/v1/calls`. */
             url: string;
         };
+        /** @description A page of `TestSuite` objects. */
+        TestSuiteList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["TestSuite"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `TestSuiteRun` objects. */
+        TestSuiteRunList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["TestSuiteRun"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description One entry of the audit log: who did what, to which objects, from where, with which outcome. Entries cannot be changed or deleted; they are kept `AUDIT_RETENTION_DAYS` days. */
+        AuditEvent: {
+            /** @example aud_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "audit_event";
+            livemode: boolean;
+            /** @description Who acted. */
+            actor: components["schemas"]["AuditEventActor"];
+            /** @description The method and the route template, e.g. `POST /v1/calls`, `GET /v1/calls/{id}/transcript`. */
+            action: string;
+            /** @description The ids in the request's path, then the id of the object the answer returned. */
+            object_ids: string[];
+            /** @description The `Request-Id` of the request. */
+            request_id: string | null;
+            /** @description The client's address (behind a proxy: as `TRUST_PROXY` says). */
+            ip: string | null;
+            /** @description How the request ended. */
+            outcome: components["schemas"]["AuditEventOutcome"];
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description A page of `AuditEvent` objects. */
+        AuditEventList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["AuditEvent"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description Temporal payloads in proto3 JSON (`temporal.api.common.v1.Payloads`), as the Temporal Web UI and CLI send them to a codec server. */
+        CodecPayloads: {
+            payloads: components["schemas"]["CodecPayloadsPayloadsItem"][];
+        };
         /** @description A page of `WebhookDelivery` objects. */
         WebhookDeliveryList: {
             /** @constant */
@@ -3067,6 +3678,22 @@ export interface components {
         AccountLimits: {
             /** @description At most this many of the mode's calls are live at once (outbound, inbound, widget voice); an outbound call past it waits `queued`. */
             max_concurrent_calls: number;
+        };
+        AccountRetention: {
+            /** @description Days the mode's transcripts are kept from their creation; null: for ever. */
+            transcripts_days: number | null;
+            /** @description Days the mode's messages are kept from their creation; null: for ever. */
+            messages_days: number | null;
+            /** @description Days the mode's recordings are kept from their creation; null: for ever. */
+            recordings_days: number | null;
+            /** @description Days the mode's analyses are kept from their creation; null: for ever. */
+            analyses_days: number | null;
+            /** @description Days the mode's events are kept from their creation; null: for ever. */
+            events_days: number | null;
+        };
+        AccountRedaction: {
+            /** @description Personal data is replaced by typed placeholders before storage. */
+            enabled: boolean;
         };
         AnalysisSuccess: {
             /** @enum {string} */
@@ -3234,6 +3861,64 @@ export interface components {
             /** @description Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded." */
             notice?: string;
         };
+        AgentVersionConfigCallingWindow: {
+            /** @description Local opening time, `HH:MM`. */
+            start: string;
+            /** @description Local closing time, `HH:MM` (`24:00` for midnight). */
+            end: string;
+            /** @description Days it opens (`sun`…`sat`); absent: every day. */
+            days?: string[];
+            /** @description IANA zone; absent: the callee's, from the number's region. */
+            timezone?: string;
+        };
+        AgentVersionConfigVoicemail: {
+            /** @description Ask Twilio's answering-machine detection on live outbound calls. */
+            detection: boolean;
+            /**
+             * @description On a machine: `hang_up` at once, or `leave_message` (spoken once after the beep), then the call ends.
+             * @enum {string}
+             */
+            action: "hang_up" | "leave_message";
+            /** @description What `leave_message` says after the beep. */
+            message?: string;
+            /**
+             * @description Campaigns: `last_attempt` leaves the message only when voicemail would not be redialed; earlier attempts hang up.
+             * @enum {string}
+             */
+            leave_message_on?: "every_attempt" | "last_attempt";
+        };
+        AgentVersionConfigRecording: {
+            /** @description Record the call: both parties, two channels (caller left, assistant right). */
+            enabled: boolean;
+            /** @description Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded." */
+            notice?: string;
+        };
+        AgentVersionConfigAnalysis: {
+            /** @description A short summary; `{"prompt"}` says what it should dwell on. */
+            summary?: true | components["schemas"]["AgentVersionConfigAnalysisSummary"];
+            /** @description Values extracted from the transcript; the answer is validated against `schema` before it's kept. */
+            structured_data?: components["schemas"]["AgentVersionConfigAnalysisStructuredData"];
+            /** @description Whether the conversation met `rubric`: `pass`/`fail`, with `numeric_1_10` a score too. */
+            success_evaluation?: components["schemas"]["AgentVersionConfigAnalysisSuccessEvaluation"];
+        };
+        AgentVersionConfigVoice: {
+            /**
+             * @description ConversationRelay's `ttsProvider`.
+             * @enum {string}
+             */
+            provider: "Google" | "Amazon" | "ElevenLabs";
+            /** @description The provider's voice (ConversationRelay's `voice`), e.g. `en-US-Journey-O` or `Polly.Joanna-Neural`. */
+            voice_id: string;
+        };
+        AgentVersionConfigTranscription: {
+            /**
+             * @description ConversationRelay's `transcriptionProvider`.
+             * @enum {string}
+             */
+            provider: "Google" | "Deepgram";
+            /** @description Words and phrases to recognize better (product names, jargon): ConversationRelay `hints`. */
+            hints?: string[];
+        };
         MessageTemplateDetails: {
             name: string;
             language: string;
@@ -3258,6 +3943,81 @@ export interface components {
             duration_ms?: number;
             /** @description Tool entries: `tc_…`, the `Idempotency-Key` of its request. */
             tool_call_id?: string;
+        };
+        ErasureSubject: {
+            /** @enum {string} */
+            type: "contact" | "phone" | "external_id";
+            /** @description The erased contact (`cont_…`), for `type: contact`. */
+            contact?: string;
+            /** @description The number, masked (`+1415•••0123`), for `type: phone`. */
+            phone?: string;
+            /** @description The external id, masked, for `type: external_id`. */
+            external_id?: string;
+        };
+        ErasureCounts: {
+            /** @description How many contacts were erased. */
+            contacts: number;
+            /** @description How many records were erased. */
+            records: number;
+            /** @description How many calls were erased. */
+            calls: number;
+            /** @description How many transcript turns were erased. */
+            transcript_turns: number;
+            /** @description How many conversations were erased. */
+            conversations: number;
+            /** @description How many messages were erased. */
+            messages: number;
+            /** @description How many recordings were erased. */
+            recordings: number;
+            /** @description How many analyses were erased. */
+            analyses: number;
+            /** @description How many bulk call results were erased. */
+            bulk_call_results: number;
+            /** @description How many events were erased. */
+            events: number;
+            /** @description How many webhook attempts were erased. */
+            webhook_attempts: number;
+            /** @description How many idempotency records were erased. */
+            idempotency_records: number;
+        };
+        TestSuiteScenariosItem: {
+            name: string;
+            /** @description Who the simulated caller is. */
+            persona: string;
+            /** @description What the caller wants from the call. */
+            goal: string;
+            /** @description What the judge checks the transcript against. */
+            rubric: string;
+            /** @description Caller turns at most; null: 20. */
+            max_turns: number | null;
+        };
+        TestSuiteRunCounts: {
+            total: number;
+            pending: number;
+            running: number;
+            passed: number;
+            failed: number;
+            errored: number;
+        };
+        TestSuiteRunResultsItem: {
+            scenario: string;
+            /**
+             * @description `errored`: the call failed or the judge gave no valid verdict after a retry (never counted as passed).
+             * @enum {string}
+             */
+            status: "pending" | "running" | "passed" | "failed" | "errored";
+            call_id: string | null;
+            verdict: ("pass" | "fail") | null;
+            /** @description 0 (worst) to 100 (best). */
+            score: number | null;
+            /** @description Each quotes the transcript. */
+            reasons: components["schemas"]["TestSuiteRunResultsItemReasonsItem"][];
+            error: string | null;
+        };
+        TestSuiteRunComparison: {
+            previous_run_id: string | null;
+            /** @description Scenarios whose outcome differs from the previous run's (by scenario name). */
+            changed: components["schemas"]["TestSuiteRunComparisonChangedItem"][];
         };
         CallEventData: {
             object: components["schemas"]["Call"];
@@ -3286,6 +4046,12 @@ export interface components {
         RecordingEventData: {
             object: components["schemas"]["Recording"];
         };
+        TestSuiteRunEventData: {
+            object: components["schemas"]["TestSuiteRun"];
+        };
+        ErasureEventData: {
+            object: components["schemas"]["Erasure"];
+        };
         UsageTotals: {
             calls: components["schemas"]["UsageTotalsCalls"];
             messages: components["schemas"]["UsageTotalsMessages"];
@@ -3310,6 +4076,26 @@ export interface components {
             description: string | null;
             required: boolean;
             options: string[] | null;
+        };
+        AuditEventActor: {
+            /** @enum {string} */
+            type: "api_key" | "user";
+            /** @description The API key (`key_…`) or the staff user (`usr_…`). */
+            id: string;
+        };
+        AuditEventOutcome: {
+            /** @description The HTTP status answered. */
+            status: number;
+            /** @description The error's `code` when the request was refused. */
+            error_code: string | null;
+        };
+        CodecPayloadsPayloadsItem: {
+            /** @description Metadata by key, each value base64 (`encoding`, `encryption-key-id`…). */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description The payload bytes, base64. */
+            data?: string;
         };
         AnalysisPlanSummary: {
             prompt: string;
@@ -3346,6 +4132,32 @@ export interface components {
             rubric: string;
             /** @enum {string} */
             scale: "pass_fail" | "numeric_1_10";
+        };
+        AgentVersionConfigAnalysisSummary: {
+            prompt: string;
+        };
+        AgentVersionConfigAnalysisStructuredData: {
+            /** @description A JSON Schema of an object (`type: "object"`; draft 2020-12, or draft-07 when `$schema` names it), at most 32 KB of JSON. */
+            schema: {
+                [key: string]: unknown;
+            };
+            prompt?: string;
+        };
+        AgentVersionConfigAnalysisSuccessEvaluation: {
+            rubric: string;
+            /** @enum {string} */
+            scale: "pass_fail" | "numeric_1_10";
+        };
+        TestSuiteRunResultsItemReasonsItem: {
+            quote: string;
+            explanation: string;
+        };
+        TestSuiteRunComparisonChangedItem: {
+            scenario: string;
+            /** @enum {string} */
+            previous: "pending" | "running" | "passed" | "failed" | "errored";
+            /** @enum {string} */
+            current: "pending" | "running" | "passed" | "failed" | "errored";
         };
         UsageTotalsCalls: {
             count: number;
@@ -3689,6 +4501,86 @@ export interface components {
             reason?: string;
             request_id?: string;
         };
+        /** @description An error `codecDecode` answers: `error.code` is one of its codes. */
+        CodecDecodeError: {
+            error: components["schemas"]["CodecDecodeErrorDetail"];
+        };
+        /** @description The `error` of a failed `codecDecode`. */
+        CodecDecodeErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "codec_token_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `codecEncode` answers: `error.code` is one of its codes. */
+        CodecEncodeError: {
+            error: components["schemas"]["CodecEncodeErrorDetail"];
+        };
+        /** @description The `error` of a failed `codecEncode`. */
+        CodecEncodeErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "codec_token_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `codecDecodeWithPathToken` answers: `error.code` is one of its codes. */
+        CodecDecodeWithPathTokenError: {
+            error: components["schemas"]["CodecDecodeWithPathTokenErrorDetail"];
+        };
+        /** @description The `error` of a failed `codecDecodeWithPathToken`. */
+        CodecDecodeWithPathTokenErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "codec_token_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `codecEncodeWithPathToken` answers: `error.code` is one of its codes. */
+        CodecEncodeWithPathTokenError: {
+            error: components["schemas"]["CodecEncodeWithPathTokenErrorDetail"];
+        };
+        /** @description The `error` of a failed `codecEncodeWithPathToken`. */
+        CodecEncodeWithPathTokenErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "codec_token_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
         /** @description An error `createWidgetSession` answers: `error.code` is one of its codes. */
         CreateWidgetSessionError: {
             error: components["schemas"]["CreateWidgetSessionErrorDetail"];
@@ -3859,6 +4751,66 @@ export interface components {
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
             code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listAgentVersions` answers: `error.code` is one of its codes. */
+        ListAgentVersionsError: {
+            error: components["schemas"]["ListAgentVersionsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listAgentVersions`. */
+        ListAgentVersionsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveAgentVersion` answers: `error.code` is one of its codes. */
+        RetrieveAgentVersionError: {
+            error: components["schemas"]["RetrieveAgentVersionErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveAgentVersion`. */
+        RetrieveAgentVersionErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `publishAgentVersion` answers: `error.code` is one of its codes. */
+        PublishAgentVersionError: {
+            error: components["schemas"]["PublishAgentVersionErrorDetail"];
+        };
+        /** @description The `error` of a failed `publishAgentVersion`. */
+        PublishAgentVersionErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -4329,6 +5281,26 @@ export interface components {
             reason?: string;
             request_id?: string;
         };
+        /** @description An error `eraseContact` answers: `error.code` is one of its codes. */
+        EraseContactError: {
+            error: components["schemas"]["EraseContactErrorDetail"];
+        };
+        /** @description The `error` of a failed `eraseContact`. */
+        EraseContactErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
         /** @description An error `listContacts` answers: `error.code` is one of its codes. */
         ListContactsError: {
             error: components["schemas"]["ListContactsErrorDetail"];
@@ -4399,6 +5371,26 @@ export interface components {
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
             code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveErasure` answers: `error.code` is one of its codes. */
+        RetrieveErasureError: {
+            error: components["schemas"]["RetrieveErasureErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveErasure`. */
+        RetrieveErasureErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -4539,6 +5531,26 @@ export interface components {
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
             code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "conversation_not_handed_over" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `handoffConversation` answers: `error.code` is one of its codes. */
+        HandoffConversationError: {
+            error: components["schemas"]["HandoffConversationErrorDetail"];
+        };
+        /** @description The `error` of a failed `handoffConversation`. */
+        HandoffConversationErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5509,6 +6521,66 @@ export interface components {
             reason?: string;
             request_id?: string;
         };
+        /** @description An error `updateAccount` answers: `error.code` is one of its codes. */
+        UpdateAccountError: {
+            error: components["schemas"]["UpdateAccountErrorDetail"];
+        };
+        /** @description The `error` of a failed `updateAccount`. */
+        UpdateAccountErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listAuditEvents` answers: `error.code` is one of its codes. */
+        ListAuditEventsError: {
+            error: components["schemas"]["ListAuditEventsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listAuditEvents`. */
+        ListAuditEventsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveAuditEvent` answers: `error.code` is one of its codes. */
+        RetrieveAuditEventError: {
+            error: components["schemas"]["RetrieveAuditEventErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveAuditEvent`. */
+        RetrieveAuditEventErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
         /** @description An error `analyzeCall` answers: `error.code` is one of its codes. */
         AnalyzeCallError: {
             error: components["schemas"]["AnalyzeCallErrorDetail"];
@@ -5579,6 +6651,166 @@ export interface components {
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
             code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createTestSuite` answers: `error.code` is one of its codes. */
+        CreateTestSuiteError: {
+            error: components["schemas"]["CreateTestSuiteErrorDetail"];
+        };
+        /** @description The `error` of a failed `createTestSuite`. */
+        CreateTestSuiteErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listTestSuites` answers: `error.code` is one of its codes. */
+        ListTestSuitesError: {
+            error: components["schemas"]["ListTestSuitesErrorDetail"];
+        };
+        /** @description The `error` of a failed `listTestSuites`. */
+        ListTestSuitesErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveTestSuite` answers: `error.code` is one of its codes. */
+        RetrieveTestSuiteError: {
+            error: components["schemas"]["RetrieveTestSuiteErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveTestSuite`. */
+        RetrieveTestSuiteErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `updateTestSuite` answers: `error.code` is one of its codes. */
+        UpdateTestSuiteError: {
+            error: components["schemas"]["UpdateTestSuiteErrorDetail"];
+        };
+        /** @description The `error` of a failed `updateTestSuite`. */
+        UpdateTestSuiteErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `deleteTestSuite` answers: `error.code` is one of its codes. */
+        DeleteTestSuiteError: {
+            error: components["schemas"]["DeleteTestSuiteErrorDetail"];
+        };
+        /** @description The `error` of a failed `deleteTestSuite`. */
+        DeleteTestSuiteErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `createTestSuiteRun` answers: `error.code` is one of its codes. */
+        CreateTestSuiteRunError: {
+            error: components["schemas"]["CreateTestSuiteRunErrorDetail"];
+        };
+        /** @description The `error` of a failed `createTestSuiteRun`. */
+        CreateTestSuiteRunErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "test_mode_only" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listTestSuiteRuns` answers: `error.code` is one of its codes. */
+        ListTestSuiteRunsError: {
+            error: components["schemas"]["ListTestSuiteRunsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listTestSuiteRuns`. */
+        ListTestSuiteRunsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveTestSuiteRun` answers: `error.code` is one of its codes. */
+        RetrieveTestSuiteRunError: {
+            error: components["schemas"]["RetrieveTestSuiteRunErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveTestSuiteRun`. */
+        RetrieveTestSuiteRunErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6630,6 +7862,178 @@ export interface operations {
             };
         };
     };
+    codecDecode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodecPayloads"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecPayloads"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `codec_token_invalid`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecDecodeError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    codecEncode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodecPayloads"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecPayloads"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `codec_token_invalid`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecEncodeError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    codecDecodeWithPathToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodecPayloads"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecPayloads"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `codec_token_invalid`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecDecodeWithPathTokenError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    codecEncodeWithPathToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodecPayloads"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecPayloads"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `codec_token_invalid`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecEncodeWithPathTokenError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     createWidgetSession: {
         parameters: {
             query?: never;
@@ -7599,6 +9003,15 @@ export interface operations {
                         notice?: string;
                     } | null;
                     default?: boolean;
+                    /** @description `false` makes the change a draft version (tests and traffic splits may use it) and leaves the published one, which new calls use, as it is. Default true. */
+                    publish?: boolean;
+                    /** @description Shares of new calls and conversations by version (weights add to 100), picked per contact (the same person keeps the same version); null removes the split. */
+                    traffic_split?: {
+                        /** @description A version of this agent. */
+                        version: number;
+                        /** @description Its share of new calls and conversations, in percent. */
+                        weight: number;
+                    }[] | null;
                 };
             };
         };
@@ -7790,6 +9203,320 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeleteAgentError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listAgentVersions: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
+                starting_after?: string;
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
+                ending_before?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentVersionList"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAgentVersionsError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAgentVersionsError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAgentVersionsError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAgentVersionsError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAgentVersionsError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAgentVersionsError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retrieveAgentVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentVersion"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveAgentVersionError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveAgentVersionError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveAgentVersionError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveAgentVersionError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveAgentVersionError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveAgentVersionError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    publishAgentVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishAgentVersionError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishAgentVersionError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishAgentVersionError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishAgentVersionError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishAgentVersionError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishAgentVersionError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishAgentVersionError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishAgentVersionError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishAgentVersionError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishAgentVersionError"];
                 };
             };
             /** @description Any other error (a 5xx), in the same shape. */
@@ -8436,6 +10163,8 @@ export interface operations {
                 status?: "scheduled" | "queued" | "ringing" | "in_progress" | "completed" | "transferred" | "busy" | "no_answer" | "failed" | "canceled";
                 /** @description Only calls of this agent. */
                 agent_id?: string;
+                /** @description Only calls that ran this version of their agent; with `agent_id`, of that agent's. */
+                agent_version?: string;
                 /** @description Only this campaign's calls. */
                 bulk_call_id?: string;
                 /** @description Only inbound or only outbound calls. */
@@ -8560,6 +10289,12 @@ export interface operations {
                         [key: string]: string;
                     };
                     simulation?: {
+                        /** @description The caller is a model playing this persona (instead of `caller` lines), towards `goal`; it hangs up when the goal is met or impossible, or after `max_turns`. */
+                        persona?: string;
+                        /** @description What the persona wants from the call (required with `persona`). */
+                        goal?: string;
+                        /** @description With `persona`: the caller turns at most (default 20), then the persona hangs up. */
+                        max_turns?: number;
                         caller?: string[];
                         /**
                          * @description `voicemail`: an answering machine picks up, says `caller` as its greeting and beeps (handled as the `voicemail` setting says).
@@ -10624,6 +12359,138 @@ export interface operations {
             };
         };
     };
+    eraseContact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone": "+14155550123"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description A valid phone number in E.164 format.
+                     * @example +14155550123
+                     */
+                    phone?: string;
+                    external_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Erasure"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EraseContactError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EraseContactError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EraseContactError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EraseContactError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EraseContactError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EraseContactError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EraseContactError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EraseContactError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EraseContactError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     retrieveContact: {
         parameters: {
             query?: never;
@@ -10728,7 +12595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Deleted"];
+                    "application/json": components["schemas"]["ContactDeleted"];
                 };
             };
             /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
@@ -10879,6 +12746,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListContactRecordsError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retrieveErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Erasure"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveErasureError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveErasureError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveErasureError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveErasureError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveErasureError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveErasureError"];
                 };
             };
             /** @description Any other error (a 5xx), in the same shape. */
@@ -11653,6 +13607,145 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResumeConversationError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    handoffConversation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The customer asked for a refund."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why a person takes it over (shown as `handoff_reason`). */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffConversationError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffConversationError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffConversationError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffConversationError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffConversationError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffConversationError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffConversationError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffConversationError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffConversationError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoffConversationError"];
                 };
             };
             /** @description Any other error (a 5xx), in the same shape. */
@@ -14578,6 +16671,12 @@ export interface operations {
                             [key: string]: string;
                         };
                         simulation?: {
+                            /** @description The caller is a model playing this persona (instead of `caller` lines), towards `goal`; it hangs up when the goal is met or impossible, or after `max_turns`. */
+                            persona?: string;
+                            /** @description What the persona wants from the call (required with `persona`). */
+                            goal?: string;
+                            /** @description With `persona`: the caller turns at most (default 20), then the persona hangs up. */
+                            max_turns?: number;
                             caller?: string[];
                             /**
                              * @description `voicemail`: an answering machine picks up, says `caller` as its greeting and beeps (handled as the `voicemail` setting says).
@@ -14621,6 +16720,12 @@ export interface operations {
                         [key: string]: string;
                     };
                     simulation?: {
+                        /** @description The caller is a model playing this persona (instead of `caller` lines), towards `goal`; it hangs up when the goal is met or impossible, or after `max_turns`. */
+                        persona?: string;
+                        /** @description What the persona wants from the call (required with `persona`). */
+                        goal?: string;
+                        /** @description With `persona`: the caller turns at most (default 20), then the persona hangs up. */
+                        max_turns?: number;
                         caller?: string[];
                         /**
                          * @description `voicemail`: an answering machine picks up, says `caller` as its greeting and beeps (handled as the `voicemail` setting says).
@@ -16735,6 +18840,10 @@ export interface operations {
                 to?: string;
                 /** @description IANA time zone of the days (default `UTC`). */
                 timezone?: string;
+                /** @description Only the usage of this agent's calls and conversations. */
+                agent_id?: string;
+                /** @description With `agent_id`: only the usage of calls and conversations that ran this version. */
+                agent_version?: string;
             };
             header?: never;
             path?: never;
@@ -16872,6 +18981,336 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RetrieveAccountError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "retention": {
+                 *         "transcripts_days": 30,
+                 *         "recordings_days": 7,
+                 *         "events_days": null
+                 *       },
+                 *       "redaction": {
+                 *         "enabled": true
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    retention?: {
+                        transcripts_days?: number | null;
+                        messages_days?: number | null;
+                        recordings_days?: number | null;
+                        analyses_days?: number | null;
+                        events_days?: number | null;
+                    };
+                    redaction?: {
+                        enabled?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAccountError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAccountError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAccountError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAccountError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAccountError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAccountError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAccountError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAccountError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAccountError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
+                starting_after?: string;
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
+                ending_before?: string;
+                /** @description Only entries of this actor: an API key (`key_…`) or a staff user (`usr_…`). */
+                actor?: string;
+                /** @description Only entries of this action, e.g. `POST /v1/calls`. */
+                action?: string;
+                /** @description Only entries naming this object id (in the path or created). */
+                object_id?: string;
+                /** @description Only entries created in this range of unix times (seconds): `created[gte]`, `created[gt]`, `created[lte]`, `created[lt]`. */
+                created?: {
+                    /** @description At or after. */
+                    gte?: number;
+                    /** @description After. */
+                    gt?: number;
+                    /** @description At or before. */
+                    lte?: number;
+                    /** @description Before. */
+                    lt?: number;
+                };
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAuditEventsError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAuditEventsError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAuditEventsError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAuditEventsError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAuditEventsError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retrieveAuditEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEvent"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveAuditEventError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveAuditEventError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveAuditEventError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveAuditEventError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveAuditEventError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveAuditEventError"];
                 };
             };
             /** @description Any other error (a 5xx), in the same shape. */
@@ -17422,6 +19861,897 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListConversationAnalysesError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listTestSuites: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
+                starting_after?: string;
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
+                ending_before?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSuiteList"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTestSuitesError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTestSuitesError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTestSuitesError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTestSuitesError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTestSuitesError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTestSuitesError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createTestSuite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Bookings",
+                 *       "scenarios": [
+                 *         {
+                 *           "name": "books a table",
+                 *           "persona": "Maria, a regular customer, in a hurry.",
+                 *           "goal": "Book a table for two tonight at 8 pm.",
+                 *           "rubric": "The assistant confirms a table for two at 8 pm and repeats the time.",
+                 *           "max_turns": 10
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    scenarios: {
+                        name: string;
+                        /** @description Who the simulated caller is (a model plays them). */
+                        persona: string;
+                        /** @description What the caller wants from the call. */
+                        goal: string;
+                        /** @description What the judge checks the transcript against. */
+                        rubric: string;
+                        /** @description Caller turns at most (default 20). */
+                        max_turns?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSuite"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retrieveTestSuite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSuite"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTestSuiteError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTestSuiteError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTestSuiteError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTestSuiteError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTestSuiteError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTestSuiteError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    updateTestSuite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Bookings v2"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    scenarios?: {
+                        name: string;
+                        /** @description Who the simulated caller is (a model plays them). */
+                        persona: string;
+                        /** @description What the caller wants from the call. */
+                        goal: string;
+                        /** @description What the judge checks the transcript against. */
+                        rubric: string;
+                        /** @description Caller turns at most (default 20). */
+                        max_turns?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSuite"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateTestSuiteError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateTestSuiteError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateTestSuiteError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateTestSuiteError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateTestSuiteError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateTestSuiteError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateTestSuiteError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateTestSuiteError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateTestSuiteError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateTestSuiteError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteTestSuite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteTestSuiteError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteTestSuiteError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteTestSuiteError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteTestSuiteError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteTestSuiteError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteTestSuiteError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listTestSuiteRuns: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
+                starting_after?: string;
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
+                ending_before?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSuiteRunList"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTestSuiteRunsError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTestSuiteRunsError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTestSuiteRunsError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTestSuiteRunsError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTestSuiteRunsError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListTestSuiteRunsError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createTestSuiteRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description The agent version to run (404 naming `version` when it does not exist); default: the agent's current one. */
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSuiteRun"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteRunError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteRunError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`, `test_mode_only`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteRunError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteRunError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteRunError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteRunError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteRunError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteRunError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteRunError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateTestSuiteRunError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retrieveTestSuiteRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestSuiteRun"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTestSuiteRunError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTestSuiteRunError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTestSuiteRunError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTestSuiteRunError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTestSuiteRunError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTestSuiteRunError"];
                 };
             };
             /** @description Any other error (a 5xx), in the same shape. */

@@ -3,6 +3,8 @@
 from .account import Account
 from .account_limits import AccountLimits
 from .account_mode import AccountMode
+from .account_redaction import AccountRedaction
+from .account_retention import AccountRetention
 from .add_call_context_body import AddCallContextBody
 from .add_call_context_error import AddCallContextError
 from .add_call_context_error_detail import AddCallContextErrorDetail
@@ -28,6 +30,26 @@ from .agent_recording import AgentRecording
 from .agent_transcription import AgentTranscription
 from .agent_transcription_provider import AgentTranscriptionProvider
 from .agent_transfer_mode import AgentTransferMode
+from .agent_version import AgentVersion
+from .agent_version_config import AgentVersionConfig
+from .agent_version_config_analysis import AgentVersionConfigAnalysis
+from .agent_version_config_analysis_structured_data import AgentVersionConfigAnalysisStructuredData
+from .agent_version_config_analysis_structured_data_schema import AgentVersionConfigAnalysisStructuredDataSchema
+from .agent_version_config_analysis_success_evaluation import AgentVersionConfigAnalysisSuccessEvaluation
+from .agent_version_config_analysis_success_evaluation_scale import AgentVersionConfigAnalysisSuccessEvaluationScale
+from .agent_version_config_analysis_summary import AgentVersionConfigAnalysisSummary
+from .agent_version_config_calling_window import AgentVersionConfigCallingWindow
+from .agent_version_config_interruptible_type_0 import AgentVersionConfigInterruptibleType0
+from .agent_version_config_recording import AgentVersionConfigRecording
+from .agent_version_config_transcription import AgentVersionConfigTranscription
+from .agent_version_config_transcription_provider import AgentVersionConfigTranscriptionProvider
+from .agent_version_config_transfer_mode import AgentVersionConfigTransferMode
+from .agent_version_config_voice import AgentVersionConfigVoice
+from .agent_version_config_voice_provider import AgentVersionConfigVoiceProvider
+from .agent_version_config_voicemail import AgentVersionConfigVoicemail
+from .agent_version_config_voicemail_action import AgentVersionConfigVoicemailAction
+from .agent_version_config_voicemail_leave_message_on import AgentVersionConfigVoicemailLeaveMessageOn
+from .agent_version_list import AgentVersionList
 from .agent_voice import AgentVoice
 from .agent_voice_provider import AgentVoiceProvider
 from .agent_voicemail import AgentVoicemail
@@ -73,6 +95,11 @@ from .analyzed_conversation_status import AnalyzedConversationStatus
 from .api_error import ApiError
 from .api_error_detail import ApiErrorDetail
 from .api_error_detail_type import ApiErrorDetailType
+from .audit_event import AuditEvent
+from .audit_event_actor import AuditEventActor
+from .audit_event_actor_type import AuditEventActorType
+from .audit_event_list import AuditEventList
+from .audit_event_outcome import AuditEventOutcome
 from .bulk_call import BulkCall
 from .bulk_call_counts import BulkCallCounts
 from .bulk_call_event import BulkCallEvent
@@ -122,6 +149,25 @@ from .cancel_bulk_call_error import CancelBulkCallError
 from .cancel_bulk_call_error_detail import CancelBulkCallErrorDetail
 from .cancel_bulk_call_error_detail_code import CancelBulkCallErrorDetailCode
 from .cancel_bulk_call_error_detail_type import CancelBulkCallErrorDetailType
+from .codec_decode_error import CodecDecodeError
+from .codec_decode_error_detail import CodecDecodeErrorDetail
+from .codec_decode_error_detail_code import CodecDecodeErrorDetailCode
+from .codec_decode_error_detail_type import CodecDecodeErrorDetailType
+from .codec_decode_with_path_token_error import CodecDecodeWithPathTokenError
+from .codec_decode_with_path_token_error_detail import CodecDecodeWithPathTokenErrorDetail
+from .codec_decode_with_path_token_error_detail_code import CodecDecodeWithPathTokenErrorDetailCode
+from .codec_decode_with_path_token_error_detail_type import CodecDecodeWithPathTokenErrorDetailType
+from .codec_encode_error import CodecEncodeError
+from .codec_encode_error_detail import CodecEncodeErrorDetail
+from .codec_encode_error_detail_code import CodecEncodeErrorDetailCode
+from .codec_encode_error_detail_type import CodecEncodeErrorDetailType
+from .codec_encode_with_path_token_error import CodecEncodeWithPathTokenError
+from .codec_encode_with_path_token_error_detail import CodecEncodeWithPathTokenErrorDetail
+from .codec_encode_with_path_token_error_detail_code import CodecEncodeWithPathTokenErrorDetailCode
+from .codec_encode_with_path_token_error_detail_type import CodecEncodeWithPathTokenErrorDetailType
+from .codec_payloads import CodecPayloads
+from .codec_payloads_payloads_item import CodecPayloadsPayloadsItem
+from .codec_payloads_payloads_item_metadata import CodecPayloadsPayloadsItemMetadata
 from .connector import Connector
 from .connector_installation import ConnectorInstallation
 from .connector_installation_config import ConnectorInstallationConfig
@@ -135,6 +181,7 @@ from .connector_version_event_type import ConnectorVersionEventType
 from .connector_version_list import ConnectorVersionList
 from .connector_version_manifest import ConnectorVersionManifest
 from .contact import Contact
+from .contact_deleted import ContactDeleted
 from .contact_list import ContactList
 from .conversation import Conversation
 from .conversation_analyzed_event import ConversationAnalyzedEvent
@@ -255,6 +302,17 @@ from .create_publisher_key_error import CreatePublisherKeyError
 from .create_publisher_key_error_detail import CreatePublisherKeyErrorDetail
 from .create_publisher_key_error_detail_code import CreatePublisherKeyErrorDetailCode
 from .create_publisher_key_error_detail_type import CreatePublisherKeyErrorDetailType
+from .create_test_suite_body import CreateTestSuiteBody
+from .create_test_suite_body_scenarios_item import CreateTestSuiteBodyScenariosItem
+from .create_test_suite_error import CreateTestSuiteError
+from .create_test_suite_error_detail import CreateTestSuiteErrorDetail
+from .create_test_suite_error_detail_code import CreateTestSuiteErrorDetailCode
+from .create_test_suite_error_detail_type import CreateTestSuiteErrorDetailType
+from .create_test_suite_run_body import CreateTestSuiteRunBody
+from .create_test_suite_run_error import CreateTestSuiteRunError
+from .create_test_suite_run_error_detail import CreateTestSuiteRunErrorDetail
+from .create_test_suite_run_error_detail_code import CreateTestSuiteRunErrorDetailCode
+from .create_test_suite_run_error_detail_type import CreateTestSuiteRunErrorDetailType
 from .create_tool_body_type_0 import CreateToolBodyType0
 from .create_tool_body_type_0_headers import CreateToolBodyType0Headers
 from .create_tool_body_type_0_metadata import CreateToolBodyType0Metadata
@@ -303,6 +361,10 @@ from .delete_phone_number_error import DeletePhoneNumberError
 from .delete_phone_number_error_detail import DeletePhoneNumberErrorDetail
 from .delete_phone_number_error_detail_code import DeletePhoneNumberErrorDetailCode
 from .delete_phone_number_error_detail_type import DeletePhoneNumberErrorDetailType
+from .delete_test_suite_error import DeleteTestSuiteError
+from .delete_test_suite_error_detail import DeleteTestSuiteErrorDetail
+from .delete_test_suite_error_detail_code import DeleteTestSuiteErrorDetailCode
+from .delete_test_suite_error_detail_type import DeleteTestSuiteErrorDetailType
 from .delete_tool_error import DeleteToolError
 from .delete_tool_error_detail import DeleteToolErrorDetail
 from .delete_tool_error_detail_code import DeleteToolErrorDetailCode
@@ -321,11 +383,29 @@ from .end_call_error import EndCallError
 from .end_call_error_detail import EndCallErrorDetail
 from .end_call_error_detail_code import EndCallErrorDetailCode
 from .end_call_error_detail_type import EndCallErrorDetailType
+from .erase_contact_body import EraseContactBody
+from .erase_contact_error import EraseContactError
+from .erase_contact_error_detail import EraseContactErrorDetail
+from .erase_contact_error_detail_code import EraseContactErrorDetailCode
+from .erase_contact_error_detail_type import EraseContactErrorDetailType
+from .erasure import Erasure
+from .erasure_counts import ErasureCounts
+from .erasure_event import ErasureEvent
+from .erasure_event_data import ErasureEventData
+from .erasure_event_type import ErasureEventType
+from .erasure_status import ErasureStatus
+from .erasure_subject import ErasureSubject
+from .erasure_subject_type import ErasureSubjectType
 from .event_list import EventList
 from .form import Form
 from .form_fields_item import FormFieldsItem
 from .form_fields_item_type import FormFieldsItemType
 from .form_list import FormList
+from .handoff_conversation_body import HandoffConversationBody
+from .handoff_conversation_error import HandoffConversationError
+from .handoff_conversation_error_detail import HandoffConversationErrorDetail
+from .handoff_conversation_error_detail_code import HandoffConversationErrorDetailCode
+from .handoff_conversation_error_detail_type import HandoffConversationErrorDetailType
 from .health_response_200 import HealthResponse200
 from .http_tool import HttpTool
 from .http_tool_metadata import HttpToolMetadata
@@ -335,10 +415,19 @@ from .knowledge_chunk import KnowledgeChunk
 from .knowledge_chunk_list import KnowledgeChunkList
 from .knowledge_document import KnowledgeDocument
 from .knowledge_document_list import KnowledgeDocumentList
+from .list_agent_versions_error import ListAgentVersionsError
+from .list_agent_versions_error_detail import ListAgentVersionsErrorDetail
+from .list_agent_versions_error_detail_code import ListAgentVersionsErrorDetailCode
+from .list_agent_versions_error_detail_type import ListAgentVersionsErrorDetailType
 from .list_agents_error import ListAgentsError
 from .list_agents_error_detail import ListAgentsErrorDetail
 from .list_agents_error_detail_code import ListAgentsErrorDetailCode
 from .list_agents_error_detail_type import ListAgentsErrorDetailType
+from .list_audit_events_created import ListAuditEventsCreated
+from .list_audit_events_error import ListAuditEventsError
+from .list_audit_events_error_detail import ListAuditEventsErrorDetail
+from .list_audit_events_error_detail_code import ListAuditEventsErrorDetailCode
+from .list_audit_events_error_detail_type import ListAuditEventsErrorDetailType
 from .list_bulk_call_results_error import ListBulkCallResultsError
 from .list_bulk_call_results_error_detail import ListBulkCallResultsErrorDetail
 from .list_bulk_call_results_error_detail_code import ListBulkCallResultsErrorDetailCode
@@ -418,6 +507,14 @@ from .list_publisher_keys_error import ListPublisherKeysError
 from .list_publisher_keys_error_detail import ListPublisherKeysErrorDetail
 from .list_publisher_keys_error_detail_code import ListPublisherKeysErrorDetailCode
 from .list_publisher_keys_error_detail_type import ListPublisherKeysErrorDetailType
+from .list_test_suite_runs_error import ListTestSuiteRunsError
+from .list_test_suite_runs_error_detail import ListTestSuiteRunsErrorDetail
+from .list_test_suite_runs_error_detail_code import ListTestSuiteRunsErrorDetailCode
+from .list_test_suite_runs_error_detail_type import ListTestSuiteRunsErrorDetailType
+from .list_test_suites_error import ListTestSuitesError
+from .list_test_suites_error_detail import ListTestSuitesErrorDetail
+from .list_test_suites_error_detail_code import ListTestSuitesErrorDetailCode
+from .list_test_suites_error_detail_type import ListTestSuitesErrorDetailType
 from .list_tools_error import ListToolsError
 from .list_tools_error_detail import ListToolsErrorDetail
 from .list_tools_error_detail_code import ListToolsErrorDetailCode
@@ -453,6 +550,11 @@ from .pause_bulk_call_error_detail_type import PauseBulkCallErrorDetailType
 from .phone_number import PhoneNumber
 from .phone_number_channels_item import PhoneNumberChannelsItem
 from .phone_number_list import PhoneNumberList
+from .publish_agent_version_body import PublishAgentVersionBody
+from .publish_agent_version_error import PublishAgentVersionError
+from .publish_agent_version_error_detail import PublishAgentVersionErrorDetail
+from .publish_agent_version_error_detail_code import PublishAgentVersionErrorDetailCode
+from .publish_agent_version_error_detail_type import PublishAgentVersionErrorDetailType
 from .publish_connector_version_body import PublishConnectorVersionBody
 from .publish_connector_version_error import PublishConnectorVersionError
 from .publish_connector_version_error_detail import PublishConnectorVersionErrorDetail
@@ -481,6 +583,7 @@ from .recording_content_type import RecordingContentType
 from .recording_event import RecordingEvent
 from .recording_event_data import RecordingEventData
 from .recording_event_type import RecordingEventType
+from .redaction import Redaction
 from .redeliver_event_body import RedeliverEventBody
 from .redeliver_event_error import RedeliverEventError
 from .redeliver_event_error_detail import RedeliverEventErrorDetail
@@ -504,6 +607,14 @@ from .retrieve_agent_error import RetrieveAgentError
 from .retrieve_agent_error_detail import RetrieveAgentErrorDetail
 from .retrieve_agent_error_detail_code import RetrieveAgentErrorDetailCode
 from .retrieve_agent_error_detail_type import RetrieveAgentErrorDetailType
+from .retrieve_agent_version_error import RetrieveAgentVersionError
+from .retrieve_agent_version_error_detail import RetrieveAgentVersionErrorDetail
+from .retrieve_agent_version_error_detail_code import RetrieveAgentVersionErrorDetailCode
+from .retrieve_agent_version_error_detail_type import RetrieveAgentVersionErrorDetailType
+from .retrieve_audit_event_error import RetrieveAuditEventError
+from .retrieve_audit_event_error_detail import RetrieveAuditEventErrorDetail
+from .retrieve_audit_event_error_detail_code import RetrieveAuditEventErrorDetailCode
+from .retrieve_audit_event_error_detail_type import RetrieveAuditEventErrorDetailType
 from .retrieve_bulk_call_error import RetrieveBulkCallError
 from .retrieve_bulk_call_error_detail import RetrieveBulkCallErrorDetail
 from .retrieve_bulk_call_error_detail_code import RetrieveBulkCallErrorDetailCode
@@ -540,6 +651,10 @@ from .retrieve_conversation_error import RetrieveConversationError
 from .retrieve_conversation_error_detail import RetrieveConversationErrorDetail
 from .retrieve_conversation_error_detail_code import RetrieveConversationErrorDetailCode
 from .retrieve_conversation_error_detail_type import RetrieveConversationErrorDetailType
+from .retrieve_erasure_error import RetrieveErasureError
+from .retrieve_erasure_error_detail import RetrieveErasureErrorDetail
+from .retrieve_erasure_error_detail_code import RetrieveErasureErrorDetailCode
+from .retrieve_erasure_error_detail_type import RetrieveErasureErrorDetailType
 from .retrieve_event_error import RetrieveEventError
 from .retrieve_event_error_detail import RetrieveEventErrorDetail
 from .retrieve_event_error_detail_code import RetrieveEventErrorDetailCode
@@ -569,6 +684,14 @@ from .retrieve_publisher_key_error import RetrievePublisherKeyError
 from .retrieve_publisher_key_error_detail import RetrievePublisherKeyErrorDetail
 from .retrieve_publisher_key_error_detail_code import RetrievePublisherKeyErrorDetailCode
 from .retrieve_publisher_key_error_detail_type import RetrievePublisherKeyErrorDetailType
+from .retrieve_test_suite_error import RetrieveTestSuiteError
+from .retrieve_test_suite_error_detail import RetrieveTestSuiteErrorDetail
+from .retrieve_test_suite_error_detail_code import RetrieveTestSuiteErrorDetailCode
+from .retrieve_test_suite_error_detail_type import RetrieveTestSuiteErrorDetailType
+from .retrieve_test_suite_run_error import RetrieveTestSuiteRunError
+from .retrieve_test_suite_run_error_detail import RetrieveTestSuiteRunErrorDetail
+from .retrieve_test_suite_run_error_detail_code import RetrieveTestSuiteRunErrorDetailCode
+from .retrieve_test_suite_run_error_detail_type import RetrieveTestSuiteRunErrorDetailType
 from .retrieve_tool_error import RetrieveToolError
 from .retrieve_tool_error_detail import RetrieveToolErrorDetail
 from .retrieve_tool_error_detail_code import RetrieveToolErrorDetailCode
@@ -642,7 +765,26 @@ from .stream_widget_events_error_detail import StreamWidgetEventsErrorDetail
 from .stream_widget_events_error_detail_code import StreamWidgetEventsErrorDetailCode
 from .stream_widget_events_error_detail_type import StreamWidgetEventsErrorDetailType
 from .stream_widget_events_response_200 import StreamWidgetEventsResponse200
+from .test_suite import TestSuite
+from .test_suite_list import TestSuiteList
+from .test_suite_run import TestSuiteRun
+from .test_suite_run_comparison import TestSuiteRunComparison
+from .test_suite_run_comparison_changed_item import TestSuiteRunComparisonChangedItem
+from .test_suite_run_comparison_changed_item_current import TestSuiteRunComparisonChangedItemCurrent
+from .test_suite_run_comparison_changed_item_previous import TestSuiteRunComparisonChangedItemPrevious
+from .test_suite_run_counts import TestSuiteRunCounts
+from .test_suite_run_event import TestSuiteRunEvent
+from .test_suite_run_event_data import TestSuiteRunEventData
+from .test_suite_run_event_type import TestSuiteRunEventType
+from .test_suite_run_list import TestSuiteRunList
+from .test_suite_run_results_item import TestSuiteRunResultsItem
+from .test_suite_run_results_item_reasons_item import TestSuiteRunResultsItemReasonsItem
+from .test_suite_run_results_item_status import TestSuiteRunResultsItemStatus
+from .test_suite_run_results_item_verdict_type_0 import TestSuiteRunResultsItemVerdictType0
+from .test_suite_run_status import TestSuiteRunStatus
+from .test_suite_scenarios_item import TestSuiteScenariosItem
 from .tool_list import ToolList
+from .traffic_split_entry import TrafficSplitEntry
 from .transcript import Transcript
 from .transcript_turn import TranscriptTurn
 from .transcript_turn_knowledge_item import TranscriptTurnKnowledgeItem
@@ -713,6 +855,13 @@ from .twilio_voice_error import TwilioVoiceError
 from .twilio_voice_error_detail import TwilioVoiceErrorDetail
 from .twilio_voice_error_detail_code import TwilioVoiceErrorDetailCode
 from .twilio_voice_error_detail_type import TwilioVoiceErrorDetailType
+from .update_account_body import UpdateAccountBody
+from .update_account_body_redaction import UpdateAccountBodyRedaction
+from .update_account_body_retention import UpdateAccountBodyRetention
+from .update_account_error import UpdateAccountError
+from .update_account_error_detail import UpdateAccountErrorDetail
+from .update_account_error_detail_code import UpdateAccountErrorDetailCode
+from .update_account_error_detail_type import UpdateAccountErrorDetailType
 from .update_agent_body import UpdateAgentBody
 from .update_agent_body_analysis_type_0 import UpdateAgentBodyAnalysisType0
 from .update_agent_body_analysis_type_0_structured_data import UpdateAgentBodyAnalysisType0StructuredData
@@ -725,6 +874,7 @@ from .update_agent_body_calling_window_type_0_days_item import UpdateAgentBodyCa
 from .update_agent_body_interruptible_type_0 import UpdateAgentBodyInterruptibleType0
 from .update_agent_body_metadata import UpdateAgentBodyMetadata
 from .update_agent_body_recording_type_0 import UpdateAgentBodyRecordingType0
+from .update_agent_body_traffic_split_type_0_item import UpdateAgentBodyTrafficSplitType0Item
 from .update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0
 from .update_agent_body_transcription_type_0_provider import UpdateAgentBodyTranscriptionType0Provider
 from .update_agent_body_transfer_mode import UpdateAgentBodyTransferMode
@@ -755,6 +905,12 @@ from .update_phone_number_error import UpdatePhoneNumberError
 from .update_phone_number_error_detail import UpdatePhoneNumberErrorDetail
 from .update_phone_number_error_detail_code import UpdatePhoneNumberErrorDetailCode
 from .update_phone_number_error_detail_type import UpdatePhoneNumberErrorDetailType
+from .update_test_suite_body import UpdateTestSuiteBody
+from .update_test_suite_body_scenarios_item import UpdateTestSuiteBodyScenariosItem
+from .update_test_suite_error import UpdateTestSuiteError
+from .update_test_suite_error_detail import UpdateTestSuiteErrorDetail
+from .update_test_suite_error_detail_code import UpdateTestSuiteErrorDetailCode
+from .update_test_suite_error_detail_type import UpdateTestSuiteErrorDetailType
 from .update_tool_body_type_0 import UpdateToolBodyType0
 from .update_tool_body_type_0_headers_type_0 import UpdateToolBodyType0HeadersType0
 from .update_tool_body_type_0_metadata import UpdateToolBodyType0Metadata
@@ -823,6 +979,8 @@ __all__ = (
     "Account",
     "AccountLimits",
     "AccountMode",
+    "AccountRedaction",
+    "AccountRetention",
     "AddCallContextBody",
     "AddCallContextError",
     "AddCallContextErrorDetail",
@@ -848,6 +1006,26 @@ __all__ = (
     "AgentTranscription",
     "AgentTranscriptionProvider",
     "AgentTransferMode",
+    "AgentVersion",
+    "AgentVersionConfig",
+    "AgentVersionConfigAnalysis",
+    "AgentVersionConfigAnalysisStructuredData",
+    "AgentVersionConfigAnalysisStructuredDataSchema",
+    "AgentVersionConfigAnalysisSuccessEvaluation",
+    "AgentVersionConfigAnalysisSuccessEvaluationScale",
+    "AgentVersionConfigAnalysisSummary",
+    "AgentVersionConfigCallingWindow",
+    "AgentVersionConfigInterruptibleType0",
+    "AgentVersionConfigRecording",
+    "AgentVersionConfigTranscription",
+    "AgentVersionConfigTranscriptionProvider",
+    "AgentVersionConfigTransferMode",
+    "AgentVersionConfigVoice",
+    "AgentVersionConfigVoicemail",
+    "AgentVersionConfigVoicemailAction",
+    "AgentVersionConfigVoicemailLeaveMessageOn",
+    "AgentVersionConfigVoiceProvider",
+    "AgentVersionList",
     "AgentVoice",
     "AgentVoicemail",
     "AgentVoicemailAction",
@@ -893,6 +1071,11 @@ __all__ = (
     "ApiError",
     "ApiErrorDetail",
     "ApiErrorDetailType",
+    "AuditEvent",
+    "AuditEventActor",
+    "AuditEventActorType",
+    "AuditEventList",
+    "AuditEventOutcome",
     "BulkCall",
     "BulkCallCounts",
     "BulkCallEvent",
@@ -942,6 +1125,25 @@ __all__ = (
     "CancelBulkCallErrorDetail",
     "CancelBulkCallErrorDetailCode",
     "CancelBulkCallErrorDetailType",
+    "CodecDecodeError",
+    "CodecDecodeErrorDetail",
+    "CodecDecodeErrorDetailCode",
+    "CodecDecodeErrorDetailType",
+    "CodecDecodeWithPathTokenError",
+    "CodecDecodeWithPathTokenErrorDetail",
+    "CodecDecodeWithPathTokenErrorDetailCode",
+    "CodecDecodeWithPathTokenErrorDetailType",
+    "CodecEncodeError",
+    "CodecEncodeErrorDetail",
+    "CodecEncodeErrorDetailCode",
+    "CodecEncodeErrorDetailType",
+    "CodecEncodeWithPathTokenError",
+    "CodecEncodeWithPathTokenErrorDetail",
+    "CodecEncodeWithPathTokenErrorDetailCode",
+    "CodecEncodeWithPathTokenErrorDetailType",
+    "CodecPayloads",
+    "CodecPayloadsPayloadsItem",
+    "CodecPayloadsPayloadsItemMetadata",
     "Connector",
     "ConnectorInstallation",
     "ConnectorInstallationConfig",
@@ -955,6 +1157,7 @@ __all__ = (
     "ConnectorVersionList",
     "ConnectorVersionManifest",
     "Contact",
+    "ContactDeleted",
     "ContactList",
     "Conversation",
     "ConversationAnalyzedEvent",
@@ -1075,6 +1278,17 @@ __all__ = (
     "CreatePublisherKeyErrorDetail",
     "CreatePublisherKeyErrorDetailCode",
     "CreatePublisherKeyErrorDetailType",
+    "CreateTestSuiteBody",
+    "CreateTestSuiteBodyScenariosItem",
+    "CreateTestSuiteError",
+    "CreateTestSuiteErrorDetail",
+    "CreateTestSuiteErrorDetailCode",
+    "CreateTestSuiteErrorDetailType",
+    "CreateTestSuiteRunBody",
+    "CreateTestSuiteRunError",
+    "CreateTestSuiteRunErrorDetail",
+    "CreateTestSuiteRunErrorDetailCode",
+    "CreateTestSuiteRunErrorDetailType",
     "CreateToolBodyType0",
     "CreateToolBodyType0Headers",
     "CreateToolBodyType0Metadata",
@@ -1124,6 +1338,10 @@ __all__ = (
     "DeletePhoneNumberErrorDetail",
     "DeletePhoneNumberErrorDetailCode",
     "DeletePhoneNumberErrorDetailType",
+    "DeleteTestSuiteError",
+    "DeleteTestSuiteErrorDetail",
+    "DeleteTestSuiteErrorDetailCode",
+    "DeleteTestSuiteErrorDetailType",
     "DeleteToolError",
     "DeleteToolErrorDetail",
     "DeleteToolErrorDetailCode",
@@ -1141,11 +1359,29 @@ __all__ = (
     "EndCallErrorDetail",
     "EndCallErrorDetailCode",
     "EndCallErrorDetailType",
+    "EraseContactBody",
+    "EraseContactError",
+    "EraseContactErrorDetail",
+    "EraseContactErrorDetailCode",
+    "EraseContactErrorDetailType",
+    "Erasure",
+    "ErasureCounts",
+    "ErasureEvent",
+    "ErasureEventData",
+    "ErasureEventType",
+    "ErasureStatus",
+    "ErasureSubject",
+    "ErasureSubjectType",
     "EventList",
     "Form",
     "FormFieldsItem",
     "FormFieldsItemType",
     "FormList",
+    "HandoffConversationBody",
+    "HandoffConversationError",
+    "HandoffConversationErrorDetail",
+    "HandoffConversationErrorDetailCode",
+    "HandoffConversationErrorDetailType",
     "HealthResponse200",
     "HttpTool",
     "HttpToolMetadata",
@@ -1159,6 +1395,15 @@ __all__ = (
     "ListAgentsErrorDetail",
     "ListAgentsErrorDetailCode",
     "ListAgentsErrorDetailType",
+    "ListAgentVersionsError",
+    "ListAgentVersionsErrorDetail",
+    "ListAgentVersionsErrorDetailCode",
+    "ListAgentVersionsErrorDetailType",
+    "ListAuditEventsCreated",
+    "ListAuditEventsError",
+    "ListAuditEventsErrorDetail",
+    "ListAuditEventsErrorDetailCode",
+    "ListAuditEventsErrorDetailType",
     "ListBulkCallResultsError",
     "ListBulkCallResultsErrorDetail",
     "ListBulkCallResultsErrorDetailCode",
@@ -1238,6 +1483,14 @@ __all__ = (
     "ListPublisherKeysErrorDetail",
     "ListPublisherKeysErrorDetailCode",
     "ListPublisherKeysErrorDetailType",
+    "ListTestSuiteRunsError",
+    "ListTestSuiteRunsErrorDetail",
+    "ListTestSuiteRunsErrorDetailCode",
+    "ListTestSuiteRunsErrorDetailType",
+    "ListTestSuitesError",
+    "ListTestSuitesErrorDetail",
+    "ListTestSuitesErrorDetailCode",
+    "ListTestSuitesErrorDetailType",
     "ListToolsError",
     "ListToolsErrorDetail",
     "ListToolsErrorDetailCode",
@@ -1273,6 +1526,11 @@ __all__ = (
     "PhoneNumber",
     "PhoneNumberChannelsItem",
     "PhoneNumberList",
+    "PublishAgentVersionBody",
+    "PublishAgentVersionError",
+    "PublishAgentVersionErrorDetail",
+    "PublishAgentVersionErrorDetailCode",
+    "PublishAgentVersionErrorDetailType",
     "PublishConnectorVersionBody",
     "PublishConnectorVersionError",
     "PublishConnectorVersionErrorDetail",
@@ -1301,6 +1559,7 @@ __all__ = (
     "RecordingEventData",
     "RecordingEventType",
     "RecordList",
+    "Redaction",
     "RedeliverEventBody",
     "RedeliverEventError",
     "RedeliverEventErrorDetail",
@@ -1324,6 +1583,14 @@ __all__ = (
     "RetrieveAgentErrorDetail",
     "RetrieveAgentErrorDetailCode",
     "RetrieveAgentErrorDetailType",
+    "RetrieveAgentVersionError",
+    "RetrieveAgentVersionErrorDetail",
+    "RetrieveAgentVersionErrorDetailCode",
+    "RetrieveAgentVersionErrorDetailType",
+    "RetrieveAuditEventError",
+    "RetrieveAuditEventErrorDetail",
+    "RetrieveAuditEventErrorDetailCode",
+    "RetrieveAuditEventErrorDetailType",
     "RetrieveBulkCallError",
     "RetrieveBulkCallErrorDetail",
     "RetrieveBulkCallErrorDetailCode",
@@ -1360,6 +1627,10 @@ __all__ = (
     "RetrieveConversationErrorDetail",
     "RetrieveConversationErrorDetailCode",
     "RetrieveConversationErrorDetailType",
+    "RetrieveErasureError",
+    "RetrieveErasureErrorDetail",
+    "RetrieveErasureErrorDetailCode",
+    "RetrieveErasureErrorDetailType",
     "RetrieveEventError",
     "RetrieveEventErrorDetail",
     "RetrieveEventErrorDetailCode",
@@ -1389,6 +1660,14 @@ __all__ = (
     "RetrievePublisherKeyErrorDetail",
     "RetrievePublisherKeyErrorDetailCode",
     "RetrievePublisherKeyErrorDetailType",
+    "RetrieveTestSuiteError",
+    "RetrieveTestSuiteErrorDetail",
+    "RetrieveTestSuiteErrorDetailCode",
+    "RetrieveTestSuiteErrorDetailType",
+    "RetrieveTestSuiteRunError",
+    "RetrieveTestSuiteRunErrorDetail",
+    "RetrieveTestSuiteRunErrorDetailCode",
+    "RetrieveTestSuiteRunErrorDetailType",
     "RetrieveToolError",
     "RetrieveToolErrorDetail",
     "RetrieveToolErrorDetailCode",
@@ -1462,7 +1741,26 @@ __all__ = (
     "StreamWidgetEventsErrorDetailCode",
     "StreamWidgetEventsErrorDetailType",
     "StreamWidgetEventsResponse200",
+    "TestSuite",
+    "TestSuiteList",
+    "TestSuiteRun",
+    "TestSuiteRunComparison",
+    "TestSuiteRunComparisonChangedItem",
+    "TestSuiteRunComparisonChangedItemCurrent",
+    "TestSuiteRunComparisonChangedItemPrevious",
+    "TestSuiteRunCounts",
+    "TestSuiteRunEvent",
+    "TestSuiteRunEventData",
+    "TestSuiteRunEventType",
+    "TestSuiteRunList",
+    "TestSuiteRunResultsItem",
+    "TestSuiteRunResultsItemReasonsItem",
+    "TestSuiteRunResultsItemStatus",
+    "TestSuiteRunResultsItemVerdictType0",
+    "TestSuiteRunStatus",
+    "TestSuiteScenariosItem",
     "ToolList",
+    "TrafficSplitEntry",
     "Transcript",
     "TranscriptTurn",
     "TranscriptTurnKnowledgeItem",
@@ -1533,6 +1831,13 @@ __all__ = (
     "TwilioVoiceErrorDetail",
     "TwilioVoiceErrorDetailCode",
     "TwilioVoiceErrorDetailType",
+    "UpdateAccountBody",
+    "UpdateAccountBodyRedaction",
+    "UpdateAccountBodyRetention",
+    "UpdateAccountError",
+    "UpdateAccountErrorDetail",
+    "UpdateAccountErrorDetailCode",
+    "UpdateAccountErrorDetailType",
     "UpdateAgentBody",
     "UpdateAgentBodyAnalysisType0",
     "UpdateAgentBodyAnalysisType0StructuredData",
@@ -1545,6 +1850,7 @@ __all__ = (
     "UpdateAgentBodyInterruptibleType0",
     "UpdateAgentBodyMetadata",
     "UpdateAgentBodyRecordingType0",
+    "UpdateAgentBodyTrafficSplitType0Item",
     "UpdateAgentBodyTranscriptionType0",
     "UpdateAgentBodyTranscriptionType0Provider",
     "UpdateAgentBodyTransferMode",
@@ -1575,6 +1881,12 @@ __all__ = (
     "UpdatePhoneNumberErrorDetail",
     "UpdatePhoneNumberErrorDetailCode",
     "UpdatePhoneNumberErrorDetailType",
+    "UpdateTestSuiteBody",
+    "UpdateTestSuiteBodyScenariosItem",
+    "UpdateTestSuiteError",
+    "UpdateTestSuiteErrorDetail",
+    "UpdateTestSuiteErrorDetailCode",
+    "UpdateTestSuiteErrorDetailType",
     "UpdateToolBodyType0",
     "UpdateToolBodyType0HeadersType0",
     "UpdateToolBodyType0Metadata",

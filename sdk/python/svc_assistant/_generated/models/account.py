@@ -14,6 +14,8 @@ from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.account_limits import AccountLimits
+  from ..models.account_redaction import AccountRedaction
+  from ..models.account_retention import AccountRetention
 
 
 
@@ -34,6 +36,8 @@ class Account:
             livemode (bool):
             mode (AccountMode):
             limits (AccountLimits):
+            retention (AccountRetention):
+            redaction (AccountRedaction):
      """
 
     id: str
@@ -42,6 +46,8 @@ class Account:
     livemode: bool
     mode: AccountMode
     limits: AccountLimits
+    retention: AccountRetention
+    redaction: AccountRedaction
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -50,6 +56,8 @@ class Account:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.account_limits import AccountLimits # noqa: PLC0415
+        from ..models.account_redaction import AccountRedaction # noqa: PLC0415
+        from ..models.account_retention import AccountRetention # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -62,6 +70,10 @@ class Account:
 
         limits = self.limits.to_dict()
 
+        retention = self.retention.to_dict()
+
+        redaction = self.redaction.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -72,6 +84,8 @@ class Account:
             "livemode": livemode,
             "mode": mode,
             "limits": limits,
+            "retention": retention,
+            "redaction": redaction,
         })
 
         return field_dict
@@ -81,6 +95,8 @@ class Account:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.account_limits import AccountLimits # noqa: PLC0415
+        from ..models.account_redaction import AccountRedaction # noqa: PLC0415
+        from ..models.account_retention import AccountRetention # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -102,6 +118,16 @@ class Account:
 
 
 
+        retention = AccountRetention.from_dict(d.pop("retention"))
+
+
+
+
+        redaction = AccountRedaction.from_dict(d.pop("redaction"))
+
+
+
+
         account = cls(
             id=id,
             object_=object_,
@@ -109,6 +135,8 @@ class Account:
             livemode=livemode,
             mode=mode,
             limits=limits,
+            retention=retention,
+            redaction=redaction,
         )
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
   from ..models.agent_transcription import AgentTranscription
   from ..models.agent_voice import AgentVoice
   from ..models.agent_voicemail import AgentVoicemail
+  from ..models.traffic_split_entry import TrafficSplitEntry
 
 
 
@@ -67,6 +68,10 @@ class Agent:
                 `dtmfDetection`).
             metadata (AgentMetadata): Your key-value pairs (at most 50 keys).
             recording (AgentRecording | None): Whether its calls are recorded; null: not recorded.
+            version (int): The published version: the one new calls and conversations use when there is no `traffic_split`.
+            latest_version (int): The newest version (a draft when it is above `version`).
+            traffic_split (list[TrafficSplitEntry] | None): Shares of new calls and conversations by version, per contact;
+                null: all use `version`.
             created (int): Unix time in seconds.
             default (bool | Unset): Whether this agent answers numbers connected without one.
      """
@@ -93,6 +98,9 @@ class Agent:
     dtmf: bool | None
     metadata: AgentMetadata
     recording: AgentRecording | None
+    version: int
+    latest_version: int
+    traffic_split: list[TrafficSplitEntry] | None
     created: int
     default: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -109,6 +117,7 @@ class Agent:
         from ..models.agent_transcription import AgentTranscription # noqa: PLC0415
         from ..models.agent_voice import AgentVoice # noqa: PLC0415
         from ..models.agent_voicemail import AgentVoicemail # noqa: PLC0415
+        from ..models.traffic_split_entry import TrafficSplitEntry # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -192,6 +201,21 @@ class Agent:
         else:
             recording = self.recording
 
+        version = self.version
+
+        latest_version = self.latest_version
+
+        traffic_split: list[dict[str, Any]] | None
+        if isinstance(self.traffic_split, list):
+            traffic_split = []
+            for traffic_split_type_0_item_data in self.traffic_split:
+                traffic_split_type_0_item = traffic_split_type_0_item_data.to_dict()
+                traffic_split.append(traffic_split_type_0_item)
+
+
+        else:
+            traffic_split = self.traffic_split
+
         created = self.created
 
         default = self.default
@@ -222,6 +246,9 @@ class Agent:
             "dtmf": dtmf,
             "metadata": metadata,
             "recording": recording,
+            "version": version,
+            "latest_version": latest_version,
+            "traffic_split": traffic_split,
             "created": created,
         })
         if default is not UNSET:
@@ -240,6 +267,7 @@ class Agent:
         from ..models.agent_transcription import AgentTranscription # noqa: PLC0415
         from ..models.agent_voice import AgentVoice # noqa: PLC0415
         from ..models.agent_voicemail import AgentVoicemail # noqa: PLC0415
+        from ..models.traffic_split_entry import TrafficSplitEntry # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -438,6 +466,33 @@ class Agent:
         recording = _parse_recording(d.pop("recording"))
 
 
+        version = d.pop("version")
+
+        latest_version = d.pop("latest_version")
+
+        def _parse_traffic_split(data: object) -> list[TrafficSplitEntry] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                traffic_split_type_0 = []
+                _traffic_split_type_0 = data
+                for traffic_split_type_0_item_data in (_traffic_split_type_0):
+                    traffic_split_type_0_item = TrafficSplitEntry.from_dict(traffic_split_type_0_item_data)
+
+
+
+                    traffic_split_type_0.append(traffic_split_type_0_item)
+
+                return traffic_split_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[TrafficSplitEntry] | None, data)
+
+        traffic_split = _parse_traffic_split(d.pop("traffic_split"))
+
+
         created = d.pop("created")
 
         default = d.pop("default", UNSET)
@@ -465,6 +520,9 @@ class Agent:
             dtmf=dtmf,
             metadata=metadata,
             recording=recording,
+            version=version,
+            latest_version=latest_version,
+            traffic_split=traffic_split,
             created=created,
             default=default,
         )

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
   from ..models.analysis_error import AnalysisError
   from ..models.analysis_plan import AnalysisPlan
   from ..models.analysis_success import AnalysisSuccess
+  from ..models.redaction import Redaction
 
 
 
@@ -44,7 +45,12 @@ class Analysis:
             model (None | str):
             plan (AnalysisPlan):
             form_id (None | str): A call analysed for a form (`form_id`): the form filled.
+            agent_id (None | str): The agent of the call or conversation analysed.
+            agent_version (int | None): The version of the agent the call or conversation ran; null when unknown.
             created (int): Unix time in seconds.
+            redaction (Redaction | Unset): What was replaced before the text was stored (the organization's
+                `redaction.enabled`): counts by kind of the `[card]`, `[ssn]`, `[email]` and `[phone]` placeholders. Absent when
+                nothing was.
             error (AnalysisError | Unset):
      """
 
@@ -60,7 +66,10 @@ class Analysis:
     model: None | str
     plan: AnalysisPlan
     form_id: None | str
+    agent_id: None | str
+    agent_version: int | None
     created: int
+    redaction: Redaction | Unset = UNSET
     error: AnalysisError | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -72,6 +81,7 @@ class Analysis:
         from ..models.analysis_error import AnalysisError # noqa: PLC0415
         from ..models.analysis_plan import AnalysisPlan # noqa: PLC0415
         from ..models.analysis_success import AnalysisSuccess # noqa: PLC0415
+        from ..models.redaction import Redaction # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -105,7 +115,17 @@ class Analysis:
         form_id: None | str
         form_id = self.form_id
 
+        agent_id: None | str
+        agent_id = self.agent_id
+
+        agent_version: int | None
+        agent_version = self.agent_version
+
         created = self.created
+
+        redaction: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.redaction, Unset):
+            redaction = self.redaction.to_dict()
 
         error: dict[str, Any] | Unset = UNSET
         if not isinstance(self.error, Unset):
@@ -127,8 +147,12 @@ class Analysis:
             "model": model,
             "plan": plan,
             "form_id": form_id,
+            "agent_id": agent_id,
+            "agent_version": agent_version,
             "created": created,
         })
+        if redaction is not UNSET:
+            field_dict["redaction"] = redaction
         if error is not UNSET:
             field_dict["error"] = error
 
@@ -141,6 +165,7 @@ class Analysis:
         from ..models.analysis_error import AnalysisError # noqa: PLC0415
         from ..models.analysis_plan import AnalysisPlan # noqa: PLC0415
         from ..models.analysis_success import AnalysisSuccess # noqa: PLC0415
+        from ..models.redaction import Redaction # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -220,7 +245,33 @@ class Analysis:
         form_id = _parse_form_id(d.pop("form_id"))
 
 
+        def _parse_agent_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        agent_id = _parse_agent_id(d.pop("agent_id"))
+
+
+        def _parse_agent_version(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        agent_version = _parse_agent_version(d.pop("agent_version"))
+
+
         created = d.pop("created")
+
+        _redaction = d.pop("redaction", UNSET)
+        redaction: Redaction | Unset
+        if isinstance(_redaction,  Unset):
+            redaction = UNSET
+        else:
+            redaction = Redaction.from_dict(_redaction)
+
+
+
 
         _error = d.pop("error", UNSET)
         error: AnalysisError | Unset
@@ -245,7 +296,10 @@ class Analysis:
             model=model,
             plan=plan,
             form_id=form_id,
+            agent_id=agent_id,
+            agent_version=agent_version,
             created=created,
+            redaction=redaction,
             error=error,
         )
 

@@ -48,6 +48,8 @@ class Call:
             to (str):
             from_ (None | str):
             agent_id (str):
+            agent_version (int | None): The agent's version the call runs, fixed when it starts (`GET
+                /v1/agents/{id}/versions/{n}`); null for calls made before versions.
             contact_id (None | str):
             context (CallContext):
             metadata (CallMetadata): Your key-value pairs (at most 50 keys).
@@ -93,6 +95,7 @@ class Call:
     to: str
     from_: None | str
     agent_id: str
+    agent_version: int | None
     contact_id: None | str
     context: CallContext
     metadata: CallMetadata
@@ -149,6 +152,9 @@ class Call:
         from_ = self.from_
 
         agent_id = self.agent_id
+
+        agent_version: int | None
+        agent_version = self.agent_version
 
         contact_id: None | str
         contact_id = self.contact_id
@@ -256,6 +262,7 @@ class Call:
             "to": to,
             "from": from_,
             "agent_id": agent_id,
+            "agent_version": agent_version,
             "contact_id": contact_id,
             "context": context,
             "metadata": metadata,
@@ -328,6 +335,14 @@ class Call:
 
 
         agent_id = d.pop("agent_id")
+
+        def _parse_agent_version(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        agent_version = _parse_agent_version(d.pop("agent_version"))
+
 
         def _parse_contact_id(data: object) -> None | str:
             if data is None:
@@ -582,6 +597,7 @@ class Call:
             to=to,
             from_=from_,
             agent_id=agent_id,
+            agent_version=agent_version,
             contact_id=contact_id,
             context=context,
             metadata=metadata,

@@ -35,8 +35,11 @@ class Conversation:
             customer_number (str):
             service_number (str):
             agent_id (None | str):
+            agent_version (int | None): The version of `agent_id` the conversation runs, fixed on its first turn with that
+                agent; null before.
             status (ConversationStatus):
             handoff_reason (None | str):
+            taken_by (None | str): The staff user (`usr_…`) who took the conversation over in the console; null otherwise.
             window_expires_at (int | None):
             last_message_at (int | None):
             contact_id (None | str):
@@ -50,8 +53,10 @@ class Conversation:
     customer_number: str
     service_number: str
     agent_id: None | str
+    agent_version: int | None
     status: ConversationStatus
     handoff_reason: None | str
+    taken_by: None | str
     window_expires_at: int | None
     last_message_at: int | None
     contact_id: None | str
@@ -78,10 +83,16 @@ class Conversation:
         agent_id: None | str
         agent_id = self.agent_id
 
+        agent_version: int | None
+        agent_version = self.agent_version
+
         status = self.status.value
 
         handoff_reason: None | str
         handoff_reason = self.handoff_reason
+
+        taken_by: None | str
+        taken_by = self.taken_by
 
         window_expires_at: int | None
         window_expires_at = self.window_expires_at
@@ -105,8 +116,10 @@ class Conversation:
             "customer_number": customer_number,
             "service_number": service_number,
             "agent_id": agent_id,
+            "agent_version": agent_version,
             "status": status,
             "handoff_reason": handoff_reason,
+            "taken_by": taken_by,
             "window_expires_at": window_expires_at,
             "last_message_at": last_message_at,
             "contact_id": contact_id,
@@ -145,6 +158,14 @@ class Conversation:
         agent_id = _parse_agent_id(d.pop("agent_id"))
 
 
+        def _parse_agent_version(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        agent_version = _parse_agent_version(d.pop("agent_version"))
+
+
         status = ConversationStatus(d.pop("status"))
 
 
@@ -156,6 +177,14 @@ class Conversation:
             return cast(None | str, data)
 
         handoff_reason = _parse_handoff_reason(d.pop("handoff_reason"))
+
+
+        def _parse_taken_by(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        taken_by = _parse_taken_by(d.pop("taken_by"))
 
 
         def _parse_window_expires_at(data: object) -> int | None:
@@ -192,8 +221,10 @@ class Conversation:
             customer_number=customer_number,
             service_number=service_number,
             agent_id=agent_id,
+            agent_version=agent_version,
             status=status,
             handoff_reason=handoff_reason,
+            taken_by=taken_by,
             window_expires_at=window_expires_at,
             last_message_at=last_message_at,
             contact_id=contact_id,

@@ -27,6 +27,10 @@ T = TypeVar("T", bound="CreateBulkCallBodySimulation")
 class CreateBulkCallBodySimulation:
     """ 
         Attributes:
+            persona (str | Unset): The caller is a model playing this persona (instead of `caller` lines), towards `goal`;
+                it hangs up when the goal is met or impossible, or after `max_turns`.
+            goal (str | Unset): What the persona wants from the call (required with `persona`).
+            max_turns (int | Unset): With `persona`: the caller turns at most (default 20), then the persona hangs up.
             caller (list[str] | Unset):
             outcome (CreateBulkCallBodySimulationOutcome | Unset): `voicemail`: an answering machine picks up, says `caller`
                 as its greeting and beeps (handled as the `voicemail` setting says).
@@ -37,6 +41,9 @@ class CreateBulkCallBodySimulation:
                 (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.
      """
 
+    persona: str | Unset = UNSET
+    goal: str | Unset = UNSET
+    max_turns: int | Unset = UNSET
     caller: list[str] | Unset = UNSET
     outcome: CreateBulkCallBodySimulationOutcome | Unset = UNSET
     ring_seconds: float | Unset = UNSET
@@ -49,6 +56,12 @@ class CreateBulkCallBodySimulation:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.create_bulk_call_body_simulation_transfer import CreateBulkCallBodySimulationTransfer # noqa: PLC0415
+        persona = self.persona
+
+        goal = self.goal
+
+        max_turns = self.max_turns
+
         caller: list[str] | Unset = UNSET
         if not isinstance(self.caller, Unset):
             caller = self.caller
@@ -73,6 +86,12 @@ class CreateBulkCallBodySimulation:
 
         field_dict.update({
         })
+        if persona is not UNSET:
+            field_dict["persona"] = persona
+        if goal is not UNSET:
+            field_dict["goal"] = goal
+        if max_turns is not UNSET:
+            field_dict["max_turns"] = max_turns
         if caller is not UNSET:
             field_dict["caller"] = caller
         if outcome is not UNSET:
@@ -92,6 +111,12 @@ class CreateBulkCallBodySimulation:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.create_bulk_call_body_simulation_transfer import CreateBulkCallBodySimulationTransfer # noqa: PLC0415
         d = dict(src_dict)
+        persona = d.pop("persona", UNSET)
+
+        goal = d.pop("goal", UNSET)
+
+        max_turns = d.pop("max_turns", UNSET)
+
         caller = cast(list[str], d.pop("caller", UNSET))
 
 
@@ -120,6 +145,9 @@ class CreateBulkCallBodySimulation:
 
 
         create_bulk_call_body_simulation = cls(
+            persona=persona,
+            goal=goal,
+            max_turns=max_turns,
             caller=caller,
             outcome=outcome,
             ring_seconds=ring_seconds,

@@ -18,8 +18,10 @@ if TYPE_CHECKING:
   from ..models.connector_version_event import ConnectorVersionEvent
   from ..models.conversation_analyzed_event import ConversationAnalyzedEvent
   from ..models.conversation_event import ConversationEvent
+  from ..models.erasure_event import ErasureEvent
   from ..models.message_event import MessageEvent
   from ..models.recording_event import RecordingEvent
+  from ..models.test_suite_run_event import TestSuiteRunEvent
   from ..models.webhook_delivery_event import WebhookDeliveryEvent
 
 
@@ -37,13 +39,13 @@ class EventList:
         Attributes:
             object_ (Literal['list']):
             data (list[BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent |
-                ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent]):
+                ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent]):
             has_more (bool): True when more objects follow this page.
             url (str): The path of this list, e.g. `/v1/calls`.
      """
 
     object_: Literal['list']
-    data: list[BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent]
+    data: list[BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent]
     has_more: bool
     url: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -59,8 +61,10 @@ class EventList:
         from ..models.connector_version_event import ConnectorVersionEvent # noqa: PLC0415
         from ..models.conversation_analyzed_event import ConversationAnalyzedEvent # noqa: PLC0415
         from ..models.conversation_event import ConversationEvent # noqa: PLC0415
+        from ..models.erasure_event import ErasureEvent # noqa: PLC0415
         from ..models.message_event import MessageEvent # noqa: PLC0415
         from ..models.recording_event import RecordingEvent # noqa: PLC0415
+        from ..models.test_suite_run_event import TestSuiteRunEvent # noqa: PLC0415
         from ..models.webhook_delivery_event import WebhookDeliveryEvent # noqa: PLC0415
         object_ = self.object_
 
@@ -82,6 +86,10 @@ class EventList:
             elif isinstance(data_item_data, BulkCallResultEvent):
                 data_item = data_item_data.to_dict()
             elif isinstance(data_item_data, BulkCallEvent):
+                data_item = data_item_data.to_dict()
+            elif isinstance(data_item_data, RecordingEvent):
+                data_item = data_item_data.to_dict()
+            elif isinstance(data_item_data, TestSuiteRunEvent):
                 data_item = data_item_data.to_dict()
             else:
                 data_item = data_item_data.to_dict()
@@ -116,8 +124,10 @@ class EventList:
         from ..models.connector_version_event import ConnectorVersionEvent # noqa: PLC0415
         from ..models.conversation_analyzed_event import ConversationAnalyzedEvent # noqa: PLC0415
         from ..models.conversation_event import ConversationEvent # noqa: PLC0415
+        from ..models.erasure_event import ErasureEvent # noqa: PLC0415
         from ..models.message_event import MessageEvent # noqa: PLC0415
         from ..models.recording_event import RecordingEvent # noqa: PLC0415
+        from ..models.test_suite_run_event import TestSuiteRunEvent # noqa: PLC0415
         from ..models.webhook_delivery_event import WebhookDeliveryEvent # noqa: PLC0415
         d = dict(src_dict)
         object_ = cast(Literal['list'] , d.pop("object"))
@@ -127,7 +137,7 @@ class EventList:
         data = []
         _data = d.pop("data")
         for data_item_data in (_data):
-            def _parse_data_item(data: object) -> BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent:
+            def _parse_data_item(data: object) -> BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
@@ -208,13 +218,33 @@ class EventList:
                     return componentsschemas_event_type_7
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_event_type_8 = RecordingEvent.from_dict(data)
+
+
+
+                    return componentsschemas_event_type_8
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_event_type_9 = TestSuiteRunEvent.from_dict(data)
+
+
+
+                    return componentsschemas_event_type_9
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_event_type_8 = RecordingEvent.from_dict(data)
+                componentsschemas_event_type_10 = ErasureEvent.from_dict(data)
 
 
 
-                return componentsschemas_event_type_8
+                return componentsschemas_event_type_10
 
             data_item = _parse_data_item(data_item_data)
 

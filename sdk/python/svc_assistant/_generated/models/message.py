@@ -19,6 +19,7 @@ if TYPE_CHECKING:
   from ..models.message_error import MessageError
   from ..models.message_template_details import MessageTemplateDetails
   from ..models.message_tool_calls_item import MessageToolCallsItem
+  from ..models.redaction import Redaction
 
 
 
@@ -44,11 +45,15 @@ class Message:
             text (str):
             template (MessageTemplateDetails | None):
             author (MessageAuthor):
+            user_id (None | str): A `person` reply written in the staff console: the staff user (`usr_…`); null otherwise.
             status (str):
             error (MessageError | None):
             created (int): Unix time in seconds.
             tool_calls (list[MessageToolCallsItem] | Unset): An assistant reply: the tool calls the assistant made before
                 writing it, in order.
+            redaction (Redaction | Unset): What was replaced before the text was stored (the organization's
+                `redaction.enabled`): counts by kind of the `[card]`, `[ssn]`, `[email]` and `[phone]` placeholders. Absent when
+                nothing was.
      """
 
     id: str
@@ -62,10 +67,12 @@ class Message:
     text: str
     template: MessageTemplateDetails | None
     author: MessageAuthor
+    user_id: None | str
     status: str
     error: MessageError | None
     created: int
     tool_calls: list[MessageToolCallsItem] | Unset = UNSET
+    redaction: Redaction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -76,6 +83,7 @@ class Message:
         from ..models.message_error import MessageError # noqa: PLC0415
         from ..models.message_template_details import MessageTemplateDetails # noqa: PLC0415
         from ..models.message_tool_calls_item import MessageToolCallsItem # noqa: PLC0415
+        from ..models.redaction import Redaction # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -102,6 +110,9 @@ class Message:
 
         author = self.author.value
 
+        user_id: None | str
+        user_id = self.user_id
+
         status = self.status
 
         error: dict[str, Any] | None
@@ -121,6 +132,10 @@ class Message:
 
 
 
+        redaction: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.redaction, Unset):
+            redaction = self.redaction.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -136,12 +151,15 @@ class Message:
             "text": text,
             "template": template,
             "author": author,
+            "user_id": user_id,
             "status": status,
             "error": error,
             "created": created,
         })
         if tool_calls is not UNSET:
             field_dict["tool_calls"] = tool_calls
+        if redaction is not UNSET:
+            field_dict["redaction"] = redaction
 
         return field_dict
 
@@ -152,6 +170,7 @@ class Message:
         from ..models.message_error import MessageError # noqa: PLC0415
         from ..models.message_template_details import MessageTemplateDetails # noqa: PLC0415
         from ..models.message_tool_calls_item import MessageToolCallsItem # noqa: PLC0415
+        from ..models.redaction import Redaction # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -202,6 +221,14 @@ class Message:
 
 
 
+        def _parse_user_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        user_id = _parse_user_id(d.pop("user_id"))
+
+
         status = d.pop("status")
 
         def _parse_error(data: object) -> MessageError | None:
@@ -236,6 +263,16 @@ class Message:
                 tool_calls.append(tool_calls_item)
 
 
+        _redaction = d.pop("redaction", UNSET)
+        redaction: Redaction | Unset
+        if isinstance(_redaction,  Unset):
+            redaction = UNSET
+        else:
+            redaction = Redaction.from_dict(_redaction)
+
+
+
+
         message = cls(
             id=id,
             object_=object_,
@@ -248,10 +285,12 @@ class Message:
             text=text,
             template=template,
             author=author,
+            user_id=user_id,
             status=status,
             error=error,
             created=created,
             tool_calls=tool_calls,
+            redaction=redaction,
         )
 
 

@@ -13,6 +13,7 @@ from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
+  from ..models.redaction import Redaction
   from ..models.transcript_turn_knowledge_item import TranscriptTurnKnowledgeItem
   from ..models.transcript_turn_tool import TranscriptTurnTool
 
@@ -48,6 +49,9 @@ class TranscriptTurn:
             tool_call_id (str | Unset): Tool entries: `tc_…`, the `Idempotency-Key` of its request.
             knowledge (list[TranscriptTurnKnowledgeItem] | Unset):
             interrupted (bool | Unset): The caller talked over this assistant turn: `text` is only what they heard of it.
+            redaction (Redaction | Unset): What was replaced before the text was stored (the organization's
+                `redaction.enabled`): counts by kind of the `[card]`, `[ssn]`, `[email]` and `[phone]` placeholders. Absent when
+                nothing was.
      """
 
     role: str
@@ -65,6 +69,7 @@ class TranscriptTurn:
     tool_call_id: str | Unset = UNSET
     knowledge: list[TranscriptTurnKnowledgeItem] | Unset = UNSET
     interrupted: bool | Unset = UNSET
+    redaction: Redaction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -72,6 +77,7 @@ class TranscriptTurn:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.redaction import Redaction # noqa: PLC0415
         from ..models.transcript_turn_knowledge_item import TranscriptTurnKnowledgeItem # noqa: PLC0415
         from ..models.transcript_turn_tool import TranscriptTurnTool # noqa: PLC0415
         role = self.role
@@ -115,6 +121,10 @@ class TranscriptTurn:
 
         interrupted = self.interrupted
 
+        redaction: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.redaction, Unset):
+            redaction = self.redaction.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -146,6 +156,8 @@ class TranscriptTurn:
             field_dict["knowledge"] = knowledge
         if interrupted is not UNSET:
             field_dict["interrupted"] = interrupted
+        if redaction is not UNSET:
+            field_dict["redaction"] = redaction
 
         return field_dict
 
@@ -153,6 +165,7 @@ class TranscriptTurn:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.redaction import Redaction # noqa: PLC0415
         from ..models.transcript_turn_knowledge_item import TranscriptTurnKnowledgeItem # noqa: PLC0415
         from ..models.transcript_turn_tool import TranscriptTurnTool # noqa: PLC0415
         d = dict(src_dict)
@@ -218,6 +231,16 @@ class TranscriptTurn:
 
         interrupted = d.pop("interrupted", UNSET)
 
+        _redaction = d.pop("redaction", UNSET)
+        redaction: Redaction | Unset
+        if isinstance(_redaction,  Unset):
+            redaction = UNSET
+        else:
+            redaction = Redaction.from_dict(_redaction)
+
+
+
+
         transcript_turn = cls(
             role=role,
             text=text,
@@ -234,6 +257,7 @@ class TranscriptTurn:
             tool_call_id=tool_call_id,
             knowledge=knowledge,
             interrupted=interrupted,
+            redaction=redaction,
         )
 
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
   from ..models.update_agent_body_calling_window_type_0 import UpdateAgentBodyCallingWindowType0
   from ..models.update_agent_body_metadata import UpdateAgentBodyMetadata
   from ..models.update_agent_body_recording_type_0 import UpdateAgentBodyRecordingType0
+  from ..models.update_agent_body_traffic_split_type_0_item import UpdateAgentBodyTrafficSplitType0Item
   from ..models.update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0
   from ..models.update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0
   from ..models.update_agent_body_voicemail_type_0 import UpdateAgentBodyVoicemailType0
@@ -60,6 +61,11 @@ class UpdateAgentBody:
             metadata (UpdateAgentBodyMetadata | Unset):
             recording (None | Unset | UpdateAgentBodyRecordingType0):
             default (bool | Unset):
+            publish (bool | Unset): `false` makes the change a draft version (tests and traffic splits may use it) and
+                leaves the published one, which new calls use, as it is. Default true.
+            traffic_split (list[UpdateAgentBodyTrafficSplitType0Item] | None | Unset): Shares of new calls and conversations
+                by version (weights add to 100), picked per contact (the same person keeps the same version); null removes the
+                split.
      """
 
     name: str | Unset = UNSET
@@ -82,6 +88,8 @@ class UpdateAgentBody:
     metadata: UpdateAgentBodyMetadata | Unset = UNSET
     recording: None | Unset | UpdateAgentBodyRecordingType0 = UNSET
     default: bool | Unset = UNSET
+    publish: bool | Unset = UNSET
+    traffic_split: list[UpdateAgentBodyTrafficSplitType0Item] | None | Unset = UNSET
 
 
 
@@ -92,6 +100,7 @@ class UpdateAgentBody:
         from ..models.update_agent_body_calling_window_type_0 import UpdateAgentBodyCallingWindowType0 # noqa: PLC0415
         from ..models.update_agent_body_metadata import UpdateAgentBodyMetadata # noqa: PLC0415
         from ..models.update_agent_body_recording_type_0 import UpdateAgentBodyRecordingType0 # noqa: PLC0415
+        from ..models.update_agent_body_traffic_split_type_0_item import UpdateAgentBodyTrafficSplitType0Item # noqa: PLC0415
         from ..models.update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0 # noqa: PLC0415
         from ..models.update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0 # noqa: PLC0415
         from ..models.update_agent_body_voicemail_type_0 import UpdateAgentBodyVoicemailType0 # noqa: PLC0415
@@ -214,6 +223,21 @@ class UpdateAgentBody:
 
         default = self.default
 
+        publish = self.publish
+
+        traffic_split: list[dict[str, Any]] | None | Unset
+        if isinstance(self.traffic_split, Unset):
+            traffic_split = UNSET
+        elif isinstance(self.traffic_split, list):
+            traffic_split = []
+            for traffic_split_type_0_item_data in self.traffic_split:
+                traffic_split_type_0_item = traffic_split_type_0_item_data.to_dict()
+                traffic_split.append(traffic_split_type_0_item)
+
+
+        else:
+            traffic_split = self.traffic_split
+
 
         field_dict: dict[str, Any] = {}
 
@@ -259,6 +283,10 @@ class UpdateAgentBody:
             field_dict["recording"] = recording
         if default is not UNSET:
             field_dict["default"] = default
+        if publish is not UNSET:
+            field_dict["publish"] = publish
+        if traffic_split is not UNSET:
+            field_dict["traffic_split"] = traffic_split
 
         return field_dict
 
@@ -270,6 +298,7 @@ class UpdateAgentBody:
         from ..models.update_agent_body_calling_window_type_0 import UpdateAgentBodyCallingWindowType0 # noqa: PLC0415
         from ..models.update_agent_body_metadata import UpdateAgentBodyMetadata # noqa: PLC0415
         from ..models.update_agent_body_recording_type_0 import UpdateAgentBodyRecordingType0 # noqa: PLC0415
+        from ..models.update_agent_body_traffic_split_type_0_item import UpdateAgentBodyTrafficSplitType0Item # noqa: PLC0415
         from ..models.update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0 # noqa: PLC0415
         from ..models.update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0 # noqa: PLC0415
         from ..models.update_agent_body_voicemail_type_0 import UpdateAgentBodyVoicemailType0 # noqa: PLC0415
@@ -499,6 +528,33 @@ class UpdateAgentBody:
 
         default = d.pop("default", UNSET)
 
+        publish = d.pop("publish", UNSET)
+
+        def _parse_traffic_split(data: object) -> list[UpdateAgentBodyTrafficSplitType0Item] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                traffic_split_type_0 = []
+                _traffic_split_type_0 = data
+                for traffic_split_type_0_item_data in (_traffic_split_type_0):
+                    traffic_split_type_0_item = UpdateAgentBodyTrafficSplitType0Item.from_dict(traffic_split_type_0_item_data)
+
+
+
+                    traffic_split_type_0.append(traffic_split_type_0_item)
+
+                return traffic_split_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UpdateAgentBodyTrafficSplitType0Item] | None | Unset, data)
+
+        traffic_split = _parse_traffic_split(d.pop("traffic_split", UNSET))
+
+
         update_agent_body = cls(
             name=name,
             instructions=instructions,
@@ -520,6 +576,8 @@ class UpdateAgentBody:
             metadata=metadata,
             recording=recording,
             default=default,
+            publish=publish,
+            traffic_split=traffic_split,
         )
 
         return update_agent_body

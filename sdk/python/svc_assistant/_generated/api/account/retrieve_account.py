@@ -101,8 +101,8 @@ def sync_detailed(
 ) -> Response[Account | ApiError | RetrieveAccountError]:
     """ Retrieve the account
 
-     The key's organization in the key's mode: id, name, mode and limits. Every secret or restricted key
-    may read it. Needs the `account:read` scope.
+     The key's organization in the key's mode: id, name, mode, limits, retention and redaction. Every
+    secret or restricted key may read it. Needs the `account:read` scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -130,8 +130,8 @@ def sync(
 ) -> Account | ApiError | RetrieveAccountError | None:
     """ Retrieve the account
 
-     The key's organization in the key's mode: id, name, mode and limits. Every secret or restricted key
-    may read it. Needs the `account:read` scope.
+     The key's organization in the key's mode: id, name, mode, limits, retention and redaction. Every
+    secret or restricted key may read it. Needs the `account:read` scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,8 +154,8 @@ async def asyncio_detailed(
 ) -> Response[Account | ApiError | RetrieveAccountError]:
     """ Retrieve the account
 
-     The key's organization in the key's mode: id, name, mode and limits. Every secret or restricted key
-    may read it. Needs the `account:read` scope.
+     The key's organization in the key's mode: id, name, mode, limits, retention and redaction. Every
+    secret or restricted key may read it. Needs the `account:read` scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,8 +183,8 @@ async def asyncio(
 ) -> Account | ApiError | RetrieveAccountError | None:
     """ Retrieve the account
 
-     The key's organization in the key's mode: id, name, mode and limits. Every secret or restricted key
-    may read it. Needs the `account:read` scope.
+     The key's organization in the key's mode: id, name, mode, limits, retention and redaction. Every
+    secret or restricted key may read it. Needs the `account:read` scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -155,7 +155,9 @@ def sync_detailed(
 
      Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`,
     `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and
-    `dtmf` take null to clear. Needs the `agents:write` scope.
+    `dtmf` take null to clear. A configuration change makes the next version (`GET
+    /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft;
+    `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -196,7 +198,9 @@ def sync(
 
      Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`,
     `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and
-    `dtmf` take null to clear. Needs the `agents:write` scope.
+    `dtmf` take null to clear. A configuration change makes the next version (`GET
+    /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft;
+    `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -232,7 +236,9 @@ async def asyncio_detailed(
 
      Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`,
     `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and
-    `dtmf` take null to clear. Needs the `agents:write` scope.
+    `dtmf` take null to clear. A configuration change makes the next version (`GET
+    /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft;
+    `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
 
     Args:
         id (str):
@@ -273,7 +279,9 @@ async def asyncio(
 
      Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`,
     `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and
-    `dtmf` take null to clear. Needs the `agents:write` scope.
+    `dtmf` take null to clear. A configuration change makes the next version (`GET
+    /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft;
+    `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
 
     Args:
         id (str):

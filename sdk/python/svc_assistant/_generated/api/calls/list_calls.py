@@ -25,6 +25,7 @@ def _get_kwargs(
     ending_before: str | Unset = UNSET,
     status: ListCallsStatus | Unset = UNSET,
     agent_id: str | Unset = UNSET,
+    agent_version: str | Unset = UNSET,
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
 
@@ -48,6 +49,8 @@ def _get_kwargs(
     params["status"] = json_status
 
     params["agent_id"] = agent_id
+
+    params["agent_version"] = agent_version
 
     params["bulk_call_id"] = bulk_call_id
 
@@ -140,6 +143,7 @@ def sync_detailed(
     ending_before: str | Unset = UNSET,
     status: ListCallsStatus | Unset = UNSET,
     agent_id: str | Unset = UNSET,
+    agent_version: str | Unset = UNSET,
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
 
@@ -154,6 +158,7 @@ def sync_detailed(
         ending_before (str | Unset):
         status (ListCallsStatus | Unset):
         agent_id (str | Unset):
+        agent_version (str | Unset):
         bulk_call_id (str | Unset):
         direction (ListCallsDirection | Unset): `outbound`: the assistant dialed `to`; `inbound`:
             `from` called the number `to`.
@@ -173,6 +178,7 @@ starting_after=starting_after,
 ending_before=ending_before,
 status=status,
 agent_id=agent_id,
+agent_version=agent_version,
 bulk_call_id=bulk_call_id,
 direction=direction,
 
@@ -192,6 +198,7 @@ def sync(
     ending_before: str | Unset = UNSET,
     status: ListCallsStatus | Unset = UNSET,
     agent_id: str | Unset = UNSET,
+    agent_version: str | Unset = UNSET,
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
 
@@ -206,6 +213,7 @@ def sync(
         ending_before (str | Unset):
         status (ListCallsStatus | Unset):
         agent_id (str | Unset):
+        agent_version (str | Unset):
         bulk_call_id (str | Unset):
         direction (ListCallsDirection | Unset): `outbound`: the assistant dialed `to`; `inbound`:
             `from` called the number `to`.
@@ -226,6 +234,7 @@ starting_after=starting_after,
 ending_before=ending_before,
 status=status,
 agent_id=agent_id,
+agent_version=agent_version,
 bulk_call_id=bulk_call_id,
 direction=direction,
 
@@ -239,6 +248,7 @@ async def asyncio_detailed(
     ending_before: str | Unset = UNSET,
     status: ListCallsStatus | Unset = UNSET,
     agent_id: str | Unset = UNSET,
+    agent_version: str | Unset = UNSET,
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
 
@@ -253,6 +263,7 @@ async def asyncio_detailed(
         ending_before (str | Unset):
         status (ListCallsStatus | Unset):
         agent_id (str | Unset):
+        agent_version (str | Unset):
         bulk_call_id (str | Unset):
         direction (ListCallsDirection | Unset): `outbound`: the assistant dialed `to`; `inbound`:
             `from` called the number `to`.
@@ -272,6 +283,7 @@ starting_after=starting_after,
 ending_before=ending_before,
 status=status,
 agent_id=agent_id,
+agent_version=agent_version,
 bulk_call_id=bulk_call_id,
 direction=direction,
 
@@ -291,6 +303,7 @@ async def asyncio(
     ending_before: str | Unset = UNSET,
     status: ListCallsStatus | Unset = UNSET,
     agent_id: str | Unset = UNSET,
+    agent_version: str | Unset = UNSET,
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
 
@@ -305,6 +318,7 @@ async def asyncio(
         ending_before (str | Unset):
         status (ListCallsStatus | Unset):
         agent_id (str | Unset):
+        agent_version (str | Unset):
         bulk_call_id (str | Unset):
         direction (ListCallsDirection | Unset): `outbound`: the assistant dialed `to`; `inbound`:
             `from` called the number `to`.
@@ -325,6 +339,7 @@ starting_after=starting_after,
 ending_before=ending_before,
 status=status,
 agent_id=agent_id,
+agent_version=agent_version,
 bulk_call_id=bulk_call_id,
 direction=direction,
 

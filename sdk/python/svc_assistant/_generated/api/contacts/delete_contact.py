@@ -9,8 +9,8 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.api_error import ApiError
+from ...models.contact_deleted import ContactDeleted
 from ...models.delete_contact_error import DeleteContactError
-from ...models.deleted import Deleted
 from typing import cast
 
 
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | DeleteContactError | Deleted:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | ContactDeleted | DeleteContactError:
     if response.status_code == 200:
-        response_200 = Deleted.from_dict(response.json())
+        response_200 = ContactDeleted.from_dict(response.json())
 
 
 
@@ -93,7 +93,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | DeleteContactError | Deleted]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | ContactDeleted | DeleteContactError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,10 +107,11 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[ApiError | DeleteContactError | Deleted]:
-    """ Delete a contact and its records
+) -> Response[ApiError | ContactDeleted | DeleteContactError]:
+    """ Delete a contact and erase the person
 
-     Delete a contact and its records. Needs the `contacts:write` scope.
+     Deletes the contact and its records at once, and starts an erasure of every copy of the person
+    (`erasure`: follow it with `GET /v1/erasures/{id}`). Needs the `contacts:write` scope.
 
     Args:
         id (str):
@@ -120,7 +121,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ApiError | DeleteContactError | Deleted]
+        Response[ApiError | ContactDeleted | DeleteContactError]
      """
 
 
@@ -140,10 +141,11 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> ApiError | DeleteContactError | Deleted | None:
-    """ Delete a contact and its records
+) -> ApiError | ContactDeleted | DeleteContactError | None:
+    """ Delete a contact and erase the person
 
-     Delete a contact and its records. Needs the `contacts:write` scope.
+     Deletes the contact and its records at once, and starts an erasure of every copy of the person
+    (`erasure`: follow it with `GET /v1/erasures/{id}`). Needs the `contacts:write` scope.
 
     Args:
         id (str):
@@ -153,7 +155,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ApiError | DeleteContactError | Deleted
+        ApiError | ContactDeleted | DeleteContactError
      """
 
 
@@ -168,10 +170,11 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[ApiError | DeleteContactError | Deleted]:
-    """ Delete a contact and its records
+) -> Response[ApiError | ContactDeleted | DeleteContactError]:
+    """ Delete a contact and erase the person
 
-     Delete a contact and its records. Needs the `contacts:write` scope.
+     Deletes the contact and its records at once, and starts an erasure of every copy of the person
+    (`erasure`: follow it with `GET /v1/erasures/{id}`). Needs the `contacts:write` scope.
 
     Args:
         id (str):
@@ -181,7 +184,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ApiError | DeleteContactError | Deleted]
+        Response[ApiError | ContactDeleted | DeleteContactError]
      """
 
 
@@ -201,10 +204,11 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> ApiError | DeleteContactError | Deleted | None:
-    """ Delete a contact and its records
+) -> ApiError | ContactDeleted | DeleteContactError | None:
+    """ Delete a contact and erase the person
 
-     Delete a contact and its records. Needs the `contacts:write` scope.
+     Deletes the contact and its records at once, and starts an erasure of every copy of the person
+    (`erasure`: follow it with `GET /v1/erasures/{id}`). Needs the `contacts:write` scope.
 
     Args:
         id (str):
@@ -214,7 +218,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ApiError | DeleteContactError | Deleted
+        ApiError | ContactDeleted | DeleteContactError
      """
 
 

@@ -15,9 +15,11 @@ from ...models.call_event import CallEvent
 from ...models.connector_version_event import ConnectorVersionEvent
 from ...models.conversation_analyzed_event import ConversationAnalyzedEvent
 from ...models.conversation_event import ConversationEvent
+from ...models.erasure_event import ErasureEvent
 from ...models.message_event import MessageEvent
 from ...models.recording_event import RecordingEvent
 from ...models.retrieve_event_error import RetrieveEventError
+from ...models.test_suite_run_event import TestSuiteRunEvent
 from ...models.webhook_delivery_event import WebhookDeliveryEvent
 from typing import cast
 
@@ -43,9 +45,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError:
     if response.status_code == 200:
-        def _parse_response_200(data: object) -> BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent:
+        def _parse_response_200(data: object) -> BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
@@ -126,13 +128,33 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
                 return componentsschemas_event_type_7
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_8 = RecordingEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_8
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_9 = TestSuiteRunEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_9
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_event_type_8 = RecordingEvent.from_dict(data)
+            componentsschemas_event_type_10 = ErasureEvent.from_dict(data)
 
 
 
-            return componentsschemas_event_type_8
+            return componentsschemas_event_type_10
 
         response_200 = _parse_response_200(response.json())
 
@@ -188,7 +210,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -202,7 +224,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError]:
+) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]:
     """ Retrieve an event and its deliveries
 
      Retrieve an event and its deliveries. Needs the `events:read` scope.
@@ -215,7 +237,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError]
+        Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]
      """
 
 
@@ -235,7 +257,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError | None:
+) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError | None:
     """ Retrieve an event and its deliveries
 
      Retrieve an event and its deliveries. Needs the `events:read` scope.
@@ -248,7 +270,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError
+        ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError
      """
 
 
@@ -263,7 +285,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError]:
+) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]:
     """ Retrieve an event and its deliveries
 
      Retrieve an event and its deliveries. Needs the `events:read` scope.
@@ -276,7 +298,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError]
+        Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]
      """
 
 
@@ -296,7 +318,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError | None:
+) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError | None:
     """ Retrieve an event and its deliveries
 
      Retrieve an event and its deliveries. Needs the `events:read` scope.
@@ -309,7 +331,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | MessageEvent | RecordingEvent | WebhookDeliveryEvent | RetrieveEventError
+        ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError
      """
 
 

@@ -21,6 +21,8 @@ def _get_kwargs(
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
     timezone: str | Unset = UNSET,
+    agent_id: str | Unset = UNSET,
+    agent_version: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -34,6 +36,10 @@ def _get_kwargs(
     params["to"] = to
 
     params["timezone"] = timezone
+
+    params["agent_id"] = agent_id
+
+    params["agent_version"] = agent_version
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -116,6 +122,8 @@ def sync_detailed(
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
     timezone: str | Unset = UNSET,
+    agent_id: str | Unset = UNSET,
+    agent_version: str | Unset = UNSET,
 
 ) -> Response[ApiError | RetrieveUsageError | Usage]:
     """ Retrieve usage
@@ -127,6 +135,8 @@ def sync_detailed(
         from_ (str | Unset):
         to (str | Unset):
         timezone (str | Unset):
+        agent_id (str | Unset):
+        agent_version (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -141,6 +151,8 @@ def sync_detailed(
         from_=from_,
 to=to,
 timezone=timezone,
+agent_id=agent_id,
+agent_version=agent_version,
 
     )
 
@@ -156,6 +168,8 @@ def sync(
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
     timezone: str | Unset = UNSET,
+    agent_id: str | Unset = UNSET,
+    agent_version: str | Unset = UNSET,
 
 ) -> ApiError | RetrieveUsageError | Usage | None:
     """ Retrieve usage
@@ -167,6 +181,8 @@ def sync(
         from_ (str | Unset):
         to (str | Unset):
         timezone (str | Unset):
+        agent_id (str | Unset):
+        agent_version (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -182,6 +198,8 @@ def sync(
 from_=from_,
 to=to,
 timezone=timezone,
+agent_id=agent_id,
+agent_version=agent_version,
 
     ).parsed
 
@@ -191,6 +209,8 @@ async def asyncio_detailed(
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
     timezone: str | Unset = UNSET,
+    agent_id: str | Unset = UNSET,
+    agent_version: str | Unset = UNSET,
 
 ) -> Response[ApiError | RetrieveUsageError | Usage]:
     """ Retrieve usage
@@ -202,6 +222,8 @@ async def asyncio_detailed(
         from_ (str | Unset):
         to (str | Unset):
         timezone (str | Unset):
+        agent_id (str | Unset):
+        agent_version (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -216,6 +238,8 @@ async def asyncio_detailed(
         from_=from_,
 to=to,
 timezone=timezone,
+agent_id=agent_id,
+agent_version=agent_version,
 
     )
 
@@ -231,6 +255,8 @@ async def asyncio(
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
     timezone: str | Unset = UNSET,
+    agent_id: str | Unset = UNSET,
+    agent_version: str | Unset = UNSET,
 
 ) -> ApiError | RetrieveUsageError | Usage | None:
     """ Retrieve usage
@@ -242,6 +268,8 @@ async def asyncio(
         from_ (str | Unset):
         to (str | Unset):
         timezone (str | Unset):
+        agent_id (str | Unset):
+        agent_version (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -257,5 +285,7 @@ async def asyncio(
 from_=from_,
 to=to,
 timezone=timezone,
+agent_id=agent_id,
+agent_version=agent_version,
 
     )).parsed

@@ -1,0 +1,212 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.api_error import ApiError
+from ...models.codec_decode_error import CodecDecodeError
+from ...models.codec_payloads import CodecPayloads
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    body: CodecPayloads,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/codec/decode",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | CodecDecodeError | CodecPayloads:
+    if response.status_code == 200:
+        response_200 = CodecPayloads.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = CodecDecodeError.from_dict(response.json())
+
+
+
+        return response_401
+
+    response_default = ApiError.from_dict(response.json())
+
+
+
+    return response_default
+
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | CodecDecodeError | CodecPayloads]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CodecPayloads,
+
+) -> Response[ApiError | CodecDecodeError | CodecPayloads]:
+    """ Decode Temporal payloads (codec server)
+
+     Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs
+    the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back
+    unchanged.
+
+    Args:
+        body (CodecPayloads): Temporal payloads in proto3 JSON
+            (`temporal.api.common.v1.Payloads`), as the Temporal Web UI and CLI send them to a codec
+            server.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ApiError | CodecDecodeError | CodecPayloads]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CodecPayloads,
+
+) -> ApiError | CodecDecodeError | CodecPayloads | None:
+    """ Decode Temporal payloads (codec server)
+
+     Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs
+    the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back
+    unchanged.
+
+    Args:
+        body (CodecPayloads): Temporal payloads in proto3 JSON
+            (`temporal.api.common.v1.Payloads`), as the Temporal Web UI and CLI send them to a codec
+            server.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ApiError | CodecDecodeError | CodecPayloads
+     """
+
+
+    return sync_detailed(
+        client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CodecPayloads,
+
+) -> Response[ApiError | CodecDecodeError | CodecPayloads]:
+    """ Decode Temporal payloads (codec server)
+
+     Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs
+    the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back
+    unchanged.
+
+    Args:
+        body (CodecPayloads): Temporal payloads in proto3 JSON
+            (`temporal.api.common.v1.Payloads`), as the Temporal Web UI and CLI send them to a codec
+            server.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ApiError | CodecDecodeError | CodecPayloads]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CodecPayloads,
+
+) -> ApiError | CodecDecodeError | CodecPayloads | None:
+    """ Decode Temporal payloads (codec server)
+
+     Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs
+    the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back
+    unchanged.
+
+    Args:
+        body (CodecPayloads): Temporal payloads in proto3 JSON
+            (`temporal.api.common.v1.Payloads`), as the Temporal Web UI and CLI send them to a codec
+            server.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ApiError | CodecDecodeError | CodecPayloads
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+body=body,
+
+    )).parsed

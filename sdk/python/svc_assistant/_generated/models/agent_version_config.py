@@ -1,0 +1,431 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.agent_version_config_interruptible_type_0 import AgentVersionConfigInterruptibleType0
+from ..models.agent_version_config_transfer_mode import AgentVersionConfigTransferMode
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.agent_version_config_analysis import AgentVersionConfigAnalysis
+  from ..models.agent_version_config_calling_window import AgentVersionConfigCallingWindow
+  from ..models.agent_version_config_recording import AgentVersionConfigRecording
+  from ..models.agent_version_config_transcription import AgentVersionConfigTranscription
+  from ..models.agent_version_config_voice import AgentVersionConfigVoice
+  from ..models.agent_version_config_voicemail import AgentVersionConfigVoicemail
+
+
+
+
+
+T = TypeVar("T", bound="AgentVersionConfig")
+
+
+
+@_attrs_define
+class AgentVersionConfig:
+    """ The configuration of the agent this version fixes (the fields of the agent object that it covers).
+
+        Attributes:
+            name (str):
+            instructions (str):
+            first_message (None | str):
+            model (None | str):
+            transfer_to (None | str):
+            transfer_mode (AgentVersionConfigTransferMode): `cold` (default): `transfer_call` hands the line over and the
+                assistant is gone. `warm`: the caller waits on hold while the person is dialed and briefed with a summary; if
+                they are busy, do not answer or hang up, the caller is back with the assistant.
+            tool_ids (list[str]): The custom tools (`tool_…`) the assistant may call besides its built-in ones.
+            connector_installation_ids (list[str]): The connector installations (`cinst_…`) whose tools the assistant may
+                call.
+            enabled_tools (list[str]): Optional built-in tools the assistant offers besides the ones every agent has:
+                `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to
+                navigate a phone menu).
+            calling_window (AgentVersionConfigCallingWindow | None): When the agent's scheduled calls and promised callbacks
+                may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00).
+            voicemail (AgentVersionConfigVoicemail | None):
+            recording (AgentVersionConfigRecording | None): Whether its calls are recorded; null: not recorded.
+            analysis (AgentVersionConfigAnalysis | None): What to learn from each of the agent's calls once it has ended;
+                null: nothing. A call's own `analysis` replaces it.
+            voice (AgentVersionConfigVoice | None):
+            language (None | str): BCP 47 tag of the assistant's speech; null: the provider's default.
+            transcription (AgentVersionConfigTranscription | None):
+            interruptible (AgentVersionConfigInterruptibleType0 | None): What may interrupt the assistant while it speaks on
+                a phone call: the caller's speech or keys (`any`), `speech`, or `none`; null: `any`.
+            dtmf (bool | None): Whether the caller's keypresses are heard on phone calls (ConversationRelay
+                `dtmfDetection`).
+     """
+
+    name: str
+    instructions: str
+    first_message: None | str
+    model: None | str
+    transfer_to: None | str
+    transfer_mode: AgentVersionConfigTransferMode
+    tool_ids: list[str]
+    connector_installation_ids: list[str]
+    enabled_tools: list[str]
+    calling_window: AgentVersionConfigCallingWindow | None
+    voicemail: AgentVersionConfigVoicemail | None
+    recording: AgentVersionConfigRecording | None
+    analysis: AgentVersionConfigAnalysis | None
+    voice: AgentVersionConfigVoice | None
+    language: None | str
+    transcription: AgentVersionConfigTranscription | None
+    interruptible: AgentVersionConfigInterruptibleType0 | None
+    dtmf: bool | None
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.agent_version_config_analysis import AgentVersionConfigAnalysis # noqa: PLC0415
+        from ..models.agent_version_config_calling_window import AgentVersionConfigCallingWindow # noqa: PLC0415
+        from ..models.agent_version_config_recording import AgentVersionConfigRecording # noqa: PLC0415
+        from ..models.agent_version_config_transcription import AgentVersionConfigTranscription # noqa: PLC0415
+        from ..models.agent_version_config_voice import AgentVersionConfigVoice # noqa: PLC0415
+        from ..models.agent_version_config_voicemail import AgentVersionConfigVoicemail # noqa: PLC0415
+        name = self.name
+
+        instructions = self.instructions
+
+        first_message: None | str
+        first_message = self.first_message
+
+        model: None | str
+        model = self.model
+
+        transfer_to: None | str
+        transfer_to = self.transfer_to
+
+        transfer_mode = self.transfer_mode.value
+
+        tool_ids = self.tool_ids
+
+
+
+        connector_installation_ids = self.connector_installation_ids
+
+
+
+        enabled_tools = self.enabled_tools
+
+
+
+        calling_window: dict[str, Any] | None
+        if isinstance(self.calling_window, AgentVersionConfigCallingWindow):
+            calling_window = self.calling_window.to_dict()
+        else:
+            calling_window = self.calling_window
+
+        voicemail: dict[str, Any] | None
+        if isinstance(self.voicemail, AgentVersionConfigVoicemail):
+            voicemail = self.voicemail.to_dict()
+        else:
+            voicemail = self.voicemail
+
+        recording: dict[str, Any] | None
+        if isinstance(self.recording, AgentVersionConfigRecording):
+            recording = self.recording.to_dict()
+        else:
+            recording = self.recording
+
+        analysis: dict[str, Any] | None
+        if isinstance(self.analysis, AgentVersionConfigAnalysis):
+            analysis = self.analysis.to_dict()
+        else:
+            analysis = self.analysis
+
+        voice: dict[str, Any] | None
+        if isinstance(self.voice, AgentVersionConfigVoice):
+            voice = self.voice.to_dict()
+        else:
+            voice = self.voice
+
+        language: None | str
+        language = self.language
+
+        transcription: dict[str, Any] | None
+        if isinstance(self.transcription, AgentVersionConfigTranscription):
+            transcription = self.transcription.to_dict()
+        else:
+            transcription = self.transcription
+
+        interruptible: None | str
+        if isinstance(self.interruptible, AgentVersionConfigInterruptibleType0):
+            interruptible = self.interruptible.value
+        else:
+            interruptible = self.interruptible
+
+        dtmf: bool | None
+        dtmf = self.dtmf
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "name": name,
+            "instructions": instructions,
+            "first_message": first_message,
+            "model": model,
+            "transfer_to": transfer_to,
+            "transfer_mode": transfer_mode,
+            "tool_ids": tool_ids,
+            "connector_installation_ids": connector_installation_ids,
+            "enabled_tools": enabled_tools,
+            "calling_window": calling_window,
+            "voicemail": voicemail,
+            "recording": recording,
+            "analysis": analysis,
+            "voice": voice,
+            "language": language,
+            "transcription": transcription,
+            "interruptible": interruptible,
+            "dtmf": dtmf,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.agent_version_config_analysis import AgentVersionConfigAnalysis # noqa: PLC0415
+        from ..models.agent_version_config_calling_window import AgentVersionConfigCallingWindow # noqa: PLC0415
+        from ..models.agent_version_config_recording import AgentVersionConfigRecording # noqa: PLC0415
+        from ..models.agent_version_config_transcription import AgentVersionConfigTranscription # noqa: PLC0415
+        from ..models.agent_version_config_voice import AgentVersionConfigVoice # noqa: PLC0415
+        from ..models.agent_version_config_voicemail import AgentVersionConfigVoicemail # noqa: PLC0415
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        instructions = d.pop("instructions")
+
+        def _parse_first_message(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        first_message = _parse_first_message(d.pop("first_message"))
+
+
+        def _parse_model(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        model = _parse_model(d.pop("model"))
+
+
+        def _parse_transfer_to(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        transfer_to = _parse_transfer_to(d.pop("transfer_to"))
+
+
+        transfer_mode = AgentVersionConfigTransferMode(d.pop("transfer_mode"))
+
+
+
+
+        tool_ids = cast(list[str], d.pop("tool_ids"))
+
+
+        connector_installation_ids = cast(list[str], d.pop("connector_installation_ids"))
+
+
+        enabled_tools = cast(list[str], d.pop("enabled_tools"))
+
+
+        def _parse_calling_window(data: object) -> AgentVersionConfigCallingWindow | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                calling_window_type_0 = AgentVersionConfigCallingWindow.from_dict(data)
+
+
+
+                return calling_window_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentVersionConfigCallingWindow | None, data)
+
+        calling_window = _parse_calling_window(d.pop("calling_window"))
+
+
+        def _parse_voicemail(data: object) -> AgentVersionConfigVoicemail | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                voicemail_type_0 = AgentVersionConfigVoicemail.from_dict(data)
+
+
+
+                return voicemail_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentVersionConfigVoicemail | None, data)
+
+        voicemail = _parse_voicemail(d.pop("voicemail"))
+
+
+        def _parse_recording(data: object) -> AgentVersionConfigRecording | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                recording_type_0 = AgentVersionConfigRecording.from_dict(data)
+
+
+
+                return recording_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentVersionConfigRecording | None, data)
+
+        recording = _parse_recording(d.pop("recording"))
+
+
+        def _parse_analysis(data: object) -> AgentVersionConfigAnalysis | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                analysis_type_0 = AgentVersionConfigAnalysis.from_dict(data)
+
+
+
+                return analysis_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentVersionConfigAnalysis | None, data)
+
+        analysis = _parse_analysis(d.pop("analysis"))
+
+
+        def _parse_voice(data: object) -> AgentVersionConfigVoice | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                voice_type_0 = AgentVersionConfigVoice.from_dict(data)
+
+
+
+                return voice_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentVersionConfigVoice | None, data)
+
+        voice = _parse_voice(d.pop("voice"))
+
+
+        def _parse_language(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        language = _parse_language(d.pop("language"))
+
+
+        def _parse_transcription(data: object) -> AgentVersionConfigTranscription | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                transcription_type_0 = AgentVersionConfigTranscription.from_dict(data)
+
+
+
+                return transcription_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentVersionConfigTranscription | None, data)
+
+        transcription = _parse_transcription(d.pop("transcription"))
+
+
+        def _parse_interruptible(data: object) -> AgentVersionConfigInterruptibleType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                interruptible_type_0 = AgentVersionConfigInterruptibleType0(data)
+
+
+
+                return interruptible_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentVersionConfigInterruptibleType0 | None, data)
+
+        interruptible = _parse_interruptible(d.pop("interruptible"))
+
+
+        def _parse_dtmf(data: object) -> bool | None:
+            if data is None:
+                return data
+            return cast(bool | None, data)
+
+        dtmf = _parse_dtmf(d.pop("dtmf"))
+
+
+        agent_version_config = cls(
+            name=name,
+            instructions=instructions,
+            first_message=first_message,
+            model=model,
+            transfer_to=transfer_to,
+            transfer_mode=transfer_mode,
+            tool_ids=tool_ids,
+            connector_installation_ids=connector_installation_ids,
+            enabled_tools=enabled_tools,
+            calling_window=calling_window,
+            voicemail=voicemail,
+            recording=recording,
+            analysis=analysis,
+            voice=voice,
+            language=language,
+            transcription=transcription,
+            interruptible=interruptible,
+            dtmf=dtmf,
+        )
+
+
+        agent_version_config.additional_properties = d
+        return agent_version_config
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

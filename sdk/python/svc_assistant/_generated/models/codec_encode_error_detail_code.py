@@ -1,0 +1,7 @@
+from enum import StrEnum
+
+class CodecEncodeErrorDetailCode(StrEnum):
+    CODEC_TOKEN_INVALID = "codec_token_invalid"
+
+    def __str__(self) -> str:
+        return str(self.value)

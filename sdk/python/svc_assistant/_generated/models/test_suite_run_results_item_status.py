@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+class TestSuiteRunResultsItemStatus(StrEnum):
+    ERRORED = "errored"
+    FAILED = "failed"
+    PASSED = "passed"
+    PENDING = "pending"
+    RUNNING = "running"
+
+    def __str__(self) -> str:
+        return str(self.value)

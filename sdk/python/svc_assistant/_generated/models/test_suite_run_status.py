@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+class TestSuiteRunStatus(StrEnum):
+    COMPLETED = "completed"
+    RUNNING = "running"
+
+    def __str__(self) -> str:
+        return str(self.value)
