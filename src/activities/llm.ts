@@ -37,7 +37,7 @@ import { isToolName, toolFunction, type ToolName } from '../shared/tools';
 import { knowledgeSearchUsage, llmRequestUsage, recordUsage } from '../services/usage';
 import { callConversation } from '../services/calls';
 import { callbackPrompt } from '../services/callbacks';
-import { openai } from '../providers/openai';
+import { isRejectedRequest, openai } from '../providers/openai';
 import { activityKey } from '../platform/temporal';
 import { openTokenStream, readRelayStreamSession } from '../voice/relay';
 import { readOrLastKnown, writeWhenStored } from '../services/store-outage';
@@ -175,13 +175,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     }
     return { text, toolCalls, knowledge: known?.knowledge ?? [], modelMs };
   } catch (err) {
-    if (
-      err instanceof OpenAI.APIError &&
-      err.status &&
-      err.status >= 400 &&
-      err.status < 500 &&
-      ![408, 409, 429].includes(err.status)
-    ) {
+    if (isRejectedRequest(err)) {
       timer({ outcome: 'rejected' });
       throw ApplicationFailure.nonRetryable(
         `LLM request rejected (${err.status}): ${err.message}`,

@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import OpenAI from 'openai';
+import { isRejectedRequest } from '../providers/openai';
 import { askPersona } from '../services/simulator';
 import { callConversation } from '../services/calls';
 import { LLM_REQUEST_REJECTED, type ChatMessage, type ConversationRef } from '../shared/assistant';
@@ -32,13 +32,7 @@ export async function personaTurn(input: PersonaTurnInput): Promise<PersonaLine>
   try {
     return await askPersona(input.simulation, chat, input.callId, Context.current().cancellationSignal);
   } catch (err) {
-    if (
-      err instanceof OpenAI.APIError &&
-      err.status &&
-      err.status >= 400 &&
-      err.status < 500 &&
-      ![408, 409, 429].includes(err.status)
-    )
+    if (isRejectedRequest(err))
       throw ApplicationFailure.nonRetryable(
         `Simulator request rejected (${err.status}): ${err.message}`,
         LLM_REQUEST_REJECTED,

@@ -27,3 +27,18 @@ export function openai(): OpenAI {
   }
   return client;
 }
+
+/**
+ * True when the model's server refused the request itself (a 4xx other than 408 timeout, 409 conflict and
+ * 429 rate limit): retrying the same request cannot succeed, so activities fail it as non-retryable
+ * (https://platform.openai.com/docs/guides/error-codes).
+ */
+export function isRejectedRequest(err: unknown): err is InstanceType<typeof OpenAI.APIError> & { status: number } {
+  return (
+    err instanceof OpenAI.APIError &&
+    !!err.status &&
+    err.status >= 400 &&
+    err.status < 500 &&
+    ![408, 409, 429].includes(err.status)
+  );
+}

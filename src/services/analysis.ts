@@ -208,19 +208,8 @@ export interface AnalysisRequest {
 export async function askForAnalysis(input: AnalysisWorkflowInput, req: AnalysisRequest): Promise<AnalysisAnswer> {
   const transcript = await analysisTranscript(input.subject);
   const model = input.model ?? config().openaiModel;
-  const messages = (jsonMode: boolean): OpenAI.Chat.Completions.ChatCompletionMessageParam[] => [
-    { role: 'system', content: analysisInstructions(input, jsonMode) },
-    { role: 'user', content: `Transcript:\n${transcript.lines.join('\n') || '(no turns)'}` },
-    ...(req.previous
-      ? [
-          { role: 'assistant' as const, content: req.previous.text },
-          {
-            role: 'user' as const,
-            content: `That answer is not valid: ${req.previous.errors.join('; ')}. Answer again with the corrected JSON object only.`,
-          },
-        ]
-      : []),
-  ];
+  const messages = (jsonMode: boolean) =>
+    transcriptQuestion(analysisInstructions(input, jsonMode), transcript.lines, req.previous);
   const schema = analysisAnswerSchema(input.plan, 'customer');
   const options = { signal: req.signal };
   let completion: OpenAI.Chat.Completions.ChatCompletion;
@@ -429,4 +418,29 @@ export async function conversationModel(conversation: { agent_id?: string | null
   if (!conversation.agent_id) return null;
   const agent = await Agent.findById(conversation.agent_id, { model: 1 }).lean();
   return agent?.model ?? null;
+}
+
+/**
+ * The messages of a structured answer about a transcript (an analysis, issue 30; a test-suite judge,
+ * issue 37): the instructions, the transcript's lines, and, when an earlier answer did not validate, that
+ * answer and why, asking once more for the corrected JSON object.
+ */
+export function transcriptQuestion(
+  instructions: string,
+  lines: string[],
+  previous?: { text: string; errors: string[] } | null,
+): OpenAI.Chat.Completions.ChatCompletionMessageParam[] {
+  return [
+    { role: 'system', content: instructions },
+    { role: 'user', content: `Transcript:\n${lines.join('\n') || '(no turns)'}` },
+    ...(previous
+      ? [
+          { role: 'assistant' as const, content: previous.text },
+          {
+            role: 'user' as const,
+            content: `That answer is not valid: ${previous.errors.join('; ')}. Answer again with the corrected JSON object only.`,
+          },
+        ]
+      : []),
+  ];
 }

@@ -42,7 +42,7 @@ import {
   type TestSuiteRunInput,
   type TestSuiteRunWorkflow,
 } from '../shared/test-suites';
-import { analysisTranscript } from './analysis';
+import { analysisTranscript, transcriptQuestion } from './analysis';
 import { agentAtVersion, loadVersion } from './agent-versions';
 import { newCallInput } from './calls';
 import { emitEvent } from './events';
@@ -166,19 +166,8 @@ export async function askJudge(req: JudgeRequest): Promise<JudgeAnswer> {
   const transcript = await analysisTranscript({ kind: 'call', id: req.callId });
   const cfg = config();
   const model = cfg.judgeModel ?? cfg.openaiModel;
-  const messages = (jsonMode: boolean): OpenAI.Chat.Completions.ChatCompletionMessageParam[] => [
-    { role: 'system', content: judgeInstructions(req.scenario, jsonMode) },
-    { role: 'user', content: `Transcript:\n${transcript.lines.join('\n') || '(no turns)'}` },
-    ...(req.previous
-      ? [
-          { role: 'assistant' as const, content: req.previous.text },
-          {
-            role: 'user' as const,
-            content: `That answer is not valid: ${req.previous.errors.join('; ')}. Answer again with the corrected JSON object only.`,
-          },
-        ]
-      : []),
-  ];
+  const messages = (jsonMode: boolean) =>
+    transcriptQuestion(judgeInstructions(req.scenario, jsonMode), transcript.lines, req.previous);
   const options = { signal: req.signal };
   let completion: OpenAI.Chat.Completions.ChatCompletion;
   try {
