@@ -104,8 +104,14 @@ callSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 callSchema.index({ provider_call_sid: 1 });
 /** Retention (issue 36 item 1): a tenant's calls by age (src/services/retention.ts). */
 callSchema.index({ org_id: 1, livemode: 1, created: 1 });
-/** Erasure (issue 36 item 2): a tenant's calls from a number (src/services/erasure.ts; `to` has its own index). */
-callSchema.index({ org_id: 1, livemode: 1, from: 1 });
+/**
+ * GET /v1/calls?from=… and ?to=… (issue 35 item 3: search by number), newest first; erasure (issue 36
+ * item 2) finds a tenant's calls from and to a number with them too (src/services/erasure.ts).
+ */
+callSchema.index({ org_id: 1, livemode: 1, from: 1, _id: -1 });
+callSchema.index({ org_id: 1, livemode: 1, to: 1, _id: -1 });
+// GET /v1/calls?contact_id=… (issue 35 item 4: a contact's calls), newest first.
+callSchema.index({ org_id: 1, livemode: 1, contact_id: 1, _id: -1 });
 callSchema.index({ status: 1 }); // calls not ended, counted at each metrics scrape (svc_calls_active)
 callSchema.index({ org_id: 1, livemode: 1, bulk_call_id: 1, _id: -1 });
 // GET /v1/calls?agent_version=… (issue 37), with or without agent_id: newest first.

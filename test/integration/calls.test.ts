@@ -310,4 +310,63 @@ describe('calls', function () {
     expect(bad.status).to.equal(400);
     expect(bad.body.error.param).to.equal('created[gte]');
   });
+
+  it('lists calls by number (to, from), by contact and by a created range, newest first (issue 35 item 3)', async () => {
+    const u = await newTenant({ first_message: 'Hello.' });
+    const list = async (query: string) => {
+      const limit = query.includes('limit=') ? '' : 'limit=100&';
+      const res = await request('GET', `/v1/calls?${limit}${query}`, { key: u.testKey });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return (res.body.data as any[]).map((c) => c.id);
+    };
+    const contact = await request('POST', '/v1/contacts', {
+      key: u.testKey,
+      body: { phone: '+14155550161', name: 'Dana Whitfield' },
+    });
+    expect(contact.status, JSON.stringify(contact.body)).to.equal(200);
+    const script = { simulation: { caller: ['TOOL end_call {}'] } };
+    const toA1 = await placeCall(u, { to: '+14155550161', ...script });
+    const toB = await placeCall(u, { to: '+14155550162', ...script });
+    const toA2 = await placeCall(u, { to: '+14155550161', ...script });
+    const inbound = await request('POST', '/v1/test_helpers/inbound_calls', {
+      key: u.testKey,
+      body: { from: '+14155550162', simulation: { caller: ['Bye'] } },
+    });
+    expect(inbound.status, JSON.stringify(inbound.body)).to.equal(200);
+    for (const c of [toA1, toB, toA2, inbound.body]) await waitForCall(u.testKey, c.id);
+    expect(toA1.contact_id).to.equal(contact.body.id);
+
+    expect(await list('to=%2B14155550161')).to.deep.equal([toA2.id, toA1.id]);
+    expect(await list('to=%2B14155550162')).to.deep.equal([toB.id]);
+    expect(await list('from=%2B14155550162')).to.deep.equal([inbound.body.id]);
+    expect(await list('from=%2B14155550162&direction=outbound')).to.deep.equal([]);
+    expect(await list('to=%2B14155550161&limit=1')).to.deep.equal([toA2.id]);
+    expect(await list(`contact_id=${contact.body.id}`)).to.deep.equal([toA2.id, toA1.id]);
+    expect(await list('contact_id=ctc_nobody')).to.deep.equal([]);
+
+    // A created range: calls made in the same second as another are told apart by their `created`.
+    const all = await list('');
+    expect(all).to.have.length(4);
+    const created = (await Promise.all(all.map((id) => request('GET', `/v1/calls/${id}`, { key: u.testKey })))).map(
+      (r) => r.body.created as number,
+    );
+    const first = Math.min(...created);
+    const last = Math.max(...created);
+    expect(await list(`created[gte]=${first}&created[lte]=${last}`)).to.deep.equal(all);
+    expect(await list(`created[lt]=${first}`)).to.deep.equal([]);
+    expect(await list(`created[gt]=${last}`)).to.deep.equal([]);
+    expect(await list(`created[gte]=${last}`)).to.deep.equal(all.filter((_, i) => created[i] >= last));
+    expect(await list(`to=%2B14155550161&created[lte]=${last}`)).to.deep.equal([toA2.id, toA1.id]);
+
+    for (const [query, param] of [
+      ['to=4155550161', 'to'],
+      ['from=%2B1415555', 'from'],
+      ['to=%2B14155550161&from=%2B999', 'from'],
+      ['created[lte]=yesterday', 'created[lte]'],
+    ]) {
+      const bad = await request('GET', `/v1/calls?${query}`, { key: u.testKey });
+      expect(bad.status, query).to.equal(400);
+      expect(bad.body.error, query).to.include({ code: 'parameter_invalid', param });
+    }
+  });
 });

@@ -132,6 +132,12 @@ describe('query indexes', function () {
     await pageThrough(key, '/v1/calls');
     await pageThrough(key, `/v1/calls?status=completed&agent_id=${t.agentId}`);
     await get(key, '/v1/calls?direction=outbound');
+    // The console's search by number, date range and a contact's calls (issue 35 items 3 and 4).
+    await pageThrough(key, `/v1/calls?to=${encodeURIComponent(customer)}`);
+    await get(key, `/v1/calls?from=${encodeURIComponent(customer)}`);
+    await pageThrough(key, `/v1/calls?contact_id=${ids.contact}`);
+    await get(key, `/v1/calls?to=${encodeURIComponent(customer)}&status=completed`);
+    await get(key, `/v1/calls?created[gte]=${Math.floor(Date.now() / 1000) - 3600}`);
 
     // Events, and the webhook deliveries and attempts of the call's `call.ended`.
     await receiver.waitFor((r) => r.length >= 2, 30_000, 'two deliveries');
@@ -262,6 +268,14 @@ describe('query indexes', function () {
     const cases: [string, () => Promise<unknown>][] = [
       ['a transcript', () => CallTurn.find({ call_id: ids.call }).sort({ seq: 1 }).explain()],
       ['a page of calls', () => Call.find(tenant()).sort(page).limit(21).explain()],
+      [
+        "a page of a contact's calls",
+        () =>
+          Call.find({ ...tenant(), contact_id: ids.contact })
+            .sort(page)
+            .limit(21)
+            .explain(),
+      ],
       ['a page of events', () => Event.find(tenant()).sort(page).limit(21).explain()],
       [
         "a conversation's messages",
