@@ -244,6 +244,22 @@ describe('staff console in a browser', function () {
     await page.goto(`${h().api.url}/console/calls`);
     await page.waitForSelector(`tr[data-call="${callId}"]`);
     await shot(page, 'calls');
+    // Issue 35 item 3: the number search (to and from merged) finds the call, and only calls of that number.
+    const others = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { agent_id: t.agentId, to: customerNumber(), simulation: { caller: ['Bye'] } },
+    });
+    expect(others.status, JSON.stringify(others.body)).to.equal(200);
+    await page.goto(`${h().api.url}/console/calls`);
+    await page.waitForSelector(`tr[data-call="${others.body.id}"]`);
+    await page.fill('input[name=number]', created.body.to);
+    await page.click('form[aria-label="Filter calls"] button[type=submit]');
+    await page.waitForFunction(
+      (other) => !(globalThis as any).document.querySelector(`tr[data-call="${other}"]`),
+      others.body.id,
+    );
+    const found = await page.$$eval('tbody tr[data-call]', (rows) => rows.map((r) => r.getAttribute('data-call')));
+    expect(found).to.deep.equal([callId]);
     expect(problems).to.deep.equal([]);
     await page.context().close();
   });

@@ -1,5 +1,6 @@
 /**
- * Calls (issue 35 item 3): the list with the filters `GET /v1/calls` takes (status, direction, agent),
+ * Calls (issue 35 item 3): the list with the filters `GET /v1/calls` takes (status, direction, agent, a
+ * date range as `created[gte]`/`created[lte]`, a number as `to`/`from`),
  * and a call's page: transcript with tool calls and knowledge inline, analysis, recording, events,
  * webhook deliveries, the Temporal Web UI run; a live call is followed through `GET /v1/calls/{id}/stream`
  * until it ends, with End, Transfer and Say for agents and admins.
@@ -22,23 +23,86 @@ export function useAgents() {
   return useLoad(() => api<ListPage<Agent>>('GET', '/v1/agents?limit=100').then((p) => p.data), []);
 }
 
+/** Unix seconds of a date input's day (`YYYY-MM-DD`, the browser's time zone): its start, or its last second. */
+export function dayBound(day: string, end: boolean): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return Math.floor(new Date(y, m - 1, end ? d + 1 : d).getTime() / 1000) - (end ? 1 : 0);
+}
+
+interface CallFilters {
+  status: string;
+  direction: string;
+  agent_id: string;
+  /** Date inputs' days, `YYYY-MM-DD`: `created[gte]` from the first's start, `created[lte]` to the last's end. */
+  since: string;
+  until: string;
+  /** An E.164 number: the calls to it and from it. */
+  number: string;
+}
+
+/**
+ * One page of `GET /v1/calls` under the console's filters (issue 35 item 3). A number searches `to` and
+ * `from`: with a direction, one query (outbound calls are to the number, inbound ones from it); without,
+ * both, merged newest first (ids are time-ordered, so `starting_after` pages both lists alike).
+ */
+export async function callsPage(f: CallFilters, limit: number, after: string | undefined): Promise<ListPage<Call>> {
+  const base = {
+    status: f.status,
+    direction: f.direction,
+    agent_id: f.agent_id,
+    'created[gte]': dayBound(f.since, false),
+    'created[lte]': dayBound(f.until, true),
+    limit,
+    starting_after: after,
+  };
+  const get = (q: Record<string, string | number | undefined>) =>
+    api<ListPage<Call>>('GET', `/v1/calls${qs({ ...base, ...q })}`);
+  const number = f.number.replace(/[\s()-]/g, '');
+  if (!number) return get({});
+  if (f.direction) return get({ [f.direction === 'inbound' ? 'from' : 'to']: number });
+  const [to, from] = await Promise.all([get({ to: number }), get({ from: number })]);
+  const merged = [...to.data, ...from.data].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return {
+    ...to,
+    data: merged.slice(0, limit),
+    has_more: merged.length > limit || to.has_more || from.has_more,
+  };
+}
+
 export function CallsPage() {
   const agents = useAgents();
-  const [filters, setFilters] = useState({ status: '', direction: '', agent_id: '' });
+  const [filters, setFilters] = useState<CallFilters>({
+    status: '',
+    direction: '',
+    agent_id: '',
+    since: '',
+    until: '',
+    number: '',
+  });
+  const [number, setNumber] = useState('');
   const [cursor, setCursor] = useState<string[]>([]);
   const after = cursor[cursor.length - 1];
   const { data, error } = useLoad(
-    () => api<ListPage<Call>>('GET', `/v1/calls${qs({ ...filters, limit: 25, starting_after: after })}`),
-    [filters.status, filters.direction, filters.agent_id, after],
+    () => callsPage(filters, 25, after),
+    [filters.status, filters.direction, filters.agent_id, filters.since, filters.until, filters.number, after],
   );
-  const set = (k: keyof typeof filters) => (e: Event) => {
+  const set = (k: keyof CallFilters) => (e: Event) => {
     setCursor([]);
-    setFilters({ ...filters, [k]: (e.currentTarget as HTMLSelectElement).value });
+    setFilters({ ...filters, [k]: (e.currentTarget as HTMLSelectElement | HTMLInputElement).value });
   };
   return (
     <main id="main">
       <h1>Calls</h1>
-      <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter calls">
+      <form
+        class="filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setCursor([]);
+          setFilters({ ...filters, number: number.trim() });
+        }}
+        aria-label="Filter calls"
+      >
         <label>
           Status
           <select value={filters.status} onChange={set('status')}>
@@ -69,6 +133,25 @@ export function CallsPage() {
             ))}
           </select>
         </label>
+        <label>
+          From date
+          <input type="date" value={filters.since} onChange={set('since')} />
+        </label>
+        <label>
+          To date
+          <input type="date" value={filters.until} onChange={set('until')} />
+        </label>
+        <label>
+          Number
+          <input
+            type="search"
+            name="number"
+            placeholder="+14155550123"
+            value={number}
+            onInput={(e) => setNumber(e.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">Search</button>
       </form>
       <ErrorBox error={error} />
       <div class="table-wrap">

@@ -119,9 +119,9 @@ export function ContactPage() {
         : Promise.resolve(null),
     [contact.data?.phone],
   );
-  // GET /v1/calls has no contact filter: the newest calls, those of this contact shown.
+  // The contact's newest calls (issue 35 item 4), from the `{org_id, livemode, contact_id, _id}` index.
   const calls = useLoad(
-    () => api<ListPage<Call>>('GET', '/v1/calls?limit=100').then((p) => p.data.filter((c) => c.contact_id === id)),
+    () => api<ListPage<Call>>('GET', `/v1/calls${qs({ contact_id: id, limit: 25 })}`).then((p) => p.data),
     [id],
   );
   const [dncError, setDncError] = useState<unknown>(null);
@@ -218,7 +218,7 @@ export function ContactPage() {
                 </li>
               ))}
             </ul>
-            {calls.data && calls.data.length === 0 ? <p class="muted">No recent calls.</p> : null}
+            {calls.data && calls.data.length === 0 ? <p class="muted">No calls.</p> : null}
           </Card>
         </div>
       </div>
