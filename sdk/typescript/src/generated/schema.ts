@@ -10169,6 +10169,23 @@ export interface operations {
                 bulk_call_id?: string;
                 /** @description Only inbound or only outbound calls. */
                 direction?: "inbound" | "outbound";
+                /** @description Only calls to this E.164 number (exact). */
+                to?: string;
+                /** @description Only calls from this E.164 number (exact). */
+                from?: string;
+                /** @description Only this contact's calls. */
+                contact_id?: string;
+                /** @description Only calls created in this range of unix times (seconds): `created[gte]`, `created[gt]`, `created[lte]`, `created[lt]`. */
+                created?: {
+                    /** @description At or after. */
+                    gte?: number;
+                    /** @description After. */
+                    gt?: number;
+                    /** @description At or before. */
+                    lte?: number;
+                    /** @description Before. */
+                    lt?: number;
+                };
             };
             header?: never;
             path?: never;

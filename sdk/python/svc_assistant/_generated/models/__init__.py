@@ -442,6 +442,7 @@ from .list_call_analyses_error import ListCallAnalysesError
 from .list_call_analyses_error_detail import ListCallAnalysesErrorDetail
 from .list_call_analyses_error_detail_code import ListCallAnalysesErrorDetailCode
 from .list_call_analyses_error_detail_type import ListCallAnalysesErrorDetailType
+from .list_calls_created import ListCallsCreated
 from .list_calls_direction import ListCallsDirection
 from .list_calls_error import ListCallsError
 from .list_calls_error_detail import ListCallsErrorDetail
@@ -1418,6 +1419,7 @@ __all__ = (
     "ListCallAnalysesErrorDetail",
     "ListCallAnalysesErrorDetailCode",
     "ListCallAnalysesErrorDetailType",
+    "ListCallsCreated",
     "ListCallsDirection",
     "ListCallsError",
     "ListCallsErrorDetail",

@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.api_error import ApiError
 from ...models.call_list import CallList
+from ...models.list_calls_created import ListCallsCreated
 from ...models.list_calls_direction import ListCallsDirection
 from ...models.list_calls_error import ListCallsError
 from ...models.list_calls_status import ListCallsStatus
@@ -28,6 +29,10 @@ def _get_kwargs(
     agent_version: str | Unset = UNSET,
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
+    to: str | Unset = UNSET,
+    from_: str | Unset = UNSET,
+    contact_id: str | Unset = UNSET,
+    created: ListCallsCreated | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -59,6 +64,19 @@ def _get_kwargs(
         json_direction = direction.value
 
     params["direction"] = json_direction
+
+    params["to"] = to
+
+    params["from"] = from_
+
+    params["contact_id"] = contact_id
+
+    json_created: dict[str, Any] | Unset = UNSET
+    if not isinstance(created, Unset):
+        json_created = created.to_dict()
+    if not isinstance(json_created, Unset):
+        params.update(json_created)
+
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -146,6 +164,10 @@ def sync_detailed(
     agent_version: str | Unset = UNSET,
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
+    to: str | Unset = UNSET,
+    from_: str | Unset = UNSET,
+    contact_id: str | Unset = UNSET,
+    created: ListCallsCreated | Unset = UNSET,
 
 ) -> Response[ApiError | CallList | ListCallsError]:
     """ List calls
@@ -162,6 +184,10 @@ def sync_detailed(
         bulk_call_id (str | Unset):
         direction (ListCallsDirection | Unset): `outbound`: the assistant dialed `to`; `inbound`:
             `from` called the number `to`.
+        to (str | Unset): A valid phone number in E.164 format.
+        from_ (str | Unset): A valid phone number in E.164 format.
+        contact_id (str | Unset):
+        created (ListCallsCreated | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,6 +207,10 @@ agent_id=agent_id,
 agent_version=agent_version,
 bulk_call_id=bulk_call_id,
 direction=direction,
+to=to,
+from_=from_,
+contact_id=contact_id,
+created=created,
 
     )
 
@@ -201,6 +231,10 @@ def sync(
     agent_version: str | Unset = UNSET,
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
+    to: str | Unset = UNSET,
+    from_: str | Unset = UNSET,
+    contact_id: str | Unset = UNSET,
+    created: ListCallsCreated | Unset = UNSET,
 
 ) -> ApiError | CallList | ListCallsError | None:
     """ List calls
@@ -217,6 +251,10 @@ def sync(
         bulk_call_id (str | Unset):
         direction (ListCallsDirection | Unset): `outbound`: the assistant dialed `to`; `inbound`:
             `from` called the number `to`.
+        to (str | Unset): A valid phone number in E.164 format.
+        from_ (str | Unset): A valid phone number in E.164 format.
+        contact_id (str | Unset):
+        created (ListCallsCreated | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -237,6 +275,10 @@ agent_id=agent_id,
 agent_version=agent_version,
 bulk_call_id=bulk_call_id,
 direction=direction,
+to=to,
+from_=from_,
+contact_id=contact_id,
+created=created,
 
     ).parsed
 
@@ -251,6 +293,10 @@ async def asyncio_detailed(
     agent_version: str | Unset = UNSET,
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
+    to: str | Unset = UNSET,
+    from_: str | Unset = UNSET,
+    contact_id: str | Unset = UNSET,
+    created: ListCallsCreated | Unset = UNSET,
 
 ) -> Response[ApiError | CallList | ListCallsError]:
     """ List calls
@@ -267,6 +313,10 @@ async def asyncio_detailed(
         bulk_call_id (str | Unset):
         direction (ListCallsDirection | Unset): `outbound`: the assistant dialed `to`; `inbound`:
             `from` called the number `to`.
+        to (str | Unset): A valid phone number in E.164 format.
+        from_ (str | Unset): A valid phone number in E.164 format.
+        contact_id (str | Unset):
+        created (ListCallsCreated | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -286,6 +336,10 @@ agent_id=agent_id,
 agent_version=agent_version,
 bulk_call_id=bulk_call_id,
 direction=direction,
+to=to,
+from_=from_,
+contact_id=contact_id,
+created=created,
 
     )
 
@@ -306,6 +360,10 @@ async def asyncio(
     agent_version: str | Unset = UNSET,
     bulk_call_id: str | Unset = UNSET,
     direction: ListCallsDirection | Unset = UNSET,
+    to: str | Unset = UNSET,
+    from_: str | Unset = UNSET,
+    contact_id: str | Unset = UNSET,
+    created: ListCallsCreated | Unset = UNSET,
 
 ) -> ApiError | CallList | ListCallsError | None:
     """ List calls
@@ -322,6 +380,10 @@ async def asyncio(
         bulk_call_id (str | Unset):
         direction (ListCallsDirection | Unset): `outbound`: the assistant dialed `to`; `inbound`:
             `from` called the number `to`.
+        to (str | Unset): A valid phone number in E.164 format.
+        from_ (str | Unset): A valid phone number in E.164 format.
+        contact_id (str | Unset):
+        created (ListCallsCreated | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -342,5 +404,9 @@ agent_id=agent_id,
 agent_version=agent_version,
 bulk_call_id=bulk_call_id,
 direction=direction,
+to=to,
+from_=from_,
+contact_id=contact_id,
+created=created,
 
     )).parsed
