@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { ApiError, notFound } from '../errors';
 import { Recording, recordingBucket, recordingIdOf, RecordingObject, renderRecording } from '../models/recordings';
 import { DeletedObject } from '../models/wire';
+import { recordAuditEvent } from '../services/audit';
 import { audioLinkValid, deleteRecording, signedAudioLink } from '../services/recordings';
 import { findCall } from './calls';
 import { operation, operationsRouter } from './operations';
@@ -104,6 +105,19 @@ const recordingAudio = operation({
     if (!audioLinkValid(id, expires, signature)) throw linkRefused();
     const doc = await Recording.findById(id).lean();
     if (!doc || doc.deleted_ms != null || !doc.file_id) throw linkRefused();
+    // Issue 36 item 4: every read of a recording is audited. A player asks for many byte ranges of one
+    // playback: only a request from the first byte (a playback or a download starting) makes an entry.
+    if (!/^bytes=(?!0-)/.test(req.headers.range ?? ''))
+      void recordAuditEvent({
+        orgId: doc.org_id,
+        livemode: doc.livemode,
+        actor: { type: 'signed_link', id },
+        action: 'GET /v1/recordings/{id}/audio',
+        objectIds: [id, doc.call_id],
+        requestId: req.requestId ?? null,
+        ip: req.ip ?? null,
+        outcome: { status: req.headers.range ? 206 : 200 },
+      });
     await sendAudio(req, res, doc.file_id, doc.size_bytes, doc.content_type);
   },
 });

@@ -13,7 +13,8 @@ import { schemaOptions as base, type WithId } from './store';
 import { apiObject, unix } from './wire';
 
 /** Who acted: an API key (`key_…`) or a staff user of the console (`usr_…`). */
-export const AUDIT_ACTOR_TYPES = ['api_key', 'user'] as const;
+/** Who can act: an API key, a staff user, or a signed recording link (its recording's id). */
+export const AUDIT_ACTOR_TYPES = ['api_key', 'user', 'signed_link'] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
 const auditEventSchema = new Schema(
@@ -59,7 +60,11 @@ export const AuditEventObject = apiObject(
     actor: z
       .object({
         type: z.enum(AUDIT_ACTOR_TYPES),
-        id: z.string().describe('The API key (`key_…`) or the staff user (`usr_…`).'),
+        id: z
+          .string()
+          .describe(
+            'The API key (`key_…`), the staff user (`usr_…`), or for `signed_link` the recording (`rcd_…`) whose signed audio link was opened.',
+          ),
       })
       .describe('Who acted.'),
     action: z

@@ -142,6 +142,20 @@ describe('call recordings', function () {
     const beyond = await fetch(rec.url, { headers: { Range: `bytes=${rec.size_bytes + 10}-` } });
     expect(beyond.status).to.equal(416);
     expect(beyond.headers.get('content-range')).to.equal(`bytes */${rec.size_bytes}`);
+    // Issue 36 item 4: each playback (a read from the first byte) is audited, the link as the actor; the
+    // further ranges of one playback are not.
+    const action = encodeURIComponent('GET /v1/recordings/{id}/audio');
+    let reads: any[] = [];
+    for (let i = 0; i < 50 && reads.length < 2; i++) {
+      const res = await request('GET', `/v1/audit_events?object_id=${rec.id}&action=${action}`, { key: t.testKey });
+      reads = res.body.data ?? [];
+      if (reads.length < 2) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(reads.map((e: any) => e.outcome.status)).to.deep.equal([200, 206]);
+    for (const e of reads) {
+      expect(e.actor).to.deep.equal({ type: 'signed_link', id: rec.id });
+      expect(e.object_ids).to.deep.equal([rec.id, call.id]);
+    }
 
     const refused = async (url: string) => {
       const res = await fetch(url);

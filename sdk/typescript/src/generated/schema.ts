@@ -3579,6 +3579,28 @@ export interface components {
             /** @description The path of this list, e.g. `/v1/calls`. */
             url: string;
         };
+        /** @description One entry of the audit log: who did what, to which objects, from where, with which outcome. Entries cannot be changed or deleted; they are kept `AUDIT_RETENTION_DAYS` days. */
+        AuditEvent: {
+            /** @example aud_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "audit_event";
+            livemode: boolean;
+            /** @description Who acted. */
+            actor: components["schemas"]["AuditEventActor"];
+            /** @description The method and the route template, e.g. `POST /v1/calls`, `GET /v1/calls/{id}/transcript`. */
+            action: string;
+            /** @description The ids in the request's path, then the id of the object the answer returned. */
+            object_ids: string[];
+            /** @description The `Request-Id` of the request. */
+            request_id: string | null;
+            /** @description The client's address (behind a proxy: as `TRUST_PROXY` says). */
+            ip: string | null;
+            /** @description How the request ended. */
+            outcome: components["schemas"]["AuditEventOutcome"];
+            /** @description Unix time in seconds. */
+            created: number;
+        };
         /** @description A page of `WebhookEndpoint` objects. */
         WebhookEndpointList: {
             /** @constant */
@@ -3628,28 +3650,6 @@ export interface components {
             has_more: boolean;
             /** @description The path of this list, e.g. `/v1/calls`. */
             url: string;
-        };
-        /** @description One entry of the audit log: who did what, to which objects, from where, with which outcome. Entries cannot be changed or deleted; they are kept `AUDIT_RETENTION_DAYS` days. */
-        AuditEvent: {
-            /** @example aud_01jd5x2v7c0000000000000000 */
-            id: string;
-            /** @constant */
-            object: "audit_event";
-            livemode: boolean;
-            /** @description Who acted. */
-            actor: components["schemas"]["AuditEventActor"];
-            /** @description The method and the route template, e.g. `POST /v1/calls`, `GET /v1/calls/{id}/transcript`. */
-            action: string;
-            /** @description The ids in the request's path, then the id of the object the answer returned. */
-            object_ids: string[];
-            /** @description The `Request-Id` of the request. */
-            request_id: string | null;
-            /** @description The client's address (behind a proxy: as `TRUST_PROXY` says). */
-            ip: string | null;
-            /** @description How the request ended. */
-            outcome: components["schemas"]["AuditEventOutcome"];
-            /** @description Unix time in seconds. */
-            created: number;
         };
         /** @description A page of `AuditEvent` objects. */
         AuditEventList: {
@@ -4079,8 +4079,8 @@ export interface components {
         };
         AuditEventActor: {
             /** @enum {string} */
-            type: "api_key" | "user";
-            /** @description The API key (`key_…`) or the staff user (`usr_…`). */
+            type: "api_key" | "user" | "signed_link";
+            /** @description The API key (`key_…`), the staff user (`usr_…`), or for `signed_link` the recording (`rcd_…`) whose signed audio link was opened. */
             id: string;
         };
         AuditEventOutcome: {

@@ -24,7 +24,8 @@ class AuditEventActor:
     """ 
         Attributes:
             type_ (AuditEventActorType):
-            id (str): The API key (`key_…`) or the staff user (`usr_…`).
+            id (str): The API key (`key_…`), the staff user (`usr_…`), or for `signed_link` the recording (`rcd_…`) whose
+                signed audio link was opened.
      """
 
     type_: AuditEventActorType
