@@ -216,13 +216,16 @@ const updateTestSuite = operation({
     const body = parseIndexed(updateTestSuiteSchema, req.body);
     if (body.scenarios) checkUniqueNames(body.scenarios);
     const suite = await pathSuite(req);
-    const set = {
-      ...(body.name !== undefined ? { name: body.name } : {}),
-      ...(body.scenarios ? { scenarios: storedScenarios(body.scenarios) } : {}),
-      updated: Math.floor(Date.now() / 1000),
-    };
-    await TestSuite.updateOne({ _id: suite._id }, { $set: set });
-    res.json(renderTestSuite({ ...suite, ...set } as WithId<TestSuiteDoc>));
+    // With an Idempotency-Key, a retried update answers as the first did (DESIGN.md section 5).
+    await idempotent(req, res, 'req', async () => {
+      const set = {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.scenarios ? { scenarios: storedScenarios(body.scenarios) } : {}),
+        updated: Math.floor(Date.now() / 1000),
+      };
+      await TestSuite.updateOne({ _id: suite._id }, { $set: set });
+      return { status: 200, body: renderTestSuite({ ...suite, ...set } as WithId<TestSuiteDoc>) };
+    });
   },
 });
 

@@ -273,7 +273,10 @@ async function rekeyUsageRows(subjectId: string, phone: string): Promise<void> {
   }
 }
 
-/** One batch of campaign result rows with the number (`{org_id, livemode, phone}`): number and contact redacted. */
+/**
+ * One batch of campaign result rows with the number (`{org_id, livemode, phone}`): number and contact
+ * redacted (the contact becomes the string `[redacted]`, a form the result's `contact` takes: a number given alone).
+ */
 async function eraseBulkCallResults(t: ErasureBatchInput, commit: Commit): Promise<ErasureBatchResult> {
   const p = t.person;
   if (!p.phone) return commit({ counts: {}, more: false });
@@ -283,7 +286,10 @@ async function eraseBulkCallResults(t: ErasureBatchInput, commit: Commit): Promi
     .lean();
   const result = await commit({ counts: { bulk_call_results: rows.length }, more: rows.length === n });
   for (const r of rows)
-    await BulkCallResult.updateOne({ _id: r._id }, { $set: { phone: REDACTED, contact_json: '{}', form_json: null } });
+    await BulkCallResult.updateOne(
+      { _id: r._id },
+      { $set: { phone: REDACTED, contact_json: JSON.stringify(REDACTED), form_json: null } },
+    );
   return result;
 }
 
