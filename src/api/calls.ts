@@ -34,9 +34,10 @@ import {
 } from '../models/calls';
 import { seconds, type WithId } from '../models/store';
 import { listOf, recordingSettingsObject } from '../models/wire';
-import { insertIfAbsent } from '../models/store';
+import { insertIfAbsentGrouped } from '../models/store';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
+import { logger } from '../logger';
 import { MAX_DURATION, newCallInput, QUEUE_TIMEOUT, startCallWorkflow } from '../services/calls';
 import { resolveCallContact } from '../services/contacts';
 import { queueCallForSlot } from '../services/call-slots';
@@ -317,19 +318,26 @@ const createCall = (temporal: Client) =>
             scheduled_at: dial.later ? Math.ceil(dial.atMs / 1000) : undefined,
           });
           // The call takes its place in the organization's line now, in the order the API creates calls: a
-          // signal to the semaphore, whose grant (at once when a slot is free) the call's workflow waits for.
-          // Not sent (Temporal did not answer), the call's workflow asks itself; a scheduled call asks when its
-          // time comes (`slot: 'queue'`).
-          if (!dial.later)
-            input.slot = await queueCallForSlot(temporal, { orgId, livemode }, callId, callLimit).then(
-              () => 'waiting' as const,
-              () => 'queue' as const,
-            );
-          await startCallWorkflow(temporal, input);
-          // The workflow writes this document too (insert-if-absent), so a crash here loses nothing.
+          // signal to the semaphore (src/services/call-slots.ts `queueCallForSlot`, grouped with this process's
+          // other calls of the moment), sent beside the workflow's start (issue 32 item 5: one round trip's
+          // wait, not two). Its grant, at once when a slot is free, comes to the workflow, which asks itself
+          // when none came (a signal that failed); a scheduled call asks when its time comes.
+          if (!dial.later) input.slot = 'waiting';
+          await Promise.all([
+            dial.later
+              ? undefined
+              : queueCallForSlot(temporal, { orgId, livemode }, callId, callLimit).catch((err: unknown) =>
+                  logger.warn('call slot: not put in line by the API; the call asks itself', {
+                    call_id: callId,
+                    error: String(err),
+                  }),
+                ),
+            startCallWorkflow(temporal, input),
+          ]);
+          // The workflow writes this document too (insert-if-absent), so a crash here loses nothing; the
+          // insert goes beside the idempotency record's completion.
           const doc = newCallDocument(input);
-          await insertIfAbsent(Call, doc);
-          return { status: 200, body: renderCall(doc) };
+          return { status: 200, body: renderCall(doc), alongside: insertIfAbsentGrouped(Call, doc) };
         },
         prepare,
       );

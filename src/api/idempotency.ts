@@ -26,7 +26,7 @@ import type { Request, Response } from 'express';
 import { ApiError } from '../errors';
 import { config } from '../config';
 import { IdempotencyRecord } from '../models/idempotency';
-import { isDuplicateKey } from '../models/store';
+import { insertIfAbsentGrouped } from '../models/store';
 import { newId } from '../shared/ids';
 import { openSecret, sealSecret } from '../secrets';
 
@@ -37,6 +37,12 @@ const leaseMs = () => config().idempotencyLeaseMs;
 export interface HandlerResult {
   status: number;
   body: unknown;
+  /**
+   * A write the answer waits for, run beside the record's completion rather than before it (issue 32
+   * item 5: e.g. the call document, which the call's workflow also writes). Its failure answers the error;
+   * the completed record then replays `body`, which must stay true without it.
+   */
+  alongside?: Promise<unknown>;
 }
 
 function canonical(value: unknown): string {
@@ -75,6 +81,7 @@ export async function idempotent<P = undefined>(
   const auth = req.auth!;
   if (key === undefined) {
     const result = await handler(newId(prefix), await prepare());
+    await result.alongside;
     return void res.status(result.status).json(result.body);
   }
   if (key.length === 0 || key.length > 255) {
@@ -175,9 +182,12 @@ export async function idempotent<P = undefined>(
   }
   const json = JSON.stringify(result.body);
   // Stored sealed: a replayed response may carry a secret shown once (a webhook endpoint's).
-  await IdempotencyRecord.updateOne(mine, {
-    $set: { state: 'completed', status_code: result.status, response_json: sealSecret(json), locked_until_ms: 0 },
-  });
+  await Promise.all([
+    IdempotencyRecord.updateOne(mine, {
+      $set: { state: 'completed', status_code: result.status, response_json: sealSecret(json), locked_until_ms: 0 },
+    }),
+    result.alongside,
+  ]);
   res.status(result.status).type('application/json').send(json);
 }
 
@@ -219,12 +229,8 @@ async function claim(
       created_ms: now,
       expires_ms: now + IDEMPOTENCY_TTL_MS,
     };
-    try {
-      await IdempotencyRecord.collection.insertOne(doc as never);
-      return { claimed: true, doc };
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
+    // Grouped with concurrent requests' records (issue 32 item 5); a duplicate is a key already used.
+    if (await insertIfAbsentGrouped(IdempotencyRecord, doc)) return { claimed: true, doc };
     const existing = (await IdempotencyRecord.findById(id).lean()) as IdempotencyDoc | null;
     if (!existing) continue; // deleted between the insert and the read: try again
     if (existing.expires_ms > now) return { claimed: false, doc: existing };

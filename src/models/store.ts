@@ -87,6 +87,81 @@ export async function insertIfAbsent(
 }
 
 /**
+ * Inserts `docs` in one unordered `insertMany` (one round trip) and tells which went in: false for one
+ * refused as a duplicate (`isDuplicateKey`), as `insertIfAbsent` answers for each.
+ * @throws the store's error when anything else refused or failed (some documents may then be in)
+ */
+export async function insertManyIfAbsent(
+  model: { collection: mongoose.Collection },
+  docs: Record<string, unknown>[],
+): Promise<boolean[]> {
+  try {
+    await model.collection.insertMany(docs, { ordered: false });
+    return docs.map(() => true);
+  } catch (err) {
+    const listed = (err as { writeErrors?: unknown }).writeErrors;
+    const failed = (Array.isArray(listed) ? listed : listed ? [listed] : []) as { index: number }[];
+    if (failed.length === 0 || !failed.every(isDuplicateKey)) throw err;
+    const duplicates = new Set(failed.map((e) => e.index));
+    return docs.map((_, i) => !duplicates.has(i));
+  }
+}
+
+/** Most documents one grouped insert carries. */
+const GROUP_MAX = 100;
+
+/** Per collection: the documents waiting for the next grouped insert, and whether one is on its way. */
+const groups = new Map<
+  mongoose.Collection,
+  { docs: { doc: Record<string, unknown>; settle: (inserted: boolean | Error) => void }[]; sending: boolean }
+>();
+
+/**
+ * `insertIfAbsent` with group commit (issue 32 item 5): a lone insert goes at once; those that come while
+ * one to the same collection is on its way go together in the next (`insertManyIfAbsent`, at most
+ * `GROUP_MAX`), so concurrent requests share round trips. Resolves once the document is stored (or is a
+ * duplicate: false), as `insertIfAbsent` does.
+ * @throws the store's error for this document (a failed round trip fails every document it carried)
+ */
+export function insertIfAbsentGrouped(
+  model: { collection: mongoose.Collection },
+  doc: Record<string, unknown>,
+): Promise<boolean> {
+  let group = groups.get(model.collection);
+  if (!group) groups.set(model.collection, (group = { docs: [], sending: false }));
+  const done = new Promise<boolean>((resolve, reject) =>
+    group.docs.push({ doc, settle: (r) => (r instanceof Error ? reject(r) : resolve(r)) }),
+  );
+  if (!group.sending) void sendGroup(model, group);
+  return done;
+}
+
+/** Sends a collection's waiting documents, a grouped insert at a time, until none wait. */
+async function sendGroup(
+  model: { collection: mongoose.Collection },
+  group: { docs: { doc: Record<string, unknown>; settle: (inserted: boolean | Error) => void }[]; sending: boolean },
+): Promise<void> {
+  group.sending = true;
+  while (group.docs.length > 0) {
+    const batch = group.docs.splice(0, GROUP_MAX);
+    try {
+      const inserted =
+        batch.length === 1
+          ? [await insertIfAbsent(model, batch[0].doc)]
+          : await insertManyIfAbsent(
+              model,
+              batch.map((b) => b.doc),
+            );
+      batch.forEach((b, i) => b.settle(inserted[i]));
+    } catch (err) {
+      for (const b of batch) b.settle(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+  group.sending = false;
+  groups.delete(model.collection);
+}
+
+/**
  * Reads the documents with these `_id`s, one `{_id}` query each, side by side; missing ids are left out
  * and the order is the order found. Use it instead of `{_id: {$in: ids}}` or an `_id` range on hot paths:
  * FerretDB 1.24's SQLite backend pushes down only a filter that is exactly `{_id: <string>}`

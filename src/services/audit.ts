@@ -9,7 +9,7 @@ import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@tem
 import { config } from '../config';
 import { logger } from '../logger';
 import { AuditEvent, type AuditActorType } from '../models/audit';
-import { insertIfAbsent } from '../models/store';
+import { insertIfAbsentGrouped } from '../models/store';
 import { derivedId, newId } from '../shared/ids';
 import { AUDIT_RETENTION_SCHEDULE_ID, AUDIT_RETENTION_WORKFLOW, type AuditRetentionWorkflow } from '../shared/audit';
 import { writeWhenStored } from './store-outage';
@@ -31,7 +31,7 @@ export interface AuditEntry {
 
 /**
  * Appends one audit entry under a fresh `aud_…` id. The write is idempotent (insert-if-absent under
- * that id) and rides out a store blip (src/services/store-outage.ts `writeWhenStored`: at most 4 s here,
+ * that id; grouped with the entries of concurrent requests, src/models/store.ts `insertIfAbsentGrouped`) and rides out a store blip (src/services/store-outage.ts `writeWhenStored`: at most 4 s here,
  * then retried in the background for 15 minutes). Never throws: a write that fails otherwise is logged
  * as an error with the entry (without it the log would be silently short).
  * @returns the entry's id
@@ -55,7 +55,7 @@ export async function recordAuditEvent(entry: AuditEntry): Promise<string> {
     created: Math.floor(atMs / 1000),
   };
   try {
-    await writeWhenStored(`audit event ${id}`, () => insertIfAbsent(AuditEvent, doc));
+    await writeWhenStored(`audit event ${id}`, () => insertIfAbsentGrouped(AuditEvent, doc));
   } catch (err) {
     logger.error('audit event not written', { error: (err as Error).message, audit_event: doc });
   }

@@ -15,12 +15,12 @@ import {
   CALL_SLOTS_WORKFLOW,
   callSlotsWorkflowId,
   limitChangedSignal,
-  queueCallSignal,
+  queueCallsSignal,
   releaseSlotSignal,
   tryAcquireSlotUpdate,
   type CallSlotsWorkflow,
+  type QueueCallsRequest,
   type SlotAnswer,
-  type SlotRequest,
 } from '../shared/call-slots';
 import { orgCallLimit } from './limits';
 
@@ -92,21 +92,70 @@ export async function tryAcquireCallSlot(
   }
 }
 
+/** Most calls one `queueCallsSignal` carries (a few KB of ids). */
+export const MAX_CALLS_PER_SIGNAL = 200;
+
+/** A call waiting in this process to be sent to its semaphore, and how its request hears the outcome. */
+interface QueuedCall {
+  callId: string;
+  limit: number;
+  settle: (err?: unknown) => void;
+}
+
+/** Per Temporal client, per semaphore workflow id: the calls not sent yet, and whether a signal is on its way. */
+const outboxes = new WeakMap<Client, Map<string, { calls: QueuedCall[]; sending: boolean }>>();
+
 /**
- * Puts an outbound call in its organization's line without waiting for the answer (issue 32 item 5): one
- * signal-with-start of `queueCallSignal` carrying the limit the caller read (src/services/limits.ts
- * `orgCallLimit`), recorded in the semaphore's history before this resolves, so calls take their places in
- * the order the API creates them, as with `tryAcquireCallSlot`; no worker is waited for. The grant, at once
- * or later, comes to the call's workflow as `slotGrantedSignal`: start it with `slot: 'waiting'` (a grant
- * told before it runs is told again a second later; a call whose workflow never starts is freed by the audit).
- * @throws what the Temporal client throws (an unreachable server)
+ * Puts an outbound call in its organization's line without waiting for a worker (issue 32 item 5): a
+ * signal-with-start of `queueCallsSignal` carrying the limit the caller read (src/services/limits.ts
+ * `orgCallLimit`), recorded in the semaphore's history before this resolves. Group commit: while one
+ * signal to a semaphore is on its way, the calls this process creates for it gather and go together in
+ * the next (at most `MAX_CALLS_PER_SIGNAL`), in the order they came, so a burst of calls costs a few
+ * history writes of one workflow instead of one each, and a lone call goes at once. The semaphore
+ * orders its line by call id (creation time) whatever the signals' order. The grant, at once or later,
+ * comes to the call's workflow as `slotGrantedSignal`: start it with `slot: 'waiting'` (a grant told
+ * before it runs is told again a second later; a call whose workflow never starts is freed by the audit;
+ * a waiting call whose signal was lost asks itself, src/workflows/call-session.ts `waitForSlot`).
+ * @throws what the Temporal client throws (an unreachable server), to every call of the failed signal
  */
-export async function queueCallForSlot(temporal: Client, tenant: Tenant, callId: string, limit: number): Promise<void> {
-  await temporal.workflow.signalWithStart<CallSlotsWorkflow, [SlotRequest]>(CALL_SLOTS_WORKFLOW, {
-    ...startOptions(tenant, limit),
-    signal: queueCallSignal,
-    signalArgs: [{ callId, limit, queue: true }],
-  });
+export function queueCallForSlot(temporal: Client, tenant: Tenant, callId: string, limit: number): Promise<void> {
+  let byWorkflow = outboxes.get(temporal);
+  if (!byWorkflow) outboxes.set(temporal, (byWorkflow = new Map()));
+  const workflowId = callSlotsWorkflowId(tenant.orgId, tenant.livemode);
+  let outbox = byWorkflow.get(workflowId);
+  if (!outbox) byWorkflow.set(workflowId, (outbox = { calls: [], sending: false }));
+  const queued = new Promise<void>((resolve, reject) =>
+    outbox.calls.push({ callId, limit, settle: (err) => (err === undefined ? resolve() : reject(err)) }),
+  );
+  if (!outbox.sending) void sendQueued(temporal, tenant, byWorkflow, workflowId, outbox);
+  return queued;
+}
+
+/** Sends an outbox's calls, a signal at a time, until it is empty; then forgets it. */
+async function sendQueued(
+  temporal: Client,
+  tenant: Tenant,
+  byWorkflow: Map<string, { calls: QueuedCall[]; sending: boolean }>,
+  workflowId: string,
+  outbox: { calls: QueuedCall[]; sending: boolean },
+): Promise<void> {
+  outbox.sending = true;
+  while (outbox.calls.length > 0) {
+    const batch = outbox.calls.splice(0, MAX_CALLS_PER_SIGNAL);
+    const limit = batch[batch.length - 1].limit; // the latest read
+    try {
+      await temporal.workflow.signalWithStart<CallSlotsWorkflow, [QueueCallsRequest]>(CALL_SLOTS_WORKFLOW, {
+        ...startOptions(tenant, limit),
+        signal: queueCallsSignal,
+        signalArgs: [{ callIds: batch.map((c) => c.callId), limit }],
+      });
+      for (const c of batch) c.settle();
+    } catch (err) {
+      for (const c of batch) c.settle(err ?? new Error('signal failed'));
+    }
+  }
+  outbox.sending = false;
+  byWorkflow.delete(workflowId);
 }
 
 /** How long `tryAcquireCallSlot` keeps asking while the semaphore has too many updates in flight (ms). */

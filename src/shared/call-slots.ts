@@ -93,6 +93,17 @@ export const tryAcquireSlotUpdate = defineUpdate<SlotAnswer, [SlotRequest]>('try
  * Asking again keeps the call's place, or its slot.
  */
 export const queueCallSignal = defineSignal<[SlotRequest]>('queueCall');
+/** What `queueCallsSignal` carries: calls in the order the API created them, and the limit read last. */
+export interface QueueCallsRequest {
+  callIds: string[];
+  limit: number;
+}
+/**
+ * Several outbound calls join the line in one signal, each decided as by `queueCallSignal` in the order
+ * given (issue 32 item 5: an API process sends the calls created while its previous signal to the same
+ * semaphore was on its way together, so a burst of calls costs a few signals, not one each).
+ */
+export const queueCallsSignal = defineSignal<[QueueCallsRequest]>('queueCalls');
 /** The limit, the holders and the queue. */
 export const slotsQuery = defineQuery<CallSlotsState>('slots');
 
@@ -106,6 +117,13 @@ export const slotGrantedSignal = defineSignal('slotGranted');
  */
 export const CALL_SLOTS_AUDIT_MS = 60_000;
 export const CALL_SLOTS_START_GRACE_MS = 60_000;
+
+/**
+ * How long a call started with `slot: 'waiting'` waits for its grant before asking the semaphore itself
+ * (ms): the API's signal goes beside the start (issue 32 item 5) and may have failed; a call already in
+ * line keeps its place, so the ask costs one update for a call that waits longer than this.
+ */
+export const SLOT_ASK_AGAIN_MS = 5_000;
 
 /** Default of a call's `queue_timeout_seconds`: how long an outbound call may wait for a slot (then `failed`, `queue_timeout`). */
 export const DEFAULT_QUEUE_TIMEOUT_SECONDS = 600;

@@ -65,7 +65,7 @@ import {
 } from '../shared/assistant';
 import { callFinishedSignal } from '../shared/bulk-calls';
 import { noteMessage, SAY_MAX_CHARS, NOTE_MAX_CHARS, STAMP_NOW } from '../shared/calls';
-import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
+import { DEFAULT_QUEUE_TIMEOUT_SECONDS, SLOT_ASK_AGAIN_MS } from '../shared/call-slots';
 import {
   CALL_NOT_LIVE,
   CALL_NOT_SCHEDULED,
@@ -711,24 +711,26 @@ export class CallSession {
   }
 
   /**
-   * An outbound call (`slot: 'queue'`: it asks first; `waiting`: the API put it in line) waits in its
-   * organization's line for a slot, `queued` meanwhile,
-   * at most `queue_timeout_seconds` from its creation, or from its scheduled time (then `failed`, `queue_timeout`). A call ended
-   * through the API while waiting is `canceled`. Other calls go on at once.
+   * An outbound call (`slot: 'queue'`: it asks first; `waiting`: the API put it in line, and the call asks
+   * itself after `SLOT_ASK_AGAIN_MS` without a grant, in case the API's signal sent beside its start was
+   * lost) waits in its organization's line for a slot, `queued` meanwhile, at most `queue_timeout_seconds`
+   * from its creation, or from its scheduled time (then `failed`, `queue_timeout`). A call ended through the
+   * API while waiting is `canceled`. Other calls go on at once.
    * @returns true when the call may dial
    */
   private async waitForSlot(): Promise<boolean> {
     const { input } = this;
     if (input.slot !== 'queue' && input.slot !== 'waiting') return true;
-    if (input.slot === 'queue') {
-      const { granted } = await slots.requestCallSlot.executeWithOptions({ summary: 'ask for a call slot' }, [
-        { orgId: input.orgId, livemode: input.livemode, callId: input.callId },
-      ]);
-      if (granted) return true;
-    }
     const timeoutS = input.queue_timeout_seconds ?? DEFAULT_QUEUE_TIMEOUT_SECONDS;
-    const leftMs = Math.max(1, this.queuedMs + timeoutS * 1000 - Date.now());
-    await condition(() => this.slotGranted || this.stop !== null, leftMs);
+    const deadlineMs = this.queuedMs + timeoutS * 1000;
+    const answered = () => this.slotGranted || this.stop !== null;
+    if (input.slot === 'queue' && (await this.askForSlot('ask for a call slot'))) return true;
+    if (input.slot === 'waiting') {
+      await condition(answered, Math.max(1, Math.min(deadlineMs - Date.now(), SLOT_ASK_AGAIN_MS)));
+      if (!answered() && Date.now() < deadlineMs && (await this.askForSlot('ask for a call slot again')))
+        this.slotGranted = true;
+    }
+    await condition(answered, Math.max(1, deadlineMs - Date.now()));
     if (this.stop !== null) return false;
     if (!this.slotGranted) {
       this.stop = {
@@ -739,6 +741,15 @@ export class CallSession {
       return false;
     }
     return true;
+  }
+
+  /** Asks the semaphore for a slot, in line when none is free (activity `requestCallSlot`); true when granted. */
+  private async askForSlot(summary: string): Promise<boolean> {
+    const { input } = this;
+    const { granted } = await slots.requestCallSlot.executeWithOptions({ summary }, [
+      { orgId: input.orgId, livemode: input.livemode, callId: input.callId },
+    ]);
+    return granted;
   }
 
   /**

@@ -35,6 +35,7 @@ import {
   CALL_SLOTS_AUDIT_MS,
   limitChangedSignal,
   queueCallSignal,
+  queueCallsSignal,
   releaseSlotSignal,
   slotGrantedSignal,
   slotsQuery,
@@ -122,7 +123,11 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
   };
   setHandler(tryAcquireSlotUpdate, ({ callId, limit: sent, queue: wait }) => ask(callId, sent, wait === true));
   // No answer to a queueCall: a slot granted at once is told to the call's workflow like a later grant.
-  setHandler(queueCallSignal, ({ callId, limit: sent }) => void (ask(callId, sent, true).granted && tellOnce(callId)));
+  const queueCall = (callId: string, sent: number) => void (ask(callId, sent, true).granted && tellOnce(callId));
+  setHandler(queueCallSignal, ({ callId, limit: sent }) => queueCall(callId, sent));
+  setHandler(queueCallsSignal, ({ callIds, limit: sent }) => {
+    for (const callId of Array.isArray(callIds) ? callIds : []) if (typeof callId === 'string') queueCall(callId, sent);
+  });
   const held = () => [...holders].map(([callId, sinceMs]) => ({ callId, sinceMs }));
   setHandler(slotsQuery, () => ({ limit, holders: held(), queue: [...queue] }));
 

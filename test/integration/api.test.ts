@@ -9,6 +9,8 @@ import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { createKey, hashKey, KEY_CACHE_TTL_MS, revokeKey, verifyKeyHash } from '../../src/keys';
 import { ApiKey } from '../../src/models/orgs';
+import { RateLimitSlot } from '../../src/models/rate-limits';
+import { findByIds } from '../../src/models/store';
 import { config, setConfig } from '../../src/config';
 import { startApi } from '../../src/api/server';
 import { consumeRateLimit } from '../../src/platform/rate-limit';
@@ -229,6 +231,58 @@ describe('authentication and scopes', () => {
     ]);
     // 24 requests for 15 slots (in one window, unless the test straddles the hour): exactly 15 admitted.
     expect(theirs + ours).to.be.oneOf([15, 24]);
+    expect(theirs).to.be.greaterThan(0);
+    expect(ours).to.be.greaterThan(0);
+  });
+
+  it('reserves slots ahead for a busy key: fewer store writes than requests, never more than the limit', async () => {
+    const bucket = `test:${Date.now()}:${Math.random()}`;
+    const collection = RateLimitSlot.collection;
+    const calls = { insertOne: 0, insertMany: 0 };
+    const saved = { insertOne: collection.insertOne, insertMany: collection.insertMany };
+    collection.insertOne = ((...args: Parameters<typeof collection.insertOne>) => {
+      calls.insertOne++;
+      return saved.insertOne.apply(collection, args);
+    }) as typeof collection.insertOne;
+    collection.insertMany = ((...args: Parameters<typeof collection.insertMany>) => {
+      calls.insertMany++;
+      return saved.insertMany.apply(collection, args);
+    }) as typeof collection.insertMany;
+    const results: Awaited<ReturnType<typeof consumeRateLimit>>[] = [];
+    try {
+      // 60 requests one after the other against a limit of 400 (blocks of up to 20): 1 + 2 + 4 + 8 + 16 + 20 + 20.
+      for (let i = 0; i < 60; i++) results.push(await consumeRateLimit(bucket, 400, 3_600_000));
+    } finally {
+      Object.assign(collection, saved);
+    }
+    expect(results.every((r) => r.allowed)).to.equal(true);
+    expect(calls.insertOne + calls.insertMany).to.equal(7);
+    // What the headers say counts every slot this process holds: the 60 used of 400 leave 340.
+    expect(results[59].remaining).to.equal(340);
+    const window = `${bucket}:${Math.floor(Date.now() / 3_600_000) * 3_600_000}`;
+    const held = await findByIds(
+      RateLimitSlot,
+      Array.from({ length: 80 }, (_, i) => `${window}:${i + 1}`),
+    );
+    expect(held.length).to.be.oneOf([71, 0]); // 0: the test straddled the hour
+  });
+
+  it('never admits more than a large limit from two processes reserving blocks at once', async () => {
+    const bucket = `test:${Date.now()}:${Math.random()}`;
+    const env = { MONGODB_URI: h().ferret.uri, BUCKET: bucket, LIMIT: '200', WINDOW_MS: '3600000', REQUESTS: '150' };
+    const child = execFile(process.execPath, [path.resolve(__dirname, '../support/rate-limit-client.js')], {
+      env: { ...process.env, ...env },
+    });
+    const [theirs, ours] = await Promise.all([
+      child.then((r) => JSON.parse(r.stdout).allowed as number),
+      Promise.all(Array.from({ length: 150 }, () => consumeRateLimit(bucket, 200, 3_600_000))).then(
+        (rs) => rs.filter((r) => r.allowed).length,
+      ),
+    ]);
+    // 300 requests for 200 slots: never more than 200 (unless the test straddles the hour); each process
+    // may end holding at most one unused block of 10.
+    expect(theirs + ours).to.be.at.most(300);
+    if (theirs + ours !== 300) expect(theirs + ours).to.be.within(180, 200);
     expect(theirs).to.be.greaterThan(0);
     expect(ours).to.be.greaterThan(0);
   });

@@ -67,6 +67,50 @@ describe('call slots: max_concurrent_calls', function () {
     expect(after.holders, 'every slot freed').to.deep.equal([]);
   });
 
+  it('a burst of ten calls at once takes fewer signals than calls, and the line keeps their creation order', async () => {
+    const t = await newTenant();
+    await setOrgCallLimit(t.orgId, 'test', 1);
+    const calls = await Promise.all(
+      Array.from({ length: 10 }, () => placeCall(t, { caller: lines(1), pause_seconds: 0.2 })),
+    );
+    const handle = h().env.client.workflow.getHandle(callSlotsWorkflowId(t.orgId, false));
+    const state = await handle.query(slotsQuery);
+    const line = [...state.holders.map((x) => x.callId), ...state.queue.map((w) => w.callId)];
+    expect(line.slice(1), 'waiting in creation order (ids are time-ordered)').to.deep.equal([...line.slice(1)].sort());
+    const history = await handle.fetchHistory();
+    const batches = (history.events ?? []).filter(
+      (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'queueCalls',
+    ).length;
+    expect(batches, 'signals carrying the ten calls').to.be.within(1, 9);
+    for (const c of calls) expect((await waitForCall(t.testKey, c.id)).status).to.equal('completed');
+  });
+
+  it('a call whose place in line the API could not signal asks the semaphore itself and dials', async () => {
+    const t = await newTenant();
+    const client = h().env.client.workflow;
+    const signalWithStart = client.signalWithStart;
+    let refused = 0;
+    client.signalWithStart = (async () => {
+      refused++;
+      throw new Error('simulated: the signal did not reach the Temporal server');
+    }) as typeof signalWithStart;
+    let call: { id: string };
+    try {
+      call = await placeCall(t, { caller: lines(1) });
+    } finally {
+      client.signalWithStart = signalWithStart;
+    }
+    expect(refused).to.equal(1);
+    const done = await waitForCall(t.testKey, call.id);
+    expect(done.status).to.equal('completed');
+    const hist = await client.getHandle(call.id).fetchHistory();
+    const asked = (hist.events ?? []).filter(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'requestCallSlot',
+    );
+    expect(asked, 'asked once, after SLOT_ASK_AGAIN_MS').to.have.length(1);
+    expect((await settledSlots(t.orgId)).holders).to.deep.equal([]);
+  });
+
   it('a queued call fails after queue_timeout_seconds; one ended while queued is canceled and leaves the line', async () => {
     const t = await newTenant();
     await setOrgCallLimit(t.orgId, 'test', 1);
