@@ -8,8 +8,9 @@
  *     `Idempotency-Key`), 1 and 10 clients, with the ratios of issue 32 item 5 (goal: p50 within the
  *     floor's + 15 ms with 1 client, at least half the floor's rate with 10), once with the calls running
  *     and ending as they go (the worker's work shares the machine) and once with the calls on a queue no
- *     worker polls (the request path alone), and the store round trips of one such request (mongoose's
- *     debug hook in the API process, which is this one)
+ *     worker polls (the request path alone), the CPU each process spends per request with 10 clients
+ *     (`api` is this process: the API and the benchmark's own HTTP client), and the store round trips of one
+ *     such request (mongoose's debug hook in the API process, which is this one)
  *   - `POST /v1/calls`, 1 client then 10 clients, calls running and completing as they go: latency
  *     p50/p99, calls placed/s and completed/s, and CPU per completed call of each process (API, worker,
  *     Temporal dev server, FerretDB)
@@ -190,15 +191,23 @@ async function main(): Promise<void> {
     const progress = (what: string) => process.stderr.write(`${new Date().toISOString()} ${what}\n`);
     progress('warmed up; bare starts');
     // The floor: bare starts of a workflow no worker runs (nothing else happens per start).
-    const floor: Record<number, ReturnType<typeof summary> & { per_s: number }> = {};
+    const floor: Record<number, Figure> = {};
+    /** CPU (ms) each process spent per request since `before`. */
+    const cpuPer = (before: Record<string, number>, n: number) => {
+      const after = cpuByRole(roles);
+      return Object.fromEntries(
+        Object.entries(after).map(([role, ms]) => [role, Math.round(((ms - (before[role] ?? 0)) / n) * 10) / 10]),
+      );
+    };
     for (const clients of [1, 10]) {
+      const cpu0 = cpuByRole(roles);
       const run = await drive(starts, clients, async () => {
         await h().env.client.workflow.start('benchFloorWorkflow', {
           workflowId: newId('bench'),
           taskQueue: `${queue}-nobody`,
         });
       });
-      floor[clients] = { ...summary(run.ms), per_s: Math.round(starts / run.seconds) };
+      floor[clients] = { ...summary(run.ms), per_s: Math.round(starts / run.seconds), cpu: cpuPer(cpu0, starts) };
     }
 
     // Next to the floor: calls that end at once (nothing rings), each with its own Idempotency-Key.
@@ -214,19 +223,29 @@ async function main(): Promise<void> {
       ids.push(res.body.id);
     };
     const traced = await storeRoundTrips(() => postNoAnswer([]));
-    const noAnswer: Record<number, ReturnType<typeof summary> & { per_s: number }> = {};
+    const noAnswer: Record<number, Figure> = {};
     for (const clients of [1, 10]) {
       const ids: string[] = [];
+      const cpu0 = cpuByRole(roles);
       const run = await drive(floorCalls, clients, () => postNoAnswer(ids));
-      noAnswer[clients] = { ...summary(run.ms), per_s: Math.round(floorCalls / run.seconds) };
+      noAnswer[clients] = {
+        ...summary(run.ms),
+        per_s: Math.round(floorCalls / run.seconds),
+        cpu: cpuPer(cpu0, floorCalls),
+      };
       await waitUntilEnded(ids, deadline);
     }
     // The request path alone: the same requests, their calls on a queue no worker polls (none runs).
     setConfig({ ...config(), taskQueue: `${queue}-nobody` });
-    const pathOnly: Record<number, ReturnType<typeof summary> & { per_s: number }> = {};
+    const pathOnly: Record<number, Figure> = {};
     for (const clients of [1, 10]) {
+      const cpu0 = cpuByRole(roles);
       const run = await drive(floorCalls, clients, () => postNoAnswer([]));
-      pathOnly[clients] = { ...summary(run.ms), per_s: Math.round(floorCalls / run.seconds) };
+      pathOnly[clients] = {
+        ...summary(run.ms),
+        per_s: Math.round(floorCalls / run.seconds),
+        cpu: cpuPer(cpu0, floorCalls),
+      };
     }
     setConfig({ ...config(), taskQueue: queue });
     const floorRows = floorTable(floor, { 'calls running and ending': noAnswer, 'calls not run': pathOnly }, traced);
@@ -372,7 +391,8 @@ async function storeRoundTrips(task: () => Promise<void>): Promise<string[]> {
   return ops;
 }
 
-type Figure = { p50: number; p99: number; per_s: number };
+/** Latency (ms), requests per second, and CPU per request of each process (ms, by role). */
+type Figure = { p50: number; p99: number; per_s: number; cpu: Record<string, number> };
 
 /**
  * The floor's rows (markdown): bare `workflow.start` and `POST /v1/calls` of a `no_answer` call, 1 and 10
@@ -396,6 +416,14 @@ function floorTable(floor: Record<number, Figure>, posts: Record<string, Record<
     rows.push(`| POST p50 − floor p50, 1 client, ${what} | ${over} ms | ≤ 15 ms ${over <= 15 ? '✓' : '✗'} |`);
     rows.push(`| POST rate ÷ floor rate, 10 clients, ${what} | ${rate} | ≥ 0.5 ${rate >= 0.5 ? '✓' : '✗'} |`);
   }
+  const cpu = (c: Record<string, number>) =>
+    Object.entries(c)
+      .filter(([role]) => role !== 'other')
+      .map(([role, ms]) => `${role} ${ms}`)
+      .join(', ');
+  rows.push(`| CPU per request (ms), 10 clients: bare \`workflow.start\` | ${cpu(floor[10].cpu)} | |`);
+  for (const [what, post] of Object.entries(posts))
+    rows.push(`| CPU per request (ms), 10 clients: \`POST /v1/calls\`, ${what} | ${cpu(post[10].cpu)} | |`);
   rows.push(
     `| store round trips of one POST (API process) | ${trips.length}: ${trips.map((t) => `\`${t}\``).join('; ')} | |`,
   );
