@@ -11,6 +11,7 @@ import { createKey, hashKey, KEY_CACHE_TTL_MS, revokeKey, verifyKeyHash } from '
 import { ApiKey } from '../../src/models/orgs';
 import { RateLimitSlot } from '../../src/models/rate-limits';
 import { findByIds } from '../../src/models/store';
+import { countInserts } from '../support/store-calls';
 import { config, setConfig } from '../../src/config';
 import { startApi } from '../../src/api/server';
 import { consumeRateLimit } from '../../src/platform/rate-limit';
@@ -237,24 +238,12 @@ describe('authentication and scopes', () => {
 
   it('reserves slots ahead for a busy key: fewer store writes than requests, never more than the limit', async () => {
     const bucket = `test:${Date.now()}:${Math.random()}`;
-    const collection = RateLimitSlot.collection;
-    const calls = { insertOne: 0, insertMany: 0 };
-    const saved = { insertOne: collection.insertOne, insertMany: collection.insertMany };
-    collection.insertOne = ((...args: Parameters<typeof collection.insertOne>) => {
-      calls.insertOne++;
-      return saved.insertOne.apply(collection, args);
-    }) as typeof collection.insertOne;
-    collection.insertMany = ((...args: Parameters<typeof collection.insertMany>) => {
-      calls.insertMany++;
-      return saved.insertMany.apply(collection, args);
-    }) as typeof collection.insertMany;
-    const results: Awaited<ReturnType<typeof consumeRateLimit>>[] = [];
-    try {
+    const { result: results, ...calls } = await countInserts(RateLimitSlot.collection, async () => {
+      const out: Awaited<ReturnType<typeof consumeRateLimit>>[] = [];
       // 60 requests one after the other against a limit of 400 (blocks of up to 20): 1 + 2 + 4 + 8 + 16 + 20 + 20.
-      for (let i = 0; i < 60; i++) results.push(await consumeRateLimit(bucket, 400, 3_600_000));
-    } finally {
-      Object.assign(collection, saved);
-    }
+      for (let i = 0; i < 60; i++) out.push(await consumeRateLimit(bucket, 400, 3_600_000));
+      return out;
+    });
     expect(results.every((r) => r.allowed)).to.equal(true);
     expect(calls.insertOne + calls.insertMany).to.equal(7);
     // What the headers say counts every slot this process holds: the 60 used of 400 leave 340.
