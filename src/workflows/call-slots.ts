@@ -125,9 +125,7 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
   // No answer to a queueCall: a slot granted at once is told to the call's workflow like a later grant.
   const queueCall = (callId: string, sent: number) => void (ask(callId, sent, true).granted && tellOnce(callId));
   setHandler(queueCallSignal, ({ callId, limit: sent }) => queueCall(callId, sent));
-  setHandler(queueCallsSignal, ({ callIds, limit: sent }) => {
-    for (const callId of Array.isArray(callIds) ? callIds : []) if (typeof callId === 'string') queueCall(callId, sent);
-  });
+  setHandler(queueCallsSignal, ({ callIds, limit: sent }) => [callIds].flat().forEach((id) => queueCall(id, sent)));
   const held = () => [...holders].map(([callId, sinceMs]) => ({ callId, sinceMs }));
   setHandler(slotsQuery, () => ({ limit, holders: held(), queue: [...queue] }));
 
