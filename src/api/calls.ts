@@ -274,18 +274,16 @@ const createCall = (temporal: Client) =>
       const requestedMs = body.scheduled_at !== undefined ? parseScheduledAt(body.scheduled_at, nowMs) : null;
       // Reads and checks beside the idempotency record's insert (a 404 or 400 here does not keep the key).
       // Independent reads, side by side; the agent's 404 comes first, as when they ran one after the other.
-      // The organization's call limit is read with them (the slot request carries it).
+      // The organization's call limit is read after the start, with the slot request that carries it.
       const prepare = async () => {
-        const [agent, contactId, callLimit] = await Promise.allSettled([
+        const [agent, contactId] = await Promise.allSettled([
           findLiveAgent({ orgId, livemode }, body.agent_id),
           resolveCallContact({ orgId, livemode }, { to: body.to, contactId: body.contact_id }),
-          orgCallLimit({ orgId, livemode }),
-        ]).then(([a, c, l]) => {
+        ]).then(([a, c]) => {
           if (a.status === 'rejected') throw a.reason;
           if (!a.value) throw notFound('agent', body.agent_id, 'agent_id');
           if (c.status === 'rejected') throw c.reason;
-          if (l.status === 'rejected') throw l.reason;
-          return [a.value, c.value, l.value] as const;
+          return [a.value, c.value] as const;
         });
         if (livemode && !telephonyConfigured()) {
           throw new ApiError(
@@ -304,36 +302,37 @@ const createCall = (temporal: Client) =>
         );
         // Issue 37: the call's version is fixed now (a traffic split picks it per contact).
         const versioned = await versionedAgent(agent, { contactId, phone: body.to });
-        return { agent: versioned, contactId, callLimit, dial };
+        return { agent: versioned, contactId, dial };
       };
 
       await idempotent(
         req,
         res,
         'call',
-        async (callId, { agent, contactId, callLimit, dial }) => {
+        async (callId, { agent, contactId, dial }) => {
           const input = newCallInput(callId, { orgId, livemode }, agent, {
             ...body,
             contact_id: contactId,
             scheduled_at: dial.later ? Math.ceil(dial.atMs / 1000) : undefined,
           });
-          // The call takes its place in the organization's line now, in the order the API creates calls: a
-          // signal to the semaphore (src/services/call-slots.ts `queueCallForSlot`, grouped with this process's
-          // other calls of the moment), sent beside the workflow's start (issue 32 item 5: one round trip's
-          // wait, not two). Its grant, at once when a slot is free, comes to the workflow, which asks itself
-          // when none came (a signal that failed); a scheduled call asks when its time comes.
+          // The call takes its place in the organization's line once its workflow runs: a signal to the
+          // semaphore (src/services/call-slots.ts `queueCallForSlot`, grouped with this process's other calls of
+          // the moment, in the order they were created), sent after the start and not waited for (issue 32
+          // item 5: the answer waits for one Temporal round trip, not two). Its grant, at once when a slot is
+          // free, comes to the workflow, which asks itself when none came within SLOT_ASK_AGAIN_MS (a signal
+          // that failed, or an API process that died before sending it); a scheduled call asks when its time
+          // comes.
           if (!dial.later) input.slot = 'waiting';
-          await Promise.all([
-            dial.later
-              ? undefined
-              : queueCallForSlot(temporal, { orgId, livemode }, callId, callLimit).catch((err: unknown) =>
-                  logger.warn('call slot: not put in line by the API; the call asks itself', {
-                    call_id: callId,
-                    error: String(err),
-                  }),
-                ),
-            startCallWorkflow(temporal, input),
-          ]);
+          await startCallWorkflow(temporal, input);
+          if (!dial.later)
+            void orgCallLimit({ orgId, livemode })
+              .then((limit) => queueCallForSlot(temporal, { orgId, livemode }, callId, limit))
+              .catch((err: unknown) =>
+                logger.warn('call slot: not put in line by the API; the call asks itself', {
+                  call_id: callId,
+                  error: String(err),
+                }),
+              );
           // The workflow writes this document too (insert-if-absent), so a crash here loses nothing; the
           // insert goes beside the idempotency record's completion.
           const doc = newCallDocument(input);
