@@ -15,6 +15,7 @@
  * every model file) creates the indexes of them all. This file imports no model.
  */
 import mongoose from 'mongoose';
+import { groupCommit } from '../shared/group-commit';
 
 /** Schema options shared by every model: our own string `_id`, no `__v`. */
 export const schemaOptions = { versionKey: false as const, _id: false as const };
@@ -110,11 +111,8 @@ export async function insertManyIfAbsent(
 /** Most documents one grouped insert carries. */
 const GROUP_MAX = 100;
 
-/** Per collection: the documents waiting for the next grouped insert, and whether one is on its way. */
-const groups = new Map<
-  mongoose.Collection,
-  { docs: { doc: Record<string, unknown>; settle: (inserted: boolean | Error) => void }[]; sending: boolean }
->();
+/** Per collection (by model), a group committer of inserts (src/shared/group-commit.ts). */
+const inserters = new WeakMap<mongoose.Collection, (key: string, doc: Record<string, unknown>) => Promise<boolean>>();
 
 /**
  * `insertIfAbsent` with group commit (issue 32 item 5): a lone insert goes at once; those that come while
@@ -127,38 +125,16 @@ export function insertIfAbsentGrouped(
   model: { collection: mongoose.Collection },
   doc: Record<string, unknown>,
 ): Promise<boolean> {
-  let group = groups.get(model.collection);
-  if (!group) groups.set(model.collection, (group = { docs: [], sending: false }));
-  const done = new Promise<boolean>((resolve, reject) =>
-    group.docs.push({ doc, settle: (r) => (r instanceof Error ? reject(r) : resolve(r)) }),
-  );
-  if (!group.sending) void sendGroup(model, group);
-  return done;
-}
-
-/** Sends a collection's waiting documents, a grouped insert at a time, until none wait. */
-async function sendGroup(
-  model: { collection: mongoose.Collection },
-  group: { docs: { doc: Record<string, unknown>; settle: (inserted: boolean | Error) => void }[]; sending: boolean },
-): Promise<void> {
-  group.sending = true;
-  while (group.docs.length > 0) {
-    const batch = group.docs.splice(0, GROUP_MAX);
-    try {
-      const inserted =
-        batch.length === 1
-          ? [await insertIfAbsent(model, batch[0].doc)]
-          : await insertManyIfAbsent(
-              model,
-              batch.map((b) => b.doc),
-            );
-      batch.forEach((b, i) => b.settle(inserted[i]));
-    } catch (err) {
-      for (const b of batch) b.settle(err instanceof Error ? err : new Error(String(err)));
-    }
+  let insert = inserters.get(model.collection);
+  if (!insert) {
+    insert = groupCommit<Record<string, unknown>, boolean>(
+      async (_key, docs) =>
+        docs.length === 1 ? [await insertIfAbsent(model, docs[0])] : insertManyIfAbsent(model, docs),
+      GROUP_MAX,
+    );
+    inserters.set(model.collection, insert);
   }
-  group.sending = false;
-  groups.delete(model.collection);
+  return insert('', doc);
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   type QueueCallsRequest,
   type SlotAnswer,
 } from '../shared/call-slots';
+import { groupCommit } from '../shared/group-commit';
 import { orgCallLimit } from './limits';
 
 /** An organization in one mode. */
@@ -95,15 +96,11 @@ export async function tryAcquireCallSlot(
 /** Most calls one `queueCallsSignal` carries (a few KB of ids). */
 export const MAX_CALLS_PER_SIGNAL = 200;
 
-/** A call waiting in this process to be sent to its semaphore, and how its request hears the outcome. */
-interface QueuedCall {
-  callId: string;
-  limit: number;
-  settle: (err?: unknown) => void;
-}
-
-/** Per Temporal client, per semaphore workflow id: the calls not sent yet, and whether a signal is on its way. */
-const outboxes = new WeakMap<Client, Map<string, { calls: QueuedCall[]; sending: boolean }>>();
+/** Per Temporal client, a group committer of calls by semaphore workflow id (src/shared/group-commit.ts). */
+const outboxes = new WeakMap<
+  Client,
+  (workflowId: string, call: { tenant: Tenant; callId: string; limit: number }) => Promise<void>
+>();
 
 /**
  * Puts an outbound call in its organization's line without waiting for a worker (issue 32 item 5): a
@@ -119,43 +116,20 @@ const outboxes = new WeakMap<Client, Map<string, { calls: QueuedCall[]; sending:
  * @throws what the Temporal client throws (an unreachable server), to every call of the failed signal
  */
 export function queueCallForSlot(temporal: Client, tenant: Tenant, callId: string, limit: number): Promise<void> {
-  let byWorkflow = outboxes.get(temporal);
-  if (!byWorkflow) outboxes.set(temporal, (byWorkflow = new Map()));
-  const workflowId = callSlotsWorkflowId(tenant.orgId, tenant.livemode);
-  let outbox = byWorkflow.get(workflowId);
-  if (!outbox) byWorkflow.set(workflowId, (outbox = { calls: [], sending: false }));
-  const queued = new Promise<void>((resolve, reject) =>
-    outbox.calls.push({ callId, limit, settle: (err) => (err === undefined ? resolve() : reject(err)) }),
-  );
-  if (!outbox.sending) void sendQueued(temporal, tenant, byWorkflow, workflowId, outbox);
-  return queued;
-}
-
-/** Sends an outbox's calls, a signal at a time, until it is empty; then forgets it. */
-async function sendQueued(
-  temporal: Client,
-  tenant: Tenant,
-  byWorkflow: Map<string, { calls: QueuedCall[]; sending: boolean }>,
-  workflowId: string,
-  outbox: { calls: QueuedCall[]; sending: boolean },
-): Promise<void> {
-  outbox.sending = true;
-  while (outbox.calls.length > 0) {
-    const batch = outbox.calls.splice(0, MAX_CALLS_PER_SIGNAL);
-    const limit = batch[batch.length - 1].limit; // the latest read
-    try {
+  let queue = outboxes.get(temporal);
+  if (!queue) {
+    queue = groupCommit<{ tenant: Tenant; callId: string; limit: number }, void>(async (_workflowId, calls) => {
+      const { limit: latest, tenant: first } = calls[calls.length - 1]; // the latest read
       await temporal.workflow.signalWithStart<CallSlotsWorkflow, [QueueCallsRequest]>(CALL_SLOTS_WORKFLOW, {
-        ...startOptions(tenant, limit),
+        ...startOptions(first, latest),
         signal: queueCallsSignal,
-        signalArgs: [{ callIds: batch.map((c) => c.callId), limit }],
+        signalArgs: [{ callIds: calls.map((c) => c.callId), limit: latest }],
       });
-      for (const c of batch) c.settle();
-    } catch (err) {
-      for (const c of batch) c.settle(err ?? new Error('signal failed'));
-    }
+      return calls.map(() => undefined);
+    }, MAX_CALLS_PER_SIGNAL);
+    outboxes.set(temporal, queue);
   }
-  outbox.sending = false;
-  byWorkflow.delete(workflowId);
+  return queue(callSlotsWorkflowId(tenant.orgId, tenant.livemode), { tenant, callId, limit });
 }
 
 /** How long `tryAcquireCallSlot` keeps asking while the semaphore has too many updates in flight (ms). */
