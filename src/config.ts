@@ -100,6 +100,12 @@ export interface Config {
   codecToken?: string;
   /** Origins of the Temporal Web UI allowed to call the codec server (`CODEC_CORS_ORIGINS`, comma-separated). */
   codecCorsOrigins: string[];
+  /**
+   * The Temporal Web UI's address (`TEMPORAL_UI_URL`, default `http://localhost:8233`, the dev server's):
+   * the staff console links a call's page to its run there (issue 35 item 3). `npm start` sets the UI it
+   * started (`TEMPORAL_UI_PORT`).
+   */
+  temporalUiUrl: string;
   /** Days an audit entry is kept (`AUDIT_RETENTION_DAYS`, default 365; issue 36 item 4). */
   auditRetentionDays: number;
   /** Allow webhook URLs that resolve to loopback/private addresses (`WEBHOOK_ALLOW_PRIVATE=1`). */
@@ -285,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
+    temporalUiUrl: (env.TEMPORAL_UI_URL || 'http://localhost:8233').replace(/\/+$/, ''),
     auditRetentionDays: count('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 365),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),
     webhookTaskQueue: opt(env.WEBHOOK_TASK_QUEUE),

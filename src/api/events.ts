@@ -30,7 +30,12 @@ const render = (doc: { payload_json: string }) => JSON.parse(doc.payload_json) a
 
 const tag = 'Events';
 
-/** `GET /v1/events` → list of events, newest first. */
+/**
+ * `GET /v1/events` → list of events, newest first; filters `type` (exact, or a family `call.*`), `object_id`
+ * (the events about one object, its `data.object.id`, on the index `{org_id, livemode, object_id, _id}`;
+ * issue 35 item 3, a call's page) and `created[…]`.
+ * @throws ApiError 400 `parameter_invalid` naming `type` or `object_id` when malformed
+ */
 const listEvents = operation({
   method: 'get',
   path: '/v1/events',
@@ -41,6 +46,11 @@ const listEvents = operation({
   list: true,
   query: [
     { name: 'type', description: 'Only events of this type (`call.ended`), or of a family (`call.*`).' },
+    {
+      name: 'object_id',
+      description:
+        "Only events about this object (its `data.object.id`: a call's `call.*` events, a message's `message.*`).",
+    },
     createdQuery('events'),
   ],
   response: listOf(EventObject),
@@ -51,6 +61,14 @@ const listEvents = operation({
       if (typeof q.type !== 'string' || !/^[a-z_]+(\.[a-z_]+)*(\.\*)?$/.test(q.type))
         throw invalidParam('type', 'Invalid type: must be an event type like call.ended, or a prefix like call.*.');
       filter.type = q.type.endsWith('.*') ? { $regex: `^${q.type.slice(0, -1).replace(/\./g, '\\.')}` } : q.type;
+    }
+    if (q.object_id !== undefined) {
+      if (typeof q.object_id !== 'string' || !/^[A-Za-z0-9_:.-]{1,120}$/.test(q.object_id))
+        throw invalidParam(
+          'object_id',
+          'Invalid object_id: must be an object id like call_01jd5x2v7c0000000000000000.',
+        );
+      filter.object_id = q.object_id;
     }
     const created = createdRange(req);
     if (created) filter.created = created;

@@ -171,6 +171,7 @@ async function main(): Promise<void> {
             children.push(t);
             cfg.temporalAddress = t.address;
             uiUrl = `http://127.0.0.1:${uiPort}`;
+            if (!process.env.TEMPORAL_UI_URL) cfg.temporalUiUrl = `http://localhost:${uiPort}`;
           }),
         needMongo &&
           step(`starting FerretDB (SQLite under ${cfg.dataDir}/ferretdb) on 127.0.0.1:${ferretPort}`, async () => {

@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import { ALL_SCOPES, IMPLIED_SCOPES } from '../keys';
 import { ConsoleSession, User, type ConsoleSessionDoc, type UserDoc, type UserRole } from '../models/users';
 import { Org } from '../models/orgs';
+import { config } from '../config';
 
 /** Idle expiry of a session (issue 35 item 1: "expire after 12 hours idle"). */
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
@@ -132,7 +133,10 @@ export async function endSession(session: ConsoleSessionDoc): Promise<void> {
   await ConsoleSession.deleteOne({ _id: session._id });
 }
 
-/** The session object the console reads (`GET /console/api/session`). */
+/**
+ * The session object the console reads (`GET /console/api/session`): the user, the organization, the mode,
+ * the CSRF token, and the Temporal Web UI's namespace URL for the call page's link (`TEMPORAL_UI_URL`).
+ */
 export async function renderSession({ session, user }: ActiveSession) {
   const org = await Org.findById(session.org_id, { name: 1 }).lean();
   return {
@@ -141,6 +145,7 @@ export async function renderSession({ session, user }: ActiveSession) {
     org: { id: session.org_id, name: org?.name ?? '' },
     mode: session.mode as 'test' | 'live',
     csrf_token: session.csrf_token,
+    temporal_ui_url: `${config().temporalUiUrl}/namespaces/${encodeURIComponent(config().temporalNamespace)}`,
   };
 }
 

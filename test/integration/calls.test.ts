@@ -283,6 +283,41 @@ describe('calls', function () {
     expect(found).to.deep.equal([call.id]);
   });
 
+  it("lists one call's events by object_id, every one of them and no other call's, page by page", async () => {
+    const a = await placeCall(t, { simulation: { caller: ['Hello.'] } });
+    const b = await placeCall(t, { simulation: { caller: ['Hi.'] } });
+    await waitForCall(t.testKey, a.id);
+    await waitForCall(t.testKey, b.id);
+    const all = (await request('GET', '/v1/events?limit=100', { key: t.testKey })).body.data as any[];
+    const ofA = all.filter((e) => e.data.object.id === a.id).map((e) => e.id);
+    expect(ofA.length, "a call's lifecycle events (started, ended)").to.be.at.least(2);
+    const listed = await request('GET', `/v1/events?object_id=${a.id}&limit=100`, { key: t.testKey });
+    expect(listed.status).to.equal(200);
+    expect(listed.body.data.map((e: any) => e.id)).to.deep.equal(ofA);
+    expect(listed.body.data.every((e: any) => e.data.object.id === a.id)).to.equal(true);
+    // Paged two at a time, the same events in the same order.
+    const paged: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await request(
+        'GET',
+        `/v1/events?object_id=${a.id}&limit=2${after ? `&starting_after=${after}` : ''}`,
+        { key: t.testKey },
+      );
+      paged.push(...page.body.data.map((e: any) => e.id));
+      if (!page.body.has_more) break;
+      after = page.body.data[page.body.data.length - 1].id;
+    }
+    expect(paged).to.deep.equal(ofA);
+    const ended = await request('GET', `/v1/events?object_id=${b.id}&type=call.ended`, { key: t.testKey });
+    expect(ended.body.data.map((e: any) => e.type)).to.deep.equal(['call.ended']);
+    const other = await newTenant();
+    expect((await request('GET', `/v1/events?object_id=${a.id}`, { key: other.testKey })).body.data).to.deep.equal([]);
+    const bad = await request('GET', '/v1/events?object_id=%3Cscript%3E', { key: t.testKey });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.error).to.include({ code: 'parameter_invalid', param: 'object_id' });
+  });
+
   it('filters events by type and lists calls by status', async () => {
     const ended = await request('GET', '/v1/events?type=call.ended&limit=100', { key: t.testKey });
     expect(ended.body.data.length).to.be.greaterThan(0);

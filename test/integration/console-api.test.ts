@@ -116,6 +116,16 @@ describe('console API (issue 35)', function () {
     const again = await call('GET', '/console/api/session', { cookie: s.cookie });
     expect(again.status).to.equal(200);
     expect(again.body).to.deep.equal(s.session);
+    // The call page's link to the Temporal Web UI: TEMPORAL_UI_URL and the namespace.
+    expect(s.session.temporal_ui_url).to.equal(`${config().temporalUiUrl}/namespaces/${config().temporalNamespace}`);
+    const saved = config();
+    setConfig({ ...saved, temporalUiUrl: 'https://temporal.example.com' });
+    try {
+      const moved = await call('GET', '/console/api/session', { cookie: s.cookie });
+      expect(moved.body.temporal_ui_url).to.equal(`https://temporal.example.com/namespaces/${saved.temporalNamespace}`);
+    } finally {
+      setConfig(saved);
+    }
     // The session works on /v1 as the organization.
     const calls = await call('GET', '/v1/calls', { cookie: s.cookie });
     expect(calls.status, calls.text).to.equal(200);

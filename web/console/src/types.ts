@@ -9,6 +9,8 @@ export interface ConsoleSession {
   org: { id: string; name: string };
   mode: Mode;
   csrf_token: string;
+  /** The Temporal Web UI's namespace page (`TEMPORAL_UI_URL`): a run is `<this>/workflows/<workflow id>`. */
+  temporal_ui_url: string;
 }
 
 export interface Conversation {

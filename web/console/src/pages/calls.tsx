@@ -16,8 +16,6 @@ import { ActionButton, Badge, Card, duration, ErrorBox, Json, Time, useLoad } fr
 const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'];
 const STATUSES = ['scheduled', 'queued', 'ringing', 'in_progress', ...TERMINAL_STATUSES];
 const TERMINAL = new Set(TERMINAL_STATUSES);
-/** The Temporal Web UI (the dev server's default address; the workflow id is the call id). */
-export const TEMPORAL_UI = 'http://localhost:8233';
 
 export function useAgents() {
   return useLoad(() => api<ListPage<Agent>>('GET', '/v1/agents?limit=100').then((p) => p.data), []);
@@ -244,6 +242,20 @@ function useCallStream(id: string, live: boolean, onTurn: (t: Turn) => void, onS
   }, [id, live]);
 }
 
+/** An event of the call (`GET /v1/events?object_id=`), with its webhook deliveries. */
+interface CallEvent {
+  id: string;
+  type: string;
+  created: number;
+  webhook_deliveries: {
+    id: string;
+    webhook_endpoint: string;
+    status: string;
+    attempts: number;
+    last_attempt: { status_code: number | null; error: string | null } | null;
+  }[];
+}
+
 function LiveControls({ call }: { call: Call }) {
   const [say, setSay] = useState('');
   const [to, setTo] = useState('');
@@ -288,7 +300,7 @@ export function CallPage() {
     if (!call || !ended) return null;
     const [transcript, events, recording] = await Promise.all([
       api<{ turns: Turn[] }>('GET', `/v1/calls/${id}/transcript`).catch(() => null),
-      api<ListPage<{ id: string; type: string; created: number }>>('GET', `/v1/events?limit=50`).catch(() => null),
+      api<ListPage<CallEvent>>('GET', `/v1/events?object_id=${encodeURIComponent(id)}&limit=100`).catch(() => null),
       api<{ url?: string; status?: string }>('GET', `/v1/calls/${id}/recording`).catch(() => null),
     ]);
     const fresh = await api<Call>('GET', `/v1/calls/${id}`);
@@ -321,7 +333,7 @@ export function CallPage() {
       </main>
     );
   const transcript = extra.data?.transcript?.turns ?? turns;
-  const events = (extra.data?.events?.data ?? []).filter((e) => JSON.stringify(e).includes(id));
+  const events = extra.data?.events?.data ?? [];
   return (
     <main id="main" class="call-page">
       <h1>
@@ -337,7 +349,7 @@ export function CallPage() {
       </p>
       <p>
         <a
-          href={`${TEMPORAL_UI}/namespaces/default/workflows/${encodeURIComponent(call.id)}`}
+          href={`${session.temporal_ui_url}/workflows/${encodeURIComponent(call.id)}`}
           target="_blank"
           rel="noreferrer"
         >
@@ -376,11 +388,24 @@ export function CallPage() {
               {events.map((e) => (
                 <li key={e.id}>
                   <code>{e.type}</code> <Time at={e.created} /> <span class="muted mono">{e.id}</span>
+                  {e.webhook_deliveries.length > 0 ? (
+                    <ul class="deliveries" aria-label={`Webhook deliveries of ${e.type}`}>
+                      {e.webhook_deliveries.map((d) => (
+                        <li key={d.id}>
+                          <span class={`badge ${d.status}`}>{d.status}</span>{' '}
+                          <span class="mono">{d.webhook_endpoint}</span>
+                          {' · '}
+                          {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
+                          {d.last_attempt?.status_code ? ` · HTTP ${d.last_attempt.status_code}` : ''}
+                          {d.last_attempt?.error ? ` · ${d.last_attempt.error}` : ''}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : null}
                 </li>
               ))}
             </ul>
             {events.length === 0 ? <p class="muted">No events yet.</p> : null}
-            <p class="muted">Webhook deliveries of these events: Developers → a webhook endpoint's delivery log.</p>
           </Card>
         </div>
       </div>
