@@ -1,12 +1,13 @@
 /**
  * `GET /console/api/stream` (issue 35 item 2): the console's server-sent events, through the API's one
  * event-stream writer (src/api/sse.ts `serveEventStream`) over this connection's queue of changes, which
- * the process's console poller fills (src/services/console-changes.ts). Event ids number one connection's
- * events (1, 2, …); a reconnecting console reloads its lists and follows the new stream.
+ * the process's console poller fills (src/services/console-changes.ts). Event ids are the changes'
+ * positions (microseconds of the time they were seen): a console reconnecting with `Last-Event-ID` (or
+ * `last_event_id`) first gets what it missed within the last minute (`changesSince`), then the live changes.
  */
 import type { Request, Response } from 'express';
-import { watchConsoleChanges, type ConsoleChange } from '../services/console-changes';
-import { serveEventStream, type StreamEvent } from './sse';
+import { changesSince, watchConsoleChanges, type ConsoleChange } from '../services/console-changes';
+import { lastEventId, serveEventStream, type StreamEvent } from './sse';
 
 /** Whose changes a stream follows: the session's organization and mode. */
 export interface ConsoleStreamScope {
@@ -17,22 +18,31 @@ export interface ConsoleStreamScope {
 /** At most this many events wait for a slow client; beyond it the stream ends (the console reconnects). */
 const MAX_QUEUED = 1_000;
 
-/** Serves the stream until the client leaves. */
+/**
+ * Serves the stream until the client leaves: after a `Last-Event-ID`, the changes missed first.
+ * @throws ApiError 400 naming `last_event_id` when it is not an id (before the stream starts)
+ */
 export async function serveConsoleStream(req: Request, res: Response, scope: ConsoleStreamScope): Promise<void> {
+  const after = lastEventId(req);
   const queue: StreamEvent[] = [];
-  let lastId = 0;
   let overflow = false;
   let wake: (() => void) | null = null;
-  const unwatch = await watchConsoleChanges({
-    ...scope,
-    push(change: ConsoleChange) {
-      if (queue.length >= MAX_QUEUED) overflow = true;
-      else queue.push({ event: change.event, id: ++lastId, data: change.data });
-      wake?.();
-    },
-  });
+  const enqueue = (change: ConsoleChange) => {
+    if (queue.length >= MAX_QUEUED) overflow = true;
+    else queue.push({ event: change.event, id: change.id, data: change.data });
+    wake?.();
+  };
+  const unwatch = await watchConsoleChanges({ ...scope, push: enqueue });
   try {
-    await serveEventStream(req, res, 0, {
+    // Live changes seen meanwhile are queued already: they go after the missed ones, ids kept increasing.
+    if (after > 0) {
+      const missed = await changesSince(scope, after);
+      const live = queue.splice(0);
+      let id = 0;
+      for (const change of [...missed, ...live.map((e) => ({ ...e, id: Number(e.id) }) as ConsoleChange)])
+        enqueue({ ...change, id: (id = Math.max(id + 1, change.id)) });
+    }
+    await serveEventStream(req, res, after, {
       next: async (last) => {
         while (queue.length && queue[0].id <= last) queue.shift();
         return queue[0] ?? null;

@@ -27,10 +27,56 @@ import {
 } from '../models/conversations';
 import type { WithId } from '../models/store';
 
-/** One change as a stream sends it: `event:` name and `data:` (the object as the REST API renders it). */
+/**
+ * One change as a stream sends it: `event:` name, `data:` (the object as the REST API renders it), and
+ * `id:`, the change's position: microseconds since the epoch when this process saw it (increasing within
+ * the process, so a reconnecting console's `Last-Event-ID` says from when to resume, `changesSince`).
+ */
 export interface ConsoleChange {
   event: 'conversation' | 'message';
   data: unknown;
+  id: number;
+}
+
+/** The last change id this process gave (ids only grow, even when the clock steps back). */
+let lastChangeId = 0;
+const nextChangeId = () => (lastChangeId = Math.max(lastChangeId + 1, Date.now() * 1000));
+
+/** How far back a reconnecting console is caught up (ms); from further back it reloads its lists. */
+export const RESUME_LIMIT_MS = 60_000;
+
+/**
+ * The changes a console of `orgId` in one mode missed since change `afterId` (`Last-Event-ID`, issue 35
+ * item 2): every message and conversation of that organization and mode in the change windows from the
+ * one before `afterId`'s time to now (at most `RESUME_LIMIT_MS` back: equality lookups on the `{window}`
+ * indexes, one per 5-s window), messages first, each with a fresh id. At least once: a row changed just
+ * before `afterId` may come again; the console updates its lists by id. Empty when `afterId` is older
+ * than `RESUME_LIMIT_MS` (the console reloads its lists) or not a time at all.
+ */
+export async function changesSince(
+  tenant: { orgId: string; livemode: boolean },
+  afterId: number,
+  nowMs = Date.now(),
+): Promise<ConsoleChange[]> {
+  const sinceMs = Math.floor(afterId / 1000);
+  if (sinceMs > nowMs || nowMs - sinceMs > RESUME_LIMIT_MS) return [];
+  const windows: string[] = [];
+  for (let t = sinceMs - CHANGE_WINDOW_MS; t <= nowMs + CHANGE_WINDOW_MS; t += CHANGE_WINDOW_MS) {
+    const w = changeWindow(Math.min(t, nowMs));
+    if (!windows.includes(w)) windows.push(w);
+  }
+  const mine = <T extends { org_id: string; livemode: boolean }>(rows: T[][]) =>
+    rows.flat().filter((r) => r.org_id === tenant.orgId && r.livemode === tenant.livemode);
+  const [messages, conversations] = await Promise.all([
+    Promise.all(windows.map((window) => Message.find({ window }).lean() as Promise<WithId<MessageDoc>[]>)).then(mine),
+    Promise.all(
+      windows.map((window) => Conversation.find({ window }).lean() as Promise<WithId<ConversationDoc>[]>),
+    ).then(mine),
+  ]);
+  return [
+    ...messages.map((m) => ({ event: 'message' as const, data: renderMessage(m), id: nextChangeId() })),
+    ...conversations.map((c) => ({ event: 'conversation' as const, data: renderConversation(c), id: nextChangeId() })),
+  ];
 }
 
 /** A console stream: its organization and mode, and where its changes go. */
@@ -105,11 +151,16 @@ async function poll(send: boolean): Promise<void> {
       }
     const out: [string, boolean, ConsoleChange][] = [
       ...changedMessages.map(
-        (m) => [m.org_id, m.livemode, { event: 'message', data: renderMessage(m) }] as [string, boolean, ConsoleChange],
+        (m) =>
+          [m.org_id, m.livemode, { event: 'message', data: renderMessage(m), id: nextChangeId() }] as [
+            string,
+            boolean,
+            ConsoleChange,
+          ],
       ),
       ...[...changedConversations.values()].map(
         (c) =>
-          [c.org_id, c.livemode, { event: 'conversation', data: renderConversation(c) }] as [
+          [c.org_id, c.livemode, { event: 'conversation', data: renderConversation(c), id: nextChangeId() }] as [
             string,
             boolean,
             ConsoleChange,

@@ -563,6 +563,47 @@ describe('console API (issue 35)', function () {
     expect(unauthenticated.status).to.equal(401);
   });
 
+  it('resumes the stream after Last-Event-ID: the message missed while away comes first, once', async () => {
+    const a = await user('agent');
+    const from = customerNumber();
+    const first = `before the cut ${Date.now()}`;
+    const missed = `while away ${Date.now()}`;
+    const url = `${h().api.url}/console/api/stream`;
+    const hasText = (text: string) => (e: { event: string; data: string }) =>
+      e.event === 'message' && JSON.parse(e.data).text === text;
+    const reading = readStream(url, {
+      headers: { Cookie: a.signed.cookie },
+      stop: (events) => events.some(hasText(first)),
+      timeoutMs: 15_000,
+    });
+    await sleep(500);
+    expect((await inbound(t.testKey, { channel: 'whatsapp', from, text: first })).status).to.equal(200);
+    const before = await reading; // the connection is cut here
+    const lastId = before.events.at(-1)!.id!;
+    expect(lastId).to.match(/^\d{16}$/);
+    const posted = await inbound(t.testKey, { channel: 'whatsapp', from, text: missed });
+    expect(posted.status).to.equal(200);
+    await sleep(600); // the poller has seen it, with nobody to send it to
+    const again = await readStream(url, {
+      headers: { Cookie: a.signed.cookie, 'Last-Event-ID': lastId },
+      stop: (events) => events.some(hasText(missed)),
+      timeoutMs: 10_000,
+    });
+    expect(again.status).to.equal(200);
+    const caughtUp = again.events.filter(hasText(missed));
+    expect(caughtUp, 'the missed message, once').to.have.length(1);
+    expect(JSON.parse(caughtUp[0].data)).to.include({ id: posted.body.id, author: 'customer' });
+    const ids = again.events.map((e) => Number(e.id));
+    expect(ids.every((id) => id > Number(lastId))).to.equal(true);
+    expect(ids).to.deep.equal([...ids].sort((x, y) => x - y));
+    // Without Last-Event-ID (a first connection) nothing of before is sent.
+    const fresh = await readStream(url, { headers: { Cookie: a.signed.cookie }, timeoutMs: 1_500 });
+    expect(fresh.events.filter(hasText(missed))).to.deep.equal([]);
+    // A malformed id is refused before the stream starts.
+    const bad = await readStream(url, { headers: { Cookie: a.signed.cookie, 'Last-Event-ID': 'abc' } });
+    expect(bad.status).to.equal(400);
+  });
+
   it('sends the security headers on the app and the API', async () => {
     for (const p of ['/console', '/console/inbox/conv_123', '/console/api/session']) {
       const r = await call('GET', p);
