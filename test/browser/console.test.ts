@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createUser } from '../../src/services/users';
 import { createForm, startCampaign, waitForCampaign } from '../support/bulk-calls';
 import { launchChromium } from '../support/browser';
+import { consolePages } from '../support/console-pages';
 import { customerNumber, eventually, inbound, messagesOf } from '../support/conversations';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 
@@ -44,43 +45,9 @@ describe('staff console in a browser', function () {
     await browser?.close();
   });
 
-  /** The admin's signed-in cookies, shared by the tests (sign-in is rate-limited per email). */
-  let adminState: Awaited<ReturnType<import('playwright-core').BrowserContext['storageState']>> | undefined;
-
-  /** A fresh page (own cookies) at `width`, recording page errors and dialogs. */
-  async function newPage(width = 1440, storageState?: typeof adminState) {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, storageState });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(`pageerror: ${String(e)}`));
-    page.on('dialog', (d) => {
-      problems.push(`dialog: ${d.message()}`);
-      void d.dismiss();
-    });
-    return { page, problems };
-  }
-
+  const { newPage, signIn, signedInPage } = consolePages(() => browser, password);
   /** A page signed in as the admin (one sign-in for the whole file). */
-  async function adminPage(width = 1440) {
-    if (!adminState) {
-      const { page } = await newPage();
-      await signIn(page, admin.email);
-      adminState = await page.context().storageState();
-      await page.context().close();
-    }
-    const opened = await newPage(width, adminState);
-    await opened.page.goto(`${h().api.url}/console`);
-    await opened.page.waitForSelector('[data-testid=org-name]');
-    return opened;
-  }
-
-  async function signIn(page: Page, email: string) {
-    await page.goto(`${h().api.url}/console`);
-    await page.fill('#email', email);
-    await page.fill('#password', password);
-    await page.click('button[type=submit]');
-    await page.waitForSelector('[data-testid=org-name]');
-  }
+  const adminPage = (width = 1440) => signedInPage(admin.email, width);
 
   async function shot(page: Page, name: string) {
     if (!SHOTS) return;

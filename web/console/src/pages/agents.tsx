@@ -29,7 +29,10 @@ function parseJson(label: string, text: string): unknown {
 function Editor({ agent, onSaved }: { agent: Agent; onSaved: (a: Agent) => void }) {
   const { session } = useSession();
   const { route } = useLocation();
-  const writer = can.write(session.user.role);
+  // Editing an agent takes `agents:write`, which only admins hold (src/services/console-sessions.ts
+  // `ROLE_SCOPES`); a test call takes `calls:write`, which agents hold too.
+  const writer = can.admin(session.user.role);
+  const caller = can.write(session.user.role);
   const [instructions, setInstructions] = useState(agent.instructions);
   const [toolIds, setToolIds] = useState((agent.tool_ids ?? []).join(', '));
   const [enabled, setEnabled] = useState((agent.enabled_tools ?? []).join(', '));
@@ -101,7 +104,7 @@ function Editor({ agent, onSaved }: { agent: Agent; onSaved: (a: Agent) => void 
           </button>
         ) : null}
       </form>
-      {writer && session.mode === 'test' ? (
+      {caller && session.mode === 'test' ? (
         <form
           class="stack card"
           aria-label="Test call"

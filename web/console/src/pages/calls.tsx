@@ -256,32 +256,47 @@ interface CallEvent {
   }[];
 }
 
+/**
+ * End, Say and Transfer on a live call (`POST /v1/calls/{id}/end|say|transfer`); a refusal (a number
+ * that is not E.164, a call that just ended) shows the API's message under the form.
+ */
 function LiveControls({ call }: { call: Call }) {
   const [say, setSay] = useState('');
   const [to, setTo] = useState('');
+  const [sayError, setSayError] = useState<unknown>(null);
+  const [transferError, setTransferError] = useState<unknown>(null);
+  const submit = (run: () => Promise<void>, setError: (e: unknown) => void) => async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await run();
+    } catch (err) {
+      setError(err);
+    }
+  };
   return (
     <div class="live-controls">
       <ActionButton label="End call" kind="danger" run={() => api('POST', `/v1/calls/${call.id}/end`, {})} />
       <form
-        onSubmit={async (e) => {
-          e.preventDefault();
+        onSubmit={submit(async () => {
           await api('POST', `/v1/calls/${call.id}/say`, { text: say });
           setSay('');
-        }}
+        }, setSayError)}
       >
         <label for="say-text">Say</label>
         <input id="say-text" value={say} onInput={(e) => setSay(e.currentTarget.value)} />
         <button type="submit">Say</button>
+        <ErrorBox error={sayError} />
       </form>
       <form
-        onSubmit={async (e) => {
-          e.preventDefault();
+        onSubmit={submit(async () => {
           await api('POST', `/v1/calls/${call.id}/transfer`, { to });
-        }}
+        }, setTransferError)}
       >
         <label for="transfer-to">Transfer to</label>
         <input id="transfer-to" placeholder="+14155550100" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
         <button type="submit">Transfer</button>
+        <ErrorBox error={transferError} />
       </form>
     </div>
   );

@@ -1,0 +1,58 @@
+/**
+ * Pages of the staff console for the browser tests (issue 35, "Proof"): fresh browser contexts that record
+ * page errors and dialogs, sign-in through the form, and one sign-in per user per test file (sign-in is
+ * rate-limited per email, src/api/console.ts), its cookies reused by the next pages of that user.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { h } from './harness';
+
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/** A page and what went wrong on it (`pageerror: …`, `dialog: …`): tests expect the list empty. */
+export interface ConsolePage {
+  page: Page;
+  problems: string[];
+}
+
+/** Console pages in `browser()` (launched in a `before`), users signing in with `password`. */
+export function consolePages(browser: () => Browser, password: string) {
+  const states = new Map<string, StorageState>();
+
+  /** A fresh page (own cookies) `width` px wide, recording page errors and dismissing dialogs. */
+  async function newPage(width = 1440, storageState?: StorageState): Promise<ConsolePage> {
+    const context = await browser().newContext({ viewport: { width, height: 900 }, storageState });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${String(e)}`));
+    page.on('dialog', (d) => {
+      problems.push(`dialog: ${d.message()}`);
+      void d.dismiss();
+    });
+    return { page, problems };
+  }
+
+  /** Signs in through the form at `/console`; resolves once the header shows the organization. */
+  async function signIn(page: Page, email: string): Promise<void> {
+    await page.goto(`${h().api.url}/console`);
+    await page.fill('#email', email);
+    await page.fill('#password', password);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('[data-testid=org-name]');
+  }
+
+  /** A new context signed in as `email` (the first call signs in, the next reuse its cookies), at `/console`. */
+  async function signedInPage(email: string, width = 1440): Promise<ConsolePage> {
+    if (!states.has(email)) {
+      const { page } = await newPage();
+      await signIn(page, email);
+      states.set(email, await page.context().storageState());
+      await page.context().close();
+    }
+    const opened = await newPage(width, states.get(email));
+    await opened.page.goto(`${h().api.url}/console`);
+    await opened.page.waitForSelector('[data-testid=org-name]');
+    return opened;
+  }
+
+  return { newPage, signIn, signedInPage };
+}
