@@ -11,6 +11,7 @@
  */
 import path from 'node:path';
 import { expect } from 'chai';
+import { config } from '../../src/config';
 import type { Browser, Page } from 'playwright-core';
 import { createUser } from '../../src/services/users';
 import { createForm, startCampaign, waitForCampaign } from '../support/bulk-calls';
@@ -207,6 +208,17 @@ describe('staff console in a browser', function () {
       els.map((e) => e.textContent),
     );
     expect(callerLines).to.deep.equal(['Hello there', 'Is Tuesday fine?', 'Bye']);
+    // The call's own events (GET /v1/events?object_id=), all of them, and its run in the Temporal Web UI.
+    const events = await request('GET', `/v1/events?object_id=${callId}&limit=100`, { key: t.testKey });
+    const types = (events.body.data as { type: string }[]).map((e) => e.type);
+    expect(types).to.include('call.ended');
+    await page.waitForFunction(
+      (n) => (globalThis as any).document.querySelectorAll('ul.events > li').length === n,
+      types.length,
+    );
+    expect(await page.$$eval('ul.events > li > code', (els) => els.map((e) => e.textContent))).to.deep.equal(types);
+    const link = await page.getAttribute('a:has-text("Open the run in the Temporal Web UI")', 'href');
+    expect(link).to.equal(`${config().temporalUiUrl}/namespaces/${config().temporalNamespace}/workflows/${callId}`);
     await shot(page, 'call');
     await page.goto(`${h().api.url}/console/calls`);
     await page.waitForSelector(`tr[data-call="${callId}"]`);
