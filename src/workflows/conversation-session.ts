@@ -449,8 +449,9 @@ export class ConversationSession {
 
   /**
    * One assistant turn over everything unanswered: reads the agent and contact (`conversationContext`),
-   * runs `assistantTurn`, queues its replies (unless the customer opted out meanwhile) and hands over when
-   * the assistant asked for a person, failed, or there is no agent.
+   * runs `assistantTurn`, queues its replies (unless the customer opted out, or a person took the
+   * conversation over, meanwhile) and hands over when the assistant asked for a person, failed, or there is
+   * no agent.
    */
   private async answer(): Promise<void> {
     this.unanswered = [];
@@ -474,6 +475,9 @@ export class ConversationSession {
     const messages: ChatMessage[] = [{ role: 'system', content: system }, ...this.history];
     const replies: Reply[] = [];
     const outcome = await this.turn(context.agent, context.contactId, messages, replies);
+    // A person took the conversation over while the assistant was answering (issue 35 item 2, the `handoff`
+    // update): the answer is neither sent nor kept in the history; the person answers now.
+    if (this.status !== 'open') return;
     // The turn's messages go after what it answered, before customer messages that arrived meanwhile.
     this.history.splice(seenUpTo, 0, ...messages.slice(1 + seenUpTo));
     // A customer who opted out meanwhile gets nothing more.

@@ -505,6 +505,53 @@ describe('console API (issue 35)', function () {
     expect(mine.body).to.include({ status: 'needs_person', taken_by: agent.id });
   });
 
+  it('a take-over while the assistant is answering stops that answer: nothing sent or stored after it', async () => {
+    const agent = await user('agent');
+    const from = customerNumber();
+    const asked = h().llm.requests.length;
+    const posted = await inbound(t.testKey, { channel: 'whatsapp', from, text: 'SLOW 2500' });
+    expect(posted.status).to.equal(200);
+    const convId: string = posted.body.conversation_id;
+    // The assistant's turn is under way: the LLM holds the request for 2.5 s.
+    await eventually(
+      async () =>
+        h()
+          .llm.requests.slice(asked)
+          .some((r) => r.messages.at(-1)?.content === 'SLOW 2500') || null,
+      'the LLM asked',
+    );
+    const taken = await call('POST', `/v1/conversations/${convId}/handoff`, {
+      cookie: agent.signed.cookie,
+      csrf: agent.signed.csrf,
+      body: {},
+    });
+    expect(taken.status, taken.text).to.equal(200);
+    expect(taken.body).to.include({ status: 'needs_person', taken_by: agent.id });
+    await eventually(
+      async () =>
+        h()
+          .llm.requests.slice(asked)
+          .some((r) => r.messages.at(-1)?.content === 'SLOW 2500' && r.answeredMs) || null,
+      'the LLM answered',
+    );
+    await sleep(1_500); // time enough for a reply to be queued and sent, were it kept
+    const messages = await messagesOf(t.testKey, convId);
+    expect(messages.filter((m) => m.author === 'assistant')).to.deep.equal([]);
+    expect(messages.map((m) => m.text)).to.deep.equal(['SLOW 2500']);
+    // The person answers; the conversation stays theirs.
+    const reply = await call('POST', '/v1/messages', {
+      cookie: agent.signed.cookie,
+      csrf: agent.signed.csrf,
+      body: { channel: 'whatsapp', to: from, text: 'A person here.' },
+    });
+    expect(reply.status, reply.text).to.equal(200);
+    const after = await messagesOf(t.testKey, convId);
+    expect(after.map((m) => [m.author, m.text])).to.deep.equal([
+      ['customer', 'SLOW 2500'],
+      ['person', 'A person here.'],
+    ]);
+  });
+
   it('streams a new inbound message of the session org and mode within 2 s', async () => {
     const a = await user('agent');
     const from = customerNumber();
