@@ -13,6 +13,7 @@
  *   POST   /console/api/keys               (admin) a new key, its secret shown once
  *   POST   /console/api/keys/{id}/revoke   (admin)
  *   GET    /console/api/users              (admin) the organization's staff users
+ *   GET    /console/api/staff              every role: the staff's ids and emails (who took a conversation)
  *   GET    /console/api/stream             text/event-stream of conversation and message changes
  *
  * The console's requests run against the same routes and service functions as the REST API: a session
@@ -369,6 +370,25 @@ const listConsoleUsers = operation({
   },
 });
 
+/**
+ * `GET /console/api/staff` (every role) → `{object: "list", data: [{id, object: "user", email}]}`: the
+ * organization's staff users by id and email only, so any staff user's inbox can say who took a
+ * conversation (`taken_by`, issue 35 item 2) without the admin-only user list.
+ */
+const listConsoleStaff = operation({
+  method: 'get',
+  path: '/console/api/staff',
+  operationId: 'consoleListStaff',
+  tag,
+  internal: true,
+  summary: "The organization's staff, by id and email",
+  before: [withSession],
+  handler: async (req, res) => {
+    const data = (await listUsers(req.auth!.orgId)).map((u) => ({ id: u.id, object: 'user' as const, email: u.email }));
+    res.json({ object: 'list', data, has_more: false });
+  },
+});
+
 /** `GET /console/api/stream` → `text/event-stream` of the session's organization and mode's conversation changes. */
 const consoleStream = operation({
   method: 'get',
@@ -415,6 +435,7 @@ export function consoleRouter(_temporal?: Client): Router {
       createConsoleKey,
       revokeConsoleKey,
       listConsoleUsers,
+      listConsoleStaff,
       consoleStream,
     ]),
   );

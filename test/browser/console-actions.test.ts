@@ -308,17 +308,16 @@ describe('staff console actions in a browser', function () {
     await a.page.click('button:has-text("Take over")');
     await a.page.waitForSelector('button:has-text("Give back to assistant")');
     expect(await a.page.textContent('[data-testid=taken-by]')).to.equal('Taken by you');
-    // B's list and thread mark it as taken by A (by user id: an agent-role user cannot list staff users),
-    // from the org stream.
+    // B's list and thread mark it as taken by A, by email (GET /console/api/staff), from the org stream.
     const bRow = `li[data-conversation="${convId}"][data-status=needs_person]`;
     await b.page.waitForFunction(
       ([row, who]) => (globalThis as any).document.querySelector(row)?.textContent.includes(`taken by ${who}`),
-      [bRow, agentA.id] as const,
+      [bRow, agentA.email] as const,
       { timeout: 5000 },
     );
     await b.page.waitForFunction(
       (who) => (globalThis as any).document.querySelector('[data-testid=taken-by]')?.textContent === `Taken by ${who}`,
-      agentA.id,
+      agentA.email,
     );
     expect(await b.page.$$('button:has-text("Give back to assistant")'), 'B can give it back too').to.have.length(1);
     expect((await request('GET', `/v1/conversations/${convId}`, { key: t.testKey })).body).to.include({

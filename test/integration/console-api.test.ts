@@ -314,6 +314,12 @@ describe('console API (issue 35)', function () {
         message: 'An agent cannot manage API keys or staff users.',
       });
     }
+    // Every role reads the staff directory: ids and emails only (who took a conversation).
+    const staff = await call('GET', '/console/api/staff', { cookie: agent.signed.cookie });
+    expect(staff.status, staff.text).to.equal(200);
+    expect(staff.body.data).to.deep.include({ id: agent.id, object: 'user', email: agent.email });
+    expect(staff.body.data.every((u: any) => Object.keys(u).sort().join() === 'email,id,object')).to.equal(true);
+    expect((await call('GET', '/console/api/staff')).status, 'no session').to.equal(401);
     // An agent cannot reach webhook endpoints through /v1 either.
     const hooks = await call('GET', '/v1/webhook-endpoints', { cookie: agent.signed.cookie });
     expect(hooks.status).to.equal(403);

@@ -8,6 +8,7 @@ import { useRoute } from 'preact-iso';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, listAll, qs, type ListPage } from '../api';
 import { can, useSession } from '../session';
+import { useStaff } from '../staff';
 import { useOrgStream } from '../stream';
 import type { Contact, ContactRecord, Conversation, Message } from '../types';
 import { ActionButton, Badge, ErrorBox, Time, useLoad } from '../ui';
@@ -32,6 +33,7 @@ function upsert<T extends { id: string }>(list: T[], item: T): T[] {
 }
 
 function ConversationList({ items, selected }: { items: Conversation[]; selected?: string }) {
+  const staff = useStaff();
   if (items.length === 0) return <p class="muted">No conversations yet.</p>;
   return (
     <ul class="conv-list" aria-label="Conversations">
@@ -43,7 +45,7 @@ function ConversationList({ items, selected }: { items: Conversation[]; selected
               {c.channel} · <Time at={c.last_message_at ?? c.created} />
             </span>
             {c.status === 'needs_person' ? <Badge value="needs_person" /> : null}
-            {c.taken_by ? <span class="muted"> taken by {c.taken_by}</span> : null}
+            {c.taken_by ? <span class="muted"> taken by {staff.get(c.taken_by) ?? c.taken_by}</span> : null}
           </a>
         </li>
       ))}
@@ -125,6 +127,7 @@ function Thread({
   onConversation: (c: Conversation) => void;
 }) {
   const { session } = useSession();
+  const staff = useStaff();
   const [text, setText] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -161,7 +164,7 @@ function Thread({
         {conversation.handoff_reason ? <span class="muted"> {conversation.handoff_reason}</span> : null}
         <span data-testid="taken-by">
           {conversation.taken_by
-            ? `Taken by ${conversation.taken_by === session.user.id ? 'you' : conversation.taken_by}`
+            ? `Taken by ${conversation.taken_by === session.user.id ? 'you' : (staff.get(conversation.taken_by) ?? conversation.taken_by)}`
             : conversation.status === 'needs_person'
               ? 'Waiting for a person'
               : 'The assistant answers'}
