@@ -17784,6 +17784,8 @@ export interface operations {
                 ending_before?: string;
                 /** @description Only events of this type (`call.ended`), or of a family (`call.*`). */
                 type?: string;
+                /** @description Only events about this object (its `data.object.id`: a call's `call.*` events, a message's `message.*`). */
+                object_id?: string;
                 /** @description Only events created in this range of unix times (seconds): `created[gte]`, `created[gt]`, `created[lte]`, `created[lt]`. */
                 created?: {
                     /** @description At or after. */

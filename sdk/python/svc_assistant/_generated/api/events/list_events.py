@@ -23,6 +23,7 @@ def _get_kwargs(
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     type_: str | Unset = UNSET,
+    object_id: str | Unset = UNSET,
     created: ListEventsCreated | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -39,6 +40,8 @@ def _get_kwargs(
     params["ending_before"] = ending_before
 
     params["type"] = type_
+
+    params["object_id"] = object_id
 
     json_created: dict[str, Any] | Unset = UNSET
     if not isinstance(created, Unset):
@@ -129,6 +132,7 @@ def sync_detailed(
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     type_: str | Unset = UNSET,
+    object_id: str | Unset = UNSET,
     created: ListEventsCreated | Unset = UNSET,
 
 ) -> Response[ApiError | EventList | ListEventsError]:
@@ -141,6 +145,7 @@ def sync_detailed(
         starting_after (str | Unset):
         ending_before (str | Unset):
         type_ (str | Unset):
+        object_id (str | Unset):
         created (ListEventsCreated | Unset):
 
     Raises:
@@ -157,6 +162,7 @@ def sync_detailed(
 starting_after=starting_after,
 ending_before=ending_before,
 type_=type_,
+object_id=object_id,
 created=created,
 
     )
@@ -174,6 +180,7 @@ def sync(
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     type_: str | Unset = UNSET,
+    object_id: str | Unset = UNSET,
     created: ListEventsCreated | Unset = UNSET,
 
 ) -> ApiError | EventList | ListEventsError | None:
@@ -186,6 +193,7 @@ def sync(
         starting_after (str | Unset):
         ending_before (str | Unset):
         type_ (str | Unset):
+        object_id (str | Unset):
         created (ListEventsCreated | Unset):
 
     Raises:
@@ -203,6 +211,7 @@ limit=limit,
 starting_after=starting_after,
 ending_before=ending_before,
 type_=type_,
+object_id=object_id,
 created=created,
 
     ).parsed
@@ -214,6 +223,7 @@ async def asyncio_detailed(
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     type_: str | Unset = UNSET,
+    object_id: str | Unset = UNSET,
     created: ListEventsCreated | Unset = UNSET,
 
 ) -> Response[ApiError | EventList | ListEventsError]:
@@ -226,6 +236,7 @@ async def asyncio_detailed(
         starting_after (str | Unset):
         ending_before (str | Unset):
         type_ (str | Unset):
+        object_id (str | Unset):
         created (ListEventsCreated | Unset):
 
     Raises:
@@ -242,6 +253,7 @@ async def asyncio_detailed(
 starting_after=starting_after,
 ending_before=ending_before,
 type_=type_,
+object_id=object_id,
 created=created,
 
     )
@@ -259,6 +271,7 @@ async def asyncio(
     starting_after: str | Unset = UNSET,
     ending_before: str | Unset = UNSET,
     type_: str | Unset = UNSET,
+    object_id: str | Unset = UNSET,
     created: ListEventsCreated | Unset = UNSET,
 
 ) -> ApiError | EventList | ListEventsError | None:
@@ -271,6 +284,7 @@ async def asyncio(
         starting_after (str | Unset):
         ending_before (str | Unset):
         type_ (str | Unset):
+        object_id (str | Unset):
         created (ListEventsCreated | Unset):
 
     Raises:
@@ -288,6 +302,7 @@ limit=limit,
 starting_after=starting_after,
 ending_before=ending_before,
 type_=type_,
+object_id=object_id,
 created=created,
 
     )).parsed
