@@ -120,7 +120,7 @@ export const CALL_SLOTS_START_GRACE_MS = 60_000;
 
 /**
  * How long a call started with `slot: 'waiting'` waits for its grant before asking the semaphore itself
- * (ms): the API's signal goes beside the start (issue 32 item 5) and may have failed; a call already in
+ * (ms): the API's signal goes after the start, unawaited (issue 32 item 5), and may have failed or never gone; a call already in
  * line keeps its place, so the ask costs one update for a call that waits longer than this.
  */
 export const SLOT_ASK_AGAIN_MS = 5_000;

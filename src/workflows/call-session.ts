@@ -712,7 +712,7 @@ export class CallSession {
 
   /**
    * An outbound call (`slot: 'queue'`: it asks first; `waiting`: the API put it in line, and the call asks
-   * itself after `SLOT_ASK_AGAIN_MS` without a grant, in case the API's signal sent beside its start was
+   * itself after `SLOT_ASK_AGAIN_MS` without a grant, in case the API's signal, sent after its start, was
    * lost) waits in its organization's line for a slot, `queued` meanwhile, at most `queue_timeout_seconds`
    * from its creation, or from its scheduled time (then `failed`, `queue_timeout`). A call ended through the
    * API while waiting is `canceled`. Other calls go on at once.
