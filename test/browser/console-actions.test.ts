@@ -265,6 +265,40 @@ describe('staff console actions in a browser', function () {
     await page.context().close();
   });
 
+  it("an agent's page: an admin edits the instructions, built-in tools and analysis plan; a bad JSON is refused", async () => {
+    const admin = await createUser({
+      orgId: t.orgId,
+      email: `admin-${Math.random().toString(36).slice(2, 8)}@example.com`,
+      role: 'admin',
+      password,
+    });
+    // Its own agent, so the other tests' agent keeps its settings.
+    const made = await request('POST', '/v1/agents', {
+      key: t.testKey,
+      body: { name: 'Edited in the console', instructions: 'Be brief.' },
+    });
+    expect(made.status, JSON.stringify(made.body)).to.equal(200);
+    const { page, problems } = await signedInPage(admin.email);
+    await page.goto(`${h().api.url}/console/agents/${made.body.id}`);
+    await page.waitForSelector('button:has-text("Save agent")');
+    await page.fill('#ag-analysis', '{not json');
+    await page.click('button:has-text("Save agent")');
+    await page.waitForSelector('form[aria-label="Edit agent"] [role=alert]');
+    expect(await page.textContent('form[aria-label="Edit agent"] [role=alert]')).to.include('Analysis plan');
+    expect((await request('GET', `/v1/agents/${made.body.id}`, { key: t.testKey })).body.instructions).to.equal(
+      'Be brief.',
+    );
+    await page.fill('#ag-instructions', 'Answer in one sentence, then ask if there is anything else.');
+    await page.fill('#ag-analysis', JSON.stringify({ summary: true }));
+    await page.click('button:has-text("Save agent")');
+    await page.waitForSelector('form[aria-label="Edit agent"] [role=status]');
+    const after = (await request('GET', `/v1/agents/${made.body.id}`, { key: t.testKey })).body;
+    expect(after.instructions).to.equal('Answer in one sentence, then ask if there is anything else.');
+    expect(after.analysis).to.deep.include({ summary: true });
+    expect(problems).to.deep.equal([]);
+    await page.context().close();
+  });
+
   it("an agent's page: an agent-role user places a test call and watches it until completed", async () => {
     const { page, problems } = await signedInPage(agentA.email);
     await page.goto(`${h().api.url}/console/agents/${t.agentId}`);
