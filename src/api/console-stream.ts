@@ -23,7 +23,7 @@ const MAX_QUEUED = 1_000;
  * @throws ApiError 400 naming `last_event_id` when it is not an id (before the stream starts)
  */
 export async function serveConsoleStream(req: Request, res: Response, scope: ConsoleStreamScope): Promise<void> {
-  const after = lastEventId(req);
+  const after = lastEventId(req, 16);
   const queue: StreamEvent[] = [];
   let overflow = false;
   let wake: (() => void) | null = null;

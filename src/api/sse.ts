@@ -72,14 +72,15 @@ export function wakeEvery(ms: number): EventStreamOptions['watch'] {
 /**
  * The id of the last event a reconnecting client has: the `Last-Event-ID` header, else the
  * `last_event_id` query parameter (for clients that cannot set headers), else 0 (a new stream).
- * @throws ApiError 400 naming `last_event_id` when it is not an integer of at most 16 digits (the console
- *   stream's ids are microsecond times)
+ * @param maxDigits the longest id the stream gives: 10 for the public streams (their documented
+ *   `last_event_id` maximum), 16 for the console's (its ids are microsecond times)
+ * @throws ApiError 400 naming `last_event_id` when it is not an integer of at most `maxDigits` digits
  */
-export function lastEventId(req: Request): number {
+export function lastEventId(req: Request, maxDigits = 10): number {
   const query = req.query.last_event_id;
   // A repeated query parameter (an array) is no id either.
   const raw = req.get('Last-Event-ID') ?? (query === undefined ? '0' : typeof query === 'string' ? query : '');
-  if (!/^\d{1,16}$/.test(raw.trim()))
+  if (!new RegExp(`^\\d{1,${maxDigits}}$`).test(raw.trim()))
     throw invalidParam(
       'last_event_id',
       'Invalid Last-Event-ID: must be the id of an event of this stream (an integer).',

@@ -190,6 +190,11 @@ describe('live call stream and steering', function () {
         headers: { Authorization: `Bearer ${t.testKey}` },
       });
       expect(bad.status).to.equal(400);
+      // Past the documented maximum (9,999,999,999): 400 too (the console's own stream takes longer ids).
+      const tooLong = await readStream(`${h().api.url}/v1/calls/${id}/stream?last_event_id=99999999999`, {
+        headers: { Authorization: `Bearer ${t.testKey}` },
+      });
+      expect(tooLong.status).to.equal(400);
       const missing = await readStream(`${h().api.url}/v1/calls/call_01jd5x2v7c0000000000000000/stream`, {
         headers: { Authorization: `Bearer ${t.testKey}` },
       });
