@@ -29,13 +29,15 @@
  * the `no_answer` calls only, ~1 min), BENCH_LIVE_CALLS (default 5) × BENCH_LIVE_TURNS (default 8),
  * BENCH_FIRST_TOKEN_MS (default 200),
  * BENCH_TIMEOUT_MS (default 300000), BENCH_WORKER_NODE_OPTIONS (the worker process's NODE_OPTIONS, e.g.
- * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it). Loopback only; on a machine shared with other work the figures are
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it), BENCH_API_CPU_PROFILE (a path prefix: this process is
+ * profiled during the request-path-only runs, written to `<prefix>-<clients>.cpuprofile`). Loopback only; on a machine shared with other work the figures are
  * inflated by it.
  *
  *   npm run bench:calls
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import inspector from 'node:inspector';
 import mongoose from 'mongoose';
 import twilio from 'twilio';
 import WebSocket from 'ws';
@@ -54,6 +56,29 @@ import {
 } from '../test/support/harness';
 import { cpuMs, percentile, turnGaps as gapsOf } from './stats';
 import { setOrgCallLimit } from '../src/services/limits';
+
+/**
+ * Profiles this process (the API and the benchmark's client) with the V8 inspector until `stopTo(file)`,
+ * which writes a `.cpuprofile` (Chrome DevTools' format). Used when BENCH_API_CPU_PROFILE names a path prefix.
+ */
+async function startCpuProfile(): Promise<{ stopTo: (file: string) => Promise<void> }> {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) =>
+      session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return {
+    stopTo: async (file) => {
+      const { profile } = await post('Profiler.stop');
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
 
 const num = (name: string, fallback: number, max = 100_000) =>
   Math.min(max, Math.max(1, Number(process.env[name] ?? fallback)));
@@ -240,11 +265,18 @@ async function main(): Promise<void> {
     const pathOnly: Record<number, Figure> = {};
     for (const clients of [1, 10]) {
       const cpu0 = cpuByRole(roles);
+      const profile = process.env.BENCH_API_CPU_PROFILE ? await startCpuProfile() : undefined;
+      const commands = countCommands();
       const run = await drive(floorCalls, clients, () => postNoAnswer([]));
+      const perCommand = commands.stop();
+      if (profile) await profile.stopTo(`${process.env.BENCH_API_CPU_PROFILE}-${clients}.cpuprofile`);
       pathOnly[clients] = {
         ...summary(run.ms),
         per_s: Math.round(floorCalls / run.seconds),
         cpu: cpuPer(cpu0, floorCalls),
+        store_commands: Object.fromEntries(
+          Object.entries(perCommand).map(([k, n]) => [k, Math.round((n / floorCalls) * 100) / 100]),
+        ),
       };
     }
     setConfig({ ...config(), taskQueue: queue });
@@ -377,6 +409,28 @@ async function main(): Promise<void> {
  * The store round trips `task` makes in this process (the API's), as mongoose's debug hook sees them
  * (`<collection>.<method> <filter or document>`), in the order they were sent.
  */
+/**
+ * Counts the store commands this process sends (the driver's command monitoring) until `stop()`, which
+ * answers the count per `collection.command` (e.g. `calls.insert`).
+ */
+function countCommands(): { stop: () => Record<string, number> } {
+  const client = mongoose.connection.getClient();
+  const counts: Record<string, number> = {};
+  const seen = (e: { commandName: string; command: Record<string, unknown> }) => {
+    const key = `${String(e.command[e.commandName])}.${e.commandName}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+  };
+  (client as unknown as { monitorCommands: boolean }).monitorCommands = true;
+  client.on('commandStarted', seen);
+  return {
+    stop: () => {
+      client.off('commandStarted', seen);
+      (client as unknown as { monitorCommands: boolean }).monitorCommands = false;
+      return counts;
+    },
+  };
+}
+
 async function storeRoundTrips(task: () => Promise<void>): Promise<string[]> {
   const ops: string[] = [];
   mongoose.set('debug', (collection: string, method: string, ...args: unknown[]) => {
@@ -392,7 +446,14 @@ async function storeRoundTrips(task: () => Promise<void>): Promise<string[]> {
 }
 
 /** Latency (ms), requests per second, and CPU per request of each process (ms, by role). */
-type Figure = { p50: number; p99: number; per_s: number; cpu: Record<string, number> };
+type Figure = {
+  p50: number;
+  p99: number;
+  per_s: number;
+  cpu: Record<string, number>;
+  /** Store commands per request, by `collection.command` (the request path alone). */
+  store_commands?: Record<string, number>;
+};
 
 /**
  * The floor's rows (markdown): bare `workflow.start` and `POST /v1/calls` of a `no_answer` call, 1 and 10
@@ -424,6 +485,19 @@ function floorTable(floor: Record<number, Figure>, posts: Record<string, Record<
   rows.push(`| CPU per request (ms), 10 clients: bare \`workflow.start\` | ${cpu(floor[10].cpu)} | |`);
   for (const [what, post] of Object.entries(posts))
     rows.push(`| CPU per request (ms), 10 clients: \`POST /v1/calls\`, ${what} | ${cpu(post[10].cpu)} | |`);
+  for (const [what, post] of Object.entries(posts))
+    for (const clients of [1, 10]) {
+      const commands = post[clients].store_commands;
+      if (!commands) continue;
+      const total = Math.round(Object.values(commands).reduce((a, b) => a + b, 0) * 100) / 100;
+      const each = Object.entries(commands)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ');
+      rows.push(
+        `| store commands per POST, ${clients} client${clients > 1 ? 's' : ''}, ${what} | ${total}: ${each} | |`,
+      );
+    }
   rows.push(
     `| store round trips of one POST (API process) | ${trips.length}: ${trips.map((t) => `\`${t}\``).join('; ')} | |`,
   );

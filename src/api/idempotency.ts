@@ -26,7 +26,7 @@ import type { Request, Response } from 'express';
 import { ApiError } from '../errors';
 import { config } from '../config';
 import { IdempotencyRecord } from '../models/idempotency';
-import { insertIfAbsentGrouped } from '../models/store';
+import { insertIfAbsentGrouped, updateOneGrouped } from '../models/store';
 import { newId } from '../shared/ids';
 import { openSecret, sealSecret } from '../secrets';
 
@@ -181,9 +181,10 @@ export async function idempotent<P = undefined>(
     clearInterval(renewal);
   }
   const json = JSON.stringify(result.body);
-  // Stored sealed: a replayed response may carry a secret shown once (a webhook endpoint's).
+  // Stored sealed: a replayed response may carry a secret shown once (a webhook endpoint's). Grouped with
+  // concurrent requests' completions (issue 32 item 5); the filter names this request's lease.
   await Promise.all([
-    IdempotencyRecord.updateOne(mine, {
+    updateOneGrouped(IdempotencyRecord, mine, {
       $set: { state: 'completed', status_code: result.status, response_json: sealSecret(json), locked_until_ms: 0 },
     }),
     result.alongside,

@@ -9,7 +9,7 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
 import { TRANSFER_MODES, VOICEMAIL_ACTIONS, type VoicemailSetting } from '../shared/calls';
-import { schemaOptions as base, type WithId } from './store';
+import { findByIdShared, schemaOptions as base, type WithId } from './store';
 import { apiObject, callingWindowObject, metadataObject, recordingSettingsObject, unix } from './wire';
 import type { RecordingSettings } from '../shared/recordings';
 import { AnalysisPlanObject } from './analyses';
@@ -100,11 +100,15 @@ export async function defaultAgentId(orgId: string, livemode: boolean): Promise<
 /**
  * The tenant's agent `id` unless it is deleted (`deleted_ms` set), else null: the one lookup for every
  * use of an agent by id (the API's `agent_id` params, a campaign's dials, a conversation's turns, the
- * widget's voice call). Read by `_id` alone and the tenant checked here (see `findByIds` in ./store:
+ * widget's voice call). Read by `_id` alone (`findByIdShared`) and the tenant checked here (see `findByIds` in ./store:
  * FerretDB pushes down only a filter that is exactly `{_id}`).
  */
-export async function findLiveAgent(tenant: { orgId: string; livemode: boolean }, id: string) {
-  const doc = await Agent.findById(id).lean();
+export async function findLiveAgent(
+  tenant: { orgId: string; livemode: boolean },
+  id: string,
+): Promise<WithId<AgentDoc> | null> {
+  // Lookups of one agent at the same moment (a burst of calls) share a read (issue 32 item 5).
+  const doc = await findByIdShared<WithId<AgentDoc>>(Agent, id);
   return doc && doc.org_id === tenant.orgId && doc.livemode === tenant.livemode && doc.deleted_ms == null ? doc : null;
 }
 

@@ -138,6 +138,74 @@ export function insertIfAbsentGrouped(
 }
 
 /**
+ * Most updates one grouped `update` command carries: FerretDB 1.24 keeps each statement's read cursor of
+ * one `update` command open until it ends, each holding one of its 100 SQLite connections (see
+ * src/activities/bulk-calls.ts), so a command stays a few statements long.
+ */
+const UPDATE_GROUP_MAX = 16;
+
+/** Per collection, a group committer of single-document updates (src/shared/group-commit.ts). */
+const updaters = new WeakMap<
+  mongoose.Collection,
+  (key: string, op: { filter: Record<string, unknown>; update: Record<string, unknown> }) => Promise<void>
+>();
+
+/**
+ * `updateOne(filter, update)` on the raw collection (no casting: give stored types) with group commit
+ * (issue 32 item 5): a lone update goes at once; those that come while one to the same collection is on
+ * its way go together in the next, one unordered `bulkWrite` (one `update` command of at most
+ * `UPDATE_GROUP_MAX` statements). For writes whose caller does not need to know whether the filter
+ * matched (a bulk write answers counts, not which statements matched), such as an idempotency record's
+ * completion, whose filter names its lease.
+ * @throws the store's error (a failed round trip fails every update it carried)
+ */
+export function updateOneGrouped(
+  model: { collection: mongoose.Collection },
+  filter: Record<string, unknown>,
+  update: Record<string, unknown>,
+): Promise<void> {
+  let send = updaters.get(model.collection);
+  if (!send) {
+    send = groupCommit<{ filter: Record<string, unknown>; update: Record<string, unknown> }, void>(
+      async (_key, ops) => {
+        if (ops.length === 1) await model.collection.updateOne(ops[0].filter, ops[0].update);
+        else
+          await model.collection.bulkWrite(
+            ops.map((op) => ({ updateOne: op })),
+            { ordered: false },
+          );
+        return ops.map(() => undefined);
+      },
+      UPDATE_GROUP_MAX,
+    );
+    updaters.set(model.collection, send);
+  }
+  return send('', { filter, update });
+}
+
+/** Per collection, a group committer of `_id` reads (src/shared/group-commit.ts). */
+const readers = new WeakMap<mongoose.Collection, (id: string, item: null) => Promise<unknown>>();
+
+/**
+ * The document with this `_id` (raw, as stored; null when none), read once for the lookups of the same
+ * `_id` that come while a read of it is on its way (issue 32 item 5: a burst of calls for one agent).
+ * Still read-your-writes: a lookup never shares a read that began before it was asked, only the next
+ * one, which begins after every lookup it answers. Each caller gets its own copy.
+ * @param model the model whose collection holds the document
+ */
+export async function findByIdShared<T>(model: { collection: mongoose.Collection }, id: string): Promise<T | null> {
+  let read = readers.get(model.collection);
+  if (!read) {
+    read = groupCommit<null, unknown>(async (key, waiting) => {
+      const doc = await model.collection.findOne({ _id: key as never });
+      return waiting.map((_, i) => (i === 0 || doc === null ? doc : structuredClone(doc)));
+    }, 1000);
+    readers.set(model.collection, read);
+  }
+  return (await read(id, null)) as T | null;
+}
+
+/**
  * Reads the documents with these `_id`s, one `{_id}` query each, side by side; missing ids are left out
  * and the order is the order found. Use it instead of `{_id: {$in: ids}}` or an `_id` range on hot paths:
  * FerretDB 1.24's SQLite backend pushes down only a filter that is exactly `{_id: <string>}`

@@ -1,8 +1,9 @@
 /**
  * Group commit (issue 32 item 5): items for the same destination that come while a send to it is on its
  * way gather and go together in the next send, so concurrent requests share round trips, and a lone item
- * goes at once (no timer, no added wait). Used for inserts into one collection (src/models/store.ts
- * `insertIfAbsentGrouped`) and for the calls put in one organization's line (src/services/call-slots.ts
+ * goes at once (no timer, no added wait). Used for inserts into one collection, single-document updates
+ * and lookups of one `_id` (src/models/store.ts `insertIfAbsentGrouped`, `updateOneGrouped`,
+ * `findByIdShared`), and for the calls put in one organization's line (src/services/call-slots.ts
  * `queueCallForSlot`). Pure TypeScript, no I/O of its own.
  */
 

@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import { IdempotencyRecord } from '../../src/models/idempotency';
 import { RateLimitSlot } from '../../src/models/rate-limits';
-import { findByIds, insertIfAbsentGrouped } from '../../src/models/store';
-import { countInserts } from '../support/store-calls';
+import { findByIds, findByIdShared, insertIfAbsentGrouped, updateOneGrouped } from '../../src/models/store';
+import { countCalls, countInserts } from '../support/store-calls';
 import { startApi } from '../../src/api/server';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 
@@ -249,5 +249,68 @@ describe('grouped inserts (insertIfAbsentGrouped)', () => {
       Array.from({ length: 10 }, (_, n) => `${prefix}:${n}`),
     );
     expect(stored).to.have.length(10);
+  });
+});
+
+describe('grouped updates (updateOneGrouped)', () => {
+  it('applies each update whose filter matches, and no other, in fewer round trips than updates', async () => {
+    const prefix = `grouped-update:${Date.now()}:${Math.random()}`;
+    const ids = Array.from({ length: 12 }, (_, n) => `${prefix}:${n}`);
+    await RateLimitSlot.collection.insertMany(ids.map((_id) => ({ _id: _id as never, expires_ms: 1 })));
+    // Every third filter names a value the document does not hold (as a completion whose lease was taken).
+    const { updateOne, bulkWrite } = await countCalls(RateLimitSlot.collection, ['updateOne', 'bulkWrite'], () =>
+      Promise.all(
+        ids.map((_id, n) =>
+          updateOneGrouped(RateLimitSlot, { _id, expires_ms: n % 3 === 2 ? 2 : 1 }, { $set: { expires_ms: 100 + n } }),
+        ),
+      ),
+    );
+    expect(updateOne + bulkWrite, 'round trips for 12 updates').to.be.within(1, 3);
+    const stored = await findByIds(RateLimitSlot, ids);
+    const byId = new Map(stored.map((d) => [d._id, d.expires_ms]));
+    expect(ids.map((id) => byId.get(id))).to.deep.equal(ids.map((_, n) => (n % 3 === 2 ? 1 : 100 + n)));
+  });
+});
+
+describe('shared reads by _id (findByIdShared)', () => {
+  it('answers concurrent lookups of one _id with fewer reads, each its own copy', async () => {
+    const _id = `shared-read:${Date.now()}:${Math.random()}`;
+    await RateLimitSlot.collection.insertOne({ _id: _id as never, expires_ms: 7 });
+    const { result, findOne } = await countCalls(RateLimitSlot.collection, ['findOne'], () =>
+      Promise.all(
+        Array.from({ length: 10 }, () => findByIdShared<{ _id: string; expires_ms: number }>(RateLimitSlot, _id)),
+      ),
+    );
+    expect(findOne, 'reads for 10 lookups').to.be.within(1, 3);
+    for (const doc of result) expect(doc).to.deep.equal({ _id, expires_ms: 7 });
+    result[0]!.expires_ms = 0;
+    expect(result[1]!.expires_ms, 'a copy of its own').to.equal(7);
+    expect(await findByIdShared(RateLimitSlot, `${_id}:none`)).to.equal(null);
+  });
+
+  it('never answers a lookup with a read that began before it: a write done before the lookup is seen', async () => {
+    const _id = `shared-read-fresh:${Date.now()}:${Math.random()}`;
+    await RateLimitSlot.collection.insertOne({ _id: _id as never, expires_ms: 1 });
+    let first = true;
+    const { result } = await countCalls(
+      RateLimitSlot.collection,
+      ['findOne'],
+      async () => {
+        // The first read is made at once and held 300 ms on its way back; meanwhile the document is
+        // changed, and then another lookup is asked: it must see the change.
+        const early = findByIdShared<{ expires_ms: number }>(RateLimitSlot, _id);
+        await new Promise((r) => setTimeout(r, 50));
+        await RateLimitSlot.collection.updateOne({ _id: _id as never }, { $set: { expires_ms: 2 } });
+        const late = findByIdShared<{ expires_ms: number }>(RateLimitSlot, _id);
+        return Promise.all([early, late]);
+      },
+      async (_m, call) => {
+        const answer = await call();
+        if (first) ((first = false), await new Promise((r) => setTimeout(r, 300)));
+        return answer;
+      },
+    );
+    expect(result[0]!.expires_ms, 'the read made before the write').to.equal(1);
+    expect(result[1]!.expires_ms, 'the lookup asked after the write').to.equal(2);
   });
 });

@@ -1,27 +1,39 @@
 /**
- * Counts the insert commands a piece of code sends to one collection (issue 32 item 5: grouped inserts
- * and reserved rate-limit slots are shown by fewer round trips than requests). Wraps the driver
- * collection's `insertOne` and `insertMany` while `run` runs, and restores them after.
+ * Counts the commands a piece of code sends to one collection (issue 32 item 5: grouped inserts, updates
+ * and reads, and reserved rate-limit slots, are shown by fewer round trips than requests). Wraps the
+ * driver collection's methods while `run` runs, and restores them after.
  */
 import type mongoose from 'mongoose';
 
-export async function countInserts<T>(
+type Method = 'insertOne' | 'insertMany' | 'updateOne' | 'bulkWrite' | 'findOne';
+
+/**
+ * Runs `run` with `methods` of `collection` counted; `around` (optional) may delay or observe each call
+ * (it gets the method's name and a function that makes the real call).
+ * @returns what `run` resolved to and the count of each method's calls
+ */
+export async function countCalls<T, M extends Method>(
   collection: mongoose.Collection,
+  methods: readonly M[],
   run: () => Promise<T>,
-): Promise<{ result: T; insertOne: number; insertMany: number }> {
-  const counts = { insertOne: 0, insertMany: 0 };
-  const saved = { insertOne: collection.insertOne, insertMany: collection.insertMany };
-  collection.insertOne = ((...args: Parameters<typeof collection.insertOne>) => {
-    counts.insertOne++;
-    return saved.insertOne.apply(collection, args);
-  }) as typeof collection.insertOne;
-  collection.insertMany = ((...args: Parameters<typeof collection.insertMany>) => {
-    counts.insertMany++;
-    return saved.insertMany.apply(collection, args);
-  }) as typeof collection.insertMany;
+  around: (method: M, call: () => Promise<unknown>) => Promise<unknown> = (_m, call) => call(),
+): Promise<{ result: T } & Record<M, number>> {
+  const counts = Object.fromEntries(methods.map((m) => [m, 0])) as Record<M, number>;
+  const target = collection as unknown as Record<M, (...args: unknown[]) => Promise<unknown>>;
+  const saved = Object.fromEntries(methods.map((m) => [m, target[m]])) as typeof target;
+  for (const m of methods)
+    target[m] = (...args: unknown[]) => {
+      counts[m]++;
+      return around(m, () => saved[m].apply(collection, args));
+    };
   try {
     return { result: await run(), ...counts };
   } finally {
     Object.assign(collection, saved);
   }
+}
+
+/** `countCalls` of `insertOne` and `insertMany`. */
+export function countInserts<T>(collection: mongoose.Collection, run: () => Promise<T>) {
+  return countCalls(collection, ['insertOne', 'insertMany'] as const, run);
 }
