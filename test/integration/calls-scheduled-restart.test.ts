@@ -37,6 +37,20 @@ async function call(api: ApiProcess, method: string, urlPath: string, key: strin
   }
 }
 
+/** The durable timers longer than 3,000 s (the call's wait for its time) in the call's history. */
+async function longTimers(address: string, callId: string): Promise<number> {
+  const connection = await Connection.connect({ address });
+  try {
+    const history = await new Client({ connection }).workflow.getHandle(callId).fetchHistory();
+    return (history.events ?? []).filter(
+      // `seconds` may be a protobuf Long: read it through its decimal string.
+      (e) => Number(String(e.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0)) > 3000,
+    ).length;
+  } finally {
+    await connection.close();
+  }
+}
+
 describe('scheduled calls: the worker and the Temporal server killed and restarted while a call waits', function () {
   this.timeout(240_000);
   let dataDir: string;
@@ -74,12 +88,15 @@ describe('scheduled calls: the worker and the Temporal server killed and restart
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     const id = created.body.id as string;
     await waitForCall(t.testKey, id, (c) => c.status === 'scheduled');
-    // The call.scheduled event is written before the timer starts: wait for it, so the kill comes while
-    // the call sits on its timer.
-    for (let i = 0; (await Event.countDocuments({ org_id: t.orgId, type: 'call.scheduled' })) === 0; i++) {
-      if (i > 200) throw new Error('no call.scheduled event');
+    // The call.scheduled event is written before the timer starts (by an activity whose completion the
+    // timer waits for): wait for the timer itself in the history, so the kill comes while the call sits on
+    // it. (Waiting for the event alone let the kill land between the two: the activity was then retried
+    // after the restart, the test clock had moved by then, and no long timer was ever started.)
+    for (let i = 0; (await longTimers(address, id)) === 0; i++) {
+      if (i > 200) throw new Error('no timer started for the scheduled call');
       await new Promise((r) => setTimeout(r, 100));
     }
+    expect(await Event.countDocuments({ org_id: t.orgId, type: 'call.scheduled' })).to.equal(1);
 
     // Everything that holds the call dies at once, then comes back on the same SQLite file.
     await stopWorkerProcess(worker, 'SIGKILL');
@@ -98,17 +115,7 @@ describe('scheduled calls: the worker and the Temporal server killed and restart
 
     const types = (await Event.find({ org_id: t.orgId }).lean()).map((e) => e.type).sort();
     expect(types).to.deep.equal(['call.ended', 'call.scheduled', 'call.started']);
-    const connection = await Connection.connect({ address });
-    try {
-      const history = await new Client({ connection }).workflow.getHandle(id).fetchHistory();
-      // The wait is one durable timer of about an hour, started once, before the kill (none after it).
-      const waits = (history.events ?? []).filter(
-        // `seconds` may be a protobuf Long: read it through its decimal string.
-        (e) => Number(String(e.timerStartedEventAttributes?.startToFireTimeout?.seconds ?? 0)) > 3000,
-      );
-      expect(waits.length).to.equal(1);
-    } finally {
-      await connection.close();
-    }
+    // The wait is one durable timer of about an hour, started once, before the kill (none after it).
+    expect(await longTimers(address, id)).to.equal(1);
   });
 });
