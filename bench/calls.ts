@@ -9,8 +9,9 @@
  *     floor's + 15 ms with 1 client, at least half the floor's rate with 10), once with the calls running
  *     and ending as they go (the worker's work shares the machine) and once with the calls on a queue no
  *     worker polls (the request path alone), the CPU each process spends per request with 10 clients
- *     (`api` is this process: the API and the benchmark's own HTTP client), and the store round trips of one
- *     such request (mongoose's debug hook in the API process, which is this one)
+ *     (`api` is this process: the API and the benchmark's own HTTP client), the store commands per request
+ *     of the request-path runs by `collection.command` (the driver's command monitoring), and the store
+ *     round trips of one such request (mongoose's debug hook in the API process, which is this one)
  *   - `POST /v1/calls`, 1 client then 10 clients, calls running and completing as they go: latency
  *     p50/p99, calls placed/s and completed/s, and CPU per completed call of each process (API, worker,
  *     Temporal dev server, FerretDB)
