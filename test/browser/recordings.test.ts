@@ -68,7 +68,9 @@ describe('recording link in a browser', function () {
       });
       const duration = audio.duration;
       await audio.play();
-      await new Promise((r) => setTimeout(r, 300));
+      // Playing moves the clock: wait until it did (up to 5 s; a loaded machine starts the audio late).
+      for (let waited = 0; audio.currentTime === 0 && waited < 5000; waited += 50)
+        await new Promise((r) => setTimeout(r, 50));
       const played = audio.currentTime;
       audio.currentTime = duration - 1;
       await new Promise((resolve) => (audio.onseeked = resolve));
