@@ -109,6 +109,8 @@ describe('call slots: max_concurrent_calls', function () {
     let call: { id: string };
     try {
       call = await placeCall(t, { caller: lines(1) });
+      // The place in line is signalled after the answer, not waited for: keep the failure in place until tried.
+      for (let i = 0; refused === 0 && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
     } finally {
       client.signalWithStart = signalWithStart;
     }
