@@ -407,10 +407,6 @@ async function main(): Promise<void> {
 }
 
 /**
- * The store round trips `task` makes in this process (the API's), as mongoose's debug hook sees them
- * (`<collection>.<method> <filter or document>`), in the order they were sent.
- */
-/**
  * Counts the store commands this process sends (the driver's command monitoring) until `stop()`, which
  * answers the count per `collection.command` (e.g. `calls.insert`).
  */
@@ -432,6 +428,10 @@ function countCommands(): { stop: () => Record<string, number> } {
   };
 }
 
+/**
+ * The store round trips `task` makes in this process (the API's), as mongoose's debug hook sees them
+ * (`<collection>.<method> <filter or document>`), in the order they were sent.
+ */
 async function storeRoundTrips(task: () => Promise<void>): Promise<string[]> {
   const ops: string[] = [];
   mongoose.set('debug', (collection: string, method: string, ...args: unknown[]) => {
