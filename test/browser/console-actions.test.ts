@@ -116,6 +116,13 @@ describe('staff console actions in a browser', function () {
       line,
       { timeout: 15_000 },
     );
+    // The live stream can show the line before the POST's answer reaches the page; the box is cleared
+    // on that answer, so wait for it rather than read it at once.
+    await page
+      .waitForFunction(() => ((globalThis as any).document.querySelector('#say-text') as any)?.value === '', null, {
+        timeout: 10_000,
+      })
+      .catch(() => undefined);
     expect(await page.inputValue('#say-text'), 'the box is cleared once said').to.equal('');
     const live = (await request('GET', `/v1/calls/${callId}`, { key: t.testKey })).body;
     expect(live.status).to.equal('in_progress');
