@@ -6,7 +6,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { CALL_SLOTS_START_GRACE_MS, type SlotHolder } from '../shared/call-slots';
+import { CALL_SLOTS_START_GRACE_MS, slotGrantedSignal, type SlotHolder } from '../shared/call-slots';
 import { releaseCallSlot as release, tryAcquireCallSlot } from '../services/call-slots';
 
 /** Which call, of which organization and mode. */
@@ -53,4 +53,29 @@ export async function endedCalls(input: { holders: SlotHolder[] }): Promise<stri
     Context.current().heartbeat();
   }
   return gone;
+}
+
+/** How many grants `tellGranted` signals at once. */
+const TELL_CONCURRENCY = 50;
+
+/**
+ * Tells granted calls' workflows (by workflow id = call id) that they hold a slot: the `slotGranted`
+ * signal to each, `TELL_CONCURRENCY` at a time, through the worker's Temporal client. The semaphore runs
+ * it as a local activity for all the grants of one workflow task (issue 32 item 5): one marker in its
+ * history instead of a SignalExternal command, its completion event and a further workflow task per
+ * grant. Run twice (a worker that died mid-task), a call is told twice, which its workflow ignores.
+ * Never throws for one call that could not be told.
+ * @param input.callIds the calls granted, in grant order
+ * @returns the calls not told: their workflow does not run (not started yet, or closed), or Temporal
+ *   refused the signal; the semaphore tries them again a second later
+ */
+export async function tellGranted(input: { callIds: string[] }): Promise<string[]> {
+  const client = Context.current().client;
+  const untold: string[] = [];
+  for (let i = 0; i < input.callIds.length; i += TELL_CONCURRENCY) {
+    const batch = input.callIds.slice(i, i + TELL_CONCURRENCY);
+    const told = await Promise.allSettled(batch.map((id) => client.workflow.getHandle(id).signal(slotGrantedSignal)));
+    batch.forEach((id, j) => told[j].status === 'rejected' && untold.push(id));
+  }
+  return untold;
 }

@@ -38,7 +38,7 @@ export {
   checkBulkCalls,
 } from './bulk-calls';
 export { attendRoom } from './voice-room';
-export { requestCallSlot, releaseCallSlot, endedCalls } from './call-slots';
+export { requestCallSlot, releaseCallSlot, endedCalls, tellGranted } from './call-slots';
 export { scheduleCallback } from './callbacks';
 export { storeRecording, deleteProviderRecording, emitRecordingReady, expireRecordings } from './recordings';
 export { requestAnalysis, storeAnalysis } from './analysis';

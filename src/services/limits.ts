@@ -6,6 +6,7 @@
  * `max_concurrent_calls_live` and `max_concurrent_calls_test`, null for the default).
  */
 import { Org, renderAccount, type AccountObject, type OrgDoc } from '../models/orgs';
+import { findByIdShared } from '../models/store';
 import type { z } from 'zod';
 import { privacyOf } from './privacy';
 
@@ -43,12 +44,14 @@ function limitOf(org: Partial<Pick<OrgDoc, ReturnType<typeof limitField>>>, live
 
 /**
  * How many of the tenant's calls may be live at once in its mode (a count of calls). One `_id` lookup of
- * the organization (FerretDB indexes only `_id`). Never throws for a missing organization or an unset
- * limit: both are `DEFAULT_MAX_CONCURRENT_CALLS` (10). Issue 28 item 5.
+ * the organization (FerretDB indexes only `_id`), shared by the lookups of the same organization that come
+ * while one is on its way (src/models/store.ts `findByIdShared`: a burst of one organization's calls
+ * reads it a few times, not once each, and still sees a limit stored before it asked; issue 32 item 5).
+ * Never throws for a missing organization or an unset limit: both are `DEFAULT_MAX_CONCURRENT_CALLS`
+ * (10). Issue 28 item 5.
  */
 export async function orgCallLimit(tenant: { orgId: string; livemode: boolean }): Promise<number> {
-  const field = limitField(tenant.livemode);
-  const org = await Org.findById(tenant.orgId, { [field]: 1 }).lean();
+  const org = await findByIdShared<OrgDoc>(Org, tenant.orgId);
   return org ? limitOf(org, tenant.livemode) : DEFAULT_MAX_CONCURRENT_CALLS;
 }
 

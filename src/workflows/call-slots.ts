@@ -12,7 +12,8 @@
  * - waiting calls are granted in the order they were created (first come first served: call ids are
  *   time-ordered), as slots free up or the limit is raised; a lowered limit takes no slot back, it only
  *   grants nothing until the calls are below it;
- * - a grant is told to the call's workflow by signal (again, a second apart, while it does not run yet);
+ * - a grant is told to the call's workflow by signal (again, a second apart, while it does not run yet),
+ *   the grants of one workflow task together by one local activity (`tellGranted`);
  * - every `CALL_SLOTS_AUDIT_MS` while slots are held, the `endedCalls` activity names holders whose
  *   call's workflow closed without releasing (terminated) or never started (after a grace), and their
  *   slots are freed: a slot is never leaked.
@@ -23,9 +24,9 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  getExternalWorkflowHandle,
   log,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   sleep,
   workflowInfo,
@@ -37,7 +38,6 @@ import {
   queueCallSignal,
   queueCallsSignal,
   releaseSlotSignal,
-  slotGrantedSignal,
   slotsQuery,
   tryAcquireSlotUpdate,
   type CallSlotsInput,
@@ -49,6 +49,12 @@ import {
 const { endedCalls } = proxyActivities<typeof slotActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
+});
+
+/** Tells granted calls (src/activities/call-slots.ts `tellGranted`); it answers the calls not told, and never fails for them. */
+const { tellGranted } = proxyLocalActivities<typeof slotActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 1 },
 });
 
 /**
@@ -130,26 +136,26 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
   setHandler(slotsQuery, () => ({ limit, holders: held(), queue: [...queue] }));
 
   /**
-   * Tells a granted call's workflow. One not running yet (its API asked just before starting it) is told
-   * again, up to `TELL_ATTEMPTS` times a second apart; past them, the slot stays until the audit finds the
-   * call's workflow closed or never started.
+   * Tells granted calls' workflows, all of one workflow task's grants in one local activity (issue 32
+   * item 5: one marker in the history, where a SignalExternal per grant cost two events and a further
+   * workflow task). Calls not running yet (their API asked just before starting them) are told again, up
+   * to `TELL_ATTEMPTS` times a second apart; past them, the slot stays until the audit finds the call's
+   * workflow closed or never started.
    */
-  const tell = async (callId: string) => {
+  const tellAll = async (callIds: string[]) => {
     telling++;
     try {
+      let untold = callIds;
       for (let attempt = 1; ; attempt++) {
-        try {
-          return await getExternalWorkflowHandle(callId).signal(slotGrantedSignal);
-        } catch (err) {
-          if (attempt >= TELL_ATTEMPTS) {
-            log.warn('call slot: granted call not running; the audit frees it if it never does', {
-              call_id: callId,
-              error: String(err),
-            });
-            return;
-          }
-          await sleep(1000);
+        untold = await tellGranted({ callIds: untold }).catch(() => untold);
+        if (untold.length === 0) return;
+        if (attempt >= TELL_ATTEMPTS) {
+          log.warn('call slot: granted calls not running; the audit frees them if they never do', {
+            call_ids: untold,
+          });
+          return;
         }
+        await sleep(1000);
       }
     } finally {
       telling--;
@@ -165,7 +171,7 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
       await condition(() => wakeUp() || holders.size > 0);
       lastAuditMs = Date.now();
     } else await condition(wakeUp, Math.max(1, lastAuditMs + CALL_SLOTS_AUDIT_MS - Date.now()));
-    for (const callId of toTell.splice(0)) void tell(callId);
+    if (toTell.length > 0) void tellAll(toTell.splice(0));
     if (holders.size > 0 && Date.now() >= lastAuditMs + CALL_SLOTS_AUDIT_MS) {
       lastAuditMs = Date.now();
       const gone = await endedCalls({ holders: held() }).catch(() => [] as string[]);

@@ -65,6 +65,13 @@ describe('call slots: max_concurrent_calls', function () {
     queued.forEach((dialed, i) => expect(dialed, `queued call ${i + 1}`).to.be.at.least(ends[i]));
     const after = await settledSlots(t.orgId);
     expect(after.holders, 'every slot freed').to.deep.equal([]);
+    // The six grants were told by local activities (`tellGranted`, issue 32 item 5), one per workflow
+    // task's grants: markers in the semaphore's history, no SignalExternal command per grant.
+    const events = (await h().env.client.workflow.getHandle(callSlotsWorkflowId(t.orgId, false)).fetchHistory())
+      .events!;
+    const tellings = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+    expect(events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes)).to.have.length(0);
+    expect(tellings.length, 'local activities that told grants').to.be.within(1, 6);
   });
 
   it('a burst of ten calls at once takes fewer signals than calls, and the line keeps their creation order', async () => {
