@@ -8,7 +8,9 @@
  *     `Idempotency-Key`), 1 and 10 clients, with the ratios of issue 32 item 5 (goal: p50 within the
  *     floor's + 15 ms with 1 client, at least half the floor's rate with 10), once with the calls running
  *     and ending as they go (the worker's work shares the machine) and once with the calls on a queue no
- *     worker polls (the request path alone), the CPU each process spends per request with 10 clients
+ *     worker polls (the request path alone; in BENCH_FLOOR_ROUNDS rounds, each measuring the floor and
+ *     then the request path, as the floor moves from run to run: the ratios are taken within each round
+ *     and their median checked, the figures are the rounds' medians), the CPU each process spends per request with 10 clients
  *     (`api` is this process: the API and the benchmark's own HTTP client), the store commands per request
  *     of the request-path runs by `collection.command` (the driver's command monitoring), and the store
  *     round trips of one such request (mongoose's debug hook in the API process, which is this one)
@@ -26,8 +28,9 @@
  *
  * Knobs: BENCH_CALLS (10-client calls, default 100), BENCH_SERIAL_CALLS (1-client calls, default 30),
  * BENCH_TURNS (caller lines per call, default 5), BENCH_STARTS (bare starts per client count, default 200),
- * BENCH_FLOOR_CALLS (`no_answer` calls per client count, default 200), BENCH_ONLY=floor (the floor and
- * the `no_answer` calls only, ~1 min), BENCH_LIVE_CALLS (default 5) × BENCH_LIVE_TURNS (default 8),
+ * BENCH_FLOOR_CALLS (`no_answer` calls per client count, default 200), BENCH_FLOOR_ROUNDS (rounds of the
+ * floor beside the request path, default 3), BENCH_ONLY=floor (the floor and the `no_answer` calls only,
+ * ~2 min), BENCH_LIVE_CALLS (default 5) × BENCH_LIVE_TURNS (default 8),
  * BENCH_FIRST_TOKEN_MS (default 200),
  * BENCH_TIMEOUT_MS (default 300000), BENCH_WORKER_NODE_OPTIONS (the worker process's NODE_OPTIONS, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it), BENCH_API_CPU_PROFILE (a path prefix: this process is
@@ -126,6 +129,25 @@ function processRoles(workerPid: number): Map<number, string> {
   return roles;
 }
 
+/**
+ * Waits until the other processes (worker, Temporal, FerretDB) are idle: less than 5% of one core over
+ * 250 ms, for at most 15 s. Work a run left behind (the places in line signalled after the answers, the
+ * semaphore's grants) then does not land in the next run's figures.
+ */
+async function settle(roles: Map<number, string>): Promise<void> {
+  const busy = () =>
+    Object.entries(cpuByRole(roles))
+      .filter(([role]) => role !== 'api')
+      .reduce((sum, [, ms]) => sum + ms, 0);
+  const until = Date.now() + 15_000;
+  for (let before = busy(); Date.now() < until;) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = busy();
+    if (now - before < 12.5) return;
+    before = now;
+  }
+}
+
 async function waitUntilEnded(ids: string[], deadlineMs: number): Promise<void> {
   for (;;) {
     const open = await Call.countDocuments({ _id: { $in: ids }, status: { $nin: TERMINAL } });
@@ -164,6 +186,7 @@ async function main(): Promise<void> {
   const gapTurns = num('BENCH_GAP_TURNS', 10, 200);
   const starts = num('BENCH_STARTS', 200, 5000);
   const floorCalls = num('BENCH_FLOOR_CALLS', 200, 5000);
+  const rounds = num('BENCH_FLOOR_ROUNDS', 3, 20);
   const only = process.env.BENCH_ONLY;
   const liveCalls = num('BENCH_LIVE_CALLS', 5, 100);
   const liveTurns = num('BENCH_LIVE_TURNS', 8, 50);
@@ -215,9 +238,7 @@ async function main(): Promise<void> {
     await waitUntilEnded(warm, deadline);
 
     const progress = (what: string) => process.stderr.write(`${new Date().toISOString()} ${what}\n`);
-    progress('warmed up; bare starts');
-    // The floor: bare starts of a workflow no worker runs (nothing else happens per start).
-    const floor: Record<number, Figure> = {};
+    progress(`warmed up; ${rounds} rounds of bare starts beside the request path`);
     /** CPU (ms) each process spent per request since `before`. */
     const cpuPer = (before: Record<string, number>, n: number) => {
       const after = cpuByRole(roles);
@@ -225,7 +246,9 @@ async function main(): Promise<void> {
         Object.entries(after).map(([role, ms]) => [role, Math.round(((ms - (before[role] ?? 0)) / n) * 10) / 10]),
       );
     };
-    for (const clients of [1, 10]) {
+    /** The floor: bare starts of a workflow no worker runs (nothing else happens per start). */
+    const floorRun = async (clients: number): Promise<Figure> => {
+      await settle(roles);
       const cpu0 = cpuByRole(roles);
       const run = await drive(starts, clients, async () => {
         await h().env.client.workflow.start('benchFloorWorkflow', {
@@ -233,11 +256,9 @@ async function main(): Promise<void> {
           taskQueue: `${queue}-nobody`,
         });
       });
-      floor[clients] = { ...summary(run.ms), per_s: Math.round(starts / run.seconds), cpu: cpuPer(cpu0, starts) };
-    }
-
+      return { ...summary(run.ms), per_s: Math.round(starts / run.seconds), cpu: cpuPer(cpu0, starts) };
+    };
     // Next to the floor: calls that end at once (nothing rings), each with its own Idempotency-Key.
-    progress(`POST /v1/calls of no_answer calls, 1 and 10 clients, ${floorCalls} calls each`);
     const noAnswerBody = { to: body.to, agent_id: t.agentId, simulation: { outcome: 'no_answer' } };
     const postNoAnswer = async (ids: string[]) => {
       const res = await request('POST', '/v1/calls', {
@@ -248,46 +269,78 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
       ids.push(res.body.id);
     };
+    /**
+     * The request path alone: the same requests, their calls on a queue no worker polls (none runs); the
+     * store commands counted, and this process profiled when asked (first round only).
+     */
+    const pathRun = async (clients: number, profiled: boolean): Promise<Figure> => {
+      setConfig({ ...config(), taskQueue: `${queue}-nobody` });
+      try {
+        await settle(roles);
+        const cpu0 = cpuByRole(roles);
+        const profile = profiled && process.env.BENCH_API_CPU_PROFILE ? await startCpuProfile() : undefined;
+        const commands = countCommands();
+        const run = await drive(floorCalls, clients, () => postNoAnswer([]));
+        const perCommand = commands.stop();
+        if (profile) await profile.stopTo(`${process.env.BENCH_API_CPU_PROFILE}-${clients}.cpuprofile`);
+        return {
+          ...summary(run.ms),
+          per_s: Math.round(floorCalls / run.seconds),
+          cpu: cpuPer(cpu0, floorCalls),
+          store_commands: Object.fromEntries(
+            Object.entries(perCommand).map(([k, n]) => [k, Math.round((n / floorCalls) * 100) / 100]),
+          ),
+        };
+      } finally {
+        setConfig({ ...config(), taskQueue: queue });
+      }
+    };
     const traced = await storeRoundTrips(() => postNoAnswer([]));
+    // The floor moves from run to run on this machine (its 10-client rate by half and more): each round
+    // measures the floor and the request path side by side, and the ratios are taken within a round.
+    const floorRounds: Record<number, Figure[]> = { 1: [], 10: [] };
+    const pathRounds: Record<number, Figure[]> = { 1: [], 10: [] };
     const noAnswer: Record<number, Figure> = {};
-    for (const clients of [1, 10]) {
-      const ids: string[] = [];
-      const cpu0 = cpuByRole(roles);
-      const run = await drive(floorCalls, clients, () => postNoAnswer(ids));
-      noAnswer[clients] = {
-        ...summary(run.ms),
-        per_s: Math.round(floorCalls / run.seconds),
-        cpu: cpuPer(cpu0, floorCalls),
-      };
-      await waitUntilEnded(ids, deadline);
+    for (let round = 0; round < rounds; round++) {
+      for (const clients of [1, 10]) {
+        floorRounds[clients].push(await floorRun(clients));
+        pathRounds[clients].push(await pathRun(clients, round === 0));
+      }
+      if (round > 0) continue;
+      progress(`POST /v1/calls of no_answer calls, calls running, 1 and 10 clients, ${floorCalls} calls each`);
+      for (const clients of [1, 10]) {
+        const ids: string[] = [];
+        await settle(roles);
+        const cpu0 = cpuByRole(roles);
+        const run = await drive(floorCalls, clients, () => postNoAnswer(ids));
+        noAnswer[clients] = {
+          ...summary(run.ms),
+          per_s: Math.round(floorCalls / run.seconds),
+          cpu: cpuPer(cpu0, floorCalls),
+        };
+        await waitUntilEnded(ids, deadline);
+      }
     }
-    // The request path alone: the same requests, their calls on a queue no worker polls (none runs).
-    setConfig({ ...config(), taskQueue: `${queue}-nobody` });
-    const pathOnly: Record<number, Figure> = {};
-    for (const clients of [1, 10]) {
-      const cpu0 = cpuByRole(roles);
-      const profile = process.env.BENCH_API_CPU_PROFILE ? await startCpuProfile() : undefined;
-      const commands = countCommands();
-      const run = await drive(floorCalls, clients, () => postNoAnswer([]));
-      const perCommand = commands.stop();
-      if (profile) await profile.stopTo(`${process.env.BENCH_API_CPU_PROFILE}-${clients}.cpuprofile`);
-      pathOnly[clients] = {
-        ...summary(run.ms),
-        per_s: Math.round(floorCalls / run.seconds),
-        cpu: cpuPer(cpu0, floorCalls),
-        store_commands: Object.fromEntries(
-          Object.entries(perCommand).map(([k, n]) => [k, Math.round((n / floorCalls) * 100) / 100]),
-        ),
-      };
-    }
-    setConfig({ ...config(), taskQueue: queue });
-    const floorRows = floorTable(floor, { 'calls running and ending': noAnswer, 'calls not run': pathOnly }, traced);
+    const floor = { 1: medianFigure(floorRounds[1]), 10: medianFigure(floorRounds[10]) };
+    const pathOnly = { 1: medianFigure(pathRounds[1]), 10: medianFigure(pathRounds[10]) };
+    const floorRows = floorTable(floor, { 'calls running and ending': noAnswer, 'calls not run': pathOnly }, traced, {
+      floor: floorRounds,
+      'calls not run': pathRounds,
+    });
     if (only === 'floor') {
       console.log(`calls benchmark (BENCH_ONLY=floor); ${new Date().toISOString()}`);
       for (const row of floorRows) console.log(row);
-      console.log(JSON.stringify({ floor, no_answer: noAnswer, path_only: pathOnly, store_round_trips: traced }));
       console.log(
-        `reproduce: npm run build && BENCH_ONLY=floor BENCH_STARTS=${starts} BENCH_FLOOR_CALLS=${floorCalls} node dist/bench/calls.js`,
+        JSON.stringify({
+          floor,
+          no_answer: noAnswer,
+          path_only: pathOnly,
+          rounds: { floor: floorRounds, path_only: pathRounds },
+          store_round_trips: traced,
+        }),
+      );
+      console.log(
+        `reproduce: npm run build && BENCH_ONLY=floor BENCH_STARTS=${starts} BENCH_FLOOR_CALLS=${floorCalls} BENCH_FLOOR_ROUNDS=${rounds} node dist/bench/calls.js`,
       );
       return;
     }
@@ -387,6 +440,8 @@ async function main(): Promise<void> {
       JSON.stringify({
         floor,
         no_answer: noAnswer,
+        path_only: pathOnly,
+        rounds: { floor: floorRounds, path_only: pathRounds },
         store_round_trips: traced,
         posts,
         gap1,
@@ -396,7 +451,7 @@ async function main(): Promise<void> {
       }),
     );
     console.log(
-      `reproduce: npm run build && BENCH_CALLS=${calls10} BENCH_SERIAL_CALLS=${calls1} BENCH_TURNS=${turns} BENCH_STARTS=${starts} BENCH_FLOOR_CALLS=${floorCalls} node dist/bench/calls.js`,
+      `reproduce: npm run build && BENCH_CALLS=${calls10} BENCH_SERIAL_CALLS=${calls1} BENCH_TURNS=${turns} BENCH_STARTS=${starts} BENCH_FLOOR_CALLS=${floorCalls} BENCH_FLOOR_ROUNDS=${rounds} node dist/bench/calls.js`,
     );
   } finally {
     setConfig(saved);
@@ -456,12 +511,49 @@ type Figure = {
   store_commands?: Record<string, number>;
 };
 
+/** The middle value (the mean of the two middle ones for an even count). */
+function median(values: number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+/**
+ * Rounds of one figure as one: the median of each number (latency, rate, each process's CPU, each store
+ * command's count) across the rounds, rounded to 0.1 (rates and counts as measured).
+ */
+function medianFigure(rounds: Figure[]): Figure {
+  const m = (pick: (f: Figure) => number | undefined) =>
+    Math.round(median(rounds.map((f) => pick(f) ?? 0)) * 100) / 100;
+  const keys = (pick: (f: Figure) => Record<string, number> | undefined) => [
+    ...new Set(rounds.flatMap((f) => Object.keys(pick(f) ?? {}))),
+  ];
+  const commands = keys((f) => f.store_commands);
+  return {
+    p50: Math.round(median(rounds.map((f) => f.p50)) * 10) / 10,
+    p99: Math.round(median(rounds.map((f) => f.p99)) * 10) / 10,
+    per_s: Math.round(median(rounds.map((f) => f.per_s))),
+    cpu: Object.fromEntries(keys((f) => f.cpu).map((k) => [k, Math.round(m((f) => f.cpu[k]) * 10) / 10])),
+    ...(commands.length
+      ? { store_commands: Object.fromEntries(commands.map((k) => [k, m((f) => f.store_commands?.[k])])) }
+      : {}),
+  };
+}
+
 /**
  * The floor's rows (markdown): bare `workflow.start` and `POST /v1/calls` of a `no_answer` call, 1 and 10
  * clients, for each variant of `posts` (calls running as they go, or not run at all: the request path
- * alone), then the ratios against issue 32 item 5's goal and the store round trips of one request.
+ * alone), then the ratios against issue 32 item 5's goal and the store round trips of one request. A
+ * variant measured in rounds beside the floor (`rounds[variant]`, `rounds.floor`) has its ratios taken
+ * within each round, and the median of them checked against the goal (the rounds' values shown); the
+ * others are compared with the floor's medians.
  */
-function floorTable(floor: Record<number, Figure>, posts: Record<string, Record<number, Figure>>, trips: string[]) {
+function floorTable(
+  floor: Record<number, Figure>,
+  posts: Record<string, Record<number, Figure>>,
+  trips: string[],
+  rounds: Record<string, Record<number, Figure[]>> = {},
+) {
   const f = (s: Figure) => `p50 ${s.p50} ms, p99 ${s.p99} ms; ${s.per_s}/s`;
   const rows = ['| figure | result | goal |', '|---|---|---|'];
   for (const clients of [1, 10]) {
@@ -473,10 +565,23 @@ function floorTable(floor: Record<number, Figure>, posts: Record<string, Record<
       );
   }
   for (const [what, post] of Object.entries(posts)) {
-    const over = Math.round((post[1].p50 - floor[1].p50) * 10) / 10;
-    const rate = Math.round((post[10].per_s / floor[10].per_s) * 100) / 100;
-    rows.push(`| POST p50 − floor p50, 1 client, ${what} | ${over} ms | ≤ 15 ms ${over <= 15 ? '✓' : '✗'} |`);
-    rows.push(`| POST rate ÷ floor rate, 10 clients, ${what} | ${rate} | ≥ 0.5 ${rate >= 0.5 ? '✓' : '✗'} |`);
+    const paired = rounds[what] && rounds.floor ? rounds[what] : undefined;
+    const overs = paired ? paired[1].map((p, i) => p.p50 - rounds.floor[1][i].p50) : [post[1].p50 - floor[1].p50];
+    const rates = paired
+      ? paired[10].map((p, i) => p.per_s / rounds.floor[10][i].per_s)
+      : [post[10].per_s / floor[10].per_s];
+    const over = Math.round(median(overs) * 10) / 10;
+    const rate = Math.round(median(rates) * 100) / 100;
+    const each = (values: number[], digits: number) =>
+      values.length > 1
+        ? ` (median of ${values.length} rounds: ${values.map((v) => Math.round(v * 10 ** digits) / 10 ** digits).join(', ')})`
+        : '';
+    rows.push(
+      `| POST p50 − floor p50, 1 client, ${what} | ${over} ms${each(overs, 1)} | ≤ 15 ms ${over <= 15 ? '✓' : '✗'} |`,
+    );
+    rows.push(
+      `| POST rate ÷ floor rate, 10 clients, ${what} | ${rate}${each(rates, 2)} | ≥ 0.5 ${rate >= 0.5 ? '✓' : '✗'} |`,
+    );
   }
   const cpu = (c: Record<string, number>) =>
     Object.entries(c)
