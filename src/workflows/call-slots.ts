@@ -51,9 +51,13 @@ const { endedCalls } = proxyActivities<typeof slotActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
 });
 
-/** Tells granted calls (src/activities/call-slots.ts `tellGranted`); it answers the calls not told, and never fails for them. */
+/**
+ * Tells granted calls (src/activities/call-slots.ts `tellGranted`); it answers the calls not told, and never
+ * fails for them. A local activity holds the semaphore's workflow task open while it runs (updates asking
+ * for slots wait for the next task), so it is given 5 s: a batch cut short is told again a second later.
+ */
 const { tellGranted } = proxyLocalActivities<typeof slotActivities>({
-  startToCloseTimeout: '30 seconds',
+  startToCloseTimeout: '5 seconds',
   retry: { maximumAttempts: 1 },
 });
 
