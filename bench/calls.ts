@@ -327,18 +327,18 @@ async function main(): Promise<void> {
       floor: floorRounds,
       'calls not run': pathRounds,
     });
+    /** The floor's figures as JSON, printed alone (`BENCH_ONLY=floor`) or with the rest. */
+    const floorFigures = {
+      floor,
+      no_answer: noAnswer,
+      path_only: pathOnly,
+      rounds: { floor: floorRounds, path_only: pathRounds },
+      store_round_trips: traced,
+    };
     if (only === 'floor') {
       console.log(`calls benchmark (BENCH_ONLY=floor); ${new Date().toISOString()}`);
       for (const row of floorRows) console.log(row);
-      console.log(
-        JSON.stringify({
-          floor,
-          no_answer: noAnswer,
-          path_only: pathOnly,
-          rounds: { floor: floorRounds, path_only: pathRounds },
-          store_round_trips: traced,
-        }),
-      );
+      console.log(JSON.stringify(floorFigures));
       console.log(
         `reproduce: npm run build && BENCH_ONLY=floor BENCH_STARTS=${starts} BENCH_FLOOR_CALLS=${floorCalls} BENCH_FLOOR_ROUNDS=${rounds} node dist/bench/calls.js`,
       );
@@ -438,11 +438,7 @@ async function main(): Promise<void> {
     console.log(`| CPU per completed call, 10 clients (ms) | ${cpu(posts[10].cpu_ms_per_call)} | |`);
     console.log(
       JSON.stringify({
-        floor,
-        no_answer: noAnswer,
-        path_only: pathOnly,
-        rounds: { floor: floorRounds, path_only: pathRounds },
-        store_round_trips: traced,
+        ...floorFigures,
         posts,
         gap1,
         gap10,
