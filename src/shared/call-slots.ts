@@ -47,6 +47,11 @@ export interface CallSlotsInput {
   queue?: SlotWaiter[];
   /** Set when a run continues as new: holders granted whose workflows were not told yet. */
   tell?: string[];
+  /**
+   * How often the holders are audited, ms (default `CALL_SLOTS_AUDIT_MS`; kept by a continued run). Set
+   * only by tests, which cannot wait a minute for the audit.
+   */
+  auditMs?: number;
 }
 
 /** What the `slots` query answers: the limit, who holds a slot, who waits, in order. */

@@ -166,26 +166,39 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
     }
   };
 
-  let lastAuditMs = Date.now();
-  const newRunDue = () => workflowInfo().continueAsNewSuggested || handled >= REQUESTS_PER_RUN;
-  const wakeUp = () => toTell.length > 0 || newRunDue();
-  for (;;) {
-    // Sleeps until there is a grant to tell or a new run is due; while slots are held, at most until the next audit.
-    if (holders.size === 0) {
-      await condition(() => wakeUp() || holders.size > 0);
-      lastAuditMs = Date.now();
-    } else await condition(wakeUp, Math.max(1, lastAuditMs + CALL_SLOTS_AUDIT_MS - Date.now()));
-    if (toTell.length > 0) void tellAll(toTell.splice(0));
-    if (holders.size > 0 && Date.now() >= lastAuditMs + CALL_SLOTS_AUDIT_MS) {
-      lastAuditMs = Date.now();
-      const gone = await endedCalls({ holders: held() }).catch(() => [] as string[]);
-      for (const callId of gone) {
-        log.warn('call slot: freed for a call whose workflow is not running', { call_id: callId });
-        release(callId);
+  /**
+   * The audit, on its own timer: every `CALL_SLOTS_AUDIT_MS` while slots are held (issue 32 item 5: one
+   * timer a minute, where a wait with a timeout in the main loop started and cancelled a timer at every
+   * request, two history events and a timer task each).
+   */
+  const auditMs = input.auditMs ?? CALL_SLOTS_AUDIT_MS;
+  let auditing = false;
+  const auditLoop = async () => {
+    for (;;) {
+      await condition(() => holders.size > 0);
+      await sleep(auditMs);
+      if (holders.size === 0) continue;
+      auditing = true;
+      try {
+        const gone = await endedCalls({ holders: held() }).catch(() => [] as string[]);
+        for (const callId of gone) {
+          log.warn('call slot: freed for a call whose workflow is not running', { call_id: callId });
+          release(callId);
+        }
+      } finally {
+        auditing = false;
       }
     }
+  };
+  void auditLoop();
+
+  const newRunDue = () => workflowInfo().continueAsNewSuggested || handled >= REQUESTS_PER_RUN;
+  for (;;) {
+    // Sleeps until there is a grant to tell or a new run is due.
+    await condition(() => toTell.length > 0 || newRunDue());
+    if (toTell.length > 0) void tellAll(toTell.splice(0));
     if (newRunDue()) {
-      await condition(() => telling === 0 && allHandlersFinished());
+      await condition(() => telling === 0 && !auditing && allHandlersFinished());
       return await continueAsNew<CallSlotsWorkflow>({
         orgId: input.orgId,
         livemode: input.livemode,
@@ -193,6 +206,7 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
         holders: held(),
         queue,
         tell: toTell.splice(0),
+        ...(input.auditMs !== undefined ? { auditMs: input.auditMs } : {}),
       });
     }
   }

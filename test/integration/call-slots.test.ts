@@ -8,9 +8,11 @@
 import { expect } from 'chai';
 import { createKey } from '../../src/keys';
 import { Call } from '../../src/models/calls';
-import { announceCallLimit } from '../../src/services/call-slots';
+import { announceCallLimit, tryAcquireCallSlot } from '../../src/services/call-slots';
 import { setOrgCallLimit } from '../../src/services/limits';
-import { callSlotsWorkflowId, slotsQuery } from '../../src/shared/call-slots';
+import { config } from '../../src/config';
+import { CALL_SLOTS_WORKFLOW, callSlotsWorkflowId, slotsQuery } from '../../src/shared/call-slots';
+import { newId } from '../../src/shared/ids';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { lines, mostAtOnce, settledSlots } from '../support/call-slots';
 
@@ -72,6 +74,49 @@ describe('call slots: max_concurrent_calls', function () {
     const tellings = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
     expect(events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes)).to.have.length(0);
     expect(tellings.length, 'local activities that told grants').to.be.within(1, 6);
+    // The audit keeps one timer of its own (issue 32 item 5): no timer started and cancelled per request.
+    expect(
+      events.filter((e) => e.timerCanceledEventAttributes),
+      'timers cancelled',
+    ).to.have.length(0);
+    expect(events.filter((e) => e.timerStartedEventAttributes).length, 'timers started').to.be.at.most(3);
+  });
+
+  it('the audit frees the slot of a call whose workflow closed without freeing it, and keeps the running ones', async () => {
+    const t = await newTenant();
+    const tenant = { orgId: t.orgId, livemode: false };
+    const client = h().env.client;
+    // A semaphore auditing every 300 ms (the default is a minute); two "calls": workflows no worker runs.
+    const slots = await client.workflow.start(CALL_SLOTS_WORKFLOW, {
+      workflowId: callSlotsWorkflowId(t.orgId, false),
+      taskQueue: config().taskQueue,
+      args: [{ orgId: t.orgId, livemode: false, limit: 5, auditMs: 300 }],
+    });
+    const [closing, running] = [newId('call'), newId('call')];
+    for (const id of [closing, running]) {
+      await client.workflow.start('auditedCallWorkflow', { workflowId: id, taskQueue: `${config().taskQueue}-nobody` });
+      expect((await tryAcquireCallSlot(client, tenant, id)).granted, id).to.equal(true);
+    }
+    await client.workflow.getHandle(closing).terminate('simulated: ended without freeing its slot');
+    const started = Date.now();
+    let holders = (await slots.query(slotsQuery)).holders.map((x) => x.callId);
+    while (holders.includes(closing) && Date.now() - started < 10_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      holders = (await slots.query(slotsQuery)).holders.map((x) => x.callId);
+    }
+    expect(holders, 'the closed call freed, the running one kept').to.deep.equal([running]);
+    // Audits go on, each on a timer of its own; none is cancelled.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await slots.query(slotsQuery)).holders.map((x) => x.callId)).to.deep.equal([running]);
+    const events = (await slots.fetchHistory()).events!;
+    const audits = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'endedCalls');
+    expect(audits.length, 'audits').to.be.at.least(2);
+    expect(
+      events.filter((e) => e.timerCanceledEventAttributes),
+      'timers cancelled',
+    ).to.have.length(0);
+    await client.workflow.getHandle(running).terminate('test over');
+    await slots.terminate('test over');
   });
 
   it('a burst of ten calls at once takes fewer signals than calls, and the line keeps their creation order', async () => {
