@@ -33,7 +33,9 @@
  * ~2 min), BENCH_LIVE_CALLS (default 5) × BENCH_LIVE_TURNS (default 8),
  * BENCH_FIRST_TOKEN_MS (default 200),
  * BENCH_TIMEOUT_MS (default 300000), BENCH_WORKER_NODE_OPTIONS (the worker process's NODE_OPTIONS, e.g.
- * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it), BENCH_API_CPU_PROFILE (a path prefix: this process is
+ * `--max-old-space-size=4096`), BENCH_WORKER_CPU_PROFILE (a directory: the worker process is profiled
+ * from start to end, `--cpu-prof`, one `.cpuprofile` per thread; Node refuses `--cpu-prof` in
+ * NODE_OPTIONS), BENCH_API_CPU_PROFILE (a path prefix: this process is
  * profiled during the request-path-only runs, written to `<prefix>-<clients>.cpuprofile`). Loopback only; on a machine shared with other work the figures are
  * inflated by it.
  *
@@ -211,13 +213,19 @@ async function main(): Promise<void> {
       // Counted as ever (one slot per request), at a limit the runs do not reach: the path is measured.
       apiRateLimit: saved.apiRateLimit === 0 ? 0 : 1_000_000,
     });
-    worker = await startWorkerProcess(queue, {
-      TWILIO_ACCOUNT_SID: fake.accountSid,
-      TWILIO_AUTH_TOKEN: fake.authToken,
-      TWILIO_API_BASE_URL: fake.url,
-      PUBLIC_BASE_URL: h().api.url,
-      ...(process.env.BENCH_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS } : {}),
-    });
+    worker = await startWorkerProcess(
+      queue,
+      {
+        TWILIO_ACCOUNT_SID: fake.accountSid,
+        TWILIO_AUTH_TOKEN: fake.authToken,
+        TWILIO_API_BASE_URL: fake.url,
+        PUBLIC_BASE_URL: h().api.url,
+        ...(process.env.BENCH_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS } : {}),
+      },
+      process.env.BENCH_WORKER_CPU_PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROFILE}`]
+        : [],
+    );
     const roles = processRoles(worker.pid!);
     const t = await newTenant();
     // The orchestration is measured, not the organization's line: a limit no run reaches (issue 28).
@@ -321,17 +329,41 @@ async function main(): Promise<void> {
         await waitUntilEnded(ids, deadline);
       }
     }
+    // A diagnostic: the request path with no work trailing it. With one client the machine's two cores are
+    // busy all the same (the CPU per request of every process, times the rate), and part of that is the
+    // semaphore's work for the calls just placed (its workflow tasks, the grants it tells), which shares
+    // the cores with the next requests. With the worker paused (SIGSTOP) that work waits; the difference
+    // is what it costs the 1-client latency.
+    process.kill(worker.pid!, 'SIGSTOP');
+    let paused: Figure;
+    try {
+      paused = await pathRun(1, false);
+    } finally {
+      process.kill(worker.pid!, 'SIGCONT');
+    }
     const floor = { 1: medianFigure(floorRounds[1]), 10: medianFigure(floorRounds[10]) };
     const pathOnly = { 1: medianFigure(pathRounds[1]), 10: medianFigure(pathRounds[10]) };
     const floorRows = floorTable(floor, { 'calls running and ending': noAnswer, 'calls not run': pathOnly }, traced, {
       floor: floorRounds,
       'calls not run': pathRounds,
     });
+    const busyCores = (fig: Figure) =>
+      Math.round((Object.values(fig.cpu).reduce((a, b) => a + b, 0) * fig.per_s) / 100) / 10;
+    const cpuOf = (fig: Figure) =>
+      Object.entries(fig.cpu)
+        .filter(([role]) => role !== 'other')
+        .map(([role, ms]) => `${role} ${ms}`)
+        .join(', ');
+    floorRows.push(
+      `| CPU per request (ms), 1 client: \`POST /v1/calls\`, calls not run | ${cpuOf(pathOnly[1])}; cores busy ${busyCores(pathOnly[1])} of 2 | |`,
+      `| \`POST /v1/calls\`, 1 client, calls not run, worker paused (no semaphore work trailing the requests; diagnostic) | p50 ${paused.p50} ms, p99 ${paused.p99} ms; ${paused.per_s}/s; p50 − floor p50 ${Math.round((paused.p50 - floor[1].p50) * 10) / 10} ms; CPU per request ${cpuOf(paused)} | |`,
+    );
     /** The floor's figures as JSON, printed alone (`BENCH_ONLY=floor`) or with the rest. */
     const floorFigures = {
       floor,
       no_answer: noAnswer,
       path_only: pathOnly,
+      path_only_worker_paused: paused,
       rounds: { floor: floorRounds, path_only: pathRounds },
       store_round_trips: traced,
     };

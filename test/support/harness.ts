@@ -189,12 +189,17 @@ export const isEnded = (call: { status: string }) =>
 /**
  * Starts a worker in its own process (test/support/worker-process.ts) polling `taskQueue` against the
  * harness's Temporal, database and LLM, with the harness's workflow bundle; resolves once it runs.
- * `env` adds or overrides environment variables (e.g. NODE_EXTRA_CA_CERTS).
+ * `env` adds or overrides environment variables (e.g. NODE_EXTRA_CA_CERTS); `execArgv` are Node's own
+ * options for it (e.g. `--cpu-prof`, which Node refuses in NODE_OPTIONS).
  */
-export async function startWorkerProcess(taskQueue: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+export async function startWorkerProcess(
+  taskQueue: string,
+  env: Record<string, string> = {},
+  execArgv: string[] = [],
+): Promise<ChildProcess> {
   const bundleFile = path.join(h().dataDir, 'workflow-bundle.js');
   if (!fs.existsSync(bundleFile)) fs.writeFileSync(bundleFile, h().bundle.code);
-  const proc = spawn(process.execPath, [path.join(__dirname, 'worker-process.js')], {
+  const proc = spawn(process.execPath, [...execArgv, path.join(__dirname, 'worker-process.js')], {
     env: {
       ...process.env,
       MONGODB_URI: h().ferret.uri,
