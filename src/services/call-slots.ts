@@ -96,6 +96,15 @@ export async function tryAcquireCallSlot(
 /** Most calls one `queueCallsSignal` carries (a few KB of ids). */
 export const MAX_CALLS_PER_SIGNAL = 200;
 
+/**
+ * After a signal to a semaphore, how long the next calls for it gather before they go (ms). A lone call
+ * goes at once; under a steady stream the calls go together at most every 50 ms, each signal costing the
+ * semaphore one workflow task and one `tellGranted` (issue 32 item 5: with one client, a signal per call
+ * kept the two cores busy with the previous calls' grants). A call so waits at most 50 ms more for its
+ * grant, against the seconds it rings.
+ */
+export const SLOT_SIGNAL_LINGER_MS = 50;
+
 /** Per Temporal client, a group committer of calls by semaphore workflow id (src/shared/group-commit.ts). */
 const outboxes = new WeakMap<
   Client,
@@ -106,9 +115,10 @@ const outboxes = new WeakMap<
  * Puts an outbound call in its organization's line without waiting for a worker (issue 32 item 5): a
  * signal-with-start of `queueCallsSignal` carrying the limit the caller read (src/services/limits.ts
  * `orgCallLimit`), recorded in the semaphore's history before this resolves. Group commit: while one
- * signal to a semaphore is on its way, the calls this process creates for it gather and go together in
- * the next (at most `MAX_CALLS_PER_SIGNAL`), in the order they came, so a burst of calls costs a few
- * history writes of one workflow instead of one each, and a lone call goes at once. The semaphore
+ * signal to a semaphore is on its way, and for `SLOT_SIGNAL_LINGER_MS` after it, the calls this process
+ * creates for it gather and go together in the next (at most `MAX_CALLS_PER_SIGNAL`), in the order they
+ * came, so a burst or a stream of calls costs a few history writes of one workflow instead of one each,
+ * and a lone call goes at once. The semaphore
  * orders its line by call id (creation time) whatever the signals' order. The grant, at once or later,
  * comes to the call's workflow as `slotGrantedSignal`: start it with `slot: 'waiting'` (a grant told
  * before it runs is told again a second later; a call whose workflow never starts is freed by the audit;
@@ -118,15 +128,19 @@ const outboxes = new WeakMap<
 export function queueCallForSlot(temporal: Client, tenant: Tenant, callId: string, limit: number): Promise<void> {
   let queue = outboxes.get(temporal);
   if (!queue) {
-    queue = groupCommit<{ tenant: Tenant; callId: string; limit: number }, void>(async (_workflowId, calls) => {
-      const { limit: latest, tenant: first } = calls[calls.length - 1]; // the latest read
-      await temporal.workflow.signalWithStart<CallSlotsWorkflow, [QueueCallsRequest]>(CALL_SLOTS_WORKFLOW, {
-        ...startOptions(first, latest),
-        signal: queueCallsSignal,
-        signalArgs: [{ callIds: calls.map((c) => c.callId), limit: latest }],
-      });
-      return calls.map(() => undefined);
-    }, MAX_CALLS_PER_SIGNAL);
+    queue = groupCommit<{ tenant: Tenant; callId: string; limit: number }, void>(
+      async (_workflowId, calls) => {
+        const { limit: latest, tenant: first } = calls[calls.length - 1]; // the latest read
+        await temporal.workflow.signalWithStart<CallSlotsWorkflow, [QueueCallsRequest]>(CALL_SLOTS_WORKFLOW, {
+          ...startOptions(first, latest),
+          signal: queueCallsSignal,
+          signalArgs: [{ callIds: calls.map((c) => c.callId), limit: latest }],
+        });
+        return calls.map(() => undefined);
+      },
+      MAX_CALLS_PER_SIGNAL,
+      SLOT_SIGNAL_LINGER_MS,
+    );
     outboxes.set(temporal, queue);
   }
   return queue(callSlotsWorkflowId(tenant.orgId, tenant.livemode), { tenant, callId, limit });

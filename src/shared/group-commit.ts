@@ -19,25 +19,36 @@ interface Outbox<T, R> {
  * @param send sends the items of one destination, in the order they came (at most `max`); resolves with
  *   one result per item, in order
  * @param max most items one send carries
+ * @param lingerMs after the last send to a destination, how long items for it still gather before the
+ *   next goes (ms; default 0: at once). A lone item after a quiet spell goes at once; under a steady
+ *   stream items go together at most every `lingerMs` (Kafka's producer `linger.ms`, PostgreSQL's
+ *   `commit_delay`), where without it each one that came between two sends would go alone.
  */
 export function groupCommit<T, R>(
   send: (key: string, items: T[]) => Promise<R[]>,
   max: number,
+  lingerMs = 0,
 ): (key: string, item: T) => Promise<R> {
   const outboxes = new Map<string, Outbox<T, R>>();
   const drain = async (key: string, outbox: Outbox<T, R>) => {
     outbox.sending = true;
-    while (outbox.items.length > 0) {
-      const batch = outbox.items.splice(0, max);
-      try {
-        const results = await send(
-          key,
-          batch.map((b) => b.item),
-        );
-        batch.forEach((b, i) => b.settle({ ok: results[i] }));
-      } catch (err) {
-        for (const b of batch) b.settle({ err });
+    for (;;) {
+      while (outbox.items.length > 0) {
+        const batch = outbox.items.splice(0, max);
+        try {
+          const results = await send(
+            key,
+            batch.map((b) => b.item),
+          );
+          batch.forEach((b, i) => b.settle({ ok: results[i] }));
+        } catch (err) {
+          for (const b of batch) b.settle({ err });
+        }
       }
+      if (lingerMs <= 0) break;
+      // Items that come within the linger gather and go together when it ends.
+      await new Promise((r) => setTimeout(r, lingerMs));
+      if (outbox.items.length === 0) break;
     }
     outbox.sending = false;
     outboxes.delete(key);

@@ -40,4 +40,38 @@ describe('groupCommit', () => {
     fail = false;
     expect(await commit('k', 3)).to.equal(30);
   });
+
+  it('with a linger, items that come within it after a send go together when it ends; after a quiet spell one goes at once', async () => {
+    const sends: { at: number; items: number[] }[] = [];
+    const t0 = Date.now();
+    const commit = groupCommit<number, number>(
+      async (_key, items) => {
+        sends.push({ at: Date.now() - t0, items });
+        return items;
+      },
+      10,
+      100,
+    );
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const first = commit('k', 1);
+    expect(
+      sends.map((s) => s.items),
+      'the first goes at once',
+    ).to.deep.equal([[1]]);
+    await sleep(20);
+    const next = [commit('k', 2)];
+    await sleep(20);
+    next.push(commit('k', 3));
+    expect(sends, 'the two that came within the linger wait').to.have.length(1);
+    expect(await Promise.all([first, ...next])).to.deep.equal([1, 2, 3]);
+    expect(sends.map((s) => s.items)).to.deep.equal([[1], [2, 3]]);
+    expect(sends[1].at, 'sent when the linger ended').to.be.within(90, 400);
+    await sleep(250); // quiet: the linger after the second send ends with nothing, the outbox goes
+    const lone = commit('k', 4);
+    expect(
+      sends.map((s) => s.items),
+      'a lone item after a quiet spell goes at once',
+    ).to.deep.equal([[1], [2, 3], [4]]);
+    expect(await lone).to.equal(4);
+  });
 });
