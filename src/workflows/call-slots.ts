@@ -43,6 +43,7 @@ import {
   type CallSlotsInput,
   type CallSlotsWorkflow,
   type SlotAnswer,
+  type SlotHolder,
   type SlotWaiter,
 } from '../shared/call-slots';
 
@@ -73,6 +74,37 @@ const TELL_ATTEMPTS = 5;
 /** A limit as sent by a requester: an integer 1–1,000, else the one kept. */
 const saneLimit = (limit: unknown, kept: number): number =>
   typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= 1000 ? limit : kept;
+
+/**
+ * The semaphore's audit, on its own timer (issue 32 item 5: one timer per audit, where a wait with a
+ * timeout in the main loop started and cancelled a timer at every request, two history events and a
+ * timer task each): every `everyMs` while slots are held, the `endedCalls` activity names the holders
+ * whose call's workflow closed without freeing its slot (terminated) or never started (after a grace),
+ * and their slots are freed. Never returns.
+ * @param slots the count of holders, the holders with the time of their grant, and how to free one
+ * @param busy told `true` while an audit's activity runs, `false` after (a new run waits for it)
+ */
+async function auditForever(
+  slots: { count: () => number; held: () => SlotHolder[]; release: (callId: string) => void },
+  everyMs: number,
+  busy: (auditing: boolean) => void,
+): Promise<never> {
+  for (;;) {
+    await condition(() => slots.count() > 0);
+    await sleep(everyMs);
+    if (slots.count() === 0) continue;
+    busy(true);
+    try {
+      const gone = await endedCalls({ holders: slots.held() }).catch(() => [] as string[]);
+      for (const callId of gone) {
+        log.warn('call slot: freed for a call whose workflow is not running', { call_id: callId });
+        slots.release(callId);
+      }
+    } finally {
+      busy(false);
+    }
+  }
+}
 
 /**
  * Counts one organization's calls in one mode; never returns on its own (it continues as new).
@@ -166,31 +198,9 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
     }
   };
 
-  /**
-   * The audit, on its own timer: every `CALL_SLOTS_AUDIT_MS` while slots are held (issue 32 item 5: one
-   * timer a minute, where a wait with a timeout in the main loop started and cancelled a timer at every
-   * request, two history events and a timer task each).
-   */
   const auditMs = input.auditMs ?? CALL_SLOTS_AUDIT_MS;
   let auditing = false;
-  const auditLoop = async () => {
-    for (;;) {
-      await condition(() => holders.size > 0);
-      await sleep(auditMs);
-      if (holders.size === 0) continue;
-      auditing = true;
-      try {
-        const gone = await endedCalls({ holders: held() }).catch(() => [] as string[]);
-        for (const callId of gone) {
-          log.warn('call slot: freed for a call whose workflow is not running', { call_id: callId });
-          release(callId);
-        }
-      } finally {
-        auditing = false;
-      }
-    }
-  };
-  void auditLoop();
+  void auditForever({ count: () => holders.size, held, release }, auditMs, (busy) => (auditing = busy));
 
   const newRunDue = () => workflowInfo().continueAsNewSuggested || handled >= REQUESTS_PER_RUN;
   for (;;) {
