@@ -41,7 +41,6 @@ import { logger } from '../logger';
 import { MAX_DURATION, newCallInput, QUEUE_TIMEOUT, startCallWorkflow } from '../services/calls';
 import { resolveCallContact } from '../services/contacts';
 import { queueCallForSlot } from '../services/call-slots';
-import { orgCallLimit } from '../services/limits';
 import {
   CALL_NOT_LIVE,
   CALL_NOT_SCHEDULED,
@@ -325,14 +324,12 @@ const createCall = (temporal: Client) =>
           if (!dial.later) input.slot = 'waiting';
           await startCallWorkflow(temporal, input);
           if (!dial.later)
-            void orgCallLimit({ orgId, livemode })
-              .then((limit) => queueCallForSlot(temporal, { orgId, livemode }, callId, limit))
-              .catch((err: unknown) =>
-                logger.warn('call slot: not put in line by the API; the call asks itself', {
-                  call_id: callId,
-                  error: String(err),
-                }),
-              );
+            void queueCallForSlot(temporal, { orgId, livemode }, callId).catch((err: unknown) =>
+              logger.warn('call slot: not put in line by the API; the call asks itself', {
+                call_id: callId,
+                error: String(err),
+              }),
+            );
           // The workflow writes this document too (insert-if-absent), so a crash here loses nothing; the
           // insert goes beside the idempotency record's completion.
           const doc = newCallDocument(input);

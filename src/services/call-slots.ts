@@ -106,35 +106,35 @@ export const MAX_CALLS_PER_SIGNAL = 200;
 export const SLOT_SIGNAL_LINGER_MS = 50;
 
 /** Per Temporal client, a group committer of calls by semaphore workflow id (src/shared/group-commit.ts). */
-const outboxes = new WeakMap<
-  Client,
-  (workflowId: string, call: { tenant: Tenant; callId: string; limit: number }) => Promise<void>
->();
+const outboxes = new WeakMap<Client, (workflowId: string, call: { tenant: Tenant; callId: string }) => Promise<void>>();
 
 /**
  * Puts an outbound call in its organization's line without waiting for a worker (issue 32 item 5): a
- * signal-with-start of `queueCallsSignal` carrying the limit the caller read (src/services/limits.ts
- * `orgCallLimit`), recorded in the semaphore's history before this resolves. Group commit: while one
- * signal to a semaphore is on its way, and for `SLOT_SIGNAL_LINGER_MS` after it, the calls this process
- * creates for it gather and go together in the next (at most `MAX_CALLS_PER_SIGNAL`), in the order they
- * came, so a burst or a stream of calls costs a few history writes of one workflow instead of one each,
- * and a lone call goes at once. The semaphore
- * orders its line by call id (creation time) whatever the signals' order. The grant, at once or later,
- * comes to the call's workflow as `slotGrantedSignal`: start it with `slot: 'waiting'` (a grant told
- * before it runs is told again a second later; a call whose workflow never starts is freed by the audit;
- * a waiting call whose signal was lost asks itself, src/workflows/call-session.ts `waitForSlot`).
- * @throws what the Temporal client throws (an unreachable server), to every call of the failed signal
+ * signal-with-start of `queueCallsSignal` carrying the organization's limit, read from the store as the
+ * signal goes (src/services/limits.ts `orgCallLimit`, once for all the calls it carries), recorded in the
+ * semaphore's history before this resolves. Group commit: while one signal to a semaphore is on its way,
+ * and for `SLOT_SIGNAL_LINGER_MS` after it, the calls this process creates for it gather and go together
+ * in the next (at most `MAX_CALLS_PER_SIGNAL`), in the order they came, so a burst or a stream of calls
+ * costs a few history writes of one workflow and a few reads of the limit instead of one each, and a lone
+ * call goes at once. The semaphore orders its line by call id (creation time) whatever the signals'
+ * order. The grant, at once or later, comes to the call's workflow as `slotGrantedSignal`: start it with
+ * `slot: 'waiting'` (a grant told before it runs is told again a second later; a call whose workflow never
+ * starts is freed by the audit; a waiting call whose signal was lost asks itself,
+ * src/workflows/call-session.ts `waitForSlot`).
+ * @throws what the store throws reading the limit, or the Temporal client (an unreachable server), to
+ *   every call of the failed signal
  */
-export function queueCallForSlot(temporal: Client, tenant: Tenant, callId: string, limit: number): Promise<void> {
+export function queueCallForSlot(temporal: Client, tenant: Tenant, callId: string): Promise<void> {
   let queue = outboxes.get(temporal);
   if (!queue) {
-    queue = groupCommit<{ tenant: Tenant; callId: string; limit: number }, void>(
+    queue = groupCommit<{ tenant: Tenant; callId: string }, void>(
       async (_workflowId, calls) => {
-        const { limit: latest, tenant: first } = calls[calls.length - 1]; // the latest read
+        const { tenant: first } = calls[0];
+        const limit = await orgCallLimit(first);
         await temporal.workflow.signalWithStart<CallSlotsWorkflow, [QueueCallsRequest]>(CALL_SLOTS_WORKFLOW, {
-          ...startOptions(first, latest),
+          ...startOptions(first, limit),
           signal: queueCallsSignal,
-          signalArgs: [{ callIds: calls.map((c) => c.callId), limit: latest }],
+          signalArgs: [{ callIds: calls.map((c) => c.callId), limit }],
         });
         return calls.map(() => undefined);
       },
@@ -143,7 +143,7 @@ export function queueCallForSlot(temporal: Client, tenant: Tenant, callId: strin
     );
     outboxes.set(temporal, queue);
   }
-  return queue(callSlotsWorkflowId(tenant.orgId, tenant.livemode), { tenant, callId, limit });
+  return queue(callSlotsWorkflowId(tenant.orgId, tenant.livemode), { tenant, callId });
 }
 
 /** How long `tryAcquireCallSlot` keeps asking while the semaphore has too many updates in flight (ms). */
