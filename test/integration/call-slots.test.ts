@@ -6,9 +6,10 @@
  * timestamps (`dialed_ms`, `ended_ms` in the store).
  */
 import { expect } from 'chai';
+import mongoose from 'mongoose';
 import { createKey } from '../../src/keys';
 import { Call } from '../../src/models/calls';
-import { announceCallLimit, tryAcquireCallSlot } from '../../src/services/call-slots';
+import { announceCallLimit, queueCallForSlot, tryAcquireCallSlot } from '../../src/services/call-slots';
 import { setOrgCallLimit } from '../../src/services/limits';
 import { config } from '../../src/config';
 import { CALL_SLOTS_WORKFLOW, callSlotsWorkflowId, slotsQuery } from '../../src/shared/call-slots';
@@ -147,6 +148,41 @@ describe('call slots: max_concurrent_calls', function () {
     ).length;
     expect(batches, 'signals carrying the ten calls').to.be.within(1, 9);
     for (const c of calls) expect((await waitForCall(t.testKey, c.id)).status).to.equal('completed');
+  });
+
+  it('calls put in line together go in one signal, which reads the limit once and carries it', async () => {
+    const t = await newTenant();
+    await setOrgCallLimit(t.orgId, 'test', 3);
+    const tenant = { orgId: t.orgId, livemode: false };
+    // Org reads of this process while the calls go in line (the driver's command events; no call runs).
+    const client = mongoose.connection.getClient();
+    let orgReads = 0;
+    const seen = (e: { commandName: string; command: Record<string, unknown> }) =>
+      void (e.commandName === 'find' && e.command.find === 'orgs' && orgReads++);
+    client.on('commandStarted', seen);
+    const ids = Array.from({ length: 6 }, () => newId('call'));
+    try {
+      await queueCallForSlot(h().env.client, tenant, ids[0]); // a lone call goes at once
+      await Promise.all(ids.slice(1).map((id) => queueCallForSlot(h().env.client, tenant, id))); // within the linger
+    } finally {
+      client.off('commandStarted', seen);
+    }
+    const handle = h().env.client.workflow.getHandle(callSlotsWorkflowId(t.orgId, false));
+    // A signal that comes while the semaphore's workflow task runs enters its history after that task.
+    let state = await handle.query(slotsQuery);
+    for (let i = 0; i < 50 && state.holders.length + state.queue.length < ids.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      state = await handle.query(slotsQuery);
+    }
+    expect(state.limit, 'the limit the signals carried').to.equal(3);
+    expect(state.holders.map((x) => x.callId)).to.deep.equal(ids.slice(0, 3));
+    expect(state.queue.map((w) => w.callId)).to.deep.equal(ids.slice(3));
+    const signals = (await handle.fetchHistory()).events!.filter(
+      (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'queueCalls',
+    );
+    expect(signals, 'the lone call, then the five that came within the linger').to.have.length(2);
+    expect(orgReads, 'one read of the limit per signal').to.equal(2);
+    await handle.terminate('test over: its calls never ran');
   });
 
   it('a call whose place in line the API could not signal asks the semaphore itself and dials', async () => {
