@@ -1,10 +1,10 @@
 /**
  * Group commit (issue 32 item 5): items for the same destination that come while a send to it is on its
  * way gather and go together in the next send, so concurrent requests share round trips, and a lone item
- * goes at once (no timer, no added wait). Used for inserts into one collection, single-document updates
- * and lookups of one `_id` (src/models/store.ts `insertIfAbsentGrouped`, `updateOneGrouped`,
- * `findByIdShared`), and for the calls put in one organization's line (src/services/call-slots.ts
- * `queueCallForSlot`). Pure TypeScript, no I/O of its own.
+ * goes at once (no added wait). Used for inserts into one collection, single-document updates and lookups
+ * of one `_id` (src/models/store.ts `insertIfAbsentGrouped`, `updateOneGrouped`, `findByIdShared`: no
+ * linger), and for the calls put in one organization's line (src/services/call-slots.ts
+ * `queueCallForSlot`, which also lingers a moment after each send). Pure TypeScript, no I/O of its own.
  */
 
 /** One destination's items not sent yet, and whether a send is on its way. */
