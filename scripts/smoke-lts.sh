@@ -51,7 +51,7 @@ env -u TEMPORAL_ADDRESS -u MONGODB_URI -u OPENAI_BASE_URL -u OPENAI_API_KEY -u M
 pid=$! # setsid: the group npm start leads (the terminal's foreground group under Ctrl-C)
 
 start=$SECONDS
-until grep -q 'Service ready on' "$OUT"; do
+until grep -qs 'Service ready on' "$OUT"; do
   kill -0 "$pid" 2>/dev/null || fail "npm start exited before it was ready"
   [ $((SECONDS - start)) -ge "$TIMEOUT" ] && fail "not ready after $TIMEOUT s"
   sleep 1
