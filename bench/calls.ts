@@ -349,14 +349,9 @@ async function main(): Promise<void> {
     });
     const busyCores = (fig: Figure) =>
       Math.round((Object.values(fig.cpu).reduce((a, b) => a + b, 0) * fig.per_s) / 100) / 10;
-    const cpuOf = (fig: Figure) =>
-      Object.entries(fig.cpu)
-        .filter(([role]) => role !== 'other')
-        .map(([role, ms]) => `${role} ${ms}`)
-        .join(', ');
     floorRows.push(
-      `| CPU per request (ms), 1 client: \`POST /v1/calls\`, calls not run | ${cpuOf(pathOnly[1])}; cores busy ${busyCores(pathOnly[1])} of 2 | |`,
-      `| \`POST /v1/calls\`, 1 client, calls not run, worker paused (no semaphore work trailing the requests; diagnostic) | p50 ${paused.p50} ms, p99 ${paused.p99} ms; ${paused.per_s}/s; p50 − floor p50 ${Math.round((paused.p50 - floor[1].p50) * 10) / 10} ms; CPU per request ${cpuOf(paused)} | |`,
+      `| CPU per request (ms), 1 client: \`POST /v1/calls\`, calls not run | ${cpuText(pathOnly[1].cpu)}; cores busy ${busyCores(pathOnly[1])} of 2 | |`,
+      `| \`POST /v1/calls\`, 1 client, calls not run, worker paused (no semaphore work trailing the requests; diagnostic) | p50 ${paused.p50} ms, p99 ${paused.p99} ms; ${paused.per_s}/s; p50 − floor p50 ${Math.round((paused.p50 - floor[1].p50) * 10) / 10} ms; CPU per request ${cpuText(paused.cpu)} | |`,
     );
     /** The floor's figures as JSON, printed alone (`BENCH_ONLY=floor`) or with the rest. */
     const floorFigures = {
@@ -539,6 +534,14 @@ type Figure = {
   store_commands?: Record<string, number>;
 };
 
+/** CPU ms per request by process role, as a table cell (`api 7.8, worker 1.6, …`), without `other`. */
+function cpuText(c: Record<string, number>): string {
+  return Object.entries(c)
+    .filter(([role]) => role !== 'other')
+    .map(([role, ms]) => `${role} ${ms}`)
+    .join(', ');
+}
+
 /** The middle value (the mean of the two middle ones for an even count). */
 function median(values: number[]): number {
   const v = [...values].sort((a, b) => a - b);
@@ -611,14 +614,9 @@ function floorTable(
       `| POST rate ÷ floor rate, 10 clients, ${what} | ${rate}${each(rates, 2)} | ≥ 0.5 ${rate >= 0.5 ? '✓' : '✗'} |`,
     );
   }
-  const cpu = (c: Record<string, number>) =>
-    Object.entries(c)
-      .filter(([role]) => role !== 'other')
-      .map(([role, ms]) => `${role} ${ms}`)
-      .join(', ');
-  rows.push(`| CPU per request (ms), 10 clients: bare \`workflow.start\` | ${cpu(floor[10].cpu)} | |`);
+  rows.push(`| CPU per request (ms), 10 clients: bare \`workflow.start\` | ${cpuText(floor[10].cpu)} | |`);
   for (const [what, post] of Object.entries(posts))
-    rows.push(`| CPU per request (ms), 10 clients: \`POST /v1/calls\`, ${what} | ${cpu(post[10].cpu)} | |`);
+    rows.push(`| CPU per request (ms), 10 clients: \`POST /v1/calls\`, ${what} | ${cpuText(post[10].cpu)} | |`);
   for (const [what, post] of Object.entries(posts))
     for (const clients of [1, 10]) {
       const commands = post[clients].store_commands;
