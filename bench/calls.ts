@@ -267,28 +267,45 @@ async function main(): Promise<void> {
       return { ...summary(run.ms), per_s: Math.round(starts / run.seconds), cpu: cpuPer(cpu0, starts) };
     };
     // Next to the floor: calls that end at once (nothing rings), each with its own Idempotency-Key.
-    const noAnswerBody = { to: body.to, agent_id: t.agentId, simulation: { outcome: 'no_answer' } };
-    const postNoAnswer = async (ids: string[]) => {
+    type Tenant = Awaited<ReturnType<typeof newTenant>>;
+    const postNoAnswer = async (ids: string[], tenant: Tenant = t) => {
       const res = await request('POST', '/v1/calls', {
-        key: t.testKey,
-        body: noAnswerBody,
+        key: tenant.testKey,
+        body: { to: body.to, agent_id: tenant.agentId, simulation: { outcome: 'no_answer' } },
         headers: { 'Idempotency-Key': newId('idem') },
       });
       if (res.status !== 200) throw new Error(`POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
       ids.push(res.body.id);
     };
     /**
-     * The request path alone: the same requests, their calls on a queue no worker polls (none runs); the
-     * store commands counted, and this process profiled when asked (first round only).
+     * An organization for one run of the request path alone. Each run has its own: its calls never end,
+     * so they hold their slots for good, and in `t`'s line they would leave the calls of the other runs
+     * waiting (with BENCH_FLOOR_CALLS=600, the calls that run found `t`'s 1,000 slots taken and never
+     * dialed). One call made and ended on the queue the worker polls, before the clock starts: the key is
+     * cached and the semaphore runs there (one started by the run's first request would run on the queue
+     * nobody polls).
      */
-    const pathRun = async (clients: number, profiled: boolean): Promise<Figure> => {
+    const pathTenant = async (): Promise<Tenant> => {
+      const tenant = await newTenant();
+      await setOrgCallLimit(tenant.orgId, 'test', 1000);
+      const warm: string[] = [];
+      await postNoAnswer(warm, tenant);
+      await waitUntilEnded(warm, Date.now() + 60_000);
+      return tenant;
+    };
+    /**
+     * The request path alone (`tenant`'s, from `pathTenant`): the same requests, their calls on a queue no
+     * worker polls (none runs); the store commands counted, and this process profiled when asked (first
+     * round only).
+     */
+    const pathRun = async (clients: number, profiled: boolean, tenant: Tenant): Promise<Figure> => {
       setConfig({ ...config(), taskQueue: `${queue}-nobody` });
       try {
         await settle(roles);
         const cpu0 = cpuByRole(roles);
         const profile = profiled && process.env.BENCH_API_CPU_PROFILE ? await startCpuProfile() : undefined;
         const commands = countCommands();
-        const run = await drive(floorCalls, clients, () => postNoAnswer([]));
+        const run = await drive(floorCalls, clients, () => postNoAnswer([], tenant));
         const perCommand = commands.stop();
         if (profile) await profile.stopTo(`${process.env.BENCH_API_CPU_PROFILE}-${clients}.cpuprofile`);
         return {
@@ -312,7 +329,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < rounds; round++) {
       for (const clients of [1, 10]) {
         floorRounds[clients].push(await floorRun(clients));
-        pathRounds[clients].push(await pathRun(clients, round === 0));
+        pathRounds[clients].push(await pathRun(clients, round === 0, await pathTenant()));
       }
       if (round > 0) continue;
       progress(`POST /v1/calls of no_answer calls, calls running, 1 and 10 clients, ${floorCalls} calls each`);
@@ -334,10 +351,11 @@ async function main(): Promise<void> {
     // semaphore's work for the calls just placed (its workflow tasks, the grants it tells), which shares
     // the cores with the next requests. With the worker paused (SIGSTOP) that work waits; the difference
     // is what it costs the 1-client latency.
+    const pausedTenant = await pathTenant();
     process.kill(worker.pid!, 'SIGSTOP');
     let paused: Figure;
     try {
-      paused = await pathRun(1, false);
+      paused = await pathRun(1, false, pausedTenant);
     } finally {
       process.kill(worker.pid!, 'SIGCONT');
     }
