@@ -119,32 +119,53 @@ function redactUri(uri: string): string {
   return uri.replace(/^(mongodb(?:\+srv)?:\/\/[^:@/]+):[^@/]*@/, '$1:***@');
 }
 
+/** The options every command may take (`parseArgs`); each command reads the ones it needs. */
+const OPTIONS = {
+  name: { type: 'string' },
+  org: { type: 'string' },
+  mode: { type: 'string' },
+  kind: { type: 'string' },
+  scopes: { type: 'string' },
+  'interval-ms': { type: 'string' },
+  'allowed-origins': { type: 'string' },
+  'require-identity': { type: 'boolean' },
+  'no-require-identity': { type: 'boolean' },
+  'max-concurrent-calls': { type: 'string' },
+  days: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  password: { type: 'string' },
+  id: { type: 'string' },
+} as const;
+
+type Values = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>
+>['values'];
+type RequiredOption = 'name' | 'org' | 'mode' | 'kind' | 'email' | 'role' | 'id';
+
+/** What one command gets: its parsed options and positionals, and the helpers that check and connect. */
+interface Command {
+  values: Values;
+  positionals: string[];
+  /** The option's value; throws UsageError when it is missing. */
+  need: (name: RequiredOption) => string;
+  /** `--mode`, which must be `test` or `live` (UsageError otherwise). */
+  needMode: () => 'test' | 'live';
+  /** Connects to the store (`storeAddress`); the error names the address tried and where it came from. */
+  connect: () => Promise<void>;
+}
+
+/**
+ * Runs the command line `argv` (without `node svcctl`) and returns what to print as JSON, or a
+ * `HelpRequest`. Commands are looked up by `GROUP ACTION` in `COMMANDS`.
+ * @throws UsageError for an unknown command or a missing or malformed option (exit 2), Error otherwise (exit 1)
+ */
 async function run(argv: string[]): Promise<unknown> {
   const help = helpText(argv);
   if (help !== undefined) return new HelpRequest(help);
   const [group, action, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      org: { type: 'string' },
-      mode: { type: 'string' },
-      kind: { type: 'string' },
-      scopes: { type: 'string' },
-      'interval-ms': { type: 'string' },
-      'allowed-origins': { type: 'string' },
-      'require-identity': { type: 'boolean' },
-      'no-require-identity': { type: 'boolean' },
-      'max-concurrent-calls': { type: 'string' },
-      days: { type: 'string' },
-      email: { type: 'string' },
-      role: { type: 'string' },
-      password: { type: 'string' },
-      id: { type: 'string' },
-    },
-  });
-  const need = (name: 'name' | 'org' | 'mode' | 'kind' | 'email' | 'role' | 'id') => {
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: OPTIONS });
+  const need = (name: RequiredOption) => {
     const v = values[name];
     if (!v) throw new UsageError(`--${name} is required`);
     return v;
@@ -154,95 +175,89 @@ async function run(argv: string[]): Promise<unknown> {
     if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live');
     return mode;
   };
+  const command = COMMANDS[`${group} ${action}`];
+  if (!command) throw new UsageError(`unknown command: ${[group, action].filter(Boolean).join(' ') || '(none)'}`);
+  return command({ values, positionals, need, needMode, connect: connectToStore });
+}
+
+/** Connects to the store `storeAddress` names; the error says which address and which variable chose it. */
+async function connectToStore(): Promise<void> {
   const store = storeAddress();
-  const connect = async () => {
-    try {
-      await connectStore(store.uri);
-    } catch (err) {
-      throw new Error(
-        `The store at ${redactUri(store.uri)} did not answer (${(err as Error).message}); the address comes from ${store.source}. Set MONGODB_URI (or FERRETDB_PORT for the embedded FerretDB of \`npm start\`) to the store the API uses.`,
-        { cause: err },
-      );
-    }
-  };
-  if (group === 'orgs' && action === 'create') {
+  try {
+    await connectStore(store.uri);
+  } catch (err) {
+    throw new Error(
+      `The store at ${redactUri(store.uri)} did not answer (${(err as Error).message}); the address comes from ${store.source}. Set MONGODB_URI (or FERRETDB_PORT for the embedded FerretDB of \`npm start\`) to the store the API uses.`,
+      { cause: err },
+    );
+  }
+}
+
+/** `--scopes a:read,b:write` as a list; absent: undefined (the kind's default scopes). */
+function scopeList(given: string | undefined): string[] | undefined {
+  return given
+    ? given
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
+}
+
+/** An option of plain decimal digits as a number, else NaN: `Number` would also take ' 5 ', '1e2' and '0x10'. */
+function decimal(given: string): number {
+  return /^-?\d+(\.\d+)?$/.test(given) ? Number(given) : NaN;
+}
+
+/** The commands, by `GROUP ACTION`; each checks its options before it connects (a usage error needs no store). */
+const COMMANDS: Record<string, (c: Command) => Promise<unknown>> = {
+  'orgs create': async ({ need, connect }) => {
     const name = need('name');
     await connect();
     return createOrg(name);
-  }
-  if (group === 'orgs' && action === 'list') {
+  },
+  'orgs list': async ({ connect }) => {
     await connect();
     const orgs = await Org.find().sort({ _id: -1 }).lean();
     return orgs.map((o) => ({ id: o._id, object: 'organization', name: o.name, created: o.created }));
-  }
-  if (group === 'keys' && action === 'create') {
+  },
+  'keys create': async ({ values, need, needMode, connect }) => {
     const org = need('org');
     const mode = needMode();
     const kind = need('kind');
     if (!['secret', 'restricted', 'publishable'].includes(kind))
       throw new UsageError('--kind must be secret, restricted or publishable');
-    const scopes = values.scopes
-      ? values.scopes
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : undefined;
     await connect();
-    return createKey({ orgId: org, mode, kind: kind as KeyKind, scopes, name: values.name });
-  }
-  if (group === 'keys' && action === 'list') {
+    return createKey({ orgId: org, mode, kind: kind as KeyKind, scopes: scopeList(values.scopes), name: values.name });
+  },
+  'keys list': async ({ need, connect }) => {
     const org = need('org');
     await connect();
     return listKeys(org);
-  }
-  if (group === 'keys' && action === 'revoke') {
+  },
+  'keys revoke': async ({ positionals, connect }) => {
     const id = positionals[0];
     if (!id) throw new UsageError('KEY_ID is required');
     await connect();
     const key = await revokeKey(id);
     if (!key) throw new Error(`No such key: ${id}`);
     return key;
-  }
-  if (group === 'bulk-calls' && action === 'watch') {
+  },
+  'bulk-calls watch': async ({ values, positionals, connect }) => {
     const id = positionals[0];
     if (!id) throw new UsageError('BULK_ID is required');
     const intervalMs = Number(values['interval-ms'] ?? 1000);
     if (!Number.isInteger(intervalMs) || intervalMs < 50) throw new UsageError('--interval-ms must be an integer ≥ 50');
     await connect();
     return watchBulkCall(id, { intervalMs, out: process.stderr });
-  }
-  if (group === 'widget' && (action === 'configure' || action === 'rotate-secret')) {
-    const org = need('org');
-    useSecretsKey();
-    await connect();
-    if (!(await Org.findById(org).lean())) throw new Error(`No such organization: ${org}`);
-    if (action === 'rotate-secret') return rotateWidgetSecret(org);
-    if (values['require-identity'] && values['no-require-identity'])
-      throw new UsageError('give --require-identity or --no-require-identity, not both');
-    let allowedOrigins: string[] | undefined;
-    if (values['allowed-origins'] !== undefined) {
-      try {
-        allowedOrigins = values['allowed-origins']
-          .split(',')
-          .map((o) => o.trim())
-          .filter(Boolean)
-          .map(normalizeOrigin);
-      } catch (err) {
-        throw new UsageError(`--allowed-origins: ${(err as Error).message}`);
-      }
-    }
-    return configureWidget(org, {
-      allowedOrigins,
-      requireIdentity: values['require-identity'] ? true : values['no-require-identity'] ? false : undefined,
-    });
-  }
-  if (group === 'limits' && action === 'set') {
+  },
+  'widget configure': (c) => widgetCommand(c, 'configure'),
+  'widget rotate-secret': (c) => widgetCommand(c, 'rotate-secret'),
+  'limits set': async ({ values, need, needMode, connect }) => {
     const org = need('org');
     const mode = needMode();
     const given = values['max-concurrent-calls'];
     if (!given) throw new UsageError('--max-concurrent-calls is required');
-    // Plain decimal digits only: `Number` would also take ' 5 ', '1e2' and '0x10'.
-    const n = /^-?\d+(\.\d+)?$/.test(given) ? Number(given) : NaN;
+    const n = decimal(given);
     try {
       checkCallLimit(n, `'${given}'`);
     } catch (err) {
@@ -254,17 +269,17 @@ async function run(argv: string[]): Promise<unknown> {
     if (!(await notifyLimitChanged(org, mode === 'live', n)))
       process.stderr.write('svcctl: Temporal not reachable; the new limit applies from the next call\n');
     return limits;
-  }
-  if (group === 'limits' && action === 'get') {
+  },
+  'limits get': async ({ need, connect }) => {
     const org = need('org');
     await connect();
     return orgCallLimits(org);
-  }
-  if (group === 'recordings' && action === 'set-retention') {
+  },
+  'recordings set-retention': async ({ values, need, connect }) => {
     const org = need('org');
     const given = values.days;
     if (!given) throw new UsageError('--days is required (a number of days, or none)');
-    const days = given === 'none' ? null : /^-?\d+(\.\d+)?$/.test(given) ? Number(given) : NaN;
+    const days = given === 'none' ? null : decimal(given);
     try {
       checkRetentionDays(days, `'${given}'`);
     } catch (err) {
@@ -272,55 +287,68 @@ async function run(argv: string[]): Promise<unknown> {
     }
     await connect();
     return setRecordingRetention(org, days);
-  }
-  if (group === 'recordings' && action === 'get-retention') {
+  },
+  'recordings get-retention': async ({ need, connect }) => {
     const org = need('org');
     await connect();
     return recordingRetention(org);
-  }
-  if (group === 'users') {
-    const users = await usersCommand(action, need, values.password, connect);
-    if (users !== undefined) return users;
-  }
-  throw new UsageError(`unknown command: ${[group, action].filter(Boolean).join(' ') || '(none)'}`);
-}
+  },
+  'users create': async ({ values, need, connect }) => {
+    const input = { orgId: need('org'), email: need('email'), role: need('role'), password: values.password };
+    if (!(USER_ROLES as readonly string[]).includes(input.role))
+      throw new UsageError(`--role must be one of ${USER_ROLES.join(', ')}`);
+    await connect();
+    return createUser(input);
+  },
+  'users list': async ({ need, connect }) => {
+    const org = need('org');
+    await connect();
+    return listUsers(org);
+  },
+  'users disable': async ({ need, connect }) => {
+    const id = need('id');
+    await connect();
+    return disableUser(id);
+  },
+  'users reset-password': async ({ values, need, connect }) => {
+    const id = need('id');
+    await connect();
+    return resetPassword(id, values.password);
+  },
+};
 
 /**
- * `svcctl users create|list|disable|reset-password` (issue 35 item 1), or undefined for another action.
- * An unknown role is a usage error (exit 2); an email taken, a short password, an unknown user exit 1.
+ * `svcctl widget configure|rotate-secret --org ORG …`: the organization must exist; `configure` takes
+ * `--allowed-origins` (comma-separated origins, each normalized; a malformed one is a usage error) and at
+ * most one of `--require-identity` / `--no-require-identity`.
  */
-async function usersCommand(
-  action: string | undefined,
-  need: (name: 'org' | 'email' | 'role' | 'id') => string,
-  password: string | undefined,
-  connect: () => Promise<void>,
+async function widgetCommand(
+  { values, need, connect }: Command,
+  action: 'configure' | 'rotate-secret',
 ): Promise<unknown> {
-  switch (action) {
-    case 'create': {
-      const input = { orgId: need('org'), email: need('email'), role: need('role'), password };
-      if (!(USER_ROLES as readonly string[]).includes(input.role))
-        throw new UsageError(`--role must be one of ${USER_ROLES.join(', ')}`);
-      await connect();
-      return createUser(input);
+  const org = need('org');
+  useSecretsKey();
+  await connect();
+  if (!(await Org.findById(org).lean())) throw new Error(`No such organization: ${org}`);
+  if (action === 'rotate-secret') return rotateWidgetSecret(org);
+  if (values['require-identity'] && values['no-require-identity'])
+    throw new UsageError('give --require-identity or --no-require-identity, not both');
+  let allowedOrigins: string[] | undefined;
+  if (values['allowed-origins'] !== undefined) {
+    try {
+      allowedOrigins = values['allowed-origins']
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+        .map(normalizeOrigin);
+    } catch (err) {
+      throw new UsageError(`--allowed-origins: ${(err as Error).message}`);
     }
-    case 'list': {
-      const org = need('org');
-      await connect();
-      return listUsers(org);
-    }
-    case 'disable': {
-      const id = need('id');
-      await connect();
-      return disableUser(id);
-    }
-    case 'reset-password': {
-      const id = need('id');
-      await connect();
-      return resetPassword(id, password);
-    }
-    default:
-      return undefined;
   }
+  return configureWidget(org, {
+    allowedOrigins,
+    requireIdentity: values['require-identity'] ? true : values['no-require-identity'] ? false : undefined,
+  });
 }
 
 /** SECRETS_KEY from the environment, else the development key `npm start` keeps in DATA_DIR/secrets.key. */

@@ -23,8 +23,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { loadConfig, setConfig } from '../config';
+import { bundleWorkflowCode, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { loadConfig, setConfig, type Config } from '../config';
 import { DEPENDENCY_DEADLINE_MS } from '../errors';
 import { connectStore, disconnectStore } from '../models/register';
 import { isStoreUnavailable } from '../models/store';
@@ -93,6 +93,146 @@ async function step<T>(what: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The ports `npm start` binds for its embedded servers (environment, else the defaults). */
+interface DevPorts {
+  temporal: number;
+  ui: number;
+  ferret: number;
+}
+
+/**
+ * Refuses to start when a port an embedded server needs is taken (the message says which variable
+ * moves it or which address uses an outside server instead).
+ * @throws Error naming the port and the way out
+ */
+async function checkPorts(ports: DevPorts, needTemporal: boolean, needMongo: boolean): Promise<void> {
+  if (needTemporal && (await portInUse(ports.temporal)))
+    throw new Error(
+      `port ${ports.temporal} is in use: stop what runs there, set TEMPORAL_DEV_PORT, or set TEMPORAL_ADDRESS to use that server`,
+    );
+  if (needTemporal && ports.ui && (await portInUse(ports.ui)))
+    throw new Error(`port ${ports.ui} is in use: stop what runs there or set TEMPORAL_UI_PORT`);
+  if (needMongo && (await portInUse(ports.ferret)))
+    throw new Error(`port ${ports.ferret} is in use: stop what runs there, set FERRETDB_PORT, or set MONGODB_URI`);
+}
+
+/**
+ * Starts the Temporal dev server (with its Web UI) and FerretDB side by side, each only when no outside
+ * address is configured, and points `cfg` at them. The servers are pushed onto `children` as they start,
+ * so a failure of the other still stops them. Returns the Web UI's address to print.
+ */
+async function startEmbeddedServers(
+  cfg: Config,
+  ports: DevPorts,
+  children: ChildServer[],
+): Promise<string | undefined> {
+  const needTemporal = !cfg.temporalAddress;
+  const needMongo = !cfg.mongodbUri;
+  if (!needTemporal && !needMongo) return undefined;
+  let uiUrl: string | undefined;
+  const bins = await infraBinaries(); // at once when scripts/start.sh prepared them; else shows progress
+  await Promise.all([
+    needTemporal &&
+      step(`starting the Temporal dev server on 127.0.0.1:${ports.temporal}`, async () => {
+        // The Web UI decodes encrypted payloads through the API's codec server; the UI sends no
+        // credentials of its own, so its endpoint carries the operator token (DATA_DIR/codec.token).
+        cfg.codecToken ??= devSecretsKey(cfg.dataDir, 'codec.token');
+        if (!process.env.CODEC_CORS_ORIGINS)
+          cfg.codecCorsOrigins = [`http://localhost:${ports.ui}`, `http://127.0.0.1:${ports.ui}`];
+        const t = await startTemporalDevServer(bins.temporal, {
+          dataDir: cfg.dataDir,
+          port: ports.temporal,
+          uiPort: ports.ui,
+          uiCodecEndpoint: `http://localhost:${cfg.port}/codec/${cfg.codecToken}`,
+          detached: true,
+        });
+        children.push(t);
+        cfg.temporalAddress = t.address;
+        uiUrl = `http://127.0.0.1:${ports.ui}`;
+        if (!process.env.TEMPORAL_UI_URL) cfg.temporalUiUrl = `http://localhost:${ports.ui}`;
+      }),
+    needMongo &&
+      step(`starting FerretDB (SQLite under ${cfg.dataDir}/ferretdb) on 127.0.0.1:${ports.ferret}`, async () => {
+        const f = await startFerretDB(bins.ferretdb, cfg.dataDir, ports.ferret, { detached: true });
+        children.push(f);
+        cfg.mongodbUri = f.uri;
+      }),
+  ]);
+  return uiUrl;
+}
+
+/**
+ * Connects the store and the Temporal client, makes sure the search attributes and the schedules exist,
+ * then runs the worker (from the bundle built meanwhile) and the API. Each piece pushes its cleanup onto
+ * `cleanups`; a worker that stops on its own calls `shutdown(1)`.
+ */
+async function startService(
+  cfg: Config,
+  needMongo: boolean,
+  bundle: Promise<WorkflowBundleWithSourceMap>,
+  cleanups: (() => Promise<void>)[],
+  shutdown: (code: number) => Promise<void>,
+): Promise<RunningApi> {
+  await connectStore(cfg.mongodbUri!, { deadlineMs: DEPENDENCY_DEADLINE_MS }).catch((err: unknown) => {
+    throw storeUnreachable(err, cfg.mongodbUri!, needMongo);
+  });
+  cleanups.push(() => disconnectStore());
+  const client = await connectClient();
+  cleanups.push(() => client.connection.close());
+  await ensureSearchAttributes(client);
+  await ensureCallReconcilerSchedule(client);
+  await ensureRecordingRetentionSchedule(client);
+  await ensureRetentionSweepSchedule(client);
+  await ensureAuditRetentionSchedule(client);
+
+  const worker = await createWorker({ workflowBundle: await bundle });
+  const running = worker.run();
+  cleanups.push(async () => {
+    // The Temporal runtime also reacts to SIGINT/SIGTERM and may have started draining already.
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running;
+  });
+  running.catch((err) => {
+    logger.error('worker stopped', { error: String(err) });
+    void shutdown(1);
+  });
+
+  const api: RunningApi = await startApi({ temporal: client, port: cfg.port });
+  cleanups.push(() => api.close());
+  return api;
+}
+
+/** Seeds the demo organization and staff user, then prints the addresses, the keys and a first call to try. */
+async function announceReady(cfg: Config, api: RunningApi, uiUrl: string): Promise<void> {
+  const seed = await seedDemo(cfg.dataDir);
+  const admin = await seedDemoUser(cfg.dataDir, seed.org_id);
+  const base = `http://localhost:${api.port}`;
+  console.log(`
+  Service ready on ${base} (${elapsed()} s after start)   GET /healthz, /readyz, /metrics
+  API reference:   ${base}/docs   (OpenAPI 3.1: ${base}/v1/openapi.json)
+  Widget demo:     ${base}/widget/demo#key=${seed.publishable_key}
+  Staff console:   ${base}/console${admin ? `   sign in as ${admin.email} / ${admin.password}` : ''}
+  Temporal Web UI: ${uiUrl}
+  Demo organization ${seed.org_id}${seed.created_now ? ' (created now)' : ''}, test-mode keys:
+    secret key:       ${seed.secret_key}
+    publishable key:  ${seed.publishable_key}
+    demo agent:       ${seed.agent_id}
+
+  Place a simulated demo call:
+    curl -s ${base}/v1/calls -H "Authorization: Bearer ${seed.secret_key}" -H "Content-Type: application/json" \\
+      -d '{"to":"+14155550123","agent_id":"${seed.agent_id}","metadata":{"order_id":"1234"}}'
+  Then: curl -s ${base}/v1/calls/<id>/transcript -H "Authorization: Bearer ${seed.secret_key}"
+        curl -s ${base}/v1/events -H "Authorization: Bearer ${seed.secret_key}"
+  Ctrl-C stops everything.
+`);
+}
+
+/**
+ * `npm start`: the whole service in one process with embedded defaults (DESIGN.md section 4): the
+ * Temporal dev server and FerretDB unless TEMPORAL_ADDRESS / MONGODB_URI point elsewhere, the offline demo
+ * model without OPENAI_API_KEY, a worker and the API. Ctrl-C stops the API, then the worker (draining),
+ * then the embedded servers, and prints `stopped`; a second Ctrl-C kills at once (exit 130).
+ */
 async function main(): Promise<void> {
   const cfg = loadConfig();
   fs.mkdirSync(cfg.dataDir, { recursive: true });
@@ -120,20 +260,13 @@ async function main(): Promise<void> {
   process.once('exit', () => children.forEach((c) => c.process.exitCode === null && c.process.kill('SIGTERM')));
 
   try {
-    const temporalPort = Number(process.env.TEMPORAL_DEV_PORT || 7233);
-    const uiPort = Number(process.env.TEMPORAL_UI_PORT || 8233);
-    const ferretPort = Number(process.env.FERRETDB_PORT || 27017);
-    const needTemporal = !cfg.temporalAddress;
+    const ports: DevPorts = {
+      temporal: Number(process.env.TEMPORAL_DEV_PORT || 7233),
+      ui: Number(process.env.TEMPORAL_UI_PORT || 8233),
+      ferret: Number(process.env.FERRETDB_PORT || 27017),
+    };
     const needMongo = !cfg.mongodbUri;
-    let uiUrl = "your Temporal cluster's Web UI";
-    if (needTemporal && (await portInUse(temporalPort)))
-      throw new Error(
-        `port ${temporalPort} is in use: stop what runs there, set TEMPORAL_DEV_PORT, or set TEMPORAL_ADDRESS to use that server`,
-      );
-    if (needTemporal && uiPort && (await portInUse(uiPort)))
-      throw new Error(`port ${uiPort} is in use: stop what runs there or set TEMPORAL_UI_PORT`);
-    if (needMongo && (await portInUse(ferretPort)))
-      throw new Error(`port ${ferretPort} is in use: stop what runs there, set FERRETDB_PORT, or set MONGODB_URI`);
+    await checkPorts(ports, !cfg.temporalAddress, needMongo);
 
     // The SDK's metrics: Prometheus on a loopback port, served through the API's /metrics.
     installRuntime({ prometheusAddress: await freeLoopbackAddress() });
@@ -151,36 +284,7 @@ async function main(): Promise<void> {
       for (const c of [...children].sort((a, b) => (a.name === 'temporal' ? -1 : b.name === 'temporal' ? 1 : 0)))
         await c.stop();
     });
-    if (needTemporal || needMongo) {
-      const bins = await infraBinaries(); // at once when scripts/start.sh prepared them; else shows progress
-      await Promise.all([
-        needTemporal &&
-          step(`starting the Temporal dev server on 127.0.0.1:${temporalPort}`, async () => {
-            // The Web UI decodes encrypted payloads through the API's codec server (issue 36 item 5); the
-            // UI sends no credentials of its own, so its endpoint carries the operator token (DATA_DIR/codec.token).
-            cfg.codecToken ??= devSecretsKey(cfg.dataDir, 'codec.token');
-            if (!process.env.CODEC_CORS_ORIGINS)
-              cfg.codecCorsOrigins = [`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`];
-            const t = await startTemporalDevServer(bins.temporal, {
-              dataDir: cfg.dataDir,
-              port: temporalPort,
-              uiPort,
-              uiCodecEndpoint: `http://localhost:${cfg.port}/codec/${cfg.codecToken}`,
-              detached: true,
-            });
-            children.push(t);
-            cfg.temporalAddress = t.address;
-            uiUrl = `http://127.0.0.1:${uiPort}`;
-            if (!process.env.TEMPORAL_UI_URL) cfg.temporalUiUrl = `http://localhost:${uiPort}`;
-          }),
-        needMongo &&
-          step(`starting FerretDB (SQLite under ${cfg.dataDir}/ferretdb) on 127.0.0.1:${ferretPort}`, async () => {
-            const f = await startFerretDB(bins.ferretdb, cfg.dataDir, ferretPort, { detached: true });
-            children.push(f);
-            cfg.mongodbUri = f.uri;
-          }),
-      ]);
-    }
+    const uiUrl = (await startEmbeddedServers(cfg, ports, children)) ?? "your Temporal cluster's Web UI";
     if (!cfg.openaiBaseUrl && !cfg.openaiApiKey) {
       const demo = await startDemoModel();
       cleanups.push(() => demo.close());
@@ -192,55 +296,8 @@ async function main(): Promise<void> {
     }
     cfg.secretsKey ??= devSecretsKey(cfg.dataDir);
     setConfig(cfg);
-
-    await connectStore(cfg.mongodbUri!, { deadlineMs: DEPENDENCY_DEADLINE_MS }).catch((err: unknown) => {
-      throw storeUnreachable(err, cfg.mongodbUri!, needMongo);
-    });
-    cleanups.push(() => disconnectStore());
-    const client = await connectClient();
-    cleanups.push(() => client.connection.close());
-    await ensureSearchAttributes(client);
-    await ensureCallReconcilerSchedule(client);
-    await ensureRecordingRetentionSchedule(client);
-    await ensureRetentionSweepSchedule(client);
-    await ensureAuditRetentionSchedule(client);
-
-    const worker = await createWorker({ workflowBundle: await bundle });
-    const running = worker.run();
-    cleanups.push(async () => {
-      // The Temporal runtime also reacts to SIGINT/SIGTERM and may have started draining already.
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-    });
-    running.catch((err) => {
-      logger.error('worker stopped', { error: String(err) });
-      void shutdown(1);
-    });
-
-    const api: RunningApi = await startApi({ temporal: client, port: cfg.port });
-    cleanups.push(() => api.close());
-
-    const seed = await seedDemo(cfg.dataDir);
-    const admin = await seedDemoUser(cfg.dataDir, seed.org_id);
-    const base = `http://localhost:${api.port}`;
-    console.log(`
-  Service ready on ${base} (${elapsed()} s after start)   GET /healthz, /readyz, /metrics
-  API reference:   ${base}/docs   (OpenAPI 3.1: ${base}/v1/openapi.json)
-  Widget demo:     ${base}/widget/demo#key=${seed.publishable_key}
-  Staff console:   ${base}/console${admin ? `   sign in as ${admin.email} / ${admin.password}` : ''}
-  Temporal Web UI: ${uiUrl}
-  Demo organization ${seed.org_id}${seed.created_now ? ' (created now)' : ''}, test-mode keys:
-    secret key:       ${seed.secret_key}
-    publishable key:  ${seed.publishable_key}
-    demo agent:       ${seed.agent_id}
-
-  Place a simulated demo call:
-    curl -s ${base}/v1/calls -H "Authorization: Bearer ${seed.secret_key}" -H "Content-Type: application/json" \\
-      -d '{"to":"+14155550123","agent_id":"${seed.agent_id}","metadata":{"order_id":"1234"}}'
-  Then: curl -s ${base}/v1/calls/<id>/transcript -H "Authorization: Bearer ${seed.secret_key}"
-        curl -s ${base}/v1/events -H "Authorization: Bearer ${seed.secret_key}"
-  Ctrl-C stops everything.
-`);
+    const api = await startService(cfg, needMongo, bundle, cleanups, shutdown);
+    await announceReady(cfg, api, uiUrl);
   } catch (err) {
     logger.error(err instanceof Error ? err.message : String(err));
     await shutdown(1);
