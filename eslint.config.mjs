@@ -1,6 +1,6 @@
 // ESLint (flat config) with typescript-eslint: the rules that keep the architecture honest (DESIGN.md
 // section 8): workflows stay deterministic and bundle-safe, the API never loads activities or workflows,
-// src/shared imports nothing of the project, the layers below (services, providers, platform, voice,
+// src/shared imports nothing of the project, the root files of src import no layer above them, the layers below (services, providers, platform, voice,
 // models) never import upward, no activity module imports another; and no promise is left floating.
 // test/unit/layers.test.ts plants wrong imports to show each rule bites.
 import js from '@eslint/js';
@@ -141,6 +141,25 @@ export default tseslint.config(
     ['services', 'providers', 'platform', 'voice'],
     'Models import only src/shared, config and each other (./store).',
   ),
+  {
+    // The root files of src (config, errors, keys, logger, redaction, secrets) are the bottom of the node
+    // side: every layer uses them, so they import only each other, src/models and src/shared.
+    files: ['src/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^\\./(${[...TOPS, 'services', 'providers', 'platform', 'voice'].join('|')})(/|$)`,
+              message:
+                'The root files of src are the bottom layer: they import each other, src/models and src/shared only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['src/activities/**/*.ts'],
     rules: {

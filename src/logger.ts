@@ -13,13 +13,13 @@
  *   `secret`, `password`, `token`, `api_key`…) are written as `[redacted]`. Callers still pass ids,
  *   never credentials; this is the net under that rule.
  * - Card numbers and email addresses never leave either (issue 36 item 3): they are written `[card]` and
- *   `[email]` in every line, whatever the organization's redaction setting (src/services/redaction.ts
+ *   `[email]` in every line, whatever the organization's redaction setting (src/redaction.ts
  *   `redactCardsAndEmails`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Context as ActivityContext } from '@temporalio/activity';
 import winston from 'winston';
-import { redactCardsAndEmails } from './services/redaction';
+import { redactCardsAndEmails } from './redaction';
 
 /** Fields every line written inside a context carries (snake_case, as in the API). */
 export type LogFields = Record<string, string | number | boolean | undefined>;

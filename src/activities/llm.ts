@@ -12,7 +12,7 @@
  * (`ApplicationFailure` type `LLM_REQUEST_REJECTED`, src/shared/assistant.ts), anything else is retried by the workflow's policy.
  *
  * Riding out a store outage and a busy machine (issue 33): the context is read within
- * src/services/store-outage.ts `STORE_WAIT_MS`, else this process's last-known copy for the conversation is
+ * src/platform/store-outage.ts `STORE_WAIT_MS`, else this process's last-known copy for the conversation is
  * used; the usage rows are written behind (`writeWhenStored`) when the store does not take them in time.
  * The turn's deadline (`deadlineMs`) is the model's time: its timer starts when the request is sent, so a
  * worker slow to run the activity (queued tasks, a saturated CPU) does not spend it.
@@ -40,7 +40,7 @@ import { callbackPrompt } from '../services/callbacks';
 import { isRejectedRequest, openai } from '../providers/openai';
 import { activityKey } from '../platform/temporal';
 import { openTokenStream, readRelayStreamSession } from '../voice/relay';
-import { readOrLastKnown, writeWhenStored } from '../services/store-outage';
+import { readOrLastKnown, writeWhenStored } from '../platform/store-outage';
 
 export interface GenerateReplyInput {
   callId: string;

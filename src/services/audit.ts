@@ -12,7 +12,7 @@ import { AuditEvent, type AuditActorType } from '../models/audit';
 import { insertIfAbsentGrouped } from '../models/store';
 import { derivedId, newId } from '../shared/ids';
 import { AUDIT_RETENTION_SCHEDULE_ID, AUDIT_RETENTION_WORKFLOW, type AuditRetentionWorkflow } from '../shared/audit';
-import { writeWhenStored } from './store-outage';
+import { writeWhenStored } from '../platform/store-outage';
 
 /** What an audit entry says; see src/models/audit.ts for each field. */
 export interface AuditEntry {
@@ -31,7 +31,7 @@ export interface AuditEntry {
 
 /**
  * Appends one audit entry under a fresh `aud_…` id. The write is idempotent (insert-if-absent under
- * that id; grouped with the entries of concurrent requests, src/models/store.ts `insertIfAbsentGrouped`) and rides out a store blip (src/services/store-outage.ts `writeWhenStored`: at most 4 s here,
+ * that id; grouped with the entries of concurrent requests, src/models/store.ts `insertIfAbsentGrouped`) and rides out a store blip (src/platform/store-outage.ts `writeWhenStored`: at most 4 s here,
  * then retried in the background for 15 minutes). Never throws: a write that fails otherwise is logged
  * as an error with the entry (without it the log would be silently short).
  * @returns the entry's id

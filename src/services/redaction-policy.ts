@@ -1,7 +1,7 @@
 /**
  * Where PII redaction applies (issue 36 item 3): an organization turns it on per mode
  * (`redaction.enabled`, off by default); then every transcript turn, conversation message, analysis and
- * event payload is redacted before it is written (src/services/redaction.ts does the finding). The live
+ * event payload is redacted before it is written (src/redaction.ts does the finding). The live
  * model still reads the raw words: the call's and the conversation's workflows keep their chat history in
  * memory; only what is stored is redacted. Log lines lose card numbers and email addresses whatever the
  * setting (src/logger.ts).
@@ -11,7 +11,7 @@
  */
 import { Call } from '../models/calls';
 import { privacySettings, type Tenant } from './privacy';
-import { addCounts, redactText, redactValue, redactedAny, type RedactionCounts, type RedactOptions } from './redaction';
+import { addCounts, redactText, redactValue, redactedAny, type RedactionCounts, type RedactOptions } from '../redaction';
 
 /**
  * Whether `redaction.enabled` is on for the organization in this mode (false for an unknown one): the
@@ -65,7 +65,7 @@ export class Redactor {
     return JSON.stringify(this.value(parsed)) as S;
   }
 
-  /** Every string of `v` redacted (src/services/redaction.ts `redactValue`). */
+  /** Every string of `v` redacted (src/redaction.ts `redactValue`). */
   value<T>(v: T): T {
     const r = redactValue(v, this.options);
     addCounts(this.counts, r.counts);

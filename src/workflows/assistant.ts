@@ -221,7 +221,7 @@ async function callTool(
 
 /**
  * How long a local LLM request may take beyond the turn's deadline before it is given up: the machine's
- * share (the task waiting for a worker slot or a CPU, the context read, at most src/services/store-outage.ts
+ * share (the task waiting for a worker slot or a CPU, the context read, at most src/platform/store-outage.ts
  * `STORE_WAIT_MS`), which the deadline itself does not count (issue 33).
  */
 const MACHINE_SLACK_MS = 60_000;

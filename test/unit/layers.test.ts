@@ -74,6 +74,18 @@ describe('layers (eslint.config.mjs)', () => {
       "import type * as activities from '../activities';\nexport type X = typeof activities;\n",
       /Workflows import only/,
     ],
+    [
+      'a root file of src importing a service',
+      'src/planted.ts',
+      "import { emitEvent } from './services/events';\nexport const x = emitEvent;\n",
+      /root files of src are the bottom layer/,
+    ],
+    [
+      'a root file of src importing platform code',
+      'src/planted.ts',
+      "import { writeWhenStored } from './platform/store-outage';\nexport const x = writeWhenStored;\n",
+      /root files of src are the bottom layer/,
+    ],
   ];
   for (const [what, filePath, code, message] of wrong) {
     it(`fails ${what}`, async () => {
@@ -92,6 +104,7 @@ describe('layers (eslint.config.mjs)', () => {
       ['src/activities/index.ts', "export { generateReply } from './llm';\n"],
       ['src/services/planted.ts', "import { Call } from '../models/calls';\nexport const x = Call;\n"],
       ['src/workflows/planted.ts', "import type * as llm from '../activities/llm';\nexport type X = typeof llm;\n"],
+      ['src/planted.ts', "import { redactText } from './redaction';\nimport { Org } from './models/orgs';\nexport const x = [redactText, Org];\n"],
     ];
     for (const [filePath, code] of planted) expect(await importErrors(filePath, code), filePath).to.deep.equal([]);
   });

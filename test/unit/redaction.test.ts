@@ -1,10 +1,10 @@
 /**
- * Unit tests of the PII redactor (src/services/redaction.ts, issue 36 item 3): the labelled set of
+ * Unit tests of the PII redactor (src/redaction.ts, issue 36 item 3): the labelled set of
  * bench/redaction-set.jsonl meets the issue's goals (recall ≥ 0.98 for cards and emails, no false
  * positive on order numbers and prices), and targeted cases of each rule.
  */
 import { expect } from 'chai';
-import { findPii, luhn, redactText, redactValue } from '../../src/services/redaction';
+import { findPii, luhn, redactText, redactValue } from '../../src/redaction';
 import { goalsMissed, readSet, scoreSet } from '../../bench/redaction';
 
 describe('PII redaction', () => {
