@@ -11,7 +11,14 @@
  */
 import { Call } from '../models/calls';
 import { privacySettings, type Tenant } from './privacy';
-import { addCounts, redactText, redactValue, redactedAny, type RedactionCounts, type RedactOptions } from '../redaction';
+import {
+  addCounts,
+  redactText,
+  redactValue,
+  redactedAny,
+  type RedactionCounts,
+  type RedactOptions,
+} from '../redaction';
 
 /**
  * Whether `redaction.enabled` is on for the organization in this mode (false for an unknown one): the

@@ -104,7 +104,10 @@ describe('layers (eslint.config.mjs)', () => {
       ['src/activities/index.ts', "export { generateReply } from './llm';\n"],
       ['src/services/planted.ts', "import { Call } from '../models/calls';\nexport const x = Call;\n"],
       ['src/workflows/planted.ts', "import type * as llm from '../activities/llm';\nexport type X = typeof llm;\n"],
-      ['src/planted.ts', "import { redactText } from './redaction';\nimport { Org } from './models/orgs';\nexport const x = [redactText, Org];\n"],
+      [
+        'src/planted.ts',
+        "import { redactText } from './redaction';\nimport { Org } from './models/orgs';\nexport const x = [redactText, Org];\n",
+      ],
     ];
     for (const [filePath, code] of planted) expect(await importErrors(filePath, code), filePath).to.deep.equal([]);
   });
