@@ -34,10 +34,10 @@ export interface Config {
   /** Default chat model (`OPENAI_MODEL`, default `gpt-4o-mini`); an agent's `model` overrides it. */
   openaiModel: string;
   /**
-   * The model playing persona callers in test mode (`SIMULATOR_MODEL`; absent: `openaiModel`; issue 37 item 3).
+   * The model playing persona callers in test mode (`SIMULATOR_MODEL`; absent: `openaiModel`).
    */
   simulatorModel?: string;
-  /** The model judging test-suite scenarios (`JUDGE_MODEL`; absent: `openaiModel`; issue 37 item 4). */
+  /** The model judging test-suite scenarios (`JUDGE_MODEL`; absent: `openaiModel`). */
   judgeModel?: string;
   twilioAccountSid?: string;
   twilioAuthToken?: string;
@@ -51,7 +51,7 @@ export interface Config {
   /**
    * How long a request executing under an Idempotency-Key holds it between renewals, ms
    * (`IDEMPOTENCY_LEASE_MS`, default 8000; renewed every third of it while the request runs): a retry takes
-   * over the key of a request whose API process died within this long (issue 33: within 10 s).
+   * over the key of a request whose API process died within this long (within 10 s).
    */
   idempotencyLeaseMs: number;
   /** How long the assistant may take to answer one turn of a call, ms (`CALL_TURN_DEADLINE_MS`, default 8000). */
@@ -90,7 +90,7 @@ export interface Config {
   secretsKey?: string;
   /**
    * Earlier values of `SECRETS_KEY` (`SECRETS_KEY_PREVIOUS`, comma-separated), kept after a rotation so
-   * that workflow payloads encrypted under them still decode (src/platform/payload-codec.ts, issue 36 item 5).
+   * that workflow payloads encrypted under them still decode (src/platform/payload-codec.ts).
    */
   secretsKeyPrevious: string[];
   /**
@@ -102,11 +102,11 @@ export interface Config {
   codecCorsOrigins: string[];
   /**
    * The Temporal Web UI's address (`TEMPORAL_UI_URL`, default `http://localhost:8233`, the dev server's):
-   * the staff console links a call's page to its run there (issue 35 item 3). `npm start` sets the UI it
+   * the staff console links a call's page to its run there. `npm start` sets the UI it
    * started (`TEMPORAL_UI_PORT`).
    */
   temporalUiUrl: string;
-  /** Days an audit entry is kept (`AUDIT_RETENTION_DAYS`, default 365; issue 36 item 4). */
+  /** Days an audit entry is kept (`AUDIT_RETENTION_DAYS`, default 365). */
   auditRetentionDays: number;
   /** Allow webhook URLs that resolve to loopback/private addresses (`WEBHOOK_ALLOW_PRIVATE=1`). */
   webhookAllowPrivate: boolean;
@@ -164,7 +164,7 @@ export interface Config {
    * (`WIDGET_STREAM_POLL_MS`, default 200): one poll per process, whatever the number of streams.
    */
   widgetStreamPollMs: number;
-  /** Console sign-ins per minute per client IP address (issue 35 item 1); 0 turns the limit off. */
+  /** Console sign-ins per minute per client IP address; 0 turns the limit off. */
   consoleSigninPerIp: number;
   /** Console sign-ins per minute per email address; 0 turns the limit off. */
   consoleSigninPerEmail: number;
@@ -235,7 +235,7 @@ export function isLoopbackHost(host: string): boolean {
 
 /**
  * `RELAY_STREAM_HOST` (default 127.0.0.1): a host other than loopback needs `RELAY_STREAM_TLS_CERT` and
- * `RELAY_STREAM_TLS_KEY` (the streamed words of live calls never cross a network in clear, issue 33).
+ * `RELAY_STREAM_TLS_KEY` (the streamed words of live calls never cross a network in clear).
  */
 function relayHost(env: NodeJS.ProcessEnv): string {
   const host = opt(env.RELAY_STREAM_HOST) ?? '127.0.0.1';

@@ -61,7 +61,7 @@ export const notFound = (what: string, id: string, param?: string) =>
 /**
  * How long the API waits for one of its dependencies (Temporal, the store) before it gives up on it, ms:
  * the store's server selection and command buffering, and each Temporal request that does not wait on a
- * workflow (src/platform/temporal.ts). Short enough that a request answers 503 within 5 s (issue 33).
+ * workflow (src/platform/temporal.ts). Short enough that a request answers 503 within 5 s.
  */
 export const DEPENDENCY_DEADLINE_MS = 3_000;
 

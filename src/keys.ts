@@ -24,11 +24,11 @@ export const SCOPE_RESOURCES = [
 /** Every scope: `<resource>:read` and `<resource>:write`, and `audit:read`. */
 export const ALL_SCOPES: string[] = [
   ...SCOPE_RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]),
-  'audit:read', // the audit log, read only (issue 36 item 4): nothing writes it through the API
+  'audit:read', // the audit log, read only: nothing writes it through the API
 ];
 /**
  * Scopes every secret and restricted key holds without listing them (and that `--scopes` does not take):
- * reading its own organization, `GET /v1/account` (issue 28 item 5: "any secret or restricted key").
+ * reading its own organization, `GET /v1/account` ("any secret or restricted key").
  */
 export const IMPLIED_SCOPES: readonly string[] = ['account:read'];
 
@@ -139,7 +139,7 @@ export interface VerifiedKey {
 }
 
 /**
- * How long (ms) a process trusts a key it verified without reading the store again (issue 32 item 5: the
+ * How long (ms) a process trusts a key it verified without reading the store again (the
  * key's lookup leaves the request path). The bound on revocation: a key revoked by another process
  * (`svcctl keys revoke`) is refused by every API process at most this long after; one revoked through this
  * process's `revokeKey` at once.

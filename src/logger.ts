@@ -12,7 +12,7 @@
  *   secrets (`whsec_…`) or `Bearer` credentials, and fields named like credentials (`authorization`,
  *   `secret`, `password`, `token`, `api_key`…) are written as `[redacted]`. Callers still pass ids,
  *   never credentials; this is the net under that rule.
- * - Card numbers and email addresses never leave either (issue 36 item 3): they are written `[card]` and
+ * - Card numbers and email addresses never leave either: they are written `[card]` and
  *   `[email]` in every line, whatever the organization's redaction setting (src/redaction.ts
  *   `redactCardsAndEmails`).
  */

@@ -1,5 +1,5 @@
 /**
- * PII redaction (issue 36 item 3): finds card numbers, US Social Security numbers, email addresses and
+ * PII redaction: finds card numbers, US Social Security numbers, email addresses and
  * phone numbers other than the parties' own in a text and replaces each by a typed placeholder
  * (`[card]`, `[ssn]`, `[email]`, `[phone]`). Pure: no store, no clock; src/services/redaction-policy.ts
  * decides when it applies (the organization's `redaction.enabled`) and where.

@@ -39,7 +39,7 @@ export function sealSecret(plain: string): string {
 /**
  * Opens a stored value sealed by `sealSecret` (null stays null; an unsealed legacy value is returned as is),
  * under the current `SECRETS_KEY`, else under each of `SECRETS_KEY_PREVIOUS` (a value sealed before a
- * rotation, issue 36 item 5).
+ * rotation).
  * @throws Error when the value was sealed under none of those keys, or altered
  */
 export function openSecret(stored: string | null | undefined): string | null {
@@ -74,8 +74,8 @@ export function secretsMac(purpose: string, payload: string): string {
 
 /**
  * `secretsMac(purpose, payload)` under the current `SECRETS_KEY` first, then under each of
- * `SECRETS_KEY_PREVIOUS` (in their order): a value keyed by a MAC (a conversation's workflow id, issue 36
- * item 5) is still found after the key rotates. @throws Error when SECRETS_KEY is missing or too short
+ * `SECRETS_KEY_PREVIOUS` (in their order): a value keyed by a MAC (a conversation's workflow id,
+ * which must stay the same for the conversation's life) is still found after the key rotates. @throws Error when SECRETS_KEY is missing or too short
  */
 export function secretsMacs(purpose: string, payload: string): string[] {
   return [key(), ...config().secretsKeyPrevious.map(sealingKey)].map((base) => macUnder(base, purpose, payload));

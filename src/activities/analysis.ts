@@ -1,5 +1,5 @@
 /**
- * Analysis activities (issue 30), run by `callAnalysisWorkflow` (src/workflows/analysis.ts): one model
+ * Analysis activities, run by `callAnalysisWorkflow` (src/workflows/analysis.ts): one model
  * request for the analysis (`requestAnalysis`), then storing the result with its one event
  * (`storeAnalysis`). The rules are src/services/analysis.ts; both are idempotent per analysis id.
  */

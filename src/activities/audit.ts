@@ -1,5 +1,5 @@
 /**
- * Audit log activities (issue 36 item 4), run by `auditRetentionWorkflow`: one bounded batch of expired
+ * Audit log activities, run by `auditRetentionWorkflow`: one bounded batch of expired
  * entries deleted per call.
  */
 import { expireAuditEvents } from '../services/audit';

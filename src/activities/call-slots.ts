@@ -1,5 +1,5 @@
 /**
- * Activities of the call slots (issue 28, item 5; src/shared/call-slots.ts): a call's workflow asks for
+ * Activities of the call slots (src/shared/call-slots.ts): a call's workflow asks for
  * its slot (a campaign's call; a scheduled activity, since the answer needs the semaphore's own workflow
  * task) and frees it (a signal; a local activity) through them, as workflow code cannot send updates;
  * and the semaphore audits its holders. Each uses the worker's Temporal client (`Context.current().client`).
@@ -61,7 +61,7 @@ const TELL_CONCURRENCY = 50;
 /**
  * Tells granted calls' workflows (by workflow id = call id) that they hold a slot: the `slotGranted`
  * signal to each, `TELL_CONCURRENCY` at a time, through the worker's Temporal client. The semaphore runs
- * it as a local activity for all the grants of one workflow task (issue 32 item 5): one marker in its
+ * it as a local activity for all the grants of one workflow task: one marker in its
  * history instead of a SignalExternal command, its completion event and a further workflow task per
  * grant. Run twice (a worker that died mid-task), a call is told twice, which its workflow ignores.
  * Never throws for one call that could not be told.

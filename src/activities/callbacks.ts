@@ -1,5 +1,5 @@
 /**
- * The `schedule_callback` tool's effect (issue 29, item 5): `scheduleCallback` creates the scheduled call
+ * The `schedule_callback` tool's effect: `scheduleCallback` creates the scheduled call
  * the assistant promised, through src/services/callbacks.ts (the rules live there), with the worker's
  * Temporal client. Called by the call and conversation workflows' tool (src/workflows/tools.ts) as a
  * scheduled activity; idempotent per the new call's id, which the workflow derives from the tool call's key.

@@ -35,7 +35,7 @@ export interface TransitionCallInput {
   patch: Record<string, unknown>;
   /** Events to emit after the update, ids chosen by the workflow. */
   events: { id: string; type: string }[];
-  /** Its entry's number in the call's live stream (issue 31); absent: not streamed (runs of before). */
+  /** Its entry's number in the call's live stream; absent: not streamed (runs of before). */
   stream?: number;
 }
 
@@ -51,7 +51,7 @@ const STREAMED_FIELDS: Record<string, string> = {
  * Applies a status transition to the call document, then emits its events with `data.object` = the
  * call as it now is (so every call event carries the call's `metadata`). A patch value `STAMP_NOW`
  * (`dialed_ms`) becomes this activity's clock. After `call.ended`, starts the call's analysis when it has
- * a plan and a caller turn (issue 30; src/services/analysis.ts `startEndedCallAnalysis`: its own workflow,
+ * a plan and a caller turn (src/services/analysis.ts `startEndedCallAnalysis`: its own workflow,
  * so the end is never delayed by it). Throws if the call is missing.
  */
 export async function transitionCall(input: TransitionCallInput): Promise<void> {
@@ -100,7 +100,7 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
  * already stored (same call and `seq`, same number) is left as it is.
  */
 export async function recordTurns(input: { callId: string; turns: CallTurnInput[] }): Promise<void> {
-  // Issue 36 item 3: with the organization's redaction on, each turn's text and tool arguments are
+  // With the organization's redaction on, each turn's text and tool arguments are
   // stored redacted (the call's parties kept), with what was replaced; the model's chat log keeps them.
   const redactor = await callRedactor(input.callId);
   await Promise.all([
@@ -146,8 +146,8 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
 }
 
 /**
- * Cuts recorded assistant turns to what the caller heard before talking over them (issue 31;
- * src/workflows/call-session.ts `applyInterruption`): each turn `seq` of the call gets `text` and
+ * Cuts recorded assistant turns to what the caller heard before talking over them
+ * (src/workflows/call-session.ts `applyInterruption`): each turn `seq` of the call gets `text` and
  * `interrupted: true`. Idempotent (the same values each time); the workflow calls it once the turns' own
  * writes are done.
  */
@@ -155,7 +155,7 @@ export async function interruptTurns(input: { callId: string; turns: { seq: numb
   const redactor = await callRedactor(input.callId);
   await Promise.all(
     input.turns.map((t) => {
-      // What was heard is redacted as the whole turn was (issue 36 item 3); its count replaces the turn's.
+      // What was heard is redacted as the whole turn was; its count replaces the turn's.
       const r = redactor?.fresh();
       const text = r ? r.text(t.text) : t.text;
       return CallTurn.collection.updateOne(

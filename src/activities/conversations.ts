@@ -152,7 +152,7 @@ export async function setConversationStatus(input: {
   status: ConversationStatus;
   reason: string | null;
   eventId: string | null;
-  /** Issue 35: the staff user who took it over (`handoff` update); absent or null: nobody in particular. */
+  /** The staff user who took it over (`handoff` update); absent or null: nobody in particular. */
   takenBy?: string | null;
 }): Promise<void> {
   await Conversation.updateOne(
@@ -184,7 +184,7 @@ export async function setConversationStatus(input: {
 /** Sets the assistant answering the conversation (`POST /v1/messages` with `agent_id`). */
 export async function setConversationAgent(input: { conversationId: string; agentId: string }): Promise<void> {
   await Conversation.updateOne({ _id: input.conversationId }, { $set: { agent_id: input.agentId } });
-  // Issue 37: another agent's version is picked on its first turn (the same agent keeps its version).
+  // Another agent's version is picked on its first turn (the same agent keeps its version).
   await Conversation.updateOne(
     { _id: input.conversationId, agent_version_of: { $ne: input.agentId } },
     { $set: { agent_version: null } },
@@ -252,7 +252,7 @@ export async function conversationContext(input: {
 }
 
 /**
- * The version of `agent` a conversation runs (issue 37 item 2; src/services/agent-versions.ts
+ * The version of `agent` a conversation runs (src/services/agent-versions.ts
  * `conversationAgent`): the one recorded on its first turn with this agent, else picked now and recorded.
  */
 async function conversationVersion(
@@ -308,7 +308,7 @@ export interface LoadedConversation {
   history: ChatMessage[];
   /** Web channel: the last entry of the conversation's log (0: none yet). */
   logSeq: number;
-  /** Issue 35: the staff user who took it over (absent in histories recorded before). */
+  /** The staff user who took it over (absent in histories recorded before). */
   takenBy?: string | null;
 }
 

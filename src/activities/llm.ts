@@ -11,7 +11,7 @@
  * Retries belong to Temporal (the client's own are off): a 4xx other than 408/409/429 is final
  * (`ApplicationFailure` type `LLM_REQUEST_REJECTED`, src/shared/assistant.ts), anything else is retried by the workflow's policy.
  *
- * Riding out a store outage and a busy machine (issue 33): the context is read within
+ * Riding out a store outage and a busy machine: the context is read within
  * src/platform/store-outage.ts `STORE_WAIT_MS`, else this process's last-known copy for the conversation is
  * used; the usage rows are written behind (`writeWhenStored`) when the store does not take them in time.
  * The turn's deadline (`deadlineMs`) is the model's time: its timer starts when the request is sent, so a
@@ -52,7 +52,7 @@ export interface GenerateReplyInput {
   history?: ConversationRef;
   /** Names of the built-in tools offered (src/shared/tools.ts `TOOLS`; their JSON schemas are derived there). */
   tools: ToolName[];
-  /** The organization's tools offered too (issue 27), as Chat Completions functions; absent: none. */
+  /** The organization's tools offered too, as Chat Completions functions; absent: none. */
   functions?: { name: string; description: string; parameters: Record<string, unknown> }[];
   /** Who the conversation is with and which agent answers: the context is loaded from these. */
   context?: AssistantContextIds;
@@ -62,7 +62,7 @@ export interface GenerateReplyInput {
    */
   stream?: boolean;
   /**
-   * The other party's number, when `schedule_callback` is offered (issue 29): the system message of this
+   * The other party's number, when `schedule_callback` is offered: the system message of this
    * request gets the current date and time in their zone (src/services/callbacks.ts `callbackPrompt`).
    */
   caller?: string;
@@ -79,7 +79,7 @@ export interface GenerateReplyResult {
   toolCalls: ToolCall[];
   /** The knowledge chunks put in the prompt (absent in results recorded before knowledge existed). */
   knowledge?: KnowledgeRef[];
-  /** How long the model took to answer, ms from the request sent (absent in results recorded before issue 33). */
+  /** How long the model took to answer, ms from the request sent (absent in results recorded before it was measured). */
   modelMs?: number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The activities of the retention sweep and of erasures (issue 36 items 1 and 2): each is one bounded
+ * The activities of the retention sweep and of erasures: each is one bounded
  * batch over the store (src/services/retention.ts, src/services/erasure.ts), idempotent, planned and
  * counted before it acts under the activity's id, so a retried or redone batch counts once.
  */
@@ -25,7 +25,7 @@ export interface RetentionTenant {
   retention: RetentionSettings;
 }
 
-/** The tenants that set a retention (issue 36 item 1), in organization order, test mode before live. */
+/** The tenants that set a retention, in organization order, test mode before live. */
 export async function listRetentionTenants(): Promise<RetentionTenant[]> {
   return retentionTenants();
 }

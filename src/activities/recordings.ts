@@ -1,5 +1,5 @@
 /**
- * Recording activities (issue 30 item 5), run by `recordingWorkflow` and `recordingRetentionWorkflow`
+ * Recording activities, run by `recordingWorkflow` and `recordingRetentionWorkflow`
  * (src/workflows/recordings.ts). Each is idempotent: the recording's id is derived from the call id, its
  * document is inserted once, and events carry ids fixed by the workflow (or derived from the recording).
  */

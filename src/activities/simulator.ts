@@ -1,5 +1,5 @@
 /**
- * The persona caller's turn (issue 37 item 3), run by `callWorkflow` for a test-mode call with
+ * The persona caller's turn, run by `callWorkflow` for a test-mode call with
  * `simulation.persona` (src/workflows/call-session.ts), as a local activity like the assistant's turn.
  * The rules are src/services/simulator.ts.
  */

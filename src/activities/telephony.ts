@@ -1,11 +1,11 @@
 /**
  * Telephony activities. Live calls go through Twilio's REST API with the `twilio` package (Calls
  * resource: create, with asynchronous answering-machine detection when asked; update with TwiML `<Dial>`
- * to transfer, with `<Dial><Conference>` to hold the caller during a warm transfer (issue 31) and with a
+ * to transfer, with `<Dial><Conference>` to hold the caller during a warm transfer and with a
  * `Url` to bring them back; create the person's leg of a warm transfer, with `<Say>…</Say><Hangup/>` to leave a voicemail message; update `status=completed` to hang up;
  * https://www.twilio.com/docs/voice/api/call-resource). Simulated (test-mode) calls never reach Twilio:
  * the workflow does not call `placeCall` for them, and transfer/hang-up are no-ops. Keys pressed on a live
- * call (`sendDigits`, issue 31) go through the call's ConversationRelay session instead.
+ * call (`sendDigits`) go through the call's ConversationRelay session instead.
  *
  * Errors: Twilio 4xx (bad number, unverified caller id...) → `ApplicationFailure` type
  * `TelephonyRejected` (not retried); missing credentials → the same; 5xx, timeouts (`TWILIO_TIMEOUT_MS`)
@@ -49,7 +49,7 @@ const DIAL_MATCH_SLACK_MS = 60_000;
  * `<PUBLIC_BASE_URL>/twilio/status/<call id>`. The dial intent is stored first; a retry finds the call an
  * earlier attempt placed (its SID stored, or a Twilio call to the same number from the same number
  * created since the intent and not known as another call of ours) and returns it instead of dialing.
- * With `machineDetection` (issue 29): Twilio's asynchronous answering-machine detection, `DetectMessageEnd`
+ * With `machineDetection`: Twilio's asynchronous answering-machine detection, `DetectMessageEnd`
  * (a machine is reported after its greeting's beep, so a message left then is recorded), deciding within
  * `MACHINE_DETECTION_TIMEOUT_SECONDS`, its result posted to `<PUBLIC_BASE_URL>/twilio/amd/<call id>`
  * while the call goes on (https://www.twilio.com/docs/voice/answering-machine-detection).
@@ -141,7 +141,7 @@ export async function transferCall(input: {
 export const TRANSFER_HOLD_MUSIC_URL = 'https://twimlets.com/holdmusic?Bucket=com.twilio.music.classical';
 
 /**
- * The `<Dial><Conference>` of a warm transfer of call `callId` (issue 31): the conference
+ * The `<Dial><Conference>` of a warm transfer of call `callId`: the conference
  * `transferConferenceName(callId)`, without beeps, ended when either party leaves, its participants'
  * joins and departures reported to `/twilio/transfer/{call id}/conference`
  * (https://www.twilio.com/docs/voice/twiml/conference#attributes-statuscallback). The caller
@@ -164,7 +164,7 @@ function transferConference(response: twilio.twiml.VoiceResponse, callId: string
 }
 
 /**
- * Warm transfer (issue 31), first step: puts the live caller on hold in the call's transfer conference
+ * Warm transfer, first step: puts the live caller on hold in the call's transfer conference
  * (Calls resource update with TwiML `<Dial><Conference>`, which ends its ConversationRelay session).
  * @throws ApplicationFailure type `TelephonyRejected` when Twilio refuses (the call is over)
  */
@@ -221,7 +221,7 @@ export async function returnFromTransfer(input: {
 }
 
 /**
- * Leaves a voicemail message on a live call a machine answered (issue 29): replaces the call's TwiML
+ * Leaves a voicemail message on a live call a machine answered: replaces the call's TwiML
  * (ending its ConversationRelay session) with `<Say>message</Say><Hangup/>`, so Twilio speaks it once,
  * after the beep AMD waited for, then hangs up and reports `completed`.
  * @throws ApplicationFailure type `TelephonyRejected` when Twilio refuses (the call is already over)
@@ -271,7 +271,7 @@ export async function closeRoom(input: { callId: string; room: string }): Promis
 }
 
 /**
- * Presses `digits` on a live call's line (the `send_dtmf` tool, issue 31): hands them to the API process
+ * Presses `digits` on a live call's line (the `send_dtmf` tool): hands them to the API process
  * holding the call's ConversationRelay session through the token channel (src/voice/relay.ts), which sends
  * ConversationRelay's `{"type":"sendDigits","digits":…}`. Not retried (a retry could press the keys twice).
  * @throws ApplicationFailure `TelephonyRejected` (not retried) when no relay session holds the call, or
@@ -287,7 +287,7 @@ export async function sendDigits(input: { callId: string; digits: string }): Pro
 }
 
 /**
- * Speaks a line on the API's behalf (`POST /v1/calls/{id}/say`, issue 31) on a live call: hands it to
+ * Speaks a line on the API's behalf (`POST /v1/calls/{id}/say`) on a live call: hands it to
  * the call's voice session (ConversationRelay socket or voice room) through src/voice/relay.ts
  * `sayOnRelay`, which speaks it once the answer being given is out, or at once with `interrupt`.
  * @returns `delivered` false when no session took it (none connected, or its process gone); never retried then

@@ -1,5 +1,5 @@
 /**
- * Test-suite run activities (issue 37 item 4), run by `testSuiteRunWorkflow` (src/workflows/test-suites.ts):
+ * Test-suite run activities, run by `testSuiteRunWorkflow` (src/workflows/test-suites.ts):
  * a scenario's call built and marked `running` (`startScenario`), the judge asked (`judgeScenario`), the
  * scenario's outcome recorded (`recordScenarioResult`), the run completed with its comparison and event
  * (`finishTestSuiteRun`). The rules are src/services/test-suites.ts; each is idempotent.

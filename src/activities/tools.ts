@@ -1,5 +1,5 @@
 /**
- * The activities of the organization's own tools (issue 27): `resolveTools` (what an agent's `tool_ids`
+ * The activities of the organization's own tools: `resolveTools` (what an agent's `tool_ids`
  * and `connector_installation_ids` offer the model, when a call or a conversation's turn starts) and
  * `runTool` (one tool call: src/services/tool-calls.ts). A tool call is an activity of the call's or the
  * conversation's workflow, so a worker killed mid-request retries it with the same `tool_call_id`, the

@@ -25,7 +25,7 @@
  *   svcctl recordings get-retention --org ORG           → {"object":"recording_retention",…}
  *   svcctl users create --org ORG --email E --role admin|agent|viewer [--password P]
  *                                                       → {"id":"usr_…","object":"user",…} (+ `password` when
- *                                                         generated: shown once; issue 35 item 1)
+ *                                                         generated: shown once)
  *   svcctl users list --org ORG                         → [{"id":"usr_…","email":…,"role":…,"disabled":false,…}]
  *   svcctl users disable --id USR                       → the user, `disabled: true`; their console sessions end
  *   svcctl users reset-password --id USR [--password P] → the user (+ `password` when generated); sessions end

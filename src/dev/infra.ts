@@ -143,7 +143,7 @@ export const FERRETDB_POOL_SIZE = 12;
  * (the WAL is, at checkpoints): nothing committed is lost when any process is killed, the last commits
  * may be when the machine loses power (https://www.sqlite.org/pragma.html#pragma_synchronous). The same
  * setting as the embedded Temporal dev server's (`startTemporalDevServer`), so the two stores keep the same
- * guarantee; it halves the cost of a write here (issue 32 item 5). `full` flushes every commit.
+ * guarantee; it halves the cost of a write here. `full` flushes every commit.
  * @throws Error naming the variable for any other value
  */
 export function embeddedStoreSync(env: NodeJS.ProcessEnv = process.env): 'normal' | 'full' {
@@ -203,7 +203,7 @@ export async function startTemporalDevServer(
     uiPort: number;
     inMemory?: boolean;
     detached?: boolean;
-    /** The Web UI's remote codec (`--ui-codec-endpoint`, src/api/codec.ts), issue 36 item 5. */
+    /** The Web UI's remote codec (`--ui-codec-endpoint`, src/api/codec.ts). */
     uiCodecEndpoint?: string;
   },
 ): Promise<ChildServer & { address: string }> {
@@ -225,10 +225,10 @@ export async function startTemporalDevServer(
     '--log-level',
     'warn',
     // Eager activity dispatch (off by default in server 1.29): the activity a workflow task schedules (a
-    // tool call, issue 27) comes back with the task's completion, without a matching round trip.
+    // tool call) comes back with the task's completion, without a matching round trip.
     '--dynamic-config-value',
     'system.enableActivityEagerExecution=true',
-    // A burst of calls to one organization asks its call-slot semaphore at once (issue 28): more updates
+    // A burst of calls to one organization asks its call-slot semaphore at once: more updates
     // in flight per workflow than the default 10 (past it, requests back off and ask again).
     '--dynamic-config-value',
     'history.maxInFlightUpdates=100',

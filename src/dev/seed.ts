@@ -70,7 +70,7 @@ export interface DemoUser {
   created_now: boolean;
 }
 
-/** The demo admin's email address (issue 35: "`npm start` creates a demo admin"). */
+/** The demo admin's email address ("`npm start` creates a demo admin"). */
 export const DEMO_ADMIN_EMAIL = 'admin@demo.example';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Agent versions (issue 37 item 1; object `agent_version`, id `<agent id>:v<number>`, DESIGN.md section 10):
+ * Agent versions (object `agent_version`, id `<agent id>:v<number>`, DESIGN.md section 10):
  * one immutable document per configuration an agent has had. Written only by the API, through
  * src/services/agent-versions.ts: `POST /v1/agents` writes version 1, every `POST /v1/agents/{id}` that
  * gives a configuration field (or `"publish": false`) writes the next one, and an agent created before

@@ -32,7 +32,7 @@ const agentSchema = new Schema(
     first_message: { type: String, default: null },
     model: { type: String, default: null },
     transfer_to: { type: String, default: null },
-    /** How `transfer_call` transfers (issue 31, src/shared/calls.ts `TRANSFER_MODES`): `cold` or `warm`. */
+    /** How `transfer_call` transfers (src/shared/calls.ts `TRANSFER_MODES`): `cold` or `warm`. */
     transfer_mode: { type: String, default: 'cold' },
     /** The custom tools (`tool_…`, ./tools.ts) offered besides the built-in ones; a deleted tool is pulled out. */
     tool_ids: { type: [String], default: [] },
@@ -40,16 +40,16 @@ const agentSchema = new Schema(
     connector_installation_ids: { type: [String], default: [] },
     /** Optional built-in tools it offers (src/shared/tools.ts `OPTIONAL_TOOLS`: `schedule_callback`, `send_dtmf`). */
     enabled_tools: { type: [String], default: [] },
-    /** Its calling window (issue 29: scheduled calls and promised callbacks ring only then), JSON; null: none. */
+    /** Its calling window (scheduled calls and promised callbacks ring only then), JSON; null: none. */
     calling_window_json: { type: String, default: null },
     /** The `voicemail` setting (src/shared/calls.ts `VoicemailSetting`) as JSON; null: no answering-machine detection. */
     voicemail_json: { type: String, default: null },
     metadata_json: { type: String, default: '{}' },
-    /** Recording of its calls (issue 30), JSON `{enabled, notice?}`; null: not recorded. */
+    /** Recording of its calls, JSON `{enabled, notice?}`; null: not recorded. */
     recording_json: { type: String, default: null },
-    /** Its analysis plan (issue 30: src/shared/analysis.ts `AnalysisPlan`), JSON; null: calls are not analysed. */
+    /** Its analysis plan (src/shared/analysis.ts `AnalysisPlan`), JSON; null: calls are not analysed. */
     analysis_json: { type: String, default: null },
-    /** Its text-to-speech voice (issue 31: src/shared/speech.ts `AgentVoice`), JSON; null: the provider's default. */
+    /** Its text-to-speech voice (src/shared/speech.ts `AgentVoice`), JSON; null: the provider's default. */
     voice_json: { type: String, default: null },
     /** Its language, a canonical BCP 47 tag (`en-US`); null: the provider's default. */
     language: { type: String, default: null },
@@ -62,13 +62,13 @@ const agentSchema = new Schema(
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
     /**
-     * Issue 37: the published version (its configuration is the one in this document's fields) and the
+     * The published version (its configuration is the one in this document's fields) and the
      * newest version's number (src/models/agent-versions.ts); null for an agent made before versions
      * existed, until its version 1 is written (src/services/agent-versions.ts `ensureAgentVersions`).
      */
     version: { type: Number, default: null },
     latest_version: { type: Number, default: null },
-    /** Issue 37: the traffic split (`[{version, weight}]`) as JSON; null: every new call uses `version`. */
+    /** The traffic split (`[{version, weight}]`) as JSON; null: every new call uses `version`. */
     traffic_split_json: { type: String, default: null },
     created: { type: Number, required: true },
     deleted_ms: { type: Number, default: null },
@@ -107,7 +107,7 @@ export async function findLiveAgent(
   tenant: { orgId: string; livemode: boolean },
   id: string,
 ): Promise<WithId<AgentDoc> | null> {
-  // Lookups of one agent at the same moment (a burst of calls) share a read (issue 32 item 5).
+  // Lookups of one agent at the same moment (a burst of calls) share a read.
   const doc = await findByIdShared<WithId<AgentDoc>>(Agent, id);
   return doc && doc.org_id === tenant.orgId && doc.livemode === tenant.livemode && doc.deleted_ms == null ? doc : null;
 }
@@ -131,7 +131,7 @@ export async function answeringAgent(
   return defaultId ? findLiveAgent(tenant, defaultId) : null;
 }
 
-/** The `voicemail` setting as the API shows it on agents (issue 29; src/shared/calls.ts `VoicemailSetting`). */
+/** The `voicemail` setting as the API shows it on agents (src/shared/calls.ts `VoicemailSetting`). */
 export const VoicemailObject = z
   .object({
     detection: z.boolean().describe("Ask Twilio's answering-machine detection on live outbound calls."),
@@ -170,7 +170,7 @@ export function canonicalLanguage(tag: string): string | null {
   }
 }
 
-/** An agent's `voice` (issue 31): ConversationRelay's `ttsProvider` and `voice`. */
+/** An agent's `voice`: ConversationRelay's `ttsProvider` and `voice`. */
 export const AgentVoiceObject = z
   .strictObject({
     provider: z.enum(TTS_PROVIDERS).describe("ConversationRelay's `ttsProvider`."),
@@ -183,7 +183,7 @@ export const AgentVoiceObject = z
   })
   .describe("The assistant's text-to-speech voice on phone calls; null: ConversationRelay's default.");
 
-/** An agent's `transcription` (issue 31): ConversationRelay's `transcriptionProvider` and `hints`. */
+/** An agent's `transcription`: ConversationRelay's `transcriptionProvider` and `hints`. */
 export const AgentTranscriptionObject = z
   .strictObject({
     provider: z.enum(TRANSCRIPTION_PROVIDERS).describe("ConversationRelay's `transcriptionProvider`."),
@@ -202,7 +202,7 @@ export const AgentTranscriptionObject = z
   })
   .describe("The assistant's speech recognition on phone calls; null: ConversationRelay's default.");
 
-/** An agent's `language` (issue 31): a BCP 47 tag, stored canonical. */
+/** An agent's `language`: a BCP 47 tag, stored canonical. */
 export const agentLanguage = z
   .string()
   .max(35, 'must be at most 35 characters')
@@ -230,7 +230,7 @@ export function agentVoicemail(doc: Pick<AgentDoc, 'voicemail_json'>): Voicemail
   return doc.voicemail_json ? (JSON.parse(doc.voicemail_json) as VoicemailSetting) : null;
 }
 
-/** One entry of an agent's `traffic_split` (issue 37 item 2). */
+/** One entry of an agent's `traffic_split`. */
 export const TrafficSplitEntryObject = apiObject(
   'TrafficSplitEntry',
   "One version's share of an agent's new calls and conversations.",
@@ -342,7 +342,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
   };
 }
 
-/** The agent's recording settings (issue 30: `recording`), or null when its calls are not recorded. */
+/** The agent's recording settings (`recording`), or null when its calls are not recorded. */
 export function agentRecording(doc: Pick<AgentDoc, 'recording_json'>): RecordingSettings | null {
   return doc.recording_json ? (JSON.parse(doc.recording_json) as RecordingSettings) : null;
 }

@@ -1,5 +1,5 @@
 /**
- * Analyses (`ana_…`, object `analysis`, issue 30): what the model made of a finished call or conversation
+ * Analyses (`ana_…`, object `analysis`): what the model made of a finished call or conversation
  * (a summary, structured data valid against the customer's schema, a success verdict), one immutable row
  * per run. Written only by the `storeAnalysis` activity (src/activities/analysis.ts) of the analysis's own
  * `callAnalysisWorkflow`, insert-if-absent under an id fixed when the workflow was started, so a retried or
@@ -37,19 +37,19 @@ const analysisSchema = new Schema(
     validation_errors: { type: [String], default: [] },
     /** The plan it ran, JSON (src/shared/analysis.ts `AnalysisPlan`). */
     plan_json: { type: String, required: true },
-    /** Issue 37: the agent and its version the subject ran (from the call or conversation); null when unknown. */
+    /** The agent and its version the subject ran (from the call or conversation); null when unknown. */
     agent_id: { type: String, default: null },
     agent_version: { type: Number, default: null },
     /** A single call analysed for a form (`form_id`): the form, else null. */
     form_id: { type: String, default: null },
-    /** What was replaced in the summary, structured data and reason before they were stored (issue 36 item 3), JSON `{card: n, …}`; null: nothing. */
+    /** What was replaced in the summary, structured data and reason before they were stored, JSON `{card: n, …}`; null: nothing. */
     redaction_json: { type: String, default: null },
     created: { type: Number, required: true },
   },
   base,
 );
 analysisSchema.index({ subject_id: 1, _id: -1 });
-/** Retention (issue 36 item 1): a tenant's analyses by age (src/services/retention.ts). */
+/** Retention: a tenant's analyses by age (src/services/retention.ts). */
 analysisSchema.index({ org_id: 1, livemode: 1, created: 1 });
 export const Analysis = mongoose.model('Analysis', analysisSchema, 'analyses');
 export type AnalysisDoc = InferSchemaType<typeof analysisSchema>;

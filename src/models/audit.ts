@@ -1,5 +1,5 @@
 /**
- * Audit events (`aud_…`, object `audit_event`; issue 36 item 4): who (an API key or a staff user) did
+ * Audit events (`aud_…`, object `audit_event`): who (an API key or a staff user) did
  * what (method and route template, the ids it named and created), when, from where (IP) and with which
  * outcome, for every state-changing API request, every console action and every read of a recording or a
  * transcript. Append-only: written once under an id chosen before the write (src/services/audit.ts), never

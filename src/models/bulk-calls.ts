@@ -101,7 +101,7 @@ const resultSchema = new Schema(
 );
 resultSchema.index({ bulk_call_id: 1, _id: 1 });
 resultSchema.index({ bulk_call_id: 1, status: 1, _id: 1 });
-/** Erasure (issue 36 item 2): a tenant's result rows of a number (src/services/erasure.ts). */
+/** Erasure: a tenant's result rows of a number (src/services/erasure.ts). */
 resultSchema.index({ org_id: 1, livemode: 1, phone: 1 });
 export const BulkCallResult = mongoose.model('BulkCallResult', resultSchema, 'bulk_call_results');
 

@@ -3,7 +3,7 @@
  * from. The API inserts a call's first document (insert-if-absent, `newCallDocument`); from then on only
  * the call's own workflow writes it, through its activities (src/activities/calls.ts), one at a time.
  * Turns are rows keyed `<call id>:<seq>`, so a retried write is a duplicate, not a second turn; a row is
- * never changed afterwards, except an assistant turn the caller talked over (issue 31: `interrupted`).
+ * never changed afterwards, except an assistant turn the caller talked over (`interrupted`).
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
@@ -38,7 +38,7 @@ const callSchema = new Schema(
     org_id: { type: String, required: true },
     livemode: { type: Boolean, required: true },
     agent_id: { type: String, required: true },
-    /** Issue 37: the agent's version the call runs (fixed at its start); null for calls made before versions. */
+    /** The agent's version the call runs (fixed at its start); null for calls made before versions. */
     agent_version: { type: Number, default: null },
     /** The contact called (`cont_…`), or null. */
     contact_id: { type: String, default: null },
@@ -68,18 +68,18 @@ const callSchema = new Schema(
     form_json: { type: String, default: null },
     /** A campaign call's form (its definition, JSON), so every turn's prompt lists the fields; null otherwise. */
     form_definition_json: { type: String, default: null },
-    /** `inbound` or `outbound` (src/shared/calls.ts `CallDirection`); null in calls made before issue 28 (outbound). */
+    /** `inbound` or `outbound` (src/shared/calls.ts `CallDirection`); null in calls made before inbound calls existed (outbound). */
     direction: { type: String, default: null },
     /** An inbound call: how the number's inbound webhook went, JSON `{status, error?}`; null otherwise. */
     inbound_webhook_json: { type: String, default: null },
     created: { type: Number, required: true },
-    /** A scheduled call (issue 29): when it is dialed, unix seconds; null for a call dialed at once. */
+    /** A scheduled call: when it is dialed, unix seconds; null for a call dialed at once. */
     scheduled_at: { type: Number, default: null },
     /** The `calling_window` the request gave, JSON; null when none. */
     calling_window_json: { type: String, default: null },
     /** A callback the assistant promised (`schedule_callback`): the call it was promised on; null otherwise. */
     callback_of: { type: String, default: null },
-    /** Recording (issue 30): the call's settings as snapshotted at creation, JSON `{enabled, notice?}`; null: not recorded. */
+    /** Recording: the call's settings as snapshotted at creation, JSON `{enabled, notice?}`; null: not recorded. */
     recording_json: { type: String, default: null },
     /** When the call left `queued` (began to dial, or was answered): from then it holds a call slot (ms). */
     dialed_ms: { type: Number, default: null },
@@ -87,7 +87,7 @@ const callSchema = new Schema(
     ended_ms: { type: Number, default: null },
     /** Set when the reconciler recorded the end of a call whose run closed without doing so (ms). */
     reconciled_ms: { type: Number, default: null },
-    /** The analysis plan (issue 30), JSON, fixed at creation (the request's `analysis`, else the agent's); null: none. */
+    /** The analysis plan, JSON, fixed at creation (the request's `analysis`, else the agent's); null: none. */
     analysis_plan_json: { type: String, default: null },
     /**
      * The call's current analysis (the newest, `ana_…` ids sort by time), rendered, JSON; null until one is
@@ -95,26 +95,26 @@ const callSchema = new Schema(
      */
     analysis_json: { type: String, default: null },
     analysis_id: { type: String, default: null },
-    /** When retention or an erasure emptied the call's text, leaving a skeleton (issue 36), ms; null while kept. */
+    /** When retention or an erasure emptied the call's text, leaving a skeleton, ms; null while kept. */
     text_expired_ms: { type: Number, default: null },
   },
   base,
 );
 callSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 callSchema.index({ provider_call_sid: 1 });
-/** Retention (issue 36 item 1): a tenant's calls by age (src/services/retention.ts). */
+/** Retention: a tenant's calls by age (src/services/retention.ts). */
 callSchema.index({ org_id: 1, livemode: 1, created: 1 });
 /**
- * GET /v1/calls?from=… and ?to=… (issue 35 item 3: search by number), newest first; erasure (issue 36
- * item 2) finds a tenant's calls from and to a number with them too (src/services/erasure.ts).
+ * GET /v1/calls?from=… and ?to=… (search by number), newest first; erasure
+ * finds a tenant's calls from and to a number with them too (src/services/erasure.ts).
  */
 callSchema.index({ org_id: 1, livemode: 1, from: 1, _id: -1 });
 callSchema.index({ org_id: 1, livemode: 1, to: 1, _id: -1 });
-// GET /v1/calls?contact_id=… (issue 35 item 4: a contact's calls), newest first.
+// GET /v1/calls?contact_id=… (a contact's calls), newest first.
 callSchema.index({ org_id: 1, livemode: 1, contact_id: 1, _id: -1 });
 callSchema.index({ status: 1 }); // calls not ended, counted at each metrics scrape (svc_calls_active)
 callSchema.index({ org_id: 1, livemode: 1, bulk_call_id: 1, _id: -1 });
-// GET /v1/calls?agent_version=… (issue 37), with or without agent_id: newest first.
+// GET /v1/calls?agent_version=…, with or without agent_id: newest first.
 callSchema.index({ org_id: 1, livemode: 1, agent_version: 1, _id: -1 });
 // (agent_version leads agent_id: an index led by agent_id would be picked for `agent_id` + `status` lists too.)
 callSchema.index({ org_id: 1, livemode: 1, agent_version: 1, agent_id: 1, _id: -1 });
@@ -132,7 +132,7 @@ const callTurnSchema = new Schema(
     _id: { type: String, required: true },
     call_id: { type: String, required: true },
     seq: { type: Number, required: true },
-    /** `system`: a note of what happened on the call (a warm transfer's progress, issue 31), seen by the model too; `note`: the API's note for the model (`POST /v1/calls/{id}/context`). */
+    /** `system`: a note of what happened on the call (a warm transfer's progress), seen by the model too; `note`: the API's note for the model (`POST /v1/calls/{id}/context`). */
     role: { type: String, enum: ['assistant', 'caller', 'tool', 'system', 'note'], required: true },
     text: { type: String, required: true },
     /** `api`: a line said (`POST /v1/calls/{id}/say`) or a note added (`/context`) through the API; null otherwise. */
@@ -143,7 +143,7 @@ const callTurnSchema = new Schema(
     knowledge_json: { type: String, default: null },
     /** The tool call's id as the model gave it (tool turns), so the conversation can be rebuilt for the model. */
     tool_call_id: { type: String, default: null },
-    /** Tool turns (issue 27): the call's key `tc_…` (its requests' `Idempotency-Key`), null before. */
+    /** Tool turns: the call's key `tc_…` (its requests' `Idempotency-Key`), null before. */
     tool_call_key: { type: String, default: null },
     /** Tool turns: whether the call succeeded (null in turns recorded before: then a text not starting `Error:`). */
     tool_ok: { type: Boolean, default: null },
@@ -152,11 +152,11 @@ const callTurnSchema = new Schema(
     /** Tool turns: how long the call took, ms (null before). */
     tool_duration_ms: { type: Number, default: null },
     /**
-     * Assistant turns (issue 31): the caller talked over it, and `text` is only what was heard (the one
+     * Assistant turns: the caller talked over it, and `text` is only what was heard (the one
      * change a row gets after its write: src/activities/calls.ts `interruptTurns`); null otherwise.
      */
     interrupted: { type: Boolean, default: null },
-    /** What was replaced in `text` and the tool's arguments before they were stored (issue 36 item 3), JSON `{card: n, …}`; null: nothing (or redaction off). */
+    /** What was replaced in `text` and the tool's arguments before they were stored, JSON `{card: n, …}`; null: nothing (or redaction off). */
     redaction_json: { type: String, default: null },
     at_ms: { type: Number, required: true },
   },
@@ -184,12 +184,12 @@ const callStreamEntrySchema = new Schema(
   base,
 );
 /**
- * The live stream of each call (`GET /v1/calls/{id}/stream`, issue 31): one immutable row per status
+ * The live stream of each call (`GET /v1/calls/{id}/stream`): one immutable row per status
  * change and per transcript turn, numbered by the call's workflow (src/workflows/call-session.ts) in the
  * order they happened and written by the activities that write the transition and the turn
  * (src/activities/calls.ts), insert-if-absent. Any API process serves any reader by `_id` lookups.
  */
-/** Retention and erasure delete a call's stream (issue 36). */
+/** Retention and erasure delete a call's stream. */
 callStreamEntrySchema.index({ call_id: 1 });
 export const CallStreamEntry = mongoose.model('CallStreamEntry', callStreamEntrySchema, 'call_stream');
 
@@ -226,7 +226,7 @@ const relaySessionSchema = new Schema(
     /** The secret a worker presents there (bearer). */
     stream_token: { type: String, default: null },
     /**
-     * The warm transfer (its `attempt`, issue 31) whose failure brought the caller back to a new session;
+     * The warm transfer (its `attempt`) whose failure brought the caller back to a new session;
      * 0 for the call's first session. Each comeback's handshake is accepted once.
      */
     resume: { type: Number, default: 0 },
@@ -253,7 +253,7 @@ const inboundCallSidSchema = new Schema(
   base,
 );
 /**
- * Inbound calls by CallSid (issue 28): the first incoming-call webhook of a CallSid inserts its call id
+ * Inbound calls by CallSid: the first incoming-call webhook of a CallSid inserts its call id
  * (src/services/inbound-calls.ts `inboundCallId`), so a retried webhook finds the same call and status
  * callbacks, which carry only the CallSid, find the call by `_id` (the one index FerretDB always uses).
  */
@@ -492,7 +492,7 @@ export const TranscriptObject = apiObject(
 
 /**
  * The transcript object of an ended call; tool turns are shown as `role: "tool"` with their call (`tool`,
- * and the entry's fields of issue 27: `toolEntryFields`), and a
+ * and the entry's fields: `toolEntryFields`), and a
  * turn for which the assistant was given knowledge lists it (`knowledge: [{document, chunk}]`).
  */
 export function renderTranscript(call: WithId<CallDoc>, turns: CallTurnDoc[]): z.output<typeof TranscriptObject> {
@@ -507,7 +507,7 @@ export function renderTranscript(call: WithId<CallDoc>, turns: CallTurnDoc[]): z
 
 /**
  * One transcript turn as the API shows it (a transcript's, a live call's `turns`, a stream's `turn` and
- * `tool_call` events); `author` only on turns said or added through the API (issue 31), so turns of
+ * `tool_call` events); `author` only on turns said or added through the API, so turns of
  * before are shown as they were.
  */
 export function renderTurn(call: Pick<CallDoc, 'answered_ms'>, t: CallTurnDoc): z.output<typeof TranscriptTurnObject> {
@@ -537,7 +537,7 @@ export function renderTurn(call: Pick<CallDoc, 'answered_ms'>, t: CallTurnDoc): 
   };
 }
 
-/** The answer of `POST /v1/calls/{id}/say` (the OpenAPI component `CallSay`; issue 31). */
+/** The answer of `POST /v1/calls/{id}/say` (the OpenAPI component `CallSay`). */
 export const CallSayObject = apiObject(
   'CallSay',
   "A line the assistant said on the API's behalf during a live call (`POST /v1/calls/{id}/say`).",
@@ -554,7 +554,7 @@ export const CallSayObject = apiObject(
   }),
 );
 
-/** The answer of `POST /v1/calls/{id}/context` (the OpenAPI component `CallNote`; issue 31). */
+/** The answer of `POST /v1/calls/{id}/context` (the OpenAPI component `CallNote`). */
 export const CallNoteObject = apiObject(
   'CallNote',
   'A note the model sees from its next turn on during a live call (`POST /v1/calls/{id}/context`); the caller does not hear it.',

@@ -1,5 +1,5 @@
 /**
- * The codec server's wire shape (issue 36 item 5; Temporal's remote codec protocol,
+ * The codec server's wire shape (Temporal's remote codec protocol,
  * https://docs.temporal.io/production-deployment/data-encryption): `temporal.api.common.v1.Payloads` in
  * proto3 JSON, `{"payloads":[{"metadata":{"encoding":"<base64>"},"data":"<base64>"}]}`, the same in and out.
  */

@@ -1,6 +1,6 @@
 /**
  * Connector installations (`cinst_…`, object `connector_installation`): an organization's use of a
- * published connector version, with the config it supplies (issue 27 item 6). Written only by the API
+ * published connector version, with the config it supplies. Written only by the API
  * through src/services/connector-installations.ts (`POST /v1/connector_installations`, `POST` and `DELETE
  * /v1/connector_installations/{id}`); every write names its `revision` and increments it. Read by the API
  * and, for the agents listing it in `connector_installation_ids`, when the assistant is offered its tools.

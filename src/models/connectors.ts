@@ -8,7 +8,7 @@
  * - `ConnectorOwner` (`_id` = the connector id): which organization owns an id, in both modes. Claimed
  *   by the first live-mode publication, inserting first (the unique `_id` makes two organizations racing
  *   for one id safe: one insert wins, the other reads the winner); never changed. A test-mode publication
- *   claims nothing (a free test key must not take an id from its real owner, issue 33): test-mode
+ *   claims nothing (a free test key must not take an id from its real owner): test-mode
  *   connectors are private to their organization, and an id owned by another is refused in both modes.
  * - `Connector` (`_id` = `live:<connector id>`, or `test:<organization>:<connector id>`): the connector as
  *   listed in one mode; inserted by its first publication in that mode. Its `name` and `latest_version` are computed when read,

@@ -44,14 +44,14 @@ const conversationSchema = new Schema(
     service_number: { type: String, required: true },
     agent_id: { type: String, default: null },
     /**
-     * Issue 37: the version of agent `agent_version_of` the conversation runs, fixed on its first turn
+     * The version of agent `agent_version_of` the conversation runs, fixed on its first turn
      * with that agent (src/activities/conversations.ts `conversationVersion`); null before.
      */
     agent_version: { type: Number, default: null },
     agent_version_of: { type: String, default: null },
     status: { type: String, enum: ['open', 'needs_person'], required: true },
     handoff_reason: { type: String, default: null },
-    /** Issue 35: the staff user (`usr_…`) who took the conversation over in the console; null otherwise. */
+    /** The staff user (`usr_…`) who took the conversation over in the console; null otherwise. */
     taken_by: { type: String, default: null },
     /** The change window of its last status change (`changeWindow`): the console's stream polls it. */
     window: { type: String },
@@ -88,7 +88,7 @@ const messageSchema = new Schema(
     /** An assistant reply: the tool calls made before it (src/shared/conversations.ts `ToolCallEntry[]`) as JSON; null: none. */
     tool_calls_json: { type: String, default: null },
     author: { type: String, enum: ['customer', 'assistant', 'person', 'api'], required: true },
-    /** Issue 35: a `person` reply written in the console: the staff user (`usr_…`); null otherwise. */
+    /** A `person` reply written in the console: the staff user (`usr_…`); null otherwise. */
     user_id: { type: String, default: null },
     /** The change window of its creation or last status change (`changeWindow`): the console's stream polls it. */
     window: { type: String },
@@ -112,7 +112,7 @@ const messageSchema = new Schema(
       delivered: { type: String, default: null },
       failed: { type: String, default: null },
     },
-    /** What was replaced in `text` (and the template's parameters, the tool calls) before it was stored (issue 36 item 3), JSON `{card: n, …}`; null: nothing. */
+    /** What was replaced in `text` (and the template's parameters, the tool calls) before it was stored, JSON `{card: n, …}`; null: nothing. */
     redaction_json: { type: String, default: null },
     created: { type: Number, required: true },
   },
@@ -126,7 +126,7 @@ messageSchema.index({ provider_sid: 1 });
 /** The console's stream (src/services/console-changes.ts): messages stored or changed in a change window. */
 messageSchema.index({ window: 1 });
 /**
- * Retention (issue 36 item 1): messages by age (src/services/retention.ts). Led by `created`, not by
+ * Retention: messages by age (src/services/retention.ts). Led by `created`, not by
  * `{org_id, livemode}`: an index with that two-field prefix would be the embedded store's pick for a
  * conversation's messages (`{org_id, livemode, conversation_id}`), reading the tenant's every message.
  */
@@ -181,7 +181,7 @@ const phoneNumberSchema = new Schema(
     number: { type: String, required: true },
     channels: { type: [String], required: true },
     agent_id: { type: String, default: null },
-    /** Issue 28: where an inbound call asks which agent answers (HTTPS, webhook address rules), or null. */
+    /** Where an inbound call asks which agent answers (HTTPS, webhook address rules), or null. */
     inbound_webhook_url: { type: String, default: null },
     /** Its signing secret (`whsec_…`), sealed (src/secrets.ts); shown once, when the URL is set. */
     inbound_webhook_secret: { type: String, default: null },
@@ -477,7 +477,7 @@ export function renderPhoneNumber(doc: WithId<PhoneNumberDoc>, newSecret?: strin
   };
 }
 
-/** Default of a number's `inbound_webhook_timeout_ms` (issue 28). */
+/** Default of a number's `inbound_webhook_timeout_ms`. */
 export const DEFAULT_INBOUND_WEBHOOK_TIMEOUT_MS = 3_000;
 
 /** The `message_template` object as the API answers it (the OpenAPI component `MessageTemplate`). */

@@ -1,5 +1,5 @@
 /**
- * Erasures (`ers_…`, object `erasure`; issue 36 item 2): one per `DELETE /v1/contacts/{id}` or
+ * Erasures (`ers_…`, object `erasure`): one per `DELETE /v1/contacts/{id}` or
  * `POST /v1/contacts/erase`, inserted by the API (insert-if-absent by `_id`, so a retry with the same
  * Idempotency-Key finds the same one), then written only by its own `erasureWorkflow`'s activities
  * (counts after each batch, `completed` at the end). The subject is stored masked (`+1415•••0123`) with a
@@ -97,7 +97,7 @@ export function renderErasure(doc: WithId<ErasureDoc>): z.output<typeof ErasureO
   };
 }
 
-/** What `DELETE /v1/contacts/{id}` answers: the deleted contact and the erasure it started (issue 36 item 2). */
+/** What `DELETE /v1/contacts/{id}` answers: the deleted contact and the erasure it started. */
 export const ContactDeletedObject = apiObject(
   'ContactDeleted',
   'A deleted contact: its id, `deleted: true`, and the erasure that reaches every other copy of the person.',

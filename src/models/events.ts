@@ -35,9 +35,9 @@ const eventSchema = new Schema(
 );
 eventSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 eventSchema.index({ org_id: 1, livemode: 1, type: 1, _id: -1 });
-/** `GET /v1/events?object_id=` (issue 35 item 3: a call's page lists that call's events). */
+/** `GET /v1/events?object_id=` (a call's page lists that call's events). */
 eventSchema.index({ org_id: 1, livemode: 1, object_id: 1, _id: -1 });
-/** Retention (issue 36 item 1): a tenant's events by age (src/services/retention.ts). */
+/** Retention: a tenant's events by age (src/services/retention.ts). */
 eventSchema.index({ org_id: 1, livemode: 1, created: 1 });
 export const Event = mongoose.model('Event', eventSchema, 'events');
 

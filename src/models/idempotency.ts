@@ -31,6 +31,6 @@ const idempotencySchema = new Schema(
   },
   base,
 );
-/** Erasure (issue 36 item 2): a tenant's records, scanned by `_id` (src/services/erasure.ts). */
+/** Erasure: a tenant's records, scanned by `_id` (src/services/erasure.ts). */
 idempotencySchema.index({ org_id: 1, livemode: 1, _id: 1 });
 export const IdempotencyRecord = mongoose.model('IdempotencyRecord', idempotencySchema, 'idempotency_keys');

@@ -1,8 +1,8 @@
 /**
  * Organizations and API keys (DESIGN.md section 5). Written by `svcctl` and `npm start`'s seed
  * (src/keys.ts); read by authentication. Keys are stored as SHA-256 hashes, never in clear.
- * An organization carries its concurrency limit per mode (issue 28 item 5; read and written through
- * src/services/limits.ts), its retention and redaction per mode (issue 36; src/services/privacy.ts) and is shown to itself as the `account` object (`GET /v1/account`).
+ * An organization carries its concurrency limit per mode (read and written through
+ * src/services/limits.ts), its retention and redaction per mode (src/services/privacy.ts) and is shown to itself as the `account` object (`GET /v1/account`).
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
@@ -22,21 +22,21 @@ const orgSchema = new Schema(
     demo: { type: Boolean, default: false },
     created: { type: Number, required: true },
     /**
-     * At most this many live-mode calls at once, whatever their direction or channel (issue 28 item 5);
+     * At most this many live-mode calls at once, whatever their direction or channel;
      * null: the default (src/services/limits.ts `DEFAULT_MAX_CONCURRENT_CALLS`). Set by `svcctl limits set`.
      */
     max_concurrent_calls_live: { type: Number, default: null },
     /** The same for test-mode calls. */
     max_concurrent_calls_test: { type: Number, default: null },
     /**
-     * Days each kind of the live mode's data is kept (issue 36 item 1; `POST /v1/account`, and
+     * Days each kind of the live mode's data is kept (`POST /v1/account`, and
      * `svcctl recordings set-retention` for `recordings_days` in both modes); null: for ever. Read through
      * src/services/privacy.ts.
      */
     retention_live: retentionPaths(),
     /** The same for test-mode data. */
     retention_test: retentionPaths(),
-    /** PII redaction before storage in live mode (issue 36 item 3), off by default. */
+    /** PII redaction before storage in live mode, off by default. */
     redaction_live: { enabled: { type: Boolean, default: false } },
     /** The same in test mode. */
     redaction_test: { enabled: { type: Boolean, default: false } },

@@ -1,5 +1,5 @@
 /**
- * Call recordings (`rcd_…`, object `recording`; issue 30 item 5): one per call, its id derived from the
+ * Call recordings (`rcd_…`, object `recording`): one per call, its id derived from the
  * call id (`recordingIdOf`), so the call's recording is found by `_id` and written once whoever writes
  * it. The audio lives in GridFS (bucket `recordings`, through the MongoDB driver under mongoose's
  * connection): shared by every API and worker process, never one process's disk. Written by the
@@ -37,7 +37,7 @@ const recordingSchema = new Schema(
   base,
 );
 recordingSchema.index({ org_id: 1, created_ms: 1 });
-/** The retention sweeps (issue 36 item 1): a tenant's recordings by age (src/services/recordings.ts `expiredRecordingIds`). */
+/** The retention sweeps: a tenant's recordings by age (src/services/recordings.ts `expiredRecordingIds`). */
 recordingSchema.index({ org_id: 1, livemode: 1, created_ms: 1 });
 export const Recording = mongoose.model('Recording', recordingSchema, 'recordings');
 export type RecordingDoc = InferSchemaType<typeof recordingSchema>;

@@ -1,5 +1,5 @@
 /**
- * The `redaction` entry of a stored turn, message or analysis (issue 36 item 3): how many pieces of
+ * The `redaction` entry of a stored turn, message or analysis: how many pieces of
  * personal data of each kind were replaced by their placeholder before the text was written
  * (src/redaction.ts finds them; src/services/redaction-policy.ts applies it when the
  * organization's `redaction.enabled` is on). Stored as `redaction_json` beside the text it counts; shown

@@ -115,7 +115,7 @@ const GROUP_MAX = 100;
 const inserters = new WeakMap<mongoose.Collection, (key: string, doc: Record<string, unknown>) => Promise<boolean>>();
 
 /**
- * `insertIfAbsent` with group commit (issue 32 item 5): a lone insert goes at once; those that come while
+ * `insertIfAbsent` with group commit: a lone insert goes at once; those that come while
  * one to the same collection is on its way go together in the next (`insertManyIfAbsent`, at most
  * `GROUP_MAX`), so concurrent requests share round trips. Resolves once the document is stored (or is a
  * duplicate: false), as `insertIfAbsent` does.
@@ -152,7 +152,7 @@ const updaters = new WeakMap<
 
 /**
  * `updateOne(filter, update)` on the raw collection (no casting: give stored types) with group commit
- * (issue 32 item 5): a lone update goes at once; those that come while one to the same collection is on
+ *: a lone update goes at once; those that come while one to the same collection is on
  * its way go together in the next, one unordered `bulkWrite` (one `update` command of at most
  * `UPDATE_GROUP_MAX` statements). For writes whose caller does not need to know whether the filter
  * matched (a bulk write answers counts, not which statements matched), such as an idempotency record's
@@ -188,7 +188,7 @@ const readers = new WeakMap<mongoose.Collection, (id: string, item: null) => Pro
 
 /**
  * The document with this `_id` (raw, as stored; null when none), read once for the lookups of the same
- * `_id` that come while a read of it is on its way (issue 32 item 5: a burst of calls for one agent).
+ * `_id` that come while a read of it is on its way (a burst of calls for one agent).
  * Still read-your-writes: a lookup never shares a read that began before it was asked, only the next
  * one, which begins after every lookup it answers. Each caller gets its own copy.
  * @param model the model whose collection holds the document

@@ -1,6 +1,6 @@
 /**
  * Test suites (`tsuite_…`, object `test_suite`), their runs (`tsrun_…`, object `test_suite_run`) and the
- * runs' per-scenario results (issue 37 item 4).
+ * runs' per-scenario results.
  *
  * Who writes what (one writer per document, DESIGN.md section 3):
  * - a suite: the API (create, update, delete: `deleted_ms`, so its runs still name it);
@@ -55,7 +55,7 @@ const testSuiteRunSchema = new Schema(
     livemode: { type: Boolean, required: true },
     suite_id: { type: String, required: true },
     agent_id: { type: String, required: true },
-    /** The agent version run (issue 37 item 1); null: the agent's configuration when the run started. */
+    /** The agent version run; null: the agent's configuration when the run started. */
     agent_version: { type: Number, default: null },
     status: { type: String, enum: ['running', 'completed'], required: true },
     /** The scenarios run, JSON (`TestScenario[]`), as the suite held them when the run started. */

@@ -176,7 +176,7 @@ export function renderTool(doc: ToolDoc, secret?: string): z.output<typeof ToolO
 }
 
 /**
- * A tool call's fields on a transcript entry (`role: "tool"`) and on a message (`tool_calls`), issue 27:
+ * A tool call's fields on a transcript entry (`role: "tool"`) and on a message (`tool_calls`):
  * `name`, `arguments`, `result` (success) or `error`, the server's `status` when it answered, `duration_ms`
  * and `tool_call_id` (`tc_…`, the `Idempotency-Key` its request carried; the model's id in entries
  * recorded before tool calls had keys).

@@ -16,7 +16,7 @@
  *   after the request was made, whatever its outcome.
  * - `msg:<message id>`: one message sent or received (WhatsApp/SMS conversations).
  * - `ks:<key>`: one knowledge search; the searcher chooses a key that a retry repeats.
- * - `ana:<analysis id>:<request>`: one model request of an analysis (issue 30; src/services/analysis.ts),
+ * - `ana:<analysis id>:<request>`: one model request of an analysis (src/services/analysis.ts),
  *   `request` 1 or 2 (the retry with the validation errors): a retried activity meters it once.
  *
  * Every row carries `org_id`, `livemode`, `kind`, `occurred_ms` (when the work happened: the day it is
@@ -56,7 +56,7 @@ const usageSchema = new Schema(
     /** When the row was written (ms). */
     recorded_ms: { type: Number, required: true },
     /**
-     * Issue 37: the agent and its version the metered thing ran, when it belongs to a call or a
+     * The agent and its version the metered thing ran, when it belongs to a call or a
      * conversation (`recordUsage` reads them from the subject); absent otherwise and in rows written before.
      */
     agent_id: { type: String },
@@ -91,9 +91,9 @@ const usageSchema = new Schema(
   schemaOptions,
 );
 usageSchema.index({ org_id: 1, livemode: 1, occurred_ms: 1 });
-/** `GET /v1/usage?agent_id=…[&agent_version=…]` (issue 37): one agent's rows (of one version) in the period. */
+/** `GET /v1/usage?agent_id=…[&agent_version=…]`: one agent's rows (of one version) in the period. */
 usageSchema.index({ org_id: 1, livemode: 1, agent_id: 1, agent_version: 1, occurred_ms: 1 });
-/** Erasure (issue 36 item 2): a conversation's rows, re-keyed when their key holds the number (src/services/erasure.ts). */
+/** Erasure: a conversation's rows, re-keyed when their key holds the number (src/services/erasure.ts). */
 usageSchema.index({ subject_id: 1 });
 export const UsageRecord = mongoose.model('UsageRecord', usageSchema, 'usage_records');
 
@@ -135,7 +135,7 @@ const measures = {
   }),
   llm: z.object({ requests: count, prompt_tokens: count, completion_tokens: count }),
   knowledge: z.object({ searches: count }),
-  /** Model requests of call and conversation analyses (issue 30), apart from the conversations' own `llm`. */
+  /** Model requests of call and conversation analyses, apart from the conversations' own `llm`. */
   analysis: z.object({ requests: count, prompt_tokens: count, completion_tokens: count }),
   webhooks: z.object({ attempts: count, succeeded: count }),
 };

@@ -1,5 +1,5 @@
 /**
- * Staff users of an organization and their console sessions (issue 35 item 1; DESIGN.md section 10:
+ * Staff users of an organization and their console sessions (DESIGN.md section 10:
  * `usr_…`, object `user`, console only).
  *
  * Who writes what (DESIGN.md section 3): users are written by `svcctl users …` and `npm start`'s seed
@@ -9,7 +9,7 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { schemaOptions as base, type WithId } from './store';
 
-/** The roles of a staff user (issue 35 item 1): admin everything, agent inbox/calls/contacts, viewer read only. */
+/** The roles of a staff user: admin everything, agent inbox/calls/contacts, viewer read only. */
 export const USER_ROLES = ['admin', 'agent', 'viewer'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 

@@ -29,7 +29,7 @@ export const unix = z.number().int().describe('Unix time in seconds.');
 export const metadataObject = z.record(z.string(), z.string()).describe('Your key-value pairs (at most 50 keys).');
 /** A filled form's values (src/shared/forms.ts). */
 export const formValuesObject = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
-/** A calling window as stored on a call or an agent (issue 29; src/shared/calls.ts `CallingWindow`). */
+/** A calling window as stored on a call or an agent (src/shared/calls.ts `CallingWindow`). */
 export const callingWindowObject = z.object({
   start: z.string().describe('Local opening time, `HH:MM`.'),
   end: z.string().describe('Local closing time, `HH:MM` (`24:00` for midnight).'),

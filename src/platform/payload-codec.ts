@@ -1,5 +1,5 @@
 /**
- * Encrypted workflow payloads (issue 36 item 5): a Temporal `PayloadCodec` that encrypts every payload a
+ * Encrypted workflow payloads: a Temporal `PayloadCodec` that encrypts every payload a
  * client or worker sends to the Temporal server (workflow and activity inputs and results, signals,
  * updates, queries, memos, summaries) with AES-256-GCM, so that the server and its Web UI hold no phone
  * number, instruction or caller's words in plain text. Temporal's pattern

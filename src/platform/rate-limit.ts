@@ -7,7 +7,7 @@
  * window is full it refuses without touching the store. The answer carries what the IETF `RateLimit-*`
  * headers (draft-ietf-httpapi-ratelimit-headers) and `Retry-After` need.
  *
- * A busy process reserves its slots ahead (issue 32 item 5: one store round trip less on most requests):
+ * A busy process reserves its slots ahead (one store round trip less on most requests):
  * the first request of a window takes one slot, and each time the process needs more it inserts a block
  * twice the last (one `insertMany`, unordered: the slots another process holds are skipped), up to
  * `limit / 20` slots (at most `MAX_BLOCK`). Every slot still has one owner, so the processes together

@@ -1,5 +1,5 @@
 /**
- * Riding out a store outage on a turn of a conversation (issue 33, item 1): what a turn reads from the
+ * Riding out a store outage on a turn of a conversation: what a turn reads from the
  * store that it can do without for a while, and what it writes that can wait, must not keep a caller
  * waiting while the store does not answer (a command then waits mongoose's `bufferTimeoutMS` or the
  * driver's `serverSelectionTimeoutMS`, 10 s on a worker, before it fails).

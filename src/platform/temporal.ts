@@ -79,7 +79,7 @@ export function boundedRetryInterceptor(): Interceptor {
 /**
  * Connects a Temporal client (API side), with deadlines (`deadlineInterceptor`) and a bounded retry of
  * an unreachable server (`boundedRetryInterceptor`), so that a request answers 503 within 5 s when
- * Temporal does not answer (issue 33). Payloads are encrypted (src/platform/payload-codec.ts, issue 36 item 5).
+ * Temporal does not answer. Payloads are encrypted (src/platform/payload-codec.ts).
  */
 export async function connectClient(address?: string): Promise<Client> {
   const connection = await Connection.connect({

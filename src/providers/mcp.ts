@@ -1,5 +1,5 @@
 /**
- * The Model Context Protocol client of the organization's `type: "mcp"` tools (issue 27): lists the tools of
+ * The Model Context Protocol client of the organization's `type: "mcp"` tools: lists the tools of
  * an MCP server and calls one, over Streamable HTTP, through the official `@modelcontextprotocol/sdk`
  * client (`Client` + `StreamableHTTPClientTransport`); no protocol code of our own.
  *
@@ -35,7 +35,7 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_MAX_TOOLS = 64;
 /** Pages of `tools/list` followed at most (a server that keeps giving cursors is cut off here). */
 const MAX_LIST_PAGES = 32;
-/** The tool names the model may be offered (the names of the organization's own tools, issue 27). */
+/** The tool names the model may be offered (the names of the organization's own tools). */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Characters of a tool's description kept. */
 const MAX_DESCRIPTION_CHARS = 1024;

@@ -107,7 +107,7 @@ export function dialTo(response: twilio.twiml.VoiceResponse, to: string): void {
 }
 
 /**
- * The `<ConversationRelay>` attributes of an agent's speech settings (issue 31; src/shared/speech.ts;
+ * The `<ConversationRelay>` attributes of an agent's speech settings (src/shared/speech.ts;
  * https://www.twilio.com/docs/voice/twiml/connect/conversationrelay): `voice` → `ttsProvider` and
  * `voice`, `language` → `language` (synthesis and recognition), `transcription` → `transcriptionProvider`
  * and `hints` (comma-separated), `interruptible` → `interruptible` (`any`, `speech`, `none`; the welcome

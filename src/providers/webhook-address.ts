@@ -8,8 +8,8 @@
  * everything but `unicast` is refused unless `WEBHOOK_ALLOW_PRIVATE` is on, and the cloud metadata
  * addresses are named as such. An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`, `ipaddr.process`) is the
  * IPv4 address it maps (a socket to it reaches that IPv4 host) and is judged as that. Translated forms,
- * which a gateway turns into an IPv4 address of its own network, are refused whatever they carry (issue
- * 33): NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`), SIIT (`::ffff:0:0:0/96`), 6to4 (`2002::/16`) and its relay
+ * which a gateway turns into an IPv4 address of its own network, are refused whatever they carry (the
+ * target behind them is not the address checked): NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`), SIIT (`::ffff:0:0:0/96`), 6to4 (`2002::/16`) and its relay
  * anycast `192.88.99.0/24`; one carrying a refused IPv4 address is named by that address's kind.
  */
 import dns from 'node:dns';

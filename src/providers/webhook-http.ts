@@ -48,7 +48,7 @@ export interface PostWebhookOptions {
   timeoutMs?: number;
 }
 
-/** One guarded HTTPS request (`httpsRequest`): a webhook's POST, or the call of a tool (issue 27: GET or POST). */
+/** One guarded HTTPS request (`httpsRequest`): a webhook's POST, or the call of a tool (GET or POST). */
 export interface HttpsRequestOptions extends Omit<PostWebhookOptions, 'body'> {
   method: 'GET' | 'POST';
   /** The request body (POST); null sends none. */

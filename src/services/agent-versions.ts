@@ -1,5 +1,5 @@
 /**
- * Agent versions and traffic splits (issue 37 items 1 and 2): the rules shared by the API
+ * Agent versions and traffic splits: the rules shared by the API
  * (src/api/agent-versions.ts, src/api/agents.ts), the starters of calls (src/api/calls.ts, campaigns,
  * callbacks, inbound calls, the widget) and the conversation activity.
  *
@@ -167,7 +167,7 @@ export async function loadVersion(
 }
 
 /**
- * The contact key a traffic split hashes (issue 37 item 2): the contact id when there is one, else the
+ * The contact key a traffic split hashes: the contact id when there is one, else the
  * E.164 number, else '' (everyone without either shares one bucket).
  */
 export function contactKeyOf(who: { contactId?: string | null; phone?: string | null }): string {
@@ -222,7 +222,7 @@ export function agentAtVersion(agent: WithId<AgentDoc>, snapshot: AgentVersionSn
 }
 
 /**
- * The agent a new call or conversation runs (issue 37 item 2): `agent` (a live agent of the tenant) at the
+ * The agent a new call or conversation runs: `agent` (a live agent of the tenant) at the
  * version `versionFor` picks for the contact. The published version is the agent's own document (no
  * read); a split's other version is read by `_id`. A split naming a version that is gone (never: versions
  * are not deleted) falls back to the published one.
@@ -253,7 +253,7 @@ export async function agentVersionPicker(
 }
 
 /**
- * The version of `agent` a conversation runs (issue 37 item 2): the one it recorded
+ * The version of `agent` a conversation runs: the one it recorded
  * (`pinned`: `agent_version` of agent `agent_version_of`) when that is of this agent, read by `_id`, so a
  * later message keeps it whatever was published since; else the one `versionedAgent` picks for the
  * customer now (`picked`: the caller records it on the conversation).
@@ -288,7 +288,7 @@ export async function resolveAgentVersion(
 }
 
 /**
- * Checks a `traffic_split` for `agent` (issue 37 items 2 and 5): at least one entry, integer weights
+ * Checks a `traffic_split` for `agent`: at least one entry, integer weights
  * 0–100 adding to 100, each version listed once and one of this agent's. Returns it as stored.
  * @throws ApiError 400 `parameter_invalid` naming `traffic_split`, or `traffic_split[i].version` /
  *   `traffic_split[i].weight` for the first bad entry

@@ -1,5 +1,5 @@
 /**
- * Analyses of finished calls and conversations (issue 30): the rules, shared by the API (plans checked at
+ * Analyses of finished calls and conversations: the rules, shared by the API (plans checked at
  * write time, re-runs started), the call activities (the analysis started when a call ends) and the
  * analysis activities (src/activities/analysis.ts: the model asked, the result stored).
  *
@@ -45,7 +45,7 @@ import { callParties, redactorFor } from './redaction-policy';
 import { argumentProblems, checkToolParameters } from './tools';
 import { analysisUsage, recordUsage } from './usage';
 
-/** The largest `structured_data.schema`, in bytes of its JSON (issue 30: 32 KB). */
+/** The largest `structured_data.schema`, in bytes of its JSON (32 KB). */
 export const MAX_ANALYSIS_SCHEMA_BYTES = 32 * 1024;
 
 /**
@@ -327,7 +327,7 @@ export async function saveAnalysis(temporal: Client, result: AnalysisResultInput
   const createdMs = idTime(input.analysisId);
   const values = answer.ok ? answer.values : null;
   const agent = await subjectAgent(input.subject);
-  // Issue 36 item 3: the summary, the structured data's strings and the verdict's reason are stored
+  // The summary, the structured data's strings and the verdict's reason are stored
   // redacted when the organization's redaction is on (the subject's parties kept).
   const redactor = await redactorFor(
     { orgId: input.orgId, livemode: input.livemode },
@@ -388,7 +388,7 @@ export async function saveAnalysis(temporal: Client, result: AnalysisResultInput
 }
 
 /**
- * The agent and version the analysed call or conversation ran (issue 37: analyses by version), read by
+ * The agent and version the analysed call or conversation ran (analyses by version), read by
  * `_id`; nulls when unknown (a call made before versions, a conversation never answered by an agent).
  */
 async function subjectAgent(subject: { kind: 'call' | 'conversation'; id: string }) {
@@ -421,8 +421,8 @@ export async function conversationModel(conversation: { agent_id?: string | null
 }
 
 /**
- * The messages of a structured answer about a transcript (an analysis, issue 30; a test-suite judge,
- * issue 37): the instructions, the transcript's lines, and, when an earlier answer did not validate, that
+ * The messages of a structured answer about a transcript (an analysis; a test-suite
+ * judge): the instructions, the transcript's lines, and, when an earlier answer did not validate, that
  * answer and why, asking once more for the corrected JSON object.
  */
 export function transcriptQuestion(

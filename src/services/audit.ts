@@ -1,5 +1,5 @@
 /**
- * The audit log's writes and retention (issue 36 item 4; the entry is src/models/audit.ts).
+ * The audit log's writes and retention (the entry is src/models/audit.ts).
  * `recordAuditEvent` is the one writer: the API's audit middleware (src/api/audit.ts) calls it when a
  * request's answer is sent, and the console's own endpoints (sign-in, keys) call it for their actions.
  * `expireAuditEvents` deletes, in bounded batches, the entries older than `AUDIT_RETENTION_DAYS`.

@@ -249,7 +249,7 @@ export async function startBulkCallWorkflow(
 }
 
 /**
- * The voicemail setting of a campaign's attempt (issue 29): `setting` (the call's, from its agent) as it
+ * The voicemail setting of a campaign's attempt: `setting` (the call's, from its agent) as it
  * is, except that with `leave_message_on: "last_attempt"` an attempt the campaign would redial on
  * voicemail (`retry.on` has `voicemail` and `attempt` < `retry.max_attempts`) hangs up instead of leaving
  * the message; the last attempt leaves it. Null when there is none.

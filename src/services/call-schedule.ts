@@ -1,5 +1,5 @@
 /**
- * When a call is dialed (issue 29): `scheduled_at` parsed and bounded, and moved to the next opening of
+ * When a call is dialed: `scheduled_at` parsed and bounded, and moved to the next opening of
  * its calling window in the callee's local time. The window is the call's `calling_window`, else its
  * agent's, else, for a live call to a +1 number, the US TCPA's 08:00–21:00 that campaigns use
  * (src/services/bulk-calls.ts `DEFAULT_US_WINDOW`). The local times follow the zone's daylight-saving

@@ -99,7 +99,7 @@ export const MAX_CALLS_PER_SIGNAL = 200;
 /**
  * After a signal to a semaphore, how long the next calls for it gather before they go (ms). A lone call
  * goes at once; under a steady stream the calls go together at most every 50 ms, each signal costing the
- * semaphore one workflow task and one `tellGranted` (issue 32 item 5: with one client, a signal per call
+ * semaphore one workflow task and one `tellGranted` (with one client, a signal per call
  * kept the two cores busy with the previous calls' grants). A call so waits at most 50 ms more for its
  * grant, against the seconds it rings.
  */
@@ -109,7 +109,7 @@ export const SLOT_SIGNAL_LINGER_MS = 50;
 const outboxes = new WeakMap<Client, (workflowId: string, call: { tenant: Tenant; callId: string }) => Promise<void>>();
 
 /**
- * Puts an outbound call in its organization's line without waiting for a worker (issue 32 item 5): a
+ * Puts an outbound call in its organization's line without waiting for a worker: a
  * signal-with-start of `queueCallsSignal` carrying the organization's limit, read from the store as the
  * signal goes (src/services/limits.ts `orgCallLimit`, once for all the calls it carries), recorded in the
  * semaphore's history before this resolves. Group commit: while one signal to a semaphore is on its way,

@@ -1,5 +1,5 @@
 /**
- * Callbacks the assistant promises (issue 29, item 5): the built-in tool `schedule_callback`, offered
+ * Callbacks the assistant promises: the built-in tool `schedule_callback`, offered
  * when the agent lists it in `enabled_tools`. Node-side rules, for the `scheduleCallback` activity
  * (src/activities/callbacks.ts) and the LLM activity (the prompt's clock):
  *
@@ -192,7 +192,7 @@ export async function scheduleCallback(
     throw err;
   }
   await cancelPending(temporal, input);
-  // Issue 37: the callback is a new call: its version is picked for the contact now.
+  // The callback is a new call: its version is picked for the contact now.
   const versioned = await versionedAgent(agent, { contactId: input.contactId, phone: input.to });
   const call = newCallInput(input.callId, tenant, versioned, {
     to: input.to,

@@ -46,7 +46,7 @@ export const DEFAULT_CALLER_SCRIPT = [
 ];
 /**
  * The greeting of the simulated answering machine of `simulation.outcome: "voicemail"` when the request
- * gives no `simulation.caller` (issue 29): said as the callee's turn, then the machine beeps.
+ * gives no `simulation.caller`: said as the callee's turn, then the machine beeps.
  */
 export const DEFAULT_VOICEMAIL_GREETING = [
   "Hi, you've reached the voicemail of this number. I can't take your call right now. Please leave a message after the tone.",
@@ -72,7 +72,7 @@ export interface CallRequest {
   /** Seconds the call may wait for a call slot (default `QUEUE_TIMEOUT.default`). */
   queue_timeout_seconds?: number;
   /**
-   * A scheduled call (issue 29): when it is dialed, unix seconds, already moved into its calling window
+   * A scheduled call: when it is dialed, unix seconds, already moved into its calling window
    * (src/services/call-schedule.ts `dialTime`); absent: at once.
    */
   scheduled_at?: number;
@@ -80,17 +80,17 @@ export interface CallRequest {
   callback_of?: string;
   /** The request's `calling_window`, shown on the call. */
   calling_window?: CallingWindow;
-  /** The call's own voicemail setting (issue 29), replacing the agent's; absent: the agent's. */
+  /** The call's own voicemail setting, replacing the agent's; absent: the agent's. */
   voicemail?: VoicemailSetting;
-  /** The request's `recording` (issue 30), overriding the agent's. */
+  /** The request's `recording`, overriding the agent's. */
   recording?: RecordingSettings;
-  /** The request's analysis plan (issue 30), already checked; absent: the agent's; null: none for this call. */
+  /** The request's analysis plan, already checked; absent: the agent's; null: none for this call. */
   analysis?: AnalysisPlan | null;
 }
 
 /**
  * `simulation` as the API takes it (already validated): the scripted caller's settings, or a persona
- * caller's flat `persona`, `goal`, `max_turns` (issue 37 item 3).
+ * caller's flat `persona`, `goal`, `max_turns`.
  */
 export type SimulationRequest = Partial<Omit<Simulation, 'persona'>> & {
   persona?: string;
@@ -99,7 +99,7 @@ export type SimulationRequest = Partial<Omit<Simulation, 'persona'>> & {
 };
 
 /**
- * The persona caller of a simulation request (issue 37 item 3): `{persona, goal, max_turns}` with the
+ * The persona caller of a simulation request: `{persona, goal, max_turns}` with the
  * default `max_turns`; null for a scripted caller.
  */
 export function personaOf(request: SimulationRequest | undefined): PersonaSimulation | null {
@@ -114,7 +114,7 @@ export function personaOf(request: SimulationRequest | undefined): PersonaSimula
 /**
  * The agent as a call or a conversation's turn sees it (src/shared/calls.ts `AgentSnapshot`): lists only
  * when not empty, so a snapshot of an agent without them is what it was before they existed; its
- * `voicemail` setting when it has one; its speech settings (issue 31: `voice`, `language`,
+ * `voicemail` setting when it has one; its speech settings (`voice`, `language`,
  * `transcription`, `interruptible`, `dtmf`) those that are set.
  */
 export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
@@ -134,7 +134,7 @@ export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
     ...(voicemail ? { voicemail } : {}),
     ...(agent.transfer_mode === 'warm' ? { transfer_mode: 'warm' as const } : {}),
     ...agentSpeech(agent),
-    // Issue 37: the version the starter picked (src/services/agent-versions.ts `versionedAgent`).
+    // The version the starter picked (src/services/agent-versions.ts `versionedAgent`).
     ...(agent.version != null ? { version: agent.version } : {}),
   };
 }
@@ -307,7 +307,7 @@ export async function ensureCallReconcilerSchedule(temporal: Client, taskQueue =
  * The conversation of a call as the model sees it: the system prompt (built from the agent snapshot,
  * the number called and the call's `context`, src/shared/assistant.ts `callSystemPrompt`) and every
  * recorded transcript turn as a Chat Completions message, oldest first. Tool turns become an assistant
- * message carrying the tool call and the tool's answer; `note` turns (issue 31) a system message.
+ * message carrying the tool call and the tool's answer; `note` turns a system message.
  * @throws Error when the call has no document (the workflow writes it before any turn)
  */
 export async function callConversation(callId: string): Promise<ChatMessage[]> {

@@ -1,12 +1,12 @@
 /**
- * The rules of connector installations (issue 27 item 6; the model: src/models/connector-installations.ts),
+ * The rules of connector installations (the model: src/models/connector-installations.ts),
  * shared by their routes (src/api/connector-installations.ts), the agents' `connector_installation_ids`
  * (src/api/agents.ts) and the tool-call path (`installationTools`, `connectorToolRequest`):
  *
  * - which versions install: in live mode any published version of a connector, whoever published it
  *   (a published connector is public, like a package on a registry; publishing stays the owner's); in test
  *   mode the organization's own test-mode versions, else those of the id's owner (test-mode publications
- *   claim no id and are private to their organization, issue 33; `versionScope`); the
+ *   claim no id and are private to their organization; `versionScope`); the
  *   latest release (src/services/connectors.ts `latestVersion`) when no `version` is named;
  * - the revocation rule: a version signed by a publisher key that was revoked afterwards installs only if it
  *   was published before the revocation (its id's time before the key's `revoked_ms`), else 409
@@ -80,7 +80,7 @@ function versionDeclares(doc: Pick<ConnectorVersionDoc, '_id' | 'connector_id' |
 }
 
 /**
- * Whose versions of `connectorId` the tenant installs (issue 33): in live mode every version (the id's
+ * Whose versions of `connectorId` the tenant installs: in live mode every version (the id's
  * owner published them all); in test mode the organization's own test-mode versions when it published
  * some, else the id's owner's (the organization that published it live), else its own (none: 404).
  */

@@ -1,5 +1,5 @@
 /**
- * The tools a connector declares in `connector.json` (issue 27 item 6), and what an installation supplies:
+ * The tools a connector declares in `connector.json`, and what an installation supplies:
  *
  * - `tools`: at most `MAX_CONNECTOR_TOOLS` entries, each `{name, description, parameters, request,
  *   timeout_ms?, speak_while_running?}` and nothing else. `name` is `^[a-zA-Z0-9_-]{1,64}$`, once per

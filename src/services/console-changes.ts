@@ -1,5 +1,5 @@
 /**
- * The staff console's live changes (issue 35 item 2: "new messages appear without reload"): one poller per
+ * The staff console's live changes ("new messages appear without reload"): one poller per
  * API process for all its console streams, over the change windows the store's rows carry (the store has
  * no change streams; DESIGN.md section 3), as the widget's streams do (src/services/widget-streams.ts).
  *
@@ -46,8 +46,8 @@ const nextChangeId = () => (lastChangeId = Math.max(lastChangeId + 1, Date.now()
 export const RESUME_LIMIT_MS = 60_000;
 
 /**
- * The changes a console of `orgId` in one mode missed since change `afterId` (`Last-Event-ID`, issue 35
- * item 2): every message and conversation of that organization and mode in the change windows from the
+ * The changes a console of `orgId` in one mode missed since change `afterId` (`Last-Event-ID`, so a
+ * console that reconnects misses nothing): every message and conversation of that organization and mode in the change windows from the
  * one before `afterId`'s time to now (at most `RESUME_LIMIT_MS` back: equality lookups on the `{window}`
  * indexes, one per 5-s window), messages first, each with a fresh id. At least once: a row changed just
  * before `afterId` may come again; the console updates its lists by id. Empty when `afterId` is older

@@ -1,5 +1,5 @@
 /**
- * Console sessions (issue 35 item 1): server-side, in `console_sessions`, keyed by the SHA-256 hex of the
+ * Console sessions: server-side, in `console_sessions`, keyed by the SHA-256 hex of the
  * random token the `svc_console` cookie carries (a lookup is one `_id` read), with the session's mode and
  * its CSRF token. A session expires after `SESSION_IDLE_MS` without use; its `last_seen` is written at
  * most once per `TOUCH_EVERY_MS`. Every use also reads the user by `_id`: a disabled user's sessions are
@@ -12,7 +12,7 @@ import { ConsoleSession, User, type ConsoleSessionDoc, type UserDoc, type UserRo
 import { Org } from '../models/orgs';
 import { config } from '../config';
 
-/** Idle expiry of a session (issue 35 item 1: "expire after 12 hours idle"). */
+/** Idle expiry of a session ("expire after 12 hours idle"). */
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 /** `last_seen` is refreshed at most this often (limits writes to one a minute per session). */
 export const TOUCH_EVERY_MS = 60_000;
@@ -20,7 +20,7 @@ export const TOUCH_EVERY_MS = 60_000;
 export const SESSION_COOKIE = 'svc_console';
 
 /**
- * The scopes of each role (issue 35 item 1), in src/keys.ts's scope names. `admin` holds every scope (as
+ * The scopes of each role, in src/keys.ts's scope names. `admin` holds every scope (as
  * a secret key); `agent` the inbox, calls and contacts, and reads agents (knowledge, tools), events,
  * usage and phone numbers, no webhooks, keys or connectors (publisher keys); `viewer` every read scope
  * except webhooks.

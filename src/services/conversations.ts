@@ -52,7 +52,7 @@ export interface ConversationInit {
  * The workflow ids (= the documents' `key`) a conversation of `key` may have, the current one first:
  * `conv:<org>:<mode>:<channel>:n_<HMAC>`, the customer's number replaced by a keyed hash (HMAC-SHA256
  * under a key derived from `SECRETS_KEY`, src/secrets.ts `secretsMacs`) so that no number is in plain
- * text at the Temporal server (issue 36 item 5); then the same under each `SECRETS_KEY_PREVIOUS`; last the
+ * text at the Temporal server; then the same under each `SECRETS_KEY_PREVIOUS`; last the
  * id of conversations started before the hash (`…:<E.164 number>`), which keep their id and run.
  * Workflow code never computes it: the starters (API, webhooks) do, and the workflow is told its input.
  * @throws Error when SECRETS_KEY is missing or too short

@@ -1,5 +1,5 @@
 /**
- * Erasure (issue 36 item 2): removes or irreversibly redacts one person's data in a tenant, one bounded,
+ * Erasure: removes or irreversibly redacts one person's data in a tenant, one bounded,
  * idempotent batch of one kind at a time (the activities of `erasureWorkflow`, src/activities/privacy.ts).
  * Every batch finds its documents by an indexed query that the erasure itself makes stop matching (a
  * redacted call no longer has the number in `to`; a deleted message is gone), or by a scan position the
@@ -372,7 +372,7 @@ async function eraseContact(t: Tenant, p: ErasurePerson): Promise<ErasureBatchRe
 }
 
 /**
- * Starts an erasure (issue 36 item 2): resolves the person, stores the erasure (`running`), starts its
+ * Starts an erasure: resolves the person, stores the erasure (`running`), starts its
  * `erasureWorkflow` (workflow id = the erasure id; a second start of the same id, a retried request, is a
  * no-op), then deletes the contact and its records at once (the workflow does the rest).
  * @param erasureId `ers_…` (from the Idempotency-Key's record when there is one)
@@ -434,7 +434,7 @@ async function runBatch(temporal: Client, b: ErasureBatchInput, commit: Commit):
 }
 
 /**
- * One bounded, idempotent batch of one kind of an erasure (issue 36 item 2). A batch counts what it will
+ * One bounded, idempotent batch of one kind of an erasure. A batch counts what it will
  * change, stores that under `batchKey` (the activity's workflow run and activity id: the same on a retry),
  * then acts; a batch run again under the same key (a worker died mid-way) acts on what is left and answers
  * the stored counts, so a crash never loses nor doubles a count.

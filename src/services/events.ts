@@ -5,7 +5,7 @@
  * Temporal client it is given (src/services/webhooks.ts `startDeliveriesForEvent`). Activities pass the
  * worker's client (`Context.current().client`), the API its own.
  *
- * With the organization's PII redaction on (issue 36 item 3), the payload is redacted before it is
+ * With the organization's PII redaction on, the payload is redacted before it is
  * stored: what webhooks deliver and `GET /v1/events` shows carries placeholders, never the raw values.
  *
  * Idempotent: calling it again with the same id stores nothing new and starts no second delivery
@@ -36,7 +36,7 @@ export interface EmitEventInput {
  * @returns the event object as stored (the first emission's, on a retry)
  */
 export async function emitEvent(temporal: Client, input: EmitEventInput): Promise<StoredEvent> {
-  // Issue 36 item 3: with the organization's redaction on, every string of `data.object` is redacted
+  // With the organization's redaction on, every string of `data.object` is redacted
   // before the event is stored, and so delivered (its whole-E.164 fields, the parties, are kept).
   const redactor = await redactorFor({ orgId: input.orgId, livemode: input.livemode });
   const rendered = renderEvent({

@@ -1,5 +1,5 @@
 /**
- * Inbound calls (issue 28): a caller rings one of the organization's numbers connected with the `voice`
+ * Inbound calls: a caller rings one of the organization's numbers connected with the `voice`
  * channel (live: Twilio's incoming-call webhook, src/api/twilio/index.ts; test mode:
  * `POST /v1/test_helpers/inbound_calls`), and the assistant answers on the same `callWorkflow` as
  * outbound calls, with `direction: "inbound"`. `startInboundCall` decides, in this order:
@@ -145,7 +145,7 @@ export async function startInboundCall(temporal: Client, start: InboundCallStart
       ? { status: 'transferred', reason: 'concurrency_limit', transferTo: start.number.overflow_to }
       : { status: 'busy', reason: 'concurrency_limit' };
 
-  // Issue 37: the call's version is fixed now, per caller (the agent's traffic split).
+  // The call's version is fixed now, per caller (the agent's traffic split).
   const versioned = await versionedAgent(agent as WithId<AgentDoc>, { contactId, phone: start.from });
   const input = inboundCallInput(start, versioned, {
     contactId,

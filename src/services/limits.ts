@@ -1,5 +1,5 @@
 /**
- * The organization's concurrency limit (issue 28 item 5): at most `max_concurrent_calls` of its calls are
+ * The organization's concurrency limit: at most `max_concurrent_calls` of its calls are
  * live at once in each mode, whatever their direction or channel. This module is the limit as data: read
  * by the call-slot semaphore and `GET /v1/account` (src/api/account.ts), written by the operator with
  * `svcctl limits set` (src/cli/svcctl.ts). Stored on the organization (src/models/orgs.ts,
@@ -12,7 +12,7 @@ import { privacyOf } from './privacy';
 
 /** The limit of an organization whose operator never set one: 10 calls at once, in each mode. */
 export const DEFAULT_MAX_CONCURRENT_CALLS = 10;
-/** The limits an operator may set (inclusive; issue 28 "Bad input": outside 1–1,000 is refused). */
+/** The limits an operator may set (inclusive; outside 1–1,000 is refused). */
 export const MAX_CONCURRENT_CALLS_RANGE = { min: 1, max: 1000 } as const;
 
 /** A mode as operators name it (`svcctl --mode`). */
@@ -46,9 +46,9 @@ function limitOf(org: Partial<Pick<OrgDoc, ReturnType<typeof limitField>>>, live
  * How many of the tenant's calls may be live at once in its mode (a count of calls). One `_id` lookup of
  * the organization (FerretDB indexes only `_id`), shared by the lookups of the same organization that come
  * while one is on its way (src/models/store.ts `findByIdShared`: a burst of one organization's calls
- * reads it a few times, not once each, and still sees a limit stored before it asked; issue 32 item 5).
+ * reads it a few times, not once each, and still sees a limit stored before it asked).
  * Never throws for a missing organization or an unset limit: both are `DEFAULT_MAX_CONCURRENT_CALLS`
- * (10). Issue 28 item 5.
+ * (10).
  */
 export async function orgCallLimit(tenant: { orgId: string; livemode: boolean }): Promise<number> {
   const org = await findByIdShared<OrgDoc>(Org, tenant.orgId);
@@ -68,7 +68,7 @@ export function checkCallLimit(n: number, shown = String(n)): number {
 }
 
 /**
- * Sets the organization's limit for one mode (a count of calls at once; issue 28 item 5). Checks before
+ * Sets the organization's limit for one mode (a count of calls at once). Checks before
  * writing, so a refused limit changes nothing. Does not tell the semaphore: src/services/call-slots.ts `notifyLimitChanged` does.
  * @throws Error when `mode` is not `test` or `live`, when `n` is outside 1–1,000 or not an integer
  *   (`checkCallLimit`), or when the organization does not exist (`No such organization: org_…`)
@@ -83,7 +83,7 @@ export async function setOrgCallLimit(orgId: string, mode: LimitMode, n: number)
 }
 
 /**
- * Both modes' limits of an organization, defaults applied (`svcctl limits get`; issue 28 item 5).
+ * Both modes' limits of an organization, defaults applied (`svcctl limits get`).
  * @throws Error when the organization does not exist
  */
 export async function orgCallLimits(orgId: string): Promise<OrgCallLimitsView> {
@@ -98,7 +98,7 @@ export async function orgCallLimits(orgId: string): Promise<OrgCallLimitsView> {
 }
 
 /**
- * The `account` object of the tenant's organization in its mode (`GET /v1/account`; issue 28 item 5): one
+ * The `account` object of the tenant's organization in its mode (`GET /v1/account`): one
  * `_id` lookup. `null` when the organization is gone (its keys outlived it).
  */
 export async function retrieveAccount(tenant: {

@@ -15,7 +15,7 @@
  * `freeTextAllowed`). Then it starts or reaches the conversation's `conversationWorkflow`
  * (src/workflows/conversations.ts) with the message, which sends it; the answer is the message, `queued`.
  * While a person has the conversation (`needs_person`) the message's author is `person`, otherwise `api`;
- * a staff user's message (sent with a console session, issue 35) is always `person`, with their `user_id`.
+ * a staff user's message (sent with a console session) is always `person`, with their `user_id`.
  * On `web`, `to` is the visitor (`user:<user_id>` or `visitor:<visitor_id>`, the conversation's
  * `customer_number`) and the message reaches them through the widget's stream (no provider, no Twilio).
  */
@@ -181,7 +181,7 @@ export async function sendOutboundMessage(
     })));
   const message: OutboundMessageInput = {
     messageId,
-    // A staff user's reply (a console session, issue 35) is a person's, with their id.
+    // A staff user's reply (a console session) is a person's, with their id.
     author: userId !== null || conv.status === 'needs_person' ? 'person' : 'api',
     ...(userId !== null ? { userId } : {}),
     from: conv.service_number,

@@ -1,5 +1,5 @@
 /**
- * The Temporal Schedule of the retention sweep (issue 36 item 1): `retentionSweepWorkflow` every hour,
+ * The Temporal Schedule of the retention sweep: `retentionSweepWorkflow` every hour,
  * overlap SKIP (a sweep still running makes the next one wait for the hour after). Created at start by
  * every worker, `npm start` and the test harness, like the recording retention's
  * (src/services/recordings.ts `ensureRecordingRetentionSchedule`).

@@ -1,5 +1,5 @@
 /**
- * An organization's privacy settings per mode (issue 36 items 1 and 3): how many days each kind of data
+ * An organization's privacy settings per mode: how many days each kind of data
  * is kept (`retention`) and whether personal data is redacted before storage (`redaction`). Stored on the
  * organization (src/models/orgs.ts `retention_live`/`retention_test`, `redaction_live`/`redaction_test`),
  * set by `POST /v1/account` (src/api/account.ts) and, for recordings in both modes, by
@@ -40,7 +40,7 @@ const cacheKey = (t: Tenant) => `${t.orgId}|${t.livemode}`;
 /**
  * The tenant's privacy settings (`{retention, redaction}`), from this process's memory when read in the
  * last `PRIVACY_CACHE_TTL_MS`, else one `_id` lookup of the organization. An unknown organization has the
- * defaults (keep for ever, no redaction). Issue 36 items 1 and 3.
+ * defaults (keep for ever, no redaction).
  * @param nowMs the clock (tests pass one)
  * @throws what the store throws
  */

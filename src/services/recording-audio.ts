@@ -1,5 +1,5 @@
 /**
- * Call audio as two-channel 16-bit PCM WAV (issue 30 item 5): channel 1 (left) the caller or visitor,
+ * Call audio as two-channel 16-bit PCM WAV: channel 1 (left) the caller or visitor,
  * channel 2 (right) the assistant, the layout of every recording the service keeps.
  *
  * The RIFF/WAVE header is written here (44 bytes, canonical PCM `fmt ` + `data`; the format as Microsoft

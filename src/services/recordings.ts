@@ -1,5 +1,5 @@
 /**
- * Recordings' rules (issue 30 item 5), Node-side: the signed audio links, storing and deleting audio in
+ * Recordings' rules, Node-side: the signed audio links, storing and deleting audio in
  * the store's GridFS bucket, starting a call's `recordingWorkflow`, the organization's retention
  * (`retention.recordings_days` per mode, src/services/privacy.ts; `svcctl recordings set-retention`) and the Temporal Schedule
  * that enforces it. The contract is src/shared/recordings.ts; the documents src/models/recordings.ts.
@@ -224,7 +224,7 @@ export function checkRetentionDays(days: number | null, shown = String(days)): n
 /**
  * Sets how long the organization's recordings (both modes) are kept, in days from their creation; null
  * keeps them until deleted. One source of truth with `POST /v1/account`'s `retention.recordings_days`
- * (issue 36 item 1): this sets that field in both modes. Enforced by the retention schedules.
+ *: this sets that field in both modes. Enforced by the retention schedules.
  * @throws Error for a value out of range or an unknown organization
  */
 export async function setRecordingRetention(orgId: string, days: number | null): Promise<RecordingRetentionView> {

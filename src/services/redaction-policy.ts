@@ -1,5 +1,5 @@
 /**
- * Where PII redaction applies (issue 36 item 3): an organization turns it on per mode
+ * Where PII redaction applies: an organization turns it on per mode
  * (`redaction.enabled`, off by default); then every transcript turn, conversation message, analysis and
  * event payload is redacted before it is written (src/redaction.ts does the finding). The live
  * model still reads the raw words: the call's and the conversation's workflows keep their chat history in

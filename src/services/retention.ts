@@ -1,5 +1,5 @@
 /**
- * Retention (issue 36 item 1): deletes what a tenant keeps past its `retention` (src/services/privacy.ts),
+ * Retention: deletes what a tenant keeps past its `retention` (src/services/privacy.ts),
  * one bounded batch at a time. Each function here is one batch of one kind: it reads at most `limit`
  * documents by an indexed query (`{org_id, livemode, created…}`: equalities, then the time range), deletes
  * or empties them; it counts what it will change before it acts and keeps that plan under the activity's
@@ -183,7 +183,7 @@ async function actBatch(temporal: Client, b: RetentionBatchInput, ids: string[])
 }
 
 /**
- * One retention batch of one kind for one tenant (issue 36 item 1): plans (selects at most a bounded
+ * One retention batch of one kind for one tenant: plans (selects at most a bounded
  * number of documents created before `cutoffMs` and counts what deleting or emptying them changes), stores
  * the plan under `batchKey` (the activity's workflow run and activity id: the same on a retry), then acts.
  * A batch run again under the same key (a worker died mid-way) carries out the stored plan and answers its

@@ -1,5 +1,5 @@
 /**
- * Persona callers (issue 37 item 3): a test-mode call whose caller is a model playing a persona towards a
+ * Persona callers: a test-mode call whose caller is a model playing a persona towards a
  * goal. One caller turn is one Chat Completions request through the same OpenAI-compatible client as the
  * assistant's (src/providers/openai.ts), with its own model (`SIMULATOR_MODEL`, else `OPENAI_MODEL`):
  * a system prompt that makes the model the caller (`personaPrompt`), then the conversation so far with
@@ -35,7 +35,7 @@ const HANG_UP_TOOL: OpenAI.Chat.Completions.ChatCompletionTool = {
   },
 };
 
-/** The simulator's system prompt for `simulation` (issue 37 item 3). */
+/** The simulator's system prompt for `simulation`. */
 export function personaPrompt(simulation: PersonaSimulation): string {
   return [
     `${PERSONA_PROMPT_MARKER} with an AI phone assistant. You are not the assistant.`,

@@ -1,5 +1,5 @@
 /**
- * Test suites (issue 37 item 4): the rules shared by the API (runs started) and the run's activities
+ * Test suites: the rules shared by the API (runs started) and the run's activities
  * (src/activities/test-suites.ts): each scenario's call built through the same path as a test call
  * (src/services/calls.ts `newCallInput`, with the agent's tools, knowledge and settings), the judge asked
  * and its verdict checked, the run finished with its comparison and its `test_suite_run.completed` event.
@@ -83,7 +83,7 @@ export type ScenarioCallRequest = Pick<TestSuiteRunInput, 'runId' | 'orgId' | 'l
 
 /**
  * The `callWorkflow` input of scenario `index`'s simulated call: a test call of the run's agent at the
- * run's version (issue 37 item 1: its configuration read by `_id`; the call records it) (through
+ * run's version (its configuration read by `_id`; the call records it) (through
  * `newCallInput`, as `POST /v1/calls` builds it) with the scenario's persona, goal and `max_turns`, the
  * call id derived from the run id and the index (a retried activity builds the same call), and metadata
  * naming the run and the scenario.

@@ -1,5 +1,5 @@
 /**
- * Running the organization's own tools (issue 27 items 2, 3 and 6): what the model is offered of an
+ * Running the organization's own tools: what the model is offered of an
  * agent's `tool_ids` and `connector_installation_ids` (`resolveCustomTools`), and one attempt of one tool
  * call (`toolCallAttempt`), which the `runTool` activity (src/activities/tools.ts) makes and Temporal
  * retries within the tool's deadline.

@@ -1,5 +1,5 @@
 /**
- * The rules of custom tools (issue 27 item 1; the model and who writes it: src/models/tools.ts), shared by
+ * The rules of custom tools (the model and who writes it: src/models/tools.ts), shared by
  * the tools' routes (src/api/tools.ts) and the agents' `tool_ids` (src/api/agents.ts):
  *
  * - a name the model calls it by: `^[a-zA-Z0-9_-]{1,64}$` (the Chat Completions function-name rule), not a

@@ -36,7 +36,7 @@ export interface UsageOwner {
   livemode: boolean;
 }
 
-/** A usage report's scope (issue 37): the owner's rows, of one agent (and one of its versions) when given. */
+/** A usage report's scope: the owner's rows, of one agent (and one of its versions) when given. */
 export interface UsageScope extends UsageOwner {
   agentId?: string;
   agentVersion?: number;
@@ -58,7 +58,7 @@ export async function recordUsage(row: UsageRow | null): Promise<boolean> {
 }
 
 /**
- * The row with the agent and version its subject ran (issue 37: usage by version), read by `_id` from
+ * The row with the agent and version its subject ran (usage by version), read by `_id` from
  * the call (`call_…`) or the conversation (`conv_…`) it meters; other rows as they are.
  */
 async function withAgent(row: UsageRow): Promise<UsageRow & { agent_id?: string; agent_version?: number }> {
@@ -230,7 +230,7 @@ export function knowledgeSearchUsage(
 }
 
 /**
- * The usage row of one model request of an analysis (issue 30): `ana:<analysis id>:<request>`, `request`
+ * The usage row of one model request of an analysis: `ana:<analysis id>:<request>`, `request`
  * 1 or 2 (the second asks again with the validation errors), without the activity's attempt, so a
  * retried activity meters the request once.
  * @param input.usage the response's `usage` field; absent → 0 tokens
@@ -288,7 +288,7 @@ export async function usageReport(owner: UsageScope, period: UsagePeriod, nowMs 
     {
       org_id: owner.orgId,
       livemode: owner.livemode,
-      // Issue 37: one agent's rows (of one version), read through their own index: the cost stays the agent's.
+      // One agent's rows (of one version), read through their own index: the cost stays the agent's.
       ...(owner.agentId !== undefined ? { agent_id: owner.agentId } : {}),
       ...(owner.agentVersion !== undefined ? { agent_version: owner.agentVersion } : {}),
       occurred_ms: { $gte: starts[0], $lt: starts[count] },

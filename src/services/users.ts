@@ -1,5 +1,5 @@
 /**
- * Staff users (issue 35 item 1): creation, listing, disable and password reset (svcctl, `npm start`'s
+ * Staff users: creation, listing, disable and password reset (svcctl, `npm start`'s
  * seed, the console), and password hashing with scrypt from `node:crypto` (RFC 7914): a 16-byte random
  * salt per user, the parameters kept in the hash string (`scrypt$N$r$p$salt$hash`), so they can be raised
  * later without breaking stored hashes; compared with `timingSafeEqual`.
@@ -119,7 +119,7 @@ export async function endUserSessions(userId: string): Promise<number> {
 }
 
 /**
- * Disables a user and ends their sessions (issue 35 item 1: "sessions … end … on user disable").
+ * Disables a user and ends their sessions ("sessions … end … on user disable").
  * @throws UserInputError when there is no such user
  */
 export async function disableUser(userId: string) {

@@ -1,5 +1,5 @@
 /**
- * Widget streams that cost nothing while idle (issue 33): one poller per API process shared by all the
+ * Widget streams that cost nothing while idle: one poller per API process shared by all the
  * streams it serves, and caps on open streams counted across API processes.
  *
  * The poller. A stream (src/api/widget.ts, src/api/sse.ts) reads its conversation's log by `_id`, entry

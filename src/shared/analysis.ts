@@ -1,5 +1,5 @@
 /**
- * The analysis domain's contract (issue 30): what an agent or a call asks to know about a finished
+ * The analysis domain's contract: what an agent or a call asks to know about a finished
  * conversation (`AnalysisPlan`: a summary, structured data in the customer's JSON Schema, a success
  * verdict), `callAnalysisWorkflow`'s type name, input, output and workflow id, and the JSON Schema of the
  * model's answer derived from a plan. Imported by the API, the activities and the workflow bundle alike;

@@ -46,7 +46,7 @@ export interface CallTurnInput {
   seq: number;
   /**
    * `system`: a note of what happened on the call (a warm transfer's progress), for the model too; `note`
-   * (issue 31): a note for the model only (`POST /v1/calls/{id}/context`), never spoken.
+   *: a note for the model only (`POST /v1/calls/{id}/context`), never spoken.
    */
   role: 'assistant' | 'caller' | 'tool' | 'system' | 'note';
   text: string;
@@ -63,7 +63,7 @@ export interface CallTurnInput {
   toolCallId?: string;
   /** The call's key (`tc_…`), outcome, HTTP status and duration (tool turns; absent in turns recorded before). */
   toolCall?: ToolCallRecord;
-  /** Assistant turns (issue 31): the caller talked over it; `text` is what was heard of it. */
+  /** Assistant turns: the caller talked over it; `text` is what was heard of it. */
   interrupted?: boolean;
 }
 
@@ -98,7 +98,7 @@ export function callSystemPrompt(input: {
   to: string;
   context: Record<string, unknown>;
   form?: FormDefinition | null;
-  /** An inbound call (issue 28): the assistant answers `to`'s call instead of having placed it. */
+  /** An inbound call: the assistant answers `to`'s call instead of having placed it. */
   inbound?: boolean;
 }): string {
   const parts = [

@@ -1,5 +1,5 @@
 /**
- * The audit log's retention contract (issue 36 item 4), bundle-safe: `auditRetentionWorkflow`, started
+ * The audit log's retention contract, bundle-safe: `auditRetentionWorkflow`, started
  * every hour by the Temporal Schedule `audit-retention` (src/services/audit.ts `ensureAuditRetentionSchedule`), deletes the
  * entries older than `AUDIT_RETENTION_DAYS` in bounded batches (src/services/audit.ts `expireAuditEvents`).
  */

@@ -28,7 +28,7 @@ export const RESULT_STATUSES = [
   'completed',
   'busy',
   'no_answer',
-  /** An answering machine answered (issue 29: the call ended `voicemail`). */
+  /** An answering machine answered (the call ended `voicemail`). */
   'voicemail',
   'failed',
   'window_expired',
@@ -38,7 +38,7 @@ export const RESULT_STATUSES = [
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 export type FinalResultStatus = Exclude<ResultStatus, 'pending' | 'in_progress'>;
 
-/** Call outcomes a campaign may redial (`retry.on`); `voicemail`: a machine answered (issue 29). */
+/** Call outcomes a campaign may redial (`retry.on`); `voicemail`: a machine answered. */
 export const REDIAL_OUTCOMES = ['busy', 'no_answer', 'failed', 'voicemail'] as const;
 export type RedialOutcome = (typeof REDIAL_OUTCOMES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The call-slots domain's contract (issue 28, item 5): an organization's `max_concurrent_calls` per mode,
+ * The call-slots domain's contract: an organization's `max_concurrent_calls` per mode,
  * held by one `callSlotsWorkflow` per organization and mode, a counting semaphore in the shape of the
  * Temporal samples' `mutex` (a long-lived workflow that grants by signalling the requester back).
  *
@@ -91,7 +91,7 @@ export const limitChangedSignal = defineSignal<[{ limit: number }]>('limitChange
  */
 export const tryAcquireSlotUpdate = defineUpdate<SlotAnswer, [SlotRequest]>('tryAcquireSlot');
 /**
- * An outbound call joins the line without waiting for an answer (issue 32 item 5: `POST /v1/calls` sends
+ * An outbound call joins the line without waiting for an answer (`POST /v1/calls` sends
  * it with signal-with-start, one round trip to the Temporal server and none to a worker): decided as
  * `tryAcquireSlotUpdate` with `queue: true` (a free slot when nobody waits, else its place in line by
  * creation), and the grant, at once or later, is told to the call's workflow by `slotGrantedSignal`.
@@ -105,7 +105,7 @@ export interface QueueCallsRequest {
 }
 /**
  * Several outbound calls join the line in one signal, each decided as by `queueCallSignal` in the order
- * given (issue 32 item 5: an API process sends the calls created while its previous signal to the same
+ * given (an API process sends the calls created while its previous signal to the same
  * semaphore was on its way together, so a burst of calls costs a few signals, not one each).
  */
 export const queueCallsSignal = defineSignal<[QueueCallsRequest]>('queueCalls');
@@ -125,7 +125,7 @@ export const CALL_SLOTS_START_GRACE_MS = 60_000;
 
 /**
  * How long a call started with `slot: 'waiting'` waits for its grant before asking the semaphore itself
- * (ms): the API's signal goes after the start, unawaited (issue 32 item 5), and may have failed or never gone; a call already in
+ * (ms): the API's signal goes after the start, unawaited, and may have failed or never gone; a call already in
  * line keeps its place, so the ask costs one update for a call that waits longer than this.
  */
 export const SLOT_ASK_AGAIN_MS = 5_000;

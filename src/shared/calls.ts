@@ -13,7 +13,7 @@ import type { AnalysisPlan } from './analysis';
 /** Terminal call statuses (DESIGN.md section 6). */
 export const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'] as const;
 /**
- * Every status of a call, in the order a call goes through them. `scheduled` (issue 29): created with a
+ * Every status of a call, in the order a call goes through them. `scheduled`: created with a
  * later `scheduled_at` (or a calling window closed at creation), waiting on a durable timer; then `queued`.
  */
 export const CALL_STATUSES = ['scheduled', 'queued', 'ringing', 'in_progress', ...TERMINAL_STATUSES] as const;
@@ -31,19 +31,19 @@ export type EndReason =
   | 'no_answer'
   | 'dial_failed'
   | 'error'
-  /** Outbound: no call slot freed within `queue_timeout_seconds` (status `failed`; issue 28). */
+  /** Outbound: no call slot freed within `queue_timeout_seconds` (status `failed`). */
   | 'queue_timeout'
   /** Inbound: every slot taken; the caller heard "all lines are busy" (`busy`) or went to `overflow_to` (`transferred`). */
   | 'concurrency_limit'
   /** Inbound: the number's inbound webhook answered `reject: true` (status `canceled`). */
   | 'rejected'
   /**
-   * Outbound (issue 29): answering-machine detection said a machine answered; the call hung up, or left
+   * Outbound: answering-machine detection said a machine answered; the call hung up, or left
    * the agent's `voicemail.message` after the beep (status `completed`, `answered_by: "machine"`).
    */
   | 'voicemail';
 
-/** Who called whom: `outbound` (we dialed, `POST /v1/calls`, campaigns, browser voice) or `inbound` (issue 28). */
+/** Who called whom: `outbound` (we dialed, `POST /v1/calls`, campaigns, browser voice) or `inbound`. */
 export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];
 
@@ -57,7 +57,7 @@ export interface InboundWebhookResult {
   error?: string;
 }
 
-/** An inbound call's own facts (issue 28): the provider's call, the webhook's outcome, a refusal. */
+/** An inbound call's own facts: the provider's call, the webhook's outcome, a refusal. */
 export interface InboundCall {
   /** Twilio's CallSid (`CA…`); null for a simulated call. */
   providerCallSid: string | null;
@@ -74,7 +74,7 @@ export interface InboundCall {
 export type DialOutcome = 'answered' | 'busy' | 'no_answer' | 'failed';
 
 /**
- * `simulation.outcome` values: a dial outcome, or `voicemail` (issue 29): a simulated answering machine
+ * `simulation.outcome` values: a dial outcome, or `voicemail`: a simulated answering machine
  * picks up, plays its greeting (the `caller` lines) and beeps.
  */
 export const SIMULATION_OUTCOMES = ['answered', 'busy', 'no_answer', 'failed', 'voicemail'] as const;
@@ -93,13 +93,13 @@ export interface Simulation {
   /** Seconds the caller pauses before each of their lines (0–60), to simulate real talk time. */
   pause_seconds: number;
   /**
-   * A persona caller (issue 37 item 3): the caller is a model playing `persona` towards `goal` instead of
+   * A persona caller: the caller is a model playing `persona` towards `goal` instead of
    * reading `caller` (then empty); each caller turn is one request to the simulator model
    * (src/activities/simulator.ts `personaTurn`). Absent: the scripted caller.
    */
   persona?: PersonaSimulation;
   /**
-   * A warm transfer (issue 31) on this call: what the person dialed does (`answered`: hears the summary and
+   * A warm transfer on this call: what the person dialed does (`answered`: hears the summary and
    * is joined; `no_answer`, `busy`: the caller is back with the assistant), after `after_seconds` (default 0).
    * Absent: the person answers at once.
    */
@@ -107,7 +107,7 @@ export interface Simulation {
 }
 
 /**
- * `simulation.persona`, `goal`, `max_turns` of `POST /v1/calls` (issue 37 item 3): who the simulated caller
+ * `simulation.persona`, `goal`, `max_turns` of `POST /v1/calls`: who the simulated caller
  * is, what they want, and how many caller turns they take at most (1–50, default 20) before hanging up.
  */
 export interface PersonaSimulation {
@@ -125,7 +125,7 @@ export interface PersonaLine {
   hangUp: boolean;
 }
 
-/** `simulation.transfer` (issue 31): the simulated person a warm transfer dials. */
+/** `simulation.transfer`: the simulated person a warm transfer dials. */
 export interface SimulatedTransfer {
   answer: 'answered' | 'no_answer' | 'busy';
   after_seconds?: number;
@@ -133,7 +133,7 @@ export interface SimulatedTransfer {
 
 /**
  * The agent as it was when the call was created (later edits do not change a running call), with its
- * speech settings (issue 31: src/shared/speech.ts), each absent when unset.
+ * speech settings (src/shared/speech.ts), each absent when unset.
  */
 export interface AgentSnapshot extends SpeechSettings {
   id: string;
@@ -142,7 +142,7 @@ export interface AgentSnapshot extends SpeechSettings {
   first_message: string | null;
   model: string | null;
   transfer_to: string | null;
-  /** The organization's tools the agent offers (issue 27: `tool_ids`); absent: none (and in calls made before). */
+  /** The organization's tools the agent offers (`tool_ids`); absent: none (and in calls made before). */
   tool_ids?: string[];
   /** The installed connectors whose tools the agent offers (`connector_installation_ids`); absent: none. */
   connector_installation_ids?: string[];
@@ -151,11 +151,11 @@ export interface AgentSnapshot extends SpeechSettings {
    * absent: none (and in calls made before).
    */
   enabled_tools?: string[];
-  /** The agent's `voicemail` setting (issue 29); absent: no answering-machine detection. */
+  /** The agent's `voicemail` setting; absent: no answering-machine detection. */
   voicemail?: VoicemailSetting;
-  /** How the `transfer_call` tool transfers (issue 31: `transfer_mode`); absent: `cold`. */
+  /** How the `transfer_call` tool transfers (`transfer_mode`); absent: `cold`. */
   transfer_mode?: TransferMode;
-  /** The agent's version this snapshot is (issue 37: `agent_version` on the call); absent in calls made before versions. */
+  /** The agent's version this snapshot is (`agent_version` on the call); absent in calls made before versions. */
   version?: number;
 }
 
@@ -165,7 +165,7 @@ export type VoicemailAction = (typeof VOICEMAIL_ACTIONS)[number];
 
 /**
  * The `voicemail` setting of an agent, or of one call (`POST /v1/calls` `voicemail`, which replaces the
- * agent's), issue 29. `detection` asks Twilio for asynchronous answering-machine detection on a live
+ * agent's). `detection` asks Twilio for asynchronous answering-machine detection on a live
  * outbound call (a simulated one with outcome `voicemail` behaves the same); on a machine the assistant
  * stops and the call either hangs up or speaks `message` once after the beep, then ends (`end_reason:
  * "voicemail"`). `leave_message_on: "last_attempt"` matters to campaigns only: an attempt that the
@@ -260,7 +260,7 @@ export interface CallWorkflowInput {
    * with the `fill_form` tool.
    */
   campaign?: CallCampaign;
-  /** `inbound` or `outbound`; absent in calls started before issue 28 (all outbound). */
+  /** `inbound` or `outbound`; absent in calls started before inbound calls existed (all outbound). */
   direction?: CallDirection;
   /** Set on an inbound call only. */
   inbound?: InboundCall;
@@ -269,8 +269,8 @@ export interface CallWorkflowInput {
    * a slot before starting the call (granted at once; inbound, browser voice, an outbound call with a free
    * slot); `waiting` — the API put it in line (the grant comes as the `slotGranted` signal); `queue` — the
    * workflow asks for one itself (a campaign's call) and waits in line if none is free. Either way the
-   * workflow frees it when the end is recorded. Absent: not counted (calls started before issue 28, and
-   * refused inbound calls).
+   * workflow frees it when the end is recorded. Absent: not counted (calls started before the
+   * organization's limit was kept, and refused inbound calls).
    */
   slot?: 'queue' | 'waiting' | 'held';
   /**
@@ -279,9 +279,9 @@ export interface CallWorkflowInput {
    */
   queue_timeout_seconds?: number;
   /**
-   * A scheduled call (issue 29): when it is dialed, unix seconds, already moved to its calling window's
+   * A scheduled call: when it is dialed, unix seconds, already moved to its calling window's
    * opening by the starter (src/services/call-schedule.ts). The call is `scheduled` until then, on a durable
-   * timer. Absent: dialed at once (every call before issue 29).
+   * timer. Absent: dialed at once (every call made before scheduling existed).
    */
   scheduled_at?: number;
   /**
@@ -296,10 +296,10 @@ export interface CallWorkflowInput {
    * instead of leaving the message), replacing the agent's (`agent.voicemail`). Absent: the agent's.
    */
   voicemail?: VoicemailSetting;
-  /** Recording (issue 30): the call's `recording`, else its agent's; absent: not recorded. */
+  /** Recording: the call's `recording`, else its agent's; absent: not recorded. */
   recording?: RecordingSettings;
   /**
-   * The analysis plan (issue 30): the request's `analysis`, else the agent's. Not read by `callWorkflow`:
+   * The analysis plan: the request's `analysis`, else the agent's. Not read by `callWorkflow`:
    * stored on the call, whose end starts `callAnalysisWorkflow` (src/activities/calls.ts). Absent: none.
    */
   analysis?: AnalysisPlan;
@@ -310,7 +310,7 @@ export function effectiveVoicemail(input: Pick<CallWorkflowInput, 'voicemail' | 
   return input.voicemail ?? input.agent.voicemail ?? null;
 }
 
-/** A calling window as a call or an agent takes it (issue 29): local `HH:MM` times, days, an optional zone. */
+/** A calling window as a call or an agent takes it: local `HH:MM` times, days, an optional zone. */
 export interface CallingWindow {
   start: string;
   end: string;
@@ -365,10 +365,10 @@ export interface CallContinuation {
   formValues?: FormValues | null;
   /** Answering-machine detection's decision so far (absent: none yet). */
   answeredBy?: AnsweredBy;
-  /** Warm transfers started so far (issue 31; absent: none). */
+  /** Warm transfers started so far (absent: none). */
   transfers?: number;
   /**
-   * Entries of the call's live stream written so far (`GET /v1/calls/{id}/stream`, issue 31): the next
+   * Entries of the call's live stream written so far (`GET /v1/calls/{id}/stream`): the next
    * entry's number is this plus one. Absent in runs continued before the stream existed: the continued
    * run then writes no entries (the stream of such a call ends with the call).
    */
@@ -396,7 +396,7 @@ export interface CallState {
 }
 
 /**
- * How a call is transferred (issue 31): `cold` (default) hands the line over with Twilio `<Dial>` and the
+ * How a call is transferred: `cold` (default) hands the line over with Twilio `<Dial>` and the
  * assistant is gone; `warm` holds the caller in a conference, dials the person, briefs them and joins them,
  * or brings the caller back to the assistant when that fails.
  */
@@ -447,7 +447,7 @@ export const TRANSFER_IN_PROGRESS = 'transfer_in_progress';
 
 /**
  * Argument of the `transfer` update: where to (E.164, `sip:` URI or `client:` identity), and for a warm
- * transfer (issue 31) the summary the person hears (absent: the model writes one from the transcript) and
+ * transfer the summary the person hears (absent: the model writes one from the transcript) and
  * how long they may take to answer.
  */
 export interface TransferRequest {
@@ -544,7 +544,7 @@ export const SAY_MAX_CHARS = 1_000;
 export const NOTE_MAX_CHARS = 4_000;
 
 /**
- * Argument of the `say` update (issue 31): a line the assistant speaks on the API's behalf, at the next
+ * Argument of the `say` update: a line the assistant speaks on the API's behalf, at the next
  * pause (`interrupt` false: once the answer being given is spoken, before the caller's next line) or at
  * once (`interrupt` true). Recorded as the assistant's turn with `author: "api"`.
  */
@@ -569,7 +569,7 @@ export interface SayResult {
   seq: number | null;
 }
 
-/** Argument of the `context` update (issue 31): a note for the model only (a supervisor's whisper). */
+/** Argument of the `context` update: a note for the model only (a supervisor's whisper). */
 export interface ContextNote {
   note: string;
 }
@@ -584,33 +584,32 @@ export const callerSaidUpdate = defineUpdate<CallerSaidResult, [{ text: string }
 /** Live mode: the answer to an utterance whose `callerSaid` resolved `pending` (after the holding line). */
 export const answerUpdate = defineUpdate<CallerSaidResult, [{ utterance: number }]>('answer');
 /**
- * Test mode (`POST /v1/test_helpers/calls/{id}/advance_clock`, issue 29): moves a scheduled call's clock
+ * Test mode (`POST /v1/test_helpers/calls/{id}/advance_clock`): moves a scheduled call's clock
  * forward, like Stripe's test clocks, so a test can see a scheduled call dialed without waiting for it;
  * resolves once the call has left `scheduled` when the new time reaches `scheduled_at` (at once otherwise),
  * with the call's state. Refused (`CALL_NOT_SCHEDULED`) in live mode and once the call is no longer scheduled.
  */
 export const advanceClockUpdate = defineUpdate<CallState, [AdvanceClockRequest]>('advanceClock');
 /**
- * Speaks a line on the API's behalf (`POST /v1/calls/{id}/say`, issue 31); resolves once it is spoken (or
+ * Speaks a line on the API's behalf (`POST /v1/calls/{id}/say`); resolves once it is spoken (or
  * the call stopped first). Refused (`CALL_NOT_LIVE`) unless the call is in progress.
  */
 export const sayUpdate = defineUpdate<SayResult, [SayRequest]>('say');
 /**
- * Adds a note the model sees from its next request on (`POST /v1/calls/{id}/context`, issue 31), recorded
+ * Adds a note the model sees from its next request on (`POST /v1/calls/{id}/context`), recorded
  * as a `note` turn; resolves with the turn's `seq` at once. Refused (`CALL_NOT_LIVE`) unless in progress.
  */
 export const contextUpdate = defineUpdate<{ seq: number }, [ContextNote]>('context');
 /** Live mode: a status callback from the telephony provider. */
 export const telephonyStatusSignal = defineSignal<[TelephonyStatus]>('telephonyStatus');
 /**
- * Live mode: Twilio's asynchronous answering-machine detection result (`POST /twilio/amd/{call id}`,
- * issue 29). Another provider call's, or one after the call has stopped, changes nothing.
+ * Live mode: Twilio's asynchronous answering-machine detection result (`POST /twilio/amd/{call id}`). Another provider call's, or one after the call has stopped, changes nothing.
  */
 export const machineDetectionSignal = defineSignal<[MachineDetection]>('machineDetection');
-/** A Twilio callback about a warm transfer's leg to the person (issue 31; src/api/twilio/index.ts). */
+/** A Twilio callback about a warm transfer's leg to the person (src/api/twilio/index.ts). */
 export const transferLegSignal = defineSignal<[TransferLegEvent]>('transferLeg');
 /**
- * Live mode (issue 31): the caller talked over the assistant's answer (ConversationRelay's `interrupt`, a
+ * Live mode: the caller talked over the assistant's answer (ConversationRelay's `interrupt`, a
  * voice room's barge-in). The assistant's turns since the caller last spoke keep only what was heard
  * (src/shared/speech.ts `cutByInterruption`), in the transcript and in the model's history.
  */

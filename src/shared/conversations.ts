@@ -155,7 +155,7 @@ export const CONVERSATION_WORKFLOW = 'conversationWorkflow';
  * The workflow id of the conversation of `orgId`, mode, `channel` and `customerRef`:
  * `conv:<org>:<test|live>:<channel>:<ref>`. Deterministic, so every starter reaches the same run. The ref is
  * a keyed hash of the customer's number (`n_…`, src/services/conversations.ts `conversationWorkflowIds`:
- * no number in plain text at the Temporal server, issue 36 item 5), or the E.164 number itself for
+ * no number in plain text at the Temporal server), or the E.164 number itself for
  * conversations started before.
  */
 export function conversationWorkflowId(
@@ -218,11 +218,11 @@ export interface OutboundMessageInput {
   /** Creation time (ms since the epoch). */
   createdMs: number;
   eventIds: MessageEventIds;
-  /** Issue 35: a `person` reply written with a console session: the staff user (`usr_…`). */
+  /** A `person` reply written with a console session: the staff user (`usr_…`). */
   userId?: string | null;
   /** `POST /v1/messages` `agent_id`: the assistant that answers this conversation from now on. */
   agentId?: string | null;
-  /** An assistant reply: the tool calls the assistant made before it (issue 27); absent: none. */
+  /** An assistant reply: the tool calls the assistant made before it; absent: none. */
   toolCalls?: ToolCallEntry[];
 }
 
@@ -261,7 +261,7 @@ export interface CarriedConversationState {
   pending: ConversationWork[];
   /** Web channel: the last entry of the conversation's log (absent in runs recorded before the widget). */
   logSeq?: number;
-  /** Issue 35: the staff user who took the conversation over (absent: nobody in particular). */
+  /** The staff user who took the conversation over (absent: nobody in particular). */
   takenBy?: string | null;
 }
 
@@ -276,7 +276,7 @@ export type ConversationWork =
       reason: string | null;
       eventId: string | null;
       ticket: number;
-      /** Issue 35: the staff user taking it over (`handoff` from the console); absent or null otherwise. */
+      /** The staff user taking it over (`handoff` from the console); absent or null otherwise. */
       takenBy?: string | null;
     };
 
@@ -323,7 +323,7 @@ export const providerStatusSignal = defineSignal<[ProviderStatusInput]>('provide
  */
 export const resumeUpdate = defineUpdate<{ resumed: boolean }, []>('resume');
 /**
- * `POST /v1/conversations/{id}/handoff` (issue 35): a person takes the conversation over, as the assistant's
+ * `POST /v1/conversations/{id}/handoff`: a person takes the conversation over, as the assistant's
  * `handoff_to_person` tool does; `takenBy` is the staff user (`usr_…`) taking it in the console, else null.
  * Resolves once `needs_person` (and `taken_by`) is written; `handedOver` is false when nothing changed (the
  * same person already had it).

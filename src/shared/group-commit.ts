@@ -1,5 +1,5 @@
 /**
- * Group commit (issue 32 item 5): items for the same destination that come while a send to it is on its
+ * Group commit: items for the same destination that come while a send to it is on its
  * way gather and go together in the next send, so concurrent requests share round trips, and a lone item
  * goes at once (no added wait). Used for inserts into one collection, single-document updates and lookups
  * of one `_id` (src/models/store.ts `insertIfAbsentGrouped`, `updateOneGrouped`, `findByIdShared`: no

@@ -1,11 +1,11 @@
 /**
- * Privacy contracts (issue 36 items 1 and 2), bundle-safe: the kinds of data a retention covers, the
+ * Privacy contracts, bundle-safe: the kinds of data a retention covers, the
  * retention sweep's and the erasure's workflow names, inputs and results, and the erasure's counts.
  * Imported by the API, the activities, the workflows and the tests.
  */
 
 /**
- * The kinds of data an organization keeps for a number of days (issue 36 item 1), each the name of a
+ * The kinds of data an organization keeps for a number of days, each the name of a
  * field of `retention` in `POST /v1/account` with `_days` appended: `transcripts_days`…
  */
 export const RETENTION_KINDS = ['transcripts', 'messages', 'recordings', 'analyses', 'events'] as const;
@@ -17,14 +17,14 @@ export type RetentionSettings = { [K in RetentionKind as `${K}_days`]: number | 
 /** What an organization keeps, and how, in one mode (`GET /v1/account` `retention` and `redaction`). */
 export interface PrivacySettings {
   retention: RetentionSettings;
-  /** PII redaction before storage (issue 36 item 3; applied by the redaction code), off by default. */
+  /** PII redaction before storage (applied by the redaction code), off by default. */
   redaction: { enabled: boolean };
 }
 
-/** Bounds of a retention's days (inclusive; issue 36 "Bad input": outside 1–3,650 is refused). */
+/** Bounds of a retention's days (inclusive; outside 1–3,650 is refused). */
 export const RETENTION_DAYS_RANGE = { min: 1, max: 3650 } as const;
 
-/** Workflow type of one retention sweep (issue 36 item 1). */
+/** Workflow type of one retention sweep. */
 export const RETENTION_SWEEP_WORKFLOW = 'retentionSweepWorkflow';
 /** Id of the Temporal Schedule that starts the sweep every hour. */
 export const RETENTION_SWEEP_SCHEDULE_ID = 'retention-sweep';
@@ -64,7 +64,7 @@ export function noRetentionCounts(): RetentionCounts {
   return { transcript_turns: 0, messages: 0, recordings: 0, analyses: 0, events: 0, skeletons: 0 };
 }
 
-/** Workflow type of an erasure (issue 36 item 2); its workflow id is the erasure's id, `ers_…`. */
+/** Workflow type of an erasure; its workflow id is the erasure's id, `ers_…`. */
 export const ERASURE_WORKFLOW = 'erasureWorkflow';
 
 /** Whom an erasure is of: a contact (by id), or a phone number or an external id never made a contact. */

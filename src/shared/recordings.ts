@@ -1,5 +1,5 @@
 /**
- * The recordings domain's contract (issue 30 item 5): the recording settings an agent or a call carries,
+ * The recordings domain's contract: the recording settings an agent or a call carries,
  * `recordingWorkflow` (one per call: copies the call's audio into the service's store, deletes the
  * provider's copy, emits `recording.ready`) and `recordingRetentionWorkflow` (started by a Temporal
  * Schedule: deletes recordings older than their organization's `recording_retention_days`). Imported by

@@ -1,5 +1,5 @@
 /**
- * How an agent sounds and listens on a call (issue 31): its text-to-speech voice, its language, its
+ * How an agent sounds and listens on a call: its text-to-speech voice, its language, its
  * speech recognition, how the caller may interrupt it and whether keypresses are heard. Stored on the
  * agent, snapshotted into each call (src/shared/calls.ts `AgentSnapshot`), and given to Twilio's
  * ConversationRelay as attributes of `<ConversationRelay>` (src/providers/twilio.ts

@@ -1,5 +1,5 @@
 /**
- * The test-suites domain's contract (issue 37 item 4): a suite's scenarios, `testSuiteRunWorkflow`'s type
+ * The test-suites domain's contract: a suite's scenarios, `testSuiteRunWorkflow`'s type
  * name, input, output and workflow id, the judge's verdict and its JSON Schema, the scenario statuses.
  * Imported by the API, the activities and the workflow bundle alike; imports nothing of the project.
  */
@@ -83,7 +83,7 @@ export interface TestSuiteRunInput {
   orgId: string;
   livemode: boolean;
   agentId: string;
-  /** The agent version run (issue 37 item 1); null: the agent's current configuration. */
+  /** The agent version run; null: the agent's current configuration. */
   version: number | null;
   /** The suite's scenarios as they were when the run started. */
   scenarios: TestScenario[];

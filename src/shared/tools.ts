@@ -98,8 +98,8 @@ export const CHANNEL_TOOLS = {
 export type ToolChannel = keyof typeof CHANNEL_TOOLS;
 
 /**
- * The built-in tools an agent offers only when it lists them in `enabled_tools` (issue 29:
- * `schedule_callback`; issue 31: `send_dtmf`); the one list the API validates `enabled_tools` against.
+ * The built-in tools an agent offers only when it lists them in `enabled_tools` (`schedule_callback`,
+ * `send_dtmf`): tools that act outside the conversation, so an agent opts in; the one list the API validates `enabled_tools` against.
  */
 export const OPTIONAL_TOOLS = ['schedule_callback', 'send_dtmf'] as const satisfies readonly ToolName[];
 
@@ -196,7 +196,7 @@ export function parseToolArguments<N extends ToolName>(
 }
 
 /**
- * Where one of the organization's own tools runs (issue 27): an HTTP tool (`tool_…`, `type: "http"`), one
+ * Where one of the organization's own tools runs: an HTTP tool (`tool_…`, `type: "http"`), one
  * tool of an MCP server (`tool_…`, `type: "mcp"`; `remoteName` is the server's name for it), or one tool
  * of an installed connector (`cinst_…`; `toolName` is the name in the connector's `connector.json`).
  * Ids only: secrets (headers, config) are read by the activity that runs the call, never put in a history.
@@ -236,7 +236,7 @@ export interface ToolCallOutcome {
   durationMs: number;
 }
 
-/** Characters of a tool's answer the model is given at most (16 KB, issue 27); the rest is cut. */
+/** Characters of a tool's answer the model is given at most (16 KB); the rest is cut. */
 export const MAX_TOOL_RESULT_CHARS = 16 * 1024;
 
 /** What a tool call's request tells the tool's server of the conversation it is made in. */

@@ -27,7 +27,7 @@ export async function createWorker(opts: CreateWorkerOptions = {}): Promise<Work
     namespace: config().temporalNamespace,
     taskQueue: opts.taskQueue ?? config().taskQueue,
     activities,
-    dataConverter, // payloads encrypted (issue 36 item 5)
+    dataConverter, // payloads encrypted
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     // At least the LLM activity's startToCloseTimeout (30 s), so a deploy lets a turn's request finish
     // instead of burning one of its three tries.
