@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `npm start`: compiles the TypeScript while the embedded servers are prepared (scripts/build-infra.sh:
-# instant once cached; a first run downloads the Temporal CLI and builds FerretDB, in parallel), then runs
-# the service in the foreground (dist/src/dev/start.js). Ctrl-C stops everything.
+# `npm start`: transpiles the service's TypeScript (scripts/build-start.mjs: src/ only, no type check, ~2 s)
+# while the embedded servers are prepared (scripts/build-infra.sh: instant once cached; a first run
+# downloads the Temporal CLI and builds FerretDB, in parallel), then runs the service in the foreground
+# (dist/src/dev/start.js). Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SVC_STARTED_AT_MS="${SVC_STARTED_AT_MS:-$(date +%s%3N 2>/dev/null || true)}" # "ready N s after start"
@@ -13,8 +14,8 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ] || [ -z "${MONGODB_URI:-}" ]; then
 fi
 start=$SECONDS
 echo "[start] compiling TypeScript…" >&2
-# FerretDB's compile is the long pole of a first run: the TypeScript compile yields the CPU to it.
-if ! nice -n 10 npm run --silent build; then
+# FerretDB's compile is the long pole of a first run: ours yields the CPU to it.
+if ! nice -n 10 node scripts/build-start.mjs; then
   [ -n "$infra_pid" ] && kill "$infra_pid" 2>/dev/null
   exit 1
 fi
