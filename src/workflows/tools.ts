@@ -100,7 +100,7 @@ export type ToolHandler<N extends ToolName> = (args: ToolArguments<N>, key: stri
 /** A channel's tools as an assistant turn uses them: the handler of each tool offered, in offering order. */
 export type ToolHandlers = { [N in ToolName]?: ToolHandler<N> };
 
-/** How a tool ends a call: the call's stop request (src/workflows/call-session.ts), taken if none came first. */
+/** How a tool ends a call: the call's stop request (src/workflows/call-record.ts `StopRequest`), taken if none came first. */
 export interface ToolStop {
   status: 'completed' | 'transferred';
   reason: 'assistant_ended' | 'transferred';
