@@ -46,11 +46,9 @@ import {
   type SlotHolder,
   type SlotWaiter,
 } from '../shared/call-slots';
+import { PASS_RETRY } from './retry';
 
-const { endedCalls } = proxyActivities<typeof slotActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
-});
+const { endedCalls } = proxyActivities<typeof slotActivities>({ startToCloseTimeout: '30 seconds', retry: PASS_RETRY });
 
 /**
  * Tells granted calls (src/activities/call-slots.ts `tellGranted`); it answers the calls not told, and never

@@ -45,25 +45,20 @@ import {
   type ToolChannel,
   type ToolName,
 } from '../shared/tools';
+import { TOOL_RETRY } from './retry';
 
 /**
  * The knowledge search behind the `search_knowledge` tool: a store read, 10 s per try, 3 tries. A search
  * that still fails is answered to the model as an error; it never ends the conversation.
  */
-const knowledge = proxyActivities<typeof knowledgeActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumAttempts: 3 },
-});
+const knowledge = proxyActivities<typeof knowledgeActivities>({ startToCloseTimeout: '10 seconds', retry: TOOL_RETRY });
 
 /**
  * The organization's tools (issue 27): `resolveTools` reads the store and lists MCP servers' tools (15 s
  * per try, 3 tries; a failure offers none of them, the conversation goes on); `runTool` makes one tool
  * call, its options set per call by `runCustomTool` from the tool's deadline.
  */
-const toolActivity = proxyActivities<typeof toolActivities>({
-  startToCloseTimeout: '15 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumAttempts: 3 },
-});
+const toolActivity = proxyActivities<typeof toolActivities>({ startToCloseTimeout: '15 seconds', retry: TOOL_RETRY });
 
 /**
  * `schedule_callback`'s effect (src/activities/callbacks.ts): store writes and a workflow start, 30 s per
