@@ -1,8 +1,8 @@
 /**
- * `callSlotsWorkflow`: an organization's concurrent calls in one mode, counted (issue 28, item 5). One
- * long-lived run per organization and mode (workflow id `call-slots:org_…:live`, started by the first
- * request for a slot, an update-with-start), a counting semaphore in the shape of the
- * Temporal samples' `mutex` (temporalio/samples-typescript `mutex`): requests come in as updates (answered
+ * `callSlotsWorkflow`: an organization's concurrent calls in one mode, counted, so none exceeds its
+ * `max_concurrent_calls`. One long-lived run per organization and mode (workflow id
+ * `call-slots:org_…:live`, started by the first request for a slot, an update-with-start), a counting
+ * semaphore in the shape of the Temporal samples' `mutex` (temporalio/samples-typescript `mutex`): requests come in as updates (answered
  * at once: granted, refused, or in line) or as `queueCall` signals (an outbound call placed through the
  * API: no answer, its grant is told like a later one), later grants go out as signals to the waiting call's workflow
  * (its id is the call id); releases come in as signals.
@@ -74,7 +74,7 @@ const saneLimit = (limit: unknown, kept: number): number =>
   typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= 1000 ? limit : kept;
 
 /**
- * The semaphore's audit, on its own timer (issue 32 item 5: one timer per audit, where a wait with a
+ * The semaphore's audit, on its own timer (one timer per audit, where a wait with a
  * timeout in the main loop started and cancelled a timer at every request, two history events and a
  * timer task each): every `everyMs` while slots are held, the `endedCalls` activity names the holders
  * whose call's workflow closed without freeing its slot (terminated) or never started (after a grace),

@@ -11,10 +11,10 @@
  * with ApplicationFailure type `call_not_live`, the status in its details), updates `callerSaid` and
  * `answer` (live voice loop), signal `telephonyStatus` (Twilio status callbacks), signal
  * `machineDetection` (Twilio's answering-machine detection), update `advanceClock` (a scheduled test-mode
- * call's clock), query `state` (issue 29 added the last three), signal `transferLeg` (issue 31: Twilio
- * callbacks of a warm transfer's leg to the person; `transfer` refuses a second one with
- * `transfer_in_progress`), signal `interrupted` (the caller talked over the assistant, issue 31), updates
- * `say` and `context` (steering a live call, issue 31).
+ * call's clock), query `state`, signal `transferLeg` (Twilio callbacks of a warm transfer's leg to the
+ * person; `transfer` refuses a second one with `transfer_in_progress`), signal `interrupted` (the caller
+ * talked over the assistant), updates `say` and `context` (steering a live call), signal `slotGranted`
+ * (the organization's call slots, src/workflows/call-slots.ts).
  *
  * Reads top-down: handlers, ring, talk, finish; each a call into the run's `CallSession`
  * (src/workflows/call-session.ts), the conductor over the collaborators that hold the call's state and do
