@@ -16,17 +16,15 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type * as analysis from '../activities/analysis';
 import type { AnalysisAnswer, AnalysisOutcome, AnalysisWorkflowInput } from '../shared/analysis';
+import { JUDGE_RETRY, UNTIL_DONE } from './retry';
 
 const { requestAnalysis } = proxyActivities<typeof analysis>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '10 seconds',
-  retry: { initialInterval: '2 seconds', maximumInterval: '30 seconds', maximumAttempts: 4 },
+  retry: JUDGE_RETRY,
 });
 
-const { storeAnalysis } = proxyActivities<typeof analysis>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+const { storeAnalysis } = proxyActivities<typeof analysis>({ startToCloseTimeout: '30 seconds', retry: UNTIL_DONE });
 
 /**
  * Runs one analysis to its stored result.

@@ -19,7 +19,6 @@ import {
 } from '@temporalio/workflow';
 import type * as llm from '../activities/llm';
 import {
-  LLM_REQUEST_REJECTED,
   TURN_DEADLINE_EXCEEDED,
   type AssistantContextIds,
   type ChatMessage,
@@ -28,16 +27,14 @@ import {
   type ToolCall,
 } from '../shared/assistant';
 import type { CustomTool, ToolCallRecord } from '../shared/tools';
+import { LLM_ACTIVITY, LOCAL_LLM_ACTIVITY } from './retry';
 import { applyTool, runCustomTool, type CustomToolSet, type ToolEffect, type ToolHandlers } from './tools';
 
 /**
  * The LLM: 30 s per try, 3 tries; a request the provider refused (4xx) is not retried. A turn that
  * cannot be answered fails its caller (a call then ends `failed`, `error`).
  */
-const remoteLlm = proxyActivities<typeof llm>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [LLM_REQUEST_REJECTED] },
-});
+const remoteLlm = proxyActivities<typeof llm>(LLM_ACTIVITY);
 
 /**
  * The LLM as a local activity (a channel's choice, `AssistantTurnInput.local`): the same timeouts and
@@ -45,11 +42,7 @@ const remoteLlm = proxyActivities<typeof llm>({
  * (the request's result is recorded as a marker when the task completes). Retries back off locally up to
  * `localRetryThreshold`, beyond which they wait on a server timer.
  */
-const localLlm = proxyLocalActivities<typeof llm>({
-  startToCloseTimeout: '30 seconds',
-  localRetryThreshold: '10 seconds',
-  retry: { initialInterval: '1 second', maximumAttempts: 3, nonRetryableErrorTypes: [LLM_REQUEST_REJECTED] },
-});
+const localLlm = proxyLocalActivities<typeof llm>(LOCAL_LLM_ACTIVITY);
 
 /** Tool rounds the assistant may take in one turn before it must speak. */
 export const MAX_TOOL_ROUNDS = 3;

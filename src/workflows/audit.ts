@@ -9,12 +9,10 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type * as auditActivities from '../activities/audit';
 import { AUDIT_RETENTION_MAX_BATCHES, type AuditRetentionInput } from '../shared/audit';
+import { UNTIL_DONE } from './retry';
 
 /** Store deletes: retried until they succeed (an outage delays the pass, never loses it). */
-const store = proxyActivities<typeof auditActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+const store = proxyActivities<typeof auditActivities>({ startToCloseTimeout: '1 minute', retry: UNTIL_DONE });
 
 /** Deletes the expired audit entries at `input.nowMs` (absent: now), batch after batch. */
 export async function auditRetentionWorkflow(

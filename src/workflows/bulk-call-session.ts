@@ -42,12 +42,10 @@ import {
 import type { FormValues } from '../shared/forms';
 import { newId } from '../shared/ids';
 import { searchAttributeKeys } from '../shared/search-attributes';
+import { UNTIL_STORED } from './retry';
 
 /** Our store and the contact pages: retried until they succeed (a store outage delays a campaign, never loses it). */
-const store = proxyActivities<typeof bulkCalls>({
-  startToCloseTimeout: '60 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
-});
+const store = proxyActivities<typeof bulkCalls>({ startToCloseTimeout: '60 seconds', retry: UNTIL_STORED });
 
 /**
  * The campaign's progress writes (result rows, counts, per-contact events): a write of many rows waits on
@@ -57,7 +55,7 @@ const store = proxyActivities<typeof bulkCalls>({
 const progressStore = proxyActivities<typeof bulkCalls>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '60 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
+  retry: UNTIL_STORED,
 });
 
 /** Contacts waiting for a window or a redial that a run carries at most; no further page loads past it. */

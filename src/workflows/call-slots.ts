@@ -1,8 +1,8 @@
 /**
- * `callSlotsWorkflow`: an organization's concurrent calls in one mode, counted (issue 28, item 5). One
- * long-lived run per organization and mode (workflow id `call-slots:org_…:live`, started by the first
- * request for a slot, an update-with-start), a counting semaphore in the shape of the
- * Temporal samples' `mutex` (temporalio/samples-typescript `mutex`): requests come in as updates (answered
+ * `callSlotsWorkflow`: an organization's concurrent calls in one mode, counted, so none exceeds its
+ * `max_concurrent_calls`. One long-lived run per organization and mode (workflow id
+ * `call-slots:org_…:live`, started by the first request for a slot, an update-with-start), a counting
+ * semaphore in the shape of the Temporal samples' `mutex` (temporalio/samples-typescript `mutex`): requests come in as updates (answered
  * at once: granted, refused, or in line) or as `queueCall` signals (an outbound call placed through the
  * API: no answer, its grant is told like a later one), later grants go out as signals to the waiting call's workflow
  * (its id is the call id); releases come in as signals.
@@ -46,11 +46,9 @@ import {
   type SlotHolder,
   type SlotWaiter,
 } from '../shared/call-slots';
+import { PASS_RETRY } from './retry';
 
-const { endedCalls } = proxyActivities<typeof slotActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
-});
+const { endedCalls } = proxyActivities<typeof slotActivities>({ startToCloseTimeout: '30 seconds', retry: PASS_RETRY });
 
 /**
  * Tells granted calls (src/activities/call-slots.ts `tellGranted`); it answers the calls not told, and never
@@ -76,7 +74,7 @@ const saneLimit = (limit: unknown, kept: number): number =>
   typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= 1000 ? limit : kept;
 
 /**
- * The semaphore's audit, on its own timer (issue 32 item 5: one timer per audit, where a wait with a
+ * The semaphore's audit, on its own timer (one timer per audit, where a wait with a
  * timeout in the main loop started and cancelled a timer at every request, two history events and a
  * timer task each): every `everyMs` while slots are held, the `endedCalls` activity names the holders
  * whose call's workflow closed without freeing its slot (terminated) or never started (after a grace),
@@ -107,79 +105,97 @@ async function auditForever(
 }
 
 /**
- * Counts one organization's calls in one mode; never returns on its own (it continues as new).
- * @param input the organization, mode and limit; a continued run's holders and queue
+ * One run's semaphore: the limit, the holders, the line of waiting calls, the grants not told yet, and
+ * the bookkeeping of the run (requests handled, tells in flight). Its methods are the handlers' bodies.
  */
-export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
-  let limit = saneLimit(input.limit, 10);
+class SlotSemaphore {
+  limit: number;
   /** Call id → since when it holds a slot (epoch ms). */
-  const holders = new Map<string, number>((input.holders ?? []).map((h) => [h.callId, h.sinceMs]));
-  const queue: SlotWaiter[] = [...(input.queue ?? [])];
+  readonly holders: Map<string, number>;
+  readonly queue: SlotWaiter[];
   /** Calls granted whose workflows are not told yet. */
-  const toTell: string[] = [...(input.tell ?? [])];
-  const tellOnce = (callId: string) => toTell.includes(callId) || toTell.push(callId);
-  let telling = 0;
+  readonly toTell: string[];
+  /** Tells in flight (a new run waits for them). */
+  telling = 0;
   /** Requests and releases this run has handled (Temporal caps a run's updates: `history.maxTotalUpdates`). */
-  let handled = 0;
+  handled = 0;
 
-  const grantWaiting = () => {
-    while (queue.length > 0 && holders.size < limit) {
-      const next = queue.shift()!;
-      holders.set(next.callId, Date.now());
-      toTell.push(next.callId);
+  /** @param input the organization, mode and limit; a continued run's holders, queue and grants not told */
+  constructor(input: CallSlotsInput) {
+    this.limit = saneLimit(input.limit, 10);
+    this.holders = new Map<string, number>((input.holders ?? []).map((h) => [h.callId, h.sinceMs]));
+    this.queue = [...(input.queue ?? [])];
+    this.toTell = [...(input.tell ?? [])];
+  }
+
+  /** Queues a grant to tell, once per call. */
+  tellOnce(callId: string): void {
+    if (!this.toTell.includes(callId)) this.toTell.push(callId);
+  }
+
+  /** Grants the waiting calls, first in line first, while slots are free. */
+  grantWaiting(): void {
+    while (this.queue.length > 0 && this.holders.size < this.limit) {
+      const next = this.queue.shift()!;
+      this.holders.set(next.callId, Date.now());
+      this.toTell.push(next.callId);
     }
-  };
-  const release = (callId: string) => {
-    holders.delete(callId);
-    const i = queue.findIndex((w) => w.callId === callId);
-    if (i >= 0) queue.splice(i, 1);
-    grantWaiting();
-  };
+  }
 
-  setHandler(releaseSlotSignal, ({ callId }) => {
-    handled++;
-    release(callId);
-  });
-  setHandler(limitChangedSignal, ({ limit: sent }) => {
-    limit = saneLimit(sent, limit);
-    grantWaiting();
-  });
+  /** Frees `callId`'s slot (or its place in line), then grants the next waiting calls. */
+  release(callId: string): void {
+    this.holders.delete(callId);
+    const i = this.queue.findIndex((w) => w.callId === callId);
+    if (i >= 0) this.queue.splice(i, 1);
+    this.grantWaiting();
+  }
+
+  /** A new limit (an invalid one keeps the old), then grants the waiting calls it allows. */
+  setLimit(sent: unknown): void {
+    this.limit = saneLimit(sent, this.limit);
+    this.grantWaiting();
+  }
+
   /**
    * A request for a slot: granted at once when one is free and nobody waits; else, with `wait`, put in
    * line by creation (call ids are time-ordered, src/shared/ids.ts: a call created earlier whose request
    * comes a moment later still dials first). Idempotent per call id.
    */
-  const ask = (callId: string, sent: number, wait: boolean): SlotAnswer => {
-    handled++;
-    limit = saneLimit(sent, limit);
-    grantWaiting();
-    if (!holders.has(callId) && queue.length === 0 && holders.size < limit) holders.set(callId, Date.now());
-    if (holders.has(callId)) return { granted: true, active: holders.size, limit };
+  ask(callId: string, sent: number, wait: boolean): SlotAnswer {
+    const { holders, queue } = this;
+    this.handled++;
+    this.limit = saneLimit(sent, this.limit);
+    this.grantWaiting();
+    if (!holders.has(callId) && queue.length === 0 && holders.size < this.limit) holders.set(callId, Date.now());
+    if (holders.has(callId)) return { granted: true, active: holders.size, limit: this.limit };
     let place = queue.findIndex((w) => w.callId === callId);
     if (place < 0 && wait) {
       place = queue.findIndex((w) => w.callId > callId);
       if (place < 0) place = queue.length;
       queue.splice(place, 0, { callId, sinceMs: Date.now() });
     }
-    return { granted: false, active: holders.size, limit, ...(place >= 0 ? { position: place + 1 } : {}) };
-  };
-  setHandler(tryAcquireSlotUpdate, ({ callId, limit: sent, queue: wait }) => ask(callId, sent, wait === true));
-  // No answer to a queueCall: a slot granted at once is told to the call's workflow like a later grant.
-  const queueCall = (callId: string, sent: number) => void (ask(callId, sent, true).granted && tellOnce(callId));
-  setHandler(queueCallSignal, ({ callId, limit: sent }) => queueCall(callId, sent));
-  setHandler(queueCallsSignal, ({ callIds, limit: sent }) => [callIds].flat().forEach((id) => queueCall(id, sent)));
-  const held = () => [...holders].map(([callId, sinceMs]) => ({ callId, sinceMs }));
-  setHandler(slotsQuery, () => ({ limit, holders: held(), queue: [...queue] }));
+    return { granted: false, active: holders.size, limit: this.limit, ...(place >= 0 ? { position: place + 1 } : {}) };
+  }
+
+  /** A call put in line without an answer (`queueCall`): a slot granted at once is told like a later grant. */
+  queueCall(callId: string, sent: number): void {
+    if (this.ask(callId, sent, true).granted) this.tellOnce(callId);
+  }
+
+  /** The holders with the time of their grant. */
+  held(): SlotHolder[] {
+    return [...this.holders].map(([callId, sinceMs]) => ({ callId, sinceMs }));
+  }
 
   /**
-   * Tells granted calls' workflows, all of one workflow task's grants in one local activity (issue 32
-   * item 5: one marker in the history, where a SignalExternal per grant cost two events and a further
-   * workflow task). Calls not running yet (their API asked just before starting them) are told again, up
-   * to `TELL_ATTEMPTS` times a second apart; past them, the slot stays until the audit finds the call's
-   * workflow closed or never started.
+   * Tells granted calls' workflows, all of one workflow task's grants in one local activity (one marker
+   * in the history, where a SignalExternal per grant cost two events and a further workflow task). Calls
+   * not running yet (their API asked just before starting them) are told again, up to `TELL_ATTEMPTS`
+   * times a second apart; past them, the slot stays until the audit finds the call's workflow closed or
+   * never started.
    */
-  const tellAll = async (callIds: string[]) => {
-    telling++;
+  async tellAll(callIds: string[]): Promise<void> {
+    this.telling++;
     try {
       let untold = callIds;
       for (let attempt = 1; ; attempt++) {
@@ -194,28 +210,51 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
         await sleep(1000);
       }
     } finally {
-      telling--;
+      this.telling--;
     }
-  };
+  }
+}
+
+/**
+ * Counts one organization's calls in one mode; never returns on its own (it continues as new).
+ * @param input the organization, mode and limit; a continued run's holders and queue
+ */
+export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
+  const slots = new SlotSemaphore(input);
+  setHandler(releaseSlotSignal, ({ callId }) => {
+    slots.handled++;
+    slots.release(callId);
+  });
+  setHandler(limitChangedSignal, ({ limit: sent }) => slots.setLimit(sent));
+  setHandler(tryAcquireSlotUpdate, ({ callId, limit: sent, queue: wait }) => slots.ask(callId, sent, wait === true));
+  setHandler(queueCallSignal, ({ callId, limit: sent }) => slots.queueCall(callId, sent));
+  setHandler(queueCallsSignal, ({ callIds, limit: sent }) =>
+    [callIds].flat().forEach((id) => slots.queueCall(id, sent)),
+  );
+  setHandler(slotsQuery, () => ({ limit: slots.limit, holders: slots.held(), queue: [...slots.queue] }));
 
   const auditMs = input.auditMs ?? CALL_SLOTS_AUDIT_MS;
   let auditing = false;
-  void auditForever({ count: () => holders.size, held, release }, auditMs, (busy) => (auditing = busy));
+  void auditForever(
+    { count: () => slots.holders.size, held: () => slots.held(), release: (callId) => slots.release(callId) },
+    auditMs,
+    (busy) => (auditing = busy),
+  );
 
-  const newRunDue = () => workflowInfo().continueAsNewSuggested || handled >= REQUESTS_PER_RUN;
+  const newRunDue = () => workflowInfo().continueAsNewSuggested || slots.handled >= REQUESTS_PER_RUN;
   for (;;) {
     // Sleeps until there is a grant to tell or a new run is due.
-    await condition(() => toTell.length > 0 || newRunDue());
-    if (toTell.length > 0) void tellAll(toTell.splice(0));
+    await condition(() => slots.toTell.length > 0 || newRunDue());
+    if (slots.toTell.length > 0) void slots.tellAll(slots.toTell.splice(0));
     if (newRunDue()) {
-      await condition(() => telling === 0 && !auditing && allHandlersFinished());
+      await condition(() => slots.telling === 0 && !auditing && allHandlersFinished());
       return await continueAsNew<CallSlotsWorkflow>({
         orgId: input.orgId,
         livemode: input.livemode,
-        limit,
-        holders: held(),
-        queue,
-        tell: toTell.splice(0),
+        limit: slots.limit,
+        holders: slots.held(),
+        queue: slots.queue,
+        tell: slots.toTell.splice(0),
         ...(input.auditMs !== undefined ? { auditMs: input.auditMs } : {}),
       });
     }

@@ -8,11 +8,9 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type * as calls from '../activities/calls';
 import type { CallReconcilerInput } from '../shared/calls';
+import { PASS_RETRY } from './retry';
 
-const { reconcileCalls } = proxyActivities<typeof calls>({
-  startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
-});
+const { reconcileCalls } = proxyActivities<typeof calls>({ startToCloseTimeout: '2 minutes', retry: PASS_RETRY });
 
 /** Runs one reconciliation pass over runs closed in the last `input.lookbackMs`. */
 export async function callReconcilerWorkflow(input: CallReconcilerInput): Promise<{ reconciled: number }> {

@@ -11,13 +11,14 @@
  * with ApplicationFailure type `call_not_live`, the status in its details), updates `callerSaid` and
  * `answer` (live voice loop), signal `telephonyStatus` (Twilio status callbacks), signal
  * `machineDetection` (Twilio's answering-machine detection), update `advanceClock` (a scheduled test-mode
- * call's clock), query `state` (issue 29 added the last three), signal `transferLeg` (issue 31: Twilio
- * callbacks of a warm transfer's leg to the person; `transfer` refuses a second one with
- * `transfer_in_progress`), signal `interrupted` (the caller talked over the assistant, issue 31), updates
- * `say` and `context` (steering a live call, issue 31).
+ * call's clock), query `state`, signal `transferLeg` (Twilio callbacks of a warm transfer's leg to the
+ * person; `transfer` refuses a second one with `transfer_in_progress`), signal `interrupted` (the caller
+ * talked over the assistant), updates `say` and `context` (steering a live call), signal `slotGranted`
+ * (the organization's call slots, src/workflows/call-slots.ts).
  *
  * Reads top-down: handlers, ring, talk, finish; each a call into the run's `CallSession`
- * (src/workflows/call-session.ts), which holds the call's state and does the work.
+ * (src/workflows/call-session.ts), the conductor over the collaborators that hold the call's state and do
+ * the work (its record, transcript, queue, line, warm transfers, tools and turn loop).
  * - Never stuck: ringing is bounded (simulation `ring_seconds`, 60 s live), the conversation by
  *   `max_duration_seconds` from the answer, a silent live caller by a silence timeout, each turn by its
  *   deadline (a holding line, then the end), each LLM request by the activity's timeouts and retries.
@@ -66,31 +67,32 @@ import { CallSession } from './call-session';
 export async function callWorkflow(input: CallWorkflowInput): Promise<CallState> {
   const call = new CallSession(input);
 
-  // Handlers.
+  // Handlers: each a line over the session or the collaborator that owns what it reads or changes.
+  const { turns, line, queue } = call;
   setHandler(stateQuery, () => call.state());
   setHandler(endUpdate, () => call.end(), { validator: () => call.validateEnd() });
   setHandler(transferUpdate, (request) => call.transfer(request), {
     validator: (request: TransferRequest) => call.validateTransfer(request),
   });
-  setHandler(callerSaidUpdate, (utterance) => call.callerSaid(utterance), {
-    validator: (utterance: { text: string }) => call.validateCallerSaid(utterance),
+  setHandler(callerSaidUpdate, (utterance) => turns.callerSaid(utterance), {
+    validator: (utterance: { text: string }) => turns.validateCallerSaid(utterance),
   });
-  setHandler(answerUpdate, (request) => call.answer(request), {
-    validator: (request: { utterance: number }) => call.validateAnswer(request),
+  setHandler(answerUpdate, (request) => turns.answer(request), {
+    validator: (request: { utterance: number }) => turns.validateAnswer(request),
   });
-  setHandler(telephonyStatusSignal, (status) => call.onTelephonyStatus(status));
-  setHandler(machineDetectionSignal, (result) => call.onMachineDetection(result));
-  setHandler(transferLegSignal, (event) => call.onTransferLeg(event));
-  setHandler(interruptedSignal, (interruption) => call.onInterrupted(interruption));
-  setHandler(slotGrantedSignal, () => call.onSlotGranted());
+  setHandler(telephonyStatusSignal, (status) => line.onTelephonyStatus(status));
+  setHandler(machineDetectionSignal, (result) => line.onMachineDetection(result));
+  setHandler(transferLegSignal, (event) => call.warm.onLeg(event));
+  setHandler(interruptedSignal, (interruption) => call.transcript.onInterrupted(interruption));
+  setHandler(slotGrantedSignal, () => queue.onSlotGranted());
   setHandler(advanceClockUpdate, (request) => call.advanceClock(request), {
-    validator: (request: AdvanceClockRequest) => call.validateAdvanceClock(request),
+    validator: (request: AdvanceClockRequest) => queue.validateAdvanceClock(request),
   });
-  setHandler(sayUpdate, (request) => call.sayLine(request), {
-    validator: (request: SayRequest) => call.validateSay(request),
+  setHandler(sayUpdate, (request) => turns.sayLine(request), {
+    validator: (request: SayRequest) => turns.validateSay(request),
   });
-  setHandler(contextUpdate, (note) => call.addNote(note), {
-    validator: (note: ContextNote) => call.validateContext(note),
+  setHandler(contextUpdate, (note) => turns.addNote(note), {
+    validator: (note: ContextNote) => turns.validateContext(note),
   });
 
   // Ring (a browser room is attended from the start), talk, then continue as new or finish.

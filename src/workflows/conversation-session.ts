@@ -39,6 +39,7 @@ import {
   type ProviderStatusInput,
 } from '../shared/conversations';
 import { assistantTurn } from './assistant';
+import { errorMessage } from './retry';
 import { channelTools, resolveCustomTools, toolCallKeys } from './tools';
 import { offeredTools } from '../shared/tools';
 
@@ -602,12 +603,4 @@ export function textSystemPrompt(input: { agent: AgentSnapshot; channel: Channel
     'Call the tool handoff_to_person with a short reason when the customer asks for a person or you cannot ' +
       'help; after that a person answers them.',
   ].join('\n');
-}
-
-/** The innermost cause's message of an error (an activity failure wraps the activity's own error). */
-function errorMessage(err: unknown): string {
-  let e: unknown = err;
-  while (e && typeof e === 'object' && 'cause' in e && (e as { cause?: unknown }).cause)
-    e = (e as { cause: unknown }).cause;
-  return e instanceof Error ? e.message : String(e);
 }

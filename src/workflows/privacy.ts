@@ -28,15 +28,13 @@ import {
   type RetentionCounts,
   type RetentionSweepInput,
 } from '../shared/privacy';
+import { UNTIL_DONE } from './retry';
 
 /**
  * Store batches (a few hundred documents each): retried until they succeed (an outage delays a sweep or
  * an erasure, never loses it); a batch whose worker died is retried after a minute.
  */
-const store = proxyActivities<typeof privacyActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+const store = proxyActivities<typeof privacyActivities>({ startToCloseTimeout: '1 minute', retry: UNTIL_DONE });
 
 const DAY_MS = 86_400_000;
 

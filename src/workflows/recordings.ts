@@ -14,19 +14,19 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type * as recordingActivities from '../activities/recordings';
 import { newId } from '../shared/ids';
-import { TELEPHONY_REJECTED } from '../shared/calls';
 import type { RecordingRetentionInput, RecordingWorkflowInput, RecordingWorkflowResult } from '../shared/recordings';
+import { UNTIL_DONE_UNLESS_REFUSED } from './retry';
 
 /** Copying audio: minutes for a long call; retried until it succeeds, except a refusal by Twilio (4xx). */
 const copy = proxyActivities<typeof recordingActivities>({
   startToCloseTimeout: '15 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [TELEPHONY_REJECTED] },
+  retry: UNTIL_DONE_UNLESS_REFUSED,
 });
 
 /** Store writes, provider deletes and events: retried until they succeed (an outage delays, never loses). */
 const store = proxyActivities<typeof recordingActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [TELEPHONY_REJECTED] },
+  retry: UNTIL_DONE_UNLESS_REFUSED,
 });
 
 /**

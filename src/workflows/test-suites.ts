@@ -24,6 +24,7 @@ import {
   type TestSuiteRunInput,
   type TestSuiteRunOutcome,
 } from '../shared/test-suites';
+import { JUDGE_RETRY } from './retry';
 
 /** Store writes: retried until they succeed; an agent that is gone is not retried (the scenario errs). */
 const store = proxyActivities<typeof testSuites>({
@@ -39,7 +40,7 @@ const store = proxyActivities<typeof testSuites>({
 const judge = proxyActivities<typeof testSuites>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '10 seconds',
-  retry: { initialInterval: '2 seconds', maximumInterval: '30 seconds', maximumAttempts: 4 },
+  retry: JUDGE_RETRY,
 });
 
 /**

@@ -45,25 +45,20 @@ import {
   type ToolChannel,
   type ToolName,
 } from '../shared/tools';
+import { TOOL_RETRY } from './retry';
 
 /**
  * The knowledge search behind the `search_knowledge` tool: a store read, 10 s per try, 3 tries. A search
  * that still fails is answered to the model as an error; it never ends the conversation.
  */
-const knowledge = proxyActivities<typeof knowledgeActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumAttempts: 3 },
-});
+const knowledge = proxyActivities<typeof knowledgeActivities>({ startToCloseTimeout: '10 seconds', retry: TOOL_RETRY });
 
 /**
  * The organization's tools (issue 27): `resolveTools` reads the store and lists MCP servers' tools (15 s
  * per try, 3 tries; a failure offers none of them, the conversation goes on); `runTool` makes one tool
  * call, its options set per call by `runCustomTool` from the tool's deadline.
  */
-const toolActivity = proxyActivities<typeof toolActivities>({
-  startToCloseTimeout: '15 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumAttempts: 3 },
-});
+const toolActivity = proxyActivities<typeof toolActivities>({ startToCloseTimeout: '15 seconds', retry: TOOL_RETRY });
 
 /**
  * `schedule_callback`'s effect (src/activities/callbacks.ts): store writes and a workflow start, 30 s per
@@ -100,7 +95,7 @@ export type ToolHandler<N extends ToolName> = (args: ToolArguments<N>, key: stri
 /** A channel's tools as an assistant turn uses them: the handler of each tool offered, in offering order. */
 export type ToolHandlers = { [N in ToolName]?: ToolHandler<N> };
 
-/** How a tool ends a call: the call's stop request (src/workflows/call-session.ts), taken if none came first. */
+/** How a tool ends a call: the call's stop request (src/workflows/call-record.ts `StopRequest`), taken if none came first. */
 export interface ToolStop {
   status: 'completed' | 'transferred';
   reason: 'assistant_ended' | 'transferred';

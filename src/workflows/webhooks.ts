@@ -21,12 +21,10 @@ import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporali
 import type * as webhooks from '../activities/webhooks';
 import { newId } from '../shared/ids';
 import { ENDPOINT_GONE, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../shared/webhooks';
+import { UNTIL_DONE } from './retry';
 
 /** Bookkeeping in our own store: retried until it succeeds. */
-const store = proxyActivities<typeof webhooks>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+const store = proxyActivities<typeof webhooks>({ startToCloseTimeout: '30 seconds', retry: UNTIL_DONE });
 
 /**
  * Delivers `input.eventId` to `input.endpointId`.

@@ -1,0 +1,155 @@
+/**
+ * `CallTools`: the tool runner of a call, for one run of `callWorkflow`. It owns what the assistant's
+ * turns offer and run: the built-in tools' handlers (src/workflows/tools.ts `channelTools`: a phone
+ * call's, or a campaign call's with `fill_form` and the form's values kept so far), the organization's
+ * tools the agent offers (resolved once the conversation starts, run per call by `runCustomTool` with what
+ * their requests carry), and the keys of the run's tool calls (`tc_…`). What a tool does to the call (end
+ * it, transfer it, press keys) it asks of the call's record, warm transfer and line.
+ *
+ * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and sibling workflow files.
+ */
+import type { AssistantContextIds } from '../shared/assistant';
+import type { CallWorkflowInput } from '../shared/calls';
+import { offeredTools, type CustomTool } from '../shared/tools';
+import type { CallLine } from './call-line';
+import type { CallRecord } from './call-record';
+import {
+  channelTools,
+  resolveCustomTools,
+  toolCallKeys,
+  type CallToolTarget,
+  type CampaignCallToolTarget,
+  type CustomToolSet,
+  type ToolHandlers,
+} from './tools';
+import type { WarmTransfer } from './warm-transfer';
+
+/** A call's tools: the built-in handlers, the organization's tools, the tool calls' keys. */
+export class CallTools {
+  /** Whom the call is with and which agent answers: the LLM activity loads records and knowledge from these. */
+  readonly context: AssistantContextIds;
+  /** A campaign's call: the campaign's form and the values `fill_form` kept; null for other calls. */
+  readonly form: CampaignCallToolTarget['form'] | null;
+  /** The call's tools (src/workflows/tools.ts): a phone call's, or a campaign call's with `fill_form`. */
+  readonly handlers: ToolHandlers;
+  /** The organization's tools the agent offers, resolved once the conversation starts. */
+  private customTools: Promise<CustomTool[]> | null = null;
+  /** The keys of this run's tool calls (`tc_…`). */
+  readonly toolCallKey = toolCallKeys();
+
+  /**
+   * @param input the run's input: the agent, the campaign's form (a continued run's values so far)
+   * @param record the call's stop, which `end_call` and a cold `transfer_call` request
+   * @param warm the call's warm transfers, which `transfer_call` starts when the agent's mode is `warm`
+   * @param line the call's line, on which `send_dtmf` presses keys
+   */
+  constructor(
+    private readonly input: CallWorkflowInput,
+    record: CallRecord,
+    warm: WarmTransfer,
+    line: CallLine,
+  ) {
+    this.context = {
+      orgId: input.orgId,
+      livemode: input.livemode,
+      agentId: input.agent.id,
+      contactId: input.contactId ?? null,
+    };
+    this.form = input.campaign
+      ? { definition: input.campaign.form, values: input.continuation?.formValues ?? null }
+      : null;
+    this.handlers = this.callTools(record, warm, line);
+  }
+
+  /**
+   * What `end_call`, `transfer_call`, `search_knowledge` (and `fill_form` on a campaign's call, and
+   * `schedule_callback` when the agent enables it) reach of this call. A callback goes to the person (an
+   * outbound call's `to`, an inbound call's `from`) from the service number (`from`, or an inbound call's `to`).
+   */
+  private callTools(record: CallRecord, warm: WarmTransfer, line: CallLine): ToolHandlers {
+    const { input } = this;
+    const inbound = input.direction === 'inbound';
+    const call: CallToolTarget = {
+      context: this.context,
+      room: Boolean(input.room),
+      defaultTransferTo: input.agent.transfer_to,
+      transferMode: input.agent.transfer_mode ?? 'cold',
+      stop: (request) => {
+        record.stop ??= request;
+      },
+      warmTransfer: (to) => {
+        if (warm.underWay || record.stop !== null) return 'a transfer is already under way';
+        warm.start({ to, mode: 'warm' });
+        return null;
+      },
+      callback: {
+        orgId: input.orgId,
+        livemode: input.livemode,
+        agentId: input.agent.id,
+        callbackOf: input.callId,
+        to: inbound ? input.from : input.to,
+        from: inbound ? input.to : input.from,
+        contactId: this.context.contactId,
+      },
+      sendDigits: (digits) => line.pressKeys(digits),
+    };
+    const enabled = this.enabledTools();
+    return this.form
+      ? channelTools('campaign_call', { ...call, form: this.form }, enabled)
+      : channelTools('phone_call', call, enabled);
+  }
+
+  /**
+   * The optional built-in tools this call offers: the agent's `enabled_tools`, none in a browser voice
+   * room (a visitor has no number to call back).
+   */
+  private enabledTools(): readonly string[] | undefined {
+    return this.input.room ? undefined : this.input.agent.enabled_tools;
+  }
+
+  /** Starts resolving the organization's tools the agent offers (the `resolveTools` activity, if it offers any). */
+  resolve(): void {
+    this.customTools = resolveCustomTools({
+      orgId: this.input.orgId,
+      livemode: this.input.livemode,
+      toolIds: this.input.agent.tool_ids,
+      installationIds: this.input.agent.connector_installation_ids,
+      reserved: offeredTools(this.input.campaign ? 'campaign_call' : 'phone_call', this.enabledTools()),
+    });
+  }
+
+  /**
+   * With `schedule_callback` offered (and the person's number known): `caller`, for the request's clock
+   * in their zone (src/workflows/assistant.ts `AssistantTurnInput.caller`); nothing otherwise.
+   */
+  callbackClock(): { caller?: string } {
+    const person = this.input.direction === 'inbound' ? this.input.from : this.input.to;
+    return 'schedule_callback' in this.handlers && person ? { caller: person } : {};
+  }
+
+  /**
+   * The organization's tools this turn offers, with what their requests carry and, for a slow one, its
+   * `speak_while_running` said once per turn: `speak` says it (unless the answer is given already) and
+   * tells whether it did. Null when the agent has none.
+   */
+  async customToolSet(speak: (text: string) => boolean): Promise<CustomToolSet | null> {
+    const tools = this.customTools ? await this.customTools : [];
+    if (tools.length === 0) return null;
+    let spoke = false;
+    return {
+      tools,
+      context: {
+        orgId: this.input.orgId,
+        livemode: this.input.livemode,
+        agentId: this.input.agent.id,
+        subject: { kind: 'call', id: this.input.callId },
+        contactId: this.context.contactId,
+        metadata: this.input.metadata,
+      },
+      onSlow: (text) => {
+        if (spoke) return;
+        spoke = speak(text);
+      },
+    };
+  }
+}
