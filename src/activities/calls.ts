@@ -147,7 +147,7 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
 
 /**
  * Cuts recorded assistant turns to what the caller heard before talking over them
- * (src/workflows/call-session.ts `applyInterruption`): each turn `seq` of the call gets `text` and
+ * (src/workflows/call-transcript.ts `applyInterruption`): each turn `seq` of the call gets `text` and
  * `interrupted: true`. Idempotent (the same values each time); the workflow calls it once the turns' own
  * writes are done.
  */

@@ -1,6 +1,6 @@
 /**
  * The persona caller's turn, run by `callWorkflow` for a test-mode call with
- * `simulation.persona` (src/workflows/call-session.ts), as a local activity like the assistant's turn.
+ * `simulation.persona` (src/workflows/call-turns.ts `hearPersona`), as a local activity like the assistant's turn.
  * The rules are src/services/simulator.ts.
  */
 import { Context } from '@temporalio/activity';

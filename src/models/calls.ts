@@ -185,7 +185,7 @@ const callStreamEntrySchema = new Schema(
 );
 /**
  * The live stream of each call (`GET /v1/calls/{id}/stream`): one immutable row per status
- * change and per transcript turn, numbered by the call's workflow (src/workflows/call-session.ts) in the
+ * change and per transcript turn, numbered by the call's workflow (src/workflows/call-record.ts `nextStreamEntry`) in the
  * order they happened and written by the activities that write the transition and the turn
  * (src/activities/calls.ts), insert-if-absent. Any API process serves any reader by `_id` lookups.
  */

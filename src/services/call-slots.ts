@@ -120,7 +120,7 @@ const outboxes = new WeakMap<Client, (workflowId: string, call: { tenant: Tenant
  * order. The grant, at once or later, comes to the call's workflow as `slotGrantedSignal`: start it with
  * `slot: 'waiting'` (a grant told before it runs is told again a second later; a call whose workflow never
  * starts is freed by the audit; a waiting call whose signal was lost asks itself,
- * src/workflows/call-session.ts `waitForSlot`).
+ * src/workflows/call-queue.ts `waitForSlot`).
  * @throws what the store throws reading the limit, or the Temporal client (an unreachable server), to
  *   every call of the failed signal
  */

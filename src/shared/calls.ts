@@ -210,7 +210,7 @@ export function answeredByOf(value: TwilioAnsweredBy): AnsweredBy {
 /**
  * How long Twilio's answering-machine detection may take to decide (its `MachineDetectionTimeout`, s):
  * past it Twilio reports `unknown`. The assistant's answers wait for the decision at most this long from
- * the answer (src/workflows/call-session.ts), so no LLM request is made for a machine's greeting.
+ * the answer (src/workflows/call-line.ts), so no LLM request is made for a machine's greeting.
  */
 export const MACHINE_DETECTION_TIMEOUT_SECONDS = 30;
 

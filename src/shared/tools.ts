@@ -110,7 +110,7 @@ export type OptionalToolName = (typeof OPTIONAL_TOOLS)[number];
  * The optional tools each channel can offer (after its `CHANNEL_TOOLS`, in this order) when the agent
  * enables them: a callback is a phone call to the person's number, so the web widget (a visitor without
  * one) has none; keys are pressed on a phone line only (`send_dtmf`: calls, not conversations; a browser
- * voice room offers no optional tool, src/workflows/call-session.ts `enabledTools`).
+ * voice room offers no optional tool, src/workflows/call-tools.ts `enabledTools`).
  */
 export const CHANNEL_OPTIONAL_TOOLS = {
   phone_call: ['schedule_callback', 'send_dtmf'],
