@@ -108,6 +108,10 @@ describe('replay of recorded workflow histories', function () {
       'conversation-live-statuses.json',
       'conversation-web.json',
       'conversation-tools.json',
+      // A burst of messages while the assistant lane wants the store: local activities one at a time.
+      'conversation-lanes.json',
+      // A hand-over with no text after it: the tool call recorded on the customer's message.
+      'conversation-quiet-handoff.json',
     ]);
   });
 
