@@ -173,7 +173,9 @@ const ABANDONED_STATUSES = ['TERMINATED', 'TIMED_OUT', 'FAILED', 'CANCELLED'];
  * Finds `callWorkflow` runs closed in the last `lookbackMs` without recording their call's end
  * (Temporal visibility: terminated, timed out, failed, canceled), marks each call `failed` with
  * `end_reason` `error`, and emits its `call.ended` under an id derived from the call id, so however
- * often this runs the event exists once. A call whose end was recorded is left alone.
+ * often this runs the event exists once; then starts its analysis when it has a plan and a caller turn
+ * (src/services/analysis.ts `startEndedCallAnalysis`, as for any ended call). A call whose end was
+ * recorded is left alone.
  * @returns how many calls it ended
  */
 export async function reconcileCalls(input: CallReconcilerInput): Promise<{ reconciled: number }> {
@@ -209,6 +211,9 @@ export async function reconcileCalls(input: CallReconcilerInput): Promise<{ reco
       createdMs: doc.ended_ms ?? endedMs,
       object: renderCall(doc),
     });
+    // Its analysis, as a call that ended on its own gets after `call.ended` (an id derived from the end's
+    // time, so every later pass over the same run finds it started).
+    await startEndedCallAnalysis(client, doc._id, doc.ended_ms ?? endedMs, Context.current().info.taskQueue);
   }
   return { reconciled };
 }

@@ -2,7 +2,8 @@
  * Conversation activities on our store: storing inbound messages (deduplicated by the provider's id),
  * moving an outbound message's status forward, the conversation's status (hand-over and resume), what
  * the assistant is given, and the state a fresh run starts from. Only the conversation's own
- * `conversationWorkflow` calls them, one at a time, as local activities (src/workflows/conversations.ts),
+ * `conversationWorkflow` calls them, one at a time, as local activities (src/workflows/conversation-session.ts
+ * `exclusive`),
  * so the conversation and its messages have one writer (DESIGN.md section 3). Each is idempotent: a retry
  * (or a re-run after a worker died) writes the same values and emits the same event ids (chosen by the
  * workflow, or fixed on the message row).
@@ -12,7 +13,8 @@ import type { Client } from '@temporalio/client';
 import { emitEvent } from '../services/events';
 import { advanceStatus, customerState } from '../services/conversations';
 import { findContact } from '../services/contacts';
-import { redactMessageRow } from '../services/redaction-policy';
+import { redactMessageRow, redactionJson, redactorFor } from '../services/redaction-policy';
+import { addCounts, type RedactionCounts } from '../redaction';
 import { agentSnapshot } from '../services/calls';
 import { messageUsage, recordUsage } from '../services/usage';
 import { answeringAgent, findLiveAgent, type AgentDoc } from '../models/agents';
@@ -42,6 +44,7 @@ import {
   type InboundMessageInput,
   type Keyword,
   type ProviderStatusInput,
+  type ToolCallEntry,
 } from '../shared/conversations';
 
 /** Which conversation an activity works on. */
@@ -179,6 +182,31 @@ export async function setConversationStatus(input: {
     createdMs: Date.now(),
     object: renderConversation(doc),
   });
+}
+
+/**
+ * Records on a customer's message the tool calls of the assistant's turn that answered it when no reply
+ * carries them (the turn wrote no text after them: a hand-over, the last tool round, a failure; or its
+ * replies were dropped because a person took over or the customer opted out), so the conversation's
+ * messages (`tool_calls`) show every tool call, as an assistant reply shows the calls made before it.
+ * Stored redacted like the rest of the row when the organization redacts (src/services/redaction-policy.ts),
+ * the counts added to the row's `redaction_json`; the change window moves so the console's stream sees it.
+ * Idempotent: a message that already has tool calls is left as it is (a retry writes nothing twice).
+ * An unknown message is skipped.
+ */
+export async function recordToolCalls(input: { messageId: string; toolCalls: ToolCallEntry[] }): Promise<void> {
+  const row = (await Message.findById(input.messageId).lean()) as WithId<MessageDoc> | null;
+  if (!row || row.tool_calls_json || input.toolCalls.length === 0) return;
+  const redactor = await redactorFor({ orgId: row.org_id, livemode: row.livemode }, { keep: [row.from, row.to] });
+  const json = JSON.stringify(input.toolCalls);
+  const counts = JSON.parse(row.redaction_json ?? '{}') as RedactionCounts;
+  const update = redactor
+    ? { tool_calls_json: redactor.json(json), redaction_json: redactionJson(addCounts(counts, redactor.counts)) }
+    : { tool_calls_json: json };
+  await Message.updateOne(
+    { _id: row._id, tool_calls_json: null },
+    { $set: { ...update, window: changeWindow(Date.now()) } },
+  );
 }
 
 /** Sets the assistant answering the conversation (`POST /v1/messages` with `agent_id`). */

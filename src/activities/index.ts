@@ -27,6 +27,7 @@ export {
   conversationContext,
   loadConversation,
   appendConversationLog,
+  recordToolCalls,
 } from './conversations';
 export { sendMessage } from './messaging';
 export {

@@ -85,7 +85,10 @@ const messageSchema = new Schema(
     text: { type: String, required: true },
     /** `{name, language, parameters, contentSid}` as JSON, or null for free text. */
     template_json: { type: String, default: null },
-    /** An assistant reply: the tool calls made before it (src/shared/conversations.ts `ToolCallEntry[]`) as JSON; null: none. */
+    /**
+     * The tool calls (src/shared/conversations.ts `ToolCallEntry[]`) as JSON, null: none: of an assistant reply, those
+     * made before it; of a customer message, those of a turn that answered it with no text after them.
+     */
     tool_calls_json: { type: String, default: null },
     author: { type: String, enum: ['customer', 'assistant', 'person', 'api'], required: true },
     /** A `person` reply written in the console: the staff user (`usr_…`); null otherwise. */
@@ -383,7 +386,9 @@ export const MessageObject = apiObject(
     tool_calls: z
       .array(z.object(toolEntryFields))
       .optional()
-      .describe('An assistant reply: the tool calls the assistant made before writing it, in order.'),
+      .describe(
+        'An assistant reply: the tool calls the assistant made before writing it, in order. A customer message the assistant answered with tool calls and no text after them (a hand-over, say): those tool calls.',
+      ),
     ...redactionField,
     created: unix,
   }),

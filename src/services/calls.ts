@@ -34,7 +34,7 @@ import type { FormDefinition } from '../shared/forms';
 import { agentRecording } from '../models/agents';
 import type { RecordingSettings } from '../shared/recordings';
 import type { AnalysisPlan } from '../shared/analysis';
-import { callSystemPrompt, type AssistantAgent, type ChatMessage } from '../shared/assistant';
+import { systemPrompt, type AssistantAgent, type ChatMessage } from '../shared/assistant';
 import { addLogContext } from '../logger';
 import { searchAttributeKeys } from '../platform/temporal';
 
@@ -305,7 +305,7 @@ export async function ensureCallReconcilerSchedule(temporal: Client, taskQueue =
 
 /**
  * The conversation of a call as the model sees it: the system prompt (built from the agent snapshot,
- * the number called and the call's `context`, src/shared/assistant.ts `callSystemPrompt`) and every
+ * the number called and the call's `context`, src/shared/assistant.ts `systemPrompt`, as the workflow built it) and every
  * recorded transcript turn as a Chat Completions message, oldest first. Tool turns become an assistant
  * message carrying the tool call and the tool's answer; `note` turns a system message.
  * @throws Error when the call has no document (the workflow writes it before any turn)
@@ -318,8 +318,8 @@ export async function callConversation(callId: string): Promise<ChatMessage[]> {
   const messages: ChatMessage[] = [
     {
       role: 'system',
-      content: callSystemPrompt({
-        agent,
+      content: systemPrompt(agent, {
+        medium: 'call',
         ...(call.direction === 'inbound' ? { to: call.from ?? 'an unknown caller', inbound: true } : { to: call.to }),
         context: JSON.parse(call.context_json ?? '{}'),
         form: call.form_definition_json ? (JSON.parse(call.form_definition_json) as FormDefinition) : null,

@@ -1,6 +1,6 @@
 /**
- * The assistant's contract, shared by every channel (calls today; conversations and the widget reuse
- * it): the Chat Completions shapes that cross the workflow/activity boundary, the call's system prompt,
+ * The assistant's contract, shared by every channel (calls, conversations and the widget): the Chat
+ * Completions shapes that cross the workflow/activity boundary, the system prompt of calls and conversations,
  * and the LLM activity's failure types. The tools the assistant may call are in ./tools.ts. Bundle-safe:
  * plain JSON, no classes, imports nothing of the project outside src/shared.
  */
@@ -87,9 +87,65 @@ export interface AssistantAgent {
 }
 
 /**
- * The system message of a phone call (DESIGN.md section 6): the agent's instructions, how to speak on
- * the phone, when to use the tools, the call's `context` as facts, and for a campaign call the form to fill
- * (src/shared/forms.ts `formPrompt`).
+ * Where the assistant talks, for its system message: a phone call (whom it is with, the call's `context`,
+ * a campaign's form) or a text conversation (its channel and the customer's number or `visitor:…` ref).
+ */
+export type PromptSetting =
+  | {
+      medium: 'call';
+      /** Whom the call is with: the number dialed, or an inbound call's caller. */
+      to: string;
+      context: Record<string, unknown>;
+      form?: FormDefinition | null;
+      /** An inbound call: the assistant answers `to`'s call instead of having placed it. */
+      inbound?: boolean;
+    }
+  | { medium: 'text'; channel: 'whatsapp' | 'sms' | 'web'; customerNumber: string };
+
+/**
+ * The assistant's system message, the one builder for calls and conversations (DESIGN.md section 6): the
+ * agent's instructions; who it is and how it writes or speaks in this setting; when to use the tools that
+ * end the conversation or hand it over; and on a call the transfer destination, the call's `context` as
+ * facts and a campaign's form to fill (src/shared/forms.ts `formPrompt`). Pure: the same agent and setting
+ * give the same text, so a call's prompt can be rebuilt from its stored inputs (src/services/calls.ts
+ * `callConversation`) exactly as the workflow built it.
+ * @param agent the agent snapshot the call or the turn runs (its `name`, `instructions`, `transfer_to`)
+ */
+export function systemPrompt(agent: AssistantAgent, setting: PromptSetting): string {
+  const parts = [agent.instructions.trim(), ''];
+  if (setting.medium === 'text') {
+    const medium =
+      setting.channel === 'whatsapp' ? 'WhatsApp' : setting.channel === 'web' ? 'the chat on our website' : 'SMS';
+    const who = setting.channel === 'web' ? 'a visitor' : `the customer ${setting.customerNumber}`;
+    parts.push(
+      `You are "${agent.name}", writing with ${who} over ${medium}. ` +
+        'Answer in plain text, briefly (a few sentences at most), without markdown.',
+      'Call the tool handoff_to_person with a short reason when the customer asks for a person or you cannot ' +
+        'help; after that a person answers them.',
+    );
+    return parts.join('\n');
+  }
+  parts.push(
+    `You are "${agent.name}", ${setting.inbound ? 'answering a phone call from' : 'speaking on a phone call with'} ${setting.to}. Your words are read aloud: ` +
+      'answer in one to three short sentences, no lists or markup.',
+    'Call the tool end_call when the conversation is over (after saying goodbye), and transfer_call when the ' +
+      'caller asks for a person or you cannot help.',
+  );
+  if (agent.transfer_to) parts.push(`Transfer destination: ${agent.transfer_to}`);
+  if (Object.keys(setting.context).length > 0) {
+    parts.push(
+      '',
+      'Facts for this call (use them; do not read them out verbatim):',
+      JSON.stringify(setting.context, null, 2),
+    );
+  }
+  if (setting.form) parts.push('', formPrompt(setting.form));
+  return parts.join('\n');
+}
+
+/**
+ * The system message of a phone call: `systemPrompt` with a call's setting (the shape the call workflow
+ * passes; it adds nothing of its own).
  * @param input the agent snapshot, the number called, the call's `context`, the campaign's form if any
  */
 export function callSystemPrompt(input: {
@@ -101,24 +157,8 @@ export function callSystemPrompt(input: {
   /** An inbound call: the assistant answers `to`'s call instead of having placed it. */
   inbound?: boolean;
 }): string {
-  const parts = [
-    input.agent.instructions.trim(),
-    '',
-    `You are "${input.agent.name}", ${input.inbound ? 'answering a phone call from' : 'speaking on a phone call with'} ${input.to}. Your words are read aloud: ` +
-      'answer in one to three short sentences, no lists or markup.',
-    'Call the tool end_call when the conversation is over (after saying goodbye), and transfer_call when the ' +
-      'caller asks for a person or you cannot help.',
-  ];
-  if (input.agent.transfer_to) parts.push(`Transfer destination: ${input.agent.transfer_to}`);
-  if (Object.keys(input.context).length > 0) {
-    parts.push(
-      '',
-      'Facts for this call (use them; do not read them out verbatim):',
-      JSON.stringify(input.context, null, 2),
-    );
-  }
-  if (input.form) parts.push('', formPrompt(input.form));
-  return parts.join('\n');
+  const { agent, ...setting } = input;
+  return systemPrompt(agent, { medium: 'call', ...setting });
 }
 
 /** Failure type of an LLM request the provider refused (a 4xx other than 408/409/429): not retried. */

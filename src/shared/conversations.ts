@@ -278,7 +278,12 @@ export type ConversationWork =
       ticket: number;
       /** The staff user taking it over (`handoff` from the console); absent or null otherwise. */
       takenBy?: string | null;
-    };
+    }
+  /**
+   * Tool calls of an assistant turn that no stored reply carries (no text after them, or the turn's
+   * replies were dropped), recorded on the customer's message the turn answered (`messageId`).
+   */
+  | { kind: 'toolCalls'; messageId: string; toolCalls: ToolCallEntry[] };
 
 /** Argument of `conversationWorkflow`: the conversation's identity, fixed at its creation. */
 export interface ConversationWorkflowInput {

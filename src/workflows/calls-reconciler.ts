@@ -1,7 +1,8 @@
 /**
  * `callReconcilerWorkflow`: records the end of calls whose `callWorkflow` run closed without recording it
  * (terminated or timed out by an operator in the Temporal Web UI, or failed): each becomes `failed` with
- * `end_reason` `error` and emits `call.ended` once. Started every minute by the Temporal Schedule
+ * `end_reason` `error`, emits `call.ended` once and gets its analysis (when it has a plan and a caller
+ * turn) as a call that ended on its own does. Started every minute by the Temporal Schedule
  * `call-reconciler` (src/services/calls.ts `ensureCallReconcilerSchedule`, overlap policy SKIP); all the work is
  * the idempotent `reconcileCalls` activity (src/activities/calls.ts).
  */

@@ -4,12 +4,15 @@
  * `safe-message-handlers`' `ClusterManager`. The handlers only queue work; two lanes do it:
  * - the work lane (`workLane`) takes the queue in order, one item at a time: store an inbound message
  *   (deduplicated by its provider id; `message.received`), send an outbound one (the API's, a person's, the
- *   assistant's), apply a provider status callback, write a hand-over or a resume. Every write to the
- *   conversation and its messages happens here, so they have one writer and a status never moves backwards.
+ *   assistant's), apply a provider status callback, write a hand-over or a resume, record a turn's tool
+ *   calls that no reply carries. Every write to the conversation and its messages happens here, so they
+ *   have one writer and a status never moves backwards.
  * - the assistant lane (`assistantLane`) answers stored customer messages while the conversation is `open`,
  *   through the assistant turn shared with calls (src/workflows/assistant.ts) and the `handoff_to_person`
  *   tool; its replies join the work queue with message ids chosen here, so a retried or replayed send sends
  *   once.
+ * The lanes run side by side, but their local activities (the store's reads and writes) one at a time
+ * (`exclusive`): local activities in flight together could resolve in another order on replay.
  */
 import {
   allHandlersFinished,
@@ -21,8 +24,7 @@ import {
 } from '@temporalio/workflow';
 import type * as conversations from '../activities/conversations';
 import type * as messagingActivities from '../activities/messaging';
-import type { ChatMessage } from '../shared/assistant';
-import type { AgentSnapshot } from '../shared/calls';
+import { systemPrompt, type ChatMessage } from '../shared/assistant';
 import type { ToolCallEntry } from '../shared/conversations';
 import { newId } from '../shared/ids';
 import {
@@ -38,10 +40,9 @@ import {
   type OutboundMessageInput,
   type ProviderStatusInput,
 } from '../shared/conversations';
-import { assistantTurn } from './assistant';
-import { errorMessage } from './retry';
-import { channelTools, resolveCustomTools, toolCallKeys } from './tools';
-import { offeredTools } from '../shared/tools';
+import { conversationTurn } from './conversation-turn';
+import { errorMessage, LOCAL_STORE_ACTIVITY, UNTIL_DONE } from './retry';
+import { toolCallKeys } from './tools';
 
 /**
  * Reads and writes of our own store, as local activities (they take milliseconds, and a local activity
@@ -49,11 +50,7 @@ import { offeredTools } from '../shared/tools';
  * they succeed, so a store outage delays a conversation and never loses it. All are idempotent, as a
  * local activity may run again when a worker dies before its result is recorded.
  */
-const store = proxyLocalActivities<typeof conversations>({
-  startToCloseTimeout: '30 seconds',
-  localRetryThreshold: '10 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '30 seconds' },
-});
+const store = proxyLocalActivities<typeof conversations>(LOCAL_STORE_ACTIVITY);
 
 /**
  * The provider send: 15 s per try, retried for up to 10 minutes (a provider outage), then the message is
@@ -62,7 +59,7 @@ const store = proxyLocalActivities<typeof conversations>({
 const messaging = proxyActivities<typeof messagingActivities>({
   startToCloseTimeout: '15 seconds',
   scheduleToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+  retry: UNTIL_DONE,
 });
 
 /** Without any activity for this long, the run ends (the next message starts a new one). */
@@ -73,12 +70,6 @@ export const HISTORY_LIMIT = 60;
 export const SEEN_LIMIT = 500;
 /** Longest reply sent (Twilio's limit for one message body). */
 export const MAX_REPLY_CHARS = 1600;
-
-/** A reply of the assistant's turn, with the tool calls made before it. */
-interface Reply {
-  text: string;
-  toolCalls: ToolCallEntry[];
-}
 
 /**
  * One conversation's state (carried over a continue-as-new, or loaded from the store by `load`) and what
@@ -113,6 +104,8 @@ export class ConversationSession {
   private tickets = 0;
   private working = false;
   private answering = false;
+  /** A local activity of either lane is in flight (`exclusive`). */
+  private storeBusy = false;
   /** Set before a continue-as-new: the assistant lane starts no new turn. */
   private stopping = false;
   /** Bumped by every signal and update, so the main loop knows the conversation is not idle. */
@@ -315,6 +308,25 @@ export class ConversationSession {
     };
   }
 
+  /**
+   * Runs one local activity (a read or write of the store) of either lane, never two at once. Two local
+   * activities in flight together resolve in the order they finish on the first run, but in the order
+   * of their markers (or of scheduling) on replay, so the lanes could go on in another order on replay
+   * and issue their next commands differently: a nondeterminism error (temporalio/sdk-python#1578 shows
+   * the same hazard). One at a time, the commands follow the order the code asks for them. The lock is
+   * taken at once when free, without yielding, so the work lane (which takes it again straight after
+   * each write) stores a burst of messages before the assistant lane reads the store for its turn.
+   */
+  private async exclusive<T>(run: () => Promise<T>): Promise<T> {
+    while (this.storeBusy) await condition(() => !this.storeBusy);
+    this.storeBusy = true;
+    try {
+      return await run();
+    } finally {
+      this.storeBusy = false;
+    }
+  }
+
   private quiet(): boolean {
     return this.work.length === 0 && !this.working && !this.answering && allHandlersFinished();
   }
@@ -358,7 +370,8 @@ export class ConversationSession {
    */
   private async logMessage(messageId: string): Promise<void> {
     if (this.input.channel !== 'web') return;
-    await store.appendConversationLog({ conversationId: this.input.conversationId, seq: this.logSeq + 1, messageId });
+    const entry = { conversationId: this.input.conversationId, seq: this.logSeq + 1, messageId };
+    await this.exclusive(() => store.appendConversationLog(entry));
     this.logSeq++;
   }
 
@@ -370,17 +383,22 @@ export class ConversationSession {
       case 'outbound':
         return this.send(item.message);
       case 'status':
-        await store.applyMessageStatus(item.report);
+        await this.exclusive(() => store.applyMessageStatus(item.report));
         return;
       case 'conversation':
-        await store.setConversationStatus({
-          conversationId: this.input.conversationId,
-          status: item.status,
-          reason: item.reason,
-          eventId: item.eventId,
-          ...(item.takenBy ? { takenBy: item.takenBy } : {}),
-        });
+        await this.exclusive(() =>
+          store.setConversationStatus({
+            conversationId: this.input.conversationId,
+            status: item.status,
+            reason: item.reason,
+            eventId: item.eventId,
+            ...(item.takenBy ? { takenBy: item.takenBy } : {}),
+          }),
+        );
         this.doneTickets.add(item.ticket);
+        return;
+      case 'toolCalls':
+        await this.exclusive(() => store.recordToolCalls({ messageId: item.messageId, toolCalls: item.toolCalls }));
         return;
     }
   }
@@ -390,7 +408,8 @@ export class ConversationSession {
    * keyword, and otherwise adds it to the assistant's memory and, when it can be answered, to `unanswered`.
    */
   private async storeInbound(m: InboundMessageInput): Promise<void> {
-    const stored = await store.storeInbound({ conversation: this.ref, message: m, eventId: newId('evt') });
+    const eventId = newId('evt');
+    const stored = await this.exclusive(() => store.storeInbound({ conversation: this.ref, message: m, eventId }));
     const duplicate = stored.duplicate || this.seenSet.has(stored.messageId);
     if (this.awaited.delete(m.messageId)) this.results.set(m.messageId, { messageId: stored.messageId, duplicate });
     if (duplicate) return;
@@ -427,19 +446,21 @@ export class ConversationSession {
     this.remember(m.messageId);
     if (m.agentId && m.agentId !== this.agentId) {
       this.agentId = m.agentId;
-      await store.setConversationAgent({ conversationId: this.input.conversationId, agentId: m.agentId });
+      const change = { conversationId: this.input.conversationId, agentId: m.agentId };
+      await this.exclusive(() => store.setConversationAgent(change));
     }
     try {
       await messaging.sendMessage({ conversation: this.ref, message: m });
     } catch (err) {
       if (isCancellation(err)) throw err;
-      await store.applyMessageStatus({
+      const failed = {
         messageId: m.messageId,
-        status: 'failed',
+        status: 'failed' as const,
         providerSid: null,
         errorCode: 'provider_unavailable',
         errorMessage: errorMessage(err),
-      });
+      };
+      await this.exclusive(() => store.applyMessageStatus(failed));
     }
     await this.logMessage(m.messageId);
     if (m.author !== 'assistant') {
@@ -450,125 +471,53 @@ export class ConversationSession {
 
   /**
    * One assistant turn over everything unanswered: reads the agent and contact (`conversationContext`),
-   * runs `assistantTurn`, queues its replies (unless the customer opted out, or a person took the
-   * conversation over, meanwhile) and hands over when the assistant asked for a person, failed, or there is
-   * no agent.
+   * runs the turn (src/workflows/conversation-turn.ts), queues its replies (unless the customer opted out,
+   * or a person took the conversation over, meanwhile) and hands over when the assistant asked for a
+   * person, failed, or there is no agent. Tool calls no queued reply carries (none written after them, or
+   * the replies dropped) are recorded on the newest customer message the turn answered, so the
+   * conversation's messages show every tool call the assistant made.
    */
   private async answer(): Promise<void> {
+    const context = await this.exclusive(() =>
+      store.conversationContext({
+        orgId: this.input.orgId,
+        livemode: this.input.livemode,
+        agentId: this.agentId,
+        customerNumber: this.input.customerNumber,
+        conversationId: this.input.conversationId,
+      }),
+    );
+    // What the turn answers is taken once the store is read (after the work lane's writes queued before
+    // it), with the history it sees: a message stored meanwhile is in the turn's prompt, so it is not
+    // also left unanswered for another turn.
+    const answered = this.unanswered[this.unanswered.length - 1];
     this.unanswered = [];
-    const context = await store.conversationContext({
-      orgId: this.input.orgId,
-      livemode: this.input.livemode,
-      agentId: this.agentId,
-      customerNumber: this.input.customerNumber,
-      conversationId: this.input.conversationId,
-    });
     if (!context.agent) {
       this.handOver('No assistant is set to answer this conversation.');
       return;
     }
     const seenUpTo = this.history.length;
-    const system = textSystemPrompt({
-      agent: context.agent,
+    const system = systemPrompt(context.agent, {
+      medium: 'text',
       channel: this.input.channel,
       customerNumber: this.input.customerNumber,
     });
     const messages: ChatMessage[] = [{ role: 'system', content: system }, ...this.history];
-    const replies: Reply[] = [];
-    const outcome = await this.turn(context.agent, context.contactId, messages, replies);
-    // A person took the conversation over while the assistant was answering (issue 35 item 2, the `handoff`
-    // update): the answer is neither sent nor kept in the history; the person answers now.
+    const turn = await conversationTurn(this.input, context.agent, context.contactId, messages, this.toolCallKey);
+    const dropped = this.status !== 'open' || this.optedOut;
+    const unsent = dropped ? [...turn.replies.flatMap((r) => r.toolCalls), ...turn.unsent] : turn.unsent;
+    if (unsent.length && answered) this.work.push({ kind: 'toolCalls', messageId: answered, toolCalls: unsent });
+    // A person took the conversation over while the assistant was answering (the `handoff` update): the
+    // answer is neither sent nor kept in the history; the person answers now.
     if (this.status !== 'open') return;
     // The turn's messages go after what it answered, before customer messages that arrived meanwhile.
     this.history.splice(seenUpTo, 0, ...messages.slice(1 + seenUpTo));
     // A customer who opted out meanwhile gets nothing more.
     if (!this.optedOut)
-      for (const { text, toolCalls } of replies)
+      for (const { text, toolCalls } of turn.replies)
         this.work.push({ kind: 'outbound', message: this.reply(text, toolCalls) });
-    if (outcome.handoff !== null) this.handOver(outcome.handoff);
-    else if (outcome.failure !== null) this.handOver(`The assistant could not answer: ${outcome.failure}`);
-  }
-
-  /**
-   * Runs the assistant turn over `messages` (extended in place), collecting its texts into `replies`, each
-   * with the tool calls made before it (calls after the last text go with the last reply). The agent's
-   * own tools (issue 27) are offered with the channel's built-in ones.
-   * @returns the hand-over reason the `handoff_to_person` tool gave, or the turn's failure, or neither
-   */
-  private async turn(
-    agent: AgentSnapshot,
-    contactId: string | null,
-    messages: ChatMessage[],
-    replies: Reply[],
-  ): Promise<{ handoff: string | null; failure: string | null }> {
-    const outcome: { handoff: string | null; failure: string | null } = { handoff: null, failure: null };
-    const channel = this.input.channel === 'web' ? 'widget' : 'conversation';
-    const tenant = { orgId: this.input.orgId, livemode: this.input.livemode };
-    let toolCalls: ToolCallEntry[] = [];
-    try {
-      const custom = await resolveCustomTools({
-        ...tenant,
-        toolIds: agent.tool_ids,
-        installationIds: agent.connector_installation_ids,
-        reserved: offeredTools(channel, agent.enabled_tools),
-      });
-      const tools = channelTools(
-        channel,
-        {
-          requestHandoff: (reason) => {
-            outcome.handoff ??= reason;
-          },
-          // A callback (`schedule_callback`): a call to the customer from a voice number of the organization.
-          callback: {
-            ...tenant,
-            agentId: agent.id,
-            callbackOf: this.input.conversationId,
-            to: this.input.customerNumber,
-            from: null,
-            serviceNumber: this.input.serviceNumber,
-            contactId,
-          },
-        },
-        agent.enabled_tools,
-      );
-      await assistantTurn({
-        conversationId: this.input.conversationId,
-        model: agent.model,
-        messages,
-        // The LLM activity adds the contact's records and the agent's knowledge from these ids.
-        context: { orgId: this.input.orgId, livemode: this.input.livemode, agentId: agent.id, contactId },
-        tools,
-        ...('schedule_callback' in tools ? { caller: this.input.customerNumber } : {}),
-        ...(custom.length
-          ? {
-              custom: {
-                tools: custom,
-                context: {
-                  ...tenant,
-                  agentId: agent.id,
-                  subject: { kind: 'conversation' as const, id: this.input.conversationId },
-                  contactId,
-                  metadata: {},
-                },
-              },
-            }
-          : {}),
-        toolCallKey: this.toolCallKey,
-        observer: {
-          onText: (text) => {
-            replies.push({ text, toolCalls });
-            toolCalls = [];
-          },
-          onTool: (call, effect, record) =>
-            toolCalls.push({ name: call.name, arguments: call.arguments, text: effect.summary, ...record }),
-        },
-      });
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      outcome.failure = errorMessage(err);
-    }
-    if (toolCalls.length && replies.length) replies[replies.length - 1].toolCalls.push(...toolCalls);
-    return outcome;
+    if (turn.handoff !== null) this.handOver(turn.handoff);
+    else if (turn.failure !== null) this.handOver(`The assistant could not answer: ${turn.failure}`);
   }
 
   /** An assistant reply, with its message and event ids chosen here (deterministic on replay). */
@@ -585,22 +534,4 @@ export class ConversationSession {
       eventIds: { sent: newId('evt'), delivered: newId('evt'), failed: newId('evt') },
     };
   }
-}
-
-/**
- * The system message of a text conversation: the agent's instructions, how to write on WhatsApp or SMS,
- * and when to hand over to a person.
- */
-export function textSystemPrompt(input: { agent: AgentSnapshot; channel: Channel; customerNumber: string }): string {
-  const medium =
-    input.channel === 'whatsapp' ? 'WhatsApp' : input.channel === 'web' ? 'the chat on our website' : 'SMS';
-  const who = input.channel === 'web' ? 'a visitor' : `the customer ${input.customerNumber}`;
-  return [
-    input.agent.instructions.trim(),
-    '',
-    `You are "${input.agent.name}", writing with ${who} over ${medium}. ` +
-      'Answer in plain text, briefly (a few sentences at most), without markdown.',
-    'Call the tool handoff_to_person with a short reason when the customer asks for a person or you cannot ' +
-      'help; after that a person answers them.',
-  ].join('\n');
 }

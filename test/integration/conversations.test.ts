@@ -380,6 +380,34 @@ describe('conversations (test mode)', function () {
     expect(filtered.body.data.map((c: any) => c.id)).to.include(convId);
   });
 
+  it('shows tool calls with no text after them in the messages: on the customer message they answered', async () => {
+    const from = customerNumber();
+    // The model hands over without a word: no reply carries the call, so the customer's message does.
+    const first = await inbound(t.testKey, {
+      channel: 'whatsapp',
+      from,
+      text: 'TOOLQUIET handoff_to_person {"reason":"wants a human"}',
+    });
+    const convId = first.body.conversation_id;
+    await eventually(async () => (await conversation(convId)).status === 'needs_person', 'needs_person');
+    await settled(convId);
+    const shown = await eventually(async () => {
+      const messages = await messagesOf(t.testKey, convId);
+      return messages.length === 1 && messages[0].tool_calls ? messages : null;
+    }, 'the tool call on the message');
+    expect(shown.map((m: any) => [m.author, m.text])).to.deep.equal([
+      ['customer', 'TOOLQUIET handoff_to_person {"reason":"wants a human"}'],
+    ]);
+    expect(shown[0].tool_calls).to.have.length(1);
+    expect(shown[0].tool_calls[0]).to.include({ name: 'handoff_to_person' });
+    expect(shown[0].tool_calls[0].arguments).to.deep.equal({ reason: 'wants a human' });
+    expect(shown[0].tool_calls[0].result).to.match(/^Handed over/);
+    // The single message read shows it too.
+    const one = await request('GET', `/v1/messages/${first.body.id}`, { key: t.testKey });
+    expect(one.status).to.equal(200);
+    expect(one.body.tool_calls.map((c: any) => c.name)).to.deep.equal(['handoff_to_person']);
+  });
+
   it('hands over when the assistant cannot answer, or when no agent exists', async () => {
     const from = customerNumber();
     const failing = await inbound(t.testKey, { channel: 'sms', from, text: 'FAIL 400' });

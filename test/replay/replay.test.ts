@@ -9,7 +9,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Worker } from '@temporalio/worker';
 import { h } from '../support/harness';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { dataConverter } from '../../src/platform/payload-codec';
+import { decodePayload } from '../support/history';
 
 const DIR = path.resolve(__dirname, '../../../test/replay/histories');
 
@@ -66,6 +68,28 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it('has recorded callWorkflow histories of LIVE calls through the fake Twilio (record-live-call-histories.ts)', async () => {
+    // Every other call history is a simulated call; these guard the paths production runs.
+    expect(files.filter((f) => f.startsWith('call-live-'))).to.include.members([
+      'call-live-dial.json', // dialed, answered, talked, ended by the assistant
+      'call-live-voicemail.json', // answering machine detected, the message left after the beep
+      'call-live-warm-transfer.json', // hold, dial the person, brief, bridge
+      'call-live-warm-transfer-failed.json', // nobody answers: the caller back with the assistant
+      'call-live-dtmf.json', // the caller's keypad and the send_dtmf tool
+      'call-live-inbound.json', // answered with ConversationRelay, the caller hangs up
+    ]);
+    for (const f of files.filter((x) => x.startsWith('call-live-'))) {
+      const history = historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8')));
+      const started = history.events![0].workflowExecutionStartedEventAttributes!;
+      expect(started.workflowType!.name, f).to.equal('callWorkflow');
+      const input = await decodePayload<{ livemode: boolean; simulation: unknown }>(started.input!.payloads![0]);
+      expect({ livemode: input.livemode, simulation: input.simulation }, f).to.deep.equal({
+        livemode: true,
+        simulation: null,
+      });
+    }
+  });
+
   it('has recorded histories of inbound calls, of a queued call and of the call-slot semaphore (issue 28)', () => {
     // call-slots.json is a callSlotsWorkflow still open (it never completes): replayed as far as it goes.
     expect(files.filter((f) => f.startsWith('call-'))).to.include.members([
@@ -108,6 +132,10 @@ describe('replay of recorded workflow histories', function () {
       'conversation-live-statuses.json',
       'conversation-web.json',
       'conversation-tools.json',
+      // A burst of messages while the assistant lane wants the store: local activities one at a time.
+      'conversation-lanes.json',
+      // A hand-over with no text after it: the tool call recorded on the customer's message.
+      'conversation-quiet-handoff.json',
     ]);
   });
 

@@ -4,6 +4,8 @@
  *   "TOOL <name> <json>" → a tool call `<name>(<json>)` with content "Calling <name>."
  *   "TOOLONCE <name> <json>" → the same tool call, unless a tool result already follows that message:
  *                          then "Tool result received." (a model that uses what the tool returned)
+ *   "TOOLQUIET <name> <json>" → the same tool call with no text at all (empty content): a model that acts
+ *                          without a word, e.g. a hand-over
  *   "TOOLSONCE <json [[name, args], …]>" → those tool calls at once (parallel tool calls), unless tool
  *                          results already follow: then "Tools said: <result 1> | <result 2> …"
  *   "SLOW <ms>"          → waits <ms> then answers "Slow reply."
@@ -102,7 +104,8 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         .some((m: { role: string }) => m.role === 'tool');
       const once = /^TOOLONCE (\w+) ?(.*)$/.exec(last);
       const many = /^TOOLSONCE (.*)$/.exec(last);
-      const tool = once ? (toolAnswered ? null : once) : /^TOOL (\w+) ?(.*)$/.exec(last);
+      const quiet = /^TOOLQUIET (\w+) ?(.*)$/.exec(last);
+      const tool = once ? (toolAnswered ? null : once) : (quiet ?? /^TOOL (\w+) ?(.*)$/.exec(last));
       const id = ++seq;
       const calls: { name: string; args: string }[] = many
         ? toolAnswered
@@ -115,15 +118,17 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         .slice(lastUserIndex + 1)
         .filter((m: { role: string }) => m.role === 'tool')
         .map((m: { content: string }) => m.content);
-      const content = calls.length
-        ? `Calling ${calls.map((c) => c.name).join(', ')}.`
-        : many
-          ? `Tools said: ${toolResults.join(' | ')}`
-          : once
-            ? 'Tool result received.'
-            : /^SLOW/.test(last)
-              ? 'Slow reply.'
-              : `You said: ${last}`;
+      const content = quiet
+        ? ''
+        : calls.length
+          ? `Calling ${calls.map((c) => c.name).join(', ')}.`
+          : many
+            ? `Tools said: ${toolResults.join(' | ')}`
+            : once
+              ? 'Tool result received.'
+              : /^SLOW/.test(last)
+                ? 'Slow reply.'
+                : `You said: ${last}`;
       const toolCalls = calls.map((c, i) => ({
         id: `call_fake_${id}${i ? `_${i}` : ''}`,
         type: 'function',

@@ -9,7 +9,9 @@
  *   run, ending in ContinuedAsNew), live-statuses (Twilio send, out-of-order callbacks, a refused send,
  *   a lost answer found again), web (the browser widget's chat, its messages logged for the stream),
  *   callback (the assistant promises a callback with `schedule_callback`, issue 29), take-over (a person
- *   takes an open conversation over with `POST /v1/conversations/{id}/handoff`, issue 35, and resumes it)
+ *   takes an open conversation over with `POST /v1/conversations/{id}/handoff`, issue 35, and resumes it),
+ *   lanes (a burst of three messages in the run's first task: the lanes' local activities one at a time),
+ *   quiet-handoff (a hand-over with no text: the tool call recorded on the customer's message)
  *
  *   npm run record-histories   (records every workflow's histories)
  *
@@ -26,15 +28,22 @@ import twilio from 'twilio';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { config, setConfig } from '../../src/config';
 import { createKey } from '../../src/keys';
-import { conversationInput, ensureConversation, signalConversation } from '../../src/services/conversations';
+import {
+  conversationInput,
+  conversationWorkflowIds,
+  ensureConversation,
+  signalConversation,
+} from '../../src/services/conversations';
 import { newId } from '../../src/shared/ids';
 import {
   CONVERSATION_WORKFLOW,
   conversationStateQuery,
   inboundSignal,
   SIMULATED_NUMBER,
+  type Channel,
   type ConversationWorkflow,
 } from '../../src/shared/conversations';
+import { createWorker } from '../../src/worker/worker';
 import { h, newTenant, request, startHarness, stopHarness } from './harness';
 import { startFakeTwilio } from './fake-twilio';
 import { customerNumber, eventually, inbound, sleep, waitForMessages } from './conversations';
@@ -50,8 +59,9 @@ async function main(): Promise<void> {
   try {
     const t = await newTenant();
     const key = t.testKey;
-    /** The workflow id of the test-mode conversation with `from` on `channel`. */
-    const workflowOf = (from: string, channel: string, mode = 'test') => `conv:${t.orgId}:${mode}:${channel}:${from}`;
+    /** The workflow id of the conversation with `from` on `channel` (the number hashed, as the starters do). */
+    const workflowOf = (from: string, channel: Channel, mode = 'test') =>
+      conversationWorkflowIds({ orgId: t.orgId, livemode: mode === 'live', channel, customerNumber: from })[0];
     const idle = async (workflowId: string) => {
       await eventually(async () => {
         const s = await h().env.client.workflow.getHandle(workflowId).query(conversationStateQuery);
@@ -99,6 +109,23 @@ async function main(): Promise<void> {
         if (resumed.status !== 200) throw new Error(JSON.stringify(resumed.body));
         await inbound(key, { channel: 'whatsapp', from, text: 'Thanks' });
         await waitForMessages(key, conv, 2, (x) => x.author === 'assistant');
+        return { workflowId: workflowOf(from, 'whatsapp') };
+      },
+      // The assistant hands over without a word: its tool call is recorded on the customer's message.
+      'quiet-handoff': async () => {
+        const from = customerNumber();
+        const m = await inbound(key, {
+          channel: 'whatsapp',
+          from,
+          text: 'TOOLQUIET handoff_to_person {"reason":"wants a person"}',
+        });
+        await eventually(
+          async () =>
+            (await request('GET', `/v1/conversations/${m.body.conversation_id}`, { key })).body.status ===
+            'needs_person',
+          'needs_person',
+        );
+        await idle(workflowOf(from, 'whatsapp'));
         return { workflowId: workflowOf(from, 'whatsapp') };
       },
       // A person takes an open conversation over (`POST /v1/conversations/{id}/handoff`, the `handoff`
@@ -277,9 +304,52 @@ async function main(): Promise<void> {
         ]) {
           const m = await inbound(t2.testKey, { channel: 'whatsapp', from, text });
           if (m.status !== 200) throw new Error(JSON.stringify(m.body));
-          await idle(`conv:${t2.orgId}:test:whatsapp:${from}`);
+          await idle(
+            conversationWorkflowIds({ orgId: t2.orgId, livemode: false, channel: 'whatsapp', customerNumber: from })[0],
+          );
         }
-        return { workflowId: `conv:${t2.orgId}:test:whatsapp:${from}` };
+        return {
+          workflowId: conversationWorkflowIds({
+            orgId: t2.orgId,
+            livemode: false,
+            channel: 'whatsapp',
+            customerNumber: from,
+          })[0],
+        };
+      },
+      // A burst: three SMS delivered before the run's first workflow task, so the work lane stores them
+      // back to back while the assistant lane wants the store for its turn. The lanes' local activities
+      // run one at a time (src/workflows/conversation-session.ts `exclusive`): the three stores, then the
+      // assistant's read, one turn answering all three. Code that ran the read beside the second store
+      // schedules its local activities in another order and fails to replay this history. The run polls a
+      // task queue of its own, whose worker starts only once the signals are in.
+      lanes: async () => {
+        const from = customerNumber();
+        const doc = await ensureConversation(
+          { orgId: t.orgId, livemode: false, channel: 'sms', customerNumber: from },
+          { serviceNumber: SIMULATED_NUMBER, agentId: t.agentId },
+        );
+        const taskQueue = `record-lanes-${Date.now()}`;
+        const handle = await h().env.client.workflow.start<ConversationWorkflow>(CONVERSATION_WORKFLOW, {
+          workflowId: doc.key,
+          taskQueue,
+          args: [conversationInput(doc)],
+        });
+        for (const text of ['one', 'two', 'three']) {
+          const messageId = newId('msg');
+          const message = { messageId, dedupeKey: `msg:${messageId}`, from, to: SIMULATED_NUMBER, text };
+          await handle.signal(inboundSignal, { ...message, receivedMs: Date.now(), providerSid: null });
+        }
+        const worker = await createWorker({
+          connection: h().env.nativeConnection,
+          workflowBundle: h().bundle,
+          taskQueue,
+        });
+        await worker.runUntil(async () => {
+          await waitForMessages(key, doc._id, 1, (x) => x.author === 'assistant');
+          await idle(doc.key);
+        });
+        return { workflowId: doc.key };
       },
       web: async () => {
         // The browser widget's chat: two visitor messages and their answers, each logged for the stream.

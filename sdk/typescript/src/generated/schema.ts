@@ -2948,7 +2948,7 @@ export interface components {
              */
             status: string;
             error: components["schemas"]["MessageError"] | null;
-            /** @description An assistant reply: the tool calls the assistant made before writing it, in order. */
+            /** @description An assistant reply: the tool calls the assistant made before writing it, in order. A customer message the assistant answered with tool calls and no text after them (a hand-over, say): those tool calls. */
             tool_calls?: components["schemas"]["MessageToolCallsItem"][];
             redaction?: components["schemas"]["Redaction"];
             /** @description Unix time in seconds. */
