@@ -117,6 +117,10 @@ const ROOM_SETTLE_MS = 15_000;
  * recording's workflow as the recording begins, and again as it leaves, maybe before the end is written),
  * and either the attendance that ended with it marked its last part stored, or `ROOM_SETTLE_MS` passed
  * since the end (no attendance was in the room then: its worker died, and no retry joined before the end).
+ * Until the end, attempts fail fast and are retried (up to a minute apart, src/workflows/recordings.ts),
+ * so the recording of a long call is joined up to a minute after its end; an attempt never waits for the
+ * end in the activity, since one on a worker that dies (no heartbeat timeout) would only be retried after
+ * its 15-minute start-to-close timeout.
  * @returns the call's end (ms since the epoch)
  * @throws ApplicationFailure `CallNotEnded` (retryable, benign: not logged as an activity error)
  */
