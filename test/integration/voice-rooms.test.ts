@@ -261,6 +261,41 @@ describe('widget voice rooms (real LiveKit server)', function () {
     ]);
   });
 
+  it('a line said with interrupt (POST /v1/calls/{id}/say) cuts the answer being spoken, and is heard', async () => {
+    const { callId, visitor } = await voiceCall(`voice-say-${Date.now()}`);
+    await visitor.heardAtLeast(1); // the greeting
+    const long = `A long answer ${'that goes on and on '.repeat(12)}`.trim(); // 6 s of speech
+    h().llm.audio.phrases.set(440, long);
+    const { maxSpeechMs } = h().llm.audio;
+    h().llm.audio.maxSpeechMs = 10_000;
+    const line = 'One moment, please.';
+    try {
+      await visitor.say(440, 600);
+      await eventually(
+        async () => h().llm.audio.speeches.find((x) => x.input === `You said: ${long}`),
+        'the answer spoken',
+      );
+      await sleep(1_500);
+      const said = request('POST', `/v1/calls/${callId}/say`, {
+        key: testKey,
+        body: { text: line, interrupt: true },
+      });
+      const spoken = await eventually(async () => h().llm.audio.speeches.find((x) => x.input === line), 'the line');
+      expect((await said).status).to.equal(200);
+      // The line is heard (alone, or right after what was heard of the answer), and the answer was cut.
+      await eventually(
+        async () => visitor.heard.find((x) => x.startMs + x.durationMs >= spoken.atMs + 25 * line.length * 0.8),
+        'the line heard',
+      );
+      const answerMs = 25 * `You said: ${long}`.length;
+      for (const x of visitor.heard) expect(x.durationMs, JSON.stringify(visitor.heard)).to.be.below(answerMs / 2);
+    } finally {
+      h().llm.audio.maxSpeechMs = maxSpeechMs;
+    }
+    await visitor.leave();
+    await waitForCall(testKey, callId);
+  });
+
   it("speaks in the agent's voice when the speech service has it, else in the worker's", async () => {
     const greetingOf = async (voice: unknown, greeting: string) => {
       const t = await newTenant({ first_message: greeting, voice });
