@@ -125,8 +125,10 @@ function speechOf(voice: string): Synthesize {
 /**
  * A recorded room call's recording as one attendance keeps it: its parts in the store
  * (`storeRoomPart`), the call's `recordingWorkflow` started as the recording begins and again as an
- * attendance ends with the call (once per call: a second start is a no-op), and that attendance's mark
- * that its last part is stored (`markRoomRecorded`), which lets the workflow join the parts at once.
+ * attendance's run ends (once per call: a second start is a no-op), and the mark of an attendance that
+ * saw the call end in the room that its last part is stored (`markRoomRecorded`), which lets the workflow
+ * join the parts at once. An attendance cancelled by the workflow does not mark: the run may be
+ * continuing as new, and the next run's attendance still records.
  */
 function roomRecording(
   ctx: Context,
@@ -139,9 +141,9 @@ function roomRecording(
   return {
     begin: async () => void (await start()),
     store: (part) => storeRoomPart(call, part, session),
-    end: async (callOver) => {
-      if (!callOver) return;
-      await markRoomRecorded(call, session);
+    end: async (ending) => {
+      if (ending === null) return; // a retry (or the attendance that replaced this one) goes on
+      if (ending === 'call') await markRoomRecorded(call, session);
       await start();
     },
   };

@@ -106,8 +106,13 @@ export interface RoomRecording {
   begin(): Promise<void>;
   /** Stores one part (src/voice/room-recorder.ts). */
   store(part: RecordedPart): Promise<void>;
-  /** The attendance stored its last part; `callOver`: the call is over (not replaced, not retried). */
-  end(callOver: boolean): Promise<void>;
+  /**
+   * The attendance stored its last part. `ending`: `call` when the call ended in the room (the visitor
+   * left, the goodbye was said, the room was deleted), so no part comes after this one; `run` when the
+   * workflow cancelled it (the call's end, or its run continuing as new: another attendance may follow);
+   * null when it was replaced or failed (a retry goes on).
+   */
+  end(ending: 'call' | 'run' | null): Promise<void>;
 }
 
 /** What a `RoomSession` works with: the call, the room, and the services the activity gives it. */
@@ -231,19 +236,20 @@ export class RoomSession {
       () => this.o.heartbeat({ answered: this.answered, utterances: this.utterances }),
       1000,
     );
-    let callOver = false;
+    let ending: 'call' | 'run' | null = null;
     try {
       await Promise.race([this.join(), this.done]);
       const outcome = await Promise.race([this.done, this.o.cancelled]);
-      callOver = outcome !== 'replaced';
+      ending = outcome === 'replaced' ? null : 'call';
       return { outcome, utterances: this.utterances };
     } catch (err) {
-      // Cancelled by the call's end (or its workflow already closed): this attendance was the last.
-      callOver = err instanceof CancelledFailure && (err.message === 'CANCELLED' || err.message === 'NOT_FOUND');
+      // Cancelled by the run's end (or its workflow already closed): no attendance of this run follows.
+      const cancelled = err instanceof CancelledFailure && (err.message === 'CANCELLED' || err.message === 'NOT_FOUND');
+      ending = cancelled ? 'run' : null;
       throw err;
     } finally {
       clearInterval(heartbeat);
-      await this.leave(callOver);
+      await this.leave(ending);
     }
   }
 
@@ -262,7 +268,7 @@ export class RoomSession {
   }
 
   /** Leaves the room, and ends this attendance's recording (see `RoomRecording.end`). */
-  private async leave(callOver: boolean): Promise<void> {
+  private async leave(ending: 'call' | 'run' | null): Promise<void> {
     await this.tokens.close();
     this.speaker.interrupt();
     await this.room.disconnect().catch(() => undefined);
@@ -271,7 +277,7 @@ export class RoomSession {
     if (!this.recorder || !this.o.recording) return;
     try {
       await this.recorder.close();
-      await this.o.recording.end(callOver);
+      await this.o.recording.end(ending);
     } catch (err) {
       logger.warn('voice room: the recording could not be finished', { ...this.log, error: (err as Error).message });
     }
