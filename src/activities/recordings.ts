@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { Call, CallTurn } from '../models/calls';
 import { Recording, recordingIdOf, renderRecording } from '../models/recordings';
 import { insertIfAbsent } from '../models/store';
@@ -25,6 +25,7 @@ import {
   removeAudioNamed,
   roomParts,
   roomPartFilename,
+  roomRecordedMarked,
   storeAudio,
 } from '../services/recordings';
 import type { RecordingRetentionInput, RecordingWorkflowInput } from '../shared/recordings';
@@ -35,8 +36,8 @@ import type { RecordingRetentionInput, RecordingWorkflowInput } from '../shared/
  * turn on the speaker's channel, the call's length from answer to end), a browser room's joined from the
  * parts its attendances stored (src/voice/room-recorder.ts; silence where none was kept, e.g. while a
  * crashed worker's attendance was being retried), the call's length from answer to end, the parts then
- * removed. A room call that has not ended yet throws a retryable `CallNotEnded` (the attendance starts
- * this as it leaves, maybe before the call's end is written). A recording already recorded is returned as it is (a retry); a file left by an
+ * removed. A room call that has not ended yet, or whose last part may still be on its way, throws a
+ * retryable failure (`roomSettled`). A recording already recorded is returned as it is (a retry); a file left by an
  * interrupted attempt is removed first. A call that is not the organization's, or was never answered
  * (test mode), has nothing to record: null.
  * @returns the recording's id, or null
@@ -55,11 +56,10 @@ export async function storeRecording(input: RecordingWorkflowInput): Promise<{ r
   let stored: { fileId: string; sizeBytes: number; durationMs: number };
   const { source } = input;
   if (source.kind === 'room') {
+    // Started as the visitor arrives, maybe before the answer is written: the end tells.
+    const endedMs = await roomSettled(call._id, recordingId, call.ended_ms ?? null);
     if (call.answered_ms == null) return { recordingId: null };
-    // Started by the attendance as it leaves: the call's end may not be written yet (retried until it is).
-    if (call.ended_ms == null)
-      throw ApplicationFailure.retryable(`Call ${call._id} has not ended yet.`, 'CallNotEnded');
-    const durationMs = Math.max(0, call.ended_ms - call.answered_ms);
+    const durationMs = Math.max(0, endedMs - call.answered_ms);
     const parts = (await roomParts(recordingId)).map((p) => ({
       startMs: p.startMs - call.answered_ms!,
       chunks: p.chunks,
@@ -103,6 +103,39 @@ export async function storeRecording(input: RecordingWorkflowInput): Promise<{ r
   if (!inserted) await removeAudio(stored.fileId); // another attempt's copy won
   if (source.kind === 'room') await removeAudioNamed(roomPartFilename(recordingId)); // joined: the parts go
   return { recordingId };
+}
+
+/**
+ * How long after a room call's end its parts are joined without the mark of the attendance that ended
+ * with it (ms): an attendance still in the room learns of the end from the room's deletion at once, or at
+ * the latest from its next heartbeat's answer (sent at most every 8 s), then stores its last part.
+ */
+const ROOM_SETTLE_MS = 15_000;
+
+/**
+ * Resolves once a room call's parts can be joined: the call has ended (the attendance starts the
+ * recording's workflow as the recording begins, and again as it leaves, maybe before the end is written),
+ * and either the attendance that ended with it marked its last part stored, or `ROOM_SETTLE_MS` passed
+ * since the end (no attendance was in the room then: its worker died, and no retry joined before the end).
+ * Until the end, attempts fail fast and are retried (up to a minute apart, src/workflows/recordings.ts),
+ * so the recording of a long call is joined up to a minute after its end; an attempt never waits for the
+ * end in the activity, since one on a worker that dies (no heartbeat timeout) would only be retried after
+ * its 15-minute start-to-close timeout.
+ * @returns the call's end (ms since the epoch)
+ * @throws ApplicationFailure `CallNotEnded` (retryable, benign: not logged as an activity error)
+ */
+async function roomSettled(callId: string, recordingId: string, endedMs: number | null): Promise<number> {
+  if (endedMs == null)
+    throw ApplicationFailure.create({
+      message: `Call ${callId} has not ended yet.`,
+      type: 'CallNotEnded',
+      category: ApplicationFailureCategory.BENIGN,
+    });
+  // Waited out here (at most ROOM_SETTLE_MS), not by a retry: retries of a call in progress are up to a
+  // minute apart, which would delay the recording of a call that ended without an attendance.
+  while (Date.now() - endedMs < ROOM_SETTLE_MS && !(await roomRecordedMarked(recordingId)))
+    await new Promise((r) => setTimeout(r, 500));
+  return endedMs;
 }
 
 /** Deletes a live call's recording at Twilio once the copy is stored (404: already gone). */

@@ -129,6 +129,34 @@ export async function storeRoomPart(
   });
 }
 
+/**
+ * Marks a browser room's recording as complete: the attendance that ended with the call stored its last
+ * part (an empty file among the parts, metadata `last: true`; `roomParts` skips it). Without the mark
+ * (no attendance was in the room at the end: its worker died) the recording is joined once no attendance
+ * can still be storing one (src/activities/recordings.ts `storeRecording`).
+ */
+export async function markRoomRecorded(
+  call: { callId: string; orgId: string; recordingId: string },
+  session: string,
+): Promise<void> {
+  await storeAudio(roomPartFilename(call.recordingId), [], {
+    recording_id: call.recordingId,
+    call_id: call.callId,
+    org_id: call.orgId,
+    last: true,
+    session,
+  });
+}
+
+/** Whether the attendance that ended with the call marked the room's recording complete (`markRoomRecorded`). */
+export async function roomRecordedMarked(recordingId: string): Promise<boolean> {
+  const marks = await recordingBucket()
+    .find({ filename: roomPartFilename(recordingId), 'metadata.last': true })
+    .limit(1)
+    .toArray();
+  return marks.length > 0;
+}
+
 /** A stored part of a room's recording: its start (ms since the epoch), rate, and a reader of its bytes. */
 export interface StoredRoomPart {
   startMs: number;
@@ -141,6 +169,7 @@ export async function roomParts(recordingId: string): Promise<StoredRoomPart[]> 
   const bucket = recordingBucket();
   const files = await bucket.find({ filename: roomPartFilename(recordingId) }).toArray();
   return files
+    .filter((f) => f.metadata?.last !== true)
     .map((f) => ({
       startMs: Number(f.metadata?.start_ms),
       sampleRate: Number(f.metadata?.sample_rate),

@@ -4,8 +4,8 @@
  * agent, snapshotted into each call (src/shared/calls.ts `AgentSnapshot`), and given to Twilio's
  * ConversationRelay as attributes of `<ConversationRelay>` (src/providers/twilio.ts
  * `conversationRelayAttributes`; https://www.twilio.com/docs/voice/twiml/connect/conversationrelay).
- * A browser voice room's speech services (OpenAI's audio API, src/activities/voice-room.ts) take the
- * `language`; their voices are OpenAI's, so a ConversationRelay `voice` does not apply there.
+ * A browser voice room's speech services (OpenAI's audio API, src/voice/room-session.ts) take the
+ * `language`, and the `voice` when it names one of OpenAI's voices (`roomVoice`).
  *
  * Also the interruption a live voice session reports (the caller talked over the assistant): what was
  * heard of the answer, which the call's transcript and the model's history then keep instead of it.
@@ -51,6 +51,37 @@ export interface SpeechSettings {
   interruptible?: InterruptibleMode;
   /** Whether the caller's keypresses are detected and reported (ConversationRelay `dtmfDetection`). */
   dtmf?: boolean;
+}
+
+/**
+ * The voices of OpenAI's speech (`voice` of `POST /v1/audio/speech`,
+ * https://platform.openai.com/docs/api-reference/audio/createSpeech), which browser voice rooms speak with.
+ */
+export const ROOM_VOICES = [
+  'alloy',
+  'ash',
+  'ballad',
+  'cedar',
+  'coral',
+  'echo',
+  'fable',
+  'marin',
+  'nova',
+  'onyx',
+  'sage',
+  'shimmer',
+  'verse',
+] as const;
+
+/**
+ * The voice a browser voice room speaks with: the agent's `voice.voice_id` when OpenAI's speech has a
+ * voice of that name (any case, e.g. `{"provider": "ElevenLabs", "voice_id": "nova"}`), else `fallback`
+ * (the worker's `VOICE_TTS_VOICE`): a ConversationRelay provider's voice (`en-US-Journey-O`,
+ * `Polly.Joanna-Neural`) is not one OpenAI can speak.
+ */
+export function roomVoice(speech: SpeechSettings, fallback: string): string {
+  const id = speech.voice?.voice_id?.trim().toLowerCase();
+  return id && (ROOM_VOICES as readonly string[]).includes(id) ? id : fallback;
 }
 
 /**

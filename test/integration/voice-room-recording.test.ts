@@ -227,4 +227,53 @@ describe('widget voice room recordings (real LiveKit server)', function () {
       await stopWorkerProcess(second, 'SIGTERM');
     }
   });
+  it('the call ends with no worker in the room (it died; the one that took over cannot join): the recording is still made and its parts removed', async () => {
+    const taskQueue = `voice-rec-gone-${Date.now()}`;
+    let first: ChildProcess | undefined = await startWorkerProcess(taskQueue, livekit.env);
+    let second: ChildProcess | undefined;
+    const current = config();
+    try {
+      setConfig({ ...current, taskQueue });
+      const { callId, url, token } = await voiceCall(`rec-gone-${Date.now()}`).finally(() => setConfig(current));
+      const visitor = await Visitor.join(url, token);
+      visitors.push(visitor);
+      await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
+      await visitor.heardAtLeast(1);
+      h().llm.audio.phrases.set(600, 'Recorded before the worker died');
+      await visitor.say(600, 800);
+      await visitor.heardAtLeast(2);
+      const parts = () =>
+        recordingBucket()
+          .find({ filename: roomPartFilename(recordingIdOf(callId)) })
+          .toArray();
+      await eventually(async () => ((await parts()).length > 0 ? true : null), 'a stored part', 20_000);
+      // The worker dies and the visitor hangs up; the worker that takes over cannot join rooms (no LiveKit
+      // configuration): the retried attendance fails and the call ends with no assistant in the room.
+      await stopWorkerProcess(first, 'SIGKILL');
+      first = undefined;
+      await visitor.leave();
+      second = await startWorkerProcess(taskQueue, { LIVEKIT_URL: '', LIVEKIT_API_KEY: '', LIVEKIT_API_SECRET: '' });
+      expect(await waitForCall(testKey, callId)).to.include({ status: 'failed', end_reason: 'error' });
+
+      const rec = await eventually(
+        async () => {
+          const res = await request('GET', `/v1/calls/${callId}/recording`, { key: testKey });
+          return res.status === 200 ? res.body : null;
+        },
+        'the recording of a call that ended with no worker in the room',
+        120_000,
+      );
+      const call = (await Call.findById(callId).lean())!;
+      expect(rec.duration_ms).to.equal(call.ended_ms! - call.answered_ms!);
+      const wav = new WaveFile(Buffer.from(await (await fetch(rec.url)).arrayBuffer()));
+      const [left] = wav.getSamples(false, Int16Array) as unknown as Int16Array[];
+      // The visitor's tone, from the part the dead worker's attendance stored.
+      expect(pitchHz(left, 16_000)).to.be.within(550, 650);
+      expect(loudMs(left, 16_000)).to.be.within(600, 1_200);
+      await eventually(async () => ((await parts()).length === 0 ? true : null), 'the parts removed', 10_000);
+    } finally {
+      await stopWorkerProcess(first, 'SIGKILL');
+      await stopWorkerProcess(second, 'SIGTERM');
+    }
+  });
 });

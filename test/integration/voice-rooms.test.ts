@@ -186,6 +186,138 @@ describe('widget voice rooms (real LiveKit server)', function () {
     expect(await transcript(callId)).to.include(`assistant: You said: ${line}`);
   });
 
+  it('the visitor talks over three answers in one call, each at another moment: each is cut, and the next line is answered', async () => {
+    const { callId, visitor } = await voiceCall(`voice-barge-${Date.now()}`);
+    await visitor.heardAtLeast(1); // the greeting
+    // Answers of two sentences: a short one, then a long one (7 s of speech, more than the track's 1 s queue).
+    const tail = 'and then a long tail that goes on and on for a good while before it ever comes to its end'.repeat(3);
+    const questions = [
+      { hz: 440, text: `Question one. Answer one ${tail}` },
+      { hz: 600, text: `Question two. Answer two ${tail}` },
+      { hz: 680, text: `Question three. Answer three ${tail}` },
+    ];
+    const last = { hz: 760, text: 'Thanks, that is all' };
+    for (const q of [...questions, last]) h().llm.audio.phrases.set(q.hz, q.text);
+    const { maxSpeechMs } = h().llm.audio;
+    const streaming = h().llm.streaming;
+    h().llm.audio.maxSpeechMs = 10_000;
+    const spoken = (input: string) =>
+      eventually(async () => h().llm.audio.speeches.find((x) => x.input === input), `"${input}" spoken`, 30_000);
+    const inProgress = async (when: string) =>
+      expect((await request('GET', `/v1/calls/${callId}`, { key: testKey })).body.status, when).to.equal('in_progress');
+    try {
+      await visitor.say(questions[0].hz, 600);
+      // 1: in the middle of the long sentence, while its audio is still going into the track.
+      await spoken(`Answer one ${tail}`);
+      await sleep(1_500);
+      await inProgress('before the first barge-in');
+      h().llm.streaming = { firstTokenMs: 0, tokenGapMs: 60 }; // the next answer is written for 4 s
+      await visitor.say(questions[1].hz, 600);
+      // 2: after the first sentence, while the model is still writing the rest: nothing is playing, but
+      // the rest is never said.
+      await spoken('You said: Question two.');
+      await sleep(1_500);
+      await inProgress('before the second barge-in');
+      await visitor.say(questions[2].hz, 600);
+      h().llm.streaming = streaming;
+      // 3: as the answer starts (its first sentence's speech just asked for).
+      await spoken('You said: Question three.');
+      await inProgress('before the third barge-in');
+      await visitor.say(last.hz, 600);
+      // The line said over the third answer is answered, and heard whole.
+      const final = await spoken(`You said: ${last.text}`);
+      const finalMs = 25 * final.input.length;
+      const heard = await eventually(
+        async () => visitor.heard.find((x) => x.startMs >= final.atMs && x.durationMs >= finalMs - 150),
+        'the last answer heard',
+        20_000,
+      );
+      expect(heard.durationMs).to.be.at.most(finalMs + 150);
+      // Each long sentence was cut: nothing the visitor heard lasted half as long as it (7 s of speech).
+      const longMs = 25 * `Answer one ${tail}`.length;
+      for (const x of visitor.heard) expect(x.durationMs, JSON.stringify(visitor.heard)).to.be.below(longMs / 2);
+    } finally {
+      h().llm.audio.maxSpeechMs = maxSpeechMs;
+      h().llm.streaming = streaming;
+    }
+    await inProgress('after the last answer');
+    await visitor.leave();
+    expect(await waitForCall(testKey, callId)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
+    // The transcript keeps what the visitor heard of each answer (the sentences heard whole), marked interrupted.
+    const res = await request('GET', `/v1/calls/${callId}/transcript`, { key: testKey });
+    const turns = res.body.turns.map((t: { role: string; text: string; interrupted?: boolean }) =>
+      t.interrupted ? `${t.role} (interrupted): ${t.text}` : `${t.role}: ${t.text}`,
+    );
+    expect(turns).to.deep.equal([
+      `assistant: ${FIRST_MESSAGE}`,
+      `caller: ${questions[0].text}`,
+      'assistant (interrupted): You said: Question one.',
+      `caller: ${questions[1].text}`,
+      'assistant (interrupted): You said: Question two.',
+      `caller: ${questions[2].text}`,
+      'assistant (interrupted): ',
+      `caller: ${last.text}`,
+      `assistant: You said: ${last.text}`,
+    ]);
+  });
+
+  it('a line said with interrupt (POST /v1/calls/{id}/say) cuts the answer being spoken, and is heard', async () => {
+    const { callId, visitor } = await voiceCall(`voice-say-${Date.now()}`);
+    await visitor.heardAtLeast(1); // the greeting
+    const long = `A long answer ${'that goes on and on '.repeat(12)}`.trim(); // 6 s of speech
+    h().llm.audio.phrases.set(440, long);
+    const { maxSpeechMs } = h().llm.audio;
+    h().llm.audio.maxSpeechMs = 10_000;
+    const line = 'One moment, please.';
+    try {
+      await visitor.say(440, 600);
+      await eventually(
+        async () => h().llm.audio.speeches.find((x) => x.input === `You said: ${long}`),
+        'the answer spoken',
+      );
+      await sleep(1_500);
+      const said = request('POST', `/v1/calls/${callId}/say`, {
+        key: testKey,
+        body: { text: line, interrupt: true },
+      });
+      const spoken = await eventually(async () => h().llm.audio.speeches.find((x) => x.input === line), 'the line');
+      expect((await said).status).to.equal(200);
+      // The line is heard (alone, or right after what was heard of the answer), and the answer was cut.
+      await eventually(
+        async () => visitor.heard.find((x) => x.startMs + x.durationMs >= spoken.atMs + 25 * line.length * 0.8),
+        'the line heard',
+      );
+      const answerMs = 25 * `You said: ${long}`.length;
+      for (const x of visitor.heard) expect(x.durationMs, JSON.stringify(visitor.heard)).to.be.below(answerMs / 2);
+    } finally {
+      h().llm.audio.maxSpeechMs = maxSpeechMs;
+    }
+    await visitor.leave();
+    await waitForCall(testKey, callId);
+  });
+
+  it("speaks in the agent's voice when the speech service has it, else in the worker's", async () => {
+    const greetingOf = async (voice: unknown, greeting: string) => {
+      const t = await newTenant({ first_message: greeting, voice });
+      const key = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
+      const session = await request('POST', '/v1/widget/session', { key, body: { visitor_id: `voice-${Date.now()}` } });
+      const voiceCall = await request('POST', '/v1/widget/voice', { key: session.body.token });
+      expect(voiceCall.status, JSON.stringify(voiceCall.body)).to.equal(200);
+      const visitor = await join(voiceCall.body);
+      await visitor.heardAtLeast(1);
+      await visitor.leave();
+      await waitForCall(t.testKey, voiceCall.body.call_id);
+      return h().llm.audio.speeches.filter((s) => s.input === greeting);
+    };
+    // OpenAI's speech has a voice named `nova` (any case): the room speaks with it.
+    const nova = await greetingOf({ provider: 'ElevenLabs', voice_id: 'Nova' }, 'Hello, I speak as Nova.');
+    expect(nova.map((s) => s.voice)).to.deep.equal(['nova']);
+    // A ConversationRelay provider's voice it does not have: the worker's VOICE_TTS_VOICE.
+    const google = await greetingOf({ provider: 'Google', voice_id: 'en-US-Journey-O' }, 'Hello, I speak as Journey.');
+    expect(google.map((s) => s.voice)).to.deep.equal([config().voiceTtsVoice]);
+    expect(config().voiceTtsVoice).to.not.equal('nova');
+  });
+
   it('the assistant says goodbye and ends the call: the room is closed and the visitor is disconnected', async () => {
     const { callId, visitor } = await voiceCall(`voice-bye-${Date.now()}`);
     await visitor.heardAtLeast(1); // the greeting
