@@ -12,7 +12,7 @@
  *   of the time and the request line, accepted for 5 minutes) and a newline-delimited JSON body, one
  *   `{"token":"…"}` per line, written as the model produces them. Each token is handed to the relay session
  *   registered for the call, which sends it to Twilio as `{"type":"text","token":…,"last":false}`; a
- *   `{"digits":"…"}` line (the `send_dtmf` tool, issue 31) becomes ConversationRelay's
+ *   `{"digits":"…"}` line (the `send_dtmf` tool) becomes ConversationRelay's
  *   `{"type":"sendDigits","digits":…}` (a voice room has no keys: ignored there). 404 when
  *   no session of this process holds the call, 401 for another token or a missing, stale or wrong
  *   signature.
@@ -21,7 +21,7 @@
  * - Worker side (`openTokenStream`): the LLM activity looks the session up and streams to it. Without a
  *   session (simulated calls, a relay not connected yet, another API instance gone) it returns null and
  *   the answer is spoken whole, as before; a channel that fails mid-answer is dropped, never fatal.
- * - Lines said on the API's behalf (issue 31) take the same way: `POST /calls/{call id}/say` (same
+ * - Lines said on the API's behalf take the same way: `POST /calls/{call id}/say` (same
  *   authorization and signature) with `{"text","interrupt"}`, handed to the session's `say` (`sayOnRelay`,
  *   from the call's `speakLine` activity); 204 once handed over.
  */
@@ -39,10 +39,10 @@ import { openSecret } from '../secrets';
 /** What the API's relay session does with streamed tokens of the answer being produced. */
 export interface TokenSink {
   token(text: string): void;
-  /** Keys to press on the line (`send_dtmf`, issue 31): ConversationRelay's `sendDigits`; absent: not a phone line. */
+  /** Keys to press on the line (`send_dtmf`): ConversationRelay's `sendDigits`; absent: not a phone line. */
   digits?(digits: string): void;
   /**
-   * A line said on the API's behalf (`POST /v1/calls/{id}/say`, issue 31): spoken once the answer being
+   * A line said on the API's behalf (`POST /v1/calls/{id}/say`): spoken once the answer being
    * given is out, or at once with `interrupt`. Absent: the session cannot speak such lines (404 to the worker).
    */
   say?(text: string, interrupt: boolean): void;
@@ -283,7 +283,7 @@ export const readRelayStreamSession = (callId: string): Promise<RelayStreamSessi
  * Opens the token channel to the API instance holding `callId`'s relay, or returns null when the call has
  * none registered. Never throws: a failing channel only loses the early copy of the words.
  * @param lookup how the session is found (default `readRelayStreamSession`; the LLM activity's rides out
- *   a store outage with the last-known copy, issue 33)
+ *   a store outage with the last-known copy)
  */
 export async function openTokenStream(
   callId: string,

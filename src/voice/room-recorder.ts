@@ -1,5 +1,5 @@
 /**
- * The recording of a browser voice room as its attendance hears and speaks it (issue 30 item 5): two
+ * The recording of a browser voice room as its attendance hears and speaks it: two
  * channels of 16-bit PCM at one sample rate, channel 1 (left) the visitor, channel 2 (right) the assistant
  * (the layout of every recording, src/services/recording-audio.ts), aligned on the wall clock, silence
  * wherever a party is silent.

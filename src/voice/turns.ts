@@ -11,7 +11,7 @@
  *   after a lost connection) gets the first answer back, never a second turn (Temporal deduplicates
  *   updates by id within a run).
  * - the call no longer takes speech (it ended, or the update failed): the session is told to end;
- * - the caller talking over an answer (issue 31) is signalled in the same order (`interrupt`).
+ * - the caller talking over an answer is signalled in the same order (`interrupt`).
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { config } from '../config';
@@ -42,7 +42,7 @@ export interface VoiceOutput {
 export interface VoiceTurns {
   hear(text: string, updateId: string): void;
   /**
-   * The caller talked over the assistant (issue 31): signalled to the workflow (`interrupted`) once the
+   * The caller talked over the assistant: signalled to the workflow (`interrupted`) once the
    * answer being spoken is complete there, and before the next utterance, so it cuts that answer.
    */
   interrupt(interruption: Interruption): void;

@@ -1,5 +1,5 @@
 /**
- * `callAnalysisWorkflow` (issue 30): one analysis of a finished call or conversation. Workflow id
+ * `callAnalysisWorkflow`: one analysis of a finished call or conversation. Workflow id
  * `analysis:<call or conversation id>:<analysis id>` (src/shared/analysis.ts `analysisWorkflowId`), started
  * by the call's end (src/activities/calls.ts `transitionCall`, after `call.ended`: the call's own workflow
  * is never delayed and its history unchanged) or by `POST /v1/calls/{id}/analyze` /

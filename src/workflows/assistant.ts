@@ -85,7 +85,7 @@ export interface AssistantTurnInput {
   history?: ConversationRef;
   tools: ToolHandlers;
   /**
-   * The organization's tools offered besides `tools` (issue 27: src/workflows/tools.ts `runCustomTool`);
+   * The organization's tools offered besides `tools` (src/workflows/tools.ts `runCustomTool`);
    * absent or empty: none.
    */
   custom?: CustomToolSet;
@@ -215,7 +215,7 @@ async function callTool(
 /**
  * How long a local LLM request may take beyond the turn's deadline before it is given up: the machine's
  * share (the task waiting for a worker slot or a CPU, the context read, at most src/platform/store-outage.ts
- * `STORE_WAIT_MS`), which the deadline itself does not count (issue 33).
+ * `STORE_WAIT_MS`), which the deadline itself does not count.
  */
 const MACHINE_SLACK_MS = 60_000;
 

@@ -1,5 +1,5 @@
 /**
- * `auditRetentionWorkflow` (issue 36 item 4): one retention pass of the audit log, started every hour by
+ * `auditRetentionWorkflow`: one retention pass of the audit log, started every hour by
  * the Temporal Schedule `audit-retention` (src/services/audit.ts `ensureAuditRetentionSchedule`). Deletes the entries older
  * than `AUDIT_RETENTION_DAYS` one bounded batch per activity, at most `AUDIT_RETENTION_MAX_BATCHES`
  * batches (the next pass takes the rest), and returns how many it deleted.

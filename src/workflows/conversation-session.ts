@@ -81,7 +81,7 @@ export class ConversationSession {
   private loaded: boolean;
   private status: ConversationStatus;
   private handoffReason: string | null;
-  /** Issue 35: the staff user who took the conversation over (`handoff` update), as this run knows it. */
+  /** The staff user who took the conversation over (`handoff` update), as this run knows it. */
   private takenBy: string | null = null;
   private optedOut: boolean;
   private agentId: string | null;
@@ -110,7 +110,7 @@ export class ConversationSession {
   private stopping = false;
   /** Bumped by every signal and update, so the main loop knows the conversation is not idle. */
   private activity = 0;
-  /** The keys of this run's tool calls (`tc_…`, issue 27). */
+  /** The keys of this run's tool calls (`tc_…`). */
   private readonly toolCallKey = toolCallKeys();
 
   /** @param input the conversation's identity, and the state carried by a continue-as-new (if any) */
@@ -189,7 +189,7 @@ export class ConversationSession {
   }
 
   /**
-   * `handoff` update (issue 35, `POST /v1/conversations/{id}/handoff`): a person takes the conversation
+   * `handoff` update (`POST /v1/conversations/{id}/handoff`): a person takes the conversation
    * over, as the `handoff_to_person` tool does (the assistant stops; `conversation.needs_person` is emitted
    * when it was open); a conversation already handed over is marked as taken by `takenBy`. Resolves once
    * written; `handedOver` is false when the same person already had it.

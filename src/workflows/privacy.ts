@@ -1,12 +1,12 @@
 /**
- * `retentionSweepWorkflow` (issue 36 item 1): one retention sweep, started every hour by the Temporal
+ * `retentionSweepWorkflow`: one retention sweep, started every hour by the Temporal
  * Schedule `retention-sweep` (src/services/privacy-schedule.ts). For each tenant that set a retention and
  * each kind with a number of days, it runs bounded batches (one activity each, a few hundred documents)
  * until none remain past the cutoff, and returns the counts of what it deleted. Nothing is held open
  * between batches: a crash resumes from what the store now holds, and a batch redone counts only what it
  * found. Long sweeps continue as new (the last tenant done and the counts carried).
  *
- * `erasureWorkflow` (issue 36 item 2): one person's erasure, workflow id `ers_…`. Resolves the person once,
+ * `erasureWorkflow`: one person's erasure, workflow id `ers_…`. Resolves the person once,
  * then works each kind of `ERASURE_KINDS` in order, batch by batch, keeping running totals (stored after
  * each kind for `GET /v1/erasures/{id}`), and completes with `erasure.completed`.
  *

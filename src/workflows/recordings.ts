@@ -1,5 +1,5 @@
 /**
- * `recordingWorkflow`: one call's recording (issue 30 item 5), started once per call (workflow id
+ * `recordingWorkflow`: one call's recording, started once per call (workflow id
  * `recording-<call id>`, src/shared/recordings.ts): by Twilio's recording status callback for a live
  * call (src/api/twilio/index.ts), by the call's own workflow for a test-mode call, by the assistant's
  * attendance for a browser voice room. It copies the audio into the service's store, then (a live call)

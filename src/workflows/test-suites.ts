@@ -1,5 +1,5 @@
 /**
- * `testSuiteRunWorkflow` (issue 37 item 4): one run of a test suite. Workflow id = the run id (`tsrun_…`),
+ * `testSuiteRunWorkflow`: one run of a test suite. Workflow id = the run id (`tsrun_…`),
  * started by `POST /v1/test_suites/{id}/runs` (test keys only).
  *
  * Each scenario is a simulated persona call: `startScenario` builds its `callWorkflow` input (the same

@@ -7,7 +7,7 @@
  * `applyTool` parses a tool call's arguments with the tool's schema before its effect runs. Unknown
  * tools and bad arguments are answered to the model as tool errors, never thrown.
  *
- * The organization's own tools (issue 27: http tools, MCP servers' tools, installed connectors' tools)
+ * The organization's own tools (http tools, MCP servers' tools, installed connectors' tools)
  * extend the table: `resolveCustomTools` asks the `resolveTools` activity what the agent offers,
  * `toolCallKeys` gives each call of a run its `tc_…` key, and `runCustomTool` runs one call as the
  * `runTool` activity (retried within the tool's deadline with the same key) and says its
@@ -54,7 +54,7 @@ import { TOOL_RETRY } from './retry';
 const knowledge = proxyActivities<typeof knowledgeActivities>({ startToCloseTimeout: '10 seconds', retry: TOOL_RETRY });
 
 /**
- * The organization's tools (issue 27): `resolveTools` reads the store and lists MCP servers' tools (15 s
+ * The organization's tools: `resolveTools` reads the store and lists MCP servers' tools (15 s
  * per try, 3 tries; a failure offers none of them, the conversation goes on); `runTool` makes one tool
  * call, its options set per call by `runCustomTool` from the tool's deadline.
  */
@@ -69,7 +69,7 @@ const callbacks = proxyActivities<typeof callbackActivities>({
   retry: { initialInterval: '500 milliseconds', maximumAttempts: 5 },
 });
 
-/** How long a tool may run before a caller hears its `speak_while_running` (issue 27: "~1 s"). */
+/** How long a tool may run before a caller hears its `speak_while_running` ("~1 s"). */
 export const SPEAK_WHILE_RUNNING_AFTER_MS = 1000;
 /** A tool call's activity: missed heartbeats after which its worker is taken for dead and the call retried. */
 const TOOL_HEARTBEAT_TIMEOUT_MS = 2000;
@@ -116,11 +116,11 @@ export interface CallToolTarget {
   room: boolean;
   /** The agent's transfer destination, used when the model names none; null if the agent has none. */
   defaultTransferTo: string | null;
-  /** How `transfer_call` transfers: the agent's `transfer_mode` (issue 31). */
+  /** How `transfer_call` transfers: the agent's `transfer_mode`. */
   transferMode: TransferMode;
   /** Asks the call to end once the turn is over (the first stop request of the call wins). */
   stop(request: ToolStop): void;
-  /** Starts a warm transfer to `to` (issue 31); returns why it cannot (one already runs), else null. */
+  /** Starts a warm transfer to `to`; returns why it cannot (one already runs), else null. */
   warmTransfer(to: string): string | null;
   /** A callback's person, numbers and link (`schedule_callback`, when the agent enables it). */
   callback: CallbackTarget;
