@@ -96,8 +96,6 @@ export const ACCEPTED_SHAPES: Record<string, string> = {
   'idempotency_keys.deleteMany {} [expires_ms:$lte]': 'sweep of expired idempotency records (index {expires_ms})',
   'webhook_endpoints.updateMany {} [previous_secret:$ne,previous_secret_expires_ms:$lte]':
     'sweep of rotated webhook secrets past their overlap (index {previous_secret_expires_ms})',
-  'messages.find {livemode,org_id} [created:$lt] sort(created:1)':
-    'retention sweep, hourly (index {created, org_id, livemode}): led by the range, since an index led by {org_id, livemode} would be the embedded store’s pick for a conversation’s messages',
   'orgs.find {retention_set} sort(_id:1)':
     'retention sweeps (hourly; recordings every 10 minutes): the organizations that set a retention (index {retention_set})',
   'audit_events.find {} [_id:$lt] sort(_id:1)':
