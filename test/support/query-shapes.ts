@@ -23,6 +23,8 @@ export interface QueryShape {
   sort: Record<string, 1 | -1> | undefined;
   /** `file:line` of the first frame under dist/src/ that asked for it, or `?`. */
   origin: string;
+  /** How many times this shape came from this origin (a capture keeps one shape per shape and origin). */
+  times?: number;
 }
 
 /** An index as declared: its keys in order with their directions. */
@@ -118,6 +120,9 @@ export interface Capture {
  */
 export function captureQueries(): Capture {
   const shapes: QueryShape[] = [];
+  // One shape per shape key and origin, counted: a whole test run sends millions of queries of a few
+  // hundred shapes, whose filters need not stay in memory.
+  const seen = new Map<string, QueryShape>();
   const restore: (() => void)[] = [];
   const M = mongoose.Model as unknown as Record<string, (...a: unknown[]) => unknown>;
   for (const name of STATICS) {
@@ -147,7 +152,16 @@ export function captureQueries(): Capture {
   const listener = (ev: { collectionName: string; method: string; params: unknown[] }) => {
     if (NO_FILTER.has(ev.method)) return;
     const origin = origins.getStore() ?? callerOf(new Error().stack);
-    for (const s of shapesOf(ev.collectionName, ev.method, ev.params)) shapes.push({ ...s, origin });
+    for (const s of shapesOf(ev.collectionName, ev.method, ev.params)) {
+      const shape: QueryShape = { ...s, origin, times: 1 };
+      const key = `${shapeKey(shape)}|${origin}`;
+      const known = seen.get(key);
+      if (known) known.times = (known.times ?? 1) + 1;
+      else {
+        seen.set(key, shape);
+        shapes.push(shape);
+      }
+    }
   };
   mongoose.connection.on('operation-start', listener);
   restore.push(() => mongoose.connection.off('operation-start', listener));
@@ -306,9 +320,9 @@ export function checkShapes(
     const v = servingIndex(s, indexes);
     const seen = byKey.get(v.key);
     if (seen) {
-      seen.count++;
+      seen.count += s.times ?? 1;
       if (!seen.origins.includes(s.origin)) seen.origins.push(s.origin);
-    } else byKey.set(v.key, { ...v, origins: [s.origin], count: 1 });
+    } else byKey.set(v.key, { ...v, origins: [s.origin], count: s.times ?? 1 });
   }
   return [...byKey.values()].sort((a, b) => a.key.localeCompare(b.key));
 }
