@@ -19,6 +19,7 @@ import { Call } from '../models/calls';
 import { Form, formDefinition } from '../models/forms';
 import { findByIds, insertIfAbsent } from '../models/store';
 import { emitEvent } from '../services/events';
+import { redactFormValues } from '../services/redaction-policy';
 import { newCallInput, type SimulationRequest } from '../services/calls';
 import { agentVersionPicker } from '../services/agent-versions';
 import {
@@ -219,6 +220,27 @@ export interface RecordBulkCallProgressInput {
 const ROWS_PER_UPDATE_COMMAND = 20;
 
 /**
+ * The form answers of `input`'s rows as they are stored, by row index: redacted when the campaign's
+ * organization has redaction on (each contact's own number kept), like the answers on the contact's call
+ * (src/activities/calls.ts); rows without answers are absent.
+ */
+async function storedForms(input: RecordBulkCallProgressInput): Promise<Map<number, FormValues>> {
+  const out = new Map<number, FormValues>();
+  const withForm = input.rows.filter((r) => r.form);
+  if (withForm.length === 0) return out;
+  const campaign = await BulkCall.findById(input.bulkCallId, { org_id: 1, livemode: 1 }).lean();
+  if (!campaign) return out;
+  const tenant = { orgId: campaign.org_id, livemode: campaign.livemode };
+  const rows = await findByIds(
+    BulkCallResult,
+    withForm.map((r) => bulkCallResultId(input.bulkCallId, r.index)),
+  );
+  const phoneOf = new Map(rows.map((row) => [row.index, row.phone as string | null]));
+  for (const r of withForm) out.set(r.index, await redactFormValues(tenant, r.form!, phoneOf.get(r.index) ?? null));
+  return out;
+}
+
+/**
  * Writes what the workflow decided since its last write: result rows, the mass ending of pending rows,
  * the campaign's status and counts; then emits the per-contact events and, at the end, `bulk_call.completed`
  * (each event's `data.object` is the row or campaign as now stored).
@@ -227,6 +249,7 @@ export async function recordBulkCallProgress(input: RecordBulkCallProgressInput)
   // Progress by heartbeat (the workflow's heartbeat timeout): every step is idempotent, so a retry after a
   // lost worker simply does them again.
   const heartbeat = (step: string) => Context.current().heartbeat(step);
+  const forms = await storedForms(input);
   // A few rows per command: FerretDB 1.24 keeps every statement's read cursor of one `update` command open
   // until the command ends, each holding one of its 100 SQLite connections, so a command of 100 updates
   // waits for ever for a connection to write with.
@@ -241,7 +264,9 @@ export async function recordBulkCallProgress(input: RecordBulkCallProgressInput)
               attempts: r.attempts,
               call_ids: r.callIds,
               updated_ms: input.atMs,
-              ...(r.form !== undefined ? { form_json: r.form ? JSON.stringify(r.form) : null } : {}),
+              ...(r.form !== undefined
+                ? { form_json: r.form ? JSON.stringify(forms.get(r.index) ?? r.form) : null }
+                : {}),
             },
           },
         },

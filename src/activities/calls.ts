@@ -5,7 +5,15 @@
  * retry writes the same values and the same event ids.
  */
 import { insertIfAbsent } from '../models/store';
-import { Call, CallStreamEntry, callStreamEntryId, CallTurn, newCallDocument, renderCall } from '../models/calls';
+import {
+  Call,
+  CallStreamEntry,
+  callStreamEntryId,
+  CallTurn,
+  newCallDocument,
+  renderCall,
+  type VoicemailOutcome,
+} from '../models/calls';
 import {
   CALL_WORKFLOW,
   STAMP_NOW,
@@ -76,6 +84,7 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
   await recordUsage(await callUsage(input.callId, input.patch));
   const now = Date.now();
   const patch = Object.fromEntries(Object.entries(input.patch).map(([k, v]) => [k, v === STAMP_NOW ? now : v]));
+  Object.assign(patch, await voicemailEnd(input), await redactedForm(input));
   const doc = await Call.findOneAndUpdate({ _id: input.callId }, { $set: patch }, { returnDocument: 'after' }).lean();
   if (!doc) throw new Error(`call ${input.callId} has no document`);
   callTransitions.inc({ status: String(input.patch.status), mode: doc.livemode ? 'live' : 'test' });
@@ -92,6 +101,39 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
   }
   if (input.events.some((e) => e.type === 'call.ended'))
     await startEndedCallAnalysis(Context.current().client, input.callId, input.atMs, Context.current().info.taskQueue);
+}
+
+/**
+ * The call's voicemail outcome, for an end on a machine (`end_reason: "voicemail"`) that has none yet:
+ * a live call's left message is recorded by the `leaveVoicemail` activity when Twilio takes it, so none
+ * here means it hung up (or leaving failed); a simulated machine hears the message the call was created
+ * to leave (`voicemail_message`), said as the assistant's last turn. `{}` for any other transition.
+ */
+async function voicemailEnd(input: TransitionCallInput): Promise<{ voicemail_json?: string }> {
+  if (
+    input.patch.end_reason !== 'voicemail' ||
+    !(TERMINAL_STATUSES as readonly string[]).includes(String(input.patch.status))
+  )
+    return {};
+  const doc = await Call.findById(input.callId, { simulated: 1, voicemail_message: 1, voicemail_json: 1 }).lean();
+  if (!doc || doc.voicemail_json) return {};
+  const outcome: VoicemailOutcome =
+    doc.simulated && doc.voicemail_message
+      ? { left: true, message: doc.voicemail_message }
+      : { left: false, message: null };
+  return { voicemail_json: JSON.stringify(outcome) };
+}
+
+/**
+ * A campaign call's form answers (`form_json`, what `fill_form` kept) as stored: with the organization's
+ * redaction on, every answer redacted like the call's turns (the call's parties kept). `{}` when the
+ * transition writes no answers.
+ */
+async function redactedForm(input: TransitionCallInput): Promise<{ form_json?: string }> {
+  const form = input.patch.form_json;
+  if (typeof form !== 'string') return {};
+  const redactor = await callRedactor(input.callId);
+  return redactor ? { form_json: redactor.json(form) } : {};
 }
 
 /**

@@ -13,7 +13,7 @@ import type { Client } from '@temporalio/client';
 import { emitEvent } from '../services/events';
 import { advanceStatus, customerState } from '../services/conversations';
 import { findContact } from '../services/contacts';
-import { redactMessageRow, redactionJson, redactorFor } from '../services/redaction-policy';
+import { redactConversationText, redactMessageRow, redactionJson, redactorFor } from '../services/redaction-policy';
 import { addCounts, type RedactionCounts } from '../redaction';
 import { agentSnapshot } from '../services/calls';
 import { messageUsage, recordUsage } from '../services/usage';
@@ -158,12 +158,23 @@ export async function setConversationStatus(input: {
   /** The staff user who took it over (`handoff` update); absent or null: nobody in particular. */
   takenBy?: string | null;
 }): Promise<void> {
+  // The reason is stored redacted when the organization says so, like the conversation's messages.
+  const parties =
+    input.status === 'needs_person' && input.reason !== null
+      ? await Conversation.findById(input.conversationId, {
+          org_id: 1,
+          livemode: 1,
+          customer_number: 1,
+          service_number: 1,
+        }).lean()
+      : null;
+  const reason = parties ? await redactConversationText(parties, input.reason) : input.reason;
   await Conversation.updateOne(
     { _id: input.conversationId },
     {
       $set: {
         status: input.status,
-        handoff_reason: input.status === 'needs_person' ? input.reason : null,
+        handoff_reason: input.status === 'needs_person' ? reason : null,
         taken_by: input.status === 'needs_person' ? (input.takenBy ?? null) : null,
         window: changeWindow(Date.now()), // the console's stream sees the change (src/services/console-changes.ts)
       },

@@ -19,7 +19,7 @@ import twilio from 'twilio';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
 import { MACHINE_DETECTION_TIMEOUT_SECONDS, TELEPHONY_REJECTED, transferConferenceName } from '../shared/calls';
-import { Call, DialIntent } from '../models/calls';
+import { Call, DialIntent, type VoicemailOutcome } from '../models/calls';
 import { insertIfAbsent } from '../models/store';
 import { client, dialTo } from '../providers/twilio';
 import { roomService } from '../providers/livekit';
@@ -223,7 +223,9 @@ export async function returnFromTransfer(input: {
 /**
  * Leaves a voicemail message on a live call a machine answered: replaces the call's TwiML
  * (ending its ConversationRelay session) with `<Say>message</Say><Hangup/>`, so Twilio speaks it once,
- * after the beep AMD waited for, then hangs up and reports `completed`.
+ * after the beep AMD waited for, then hangs up and reports `completed`. Once Twilio took it, the call's
+ * document records the message as left (`voicemail_json`: the call object's `voicemail`, shown with the
+ * end the workflow records next).
  * @throws ApplicationFailure type `TelephonyRejected` when Twilio refuses (the call is already over)
  */
 export async function leaveVoicemail(input: {
@@ -235,6 +237,8 @@ export async function leaveVoicemail(input: {
   response.say(input.message);
   response.hangup();
   await twilioCall(() => client().calls(input.providerCallSid).update({ twiml: response.toString() }));
+  const left: VoicemailOutcome = { left: true, message: input.message };
+  await Call.updateOne({ _id: input.callId }, { $set: { voicemail_json: JSON.stringify(left) } });
 }
 
 /** Hangs up a live call; a no-op for a simulated call. A call Twilio already ended is not an error. */

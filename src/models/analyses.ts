@@ -51,6 +51,12 @@ const analysisSchema = new Schema(
 analysisSchema.index({ subject_id: 1, _id: -1 });
 /** Retention: a tenant's analyses by age (src/services/retention.ts). */
 analysisSchema.index({ org_id: 1, livemode: 1, created: 1 });
+/**
+ * A call's or a conversation's analyses, newest first (`GET /v1/calls/{id}/analyses`, `{subject_id,
+ * org_id, livemode}`): three equality keys, so that the embedded store picks it over the retention index
+ * above (two), which would read the tenant's every analysis.
+ */
+analysisSchema.index({ org_id: 1, livemode: 1, subject_id: 1, _id: -1 });
 export const Analysis = mongoose.model('Analysis', analysisSchema, 'analyses');
 export type AnalysisDoc = InferSchemaType<typeof analysisSchema>;
 

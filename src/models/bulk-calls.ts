@@ -77,6 +77,9 @@ const bulkCallSchema = new Schema(
 );
 bulkCallSchema.index({ org_id: 1, livemode: 1, _id: -1 });
 bulkCallSchema.index({ status: 1 }); // campaigns running or paused, read at each metrics scrape
+// GET /v1/bulk-calls?status=…: one organization's campaigns in that status, newest first (declared after
+// the list's own index, which the embedded store keeps for the list without a status: same prefix).
+bulkCallSchema.index({ org_id: 1, livemode: 1, status: 1, _id: -1 });
 export const BulkCall = mongoose.model('BulkCall', bulkCallSchema, 'bulk_calls');
 
 const resultSchema = new Schema(

@@ -18,6 +18,7 @@ import {
   type CallDirection,
   type CallStatus,
   type CallWorkflowInput,
+  effectiveVoicemail,
 } from '../shared/calls';
 import { schemaOptions as base, seconds, type WithId } from './store';
 import { toolEntry, toolEntryFields } from './tools';
@@ -52,6 +53,18 @@ const callSchema = new Schema(
      */
     answered_by: { type: String, default: null },
     transferred_to: { type: String, default: null },
+    /**
+     * The message the call leaves if a machine answers: its voicemail setting's (the call's own, else its
+     * agent's, as a campaign's attempt has it) when the action is `leave_message`, fixed at creation; null:
+     * it hangs up on a machine, or detects none.
+     */
+    voicemail_message: { type: String, default: null },
+    /**
+     * What happened on a machine (`VoicemailOutcome`, JSON), written with the call's end; null when no
+     * machine answered. A live call's message counts as left once Twilio took it (the `leaveVoicemail`
+     * activity writes it then); a simulated call's once the machine heard it.
+     */
+    voicemail_json: { type: String, default: null },
     /** The call's latest transfer (src/shared/calls.ts `TransferProgress`), JSON; null: none. */
     transfer_json: { type: String, default: null },
     simulated: { type: Boolean, required: true },
@@ -263,6 +276,21 @@ export type CallDoc = InferSchemaType<typeof callSchema>;
 export type CallTurnDoc = InferSchemaType<typeof callTurnSchema>;
 export type CallStreamEntryDoc = InferSchemaType<typeof callStreamEntrySchema>;
 
+/** What a machine got (the call object's `voicemail`): the message left, or `{left: false, message: null}`. */
+export interface VoicemailOutcome {
+  left: boolean;
+  message: string | null;
+}
+
+/**
+ * The message `input`'s call leaves on a machine, as the call's workflow decides it (src/shared/calls.ts
+ * `effectiveVoicemail`: `leave_message` with a message), or null.
+ */
+export function voicemailMessageOf(input: Pick<CallWorkflowInput, 'voicemail' | 'agent'>): string | null {
+  const vm = effectiveVoicemail(input);
+  return vm?.action === 'leave_message' && vm.message ? vm.message : null;
+}
+
 /** The call document for a new call, as the API and the workflow both write it (insert-if-absent). */
 export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: string } {
   return {
@@ -285,6 +313,8 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     end_reason: input.inbound?.refusal?.reason ?? null,
     answered_by: null,
     transferred_to: input.inbound?.refusal?.transferTo ?? null,
+    voicemail_message: voicemailMessageOf(input),
+    voicemail_json: null,
     simulated: input.simulation !== null,
     max_duration_seconds: input.max_duration_seconds,
     context_json: JSON.stringify(input.context),
@@ -374,6 +404,15 @@ export const CallObject = apiObject(
         'Who answered, as answering-machine detection said (agent or call `voicemail.detection`): `machine` ends the call with `end_reason: "voicemail"`. Null without detection or when it had not decided; set when the call ends.',
       ),
     transferred_to: z.string().nullable(),
+    voicemail: z
+      .object({
+        left: z.boolean().describe('Whether the message was left after the beep.'),
+        message: z.string().nullable().describe('The message left; null when none was.'),
+      })
+      .nullable()
+      .describe(
+        'What the call did on an answering machine (`end_reason: "voicemail"`): `{"left": true, "message": …}` when the voicemail setting\'s message was left (live: once Twilio took it), `{"left": false, "message": null}` when it hung up (action `hang_up`, a campaign attempt that redials, or leaving failed). Null when no machine answered; set when the call ends.',
+      ),
     transfer: z
       .object({
         mode: z.enum(TRANSFER_MODES),
@@ -457,6 +496,7 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     end_reason: doc.end_reason ?? null,
     answered_by: (doc.answered_by as AnsweredBy | null) ?? null, // written from ANSWERED_BY only
     transferred_to: doc.transferred_to ?? null,
+    voicemail: doc.voicemail_json ? (JSON.parse(doc.voicemail_json) as VoicemailOutcome) : null,
     transfer: doc.transfer_json ? (JSON.parse(doc.transfer_json) as TransferProgress) : null,
     simulated: doc.simulated,
     max_duration_seconds: doc.max_duration_seconds,

@@ -123,17 +123,24 @@ const messageSchema = new Schema(
 );
 messageSchema.index({ dedupe_key: 1 }, { unique: true });
 messageSchema.index({ conversation_id: 1, _id: -1 });
+/**
+ * A page of a conversation's messages (`GET /v1/conversations/{id}/messages`: `{conversation_id, org_id,
+ * livemode}`, newest first). Three equality keys, so that the embedded store, which takes the index with
+ * the longest prefix of the filter's equalities, picks it over the tenant's retention index below (two).
+ */
+messageSchema.index({ conversation_id: 1, org_id: 1, livemode: 1, _id: -1 });
 /** The customer's latest inbound message (src/services/conversations.ts `customerState`). */
 messageSchema.index({ conversation_id: 1, direction: 1, received_ms: -1 });
 messageSchema.index({ provider_sid: 1 });
 /** The console's stream (src/services/console-changes.ts): messages stored or changed in a change window. */
 messageSchema.index({ window: 1 });
 /**
- * Retention: messages by age (src/services/retention.ts). Led by `created`, not by
- * `{org_id, livemode}`: an index with that two-field prefix would be the embedded store's pick for a
- * conversation's messages (`{org_id, livemode, conversation_id}`), reading the tenant's every message.
+ * Retention: a tenant's messages by age (src/services/retention.ts), led by the tenant's equalities, so
+ * that the hourly sweep reads one tenant's messages through the index on either store, never the whole
+ * table (an index led by the `created` range is no use to the embedded store, which pushes down
+ * equalities only). A conversation's page has an index with a longer equality prefix (above).
  */
-messageSchema.index({ created: 1, org_id: 1, livemode: 1 });
+messageSchema.index({ org_id: 1, livemode: 1, created: 1 });
 export const Message = mongoose.model('Message', messageSchema, 'messages');
 export type MessageDoc = InferSchemaType<typeof messageSchema>;
 

@@ -145,3 +145,35 @@ export async function redactMessageRow<R extends MessageRow>(row: R): Promise<R 
     redaction_json: redactor.stored(),
   };
 }
+
+/** The fields of a conversation that say whose it is (its tenant and its two numbers). */
+interface ConversationParties {
+  org_id: string;
+  livemode: boolean;
+  customer_number: string;
+  service_number: string;
+}
+
+/**
+ * A text about a conversation as it is stored (its `handoff_reason`: the model's or a person's words on
+ * why a person takes over, which may quote the customer): with the organization's redaction on, redacted
+ * like its messages (the customer's and the service's numbers kept); otherwise unchanged. Null passes.
+ */
+export async function redactConversationText(conv: ConversationParties, text: string | null): Promise<string | null> {
+  if (text === null) return null;
+  const redactor = await redactorFor(
+    { orgId: conv.org_id, livemode: conv.livemode },
+    { keep: [conv.customer_number, conv.service_number] },
+  );
+  return redactor ? redactor.text(text) : text;
+}
+
+/**
+ * A campaign contact's form answers (what `fill_form` kept) as stored on its result row: with the
+ * organization's redaction on, every answer redacted (the contact's own number kept, as on its call);
+ * otherwise unchanged.
+ */
+export async function redactFormValues<V>(tenant: Tenant, values: V, contactPhone: string | null): Promise<V> {
+  const redactor = await redactorFor(tenant, { keep: [contactPhone] });
+  return redactor ? redactor.value(values) : values;
+}

@@ -7,15 +7,17 @@
  */
 import { expect } from 'chai';
 import { Analysis } from '../../src/models/analyses';
-import { CallTurn } from '../../src/models/calls';
+import { BulkCallResult } from '../../src/models/bulk-calls';
+import { Call, CallTurn } from '../../src/models/calls';
 import { Event } from '../../src/models/events';
-import { Message } from '../../src/models/conversations';
+import { Conversation, Message } from '../../src/models/conversations';
 import { saveAnalysis } from '../../src/services/analysis';
 import { newId } from '../../src/shared/ids';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { createWebhookEndpoint, eventually } from '../support/webhooks';
 import { customerNumber, inbound, waitForMessages } from '../support/conversations';
+import { allResults, startCampaign, waitForCampaign } from '../support/bulk-calls';
 
 const CARD = '4111 1111 1111 1111';
 const CARD_DIGITS = '4111111111111111';
@@ -161,6 +163,63 @@ describe('PII redaction before storage', function () {
     expect(delivery.body.data.object.text).to.equal(received.text);
     expect(delivery.body.data.object.redaction).to.deep.equal({ card: 1, email: 1 });
     expect(endpoint.id).to.match(/^we_/);
+  });
+
+  it("stores a campaign call's fill_form answers redacted, on the call and on its result row", async () => {
+    const form = await request('POST', '/v1/forms', {
+      key: on.testKey,
+      body: {
+        name: 'Refund',
+        fields: [
+          { key: 'notes', type: 'string', description: 'what they want' },
+          { key: 'attending', type: 'boolean' },
+        ],
+      },
+    });
+    expect(form.status, JSON.stringify(form.body)).to.equal(200);
+    const notes = `refund to ${CARD}, receipt to ${EMAIL}`;
+    const fill = `TOOL fill_form ${JSON.stringify({ fields: { notes, attending: true } })}`;
+    const campaign = await startCampaign(on.testKey, {
+      agent_id: on.agentId,
+      form_id: form.body.id,
+      contacts: [{ phone: '+14155557101', simulation: { caller: [fill, 'Bye'] } }],
+    });
+    await waitForCampaign(on.testKey, campaign.id);
+    const [result] = await allResults(on.testKey, campaign.id);
+    const redacted = { notes: 'refund to [card], receipt to [email]', attending: true };
+    expect(result.form, 'the result row').to.deep.equal(redacted);
+    const call = (await request('GET', `/v1/calls/${result.call_ids[0]}`, { key: on.testKey })).body;
+    expect(call.form, 'the call').to.deep.equal(redacted);
+    const callDoc = await Call.findById(call.id).lean();
+    const rowDoc = await BulkCallResult.findOne({ bulk_call_id: campaign.id }).lean();
+    for (const stored of [callDoc!.form_json!, rowDoc!.form_json!]) {
+      expect(holdsCard(stored), stored).to.equal(false);
+      expect(stored).not.to.include(EMAIL);
+    }
+    // The model filled the form from the raw words.
+    expect(h().llm.requests.some((r) => r.user === call.id && JSON.stringify(r.messages).includes(CARD))).to.equal(
+      true,
+    );
+  });
+
+  it("stores a conversation's handoff_reason redacted, the customer's own number kept", async () => {
+    const from = customerNumber();
+    const reason = `wants the refund to ${CARD}, call back on ${from} or mail ${EMAIL}`;
+    const res = await inbound(on.testKey, {
+      channel: 'whatsapp',
+      from,
+      text: `TOOL handoff_to_person ${JSON.stringify({ reason })}`,
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const convId = res.body.conversation_id as string;
+    const conversation = async () => (await request('GET', `/v1/conversations/${convId}`, { key: on.testKey })).body;
+    await eventually(async () => (await conversation()).status === 'needs_person', 'needs_person');
+    expect((await conversation()).handoff_reason).to.equal(
+      `wants the refund to [card], call back on ${from} or mail [email]`,
+    );
+    const doc = await Conversation.findById(convId).lean();
+    expect(holdsCard(doc!.handoff_reason!)).to.equal(false);
+    expect(doc!.handoff_reason).not.to.include(EMAIL);
   });
 
   it("stores an analysis's summary, structured data and reason redacted, with counts", async () => {

@@ -20,6 +20,7 @@ import {
 } from '../../src/shared/privacy';
 import { customerNumber, eventually, inbound, waitForMessages } from '../support/conversations';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
+import { captureQueries, checkShapes } from '../support/query-shapes';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 const DAY = 86_400_000;
@@ -157,6 +158,38 @@ describe('retention (issue 36 item 1)', function () {
         expect(await Message.countDocuments({ conversation_id: d.conversationId })).to.equal(0);
       }
     });
+  });
+
+  it('reads every kind by an index of the tenant, never the whole messages table', async () => {
+    const t = await newTenant();
+    const { conversationId } = await someData(t);
+    await setRetention(t, { transcripts_days: 1, messages_days: 1, analyses_days: 1, events_days: 1 });
+    const capture = captureQueries();
+    let deleted;
+    try {
+      deleted = (await (await sweep({ nowMs: Date.now() + 2 * DAY })).result()).deleted;
+    } finally {
+      capture.stop();
+    }
+    expect(deleted.messages).to.be.at.least(2);
+    expect(await Message.countDocuments({ conversation_id: conversationId })).to.equal(0);
+    // Every query the sweep's batches sent is served by a declared index: none accepted as a scan.
+    const verdicts = checkShapes(capture.shapes).filter((v) => v.origins.some((o) => o.includes('services/retention')));
+    const read = verdicts.find((v) => v.key.startsWith('messages.find'));
+    expect(read, verdicts.map((v) => v.key).join('\n')).to.not.equal(undefined);
+    expect(read!.key).to.equal('messages.find {livemode,org_id} [created:$lt] sort(created:1)');
+    expect(read!.index, read!.reason).to.equal('{org_id:1, livemode:1, created:1}');
+    const unserved = verdicts.filter((v) => !v.index).map((v) => `${v.key}: ${v.reason ?? v.accepted}`);
+    expect(unserved, unserved.join('\n')).to.deep.equal([]);
+    // And the embedded store's plan of that read is a search of the index, not a scan of the table.
+    const plan = JSON.stringify(
+      await Message.find({ org_id: t.orgId, livemode: false, created: { $lt: Math.floor(Date.now() / 1000) } })
+        .sort({ created: 1 })
+        .limit(500)
+        .explain(),
+    );
+    expect(plan, plan).to.match(/SEARCH \S+ USING (COVERING )?INDEX/);
+    expect(plan, plan).not.to.match(/\bSCAN\b/);
   });
 
   it('refuses retention days outside 1–3650', async () => {

@@ -169,6 +169,7 @@ describe('voicemail: answering-machine detection', function () {
       await twilioCallback(fake, `/twilio/status/${id}`, { CallSid: sid, CallStatus: 'completed' });
       const ended = await waitForCall(t.liveKey, id);
       expect(ended).to.include({ status: 'completed', end_reason: 'voicemail', answered_by: 'machine' });
+      expect(ended.voicemail, 'the call says which message was left').to.deep.equal({ left: true, message: MESSAGE });
       expect(llmRequestsOf(id), 'no LLM tokens spent on the machine').to.equal(0);
       expect(await transcript(t.liveKey, id)).to.deep.equal([
         ['assistant', 'Hello, this is Acme.'],
@@ -179,6 +180,7 @@ describe('voicemail: answering-machine detection', function () {
       expect(events.map(([type]) => type)).to.deep.equal(['call.started', 'call.ended']);
       expect(events[1][1]).to.include({ end_reason: 'voicemail', answered_by: 'machine', status: 'completed' });
       expect(events[1][1].metadata).to.deep.equal({ crm: '7' });
+      expect(events[1][1].voicemail, 'call.ended says it too').to.deep.equal({ left: true, message: MESSAGE });
       expect(fake.updates.filter((u) => u.callSid === sid).length, 'the message once, no hang-up needed').to.equal(1);
       session.ws.close();
 
@@ -197,6 +199,7 @@ describe('voicemail: answering-machine detection', function () {
       expect((await amd(id, sid, 'machine_end_silence')).status).to.equal(204);
       const ended = await waitForCall(t.liveKey, id);
       expect(ended).to.include({ status: 'completed', end_reason: 'voicemail', answered_by: 'machine' });
+      expect(ended.voicemail, 'a machine, no message').to.deep.equal({ left: false, message: null });
       const mine = fake.updates.filter((u) => u.callSid === sid);
       expect(mine.map((u) => u.params.Status ?? 'twiml')).to.deep.equal(['completed']);
       expect((await transcript(t.liveKey, id)).filter(([role]) => role === 'assistant')).to.deep.equal([
@@ -205,6 +208,7 @@ describe('voicemail: answering-machine detection', function () {
       const events = await callEvents(t.liveKey, id);
       expect(events.map(([type]) => type)).to.deep.equal(['call.started', 'call.ended']);
       expect(events[1][1]).to.include({ end_reason: 'voicemail', answered_by: 'machine' });
+      expect(events[1][1].voicemail).to.deep.equal({ left: false, message: null });
     });
 
     it('goes on with a person: the held line is answered once detection says human', async () => {
@@ -220,6 +224,7 @@ describe('voicemail: answering-machine detection', function () {
       await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
       const ended = await waitForCall(t.liveKey, id);
       expect(ended).to.include({ status: 'completed', end_reason: 'api_ended', answered_by: 'human' });
+      expect(ended.voicemail, 'no machine: null').to.equal(null);
       expect(fake.updates.filter((u) => u.callSid === sid && u.params.Twiml)).to.have.length(0);
       session.ws.close();
     });
@@ -291,6 +296,11 @@ describe('voicemail: answering-machine detection', function () {
       const events = await callEvents(t.testKey, res.body.id);
       expect(events.map(([type]) => type)).to.deep.equal(['call.started', 'call.ended']);
       expect(events[1][1]).to.include({ status: 'completed', end_reason: 'voicemail', answered_by: 'machine' });
+      expect(ended.voicemail).to.deep.equal({ left: true, message: MESSAGE });
+      expect(events[1][1].voicemail, 'call.ended says which message was left').to.deep.equal({
+        left: true,
+        message: MESSAGE,
+      });
 
       // hang_up: the greeting (the script's lines) is heard, nothing is left.
       const hangUp = await request('POST', '/v1/calls', {
@@ -304,6 +314,7 @@ describe('voicemail: answering-machine detection', function () {
       });
       const hung = await waitForCall(t.testKey, hangUp.body.id);
       expect(hung).to.include({ end_reason: 'voicemail', answered_by: 'machine' });
+      expect(hung.voicemail, 'hung up: nothing left').to.deep.equal({ left: false, message: null });
       expect(await transcript(t.testKey, hangUp.body.id)).to.deep.equal([
         ['assistant', 'Hello, this is Acme.'],
         ['caller', 'You reached Sam.'],
@@ -366,6 +377,10 @@ describe('voicemail: answering-machine detection', function () {
       expect(calls.map((c) => [c.status, c.end_reason, c.answered_by])).to.deep.equal([
         ['completed', 'voicemail', 'machine'],
         ['completed', 'voicemail', 'machine'],
+      ]);
+      expect(calls.map((c) => c.voicemail)).to.deep.equal([
+        { left: false, message: null },
+        { left: true, message: MESSAGE },
       ]);
       expect(await transcript(t.testKey, calls[0].id), 'the first attempt hangs up').to.deep.equal([
         ['caller', 'Leave a message.'],

@@ -1,10 +1,14 @@
 /**
- * Optional mocha root hooks that record the query shapes of a whole test run and write, after it, every
- * distinct shape with the index that serves it (or why none does) to `QUERY_SHAPES_OUT` (JSON), and the
- * ones no index serves to stderr. Loaded after the harness's hooks:
+ * Mocha root hooks that record the query shapes of a whole test run and check each against the indexes
+ * the models declare (test/support/query-shapes.ts): after the run, a shape that no index serves and that
+ * is not accepted by design (`ACCEPTED_SHAPES`) fails the run, naming the line of src/ that sent it, so a
+ * new query without its index is caught by `npm test` (.mocharc.json requires this file after the
+ * harness's hooks) whatever test drives it: retention, erasure, test suites, the console…
  *
- *   QUERY_SHAPES_OUT=/tmp/shapes.json npm run test:files -- --require dist/test/support/query-shapes-hooks.js \
- *     dist/test/integration/calls.test.js …
+ * `QUERY_SHAPES_OUT=<file>` also writes every distinct shape with the index that serves it (or why none
+ * does) as JSON. A subset of the tests gets the same check with
+ *
+ *   npm run test:files -- --require dist/test/support/query-shapes-hooks.js dist/test/integration/calls.test.js …
  *
  * test/integration/query-indexes.test.ts makes the same check on a flow of its own.
  */
@@ -38,7 +42,10 @@ export const mochaHooks = {
           1,
         ),
       );
-    for (const v of verdicts.filter((x) => !x.index && !x.accepted))
-      process.stderr.write(`no index: ${v.key} (${v.reason}) from ${v.origins.join(', ')}\n`);
+    const unserved = verdicts
+      .filter((x) => !x.index && !x.accepted)
+      .map((v) => `${v.key} (${v.reason}) from ${v.origins.join(', ')}`);
+    if (unserved.length)
+      throw new Error(`queries no declared index serves (test/support/query-shapes.ts):\n${unserved.join('\n')}`);
   },
 };

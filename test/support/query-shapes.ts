@@ -23,6 +23,8 @@ export interface QueryShape {
   sort: Record<string, 1 | -1> | undefined;
   /** `file:line` of the first frame under dist/src/ that asked for it, or `?`. */
   origin: string;
+  /** How many times this shape came from this origin (a capture keeps one shape per shape and origin). */
+  times?: number;
 }
 
 /** An index as declared: its keys in order with their directions. */
@@ -96,8 +98,6 @@ export const ACCEPTED_SHAPES: Record<string, string> = {
   'idempotency_keys.deleteMany {} [expires_ms:$lte]': 'sweep of expired idempotency records (index {expires_ms})',
   'webhook_endpoints.updateMany {} [previous_secret:$ne,previous_secret_expires_ms:$lte]':
     'sweep of rotated webhook secrets past their overlap (index {previous_secret_expires_ms})',
-  'messages.find {livemode,org_id} [created:$lt] sort(created:1)':
-    'retention sweep, hourly (index {created, org_id, livemode}): led by the range, since an index led by {org_id, livemode} would be the embedded store’s pick for a conversation’s messages',
   'orgs.find {retention_set} sort(_id:1)':
     'retention sweeps (hourly; recordings every 10 minutes): the organizations that set a retention (index {retention_set})',
   'audit_events.find {} [_id:$lt] sort(_id:1)':
@@ -120,6 +120,9 @@ export interface Capture {
  */
 export function captureQueries(): Capture {
   const shapes: QueryShape[] = [];
+  // One shape per shape key and origin, counted: a whole test run sends millions of queries of a few
+  // hundred shapes, whose filters need not stay in memory.
+  const seen = new Map<string, QueryShape>();
   const restore: (() => void)[] = [];
   const M = mongoose.Model as unknown as Record<string, (...a: unknown[]) => unknown>;
   for (const name of STATICS) {
@@ -149,7 +152,16 @@ export function captureQueries(): Capture {
   const listener = (ev: { collectionName: string; method: string; params: unknown[] }) => {
     if (NO_FILTER.has(ev.method)) return;
     const origin = origins.getStore() ?? callerOf(new Error().stack);
-    for (const s of shapesOf(ev.collectionName, ev.method, ev.params)) shapes.push({ ...s, origin });
+    for (const s of shapesOf(ev.collectionName, ev.method, ev.params)) {
+      const shape: QueryShape = { ...s, origin, times: 1 };
+      const key = `${shapeKey(shape)}|${origin}`;
+      const known = seen.get(key);
+      if (known) known.times = (known.times ?? 1) + 1;
+      else {
+        seen.set(key, shape);
+        shapes.push(shape);
+      }
+    }
   };
   mongoose.connection.on('operation-start', listener);
   restore.push(() => mongoose.connection.off('operation-start', listener));
@@ -308,9 +320,9 @@ export function checkShapes(
     const v = servingIndex(s, indexes);
     const seen = byKey.get(v.key);
     if (seen) {
-      seen.count++;
+      seen.count += s.times ?? 1;
       if (!seen.origins.includes(s.origin)) seen.origins.push(s.origin);
-    } else byKey.set(v.key, { ...v, origins: [s.origin], count: 1 });
+    } else byKey.set(v.key, { ...v, origins: [s.origin], count: s.times ?? 1 });
   }
   return [...byKey.values()].sort((a, b) => a.key.localeCompare(b.key));
 }

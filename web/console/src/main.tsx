@@ -13,6 +13,7 @@ import { CampaignPage, CampaignsPage } from './pages/campaigns';
 import { ContactPage, ContactsPage } from './pages/contacts';
 import { DevelopersPage } from './pages/developers';
 import { InboxPage } from './pages/inbox';
+import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/signin';
 import { UsagePage } from './pages/usage';
 import { can, SessionContext, useSession } from './session';
@@ -31,6 +32,7 @@ function navFor(role: ConsoleSession['user']['role']) {
     { href: `${BASE}/campaigns`, label: 'Campaigns' },
     { href: `${BASE}/usage`, label: 'Usage' },
     { href: `${BASE}/agents`, label: 'Agents' },
+    { href: `${BASE}/settings`, label: 'Settings' },
   ];
   if (can.admin(role)) items.push({ href: `${BASE}/developers`, label: 'Developers' });
   return items;
@@ -151,6 +153,7 @@ function Shell() {
           <Route path={`${BASE}/agents`} component={AgentsPage} />
           <Route path={`${BASE}/agents/:id`} component={AgentsPage} />
           <Route path={`${BASE}/developers`} component={DevelopersPage} />
+          <Route path={`${BASE}/settings`} component={SettingsPage} />
           <Route default component={NotFound} />
         </Router>
       </div>

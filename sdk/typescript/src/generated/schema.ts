@@ -2449,6 +2449,8 @@ export interface components {
             /** @description Who answered, as answering-machine detection said (agent or call `voicemail.detection`): `machine` ends the call with `end_reason: "voicemail"`. Null without detection or when it had not decided; set when the call ends. */
             answered_by: ("human" | "machine" | "unknown") | null;
             transferred_to: string | null;
+            /** @description What the call did on an answering machine (`end_reason: "voicemail"`): `{"left": true, "message": …}` when the voicemail setting's message was left (live: once Twilio took it), `{"left": false, "message": null}` when it hung up (action `hang_up`, a campaign attempt that redials, or leaving failed). Null when no machine answered; set when the call ends. */
+            voicemail: components["schemas"]["CallVoicemail"] | null;
             /** @description The call's latest transfer. Warm: `dialing` (the caller on hold, the person ringing), `briefing` (the person hears `summary`), then `transferred`, or `failed` with `reason` (`busy`, `no_answer`, `hung_up`, `failed`: the caller is back with the assistant). `attempt` counts the call's warm transfers. Null: never transferred. */
             transfer: components["schemas"]["CallTransfer"] | null;
             simulated: boolean;
@@ -3721,6 +3723,12 @@ export interface components {
         TranscriptTurnKnowledgeItem: {
             document: string;
             chunk: number;
+        };
+        CallVoicemail: {
+            /** @description Whether the message was left after the beep. */
+            left: boolean;
+            /** @description The message left; null when none was. */
+            message: string | null;
         };
         CallTransfer: {
             /** @enum {string} */

@@ -144,6 +144,7 @@ from .call_transfer import CallTransfer
 from .call_transfer_mode import CallTransferMode
 from .call_transfer_reason_type_0 import CallTransferReasonType0
 from .call_transfer_status import CallTransferStatus
+from .call_voicemail import CallVoicemail
 from .cancel_bulk_call_body import CancelBulkCallBody
 from .cancel_bulk_call_error import CancelBulkCallError
 from .cancel_bulk_call_error_detail import CancelBulkCallErrorDetail
@@ -1121,6 +1122,7 @@ __all__ = (
     "CallTransferMode",
     "CallTransferReasonType0",
     "CallTransferStatus",
+    "CallVoicemail",
     "CancelBulkCallBody",
     "CancelBulkCallError",
     "CancelBulkCallErrorDetail",

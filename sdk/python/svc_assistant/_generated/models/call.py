@@ -25,6 +25,7 @@ if TYPE_CHECKING:
   from ..models.call_metadata import CallMetadata
   from ..models.call_recording import CallRecording
   from ..models.call_transfer import CallTransfer
+  from ..models.call_voicemail import CallVoicemail
   from ..models.transcript_turn import TranscriptTurn
 
 
@@ -58,6 +59,10 @@ class Call:
                 `voicemail.detection`): `machine` ends the call with `end_reason: "voicemail"`. Null without detection or when
                 it had not decided; set when the call ends.
             transferred_to (None | str):
+            voicemail (CallVoicemail | None): What the call did on an answering machine (`end_reason: "voicemail"`):
+                `{"left": true, "message": …}` when the voicemail setting's message was left (live: once Twilio took it),
+                `{"left": false, "message": null}` when it hung up (action `hang_up`, a campaign attempt that redials, or
+                leaving failed). Null when no machine answered; set when the call ends.
             transfer (CallTransfer | None): The call's latest transfer. Warm: `dialing` (the caller on hold, the person
                 ringing), `briefing` (the person hears `summary`), then `transferred`, or `failed` with `reason` (`busy`,
                 `no_answer`, `hung_up`, `failed`: the caller is back with the assistant). `attempt` counts the call's warm
@@ -102,6 +107,7 @@ class Call:
     end_reason: None | str
     answered_by: CallAnsweredByType0 | None
     transferred_to: None | str
+    voicemail: CallVoicemail | None
     transfer: CallTransfer | None
     simulated: bool
     max_duration_seconds: int
@@ -135,6 +141,7 @@ class Call:
         from ..models.call_metadata import CallMetadata # noqa: PLC0415
         from ..models.call_recording import CallRecording # noqa: PLC0415
         from ..models.call_transfer import CallTransfer # noqa: PLC0415
+        from ..models.call_voicemail import CallVoicemail # noqa: PLC0415
         from ..models.transcript_turn import TranscriptTurn # noqa: PLC0415
         id = self.id
 
@@ -174,6 +181,12 @@ class Call:
 
         transferred_to: None | str
         transferred_to = self.transferred_to
+
+        voicemail: dict[str, Any] | None
+        if isinstance(self.voicemail, CallVoicemail):
+            voicemail = self.voicemail.to_dict()
+        else:
+            voicemail = self.voicemail
 
         transfer: dict[str, Any] | None
         if isinstance(self.transfer, CallTransfer):
@@ -269,6 +282,7 @@ class Call:
             "end_reason": end_reason,
             "answered_by": answered_by,
             "transferred_to": transferred_to,
+            "voicemail": voicemail,
             "transfer": transfer,
             "simulated": simulated,
             "max_duration_seconds": max_duration_seconds,
@@ -304,6 +318,7 @@ class Call:
         from ..models.call_metadata import CallMetadata # noqa: PLC0415
         from ..models.call_recording import CallRecording # noqa: PLC0415
         from ..models.call_transfer import CallTransfer # noqa: PLC0415
+        from ..models.call_voicemail import CallVoicemail # noqa: PLC0415
         from ..models.transcript_turn import TranscriptTurn # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
@@ -394,6 +409,24 @@ class Call:
             return cast(None | str, data)
 
         transferred_to = _parse_transferred_to(d.pop("transferred_to"))
+
+
+        def _parse_voicemail(data: object) -> CallVoicemail | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                voicemail_type_0 = CallVoicemail.from_dict(data)
+
+
+
+                return voicemail_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallVoicemail | None, data)
+
+        voicemail = _parse_voicemail(d.pop("voicemail"))
 
 
         def _parse_transfer(data: object) -> CallTransfer | None:
@@ -604,6 +637,7 @@ class Call:
             end_reason=end_reason,
             answered_by=answered_by,
             transferred_to=transferred_to,
+            voicemail=voicemail,
             transfer=transfer,
             simulated=simulated,
             max_duration_seconds=max_duration_seconds,
