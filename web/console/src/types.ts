@@ -37,6 +37,7 @@ export type Call = Schemas['Call'];
 export type Agent = Schemas['Agent'];
 export type BulkCall = Schemas['BulkCall'];
 export type BulkCallResult = Schemas['BulkCallResult'];
+export type Account = Schemas['Account'];
 export type Usage = Schemas['Usage'];
 /** One period's figures of a usage report (its totals, or one day's). */
 export type Measures = Schemas['UsageTotals'];

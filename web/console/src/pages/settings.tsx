@@ -8,6 +8,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { can, useSession } from '../session';
+import type { Account } from '../types';
 import { Card, ErrorBox, useLoad } from '../ui';
 
 /** The kinds of data a retention covers, in the API's order, with the words the page shows. */
@@ -20,15 +21,6 @@ const KINDS = [
 ] as const;
 
 type RetentionField = (typeof KINDS)[number]['field'];
-
-/** The fields of the `account` object this page reads. */
-interface Account {
-  id: string;
-  name: string;
-  mode: 'test' | 'live';
-  retention: Record<RetentionField, number | null>;
-  redaction: { enabled: boolean };
-}
 
 /** A retention's days in words: `30 days`, or `Kept for ever` for null. */
 const keptFor = (days: number | null) => (days === null ? 'Kept for ever' : `${days} day${days === 1 ? '' : 's'}`);
