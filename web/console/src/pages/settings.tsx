@@ -20,8 +20,6 @@ const KINDS = [
   { field: 'events_days', label: 'Events and webhook deliveries' },
 ] as const;
 
-type RetentionField = (typeof KINDS)[number]['field'];
-
 /** A retention's days in words: `30 days`, or `Kept for ever` for null. */
 const keptFor = (days: number | null) => (days === null ? 'Kept for ever' : `${days} day${days === 1 ? '' : 's'}`);
 
