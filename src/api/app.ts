@@ -26,6 +26,8 @@ import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } fro
 import { eventsRouter } from './events';
 import { knowledgeBody, knowledgeRouter } from './knowledge';
 import { twilioRouter } from './twilio';
+import { twilioMessagingRouter } from './twilio/messaging';
+import { twilioCallbackGuard } from './twilio/requests';
 import { callRecordingsRouter, recordingAudioRouter } from './recordings';
 import { noQueryOnWrites } from './validation';
 import { openApiRouter } from './openapi';
@@ -54,6 +56,9 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(requestContext);
 
   app.use(operatorRouter(deps.temporal)); // `GET /healthz`, `/readyz`, `/metrics`: no key needed
+  // Twilio's callbacks: the form parser and signature check first, then the messaging and call callbacks.
+  app.use('/twilio', twilioCallbackGuard);
+  app.use('/twilio/messaging', twilioMessagingRouter(deps.temporal));
   app.use('/twilio', twilioRouter(deps.temporal));
   app.use(openApiRouter()); // `GET /v1/openapi.json` and `/docs`: no key needed
   app.use(widgetAssetsRouter()); // `GET /widget.js` and the demo page `/widget/demo`
