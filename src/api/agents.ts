@@ -26,7 +26,6 @@ import {
   ensureAgentVersions,
   writeFirstVersion,
 } from '../services/agent-versions';
-import { agentVersionOperations } from './agent-versions';
 import { DeletedObject, listOf, recordingSettingsObject } from '../models/wire';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { deleteAgentKnowledge } from '../services/knowledge';
@@ -37,51 +36,15 @@ import {
   MAX_AGENT_INSTALLATIONS,
 } from '../services/connector-installations';
 import { idTime } from '../shared/ids';
-import { isTransferTarget, TRANSFER_MODES, VOICEMAIL_ACTIONS } from '../shared/calls';
+import { isTransferTarget, TRANSFER_MODES } from '../shared/calls';
 import { isOptionalToolName, OPTIONAL_TOOLS } from '../shared/tools';
 import { INTERRUPTIBLE_MODES } from '../shared/speech';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { callingWindow, metadata } from './validation';
+import { callingWindow, metadata, voicemailSchema } from './validation';
 import { AnalysisPlanObject } from '../models/analyses';
 import { checkAnalysisPlan } from '../services/analysis';
-
-/** Longest `voicemail.message` (characters): about a minute of speech. */
-export const VOICEMAIL_MESSAGE_MAX = 1000;
-
-/**
- * The `voicemail` setting of an agent, or of one call (`POST /v1/calls`), issue 29
- * (src/shared/calls.ts `VoicemailSetting`). `action` defaults to `hang_up`; `message` is required with
- * `leave_message` (400 naming `voicemail.message`), at most `VOICEMAIL_MESSAGE_MAX` characters.
- */
-export const voicemailSchema = z
-  .strictObject({
-    detection: z.boolean().describe("Ask Twilio's answering-machine detection on live outbound calls."),
-    action: z
-      .enum(VOICEMAIL_ACTIONS)
-      .default('hang_up')
-      .describe(
-        'On a machine: `hang_up` at once, or `leave_message` (spoken once after the beep), then the call ends.',
-      ),
-    message: z
-      .string()
-      .trim()
-      .min(1, 'must not be empty')
-      .max(VOICEMAIL_MESSAGE_MAX, `must be at most ${VOICEMAIL_MESSAGE_MAX} characters`)
-      .optional()
-      .describe('What `leave_message` says after the beep; required with it.'),
-    leave_message_on: z
-      .enum(['every_attempt', 'last_attempt'])
-      .optional()
-      .describe(
-        'Campaigns: `last_attempt` leaves the message only on an attempt the campaign would not redial on voicemail; earlier attempts hang up.',
-      ),
-  })
-  .superRefine((v, ctx) => {
-    if (v.action === 'leave_message' && v.message === undefined)
-      ctx.addIssue({ code: 'custom', path: ['message'], message: 'is required when action is leave_message' });
-  });
 
 export const createAgentSchema = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
@@ -493,12 +456,5 @@ const deleteAgent = operation({
 
 /** Routes under `/v1/agents` (mounted there by src/api/app.ts). */
 export function agentsRouter(): Router {
-  return operationsRouter('/v1/agents', [
-    createAgent,
-    listAgents,
-    retrieveAgent,
-    updateAgent,
-    deleteAgent,
-    ...agentVersionOperations,
-  ]);
+  return operationsRouter('/v1/agents', [createAgent, listAgents, retrieveAgent, updateAgent, deleteAgent]);
 }

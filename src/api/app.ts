@@ -9,6 +9,7 @@ import { config } from '../config';
 import { authenticate, errorHandler, jsonBody, jsonContentType, requestContext, unknownRoute } from './middleware';
 import { observeRequests, operatorRouter } from './observe';
 import { accountRouter } from './account';
+import { agentVersionsRouter } from './agent-versions'; // before agents.ts: the document's schema order
 import { agentsRouter } from './agents';
 import { bulkCallBodyParser, bulkCallsRouter } from './bulk-calls';
 import { formsRouter } from './forms';
@@ -38,7 +39,7 @@ import { analysesRouter } from './analyses';
 import { testSuitesRouter } from './test-suites';
 import { consoleRouter, consoleSessionAuth } from './console';
 import { codecRouter } from './codec';
-import { auditEventsRouter, auditRequests } from './audit';
+import { auditEventsRouter, auditRefusedSession, auditRequests } from './audit';
 
 export interface AppDeps {
   /** Temporal client that starts, signals and updates workflows. */
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(openApiRouter()); // `GET /v1/openapi.json` and `/docs`: no key needed
   app.use(widgetAssetsRouter()); // `GET /widget.js` and the demo page `/widget/demo`
   app.use(recordingAudioRouter()); // `GET /v1/recordings/{id}/audio`: a signed link, no key
+  app.use('/console/api', auditRequests); // every console action in the audit log, before its own parsers
   app.use(consoleRouter()); // `/console`: the staff console's app and its own endpoints (issue 35)
   app.use(codecRouter()); // `POST /codec/decode`, `/codec/encode`: the operator token (issue 36 item 5)
 
@@ -74,10 +76,12 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(jsonBody);
   v1.use('/widget', widgetRouter(deps.temporal)); // its own authentication: publishable key, session token
   v1.use(consoleSessionAuth); // a console session's cookie instead of a key (issue 35), then the key check
+  v1.use(auditRefusedSession); // a session write refused by its CSRF check is audited too
   v1.use(authenticate);
   v1.use(auditRequests); // an audit entry per write and per recording/transcript read (issue 36 item 4)
   v1.use(noQueryOnWrites);
   v1.use('/agents', agentsRouter());
+  v1.use('/agents', agentVersionsRouter()); // `/v1/agents/{id}/versions…`
   v1.use('/tools', toolsRouter());
   v1.use('/calls', callsRouter(deps.temporal));
   v1.use('/calls', callRecordingsRouter(deps.temporal));

@@ -29,7 +29,7 @@
  * body up to 15 MB (the base64 of a 10 MB bundle), parsed before the 1 MB parser of the rest of `/v1`.
  */
 import crypto from 'node:crypto';
-import express, { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { ApiError, invalidParam, notFound } from '../errors';
@@ -76,7 +76,7 @@ import {
   VERSION_PUBLISHED_EVENT,
 } from '../shared/connectors';
 import { idTime, newId } from '../shared/ids';
-import { authenticate, requireScope } from './middleware';
+import { authenticate, largeJsonBody, requireScope } from './middleware';
 import { listOf } from '../models/wire';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
@@ -124,19 +124,14 @@ export const publisherKeySchema = z.strictObject({
  */
 export function connectorVersionBodyParser(): Router {
   const router = Router();
-  const parse = express.json({ limit: VERSION_BODY_LIMIT, type: () => true, strict: false });
-  const parseBundleBody: RequestHandler = (req, res, next) =>
-    parse(req, res, (err?: unknown) => {
-      if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
-        return next(
-          new BundleInvalidError(
-            'too_large',
-            `The request body is over ${VERSION_BODY_LIMIT} bytes: the bundle must be at most ${MAX_BUNDLE_BYTES} bytes (10 MB) before base64.`,
-          ),
-        );
-      }
-      next(err);
-    });
+  const parseBundleBody = largeJsonBody(
+    VERSION_BODY_LIMIT,
+    () =>
+      new BundleInvalidError(
+        'too_large',
+        `The request body is over ${VERSION_BODY_LIMIT} bytes: the bundle must be at most ${MAX_BUNDLE_BYTES} bytes (10 MB) before base64.`,
+      ),
+  );
   router.post('/connectors/:id/versions', authenticate, requireScope('connectors:write'), parseBundleBody);
   return router;
 }

@@ -70,12 +70,11 @@ import {
   widgetCustomerAddress,
 } from '../shared/conversations';
 import { idempotent } from './idempotency';
-import { MAX_TEXT } from './messages';
 import { applyRateLimit, authenticate } from './middleware';
 import { operation, operationsRouter } from './operations';
-import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA } from './sse';
+import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, STREAM_RETRY_MS } from './sse';
 import { roomToken } from '../providers/livekit';
-import { acceptsQuery, parseBody } from './validation';
+import { acceptsQuery, MAX_TEXT, parseBody } from './validation';
 import { logger } from '../logger';
 
 /** `POST /v1/widget/session` body. */
@@ -101,8 +100,6 @@ export const widgetMessageSchema = z.strictObject({
   text: z.string().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`),
 });
 
-/** The reconnection delay the stream asks of `EventSource` (ms; the `retry:` field). */
-export const STREAM_RETRY_MS = 1_000;
 /** How long a voice room token is valid (s): at most 10 minutes (the issue's bound). */
 export const VOICE_TOKEN_TTL_S = 600;
 /** Widget rate limits are counted per minute. */

@@ -242,11 +242,9 @@ const twilioRelayEnded = (temporal: Client) =>
     operationId: 'twilioRelayEnded',
     tag,
     summary: "An inbound call's ConversationRelay session ended",
-    description:
-      'The caller hung up (`completed`) or the assistant ended the call: the call is over. A session ended by a transfer (the caller redirected into its conference or `<Dial>`) is not: nothing changes.',
     twilioForm: {
       CallSid: "The call's SID at Twilio.",
-      CallStatus: 'in-progress (we ended the session, or redirected the call) or completed (the caller hung up).',
+      CallStatus: 'in-progress (we ended the session) or completed (the caller hung up).',
     },
     content: { 'text/xml': { schema: { type: 'string' } } },
     handler: async (req, res) => {
