@@ -11,13 +11,15 @@ import { observeRequests, operatorRouter } from './observe';
 import { accountRouter } from './account';
 import { agentVersionsRouter } from './agent-versions'; // before agents.ts: the document's schema order
 import { agentsRouter } from './agents';
-import { bulkCallBodyParser, bulkCallsRouter } from './bulk-calls';
+// Before bulk-calls.ts, in this order: the OpenAPI document lists schemas as their modules load.
 import { formsRouter } from './forms';
+import { messagesRouter } from './messages';
+import { widgetAssetsRouter, widgetRouter } from './widget';
 import { callsRouter } from './calls';
+import { bulkCallBodyParser, bulkCallsRouter } from './bulk-calls';
 import { contactsRouter, recordsRouter } from './contacts';
 import { erasuresRouter } from './erasures';
 import { conversationsRouter } from './conversations';
-import { messagesRouter } from './messages';
 import { phoneNumbersRouter } from './phone-numbers';
 import { messageTemplatesRouter } from './message-templates';
 import { testHelpersRouter } from './test-helpers';
@@ -34,12 +36,11 @@ import { noQueryOnWrites } from './validation';
 import { openApiRouter } from './openapi';
 import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
-import { widgetAssetsRouter, widgetRouter } from './widget';
 import { analysesRouter } from './analyses';
 import { testSuitesRouter } from './test-suites';
+import { auditEventsRouter, auditRefusedSession, auditRequests } from './audit';
 import { consoleRouter, consoleSessionAuth } from './console';
 import { codecRouter } from './codec';
-import { auditEventsRouter, auditRefusedSession, auditRequests } from './audit';
 
 export interface AppDeps {
   /** Temporal client that starts, signals and updates workflows. */
