@@ -419,6 +419,32 @@ const streamWidgetEvents = operation({
 });
 
 /**
+ * What a widget session's voice call needs before anything is created: LiveKit (503
+ * `voice_not_configured` in live mode without it), the session's conversation, and its answering agent
+ * (the conversation's, else the default one, as a text turn picks it; 409 `agent_missing` without one).
+ */
+async function voiceCallFor(session: WithId<WidgetSessionDoc>) {
+  const livekit = livekitSettings();
+  if (session.livemode && !livekit)
+    throw new ApiError(
+      503,
+      'api_error',
+      'voice_not_configured',
+      'Browser voice needs LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET on the service; use a test-mode key for a simulated room.',
+    );
+  const conv = await sessionConversation(session);
+  const agent = await answeringAgent({ orgId: session.org_id, livemode: session.livemode }, conv.agent_id);
+  if (!agent)
+    throw new ApiError(
+      409,
+      'invalid_request_error',
+      'agent_missing',
+      'No assistant answers this widget: mark an agent default (POST /v1/agents/{id} with default: true).',
+    );
+  return { livekit, conv, agent: agent as WithId<AgentDoc> };
+}
+
+/**
  * `POST /v1/widget/voice` (session token), Idempotency-Key → `{object: 'widget_voice', url, room, token,
  * expires_at, call_id, simulated, call}`. The voice session is a call (`GET /v1/calls/{id}`, the same
  * events; `POST /v1/calls/{id}/end` ends it).
@@ -455,27 +481,10 @@ function startWidgetVoice(temporal: Client) {
     response: WidgetVoiceObject,
     handler: async (req, res) => {
       const session = req.widget!.session!;
-      const livekit = livekitSettings();
-      if (session.livemode && !livekit)
-        throw new ApiError(
-          503,
-          'api_error',
-          'voice_not_configured',
-          'Browser voice needs LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET on the service; use a test-mode key for a simulated room.',
-        );
-      const conv = await sessionConversation(session);
-      // The conversation's agent, else (deleted, or none) the default one, as a text turn picks it.
-      const agent = await answeringAgent({ orgId: session.org_id, livemode: session.livemode }, conv.agent_id);
-      if (!agent)
-        throw new ApiError(
-          409,
-          'invalid_request_error',
-          'agent_missing',
-          'No assistant answers this widget: mark an agent default (POST /v1/agents/{id} with default: true).',
-        );
+      const { livekit, conv, agent } = await voiceCallFor(session);
       await idempotent(req, res, 'call', async (callId) => {
         const started = await startVoiceRoomCall(temporal, session, callId, {
-          agent: agent as WithId<AgentDoc>,
+          agent,
           conv,
           livekit,
           ttlSeconds: VOICE_TOKEN_TTL_S,
