@@ -4,7 +4,7 @@
  * version the one new calls use; publishing an earlier one rolls back). Served by the agents router
  * (src/api/agents.ts); the rules are src/services/agent-versions.ts.
  */
-import type { Request } from 'express';
+import type { Request, Router } from 'express';
 import { z } from 'zod';
 import { Agent, AgentObject, defaultAgentId, findLiveAgent, renderAgent } from '../models/agents';
 import {
@@ -19,7 +19,7 @@ import { ApiError, invalidParam, notFound } from '../errors';
 import { ensureAgentVersions, versionUpdate, type VersionedAgent } from '../services/agent-versions';
 import { listParams } from './lists';
 import { idempotent } from './idempotency';
-import { operation } from './operations';
+import { operation, operationsRouter } from './operations';
 import { listOf } from '../models/wire';
 
 const tag = 'Agents';
@@ -172,18 +172,7 @@ const publishAgentVersion = operation({
   },
 });
 
-/**
- * The `agent_version` query parameter of the lists and reports filtered by version (issue 37 item 2:
- * `GET /v1/calls?agent_version=4`, `GET /v1/usage`): a positive integer, or undefined when absent.
- * @throws ApiError 400 `parameter_invalid` naming `agent_version`
- */
-export function agentVersionQuery(query: unknown): number | undefined {
-  const v = (query as Record<string, unknown>).agent_version;
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !/^[1-9]\d{0,8}$/.test(v))
-    throw invalidParam('agent_version', 'Invalid agent_version: must be a version number (1, 2, 3…).');
-  return Number(v);
+/** The version routes under `/v1/agents` (mounted there by src/api/app.ts, after src/api/agents.ts's). */
+export function agentVersionsRouter(): Router {
+  return operationsRouter('/v1/agents', [listAgentVersions, retrieveAgentVersion, publishAgentVersion]);
 }
-
-/** The version operations, served under `/v1/agents` by src/api/agents.ts. */
-export const agentVersionOperations = [listAgentVersions, retrieveAgentVersion, publishAgentVersion];

@@ -16,72 +16,30 @@ import {
   defaultAgentId,
   findLiveAgent,
   renderAgent,
-  type AgentDoc,
 } from '../models/agents';
-import { insertIfAbsent, type WithId } from '../models/store';
-import { AGENT_CONFIG_FIELDS, configOf, type AgentConfig } from '../models/agent-versions';
-import {
-  checkTrafficSplit,
-  createAgentVersion,
-  ensureAgentVersions,
-  writeFirstVersion,
-} from '../services/agent-versions';
-import { agentVersionOperations } from './agent-versions';
+import { insertIfAbsent } from '../models/store';
+import { checkTrafficSplit, writeFirstVersion } from '../services/agent-versions';
 import { DeletedObject, listOf, recordingSettingsObject } from '../models/wire';
-import { ApiError, invalidParam, notFound } from '../errors';
+import { invalidParam, notFound } from '../errors';
 import { deleteAgentKnowledge } from '../services/knowledge';
 import { checkAgentToolIds, dropDeletedTools, MAX_AGENT_TOOLS } from '../services/tools';
+import { applyAgentUpdate } from '../services/agent-updates';
+import type { AuthContext } from './middleware';
 import {
   checkAgentInstallationIds,
   dropDeletedInstallations,
   MAX_AGENT_INSTALLATIONS,
 } from '../services/connector-installations';
 import { idTime } from '../shared/ids';
-import { isTransferTarget, TRANSFER_MODES, VOICEMAIL_ACTIONS } from '../shared/calls';
+import { isTransferTarget, TRANSFER_MODES } from '../shared/calls';
 import { isOptionalToolName, OPTIONAL_TOOLS } from '../shared/tools';
 import { INTERRUPTIBLE_MODES } from '../shared/speech';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { callingWindow, metadata } from './validation';
+import { callingWindow, metadata, voicemailSchema } from './validation';
 import { AnalysisPlanObject } from '../models/analyses';
 import { checkAnalysisPlan } from '../services/analysis';
-
-/** Longest `voicemail.message` (characters): about a minute of speech. */
-export const VOICEMAIL_MESSAGE_MAX = 1000;
-
-/**
- * The `voicemail` setting of an agent, or of one call (`POST /v1/calls`), issue 29
- * (src/shared/calls.ts `VoicemailSetting`). `action` defaults to `hang_up`; `message` is required with
- * `leave_message` (400 naming `voicemail.message`), at most `VOICEMAIL_MESSAGE_MAX` characters.
- */
-export const voicemailSchema = z
-  .strictObject({
-    detection: z.boolean().describe("Ask Twilio's answering-machine detection on live outbound calls."),
-    action: z
-      .enum(VOICEMAIL_ACTIONS)
-      .default('hang_up')
-      .describe(
-        'On a machine: `hang_up` at once, or `leave_message` (spoken once after the beep), then the call ends.',
-      ),
-    message: z
-      .string()
-      .trim()
-      .min(1, 'must not be empty')
-      .max(VOICEMAIL_MESSAGE_MAX, `must be at most ${VOICEMAIL_MESSAGE_MAX} characters`)
-      .optional()
-      .describe('What `leave_message` says after the beep; required with it.'),
-    leave_message_on: z
-      .enum(['every_attempt', 'last_attempt'])
-      .optional()
-      .describe(
-        'Campaigns: `last_attempt` leaves the message only on an attempt the campaign would not redial on voicemail; earlier attempts hang up.',
-      ),
-  })
-  .superRefine((v, ctx) => {
-    if (v.action === 'leave_message' && v.message === undefined)
-      ctx.addIssue({ code: 'custom', path: ['message'], message: 'is required when action is leave_message' });
-  });
 
 export const createAgentSchema = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
@@ -226,33 +184,6 @@ function checkEnabledTools(names: string[]): string[] {
 }
 
 /**
- * The version an update makes (issue 37 item 1), when `set` (the update's document fields) changes the
- * configuration (`AGENT_CONFIG_FIELDS`) or `draft` asks for one anyway: the agent's published
- * configuration with `set`'s changes, written as the next version. Published (`publish`): `set` takes
- * the whole configuration and `version`; a draft: `set` loses its configuration fields (the agent's
- * published configuration stays). Answers the agent (versions ensured) and the number (null: no version).
- * @throws ApiError 404 when the agent is gone
- */
-async function newVersionOf(
-  tenant: { orgId: string; livemode: boolean },
-  id: string,
-  set: Record<string, unknown>,
-  publish: boolean,
-  draft: boolean,
-): Promise<{ agent: WithId<AgentDoc>; number: number | null }> {
-  const found = await findLiveAgent(tenant, id);
-  if (!found) throw notFound('agent', id, 'id');
-  const agent = await ensureAgentVersions(found);
-  const changes = Object.fromEntries(AGENT_CONFIG_FIELDS.filter((f) => f in set).map((f) => [f, set[f]]));
-  if (Object.keys(changes).length === 0 && !draft) return { agent, number: null };
-  const config = configOf({ ...agent, ...changes } as AgentConfig);
-  const number = await createAgentVersion({ agent, config, draft: !publish });
-  for (const f of AGENT_CONFIG_FIELDS) delete set[f];
-  if (publish) Object.assign(set, config, { version: number });
-  return { agent, number };
-}
-
-/**
  * `POST /v1/agents` → the agent object. 400 naming the param on bad input; `enabled_tools[i]` when that one
  * is not an optional built-in tool (or is listed twice); `analysis.structured_data.schema…` for a plan whose
  * schema is not a JSON Schema of an object (src/services/analysis.ts `checkAnalysisPlan`); `tool_ids[i]` when that one is
@@ -381,82 +312,64 @@ const updateAgent = operation({
   response: AgentObject,
   handler: async (req, res, { body }) => {
     const id = String(req.params.id);
-    const existing = await findLiveAgent(req.auth!, id);
-    if (!existing) throw notFound('agent', id, 'id');
-    const split = body.traffic_split ? await checkTrafficSplit(existing, body.traffic_split) : body.traffic_split;
-    const enabledTools = body.enabled_tools !== undefined ? checkEnabledTools(body.enabled_tools) : undefined;
-    if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
-    const toolIds = body.tool_ids !== undefined ? await checkAgentToolIds(req.auth!, body.tool_ids) : undefined;
-    const installationIds =
-      body.connector_installation_ids !== undefined
-        ? await checkAgentInstallationIds(req.auth!, body.connector_installation_ids)
-        : undefined;
+    const checked = await checkAgentUpdate(req.auth!, id, body);
     await idempotent(req, res, 'req', async () => {
-      const set: Record<string, unknown> = {};
-      if (toolIds !== undefined) set.tool_ids = toolIds;
-      if (installationIds !== undefined) set.connector_installation_ids = installationIds;
-      if (body.voicemail !== undefined) set.voicemail_json = body.voicemail ? JSON.stringify(body.voicemail) : null;
-      if (enabledTools !== undefined) set.enabled_tools = enabledTools;
-      for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to', 'transfer_mode'] as const) {
-        if (body[field] !== undefined) set[field] = body[field];
-      }
-      if (body.calling_window !== undefined)
-        set.calling_window_json = body.calling_window ? JSON.stringify(body.calling_window) : null;
-      if (body.recording !== undefined) set.recording_json = body.recording ? JSON.stringify(body.recording) : null;
-      if (body.analysis !== undefined) set.analysis_json = body.analysis ? JSON.stringify(body.analysis) : null;
-      Object.assign(set, speechFields(body));
-      // The latest agent marked default wins; unmarking leaves the organization's first agent as default.
-      if (body.default !== undefined) set.default_ms = body.default ? Date.now() : null;
-      // Issue 37: a configuration change (or `publish: false`) makes a version; published, its whole
-      // configuration and number go into the agent in the same write, else the agent's stays as it was.
-      const version = await newVersionOf(req.auth!, id, set, body.publish !== false, body.publish === false);
-      if (split !== undefined) set.traffic_split_json = split ? JSON.stringify(split) : null;
-      const render = async (doc: NonNullable<Awaited<ReturnType<typeof findLiveAgent>>>) =>
-        renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode));
-      // metadata is merged, so its write names the value it merged into (a concurrent merge is redone).
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const current = await findLiveAgent(req.auth!, id);
-        if (!current) throw notFound('agent', id, 'id');
-        const filter: Record<string, unknown> = { _id: id, deleted_ms: null };
-        if (body.metadata !== undefined) {
-          const merged: Record<string, string> = {
-            ...(JSON.parse(current.metadata_json ?? '{}') as Record<string, string>),
-            ...body.metadata,
-          };
-          for (const [k, v] of Object.entries(merged)) if (v === '') delete merged[k];
-          if (Object.keys(merged).length > 50)
-            throw invalidParam('metadata', 'Invalid metadata: must have at most 50 keys.');
-          set.metadata_json = JSON.stringify(merged);
-          filter.metadata_json = current.metadata_json;
-        }
-        if (Object.keys(set).length === 0 && !version.number) return { status: 200, body: await render(current) };
-        const change = version.number ? { $set: set, $max: { latest_version: version.number } } : { $set: set };
-        const updated = Object.keys(set).length
-          ? await Agent.findOneAndUpdate(filter, change, { returnDocument: 'after' }).lean()
-          : await Agent.findOneAndUpdate(
-              filter,
-              { $max: { latest_version: version.number } },
-              { returnDocument: 'after' },
-            ).lean();
-        const dropped = updated && [
-          toolIds && (await dropDeletedTools(id, toolIds)),
-          installationIds && (await dropDeletedInstallations(id, installationIds)),
-        ];
-        if (dropped && dropped.includes(true)) {
-          const again = await findLiveAgent(req.auth!, id);
-          if (again) return { status: 200, body: await render(again) };
-        }
-        if (updated) return { status: 200, body: await render(updated) };
-      }
-      throw new ApiError(
-        409,
-        'invalid_request_error',
-        'resource_conflict',
-        'The agent was changed by other requests at the same time; retry.',
-      );
+      const doc = await applyAgentUpdate(req.auth!, id, {
+        set: agentUpdateFields(body, checked),
+        publish: body.publish !== false,
+        draft: body.publish === false,
+        trafficSplit: checked.split,
+        metadata: body.metadata,
+        toolIds: checked.toolIds,
+        installationIds: checked.installationIds,
+      });
+      return { status: 200, body: renderAgent(doc, await defaultAgentId(doc.org_id, doc.livemode)) };
     });
   },
 });
+
+/**
+ * The checks of an agent update that read: the live agent (404 naming `id`), its `traffic_split`
+ * (src/services/agent-versions.ts `checkTrafficSplit`), `enabled_tools`, the analysis plan, `tool_ids`
+ * and `connector_installation_ids` (each a live one of the organization in this mode).
+ * @throws ApiError 404 naming `id`, 400 naming the field at fault
+ */
+async function checkAgentUpdate(tenant: AuthContext, id: string, body: z.output<typeof updateAgentSchema>) {
+  const existing = await findLiveAgent(tenant, id);
+  if (!existing) throw notFound('agent', id, 'id');
+  const split = body.traffic_split ? await checkTrafficSplit(existing, body.traffic_split) : body.traffic_split;
+  const enabledTools = body.enabled_tools !== undefined ? checkEnabledTools(body.enabled_tools) : undefined;
+  if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
+  const toolIds = body.tool_ids !== undefined ? await checkAgentToolIds(tenant, body.tool_ids) : undefined;
+  const installationIds =
+    body.connector_installation_ids !== undefined
+      ? await checkAgentInstallationIds(tenant, body.connector_installation_ids)
+      : undefined;
+  return { split, enabledTools, toolIds, installationIds };
+}
+
+/** The agent document's fields an update sets (JSON for the structured settings; a null clears one). */
+function agentUpdateFields(
+  body: z.output<typeof updateAgentSchema>,
+  checked: Awaited<ReturnType<typeof checkAgentUpdate>>,
+): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  if (checked.toolIds !== undefined) set.tool_ids = checked.toolIds;
+  if (checked.installationIds !== undefined) set.connector_installation_ids = checked.installationIds;
+  if (body.voicemail !== undefined) set.voicemail_json = body.voicemail ? JSON.stringify(body.voicemail) : null;
+  if (checked.enabledTools !== undefined) set.enabled_tools = checked.enabledTools;
+  for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to', 'transfer_mode'] as const) {
+    if (body[field] !== undefined) set[field] = body[field];
+  }
+  if (body.calling_window !== undefined)
+    set.calling_window_json = body.calling_window ? JSON.stringify(body.calling_window) : null;
+  if (body.recording !== undefined) set.recording_json = body.recording ? JSON.stringify(body.recording) : null;
+  if (body.analysis !== undefined) set.analysis_json = body.analysis ? JSON.stringify(body.analysis) : null;
+  Object.assign(set, speechFields(body));
+  // The latest agent marked default wins; unmarking leaves the organization's first agent as default.
+  if (body.default !== undefined) set.default_ms = body.default ? Date.now() : null;
+  return set;
+}
 
 /**
  * `DELETE /v1/agents/{id}` (`agents:write`) → `{id, object: "agent", deleted: true}`. The agent is
@@ -493,12 +406,5 @@ const deleteAgent = operation({
 
 /** Routes under `/v1/agents` (mounted there by src/api/app.ts). */
 export function agentsRouter(): Router {
-  return operationsRouter('/v1/agents', [
-    createAgent,
-    listAgents,
-    retrieveAgent,
-    updateAgent,
-    deleteAgent,
-    ...agentVersionOperations,
-  ]);
+  return operationsRouter('/v1/agents', [createAgent, listAgents, retrieveAgent, updateAgent, deleteAgent]);
 }

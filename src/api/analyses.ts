@@ -12,7 +12,7 @@
  * idempotent id and answers the stored analysis, which becomes the call's current `analysis`; earlier
  * ones are kept. Each stored analysis emits one `call.analyzed` (`conversation.analyzed`).
  */
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { config } from '../config';
@@ -33,7 +33,7 @@ import {
 import type { AgentSnapshot } from '../shared/calls';
 import { TERMINAL_STATUSES } from '../shared/calls';
 import type { AnalysisPlan, AnalysisWorkflowInput } from '../shared/analysis';
-import { findCall } from './calls';
+import { findCall } from '../services/call-requests';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
@@ -114,7 +114,7 @@ const analyzeCall = (temporal: Client) =>
     example: EXAMPLE,
     response: AnalysisObject,
     handler: async (req, res, { body }) => {
-      const call = await findCall(req);
+      const call = await findCall(req.auth!, String(req.params.id));
       if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
       if (!(TERMINAL_STATUSES as readonly string[]).includes(call.status))
         throw new ApiError(
@@ -157,7 +157,7 @@ const listCallAnalyses = operation({
   list: true,
   response: listOf(AnalysisObject),
   handler: async (req, res) => {
-    const call = await findCall(req);
+    const call = await findCall(req.auth!, String(req.params.id));
     res.json(
       await listPage(
         req,
@@ -169,7 +169,7 @@ const listCallAnalyses = operation({
   },
 });
 
-async function findConversation(req: Parameters<typeof findCall>[0]): Promise<WithId<ConversationDoc>> {
+async function findConversation(req: Request): Promise<WithId<ConversationDoc>> {
   const id = String(req.params.id);
   const doc = await Conversation.findOne({ _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
   if (!doc) throw notFound('conversation', id, 'id');

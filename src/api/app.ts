@@ -9,14 +9,17 @@ import { config } from '../config';
 import { authenticate, errorHandler, jsonBody, jsonContentType, requestContext, unknownRoute } from './middleware';
 import { observeRequests, operatorRouter } from './observe';
 import { accountRouter } from './account';
+import { agentVersionsRouter } from './agent-versions'; // before agents.ts: the document's schema order
 import { agentsRouter } from './agents';
-import { bulkCallBodyParser, bulkCallsRouter } from './bulk-calls';
+// Before bulk-calls.ts, in this order: the OpenAPI document lists schemas as their modules load.
 import { formsRouter } from './forms';
+import { messagesRouter } from './messages';
+import { widgetAssetsRouter, widgetRouter } from './widget';
 import { callsRouter } from './calls';
+import { bulkCallBodyParser, bulkCallsRouter } from './bulk-calls';
 import { contactsRouter, recordsRouter } from './contacts';
 import { erasuresRouter } from './erasures';
 import { conversationsRouter } from './conversations';
-import { messagesRouter } from './messages';
 import { phoneNumbersRouter } from './phone-numbers';
 import { messageTemplatesRouter } from './message-templates';
 import { testHelpersRouter } from './test-helpers';
@@ -26,17 +29,18 @@ import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } fro
 import { eventsRouter } from './events';
 import { knowledgeBody, knowledgeRouter } from './knowledge';
 import { twilioRouter } from './twilio';
+import { twilioMessagingRouter } from './twilio/messaging';
+import { twilioCallbackGuard } from './twilio/requests';
 import { callRecordingsRouter, recordingAudioRouter } from './recordings';
 import { noQueryOnWrites } from './validation';
 import { openApiRouter } from './openapi';
 import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
-import { widgetAssetsRouter, widgetRouter } from './widget';
 import { analysesRouter } from './analyses';
 import { testSuitesRouter } from './test-suites';
+import { auditEventsRouter, auditRefusedSession, auditRequests } from './audit';
 import { consoleRouter, consoleSessionAuth } from './console';
 import { codecRouter } from './codec';
-import { auditEventsRouter, auditRequests } from './audit';
 
 export interface AppDeps {
   /** Temporal client that starts, signals and updates workflows. */
@@ -54,10 +58,14 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(requestContext);
 
   app.use(operatorRouter(deps.temporal)); // `GET /healthz`, `/readyz`, `/metrics`: no key needed
+  // Twilio's callbacks: the form parser and signature check first, then the messaging and call callbacks.
+  app.use('/twilio', twilioCallbackGuard);
+  app.use('/twilio/messaging', twilioMessagingRouter(deps.temporal));
   app.use('/twilio', twilioRouter(deps.temporal));
   app.use(openApiRouter()); // `GET /v1/openapi.json` and `/docs`: no key needed
   app.use(widgetAssetsRouter()); // `GET /widget.js` and the demo page `/widget/demo`
   app.use(recordingAudioRouter()); // `GET /v1/recordings/{id}/audio`: a signed link, no key
+  app.use('/console/api', auditRequests); // every console action in the audit log, before its own parsers
   app.use(consoleRouter()); // `/console`: the staff console's app and its own endpoints (issue 35)
   app.use(codecRouter()); // `POST /codec/decode`, `/codec/encode`: the operator token (issue 36 item 5)
 
@@ -69,10 +77,12 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(jsonBody);
   v1.use('/widget', widgetRouter(deps.temporal)); // its own authentication: publishable key, session token
   v1.use(consoleSessionAuth); // a console session's cookie instead of a key (issue 35), then the key check
+  v1.use(auditRefusedSession); // a session write refused by its CSRF check is audited too
   v1.use(authenticate);
   v1.use(auditRequests); // an audit entry per write and per recording/transcript read (issue 36 item 4)
   v1.use(noQueryOnWrites);
   v1.use('/agents', agentsRouter());
+  v1.use('/agents', agentVersionsRouter()); // `/v1/agents/{id}/versions…`
   v1.use('/tools', toolsRouter());
   v1.use('/calls', callsRouter(deps.temporal));
   v1.use('/calls', callRecordingsRouter(deps.temporal));

@@ -4,7 +4,7 @@
  * is sent, and the read-only routes `GET /v1/audit_events` and `GET /v1/audit_events/{id}` (scope
  * `audit:read`). No route changes or deletes an entry (a POST or DELETE on them is an unknown route).
  */
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
 import { notFound, invalidParam } from '../errors';
 import { logger } from '../logger';
 import { AuditEvent, AuditEventObject, renderAuditEvent, type AuditActorType } from '../models/audit';
@@ -66,12 +66,23 @@ const ID = /^[a-z]+_[0-9A-Za-z]{8,40}$/;
  * Writes the audit entry of an authenticated request when its answer has been sent (`finish`): after
  * the response, so it never slows it; `recordAuditEvent` never throws and rides out a store blip. Mounted
  * right after `authenticate` on `/v1` (src/api/app.ts) and before the console's own endpoints
- * (`/console/api`, src/api/console.ts: sign-in, sign-out, mode switch, keys). Captures the answer's `id` (the created or
+ * (`/console/api`, src/api/console.ts: sign-in, sign-out, mode switch, keys; mounted there by src/api/app.ts). Captures the answer's `id` (the created or
  * deleted object) and error `code` from the JSON it sends.
  */
 export const auditRequests: RequestHandler = (req: Request, res: Response, next) => {
   auditOnFinish(req, res);
   next();
+};
+
+/**
+ * An error handler mounted right after the console's cookie authentication on `/v1` (src/api/app.ts;
+ * src/api/console.ts `consoleSessionAuth`): a write whose session authenticated (`req.auth` set) but
+ * which the CSRF check refused never reaches `auditRequests`, so its entry is installed here; the error
+ * goes on to the error handler unchanged.
+ */
+export const auditRefusedSession: ErrorRequestHandler = (err, req, res, next) => {
+  if (req.auth) auditOnFinish(req, res);
+  next(err);
 };
 
 /**

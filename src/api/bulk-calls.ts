@@ -16,22 +16,19 @@
  * from the documents the workflow's activities keep. The calls are ordinary calls (`GET
  * /v1/calls?bulk_call_id=`).
  */
-import express, { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { stringify } from 'csv-stringify';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
-import { config, telephonyConfigured } from '../config';
-import { findLiveAgent } from '../models/agents';
 import {
   BulkCall,
   BulkCallObject,
   BulkCallResult,
   BulkCallResultObject,
   effectiveResultStatus,
-  initialCounts,
   renderBulkCall,
   renderBulkCallResult,
   resultStatusFilter,
@@ -40,32 +37,38 @@ import {
   type CampaignContact,
 } from '../models/bulk-calls';
 import { Form, formFields } from '../models/forms';
-import { insertIfAbsent, type WithId } from '../models/store';
+import { type WithId } from '../models/store';
 import { listOf } from '../models/wire';
-import { DAY_NAMES, secondsOfDay, startBulkCallWorkflow, type CampaignSchedule } from '../services/bulk-calls';
+import { secondsOfDay } from '../services/bulk-calls';
+import { CONCURRENCY, prepareBulkCall, startBulkCall } from '../services/bulk-call-requests';
 import { MAX_DURATION } from '../services/calls';
 import {
   BULK_CALL_ENDED,
   BULK_CALL_STATUSES,
-  bulkCallResultId,
   bulkCallWorkflowId,
   cancelUpdate,
   pauseUpdate,
   REDIAL_OUTCOMES,
   RESULT_STATUSES,
-  type RedialOutcome,
   type ResultStatus,
   resumeUpdate,
   type BulkCallProgress,
 } from '../shared/bulk-calls';
-import { idTime } from '../shared/ids';
-import { parseIndexed } from './forms';
-import { simulationSchema } from './calls';
-import { authenticate, requireScope } from './middleware';
+import { authenticate, largeJsonBody, requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { e164, isE164, localTime, metadata, queryFilters, timeZone, windowDays } from './validation';
+import {
+  e164,
+  isE164,
+  localTime,
+  metadata,
+  parseIndexed,
+  queryFilters,
+  simulationSchema,
+  timeZone,
+  windowDays,
+} from './validation';
 
 /** Contacts one request may carry. */
 export const MAX_CONTACTS = 10_000;
@@ -73,14 +76,6 @@ export const MAX_CONTACTS = 10_000;
 export const BULK_BODY_LIMIT = '20mb';
 /** Bytes of JSON a contact's `context` may take. */
 const MAX_CONTACT_CONTEXT_BYTES = 4096;
-/** `max_concurrency`: default and bounds. */
-export const CONCURRENCY = { default: 5, max: 50 };
-/** Redial defaults when `retry` is given (absent `retry`: one call per contact). */
-export const RETRY_DEFAULTS = {
-  max_attempts: 3,
-  on: ['no_answer', 'failed'] as RedialOutcome[],
-  interval_seconds: 3600,
-};
 
 const scheduleSchema = z.strictObject({
   window: z.strictObject({ start: localTime, end: localTime }),
@@ -137,21 +132,16 @@ export const bulkContactSchema = z.strictObject({
  */
 export function bulkCallBodyParser(): Router {
   const router = Router();
-  const parse = express.json({ limit: BULK_BODY_LIMIT, type: () => true, strict: false });
-  const parseLarge: RequestHandler = (req, res, next) =>
-    parse(req, res, (err?: unknown) => {
-      if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
-        return next(
-          new ApiError(
-            413,
-            'invalid_request_error',
-            'body_too_large',
-            `The request body is larger than ${BULK_BODY_LIMIT.toUpperCase()} (at most ${MAX_CONTACTS} contacts).`,
-          ),
-        );
-      }
-      next(err);
-    });
+  const parseLarge = largeJsonBody(
+    BULK_BODY_LIMIT,
+    () =>
+      new ApiError(
+        413,
+        'invalid_request_error',
+        'body_too_large',
+        `The request body is larger than ${BULK_BODY_LIMIT.toUpperCase()} (at most ${MAX_CONTACTS} contacts).`,
+      ),
+  );
   router.post('/bulk-calls', authenticate, requireScope('calls:write'), parseLarge);
   return router;
 }
@@ -246,115 +236,37 @@ const createBulkCall = (temporal: Client) =>
     response: BulkCallObject,
     handler: async (req, res) => {
       const body = parseIndexed(createBulkCallSchema, req.body);
-      const { livemode, orgId } = req.auth!;
-      if (livemode && body.simulation)
-        throw invalidParam(
-          'simulation',
-          'simulation is only accepted with a test-mode key; live calls ring real phones.',
-        );
-      if (livemode && !body.from)
-        throw missingParam('from', 'Missing required param: from (live calls need the service number to call from).');
-      if (body.schedule && secondsOfDay(body.schedule.window.end) <= secondsOfDay(body.schedule.window.start)) {
-        throw invalidParam(
-          'schedule.window.end',
-          'Invalid schedule.window.end: must be after schedule.window.start (same day, local time).',
-        );
-      }
-      if (body.schedule?.ends_at !== undefined && body.schedule.ends_at * 1000 <= Date.now()) {
-        throw invalidParam('schedule.ends_at', 'Invalid schedule.ends_at: must be in the future (unix seconds).');
-      }
-      const campaignMetadata = body.metadata ?? {};
-      const { contacts, given, duplicates } = parseContacts(body.contacts, campaignMetadata, livemode);
-      const [agent, form] = await Promise.all([
-        findLiveAgent({ orgId, livemode }, body.agent_id),
-        Form.findOne({ _id: body.form_id, org_id: orgId, livemode }).lean(),
-      ]);
-      if (!agent) throw notFound('agent', body.agent_id, 'agent_id');
-      if (!form) throw notFound('form', body.form_id, 'form_id');
-      if (livemode && !telephonyConfigured()) {
-        throw new ApiError(
-          503,
-          'api_error',
-          'telephony_not_configured',
-          'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
-        );
-      }
-      const schedule: CampaignSchedule | null = body.schedule
-        ? {
-            window: body.schedule.window,
-            days: body.schedule.days ?? [...DAY_NAMES],
-            ...(body.schedule.timezone ? { timezone: body.schedule.timezone } : {}),
-            ...(body.schedule.ends_at !== undefined ? { ends_at: body.schedule.ends_at } : {}),
-          }
-        : null;
-      const retry = body.retry
-        ? {
-            max_attempts: body.retry.max_attempts ?? RETRY_DEFAULTS.max_attempts,
-            on: body.retry.on ?? RETRY_DEFAULTS.on,
-            interval_seconds: body.retry.interval_seconds ?? RETRY_DEFAULTS.interval_seconds,
-          }
-        : { max_attempts: 1, on: [], interval_seconds: 0 };
-
+      const tenant = { orgId: req.auth!.orgId, livemode: req.auth!.livemode };
+      checkBulkCallRequest(tenant.livemode, body);
+      const parsed = parseContacts(body.contacts, body.metadata ?? {}, tenant.livemode);
+      const prepared = await prepareBulkCall(tenant, { ...body, ...parsed });
       await idempotent(req, res, 'bulk', async (bulkCallId) => {
-        const now = Date.now();
-        const rows = contacts.map((c, index) => ({
-          _id: bulkCallResultId(bulkCallId, index),
-          bulk_call_id: bulkCallId,
-          org_id: orgId,
-          livemode,
-          index,
-          phone: c.phone,
-          contact_json: JSON.stringify(given[index]),
-          status: 'pending',
-          attempts: 0,
-          call_ids: [],
-          form_json: null,
-          updated_ms: now,
-        }));
-        await insertRows(rows);
-        const record = {
-          _id: bulkCallId,
-          org_id: orgId,
-          livemode,
-          name: body.name ?? null,
-          agent_id: agent._id,
-          form_id: form._id,
-          from: body.from ?? null,
-          max_concurrency: body.max_concurrency ?? CONCURRENCY.default,
-          max_duration_seconds: body.max_duration_seconds ?? MAX_DURATION.default,
-          schedule_json: schedule ? JSON.stringify(schedule) : null,
-          retry_json: JSON.stringify(retry),
-          metadata_json: JSON.stringify(campaignMetadata),
-          simulation_json: !livemode && body.simulation ? JSON.stringify(body.simulation) : null,
-          duplicates_removed: duplicates,
-          status: 'running',
-          counts: initialCounts(contacts.length),
-          created: Math.floor(idTime(bulkCallId) / 1000),
-          completed_ms: null,
-          updated_ms: now,
-        };
-        await startBulkCallWorkflow(
-          temporal,
-          {
-            bulkCallId,
-            orgId,
-            livemode,
-            total: contacts.length,
-            maxConcurrency: record.max_concurrency,
-            retry: { maxAttempts: retry.max_attempts, on: retry.on, intervalMs: retry.interval_seconds * 1000 },
-            endsAtMs: schedule?.ends_at !== undefined ? schedule.ends_at * 1000 : null,
-            pageSize: config().bulkCallPageSize,
-            record,
-          },
-          agent._id,
-        );
-        // The workflow's first activity writes this document too (insert-if-absent): a crash here loses nothing.
-        await insertIfAbsent(BulkCall, record);
-        const stored = await BulkCall.findById(bulkCallId).lean();
-        return { status: 200, body: renderBulkCall(stored ?? record) };
+        const stored = await startBulkCall(temporal, tenant, bulkCallId, prepared);
+        return { status: 200, body: renderBulkCall(stored) };
       });
     },
   });
+
+/**
+ * The checks of a campaign's body that need no read: no `simulation` with a live key, `from` required
+ * with one, a window that ends after it starts, an `ends_at` in the future.
+ * @throws ApiError 400 naming the field
+ */
+function checkBulkCallRequest(livemode: boolean, body: z.output<typeof createBulkCallSchema>): void {
+  if (livemode && body.simulation)
+    throw invalidParam('simulation', 'simulation is only accepted with a test-mode key; live calls ring real phones.');
+  if (livemode && !body.from)
+    throw missingParam('from', 'Missing required param: from (live calls need the service number to call from).');
+  if (body.schedule && secondsOfDay(body.schedule.window.end) <= secondsOfDay(body.schedule.window.start)) {
+    throw invalidParam(
+      'schedule.window.end',
+      'Invalid schedule.window.end: must be after schedule.window.start (same day, local time).',
+    );
+  }
+  if (body.schedule?.ends_at !== undefined && body.schedule.ends_at * 1000 <= Date.now()) {
+    throw invalidParam('schedule.ends_at', 'Invalid schedule.ends_at: must be in the future (unix seconds).');
+  }
+}
 
 /** `GET /v1/bulk-calls` → campaigns, newest first; optional filter `status`. */
 const listBulkCalls = operation({
@@ -522,19 +434,6 @@ async function findBulkCall(req: Request) {
   return doc;
 }
 
-/** Inserts result rows in batches; rows already there (a retried request) are fine. */
-async function insertRows(rows: Record<string, unknown>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 1000) {
-    try {
-      await BulkCallResult.collection.insertMany(rows.slice(i, i + 1000) as never[], { ordered: false });
-    } catch (err) {
-      const writeErrors = (err as { writeErrors?: { code?: number }[] | { code?: number } }).writeErrors;
-      const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-      if (list.length === 0 || !list.every((e) => e.code === 11000)) throw err;
-    }
-  }
-}
-
 /** A page of results in contact order (result ids are `<bulk id>:<index>`, sorting in that order). */
 async function resultsPage(
   req: Request,
@@ -587,7 +486,7 @@ async function resultsPage(
 
 /** Streams every matching result as CSV (csv-stringify), in contact order. */
 async function sendCsv(
-  res: express.Response,
+  res: Response,
   bulkCallId: string,
   pendingEndedAs: string | null,
   filter: Record<string, unknown>,

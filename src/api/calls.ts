@@ -8,14 +8,9 @@
  * from the MongoDB read model the workflow's activities keep (the stream too: src/api/sse.ts over the
  * call's `call_stream` entries); end, transfer, say and context are Workflow Updates.
  */
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { findLiveAgent } from '../models/agents';
-import { versionedAgent } from '../services/agent-versions';
-import { agentVersionQuery } from './agent-versions';
 import {
   Call,
   CallNoteObject,
@@ -24,7 +19,6 @@ import {
   CallStreamEntry,
   callStreamEntryId,
   CallTurn,
-  newCallDocument,
   renderCall,
   renderTranscript,
   renderTurn,
@@ -34,17 +28,10 @@ import {
 } from '../models/calls';
 import { seconds, type WithId } from '../models/store';
 import { listOf, recordingSettingsObject } from '../models/wire';
-import { insertIfAbsentGrouped } from '../models/store';
-import { ApiError, invalidParam, missingParam, notFound } from '../errors';
-import { telephonyConfigured } from '../config';
-import { logger } from '../logger';
-import { MAX_DURATION, newCallInput, QUEUE_TIMEOUT, startCallWorkflow } from '../services/calls';
-import { resolveCallContact } from '../services/contacts';
-import { queueCallForSlot } from '../services/call-slots';
+import { ApiError, invalidParam, missingParam } from '../errors';
+import { MAX_DURATION, QUEUE_TIMEOUT } from '../services/calls';
+import { findCall, prepareCall, runCallUpdate, startCall } from '../services/call-requests';
 import {
-  CALL_NOT_LIVE,
-  CALL_NOT_SCHEDULED,
-  CALL_NOT_TRANSFERABLE,
   callWorkflowId,
   contextUpdate,
   endUpdate,
@@ -55,25 +42,29 @@ import {
   TERMINAL_STATUSES,
   CALL_DIRECTIONS,
   CALL_STATUSES,
-  SIMULATION_OUTCOMES,
-  PERSONA_LIMITS,
   DEFAULT_TRANSFER_TIMEOUT_SECONDS,
-  TRANSFER_IN_PROGRESS,
   TRANSFER_MODES,
   TRANSFER_TIMEOUT,
   transferUpdate,
 } from '../shared/calls';
-import { voicemailSchema } from './agents';
 import { jsonDepth } from './middleware';
 import { idempotent } from './idempotency';
 import { createdQuery, createdRange, listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { callingWindow, e164, isE164, metadata, queryFilters } from './validation';
-import { dialTime, parseScheduledAt } from '../services/call-schedule';
+import {
+  agentVersionQuery,
+  callingWindow,
+  e164,
+  isE164,
+  metadata,
+  queryFilters,
+  simulationSchema,
+  voicemailSchema,
+} from './validation';
+import { parseScheduledAt } from '../services/call-schedule';
 import { AnalysisPlanObject } from '../models/analyses';
 import { checkAnalysisPlan } from '../services/analysis';
-import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, wakeEvery, type StreamEvent } from './sse';
-import { STREAM_RETRY_MS } from './widget';
+import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, STREAM_RETRY_MS, wakeEvery, type StreamEvent } from './sse';
 import { config } from '../config';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
@@ -94,70 +85,6 @@ function checkContext(context: Record<string, unknown>): void {
       `Invalid context: must be at most ${CONTEXT_LIMITS.renderedBytes} bytes once rendered as indented JSON.`,
     );
   }
-}
-
-/** A persona or goal (issue 37 item 3): 1 to 2,000 characters once trimmed. */
-const personaText = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(PERSONA_LIMITS.maxChars, `must be at most ${PERSONA_LIMITS.maxChars} characters`);
-
-export const simulationSchema = z
-  .strictObject({
-    persona: personaText
-      .optional()
-      .describe(
-        'The caller is a model playing this persona (instead of `caller` lines), towards `goal`; it hangs up when the goal is met or impossible, or after `max_turns`.',
-      ),
-    goal: personaText.optional().describe('What the persona wants from the call (required with `persona`).'),
-    max_turns: z
-      .number()
-      .int()
-      .min(1)
-      .max(PERSONA_LIMITS.maxTurns)
-      .optional()
-      .describe(
-        `With \`persona\`: the caller turns at most (default ${PERSONA_LIMITS.maxTurnsDefault}), then the persona hangs up.`,
-      ),
-    caller: z
-      .array(z.string().trim().min(1, 'lines must not be empty').max(2000))
-      .max(1000, 'must have at most 1000 lines')
-      .optional(),
-    outcome: z
-      .enum(SIMULATION_OUTCOMES)
-      .optional()
-      .describe(
-        '`voicemail`: an answering machine picks up, says `caller` as its greeting and beeps (handled as the `voicemail` setting says).',
-      ),
-    ring_seconds: z.number().min(0).max(60).optional(),
-    pause_seconds: z.number().min(0).max(60).optional(),
-    transfer: z
-      .strictObject({
-        answer: z.enum(['answered', 'no_answer', 'busy']),
-        after_seconds: z.number().min(0).max(60).optional(),
-      })
-      .optional()
-      .describe(
-        'What the person a warm transfer dials does, after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.',
-      ),
-  })
-  .superRefine(checkPersona);
-
-/**
- * The persona fields' rules (issue 37 item 3): `persona` and `caller` lines are exclusive (400 naming
- * `persona`); `persona` and `goal` come together (400 naming the missing one); `max_turns` only with a persona.
- */
-function checkPersona(
-  s: { persona?: string; goal?: string; max_turns?: number; caller?: string[] },
-  ctx: z.RefinementCtx,
-): void {
-  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-  if (s.persona !== undefined && s.caller !== undefined)
-    issue('persona', 'a persona caller and scripted caller lines are exclusive: give persona or caller, not both');
-  else if (s.persona !== undefined && s.goal === undefined) issue('goal', 'is required with persona');
-  else if (s.persona === undefined && s.goal !== undefined) issue('persona', 'is required with goal');
-  else if (s.persona === undefined && s.max_turns !== undefined) issue('max_turns', 'is only taken with persona');
 }
 
 export const createCallSchema = z.strictObject({
@@ -259,86 +186,38 @@ const createCall = (temporal: Client) =>
     },
     response: CallObject,
     handler: async (req, res, { body }) => {
-      const { livemode, orgId } = req.auth!;
-      if (body.context) checkContext(body.context);
-      if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
-      if (livemode && body.simulation)
-        throw invalidParam(
-          'simulation',
-          'simulation is only accepted with a test-mode key; live calls ring real phones.',
-        );
-      if (livemode && !body.from)
-        throw missingParam('from', 'Missing required param: from (a live call needs the service number to call from).');
+      const tenant = { orgId: req.auth!.orgId, livemode: req.auth!.livemode };
+      checkCallRequest(tenant.livemode, body);
       const nowMs = Date.now();
       const requestedMs = body.scheduled_at !== undefined ? parseScheduledAt(body.scheduled_at, nowMs) : null;
-      // Reads and checks beside the idempotency record's insert (a 404 or 400 here does not keep the key).
-      // Independent reads, side by side; the agent's 404 comes first, as when they ran one after the other.
-      // The organization's call limit is read after the start, with the slot request that carries it.
-      const prepare = async () => {
-        const [agent, contactId] = await Promise.allSettled([
-          findLiveAgent({ orgId, livemode }, body.agent_id),
-          resolveCallContact({ orgId, livemode }, { to: body.to, contactId: body.contact_id }),
-        ]).then(([a, c]) => {
-          if (a.status === 'rejected') throw a.reason;
-          if (!a.value) throw notFound('agent', body.agent_id, 'agent_id');
-          if (c.status === 'rejected') throw c.reason;
-          return [a.value, c.value] as const;
-        });
-        if (livemode && !telephonyConfigured()) {
-          throw new ApiError(
-            503,
-            'api_error',
-            'telephony_not_configured',
-            'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
-          );
-        }
-
-        const agentWindow = agent.calling_window_json ? JSON.parse(agent.calling_window_json) : null;
-        const dial = await dialTime(
-          { to: body.to, livemode, window: body.calling_window ?? null, agentWindow },
-          requestedMs,
-          nowMs,
-        );
-        // Issue 37: the call's version is fixed now (a traffic split picks it per contact).
-        const versioned = await versionedAgent(agent, { contactId, phone: body.to });
-        return { agent: versioned, contactId, dial };
-      };
-
+      // The reads and checks run beside the idempotency record's insert (a 404 or 400 there does not keep
+      // the key); the organization's call limit is read after the start, with the slot request that carries it.
       await idempotent(
         req,
         res,
         'call',
-        async (callId, { agent, contactId, dial }) => {
-          const input = newCallInput(callId, { orgId, livemode }, agent, {
-            ...body,
-            contact_id: contactId,
-            scheduled_at: dial.later ? Math.ceil(dial.atMs / 1000) : undefined,
-          });
-          // The call takes its place in the organization's line once its workflow runs: a signal to the
-          // semaphore (src/services/call-slots.ts `queueCallForSlot`, grouped with this process's other calls of
-          // the moment, in the order they were created), sent after the start and not waited for (issue 32
-          // item 5: the answer waits for one Temporal round trip, not two). Its grant, at once when a slot is
-          // free, comes to the workflow, which asks itself when none came within SLOT_ASK_AGAIN_MS (a signal
-          // that failed, or an API process that died before sending it); a scheduled call asks when its time
-          // comes.
-          if (!dial.later) input.slot = 'waiting';
-          await startCallWorkflow(temporal, input);
-          if (!dial.later)
-            void queueCallForSlot(temporal, { orgId, livemode }, callId).catch((err: unknown) =>
-              logger.warn('call slot: not put in line by the API; the call asks itself', {
-                call_id: callId,
-                error: String(err),
-              }),
-            );
-          // The workflow writes this document too (insert-if-absent), so a crash here loses nothing; the
-          // insert goes beside the idempotency record's completion.
-          const doc = newCallDocument(input);
-          return { status: 200, body: renderCall(doc), alongside: insertIfAbsentGrouped(Call, doc) };
+        async (callId, prepared) => {
+          const { doc, stored } = await startCall(temporal, tenant, callId, body, prepared);
+          return { status: 200, body: renderCall(doc), alongside: stored };
         },
-        prepare,
+        () => prepareCall(tenant, body, { requestedMs, nowMs }),
       );
     },
   });
+
+/**
+ * The checks of a call's body that need no read: `context`'s size, the analysis plan's schema, no
+ * `simulation` with a live key (400 naming it), `from` required with one.
+ * @throws ApiError 400 naming the field
+ */
+function checkCallRequest(livemode: boolean, body: z.output<typeof createCallSchema>): void {
+  if (body.context) checkContext(body.context);
+  if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
+  if (livemode && body.simulation)
+    throw invalidParam('simulation', 'simulation is only accepted with a test-mode key; live calls ring real phones.');
+  if (livemode && !body.from)
+    throw missingParam('from', 'Missing required param: from (a live call needs the service number to call from).');
+}
 
 /**
  * `GET /v1/calls` → list of calls, newest first; optional filters `status`, `agent_id`, `bulk_call_id`
@@ -417,7 +296,7 @@ const retrieveCall = operation({
   scope: 'calls:read',
   response: CallObject,
   handler: async (req, res) => {
-    const call = await findCall(req);
+    const call = await findCall(req.auth!, String(req.params.id));
     if ((TERMINAL_STATUSES as readonly string[]).includes(call.status)) return void res.json(renderCall(call));
     const turns = await CallTurn.find({ call_id: call._id }).sort({ seq: 1 }).lean();
     res.json({ ...renderCall(call), turns: turns.map((t) => renderTurn(call, t)) });
@@ -436,7 +315,7 @@ const retrieveCallTranscript = operation({
   scope: 'calls:read',
   response: TranscriptObject,
   handler: async (req, res) => {
-    const call = await findCall(req);
+    const call = await findCall(req.auth!, String(req.params.id));
     if (!(TERMINAL_STATUSES as readonly string[]).includes(call.status)) {
       throw new ApiError(
         409,
@@ -475,7 +354,7 @@ const transferCall = (temporal: Client) =>
     handler: async (req, res, { body }) => {
       await idempotent(req, res, 'req', async (updateId) => {
         // Read inside the handler: a retry that takes over sees the call as it is now.
-        const call = await findCall(req);
+        const call = await findCall(req.auth!, String(req.params.id));
         await runCallUpdate(temporal, call, () =>
           temporal.workflow.getHandle(callWorkflowId(call._id)).executeUpdate(transferUpdate, {
             args: [
@@ -489,7 +368,7 @@ const transferCall = (temporal: Client) =>
             updateId,
           }),
         );
-        return { status: 200, body: renderCall(await findCall(req)) };
+        return { status: 200, body: renderCall(await findCall(req.auth!, String(req.params.id))) };
       });
     },
   });
@@ -509,11 +388,11 @@ const endCall = (temporal: Client) =>
     response: CallObject,
     handler: async (req, res) => {
       await idempotent(req, res, 'req', async (updateId) => {
-        const call = await findCall(req);
+        const call = await findCall(req.auth!, String(req.params.id));
         await runCallUpdate(temporal, call, () =>
           temporal.workflow.getHandle(callWorkflowId(call._id)).executeUpdate(endUpdate, { updateId }),
         );
-        return { status: 200, body: renderCall(await findCall(req)) };
+        return { status: 200, body: renderCall(await findCall(req.auth!, String(req.params.id))) };
       });
     },
   });
@@ -585,7 +464,7 @@ const streamCall = operation({
   ],
   content: { 'text/event-stream': { schema: SSE_EVENT_SCHEMA } },
   handler: async (req, res) => {
-    const call = await findCall(req);
+    const call = await findCall(req.auth!, String(req.params.id));
     const after = lastEventId(req);
     let ended = false;
     await serveEventStream(req, res, after, {
@@ -663,7 +542,7 @@ const sayOnCall = (temporal: Client) =>
     response: CallSayObject,
     handler: async (req, res, { body }) => {
       await idempotent(req, res, 'req', async (updateId) => {
-        const call = await findCall(req);
+        const call = await findCall(req.auth!, String(req.params.id));
         const interrupt = body.interrupt ?? false;
         let spoken = false;
         await runCallUpdate(temporal, call, async () => {
@@ -705,7 +584,7 @@ const addCallContext = (temporal: Client) =>
     response: CallNoteObject,
     handler: async (req, res, { body }) => {
       await idempotent(req, res, 'req', async (updateId) => {
-        const call = await findCall(req);
+        const call = await findCall(req.auth!, String(req.params.id));
         await runCallUpdate(temporal, call, () =>
           temporal.workflow
             .getHandle(callWorkflowId(call._id))
@@ -734,52 +613,4 @@ export function callsRouter(temporal: Client): Router {
     sayOnCall(temporal),
     addCallContext(temporal),
   ]);
-}
-
-/** The key's call `req.params.id`; 404 `resource_missing` naming `id` when another tenant's or unknown. */
-export async function findCall(req: Request) {
-  const id = String(req.params.id);
-  const doc = await Call.findOne({ _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
-  if (!doc) throw notFound('call', id, 'id');
-  return doc;
-}
-
-const notLive = (status: string) =>
-  new ApiError(409, 'invalid_request_error', CALL_NOT_LIVE, `The call is ${status}; this operation needs a live call.`);
-
-/**
- * Runs an update on a call's workflow, mapping its refusals to 409 (`call_not_live` with the status,
- * `call_not_transferable`, `call_not_scheduled`, `transfer_in_progress`) and a closed workflow to `call_not_live`.
- */
-export async function runCallUpdate(
-  temporal: Client,
-  call: { _id: string; status: string },
-  update: () => Promise<unknown>,
-): Promise<void> {
-  if ((TERMINAL_STATUSES as readonly string[]).includes(call.status)) throw notLive(call.status);
-  try {
-    await update();
-  } catch (err) {
-    if (
-      err instanceof WorkflowUpdateFailedError &&
-      err.cause instanceof ApplicationFailure &&
-      err.cause.type === CALL_NOT_LIVE
-    ) {
-      // The workflow's validator puts the call's status in the failure's details.
-      const [status] = err.cause.details ?? [];
-      throw notLive(typeof status === 'string' ? status : 'not live');
-    }
-    if (
-      err instanceof WorkflowUpdateFailedError &&
-      err.cause instanceof ApplicationFailure &&
-      (err.cause.type === CALL_NOT_TRANSFERABLE ||
-        err.cause.type === CALL_NOT_SCHEDULED ||
-        err.cause.type === TRANSFER_IN_PROGRESS)
-    )
-      throw new ApiError(409, 'invalid_request_error', err.cause.type, err.cause.message);
-    if (err instanceof WorkflowNotFoundError || /workflow execution already completed/i.test((err as Error).message)) {
-      throw notLive('over');
-    }
-    throw err;
-  }
 }

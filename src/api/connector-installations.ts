@@ -37,8 +37,7 @@ import { isPublishableVersion } from '../services/connectors';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { mergedMetadata } from './tools';
-import { metadata } from './validation';
+import { mergedMetadata, metadata } from './validation';
 
 const versionField = z
   .string()

@@ -48,7 +48,6 @@ import type { UserRole } from '../models/users';
 import { applyRateLimit, jsonBody, jsonContentType, type AuthContext } from './middleware';
 import { operation, operationsRouter } from './operations';
 import { serveConsoleStream } from './console-stream';
-import { auditOnFinish, auditRequests } from './audit';
 
 const tag = 'Console';
 
@@ -165,18 +164,14 @@ export const consoleSessionAuth: RequestHandler = async (req, res, next) => {
 
 /**
  * The request's session as `req.auth`, after the CSRF check of a write (src/api/console.ts `checkCsrf`);
- * a refused write is still audited with the session's user as its actor (issue 36 item 4).
+ * a refused write is still audited with the session's user as its actor (on `/v1`: src/api/audit.ts
+ * `auditRefusedSession`, mounted after `consoleSessionAuth`; under `/console/api`, `auditRequests` runs first).
  * Throws 401 `session_missing`/`session_expired`, 403 `csrf_token_invalid`.
  */
 async function authenticateSession(req: Request, res: Response): Promise<void> {
   const active = await requireSession(req, res);
   req.auth = authOf(active);
-  try {
-    checkCsrf(req, active);
-  } catch (err) {
-    auditOnFinish(req, res);
-    throw err;
-  }
+  checkCsrf(req, active);
 }
 
 /** Console endpoints: a live session (and CSRF for writes); sets `req.auth` as on `/v1`. */
@@ -423,7 +418,6 @@ export function consoleRouter(_temporal?: Client): Router {
   const router = Router();
   router.use('/console', consoleHeaders);
   router.use('/console/api', jsonContentType, ...jsonBody);
-  router.use('/console/api', auditRequests); // every console action in the audit log (issue 36 item 4)
   router.use(
     '/console/api',
     operationsRouter('/console/api', [

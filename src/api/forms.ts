@@ -11,7 +11,7 @@
  */
 import type { Router } from 'express';
 import { z } from 'zod';
-import { ApiError, invalidParam, missingParam, notFound } from '../errors';
+import { invalidParam, missingParam, notFound } from '../errors';
 import { Form, FormObject, renderForm } from '../models/forms';
 import { insertIfAbsent } from '../models/store';
 import { listOf } from '../models/wire';
@@ -20,7 +20,7 @@ import { idTime } from '../shared/ids';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { parseBody } from './validation';
+import { parseIndexed } from './validation';
 
 /** Fields a form may have. */
 export const MAX_FORM_FIELDS = 50;
@@ -46,21 +46,6 @@ export const createFormSchema = z.strictObject({
     .min(1, 'must have at least one field')
     .max(MAX_FORM_FIELDS, `must have at most ${MAX_FORM_FIELDS} fields`),
 });
-
-/**
- * `parseBody` with array positions written as in JavaScript (`contacts[17].phone`, not `contacts.17.phone`)
- * in `param` and the message, so a client can find the bad row of a long list.
- */
-export function parseIndexed<S extends z.ZodType>(schema: S, body: unknown, prefix = ''): z.infer<S> {
-  try {
-    return parseBody(schema, body);
-  } catch (err) {
-    if (!(err instanceof ApiError) || !err.param) throw err;
-    const inner = err.param === 'body' ? '' : err.param.replace(/\.(\d+)(?=\.|$)/g, '[$1]');
-    const param = prefix ? (inner ? `${prefix}${inner.startsWith('[') ? '' : '.'}${inner}` : prefix) : inner || 'body';
-    throw new ApiError(err.status, err.type, err.code, err.message.split(err.param).join(param), param);
-  }
-}
 
 const tag = 'Bulk calls';
 

@@ -106,49 +106,8 @@ export async function idempotent<P = undefined>(
   }
   let record = claimed.value;
   if (record.claimed === false) {
-    const existing = record.doc;
-    if (existing.fingerprint !== fingerprint) {
-      throw new ApiError(
-        422,
-        'idempotency_error',
-        'idempotency_key_reused',
-        'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
-        'Idempotency-Key',
-      );
-    }
-    if (existing.state === 'completed') {
-      res.setHeader('Idempotent-Replayed', 'true');
-      return void res.status(existing.status_code!).type('application/json').send(openSecret(existing.response_json)!);
-    }
-    if (existing.locked_until_ms > now) {
-      throw new ApiError(
-        409,
-        'idempotency_error',
-        'idempotency_key_in_use',
-        'A request with this Idempotency-Key is still being processed. Retry after it completes.',
-        'Idempotency-Key',
-      );
-    }
-    // The first execution died (or failed with an unexpected error): take over with its resource id.
-    const taken = await IdempotencyRecord.findOneAndUpdate(
-      {
-        _id: id,
-        state: 'in_progress',
-        locked_until_ms: existing.locked_until_ms,
-        lease_token: existing.lease_token ?? null,
-      },
-      { $set: { locked_until_ms: now + leaseMs(), lease_token: newLeaseToken() } },
-      { returnDocument: 'after' },
-    ).lean();
-    if (!taken) {
-      throw new ApiError(
-        409,
-        'idempotency_error',
-        'idempotency_key_in_use',
-        'A request with this Idempotency-Key is still being processed. Retry after it completes.',
-        'Idempotency-Key',
-      );
-    }
+    const taken = await replayOrTakeOver(res, id, fingerprint, record.doc, now);
+    if (taken === null) return;
     record = { claimed: true, doc: taken };
   }
 
@@ -190,6 +149,59 @@ export async function idempotent<P = undefined>(
     result.alongside,
   ]);
   res.status(result.status).type('application/json').send(json);
+}
+
+/** The answer to a request whose key is held by an execution still running (or just taken over by another). */
+const keyInUse = () =>
+  new ApiError(
+    409,
+    'idempotency_error',
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still being processed. Retry after it completes.',
+    'Idempotency-Key',
+  );
+
+/**
+ * A key already used (`existing`, its record): 422 `idempotency_key_reused` for another request; the
+ * stored answer replayed once completed (returns null, the answer sent); 409 while its execution holds
+ * the lease; else the first execution died (or failed with an unexpected error): its record is taken over,
+ * with its resource id, under a new lease (409 when another retry took it first).
+ * @returns the record taken over, or null when the answer was replayed
+ */
+async function replayOrTakeOver(
+  res: Response,
+  id: string,
+  fingerprint: string,
+  existing: IdempotencyDoc,
+  now: number,
+): Promise<IdempotencyDoc | null> {
+  if (existing.fingerprint !== fingerprint) {
+    throw new ApiError(
+      422,
+      'idempotency_error',
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request (method, path or body). Use a new key for a new request.',
+      'Idempotency-Key',
+    );
+  }
+  if (existing.state === 'completed') {
+    res.setHeader('Idempotent-Replayed', 'true');
+    res.status(existing.status_code!).type('application/json').send(openSecret(existing.response_json)!);
+    return null;
+  }
+  if (existing.locked_until_ms > now) throw keyInUse();
+  const taken = await IdempotencyRecord.findOneAndUpdate(
+    {
+      _id: id,
+      state: 'in_progress',
+      locked_until_ms: existing.locked_until_ms,
+      lease_token: existing.lease_token ?? null,
+    },
+    { $set: { locked_until_ms: now + leaseMs(), lease_token: newLeaseToken() } },
+    { returnDocument: 'after' },
+  ).lean();
+  if (!taken) throw keyInUse();
+  return taken as IdempotencyDoc;
 }
 
 type IdempotencyDoc = {

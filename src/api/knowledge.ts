@@ -13,7 +13,7 @@
  * be 4 MB); at most 1,000 documents per agent. Once a write has answered, no search in any process
  * returns what it replaced or deleted (src/services/knowledge.ts).
  */
-import express, { type RequestHandler, type Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import {
@@ -33,6 +33,7 @@ import {
   searchKnowledge,
 } from '../services/knowledge';
 import { findLiveAgent } from '../models/agents';
+import { largeJsonBody } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
@@ -44,21 +45,16 @@ const BODY_LIMIT = '4mb';
  * JSON body parser for `/v1/knowledge`, mounted before the API's 1 MB one (which then leaves the parsed
  * body alone). Too large → 413 `body_too_large`.
  */
-export const knowledgeBody: RequestHandler = (req, res, next) => {
-  express.json({ limit: BODY_LIMIT, type: () => true, strict: false })(req, res, (err?: unknown) => {
-    if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
-      return next(
-        new ApiError(
-          413,
-          'invalid_request_error',
-          'body_too_large',
-          `The request body is larger than ${BODY_LIMIT.replace('mb', ' MB')}.`,
-        ),
-      );
-    }
-    next(err);
-  });
-};
+export const knowledgeBody: RequestHandler = largeJsonBody(
+  BODY_LIMIT,
+  () =>
+    new ApiError(
+      413,
+      'invalid_request_error',
+      'body_too_large',
+      `The request body is larger than ${BODY_LIMIT.replace('mb', ' MB')}.`,
+    ),
+);
 
 const title = z
   .string()

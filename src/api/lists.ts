@@ -10,7 +10,7 @@ import type { Request } from 'express';
 import type { Model } from 'mongoose';
 import { z } from 'zod';
 import { ApiError, invalidParam } from '../errors';
-import type { QueryParam } from './operations';
+import type { QueryParam } from './validation';
 
 export interface ListPage<T> {
   object: 'list';

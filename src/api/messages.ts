@@ -19,10 +19,7 @@ import { prepareOutboundMessage, sendOutboundMessage } from '../services/message
 import { CHANNELS } from '../shared/conversations';
 import { idempotent } from './idempotency';
 import { operation, operationsRouter } from './operations';
-import { e164 } from './validation';
-
-/** Longest message text (Twilio's limit for one message body). */
-export const MAX_TEXT = 1600;
+import { e164, MAX_TEXT } from './validation';
 
 const templateParam = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(512),

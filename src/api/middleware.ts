@@ -153,6 +153,20 @@ export const jsonBody: RequestHandler[] = [
 ];
 
 /**
+ * The JSON body parser of a route that takes more than the API's 1 MB (a campaign's 10,000 contacts, a
+ * connector's bundle, a knowledge document): mounted before `jsonBody`, which then finds the body read
+ * and steps aside. A body over `limit` (body-parser's `entity.too.large`) is answered with `tooLarge()`
+ * (413 `body_too_large`, or the route's own error); anything else as `jsonBody` would.
+ */
+export function largeJsonBody(limit: string | number, tooLarge: () => Error): RequestHandler {
+  const parse = express.json({ limit, type: () => true, strict: false });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) =>
+      next((err as { type?: string } | undefined)?.type === 'entity.too.large' ? tooLarge() : err),
+    );
+}
+
+/**
  * Counts the request against its key's rate limit (`API_RATE_LIMIT` per `API_RATE_LIMIT_WINDOW_MS`, shared
  * by every API process through the store, src/platform/rate-limit.ts). Resolves to null when the limit is off
  * or the store could not count (a limiter outage must not take the API down with it).

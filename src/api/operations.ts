@@ -23,23 +23,9 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { requireScope } from './middleware';
-import { acceptsQuery, LIST_QUERY, parseBody } from './validation';
+import { acceptsQuery, LIST_QUERY, parseBody, type QueryParam } from './validation';
 
-/**
- * A query parameter of an operation: its schema (the value's type; on the wire every value is a string,
- * which the handler parses) and what it does.
- */
-export interface QueryParam {
-  name: string;
-  description: string;
-  schema?: z.ZodType;
-  required?: boolean;
-  /**
-   * A `deepObject` parameter (`created[gte]=…`): the keys it takes; `schema` is then the object of those
-   * keys. The query string carries one parameter per key, `name[key]`.
-   */
-  deepObject?: readonly string[];
-}
+export type { QueryParam } from './validation';
 
 /** The names a query parameter takes in the query string (`created[gte]`, … for a deepObject). */
 export function queryNames(q: QueryParam): string[] {

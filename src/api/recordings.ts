@@ -15,14 +15,14 @@ import { Recording, recordingBucket, recordingIdOf, RecordingObject, renderRecor
 import { DeletedObject } from '../models/wire';
 import { recordAuditEvent } from '../services/audit';
 import { audioLinkValid, deleteRecording, signedAudioLink } from '../services/recordings';
-import { findCall } from './calls';
+import { findCall } from '../services/call-requests';
 import { operation, operationsRouter } from './operations';
 
 const tag = 'Recordings';
 
 /** The kept recording of the key's call `req.params.id`; 404 `resource_missing` when none (or deleted). */
 async function findRecording(req: Request) {
-  const call = await findCall(req);
+  const call = await findCall(req.auth!, String(req.params.id));
   const doc = await Recording.findById(recordingIdOf(call._id)).lean();
   if (!doc || doc.deleted_ms != null || !doc.file_id) throw notFound('recording', call._id, 'id');
   return doc;

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import { createApp } from './app';
-import { attachConversationRelay } from './twilio';
+import { attachConversationRelay } from './twilio/relay';
 import { sweepExpiredWebhookSecrets } from '../models/webhooks';
 import { sweepIdempotencyRecords } from './idempotency';
 import { logger } from '../logger';

@@ -155,3 +155,6 @@ export async function serveEventStream(
     res.end();
   }
 }
+
+/** The reconnection delay the stream asks of `EventSource` (ms; the `retry:` field). */
+export const STREAM_RETRY_MS = 1_000;

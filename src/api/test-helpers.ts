@@ -29,11 +29,10 @@ import { SIMULATED_VOICE_NUMBER, startInboundCall } from '../services/inbound-ca
 import type { WithId } from '../models/store';
 import { MESSAGING_CHANNELS, receiveUpdate, SIMULATED_NUMBER } from '../shared/conversations';
 import { advanceClockUpdate, CALL_NOT_SCHEDULED, callWorkflowId } from '../shared/calls';
-import { findCall, runCallUpdate } from './calls';
+import { findCall, runCallUpdate } from '../services/call-requests';
 import { idempotent } from './idempotency';
-import { MAX_TEXT } from './messages';
 import { operation, operationsRouter } from './operations';
-import { e164, parseBody } from './validation';
+import { e164, MAX_TEXT, parseBody } from './validation';
 
 /** How far in the past the test helper's `received_at` may be (seconds). */
 const MAX_RECEIVED_AGE_S = 366 * 24 * 60 * 60;
@@ -235,7 +234,7 @@ function advanceCallClock(temporal: Client) {
       refuseLiveKey(req.auth!.livemode, 'calls', 'a live call is dialed at its real time');
       const body = parseBody(advanceClockSchema, req.body ?? {});
       await idempotent(req, res, 'req', async (updateId) => {
-        const call = await findCall(req);
+        const call = await findCall(req.auth!, String(req.params.id));
         const to = body.to ?? call.scheduled_at;
         if (call.status !== 'scheduled' || to == null)
           throw new ApiError(
@@ -249,7 +248,7 @@ function advanceCallClock(temporal: Client) {
             .getHandle(callWorkflowId(call._id))
             .executeUpdate(advanceClockUpdate, { args: [{ to }], updateId }),
         );
-        return { status: 200, body: renderCall(await findCall(req)) };
+        return { status: 200, body: renderCall(await findCall(req.auth!, String(req.params.id))) };
       });
     },
   });

@@ -38,10 +38,10 @@ import { loadTestSuiteRun, startTestSuiteRun } from '../services/test-suites';
 import { PERSONA_LIMITS } from '../shared/calls';
 import { idTime } from '../shared/ids';
 import { TEST_SUITE_LIMITS } from '../shared/test-suites';
-import { parseIndexed } from './forms';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
+import { parseIndexed } from './validation';
 
 const text = (max: number) =>
   z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);

@@ -15,7 +15,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { findLiveTool, renderTool, Tool, TOOL_METHODS, ToolObject, type ToolDoc } from '../models/tools';
 import { DeletedObject, listOf } from '../models/wire';
-import { invalidParam, notFound } from '../errors';
+import { notFound } from '../errors';
 import {
   checkAllowedTools,
   checkToolName,
@@ -33,7 +33,7 @@ import {
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
-import { metadata, parseBody } from './validation';
+import { mergedMetadata, metadata, parseBody } from './validation';
 
 const nameField = z.string().regex(TOOL_NAME, 'must be 1 to 64 letters, digits, underscores or hyphens');
 const urlField = z.string().trim().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters');
@@ -213,14 +213,6 @@ const retrieveTool = operation({
     res.json(renderTool(doc));
   },
 });
-
-/** Merges a metadata patch into stored metadata JSON (Stripe: a key set to `""` is removed). @throws ApiError 400 beyond 50 keys */
-export function mergedMetadata(currentJson: string | null | undefined, patch: Record<string, string>): string {
-  const merged: Record<string, string> = { ...(JSON.parse(currentJson ?? '{}') as Record<string, string>), ...patch };
-  for (const [k, v] of Object.entries(merged)) if (v === '') delete merged[k];
-  if (Object.keys(merged).length > 50) throw invalidParam('metadata', 'Invalid metadata: must have at most 50 keys.');
-  return JSON.stringify(merged);
-}
 
 /**
  * `POST /v1/tools/{id}` (`agents:write`, Idempotency-Key) body: any field of the tool's type, checked as

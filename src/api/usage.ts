@@ -10,8 +10,7 @@ import { UsageObject } from '../models/usage';
 import { canonicalTimeZone, daysBetween, parseDate } from '../platform/calendar';
 import { defaultPeriod, usageReport, type UsagePeriod } from '../services/usage';
 import { operation, operationsRouter } from './operations';
-import { parseBody } from './validation';
-import { agentVersionQuery } from './agent-versions';
+import { agentVersionQuery, parseBody } from './validation';
 
 /** The longest period, in days (a leap year). */
 export const MAX_USAGE_DAYS = 366;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { ApiError, invalidParam, missingParam } from '../errors';
 import { DAY_NAMES, isTimeZone, secondsOfDay } from '../services/bulk-calls';
+import { PERSONA_LIMITS, SIMULATION_OUTCOMES, VOICEMAIL_ACTIONS } from '../shared/calls';
 
 /** An E.164 number (`+14155550123`): a valid number written exactly in E.164 form. */
 export const e164 = z
@@ -164,3 +165,158 @@ export function queryFilters(
  */
 export const noQueryOnWrites: RequestHandler = (req, res, next) =>
   req.method === 'GET' || req.method === 'HEAD' ? next() : acceptsQuery()(req, res, next);
+
+/**
+ * A query parameter of an operation: its schema (the value's type; on the wire every value is a string,
+ * which the handler parses) and what it does.
+ */
+export interface QueryParam {
+  name: string;
+  description: string;
+  schema?: z.ZodType;
+  required?: boolean;
+  /**
+   * A `deepObject` parameter (`created[gte]=…`): the keys it takes; `schema` is then the object of those
+   * keys. The query string carries one parameter per key, `name[key]`.
+   */
+  deepObject?: readonly string[];
+}
+
+/**
+ * `parseBody` with array positions written as in JavaScript (`contacts[17].phone`, not `contacts.17.phone`)
+ * in `param` and the message, so a client can find the bad row of a long list.
+ */
+export function parseIndexed<S extends z.ZodType>(schema: S, body: unknown, prefix = ''): z.infer<S> {
+  try {
+    return parseBody(schema, body);
+  } catch (err) {
+    if (!(err instanceof ApiError) || !err.param) throw err;
+    const inner = err.param === 'body' ? '' : err.param.replace(/\.(\d+)(?=\.|$)/g, '[$1]');
+    const param = prefix ? (inner ? `${prefix}${inner.startsWith('[') ? '' : '.'}${inner}` : prefix) : inner || 'body';
+    throw new ApiError(err.status, err.type, err.code, err.message.split(err.param).join(param), param);
+  }
+}
+
+/**
+ * The `agent_version` query parameter of the lists and reports filtered by version (issue 37 item 2:
+ * `GET /v1/calls?agent_version=4`, `GET /v1/usage`): a positive integer, or undefined when absent.
+ * @throws ApiError 400 `parameter_invalid` naming `agent_version`
+ */
+export function agentVersionQuery(query: unknown): number | undefined {
+  const v = (query as Record<string, unknown>).agent_version;
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !/^[1-9]\d{0,8}$/.test(v))
+    throw invalidParam('agent_version', 'Invalid agent_version: must be a version number (1, 2, 3…).');
+  return Number(v);
+}
+
+/** Merges a metadata patch into stored metadata JSON (Stripe: a key set to `""` is removed). @throws ApiError 400 beyond 50 keys */
+export function mergedMetadata(currentJson: string | null | undefined, patch: Record<string, string>): string {
+  const merged: Record<string, string> = { ...(JSON.parse(currentJson ?? '{}') as Record<string, string>), ...patch };
+  for (const [k, v] of Object.entries(merged)) if (v === '') delete merged[k];
+  if (Object.keys(merged).length > 50) throw invalidParam('metadata', 'Invalid metadata: must have at most 50 keys.');
+  return JSON.stringify(merged);
+}
+
+/** Longest message text (Twilio's limit for one message body). */
+export const MAX_TEXT = 1600;
+
+/** Longest `voicemail.message` (characters): about a minute of speech. */
+export const VOICEMAIL_MESSAGE_MAX = 1000;
+
+/**
+ * The `voicemail` setting of an agent, or of one call (`POST /v1/calls`), issue 29
+ * (src/shared/calls.ts `VoicemailSetting`). `action` defaults to `hang_up`; `message` is required with
+ * `leave_message` (400 naming `voicemail.message`), at most `VOICEMAIL_MESSAGE_MAX` characters.
+ */
+export const voicemailSchema = z
+  .strictObject({
+    detection: z.boolean().describe("Ask Twilio's answering-machine detection on live outbound calls."),
+    action: z
+      .enum(VOICEMAIL_ACTIONS)
+      .default('hang_up')
+      .describe(
+        'On a machine: `hang_up` at once, or `leave_message` (spoken once after the beep), then the call ends.',
+      ),
+    message: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(VOICEMAIL_MESSAGE_MAX, `must be at most ${VOICEMAIL_MESSAGE_MAX} characters`)
+      .optional()
+      .describe('What `leave_message` says after the beep; required with it.'),
+    leave_message_on: z
+      .enum(['every_attempt', 'last_attempt'])
+      .optional()
+      .describe(
+        'Campaigns: `last_attempt` leaves the message only on an attempt the campaign would not redial on voicemail; earlier attempts hang up.',
+      ),
+  })
+  .superRefine((v, ctx) => {
+    if (v.action === 'leave_message' && v.message === undefined)
+      ctx.addIssue({ code: 'custom', path: ['message'], message: 'is required when action is leave_message' });
+  });
+
+/** A persona or goal (issue 37 item 3): 1 to 2,000 characters once trimmed. */
+const personaText = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(PERSONA_LIMITS.maxChars, `must be at most ${PERSONA_LIMITS.maxChars} characters`);
+
+export const simulationSchema = z
+  .strictObject({
+    persona: personaText
+      .optional()
+      .describe(
+        'The caller is a model playing this persona (instead of `caller` lines), towards `goal`; it hangs up when the goal is met or impossible, or after `max_turns`.',
+      ),
+    goal: personaText.optional().describe('What the persona wants from the call (required with `persona`).'),
+    max_turns: z
+      .number()
+      .int()
+      .min(1)
+      .max(PERSONA_LIMITS.maxTurns)
+      .optional()
+      .describe(
+        `With \`persona\`: the caller turns at most (default ${PERSONA_LIMITS.maxTurnsDefault}), then the persona hangs up.`,
+      ),
+    caller: z
+      .array(z.string().trim().min(1, 'lines must not be empty').max(2000))
+      .max(1000, 'must have at most 1000 lines')
+      .optional(),
+    outcome: z
+      .enum(SIMULATION_OUTCOMES)
+      .optional()
+      .describe(
+        '`voicemail`: an answering machine picks up, says `caller` as its greeting and beeps (handled as the `voicemail` setting says).',
+      ),
+    ring_seconds: z.number().min(0).max(60).optional(),
+    pause_seconds: z.number().min(0).max(60).optional(),
+    transfer: z
+      .strictObject({
+        answer: z.enum(['answered', 'no_answer', 'busy']),
+        after_seconds: z.number().min(0).max(60).optional(),
+      })
+      .optional()
+      .describe(
+        'What the person a warm transfer dials does, after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.',
+      ),
+  })
+  .superRefine(checkPersona);
+
+/**
+ * The persona fields' rules (issue 37 item 3): `persona` and `caller` lines are exclusive (400 naming
+ * `persona`); `persona` and `goal` come together (400 naming the missing one); `max_turns` only with a persona.
+ */
+function checkPersona(
+  s: { persona?: string; goal?: string; max_turns?: number; caller?: string[] },
+  ctx: z.RefinementCtx,
+): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (s.persona !== undefined && s.caller !== undefined)
+    issue('persona', 'a persona caller and scripted caller lines are exclusive: give persona or caller, not both');
+  else if (s.persona !== undefined && s.goal === undefined) issue('goal', 'is required with persona');
+  else if (s.persona === undefined && s.goal !== undefined) issue('persona', 'is required with goal');
+  else if (s.persona === undefined && s.max_turns !== undefined) issue('max_turns', 'is only taken with persona');
+}

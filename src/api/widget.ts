@@ -18,7 +18,6 @@
  * log (`conversation_log`, one entry per stored message, numbered without gaps in the order stored) from
  * the store, so any API process serves any reconnect and nothing said while a browser was away is lost.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
@@ -27,8 +26,6 @@ import type { Client } from '@temporalio/client';
 import { ApiError } from '../errors';
 import { config } from '../config';
 import { ensureConversation, updateConversation } from '../services/conversations';
-import { newCallInput, startCallWorkflow } from '../services/calls';
-import { concurrencyLimited, tryAcquireCallSlot } from '../services/call-slots';
 import { consumeRateLimit } from '../platform/rate-limit';
 import { rateLimited } from '../platform/metrics';
 import {
@@ -43,8 +40,7 @@ import {
 } from '../services/widget';
 import { acquireStreamLease, watchConversation } from '../services/widget-streams';
 import { answeringAgent, defaultAgentId, type AgentDoc } from '../models/agents';
-import { conversationAgent } from '../services/agent-versions';
-import { Call, newCallDocument, renderCall } from '../models/calls';
+import { renderCall } from '../models/calls';
 import {
   Conversation,
   ConversationLogEntry,
@@ -69,13 +65,12 @@ import {
   WIDGET_SERVICE_ADDRESS,
   widgetCustomerAddress,
 } from '../shared/conversations';
+import { livekitSettings, startVoiceRoomCall } from '../services/widget-voice';
 import { idempotent } from './idempotency';
-import { MAX_TEXT } from './messages';
 import { applyRateLimit, authenticate } from './middleware';
 import { operation, operationsRouter } from './operations';
-import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA } from './sse';
-import { roomToken } from '../providers/livekit';
-import { acceptsQuery, parseBody } from './validation';
+import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, STREAM_RETRY_MS } from './sse';
+import { acceptsQuery, MAX_TEXT, parseBody } from './validation';
 import { logger } from '../logger';
 
 /** `POST /v1/widget/session` body. */
@@ -101,8 +96,6 @@ export const widgetMessageSchema = z.strictObject({
   text: z.string().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`),
 });
 
-/** The reconnection delay the stream asks of `EventSource` (ms; the `retry:` field). */
-export const STREAM_RETRY_MS = 1_000;
 /** How long a voice room token is valid (s): at most 10 minutes (the issue's bound). */
 export const VOICE_TOKEN_TTL_S = 600;
 /** Widget rate limits are counted per minute. */
@@ -426,6 +419,32 @@ const streamWidgetEvents = operation({
 });
 
 /**
+ * What a widget session's voice call needs before anything is created: LiveKit (503
+ * `voice_not_configured` in live mode without it), the session's conversation, and its answering agent
+ * (the conversation's, else the default one, as a text turn picks it; 409 `agent_missing` without one).
+ */
+async function voiceCallFor(session: WithId<WidgetSessionDoc>) {
+  const livekit = livekitSettings();
+  if (session.livemode && !livekit)
+    throw new ApiError(
+      503,
+      'api_error',
+      'voice_not_configured',
+      'Browser voice needs LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET on the service; use a test-mode key for a simulated room.',
+    );
+  const conv = await sessionConversation(session);
+  const agent = await answeringAgent({ orgId: session.org_id, livemode: session.livemode }, conv.agent_id);
+  if (!agent)
+    throw new ApiError(
+      409,
+      'invalid_request_error',
+      'agent_missing',
+      'No assistant answers this widget: mark an agent default (POST /v1/agents/{id} with default: true).',
+    );
+  return { livekit, conv, agent: agent as WithId<AgentDoc> };
+}
+
+/**
  * `POST /v1/widget/voice` (session token), Idempotency-Key → `{object: 'widget_voice', url, room, token,
  * expires_at, call_id, simulated, call}`. The voice session is a call (`GET /v1/calls/{id}`, the same
  * events; `POST /v1/calls/{id}/end` ends it).
@@ -462,83 +481,23 @@ function startWidgetVoice(temporal: Client) {
     response: WidgetVoiceObject,
     handler: async (req, res) => {
       const session = req.widget!.session!;
-      const cfg = config();
-      const livekit =
-        cfg.livekitUrl && cfg.livekitApiKey && cfg.livekitApiSecret
-          ? { url: cfg.livekitUrl, key: cfg.livekitApiKey, secret: cfg.livekitApiSecret }
-          : null;
-      if (session.livemode && !livekit)
-        throw new ApiError(
-          503,
-          'api_error',
-          'voice_not_configured',
-          'Browser voice needs LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET on the service; use a test-mode key for a simulated room.',
-        );
-      const conv = await sessionConversation(session);
-      // The conversation's agent, else (deleted, or none) the default one, as a text turn picks it.
-      const agent = await answeringAgent({ orgId: session.org_id, livemode: session.livemode }, conv.agent_id);
-      if (!agent)
-        throw new ApiError(
-          409,
-          'invalid_request_error',
-          'agent_missing',
-          'No assistant answers this widget: mark an agent default (POST /v1/agents/{id} with default: true).',
-        );
+      const { livekit, conv, agent } = await voiceCallFor(session);
       await idempotent(req, res, 'call', async (callId) => {
-        const visitor = conv.customer_number;
-        if (livekit) {
-          // One voice room per visitor at a time (a second tab, a double click): the first is still live.
-          const live = await Call.findOne(
-            {
-              org_id: session.org_id,
-              livemode: session.livemode,
-              to: visitor,
-              simulated: false,
-              status: { $in: ['queued', 'ringing', 'in_progress'] },
-            },
-            { _id: 1 },
-          ).lean();
-          if (live)
-            throw new ApiError(
-              409,
-              'invalid_request_error',
-              'call_in_progress',
-              `This visitor is already in voice call ${live._id}; end it (leave the room) before starting another.`,
-            );
-        }
-        // Issue 37: the conversation's version of its agent (picked now for a visitor who has not written yet).
-        const versioned = (
-          await conversationAgent(agent as WithId<AgentDoc>, conv, { contactId: conv.contact_id, phone: visitor })
-        ).agent;
-        const input = newCallInput(callId, { orgId: session.org_id, livemode: session.livemode }, versioned, {
-          to: visitor,
-          metadata: { widget_session: session._id },
-          context: {},
+        const started = await startVoiceRoomCall(temporal, session, callId, {
+          agent,
+          conv,
+          livekit,
+          ttlSeconds: VOICE_TOKEN_TTL_S,
         });
-        if (livekit) Object.assign(input, { simulation: null, room: { name: callId, participant: visitor } });
-        // A voice room counts against max_concurrent_calls from now: asked once, 429 at the limit (issue 28).
-        const slot = await tryAcquireCallSlot(temporal, { orgId: session.org_id, livemode: session.livemode }, callId);
-        if (!slot.granted) throw concurrencyLimited(slot.limit);
-        Object.assign(input, { slot: 'held', queue_timeout_seconds: undefined });
-        const expiresAt = Math.floor(Date.now() / 1000) + VOICE_TOKEN_TTL_S;
-        let room = { url: 'wss://simulated.invalid/rooms', token: simulatedRoomToken(callId), simulated: true };
-        if (livekit) {
-          const token = await roomToken({ identity: visitor, ttl: VOICE_TOKEN_TTL_S, room: callId });
-          room = { url: livekit.url, token, simulated: false };
-        }
-        await startCallWorkflow(temporal, input);
-        const doc = newCallDocument(input);
-        await insertIfAbsent(Call, doc);
         const voice: z.output<typeof WidgetVoiceObject> = {
           object: 'widget_voice',
-          url: room.url,
+          url: started.room.url,
           room: callId,
-          token: room.token,
-          expires_at: expiresAt,
+          token: started.room.token,
+          expires_at: started.expiresAt,
           call_id: callId,
-          simulated: room.simulated,
-          // The cast goes once src/models/calls.ts types renderCall by the Call object (its status a CallStatus).
-          call: renderCall(doc),
+          simulated: started.room.simulated,
+          call: renderCall(started.doc),
         };
         return { status: 200, body: voice };
       });
@@ -563,9 +522,6 @@ export function widgetRouter(temporal: Client): Router {
   );
   return router;
 }
-
-/** A simulated room's token: opaque and random (nothing connects to a simulated room). */
-const simulatedRoomToken = (room: string) => `simroom_${room}_${crypto.randomBytes(16).toString('base64url')}`;
 
 /** Where the widget's browser files are: `web/` at the top of the checkout (this file is dist/src/api/). */
 const WEB_DIR = path.resolve(__dirname, '..', '..', '..', 'web');

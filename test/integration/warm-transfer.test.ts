@@ -8,7 +8,14 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { h, newTenant, request, waitForCall } from '../support/harness';
-import { joinConference, legStatus, twilioCallback, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import {
+  answerInbound,
+  joinConference,
+  legStatus,
+  twilioCallback,
+  useFakeTwilio,
+  type FakeTwilio,
+} from '../support/fake-twilio';
 import { relayClient } from '../support/relay-client';
 import { TRANSFER_FAILED_LINES } from '../../src/shared/calls';
 
@@ -233,6 +240,55 @@ describe('warm transfer', function () {
       ]);
       back.session.ws.close();
       await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
+    });
+
+    it('an inbound caller leaving the relay for the conference is not a hang-up: the <Connect> action Twilio requests keeps the call, which is transferred', async () => {
+      const ours = '+14155550161';
+      const number = await request('POST', '/v1/phone_numbers', {
+        key: t.liveKey,
+        body: { number: ours, channels: ['voice'], agent_id: agentId },
+      });
+      expect(number.status, JSON.stringify(number.body)).to.equal(200);
+      const sid = 'CA' + crypto.randomBytes(16).toString('hex');
+      const twiml = await answerInbound(fake, { CallSid: sid, From: '+14155550162', To: ours });
+      const id = /\/twilio\/relay\/(call_[0-9a-z]{26})/.exec(twiml.text)?.[1];
+      expect(id, twiml.text).to.be.a('string');
+      expect(fake.connectAction.get(sid), 'the session reports its end to the <Connect> action').to.equal(
+        `${h().api.url}/twilio/voice/${id}/ended`,
+      );
+      await waitForCall(t.liveKey, id!, (c) => c.status === 'in_progress');
+      const session = await relayClient(id!, sid, fake.authToken, { from: '+14155550162', to: ours });
+      expect((await session.say('Put me through to billing')).token).to.equal('You said: Put me through to billing');
+
+      const { pending, leg } = await startWarm(id!, sid, { to: '+14155550177', summary: 'Billing question.' });
+      session.ws.close();
+      // The redirect into the conference ended the relay session: Twilio requested the <Connect> action,
+      // the caller still on the line (CallStatus in-progress). That is not the caller hanging up.
+      const action = await eventually('the <Connect> action requested', () =>
+        fake.connectActions.find((a) => a.callSid === sid),
+      );
+      expect(action.params.CallStatus).to.equal('in-progress');
+      const answer = await action.answer;
+      expect(answer.status).to.equal(200);
+      expect((await joinConference(fake, sid))?.status).to.equal(204);
+      await legStatus(fake, leg.Sid, 'in-progress');
+      const briefing = await waitForCall(t.liveKey, id!, (c) => c.transfer?.status === 'briefing' || c.ended_at);
+      expect(briefing, 'still in the transfer, not ended by the action').to.include({ status: 'in_progress' });
+      await joinConference(fake, leg.Sid);
+      const res = await pending;
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body).to.include({ status: 'transferred', end_reason: 'transferred', direction: 'inbound' });
+      expect(res.body.transfer).to.include({ mode: 'warm', status: 'transferred' });
+      expect(answer.text, 'the call goes on in the conference: no hang-up').to.not.contain('<Hangup');
+      expect((await eventsOf(t.liveKey, id!)).map((e) => e.type)).to.deep.equal([
+        'call.started',
+        'call.transferred',
+        'call.ended',
+      ]);
+      // Later, the caller hanging up in the conference is the conference's business: the call stays transferred.
+      const ended = await twilioCallback(fake, `/twilio/voice/${id}/ended`, { CallSid: sid, CallStatus: 'completed' });
+      expect(ended.status).to.equal(200);
+      expect((await request('GET', `/v1/calls/${id}`, { key: t.liveKey })).body.status).to.equal('transferred');
     });
 
     it('keeps the cold transfer as it was (the default mode), and refuses a bad destination naming to', async () => {

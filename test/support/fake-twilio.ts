@@ -18,6 +18,13 @@
  * `participant-join` callback to its `statusCallback`, as Twilio does; `legStatus` posts a call's signed
  * status callback to the `StatusCallback` of its create.
  *
+ * `<Connect action>` (an inbound call's ConversationRelay session): a call whose TwiML the fake has seen
+ * (`answerInbound`'s answer to the incoming-call webhook, a create's or an update's `Twiml`) has a
+ * `<Connect action="…">`; when an update then gives the call other TwiML (`Twiml` or `Url`: the caller
+ * redirected into a warm transfer's conference, or to a cold `<Dial>`), the session ends with the caller
+ * still on the line, and the fake requests the action URL as Twilio does (signed, `CallStatus:
+ * in-progress`), after answering the update; `connectActions` records each request and its answer.
+ *
  * Messages resource: create (`POST …/Messages.json`: `To`, `From`, `Body` or `ContentSid` +
  * `ContentVariables`, `StatusCallback`) and list (`GET …/Messages.json` filtered by `To`, `From`,
  * `DateSent>`). Recordings resource (issue 30): `recordings` holds the WAV of each recording SID a test
@@ -63,6 +70,15 @@ export interface FakeTwilio {
   conferences: Map<string, FakeConference>;
   /** The `<Conference>` each call's latest TwiML dials (Call SID → it), until it joins. */
   conferenceTwiml: Map<string, ConferenceTwiml>;
+  /** The `<Connect action>` URL of each call whose TwiML runs a ConversationRelay session (Call SID → URL). */
+  connectAction: Map<string, string>;
+  /** Each `<Connect action>` request the fake made (a session ended by a redirect), with its answer once in. */
+  connectActions: {
+    callSid: string;
+    url: string;
+    params: Record<string, string>;
+    answer: Promise<{ status: number; text: string }>;
+  }[];
   close(): Promise<void>;
 }
 
@@ -108,6 +124,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     deletedRecordings: [] as string[],
     conferences: new Map<string, FakeConference>(),
     conferenceTwiml: new Map<string, ConferenceTwiml>(),
+    connectAction: new Map<string, string>(),
+    connectActions: [] as FakeTwilio['connectActions'],
   };
   const messageJson = (m: FakeTwilio['messages'][number]) => ({
     sid: m.Sid,
@@ -262,6 +280,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         created.push({ ...params, Sid: sid });
         const dials = conferenceInTwiml(params.Twiml);
         if (dials) fake.conferenceTwiml.set(sid, dials);
+        const action = connectActionInTwiml(params.Twiml);
+        if (action) fake.connectAction.set(sid, action);
         const call = { sid, to: params.To, from: params.From, created: new Date() };
         calls.push(call);
         await sleep(b.delayMs); // the call exists at Twilio even if its answer comes too late
@@ -295,7 +315,26 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         const dials = conferenceInTwiml(params.Twiml);
         if (dials) fake.conferenceTwiml.set(m[1], dials);
         else if (params.Twiml || params.Url) fake.conferenceTwiml.delete(m[1]); // left for other TwiML
-        return send(200, { sid: m[1], account_sid: accountSid, status: params.Status ?? 'in-progress' });
+        send(200, { sid: m[1], account_sid: accountSid, status: params.Status ?? 'in-progress' });
+        // Redirected while in a ConversationRelay session: the session ends, the caller still on the line,
+        // and Twilio requests the `<Connect>`'s action (after the update is answered).
+        const action = fake.connectAction.get(m[1]);
+        if (action && (params.Twiml || params.Url)) {
+          fake.connectAction.delete(m[1]);
+          const next = connectActionInTwiml(params.Twiml);
+          if (next) fake.connectAction.set(m[1], next);
+          const actionParams = { AccountSid: accountSid, CallSid: m[1], CallStatus: 'in-progress' };
+          fake.connectActions.push({
+            callSid: m[1],
+            url: action,
+            params: actionParams,
+            answer: twilioCallback({ authToken }, action, actionParams).catch((err: Error) => ({
+              status: 0,
+              text: err.message,
+            })),
+          });
+        }
+        return;
       }
       send(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
     });
@@ -335,6 +374,28 @@ export async function useFakeTwilio(): Promise<{ fake: FakeTwilio; restore(): Pr
       await fake.close();
     },
   };
+}
+
+/** The `action` URL of the `<Connect>` a TwiML document runs, or null (a regex over the TwiML the service writes). */
+export function connectActionInTwiml(twiml: string | undefined): string | null {
+  const m = /<Connect\b[^>]*\baction="([^"]*)"/.exec(twiml ?? '');
+  return m ? m[1].replace(/&amp;/g, '&') : null;
+}
+
+/**
+ * Twilio's incoming-call webhook for an inbound call (`CallSid`, `From`, `To`, `CallStatus: ringing`),
+ * posted signed to `POST /twilio/voice/inbound`; the fake keeps the answer's `<Connect action>` for the
+ * call, so a later redirect requests it as Twilio does.
+ * @returns the webhook's answer (the TwiML)
+ */
+export async function answerInbound(
+  fake: FakeTwilio,
+  params: { CallSid: string; From: string; To: string },
+): Promise<{ status: number; text: string }> {
+  const answer = await twilioCallback(fake, '/twilio/voice/inbound', { ...params, CallStatus: 'ringing' });
+  const action = connectActionInTwiml(answer.text);
+  if (action) fake.connectAction.set(params.CallSid, action);
+  return answer;
 }
 
 /** Why Twilio would refuse a create's answering-machine detection parameters, or null when they are fine. */

@@ -25,31 +25,17 @@
  *   transfer's leg to the person and of its conference (`participant-join`), signalled to the call's
  *   workflow (`transferLeg`), which counts only the leg's own CallSid. A failed warm transfer brings the
  *   caller back through `/twilio/voice/{call id}?resume={attempt}`: a new session, greeted with why.
- * - WebSocket `/twilio/relay/{call id}?sid={CallSid}`: ConversationRelay (Twilio does speech-to-text and
- *   text-to-speech; https://www.twilio.com/docs/voice/conversationrelay/websocket-messages). Each final
- *   `prompt` becomes a `callerSaid` Workflow Update; DTMF digits are batched into one utterance. The
- *   answer is sent back as a `text` message (a late answer: the holding line first, then the answer
- *   through the `answer` update), followed by `end` once the call is over. An `interrupt` (the caller
- *   talked over the answer) becomes the workflow's `interrupted` signal, in order with the utterances
- *   (issue 31); the assistant's `send_dtmf` keys come through the token channel and go out as
- *   `sendDigits`. With a streaming model the
- *   answer's words reach the socket as the model writes them (`last: false`), through the token channel
- *   of src/voice/relay.ts, and the update's answer closes them (`last: true`).
+ * - The ConversationRelay WebSocket the TwiML points at (`/twilio/relay/{call id}`) is served by
+ *   src/api/twilio/relay.ts; the messaging callbacks (`/twilio/messaging/…`) by src/api/twilio/messaging.ts.
  *
- * Hostile input never takes the process down: every socket has an `error` listener, frames are at most
- * 64 KB, a caller's pending text at most 4,000 characters, and a handshake is accepted once per call, for
- * the call's own CallSid, while the call is live (a captured handshake cannot be replayed later).
- * A request whose signature does not verify gets 403 and changes nothing.
+ * A request whose signature does not verify gets 403 and changes nothing (src/api/twilio/requests.ts
+ * `twilioCallbackGuard`, mounted before these routes).
  */
-import type http from 'node:http';
-import type { Duplex } from 'node:stream';
-import express, { Router } from 'express';
+import type { Router } from 'express';
 import twilio from 'twilio';
-import { WebSocketServer, type WebSocket } from 'ws';
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
-import { config } from '../../config';
-import { Call, RelaySession, type CallDoc } from '../../models/calls';
+import { Call, type CallDoc } from '../../models/calls';
 import { numberRouteKey, PhoneNumber } from '../../models/conversations';
 import type { WithId } from '../../models/store';
 import { conversationRelayAttributes, dialTo } from '../../providers/twilio';
@@ -60,8 +46,6 @@ import {
   NUMBER_UNAVAILABLE_LINE,
   startInboundCall,
 } from '../../services/inbound-calls';
-import { isDuplicateKey } from '../../models/store';
-import { ApiError } from '../../errors';
 import { logger } from '../../logger';
 import {
   callWorkflowId,
@@ -72,79 +56,34 @@ import {
   TWILIO_ANSWERED_BY,
   TELEPHONY_STATUS_RANK,
   type AgentSnapshot,
-  type CallerSaidResult,
   type TelephonyStatus,
   type TransferProgress,
   type TwilioAnsweredBy,
 } from '../../shared/calls';
-import { relayTokenServer, type TokenSink } from '../../voice/relay';
-import { voiceTurns } from '../../voice/turns';
-import { sealSecret } from '../../secrets';
 import { startRecordingWorkflow } from '../../services/recordings';
 import type { RecordingSettings } from '../../shared/recordings';
 import { operation, operationsRouter } from '../operations';
-import { twilioMessagingRouter } from './messaging';
-
-const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
-/** Largest ConversationRelay frame accepted (bytes); Twilio's are far smaller. */
-export const RELAY_MAX_FRAME_BYTES = 64 * 1024;
-/** Most characters of caller speech buffered before an utterance is handed over (longer text is cut). */
-export const RELAY_MAX_UTTERANCE_CHARS = 4_000;
-/** DTMF digits are gathered into one utterance: sent this long after the last digit, or at `#`. */
-export const DTMF_GATHER_MS = 1_500;
-const DTMF_MAX_DIGITS = 32;
-
-/** The public URL Twilio used for a request to `path` (its signature covers it). */
-function publicUrl(path: string, ws = false): string {
-  const base = config().publicBaseUrl;
-  return (ws ? base.replace(/^http/, 'ws') : base) + path;
-}
-
-/** True when `signature` is Twilio's for `url` and `params`. */
-function signatureValid(signature: string | undefined, url: string, params: Record<string, unknown>): boolean {
-  const token = config().twilioAuthToken;
-  return Boolean(token && signature && twilio.validateRequest(token, signature, url, params));
-}
-
-const liveStatuses = ['ringing', 'in_progress'];
+import { failedTransfer, LIVE_STATUSES, publicUrl } from './requests';
 
 const tag = 'Twilio callbacks';
 
 /**
- * Routes under `/twilio` (mounted there by src/api/app.ts): the form parser and the signature check
- * for every callback, then the messaging callbacks (src/api/twilio/messaging.ts) and the call's.
+ * The call callbacks under `/twilio` (mounted there by src/api/app.ts, after `twilioCallbackGuard`: the
+ * form parser and the signature check, src/api/twilio/requests.ts; the messaging callbacks are
+ * src/api/twilio/messaging.ts, mounted beside these).
  */
 export function twilioRouter(temporal: Client): Router {
-  const router = Router();
-  router.use(express.urlencoded({ extended: false, limit: '64kb' }));
-  router.use((req, _res, next) => {
-    if (!signatureValid(req.get('X-Twilio-Signature'), publicUrl(req.originalUrl), req.body ?? {})) {
-      return next(
-        new ApiError(
-          403,
-          'permission_error',
-          'twilio_signature_invalid',
-          'The X-Twilio-Signature header does not verify.',
-        ),
-      );
-    }
-    next();
-  });
-  router.use('/messaging', twilioMessagingRouter(temporal));
-  router.use(
-    operationsRouter('/twilio', [
-      twilioInboundCall(temporal),
-      twilioInboundStatus(temporal),
-      twilioRelayEnded(temporal),
-      twilioVoice,
-      twilioCallStatus(temporal),
-      twilioMachineDetection(temporal),
-      twilioRecordingStatus(temporal),
-      twilioTransferLegStatus(temporal),
-      twilioTransferConference(temporal),
-    ]),
-  );
-  return router;
+  return operationsRouter('/twilio', [
+    twilioInboundCall(temporal),
+    twilioInboundStatus(temporal),
+    twilioRelayEnded(temporal),
+    twilioVoice,
+    twilioCallStatus(temporal),
+    twilioMachineDetection(temporal),
+    twilioRecordingStatus(temporal),
+    twilioTransferLegStatus(temporal),
+    twilioTransferConference(temporal),
+  ]);
 }
 
 /** `POST /twilio/voice/{id}` (form: `CallSid`) → TwiML connecting the call to ConversationRelay, or `<Hangup/>`. */
@@ -163,24 +102,13 @@ const twilioVoice = operation({
     const call = await Call.findOne({ _id: String(req.params.callId), livemode: true }).lean();
     const response = new twilio.twiml.VoiceResponse();
     const resume = req.query.resume !== undefined ? failedTransfer(call, String(req.query.resume)) : undefined;
-    if (!call || !liveStatuses.includes(call.status) || !callSid || call.provider_call_sid !== callSid) {
+    if (!call || !LIVE_STATUSES.includes(call.status) || !callSid || call.provider_call_sid !== callSid) {
       response.hangup();
     } else if (resume === null) response.hangup();
     else connectRelay(response, call, callSid, resume);
     res.type('text/xml').send(response.toString());
   },
 });
-
-/**
- * The failed warm transfer (issue 31) a `resume` value names: the call's latest transfer, when it is warm,
- * `failed` and has that `attempt`; null otherwise (a stale or forged comeback).
- */
-function failedTransfer(call: WithId<CallDoc> | null, resume: string): TransferProgress | null {
-  const transfer = JSON.parse(call?.transfer_json ?? 'null') as TransferProgress | null;
-  return transfer?.mode === 'warm' && transfer.status === 'failed' && String(transfer.attempt) === resume
-    ? transfer
-    : null;
-}
 
 /**
  * `<Connect><ConversationRelay>` to our WebSocket for `call` (its URL carries the CallSid, so the
@@ -288,7 +216,7 @@ const twilioInboundCall = (temporal: Client) =>
  * `<Dial>` to `overflow_to`, or "all lines are busy"; `<Hangup/>` for a call that is over.
  */
 function inboundTwiml(response: twilio.twiml.VoiceResponse, call: WithId<CallDoc>, callSid: string): void {
-  if (liveStatuses.includes(call.status) && call.provider_call_sid === callSid) connectRelay(response, call, callSid);
+  if (LIVE_STATUSES.includes(call.status) && call.provider_call_sid === callSid) connectRelay(response, call, callSid);
   else if (call.end_reason === 'rejected') response.reject();
   else if (call.end_reason === 'concurrency_limit' && call.transferred_to) dialTo(response, call.transferred_to);
   else if (call.end_reason === 'concurrency_limit') {
@@ -299,8 +227,13 @@ function inboundTwiml(response: twilio.twiml.VoiceResponse, call: WithId<CallDoc
 
 /**
  * `POST /twilio/voice/{id}/ended` (form: `CallSid`, `CallStatus`): the `action` of an inbound call's
- * `<Connect>`, requested when its ConversationRelay session ends (the caller hung up, or we ended it).
- * Signalled to the call's workflow as `completed` (the call is over either way) → `<Hangup/>`.
+ * `<Connect>`, requested when its ConversationRelay session ends. `CallStatus: completed` (the caller hung
+ * up), or `in-progress` when we ended the session (the assistant ended the call): signalled to the call's
+ * workflow as `completed` → `<Hangup/>`. But a session also ends, the caller still on the line, when the
+ * call is redirected to other TwiML — a warm transfer's hold in its conference (the call shows the
+ * transfer `dialing`, `briefing` or `transferred`), or a cold transfer's `<Dial>` — and Twilio requests
+ * the action then too: that is no hang-up, so nothing is signalled, and the answer is an empty
+ * `<Response/>` (the call follows the TwiML it was redirected to).
  */
 const twilioRelayEnded = (temporal: Client) =>
   operation({
@@ -316,15 +249,27 @@ const twilioRelayEnded = (temporal: Client) =>
     content: { 'text/xml': { schema: { type: 'string' } } },
     handler: async (req, res) => {
       const body = (req.body ?? {}) as Record<string, string>;
-      await signalStatus(temporal, String(req.params.callId), {
-        status: 'completed',
-        providerCallSid: body.CallSid || undefined,
-      });
+      const callId = String(req.params.callId);
       const response = new twilio.twiml.VoiceResponse();
-      response.hangup();
+      if (body.CallStatus !== 'in-progress' || !(await leftForTransfer(callId))) {
+        await signalStatus(temporal, callId, { status: 'completed', providerCallSid: body.CallSid || undefined });
+        response.hangup();
+      }
       res.type('text/xml').send(response.toString());
     },
   });
+
+/**
+ * True when call `callId` left its ConversationRelay session for a transfer: a warm one under way or
+ * joined (its `transfer` `dialing`, `briefing` or `transferred`, recorded before the caller is put on
+ * hold), or the call handed over (`transferred`, a cold `<Dial>`).
+ */
+async function leftForTransfer(callId: string): Promise<boolean> {
+  const call = await Call.findOne({ _id: callId, livemode: true }, { status: 1, transfer_json: 1 }).lean();
+  if (!call) return false;
+  const transfer = JSON.parse(call.transfer_json ?? 'null') as TransferProgress | null;
+  return call.status === 'transferred' || (transfer !== null && transfer.status !== 'failed');
+}
 
 /** `POST /twilio/status/inbound` (form: `CallStatus`, `CallSid`) → 204: an inbound call's status callback. */
 const twilioInboundStatus = (temporal: Client) =>
@@ -538,209 +483,3 @@ const twilioRecordingStatus = (temporal: Client) =>
       res.status(204).end();
     },
   });
-
-/** The ConversationRelay endpoint attached to an HTTP server. */
-export interface ConversationRelay {
-  /** Ends every open session (going away, 1001): on shutdown, before the server stops. */
-  close(): void;
-}
-
-/**
- * Serves the ConversationRelay WebSocket on `server` (upgrade requests to `/twilio/relay/{call id}`).
- * The handshake must carry a valid `X-Twilio-Signature` for the wss URL (403 otherwise), name the call's
- * own CallSid while the call is live, and be the first for the call (409 otherwise).
- */
-export function attachConversationRelay(server: http.Server, temporal: Client): ConversationRelay {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: RELAY_MAX_FRAME_BYTES });
-  const tokens = relayTokenServer();
-  wss.on('error', (err) => logger.warn('relay: server error', { error: err.message }));
-  const refuse = (socket: Duplex, status: string) => socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
-  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => socket.destroy()); // a reset during the handshake is not our crash
-    const [pathname, query = ''] = (req.url ?? '').split('?');
-    const m = RELAY_PATH.exec(pathname);
-    if (!m) return void socket.destroy();
-    const signature = req.headers['x-twilio-signature'];
-    if (!signatureValid(typeof signature === 'string' ? signature : undefined, publicUrl(req.url ?? '', true), {}))
-      return refuse(socket, '403 Forbidden');
-    const callId = m[1];
-    const sid = new URLSearchParams(query).get('sid') ?? '';
-    const resumeParam = new URLSearchParams(query).get('resume');
-    void (async () => {
-      const call = await Call.findOne({ _id: callId, livemode: true }).lean();
-      if (!call || !liveStatuses.includes(call.status) || !sid || call.provider_call_sid !== sid)
-        return refuse(socket, '403 Forbidden');
-      const resume = resumeParam !== null ? failedTransfer(call, resumeParam) : undefined;
-      if (resume === null) return refuse(socket, '403 Forbidden');
-      // The streamed words of answers come here until the session's socket is open, then to it.
-      const sink: RelaySink = {
-        token: (text) => sink.to?.(text),
-        say: (text, interrupt) => sink.line?.(text, interrupt),
-      };
-      // Without the channel (its listener could not start) the answers are spoken whole, as before.
-      const channel = await tokens.register(callId, sink).catch((err: Error) => {
-        logger.warn('relay: token channel unavailable', { call_id: callId, error: err.message });
-        return null;
-      });
-      const session = {
-        provider_call_sid: sid,
-        created_ms: Date.now(),
-        stream_url: channel?.url ?? null,
-        stream_token: channel ? sealSecret(channel.token) : null,
-      };
-      try {
-        if (resume) {
-          // A comeback from failed warm transfer `attempt` (issue 31): accepted once, after every earlier one.
-          const taken = await RelaySession.collection.updateOne(
-            { _id: callId as never, $or: [{ resume: { $exists: false } }, { resume: { $lt: resume.attempt } }] },
-            { $set: { ...session, resume: resume.attempt } },
-          );
-          if (taken.matchedCount === 0) {
-            tokens.unregister(callId);
-            return refuse(socket, '409 Conflict');
-          }
-        } else await RelaySession.collection.insertOne({ _id: callId as never, ...session });
-      } catch (err) {
-        tokens.unregister(callId);
-        if (isDuplicateKey(err)) return refuse(socket, '409 Conflict'); // one session per call: no replay
-        throw err;
-      }
-      wss.handleUpgrade(req, socket, head, (ws) => {
-        ws.on('close', () => tokens.unregister(callId));
-        relaySession(ws, callId, temporal, sink);
-      });
-    })().catch((err) => {
-      logger.warn('relay: handshake failed', { call_id: callId, error: String(err) });
-      refuse(socket, '503 Service Unavailable');
-    });
-  });
-  return {
-    close: () => {
-      for (const ws of wss.clients) ws.close(1001, 'server shutting down');
-      void tokens.close();
-    },
-  };
-}
-
-/** The token channel's sink of one relay session: its socket's handlers once open (`to`, `line`). */
-type RelaySink = TokenSink & {
-  to?: (text: string) => void;
-  line?: (text: string, interrupt: boolean) => void;
-};
-
-/**
- * One ConversationRelay session: utterances to the workflow in order, answers back. Words streamed by
- * the LLM activity (through `sink`) are sent as they come (`last: false`); the update's answer then only
- * closes them (`last: true`, empty) instead of saying them again. Lines said on the API's behalf (issue
- * 31, through `sink.say`) are their own `text` message (`sayLine`).
- */
-function relaySession(ws: WebSocket, callId: string, temporal: Client, sink: RelaySink): void {
-  const handle = temporal.workflow.getHandle(callWorkflowId(callId));
-  /** Words of the answer in the making already sent to Twilio (`last: false`). */
-  let streamed = false;
-  /** The holding line is the last thing said: an interruption then cuts no answer of the transcript. */
-  let holding = false;
-  sink.to = (text) => {
-    streamed = true;
-    holding = false;
-    send({ type: 'text', token: text, last: false });
-  };
-  // Keys the assistant presses (`send_dtmf`, issue 31), streamed here by the `sendDigits` activity.
-  sink.digits = (digits) => send({ type: 'sendDigits', digits });
-  let sessionId = 'session';
-  let seq = 0;
-  let partial = '';
-  let digits = '';
-  let digitTimer: NodeJS.Timeout | undefined;
-  const send = (msg: unknown) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(msg));
-  ws.on('error', (err) => logger.warn('relay: socket error', { call_id: callId, error: err.message }));
-  ws.on('close', () => clearTimeout(digitTimer));
-
-  /** Speaks an update's result; returns true when the call is over. */
-  const speak = (result: CallerSaidResult): boolean => {
-    if (streamed || result.text) holding = false;
-    if (streamed) send({ type: 'text', token: '', last: true });
-    else if (result.text) send({ type: 'text', token: result.text, last: true });
-    streamed = false;
-    // The call is over (the assistant ended it): end the session after the last words; Twilio then
-    // runs out of TwiML, hangs up and reports `completed` to the workflow.
-    if (result.ended) send({ type: 'end', handoffData: JSON.stringify({ reason: 'call_ended' }) });
-    return result.ended;
-  };
-
-  /**
-   * A line said on the API's behalf (`POST /v1/calls/{id}/say`): without `interrupt`, once every utterance
-   * so far is answered (the next pause), `interruptible` and `preemptible` like speech of the assistant's
-   * (the caller, or the next answer, may cut it); with `interrupt`, at once, closing the words of an answer
-   * being streamed so the line is its own talk cycle, neither `interruptible` nor `preemptible` (heard whole).
-   * (https://www.twilio.com/docs/voice/conversationrelay/websocket-messages: text message fields.)
-   */
-  const sayLine = (text: string, interrupt: boolean) => {
-    if (streamed) send({ type: 'text', token: '', last: true });
-    streamed = false;
-    send({ type: 'text', token: text, last: true, interruptible: !interrupt, preemptible: !interrupt });
-  };
-  sink.line = (text, interrupt) =>
-    interrupt ? sayLine(text, true) : void turns.idle().then(() => sayLine(text, false));
-
-  const turns = voiceTurns(handle, callId, {
-    hold: (line) => {
-      if (streamed) return false;
-      send({ type: 'text', token: line, last: true });
-      holding = true;
-      return true;
-    },
-    speak,
-    end: () => send({ type: 'end' }),
-  });
-  /** Hands one utterance to the workflow (in order) and speaks its answer (after the holding line, if late). */
-  const hear = (text: string) => turns.hear(text, `${sessionId}:${++seq}`);
-  const flushDigits = () => {
-    clearTimeout(digitTimer);
-    if (digits) hear(`DTMF ${digits}`);
-    digits = '';
-  };
-
-  ws.on('message', (raw) => {
-    let msg: {
-      type?: string;
-      sessionId?: string;
-      voicePrompt?: string;
-      last?: boolean;
-      digit?: string;
-      description?: string;
-      utteranceUntilInterrupt?: string;
-      durationUntilInterruptMs?: number;
-    };
-    try {
-      msg = JSON.parse(String(raw));
-    } catch {
-      return;
-    }
-    if (!msg || typeof msg !== 'object') return;
-    if (msg.type === 'setup' && typeof msg.sessionId === 'string') sessionId = msg.sessionId.slice(0, 128);
-    else if (msg.type === 'prompt') {
-      if (partial.length < RELAY_MAX_UTTERANCE_CHARS)
-        partial = (partial + String(msg.voicePrompt ?? '')).slice(0, RELAY_MAX_UTTERANCE_CHARS);
-      if (msg.last !== false) {
-        const text = partial.trim();
-        partial = '';
-        if (text) hear(text);
-      }
-    } else if (msg.type === 'dtmf' && typeof msg.digit === 'string' && /^[0-9*#A-D]$/.test(msg.digit)) {
-      if (digits.length < DTMF_MAX_DIGITS) digits += msg.digit;
-      clearTimeout(digitTimer);
-      if (msg.digit === '#') flushDigits();
-      else digitTimer = setTimeout(flushDigits, DTMF_GATHER_MS);
-    } else if (msg.type === 'interrupt' && !holding)
-      turns.interrupt({
-        spoken: String(msg.utteranceUntilInterrupt ?? ''),
-        ...(typeof msg.durationUntilInterruptMs === 'number' ? { durationMs: msg.durationUntilInterruptMs } : {}),
-      });
-    else if (msg.type === 'error')
-      logger.warn('relay: ConversationRelay reported an error', {
-        call_id: callId,
-        description: String(msg.description ?? ''),
-      });
-  });
-}

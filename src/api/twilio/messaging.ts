@@ -1,5 +1,5 @@
 /**
- * Twilio's side of live messaging, mounted at `/twilio/messaging` inside the Twilio router (src/api/twilio/index.ts),
+ * Twilio's side of live messaging, mounted at `/twilio/messaging` by src/api/app.ts after the signature check (src/api/twilio/requests.ts),
  * whose middleware has already verified `X-Twilio-Signature` (403 `twilio_signature_invalid` otherwise):
  *
  * - `POST /twilio/messaging`: an inbound SMS or WhatsApp message (form fields `MessageSid`, `From`, `To`,
@@ -160,7 +160,7 @@ const twilioMessageStatus = (
     handler: (req, res) => messageStatus(temporal, req, res),
   });
 
-/** Routes under `/twilio/messaging` (mounted there by src/api/twilio/index.ts); `temporal` signals the conversations' workflows. */
+/** Routes under `/twilio/messaging` (mounted there by src/api/app.ts); `temporal` signals the conversations' workflows. */
 export function twilioMessagingRouter(temporal: Client): Router {
   return operationsRouter('/twilio/messaging', [
     twilioInboundMessage(temporal),

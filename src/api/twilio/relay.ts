@@ -1,0 +1,243 @@
+/**
+ * The ConversationRelay WebSocket of a live call: `/twilio/relay/{call id}?sid={CallSid}` (Twilio does
+ * speech-to-text and text-to-speech; https://www.twilio.com/docs/voice/conversationrelay/websocket-messages),
+ * the socket the TwiML of src/api/twilio/index.ts points at. Each final `prompt` becomes a `callerSaid`
+ * Workflow Update; DTMF digits are batched into one utterance. The answer is sent back as a `text`
+ * message (a late answer: the holding line first, then the answer through the `answer` update), followed
+ * by `end` once the call is over. An `interrupt` (the caller talked over the answer) becomes the
+ * workflow's `interrupted` signal, in order with the utterances; the assistant's `send_dtmf` keys come
+ * through the token channel and go out as `sendDigits`. With a streaming model the answer's words reach
+ * the socket as the model writes them (`last: false`), through the token channel of src/voice/relay.ts,
+ * and the update's answer closes them (`last: true`).
+ *
+ * Hostile input never takes the process down: every socket has an `error` listener, frames are at most
+ * 64 KB, a caller's pending text at most 4,000 characters, and a handshake is accepted once per call, for
+ * the call's own CallSid, while the call is live (a captured handshake cannot be replayed later).
+ */
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Client } from '@temporalio/client';
+import { Call, RelaySession } from '../../models/calls';
+import { isDuplicateKey } from '../../models/store';
+import { logger } from '../../logger';
+import { callWorkflowId, type CallerSaidResult } from '../../shared/calls';
+import { relayTokenServer, type TokenSink } from '../../voice/relay';
+import { voiceTurns } from '../../voice/turns';
+import { sealSecret } from '../../secrets';
+import { failedTransfer, LIVE_STATUSES, publicUrl, signatureValid } from './requests';
+
+const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
+/** Largest ConversationRelay frame accepted (bytes); Twilio's are far smaller. */
+export const RELAY_MAX_FRAME_BYTES = 64 * 1024;
+/** Most characters of caller speech buffered before an utterance is handed over (longer text is cut). */
+export const RELAY_MAX_UTTERANCE_CHARS = 4_000;
+/** DTMF digits are gathered into one utterance: sent this long after the last digit, or at `#`. */
+export const DTMF_GATHER_MS = 1_500;
+const DTMF_MAX_DIGITS = 32;
+
+/** The ConversationRelay endpoint attached to an HTTP server. */
+export interface ConversationRelay {
+  /** Ends every open session (going away, 1001): on shutdown, before the server stops. */
+  close(): void;
+}
+
+/**
+ * Serves the ConversationRelay WebSocket on `server` (upgrade requests to `/twilio/relay/{call id}`).
+ * The handshake must carry a valid `X-Twilio-Signature` for the wss URL (403 otherwise), name the call's
+ * own CallSid while the call is live, and be the first for the call (409 otherwise).
+ */
+export function attachConversationRelay(server: http.Server, temporal: Client): ConversationRelay {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: RELAY_MAX_FRAME_BYTES });
+  const tokens = relayTokenServer();
+  wss.on('error', (err) => logger.warn('relay: server error', { error: err.message }));
+  const refuse = (socket: Duplex, status: string) => socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy()); // a reset during the handshake is not our crash
+    const [pathname, query = ''] = (req.url ?? '').split('?');
+    const m = RELAY_PATH.exec(pathname);
+    if (!m) return void socket.destroy();
+    const signature = req.headers['x-twilio-signature'];
+    if (!signatureValid(typeof signature === 'string' ? signature : undefined, publicUrl(req.url ?? '', true), {}))
+      return refuse(socket, '403 Forbidden');
+    const callId = m[1];
+    const sid = new URLSearchParams(query).get('sid') ?? '';
+    const resumeParam = new URLSearchParams(query).get('resume');
+    void (async () => {
+      const call = await Call.findOne({ _id: callId, livemode: true }).lean();
+      if (!call || !LIVE_STATUSES.includes(call.status) || !sid || call.provider_call_sid !== sid)
+        return refuse(socket, '403 Forbidden');
+      const resume = resumeParam !== null ? failedTransfer(call, resumeParam) : undefined;
+      if (resume === null) return refuse(socket, '403 Forbidden');
+      // The streamed words of answers come here until the session's socket is open, then to it.
+      const sink: RelaySink = {
+        token: (text) => sink.to?.(text),
+        say: (text, interrupt) => sink.line?.(text, interrupt),
+      };
+      // Without the channel (its listener could not start) the answers are spoken whole, as before.
+      const channel = await tokens.register(callId, sink).catch((err: Error) => {
+        logger.warn('relay: token channel unavailable', { call_id: callId, error: err.message });
+        return null;
+      });
+      const session = {
+        provider_call_sid: sid,
+        created_ms: Date.now(),
+        stream_url: channel?.url ?? null,
+        stream_token: channel ? sealSecret(channel.token) : null,
+      };
+      try {
+        if (resume) {
+          // A comeback from failed warm transfer `attempt` (issue 31): accepted once, after every earlier one.
+          const taken = await RelaySession.collection.updateOne(
+            { _id: callId as never, $or: [{ resume: { $exists: false } }, { resume: { $lt: resume.attempt } }] },
+            { $set: { ...session, resume: resume.attempt } },
+          );
+          if (taken.matchedCount === 0) {
+            tokens.unregister(callId);
+            return refuse(socket, '409 Conflict');
+          }
+        } else await RelaySession.collection.insertOne({ _id: callId as never, ...session });
+      } catch (err) {
+        tokens.unregister(callId);
+        if (isDuplicateKey(err)) return refuse(socket, '409 Conflict'); // one session per call: no replay
+        throw err;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        ws.on('close', () => tokens.unregister(callId));
+        relaySession(ws, callId, temporal, sink);
+      });
+    })().catch((err) => {
+      logger.warn('relay: handshake failed', { call_id: callId, error: String(err) });
+      refuse(socket, '503 Service Unavailable');
+    });
+  });
+  return {
+    close: () => {
+      for (const ws of wss.clients) ws.close(1001, 'server shutting down');
+      void tokens.close();
+    },
+  };
+}
+
+/** The token channel's sink of one relay session: its socket's handlers once open (`to`, `line`). */
+type RelaySink = TokenSink & {
+  to?: (text: string) => void;
+  line?: (text: string, interrupt: boolean) => void;
+};
+
+/**
+ * One ConversationRelay session: utterances to the workflow in order, answers back. Words streamed by
+ * the LLM activity (through `sink`) are sent as they come (`last: false`); the update's answer then only
+ * closes them (`last: true`, empty) instead of saying them again. Lines said on the API's behalf (issue
+ * 31, through `sink.say`) are their own `text` message (`sayLine`).
+ */
+function relaySession(ws: WebSocket, callId: string, temporal: Client, sink: RelaySink): void {
+  const handle = temporal.workflow.getHandle(callWorkflowId(callId));
+  /** Words of the answer in the making already sent to Twilio (`last: false`). */
+  let streamed = false;
+  /** The holding line is the last thing said: an interruption then cuts no answer of the transcript. */
+  let holding = false;
+  sink.to = (text) => {
+    streamed = true;
+    holding = false;
+    send({ type: 'text', token: text, last: false });
+  };
+  // Keys the assistant presses (`send_dtmf`, issue 31), streamed here by the `sendDigits` activity.
+  sink.digits = (digits) => send({ type: 'sendDigits', digits });
+  let sessionId = 'session';
+  let seq = 0;
+  let partial = '';
+  let digits = '';
+  let digitTimer: NodeJS.Timeout | undefined;
+  const send = (msg: unknown) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(msg));
+  ws.on('error', (err) => logger.warn('relay: socket error', { call_id: callId, error: err.message }));
+  ws.on('close', () => clearTimeout(digitTimer));
+
+  /** Speaks an update's result; returns true when the call is over. */
+  const speak = (result: CallerSaidResult): boolean => {
+    if (streamed || result.text) holding = false;
+    if (streamed) send({ type: 'text', token: '', last: true });
+    else if (result.text) send({ type: 'text', token: result.text, last: true });
+    streamed = false;
+    // The call is over (the assistant ended it): end the session after the last words; Twilio then
+    // runs out of TwiML, hangs up and reports `completed` to the workflow.
+    if (result.ended) send({ type: 'end', handoffData: JSON.stringify({ reason: 'call_ended' }) });
+    return result.ended;
+  };
+
+  /**
+   * A line said on the API's behalf (`POST /v1/calls/{id}/say`): without `interrupt`, once every utterance
+   * so far is answered (the next pause), `interruptible` and `preemptible` like speech of the assistant's
+   * (the caller, or the next answer, may cut it); with `interrupt`, at once, closing the words of an answer
+   * being streamed so the line is its own talk cycle, neither `interruptible` nor `preemptible` (heard whole).
+   * (https://www.twilio.com/docs/voice/conversationrelay/websocket-messages: text message fields.)
+   */
+  const sayLine = (text: string, interrupt: boolean) => {
+    if (streamed) send({ type: 'text', token: '', last: true });
+    streamed = false;
+    send({ type: 'text', token: text, last: true, interruptible: !interrupt, preemptible: !interrupt });
+  };
+  sink.line = (text, interrupt) =>
+    interrupt ? sayLine(text, true) : void turns.idle().then(() => sayLine(text, false));
+
+  const turns = voiceTurns(handle, callId, {
+    hold: (line) => {
+      if (streamed) return false;
+      send({ type: 'text', token: line, last: true });
+      holding = true;
+      return true;
+    },
+    speak,
+    end: () => send({ type: 'end' }),
+  });
+  /** Hands one utterance to the workflow (in order) and speaks its answer (after the holding line, if late). */
+  const hear = (text: string) => turns.hear(text, `${sessionId}:${++seq}`);
+  const flushDigits = () => {
+    clearTimeout(digitTimer);
+    if (digits) hear(`DTMF ${digits}`);
+    digits = '';
+  };
+
+  ws.on('message', (raw) => {
+    let msg: {
+      type?: string;
+      sessionId?: string;
+      voicePrompt?: string;
+      last?: boolean;
+      digit?: string;
+      description?: string;
+      utteranceUntilInterrupt?: string;
+      durationUntilInterruptMs?: number;
+    };
+    try {
+      msg = JSON.parse(String(raw));
+    } catch {
+      return;
+    }
+    if (!msg || typeof msg !== 'object') return;
+    if (msg.type === 'setup' && typeof msg.sessionId === 'string') sessionId = msg.sessionId.slice(0, 128);
+    else if (msg.type === 'prompt') {
+      if (partial.length < RELAY_MAX_UTTERANCE_CHARS)
+        partial = (partial + String(msg.voicePrompt ?? '')).slice(0, RELAY_MAX_UTTERANCE_CHARS);
+      if (msg.last !== false) {
+        const text = partial.trim();
+        partial = '';
+        if (text) hear(text);
+      }
+    } else if (msg.type === 'dtmf' && typeof msg.digit === 'string' && /^[0-9*#A-D]$/.test(msg.digit)) {
+      if (digits.length < DTMF_MAX_DIGITS) digits += msg.digit;
+      clearTimeout(digitTimer);
+      if (msg.digit === '#') flushDigits();
+      else digitTimer = setTimeout(flushDigits, DTMF_GATHER_MS);
+    } else if (msg.type === 'interrupt' && !holding)
+      turns.interrupt({
+        spoken: String(msg.utteranceUntilInterrupt ?? ''),
+        ...(typeof msg.durationUntilInterruptMs === 'number' ? { durationMs: msg.durationUntilInterruptMs } : {}),
+      });
+    else if (msg.type === 'error')
+      logger.warn('relay: ConversationRelay reported an error', {
+        call_id: callId,
+        description: String(msg.description ?? ''),
+      });
+  });
+}

@@ -1,0 +1,160 @@
+/**
+ * What the API asks of a call, as named steps a route (src/api/calls.ts, src/api/test-helpers.ts,
+ * src/api/analyses.ts, src/api/recordings.ts) or a test calls directly: `prepareCall` (the reads and
+ * checks of `POST /v1/calls`, spec section 4), `startCall` (its workflow started, its place taken in the
+ * organization's line), `findCall` (a tenant's call by id) and `runCallUpdate` (a Workflow Update on a
+ * live call, its refusals as the API answers them).
+ */
+import type { Client } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { ApiError, notFound } from '../errors';
+import { telephonyConfigured } from '../config';
+import { logger } from '../logger';
+import { findLiveAgent } from '../models/agents';
+import { Call, newCallDocument, type CallDoc } from '../models/calls';
+import { insertIfAbsentGrouped, type WithId } from '../models/store';
+import {
+  CALL_NOT_LIVE,
+  CALL_NOT_SCHEDULED,
+  CALL_NOT_TRANSFERABLE,
+  TERMINAL_STATUSES,
+  TRANSFER_IN_PROGRESS,
+  type CallingWindow,
+} from '../shared/calls';
+import { versionedAgent, type VersionedAgent } from './agent-versions';
+import { dialTime } from './call-schedule';
+import { queueCallForSlot } from './call-slots';
+import { newCallInput, startCallWorkflow, type CallRequest } from './calls';
+import { resolveCallContact } from './contacts';
+
+/** A tenant: the organization and the key's mode. */
+export interface Tenant {
+  orgId: string;
+  livemode: boolean;
+}
+
+/** What `prepareCall` read and decided: the agent at the call's version, its contact, and when it dials. */
+export interface PreparedCall {
+  agent: VersionedAgent;
+  contactId: string | null;
+  dial: Awaited<ReturnType<typeof dialTime>>;
+}
+
+/**
+ * The reads and checks of a new call, before anything is started: the live agent `agent_id` and the
+ * call's contact (`contact_id`, else the contact whose phone is `to`), side by side (the agent's 404
+ * first); Twilio configured for a live call; when it dials (`requestedMs`, the parsed `scheduled_at`, or
+ * now, moved into its calling window, else the agent's: src/services/call-schedule.ts `dialTime`); the
+ * agent's version fixed now (a traffic split picks it per contact).
+ * @throws ApiError 404 naming `agent_id` (or `contact_id`), 503 `telephony_not_configured`, 400 naming
+ *   `calling_window` when it never opens
+ */
+export async function prepareCall(
+  tenant: Tenant,
+  request: { to: string; agent_id: string; contact_id?: string; calling_window?: CallingWindow },
+  when: { requestedMs: number | null; nowMs: number },
+): Promise<PreparedCall> {
+  const [agent, contactId] = await Promise.allSettled([
+    findLiveAgent(tenant, request.agent_id),
+    resolveCallContact(tenant, { to: request.to, contactId: request.contact_id }),
+  ]).then(([a, c]) => {
+    if (a.status === 'rejected') throw a.reason;
+    if (!a.value) throw notFound('agent', request.agent_id, 'agent_id');
+    if (c.status === 'rejected') throw c.reason;
+    return [a.value, c.value] as const;
+  });
+  if (tenant.livemode && !telephonyConfigured()) {
+    throw new ApiError(
+      503,
+      'api_error',
+      'telephony_not_configured',
+      'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
+    );
+  }
+  const agentWindow = agent.calling_window_json ? JSON.parse(agent.calling_window_json) : null;
+  const dial = await dialTime(
+    { to: request.to, livemode: tenant.livemode, window: request.calling_window ?? null, agentWindow },
+    when.requestedMs,
+    when.nowMs,
+  );
+  return { agent: await versionedAgent(agent, { contactId, phone: request.to }), contactId, dial };
+}
+
+/**
+ * Starts call `callId` as `prepared` says: its workflow (workflow id = call id), `scheduled` until its
+ * dial time when later, else `queued` and put in the organization's line (src/services/call-slots.ts
+ * `queueCallForSlot`: a signal sent after the start and not waited for, so the answer waits for one
+ * Temporal round trip, not two; a workflow that got no grant asks itself).
+ * @returns the call's first document, and its insert (insert-if-absent: the workflow writes it too, so
+ *   a crash before it loses nothing), to run beside the idempotency record's completion
+ */
+export async function startCall(
+  temporal: Client,
+  tenant: Tenant,
+  callId: string,
+  request: Omit<CallRequest, 'contact_id' | 'scheduled_at'>,
+  prepared: PreparedCall,
+): Promise<{ doc: WithId<CallDoc>; stored: Promise<unknown> }> {
+  const { agent, contactId, dial } = prepared;
+  const input = newCallInput(callId, tenant, agent, {
+    ...request,
+    contact_id: contactId,
+    scheduled_at: dial.later ? Math.ceil(dial.atMs / 1000) : undefined,
+  });
+  if (!dial.later) input.slot = 'waiting';
+  await startCallWorkflow(temporal, input);
+  if (!dial.later)
+    void queueCallForSlot(temporal, tenant, callId).catch((err: unknown) =>
+      logger.warn('call slot: not put in line by the API; the call asks itself', {
+        call_id: callId,
+        error: String(err),
+      }),
+    );
+  const doc = newCallDocument(input);
+  return { doc, stored: insertIfAbsentGrouped(Call, doc) };
+}
+
+/** The tenant's call `id`; 404 `resource_missing` naming `id` when another tenant's or unknown. */
+export async function findCall(tenant: Tenant, id: string): Promise<WithId<CallDoc>> {
+  const doc = await Call.findOne({ _id: id, org_id: tenant.orgId, livemode: tenant.livemode }).lean();
+  if (!doc) throw notFound('call', id, 'id');
+  return doc;
+}
+
+const notLive = (status: string) =>
+  new ApiError(409, 'invalid_request_error', CALL_NOT_LIVE, `The call is ${status}; this operation needs a live call.`);
+
+/**
+ * Runs an update on a call's workflow, mapping its refusals to 409 (`call_not_live` with the status,
+ * `call_not_transferable`, `call_not_scheduled`, `transfer_in_progress`) and a closed workflow to `call_not_live`.
+ */
+export async function runCallUpdate(
+  temporal: Client,
+  call: { _id: string; status: string },
+  update: () => Promise<unknown>,
+): Promise<void> {
+  if ((TERMINAL_STATUSES as readonly string[]).includes(call.status)) throw notLive(call.status);
+  try {
+    await update();
+  } catch (err) {
+    const refusal =
+      err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure ? err.cause : null;
+    if (refusal?.type === CALL_NOT_LIVE) {
+      // The workflow's validator puts the call's status in the failure's details.
+      const [status] = refusal.details ?? [];
+      throw notLive(typeof status === 'string' ? status : 'not live');
+    }
+    if (
+      refusal &&
+      (refusal.type === CALL_NOT_TRANSFERABLE ||
+        refusal.type === CALL_NOT_SCHEDULED ||
+        refusal.type === TRANSFER_IN_PROGRESS)
+    )
+      throw new ApiError(409, 'invalid_request_error', refusal.type, refusal.message);
+    if (err instanceof WorkflowNotFoundError || /workflow execution already completed/i.test((err as Error).message)) {
+      throw notLive('over');
+    }
+    throw err;
+  }
+}
