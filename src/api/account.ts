@@ -1,5 +1,5 @@
 /**
- * The account (issue 28 item 5; issue 36 items 1 and 3): `GET /v1/account` shows the key's organization
+ * The account: `GET /v1/account` shows the key's organization
  * to itself in the key's mode — its id, name, mode, limits (`max_concurrent_calls`, set by the operator
  * with `svcctl limits set`), retention and redaction. Any secret or restricted key may read it (scope
  * `account:read`, which every restricted key holds: src/keys.ts `IMPLIED_SCOPES`); a publishable key is
@@ -64,7 +64,7 @@ const retrieveAccountOperation = operation({
 /**
  * `POST /v1/account` body `{retention?: {transcripts_days?, messages_days?, recordings_days?,
  * analyses_days?, events_days?}, redaction?: {enabled?}}` → the `account` object after the change, in the
- * key's mode (issue 36 items 1 and 3). Fields not given are unchanged; a days value of null keeps that
+ * key's mode. Fields not given are unchanged; a days value of null keeps that
  * kind for ever. Takes an `Idempotency-Key` like every POST (a retry answers the first response).
  * Errors: 400 `parameter_invalid` naming e.g. `retention.transcripts_days` for days outside 1–3,650 or not
  * an integer, nothing written; 400 `parameter_unknown` for another field; 403 `scope_missing` for a

@@ -1,5 +1,5 @@
 /**
- * Agent versions (issue 37 item 1): `GET /v1/agents/{id}/versions` (newest first), `GET
+ * Agent versions: `GET /v1/agents/{id}/versions` (newest first), `GET
  * /v1/agents/{id}/versions/{version}` and `POST /v1/agents/{id}/versions/{version}/publish` (makes that
  * version the one new calls use; publishing an earlier one rolls back). Served by the agents router
  * (src/api/agents.ts); the rules are src/services/agent-versions.ts.

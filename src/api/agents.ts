@@ -144,7 +144,7 @@ export const updateAgentSchema = createAgentSchema.partial().extend({
 });
 
 /**
- * The document fields of the speech settings `body` gives (issue 31; src/shared/speech.ts): JSON for
+ * The document fields of the speech settings `body` gives (src/shared/speech.ts): JSON for
  * `voice` and `transcription`, the canonical language tag; a null clears one, an absent one is left out.
  */
 function speechFields(body: z.output<typeof updateAgentSchema>): Record<string, unknown> {
@@ -231,7 +231,7 @@ const createAgent = operation({
         dtmf: null,
         ...speechFields(body),
         default_ms: body.default ? idTime(id) : null,
-        // Issue 37: version 1 is this configuration, published (written first: a crash leaves no agent without it).
+        // Version 1 is this configuration, published (written first: a crash leaves no agent without it).
         version: 1,
         latest_version: 1,
         traffic_split_json: null,
@@ -291,7 +291,7 @@ const retrieveAgent = operation({
  * one); `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis` may be null to clear them; `metadata` merges into the
  * stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
  * or deleted agent (or another organization's: a draft of it too).
- * Issue 37: a change of configuration (src/models/agent-versions.ts `AGENT_CONFIG_FIELDS`) makes the next
+ * A change of configuration (src/models/agent-versions.ts `AGENT_CONFIG_FIELDS`) makes the next
  * `agent_version`, published at once, or with `"publish": false` a draft that leaves the agent (and new
  * calls) as they are; `metadata`, `default` and `traffic_split` alone make none. `traffic_split`
  * (src/services/agent-versions.ts `checkTrafficSplit`: 400 naming `traffic_split` or

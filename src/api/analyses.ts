@@ -1,5 +1,5 @@
 /**
- * Analyses of finished calls and conversations (issue 30):
+ * Analyses of finished calls and conversations:
  *
  *   POST /v1/calls/{id}/analyze                 run the analysis again on the stored transcript
  *   GET  /v1/calls/{id}/analyses                every analysis of the call, newest first

@@ -66,8 +66,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(widgetAssetsRouter()); // `GET /widget.js` and the demo page `/widget/demo`
   app.use(recordingAudioRouter()); // `GET /v1/recordings/{id}/audio`: a signed link, no key
   app.use('/console/api', auditRequests); // every console action in the audit log, before its own parsers
-  app.use(consoleRouter()); // `/console`: the staff console's app and its own endpoints (issue 35)
-  app.use(codecRouter()); // `POST /codec/decode`, `/codec/encode`: the operator token (issue 36 item 5)
+  app.use(consoleRouter()); // `/console`: the staff console's app and its own endpoints
+  app.use(codecRouter()); // `POST /codec/decode`, `/codec/encode`: the operator token
 
   const v1 = Router();
   v1.use(jsonContentType); // 415 before any parser reads a body that is not JSON
@@ -76,10 +76,10 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(bulkCallBodyParser()); // 10,000 contacts: the campaign route's own body limit, before the 1 MB parser
   v1.use(jsonBody);
   v1.use('/widget', widgetRouter(deps.temporal)); // its own authentication: publishable key, session token
-  v1.use(consoleSessionAuth); // a console session's cookie instead of a key (issue 35), then the key check
+  v1.use(consoleSessionAuth); // a console session's cookie instead of a key, then the key check
   v1.use(auditRefusedSession); // a session write refused by its CSRF check is audited too
   v1.use(authenticate);
-  v1.use(auditRequests); // an audit entry per write and per recording/transcript read (issue 36 item 4)
+  v1.use(auditRequests); // an audit entry per write and per recording/transcript read
   v1.use(noQueryOnWrites);
   v1.use('/agents', agentsRouter());
   v1.use('/agents', agentVersionsRouter()); // `/v1/agents/{id}/versions…`

@@ -1,5 +1,5 @@
 /**
- * The audit log in the API (issue 36 item 4): the middleware that writes an entry for every
+ * The audit log in the API: the middleware that writes an entry for every
  * state-changing request (POST, DELETE) and every read of a recording or a transcript, once the answer
  * is sent, and the read-only routes `GET /v1/audit_events` and `GET /v1/audit_events/{id}` (scope
  * `audit:read`). No route changes or deletes an entry (a POST or DELETE on them is an unknown route).
@@ -16,7 +16,7 @@ import type { AuthContext } from './middleware';
 
 const tag = 'Audit log';
 
-/** Reads that are audited besides every POST and DELETE (issue 36 item 4: recordings and transcripts). */
+/** Reads that are audited besides every POST and DELETE (recordings and transcripts). */
 export const AUDITED_READS = new Set(['GET /v1/calls/{id}/transcript', 'GET /v1/calls/{id}/recording']);
 
 /**

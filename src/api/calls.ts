@@ -2,7 +2,7 @@
  * Calls (spec section 4, scopes `calls:read` / `calls:write`; DESIGN.md section 6):
  * `POST /v1/calls`, `GET /v1/calls`, `GET /v1/calls/{id}`, `POST /v1/calls/{id}/transfer`,
  * `POST /v1/calls/{id}/end`, `GET /v1/calls/{id}/transcript`, and a live call's stream and steering
- * (issue 31): `GET /v1/calls/{id}/stream`, `POST /v1/calls/{id}/say`, `POST /v1/calls/{id}/context`.
+ *: `GET /v1/calls/{id}/stream`, `POST /v1/calls/{id}/say`, `POST /v1/calls/{id}/context`.
  *
  * Creating a call starts `callWorkflow` (workflow id = call id) and answers `queued` at once; reads come
  * from the MongoDB read model the workflow's activities keep (the stream too: src/api/sse.ts over the
@@ -156,15 +156,15 @@ const tag = 'Calls';
  * contact_id?, queue_timeout_seconds?, scheduled_at?, calling_window?, voicemail?, recording?, analysis?}`
  * (`analysis`: the call's plan instead of the agent's, null for none; its schema checked, 400 naming
  * `analysis.structured_data.schema…`) → the call object with `status:
- * "queued"`, or `scheduled` when it is dialed later (issue 29: `scheduled_at`, unix seconds or ISO 8601
+ * "queued"`, or `scheduled` when it is dialed later (`scheduled_at`, unix seconds or ISO 8601
  * with an offset, a minute of skew to 30 days ahead, else 400 naming it; moved to the next opening of its
  * calling window, src/services/call-schedule.ts `dialTime`; a durable timer in its workflow dials it). The call's contact (whose name and records
  * the assistant is given) is `contact_id` (404 naming it when unknown), else the contact whose phone is
  * `to`; the call shows it as `contact_id`. A deleted agent is 404 naming `agent_id`. Test keys only: `simulation` (`caller`, `outcome`,
  * `ring_seconds`, `pause_seconds`). Live keys: `from` required, Twilio must be configured (else 503).
  * At the organization's `max_concurrent_calls` the call stays `queued`, in line (its place taken here,
- * in the order calls are created), and dials when a slot frees, at most `queue_timeout_seconds` (issue
- * 28; src/workflows/call-slots.ts). `voicemail` replaces the agent's setting for this call (issue 29).
+ * in the order calls are created), and dials when a slot frees, at most `queue_timeout_seconds`
+ * (src/workflows/call-slots.ts). `voicemail` replaces the agent's setting for this call.
  */
 const createCall = (temporal: Client) =>
   operation({
@@ -222,7 +222,7 @@ function checkCallRequest(livemode: boolean, body: z.output<typeof createCallSch
 /**
  * `GET /v1/calls` → list of calls, newest first; optional filters `status`, `agent_id`, `bulk_call_id`
  * (a campaign's calls), `direction` (`inbound` | `outbound`; calls made before directions existed are outbound),
- * and (issue 35 items 3 and 4: the console's search by number, date range and a contact's calls) `to`, `from`
+ * and (the console's search by number, date range and a contact's calls) `to`, `from`
  * (E.164, exact), `contact_id`, `created[gte|gt|lte|lt]` (unix seconds). Each of `to`, `from`, `contact_id`
  * has its index `{org_id, livemode, <field>, _id}` (src/models/calls.ts).
  * @throws ApiError 400 `parameter_invalid` naming `to` or `from` when it is not an E.164 number, or a bad
@@ -284,7 +284,7 @@ const listCalls = operation({
 
 /**
  * `GET /v1/calls/{id}` → the call; 404 `resource_missing`. A call not yet over also shows its `turns`
- * so far (issue 31; the turns recorded, each written right after the answer it belongs to).
+ * so far (the turns recorded, each written right after the answer it belongs to).
  */
 const retrieveCall = operation({
   method: 'get',
@@ -521,7 +521,7 @@ export const noteSchema = z.strictObject({
 
 /**
  * `POST /v1/calls/{id}/say` body `{text, interrupt?}`, Idempotency-Key → `call_say` once the line is said
- * (issue 31): by the live call's voice session (ConversationRelay or its voice room), at the next pause
+ *: by the live call's voice session (ConversationRelay or its voice room), at the next pause
  * or at once with `interrupt`; in test mode at the next pause between the scripted caller's lines. It is
  * the assistant's turn with `author: "api"`, in the model's conversation from then on. 409
  * `call_not_live` unless the call is in progress; 400 naming `text` when empty or over 1,000 characters.
@@ -564,7 +564,7 @@ const sayOnCall = (temporal: Client) =>
   });
 
 /**
- * `POST /v1/calls/{id}/context` body `{note}`, Idempotency-Key → `call_note` (issue 31): a system note
+ * `POST /v1/calls/{id}/context` body `{note}`, Idempotency-Key → `call_note`: a system note
  * the model sees from its next request on (a supervisor's whisper), never spoken; recorded as a `note`
  * turn with `author: "api"`. 409 `call_not_live` unless the call is in progress; 400 naming `note`.
  */

@@ -1,5 +1,5 @@
 /**
- * The codec server (issue 36 item 5; Temporal's "codec server" pattern,
+ * The codec server (Temporal's "codec server" pattern,
  * https://docs.temporal.io/production-deployment/data-encryption): `POST /codec/decode` and
  * `POST /codec/encode` run the service's payload codec (src/platform/payload-codec.ts) for the Temporal
  * Web UI and CLI, so that operators read the encrypted inputs and results of runs. The protocol looks only

@@ -1,5 +1,5 @@
 /**
- * Connector installations (issue 27 item 6), scopes `connectors:write` / `connectors:read`:
+ * Connector installations, scopes `connectors:write` / `connectors:read`:
  *
  *   POST   /v1/connector_installations        install `{connector_id, version?, config?, metadata?}`
  *                                             (Idempotency-Key) → the installation with its `secret`

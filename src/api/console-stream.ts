@@ -1,5 +1,5 @@
 /**
- * `GET /console/api/stream` (issue 35 item 2): the console's server-sent events, through the API's one
+ * `GET /console/api/stream`: the console's server-sent events, through the API's one
  * event-stream writer (src/api/sse.ts `serveEventStream`) over this connection's queue of changes, which
  * the process's console poller fills (src/services/console-changes.ts). Event ids are the changes'
  * positions (microseconds of the time they were seen): a console reconnecting with `Last-Event-ID` (or

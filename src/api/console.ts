@@ -1,5 +1,5 @@
 /**
- * The staff console's server side (issue 35): its own JSON endpoints under `/console/api` (sign-in and the
+ * The staff console's server side: its own JSON endpoints under `/console/api` (sign-in and the
  * session, the mode switch, admin-only keys and users, the live stream), the cookie session as an
  * alternative to a bearer key on every `/v1` route (`consoleSessionAuth`), CSRF protection of
  * cookie-authenticated writes, the built browser app under `/console` (`dist/console/`), and the
@@ -51,7 +51,7 @@ import { serveConsoleStream } from './console-stream';
 
 const tag = 'Console';
 
-/** The Content-Security-Policy of every `/console` response (issue 35 item 6: no inline scripts, no framing). */
+/** The Content-Security-Policy of every `/console` response (no inline scripts, no framing). */
 export const CONSOLE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "media-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
@@ -117,7 +117,7 @@ async function requireSession(req: Request, res: Response): Promise<ActiveSessio
 const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 
 /**
- * CSRF (issue 35 item 1): a cookie-authenticated request that may change something must carry
+ * CSRF: a cookie-authenticated request that may change something must carry
  * `X-CSRF-Token` equal to its session's token (compared in constant time) and, when it has an `Origin`,
  * come from the API's own origin; else 403 `csrf_token_invalid`, before any handler runs.
  */
@@ -147,7 +147,7 @@ function authOf({ session, user }: ActiveSession): AuthContext {
 }
 
 /**
- * `/v1` with a console session (issue 35 item 1): a request without an `Authorization` header and with a
+ * `/v1` with a console session: a request without an `Authorization` header and with a
  * `svc_console` cookie is authenticated by its session (401 `session_missing` / `session_expired` when it
  * is not live) and checked for CSRF (403); a request with a bearer key, or without the cookie, goes on to
  * the key check (src/api/middleware.ts `authenticate`) unchanged.
@@ -368,7 +368,7 @@ const listConsoleUsers = operation({
 /**
  * `GET /console/api/staff` (every role) → `{object: "list", data: [{id, object: "user", email}]}`: the
  * organization's staff users by id and email only, so any staff user's inbox can say who took a
- * conversation (`taken_by`, issue 35 item 2) without the admin-only user list.
+ * conversation (`taken_by`) without the admin-only user list.
  */
 const listConsoleStaff = operation({
   method: 'get',

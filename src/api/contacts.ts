@@ -157,7 +157,7 @@ const retrieveContact = operation({
 
 /**
  * `DELETE /v1/contacts/{id}` → `{id, object: "contact", deleted: true, erasure: "ers_…"}`: the contact and
- * its records are deleted at once, and an erasure (issue 36 item 2) reaches every other copy of the person
+ * its records are deleted at once, and an erasure reaches every other copy of the person
  * (calls, conversations, recordings, analyses, campaign rows, events, idempotency caches): follow it with
  * `GET /v1/erasures/{id}`. 404 `resource_missing` for an unknown contact.
  */
@@ -185,7 +185,7 @@ export const eraseSchema = z.strictObject({ phone: e164.optional(), external_id:
 
 /**
  * `POST /v1/contacts/erase` body `{phone}` or `{external_id}` (exactly one; else 400) → the `erasure`
- * (`ers_…`, `running`), for a person who may never have become a contact (issue 36 item 2). An unknown
+ * (`ers_…`, `running`), for a person who may never have become a contact. An unknown
  * person is erased all the same: the erasure completes with zero counts (no oracle of who exists). With an
  * Idempotency-Key, a retry answers the same erasure.
  */

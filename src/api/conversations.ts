@@ -5,7 +5,7 @@
  *   GET    /v1/conversations/{id}                a conversation
  *   GET    /v1/conversations/{id}/messages       its messages, newest first (list conventions)
  *   POST   /v1/conversations/{id}/resume         give a handed-over conversation back to the assistant
- *   POST   /v1/conversations/{id}/handoff        a person takes it over (issue 35)
+ *   POST   /v1/conversations/{id}/handoff        a person takes it over
  *
  * A conversation is started by its first message (`POST /v1/messages`, src/api/messages.ts; an inbound
  * message; a widget session) and run by its `conversationWorkflow` (src/workflows/conversations.ts),
@@ -143,7 +143,7 @@ function resumeConversation(temporal: Client) {
 }
 
 /**
- * `POST /v1/conversations/{id}/handoff` `{reason?}` (issue 35) → the conversation in `needs_person`: the
+ * `POST /v1/conversations/{id}/handoff` `{reason?}` → the conversation in `needs_person`: the
  * assistant stops answering, as after its `handoff_to_person` tool (through the workflow's `handoff`
  * update; `conversation.needs_person` is emitted when it was open). `taken_by` is the staff user when a
  * console session asks, else null. Taking over a conversation already handed over marks it as taken by

@@ -1,5 +1,5 @@
 /**
- * Erasures (issue 36 item 2): `GET /v1/erasures/{id}` (`contacts:read`) → the `erasure` started by
+ * Erasures: `GET /v1/erasures/{id}` (`contacts:read`) → the `erasure` started by
  * `DELETE /v1/contacts/{id}` or `POST /v1/contacts/erase` (src/api/contacts.ts), with its status and its
  * per-kind counts so far.
  */

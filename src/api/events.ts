@@ -33,7 +33,7 @@ const tag = 'Events';
 /**
  * `GET /v1/events` → list of events, newest first; filters `type` (exact, or a family `call.*`), `object_id`
  * (the events about one object, its `data.object.id`, on the index `{org_id, livemode, object_id, _id}`;
- * issue 35 item 3, a call's page) and `created[…]`.
+ * what a call's page in the console reads) and `created[…]`.
  * @throws ApiError 400 `parameter_invalid` naming `type` or `object_id` when malformed
  */
 const listEvents = operation({

@@ -16,7 +16,7 @@
  *
  * The executing request holds a lease (`lease_token`, `locked_until_ms`, `IDEMPOTENCY_LEASE_MS`, default
  * 8 s) that it renews every third of the lease while its handler runs, however long; so a retry takes over
- * the key of a request whose API process died within one lease of its last renewal (issue 33: within 10 s).
+ * the key of a request whose API process died within one lease of its last renewal (within 10 s).
  * Its completion and release writes name its token, so a request whose lease was taken over (it stalled
  * past the lease) cannot overwrite the record of the one that took over. A 503 (a dependency that did not
  * answer) releases the key like a 429, so the retry it asks for runs again.
@@ -38,8 +38,9 @@ export interface HandlerResult {
   status: number;
   body: unknown;
   /**
-   * A write the answer waits for, run beside the record's completion rather than before it (issue 32
-   * item 5: e.g. the call document, which the call's workflow also writes). Its failure answers the error;
+   * A write the answer waits for, run beside the record's completion rather than before it, one
+   * store round trip less on the request's path (e.g. the call document, which the call's workflow also
+   * writes). Its failure answers the error;
    * the completed record then replays `body`, which must stay true without it.
    */
   alongside?: Promise<unknown>;
@@ -65,7 +66,7 @@ const newLeaseToken = () => crypto.randomBytes(12).toString('hex');
  * @param handler gets the resource id to use and what `prepare` resolved to; returns status and body. An
  *   `ApiError` it throws is stored and replayed like a response; a 429 or any other error releases the
  *   record for a retry.
- * @param prepare reads and checks the handler needs (issue 32 item 5: run beside the record's insert, not
+ * @param prepare reads and checks the handler needs (run beside the record's insert, not
  *   before it). What it throws is answered and not kept: a record this request inserted is deleted, one it
  *   took over released, so a corrected request may reuse the key, as for a 400 of the body's validation.
  *   A request whose key was already used is answered from the record (replay, 409, 422) whatever it resolves to.
@@ -141,7 +142,7 @@ export async function idempotent<P = undefined>(
   }
   const json = JSON.stringify(result.body);
   // Stored sealed: a replayed response may carry a secret shown once (a webhook endpoint's). Grouped with
-  // concurrent requests' completions (issue 32 item 5); the filter names this request's lease.
+  // concurrent requests' completions; the filter names this request's lease.
   await Promise.all([
     updateOneGrouped(IdempotencyRecord, mine, {
       $set: { state: 'completed', status_code: result.status, response_json: sealSecret(json), locked_until_ms: 0 },
@@ -242,7 +243,7 @@ async function claim(
       created_ms: now,
       expires_ms: now + IDEMPOTENCY_TTL_MS,
     };
-    // Grouped with concurrent requests' records (issue 32 item 5); a duplicate is a key already used.
+    // Grouped with concurrent requests' records; a duplicate is a key already used.
     if (await insertIfAbsentGrouped(IdempotencyRecord, doc)) return { claimed: true, doc };
     const existing = (await IdempotencyRecord.findById(id).lean()) as IdempotencyDoc | null;
     if (!existing) continue; // deleted between the insert and the read: try again

@@ -21,7 +21,7 @@ export interface AuthContext {
   orgId: string;
   /** The key's id; for a console session (`kind: 'user'`), the staff user's id (`usr_…`): who acted. */
   keyId: string;
-  /** The key's kind, or `user`: a staff user's console session (issue 35; src/api/console.ts). */
+  /** The key's kind, or `user`: a staff user's console session (src/api/console.ts). */
   kind: KeyKind | 'user';
   livemode: boolean;
   scopes: string[];

@@ -49,7 +49,7 @@ const LIST_PARAMS: QueryParam[] = [
 /**
  * Routes the app mounts that the document leaves out: the viewer's own static files under `/docs/`
  * (scripts and styles of `swagger-ui-dist`) and the staff console's app and endpoints under `/console`
- * (issue 35; its own, not the public API). test/unit/openapi.test.ts allows exactly these.
+ * (its own, not the public API). test/unit/openapi.test.ts allows exactly these.
  */
 export const UNDOCUMENTED_ROUTES = [/^\/docs\/.+/, /^\/console(\/|\{|$)/];
 

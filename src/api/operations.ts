@@ -84,7 +84,7 @@ export interface ApiOperation<S extends z.ZodType | null | undefined = z.ZodType
   /** A widget operation: opened with a publishable key, or authenticated by a widget session token. */
   widget?: 'publishableKey' | 'widgetSessionToken';
   /**
-   * The staff console's own endpoint (`/console/api/…`, issue 35): mounted like the others but left out of
+   * The staff console's own endpoint (`/console/api/…`): mounted like the others but left out of
    * the public OpenAPI document (src/api/openapi.ts `documentedOperations`).
    */
   internal?: boolean;

@@ -10,8 +10,8 @@
  * Inbound messages to a connected number reach its organization (src/api/twilio/messaging.ts), answered
  * by its `agent_id`, else the default agent; in live mode a new conversation of `POST /v1/messages` is
  * sent from the organization's first number connected for the channel (src/services/messages.ts).
- * Inbound calls to a number connected with `voice` are answered by the assistant (issue 28,
- * src/services/inbound-calls.ts): its `agent_id` (else the default agent), or the agent its
+ * Inbound calls to a number connected with `voice` are answered by the assistant
+ * (src/services/inbound-calls.ts): its `agent_id` (else the default agent), or the agent its
  * `inbound_webhook_url` names; `overflow_to` takes the calls that find every call slot taken.
  */
 import type { Router } from 'express';
@@ -37,7 +37,7 @@ const channels = z
   .array(z.enum(NUMBER_CHANNELS))
   .min(1, 'must name at least one channel')
   .refine((c) => new Set(c).size === c.length, 'must not repeat a channel');
-/** The inbound-call settings of a number (issue 28); each may be null on update to clear it. */
+/** The inbound-call settings of a number; each may be null on update to clear it. */
 const inboundSettings = {
   inbound_webhook_url: z.string().max(2048).nullable().optional(),
   inbound_webhook_timeout_ms: z

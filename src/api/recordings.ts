@@ -1,5 +1,5 @@
 /**
- * Recordings (issue 30 item 5): `GET /v1/calls/{id}/recording` (`calls:read`) → the recording object with
+ * Recordings: `GET /v1/calls/{id}/recording` (`calls:read`) → the recording object with
  * a signed link, `DELETE /v1/calls/{id}/recording` (`calls:write`) → deleted (`recording.deleted`), and
  * the link itself, `GET /v1/recordings/{id}/audio?expires=&signature=`, which needs no API key: the
  * signature (HMAC under `SECRETS_KEY`, src/services/recordings.ts) is the credential, for 10 minutes.
@@ -105,7 +105,7 @@ const recordingAudio = operation({
     if (!audioLinkValid(id, expires, signature)) throw linkRefused();
     const doc = await Recording.findById(id).lean();
     if (!doc || doc.deleted_ms != null || !doc.file_id) throw linkRefused();
-    // Issue 36 item 4: every read of a recording is audited. A player asks for many byte ranges of one
+    // Every read of a recording is audited. A player asks for many byte ranges of one
     // playback: only a request from the first byte (a playback or a download starting) makes an entry.
     if (!/^bytes=(?!0-)/.test(req.headers.range ?? ''))
       void recordAuditEvent({

@@ -212,7 +212,7 @@ export const advanceClockSchema = z.strictObject({
 /**
  * `POST /v1/test_helpers/calls/{id}/advance_clock` `{to?}` (test keys only, `calls:write`, Idempotency-Key)
  * → the call: like Stripe's test clocks, moves a scheduled test-mode call's clock to `to` (default its
- * `scheduled_at`), so an integration sees the call dialed at its time without waiting for it (issue 29). At
+ * `scheduled_at`), so an integration sees the call dialed at its time without waiting for it. At
  * or past `scheduled_at` it answers once the call has left `scheduled` (`queued`, or further). The durable
  * timer itself is untouched: a call not advanced is dialed at its real time. 409 `call_not_scheduled` when
  * the call is not (or no longer) scheduled; 404 for another tenant's call; a live key is 403 `test_mode_only`.

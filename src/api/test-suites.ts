@@ -1,5 +1,5 @@
 /**
- * Test suites (issue 37 item 4; scopes `agents:read` / `agents:write`):
+ * Test suites (scopes `agents:read` / `agents:write`):
  *
  *   POST   /v1/agents/{id}/test_suites     `{name, scenarios: [{name, persona, goal, rubric, max_turns?}]}`
  *   GET    /v1/agents/{id}/test_suites     the agent's suites, newest first
@@ -247,7 +247,7 @@ const deleteTestSuite = operation({
 });
 
 /**
- * The agent version a run runs (issue 37 item 1): `version` when the agent has it (a draft too: drafts are
+ * The agent version a run runs: `version` when the agent has it (a draft too: drafts are
  * what tests are for), 404 naming `version` otherwise; without it, the published version.
  */
 async function runVersion(agent: WithId<AgentDoc>, version: number | undefined): Promise<number> {

@@ -1,5 +1,5 @@
 /**
- * Custom tools (issue 27 item 1), scopes `agents:write` / `agents:read`:
+ * Custom tools, scopes `agents:write` / `agents:read`:
  *
  *   POST   /v1/tools        create an `http` or `mcp` tool (Idempotency-Key) → the tool; an http tool with its `secret`
  *   GET    /v1/tools        list, newest first (list conventions)

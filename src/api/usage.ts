@@ -63,7 +63,7 @@ export function usageRouter(): Router {
 }
 
 /**
- * The agent scope of a usage report (issue 37): `agent_id`, and `agent_version` (a version number,
+ * The agent scope of a usage report: `agent_id`, and `agent_version` (a version number,
  * only with `agent_id`).
  * @throws ApiError 400 naming `agent_version` when it is not a number or comes without `agent_id`
  */

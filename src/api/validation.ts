@@ -39,7 +39,7 @@ export const timeZone = z.string().refine(isTimeZone, 'must be an IANA time zone
 export const windowDays = z.array(z.enum(DAY_NAMES)).min(1, 'must name at least one day').max(7);
 
 /**
- * A calling window (issue 29) on a call or an agent: local times in the callee's zone (`timezone`, else the
+ * A calling window on a call or an agent: local times in the callee's zone (`timezone`, else the
  * number's region), on `days` (default every day); `end` after `start` on the same day.
  */
 export const callingWindow = z
@@ -198,8 +198,8 @@ export function parseIndexed<S extends z.ZodType>(schema: S, body: unknown, pref
 }
 
 /**
- * The `agent_version` query parameter of the lists and reports filtered by version (issue 37 item 2:
- * `GET /v1/calls?agent_version=4`, `GET /v1/usage`): a positive integer, or undefined when absent.
+ * The `agent_version` query parameter of the lists and reports filtered by version
+ * (`GET /v1/calls?agent_version=4`, `GET /v1/usage`): a positive integer, or undefined when absent.
  * @throws ApiError 400 `parameter_invalid` naming `agent_version`
  */
 export function agentVersionQuery(query: unknown): number | undefined {
@@ -225,7 +225,7 @@ export const MAX_TEXT = 1600;
 export const VOICEMAIL_MESSAGE_MAX = 1000;
 
 /**
- * The `voicemail` setting of an agent, or of one call (`POST /v1/calls`), issue 29
+ * The `voicemail` setting of an agent, or of one call (`POST /v1/calls`)
  * (src/shared/calls.ts `VoicemailSetting`). `action` defaults to `hang_up`; `message` is required with
  * `leave_message` (400 naming `voicemail.message`), at most `VOICEMAIL_MESSAGE_MAX` characters.
  */
@@ -257,7 +257,7 @@ export const voicemailSchema = z
       ctx.addIssue({ code: 'custom', path: ['message'], message: 'is required when action is leave_message' });
   });
 
-/** A persona or goal (issue 37 item 3): 1 to 2,000 characters once trimmed. */
+/** A persona or goal: 1 to 2,000 characters once trimmed. */
 const personaText = z
   .string()
   .trim()
@@ -306,7 +306,7 @@ export const simulationSchema = z
   .superRefine(checkPersona);
 
 /**
- * The persona fields' rules (issue 37 item 3): `persona` and `caller` lines are exclusive (400 naming
+ * The persona fields' rules: `persona` and `caller` lines are exclusive (400 naming
  * `persona`); `persona` and `goal` come together (400 naming the missing one); `max_turns` only with a persona.
  */
 function checkPersona(

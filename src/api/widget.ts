@@ -458,7 +458,7 @@ async function voiceCallFor(session: WithId<WidgetSessionDoc>) {
  *   503 `voice_not_configured`.
  * - The room's call takes one of the organization's call slots at once (src/services/call-slots.ts
  *   `tryAcquireCallSlot`): at `max_concurrent_calls`, 429 `concurrency_limit` with `Retry-After`, and
- *   nothing is created (issue 28).
+ *   nothing is created.
  */
 function startWidgetVoice(temporal: Client) {
   return operation({

@@ -132,7 +132,7 @@ export function initialCounts(total: number): BulkCallCounts {
   return { total, pending: total, in_progress: 0, completed: 0, not_reached: 0, failed: 0, skipped: 0 };
 }
 
-/** A test-mode `simulation` as a campaign or a contact took it (src/api/calls.ts `simulationSchema`). */
+/** A test-mode `simulation` as a campaign or a contact took it (src/api/validation.ts `simulationSchema`). */
 const simulationObject = apiObject(
   'Simulation',
   'Test mode: how a simulated call goes (what the caller says, the outcome, timings, a transfer).',

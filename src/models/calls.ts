@@ -247,7 +247,7 @@ const relaySessionSchema = new Schema(
   base,
 );
 /**
- * ConversationRelay sessions: inserted by the API's relay handshake (src/api/twilio/index.ts), one per call
+ * ConversationRelay sessions: inserted by the API's relay handshake (src/api/twilio/relay.ts), one per call
  * (the unique `_id` refuses a second, replayed handshake), with the token channel of the API instance
  * that holds it; read by the LLM activity to stream answers there. Never updated, except for a browser
  * voice room's (`provider_call_sid` `room:<name>`): each attendance of the room (src/activities/voice-room.ts)

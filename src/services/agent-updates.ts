@@ -27,7 +27,7 @@ export interface AgentUpdate {
 }
 
 /**
- * The version an update makes (issue 37 item 1), when `set` (the update's document fields) changes the
+ * The version an update makes, when `set` (the update's document fields) changes the
  * configuration (`AGENT_CONFIG_FIELDS`) or `draft` asks for one anyway: the agent's published
  * configuration with `set`'s changes, written as the next version. Published (`publish`): `set` takes
  * the whole configuration and `version`; a draft: `set` loses its configuration fields (the agent's

@@ -38,7 +38,7 @@ function startOptions(tenant: Tenant, limit: number) {
     taskQueue: config().taskQueue,
     args: [{ orgId: tenant.orgId, livemode: tenant.livemode, limit }] as Parameters<CallSlotsWorkflow>,
     staticSummary: `Call slots of ${tenant.orgId}, ${tenant.livemode ? 'live' : 'test'}`,
-    staticDetails: `- At most \`max_concurrent_calls\` calls at once; outbound calls wait here in order (issue 28).`,
+    staticDetails: `- At most \`max_concurrent_calls\` calls at once; outbound calls wait here in order.`,
     typedSearchAttributes: [
       { key: searchAttributeKeys.OrgId, value: tenant.orgId },
       { key: searchAttributeKeys.Livemode, value: tenant.livemode },

@@ -235,7 +235,7 @@ async function eraseConversations(temporal: Client, t: ErasureBatchInput, commit
     const conv = await findConversation({ orgId: t.orgId, livemode: t.livemode, channel, customerNumber: p.phone });
     if (!conv) continue;
     try {
-      await temporal.workflow.getHandle(conv.key).terminate('erasure of the customer (issue 36 item 2)');
+      await temporal.workflow.getHandle(conv.key).terminate('erasure of the customer');
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     }

@@ -1,7 +1,7 @@
 /**
  * The assistant's presence in a browser voice room for one attendance (`attendRoom`,
  * src/activities/voice-room.ts, which builds a `RoomSession` and runs it), as ConversationRelay is for a
- * phone call (src/api/twilio/index.ts):
+ * phone call (src/api/twilio/relay.ts):
  *
  * - joins the room (`@livekit/rtc-node`, identity `assistant`, with the token the activity signed) and
  *   publishes one microphone track;

@@ -1,6 +1,6 @@
 /**
  * The voice loop shared by every live voice session of a call: Twilio's ConversationRelay socket
- * (src/api/twilio/index.ts) and the assistant in a browser voice room (src/voice/room-session.ts). Each
+ * (src/api/twilio/relay.ts) and the assistant in a browser voice room (src/voice/room-session.ts). Each
  * finished utterance of the caller becomes a `callerSaid` Workflow Update of the call's workflow, in the
  * order they were heard, and the update's result is spoken back:
  * - one update at a time: the next utterance waits for the previous answer to be spoken (or cut);

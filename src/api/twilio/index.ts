@@ -10,9 +10,9 @@
  * - `POST /twilio/status/{call id}`: status callbacks (`CallStatus`, `CallSid`), signalled to the call's
  *   workflow (`telephonyStatus`), which ranks them (they arrive out of order) and ignores another SID's.
  * - `POST /twilio/amd/{call id}`: asynchronous answering-machine detection results (`AnsweredBy`,
- *   `CallSid`; issue 29), signalled to the call's workflow (`machineDetection`), which ignores another
+ *   `CallSid`), signalled to the call's workflow (`machineDetection`), which ignores another
  *   SID's and any that comes once the call has stopped; a call that is over (no run) ignores it here.
- * - `POST /twilio/voice/inbound` (issue 28; the Voice URL of the organization's Twilio numbers): an
+ * - `POST /twilio/voice/inbound` (the Voice URL of the organization's Twilio numbers): an
  *   incoming call to a number connected with `voice` is answered by the assistant
  *   (src/services/inbound-calls.ts) with the same `<Connect><ConversationRelay>` as an outbound call, its
  *   `action` being `POST /twilio/voice/{call id}/ended`, which tells the workflow the session is over.
@@ -21,7 +21,7 @@
  *   "all lines are busy" line. The same CallSid twice is one call, answered from its record.
  * - `POST /twilio/status/inbound`: the numbers' status callback (optional; the `action` above already
  *   reports the end): signalled like an outbound call's, the call found by its CallSid.
- * - `POST /twilio/transfer/{call id}/status` and `/conference` (issue 31): the status callbacks of a warm
+ * - `POST /twilio/transfer/{call id}/status` and `/conference`: the status callbacks of a warm
  *   transfer's leg to the person and of its conference (`participant-join`), signalled to the call's
  *   workflow (`transferLeg`), which counts only the leg's own CallSid. A failed warm transfer brings the
  *   caller back through `/twilio/voice/{call id}?resume={attempt}`: a new session, greeted with why.
@@ -113,11 +113,11 @@ const twilioVoice = operation({
 /**
  * `<Connect><ConversationRelay>` to our WebSocket for `call` (its URL carries the CallSid, so the
  * handshake's signature is bound to it), the agent's `first_message` as the welcome greeting and its
- * speech settings (issue 31: voice, language, transcription, interruptible, dtmf;
+ * speech settings (voice, language, transcription, interruptible, dtmf;
  * src/providers/twilio.ts `conversationRelayAttributes`), the agent as the call was created: an edit
  * since never changes a call in flight. An inbound call's `<Connect>`
  * reports the session's end to `/twilio/voice/{id}/ended` (no status callback is set up for it).
- * A caller coming back from failed warm transfer `resume` (issue 31) gets a session of its own (`resume`
+ * A caller coming back from failed warm transfer `resume` gets a session of its own (`resume`
  * in the URL, see `attachConversationRelay`) greeted with `TRANSFER_FAILED_LINES` for the reason, and no
  * second recording.
  */
@@ -144,7 +144,7 @@ function connectRelay(
 }
 
 /**
- * A recorded call (issue 30: `recording` snapshotted on the call): `<Start><Recording>` before the
+ * A recorded call (`recording` snapshotted on the call): `<Start><Recording>` before the
  * conversation, both parties on two channels (`channels="dual"`), Twilio telling
  * `/twilio/recording/{call id}` when the recording is complete
  * (https://www.twilio.com/docs/voice/twiml/recording). Works for outbound and inbound calls alike.
@@ -346,7 +346,7 @@ const twilioMachineDetection = (temporal: Client) =>
 
 /**
  * `POST /twilio/transfer/{id}/status` (form: `CallStatus`, `CallSid`) → 204: the status callback of a
- * warm transfer's leg to the person (issue 31; src/activities/telephony.ts `dialTransferLeg`), signalled to
+ * warm transfer's leg to the person (src/activities/telephony.ts `dialTransferLeg`), signalled to
  * the call's workflow (`transferLeg`), which counts it only for the leg's own CallSid and only while the
  * transfer runs. An unknown status or a missing or malformed CallSid is ignored here.
  */
@@ -373,7 +373,7 @@ const twilioTransferLegStatus = (temporal: Client) =>
 
 /**
  * `POST /twilio/transfer/{id}/conference` (form: `StatusCallbackEvent`, `CallSid`, `ConferenceSid`,
- * `FriendlyName`) → 204: the status callback of a warm transfer's conference (issue 31; Twilio's
+ * `FriendlyName`) → 204: the status callback of a warm transfer's conference (Twilio's
  * `<Conference statusCallback>`, https://www.twilio.com/docs/voice/twiml/conference#attributes-statuscallback).
  * A `participant-join` is signalled to the call's workflow (`transferLeg`, `joined`): the person's leg
  * joining after the summary completes the transfer; another CallSid's (the caller's own join) is ignored

@@ -87,7 +87,7 @@ export function attachConversationRelay(server: http.Server, temporal: Client): 
       };
       try {
         if (resume) {
-          // A comeback from failed warm transfer `attempt` (issue 31): accepted once, after every earlier one.
+          // A comeback from failed warm transfer `attempt`: accepted once, after every earlier one.
           const taken = await RelaySession.collection.updateOne(
             { _id: callId as never, $or: [{ resume: { $exists: false } }, { resume: { $lt: resume.attempt } }] },
             { $set: { ...session, resume: resume.attempt } },
@@ -128,8 +128,8 @@ type RelaySink = TokenSink & {
 /**
  * One ConversationRelay session: utterances to the workflow in order, answers back. Words streamed by
  * the LLM activity (through `sink`) are sent as they come (`last: false`); the update's answer then only
- * closes them (`last: true`, empty) instead of saying them again. Lines said on the API's behalf (issue
- * 31, through `sink.say`) are their own `text` message (`sayLine`).
+ * closes them (`last: true`, empty) instead of saying them again. Lines said on the API's behalf
+ * (through `sink.say`) are their own `text` message (`sayLine`).
  */
 function relaySession(ws: WebSocket, callId: string, temporal: Client, sink: RelaySink): void {
   const handle = temporal.workflow.getHandle(callWorkflowId(callId));
@@ -142,7 +142,7 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client, sink: Rel
     holding = false;
     send({ type: 'text', token: text, last: false });
   };
-  // Keys the assistant presses (`send_dtmf`, issue 31), streamed here by the `sendDigits` activity.
+  // Keys the assistant presses (`send_dtmf`), streamed here by the `sendDigits` activity.
   sink.digits = (digits) => send({ type: 'sendDigits', digits });
   let sessionId = 'session';
   let seq = 0;
