@@ -50,7 +50,8 @@ class Message:
             error (MessageError | None):
             created (int): Unix time in seconds.
             tool_calls (list[MessageToolCallsItem] | Unset): An assistant reply: the tool calls the assistant made before
-                writing it, in order.
+                writing it, in order. A customer message the assistant answered with tool calls and no text after them (a hand-
+                over, say): those tool calls.
             redaction (Redaction | Unset): What was replaced before the text was stored (the organization's
                 `redaction.enabled`): counts by kind of the `[card]`, `[ssn]`, `[email]` and `[phone]` placeholders. Absent when
                 nothing was.
