@@ -51,10 +51,12 @@ until curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1; do
 done
 t2=$(date +%s%3N)
 secs() { awk -v ms="$1" 'BEGIN { printf "%.0f s", ms / 1000 }'; }
-step() { grep -o "$1 ready ([0-9]* s)\|compiled ([0-9]* s)" "$W/start.log" | grep "$1" | grep -o '[0-9]* s' | head -1; }
-temporal=$(step 'Temporal CLI')
-ferret=$(step 'FerretDB')
-ts=$(grep -o 'compiled ([0-9]* s)' "$W/start.log" | grep -o '[0-9]* s' | head -1)
+# The seconds a step of the start log reports ("FerretDB v1.24.2 ready (84 s)", "compiled (3 s)"), else "?".
+step() { grep -o "$1[^(]*(\([0-9]*\) s)" "$W/start.log" | grep -o '([0-9]* s)' | tr -d '()' | head -1 || true; }
+temporal=$(step 'Temporal CLI .* ready')
+ferret=$(step 'FerretDB .* ready')
+ts=$(step 'compiled')
 cpu1=$(awk '{print $2+$4}' /proc/stat 2>/dev/null | head -1)
+grep -E "ready \(|compiled \(|Service ready" "$W/start.log" >&2 || true
 echo "| $(date -u +%F) | $load | $(secs $((t1 - t0))) | $(secs $((t2 - t1))) | ${temporal:-?} / ${ts:-?} / ${ferret:-?} |"
 echo "machine CPU seconds (user+system, all processes) during the run: $(((cpu1 - cpu0) / $(getconf CLK_TCK)))"
