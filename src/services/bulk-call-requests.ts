@@ -4,8 +4,8 @@
  * settings with their defaults) and `startBulkCall` (its result rows, its workflow and its document).
  */
 import type { Client } from '@temporalio/client';
-import { ApiError, notFound } from '../errors';
-import { config, telephonyConfigured } from '../config';
+import { notFound } from '../errors';
+import { config } from '../config';
 import { findLiveAgent } from '../models/agents';
 import { BulkCall, BulkCallResult, initialCounts, type BulkCallDoc, type CampaignContact } from '../models/bulk-calls';
 import { Form } from '../models/forms';
@@ -14,7 +14,7 @@ import { bulkCallResultId, type RedialOutcome } from '../shared/bulk-calls';
 import { idTime } from '../shared/ids';
 import { DAY_NAMES, startBulkCallWorkflow, type CampaignSchedule, type DayName } from './bulk-calls';
 import { MAX_DURATION } from './calls';
-import type { Tenant } from './call-requests';
+import { requireTelephony, type Tenant } from './call-requests';
 
 /** `max_concurrency`: default and bounds. */
 export const CONCURRENCY = { default: 5, max: 50 };
@@ -71,14 +71,7 @@ export async function prepareBulkCall(tenant: Tenant, request: BulkCallRequest):
   ]);
   if (!agent) throw notFound('agent', request.agent_id, 'agent_id');
   if (!form) throw notFound('form', request.form_id, 'form_id');
-  if (tenant.livemode && !telephonyConfigured()) {
-    throw new ApiError(
-      503,
-      'api_error',
-      'telephony_not_configured',
-      'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
-    );
-  }
+  requireTelephony(tenant);
   const s = request.schedule;
   const schedule: CampaignSchedule | null = s
     ? {

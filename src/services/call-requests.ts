@@ -42,6 +42,21 @@ export interface PreparedCall {
 }
 
 /**
+ * A live key's request places real calls: Twilio must be configured on the service (test keys simulate).
+ * @throws ApiError 503 `telephony_not_configured` for a live key without Twilio credentials
+ */
+export function requireTelephony(tenant: Tenant): void {
+  if (tenant.livemode && !telephonyConfigured()) {
+    throw new ApiError(
+      503,
+      'api_error',
+      'telephony_not_configured',
+      'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
+    );
+  }
+}
+
+/**
  * The reads and checks of a new call, before anything is started: the live agent `agent_id` and the
  * call's contact (`contact_id`, else the contact whose phone is `to`), side by side (the agent's 404
  * first); Twilio configured for a live call; when it dials (`requestedMs`, the parsed `scheduled_at`, or
@@ -64,14 +79,7 @@ export async function prepareCall(
     if (c.status === 'rejected') throw c.reason;
     return [a.value, c.value] as const;
   });
-  if (tenant.livemode && !telephonyConfigured()) {
-    throw new ApiError(
-      503,
-      'api_error',
-      'telephony_not_configured',
-      'Live calls need Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for simulated calls.',
-    );
-  }
+  requireTelephony(tenant);
   const agentWindow = agent.calling_window_json ? JSON.parse(agent.calling_window_json) : null;
   const dial = await dialTime(
     { to: request.to, livemode: tenant.livemode, window: request.calling_window ?? null, agentWindow },
