@@ -74,6 +74,31 @@ describe('widget voice room recordings (real LiveKit server)', function () {
     setConfig(saved);
   });
 
+  /**
+   * A voice call served by the worker process polling `taskQueue`: the visitor (`visitorId`) joins, hears
+   * the greeting, says `phrase` (a 600 Hz tone of 800 ms) and hears the answer, and the attendance has
+   * stored a part of the recording (10 s of audio older than 2 s) before the test goes on, e.g. to kill the
+   * worker. Returns the call's id, the visitor and a reader of the call's stored parts.
+   */
+  async function callWithStoredPart(taskQueue: string, visitorId: string, phrase: string) {
+    const current = config();
+    setConfig({ ...current, taskQueue });
+    const { callId, url, token } = await voiceCall(visitorId).finally(() => setConfig(current));
+    const visitor = await Visitor.join(url, token);
+    visitors.push(visitor);
+    await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
+    await visitor.heardAtLeast(1);
+    h().llm.audio.phrases.set(600, phrase);
+    await visitor.say(600, 800);
+    await visitor.heardAtLeast(2);
+    const parts = () =>
+      recordingBucket()
+        .find({ filename: roomPartFilename(recordingIdOf(callId)) })
+        .toArray();
+    await eventually(async () => ((await parts()).length > 0 ? true : null), 'a stored part', 20_000);
+    return { callId, visitor, parts };
+  }
+
   /** A widget session's voice call (the call's id, the room's url and token). */
   async function voiceCall(visitorId: string): Promise<{ callId: string; url: string; token: string }> {
     const session = await request('POST', '/v1/widget/session', { key: pk, body: { visitor_id: visitorId } });
@@ -176,23 +201,12 @@ describe('widget voice room recordings (real LiveKit server)', function () {
     const taskQueue = `voice-rec-crash-${Date.now()}`;
     let first: ChildProcess | undefined = await startWorkerProcess(taskQueue, livekit.env);
     let second: ChildProcess | undefined;
-    const current = config();
     try {
-      setConfig({ ...current, taskQueue });
-      const { callId, url, token } = await voiceCall(`rec-crash-${Date.now()}`).finally(() => setConfig(current));
-      const visitor = await Visitor.join(url, token);
-      visitors.push(visitor);
-      await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
-      await visitor.heardAtLeast(1);
-      h().llm.audio.phrases.set(600, 'Recorded before the crash');
-      await visitor.say(600, 800);
-      await visitor.heardAtLeast(2);
-      // A part (10 s of audio older than 2 s) is in the store before the worker dies.
-      const parts = () =>
-        recordingBucket()
-          .find({ filename: roomPartFilename(recordingIdOf(callId)) })
-          .toArray();
-      await eventually(async () => ((await parts()).length > 0 ? true : null), 'a stored part', 20_000);
+      const { callId, visitor, parts } = await callWithStoredPart(
+        taskQueue,
+        `rec-crash-${Date.now()}`,
+        'Recorded before the crash',
+      );
       await stopWorkerProcess(first, 'SIGKILL');
       first = undefined;
       second = await startWorkerProcess(taskQueue, livekit.env);
@@ -231,22 +245,12 @@ describe('widget voice room recordings (real LiveKit server)', function () {
     const taskQueue = `voice-rec-gone-${Date.now()}`;
     let first: ChildProcess | undefined = await startWorkerProcess(taskQueue, livekit.env);
     let second: ChildProcess | undefined;
-    const current = config();
     try {
-      setConfig({ ...current, taskQueue });
-      const { callId, url, token } = await voiceCall(`rec-gone-${Date.now()}`).finally(() => setConfig(current));
-      const visitor = await Visitor.join(url, token);
-      visitors.push(visitor);
-      await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
-      await visitor.heardAtLeast(1);
-      h().llm.audio.phrases.set(600, 'Recorded before the worker died');
-      await visitor.say(600, 800);
-      await visitor.heardAtLeast(2);
-      const parts = () =>
-        recordingBucket()
-          .find({ filename: roomPartFilename(recordingIdOf(callId)) })
-          .toArray();
-      await eventually(async () => ((await parts()).length > 0 ? true : null), 'a stored part', 20_000);
+      const { callId, visitor, parts } = await callWithStoredPart(
+        taskQueue,
+        `rec-gone-${Date.now()}`,
+        'Recorded before the worker died',
+      );
       // The worker dies and the visitor hangs up; the worker that takes over cannot join rooms (no LiveKit
       // configuration): the retried attendance fails and the call ends with no assistant in the room.
       await stopWorkerProcess(first, 'SIGKILL');
