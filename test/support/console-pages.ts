@@ -4,6 +4,7 @@
  * rate-limited per email, src/api/console.ts), its cookies reused by the next pages of that user.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { config, setConfig } from '../../src/config';
 import { h } from './harness';
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -14,9 +15,19 @@ export interface ConsolePage {
   problems: string[];
 }
 
-/** Console pages in `browser()` (launched in a `before`), users signing in with `password`. */
+/**
+ * Console pages in `browser()` (launched in a `before`), users signing in with `password`. Called inside a
+ * `describe`, it turns the per-IP sign-in limit off for that block (every browser signs in from 127.0.0.1,
+ * and the limit's window is shared with the other test files); the limit is tested in console-api.test.ts.
+ */
 export function consolePages(browser: () => Browser, password: string) {
   const states = new Map<string, StorageState>();
+  let perIp = 0;
+  before(() => {
+    perIp = config().consoleSigninPerIp;
+    setConfig({ ...config(), consoleSigninPerIp: 0 });
+  });
+  after(() => setConfig({ ...config(), consoleSigninPerIp: perIp }));
 
   /** A fresh page (own cookies) `width` px wide, recording page errors and dismissing dialogs. */
   async function newPage(width = 1440, storageState?: StorageState): Promise<ConsolePage> {
