@@ -507,7 +507,7 @@ export const saySchema = z.strictObject({
     .boolean()
     .optional()
     .describe(
-      'false (default): said at the next pause, once the answer being given is out; true: said at once, heard whole (not interruptible by the caller).',
+      'false (default): said at the next pause, once the answer being given is heard out; true: said at once, cutting what the assistant is saying, and heard whole (not interruptible by the caller).',
     ),
 });
 

@@ -12,9 +12,13 @@ import { noteMessage } from '../../src/shared/calls';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { relayClient } from '../support/relay-client';
+import { speechMs } from '../../src/api/twilio/relay';
 import { readStream, startApiProcess, type ApiProcess, type SseEvent } from '../support/widget';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
+
+/** A line long enough to be heard for seconds (the relay's estimate), so an interrupting line lands within it. */
+const SHIPPED = 'Your order has shipped and will arrive on Tuesday, between nine in the morning and noon.';
 
 /** The fake LLM's requests for call `id` (its `user` is the call id). */
 const llmRequests = (id: string) => h().llm.requests.filter((r) => r.user === id && !r.response_format);
@@ -252,21 +256,27 @@ describe('live call stream and steering', function () {
       expect(status.status).to.equal(204);
       await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
       const session = await relayClient(id, sid, fake.authToken, { from: '+14155550100', to: '+14155550123' });
+      const answerFrom = session.raw.length;
       expect(await session.say('Hello')).to.include({ type: 'text', token: 'You said: Hello', last: true });
+      const answerAt = session.raw[answerFrom]!.atMs;
 
+      // A line without interrupt waits for the answer to be heard out (Twilio would cut it otherwise:
+      // every talk cycle is preemptible), by the relay's estimate of its speech.
       const said = await request('POST', `/v1/calls/${id}/say`, {
         key: t.liveKey,
-        body: { text: 'Your order has shipped.' },
+        body: { text: SHIPPED },
       });
       expect(said.status, JSON.stringify(said.body)).to.equal(200);
       expect(said.body).to.include({ spoken: true, interrupt: false });
       expect(await session.next()).to.deep.equal({
         type: 'text',
-        token: 'Your order has shipped.',
+        token: SHIPPED,
         last: true,
         interruptible: true,
         preemptible: true,
       });
+      const shippedAt = session.raw.at(-1)!.atMs;
+      expect(shippedAt - answerAt, 'after the answer is heard out').to.be.at.least(speechMs('You said: Hello'));
 
       const urgent = await request('POST', `/v1/calls/${id}/say`, {
         key: t.liveKey,
@@ -281,6 +291,8 @@ describe('live call stream and steering', function () {
         interruptible: false,
         preemptible: false,
       });
+      // At once, while the preemptible line before it is still being heard: it cuts that line.
+      expect(session.raw.at(-1)!.atMs - shippedAt, 'before the line is heard out').to.be.below(speechMs(SHIPPED));
 
       const note = await request('POST', `/v1/calls/${id}/context`, {
         key: t.liveKey,
@@ -291,7 +303,7 @@ describe('live call stream and steering', function () {
       const last = llmRequests(id).at(-1)!;
       const contents = last.messages.map((m) => [m.role, m.content]);
       expect(contents).to.deep.include(['system', noteMessage('Offer the upgrade.')]);
-      expect(contents).to.deep.include(['assistant', 'Your order has shipped.']);
+      expect(contents).to.deep.include(['assistant', SHIPPED]);
       expect(contents).to.deep.include(['assistant', 'Please hold the line.']);
 
       expect((await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey })).status).to.equal(200);
@@ -300,7 +312,7 @@ describe('live call stream and steering', function () {
         ['assistant', 'Hi, this is Live.', null],
         ['caller', 'Hello', null],
         ['assistant', 'You said: Hello', null],
-        ['assistant', 'Your order has shipped.', 'api'],
+        ['assistant', SHIPPED, 'api'],
         ['assistant', 'Please hold the line.', 'api'],
         ['note', 'Offer the upgrade.', 'api'],
         ['caller', 'What now?', null],

@@ -130,7 +130,8 @@ describe('live calls through Twilio', function () {
     expect(twiml.text)
       .to.contain('<Connect><ConversationRelay')
       .and.contain(`url="${h().api.url.replace(/^http/, 'ws')}/twilio/relay/${id}?sid=${sidOf(id)}"`)
-      .and.contain('welcomeGreeting="Hi, this is Live."');
+      .and.contain('welcomeGreeting="Hi, this is Live."')
+      .and.contain('preemptible="true"');
 
     const session = await relay(id);
     expect(await session.say('Hello there')).to.deep.equal({

@@ -114,7 +114,7 @@ const twilioVoice = operation({
  * `<Connect><ConversationRelay>` to our WebSocket for `call` (its URL carries the CallSid, so the
  * handshake's signature is bound to it), the agent's `first_message` as the welcome greeting and its
  * speech settings (voice, language, transcription, interruptible, dtmf;
- * src/providers/twilio.ts `conversationRelayAttributes`), the agent as the call was created: an edit
+ * src/providers/twilio.ts `conversationRelayAttributes`), `preemptible` talk cycles, the agent as the call was created: an edit
  * since never changes a call in flight. An inbound call's `<Connect>`
  * reports the session's end to `/twilio/voice/{id}/ended` (no status callback is set up for it).
  * A caller coming back from failed warm transfer `resume` gets a session of its own (`resume`
@@ -139,6 +139,9 @@ function connectRelay(
   connect.conversationRelay({
     url: publicUrl(`/twilio/relay/${call._id}?sid=${encodeURIComponent(callSid)}${session}`, true),
     ...(greeting ? { welcomeGreeting: greeting } : {}),
+    // Every talk cycle may be cut by the next one: how a line said with `interrupt` stops the answer
+    // being heard (src/api/twilio/relay.ts). Lines that must be heard whole say `preemptible: false`.
+    preemptible: true,
     ...conversationRelayAttributes(agent ?? {}),
   });
 }

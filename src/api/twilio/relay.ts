@@ -10,6 +10,11 @@
  * the socket as the model writes them (`last: false`), through the token channel of src/voice/relay.ts,
  * and the update's answer closes them (`last: true`).
  *
+ * Every talk cycle is `preemptible` (the TwiML sets it for the session, src/api/twilio/index.ts), so a
+ * line said with `interrupt` cuts the answer being heard at once. Twilio does not say when the speech of
+ * a text ends, so a line said without `interrupt` waits for the estimated end of what was sent
+ * (`speechMs`: characters at a speaking pace), or it too would cut the answer it must follow.
+ *
  * Hostile input never takes the process down: every socket has an `error` listener, frames are at most
  * 64 KB, a caller's pending text at most 4,000 characters, and a handshake is accepted once per call, for
  * the call's own CallSid, while the call is live (a captured handshake cannot be replayed later).
@@ -35,6 +40,16 @@ export const RELAY_MAX_UTTERANCE_CHARS = 4_000;
 /** DTMF digits are gathered into one utterance: sent this long after the last digit, or at `#`. */
 export const DTMF_GATHER_MS = 1_500;
 const DTMF_MAX_DIGITS = 32;
+/**
+ * Speaking pace assumed for text sent to ConversationRelay (ms per character): about 150 words a minute,
+ * a little slow on purpose, since a line sent early cuts the end of the answer and one sent late only waits.
+ */
+export const SPEECH_MS_PER_CHAR = 70;
+/** Time from a text's arrival at Twilio to its first audio (synthesis), assumed before its characters (ms). */
+export const SPEECH_START_MS = 500;
+
+/** How long Twilio takes to say `text` (ms), by `SPEECH_MS_PER_CHAR`. */
+export const speechMs = (text: string): number => text.length * SPEECH_MS_PER_CHAR;
 
 /** The ConversationRelay endpoint attached to an HTTP server. */
 export interface ConversationRelay {
@@ -137,27 +152,28 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client, sink: Rel
   let streamed = false;
   /** The holding line is the last thing said: an interruption then cuts no answer of the transcript. */
   let holding = false;
+  /** When what was sent is likely heard out (ms since the epoch, an estimate: Twilio reports no end of speech). */
+  let heardByMs = 0;
+  /** Sends one `text` message, and counts its words into the estimate of when speech ends. */
+  const sendText = (msg: { token: string; last: boolean; interruptible?: boolean; preemptible?: boolean }) => {
+    if (msg.token) heardByMs = Math.max(heardByMs, Date.now() + SPEECH_START_MS) + speechMs(msg.token);
+    send({ type: 'text', ...msg });
+  };
   sink.to = (text) => {
     streamed = true;
     holding = false;
-    send({ type: 'text', token: text, last: false });
+    sendText({ token: text, last: false });
   };
   // Keys the assistant presses (`send_dtmf`), streamed here by the `sendDigits` activity.
   sink.digits = (digits) => send({ type: 'sendDigits', digits });
-  let sessionId = 'session';
-  let seq = 0;
-  let partial = '';
-  let digits = '';
-  let digitTimer: NodeJS.Timeout | undefined;
   const send = (msg: unknown) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(msg));
   ws.on('error', (err) => logger.warn('relay: socket error', { call_id: callId, error: err.message }));
-  ws.on('close', () => clearTimeout(digitTimer));
 
   /** Speaks an update's result; returns true when the call is over. */
   const speak = (result: CallerSaidResult): boolean => {
     if (streamed || result.text) holding = false;
-    if (streamed) send({ type: 'text', token: '', last: true });
-    else if (result.text) send({ type: 'text', token: result.text, last: true });
+    if (streamed) sendText({ token: '', last: true });
+    else if (result.text) sendText({ token: result.text, last: true });
     streamed = false;
     // The call is over (the assistant ended it): end the session after the last words; Twilio then
     // runs out of TwiML, hangs up and reports `completed` to the workflow.
@@ -167,31 +183,71 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client, sink: Rel
 
   /**
    * A line said on the API's behalf (`POST /v1/calls/{id}/say`): without `interrupt`, once every utterance
-   * so far is answered (the next pause), `interruptible` and `preemptible` like speech of the assistant's
-   * (the caller, or the next answer, may cut it); with `interrupt`, at once, closing the words of an answer
-   * being streamed so the line is its own talk cycle, neither `interruptible` nor `preemptible` (heard whole).
+   * so far is answered and the answer is likely heard out (`afterSpeech`), `interruptible` and
+   * `preemptible` like speech of the assistant's (the caller, or the next answer, may cut it); with
+   * `interrupt`, at once: a talk cycle of its own that pre-empts the answer being heard (every talk cycle
+   * is `preemptible`), closing the words of an answer being streamed, neither `interruptible` nor
+   * `preemptible` itself (heard whole).
    * (https://www.twilio.com/docs/voice/conversationrelay/websocket-messages: text message fields.)
    */
   const sayLine = (text: string, interrupt: boolean) => {
     if (streamed) send({ type: 'text', token: '', last: true });
     streamed = false;
-    send({ type: 'text', token: text, last: true, interruptible: !interrupt, preemptible: !interrupt });
+    if (interrupt) heardByMs = 0; // what was playing stops here
+    sendText({ token: text, last: true, interruptible: !interrupt, preemptible: !interrupt });
+  };
+  /** Resolves at the next pause: every utterance answered and what was sent likely heard out. */
+  const afterSpeech = async (): Promise<void> => {
+    for (;;) {
+      await turns.idle();
+      const left = heardByMs - Date.now();
+      if (left <= 0 || ws.readyState !== ws.OPEN) return;
+      await new Promise((resolve) => setTimeout(resolve, left));
+    }
   };
   sink.line = (text, interrupt) =>
-    interrupt ? sayLine(text, true) : void turns.idle().then(() => sayLine(text, false));
+    interrupt ? sayLine(text, true) : void afterSpeech().then(() => sayLine(text, false));
 
   const turns = voiceTurns(handle, callId, {
     hold: (line) => {
       if (streamed) return false;
-      send({ type: 'text', token: line, last: true });
+      sendText({ token: line, last: true });
       holding = true;
       return true;
     },
     speak,
     end: () => send({ type: 'end' }),
   });
+  callerInput(ws, callId, {
+    utterance: (text, key) => turns.hear(text, key),
+    interrupt: (cut) => {
+      heardByMs = 0; // the caller talked over the speech: it stopped
+      if (!holding) turns.interrupt(cut);
+    },
+  });
+}
+
+/** What the caller's side of a session hands on: utterances (with their idempotency key) and barge-ins. */
+interface CallerInputHandlers {
+  utterance(text: string, key: string): void;
+  interrupt(cut: { spoken: string; durationMs?: number }): void;
+}
+
+/**
+ * The caller's side of one ConversationRelay session: `setup` names the session, final `prompt`s become
+ * utterances keyed `<sessionId>:<n>` (at most `RELAY_MAX_UTTERANCE_CHARS`), DTMF digits are gathered into
+ * one `DTMF <digits>` utterance (`DTMF_GATHER_MS` after the last, or at `#`), `interrupt` reports what
+ * the caller heard before talking over the assistant, `error` is logged; anything else is ignored.
+ */
+function callerInput(ws: WebSocket, callId: string, on: CallerInputHandlers): void {
+  let sessionId = 'session';
+  let seq = 0;
+  let partial = '';
+  let digits = '';
+  let digitTimer: NodeJS.Timeout | undefined;
+  ws.on('close', () => clearTimeout(digitTimer));
   /** Hands one utterance to the workflow (in order) and speaks its answer (after the holding line, if late). */
-  const hear = (text: string) => turns.hear(text, `${sessionId}:${++seq}`);
+  const hear = (text: string) => on.utterance(text, `${sessionId}:${++seq}`);
   const flushDigits = () => {
     clearTimeout(digitTimer);
     if (digits) hear(`DTMF ${digits}`);
@@ -229,8 +285,8 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client, sink: Rel
       clearTimeout(digitTimer);
       if (msg.digit === '#') flushDigits();
       else digitTimer = setTimeout(flushDigits, DTMF_GATHER_MS);
-    } else if (msg.type === 'interrupt' && !holding)
-      turns.interrupt({
+    } else if (msg.type === 'interrupt')
+      on.interrupt({
         spoken: String(msg.utteranceUntilInterrupt ?? ''),
         ...(typeof msg.durationUntilInterruptMs === 'number' ? { durationMs: msg.durationUntilInterruptMs } : {}),
       });
