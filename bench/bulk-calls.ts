@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   try {
     child = await startWorkerProcess(queue);
     const t = await newTenant();
-    // The orchestration is measured, not the organization's line: a limit no run reaches (issue 28).
+    // The orchestration is measured, not the organization's line: a limit no run reaches.
     await setOrgCallLimit(t.orgId, 'test', 1000);
     const formId = await createForm(t.testKey);
     // +1 212 555 0000…9999: 10,000 distinct valid numbers.

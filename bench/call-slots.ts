@@ -1,5 +1,5 @@
 /**
- * Call-slot benchmark (issue 28; not a timed test). Starts the test harness (real Temporal dev server and
+ * Call-slot benchmark (not a timed test). Starts the test harness (real Temporal dev server and
  * FerretDB, the API, the in-process worker, the loopback LLM) and measures what the concurrency limit
  * costs and whether it holds, first on an empty store and again on one filled with other tenants' rows
  * (BENCH_FILL_CALLS calls, BENCH_FILL_NUMBERS phone numbers, BENCH_FILL_CONTACTS contacts):
@@ -30,7 +30,7 @@
  *   an inbound test call                 p50 57 / 688, p99 117 / 961
  *
  * The filled store's POST /v1/calls and inbound calls pay the scans of a contact by phone (and an inbound
- * call's number by `route_key`): FerretDB indexes only `_id` (issue 32). README "Benchmarks" has the table.
+ * call's number by `route_key`): FerretDB indexes only `_id`. README "Benchmarks" has the table.
  */
 import { Call } from '../src/models/calls';
 import { Contact } from '../src/models/contacts';

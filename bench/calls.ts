@@ -5,7 +5,7 @@
  *
  *   - the floor: a bare `workflow.start` on the same dev server, 1 and 10 clients (latency, starts/s), and
  *     next to it `POST /v1/calls` of a call that ends at once (`simulation.outcome: "no_answer"`, with an
- *     `Idempotency-Key`), 1 and 10 clients, with the ratios of issue 32 item 5 (goal: p50 within the
+ *     `Idempotency-Key`), 1 and 10 clients, with the ratios (goal: p50 within the
  *     floor's + 15 ms with 1 client, at least half the floor's rate with 10), once with the calls running
  *     and ending as they go (the worker's work shares the machine) and once with the calls on a queue no
  *     worker polls (the request path alone; in BENCH_FLOOR_ROUNDS rounds, each measuring the floor and
@@ -228,7 +228,7 @@ async function main(): Promise<void> {
     );
     const roles = processRoles(worker.pid!);
     const t = await newTenant();
-    // The orchestration is measured, not the organization's line: a limit no run reaches (issue 28).
+    // The orchestration is measured, not the organization's line: a limit no run reaches.
     await setOrgCallLimit(t.orgId, 'test', 1000);
     const body = {
       to: '+14155550123',
@@ -592,7 +592,7 @@ function medianFigure(rounds: Figure[]): Figure {
 /**
  * The floor's rows (markdown): bare `workflow.start` and `POST /v1/calls` of a `no_answer` call, 1 and 10
  * clients, for each variant of `posts` (calls running as they go, or not run at all: the request path
- * alone), then the ratios against issue 32 item 5's goal and the store round trips of one request. A
+ * alone), then the ratios against the goal and the store round trips of one request. A
  * variant measured in rounds beside the floor (`rounds[variant]`, `rounds.floor`) has its ratios taken
  * within each round, and the median of them checked against the goal (the rounds' values shown); the
  * others are compared with the floor's medians.

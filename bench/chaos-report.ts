@@ -4,7 +4,7 @@
  * answered, the delivery attempts the service logged), one row of the bench's table, and the table.
  * Pure functions, tested by test/unit/chaos-report.test.ts.
  *
- * The counts (issue 33 item 6):
+ * The counts:
  *   - lost: keys sent with no call listed for them (the key is the call's `metadata.chaos_key`)
  *   - duplicated calls: calls beyond the first listed for one key
  *   - duplicated events: event ids beyond the first of one type for one call (two `call.ended` for one call)
@@ -15,7 +15,7 @@
  *     between the receiver's 2xx and the service's record of it): the at-least-once repeat the README
  *     documents ("dedupe on `event.id`"), counted apart
  *   - 5xx: answers with a 5xx status the client saw, and of them 503 (`service_unavailable` with
- *     `Retry-After`: a dependency down, the answer issue 33 item 2 asks for; any other 5xx is a bug);
+ *     `Retry-After`: a dependency down, the answer owed; any other 5xx is a bug);
  *     refused: transport failures (connection refused or reset, timeouts), counted apart
  *   - failed: calls whose status is `failed`; unfinished: calls not in a terminal status when the bench
  *     stopped waiting

@@ -1,5 +1,5 @@
 /**
- * The chaos bench (issue 33 item 6; `npm run bench:chaos`, not a timed test): the service run as an
+ * The chaos bench (`npm run bench:chaos`, not a timed test): the service run as an
  * operator runs it, each part its own OS process on loopback: the Temporal dev server and FerretDB (the
  * binaries of scripts/build-infra.sh, started as src/dev/infra.ts starts them for `npm start`, with their
  * data under a temporary directory so that a restart finds it), the API (`dist/src/api/main.js`) and the

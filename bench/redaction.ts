@@ -1,5 +1,5 @@
 /**
- * PII redaction benchmark (issue 36 item 3; not a timed test): runs src/redaction.ts over the
+ * PII redaction benchmark (not a timed test): runs src/redaction.ts over the
  * labelled set bench/redaction-set.jsonl and prints, per kind (`card`, `ssn`, `email`, `phone`), the
  * precision and recall by count (a line expecting 1 card and finding 2 has 1 true and 1 false positive),
  * then the false positives of each negative tag (order numbers, prices, tracking numbers…) with the lines

@@ -1,5 +1,5 @@
 /**
- * Scale benchmark (issue 32 item 4; not a timed test): does the cost of one request depend on how much
+ * Scale benchmark (not a timed test): does the cost of one request depend on how much
  * other data the store holds? Starts the test harness (real Temporal dev server and FerretDB, one worker,
  * the API, the instant loopback LLM), the Twilio-shaped loopback server and an HTTPS webhook receiver;
  * makes one organization with a realistic history of its own (a few hundred calls with their turns,
@@ -22,7 +22,7 @@
  *   - a webhook retry: the endpoint answers 503 to the first attempt; attempt 1's answer → attempt 2's
  *     arrival, less the retry interval (`webhookRetryInitialIntervalMs`), p50
  *
- * and prints a table: figure, empty, filled, ratio (filled/empty), and whether it meets issue 32's goal
+ * and prints a table: figure, empty, filled, ratio (filled/empty), and whether it meets the goal
  * (ratio ≤ 1.5, or within 10 ms of the empty figure). Each request figure is the median of up to
  * BENCH_REPS (default 15) requests, fewer when BENCH_FIGURE_BUDGET_MS (default 20000) has passed (at least
  * one): on a store that scans, one request can take seconds. A figure that fails (a reply later than
@@ -327,7 +327,7 @@ async function main(): Promise<void> {
       );
       return;
     }
-    // The measured organization: its calls are measured, not its line (issue 28).
+    // The measured organization: its calls are measured, not its line.
     await setOrgCallLimit(t.orgId, 'test', 1000);
     const own: FillTenant = { orgId: t.orgId, livemode: false, agentId: t.agentId };
     progress('the measured organization: its own history');

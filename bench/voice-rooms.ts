@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   });
   try {
     const t = await newTenant({ first_message: 'Hello.' });
-    // The orchestration is measured, not the organization's line: a limit no run reaches (issue 28).
+    // The orchestration is measured, not the organization's line: a limit no run reaches.
     await setOrgCallLimit(t.orgId, 'test', 1000);
     const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
     // One tone per line, each a phrase the fake speech-to-text knows.

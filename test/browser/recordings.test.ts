@@ -1,5 +1,5 @@
 /**
- * A recording's signed link in a real browser (issue 30 item 5): Debian's Chromium (installed by
+ * A recording's signed link in a real browser: Debian's Chromium (installed by
  * scripts/install-chromium.sh when missing) driven by `playwright-core` plays the link in an `<audio>`
  * element and seeks in it, which needs the API's `Range` answers (206) and `Accept-Ranges`.
  */

@@ -1,5 +1,5 @@
 /**
- * The API fuzzed against its own document (issue 15): `npm run test:fuzz`, run by CI after `npm test`.
+ * The API fuzzed against its own document: `npm run test:fuzz`, run by CI after `npm test`.
  *
  * Starts the test harness (real Temporal dev server and FerretDB, the API, a worker, the fake LLM), makes
  * an organization with a test-mode secret key, and runs schemathesis (PyPI, installed by

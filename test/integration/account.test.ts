@@ -1,5 +1,5 @@
 /**
- * `GET /v1/account` (issue 28 item 5): the key's organization in the key's mode, with its concurrency
+ * `GET /v1/account`: the key's organization in the key's mode, with its concurrency
  * limit (default 10 in each mode; a limit set for one mode shows in that mode only); every secret and
  * restricted key may read it, a publishable key may not, no key is 401.
  */

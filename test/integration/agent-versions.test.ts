@@ -1,5 +1,5 @@
 /**
- * Agent versions and traffic splits (issue 37 items 1 and 2) through the real API, Temporal and store:
+ * Agent versions and traffic splits through the real API, Temporal and store:
  * every update makes an immutable version; a draft changes nothing for new calls until it is published;
  * roll back by publishing an earlier one; a call keeps the version it started with for its whole run
  * (the agent updated while its first turn waits on a slow model); splits pick per contact (a unit check
@@ -67,7 +67,7 @@ const CONFIG_FIELDS = [
 ];
 const configOf = (agent: Record<string, unknown>) => Object.fromEntries(CONFIG_FIELDS.map((f) => [f, agent[f]]));
 
-describe('agent versions (issue 37)', function () {
+describe('agent versions', function () {
   let t: Tenant;
   before(async () => {
     t = await newTenant();
@@ -127,7 +127,7 @@ describe('agent versions (issue 37)', function () {
 
   it('an agent made before versions gets version 1 on first use, once, whatever the concurrency', async () => {
     const agent = await createAgent(t, { instructions: 'LEGACY' });
-    // As stored before issue 37: no version fields, no version documents.
+    // As stored before agents had versions: no version fields, no version documents.
     await Agent.collection.updateOne({ _id: agent.id } as never, {
       $unset: { version: '', latest_version: '', traffic_split_json: '' },
     });
@@ -249,7 +249,7 @@ describe('agent versions (issue 37)', function () {
   });
 });
 
-describe('traffic splits (issue 37)', function () {
+describe('traffic splits', function () {
   let t: Tenant;
   before(async () => {
     t = await newTenant();

@@ -1,5 +1,5 @@
 /**
- * A worker process killed (SIGKILL) while the model writes a call's analysis (issue 30): after a restart
+ * A worker process killed (SIGKILL) while the model writes a call's analysis: after a restart
  * the analysis is stored once and `call.analyzed` emitted once; the call itself ended normally before.
  */
 import crypto from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Call analysis (issue 30, items 1–4): the agent's or the call's plan run once a test call has ended
+ * Call analysis (items 1–4): the agent's or the call's plan run once a test call has ended
  * (summary, structured data valid against a schema with required fields, a success verdict), its one
  * `call.analyzed` event delivered with the call's metadata; a model that answers invalid JSON first; one
  * that never validates (`failed`, with the errors); a re-run with a new schema keeping both; `form_id`;

@@ -1,5 +1,5 @@
 /**
- * The concurrency limit (issue 28, item 5) across processes and through a crash: two API processes and
+ * The concurrency limit across processes and through a crash: two API processes and
  * two worker processes on a task queue of their own (the harness's in-process worker takes none of this
  * work), limit 2, six outbound calls created alternately through the two APIs, and the worker running a
  * call that holds a slot SIGKILLed in the middle of that call. The other worker takes the killed worker's

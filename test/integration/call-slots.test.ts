@@ -1,5 +1,5 @@
 /**
- * The concurrency limit (issue 28, item 5): an organization's `max_concurrent_calls` per mode, held by
+ * The concurrency limit: an organization's `max_concurrent_calls` per mode, held by
  * its `callSlotsWorkflow`. Outbound calls wait `queued` in line and dial in order as slots free, within
  * `queue_timeout_seconds`; an inbound call at the limit hears "all lines are busy" (or goes to the
  * number's `overflow_to`); a browser voice call is 429 with `Retry-After`. Asserted from the calls' own
@@ -68,14 +68,14 @@ describe('call slots: max_concurrent_calls', function () {
     queued.forEach((dialed, i) => expect(dialed, `queued call ${i + 1}`).to.be.at.least(ends[i]));
     const after = await settledSlots(t.orgId);
     expect(after.holders, 'every slot freed').to.deep.equal([]);
-    // The six grants were told by local activities (`tellGranted`, issue 32 item 5), one per workflow
+    // The six grants were told by local activities (`tellGranted`), one per workflow
     // task's grants: markers in the semaphore's history, no SignalExternal command per grant.
     const events = (await h().env.client.workflow.getHandle(callSlotsWorkflowId(t.orgId, false)).fetchHistory())
       .events!;
     const tellings = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
     expect(events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes)).to.have.length(0);
     expect(tellings.length, 'local activities that told grants').to.be.within(1, 6);
-    // The audit keeps one timer of its own (issue 32 item 5): no timer started and cancelled per request.
+    // The audit keeps one timer of its own: no timer started and cancelled per request.
     expect(
       events.filter((e) => e.timerCanceledEventAttributes),
       'timers cancelled',
@@ -127,7 +127,7 @@ describe('call slots: max_concurrent_calls', function () {
       Array.from({ length: 10 }, () => placeCall(t, { caller: lines(1), pause_seconds: 0.2 })),
     );
     const handle = h().env.client.workflow.getHandle(callSlotsWorkflowId(t.orgId, false));
-    // The places in line are signalled after the answers, not waited for (issue 32 item 5): wait until all
+    // The places in line are signalled after the answers, not waited for: wait until all
     // ten are held, in line or done.
     const placed = async () => {
       const state = await handle.query(slotsQuery).catch(() => null);

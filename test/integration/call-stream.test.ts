@@ -1,5 +1,5 @@
 /**
- * A live call's stream and steering (issue 31 items 4 and 5): `GET /v1/calls/{id}/stream` followed from
+ * A live call's stream and steering: `GET /v1/calls/{id}/stream` followed from
  * the call's start to its end through two API processes with forced disconnects and `Last-Event-ID`
  * resumes, compared with the final transcript; `POST /v1/calls/{id}/say` and `/context` reaching the
  * caller (the transcript; a live call's ConversationRelay socket, as Twilio's client simulator reads it)

@@ -1,5 +1,5 @@
 /**
- * Callbacks the assistant promises (issue 29, item 5): agents' `enabled_tools` (validated, rendered), the
+ * Callbacks the assistant promises: agents' `enabled_tools` (validated, rendered), the
  * built-in tool `schedule_callback` from a simulated call and from a WhatsApp conversation: the callback
  * call (`scheduled`, `callback_of`, the same agent and number, the reason in its `context`,
  * `call.scheduled`), the assistant's answer giving the actual time in the caller's zone, a time moved into

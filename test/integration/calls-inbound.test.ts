@@ -1,5 +1,5 @@
 /**
- * Inbound calls (issue 28): test mode through `POST /v1/test_helpers/inbound_calls`, live mode through
+ * Inbound calls: test mode through `POST /v1/test_helpers/inbound_calls`, live mode through
  * Twilio's signed incoming-call webhook and the ConversationRelay WebSocket, answered on the same
  * `callWorkflow`; who is calling (contacts), the number's inbound webhook choosing the agent (or timing
  * out, answering garbage, rejecting), the same CallSid twice, and bad input.

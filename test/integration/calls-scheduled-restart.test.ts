@@ -1,5 +1,5 @@
 /**
- * A scheduled call survives a restart of everything that holds it (issue 29, item 4: "restarting every
+ * A scheduled call survives a restart of everything that holds it (item 4: "restarting every
  * process does not lose or duplicate it"): a Temporal dev server of its own with its SQLite file, an API
  * process and a worker process on a task queue of their own. With the call `scheduled`, the worker and the
  * Temporal server are SIGKILLed and started again on the same file; the call is still `scheduled` on its

@@ -1,5 +1,5 @@
 /**
- * Scheduled calls (issue 29, items 4 and 6): `scheduled_at` and `calling_window` on `POST /v1/calls`, the
+ * Scheduled calls: `scheduled_at` and `calling_window` on `POST /v1/calls`, the
  * `scheduled` status and `call.scheduled` event, the durable timer (its real firing, and the test clock of
  * `POST /v1/test_helpers/calls/{id}/advance_clock`), cancellation before the time, the agent's window and
  * the live +1 default, and bad input. Times are checked against the zone's local time through `Intl`, not

@@ -89,7 +89,7 @@ describe('calls', function () {
     const count = (attributes: string) =>
       (history.events ?? []).filter((e) => (e as Record<string, unknown>)[attributes] != null).length;
     // The start (ensure the record), the slot's grant (the semaphore's answer to the API's `queueCall` signal,
-    // issue 32 item 5; then answer: call.started), the turns (local activities, then call.ended), the end.
+    // the answer does not wait for a worker; then answer: call.started), the turns (local activities, then call.ended), the end.
     const kinds = (history.events ?? []).map((e) =>
       Object.keys(e).find((k) => k.endsWith('EventAttributes') && (e as Record<string, unknown>)[k] != null),
     );
@@ -346,7 +346,7 @@ describe('calls', function () {
     expect(bad.body.error.param).to.equal('created[gte]');
   });
 
-  it('lists calls by number (to, from), by contact and by a created range, newest first (issue 35 item 3)', async () => {
+  it('lists calls by number (to, from), by contact and by a created range, newest first', async () => {
     const u = await newTenant({ first_message: 'Hello.' });
     const list = async (query: string) => {
       const limit = query.includes('limit=') ? '' : 'limit=100&';

@@ -1,5 +1,5 @@
 /**
- * Connectors that install (issue 27 item 6), through the real API: a bundle declaring two tools and a
+ * Connectors that install, through the real API: a bundle declaring two tools and a
  * `config_schema` published by one organization and installed by another with config (the secret value
  * sealed, never answered), listed, retrieved, moved to another version, its config changed (a secret left
  * out kept), deleted (and pulled out of the agents listing it); bad config naming the path; unknown
@@ -75,7 +75,7 @@ const sign = (bundle: Buffer, key: crypto.KeyObject) =>
 
 /**
  * A publishing organization with the same public key registered in both modes: its test-mode versions
- * install in other organizations' test mode once it owns the id (a live publication claims it, issue 33).
+ * install in other organizations' test mode once it owns the id (a live publication claims it).
  */
 async function newPublisher() {
   const org = await createOrg(`Publisher ${Math.random().toString(36).slice(2, 8)}`);

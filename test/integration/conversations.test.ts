@@ -46,7 +46,7 @@ describe('conversations (test mode)', function () {
   /** Waits until the conversation's workflow has nothing queued and nothing unanswered. */
   const settled = async (conversationId: string) => {
     const doc = (await request('GET', `/v1/conversations/${conversationId}`, { key: t.testKey })).body;
-    // The workflow id hashes the number (issue 36 item 5).
+    // The workflow id hashes the number.
     const [workflowId] = conversationWorkflowIds({
       orgId: t.orgId,
       livemode: false,

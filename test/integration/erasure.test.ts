@@ -1,5 +1,5 @@
 /**
- * Erasure (issue 36 item 2): one person spread across every kind of data — a contact with records, a
+ * Erasure: one person spread across every kind of data — a contact with records, a
  * recorded and analysed simulated call, a WhatsApp conversation, a campaign row, webhook events delivered
  * to an endpoint, idempotent POSTs — is erased by `DELETE /v1/contacts/{id}`; once `completed`, every
  * document of every collection of the store is read and searched for the number (E.164 and digits), the
@@ -97,7 +97,7 @@ async function spread(t: Tenant, p: ReturnType<typeof person>, opts: { calls?: n
   return { contactId: contact.body.id as string, calls, conversationId };
 }
 
-describe('erasure of a person (issue 36 item 2)', function () {
+describe('erasure of a person', function () {
   this.timeout(240_000);
   let receiver: HttpsReceiver;
   before(async () => {

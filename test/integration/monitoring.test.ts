@@ -1,5 +1,5 @@
 /**
- * Operator metrics (issue 34) and what is built on them: the gauges read from the store at scrape time
+ * Operator metrics and what is built on them: the gauges read from the store at scrape time
  * (calls not ended, webhook backlog, campaigns) and their outage rule, `svc_build_info`, messages and
  * hand-overs, the store's command latency, 429s by key id, Twilio request timing, route labels of
  * requests refused before their route ran; and deploy/'s Prometheus alert rules and Grafana dashboard, whose every PromQL expression is

@@ -250,7 +250,7 @@ describe('operators', function () {
           ? defaultPayloadConverter.fromPayload<{ activity_type: string }>(data as never).activity_type
           : undefined;
       };
-      // Summaries are sealed by the payload codec (issue 36 item 5); the marker's `data` is the SDK's own.
+      // Summaries are sealed by the payload codec; the marker's `data` is the SDK's own.
       const summaries = await Promise.all(
         (history.events ?? [])
           .filter((e) => e.activityTaskScheduledEventAttributes || localType(e))

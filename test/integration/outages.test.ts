@@ -1,5 +1,5 @@
 /**
- * Dependencies down (issue 33, items 2 and 5): an API process (the production entry point) whose Temporal
+ * Dependencies down: an API process (the production entry point) whose Temporal
  * or store is SIGKILLed answers 503 `service_unavailable` naming it, with `Retry-After`, within 5 s, never
  * a 500 or a hang, and recovers when the store is back; a malformed path escape is 400; and the
  * Idempotency-Key of a request whose API process died is taken over within 10 s. Each test runs its own
@@ -132,7 +132,7 @@ describe('dependencies down: 503 within 5 s', function () {
   it("takes over the Idempotency-Key of a request whose API process died, within 10 s, under the first request's record", async () => {
     // The API processes start calls on a queue no worker polls yet: the first request, a call's end (a
     // Workflow Update), waits for a worker until its process is SIGKILLed; a worker then comes, and the
-    // retry takes over. (`POST /v1/calls` itself no longer waits for a worker: issue 32 item 5.)
+    // retry takes over. (`POST /v1/calls` itself no longer waits for a worker: it answers before the workflow runs.)
     const queue = `svc-test-lease-${crypto.randomBytes(4).toString('hex')}`;
     const env = { TEMPORAL_TASK_QUEUE: queue, CALL_TURN_DEADLINE_MS: '60000' };
     const [dying, other] = await Promise.all([startApiProcess(env), startApiProcess(env)]);

@@ -1,5 +1,5 @@
 /**
- * Every query the service runs has an index that serves it (issue 32 item 3), on MongoDB and on the
+ * Every query the service runs has an index that serves it, on MongoDB and on the
  * embedded store (/work/pushdown-rule.md: FerretDB serves a filter from an index when it begins with
  * top-level equalities on an index's leading keys).
  *
@@ -132,7 +132,7 @@ describe('query indexes', function () {
     await pageThrough(key, '/v1/calls');
     await pageThrough(key, `/v1/calls?status=completed&agent_id=${t.agentId}`);
     await get(key, '/v1/calls?direction=outbound');
-    // The console's search by number, date range and a contact's calls (issue 35 items 3 and 4).
+    // The console's search by number, date range and a contact's calls.
     await pageThrough(key, `/v1/calls?to=${encodeURIComponent(customer)}`);
     await get(key, `/v1/calls?from=${encodeURIComponent(customer)}`);
     await pageThrough(key, `/v1/calls?contact_id=${ids.contact}`);
@@ -208,7 +208,7 @@ describe('query indexes', function () {
     await get(key, `/v1/calls?bulk_call_id=${campaign.id}`);
     await eventually(async () => (await get(key, '/v1/usage')).totals, 'usage after the campaign');
 
-    // The audit log (issue 36 item 4): the list, each filter, an entry.
+    // The audit log: the list, each filter, an entry.
     const audit = await eventually(async () => (await get(key, '/v1/audit_events?limit=1')).data[0], 'an audit entry');
     await pageThrough(key, '/v1/audit_events');
     await get(key, `/v1/audit_events?actor=${audit.actor.id}`);
@@ -226,7 +226,7 @@ describe('query indexes', function () {
   it('serves every query shape of the flow with a declared index', () => {
     const verdicts = checkShapes(capture!.stop());
     capture = undefined;
-    // QUERY_SHAPES_OUT=<file>: every shape with the index serving it (the inventory of issue 32).
+    // QUERY_SHAPES_OUT=<file>: every shape with the index serving it (the README's index inventory).
     if (process.env.QUERY_SHAPES_OUT)
       fs.writeFileSync(
         process.env.QUERY_SHAPES_OUT,

@@ -1,5 +1,5 @@
 /**
- * Call recordings (issue 30 item 5): a test-mode call's synthesized two-channel WAV, a live call's
+ * Call recordings: a test-mode call's synthesized two-channel WAV, a live call's
  * recording copied from (fake) Twilio and deleted there, the signed link (Range, expiry, tampering),
  * DELETE, and retention enforced by the retention workflow with an injected clock.
  */
@@ -142,7 +142,7 @@ describe('call recordings', function () {
     const beyond = await fetch(rec.url, { headers: { Range: `bytes=${rec.size_bytes + 10}-` } });
     expect(beyond.status).to.equal(416);
     expect(beyond.headers.get('content-range')).to.equal(`bytes */${rec.size_bytes}`);
-    // Issue 36 item 4: each playback (a read from the first byte) is audited, the link as the actor; the
+    // Each playback (a read from the first byte) is audited, the link as the actor; the
     // further ranges of one playback are not.
     const action = encodeURIComponent('GET /v1/recordings/{id}/audio');
     let reads: any[] = [];

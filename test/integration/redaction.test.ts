@@ -1,5 +1,5 @@
 /**
- * PII redaction before storage, end to end (issue 36 item 3): with redaction on for a test organization,
+ * PII redaction before storage, end to end: with redaction on for a test organization,
  * a simulated call's stored transcript, an inbound WhatsApp message and the assistant's reply, an
  * analysis and the webhook deliveries carry placeholders and `redaction` counts, while the fake LLM
  * (test/support/fake-llm.ts `requests`) received the raw words; with redaction off (the default) nothing

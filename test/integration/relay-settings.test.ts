@@ -1,5 +1,5 @@
 /**
- * Issue 31 items 2, 3 and 6 through live calls: each agent's speech settings (voice, language,
+ * Speech settings through live calls: each agent's speech settings (voice, language,
  * transcription, interruptible, dtmf) validated on write and carried into the `<ConversationRelay>` TwiML
  * of outbound and inbound calls; an `interrupt` from the ConversationRelay client simulator cutting the
  * assistant's turn in the transcript and in the next LLM request; the `send_dtmf` tool reaching the relay
@@ -22,7 +22,7 @@ const SPEECH = {
   dtmf: true,
 };
 
-describe('relay settings, interruptions and send_dtmf (issue 31)', function () {
+describe('relay settings, interruptions and send_dtmf', function () {
   this.timeout(120_000);
   let t: Tenant;
   let fake: FakeTwilio;

@@ -1,5 +1,5 @@
 /**
- * Retention (issue 36 item 1), with injected time: the sweep (`retentionSweepWorkflow`, run here with a
+ * Retention, with injected time: the sweep (`retentionSweepWorkflow`, run here with a
  * later clock) deletes what is older than each kind's days — transcript turns, messages, recordings,
  * analyses, events — and leaves what is newer; calls stay as skeletons and usage totals do not change; a
  * worker killed between batches resumes without counting anything twice.
@@ -57,7 +57,7 @@ const setRetention = async (t: Tenant, retention: Record<string, number | null>)
   expect(res.status, JSON.stringify(res.body)).to.equal(200);
 };
 
-describe('retention (issue 36 item 1)', function () {
+describe('retention', function () {
   this.timeout(240_000);
 
   it('deletes what is past each kind’s days, keeps what is newer, leaves skeletons and usage totals', async () => {

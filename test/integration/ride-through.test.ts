@@ -1,5 +1,5 @@
 /**
- * Calls ride out a store outage and a busy machine (issue 33, item 1):
+ * Calls ride out a store outage and a busy machine:
  * - a simulated call whose store (its own FerretDB, with its own API and worker processes) is SIGKILLed in
  *   the middle of the conversation and started again 20 s later keeps talking, completes `completed`, and
  *   its transcript is whole: every line of the script and every answer once, in order;

@@ -1,5 +1,5 @@
 /**
- * The scale benchmark's fill (test/support/scale-fill.ts, issue 32 item 4) writes what it claims: at a
+ * The scale benchmark's fill (test/support/scale-fill.ts) writes what it claims: at a
  * tiny scale, each collection holds, for the filled organizations, exactly the rows the plan asks for and
  * the fill reports; the rows render through the API's own renderers (a list and a transcript answer 200).
  */
@@ -17,7 +17,7 @@ import { newId } from '../../src/shared/ids';
 import { fillStore, otherTenants, scaledPlan } from '../support/scale-fill';
 import { request } from '../support/harness';
 
-describe('scale benchmark fill (issue 32)', () => {
+describe('scale benchmark fill', () => {
   it('writes the planned rows of every collection, in the shape the API renders', async () => {
     const plan = scaledPlan(1 / 500);
     // The first organization exists (its key reads the rows back through the API); the second is live.

@@ -1,5 +1,5 @@
 /**
- * The official SDKs against the real service (issue 34, items 2 and 3): sdk/typescript (in this process)
+ * The official SDKs against the real service: sdk/typescript (in this process)
  * and sdk/python (the cached virtual environment of scripts/install-sdk-python.sh, running
  * sdk/python/tests/flow.py) each run the flow a new user runs — an agent, a webhook endpoint, test calls
  * with metadata, waiting for completion by polling and reading the list across pages, the transcript, a

@@ -1,5 +1,5 @@
 /**
- * The embedded store serves equality filters from indexes (issue 32, item 2): our FerretDB build carries
+ * The embedded store serves equality filters from indexes: our FerretDB build carries
  * scripts/ferretdb-patches/0002-sqlite-equality-pushdown-uses-indexes.patch, which pushes top-level
  * equality on the leading fields of an index down to SQLite's expression index. Without it every filter but
  * `{_id}` reads the whole table (explain says `SCAN`), and this test fails.

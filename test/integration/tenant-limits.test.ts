@@ -1,5 +1,5 @@
 /**
- * Limits per tenant (issue 33, item 4): the widget's per-IP limit counts per organization and IP address
+ * Limits per tenant: the widget's per-IP limit counts per organization and IP address
  * (one organization's visitors never spend another's budget), and with `TRUST_PROXY` the address is the
  * visitor's from `X-Forwarded-For` (behind a load balancer every visitor is not one bucket); without it
  * the header is ignored.

@@ -1,5 +1,5 @@
 /**
- * Simulated callers with personas and test suites graded by a judge (issue 37 items 3 and 4), against the
+ * Simulated callers with personas and test suites graded by a judge, against the
  * real Temporal dev server and FerretDB, with the loopback LLM (test/support/fake-llm.ts) playing both the
  * assistant and the persona (and the judge): a persona call whose transcript alternates persona and
  * assistant lines and ends by the persona's hang-up, or after `max_turns`, or by a tool the persona's
@@ -40,7 +40,7 @@ async function transcript(key: string, callId: string): Promise<{ role: string; 
   return res.body.turns;
 }
 
-describe('persona callers (issue 37 item 3)', function () {
+describe('persona callers', function () {
   this.timeout(120_000);
 
   it('plays a persona with the loopback LLM on both sides: lines alternate and the persona hangs up', async () => {
@@ -209,7 +209,7 @@ const REFUND = {
   rubric: 'FAKE_JUDGE:fail The assistant explains the refund policy.',
 };
 
-describe('test suites (issue 37 item 4)', function () {
+describe('test suites', function () {
   this.timeout(180_000);
   let receiver: HttpsReceiver;
   before(async () => {

@@ -1,5 +1,5 @@
 /**
- * Recordings of browser voice rooms (issue 30 item 5) against a real LiveKit server: a recorded agent's
+ * Recordings of browser voice rooms against a real LiveKit server: a recorded agent's
  * widget voice call, attended by the assistant (`attendRoom`), with a scripted visitor
  * (test/support/voice-visitor.ts) saying a 440 Hz tone and the fake speech answering in an 880 Hz tone;
  * the call's recording is a two-channel WAV of the call's length, the visitor's tone on channel 1, the

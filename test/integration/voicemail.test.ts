@@ -1,5 +1,5 @@
 /**
- * Voicemail (issue 29): answering-machine detection on live calls against the loopback Twilio-shaped
+ * Voicemail: answering-machine detection on live calls against the loopback Twilio-shaped
  * server (the create's AMD parameters, the AMD result posted signed as Twilio does, the message left
  * through the Calls resource), the detection window (no LLM request for a machine's greeting), the
  * simulated machine of test mode (`simulation.outcome: "voicemail"`) with the same statuses, fields and

@@ -1,5 +1,5 @@
 /**
- * Warm transfer (issue 31 item 1): the caller waits in a Twilio conference while the person is dialed,
+ * Warm transfer: the caller waits in a Twilio conference while the person is dialed,
  * the person hears a summary first and is then joined, or the caller comes back to the assistant when
  * the person is busy, does not answer or hangs up during the summary. Live calls run against the
  * loopback Twilio-shaped server (its conferences and participants, their signed callbacks) and the

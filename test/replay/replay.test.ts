@@ -53,7 +53,7 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
-  it('has recorded callWorkflow histories of voicemail (issue 29)', () => {
+  it('has recorded callWorkflow histories of voicemail', () => {
     expect(files.filter((f) => f.startsWith('call-'))).to.include.members([
       'call-voicemail.json',
       'call-voicemail-hang-up.json',
@@ -61,7 +61,7 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
-  it('has recorded callWorkflow histories of warm transfers, joined and failed back to the assistant (issue 31)', () => {
+  it('has recorded callWorkflow histories of warm transfers, joined and failed back to the assistant', () => {
     expect(files.filter((f) => f.startsWith('call-'))).to.include.members([
       'call-warm-transfer.json',
       'call-warm-transfer-failed.json',
@@ -90,7 +90,7 @@ describe('replay of recorded workflow histories', function () {
     }
   });
 
-  it('has recorded histories of inbound calls, of a queued call and of the call-slot semaphore (issue 28)', () => {
+  it('has recorded histories of inbound calls, of a queued call and of the call-slot semaphore', () => {
     // call-slots.json is a callSlotsWorkflow still open (it never completes): replayed as far as it goes.
     expect(files.filter((f) => f.startsWith('call-'))).to.include.members([
       'call-inbound.json',
@@ -100,7 +100,7 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
-  it('has recorded histories of scheduled calls (dialed at their time, canceled while waiting) and promised callbacks (issue 29)', () => {
+  it('has recorded histories of scheduled calls (dialed at their time, canceled while waiting) and promised callbacks', () => {
     expect(files).to.include.members([
       'call-scheduled.json',
       'call-scheduled-canceled.json',
@@ -149,7 +149,7 @@ describe('replay of recorded workflow histories', function () {
   });
 
   it('has recorded histories of the recording path: a recorded call, its copy (synthesized, Twilio, browser room), retention', () => {
-    // Written by test/support/record-recording-histories.ts (issue 30 item 5).
+    // Written by test/support/record-recording-histories.ts.
     expect(files).to.include.members([
       'call-recorded.json',
       'recording-synthesized.json',
@@ -159,12 +159,12 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
-  it('has recorded histories of the privacy workflows: a retention sweep and an erasure (issue 36)', () => {
+  it('has recorded histories of the privacy workflows: a retention sweep and an erasure', () => {
     // Written by test/support/record-privacy-histories.ts.
     expect(files).to.include.members(['retention-sweep.json', 'erasure.json']);
   });
 
-  it('has recorded callAnalysisWorkflow histories (RECORD_HISTORIES=1 on call-analysis.test.ts, issue 30)', () => {
+  it('has recorded callAnalysisWorkflow histories (RECORD_HISTORIES=1 on call-analysis.test.ts)', () => {
     expect(files.filter((f) => f.startsWith('analysis-'))).to.include.members([
       'analysis-completed.json',
       'analysis-retried.json',
@@ -174,7 +174,7 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
-  it('has recorded histories of a persona call and of test suite runs (RECORD_HISTORIES=1 on test-suites.test.ts, issue 37)', () => {
+  it('has recorded histories of a persona call and of test suite runs (RECORD_HISTORIES=1 on test-suites.test.ts)', () => {
     expect(files).to.include.members(['call-persona.json', 'test-suite-run.json', 'test-suite-run-errored.json']);
   });
 

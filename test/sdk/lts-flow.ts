@@ -1,5 +1,5 @@
 /**
- * The TypeScript SDK's flow under the maintained Node.js LTS, against `npm start`'s stack (issue 34, item
+ * The TypeScript SDK's flow under the maintained Node.js LTS, against `npm start`'s stack (item
  * 5; run by scripts/smoke-lts.sh with the LTS's node): the demo agent listed, a test call with metadata
  * placed and waited for, the calls list read across pages, its transcript, a 422 caught as a typed error,
  * and a webhook payload verified (and a forgery refused) by `Svc.webhooks.constructEvent`.

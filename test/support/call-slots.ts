@@ -1,6 +1,6 @@
 /**
  * Helpers of the concurrency-limit tests (test/integration/call-slots.test.ts and
- * call-slots-crash.test.ts, issue 28 item 5): scripted caller lines, and the count of calls live at once
+ * call-slots-crash.test.ts): scripted caller lines, and the count of calls live at once
  * from the calls' own timestamps (`dialed_ms`, `ended_ms` in the store), and the semaphore's state once
  * settled (test mode).
  */

@@ -11,7 +11,7 @@
  *   "SLOW <ms>"          → waits <ms> then answers "Slow reply."
  *   "FAIL <status>"      → answers HTTP <status> with an OpenAI-style error
  *   anything else        → "You said: <text>"
- * A request with `response_format` is an analysis request (issue 30; src/services/analysis.ts): it is
+ * A request with `response_format` is an analysis request (src/services/analysis.ts): it is
  * answered with a JSON object made from the answer's JSON Schema (`response_format.json_schema.schema`, or
  * in JSON mode the schema the system message carries): the first enum value, `const`, minimum numbers,
  * `true`, dates for date patterns, `"example"` strings, a `summary` quoting the caller's first line.
@@ -20,7 +20,7 @@
  *   "FAKE_ANALYSIS:never-valid"   → always `{}` (valid JSON, never valid against the schema)
  *   "FAKE_ANALYSIS:slow=<ms>"     → waits <ms> first
  *   "FAKE_ANALYSIS:no-json-schema"→ refuses `json_schema` with a 400 naming it (JSON mode is answered)
- * A persona request (issue 37 item 3: src/services/simulator.ts, its system message opens with "You are the
+ * A persona request (src/services/simulator.ts, its system message opens with "You are the
  * CALLER in a simulated phone call") plays the caller: the line numbered by the persona's own earlier
  * lines (its `assistant` messages: the roles are flipped) from the script a `FAKE_PERSONA: a | b | c` marker
  * in the persona gives (default: "Hello, I have a question." then "BYE Thanks, that is all. Goodbye."):
@@ -28,7 +28,7 @@
  *   "MARK <text>"  → "<text> [HANG UP]" (the text marker instead of the tool)
  *   "HANGUP"       → a `hang_up` tool call only, no text; past the script's end, the same
  *   anything else  → that line (e.g. "TOOL end_call {}", which makes the assistant call the tool)
- * A judge request (issue 37 item 4: src/services/test-suites.ts, its system message opens with "You judge
+ * A judge request (src/services/test-suites.ts, its system message opens with "You judge
  * a simulated phone call") answers the verdict the rubric's `FAKE_JUDGE:<pass|fail|garbage|bad-quote>`
  * marker asks for (default pass: score 90; fail: 20), its reason quoting the transcript's first caller line;
  * `garbage` answers text that is not JSON, `bad-quote` a quote the transcript does not hold.

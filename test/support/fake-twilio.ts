@@ -6,12 +6,12 @@
  * every request. `behave` lets a test delay or fail requests (a create whose answer comes too late, a
  * hang-up that fails with 5xx).
  *
- * Answering-machine detection (issue 29): a create may ask for it as Twilio takes it (`MachineDetection`
+ * Answering-machine detection: a create may ask for it as Twilio takes it (`MachineDetection`
  * `Enable` or `DetectMessageEnd`, `AsyncAmd`, `AsyncAmdStatusCallback`, `MachineDetectionTimeout` 3–59;
  * others are 400 like Twilio's); the fake records them with the create, and `twilioCallback` lets a test
  * post the AMD result (or any callback) signed as Twilio signs it.
  *
- * Conferences and their Participants (issue 31, warm transfer): a call whose TwiML (a create's `Twiml`, an
+ * Conferences and their Participants (warm transfer): a call whose TwiML (a create's `Twiml`, an
  * update's `Twiml`) has `<Dial><Conference>` waits to join that conference; `joinConference` lets a test
  * join it (the participant appears in `GET …/Conferences.json?FriendlyName=` and
  * `GET …/Conferences/{ConferenceSid}/Participants.json`) and posts the conference's signed
@@ -27,7 +27,7 @@
  *
  * Messages resource: create (`POST …/Messages.json`: `To`, `From`, `Body` or `ContentSid` +
  * `ContentVariables`, `StatusCallback`) and list (`GET …/Messages.json` filtered by `To`, `From`,
- * `DateSent>`). Recordings resource (issue 30): `recordings` holds the WAV of each recording SID a test
+ * `DateSent>`). Recordings resource: `recordings` holds the WAV of each recording SID a test
  * registers, served at `GET …/Recordings/{RecordingSid}.wav`; `DELETE …/Recordings/{RecordingSid}.json`
  * removes it (204; 404 when unknown) and lists the SID in `deletedRecordings`. Knobs for failure tests: `rejectMessagesTo` (a `To` answered with a Twilio 4xx error),
  * `lostResponses` (the next N message creates are accepted, then answered 500, as when the answer is lost

@@ -55,7 +55,7 @@ export async function startHarness(): Promise<Harness> {
   installRuntime({ logLevel: 'ERROR', prometheusAddress: await freeLoopbackAddress() });
   logger.level = process.env.LOG_LEVEL || 'warn';
   const env = await TestWorkflowEnvironment.createLocal({
-    client: { dataConverter }, // payloads encrypted, as every client of the service (issue 36 item 5)
+    client: { dataConverter }, // payloads encrypted, as every client of the service
     server: {
       executable: { type: 'existing-path', path: bins.temporal },
       searchAttributes: Object.values(searchAttributeKeys),

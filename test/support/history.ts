@@ -1,6 +1,6 @@
 /**
  * Reading payloads out of raw histories in tests: histories hold payloads sealed by the service's codec
- * (src/platform/payload-codec.ts, issue 36 item 5), so a test that reads an input, a signal's argument or
+ * (src/platform/payload-codec.ts), so a test that reads an input, a signal's argument or
  * a summary from `fetchHistory()` decodes it first, as the SDK does.
  */
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';

@@ -1,6 +1,6 @@
 /**
  * Records the shape of every query the service sends to the store while a test drives it, and checks
- * each shape against the indexes the models declare (issue 32 item 3; the rule is the one of the
+ * each shape against the indexes the models declare (the rule is the one of the
  * embedded store's pushdown and of MongoDB's equality-sort-range rule, see `servingIndex`).
  *
  * Capture: mongoose's `operation-start` event (every collection method a model or `Model.collection`
@@ -101,7 +101,7 @@ export const ACCEPTED_SHAPES: Record<string, string> = {
   'orgs.find {retention_set} sort(_id:1)':
     'retention sweeps (hourly; recordings every 10 minutes): the organizations that set a retention (index {retention_set})',
   'audit_events.find {} [_id:$lt] sort(_id:1)':
-    'audit retention (issue 36 item 4): the oldest entries before the cutoff id, one bounded batch an activity (the primary key)',
+    'audit retention: the oldest entries before the cutoff id, one bounded batch an activity (the primary key)',
   'audit_events.deleteMany {} [_id:$lte]':
     'audit retention: deletes through the last id of the batch just read, a bounded range of the primary key',
   'orgs.findOne {demo}': "npm start's demo organization, once at start (index {demo}: one row has demo: true)",

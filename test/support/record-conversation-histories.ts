@@ -8,8 +8,8 @@
  *   reply, handoff-resume, duplicates-opt-out, window-template, llm-failed, continue-as-new (the first
  *   run, ending in ContinuedAsNew), live-statuses (Twilio send, out-of-order callbacks, a refused send,
  *   a lost answer found again), web (the browser widget's chat, its messages logged for the stream),
- *   callback (the assistant promises a callback with `schedule_callback`, issue 29), take-over (a person
- *   takes an open conversation over with `POST /v1/conversations/{id}/handoff`, issue 35, and resumes it),
+ *   callback (the assistant promises a callback with `schedule_callback`), take-over (a person
+ *   takes an open conversation over with `POST /v1/conversations/{id}/handoff`, and resumes it),
  *   lanes (a burst of three messages in the run's first task: the lanes' local activities one at a time),
  *   quiet-handoff (a hand-over with no text: the tool call recorded on the customer's message)
  *
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
         await waitForMessages(key, m.body.conversation_id, 1, (x) => x.author === 'assistant');
         return { workflowId: workflowOf(from, 'whatsapp') };
       },
-      // The assistant promises a callback (`schedule_callback`, issue 29) in a WhatsApp conversation.
+      // The assistant promises a callback (`schedule_callback`) in a WhatsApp conversation.
       callback: async () => {
         const from = customerNumber();
         await request('POST', `/v1/agents/${t.agentId}`, { key, body: { enabled_tools: ['schedule_callback'] } });
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
         return { workflowId: workflowOf(from, 'whatsapp') };
       },
       // A person takes an open conversation over (`POST /v1/conversations/{id}/handoff`, the `handoff`
-      // update, issue 35), replies, and gives it back.
+      // update), replies, and gives it back.
       'take-over': async () => {
         const from = customerNumber();
         const m = await inbound(key, { channel: 'whatsapp', from, text: 'Hello' });
@@ -285,7 +285,7 @@ async function main(): Promise<void> {
           setConfig(saved);
         }
       },
-      // The organization's tools (issue 27) in a WhatsApp conversation: one answering, one retried, one
+      // The organization's tools in a WhatsApp conversation: one answering, one retried, one
       // refused, a slow one, and two at once.
       tools: async () => {
         const t2 = await newTenant();

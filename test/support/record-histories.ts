@@ -3,12 +3,12 @@
  * Starts the same harness as the tests (real Temporal dev server and FerretDB), drives one call per way a
  * call can end through the API, and writes each history as JSON to
  * test/replay/histories/call-<name>.json (call-<VERSION>-<name>.json once VERSION is set).
- * Inbound calls and the concurrency limit (issue 28): `inbound` (a test-mode inbound call that talks and
+ * Inbound calls and the concurrency limit: `inbound` (a test-mode inbound call that talks and
  * ends), `queued` (an outbound call that waited in line for its organization's one slot: its history has
  * the `slotGranted` signal), `inbound-refused` (an inbound call refused at the limit, `concurrency_limit`)
  * and `slots` (the `callSlotsWorkflow` of an organization with limit 1 after a queued and a refused call;
  * it never completes, so its history is written as it stands once no call holds or waits for a slot).
- * Scheduled calls (issue 29): `scheduled` (dialed when its test clock reaches its time) and
+ * Scheduled calls: `scheduled` (dialed when its test clock reaches its time) and
  * `scheduled-canceled` (ended through the API while it waits); `callback` (a call whose assistant promises a
  * callback with `schedule_callback`, then moves it).
  *
@@ -24,20 +24,20 @@
  * "Changing a workflow"), a change gets a `patched(…)` gate, VERSION is raised (`v2`, `v3`, …) and the
  * new files are recorded beside the old ones, which are never overwritten: running workflows must still
  * replay them.
- * Voicemail (issue 29): `voicemail` (a simulated machine, `simulation.outcome: "voicemail"`, greets and
+ * Voicemail: `voicemail` (a simulated machine, `simulation.outcome: "voicemail"`, greets and
  * beeps; the agent's `leave_message` leaves its message), `voicemail-hang-up` (the call's own setting
  * `hang_up`) and `voicemail-human` (detection on, a person answers: `answered_by: "human"`):
  *
  *   node dist/test/support/record-histories.js voicemail   # (built) the three voicemail scenarios
  *   node dist/test/support/record-histories.js warm-transfer   # (built) warm-transfer and warm-transfer-failed
  *
- * Issue 31: `interrupted` (a call whose caller talks over the first answer: the `interrupted` signal, sent
+ * `interrupted` (a call whose caller talks over the first answer: the `interrupted` signal, sent
  * as a live relay would, cuts the recorded turn; the assistant then presses keys with `send_dtmf`,
  * recorded without a relay in test mode):
  *
  *   node dist/test/support/record-histories.js interrupted   # (built)
  *
- * Steering (issue 31): `steered` (a test call given a `context` note, a `say` line at the pause and one
+ * Steering: `steered` (a test call given a `context` note, a `say` line at the pause and one
  * with `interrupt`).
  *
  * For a call that continued as new, the first run's history is written (the one that decided to).
@@ -59,7 +59,7 @@ const VERSION: string | null = null;
 export const HISTORIES_DIR = path.resolve(__dirname, '../../../test/replay/histories');
 
 /**
- * Http tools of the tenant answering from `receiver` (issue 27): `lookup_order` (200 JSON),
+ * Http tools of the tenant answering from `receiver`: `lookup_order` (200 JSON),
  * `flaky_lookup` (503 twice, then 200), `missing_lookup` (404), `slow_lookup` (1.5 s, with
  * `speak_while_running`); answers their ids. Shared by the call and conversation recorders.
  */
@@ -117,7 +117,7 @@ async function simulateInboundCall(key: string, from: string, caller: string[]):
 }
 
 /**
- * A new organization whose test mode takes one call at a time (`setOrgCallLimit`, issue 28 item 5), with
+ * A new organization whose test mode takes one call at a time (`setOrgCallLimit`), with
  * a first call live (four caller lines 1 s apart: about 4 s); answers its key, agent and that call.
  */
 async function oneLineBusy(): Promise<{ key: string; orgId: string; agentId: string; firstId: string }> {
@@ -146,7 +146,7 @@ async function refusedInboundCall(busy: { key: string }): Promise<string> {
   return id;
 }
 
-/** An agent of `key`'s organization that detects machines and leaves a message (issue 29); answers its id. */
+/** An agent of `key`'s organization that detects machines and leaves a message; answers its id. */
 async function voicemailAgent(key: string): Promise<string> {
   const res = await request('POST', '/v1/agents', {
     key,
@@ -215,7 +215,7 @@ async function main(): Promise<void> {
         await request('POST', `/v1/calls/${id}/transfer`, { key: t.testKey, body: { to: '+14155550100' } });
         return id;
       },
-      // Issue 31: a warm transfer through the API, the person answering (the model writes the summary).
+      // A warm transfer through the API, the person answering (the model writes the summary).
       'warm-transfer': async () => {
         const id = await place({
           simulation: { caller: ['I need a person', 'b', 'c'], pause_seconds: 5, transfer: { answer: 'answered' } },
@@ -228,7 +228,7 @@ async function main(): Promise<void> {
         });
         return id;
       },
-      // Issue 31: `transfer_call` of an agent with `transfer_mode: "warm"`; nobody answers, the assistant goes on.
+      // `transfer_call` of an agent with `transfer_mode: "warm"`; nobody answers, the assistant goes on.
       'warm-transfer-failed': async () => {
         const agent = await request('POST', '/v1/agents', {
           key: t.testKey,
@@ -279,7 +279,7 @@ async function main(): Promise<void> {
       },
       'continued-as-new': async () =>
         place({ simulation: { caller: Array.from({ length: 260 }, (_, i) => `line ${i}`) } }),
-      // The organization's tools (issue 27): an http tool answering, one retried after a 503, one refused
+      // The organization's tools: an http tool answering, one retried after a 503, one refused
       // (404), arguments refused before any request, a slow one said `speak_while_running` for, and two
       // called at once.
       'custom-tools': async () => {
@@ -307,7 +307,7 @@ async function main(): Promise<void> {
           },
         });
       },
-      // Inbound calls and the concurrency limit (issue 28): see the header.
+      // Inbound calls and the concurrency limit: see the header.
       inbound: async () =>
         simulateInboundCall(t.testKey, '+14155550178', ['Hi, are you open on Saturday?', 'Great, thank you. Bye!']),
       queued: async () => {
@@ -318,7 +318,7 @@ async function main(): Promise<void> {
         const busy = await oneLineBusy();
         return { callId: await refusedInboundCall(busy), key: busy.key };
       },
-      // Voicemail (issue 29): see the header.
+      // Voicemail: see the header.
       voicemail: async () =>
         place({
           agent_id: await voicemailAgent(t.testKey),
@@ -339,7 +339,7 @@ async function main(): Promise<void> {
         await waitForCall(busy.key, queuedId, undefined, 60_000);
         return { openWorkflowId: callSlotsWorkflowId(busy.orgId, false) };
       },
-      // Scheduled calls (issue 29): one dialed when its test clock reaches its time (`advanceClock`, after
+      // Scheduled calls: one dialed when its test clock reaches its time (`advanceClock`, after
       // a first advance that stays before it), one canceled while it waits.
       scheduled: async () => {
         const at = Math.floor(Date.now() / 1000) + 3600;
@@ -354,7 +354,7 @@ async function main(): Promise<void> {
         }
         return id;
       },
-      // The assistant promises a callback (`schedule_callback`, issue 29), then moves it (the first canceled).
+      // The assistant promises a callback (`schedule_callback`), then moves it (the first canceled).
       callback: async () => {
         const agent = await request('POST', '/v1/agents', {
           key: t.testKey,
@@ -368,7 +368,7 @@ async function main(): Promise<void> {
           simulation: { caller: [ask(`${day}T10:00`), ask(`${day}T15:30`), 'Thanks, bye'] },
         });
       },
-      // Issue 31: the caller talks over the first answer (the signal a live relay sends; the answer's
+      // The caller talks over the first answer (the signal a live relay sends; the answer's
       // turn is recorded by then, so it is rewritten), then the assistant presses keys (`send_dtmf`).
       interrupted: async () => {
         const agent = await request('POST', '/v1/agents', {
@@ -386,7 +386,7 @@ async function main(): Promise<void> {
         await h().env.client.workflow.getHandle(id).signal(interruptedSignal, { spoken: 'You said:', durationMs: 600 });
         return id;
       },
-      // Steering (issue 31): a note, a line at the pause and one at once, on a test call.
+      // Steering: a note, a line at the pause and one at once, on a test call.
       steered: async () => {
         const id = await place({ simulation: { caller: ['a', 'b', 'c'], pause_seconds: 2 } });
         await waitForCall(t.testKey, id, (c) => c.status === 'in_progress');

@@ -1,5 +1,5 @@
 /**
- * Records the histories of the privacy workflows (issue 36 items 1 and 2), for the replay tests
+ * Records the histories of the privacy workflows, for the replay tests
  * (test/replay/replay.test.ts replays every file and checks these are there). Starts the test harness and
  * writes to test/replay/histories/:
  *

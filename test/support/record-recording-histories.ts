@@ -1,5 +1,5 @@
 /**
- * Records the histories of the recording path (issue 30 item 5), for the replay tests
+ * Records the histories of the recording path, for the replay tests
  * (test/replay/replay.test.ts replays every file and checks these are there). Starts the test harness
  * and a fake Twilio, and writes to test/replay/histories/:
  *

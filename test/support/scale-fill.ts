@@ -55,7 +55,7 @@ export interface FillPlan {
 }
 
 /**
- * The issue's store (issue 32, item 4): 200,000 transcript turns, 20,000 calls, 50,000 messages, 100,000
+ * The issue's store: 200,000 transcript turns, 20,000 calls, 50,000 messages, 100,000
  * usage rows, 10,000 contacts with 30,000 records, 10,000 knowledge chunks; and 50,000 events, 20,000
  * webhook deliveries with 40,000 attempts, 10,000 widget log entries, 10,000 campaign result rows.
  */

@@ -1,5 +1,5 @@
 /**
- * Counts the commands a piece of code sends to one collection (issue 32 item 5: grouped inserts, updates
+ * Counts the commands a piece of code sends to one collection (grouped inserts, updates
  * and reads, and reserved rate-limit slots, are shown by fewer round trips than requests). Wraps the
  * driver collection's methods while `run` runs, and restores them after.
  */

@@ -1,6 +1,6 @@
 /**
  * Unit tests of a campaign's calling windows (src/services/bulk-calls.ts): local wall-clock times resolved in
- * IANA time zones across daylight-saving changes (issue 11: "local time of each contact … correct across
+ * IANA time zones across daylight-saving changes ("local time of each contact … correct across
  * daylight-saving changes"), the intervals of a window rule, the zones of a number's region, and the
  * default window of live +1 numbers.
  */

@@ -1,5 +1,5 @@
 /**
- * When a scheduled call is dialed (issue 29, src/services/call-schedule.ts): `scheduled_at` parsing and
+ * When a scheduled call is dialed (src/services/call-schedule.ts): `scheduled_at` parsing and
  * bounds, and the calling window's next opening across daylight-saving changes (America/New_York:
  * clocks skip 02:00–03:00 on 2026-03-08 and repeat 01:00–02:00 on 2026-11-01; Europe/London likewise on
  * 2026-03-29). Expected instants are written out as UTC, not computed by the code under test.

@@ -1,6 +1,6 @@
 /**
- * The embedded FerretDB's SQLite `synchronous` setting (src/dev/infra.ts `embeddedStoreSync`; issue 32
- * item 5): `normal` unless `EMBEDDED_STORE_SYNC` says `full`; anything else is refused by name.
+ * The embedded FerretDB's SQLite `synchronous` setting (src/dev/infra.ts
+ * `embeddedStoreSync`): `normal` unless `EMBEDDED_STORE_SYNC` says `full`; anything else is refused by name.
  */
 import { expect } from 'chai';
 import { embeddedStoreSync } from '../../src/dev/infra';

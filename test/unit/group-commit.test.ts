@@ -1,5 +1,5 @@
 /**
- * src/shared/group-commit.ts (issue 32 item 5): a lone item goes at once; items that come while a send is
+ * src/shared/group-commit.ts: a lone item goes at once; items that come while a send is
  * on its way go together in the next, in order, at most `max` a send; per key; a failed send fails its items.
  */
 import { expect } from 'chai';

@@ -1,5 +1,5 @@
 /**
- * Issue 33's smaller holes, as pure functions and one local listener: the SSRF guard's classification
+ * Smaller holes, as pure functions and one local listener: the SSRF guard's classification
  * (ipaddr.js ranges: NAT64, SIIT, 6to4 and its relay anycast refused), `TRUST_PROXY` and
  * `RELAY_STREAM_HOST` parsing, and the relay token channel refusing unsigned or wrongly signed streams and
  * a non-loopback host without TLS.
@@ -9,7 +9,7 @@ import { config, loadConfig, setConfig } from '../../src/config';
 import { refusedAddressKind } from '../../src/providers/webhook-address';
 import { relaySignature, relayTokenServer } from '../../src/voice/relay';
 
-describe('issue 33: smaller holes', () => {
+describe('smaller holes', () => {
   describe('SSRF guard', () => {
     it('refuses NAT64, SIIT, 6to4 and 192.88.99.0/24 whatever they carry; keeps public unicast', () => {
       const cases: [string, string | null][] = [

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document (src/api/openapi.ts, issue 15) against the app itself: every route the app mounts
+ * The OpenAPI document (src/api/openapi.ts) against the app itself: every route the app mounts
  * is documented and every documented route is mounted (read from the routers with router 2.3's
  * `listRoutes`), every `$ref` resolves, every keyed operation names its scope and security, and every
  * example body passes the zod schema the route validates with.

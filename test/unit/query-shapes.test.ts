@@ -1,5 +1,5 @@
 /**
- * The query/index checker of test/support/query-shapes.ts (issue 32 item 3) on hand-made shapes: what it
+ * The query/index checker of test/support/query-shapes.ts on hand-made shapes: what it
  * passes (an `_id` lookup, an equality prefix then the sort) and what it lists (a top-level `$or`, an
  * `$in`, a range alone, a dotted path, booleans alone, a sort the index does not hold, an index the
  * embedded store would pick that reads beyond the filter's scope).

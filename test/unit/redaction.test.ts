@@ -1,5 +1,5 @@
 /**
- * Unit tests of the PII redactor (src/redaction.ts, issue 36 item 3): the labelled set of
+ * Unit tests of the PII redactor (src/redaction.ts): the labelled set of
  * bench/redaction-set.jsonl meets the issue's goals (recall ≥ 0.98 for cards and emails, no false
  * positive on order numbers and prices), and targeted cases of each rule.
  */

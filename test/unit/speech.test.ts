@@ -1,5 +1,5 @@
 /**
- * Unit tests of issue 31's speech pieces: how an interruption cuts the assistant's turns
+ * Unit tests of the speech pieces: how an interruption cuts the assistant's turns
  * (src/shared/speech.ts `cutByInterruption`), the `<ConversationRelay>` attributes of an agent's speech
  * settings (src/providers/twilio.ts `conversationRelayAttributes`), the language check
  * (src/models/agents.ts `canonicalLanguage`) and `send_dtmf`'s digits (src/shared/tools.ts).

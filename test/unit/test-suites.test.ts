@@ -1,5 +1,5 @@
 /**
- * Unit tests of issue 37 items 3 and 4's pure rules: the persona's view of the call (roles flipped,
+ * Unit tests of the test suites' pure rules: the persona's view of the call (roles flipped,
  * src/services/simulator.ts), its hang-up, the judge's answer checked against the schema and the
  * transcript (src/services/test-suites.ts `judgeProblems`), and a run compared with the previous one.
  */

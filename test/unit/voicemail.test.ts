@@ -1,5 +1,5 @@
 /**
- * Unit tests of the voicemail rules (issue 29): what Twilio's `AnsweredBy` means, the setting a call
+ * Unit tests of the voicemail rules: what Twilio's `AnsweredBy` means, the setting a call
  * follows, a campaign contact's result for a call a machine answered, and which attempt of a campaign
  * leaves the message under `leave_message_on: "last_attempt"`.
  */
