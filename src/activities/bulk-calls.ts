@@ -12,6 +12,7 @@
  *   status and counts, and the events `bulk_call.contact_completed` / `bulk_call.completed`.
  * - `checkBulkCalls`: the store's and Temporal's view of calls that have not reported in time.
  */
+import { blockedPhones } from '../services/do-not-call';
 import { Context } from '@temporalio/activity';
 import { findLiveAgent } from '../models/agents';
 import { BulkCall, BulkCallResult, renderBulkCall, renderBulkCallResult, rowContact } from '../models/bulk-calls';
@@ -27,7 +28,6 @@ import {
   contactCallRequest,
   contactZoneKey,
   DEFAULT_US_WINDOW,
-  doNotCallPhones,
   windowIntervals,
   windowRule,
   type CampaignSchedule,
@@ -127,8 +127,9 @@ export type PreparedCall =
   | { index: number; kind: 'failed'; error: string };
 
 /**
- * At dial time, for each `{index, attempt, callId}`: `do_not_call` when the organization's contacts mark
- * the number so (checked now, so a contact marked after the campaign started is still skipped), `failed`
+ * At dial time, for each `{index, attempt, callId}`: `do_not_call` when the number must not be called
+ * (src/services/do-not-call.ts `blockedPhones`: the organization's list, its contacts marked so, the
+ * national registry; checked now, so a number listed after the campaign started is still skipped), `failed`
  * when the agent (deleted too: `findLiveAgent`) or form no longer exists, else the call's `callWorkflow`
  * input under `callId` (an attempt the campaign would redial on voicemail hangs up on a machine instead of
  * leaving the message when the agent says `leave_message_on: "last_attempt"`: `attemptVoicemail`).
@@ -151,7 +152,7 @@ export async function prepareBulkCalls(input: {
     ),
   ]);
   const byIndex = new Map(rows.map((r) => [r.index, r]));
-  const blocked = await doNotCallPhones(
+  const blocked = await blockedPhones(
     tenant,
     rows.map((r) => r.phone),
   );
@@ -162,7 +163,7 @@ export async function prepareBulkCalls(input: {
     max_duration_seconds: doc.max_duration_seconds,
   };
   const retry = JSON.parse(doc.retry_json) as { max_attempts: number; on: string[] };
-  // Issue 37: each call's version is fixed now, per contact (the agent's traffic split), by the number.
+  // Each call's version is fixed now, per contact (the agent's traffic split), by the number.
   const pick = agent ? await agentVersionPicker(agent) : null;
   return input.items.map((item): PreparedCall => {
     const row = byIndex.get(item.index);

@@ -18,6 +18,7 @@ import { widgetAssetsRouter, widgetRouter } from './widget';
 import { callsRouter } from './calls';
 import { bulkCallBodyParser, bulkCallsRouter } from './bulk-calls';
 import { contactsRouter, recordsRouter } from './contacts';
+import { doNotCallBodyParser, doNotCallRouter } from './do-not-call';
 import { erasuresRouter } from './erasures';
 import { conversationsRouter } from './conversations';
 import { phoneNumbersRouter } from './phone-numbers';
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/knowledge', knowledgeBody); // documents up to 500,000 characters: a larger body limit
   v1.use(connectorVersionBodyParser()); // the bundle upload's own body limit, before the 1 MB parser
   v1.use(bulkCallBodyParser()); // 10,000 contacts: the campaign route's own body limit, before the 1 MB parser
+  v1.use(doNotCallBodyParser()); // 100,000 numbers: the do-not-call import's own body limit
   v1.use(jsonBody);
   v1.use('/widget', widgetRouter(deps.temporal)); // its own authentication: publishable key, session token
   v1.use(consoleSessionAuth); // a console session's cookie instead of a key, then the key check
@@ -90,6 +92,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/contacts', contactsRouter(deps.temporal));
   v1.use('/erasures', erasuresRouter());
   v1.use('/records', recordsRouter());
+  v1.use('/do_not_call', doNotCallRouter());
   v1.use('/messages', messagesRouter(deps.temporal));
   v1.use('/conversations', conversationsRouter(deps.temporal));
   v1.use('/phone_numbers', phoneNumbersRouter());

@@ -383,6 +383,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Recordings: 'The audio of recorded calls, kept under the organization’s retention.',
   Knowledge: 'Documents an assistant draws on, and searching them.',
   Contacts: 'People and the records kept about them.',
+  'Do not call':
+    'Numbers no call is ever dialed to: the organization’s own list, checked with its contacts and the national registry.',
   Messaging: 'WhatsApp, SMS and web messages, conversations, phone numbers and message templates.',
   Connectors: 'Packaged integrations: publishers, versions and their signing keys.',
   'Connector installations': 'Connectors installed in an organization, with their configuration.',

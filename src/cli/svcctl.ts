@@ -23,6 +23,11 @@
  *                                                       → {"object":"recording_retention","org":"org_…","recording_retention_days":N}
  *                                                         (N an integer 1–3650: recordings older are deleted; none keeps them)
  *   svcctl recordings get-retention --org ORG           → {"object":"recording_retention",…}
+ *   svcctl dnc load FILE                                → {"object":"national_dnc_registry","numbers":N}: FILE, a
+ *                                                         full list of the US National Do Not Call Registry (one
+ *                                                         `AAA,NNNNNNN` a line), replaces the registry copy every
+ *                                                         organization's dials are checked against; a malformed
+ *                                                         line is refused by its number, nothing changed
  *   svcctl users create --org ORG --email E --role admin|agent|viewer [--password P]
  *                                                       → {"id":"usr_…","object":"user",…} (+ `password` when
  *                                                         generated: shown once)
@@ -44,6 +49,7 @@ import { parseArgs } from 'node:util';
 import { config, setConfig } from '../config';
 import { configureWidget, normalizeOrigin, rotateWidgetSecret } from '../services/widget';
 import { checkCallLimit, orgCallLimits, setOrgCallLimit } from '../services/limits';
+import { loadNationalRegistry } from '../services/do-not-call';
 import { checkRetentionDays, recordingRetention, setRecordingRetention } from '../services/recordings';
 import { notifyLimitChanged } from '../services/call-slots';
 import { Org } from '../models/orgs';
@@ -66,6 +72,7 @@ const USAGE = `usage:
   svcctl limits get --org ORG
   svcctl recordings set-retention --org ORG --days N|none   (N: 1–3650)
   svcctl recordings get-retention --org ORG
+  svcctl dnc load FILE   (the National Do Not Call Registry's full list: AAA,NNNNNNN a line)
   svcctl users create --org ORG --email EMAIL --role admin|agent|viewer [--password P]
   svcctl users list --org ORG
   svcctl users disable --id USER_ID
@@ -292,6 +299,14 @@ const COMMANDS: Record<string, (c: Command) => Promise<unknown>> = {
     const org = need('org');
     await connect();
     return recordingRetention(org);
+  },
+  'dnc load': async ({ positionals, connect }) => {
+    const file = positionals[0];
+    if (!file) throw new UsageError('FILE is required (the registry\'s full list, one AAA,NNNNNNN a line)');
+    if (!fs.existsSync(file)) throw new UsageError(`FILE ${file} does not exist`);
+    await connect();
+    const { numbers } = await loadNationalRegistry(file);
+    return { object: 'national_dnc_registry', numbers };
   },
   'users create': async ({ values, need, connect }) => {
     const input = { orgId: need('org'), email: need('email'), role: need('role'), password: values.password };

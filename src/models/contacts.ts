@@ -36,7 +36,7 @@ const contactSchema = new Schema(
 contactSchema.index({ org_id: 1, livemode: 1, phone_key: 1 }, { unique: true });
 contactSchema.index({ org_id: 1, livemode: 1, external_key: 1 }, { unique: true });
 contactSchema.index({ org_id: 1, livemode: 1, _id: -1 });
-/** The do-not-call contacts of a tenant (src/services/bulk-calls.ts `doNotCallPhones`). */
+/** The do-not-call contacts of a tenant (src/services/do-not-call.ts `blockedPhones`). */
 contactSchema.index({ org_id: 1, livemode: 1, do_not_call: 1, phone_key: 1 });
 export const Contact = mongoose.model('Contact', contactSchema, 'contacts');
 

@@ -12,7 +12,6 @@
  * (the US TCPA's calling hours). Window boundaries are local wall-clock times turned into instants with
  * `Intl.DateTimeFormat` (the ICU time-zone database), so they follow daylight-saving changes.
  */
-import { Contact } from '../models/contacts';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -203,22 +202,6 @@ export function contactCallRequest(
     simulation: (contact.simulation as SimulationRequest | undefined) ?? campaign.simulation ?? undefined,
     max_duration_seconds: campaign.max_duration_seconds,
   };
-}
-
-/**
- * The numbers among `phones` that the organization's contacts (src/models/contacts.ts, `POST
- * /v1/contacts`) mark `do_not_call`; an organization with no contacts yields an empty set.
- */
-export async function doNotCallPhones(
-  tenant: { orgId: string; livemode: boolean },
-  phones: string[],
-): Promise<Set<string>> {
-  if (phones.length === 0) return new Set();
-  const rows = await Contact.find(
-    { org_id: tenant.orgId, livemode: tenant.livemode, phone_key: { $in: phones }, do_not_call: true },
-    { phone: 1 },
-  ).lean();
-  return new Set(rows.map((r) => String(r.phone)));
 }
 
 /**
