@@ -154,8 +154,8 @@ const codecOperation = (kind: 'decode' | 'encode', path: string) =>
     summary: kind === 'decode' ? 'Decode Temporal payloads (codec server)' : 'Encode Temporal payloads (codec server)',
     description:
       kind === 'decode'
-        ? "Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back unchanged."
-        : 'Encrypts payloads with the current key, as workers and clients do (for `temporal workflow signal --codec-endpoint`). Needs the operator token `CODEC_TOKEN`.',
+        ? "Decrypts workflow payloads (and failures' encoded attributes) for the Temporal Web UI or CLI (Temporal's codec server protocol), for the namespace `X-Namespace` names (default the service's). Needs the operator token `CODEC_TOKEN` (Bearer header or path), checked before the body is read; bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute. Payloads that are not encrypted, or do not decode (another namespace, an unknown key), come back unchanged."
+        : 'Encrypts payloads with the current key, as workers and clients do (for `temporal workflow signal --codec-endpoint`). Needs the operator token `CODEC_TOKEN`, checked before the body is read; bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute.',
     body: CodecPayloadsObject,
     response: CodecPayloadsObject,
     errors: { '401': ['codec_token_invalid'], '429': ['rate_limit_exceeded'] },
