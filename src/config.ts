@@ -94,12 +94,21 @@ export interface Config {
    */
   secretsKeyPrevious: string[];
   /**
-   * Operator token of the codec server (`CODEC_TOKEN`): `POST /codec/decode` and `/codec/encode` answer
-   * 401 without it (src/api/codec.ts); unset, they refuse every request. `npm start` generates one.
+   * Operator token of the codec server (`CODEC_TOKEN`, at least `MIN_CODEC_TOKEN_LENGTH` characters:
+   * `loadConfig` throws on a shorter one): `POST /codec/decode` and `/codec/encode` answer 401 without it
+   * (src/api/codec.ts); unset, they refuse every request. `npm start` generates one.
    */
   codecToken?: string;
   /** Origins of the Temporal Web UI allowed to call the codec server (`CODEC_CORS_ORIGINS`, comma-separated). */
   codecCorsOrigins: string[];
+  /**
+   * The codec server's own listener (`CODEC_PORT`; unset: it is served on the API's `PORT`, as before):
+   * set, `/codec` leaves the public API and is served only on `CODEC_HOST` (default 127.0.0.1):`CODEC_PORT`.
+   */
+  codecPort?: number;
+  codecHost: string;
+  /** Codec server requests per client address per minute, across API processes (`CODEC_RATE_LIMIT`, default 3000; 0 off). */
+  codecRateLimit: number;
   /**
    * The Temporal Web UI's address (`TEMPORAL_UI_URL`, default `http://localhost:8233`, the dev server's):
    * the staff console links a call's page to its run there. `npm start` sets the UI it
@@ -250,6 +259,22 @@ function opt(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
+/**
+ * Shortest `CODEC_TOKEN` accepted: 32 characters (as `SECRETS_KEY`), e.g. `openssl rand -hex 32`; a token
+ * that opens every decrypted history must not be guessable.
+ */
+export const MIN_CODEC_TOKEN_LENGTH = 32;
+
+/** `CODEC_TOKEN`: unset, or at least `MIN_CODEC_TOKEN_LENGTH` characters (else the process does not start). */
+function codecToken(value: string | undefined): string | undefined {
+  const token = opt(value);
+  if (token !== undefined && token.length < MIN_CODEC_TOKEN_LENGTH)
+    throw new Error(
+      `CODEC_TOKEN is ${token.length} characters: it must be at least ${MIN_CODEC_TOKEN_LENGTH} (generate one with \`openssl rand -hex 32\`), or unset to turn the codec server off`,
+    );
+  return token;
+}
+
 /** Reads the configuration from `env` (default `process.env`). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', env.PORT, 3000);
@@ -286,11 +311,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((k) => k.trim())
       .filter(Boolean),
-    codecToken: opt(env.CODEC_TOKEN),
+    codecToken: codecToken(env.CODEC_TOKEN),
     codecCorsOrigins: (env.CODEC_CORS_ORIGINS || 'http://localhost:8233,http://127.0.0.1:8233')
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
+    codecPort: opt(env.CODEC_PORT) === undefined ? undefined : int('CODEC_PORT', env.CODEC_PORT, 0),
+    codecHost: opt(env.CODEC_HOST) ?? '127.0.0.1',
+    codecRateLimit: env.CODEC_RATE_LIMIT === '0' ? 0 : count('CODEC_RATE_LIMIT', env.CODEC_RATE_LIMIT, 3000),
     temporalUiUrl: (env.TEMPORAL_UI_URL || 'http://localhost:8233').replace(/\/+$/, ''),
     auditRetentionDays: count('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 365),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),

@@ -68,19 +68,22 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(recordingAudioRouter()); // `GET /v1/recordings/{id}/audio`: a signed link, no key
   app.use('/console/api', auditRequests); // every console action in the audit log, before its own parsers
   app.use(consoleRouter()); // `/console`: the staff console's app and its own endpoints
-  app.use(codecRouter()); // `POST /codec/decode`, `/codec/encode`: the operator token
+  // `POST /codec/decode`, `/codec/encode`: the operator token; with CODEC_PORT, only on the operator listener.
+  if (config().codecPort === undefined) app.use(codecRouter());
 
   const v1 = Router();
   v1.use(jsonContentType); // 415 before any parser reads a body that is not JSON
+  v1.use('/widget', jsonBody, widgetRouter(deps.temporal)); // its own authentication: publishable key, session token
+  // Who is asking, before a byte of any other body is read: a request without a key or session is refused
+  // 401 without being buffered or parsed (the large bodies below may be up to 20 MB).
+  v1.use(consoleSessionAuth); // a console session's cookie instead of a key, then the key check
+  v1.use(auditRefusedSession); // a session write refused by its CSRF check is audited too
+  v1.use(authenticate);
   v1.use('/knowledge', knowledgeBody); // documents up to 500,000 characters: a larger body limit
   v1.use(connectorVersionBodyParser()); // the bundle upload's own body limit, before the 1 MB parser
   v1.use(bulkCallBodyParser()); // 10,000 contacts: the campaign route's own body limit, before the 1 MB parser
   v1.use(doNotCallBodyParser()); // 100,000 numbers: the do-not-call import's own body limit
   v1.use(jsonBody);
-  v1.use('/widget', widgetRouter(deps.temporal)); // its own authentication: publishable key, session token
-  v1.use(consoleSessionAuth); // a console session's cookie instead of a key, then the key check
-  v1.use(auditRefusedSession); // a session write refused by its CSRF check is audited too
-  v1.use(authenticate);
   v1.use(auditRequests); // an audit entry per write and per recording/transcript read
   v1.use(noQueryOnWrites);
   v1.use('/agents', agentsRouter());

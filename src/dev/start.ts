@@ -24,11 +24,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { loadConfig, setConfig, type Config } from '../config';
+import { loadConfig, MIN_CODEC_TOKEN_LENGTH, setConfig, type Config } from '../config';
 import { DEPENDENCY_DEADLINE_MS } from '../errors';
 import { connectStore, disconnectStore } from '../models/register';
 import { isStoreUnavailable } from '../models/store';
 import { connectClient, ensureSearchAttributes } from '../platform/temporal';
+import { dataConverter } from '../platform/payload-codec';
 import { createWorker, WORKFLOWS_PATH } from '../worker/worker';
 import { freeLoopbackAddress, installRuntime } from '../worker/runtime';
 import { startApi, type RunningApi } from '../api/server';
@@ -135,15 +136,21 @@ async function startEmbeddedServers(
     needTemporal &&
       step(`starting the Temporal dev server on 127.0.0.1:${ports.temporal}`, async () => {
         // The Web UI decodes encrypted payloads through the API's codec server; the UI sends no
-        // credentials of its own, so its endpoint carries the operator token (DATA_DIR/codec.token).
+        // credentials of its own, so its endpoint carries the operator token (DATA_DIR/codec.token: 64 hex
+        // digits, above the 32 characters CODEC_TOKEN needs).
         cfg.codecToken ??= devSecretsKey(cfg.dataDir, 'codec.token');
+        if (cfg.codecToken.length < MIN_CODEC_TOKEN_LENGTH)
+          throw new Error(
+            `${path.join(cfg.dataDir, 'codec.token')} holds a token shorter than ${MIN_CODEC_TOKEN_LENGTH} characters: delete it (a new one is generated) or set CODEC_TOKEN`,
+          );
         if (!process.env.CODEC_CORS_ORIGINS)
           cfg.codecCorsOrigins = [`http://localhost:${ports.ui}`, `http://127.0.0.1:${ports.ui}`];
         const t = await startTemporalDevServer(bins.temporal, {
           dataDir: cfg.dataDir,
           port: ports.temporal,
           uiPort: ports.ui,
-          uiCodecEndpoint: `http://localhost:${cfg.port}/codec/${cfg.codecToken}`,
+          // The operator listener when CODEC_PORT sets one, else the API's port.
+          uiCodecEndpoint: `http://localhost:${cfg.codecPort || cfg.port}/codec/${cfg.codecToken}`,
           detached: true,
         });
         children.push(t);
@@ -274,6 +281,7 @@ async function main(): Promise<void> {
     const bundle = step('bundling the workflow code', () =>
       bundleWorkflowCode({
         workflowsPath: WORKFLOWS_PATH,
+        failureConverterPath: dataConverter.failureConverterPath, // failures raised in workflow code sealed too
         logger: new DefaultLogger('WARN', (e) => logger.warn(`bundler: ${e.message}`)),
       }),
     );

@@ -23,7 +23,7 @@ import {
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { customerNumber, eventually, inbound, waitForMessages } from '../support/conversations';
 
-const TOKEN = 'test-codec-token-0123456789';
+const TOKEN = 'test-codec-token-0123456789abcdef01234567';
 const UI_ORIGIN = 'http://localhost:8233';
 const NAME = 'Zebulon Quartermaine';
 const WORDS = 'marmalade octopus passphrase';

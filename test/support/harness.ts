@@ -102,7 +102,11 @@ export async function startHarness(): Promise<Harness> {
     widgetRateLimitSession: 0,
   });
   await connectStore(ferret.uri);
-  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    failureConverterPath: dataConverter.failureConverterPath, // failures raised in workflow code sealed too
+    logger: new DefaultLogger('WARN'),
+  });
   const worker = await createWorker({ connection: env.nativeConnection, workflowBundle: bundle, taskQueue });
   await ensureCallReconcilerSchedule(env.client, taskQueue);
   await ensureRecordingRetentionSchedule(env.client, taskQueue);
