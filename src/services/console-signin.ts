@@ -128,8 +128,13 @@ export async function beginSignin(
   }
   if (!worst) return { ok: true, ticket };
   // Refused unchecked: not a guess, so it does not count.
-  await ConsoleSigninAttempt.deleteMany({ _id: { $in: ticket.ids } });
+  await forget(ticket);
   return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(worst.waitMs / 1000)), subject: worst.subject };
+}
+
+/** Deletes an attempt's documents (at most three, one point delete each by `_id`). */
+async function forget(ticket: SigninTicket): Promise<void> {
+  for (const _id of ticket.ids) await ConsoleSigninAttempt.deleteOne({ _id });
 }
 
 /**
@@ -138,7 +143,7 @@ export async function beginSignin(
  */
 export async function finishSignin(ticket: SigninTicket, succeeded: boolean): Promise<void> {
   if (!succeeded) return;
-  await ConsoleSigninAttempt.deleteMany({ _id: { $in: ticket.ids } });
+  await forget(ticket);
   await ConsoleSigninAttempt.updateOne(
     { _id: ticket.knownKey },
     { $set: { bucket: ticket.knownKey, at_ms: ticket.atMs, expires_ms: ticket.atMs + KNOWN_ADDRESS_MS } },

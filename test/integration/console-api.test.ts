@@ -289,6 +289,23 @@ describe('console API (issue 35)', function () {
     expect(codes[0]).to.include('credentials_invalid');
   });
 
+  it('slows down many addresses guessing one email, except an address the owner signed in from', async () => {
+    const u = await createUser({ orgId: t.orgId, email: email('admin'), role: 'admin', password: PASSWORD });
+    const perEmail = config().consoleSigninPerEmail;
+    setConfig({ ...config(), consoleSigninPerEmail: 1 }); // from all addresses together: 4 failures
+    try {
+      expect((await signInFrom('127.0.0.20', u.email, PASSWORD)).status, 'the owner, earlier').to.equal(200);
+      for (let i = 21; i <= 24; i++)
+        expect((await signInFrom(`127.0.0.${i}`, u.email, 'wrong password')).status).to.equal(401);
+      const fifth = await signInFrom('127.0.0.25', u.email, PASSWORD);
+      expect(fifth.status).to.equal(429);
+      expect(fifth.body.error.message).to.include('for this email address:');
+      expect((await signInFrom('127.0.0.20', u.email, PASSWORD)).status, "the owner's address").to.equal(200);
+    } finally {
+      setConfig({ ...config(), consoleSigninPerEmail: perEmail });
+    }
+  });
+
   it('slows down one address guessing many emails (CONSOLE_SIGNIN_PER_IP failures), not the others', async () => {
     const u = await createUser({ orgId: t.orgId, email: email('agent'), role: 'agent', password: PASSWORD });
     setConfig({ ...config(), consoleSigninPerIp: 3 });
