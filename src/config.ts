@@ -120,6 +120,13 @@ export interface Config {
   /** Allow webhook URLs that resolve to loopback/private addresses (`WEBHOOK_ALLOW_PRIVATE=1`). */
   webhookAllowPrivate: boolean;
   /**
+   * Ports no outbound request of a tenant's (webhook, tool, MCP server, connector) may go to, whatever the
+   * host (`WEBHOOK_REFUSED_PORTS`, comma-separated, `none` for none; default: the Temporal frontend's port
+   * (7233), its Web UI's (8233), the store's (27017) and the worker's metrics port, as configured).
+   * src/providers/webhook-address.ts.
+   */
+  webhookRefusedPorts: number[];
+  /**
    * Task queue of `webhookDeliveryWorkflow` (`WEBHOOK_TASK_QUEUE`); undefined means `taskQueue`. Set it
    * to keep slow webhook endpoints away from call traffic, and run a worker with that TEMPORAL_TASK_QUEUE.
    */
@@ -173,10 +180,19 @@ export interface Config {
    * (`WIDGET_STREAM_POLL_MS`, default 200): one poll per process, whatever the number of streams.
    */
   widgetStreamPollMs: number;
-  /** Console sign-ins per minute per client IP address; 0 turns the limit off. */
+  /**
+   * Failed console sign-ins from one client IP address (any email) before each further attempt from it waits
+   * a growing delay (`CONSOLE_SIGNIN_PER_IP`, default 10; 0 off). src/services/console-signin.ts.
+   */
   consoleSigninPerIp: number;
-  /** Console sign-ins per minute per email address; 0 turns the limit off. */
+  /**
+   * Failed console sign-ins for one email from one IP address before each further attempt waits a growing
+   * delay (`CONSOLE_SIGNIN_PER_EMAIL`, default 5; 0 off); 4 times as many from every address together
+   * slow that email down for addresses it never signed in from. src/services/console-signin.ts.
+   */
   consoleSigninPerEmail: number;
+  /** A console session's absolute lifetime, however active, ms (`CONSOLE_SESSION_MAX_AGE_MS`, default 7 days). */
+  consoleSessionMaxAgeMs: number;
   /** Open widget streams per session, across API processes (`WIDGET_STREAMS_PER_SESSION`, default 5; 0 off). */
   widgetStreamsPerSession: number;
   /** Open widget streams per organization and IP address (`WIDGET_STREAMS_PER_IP`, default 50; 0 off). */
@@ -275,6 +291,39 @@ function codecToken(value: string | undefined): string | undefined {
   return token;
 }
 
+/** The port of a `host:port` or a URL's first host (`mongodb://a:27018,b/…`), or `dflt` when it names none. */
+function portOf(address: string | undefined, dflt: number): number {
+  const m = /^(?:[a-z+]+:\/\/)?(?:[^@/]*@)?(?:\[[^\]]*\]|[^:/,?]*)(?::(\d+))?/i.exec(address ?? '');
+  return m?.[1] ? Number(m[1]) : dflt;
+}
+
+/**
+ * `WEBHOOK_REFUSED_PORTS`: comma-separated ports, or `none`; absent, the ports of the service's own
+ * infrastructure that a tenant's request must never reach (Temporal, its UI, the store, worker metrics).
+ */
+function refusedPorts(env: NodeJS.ProcessEnv): number[] {
+  const raw = opt(env.WEBHOOK_REFUSED_PORTS);
+  if (raw?.toLowerCase() === 'none') return [];
+  if (raw !== undefined)
+    return raw.split(',').map((p) => {
+      const n = Number(p.trim());
+      if (!Number.isInteger(n) || n < 1 || n > 65535)
+        throw new Error(`WEBHOOK_REFUSED_PORTS must be comma-separated port numbers or "none", got "${raw}"`);
+      return n;
+    });
+  const store = opt(env.MONGODB_URI)?.startsWith('mongodb+srv:')
+    ? []
+    : [portOf(opt(env.MONGODB_URI), Number(opt(env.FERRETDB_PORT) ?? 27017))];
+  const metrics = opt(env.METRICS_WORKER_PORT) === undefined ? [] : [Number(env.METRICS_WORKER_PORT)];
+  const ports = [
+    portOf(opt(env.TEMPORAL_ADDRESS), Number(opt(env.TEMPORAL_DEV_PORT) ?? 7233)),
+    Number(opt(env.TEMPORAL_UI_PORT) ?? 8233),
+    ...store,
+    ...metrics,
+  ];
+  return [...new Set(ports.filter((p) => Number.isInteger(p) && p > 0))].sort((a, b) => a - b);
+}
+
 /** Reads the configuration from `env` (default `process.env`). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', env.PORT, 3000);
@@ -322,6 +371,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalUiUrl: (env.TEMPORAL_UI_URL || 'http://localhost:8233').replace(/\/+$/, ''),
     auditRetentionDays: count('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 365),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),
+    webhookRefusedPorts: refusedPorts(env),
     webhookTaskQueue: opt(env.WEBHOOK_TASK_QUEUE),
     webhookRetryInitialIntervalMs: ms(
       'WEBHOOK_RETRY_INITIAL_INTERVAL_MS',
@@ -354,6 +404,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.CONSOLE_SIGNIN_PER_IP === '0' ? 0 : count('CONSOLE_SIGNIN_PER_IP', env.CONSOLE_SIGNIN_PER_IP, 10),
     consoleSigninPerEmail:
       env.CONSOLE_SIGNIN_PER_EMAIL === '0' ? 0 : count('CONSOLE_SIGNIN_PER_EMAIL', env.CONSOLE_SIGNIN_PER_EMAIL, 5),
+    consoleSessionMaxAgeMs: ms('CONSOLE_SESSION_MAX_AGE_MS', env.CONSOLE_SESSION_MAX_AGE_MS, 7 * 24 * 3600_000),
     widgetStreamsPerSession:
       env.WIDGET_STREAMS_PER_SESSION === '0'
         ? 0

@@ -31,10 +31,41 @@
   'use strict';
   var currentScript = document.currentScript;
   var VISITOR_KEY = 'svc_widget_visitor_id';
+  var TOKEN_KEY = 'svc_widget_session_token';
 
+  /**
+   * A random id from the browser's cryptographic generator: crypto.randomUUID, or (pages served over
+   * plain HTTP, where it is missing) a version 4 UUID from crypto.getRandomValues; never a
+   * non-cryptographic one: the visitor id and Idempotency-Keys must not be guessable.
+   */
   function randomId() {
-    if (window.crypto && typeof window.crypto.randomUUID === 'function') return window.crypto.randomUUID();
-    return 'v' + Math.random().toString(36).slice(2) + Date.now().toString(36);
+    if (typeof window.crypto.randomUUID === 'function') return window.crypto.randomUUID();
+    var b = window.crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    var h = Array.prototype.map
+      .call(b, function (x) {
+        return (x + 0x100).toString(16).slice(1);
+      })
+      .join('');
+    return h.slice(0, 8) + '-' + h.slice(8, 12) + '-' + h.slice(12, 16) + '-' + h.slice(16, 20) + '-' + h.slice(20);
+  }
+
+  /** The last session token this browser held (the proof that its visitor's conversation is its own). */
+  function storedToken() {
+    try {
+      return window.localStorage.getItem(TOKEN_KEY);
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function storeToken(token) {
+    try {
+      window.localStorage.setItem(TOKEN_KEY, token);
+    } catch (e) {
+      /* storage blocked: the session lasts as long as the page */
+    }
   }
 
   function visitorId() {
@@ -152,11 +183,17 @@
     function openSession() {
       var body = { visitor_id: opts.visitorId || visitorId() };
       if (opts.identity) body.identity = opts.identity;
+      else {
+        // Without it the server opens a new conversation: the visitor id alone shows no one the history.
+        var previous = (state.session && state.session.token) || storedToken();
+        if (previous) body.previous_token = previous;
+      }
       return request('POST', '/v1/widget/session', body, { Authorization: 'Bearer ' + opts.publishableKey }).then(
         function (res) {
           return res.json().then(function (json) {
             if (!res.ok) throw new Error((json.error && json.error.message) || 'session refused (' + res.status + ')');
             state.session = json;
+            if (!opts.identity) storeToken(json.token);
             greet(json);
             return json;
           });

@@ -25,27 +25,31 @@ import path from 'node:path';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import { config } from '../config';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { createKey, listKeys, revokeKey } from '../keys';
 import { addLogContext } from '../logger';
 import { ApiKey } from '../models/orgs';
 import { User, type UserDoc } from '../models/users';
-import { consumeRateLimit } from '../platform/rate-limit';
+import { logger } from '../logger';
 import {
+  consoleOrigin,
   createSession,
   endSession,
+  endSessionOfToken,
   renderSession,
   resolveSession,
   ROLE_SCOPES,
   safeEqual,
   SESSION_COOKIE,
+  SESSION_COOKIE_SECURE,
   setSessionMode,
   type ActiveSession,
 } from '../services/console-sessions';
+import { beginSignin, finishSignin } from '../services/console-signin';
+import { recordAuditEvent } from '../services/audit';
 import { decoyVerify, listUsers, verifyPassword } from '../services/users';
 import type { UserRole } from '../models/users';
-import { applyRateLimit, jsonBody, jsonContentType, type AuthContext } from './middleware';
+import { jsonBody, jsonContentType, type AuthContext } from './middleware';
 import { operation, operationsRouter } from './operations';
 import { serveConsoleStream } from './console-stream';
 
@@ -58,9 +62,6 @@ export const CONSOLE_CSP =
 
 /** Where the browser app is built (`dist/console/index.html` and its hashed assets). */
 const CONSOLE_DIR = path.resolve(__dirname, '..', '..', 'console');
-
-/** The sign-in window: the per-IP and per-email limits count sign-ins per minute. */
-const SIGNIN_WINDOW_MS = 60_000;
 
 /** Security headers on every `/console` response; `Cache-Control: no-store` on the API's answers. */
 const consoleHeaders: RequestHandler = (req, res, next) => {
@@ -86,12 +87,25 @@ function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** The `Set-Cookie` of the session cookie (`HttpOnly; SameSite=Lax; Path=/`, `Secure` over HTTPS). */
-function sessionCookie(req: Request, token: string | null): string {
+/**
+ * The session cookie's name: `__Host-svc_console` when `PUBLIC_BASE_URL` is https (the browser then takes it
+ * only with `Secure`, `Path=/` and no `Domain`, so no other host or path can set or shadow it), else
+ * `svc_console` (plain-HTTP development, where a `Secure` cookie would never come back).
+ */
+export function sessionCookieName(): string {
+  return consoleOrigin().secure ? SESSION_COOKIE_SECURE : SESSION_COOKIE;
+}
+
+/**
+ * The `Set-Cookie` of the session cookie: `HttpOnly; SameSite=Lax; Path=/`, and `Secure` when
+ * `PUBLIC_BASE_URL` is https. Never from the request's own scheme: behind a TLS proxy the connection is
+ * plain HTTP, and an `X-Forwarded-Proto` may come from anyone.
+ */
+function sessionCookie(token: string | null): string {
   const attrs = ['Path=/', 'HttpOnly', 'SameSite=Lax'];
-  if (req.secure) attrs.push('Secure');
+  if (consoleOrigin().secure) attrs.push('Secure');
   if (token === null) attrs.push('Max-Age=0', 'Expires=Thu, 01 Jan 1970 00:00:00 GMT');
-  return `${SESSION_COOKIE}=${token ?? ''}; ${attrs.join('; ')}`;
+  return `${sessionCookieName()}=${token ?? ''}; ${attrs.join('; ')}`;
 }
 
 const sessionError = (why: 'missing' | 'expired') =>
@@ -104,7 +118,7 @@ const sessionError = (why: 'missing' | 'expired') =>
  * `res.locals.console` for the handler.
  */
 async function requireSession(req: Request, res: Response): Promise<ActiveSession> {
-  const token = readCookie(req, SESSION_COOKIE);
+  const token = readCookie(req, sessionCookieName());
   if (!token) throw sessionError('missing');
   const resolved = await resolveSession(token);
   if (!resolved.ok) throw sessionError(resolved.why);
@@ -119,7 +133,9 @@ const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 /**
  * CSRF: a cookie-authenticated request that may change something must carry
  * `X-CSRF-Token` equal to its session's token (compared in constant time) and, when it has an `Origin`,
- * come from the API's own origin; else 403 `csrf_token_invalid`, before any handler runs.
+ * come from the console's origin; else 403 `csrf_token_invalid`, before any handler runs. The origin is
+ * `PUBLIC_BASE_URL`'s when that is https (a TLS proxy in front; no `X-Forwarded-*` header is consulted);
+ * over plain HTTP (development) the request's own `http://<Host>` is accepted too.
  */
 function checkCsrf(req: Request, active: ActiveSession): void {
   if (SAFE_METHODS.includes(req.method)) return;
@@ -128,7 +144,9 @@ function checkCsrf(req: Request, active: ActiveSession): void {
   if (!token || !safeEqual(token, active.session.csrf_token))
     throw refuse("Missing or wrong X-CSRF-Token: send the session's csrf_token (GET /console/api/session).");
   const origin = req.get('Origin');
-  if (origin !== undefined && origin !== `${req.protocol}://${req.get('host')}`)
+  const own = consoleOrigin();
+  const allowed = own.secure ? [own.origin] : [own.origin, `http://${req.get('host')}`];
+  if (origin !== undefined && !allowed.includes(origin))
     throw refuse(`Cross-origin request refused: Origin ${origin} is not this console's origin.`);
 }
 
@@ -153,7 +171,7 @@ function authOf({ session, user }: ActiveSession): AuthContext {
  * the key check (src/api/middleware.ts `authenticate`) unchanged.
  */
 export const consoleSessionAuth: RequestHandler = async (req, res, next) => {
-  if (req.get('Authorization') !== undefined || readCookie(req, SESSION_COOKIE) === undefined) return next();
+  if (req.get('Authorization') !== undefined || readCookie(req, sessionCookieName()) === undefined) return next();
   try {
     await authenticateSession(req, res);
     next();
@@ -200,22 +218,42 @@ const adminOnly: RequestHandler = (_req, res, next) => {
 
 const active = (res: Response) => res.locals.console as ActiveSession;
 
-/** Counts a sign-in against `bucket`'s limit per minute (0: off); the 429 when past it. */
-async function signinLimit(res: Response, bucket: string, limit: number, subject: string): Promise<void> {
-  if (limit === 0) return;
-  const rate = await consumeRateLimit(bucket, limit, SIGNIN_WINDOW_MS);
-  const limited = applyRateLimit(res, rate, subject, SIGNIN_WINDOW_MS);
-  if (limited) throw limited;
-}
-
 const credentialsInvalid = () =>
   new ApiError(401, 'authentication_error', 'credentials_invalid', 'Email or password is incorrect.');
 
 /**
+ * Audits a refused sign-in for an email that is a user's: filed under the user's organization with the
+ * user as the actor (the one the attempt claimed to be) and the client's IP. An unknown email has no
+ * organization to file it under: it is logged only.
+ */
+async function auditFailedSignin(req: Request, user: UserDoc | null, status: number, errorCode: string): Promise<void> {
+  if (!user) {
+    logger.warn('console sign-in refused for an unknown email', { ip: req.ip, status, code: errorCode });
+    return;
+  }
+  await recordAuditEvent({
+    orgId: user.org_id,
+    livemode: false,
+    actor: { type: 'user', id: user._id },
+    action: 'POST /console/api/session',
+    requestId: req.requestId ?? null,
+    ip: req.ip ?? null,
+    outcome: { status, errorCode },
+  });
+  logger.warn('console sign-in refused', { user_id: user._id, ip: req.ip, status, code: errorCode });
+}
+
+const findUser = async (email: string) => (await User.findOne({ email }).lean()) as UserDoc | null;
+
+/**
  * `POST /console/api/session` `{email, password}` → the session object and its cookie. A wrong password,
  * an unknown email and a disabled user get the same 401 `credentials_invalid` after the same scrypt work.
- * Rate-limited per IP (`CONSOLE_SIGNIN_PER_IP`, default 10/min) and per email (`CONSOLE_SIGNIN_PER_EMAIL`,
- * 5/min): 429 `rate_limit_exceeded` with `Retry-After`.
+ * Only failures count toward the limits (src/services/console-signin.ts): past `CONSOLE_SIGNIN_PER_EMAIL`
+ * (5) failures for an email from one IP address, `CONSOLE_SIGNIN_PER_IP` (10) from one address, or 4 × 5
+ * for an email from addresses it never signed in from, each further attempt waits a delay doubling from
+ * 1 s (at most 15 minutes): 429 `rate_limit_exceeded` with `Retry-After` before it. Every refusal of a
+ * user's email is audited. A session cookie the browser already holds has its session ended: signing in
+ * replaces it.
  */
 const signIn = operation({
   method: 'post',
@@ -227,15 +265,33 @@ const signIn = operation({
   body: z.object({ email: z.string().max(320), password: z.string().max(1024) }),
   handler: async (req, res, { body }) => {
     const email = body.email.trim().toLowerCase();
-    const cfg = config();
-    await signinLimit(res, `console-ip:${req.ip}`, cfg.consoleSigninPerIp, 'from this IP address');
-    await signinLimit(res, `console-email:${email}`, cfg.consoleSigninPerEmail, 'for this email address');
-    const user = (await User.findOne({ email }).lean()) as UserDoc | null;
+    const attempt = await beginSignin(email, req.ip ?? '');
+    if (!attempt.ok) {
+      await auditFailedSignin(req, await findUser(email), 429, 'rate_limit_exceeded');
+      res.setHeader('Retry-After', String(attempt.retryAfterSeconds));
+      throw new ApiError(
+        429,
+        'rate_limit_error',
+        'rate_limit_exceeded',
+        `Too many failed sign-ins ${attempt.subject}: try again in ${attempt.retryAfterSeconds} s.`,
+      );
+    }
+    const user = await findUser(email);
     const ok = user ? await verifyPassword(body.password, user.password_hash) : await decoyVerify(body.password);
-    if (!user || !ok || user.disabled) throw credentialsInvalid();
+    const signedIn = user !== null && ok && !user.disabled;
+    await finishSignin(attempt.ticket, signedIn);
+    if (!signedIn) {
+      await auditFailedSignin(req, user, 401, 'credentials_invalid');
+      throw credentialsInvalid();
+    }
+    // This browser's earlier session (of any user) ends: one browser, one session.
+    for (const name of [SESSION_COOKIE, SESSION_COOKIE_SECURE]) {
+      const earlier = readCookie(req, name);
+      if (earlier) await endSessionOfToken(earlier);
+    }
     const { token, session } = await createSession(user);
     req.auth = authOf({ session, user }); // the audit entry's actor (src/api/audit.ts `auditRequests`)
-    res.setHeader('Set-Cookie', sessionCookie(req, token));
+    res.setHeader('Set-Cookie', sessionCookie(token));
     res.json(await renderSession({ session, user }));
   },
 });
@@ -265,7 +321,7 @@ const signOut = operation({
   before: [withSession],
   handler: async (req, res) => {
     await endSession(active(res).session);
-    res.setHeader('Set-Cookie', sessionCookie(req, null));
+    res.setHeader('Set-Cookie', sessionCookie(null));
     res.json({ object: 'console_session', deleted: true });
   },
 });

@@ -29,6 +29,7 @@ import { ensureConversation, updateConversation } from '../services/conversation
 import { consumeRateLimit } from '../platform/rate-limit';
 import { rateLimited } from '../platform/metrics';
 import {
+  anonymousVisitorAddress,
   identityVerified,
   newSessionToken,
   hashSessionToken,
@@ -80,6 +81,10 @@ export const widgetSessionSchema = z.strictObject({
     .min(1, 'must not be empty')
     .max(128, 'must be at most 128 characters')
     .meta({ description: 'A stable id of this browser, chosen by the page (e.g. a random id kept in localStorage).' }),
+  previous_token: z.string().max(200, 'must be at most 200 characters').optional().meta({
+    description:
+      "The token of this browser's earlier session (expired or not). Without it, a visitor_id whose conversation exists gets a new conversation: knowing a visitor_id never shows that visitor's conversation. Not needed with a verified identity.",
+  }),
   identity: z
     .strictObject({
       user_id: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
@@ -232,7 +237,10 @@ const tag = 'Widget';
  * `token` (shown once; valid 24 h). 403 `publishable_key_required` for a secret or restricted key;
  * 401 `identity_verification_failed` for a wrong `user_hash`, `identity_required` when the organization
  * requires identity and none is given. The verified `user_id` (else the `visitor_id`) names the
- * conversation, so a signed-in user finds theirs in every browser. `greeting` is the answering agent's
+ * conversation, so a signed-in user finds theirs in every browser; an unverified visitor's session joins
+ * its `visitor_id`'s conversation only with `previous_token`, a token of its earlier session there (or when
+ * there is none yet), else gets one of its own (src/services/widget.ts `anonymousVisitorAddress`), so its
+ * history is replayed only to the browser holding its token. `greeting` is the answering agent's
  * `first_message` (web/widget.js shows it when the panel opens). The key, the origin and the rate limits
  * are checked before the body is read.
  */
@@ -283,7 +291,16 @@ const createWidgetSession = operation({
       );
     }
     const tenant = { orgId: auth.orgId, livemode: auth.livemode };
-    const customer = widgetCustomerAddress({ userId, visitorId: body.visitor_id });
+    const id = newId('wses');
+    const customer =
+      userId !== null
+        ? widgetCustomerAddress({ userId, visitorId: body.visitor_id })
+        : await anonymousVisitorAddress({
+            ...tenant,
+            visitorId: body.visitor_id,
+            previousToken: body.previous_token,
+            sessionId: id,
+          });
     const conversation = await ensureConversation(
       { ...tenant, channel: 'web', customerNumber: customer },
       async () => ({
@@ -291,7 +308,6 @@ const createWidgetSession = operation({
         agentId: await defaultAgentId(auth.orgId, auth.livemode),
       }),
     );
-    const id = newId('wses');
     const token = newSessionToken(id);
     const now = idTime(id);
     const doc: WithId<WidgetSessionDoc> = {

@@ -1,8 +1,9 @@
 /**
  * Console sessions: server-side, in `console_sessions`, keyed by the SHA-256 hex of the
- * random token the `svc_console` cookie carries (a lookup is one `_id` read), with the session's mode and
- * its CSRF token. A session expires after `SESSION_IDLE_MS` without use; its `last_seen` is written at
- * most once per `TOUCH_EVERY_MS`. Every use also reads the user by `_id`: a disabled user's sessions are
+ * random token the `svc_console` cookie carries (`__Host-svc_console` when `PUBLIC_BASE_URL` is https; a
+ * lookup is one `_id` read), with the session's mode and its CSRF token. A session expires after
+ * `SESSION_IDLE_MS` without use, and `CONSOLE_SESSION_MAX_AGE_MS` (7 days) after it began however active
+ * (a stolen cookie is not good forever); its `last_seen` is written at most once per `TOUCH_EVERY_MS`. Every use also reads the user by `_id`: a disabled user's sessions are
  * refused even before their deletion lands. The scopes each role holds are here too (`ROLE_SCOPES`),
  * so the REST API's own scope checks (src/api/middleware.ts `hasScope`) decide what a role may do.
  */
@@ -16,8 +17,22 @@ import { config } from '../config';
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 /** `last_seen` is refreshed at most this often (limits writes to one a minute per session). */
 export const TOUCH_EVERY_MS = 60_000;
-/** The session cookie's name. */
+/** The session cookie's name over plain HTTP (development). */
 export const SESSION_COOKIE = 'svc_console';
+/**
+ * Its name when `PUBLIC_BASE_URL` is https: the `__Host-` prefix makes browsers take it only with `Secure`,
+ * `Path=/` and no `Domain` (RFC 6265bis section 4.1.3.2), so a sibling subdomain cannot plant one.
+ */
+export const SESSION_COOKIE_SECURE = '__Host-svc_console';
+
+/**
+ * The console's origin and whether it is served over TLS: `PUBLIC_BASE_URL`'s, never the request's own
+ * scheme (behind a TLS proxy the connection is plain HTTP; `X-Forwarded-Proto` may come from anyone).
+ */
+export function consoleOrigin(): { origin: string; secure: boolean } {
+  const url = new URL(config().publicBaseUrl);
+  return { origin: url.origin, secure: url.protocol === 'https:' };
+}
 
 /**
  * The scopes of each role, in src/keys.ts's scope names. `admin` holds every scope (as
@@ -96,8 +111,8 @@ export interface ActiveSession {
 
 /**
  * The live session of `token`: `missing` when there is none (or its user is gone), `expired` when idle past
- * `SESSION_IDLE_MS` (deleted then) or its user is disabled; refreshes `last_seen` when older than
- * `TOUCH_EVERY_MS`.
+ * `SESSION_IDLE_MS`, older than `CONSOLE_SESSION_MAX_AGE_MS` (deleted then) or its user is disabled;
+ * refreshes `last_seen` when older than `TOUCH_EVERY_MS`.
  * @param nowMs the clock (tests pass one)
  */
 export async function resolveSession(
@@ -106,7 +121,7 @@ export async function resolveSession(
 ): Promise<{ ok: true; active: ActiveSession } | { ok: false; why: 'missing' | 'expired' }> {
   const session = (await ConsoleSession.findById(sessionId(token)).lean()) as ConsoleSessionDoc | null;
   if (!session) return { ok: false, why: 'missing' };
-  if (nowMs - session.last_seen > SESSION_IDLE_MS) {
+  if (nowMs - session.last_seen > SESSION_IDLE_MS || nowMs - session.created * 1000 > config().consoleSessionMaxAgeMs) {
     await ConsoleSession.deleteOne({ _id: session._id });
     return { ok: false, why: 'expired' };
   }
@@ -126,6 +141,11 @@ export async function resolveSession(
 export async function setSessionMode(session: ConsoleSessionDoc, mode: 'test' | 'live'): Promise<void> {
   await ConsoleSession.updateOne({ _id: session._id }, { $set: { mode } });
   session.mode = mode;
+}
+
+/** Ends the session of a cookie's `token`, if it has one (a sign-in replacing the browser's earlier session). */
+export async function endSessionOfToken(token: string): Promise<void> {
+  await ConsoleSession.deleteOne({ _id: sessionId(token) });
 }
 
 /** Ends a session (sign-out). */

@@ -15,8 +15,11 @@
  */
 import crypto from 'node:crypto';
 import { WidgetSession, WidgetSettings, type WidgetSessionDoc, type WidgetSettingsDoc } from '../models/widget';
+import { Conversation } from '../models/conversations';
 import type { WithId } from '../models/store';
 import { openSecret, sealSecret } from '../secrets';
+import { widgetCustomerAddress } from '../shared/conversations';
+import { findConversation } from './conversations';
 
 /** How long a widget session (and its token) lasts: 24 hours. */
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -170,13 +173,54 @@ const TOKEN = /^(wses_[A-Za-z0-9]+)_secret_[A-Za-z0-9_-]{43}$/;
 /**
  * The live session a token opens, or null (malformed, unknown, altered or expired token). One `_id`
  * lookup, then a constant-time comparison of the hashes.
+ * @param anyAge also an expired session's (a browser proving which conversation was its own)
  */
-export async function sessionOfToken(token: string, nowMs = Date.now()): Promise<WithId<WidgetSessionDoc> | null> {
+export async function sessionOfToken(
+  token: string,
+  nowMs = Date.now(),
+  anyAge = false,
+): Promise<WithId<WidgetSessionDoc> | null> {
   const m = TOKEN.exec(token);
   if (!m) return null;
   const doc = (await WidgetSession.findById(m[1]).lean()) as WithId<WidgetSessionDoc> | null;
-  if (!doc || doc.expires_ms <= nowMs) return null;
+  if (!doc || (!anyAge && doc.expires_ms <= nowMs)) return null;
   const a = Buffer.from(hashSessionToken(token), 'hex');
   const b = Buffer.from(doc.token_hash, 'hex');
   return a.length === b.length && crypto.timingSafeEqual(a, b) ? doc : null;
+}
+
+/**
+ * The conversation address of an unverified visitor's new session. A `visitor_id` is not a secret (the
+ * page chose it; scripts of the page, logs and staff see it), so knowing it never opens the conversation
+ * that carries it: the session joins `visitor:<visitor_id>`'s conversation only when none exists yet or
+ * when `previousToken` is the token of an earlier session of that visitor in it (expired or not: the
+ * browser keeps its last token, web/widget.js); otherwise it starts a conversation of its own
+ * (`visitor:<visitor_id>#<session id>`), so nothing said before, nor after, in the first reaches it. A
+ * verified identity (`user_hash`) is proof enough and keeps its own rule (src/shared/conversations.ts
+ * `widgetCustomerAddress`).
+ */
+export async function anonymousVisitorAddress(input: {
+  orgId: string;
+  livemode: boolean;
+  visitorId: string;
+  previousToken?: string;
+  sessionId: string;
+}): Promise<string> {
+  const { orgId, livemode, visitorId } = input;
+  if (input.previousToken) {
+    const earlier = await sessionOfToken(input.previousToken, Date.now(), true);
+    if (
+      earlier &&
+      earlier.org_id === orgId &&
+      earlier.livemode === livemode &&
+      earlier.user_id === null &&
+      earlier.visitor_id === visitorId
+    ) {
+      const conv = await Conversation.findById(earlier.conversation_id, { customer_number: 1 }).lean();
+      if (conv) return conv.customer_number;
+    }
+  }
+  const address = widgetCustomerAddress({ userId: null, visitorId });
+  const taken = await findConversation({ orgId, livemode, channel: 'web', customerNumber: address });
+  return taken ? `${address}#${input.sessionId}` : address;
 }

@@ -1,11 +1,14 @@
 /**
  * The staff console's server side (issue 35), at the API level against the real servers: sign-in and the
- * session cookie, one answer for every bad sign-in, sign-in rate limits, idle expiry, sign-out and user
+ * session cookie (and behind a TLS proxy), one answer for every bad sign-in, growing delays after failed
+ * sign-ins (never a lock-out of the owner) and their audit entries, idle and absolute expiry, sign-in
+ * replacing the browser's earlier session, sign-out and user
  * disable, CSRF and Origin checks, roles (agent and viewer refusals), the test/live mode switch, a person's
  * reply with the staff user's id, take-over and hand-back, the live stream, the security headers, and that
  * no API secret key reaches the console except in the one answer that creates it.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -14,7 +17,6 @@ import { config, setConfig, type Config } from '../../src/config';
 import { ConsoleSession } from '../../src/models/users';
 import { createUser, disableUser } from '../../src/services/users';
 import { sessionId } from '../../src/services/console-sessions';
-import { startApi } from '../../src/api/server';
 import { h, newTenant, request } from '../support/harness';
 import { customerNumber, eventually, inbound, messagesOf, sleep } from '../support/conversations';
 import { readStream } from '../support/widget';
@@ -74,6 +76,37 @@ async function signIn(email: string, password: string): Promise<Signed> {
 
 const PASSWORD = 'correct horse battery';
 
+/**
+ * A sign-in from the local address `from` (any of 127.0.0.0/8 on Linux): the API sees it as the client's
+ * IP address, as it would see two people's, without a proxy header to trust.
+ */
+function signInFrom(
+  from: string,
+  email: string,
+  password: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
+  const url = new URL('/console/api/session', h().api.url);
+  const payload = JSON.stringify({ email, password });
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        localAddress: from,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
 describe('console API (issue 35)', function () {
   this.timeout(60_000);
   let t: Awaited<ReturnType<typeof newTenant>>;
@@ -131,41 +164,57 @@ describe('console API (issue 35)', function () {
     expect(calls.status, calls.text).to.equal(200);
   });
 
-  it('marks the cookie Secure when the request came over HTTPS (X-Forwarded-Proto behind TRUST_PROXY)', async () => {
+  it('behind a TLS proxy (PUBLIC_BASE_URL https): a Secure __Host- cookie and its origin, whatever X-Forwarded-Proto says', async () => {
     const u = await createUser({ orgId: t.orgId, email: email('admin'), role: 'admin', password: PASSWORD });
     const cfg = config();
-    setConfig({ ...cfg, trustProxy: 'loopback' });
-    const proxied = await startApi({ temporal: h().env.client, port: 0, host: '127.0.0.1' });
+    const publicOrigin = 'https://console.example.test';
+    setConfig({ ...cfg, publicBaseUrl: publicOrigin });
     try {
-      const res = await fetch(`${proxied.url}/console/api/session`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https' },
-        body: JSON.stringify({ email: u.email, password: PASSWORD }),
+      // The proxy speaks plain HTTP to the API; a client's X-Forwarded-Proto: http changes nothing.
+      const res = await call('POST', '/console/api/session', {
+        body: { email: u.email, password: PASSWORD },
+        headers: { 'X-Forwarded-Proto': 'http' },
       });
-      expect(res.status).to.equal(200);
-      expect(res.headers.get('set-cookie'))
-        .to.match(/; Secure/)
-        .and.include('HttpOnly');
-      // An HTTPS console's Origin is https://host: the CSRF origin check follows the forwarded protocol.
-      const body = (await res.json()) as { csrf_token: string };
-      const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
-      const host = new URL(proxied.url).host;
-      const mode = await fetch(`${proxied.url}/console/api/session/mode`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'X-Forwarded-Proto': 'https',
-          Origin: `https://${host}`,
-          Cookie: cookie,
-          'X-CSRF-Token': body.csrf_token,
-        },
-        body: JSON.stringify({ mode: 'live' }),
-      });
-      expect(mode.status).to.equal(200);
+      expect(res.status, res.text).to.equal(200);
+      const setCookie = res.headers.get('set-cookie') ?? '';
+      expect(setCookie).to.match(/^__Host-svc_console=[A-Za-z0-9_-]{40,}; /);
+      expect(setCookie).to.include('; Secure').and.include('Path=/').and.include('HttpOnly');
+      expect(setCookie).not.to.match(/Domain=/i);
+      const cookie = setCookie.split(';')[0];
+      const host = new URL(h().api.url).host;
+      const mode = (origin: string, headers: Record<string, string> = {}) =>
+        call('POST', '/console/api/session/mode', {
+          cookie,
+          csrf: res.body.csrf_token,
+          body: { mode: 'live' },
+          headers: { Origin: origin, ...headers },
+        });
+      // The CSRF origin is PUBLIC_BASE_URL's; the request's own scheme and host, forwarded or not, are not.
+      expect((await mode(publicOrigin)).status).to.equal(200);
+      for (const [origin, headers] of [
+        [`http://${host}`, {}],
+        [`https://${host}`, { 'X-Forwarded-Proto': 'https' }],
+        ['https://evil.example', { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' }],
+      ] as [string, Record<string, string>][]) {
+        const refused = await mode(origin, headers);
+        expect(refused.status, origin).to.equal(403);
+        expect(refused.body.error.code).to.equal('csrf_token_invalid');
+      }
+      // The plain-HTTP name is not this console's cookie any more.
+      const plain = await call('GET', '/console/api/session', { cookie: `svc_console=${cookie.split('=')[1]}` });
+      expect(plain.body.error.code).to.equal('session_missing');
+      expect((await call('GET', '/console/api/session', { cookie })).status).to.equal(200);
     } finally {
-      await proxied.close();
       setConfig(cfg);
     }
+    // Plain HTTP (development): the plain name, no Secure, even when a client says X-Forwarded-Proto: https.
+    const dev = await call('POST', '/console/api/session', {
+      body: { email: u.email, password: PASSWORD },
+      headers: { 'X-Forwarded-Proto': 'https' },
+    });
+    expect(dev.headers.get('set-cookie'))
+      .to.match(/^svc_console=/)
+      .and.not.include('Secure');
   });
 
   it('answers a wrong password, an unknown email and a disabled user alike (401 credentials_invalid)', async () => {
@@ -193,38 +242,136 @@ describe('console API (issue 35)', function () {
     expect(none.body.error.code).to.equal('session_missing');
   });
 
-  it('limits sign-ins per email and per IP address (429 with Retry-After)', async () => {
+  it('counts only failures: one user signs in again and again', async () => {
     const u = await createUser({ orgId: t.orgId, email: email('viewer'), role: 'viewer', password: PASSWORD });
-    const statuses: number[] = [];
-    let limited: Answer | undefined;
-    // 5 per minute per email: the 6th is refused (the 11th, if the minute turned over during the loop).
-    for (let i = 0; i < 11 && !limited; i++) {
-      const a = await call('POST', '/console/api/session', { body: { email: u.email, password: 'wrong password!' } });
-      statuses.push(a.status);
-      if (a.status === 429) limited = a;
+    for (let i = 0; i < 8; i++) {
+      const a = await signInFrom('127.0.0.1', u.email, PASSWORD);
+      expect(a.status, `sign-in ${i + 1}`).to.equal(200);
     }
-    expect(statuses, 'a 429 after 5 attempts').to.include(429);
-    expect(statuses.filter((s) => s === 401).length).to.be.within(5, 10);
-    expect(limited!.body.error).to.include({ type: 'rate_limit_error', code: 'rate_limit_exceeded' });
-    expect(Number(limited!.headers.get('retry-after'))).to.be.within(1, 60);
+  });
 
+  it('six wrong passwords from one address slow that address down with growing delays; the owner signs in from another', async () => {
+    const u = await createUser({ orgId: t.orgId, email: email('admin'), role: 'admin', password: PASSWORD });
+    const guesser = '127.0.0.5';
+    for (let i = 0; i < 5; i++)
+      expect((await signInFrom(guesser, u.email, `wrong password ${i}`)).status, `guess ${i + 1}`).to.equal(401);
+    // Past 5 failures, each further attempt waits: 1 s after the 5th, 2 s after the 6th, …
+    const sixth = await signInFrom(guesser, u.email, 'wrong password 5');
+    expect(sixth.status).to.equal(429);
+    expect(sixth.body.error).to.include({ type: 'rate_limit_error', code: 'rate_limit_exceeded' });
+    expect(sixth.body.error.message).to.include('for this email address from this IP address');
+    expect(sixth.headers['retry-after']).to.equal('1');
+    await sleep(1100);
+    expect((await signInFrom(guesser, u.email, 'wrong password 5')).status, 'the 6th, after its delay').to.equal(401);
+    const seventh = await signInFrom(guesser, u.email, 'wrong password 6');
+    expect(seventh.status).to.equal(429);
+    expect(seventh.headers['retry-after'], 'the delay doubled').to.equal('2');
+    // The right password from the guessing address waits too; from the owner's address it signs in at once.
+    expect((await signInFrom(guesser, u.email, PASSWORD)).status).to.equal(429);
+    const owner = await signInFrom('127.0.0.6', u.email, PASSWORD);
+    expect(owner.status, JSON.stringify(owner.body)).to.equal(200);
+    expect(owner.body.user.id).to.equal(u.id);
+
+    // Each refusal is in the organization's audit log, with the address it came from.
+    let failed: any[] = [];
+    for (let i = 0; i < 50 && failed.length < 9; i++) {
+      const res = await request('GET', `/v1/audit_events?actor=${u.id}&limit=20`, { key: t.testKey });
+      failed = (res.body.data ?? []).filter((e: any) => e.outcome.status !== 200);
+      if (failed.length < 9) await sleep(100);
+    }
+    const codes = failed.map((e: any) => [e.action, e.outcome.status, e.outcome.error_code, e.ip]).reverse();
+    expect(codes.filter((c) => c[1] === 401)).to.have.length(6);
+    expect(codes.filter((c) => c[1] === 429)).to.have.length(3);
+    for (const c of codes) {
+      expect(c[0]).to.equal('POST /console/api/session');
+      expect(c[3]).to.match(/127\.0\.0\.5$/);
+    }
+    expect(codes[0]).to.include('credentials_invalid');
+  });
+
+  it('slows down many addresses guessing one email, except an address the owner signed in from', async () => {
+    const u = await createUser({ orgId: t.orgId, email: email('admin'), role: 'admin', password: PASSWORD });
+    const perEmail = config().consoleSigninPerEmail;
+    setConfig({ ...config(), consoleSigninPerEmail: 1 }); // from all addresses together: 4 failures
+    try {
+      expect((await signInFrom('127.0.0.20', u.email, PASSWORD)).status, 'the owner, earlier').to.equal(200);
+      for (let i = 21; i <= 24; i++)
+        expect((await signInFrom(`127.0.0.${i}`, u.email, 'wrong password')).status).to.equal(401);
+      const fifth = await signInFrom('127.0.0.25', u.email, PASSWORD);
+      expect(fifth.status).to.equal(429);
+      expect(fifth.body.error.message).to.include('for this email address:');
+      expect((await signInFrom('127.0.0.20', u.email, PASSWORD)).status, "the owner's address").to.equal(200);
+    } finally {
+      setConfig({ ...config(), consoleSigninPerEmail: perEmail });
+    }
+  });
+
+  it('slows down one address guessing many emails (CONSOLE_SIGNIN_PER_IP failures), not the others', async () => {
+    const u = await createUser({ orgId: t.orgId, email: email('agent'), role: 'agent', password: PASSWORD });
     setConfig({ ...config(), consoleSigninPerIp: 3 });
     try {
-      const perIp: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        const a = await call('POST', '/console/api/session', {
-          body: { email: `ip.${i}.${Date.now()}@x.example`, password: PASSWORD },
-        });
-        perIp.push(a.status);
-        if (a.status === 429) {
-          expect(a.body.error.message).to.include('from this IP address');
-          expect(a.headers.get('retry-after')).to.match(/^\d+$/);
-        }
-      }
-      expect(perIp, 'different emails, one address').to.include(429);
+      for (let i = 0; i < 3; i++)
+        expect((await signInFrom('127.0.0.7', `ip.${i}.${Date.now()}@x.example`, PASSWORD)).status).to.equal(401);
+      const limited = await signInFrom('127.0.0.7', `ip.3.${Date.now()}@x.example`, PASSWORD);
+      expect(limited.status).to.equal(429);
+      expect(limited.body.error.message).to.include('from this IP address');
+      expect(limited.headers['retry-after']).to.match(/^\d+$/);
+      expect((await signInFrom('127.0.0.7', u.email, PASSWORD)).status).to.equal(429);
+      expect((await signInFrom('127.0.0.8', u.email, PASSWORD)).status).to.equal(200);
     } finally {
       setConfig({ ...config(), consoleSigninPerIp: 0 });
     }
+  });
+
+  it('ends a session 7 days after sign-in however active (CONSOLE_SESSION_MAX_AGE_MS)', async () => {
+    const a = await user('agent');
+    const token = a.signed.cookie.split('=')[1];
+    // Used a minute ago, begun 7 days and a minute ago.
+    await ConsoleSession.updateOne(
+      { _id: sessionId(token) },
+      {
+        $set: { last_seen: Date.now() - 60_000, created: Math.floor((Date.now() - 7 * 24 * 3600_000 - 60_000) / 1000) },
+      },
+    );
+    const expired = await call('GET', '/console/api/session', { cookie: a.signed.cookie });
+    expect(expired.status).to.equal(401);
+    expect(expired.body.error.code).to.equal('session_expired');
+    expect(await ConsoleSession.findById(sessionId(token)).lean()).to.equal(null);
+    // A shorter lifetime is the operator's to set.
+    const b = await signIn(a.email, PASSWORD);
+    setConfig({ ...config(), consoleSessionMaxAgeMs: 1000 });
+    try {
+      await sleep(2100);
+      expect((await call('GET', '/console/api/session', { cookie: b.cookie })).body.error.code).to.equal(
+        'session_expired',
+      );
+    } finally {
+      setConfig({ ...config(), consoleSessionMaxAgeMs: saved.consoleSessionMaxAgeMs });
+    }
+  });
+
+  it("signing in replaces the browser's earlier session (its cookie's session ends)", async () => {
+    const a = await user('agent');
+    const b = await createUser({ orgId: t.orgId, email: email('viewer'), role: 'viewer', password: PASSWORD });
+    const res = await call('POST', '/console/api/session', {
+      cookie: a.signed.cookie,
+      body: { email: b.email, password: PASSWORD },
+    });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.user.id).to.equal(b.id);
+    const old = await call('GET', '/console/api/session', { cookie: a.signed.cookie });
+    expect(old.status).to.equal(401);
+    expect(old.body.error.code).to.equal('session_missing');
+    expect(await ConsoleSession.countDocuments({ user_id: a.id })).to.equal(0);
+    const fresh = (res.headers.get('set-cookie') ?? '').split(';')[0];
+    expect((await call('GET', '/console/api/session', { cookie: fresh })).body.user.id).to.equal(b.id);
+    // A failed sign-in ends nothing.
+    const wrong = await call('POST', '/console/api/session', {
+      cookie: fresh,
+      body: { email: a.email, password: 'nope nope nope' },
+    });
+    expect(wrong.status).to.equal(401);
+    expect((await call('GET', '/console/api/session', { cookie: fresh })).status).to.equal(200);
   });
 
   it('expires a session idle for 12 hours; sign-out and disable end one', async () => {

@@ -9,6 +9,7 @@
  * test/integration/voice-rooms.test.ts), and `svcctl widget`.
  */
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
@@ -18,7 +19,7 @@ import { appendConversationLog } from '../../src/activities/conversations';
 import { configureWidget, identityHash, rotateWidgetSecret } from '../../src/services/widget';
 import { conversationPollerState, watchConversation } from '../../src/services/widget-streams';
 import { changeWindow, ConversationLogEntry, Message } from '../../src/models/conversations';
-import { WidgetStreamLease } from '../../src/models/widget';
+import { WidgetSession, WidgetStreamLease } from '../../src/models/widget';
 import { insertIfAbsent } from '../../src/models/store';
 import { newId } from '../../src/shared/ids';
 import { h, newTenant, request, waitForCall } from '../support/harness';
@@ -167,7 +168,7 @@ describe('widget', function () {
       });
       expect(other.body.conversation_id).to.equal(ok.body.conversation_id);
       const anonA = await openSession(w.pk, { visitor_id: 'browser-a' });
-      const anonA2 = await openSession(w.pk, { visitor_id: 'browser-a' });
+      const anonA2 = await openSession(w.pk, { visitor_id: 'browser-a', previous_token: anonA.body.token });
       const anonB = await openSession(w.pk, { visitor_id: 'browser-b' });
       expect(anonA.body.conversation_id).to.equal(anonA2.body.conversation_id);
       expect(anonA.body.conversation_id).to.not.equal(anonB.body.conversation_id);
@@ -202,6 +203,46 @@ describe('widget', function () {
         identity: { user_id: 'user-7', user_hash: identityHash(later.identity_secret!, 'user-7') },
       });
       expect(fresh.status).to.equal(200);
+    });
+
+    it("replays an unverified visitor's history only to the browser holding its session token, never for the visitor_id alone", async () => {
+      const w = await widgetTenant();
+      const visitor = `known-${Date.now()}`;
+      const first = (await openSession(w.pk, { visitor_id: visitor })).body;
+      await storeLogged(w.orgId, first.conversation_id, 1, 'my order 42 goes to 7 Elm Street');
+      const history = async (token: string) =>
+        (
+          await readStream(`${h().api.url}/v1/widget/stream?token=${token}`, {
+            stop: (events) => events.length >= 1,
+            timeoutMs: 1_500,
+          })
+        ).events.map((e) => JSON.parse(e.data).text as string);
+      expect(await history(first.token)).to.deep.equal(['my order 42 goes to 7 Elm Street']);
+
+      // Someone who knows only the visitor_id (and the page's publishable key) gets a conversation of their own.
+      const stranger = await openSession(w.pk, { visitor_id: visitor });
+      expect(stranger.status).to.equal(200);
+      expect(stranger.body.conversation_id).not.to.equal(first.conversation_id);
+      expect(await history(stranger.body.token)).to.deep.equal([]);
+      // So does one presenting another visitor's token, or a forged one.
+      const other = (await openSession(w.pk, { visitor_id: `other-${Date.now()}` })).body;
+      for (const previous of [other.token, `${first.id}_secret_${'A'.repeat(43)}`]) {
+        const forged = (await openSession(w.pk, { visitor_id: visitor, previous_token: previous })).body;
+        expect(forged.conversation_id).not.to.equal(first.conversation_id);
+        expect(await history(forged.token)).to.deep.equal([]);
+      }
+
+      // The browser holding the earlier token (expired or not) continues its conversation, history and all.
+      await WidgetSession.updateOne({ _id: first.id }, { $set: { expires_ms: Date.now() - 1000 } });
+      const back = (await openSession(w.pk, { visitor_id: visitor, previous_token: first.token })).body;
+      expect(back.conversation_id).to.equal(first.conversation_id);
+      expect(await history(back.token)).to.deep.equal(['my order 42 goes to 7 Elm Street']);
+    });
+
+    it('the widget script draws its ids from crypto (randomUUID), never Math.random', () => {
+      const script = fs.readFileSync(path.resolve(__dirname, '../../../web/widget.js'), 'utf8');
+      expect(script).to.include('crypto.randomUUID');
+      expect(script).not.to.match(/Math\.random/);
     });
 
     it('svcctl widget configure and rotate-secret: JSON out, the secret shown once, usage errors exit 2', async () => {

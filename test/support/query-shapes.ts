@@ -96,6 +96,8 @@ export const ACCEPTED_SHAPES: Record<string, string> = {
   'rate_limit_slots.deleteMany {} [expires_ms:$lt]':
     'prune of ended rate-limit windows, once a minute per API process (index {expires_ms}); the table holds the live windows only',
   'idempotency_keys.deleteMany {} [expires_ms:$lte]': 'sweep of expired idempotency records (index {expires_ms})',
+  'console_signin_attempts.deleteMany {} [expires_ms:$lt]':
+    'prune of forgotten console sign-in attempts, once a minute per API process signing people in (index {expires_ms})',
   'webhook_endpoints.updateMany {} [previous_secret:$ne,previous_secret_expires_ms:$lte]':
     'sweep of rotated webhook secrets past their overlap (index {previous_secret_expires_ms})',
   'orgs.find {retention_set} sort(_id:1)':
