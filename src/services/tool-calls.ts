@@ -236,13 +236,17 @@ export function toolCallPayload(request: ToolCallRequest, args: Record<string, u
  */
 export function getToolUrl(toolUrl: string, args: Record<string, unknown>, toolCallId: string): URL {
   const url = new URL(toolUrl);
-  if (url.searchParams.has('tool_call_id')) url.searchParams.delete('tool_call_id');
-  const fixed = new Set(url.searchParams.keys());
+  // The fixed pairs as written (not re-serialized), but a `tool_call_id` of the URL's: the service's is sent.
+  const pairs = url.search
+    .slice(1)
+    .split('&')
+    .filter((pair) => pair !== '' && new URLSearchParams(pair).keys().next().value !== 'tool_call_id');
+  const fixed = new Set(new URLSearchParams(pairs.join('&')).keys());
   const added = new URLSearchParams();
   for (const [k, v] of Object.entries(args))
     if (!fixed.has(k) && k !== 'tool_call_id') added.append(k, typeof v === 'string' ? v : JSON.stringify(v));
   added.append('tool_call_id', toolCallId);
-  url.search = url.search ? `${url.search.slice(1)}&${added.toString()}` : added.toString();
+  url.search = [...pairs, added.toString()].join('&');
   return url;
 }
 
