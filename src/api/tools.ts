@@ -51,7 +51,9 @@ const httpFields = {
     .describe('What the tool does and when to use it, for the model.'),
   parameters: z
     .looseObject({})
-    .describe('The JSON Schema (draft 2020-12, or draft-07 by `$schema`) of the arguments: `type: "object"`.'),
+    .describe(
+      'The JSON Schema (draft 2020-12, or draft-07 by `$schema`) of the arguments: `type: "object"`. Its `pattern`s run on a linear-time engine (RE2: no backreferences or lookaround, refused with 400 naming the place); the model may only send arguments named in `properties`.',
+    ),
   url: urlField.describe('HTTPS; the host must resolve to public addresses.'),
   method: z.enum(TOOL_METHODS),
   headers: headersField,

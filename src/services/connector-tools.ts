@@ -23,10 +23,12 @@
 import Ajv, { type ValidateFunction, type Options as AjvOptions } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import { ApiError } from '../errors';
+import { UnsupportedPatternError } from './linear-regexp';
 import {
   checkToolParameters,
   DEFAULT_TOOL_TIMEOUT_MS,
   jsonPointerParam,
+  LINEAR_PATTERN_OPTIONS,
   sealHeaders,
   TOOL_NAME,
   TOOL_TIMEOUT_MAX_MS,
@@ -344,7 +346,8 @@ export function secretConfigKeys(configSchema: Record<string, unknown> | null): 
     .map(([k]) => k);
 }
 
-// Config is checked like a tool's arguments would be: Ajv, formats as annotations, `x-secret` a known keyword.
+// Config is checked like a tool's arguments would be: Ajv, formats as annotations, `x-secret` a known
+// keyword, the publisher's patterns on the linear-time engine (a tenant's value never meets a backtracking one).
 const CONFIG_AJV_OPTIONS: AjvOptions = {
   strict: true,
   strictTypes: false,
@@ -353,6 +356,7 @@ const CONFIG_AJV_OPTIONS: AjvOptions = {
   allErrors: false,
   logger: false,
   keywords: ['x-secret'],
+  ...LINEAR_PATTERN_OPTIONS,
 };
 let configAjv: { draft2020: Ajv2020; draft07: Ajv } | undefined;
 const configValidators = new Map<string, ValidateFunction>();
@@ -375,6 +379,8 @@ function configValidator(schema: Record<string, unknown>): ValidateFunction {
 
 /**
  * Checks an installation's `config` against the version's `config_schema` (none: only `{}` is accepted).
+ * Its patterns run on the linear-time engine (src/services/linear-regexp.ts): a value's check takes time
+ * linear in its length whatever the publisher wrote.
  * @returns null when valid, else the first fault: `param` (`config`, `config.<key>`, `config.<key>[0]`…) and
  *   a message saying what is wrong there
  */
@@ -386,7 +392,17 @@ export function configFault(
     return Object.keys(config).length === 0
       ? null
       : { param: 'config', message: 'this connector version takes no config (it has no config_schema)' };
-  const validate = configValidator(configSchema);
+  let validate: ValidateFunction;
+  try {
+    validate = configValidator(configSchema);
+  } catch (err) {
+    // A version uploaded before patterns ran on the linear-time engine may hold one it refuses.
+    if (!(err instanceof UnsupportedPatternError)) throw err;
+    return {
+      param: 'config',
+      message: `this connector version's config_schema has a pattern the service does not run (${err.reason}); install another version`,
+    };
+  }
   if (validate(config)) return null;
   const error = validate.errors![0];
   const params = error.params as { missingProperty?: string; additionalProperty?: string };

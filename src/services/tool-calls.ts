@@ -11,7 +11,8 @@
  * - an http tool gets one HTTPS request (src/providers/webhook-http.ts `httpsRequest`: the webhook
  *   endpoints' SSRF guard, the socket pinned to the checked address, no redirects), with the body
  *   `{"tool","arguments","tool_call_id","call_id"|"conversation_id","agent_id","contact_id"?,"metadata",
- *   "livemode"}` (a GET: the arguments as query parameters, and `tool_call_id`), the headers
+ *   "livemode"}` (a GET: the arguments as query parameters after those fixed in the tool's `url`, which
+ *   an argument never replaces, and `tool_call_id`: `getToolUrl`), the headers
  *   `Idempotency-Key: tc_…` (the same on every retry of the call), `Svc-Signature` (webhooks' scheme,
  *   src/providers/webhook-signing.ts, signed with the tool's secret over the body, or for a GET over the
  *   request target `path?query`), `User-Agent`, and the tool's static headers;
@@ -46,6 +47,8 @@ export interface ToolCallAttempt extends Omit<ToolCallOutcome, 'durationMs'> {
   retryAfterMs: number | null;
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 const final = (text: string, status: number | null = null): ToolCallAttempt => ({
   ok: false,
   text,
@@ -56,7 +59,10 @@ const final = (text: string, status: number | null = null): ToolCallAttempt => (
 
 /**
  * The model's arguments, parsed and checked against the tool's `parameters`; an error sentence for the
- * model when they are not JSON, not an object, or refused by the schema.
+ * model when they are not JSON, not an object, or refused by the schema. For the organization's own
+ * tools (http and connector tools, not an MCP server's, which checks its own), an argument whose name is
+ * not one of `parameters.properties` is refused too, whatever `additionalProperties` says: the model may
+ * only fill what the tool's author declared, never add a query parameter or a field of its own choosing.
  */
 export function checkToolArguments(
   tool: CustomTool,
@@ -72,6 +78,13 @@ export function checkToolArguments(
     return { ok: false, error: `Error: the arguments of ${tool.name} must be a JSON object.` };
   // An MCP server's schema is the server's: checked leniently (its own keywords allowed); ours strictly.
   const problems = argumentProblems(tool.parameters, args, { lenient: tool.source.kind === 'mcp' });
+  if (tool.source.kind !== 'mcp') {
+    const declared = isObject(tool.parameters.properties) ? tool.parameters.properties : {};
+    for (const name of Object.keys(args)) {
+      const problem = `${name}: is not allowed`;
+      if (!Object.prototype.hasOwnProperty.call(declared, name) && !problems.includes(problem)) problems.push(problem);
+    }
+  }
   if (problems.length)
     return { ok: false, error: `Error: the arguments of ${tool.name} are invalid: ${problems.join('; ')}.` };
   return { ok: true, args: args as Record<string, unknown> };
@@ -215,6 +228,28 @@ export function toolCallPayload(request: ToolCallRequest, args: Record<string, u
   };
 }
 
+/**
+ * The URL of a GET tool's request: the tool's `url` as written, its query kept byte for byte, then each
+ * argument as a query parameter (strings as they are, other JSON as JSON), then `tool_call_id`. The tool's
+ * URL wins: an argument named like a parameter fixed in `url` is not added (the server sees the fixed
+ * value only), and `tool_call_id` is always the service's.
+ */
+export function getToolUrl(toolUrl: string, args: Record<string, unknown>, toolCallId: string): URL {
+  const url = new URL(toolUrl);
+  // The fixed pairs as written (not re-serialized), but a `tool_call_id` of the URL's: the service's is sent.
+  const pairs = url.search
+    .slice(1)
+    .split('&')
+    .filter((pair) => pair !== '' && new URLSearchParams(pair).keys().next().value !== 'tool_call_id');
+  const fixed = new Set(new URLSearchParams(pairs.join('&')).keys());
+  const added = new URLSearchParams();
+  for (const [k, v] of Object.entries(args))
+    if (!fixed.has(k) && k !== 'tool_call_id') added.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+  added.append('tool_call_id', toolCallId);
+  url.search = [...pairs, added.toString()].join('&');
+  return url;
+}
+
 /** One request to an http tool's server (see the header). */
 async function httpToolAttempt(
   doc: ToolDoc,
@@ -224,12 +259,10 @@ async function httpToolAttempt(
 ): Promise<ToolCallAttempt> {
   const secret = openSecret(doc.secret);
   const method = doc.method === 'GET' ? 'GET' : 'POST';
-  const url = new URL(doc.url!);
+  const url = method === 'GET' ? getToolUrl(doc.url!, args, request.toolCallId) : new URL(doc.url!);
   let body: string | null = null;
   let signed: string;
   if (method === 'GET') {
-    for (const [k, v] of Object.entries(args)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
-    url.searchParams.set('tool_call_id', request.toolCallId);
     signed = url.pathname + url.search;
   } else {
     body = JSON.stringify(toolCallPayload(request, args));

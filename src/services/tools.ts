@@ -9,6 +9,10 @@
  *   with Ajv (draft 2020-12, or draft-07 when `$schema` names it): against the dialect's meta-schema, then
  *   compiled in strict mode (an unknown keyword such as a misspelt `requried`, a `$ref` that does not
  *   resolve, are refused); the 400 `parameter_invalid` names the bad place, `parameters.properties.date.type`;
+ * - every `pattern` and `patternProperties` name of a schema compiled here (ours, a connector's, an
+ *   analysis's, an MCP server's) runs on the linear-time engine of src/services/linear-regexp.ts, never on
+ *   JavaScript's backtracking `RegExp`: a pattern it cannot run (a backreference, a lookaround) is a 400
+ *   naming the `pattern` (`parameters.properties.code.pattern`), not a fallback;
  * - `url` / `server_url`: HTTPS with the webhook endpoints' address rules and SSRF guard
  *   (src/services/webhooks.ts `checkPublicHttpsUrl`);
  * - static `headers` are sealed at rest (src/secrets.ts) and shown by name only; the headers the service
@@ -28,6 +32,7 @@ import { openSecret, sealSecret } from '../secrets';
 import { idTime } from '../shared/ids';
 import { isToolName } from '../shared/tools';
 import { checkPublicHttpsUrl } from './webhooks';
+import { linearRegExpEngine, UnsupportedPatternError } from './linear-regexp';
 
 /** A tool's name, and an MCP tool's in `allowed_tools` (the Chat Completions function-name rule). */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -64,6 +69,18 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+/**
+ * What every Ajv instance compiling a schema written by a tenant, a publisher or an MCP server is given:
+ * its patterns run on the linear-time engine (src/services/linear-regexp.ts), never on JavaScript's
+ * backtracking one, and a pattern that engine refuses fails the compilation. `allowMatchingProperties`:
+ * Ajv's strict check that no `properties` name matches a `patternProperties` pattern runs the pattern
+ * with `new RegExp` on the names (a backtracking match a schema's author chooses), so it is off.
+ */
+export const LINEAR_PATTERN_OPTIONS = {
+  code: { regExp: linearRegExpEngine },
+  allowMatchingProperties: true,
+} as const satisfies AjvOptions;
+
 // Strict: a keyword Ajv does not know is refused (a typo would silently validate nothing). Formats are
 // annotations here (no format vocabulary is loaded); type and tuple strictness are style, not errors.
 const AJV_OPTIONS: AjvOptions = {
@@ -72,6 +89,7 @@ const AJV_OPTIONS: AjvOptions = {
   strictTuples: false,
   validateFormats: false,
   logger: false,
+  ...LINEAR_PATTERN_OPTIONS,
 };
 let validators: { draft2020: Ajv2020; draft07: Ajv } | undefined;
 /** The same, reporting every problem of a value (the arguments of a tool call), not only the first. */
@@ -148,19 +166,48 @@ function metaSchemaError(schema: Record<string, unknown>, errors: AjvError[], ro
   return invalidParam(param, `Invalid ${param}: ${first.message ?? 'is not valid JSON Schema'}${detail}.`);
 }
 
-/** The 400 for an error Ajv throws while compiling `schema` (strict mode, an unresolvable `$ref`, a bad `pattern`). */
+/**
+ * The JSON Pointer of the first place in `schema` (depth first, in key order) where `name` is a key of a
+ * `patternProperties` used as a keyword (a pattern written as a property name), or null.
+ */
+function patternPropertyPointer(schema: unknown, name: string, pointer = ''): string | null {
+  if (schema === null || typeof schema !== 'object') return null;
+  const names = NAME_MAPS.has(pointer.slice(pointer.lastIndexOf('/') + 1)) && !Array.isArray(schema);
+  for (const [key, child] of Object.entries(schema)) {
+    const here = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (!names && key === 'patternProperties' && child !== null && typeof child === 'object')
+      if (Object.prototype.hasOwnProperty.call(child, name))
+        return `${here}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const found = patternPropertyPointer(child, name, here);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * The 400 for a pattern the linear-time engine refuses (a backreference, a lookaround, bad syntax), naming
+ * the `pattern` keyword that holds it or the `patternProperties` name that is it.
+ */
+function patternError(schema: Record<string, unknown>, err: UnsupportedPatternError, root: string): ApiError {
+  const pointer = keywordPointer(schema, 'pattern', err.pattern) ?? patternPropertyPointer(schema, err.pattern);
+  const param = pointer === null ? root : jsonPointerParam(schema, pointer, root);
+  return invalidParam(param, `Invalid ${param}: the pattern /${err.pattern}/ is refused: ${err.reason}.`);
+}
+
+/**
+ * The 400 for an error Ajv throws while compiling `schema` (strict mode, an unresolvable `$ref`, a pattern the
+ * linear-time engine refuses).
+ */
 function compileError(schema: Record<string, unknown>, err: Error, root: string): ApiError {
+  if (err instanceof UnsupportedPatternError) return patternError(schema, err, root);
   const missingRef = /can't resolve reference (\S+) from id/.exec(err.message)?.[1];
   const unknownKeyword = /unknown keyword: "([^"]+)"/.exec(err.message)?.[1];
-  const badPattern = /^Invalid regular expression: \/(.*)\/[a-z]*:/.exec(err.message)?.[1];
   const pointer =
     missingRef !== undefined
       ? keywordPointer(schema, '$ref', missingRef)
       : unknownKeyword !== undefined
         ? keywordPointer(schema, unknownKeyword)
-        : badPattern !== undefined
-          ? keywordPointer(schema, 'pattern', badPattern)
-          : null;
+        : null;
   const param = pointer === null ? root : jsonPointerParam(schema, pointer, root);
   const message = err.message.replace(/^strict mode: /, '');
   return invalidParam(param, `Invalid ${param}: ${message}.`);
