@@ -6,11 +6,12 @@
  * call's workflow), one after the other; once it has read everything it waits and reads nothing until
  * this process's one poller (src/services/change-poller.ts `WindowPoller`) wakes it: while the process
  * serves a call stream, every `WIDGET_STREAM_POLL_MS` (200 ms) the poller reads the entries of the current
- * and the previous change window (`call_stream.window`) and the calls whose end the reconciler recorded
- * in them (`calls.stream_window`: that end has no entry), four lookups on `{window: 1}`-type indexes
- * whatever the number of streams, and wakes only the streams of the calls they name. So a stream of a
- * call that is only scheduled reads nothing from its first wait until the call starts (its first entry
- * after the ones sent), and 1,000 idle streams cost the poller's four lookups a tick.
+ * and the previous change window (`call_stream.window`), and every fifth tick the calls whose end the
+ * reconciler recorded in them (`calls.stream_window`: that end has no entry): two lookups on
+ * `{window: 1}`-type indexes a tick (four every fifth) whatever the number of streams, and wakes only the
+ * streams of the calls they name. So a stream of a call that is only scheduled reads nothing from its
+ * first wait until the call starts (its first entry after the ones sent), and 1,000 idle streams cost the
+ * poller's lookups only.
  *
  * The caps (`API_STREAMS_PER_KEY`, `API_STREAMS_PER_IP`, `API_STREAMS_PER_ORG`): open API streams per
  * API key or console user, per client IP address and per organization, across API processes
@@ -22,18 +23,27 @@ import type { WithId } from '../models/store';
 import { WindowPoller, type PollerState } from './change-poller';
 import { acquireLease, clientAddress } from './stream-leases';
 
+/** Ticks between two lookups of the reconciler's ends (one a second at the default 200 ms tick). */
+export const RECONCILED_EVERY_TICKS = 5;
+
 /** This process's one poller of the calls' stream entries and of the reconciler's ends. */
 const poller = new WindowPoller('call stream', [
-  async (window) =>
-    (await CallStreamEntry.find({ window }, { _id: 0, call_id: 1, n: 1 }).lean()).map((row) => ({
-      key: row.call_id,
-      seq: row.n,
-    })),
-  async (window) =>
-    (await Call.find({ stream_window: window }, { _id: 1 }).lean()).map((row) => ({
-      key: String(row._id),
-      seq: Infinity,
-    })),
+  {
+    read: async (window) =>
+      (await CallStreamEntry.find({ window }, { _id: 0, call_id: 1, n: 1 }).lean()).map((row) => ({
+        key: row.call_id,
+        seq: row.n,
+      })),
+  },
+  {
+    // The reconciler records an end a minute or more after the run closed: a second more is nothing.
+    read: async (window) =>
+      (await Call.find({ stream_window: window }, { _id: 1 }).lean()).map((row) => ({
+        key: String(row._id),
+        seq: Infinity,
+      })),
+    every: RECONCILED_EVERY_TICKS,
+  },
 ]);
 
 /** Reads the call streams of this process made by `_id` (entries and call status): idle streams make none. */

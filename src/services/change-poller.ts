@@ -90,6 +90,14 @@ export interface ChangeRow {
   seq: number;
 }
 
+/** One store query a poller runs on a change window. */
+export interface ChangeSource {
+  /** The rows of change window `window` (one query). */
+  read: (window: string) => Promise<ChangeRow[]>;
+  /** Run at every `every`-th tick only (default 1: each tick), for changes that may wait a little. */
+  every?: number;
+}
+
 /** A stream waiting for its key's next log entry. */
 export interface ChangeWatcher {
   key: string;
@@ -100,8 +108,8 @@ export interface ChangeWatcher {
 }
 
 /**
- * A poller over keyed logs: each tick runs every one of `sources` on the previous and the current change
- * window (one store query each) and wakes the watchers of the keys whose rows are past their `last()`. A
+ * A poller over keyed logs: each tick runs each of `sources` due at that tick on the previous and the
+ * current change window (one store query each) and wakes the watchers of the keys whose rows are past their `last()`. A
  * tick that fails (the store unreachable) is retried at the next, and the first that succeeds after it
  * wakes every watcher once (each reads its next entry by `_id`), so a row written during the outage is
  * not missed.
@@ -113,11 +121,11 @@ export class WindowPoller {
 
   /**
    * @param name what is polled, for the warning logged when a tick fails (`widget stream`)
-   * @param sources each one store query: the rows of change window `window`
+   * @param sources each one store query on a change window
    */
   constructor(
     private readonly name: string,
-    private readonly sources: ((window: string) => Promise<ChangeRow[]>)[],
+    private readonly sources: ChangeSource[],
   ) {
     this.loop = new PollLoop(
       () => this.tick(),
@@ -147,10 +155,13 @@ export class WindowPoller {
     if (this.watchers.size === 0) return;
     try {
       const now = Date.now();
+      const tick = this.loop.polls;
+      // After a failed tick every source runs, whatever it is due: the wake-up below covers what it missed.
+      const due = this.sources.filter((source) => this.missed || tick % (source.every ?? 1) === 0);
       for (const window of [changeWindow(now - CHANGE_WINDOW_MS), changeWindow(now)])
-        for (const source of this.sources) {
+        for (const source of due) {
           this.loop.reads++;
-          for (const row of await source(window))
+          for (const row of await source.read(window))
             for (const watcher of this.watchers.get(row.key) ?? []) if (row.seq > watcher.last()) watcher.wake();
         }
       if (this.missed) {

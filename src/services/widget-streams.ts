@@ -30,11 +30,13 @@ export interface ConversationWatcher {
 
 /** This process's one poller of the conversation log. */
 const poller = new WindowPoller('widget stream', [
-  async (window) =>
-    (await ConversationLogEntry.find({ window }, { _id: 0, conversation_id: 1, seq: 1 }).lean()).map((row) => ({
-      key: row.conversation_id,
-      seq: row.seq,
-    })),
+  {
+    read: async (window) =>
+      (await ConversationLogEntry.find({ window }, { _id: 0, conversation_id: 1, seq: 1 }).lean()).map((row) => ({
+        key: row.conversation_id,
+        seq: row.seq,
+      })),
+  },
 ]);
 
 /**
