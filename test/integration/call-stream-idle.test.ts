@@ -95,6 +95,7 @@ interface Query {
 /** Records every query of this process (the in-process API and worker) while `fn` runs. */
 async function recordQueries<T>(fn: (queries: Query[]) => Promise<T>): Promise<T> {
   const queries: Query[] = [];
+  const previous = mongoose.get('debug');
   mongoose.set('debug', (collection: string, method: string, ...args: unknown[]) => {
     const first = (args[0] ?? {}) as Record<string, unknown>;
     queries.push({
@@ -108,7 +109,7 @@ async function recordQueries<T>(fn: (queries: Query[]) => Promise<T>): Promise<T
   try {
     return await fn(queries);
   } finally {
-    mongoose.set('debug', false);
+    mongoose.set('debug', previous);
   }
 }
 
