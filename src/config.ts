@@ -199,6 +199,15 @@ export interface Config {
   widgetStreamsPerIp: number;
   /** Open widget streams per organization (`WIDGET_STREAMS_PER_ORG`, default 2000; 0 off). */
   widgetStreamsPerOrg: number;
+  /**
+   * Open API streams (`GET /v1/calls/{id}/stream` and the console's stream), across API processes: per
+   * API key or console user (`API_STREAMS_PER_KEY`, default 100), per client IP address
+   * (`API_STREAMS_PER_IP`, default 200) and per organization (`API_STREAMS_PER_ORG`, default 1000); 0 turns
+   * one off. Beyond, 429 `too_many_streams` with `Retry-After`.
+   */
+  apiStreamsPerKey: number;
+  apiStreamsPerIp: number;
+  apiStreamsPerOrg: number;
 }
 
 function bool(name: string, value: string | undefined): boolean {
@@ -413,6 +422,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.WIDGET_STREAMS_PER_IP === '0' ? 0 : count('WIDGET_STREAMS_PER_IP', env.WIDGET_STREAMS_PER_IP, 50),
     widgetStreamsPerOrg:
       env.WIDGET_STREAMS_PER_ORG === '0' ? 0 : count('WIDGET_STREAMS_PER_ORG', env.WIDGET_STREAMS_PER_ORG, 2000),
+    apiStreamsPerKey: env.API_STREAMS_PER_KEY === '0' ? 0 : count('API_STREAMS_PER_KEY', env.API_STREAMS_PER_KEY, 100),
+    apiStreamsPerIp: env.API_STREAMS_PER_IP === '0' ? 0 : count('API_STREAMS_PER_IP', env.API_STREAMS_PER_IP, 200),
+    apiStreamsPerOrg: env.API_STREAMS_PER_ORG === '0' ? 0 : count('API_STREAMS_PER_ORG', env.API_STREAMS_PER_ORG, 1000),
   };
 }
 

@@ -5,6 +5,7 @@
  * retry writes the same values and the same event ids.
  */
 import { insertIfAbsent } from '../models/store';
+import { changeWindow } from '../models/conversations';
 import {
   Call,
   CallStreamEntry,
@@ -78,6 +79,7 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
       events: input.events.map((e) => e.type),
       fields_json: JSON.stringify(fields),
       at_ms: input.atMs,
+      window: changeWindow(Date.now()),
     });
   }
   // The call's usage row comes with its end, before the call shows as ended (src/services/usage.ts).
@@ -181,6 +183,7 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
               status: null,
               fields_json: null,
               at_ms: t.atMs,
+              window: changeWindow(Date.now()),
             }),
           ],
     ),
@@ -237,6 +240,8 @@ export async function reconcileCalls(input: CallReconcilerInput): Promise<{ reco
           error_message: `The call's workflow run was ${run.status.name.toLowerCase().replace('_', ' ')} before it recorded the end.`,
           ended_ms: endedMs,
           reconciled_ms: Date.now(),
+          // No stream entry tells the call's open streams of this end: the poller's marker does.
+          stream_window: changeWindow(Date.now()),
         },
       },
       { returnDocument: 'after' },

@@ -16,8 +16,6 @@ import {
   CallNoteObject,
   CallObject,
   CallSayObject,
-  CallStreamEntry,
-  callStreamEntryId,
   CallTurn,
   renderCall,
   renderTranscript,
@@ -31,6 +29,7 @@ import { listOf, recordingSettingsObject } from '../models/wire';
 import { ApiError, invalidParam, missingParam } from '../errors';
 import { MAX_DURATION, QUEUE_TIMEOUT } from '../services/calls';
 import { findCall, prepareCall, runCallUpdate, startCall } from '../services/call-requests';
+import { acquireApiStreamLease, readCallStreamEntry, readStreamedCall, watchCall } from '../services/call-streams';
 import {
   callWorkflowId,
   contextUpdate,
@@ -64,7 +63,7 @@ import {
 import { parseScheduledAt } from '../services/call-schedule';
 import { AnalysisPlanObject } from '../models/analyses';
 import { checkAnalysisPlan } from '../services/analysis';
-import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, STREAM_RETRY_MS, wakeEvery, type StreamEvent } from './sse';
+import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, STREAM_RETRY_MS, type StreamEvent } from './sse';
 import { config } from '../config';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
@@ -433,8 +432,28 @@ async function streamEvent(call: WithId<CallDoc>, entry: CallStreamEntryDoc): Pr
   return { event, id: entry.n, data: { status, events, at: seconds(entry.at_ms), ...fields } };
 }
 
-/** How often a call's stream looks for the call's next stream entry (ms): one `_id` lookup each time. */
-const STREAM_POLL_MS = 150;
+/**
+ * The next event of `call`'s stream after event `last`, or null when there is none yet: entry `last + 1`
+ * by `_id`; without it, the call as stored now (its terminal transition's entry is written before the
+ * call shows it, so a call that shows its end with no entry here has no more to come: its end is the next
+ * event, `ended` is then called). Two counted reads at most when nothing is new (src/services/call-streams.ts).
+ */
+async function nextCallEvent(call: WithId<CallDoc>, last: number, ended: () => void): Promise<StreamEvent | null> {
+  let entry = await readCallStreamEntry(call._id, last + 1);
+  if (!entry) {
+    const now = await readStreamedCall(call._id);
+    if (!now || !(TERMINAL_STATUSES as readonly string[]).includes(now.status)) return null;
+    entry = await readCallStreamEntry(call._id, last + 1);
+    if (!entry) {
+      ended();
+      const data = { status: now.status, events: [], at: seconds(now.ended_ms), end_reason: now.end_reason };
+      return { event: STREAM_EVENTS.end, id: last + 1, data };
+    }
+  }
+  const event = await streamEvent(call, entry);
+  if (event?.event === STREAM_EVENTS.end) ended();
+  return event;
+}
 
 /**
  * `GET /v1/calls/{id}/stream[?last_event_id=N]` → `text/event-stream` (src/api/sse.ts) of the call from
@@ -445,6 +464,12 @@ const STREAM_POLL_MS = 150;
  * `CallStreamEntry`), so a reconnect with `Last-Event-ID` (to any API process) gets every event after it,
  * once, in order. A call with no further entry that is over (ended before the stream existed, or its end
  * recorded by the reconciler) gets `end` under the next number.
+ *
+ * An idle stream reads nothing: it waits on its process's one call-stream poller
+ * (src/services/call-streams.ts), so a scheduled call's stream reads nothing until the call starts. Open
+ * streams are capped per API key, per client IP address and per organization (`API_STREAMS_PER_KEY`,
+ * `API_STREAMS_PER_IP`, `API_STREAMS_PER_ORG`, across API processes): beyond, 429 `too_many_streams` with
+ * `Retry-After` (the lease is taken after the call is found, so an unknown call is a 404 whatever the caps).
  */
 const streamCall = operation({
   method: 'get',
@@ -453,7 +478,7 @@ const streamCall = operation({
   tag,
   summary: 'Stream a live call (server-sent events)',
   description:
-    '`text/event-stream` from the first status change to the end: `event: status` (`data`: `{status, events, at, end_reason?, transferred_to?, answered_by?, error?}`; `transfer` when it carries a `call.transfer…` event), `event: turn` (each turn once final, as the transcript shows it, with its `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool turn), `event: end` (the terminal status), then the stream closes. `id:` is the event\'s place in the call\'s stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or `last_event_id`) to any API process to receive every event after it, once, in order.',
+    "`text/event-stream` from the first status change to the end: `event: status` (`data`: `{status, events, at, end_reason?, transferred_to?, answered_by?, error?}`; `transfer` when it carries a `call.transfer…` event), `event: turn` (each turn once final, as the transcript shows it, with its `seq`; `author: \"api\"` for lines said and notes added through the API), `event: tool_call` (a tool turn), `event: end` (the terminal status), then the stream closes. `id:` is the event's place in the call's stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or `last_event_id`) to any API process to receive every event after it, once, in order. Open streams (this route and the console's) are capped across API processes per API key (default 100), per client IP address (default 200) and per organization (default 1,000): beyond, 429 `rate_limit_error` with code `too_many_streams` and `Retry-After: 5` (end a stream before opening another; the operator sets the caps with `API_STREAMS_PER_KEY`, `API_STREAMS_PER_IP`, `API_STREAMS_PER_ORG`).",
   scope: 'calls:read',
   query: [
     {
@@ -463,37 +488,26 @@ const streamCall = operation({
     },
   ],
   content: { 'text/event-stream': { schema: SSE_EVENT_SCHEMA } },
+  errors: { '429': ['too_many_streams'] },
   handler: async (req, res) => {
     const call = await findCall(req.auth!, String(req.params.id));
     const after = lastEventId(req);
+    const release = await acquireApiStreamLease({ orgId: call.org_id, keyId: req.auth!.keyId, ip: req.ip ?? '' });
+    // The stream is open from here (found, admitted): what is done once per request goes here.
     let ended = false;
-    await serveEventStream(req, res, after, {
-      name: 'call stream',
-      logFields: { call_id: call._id },
-      live: () => !ended,
-      watch: wakeEvery(STREAM_POLL_MS),
-      retryMs: STREAM_RETRY_MS,
-      heartbeatMs: config().widgetStreamHeartbeatMs,
-      next: async (last) => {
-        const id = callStreamEntryId(call._id, last + 1);
-        let entry = await CallStreamEntry.findById(id).lean();
-        if (!entry) {
-          // The terminal transition's entry is written before the call shows it, so a call that shows
-          // its end with no entry here has no more to come: its end is the next event.
-          const now = await Call.findById(call._id).lean();
-          if (!now || !(TERMINAL_STATUSES as readonly string[]).includes(now.status)) return null;
-          entry = await CallStreamEntry.findById(id).lean();
-          if (!entry) {
-            ended = true;
-            const data = { status: now.status, events: [], at: seconds(now.ended_ms), end_reason: now.end_reason };
-            return { event: STREAM_EVENTS.end, id: last + 1, data };
-          }
-        }
-        const event = await streamEvent(call, entry);
-        if (event?.event === STREAM_EVENTS.end) ended = true;
-        return event;
-      },
-    });
+    try {
+      await serveEventStream(req, res, after, {
+        name: 'call stream',
+        logFields: { call_id: call._id },
+        live: () => !ended,
+        watch: (wake, last) => watchCall(call._id, wake, last),
+        retryMs: STREAM_RETRY_MS,
+        heartbeatMs: config().widgetStreamHeartbeatMs,
+        next: (last) => nextCallEvent(call, last, () => (ended = true)),
+      });
+    } finally {
+      await release();
+    }
   },
 });
 

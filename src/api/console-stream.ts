@@ -6,6 +6,7 @@
  * `last_event_id`) first gets what it missed within the last minute (`changesSince`), then the live changes.
  */
 import type { Request, Response } from 'express';
+import { acquireApiStreamLease } from '../services/call-streams';
 import { changesSince, watchConsoleChanges, type ConsoleChange } from '../services/console-changes';
 import { lastEventId, serveEventStream, type StreamEvent } from './sse';
 
@@ -19,11 +20,25 @@ export interface ConsoleStreamScope {
 const MAX_QUEUED = 1_000;
 
 /**
- * Serves the stream until the client leaves: after a `Last-Event-ID`, the changes missed first.
- * @throws ApiError 400 naming `last_event_id` when it is not an id (before the stream starts)
+ * Serves the stream until the client leaves: after a `Last-Event-ID`, the changes missed first. Counted
+ * with the call streams by the API's stream caps (src/services/call-streams.ts `acquireApiStreamLease`:
+ * the signed-in user as the key, the client's address, the organization).
+ * @throws ApiError 400 naming `last_event_id` when it is not an id, 429 `too_many_streams` with
+ *   `Retry-After` past a cap (both before the stream starts)
  */
 export async function serveConsoleStream(req: Request, res: Response, scope: ConsoleStreamScope): Promise<void> {
   const after = lastEventId(req, 16);
+  const release = await acquireApiStreamLease({ orgId: scope.orgId, keyId: req.auth!.keyId, ip: req.ip ?? '' });
+  // The stream is open from here (admitted): what is done once per request goes here.
+  try {
+    await serveChanges(req, res, scope, after);
+  } finally {
+    await release();
+  }
+}
+
+/** The stream itself: the changes after `after` (missed ones first), then the live ones. */
+async function serveChanges(req: Request, res: Response, scope: ConsoleStreamScope, after: number): Promise<void> {
   const queue: StreamEvent[] = [];
   let overflow = false;
   let wake: (() => void) | null = null;

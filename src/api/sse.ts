@@ -1,13 +1,13 @@
 /**
  * Server-sent events (the WHATWG HTML standard's `text/event-stream`, what a browser's `EventSource`
- * reads), for every stream the API serves: the widget's conversation stream (src/api/widget.ts) today,
- * and later streams (a live call's transcript) the same way.
+ * reads), for every stream the API serves: the widget's conversation stream (src/api/widget.ts), a live
+ * call's stream (src/api/calls.ts) and the console's (src/api/console-stream.ts).
  *
  * A stream here is a numbered log read from the store: event `n` is the `n`-th entry (1, 2, …, no gaps),
  * so any API process serves any reconnect, and a client that reconnects with `Last-Event-ID: n` gets
  * every event after `n`, once, in order. A stream reads its log by id until it finds nothing new, then
- * waits until its watch wakes it (the widget's: one poller per API process for all its streams,
- * src/services/widget-streams.ts), which holds across API processes without a broker and costs an idle
+ * waits until its watch wakes it (one poller per API process for all its streams of a kind,
+ * src/services/change-poller.ts), which holds across API processes without a broker and costs an idle
  * stream nothing.
  */
 import type { Request, Response } from 'express';
@@ -56,18 +56,6 @@ export const SSE_EVENT_SCHEMA = {
     retry: { type: 'integer' },
   },
 } as const;
-
-/**
- * A `watch` for a stream without a change feed: wakes it every `ms` (each wake one `next` read), until the
- * stream ends. The call stream (src/api/calls.ts) uses it; the widget's streams have their process's poller.
- */
-export function wakeEvery(ms: number): EventStreamOptions['watch'] {
-  return (wake) => {
-    const timer = setInterval(wake, ms);
-    timer.unref();
-    return () => clearInterval(timer);
-  };
-}
 
 /**
  * The id of the last event a reconnecting client has: the `Last-Event-ID` header, else the

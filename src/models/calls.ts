@@ -100,6 +100,12 @@ const callSchema = new Schema(
     ended_ms: { type: Number, default: null },
     /** Set when the reconciler recorded the end of a call whose run closed without doing so (ms). */
     reconciled_ms: { type: Number, default: null },
+    /**
+     * `changeWindow` of the reconciler's end (src/models/conversations.ts): that end has no stream entry,
+     * so the API's call-stream poller reads this to wake the call's open streams
+     * (src/services/call-streams.ts). Absent otherwise.
+     */
+    stream_window: { type: String },
     /** The analysis plan, JSON, fixed at creation (the request's `analysis`, else the agent's); null: none. */
     analysis_plan_json: { type: String, default: null },
     /**
@@ -125,6 +131,7 @@ callSchema.index({ org_id: 1, livemode: 1, from: 1, _id: -1 });
 callSchema.index({ org_id: 1, livemode: 1, to: 1, _id: -1 });
 // GET /v1/calls?contact_id=… (a contact's calls), newest first.
 callSchema.index({ org_id: 1, livemode: 1, contact_id: 1, _id: -1 });
+callSchema.index({ stream_window: 1 }); // the call-stream poller's lookup of reconciled ends
 callSchema.index({ status: 1 }); // calls not ended, counted at each metrics scrape (svc_calls_active)
 callSchema.index({ org_id: 1, livemode: 1, bulk_call_id: 1, _id: -1 });
 // GET /v1/calls?agent_version=…, with or without agent_id: newest first.
@@ -193,6 +200,12 @@ const callStreamEntrySchema = new Schema(
     events: { type: [String], default: undefined },
     fields_json: { type: String, default: null },
     at_ms: { type: Number, required: true },
+    /**
+     * `changeWindow` of when the row was written (src/models/conversations.ts): what the API's one poller
+     * per process reads to wake the streams of the calls that changed (src/services/call-streams.ts).
+     * Absent on rows written before it existed (no stream waits on those).
+     */
+    window: { type: String },
   },
   base,
 );
@@ -204,6 +217,7 @@ const callStreamEntrySchema = new Schema(
  */
 /** Retention and erasure delete a call's stream. */
 callStreamEntrySchema.index({ call_id: 1 });
+callStreamEntrySchema.index({ window: 1 });
 export const CallStreamEntry = mongoose.model('CallStreamEntry', callStreamEntrySchema, 'call_stream');
 
 /** A call stream entry's `_id`: `<call id>:<n, 6 digits>`. */

@@ -1,7 +1,8 @@
 /**
  * The staff console's live changes ("new messages appear without reload"): one poller per
  * API process for all its console streams, over the change windows the store's rows carry (the store has
- * no change streams; DESIGN.md section 3), as the widget's streams do (src/services/widget-streams.ts).
+ * no change streams; DESIGN.md section 3), on the loop the widget's and the calls' streams use
+ * (src/services/change-poller.ts `PollLoop`).
  *
  * Messages carry `window` (src/models/conversations.ts `changeWindow`) of their creation and of each status
  * change; conversations carry it of their last status change (hand-over, take-over, resume). While this
@@ -13,7 +14,6 @@
  * stream starts, only records what exists (changes after connect are sent, not before). With no stream the
  * poller stops; a failed poll is retried at the next tick (its changes are seen then, while in the windows).
  */
-import { config } from '../config';
 import { logger } from '../logger';
 import {
   changeWindow,
@@ -26,6 +26,7 @@ import {
   type MessageDoc,
 } from '../models/conversations';
 import type { WithId } from '../models/store';
+import { PollLoop, type PollerState } from './change-poller';
 
 /**
  * One change as a stream sends it: `event:` name, `data:` (the object as the REST API renders it), and
@@ -90,37 +91,36 @@ const watchers = new Set<ConsoleWatcher>();
 /** The previous poll's rows: id → signature. */
 let seenMessages = new Map<string, string>();
 let seenConversations = new Map<string, string>();
-/** The loop runs (a timer set or a poll under way); the first poll of a run records without sending. */
-let running: Promise<void> | null = null;
 
 const messageSignature = (m: WithId<MessageDoc>) => `${m.window}|${m.status}`;
 const conversationSignature = (c: WithId<ConversationDoc>) =>
   `${c.window}|${c.status}|${c.taken_by ?? ''}|${c.handoff_reason ?? ''}`;
+
+/** This process's one console poller: runs while a stream is open; the first tick of a run records only. */
+const loop = new PollLoop(
+  (first) => poll(!first),
+  () => watchers.size > 0,
+);
 
 /**
  * Registers a stream with this process's poller (started, and its first poll taken, before this resolves)
  * and returns the function that removes it.
  */
 export async function watchConsoleChanges(watcher: ConsoleWatcher): Promise<() => void> {
-  if (!running) running = poll(false).finally(() => schedule());
-  await running.catch(() => undefined);
+  await loop.start(true).catch(() => undefined);
   watchers.add(watcher);
   return () => void watchers.delete(watcher);
 }
 
-function schedule(): void {
-  setTimeout(() => {
-    if (watchers.size === 0) {
-      running = null;
-      return;
-    }
-    void poll(true).finally(schedule);
-  }, config().widgetStreamPollMs).unref();
+/** The console poller's state in this process: streams watching, whether it runs, its ticks and queries. */
+export function consolePollerState(): PollerState {
+  return { watched: watchers.size, polling: loop.polling, polls: loop.polls, reads: loop.reads };
 }
 
-/** The rows of the current and previous change window of `model`. */
+/** The rows of the current and previous change window of `model` (two queries, counted). */
 async function recent<T>(find: (window: string) => Promise<T[]>): Promise<T[]> {
   const now = Date.now();
+  loop.reads += 2;
   const rows = await Promise.all([changeWindow(now - CHANGE_WINDOW_MS), changeWindow(now)].map(find));
   return rows.flat();
 }
@@ -146,6 +146,7 @@ async function poll(send: boolean): Promise<void> {
     // A message's conversation is sent after it (its `last_message_at` moved), read by `_id`.
     for (const m of changedMessages)
       if (!changedConversations.has(m.conversation_id)) {
+        loop.reads++;
         const c = (await Conversation.findById(m.conversation_id).lean()) as WithId<ConversationDoc> | null;
         if (c) changedConversations.set(c._id, c);
       }
