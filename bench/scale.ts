@@ -69,6 +69,11 @@ import { percentile, turnGaps } from './stats';
 
 /** The measured organization's own history: this fraction of the full plan (300 calls, 3,000 turns…). */
 const OWN_FRACTION = 0.015;
+/**
+ * `--own`: the first phone number / external id the second fill of the measured organization uses, past
+ * those of its own history (unique per tenant: contacts and conversation keys).
+ */
+const OWN_FILL_FIRST_KEY = 1_000_000;
 /** How many other organizations the fill is shared among (half of them in live mode). */
 const OTHER_ORGS = 20;
 const TERMINAL = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'];
@@ -400,7 +405,7 @@ async function main(): Promise<void> {
         ? (progress(`filling: ${OTHER_ORGS} other organizations, ${fraction} of the full plan`),
           await fillStore(plan, otherTenants(OTHER_ORGS), (line) => progress(`  ${line}`)))
         : (progress(`filling: the measured organization, ${ownCalls} calls and the rest in proportion`),
-          await fillStore(plan, [own], (line) => progress(`  ${line}`)));
+          await fillStore(plan, [own], (line) => progress(`  ${line}`), OWN_FILL_FIRST_KEY));
     const filled = await measure(s, ownCalls === undefined ? 'filled store' : 'filled tenant');
 
     const rows = Object.keys(empty).map((name) => {
