@@ -405,7 +405,13 @@ async function main(): Promise<void> {
         ? (progress(`filling: ${OTHER_ORGS} other organizations, ${fraction} of the full plan`),
           await fillStore(plan, otherTenants(OTHER_ORGS), (line) => progress(`  ${line}`)))
         : (progress(`filling: the measured organization, ${ownCalls} calls and the rest in proportion`),
-          await fillStore(plan, [own], (line) => progress(`  ${line}`), OWN_FILL_FIRST_KEY));
+          // (another agent of the organization: the knowledge change log and head are per agent)
+          await fillStore(
+            plan,
+            [{ ...own, agentId: newId('agent') }],
+            (line) => progress(`  ${line}`),
+            OWN_FILL_FIRST_KEY,
+          ));
     const filled = await measure(s, ownCalls === undefined ? 'filled store' : 'filled tenant');
 
     const rows = Object.keys(empty).map((name) => {
