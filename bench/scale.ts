@@ -32,8 +32,15 @@
  * fill), `--fill-only` (fill, print the counts and the fill's rate, measure nothing). Loopback only; on a
  * machine shared with other work the figures are inflated by it.
  *
+ * `--own <N>`: the second phase fills the MEASURED organization itself instead of other ones, with N calls
+ * and the rest of the full plan in proportion (N = 20,000 is the full plan: 200,000 turns, 50,000
+ * messages…), so that the table compares an empty tenant with a filled one: the question is whether a
+ * tenant's reads stay as fast as its own data grows (lists must read a page, not the tenant's rows).
+ * The calls list is also measured on a later page (`starting_after` the middle call) and at p95.
+ *
  *   npm run bench:scale
  *   npm run bench:scale -- --quick
+ *   npm run bench:scale -- --own 100000
  */
 import crypto from 'node:crypto';
 import twilio from 'twilio';
@@ -49,12 +56,24 @@ import { conversationWorkflowId } from '../src/shared/conversations';
 import { startFakeTwilio, type FakeTwilio } from '../test/support/fake-twilio';
 import { h, newTenant, request, startHarness, stopHarness } from '../test/support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
-import { fillStore, otherTenants, scaledPlan, type FillCounts, type FillTenant } from '../test/support/scale-fill';
+import {
+  FULL_PLAN,
+  fillStore,
+  otherTenants,
+  scaledPlan,
+  type FillCounts,
+  type FillTenant,
+} from '../test/support/scale-fill';
 import { readStream } from '../test/support/widget';
 import { percentile, turnGaps } from './stats';
 
 /** The measured organization's own history: this fraction of the full plan (300 calls, 3,000 turns…). */
 const OWN_FRACTION = 0.015;
+/**
+ * `--own`: the first phone number / external id the second fill of the measured organization uses, past
+ * those of its own history (unique per tenant: contacts and conversation keys).
+ */
+const OWN_FILL_FIRST_KEY = 1_000_000;
 /** How many other organizations the fill is shared among (half of them in live mode). */
 const OTHER_ORGS = 20;
 const TERMINAL = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'];
@@ -250,8 +269,13 @@ async function measure(s: Subject, phase: string): Promise<Figures> {
 
   const month = new Date().toISOString().slice(0, 7);
   const today = new Date().toISOString().slice(0, 10);
+  await figure(['GET /v1/calls (first page)', 'GET /v1/calls (first page), p95'], async () => {
+    const values = (await sample(get(s.testKey, '/v1/calls'))).sort((a, b) => a - b);
+    return [percentile(values, 50), percentile(values, 95)];
+  });
+  const middle = await middleCall(s.orgId);
   const reads: [string, string][] = [
-    ['GET /v1/calls (first page)', '/v1/calls'],
+    ['GET /v1/calls (later page: starting_after the middle call)', `/v1/calls?starting_after=${middle}`],
     ['GET /v1/calls/{id}/transcript', `/v1/calls/${s.callId}/transcript`],
     ['GET /v1/conversations (first page)', '/v1/conversations'],
     ['GET /v1/conversations/{id}/messages', `/v1/conversations/${s.conversationId}/messages`],
@@ -282,6 +306,18 @@ async function measure(s: Subject, phase: string): Promise<Figures> {
   return f;
 }
 
+/**
+ * The id of the organization's middle test-mode call (newest first), the cursor of a later page: read
+ * through the ids only, once per phase.
+ */
+async function middleCall(orgId: string): Promise<string> {
+  const ids = (await Call.find({ org_id: orgId, livemode: false }, { _id: 1 }).lean()).map((c) => String(c._id));
+  ids.sort();
+  const id = ids[Math.floor(ids.length / 2)];
+  if (!id) throw new Error('the measured organization has no calls');
+  return id;
+}
+
 /** Picks, from the organization's own history, a 10-turn call, a conversation of messages and a contact with records. */
 async function ownSubjects(orgId: string) {
   const call = await Call.findOne({ org_id: orgId, livemode: false }, { _id: 1 }).lean();
@@ -303,7 +339,13 @@ async function main(): Promise<void> {
   const fraction = scaleArg ? Number(scaleArg.slice('--scale='.length)) : args.includes('--quick') ? 0.1 : 1;
   if (!(fraction > 0 && fraction <= 10)) throw new Error(`--scale must be a fraction in (0, 10]: ${scaleArg}`);
   const fillOnly = args.includes('--fill-only');
-  const plan = scaledPlan(fraction);
+  const ownAt = args.findIndex((a) => a === '--own' || a.startsWith('--own='));
+  const ownArg = ownAt < 0 ? undefined : args[ownAt].startsWith('--own=') ? args[ownAt].slice(6) : args[ownAt + 1];
+  const ownCalls = ownArg === undefined ? undefined : Number(ownArg);
+  if (ownCalls !== undefined && !(Number.isInteger(ownCalls) && ownCalls > 0))
+    throw new Error(`--own must be a number of calls: ${ownArg}`);
+  // --own N: the measured organization's own plan, scaled from its calls; else the other organizations' plan.
+  const plan = ownCalls === undefined ? scaledPlan(fraction) : scaledPlan(ownCalls / FULL_PLAN.calls);
 
   await startHarness();
   const fake = await startFakeTwilio();
@@ -357,10 +399,20 @@ async function main(): Promise<void> {
       ...(await ownSubjects(t.orgId)),
     };
 
-    const empty = await measure(s, 'empty store');
-    progress(`filling: ${OTHER_ORGS} other organizations, ${fraction} of the full plan`);
-    const fill = await fillStore(plan, otherTenants(OTHER_ORGS), (line) => progress(`  ${line}`));
-    const filled = await measure(s, 'filled store');
+    const empty = await measure(s, ownCalls === undefined ? 'empty store' : 'empty tenant');
+    const fill =
+      ownCalls === undefined
+        ? (progress(`filling: ${OTHER_ORGS} other organizations, ${fraction} of the full plan`),
+          await fillStore(plan, otherTenants(OTHER_ORGS), (line) => progress(`  ${line}`)))
+        : (progress(`filling: the measured organization, ${ownCalls} calls and the rest in proportion`),
+          // (another agent of the organization: the knowledge change log and head are per agent)
+          await fillStore(
+            plan,
+            [{ ...own, agentId: newId('agent') }],
+            (line) => progress(`  ${line}`),
+            OWN_FILL_FIRST_KEY,
+          ));
+    const filled = await measure(s, ownCalls === undefined ? 'filled store' : 'filled tenant');
 
     const rows = Object.keys(empty).map((name) => {
       const e = empty[name].ms;
@@ -376,23 +428,35 @@ async function main(): Promise<void> {
       };
     });
     console.log(
-      `scale benchmark: the measured organization holds ${total(ownFill.counts)} rows of its own (${ownFill.counts.calls} calls, ${ownFill.counts.call_turns} turns); the fill added ${total(fill.counts)} rows of ${OTHER_ORGS} other organizations in ${round(fill.seconds)} s; ${new Date().toISOString()}`,
+      ownCalls === undefined
+        ? `scale benchmark: the measured organization holds ${total(ownFill.counts)} rows of its own (${ownFill.counts.calls} calls, ${ownFill.counts.call_turns} turns); the fill added ${total(fill.counts)} rows of ${OTHER_ORGS} other organizations in ${round(fill.seconds)} s; ${new Date().toISOString()}`
+        : `scale benchmark (--own ${ownCalls}): the measured organization held ${total(ownFill.counts)} rows of its own (${ownFill.counts.calls} calls) when empty; the fill added ${total(fill.counts)} rows of its own (${fill.counts.calls} calls) in ${round(fill.seconds)} s; ${new Date().toISOString()}`,
     );
     console.log(
       `fill: ${Object.entries(fill.counts)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}`,
     );
-    console.log('| figure | empty (ms) | filled (ms) | ratio | meets (ratio ≤ 1.5 or within 10 ms) |');
+    const [emptyCol, filledCol] = ownCalls === undefined ? ['empty', 'filled'] : ['empty tenant', 'filled tenant'];
+    console.log(`| figure | ${emptyCol} (ms) | ${filledCol} (ms) | ratio | meets (ratio ≤ 1.5 or within 10 ms) |`);
     console.log('|---|---|---|---|---|');
     for (const r of rows)
       console.log(
         `| ${r.figure} | ${r.empty_ms} | ${r.filled_ms} | ${r.ratio} | ${r.meets ? 'yes' : '**no**'}${r.error ? ` (failed: ${r.error})` : ''} |`,
       );
     console.log(
-      JSON.stringify({ fraction, own: ownFill.counts, fill: fill.counts, fill_seconds: round(fill.seconds), rows }),
+      JSON.stringify({
+        fraction,
+        own_calls: ownCalls,
+        own: ownFill.counts,
+        fill: fill.counts,
+        fill_seconds: round(fill.seconds),
+        rows,
+      }),
     );
-    console.log(`reproduce: npm run bench:scale${fraction === 1 ? '' : ` -- --scale=${fraction}`}`);
+    console.log(
+      `reproduce: npm run bench:scale${ownCalls !== undefined ? ` -- --own ${ownCalls}` : fraction === 1 ? '' : ` -- --scale=${fraction}`}`,
+    );
   } finally {
     setConfig(saved);
     await receiver.close();

@@ -157,19 +157,23 @@ const phone = (k: number) => `+1415${String(2_000_000 + (k % 7_000_000)).padStar
 
 /**
  * Writes `plan`'s rows, shared evenly among `tenants`, and returns how many rows of each collection were
- * written and how long it took. `progress` receives a line after each batch.
+ * written and how long it took. `progress` receives a line after each batch. `firstKey` numbers the
+ * phone numbers and external ids the fill makes (unique per tenant: contacts, conversation keys): a second
+ * fill of the same tenant passes one past the first fill's keys (the first fill uses fewer than
+ * `plan.calls + plan.conversations + plan.contacts + …` of them; 1,000,000 is safe for the full plan).
  * @throws Error when a document fails its model's validation (nothing of that model was written then)
  */
 export async function fillStore(
   plan: FillPlan,
   tenants: FillTenant[],
   progress?: (line: string) => void,
+  firstKey = 0,
 ): Promise<{ counts: FillCounts; seconds: number }> {
   const started = performance.now();
   const w = new Writer(progress);
   const nowMs = Date.now();
   const span = FILL_DAYS * 86_400_000;
-  let k = 0;
+  let k = firstKey;
   /** A time in the filled period, moving forward with `i` of `n` (ms). */
   const at = (i: number, n: number) => nowMs - span + Math.floor(((i + 0.5) / Math.max(1, n)) * span);
   for (const [ti, t] of tenants.entries()) {
@@ -290,9 +294,9 @@ export async function fillStore(
         _id: id,
         ...base,
         phone: number,
-        external_id: `crm-${i}`,
+        external_id: `crm-${firstKey + i}`,
         phone_key: number,
-        external_key: `crm-${i}`,
+        external_key: `crm-${firstKey + i}`,
         name: `Customer ${i}`,
         do_not_call: false,
         created: Math.floor(created / 1000),
