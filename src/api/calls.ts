@@ -67,6 +67,7 @@ import { checkAnalysisPlan } from '../services/analysis';
 import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, STREAM_RETRY_MS, wakeEvery, type StreamEvent } from './sse';
 import { config } from '../config';
 import { checkLlmQuota } from '../services/quotas';
+import { auditTranscriptRead } from './audit-trail';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
 export const CONTEXT_LIMITS = { depth: 10, renderedBytes: 16_384 };
@@ -472,6 +473,7 @@ const streamCall = operation({
   handler: async (req, res) => {
     const call = await findCall(req.auth!, String(req.params.id));
     const after = lastEventId(req);
+    await auditTranscriptRead(req, res); // the transcript's lines follow: one entry per stream, stored first
     let ended = false;
     await serveEventStream(req, res, after, {
       name: 'call stream',

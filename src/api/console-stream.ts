@@ -8,6 +8,7 @@
 import type { Request, Response } from 'express';
 import { changesSince, watchConsoleChanges, type ConsoleChange } from '../services/console-changes';
 import { lastEventId, serveEventStream, type StreamEvent } from './sse';
+import { auditTranscriptRead } from './audit-trail';
 
 /** Whose changes a stream follows: the session's organization and mode. */
 export interface ConsoleStreamScope {
@@ -24,6 +25,7 @@ const MAX_QUEUED = 1_000;
  */
 export async function serveConsoleStream(req: Request, res: Response, scope: ConsoleStreamScope): Promise<void> {
   const after = lastEventId(req, 16);
+  await auditTranscriptRead(req, res); // conversations' messages follow: one entry per stream, stored first
   const queue: StreamEvent[] = [];
   let overflow = false;
   let wake: (() => void) | null = null;

@@ -12,7 +12,7 @@ import net from 'node:net';
 import { expect } from 'chai';
 import type { Request, Response } from 'express';
 import { AuditEvent } from '../../src/models/audit';
-import { auditTranscriptRead } from '../../src/api/audit';
+import { auditTranscriptRead } from '../../src/api/audit-trail';
 import { h, newTenant, request } from '../support/harness';
 import { customerNumber, eventually, inbound, waitForMessages } from '../support/conversations';
 import { startApiProcess, type ApiProcess } from '../support/widget';
