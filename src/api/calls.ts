@@ -67,7 +67,7 @@ import { checkAnalysisPlan } from '../services/analysis';
 import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, STREAM_RETRY_MS, wakeEvery, type StreamEvent } from './sse';
 import { config } from '../config';
 import { checkLlmQuota } from '../services/quotas';
-import { auditTranscriptRead } from './audit-trail';
+import { auditTranscriptRead } from './audit-reads';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
 export const CONTEXT_LIMITS = { depth: 10, renderedBytes: 16_384 };

@@ -8,7 +8,7 @@
 import type { Request, Response } from 'express';
 import { changesSince, watchConsoleChanges, type ConsoleChange } from '../services/console-changes';
 import { lastEventId, serveEventStream, type StreamEvent } from './sse';
-import { auditTranscriptRead } from './audit-trail';
+import { auditTranscriptRead } from './audit-reads';
 
 /** Whose changes a stream follows: the session's organization and mode. */
 export interface ConsoleStreamScope {

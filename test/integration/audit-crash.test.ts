@@ -12,7 +12,7 @@ import net from 'node:net';
 import { expect } from 'chai';
 import type { Request, Response } from 'express';
 import { AuditEvent } from '../../src/models/audit';
-import { auditTranscriptRead } from '../../src/api/audit-trail';
+import { auditTranscriptRead } from '../../src/api/audit-reads';
 import { h, newTenant, request } from '../support/harness';
 import { customerNumber, eventually, inbound, waitForMessages } from '../support/conversations';
 import { startApiProcess, type ApiProcess } from '../support/widget';
@@ -135,6 +135,8 @@ describe('audit trail: crash-safe, every transcript read', function () {
       method: 'GET',
       originalUrl: `/v1/calls/${call.body.id}/stream?last_event_id=3`,
       baseUrl: '/v1/calls',
+      route: { path: '/:id/stream' },
+      params: { id: call.body.id },
       auth: { kind: 'secret', orgId: t.orgId, livemode: false, keyId: 'key_0123456789abcdef', scopes: [] },
       requestId: 'req_stream_probe_1',
       ip: '127.0.0.1',
