@@ -208,6 +208,39 @@ export interface Config {
   apiStreamsPerKey: number;
   apiStreamsPerIp: number;
   apiStreamsPerOrg: number;
+
+  // Spend a tenant cannot inflate (src/services/limits.ts).
+  /**
+   * Chat models an agent may name (`LLM_MODELS`, comma-separated; default `DEFAULT_LLM_MODELS`). The
+   * configured `OPENAI_MODEL`, `SIMULATOR_MODEL` and `JUDGE_MODEL` are allowed besides.
+   */
+  llmModels: string[];
+  /**
+   * Each organization's daily caps (UTC days) unless `svcctl quotas set` gave it its own; 0 turns a cap
+   * off: LLM tokens (`QUOTA_LLM_TOKENS_PER_DAY`, default 5,000,000), test-suite runs
+   * (`QUOTA_TEST_SUITE_RUNS_PER_DAY`, default 200), analysis re-runs (`QUOTA_ANALYSIS_RERUNS_PER_DAY`, default 1,000).
+   */
+  quotaDefaults: { llmTokensPerDay: number; testSuiteRunsPerDay: number; analysisRerunsPerDay: number };
+}
+
+/** The chat models of `LLM_MODELS` when it is not set: OpenAI's current chat models. */
+export const DEFAULT_LLM_MODELS = [
+  'gpt-4o-mini',
+  'gpt-4o',
+  'gpt-4.1',
+  'gpt-4.1-mini',
+  'gpt-4.1-nano',
+  'gpt-5',
+  'gpt-5-mini',
+  'gpt-5-nano',
+] as const;
+
+/** A daily cap from the environment: a non-negative integer (0: no cap). */
+function quota(name: string, value: string | undefined, dflt: number): number {
+  if (value === undefined || value === '') return dflt;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be an integer ≥ 0 (0: no cap), got "${value}"`);
+  return n;
 }
 
 function bool(name: string, value: string | undefined): boolean {
@@ -425,7 +458,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiStreamsPerKey: env.API_STREAMS_PER_KEY === '0' ? 0 : count('API_STREAMS_PER_KEY', env.API_STREAMS_PER_KEY, 100),
     apiStreamsPerIp: env.API_STREAMS_PER_IP === '0' ? 0 : count('API_STREAMS_PER_IP', env.API_STREAMS_PER_IP, 200),
     apiStreamsPerOrg: env.API_STREAMS_PER_ORG === '0' ? 0 : count('API_STREAMS_PER_ORG', env.API_STREAMS_PER_ORG, 1000),
+    llmModels: opt(env.LLM_MODELS)
+      ?.split(',')
+      .map((m) => m.trim())
+      .filter(Boolean) ?? [...DEFAULT_LLM_MODELS],
+    quotaDefaults: {
+      llmTokensPerDay: quota('QUOTA_LLM_TOKENS_PER_DAY', env.QUOTA_LLM_TOKENS_PER_DAY, 5_000_000),
+      testSuiteRunsPerDay: quota('QUOTA_TEST_SUITE_RUNS_PER_DAY', env.QUOTA_TEST_SUITE_RUNS_PER_DAY, 200),
+      analysisRerunsPerDay: quota('QUOTA_ANALYSIS_RERUNS_PER_DAY', env.QUOTA_ANALYSIS_RERUNS_PER_DAY, 1000),
+    },
   };
+}
+
+/** The chat models an agent may name: `LLM_MODELS` and the models the operator configured. */
+export function allowedModels(cfg: Config = config()): string[] {
+  return [
+    ...new Set([
+      ...cfg.llmModels,
+      cfg.openaiModel,
+      ...[cfg.simulatorModel, cfg.judgeModel].filter((m) => m !== undefined),
+    ]),
+  ];
 }
 
 /** True when the service can place live calls (Twilio credentials are set). */

@@ -1,7 +1,9 @@
 /**
  * The account: `GET /v1/account` shows the key's organization
  * to itself in the key's mode — its id, name, mode, limits (`max_concurrent_calls`, set by the operator
- * with `svcctl limits set`), retention and redaction. Any secret or restricted key may read it (scope
+ * with `svcctl limits set`), daily quotas (src/services/quotas.ts: LLM tokens, test-suite runs, analysis
+ * re-runs, with today's use and the next reset at 00:00 UTC; set by the operator with `svcctl quotas
+ * set`), retention and redaction. Any secret or restricted key may read it (scope
  * `account:read`, which every restricted key holds: src/keys.ts `IMPLIED_SCOPES`); a publishable key is
  * 403 as everywhere but the widget. `POST /v1/account` sets the mode's retention and redaction: scope
  * `account:write`, which only secret keys hold (it is not a scope a restricted key can be given).
@@ -50,7 +52,7 @@ const retrieveAccountOperation = operation({
   tag: 'Account',
   summary: 'Retrieve the account',
   description:
-    "The key's organization in the key's mode: id, name, mode, limits, retention and redaction. Every secret or restricted key may read it.",
+    "The key's organization in the key's mode: id, name, mode, limits, daily quotas (cap, today's use, reset time; both modes together), retention and redaction. Every secret or restricted key may read it.",
   scope: 'account:read',
   response: AccountObject,
   handler: async (req, res) => {

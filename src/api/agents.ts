@@ -35,6 +35,7 @@ import { isTransferTarget, TRANSFER_MODES } from '../shared/calls';
 import { isOptionalToolName, OPTIONAL_TOOLS } from '../shared/tools';
 import { INTERRUPTIBLE_MODES } from '../shared/speech';
 import { idempotent } from './idempotency';
+import { allowedModels } from '../config';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 import { callingWindow, metadata, voicemailSchema } from './validation';
@@ -45,7 +46,22 @@ export const createAgentSchema = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
   instructions: z.string().trim().min(1, 'must not be empty').max(20_000, 'must be at most 20000 characters'),
   first_message: z.string().trim().min(1).max(2000).optional(),
-  model: z.string().min(1).max(200).optional(),
+  model: z
+    .string()
+    .min(1)
+    .max(200)
+    .superRefine((m, ctx) => {
+      // Operator-set (LLM_MODELS): a tenant cannot pick a model the operator does not pay for, nor
+      // grow the metrics' model label with names of its own.
+      const allowed = allowedModels();
+      if (!allowed.includes(m))
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be one of the models this service offers: ${allowed.join(', ')}`,
+        });
+    })
+    .optional()
+    .describe('The chat model; one of those the operator allows (`LLM_MODELS`); absent: the default model.'),
   transfer_to: z
     .string()
     .refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity')

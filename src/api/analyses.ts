@@ -35,6 +35,7 @@ import { TERMINAL_STATUSES } from '../shared/calls';
 import type { AnalysisPlan, AnalysisWorkflowInput } from '../shared/analysis';
 import { findCall } from '../services/call-requests';
 import { idempotent } from './idempotency';
+import { checkLlmQuota, takeQuota } from '../services/quotas';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 
@@ -85,6 +86,9 @@ async function runAnalysis(
   input: Omit<AnalysisWorkflowInput, 'analysisId'>,
 ): Promise<void> {
   await idempotent(req, res, 'ana', async (analysisId) => {
+    // Once per Idempotency-Key: the day's tokens first (a read), then one of the day's re-runs.
+    await checkLlmQuota(input.orgId);
+    await takeQuota(input.orgId, 'analysis_reruns_per_day');
     const workflowId = await startAnalysis(temporal, { ...input, analysisId }, config().taskQueue);
     await temporal.workflow.getHandle(workflowId).result();
     const stored = await Analysis.findById(analysisId).lean();
@@ -104,7 +108,7 @@ const analyzeCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls/{id}/analyze',
     operationId: 'analyzeCall',
-    errors: { '409': ['call_not_ended', 'transcript_empty'] },
+    errors: { '409': ['call_not_ended', 'transcript_empty'], '429': ['quota_exceeded'] },
     tag: 'Calls',
     summary: "Analyse a call's transcript again",
     description:
@@ -186,7 +190,7 @@ const analyzeConversation = (temporal: Client) =>
     method: 'post',
     path: '/v1/conversations/{id}/analyze',
     operationId: 'analyzeConversation',
-    errors: { '409': ['transcript_empty'] },
+    errors: { '409': ['transcript_empty'], '429': ['quota_exceeded'] },
     tag: 'Messaging',
     summary: 'Analyse a conversation',
     description:

@@ -1,32 +1,33 @@
 /**
  * The audit log in the API: the middleware that writes an entry for every
- * state-changing request (POST, DELETE) and every read of a recording or a transcript, once the answer
- * is sent, and the read-only routes `GET /v1/audit_events` and `GET /v1/audit_events/{id}` (scope
+ * state-changing request (POST, DELETE) and every read of a recording or a transcript (stored before
+ * the answer leaves: a crash never loses an answered request's entry), and the read-only routes `GET /v1/audit_events` and `GET /v1/audit_events/{id}` (scope
  * `audit:read`). No route changes or deletes an entry (a POST or DELETE on them is an unknown route).
  */
 import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
 import { notFound, invalidParam } from '../errors';
 import { logger } from '../logger';
-import { AuditEvent, AuditEventObject, renderAuditEvent, type AuditActorType } from '../models/audit';
+import { AuditEvent, AuditEventObject, renderAuditEvent } from '../models/audit';
 import { listOf } from '../models/wire';
-import { recordAuditEvent } from '../services/audit';
+import { closeAuditEvent, openAuditEvent, recordAuditEvent, type OpenAuditEvent } from '../services/audit';
 import { createdQuery, createdRange, listPage } from './lists';
 import { API_OPERATIONS, operation, operationsRouter } from './operations';
 import type { AuthContext } from './middleware';
+import { auditActor, OBJECT_ID as ID } from './audit-reads';
 
 const tag = 'Audit log';
 
-/** Reads that are audited besides every POST and DELETE (recordings and transcripts). */
-export const AUDITED_READS = new Set(['GET /v1/calls/{id}/transcript', 'GET /v1/calls/{id}/recording']);
-
 /**
- * Who made an authenticated request: the staff user when the console's authentication put one on
- * `req.auth` (`userId`), else the API key. The one place that decides it (adjust here when the console's
- * `AuthContext` names its user otherwise).
+ * Reads that are audited besides every POST and DELETE: recordings and transcript text (a call's
+ * transcript, a conversation's messages, a message). One entry per request, however many lines it
+ * returns. The streams audit their own opening (`auditTranscriptRead`).
  */
-export function auditActor(auth: AuthContext): { type: AuditActorType; id: string } {
-  return auth.kind === 'user' && auth.userId ? { type: 'user', id: auth.userId } : { type: 'api_key', id: auth.keyId };
-}
+export const AUDITED_READS = new Set([
+  'GET /v1/calls/{id}/transcript',
+  'GET /v1/calls/{id}/recording',
+  'GET /v1/conversations/{id}/messages',
+  'GET /v1/messages/{id}',
+]);
 
 /** Operation paths as patterns, the ones with fewer parameters first (`/v1/calls/search` before `/v1/calls/{id}`). */
 let routes: { method: string; template: string; pattern: RegExp }[] | undefined;
@@ -59,71 +60,99 @@ function safeDecode(p: string): string {
   }
 }
 
-/** An object id (`call_…`, `key_…`): only ids go into `object_ids`, never another path value. */
-const ID = /^[a-z]+_[0-9A-Za-z]{8,40}$/;
-
 /**
- * Writes the audit entry of an authenticated request when its answer has been sent (`finish`): after
- * the response, so it never slows it; `recordAuditEvent` never throws and rides out a store blip. Mounted
- * right after `authenticate` on `/v1` (src/api/app.ts) and before the console's own endpoints
- * (`/console/api`, src/api/console.ts: sign-in, sign-out, mode switch, keys; mounted there by src/api/app.ts). Captures the answer's `id` (the created or
- * deleted object) and error `code` from the JSON it sends.
+ * Audits every authenticated request that `auditOnFinish` selects (POST, DELETE, the reads of
+ * `AUDITED_READS`), crash-safe: the entry is stored before the handler runs (outcome pending) and its
+ * outcome before the answer leaves, so no entry waits in memory after its answer (src/services/audit.ts).
+ * Mounted right after `authenticate` on `/v1` (src/api/app.ts) and before the console's own endpoints
+ * (`/console/api`, src/api/console.ts: sign-in, sign-out, mode switch, keys; there the session is
+ * known only once the handler ran, so the whole entry is written before the answer leaves). Captures the
+ * answer's `id` (the created or deleted object) and error `code` from the JSON it sends.
  */
 export const auditRequests: RequestHandler = (req: Request, res: Response, next) => {
-  auditOnFinish(req, res);
-  next();
+  const opening = auditOnFinish(req, res);
+  if (!opening) return next();
+  opening.then(() => next(), next);
 };
 
 /**
  * An error handler mounted right after the console's cookie authentication on `/v1` (src/api/app.ts;
  * src/api/console.ts `consoleSessionAuth`): a write whose session authenticated (`req.auth` set) but
  * which the CSRF check refused never reaches `auditRequests`, so its entry is installed here; the error
- * goes on to the error handler unchanged.
+ * goes on to the error handler unchanged (the entry is written before its answer leaves).
  */
 export const auditRefusedSession: ErrorRequestHandler = (err, req, res, next) => {
-  if (req.auth) auditOnFinish(req, res);
+  if (req.auth) void auditOnFinish(req, res);
   next(err);
 };
 
+/** The path parameters of a request that are object ids (only ids go into `object_ids`). */
+function pathIds(matched: { params: string[] } | null): string[] {
+  return (matched?.params ?? []).filter((p) => ID.test(p));
+}
+
 /**
- * Installs the audit entry of `req` (when it is audited: a POST, a DELETE or an audited read) to be
- * written once its answer is sent; once per request. `auditRequests` calls it for every request; the
- * console's cookie authentication calls it for a write it refuses (a forged CSRF token) before `/v1`'s
- * middleware is reached, so that refusal is in the log too.
+ * Installs the audit entry of `req` (when it is audited: a POST, a DELETE or an audited read); once per
+ * request. An authenticated request's entry is written now (outcome pending, status 0); the
+ * response's `end` is held until the outcome is stored (or, for a request authenticated by its handler,
+ * the whole entry), then goes out. `auditRequests` calls it for every request; the console's cookie
+ * authentication calls it for a write it refuses (a forged CSRF token) before `/v1`'s middleware is
+ * reached, so that refusal is in the log too.
+ * @returns a promise settled once the opening write is stored (run the handler after it); null when the
+ *   request is not audited (or already is)
  */
-export function auditOnFinish(req: Request, res: Response): void {
-  if (res.locals.auditInstalled) return;
+export function auditOnFinish(req: Request, res: Response): Promise<void> | null {
+  if (res.locals.auditInstalled) return null;
   const path = req.originalUrl.split('?')[0];
   const matched = matchOperation(req.method, path);
   const audited =
     req.method === 'POST' || req.method === 'DELETE' || (matched !== null && AUDITED_READS.has(matched.action));
-  if (!audited) return;
+  if (!audited) return null;
   res.locals.auditInstalled = true;
+  const describe = (auth: AuthContext) => ({
+    orgId: auth.orgId,
+    livemode: auth.livemode,
+    actor: auditActor(auth),
+    action: matched?.action ?? `${req.method} (unknown route)`,
+    objectIds: pathIds(matched),
+    requestId: req.requestId ?? null,
+    ip: req.ip ?? null,
+  });
+  // Before the change: a process killed between the change and the answer leaves this entry (status 0).
+  const opening: Promise<OpenAuditEvent | null> = req.auth ? openAuditEvent(describe(req.auth)) : Promise.resolve(null);
   let answer: unknown;
   const json = res.json.bind(res);
   res.json = (body: unknown) => {
     answer = body;
     return json(body);
   };
-  res.once('finish', () => {
+  /** The outcome, stored before the answer leaves; a request that never authenticated leaves no entry. */
+  const settle = async () => {
     // Read at the end: the console's handlers authenticate the session (and sign-in creates it) after
-    // this middleware ran; a request that never authenticated leaves no entry (no organization to own it).
+    // this middleware ran.
     const auth = req.auth;
     if (!auth) return;
     const body = (answer ?? {}) as { id?: unknown; object?: unknown; error?: { code?: unknown } };
-    const ids = (matched?.params ?? []).filter((p) => ID.test(p));
-    if (typeof body.id === 'string' && ID.test(body.id) && body.object !== 'list') ids.push(body.id);
-    recordAuditEvent({
-      orgId: auth.orgId,
-      livemode: auth.livemode,
-      actor: auditActor(auth),
-      action: matched?.action ?? `${req.method} (unknown route)`,
-      objectIds: ids,
-      requestId: req.requestId ?? null,
-      ip: req.ip ?? null,
-      outcome: { status: res.statusCode, errorCode: typeof body.error?.code === 'string' ? body.error.code : null },
-    }).catch((err: unknown) => logger.error('audit event not written', { error: String(err) }));
-  });
+    const created = typeof body.id === 'string' && ID.test(body.id) && body.object !== 'list' ? [body.id] : [];
+    const outcome = {
+      status: res.statusCode,
+      errorCode: typeof body.error?.code === 'string' ? body.error.code : null,
+    };
+    const opened = await opening;
+    if (opened) await closeAuditEvent(opened, outcome, created);
+    else await recordAuditEvent({ ...describe(auth), objectIds: [...pathIds(matched), ...created], outcome });
+  };
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  let held = false;
+  res.end = ((...args: unknown[]) => {
+    if (held) return end(...args);
+    held = true;
+    settle()
+      .catch((err: unknown) => logger.error('audit event not written', { error: String(err) }))
+      .finally(() => end(...args));
+    return res;
+  }) as Response['end'];
+  return opening.then(() => undefined);
 }
 
 /** `GET /v1/audit_events` → the organization's entries in this mode, newest first, filtered. */

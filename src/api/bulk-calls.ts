@@ -58,6 +58,7 @@ import { authenticate, largeJsonBody, requireScope } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
+import { checkLlmQuota } from '../services/quotas';
 import {
   e164,
   isE164,
@@ -220,7 +221,7 @@ const createBulkCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/bulk-calls',
     operationId: 'createBulkCall',
-    errors: { '404': ['resource_missing'], '503': ['telephony_not_configured'] },
+    errors: { '404': ['resource_missing'], '429': ['quota_exceeded'], '503': ['telephony_not_configured'] },
     tag,
     summary: 'Start a bulk call campaign',
     description: `Up to ${MAX_CONTACTS} contacts; a bad row is a 400 naming it (\`contacts[17].phone\`); duplicate numbers are dialed once. Calling windows are local to each contact.`,
@@ -238,6 +239,7 @@ const createBulkCall = (temporal: Client) =>
       const body = parseIndexed(createBulkCallSchema, req.body);
       const tenant = { orgId: req.auth!.orgId, livemode: req.auth!.livemode };
       checkBulkCallRequest(tenant.livemode, body);
+      await checkLlmQuota(tenant.orgId); // its calls' assistant spends tokens: not past the day's cap
       const parsed = parseContacts(body.contacts, body.metadata ?? {}, tenant.livemode);
       const prepared = await prepareBulkCall(tenant, { ...body, ...parsed });
       await idempotent(req, res, 'bulk', async (bulkCallId) => {

@@ -65,6 +65,8 @@ import { AnalysisPlanObject } from '../models/analyses';
 import { checkAnalysisPlan } from '../services/analysis';
 import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, STREAM_RETRY_MS, type StreamEvent } from './sse';
 import { config } from '../config';
+import { checkLlmQuota } from '../services/quotas';
+import { auditTranscriptRead } from './audit-reads';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
 export const CONTEXT_LIMITS = { depth: 10, renderedBytes: 16_384 };
@@ -170,7 +172,11 @@ const createCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls',
     operationId: 'createCall',
-    errors: { '404': ['resource_missing'], '429': ['concurrency_limit'], '503': ['telephony_not_configured'] },
+    errors: {
+      '404': ['resource_missing'],
+      '429': ['concurrency_limit', 'quota_exceeded'],
+      '503': ['telephony_not_configured'],
+    },
     tag,
     summary: 'Place a call',
     description:
@@ -187,6 +193,7 @@ const createCall = (temporal: Client) =>
     handler: async (req, res, { body }) => {
       const tenant = { orgId: req.auth!.orgId, livemode: req.auth!.livemode };
       checkCallRequest(tenant.livemode, body);
+      await checkLlmQuota(tenant.orgId); // a new call's assistant spends tokens: not past the day's cap
       const nowMs = Date.now();
       const requestedMs = body.scheduled_at !== undefined ? parseScheduledAt(body.scheduled_at, nowMs) : null;
       // The reads and checks run beside the idempotency record's insert (a 404 or 400 there does not keep
@@ -493,9 +500,9 @@ const streamCall = operation({
     const call = await findCall(req.auth!, String(req.params.id));
     const after = lastEventId(req);
     const release = await acquireApiStreamLease({ orgId: call.org_id, keyId: req.auth!.keyId, ip: req.ip ?? '' });
-    // The stream is open from here (found, admitted): what is done once per request goes here.
     let ended = false;
     try {
+      await auditTranscriptRead(req, res); // the transcript's lines follow: one entry per stream, stored first
       await serveEventStream(req, res, after, {
         name: 'call stream',
         logFields: { call_id: call._id },

@@ -9,6 +9,7 @@ import type { Request, Response } from 'express';
 import { acquireApiStreamLease } from '../services/call-streams';
 import { changesSince, watchConsoleChanges, type ConsoleChange } from '../services/console-changes';
 import { lastEventId, serveEventStream, type StreamEvent } from './sse';
+import { auditTranscriptRead } from './audit-reads';
 
 /** Whose changes a stream follows: the session's organization and mode. */
 export interface ConsoleStreamScope {
@@ -29,8 +30,8 @@ const MAX_QUEUED = 1_000;
 export async function serveConsoleStream(req: Request, res: Response, scope: ConsoleStreamScope): Promise<void> {
   const after = lastEventId(req, 16);
   const release = await acquireApiStreamLease({ orgId: scope.orgId, keyId: req.auth!.keyId, ip: req.ip ?? '' });
-  // The stream is open from here (admitted): what is done once per request goes here.
   try {
+    await auditTranscriptRead(req, res); // conversations' messages follow: one entry per stream, stored first
     await serveChanges(req, res, scope, after);
   } finally {
     await release();

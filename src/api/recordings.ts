@@ -106,9 +106,10 @@ const recordingAudio = operation({
     const doc = await Recording.findById(id).lean();
     if (!doc || doc.deleted_ms != null || !doc.file_id) throw linkRefused();
     // Every read of a recording is audited. A player asks for many byte ranges of one
-    // playback: only a request from the first byte (a playback or a download starting) makes an entry.
+    // playback: only a request from the first byte (a playback or a download starting) makes an entry,
+    // stored before the first byte goes out.
     if (!/^bytes=(?!0-)/.test(req.headers.range ?? ''))
-      void recordAuditEvent({
+      await recordAuditEvent({
         orgId: doc.org_id,
         livemode: doc.livemode,
         actor: { type: 'signed_link', id },

@@ -39,6 +39,7 @@ import { PERSONA_LIMITS } from '../shared/calls';
 import { idTime } from '../shared/ids';
 import { TEST_SUITE_LIMITS } from '../shared/test-suites';
 import { idempotent } from './idempotency';
+import { checkLlmQuota, takeQuota } from '../services/quotas';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 import { parseIndexed } from './validation';
@@ -266,7 +267,7 @@ const createTestSuiteRun = (temporal: Client) =>
     method: 'post',
     path: '/v1/test_suites/{id}/runs',
     operationId: 'createTestSuiteRun',
-    errors: { '403': ['test_mode_only'] },
+    errors: { '403': ['test_mode_only'], '429': ['quota_exceeded'] },
     tag,
     summary: 'Run a test suite',
     description:
@@ -294,6 +295,9 @@ const createTestSuiteRun = (temporal: Client) =>
         res,
         'tsrun',
         async (runId, { suite, version }) => {
+          // Once per Idempotency-Key: the day's tokens first (a read), then one of the day's runs.
+          await checkLlmQuota(suite.org_id);
+          await takeQuota(suite.org_id, 'test_suite_runs_per_day');
           const list = suiteScenarios(suite);
           const doc = {
             _id: runId,

@@ -19,6 +19,10 @@
  *                                                       → {"object":"limits","org":"org_…","mode":"live","max_concurrent_calls":N}
  *                                                         (N an integer 1–1000; the org's calls live at once in that mode)
  *   svcctl limits get --org ORG                         → {"object":"limits","org":"org_…","live":{"max_concurrent_calls":10},"test":{…}}
+ *   svcctl quotas set --org ORG [--llm-tokens-per-day N|default] [--test-suite-runs-per-day N|default] [--analysis-reruns-per-day N|default]
+ *                                                       → {"object":"quotas","org":"org_…","llm_tokens_per_day":{"limit":N,"used":…},…,"resets_at":<unix>}
+ *                                                         (N an integer 0–10^12 per UTC day, both modes together; default: the operator's QUOTA_* value)
+ *   svcctl quotas get --org ORG                         → the same, unchanged
  *   svcctl recordings set-retention --org ORG --days N|none
  *                                                       → {"object":"recording_retention","org":"org_…","recording_retention_days":N}
  *                                                         (N an integer 1–3650: recordings older are deleted; none keeps them)
@@ -50,6 +54,7 @@ import { config, setConfig } from '../config';
 import { configureWidget, normalizeOrigin, rotateWidgetSecret } from '../services/widget';
 import { checkCallLimit, orgCallLimits, setOrgCallLimit } from '../services/limits';
 import { loadNationalRegistry } from '../services/do-not-call';
+import { checkQuotaValue, orgQuotas, QUOTAS, setOrgQuotas, type QuotaName } from '../services/quotas';
 import { checkRetentionDays, recordingRetention, setRecordingRetention } from '../services/recordings';
 import { notifyLimitChanged } from '../services/call-slots';
 import { Org } from '../models/orgs';
@@ -70,6 +75,8 @@ const USAGE = `usage:
   svcctl widget rotate-secret --org ORG
   svcctl limits set --org ORG --mode test|live --max-concurrent-calls N   (N: 1–1000)
   svcctl limits get --org ORG
+  svcctl quotas set --org ORG [--llm-tokens-per-day N|default] [--test-suite-runs-per-day N|default] [--analysis-reruns-per-day N|default]
+  svcctl quotas get --org ORG
   svcctl recordings set-retention --org ORG --days N|none   (N: 1–3650)
   svcctl recordings get-retention --org ORG
   svcctl dnc load FILE   (the National Do Not Call Registry's full list: AAA,NNNNNNN a line)
@@ -138,6 +145,9 @@ const OPTIONS = {
   'require-identity': { type: 'boolean' },
   'no-require-identity': { type: 'boolean' },
   'max-concurrent-calls': { type: 'string' },
+  'llm-tokens-per-day': { type: 'string' },
+  'test-suite-runs-per-day': { type: 'string' },
+  'analysis-reruns-per-day': { type: 'string' },
   days: { type: 'string' },
   email: { type: 'string' },
   role: { type: 'string' },
@@ -282,6 +292,36 @@ const COMMANDS: Record<string, (c: Command) => Promise<unknown>> = {
     await connect();
     return orgCallLimits(org);
   },
+  'quotas set': async ({ values, need, connect }) => {
+    const org = need('org');
+    const caps: Partial<Record<QuotaName, number | null>> = {};
+    const options = {
+      llm_tokens_per_day: 'llm-tokens-per-day',
+      test_suite_runs_per_day: 'test-suite-runs-per-day',
+      analysis_reruns_per_day: 'analysis-reruns-per-day',
+    } as const satisfies Record<QuotaName, keyof typeof OPTIONS>;
+    for (const quota of QUOTAS) {
+      const option = options[quota];
+      const given = values[option];
+      if (given === undefined) continue;
+      try {
+        caps[quota] = given === 'default' ? null : checkQuotaValue(decimal(given), `'${given}'`);
+      } catch (err) {
+        throw new UsageError(`--${option}: ${(err as Error).message}`);
+      }
+    }
+    if (Object.keys(caps).length === 0)
+      throw new UsageError(
+        'give at least one of --llm-tokens-per-day, --test-suite-runs-per-day, --analysis-reruns-per-day',
+      );
+    await connect();
+    return setOrgQuotas(org, caps);
+  },
+  'quotas get': async ({ need, connect }) => {
+    const org = need('org');
+    await connect();
+    return orgQuotas(org);
+  },
   'recordings set-retention': async ({ values, need, connect }) => {
     const org = need('org');
     const given = values.days;
@@ -302,7 +342,7 @@ const COMMANDS: Record<string, (c: Command) => Promise<unknown>> = {
   },
   'dnc load': async ({ positionals, connect }) => {
     const file = positionals[0];
-    if (!file) throw new UsageError('FILE is required (the registry\'s full list, one AAA,NNNNNNN a line)');
+    if (!file) throw new UsageError("FILE is required (the registry's full list, one AAA,NNNNNNN a line)");
     if (!fs.existsSync(file)) throw new UsageError(`FILE ${file} does not exist`);
     await connect();
     const { numbers } = await loadNationalRegistry(file);

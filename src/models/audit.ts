@@ -2,8 +2,9 @@
  * Audit events (`aud_…`, object `audit_event`): who (an API key or a staff user) did
  * what (method and route template, the ids it named and created), when, from where (IP) and with which
  * outcome, for every state-changing API request, every console action and every read of a recording or a
- * transcript. Append-only: written once under an id chosen before the write (src/services/audit.ts), never
- * updated; no route changes or deletes one. They leave only by their own retention
+ * transcript. Written under an id chosen before the write (src/services/audit.ts): an API request's
+ * entry is written before the request changes anything (outcome status 0) and its outcome once, before
+ * the answer leaves; nothing else updates it and no route changes or deletes one. They leave only by their own retention
  * (`AUDIT_RETENTION_DAYS`, the `audit-retention` schedule). No request body is kept (it may hold
  * personal data).
  */
@@ -77,7 +78,12 @@ export const AuditEventObject = apiObject(
     ip: z.string().nullable().describe("The client's address (behind a proxy: as `TRUST_PROXY` says)."),
     outcome: z
       .object({
-        status: z.number().int().describe('The HTTP status answered.'),
+        status: z
+          .number()
+          .int()
+          .describe(
+            'The HTTP status answered; 0 when the process stopped after the request began and before it answered (the change may have been made).',
+          ),
         error_code: z.string().nullable().describe("The error's `code` when the request was refused."),
       })
       .describe('How the request ended.'),

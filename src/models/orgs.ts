@@ -40,6 +40,15 @@ const orgSchema = new Schema(
     redaction_live: { enabled: { type: Boolean, default: false } },
     /** The same in test mode. */
     redaction_test: { enabled: { type: Boolean, default: false } },
+    /**
+     * The organization's own daily caps (src/services/quotas.ts), set by `svcctl quotas set`; null: the
+     * operator's default (`QUOTA_*_PER_DAY`).
+     */
+    quotas: {
+      llm_tokens_per_day: { type: Number, default: null },
+      test_suite_runs_per_day: { type: Number, default: null },
+      analysis_reruns_per_day: { type: Number, default: null },
+    },
     /** True once a retention was set in either mode (never unset): the retention sweeps' organizations. */
     retention_set: { type: Boolean, default: false },
   },
@@ -75,6 +84,16 @@ export const ApiKey = mongoose.model('ApiKey', apiKeySchema, 'api_keys');
 export type OrgDoc = InferSchemaType<typeof orgSchema>;
 export type ApiKeyDoc = InferSchemaType<typeof apiKeySchema>;
 
+/** One daily quota of the account: its cap and what the day used. */
+function quotaObject(what: string) {
+  return z
+    .object({
+      limit: z.number().int().nullable().describe('The cap per UTC day; null: none.'),
+      used: z.number().int().describe('Used today (UTC).'),
+    })
+    .describe(`${what} per UTC day.`);
+}
+
 /** The `account` object as the API answers it (the OpenAPI component `Account`). */
 export const AccountObject = apiObject(
   'Account',
@@ -94,6 +113,21 @@ export const AccountObject = apiObject(
           "At most this many of the mode's calls are live at once (outbound, inbound, widget voice); an outbound call past it waits `queued`.",
         ),
     }),
+    quotas: z
+      .object({
+        llm_tokens_per_day: quotaObject('LLM tokens (prompt and completion) of calls, conversations and analyses'),
+        test_suite_runs_per_day: quotaObject('Test-suite runs (`POST /v1/test_suites/{id}/runs`)'),
+        analysis_reruns_per_day: quotaObject(
+          'Analyses asked for (`POST /v1/calls/{id}/analyze`, `POST /v1/conversations/{id}/analyze`)',
+        ),
+        resets_at: z
+          .number()
+          .int()
+          .describe('When the day ends and every quota starts again (00:00 UTC), unix seconds.'),
+      })
+      .describe(
+        "The organization's daily caps, both modes together, set by the operator (`svcctl quotas set`). New work past a cap is refused with 429 `quota_exceeded` naming it; work already running goes on.",
+      ),
     retention: z
       .object(
         Object.fromEntries(
@@ -119,12 +153,14 @@ export const AccountObject = apiObject(
 /**
  * The `account` object of `org` in one mode.
  * @param maxConcurrentCalls the mode's limit with its default applied (src/services/limits.ts)
+ * @param quotas the daily quotas with today's use (src/services/quotas.ts `quotasOf`)
  */
 export function renderAccount(
   org: Pick<OrgDoc, 'name'> & { _id: string },
   livemode: boolean,
   maxConcurrentCalls: number,
   privacy: PrivacySettings,
+  quotas: z.output<typeof AccountObject>['quotas'],
 ): z.output<typeof AccountObject> {
   return {
     id: org._id,
@@ -133,6 +169,7 @@ export function renderAccount(
     livemode,
     mode: livemode ? 'live' : 'test',
     limits: { max_concurrent_calls: maxConcurrentCalls },
+    quotas,
     retention: privacy.retention,
     redaction: privacy.redaction,
   };

@@ -15,6 +15,12 @@
  * monitoring.test.ts parses their PromQL and checks). Gauges read from the store (calls in progress,
  * webhook backlog, bulk call progress) are computed by the API at scrape time (./store-gauges.ts).
  *
+ * Bounded labels: no label takes a string a tenant, a caller or a visitor chose (an agent's name or
+ * model, a tool's name, a URL). Each label's values come from a set fixed by the code or the operator:
+ * a model outside the operator's list (`LLM_MODELS` and the configured models) is counted as `other`,
+ * and the API keys named by `svc_rate_limited_total` are the first `MAX_KEY_ID_LABELS` of the process,
+ * then `other`. The wrappers below apply it, so a call site cannot forget.
+ *
  * Access: with `METRICS_TOKEN` set, only `Authorization: Bearer <METRICS_TOKEN>`; without it, only
  * clients on loopback (development). Anything else gets 401/403 with no metrics.
  */
@@ -25,7 +31,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import mongoose from 'mongoose';
 import client from 'prom-client';
-import { API_VERSION } from '../config';
+import { allowedModels, API_VERSION } from '../config';
 
 /** The process's registry: our metrics and Node's process metrics (`process_*`, `nodejs_*`). */
 export const registry = new client.Registry();
@@ -64,8 +70,31 @@ export const webhookAttempts = new client.Counter({
   registers: [registry],
 });
 
-/** LLM requests: latency in seconds by model and outcome (`ok`, `rejected`, `error`). */
-export const llmRequestDuration = new client.Histogram({
+/** What a label value outside its metric's bounded set is counted as. */
+export const OTHER_LABEL = 'other';
+
+/**
+ * The `model` label of a model's metrics: the model when the operator allows it (src/config.ts
+ * `allowedModels`: `LLM_MODELS` and the configured models), else `other`. An agent stored before the
+ * list existed may still name another model; it never becomes a label of its own.
+ */
+export function modelLabel(model: string): string {
+  return allowedModels().includes(model) ? model : OTHER_LABEL;
+}
+
+/** Distinct API key ids `svc_rate_limited_total` names per process; later keys are counted as `other`. */
+export const MAX_KEY_ID_LABELS = 1000;
+const keyIdLabels = new Set<string>();
+
+/** The `key_id` label: the key's id while fewer than `MAX_KEY_ID_LABELS` are named, else `other`; '' stays ''. */
+function keyIdLabel(keyId: string): string {
+  if (keyId === '' || keyIdLabels.has(keyId)) return keyId;
+  if (keyIdLabels.size >= MAX_KEY_ID_LABELS) return OTHER_LABEL;
+  keyIdLabels.add(keyId);
+  return keyId;
+}
+
+const llmRequestHistogram = new client.Histogram({
   name: 'svc_llm_request_duration_seconds',
   help: 'LLM (Chat Completions) request latency in seconds, by model and outcome.',
   labelNames: ['model', 'outcome'] as const,
@@ -73,13 +102,26 @@ export const llmRequestDuration = new client.Histogram({
   registers: [registry],
 });
 
-/** LLM tokens as the provider reports them (`usage`), by model and type (`prompt`, `completion`). */
-export const llmTokens = new client.Counter({
+/**
+ * LLM requests: latency in seconds by model (`modelLabel`) and outcome (`ok`, `rejected`, `error`).
+ * `startTimer({model})` returns the function that observes the latency with the outcome.
+ */
+export const llmRequestDuration = {
+  startTimer: (labels: { model: string }) => llmRequestHistogram.startTimer({ model: modelLabel(labels.model) }),
+};
+
+const llmTokensCounter = new client.Counter({
   name: 'svc_llm_tokens_total',
   help: "LLM tokens used, from the provider's usage report, by model and type (prompt or completion).",
   labelNames: ['model', 'type'] as const,
   registers: [registry],
 });
+
+/** LLM tokens as the provider reports them (`usage`), by model (`modelLabel`) and type (`prompt`, `completion`). */
+export const llmTokens = {
+  inc: (labels: { model: string; type: 'prompt' | 'completion' }, tokens: number) =>
+    llmTokensCounter.inc({ model: modelLabel(labels.model), type: labels.type }, tokens),
+};
 
 /** Messages entering each status: inbound ones once stored (`received`), outbound ones per status reached. */
 export const messageTransitions = new client.Counter({
@@ -117,13 +159,22 @@ export const twilioRequestErrors = new client.Counter({
   registers: [registry],
 });
 
-/** Requests refused with 429 by a rate limit, by limit and, for API keys, the key's id (never the key). */
-export const rateLimited = new client.Counter({
+const rateLimitedCounter = new client.Counter({
   name: 'svc_rate_limited_total',
   help: "Requests refused with 429 by a rate limit: limit (api_key, widget_ip, widget_session) and the API key's id (key_..., never the key; empty for the widget's limits).",
   labelNames: ['limit', 'key_id'] as const,
   registers: [registry],
 });
+
+/**
+ * Requests refused with 429 by a rate limit, by limit and, for API keys, the key's id (never the key;
+ * the first `MAX_KEY_ID_LABELS` keys of the process, then `other`: a tenant making keys by the thousand
+ * does not grow the series).
+ */
+export const rateLimited = {
+  inc: (labels: { limit: string; key_id: string }) =>
+    rateLimitedCounter.inc({ limit: labels.limit, key_id: keyIdLabel(labels.key_id) }),
+};
 
 /**
  * Speech requests of voice rooms: `transcription` (speech-to-text of one utterance, until the text) and

@@ -9,6 +9,7 @@ import { Org, renderAccount, type AccountObject, type OrgDoc } from '../models/o
 import { findByIdShared } from '../models/store';
 import type { z } from 'zod';
 import { privacyOf } from './privacy';
+import { quotasOf } from './quotas';
 
 /** The limit of an organization whose operator never set one: 10 calls at once, in each mode. */
 export const DEFAULT_MAX_CONCURRENT_CALLS = 10;
@@ -99,7 +100,7 @@ export async function orgCallLimits(orgId: string): Promise<OrgCallLimitsView> {
 
 /**
  * The `account` object of the tenant's organization in its mode (`GET /v1/account`): one
- * `_id` lookup. `null` when the organization is gone (its keys outlived it).
+ * `_id` lookup, and one of the day's quota counters. `null` when the organization is gone (its keys outlived it).
  */
 export async function retrieveAccount(tenant: {
   orgId: string;
@@ -107,6 +108,12 @@ export async function retrieveAccount(tenant: {
 }): Promise<z.output<typeof AccountObject> | null> {
   const org = await Org.findById(tenant.orgId).lean();
   return org
-    ? renderAccount(org, tenant.livemode, limitOf(org, tenant.livemode), privacyOf(org, tenant.livemode))
+    ? renderAccount(
+        org,
+        tenant.livemode,
+        limitOf(org, tenant.livemode),
+        privacyOf(org, tenant.livemode),
+        await quotasOf(org),
+      )
     : null;
 }

@@ -27,6 +27,7 @@ import {
 import type { WebhookDeliveryInput } from '../shared/webhooks';
 import { logger } from '../logger';
 import { dayStartOf, localDate, utcMidnight } from '../platform/calendar';
+import { addLlmTokens } from './quotas';
 
 export type { UsageRow, UsageMeasures, UsageReport } from '../models/usage';
 
@@ -43,7 +44,9 @@ export interface UsageScope extends UsageOwner {
 }
 
 /**
- * Stores a usage row, once: a row with the same `_id` already stored is left as it is (a retry).
+ * Stores a usage row, once: a row with the same `_id` already stored is left as it is (a retry). The
+ * tokens of a stored LLM or analysis row count toward the organization's daily `llm_tokens_per_day`
+ * (src/services/quotas.ts `addLlmTokens`).
  * Measures must be non-negative integers. `null` (a builder's "nothing to meter") records nothing.
  * @returns true when this call stored the row
  * @throws Error on a malformed row; the store's errors (the activity then fails and Temporal retries it)
@@ -54,7 +57,12 @@ export async function recordUsage(row: UsageRow | null): Promise<boolean> {
     if (typeof v === 'number' && !(Number.isSafeInteger(v) && v >= 0))
       throw new Error(`usage row ${row._id}: ${k} must be a non-negative integer, not ${v}`);
   }
-  return insertIfAbsent(UsageRecord, { ...(await withAgent(row)), recorded_ms: Date.now() });
+  const stored = await insertIfAbsent(UsageRecord, { ...(await withAgent(row)), recorded_ms: Date.now() });
+  // The day's tokens against the organization's `llm_tokens_per_day`, once per row (a retry that finds
+  // the row stored adds nothing; a crash between the two leaves the cap under by this row, never over).
+  if (stored && (row.kind === 'llm_request' || row.kind === 'analysis'))
+    await addLlmTokens(row.org_id, row.prompt_tokens + row.completion_tokens, row.occurred_ms);
+  return stored;
 }
 
 /**

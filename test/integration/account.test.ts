@@ -4,6 +4,7 @@
  * restricted key may read it, a publishable key may not, no key is 401.
  */
 import { expect } from 'chai';
+import { config } from '../../src/config';
 import { createKey } from '../../src/keys';
 import { DEFAULT_MAX_CONCURRENT_CALLS, orgCallLimit, setOrgCallLimit } from '../../src/services/limits';
 import { privacySettings } from '../../src/services/privacy';
@@ -34,6 +35,12 @@ describe('GET /v1/account', function () {
       livemode: false,
       mode: 'test',
       limits: { max_concurrent_calls: 10 },
+      quotas: {
+        llm_tokens_per_day: { limit: config().quotaDefaults.llmTokensPerDay, used: 0 },
+        test_suite_runs_per_day: { limit: config().quotaDefaults.testSuiteRunsPerDay, used: 0 },
+        analysis_reruns_per_day: { limit: config().quotaDefaults.analysisRerunsPerDay, used: 0 },
+        resets_at: test.body.quotas.resets_at,
+      },
       retention: {
         transcripts_days: null,
         messages_days: null,

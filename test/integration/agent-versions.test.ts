@@ -92,7 +92,7 @@ describe('agent versions', function () {
     const sent = {
       instructions: 'Instructions two.',
       first_message: null,
-      model: 'model-two',
+      model: 'gpt-4.1-mini',
       voice: { provider: 'ElevenLabs', voice_id: 'voice-2' },
       language: 'es-MX',
       analysis: { summary: true },

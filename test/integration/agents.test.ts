@@ -29,7 +29,7 @@ describe('agents: update and delete', function () {
   it('updates fields, clears nullable ones and merges metadata like Stripe', async () => {
     const agent = await createAgent(t, {
       first_message: 'Hi!',
-      model: 'm1',
+      model: 'gpt-4o',
       metadata: { team: 'sales', region: 'eu' },
     });
     const res = await request('POST', `/v1/agents/${agent.id}`, {
