@@ -435,7 +435,7 @@ export interface paths {
         put?: never;
         /**
          * Decode Temporal payloads (codec server)
-         * @description Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back unchanged.
+         * @description Decrypts workflow payloads (and failures' encoded attributes) for the Temporal Web UI or CLI (Temporal's codec server protocol), for the namespace `X-Namespace` names (default the service's). Needs the operator token `CODEC_TOKEN` (Bearer header or path), checked before the body is read; bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute. Payloads that are not encrypted, or do not decode (another namespace, an unknown key), come back unchanged.
          */
         post: operations["codecDecode"];
         delete?: never;
@@ -455,7 +455,7 @@ export interface paths {
         put?: never;
         /**
          * Encode Temporal payloads (codec server)
-         * @description Encrypts payloads with the current key, as workers and clients do (for `temporal workflow signal --codec-endpoint`). Needs the operator token `CODEC_TOKEN`.
+         * @description Encrypts payloads with the current key, as workers and clients do (for `temporal workflow signal --codec-endpoint`). Needs the operator token `CODEC_TOKEN`, checked before the body is read; bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute.
          */
         post: operations["codecEncode"];
         delete?: never;
@@ -475,7 +475,7 @@ export interface paths {
         put?: never;
         /**
          * Decode Temporal payloads (codec server)
-         * @description Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back unchanged.
+         * @description Decrypts workflow payloads (and failures' encoded attributes) for the Temporal Web UI or CLI (Temporal's codec server protocol), for the namespace `X-Namespace` names (default the service's). Needs the operator token `CODEC_TOKEN` (Bearer header or path), checked before the body is read; bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute. Payloads that are not encrypted, or do not decode (another namespace, an unknown key), come back unchanged.
          */
         post: operations["codecDecodeWithPathToken"];
         delete?: never;
@@ -495,7 +495,7 @@ export interface paths {
         put?: never;
         /**
          * Encode Temporal payloads (codec server)
-         * @description Encrypts payloads with the current key, as workers and clients do (for `temporal workflow signal --codec-endpoint`). Needs the operator token `CODEC_TOKEN`.
+         * @description Encrypts payloads with the current key, as workers and clients do (for `temporal workflow signal --codec-endpoint`). Needs the operator token `CODEC_TOKEN`, checked before the body is read; bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute.
          */
         post: operations["codecEncodeWithPathToken"];
         delete?: never;
@@ -861,7 +861,7 @@ export interface paths {
         };
         /**
          * Stream a live call (server-sent events)
-         * @description `text/event-stream` from the first status change to the end: `event: status` (`data`: `{status, events, at, end_reason?, transferred_to?, answered_by?, error?}`; `transfer` when it carries a `call.transfer…` event), `event: turn` (each turn once final, as the transcript shows it, with its `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool turn), `event: end` (the terminal status), then the stream closes. `id:` is the event's place in the call's stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or `last_event_id`) to any API process to receive every event after it, once, in order. Needs the `calls:read` scope.
+         * @description `text/event-stream` from the first status change to the end: `event: status` (`data`: `{status, events, at, end_reason?, transferred_to?, answered_by?, error?}`; `transfer` when it carries a `call.transfer…` event), `event: turn` (each turn once final, as the transcript shows it, with its `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool turn), `event: end` (the terminal status), then the stream closes. `id:` is the event's place in the call's stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or `last_event_id`) to any API process to receive every event after it, once, in order. Open streams (this route and the console's) are capped across API processes per API key (default 100), per client IP address (default 200) and per organization (default 1,000): beyond, 429 `rate_limit_error` with code `too_many_streams` and `Retry-After: 5` (end a stream before opening another; the operator sets the caps with `API_STREAMS_PER_KEY`, `API_STREAMS_PER_IP`, `API_STREAMS_PER_ORG`). Needs the `calls:read` scope.
          */
         get: operations["streamCall"];
         put?: never;
@@ -1131,6 +1131,54 @@ export interface paths {
          */
         post: operations["upsertRecords"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/do_not_call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List do-not-call numbers
+         * @description List do-not-call numbers. Needs the `contacts:read` scope.
+         */
+        get: operations["listDoNotCallNumbers"];
+        put?: never;
+        /**
+         * List numbers as do-not-call
+         * @description Lists up to 100,000 numbers (as `numbers`, or rows of `csv`); no call is ever dialed to a listed number, and a campaign skips it with `result: "do_not_call"`. All or nothing: a bad number is a 400 naming it and lists none. Needs the `contacts:write` scope.
+         */
+        post: operations["addDoNotCallNumbers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/do_not_call/{phone}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a do-not-call number
+         * @description The entry of a listed number (write `+` as `%2B`); 404 when the number is not listed. Needs the `contacts:read` scope.
+         */
+        get: operations["retrieveDoNotCallNumber"];
+        put?: never;
+        post?: never;
+        /**
+         * Take a number off the do-not-call list
+         * @description Calls to the number are allowed again (unless a contact or the national registry lists it). Only for a person who asked to be called again. Needs the `contacts:write` scope.
+         */
+        delete: operations["deleteDoNotCallNumber"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1985,7 +2033,7 @@ export interface paths {
         };
         /**
          * Retrieve the account
-         * @description The key's organization in the key's mode: id, name, mode, limits, retention and redaction. Every secret or restricted key may read it. Needs the `account:read` scope.
+         * @description The key's organization in the key's mode: id, name, mode, limits, daily quotas (cap, today's use, reset time; both modes together), retention and redaction. Every secret or restricted key may read it. Needs the `account:read` scope.
          */
         get: operations["retrieveAccount"];
         put?: never;
@@ -2261,6 +2309,8 @@ export interface components {
             /** @enum {string} */
             mode: "test" | "live";
             limits: components["schemas"]["AccountLimits"];
+            /** @description The organization's daily caps, both modes together, set by the operator (`svcctl quotas set`). New work past a cap is refused with 429 `quota_exceeded` naming it; work already running goes on. */
+            quotas: components["schemas"]["AccountQuotas"];
             /** @description How long each kind of data is kept; an hourly sweep deletes what is older. */
             retention: components["schemas"]["AccountRetention"];
             /** @description PII redaction before storage, off by default. */
@@ -2631,41 +2681,6 @@ export interface components {
                 [key: string]: string | number | boolean;
             } | null;
             updated: number | null;
-        };
-        /** @description Someone the assistant talks to; calls and conversations with their number are theirs. */
-        Contact: {
-            id: string;
-            /** @constant */
-            object: "contact";
-            livemode: boolean;
-            phone: string | null;
-            name: string | null;
-            external_id: string | null;
-            do_not_call: boolean;
-            /** @description Unix time in seconds. */
-            created: number;
-            /** @description Unix time in seconds. */
-            updated: number;
-        };
-        /** @description Something the assistant knows about a contact (an order, an appointment), given to it on every call. */
-        Record: {
-            id: string;
-            /** @constant */
-            object: "record";
-            livemode: boolean;
-            contact_id: string;
-            type: string | null;
-            title: string | null;
-            text: string;
-            data: {
-                [key: string]: string | number | boolean | null;
-            };
-            occurred_at: number | null;
-            external_id: string | null;
-            /** @description Unix time in seconds. */
-            created: number;
-            /** @description Unix time in seconds. */
-            updated: number;
         };
         /** @description One version's share of an agent's new calls and conversations. */
         TrafficSplitEntry: {
@@ -3411,6 +3426,63 @@ export interface components {
             simulated: boolean;
             call: components["schemas"]["Call"];
         };
+        /** @description Someone the assistant talks to; calls and conversations with their number are theirs. */
+        Contact: {
+            id: string;
+            /** @constant */
+            object: "contact";
+            livemode: boolean;
+            phone: string | null;
+            name: string | null;
+            external_id: string | null;
+            do_not_call: boolean;
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description Unix time in seconds. */
+            updated: number;
+        };
+        /** @description Something the assistant knows about a contact (an order, an appointment), given to it on every call. */
+        Record: {
+            id: string;
+            /** @constant */
+            object: "record";
+            livemode: boolean;
+            contact_id: string;
+            type: string | null;
+            title: string | null;
+            text: string;
+            data: {
+                [key: string]: string | number | boolean | null;
+            };
+            occurred_at: number | null;
+            external_id: string | null;
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description Unix time in seconds. */
+            updated: number;
+        };
+        /** @description One entry of the audit log: who did what, to which objects, from where, with which outcome. Entries cannot be changed or deleted; they are kept `AUDIT_RETENTION_DAYS` days. */
+        AuditEvent: {
+            /** @example aud_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "audit_event";
+            livemode: boolean;
+            /** @description Who acted. */
+            actor: components["schemas"]["AuditEventActor"];
+            /** @description The method and the route template, e.g. `POST /v1/calls`, `GET /v1/calls/{id}/transcript`. */
+            action: string;
+            /** @description The ids in the request's path, then the id of the object the answer returned. */
+            object_ids: string[];
+            /** @description The `Request-Id` of the request. */
+            request_id: string | null;
+            /** @description The client's address (behind a proxy: as `TRUST_PROXY` says). */
+            ip: string | null;
+            /** @description How the request ended. */
+            outcome: components["schemas"]["AuditEventOutcome"];
+            /** @description Unix time in seconds. */
+            created: number;
+        };
         /** @description A page of `Call` objects. */
         CallList: {
             /** @constant */
@@ -3456,6 +3528,53 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["Record"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A number of the organization’s do-not-call list: no call of its is ever dialed to it. */
+        DoNotCallEntry: {
+            id: string;
+            /** @constant */
+            object: "do_not_call_entry";
+            livemode: boolean;
+            /** @description The number, E.164. */
+            phone: string;
+            /**
+             * @description How it was listed: `numbers` (api) or `csv` of `POST /v1/do_not_call`.
+             * @enum {string}
+             */
+            source: "api" | "csv" | "contact";
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description The numbers a `POST /v1/do_not_call` listed. */
+        DoNotCallImport: {
+            /** @constant */
+            object: "do_not_call_import";
+            livemode: boolean;
+            /** @description Numbers in the request, repeats counted once. */
+            received: number;
+            /** @description Numbers newly listed. */
+            added: number;
+            /** @description Numbers that were listed already. */
+            already_listed: number;
+        };
+        /** @description A number taken off the do-not-call list. */
+        DoNotCallDeleted: {
+            id: string;
+            /** @constant */
+            object: "do_not_call_entry";
+            phone: string;
+            /** @constant */
+            deleted: true;
+        };
+        /** @description A page of `DoNotCallEntry` objects. */
+        DoNotCallEntryList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["DoNotCallEntry"][];
             /** @description True when more objects follow this page. */
             has_more: boolean;
             /** @description The path of this list, e.g. `/v1/calls`. */
@@ -3581,28 +3700,6 @@ export interface components {
             /** @description The path of this list, e.g. `/v1/calls`. */
             url: string;
         };
-        /** @description One entry of the audit log: who did what, to which objects, from where, with which outcome. Entries cannot be changed or deleted; they are kept `AUDIT_RETENTION_DAYS` days. */
-        AuditEvent: {
-            /** @example aud_01jd5x2v7c0000000000000000 */
-            id: string;
-            /** @constant */
-            object: "audit_event";
-            livemode: boolean;
-            /** @description Who acted. */
-            actor: components["schemas"]["AuditEventActor"];
-            /** @description The method and the route template, e.g. `POST /v1/calls`, `GET /v1/calls/{id}/transcript`. */
-            action: string;
-            /** @description The ids in the request's path, then the id of the object the answer returned. */
-            object_ids: string[];
-            /** @description The `Request-Id` of the request. */
-            request_id: string | null;
-            /** @description The client's address (behind a proxy: as `TRUST_PROXY` says). */
-            ip: string | null;
-            /** @description How the request ended. */
-            outcome: components["schemas"]["AuditEventOutcome"];
-            /** @description Unix time in seconds. */
-            created: number;
-        };
         /** @description A page of `WebhookEndpoint` objects. */
         WebhookEndpointList: {
             /** @constant */
@@ -3680,6 +3777,16 @@ export interface components {
         AccountLimits: {
             /** @description At most this many of the mode's calls are live at once (outbound, inbound, widget voice); an outbound call past it waits `queued`. */
             max_concurrent_calls: number;
+        };
+        AccountQuotas: {
+            /** @description LLM tokens (prompt and completion) of calls, conversations and analyses per UTC day. */
+            llm_tokens_per_day: components["schemas"]["AccountQuotasLlmTokensPerDay"];
+            /** @description Test-suite runs (`POST /v1/test_suites/{id}/runs`) per UTC day. */
+            test_suite_runs_per_day: components["schemas"]["AccountQuotasTestSuiteRunsPerDay"];
+            /** @description Analyses asked for (`POST /v1/calls/{id}/analyze`, `POST /v1/conversations/{id}/analyze`) per UTC day. */
+            analysis_reruns_per_day: components["schemas"]["AccountQuotasAnalysisRerunsPerDay"];
+            /** @description When the day ends and every quota starts again (00:00 UTC), unix seconds. */
+            resets_at: number;
         };
         AccountRetention: {
             /** @description Days the mode's transcripts are kept from their creation; null: for ever. */
@@ -4092,7 +4199,7 @@ export interface components {
             id: string;
         };
         AuditEventOutcome: {
-            /** @description The HTTP status answered. */
+            /** @description The HTTP status answered; 0 when the process stopped after the request began and before it answered (the change may have been made). */
             status: number;
             /** @description The error's `code` when the request was refused. */
             error_code: string | null;
@@ -4104,6 +4211,24 @@ export interface components {
             };
             /** @description The payload bytes, base64. */
             data?: string;
+        };
+        AccountQuotasLlmTokensPerDay: {
+            /** @description The cap per UTC day; null: none. */
+            limit: number | null;
+            /** @description Used today (UTC). */
+            used: number;
+        };
+        AccountQuotasTestSuiteRunsPerDay: {
+            /** @description The cap per UTC day; null: none. */
+            limit: number | null;
+            /** @description Used today (UTC). */
+            used: number;
+        };
+        AccountQuotasAnalysisRerunsPerDay: {
+            /** @description The cap per UTC day; null: none. */
+            limit: number | null;
+            /** @description Used today (UTC). */
+            used: number;
         };
         AnalysisPlanSummary: {
             prompt: string;
@@ -4518,7 +4643,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "codec_token_invalid";
+            code: "codec_token_invalid" | "rate_limit_exceeded";
             message: string;
             /**
              * @example to
@@ -4538,7 +4663,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "codec_token_invalid";
+            code: "codec_token_invalid" | "rate_limit_exceeded";
             message: string;
             /**
              * @example to
@@ -4558,7 +4683,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "codec_token_invalid";
+            code: "codec_token_invalid" | "rate_limit_exceeded";
             message: string;
             /**
              * @example to
@@ -4578,7 +4703,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "codec_token_invalid";
+            code: "codec_token_invalid" | "rate_limit_exceeded";
             message: string;
             /**
              * @example to
@@ -4938,7 +5063,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "concurrency_limit" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "concurrency_limit" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
             message: string;
             /**
              * @example to
@@ -5058,7 +5183,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "too_many_streams" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5419,6 +5544,86 @@ export interface components {
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
             code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "contact_identity_conflict" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `addDoNotCallNumbers` answers: `error.code` is one of its codes. */
+        AddDoNotCallNumbersError: {
+            error: components["schemas"]["AddDoNotCallNumbersErrorDetail"];
+        };
+        /** @description The `error` of a failed `addDoNotCallNumbers`. */
+        AddDoNotCallNumbersErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `listDoNotCallNumbers` answers: `error.code` is one of its codes. */
+        ListDoNotCallNumbersError: {
+            error: components["schemas"]["ListDoNotCallNumbersErrorDetail"];
+        };
+        /** @description The `error` of a failed `listDoNotCallNumbers`. */
+        ListDoNotCallNumbersErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveDoNotCallNumber` answers: `error.code` is one of its codes. */
+        RetrieveDoNotCallNumberError: {
+            error: components["schemas"]["RetrieveDoNotCallNumberErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveDoNotCallNumber`. */
+        RetrieveDoNotCallNumberErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `deleteDoNotCallNumber` answers: `error.code` is one of its codes. */
+        DeleteDoNotCallNumberError: {
+            error: components["schemas"]["DeleteDoNotCallNumberErrorDetail"];
+        };
+        /** @description The `error` of a failed `deleteDoNotCallNumber`. */
+        DeleteDoNotCallNumberErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6098,7 +6303,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
             message: string;
             /**
              * @example to
@@ -6598,7 +6803,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "transcript_empty" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "transcript_empty" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6638,7 +6843,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "transcript_empty" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "transcript_empty" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6778,7 +6983,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "test_mode_only" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "test_mode_only" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7901,6 +8106,16 @@ export interface operations {
                     "application/json": components["schemas"]["CodecDecodeError"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecDecodeError"];
+                };
+            };
             /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
@@ -7937,6 +8152,16 @@ export interface operations {
             /** @description No credential, or an invalid one. Codes: `codec_token_invalid`. */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecEncodeError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7987,6 +8212,16 @@ export interface operations {
                     "application/json": components["schemas"]["CodecDecodeWithPathTokenError"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecDecodeWithPathTokenError"];
+                };
+            };
             /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
@@ -8031,6 +8266,16 @@ export interface operations {
                     "application/json": components["schemas"]["CodecEncodeWithPathTokenError"];
                 };
             };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecEncodeWithPathTokenError"];
+                };
+            };
             /** @description Any other error (a 5xx), in the same shape. */
             default: {
                 headers: {
@@ -8059,6 +8304,8 @@ export interface operations {
                 "application/json": {
                     /** @description A stable id of this browser, chosen by the page (e.g. a random id kept in localStorage). */
                     visitor_id: string;
+                    /** @description The token of this browser's earlier session (expired or not). Without it, a visitor_id whose conversation exists gets a new conversation: knowing a visitor_id never shows that visitor's conversation. Not needed with a verified identity. */
+                    previous_token?: string;
                     /** @description A verified visitor: the organization's server computes user_hash for its signed-in user. */
                     identity?: {
                         user_id: string;
@@ -8595,6 +8842,7 @@ export interface operations {
                     name: string;
                     instructions: string;
                     first_message?: string;
+                    /** @description The chat model; one of those the operator allows (`LLM_MODELS`); absent: the default model. */
                     model?: string;
                     transfer_to?: string;
                     /**
@@ -9664,7 +9912,7 @@ export interface operations {
                     name: string;
                     /** @description What the tool does and when to use it, for the model. */
                     description: string;
-                    /** @description The JSON Schema (draft 2020-12, or draft-07 by `$schema`) of the arguments: `type: "object"`. */
+                    /** @description The JSON Schema (draft 2020-12, or draft-07 by `$schema`) of the arguments: `type: "object"`. Its `pattern`s run on a linear-time engine (RE2: no backreferences or lookaround, refused with 400 naming the place); the model may only send arguments named in `properties`. */
                     parameters: {
                         [key: string]: unknown;
                     };
@@ -9917,7 +10165,7 @@ export interface operations {
                     name?: string;
                     /** @description What the tool does and when to use it, for the model. */
                     description?: string;
-                    /** @description The JSON Schema (draft 2020-12, or draft-07 by `$schema`) of the arguments: `type: "object"`. */
+                    /** @description The JSON Schema (draft 2020-12, or draft-07 by `$schema`) of the arguments: `type: "object"`. Its `pattern`s run on a linear-time engine (RE2: no backreferences or lookaround, refused with 400 naming the place); the model may only send arguments named in `properties`. */
                     parameters?: {
                         [key: string]: unknown;
                     };
@@ -10493,7 +10741,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateCallError"];
                 };
             };
-            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `concurrency_limit`, `rate_limit_exceeded`. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `concurrency_limit`, `quota_exceeded`, `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -11051,7 +11299,7 @@ export interface operations {
                     "application/json": components["schemas"]["StreamCallError"];
                 };
             };
-            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`, `too_many_streams`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -11104,7 +11352,7 @@ export interface operations {
                 "application/json": {
                     /** @description What the assistant says, as it says it (1 to 1,000 characters). */
                     text: string;
-                    /** @description false (default): said at the next pause, once the answer being given is out; true: said at once, heard whole (not interruptible by the caller). */
+                    /** @description false (default): said at the next pause, once the answer being given is heard out; true: said at once, cutting what the assistant is saying, and heard whole (not interruptible by the caller). */
                     interrupt?: boolean;
                 };
             };
@@ -12997,6 +13245,398 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UpsertRecordsError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listDoNotCallNumbers: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
+                starting_after?: string;
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
+                ending_before?: string;
+                /** @description Only the entry of this E.164 number. */
+                phone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotCallEntryList"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListDoNotCallNumbersError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListDoNotCallNumbersError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListDoNotCallNumbersError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListDoNotCallNumbersError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListDoNotCallNumbersError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addDoNotCallNumbers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "numbers": [
+                 *         "+14155550123",
+                 *         "+14155550124"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Numbers to list, E.164. */
+                    numbers?: string[];
+                    /** @description A CSV of numbers: a header row naming a `phone` (or `number`) column, else the first field of each row. */
+                    csv?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotCallImport"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddDoNotCallNumbersError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddDoNotCallNumbersError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddDoNotCallNumbersError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddDoNotCallNumbersError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddDoNotCallNumbersError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddDoNotCallNumbersError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddDoNotCallNumbersError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddDoNotCallNumbersError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddDoNotCallNumbersError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retrieveDoNotCallNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                phone: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotCallEntry"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveDoNotCallNumberError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveDoNotCallNumberError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveDoNotCallNumberError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveDoNotCallNumberError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveDoNotCallNumberError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveDoNotCallNumberError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteDoNotCallNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                phone: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotCallDeleted"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteDoNotCallNumberError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteDoNotCallNumberError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteDoNotCallNumberError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteDoNotCallNumberError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteDoNotCallNumberError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteDoNotCallNumberError"];
                 };
             };
             /** @description Any other error (a 5xx), in the same shape. */
@@ -16852,7 +17492,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateBulkCallError"];
                 };
             };
-            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -19502,7 +20142,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnalyzeCallError"];
                 };
             };
-            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -19776,7 +20416,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnalyzeConversationError"];
                 };
             };
-            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -20674,7 +21314,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateTestSuiteRunError"];
                 };
             };
-            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limit_exceeded`. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

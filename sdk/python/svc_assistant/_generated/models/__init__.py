@@ -3,6 +3,10 @@
 from .account import Account
 from .account_limits import AccountLimits
 from .account_mode import AccountMode
+from .account_quotas import AccountQuotas
+from .account_quotas_analysis_reruns_per_day import AccountQuotasAnalysisRerunsPerDay
+from .account_quotas_llm_tokens_per_day import AccountQuotasLlmTokensPerDay
+from .account_quotas_test_suite_runs_per_day import AccountQuotasTestSuiteRunsPerDay
 from .account_redaction import AccountRedaction
 from .account_retention import AccountRetention
 from .add_call_context_body import AddCallContextBody
@@ -10,6 +14,11 @@ from .add_call_context_error import AddCallContextError
 from .add_call_context_error_detail import AddCallContextErrorDetail
 from .add_call_context_error_detail_code import AddCallContextErrorDetailCode
 from .add_call_context_error_detail_type import AddCallContextErrorDetailType
+from .add_do_not_call_numbers_body import AddDoNotCallNumbersBody
+from .add_do_not_call_numbers_error import AddDoNotCallNumbersError
+from .add_do_not_call_numbers_error_detail import AddDoNotCallNumbersErrorDetail
+from .add_do_not_call_numbers_error_detail_code import AddDoNotCallNumbersErrorDetailCode
+from .add_do_not_call_numbers_error_detail_type import AddDoNotCallNumbersErrorDetailType
 from .advance_call_clock_body import AdvanceCallClockBody
 from .advance_call_clock_error import AdvanceCallClockError
 from .advance_call_clock_error_detail import AdvanceCallClockErrorDetail
@@ -354,6 +363,10 @@ from .delete_contact_error import DeleteContactError
 from .delete_contact_error_detail import DeleteContactErrorDetail
 from .delete_contact_error_detail_code import DeleteContactErrorDetailCode
 from .delete_contact_error_detail_type import DeleteContactErrorDetailType
+from .delete_do_not_call_number_error import DeleteDoNotCallNumberError
+from .delete_do_not_call_number_error_detail import DeleteDoNotCallNumberErrorDetail
+from .delete_do_not_call_number_error_detail_code import DeleteDoNotCallNumberErrorDetailCode
+from .delete_do_not_call_number_error_detail_type import DeleteDoNotCallNumberErrorDetailType
 from .delete_knowledge_document_error import DeleteKnowledgeDocumentError
 from .delete_knowledge_document_error_detail import DeleteKnowledgeDocumentErrorDetail
 from .delete_knowledge_document_error_detail_code import DeleteKnowledgeDocumentErrorDetailCode
@@ -375,6 +388,11 @@ from .delete_webhook_endpoint_error_detail import DeleteWebhookEndpointErrorDeta
 from .delete_webhook_endpoint_error_detail_code import DeleteWebhookEndpointErrorDetailCode
 from .delete_webhook_endpoint_error_detail_type import DeleteWebhookEndpointErrorDetailType
 from .deleted import Deleted
+from .do_not_call_deleted import DoNotCallDeleted
+from .do_not_call_entry import DoNotCallEntry
+from .do_not_call_entry_list import DoNotCallEntryList
+from .do_not_call_entry_source import DoNotCallEntrySource
+from .do_not_call_import import DoNotCallImport
 from .download_connector_bundle_error import DownloadConnectorBundleError
 from .download_connector_bundle_error_detail import DownloadConnectorBundleErrorDetail
 from .download_connector_bundle_error_detail_code import DownloadConnectorBundleErrorDetailCode
@@ -484,6 +502,10 @@ from .list_conversations_error_detail import ListConversationsErrorDetail
 from .list_conversations_error_detail_code import ListConversationsErrorDetailCode
 from .list_conversations_error_detail_type import ListConversationsErrorDetailType
 from .list_conversations_status import ListConversationsStatus
+from .list_do_not_call_numbers_error import ListDoNotCallNumbersError
+from .list_do_not_call_numbers_error_detail import ListDoNotCallNumbersErrorDetail
+from .list_do_not_call_numbers_error_detail_code import ListDoNotCallNumbersErrorDetailCode
+from .list_do_not_call_numbers_error_detail_type import ListDoNotCallNumbersErrorDetailType
 from .list_events_created import ListEventsCreated
 from .list_events_error import ListEventsError
 from .list_events_error_detail import ListEventsErrorDetail
@@ -653,6 +675,10 @@ from .retrieve_conversation_error import RetrieveConversationError
 from .retrieve_conversation_error_detail import RetrieveConversationErrorDetail
 from .retrieve_conversation_error_detail_code import RetrieveConversationErrorDetailCode
 from .retrieve_conversation_error_detail_type import RetrieveConversationErrorDetailType
+from .retrieve_do_not_call_number_error import RetrieveDoNotCallNumberError
+from .retrieve_do_not_call_number_error_detail import RetrieveDoNotCallNumberErrorDetail
+from .retrieve_do_not_call_number_error_detail_code import RetrieveDoNotCallNumberErrorDetailCode
+from .retrieve_do_not_call_number_error_detail_type import RetrieveDoNotCallNumberErrorDetailType
 from .retrieve_erasure_error import RetrieveErasureError
 from .retrieve_erasure_error_detail import RetrieveErasureErrorDetail
 from .retrieve_erasure_error_detail_code import RetrieveErasureErrorDetailCode
@@ -981,6 +1007,10 @@ __all__ = (
     "Account",
     "AccountLimits",
     "AccountMode",
+    "AccountQuotas",
+    "AccountQuotasAnalysisRerunsPerDay",
+    "AccountQuotasLlmTokensPerDay",
+    "AccountQuotasTestSuiteRunsPerDay",
     "AccountRedaction",
     "AccountRetention",
     "AddCallContextBody",
@@ -988,6 +1018,11 @@ __all__ = (
     "AddCallContextErrorDetail",
     "AddCallContextErrorDetailCode",
     "AddCallContextErrorDetailType",
+    "AddDoNotCallNumbersBody",
+    "AddDoNotCallNumbersError",
+    "AddDoNotCallNumbersErrorDetail",
+    "AddDoNotCallNumbersErrorDetailCode",
+    "AddDoNotCallNumbersErrorDetailType",
     "AdvanceCallClockBody",
     "AdvanceCallClockError",
     "AdvanceCallClockErrorDetail",
@@ -1333,6 +1368,10 @@ __all__ = (
     "DeleteContactErrorDetailCode",
     "DeleteContactErrorDetailType",
     "Deleted",
+    "DeleteDoNotCallNumberError",
+    "DeleteDoNotCallNumberErrorDetail",
+    "DeleteDoNotCallNumberErrorDetailCode",
+    "DeleteDoNotCallNumberErrorDetailType",
     "DeleteKnowledgeDocumentError",
     "DeleteKnowledgeDocumentErrorDetail",
     "DeleteKnowledgeDocumentErrorDetailCode",
@@ -1353,6 +1392,11 @@ __all__ = (
     "DeleteWebhookEndpointErrorDetail",
     "DeleteWebhookEndpointErrorDetailCode",
     "DeleteWebhookEndpointErrorDetailType",
+    "DoNotCallDeleted",
+    "DoNotCallEntry",
+    "DoNotCallEntryList",
+    "DoNotCallEntrySource",
+    "DoNotCallImport",
     "DownloadConnectorBundleError",
     "DownloadConnectorBundleErrorDetail",
     "DownloadConnectorBundleErrorDetailCode",
@@ -1462,6 +1506,10 @@ __all__ = (
     "ListConversationsErrorDetailCode",
     "ListConversationsErrorDetailType",
     "ListConversationsStatus",
+    "ListDoNotCallNumbersError",
+    "ListDoNotCallNumbersErrorDetail",
+    "ListDoNotCallNumbersErrorDetailCode",
+    "ListDoNotCallNumbersErrorDetailType",
     "ListEventsCreated",
     "ListEventsError",
     "ListEventsErrorDetail",
@@ -1631,6 +1679,10 @@ __all__ = (
     "RetrieveConversationErrorDetail",
     "RetrieveConversationErrorDetailCode",
     "RetrieveConversationErrorDetailType",
+    "RetrieveDoNotCallNumberError",
+    "RetrieveDoNotCallNumberErrorDetail",
+    "RetrieveDoNotCallNumberErrorDetailCode",
+    "RetrieveDoNotCallNumberErrorDetailType",
     "RetrieveErasureError",
     "RetrieveErasureErrorDetail",
     "RetrieveErasureErrorDetailCode",

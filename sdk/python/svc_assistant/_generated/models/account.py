@@ -14,6 +14,7 @@ from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.account_limits import AccountLimits
+  from ..models.account_quotas import AccountQuotas
   from ..models.account_redaction import AccountRedaction
   from ..models.account_retention import AccountRetention
 
@@ -36,6 +37,7 @@ class Account:
             livemode (bool):
             mode (AccountMode):
             limits (AccountLimits):
+            quotas (AccountQuotas):
             retention (AccountRetention):
             redaction (AccountRedaction):
      """
@@ -46,6 +48,7 @@ class Account:
     livemode: bool
     mode: AccountMode
     limits: AccountLimits
+    quotas: AccountQuotas
     retention: AccountRetention
     redaction: AccountRedaction
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -56,6 +59,7 @@ class Account:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.account_limits import AccountLimits # noqa: PLC0415
+        from ..models.account_quotas import AccountQuotas # noqa: PLC0415
         from ..models.account_redaction import AccountRedaction # noqa: PLC0415
         from ..models.account_retention import AccountRetention # noqa: PLC0415
         id = self.id
@@ -69,6 +73,8 @@ class Account:
         mode = self.mode.value
 
         limits = self.limits.to_dict()
+
+        quotas = self.quotas.to_dict()
 
         retention = self.retention.to_dict()
 
@@ -84,6 +90,7 @@ class Account:
             "livemode": livemode,
             "mode": mode,
             "limits": limits,
+            "quotas": quotas,
             "retention": retention,
             "redaction": redaction,
         })
@@ -95,6 +102,7 @@ class Account:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.account_limits import AccountLimits # noqa: PLC0415
+        from ..models.account_quotas import AccountQuotas # noqa: PLC0415
         from ..models.account_redaction import AccountRedaction # noqa: PLC0415
         from ..models.account_retention import AccountRetention # noqa: PLC0415
         d = dict(src_dict)
@@ -118,6 +126,11 @@ class Account:
 
 
 
+        quotas = AccountQuotas.from_dict(d.pop("quotas"))
+
+
+
+
         retention = AccountRetention.from_dict(d.pop("retention"))
 
 
@@ -135,6 +148,7 @@ class Account:
             livemode=livemode,
             mode=mode,
             limits=limits,
+            quotas=quotas,
             retention=retention,
             redaction=redaction,
         )

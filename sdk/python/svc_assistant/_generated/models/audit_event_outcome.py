@@ -23,7 +23,8 @@ T = TypeVar("T", bound="AuditEventOutcome")
 class AuditEventOutcome:
     """ 
         Attributes:
-            status (int): The HTTP status answered.
+            status (int): The HTTP status answered; 0 when the process stopped after the request began and before it
+                answered (the change may have been made).
             error_code (None | str): The error's `code` when the request was refused.
      """
 

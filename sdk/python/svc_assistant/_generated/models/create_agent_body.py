@@ -37,7 +37,7 @@ class CreateAgentBody:
             name (str):
             instructions (str):
             first_message (str | Unset):
-            model (str | Unset):
+            model (str | Unset): The chat model; one of those the operator allows (`LLM_MODELS`); absent: the default model.
             transfer_to (str | Unset):
             transfer_mode (CreateAgentBodyTransferMode | Unset): How the `transfer_call` tool transfers: `cold` (default)
                 hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the

@@ -14,6 +14,7 @@ class CreateBulkCallErrorDetailCode(StrEnum):
     PARAMETER_INVALID = "parameter_invalid"
     PARAMETER_MISSING = "parameter_missing"
     PARAMETER_UNKNOWN = "parameter_unknown"
+    QUOTA_EXCEEDED = "quota_exceeded"
     RATE_LIMIT_EXCEEDED = "rate_limit_exceeded"
     RESOURCE_MISSING = "resource_missing"
     SCOPE_MISSING = "scope_missing"

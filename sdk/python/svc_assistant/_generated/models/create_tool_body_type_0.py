@@ -34,7 +34,8 @@ class CreateToolBodyType0:
             name (str): The name the model calls the tool by; unique among your tools in this mode.
             description (str): What the tool does and when to use it, for the model.
             parameters (CreateToolBodyType0Parameters): The JSON Schema (draft 2020-12, or draft-07 by `$schema`) of the
-                arguments: `type: "object"`.
+                arguments: `type: "object"`. Its `pattern`s run on a linear-time engine (RE2: no backreferences or lookaround,
+                refused with 400 naming the place); the model may only send arguments named in `properties`.
             url (str): HTTPS; the host must resolve to public addresses.
             method (CreateToolBodyType0Method | Unset):
             headers (CreateToolBodyType0Headers | Unset): Static headers sent with each request (an API key of yours);

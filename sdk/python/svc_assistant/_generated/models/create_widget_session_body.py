@@ -27,11 +27,15 @@ class CreateWidgetSessionBody:
     """ 
         Attributes:
             visitor_id (str): A stable id of this browser, chosen by the page (e.g. a random id kept in localStorage).
+            previous_token (str | Unset): The token of this browser's earlier session (expired or not). Without it, a
+                visitor_id whose conversation exists gets a new conversation: knowing a visitor_id never shows that visitor's
+                conversation. Not needed with a verified identity.
             identity (CreateWidgetSessionBodyIdentity | Unset): A verified visitor: the organization's server computes
                 user_hash for its signed-in user.
      """
 
     visitor_id: str
+    previous_token: str | Unset = UNSET
     identity: CreateWidgetSessionBodyIdentity | Unset = UNSET
 
 
@@ -41,6 +45,8 @@ class CreateWidgetSessionBody:
     def to_dict(self) -> dict[str, Any]:
         from ..models.create_widget_session_body_identity import CreateWidgetSessionBodyIdentity # noqa: PLC0415
         visitor_id = self.visitor_id
+
+        previous_token = self.previous_token
 
         identity: dict[str, Any] | Unset = UNSET
         if not isinstance(self.identity, Unset):
@@ -52,6 +58,8 @@ class CreateWidgetSessionBody:
         field_dict.update({
             "visitor_id": visitor_id,
         })
+        if previous_token is not UNSET:
+            field_dict["previous_token"] = previous_token
         if identity is not UNSET:
             field_dict["identity"] = identity
 
@@ -65,6 +73,8 @@ class CreateWidgetSessionBody:
         d = dict(src_dict)
         visitor_id = d.pop("visitor_id")
 
+        previous_token = d.pop("previous_token", UNSET)
+
         _identity = d.pop("identity", UNSET)
         identity: CreateWidgetSessionBodyIdentity | Unset
         if isinstance(_identity,  Unset):
@@ -77,6 +87,7 @@ class CreateWidgetSessionBody:
 
         create_widget_session_body = cls(
             visitor_id=visitor_id,
+            previous_token=previous_token,
             identity=identity,
         )
 

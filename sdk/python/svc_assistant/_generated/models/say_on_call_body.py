@@ -24,8 +24,8 @@ class SayOnCallBody:
     """ 
         Attributes:
             text (str): What the assistant says, as it says it (1 to 1,000 characters).
-            interrupt (bool | Unset): false (default): said at the next pause, once the answer being given is out; true:
-                said at once, heard whole (not interruptible by the caller).
+            interrupt (bool | Unset): false (default): said at the next pause, once the answer being given is heard out;
+                true: said at once, cutting what the assistant is saying, and heard whole (not interruptible by the caller).
      """
 
     text: str

@@ -11,6 +11,7 @@ class StreamCallErrorDetailCode(StrEnum):
     RESOURCE_MISSING = "resource_missing"
     SCOPE_MISSING = "scope_missing"
     SERVICE_UNAVAILABLE = "service_unavailable"
+    TOO_MANY_STREAMS = "too_many_streams"
     URL_INVALID = "url_invalid"
 
     def __str__(self) -> str:

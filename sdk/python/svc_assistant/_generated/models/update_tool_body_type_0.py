@@ -32,7 +32,8 @@ class UpdateToolBodyType0:
             name (str | Unset): The name the model calls the tool by; unique among your tools in this mode.
             description (str | Unset): What the tool does and when to use it, for the model.
             parameters (UpdateToolBodyType0Parameters | Unset): The JSON Schema (draft 2020-12, or draft-07 by `$schema`) of
-                the arguments: `type: "object"`.
+                the arguments: `type: "object"`. Its `pattern`s run on a linear-time engine (RE2: no backreferences or
+                lookaround, refused with 400 naming the place); the model may only send arguments named in `properties`.
             url (str | Unset): HTTPS; the host must resolve to public addresses.
             method (UpdateToolBodyType0Method | Unset):
             headers (None | Unset | UpdateToolBodyType0HeadersType0):

@@ -20,7 +20,9 @@ T = TypeVar("T", bound="UpdateToolBodyType0Parameters")
 
 @_attrs_define
 class UpdateToolBodyType0Parameters:
-    """ The JSON Schema (draft 2020-12, or draft-07 by `$schema`) of the arguments: `type: "object"`.
+    """ The JSON Schema (draft 2020-12, or draft-07 by `$schema`) of the arguments: `type: "object"`. Its `pattern`s run on
+    a linear-time engine (RE2: no backreferences or lookaround, refused with 400 naming the place); the model may only
+    send arguments named in `properties`.
 
      """
 

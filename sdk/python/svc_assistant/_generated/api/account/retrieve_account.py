@@ -101,8 +101,9 @@ def sync_detailed(
 ) -> Response[Account | ApiError | RetrieveAccountError]:
     """ Retrieve the account
 
-     The key's organization in the key's mode: id, name, mode, limits, retention and redaction. Every
-    secret or restricted key may read it. Needs the `account:read` scope.
+     The key's organization in the key's mode: id, name, mode, limits, daily quotas (cap, today's use,
+    reset time; both modes together), retention and redaction. Every secret or restricted key may read
+    it. Needs the `account:read` scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -130,8 +131,9 @@ def sync(
 ) -> Account | ApiError | RetrieveAccountError | None:
     """ Retrieve the account
 
-     The key's organization in the key's mode: id, name, mode, limits, retention and redaction. Every
-    secret or restricted key may read it. Needs the `account:read` scope.
+     The key's organization in the key's mode: id, name, mode, limits, daily quotas (cap, today's use,
+    reset time; both modes together), retention and redaction. Every secret or restricted key may read
+    it. Needs the `account:read` scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,8 +156,9 @@ async def asyncio_detailed(
 ) -> Response[Account | ApiError | RetrieveAccountError]:
     """ Retrieve the account
 
-     The key's organization in the key's mode: id, name, mode, limits, retention and redaction. Every
-    secret or restricted key may read it. Needs the `account:read` scope.
+     The key's organization in the key's mode: id, name, mode, limits, daily quotas (cap, today's use,
+    reset time; both modes together), retention and redaction. Every secret or restricted key may read
+    it. Needs the `account:read` scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,8 +186,9 @@ async def asyncio(
 ) -> Account | ApiError | RetrieveAccountError | None:
     """ Retrieve the account
 
-     The key's organization in the key's mode: id, name, mode, limits, retention and redaction. Every
-    secret or restricted key may read it. Needs the `account:read` scope.
+     The key's organization in the key's mode: id, name, mode, limits, daily quotas (cap, today's use,
+    reset time; both modes together), retention and redaction. Every secret or restricted key may read
+    it. Needs the `account:read` scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -127,7 +127,11 @@ def sync_detailed(
     `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool
     turn), `event: end` (the terminal status), then the stream closes. `id:` is the event's place in the
     call's stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or
-    `last_event_id`) to any API process to receive every event after it, once, in order. Needs the
+    `last_event_id`) to any API process to receive every event after it, once, in order. Open streams
+    (this route and the console's) are capped across API processes per API key (default 100), per client
+    IP address (default 200) and per organization (default 1,000): beyond, 429 `rate_limit_error` with
+    code `too_many_streams` and `Retry-After: 5` (end a stream before opening another; the operator sets
+    the caps with `API_STREAMS_PER_KEY`, `API_STREAMS_PER_IP`, `API_STREAMS_PER_ORG`). Needs the
     `calls:read` scope.
 
     Args:
@@ -170,7 +174,11 @@ def sync(
     `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool
     turn), `event: end` (the terminal status), then the stream closes. `id:` is the event's place in the
     call's stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or
-    `last_event_id`) to any API process to receive every event after it, once, in order. Needs the
+    `last_event_id`) to any API process to receive every event after it, once, in order. Open streams
+    (this route and the console's) are capped across API processes per API key (default 100), per client
+    IP address (default 200) and per organization (default 1,000): beyond, 429 `rate_limit_error` with
+    code `too_many_streams` and `Retry-After: 5` (end a stream before opening another; the operator sets
+    the caps with `API_STREAMS_PER_KEY`, `API_STREAMS_PER_IP`, `API_STREAMS_PER_ORG`). Needs the
     `calls:read` scope.
 
     Args:
@@ -208,7 +216,11 @@ async def asyncio_detailed(
     `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool
     turn), `event: end` (the terminal status), then the stream closes. `id:` is the event's place in the
     call's stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or
-    `last_event_id`) to any API process to receive every event after it, once, in order. Needs the
+    `last_event_id`) to any API process to receive every event after it, once, in order. Open streams
+    (this route and the console's) are capped across API processes per API key (default 100), per client
+    IP address (default 200) and per organization (default 1,000): beyond, 429 `rate_limit_error` with
+    code `too_many_streams` and `Retry-After: 5` (end a stream before opening another; the operator sets
+    the caps with `API_STREAMS_PER_KEY`, `API_STREAMS_PER_IP`, `API_STREAMS_PER_ORG`). Needs the
     `calls:read` scope.
 
     Args:
@@ -251,7 +263,11 @@ async def asyncio(
     `seq`; `author: "api"` for lines said and notes added through the API), `event: tool_call` (a tool
     turn), `event: end` (the terminal status), then the stream closes. `id:` is the event's place in the
     call's stream (1, 2, …); a `: heartbeat` comment every 15 s. Reconnect with `Last-Event-ID` (or
-    `last_event_id`) to any API process to receive every event after it, once, in order. Needs the
+    `last_event_id`) to any API process to receive every event after it, once, in order. Open streams
+    (this route and the console's) are capped across API processes per API key (default 100), per client
+    IP address (default 200) and per organization (default 1,000): beyond, 429 `rate_limit_error` with
+    code `too_many_streams` and `Retry-After: 5` (end a stream before opening another; the operator sets
+    the caps with `API_STREAMS_PER_KEY`, `API_STREAMS_PER_IP`, `API_STREAMS_PER_ORG`). Needs the
     `calls:read` scope.
 
     Args:

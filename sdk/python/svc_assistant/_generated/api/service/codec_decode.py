@@ -56,6 +56,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_401
 
+    if response.status_code == 429:
+        response_429 = CodecDecodeError.from_dict(response.json())
+
+
+
+        return response_429
+
     response_default = ApiError.from_dict(response.json())
 
 
@@ -81,9 +88,11 @@ def sync_detailed(
 ) -> Response[ApiError | CodecDecodeError | CodecPayloads]:
     """ Decode Temporal payloads (codec server)
 
-     Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs
-    the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back
-    unchanged.
+     Decrypts workflow payloads (and failures' encoded attributes) for the Temporal Web UI or CLI
+    (Temporal's codec server protocol), for the namespace `X-Namespace` names (default the service's).
+    Needs the operator token `CODEC_TOKEN` (Bearer header or path), checked before the body is read;
+    bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute. Payloads that are not
+    encrypted, or do not decode (another namespace, an unknown key), come back unchanged.
 
     Args:
         body (CodecPayloads): Temporal payloads in proto3 JSON
@@ -118,9 +127,11 @@ def sync(
 ) -> ApiError | CodecDecodeError | CodecPayloads | None:
     """ Decode Temporal payloads (codec server)
 
-     Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs
-    the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back
-    unchanged.
+     Decrypts workflow payloads (and failures' encoded attributes) for the Temporal Web UI or CLI
+    (Temporal's codec server protocol), for the namespace `X-Namespace` names (default the service's).
+    Needs the operator token `CODEC_TOKEN` (Bearer header or path), checked before the body is read;
+    bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute. Payloads that are not
+    encrypted, or do not decode (another namespace, an unknown key), come back unchanged.
 
     Args:
         body (CodecPayloads): Temporal payloads in proto3 JSON
@@ -150,9 +161,11 @@ async def asyncio_detailed(
 ) -> Response[ApiError | CodecDecodeError | CodecPayloads]:
     """ Decode Temporal payloads (codec server)
 
-     Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs
-    the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back
-    unchanged.
+     Decrypts workflow payloads (and failures' encoded attributes) for the Temporal Web UI or CLI
+    (Temporal's codec server protocol), for the namespace `X-Namespace` names (default the service's).
+    Needs the operator token `CODEC_TOKEN` (Bearer header or path), checked before the body is read;
+    bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute. Payloads that are not
+    encrypted, or do not decode (another namespace, an unknown key), come back unchanged.
 
     Args:
         body (CodecPayloads): Temporal payloads in proto3 JSON
@@ -187,9 +200,11 @@ async def asyncio(
 ) -> ApiError | CodecDecodeError | CodecPayloads | None:
     """ Decode Temporal payloads (codec server)
 
-     Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs
-    the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back
-    unchanged.
+     Decrypts workflow payloads (and failures' encoded attributes) for the Temporal Web UI or CLI
+    (Temporal's codec server protocol), for the namespace `X-Namespace` names (default the service's).
+    Needs the operator token `CODEC_TOKEN` (Bearer header or path), checked before the body is read;
+    bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute. Payloads that are not
+    encrypted, or do not decode (another namespace, an unknown key), come back unchanged.
 
     Args:
         body (CodecPayloads): Temporal payloads in proto3 JSON

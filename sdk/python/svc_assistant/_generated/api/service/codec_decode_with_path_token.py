@@ -57,6 +57,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_401
 
+    if response.status_code == 429:
+        response_429 = CodecDecodeWithPathTokenError.from_dict(response.json())
+
+
+
+        return response_429
+
     response_default = ApiError.from_dict(response.json())
 
 
@@ -83,9 +90,11 @@ def sync_detailed(
 ) -> Response[ApiError | CodecDecodeWithPathTokenError | CodecPayloads]:
     """ Decode Temporal payloads (codec server)
 
-     Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs
-    the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back
-    unchanged.
+     Decrypts workflow payloads (and failures' encoded attributes) for the Temporal Web UI or CLI
+    (Temporal's codec server protocol), for the namespace `X-Namespace` names (default the service's).
+    Needs the operator token `CODEC_TOKEN` (Bearer header or path), checked before the body is read;
+    bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute. Payloads that are not
+    encrypted, or do not decode (another namespace, an unknown key), come back unchanged.
 
     Args:
         token (str):
@@ -123,9 +132,11 @@ def sync(
 ) -> ApiError | CodecDecodeWithPathTokenError | CodecPayloads | None:
     """ Decode Temporal payloads (codec server)
 
-     Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs
-    the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back
-    unchanged.
+     Decrypts workflow payloads (and failures' encoded attributes) for the Temporal Web UI or CLI
+    (Temporal's codec server protocol), for the namespace `X-Namespace` names (default the service's).
+    Needs the operator token `CODEC_TOKEN` (Bearer header or path), checked before the body is read;
+    bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute. Payloads that are not
+    encrypted, or do not decode (another namespace, an unknown key), come back unchanged.
 
     Args:
         token (str):
@@ -158,9 +169,11 @@ async def asyncio_detailed(
 ) -> Response[ApiError | CodecDecodeWithPathTokenError | CodecPayloads]:
     """ Decode Temporal payloads (codec server)
 
-     Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs
-    the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back
-    unchanged.
+     Decrypts workflow payloads (and failures' encoded attributes) for the Temporal Web UI or CLI
+    (Temporal's codec server protocol), for the namespace `X-Namespace` names (default the service's).
+    Needs the operator token `CODEC_TOKEN` (Bearer header or path), checked before the body is read;
+    bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute. Payloads that are not
+    encrypted, or do not decode (another namespace, an unknown key), come back unchanged.
 
     Args:
         token (str):
@@ -198,9 +211,11 @@ async def asyncio(
 ) -> ApiError | CodecDecodeWithPathTokenError | CodecPayloads | None:
     """ Decode Temporal payloads (codec server)
 
-     Decrypts workflow payloads for the Temporal Web UI or CLI (Temporal's codec server protocol). Needs
-    the operator token `CODEC_TOKEN` (Bearer header or path); payloads that are not encrypted come back
-    unchanged.
+     Decrypts workflow payloads (and failures' encoded attributes) for the Temporal Web UI or CLI
+    (Temporal's codec server protocol), for the namespace `X-Namespace` names (default the service's).
+    Needs the operator token `CODEC_TOKEN` (Bearer header or path), checked before the body is read;
+    bodies up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute. Payloads that are not
+    encrypted, or do not decode (another namespace, an unknown key), come back unchanged.
 
     Args:
         token (str):

@@ -57,6 +57,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_401
 
+    if response.status_code == 429:
+        response_429 = CodecEncodeWithPathTokenError.from_dict(response.json())
+
+
+
+        return response_429
+
     response_default = ApiError.from_dict(response.json())
 
 
@@ -84,7 +91,8 @@ def sync_detailed(
     """ Encode Temporal payloads (codec server)
 
      Encrypts payloads with the current key, as workers and clients do (for `temporal workflow signal
-    --codec-endpoint`). Needs the operator token `CODEC_TOKEN`.
+    --codec-endpoint`). Needs the operator token `CODEC_TOKEN`, checked before the body is read; bodies
+    up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute.
 
     Args:
         token (str):
@@ -123,7 +131,8 @@ def sync(
     """ Encode Temporal payloads (codec server)
 
      Encrypts payloads with the current key, as workers and clients do (for `temporal workflow signal
-    --codec-endpoint`). Needs the operator token `CODEC_TOKEN`.
+    --codec-endpoint`). Needs the operator token `CODEC_TOKEN`, checked before the body is read; bodies
+    up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute.
 
     Args:
         token (str):
@@ -157,7 +166,8 @@ async def asyncio_detailed(
     """ Encode Temporal payloads (codec server)
 
      Encrypts payloads with the current key, as workers and clients do (for `temporal workflow signal
-    --codec-endpoint`). Needs the operator token `CODEC_TOKEN`.
+    --codec-endpoint`). Needs the operator token `CODEC_TOKEN`, checked before the body is read; bodies
+    up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute.
 
     Args:
         token (str):
@@ -196,7 +206,8 @@ async def asyncio(
     """ Encode Temporal payloads (codec server)
 
      Encrypts payloads with the current key, as workers and clients do (for `temporal workflow signal
-    --codec-endpoint`). Needs the operator token `CODEC_TOKEN`.
+    --codec-endpoint`). Needs the operator token `CODEC_TOKEN`, checked before the body is read; bodies
+    up to 4 MB; `CODEC_RATE_LIMIT` requests per client address per minute.
 
     Args:
         token (str):

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+class DoNotCallEntrySource(StrEnum):
+    API = "api"
+    CONTACT = "contact"
+    CSV = "csv"
+
+    def __str__(self) -> str:
+        return str(self.value)
