@@ -8,6 +8,7 @@ import { temporal } from '@temporalio/proto';
 import { config, setConfig } from '../../src/config';
 import { startApi } from '../../src/api/server';
 import { h, newTenant, request, waitForCall } from '../support/harness';
+import { MAX_QUOTA, setOrgQuotas } from '../../src/services/quotas';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -25,6 +26,9 @@ describe('calls: bounded history, bounded input, deadlines', function () {
   let t: Tenant;
   before(async () => {
     t = await newTenant();
+    // The 600-turn call's prompts hold its whole history: more tokens than a day's default cap, which
+    // would refuse this tenant's next calls (429 quota_exceeded; the cap has its own tests).
+    await setOrgQuotas(t.orgId, { llm_tokens_per_day: MAX_QUOTA });
   });
 
   it('runs a 600-turn call to completed across runs, each run history under 5 MB, with its full transcript', async () => {

@@ -22,7 +22,9 @@ async function refusal(url: string, allowPrivate: boolean): Promise<string | nul
 }
 
 describe('address guard: IPv4-compatible IPv6, refused ports, own addresses', () => {
-  const saved = config();
+  // Taken once the harness has set the run's configuration (a describe body runs when the file loads).
+  let saved: ReturnType<typeof config>;
+  before(() => (saved = config()));
   afterEach(() => setConfig(saved));
 
   it('refuses IPv4-compatible IPv6 addresses (::/96) by what they carry, or as such', async () => {
