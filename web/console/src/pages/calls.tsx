@@ -302,6 +302,10 @@ function LiveControls({ call }: { call: Call }) {
   );
 }
 
+/** How often an ended call's page reloads its events, deliveries and analysis (ms), and how many times. */
+const ENDED_REFRESH_MS = 3_000;
+const ENDED_REFRESHES = 20;
+
 export function CallPage() {
   const id: string = useRoute().params.id!;
   const { session } = useSession();
@@ -321,6 +325,15 @@ export function CallPage() {
     const fresh = await api<Call>('GET', `/v1/calls/${id}`);
     return { transcript, events, recording, fresh };
   }, [id, ended, !!call]);
+
+  // An ended call's events keep coming for a while (`call.ended` may be stored after the status the stream
+  // reports; analysis and webhook deliveries follow): reloaded every few seconds for the first minute.
+  useEffect(() => {
+    if (!ended) return;
+    let left = ENDED_REFRESHES;
+    const timer = setInterval(() => (left-- > 0 ? extra.reload() : clearInterval(timer)), ENDED_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [id, ended]);
 
   // A live call's turns come from its stream, which starts at its first event (so `call.turns` is not
   // added: every turn would show twice); an ended call's from its transcript.
