@@ -29,13 +29,12 @@ import {
   MAX_DNC_PER_REQUEST,
   parseDncCsv,
   removeDoNotCall,
-  validE164,
 } from '../services/do-not-call';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { authenticate, largeJsonBody, requireScope } from './middleware';
 import { operation, operationsRouter } from './operations';
-import { e164 } from './validation';
+import { e164, isE164 } from './validation';
 
 /** The body limit of `POST /v1/do_not_call`: 100,000 numbers of 16 characters, quoted, with room to spare. */
 const DNC_BODY_LIMIT = '4mb';
@@ -66,7 +65,7 @@ const tag = 'Do not call';
 /** The E.164 number of the path's `{phone}` (URL-encoded `+` as `%2B`), or 400 naming `phone`. */
 function pathPhone(raw: unknown): string {
   const phone = String(raw);
-  if (!validE164(phone))
+  if (!isE164(phone))
     throw invalidParam(
       'phone',
       'Invalid phone: must be a phone number in E.164 format, like +14155550123 (%2B14155550123 in a path).',

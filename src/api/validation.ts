@@ -5,10 +5,13 @@
  */
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { isE164 } from '../phone-numbers';
 import { ApiError, invalidParam, missingParam } from '../errors';
 import { DAY_NAMES, isTimeZone, secondsOfDay } from '../services/bulk-calls';
 import { PERSONA_LIMITS, SIMULATION_OUTCOMES, VOICEMAIL_ACTIONS } from '../shared/calls';
+
+/** Whether a string is an E.164 phone number (src/phone-numbers.ts), for routes that check one by hand. */
+export { isE164 };
 
 /** An E.164 number (`+14155550123`): a valid number written exactly in E.164 form. */
 export const e164 = z
@@ -19,13 +22,6 @@ export const e164 = z
     pattern: '^\\+[1-9]\\d{1,14}$',
     examples: ['+14155550123'],
   });
-
-/** True when `v` is a valid phone number written exactly in E.164 form. */
-export function isE164(v: string): boolean {
-  if (!/^\+[1-9]\d{1,14}$/.test(v)) return false;
-  const parsed = parsePhoneNumberFromString(v);
-  return Boolean(parsed && parsed.number === v && parsed.isValid());
-}
 
 /** A local wall-clock time `HH:MM` (or `HH:MM:SS`), `00:00` to `24:00`: calling windows' bounds. */
 export const localTime = z

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import crypto from 'node:crypto';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { isE164 } from '../phone-numbers';
 import { Contact } from '../models/contacts';
 import { DoNotCallEntry, NationalDncNumber, type DNC_SOURCES } from '../models/do-not-call';
 import { insertManyIfAbsent } from '../models/store';
@@ -37,13 +37,6 @@ export class DncInputError extends Error {
   }
 }
 
-/** True when `v` is a valid phone number written exactly in E.164 form (libphonenumber-js metadata). */
-export function validE164(v: string): boolean {
-  if (!/^\+[1-9]\d{1,14}$/.test(v)) return false;
-  const parsed = parsePhoneNumberFromString(v);
-  return Boolean(parsed && parsed.number === v && parsed.isValid());
-}
-
 /**
  * The numbers of a CSV: a header row naming a `phone` (or `number`) column takes that column; otherwise
  * every row's first field is a number. Empty rows are skipped.
@@ -63,7 +56,7 @@ export function parseDncCsv(csv: string): string[] {
   const at = (i: number) => i + 1 + (column >= 0 ? 1 : 0);
   return body.map((row, i) => {
     const value = row[Math.max(column, 0)] ?? '';
-    if (!validE164(value))
+    if (!isE164(value))
       throw new DncInputError(
         `Line ${at(i)} of the CSV holds '${value.slice(0, 40)}', not a phone number in E.164 format like +14155550123.`,
         at(i),
@@ -147,7 +140,7 @@ async function* registryNumbers(file: string): AsyncGenerator<string> {
     const text = raw.trim();
     if (!text) continue;
     const m = /^(\d{3}),?(\d{7})$/.exec(text);
-    if (!m || !validE164(`+1${m[1]}${m[2]}`))
+    if (!m || !isE164(`+1${m[1]}${m[2]}`))
       throw new DncInputError(
         `Line ${line} is '${text.slice(0, 40)}', not a registry number (area code and number: 415,5550123).`,
         line,
