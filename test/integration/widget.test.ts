@@ -40,10 +40,14 @@ async function widgetTenant(): Promise<Tenant & { pk: string; livePk: string }> 
 const openSession = (pk: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   request('POST', '/v1/widget/session', { key: pk, body, headers });
 
-/** A stream held open (its status read, its body not): `close()` cuts it. */
+/**
+ * A stream held open (its status read, its body not): `close()` cuts it. The object keeps the `Response`:
+ * undici cancels the body of a response that is garbage collected unread, which closes the connection
+ * and gives the stream's lease back in the middle of a test (seen under load, when collections run).
+ */
 async function holdStream(
   url: string,
-): Promise<{ status: number; body: string; retryAfter: string | null; close(): void }> {
+): Promise<{ status: number; body: string; retryAfter: string | null; response: Response; close(): void }> {
   const abort = new AbortController();
   const res = await fetch(url, { signal: abort.signal });
   const open = res.status === 200;
@@ -51,6 +55,7 @@ async function holdStream(
     status: res.status,
     body: open ? '' : await res.text(),
     retryAfter: res.headers.get('retry-after'),
+    response: res,
     close: () => abort.abort(),
   };
 }
