@@ -13,6 +13,7 @@ import type { Client } from '@temporalio/client';
 import { emitEvent } from '../services/events';
 import { advanceStatus, customerState } from '../services/conversations';
 import { findContact } from '../services/contacts';
+import { clearMessagingOptOut, recordOptOut } from '../services/opt-outs';
 import { redactConversationText, redactMessageRow, redactionJson, redactorFor } from '../services/redaction-policy';
 import { addCounts, type RedactionCounts } from '../redaction';
 import { agentSnapshot } from '../services/calls';
@@ -69,8 +70,9 @@ export interface StoreInboundResult {
 /**
  * Stores an inbound message, insert-first against the unique `dedupe_key` (the provider's MessageSid):
  * a second delivery of the same message finds the first one and reports `duplicate`. A new message
- * updates the conversation's last inbound time, counts in `svc_messages_total` (`received`) and emits
- * `message.received` (data.object = the message, with its `conversation_id`).
+ * updates the conversation's last inbound time, counts in `svc_messages_total` (`received`), emits
+ * `message.received` (data.object = the message, with its `conversation_id`), and a STOP or START word
+ * updates the contact's opt-out of the channel (`recordKeyword`).
  */
 export async function storeInbound(input: StoreInboundInput): Promise<StoreInboundResult> {
   const { conversation: c, message: m } = input;
@@ -124,7 +126,30 @@ export async function storeInbound(input: StoreInboundInput): Promise<StoreInbou
     createdMs: Date.now(),
     object: renderMessage(row),
   });
+  await recordKeyword(c, m, keyword, row._id);
   return { messageId: row._id, duplicate: false, keyword, receivedMs: m.receivedMs };
+}
+
+/**
+ * A STOP or START word on SMS or WhatsApp, on the contact's record too (src/services/opt-outs.ts): a STOP
+ * records the messaging opt-out of that channel (the contact created if needed; `contact.opted_out` once,
+ * keyed by the message id so a retried attempt emits the same event), a START clears it. Calls are not
+ * blocked by a STOP (a messaging opt-out, as carriers treat it). The web chat has no keywords.
+ */
+async function recordKeyword(c: ConversationRef, m: InboundMessageInput, keyword: Keyword | null, messageId: string) {
+  if (!keyword || c.channel === 'web') return;
+  const tenant = { orgId: c.orgId, livemode: c.livemode };
+  if (keyword === 'opt_in') return clearMessagingOptOut(tenant, m.from, c.channel);
+  await recordOptOut(client(), {
+    ...tenant,
+    phone: m.from,
+    channel: c.channel,
+    source: c.channel === 'sms' ? 'sms_stop' : 'whatsapp_stop',
+    callId: null,
+    conversationId: c.conversationId,
+    key: messageId,
+    atMs: m.receivedMs,
+  });
 }
 
 /**

@@ -41,6 +41,7 @@ export {
 export { attendRoom } from './voice-room';
 export { requestCallSlot, releaseCallSlot, endedCalls, tellGranted } from './call-slots';
 export { scheduleCallback } from './callbacks';
+export { recordOptOut } from './opt-outs';
 export { storeRecording, deleteProviderRecording, emitRecordingReady, expireRecordings } from './recordings';
 export { requestAnalysis, storeAnalysis } from './analysis';
 export { personaTurn } from './simulator';

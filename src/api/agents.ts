@@ -92,6 +92,12 @@ export const createAgentSchema = z.strictObject({
       `Optional built-in tools the assistant offers: ${OPTIONAL_TOOLS.map((t) => `\`${t}\``).join(', ')} (\`schedule_callback\` calls the person back at the time they ask for, on calls and WhatsApp/SMS conversations; \`send_dtmf\` presses keys on a phone call, to navigate a phone menu). Each at most once.`,
     )
     .optional(),
+  opt_out_tool: z
+    .boolean()
+    .optional()
+    .describe(
+      'Offer the built-in `opt_out` tool on its calls (default true): a person who asks not to be called again is put on the do-not-call list on the spot, told so, and the call ends. `false` switches it off.',
+    ),
   calling_window: callingWindow
     .optional()
     .describe(
@@ -235,6 +241,7 @@ const createAgent = operation({
         tool_ids: toolIds,
         connector_installation_ids: installationIds,
         enabled_tools: enabledTools,
+        opt_out_tool: body.opt_out_tool ?? null,
         calling_window_json: body.calling_window ? JSON.stringify(body.calling_window) : null,
         voicemail_json: body.voicemail ? JSON.stringify(body.voicemail) : null,
         analysis_json: body.analysis ? JSON.stringify(body.analysis) : null,
@@ -374,6 +381,7 @@ function agentUpdateFields(
   if (checked.installationIds !== undefined) set.connector_installation_ids = checked.installationIds;
   if (body.voicemail !== undefined) set.voicemail_json = body.voicemail ? JSON.stringify(body.voicemail) : null;
   if (checked.enabledTools !== undefined) set.enabled_tools = checked.enabledTools;
+  if (body.opt_out_tool !== undefined) set.opt_out_tool = body.opt_out_tool;
   for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to', 'transfer_mode'] as const) {
     if (body[field] !== undefined) set[field] = body[field];
   }

@@ -40,6 +40,8 @@ const agentSchema = new Schema(
     connector_installation_ids: { type: [String], default: [] },
     /** Optional built-in tools it offers (src/shared/tools.ts `OPTIONAL_TOOLS`: `schedule_callback`, `send_dtmf`). */
     enabled_tools: { type: [String], default: [] },
+    /** False: the built-in `opt_out` tool is not offered on its calls; null (or absent): offered. */
+    opt_out_tool: { type: Boolean, default: null },
     /** Its calling window (scheduled calls and promised callbacks ring only then), JSON; null: none. */
     calling_window_json: { type: String, default: null },
     /** The `voicemail` setting (src/shared/calls.ts `VoicemailSetting`) as JSON; null: no answering-machine detection. */
@@ -270,6 +272,11 @@ export const AgentObject = apiObject(
       .describe(
         'Optional built-in tools the assistant offers besides the ones every agent has: `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to navigate a phone menu).',
       ),
+    opt_out_tool: z
+      .boolean()
+      .describe(
+        'Whether its calls offer the built-in `opt_out` tool (default true): when the person asks not to be called again, the assistant records it (the contact becomes `do_not_call`, the number goes on the do-not-call list, `contact.opted_out` is emitted), confirms and ends the call.',
+      ),
     calling_window: callingWindowObject
       .nullable()
       .describe(
@@ -323,6 +330,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     tool_ids: [...(doc.tool_ids ?? [])],
     connector_installation_ids: [...(doc.connector_installation_ids ?? [])],
     enabled_tools: [...(doc.enabled_tools ?? [])],
+    opt_out_tool: doc.opt_out_tool !== false,
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
     voicemail: agentVoicemail(doc),
     analysis: doc.analysis_json ? JSON.parse(doc.analysis_json) : null,

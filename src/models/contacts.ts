@@ -28,6 +28,14 @@ const contactSchema = new Schema(
     external_key: { type: String, required: true },
     name: { type: String, default: null },
     do_not_call: { type: Boolean, required: true },
+    /**
+     * The person's own opt-outs per channel (`StoredOptOut`, src/services/opt-outs.ts), null while none:
+     * `voice` (the `opt_out` tool on a call; it also sets `do_not_call`), `sms` / `whatsapp` (a STOP
+     * word; a START clears it). Absent on contacts stored before opt-outs were recorded.
+     */
+    opt_out_voice: { type: Schema.Types.Mixed, default: null },
+    opt_out_sms: { type: Schema.Types.Mixed, default: null },
+    opt_out_whatsapp: { type: Schema.Types.Mixed, default: null },
     created: { type: Number, required: true },
     updated_ms: { type: Number, required: true },
   },
@@ -70,6 +78,68 @@ export const ContactRecord = mongoose.model('ContactRecord', recordSchema, 'reco
 export type ContactDoc = InferSchemaType<typeof contactSchema>;
 export type ContactRecordDoc = InferSchemaType<typeof recordSchema>;
 
+/** The channels a person can opt out of: calls (`voice`) and each messaging channel. */
+export const OPT_OUT_CHANNELS = ['voice', 'sms', 'whatsapp'] as const;
+export type OptOutChannel = (typeof OPT_OUT_CHANNELS)[number];
+
+/**
+ * How an opt-out came: the assistant's `opt_out` tool on a call (the person asked not to be called
+ * again), or a STOP word on SMS or WhatsApp (src/shared/conversations.ts `KEYWORDS`).
+ */
+export const OPT_OUT_SOURCES = ['opt_out_tool', 'sms_stop', 'whatsapp_stop'] as const;
+export type OptOutSource = (typeof OPT_OUT_SOURCES)[number];
+
+/** One opt-out as a contact stores it (`opt_out_<channel>`). */
+export interface StoredOptOut {
+  source: OptOutSource;
+  /** Unix seconds. */
+  created: number;
+  /** The call it was asked on (`opt_out_tool`), else null. */
+  call_id: string | null;
+  /** The conversation the STOP came in (`sms_stop`, `whatsapp_stop`), else null. */
+  conversation_id: string | null;
+  /** The `contact.opted_out` event this opt-out emitted (one per opt-out, whatever the retries). */
+  event_id: string;
+}
+
+/** An opt-out as the API shows it (the OpenAPI component `OptOut`). */
+export const OptOutObject = apiObject(
+  'OptOut',
+  'The person asked not to be contacted on `channel`: calls (`voice`) or a messaging channel.',
+  z.object({
+    channel: z
+      .enum(OPT_OUT_CHANNELS)
+      .describe(
+        '`voice`: no call is dialed to the number (the contact is `do_not_call` and the number is on the do-not-call list); `sms`/`whatsapp`: no message is sent on that channel until the person sends START.',
+      ),
+    source: z
+      .enum(OPT_OUT_SOURCES)
+      .describe('`opt_out_tool`: asked on a call; `sms_stop` / `whatsapp_stop`: a STOP word.'),
+    created: unix,
+    call_id: z.string().nullable().describe('The call it was asked on, else null.'),
+    conversation_id: z.string().nullable().describe('The conversation the STOP came in, else null.'),
+  }),
+);
+export type OptOutObject = z.output<typeof OptOutObject>;
+
+/** The contact's opt-outs in force, in `OPT_OUT_CHANNELS` order. */
+export function renderOptOuts(doc: Partial<Record<`opt_out_${OptOutChannel}`, unknown>>): OptOutObject[] {
+  return OPT_OUT_CHANNELS.flatMap((channel) => {
+    const o = doc[`opt_out_${channel}`] as StoredOptOut | null | undefined;
+    return o
+      ? [
+          {
+            channel,
+            source: o.source,
+            created: o.created,
+            call_id: o.call_id ?? null,
+            conversation_id: o.conversation_id ?? null,
+          },
+        ]
+      : [];
+  });
+}
+
 /** The `contact` object as the API answers it (the OpenAPI component `Contact`). */
 export const ContactObject = apiObject(
   'Contact',
@@ -82,11 +152,21 @@ export const ContactObject = apiObject(
     name: z.string().nullable(),
     external_id: z.string().nullable(),
     do_not_call: z.boolean(),
+    opt_outs: z
+      .array(OptOutObject)
+      .describe("The person's own opt-outs in force (asked on a call, or a STOP word), one per channel at most."),
     created: unix,
     updated: unix,
   }),
 );
 export type ContactObject = z.output<typeof ContactObject>;
+
+/** A contact as `contact.opted_out` carries it: the contact, and the opt-out just recorded (`opt_out`). */
+export const OptedOutContactObject = apiObject(
+  'OptedOutContact',
+  'A contact with the opt-out just recorded (`contact.opted_out`).',
+  ContactObject.extend({ opt_out: OptOutObject }),
+);
 
 /** The `contact` object; `created` and `updated` in unix seconds. */
 export function renderContact(doc: WithId<ContactDoc>): ContactObject {
@@ -98,6 +178,7 @@ export function renderContact(doc: WithId<ContactDoc>): ContactObject {
     name: doc.name ?? null,
     external_id: doc.external_id ?? null,
     do_not_call: doc.do_not_call,
+    opt_outs: renderOptOuts(doc),
     created: doc.created,
     updated: seconds(doc.updated_ms)!,
   };

@@ -14,8 +14,11 @@ import { z } from 'zod';
 import { schemaOptions as base, type WithId } from './store';
 import { apiObject, unix } from './wire';
 
-/** Where an entry came from: the API's `numbers`, its `csv`, or a contact marked `do_not_call`. */
-export const DNC_SOURCES = ['api', 'csv', 'contact'] as const;
+/**
+ * Where an entry came from: the API's `numbers`, its `csv`, a contact marked `do_not_call`, or the
+ * person's own request on a call (`opt_out`: the assistant's `opt_out` tool, src/services/opt-outs.ts).
+ */
+export const DNC_SOURCES = ['api', 'csv', 'contact', 'opt_out'] as const;
 
 const entrySchema = new Schema(
   {
@@ -55,7 +58,11 @@ export const DoNotCallEntryObject = apiObject(
     object: z.literal('do_not_call_entry'),
     livemode: z.boolean(),
     phone: z.string().describe('The number, E.164.'),
-    source: z.enum(DNC_SOURCES).describe('How it was listed: `numbers` (api) or `csv` of `POST /v1/do_not_call`.'),
+    source: z
+      .enum(DNC_SOURCES)
+      .describe(
+        'How it was listed: `numbers` (api) or `csv` of `POST /v1/do_not_call`, or `opt_out`: the person asked not to be called again on a call.',
+      ),
     created: unix,
   }),
 );

@@ -12,6 +12,7 @@ import { AnalysisObject } from './analyses';
 import { BulkCallObject, BulkCallResultObject } from './bulk-calls';
 import { CallObject } from './calls';
 import { ConnectorVersionObject } from './connectors';
+import { OptedOutContactObject } from './contacts';
 import { ConversationObject, MessageObject } from './conversations';
 import { ErasureObject } from './erasures';
 import { RecordingObject } from './recordings';
@@ -82,6 +83,7 @@ const EVENT_VARIANTS: [id: string, types: EventType[], object: z.ZodType][] = [
   ['RecordingEvent', ['recording.ready', 'recording.deleted'], RecordingObject],
   ['TestSuiteRunEvent', ['test_suite_run.completed'], TestSuiteRunObject],
   ['ErasureEvent', ['erasure.completed'], ErasureObject],
+  ['ContactOptedOutEvent', ['contact.opted_out'], OptedOutContactObject],
 ];
 
 /** The event type → the component name of its variant (the `discriminator` mapping of `Event`). */

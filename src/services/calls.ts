@@ -131,6 +131,7 @@ export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
       ? { connector_installation_ids: [...agent.connector_installation_ids] }
       : {}),
     ...(agent.enabled_tools?.length ? { enabled_tools: [...agent.enabled_tools] } : {}),
+    ...(agent.opt_out_tool === false ? { opt_out_tool: false as const } : {}),
     ...(voicemail ? { voicemail } : {}),
     ...(agent.transfer_mode === 'warm' ? { transfer_mode: 'warm' as const } : {}),
     ...agentSpeech(agent),

@@ -134,6 +134,8 @@ export async function upsertContact(
     const set: Record<string, unknown> = { updated_ms: now };
     if (input.name !== undefined) set.name = input.name;
     if (input.do_not_call !== undefined) set.do_not_call = input.do_not_call;
+    // Calling the person again is the organization's decision to make: the opt-out they asked on a call goes with the flag.
+    if (input.do_not_call === false) set.opt_out_voice = null;
     if (input.phone !== undefined && target.phone !== input.phone)
       Object.assign(set, { phone: input.phone, phone_key: input.phone });
     if (input.external_id !== undefined && target.external_id !== input.external_id)

@@ -151,6 +151,8 @@ export interface AgentSnapshot extends SpeechSettings {
    * absent: none (and in calls made before).
    */
   enabled_tools?: string[];
+  /** False when the agent switches the `opt_out` tool off (`opt_out_tool: false`); absent: offered. */
+  opt_out_tool?: false;
   /** The agent's `voicemail` setting; absent: no answering-machine detection. */
   voicemail?: VoicemailSetting;
   /** How the `transfer_call` tool transfers (`transfer_mode`); absent: `cold`. */

@@ -64,6 +64,12 @@ export const TOOLS = {
       reason: z.string().describe('what the callback is about, in a few words').optional(),
     }),
   },
+  opt_out: {
+    description:
+      'Record that this person asked not to be called again (do-not-call): call it as soon as they ask, then confirm to them ' +
+      'politely in one short sentence and say goodbye; the call ends after that. Never call it for anything else.',
+    arguments: z.object({}),
+  },
   send_dtmf: {
     description:
       'Press keys on the phone line (DTMF), e.g. to choose an option of a phone menu: digits 0-9, * and #; w waits half a second.',
@@ -88,14 +94,24 @@ export type ToolArguments<N extends ToolName> = z.output<(typeof TOOLS)[N]['argu
  * or SMS conversation, and the web widget's conversation.
  */
 export const CHANNEL_TOOLS = {
-  phone_call: ['end_call', 'transfer_call', 'search_knowledge'],
-  campaign_call: ['end_call', 'transfer_call', 'search_knowledge', 'fill_form'],
+  phone_call: ['end_call', 'transfer_call', 'search_knowledge', 'opt_out'],
+  campaign_call: ['end_call', 'transfer_call', 'search_knowledge', 'fill_form', 'opt_out'],
   conversation: ['handoff_to_person'],
   widget: ['handoff_to_person'],
 } as const satisfies Record<string, readonly ToolName[]>;
 
 /** The channels an assistant works on. */
 export type ToolChannel = keyof typeof CHANNEL_TOOLS;
+
+/**
+ * The built-in tools offered by default that an agent may switch off (`opt_out`: its `opt_out_tool:
+ * false`); a channel's `CHANNEL_TOOLS` lists them where they apply. Law and carrier rules expect a
+ * person's "do not call me again" to be honoured on the spot, so the safe default is on.
+ */
+export const SWITCHABLE_TOOLS = ['opt_out'] as const satisfies readonly ToolName[];
+
+/** A built-in tool offered by default that an agent may switch off (`SWITCHABLE_TOOLS`). */
+export type SwitchableToolName = (typeof SWITCHABLE_TOOLS)[number];
 
 /**
  * The built-in tools an agent offers only when it lists them in `enabled_tools` (`schedule_callback`,
@@ -130,15 +146,20 @@ export function isOptionalToolName(name: string): name is OptionalToolName {
 
 /**
  * The names of the built-in tools `channel` offers to an agent that enables `enabled` (its
- * `enabled_tools`; absent: none): `CHANNEL_TOOLS[channel]`, then the enabled ones of
- * `CHANNEL_OPTIONAL_TOOLS[channel]`. Without optional tools the list is exactly `CHANNEL_TOOLS[channel]`.
+ * `enabled_tools`; absent: none) and switches `off` off (of `SWITCHABLE_TOOLS`; absent: none):
+ * `CHANNEL_TOOLS[channel]` but `off`, then the enabled ones of `CHANNEL_OPTIONAL_TOOLS[channel]`.
+ * Without optional tools nor `off` the list is exactly `CHANNEL_TOOLS[channel]`.
  */
 export function offeredTools<C extends ToolChannel>(
   channel: C,
   enabled: readonly string[] | undefined,
+  off?: readonly SwitchableToolName[],
 ): ChannelToolName<C>[] {
   const optional = (CHANNEL_OPTIONAL_TOOLS[channel] as readonly OptionalToolName[]).filter((t) => enabled?.includes(t));
-  return [...CHANNEL_TOOLS[channel], ...optional] as ChannelToolName<C>[];
+  const always = (CHANNEL_TOOLS[channel] as readonly ToolName[]).filter(
+    (t) => !(off as readonly string[] | undefined)?.includes(t),
+  );
+  return [...always, ...optional] as ChannelToolName<C>[];
 }
 
 /** Whether `name` is one of the assistant's tools. */

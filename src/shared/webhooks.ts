@@ -29,6 +29,7 @@ export const EVENT_TYPES = [
   'recording.deleted',
   'test_suite_run.completed',
   'erasure.completed',
+  'contact.opted_out',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

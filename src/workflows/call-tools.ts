@@ -10,7 +10,7 @@
  */
 import type { AssistantContextIds } from '../shared/assistant';
 import type { CallWorkflowInput } from '../shared/calls';
-import { offeredTools, type CustomTool } from '../shared/tools';
+import { offeredTools, type CustomTool, type SwitchableToolName } from '../shared/tools';
 import type { CallLine } from './call-line';
 import type { CallRecord } from './call-record';
 import {
@@ -69,6 +69,7 @@ export class CallTools {
   private callTools(record: CallRecord, warm: WarmTransfer, line: CallLine): ToolHandlers {
     const { input } = this;
     const inbound = input.direction === 'inbound';
+    const person = inbound ? input.from : input.to;
     const call: CallToolTarget = {
       context: this.context,
       room: Boolean(input.room),
@@ -92,11 +93,24 @@ export class CallTools {
         contactId: this.context.contactId,
       },
       sendDigits: (digits) => line.pressKeys(digits),
+      optOut:
+        input.room || !person
+          ? null
+          : { orgId: input.orgId, livemode: input.livemode, callId: input.callId, phone: person },
     };
     const enabled = this.enabledTools();
+    const off = this.switchedOff();
     return this.form
-      ? channelTools('campaign_call', { ...call, form: this.form }, enabled)
-      : channelTools('phone_call', call, enabled);
+      ? channelTools('campaign_call', { ...call, form: this.form }, enabled, off)
+      : channelTools('phone_call', call, enabled, off);
+  }
+
+  /**
+   * The default tools this call does not offer: `opt_out` when the agent switches it off (`opt_out_tool:
+   * false`) and in a browser voice room (a visitor has no number to stop calling).
+   */
+  private switchedOff(): SwitchableToolName[] {
+    return this.input.room || this.input.agent.opt_out_tool === false ? ['opt_out'] : [];
   }
 
   /**
@@ -114,7 +128,11 @@ export class CallTools {
       livemode: this.input.livemode,
       toolIds: this.input.agent.tool_ids,
       installationIds: this.input.agent.connector_installation_ids,
-      reserved: offeredTools(this.input.campaign ? 'campaign_call' : 'phone_call', this.enabledTools()),
+      reserved: offeredTools(
+        this.input.campaign ? 'campaign_call' : 'phone_call',
+        this.enabledTools(),
+        this.switchedOff(),
+      ),
     });
   }
 

@@ -27,6 +27,7 @@ import {
 } from '@temporalio/workflow';
 import type * as callbackActivities from '../activities/callbacks';
 import type * as knowledgeActivities from '../activities/knowledge';
+import type * as optOutActivities from '../activities/opt-outs';
 import type * as toolActivities from '../activities/tools';
 import type { AssistantContextIds, KnowledgeRef, ToolCall } from '../shared/assistant';
 import { checkFormValues, missingRequired, type FormDefinition, type FormValues } from '../shared/forms';
@@ -43,6 +44,7 @@ import {
   type ChannelToolName,
   type ToolArguments,
   type ToolChannel,
+  type SwitchableToolName,
   type ToolName,
 } from '../shared/tools';
 import { TOOL_RETRY } from './retry';
@@ -65,6 +67,15 @@ const toolActivity = proxyActivities<typeof toolActivities>({ startToCloseTimeou
  * try, 5 tries, each with the same input (hence the same new call id). A failure is a tool error.
  */
 const callbacks = proxyActivities<typeof callbackActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumAttempts: 5 },
+});
+
+/**
+ * `opt_out`'s effect (src/activities/opt-outs.ts): store writes and an event, 30 s per try, 5 tries, each
+ * with the same input (the same key, hence one contact and one event). A failure is a tool error.
+ */
+const optOuts = proxyActivities<typeof optOutActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', maximumAttempts: 5 },
 });
@@ -108,6 +119,14 @@ export interface ToolStop {
  */
 export type CallbackTarget = Omit<callbackActivities.ScheduleCallbackInput, 'callId' | 'toolCallId' | 'at' | 'reason'>;
 
+/** Whose number an `opt_out` on a call records: the person's (an outbound call's `to`, an inbound call's `from`). */
+export interface OptOutTarget {
+  orgId: string;
+  livemode: boolean;
+  callId: string;
+  phone: string;
+}
+
 /** What the tools of a phone call reach of it. */
 export interface CallToolTarget {
   /** Whom the call is with and which agent answers (the knowledge searched is the agent's). */
@@ -129,6 +148,8 @@ export interface CallToolTarget {
    * live call; a simulated call only records them. Resolves false when they could not be sent.
    */
   sendDigits(digits: string): Promise<boolean>;
+  /** Whose opt-out `opt_out` records; null when the call has no person's number (a browser voice room). */
+  optOut: OptOutTarget | null;
 }
 
 /** What the tools of a campaign's call reach of it: a phone call's, and the campaign's form with its values so far. */
@@ -187,6 +208,7 @@ const callEffects: { [N in ChannelToolName<'phone_call'>]: Effect<N, CallToolTar
   },
   search_knowledge: ({ query }, call) => searchKnowledge(call.context, query),
   schedule_callback: (args, call, key) => scheduleCallback(args, call.callback, key),
+  opt_out: (_args, call, key) => optOut(call, key),
   send_dtmf: async ({ digits }, call) => {
     if (call.room) return { summary: 'Error: a browser voice call has no phone keys.', ends: false };
     return (await call.sendDigits(digits))
@@ -213,20 +235,24 @@ export const CHANNEL_EFFECTS: ChannelEffects = {
 };
 
 /**
- * The handler table of `channel`'s tools acting on `target`: `CHANNEL_TOOLS[channel]`, then the optional
- * ones of `CHANNEL_OPTIONAL_TOOLS[channel]` the agent enables (src/shared/tools.ts `offeredTools`), in that order.
+ * The handler table of `channel`'s tools acting on `target`: `CHANNEL_TOOLS[channel]` but those switched
+ * `off`, then the optional ones of `CHANNEL_OPTIONAL_TOOLS[channel]` the agent enables (src/shared/tools.ts
+ * `offeredTools`), in that order.
  * @param channel the channel the assistant works on
  * @param target what the effects reach of the call or conversation
  * @param enabled the agent's `enabled_tools` (absent: none)
+ * @param off default tools not offered (`opt_out` when the agent's `opt_out_tool` is false; absent: none)
  */
 export function channelTools<C extends ToolChannel>(
   channel: C,
   target: ChannelTargets[C],
   enabled?: readonly string[],
+  off?: readonly SwitchableToolName[],
 ): ToolHandlers {
   const effects = CHANNEL_EFFECTS[channel] as Record<string, Effect<ToolName, ChannelTargets[C]>>;
   const handlers: Record<string, ToolHandler<ToolName>> = {};
-  for (const name of offeredTools(channel, enabled)) handlers[name] = (args, key) => effects[name](args, target, key);
+  for (const name of offeredTools(channel, enabled, off))
+    handlers[name] = (args, key) => effects[name](args, target, key);
   return handlers as ToolHandlers;
 }
 
@@ -293,6 +319,36 @@ async function scheduleCallback(
       ends: false,
     };
   }
+}
+
+/**
+ * `opt_out` on a call: runs the `recordOptOut` activity (src/services/opt-outs.ts: the contact's
+ * `do_not_call`, the do-not-call list, `contact.opted_out` once) keyed by the tool call's key `key` and the
+ * workflow's time (the same on a retry or a replay), then asks the call to end once the turn is over
+ * (`assistant_ended`). The turn goes on (`ends: false`) so the model's confirmation and goodbye, asked for
+ * in the result, are said before the line is hung up. A failed activity is a tool error: the call goes on.
+ */
+async function optOut(call: CallToolTarget, key: string): Promise<ToolEffect> {
+  const target = call.optOut;
+  if (!target) return { summary: 'Error: this call has no phone number to opt out.', ends: false };
+  try {
+    await optOuts.recordOptOut.executeWithOptions({ summary: `opt out (${key})` }, [
+      { ...target, channel: 'voice', source: 'opt_out_tool', conversationId: null, key, atMs: Date.now() },
+    ]);
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return {
+      summary:
+        'Error: the opt-out could not be recorded right now. Apologise, tell the caller their request is noted, and end the call.',
+      ends: false,
+    };
+  }
+  call.stop({ status: 'completed', reason: 'assistant_ended' });
+  return {
+    summary:
+      'Done: this number will not be called again. Confirm that to the caller in one short, polite sentence and say goodbye (no other tool); the call ends after that.',
+    ends: false,
+  };
 }
 
 /**

@@ -380,9 +380,9 @@ describe('tool calls: the tools of an MCP server', function () {
       const offered = h()
         .llm.requests.find((r) => r.user === call.id)!
         .tools!.map((x) => x.function.name);
-      const builtIn = ['end_call', 'transfer_call', 'search_knowledge'];
+      const builtIn = ['end_call', 'transfer_call', 'search_knowledge', 'opt_out'];
       // search_knowledge is offered only to an agent with knowledge; its place is kept all the same.
-      expect(offered.filter((n) => !builtIn.includes(n))).to.have.length(125);
+      expect(offered.filter((n) => !builtIn.includes(n))).to.have.length(124);
       expect(offered.length).to.be.at.most(128);
       expect(new Set(offered).size).to.equal(offered.length);
       expect(offered.filter((n) => n.startsWith('c_')).length).to.be.above(0); // the third server got the rest
@@ -401,7 +401,8 @@ describe('tool calls: the tools of an MCP server', function () {
     expect(Date.now() - started).to.be.below(30_000);
     const asked = h().llm.requests.filter((r) => r.user === call.id);
     const offered = asked[0].tools!.map((x) => x.function.name);
-    expect(offered.filter((n) => !['end_call', 'transfer_call', 'search_knowledge'].includes(n))).to.have.length(64);
+    const builtIn = ['end_call', 'transfer_call', 'search_knowledge', 'opt_out'];
+    expect(offered.filter((n) => !builtIn.includes(n))).to.have.length(64);
     expect(turns[1].text).to.equal('You said: Hello');
     expect(toolTurns(turns)[0].result).to.match(/shipped/);
   });

@@ -86,8 +86,8 @@ describe('tool registry', () => {
 
   it('lists the tools of each channel', () => {
     expect(CHANNEL_TOOLS).to.deep.equal({
-      phone_call: ['end_call', 'transfer_call', 'search_knowledge'],
-      campaign_call: ['end_call', 'transfer_call', 'search_knowledge', 'fill_form'],
+      phone_call: ['end_call', 'transfer_call', 'search_knowledge', 'opt_out'],
+      campaign_call: ['end_call', 'transfer_call', 'search_knowledge', 'fill_form', 'opt_out'],
       conversation: ['handoff_to_person'],
       widget: ['handoff_to_person'],
     });
@@ -114,6 +114,7 @@ describe('tool effects', () => {
     warmTransfer: () => 'not in this test',
     callback,
     sendDigits: async () => true,
+    optOut: { orgId: 'org_1', livemode: false, callId: 'call_1', phone: '+14155550123' },
   });
 
   it("builds a channel's handler table in the channel's order", () => {
@@ -127,6 +128,10 @@ describe('tool effects', () => {
       ...CHANNEL_TOOLS.phone_call,
       'schedule_callback',
     ]);
+    // A default tool the agent switches off (`opt_out_tool: false`) is not offered.
+    expect(Object.keys(channelTools('phone_call', callTarget([]), undefined, ['opt_out']))).to.deep.equal(
+      CHANNEL_TOOLS.phone_call.filter((t) => t !== 'opt_out'),
+    );
     expect(
       Object.keys(channelTools('conversation', { requestHandoff: () => undefined, callback }, ['schedule_callback'])),
     ).to.deep.equal(['handoff_to_person', 'schedule_callback']);
