@@ -55,6 +55,7 @@ const CONFIG_FIELDS = [
   'tool_ids',
   'connector_installation_ids',
   'enabled_tools',
+  'opt_out_tool',
   'calling_window',
   'voicemail',
   'recording',
@@ -97,6 +98,7 @@ describe('agent versions', function () {
       language: 'es-MX',
       analysis: { summary: true },
       enabled_tools: ['send_dtmf'],
+      opt_out_tool: false,
     };
     const updated = await update(t, agent.id, sent);
     expect(updated).to.include({ version: 2, latest_version: 2, instructions: 'Instructions two.' });

@@ -364,7 +364,7 @@ describe('tool calls: the tools of an MCP server', function () {
     expect(server.toolCalls.filter((c) => c.name === 'slow')).to.have.length(0);
   });
 
-  it('offers at most 128 tools in all (built-in ones included): three servers of 64 give 125 besides the 3 built-in', async () => {
+  it('offers at most 128 tools in all (built-in ones included): three servers of 64 give 124 besides the 4 built-in', async () => {
     const extra = [
       await startMcpServer({ fillerTools: 200, fillerPrefix: 'b_' }),
       await startMcpServer({ fillerTools: 200, fillerPrefix: 'c_' }),
