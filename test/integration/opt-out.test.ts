@@ -282,5 +282,14 @@ describe('opt-outs', function () {
     const later = await recordOptOut(client, { ...input, key: 'tc_other', atMs: Date.now() });
     expect(later).to.deep.equal({ contactId: a.contactId, recorded: false, eventId: null });
     expect(await optOutEvents(t.testKey, phone)).to.have.length(1);
+
+    // The organization calling the person again clears the voice opt-out with the flag; a new request records anew.
+    const cleared = await request('POST', '/v1/contacts', { key: t.testKey, body: { phone, do_not_call: false } });
+    expect(cleared.body).to.include({ id: a.contactId, do_not_call: false });
+    expect(cleared.body.opt_outs).to.deep.equal([]);
+    const anew = await recordOptOut(client, { ...input, key: 'tc_third', atMs: Date.now() });
+    expect(anew).to.include({ contactId: a.contactId, recorded: true });
+    expect(await contactOf(t.testKey, phone)).to.include({ do_not_call: true });
+    expect(await optOutEvents(t.testKey, phone)).to.have.length(2);
   });
 });
