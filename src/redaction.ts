@@ -46,6 +46,11 @@ export interface RedactOptions {
    * the first kept number, else `US`.
    */
   defaultCountry?: CountryCode;
+  /**
+   * The kinds looked for; absent: every kind. `['card']` is what is redacted whatever the organization's
+   * setting (src/services/redaction-policy.ts): no full card number is ever stored.
+   */
+  kinds?: readonly PiiKind[];
 }
 
 /** One finding: `text.slice(start, end)` is PII of `kind`. */
@@ -83,8 +88,8 @@ export function redactText(text: string, options: RedactOptions = {}): Redacted 
 }
 
 /**
- * The PII of `text`, in order, without overlaps. Emails are found first (an address may hold digits),
- * then card numbers, SSNs, and phone numbers in what is left.
+ * The PII of `text` (of `options.kinds`, else every kind), in order, without overlaps. Emails are found
+ * first (an address may hold digits), then card numbers, SSNs, and phone numbers in what is left.
  */
 export function findPii(text: string, options: RedactOptions = {}): PiiSpan[] {
   const spans: PiiSpan[] = [];
@@ -92,9 +97,11 @@ export function findPii(text: string, options: RedactOptions = {}): PiiSpan[] {
   const add = (found: PiiSpan[]) => {
     for (const s of found) if (free(s.start, s.end)) spans.push(s);
   };
-  add(findEmails(text));
-  add(findCards(text));
-  add(findSsns(text));
+  const wanted = (kind: PiiKind) => !options.kinds || options.kinds.includes(kind);
+  if (wanted('email')) add(findEmails(text));
+  if (wanted('card')) add(findCards(text));
+  if (wanted('ssn')) add(findSsns(text));
+  if (!wanted('phone')) return spans.sort((a, b) => a.start - b.start);
   // Phone numbers are looked for with what is already found blanked out, so no digit is read twice.
   let blanked = text;
   for (const s of spans) blanked = blanked.slice(0, s.start) + ' '.repeat(s.end - s.start) + blanked.slice(s.end);

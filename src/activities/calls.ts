@@ -144,7 +144,7 @@ async function redactedForm(input: TransitionCallInput): Promise<{ form_json?: s
  * already stored (same call and `seq`, same number) is left as it is.
  */
 export async function recordTurns(input: { callId: string; turns: CallTurnInput[] }): Promise<void> {
-  // With the organization's redaction on, each turn's text and tool arguments are
+  // With the organization's redaction on (card numbers whatever the setting), each turn's text and tool arguments are
   // stored redacted (the call's parties kept), with what was replaced; the model's chat log keeps them.
   const redactor = await callRedactor(input.callId);
   await Promise.all([

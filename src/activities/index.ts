@@ -18,6 +18,7 @@ export {
   sendDigits,
   speakLine,
 } from './telephony';
+export { startPayment, resumeRecording } from './payments';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';
 export {
   storeInbound,

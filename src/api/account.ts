@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { notFound } from '../errors';
 import { AccountObject } from '../models/orgs';
 import { retrieveAccount } from '../services/limits';
+import { PAYMENT_CONNECTOR_PATTERN, setPaymentConnector } from '../services/payments';
 import { setPrivacySettings } from '../services/privacy';
 import { RETENTION_DAYS_RANGE, RETENTION_KINDS, type RetentionSettings } from '../shared/privacy';
 import { idempotent } from './idempotency';
@@ -27,7 +28,10 @@ const days = z
   .nullable()
   .optional();
 
-/** `POST /v1/account` body: `retention` (any of the days fields) and `redaction.enabled`; each optional. */
+/**
+ * `POST /v1/account` body: `retention` (any of the days fields), `redaction.enabled` and
+ * `payments.connector` (a Twilio Pay Connector's unique name, or null to turn payments off); each optional.
+ */
 export const updateAccountSchema = z.strictObject({
   retention: z
     .strictObject(
@@ -38,6 +42,14 @@ export const updateAccountSchema = z.strictObject({
     )
     .optional(),
   redaction: z.strictObject({ enabled: z.boolean().optional() }).optional(),
+  payments: z
+    .strictObject({
+      connector: z
+        .string()
+        .regex(PAYMENT_CONNECTOR_PATTERN, 'must be a Twilio Pay Connector unique name (letters, digits, _ and -, 1-64)')
+        .nullable(),
+    })
+    .optional(),
 });
 
 /**
@@ -65,7 +77,7 @@ const retrieveAccountOperation = operation({
 
 /**
  * `POST /v1/account` body `{retention?: {transcripts_days?, messages_days?, recordings_days?,
- * analyses_days?, events_days?}, redaction?: {enabled?}}` → the `account` object after the change, in the
+ * analyses_days?, events_days?}, redaction?: {enabled?}, payments?: {connector}}` → the `account` object after the change, in the
  * key's mode. Fields not given are unchanged; a days value of null keeps that
  * kind for ever. Takes an `Idempotency-Key` like every POST (a retry answers the first response).
  * Errors: 400 `parameter_invalid` naming e.g. `retention.transcripts_days` for days outside 1–3,650 or not
@@ -79,16 +91,22 @@ const updateAccountOperation = operation({
   tag: 'Account',
   summary: 'Update the account',
   description:
-    "Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons) and PII redaction before storage. Secret keys only.",
+    "Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons), PII redaction before storage, and the Twilio Pay Connector card payments go through (`payments.connector`). Secret keys only.",
   scope: 'account:write',
   body: updateAccountSchema,
-  example: { retention: { transcripts_days: 30, recordings_days: 7, events_days: null }, redaction: { enabled: true } },
+  example: {
+    retention: { transcripts_days: 30, recordings_days: 7, events_days: null },
+    redaction: { enabled: true },
+    payments: { connector: 'stripe_connector' },
+  },
   response: AccountObject,
   handler: async (req, res, { body }) => {
     const { orgId, livemode } = req.auth!;
     if (!(await retrieveAccount({ orgId, livemode }))) throw notFound('organization', orgId);
     await idempotent(req, res, 'acct', async () => {
-      await setPrivacySettings({ orgId, livemode }, body);
+      const { payments, ...privacy } = body;
+      await setPrivacySettings({ orgId, livemode }, privacy);
+      if (payments) await setPaymentConnector({ orgId, livemode }, payments.connector);
       return { status: 200, body: await retrieveAccount({ orgId, livemode }) };
     });
   },

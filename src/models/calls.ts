@@ -67,6 +67,11 @@ const callSchema = new Schema(
     voicemail_json: { type: String, default: null },
     /** The call's latest transfer (src/shared/calls.ts `TransferProgress`), JSON; null: none. */
     transfer_json: { type: String, default: null },
+    /**
+     * The call's latest card payment (src/shared/payments.ts `PaymentProgress`: amount, currency, status,
+     * last four digits, confirmation code; never a card number), JSON; null: none. Written by the workflow.
+     */
+    payment_json: { type: String, default: null },
     simulated: { type: Boolean, required: true },
     max_duration_seconds: { type: Number, required: true },
     context_json: { type: String, default: '{}' },

@@ -41,6 +41,13 @@ const orgSchema = new Schema(
     /** The same in test mode. */
     redaction_test: { enabled: { type: Boolean, default: false } },
     /**
+     * The Twilio Pay Connector card payments go through in live mode (`POST /v1/account`
+     * `payments.connector`, src/services/payments.ts); null: no payments (`collect_payment` not offered).
+     */
+    payments_live: { connector: { type: String, default: null } },
+    /** The same in test mode (simulated payments, no Twilio). */
+    payments_test: { connector: { type: String, default: null } },
+    /**
      * The organization's own daily caps (src/services/quotas.ts), set by `svcctl quotas set`; null: the
      * operator's default (`QUOTA_*_PER_DAY`).
      */
@@ -146,7 +153,19 @@ export const AccountObject = apiObject(
       .describe('How long each kind of data is kept; an hourly sweep deletes what is older.'),
     redaction: z
       .object({ enabled: z.boolean().describe('Personal data is replaced by typed placeholders before storage.') })
-      .describe('PII redaction before storage, off by default.'),
+      .describe('PII redaction before storage, off by default (card numbers are redacted whatever the setting).'),
+    payments: z
+      .object({
+        connector: z
+          .string()
+          .nullable()
+          .describe(
+            'The unique name of the Twilio Pay Connector calls take card payments with (`collect_payment`); null: payments are not set up.',
+          ),
+      })
+      .describe(
+        'Card payments on calls through Twilio `<Pay>`: the card is keyed in by the caller, never heard by the assistant.',
+      ),
   }),
 );
 
@@ -154,6 +173,7 @@ export const AccountObject = apiObject(
  * The `account` object of `org` in one mode.
  * @param maxConcurrentCalls the mode's limit with its default applied (src/services/limits.ts)
  * @param quotas the daily quotas with today's use (src/services/quotas.ts `quotasOf`)
+ * @param paymentConnector the mode's payment connector (src/services/payments.ts), or null
  */
 export function renderAccount(
   org: Pick<OrgDoc, 'name'> & { _id: string },
@@ -161,6 +181,7 @@ export function renderAccount(
   maxConcurrentCalls: number,
   privacy: PrivacySettings,
   quotas: z.output<typeof AccountObject>['quotas'],
+  paymentConnector: string | null = null,
 ): z.output<typeof AccountObject> {
   return {
     id: org._id,
@@ -172,5 +193,6 @@ export function renderAccount(
     quotas,
     retention: privacy.retention,
     redaction: privacy.redaction,
+    payments: { connector: paymentConnector },
   };
 }

@@ -37,6 +37,7 @@ import type { AnalysisPlan } from '../shared/analysis';
 import { systemPrompt, type AssistantAgent, type ChatMessage } from '../shared/assistant';
 import { addLogContext } from '../logger';
 import { searchAttributeKeys } from '../platform/temporal';
+import { paymentConnectorOf } from './payments';
 
 /** The scripted caller used when a test-mode call has no `simulation.caller`. */
 export const DEFAULT_CALLER_SCRIPT = [
@@ -210,9 +211,11 @@ function recordingOf(settings: RecordingSettings | null): { recording?: Recordin
  * Starts the call's workflow (workflow id = call id, `REJECT_DUPLICATE`); one that already exists for
  * this call id (a retried request) is fine. The search attributes let operators find the call in the
  * Temporal Web UI, and its summary and details (Temporal user metadata) say what it is without opening
- * its input.
+ * its input. The organization's payment connector in the call's mode, if any, joins the input
+ * (`withPaymentConnector`): the call then offers `collect_payment`.
  */
-export async function startCallWorkflow(temporal: Client, input: CallWorkflowInput): Promise<void> {
+export async function startCallWorkflow(temporal: Client, given: CallWorkflowInput): Promise<void> {
+  const input = await withPaymentConnector(given);
   addLogContext({ call_id: input.callId, workflow_id: callWorkflowId(input.callId) });
   try {
     await temporal.workflow.start<CallWorkflow>(CALL_WORKFLOW, {
@@ -233,6 +236,16 @@ export async function startCallWorkflow(temporal: Client, input: CallWorkflowInp
     if (err instanceof WorkflowExecutionAlreadyStartedError) return;
     throw err;
   }
+}
+
+/**
+ * `input` with `payment_connector` when its organization has one in its mode (src/services/payments.ts)
+ * and the call is a phone call (a browser voice room has no keypad to pay with); else `input` as it is.
+ */
+export async function withPaymentConnector(input: CallWorkflowInput): Promise<CallWorkflowInput> {
+  if (input.room || input.payment_connector) return input;
+  const connector = await paymentConnectorOf({ orgId: input.orgId, livemode: input.livemode });
+  return connector ? { ...input, payment_connector: connector } : input;
 }
 
 /** `+14155550123` → `+1415…23`: enough to tell calls apart in a list, not the whole number. */

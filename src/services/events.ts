@@ -36,7 +36,7 @@ export interface EmitEventInput {
  * @returns the event object as stored (the first emission's, on a retry)
  */
 export async function emitEvent(temporal: Client, input: EmitEventInput): Promise<StoredEvent> {
-  // With the organization's redaction on, every string of `data.object` is redacted
+  // With the organization's redaction on (card numbers whatever the setting), every string of `data.object` is redacted
   // before the event is stored, and so delivered (its whole-E.164 fields, the parties, are kept).
   const redactor = await redactorFor({ orgId: input.orgId, livemode: input.livemode });
   const rendered = renderEvent({

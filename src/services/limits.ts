@@ -114,6 +114,7 @@ export async function retrieveAccount(tenant: {
         limitOf(org, tenant.livemode),
         privacyOf(org, tenant.livemode),
         await quotasOf(org),
+        (tenant.livemode ? org.payments_live : org.payments_test)?.connector ?? null,
       )
     : null;
 }

@@ -1,7 +1,10 @@
 /**
  * Where PII redaction applies: an organization turns it on per mode
  * (`redaction.enabled`, off by default); then every transcript turn, conversation message, analysis and
- * event payload is redacted before it is written (src/redaction.ts does the finding). The live
+ * event payload is redacted before it is written (src/redaction.ts does the finding). Card numbers
+ * (13–19 digits, a known brand, Luhn-valid) are redacted in all of them whatever the setting: a caller
+ * who reads their card aloud, outside `<Pay>`, never has it stored (PCI DSS keeps stored card numbers in
+ * scope; card payments go through `collect_payment`, src/services/payments.ts). The live
  * model still reads the raw words: the call's and the conversation's workflows keep their chat history in
  * memory; only what is stored is redacted. Log lines lose card numbers and email addresses whatever the
  * setting (src/logger.ts).
@@ -39,12 +42,19 @@ export interface StoredText {
 export const redactionJson = (counts: RedactionCounts): string | null =>
   redactedAny(counts) ? JSON.stringify(counts) : null;
 
+/** What is redacted with the organization's redaction off: card numbers only. */
+const ALWAYS_REDACTED = ['card'] as const;
+
 /**
- * A redactor for one tenant and its parties, or null when the tenant's redaction is off. `text` redacts
- * a string, `value` every string of a JSON-like value; `counts` adds up what they replaced.
+ * A redactor for one tenant and its parties: every kind of PII with the tenant's redaction on, card
+ * numbers only (`ALWAYS_REDACTED`) with it off. `text` redacts a string, `value` every string of a
+ * JSON-like value; `counts` adds up what they replaced. Never null (the type keeps callers' fallbacks
+ * for an unknown call, `callRedactor`).
  */
 export async function redactorFor(tenant: Tenant, options: RedactOptions = {}): Promise<Redactor | null> {
-  return (await redactionEnabled(tenant)) ? new Redactor(options) : null;
+  return (await redactionEnabled(tenant))
+    ? new Redactor(options)
+    : new Redactor({ ...options, kinds: ALWAYS_REDACTED });
 }
 
 /** Redacts texts with one set of options, summing what it replaced (see `redactorFor`). */
@@ -111,7 +121,7 @@ export async function callParties(callId: string): Promise<{ tenant: Tenant; kee
   return found;
 }
 
-/** A call's redactor (its tenant's setting, its parties kept), or null when redaction is off or the call unknown. */
+/** A call's redactor (its tenant's setting, its parties kept; card numbers at least), or null when the call is unknown. */
 export async function callRedactor(callId: string): Promise<Redactor | null> {
   const p = await callParties(callId);
   return p ? redactorFor(p.tenant, { keep: p.keep }) : null;
@@ -131,7 +141,7 @@ interface MessageRow {
 /**
  * A message row as it is stored: with its organization's redaction on, `text`, the template's parameters
  * and the tool calls' arguments and results redacted (the conversation's customer and service numbers,
- * `from`/`to`, kept) and `redaction_json` set when anything was replaced; otherwise the row unchanged.
+ * `from`/`to`, kept) and `redaction_json` set when anything was replaced; otherwise its card numbers only.
  * Deterministic, so the API's and the workflow's insert-if-absent of one outbound row write the same values.
  */
 export async function redactMessageRow<R extends MessageRow>(row: R): Promise<R & { redaction_json?: string | null }> {
@@ -157,7 +167,7 @@ interface ConversationParties {
 /**
  * A text about a conversation as it is stored (its `handoff_reason`: the model's or a person's words on
  * why a person takes over, which may quote the customer): with the organization's redaction on, redacted
- * like its messages (the customer's and the service's numbers kept); otherwise unchanged. Null passes.
+ * like its messages (the customer's and the service's numbers kept); otherwise its card numbers only. Null passes.
  */
 export async function redactConversationText(conv: ConversationParties, text: string | null): Promise<string | null> {
   if (text === null) return null;
@@ -171,7 +181,7 @@ export async function redactConversationText(conv: ConversationParties, text: st
 /**
  * A campaign contact's form answers (what `fill_form` kept) as stored on its result row: with the
  * organization's redaction on, every answer redacted (the contact's own number kept, as on its call);
- * otherwise unchanged.
+ * otherwise their card numbers only.
  */
 export async function redactFormValues<V>(tenant: Tenant, values: V, contactPhone: string | null): Promise<V> {
   const redactor = await redactorFor(tenant, { keep: [contactPhone] });

@@ -301,6 +301,11 @@ export interface CallWorkflowInput {
   /** Recording: the call's `recording`, else its agent's; absent: not recorded. */
   recording?: RecordingSettings;
   /**
+   * The organization's payment connector (Twilio Pay Connector's name) in the call's mode when the call
+   * started: the call offers `collect_payment` (src/workflows/call-payments.ts). Absent: no payments.
+   */
+  payment_connector?: string;
+  /**
    * The analysis plan: the request's `analysis`, else the agent's. Not read by `callWorkflow`:
    * stored on the call, whose end starts `callAnalysisWorkflow` (src/activities/calls.ts). Absent: none.
    */

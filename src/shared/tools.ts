@@ -19,6 +19,8 @@ export interface ToolDefinition {
   description: string;
   /** An object schema; the model is offered its JSON schema, and the arguments it sends are parsed with it. */
   arguments: z.ZodObject;
+  /** What the model is told when it calls the tool where it is not offered; absent: a generic "not available". */
+  unavailable?: string;
 }
 
 /** Every tool the assistant may be offered, by name (the name the model calls it by). */
@@ -79,6 +81,25 @@ export const TOOLS = {
         .regex(/^[0-9*#w]{1,32}$/, 'must be 1 to 32 of 0-9, *, # and w (a half-second pause)')
         .describe('the keys to press in order, e.g. "1", "w2#"'),
     }),
+  },
+  // Offered on a phone call only when the organization has a payment connector (src/workflows/call-tools.ts).
+  collect_payment: {
+    description:
+      'Take a card payment now: the caller keys in their card on the phone keypad with the payment processor ' +
+      '(you never hear the digits; do not ask for them). The answer gives the outcome: status, last four digits, confirmation code.',
+    arguments: z.object({
+      amount: z
+        .string()
+        .regex(/^(?:0|[1-9]\d{0,8})(?:\.\d{1,2})?$/, 'must be a decimal amount in major units, e.g. "24.99"')
+        .refine((v) => Number(v) > 0, 'must be more than 0')
+        .describe('the amount to charge, a decimal string in major units with at most 2 decimals, e.g. "24.99"'),
+      currency: z
+        .string()
+        .regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 currency code, e.g. "USD"')
+        .describe('ISO 4217 currency code, e.g. "USD"'),
+      description: z.string().min(1).max(255).describe('what the payment is for, as the statement shows it'),
+    }),
+    unavailable: 'Error: payments are not set up for this organization (no payment connector); no payment was taken.',
   },
 } as const satisfies Record<string, ToolDefinition>;
 

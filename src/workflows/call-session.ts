@@ -47,6 +47,7 @@ import {
 import { RECORDING_WORKFLOW, recordingWorkflowId, type RecordingWorkflow } from '../shared/recordings';
 import { localStore, roomActivities } from './call-activities';
 import { CallLine } from './call-line';
+import { CallPayments } from './call-payments';
 import { CallQueue } from './call-queue';
 import { CallRecord, type StopRequest } from './call-record';
 import { CallTools } from './call-tools';
@@ -77,6 +78,8 @@ export class CallSession {
   readonly warm: WarmTransfer;
   /** The tool runner. */
   readonly tools: CallTools;
+  /** The call's card payments (`collect_payment`, when the organization has a payment connector). */
+  readonly payments: CallPayments;
   /** The turn loop. */
   readonly turns: TurnLoop;
   /**
@@ -94,7 +97,8 @@ export class CallSession {
     this.queue = new CallQueue(input, this.record);
     this.line = new CallLine(input, this.record);
     this.warm = new WarmTransfer(input, this.record, this.transcript, this.line);
-    this.tools = new CallTools(input, this.record, this.warm, this.line);
+    this.payments = new CallPayments(input, this.record, this.transcript, this.line);
+    this.tools = new CallTools(input, this.record, this.warm, this.line, this.payments);
     this.turns = new TurnLoop(input, this.record, this.transcript, this.line, this.warm, this.tools);
   }
 

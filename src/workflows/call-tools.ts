@@ -12,6 +12,7 @@ import type { AssistantContextIds } from '../shared/assistant';
 import type { CallWorkflowInput } from '../shared/calls';
 import { offeredTools, type CustomTool, type SwitchableToolName } from '../shared/tools';
 import type { CallLine } from './call-line';
+import type { CallPayments } from './call-payments';
 import type { CallRecord } from './call-record';
 import {
   channelTools,
@@ -42,12 +43,14 @@ export class CallTools {
    * @param record the call's stop, which `end_call` and a cold `transfer_call` request
    * @param warm the call's warm transfers, which `transfer_call` starts when the agent's mode is `warm`
    * @param line the call's line, on which `send_dtmf` presses keys
+   * @param payments the call's card payments: `collect_payment` is offered when they are
    */
   constructor(
     private readonly input: CallWorkflowInput,
     record: CallRecord,
     warm: WarmTransfer,
     line: CallLine,
+    payments?: CallPayments,
   ) {
     this.context = {
       orgId: input.orgId,
@@ -59,6 +62,8 @@ export class CallTools {
       ? { definition: input.campaign.form, values: input.continuation?.formValues ?? null }
       : null;
     this.handlers = this.callTools(record, warm, line);
+    // Last in the list, and only with a payment connector: every other call offers what it offered before.
+    if (payments?.offered) this.handlers.collect_payment = (args, key) => payments.collect(args, key);
   }
 
   /**

@@ -57,6 +57,7 @@ import {
   type TransferRequest,
 } from '../shared/calls';
 import { slotGrantedSignal } from '../shared/call-slots';
+import { paymentResultSignal } from '../shared/payments';
 import { CallSession } from './call-session';
 
 /**
@@ -83,6 +84,7 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   setHandler(telephonyStatusSignal, (status) => line.onTelephonyStatus(status));
   setHandler(machineDetectionSignal, (result) => line.onMachineDetection(result));
   setHandler(transferLegSignal, (event) => call.warm.onLeg(event));
+  setHandler(paymentResultSignal, (result) => call.payments.onResult(result));
   setHandler(interruptedSignal, (interruption) => call.transcript.onInterrupted(interruption));
   setHandler(slotGrantedSignal, () => queue.onSlotGranted());
   setHandler(advanceClockUpdate, (request) => call.advanceClock(request), {

@@ -38,7 +38,9 @@ import {
   offeredTools,
   parseToolArguments,
   toolCallKey,
+  TOOLS,
   type CustomTool,
+  type ToolDefinition,
   type ToolCallContext,
   type ToolCallRecord,
   type ChannelToolName,
@@ -263,7 +265,10 @@ export function channelTools<C extends ToolChannel>(
  */
 export function applyTool(tools: ToolHandlers, call: ToolCall, key = call.id): ToolEffect | Promise<ToolEffect> {
   const handler = isToolName(call.name) ? (tools[call.name] as ToolHandler<ToolName> | undefined) : undefined;
-  if (!handler) return { summary: `Error: the tool ${call.name} is not available on this call.`, ends: false };
+  if (!handler) {
+    const unavailable = isToolName(call.name) ? (TOOLS[call.name] as ToolDefinition).unavailable : undefined;
+    return { summary: unavailable ?? `Error: the tool ${call.name} is not available on this call.`, ends: false };
+  }
   const parsed = parseToolArguments(call.name as ToolName, call.arguments);
   if (!parsed.ok) return { summary: parsed.error, ends: false };
   return handler(parsed.args, key);

@@ -2,8 +2,8 @@
  * PII redaction before storage, end to end: with redaction on for a test organization,
  * a simulated call's stored transcript, an inbound WhatsApp message and the assistant's reply, an
  * analysis and the webhook deliveries carry placeholders and `redaction` counts, while the fake LLM
- * (test/support/fake-llm.ts `requests`) received the raw words; with redaction off (the default) nothing
- * changes.
+ * (test/support/fake-llm.ts `requests`) received the raw words; with redaction off (the default) only card
+ * numbers are replaced (no full card number is ever stored).
  */
 import { expect } from 'chai';
 import { Analysis } from '../../src/models/analyses';
@@ -259,7 +259,7 @@ describe('PII redaction before storage', function () {
     expect(holdsCard(row!.summary!)).to.equal(false);
   });
 
-  it('changes nothing with redaction off (the default)', async () => {
+  it('redacts card numbers only with redaction off (the default)', async () => {
     const placed = await request('POST', '/v1/calls', {
       key: off.testKey,
       body: { to: CALLED, agent_id: off.agentId, simulation: { caller: [CALLER_LINE] } },
@@ -268,20 +268,21 @@ describe('PII redaction before storage', function () {
     await waitForCall(off.testKey, callId);
     const tr = await request('GET', `/v1/calls/${callId}/transcript`, { key: off.testKey });
     const caller = (tr.body.turns as any[]).find((t) => t.role === 'caller');
-    expect(caller.text).to.equal(CALLER_LINE);
-    expect(caller).to.not.have.property('redaction');
+    // No full card number is ever stored (PCI DSS); the rest of the caller's words are kept as said.
+    expect(caller.text).to.equal(CALLER_LINE.replace(CARD, '[card]'));
+    expect(caller.redaction).to.deep.equal({ card: 1 });
 
     const from = customerNumber();
     const text = `Please charge ${CARD}.`;
     const res = await inbound(off.testKey, { channel: 'whatsapp', from, text });
-    expect(res.body.text).to.equal(text);
-    expect(res.body).to.not.have.property('redaction');
+    expect(res.body.text).to.equal('Please charge [card].');
+    expect(res.body.redaction).to.deep.equal({ card: 1 });
     const [, reply] = await waitForMessages(off.testKey, res.body.conversation_id, 2);
-    expect(reply.text).to.equal(`You said: ${text}`);
-    await eventually(
-      async () =>
-        (await request('GET', `/v1/calls/${callId}`, { key: off.testKey })).body.analysis?.summary?.includes(CARD),
-      'an analysis quoting the raw card',
+    expect(reply.text).to.equal('You said: Please charge [card].');
+    const analysis = await eventually(
+      async () => (await request('GET', `/v1/calls/${callId}`, { key: off.testKey })).body.analysis?.summary,
+      'an analysis',
     );
+    expect(analysis).to.include(EMAIL).and.not.to.include(CARD);
   });
 });

@@ -25,6 +25,13 @@
  * still on the line, and the fake requests the action URL as Twilio does (signed, `CallStatus:
  * in-progress`), after answering the update; `connectActions` records each request and its answer.
  *
+ * `<Pay>` (card payments): a call whose update's `Twiml` has `<Pay>` is in card entry: the fake keeps its
+ * attributes (`payTwiml`), and `completePay` plays the caller and the processor as Twilio does — a test
+ * card "keyed in", the action callback posted signed with the outcome and the card number masked
+ * (`xxxxxxxxxxxx4242`), its answer (the TwiML the call goes on with) returned. Recording controls:
+ * `POST …/Calls/{CallSid}/Recordings/{Sid}.json` (`Status`, `PauseBehavior`; `Twilio.CURRENT` for the
+ * running recording) is answered 200 and kept in `recordingUpdates`.
+ *
  * Messages resource: create (`POST …/Messages.json`: `To`, `From`, `Body` or `ContentSid` +
  * `ContentVariables`, `StatusCallback`) and list (`GET …/Messages.json` filtered by `To`, `From`,
  * `DateSent>`). Recordings resource: `recordings` holds the WAV of each recording SID a test
@@ -79,6 +86,10 @@ export interface FakeTwilio {
     params: Record<string, string>;
     answer: Promise<{ status: number; text: string }>;
   }[];
+  /** The `<Pay>` attributes of each call whose latest TwiML is card entry (Call SID → attributes). */
+  payTwiml: Map<string, Record<string, string>>;
+  /** Each recording control request (`POST …/Calls/{CallSid}/Recordings/{Sid}.json`), in order. */
+  recordingUpdates: { callSid: string; sid: string; params: Record<string, string> }[];
   close(): Promise<void>;
 }
 
@@ -126,6 +137,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     conferenceTwiml: new Map<string, ConferenceTwiml>(),
     connectAction: new Map<string, string>(),
     connectActions: [] as FakeTwilio['connectActions'],
+    payTwiml: new Map<string, Record<string, string>>(),
+    recordingUpdates: [] as FakeTwilio['recordingUpdates'],
   };
   const messageJson = (m: FakeTwilio['messages'][number]) => ({
     sid: m.Sid,
@@ -306,6 +319,19 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
           uri,
         });
       }
+      const recording = new RegExp(
+        `^${base}/(CA[0-9a-f]{32})/Recordings/(RE[0-9a-f]{32}|Twilio\\.CURRENT)\\.json$`,
+      ).exec(pathname);
+      if (req.method === 'POST' && recording) {
+        fake.recordingUpdates.push({ callSid: recording[1], sid: recording[2], params });
+        return send(200, {
+          sid: 'RE' + crypto.randomBytes(16).toString('hex'),
+          account_sid: accountSid,
+          call_sid: recording[1],
+          status: params.Status,
+          api_version: '2010-04-01',
+        });
+      }
       const m = new RegExp(`^${base}/(CA[0-9a-f]{32})\\.json$`).exec(pathname);
       if (req.method === 'POST' && m) {
         const b = fake.behave.update?.(++updatesSeen) ?? {};
@@ -315,6 +341,9 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         const dials = conferenceInTwiml(params.Twiml);
         if (dials) fake.conferenceTwiml.set(m[1], dials);
         else if (params.Twiml || params.Url) fake.conferenceTwiml.delete(m[1]); // left for other TwiML
+        const pay = payInTwiml(params.Twiml);
+        if (pay) fake.payTwiml.set(m[1], pay);
+        else if (params.Twiml || params.Url) fake.payTwiml.delete(m[1]);
         send(200, { sid: m[1], account_sid: accountSid, status: params.Status ?? 'in-progress' });
         // Redirected while in a ConversationRelay session: the session ends, the caller still on the line,
         // and Twilio requests the `<Connect>`'s action (after the update is answered).
@@ -476,5 +505,43 @@ export async function legStatus(
     AccountSid: fake.accountSid,
     CallSid: callSid,
     CallStatus: status,
+  });
+}
+
+/** The attributes of the `<Pay>` a TwiML document runs, or null (a regex over the TwiML the service writes). */
+export function payInTwiml(twiml: string | undefined): Record<string, string> | null {
+  const m = /<Pay\b([^>]*?)\/?>/.exec(twiml ?? '');
+  if (!m) return null;
+  return Object.fromEntries([...m[1].matchAll(/(\w+)="([^"]*)"/g)].map(([, k, v]) => [k, v.replace(/&amp;/g, '&')]));
+}
+
+/**
+ * Plays `<Pay>` for call `callSid` as Twilio does once the caller has keyed in `card` (default: Twilio's
+ * test Visa 4242 4242 4242 4242) and the processor answered: posts the `<Pay>` action, signed, with
+ * `Result` (default `success`), the card number masked but for its last four digits, the card type and a
+ * confirmation code (a success only). `unmasked` posts the whole number instead, as a misconfigured
+ * connector might (what the service keeps must still hold no card number).
+ * @returns the action's answer (the TwiML the call goes on with)
+ */
+export async function completePay(
+  fake: FakeTwilio,
+  callSid: string,
+  opts: { card?: string; result?: string; unmasked?: boolean; confirmationCode?: string } = {},
+): Promise<{ status: number; text: string }> {
+  const pay = fake.payTwiml.get(callSid);
+  if (!pay?.action) throw new Error(`call ${callSid} is not in <Pay>`);
+  const card = (opts.card ?? '4242424242424242').replace(/\D/g, '');
+  const result = opts.result ?? 'success';
+  fake.payTwiml.delete(callSid);
+  return await twilioCallback(fake, pay.action, {
+    AccountSid: fake.accountSid,
+    CallSid: callSid,
+    Result: result,
+    PaymentCardNumber: opts.unmasked ? card : 'x'.repeat(card.length - 4) + card.slice(-4),
+    PaymentCardType: 'visa',
+    ExpirationDate: '1230',
+    ...(result === 'success'
+      ? { PaymentConfirmationCode: opts.confirmationCode ?? 'ch_' + crypto.randomBytes(6).toString('hex') }
+      : { PaymentError: 'The payment was not completed.' }),
   });
 }

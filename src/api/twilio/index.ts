@@ -25,6 +25,10 @@
  *   transfer's leg to the person and of its conference (`participant-join`), signalled to the call's
  *   workflow (`transferLeg`), which counts only the leg's own CallSid. A failed warm transfer brings the
  *   caller back through `/twilio/voice/{call id}?resume={attempt}`: a new session, greeted with why.
+ * - `POST /twilio/pay/{call id}/{attempt}`: the `<Pay>` action of a card payment (`collect_payment`),
+ *   src/api/twilio/payments.ts: the outcome signalled to the workflow (`paymentResult`), the caller brought
+ *   back in a new session (`?payment={attempt}`) greeted with it; an inbound call's `<Connect>` action
+ *   while the caller is in `<Pay>` is no hang-up, as for a transfer.
  * - The ConversationRelay WebSocket the TwiML points at (`/twilio/relay/{call id}`) is served by
  *   src/api/twilio/relay.ts; the messaging callbacks (`/twilio/messaging/…`) by src/api/twilio/messaging.ts.
  *
@@ -63,7 +67,9 @@ import {
 import { startRecordingWorkflow } from '../../services/recordings';
 import type { RecordingSettings } from '../../shared/recordings';
 import { operation, operationsRouter } from '../operations';
+import { twilioPayResult } from './payments';
 import { failedTransfer, LIVE_STATUSES, publicUrl } from './requests';
+import { PAYMENT_LINES, type PaymentProgress } from '../../shared/payments';
 
 const tag = 'Twilio callbacks';
 
@@ -83,6 +89,9 @@ export function twilioRouter(temporal: Client): Router {
     twilioRecordingStatus(temporal),
     twilioTransferLegStatus(temporal),
     twilioTransferConference(temporal),
+    twilioPayResult(temporal, (response, call, callSid, payment) =>
+      connectRelay(response, call, callSid, undefined, payment),
+    ),
   ]);
 }
 
@@ -119,23 +128,27 @@ const twilioVoice = operation({
  * reports the session's end to `/twilio/voice/{id}/ended` (no status callback is set up for it).
  * A caller coming back from failed warm transfer `resume` gets a session of its own (`resume`
  * in the URL, see `attachConversationRelay`) greeted with `TRANSFER_FAILED_LINES` for the reason, and no
- * second recording.
+ * second recording. A caller back from `<Pay>` (`payment`, src/api/twilio/payments.ts) likewise: a session
+ * of its own (`payment` in the URL) greeted with the payment's outcome (`PAYMENT_LINES`).
  */
 function connectRelay(
   response: twilio.twiml.VoiceResponse,
   call: WithId<CallDoc>,
   callSid: string,
   resume?: TransferProgress,
+  payment?: PaymentProgress,
 ): void {
   const agent = JSON.parse(call.agent_json ?? 'null') as AgentSnapshot | null;
-  const recording = resume ? null : startRecording(response, call);
+  const recording = resume || payment ? null : startRecording(response, call);
   const greeting = resume
     ? TRANSFER_FAILED_LINES[resume.reason ?? 'failed']
-    : [recording?.notice, agent?.first_message].filter(Boolean).join(' ');
+    : payment
+      ? PAYMENT_LINES[payment.status === 'collecting' ? 'failed' : payment.status]
+      : [recording?.notice, agent?.first_message].filter(Boolean).join(' ');
   const connect = response.connect(
     call.direction === 'inbound' ? { action: publicUrl(`/twilio/voice/${call._id}/ended`), method: 'POST' } : {},
   );
-  const session = resume ? `&resume=${resume.attempt}` : '';
+  const session = resume ? `&resume=${resume.attempt}` : payment ? `&payment=${payment.attempt}` : '';
   connect.conversationRelay({
     url: publicUrl(`/twilio/relay/${call._id}?sid=${encodeURIComponent(callSid)}${session}`, true),
     ...(greeting ? { welcomeGreeting: greeting } : {}),
@@ -265,13 +278,22 @@ const twilioRelayEnded = (temporal: Client) =>
 /**
  * True when call `callId` left its ConversationRelay session for a transfer: a warm one under way or
  * joined (its `transfer` `dialing`, `briefing` or `transferred`, recorded before the caller is put on
- * hold), or the call handed over (`transferred`, a cold `<Dial>`).
+ * hold), or the call handed over (`transferred`, a cold `<Dial>`); or for a card payment (its latest
+ * `payment` still `collecting`, recorded before the caller is handed to `<Pay>`).
  */
 async function leftForTransfer(callId: string): Promise<boolean> {
-  const call = await Call.findOne({ _id: callId, livemode: true }, { status: 1, transfer_json: 1 }).lean();
+  const call = await Call.findOne(
+    { _id: callId, livemode: true },
+    { status: 1, transfer_json: 1, payment_json: 1 },
+  ).lean();
   if (!call) return false;
   const transfer = JSON.parse(call.transfer_json ?? 'null') as TransferProgress | null;
-  return call.status === 'transferred' || (transfer !== null && transfer.status !== 'failed');
+  const payment = JSON.parse(call.payment_json ?? 'null') as PaymentProgress | null;
+  return (
+    call.status === 'transferred' ||
+    (transfer !== null && transfer.status !== 'failed') ||
+    payment?.status === 'collecting'
+  );
 }
 
 /** `POST /twilio/status/inbound` (form: `CallStatus`, `CallSid`) → 204: an inbound call's status callback. */

@@ -30,6 +30,7 @@ import { callWorkflowId, type CallerSaidResult } from '../../shared/calls';
 import { relayTokenServer, type TokenSink } from '../../voice/relay';
 import { voiceTurns } from '../../voice/turns';
 import { sealSecret } from '../../secrets';
+import { paymentOf } from './payments';
 import { failedTransfer, LIVE_STATUSES, publicUrl, signatureValid } from './requests';
 
 const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
@@ -78,12 +79,15 @@ export function attachConversationRelay(server: http.Server, temporal: Client): 
     const callId = m[1];
     const sid = new URLSearchParams(query).get('sid') ?? '';
     const resumeParam = new URLSearchParams(query).get('resume');
+    const paymentParam = new URLSearchParams(query).get('payment');
     void (async () => {
       const call = await Call.findOne({ _id: callId, livemode: true }).lean();
       if (!call || !LIVE_STATUSES.includes(call.status) || !sid || call.provider_call_sid !== sid)
         return refuse(socket, '403 Forbidden');
       const resume = resumeParam !== null ? failedTransfer(call, resumeParam) : undefined;
       if (resume === null) return refuse(socket, '403 Forbidden');
+      const payment = paymentParam !== null && !resume ? paymentOf(call, paymentParam) : undefined;
+      if (payment === null) return refuse(socket, '403 Forbidden');
       // The streamed words of answers come here until the session's socket is open, then to it.
       const sink: RelaySink = {
         token: (text) => sink.to?.(text),
@@ -106,6 +110,19 @@ export function attachConversationRelay(server: http.Server, temporal: Client): 
           const taken = await RelaySession.collection.updateOne(
             { _id: callId as never, $or: [{ resume: { $exists: false } }, { resume: { $lt: resume.attempt } }] },
             { $set: { ...session, resume: resume.attempt } },
+          );
+          if (taken.matchedCount === 0) {
+            tokens.unregister(callId);
+            return refuse(socket, '409 Conflict');
+          }
+        } else if (payment) {
+          // A comeback from `<Pay>` (payment `attempt`): accepted once, after every earlier one.
+          const taken = await RelaySession.collection.updateOne(
+            {
+              _id: callId as never,
+              $or: [{ payment_resume: { $exists: false } }, { payment_resume: { $lt: payment.attempt } }],
+            },
+            { $set: { ...session, payment_resume: payment.attempt } },
           );
           if (taken.matchedCount === 0) {
             tokens.unregister(callId);
