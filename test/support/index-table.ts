@@ -66,7 +66,7 @@ export async function indexTable(shapes: RecordedShape[] | undefined): Promise<s
         const mine = shapes
           .filter((s) => s.key.startsWith(`${coll}.`) && s.index !== null)
           .filter((s) => (keys[0][0] === '_id' && keys.length === 1 ? s.index === '_id' : s.index!.includes(name)))
-          .map((s) => `\`${s.key.slice(coll.length + 1)}\``);
+          .map((s) => `\`${s.key.slice(coll.length + 1).replace(/\|/g, '\\|')}\``);
         if (mine.length) served = mine.join('<br>');
         else served += ' (no query of the recorded run used it)';
       }
