@@ -10,7 +10,7 @@ import { logger } from '../logger';
 import { AuditEvent, AuditEventObject, renderAuditEvent } from '../models/audit';
 import { listOf } from '../models/wire';
 import { closeAuditEvent, openAuditEvent, recordAuditEvent, type OpenAuditEvent } from '../services/audit';
-import { createdQuery, createdRange, listPage } from './lists';
+import { createdIdRange, createdQuery, createdRange, idRangeOf, listPage, type IdSkew } from './lists';
 import { API_OPERATIONS, operation, operationsRouter } from './operations';
 import type { AuthContext } from './middleware';
 import { auditActor, OBJECT_ID as ID } from './audit-reads';
@@ -156,6 +156,12 @@ export function auditOnFinish(req: Request, res: Response): Promise<void> | null
 }
 
 /** `GET /v1/audit_events` → the organization's entries in this mode, newest first, filtered. */
+/**
+ * An entry's id is of its own instant (src/services/audit.ts `auditId`), later only by the process's
+ * monotonic clock step (`newId`): a minute of slack after, a second before.
+ */
+const AUDIT_ID_SKEW: IdSkew = { before: 1_000, after: 60_000 };
+
 const listAuditEvents = operation({
   method: 'get',
   path: '/v1/audit_events',
@@ -188,7 +194,7 @@ const listAuditEvents = operation({
       filter[field] = v;
     }
     const created = createdRange(req);
-    if (created) filter.created = created;
+    if (created) Object.assign(filter, { created }, idRangeOf(createdIdRange(created, 'aud', AUDIT_ID_SKEW)));
     res.json(await listPage(req, AuditEvent, filter, renderAuditEvent));
   },
 });

@@ -48,7 +48,7 @@ import {
 } from '../shared/calls';
 import { jsonDepth } from './middleware';
 import { idempotent } from './idempotency';
-import { createdQuery, createdRange, listPage } from './lists';
+import { createdIdRange, createdQuery, createdRange, idRangeOf, listPage, type IdSkew } from './lists';
 import { operation, operationsRouter } from './operations';
 import {
   agentVersionQuery,
@@ -234,6 +234,9 @@ function checkCallRequest(livemode: boolean, body: z.output<typeof createCallSch
  * @throws ApiError 400 `parameter_invalid` naming `to` or `from` when it is not an E.164 number, or a bad
  *   `created[…]`
  */
+/** A call's id is made with it and its `created` is the id's second (src/models/calls.ts `newCallDocument`). */
+const CALL_ID_SKEW: IdSkew = { before: 1_000, after: 1_000 };
+
 const listCalls = operation({
   method: 'get',
   path: '/v1/calls',
@@ -283,7 +286,8 @@ const listCalls = operation({
       Object.assign(filter, { contact_id });
     }
     const created = createdRange(req);
-    if (created) Object.assign(filter, { created });
+    // A call's `created` is its id's second (newCallDocument), so a time range is also a range of ids.
+    if (created) Object.assign(filter, { created }, idRangeOf(createdIdRange(created, 'call', CALL_ID_SKEW)));
     res.json(await listPage(req, Call, filter, renderCall));
   },
 });

@@ -22,7 +22,7 @@ import { ApiError, invalidParam, notFound } from '../errors';
 import { deliveryRetry, startWebhookDelivery, subscribedEndpoints } from '../services/webhooks';
 import { redeliveryId, type EventType } from '../shared/webhooks';
 import { idempotent } from './idempotency';
-import { createdQuery, createdRange, listPage } from './lists';
+import { createdIdRange, createdQuery, createdRange, idRangeOf, listPage, type IdSkew } from './lists';
 import { operation, operationsRouter } from './operations';
 
 /** The event as rendered at creation (its delivery state is added by `withDeliveryState`). */
@@ -36,6 +36,13 @@ const tag = 'Events';
  * what a call's page in the console reads) and `created[…]`.
  * @throws ApiError 400 `parameter_invalid` naming `type` or `object_id` when malformed
  */
+/**
+ * An event's id may be made long before it is stored (a message's `message.delivered` id is made when the
+ * message is sent, the event when the receipt arrives: src/services/conversations.ts), never after: a
+ * `created[gte]` bound says nothing of the ids, a `created[lt]` one bounds them (a minute of slack for clocks).
+ */
+const EVENT_ID_SKEW: IdSkew = { before: null, after: 60_000 };
+
 const listEvents = operation({
   method: 'get',
   path: '/v1/events',
@@ -71,7 +78,7 @@ const listEvents = operation({
       filter.object_id = q.object_id;
     }
     const created = createdRange(req);
-    if (created) filter.created = created;
+    if (created) Object.assign(filter, { created }, idRangeOf(createdIdRange(created, 'evt', EVENT_ID_SKEW)));
     const page = await listPage(req, Event, filter, render);
     res.json({ ...page, data: await withDeliveryState(page.data) });
   },

@@ -145,6 +145,13 @@ callSchema.index({ org_id: 1, livemode: 1, agent_version: 1, _id: -1 });
 callSchema.index({ org_id: 1, livemode: 1, agent_version: 1, agent_id: 1, _id: -1 });
 // GET /v1/calls?status=…: one organization's calls in that status, newest first.
 callSchema.index({ org_id: 1, livemode: 1, status: 1, _id: -1 });
+// GET /v1/calls?agent_id=… and ?direction=inbound: newest first, from the first row that matches (on
+// the embedded store a filter the index does not hold is applied row by row while walking the tenant's
+// calls, so a rare agent or inbound calls would read every call of the tenant).
+callSchema.index({ org_id: 1, livemode: 1, agent_id: 1, _id: -1 });
+callSchema.index({ org_id: 1, livemode: 1, direction: 1, _id: -1 });
+// ?agent_id=…&status=…: one agent's calls in one status.
+callSchema.index({ org_id: 1, livemode: 1, agent_id: 1, status: 1, _id: -1 });
 /** A widget visitor's live voice call (src/api/widget.ts: one room per visitor at a time). */
 callSchema.index({ org_id: 1, livemode: 1, to: 1, status: 1 });
 /** The callbacks promised on one call or conversation (src/services/callbacks.ts `cancelPending`). */

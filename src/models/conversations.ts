@@ -67,6 +67,13 @@ const conversationSchema = new Schema(
 );
 conversationSchema.index({ key: 1 }, { unique: true });
 conversationSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+// GET /v1/conversations?status=…, ?channel=…, ?customer_number=… (the console's inbox: the conversations
+// waiting for a person, of one channel), newest first from the first match: without the filter's field in
+// the index the embedded store would walk every conversation of the tenant to find a rare status.
+conversationSchema.index({ org_id: 1, livemode: 1, status: 1, _id: -1 });
+conversationSchema.index({ org_id: 1, livemode: 1, status: 1, channel: 1, _id: -1 });
+conversationSchema.index({ org_id: 1, livemode: 1, channel: 1, _id: -1 });
+conversationSchema.index({ org_id: 1, livemode: 1, customer_number: 1, _id: -1 });
 /** The console's stream (src/services/console-changes.ts): conversations changed in a change window. */
 conversationSchema.index({ window: 1 });
 export const Conversation = mongoose.model('Conversation', conversationSchema, 'conversations');

@@ -108,7 +108,9 @@ const attemptSchema = new Schema(
   base,
 );
 attemptSchema.index({ delivery_id: 1, attempt: 1 }, { unique: true });
+/** An endpoint's attempts, newest first (`GET /v1/webhook-endpoints/{id}/deliveries`), and one event's (`?event=`). */
 attemptSchema.index({ endpoint_id: 1, _id: -1 });
+attemptSchema.index({ endpoint_id: 1, event_id: 1, _id: -1 });
 export const WebhookAttempt = mongoose.model('WebhookAttempt', attemptSchema, 'webhook_attempts');
 
 export type WebhookEndpointDoc = InferSchemaType<typeof endpointSchema> & { _id: string };

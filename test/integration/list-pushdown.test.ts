@@ -1,6 +1,7 @@
 /**
  * A list page reads a page's worth of rows from the embedded store, however many rows the tenant has (calls,
- * events, contacts, conversations, a conversation's messages): our
+ * events, contacts, conversations, a conversation's messages; the other lists and the filters:
+ * list-pushdown-filters.test.ts): our
  * FerretDB build carries scripts/ferretdb-patches/0003-sqlite-sort-and-ranges-use-indexes.patch, which lets
  * SQLite answer `find(filter).sort({_id: -1}).limit(n)` (and the `_id` bound of `starting_after` /
  * `ending_before`) by walking an index `{<the list's equality filter>, _id}`, so that FerretDB stops reading
@@ -13,77 +14,14 @@
  * the statistic is missing and every test here fails; with the sort pushdown disabled the difference is
  * 5,000.
  */
-import mongoose from 'mongoose';
 import { expect } from 'chai';
 import { createKey, createOrg } from '../../src/keys';
 import { newId } from '../../src/shared/ids';
-import { fillStore, type FillPlan } from '../support/scale-fill';
-import { request } from '../support/harness';
+import { fillStore } from '../support/scale-fill';
+import { NONE, idsOf, rowsRead } from '../support/rows-read';
 
 const ROWS = 5_000;
 const LIMIT = 20;
-
-/** Nothing, unless given. */
-const NONE: FillPlan = {
-  calls: 0,
-  turnsPerCall: 0,
-  conversations: 0,
-  messagesPerConversation: 0,
-  webEvery: 1_000_000,
-  usageRows: 0,
-  contacts: 0,
-  recordsPerContact: 0,
-  knowledgeDocuments: 0,
-  chunksPerDocument: 0,
-  events: 0,
-  deliveries: 0,
-  attemptsPerDelivery: 0,
-  campaigns: 0,
-  resultsPerCampaign: 0,
-};
-
-/** The store's count of documents its queries have read since it started. */
-async function scannedObjects(): Promise<number> {
-  const db = mongoose.connection.db;
-  if (!db) throw new Error('store not connected');
-  const status = (await db.admin().serverStatus()) as { metrics?: { queryExecutor?: { scannedObjects?: unknown } } };
-  const n = status.metrics?.queryExecutor?.scannedObjects;
-  if (typeof n !== 'number')
-    throw new Error('the store reports no metrics.queryExecutor.scannedObjects (FerretDB without the 0003 patch)');
-  return n;
-}
-
-/**
- * The rows the store read while answering `GET path` with `key`, and the response body. The fewest of three
- * tries: anything else the service reads meanwhile (a background job) can only add to one try's count.
- */
-async function rowsRead(path: string, key: string): Promise<{ rows: number; body: any }> {
-  let best = Infinity;
-  let body: any;
-  for (let i = 0; i < 3; i++) {
-    const before = await scannedObjects();
-    const res = await request('GET', path, { key });
-    const after = await scannedObjects();
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    body = res.body;
-    best = Math.min(best, after - before);
-  }
-  return { rows: best, body };
-}
-
-/** The ids of `collection`'s rows matching `filter`, newest first (ids are time-ordered). */
-async function idsOf(collection: string, filter: Record<string, unknown>): Promise<string[]> {
-  const db = mongoose.connection.db;
-  if (!db) throw new Error('store not connected');
-  const docs = await db
-    .collection(collection)
-    .find(filter, { projection: { _id: 1 } })
-    .toArray();
-  return docs
-    .map((d) => String(d._id))
-    .sort()
-    .reverse();
-}
 
 describe('lists read one page of rows from the embedded store (FerretDB SQLite sort pushdown patch)', function () {
   this.timeout(600_000);

@@ -110,6 +110,12 @@ export const ACCEPTED_SHAPES: Record<string, string> = {
   'orgs.find {} sort(_id:-1)': '`svcctl orgs list`: every organization, all of which it prints',
 };
 
+/**
+ * Shapes an index serves on paper that the store's `explain()` still shows reading the collection, accepted
+ * with why (test/support/query-shapes-hooks.ts fails the run on any other).
+ */
+export const EXPLAIN_ACCEPTED: Record<string, string> = {};
+
 /** A running capture; `stop()` removes every hook and returns the shapes seen. */
 export interface Capture {
   shapes: QueryShape[];
@@ -242,7 +248,8 @@ export function declaredIndexes(): Map<string, IndexKeys[]> {
   return out;
 }
 
-const indexName = (keys: IndexKeys) => `{${keys.map(([f, d]) => `${f}:${d}`).join(', ')}}`;
+/** An index as the verdicts name it: `{org_id:1, livemode:1, _id:-1}`. */
+export const indexName = (keys: IndexKeys) => `{${keys.map(([f, d]) => `${f}:${d}`).join(', ')}}`;
 
 /** How many leading keys of `idx` are equality fields of `filter` (what the embedded store pushes down). */
 function equalityPrefix(idx: IndexKeys, filter: Record<string, unknown>): number {
@@ -327,4 +334,115 @@ export function checkShapes(
     } else byKey.set(v.key, { ...v, origins: [s.origin], count: s.times ?? 1 });
   }
   return [...byKey.values()].sort((a, b) => a.key.localeCompare(b.key));
+}
+
+/** What the store's `explain()` says of one shape. */
+export interface ExplainVerdict {
+  key: string;
+  /** `index`: the plan searches an index; `scan`: it reads the collection; `skipped`: not asked, see `note`. */
+  plan: 'index' | 'scan' | 'skipped';
+  /** The plan's lines (SQLite's EXPLAIN QUERY PLAN on FerretDB, the winning plan's stages on MongoDB). */
+  detail: string;
+  /** The store applied the sort itself (FerretDB 0003's `sortPushdown`, or MongoDB without a SORT stage). */
+  sortPushdown?: boolean;
+  note?: string;
+}
+
+/**
+ * A string the embedded store compares as SJSON text (scripts/ferretdb-patches/0002 `pushdownValue`): not one
+ * with a control character, a quote, a backslash, `<`, `>`, `&` or a line separator (FerretDB's JSON
+ * escapes those), which it filters in memory instead.
+ */
+const pushable = (v: unknown): boolean =>
+  typeof v !== 'string' || ![...v].some((c) => c < ' ' || '"\\<>&\u2028\u2029'.includes(c));
+
+/** The stage names of a MongoDB plan tree (`winningPlan`), depth first. */
+function stagesOf(plan: unknown): string[] {
+  if (!plan || typeof plan !== 'object') return [];
+  const p = plan as Record<string, unknown>;
+  const own = typeof p.stage === 'string' ? [p.stage] : [];
+  const children = [p.inputStage, ...((p.inputStages as unknown[]) ?? []), p.queryPlan].flatMap(stagesOf);
+  return [...own, ...children];
+}
+
+/**
+ * Reads one explain answer: FerretDB's (`queryPlanner.Plan`, SQLite's plan lines: `SEARCH t USING INDEX …`
+ * is an index, a bare `SCAN t` the whole table) or MongoDB's (`queryPlanner.winningPlan`: IXSCAN/IDHACK vs
+ * COLLSCAN).
+ */
+export function readExplain(explained: unknown): Pick<ExplainVerdict, 'plan' | 'detail' | 'sortPushdown'> {
+  const e = (explained ?? {}) as { queryPlanner?: { Plan?: unknown; winningPlan?: unknown }; sortPushdown?: unknown };
+  const lines = e.queryPlanner?.Plan;
+  if (Array.isArray(lines)) {
+    const text = lines.map(String);
+    const scan = text.some((l) => /\bSCAN \S+\s*$/.test(l.trim()) && !/USING/.test(l));
+    const index = text.some((l) => /USING (COVERING |INTEGER PRIMARY KEY|PRIMARY KEY|INDEX)/.test(l));
+    return {
+      plan: index && !scan ? 'index' : 'scan',
+      detail: text.join(' | '),
+      sortPushdown: e.sortPushdown === true,
+    };
+  }
+  const stages = stagesOf(e.queryPlanner?.winningPlan);
+  const index = stages.some((s) => /IXSCAN|IDHACK|EXPRESS/.test(s));
+  return {
+    plan: index && !stages.includes('COLLSCAN') ? 'index' : 'scan',
+    detail: stages.join(' > '),
+    sortPushdown: !stages.includes('SORT'),
+  };
+}
+
+/**
+ * Asks the store to `explain()` each shape that a declared index serves (`verdicts` of `checkShapes`), once
+ * per shape, as a `find` of the shape's recorded filter and sort with a page's limit: a shape whose plan
+ * reads the collection although an index serves it on paper (the index missing from the store, a value
+ * the store can not compare in the index) is a shape the store scans. Shapes accepted without an index
+ * (`ACCEPTED_SHAPES`) are not asked. On a store whose explain answers no plan (or fails), every shape is
+ * `skipped` with the store's answer as `note`.
+ * @param db the store (mongoose's connection's database)
+ * @param state carried from one call to the next: once the store has said it can not explain, no more asking
+ */
+export async function explainShapes(
+  verdicts: ShapeVerdict[],
+  db: mongoose.mongo.Db,
+  state: { unsupported?: string } = {},
+): Promise<ExplainVerdict[]> {
+  const out: ExplainVerdict[] = [];
+  let unsupported = state.unsupported;
+  for (const v of verdicts) {
+    if (!v.index) continue;
+    if (unsupported) {
+      out.push({ key: v.key, plan: 'skipped', detail: '', note: unsupported });
+      continue;
+    }
+    const bad = Object.entries(v.shape.filter).find(
+      ([, c]) => !pushable(c) || !pushable((c as { $eq?: unknown })?.$eq),
+    );
+    if (bad) {
+      out.push({
+        key: v.key,
+        plan: 'skipped',
+        detail: '',
+        note: `the recorded ${bad[0]} is a string FerretDB escapes`,
+      });
+      continue;
+    }
+    try {
+      const cursor = db.collection(v.shape.collection).find(v.shape.filter);
+      if (v.shape.sort) cursor.sort(v.shape.sort).limit(21);
+      const answer = await cursor.explain();
+      const read = readExplain(answer);
+      if (!read.detail) {
+        unsupported = `the store's explain shows no plan: ${JSON.stringify(answer).slice(0, 200)}`;
+        out.push({ key: v.key, plan: 'skipped', detail: '', note: unsupported });
+        continue;
+      }
+      out.push({ key: v.key, ...read });
+    } catch (err) {
+      unsupported = `the store's explain failed: ${(err as Error).message}`;
+      out.push({ key: v.key, plan: 'skipped', detail: '', note: unsupported });
+    }
+  }
+  state.unsupported = unsupported;
+  return out;
 }
