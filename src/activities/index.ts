@@ -17,6 +17,7 @@ export {
   closeRoom,
   sendDigits,
   speakLine,
+  recordConsentAnswer,
 } from './telephony';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';
 export {

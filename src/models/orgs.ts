@@ -41,6 +41,13 @@ const orgSchema = new Schema(
     /** The same in test mode. */
     redaction_test: { enabled: { type: Boolean, default: false } },
     /**
+     * Whether live calls open with the AI disclosure (src/services/ai-disclosure.ts); null: on, the default.
+     * Set by `POST /v1/account` `ai_disclosure`.
+     */
+    ai_disclosure_live: { type: Boolean, default: null },
+    /** The same for test-mode calls. */
+    ai_disclosure_test: { type: Boolean, default: null },
+    /**
      * The organization's own daily caps (src/services/quotas.ts), set by `svcctl quotas set`; null: the
      * operator's default (`QUOTA_*_PER_DAY`).
      */
@@ -147,6 +154,11 @@ export const AccountObject = apiObject(
     redaction: z
       .object({ enabled: z.boolean().describe('Personal data is replaced by typed placeholders before storage.') })
       .describe('PII redaction before storage, off by default.'),
+    ai_disclosure: z
+      .boolean()
+      .describe(
+        "Every call's first sentence says the caller is speaking with an automated assistant, in the agent's language (EU AI Act art. 50). On by default.",
+      ),
   }),
 );
 
@@ -161,6 +173,7 @@ export function renderAccount(
   maxConcurrentCalls: number,
   privacy: PrivacySettings,
   quotas: z.output<typeof AccountObject>['quotas'],
+  aiDisclosure = true,
 ): z.output<typeof AccountObject> {
   return {
     id: org._id,
@@ -172,5 +185,6 @@ export function renderAccount(
     quotas,
     retention: privacy.retention,
     redaction: privacy.redaction,
+    ai_disclosure: aiDisclosure,
   };
 }

@@ -8,6 +8,7 @@
 import { Org, renderAccount, type AccountObject, type OrgDoc } from '../models/orgs';
 import { findByIdShared } from '../models/store';
 import type { z } from 'zod';
+import { aiDisclosureOf } from './ai-disclosure';
 import { privacyOf } from './privacy';
 import { quotasOf } from './quotas';
 
@@ -114,6 +115,7 @@ export async function retrieveAccount(tenant: {
         limitOf(org, tenant.livemode),
         privacyOf(org, tenant.livemode),
         await quotasOf(org),
+        aiDisclosureOf(org, tenant.livemode),
       )
     : null;
 }

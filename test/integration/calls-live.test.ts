@@ -130,7 +130,7 @@ describe('live calls through Twilio', function () {
     expect(twiml.text)
       .to.contain('<Connect><ConversationRelay')
       .and.contain(`url="${h().api.url.replace(/^http/, 'ws')}/twilio/relay/${id}?sid=${sidOf(id)}"`)
-      .and.contain('welcomeGreeting="Hi, this is Live."')
+      .and.contain(`welcomeGreeting="You're speaking with an automated assistant. Hi, this is Live."`)
       .and.contain('preemptible="true"');
 
     const session = await relay(id);
@@ -183,7 +183,9 @@ describe('live calls through Twilio', function () {
     });
     expect(edited.status).to.equal(200);
     const twiml = await twilioPost(`/twilio/voice/${id}`, { CallSid: sidOf(id) });
-    expect(twiml.text).to.contain('welcomeGreeting="Hello from v1."').and.not.contain('Hello from v2.');
+    expect(twiml.text)
+      .to.match(/welcomeGreeting="[^"]* Hello from v1\."/)
+      .and.not.contain('Hello from v2.');
     await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
     await waitForCall(t.liveKey, id);
   });

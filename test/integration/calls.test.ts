@@ -55,6 +55,8 @@ describe('calls', function () {
     const tr = await transcript(t.testKey, created.id);
     expect(tr).to.include({ object: 'transcript', call_id: created.id, livemode: false });
     expect(tr.turns.map((x: any) => [x.role, x.text])).to.deep.equal([
+      // The organization's AI disclosure (on by default) opens every call.
+      ['assistant', "You're speaking with an automated assistant."],
       ['assistant', 'Hello from the test agent.'],
       ['caller', 'Hi there'],
       ['assistant', 'You said: Hi there'],
