@@ -124,7 +124,7 @@ export const createAgentSchema = z.strictObject({
   recording_consent: recordingConsentField
     .optional()
     .describe(
-      "How a recorded call gets consent: `announce` (the opening says the call is recorded; `notice` when given, else a built-in sentence in the agent's language), `ask` (the opening asks; recording starts only after a spoken yes, a no keeps it off and the call goes on), `off` (not recorded, nothing said). Absent: `announce` where either number is in an all-party-consent US state or the EU/EEA, GB, CA or AU.",
+      "How a recorded call gets consent: `announce` (the opening says the call is recorded; `notice` when given, else a built-in sentence in the agent's language), `ask` (the opening asks; recording starts only after a spoken yes, a no keeps it off and the call goes on), `off` (not recorded, nothing said). Absent: `announce` where either number is in an all-party-consent US state or the EU/EEA, the UK (and GG, JE, IM), CA or AU.",
     ),
   /** Answer the test-mode messaging number and numbers connected without `agent_id` (the latest marked wins). */
   default: z.boolean().optional(),

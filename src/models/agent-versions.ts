@@ -113,6 +113,7 @@ export const AgentVersionConfigObject = apiObject(
     calling_window: agentShape.calling_window,
     voicemail: agentShape.voicemail,
     recording: agentShape.recording,
+    recording_consent: agentShape.recording_consent,
     analysis: agentShape.analysis,
     voice: agentShape.voice,
     language: agentShape.language,

@@ -306,7 +306,7 @@ export const AgentObject = apiObject(
     recording_consent: recordingConsentField
       .nullable()
       .describe(
-        'How a recorded call gets consent: `announce` (the opening says the call is recorded), `ask` (recorded only after the caller says yes), `off` (not recorded, nothing said); null: `announce` when either number is in an all-party-consent US state or the EU/EEA, GB, CA or AU, else no consent step.',
+        'How a recorded call gets consent: `announce` (the opening says the call is recorded), `ask` (recorded only after the caller says yes), `off` (not recorded, nothing said); null: `announce` when either number is in an all-party-consent US state or the EU/EEA, the UK (and GG, JE, IM), CA or AU, else no consent step.',
       ),
     default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
     version: z

@@ -56,14 +56,16 @@ const STATE_OF_AREA_CODE = new Map<number, string>(
   Object.entries(US_ALL_PARTY_CONSENT_AREA_CODES).flatMap(([state, codes]) => codes.map((c) => [c, state] as const)),
 );
 
-/** Countries where the caller is told before a call is recorded (ISO 3166-1 alpha-2): EU, EEA, GB, CA, AU. */
+/** Countries where the caller is told before a call is recorded (ISO 3166-1 alpha-2): EU, EEA, GB (with GG, JE, IM), CA, AU. */
 export const NOTICE_COUNTRIES: ReadonlySet<string> = new Set([
   // EU
   'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT',
   'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE',
   // EEA
   'IS', 'LI', 'NO',
-  'GB', 'CA', 'AU',
+  // The UK, and the Crown Dependencies that share its +44 numbers (their own GDPR-like data protection laws)
+  'GB', 'GG', 'JE', 'IM',
+  'CA', 'AU',
 ]); // prettier-ignore
 
 /**

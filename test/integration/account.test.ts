@@ -49,6 +49,7 @@ describe('GET /v1/account', function () {
         events_days: null,
       },
       redaction: { enabled: false },
+      ai_disclosure: true,
     });
     const live = await request('GET', '/v1/account', { key: t.liveKey });
     expect(live.body).to.include({ id: t.orgId, livemode: true, mode: 'live' });

@@ -154,7 +154,8 @@ describe('live calls through Twilio', function () {
     expect(ended).to.include({ status: 'completed', end_reason: 'assistant_ended', livemode: true });
     expect(fake.updates.length, 'no hang-up through the REST API was needed').to.equal(updatesBefore);
     const tr = (await request('GET', `/v1/calls/${id}/transcript`, { key: t.liveKey })).body;
-    expect(tr.turns.map((x: any) => x.text).slice(0, 3)).to.deep.equal([
+    expect(tr.turns.map((x: any) => x.text).slice(0, 4)).to.deep.equal([
+      "You're speaking with an automated assistant.",
       'Hi, this is Live.',
       'Hello there',
       'You said: Hello there',

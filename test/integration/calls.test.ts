@@ -101,7 +101,8 @@ describe('calls', function () {
     );
     // LLM requests and transcript writes are markers: one each per line, one write for the greeting.
     expect(count('markerRecordedEventAttributes')).to.be.at.least(2 * lines.length + 1);
-    expect((await transcript(t.testKey, created.id)).turns).to.have.length(1 + 2 * lines.length);
+    // The AI disclosure's turn, the greeting, then a caller line and its answer each.
+    expect((await transcript(t.testKey, created.id)).turns).to.have.length(2 + 2 * lines.length);
   });
 
   it('ends with caller_hung_up when the scripted caller runs out of lines', async () => {

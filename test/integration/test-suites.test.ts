@@ -157,8 +157,9 @@ describe('persona callers', function () {
     const call = await waitForCall(t.testKey, placed.body.id);
     expect(call).to.include({ status: 'completed', end_reason: 'assistant_ended' });
     const turns = await transcript(t.testKey, call.id);
-    expect(turns.map((x) => x.role)).to.deep.equal(['caller', 'assistant', 'caller', 'assistant', 'tool']);
-    expect(turns[4]).to.include({ role: 'tool' });
+    // The AI disclosure (on by default) first, then the persona's lines and the answers.
+    expect(turns.map((x) => x.role)).to.deep.equal(['assistant', 'caller', 'assistant', 'caller', 'assistant', 'tool']);
+    expect(turns[5]).to.include({ role: 'tool' });
     expect(personaRequests(call.id)).to.have.length(2);
   });
 

