@@ -12,6 +12,7 @@
  *   status and counts, and the events `bulk_call.contact_completed` / `bulk_call.completed`.
  * - `checkBulkCalls`: the store's and Temporal's view of calls that have not reported in time.
  */
+import { aiDisclosureEnabled } from '../services/ai-disclosure';
 import { blockedPhones } from '../services/do-not-call';
 import { Context } from '@temporalio/activity';
 import { findLiveAgent } from '../models/agents';
@@ -165,6 +166,7 @@ export async function prepareBulkCalls(input: {
   const retry = JSON.parse(doc.retry_json) as { max_attempts: number; on: string[] };
   // Each call's version is fixed now, per contact (the agent's traffic split), by the number.
   const pick = agent ? await agentVersionPicker(agent) : null;
+  const callTenant = { ...tenant, aiDisclosure: await aiDisclosureEnabled(tenant) };
   return input.items.map((item): PreparedCall => {
     const row = byIndex.get(item.index);
     if (!row) throw new Error(`bulk call ${input.bulkCallId} has no result row ${item.index}`);
@@ -173,7 +175,7 @@ export async function prepareBulkCalls(input: {
     if (!form) return { index: item.index, kind: 'failed', error: `the form ${doc.form_id} no longer exists` };
     const callInput = newCallInput(
       item.callId,
-      tenant,
+      callTenant,
       pick!({ phone: row.phone }),
       contactCallRequest(settings, rowContact(row)),
     );

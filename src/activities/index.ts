@@ -17,6 +17,7 @@ export {
   closeRoom,
   sendDigits,
   speakLine,
+  recordConsentAnswer,
 } from './telephony';
 export { startPayment, resumeRecording } from './payments';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';

@@ -33,7 +33,8 @@ import type { RecordingRetentionInput, RecordingWorkflowInput } from '../shared/
 /**
  * Copies a call's audio into the store and records the recording (`rcd_…`, id derived from the call):
  * a live call's WAV fetched from Twilio, a test-mode call's synthesized from its transcript (a tone per
- * turn on the speaker's channel, the call's length from answer to end), a browser room's joined from the
+ * turn on the speaker's channel, the call's length from answer to end; with `fromSeq`, consent given
+ * during the call, from that turn to the end), a browser room's joined from the
  * parts its attendances stored (src/voice/room-recorder.ts; silence where none was kept, e.g. while a
  * crashed worker's attendance was being retried), the call's length from answer to end, the parts then
  * removed. A room call that has not ended yet, or whose last part may still be on its way, throws a
@@ -68,11 +69,15 @@ export async function storeRecording(input: RecordingWorkflowInput): Promise<{ r
     stored = { ...(await storeAudio(filename, joinedWav(durationMs, ROOM_SAMPLE_RATE, parts), metadata)), durationMs };
   } else if (source.kind === 'synthesized') {
     if (call.answered_ms == null || call.ended_ms == null) return { recordingId: null };
-    const turns = await CallTurn.find({ call_id: call._id }).sort({ seq: 1 }).lean();
-    const durationMs = Math.max(0, call.ended_ms - call.answered_ms);
+    const all = await CallTurn.find({ call_id: call._id }).sort({ seq: 1 }).lean();
+    // Consent given during the call: the recording starts at that turn (nothing before it is kept).
+    const turns = source.fromSeq !== undefined ? all.filter((t) => t.seq >= source.fromSeq!) : all;
+    const startMs =
+      source.fromSeq !== undefined ? Math.max(call.answered_ms, turns[0]?.at_ms ?? call.ended_ms) : call.answered_ms;
+    const durationMs = Math.max(0, call.ended_ms - startMs);
     const segments = turnSegments(
       turns.map((t) => ({ role: t.role, atMs: t.at_ms })),
-      call.answered_ms,
+      startMs,
       call.ended_ms,
     );
     await removeAudioNamed(filename);

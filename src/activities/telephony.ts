@@ -24,6 +24,8 @@ import { insertIfAbsent } from '../models/store';
 import { client, dialTo } from '../providers/twilio';
 import { roomService } from '../providers/livekit';
 import { openTokenStream, sayOnRelay } from '../voice/relay';
+import { classifyConsentAnswer } from '../services/recording-consent';
+import { openingSentences, type ConsentAnswer, type RecordingConsent } from '../shared/recording-consent';
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -302,4 +304,74 @@ export async function speakLine(input: {
   interrupt: boolean;
 }): Promise<{ delivered: boolean }> {
   return { delivered: await sayOnRelay(input.callId, input.text, input.interrupt) };
+}
+
+/**
+ * `recording_consent: "ask"`: the caller's answer to the consent question (`text`, transcript turn
+ * `answerSeq`), understood by src/services/recording-consent.ts `classifyConsentAnswer` (a keyword list
+ * per language; here, not in the workflow, so a change of the lists never changes a recorded history).
+ * A yes on a live call starts the recording at Twilio (Recordings resource create on the in-progress call:
+ * `POST /2010-04-01/Accounts/{sid}/Calls/{CallSid}/Recordings.json`, both parties on two channels, the
+ * same status callback as `<Start><Recording>`; https://www.twilio.com/docs/voice/api/recording), unless
+ * one is already recording (a retried attempt whose answer was lost: Twilio's create has no idempotency
+ * key, so the call's recordings are listed first). The decision is then written on the call
+ * (`recording_consent_json`: `answer`, `answer_seq`, `recording`), once: a retry after it answers the
+ * stored decision. A no, an unclear answer, or a refusal by Twilio (4xx, its reason in `error`) keeps
+ * recording off and the call goes on. A test-mode call never reaches Twilio (its recording is synthesized
+ * from the yes on, src/workflows/call-session.ts).
+ * @returns the answer, whether the call is now recorded, and what the assistant says to it (in the
+ *   call's language)
+ * @throws Error for Twilio's 5xx and network errors (retried)
+ */
+export async function recordConsentAnswer(input: {
+  callId: string;
+  providerCallSid: string | null;
+  text: string;
+  answerSeq: number;
+}): Promise<{ answer: ConsentAnswer; recording: 'on' | 'off'; reply: string }> {
+  const call = await Call.findById(input.callId, { recording_consent_json: 1 }).lean();
+  const decision = JSON.parse(call?.recording_consent_json ?? 'null') as RecordingConsent | null;
+  if (!decision) throw ApplicationFailure.nonRetryable(`call ${input.callId} asks no consent`, TELEPHONY_REJECTED);
+  const sentences = openingSentences(decision.language);
+  const replyOf = (d: RecordingConsent) => (d.recording === 'on' ? sentences.consented : sentences.declined);
+  if (decision.answer !== null)
+    return { answer: decision.answer, recording: decision.recording, reply: replyOf(decision) };
+  const answer = classifyConsentAnswer(input.text, decision.language);
+  let recording: 'on' | 'off' = answer === 'yes' ? 'on' : 'off';
+  let error: string | undefined;
+  if (recording === 'on' && input.providerCallSid) {
+    try {
+      await startLiveRecording(input.callId, input.providerCallSid);
+    } catch (err) {
+      if ((err as { type?: string }).type !== TELEPHONY_REJECTED) throw err;
+      recording = 'off';
+      error = (err as Error).message;
+    }
+  }
+  const decided: RecordingConsent = {
+    ...decision,
+    answer,
+    answer_seq: input.answerSeq,
+    recording,
+    ...(error ? { error } : {}),
+  };
+  await Call.updateOne({ _id: input.callId }, { $set: { recording_consent_json: JSON.stringify(decided) } });
+  return { answer, recording, reply: replyOf(decided) };
+}
+
+/** Starts recording live call `providerCallSid` (see `recordConsentAnswer`), unless a recording of it is in progress. */
+async function startLiveRecording(callId: string, providerCallSid: string): Promise<void> {
+  const base = config().publicBaseUrl;
+  const existing = await twilioCall(() => client().calls(providerCallSid).recordings.list({ limit: 20 }));
+  if (existing.some((r) => r.status === 'in-progress')) return;
+  await twilioCall(() =>
+    client()
+      .calls(providerCallSid)
+      .recordings.create({
+        recordingChannels: 'dual',
+        recordingStatusCallback: `${base}/twilio/recording/${callId}`,
+        recordingStatusCallbackMethod: 'POST',
+        recordingStatusCallbackEvent: ['completed'],
+      }),
+  );
 }

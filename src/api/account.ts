@@ -3,9 +3,9 @@
  * to itself in the key's mode — its id, name, mode, limits (`max_concurrent_calls`, set by the operator
  * with `svcctl limits set`), daily quotas (src/services/quotas.ts: LLM tokens, test-suite runs, analysis
  * re-runs, with today's use and the next reset at 00:00 UTC; set by the operator with `svcctl quotas
- * set`), retention and redaction. Any secret or restricted key may read it (scope
+ * set`), retention, redaction and the AI disclosure (src/services/ai-disclosure.ts). Any secret or restricted key may read it (scope
  * `account:read`, which every restricted key holds: src/keys.ts `IMPLIED_SCOPES`); a publishable key is
- * 403 as everywhere but the widget. `POST /v1/account` sets the mode's retention and redaction: scope
+ * 403 as everywhere but the widget. `POST /v1/account` sets the mode's retention, redaction and `ai_disclosure`: scope
  * `account:write`, which only secret keys hold (it is not a scope a restricted key can be given).
  */
 import type { Router } from 'express';
@@ -15,6 +15,7 @@ import { AccountObject } from '../models/orgs';
 import { retrieveAccount } from '../services/limits';
 import { PAYMENT_CONNECTOR_PATTERN, setPaymentConnector } from '../services/payments';
 import { setPrivacySettings } from '../services/privacy';
+import { setAiDisclosure } from '../services/ai-disclosure';
 import { RETENTION_DAYS_RANGE, RETENTION_KINDS, type RetentionSettings } from '../shared/privacy';
 import { idempotent } from './idempotency';
 import { operation, operationsRouter } from './operations';
@@ -50,6 +51,12 @@ export const updateAccountSchema = z.strictObject({
         .nullable(),
     })
     .optional(),
+  ai_disclosure: z
+    .boolean()
+    .optional()
+    .describe(
+      "false: calls no longer open by saying they are an automated assistant (the mode's calls created from then on).",
+    ),
 });
 
 /**
@@ -77,7 +84,7 @@ const retrieveAccountOperation = operation({
 
 /**
  * `POST /v1/account` body `{retention?: {transcripts_days?, messages_days?, recordings_days?,
- * analyses_days?, events_days?}, redaction?: {enabled?}, payments?: {connector}}` → the `account` object after the change, in the
+ * analyses_days?, events_days?}, redaction?: {enabled?}, payments?: {connector}, ai_disclosure?: boolean}` → the `account` object after the change, in the
  * key's mode. Fields not given are unchanged; a days value of null keeps that
  * kind for ever. Takes an `Idempotency-Key` like every POST (a retry answers the first response).
  * Errors: 400 `parameter_invalid` naming e.g. `retention.transcripts_days` for days outside 1–3,650 or not
@@ -91,7 +98,7 @@ const updateAccountOperation = operation({
   tag: 'Account',
   summary: 'Update the account',
   description:
-    "Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons), PII redaction before storage, and the Twilio Pay Connector card payments go through (`payments.connector`). Secret keys only.",
+    "Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go through (`payments.connector`) and the AI disclosure calls open with (`ai_disclosure`, on by default). Secret keys only.",
   scope: 'account:write',
   body: updateAccountSchema,
   example: {
@@ -104,9 +111,10 @@ const updateAccountOperation = operation({
     const { orgId, livemode } = req.auth!;
     if (!(await retrieveAccount({ orgId, livemode }))) throw notFound('organization', orgId);
     await idempotent(req, res, 'acct', async () => {
-      const { payments, ...privacy } = body;
+      const { payments, ai_disclosure: aiDisclosure, ...privacy } = body;
       await setPrivacySettings({ orgId, livemode }, privacy);
       if (payments) await setPaymentConnector({ orgId, livemode }, payments.connector);
+      if (aiDisclosure !== undefined) await setAiDisclosure({ orgId, livemode }, aiDisclosure);
       return { status: 200, body: await retrieveAccount({ orgId, livemode }) };
     });
   },

@@ -15,6 +15,7 @@ import {
   agentLanguage,
   defaultAgentId,
   findLiveAgent,
+  recordingConsentField,
   renderAgent,
 } from '../models/agents';
 import { insertIfAbsent } from '../models/store';
@@ -126,6 +127,11 @@ export const createAgentSchema = z.strictObject({
   recording: recordingSettingsObject
     .optional()
     .describe('Record its calls: both parties, kept in the service; `notice` is said before the greeting.'),
+  recording_consent: recordingConsentField
+    .optional()
+    .describe(
+      "How a recorded call gets consent: `announce` (the opening says the call is recorded; `notice` when given, else a built-in sentence in the agent's language), `ask` (the opening asks; recording starts only after a spoken yes, a no keeps it off and the call goes on), `off` (not recorded, nothing said). Absent: `announce` where either number is in an all-party-consent US state or the EU/EEA, the UK (and GG, JE, IM), CA or AU.",
+    ),
   /** Answer the test-mode messaging number and numbers connected without `agent_id` (the latest marked wins). */
   default: z.boolean().optional(),
 });
@@ -138,6 +144,7 @@ export const updateAgentSchema = createAgentSchema.partial().extend({
   calling_window: callingWindow.nullable().optional(),
   voicemail: voicemailSchema.nullable().optional(),
   recording: recordingSettingsObject.nullable().optional(),
+  recording_consent: recordingConsentField.nullable().optional(),
   analysis: AnalysisPlanObject.nullable().optional(),
   voice: AgentVoiceObject.nullable().optional(),
   language: agentLanguage.nullable().optional(),
@@ -247,6 +254,7 @@ const createAgent = operation({
         analysis_json: body.analysis ? JSON.stringify(body.analysis) : null,
         metadata_json: JSON.stringify(body.metadata ?? {}),
         recording_json: body.recording ? JSON.stringify(body.recording) : null,
+        recording_consent: body.recording_consent ?? null,
         voice_json: null,
         language: null,
         transcription_json: null,
@@ -388,6 +396,7 @@ function agentUpdateFields(
   if (body.calling_window !== undefined)
     set.calling_window_json = body.calling_window ? JSON.stringify(body.calling_window) : null;
   if (body.recording !== undefined) set.recording_json = body.recording ? JSON.stringify(body.recording) : null;
+  if (body.recording_consent !== undefined) set.recording_consent = body.recording_consent;
   if (body.analysis !== undefined) set.analysis_json = body.analysis ? JSON.stringify(body.analysis) : null;
   Object.assign(set, speechFields(body));
   // The latest agent marked default wins; unmarking leaves the organization's first agent as default.

@@ -19,7 +19,7 @@ import { AgentObject, renderAgent, type AgentDoc } from './agents';
 /**
  * The fields of an agent's document that change how it behaves, and so make up a version: instructions,
  * first message, model, transfer, tools (custom, connectors, optional built-ins), calling window,
- * voicemail, recording, analysis plan and speech. Not in a version: `metadata` (the caller's labels),
+ * voicemail, recording and its consent, analysis plan and speech. Not in a version: `metadata` (the caller's labels),
  * `default` (which agent answers unassigned numbers) and `traffic_split` (which versions answer), which
  * belong to the agent. Knowledge documents are scoped by the agent id, shared by all its versions.
  */
@@ -37,6 +37,7 @@ export const AGENT_CONFIG_FIELDS = [
   'calling_window_json',
   'voicemail_json',
   'recording_json',
+  'recording_consent',
   'analysis_json',
   'voice_json',
   'language',
@@ -114,6 +115,7 @@ export const AgentVersionConfigObject = apiObject(
     calling_window: agentShape.calling_window,
     voicemail: agentShape.voicemail,
     recording: agentShape.recording,
+    recording_consent: agentShape.recording_consent,
     analysis: agentShape.analysis,
     voice: agentShape.voice,
     language: agentShape.language,

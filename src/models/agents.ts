@@ -12,6 +12,10 @@ import { TRANSFER_MODES, VOICEMAIL_ACTIONS, type VoicemailSetting } from '../sha
 import { findByIdShared, schemaOptions as base, type WithId } from './store';
 import { apiObject, callingWindowObject, metadataObject, recordingSettingsObject, unix } from './wire';
 import type { RecordingSettings } from '../shared/recordings';
+import { RECORDING_CONSENT_MODES, type RecordingConsentMode } from '../shared/recording-consent';
+
+/** An agent's `recording_consent` as the API takes and shows it. */
+export const recordingConsentField = z.enum(RECORDING_CONSENT_MODES);
 import { AnalysisPlanObject } from './analyses';
 import {
   INTERRUPTIBLE_MODES,
@@ -49,6 +53,11 @@ const agentSchema = new Schema(
     metadata_json: { type: String, default: '{}' },
     /** Recording of its calls, JSON `{enabled, notice?}`; null: not recorded. */
     recording_json: { type: String, default: null },
+    /**
+     * Recording consent (src/shared/recording-consent.ts `RECORDING_CONSENT_MODES`: `announce`, `ask`,
+     * `off`); null: the default by jurisdiction (src/services/recording-consent.ts).
+     */
+    recording_consent: { type: String, default: null },
     /** Its analysis plan (src/shared/analysis.ts `AnalysisPlan`), JSON; null: calls are not analysed. */
     analysis_json: { type: String, default: null },
     /** Its text-to-speech voice (src/shared/speech.ts `AgentVoice`), JSON; null: the provider's default. */
@@ -301,6 +310,11 @@ export const AgentObject = apiObject(
       .describe("Whether the caller's keypresses are heard on phone calls (ConversationRelay `dtmfDetection`)."),
     metadata: metadataObject,
     recording: recordingSettingsObject.nullable().describe('Whether its calls are recorded; null: not recorded.'),
+    recording_consent: recordingConsentField
+      .nullable()
+      .describe(
+        'How a recorded call gets consent: `announce` (the opening says the call is recorded), `ask` (recorded only after the caller says yes), `off` (not recorded, nothing said); null: `announce` when either number is in an all-party-consent US state or the EU/EEA, the UK (and GG, JE, IM), CA or AU, else no consent step.',
+      ),
     default: z.boolean().optional().describe('Whether this agent answers numbers connected without one.'),
     version: z
       .number()
@@ -341,6 +355,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     dtmf: doc.dtmf ?? null,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     recording: agentRecording(doc),
+    recording_consent: (doc.recording_consent as RecordingConsentMode | null) ?? null, // written from RECORDING_CONSENT_MODES only
     ...(defaultId !== undefined ? { default: doc._id === defaultId } : {}),
     // An agent made before versions existed has version 1 (its current document), written on first use.
     version: doc.version ?? 1,

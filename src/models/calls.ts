@@ -30,6 +30,7 @@ import {
   recordingSettingsObject,
   unix,
 } from './wire';
+import { RECORDING_CONSENT_MODES, type RecordingConsent } from '../shared/recording-consent';
 import { AnalysisObject } from './analyses';
 import { redactionField, renderRedaction } from './redaction';
 
@@ -99,6 +100,14 @@ const callSchema = new Schema(
     callback_of: { type: String, default: null },
     /** Recording: the call's settings as snapshotted at creation, JSON `{enabled, notice?}`; null: not recorded. */
     recording_json: { type: String, default: null },
+    /**
+     * The recording-consent decision (src/shared/recording-consent.ts `RecordingConsent`), JSON: written at
+     * creation, then (`ask` mode) with the caller's answer by the `recordConsentAnswer` activity; null in
+     * calls made before consent existed.
+     */
+    recording_consent_json: { type: String, default: null },
+    /** The AI disclosure sentence the call opened with; null: none (the organization's setting off). */
+    ai_disclosure: { type: String, default: null },
     /** When the call left `queued` (began to dial, or was answered): from then it holds a call slot (ms). */
     dialed_ms: { type: Number, default: null },
     answered_ms: { type: Number, default: null },
@@ -358,6 +367,8 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     calling_window_json: input.calling_window ? JSON.stringify(input.calling_window) : null,
     callback_of: input.callback_of ?? null,
     recording_json: input.recording ? JSON.stringify(input.recording) : null,
+    recording_consent_json: input.recording_consent ? JSON.stringify(input.recording_consent) : null,
+    ai_disclosure: input.ai_disclosure ?? null,
     analysis_plan_json: input.analysis ? JSON.stringify(input.analysis) : null,
     analysis_json: null,
     analysis_id: null,
@@ -486,6 +497,49 @@ export const CallObject = apiObject(
       .describe(
         "Whether the call is recorded (its own `recording`, else its agent's, at creation); null: not recorded.",
       ),
+    recording_consent: z
+      .object({
+        mode: z
+          .enum([...RECORDING_CONSENT_MODES, 'none'])
+          .describe(
+            "`announce`, `ask` or `off` (the agent version's `recording_consent`, or `announce` by default in an all-party-consent jurisdiction), or `none`: no consent step (recorded as `recording` says).",
+          ),
+        configured: z.boolean().describe("The mode is the agent version's `recording_consent`, not the default."),
+        jurisdiction: z
+          .string()
+          .nullable()
+          .describe(
+            'The all-party-consent or notice jurisdiction found from the numbers: `US-CA`, `US-FL`… or a country (`DE`, `GB`, `CA`, `AU`); null: none.',
+          ),
+        asked: z.boolean().describe('The opening asked the caller for consent (`ask`).'),
+        answer: z
+          .enum(['yes', 'no', 'unclear'])
+          .nullable()
+          .describe(
+            'How the caller answered the question; `unclear` keeps recording off like `no`. Null: not asked, or not answered yet.',
+          ),
+        answer_seq: z
+          .number()
+          .int()
+          .nullable()
+          .optional()
+          .describe("The transcript turn (`seq`) of the caller's answer."),
+        recording: z.enum(['on', 'off']).describe('Whether the call is recorded (`ask`: from the yes on).'),
+        words: z
+          .string()
+          .nullable()
+          .describe('What the assistant said about recording (the announcement or the question).'),
+        language: z.string().describe('The language the sentences were said in (ISO 639-1).'),
+        error: z.string().optional().describe('Why recording did not start after a yes (the provider refused it).'),
+      })
+      .nullable()
+      .describe('The recording-consent decision; null for calls made before it existed.'),
+    ai_disclosure: z
+      .string()
+      .nullable()
+      .describe(
+        "The automated-assistant disclosure the call's first sentence said (the organization's `ai_disclosure`, in the agent's language); null: off.",
+      ),
     analysis: AnalysisObject.nullable().describe(
       "The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored.",
     ),
@@ -539,6 +593,8 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
     callback_of: doc.callback_of ?? null,
     recording: doc.recording_json ? JSON.parse(doc.recording_json) : null,
+    recording_consent: doc.recording_consent_json ? (JSON.parse(doc.recording_consent_json) as RecordingConsent) : null,
+    ai_disclosure: doc.ai_disclosure ?? null,
     analysis: doc.analysis_json ? (JSON.parse(doc.analysis_json) as AnalysisObject) : null,
   };
 }

@@ -48,6 +48,13 @@ const orgSchema = new Schema(
     /** The same in test mode (simulated payments, no Twilio). */
     payments_test: { connector: { type: String, default: null } },
     /**
+     * Whether live calls open with the AI disclosure (src/services/ai-disclosure.ts); null: on, the default.
+     * Set by `POST /v1/account` `ai_disclosure`.
+     */
+    ai_disclosure_live: { type: Boolean, default: null },
+    /** The same for test-mode calls. */
+    ai_disclosure_test: { type: Boolean, default: null },
+    /**
      * The organization's own daily caps (src/services/quotas.ts), set by `svcctl quotas set`; null: the
      * operator's default (`QUOTA_*_PER_DAY`).
      */
@@ -166,6 +173,11 @@ export const AccountObject = apiObject(
       .describe(
         'Card payments on calls through Twilio `<Pay>`: the card is keyed in by the caller, never heard by the assistant.',
       ),
+    ai_disclosure: z
+      .boolean()
+      .describe(
+        "Every call's first sentence says the caller is speaking with an automated assistant, in the agent's language (EU AI Act art. 50). On by default.",
+      ),
   }),
 );
 
@@ -182,6 +194,7 @@ export function renderAccount(
   privacy: PrivacySettings,
   quotas: z.output<typeof AccountObject>['quotas'],
   paymentConnector: string | null = null,
+  aiDisclosure = true,
 ): z.output<typeof AccountObject> {
   return {
     id: org._id,
@@ -194,5 +207,6 @@ export function renderAccount(
     retention: privacy.retention,
     redaction: privacy.redaction,
     payments: { connector: paymentConnector },
+    ai_disclosure: aiDisclosure,
   };
 }

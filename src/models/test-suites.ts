@@ -188,6 +188,17 @@ export const TestSuiteRunObject = apiObject(
         reasons: z
           .array(z.object({ quote: z.string(), explanation: z.string() }))
           .describe('Each quotes the transcript.'),
+        checks: z
+          .array(
+            z.object({
+              name: z.literal('ai_disclosure'),
+              passed: z.boolean(),
+              detail: z.string(),
+            }),
+          )
+          .describe(
+            "Built-in checks made beside the judge's rubric: `ai_disclosure` (the call's first sentence said it is an automated assistant) when the organization's `ai_disclosure` is on. A failed check fails the scenario.",
+          ),
         error: z.string().nullable(),
       }),
     ),
@@ -223,6 +234,7 @@ export function renderTestSuiteRun(
       verdict: verdict?.verdict ?? null,
       score: verdict?.score ?? null,
       reasons: verdict?.reasons ?? [],
+      checks: (verdict?.checks ?? []).map(({ name, passed, detail }) => ({ name, passed, detail })),
       error: row?.error ?? null,
     };
   });

@@ -11,6 +11,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApiError, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
 import { logger } from '../logger';
+import { aiDisclosureEnabled } from './ai-disclosure';
 import { findLiveAgent } from '../models/agents';
 import { Call, newCallDocument, type CallDoc } from '../models/calls';
 import { insertIfAbsentGrouped, type WithId } from '../models/store';
@@ -105,7 +106,7 @@ export async function startCall(
   prepared: PreparedCall,
 ): Promise<{ doc: WithId<CallDoc>; stored: Promise<unknown> }> {
   const { agent, contactId, dial } = prepared;
-  const input = newCallInput(callId, tenant, agent, {
+  const input = newCallInput(callId, { ...tenant, aiDisclosure: await aiDisclosureEnabled(tenant) }, agent, {
     ...request,
     contact_id: contactId,
     scheduled_at: dial.later ? Math.ceil(dial.atMs / 1000) : undefined,

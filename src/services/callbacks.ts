@@ -17,6 +17,7 @@
  * Bad input is never thrown: it comes back as the tool's error text, which the assistant recovers from.
  */
 import type { Client } from '@temporalio/client';
+import { aiDisclosureEnabled } from './ai-disclosure';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { ApiError } from '../errors';
@@ -194,7 +195,7 @@ export async function scheduleCallback(
   await cancelPending(temporal, input);
   // The callback is a new call: its version is picked for the contact now.
   const versioned = await versionedAgent(agent, { contactId: input.contactId, phone: input.to });
-  const call = newCallInput(input.callId, tenant, versioned, {
+  const call = newCallInput(input.callId, { ...tenant, aiDisclosure: await aiDisclosureEnabled(tenant) }, versioned, {
     to: input.to,
     from,
     context: { callback_of: input.callbackOf, ...(input.reason ? { callback_reason: input.reason } : {}) },

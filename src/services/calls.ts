@@ -33,6 +33,8 @@ import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../shared/call-slots';
 import type { FormDefinition } from '../shared/forms';
 import { agentRecording } from '../models/agents';
 import type { RecordingSettings } from '../shared/recordings';
+import { openingSentences, type RecordingConsentMode } from '../shared/recording-consent';
+import { decideRecordingConsent } from './recording-consent';
 import type { AnalysisPlan } from '../shared/analysis';
 import { systemPrompt, type AssistantAgent, type ChatMessage } from '../shared/assistant';
 import { addLogContext } from '../logger';
@@ -151,7 +153,7 @@ export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
  */
 export function newCallInput(
   callId: string,
-  tenant: { orgId: string; livemode: boolean },
+  tenant: { orgId: string; livemode: boolean; aiDisclosure?: boolean },
   agent: WithId<AgentDoc>,
   request: CallRequest,
 ): CallWorkflowInput {
@@ -197,14 +199,37 @@ export function newCallInput(
     ...(request.callback_of ? { callback_of: request.callback_of } : {}),
     ...(request.calling_window ? { calling_window: request.calling_window } : {}),
     ...(request.voicemail ? { voicemail: request.voicemail } : {}),
-    ...recordingOf(request.recording ?? agentRecording(agent)),
+    ...complianceOf(tenant, agent, request),
     ...(analysis ? { analysis } : {}),
   };
 }
 
-/** The `recording` a call's input carries: the settings when they record, nothing otherwise. */
-function recordingOf(settings: RecordingSettings | null): { recording?: RecordingSettings } {
-  return settings?.enabled ? { recording: settings } : {};
+/**
+ * What a new call says and records first: its `recording` (the request's, else the agent's, when it
+ * records; dropped when the consent mode is `off`), the recording-consent decision
+ * (src/services/recording-consent.ts `decideRecordingConsent`, from the agent version's
+ * `recording_consent` and the call's numbers: `to`, then `from`) and the AI disclosure sentence
+ * in the agent's language unless the organization turned it off (`tenant.aiDisclosure`, absent: on).
+ */
+function complianceOf(
+  tenant: { aiDisclosure?: boolean },
+  agent: WithId<AgentDoc>,
+  request: CallRequest,
+): Pick<CallWorkflowInput, 'recording' | 'recording_consent' | 'ai_disclosure'> {
+  const settings = request.recording ?? agentRecording(agent);
+  const recording = settings?.enabled ? settings : null;
+  const consent = decideRecordingConsent({
+    configured: (agent.recording_consent as RecordingConsentMode | null) ?? null,
+    recorded: recording !== null,
+    notice: recording?.notice ?? null,
+    numbers: [request.to, request.from],
+    language: agent.language ?? null,
+  });
+  return {
+    ...(recording && consent.mode !== 'off' ? { recording } : {}),
+    recording_consent: consent,
+    ...(tenant.aiDisclosure !== false ? { ai_disclosure: openingSentences(agent.language).disclosure } : {}),
+  };
 }
 
 /**

@@ -22,6 +22,7 @@
  * finds the call already there and answers from it: one call per CallSid.
  */
 import type { Client } from '@temporalio/client';
+import { aiDisclosureEnabled } from './ai-disclosure';
 import { z } from 'zod';
 import { config } from '../config';
 import { answeringAgent, findLiveAgent, type AgentDoc } from '../models/agents';
@@ -148,6 +149,7 @@ export async function startInboundCall(temporal: Client, start: InboundCallStart
   // The call's version is fixed now, per caller (the agent's traffic split).
   const versioned = await versionedAgent(agent as WithId<AgentDoc>, { contactId, phone: start.from });
   const input = inboundCallInput(start, versioned, {
+    aiDisclosure: await aiDisclosureEnabled(tenant),
     contactId,
     context: answer?.context ?? {},
     metadata: answer?.metadata ?? {},
@@ -169,9 +171,11 @@ function inboundCallInput(
     context: Record<string, unknown>;
     metadata: Record<string, string>;
     inbound: InboundCall;
+    /** The organization's `ai_disclosure` (src/services/ai-disclosure.ts). */
+    aiDisclosure: boolean;
   },
 ): CallWorkflowInput {
-  const base = newCallInput(start.callId, start.tenant, agent, {
+  const base = newCallInput(start.callId, { ...start.tenant, aiDisclosure: decided.aiDisclosure }, agent, {
     to: start.to,
     from: start.from,
     context: decided.context,

@@ -8,6 +8,7 @@
 import { Org, renderAccount, type AccountObject, type OrgDoc } from '../models/orgs';
 import { findByIdShared } from '../models/store';
 import type { z } from 'zod';
+import { aiDisclosureOf } from './ai-disclosure';
 import { privacyOf } from './privacy';
 import { quotasOf } from './quotas';
 
@@ -115,6 +116,7 @@ export async function retrieveAccount(tenant: {
         privacyOf(org, tenant.livemode),
         await quotasOf(org),
         (tenant.livemode ? org.payments_live : org.payments_test)?.connector ?? null,
+        aiDisclosureOf(org, tenant.livemode),
       )
     : null;
 }

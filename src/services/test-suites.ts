@@ -45,6 +45,8 @@ import {
 import { analysisTranscript, transcriptQuestion } from './analysis';
 import { agentAtVersion, loadVersion } from './agent-versions';
 import { newCallInput } from './calls';
+import { aiDisclosureEnabled, disclosureCheck } from './ai-disclosure';
+import { Call } from '../models/calls';
 import { emitEvent } from './events';
 import { argumentProblems } from './tools';
 
@@ -104,7 +106,8 @@ export async function scenarioCall(req: ScenarioCallRequest): Promise<CallWorkfl
   }
   const callId = derivedId('call', idTime(req.runId) + req.index, `${req.runId}:${req.index}`);
   const versioned = snapshot ? agentAtVersion(agent, snapshot) : agent;
-  return newCallInput(callId, { orgId: req.orgId, livemode: req.livemode }, versioned, {
+  const tenant = { orgId: req.orgId, livemode: req.livemode };
+  return newCallInput(callId, { ...tenant, aiDisclosure: await aiDisclosureEnabled(tenant) }, versioned, {
     to: SCENARIO_CALL_TO,
     metadata: { test_suite_run: req.runId, test_scenario: req.scenario.name.slice(0, 500) },
     simulation: {
@@ -192,8 +195,28 @@ export async function askJudge(req: JudgeRequest): Promise<JudgeAnswer> {
   }
   const text = completion.choices[0]?.message?.content ?? '';
   const checked = judgeProblems(text, transcript.lines);
-  if (checked.ok) return { ok: true, verdict: checked.verdict, model: completion.model };
+  if (checked.ok)
+    return { ok: true, verdict: await withBuiltInChecks(req.callId, checked.verdict), model: completion.model };
   return { ok: false, errors: checked.errors, text: text.slice(0, MAX_JUDGE_TEXT), model: completion.model };
+}
+
+/**
+ * The judge's verdict with the built-in checks every persona test makes (`checks`): today the AI
+ * disclosure (src/services/ai-disclosure.ts `disclosureCheck`: when the organization's `ai_disclosure`
+ * was on for the call, its first assistant turn begins with the disclosure sentence). A failed check
+ * fails the scenario whatever the judge said, with a reason quoting the first assistant turn.
+ */
+export async function withBuiltInChecks(callId: string, verdict: JudgeVerdict): Promise<JudgeVerdict> {
+  const call = await Call.findById(callId, { ai_disclosure: 1 }).lean();
+  const check = await disclosureCheck(callId, call?.ai_disclosure ?? null);
+  if (!check) return verdict;
+  if (check.passed) return { ...verdict, checks: [check] };
+  return {
+    ...verdict,
+    verdict: 'fail',
+    reasons: [...verdict.reasons, { quote: check.said || '(nothing)', explanation: check.detail }].slice(-10),
+    checks: [check],
+  };
 }
 
 /** Lower case, one space between words, no surrounding quotes: how quotes are matched against the transcript. */

@@ -5,6 +5,7 @@
  */
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import { aiDisclosureEnabled } from './ai-disclosure';
 import { ApiError } from '../errors';
 import { config } from '../config';
 import type { AgentDoc } from '../models/agents';
@@ -70,7 +71,7 @@ export async function startVoiceRoomCall(
   }
   // The conversation's version of its agent (picked now for a visitor who has not written yet).
   const versioned = (await conversationAgent(on.agent, conv, { contactId: conv.contact_id, phone: visitor })).agent;
-  const input = newCallInput(callId, tenant, versioned, {
+  const input = newCallInput(callId, { ...tenant, aiDisclosure: await aiDisclosureEnabled(tenant) }, versioned, {
     to: visitor,
     metadata: { widget_session: session._id },
     context: {},

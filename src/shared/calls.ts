@@ -8,6 +8,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Interruption, SpeechSettings } from './speech';
 import type { FormDefinition, FormValues } from './forms';
 import type { RecordingSettings } from './recordings';
+import type { ConsentAnswer, RecordingConsent } from './recording-consent';
 import type { AnalysisPlan } from './analysis';
 
 /** Terminal call statuses (DESIGN.md section 6). */
@@ -306,6 +307,17 @@ export interface CallWorkflowInput {
    */
   payment_connector?: string;
   /**
+   * The AI disclosure sentence the call opens with (the organization's `ai_disclosure`, in the agent's
+   * language; src/shared/recording-consent.ts). Absent: none (the setting off, or a call made before it).
+   */
+  ai_disclosure?: string;
+  /**
+   * The recording-consent decision made at creation (src/shared/recording-consent.ts `RecordingConsent`):
+   * what the opening says about recording, and with `mode: "ask"` the question whose answer the first
+   * caller line gives. Absent in calls made before consent existed (their commands must not change).
+   */
+  recording_consent?: RecordingConsent;
+  /**
    * The analysis plan: the request's `analysis`, else the agent's. Not read by `callWorkflow`:
    * stored on the call, whose end starts `callAnalysisWorkflow` (src/activities/calls.ts). Absent: none.
    */
@@ -374,6 +386,11 @@ export interface CallContinuation {
   answeredBy?: AnsweredBy;
   /** Warm transfers started so far (absent: none). */
   transfers?: number;
+  /**
+   * `recording_consent: "ask"`: the caller's answer once given, and the transcript turn recording starts
+   * at (absent: not asked, or not answered yet).
+   */
+  consent?: { answer: ConsentAnswer; recording: 'on' | 'off'; fromSeq: number | null };
   /**
    * Entries of the call's live stream written so far (`GET /v1/calls/{id}/stream`): the next
    * entry's number is this plus one. Absent in runs continued before the stream existed: the continued

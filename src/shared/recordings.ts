@@ -17,11 +17,14 @@ export interface RecordingSettings {
  * Where a call's audio comes from:
  * - `twilio`: a live call's dual-channel recording at Twilio (`RE…`), fetched as WAV then deleted there;
  * - `synthesized`: a test-mode call, a tone per transcript turn on the speaker's channel (no provider);
+ *   with `fromSeq` (consent given during the call) only from that turn on;
  * - `room`: a browser voice room's, stored in parts by the assistant's attendances as they heard and spoke
  *   it (src/voice/room-recorder.ts), joined into one WAV from the call's answer to its end.
  */
 export type RecordingSource =
-  { kind: 'twilio'; recordingSid: string; durationMs: number | null } | { kind: 'synthesized' } | { kind: 'room' };
+  | { kind: 'twilio'; recordingSid: string; durationMs: number | null }
+  | { kind: 'synthesized'; fromSeq?: number }
+  | { kind: 'room' };
 
 /** Argument of `recordingWorkflow`. */
 export interface RecordingWorkflowInput {

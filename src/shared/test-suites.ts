@@ -33,6 +33,11 @@ export interface JudgeVerdict {
   /** 0 (worst) to 100 (best). */
   score: number;
   reasons: JudgeReason[];
+  /**
+   * The built-in checks every persona test makes beside the judge (src/services/test-suites.ts
+   * `withBuiltInChecks`): `ai_disclosure` when the call opened with it. A failed one makes `verdict` `fail`.
+   */
+  checks?: { name: 'ai_disclosure'; passed: boolean; detail: string; said: string }[];
 }
 
 /** The JSON Schema of the judge's answer (its `response_format`, and what the answer is validated against). */

@@ -153,7 +153,7 @@ export interface RoomCallSettings {
   language: string | null;
   /** The speech service's voice: the agent's when it has it, else `fallbackVoice`. */
   voice: string;
-  /** The call's tenant when it is recorded (`recording.enabled`), else null. */
+  /** The call's tenant when it is recorded (`recording.enabled`, and consent does not keep it off), else null. */
   recorded: { orgId: string; livemode: boolean } | null;
   /** The call was answered (`answered_ms` set, src/workflows/calls.ts). */
   answered: boolean;
@@ -166,15 +166,21 @@ export async function roomCallSettings(callId: string, fallbackVoice: string): P
     org_id: 1,
     livemode: 1,
     recording_json: 1,
+    recording_consent_json: 1,
     answered_ms: 1,
   }).lean();
   const agent = JSON.parse(call?.agent_json ?? 'null') as AgentSnapshot | null;
   const primary = agent?.language?.split('-')[0].toLowerCase();
   const recording = JSON.parse(call?.recording_json ?? 'null') as { enabled?: boolean } | null;
+  // A room records from the visitor's arrival: an `ask` call (consent not given yet) is not recorded.
+  const consent = JSON.parse(call?.recording_consent_json ?? 'null') as { recording?: string } | null;
   return {
     language: primary && /^[a-z]{2}$/.test(primary) ? primary : null,
     voice: roomVoice(agent ?? {}, fallbackVoice),
-    recorded: call && recording?.enabled ? { orgId: call.org_id, livemode: call.livemode } : null,
+    recorded:
+      call && recording?.enabled && consent?.recording !== 'off'
+        ? { orgId: call.org_id, livemode: call.livemode }
+        : null,
     answered: call?.answered_ms != null,
   };
 }

@@ -45,7 +45,9 @@ import {
   type TransferRequest,
 } from '../shared/calls';
 import { RECORDING_WORKFLOW, recordingWorkflowId, type RecordingWorkflow } from '../shared/recordings';
+import { spokenOpening } from '../shared/recording-consent';
 import { localStore, roomActivities } from './call-activities';
+import { CallConsent } from './call-consent';
 import { CallLine } from './call-line';
 import { CallPayments } from './call-payments';
 import { CallQueue } from './call-queue';
@@ -82,6 +84,8 @@ export class CallSession {
   readonly payments: CallPayments;
   /** The turn loop. */
   readonly turns: TurnLoop;
+  /** The consent question's answer (`recording_consent: "ask"`). */
+  readonly consent: CallConsent;
   /**
    * The assistant's attendance of a browser voice room: cancelled when the run ends. Made after the
    * record's conversation scope, as before the split: an operator's cancellation reaches scopes in the
@@ -99,7 +103,8 @@ export class CallSession {
     this.warm = new WarmTransfer(input, this.record, this.transcript, this.line);
     this.payments = new CallPayments(input, this.record, this.transcript, this.line);
     this.tools = new CallTools(input, this.record, this.warm, this.line, this.payments);
-    this.turns = new TurnLoop(input, this.record, this.transcript, this.line, this.warm, this.tools);
+    this.consent = new CallConsent(input, this.transcript);
+    this.turns = new TurnLoop(input, this.record, this.transcript, this.line, this.warm, this.tools, this.consent);
   }
 
   // Handlers (src/shared/calls.ts names them) that involve more than one collaborator.
@@ -287,6 +292,7 @@ export class CallSession {
         ...(input.campaign ? { formValues: this.tools.form?.values ?? null } : {}),
         ...(this.warm.count ? { transfers: this.warm.count } : {}),
         ...(streamEntries !== null ? { streamEntries } : {}),
+        ...(this.consent.given ? { consent: this.consent.given } : {}),
       },
     };
   }
@@ -348,17 +354,28 @@ export class CallSession {
   // The end.
 
   /**
-   * A recorded test-mode call that was answered: its recording is synthesized from the transcript by
+   * A recorded test-mode call that was answered (in `ask` mode: whose caller said yes, from the reply to
+   * it on): its recording is synthesized from the transcript by
    * `recordingWorkflow` (src/workflows/recordings.ts), a child left running when this run closes, its id
    * derived from the call id (started once: a second start is refused and ignored).
    */
   private async recordSimulation(): Promise<void> {
     const { input } = this;
     if (!input.recording?.enabled || !input.simulation || !this.line.answeredMs) return;
+    // `ask` mode: nothing without the caller's yes, and only from it on.
+    const span = this.consent.recordedSpan();
+    if (span === null) return;
     try {
       await startChild<RecordingWorkflow>(RECORDING_WORKFLOW, {
         workflowId: recordingWorkflowId(input.callId),
-        args: [{ callId: input.callId, orgId: input.orgId, livemode: input.livemode, source: { kind: 'synthesized' } }],
+        args: [
+          {
+            callId: input.callId,
+            orgId: input.orgId,
+            livemode: input.livemode,
+            source: { kind: 'synthesized', ...span },
+          },
+        ],
         parentClosePolicy: 'ABANDON',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
       });
@@ -407,9 +424,15 @@ function transferRecord(final: StopRequest): { transfer_json?: string } {
 }
 
 /**
- * What the assistant says first in a browser room: the recording notice, then the agent's
- * `first_message`; null when neither.
+ * What the assistant says first in a browser room: the opening (src/shared/recording-consent.ts
+ * `spokenOpening`: the AI disclosure and the consent step's words, the recording notice, the agent's
+ * `first_message`); null when nothing.
  */
 function spokenGreeting(input: CallWorkflowInput): string | null {
-  return [input.recording?.notice, input.agent.first_message].filter(Boolean).join(' ') || null;
+  return spokenOpening({
+    aiDisclosure: input.ai_disclosure,
+    recordingConsent: input.recording_consent,
+    notice: input.recording?.notice,
+    firstMessage: input.agent.first_message,
+  });
 }

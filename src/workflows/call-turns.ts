@@ -25,8 +25,10 @@ import {
   type SayRequest,
   type SayResult,
 } from '../shared/calls';
+import { openingTurns } from '../shared/recording-consent';
 import { assistantTurn } from './assistant';
 import { simulator, telephony } from './call-activities';
+import type { CallConsent } from './call-consent';
 import type { CallLine } from './call-line';
 import type { CallRecord } from './call-record';
 import type { CallTools } from './call-tools';
@@ -64,6 +66,7 @@ export class TurnLoop {
    * @param line the line's detection window (a machine's greeting is not answered)
    * @param warm the warm transfer under way, during which the caller is on hold
    * @param tools what the assistant's turns offer and run
+   * @param consent the consent question's answer (`recording_consent: "ask"`)
    */
   constructor(
     private readonly input: CallWorkflowInput,
@@ -72,6 +75,7 @@ export class TurnLoop {
     private readonly line: CallLine,
     private readonly warm: WarmTransfer,
     private readonly tools: CallTools,
+    private readonly consent: CallConsent,
   ) {
     this.utterances = input.continuation?.utterances ?? 0;
     this.scriptIndex = input.continuation?.scriptIndex ?? 0;
@@ -162,14 +166,7 @@ export class TurnLoop {
     const { input, transcript } = this;
     const firstTurn = transcript.turnCount;
     this.tools.resolve();
-    const notice = input.recording?.notice;
-    if (notice && !input.continuation) transcript.say('assistant', notice); // the recording notice comes before the greeting
-    const firstMessage = input.agent.first_message;
-    if (firstMessage && !input.continuation) {
-      transcript.say('assistant', firstMessage);
-      transcript.hearMessage({ role: 'assistant', content: firstMessage });
-      await transcript.flushTurns(true);
-    }
+    if (!input.continuation) await this.sayOpening();
     for (;;) {
       const longRun = workflowInfo().continueAsNewSuggested || transcript.turnCount - firstTurn >= LOCAL_TURNS_PER_RUN;
       const idle =
@@ -178,17 +175,48 @@ export class TurnLoop {
       const heard = await this.hearCaller();
       await transcript.applyInterruption();
       if (heard === null) return 'done';
-      transcript.say('caller', heard.text);
+      const heardSeq = transcript.say('caller', heard.text);
       transcript.hearMessage({ role: 'user', content: heard.text });
       if (heard.hangUp) return 'done'; // a persona's goodbye: it hangs up after saying it
       if (await this.line.holdForDetection()) {
         if (heard.utterance !== undefined) this.answers.set(heard.utterance, { text: null, final: true });
         continue;
       }
-      await this.answerCaller(heard.utterance);
+      if (this.consent.pending) {
+        // The answer to the consent question (`recording_consent: "ask"`): the reply, not the model's.
+        const said = await this.consent.hear(heard.text, heardSeq, this.line.providerCallSid);
+        if (heard.utterance !== undefined) this.answers.set(heard.utterance, { text: said, final: true });
+      } else await this.answerCaller(heard.utterance);
       await transcript.flushTurns(true);
       if (this.record.stop !== null) return 'done';
     }
+  }
+
+  /**
+   * The call's opening (src/shared/recording-consent.ts `openingTurns`), each an assistant turn: the AI
+   * disclosure with what the consent step says (the recording announcement, or the question), which the
+   * model hears too; the recording's own notice (when no consent step says it), which it does not; the
+   * agent's first message (not yet in `ask` mode: after the answer). Calls made before the disclosure and
+   * consent existed say the notice and the first message as they always did, with the same commands.
+   */
+  private async sayOpening(): Promise<void> {
+    const { input, transcript } = this;
+    const { opening, notice, firstMessage } = openingTurns({
+      aiDisclosure: input.ai_disclosure,
+      recordingConsent: input.recording_consent,
+      notice: input.recording?.notice,
+      firstMessage: input.agent.first_message,
+    });
+    if (opening) {
+      transcript.say('assistant', opening);
+      transcript.hearMessage({ role: 'assistant', content: opening });
+    }
+    if (notice) transcript.say('assistant', notice); // the recording notice comes before the greeting
+    if (firstMessage) {
+      transcript.say('assistant', firstMessage);
+      transcript.hearMessage({ role: 'assistant', content: firstMessage });
+    }
+    if (opening || firstMessage) await transcript.flushTurns(true);
   }
 
   /**

@@ -50,6 +50,7 @@ describe('GET /v1/account', function () {
       },
       redaction: { enabled: false },
       payments: { connector: null },
+      ai_disclosure: true,
     });
     const live = await request('GET', '/v1/account', { key: t.liveKey });
     expect(live.body).to.include({ id: t.orgId, livemode: true, mode: 'live' });

@@ -59,6 +59,7 @@ const CONFIG_FIELDS = [
   'calling_window',
   'voicemail',
   'recording',
+  'recording_consent',
   'analysis',
   'voice',
   'language',

@@ -102,7 +102,9 @@ describe('live call stream and steering', function () {
         (c.turns ?? []).some((x: any) => x.author === 'api' && x.role === 'assistant'),
       );
       expect(live.status).to.equal('in_progress');
-      expect(live.turns[0]).to.include({ role: 'assistant', text: 'Hi, this is the clinic.' });
+      // The AI disclosure (on by default) opens the call, then the greeting.
+      expect(live.turns[0]).to.include({ role: 'assistant', text: "You're speaking with an automated assistant." });
+      expect(live.turns[1]).to.include({ role: 'assistant', text: 'Hi, this is the clinic.' });
 
       await waitForCall(t.testKey, id);
       await reader;
@@ -309,6 +311,7 @@ describe('live call stream and steering', function () {
       expect((await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey })).status).to.equal(200);
       const transcript = (await request('GET', `/v1/calls/${id}/transcript`, { key: t.liveKey })).body.turns;
       expect(transcript.map((x: any) => [x.role, x.text, x.author ?? null])).to.deep.equal([
+        ['assistant', "You're speaking with an automated assistant.", null],
         ['assistant', 'Hi, this is Live.', null],
         ['caller', 'Hello', null],
         ['assistant', 'You said: Hello', null],

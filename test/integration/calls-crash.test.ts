@@ -62,6 +62,7 @@ describe('a worker killed during a call', function () {
         (x: any) => [x.role, x.text],
       );
       expect(turns).to.deep.equal([
+        ['assistant', "You're speaking with an automated assistant."], // the AI disclosure, on by default
         ['caller', 'one'],
         ['assistant', 'You said: one'],
         ['caller', 'two'],

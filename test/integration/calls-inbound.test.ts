@@ -74,6 +74,7 @@ describe('inbound calls', function () {
 
       const tr = (await request('GET', `/v1/calls/${call.id}/transcript`, { key: t.testKey })).body;
       expect(tr.turns.map((x: any) => [x.role, x.text])).to.deep.equal([
+        ['assistant', "You're speaking with an automated assistant."],
         ['assistant', 'Thanks for calling Acme.'],
         ['caller', 'Hi, what are your hours?'],
         ['assistant', 'You said: Hi, what are your hours?'],
@@ -222,7 +223,8 @@ describe('inbound calls', function () {
       const ended = await waitForCall(t.testKey, call.id);
       expect(ended).to.include({ status: 'completed', agent_id: second });
       const tr = (await request('GET', `/v1/calls/${call.id}/transcript`, { key: t.testKey })).body;
-      expect(tr.turns[0]).to.include({ role: 'assistant', text: 'Billing here.' });
+      expect(tr.turns[0]).to.include({ role: 'assistant', text: "You're speaking with an automated assistant." });
+      expect(tr.turns[1]).to.include({ role: 'assistant', text: 'Billing here.' });
     });
 
     it("falls back to the number's agent on a timeout, a non-2xx, garbage or an unknown agent, and says why", async () => {
@@ -345,7 +347,7 @@ describe('inbound calls', function () {
         .and.contain(`action="${h().api.url}/twilio/voice/${id}/ended"`)
         .and.contain('<ConversationRelay')
         .and.contain(`/twilio/relay/${id}?sid=${sid}`)
-        .and.contain('welcomeGreeting="Front desk, how can I help?"');
+        .and.contain(`welcomeGreeting="You're speaking with an automated assistant. Front desk, how can I help?"`);
       // Twilio retries the webhook: the same call, the same answer.
       const retried = await twilioPost('/twilio/voice/inbound', params);
       expect(retried.text).to.equal(twiml.text);
@@ -371,6 +373,7 @@ describe('inbound calls', function () {
       expect(events[1].data.object.direction).to.equal('inbound');
       const tr = (await request('GET', `/v1/calls/${id}/transcript`, { key: t.liveKey })).body;
       expect(tr.turns.map((x: any) => x.text)).to.deep.equal([
+        "You're speaking with an automated assistant.",
         'Front desk, how can I help?',
         'Do you open on Sundays?',
         'You said: Do you open on Sundays?',

@@ -130,7 +130,7 @@ describe('live calls through Twilio', function () {
     expect(twiml.text)
       .to.contain('<Connect><ConversationRelay')
       .and.contain(`url="${h().api.url.replace(/^http/, 'ws')}/twilio/relay/${id}?sid=${sidOf(id)}"`)
-      .and.contain('welcomeGreeting="Hi, this is Live."')
+      .and.contain(`welcomeGreeting="You're speaking with an automated assistant. Hi, this is Live."`)
       .and.contain('preemptible="true"');
 
     const session = await relay(id);
@@ -154,7 +154,8 @@ describe('live calls through Twilio', function () {
     expect(ended).to.include({ status: 'completed', end_reason: 'assistant_ended', livemode: true });
     expect(fake.updates.length, 'no hang-up through the REST API was needed').to.equal(updatesBefore);
     const tr = (await request('GET', `/v1/calls/${id}/transcript`, { key: t.liveKey })).body;
-    expect(tr.turns.map((x: any) => x.text).slice(0, 3)).to.deep.equal([
+    expect(tr.turns.map((x: any) => x.text).slice(0, 4)).to.deep.equal([
+      "You're speaking with an automated assistant.",
       'Hi, this is Live.',
       'Hello there',
       'You said: Hello there',
@@ -183,7 +184,9 @@ describe('live calls through Twilio', function () {
     });
     expect(edited.status).to.equal(200);
     const twiml = await twilioPost(`/twilio/voice/${id}`, { CallSid: sidOf(id) });
-    expect(twiml.text).to.contain('welcomeGreeting="Hello from v1."').and.not.contain('Hello from v2.');
+    expect(twiml.text)
+      .to.match(/welcomeGreeting="[^"]* Hello from v1\."/)
+      .and.not.contain('Hello from v2.');
     await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
     await waitForCall(t.liveKey, id);
   });

@@ -55,6 +55,8 @@ describe('calls', function () {
     const tr = await transcript(t.testKey, created.id);
     expect(tr).to.include({ object: 'transcript', call_id: created.id, livemode: false });
     expect(tr.turns.map((x: any) => [x.role, x.text])).to.deep.equal([
+      // The organization's AI disclosure (on by default) opens every call.
+      ['assistant', "You're speaking with an automated assistant."],
       ['assistant', 'Hello from the test agent.'],
       ['caller', 'Hi there'],
       ['assistant', 'You said: Hi there'],
@@ -99,7 +101,8 @@ describe('calls', function () {
     );
     // LLM requests and transcript writes are markers: one each per line, one write for the greeting.
     expect(count('markerRecordedEventAttributes')).to.be.at.least(2 * lines.length + 1);
-    expect((await transcript(t.testKey, created.id)).turns).to.have.length(1 + 2 * lines.length);
+    // The AI disclosure's turn, the greeting, then a caller line and its answer each.
+    expect((await transcript(t.testKey, created.id)).turns).to.have.length(2 + 2 * lines.length);
   });
 
   it('ends with caller_hung_up when the scripted caller runs out of lines', async () => {

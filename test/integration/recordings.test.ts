@@ -90,10 +90,12 @@ describe('call recordings', function () {
     const call = await recordedTestCall();
     expect(call.recording).to.deep.equal({ enabled: true, notice: NOTICE });
     const turns = (await request('GET', `/v1/calls/${call.id}/transcript`, { key: t.testKey })).body.turns;
+    // A California number (all-party consent): the notice is the announcement, after the AI disclosure.
     expect(turns.slice(0, 2).map((x: any) => [x.role, x.text])).to.deep.equal([
-      ['assistant', NOTICE],
+      ['assistant', `You're speaking with an automated assistant. ${NOTICE}`],
       ['assistant', 'Hello from the clinic.'],
     ]);
+    expect(call.recording_consent).to.include({ mode: 'announce', jurisdiction: 'US-CA', words: NOTICE });
     const rec = await recordingOf(t.testKey, call.id);
     expect(rec).to.include({ object: 'recording', call_id: call.id, channels: 2, content_type: 'audio/wav' });
     expect(rec.id).to.match(/^rcd_/);
@@ -305,7 +307,9 @@ describe('call recordings', function () {
       expect(twiml).to.include(
         `<Start><Recording channels="dual" recordingStatusCallback="${h().api.url}/twilio/recording/${id}" recordingStatusCallbackMethod="POST" recordingStatusCallbackEvent="completed"/></Start>`,
       );
-      expect(twiml).to.include(`welcomeGreeting="${NOTICE} Hi, this is Live."`);
+      expect(twiml).to.include(
+        `welcomeGreeting="You're speaking with an automated assistant. ${NOTICE} Hi, this is Live."`,
+      );
       expect((await twilioPost(`/twilio/status/${id}`, { CallSid: sid, CallStatus: 'completed' })).status).to.equal(
         204,
       );

@@ -148,7 +148,8 @@ describe('relay settings, interruptions and send_dtmf', function () {
     const twiml = await twilioPost(`/twilio/voice/${id}`, { CallSid: sid });
     expect(twiml.status).to.equal(200);
     expectSpeechAttributes(twiml.text);
-    expect(twiml.text).to.contain('welcomeGreeting="Hola, habla Relay."');
+    // The AI disclosure in the agent's language, then its first message.
+    expect(twiml.text).to.contain('welcomeGreeting="Está hablando con un asistente automático. Hola, habla Relay."');
     expect((await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey })).status).to.equal(200);
   });
 
@@ -184,6 +185,7 @@ describe('relay settings, interruptions and send_dtmf', function () {
     await waitForCall(t.liveKey, id);
     const turns = await transcriptOf(id);
     expect(turns.map((x) => [x.role, x.text, x.interrupted ?? false])).to.deep.equal([
+      ['assistant', 'Está hablando con un asistente automático.', false],
       ['assistant', 'Hola, habla Relay.', false],
       ['caller', 'Tell me everything', false],
       ['assistant', 'You said:', true],

@@ -103,9 +103,10 @@ describe('calls ride out a store outage and a busy machine', function () {
     expect(ended, JSON.stringify(ended)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
     const tr = await call(api, 'GET', `/v1/calls/${callId}/transcript`, key);
     expect(tr.status, tr.text).to.equal(200);
-    expect(tr.body.turns.map((t: { role: string; text: string }) => ({ role: t.role, text: t.text }))).to.deep.equal(
-      expectedTurns(lines),
-    );
+    expect(tr.body.turns.map((t: { role: string; text: string }) => ({ role: t.role, text: t.text }))).to.deep.equal([
+      { role: 'assistant', text: "You're speaking with an automated assistant." }, // the AI disclosure, on by default
+      ...expectedTurns(lines),
+    ]);
     // One call.started and one call.ended.
     const events = await call(api, 'GET', '/v1/events?limit=100', key);
     const types = (events.body.data as { type: string; data: { object: { id: string } } }[])
@@ -153,6 +154,7 @@ describe('calls ride out a store outage and a busy machine', function () {
     const said = tr.body.turns.map((x: { role: string; text: string }) => ({ role: x.role, text: x.text }));
     // A slow answer may be preceded by the holding line, as a live caller would hear it.
     expect(said.filter((x: { text: string }) => x.text !== 'One moment, please.')).to.deep.equal([
+      { role: 'assistant', text: "You're speaking with an automated assistant." }, // the AI disclosure, on by default
       { role: 'assistant', text: 'Hello.' },
       ...expectedTurns(lines),
     ]);

@@ -17,6 +17,9 @@ import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { createWebhookEndpoint, sleep } from '../support/webhooks';
 
+/** The organization's AI disclosure (on by default): every call's first assistant turn. */
+const DISCLOSURE = "You're speaking with an automated assistant.";
+
 /** With RECORD_HISTORIES=1: writes workflow `workflowId`'s history (once closed) to test/replay/histories/<name>.json. */
 async function keepHistory(workflowId: string, name: string): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;
@@ -63,6 +66,7 @@ describe('persona callers', function () {
     expect(call).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
     const turns = await transcript(t.testKey, call.id);
     expect(turns.map((x) => `${x.role}: ${x.text}`)).to.deep.equal([
+      `assistant: ${DISCLOSURE}`,
       'assistant: Thanks for calling Luigi’s, how can I help?',
       'caller: I want a table for two.',
       'assistant: You said: I want a table for two.',
@@ -77,6 +81,7 @@ describe('persona callers', function () {
     expect(asked[0].messages[0].content).to.include('Maria, a regular customer').and.include('Book a table for two');
     expect(asked[0].tools!.map((x) => x.function.name)).to.deep.equal(['hang_up']);
     expect(asked[2].messages.slice(1)).to.deep.equal([
+      { role: 'user', content: DISCLOSURE },
       { role: 'user', content: 'Thanks for calling Luigi’s, how can I help?' },
       { role: 'assistant', content: 'I want a table for two.' },
       { role: 'user', content: 'You said: I want a table for two.' },
@@ -96,6 +101,10 @@ describe('persona callers', function () {
 
   it('ends after max_turns caller turns, and the text marker hangs up too', async () => {
     const t = await newTenant();
+    // No opening at all (no first message, the AI disclosure off): the persona speaks first.
+    expect((await request('POST', '/v1/account', { key: t.testKey, body: { ai_disclosure: false } })).status).to.equal(
+      200,
+    );
     const endless = await request('POST', '/v1/calls', {
       key: t.testKey,
       body: {
@@ -148,8 +157,9 @@ describe('persona callers', function () {
     const call = await waitForCall(t.testKey, placed.body.id);
     expect(call).to.include({ status: 'completed', end_reason: 'assistant_ended' });
     const turns = await transcript(t.testKey, call.id);
-    expect(turns.map((x) => x.role)).to.deep.equal(['caller', 'assistant', 'caller', 'assistant', 'tool']);
-    expect(turns[4]).to.include({ role: 'tool' });
+    // The AI disclosure (on by default) first, then the persona's lines and the answers.
+    expect(turns.map((x) => x.role)).to.deep.equal(['assistant', 'caller', 'assistant', 'caller', 'assistant', 'tool']);
+    expect(turns[5]).to.include({ role: 'tool' });
     expect(personaRequests(call.id)).to.have.length(2);
   });
 
@@ -259,6 +269,7 @@ describe('test suites', function () {
     expect(call).to.include({ status: 'completed', end_reason: 'caller_hung_up', agent_id: t.agentId });
     expect(call.metadata).to.deep.equal({ test_suite_run: run.id, test_scenario: 'books a table' });
     expect((await transcript(t.testKey, call.id)).map((x) => `${x.role}: ${x.text}`)).to.deep.equal([
+      `assistant: ${DISCLOSURE}`,
       'assistant: Hello, Luigi’s here.',
       'caller: A table for two at eight, please.',
       'assistant: You said: A table for two at eight, please.',

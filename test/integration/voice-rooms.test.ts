@@ -25,6 +25,8 @@ import { Visitor } from '../support/voice-visitor';
 import { startTestLiveKit, type TestLiveKit } from '../support/livekit';
 
 const FIRST_MESSAGE = 'Hi, this is the assistant.';
+/** The organization's AI disclosure (on by default): every call's first sentence. */
+const DISCLOSURE = "You're speaking with an automated assistant.";
 
 describe('widget voice rooms (real LiveKit server)', function () {
   // The first run on a machine builds livekit-server (3-5 minutes).
@@ -114,7 +116,12 @@ describe('widget voice rooms (real LiveKit server)', function () {
     // The greeting, spoken through the room (the fake speech is an 880 Hz tone).
     const [greeting] = await visitor.heardAtLeast(1);
     expect(greeting.hz).to.be.within(840, 920);
-    expect(h().llm.audio.speeches.map((s) => s.input)).to.include(FIRST_MESSAGE);
+    // After the organization's AI disclosure (on by default), spoken in the same greeting.
+    expect(
+      h()
+        .llm.audio.speeches.map((s) => s.input)
+        .join(' '),
+    ).to.include(`${DISCLOSURE} ${FIRST_MESSAGE}`);
 
     h().llm.audio.phrases.set(440, 'Hello from the browser');
     const saidAt = Date.now();
@@ -140,6 +147,7 @@ describe('widget voice rooms (real LiveKit server)', function () {
     const ended = await waitForCall(testKey, callId);
     expect(ended).to.include({ status: 'completed', end_reason: 'caller_hung_up', error: null });
     expect(await transcript(callId)).to.deep.equal([
+      `assistant: ${DISCLOSURE}`,
       `assistant: ${FIRST_MESSAGE}`,
       'caller: Hello from the browser',
       'assistant: You said: Hello from the browser',
@@ -249,6 +257,7 @@ describe('widget voice rooms (real LiveKit server)', function () {
       t.interrupted ? `${t.role} (interrupted): ${t.text}` : `${t.role}: ${t.text}`,
     );
     expect(turns).to.deep.equal([
+      `assistant: ${DISCLOSURE}`,
       `assistant: ${FIRST_MESSAGE}`,
       `caller: ${questions[0].text}`,
       'assistant (interrupted): You said: Question one.',
@@ -307,7 +316,7 @@ describe('widget voice rooms (real LiveKit server)', function () {
       await visitor.heardAtLeast(1);
       await visitor.leave();
       await waitForCall(t.testKey, voiceCall.body.call_id);
-      return h().llm.audio.speeches.filter((s) => s.input === greeting);
+      return h().llm.audio.speeches.filter((s) => s.input.includes(greeting));
     };
     // OpenAI's speech has a voice named `nova` (any case): the room speaks with it.
     const nova = await greetingOf({ provider: 'ElevenLabs', voice_id: 'Nova' }, 'Hello, I speak as Nova.');
@@ -424,13 +433,15 @@ describe('widget voice rooms (real LiveKit server)', function () {
       expect(
         h()
           .llm.audio.speeches.filter((x) => x.atMs >= crashAt)
-          .map((x) => x.input),
+          .map((x) => x.input)
+          .join(' '),
       ).to.not.include(FIRST_MESSAGE);
 
       await visitor.leave();
       expect(await waitForCall(testKey, callId)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
       const turns = await transcript(callId);
       expect(turns).to.deep.equal([
+        `assistant: ${DISCLOSURE}`,
         `assistant: ${FIRST_MESSAGE}`,
         'caller: Before the crash',
         'assistant: You said: Before the crash',
@@ -476,11 +487,14 @@ describe('widget voice rooms (real LiveKit server)', function () {
       await waitForCall(testKey, callId, (c) => c.status === 'in_progress');
       const [greeting] = await visitor.heardAtLeast(1);
       expect(greeting.startMs).to.be.greaterThan(crashAt);
-      const greetings = h().llm.audio.speeches.filter((x) => x.atMs >= crashAt && x.input === FIRST_MESSAGE);
+      const greetings = h().llm.audio.speeches.filter((x) => x.atMs >= crashAt && x.input.includes(FIRST_MESSAGE));
       expect(greetings).to.have.length(1);
       await visitor.leave();
       expect(await waitForCall(testKey, callId)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
-      expect((await transcript(callId))[0]).to.equal(`assistant: ${FIRST_MESSAGE}`);
+      expect((await transcript(callId)).slice(0, 2)).to.deep.equal([
+        `assistant: ${DISCLOSURE}`,
+        `assistant: ${FIRST_MESSAGE}`,
+      ]);
     } finally {
       await stopWorkerProcess(first, 'SIGKILL');
       await stopWorkerProcess(second, 'SIGTERM');

@@ -43,6 +43,10 @@ describe('voicemail: answering-machine detection', function () {
 
   before(async () => {
     t = await newTenant({ first_message: 'Hello, this is Acme Dental.' });
+    // These tests follow what a machine hears and what is left on it, turn by turn; the AI disclosure
+    // that opens every call (on by default) is tested in recording-consent.test.ts, so it is off here.
+    for (const key of [t.testKey, t.liveKey])
+      expect((await request('POST', '/v1/account', { key, body: { ai_disclosure: false } })).status).to.equal(200);
   });
 
   describe('the voicemail setting', () => {

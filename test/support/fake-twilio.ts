@@ -36,7 +36,9 @@
  * `ContentVariables`, `StatusCallback`) and list (`GET …/Messages.json` filtered by `To`, `From`,
  * `DateSent>`). Recordings resource: `recordings` holds the WAV of each recording SID a test
  * registers, served at `GET …/Recordings/{RecordingSid}.wav`; `DELETE …/Recordings/{RecordingSid}.json`
- * removes it (204; 404 when unknown) and lists the SID in `deletedRecordings`. Knobs for failure tests: `rejectMessagesTo` (a `To` answered with a Twilio 4xx error),
+ * removes it (204; 404 when unknown) and lists the SID in `deletedRecordings`; a recording started on a
+ * live call (`POST …/Calls/{CallSid}/Recordings.json`) is kept in `callRecordings` and listed by
+ * `GET` of the same path (status `in-progress`). Knobs for failure tests: `rejectMessagesTo` (a `To` answered with a Twilio 4xx error),
  * `lostResponses` (the next N message creates are accepted, then answered 500, as when the answer is lost
  * on the way), `messageDelayMs` (held before answering a create).
  */
@@ -73,6 +75,8 @@ export interface FakeTwilio {
   recordings: Map<string, Buffer>;
   /** The SIDs of recordings deleted through the API, in order. */
   deletedRecordings: string[];
+  /** Recordings started on a live call through the API (`POST …/Calls/{CallSid}/Recordings.json`), in order. */
+  callRecordings: { callSid: string; params: Record<string, string>; sid: string }[];
   /** Conferences by FriendlyName (created by the first join), with their participants' Call SIDs. */
   conferences: Map<string, FakeConference>;
   /** The `<Conference>` each call's latest TwiML dials (Call SID → it), until it joins. */
@@ -133,6 +137,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     messageDelayMs: 0,
     recordings: new Map<string, Buffer>(),
     deletedRecordings: [] as string[],
+    callRecordings: [] as FakeTwilio['callRecordings'],
     conferences: new Map<string, FakeConference>(),
     conferenceTwiml: new Map<string, ConferenceTwiml>(),
     connectAction: new Map<string, string>(),
@@ -330,6 +335,37 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
           call_sid: recording[1],
           status: params.Status,
           api_version: '2010-04-01',
+        });
+      }
+      const callRec = new RegExp(`^${base}/(CA[0-9a-f]{32})/Recordings\\.json$`).exec(pathname);
+      if (callRec) {
+        const recordingJson = (r: FakeTwilio['callRecordings'][number]) => ({
+          sid: r.sid,
+          account_sid: accountSid,
+          call_sid: r.callSid,
+          status: 'in-progress',
+          channels: r.params.RecordingChannels === 'dual' ? 2 : 1,
+          source: 'StartCallRecordingAPI',
+          date_created: new Date().toUTCString(),
+          api_version: '2010-04-01',
+        });
+        if (req.method === 'POST') {
+          const started = { callSid: callRec[1], params, sid: 'RE' + crypto.randomBytes(16).toString('hex') };
+          fake.callRecordings.push(started);
+          return send(201, recordingJson(started));
+        }
+        const found = fake.callRecordings.filter((r) => r.callSid === callRec[1]);
+        const uri = `${base}/${callRec[1]}/Recordings.json`;
+        return send(200, {
+          recordings: found.map(recordingJson),
+          first_page_uri: uri,
+          next_page_uri: null,
+          previous_page_uri: null,
+          page: 0,
+          page_size: 50,
+          start: 0,
+          end: found.length,
+          uri,
         });
       }
       const m = new RegExp(`^${base}/(CA[0-9a-f]{32})\\.json$`).exec(pathname);

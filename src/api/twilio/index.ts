@@ -66,6 +66,7 @@ import {
 } from '../../shared/calls';
 import { startRecordingWorkflow } from '../../services/recordings';
 import type { RecordingSettings } from '../../shared/recordings';
+import { spokenOpening, type RecordingConsent } from '../../shared/recording-consent';
 import { operation, operationsRouter } from '../operations';
 import { twilioPayResult } from './payments';
 import { failedTransfer, LIVE_STATUSES, publicUrl } from './requests';
@@ -144,7 +145,12 @@ function connectRelay(
     ? TRANSFER_FAILED_LINES[resume.reason ?? 'failed']
     : payment
       ? PAYMENT_LINES[payment.status === 'collecting' ? 'failed' : payment.status]
-      : [recording?.notice, agent?.first_message].filter(Boolean).join(' ');
+      : spokenOpening({
+          aiDisclosure: call.ai_disclosure,
+          recordingConsent: consentOf(call),
+          notice: recording?.notice,
+          firstMessage: agent?.first_message,
+        });
   const connect = response.connect(
     call.direction === 'inbound' ? { action: publicUrl(`/twilio/voice/${call._id}/ended`), method: 'POST' } : {},
   );
@@ -160,15 +166,18 @@ function connectRelay(
 }
 
 /**
- * A recorded call (`recording` snapshotted on the call): `<Start><Recording>` before the
+ * A recorded call (`recording` snapshotted on the call) whose consent decision records from the start
+ * (not `ask`, which records only after the caller's yes): `<Start><Recording>` before the
  * conversation, both parties on two channels (`channels="dual"`), Twilio telling
  * `/twilio/recording/{call id}` when the recording is complete
  * (https://www.twilio.com/docs/voice/twiml/recording). Works for outbound and inbound calls alike.
- * @returns the call's recording settings, or null when it is not recorded (nothing added)
+ * @returns the call's recording settings, or null when it is not recorded now (nothing added)
  */
 function startRecording(response: twilio.twiml.VoiceResponse, call: WithId<CallDoc>): RecordingSettings | null {
   const recording = JSON.parse(call.recording_json ?? 'null') as RecordingSettings | null;
   if (!recording?.enabled) return null;
+  // `recording_consent: "ask"`: nothing is recorded before the caller's yes (the workflow starts it then).
+  if (consentOf(call)?.recording === 'off') return null;
   response.start().recording({
     channels: 'dual',
     recordingStatusCallback: publicUrl(`/twilio/recording/${call._id}`),
@@ -176,6 +185,11 @@ function startRecording(response: twilio.twiml.VoiceResponse, call: WithId<CallD
     recordingStatusCallbackEvent: ['completed'],
   });
   return recording;
+}
+
+/** The call's recording-consent decision (null for calls made before it existed). */
+function consentOf(call: Pick<CallDoc, 'recording_consent_json'>): RecordingConsent | null {
+  return JSON.parse(call.recording_consent_json ?? 'null') as RecordingConsent | null;
 }
 
 /**
@@ -462,7 +476,8 @@ const twilioCallStatus = (temporal: Client) =>
  * `POST /twilio/recording/{id}` (form: `CallSid`, `RecordingSid`, `RecordingStatus`, `RecordingDuration`)
  * → 204: a recorded call's recording is complete at Twilio; starts the call's `recordingWorkflow`
  * (src/workflows/recordings.ts: copy into our store, delete at Twilio, `recording.ready`), once per call.
- * Ignored (204, nothing started): an unknown call, a CallSid that is not the call's, a call not recorded,
+ * Ignored (204, nothing started): an unknown call, a CallSid that is not the call's, a call not recorded
+ * (or whose consent decision says `recording: "off"`: a caller's no, or no answer yet),
  * another status than `completed`, a malformed RecordingSid.
  */
 const twilioRecordingStatus = (temporal: Client) =>
@@ -488,6 +503,7 @@ const twilioRecordingStatus = (temporal: Client) =>
       const recordingSid = String(body.RecordingSid ?? '');
       if (
         call?.recording_json &&
+        consentOf(call)?.recording !== 'off' && // never kept without consent
         body.CallSid &&
         call.provider_call_sid === body.CallSid &&
         body.RecordingStatus === 'completed' &&
