@@ -1,7 +1,8 @@
 /**
  * Usage (spec section 4, "Usage"): `GET /v1/usage`, scope `usage:read`, for the key's organization and
- * mode (test and live usage never mix). Computed on each request from the immutable usage rows
- * (src/services/usage.ts), so a finished call counts as soon as the API shows it ended.
+ * mode (test and live usage never mix). Read on each request from the per-day rollups the usage rows are
+ * added to as they are stored (src/services/usage.ts, src/services/usage-rollups.ts), so a finished call
+ * counts as soon as the API shows it ended, and a month costs about 31 rollup reads however busy it was.
  */
 import type { Router } from 'express';
 import { z } from 'zod';

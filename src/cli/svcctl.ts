@@ -38,6 +38,9 @@
  *   svcctl users list --org ORG                         → [{"id":"usr_…","email":…,"role":…,"disabled":false,…}]
  *   svcctl users disable --id USR                       → the user, `disabled: true`; their console sessions end
  *   svcctl users reset-password --id USR [--password P] → the user (+ `password` when generated); sessions end
+ *   svcctl usage rebuild                                → {"object":"usage_rollups","folded":N}: adds to the per-day
+ *                                                         usage rollups every usage row not in them yet (rows from
+ *                                                         before rollups, rows whose writer crashed); idempotent
  *
  * The widget commands seal the identity secret with SECRETS_KEY, else with the key `npm start` keeps in
  * DATA_DIR/secrets.key (the same one the API opens it with).
@@ -54,6 +57,7 @@ import { config, setConfig } from '../config';
 import { configureWidget, normalizeOrigin, rotateWidgetSecret } from '../services/widget';
 import { checkCallLimit, orgCallLimits, setOrgCallLimit } from '../services/limits';
 import { loadNationalRegistry } from '../services/do-not-call';
+import { backfillUsageRollups } from '../services/usage-rollups';
 import { checkQuotaValue, orgQuotas, QUOTAS, setOrgQuotas, type QuotaName } from '../services/quotas';
 import { checkRetentionDays, recordingRetention, setRecordingRetention } from '../services/recordings';
 import { notifyLimitChanged } from '../services/call-slots';
@@ -83,7 +87,8 @@ const USAGE = `usage:
   svcctl users create --org ORG --email EMAIL --role admin|agent|viewer [--password P]
   svcctl users list --org ORG
   svcctl users disable --id USER_ID
-  svcctl users reset-password --id USER_ID [--password P]`;
+  svcctl users reset-password --id USER_ID [--password P]
+  svcctl usage rebuild`;
 
 class UsageError extends Error {}
 
@@ -334,6 +339,10 @@ const COMMANDS: Record<string, (c: Command) => Promise<unknown>> = {
     }
     await connect();
     return setRecordingRetention(org, days);
+  },
+  'usage rebuild': async ({ connect }) => {
+    await connect();
+    return { object: 'usage_rollups', folded: await backfillUsageRollups({ force: true }) };
   },
   'recordings get-retention': async ({ need, connect }) => {
     const org = need('org');

@@ -41,6 +41,7 @@ import { ensureCallReconcilerSchedule } from '../services/calls';
 import { ensureRetentionSweepSchedule } from '../services/privacy-schedule';
 import { ensureRecordingRetentionSchedule } from '../services/recordings';
 import { ensureAuditRetentionSchedule } from '../services/audit';
+import { backfillUsageRollups } from '../services/usage-rollups';
 
 /** The development SECRETS_KEY: generated once and kept in `DATA_DIR/secrets.key` (mode 0600). */
 function devSecretsKey(dataDir: string, name = 'secrets.key'): string {
@@ -184,6 +185,9 @@ async function startService(
     throw storeUnreachable(err, cfg.mongodbUri!, needMongo);
   });
   cleanups.push(() => disconnectStore());
+  // An upgraded store's usage rows into the per-day rollups `GET /v1/usage` reads (once; later starts skip it).
+  const backfilled = await backfillUsageRollups();
+  if (backfilled > 0) logger.info('usage rows added to the per-day rollups', { rows: backfilled });
   const client = await connectClient();
   cleanups.push(() => client.connection.close());
   await ensureSearchAttributes(client);

@@ -2,7 +2,7 @@
  * Usage rows: one immutable row per metered thing, from which `GET /v1/usage` computes its totals
  * (DESIGN.md section 3: totals from immutable rows, never counters). Written once, through
  * `recordUsage` (src/services/usage.ts, insert-if-absent), by the activity that did the metered work, at the
- * point where the work is known to have happened; never updated, never deleted.
+ * point where the work is known to have happened; never deleted, and never updated but for its rollup state.
  *
  * The `_id` is deterministic per metered thing, so a retried or crashed activity writes its row once:
  * - `call:<call id>`: a finished call, written by `transitionCall` (src/activities/calls.ts) with the
@@ -20,7 +20,9 @@
  *   `request` 1 or 2 (the retry with the validation errors): a retried activity meters it once.
  *
  * Every row carries `org_id`, `livemode`, `kind`, `occurred_ms` (when the work happened: the day it is
- * counted on) and the measures of its kind; the measures of other kinds are absent.
+ * counted on) and the measures of its kind; the measures of other kinds are absent. `rollup`,
+ * `rollup_key` and `rollup_lease_ms` track the row's addition to the per-day rollups that `GET /v1/usage`
+ * reads (src/services/usage-rollups.ts): the only fields updated after the insert.
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
@@ -87,12 +89,22 @@ const usageSchema = new Schema(
     direction: { type: String, enum: ['inbound', 'outbound'] },
     /** 1 for an outbound WhatsApp template message (billed apart from session messages), else 0. */
     template: { type: Number },
+
+    // The row's place in the per-day rollups (src/services/usage-rollups.ts); absent on rows stored before them.
+    /** `pending` until the row is added to its rollups, then `done`. */
+    rollup: { type: String, enum: ['pending', 'done'] },
+    /** The marker its folds leave in a rollup's `applied` (a hash of the `_id` it was stored under). */
+    rollup_key: { type: String },
+    /** While pending: until when the writer that stored it (or took it over) alone may fold it (ms). */
+    rollup_lease_ms: { type: Number },
   },
   schemaOptions,
 );
 usageSchema.index({ org_id: 1, livemode: 1, occurred_ms: 1 });
 /** `GET /v1/usage?agent_id=…[&agent_version=…]`: one agent's rows (of one version) in the period. */
 usageSchema.index({ org_id: 1, livemode: 1, agent_id: 1, agent_version: 1, occurred_ms: 1 });
+/** A usage report first folds its tenant's pending rows whose writer did not (src/services/usage-rollups.ts). */
+usageSchema.index({ org_id: 1, livemode: 1, rollup: 1 });
 /** Erasure: a conversation's rows, re-keyed when their key holds the number (src/services/erasure.ts). */
 usageSchema.index({ subject_id: 1 });
 export const UsageRecord = mongoose.model('UsageRecord', usageSchema, 'usage_records');

@@ -30,6 +30,7 @@ import { IdempotencyRecord } from '../models/idempotency';
 import { Recording, recordingIdOf } from '../models/recordings';
 import { insertIfAbsent } from '../models/store';
 import { UsageRecord } from '../models/usage';
+import { settleUsageRow } from './usage-rollups';
 import { WebhookAttempt, WebhookDelivery } from '../models/webhooks';
 import { openSecret, secretsMac } from '../secrets';
 import { MESSAGING_CHANNELS } from '../shared/conversations';
@@ -265,8 +266,10 @@ async function eraseConversations(temporal: Client, t: ErasureBatchInput, commit
  * is found by the same `subject_id` and the original deleted on the redo).
  */
 async function rekeyUsageRows(subjectId: string, phone: string): Promise<void> {
-  for (const row of await UsageRecord.find({ subject_id: subjectId }).lean()) {
-    if (!row._id.includes(phone)) continue;
+  for (const found of await UsageRecord.find({ subject_id: subjectId }).lean()) {
+    if (!found._id.includes(phone)) continue;
+    // In its rollups first: the copy must never be added to them again under its new key.
+    const row = await settleUsageRow(found);
     const hashed = `${row._id.split(':')[0]}:${crypto.createHash('sha256').update(row._id).digest('hex')}`;
     await insertIfAbsent(UsageRecord, { ...row, _id: hashed });
     await UsageRecord.deleteOne({ _id: row._id });

@@ -4,12 +4,17 @@
  *
  * Writing: the activity that did the metered work calls `recordUsage(row)` once, where the work is known
  * to have happened, with a row from one of the builders below; each gives the row a deterministic `_id`
- * (src/models/usage.ts), so a retried or crashed activity writes it once.
+ * (src/models/usage.ts), so a retried or crashed activity writes it once. The same call adds the row to
+ * the per-day rollups (src/services/usage-rollups.ts, whose header gives how a retry or a crash between
+ * the row and its rollups still counts it exactly once).
  *
- * Reading: `usageReport` sums the rows of one organization and mode over a period of local days in
- * Node, over one bounded query (at most 366 days). Not with `$group`: FerretDB 1.x computes only the
- * first accumulator of a `$group` and returns 0 for the others (FerretDB/FerretDB#4616, seen on
- * v1.24.2), and has no date operators to bucket days in a time zone.
+ * Reading: `usageReport` sums the rollups of one organization, mode and scope (all, one agent, one
+ * agent version) over a period of local days: one rollup document per UTC day the period touches, however
+ * many rows the days hold. `usageReportFromRows` sums the rows themselves, in Node, over one bounded
+ * query: for a period whose days do not start on quarter-hours (the rollups' unit), and as the reference
+ * the rollups are tested against. Not with `$group`: FerretDB 1.x computes only the first accumulator of
+ * a `$group` and returns 0 for the others (FerretDB/FerretDB#4616, seen on v1.24.2), and has no date
+ * operators to bucket days in a time zone.
  */
 import { Call, renderCall, type CallDoc } from '../models/calls';
 import { Conversation } from '../models/conversations';
@@ -28,6 +33,15 @@ import type { WebhookDeliveryInput } from '../shared/webhooks';
 import { logger } from '../logger';
 import { dayStartOf, localDate, utcMidnight } from '../platform/calendar';
 import { addLlmTokens } from './quotas';
+import {
+  dayIndex,
+  FOLD_LEASE_MS,
+  foldAbandonedRows,
+  foldIfAbandoned,
+  foldUsageRows,
+  rollupKey,
+  sumRollups,
+} from './usage-rollups';
 
 export type { UsageRow, UsageMeasures, UsageReport } from '../models/usage';
 
@@ -44,7 +58,9 @@ export interface UsageScope extends UsageOwner {
 }
 
 /**
- * Stores a usage row, once: a row with the same `_id` already stored is left as it is (a retry). The
+ * Stores a usage row, once: a row with the same `_id` already stored is left as it is (a retry), and
+ * adds it to the per-day rollups (`foldUsageRows`); a retry that finds the row stored but not yet added
+ * (the attempt that stored it crashed) adds it, once its writer's lease has expired. The
  * tokens of a stored LLM or analysis row count toward the organization's daily `llm_tokens_per_day`
  * (src/services/quotas.ts `addLlmTokens`).
  * Measures must be non-negative integers. `null` (a builder's "nothing to meter") records nothing.
@@ -57,11 +73,21 @@ export async function recordUsage(row: UsageRow | null): Promise<boolean> {
     if (typeof v === 'number' && !(Number.isSafeInteger(v) && v >= 0))
       throw new Error(`usage row ${row._id}: ${k} must be a non-negative integer, not ${v}`);
   }
-  const stored = await insertIfAbsent(UsageRecord, { ...(await withAgent(row)), recorded_ms: Date.now() });
+  const now = Date.now();
+  const doc = {
+    ...(await withAgent(row)),
+    recorded_ms: now,
+    rollup: 'pending' as const,
+    rollup_key: rollupKey(row._id),
+    rollup_lease_ms: now + FOLD_LEASE_MS,
+  };
+  const stored = await insertIfAbsent(UsageRecord, doc);
   // The day's tokens against the organization's `llm_tokens_per_day`, once per row (a retry that finds
   // the row stored adds nothing; a crash between the two leaves the cap under by this row, never over).
   if (stored && (row.kind === 'llm_request' || row.kind === 'analysis'))
     await addLlmTokens(row.org_id, row.prompt_tokens + row.completion_tokens, row.occurred_ms);
+  if (stored) await foldUsageRows([doc]);
+  else await foldIfAbandoned(row._id);
   return stored;
 }
 
@@ -275,13 +301,34 @@ export interface UsagePeriod {
 }
 
 /**
- * Sums the usage rows of `owner` over `period`: `totals`, and one `daily` entry per local day of the
+ * The usage report of `owner` over `period`: `totals`, and one `daily` entry per local day of the
  * period (empty days included, oldest first). A row counts on the local day its `occurred_ms` falls
- * on, days being computed in `period.timezone` (23 or 25 hours on DST changes). Each row is added to
- * its day and to the totals, in integers, so `daily` sums exactly to `totals`.
+ * on, days being computed in `period.timezone` (23 or 25 hours on DST changes); integers, so `daily`
+ * sums exactly to `totals`. Read from the per-day rollups of the owner's scope (first folding the
+ * owner's rows whose writer crashed before folding them: `foldAbandonedRows`); from the rows when a
+ * day of the period does not start on a quarter-hour of UTC. Same answer as `usageReportFromRows`.
  * @param period a valid period of at most 366 days (checked by the API: src/api/usage.ts)
  */
 export async function usageReport(owner: UsageScope, period: UsagePeriod, nowMs = Date.now()): Promise<UsageReport> {
+  const { starts, daily, totals } = reportFrame(period);
+  await foldAbandonedRows(owner.orgId, owner.livemode); // leases run on the clock, whatever `as_of` is asked
+  const scope =
+    owner.agentId === undefined
+      ? 'all'
+      : owner.agentVersion === undefined
+        ? `a:${owner.agentId}`
+        : `v:${owner.agentId}:${owner.agentVersion}`;
+  if (!(await sumRollups({ orgId: owner.orgId, livemode: owner.livemode, scope }, starts, daily, totals)))
+    return usageReportFromRows(owner, period, nowMs);
+  return reportOf(owner, period, nowMs, totals, daily);
+}
+
+/** The first instant of each day of `period` (and its end, `starts[count]`), and empty measures for each. */
+function reportFrame(period: UsagePeriod): {
+  starts: number[];
+  daily: UsageReport['daily'];
+  totals: UsageReport['totals'];
+} {
   const first = utcMidnight(period.from);
   const count = Math.round((utcMidnight(period.to) - first) / 86_400_000) + 1;
   // starts[i] = first instant of day i; starts[count] = end of the period.
@@ -289,8 +336,40 @@ export async function usageReport(owner: UsageScope, period: UsagePeriod, nowMs 
   const daily = starts
     .slice(0, count)
     .map((_, i) => ({ date: new Date(first + i * 86_400_000).toISOString().slice(0, 10), ...emptyMeasures() }));
-  const totals = emptyMeasures();
+  return { starts, daily, totals: emptyMeasures() };
+}
 
+function reportOf(
+  owner: UsageScope,
+  period: UsagePeriod,
+  nowMs: number,
+  totals: UsageReport['totals'],
+  daily: UsageReport['daily'],
+): UsageReport {
+  return {
+    object: 'usage',
+    livemode: owner.livemode,
+    from: period.from,
+    to: period.to,
+    timezone: period.timezone,
+    as_of: Math.floor(nowMs / 1000),
+    totals,
+    daily,
+  };
+}
+
+/**
+ * `usageReport` computed from the usage rows themselves: reads every row of the owner's scope in the
+ * period (one query over the index `{org_id, livemode, occurred_ms}`, or the agent's). For periods the
+ * rollups cannot split into local days, and as the rollups' reference in tests.
+ */
+export async function usageReportFromRows(
+  owner: UsageScope,
+  period: UsagePeriod,
+  nowMs = Date.now(),
+): Promise<UsageReport> {
+  const { starts, daily, totals } = reportFrame(period);
+  const count = daily.length;
   const projection = Object.fromEntries(MEASURE_FIELDS.map((f) => [f, 1]));
   const cursor = UsageRecord.find(
     {
@@ -312,29 +391,7 @@ export async function usageReport(owner: UsageScope, period: UsagePeriod, nowMs 
     addRow(daily[day], row);
     addRow(totals, row);
   }
-  return {
-    object: 'usage',
-    livemode: owner.livemode,
-    from: period.from,
-    to: period.to,
-    timezone: period.timezone,
-    as_of: Math.floor(nowMs / 1000),
-    totals,
-    daily,
-  };
-}
-
-/** The day `ms` falls in: the last i with starts[i] ≤ ms (binary search), or -1 outside the period. */
-function dayIndex(starts: number[], ms: number): number {
-  if (ms < starts[0] || ms >= starts[starts.length - 1]) return -1;
-  let lo = 0;
-  let hi = starts.length - 1; // starts[lo] ≤ ms < starts[hi]
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (starts[mid] <= ms) lo = mid;
-    else hi = mid;
-  }
-  return lo;
+  return reportOf(owner, period, nowMs, totals, daily);
 }
 
 /** Today's date and the first day of its month in `timezone`: the defaults of `to` and `from`. */

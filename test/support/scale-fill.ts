@@ -16,6 +16,7 @@ import type { Model } from 'mongoose';
 import { Call, CallTurn } from '../../src/models/calls';
 import { Conversation, ConversationLogEntry, Message } from '../../src/models/conversations';
 import { UsageRecord } from '../../src/models/usage';
+import { backfillUsageRollups } from '../../src/services/usage-rollups';
 import { Contact, ContactRecord } from '../../src/models/contacts';
 import {
   KnowledgeChange,
@@ -455,5 +456,8 @@ export async function fillStore(
     }
   }
   await w.flush();
+  // The usage rows into the per-day rollups, as `recordUsage` adds each row it stores (written here as
+  // rows from before rollups, then added the way an upgraded store's are).
+  if (plan.usageRows > 0) await backfillUsageRollups({ force: true });
   return { counts: w.counts, seconds: (performance.now() - started) / 1000 };
 }
