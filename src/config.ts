@@ -221,6 +221,19 @@ export interface Config {
    * (`QUOTA_TEST_SUITE_RUNS_PER_DAY`, default 200), analysis re-runs (`QUOTA_ANALYSIS_RERUNS_PER_DAY`, default 1,000).
    */
   quotaDefaults: { llmTokensPerDay: number; testSuiteRunsPerDay: number; analysisRerunsPerDay: number };
+  /**
+   * The operator's calling hours (`CALLING_HOURS`, `HH:MM-HH:MM` in the callee's local time, e.g.
+   * `09:00-20:00`): narrows every country's default window (src/services/calling-hours.ts), never widens
+   * it; null (default): the defaults alone.
+   */
+  callingHours: { start: string; end: string } | null;
+  /**
+   * What the dial gate does with a test-mode call outside calling hours (`CALLING_HOURS_TEST_MODE`):
+   * `enforce` (default: held or refused as a live call is) or `record` (checked and recorded on the call
+   * with `enforced: false`, then dialed: for test runs whose wall clock is any hour). Live calls are always
+   * enforced; do-not-call is enforced in both modes whatever this says.
+   */
+  callingHoursTestMode: 'enforce' | 'record';
 }
 
 /** The chat models of `LLM_MODELS` when it is not set: OpenAI's current chat models. */
@@ -366,6 +379,26 @@ function refusedPorts(env: NodeJS.ProcessEnv): number[] {
   return [...new Set(ports.filter((p) => Number.isInteger(p) && p > 0))].sort((a, b) => a - b);
 }
 
+/** `CALLING_HOURS`: `HH:MM-HH:MM` (24-hour, start before end, `24:00` allowed as the end); absent: null. */
+function callingHoursWindow(value: string | undefined): { start: string; end: string } | null {
+  const raw = opt(value);
+  if (raw === undefined) return null;
+  const m = /^(\d{2}:\d{2})\s*-\s*(\d{2}:\d{2})$/.exec(raw);
+  const minutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3));
+  const valid = (t: string) => t === '24:00' || (Number(t.slice(0, 2)) < 24 && Number(t.slice(3)) < 60);
+  if (!m || !valid(m[1]) || !valid(m[2]) || minutes(m[1]) >= minutes(m[2]))
+    throw new Error(`CALLING_HOURS must be HH:MM-HH:MM with the start before the end, got "${raw}"`);
+  return { start: m[1], end: m[2] };
+}
+
+/** `CALLING_HOURS_TEST_MODE`: `enforce` (default) or `record`. */
+function callingHoursTestMode(value: string | undefined): 'enforce' | 'record' {
+  const raw = opt(value) ?? 'enforce';
+  if (raw !== 'enforce' && raw !== 'record')
+    throw new Error(`CALLING_HOURS_TEST_MODE must be "enforce" or "record", got "${raw}"`);
+  return raw;
+}
+
 /** Reads the configuration from `env` (default `process.env`). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', env.PORT, 3000);
@@ -467,6 +500,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       testSuiteRunsPerDay: quota('QUOTA_TEST_SUITE_RUNS_PER_DAY', env.QUOTA_TEST_SUITE_RUNS_PER_DAY, 200),
       analysisRerunsPerDay: quota('QUOTA_ANALYSIS_RERUNS_PER_DAY', env.QUOTA_ANALYSIS_RERUNS_PER_DAY, 1000),
     },
+    callingHours: callingHoursWindow(env.CALLING_HOURS),
+    callingHoursTestMode: callingHoursTestMode(env.CALLING_HOURS_TEST_MODE),
   };
 }
 

@@ -14,6 +14,7 @@ import { notFound } from '../errors';
 import { AccountObject } from '../models/orgs';
 import { retrieveAccount } from '../services/limits';
 import { setPrivacySettings } from '../services/privacy';
+import { setOrgCallingHours } from '../services/dial-gate';
 import { RETENTION_DAYS_RANGE, RETENTION_KINDS, type RetentionSettings } from '../shared/privacy';
 import { idempotent } from './idempotency';
 import { operation, operationsRouter } from './operations';
@@ -38,6 +39,15 @@ export const updateAccountSchema = z.strictObject({
     )
     .optional(),
   redaction: z.strictObject({ enabled: z.boolean().optional() }).optional(),
+  /** Local `HH:MM` start and end at the callee; null clears (src/services/calling-hours.ts: only narrows). */
+  calling_hours: z
+    .strictObject({
+      start: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)'),
+      end: z.string().regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'must be HH:MM (24-hour, 24:00 allowed)'),
+    })
+    .refine((w) => w.start < w.end, 'start must be before end')
+    .nullable()
+    .optional(),
 });
 
 /**
@@ -79,7 +89,7 @@ const updateAccountOperation = operation({
   tag: 'Account',
   summary: 'Update the account',
   description:
-    "Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons) and PII redaction before storage. Secret keys only.",
+    "Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons), PII redaction before storage and the organization's calling hours (they only narrow the country defaults). Secret keys only.",
   scope: 'account:write',
   body: updateAccountSchema,
   example: { retention: { transcripts_days: 30, recordings_days: 7, events_days: null }, redaction: { enabled: true } },
@@ -88,7 +98,9 @@ const updateAccountOperation = operation({
     const { orgId, livemode } = req.auth!;
     if (!(await retrieveAccount({ orgId, livemode }))) throw notFound('organization', orgId);
     await idempotent(req, res, 'acct', async () => {
-      await setPrivacySettings({ orgId, livemode }, body);
+      const { calling_hours: callingHours, ...privacy } = body;
+      await setPrivacySettings({ orgId, livemode }, privacy);
+      if (callingHours !== undefined) await setOrgCallingHours(orgId, callingHours);
       return { status: 200, body: await retrieveAccount({ orgId, livemode }) };
     });
   },

@@ -60,6 +60,12 @@ export const telephony = proxyActivities<typeof telephonyActivities>({
 });
 
 /**
+ * The dial gate (`checkDialGate`): reads and one write, retried until it succeeds like the store's
+ * transitions (a store outage delays a dial, never skips the check).
+ */
+export const dialGate = proxyActivities<typeof telephonyActivities>(STORE_ACTIVITY);
+
+/**
  * The assistant in a browser voice room (`attendRoom`, src/activities/voice-room.ts): one activity for
  * the whole call, heartbeating every second. A worker that dies stops the heartbeats: after 10 s Temporal
  * retries it on another worker, which joins the room again. Bounded by the call: the workflow cancels it
