@@ -129,7 +129,7 @@ export const createCallSchema = z.strictObject({
     .enum(CALLING_HOURS_POLICIES)
     .optional()
     .describe(
-      "Outside the callee's calling hours (their local time: US/CA 08:00-21:00, GB 08:00-21:00 weekdays and 09:00-21:00 weekends, others 09:00-20:00, narrowed by the operator and the account's `calling_hours`): `hold` (default) keeps the call `scheduled` (`scheduled_reason: \"calling_hours\"`) and dials it when they open; `refuse` answers 422 `outside_calling_hours`.",
+      'Outside the callee\'s calling hours (their local time: US/CA 08:00-21:00, GB 08:00-21:00 weekdays and 09:00-21:00 weekends, others 09:00-20:00, narrowed by the operator and the account\'s `calling_hours`): `hold` (default) keeps the call `scheduled` (`scheduled_reason: "calling_hours"`) and dials it when they open; `refuse` answers 422 `outside_calling_hours`.',
     ),
 });
 

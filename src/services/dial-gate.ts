@@ -128,7 +128,9 @@ function decide(dnc: ComplianceRule, hours: ComplianceRule, request: DialRequest
   const opens = hours.opens_at ?? null;
   const message =
     `Outside calling hours at ${request.to} (${hours.local}; ${hours.detail})` +
-    (opens === null ? '; the window does not open within 8 days.' : `; it opens at ${new Date(opens * 1000).toISOString()}.`);
+    (opens === null
+      ? '; the window does not open within 8 days.'
+      : `; it opens at ${new Date(opens * 1000).toISOString()}.`);
   if (request.policy === 'refuse' || request.leg === 'transfer' || opens === null)
     return { verdict: 'refuse', reason: 'outside_calling_hours', message };
   return { verdict: 'hold', heldUntilMs: opens * 1000 };

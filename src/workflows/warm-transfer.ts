@@ -207,7 +207,11 @@ export class WarmTransfer {
         policy: 'refuse',
       },
     ]);
-    return decision.verdict === 'dial' ? null : decision.verdict === 'refuse' ? decision.reason : 'outside_calling_hours';
+    return decision.verdict === 'dial'
+      ? null
+      : decision.verdict === 'refuse'
+        ? decision.reason
+        : 'outside_calling_hours';
   }
 
   /**
