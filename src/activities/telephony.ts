@@ -71,7 +71,9 @@ export async function checkDialGate(input: {
     const doc = await Call.findById(input.callId, { compliance_json: 1 }).lean();
     const own = doc?.compliance_json ? (JSON.parse(doc.compliance_json) as typeof record) : null;
     // An inbound call has no check of its own: its first transfer leg's stands at the top, and in the list.
-    record = own ? { ...own, transfer_legs: [...(own.transfer_legs ?? []), check] } : { ...check, transfer_legs: [check] };
+    record = own
+      ? { ...own, transfer_legs: [...(own.transfer_legs ?? []), check] }
+      : { ...check, transfer_legs: [check] };
   }
   await Call.updateOne({ _id: input.callId }, { $set: { compliance_json: JSON.stringify(record) } });
   return verdict;
