@@ -228,12 +228,12 @@ export interface Config {
    */
   callingHours: { start: string; end: string } | null;
   /**
-   * What the dial gate does with a test-mode call outside calling hours (`CALLING_HOURS_TEST_MODE`):
-   * `enforce` (default: held or refused as a live call is) or `record` (checked and recorded on the call
-   * with `enforced: false`, then dialed: for test runs whose wall clock is any hour). Live calls are always
-   * enforced; do-not-call is enforced in both modes whatever this says.
+   * What the dial gate does with a call outside calling hours (`CALLING_HOURS_ENFORCEMENT`): `enforce`
+   * (default: held or refused) or `record` (checked and recorded on the call with `enforced: false`, then
+   * dialed), for test rigs whose wall clock is any hour and whose Twilio is a fake: never in production.
+   * Do-not-call is enforced whatever this says.
    */
-  callingHoursTestMode: 'enforce' | 'record';
+  callingHoursEnforcement: 'enforce' | 'record';
 }
 
 /** The chat models of `LLM_MODELS` when it is not set: OpenAI's current chat models. */
@@ -391,11 +391,11 @@ function callingHoursWindow(value: string | undefined): { start: string; end: st
   return { start: m[1], end: m[2] };
 }
 
-/** `CALLING_HOURS_TEST_MODE`: `enforce` (default) or `record`. */
-function callingHoursTestMode(value: string | undefined): 'enforce' | 'record' {
+/** `CALLING_HOURS_ENFORCEMENT`: `enforce` (default) or `record`. */
+function callingHoursEnforcement(value: string | undefined): 'enforce' | 'record' {
   const raw = opt(value) ?? 'enforce';
   if (raw !== 'enforce' && raw !== 'record')
-    throw new Error(`CALLING_HOURS_TEST_MODE must be "enforce" or "record", got "${raw}"`);
+    throw new Error(`CALLING_HOURS_ENFORCEMENT must be "enforce" or "record", got "${raw}"`);
   return raw;
 }
 
@@ -501,7 +501,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       analysisRerunsPerDay: quota('QUOTA_ANALYSIS_RERUNS_PER_DAY', env.QUOTA_ANALYSIS_RERUNS_PER_DAY, 1000),
     },
     callingHours: callingHoursWindow(env.CALLING_HOURS),
-    callingHoursTestMode: callingHoursTestMode(env.CALLING_HOURS_TEST_MODE),
+    callingHoursEnforcement: callingHoursEnforcement(env.CALLING_HOURS_ENFORCEMENT),
   };
 }
 

@@ -425,7 +425,7 @@ const complianceCheckObject = z.object({
       enforced: z
         .boolean()
         .optional()
-        .describe('Closed: false when only recorded (test mode with `CALLING_HOURS_TEST_MODE=record`).'),
+        .describe('Closed: false when only recorded (a test rig with `CALLING_HOURS_ENFORCEMENT=record`).'),
       source: z.enum(['organization', 'contact', 'national_registry']).optional().describe('Listed: which list.'),
     }),
   ),

@@ -12,7 +12,7 @@
  * - `calling_hours`: the callee's local time inside the country's default window narrowed by the
  *   operator's `CALLING_HOURS` and the organization's `calling_hours` (src/services/calling-hours.ts).
  *   Source: TCPA, 47 CFR 64.1200(c)(1); Ofcom. Closed: held until the window opens, or refused when the
- *   call's policy is `refuse`. In test mode `CALLING_HOURS_TEST_MODE=record` records it and dials anyway.
+ *   call's policy is `refuse`. A test rig's `CALLING_HOURS_ENFORCEMENT=record` records it and dials anyway.
  */
 import { config } from '../config';
 import { Contact } from '../models/contacts';
@@ -91,7 +91,7 @@ async function callingHoursRule(tenant: Tenant, to: string, atMs: number): Promi
     ...(hours.assumed ? { assumed: hours.assumed } : {}),
   };
   if (hours.allowed) return rule;
-  const recordOnly = !tenant.livemode && config().callingHoursTestMode === 'record';
+  const recordOnly = config().callingHoursEnforcement === 'record';
   return {
     ...rule,
     opens_at: hours.opensAtMs === null ? null : Math.ceil(hours.opensAtMs / 1000),

@@ -85,8 +85,8 @@ export type CallingHoursPolicy = (typeof CALLING_HOURS_POLICIES)[number];
 export interface ComplianceRule {
   rule: 'calling_hours' | 'do_not_call';
   /**
-   * `calling_hours`: `open`, or `closed` (held, refused, or in test mode under
-   * `CALLING_HOURS_TEST_MODE=record` dialed anyway: `enforced: false`); `do_not_call`: `clear` or `listed`.
+   * `calling_hours`: `open`, or `closed` (held, refused, or on a test rig under
+   * `CALLING_HOURS_ENFORCEMENT=record` dialed anyway: `enforced: false`); `do_not_call`: `clear` or `listed`.
    */
   result: 'open' | 'closed' | 'clear' | 'listed';
   /** In words: the window and its source, or the list that holds the number. */

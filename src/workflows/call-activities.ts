@@ -60,10 +60,12 @@ export const telephony = proxyActivities<typeof telephonyActivities>({
 });
 
 /**
- * The dial gate (`checkDialGate`): reads and one write, retried until it succeeds like the store's
- * transitions (a store outage delays a dial, never skips the check).
+ * The dial gate (`checkDialGate`): reads and one write taking milliseconds, a local activity like the
+ * store's writes (no server round trip before every dial; its answer is recorded in the history, so a
+ * worker killed after it replays the same decision), retried until it succeeds (a store outage delays a
+ * dial, never skips the check).
  */
-export const dialGate = proxyActivities<typeof telephonyActivities>(STORE_ACTIVITY);
+export const dialGate = proxyLocalActivities<typeof telephonyActivities>(LOCAL_STORE_ACTIVITY);
 
 /**
  * The assistant in a browser voice room (`attendRoom`, src/activities/voice-room.ts): one activity for

@@ -2,7 +2,7 @@
  * The dial gate (src/services/dial-gate.ts): calling hours and do-not-call on every path that dials —
  * `POST /v1/calls`, a campaign's call, a callback the assistant promised, a scheduled call, a warm
  * transfer's leg — recorded on the call as `compliance`, through a worker SIGKILL too. Calling hours are
- * enforced in this file (`CALLING_HOURS_TEST_MODE=enforce`, restored after); the harness records them only.
+ * enforced in this file (`CALLING_HOURS_ENFORCEMENT=enforce`, restored after); the harness records them only.
  *
  * The wall clock is real, so the windows are made closed or open now without trusting the service's own
  * arithmetic for the assertions: a closed window is the organization's `calling_hours` 08:00–09:00 for a
@@ -113,10 +113,10 @@ describe('the dial gate: calling hours and do-not-call on every dial', function 
   let saved: 'enforce' | 'record';
 
   before(() => {
-    saved = config().callingHoursTestMode;
-    setConfig({ ...config(), callingHoursTestMode: 'enforce' });
+    saved = config().callingHoursEnforcement;
+    setConfig({ ...config(), callingHoursEnforcement: 'enforce' });
   });
-  after(() => setConfig({ ...config(), callingHoursTestMode: saved }));
+  after(() => setConfig({ ...config(), callingHoursEnforcement: saved }));
 
   describe('POST /v1/calls', () => {
     let t: Tenant;
