@@ -221,6 +221,19 @@ export interface Config {
    * (`QUOTA_TEST_SUITE_RUNS_PER_DAY`, default 200), analysis re-runs (`QUOTA_ANALYSIS_RERUNS_PER_DAY`, default 1,000).
    */
   quotaDefaults: { llmTokensPerDay: number; testSuiteRunsPerDay: number; analysisRerunsPerDay: number };
+  /**
+   * The operator's calling hours (`CALLING_HOURS`, `HH:MM-HH:MM` in the callee's local time, e.g.
+   * `09:00-20:00`): narrows every country's default window (src/services/calling-hours.ts), never widens
+   * it; null (default): the defaults alone.
+   */
+  callingHours: { start: string; end: string } | null;
+  /**
+   * What the dial gate does with a call outside calling hours (`CALLING_HOURS_ENFORCEMENT`): `enforce`
+   * (default: held or refused) or `record` (checked and recorded on the call with `enforced: false`, then
+   * dialed), for test rigs whose wall clock is any hour and whose Twilio is a fake: never in production.
+   * Do-not-call is enforced whatever this says.
+   */
+  callingHoursEnforcement: 'enforce' | 'record';
 }
 
 /** The chat models of `LLM_MODELS` when it is not set: OpenAI's current chat models. */
@@ -366,6 +379,26 @@ function refusedPorts(env: NodeJS.ProcessEnv): number[] {
   return [...new Set(ports.filter((p) => Number.isInteger(p) && p > 0))].sort((a, b) => a - b);
 }
 
+/** `CALLING_HOURS`: `HH:MM-HH:MM` (24-hour, start before end, `24:00` allowed as the end); absent: null. */
+function callingHoursWindow(value: string | undefined): { start: string; end: string } | null {
+  const raw = opt(value);
+  if (raw === undefined) return null;
+  const m = /^(\d{2}:\d{2})\s*-\s*(\d{2}:\d{2})$/.exec(raw);
+  const minutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3));
+  const valid = (t: string) => t === '24:00' || (Number(t.slice(0, 2)) < 24 && Number(t.slice(3)) < 60);
+  if (!m || !valid(m[1]) || !valid(m[2]) || minutes(m[1]) >= minutes(m[2]))
+    throw new Error(`CALLING_HOURS must be HH:MM-HH:MM with the start before the end, got "${raw}"`);
+  return { start: m[1], end: m[2] };
+}
+
+/** `CALLING_HOURS_ENFORCEMENT`: `enforce` (default) or `record`. */
+function callingHoursEnforcement(value: string | undefined): 'enforce' | 'record' {
+  const raw = opt(value) ?? 'enforce';
+  if (raw !== 'enforce' && raw !== 'record')
+    throw new Error(`CALLING_HOURS_ENFORCEMENT must be "enforce" or "record", got "${raw}"`);
+  return raw;
+}
+
 /** Reads the configuration from `env` (default `process.env`). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', env.PORT, 3000);
@@ -467,6 +500,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       testSuiteRunsPerDay: quota('QUOTA_TEST_SUITE_RUNS_PER_DAY', env.QUOTA_TEST_SUITE_RUNS_PER_DAY, 200),
       analysisRerunsPerDay: quota('QUOTA_ANALYSIS_RERUNS_PER_DAY', env.QUOTA_ANALYSIS_RERUNS_PER_DAY, 1000),
     },
+    callingHours: callingHoursWindow(env.CALLING_HOURS),
+    callingHoursEnforcement: callingHoursEnforcement(env.CALLING_HOURS_ENFORCEMENT),
   };
 }
 

@@ -8,6 +8,7 @@ export { searchKnowledge } from './knowledge';
 export { resolveTools, runTool } from './tools';
 export {
   placeCall,
+  checkDialGate,
   transferCall,
   holdForTransfer,
   dialTransferLeg,

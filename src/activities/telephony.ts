@@ -26,6 +26,8 @@ import { roomService } from '../providers/livekit';
 import { openTokenStream, sayOnRelay } from '../voice/relay';
 import { classifyConsentAnswer } from '../services/recording-consent';
 import { openingSentences, type ConsentAnswer, type RecordingConsent } from '../shared/recording-consent';
+import { checkDial } from '../services/dial-gate';
+import type { CallingHoursPolicy, ComplianceCheck, DialGateVerdict } from '../shared/calls';
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -40,6 +42,43 @@ async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
     }
     throw err;
   }
+}
+
+/**
+ * The dial gate (src/services/dial-gate.ts) for call `callId`, run by its workflow right before it dials
+ * (`leg: "call"`, every outbound phone call started since the gate, simulated ones too) and before a warm
+ * transfer dials the person (`leg: "transfer"`). Records the check on the call's document
+ * (`compliance_json`: the call's own check, with each transfer leg's check under `transfer_legs`), then
+ * answers the verdict: `dial`, `hold` until `heldUntilMs`, or `refuse` (never dialed). Reads and one
+ * write, idempotent: a retry checks again and records its own answer, and the workflow acts on the one
+ * its history holds.
+ */
+export async function checkDialGate(input: {
+  callId: string;
+  orgId: string;
+  livemode: boolean;
+  to: string;
+  contactId: string | null;
+  /** The dial's instant, epoch ms: workflow time, moved ahead by a test-mode call's `advanceClock`. */
+  atMs: number;
+  leg: 'call' | 'transfer';
+  policy: CallingHoursPolicy;
+}): Promise<DialGateVerdict> {
+  const { check, verdict } = await checkDial(
+    { orgId: input.orgId, livemode: input.livemode },
+    { to: input.to, contactId: input.contactId, atMs: input.atMs, leg: input.leg, policy: input.policy },
+  );
+  let record: ComplianceCheck & { transfer_legs?: ComplianceCheck[] } = check;
+  if (input.leg === 'transfer') {
+    const doc = await Call.findById(input.callId, { compliance_json: 1 }).lean();
+    const own = doc?.compliance_json ? (JSON.parse(doc.compliance_json) as typeof record) : null;
+    // An inbound call has no check of its own: its first transfer leg's stands at the top, and in the list.
+    record = own
+      ? { ...own, transfer_legs: [...(own.transfer_legs ?? []), check] }
+      : { ...check, transfer_legs: [check] };
+  }
+  await Call.updateOne({ _id: input.callId }, { $set: { compliance_json: JSON.stringify(record) } });
+  return verdict;
 }
 
 /** How far before the dial intent a provider call may have been created and still be ours (clock skew). */

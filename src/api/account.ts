@@ -16,6 +16,7 @@ import { retrieveAccount } from '../services/limits';
 import { PAYMENT_CONNECTOR_PATTERN, setPaymentConnector } from '../services/payments';
 import { setPrivacySettings } from '../services/privacy';
 import { setAiDisclosure } from '../services/ai-disclosure';
+import { setOrgCallingHours } from '../services/dial-gate';
 import { RETENTION_DAYS_RANGE, RETENTION_KINDS, type RetentionSettings } from '../shared/privacy';
 import { idempotent } from './idempotency';
 import { operation, operationsRouter } from './operations';
@@ -57,6 +58,15 @@ export const updateAccountSchema = z.strictObject({
     .describe(
       "false: calls no longer open by saying they are an automated assistant (the mode's calls created from then on).",
     ),
+  /** Local `HH:MM` start and end at the callee; null clears (src/services/calling-hours.ts: only narrows). */
+  calling_hours: z
+    .strictObject({
+      start: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)'),
+      end: z.string().regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'must be HH:MM (24-hour, 24:00 allowed)'),
+    })
+    .refine((w) => w.start < w.end, 'start must be before end')
+    .nullable()
+    .optional(),
 });
 
 /**
@@ -98,7 +108,7 @@ const updateAccountOperation = operation({
   tag: 'Account',
   summary: 'Update the account',
   description:
-    "Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go through (`payments.connector`) and the AI disclosure calls open with (`ai_disclosure`, on by default). Secret keys only.",
+    "Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default) and the organization's calling hours (they only narrow the country defaults). Secret keys only.",
   scope: 'account:write',
   body: updateAccountSchema,
   example: {
@@ -111,10 +121,11 @@ const updateAccountOperation = operation({
     const { orgId, livemode } = req.auth!;
     if (!(await retrieveAccount({ orgId, livemode }))) throw notFound('organization', orgId);
     await idempotent(req, res, 'acct', async () => {
-      const { payments, ai_disclosure: aiDisclosure, ...privacy } = body;
+      const { payments, ai_disclosure: aiDisclosure, calling_hours: callingHours, ...privacy } = body;
       await setPrivacySettings({ orgId, livemode }, privacy);
       if (payments) await setPaymentConnector({ orgId, livemode }, payments.connector);
       if (aiDisclosure !== undefined) await setAiDisclosure({ orgId, livemode }, aiDisclosure);
+      if (callingHours !== undefined) await setOrgCallingHours(orgId, callingHours);
       return { status: 200, body: await retrieveAccount({ orgId, livemode }) };
     });
   },

@@ -40,6 +40,7 @@ import {
   isTransferTarget,
   TERMINAL_STATUSES,
   CALL_DIRECTIONS,
+  CALLING_HOURS_POLICIES,
   CALL_STATUSES,
   DEFAULT_TRANSFER_TIMEOUT_SECONDS,
   TRANSFER_MODES,
@@ -124,6 +125,12 @@ export const createCallSchema = z.strictObject({
   analysis: AnalysisPlanObject.nullable()
     .optional()
     .describe("This call's analysis plan, instead of the agent's; null: no analysis for this call."),
+  calling_hours: z
+    .enum(CALLING_HOURS_POLICIES)
+    .optional()
+    .describe(
+      'Outside the callee\'s calling hours (their local time: US/CA 08:00-21:00, GB 08:00-21:00 weekdays and 09:00-21:00 weekends, others 09:00-20:00, narrowed by the operator and the account\'s `calling_hours`): `hold` (default) keeps the call `scheduled` (`scheduled_reason: "calling_hours"`) and dials it when they open; `refuse` answers 422 `outside_calling_hours`.',
+    ),
 });
 
 export const transferSchema = z.strictObject({
@@ -165,7 +172,11 @@ const tag = 'Calls';
  * `ring_seconds`, `pause_seconds`). Live keys: `from` required, Twilio must be configured (else 503).
  * At the organization's `max_concurrent_calls` the call stays `queued`, in line (its place taken here,
  * in the order calls are created), and dials when a slot frees, at most `queue_timeout_seconds`
- * (src/workflows/call-slots.ts). `voicemail` replaces the agent's setting for this call.
+ * (src/workflows/call-slots.ts). `voicemail` replaces the agent's setting for this call. The dial gate
+ * (src/services/dial-gate.ts) checks the number at its dial time: on a do-not-call list → 422
+ * `number_on_do_not_call` naming `to`; outside the callee's calling hours → `scheduled` until they open
+ * (`scheduled_reason: "calling_hours"`), or 422 `outside_calling_hours` with `calling_hours: "refuse"`.
+ * The check is on the call as `compliance`; the workflow checks again right before it dials.
  */
 const createCall = (temporal: Client) =>
   operation({
@@ -174,13 +185,14 @@ const createCall = (temporal: Client) =>
     operationId: 'createCall',
     errors: {
       '404': ['resource_missing'],
+      '422': ['number_on_do_not_call', 'outside_calling_hours'],
       '429': ['concurrency_limit', 'quota_exceeded'],
       '503': ['telephony_not_configured'],
     },
     tag,
     summary: 'Place a call',
     description:
-      "Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds).",
+      "Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422 `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds).",
     scope: 'calls:write',
     body: createCallSchema,
     example: {

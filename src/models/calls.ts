@@ -18,6 +18,7 @@ import {
   type CallDirection,
   type CallStatus,
   type CallWorkflowInput,
+  type ComplianceCheck,
   effectiveVoicemail,
 } from '../shared/calls';
 import { schemaOptions as base, seconds, type WithId } from './store';
@@ -96,6 +97,18 @@ const callSchema = new Schema(
     scheduled_at: { type: Number, default: null },
     /** The `calling_window` the request gave, JSON; null when none. */
     calling_window_json: { type: String, default: null },
+    /**
+     * Why the call is or was `scheduled`: `calling_hours` when the dial gate held it for the callee's
+     * calling hours (src/services/dial-gate.ts); null for a call scheduled by its request, or never scheduled.
+     */
+    scheduled_reason: { type: String, default: null },
+    /**
+     * The dial gate's record (src/shared/calls.ts `ComplianceCheck`, JSON), written by the API when it
+     * checked the request and by the call's `checkDialGate` activity at each check (the latest wins; a
+     * warm transfer leg's check is appended under `transfer_legs`); null: never checked (calls made before
+     * the gate, inbound calls).
+     */
+    compliance_json: { type: String, default: null },
     /** A callback the assistant promised (`schedule_callback`): the call it was promised on; null otherwise. */
     callback_of: { type: String, default: null },
     /** Recording: the call's settings as snapshotted at creation, JSON `{enabled, notice?}`; null: not recorded. */
@@ -365,6 +378,8 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     created: input.created,
     scheduled_at: input.scheduled_at ?? null,
     calling_window_json: input.calling_window ? JSON.stringify(input.calling_window) : null,
+    scheduled_reason: input.dial_gate?.checked?.decision === 'hold' ? 'calling_hours' : null,
+    compliance_json: input.dial_gate?.checked ? JSON.stringify(input.dial_gate.checked) : null,
     callback_of: input.callback_of ?? null,
     recording_json: input.recording ? JSON.stringify(input.recording) : null,
     recording_consent_json: input.recording_consent ? JSON.stringify(input.recording_consent) : null,
@@ -409,6 +424,41 @@ export const TranscriptTurnObject = apiObject(
 );
 
 /** The `call` object as the API answers it (the OpenAPI component `Call`). */
+/** One check of the dial gate (src/shared/calls.ts `ComplianceCheck`) as the call shows it. */
+const complianceCheckObject = z.object({
+  checked_at: unix.describe('When the gate checked, unix seconds (a test-mode call: its clock).'),
+  to: z.string().describe('The number checked.'),
+  leg: z.enum(['call', 'transfer']).describe("`call`: the call's own dial; `transfer`: a warm transfer's leg."),
+  decision: z.enum(['dial', 'hold', 'refuse']),
+  rules: z.array(
+    z.object({
+      rule: z.enum(['calling_hours', 'do_not_call']),
+      result: z
+        .enum(['open', 'closed', 'clear', 'listed'])
+        .describe('`calling_hours`: `open` or `closed`; `do_not_call`: `clear` or `listed`.'),
+      detail: z.string().describe('In words: the window and its source (TCPA, Ofcom, overrides), or the list.'),
+      local: z.string().optional().describe("The callee's local time(s) at the check."),
+      zone: z.string().nullable().optional().describe("The callee's zone; null when not known precisely."),
+      zones: z.array(z.string()).optional().describe('Every zone the window was checked in.'),
+      assumed: z
+        .literal('country_most_restrictive')
+        .optional()
+        .describe("The zone was not known precisely: the country's most restrictive window in every zone applied."),
+      opens_at: unix.nullable().optional().describe('Closed: when the window next opens (null: not within 8 days).'),
+      enforced: z
+        .boolean()
+        .optional()
+        .describe('Closed: false when only recorded (a test rig with `CALLING_HOURS_ENFORCEMENT=record`).'),
+      source: z.enum(['organization', 'contact', 'national_registry']).optional().describe('Listed: which list.'),
+    }),
+  ),
+});
+
+/** The call's `compliance`: its own latest check, with each warm transfer leg's. */
+const complianceObject = complianceCheckObject.extend({
+  transfer_legs: z.array(complianceCheckObject),
+});
+
 export const CallObject = apiObject(
   'Call',
   'A phone call placed by an assistant, live through Twilio or simulated with a test key.',
@@ -486,6 +536,17 @@ export const CallObject = apiObject(
     calling_window: callingWindowObject
       .nullable()
       .describe('The calling window the call was created with; null when none.'),
+    scheduled_reason: z
+      .enum(['calling_hours'])
+      .nullable()
+      .describe(
+        "`calling_hours`: the dial gate holds (or held) the call until the callee's calling hours open (`scheduled_at`); null: scheduled by the request, or never scheduled.",
+      ),
+    compliance: complianceObject
+      .nullable()
+      .describe(
+        "The dial gate's latest check before the call was dialed (calling hours at the callee's local time, do-not-call lists) and its decision, with each warm transfer leg's check; null: never checked (inbound calls, calls made before the gate).",
+      ),
     callback_of: z
       .string()
       .nullable()
@@ -553,6 +614,13 @@ export const CallObject = apiObject(
 );
 export type CallObject = z.output<typeof CallObject>;
 
+/** The stored compliance record as the call shows it: every check with its `transfer_legs` (empty when none). */
+function renderCompliance(json: string | null): z.output<typeof complianceObject> | null {
+  if (!json) return null;
+  const stored = JSON.parse(json) as ComplianceCheck & { transfer_legs?: ComplianceCheck[] };
+  return { ...stored, transfer_legs: stored.transfer_legs ?? [] };
+}
+
 /** The call object. Times in unix seconds; `duration_seconds` from answer to end (null until both). */
 export function renderCall(doc: WithId<CallDoc>): CallObject {
   const duration =
@@ -591,6 +659,8 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     form: doc.form_json ? (JSON.parse(doc.form_json) as Record<string, string | number | boolean>) : null,
     scheduled_at: doc.scheduled_at ?? null,
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
+    scheduled_reason: doc.scheduled_reason === 'calling_hours' ? 'calling_hours' : null,
+    compliance: renderCompliance(doc.compliance_json ?? null),
     callback_of: doc.callback_of ?? null,
     recording: doc.recording_json ? JSON.parse(doc.recording_json) : null,
     recording_consent: doc.recording_consent_json ? (JSON.parse(doc.recording_consent_json) as RecordingConsent) : null,

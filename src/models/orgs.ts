@@ -63,6 +63,11 @@ const orgSchema = new Schema(
       test_suite_runs_per_day: { type: Number, default: null },
       analysis_reruns_per_day: { type: Number, default: null },
     },
+    /**
+     * The organization's calling hours, `{start, end}` local `HH:MM` JSON (`POST /v1/account`
+     * `calling_hours`, both modes): narrows the country defaults of src/services/calling-hours.ts; null: none.
+     */
+    calling_hours_json: { type: String, default: null },
     /** True once a retention was set in either mode (never unset): the retention sweeps' organizations. */
     retention_set: { type: Boolean, default: false },
   },
@@ -178,6 +183,12 @@ export const AccountObject = apiObject(
       .describe(
         "Every call's first sentence says the caller is speaking with an automated assistant, in the agent's language (EU AI Act art. 50). On by default.",
       ),
+    calling_hours: z
+      .object({ start: z.string(), end: z.string() })
+      .nullable()
+      .describe(
+        "The organization's calling hours (local `HH:MM` at the callee, both modes): they narrow the country defaults (US/CA 08:00-21:00, GB 08:00-21:00 weekdays and 09:00-21:00 weekends, others 09:00-20:00), never widen them. Null: the defaults.",
+      ),
   }),
 );
 
@@ -188,7 +199,7 @@ export const AccountObject = apiObject(
  * @param paymentConnector the mode's payment connector (src/services/payments.ts), or null
  */
 export function renderAccount(
-  org: Pick<OrgDoc, 'name'> & { _id: string },
+  org: Pick<OrgDoc, 'name'> & { _id: string; calling_hours_json?: string | null },
   livemode: boolean,
   maxConcurrentCalls: number,
   privacy: PrivacySettings,
@@ -208,5 +219,6 @@ export function renderAccount(
     redaction: privacy.redaction,
     payments: { connector: paymentConnector },
     ai_disclosure: aiDisclosure,
+    calling_hours: org.calling_hours_json ? JSON.parse(org.calling_hours_json) : null,
   };
 }

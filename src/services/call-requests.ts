@@ -21,10 +21,13 @@ import {
   CALL_NOT_TRANSFERABLE,
   TERMINAL_STATUSES,
   TRANSFER_IN_PROGRESS,
+  type CallingHoursPolicy,
   type CallingWindow,
+  type ComplianceCheck,
 } from '../shared/calls';
 import { versionedAgent, type VersionedAgent } from './agent-versions';
 import { dialTime } from './call-schedule';
+import { checkDial } from './dial-gate';
 import { queueCallForSlot } from './call-slots';
 import { newCallInput, startCallWorkflow, type CallRequest } from './calls';
 import { resolveCallContact } from './contacts';
@@ -35,11 +38,15 @@ export interface Tenant {
   livemode: boolean;
 }
 
-/** What `prepareCall` read and decided: the agent at the call's version, its contact, and when it dials. */
+/**
+ * What `prepareCall` read and decided: the agent at the call's version, its contact, when it dials, and
+ * the dial gate's check at that time.
+ */
 export interface PreparedCall {
   agent: VersionedAgent;
   contactId: string | null;
   dial: Awaited<ReturnType<typeof dialTime>>;
+  gate: ComplianceCheck;
 }
 
 /**
@@ -62,13 +69,22 @@ export function requireTelephony(tenant: Tenant): void {
  * call's contact (`contact_id`, else the contact whose phone is `to`), side by side (the agent's 404
  * first); Twilio configured for a live call; when it dials (`requestedMs`, the parsed `scheduled_at`, or
  * now, moved into its calling window, else the agent's: src/services/call-schedule.ts `dialTime`); the
- * agent's version fixed now (a traffic split picks it per contact).
+ * agent's version fixed now (a traffic split picks it per contact); the dial gate at that time
+ * (src/services/dial-gate.ts): calling hours closed moves the dial to their opening (`hold`, the
+ * default; the call is `scheduled` with `scheduled_reason: "calling_hours"`).
  * @throws ApiError 404 naming `agent_id` (or `contact_id`), 503 `telephony_not_configured`, 400 naming
- *   `calling_window` when it never opens
+ *   `calling_window` when it never opens, 422 `number_on_do_not_call` naming `to` (on a do-not-call list),
+ *   422 `outside_calling_hours` naming `calling_hours` (closed, and the request said `refuse`)
  */
 export async function prepareCall(
   tenant: Tenant,
-  request: { to: string; agent_id: string; contact_id?: string; calling_window?: CallingWindow },
+  request: {
+    to: string;
+    agent_id: string;
+    contact_id?: string;
+    calling_window?: CallingWindow;
+    calling_hours?: CallingHoursPolicy;
+  },
   when: { requestedMs: number | null; nowMs: number },
 ): Promise<PreparedCall> {
   const [agent, contactId] = await Promise.allSettled([
@@ -82,12 +98,31 @@ export async function prepareCall(
   });
   requireTelephony(tenant);
   const agentWindow = agent.calling_window_json ? JSON.parse(agent.calling_window_json) : null;
-  const dial = await dialTime(
+  let dial = await dialTime(
     { to: request.to, livemode: tenant.livemode, window: request.calling_window ?? null, agentWindow },
     when.requestedMs,
     when.nowMs,
   );
-  return { agent: await versionedAgent(agent, { contactId, phone: request.to }), contactId, dial };
+  const policy = request.calling_hours ?? 'hold';
+  const { check, verdict } = await checkDial(tenant, {
+    to: request.to,
+    contactId,
+    atMs: dial.atMs,
+    leg: 'call',
+    policy,
+  });
+  if (verdict.verdict === 'refuse' && verdict.reason === 'do_not_call')
+    throw new ApiError(422, 'invalid_request_error', 'number_on_do_not_call', verdict.message, 'to');
+  if (verdict.verdict === 'refuse')
+    throw new ApiError(
+      422,
+      'invalid_request_error',
+      'outside_calling_hours',
+      `${verdict.message} Send calling_hours "hold" (the default) to have the call wait for the window.`,
+      'calling_hours',
+    );
+  if (verdict.verdict === 'hold') dial = { ...dial, atMs: verdict.heldUntilMs, later: true };
+  return { agent: await versionedAgent(agent, { contactId, phone: request.to }), contactId, dial, gate: check };
 }
 
 /**
@@ -111,6 +146,7 @@ export async function startCall(
     contact_id: contactId,
     scheduled_at: dial.later ? Math.ceil(dial.atMs / 1000) : undefined,
   });
+  input.dial_gate = { calling_hours: request.calling_hours ?? 'hold', checked: prepared.gate };
   if (!dial.later) input.slot = 'waiting';
   await startCallWorkflow(temporal, input);
   if (!dial.later)

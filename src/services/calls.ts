@@ -21,6 +21,7 @@ import {
   type AgentSnapshot,
   type CallReconcilerWorkflow,
   type CallWorkflow,
+  type CallingHoursPolicy,
   type CallingWindow,
   type CallWorkflowInput,
   type Simulation,
@@ -89,6 +90,8 @@ export interface CallRequest {
   recording?: RecordingSettings;
   /** The request's analysis plan, already checked; absent: the agent's; null: none for this call. */
   analysis?: AnalysisPlan | null;
+  /** Outside the callee's calling hours: `hold` (default) until they open, or `refuse` (src/services/dial-gate.ts). */
+  calling_hours?: CallingHoursPolicy;
 }
 
 /**
@@ -201,6 +204,8 @@ export function newCallInput(
     ...(request.voicemail ? { voicemail: request.voicemail } : {}),
     ...complianceOf(tenant, agent, request),
     ...(analysis ? { analysis } : {}),
+    // Every dial the call makes passes the dial gate (src/services/dial-gate.ts) before Twilio is asked.
+    dial_gate: { calling_hours: request.calling_hours ?? 'hold' },
   };
 }
 

@@ -107,15 +107,22 @@ export async function scenarioCall(req: ScenarioCallRequest): Promise<CallWorkfl
   const callId = derivedId('call', idTime(req.runId) + req.index, `${req.runId}:${req.index}`);
   const versioned = snapshot ? agentAtVersion(agent, snapshot) : agent;
   const tenant = { orgId: req.orgId, livemode: req.livemode };
-  return newCallInput(callId, { ...tenant, aiDisclosure: await aiDisclosureEnabled(tenant) }, versioned, {
-    to: SCENARIO_CALL_TO,
-    metadata: { test_suite_run: req.runId, test_scenario: req.scenario.name.slice(0, 500) },
-    simulation: {
-      persona: req.scenario.persona,
-      goal: req.scenario.goal,
-      ...(req.scenario.max_turns ? { max_turns: req.scenario.max_turns } : {}),
+  // A scenario's call never dials anyone (a persona answers `SCENARIO_CALL_TO`): no dial gate, at any hour.
+  const { dial_gate: _none, ...input } = newCallInput(
+    callId,
+    { ...tenant, aiDisclosure: await aiDisclosureEnabled(tenant) },
+    versioned,
+    {
+      to: SCENARIO_CALL_TO,
+      metadata: { test_suite_run: req.runId, test_scenario: req.scenario.name.slice(0, 500) },
+      simulation: {
+        persona: req.scenario.persona,
+        goal: req.scenario.goal,
+        ...(req.scenario.max_turns ? { max_turns: req.scenario.max_turns } : {}),
+      },
     },
-  });
+  );
+  return input;
 }
 
 /** Records scenario `result.index`'s state in run `runId` (its own row: one writer, the scenario's activities). */

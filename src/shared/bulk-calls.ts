@@ -70,6 +70,8 @@ export function countBucket(status: FinalResultStatus): 'completed' | 'not_reach
  */
 export function resultOfCall(status: CallStatus, endReason: EndReason | null = null): FinalResultStatus {
   if (status === 'completed' && endReason === 'voicemail') return 'voicemail';
+  // The dial gate found the number on a do-not-call list at the dial (listed after the campaign began).
+  if (endReason === 'do_not_call') return 'do_not_call';
   if (status === 'completed' || status === 'transferred') return 'completed';
   if (status === 'busy' || status === 'no_answer' || status === 'canceled') return status;
   return 'failed';

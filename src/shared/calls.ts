@@ -42,7 +42,14 @@ export type EndReason =
    * Outbound: answering-machine detection said a machine answered; the call hung up, or left
    * the agent's `voicemail.message` after the beep (status `completed`, `answered_by: "machine"`).
    */
-  | 'voicemail';
+  | 'voicemail'
+  /** Outbound: the dial gate found the number on a do-not-call list; never dialed (status `canceled`). */
+  | 'do_not_call'
+  /**
+   * Outbound: outside the callee's calling hours and the request said `calling_hours: "refuse"`; never
+   * dialed (status `canceled`).
+   */
+  | 'outside_calling_hours';
 
 /** Who called whom: `outbound` (we dialed, `POST /v1/calls`, campaigns, browser voice) or `inbound`. */
 export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
@@ -70,6 +77,56 @@ export interface InboundCall {
    */
   refusal?: { status: CallStatus; reason: EndReason; transferTo?: string } | null;
 }
+
+/** What a call outside the callee's calling hours does: wait for the window (`hold`) or end (`refuse`). */
+export const CALLING_HOURS_POLICIES = ['hold', 'refuse'] as const;
+export type CallingHoursPolicy = (typeof CALLING_HOURS_POLICIES)[number];
+
+/** One rule the dial gate checked, as the call shows it (`compliance.rules[]`). */
+export interface ComplianceRule {
+  rule: 'calling_hours' | 'do_not_call';
+  /**
+   * `calling_hours`: `open`, or `closed` (held, refused, or on a test rig under
+   * `CALLING_HOURS_ENFORCEMENT=record` dialed anyway: `enforced: false`); `do_not_call`: `clear` or `listed`.
+   */
+  result: 'open' | 'closed' | 'clear' | 'listed';
+  /** In words: the window and its source, or the list that holds the number. */
+  detail: string;
+  /** `calling_hours`: the callee's local time(s), the zone (null when not known precisely), every zone checked. */
+  local?: string;
+  zone?: string | null;
+  zones?: string[];
+  /** `calling_hours`: set when the country's most restrictive window stood in for an unknown zone. */
+  assumed?: 'country_most_restrictive';
+  /** `calling_hours` closed: when it next opens, unix seconds (null: not within 8 days). */
+  opens_at?: number | null;
+  /** `calling_hours` closed: false when the result was recorded but not acted on (test mode, see `result`). */
+  enforced?: boolean;
+  /** `do_not_call` listed: which list (`organization`, `contact`, `national_registry`). */
+  source?: 'organization' | 'contact' | 'national_registry';
+}
+
+/** The dial gate's record on the call (`compliance`): when it checked, what, and for whom. */
+export interface ComplianceCheck {
+  /** Unix seconds. */
+  checked_at: number;
+  /** The number checked. */
+  to: string;
+  /** `call`: the call's own dial; `transfer`: a warm transfer's leg to the person. */
+  leg: 'call' | 'transfer';
+  /** `dial`, `hold` (until `opens_at`) or `refuse`. */
+  decision: 'dial' | 'hold' | 'refuse';
+  rules: ComplianceRule[];
+}
+
+/**
+ * The answer of activity `checkDialGate` to the workflow: dial now, hold until `heldUntilMs` (epoch ms),
+ * or refuse (the end reason and a message); the record is already on the call.
+ */
+export type DialGateVerdict =
+  | { verdict: 'dial' }
+  | { verdict: 'hold'; heldUntilMs: number }
+  | { verdict: 'refuse'; reason: 'do_not_call' | 'outside_calling_hours'; message: string };
 
 /** Outcome of dialing: what the far end did. */
 export type DialOutcome = 'answered' | 'busy' | 'no_answer' | 'failed';
@@ -295,6 +352,22 @@ export interface CallWorkflowInput {
   /** The `calling_window` the request gave (shown on the call; `scheduled_at` already honours it). */
   calling_window?: CallingWindow;
   /**
+   * Set on an outbound phone call started since the dial gate (src/services/dial-gate.ts): the workflow asks
+   * the gate (activity `checkDialGate`) before it dials and before a warm transfer dials the person.
+   * `calling_hours`: outside them, `hold` the call (`scheduled`, `scheduled_reason: "calling_hours"`, a
+   * durable timer to the window's opening) or `refuse` it (`canceled`, `outside_calling_hours`). Absent:
+   * calls started before the gate (their recorded histories must replay unchanged), inbound calls and
+   * browser voice rooms.
+   */
+  dial_gate?: {
+    calling_hours: CallingHoursPolicy;
+    /**
+     * The API's own check of `POST /v1/calls` (a `hold` moved `scheduled_at` to the window's opening):
+     * the call's first document shows it (`compliance`, `scheduled_reason`) until the workflow checks again.
+     */
+    checked?: ComplianceCheck;
+  };
+  /**
    * The call's own `voicemail` setting (`POST /v1/calls` `voicemail`; a campaign's attempt that hangs up
    * instead of leaving the message), replacing the agent's (`agent.voicemail`). Absent: the agent's.
    */
@@ -434,9 +507,17 @@ export const TRANSFER_TIMEOUT = { min: 5, max: 600 } as const;
 
 /**
  * Why a warm transfer failed: the person's line was `busy`, they did not answer in time (`no_answer`), hung
- * up while hearing the summary (`hung_up`), or the dial failed (`failed`).
+ * up while hearing the summary (`hung_up`), the dial failed (`failed`), or the dial gate refused the
+ * person's number (`do_not_call`, `outside_calling_hours`: never dialed, the caller never put on hold).
  */
-export const TRANSFER_FAILURE_REASONS = ['busy', 'no_answer', 'hung_up', 'failed'] as const;
+export const TRANSFER_FAILURE_REASONS = [
+  'busy',
+  'no_answer',
+  'hung_up',
+  'failed',
+  'do_not_call',
+  'outside_calling_hours',
+] as const;
 export type TransferFailureReason = (typeof TRANSFER_FAILURE_REASONS)[number];
 
 /** What the assistant says to the caller it gets back from a failed warm transfer, by reason. */
@@ -445,6 +526,8 @@ export const TRANSFER_FAILED_LINES: Record<TransferFailureReason, string> = {
   no_answer: "I'm sorry, nobody answered. I'm back with you; how else can I help?",
   hung_up: "I'm sorry, the call with them dropped before I could connect you. I'm back with you; how else can I help?",
   failed: "I'm sorry, I couldn't reach them. I'm back with you; how else can I help?",
+  do_not_call: "I'm sorry, I'm not allowed to call that number. How else can I help?",
+  outside_calling_hours: "I'm sorry, it's outside the hours I may call them. How else can I help?",
 };
 
 /**

@@ -60,6 +60,14 @@ export const telephony = proxyActivities<typeof telephonyActivities>({
 });
 
 /**
+ * The dial gate (`checkDialGate`): reads and one write taking milliseconds, a local activity like the
+ * store's writes (no server round trip before every dial; its answer is recorded in the history, so a
+ * worker killed after it replays the same decision), retried until it succeeds (a store outage delays a
+ * dial, never skips the check).
+ */
+export const dialGate = proxyLocalActivities<typeof telephonyActivities>(LOCAL_STORE_ACTIVITY);
+
+/**
  * The assistant in a browser voice room (`attendRoom`, src/activities/voice-room.ts): one activity for
  * the whole call, heartbeating every second. A worker that dies stops the heartbeats: after 10 s Temporal
  * retries it on another worker, which joins the room again. Bounded by the call: the workflow cancels it

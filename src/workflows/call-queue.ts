@@ -9,7 +9,7 @@
 import { ApplicationFailure, condition } from '@temporalio/workflow';
 import { DEFAULT_QUEUE_TIMEOUT_SECONDS, SLOT_ASK_AGAIN_MS } from '../shared/call-slots';
 import { CALL_NOT_SCHEDULED, type AdvanceClockRequest, type CallWorkflowInput } from '../shared/calls';
-import { slotRelease, slots } from './call-activities';
+import { dialGate, slotRelease, slots } from './call-activities';
 import type { CallRecord } from './call-record';
 
 /** A call's wait for its time and its slot. */
@@ -20,6 +20,8 @@ export class CallQueue {
   clockOffsetMs = 0;
   /** When the call was queued (workflow time, ms): its wait for a slot counts from then. */
   private queuedMs: number;
+  /** Unix seconds the call waits for while `scheduled`: its `scheduled_at`, then a calling-hours hold's opening. */
+  scheduledAt: number | undefined;
 
   /**
    * @param input the run's input: its `scheduled_at`, `slot` and `queue_timeout_seconds`
@@ -30,6 +32,7 @@ export class CallQueue {
     private readonly record: CallRecord,
   ) {
     this.queuedMs = input.created * 1000;
+    this.scheduledAt = input.scheduled_at;
   }
 
   /** Signal `slotGranted`: the organization's call slots granted this call one (src/workflows/call-slots.ts). */
@@ -59,8 +62,53 @@ export class CallQueue {
   async waitForScheduledTime(): Promise<boolean> {
     const at = this.input.scheduled_at;
     if (at === undefined) return true;
+    await this.record.transition('scheduled', { scheduled_at: at }, ['call.scheduled']);
+    return await this.waitUntil(at);
+  }
+
+  /**
+   * The dial gate (src/services/dial-gate.ts, activity `checkDialGate`), for calls started with
+   * `dial_gate` (others dial as they always did: their recorded histories hold no such activity).
+   * `dial`: go on. `refuse`: the call stops `canceled` with the reason (`do_not_call`,
+   * `outside_calling_hours`), never dialed. `hold`: the call is `scheduled` (`scheduled_reason:
+   * "calling_hours"`, `call.scheduled`) on a durable timer until the window opens (test mode: moved by
+   * `advanceClock`), `queued` again, and asks the gate again (a number put on a list meanwhile is refused).
+   * @returns true when the call may dial
+   */
+  async passDialGate(): Promise<boolean> {
+    const { input, record } = this;
+    if (!input.dial_gate || input.direction === 'inbound' || input.room) return true;
+    for (;;) {
+      const decision = await dialGate.checkDialGate.executeWithOptions({ summary: `dial gate for ${input.to}` }, [
+        {
+          callId: input.callId,
+          orgId: input.orgId,
+          livemode: input.livemode,
+          to: input.to,
+          contactId: input.contactId ?? null,
+          atMs: Date.now() + this.clockOffsetMs,
+          leg: 'call',
+          policy: input.dial_gate.calling_hours,
+        },
+      ]);
+      if (decision.verdict === 'dial') return true;
+      if (decision.verdict === 'refuse') {
+        record.stop ??= { status: 'canceled', reason: decision.reason, error: decision.message };
+        return false;
+      }
+      const at = Math.ceil(decision.heldUntilMs / 1000);
+      this.scheduledAt = at;
+      await record.transition('scheduled', { scheduled_at: at, scheduled_reason: 'calling_hours' }, ['call.scheduled']);
+      if (!(await this.waitUntil(at))) return false;
+    }
+  }
+
+  /**
+   * Waits, `scheduled`, until unix second `at` by the call's clock (workflow time plus a test-mode
+   * `advanceClock`'s offset), then moves the call to `queued`. Ended through the API before then: false.
+   */
+  private async waitUntil(at: number): Promise<boolean> {
     const { record } = this;
-    await record.transition('scheduled', { scheduled_at: at }, ['call.scheduled']);
     for (;;) {
       const leftMs = at * 1000 - (Date.now() + this.clockOffsetMs);
       if (leftMs <= 0 || record.stop !== null) break;

@@ -145,8 +145,8 @@ export class CallSession {
   async advanceClock({ to }: AdvanceClockRequest): Promise<CallState> {
     const { queue, record } = this;
     queue.clockOffsetMs = Math.max(queue.clockOffsetMs, to * 1000 - Date.now());
-    if (to >= (this.input.scheduled_at ?? 0))
-      await condition(() => record.status !== 'scheduled' || record.stop !== null);
+    // The time it waits for: its `scheduled_at`, or a calling-hours hold's opening.
+    if (to >= (queue.scheduledAt ?? 0)) await condition(() => record.status !== 'scheduled' || record.stop !== null);
     return this.state();
   }
 
@@ -231,6 +231,7 @@ export class CallSession {
       return;
     }
     if (!(await this.queue.waitForScheduledTime())) return;
+    if (!(await this.queue.passDialGate())) return;
     if (!(await this.queue.waitForSlot())) return;
     const { outcome, error } = input.inbound ? { outcome: 'answered' as const } : await line.dial();
     if (outcome === 'answered' && record.stop === null) {
@@ -329,7 +330,9 @@ export class CallSession {
       const endedMs = Date.now();
       // The line is free: the next call in line may dial while this end is recorded (ended_ms is before it).
       // A call ended while `scheduled` never asked for one.
-      if (input.slot && record.status !== 'scheduled') await this.queue.releaseSlot();
+      // A call the dial gate held may have been granted a slot it asked for (`waiting`) before the hold.
+      if (input.slot && (record.status !== 'scheduled' || (input.dial_gate && input.slot === 'waiting')))
+        await this.queue.releaseSlot();
       const formValues = this.tools.form?.values ?? null;
       await record.transition(
         final.status,

@@ -21,7 +21,7 @@ import {
   type TransferProgress,
   type TransferRequest,
 } from '../shared/calls';
-import { summaryLlm, telephony, transferDial } from './call-activities';
+import { dialGate, summaryLlm, telephony, transferDial } from './call-activities';
 import { GRACEFUL_HANGUP_MS, rank, VOICEMAIL_MS_PER_CHAR, type CallLine } from './call-line';
 import type { CallRecord } from './call-record';
 import type { CallTranscript } from './call-transcript';
@@ -143,10 +143,12 @@ export class WarmTransfer {
     transcript.note(`Warm transfer to ${to}: the caller is on hold while ${to} is dialed.`);
     await transcript.flushTurns();
     await record.transition('in_progress', { transfer_json: JSON.stringify(progress) }, []);
+    const refused = await this.dialGate(to);
     const outcome: WarmOutcome =
-      this.input.simulation || line.providerCallSid === null
+      refused ??
+      (this.input.simulation || line.providerCallSid === null
         ? await this.simulated(warm)
-        : await this.live(warm, line.providerCallSid);
+        : await this.live(warm, line.providerCallSid));
     if (outcome === 'stopped' || record.stop !== null) {
       this.attempt = null;
       return;
@@ -168,7 +170,8 @@ export class WarmTransfer {
     transcript.hearMessage({ role: 'assistant', content: said });
     await transcript.flushTurns();
     await record.transition('in_progress', { transfer_json: JSON.stringify(progress) }, ['call.transfer_failed']);
-    if (line.providerCallSid !== null && !this.input.simulation)
+    // A leg the dial gate refused never put the caller on hold: nothing to bring back.
+    if (line.providerCallSid !== null && !this.input.simulation && refused === null)
       try {
         await telephony.returnFromTransfer({
           callId: this.input.callId,
@@ -180,6 +183,35 @@ export class WarmTransfer {
         if (record.stop === null) transcript.note(`Bringing the caller back failed: ${errorMessage(err)}`);
       }
     this.attempt = null;
+  }
+
+  /**
+   * The dial gate for the person's leg (activity `checkDialGate`, `leg: "transfer"`: a do-not-call number,
+   * or one outside its calling hours, is refused; a caller on hold cannot wait for the morning), asked
+   * before the caller is put on hold, for calls started with `dial_gate` and a phone number (a `sip:` or
+   * `client:` destination is no public number). Recorded on the call under `compliance.transfer_legs`.
+   * @returns why the leg is refused, or null when it may be dialed
+   */
+  private async dialGate(to: string): Promise<'do_not_call' | 'outside_calling_hours' | null> {
+    const { input } = this;
+    if (!input.dial_gate || !to.startsWith('+')) return null;
+    const decision = await dialGate.checkDialGate.executeWithOptions({ summary: `dial gate for ${to}` }, [
+      {
+        callId: input.callId,
+        orgId: input.orgId,
+        livemode: input.livemode,
+        to,
+        contactId: null,
+        atMs: Date.now(),
+        leg: 'transfer',
+        policy: 'refuse',
+      },
+    ]);
+    return decision.verdict === 'dial'
+      ? null
+      : decision.verdict === 'refuse'
+        ? decision.reason
+        : 'outside_calling_hours';
   }
 
   /**

@@ -51,6 +51,7 @@ describe('GET /v1/account', function () {
       redaction: { enabled: false },
       payments: { connector: null },
       ai_disclosure: true,
+      calling_hours: null,
     });
     const live = await request('GET', '/v1/account', { key: t.liveKey });
     expect(live.body).to.include({ id: t.orgId, livemode: true, mode: 'live' });
@@ -176,6 +177,27 @@ describe('POST /v1/account (retention and redaction)', function () {
     });
     expect(refused.status).to.equal(403);
     expect(refused.body.error.code).to.equal('scope_missing');
+  });
+
+  it("sets the organization's calling hours for both modes, clears them with null, and refuses a bad window", async () => {
+    const t = await newTenant();
+    const set = await request('POST', '/v1/account', {
+      key: t.testKey,
+      body: { calling_hours: { start: '10:00', end: '18:00' } },
+    });
+    expect(set.status, JSON.stringify(set.body)).to.equal(200);
+    expect(set.body.calling_hours).to.deep.equal({ start: '10:00', end: '18:00' });
+    expect((await request('GET', '/v1/account', { key: t.liveKey })).body.calling_hours).to.deep.equal({
+      start: '10:00',
+      end: '18:00',
+    });
+    for (const bad of [{ start: '18:00', end: '10:00' }, { start: '8am', end: '18:00' }, { start: '10:00' }]) {
+      const res = await request('POST', '/v1/account', { key: t.testKey, body: { calling_hours: bad } });
+      expect(res.status, JSON.stringify(bad)).to.equal(400);
+      expect(res.body.error.param).to.match(/^calling_hours/);
+    }
+    const cleared = await request('POST', '/v1/account', { key: t.testKey, body: { calling_hours: null } });
+    expect(cleared.body.calling_hours).to.equal(null);
   });
 
   it('is one source of truth with svcctl recordings set-retention (recordings_days in both modes)', async () => {

@@ -76,6 +76,10 @@ export async function startHarness(): Promise<Harness> {
   });
   const llm = await startFakeLlm();
   const taskQueue = 'svc-test';
+  // Test calls are placed at whatever hour the suite runs: the dial gate records calling hours on them but
+  // dials anyway (here and in every process a test spawns, which inherit the environment); the tests of
+  // the gate itself (dial-gate.test.ts) set `enforce` for their own run. Do-not-call is always enforced.
+  process.env.CALLING_HOURS_ENFORCEMENT ??= 'record';
   setConfig({
     ...loadConfig({ ...process.env, PORT: '0' }),
     mongodbUri: ferret.uri,
@@ -214,6 +218,7 @@ export async function startWorkerProcess(
       OPENAI_API_KEY: 'sk-test-fake',
       OPENAI_MODEL: 'fake-model',
       SECRETS_KEY: config().secretsKey ?? '',
+      CALLING_HOURS_ENFORCEMENT: config().callingHoursEnforcement,
       LOG_LEVEL: 'error',
       ...env,
     },

@@ -1,0 +1,137 @@
+/**
+ * The dial gate: the one check every live outbound dial passes before Twilio is asked (DESIGN.md section
+ * 11, "One dial gate"): `POST /v1/calls` (src/api/calls.ts, through src/services/call-requests.ts), and, in
+ * the call's workflow, every call that dials (campaigns, redials, callbacks, scheduled calls: activity
+ * `checkDialGate`, src/activities/telephony.ts) and a warm transfer's leg to the person. Simulated
+ * (test-mode) dials pass it too, so tests see what a live call would do.
+ *
+ * Rules, each recorded on the call (`compliance.rules`):
+ * - `do_not_call`: the number on the organization's own list, a contact marked `do_not_call` (the call's
+ *   contact, or any contact with the number), or the operator's national registry copy
+ *   (src/services/do-not-call.ts `blockedPhones`). Source: TCPA, 47 CFR 64.1200(c)(2) and (d). Listed: refused.
+ * - `calling_hours`: the callee's local time inside the country's default window narrowed by the
+ *   operator's `CALLING_HOURS` and the organization's `calling_hours` (src/services/calling-hours.ts).
+ *   Source: TCPA, 47 CFR 64.1200(c)(1); Ofcom. Closed: held until the window opens, or refused when the
+ *   call's policy is `refuse`. A test rig's `CALLING_HOURS_ENFORCEMENT=record` records it and dials anyway.
+ */
+import { config } from '../config';
+import { Contact } from '../models/contacts';
+import { Org } from '../models/orgs';
+import type { CallingHoursPolicy, ComplianceCheck, ComplianceRule, DialGateVerdict } from '../shared/calls';
+import { callingHours, type CallingHoursOverrides, type CallingWindow } from './calling-hours';
+import { blockedPhones } from './do-not-call';
+
+type Tenant = { orgId: string; livemode: boolean };
+
+/** What the gate is asked: who is called, for which tenant, when, and what a closed window does. */
+export interface DialRequest {
+  to: string;
+  /** The call's contact (`cont_…`), whose own `do_not_call` counts even under another number; null: none. */
+  contactId?: string | null;
+  /** The instant of the dial, epoch ms (a test-mode call's clock may be moved ahead). */
+  atMs: number;
+  /** `call` (the call's own dial) or `transfer` (a warm transfer's leg: never held, refused when closed). */
+  leg: 'call' | 'transfer';
+  policy: CallingHoursPolicy;
+}
+
+/** The gate's answer: the record for the call, and what the dial does. */
+export interface DialDecision {
+  check: ComplianceCheck;
+  verdict: DialGateVerdict;
+}
+
+const LIST_WORDS = {
+  organization: "the organization's do-not-call list",
+  contact: 'a contact marked do_not_call',
+  national_registry: "the operator's national do-not-call registry copy",
+} as const;
+
+/** The operator's and the organization's calling hours (each only narrows the country default). */
+export async function callingHoursOverrides(orgId: string): Promise<CallingHoursOverrides> {
+  const org = await Org.findById(orgId, { calling_hours_json: 1 }).lean();
+  const own = org?.calling_hours_json ? (JSON.parse(org.calling_hours_json) as CallingWindow) : null;
+  return { operator: config().callingHours, organization: own };
+}
+
+/**
+ * Sets (or with null clears) the organization's calling hours, both modes (`POST /v1/account`
+ * `calling_hours`); the API validated `HH:MM` and start before end.
+ * @throws Error for an unknown organization
+ */
+export async function setOrgCallingHours(orgId: string, window: CallingWindow | null): Promise<void> {
+  const json = window ? JSON.stringify({ start: window.start, end: window.end }) : null;
+  const { matchedCount } = await Org.updateOne({ _id: orgId }, { $set: { calling_hours_json: json } });
+  if (matchedCount === 0) throw new Error(`No such organization: ${orgId}`);
+}
+
+/** The `do_not_call` rule: the lists of `blockedPhones`, and the call's own contact. */
+async function doNotCallRule(tenant: Tenant, to: string, contactId: string | null): Promise<ComplianceRule> {
+  const [blocked, contact] = await Promise.all([
+    blockedPhones(tenant, [to]),
+    contactId
+      ? Contact.findOne({ _id: contactId, org_id: tenant.orgId, livemode: tenant.livemode }, { do_not_call: 1 }).lean()
+      : null,
+  ]);
+  const source = blocked.get(to) ?? (contact?.do_not_call ? 'contact' : undefined);
+  if (!source) return { rule: 'do_not_call', result: 'clear', detail: 'On no do-not-call list.' };
+  return { rule: 'do_not_call', result: 'listed', source, detail: `${to} is on ${LIST_WORDS[source]}.` };
+}
+
+/** The `calling_hours` rule at `atMs`; `enforced` false when a test-mode call only records it. */
+async function callingHoursRule(tenant: Tenant, to: string, atMs: number): Promise<ComplianceRule> {
+  const hours = await callingHours(to, atMs, await callingHoursOverrides(tenant.orgId));
+  const rule: ComplianceRule = {
+    rule: 'calling_hours',
+    result: hours.allowed ? 'open' : 'closed',
+    detail: hours.rule,
+    local: hours.local,
+    zone: hours.zone,
+    zones: hours.zones,
+    ...(hours.assumed ? { assumed: hours.assumed } : {}),
+  };
+  if (hours.allowed) return rule;
+  const recordOnly = config().callingHoursEnforcement === 'record';
+  return {
+    ...rule,
+    opens_at: hours.opensAtMs === null ? null : Math.ceil(hours.opensAtMs / 1000),
+    enforced: !recordOnly,
+  };
+}
+
+/**
+ * Checks a dial against every rule (module comment) and decides: `refuse` when the number is on a
+ * do-not-call list, or the window is closed and the policy is `refuse` (a transfer leg always refuses:
+ * a caller on hold cannot wait for the morning), or the window never opens within 8 days; `hold` until
+ * the opening when closed; else `dial`.
+ * @returns the record to store on the call (`compliance`) and the verdict
+ */
+export async function checkDial(tenant: Tenant, request: DialRequest): Promise<DialDecision> {
+  const [dnc, hours] = await Promise.all([
+    doNotCallRule(tenant, request.to, request.contactId ?? null),
+    callingHoursRule(tenant, request.to, request.atMs),
+  ]);
+  const verdict = decide(dnc, hours, request);
+  const check: ComplianceCheck = {
+    checked_at: Math.floor(request.atMs / 1000),
+    to: request.to,
+    leg: request.leg,
+    decision: verdict.verdict,
+    rules: [hours, dnc],
+  };
+  return { check, verdict };
+}
+
+function decide(dnc: ComplianceRule, hours: ComplianceRule, request: DialRequest): DialGateVerdict {
+  if (dnc.result === 'listed') return { verdict: 'refuse', reason: 'do_not_call', message: dnc.detail };
+  if (hours.result === 'open' || hours.enforced === false) return { verdict: 'dial' };
+  const opens = hours.opens_at ?? null;
+  const message =
+    `Outside calling hours at ${request.to} (${hours.local}; ${hours.detail})` +
+    (opens === null
+      ? '; the window does not open within 8 days.'
+      : `; it opens at ${new Date(opens * 1000).toISOString()}.`);
+  if (request.policy === 'refuse' || request.leg === 'transfer' || opens === null)
+    return { verdict: 'refuse', reason: 'outside_calling_hours', message };
+  return { verdict: 'hold', heldUntilMs: opens * 1000 };
+}
