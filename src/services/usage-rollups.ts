@@ -177,10 +177,17 @@ export async function foldUsageRows(rows: FoldableRow[]): Promise<void> {
     }
   }
   await Promise.all([...docs].map(([id, doc]) => writeRollup(id, { base: doc.base, add: doc.parts })));
-  await UsageRecord.collection.updateMany({ _id: { $in: rows.map((r) => r._id) } } as never, {
-    $set: { rollup: 'done' },
-    $unset: { rollup_lease_ms: '' },
-  });
+  // One update per row by `_id` (one round trip): a primary-key lookup on every store, where `_id: {$in}`
+  // is not one on the embedded store's SQLite backend.
+  await UsageRecord.collection.bulkWrite(
+    rows.map((r) => ({
+      updateOne: {
+        filter: { _id: r._id } as never,
+        update: { $set: { rollup: 'done' }, $unset: { rollup_lease_ms: '' } },
+      },
+    })),
+    { ordered: false },
+  );
   await Promise.all([...docs].map(([id, doc]) => writeRollup(id, { pull: doc.parts.map((p) => p.key) })));
 }
 

@@ -29,6 +29,10 @@ describe('calls: bounded history, bounded input, deadlines', function () {
     // The 600-turn call's prompts hold its whole history: more tokens than a day's default cap, which
     // would refuse this tenant's next calls (429 quota_exceeded; the cap has its own tests).
     await setOrgQuotas(t.orgId, { llm_tokens_per_day: MAX_QUOTA });
+    // The transcripts below are counted turn by turn: no AI disclosure line before the first one.
+    expect((await request('POST', '/v1/account', { key: t.testKey, body: { ai_disclosure: false } })).status).to.equal(
+      200,
+    );
   });
 
   it('runs a 600-turn call to completed across runs, each run history under 5 MB, with its full transcript', async () => {

@@ -159,7 +159,11 @@ describe('usage', function () {
       async () => ((await usage(t.testKey, aroundToday())).totals.calls.count === 2 ? Date.now() : undefined),
       'the second call in usage',
     );
-    const endedMs = (await Call.findById(second.id).lean())!.ended_ms!;
+    // The usage row is written before the call shows as ended (src/activities/calls.ts): wait for its end.
+    const endedMs = await eventually(
+      async () => (await Call.findById(second.id).lean())?.ended_ms,
+      'the second call ended',
+    );
     expect(seenMs - endedMs, 'end → usage (ms)').to.be.lessThan(5000);
   });
 
