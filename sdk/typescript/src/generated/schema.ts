@@ -304,6 +304,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/twilio/pay/{callId}/{attempt}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A card payment's `<Pay>` action
+         * @description Twilio posts the outcome of `<Pay>` here; only the status, the last four digits and the confirmation code are kept, and the caller is brought back to the assistant.
+         */
+        post: operations["twilioPayResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -763,7 +783,7 @@ export interface paths {
         put?: never;
         /**
          * Place a call
-         * @description Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds). Needs the `calls:write` scope.
+         * @description Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422 `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds). Needs the `calls:write` scope.
          */
         post: operations["createCall"];
         delete?: never;
@@ -2039,7 +2059,7 @@ export interface paths {
         put?: never;
         /**
          * Update the account
-         * @description Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons) and PII redaction before storage. Secret keys only. Needs the `account:write` scope.
+         * @description Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default) and the organization's calling hours (they only narrow the country defaults). Secret keys only. Needs the `account:write` scope.
          */
         post: operations["updateAccount"];
         delete?: never;
@@ -2313,8 +2333,14 @@ export interface components {
             quotas: components["schemas"]["AccountQuotas"];
             /** @description How long each kind of data is kept; an hourly sweep deletes what is older. */
             retention: components["schemas"]["AccountRetention"];
-            /** @description PII redaction before storage, off by default. */
+            /** @description PII redaction before storage, off by default (card numbers are redacted whatever the setting). */
             redaction: components["schemas"]["AccountRedaction"];
+            /** @description Card payments on calls through Twilio `<Pay>`: the card is keyed in by the caller, never heard by the assistant. */
+            payments: components["schemas"]["AccountPayments"];
+            /** @description Every call's first sentence says the caller is speaking with an automated assistant, in the agent's language (EU AI Act art. 50). On by default. */
+            ai_disclosure: boolean;
+            /** @description The organization's calling hours (local `HH:MM` at the callee, both modes): they narrow the country defaults (US/CA 08:00-21:00, GB 08:00-21:00 weekdays and 09:00-21:00 weekends, others 09:00-20:00), never widen them. Null: the defaults. */
+            calling_hours: components["schemas"]["AccountCallingHours"] | null;
         };
         /** @description A tool that calls an HTTPS endpoint of yours (`type: http`). */
         HttpTool: {
@@ -2522,10 +2548,18 @@ export interface components {
             scheduled_at: number | null;
             /** @description The calling window the call was created with; null when none. */
             calling_window: components["schemas"]["CallCallingWindow"] | null;
+            /** @description `calling_hours`: the dial gate holds (or held) the call until the callee's calling hours open (`scheduled_at`); null: scheduled by the request, or never scheduled. */
+            scheduled_reason: "calling_hours" | null;
+            /** @description The dial gate's latest check before the call was dialed (calling hours at the callee's local time, do-not-call lists) and its decision, with each warm transfer leg's check; null: never checked (inbound calls, calls made before the gate). */
+            compliance: components["schemas"]["CallCompliance"] | null;
             /** @description A callback the assistant promised (`schedule_callback`): the call (`call_…`) or the WhatsApp/SMS conversation (`conv_…`) it was promised on. */
             callback_of: string | null;
             /** @description Whether the call is recorded (its own `recording`, else its agent's, at creation); null: not recorded. */
             recording: components["schemas"]["CallRecording"] | null;
+            /** @description The recording-consent decision; null for calls made before it existed. */
+            recording_consent: components["schemas"]["CallRecordingConsent"] | null;
+            /** @description The automated-assistant disclosure the call's first sentence said (the organization's `ai_disclosure`, in the agent's language); null: off. */
+            ai_disclosure: string | null;
             /** @description The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored. */
             analysis: components["schemas"]["Analysis"] | null;
             /** @description The turns so far, in order, while the call is not over (`GET /v1/calls/{id}` only): each turn once final (written right after the answer it belongs to). Absent once the call has ended (`GET /v1/calls/{id}/transcript`), in lists and in events. */
@@ -2682,6 +2716,117 @@ export interface components {
             } | null;
             updated: number | null;
         };
+        /** @description The person asked not to be contacted on `channel`: calls (`voice`) or a messaging channel. */
+        OptOut: {
+            /**
+             * @description `voice`: no call is dialed to the number (the contact is `do_not_call` and the number is on the do-not-call list); `sms`/`whatsapp`: no message is sent on that channel until the person sends START.
+             * @enum {string}
+             */
+            channel: "voice" | "sms" | "whatsapp";
+            /**
+             * @description `opt_out_tool`: asked on a call; `sms_stop` / `whatsapp_stop`: a STOP word.
+             * @enum {string}
+             */
+            source: "opt_out_tool" | "sms_stop" | "whatsapp_stop";
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description The call it was asked on, else null. */
+            call_id: string | null;
+            /** @description The conversation the STOP came in, else null. */
+            conversation_id: string | null;
+        };
+        /** @description Someone the assistant talks to; calls and conversations with their number are theirs. */
+        Contact: {
+            id: string;
+            /** @constant */
+            object: "contact";
+            livemode: boolean;
+            phone: string | null;
+            name: string | null;
+            external_id: string | null;
+            do_not_call: boolean;
+            /** @description The person's own opt-outs in force (asked on a call, or a STOP word), one per channel at most. */
+            opt_outs: components["schemas"]["OptOut"][];
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description Unix time in seconds. */
+            updated: number;
+        };
+        /** @description A contact with the opt-out just recorded (`contact.opted_out`). */
+        OptedOutContact: {
+            id: string;
+            /** @constant */
+            object: "contact";
+            livemode: boolean;
+            phone: string | null;
+            name: string | null;
+            external_id: string | null;
+            do_not_call: boolean;
+            /** @description The person's own opt-outs in force (asked on a call, or a STOP word), one per channel at most. */
+            opt_outs: components["schemas"]["OptOut"][];
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description Unix time in seconds. */
+            updated: number;
+            opt_out: components["schemas"]["OptOut"];
+        };
+        /** @description Something the assistant knows about a contact (an order, an appointment), given to it on every call. */
+        Record: {
+            id: string;
+            /** @constant */
+            object: "record";
+            livemode: boolean;
+            contact_id: string;
+            type: string | null;
+            title: string | null;
+            text: string;
+            data: {
+                [key: string]: string | number | boolean | null;
+            };
+            occurred_at: number | null;
+            external_id: string | null;
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description Unix time in seconds. */
+            updated: number;
+        };
+        /** @description A number of the organization’s do-not-call list: no call of its is ever dialed to it. */
+        DoNotCallEntry: {
+            id: string;
+            /** @constant */
+            object: "do_not_call_entry";
+            livemode: boolean;
+            /** @description The number, E.164. */
+            phone: string;
+            /**
+             * @description How it was listed: `numbers` (api) or `csv` of `POST /v1/do_not_call`, or `opt_out`: the person asked not to be called again on a call.
+             * @enum {string}
+             */
+            source: "api" | "csv" | "contact" | "opt_out";
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description The numbers a `POST /v1/do_not_call` listed. */
+        DoNotCallImport: {
+            /** @constant */
+            object: "do_not_call_import";
+            livemode: boolean;
+            /** @description Numbers in the request, repeats counted once. */
+            received: number;
+            /** @description Numbers newly listed. */
+            added: number;
+            /** @description Numbers that were listed already. */
+            already_listed: number;
+        };
+        /** @description A number taken off the do-not-call list. */
+        DoNotCallDeleted: {
+            id: string;
+            /** @constant */
+            object: "do_not_call_entry";
+            phone: string;
+            /** @constant */
+            deleted: true;
+        };
         /** @description One version's share of an agent's new calls and conversations. */
         TrafficSplitEntry: {
             /** @description A version of this agent. */
@@ -2712,6 +2857,8 @@ export interface components {
             connector_installation_ids: string[];
             /** @description Optional built-in tools the assistant offers besides the ones every agent has: `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to navigate a phone menu). */
             enabled_tools: string[];
+            /** @description Whether its calls offer the built-in `opt_out` tool (default true): when the person asks not to be called again, the assistant records it (the contact becomes `do_not_call`, the number goes on the do-not-call list, `contact.opted_out` is emitted), confirms and ends the call. */
+            opt_out_tool: boolean;
             /** @description When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00). */
             calling_window: components["schemas"]["AgentCallingWindow"] | null;
             voicemail: components["schemas"]["AgentVoicemail"] | null;
@@ -2731,6 +2878,8 @@ export interface components {
             };
             /** @description Whether its calls are recorded; null: not recorded. */
             recording: components["schemas"]["AgentRecording"] | null;
+            /** @description How a recorded call gets consent: `announce` (the opening says the call is recorded), `ask` (recorded only after the caller says yes), `off` (not recorded, nothing said); null: `announce` when either number is in an all-party-consent US state or the EU/EEA, the UK (and GG, JE, IM), CA or AU, else no consent step. */
+            recording_consent: ("announce" | "ask" | "off") | null;
             /** @description Whether this agent answers numbers connected without one. */
             default?: boolean;
             /** @description The published version: the one new calls and conversations use when there is no `traffic_split`. */
@@ -2760,11 +2909,15 @@ export interface components {
             connector_installation_ids: string[];
             /** @description Optional built-in tools the assistant offers besides the ones every agent has: `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to navigate a phone menu). */
             enabled_tools: string[];
+            /** @description Whether its calls offer the built-in `opt_out` tool (default true): when the person asks not to be called again, the assistant records it (the contact becomes `do_not_call`, the number goes on the do-not-call list, `contact.opted_out` is emitted), confirms and ends the call. */
+            opt_out_tool: boolean;
             /** @description When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00). */
             calling_window: components["schemas"]["AgentVersionConfigCallingWindow"] | null;
             voicemail: components["schemas"]["AgentVersionConfigVoicemail"] | null;
             /** @description Whether its calls are recorded; null: not recorded. */
             recording: components["schemas"]["AgentVersionConfigRecording"] | null;
+            /** @description How a recorded call gets consent: `announce` (the opening says the call is recorded), `ask` (recorded only after the caller says yes), `off` (not recorded, nothing said); null: `announce` when either number is in an all-party-consent US state or the EU/EEA, the UK (and GG, JE, IM), CA or AU, else no consent step. */
+            recording_consent: ("announce" | "ask" | "off") | null;
             /** @description What to learn from each of the agent's calls once it has ended; null: nothing. A call's own `analysis` replaces it. */
             analysis: components["schemas"]["AgentVersionConfigAnalysis"] | null;
             voice: components["schemas"]["AgentVersionConfigVoice"] | null;
@@ -3344,8 +3497,29 @@ export interface components {
             type: "erasure.completed";
             data: components["schemas"]["ErasureEventData"];
         };
+        /** @description An event of type `contact.opted_out`: `data.object` is the object as it was then. */
+        ContactOptedOutEvent: {
+            /** @example evt_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description Unix time in seconds. */
+            created: number;
+            livemode: boolean;
+            /** @description The API version the event was rendered with. */
+            api_version: string;
+            /** @description Deliveries still being attempted. */
+            pending_webhooks: number;
+            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "contact.opted_out";
+            data: components["schemas"]["ContactOptedOutEventData"];
+        };
         /** @description Something that happened: its `type`, the object as it was then (`data.object`, whose shape `type` tells), and its deliveries. */
-        Event: components["schemas"]["CallEvent"] | components["schemas"]["ConversationEvent"] | components["schemas"]["ConversationAnalyzedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["WebhookDeliveryEvent"] | components["schemas"]["ConnectorVersionEvent"] | components["schemas"]["BulkCallResultEvent"] | components["schemas"]["BulkCallEvent"] | components["schemas"]["RecordingEvent"] | components["schemas"]["TestSuiteRunEvent"] | components["schemas"]["ErasureEvent"];
+        Event: components["schemas"]["CallEvent"] | components["schemas"]["ConversationEvent"] | components["schemas"]["ConversationAnalyzedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["WebhookDeliveryEvent"] | components["schemas"]["ConnectorVersionEvent"] | components["schemas"]["BulkCallResultEvent"] | components["schemas"]["BulkCallEvent"] | components["schemas"]["RecordingEvent"] | components["schemas"]["TestSuiteRunEvent"] | components["schemas"]["ErasureEvent"] | components["schemas"]["ContactOptedOutEvent"];
         /** @description The organization's usage over a period of local days: totals and one entry per day. */
         Usage: {
             /** @constant */
@@ -3426,41 +3600,6 @@ export interface components {
             simulated: boolean;
             call: components["schemas"]["Call"];
         };
-        /** @description Someone the assistant talks to; calls and conversations with their number are theirs. */
-        Contact: {
-            id: string;
-            /** @constant */
-            object: "contact";
-            livemode: boolean;
-            phone: string | null;
-            name: string | null;
-            external_id: string | null;
-            do_not_call: boolean;
-            /** @description Unix time in seconds. */
-            created: number;
-            /** @description Unix time in seconds. */
-            updated: number;
-        };
-        /** @description Something the assistant knows about a contact (an order, an appointment), given to it on every call. */
-        Record: {
-            id: string;
-            /** @constant */
-            object: "record";
-            livemode: boolean;
-            contact_id: string;
-            type: string | null;
-            title: string | null;
-            text: string;
-            data: {
-                [key: string]: string | number | boolean | null;
-            };
-            occurred_at: number | null;
-            external_id: string | null;
-            /** @description Unix time in seconds. */
-            created: number;
-            /** @description Unix time in seconds. */
-            updated: number;
-        };
         /** @description One entry of the audit log: who did what, to which objects, from where, with which outcome. Entries cannot be changed or deleted; they are kept `AUDIT_RETENTION_DAYS` days. */
         AuditEvent: {
             /** @example aud_01jd5x2v7c0000000000000000 */
@@ -3532,43 +3671,6 @@ export interface components {
             has_more: boolean;
             /** @description The path of this list, e.g. `/v1/calls`. */
             url: string;
-        };
-        /** @description A number of the organization’s do-not-call list: no call of its is ever dialed to it. */
-        DoNotCallEntry: {
-            id: string;
-            /** @constant */
-            object: "do_not_call_entry";
-            livemode: boolean;
-            /** @description The number, E.164. */
-            phone: string;
-            /**
-             * @description How it was listed: `numbers` (api) or `csv` of `POST /v1/do_not_call`.
-             * @enum {string}
-             */
-            source: "api" | "csv" | "contact";
-            /** @description Unix time in seconds. */
-            created: number;
-        };
-        /** @description The numbers a `POST /v1/do_not_call` listed. */
-        DoNotCallImport: {
-            /** @constant */
-            object: "do_not_call_import";
-            livemode: boolean;
-            /** @description Numbers in the request, repeats counted once. */
-            received: number;
-            /** @description Numbers newly listed. */
-            added: number;
-            /** @description Numbers that were listed already. */
-            already_listed: number;
-        };
-        /** @description A number taken off the do-not-call list. */
-        DoNotCallDeleted: {
-            id: string;
-            /** @constant */
-            object: "do_not_call_entry";
-            phone: string;
-            /** @constant */
-            deleted: true;
         };
         /** @description A page of `DoNotCallEntry` objects. */
         DoNotCallEntryList: {
@@ -3804,6 +3906,14 @@ export interface components {
             /** @description Personal data is replaced by typed placeholders before storage. */
             enabled: boolean;
         };
+        AccountPayments: {
+            /** @description The unique name of the Twilio Pay Connector calls take card payments with (`collect_payment`); null: payments are not set up. */
+            connector: string | null;
+        };
+        AccountCallingHours: {
+            start: string;
+            end: string;
+        };
         AnalysisSuccess: {
             /** @enum {string} */
             verdict: "pass" | "fail";
@@ -3843,7 +3953,7 @@ export interface components {
             to: string;
             /** @enum {string} */
             status: "dialing" | "briefing" | "transferred" | "failed";
-            reason: ("busy" | "no_answer" | "hung_up" | "failed") | null;
+            reason: ("busy" | "no_answer" | "hung_up" | "failed" | "do_not_call" | "outside_calling_hours") | null;
             summary: string | null;
             attempt: number;
         };
@@ -3865,11 +3975,54 @@ export interface components {
             /** @description IANA zone; absent: the callee's, from the number's region. */
             timezone?: string;
         };
+        CallCompliance: {
+            /** @description When the gate checked, unix seconds (a test-mode call: its clock). */
+            checked_at: number;
+            /** @description The number checked. */
+            to: string;
+            /**
+             * @description `call`: the call's own dial; `transfer`: a warm transfer's leg.
+             * @enum {string}
+             */
+            leg: "call" | "transfer";
+            /** @enum {string} */
+            decision: "dial" | "hold" | "refuse";
+            rules: components["schemas"]["CallComplianceRulesItem"][];
+            transfer_legs: components["schemas"]["CallComplianceTransferLegsItem"][];
+        };
         CallRecording: {
             /** @description Record the call: both parties, two channels (caller left, assistant right). */
             enabled: boolean;
             /** @description Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded." */
             notice?: string;
+        };
+        CallRecordingConsent: {
+            /**
+             * @description `announce`, `ask` or `off` (the agent version's `recording_consent`, or `announce` by default in an all-party-consent jurisdiction), or `none`: no consent step (recorded as `recording` says).
+             * @enum {string}
+             */
+            mode: "announce" | "ask" | "off" | "none";
+            /** @description The mode is the agent version's `recording_consent`, not the default. */
+            configured: boolean;
+            /** @description The all-party-consent or notice jurisdiction found from the numbers: `US-CA`, `US-FL`… or a country (`DE`, `GB`, `CA`, `AU`); null: none. */
+            jurisdiction: string | null;
+            /** @description The opening asked the caller for consent (`ask`). */
+            asked: boolean;
+            /** @description How the caller answered the question; `unclear` keeps recording off like `no`. Null: not asked, or not answered yet. */
+            answer: ("yes" | "no" | "unclear") | null;
+            /** @description The transcript turn (`seq`) of the caller's answer. */
+            answer_seq?: number | null;
+            /**
+             * @description Whether the call is recorded (`ask`: from the yes on).
+             * @enum {string}
+             */
+            recording: "on" | "off";
+            /** @description What the assistant said about recording (the announcement or the question). */
+            words: string | null;
+            /** @description The language the sentences were said in (ISO 639-1). */
+            language: string;
+            /** @description Why recording did not start after a yes (the provider refused it). */
+            error?: string;
         };
         WebhookDeliveryLastAttempt: {
             at: number | null;
@@ -4127,6 +4280,8 @@ export interface components {
             score: number | null;
             /** @description Each quotes the transcript. */
             reasons: components["schemas"]["TestSuiteRunResultsItemReasonsItem"][];
+            /** @description Built-in checks made beside the judge's rubric: `ai_disclosure` (the call's first sentence said it is an automated assistant) when the organization's `ai_disclosure` is on. A failed check fails the scenario. */
+            checks: components["schemas"]["TestSuiteRunResultsItemChecksItem"][];
             error: string | null;
         };
         TestSuiteRunComparison: {
@@ -4166,6 +4321,9 @@ export interface components {
         };
         ErasureEventData: {
             object: components["schemas"]["Erasure"];
+        };
+        ContactOptedOutEventData: {
+            object: components["schemas"]["OptedOutContact"];
         };
         UsageTotals: {
             calls: components["schemas"]["UsageTotalsCalls"];
@@ -4245,6 +4403,51 @@ export interface components {
             /** @enum {string} */
             scale: "pass_fail" | "numeric_1_10";
         };
+        CallComplianceRulesItem: {
+            /** @enum {string} */
+            rule: "calling_hours" | "do_not_call";
+            /**
+             * @description `calling_hours`: `open` or `closed`; `do_not_call`: `clear` or `listed`.
+             * @enum {string}
+             */
+            result: "open" | "closed" | "clear" | "listed";
+            /** @description In words: the window and its source (TCPA, Ofcom, overrides), or the list. */
+            detail: string;
+            /** @description The callee's local time(s) at the check. */
+            local?: string;
+            /** @description The callee's zone; null when not known precisely. */
+            zone?: string | null;
+            /** @description Every zone the window was checked in. */
+            zones?: string[];
+            /**
+             * @description The zone was not known precisely: the country's most restrictive window in every zone applied.
+             * @constant
+             */
+            assumed?: "country_most_restrictive";
+            /** @description Closed: when the window next opens (null: not within 8 days). */
+            opens_at?: number | null;
+            /** @description Closed: false when only recorded (a test rig with `CALLING_HOURS_ENFORCEMENT=record`). */
+            enforced?: boolean;
+            /**
+             * @description Listed: which list.
+             * @enum {string}
+             */
+            source?: "organization" | "contact" | "national_registry";
+        };
+        CallComplianceTransferLegsItem: {
+            /** @description When the gate checked, unix seconds (a test-mode call: its clock). */
+            checked_at: number;
+            /** @description The number checked. */
+            to: string;
+            /**
+             * @description `call`: the call's own dial; `transfer`: a warm transfer's leg.
+             * @enum {string}
+             */
+            leg: "call" | "transfer";
+            /** @enum {string} */
+            decision: "dial" | "hold" | "refuse";
+            rules: components["schemas"]["CallComplianceTransferLegsItemRulesItem"][];
+        };
         BulkCallScheduleWindow: {
             /** @description Local opening time, `HH:MM`. */
             start: string;
@@ -4284,6 +4487,12 @@ export interface components {
         TestSuiteRunResultsItemReasonsItem: {
             quote: string;
             explanation: string;
+        };
+        TestSuiteRunResultsItemChecksItem: {
+            /** @constant */
+            name: "ai_disclosure";
+            passed: boolean;
+            detail: string;
         };
         TestSuiteRunComparisonChangedItem: {
             scenario: string;
@@ -4351,6 +4560,37 @@ export interface components {
         UsageDailyItemWebhooks: {
             attempts: number;
             succeeded: number;
+        };
+        CallComplianceTransferLegsItemRulesItem: {
+            /** @enum {string} */
+            rule: "calling_hours" | "do_not_call";
+            /**
+             * @description `calling_hours`: `open` or `closed`; `do_not_call`: `clear` or `listed`.
+             * @enum {string}
+             */
+            result: "open" | "closed" | "clear" | "listed";
+            /** @description In words: the window and its source (TCPA, Ofcom, overrides), or the list. */
+            detail: string;
+            /** @description The callee's local time(s) at the check. */
+            local?: string;
+            /** @description The callee's zone; null when not known precisely. */
+            zone?: string | null;
+            /** @description Every zone the window was checked in. */
+            zones?: string[];
+            /**
+             * @description The zone was not known precisely: the country's most restrictive window in every zone applied.
+             * @constant
+             */
+            assumed?: "country_most_restrictive";
+            /** @description Closed: when the window next opens (null: not within 8 days). */
+            opens_at?: number | null;
+            /** @description Closed: false when only recorded (a test rig with `CALLING_HOURS_ENFORCEMENT=record`). */
+            enforced?: boolean;
+            /**
+             * @description Listed: which list.
+             * @enum {string}
+             */
+            source?: "organization" | "contact" | "national_registry";
         };
         UsageTotalsMessagesOutbound: {
             sms: number;
@@ -4600,6 +4840,26 @@ export interface components {
         };
         /** @description The `error` of a failed `twilioTransferConference`. */
         TwilioTransferConferenceErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            request_id?: string;
+        };
+        /** @description An error `twilioPayResult` answers: `error.code` is one of its codes. */
+        TwilioPayResultError: {
+            error: components["schemas"]["TwilioPayResultErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioPayResult`. */
+        TwilioPayResultErrorDetail: {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
@@ -5063,7 +5323,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "concurrency_limit" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "concurrency_limit" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "number_on_do_not_call" | "outside_calling_hours" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
             message: string;
             /**
              * @example to
@@ -7874,6 +8134,69 @@ export interface operations {
             };
         };
     };
+    twilioPayResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                callId: string;
+                attempt: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The call's SID at Twilio (CA…). */
+                    CallSid?: string;
+                    /** @description success, payment-connector-error, too-many-failed-attempts, caller-interrupted-with-star, caller-hung-up, … */
+                    Result?: string;
+                    /** @description The card number, masked by Twilio (only its last four digits are kept). */
+                    PaymentCardNumber?: string;
+                    /** @description The processor's confirmation code. */
+                    PaymentConfirmationCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwilioPayResultError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwilioPayResultError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     retrieveOpenApiDocument: {
         parameters: {
             query?: never;
@@ -8856,6 +9179,8 @@ export interface operations {
                     connector_installation_ids?: string[];
                     /** @description Optional built-in tools the assistant offers: `schedule_callback`, `send_dtmf` (`schedule_callback` calls the person back at the time they ask for, on calls and WhatsApp/SMS conversations; `send_dtmf` presses keys on a phone call, to navigate a phone menu). Each at most once. */
                     enabled_tools?: string[];
+                    /** @description Offer the built-in `opt_out` tool on its calls (default true): a person who asks not to be called again is put on the do-not-call list on the spot, told so, and the call ends. `false` switches it off. */
+                    opt_out_tool?: boolean;
                     /**
                      * @description When the agent's scheduled calls and promised callbacks may ring (local time of the callee); a time outside it moves to its next opening.
                      * @example {
@@ -8953,6 +9278,11 @@ export interface operations {
                         /** @description Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded." */
                         notice?: string;
                     };
+                    /**
+                     * @description How a recorded call gets consent: `announce` (the opening says the call is recorded; `notice` when given, else a built-in sentence in the agent's language), `ask` (the opening asks; recording starts only after a spoken yes, a no keeps it off and the call goes on), `off` (not recorded, nothing said). Absent: `announce` where either number is in an all-party-consent US state or the EU/EEA, the UK (and GG, JE, IM), CA or AU.
+                     * @enum {string}
+                     */
+                    recording_consent?: "announce" | "ask" | "off";
                     default?: boolean;
                 };
             };
@@ -9185,6 +9515,8 @@ export interface operations {
                     connector_installation_ids?: string[];
                     /** @description Optional built-in tools the assistant offers: `schedule_callback`, `send_dtmf` (`schedule_callback` calls the person back at the time they ask for, on calls and WhatsApp/SMS conversations; `send_dtmf` presses keys on a phone call, to navigate a phone menu). Each at most once. */
                     enabled_tools?: string[];
+                    /** @description Offer the built-in `opt_out` tool on its calls (default true): a person who asks not to be called again is put on the do-not-call list on the spot, told so, and the call ends. `false` switches it off. */
+                    opt_out_tool?: boolean;
                     calling_window?: {
                         start: string;
                         end: string;
@@ -9258,6 +9590,7 @@ export interface operations {
                         /** @description Said before the greeting (`first_message`) and kept in the transcript, e.g. "This call is recorded." */
                         notice?: string;
                     } | null;
+                    recording_consent?: ("announce" | "ask" | "off") | null;
                     default?: boolean;
                     /** @description `false` makes the change a draft version (tests and traffic splits may use it) and leaves the published one, which new calls use, as it is. Default true. */
                     publish?: boolean;
@@ -10655,6 +10988,11 @@ export interface operations {
                             scale: "pass_fail" | "numeric_1_10";
                         };
                     } | null;
+                    /**
+                     * @description Outside the callee's calling hours (their local time: US/CA 08:00-21:00, GB 08:00-21:00 weekdays and 09:00-21:00 weekends, others 09:00-20:00, narrowed by the operator and the account's `calling_hours`): `hold` (default) keeps the call `scheduled` (`scheduled_reason: "calling_hours"`) and dials it when they open; `refuse` answers 422 `outside_calling_hours`.
+                     * @enum {string}
+                     */
+                    calling_hours?: "hold" | "refuse";
                 };
             };
         };
@@ -10732,7 +11070,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateCallError"];
                 };
             };
-            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`, `number_on_do_not_call`, `outside_calling_hours`. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19682,6 +20020,9 @@ export interface operations {
                  *       },
                  *       "redaction": {
                  *         "enabled": true
+                 *       },
+                 *       "payments": {
+                 *         "connector": "stripe_connector"
                  *       }
                  *     }
                  */
@@ -19696,6 +20037,15 @@ export interface operations {
                     redaction?: {
                         enabled?: boolean;
                     };
+                    payments?: {
+                        connector: string | null;
+                    };
+                    /** @description false: calls no longer open by saying they are an automated assistant (the mode's calls created from then on). */
+                    ai_disclosure?: boolean;
+                    calling_hours?: {
+                        start: string;
+                        end: string;
+                    } | null;
                 };
             };
         };

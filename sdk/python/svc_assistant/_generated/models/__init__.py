@@ -1,8 +1,10 @@
 """ Contains all the data models used in inputs/outputs """
 
 from .account import Account
+from .account_calling_hours import AccountCallingHours
 from .account_limits import AccountLimits
 from .account_mode import AccountMode
+from .account_payments import AccountPayments
 from .account_quotas import AccountQuotas
 from .account_quotas_analysis_reruns_per_day import AccountQuotasAnalysisRerunsPerDay
 from .account_quotas_llm_tokens_per_day import AccountQuotasLlmTokensPerDay
@@ -36,6 +38,7 @@ from .agent_interruptible_type_0 import AgentInterruptibleType0
 from .agent_list import AgentList
 from .agent_metadata import AgentMetadata
 from .agent_recording import AgentRecording
+from .agent_recording_consent_type_0 import AgentRecordingConsentType0
 from .agent_transcription import AgentTranscription
 from .agent_transcription_provider import AgentTranscriptionProvider
 from .agent_transfer_mode import AgentTransferMode
@@ -50,6 +53,7 @@ from .agent_version_config_analysis_summary import AgentVersionConfigAnalysisSum
 from .agent_version_config_calling_window import AgentVersionConfigCallingWindow
 from .agent_version_config_interruptible_type_0 import AgentVersionConfigInterruptibleType0
 from .agent_version_config_recording import AgentVersionConfigRecording
+from .agent_version_config_recording_consent_type_0 import AgentVersionConfigRecordingConsentType0
 from .agent_version_config_transcription import AgentVersionConfigTranscription
 from .agent_version_config_transcription_provider import AgentVersionConfigTranscriptionProvider
 from .agent_version_config_transfer_mode import AgentVersionConfigTransferMode
@@ -134,6 +138,20 @@ from .bulk_call_status import BulkCallStatus
 from .call import Call
 from .call_answered_by_type_0 import CallAnsweredByType0
 from .call_calling_window import CallCallingWindow
+from .call_compliance import CallCompliance
+from .call_compliance_decision import CallComplianceDecision
+from .call_compliance_leg import CallComplianceLeg
+from .call_compliance_rules_item import CallComplianceRulesItem
+from .call_compliance_rules_item_result import CallComplianceRulesItemResult
+from .call_compliance_rules_item_rule import CallComplianceRulesItemRule
+from .call_compliance_rules_item_source import CallComplianceRulesItemSource
+from .call_compliance_transfer_legs_item import CallComplianceTransferLegsItem
+from .call_compliance_transfer_legs_item_decision import CallComplianceTransferLegsItemDecision
+from .call_compliance_transfer_legs_item_leg import CallComplianceTransferLegsItemLeg
+from .call_compliance_transfer_legs_item_rules_item import CallComplianceTransferLegsItemRulesItem
+from .call_compliance_transfer_legs_item_rules_item_result import CallComplianceTransferLegsItemRulesItemResult
+from .call_compliance_transfer_legs_item_rules_item_rule import CallComplianceTransferLegsItemRulesItemRule
+from .call_compliance_transfer_legs_item_rules_item_source import CallComplianceTransferLegsItemRulesItemSource
 from .call_context import CallContext
 from .call_direction import CallDirection
 from .call_error import CallError
@@ -147,7 +165,12 @@ from .call_list import CallList
 from .call_metadata import CallMetadata
 from .call_note import CallNote
 from .call_recording import CallRecording
+from .call_recording_consent import CallRecordingConsent
+from .call_recording_consent_answer_type_0 import CallRecordingConsentAnswerType0
+from .call_recording_consent_mode import CallRecordingConsentMode
+from .call_recording_consent_recording import CallRecordingConsentRecording
 from .call_say import CallSay
+from .call_scheduled_reason_type_0 import CallScheduledReasonType0
 from .call_status import CallStatus
 from .call_transfer import CallTransfer
 from .call_transfer_mode import CallTransferMode
@@ -193,6 +216,9 @@ from .connector_version_manifest import ConnectorVersionManifest
 from .contact import Contact
 from .contact_deleted import ContactDeleted
 from .contact_list import ContactList
+from .contact_opted_out_event import ContactOptedOutEvent
+from .contact_opted_out_event_data import ContactOptedOutEventData
+from .contact_opted_out_event_type import ContactOptedOutEventType
 from .conversation import Conversation
 from .conversation_analyzed_event import ConversationAnalyzedEvent
 from .conversation_analyzed_event_data import ConversationAnalyzedEventData
@@ -215,6 +241,7 @@ from .create_agent_body_calling_window_days_item import CreateAgentBodyCallingWi
 from .create_agent_body_interruptible import CreateAgentBodyInterruptible
 from .create_agent_body_metadata import CreateAgentBodyMetadata
 from .create_agent_body_recording import CreateAgentBodyRecording
+from .create_agent_body_recording_consent import CreateAgentBodyRecordingConsent
 from .create_agent_body_transcription import CreateAgentBodyTranscription
 from .create_agent_body_transcription_provider import CreateAgentBodyTranscriptionProvider
 from .create_agent_body_transfer_mode import CreateAgentBodyTransferMode
@@ -256,6 +283,7 @@ from .create_call_body_analysis_type_0_structured_data_schema import CreateCallB
 from .create_call_body_analysis_type_0_success_evaluation import CreateCallBodyAnalysisType0SuccessEvaluation
 from .create_call_body_analysis_type_0_success_evaluation_scale import CreateCallBodyAnalysisType0SuccessEvaluationScale
 from .create_call_body_analysis_type_0_summary_type_1 import CreateCallBodyAnalysisType0SummaryType1
+from .create_call_body_calling_hours import CreateCallBodyCallingHours
 from .create_call_body_calling_window import CreateCallBodyCallingWindow
 from .create_call_body_calling_window_days_item import CreateCallBodyCallingWindowDaysItem
 from .create_call_body_context import CreateCallBodyContext
@@ -566,6 +594,10 @@ from .message_template import MessageTemplate
 from .message_template_details import MessageTemplateDetails
 from .message_template_list import MessageTemplateList
 from .message_tool_calls_item import MessageToolCallsItem
+from .opt_out import OptOut
+from .opt_out_channel import OptOutChannel
+from .opt_out_source import OptOutSource
+from .opted_out_contact import OptedOutContact
 from .pause_bulk_call_body import PauseBulkCallBody
 from .pause_bulk_call_error import PauseBulkCallError
 from .pause_bulk_call_error_detail import PauseBulkCallErrorDetail
@@ -806,6 +838,7 @@ from .test_suite_run_event_data import TestSuiteRunEventData
 from .test_suite_run_event_type import TestSuiteRunEventType
 from .test_suite_run_list import TestSuiteRunList
 from .test_suite_run_results_item import TestSuiteRunResultsItem
+from .test_suite_run_results_item_checks_item import TestSuiteRunResultsItemChecksItem
 from .test_suite_run_results_item_reasons_item import TestSuiteRunResultsItemReasonsItem
 from .test_suite_run_results_item_status import TestSuiteRunResultsItemStatus
 from .test_suite_run_results_item_verdict_type_0 import TestSuiteRunResultsItemVerdictType0
@@ -858,6 +891,11 @@ from .twilio_message_status_of_error import TwilioMessageStatusOfError
 from .twilio_message_status_of_error_detail import TwilioMessageStatusOfErrorDetail
 from .twilio_message_status_of_error_detail_code import TwilioMessageStatusOfErrorDetailCode
 from .twilio_message_status_of_error_detail_type import TwilioMessageStatusOfErrorDetailType
+from .twilio_pay_result_body import TwilioPayResultBody
+from .twilio_pay_result_error import TwilioPayResultError
+from .twilio_pay_result_error_detail import TwilioPayResultErrorDetail
+from .twilio_pay_result_error_detail_code import TwilioPayResultErrorDetailCode
+from .twilio_pay_result_error_detail_type import TwilioPayResultErrorDetailType
 from .twilio_recording_status_body import TwilioRecordingStatusBody
 from .twilio_recording_status_error import TwilioRecordingStatusError
 from .twilio_recording_status_error_detail import TwilioRecordingStatusErrorDetail
@@ -884,6 +922,8 @@ from .twilio_voice_error_detail import TwilioVoiceErrorDetail
 from .twilio_voice_error_detail_code import TwilioVoiceErrorDetailCode
 from .twilio_voice_error_detail_type import TwilioVoiceErrorDetailType
 from .update_account_body import UpdateAccountBody
+from .update_account_body_calling_hours_type_0 import UpdateAccountBodyCallingHoursType0
+from .update_account_body_payments import UpdateAccountBodyPayments
 from .update_account_body_redaction import UpdateAccountBodyRedaction
 from .update_account_body_retention import UpdateAccountBodyRetention
 from .update_account_error import UpdateAccountError
@@ -901,6 +941,7 @@ from .update_agent_body_calling_window_type_0 import UpdateAgentBodyCallingWindo
 from .update_agent_body_calling_window_type_0_days_item import UpdateAgentBodyCallingWindowType0DaysItem
 from .update_agent_body_interruptible_type_0 import UpdateAgentBodyInterruptibleType0
 from .update_agent_body_metadata import UpdateAgentBodyMetadata
+from .update_agent_body_recording_consent_type_0 import UpdateAgentBodyRecordingConsentType0
 from .update_agent_body_recording_type_0 import UpdateAgentBodyRecordingType0
 from .update_agent_body_traffic_split_type_0_item import UpdateAgentBodyTrafficSplitType0Item
 from .update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0
@@ -1005,8 +1046,10 @@ from .widget_voice import WidgetVoice
 
 __all__ = (
     "Account",
+    "AccountCallingHours",
     "AccountLimits",
     "AccountMode",
+    "AccountPayments",
     "AccountQuotas",
     "AccountQuotasAnalysisRerunsPerDay",
     "AccountQuotasLlmTokensPerDay",
@@ -1040,6 +1083,7 @@ __all__ = (
     "AgentList",
     "AgentMetadata",
     "AgentRecording",
+    "AgentRecordingConsentType0",
     "AgentTranscription",
     "AgentTranscriptionProvider",
     "AgentTransferMode",
@@ -1054,6 +1098,7 @@ __all__ = (
     "AgentVersionConfigCallingWindow",
     "AgentVersionConfigInterruptibleType0",
     "AgentVersionConfigRecording",
+    "AgentVersionConfigRecordingConsentType0",
     "AgentVersionConfigTranscription",
     "AgentVersionConfigTranscriptionProvider",
     "AgentVersionConfigTransferMode",
@@ -1138,6 +1183,20 @@ __all__ = (
     "Call",
     "CallAnsweredByType0",
     "CallCallingWindow",
+    "CallCompliance",
+    "CallComplianceDecision",
+    "CallComplianceLeg",
+    "CallComplianceRulesItem",
+    "CallComplianceRulesItemResult",
+    "CallComplianceRulesItemRule",
+    "CallComplianceRulesItemSource",
+    "CallComplianceTransferLegsItem",
+    "CallComplianceTransferLegsItemDecision",
+    "CallComplianceTransferLegsItemLeg",
+    "CallComplianceTransferLegsItemRulesItem",
+    "CallComplianceTransferLegsItemRulesItemResult",
+    "CallComplianceTransferLegsItemRulesItemRule",
+    "CallComplianceTransferLegsItemRulesItemSource",
     "CallContext",
     "CallDirection",
     "CallError",
@@ -1151,7 +1210,12 @@ __all__ = (
     "CallMetadata",
     "CallNote",
     "CallRecording",
+    "CallRecordingConsent",
+    "CallRecordingConsentAnswerType0",
+    "CallRecordingConsentMode",
+    "CallRecordingConsentRecording",
     "CallSay",
+    "CallScheduledReasonType0",
     "CallStatus",
     "CallTransfer",
     "CallTransferMode",
@@ -1197,6 +1261,9 @@ __all__ = (
     "Contact",
     "ContactDeleted",
     "ContactList",
+    "ContactOptedOutEvent",
+    "ContactOptedOutEventData",
+    "ContactOptedOutEventType",
     "Conversation",
     "ConversationAnalyzedEvent",
     "ConversationAnalyzedEventData",
@@ -1219,6 +1286,7 @@ __all__ = (
     "CreateAgentBodyInterruptible",
     "CreateAgentBodyMetadata",
     "CreateAgentBodyRecording",
+    "CreateAgentBodyRecordingConsent",
     "CreateAgentBodyTranscription",
     "CreateAgentBodyTranscriptionProvider",
     "CreateAgentBodyTransferMode",
@@ -1260,6 +1328,7 @@ __all__ = (
     "CreateCallBodyAnalysisType0SuccessEvaluation",
     "CreateCallBodyAnalysisType0SuccessEvaluationScale",
     "CreateCallBodyAnalysisType0SummaryType1",
+    "CreateCallBodyCallingHours",
     "CreateCallBodyCallingWindow",
     "CreateCallBodyCallingWindowDaysItem",
     "CreateCallBodyContext",
@@ -1570,6 +1639,10 @@ __all__ = (
     "MessageTemplateDetails",
     "MessageTemplateList",
     "MessageToolCallsItem",
+    "OptedOutContact",
+    "OptOut",
+    "OptOutChannel",
+    "OptOutSource",
     "PauseBulkCallBody",
     "PauseBulkCallError",
     "PauseBulkCallErrorDetail",
@@ -1810,6 +1883,7 @@ __all__ = (
     "TestSuiteRunEventType",
     "TestSuiteRunList",
     "TestSuiteRunResultsItem",
+    "TestSuiteRunResultsItemChecksItem",
     "TestSuiteRunResultsItemReasonsItem",
     "TestSuiteRunResultsItemStatus",
     "TestSuiteRunResultsItemVerdictType0",
@@ -1862,6 +1936,11 @@ __all__ = (
     "TwilioMessageStatusOfErrorDetail",
     "TwilioMessageStatusOfErrorDetailCode",
     "TwilioMessageStatusOfErrorDetailType",
+    "TwilioPayResultBody",
+    "TwilioPayResultError",
+    "TwilioPayResultErrorDetail",
+    "TwilioPayResultErrorDetailCode",
+    "TwilioPayResultErrorDetailType",
     "TwilioRecordingStatusBody",
     "TwilioRecordingStatusError",
     "TwilioRecordingStatusErrorDetail",
@@ -1888,6 +1967,8 @@ __all__ = (
     "TwilioVoiceErrorDetailCode",
     "TwilioVoiceErrorDetailType",
     "UpdateAccountBody",
+    "UpdateAccountBodyCallingHoursType0",
+    "UpdateAccountBodyPayments",
     "UpdateAccountBodyRedaction",
     "UpdateAccountBodyRetention",
     "UpdateAccountError",
@@ -1905,6 +1986,7 @@ __all__ = (
     "UpdateAgentBodyCallingWindowType0DaysItem",
     "UpdateAgentBodyInterruptibleType0",
     "UpdateAgentBodyMetadata",
+    "UpdateAgentBodyRecordingConsentType0",
     "UpdateAgentBodyRecordingType0",
     "UpdateAgentBodyTrafficSplitType0Item",
     "UpdateAgentBodyTranscriptionType0",

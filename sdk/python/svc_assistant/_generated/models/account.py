@@ -13,7 +13,9 @@ from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
+  from ..models.account_calling_hours import AccountCallingHours
   from ..models.account_limits import AccountLimits
+  from ..models.account_payments import AccountPayments
   from ..models.account_quotas import AccountQuotas
   from ..models.account_redaction import AccountRedaction
   from ..models.account_retention import AccountRetention
@@ -40,6 +42,12 @@ class Account:
             quotas (AccountQuotas):
             retention (AccountRetention):
             redaction (AccountRedaction):
+            payments (AccountPayments):
+            ai_disclosure (bool): Every call's first sentence says the caller is speaking with an automated assistant, in
+                the agent's language (EU AI Act art. 50). On by default.
+            calling_hours (AccountCallingHours | None): The organization's calling hours (local `HH:MM` at the callee, both
+                modes): they narrow the country defaults (US/CA 08:00-21:00, GB 08:00-21:00 weekdays and 09:00-21:00 weekends,
+                others 09:00-20:00), never widen them. Null: the defaults.
      """
 
     id: str
@@ -51,6 +59,9 @@ class Account:
     quotas: AccountQuotas
     retention: AccountRetention
     redaction: AccountRedaction
+    payments: AccountPayments
+    ai_disclosure: bool
+    calling_hours: AccountCallingHours | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -58,7 +69,9 @@ class Account:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.account_calling_hours import AccountCallingHours # noqa: PLC0415
         from ..models.account_limits import AccountLimits # noqa: PLC0415
+        from ..models.account_payments import AccountPayments # noqa: PLC0415
         from ..models.account_quotas import AccountQuotas # noqa: PLC0415
         from ..models.account_redaction import AccountRedaction # noqa: PLC0415
         from ..models.account_retention import AccountRetention # noqa: PLC0415
@@ -80,6 +93,16 @@ class Account:
 
         redaction = self.redaction.to_dict()
 
+        payments = self.payments.to_dict()
+
+        ai_disclosure = self.ai_disclosure
+
+        calling_hours: dict[str, Any] | None
+        if isinstance(self.calling_hours, AccountCallingHours):
+            calling_hours = self.calling_hours.to_dict()
+        else:
+            calling_hours = self.calling_hours
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -93,6 +116,9 @@ class Account:
             "quotas": quotas,
             "retention": retention,
             "redaction": redaction,
+            "payments": payments,
+            "ai_disclosure": ai_disclosure,
+            "calling_hours": calling_hours,
         })
 
         return field_dict
@@ -101,7 +127,9 @@ class Account:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.account_calling_hours import AccountCallingHours # noqa: PLC0415
         from ..models.account_limits import AccountLimits # noqa: PLC0415
+        from ..models.account_payments import AccountPayments # noqa: PLC0415
         from ..models.account_quotas import AccountQuotas # noqa: PLC0415
         from ..models.account_redaction import AccountRedaction # noqa: PLC0415
         from ..models.account_retention import AccountRetention # noqa: PLC0415
@@ -141,6 +169,31 @@ class Account:
 
 
 
+        payments = AccountPayments.from_dict(d.pop("payments"))
+
+
+
+
+        ai_disclosure = d.pop("ai_disclosure")
+
+        def _parse_calling_hours(data: object) -> AccountCallingHours | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                calling_hours_type_0 = AccountCallingHours.from_dict(data)
+
+
+
+                return calling_hours_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AccountCallingHours | None, data)
+
+        calling_hours = _parse_calling_hours(d.pop("calling_hours"))
+
+
         account = cls(
             id=id,
             object_=object_,
@@ -151,6 +204,9 @@ class Account:
             quotas=quotas,
             retention=retention,
             redaction=redaction,
+            payments=payments,
+            ai_disclosure=ai_disclosure,
+            calling_hours=calling_hours,
         )
 
 

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.agent_interruptible_type_0 import AgentInterruptibleType0
+from ..models.agent_recording_consent_type_0 import AgentRecordingConsentType0
 from ..models.agent_transfer_mode import AgentTransferMode
 from ..types import UNSET, Unset
 from typing import cast
@@ -54,6 +55,9 @@ class Agent:
             enabled_tools (list[str]): Optional built-in tools the assistant offers besides the ones every agent has:
                 `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to
                 navigate a phone menu).
+            opt_out_tool (bool): Whether its calls offer the built-in `opt_out` tool (default true): when the person asks
+                not to be called again, the assistant records it (the contact becomes `do_not_call`, the number goes on the do-
+                not-call list, `contact.opted_out` is emitted), confirms and ends the call.
             calling_window (AgentCallingWindow | None): When the agent's scheduled calls and promised callbacks may ring, in
                 the callee's local time; null: any time (live +1 numbers: 08:00–21:00).
             voicemail (AgentVoicemail | None):
@@ -68,6 +72,10 @@ class Agent:
                 `dtmfDetection`).
             metadata (AgentMetadata): Your key-value pairs (at most 50 keys).
             recording (AgentRecording | None): Whether its calls are recorded; null: not recorded.
+            recording_consent (AgentRecordingConsentType0 | None): How a recorded call gets consent: `announce` (the opening
+                says the call is recorded), `ask` (recorded only after the caller says yes), `off` (not recorded, nothing said);
+                null: `announce` when either number is in an all-party-consent US state or the EU/EEA, the UK (and GG, JE, IM),
+                CA or AU, else no consent step.
             version (int): The published version: the one new calls and conversations use when there is no `traffic_split`.
             latest_version (int): The newest version (a draft when it is above `version`).
             traffic_split (list[TrafficSplitEntry] | None): Shares of new calls and conversations by version, per contact;
@@ -88,6 +96,7 @@ class Agent:
     tool_ids: list[str]
     connector_installation_ids: list[str]
     enabled_tools: list[str]
+    opt_out_tool: bool
     calling_window: AgentCallingWindow | None
     voicemail: AgentVoicemail | None
     analysis: AgentAnalysis | None
@@ -98,6 +107,7 @@ class Agent:
     dtmf: bool | None
     metadata: AgentMetadata
     recording: AgentRecording | None
+    recording_consent: AgentRecordingConsentType0 | None
     version: int
     latest_version: int
     traffic_split: list[TrafficSplitEntry] | None
@@ -151,6 +161,8 @@ class Agent:
 
 
 
+        opt_out_tool = self.opt_out_tool
+
         calling_window: dict[str, Any] | None
         if isinstance(self.calling_window, AgentCallingWindow):
             calling_window = self.calling_window.to_dict()
@@ -201,6 +213,12 @@ class Agent:
         else:
             recording = self.recording
 
+        recording_consent: None | str
+        if isinstance(self.recording_consent, AgentRecordingConsentType0):
+            recording_consent = self.recording_consent.value
+        else:
+            recording_consent = self.recording_consent
+
         version = self.version
 
         latest_version = self.latest_version
@@ -236,6 +254,7 @@ class Agent:
             "tool_ids": tool_ids,
             "connector_installation_ids": connector_installation_ids,
             "enabled_tools": enabled_tools,
+            "opt_out_tool": opt_out_tool,
             "calling_window": calling_window,
             "voicemail": voicemail,
             "analysis": analysis,
@@ -246,6 +265,7 @@ class Agent:
             "dtmf": dtmf,
             "metadata": metadata,
             "recording": recording,
+            "recording_consent": recording_consent,
             "version": version,
             "latest_version": latest_version,
             "traffic_split": traffic_split,
@@ -318,6 +338,8 @@ class Agent:
 
         enabled_tools = cast(list[str], d.pop("enabled_tools"))
 
+
+        opt_out_tool = d.pop("opt_out_tool")
 
         def _parse_calling_window(data: object) -> AgentCallingWindow | None:
             if data is None:
@@ -466,6 +488,24 @@ class Agent:
         recording = _parse_recording(d.pop("recording"))
 
 
+        def _parse_recording_consent(data: object) -> AgentRecordingConsentType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                recording_consent_type_0 = AgentRecordingConsentType0(data)
+
+
+
+                return recording_consent_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentRecordingConsentType0 | None, data)
+
+        recording_consent = _parse_recording_consent(d.pop("recording_consent"))
+
+
         version = d.pop("version")
 
         latest_version = d.pop("latest_version")
@@ -510,6 +550,7 @@ class Agent:
             tool_ids=tool_ids,
             connector_installation_ids=connector_installation_ids,
             enabled_tools=enabled_tools,
+            opt_out_tool=opt_out_tool,
             calling_window=calling_window,
             voicemail=voicemail,
             analysis=analysis,
@@ -520,6 +561,7 @@ class Agent:
             dtmf=dtmf,
             metadata=metadata,
             recording=recording,
+            recording_consent=recording_consent,
             version=version,
             latest_version=latest_version,
             traffic_split=traffic_split,

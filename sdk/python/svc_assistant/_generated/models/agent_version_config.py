@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.agent_version_config_interruptible_type_0 import AgentVersionConfigInterruptibleType0
+from ..models.agent_version_config_recording_consent_type_0 import AgentVersionConfigRecordingConsentType0
 from ..models.agent_version_config_transfer_mode import AgentVersionConfigTransferMode
 from typing import cast
 
@@ -47,10 +48,17 @@ class AgentVersionConfig:
             enabled_tools (list[str]): Optional built-in tools the assistant offers besides the ones every agent has:
                 `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to
                 navigate a phone menu).
+            opt_out_tool (bool): Whether its calls offer the built-in `opt_out` tool (default true): when the person asks
+                not to be called again, the assistant records it (the contact becomes `do_not_call`, the number goes on the do-
+                not-call list, `contact.opted_out` is emitted), confirms and ends the call.
             calling_window (AgentVersionConfigCallingWindow | None): When the agent's scheduled calls and promised callbacks
                 may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00).
             voicemail (AgentVersionConfigVoicemail | None):
             recording (AgentVersionConfigRecording | None): Whether its calls are recorded; null: not recorded.
+            recording_consent (AgentVersionConfigRecordingConsentType0 | None): How a recorded call gets consent: `announce`
+                (the opening says the call is recorded), `ask` (recorded only after the caller says yes), `off` (not recorded,
+                nothing said); null: `announce` when either number is in an all-party-consent US state or the EU/EEA, the UK
+                (and GG, JE, IM), CA or AU, else no consent step.
             analysis (AgentVersionConfigAnalysis | None): What to learn from each of the agent's calls once it has ended;
                 null: nothing. A call's own `analysis` replaces it.
             voice (AgentVersionConfigVoice | None):
@@ -71,9 +79,11 @@ class AgentVersionConfig:
     tool_ids: list[str]
     connector_installation_ids: list[str]
     enabled_tools: list[str]
+    opt_out_tool: bool
     calling_window: AgentVersionConfigCallingWindow | None
     voicemail: AgentVersionConfigVoicemail | None
     recording: AgentVersionConfigRecording | None
+    recording_consent: AgentVersionConfigRecordingConsentType0 | None
     analysis: AgentVersionConfigAnalysis | None
     voice: AgentVersionConfigVoice | None
     language: None | str
@@ -120,6 +130,8 @@ class AgentVersionConfig:
 
 
 
+        opt_out_tool = self.opt_out_tool
+
         calling_window: dict[str, Any] | None
         if isinstance(self.calling_window, AgentVersionConfigCallingWindow):
             calling_window = self.calling_window.to_dict()
@@ -137,6 +149,12 @@ class AgentVersionConfig:
             recording = self.recording.to_dict()
         else:
             recording = self.recording
+
+        recording_consent: None | str
+        if isinstance(self.recording_consent, AgentVersionConfigRecordingConsentType0):
+            recording_consent = self.recording_consent.value
+        else:
+            recording_consent = self.recording_consent
 
         analysis: dict[str, Any] | None
         if isinstance(self.analysis, AgentVersionConfigAnalysis):
@@ -181,9 +199,11 @@ class AgentVersionConfig:
             "tool_ids": tool_ids,
             "connector_installation_ids": connector_installation_ids,
             "enabled_tools": enabled_tools,
+            "opt_out_tool": opt_out_tool,
             "calling_window": calling_window,
             "voicemail": voicemail,
             "recording": recording,
+            "recording_consent": recording_consent,
             "analysis": analysis,
             "voice": voice,
             "language": language,
@@ -247,6 +267,8 @@ class AgentVersionConfig:
         enabled_tools = cast(list[str], d.pop("enabled_tools"))
 
 
+        opt_out_tool = d.pop("opt_out_tool")
+
         def _parse_calling_window(data: object) -> AgentVersionConfigCallingWindow | None:
             if data is None:
                 return data
@@ -299,6 +321,24 @@ class AgentVersionConfig:
             return cast(AgentVersionConfigRecording | None, data)
 
         recording = _parse_recording(d.pop("recording"))
+
+
+        def _parse_recording_consent(data: object) -> AgentVersionConfigRecordingConsentType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                recording_consent_type_0 = AgentVersionConfigRecordingConsentType0(data)
+
+
+
+                return recording_consent_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentVersionConfigRecordingConsentType0 | None, data)
+
+        recording_consent = _parse_recording_consent(d.pop("recording_consent"))
 
 
         def _parse_analysis(data: object) -> AgentVersionConfigAnalysis | None:
@@ -399,9 +439,11 @@ class AgentVersionConfig:
             tool_ids=tool_ids,
             connector_installation_ids=connector_installation_ids,
             enabled_tools=enabled_tools,
+            opt_out_tool=opt_out_tool,
             calling_window=calling_window,
             voicemail=voicemail,
             recording=recording,
+            recording_consent=recording_consent,
             analysis=analysis,
             voice=voice,
             language=language,

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 from ..models.call_answered_by_type_0 import CallAnsweredByType0
 from ..models.call_direction import CallDirection
+from ..models.call_scheduled_reason_type_0 import CallScheduledReasonType0
 from ..models.call_status import CallStatus
 from ..types import UNSET, Unset
 from typing import cast
@@ -18,12 +19,14 @@ from typing import Literal, cast
 if TYPE_CHECKING:
   from ..models.analysis import Analysis
   from ..models.call_calling_window import CallCallingWindow
+  from ..models.call_compliance import CallCompliance
   from ..models.call_context import CallContext
   from ..models.call_error import CallError
   from ..models.call_form_type_0 import CallFormType0
   from ..models.call_inbound_webhook import CallInboundWebhook
   from ..models.call_metadata import CallMetadata
   from ..models.call_recording import CallRecording
+  from ..models.call_recording_consent import CallRecordingConsent
   from ..models.call_transfer import CallTransfer
   from ..models.call_voicemail import CallVoicemail
   from ..models.transcript_turn import TranscriptTurn
@@ -81,10 +84,19 @@ class Call:
             scheduled_at (int | None): A scheduled call: when it is dialed (moved to its calling window's next opening);
                 null for a call dialed at once.
             calling_window (CallCallingWindow | None): The calling window the call was created with; null when none.
+            scheduled_reason (CallScheduledReasonType0 | None): `calling_hours`: the dial gate holds (or held) the call
+                until the callee's calling hours open (`scheduled_at`); null: scheduled by the request, or never scheduled.
+            compliance (CallCompliance | None): The dial gate's latest check before the call was dialed (calling hours at
+                the callee's local time, do-not-call lists) and its decision, with each warm transfer leg's check; null: never
+                checked (inbound calls, calls made before the gate).
             callback_of (None | str): A callback the assistant promised (`schedule_callback`): the call (`call_…`) or the
                 WhatsApp/SMS conversation (`conv_…`) it was promised on.
             recording (CallRecording | None): Whether the call is recorded (its own `recording`, else its agent's, at
                 creation); null: not recorded.
+            recording_consent (CallRecordingConsent | None): The recording-consent decision; null for calls made before it
+                existed.
+            ai_disclosure (None | str): The automated-assistant disclosure the call's first sentence said (the
+                organization's `ai_disclosure`, in the agent's language); null: off.
             analysis (Analysis | None): The call's current analysis (the agent's or the call's `analysis` plan, run once the
                 call has ended; the newest re-run); null until one is stored.
             turns (list[TranscriptTurn] | Unset): The turns so far, in order, while the call is not over (`GET
@@ -121,8 +133,12 @@ class Call:
     form: CallFormType0 | None
     scheduled_at: int | None
     calling_window: CallCallingWindow | None
+    scheduled_reason: CallScheduledReasonType0 | None
+    compliance: CallCompliance | None
     callback_of: None | str
     recording: CallRecording | None
+    recording_consent: CallRecordingConsent | None
+    ai_disclosure: None | str
     analysis: Analysis | None
     turns: list[TranscriptTurn] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -134,12 +150,14 @@ class Call:
     def to_dict(self) -> dict[str, Any]:
         from ..models.analysis import Analysis # noqa: PLC0415
         from ..models.call_calling_window import CallCallingWindow # noqa: PLC0415
+        from ..models.call_compliance import CallCompliance # noqa: PLC0415
         from ..models.call_context import CallContext # noqa: PLC0415
         from ..models.call_error import CallError # noqa: PLC0415
         from ..models.call_form_type_0 import CallFormType0 # noqa: PLC0415
         from ..models.call_inbound_webhook import CallInboundWebhook # noqa: PLC0415
         from ..models.call_metadata import CallMetadata # noqa: PLC0415
         from ..models.call_recording import CallRecording # noqa: PLC0415
+        from ..models.call_recording_consent import CallRecordingConsent # noqa: PLC0415
         from ..models.call_transfer import CallTransfer # noqa: PLC0415
         from ..models.call_voicemail import CallVoicemail # noqa: PLC0415
         from ..models.transcript_turn import TranscriptTurn # noqa: PLC0415
@@ -239,6 +257,18 @@ class Call:
         else:
             calling_window = self.calling_window
 
+        scheduled_reason: None | str
+        if isinstance(self.scheduled_reason, CallScheduledReasonType0):
+            scheduled_reason = self.scheduled_reason.value
+        else:
+            scheduled_reason = self.scheduled_reason
+
+        compliance: dict[str, Any] | None
+        if isinstance(self.compliance, CallCompliance):
+            compliance = self.compliance.to_dict()
+        else:
+            compliance = self.compliance
+
         callback_of: None | str
         callback_of = self.callback_of
 
@@ -247,6 +277,15 @@ class Call:
             recording = self.recording.to_dict()
         else:
             recording = self.recording
+
+        recording_consent: dict[str, Any] | None
+        if isinstance(self.recording_consent, CallRecordingConsent):
+            recording_consent = self.recording_consent.to_dict()
+        else:
+            recording_consent = self.recording_consent
+
+        ai_disclosure: None | str
+        ai_disclosure = self.ai_disclosure
 
         analysis: dict[str, Any] | None
         if isinstance(self.analysis, Analysis):
@@ -296,8 +335,12 @@ class Call:
             "form": form,
             "scheduled_at": scheduled_at,
             "calling_window": calling_window,
+            "scheduled_reason": scheduled_reason,
+            "compliance": compliance,
             "callback_of": callback_of,
             "recording": recording,
+            "recording_consent": recording_consent,
+            "ai_disclosure": ai_disclosure,
             "analysis": analysis,
         })
         if turns is not UNSET:
@@ -311,12 +354,14 @@ class Call:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.analysis import Analysis # noqa: PLC0415
         from ..models.call_calling_window import CallCallingWindow # noqa: PLC0415
+        from ..models.call_compliance import CallCompliance # noqa: PLC0415
         from ..models.call_context import CallContext # noqa: PLC0415
         from ..models.call_error import CallError # noqa: PLC0415
         from ..models.call_form_type_0 import CallFormType0 # noqa: PLC0415
         from ..models.call_inbound_webhook import CallInboundWebhook # noqa: PLC0415
         from ..models.call_metadata import CallMetadata # noqa: PLC0415
         from ..models.call_recording import CallRecording # noqa: PLC0415
+        from ..models.call_recording_consent import CallRecordingConsent # noqa: PLC0415
         from ..models.call_transfer import CallTransfer # noqa: PLC0415
         from ..models.call_voicemail import CallVoicemail # noqa: PLC0415
         from ..models.transcript_turn import TranscriptTurn # noqa: PLC0415
@@ -565,6 +610,42 @@ class Call:
         calling_window = _parse_calling_window(d.pop("calling_window"))
 
 
+        def _parse_scheduled_reason(data: object) -> CallScheduledReasonType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                scheduled_reason_type_0 = CallScheduledReasonType0(data)
+
+
+
+                return scheduled_reason_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallScheduledReasonType0 | None, data)
+
+        scheduled_reason = _parse_scheduled_reason(d.pop("scheduled_reason"))
+
+
+        def _parse_compliance(data: object) -> CallCompliance | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                compliance_type_0 = CallCompliance.from_dict(data)
+
+
+
+                return compliance_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallCompliance | None, data)
+
+        compliance = _parse_compliance(d.pop("compliance"))
+
+
         def _parse_callback_of(data: object) -> None | str:
             if data is None:
                 return data
@@ -589,6 +670,32 @@ class Call:
             return cast(CallRecording | None, data)
 
         recording = _parse_recording(d.pop("recording"))
+
+
+        def _parse_recording_consent(data: object) -> CallRecordingConsent | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                recording_consent_type_0 = CallRecordingConsent.from_dict(data)
+
+
+
+                return recording_consent_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallRecordingConsent | None, data)
+
+        recording_consent = _parse_recording_consent(d.pop("recording_consent"))
+
+
+        def _parse_ai_disclosure(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        ai_disclosure = _parse_ai_disclosure(d.pop("ai_disclosure"))
 
 
         def _parse_analysis(data: object) -> Analysis | None:
@@ -651,8 +758,12 @@ class Call:
             form=form,
             scheduled_at=scheduled_at,
             calling_window=calling_window,
+            scheduled_reason=scheduled_reason,
+            compliance=compliance,
             callback_of=callback_of,
             recording=recording,
+            recording_consent=recording_consent,
+            ai_disclosure=ai_disclosure,
             analysis=analysis,
             turns=turns,
         )

@@ -11,6 +11,8 @@ from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
 
+if TYPE_CHECKING:
+  from ..models.opt_out import OptOut
 
 
 
@@ -32,6 +34,8 @@ class Contact:
             name (None | str):
             external_id (None | str):
             do_not_call (bool):
+            opt_outs (list[OptOut]): The person's own opt-outs in force (asked on a call, or a STOP word), one per channel
+                at most.
             created (int): Unix time in seconds.
             updated (int): Unix time in seconds.
      """
@@ -43,6 +47,7 @@ class Contact:
     name: None | str
     external_id: None | str
     do_not_call: bool
+    opt_outs: list[OptOut]
     created: int
     updated: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -52,6 +57,7 @@ class Contact:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.opt_out import OptOut # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -69,6 +75,13 @@ class Contact:
 
         do_not_call = self.do_not_call
 
+        opt_outs = []
+        for opt_outs_item_data in self.opt_outs:
+            opt_outs_item = opt_outs_item_data.to_dict()
+            opt_outs.append(opt_outs_item)
+
+
+
         created = self.created
 
         updated = self.updated
@@ -84,6 +97,7 @@ class Contact:
             "name": name,
             "external_id": external_id,
             "do_not_call": do_not_call,
+            "opt_outs": opt_outs,
             "created": created,
             "updated": updated,
         })
@@ -94,6 +108,7 @@ class Contact:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.opt_out import OptOut # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -129,6 +144,16 @@ class Contact:
 
         do_not_call = d.pop("do_not_call")
 
+        opt_outs = []
+        _opt_outs = d.pop("opt_outs")
+        for opt_outs_item_data in (_opt_outs):
+            opt_outs_item = OptOut.from_dict(opt_outs_item_data)
+
+
+
+            opt_outs.append(opt_outs_item)
+
+
         created = d.pop("created")
 
         updated = d.pop("updated")
@@ -141,6 +166,7 @@ class Contact:
             name=name,
             external_id=external_id,
             do_not_call=do_not_call,
+            opt_outs=opt_outs,
             created=created,
             updated=updated,
         )

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.create_agent_body_interruptible import CreateAgentBodyInterruptible
+from ..models.create_agent_body_recording_consent import CreateAgentBodyRecordingConsent
 from ..models.create_agent_body_transfer_mode import CreateAgentBodyTransferMode
 from ..types import UNSET, Unset
 from typing import cast
@@ -49,6 +50,9 @@ class CreateAgentBody:
             enabled_tools (list[str] | Unset): Optional built-in tools the assistant offers: `schedule_callback`,
                 `send_dtmf` (`schedule_callback` calls the person back at the time they ask for, on calls and WhatsApp/SMS
                 conversations; `send_dtmf` presses keys on a phone call, to navigate a phone menu). Each at most once.
+            opt_out_tool (bool | Unset): Offer the built-in `opt_out` tool on its calls (default true): a person who asks
+                not to be called again is put on the do-not-call list on the spot, told so, and the call ends. `false` switches
+                it off.
             calling_window (CreateAgentBodyCallingWindow | Unset): When the agent's scheduled calls and promised callbacks
                 may ring (local time of the callee); a time outside it moves to its next opening.
             voicemail (CreateAgentBodyVoicemail | Unset):
@@ -68,6 +72,11 @@ class CreateAgentBody:
             metadata (CreateAgentBodyMetadata | Unset):
             recording (CreateAgentBodyRecording | Unset): Record its calls: both parties, kept in the service; `notice` is
                 said before the greeting.
+            recording_consent (CreateAgentBodyRecordingConsent | Unset): How a recorded call gets consent: `announce` (the
+                opening says the call is recorded; `notice` when given, else a built-in sentence in the agent's language), `ask`
+                (the opening asks; recording starts only after a spoken yes, a no keeps it off and the call goes on), `off` (not
+                recorded, nothing said). Absent: `announce` where either number is in an all-party-consent US state or the
+                EU/EEA, the UK (and GG, JE, IM), CA or AU.
             default (bool | Unset):
      """
 
@@ -80,6 +89,7 @@ class CreateAgentBody:
     tool_ids: list[str] | Unset = UNSET
     connector_installation_ids: list[str] | Unset = UNSET
     enabled_tools: list[str] | Unset = UNSET
+    opt_out_tool: bool | Unset = UNSET
     calling_window: CreateAgentBodyCallingWindow | Unset = UNSET
     voicemail: CreateAgentBodyVoicemail | Unset = UNSET
     voice: CreateAgentBodyVoice | Unset = UNSET
@@ -90,6 +100,7 @@ class CreateAgentBody:
     analysis: CreateAgentBodyAnalysis | Unset = UNSET
     metadata: CreateAgentBodyMetadata | Unset = UNSET
     recording: CreateAgentBodyRecording | Unset = UNSET
+    recording_consent: CreateAgentBodyRecordingConsent | Unset = UNSET
     default: bool | Unset = UNSET
 
 
@@ -137,6 +148,8 @@ class CreateAgentBody:
 
 
 
+        opt_out_tool = self.opt_out_tool
+
         calling_window: dict[str, Any] | Unset = UNSET
         if not isinstance(self.calling_window, Unset):
             calling_window = self.calling_window.to_dict()
@@ -174,6 +187,11 @@ class CreateAgentBody:
         if not isinstance(self.recording, Unset):
             recording = self.recording.to_dict()
 
+        recording_consent: str | Unset = UNSET
+        if not isinstance(self.recording_consent, Unset):
+            recording_consent = self.recording_consent.value
+
+
         default = self.default
 
 
@@ -197,6 +215,8 @@ class CreateAgentBody:
             field_dict["connector_installation_ids"] = connector_installation_ids
         if enabled_tools is not UNSET:
             field_dict["enabled_tools"] = enabled_tools
+        if opt_out_tool is not UNSET:
+            field_dict["opt_out_tool"] = opt_out_tool
         if calling_window is not UNSET:
             field_dict["calling_window"] = calling_window
         if voicemail is not UNSET:
@@ -217,6 +237,8 @@ class CreateAgentBody:
             field_dict["metadata"] = metadata
         if recording is not UNSET:
             field_dict["recording"] = recording
+        if recording_consent is not UNSET:
+            field_dict["recording_consent"] = recording_consent
         if default is not UNSET:
             field_dict["default"] = default
 
@@ -262,6 +284,8 @@ class CreateAgentBody:
 
         enabled_tools = cast(list[str], d.pop("enabled_tools", UNSET))
 
+
+        opt_out_tool = d.pop("opt_out_tool", UNSET)
 
         _calling_window = d.pop("calling_window", UNSET)
         calling_window: CreateAgentBodyCallingWindow | Unset
@@ -347,6 +371,16 @@ class CreateAgentBody:
 
 
 
+        _recording_consent = d.pop("recording_consent", UNSET)
+        recording_consent: CreateAgentBodyRecordingConsent | Unset
+        if isinstance(_recording_consent,  Unset):
+            recording_consent = UNSET
+        else:
+            recording_consent = CreateAgentBodyRecordingConsent(_recording_consent)
+
+
+
+
         default = d.pop("default", UNSET)
 
         create_agent_body = cls(
@@ -359,6 +393,7 @@ class CreateAgentBody:
             tool_ids=tool_ids,
             connector_installation_ids=connector_installation_ids,
             enabled_tools=enabled_tools,
+            opt_out_tool=opt_out_tool,
             calling_window=calling_window,
             voicemail=voicemail,
             voice=voice,
@@ -369,6 +404,7 @@ class CreateAgentBody:
             analysis=analysis,
             metadata=metadata,
             recording=recording,
+            recording_consent=recording_consent,
             default=default,
         )
 

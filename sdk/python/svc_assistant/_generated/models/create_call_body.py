@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.create_call_body_calling_hours import CreateCallBodyCallingHours
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -53,6 +54,10 @@ class CreateCallBody:
                 /v1/calls/{id}/recording` once ready.
             analysis (CreateCallBodyAnalysisType0 | None | Unset): This call's analysis plan, instead of the agent's; null:
                 no analysis for this call.
+            calling_hours (CreateCallBodyCallingHours | Unset): Outside the callee's calling hours (their local time: US/CA
+                08:00-21:00, GB 08:00-21:00 weekdays and 09:00-21:00 weekends, others 09:00-20:00, narrowed by the operator and
+                the account's `calling_hours`): `hold` (default) keeps the call `scheduled` (`scheduled_reason:
+                "calling_hours"`) and dials it when they open; `refuse` answers 422 `outside_calling_hours`.
      """
 
     to: str
@@ -69,6 +74,7 @@ class CreateCallBody:
     voicemail: CreateCallBodyVoicemail | Unset = UNSET
     recording: CreateCallBodyRecording | Unset = UNSET
     analysis: CreateCallBodyAnalysisType0 | None | Unset = UNSET
+    calling_hours: CreateCallBodyCallingHours | Unset = UNSET
 
 
 
@@ -132,6 +138,11 @@ class CreateCallBody:
         else:
             analysis = self.analysis
 
+        calling_hours: str | Unset = UNSET
+        if not isinstance(self.calling_hours, Unset):
+            calling_hours = self.calling_hours.value
+
+
 
         field_dict: dict[str, Any] = {}
 
@@ -163,6 +174,8 @@ class CreateCallBody:
             field_dict["recording"] = recording
         if analysis is not UNSET:
             field_dict["analysis"] = analysis
+        if calling_hours is not UNSET:
+            field_dict["calling_hours"] = calling_hours
 
         return field_dict
 
@@ -278,6 +291,16 @@ class CreateCallBody:
         analysis = _parse_analysis(d.pop("analysis", UNSET))
 
 
+        _calling_hours = d.pop("calling_hours", UNSET)
+        calling_hours: CreateCallBodyCallingHours | Unset
+        if isinstance(_calling_hours,  Unset):
+            calling_hours = UNSET
+        else:
+            calling_hours = CreateCallBodyCallingHours(_calling_hours)
+
+
+
+
         create_call_body = cls(
             to=to,
             agent_id=agent_id,
@@ -293,6 +316,7 @@ class CreateCallBody:
             voicemail=voicemail,
             recording=recording,
             analysis=analysis,
+            calling_hours=calling_hours,
         )
 
         return create_call_body

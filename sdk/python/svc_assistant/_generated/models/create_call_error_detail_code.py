@@ -12,6 +12,8 @@ class CreateCallErrorDetailCode(StrEnum):
     IDEMPOTENCY_KEY_INVALID = "idempotency_key_invalid"
     IDEMPOTENCY_KEY_IN_USE = "idempotency_key_in_use"
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    NUMBER_ON_DO_NOT_CALL = "number_on_do_not_call"
+    OUTSIDE_CALLING_HOURS = "outside_calling_hours"
     PARAMETER_INVALID = "parameter_invalid"
     PARAMETER_MISSING = "parameter_missing"
     PARAMETER_UNKNOWN = "parameter_unknown"

@@ -29,7 +29,8 @@ class DoNotCallEntry:
             object_ (Literal['do_not_call_entry']):
             livemode (bool):
             phone (str): The number, E.164.
-            source (DoNotCallEntrySource): How it was listed: `numbers` (api) or `csv` of `POST /v1/do_not_call`.
+            source (DoNotCallEntrySource): How it was listed: `numbers` (api) or `csv` of `POST /v1/do_not_call`, or
+                `opt_out`: the person asked not to be called again on a call.
             created (int): Unix time in seconds.
      """
 

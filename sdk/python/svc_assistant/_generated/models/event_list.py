@@ -16,6 +16,7 @@ if TYPE_CHECKING:
   from ..models.bulk_call_result_event import BulkCallResultEvent
   from ..models.call_event import CallEvent
   from ..models.connector_version_event import ConnectorVersionEvent
+  from ..models.contact_opted_out_event import ContactOptedOutEvent
   from ..models.conversation_analyzed_event import ConversationAnalyzedEvent
   from ..models.conversation_event import ConversationEvent
   from ..models.erasure_event import ErasureEvent
@@ -38,14 +39,15 @@ class EventList:
 
         Attributes:
             object_ (Literal['list']):
-            data (list[BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent |
-                ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent]):
+            data (list[BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent |
+                ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent
+                | WebhookDeliveryEvent]):
             has_more (bool): True when more objects follow this page.
             url (str): The path of this list, e.g. `/v1/calls`.
      """
 
     object_: Literal['list']
-    data: list[BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent]
+    data: list[BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent]
     has_more: bool
     url: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -59,6 +61,7 @@ class EventList:
         from ..models.bulk_call_result_event import BulkCallResultEvent # noqa: PLC0415
         from ..models.call_event import CallEvent # noqa: PLC0415
         from ..models.connector_version_event import ConnectorVersionEvent # noqa: PLC0415
+        from ..models.contact_opted_out_event import ContactOptedOutEvent # noqa: PLC0415
         from ..models.conversation_analyzed_event import ConversationAnalyzedEvent # noqa: PLC0415
         from ..models.conversation_event import ConversationEvent # noqa: PLC0415
         from ..models.erasure_event import ErasureEvent # noqa: PLC0415
@@ -91,6 +94,8 @@ class EventList:
                 data_item = data_item_data.to_dict()
             elif isinstance(data_item_data, TestSuiteRunEvent):
                 data_item = data_item_data.to_dict()
+            elif isinstance(data_item_data, ErasureEvent):
+                data_item = data_item_data.to_dict()
             else:
                 data_item = data_item_data.to_dict()
 
@@ -122,6 +127,7 @@ class EventList:
         from ..models.bulk_call_result_event import BulkCallResultEvent # noqa: PLC0415
         from ..models.call_event import CallEvent # noqa: PLC0415
         from ..models.connector_version_event import ConnectorVersionEvent # noqa: PLC0415
+        from ..models.contact_opted_out_event import ContactOptedOutEvent # noqa: PLC0415
         from ..models.conversation_analyzed_event import ConversationAnalyzedEvent # noqa: PLC0415
         from ..models.conversation_event import ConversationEvent # noqa: PLC0415
         from ..models.erasure_event import ErasureEvent # noqa: PLC0415
@@ -137,7 +143,7 @@ class EventList:
         data = []
         _data = d.pop("data")
         for data_item_data in (_data):
-            def _parse_data_item(data: object) -> BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent:
+            def _parse_data_item(data: object) -> BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
@@ -238,13 +244,23 @@ class EventList:
                     return componentsschemas_event_type_9
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    componentsschemas_event_type_10 = ErasureEvent.from_dict(data)
+
+
+
+                    return componentsschemas_event_type_10
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_event_type_10 = ErasureEvent.from_dict(data)
+                componentsschemas_event_type_11 = ContactOptedOutEvent.from_dict(data)
 
 
 
-                return componentsschemas_event_type_10
+                return componentsschemas_event_type_11
 
             data_item = _parse_data_item(data_item_data)
 

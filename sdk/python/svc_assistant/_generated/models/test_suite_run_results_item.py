@@ -13,6 +13,7 @@ from ..models.test_suite_run_results_item_verdict_type_0 import TestSuiteRunResu
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.test_suite_run_results_item_checks_item import TestSuiteRunResultsItemChecksItem
   from ..models.test_suite_run_results_item_reasons_item import TestSuiteRunResultsItemReasonsItem
 
 
@@ -34,6 +35,9 @@ class TestSuiteRunResultsItem:
             verdict (None | TestSuiteRunResultsItemVerdictType0):
             score (int | None): 0 (worst) to 100 (best).
             reasons (list[TestSuiteRunResultsItemReasonsItem]): Each quotes the transcript.
+            checks (list[TestSuiteRunResultsItemChecksItem]): Built-in checks made beside the judge's rubric:
+                `ai_disclosure` (the call's first sentence said it is an automated assistant) when the organization's
+                `ai_disclosure` is on. A failed check fails the scenario.
             error (None | str):
      """
 
@@ -43,6 +47,7 @@ class TestSuiteRunResultsItem:
     verdict: None | TestSuiteRunResultsItemVerdictType0
     score: int | None
     reasons: list[TestSuiteRunResultsItemReasonsItem]
+    checks: list[TestSuiteRunResultsItemChecksItem]
     error: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -51,6 +56,7 @@ class TestSuiteRunResultsItem:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.test_suite_run_results_item_checks_item import TestSuiteRunResultsItemChecksItem # noqa: PLC0415
         from ..models.test_suite_run_results_item_reasons_item import TestSuiteRunResultsItemReasonsItem # noqa: PLC0415
         scenario = self.scenario
 
@@ -75,6 +81,13 @@ class TestSuiteRunResultsItem:
 
 
 
+        checks = []
+        for checks_item_data in self.checks:
+            checks_item = checks_item_data.to_dict()
+            checks.append(checks_item)
+
+
+
         error: None | str
         error = self.error
 
@@ -88,6 +101,7 @@ class TestSuiteRunResultsItem:
             "verdict": verdict,
             "score": score,
             "reasons": reasons,
+            "checks": checks,
             "error": error,
         })
 
@@ -97,6 +111,7 @@ class TestSuiteRunResultsItem:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.test_suite_run_results_item_checks_item import TestSuiteRunResultsItemChecksItem # noqa: PLC0415
         from ..models.test_suite_run_results_item_reasons_item import TestSuiteRunResultsItemReasonsItem # noqa: PLC0415
         d = dict(src_dict)
         scenario = d.pop("scenario")
@@ -150,6 +165,16 @@ class TestSuiteRunResultsItem:
             reasons.append(reasons_item)
 
 
+        checks = []
+        _checks = d.pop("checks")
+        for checks_item_data in (_checks):
+            checks_item = TestSuiteRunResultsItemChecksItem.from_dict(checks_item_data)
+
+
+
+            checks.append(checks_item)
+
+
         def _parse_error(data: object) -> None | str:
             if data is None:
                 return data
@@ -165,6 +190,7 @@ class TestSuiteRunResultsItem:
             verdict=verdict,
             score=score,
             reasons=reasons,
+            checks=checks,
             error=error,
         )
 

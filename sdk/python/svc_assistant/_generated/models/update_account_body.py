@@ -12,6 +12,8 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.update_account_body_calling_hours_type_0 import UpdateAccountBodyCallingHoursType0
+  from ..models.update_account_body_payments import UpdateAccountBodyPayments
   from ..models.update_account_body_redaction import UpdateAccountBodyRedaction
   from ..models.update_account_body_retention import UpdateAccountBodyRetention
 
@@ -29,16 +31,25 @@ class UpdateAccountBody:
         Attributes:
             retention (UpdateAccountBodyRetention | Unset):
             redaction (UpdateAccountBodyRedaction | Unset):
+            payments (UpdateAccountBodyPayments | Unset):
+            ai_disclosure (bool | Unset): false: calls no longer open by saying they are an automated assistant (the mode's
+                calls created from then on).
+            calling_hours (None | Unset | UpdateAccountBodyCallingHoursType0):
      """
 
     retention: UpdateAccountBodyRetention | Unset = UNSET
     redaction: UpdateAccountBodyRedaction | Unset = UNSET
+    payments: UpdateAccountBodyPayments | Unset = UNSET
+    ai_disclosure: bool | Unset = UNSET
+    calling_hours: None | Unset | UpdateAccountBodyCallingHoursType0 = UNSET
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.update_account_body_calling_hours_type_0 import UpdateAccountBodyCallingHoursType0 # noqa: PLC0415
+        from ..models.update_account_body_payments import UpdateAccountBodyPayments # noqa: PLC0415
         from ..models.update_account_body_redaction import UpdateAccountBodyRedaction # noqa: PLC0415
         from ..models.update_account_body_retention import UpdateAccountBodyRetention # noqa: PLC0415
         retention: dict[str, Any] | Unset = UNSET
@@ -49,6 +60,20 @@ class UpdateAccountBody:
         if not isinstance(self.redaction, Unset):
             redaction = self.redaction.to_dict()
 
+        payments: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.payments, Unset):
+            payments = self.payments.to_dict()
+
+        ai_disclosure = self.ai_disclosure
+
+        calling_hours: dict[str, Any] | None | Unset
+        if isinstance(self.calling_hours, Unset):
+            calling_hours = UNSET
+        elif isinstance(self.calling_hours, UpdateAccountBodyCallingHoursType0):
+            calling_hours = self.calling_hours.to_dict()
+        else:
+            calling_hours = self.calling_hours
+
 
         field_dict: dict[str, Any] = {}
 
@@ -58,6 +83,12 @@ class UpdateAccountBody:
             field_dict["retention"] = retention
         if redaction is not UNSET:
             field_dict["redaction"] = redaction
+        if payments is not UNSET:
+            field_dict["payments"] = payments
+        if ai_disclosure is not UNSET:
+            field_dict["ai_disclosure"] = ai_disclosure
+        if calling_hours is not UNSET:
+            field_dict["calling_hours"] = calling_hours
 
         return field_dict
 
@@ -65,6 +96,8 @@ class UpdateAccountBody:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.update_account_body_calling_hours_type_0 import UpdateAccountBodyCallingHoursType0 # noqa: PLC0415
+        from ..models.update_account_body_payments import UpdateAccountBodyPayments # noqa: PLC0415
         from ..models.update_account_body_redaction import UpdateAccountBodyRedaction # noqa: PLC0415
         from ..models.update_account_body_retention import UpdateAccountBodyRetention # noqa: PLC0415
         d = dict(src_dict)
@@ -88,9 +121,44 @@ class UpdateAccountBody:
 
 
 
+        _payments = d.pop("payments", UNSET)
+        payments: UpdateAccountBodyPayments | Unset
+        if isinstance(_payments,  Unset):
+            payments = UNSET
+        else:
+            payments = UpdateAccountBodyPayments.from_dict(_payments)
+
+
+
+
+        ai_disclosure = d.pop("ai_disclosure", UNSET)
+
+        def _parse_calling_hours(data: object) -> None | Unset | UpdateAccountBodyCallingHoursType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                calling_hours_type_0 = UpdateAccountBodyCallingHoursType0.from_dict(data)
+
+
+
+                return calling_hours_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UpdateAccountBodyCallingHoursType0, data)
+
+        calling_hours = _parse_calling_hours(d.pop("calling_hours", UNSET))
+
+
         update_account_body = cls(
             retention=retention,
             redaction=redaction,
+            payments=payments,
+            ai_disclosure=ai_disclosure,
+            calling_hours=calling_hours,
         )
 
         return update_account_body

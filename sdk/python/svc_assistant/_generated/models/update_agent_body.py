@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.update_agent_body_interruptible_type_0 import UpdateAgentBodyInterruptibleType0
+from ..models.update_agent_body_recording_consent_type_0 import UpdateAgentBodyRecordingConsentType0
 from ..models.update_agent_body_transfer_mode import UpdateAgentBodyTransferMode
 from ..types import UNSET, Unset
 from typing import cast
@@ -50,6 +51,9 @@ class UpdateAgentBody:
             enabled_tools (list[str] | Unset): Optional built-in tools the assistant offers: `schedule_callback`,
                 `send_dtmf` (`schedule_callback` calls the person back at the time they ask for, on calls and WhatsApp/SMS
                 conversations; `send_dtmf` presses keys on a phone call, to navigate a phone menu). Each at most once.
+            opt_out_tool (bool | Unset): Offer the built-in `opt_out` tool on its calls (default true): a person who asks
+                not to be called again is put on the do-not-call list on the spot, told so, and the call ends. `false` switches
+                it off.
             calling_window (None | Unset | UpdateAgentBodyCallingWindowType0):
             voicemail (None | Unset | UpdateAgentBodyVoicemailType0):
             voice (None | Unset | UpdateAgentBodyVoiceType0):
@@ -60,6 +64,7 @@ class UpdateAgentBody:
             analysis (None | Unset | UpdateAgentBodyAnalysisType0):
             metadata (UpdateAgentBodyMetadata | Unset):
             recording (None | Unset | UpdateAgentBodyRecordingType0):
+            recording_consent (None | Unset | UpdateAgentBodyRecordingConsentType0):
             default (bool | Unset):
             publish (bool | Unset): `false` makes the change a draft version (tests and traffic splits may use it) and
                 leaves the published one, which new calls use, as it is. Default true.
@@ -77,6 +82,7 @@ class UpdateAgentBody:
     tool_ids: list[str] | Unset = UNSET
     connector_installation_ids: list[str] | Unset = UNSET
     enabled_tools: list[str] | Unset = UNSET
+    opt_out_tool: bool | Unset = UNSET
     calling_window: None | Unset | UpdateAgentBodyCallingWindowType0 = UNSET
     voicemail: None | Unset | UpdateAgentBodyVoicemailType0 = UNSET
     voice: None | Unset | UpdateAgentBodyVoiceType0 = UNSET
@@ -87,6 +93,7 @@ class UpdateAgentBody:
     analysis: None | Unset | UpdateAgentBodyAnalysisType0 = UNSET
     metadata: UpdateAgentBodyMetadata | Unset = UNSET
     recording: None | Unset | UpdateAgentBodyRecordingType0 = UNSET
+    recording_consent: None | Unset | UpdateAgentBodyRecordingConsentType0 = UNSET
     default: bool | Unset = UNSET
     publish: bool | Unset = UNSET
     traffic_split: list[UpdateAgentBodyTrafficSplitType0Item] | None | Unset = UNSET
@@ -148,6 +155,8 @@ class UpdateAgentBody:
             enabled_tools = self.enabled_tools
 
 
+
+        opt_out_tool = self.opt_out_tool
 
         calling_window: dict[str, Any] | None | Unset
         if isinstance(self.calling_window, Unset):
@@ -221,6 +230,14 @@ class UpdateAgentBody:
         else:
             recording = self.recording
 
+        recording_consent: None | str | Unset
+        if isinstance(self.recording_consent, Unset):
+            recording_consent = UNSET
+        elif isinstance(self.recording_consent, UpdateAgentBodyRecordingConsentType0):
+            recording_consent = self.recording_consent.value
+        else:
+            recording_consent = self.recording_consent
+
         default = self.default
 
         publish = self.publish
@@ -261,6 +278,8 @@ class UpdateAgentBody:
             field_dict["connector_installation_ids"] = connector_installation_ids
         if enabled_tools is not UNSET:
             field_dict["enabled_tools"] = enabled_tools
+        if opt_out_tool is not UNSET:
+            field_dict["opt_out_tool"] = opt_out_tool
         if calling_window is not UNSET:
             field_dict["calling_window"] = calling_window
         if voicemail is not UNSET:
@@ -281,6 +300,8 @@ class UpdateAgentBody:
             field_dict["metadata"] = metadata
         if recording is not UNSET:
             field_dict["recording"] = recording
+        if recording_consent is not UNSET:
+            field_dict["recording_consent"] = recording_consent
         if default is not UNSET:
             field_dict["default"] = default
         if publish is not UNSET:
@@ -355,6 +376,8 @@ class UpdateAgentBody:
 
         enabled_tools = cast(list[str], d.pop("enabled_tools", UNSET))
 
+
+        opt_out_tool = d.pop("opt_out_tool", UNSET)
 
         def _parse_calling_window(data: object) -> None | Unset | UpdateAgentBodyCallingWindowType0:
             if data is None:
@@ -526,6 +549,26 @@ class UpdateAgentBody:
         recording = _parse_recording(d.pop("recording", UNSET))
 
 
+        def _parse_recording_consent(data: object) -> None | Unset | UpdateAgentBodyRecordingConsentType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                recording_consent_type_0 = UpdateAgentBodyRecordingConsentType0(data)
+
+
+
+                return recording_consent_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UpdateAgentBodyRecordingConsentType0, data)
+
+        recording_consent = _parse_recording_consent(d.pop("recording_consent", UNSET))
+
+
         default = d.pop("default", UNSET)
 
         publish = d.pop("publish", UNSET)
@@ -565,6 +608,7 @@ class UpdateAgentBody:
             tool_ids=tool_ids,
             connector_installation_ids=connector_installation_ids,
             enabled_tools=enabled_tools,
+            opt_out_tool=opt_out_tool,
             calling_window=calling_window,
             voicemail=voicemail,
             voice=voice,
@@ -575,6 +619,7 @@ class UpdateAgentBody:
             analysis=analysis,
             metadata=metadata,
             recording=recording,
+            recording_consent=recording_consent,
             default=default,
             publish=publish,
             traffic_split=traffic_split,

@@ -146,8 +146,10 @@ def sync_detailed(
 
      Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and
     events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and
-    conversations as skeletons) and PII redaction before storage. Secret keys only. Needs the
-    `account:write` scope.
+    conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go
+    through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default)
+    and the organization's calling hours (they only narrow the country defaults). Secret keys only.
+    Needs the `account:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -185,8 +187,10 @@ def sync(
 
      Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and
     events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and
-    conversations as skeletons) and PII redaction before storage. Secret keys only. Needs the
-    `account:write` scope.
+    conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go
+    through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default)
+    and the organization's calling hours (they only narrow the country defaults). Secret keys only.
+    Needs the `account:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -219,8 +223,10 @@ async def asyncio_detailed(
 
      Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and
     events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and
-    conversations as skeletons) and PII redaction before storage. Secret keys only. Needs the
-    `account:write` scope.
+    conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go
+    through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default)
+    and the organization's calling hours (they only narrow the country defaults). Secret keys only.
+    Needs the `account:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -258,8 +264,10 @@ async def asyncio(
 
      Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and
     events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and
-    conversations as skeletons) and PII redaction before storage. Secret keys only. Needs the
-    `account:write` scope.
+    conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go
+    through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default)
+    and the organization's calling hours (they only narrow the country defaults). Secret keys only.
+    Needs the `account:write` scope.
 
     Args:
         idempotency_key (str | Unset):

@@ -151,10 +151,11 @@ def sync_detailed(
 ) -> Response[ApiError | Call | CreateCallError]:
     """ Place a call
 
-     Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed
-    `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs
-    `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome,
-    ring and pause seconds). Needs the `calls:write` scope.
+     Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed
+    `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422
+    `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key
+    needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the
+    outcome, ring and pause seconds). Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -190,10 +191,11 @@ def sync(
 ) -> ApiError | Call | CreateCallError | None:
     """ Place a call
 
-     Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed
-    `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs
-    `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome,
-    ring and pause seconds). Needs the `calls:write` scope.
+     Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed
+    `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422
+    `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key
+    needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the
+    outcome, ring and pause seconds). Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -224,10 +226,11 @@ async def asyncio_detailed(
 ) -> Response[ApiError | Call | CreateCallError]:
     """ Place a call
 
-     Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed
-    `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs
-    `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome,
-    ring and pause seconds). Needs the `calls:write` scope.
+     Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed
+    `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422
+    `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key
+    needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the
+    outcome, ring and pause seconds). Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -263,10 +266,11 @@ async def asyncio(
 ) -> ApiError | Call | CreateCallError | None:
     """ Place a call
 
-     Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at` or a closed
-    `calling_window`); follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs
-    `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome,
-    ring and pause seconds). Needs the `calls:write` scope.
+     Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed
+    `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422
+    `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key
+    needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the
+    outcome, ring and pause seconds). Needs the `calls:write` scope.
 
     Args:
         idempotency_key (str | Unset):

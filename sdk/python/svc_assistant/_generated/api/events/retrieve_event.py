@@ -13,6 +13,7 @@ from ...models.bulk_call_event import BulkCallEvent
 from ...models.bulk_call_result_event import BulkCallResultEvent
 from ...models.call_event import CallEvent
 from ...models.connector_version_event import ConnectorVersionEvent
+from ...models.contact_opted_out_event import ContactOptedOutEvent
 from ...models.conversation_analyzed_event import ConversationAnalyzedEvent
 from ...models.conversation_event import ConversationEvent
 from ...models.erasure_event import ErasureEvent
@@ -45,9 +46,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError:
     if response.status_code == 200:
-        def _parse_response_200(data: object) -> BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent:
+        def _parse_response_200(data: object) -> BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
@@ -148,13 +149,23 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
                 return componentsschemas_event_type_9
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_event_type_10 = ErasureEvent.from_dict(data)
+
+
+
+                return componentsschemas_event_type_10
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
             if not isinstance(data, dict):
                 raise TypeError()
-            componentsschemas_event_type_10 = ErasureEvent.from_dict(data)
+            componentsschemas_event_type_11 = ContactOptedOutEvent.from_dict(data)
 
 
 
-            return componentsschemas_event_type_10
+            return componentsschemas_event_type_11
 
         response_200 = _parse_response_200(response.json())
 
@@ -210,7 +221,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -224,7 +235,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]:
+) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]:
     """ Retrieve an event and its deliveries
 
      Retrieve an event and its deliveries. Needs the `events:read` scope.
@@ -237,7 +248,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]
+        Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]
      """
 
 
@@ -257,7 +268,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError | None:
+) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError | None:
     """ Retrieve an event and its deliveries
 
      Retrieve an event and its deliveries. Needs the `events:read` scope.
@@ -270,7 +281,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError
+        ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError
      """
 
 
@@ -285,7 +296,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]:
+) -> Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]:
     """ Retrieve an event and its deliveries
 
      Retrieve an event and its deliveries. Needs the `events:read` scope.
@@ -298,7 +309,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]
+        Response[ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError]
      """
 
 
@@ -318,7 +329,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError | None:
+) -> ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError | None:
     """ Retrieve an event and its deliveries
 
      Retrieve an event and its deliveries. Needs the `events:read` scope.
@@ -331,7 +342,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError
+        ApiError | BulkCallEvent | BulkCallResultEvent | CallEvent | ConnectorVersionEvent | ContactOptedOutEvent | ConversationAnalyzedEvent | ConversationEvent | ErasureEvent | MessageEvent | RecordingEvent | TestSuiteRunEvent | WebhookDeliveryEvent | RetrieveEventError
      """
 
 

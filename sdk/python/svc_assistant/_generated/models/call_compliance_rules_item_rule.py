@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+class CallComplianceRulesItemRule(StrEnum):
+    CALLING_HOURS = "calling_hours"
+    DO_NOT_CALL = "do_not_call"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+class CallComplianceTransferLegsItemRulesItemResult(StrEnum):
+    CLEAR = "clear"
+    CLOSED = "closed"
+    LISTED = "listed"
+    OPEN = "open"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,129 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.twilio_pay_result_error_detail_code import TwilioPayResultErrorDetailCode
+from ..models.twilio_pay_result_error_detail_type import TwilioPayResultErrorDetailType
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="TwilioPayResultErrorDetail")
+
+
+
+@_attrs_define
+class TwilioPayResultErrorDetail:
+    """ The `error` of a failed `twilioPayResult`.
+
+        Attributes:
+            type_ (TwilioPayResultErrorDetailType):
+            code (TwilioPayResultErrorDetailCode):
+            message (str):
+            param (str | Unset):
+            reason (str | Unset): `bundle_invalid` only: what is wrong with the bundle.
+            request_id (str | Unset):
+     """
+
+    type_: TwilioPayResultErrorDetailType
+    code: TwilioPayResultErrorDetailCode
+    message: str
+    param: str | Unset = UNSET
+    reason: str | Unset = UNSET
+    request_id: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        type_ = self.type_.value
+
+        code = self.code.value
+
+        message = self.message
+
+        param = self.param
+
+        reason = self.reason
+
+        request_id = self.request_id
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "type": type_,
+            "code": code,
+            "message": message,
+        })
+        if param is not UNSET:
+            field_dict["param"] = param
+        if reason is not UNSET:
+            field_dict["reason"] = reason
+        if request_id is not UNSET:
+            field_dict["request_id"] = request_id
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        type_ = TwilioPayResultErrorDetailType(d.pop("type"))
+
+
+
+
+        code = TwilioPayResultErrorDetailCode(d.pop("code"))
+
+
+
+
+        message = d.pop("message")
+
+        param = d.pop("param", UNSET)
+
+        reason = d.pop("reason", UNSET)
+
+        request_id = d.pop("request_id", UNSET)
+
+        twilio_pay_result_error_detail = cls(
+            type_=type_,
+            code=code,
+            message=message,
+            param=param,
+            reason=reason,
+            request_id=request_id,
+        )
+
+
+        twilio_pay_result_error_detail.additional_properties = d
+        return twilio_pay_result_error_detail
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

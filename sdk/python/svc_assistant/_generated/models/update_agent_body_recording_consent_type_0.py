@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+class UpdateAgentBodyRecordingConsentType0(StrEnum):
+    ANNOUNCE = "announce"
+    ASK = "ask"
+    OFF = "off"
+
+    def __str__(self) -> str:
+        return str(self.value)
