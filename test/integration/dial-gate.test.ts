@@ -1,7 +1,7 @@
 /**
  * The dial gate (src/services/dial-gate.ts): calling hours and do-not-call on every path that dials —
- * `POST /v1/calls`, a campaign's call, a callback the assistant promised, a scheduled call, a warm
- * transfer's leg — recorded on the call as `compliance`, through a worker SIGKILL too. Calling hours are
+ * `POST /v1/calls`, a campaign's call and its redial, a callback the assistant promised, a scheduled
+ * call, a warm transfer's leg — recorded on the call as `compliance`, through a worker SIGKILL too. Calling hours are
  * enforced in this file (`CALLING_HOURS_ENFORCEMENT=enforce`, restored after); the harness records them only.
  *
  * The wall clock is real, so the windows are made closed or open now without trusting the service's own
@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import { config, setConfig } from '../../src/config';
-import { startCampaign, waitForCampaign, createForm, allResults } from '../support/bulk-calls';
+import { startCampaign, waitForCampaign, createForm, allResults, campaignCalls } from '../support/bulk-calls';
 import { useFakeTwilio } from '../support/fake-twilio';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
 
@@ -50,6 +50,11 @@ const CLOSED_WINDOW = { start: '08:00', end: '09:00' };
  * by `Intl`; each candidate is a single-zone number.
  */
 function openNumber(): string {
+  return openCandidate().to;
+}
+
+/** `openNumber`'s number and its zone. */
+function openCandidate(): { to: string; tz: string } {
   const candidates: [string, string, number, number][] = [
     ['+12125550141', 'America/New_York', 8, 21],
     ['+14155550141', 'America/Los_Angeles', 8, 21],
@@ -62,7 +67,7 @@ function openNumber(): string {
   for (const [to, tz, open, close] of candidates) {
     const now = local(Date.now(), tz).h;
     const later = local(Date.now() + 3_600_000, tz).h;
-    if (now >= open && now < close - 1 && later > now) return to;
+    if (now >= open && now < close - 1 && later > now) return { to, tz };
   }
   throw new Error('no candidate number is inside its calling hours now');
 }
@@ -106,6 +111,29 @@ function expectHeldUntil8(call: any, tz: string) {
   expect(hours).to.include({ result: 'closed', zone: tz, opens_at: call.scheduled_at, enforced: true });
   expect(hours.detail).to.contain('narrowed by organization 08:00-09:00');
   expect(call.compliance.rules.find((r: any) => r.rule === 'do_not_call')).to.include({ result: 'clear' });
+}
+
+/** Polls a campaign's calls until one satisfies `until`; throws after `timeoutMs`. */
+async function waitForCampaignCall(t: Tenant, campaignId: string, until: (c: any) => boolean, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const calls = await campaignCalls(t.testKey, campaignId);
+    const call = calls.find(until);
+    if (call) return call;
+    if (Date.now() > deadline) throw new Error(`no such campaign call: ${JSON.stringify(calls)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Polls a campaign's results until the first one satisfies `until`; throws after `timeoutMs`. */
+async function waitForFirstResult(t: Tenant, campaignId: string, until: (r: any) => boolean, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await allResults(t.testKey, campaignId);
+    if (row && until(row)) return row;
+    if (Date.now() > deadline) throw new Error(`the result did not reach the expected state: ${JSON.stringify(row)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 describe('the dial gate: calling hours and do-not-call on every dial', function () {
@@ -332,6 +360,92 @@ describe('the dial gate: calling hours and do-not-call on every dial', function 
       expect(ended.status).to.equal('completed');
       await waitForCampaign(t.testKey, campaign.id);
       expect((await allResults(t.testKey, campaign.id)).map((r) => r.status)).to.deep.equal(['completed']);
+    });
+
+    it("a campaign's redial outside calling hours is held, then dialed once at the window's opening", async () => {
+      const t = await newTenant();
+      // Open now by the country's default; then narrowed to an hour that is closed now (and in two
+      // minutes), inside every default, so the first attempt dials at once and its redial is held.
+      const { to, tz } = openCandidate();
+      const hours = [local(Date.now(), tz).h, local(Date.now() + 120_000, tz).h];
+      const start = [9, 11].find((x) => !hours.includes(x))!;
+      const pad = (n: number) => String(n).padStart(2, '0');
+      const window = { start: `${pad(start)}:00`, end: `${pad(start + 1)}:00` };
+      const formId = await createForm(t.testKey);
+      const campaign = await startCampaign(t.testKey, {
+        agent_id: t.agentId,
+        form_id: formId,
+        name: 'Redial round',
+        retry: { max_attempts: 2, on: ['no_answer'], interval_seconds: 3 },
+        contacts: [{ phone: to, name: 'Ana', simulation: { outcome: 'no_answer' } }],
+      });
+      try {
+        const first = await waitForCampaignCall(t, campaign.id, (c) => c.compliance?.decision === 'dial');
+        await setHours(t, window);
+        const firstEnded = await waitForCall(t.testKey, first.id, undefined, 60_000);
+        expect(firstEnded).to.include({ status: 'no_answer', scheduled_reason: null });
+        const redial = await waitForCampaignCall(t, campaign.id, (c) => c.id !== first.id && c.status === 'scheduled');
+        expect(redial).to.include({ to, status: 'scheduled', scheduled_reason: 'calling_hours' });
+        expect(local(redial.scheduled_at * 1000, tz)).to.include({ h: start, min: 0 });
+        expect(redial.compliance).to.include({ decision: 'hold', leg: 'call', to });
+        const rule = redial.compliance.rules.find((r: any) => r.rule === 'calling_hours');
+        expect(rule).to.include({ result: 'closed', zone: tz, opens_at: redial.scheduled_at, enforced: true });
+        expect(rule.detail).to.contain(`narrowed by organization ${window.start}-${window.end}`);
+        expect(redial.compliance.rules.find((r: any) => r.rule === 'do_not_call')).to.include({ result: 'clear' });
+        // The campaign waits for it: the contact is in progress on its second attempt.
+        const row = await waitForFirstResult(t, campaign.id, (r) => r.attempts === 2);
+        expect(row).to.include({ status: 'in_progress' });
+        expect(row.call_ids).to.deep.equal([first.id, redial.id]);
+
+        // A minute before the opening it still waits; at the opening it is dialed.
+        expect((await advance(t, redial.id, redial.scheduled_at - 60)).status).to.equal('scheduled');
+        await advance(t, redial.id);
+        const ended = await waitForCall(t.testKey, redial.id, undefined, 60_000);
+        expect(ended).to.include({ status: 'no_answer', scheduled_reason: 'calling_hours' });
+        expect(ended.compliance).to.include({ decision: 'dial', checked_at: redial.scheduled_at });
+        expect(ended.compliance.rules.find((r: any) => r.rule === 'calling_hours').result).to.equal('open');
+        expect((await eventTypes(t.testKey, redial.id)).filter((e) => e === 'call.scheduled')).to.have.length(1);
+
+        await waitForCampaign(t.testKey, campaign.id);
+        const results = await allResults(t.testKey, campaign.id);
+        expect(results.map((r) => [r.status, r.attempts, r.call_ids])).to.deep.equal([
+          ['no_answer', 2, [first.id, redial.id]],
+        ]);
+        // Exactly two dials of the number: the first attempt and the one redial.
+        const calls = await campaignCalls(t.testKey, campaign.id);
+        expect(calls.map((c) => c.id).sort()).to.deep.equal([first.id, redial.id].sort());
+      } finally {
+        await setHours(t, null);
+      }
+    });
+
+    it('a number listed on do-not-call after an unanswered first attempt is never redialed', async () => {
+      const t = await newTenant();
+      const to = openNumber().replace(/\d{2}$/, '46');
+      const formId = await createForm(t.testKey);
+      const campaign = await startCampaign(t.testKey, {
+        agent_id: t.agentId,
+        form_id: formId,
+        name: 'Redial round',
+        retry: { max_attempts: 3, on: ['no_answer'], interval_seconds: 5 },
+        contacts: [{ phone: to, name: 'Ben', simulation: { outcome: 'no_answer' } }],
+      });
+      // The first attempt ended unanswered: the contact waits for its redial.
+      const waiting = await waitForFirstResult(t, campaign.id, (r) => r.status === 'pending' && r.attempts === 1);
+      expect(waiting.call_ids).to.have.length(1);
+      const [firstId] = waiting.call_ids;
+      const first = await waitForCall(t.testKey, firstId);
+      expect(first).to.include({ status: 'no_answer' });
+      expect(first.compliance.decision).to.equal('dial');
+      await listDnc(t.testKey, to);
+
+      // The campaign checks the lists when it prepares the redial: the contact ends do_not_call, no call made.
+      const done = await waitForCampaign(t.testKey, campaign.id);
+      expect(done.counts).to.include({ pending: 0 });
+      const results = await allResults(t.testKey, campaign.id);
+      expect(results.map((r) => [r.status, r.attempts, r.call_ids])).to.deep.equal([['do_not_call', 1, [firstId]]]);
+      const calls = await campaignCalls(t.testKey, campaign.id);
+      expect(calls.map((c) => c.id)).to.deep.equal([firstId]);
     });
 
     it('a callback the assistant promised, at a time outside calling hours, is held and dialed at 09:00 local', async () => {
