@@ -177,7 +177,7 @@ async function eraseCall(temporal: Client, callId: string, phone: string, nowMs:
   const rec = await Recording.findById(recordingIdOf(callId), { deleted_ms: 1 }).lean();
   if (rec && rec.deleted_ms == null) await deleteRecording(temporal, rec._id, nowMs);
   await Analysis.deleteMany({ subject_id: callId });
-  const call = await Call.findById(callId, { to: 1, from: 1, transferred_to: 1 }).lean();
+  const call = await Call.findById(callId, { to: 1, from: 1, transferred_to: 1, compliance_json: 1 }).lean();
   const set: Record<string, unknown> = {
     ...CALL_TEXT_CLEARED,
     metadata_json: '{}',
@@ -187,6 +187,8 @@ async function eraseCall(temporal: Client, callId: string, phone: string, nowMs:
     text_expired_ms: nowMs,
   };
   for (const f of ['to', 'from', 'transferred_to'] as const) if (call?.[f] === phone) set[f] = REDACTED;
+  // The dial gate's record stays (when and under which rules the call was dialed), without the number.
+  if (call?.compliance_json) set.compliance_json = call.compliance_json.split(phone).join(REDACTED);
   await Call.updateOne({ _id: callId }, { $set: set });
 }
 

@@ -97,6 +97,8 @@ export const CALL_TEXT_CLEARED = {
   form_json: null,
   transfer_json: null,
   inbound_webhook_json: null,
+  /** A `collect_payment` outcome: the card's last four digits and the confirmation code are the person's. */
+  payment_json: null,
 } as const;
 
 /** Deletes the documents of `model` by their ids, one `_id` equality each (FerretDB pushes those down). */

@@ -404,7 +404,8 @@ describe('knowledge', function () {
       expect(req.tools!.map((x) => x.function.name)).to.include('search_knowledge');
 
       const tr = (await request('GET', `/v1/calls/${call.id}/transcript`, { key: t.testKey })).body;
-      const answer = tr.turns.find((x: any) => x.role === 'assistant');
+      // The model's answer: the assistant's first turn with knowledge (the AI disclosure opens the call before it).
+      const answer = tr.turns.find((x: any) => x.role === 'assistant' && x.knowledge);
       expect(answer.knowledge[0]).to.deep.equal({ document: refundDoc.id, chunk: 0 });
       expect(tr.turns.find((x: any) => x.role === 'caller').knowledge).to.equal(undefined);
     });
