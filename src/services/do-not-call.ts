@@ -16,7 +16,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { isE164 } from '../phone-numbers';
 import { Contact } from '../models/contacts';
 import { DoNotCallEntry, NationalDncNumber, type DNC_SOURCES } from '../models/do-not-call';
-import { insertManyIfAbsent } from '../models/store';
+import { bulkUpdate, insertManyIfAbsent } from '../models/store';
 import { newId } from '../shared/ids';
 
 /** Numbers one `POST /v1/do_not_call` may carry (as `numbers`, or rows of `csv`). */
@@ -165,9 +165,9 @@ export async function loadNationalRegistry(file: string): Promise<{ numbers: num
   let numbers = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    await NationalDncNumber.bulkWrite(
+    await bulkUpdate(
+      NationalDncNumber.collection,
       batch.map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { generation } }, upsert: true } })),
-      { ordered: false },
     );
     numbers += batch.length;
     batch = [];

@@ -43,7 +43,7 @@
 import crypto from 'node:crypto';
 import { emptyMeasures, addRow, UsageRecord, type UsageMeasures, type UsageRecordDoc } from '../models/usage';
 import { rollupId, UsageRollup, type UsageRollupDoc } from '../models/usage-rollups';
-import { isDuplicateKey } from '../models/store';
+import { bulkUpdate, isDuplicateKey } from '../models/store';
 import { groupCommit } from '../shared/group-commit';
 
 /** How long the writer that inserted a row (or took its lease) has to fold it before another may (ms). */
@@ -177,16 +177,13 @@ export async function foldUsageRows(rows: FoldableRow[]): Promise<void> {
     }
   }
   await Promise.all([...docs].map(([id, doc]) => writeRollup(id, { base: doc.base, add: doc.parts })));
-  // One update per row by `_id` (one round trip): a primary-key lookup on every store, where `_id: {$in}`
-  // is not one on the embedded store's SQLite backend.
-  await UsageRecord.collection.bulkWrite(
+  // One update per row by `_id` (a round trip per `UPDATES_PER_COMMAND` rows): a primary-key lookup on
+  // every store, where `_id: {$in}` is not one on the embedded store's SQLite backend.
+  await bulkUpdate(
+    UsageRecord.collection,
     rows.map((r) => ({
-      updateOne: {
-        filter: { _id: r._id } as never,
-        update: { $set: { rollup: 'done' }, $unset: { rollup_lease_ms: '' } },
-      },
+      updateOne: { filter: { _id: r._id }, update: { $set: { rollup: 'done' }, $unset: { rollup_lease_ms: '' } } },
     })),
-    { ordered: false },
   );
   await Promise.all([...docs].map(([id, doc]) => writeRollup(id, { pull: doc.parts.map((p) => p.key) })));
 }
@@ -277,32 +274,26 @@ export async function foldAbandonedRows(orgId: string, livemode: boolean, nowMs 
 }
 
 /**
- * Folds every row stored before rollups existed (no `rollup` field) into the rollups, in batches of
- * `BATCH`, once: afterwards a marker document says so and later calls return at once (unless `force`,
- * which also folds pending rows whose lease expired, for `svcctl usage rebuild`). Safe to run while the
- * service writes rows, and to run twice at once (each row's lease is taken before it is folded).
+ * Folds every row stored before rollups existed (no `rollup` field) into the rollups, once: afterwards a
+ * marker document says so and later calls return at once (unless `force`, which also folds pending rows
+ * whose lease expired, for `svcctl usage rebuild`). One pass over the rows in `_id` order, `BATCH` rows
+ * at a time (a range on the `_id` index: each row is read once, whatever the collection's size); each
+ * row to fold is taken with its own conditional update (its lease), sent together (`bulkUpdate`), so that a row
+ * another writer holds is left to it. Safe to run while the service writes rows, and to run twice at once.
  * @returns how many rows it folded
  */
 export async function backfillUsageRollups(opts: { force?: boolean; nowMs?: number } = {}): Promise<number> {
   const nowMs = opts.nowMs ?? Date.now();
   if (!opts.force && (await UsageRollup.collection.countDocuments({ _id: BACKFILL_MARKER } as never)) > 0) return 0;
   let folded = 0;
-  const unfolded = {
-    $or: [{ rollup: { $exists: false } }, { rollup: 'pending' as const, rollup_lease_ms: { $lt: nowMs } }],
-  };
-  for (;;) {
-    const ids = (await UsageRecord.find(unfolded, { _id: 1 }).limit(BATCH).lean()).map((r) => r._id);
-    if (ids.length === 0) break;
-    // One lease for the batch, unique to this call (a fraction of a millisecond apart from any other's),
-    // so that the rows this call took are those that carry it.
-    const lease = nowMs + FOLD_LEASE_MS + Math.random();
-    await UsageRecord.collection.updateMany({ _id: { $in: ids }, ...unfolded } as never, {
-      $set: { rollup: 'pending', rollup_lease_ms: lease },
-    });
-    const taken = (await UsageRecord.find({ _id: { $in: ids }, rollup_lease_ms: lease }).lean()) as FoldableRow[];
-    if (taken.length === 0) break; // Every row found is being folded by someone else.
-    await foldUsageRows(taken);
-    folded += taken.length;
+  for (let after: string | null = null; ; ) {
+    const rows = (await UsageRecord.find(after === null ? {} : { _id: { $gt: after } })
+      .sort({ _id: 1 })
+      .limit(BATCH)
+      .lean()) as FoldableRow[];
+    if (rows.length === 0) break;
+    after = rows[rows.length - 1]._id;
+    folded += await foldUnfolded(rows, nowMs);
   }
   await UsageRollup.collection.updateOne(
     { _id: BACKFILL_MARKER } as never,
@@ -310,6 +301,40 @@ export async function backfillUsageRollups(opts: { force?: boolean; nowMs?: numb
     { upsert: true },
   );
   return folded;
+}
+
+/**
+ * Of `rows` (as read), takes the lease of those not folded (no `rollup` field, or pending with an expired
+ * lease) and folds them: conditional updates by `_id`, sent together (`bulkUpdate`); when some update matched
+ * nothing (another writer took or folded that row meanwhile), each row is read back by `_id` to find the
+ * ones this call took (those carrying its lease, unique to the call).
+ * @returns how many rows it folded
+ */
+async function foldUnfolded(rows: FoldableRow[], nowMs: number): Promise<number> {
+  const candidates = rows.filter(
+    (r) => r.rollup === undefined || (r.rollup === 'pending' && (r.rollup_lease_ms ?? 0) < nowMs),
+  );
+  if (candidates.length === 0) return 0;
+  const lease = nowMs + FOLD_LEASE_MS + Math.random();
+  const res = await bulkUpdate(
+    UsageRecord.collection,
+    candidates.map((r) => ({
+      updateOne: {
+        filter:
+          r.rollup === undefined
+            ? { _id: r._id, rollup: { $exists: false } }
+            : { _id: r._id, rollup: 'pending', rollup_lease_ms: r.rollup_lease_ms },
+        update: { $set: { rollup: 'pending', rollup_lease_ms: lease } },
+      },
+    })),
+  );
+  let taken = candidates;
+  if (res.modifiedCount !== candidates.length) {
+    const now = await Promise.all(candidates.map((r) => UsageRecord.findById(r._id).lean()));
+    taken = candidates.filter((_, i) => (now[i] as FoldableRow | null)?.rollup_lease_ms === lease);
+  }
+  await foldUsageRows(taken);
+  return taken.length;
 }
 
 /** Adds every numeric leaf of `from` into `into` (missing keys of `into` start at 0: `by_status`). */

@@ -154,6 +154,16 @@ describe('do-not-call', function () {
     expect(missing.code).to.equal(2);
   });
 
+  it('reloads a registry whose numbers are already loaded (hundreds of updates that match, in commands the store can serve)', async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `907,555${String(3000 + i)}`).join('\n');
+    const file = tempFile(`${lines}\n`);
+    for (const round of [1, 2]) {
+      const loaded = await svcctl('dnc', 'load', file);
+      expect(loaded.code, `load ${round}: ${loaded.err}`).to.equal(0);
+      expect(loaded.out).to.deep.equal({ object: 'national_dnc_registry', numbers: 300 });
+    }
+  });
+
   it('a campaign skips numbers on the organization’s list and on the national registry, dials the rest', async () => {
     expect((await svcctl('dnc', 'load', tempFile('907,5550111\n'))).code).to.equal(0);
     const listed = await request('POST', '/v1/do_not_call', { key: t.testKey, body: { numbers: [phone(81)] } });
