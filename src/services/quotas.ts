@@ -22,7 +22,8 @@ import { config } from '../config';
 import { ApiError } from '../errors';
 import { Org, type OrgDoc } from '../models/orgs';
 import { QuotaCounter } from '../models/quotas';
-import { findByIdShared } from '../models/store';
+import { findByIdShared, isDuplicateKey } from '../models/store';
+import { groupCommit } from '../shared/group-commit';
 
 /** The quotas, as the API and `svcctl` name them. */
 export const QUOTAS = ['llm_tokens_per_day', 'test_suite_runs_per_day', 'analysis_reruns_per_day'] as const;
@@ -109,18 +110,59 @@ export async function takeQuota(
 ): Promise<void> {
   const cap = capsOf(await findByIdShared<OrgDoc>(Org, orgId))[quota];
   if (cap === null) return;
-  const field = COUNTER[quota];
-  const filter = { _id: `${orgId}:${utcDay(nowMs)}` };
-  const after = await QuotaCounter.findOneAndUpdate(
-    filter,
-    { $inc: { [field]: 1 }, $set: { org_id: orgId, day: utcDay(nowMs) } },
-    { upsert: true, returnDocument: 'after', lean: true },
-  );
-  if ((after?.[field] ?? 0) > cap) {
-    await QuotaCounter.updateOne(filter, { $inc: { [field]: -1 } });
-    throw quotaExceeded(quota, cap, nowMs);
+  const taken = await writeCounter(`${orgId}:${utcDay(nowMs)}`, { field: COUNTER[quota], take: cap });
+  if (!taken) throw quotaExceeded(quota, cap, nowMs);
+}
+
+/** One change to a day's counter document: add `add` to `field`, or take one of it under the cap `take`. */
+type CounterWrite =
+  { field: 'llm_tokens'; add: number } | { field: 'test_suite_runs' | 'analysis_reruns'; take: number };
+
+/**
+ * `$inc` of a day's counter, created on its first write. An upsert whose insert lost the race for the
+ * `_id` to another writer's (E11000: MongoDB retries that itself since 4.2, FerretDB 1.x does not) is
+ * tried again, and then updates the document the other writer created.
+ * @returns the document after the update
+ */
+async function incCounter(id: string, inc: Record<string, number>): Promise<Record<string, unknown> | null> {
+  const [orgId, day] = [id.slice(0, id.lastIndexOf(':')), id.slice(id.lastIndexOf(':') + 1)];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await QuotaCounter.findOneAndUpdate(
+        { _id: id },
+        { $inc: inc, $set: { org_id: orgId, day } },
+        { upsert: true, returnDocument: 'after', lean: true },
+      )) as Record<string, unknown> | null;
+    } catch (err) {
+      if (!isDuplicateKey(err) || attempt >= 2) throw err;
+    }
   }
 }
+
+/**
+ * Every write of this process to one day's counter document goes through here, one at a time per
+ * document: FerretDB 1.x applies an `$inc` as a read-modify-write without a version check, so two
+ * concurrent increments of one document can lose one (DESIGN.md section 3, "one writer per document").
+ * Token additions that come together go in one `$inc`; each take is its own `$inc` of one, given back
+ * when it passed the cap (a take sees the count its own increment made).
+ * @returns per write: true (added, or taken), false (a take past the cap)
+ */
+const writeCounter = groupCommit<CounterWrite, boolean>(async (id, writes) => {
+  const tokens = writes.reduce((n, w) => n + ('add' in w ? w.add : 0), 0);
+  if (tokens > 0) await incCounter(id, { llm_tokens: tokens });
+  const results: boolean[] = [];
+  for (const w of writes) {
+    if (!('take' in w)) {
+      results.push(true);
+      continue;
+    }
+    const after = await incCounter(id, { [w.field]: 1 });
+    const ok = Number(after?.[w.field] ?? 0) <= w.take;
+    if (!ok) await QuotaCounter.updateOne({ _id: id }, { $inc: { [w.field]: -1 } });
+    results.push(ok);
+  }
+  return results;
+}, 100);
 
 /**
  * Counts `tokens` against the organization's `llm_tokens_per_day` of the UTC day of `atMs`. Called by
@@ -128,11 +170,7 @@ export async function takeQuota(
  */
 export async function addLlmTokens(orgId: string, tokens: number, atMs: number): Promise<void> {
   if (!(tokens > 0)) return;
-  await QuotaCounter.updateOne(
-    { _id: `${orgId}:${utcDay(atMs)}` },
-    { $inc: { llm_tokens: tokens }, $set: { org_id: orgId, day: utcDay(atMs) } },
-    { upsert: true },
-  );
+  await writeCounter(`${orgId}:${utcDay(atMs)}`, { field: 'llm_tokens', add: tokens });
 }
 
 /** One quota as `GET /v1/account` and `svcctl quotas get` show it. */

@@ -286,7 +286,7 @@ export async function backfillUsageRollups(opts: { force?: boolean; nowMs?: numb
   const nowMs = opts.nowMs ?? Date.now();
   if (!opts.force && (await UsageRollup.collection.countDocuments({ _id: BACKFILL_MARKER } as never)) > 0) return 0;
   let folded = 0;
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const rows = (await UsageRecord.find(after === null ? {} : { _id: { $gt: after } })
       .sort({ _id: 1 })
       .limit(BATCH)

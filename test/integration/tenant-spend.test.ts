@@ -11,6 +11,9 @@ import { expect } from 'chai';
 import { allowedModels, config } from '../../src/config';
 import { Agent } from '../../src/models/agents';
 import { AgentVersion } from '../../src/models/agent-versions';
+import { Org } from '../../src/models/orgs';
+import { QuotaCounter } from '../../src/models/quotas';
+import { addLlmTokens, takeQuota, utcDay } from '../../src/services/quotas';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 
 const BIN = path.resolve(__dirname, '../../../bin/svcctl.js');
@@ -181,6 +184,23 @@ describe('tenant spend: models, daily quotas, bounded metric labels', function (
       expect(account.analysis_reruns_per_day).to.deep.equal({ limit: 1, used: 1 });
       const got = await svcctl('quotas', 'get', '--org', t.orgId);
       expect(got.out.test_suite_runs_per_day).to.deep.equal({ limit: 1, used: 1 });
+    });
+
+    it('counts concurrent token additions and takes of one day exactly: the first writes race to create the counter, no increment is lost', async () => {
+      const { orgId } = await newTenant();
+      const at = Date.now();
+      await Org.updateOne({ _id: orgId }, { $set: { 'quotas.test_suite_runs_per_day': 5 } });
+      const [adds, takes] = await Promise.all([
+        Promise.allSettled(Array.from({ length: 40 }, (_, i) => addLlmTokens(orgId, 7 + (i % 3), at))),
+        Promise.allSettled(Array.from({ length: 12 }, () => takeQuota(orgId, 'test_suite_runs_per_day', at))),
+      ]);
+      expect(adds.filter((r) => r.status === 'rejected')).to.deep.equal([]);
+      expect(takes.filter((r) => r.status === 'fulfilled')).to.have.length(5);
+      for (const r of takes.filter((r) => r.status === 'rejected'))
+        expect((r as PromiseRejectedResult).reason).to.include({ status: 429, code: 'quota_exceeded' });
+      const counter = (await QuotaCounter.findById(`${orgId}:${utcDay(at)}`).lean()) as Record<string, unknown>;
+      const tokens = Array.from({ length: 40 }, (_, i) => 7 + (i % 3)).reduce((a, b) => a + b, 0);
+      expect(counter).to.include({ llm_tokens: tokens, test_suite_runs: 5 });
     });
 
     it('svcctl refuses a malformed quota (exit 2) and changes nothing', async () => {
