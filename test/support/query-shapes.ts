@@ -108,6 +108,10 @@ export const ACCEPTED_SHAPES: Record<string, string> = {
     'audit retention: deletes through the last id of the batch just read, a bounded range of the primary key',
   'orgs.findOne {demo}': "npm start's demo organization, once at start (index {demo}: one row has demo: true)",
   'orgs.find {} sort(_id:-1)': '`svcctl orgs list`: every organization, all of which it prints',
+  'usage_records.find {} sort(_id:1)':
+    'usage rollups backfill (once per store, at `npm start`, and `svcctl usage rebuild`): the first batch of one pass over every row, in primary-key order',
+  'usage_records.find {} [_id:$gt] sort(_id:1)':
+    'usage rollups backfill: the next batch after the last id read, a bounded range of the primary key',
 };
 
 /**

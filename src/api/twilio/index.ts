@@ -68,7 +68,7 @@ import { startRecordingWorkflow } from '../../services/recordings';
 import type { RecordingSettings } from '../../shared/recordings';
 import { spokenOpening, type RecordingConsent } from '../../shared/recording-consent';
 import { operation, operationsRouter } from '../operations';
-import { twilioPayResult } from './payments';
+import { payResultHandler, type PaymentComeback } from './payments';
 import { failedTransfer, LIVE_STATUSES, publicUrl } from './requests';
 import { PAYMENT_LINES, type PaymentProgress } from '../../shared/payments';
 
@@ -95,6 +95,30 @@ export function twilioRouter(temporal: Client): Router {
     ),
   ]);
 }
+
+/**
+ * `POST /twilio/pay/{callId}/{attempt}`: a card payment's `<Pay>` action (https://www.twilio.com/docs/voice/twiml/pay#action);
+ * the handler is src/api/twilio/payments.ts `payResultHandler`.
+ */
+const twilioPayResult = (temporal: Client, comeback: PaymentComeback) =>
+  operation({
+    method: 'post',
+    path: '/twilio/pay/{callId}/{attempt}',
+    operationId: 'twilioPayResult',
+    tag,
+    summary: "A card payment's `<Pay>` action",
+    description:
+      'Twilio posts the outcome of `<Pay>` here; only the status, the last four digits and the confirmation code are kept, and the caller is brought back to the assistant.',
+    twilioForm: {
+      CallSid: "The call's SID at Twilio (CA…).",
+      Result:
+        'success, payment-connector-error, too-many-failed-attempts, caller-interrupted-with-star, caller-hung-up, …',
+      PaymentCardNumber: 'The card number, masked by Twilio (only its last four digits are kept).',
+      PaymentConfirmationCode: "The processor's confirmation code.",
+    },
+    content: { 'text/xml': { schema: { type: 'string' } } },
+    handler: payResultHandler(temporal, comeback),
+  });
 
 /** `POST /twilio/voice/{id}` (form: `CallSid`) → TwiML connecting the call to ConversationRelay, or `<Hangup/>`. */
 const twilioVoice = operation({

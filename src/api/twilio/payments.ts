@@ -8,8 +8,8 @@
  * removed), signalled to the call's workflow (`paymentResult`), never logged or stored whole; the answer
  * is TwiML bringing the caller back to the assistant: a new ConversationRelay session greeted with the outcome.
  *
- * Helpers only (no router here): src/api/twilio/index.ts lists the operation, giving it its
- * `<Connect><ConversationRelay>` builder.
+ * Helpers only (no router, no operation here: src/api/twilio/index.ts declares the operation, giving the
+ * handler its `<Connect><ConversationRelay>` builder).
  */
 import twilio from 'twilio';
 import type { Client } from '@temporalio/client';
@@ -19,7 +19,7 @@ import type { WithId } from '../../models/store';
 import { payResultOf } from '../../services/payments';
 import { callWorkflowId } from '../../shared/calls';
 import { paymentResultSignal, type PaymentProgress } from '../../shared/payments';
-import { operation } from '../operations';
+import type { Request, Response } from 'express';
 import { LIVE_STATUSES } from './requests';
 
 /** Builds the comeback session of a caller back from `<Pay>` (src/api/twilio/index.ts `connectRelay`). */
@@ -40,51 +40,36 @@ export function paymentOf(call: WithId<CallDoc> | null, attempt: string): Paymen
 }
 
 /**
- * `POST /twilio/pay/{callId}/{attempt}` (form: `CallSid`, `Result`, `PaymentCardNumber` masked,
- * `PaymentConfirmationCode`) → TwiML. For the call's own CallSid while it is live and the payment it
- * names: the outcome signalled to the call's workflow, and a new ConversationRelay session (`comeback`)
- * greeted with it. Otherwise `<Hangup/>`, nothing signalled.
+ * The handler of `POST /twilio/pay/{callId}/{attempt}` (form: `CallSid`, `Result`, `PaymentCardNumber`
+ * masked, `PaymentConfirmationCode`) → TwiML; src/api/twilio/index.ts declares the operation. For the
+ * call's own CallSid while it is live and the payment it names: the outcome signalled to the call's
+ * workflow, and a new ConversationRelay session (`comeback`) greeted with it. Otherwise `<Hangup/>`,
+ * nothing signalled.
  */
-export const twilioPayResult = (temporal: Client, comeback: PaymentComeback) =>
-  operation({
-    method: 'post',
-    path: '/twilio/pay/{callId}/{attempt}',
-    operationId: 'twilioPayResult',
-    tag: 'Twilio callbacks',
-    summary: "A card payment's `<Pay>` action",
-    description:
-      'Twilio posts the outcome of `<Pay>` here; only the status, the last four digits and the confirmation code are kept, and the caller is brought back to the assistant.',
-    twilioForm: {
-      CallSid: "The call's SID at Twilio (CA…).",
-      Result:
-        'success, payment-connector-error, too-many-failed-attempts, caller-interrupted-with-star, caller-hung-up, …',
-      PaymentCardNumber: 'The card number, masked by Twilio (only its last four digits are kept).',
-      PaymentConfirmationCode: "The processor's confirmation code.",
-    },
-    content: { 'text/xml': { schema: { type: 'string' } } },
-    handler: async (req, res) => {
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const callSid = typeof body.CallSid === 'string' ? body.CallSid : '';
-      const call = await Call.findOne({ _id: String(req.params.callId), livemode: true }).lean();
-      const payment = paymentOf(call, String(req.params.attempt));
-      const response = new twilio.twiml.VoiceResponse();
-      if (!call || !payment || !LIVE_STATUSES.includes(call.status) || !callSid || call.provider_call_sid !== callSid) {
-        response.hangup();
-        return void res.type('text/xml').send(response.toString());
-      }
-      const result = payResultOf(body, { attempt: payment.attempt, providerCallSid: callSid });
-      try {
-        await temporal.workflow.getHandle(callWorkflowId(call._id)).signal(paymentResultSignal, result);
-      } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError)) throw err;
-      }
-      comeback(response, call, callSid, {
-        ...payment,
-        status: result.status,
-        result: result.result,
-        last4: result.last4,
-        confirmation_code: result.confirmationCode,
-      });
-      res.type('text/xml').send(response.toString());
-    },
-  });
+export const payResultHandler =
+  (temporal: Client, comeback: PaymentComeback) =>
+  async (req: Request, res: Response): Promise<void> => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const callSid = typeof body.CallSid === 'string' ? body.CallSid : '';
+    const call = await Call.findOne({ _id: String(req.params.callId), livemode: true }).lean();
+    const payment = paymentOf(call, String(req.params.attempt));
+    const response = new twilio.twiml.VoiceResponse();
+    if (!call || !payment || !LIVE_STATUSES.includes(call.status) || !callSid || call.provider_call_sid !== callSid) {
+      response.hangup();
+      return void res.type('text/xml').send(response.toString());
+    }
+    const result = payResultOf(body, { attempt: payment.attempt, providerCallSid: callSid });
+    try {
+      await temporal.workflow.getHandle(callWorkflowId(call._id)).signal(paymentResultSignal, result);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+    comeback(response, call, callSid, {
+      ...payment,
+      status: result.status,
+      result: result.result,
+      last4: result.last4,
+      confirmation_code: result.confirmationCode,
+    });
+    res.type('text/xml').send(response.toString());
+  };
