@@ -8,10 +8,12 @@
  */
 import { expect } from 'chai';
 import mongoose from 'mongoose';
+import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { config, setConfig, type Config } from '../../src/config';
 import { createKey } from '../../src/keys';
 import { Call, CallStreamEntry } from '../../src/models/calls';
 import { changeWindow } from '../../src/models/conversations';
+import { WidgetStreamLease } from '../../src/models/widget';
 import { callStreamState } from '../../src/services/call-streams';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { eventually } from '../support/conversations';
@@ -32,6 +34,18 @@ async function withConfig<T>(changes: Partial<Config>, fn: () => Promise<T>): Pr
   }
 }
 
+/**
+ * Waits until the store holds exactly `n` leases of API streams of organization `orgId`. A closed
+ * stream's lease goes back when the server sees its connection end, which can come after the client's
+ * close: a step that counts against a cap first waits for the streams closed before it to be gone.
+ */
+async function apiStreamLeases(orgId: string, n: number): Promise<void> {
+  await eventually(
+    async () => (await WidgetStreamLease.countDocuments({ org_id: `api:${orgId}` })) === n,
+    `${n} open API streams`,
+  );
+}
+
 /** An event as it arrived: its fields and `Date.now()` at its arrival. */
 interface Arrived {
   event: string;
@@ -49,10 +63,16 @@ interface Held {
   close(): void;
 }
 
-/** Opens `url` with `key` and reads its events in the background until `close()`. */
-async function hold(url: string, key: string): Promise<Held> {
+/**
+ * Opens `url` with `key` and reads its events in the background until `close()`; through `dispatcher`
+ * when given (undici's own fetch: a client bound to another local address).
+ */
+async function hold(url: string, key: string, dispatcher?: Dispatcher): Promise<Held> {
   const abort = new AbortController();
-  const res = await fetch(url, { headers: { Authorization: `Bearer ${key}` }, signal: abort.signal });
+  const init = { headers: { Authorization: `Bearer ${key}` }, signal: abort.signal };
+  const res = dispatcher
+    ? ((await undiciFetch(url, { ...init, dispatcher })) as unknown as Response)
+    : await fetch(url, init);
   const held: Held = {
     status: res.status,
     body: res.status === 200 ? '' : await res.text(),
@@ -221,6 +241,9 @@ describe('idle call streams', function () {
   it('caps open streams per key, per IP address and per organization (429 too_many_streams with Retry-After); closing one frees a slot', async () => {
     const call = await scheduledCall();
     const url = `${h().api.url}/v1/calls/${call}/stream`;
+    // Every stream of this test comes from 127.0.0.2 (a loopback address no other test uses), so that the
+    // per-address count is this test's own whatever streams other tests left open from 127.0.0.1.
+    const from = new Agent({ connect: { localAddress: '127.0.0.2' } });
     const held: Held[] = [];
     const expectRefused = (r: Held, subject: string) => {
       expect(r.status).to.equal(429);
@@ -231,45 +254,37 @@ describe('idle call streams', function () {
     };
     const secondKey = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'secret' })).key;
     try {
+      // The streams of the tests before this one are gone first (the same key and organization).
+      await apiStreamLeases(t.orgId, 0);
       // Per key: two; the third is refused; one closed, one more admitted.
       await withConfig({ apiStreamsPerKey: 2, apiStreamsPerIp: 0, apiStreamsPerOrg: 0 }, async () => {
-        held.push(await hold(url, t.testKey), await hold(url, t.testKey));
+        held.push(await hold(url, t.testKey, from), await hold(url, t.testKey, from));
         expect(held.map((r) => r.status)).to.deep.equal([200, 200]);
-        expectRefused(await hold(url, t.testKey), 'key');
+        expectRefused(await hold(url, t.testKey, from), 'key');
         // Another key of the organization has its own count.
-        const other = await hold(url, secondKey);
+        const other = await hold(url, secondKey, from);
         expect(other.status).to.equal(200);
         other.close();
         held.shift()!.close();
-        const again = await eventually(async () => {
-          const r = await hold(url, t.testKey);
-          if (r.status === 200) return r;
-          return null;
-        }, 'a stream after one closed');
+        await apiStreamLeases(t.orgId, 1);
+        const again = await hold(url, t.testKey, from);
+        expect(again.status, 'a stream after one closed').to.equal(200);
         held.push(again);
       });
       // Per IP address: two keys from one address share the cap.
       await withConfig({ apiStreamsPerKey: 0, apiStreamsPerIp: 3, apiStreamsPerOrg: 0 }, async () => {
-        // The streams closed above give their leases back when the server sees the connection end, which
-        // can come after the client's close: wait for a slot rather than race the release.
-        held.push(
-          await eventually(async () => {
-            const r = await hold(url, secondKey);
-            if (r.status === 200) return r;
-            r.close();
-            return null;
-          }, 'a stream under the IP address cap'),
-        );
-        expectRefused(await hold(url, secondKey), 'IP address');
+        await apiStreamLeases(t.orgId, 2);
+        held.push(await hold(url, secondKey, from));
+        expect(held.at(-1)!.status).to.equal(200);
+        expectRefused(await hold(url, secondKey, from), 'IP address');
       });
       // Per organization.
       await withConfig({ apiStreamsPerKey: 0, apiStreamsPerIp: 0, apiStreamsPerOrg: 3 }, async () => {
-        expectRefused(await hold(url, secondKey), 'organization');
+        expectRefused(await hold(url, secondKey, from), 'organization');
         held.pop()!.close();
-        const again = await eventually(async () => {
-          const r = await hold(url, secondKey);
-          return r.status === 200 ? r : null;
-        }, 'a stream after one closed');
+        await apiStreamLeases(t.orgId, 2);
+        const again = await hold(url, secondKey, from);
+        expect(again.status, 'a stream after one closed').to.equal(200);
         held.push(again);
         // An unknown call is a 404 whatever the caps.
         const missing = await hold(`${h().api.url}/v1/calls/call_missing/stream`, secondKey);
@@ -277,6 +292,7 @@ describe('idle call streams', function () {
       });
     } finally {
       for (const r of held) r.close();
+      await from.destroy();
     }
   });
 });
