@@ -243,7 +243,7 @@ describe('idle call streams', function () {
     const url = `${h().api.url}/v1/calls/${call}/stream`;
     // Every stream of this test comes from 127.0.0.2 (a loopback address no other test uses), so that the
     // per-address count is this test's own whatever streams other tests left open from 127.0.0.1.
-    const from = new Agent({ connect: { localAddress: '127.0.0.2' } });
+    const from = new Agent({ localAddress: '127.0.0.2' });
     const held: Held[] = [];
     const expectRefused = (r: Held, subject: string) => {
       expect(r.status).to.equal(429);
@@ -260,6 +260,9 @@ describe('idle call streams', function () {
       await withConfig({ apiStreamsPerKey: 2, apiStreamsPerIp: 0, apiStreamsPerOrg: 0 }, async () => {
         held.push(await hold(url, t.testKey, from), await hold(url, t.testKey, from));
         expect(held.map((r) => r.status)).to.deep.equal([200, 200]);
+        // The streams are counted under 127.0.0.2 (the server sees the client's bound address).
+        const addresses = await WidgetStreamLease.distinct('ip_key', { org_id: `api:${t.orgId}` });
+        expect(addresses.map((a) => String(a).replace(/^api:(::ffff:)?/, ''))).to.deep.equal(['127.0.0.2']);
         expectRefused(await hold(url, t.testKey, from), 'key');
         // Another key of the organization has its own count.
         const other = await hold(url, secondKey, from);
