@@ -30,6 +30,7 @@ import {
 } from '../models/contacts';
 import type { WithId } from '../models/store';
 import { derivedId } from '../shared/ids';
+import { groupCommit } from '../shared/group-commit';
 import { findContact, upsertContact, type Tenant } from './contacts';
 import { addDoNotCall } from './do-not-call';
 import { emitEvent } from './events';
@@ -80,6 +81,19 @@ export function optOutEventId(key: string, atMs: number): string {
  */
 export async function recordOptOut(temporal: Client, input: OptOutInput): Promise<OptOutResult> {
   if (!isE164(input.phone)) return { contactId: null, recorded: false, eventId: null };
+  return oneAtATime(`${input.orgId}:${input.livemode}:${input.phone}`, () => recordNow(temporal, input));
+}
+
+/**
+ * Runs the opt-outs of one number of one tenant one at a time in this process: the contact's writes (its
+ * creation, the opt-out, `do_not_call`) are separate updates, and FerretDB 1.x applies each as a
+ * read-modify-write of the whole document without a version check, so two concurrent requests could
+ * undo each other's fields (DESIGN.md section 3, "one writer per document").
+ */
+const oneAtATime = groupCommit<() => Promise<OptOutResult>, OptOutResult>(async (_key, [run]) => [await run()], 1);
+
+/** `recordOptOut`'s steps, for a phone number already checked, one request of the number at a time. */
+async function recordNow(temporal: Client, input: OptOutInput): Promise<OptOutResult> {
   const tenant: Tenant = { orgId: input.orgId, livemode: input.livemode };
   const eventId = optOutEventId(input.key, input.atMs);
   const contact =
