@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import { h, isEnded, newTenant, request, waitForCall } from '../support/harness';
+import { eventually } from '../support/conversations';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -219,7 +220,11 @@ describe('calls', function () {
       const call = await placeCall(t, { metadata: { k: outcome }, simulation: { outcome } });
       const ended = await waitForCall(t.testKey, call.id);
       expect(ended).to.include({ status, end_reason: reason, answered_at: null, duration_seconds: null });
-      const events = await eventsOf(t.testKey, call.id);
+      // `call.ended` is stored after the call shows its end (the status is written first): wait for it.
+      const events = await eventually(async () => {
+        const list = await eventsOf(t.testKey, call.id);
+        return list.length > 0 ? list : null;
+      }, 'the call.ended event');
       expect(events.map((e) => e.type)).to.deep.equal(['call.ended']);
       expect(events[0].data.object.metadata).to.deep.equal({ k: outcome });
       expect((await transcript(t.testKey, call.id)).turns).to.deep.equal([]);
