@@ -37,6 +37,7 @@ import { logger } from '../logger';
 import { DEMO_MODEL_NAME, startDemoModel } from './demo-model';
 import { infraBinaries, portInUse, startFerretDB, startTemporalDevServer, type ChildServer } from './infra';
 import { seedDemo, seedDemoUser } from './seed';
+import { demoNumberInCallingHours } from './demo-number';
 import { ensureCallReconcilerSchedule } from '../services/calls';
 import { ensureRetentionSweepSchedule } from '../services/privacy-schedule';
 import { ensureRecordingRetentionSchedule } from '../services/recordings';
@@ -218,6 +219,7 @@ async function announceReady(cfg: Config, api: RunningApi, uiUrl: string): Promi
   const seed = await seedDemo(cfg.dataDir);
   const admin = await seedDemoUser(cfg.dataDir, seed.org_id);
   const base = `http://localhost:${api.port}`;
+  const to = await demoNumberInCallingHours();
   console.log(`
   Service ready on ${base} (${elapsed()} s after start)   GET /healthz, /readyz, /metrics
   API reference:   ${base}/docs   (OpenAPI 3.1: ${base}/v1/openapi.json)
@@ -229,9 +231,10 @@ async function announceReady(cfg: Config, api: RunningApi, uiUrl: string): Promi
     publishable key:  ${seed.publishable_key}
     demo agent:       ${seed.agent_id}
 
-  Place a simulated demo call:
+  Place a simulated demo call (to a fictional number inside its calling hours now: simulated calls pass the
+  dial gate too, and a call at night at the callee's local time is held until morning):
     curl -s ${base}/v1/calls -H "Authorization: Bearer ${seed.secret_key}" -H "Content-Type: application/json" \\
-      -d '{"to":"+14155550123","agent_id":"${seed.agent_id}","metadata":{"order_id":"1234"}}'
+      -d '{"to":"${to}","agent_id":"${seed.agent_id}","metadata":{"order_id":"1234"}}'
   Then: curl -s ${base}/v1/calls/<id>/transcript -H "Authorization: Bearer ${seed.secret_key}"
         curl -s ${base}/v1/events -H "Authorization: Bearer ${seed.secret_key}"
   Ctrl-C stops everything.

@@ -4,21 +4,23 @@
  * placed and waited for, the calls list read across pages, its transcript, a 422 caught as a typed error,
  * and a webhook payload verified (and a forgery refused) by `Svc.webhooks.constructEvent`.
  *
- *   node dist/test/sdk/lts-flow.js <baseUrl> <secret key>      prints one JSON line, exits 1 on failure
+ *   node dist/test/sdk/lts-flow.js <baseUrl> <secret key> [<to>]      prints one JSON line, exits 1 on failure
+ *
+ * `<to>` is the number both calls ring (default +14155557501): smoke-lts.sh passes the demo's number inside
+ * its calling hours now (src/dev/demo-number.ts), since a simulated call at night at the callee's local time
+ * is held by the dial gate.
  */
 import assert from 'node:assert/strict';
 import { InvalidRequestError, SignatureVerificationError, Svc, signatureHeader } from '../../sdk/typescript/src';
 
 async function main(): Promise<void> {
-  const [baseUrl, apiKey] = process.argv.slice(2);
+  const [baseUrl, apiKey, to = '+14155557501'] = process.argv.slice(2);
   const svc = new Svc({ apiKey, baseUrl });
   const agents = await svc.agents.list({ limit: 10 });
   assert.ok(agents.data.length > 0, 'the demo agent is listed');
   const placed = [];
   for (const n of [1, 2])
-    placed.push(
-      await svc.calls.create({ to: `+1415555${7500 + n}`, agent_id: agents.data[0].id, metadata: { lts: String(n) } }),
-    );
+    placed.push(await svc.calls.create({ to, agent_id: agents.data[0].id, metadata: { lts: String(n) } }));
   const ended = await Promise.all(
     placed.map((c) => svc.calls.waitForEnd(c.id, { intervalMs: 500, timeoutMs: 180_000 })),
   );
