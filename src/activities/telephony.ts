@@ -428,13 +428,11 @@ async function startLiveRecording(callId: string, providerCallSid: string): Prom
   const existing = await twilioCall(() => twilioClient.calls(providerCallSid).recordings.list({ limit: 20 }));
   if (existing.some((r) => r.status === 'in-progress')) return;
   await twilioCall(() =>
-    twilioClient
-      .calls(providerCallSid)
-      .recordings.create({
-        recordingChannels: 'dual',
-        recordingStatusCallback: `${base}/twilio/recording/${callId}`,
-        recordingStatusCallbackMethod: 'POST',
-        recordingStatusCallbackEvent: ['completed'],
-      }),
+    twilioClient.calls(providerCallSid).recordings.create({
+      recordingChannels: 'dual',
+      recordingStatusCallback: `${base}/twilio/recording/${callId}`,
+      recordingStatusCallbackMethod: 'POST',
+      recordingStatusCallbackEvent: ['completed'],
+    }),
   );
 }

@@ -13,7 +13,9 @@
  * Secrets are never logged nor returned by the API.
  */
 import mongoose, { Schema, InferSchemaType } from 'mongoose';
+import { z } from 'zod';
 import { schemaOptions } from './store';
+import { apiObject, unix } from './wire';
 
 const telephonyAccountSchema = new Schema(
   {
@@ -45,3 +47,20 @@ telephonyAccountSchema.index({ connected_sid: 1 });
 
 export type TelephonyAccountDoc = InferSchemaType<typeof telephonyAccountSchema>;
 export const TelephonyAccount = mongoose.model('TelephonyAccount', telephonyAccountSchema, 'telephony_accounts');
+
+/** The `telephony_connection` API object (`GET /v1/telephony/connection`): never a secret. */
+export const TelephonyConnectionObject = apiObject(
+  'TelephonyConnection',
+  "The Twilio account the organization's live calls and messages run in: its subaccount of the platform's account, or its own connected account.",
+  z.object({
+    object: z.literal('telephony_connection'),
+    mode: z
+      .enum(['subaccount', 'connected'])
+      .describe("`subaccount`: the platform's subaccount of the organization; `connected`: its own Twilio account."),
+    account_sid: z
+      .string()
+      .nullable()
+      .describe('The account in use (`AC…`); null while the subaccount is not created yet (it is on first live use).'),
+    created: unix.nullable().describe('When that account was created or connected; null likewise.'),
+  }),
+);

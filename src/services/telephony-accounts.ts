@@ -112,7 +112,10 @@ function credentialsOf(doc: TelephonyAccountDoc, platformSid: string): AccountCr
 function twilioFailure(err: unknown, what: string): unknown {
   const status = (err as { status?: number }).status;
   if (status && status >= 400 && status < 500 && status !== 429)
-    return ApplicationFailure.nonRetryable(`Twilio refused ${what} (${status}): ${(err as Error).message}`, TELEPHONY_REJECTED);
+    return ApplicationFailure.nonRetryable(
+      `Twilio refused ${what} (${status}): ${(err as Error).message}`,
+      TELEPHONY_REJECTED,
+    );
   return err;
 }
 
@@ -184,7 +187,11 @@ async function claimCreation(
  * platform account if Twilio has one (not closed; the oldest, should there be several), else a new one;
  * stored with its auth token sealed, the claim released.
  */
-async function createSubaccount(orgId: string, platform: TwilioCredentials, claimMs: number): Promise<AccountCredentials> {
+async function createSubaccount(
+  orgId: string,
+  platform: TwilioCredentials,
+  claimMs: number,
+): Promise<AccountCredentials> {
   const parent = clientWith(platform);
   const friendlyName = subaccountFriendlyName(orgId);
   const found = (await parent.api.v2010.accounts.list({ friendlyName, limit: 20 }))
@@ -292,7 +299,12 @@ export async function telephonyConnection(orgId: string): Promise<TelephonyConne
   const doc = await TelephonyAccount.findById(orgId).lean();
   const seconds = (ms: number | null | undefined) => (ms == null ? null : Math.floor(ms / 1000));
   if (doc?.connected_sid)
-    return { object: 'telephony_connection', mode: 'connected', account_sid: doc.connected_sid, created: seconds(doc.connected_ms) };
+    return {
+      object: 'telephony_connection',
+      mode: 'connected',
+      account_sid: doc.connected_sid,
+      created: seconds(doc.connected_ms),
+    };
   const current = doc?.subaccount_sid && doc.parent_account_sid === config().twilioAccountSid;
   return {
     object: 'telephony_connection',
@@ -327,9 +339,18 @@ export async function connectOwnAccount(
 ): Promise<TelephonyConnection> {
   const other = await TelephonyAccount.findOne({ connected_sid: input.accountSid }, { _id: 1 }).lean();
   if ((other && other._id !== orgId) || input.accountSid === config().twilioAccountSid)
-    throw new ConnectionRefused('twilio_account_taken', 'This Twilio account is connected to another organization.', 'account_sid');
+    throw new ConnectionRefused(
+      'twilio_account_taken',
+      'This Twilio account is connected to another organization.',
+      'account_sid',
+    );
   const sub = await TelephonyAccount.findOne({ subaccount_sid: input.accountSid }, { _id: 1 }).lean();
-  if (sub) throw new ConnectionRefused('twilio_account_taken', 'This Twilio account is connected to another organization.', 'account_sid');
+  if (sub)
+    throw new ConnectionRefused(
+      'twilio_account_taken',
+      'This Twilio account is connected to another organization.',
+      'account_sid',
+    );
   await verifyCredentials(
     { accountSid: input.accountSid, username: input.apiKeySid, password: input.apiKeySecret },
     'api_key_secret',

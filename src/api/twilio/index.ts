@@ -259,7 +259,10 @@ const twilioInboundCall = (temporal: Client) =>
         : null;
       // The account the call came in through (checked by the guard): where its REST requests go.
       if (call && !call.provider_account_sid && /^AC[0-9a-f]{32}$/i.test(body.AccountSid ?? ''))
-        await Call.updateOne({ _id: call._id, provider_account_sid: null }, { $set: { provider_account_sid: body.AccountSid } });
+        await Call.updateOne(
+          { _id: call._id, provider_account_sid: null },
+          { $set: { provider_account_sid: body.AccountSid } },
+        );
       if (!call) {
         response.say(NUMBER_UNAVAILABLE_LINE);
         response.hangup();

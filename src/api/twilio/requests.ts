@@ -36,15 +36,20 @@ function signedWith(authToken: string, signature: string | undefined, url: strin
 async function requestOwner(path: string, body: Record<string, string>): Promise<string | null> {
   if (path === '/voice/inbound' || path === '/messaging') {
     const to = String(body.To ?? '').replace(/^whatsapp:/, '');
-    return (await PhoneNumber.findOne({ route_key: numberRouteKey('', true, to) }, { org_id: 1 }).lean())?.org_id ?? null;
+    return (
+      (await PhoneNumber.findOne({ route_key: numberRouteKey('', true, to) }, { org_id: 1 }).lean())?.org_id ?? null
+    );
   }
   if (path === '/status/inbound')
-    return (await Call.findOne({ provider_call_sid: String(body.CallSid ?? '') }, { org_id: 1 }).lean())?.org_id ?? null;
+    return (
+      (await Call.findOne({ provider_call_sid: String(body.CallSid ?? '') }, { org_id: 1 }).lean())?.org_id ?? null
+    );
   const message = /^\/messaging\/status(?:\/([^/]+))?$/.exec(path);
   if (message) {
-    const row = await (message[1]
-      ? Message.findById(message[1], { org_id: 1 })
-      : Message.findOne({ provider_sid: String(body.MessageSid ?? '') }, { org_id: 1 })
+    const row = await (
+      message[1]
+        ? Message.findById(message[1], { org_id: 1 })
+        : Message.findOne({ provider_sid: String(body.MessageSid ?? '') }, { org_id: 1 })
     ).lean();
     return row?.org_id ?? null;
   }
@@ -73,7 +78,12 @@ export async function checkTwilioRequest(
 ): Promise<void> {
   const account = await webhookAccount(typeof body.AccountSid === 'string' ? body.AccountSid : undefined);
   if (!account || !signedWith(account.authToken, signature, url, body))
-    throw new ApiError(403, 'permission_error', 'twilio_signature_invalid', 'The X-Twilio-Signature header does not verify.');
+    throw new ApiError(
+      403,
+      'permission_error',
+      'twilio_signature_invalid',
+      'The X-Twilio-Signature header does not verify.',
+    );
   if (account.orgId === null) return;
   const owner = await requestOwner(path, body);
   if (owner !== null && owner !== account.orgId)
