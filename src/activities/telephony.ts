@@ -311,8 +311,8 @@ export async function hangUpCall(input: {
   providerCallSid: string | null;
 }): Promise<void> {
   if (!input.providerCallSid) return;
-  const twilioClient = await callClient(input.callId);
   try {
+    const twilioClient = await callClient(input.callId);
     await twilioCall(() => twilioClient.calls(input.providerCallSid!).update({ status: 'completed' }));
   } catch (err) {
     if (err instanceof ApplicationFailure && err.type === TELEPHONY_REJECTED) return; // already over
