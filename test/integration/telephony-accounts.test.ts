@@ -249,6 +249,7 @@ describe('telephony accounts', function () {
       b = await liveTenant();
       await placeLive(b); // B's subaccount exists
       subB = fake.accounts.get(subaccountsOf(b.orgId)[0].sid)!;
+      subA = fake.accounts.get((await placeLive(a, '+14155550155')).placed.AccountSid)!;
       const connect = await request('POST', '/v1/phone_numbers', {
         key: a.liveKey,
         body: { number: numberA, channels: ['voice', 'sms'], agent_id: a.liveAgent },
@@ -258,7 +259,6 @@ describe('telephony accounts', function () {
 
     it("takes a call's callback signed by its own account, and refuses another organization's account (403)", async () => {
       const { id, placed } = await placeLive(a);
-      subA = fake.accounts.get(placed.AccountSid)!;
       const params = (accountSid: string) => ({ AccountSid: accountSid, CallSid: placed.Sid, CallStatus: 'ringing' });
       const mismatch = await signedPost(subB, `/twilio/status/${id}`, params(subB.sid));
       expect(mismatch.status, "B's account speaking of A's call").to.equal(403);
@@ -294,6 +294,18 @@ describe('telephony accounts', function () {
       expect(await Call.findOne({ provider_call_sid: callSid }).lean(), 'no call').to.equal(null);
       const conversation = await Conversation.findOne({ org_id: a.orgId, customer_number: '+14155550999' }).lean();
       expect(conversation, 'no conversation').to.equal(null);
+      // The same message from A's own subaccount is taken.
+      const own = await signedPost(subA, '/twilio/messaging', {
+        AccountSid: subA.sid,
+        MessageSid: 'SM' + 'a'.repeat(32),
+        From: '+14155550998',
+        To: numberA,
+        Body: 'hello',
+      });
+      expect(own.status, "A's own account").to.equal(200);
+      expect(await Conversation.findOne({ org_id: a.orgId, customer_number: '+14155550998' }).lean()).to.not.equal(
+        null,
+      );
     });
 
     it("refuses a ConversationRelay handshake signed with another organization's account", async () => {
