@@ -29,7 +29,9 @@ import {
 } from '../models/conversations';
 import { insertIfAbsent, type WithId } from '../models/store';
 import { freeTextAllowed, type OutboundMessageInput, type OutboundStatus } from '../shared/conversations';
-import { client as twilioClient } from '../providers/twilio';
+import type { Twilio } from 'twilio';
+import { twilioClientFor } from '../services/telephony-accounts';
+import { TELEPHONY_REJECTED } from '../shared/calls';
 
 export interface SendMessageInput {
   conversation: ConversationRef;
@@ -112,7 +114,13 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
     );
 
   const address = (n: string) => (c.channel === 'whatsapp' ? `whatsapp:${n}` : n);
-  const twilio = twilioClient();
+  let twilio: Twilio;
+  try {
+    twilio = await twilioClientFor(c.orgId); // the organization's account (its subaccount made on first use)
+  } catch (err) {
+    if ((err as { type?: string }).type !== TELEPHONY_REJECTED) throw err;
+    return fail('telephony_account_unavailable', (err as Error).message);
+  }
   if (row.send_attempted_ms != null) {
     const earlier = await findAcceptedMessage(twilio, address(m.from), address(m.to), m.text, row.send_attempted_ms);
     if (earlier) {
@@ -158,7 +166,7 @@ export async function sendMessage(input: SendMessageInput): Promise<SendMessageR
  * skew), or null. One page of Twilio's list, newest first, is enough for one conversation's retry.
  */
 async function findAcceptedMessage(
-  twilio: ReturnType<typeof twilioClient>,
+  twilio: Twilio,
   from: string,
   to: string,
   body: string,

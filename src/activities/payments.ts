@@ -15,7 +15,8 @@
 import twilio from 'twilio';
 import { ApplicationFailure } from '@temporalio/common';
 import { TELEPHONY_REJECTED } from '../shared/calls';
-import { client } from '../providers/twilio';
+import { clientWith } from '../providers/twilio';
+import { callClient, callCredentialsBySid } from '../services/telephony-accounts';
 import { payTwiml } from '../services/payments';
 
 /** Twilio's name for the recording running on a call (https://www.twilio.com/docs/voice/api/recording). */
@@ -41,9 +42,10 @@ async function twilioRequest<T>(fn: () => Promise<T>): Promise<T> {
  * (Twilio answers 404: never recorded, or not started yet, e.g. consent not given) is not an error.
  */
 async function setRecording(providerCallSid: string, status: 'paused' | 'in-progress'): Promise<void> {
+  const twilioClient = clientWith(await callCredentialsBySid(providerCallSid)); // the account the call is in
   try {
     await twilioRequest(() =>
-      client()
+      twilioClient
         .calls(providerCallSid)
         .recordings(CURRENT_RECORDING)
         .update(status === 'paused' ? { status, pauseBehavior: 'skip' } : { status }),
@@ -75,7 +77,8 @@ export async function startPayment(input: {
   const response = new twilio.twiml.VoiceResponse();
   payTwiml(response, input);
   try {
-    await twilioRequest(() => client().calls(input.providerCallSid).update({ twiml: response.toString() }));
+    const twilioClient = await callClient(input.callId);
+    await twilioRequest(() => twilioClient.calls(input.providerCallSid).update({ twiml: response.toString() }));
   } catch (err) {
     if (input.recorded) await setRecording(input.providerCallSid, 'in-progress').catch(() => undefined);
     throw err;

@@ -11,6 +11,7 @@ import { Call, CallTurn } from '../models/calls';
 import { Recording, recordingIdOf, renderRecording } from '../models/recordings';
 import { insertIfAbsent } from '../models/store';
 import { deleteTwilioRecording, fetchRecordingAudio } from '../providers/twilio';
+import { callCredentials, recordingCredentials } from '../services/telephony-accounts';
 import { emitEvent } from '../services/events';
 import {
   joinedWav,
@@ -84,7 +85,7 @@ export async function storeRecording(input: RecordingWorkflowInput): Promise<{ r
     stored = { ...(await storeAudio(filename, synthesizedWav(durationMs, segments), metadata)), durationMs };
   } else {
     await removeAudioNamed(filename);
-    const body = await fetchRecordingAudio(source.recordingSid);
+    const body = await fetchRecordingAudio(source.recordingSid, await callCredentials(input.callId));
     const file = await storeAudio(filename, Readable.fromWeb(body as WebReadableStream<Uint8Array>), metadata);
     // 16-bit stereo at Twilio's 8 kHz: the length from the size when the callback did not say it.
     const durationMs = source.durationMs ?? Math.round(((file.sizeBytes - WAV_HEADER_BYTES) / (8000 * 4)) * 1000);
@@ -145,7 +146,7 @@ async function roomSettled(callId: string, recordingId: string, endedMs: number 
 
 /** Deletes a live call's recording at Twilio once the copy is stored (404: already gone). */
 export async function deleteProviderRecording(input: { recordingSid: string }): Promise<void> {
-  await deleteTwilioRecording(input.recordingSid);
+  await deleteTwilioRecording(input.recordingSid, await recordingCredentials(input.recordingSid));
 }
 
 /**

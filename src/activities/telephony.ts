@@ -21,7 +21,8 @@ import { config } from '../config';
 import { MACHINE_DETECTION_TIMEOUT_SECONDS, TELEPHONY_REJECTED, transferConferenceName } from '../shared/calls';
 import { Call, DialIntent, type VoicemailOutcome } from '../models/calls';
 import { insertIfAbsent } from '../models/store';
-import { client, dialTo } from '../providers/twilio';
+import { clientWith, dialTo } from '../providers/twilio';
+import { accountCredentials, callClient, credentialsOfAccount } from '../services/telephony-accounts';
 import { roomService } from '../providers/livekit';
 import { openTokenStream, sayOnRelay } from '../voice/relay';
 import { classifyConsentAnswer } from '../services/recording-consent';
@@ -112,12 +113,13 @@ export async function placeCall(input: {
     created_ms: Date.now(),
     provider_call_sid: null,
   });
+  const twilioClient = clientWith(await placingAccount(input.callId));
   if (!fresh) {
-    const existing = await findPlacedCall(input.callId);
+    const existing = await findPlacedCall(input.callId, twilioClient);
     if (existing) return { providerCallSid: existing };
   }
   const call = await twilioCall(() =>
-    client().calls.create({
+    twilioClient.calls.create({
       to: input.to,
       from: input.from!,
       url: `${base}/twilio/voice/${input.callId}`,
@@ -139,12 +141,27 @@ export async function placeCall(input: {
   return { providerCallSid: call.sid };
 }
 
+/**
+ * The credentials of the account call `callId` is dialed in: the one an earlier attempt recorded on the
+ * call (`provider_account_sid`), else the organization's (src/services/telephony-accounts.ts, its
+ * subaccount created on first use), recorded on the call before it is dialed, so a retry and every later
+ * request about the call act in the same account.
+ */
+async function placingAccount(callId: string) {
+  const call = await Call.findById(callId, { org_id: 1, provider_account_sid: 1 }).lean();
+  if (!call) throw ApplicationFailure.nonRetryable(`call ${callId} does not exist`, TELEPHONY_REJECTED);
+  if (call.provider_account_sid) return await credentialsOfAccount(call.provider_account_sid);
+  const creds = await twilioCall(() => accountCredentials(call.org_id));
+  await Call.updateOne({ _id: callId }, { $set: { provider_account_sid: creds.accountSid } });
+  return creds;
+}
+
 /** The provider call an earlier attempt of `placeCall` placed for `callId`, if any (see `placeCall`). */
-async function findPlacedCall(callId: string): Promise<string | null> {
+async function findPlacedCall(callId: string, twilioClient: twilio.Twilio): Promise<string | null> {
   const intent = await DialIntent.findById(callId).lean();
   if (!intent) return null;
   if (intent.provider_call_sid) return intent.provider_call_sid;
-  const candidates = await twilioCall(() => client().calls.list({ to: intent.to, from: intent.from, limit: 20 }));
+  const candidates = await twilioCall(() => twilioClient.calls.list({ to: intent.to, from: intent.from, limit: 20 }));
   const recent = candidates.filter(
     (c) => !c.dateCreated || c.dateCreated.getTime() >= intent.created_ms - DIAL_MATCH_SLACK_MS,
   );
@@ -172,7 +189,8 @@ export async function transferCall(input: {
   if (!input.providerCallSid) return;
   const response = new twilio.twiml.VoiceResponse();
   dialTo(response, input.to);
-  await twilioCall(() => client().calls(input.providerCallSid!).update({ twiml: response.toString() }));
+  const twilioClient = await callClient(input.callId);
+  await twilioCall(() => twilioClient.calls(input.providerCallSid!).update({ twiml: response.toString() }));
 }
 
 /**
@@ -212,7 +230,8 @@ function transferConference(response: twilio.twiml.VoiceResponse, callId: string
 export async function holdForTransfer(input: { callId: string; providerCallSid: string }): Promise<void> {
   const response = new twilio.twiml.VoiceResponse();
   transferConference(response, input.callId, false);
-  await twilioCall(() => client().calls(input.providerCallSid).update({ twiml: response.toString() }));
+  const twilioClient = await callClient(input.callId);
+  await twilioCall(() => twilioClient.calls(input.providerCallSid).update({ twiml: response.toString() }));
 }
 
 /**
@@ -233,8 +252,9 @@ export async function dialTransferLeg(input: {
   const response = new twilio.twiml.VoiceResponse();
   response.say(input.summary);
   transferConference(response, input.callId, true);
+  const twilioClient = await callClient(input.callId); // the leg joins a conference in the call's account
   const leg = await twilioCall(() =>
-    client().calls.create({
+    twilioClient.calls.create({
       to: input.to,
       from: input.from,
       twiml: response.toString(),
@@ -258,7 +278,8 @@ export async function returnFromTransfer(input: {
   attempt: number;
 }): Promise<void> {
   const url = `${config().publicBaseUrl}/twilio/voice/${input.callId}?resume=${input.attempt}`;
-  await twilioCall(() => client().calls(input.providerCallSid).update({ url, method: 'POST' }));
+  const twilioClient = await callClient(input.callId);
+  await twilioCall(() => twilioClient.calls(input.providerCallSid).update({ url, method: 'POST' }));
 }
 
 /**
@@ -277,7 +298,8 @@ export async function leaveVoicemail(input: {
   const response = new twilio.twiml.VoiceResponse();
   response.say(input.message);
   response.hangup();
-  await twilioCall(() => client().calls(input.providerCallSid).update({ twiml: response.toString() }));
+  const twilioClient = await callClient(input.callId);
+  await twilioCall(() => twilioClient.calls(input.providerCallSid).update({ twiml: response.toString() }));
   const left: VoicemailOutcome = { left: true, message: input.message };
   await Call.updateOne({ _id: input.callId }, { $set: { voicemail_json: JSON.stringify(left) } });
 }
@@ -290,7 +312,8 @@ export async function hangUpCall(input: {
 }): Promise<void> {
   if (!input.providerCallSid) return;
   try {
-    await twilioCall(() => client().calls(input.providerCallSid!).update({ status: 'completed' }));
+    const twilioClient = await callClient(input.callId);
+    await twilioCall(() => twilioClient.calls(input.providerCallSid!).update({ status: 'completed' }));
   } catch (err) {
     if (err instanceof ApplicationFailure && err.type === TELEPHONY_REJECTED) return; // already over
     throw err;
@@ -401,16 +424,15 @@ export async function recordConsentAnswer(input: {
 /** Starts recording live call `providerCallSid` (see `recordConsentAnswer`), unless a recording of it is in progress. */
 async function startLiveRecording(callId: string, providerCallSid: string): Promise<void> {
   const base = config().publicBaseUrl;
-  const existing = await twilioCall(() => client().calls(providerCallSid).recordings.list({ limit: 20 }));
+  const twilioClient = await callClient(callId);
+  const existing = await twilioCall(() => twilioClient.calls(providerCallSid).recordings.list({ limit: 20 }));
   if (existing.some((r) => r.status === 'in-progress')) return;
   await twilioCall(() =>
-    client()
-      .calls(providerCallSid)
-      .recordings.create({
-        recordingChannels: 'dual',
-        recordingStatusCallback: `${base}/twilio/recording/${callId}`,
-        recordingStatusCallbackMethod: 'POST',
-        recordingStatusCallbackEvent: ['completed'],
-      }),
+    twilioClient.calls(providerCallSid).recordings.create({
+      recordingChannels: 'dual',
+      recordingStatusCallback: `${base}/twilio/recording/${callId}`,
+      recordingStatusCallbackMethod: 'POST',
+      recordingStatusCallbackEvent: ['completed'],
+    }),
   );
 }

@@ -9,6 +9,7 @@ import { config } from '../config';
 import { authenticate, errorHandler, jsonBody, jsonContentType, requestContext, unknownRoute } from './middleware';
 import { observeRequests, operatorRouter } from './observe';
 import { accountRouter } from './account';
+import { telephonyRouter } from './telephony';
 import { agentVersionsRouter } from './agent-versions'; // before agents.ts: the document's schema order
 import { agentsRouter } from './agents';
 // Before bulk-calls.ts, in this order: the OpenAPI document lists schemas as their modules load.
@@ -110,6 +111,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/webhook-endpoints', webhookEndpointsRouter());
   v1.use('/usage', usageRouter());
   v1.use('/account', accountRouter());
+  v1.use('/telephony', telephonyRouter());
   v1.use('/audit_events', auditEventsRouter());
   v1.use(analysesRouter(deps.temporal)); // `/calls/{id}/analyze`, `/conversations/{id}/analyses`…
   v1.use(testSuitesRouter(deps.temporal)); // `/agents/{id}/test_suites`, `/test_suites`, `/test_suite_runs`

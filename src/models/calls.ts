@@ -82,6 +82,11 @@ const callSchema = new Schema(
     metadata_json: { type: String, default: '{}' },
     error_message: { type: String, default: null },
     provider_call_sid: { type: String, default: null },
+    /**
+     * The Twilio account a live call is in (`AC…`: the organization's subaccount or connected account, the
+     * platform's), written before it is dialed or when its first webhook comes; null: the platform's.
+     */
+    provider_account_sid: { type: String, default: null },
     /** The bulk campaign (`bulk_…`) that placed the call, or null. */
     bulk_call_id: { type: String, default: null },
     /** A campaign call's form values (`fill_form`) as JSON, written with its final transition; null otherwise. */

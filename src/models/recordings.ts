@@ -39,6 +39,8 @@ const recordingSchema = new Schema(
 recordingSchema.index({ org_id: 1, created_ms: 1 });
 /** The retention sweeps: a tenant's recordings by age (src/services/recordings.ts `expiredRecordingIds`). */
 recordingSchema.index({ org_id: 1, livemode: 1, created_ms: 1 });
+/** Twilio's copy is deleted in the account of the recording's call (src/services/telephony-accounts.ts `recordingCredentials`). */
+recordingSchema.index({ provider_recording_sid: 1 });
 export const Recording = mongoose.model('Recording', recordingSchema, 'recordings');
 export type RecordingDoc = InferSchemaType<typeof recordingSchema>;
 

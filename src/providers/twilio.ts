@@ -77,12 +77,24 @@ class MeasuredRequestClient extends twilio.RequestClient {
 }
 
 /**
- * The `twilio` REST client from the configuration (rebased on `TWILIO_API_BASE_URL`, requests time out after
- * `TWILIO_TIMEOUT_MS`, each one timed in `svc_twilio_request_duration_seconds`): calls in src/activities/telephony.ts, messages in src/activities/messaging.ts.
- * @throws ApplicationFailure type `TelephonyRejected` (not retried) when TWILIO_ACCOUNT_SID or
- *   TWILIO_AUTH_TOKEN is missing
+ * Credentials acting in one Twilio account: the account's SID and auth token (`username` = the account
+ * SID), or an API key's SID (`SK…`) and secret with the account it belongs to
+ * (https://www.twilio.com/docs/iam/api-keys: an API key authenticates REST requests, never signs webhooks).
  */
-export function client() {
+export interface TwilioCredentials {
+  /** The account the requests act in (`AC…`): the path's `{AccountSid}`. */
+  accountSid: string;
+  /** HTTP basic auth user: the account SID, or an API key SID (`SK…`). */
+  username: string;
+  /** HTTP basic auth password: the account's auth token, or the API key's secret. */
+  password: string;
+}
+
+/**
+ * The platform account's credentials (`TWILIO_ACCOUNT_SID`, `TWILIO_AUTH_TOKEN`).
+ * @throws ApplicationFailure type `TelephonyRejected` (not retried) when either is missing
+ */
+export function platformCredentials(): TwilioCredentials {
   const cfg = config();
   if (!cfg.twilioAccountSid || !cfg.twilioAuthToken) {
     throw ApplicationFailure.nonRetryable(
@@ -90,8 +102,30 @@ export function client() {
       TELEPHONY_REJECTED,
     );
   }
+  return { accountSid: cfg.twilioAccountSid, username: cfg.twilioAccountSid, password: cfg.twilioAuthToken };
+}
+
+/**
+ * A `twilio` REST client acting in `creds.accountSid` with `creds` (rebased on `TWILIO_API_BASE_URL`,
+ * requests time out after `TWILIO_TIMEOUT_MS`, each one timed in `svc_twilio_request_duration_seconds`).
+ * With an API key the package's `accountSid` option names the account
+ * (https://www.twilio.com/docs/iam/api-keys#authenticate-with-api-keys).
+ */
+export function clientWith(creds: TwilioCredentials): twilio.Twilio {
+  const cfg = config();
   const httpClient = new MeasuredRequestClient(cfg.twilioApiBaseUrl, cfg.twilioTimeoutMs);
-  return twilio(cfg.twilioAccountSid, cfg.twilioAuthToken, { httpClient });
+  return twilio(creds.username, creds.password, { httpClient, accountSid: creds.accountSid });
+}
+
+/**
+ * The `twilio` REST client of the platform account (`clientWith(platformCredentials())`): the parent of
+ * the organizations' subaccounts (src/services/telephony-accounts.ts); an organization's live calls and
+ * messages use that organization's client instead.
+ * @throws ApplicationFailure type `TelephonyRejected` (not retried) when TWILIO_ACCOUNT_SID or
+ *   TWILIO_AUTH_TOKEN is missing
+ */
+export function client(): twilio.Twilio {
+  return clientWith(platformCredentials());
 }
 
 /**
@@ -128,24 +162,27 @@ export function conversationRelayAttributes(speech: SpeechSettings): Conversatio
 
 /**
  * A recording's audio at Twilio as WAV (`GET /2010-04-01/Accounts/{AccountSid}/Recordings/{Sid}.wav`,
- * HTTP basic auth with the account's credentials, as Twilio requires when recordings are protected;
+ * HTTP basic auth with the credentials of the account the recording is in (`creds`, the platform's by
+ * default), as Twilio requires when recordings are protected;
  * https://www.twilio.com/docs/voice/api/recording#fetch-a-recording-media-file), from
  * `TWILIO_API_BASE_URL` when set. The URL is built from the SID, never taken from a callback.
  * @throws ApplicationFailure `TelephonyRejected` when Twilio is not configured or answers 4xx (not
  *   retried); Error for 5xx and network errors (retried)
  */
-export async function fetchRecordingAudio(recordingSid: string): Promise<ReadableStream<Uint8Array>> {
+export async function fetchRecordingAudio(
+  recordingSid: string,
+  creds: TwilioCredentials = platformCredentials(),
+): Promise<ReadableStream<Uint8Array>> {
   const cfg = config();
-  if (!cfg.twilioAccountSid || !cfg.twilioAuthToken) client(); // throws the configuration failure
   const base = cfg.twilioApiBaseUrl ?? TWILIO_ORIGIN;
-  const url = `${base}/2010-04-01/Accounts/${cfg.twilioAccountSid}/Recordings/${recordingSid}.wav`;
+  const url = `${base}/2010-04-01/Accounts/${creds.accountSid}/Recordings/${recordingSid}.wav`;
   const res = await measureTwilio(
     'GET',
     url,
     () =>
       fetch(url, {
         headers: {
-          authorization: `Basic ${Buffer.from(`${cfg.twilioAccountSid}:${cfg.twilioAuthToken}`).toString('base64')}`,
+          authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`,
         },
         signal: AbortSignal.timeout(Math.max(cfg.twilioTimeoutMs, 60_000)),
       }),
@@ -158,12 +195,16 @@ export async function fetchRecordingAudio(recordingSid: string): Promise<Readabl
 }
 
 /**
- * Deletes a recording at Twilio (Recordings resource `remove`); one already gone (404) is not an error.
+ * Deletes a recording at Twilio (Recordings resource `remove`) in the account of `creds` (the platform's
+ * by default); one already gone (404) is not an error.
  * @throws like `client()`, and the package's error for other failures
  */
-export async function deleteTwilioRecording(recordingSid: string): Promise<void> {
+export async function deleteTwilioRecording(
+  recordingSid: string,
+  creds: TwilioCredentials = platformCredentials(),
+): Promise<void> {
   try {
-    await client().recordings(recordingSid).remove();
+    await clientWith(creds).recordings(recordingSid).remove();
   } catch (err) {
     if ((err as { status?: number }).status !== 404) throw err;
   }

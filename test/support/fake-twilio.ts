@@ -3,7 +3,22 @@
  * `TWILIO_API_BASE_URL`. It implements the Calls resource as far as the service uses it — create
  * (`POST /2010-04-01/Accounts/{sid}/Calls.json`), list (`GET …/Calls.json?To=&From=`) and update
  * (`POST …/Calls/{CallSid}.json`, `Twiml` or `Status`) — checks HTTP basic auth like Twilio, and records
- * every request. `behave` lets a test delay or fail requests (a create whose answer comes too late, a
+ * every request.
+ *
+ * Accounts: the fake holds several Twilio accounts (`accounts`): the platform's (`accountSid`,
+ * `authToken`), its subaccounts, made through the Accounts API as Twilio does
+ * (`POST /2010-04-01/Accounts.json` `FriendlyName`; `GET …/Accounts.json?FriendlyName=&Status=` lists the
+ * caller's account and its subaccounts; `GET …/Accounts/{Sid}.json`;
+ * https://www.twilio.com/docs/iam/api/subaccounts), and main accounts a test adds (`addAccount`: an
+ * organization's own account) with API keys (`addApiKey`). Every request is authenticated with an
+ * account's SID and auth token or an API key's SID and secret (401 otherwise) and acts only in that
+ * account or its subaccounts (404 otherwise); each account's calls, messages, call recordings and
+ * conferences are its own (a call created in one account is not found in another). Callbacks about a call
+ * are signed with the auth token of the account the call is in (`signerOf`).
+ *
+ * Parameters: every request's path, query and form parameters are checked against Twilio's published
+ * OpenAPI description of the 2010 API (test/support/twilio-oai.ts): one Twilio does not describe is
+ * answered 400 and listed in `oaiRefusals`, so a test that makes the service send it fails. `behave` lets a test delay or fail requests (a create whose answer comes too late, a
  * hang-up that fails with 5xx).
  *
  * Answering-machine detection: a create may ask for it as Twilio takes it (`MachineDetection`
@@ -48,21 +63,58 @@ import { config, setConfig } from '../../src/config';
 import { h } from './harness';
 import type { AddressInfo } from 'node:net';
 import crypto from 'node:crypto';
+import { twilioOaiRefusal } from './twilio-oai';
+
+/**
+ * A Twilio account at the fake: the platform's (the fake's own `accountSid`), a subaccount created
+ * through the Accounts API (`ownerAccountSid` its parent), or a standalone account a test adds (an
+ * organization's own account, `addAccount`). Each has its auth token and API keys; HTTP basic auth is
+ * checked per request (account SID + auth token, or API key SID + secret), 401 otherwise.
+ */
+export interface FakeAccount {
+  sid: string;
+  authToken: string;
+  friendlyName: string;
+  /** The parent account (itself for a main account). */
+  ownerAccountSid: string;
+  status: 'active' | 'suspended' | 'closed';
+  dateCreated: Date;
+  /** API keys (`SK…` → secret): each acts in its own account (and its subaccounts). */
+  apiKeys: Map<string, string>;
+}
 
 export interface FakeTwilio {
   url: string;
+  /** The platform account (the service's `TWILIO_ACCOUNT_SID`). */
   accountSid: string;
   authToken: string;
+  /** Every account at the fake by SID: the platform's first, its subaccounts, accounts added by tests. */
+  accounts: Map<string, FakeAccount>;
+  /** Adds a main account (an organization's own Twilio account), or a subaccount of `parent`. */
+  addAccount(opts?: { friendlyName?: string; parent?: string }): FakeAccount;
+  /** Adds an API key to account `accountSid`. */
+  addApiKey(accountSid: string): { sid: string; secret: string };
+  /** The subaccounts of the platform account (created through the Accounts API or added), oldest first. */
+  subaccounts(): FakeAccount[];
+  /** The account call `callSid` was created in (undefined for a call the fake did not create). */
+  accountOfCall(callSid: string): FakeAccount | undefined;
+  /** Every Accounts API create request (`POST /2010-04-01/Accounts.json`), accepted or not, in order. */
+  accountCreates: Record<string, string>[];
+  /** Requests refused because twilio-oai does not describe them (test/support/twilio-oai.ts), with why. */
+  oaiRefusals: { method: string; path: string; reason: string }[];
+  /** Call creates accepted (form parameters), with their `Sid` and the `AccountSid` they were made in. */
   created: Record<string, string>[];
-  updates: { callSid: string; params: Record<string, string> }[];
+  updates: { callSid: string; params: Record<string, string>; accountSid: string }[];
   /** How many list requests were made. */
   lists: number;
   /** Test hooks: delay (ms) or fail (HTTP status) the next requests; reset by assigning `{}`. */
   behave: {
     create?: (n: number) => { delayMs?: number; status?: number };
     update?: (n: number) => { delayMs?: number; status?: number };
+    /** The n-th subaccount create: `lost` creates it and then answers 500 (the answer lost on the way). */
+    createAccount?: (n: number) => { delayMs?: number; status?: number; lost?: boolean };
   };
-  /** Every message create request (form parameters) that was accepted, with the SID given and when (`AtMs`). */
+  /** Every message create request (form parameters) that was accepted, with the SID given, when (`AtMs`) and its `AccountSid`. */
   messages: (Record<string, string> & { Sid: string; AtMs: string })[];
   /** Every request to the Messages resource (create and list), accepted or not. */
   messageRequests: { method: string; url: string; params: Record<string, string> }[];
@@ -71,13 +123,16 @@ export interface FakeTwilio {
   rejectMessagesTo: Map<string, { status: number; code: number; message: string }>;
   lostResponses: number;
   messageDelayMs: number;
-  /** Recordings at the fake (SID → WAV bytes), served until deleted. */
+  /**
+   * Recordings registered by tests (SID → WAV bytes), served until deleted, in whichever account the
+   * service asks (a test registers the audio of a call without naming its account).
+   */
   recordings: Map<string, Buffer>;
   /** The SIDs of recordings deleted through the API, in order. */
   deletedRecordings: string[];
   /** Recordings started on a live call through the API (`POST …/Calls/{CallSid}/Recordings.json`), in order. */
-  callRecordings: { callSid: string; params: Record<string, string>; sid: string }[];
-  /** Conferences by FriendlyName (created by the first join), with their participants' Call SIDs. */
+  callRecordings: { callSid: string; params: Record<string, string>; sid: string; accountSid?: string }[];
+  /** Conferences by FriendlyName (created by the first join, in that call's account), with their participants' Call SIDs. */
   conferences: Map<string, FakeConference>;
   /** The `<Conference>` each call's latest TwiML dials (Call SID → it), until it joins. */
   conferenceTwiml: Map<string, ConferenceTwiml>;
@@ -102,6 +157,8 @@ export interface FakeConference {
   sid: string;
   friendlyName: string;
   participants: string[];
+  /** The account it is in (its first participant's). */
+  accountSid?: string;
 }
 
 /** What a call's TwiML says of the conference it dials: its name and `<Conference>` attributes. */
@@ -120,16 +177,60 @@ export function conferenceInTwiml(twiml: string | undefined): ConferenceTwiml | 
   return { name: m[2], attributes };
 }
 
+const hex32 = () => crypto.randomBytes(16).toString('hex');
+
+/** A new account (main when `parent` is absent). */
+function newAccount(friendlyName: string, parent?: string): FakeAccount {
+  const sid = 'AC' + hex32();
+  return {
+    sid,
+    authToken: hex32(),
+    friendlyName,
+    ownerAccountSid: parent ?? sid,
+    status: 'active',
+    dateCreated: new Date(),
+    apiKeys: new Map(),
+  };
+}
+
+/** Twilio's JSON of an account (Accounts resource; the auth token shown, as to its owner). */
+function accountJson(a: FakeAccount) {
+  return {
+    sid: a.sid,
+    owner_account_sid: a.ownerAccountSid,
+    friendly_name: a.friendlyName,
+    auth_token: a.authToken,
+    status: a.status,
+    type: 'Full',
+    date_created: a.dateCreated.toUTCString(),
+    date_updated: a.dateCreated.toUTCString(),
+    uri: `/2010-04-01/Accounts/${a.sid}.json`,
+    subresource_uris: {},
+  };
+}
+
+/** The basic-auth credentials of a request, or null. */
+function basicAuth(req: http.IncomingMessage): { user: string; password: string } | null {
+  const raw = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
+  const i = raw.indexOf(':');
+  return i > 0 ? { user: raw.slice(0, i), password: raw.slice(i + 1) } : null;
+}
+
 export async function startFakeTwilio(): Promise<FakeTwilio> {
-  const accountSid = 'AC' + crypto.randomBytes(16).toString('hex');
-  const authToken = crypto.randomBytes(16).toString('hex');
+  const platform = newAccount('platform');
+  const accounts = new Map<string, FakeAccount>([[platform.sid, platform]]);
+  const accountSid = platform.sid;
+  const authToken = platform.authToken;
   const created: FakeTwilio['created'] = [];
   const updates: FakeTwilio['updates'] = [];
-  const calls: { sid: string; to: string; from: string; created: Date }[] = [];
+  const calls: { sid: string; to: string; from: string; created: Date; accountSid: string }[] = [];
   const messages: FakeTwilio['messages'] = [];
   const messageRequests: FakeTwilio['messageRequests'] = [];
   const fake = {
     lists: 0,
+    accounts,
+    accountCreates: [] as Record<string, string>[],
+    oaiRefusals: [] as FakeTwilio['oaiRefusals'],
     behave: {} as FakeTwilio['behave'],
     onMessage: null as FakeTwilio['onMessage'],
     rejectMessagesTo: new Map<string, { status: number; code: number; message: string }>(),
@@ -144,10 +245,42 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     connectActions: [] as FakeTwilio['connectActions'],
     payTwiml: new Map<string, Record<string, string>>(),
     recordingUpdates: [] as FakeTwilio['recordingUpdates'],
+    addAccount(opts: { friendlyName?: string; parent?: string } = {}): FakeAccount {
+      const a = newAccount(opts.friendlyName ?? 'own account', opts.parent);
+      accounts.set(a.sid, a);
+      return a;
+    },
+    addApiKey(sid: string): { sid: string; secret: string } {
+      const account = accounts.get(sid);
+      if (!account) throw new Error(`no account ${sid}`);
+      const key = { sid: 'SK' + hex32(), secret: crypto.randomBytes(24).toString('base64url') };
+      account.apiKeys.set(key.sid, key.secret);
+      return key;
+    },
+    subaccounts: () =>
+      [...accounts.values()].filter((a) => a.ownerAccountSid === platform.sid && a.sid !== platform.sid),
+    accountOfCall: (callSid: string) => {
+      const call = calls.find((c) => c.sid === callSid);
+      return call ? accounts.get(call.accountSid) : undefined;
+    },
   };
+  /** The account whose credentials a request carries (the account itself, or the owner of the API key), or null. */
+  const authenticated = (req: http.IncomingMessage): FakeAccount | null => {
+    const auth = basicAuth(req);
+    if (!auth) return null;
+    if (auth.user.startsWith('SK')) {
+      const owner = [...accounts.values()].find((a) => a.apiKeys.get(auth.user) === auth.password);
+      return owner && owner.status === 'active' ? owner : null;
+    }
+    const a = accounts.get(auth.user);
+    return a && a.status === 'active' && a.authToken === auth.password ? a : null;
+  };
+  /** True when credentials of `caller` may act in account `target`: itself, or a subaccount of it. */
+  const mayActIn = (caller: FakeAccount, target: FakeAccount | undefined) =>
+    Boolean(target && (target.sid === caller.sid || target.ownerAccountSid === caller.sid));
   const messageJson = (m: FakeTwilio['messages'][number]) => ({
     sid: m.Sid,
-    account_sid: accountSid,
+    account_sid: m.AccountSid,
     to: m.To,
     from: m.From,
     body: m.Body ?? `[content ${m.ContentSid}]`,
@@ -160,7 +293,9 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   });
   let creates = 0;
   let updatesSeen = 0;
+  let accountCreatesSeen = 0;
   const sleep = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+  const notFound = { code: 20404, message: 'The requested resource was not found', status: 404 };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
@@ -169,18 +304,65 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       };
-      const auth = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
-      if (auth !== `${accountSid}:${authToken}`)
-        return send(401, { code: 20003, message: 'Authenticate', status: 401 });
+      const caller = authenticated(req);
+      if (!caller) return send(401, { code: 20003, message: 'Authenticate', status: 401 });
       const params = Object.fromEntries(new URLSearchParams(raw));
-      const base = `/2010-04-01/Accounts/${accountSid}/Calls`;
       const [pathname, query = ''] = (req.url ?? '').split('?');
-      const rec = new RegExp(`^/2010-04-01/Accounts/${accountSid}/Recordings/(RE[0-9a-f]{32})\\.(wav|json)$`).exec(
+      const refusal = twilioOaiRefusal(
+        req.method ?? 'GET',
         pathname,
+        new URLSearchParams(query).keys(),
+        new URLSearchParams(raw).keys(),
       );
+      if (refusal) {
+        fake.oaiRefusals.push({ method: req.method ?? '', path: pathname, reason: refusal });
+        return send(400, { code: 20001, message: `twilio-oai: ${refusal}`, status: 400 });
+      }
+      // The Accounts resource: the caller's own account and subaccounts (https://www.twilio.com/docs/iam/api/account).
+      if (pathname === '/2010-04-01/Accounts.json') {
+        if (req.method === 'POST') {
+          fake.accountCreates.push(params);
+          if (caller.ownerAccountSid !== caller.sid)
+            return send(403, { code: 20008, message: 'A subaccount cannot create subaccounts.', status: 403 });
+          const b = fake.behave.createAccount?.(++accountCreatesSeen) ?? {};
+          if (b.status) return send(b.status, { code: 20500, message: 'fake failure', status: b.status });
+          const a = fake.addAccount({
+            friendlyName: params.FriendlyName ?? `SubAccount ${Date.now()}`,
+            parent: caller.sid,
+          });
+          await sleep(b.delayMs);
+          if (b.lost) return send(500, { code: 20500, message: 'Internal Server Error', status: 500 });
+          return send(201, accountJson(a));
+        }
+        const q = new URLSearchParams(query);
+        const found = [...accounts.values()].filter(
+          (a) =>
+            mayActIn(caller, a) &&
+            (!q.get('FriendlyName') || a.friendlyName === q.get('FriendlyName')) &&
+            (!q.get('Status') || a.status === q.get('Status')),
+        );
+        const uri = req.url;
+        return send(200, {
+          accounts: found.map(accountJson),
+          first_page_uri: uri,
+          next_page_uri: null,
+          previous_page_uri: null,
+          page: 0,
+          page_size: 50,
+          start: 0,
+          end: found.length,
+          uri,
+        });
+      }
+      const own = /^\/2010-04-01\/Accounts\/(AC[0-9a-f]{32})(\.json|\/.*)$/.exec(pathname);
+      const account = own ? accounts.get(own[1]) : undefined;
+      if (!own || !account || !mayActIn(caller, account)) return send(404, notFound);
+      if (own[2] === '.json') return req.method === 'GET' ? send(200, accountJson(account)) : send(404, notFound);
+      const acct = account.sid;
+      const rec = new RegExp(`^/2010-04-01/Accounts/${acct}/Recordings/(RE[0-9a-f]{32})\\.(wav|json)$`).exec(pathname);
       if (rec) {
         const audio = fake.recordings.get(rec[1]);
-        if (!audio) return send(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+        if (!audio) return send(404, notFound);
         if (req.method === 'GET' && rec[2] === 'wav') {
           res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': String(audio.length) });
           return res.end(audio);
@@ -192,28 +374,29 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
           return res.end();
         }
       }
-      const conferencesPath = `/2010-04-01/Accounts/${accountSid}/Conferences`;
+      const conferencesPath = `/2010-04-01/Accounts/${acct}/Conferences`;
       const conferenceJson = (c: FakeConference) => ({
         sid: c.sid,
-        account_sid: accountSid,
+        account_sid: c.accountSid ?? acct,
         friendly_name: c.friendlyName,
         status: 'in-progress',
         api_version: '2010-04-01',
       });
+      const inAccount = (c: FakeConference) => (c.accountSid ?? accountSid) === acct;
       if (req.method === 'GET' && pathname === `${conferencesPath}.json`) {
         const name = new URLSearchParams(query).get('FriendlyName');
-        const found = [...fake.conferences.values()].filter((c) => !name || c.friendlyName === name);
+        const found = [...fake.conferences.values()].filter((c) => inAccount(c) && (!name || c.friendlyName === name));
         return send(200, { conferences: found.map(conferenceJson), page: 0, page_size: 50, next_page_uri: null });
       }
       const participants = new RegExp(`^${conferencesPath}/(CF[0-9a-f]{32})/Participants\\.json$`).exec(pathname);
       if (req.method === 'GET' && participants) {
-        const conf = [...fake.conferences.values()].find((c) => c.sid === participants[1]);
-        if (!conf) return send(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+        const conf = [...fake.conferences.values()].find((c) => c.sid === participants[1] && inAccount(c));
+        if (!conf) return send(404, notFound);
         return send(200, {
           participants: conf.participants.map((callSid) => ({
             call_sid: callSid,
             conference_sid: conf.sid,
-            account_sid: accountSid,
+            account_sid: acct,
             status: 'connected',
           })),
           page: 0,
@@ -221,7 +404,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
           next_page_uri: null,
         });
       }
-      if (pathname === `/2010-04-01/Accounts/${accountSid}/Messages.json`) {
+      if (pathname === `/2010-04-01/Accounts/${acct}/Messages.json`) {
         messageRequests.push({
           method: req.method ?? '',
           url: req.url ?? '',
@@ -232,7 +415,10 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
           const since = q['DateSent>'] ? Date.parse(q['DateSent>']) : 0;
           const found = messages.filter(
             (m) =>
-              (!q.To || m.To === q.To) && (!q.From || m.From === q.From) && Date.parse(m.DateCreated) >= since - 1000,
+              m.AccountSid === acct &&
+              (!q.To || m.To === q.To) &&
+              (!q.From || m.From === q.From) &&
+              Date.parse(m.DateCreated) >= since - 1000,
           );
           return send(200, {
             messages: [...found].reverse().map(messageJson),
@@ -259,9 +445,10 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
             });
           const msg = {
             ...params,
-            Sid: 'SM' + crypto.randomBytes(16).toString('hex'),
+            Sid: 'SM' + hex32(),
             DateCreated: new Date().toUTCString(),
             AtMs: String(Date.now()),
+            AccountSid: acct,
           };
           messages.push(msg);
           fake.onMessage?.(msg);
@@ -273,9 +460,10 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
           return send(201, messageJson(msg));
         }
       }
+      const base = `/2010-04-01/Accounts/${acct}/Calls`;
       const callJson = (c: (typeof calls)[number]) => ({
         sid: c.sid,
-        account_sid: accountSid,
+        account_sid: c.accountSid,
         to: c.to,
         from: c.from,
         status: 'queued',
@@ -294,13 +482,13 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         if (amdRefusal) return send(400, { code: 21210, message: amdRefusal, status: 400 });
         const b = fake.behave.create?.(++creates) ?? {};
         if (b.status) return send(b.status, { code: 20500, message: 'fake failure', status: b.status });
-        const sid = 'CA' + crypto.randomBytes(16).toString('hex');
-        created.push({ ...params, Sid: sid });
+        const sid = 'CA' + hex32();
+        created.push({ ...params, Sid: sid, AccountSid: acct });
         const dials = conferenceInTwiml(params.Twiml);
         if (dials) fake.conferenceTwiml.set(sid, dials);
         const action = connectActionInTwiml(params.Twiml);
         if (action) fake.connectAction.set(sid, action);
-        const call = { sid, to: params.To, from: params.From, created: new Date() };
+        const call = { sid, to: params.To, from: params.From, created: new Date(), accountSid: acct };
         calls.push(call);
         await sleep(b.delayMs); // the call exists at Twilio even if its answer comes too late
         return send(201, callJson(call));
@@ -309,7 +497,12 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         fake.lists++;
         const q = new URLSearchParams(query);
         const found = calls
-          .filter((c) => (!q.get('To') || c.to === q.get('To')) && (!q.get('From') || c.from === q.get('From')))
+          .filter(
+            (c) =>
+              c.accountSid === acct &&
+              (!q.get('To') || c.to === q.get('To')) &&
+              (!q.get('From') || c.from === q.get('From')),
+          )
           .reverse();
         const uri = `${base}.json?${query}`;
         return send(200, {
@@ -324,14 +517,18 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
           uri,
         });
       }
+      // A call the fake created is only reached in its own account (an inbound call it never saw, in any).
+      const callSidInPath = new RegExp(`^${base}/(CA[0-9a-f]{32})[./]`).exec(pathname)?.[1];
+      const knownCall = callSidInPath ? calls.find((c) => c.sid === callSidInPath) : undefined;
+      if (knownCall && knownCall.accountSid !== acct) return send(404, notFound);
       const recording = new RegExp(
         `^${base}/(CA[0-9a-f]{32})/Recordings/(RE[0-9a-f]{32}|Twilio\\.CURRENT)\\.json$`,
       ).exec(pathname);
       if (req.method === 'POST' && recording) {
         fake.recordingUpdates.push({ callSid: recording[1], sid: recording[2], params });
         return send(200, {
-          sid: 'RE' + crypto.randomBytes(16).toString('hex'),
-          account_sid: accountSid,
+          sid: 'RE' + hex32(),
+          account_sid: acct,
           call_sid: recording[1],
           status: params.Status,
           api_version: '2010-04-01',
@@ -341,7 +538,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       if (callRec) {
         const recordingJson = (r: FakeTwilio['callRecordings'][number]) => ({
           sid: r.sid,
-          account_sid: accountSid,
+          account_sid: acct,
           call_sid: r.callSid,
           status: 'in-progress',
           channels: r.params.RecordingChannels === 'dual' ? 2 : 1,
@@ -350,11 +547,11 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
           api_version: '2010-04-01',
         });
         if (req.method === 'POST') {
-          const started = { callSid: callRec[1], params, sid: 'RE' + crypto.randomBytes(16).toString('hex') };
+          const started = { callSid: callRec[1], params, sid: 'RE' + hex32(), accountSid: acct };
           fake.callRecordings.push(started);
           return send(201, recordingJson(started));
         }
-        const found = fake.callRecordings.filter((r) => r.callSid === callRec[1]);
+        const found = fake.callRecordings.filter((r) => r.callSid === callRec[1] && (r.accountSid ?? acct) === acct);
         const uri = `${base}/${callRec[1]}/Recordings.json`;
         return send(200, {
           recordings: found.map(recordingJson),
@@ -373,27 +570,27 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         const b = fake.behave.update?.(++updatesSeen) ?? {};
         await sleep(b.delayMs);
         if (b.status) return send(b.status, { code: 20500, message: 'fake failure', status: b.status });
-        updates.push({ callSid: m[1], params });
+        updates.push({ callSid: m[1], params, accountSid: acct });
         const dials = conferenceInTwiml(params.Twiml);
         if (dials) fake.conferenceTwiml.set(m[1], dials);
         else if (params.Twiml || params.Url) fake.conferenceTwiml.delete(m[1]); // left for other TwiML
         const pay = payInTwiml(params.Twiml);
         if (pay) fake.payTwiml.set(m[1], pay);
         else if (params.Twiml || params.Url) fake.payTwiml.delete(m[1]);
-        send(200, { sid: m[1], account_sid: accountSid, status: params.Status ?? 'in-progress' });
+        send(200, { sid: m[1], account_sid: acct, status: params.Status ?? 'in-progress' });
         // Redirected while in a ConversationRelay session: the session ends, the caller still on the line,
-        // and Twilio requests the `<Connect>`'s action (after the update is answered).
+        // and Twilio requests the `<Connect>`'s action (after the update is answered), signed by the call's account.
         const action = fake.connectAction.get(m[1]);
         if (action && (params.Twiml || params.Url)) {
           fake.connectAction.delete(m[1]);
           const next = connectActionInTwiml(params.Twiml);
           if (next) fake.connectAction.set(m[1], next);
-          const actionParams = { AccountSid: accountSid, CallSid: m[1], CallStatus: 'in-progress' };
+          const actionParams = { AccountSid: acct, CallSid: m[1], CallStatus: 'in-progress' };
           fake.connectActions.push({
             callSid: m[1],
             url: action,
             params: actionParams,
-            answer: twilioCallback({ authToken }, action, actionParams).catch((err: Error) => ({
+            answer: twilioCallback(account, action, actionParams).catch((err: Error) => ({
               status: 0,
               text: err.message,
             })),
@@ -401,7 +598,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         }
         return;
       }
-      send(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+      send(404, notFound);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -481,12 +678,21 @@ function machineDetectionRefusal(params: Record<string, string>): string | null 
 }
 
 /**
+ * The account Twilio signs call `callSid`'s callbacks with: the one the call was created in, else (an
+ * inbound call the fake never created) the platform's.
+ */
+export function signerOf(fake: FakeTwilio, callSid: string): FakeAccount {
+  return fake.accountOfCall(callSid) ?? fake.accounts.get(fake.accountSid)!;
+}
+
+/**
  * Posts a Twilio callback to `url` (an absolute URL of the API, e.g. a create's `AsyncAmdStatusCallback`,
- * or a path on the test API) as Twilio does: a form body, signed (`X-Twilio-Signature`) with the fake's
- * auth token over the URL and the parameters.
+ * or a path on the test API) as Twilio does: a form body, signed (`X-Twilio-Signature`) over the URL and
+ * the parameters with the auth token of `signer` (the fake: the platform account's; a `FakeAccount`: that
+ * account's, as Twilio signs each account's webhooks with its own token).
  */
 export async function twilioCallback(
-  fake: Pick<FakeTwilio, 'authToken'>,
+  signer: Pick<FakeTwilio, 'authToken'>,
   url: string,
   params: Record<string, string>,
 ): Promise<{ status: number; text: string }> {
@@ -495,7 +701,7 @@ export async function twilioCallback(
     method: 'POST',
     headers: {
       'Content-Type': 'application/x-www-form-urlencoded',
-      'X-Twilio-Signature': twilio.getExpectedTwilioSignature(fake.authToken, full, params),
+      'X-Twilio-Signature': twilio.getExpectedTwilioSignature(signer.authToken, full, params),
     },
     body: new URLSearchParams(params).toString(),
   });
@@ -512,16 +718,22 @@ export async function twilioCallback(
 export async function joinConference(fake: FakeTwilio, callSid: string): Promise<{ status: number } | null> {
   const dials = fake.conferenceTwiml.get(callSid);
   if (!dials) throw new Error(`call ${callSid} dials no conference`);
+  const signer = signerOf(fake, callSid);
   let conf = fake.conferences.get(dials.name);
   if (!conf) {
-    conf = { sid: 'CF' + crypto.randomBytes(16).toString('hex'), friendlyName: dials.name, participants: [] };
+    conf = {
+      sid: 'CF' + crypto.randomBytes(16).toString('hex'),
+      friendlyName: dials.name,
+      participants: [],
+      accountSid: signer.sid,
+    };
     fake.conferences.set(dials.name, conf);
   }
   if (!conf.participants.includes(callSid)) conf.participants.push(callSid);
   const { statusCallback, statusCallbackEvent = '' } = dials.attributes;
   if (!statusCallback || !statusCallbackEvent.split(' ').includes('join')) return null;
-  return await twilioCallback(fake, statusCallback, {
-    AccountSid: fake.accountSid,
+  return await twilioCallback(signer, statusCallback, {
+    AccountSid: signer.sid,
     ConferenceSid: conf.sid,
     FriendlyName: conf.friendlyName,
     CallSid: callSid,
@@ -537,8 +749,9 @@ export async function legStatus(
 ): Promise<{ status: number; text: string }> {
   const create = fake.created.find((c) => c.Sid === callSid);
   if (!create?.StatusCallback) throw new Error(`call ${callSid} has no status callback`);
-  return await twilioCallback(fake, create.StatusCallback, {
-    AccountSid: fake.accountSid,
+  const signer = signerOf(fake, callSid);
+  return await twilioCallback(signer, create.StatusCallback, {
+    AccountSid: signer.sid,
     CallSid: callSid,
     CallStatus: status,
   });
@@ -569,8 +782,9 @@ export async function completePay(
   const card = (opts.card ?? '4242424242424242').replace(/\D/g, '');
   const result = opts.result ?? 'success';
   fake.payTwiml.delete(callSid);
-  return await twilioCallback(fake, pay.action, {
-    AccountSid: fake.accountSid,
+  const signer = signerOf(fake, callSid);
+  return await twilioCallback(signer, pay.action, {
+    AccountSid: signer.sid,
     CallSid: callSid,
     Result: result,
     PaymentCardNumber: opts.unmasked ? card : 'x'.repeat(card.length - 4) + card.slice(-4),

@@ -32,8 +32,9 @@
  * - The ConversationRelay WebSocket the TwiML points at (`/twilio/relay/{call id}`) is served by
  *   src/api/twilio/relay.ts; the messaging callbacks (`/twilio/messaging/…`) by src/api/twilio/messaging.ts.
  *
- * A request whose signature does not verify gets 403 and changes nothing (src/api/twilio/requests.ts
- * `twilioCallbackGuard`, mounted before these routes).
+ * A request whose signature does not verify under the auth token of the account its `AccountSid` names,
+ * or that comes from another organization's account than the one holding the number or call, gets 403 and
+ * changes nothing (src/api/twilio/requests.ts `twilioCallbackGuard`, mounted before these routes).
  */
 import type { Router } from 'express';
 import twilio from 'twilio';
@@ -256,6 +257,12 @@ const twilioInboundCall = (temporal: Client) =>
             providerCallSid: callSid,
           })
         : null;
+      // The account the call came in through (checked by the guard): where its REST requests go.
+      if (call && !call.provider_account_sid && /^AC[0-9a-f]{32}$/i.test(body.AccountSid ?? ''))
+        await Call.updateOne(
+          { _id: call._id, provider_account_sid: null },
+          { $set: { provider_account_sid: body.AccountSid } },
+        );
       if (!call) {
         response.say(NUMBER_UNAVAILABLE_LINE);
         response.hangup();

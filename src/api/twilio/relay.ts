@@ -31,7 +31,7 @@ import { relayTokenServer, type TokenSink } from '../../voice/relay';
 import { voiceTurns } from '../../voice/turns';
 import { sealSecret } from '../../secrets';
 import { paymentOf } from './payments';
-import { failedTransfer, LIVE_STATUSES, publicUrl, signatureValid } from './requests';
+import { failedTransfer, LIVE_STATUSES, publicUrl, relaySignatureValid } from './requests';
 
 const RELAY_PATH = /^\/twilio\/relay\/(call_[0-9a-z]{26})$/;
 /** Largest ConversationRelay frame accepted (bytes); Twilio's are far smaller. */
@@ -74,15 +74,20 @@ export function attachConversationRelay(server: http.Server, temporal: Client): 
     const m = RELAY_PATH.exec(pathname);
     if (!m) return void socket.destroy();
     const signature = req.headers['x-twilio-signature'];
-    if (!signatureValid(typeof signature === 'string' ? signature : undefined, publicUrl(req.url ?? '', true), {}))
-      return refuse(socket, '403 Forbidden');
     const callId = m[1];
     const sid = new URLSearchParams(query).get('sid') ?? '';
     const resumeParam = new URLSearchParams(query).get('resume');
     const paymentParam = new URLSearchParams(query).get('payment');
     void (async () => {
       const call = await Call.findOne({ _id: callId, livemode: true }).lean();
-      if (!call || !LIVE_STATUSES.includes(call.status) || !sid || call.provider_call_sid !== sid)
+      const signed =
+        call &&
+        (await relaySignatureValid(
+          typeof signature === 'string' ? signature : undefined,
+          publicUrl(req.url ?? '', true),
+          call,
+        ));
+      if (!call || !signed || !LIVE_STATUSES.includes(call.status) || !sid || call.provider_call_sid !== sid)
         return refuse(socket, '403 Forbidden');
       const resume = resumeParam !== null ? failedTransfer(call, resumeParam) : undefined;
       if (resume === null) return refuse(socket, '403 Forbidden');
