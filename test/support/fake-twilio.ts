@@ -46,6 +46,7 @@ import http from 'node:http';
 import twilio from 'twilio';
 import { config, setConfig } from '../../src/config';
 import { h } from './harness';
+import { fakeNumbersRoute } from './fake-twilio-numbers';
 import type { AddressInfo } from 'node:net';
 import crypto from 'node:crypto';
 
@@ -401,6 +402,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         }
         return;
       }
+      if (await fakeNumbersRoute(req.method ?? '', accountSid, pathname, query, params, send)) return;
       send(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
     });
   });
