@@ -14,7 +14,7 @@ import { bulkCallResultId, type RedialOutcome } from '../shared/bulk-calls';
 import { idTime } from '../shared/ids';
 import { DAY_NAMES, startBulkCallWorkflow, type CampaignSchedule, type DayName } from './bulk-calls';
 import { MAX_DURATION } from './calls';
-import { callerNumber, requireTelephony, type Tenant } from './call-requests';
+import { callerNumber, type Tenant } from './call-requests';
 
 /** `max_concurrency`: default and bounds. */
 export const CONCURRENCY = { default: 5, max: 50 };
@@ -75,8 +75,7 @@ export async function prepareBulkCall(tenant: Tenant, request: BulkCallRequest):
   ]);
   if (!agent) throw notFound('agent', request.agent_id, 'agent_id');
   if (!form) throw notFound('form', request.form_id, 'form_id');
-  requireTelephony(tenant);
-  const from = await callerNumber(tenant, request.from, agent._id);
+  const from = await callerNumber(tenant, request.from, agent._id); // and Twilio configured for a live campaign
   const s = request.schedule;
   const schedule: CampaignSchedule | null = s
     ? {

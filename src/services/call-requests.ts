@@ -102,8 +102,7 @@ export async function prepareCall(
     if (c.status === 'rejected') throw c.reason;
     return [a.value, c.value] as const;
   });
-  requireTelephony(tenant);
-  const from = await callerNumber(tenant, request.from, request.agent_id);
+  const from = await callerNumber(tenant, request.from, request.agent_id); // and Twilio configured for a live call
   const agentWindow = agent.calling_window_json ? JSON.parse(agent.calling_window_json) : null;
   let dial = await dialTime(
     { to: request.to, livemode: tenant.livemode, window: request.calling_window ?? null, agentWindow },
@@ -136,8 +135,9 @@ export async function prepareCall(
  * The number a call is placed from (src/services/caller-ids.ts): a live call's `from` must be the
  * organization's voice number or verified caller ID; without one, the agent's number, else the
  * organization's oldest voice number. Test calls keep the request's `from` unchecked (simulated).
- * @throws ApiError 400 `from_not_owned` naming `from`; 400 `parameter_missing` naming `from` for a live
- *   call without one when the organization has no voice number
+ * @throws ApiError 400 `parameter_missing` naming `from` for a live call without one when the
+ *   organization has no voice number; then 503 `telephony_not_configured` (`requireTelephony`); then 400
+ *   `from_not_owned` naming `from`
  */
 export async function callerNumber(
   tenant: Tenant,
@@ -145,17 +145,15 @@ export async function callerNumber(
   agentId: string | null,
 ): Promise<string | null> {
   if (!tenant.livemode) return requested ?? null;
-  if (requested) {
-    await checkFrom(tenant, requested);
-    return requested;
-  }
-  const fallback = await defaultFrom(tenant, agentId);
-  if (!fallback)
+  const chosen = requested ?? (await defaultFrom(tenant, agentId));
+  if (!chosen)
     throw missingParam(
       'from',
       'Missing required param: from (a live call needs a number to call from, and your organization has no voice number: add one with POST /v1/phone_numbers).',
     );
-  return fallback;
+  requireTelephony(tenant);
+  if (requested) await checkFrom(tenant, requested);
+  return chosen;
 }
 
 /**

@@ -188,7 +188,9 @@ export async function scheduleCallback(
   // The call's number may have been released since (or a caller ID deleted): a callback shows only what
   // the organization still holds (src/services/caller-ids.ts).
   if (input.livemode && from && !(await ownsCallerNumber(tenant, from)))
-    return { text: 'Error: the number this call came from is no longer ours to call from, so no callback can be scheduled.' };
+    return {
+      text: 'Error: the number this call came from is no longer ours to call from, so no callback can be scheduled.',
+    };
   const agentWindow = agent.calling_window_json ? (JSON.parse(agent.calling_window_json) as CallingWindow) : null;
   let dial: Awaited<ReturnType<typeof dialTime>>;
   try {

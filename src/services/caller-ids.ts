@@ -40,9 +40,7 @@ interface Tenant {
 /** Whether `number` is one of the tenant's own voice numbers (stored, provisioned, taking voice). */
 async function isOwnVoiceNumber(tenant: Tenant, number: string): Promise<boolean> {
   const row = await PhoneNumber.findOne({ route_key: numberRouteKey(tenant.orgId, tenant.livemode, number) }).lean();
-  return Boolean(
-    row && row.org_id === tenant.orgId && !row.pending && (row.channels ?? []).includes('voice'),
-  );
+  return Boolean(row && row.org_id === tenant.orgId && !row.pending && (row.channels ?? []).includes('voice'));
 }
 
 /**
@@ -96,9 +94,7 @@ export async function ownsCallerNumber(tenant: Tenant, from: string): Promise<bo
  * `agentId`), else the organization's oldest voice number; null when it has none.
  */
 export async function defaultFrom(tenant: Tenant, agentId: string | null): Promise<string | null> {
-  const numbers = await PhoneNumber.find({ org_id: tenant.orgId, livemode: tenant.livemode })
-    .sort({ _id: 1 })
-    .lean();
+  const numbers = await PhoneNumber.find({ org_id: tenant.orgId, livemode: tenant.livemode }).sort({ _id: 1 }).lean();
   const voice = numbers.filter((n) => !n.pending && (n.channels ?? []).includes('voice'));
   return (voice.find((n) => agentId && n.agent_id === agentId) ?? voice[0])?.number ?? null;
 }
@@ -155,7 +151,11 @@ export async function startVerification(
     await CallerId.collection.insertOne(doc as never);
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    const raced = await CallerId.findOne({ org_id: tenant.orgId, livemode: tenant.livemode, phone_number: input.phone_number }).lean();
+    const raced = await CallerId.findOne({
+      org_id: tenant.orgId,
+      livemode: tenant.livemode,
+      phone_number: input.phone_number,
+    }).lean();
     if (raced) return raced;
     throw err;
   }
@@ -166,7 +166,12 @@ export async function startVerification(
 async function liveVerification(
   tenant: Tenant,
   input: { phone_number: string; friendly_name?: string },
-): Promise<{ status: 'pending' | 'verified'; validation_code: string | null; call: string | null; sid: string | null }> {
+): Promise<{
+  status: 'pending' | 'verified';
+  validation_code: string | null;
+  call: string | null;
+  sid: string | null;
+}> {
   const { client } = await orgTelephony(tenant.orgId);
   const sid = await findOutgoingCallerId(client, input.phone_number);
   if (sid) return { status: 'verified', validation_code: null, call: null, sid };

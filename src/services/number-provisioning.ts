@@ -88,10 +88,19 @@ export function notOwned(number: string): ProvisionRefusal {
  * that some tenant holds it.
  */
 export function notAvailable(number: string): ProvisionRefusal {
-  return purchaseRefused(number, { code: 21422, message: `Phone number ${number} is not available.` });
+  return purchaseRefused(number, { code: NOT_AVAILABLE, message: '' });
 }
 
-function purchaseRefused(number: string, refusal: { code: number | null; message: string }): ProvisionRefusal {
+/** Twilio's error code for a number that cannot be bought (https://www.twilio.com/docs/api/errors/21422). */
+const NOT_AVAILABLE = 21422;
+
+/**
+ * Twilio's refusal to sell `number`, as the API answers it. Error 21422 (not available) is answered with
+ * one fixed message, whatever Twilio's wording, so that it cannot be told apart from `notAvailable`.
+ */
+function purchaseRefused(number: string, given: { code: number | null; message: string }): ProvisionRefusal {
+  const refusal =
+    given.code === NOT_AVAILABLE ? { code: NOT_AVAILABLE, message: `Phone number ${number} is not available.` } : given;
   return {
     ok: false,
     code: 'phone_number_purchase_failed',

@@ -16,11 +16,13 @@
  *
  * Test knobs, per account (`fakeNumbers(accountSid)`): `refusePurchase` (number → Twilio error: a
  * purchase answered 400 with that code and nothing bought, e.g. 21422 or 21631 address required),
+ * `refuseValidation` (number → Twilio error answered to its ValidationRequests create),
  * `purchaseDelayMs` (the number is bought at once, the answer held: a crash test kills the worker
  * meanwhile), `seedIncoming` and `seedCallerId` (what the account holds before the test), and the request
  * logs `purchases`, `releases`, `updates`, `validations`.
  */
 import crypto from 'node:crypto';
+import { request } from './harness';
 
 /** One IncomingPhoneNumber of an account. */
 export interface FakeIncomingNumber {
@@ -41,6 +43,8 @@ export interface FakeNumbersAccount {
   /** Numbers with a verification call under way → the validation code asked for. */
   pendingValidations: Map<string, string>;
   refusePurchase: Map<string, { status?: number; code: number; message: string }>;
+  /** Numbers whose ValidationRequests create is refused with that Twilio error (400). */
+  refuseValidation: Map<string, { code: number; message: string }>;
   purchaseDelayMs: number;
   /** Every accepted purchase (create) request's form parameters, in order. */
   purchases: Record<string, string>[];
@@ -66,6 +70,7 @@ export function fakeNumbers(accountSid: string): FakeNumbersAccount {
       callerIds: new Map(),
       pendingValidations: new Map(),
       refusePurchase: new Map(),
+      refuseValidation: new Map(),
       purchaseDelayMs: 0,
       purchases: [],
       releases: [],
@@ -188,7 +193,7 @@ export async function fakeNumbersRoute(
   const available = /^\/AvailablePhoneNumbers\/([A-Z]{2})\/(Local|Mobile|TollFree)\.json$/.exec(path);
   if (available && method === 'GET') {
     a.requests.push({ method, path, query });
-    if (!['US', 'CA'].includes(available[1])) return send(404, notFound), true;
+    if (!['US', 'CA'].includes(available[1])) return (send(404, notFound), true);
     const contains = (q.get('Contains') ?? '').replace(/\*/g, '');
     const found = inventory(available[2], q.get('AreaCode'))
       .filter((n) => !holderOf(n) && n.includes(contains))
@@ -204,7 +209,7 @@ export async function fakeNumbersRoute(
       beta: false,
       capabilities: { voice: true, SMS: true, MMS: available[2] !== 'TollFree' },
     }));
-    return send(200, listJson('available_phone_numbers', items, pathname, query)), true;
+    return (send(200, listJson('available_phone_numbers', items, pathname, query)), true);
   }
   if (path === '/IncomingPhoneNumbers.json') {
     a.requests.push({ method, path, query });
@@ -230,11 +235,11 @@ export async function fakeNumbersRoute(
   if (one) {
     a.requests.push({ method, path, query });
     const n = a.incoming.get(one[1]);
-    if (!n) return send(404, notFound), true;
+    if (!n) return (send(404, notFound), true);
     if (method === 'DELETE') {
       a.incoming.delete(n.sid);
       a.releases.push(n.sid);
-      return send(204, null), true;
+      return (send(204, null), true);
     }
     if (method === 'POST') {
       a.updates.push({ sid: n.sid, params });
@@ -242,9 +247,9 @@ export async function fakeNumbersRoute(
       if (params.SmsUrl !== undefined) n.smsUrl = params.SmsUrl;
       if (params.StatusCallback !== undefined) n.statusCallback = params.StatusCallback;
       if (params.FriendlyName !== undefined) n.friendlyName = params.FriendlyName;
-      return send(200, incomingJson(a, n)), true;
+      return (send(200, incomingJson(a, n)), true);
     }
-    if (method === 'GET') return send(200, incomingJson(a, n)), true;
+    if (method === 'GET') return (send(200, incomingJson(a, n)), true);
   }
   return callerIdRoute(a, method, path, pathname, query, params, send);
 }
@@ -299,13 +304,13 @@ function callerIdRoute(
     a.requests.push({ method, path, query });
     const want = q.get('PhoneNumber');
     const items = [...a.callerIds.entries()].filter(([, n]) => !want || n === want).map(([s, n]) => json(s, n));
-    return send(200, listJson('outgoing_caller_ids', items, pathname, query)), true;
+    return (send(200, listJson('outgoing_caller_ids', items, pathname, query)), true);
   }
   const one = /^\/OutgoingCallerIds\/(PN[0-9a-f]{32})\.json$/.exec(path);
   if (one && method === 'DELETE') {
     a.requests.push({ method, path, query });
-    if (!a.callerIds.delete(one[1])) return send(404, notFound), true;
-    return send(204, null), true;
+    if (!a.callerIds.delete(one[1])) return (send(404, notFound), true);
+    return (send(204, null), true);
   }
   if (path === '/OutgoingCallerIds.json' && method === 'POST') {
     // ValidationRequests is posted to the OutgoingCallerIds list URL (Twilio's API 2010).
@@ -313,9 +318,11 @@ function callerIdRoute(
     a.validations.push(params);
     const number = params.PhoneNumber ?? '';
     if (!/^\+[1-9]\d{6,14}$/.test(number))
-      return send(400, { code: 21212, message: `Invalid phone number ${number}.`, status: 400 }), true;
+      return (send(400, { code: 21212, message: `Invalid phone number ${number}.`, status: 400 }), true);
+    const refused = a.refuseValidation.get(number);
+    if (refused) return (send(400, { ...refused, status: 400 }), true);
     if ([...a.callerIds.values()].includes(number))
-      return send(400, { code: 21450, message: 'Phone number already verified for your account', status: 400 }), true;
+      return (send(400, { code: 21450, message: 'Phone number already verified for your account', status: 400 }), true);
     const code = String(crypto.randomInt(100000, 1000000));
     a.pendingValidations.set(number, code);
     return (
@@ -330,4 +337,24 @@ function callerIdRoute(
     );
   }
   return false;
+}
+
+/**
+ * Makes `number` (default `+14155550100`, the number the live-call tests call from) a verified caller ID
+ * of the tenant whose live key is `key`: the fake's account lists it among its OutgoingCallerIds (as if
+ * verified earlier) and `POST /v1/caller_ids` records it for the organization, verified at once. A live
+ * call's `from` must be the organization's voice number or verified caller ID.
+ */
+export async function verifiedCallerId(
+  fake: { accountSid: string },
+  key: string,
+  number = '+14155550100',
+): Promise<void> {
+  const account = fakeNumbers(fake.accountSid);
+  if (![...account.callerIds.values()].includes(number)) seedCallerId(fake.accountSid, number);
+  const res = await request('POST', '/v1/caller_ids', { key, body: { phone_number: number } });
+  if (res.status !== 200 && res.body?.error?.code !== 'caller_id_exists')
+    throw new Error(`caller ID ${number} not verified: ${JSON.stringify(res.body)}`);
+  if (res.status === 200 && res.body.status !== 'verified')
+    throw new Error(`caller ID ${number} is ${res.body.status}`);
 }
