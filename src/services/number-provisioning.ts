@@ -127,8 +127,14 @@ export async function provisionNumber(input: ProvisionNumberInput): Promise<Prov
   const held = await refusedAsFailure(() => findIncomingNumber(account.client, input.number));
   if (held) {
     const source = row.buying ? 'bought' : 'imported';
-    if (source === 'imported') await refusedAsFailure(() => pointNumber(account.client, held.sid, urls));
-    const previous = source === 'imported' ? JSON.stringify(pick(held)) : null;
+    let previous: string | null = null;
+    if (source === 'imported') {
+      // Kept before the URLs change, so a retry after the change does not take the service's for the old ones.
+      previous = row.previous_urls_json ?? JSON.stringify(pick(held));
+      if (!row.previous_urls_json)
+        await PhoneNumber.updateOne({ _id: row._id }, { $set: { previous_urls_json: previous } });
+      await refusedAsFailure(() => pointNumber(account.client, held.sid, urls));
+    }
     await storeProvisioned(row, { source, twilio_sid: held.sid, previous_urls_json: previous });
     return { ok: true, source, twilioSid: held.sid };
   }
@@ -221,7 +227,7 @@ export async function provisionLiveNumber(
     if (!isDuplicateKey(err)) throw err;
     const holder = await PhoneNumber.findOne({ route_key: doc.route_key }).lean();
     if (holder && holder._id !== doc._id) {
-      if (holder.org_id === doc.org_id && !holder.pending)
+      if (holder.org_id === doc.org_id)
         throw new ApiError(
           409,
           'invalid_request_error',
