@@ -46,6 +46,32 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * An `ApiError` caused by Twilio refusing a request (buying a number, verifying a caller ID): its body
+ * carries Twilio's error code (`twilio_code`, https://www.twilio.com/docs/api/errors) and message
+ * (`twilio_message`) beside the service's own `code`.
+ */
+export class TwilioRefusedError extends ApiError {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    param: string,
+    public readonly twilioCode: number | null,
+    public readonly twilioMessage: string | null,
+  ) {
+    super(status, 'invalid_request_error', code, message, param);
+  }
+
+  override toBody() {
+    return {
+      ...super.toBody(),
+      ...(this.twilioCode !== null ? { twilio_code: this.twilioCode } : {}),
+      ...(this.twilioMessage !== null ? { twilio_message: this.twilioMessage } : {}),
+    };
+  }
+}
+
 /** 400 `parameter_invalid` naming `param`. */
 export const invalidParam = (param: string, message: string) =>
   new ApiError(400, 'invalid_request_error', 'parameter_invalid', message, param);

@@ -51,3 +51,4 @@ export { personaTurn } from './simulator';
 export { startScenario, judgeScenario, recordScenarioResult, finishTestSuiteRun } from './test-suites';
 export { listRetentionTenants, retentionBatch, resolveErasurePerson, erasureStep, recordErasure } from './privacy';
 export { expireAuditEventsBatch } from './audit';
+export { provisionNumber } from './phone-numbers';

@@ -22,7 +22,7 @@ import type { Client } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { stringify } from 'csv-stringify';
-import { ApiError, invalidParam, missingParam, notFound } from '../errors';
+import { ApiError, invalidParam, notFound } from '../errors';
 import {
   BulkCall,
   BulkCallObject,
@@ -213,15 +213,21 @@ const bulkCallBody = createBulkCallSchema.extend({
 /**
  * `POST /v1/bulk-calls` → the `bulk_call`, `running`. Contacts: up to 10,000 E.164 strings or
  * `{phone, name?, external_id?, context?, metadata?, simulation?}`; a number given twice is called once
- * (`duplicates_removed`). Live keys: `from` required, Twilio must be configured (else 503), no
- * `simulation`. 404 naming `agent_id` / `form_id` when unknown (a deleted agent is unknown).
+ * (`duplicates_removed`). Live keys: Twilio must be configured (else 503), no `simulation`; `from` must
+ * be the organization's voice number or verified caller ID (400 `from_not_owned`; absent: the agent's
+ * number, else the organization's first voice number). 404 naming `agent_id` / `form_id` when unknown (a deleted agent is unknown).
  */
 const createBulkCall = (temporal: Client) =>
   operation({
     method: 'post',
     path: '/v1/bulk-calls',
     operationId: 'createBulkCall',
-    errors: { '404': ['resource_missing'], '429': ['quota_exceeded'], '503': ['telephony_not_configured'] },
+    errors: {
+      '400': ['from_not_owned'],
+      '404': ['resource_missing'],
+      '429': ['quota_exceeded'],
+      '503': ['telephony_not_configured'],
+    },
     tag,
     summary: 'Start a bulk call campaign',
     description: `Up to ${MAX_CONTACTS} contacts; a bad row is a 400 naming it (\`contacts[17].phone\`); duplicate numbers are dialed once. Calling windows are local to each contact.`,
@@ -250,15 +256,13 @@ const createBulkCall = (temporal: Client) =>
   });
 
 /**
- * The checks of a campaign's body that need no read: no `simulation` with a live key, `from` required
- * with one, a window that ends after it starts, an `ends_at` in the future.
+ * The checks of a campaign's body that need no read: no `simulation` with a live key (its `from` is
+ * checked with the reads: src/services/bulk-call-requests.ts `prepareBulkCall`), a window that ends after it starts, an `ends_at` in the future.
  * @throws ApiError 400 naming the field
  */
 function checkBulkCallRequest(livemode: boolean, body: z.output<typeof createBulkCallSchema>): void {
   if (livemode && body.simulation)
     throw invalidParam('simulation', 'simulation is only accepted with a test-mode key; live calls ring real phones.');
-  if (livemode && !body.from)
-    throw missingParam('from', 'Missing required param: from (live calls need the service number to call from).');
   if (body.schedule && secondsOfDay(body.schedule.window.end) <= secondsOfDay(body.schedule.window.start)) {
     throw invalidParam(
       'schedule.window.end',

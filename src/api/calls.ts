@@ -26,7 +26,7 @@ import {
 } from '../models/calls';
 import { seconds, type WithId } from '../models/store';
 import { listOf, recordingSettingsObject } from '../models/wire';
-import { ApiError, invalidParam, missingParam } from '../errors';
+import { ApiError, invalidParam } from '../errors';
 import { MAX_DURATION, QUEUE_TIMEOUT } from '../services/calls';
 import { findCall, prepareCall, runCallUpdate, startCall } from '../services/call-requests';
 import { acquireApiStreamLease, readCallStreamEntry, readStreamedCall, watchCall } from '../services/call-streams';
@@ -169,7 +169,10 @@ const tag = 'Calls';
  * calling window, src/services/call-schedule.ts `dialTime`; a durable timer in its workflow dials it). The call's contact (whose name and records
  * the assistant is given) is `contact_id` (404 naming it when unknown), else the contact whose phone is
  * `to`; the call shows it as `contact_id`. A deleted agent is 404 naming `agent_id`. Test keys only: `simulation` (`caller`, `outcome`,
- * `ring_seconds`, `pause_seconds`). Live keys: `from` required, Twilio must be configured (else 503).
+ * `ring_seconds`, `pause_seconds`). Live keys: Twilio must be configured (else 503); `from` must be one of
+ * the organization's voice numbers or a caller ID it verified (`POST /v1/caller_ids`), else 400
+ * `from_not_owned`; without `from`, the agent's number, else the organization's oldest voice number
+ * (none: 400 `parameter_missing` naming `from`).
  * At the organization's `max_concurrent_calls` the call stays `queued`, in line (its place taken here,
  * in the order calls are created), and dials when a slot frees, at most `queue_timeout_seconds`
  * (src/workflows/call-slots.ts). `voicemail` replaces the agent's setting for this call. The dial gate
@@ -184,6 +187,7 @@ const createCall = (temporal: Client) =>
     path: '/v1/calls',
     operationId: 'createCall',
     errors: {
+      '400': ['from_not_owned'],
       '404': ['resource_missing'],
       '422': ['number_on_do_not_call', 'outside_calling_hours'],
       '429': ['concurrency_limit', 'quota_exceeded'],
@@ -192,7 +196,7 @@ const createCall = (temporal: Client) =>
     tag,
     summary: 'Place a call',
     description:
-      "Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422 `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds).",
+      "Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422 `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs Twilio, and `from` must be one of the organization's voice numbers or verified caller IDs (400 `from_not_owned`; absent: the agent's number, else the organization's first voice number); a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds).",
     scope: 'calls:write',
     body: createCallSchema,
     example: {
@@ -225,7 +229,8 @@ const createCall = (temporal: Client) =>
 
 /**
  * The checks of a call's body that need no read: `context`'s size, the analysis plan's schema, no
- * `simulation` with a live key (400 naming it), `from` required with one.
+ * `simulation` with a live key (400 naming it). A live call's `from` is checked with the reads
+ * (src/services/call-requests.ts `callerNumber`).
  * @throws ApiError 400 naming the field
  */
 function checkCallRequest(livemode: boolean, body: z.output<typeof createCallSchema>): void {
@@ -233,8 +238,6 @@ function checkCallRequest(livemode: boolean, body: z.output<typeof createCallSch
   if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
   if (livemode && body.simulation)
     throw invalidParam('simulation', 'simulation is only accepted with a test-mode key; live calls ring real phones.');
-  if (livemode && !body.from)
-    throw missingParam('from', 'Missing required param: from (a live call needs the service number to call from).');
 }
 
 /**

@@ -1,11 +1,13 @@
 /**
  * Connected phone numbers (beyond the specification; scopes `phone_numbers:read` / `phone_numbers:write`):
  *
- *   POST   /v1/phone_numbers         connect a number: `{number, channels, agent_id?, inbound_webhook_url?,
- *                                    inbound_webhook_timeout_ms?, overflow_to?}` (Idempotency-Key)
+ *   POST   /v1/phone_numbers         add a number: `{number, channels, agent_id?, inbound_webhook_url?,
+ *                                    inbound_webhook_timeout_ms?, overflow_to?}` (Idempotency-Key); live:
+ *                                    imported from or bought in the organization's Twilio account
+ *                                    (src/services/number-provisioning.ts), test: simulated
  *   POST   /v1/phone_numbers/{id}    update any of those but `number` (null clears an optional one)
  *   GET    /v1/phone_numbers[/{id}]  list, retrieve
- *   DELETE /v1/phone_numbers/{id}    disconnect
+ *   DELETE /v1/phone_numbers/{id}    release (bought) or detach (imported, simulated)
  *
  * Inbound messages to a connected number reach its organization (src/api/twilio/messaging.ts), answered
  * by its `agent_id`, else the default agent; in live mode a new conversation of `POST /v1/messages` is
@@ -15,6 +17,8 @@
  * `inbound_webhook_url` names; `overflow_to` takes the calls that find every call slot taken.
  */
 import type { Router } from 'express';
+import type { Client } from '@temporalio/client';
+import { config } from '../config';
 import { z } from 'zod';
 import { ApiError, notFound } from '../errors';
 import { findLiveAgent } from '../models/agents';
@@ -22,6 +26,8 @@ import { numberRouteKey, PhoneNumber, PhoneNumberObject, renderPhoneNumber } fro
 import { newWebhookSecret } from '../providers/webhook-signing';
 import { sealSecret } from '../secrets';
 import { INBOUND_WEBHOOK_TIMEOUT } from '../services/inbound-calls';
+import { requireTelephony } from '../services/call-requests';
+import { giveBackNumber, provisionLiveNumber } from '../services/number-provisioning';
 import { checkPublicHttpsUrl } from '../services/webhooks';
 import { isTransferTarget } from '../shared/calls';
 import { isDuplicateKey } from '../models/store';
@@ -78,65 +84,86 @@ async function checkInboundWebhookUrl(url: string | null | undefined): Promise<v
 const tag = 'Messaging';
 
 /**
- * `POST /v1/phone_numbers` `{number, channels, agent_id?}` → the phone number: connects a number of the
- * organization's Twilio account (inbound messages to it reach this organization; `agent_id` while it is
- * not deleted, else the default agent, answers them). 404 naming `agent_id` when that agent is unknown or
- * deleted; 409 `phone_number_already_connected`.
+ * `POST /v1/phone_numbers` `{number, channels, agent_id?, …}` → the phone number (inbound messages and
+ * calls to it reach this organization; `agent_id` while it is not deleted, else the default agent,
+ * answers them). 404 naming `agent_id` when that agent is unknown or deleted.
+ *
+ * Test keys: a simulated number, stored at once (`source: "simulated"`). Live keys: the number must be
+ * the organization's at Twilio (src/services/number-provisioning.ts): imported when its Twilio account
+ * holds it, else bought in it (a platform subaccount), else 400 `phone_number_not_owned` (its own
+ * connected account); Twilio's refusal to sell is 400 `phone_number_purchase_failed` with `twilio_code`
+ * and `twilio_message`; nothing is stored either way. A number another organization holds gets the
+ * same answer as one the account cannot have. 409 `phone_number_already_connected`: the organization
+ * has it already; 503 `telephony_not_configured` without Twilio.
  */
-const createPhoneNumber = operation({
-  method: 'post',
-  path: '/v1/phone_numbers',
-  operationId: 'createPhoneNumber',
-  errors: {
-    '400': ['url_private_address', 'url_unresolvable'],
-    '404': ['resource_missing'],
-    '409': ['phone_number_already_connected'],
-  },
-  tag,
-  summary: 'Connect a number for messaging and calls',
-  scope: 'phone_numbers:write',
-  body: phoneNumberSchema,
-  example: { number: '+14155550100', channels: ['whatsapp', 'sms'] },
-  response: PhoneNumberObject,
-  handler: async (req, res, { body }) => {
-    const { orgId, livemode } = req.auth!;
-    if (body.agent_id && !(await findLiveAgent({ orgId, livemode }, body.agent_id)))
-      throw notFound('agent', body.agent_id, 'agent_id');
-    await checkInboundWebhookUrl(body.inbound_webhook_url);
-    await idempotent(req, res, 'pn', async (id) => {
-      const secret = body.inbound_webhook_url ? newWebhookSecret() : undefined;
-      const doc = {
-        _id: id,
-        route_key: numberRouteKey(orgId, livemode, body.number),
-        org_id: orgId,
-        livemode,
-        number: body.number,
-        channels: body.channels,
-        agent_id: body.agent_id ?? null,
-        inbound_webhook_url: body.inbound_webhook_url || null,
-        inbound_webhook_secret: secret ? sealSecret(secret) : null,
-        inbound_webhook_timeout_ms: body.inbound_webhook_timeout_ms ?? null,
-        overflow_to: body.overflow_to ?? null,
-        created: Math.floor(idTime(id) / 1000),
-      };
-      try {
-        await PhoneNumber.collection.insertOne(doc as never);
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-        const mine = await PhoneNumber.findOne({ _id: id }).lean();
-        if (!mine)
-          throw new ApiError(
-            409,
-            'invalid_request_error',
-            'phone_number_already_connected',
-            `${body.number} is already connected${livemode ? '' : ' to this organization'}.`,
-            'number',
-          );
-      }
-      return { status: 200, body: renderPhoneNumber(doc, secret) };
-    });
-  },
-});
+const createPhoneNumber = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/v1/phone_numbers',
+    operationId: 'createPhoneNumber',
+    errors: {
+      '400': ['url_private_address', 'url_unresolvable', 'phone_number_not_owned', 'phone_number_purchase_failed'],
+      '404': ['resource_missing'],
+      '409': ['phone_number_already_connected'],
+      '503': ['telephony_not_configured'],
+    },
+    tag,
+    summary: 'Buy, import or (test mode) simulate a number for messaging and calls',
+    description:
+      "Test keys: a simulated number. Live keys: imported when the organization's Twilio account holds it, else bought in the organization's subaccount (Voice and SMS URLs set to the service); a connected account must already hold it (400 `phone_number_not_owned`). Twilio's refusal to sell (no such number, region rules, address required) is 400 `phone_number_purchase_failed` with `twilio_code` and `twilio_message`; nothing is stored. A number another organization holds is refused the same way.",
+    scope: 'phone_numbers:write',
+    body: phoneNumberSchema,
+    example: { number: '+14155550100', channels: ['whatsapp', 'sms'] },
+    response: PhoneNumberObject,
+    handler: async (req, res, { body }) => {
+      const { orgId, livemode } = req.auth!;
+      if (body.agent_id && !(await findLiveAgent({ orgId, livemode }, body.agent_id)))
+        throw notFound('agent', body.agent_id, 'agent_id');
+      await checkInboundWebhookUrl(body.inbound_webhook_url);
+      requireTelephony({ orgId, livemode });
+      await idempotent(req, res, 'pn', async (id) => {
+        const secret = body.inbound_webhook_url ? newWebhookSecret() : undefined;
+        const doc = {
+          _id: id,
+          route_key: numberRouteKey(orgId, livemode, body.number),
+          org_id: orgId,
+          livemode,
+          number: body.number,
+          channels: body.channels,
+          agent_id: body.agent_id ?? null,
+          inbound_webhook_url: body.inbound_webhook_url || null,
+          inbound_webhook_secret: secret ? sealSecret(secret) : null,
+          inbound_webhook_timeout_ms: body.inbound_webhook_timeout_ms ?? null,
+          overflow_to: body.overflow_to ?? null,
+          source: livemode ? null : 'simulated',
+          twilio_sid: null,
+          pending: false,
+          buying: false,
+          previous_urls_json: null,
+          created: Math.floor(idTime(id) / 1000),
+        };
+        if (livemode) {
+          const stored = await provisionLiveNumber(temporal, doc, config().taskQueue);
+          return { status: 200, body: renderPhoneNumber(stored, secret) };
+        }
+        try {
+          await PhoneNumber.collection.insertOne(doc as never);
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+          const mine = await PhoneNumber.findOne({ _id: id }).lean();
+          if (!mine)
+            throw new ApiError(
+              409,
+              'invalid_request_error',
+              'phone_number_already_connected',
+              `${body.number} is already connected to this organization.`,
+              'number',
+            );
+        }
+        return { status: 200, body: renderPhoneNumber(doc, secret) };
+      });
+    },
+  });
 
 /**
  * `POST /v1/phone_numbers/{id}` (Idempotency-Key) body: any of `channels`, `agent_id`,
@@ -200,8 +227,11 @@ const listPhoneNumbers = operation({
   response: listOf(PhoneNumberObject),
   handler: async (req, res) => {
     res.json(
-      await listPage(req, PhoneNumber, { org_id: req.auth!.orgId, livemode: req.auth!.livemode }, (doc) =>
-        renderPhoneNumber(doc),
+      await listPage(
+        req,
+        PhoneNumber,
+        { org_id: req.auth!.orgId, livemode: req.auth!.livemode, pending: { $ne: true } },
+        (doc) => renderPhoneNumber(doc),
       ),
     );
   },
@@ -221,33 +251,43 @@ const retrievePhoneNumber = operation({
       _id: String(req.params.id),
       org_id: req.auth!.orgId,
       livemode: req.auth!.livemode,
+      pending: { $ne: true },
     }).lean();
     if (!doc) throw notFound('phone number', String(req.params.id), 'id');
     res.json(renderPhoneNumber(doc));
   },
 });
 
-/** `DELETE /v1/phone_numbers/{id}` → `{id, object, deleted: true}`: inbound messages to it are no longer taken. */
+/**
+ * `DELETE /v1/phone_numbers/{id}` → `{id, object, deleted: true}`: inbound messages and calls to it are no
+ * longer taken. A live number the service bought is released at Twilio (IncomingPhoneNumbers remove); an
+ * imported one is only detached (its earlier Voice/SMS URLs put back) and stays in the organization's
+ * account. Twilio is asked first: when it fails (5xx), the number is kept and a retry finishes.
+ */
 const deletePhoneNumber = operation({
   method: 'delete',
   path: '/v1/phone_numbers/{id}',
   operationId: 'deletePhoneNumber',
   tag,
-  summary: 'Disconnect a number',
+  summary: 'Release a bought number, or detach an imported or simulated one',
   scope: 'phone_numbers:write',
   response: DeletedObject,
   handler: async (req, res) => {
     const id = String(req.params.id);
-    const deleted = await PhoneNumber.deleteOne({ _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode });
+    const filter = { _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode, pending: { $ne: true } };
+    const row = await PhoneNumber.findOne(filter).lean();
+    if (!row) throw notFound('phone number', id, 'id');
+    await giveBackNumber(row);
+    const deleted = await PhoneNumber.deleteOne(filter);
     if (deleted.deletedCount === 0) throw notFound('phone number', id, 'id');
     res.json({ id, object: 'phone_number', deleted: true });
   },
 });
 
 /** Routes under `/v1/phone_numbers`. */
-export function phoneNumbersRouter(): Router {
+export function phoneNumbersRouter(temporal: Client): Router {
   return operationsRouter('/v1/phone_numbers', [
-    createPhoneNumber,
+    createPhoneNumber(temporal),
     updatePhoneNumber,
     listPhoneNumbers,
     retrievePhoneNumber,

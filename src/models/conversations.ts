@@ -13,7 +13,9 @@
  *   message insert-if-absent too (the workflow's send does the same), so a crash between the two loses
  *   nothing.
  * - conversation log (web channel): the conversation's workflow, insert-if-absent, one entry per message.
- * - phone numbers and templates: the API only (create, delete).
+ * - phone numbers and templates: the API (create, update, delete); a live number's provisioning
+ *   (`pending` until bought or imported, then its `source` and `twilio_sid`) is completed by its
+ *   provisioning workflow's activity (src/services/number-provisioning.ts).
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import type {
@@ -27,6 +29,7 @@ import type {
 } from '../shared/conversations';
 import { z } from 'zod';
 import { CHANNELS, NUMBER_CHANNELS, windowClosesAt, type ToolCallEntry } from '../shared/conversations';
+import { NUMBER_SOURCES, type NumberSource } from '../shared/phone-numbers';
 import { schemaOptions as base, seconds, type WithId } from './store';
 import { toolEntry, toolEntryFields } from './tools';
 import { apiObject, unix } from './wire';
@@ -206,6 +209,26 @@ const phoneNumberSchema = new Schema(
     inbound_webhook_timeout_ms: { type: Number, default: null },
     /** Where an inbound call goes when every call slot is taken (E.164, `sip:`), or null: "all lines are busy". */
     overflow_to: { type: String, default: null },
+    /**
+     * How the number came to the organization (src/shared/phone-numbers.ts `NUMBER_SOURCES`); null on
+     * rows stored before the service checked ownership (read as `connected`).
+     */
+    source: { type: String, default: null },
+    /** Twilio's IncomingPhoneNumber SID (`PN…`) of a live number bought or imported; null otherwise. */
+    twilio_sid: { type: String, default: null },
+    /**
+     * True while a live number is being bought or imported: the row holds the number's `route_key` for
+     * this organization (no other can take it meanwhile) but is no number of it yet (not listed, no caller
+     * ID); deleted if Twilio refuses.
+     */
+    pending: { type: Boolean, default: false },
+    /** Set right before the purchase is asked of Twilio: a number found in the account afterwards is one we bought. */
+    buying: { type: Boolean, default: false },
+    /**
+     * An imported number's Voice/SMS URLs and status callback before the service set its own (JSON
+     * `{voiceUrl, smsUrl, statusCallback}`), put back when it is detached; null otherwise.
+     */
+    previous_urls_json: { type: String, default: null },
     created: { type: Number, required: true },
   },
   base,
@@ -475,6 +498,11 @@ export const PhoneNumberObject = apiObject(
       .describe(
         'Where inbound calls go while every call slot is taken; null: the caller hears that all lines are busy.',
       ),
+    source: z
+      .enum(NUMBER_SOURCES)
+      .describe(
+        "How it came to the organization: `bought` through the service (released at Twilio when deleted), `imported` from the organization's Twilio account (only detached when deleted), `simulated` (test mode), `connected` (stored before numbers needed proof).",
+      ),
     created: unix,
   }),
 );
@@ -492,6 +520,7 @@ export function renderPhoneNumber(doc: WithId<PhoneNumberDoc>, newSecret?: strin
     ...(newSecret ? { inbound_webhook_secret: newSecret } : {}),
     inbound_webhook_timeout_ms: doc.inbound_webhook_timeout_ms ?? DEFAULT_INBOUND_WEBHOOK_TIMEOUT_MS,
     overflow_to: doc.overflow_to ?? null,
+    source: (doc.source as NumberSource | null) ?? (doc.livemode ? 'connected' : 'simulated'),
     created: doc.created,
   };
 }

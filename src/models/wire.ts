@@ -63,6 +63,12 @@ export const ErrorDetailObject = apiObject(
       .optional()
       .meta({ examples: ['to', 'contacts[17].phone'] }),
     reason: z.string().optional().describe('`bundle_invalid` only: what is wrong with the bundle.'),
+    twilio_code: z
+      .number()
+      .int()
+      .optional()
+      .describe('When Twilio refused the request (a number purchase, a caller ID verification): its error code.'),
+    twilio_message: z.string().optional().describe("When Twilio refused the request: Twilio's message."),
     request_id: z.string().optional(),
   }),
 );

@@ -14,7 +14,7 @@ import { bulkCallResultId, type RedialOutcome } from '../shared/bulk-calls';
 import { idTime } from '../shared/ids';
 import { DAY_NAMES, startBulkCallWorkflow, type CampaignSchedule, type DayName } from './bulk-calls';
 import { MAX_DURATION } from './calls';
-import { requireTelephony, type Tenant } from './call-requests';
+import { callerNumber, type Tenant } from './call-requests';
 
 /** `max_concurrency`: default and bounds. */
 export const CONCURRENCY = { default: 5, max: 50 };
@@ -54,6 +54,8 @@ export interface PreparedBulkCall {
   request: BulkCallRequest;
   agentId: string;
   formId: string;
+  /** The number its calls are placed from (src/services/call-requests.ts `callerNumber`). */
+  from: string | null;
   schedule: CampaignSchedule | null;
   retry: { max_attempts: number; on: RedialOutcome[]; interval_seconds: number };
 }
@@ -61,8 +63,10 @@ export interface PreparedBulkCall {
 /**
  * The reads and checks of a campaign: its live agent and form (read side by side), Twilio configured for
  * a live key; the schedule (every day unless `days`) and the redial rules (`RETRY_DEFAULTS`; without
- * `retry` one call per contact) with their defaults.
- * @throws ApiError 404 naming `agent_id` or `form_id`, 503 `telephony_not_configured`
+ * `retry` one call per contact) with their defaults; a live campaign's `from` checked, or chosen when
+ * absent, as a call's is (`callerNumber`: the organization's voice number or verified caller ID).
+ * @throws ApiError 404 naming `agent_id` or `form_id`, 503 `telephony_not_configured`, 400
+ *   `from_not_owned` / `parameter_missing` naming `from`
  */
 export async function prepareBulkCall(tenant: Tenant, request: BulkCallRequest): Promise<PreparedBulkCall> {
   const [agent, form] = await Promise.all([
@@ -71,7 +75,7 @@ export async function prepareBulkCall(tenant: Tenant, request: BulkCallRequest):
   ]);
   if (!agent) throw notFound('agent', request.agent_id, 'agent_id');
   if (!form) throw notFound('form', request.form_id, 'form_id');
-  requireTelephony(tenant);
+  const from = await callerNumber(tenant, request.from, agent._id); // and Twilio configured for a live campaign
   const s = request.schedule;
   const schedule: CampaignSchedule | null = s
     ? {
@@ -88,7 +92,7 @@ export async function prepareBulkCall(tenant: Tenant, request: BulkCallRequest):
         interval_seconds: request.retry.interval_seconds ?? RETRY_DEFAULTS.interval_seconds,
       }
     : { max_attempts: 1, on: [], interval_seconds: 0 };
-  return { request, agentId: agent._id, formId: form._id, schedule, retry };
+  return { request, agentId: agent._id, formId: form._id, from, schedule, retry };
 }
 
 /**
@@ -129,7 +133,7 @@ export async function startBulkCall(
     name: request.name ?? null,
     agent_id: prepared.agentId,
     form_id: prepared.formId,
-    from: request.from ?? null,
+    from: prepared.from ?? request.from ?? null,
     max_concurrency: request.max_concurrency ?? CONCURRENCY.default,
     max_duration_seconds: request.max_duration_seconds ?? MAX_DURATION.default,
     schedule_json: schedule ? JSON.stringify(schedule) : null,

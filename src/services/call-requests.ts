@@ -8,10 +8,11 @@
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { ApiError, notFound } from '../errors';
+import { ApiError, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
 import { logger } from '../logger';
 import { aiDisclosureEnabled } from './ai-disclosure';
+import { checkFrom, defaultFrom } from './caller-ids';
 import { findLiveAgent } from '../models/agents';
 import { Call, newCallDocument, type CallDoc } from '../models/calls';
 import { insertIfAbsentGrouped, type WithId } from '../models/store';
@@ -44,6 +45,8 @@ export interface Tenant {
  */
 export interface PreparedCall {
   agent: VersionedAgent;
+  /** The number a live call is placed from: the request's, else the agent's or the organization's (`defaultFrom`). */
+  from: string | null;
   contactId: string | null;
   dial: Awaited<ReturnType<typeof dialTime>>;
   gate: ComplianceCheck;
@@ -72,7 +75,9 @@ export function requireTelephony(tenant: Tenant): void {
  * agent's version fixed now (a traffic split picks it per contact); the dial gate at that time
  * (src/services/dial-gate.ts): calling hours closed moves the dial to their opening (`hold`, the
  * default; the call is `scheduled` with `scheduled_reason: "calling_hours"`).
- * @throws ApiError 404 naming `agent_id` (or `contact_id`), 503 `telephony_not_configured`, 400 naming
+ * A live call's `from` is checked, or chosen when absent (`callerNumber`).
+ * @throws ApiError 404 naming `agent_id` (or `contact_id`), 503 `telephony_not_configured`, 400
+ *   `from_not_owned` / `parameter_missing` naming `from`, 400 naming
  *   `calling_window` when it never opens, 422 `number_on_do_not_call` naming `to` (on a do-not-call list),
  *   422 `outside_calling_hours` naming `calling_hours` (closed, and the request said `refuse`)
  */
@@ -81,6 +86,7 @@ export async function prepareCall(
   request: {
     to: string;
     agent_id: string;
+    from?: string;
     contact_id?: string;
     calling_window?: CallingWindow;
     calling_hours?: CallingHoursPolicy;
@@ -96,7 +102,7 @@ export async function prepareCall(
     if (c.status === 'rejected') throw c.reason;
     return [a.value, c.value] as const;
   });
-  requireTelephony(tenant);
+  const from = await callerNumber(tenant, request.from, request.agent_id); // and Twilio configured for a live call
   const agentWindow = agent.calling_window_json ? JSON.parse(agent.calling_window_json) : null;
   let dial = await dialTime(
     { to: request.to, livemode: tenant.livemode, window: request.calling_window ?? null, agentWindow },
@@ -122,7 +128,32 @@ export async function prepareCall(
       'calling_hours',
     );
   if (verdict.verdict === 'hold') dial = { ...dial, atMs: verdict.heldUntilMs, later: true };
-  return { agent: await versionedAgent(agent, { contactId, phone: request.to }), contactId, dial, gate: check };
+  return { agent: await versionedAgent(agent, { contactId, phone: request.to }), from, contactId, dial, gate: check };
+}
+
+/**
+ * The number a call is placed from (src/services/caller-ids.ts): a live call's `from` must be the
+ * organization's voice number or verified caller ID; without one, the agent's number, else the
+ * organization's oldest voice number. Test calls keep the request's `from` unchecked (simulated).
+ * @throws ApiError 400 `parameter_missing` naming `from` for a live call without one when the
+ *   organization has no voice number; then 503 `telephony_not_configured` (`requireTelephony`); then 400
+ *   `from_not_owned` naming `from`
+ */
+export async function callerNumber(
+  tenant: Tenant,
+  requested: string | null | undefined,
+  agentId: string | null,
+): Promise<string | null> {
+  if (!tenant.livemode) return requested ?? null;
+  const chosen = requested ?? (await defaultFrom(tenant, agentId));
+  if (!chosen)
+    throw missingParam(
+      'from',
+      'Missing required param: from (a live call needs a number to call from, and your organization has no voice number: add one with POST /v1/phone_numbers).',
+    );
+  requireTelephony(tenant);
+  if (requested) await checkFrom(tenant, requested);
+  return chosen;
 }
 
 /**
@@ -143,6 +174,7 @@ export async function startCall(
   const { agent, contactId, dial } = prepared;
   const input = newCallInput(callId, { ...tenant, aiDisclosure: await aiDisclosureEnabled(tenant) }, agent, {
     ...request,
+    from: prepared.from ?? request.from,
     contact_id: contactId,
     scheduled_at: dial.later ? Math.ceil(dial.atMs / 1000) : undefined,
   });

@@ -18,6 +18,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { aiDisclosureEnabled } from './ai-disclosure';
+import { ownsCallerNumber } from './caller-ids';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { ApiError } from '../errors';
@@ -184,6 +185,12 @@ export async function scheduleCallback(
   const from = input.from ?? (await voiceNumber(tenant, input.serviceNumber));
   if (input.livemode && !from)
     return { text: 'Error: no phone number of ours can place calls, so no callback can be scheduled.' };
+  // The call's number may have been released since (or a caller ID deleted): a callback shows only what
+  // the organization still holds (src/services/caller-ids.ts).
+  if (input.livemode && from && !(await ownsCallerNumber(tenant, from)))
+    return {
+      text: 'Error: the number this call came from is no longer ours to call from, so no callback can be scheduled.',
+    };
   const agentWindow = agent.calling_window_json ? (JSON.parse(agent.calling_window_json) as CallingWindow) : null;
   let dial: Awaited<ReturnType<typeof dialTime>>;
   try {
@@ -229,7 +236,7 @@ async function voiceNumber(
   preferred: string | undefined,
 ): Promise<string | null> {
   const numbers = await PhoneNumber.find({ org_id: tenant.orgId, livemode: tenant.livemode }).sort({ _id: 1 }).lean();
-  const voice = numbers.filter((n) => (n.channels ?? []).includes('voice'));
+  const voice = numbers.filter((n) => !n.pending && (n.channels ?? []).includes('voice'));
   return (voice.find((n) => n.number === preferred) ?? voice[0])?.number ?? null;
 }
 

@@ -10,3 +10,4 @@ export { callAnalysisWorkflow } from './analysis';
 export { testSuiteRunWorkflow } from './test-suites';
 export { retentionSweepWorkflow, erasureWorkflow } from './privacy';
 export { auditRetentionWorkflow } from './audit';
+export { phoneNumberProvisionWorkflow } from './phone-numbers';

@@ -11,6 +11,7 @@ import { config, setConfig, type Config } from '../../src/config';
 import { noteMessage } from '../../src/shared/calls';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { relayClient } from '../support/relay-client';
 import { speechMs } from '../../src/api/twilio/relay';
 import { readStream, startApiProcess, type ApiProcess, type SseEvent } from '../support/widget';
@@ -223,6 +224,7 @@ describe('live call stream and steering', function () {
         twilioApiBaseUrl: fake.url,
         publicBaseUrl: h().api.url,
       });
+      await verifiedCallerId(fake, t.liveKey);
       const agent = await request('POST', '/v1/agents', {
         key: t.liveKey,
         body: { name: 'Live', instructions: 'Be brief.', first_message: 'Hi, this is Live.' },

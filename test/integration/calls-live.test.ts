@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { config, setConfig, type Config } from '../../src/config';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { relayClient } from '../support/relay-client';
 import { startHttpsReceiver } from '../support/https-receiver';
 import { verifySignature } from '../../src/providers/webhook-signing';
@@ -32,6 +33,7 @@ describe('live calls through Twilio', function () {
       publicBaseUrl: h().api.url,
     });
     t = await newTenant();
+    await verifiedCallerId(fake, t.liveKey);
     const agent = await request('POST', '/v1/agents', {
       key: t.liveKey,
       body: { name: 'Live', instructions: 'Be brief.', first_message: 'Hi, this is Live.' },

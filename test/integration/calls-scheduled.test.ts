@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import { useFakeTwilio } from '../support/fake-twilio';
+import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { newTenant, request, waitForCall } from '../support/harness';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -171,6 +172,7 @@ describe('scheduled calls', function () {
   it('keeps a live +1 scheduled call inside 08:00–21:00 local time by default; places a live one at its time', async () => {
     const { fake, restore } = await useFakeTwilio();
     try {
+      await verifiedCallerId(fake, t.liveKey);
       const agent = await request('POST', '/v1/agents', {
         key: t.liveKey,
         body: { name: 'Live desk', instructions: 'Be brief.' },

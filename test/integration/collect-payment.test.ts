@@ -17,6 +17,7 @@ import { callWorkflowId } from '../../src/shared/calls';
 import { PAYMENT_LINES, PAYMENT_TRANSCRIPT_LINE } from '../../src/shared/payments';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { completePay, twilioCallback, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { relayClient } from '../support/relay-client';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -199,6 +200,7 @@ describe('collect_payment: card payments the model never hears', function () {
     before(async () => {
       ({ fake, restore } = await useFakeTwilio());
       t = await newTenant();
+      await verifiedCallerId(fake, t.liveKey);
       const agent = await request('POST', '/v1/agents', {
         key: t.liveKey,
         body: { name: 'Payments', instructions: 'Take payments.', first_message: 'Hi, this is Payments.' },

@@ -16,6 +16,7 @@ import { expect } from 'chai';
 import { config, setConfig } from '../../src/config';
 import { startCampaign, waitForCampaign, createForm, allResults, campaignCalls } from '../support/bulk-calls';
 import { useFakeTwilio } from '../support/fake-twilio';
+import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -242,6 +243,7 @@ describe('the dial gate: calling hours and do-not-call on every dial', function 
     it('a live key: a do-not-call number is 422 and Twilio is never asked', async () => {
       const { fake, restore } = await useFakeTwilio();
       try {
+        await verifiedCallerId(fake, t.liveKey);
         const to = '+14155550179';
         await listDnc(t.liveKey, to);
         const agent = await request('POST', '/v1/agents', {

@@ -16,6 +16,7 @@ import { recordOptOut, type OptOutInput } from '../../src/services/opt-outs';
 import { allResults, campaignCalls, createForm, startCampaign, waitForCampaign } from '../support/bulk-calls';
 import { customerNumber, inbound } from '../support/conversations';
 import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { relayClient } from '../support/relay-client';
 
@@ -122,6 +123,7 @@ describe('opt-outs', function () {
       publicBaseUrl: h().api.url,
     });
     try {
+      await verifiedCallerId(fake, t.liveKey);
       const agent = await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Live', instructions: 'x' } });
       const callee = customerNumber();
       const res = await request('POST', '/v1/calls', {

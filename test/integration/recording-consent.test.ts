@@ -13,6 +13,7 @@ import { withBuiltInChecks } from '../../src/services/test-suites';
 import { recordingWorkflowId } from '../../src/shared/recordings';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { relayClient } from '../support/relay-client';
 import { eventually } from '../support/webhooks';
 
@@ -242,6 +243,7 @@ describe('recording consent and AI disclosure', function () {
     let asking: string;
     before(async () => {
       ({ fake, restore } = await useFakeTwilio());
+      await verifiedCallerId(fake, t.liveKey);
       asking = await agent(t.liveKey, { recording: { enabled: true }, recording_consent: 'ask' });
     });
     after(() => restore());

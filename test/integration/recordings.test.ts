@@ -20,6 +20,7 @@ import {
 } from '../../src/shared/recordings';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { eventually } from '../support/webhooks';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -265,6 +266,7 @@ describe('call recordings', function () {
         twilioAuthToken: fake.authToken,
         twilioApiBaseUrl: fake.url,
       });
+      await verifiedCallerId(fake, t.liveKey);
       const agent = await request('POST', '/v1/agents', {
         key: t.liveKey,
         body: {

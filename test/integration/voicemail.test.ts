@@ -9,6 +9,7 @@
 import { expect } from 'chai';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { twilioCallback, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { relayClient } from '../support/relay-client';
 import { allResults, campaignCalls, createForm, startCampaign, waitForCampaign } from '../support/bulk-calls';
 
@@ -108,6 +109,7 @@ describe('voicemail: answering-machine detection', function () {
 
     before(async () => {
       ({ fake, restore } = await useFakeTwilio());
+      await verifiedCallerId(fake, t.liveKey);
       const agent = await request('POST', '/v1/agents', {
         key: t.liveKey,
         body: { name: 'Live VM', instructions: 'Be brief.', first_message: 'Hello, this is Acme.', voicemail: LEAVE },

@@ -16,6 +16,7 @@ import {
   useFakeTwilio,
   type FakeTwilio,
 } from '../support/fake-twilio';
+import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { relayClient } from '../support/relay-client';
 import { TRANSFER_FAILED_LINES } from '../../src/shared/calls';
 
@@ -56,6 +57,7 @@ describe('warm transfer', function () {
     before(async () => {
       ({ fake, restore } = await useFakeTwilio());
       t = await newTenant();
+      await verifiedCallerId(fake, t.liveKey);
       const agent = await request('POST', '/v1/agents', {
         key: t.liveKey,
         body: { name: 'Warm', instructions: 'Be brief.', first_message: 'Hi, this is Warm.' },

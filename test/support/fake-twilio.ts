@@ -61,6 +61,7 @@ import http from 'node:http';
 import twilio from 'twilio';
 import { config, setConfig } from '../../src/config';
 import { h } from './harness';
+import { fakeNumbersRoute } from './fake-twilio-numbers';
 import type { AddressInfo } from 'node:net';
 import crypto from 'node:crypto';
 import { twilioOaiRefusal } from './twilio-oai';
@@ -598,6 +599,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         }
         return;
       }
+      if (await fakeNumbersRoute(req.method ?? '', acct, pathname, query, params, send)) return;
       send(404, notFound);
     });
   });

@@ -31,6 +31,7 @@ import { InboundCallSid } from '../../src/models/calls';
 import { callWorkflowId } from '../../src/shared/calls';
 import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
 import { joinConference, legStatus, twilioCallback, useFakeTwilio, type FakeTwilio } from './fake-twilio';
+import { verifiedCallerId } from './fake-twilio-numbers';
 import { relayClient, type RelayClient } from './relay-client';
 
 const HISTORIES_DIR = path.resolve(__dirname, '../../../test/replay/histories');
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
     const t = await newTenant();
     const key = t.liveKey;
     const ours = '+14155550100';
+    await verifiedCallerId(fake, key, ours);
     const agentOf = async (body: Record<string, unknown>) => {
       const res = await request('POST', '/v1/agents', {
         key,

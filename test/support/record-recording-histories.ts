@@ -24,6 +24,7 @@ import {
 } from '../../src/shared/recordings';
 import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
 import { startFakeTwilio } from './fake-twilio';
+import { verifiedCallerId } from './fake-twilio-numbers';
 import { eventually } from './webhooks';
 
 const HISTORIES_DIR = path.resolve(__dirname, '../../../test/replay/histories');
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
     await write('call-recorded', test.body.id);
     await write('recording-synthesized', recordingWorkflowId(test.body.id));
 
+    await verifiedCallerId(fake, t.liveKey);
     const agent = await request('POST', '/v1/agents', {
       key: t.liveKey,
       body: { name: 'Live', instructions: 'Be brief.', recording },
