@@ -27,6 +27,7 @@ import { openTokenStream, sayOnRelay } from '../voice/relay';
 import { classifyConsentAnswer } from '../services/recording-consent';
 import { openingSentences, type ConsentAnswer, type RecordingConsent } from '../shared/recording-consent';
 import { checkDial } from '../services/dial-gate';
+import { requireDialAllowed } from './dialing';
 import type { CallingHoursPolicy, ComplianceCheck, DialGateVerdict } from '../shared/calls';
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
@@ -105,6 +106,7 @@ export async function placeCall(input: {
 }): Promise<{ providerCallSid: string }> {
   const base = config().publicBaseUrl;
   if (!input.from) throw ApplicationFailure.nonRetryable('A live call needs `from`.', TELEPHONY_REJECTED);
+  await requireDialAllowed(input.callId, input.to);
   const fresh = await insertIfAbsent(DialIntent, {
     _id: input.callId,
     to: input.to,
@@ -162,7 +164,10 @@ async function findPlacedCall(callId: string): Promise<string | null> {
   return ours.sid;
 }
 
-/** Transfers a live call with TwiML `<Dial>`; a no-op for a simulated call. */
+/**
+ * Transfers a live call with TwiML `<Dial>`; a no-op for a simulated call. The destination passes the
+ * dialing permissions first (`requireDialAllowed`: a refusal fails the transfer, not retried).
+ */
 export async function transferCall(input: {
   callId: string;
   livemode: boolean;
@@ -170,6 +175,7 @@ export async function transferCall(input: {
   to: string;
 }): Promise<void> {
   if (!input.providerCallSid) return;
+  await requireDialAllowed(input.callId, input.to);
   const response = new twilio.twiml.VoiceResponse();
   dialTo(response, input.to);
   await twilioCall(() => client().calls(input.providerCallSid!).update({ twiml: response.toString() }));
@@ -229,6 +235,7 @@ export async function dialTransferLeg(input: {
   summary: string;
   timeoutSeconds: number;
 }): Promise<{ providerCallSid: string }> {
+  await requireDialAllowed(input.callId, input.to);
   const base = config().publicBaseUrl;
   const response = new twilio.twiml.VoiceResponse();
   response.say(input.summary);

@@ -27,7 +27,7 @@ import {
 } from '../shared/calls';
 import { versionedAgent, type VersionedAgent } from './agent-versions';
 import { dialTime } from './call-schedule';
-import { checkDial } from './dial-gate';
+import { checkDial, destinationNotAllowed } from './dial-gate';
 import { queueCallForSlot } from './call-slots';
 import { newCallInput, startCallWorkflow, type CallRequest } from './calls';
 import { resolveCallContact } from './contacts';
@@ -74,7 +74,8 @@ export function requireTelephony(tenant: Tenant): void {
  * default; the call is `scheduled` with `scheduled_reason: "calling_hours"`).
  * @throws ApiError 404 naming `agent_id` (or `contact_id`), 503 `telephony_not_configured`, 400 naming
  *   `calling_window` when it never opens, 422 `number_on_do_not_call` naming `to` (on a do-not-call list),
- *   422 `outside_calling_hours` naming `calling_hours` (closed, and the request said `refuse`)
+ *   422 `outside_calling_hours` naming `calling_hours` (closed, and the request said `refuse`);
+ *   400 `destination_not_allowed` naming `to` (the account's dialing permissions refuse the number)
  */
 export async function prepareCall(
   tenant: Tenant,
@@ -111,6 +112,8 @@ export async function prepareCall(
     leg: 'call',
     policy,
   });
+  if (verdict.verdict === 'refuse' && verdict.reason === 'destination_not_allowed')
+    throw destinationNotAllowed(verdict.message, 'to');
   if (verdict.verdict === 'refuse' && verdict.reason === 'do_not_call')
     throw new ApiError(422, 'invalid_request_error', 'number_on_do_not_call', verdict.message, 'to');
   if (verdict.verdict === 'refuse')
