@@ -130,7 +130,9 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
   if (input.caller && offered.includes('schedule_callback'))
     messages = withSystemText(messages, await callbackPrompt(input.caller, Date.now()));
   const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
-    ...offered.filter(isToolName).map((t) => ({ type: 'function' as const, function: toolFunction(t, input.transfer) })),
+    ...offered
+      .filter(isToolName)
+      .map((t) => ({ type: 'function' as const, function: toolFunction(t, input.transfer) })),
     ...(input.functions ?? []).map((f) => ({ type: 'function' as const, function: f })),
   ];
   const model = input.model ?? config().openaiModel;

@@ -26,8 +26,7 @@ import { roomService } from '../providers/livekit';
 import { openTokenStream, sayOnRelay } from '../voice/relay';
 import { classifyConsentAnswer } from '../services/recording-consent';
 import { openingSentences, type ConsentAnswer, type RecordingConsent } from '../shared/recording-consent';
-import { checkDial } from '../services/dial-gate';
-import { requireDialAllowed } from './dialing';
+import { checkDial, requireDialAllowed } from '../services/dial-gate';
 import type { CallingHoursPolicy, ComplianceCheck, DialGateVerdict } from '../shared/calls';
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {

@@ -67,7 +67,10 @@ export const transferDestinationSchema = z.strictObject({
   to: z
     .string()
     .max(toMax)
-    .refine(isDestinationAddress, 'must be an E.164 number (e.g. +14155550199) or a sip: URI (sip:desk@pbx.example.com)')
+    .refine(
+      isDestinationAddress,
+      'must be an E.164 number (e.g. +14155550199) or a sip: URI (sip:desk@pbx.example.com)',
+    )
     .describe("An E.164 number or a `sip:` URI on one of the account's `sip_domains`."),
   description: z
     .string()

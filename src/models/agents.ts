@@ -284,7 +284,7 @@ export const AgentObject = apiObject(
     transfer_destinations: z
       .array(TransferDestinationObject)
       .describe(
-        "The places the assistant may transfer a caller to: `transfer_call` offers exactly these names (and `transfer_to`, when set, when it names none). Anything else the model writes is a tool error, never a transfer.",
+        'The places the assistant may transfer a caller to: `transfer_call` offers exactly these names (and `transfer_to`, when set, when it names none). Anything else the model writes is a tool error, never a transfer.',
       ),
     tool_ids: z
       .array(z.string())

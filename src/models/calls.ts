@@ -437,7 +437,7 @@ const complianceCheckObject = z.object({
       result: z
         .enum(['open', 'closed', 'clear', 'listed', 'allowed', 'not_allowed'])
         .describe(
-          '`calling_hours`: `open` or `closed`; `do_not_call`: `clear` or `listed`; `dialing_permissions` (the account\'s `dialing_permissions`): `allowed` or `not_allowed`.',
+          "`calling_hours`: `open` or `closed`; `do_not_call`: `clear` or `listed`; `dialing_permissions` (the account's `dialing_permissions`): `allowed` or `not_allowed`.",
         ),
       detail: z.string().describe('In words: the window and its source (TCPA, Ofcom, overrides), or the list.'),
       local: z.string().optional().describe("The callee's local time(s) at the check."),

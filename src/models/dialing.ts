@@ -11,7 +11,7 @@ import { apiObject } from './wire';
 /** The account's `dialing_permissions` as `GET /v1/account` shows it. */
 export const DialingPermissionsObject = apiObject(
   'DialingPermissions',
-  "Where the organization's calls and transfers may go (every dial: API calls, campaigns, callbacks, scheduled calls, transfers, warm-transfer legs, inbound overflow). A destination outside them is refused: 400 `destination_not_allowed` from the API, a tool error for the assistant on a call, `end_reason: \"destination_not_allowed\"` for a call that would dial it.",
+  'Where the organization\'s calls and transfers may go (every dial: API calls, campaigns, callbacks, scheduled calls, transfers, warm-transfer legs, inbound overflow). A destination outside them is refused: 400 `destination_not_allowed` from the API, a tool error for the assistant on a call, `end_reason: "destination_not_allowed"` for a call that would dial it.',
   z.object({
     allowed_countries: z
       .array(z.string())
@@ -22,11 +22,11 @@ export const DialingPermissionsObject = apiObject(
     allowed_countries_source: z
       .enum(['account', 'phone_numbers', 'operator_default', 'test_mode'])
       .describe(
-        '`account`: set with `POST /v1/account`; `phone_numbers`: the countries of your numbers (and the operator default); `operator_default`: no numbers, the operator\'s `DEFAULT_ALLOWED_COUNTRIES`; `test_mode`: every country (simulated calls cost nothing).',
+        "`account`: set with `POST /v1/account`; `phone_numbers`: the countries of your numbers (and the operator default); `operator_default`: no numbers, the operator's `DEFAULT_ALLOWED_COUNTRIES`; `test_mode`: every country (simulated calls cost nothing).",
       ),
     sip_domains: z
       .array(z.string())
-      .describe('Hosts `sip:` destinations may name (exact match of the URI\'s host); empty: no `sip:` destination.'),
+      .describe("Hosts `sip:` destinations may name (exact match of the URI's host); empty: no `sip:` destination."),
     allowed_number_types: z
       .array(z.enum(HIGH_COST_NUMBER_TYPES))
       .describe(
@@ -46,11 +46,11 @@ export const TransferDestinationObject = apiObject(
       .describe(
         `What the model names it by: lower-case letters, digits, \`_\` and \`-\`, 1-${TRANSFER_DESTINATION_LIMITS.nameMax}; unique within the agent.`,
       ),
-    to: z.string().describe('An E.164 number or a `sip:` URI on one of the account\'s `sip_domains`.'),
+    to: z.string().describe("An E.164 number or a `sip:` URI on one of the account's `sip_domains`."),
     description: z.string().nullable().describe('When to transfer there, as the model is told.'),
     warm: z
       .boolean()
       .nullable()
-      .describe('`true`: a warm transfer (briefed first); `false`: cold; null: the agent\'s `transfer_mode`.'),
+      .describe("`true`: a warm transfer (briefed first); `false`: cold; null: the agent's `transfer_mode`."),
   }),
 );

@@ -24,9 +24,11 @@
  * transfer's leg), an inbound number's `overflow_to`, and an agent's `transfer_destinations` and
  * `transfer_to` when they are saved.
  */
+import { ApplicationFailure } from '@temporalio/common';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { config } from '../config';
 import { ApiError } from '../errors';
+import { Call } from '../models/calls';
 import { Contact } from '../models/contacts';
 import { Org } from '../models/orgs';
 import type { CallingHoursPolicy, ComplianceCheck, ComplianceRule, DialGateVerdict } from '../shared/calls';
@@ -166,8 +168,7 @@ function decide(
 
 /** The dialing permissions' answer for one destination: allowed, or which permission refused it and why. */
 export type DestinationCheck =
-  | { allowed: true; detail: string }
-  | { allowed: false; refusal: DestinationRefusal; detail: string };
+  { allowed: true; detail: string } | { allowed: false; refusal: DestinationRefusal; detail: string };
 
 /** libphonenumber's number types that are high-cost (src/shared/dialing.ts `HIGH_COST_NUMBER_TYPES`). */
 const HIGH_COST_TYPES: Partial<Record<string, HighCostNumberType>> = {
@@ -212,7 +213,10 @@ function numberVerdict(to: string, permissions: DialingPermissions): Destination
         `Destination not allowed: ${to} is ${country ? `a number of ${country}` : 'a number of no known country'}, ` +
         `not one of the organization's allowed_countries (${countries.join(', ') || 'none'}; dialing_permissions of POST /v1/account).`,
     };
-  return { allowed: true, detail: `${to}: ${country ?? 'a number'} allowed by the organization's dialing permissions.` };
+  return {
+    allowed: true,
+    detail: `${to}: ${country ?? 'a number'} allowed by the organization's dialing permissions.`,
+  };
 }
 
 /**
@@ -273,3 +277,19 @@ export async function requireDestination(tenant: Tenant, to: string, param: stri
 /** 400 `destination_not_allowed` naming `param`. */
 export const destinationNotAllowed = (message: string, param: string) =>
   new ApiError(400, 'invalid_request_error', 'destination_not_allowed', message, param);
+
+/** Failure type of a dial refused by the dialing permissions inside a telephony activity (not retried). */
+export const DESTINATION_NOT_ALLOWED = 'DestinationNotAllowed';
+
+/**
+ * The last word before Twilio is asked to dial `to` for call `callId` (a live call's own dial, the
+ * `<Dial>` of a cold transfer, a warm transfer's leg): the dialing permissions of the call's organization
+ * (src/services/dial-gate.ts `checkDestination`), whatever path led here.
+ * @throws ApplicationFailure `DESTINATION_NOT_ALLOWED` (non-retryable) naming the permission that refuses it
+ */
+export async function requireDialAllowed(callId: string, to: string): Promise<void> {
+  const call = await Call.findById(callId, { org_id: 1, livemode: 1 }).lean();
+  if (!call) throw ApplicationFailure.nonRetryable(`No such call: ${callId}`, DESTINATION_NOT_ALLOWED);
+  const check = await checkDestination({ orgId: call.org_id, livemode: call.livemode }, to);
+  if (!check.allowed) throw ApplicationFailure.nonRetryable(check.detail, DESTINATION_NOT_ALLOWED);
+}

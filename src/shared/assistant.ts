@@ -144,7 +144,9 @@ export function systemPrompt(agent: AssistantAgent, setting: PromptSetting): str
         destinations.map((d) => (d.description ? `${d.name} (${d.description})` : d.name)).join('; '),
     );
   if (agent.transfer_to)
-    parts.push(`${destinations?.length ? 'Default transfer destination' : 'Transfer destination'}: ${agent.transfer_to}`);
+    parts.push(
+      `${destinations?.length ? 'Default transfer destination' : 'Transfer destination'}: ${agent.transfer_to}`,
+    );
   if (Object.keys(setting.context).length > 0) {
     parts.push(
       '',

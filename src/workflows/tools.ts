@@ -275,11 +275,13 @@ function transferToDestination(
   const to = chosen ? chosen.to : call.defaultTransferTo;
   if (!to) return { summary: `Error: name a destination, one of: ${names}.`, ends: false };
   const mode: TransferMode = chosen && chosen.warm !== null ? (chosen.warm ? 'warm' : 'cold') : call.transferMode;
-  return call.checkTransfer(to).then((refused) =>
-    refused
-      ? { summary: `Error: ${refused} Nobody was called.`, ends: false }
-      : startTransfer(call, to, mode, chosen?.name),
-  );
+  return call
+    .checkTransfer(to)
+    .then((refused) =>
+      refused
+        ? { summary: `Error: ${refused} Nobody was called.`, ends: false }
+        : startTransfer(call, to, mode, chosen?.name),
+    );
 }
 
 /** A conversation's handoff: the reason the model gave (trimmed, at most 500 characters) or a default one. */

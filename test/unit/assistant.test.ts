@@ -14,7 +14,10 @@ describe('demo model rules', () => {
     expect(transfer.toolCall).to.deep.equal({ name: 'transfer_call', arguments: '{}' });
     const named = demoReply(
       [
-        { role: 'system', content: 'You are "Ava".\nTransfer destinations (name one in transfer_call): billing (Bills); sales' },
+        {
+          role: 'system',
+          content: 'You are "Ava".\nTransfer destinations (name one in transfer_call): billing (Bills); sales',
+        },
         { role: 'user', content: 'Transfer me please' },
       ],
       ['transfer_call'],

@@ -205,7 +205,7 @@ describe('tool effects', () => {
     expect(stops).to.have.length(2);
   });
 
-  it("transfers only to a named destination on a call with destinations: a number, another key or an unknown name is a tool error", async () => {
+  it('transfers only to a named destination on a call with destinations: a number, another key or an unknown name is a tool error', async () => {
     const stops: ToolStop[] = [];
     const checked: string[] = [];
     const destinations: TransferDestination[] = [
