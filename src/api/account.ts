@@ -103,7 +103,7 @@ const retrieveAccountOperation = operation({
  * key's mode. Fields not given are unchanged; a days value of null keeps that
  * kind for ever. Takes an `Idempotency-Key` like every POST (a retry answers the first response).
  * Errors: 400 `parameter_invalid` naming e.g. `retention.transcripts_days` for days outside 1–3,650 or not
- * an integer, or `dialing_permissions.allowed_countries[1]` for a code that is no country, nothing written; 400 `parameter_unknown` for another field; 403 `scope_missing` for a
+ * an integer, or `dialing_permissions.allowed_countries.1` for a code that is no country, nothing written; 400 `parameter_unknown` for another field; 403 `scope_missing` for a
  * restricted or publishable key; 404 when the organization no longer exists.
  */
 const updateAccountOperation = operation({

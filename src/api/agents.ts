@@ -228,7 +228,7 @@ function destinationsJson(list: z.output<typeof transferDestinationsSchema> | nu
 }
 
 /**
- * The dialing permissions of every destination an agent body gives (`transfer_destinations[i].to`,
+ * The dialing permissions of every destination an agent body gives (`transfer_destinations.<i>.to`,
  * `transfer_to`): the model may only ever name these, so one the organization may not call is refused
  * now rather than on a caller's line (it is checked again when dialed).
  * @throws ApiError 400 `destination_not_allowed` naming the first refused one
@@ -238,7 +238,7 @@ async function checkTransferPermissions(
   body: Pick<z.output<typeof updateAgentSchema>, 'transfer_destinations' | 'transfer_to'>,
 ): Promise<void> {
   for (const [i, d] of (body.transfer_destinations ?? []).entries())
-    await requireDestination(tenant, d.to, `transfer_destinations[${i}].to`);
+    await requireDestination(tenant, d.to, `transfer_destinations.${i}.to`);
   if (body.transfer_to) await requireDestination(tenant, body.transfer_to, 'transfer_to');
 }
 
@@ -248,7 +248,7 @@ async function checkTransferPermissions(
  * schema is not a JSON Schema of an object (src/services/analysis.ts `checkAnalysisPlan`); `tool_ids[i]` when that one is
  * not a live tool of the organization in this mode (src/services/tools.ts `checkAgentToolIds`), and
  * `connector_installation_ids[i]` likewise (src/services/connector-installations.ts `checkAgentInstallationIds`);
- * 400 `destination_not_allowed` naming `transfer_destinations[i].to` or `transfer_to` when the account's
+ * 400 `destination_not_allowed` naming `transfer_destinations.<i>.to` or `transfer_to` when the account's
  * dialing permissions refuse it (src/services/dial-gate.ts `checkDestination`).
  */
 const createAgent = operation({

@@ -121,9 +121,10 @@ describe('transfer destinations and dialing permissions', function () {
           destination: {
             type: 'string',
             enum: ['billing', 'sales'],
-            description: "the destination's name, one of: billing, sales; omit it for the default destination",
+            description: "the destination's name, one of: billing, sales",
           },
         },
+        required: ['destination'],
         additionalProperties: false,
       });
       expect(transfer.function.description).to.contain('billing (Billing questions and refunds); sales');
@@ -152,21 +153,21 @@ describe('transfer destinations and dialing permissions', function () {
         { name: 'desk', to: '+14155550113', description: null, warm: null },
       ]);
       const cases: [unknown, string, string][] = [
-        [[{ name: 'Desk!', to: '+14155550113' }], 'transfer_destinations[0].name', 'parameter_invalid'],
-        [[{ name: 'desk', to: 'desk' }], 'transfer_destinations[0].to', 'parameter_invalid'],
-        [[{ name: 'desk', to: 'client:alice' }], 'transfer_destinations[0].to', 'parameter_invalid'],
+        [[{ name: 'Desk!', to: '+14155550113' }], 'transfer_destinations.0.name', 'parameter_invalid'],
+        [[{ name: 'desk', to: 'desk' }], 'transfer_destinations.0.to', 'parameter_invalid'],
+        [[{ name: 'desk', to: 'client:alice' }], 'transfer_destinations.0.to', 'parameter_invalid'],
         [
           [
             { name: 'desk', to: '+14155550113' },
             { name: 'desk', to: '+14155550114' },
           ],
-          'transfer_destinations[1].name',
+          'transfer_destinations.1.name',
           'parameter_invalid',
         ],
-        [[{ name: 'sat', to: SATELLITE }], 'transfer_destinations[0].to', 'destination_not_allowed'],
+        [[{ name: 'sat', to: SATELLITE }], 'transfer_destinations.0.to', 'destination_not_allowed'],
         [
           [{ name: 'pbx', to: 'sip:desk@pbx.unlisted.example' }],
-          'transfer_destinations[0].to',
+          'transfer_destinations.0.to',
           'destination_not_allowed',
         ],
       ];
@@ -291,9 +292,9 @@ describe('transfer destinations and dialing permissions', function () {
 
     it('refuses malformed permissions with the param at fault, nothing written', async () => {
       for (const [body, param] of [
-        [{ allowed_countries: ['us'] }, 'dialing_permissions.allowed_countries[0]'],
-        [{ allowed_countries: ['US', 'XX'] }, 'dialing_permissions.allowed_countries[1]'],
-        [{ sip_domains: ['not a host'] }, 'dialing_permissions.sip_domains[0]'],
+        [{ allowed_countries: ['us'] }, 'dialing_permissions.allowed_countries.0'],
+        [{ allowed_countries: ['US', 'XX'] }, 'dialing_permissions.allowed_countries.1'],
+        [{ sip_domains: ['not a host'] }, 'dialing_permissions.sip_domains.0'],
       ] as const) {
         const res = await request('POST', '/v1/account', { key: t.testKey, body: { dialing_permissions: body } });
         expect(res.status, JSON.stringify(body)).to.equal(400);
