@@ -290,6 +290,26 @@ describe('transfer destinations and dialing permissions', function () {
       expect(ok.body).to.include({ status: 'transferred', transferred_to: 'sip:desk@pbx.example.com' });
     });
 
+    it('checks a scheduled call again when it dials: a country removed meanwhile cancels it, never dialed', async () => {
+      const at = Math.floor(Date.now() / 1000) + 3600;
+      const res = await request('POST', '/v1/calls', {
+        key: t.testKey,
+        body: { to: '+14155550123', agent_id: t.agentId, scheduled_at: at, simulation: { caller: ['Hi'] } },
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      await waitForCall(t.testKey, res.body.id, (c) => c.status === 'scheduled');
+      await setPermissions(t, { allowed_countries: ['CA'] });
+      const advanced = await request('POST', `/v1/test_helpers/calls/${res.body.id}/advance_clock`, {
+        key: t.testKey,
+      });
+      expect(advanced.status, JSON.stringify(advanced.body)).to.equal(200);
+      const ended = await waitForCall(t.testKey, res.body.id);
+      expect(ended).to.include({ status: 'canceled', end_reason: 'destination_not_allowed', answered_at: null });
+      expect(ended.error.message).to.contain('a number of US').and.contain('allowed_countries (CA;');
+      const rule = ended.compliance.rules.find((r: any) => r.rule === 'dialing_permissions');
+      expect(rule).to.include({ result: 'not_allowed', refusal: 'country_not_allowed' });
+    });
+
     it('refuses malformed permissions with the param at fault, nothing written', async () => {
       for (const [body, param] of [
         [{ allowed_countries: ['us'] }, 'dialing_permissions.allowed_countries.0'],
