@@ -234,6 +234,13 @@ export interface Config {
    * Do-not-call is enforced whatever this says.
    */
   callingHoursEnforcement: 'enforce' | 'record';
+  /**
+   * The countries (ISO 3166-1 alpha-2) an organization may call besides those of its own numbers, until it
+   * sets `dialing_permissions.allowed_countries` (`DEFAULT_ALLOWED_COUNTRIES`, comma-separated, e.g.
+   * `US,CA`); default none: a live organization without numbers calls nowhere until it lists countries
+   * (src/services/dialing-permissions.ts).
+   */
+  defaultAllowedCountries: string[];
 }
 
 /** The chat models of `LLM_MODELS` when it is not set: OpenAI's current chat models. */
@@ -379,6 +386,18 @@ function refusedPorts(env: NodeJS.ProcessEnv): number[] {
   return [...new Set(ports.filter((p) => Number.isInteger(p) && p > 0))].sort((a, b) => a - b);
 }
 
+/** `DEFAULT_ALLOWED_COUNTRIES`: ISO 3166-1 alpha-2 codes, comma-separated (upper-cased); absent: none. */
+function countryList(raw: string | undefined): string[] {
+  const codes = (raw ?? '')
+    .split(',')
+    .map((c) => c.trim().toUpperCase())
+    .filter(Boolean);
+  for (const c of codes)
+    if (!/^[A-Z]{2}$/.test(c))
+      throw new Error(`DEFAULT_ALLOWED_COUNTRIES must list ISO 3166-1 alpha-2 codes (e.g. US,CA), got "${c}"`);
+  return [...new Set(codes)];
+}
+
 /** `CALLING_HOURS`: `HH:MM-HH:MM` (24-hour, start before end, `24:00` allowed as the end); absent: null. */
 function callingHoursWindow(value: string | undefined): { start: string; end: string } | null {
   const raw = opt(value);
@@ -502,6 +521,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     callingHours: callingHoursWindow(env.CALLING_HOURS),
     callingHoursEnforcement: callingHoursEnforcement(env.CALLING_HOURS_ENFORCEMENT),
+    defaultAllowedCountries: countryList(env.DEFAULT_ALLOWED_COUNTRIES),
   };
 }
 

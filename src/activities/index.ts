@@ -21,6 +21,7 @@ export {
   recordConsentAnswer,
 } from './telephony';
 export { startPayment, resumeRecording } from './payments';
+export { checkTransferDestination } from './dialing';
 export { deliverWebhook, failWebhookDelivery } from './webhooks';
 export {
   storeInbound,

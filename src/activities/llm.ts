@@ -33,7 +33,7 @@ import {
   type KnowledgeRef,
   type ToolCall,
 } from '../shared/assistant';
-import { isToolName, toolFunction, type ToolName } from '../shared/tools';
+import { isToolName, toolFunction, type ToolName, type TransferOffer } from '../shared/tools';
 import { knowledgeSearchUsage, llmRequestUsage, recordUsage } from '../services/usage';
 import { callConversation } from '../services/calls';
 import { callbackPrompt } from '../services/callbacks';
@@ -52,6 +52,11 @@ export interface GenerateReplyInput {
   history?: ConversationRef;
   /** Names of the built-in tools offered (src/shared/tools.ts `TOOLS`; their JSON schemas are derived there). */
   tools: ToolName[];
+  /**
+   * What `transfer_call` offers (src/shared/tools.ts `transferCallFunction`: an enum of the destinations'
+   * names); absent: the default destination only.
+   */
+  transfer?: TransferOffer;
   /** The organization's tools offered too, as Chat Completions functions; absent: none. */
   functions?: { name: string; description: string; parameters: Record<string, unknown> }[];
   /** Who the conversation is with and which agent answers: the context is loaded from these. */
@@ -125,7 +130,9 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
   if (input.caller && offered.includes('schedule_callback'))
     messages = withSystemText(messages, await callbackPrompt(input.caller, Date.now()));
   const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
-    ...offered.filter(isToolName).map((t) => ({ type: 'function' as const, function: toolFunction(t) })),
+    ...offered
+      .filter(isToolName)
+      .map((t) => ({ type: 'function' as const, function: toolFunction(t, input.transfer) })),
     ...(input.functions ?? []).map((f) => ({ type: 'function' as const, function: f })),
   ];
   const model = input.model ?? config().openaiModel;

@@ -27,7 +27,7 @@ import { roomService } from '../providers/livekit';
 import { openTokenStream, sayOnRelay } from '../voice/relay';
 import { classifyConsentAnswer } from '../services/recording-consent';
 import { openingSentences, type ConsentAnswer, type RecordingConsent } from '../shared/recording-consent';
-import { checkDial } from '../services/dial-gate';
+import { checkDial, requireDialAllowed } from '../services/dial-gate';
 import type { CallingHoursPolicy, ComplianceCheck, DialGateVerdict } from '../shared/calls';
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
@@ -106,6 +106,7 @@ export async function placeCall(input: {
 }): Promise<{ providerCallSid: string }> {
   const base = config().publicBaseUrl;
   if (!input.from) throw ApplicationFailure.nonRetryable('A live call needs `from`.', TELEPHONY_REJECTED);
+  await requireDialAllowed(input.callId, input.to);
   const fresh = await insertIfAbsent(DialIntent, {
     _id: input.callId,
     to: input.to,
@@ -179,7 +180,10 @@ async function findPlacedCall(callId: string, twilioClient: twilio.Twilio): Prom
   return ours.sid;
 }
 
-/** Transfers a live call with TwiML `<Dial>`; a no-op for a simulated call. */
+/**
+ * Transfers a live call with TwiML `<Dial>`; a no-op for a simulated call. The destination passes the
+ * dialing permissions first (`requireDialAllowed`: a refusal fails the transfer, not retried).
+ */
 export async function transferCall(input: {
   callId: string;
   livemode: boolean;
@@ -187,6 +191,7 @@ export async function transferCall(input: {
   to: string;
 }): Promise<void> {
   if (!input.providerCallSid) return;
+  await requireDialAllowed(input.callId, input.to);
   const response = new twilio.twiml.VoiceResponse();
   dialTo(response, input.to);
   const twilioClient = await callClient(input.callId);
@@ -248,6 +253,7 @@ export async function dialTransferLeg(input: {
   summary: string;
   timeoutSeconds: number;
 }): Promise<{ providerCallSid: string }> {
+  await requireDialAllowed(input.callId, input.to);
   const base = config().publicBaseUrl;
   const response = new twilio.twiml.VoiceResponse();
   response.say(input.summary);

@@ -17,6 +17,8 @@ import { PAYMENT_CONNECTOR_PATTERN, setPaymentConnector } from '../services/paym
 import { setPrivacySettings } from '../services/privacy';
 import { setAiDisclosure } from '../services/ai-disclosure';
 import { setOrgCallingHours } from '../services/dial-gate';
+import { setDialingPermissions } from '../services/dialing-permissions';
+import { dialingPermissionsSchema } from './dialing';
 import { RETENTION_DAYS_RANGE, RETENTION_KINDS, type RetentionSettings } from '../shared/privacy';
 import { idempotent } from './idempotency';
 import { operation, operationsRouter } from './operations';
@@ -67,6 +69,7 @@ export const updateAccountSchema = z.strictObject({
     .refine((w) => w.start < w.end, 'start must be before end')
     .nullable()
     .optional(),
+  dialing_permissions: dialingPermissionsSchema.optional(),
 });
 
 /**
@@ -94,11 +97,13 @@ const retrieveAccountOperation = operation({
 
 /**
  * `POST /v1/account` body `{retention?: {transcripts_days?, messages_days?, recordings_days?,
- * analyses_days?, events_days?}, redaction?: {enabled?}, payments?: {connector}, ai_disclosure?: boolean}` → the `account` object after the change, in the
+ * analyses_days?, events_days?}, redaction?: {enabled?}, payments?: {connector}, ai_disclosure?: boolean,
+ * calling_hours?, dialing_permissions?: {allowed_countries?: [ISO 3166-1 alpha-2…] | null, sip_domains?: [host…]}}`
+ * (src/api/dialing.ts) → the `account` object after the change, in the
  * key's mode. Fields not given are unchanged; a days value of null keeps that
  * kind for ever. Takes an `Idempotency-Key` like every POST (a retry answers the first response).
  * Errors: 400 `parameter_invalid` naming e.g. `retention.transcripts_days` for days outside 1–3,650 or not
- * an integer, nothing written; 400 `parameter_unknown` for another field; 403 `scope_missing` for a
+ * an integer, or `dialing_permissions.allowed_countries.1` for a code that is no country, nothing written; 400 `parameter_unknown` for another field; 403 `scope_missing` for a
  * restricted or publishable key; 404 when the organization no longer exists.
  */
 const updateAccountOperation = operation({
@@ -108,7 +113,7 @@ const updateAccountOperation = operation({
   tag: 'Account',
   summary: 'Update the account',
   description:
-    "Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default) and the organization's calling hours (they only narrow the country defaults). Secret keys only.",
+    "Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default), the organization's calling hours (they only narrow the country defaults) and its dialing permissions (`dialing_permissions`: the countries and SIP domains its calls and transfers may reach, both modes). Secret keys only.",
   scope: 'account:write',
   body: updateAccountSchema,
   example: {
@@ -121,11 +126,18 @@ const updateAccountOperation = operation({
     const { orgId, livemode } = req.auth!;
     if (!(await retrieveAccount({ orgId, livemode }))) throw notFound('organization', orgId);
     await idempotent(req, res, 'acct', async () => {
-      const { payments, ai_disclosure: aiDisclosure, calling_hours: callingHours, ...privacy } = body;
+      const {
+        payments,
+        ai_disclosure: aiDisclosure,
+        calling_hours: callingHours,
+        dialing_permissions: dialing,
+        ...privacy
+      } = body;
       await setPrivacySettings({ orgId, livemode }, privacy);
       if (payments) await setPaymentConnector({ orgId, livemode }, payments.connector);
       if (aiDisclosure !== undefined) await setAiDisclosure({ orgId, livemode }, aiDisclosure);
       if (callingHours !== undefined) await setOrgCallingHours(orgId, callingHours);
+      if (dialing) await setDialingPermissions(orgId, dialing);
       return { status: 200, body: await retrieveAccount({ orgId, livemode }) };
     });
   },

@@ -33,6 +33,8 @@ import {
 } from '../services/connector-installations';
 import { idTime } from '../shared/ids';
 import { isTransferTarget, TRANSFER_MODES } from '../shared/calls';
+import { requireDestination } from '../services/dial-gate';
+import { transferDestinationsSchema } from './dialing';
 import { isOptionalToolName, OPTIONAL_TOOLS } from '../shared/tools';
 import { INTERRUPTIBLE_MODES } from '../shared/speech';
 import { idempotent } from './idempotency';
@@ -67,6 +69,7 @@ export const createAgentSchema = z.strictObject({
     .string()
     .refine(isTransferTarget, 'must be an E.164 number, a sip: URI or a client: identity')
     .optional(),
+  transfer_destinations: transferDestinationsSchema.optional(),
   transfer_mode: z
     .enum(TRANSFER_MODES)
     .optional()
@@ -136,11 +139,12 @@ export const createAgentSchema = z.strictObject({
   default: z.boolean().optional(),
 });
 
-/** `POST /v1/agents/{id}`: the create fields, all optional; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis` and the speech settings (`voice`, `language`, `transcription`, `interruptible`, `dtmf`) null to clear. */
+/** `POST /v1/agents/{id}`: the create fields, all optional (`transfer_destinations: []` or null removes them all); `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis` and the speech settings (`voice`, `language`, `transcription`, `interruptible`, `dtmf`) null to clear. */
 export const updateAgentSchema = createAgentSchema.partial().extend({
   first_message: createAgentSchema.shape.first_message.unwrap().nullable().optional(),
   model: createAgentSchema.shape.model.unwrap().nullable().optional(),
   transfer_to: createAgentSchema.shape.transfer_to.unwrap().nullable().optional(),
+  transfer_destinations: transferDestinationsSchema.nullable().optional(),
   calling_window: callingWindow.nullable().optional(),
   voicemail: voicemailSchema.nullable().optional(),
   recording: recordingSettingsObject.nullable().optional(),
@@ -213,16 +217,45 @@ function checkEnabledTools(names: string[]): string[] {
 }
 
 /**
+ * The agent's transfer destinations as stored (src/shared/dialing.ts `TransferDestination`, `description`
+ * and `warm` null when not given): JSON, or null for none.
+ */
+function destinationsJson(list: z.output<typeof transferDestinationsSchema> | null | undefined): string | null {
+  if (!list?.length) return null;
+  return JSON.stringify(
+    list.map((d) => ({ name: d.name, to: d.to, description: d.description || null, warm: d.warm ?? null })),
+  );
+}
+
+/**
+ * The dialing permissions of every destination an agent body gives (`transfer_destinations.<i>.to`,
+ * `transfer_to`): the model may only ever name these, so one the organization may not call is refused
+ * now rather than on a caller's line (it is checked again when dialed).
+ * @throws ApiError 400 `destination_not_allowed` naming the first refused one
+ */
+async function checkTransferPermissions(
+  tenant: AuthContext,
+  body: Pick<z.output<typeof updateAgentSchema>, 'transfer_destinations' | 'transfer_to'>,
+): Promise<void> {
+  for (const [i, d] of (body.transfer_destinations ?? []).entries())
+    await requireDestination(tenant, d.to, `transfer_destinations.${i}.to`);
+  if (body.transfer_to) await requireDestination(tenant, body.transfer_to, 'transfer_to');
+}
+
+/**
  * `POST /v1/agents` → the agent object. 400 naming the param on bad input; `enabled_tools[i]` when that one
  * is not an optional built-in tool (or is listed twice); `analysis.structured_data.schema…` for a plan whose
  * schema is not a JSON Schema of an object (src/services/analysis.ts `checkAnalysisPlan`); `tool_ids[i]` when that one is
  * not a live tool of the organization in this mode (src/services/tools.ts `checkAgentToolIds`), and
- * `connector_installation_ids[i]` likewise (src/services/connector-installations.ts `checkAgentInstallationIds`).
+ * `connector_installation_ids[i]` likewise (src/services/connector-installations.ts `checkAgentInstallationIds`);
+ * 400 `destination_not_allowed` naming `transfer_destinations.<i>.to` or `transfer_to` when the account's
+ * dialing permissions refuse it (src/services/dial-gate.ts `checkDestination`).
  */
 const createAgent = operation({
   method: 'post',
   path: '/v1/agents',
   operationId: 'createAgent',
+  errors: { '400': ['destination_not_allowed'] },
   tag,
   summary: 'Create an agent',
   scope: 'agents:write',
@@ -232,6 +265,7 @@ const createAgent = operation({
   handler: async (req, res, { body }) => {
     const enabledTools = checkEnabledTools(body.enabled_tools ?? []);
     if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
+    await checkTransferPermissions(req.auth!, body);
     const toolIds = await checkAgentToolIds(req.auth!, body.tool_ids ?? []);
     const installationIds = await checkAgentInstallationIds(req.auth!, body.connector_installation_ids ?? []);
     await idempotent(req, res, 'agt', async (id) => {
@@ -245,6 +279,7 @@ const createAgent = operation({
         model: body.model ?? null,
         transfer_to: body.transfer_to ?? null,
         transfer_mode: body.transfer_mode ?? 'cold',
+        transfer_destinations_json: destinationsJson(body.transfer_destinations),
         tool_ids: toolIds,
         connector_installation_ids: installationIds,
         enabled_tools: enabledTools,
@@ -332,7 +367,7 @@ const updateAgent = operation({
   method: 'post',
   path: '/v1/agents/{id}',
   operationId: 'updateAgent',
-  errors: { '409': ['resource_conflict'] },
+  errors: { '400': ['destination_not_allowed'], '409': ['resource_conflict'] },
   tag,
   summary: 'Update an agent',
   description:
@@ -371,6 +406,7 @@ async function checkAgentUpdate(tenant: AuthContext, id: string, body: z.output<
   const split = body.traffic_split ? await checkTrafficSplit(existing, body.traffic_split) : body.traffic_split;
   const enabledTools = body.enabled_tools !== undefined ? checkEnabledTools(body.enabled_tools) : undefined;
   if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
+  await checkTransferPermissions(tenant, body);
   const toolIds = body.tool_ids !== undefined ? await checkAgentToolIds(tenant, body.tool_ids) : undefined;
   const installationIds =
     body.connector_installation_ids !== undefined
@@ -390,6 +426,8 @@ function agentUpdateFields(
   if (body.voicemail !== undefined) set.voicemail_json = body.voicemail ? JSON.stringify(body.voicemail) : null;
   if (checked.enabledTools !== undefined) set.enabled_tools = checked.enabledTools;
   if (body.opt_out_tool !== undefined) set.opt_out_tool = body.opt_out_tool;
+  if (body.transfer_destinations !== undefined)
+    set.transfer_destinations_json = destinationsJson(body.transfer_destinations);
   for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to', 'transfer_mode'] as const) {
     if (body[field] !== undefined) set[field] = body[field];
   }

@@ -67,6 +67,7 @@ import { checkAnalysisPlan } from '../services/analysis';
 import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, STREAM_RETRY_MS, type StreamEvent } from './sse';
 import { config } from '../config';
 import { checkLlmQuota } from '../services/quotas';
+import { requireDestination } from '../services/dial-gate';
 import { auditTranscriptRead } from './audit-reads';
 
 /** `context` limits: it becomes part of the system prompt of every turn, so it is bounded as rendered there. */
@@ -187,7 +188,7 @@ const createCall = (temporal: Client) =>
     path: '/v1/calls',
     operationId: 'createCall',
     errors: {
-      '400': ['from_not_owned'],
+      '400': ['from_not_owned', 'destination_not_allowed'],
       '404': ['resource_missing'],
       '422': ['number_on_do_not_call', 'outside_calling_hours'],
       '429': ['concurrency_limit', 'quota_exceeded'],
@@ -196,7 +197,7 @@ const createCall = (temporal: Client) =>
     tag,
     summary: 'Place a call',
     description:
-      "Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422 `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs Twilio, and `from` must be one of the organization's voice numbers or verified caller IDs (400 `from_not_owned`; absent: the agent's number, else the organization's first voice number); a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds).",
+      "Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422 `number_on_do_not_call`, one the account's `dialing_permissions` refuse (a country not allowed, a premium-rate, shared-cost, personal or satellite number) 400 `destination_not_allowed` naming `to`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs Twilio, and `from` must be one of the organization's voice numbers or verified caller IDs (400 `from_not_owned`; absent: the agent's number, else the organization's first voice number); a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds).",
     scope: 'calls:write',
     body: createCallSchema,
     example: {
@@ -359,7 +360,8 @@ const retrieveCallTranscript = operation({
  * `POST /v1/calls/{id}/transfer` body `{to, mode?, summary?, transfer_timeout_seconds?}` → the call once
  * the transfer's outcome is known: `transferred` (cold, or warm and joined), or still `in_progress` with
  * `transfer.status: "failed"` (warm: the caller is back with the assistant). 400 naming `to` (or another
- * field) on bad input; 409 `call_not_live`, `call_not_transferable` (a browser voice call),
+ * field) on bad input; 400 `destination_not_allowed` naming `to` when the account's dialing permissions
+ * refuse it (src/services/dial-gate.ts `checkDestination`); 409 `call_not_live`, `call_not_transferable` (a browser voice call),
  * `transfer_in_progress` (a warm transfer of the call is under way).
  */
 const transferCall = (temporal: Client) =>
@@ -367,16 +369,20 @@ const transferCall = (temporal: Client) =>
     method: 'post',
     path: '/v1/calls/{id}/transfer',
     operationId: 'transferCall',
-    errors: { '409': ['call_not_live', 'call_not_transferable', 'transfer_in_progress'] },
+    errors: {
+      '400': ['destination_not_allowed'],
+      '409': ['call_not_live', 'call_not_transferable', 'transfer_in_progress'],
+    },
     tag,
     summary: 'Transfer a live call',
     description:
-      'To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs.',
+      'To an E.164 number or a `sip:` URI the account\'s `dialing_permissions` allow (400 `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs.',
     scope: 'calls:write',
     body: transferSchema,
     example: { to: '+14155550199', mode: 'warm', summary: 'Dana wants to move her Tuesday appointment.' },
     response: CallObject,
     handler: async (req, res, { body }) => {
+      await requireDestination(req.auth!, body.to, 'to');
       await idempotent(req, res, 'req', async (updateId) => {
         // Read inside the handler: a retry that takes over sees the call as it is now.
         const call = await findCall(req.auth!, String(req.params.id));

@@ -38,6 +38,11 @@
  *   svcctl users list --org ORG                         → [{"id":"usr_…","email":…,"role":…,"disabled":false,…}]
  *   svcctl users disable --id USR                       → the user, `disabled: true`; their console sessions end
  *   svcctl users reset-password --id USR [--password P] → the user (+ `password` when generated); sessions end
+ *   svcctl dialing allow-number-types --org ORG --types premium_rate,shared_cost,personal_number,non_geographic|none
+ *                                                       → {"object":"dialing_permissions","org":"org_…","allowed_number_types":[…]}
+ *                                                         (replaces the list: the high-cost number types the
+ *                                                         organization may call, src/shared/dialing.ts; none: no type)
+ *   svcctl dialing get --org ORG                        → {"object":"dialing_permissions","org":"org_…","live":{…},"test":{…}}
  *   svcctl usage rebuild                                → {"object":"usage_rollups","folded":N}: adds to the per-day
  *                                                         usage rollups every usage row not in them yet (rows from
  *                                                         before rollups, rows whose writer crashed); idempotent
@@ -62,6 +67,8 @@ import { checkQuotaValue, orgQuotas, QUOTAS, setOrgQuotas, type QuotaName } from
 import { checkRetentionDays, recordingRetention, setRecordingRetention } from '../services/recordings';
 import { notifyLimitChanged } from '../services/call-slots';
 import { Org } from '../models/orgs';
+import { orgDialingPermissions, setAllowedNumberTypes } from '../services/dialing-permissions';
+import { HIGH_COST_NUMBER_TYPES, isHighCostNumberType } from '../shared/dialing';
 import { connectStore, disconnectStore } from '../models/register';
 import { watchBulkCall } from './bulk-calls-watch';
 import { createKey, createOrg, listKeys, revokeKey, type KeyKind } from '../keys';
@@ -88,6 +95,8 @@ const USAGE = `usage:
   svcctl users list --org ORG
   svcctl users disable --id USER_ID
   svcctl users reset-password --id USER_ID [--password P]
+  svcctl dialing allow-number-types --org ORG --types premium_rate,shared_cost,personal_number,non_geographic|none
+  svcctl dialing get --org ORG
   svcctl usage rebuild`;
 
 class UsageError extends Error {}
@@ -158,6 +167,7 @@ const OPTIONS = {
   role: { type: 'string' },
   password: { type: 'string' },
   id: { type: 'string' },
+  types: { type: 'string' },
 } as const;
 
 type Values = ReturnType<
@@ -356,6 +366,22 @@ const COMMANDS: Record<string, (c: Command) => Promise<unknown>> = {
     await connect();
     const { numbers } = await loadNationalRegistry(file);
     return { object: 'national_dnc_registry', numbers };
+  },
+  'dialing allow-number-types': async ({ values, need, connect }) => {
+    const org = need('org');
+    const given = values.types;
+    if (!given) throw new UsageError(`--types is required (${HIGH_COST_NUMBER_TYPES.join(',')}, or none)`);
+    const types = given === 'none' ? [] : given.split(',').map((t) => t.trim());
+    const unknown = types.filter((t) => !isHighCostNumberType(t));
+    if (unknown.length)
+      throw new UsageError(`--types: unknown ${unknown.join(', ')} (known: ${HIGH_COST_NUMBER_TYPES.join(', ')})`);
+    await connect();
+    return setAllowedNumberTypes(org, types.filter(isHighCostNumberType));
+  },
+  'dialing get': async ({ need, connect }) => {
+    const org = need('org');
+    await connect();
+    return orgDialingPermissions(org);
   },
   'users create': async ({ values, need, connect }) => {
     const input = { orgId: need('org'), email: need('email'), role: need('role'), password: values.password };

@@ -3,8 +3,9 @@
  * API (`POST /v1/chat/completions`, `GET /v1/models`), so `npm start` works with no API key and no
  * network. It is NOT a language model: it follows a few keyword rules —
  *   - "bye", "goodbye", "that's all" → says goodbye and calls `end_call`;
- *   - "person", "human", "transfer", "representative" → calls `transfer_call` to the system prompt's
- *     "Transfer destination:" when there is one; in a text conversation, `handoff_to_person`;
+ *   - "person", "human", "transfer", "representative" → calls `transfer_call` to the first of the system
+ *     prompt's "Transfer destinations", else its default "Transfer destination:" when there is one; in a
+ *     text conversation, `handoff_to_person`;
  *   - otherwise a short scripted answer that names the agent.
  * Set `OPENAI_API_KEY` (and optionally `OPENAI_BASE_URL`) to use a real model instead.
  */
@@ -40,11 +41,12 @@ export function demoReply(
     };
   }
   if (/\b(person|human|transfer|representative|operator)\b/.test(last) && tools.includes('transfer_call')) {
-    const to = /Transfer destination: (\S+)/.exec(system)?.[1];
-    if (to)
+    // The first destination the prompt lists by name, else the agent's default (no argument).
+    const named = /Transfer destinations \([^)]*\): ([a-z0-9_-]+)/.exec(system)?.[1];
+    if (named || /Transfer destination: \S+/.test(system))
       return {
         content: 'Of course, let me connect you with a colleague.',
-        toolCall: { name: 'transfer_call', arguments: JSON.stringify({ to }) },
+        toolCall: { name: 'transfer_call', arguments: JSON.stringify(named ? { destination: named } : {}) },
       };
     return { content: "I'm sorry, there is nobody I can transfer you to right now, but I'm happy to help." };
   }

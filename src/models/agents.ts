@@ -11,6 +11,8 @@ import { z } from 'zod';
 import { TRANSFER_MODES, VOICEMAIL_ACTIONS, type VoicemailSetting } from '../shared/calls';
 import { findByIdShared, schemaOptions as base, type WithId } from './store';
 import { apiObject, callingWindowObject, metadataObject, recordingSettingsObject, unix } from './wire';
+import { TransferDestinationObject } from './dialing';
+import type { TransferDestination } from '../shared/dialing';
 import type { RecordingSettings } from '../shared/recordings';
 import { RECORDING_CONSENT_MODES, type RecordingConsentMode } from '../shared/recording-consent';
 
@@ -38,6 +40,10 @@ const agentSchema = new Schema(
     transfer_to: { type: String, default: null },
     /** How `transfer_call` transfers (src/shared/calls.ts `TRANSFER_MODES`): `cold` or `warm`. */
     transfer_mode: { type: String, default: 'cold' },
+    /**
+     * The places `transfer_call` may name (src/shared/dialing.ts `TransferDestination[]`), JSON; null: none.
+     */
+    transfer_destinations_json: { type: String, default: null },
     /** The custom tools (`tool_…`, ./tools.ts) offered besides the built-in ones; a deleted tool is pulled out. */
     tool_ids: { type: [String], default: [] },
     /** The connector installations (`cinst_…`) whose tools are offered too; a deleted one is pulled out. */
@@ -236,6 +242,11 @@ export function agentSpeech(
   };
 }
 
+/** The agent's transfer destinations from its document (empty when it has none). */
+export function agentTransferDestinations(doc: Pick<AgentDoc, 'transfer_destinations_json'>): TransferDestination[] {
+  return doc.transfer_destinations_json ? (JSON.parse(doc.transfer_destinations_json) as TransferDestination[]) : [];
+}
+
 /** The agent's voicemail setting from its document, or null when it has none. */
 export function agentVoicemail(doc: Pick<AgentDoc, 'voicemail_json'>): VoicemailSetting | null {
   return doc.voicemail_json ? (JSON.parse(doc.voicemail_json) as VoicemailSetting) : null;
@@ -269,6 +280,11 @@ export const AgentObject = apiObject(
       .enum(TRANSFER_MODES)
       .describe(
         '`cold` (default): `transfer_call` hands the line over and the assistant is gone. `warm`: the caller waits on hold while the person is dialed and briefed with a summary; if they are busy, do not answer or hang up, the caller is back with the assistant.',
+      ),
+    transfer_destinations: z
+      .array(TransferDestinationObject)
+      .describe(
+        'The places the assistant may transfer a caller to: `transfer_call` offers exactly these names (and `transfer_to`, when set, when it names none). Anything else the model writes is a tool error, never a transfer.',
       ),
     tool_ids: z
       .array(z.string())
@@ -341,6 +357,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     model: doc.model ?? null,
     transfer_to: doc.transfer_to ?? null,
     transfer_mode: doc.transfer_mode === 'warm' ? 'warm' : 'cold', // written from TRANSFER_MODES only
+    transfer_destinations: agentTransferDestinations(doc),
     tool_ids: [...(doc.tool_ids ?? [])],
     connector_installation_ids: [...(doc.connector_installation_ids ?? [])],
     enabled_tools: [...(doc.enabled_tools ?? [])],

@@ -7,6 +7,7 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
+import { DESTINATION_REFUSALS } from '../shared/dialing';
 import {
   ANSWERED_BY,
   CALL_DIRECTIONS,
@@ -437,10 +438,12 @@ const complianceCheckObject = z.object({
   decision: z.enum(['dial', 'hold', 'refuse']),
   rules: z.array(
     z.object({
-      rule: z.enum(['calling_hours', 'do_not_call']),
+      rule: z.enum(['calling_hours', 'do_not_call', 'dialing_permissions']),
       result: z
-        .enum(['open', 'closed', 'clear', 'listed'])
-        .describe('`calling_hours`: `open` or `closed`; `do_not_call`: `clear` or `listed`.'),
+        .enum(['open', 'closed', 'clear', 'listed', 'allowed', 'not_allowed'])
+        .describe(
+          "`calling_hours`: `open` or `closed`; `do_not_call`: `clear` or `listed`; `dialing_permissions` (the account's `dialing_permissions`): `allowed` or `not_allowed`.",
+        ),
       detail: z.string().describe('In words: the window and its source (TCPA, Ofcom, overrides), or the list.'),
       local: z.string().optional().describe("The callee's local time(s) at the check."),
       zone: z.string().nullable().optional().describe("The callee's zone; null when not known precisely."),
@@ -455,6 +458,12 @@ const complianceCheckObject = z.object({
         .optional()
         .describe('Closed: false when only recorded (a test rig with `CALLING_HOURS_ENFORCEMENT=record`).'),
       source: z.enum(['organization', 'contact', 'national_registry']).optional().describe('Listed: which list.'),
+      refusal: z
+        .enum(DESTINATION_REFUSALS)
+        .optional()
+        .describe(
+          '`dialing_permissions` not allowed: which permission refused the number (`country_not_allowed`, `number_type_not_allowed`, …).',
+        ),
     }),
   ),
 });

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { RETENTION_DAYS_RANGE, RETENTION_KINDS, type PrivacySettings } from '../shared/privacy';
 import { schemaOptions as base } from './store';
 import { apiObject } from './wire';
+import { DialingPermissionsObject } from './dialing';
 
 /** One mode's retention: a days field per kind of src/shared/privacy.ts `RETENTION_KINDS`, null by default. */
 function retentionPaths() {
@@ -68,6 +69,17 @@ const orgSchema = new Schema(
      * `calling_hours`, both modes): narrows the country defaults of src/services/calling-hours.ts; null: none.
      */
     calling_hours_json: { type: String, default: null },
+    /**
+     * The organization's own dialing permissions (`POST /v1/account` `dialing_permissions`, both modes),
+     * JSON `{allowed_countries: string[] | null, sip_domains: string[]}`; null: the defaults
+     * (src/services/dialing-permissions.ts).
+     */
+    dialing_permissions_json: { type: String, default: null },
+    /**
+     * The high-cost number types the operator lets it dial (src/shared/dialing.ts `HIGH_COST_NUMBER_TYPES`),
+     * set by `svcctl dialing allow-number-types`; empty: none.
+     */
+    allowed_number_types: { type: [String], default: [] },
     /** True once a retention was set in either mode (never unset): the retention sweeps' organizations. */
     retention_set: { type: Boolean, default: false },
   },
@@ -189,6 +201,7 @@ export const AccountObject = apiObject(
       .describe(
         "The organization's calling hours (local `HH:MM` at the callee, both modes): they narrow the country defaults (US/CA 08:00-21:00, GB 08:00-21:00 weekdays and 09:00-21:00 weekends, others 09:00-20:00), never widen them. Null: the defaults.",
       ),
+    dialing_permissions: DialingPermissionsObject,
   }),
 );
 
@@ -204,8 +217,9 @@ export function renderAccount(
   maxConcurrentCalls: number,
   privacy: PrivacySettings,
   quotas: z.output<typeof AccountObject>['quotas'],
-  paymentConnector: string | null = null,
-  aiDisclosure = true,
+  paymentConnector: string | null,
+  aiDisclosure: boolean,
+  dialingPermissions: z.output<typeof DialingPermissionsObject>,
 ): z.output<typeof AccountObject> {
   return {
     id: org._id,
@@ -220,5 +234,6 @@ export function renderAccount(
     payments: { connector: paymentConnector },
     ai_disclosure: aiDisclosure,
     calling_hours: org.calling_hours_json ? JSON.parse(org.calling_hours_json) : null,
+    dialing_permissions: dialingPermissions,
   };
 }

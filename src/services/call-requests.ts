@@ -28,7 +28,7 @@ import {
 } from '../shared/calls';
 import { versionedAgent, type VersionedAgent } from './agent-versions';
 import { dialTime } from './call-schedule';
-import { checkDial } from './dial-gate';
+import { checkDial, destinationNotAllowed } from './dial-gate';
 import { queueCallForSlot } from './call-slots';
 import { newCallInput, startCallWorkflow, type CallRequest } from './calls';
 import { resolveCallContact } from './contacts';
@@ -79,7 +79,8 @@ export function requireTelephony(tenant: Tenant): void {
  * @throws ApiError 404 naming `agent_id` (or `contact_id`), 503 `telephony_not_configured`, 400
  *   `from_not_owned` / `parameter_missing` naming `from`, 400 naming
  *   `calling_window` when it never opens, 422 `number_on_do_not_call` naming `to` (on a do-not-call list),
- *   422 `outside_calling_hours` naming `calling_hours` (closed, and the request said `refuse`)
+ *   422 `outside_calling_hours` naming `calling_hours` (closed, and the request said `refuse`);
+ *   400 `destination_not_allowed` naming `to` (the account's dialing permissions refuse the number)
  */
 export async function prepareCall(
   tenant: Tenant,
@@ -117,6 +118,8 @@ export async function prepareCall(
     leg: 'call',
     policy,
   });
+  if (verdict.verdict === 'refuse' && verdict.reason === 'destination_not_allowed')
+    throw destinationNotAllowed(verdict.message, 'to');
   if (verdict.verdict === 'refuse' && verdict.reason === 'do_not_call')
     throw new ApiError(422, 'invalid_request_error', 'number_on_do_not_call', verdict.message, 'to');
   if (verdict.verdict === 'refuse')

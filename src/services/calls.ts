@@ -9,7 +9,7 @@ import type { Client } from '@temporalio/client';
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { config } from '../config';
-import { agentSpeech, agentVoicemail, type AgentDoc } from '../models/agents';
+import { agentSpeech, agentTransferDestinations, agentVoicemail, type AgentDoc } from '../models/agents';
 import { Call, CallTurn } from '../models/calls';
 import type { WithId } from '../models/store';
 import {
@@ -121,7 +121,8 @@ export function personaOf(request: SimulationRequest | undefined): PersonaSimula
  * The agent as a call or a conversation's turn sees it (src/shared/calls.ts `AgentSnapshot`): lists only
  * when not empty, so a snapshot of an agent without them is what it was before they existed; its
  * `voicemail` setting when it has one; its speech settings (`voice`, `language`,
- * `transcription`, `interruptible`, `dtmf`) those that are set.
+ * `transcription`, `interruptible`, `dtmf`) those that are set; its `transfer_destinations`, always (an
+ * empty list too: it marks a call whose model transfers are checked before they happen).
  */
 export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
   const voicemail = agentVoicemail(agent);
@@ -140,6 +141,8 @@ export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
     ...(agent.opt_out_tool === false ? { opt_out_tool: false as const } : {}),
     ...(voicemail ? { voicemail } : {}),
     ...(agent.transfer_mode === 'warm' ? { transfer_mode: 'warm' as const } : {}),
+    // Always present, empty or not: a call that has it checks its model transfers (src/shared/calls.ts).
+    transfer_destinations: agentTransferDestinations(agent),
     ...agentSpeech(agent),
     // The version the starter picked (src/services/agent-versions.ts `versionedAgent`).
     ...(agent.version != null ? { version: agent.version } : {}),

@@ -13,12 +13,28 @@
  *   operator's `CALLING_HOURS` and the organization's `calling_hours` (src/services/calling-hours.ts).
  *   Source: TCPA, 47 CFR 64.1200(c)(1); Ofcom. Closed: held until the window opens, or refused when the
  *   call's policy is `refuse`. A test rig's `CALLING_HOURS_ENFORCEMENT=record` records it and dials anyway.
+ * - `dialing_permissions`: the organization's dialing permissions (`checkDestination`: the countries it
+ *   calls, the high-cost number types the operator allows it, the SIP domains it lists). Source: Twilio's
+ *   Voice Dialing Geographic Permissions, the same defence per account
+ *   (https://www.twilio.com/docs/sip-trunking/voice-dialing-geographic-permissions). Not allowed: refused
+ *   (`destination_not_allowed`), in test mode too.
+ *
+ * `checkDestination` is also the one check of every other dial's destination: a transfer (`POST
+ * /v1/calls/{id}/transfer`, the model's `transfer_call`, the `<Dial>` of a cold transfer, a warm
+ * transfer's leg), an inbound number's `overflow_to`, and an agent's `transfer_destinations` and
+ * `transfer_to` when they are saved.
  */
+import { ApplicationFailure } from '@temporalio/common';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { config } from '../config';
+import { ApiError } from '../errors';
+import { Call } from '../models/calls';
 import { Contact } from '../models/contacts';
 import { Org } from '../models/orgs';
 import type { CallingHoursPolicy, ComplianceCheck, ComplianceRule, DialGateVerdict } from '../shared/calls';
+import { sipHost, type DestinationRefusal, type HighCostNumberType } from '../shared/dialing';
 import { callingHours, type CallingHoursOverrides, type CallingWindow } from './calling-hours';
+import { dialingPermissionsOf, type DialingPermissions } from './dialing-permissions';
 import { blockedPhones } from './do-not-call';
 
 type Tenant = { orgId: string; livemode: boolean };
@@ -100,29 +116,43 @@ async function callingHoursRule(tenant: Tenant, to: string, atMs: number): Promi
 }
 
 /**
- * Checks a dial against every rule (module comment) and decides: `refuse` when the number is on a
- * do-not-call list, or the window is closed and the policy is `refuse` (a transfer leg always refuses:
- * a caller on hold cannot wait for the morning), or the window never opens within 8 days; `hold` until
- * the opening when closed; else `dial`.
+ * Checks a dial against every rule (module comment) and decides: `refuse` when the dialing permissions
+ * do not allow the number, or it is on a do-not-call list, or the window is closed and the policy is
+ * `refuse` (a transfer leg always refuses: a caller on hold cannot wait for the morning), or the window
+ * never opens within 8 days; `hold` until the opening when closed; else `dial`.
  * @returns the record to store on the call (`compliance`) and the verdict
  */
 export async function checkDial(tenant: Tenant, request: DialRequest): Promise<DialDecision> {
-  const [dnc, hours] = await Promise.all([
+  const [dnc, hours, destination] = await Promise.all([
     doNotCallRule(tenant, request.to, request.contactId ?? null),
     callingHoursRule(tenant, request.to, request.atMs),
+    checkDestination(tenant, request.to),
   ]);
-  const verdict = decide(dnc, hours, request);
+  const permissions: ComplianceRule = {
+    rule: 'dialing_permissions',
+    result: destination.allowed ? 'allowed' : 'not_allowed',
+    detail: destination.detail,
+    ...(destination.allowed ? {} : { refusal: destination.refusal }),
+  };
+  const verdict = decide(dnc, hours, permissions, request);
   const check: ComplianceCheck = {
     checked_at: Math.floor(request.atMs / 1000),
     to: request.to,
     leg: request.leg,
     decision: verdict.verdict,
-    rules: [hours, dnc],
+    rules: [hours, dnc, permissions],
   };
   return { check, verdict };
 }
 
-function decide(dnc: ComplianceRule, hours: ComplianceRule, request: DialRequest): DialGateVerdict {
+function decide(
+  dnc: ComplianceRule,
+  hours: ComplianceRule,
+  permissions: ComplianceRule,
+  request: DialRequest,
+): DialGateVerdict {
+  if (permissions.result === 'not_allowed')
+    return { verdict: 'refuse', reason: 'destination_not_allowed', message: permissions.detail };
   if (dnc.result === 'listed') return { verdict: 'refuse', reason: 'do_not_call', message: dnc.detail };
   if (hours.result === 'open' || hours.enforced === false) return { verdict: 'dial' };
   const opens = hours.opens_at ?? null;
@@ -134,4 +164,132 @@ function decide(dnc: ComplianceRule, hours: ComplianceRule, request: DialRequest
   if (request.policy === 'refuse' || request.leg === 'transfer' || opens === null)
     return { verdict: 'refuse', reason: 'outside_calling_hours', message };
   return { verdict: 'hold', heldUntilMs: opens * 1000 };
+}
+
+/** The dialing permissions' answer for one destination: allowed, or which permission refused it and why. */
+export type DestinationCheck =
+  { allowed: true; detail: string } | { allowed: false; refusal: DestinationRefusal; detail: string };
+
+/** libphonenumber's number types that are high-cost (src/shared/dialing.ts `HIGH_COST_NUMBER_TYPES`). */
+const HIGH_COST_TYPES: Partial<Record<string, HighCostNumberType>> = {
+  PREMIUM_RATE: 'premium_rate',
+  SHARED_COST: 'shared_cost',
+  PERSONAL_NUMBER: 'personal_number',
+};
+
+const TYPE_WORDS: Record<HighCostNumberType, string> = {
+  premium_rate: 'a premium-rate number',
+  shared_cost: 'a shared-cost number',
+  personal_number: 'a personal number (charged up to premium rates)',
+  non_geographic: 'a non-geographic number (satellite or an international network: no country)',
+};
+
+/** The refusal of a high-cost number type the operator has not allowed. */
+const typeRefusal = (to: string, type: HighCostNumberType): DestinationCheck => ({
+  allowed: false,
+  refusal: 'number_type_not_allowed',
+  detail:
+    `Destination not allowed: ${to} is ${TYPE_WORDS[type]} (number type ${type}), which the organization may not call ` +
+    'unless the operator allows it (svcctl dialing allow-number-types).',
+});
+
+/** `destinationVerdict` for an E.164 number: its number type first (cost), then its country. */
+function numberVerdict(to: string, permissions: DialingPermissions): DestinationCheck {
+  const parsed = parsePhoneNumberFromString(to);
+  const allowedTypes = permissions.allowedNumberTypes;
+  if (parsed?.isNonGeographic()) {
+    if (!allowedTypes.includes('non_geographic')) return typeRefusal(to, 'non_geographic');
+    return { allowed: true, detail: `${to}: a non-geographic number the operator allows this organization.` };
+  }
+  const highCost = HIGH_COST_TYPES[parsed?.getType() ?? ''];
+  if (highCost && !allowedTypes.includes(highCost)) return typeRefusal(to, highCost);
+  const country = parsed?.country ?? null;
+  const countries = permissions.allowedCountries;
+  if (countries !== null && (country === null || !countries.includes(country)))
+    return {
+      allowed: false,
+      refusal: 'country_not_allowed',
+      detail:
+        `Destination not allowed: ${to} is ${country ? `a number of ${country}` : 'a number of no known country'}, ` +
+        `not one of the organization's allowed_countries (${countries.join(', ') || 'none'}; dialing_permissions of POST /v1/account).`,
+    };
+  return {
+    allowed: true,
+    detail: `${to}: ${country ?? 'a number'} allowed by the organization's dialing permissions.`,
+  };
+}
+
+/**
+ * The dialing permissions' verdict on destination `to` (pure): an E.164 number (`numberVerdict`: a
+ * high-cost type the operator has not allowed, or a country outside `allowed_countries`, refused), a
+ * `sip:` URI (its host one of `sip_domains`), a `client:` identity (refused: src/shared/dialing.ts
+ * `DESTINATION_REFUSALS`), anything else refused as invalid.
+ */
+export function destinationVerdict(to: string, permissions: DialingPermissions): DestinationCheck {
+  if (/^\+[1-9]\d{1,14}$/.test(to)) return numberVerdict(to, permissions);
+  if (/^sip:/i.test(to)) {
+    const host = sipHost(to);
+    if (host && /^sip:[^\s@]+@[^\s@]+$/i.test(to) && permissions.sipDomains.includes(host))
+      return { allowed: true, detail: `${to}: ${host} is one of the organization's sip_domains.` };
+    return {
+      allowed: false,
+      refusal: 'sip_domain_not_listed',
+      detail:
+        `Destination not allowed: ${to} is on ${host ?? 'no host'}, not one of the organization's sip_domains ` +
+        `(${permissions.sipDomains.join(', ') || 'none'}; dialing_permissions of POST /v1/account).`,
+    };
+  }
+  if (/^client:/i.test(to))
+    return {
+      allowed: false,
+      refusal: 'client_not_allowed',
+      detail: `Destination not allowed: ${to} is a client: identity; calls and transfers go to phone numbers and sip: addresses only.`,
+    };
+  return {
+    allowed: false,
+    refusal: 'invalid_destination',
+    detail: `Destination not allowed: ${to} is not an E.164 number or a sip: URI.`,
+  };
+}
+
+/**
+ * Checks destination `to` of a dial or a transfer of `tenant` against its dialing permissions
+ * (src/services/dialing-permissions.ts `dialingPermissionsOf`, defaults applied; `destinationVerdict`).
+ * An organization that no longer exists may dial nowhere.
+ */
+export async function checkDestination(tenant: Tenant, to: string): Promise<DestinationCheck> {
+  const permissions = await dialingPermissionsOf(tenant);
+  if (!permissions)
+    return { allowed: false, refusal: 'country_not_allowed', detail: 'Destination not allowed: no such organization.' };
+  return destinationVerdict(to, permissions);
+}
+
+/**
+ * `checkDestination` for the API: 400 `destination_not_allowed` naming `param`, its message naming the
+ * rule, when the permissions refuse `to`.
+ * @throws ApiError 400 `destination_not_allowed`
+ */
+export async function requireDestination(tenant: Tenant, to: string, param: string): Promise<void> {
+  const check = await checkDestination(tenant, to);
+  if (!check.allowed) throw destinationNotAllowed(check.detail, param);
+}
+
+/** 400 `destination_not_allowed` naming `param`. */
+export const destinationNotAllowed = (message: string, param: string) =>
+  new ApiError(400, 'invalid_request_error', 'destination_not_allowed', message, param);
+
+/** Failure type of a dial refused by the dialing permissions inside a telephony activity (not retried). */
+export const DESTINATION_NOT_ALLOWED = 'DestinationNotAllowed';
+
+/**
+ * The last word before Twilio is asked to dial `to` for call `callId` (a live call's own dial, the
+ * `<Dial>` of a cold transfer, a warm transfer's leg): the dialing permissions of the call's organization
+ * (src/services/dial-gate.ts `checkDestination`), whatever path led here.
+ * @throws ApplicationFailure `DESTINATION_NOT_ALLOWED` (non-retryable) naming the permission that refuses it
+ */
+export async function requireDialAllowed(callId: string, to: string): Promise<void> {
+  const call = await Call.findById(callId, { org_id: 1, livemode: 1 }).lean();
+  if (!call) throw ApplicationFailure.nonRetryable(`No such call: ${callId}`, DESTINATION_NOT_ALLOWED);
+  const check = await checkDestination({ orgId: call.org_id, livemode: call.livemode }, to);
+  if (!check.allowed) throw ApplicationFailure.nonRetryable(check.detail, DESTINATION_NOT_ALLOWED);
 }

@@ -38,6 +38,8 @@ import { newId } from '../shared/ids';
 import { newCallInput, startCallWorkflow } from './calls';
 import { tryAcquireCallSlot } from './call-slots';
 import { findContact } from './contacts';
+import { checkDestination } from './dial-gate';
+import { logger } from '../logger';
 
 /** Default and bounds of a number's `inbound_webhook_timeout_ms` (ms). */
 export const INBOUND_WEBHOOK_TIMEOUT = { default: DEFAULT_INBOUND_WEBHOOK_TIMEOUT_MS, min: 100, max: 8_000 };
@@ -116,6 +118,18 @@ export async function callIdOfCallSid(callSid: string): Promise<string | null> {
 }
 
 /**
+ * Whether the number's `overflow_to` may take the calls that find every slot taken: set, and allowed by
+ * the organization's dialing permissions (src/services/dial-gate.ts `checkDestination`; the `<Dial>` to
+ * it is a call the organization pays for). Refused, the caller hears that all lines are busy.
+ */
+async function overflowAllowed(tenant: { orgId: string; livemode: boolean }, to: string | null | undefined) {
+  if (!to) return false;
+  const check = await checkDestination(tenant, to);
+  if (!check.allowed) logger.warn('overflow_to refused by the dialing permissions', { detail: check.detail });
+  return check.allowed;
+}
+
+/**
  * Starts (or finds) inbound call `start.callId`: contact, agent (webhook), call slot, document, workflow.
  * @returns the call's document as stored (a repeated request: the first's), or null when nobody can
  *   answer (no agent at all): nothing is created
@@ -142,8 +156,8 @@ export async function startInboundCall(temporal: Client, start: InboundCallStart
   let refusal: InboundCall['refusal'] = null;
   if (answer?.reject) refusal = { status: 'canceled', reason: 'rejected' };
   else if (!(await tryAcquireCallSlot(temporal, tenant, start.callId)).granted)
-    refusal = start.number?.overflow_to
-      ? { status: 'transferred', reason: 'concurrency_limit', transferTo: start.number.overflow_to }
+    refusal = (await overflowAllowed(tenant, start.number?.overflow_to))
+      ? { status: 'transferred', reason: 'concurrency_limit', transferTo: start.number!.overflow_to! }
       : { status: 'busy', reason: 'concurrency_limit' };
 
   // The call's version is fixed now, per caller (the agent's traffic split).

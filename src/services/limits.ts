@@ -5,6 +5,7 @@
  * `svcctl limits set` (src/cli/svcctl.ts). Stored on the organization (src/models/orgs.ts,
  * `max_concurrent_calls_live` and `max_concurrent_calls_test`, null for the default).
  */
+import { dialingPermissionsOf, renderDialingPermissions } from './dialing-permissions';
 import { Org, renderAccount, type AccountObject, type OrgDoc } from '../models/orgs';
 import { findByIdShared } from '../models/store';
 import type { z } from 'zod';
@@ -107,8 +108,8 @@ export async function retrieveAccount(tenant: {
   orgId: string;
   livemode: boolean;
 }): Promise<z.output<typeof AccountObject> | null> {
-  const org = await Org.findById(tenant.orgId).lean();
-  return org
+  const [org, dialing] = await Promise.all([Org.findById(tenant.orgId).lean(), dialingPermissionsOf(tenant)]);
+  return org && dialing
     ? renderAccount(
         org,
         tenant.livemode,
@@ -117,6 +118,7 @@ export async function retrieveAccount(tenant: {
         await quotasOf(org),
         (tenant.livemode ? org.payments_live : org.payments_test)?.connector ?? null,
         aiDisclosureOf(org, tenant.livemode),
+        renderDialingPermissions(dialing),
       )
     : null;
 }

@@ -84,6 +84,8 @@ export interface AssistantAgent {
   name: string;
   instructions: string;
   transfer_to: string | null;
+  /** The places `transfer_call` may name (src/shared/dialing.ts); absent on calls made before they existed. */
+  transfer_destinations?: { name: string; description: string | null }[];
 }
 
 /**
@@ -125,13 +127,26 @@ export function systemPrompt(agent: AssistantAgent, setting: PromptSetting): str
     );
     return parts.join('\n');
   }
+  const destinations = agent.transfer_destinations;
+  // An agent with nowhere to transfer to is not offered transfer_call (src/workflows/call-tools.ts).
+  const transfers = destinations === undefined || destinations.length > 0 || Boolean(agent.transfer_to);
   parts.push(
     `You are "${agent.name}", ${setting.inbound ? 'answering a phone call from' : 'speaking on a phone call with'} ${setting.to}. Your words are read aloud: ` +
       'answer in one to three short sentences, no lists or markup.',
-    'Call the tool end_call when the conversation is over (after saying goodbye), and transfer_call when the ' +
-      'caller asks for a person or you cannot help.',
+    transfers
+      ? 'Call the tool end_call when the conversation is over (after saying goodbye), and transfer_call when the ' +
+          'caller asks for a person or you cannot help.'
+      : 'Call the tool end_call when the conversation is over (after saying goodbye). You cannot transfer calls.',
   );
-  if (agent.transfer_to) parts.push(`Transfer destination: ${agent.transfer_to}`);
+  if (destinations?.length)
+    parts.push(
+      'Transfer destinations (name one in transfer_call; you cannot transfer anywhere else, whatever the caller says): ' +
+        destinations.map((d) => (d.description ? `${d.name} (${d.description})` : d.name)).join('; '),
+    );
+  if (agent.transfer_to)
+    parts.push(
+      `${destinations?.length ? 'Default transfer destination' : 'Transfer destination'}: ${agent.transfer_to}`,
+    );
   if (Object.keys(setting.context).length > 0) {
     parts.push(
       '',

@@ -10,6 +10,7 @@ import type { FormDefinition, FormValues } from './forms';
 import type { RecordingSettings } from './recordings';
 import type { ConsentAnswer, RecordingConsent } from './recording-consent';
 import type { AnalysisPlan } from './analysis';
+import type { DestinationRefusal, TransferDestination } from './dialing';
 
 /** Terminal call statuses (DESIGN.md section 6). */
 export const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'] as const;
@@ -49,7 +50,12 @@ export type EndReason =
    * Outbound: outside the callee's calling hours and the request said `calling_hours: "refuse"`; never
    * dialed (status `canceled`).
    */
-  | 'outside_calling_hours';
+  | 'outside_calling_hours'
+  /**
+   * Outbound: the organization's dialing permissions refuse the number (a country it does not call, a
+   * high-cost number type the operator has not allowed it); never dialed (status `canceled`).
+   */
+  | 'destination_not_allowed';
 
 /** Who called whom: `outbound` (we dialed, `POST /v1/calls`, campaigns, browser voice) or `inbound`. */
 export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
@@ -84,12 +90,13 @@ export type CallingHoursPolicy = (typeof CALLING_HOURS_POLICIES)[number];
 
 /** One rule the dial gate checked, as the call shows it (`compliance.rules[]`). */
 export interface ComplianceRule {
-  rule: 'calling_hours' | 'do_not_call';
+  rule: 'calling_hours' | 'do_not_call' | 'dialing_permissions';
   /**
    * `calling_hours`: `open`, or `closed` (held, refused, or on a test rig under
-   * `CALLING_HOURS_ENFORCEMENT=record` dialed anyway: `enforced: false`); `do_not_call`: `clear` or `listed`.
+   * `CALLING_HOURS_ENFORCEMENT=record` dialed anyway: `enforced: false`); `do_not_call`: `clear` or `listed`;
+   * `dialing_permissions`: `allowed` or `not_allowed`.
    */
-  result: 'open' | 'closed' | 'clear' | 'listed';
+  result: 'open' | 'closed' | 'clear' | 'listed' | 'allowed' | 'not_allowed';
   /** In words: the window and its source, or the list that holds the number. */
   detail: string;
   /** `calling_hours`: the callee's local time(s), the zone (null when not known precisely), every zone checked. */
@@ -104,6 +111,8 @@ export interface ComplianceRule {
   enforced?: boolean;
   /** `do_not_call` listed: which list (`organization`, `contact`, `national_registry`). */
   source?: 'organization' | 'contact' | 'national_registry';
+  /** `dialing_permissions` not allowed: which permission refused it (src/shared/dialing.ts `DESTINATION_REFUSALS`). */
+  refusal?: DestinationRefusal;
 }
 
 /** The dial gate's record on the call (`compliance`): when it checked, what, and for whom. */
@@ -126,7 +135,7 @@ export interface ComplianceCheck {
 export type DialGateVerdict =
   | { verdict: 'dial' }
   | { verdict: 'hold'; heldUntilMs: number }
-  | { verdict: 'refuse'; reason: 'do_not_call' | 'outside_calling_hours'; message: string };
+  | { verdict: 'refuse'; reason: 'do_not_call' | 'outside_calling_hours' | 'destination_not_allowed'; message: string };
 
 /** Outcome of dialing: what the far end did. */
 export type DialOutcome = 'answered' | 'busy' | 'no_answer' | 'failed';
@@ -215,6 +224,13 @@ export interface AgentSnapshot extends SpeechSettings {
   voicemail?: VoicemailSetting;
   /** How the `transfer_call` tool transfers (`transfer_mode`); absent: `cold`. */
   transfer_mode?: TransferMode;
+  /**
+   * The agent's `transfer_destinations`: the only places `transfer_call` names (an enum of their names).
+   * Present (possibly empty) on calls created since destinations exist: their model transfers are checked
+   * against the dialing permissions before they happen (activity `checkTransferDestination`); absent in
+   * calls made before, which transfer as they always did.
+   */
+  transfer_destinations?: TransferDestination[];
   /** The agent's version this snapshot is (`agent_version` on the call); absent in calls made before versions. */
   version?: number;
 }
@@ -508,7 +524,8 @@ export const TRANSFER_TIMEOUT = { min: 5, max: 600 } as const;
 /**
  * Why a warm transfer failed: the person's line was `busy`, they did not answer in time (`no_answer`), hung
  * up while hearing the summary (`hung_up`), the dial failed (`failed`), or the dial gate refused the
- * person's number (`do_not_call`, `outside_calling_hours`: never dialed, the caller never put on hold).
+ * person's number (`do_not_call`, `outside_calling_hours`, `destination_not_allowed`: never dialed, the
+ * caller never put on hold).
  */
 export const TRANSFER_FAILURE_REASONS = [
   'busy',
@@ -517,6 +534,7 @@ export const TRANSFER_FAILURE_REASONS = [
   'failed',
   'do_not_call',
   'outside_calling_hours',
+  'destination_not_allowed',
 ] as const;
 export type TransferFailureReason = (typeof TRANSFER_FAILURE_REASONS)[number];
 
@@ -528,6 +546,7 @@ export const TRANSFER_FAILED_LINES: Record<TransferFailureReason, string> = {
   failed: "I'm sorry, I couldn't reach them. I'm back with you; how else can I help?",
   do_not_call: "I'm sorry, I'm not allowed to call that number. How else can I help?",
   outside_calling_hours: "I'm sorry, it's outside the hours I may call them. How else can I help?",
+  destination_not_allowed: "I'm sorry, I'm not allowed to transfer calls there. How else can I help?",
 };
 
 /**

@@ -29,13 +29,14 @@ export const TOOLS = {
     description: 'Hang up: the conversation is over.',
     arguments: z.object({}),
   },
+  // What the model is offered is built per call from the agent's destinations (`transferCallFunction`);
+  // this schema parses what it sends back. `to` is read only on calls made before destinations existed
+  // (src/workflows/tools.ts); on every other call any key but `destination` is a tool error.
   transfer_call: {
     description: 'Transfer the caller to a person.',
-    arguments: z.object({
-      to: z
-        .string()
-        .describe('E.164 number, sip: URI or client: identity; omit for the default destination')
-        .optional(),
+    arguments: z.looseObject({
+      destination: z.string().describe("the name of one of the organization's transfer destinations").optional(),
+      to: z.string().optional(),
     }),
   },
   search_knowledge: {
@@ -125,11 +126,12 @@ export const CHANNEL_TOOLS = {
 export type ToolChannel = keyof typeof CHANNEL_TOOLS;
 
 /**
- * The built-in tools offered by default that an agent may switch off (`opt_out`: its `opt_out_tool:
- * false`); a channel's `CHANNEL_TOOLS` lists them where they apply. Law and carrier rules expect a
- * person's "do not call me again" to be honoured on the spot, so the safe default is on.
+ * The built-in tools offered by default that a call may not offer: `opt_out` (the agent's `opt_out_tool:
+ * false`; law and carrier rules expect a person's "do not call me again" to be honoured on the spot, so
+ * the safe default is on) and `transfer_call` (an agent with neither `transfer_destinations` nor
+ * `transfer_to`: there is nowhere to transfer to). A channel's `CHANNEL_TOOLS` lists them where they apply.
  */
-export const SWITCHABLE_TOOLS = ['opt_out'] as const satisfies readonly ToolName[];
+export const SWITCHABLE_TOOLS = ['opt_out', 'transfer_call'] as const satisfies readonly ToolName[];
 
 /** A built-in tool offered by default that an agent may switch off (`SWITCHABLE_TOOLS`). */
 export type SwitchableToolName = (typeof SWITCHABLE_TOOLS)[number];
@@ -206,12 +208,57 @@ export function toolJsonSchema(name: ToolName): Record<string, unknown> {
   return schema;
 }
 
-/** Tool `name` as a Chat Completions function: its name, description and the JSON schema of its arguments. */
-export function toolFunction(name: ToolName): {
+/** A Chat Completions function: a name, a description and the JSON schema of its arguments. */
+export interface ToolFunction {
   name: ToolName;
   description: string;
   parameters: Record<string, unknown>;
-} {
+}
+
+/**
+ * What a call's `transfer_call` offers: the agent's destinations by name (with their descriptions), and
+ * whether naming none goes to the agent's `transfer_to` (`hasDefault`).
+ */
+export interface TransferOffer {
+  destinations: { name: string; description: string | null }[];
+  hasDefault: boolean;
+}
+
+/** The arguments `transfer_call` takes on a call offering `offer`: `destination`, one of its names (an enum). */
+export function transferCallArguments(offer: TransferOffer): z.ZodObject {
+  const names = offer.destinations.map((d) => d.name);
+  if (names.length === 0) return z.strictObject({});
+  const destination = z
+    .enum(names as [string, ...string[]])
+    .describe(
+      `the destination's name, one of: ${names.join(', ')}` +
+        (offer.hasDefault ? '; omit it for the default destination' : ''),
+    );
+  return z.strictObject({ destination: offer.hasDefault ? destination.optional() : destination });
+}
+
+/**
+ * `transfer_call` as the model is offered it on a call with `offer`: its description lists each
+ * destination with its description, its schema takes only their names (`transferCallArguments`). The
+ * model can name nothing else: no number, no address.
+ */
+export function transferCallFunction(offer: TransferOffer): ToolFunction {
+  const listed = offer.destinations.map((d) => `${d.name}${d.description ? ` (${d.description})` : ''}`);
+  const description = listed.length
+    ? `Transfer the caller to a person at one of the organization's destinations: ${listed.join('; ')}.` +
+      (offer.hasDefault ? ' Without a destination: the default one.' : '')
+    : "Transfer the caller to a person (the organization's default destination).";
+  const { $schema: _dialect, ...parameters } = z.toJSONSchema(transferCallArguments(offer));
+  return { name: 'transfer_call', description, parameters };
+}
+
+/**
+ * Tool `name` as a Chat Completions function: its name, description and the JSON schema of its arguments;
+ * `transfer_call` is `transferCallFunction(transfer)` (without `transfer`: the default destination only).
+ */
+export function toolFunction(name: ToolName, transfer?: TransferOffer): ToolFunction {
+  // Without an offer (a call made before destinations existed): the default destination only.
+  if (name === 'transfer_call') return transferCallFunction(transfer ?? { destinations: [], hasDefault: true });
   return { name, description: TOOLS[name].description, parameters: toolJsonSchema(name) };
 }
 

@@ -26,7 +26,7 @@ import {
   type KnowledgeRef,
   type ToolCall,
 } from '../shared/assistant';
-import type { CustomTool, ToolCallRecord } from '../shared/tools';
+import type { CustomTool, ToolCallRecord, TransferOffer } from '../shared/tools';
 import { LLM_ACTIVITY, LOCAL_LLM_ACTIVITY } from './retry';
 import { applyTool, runCustomTool, type CustomToolSet, type ToolEffect, type ToolHandlers } from './tools';
 
@@ -118,6 +118,11 @@ export interface AssistantTurnInput {
    * request's system message then tells the current date and time in their zone). Absent otherwise.
    */
   caller?: string;
+  /**
+   * What `transfer_call` offers on this call (its destinations' names, src/shared/tools.ts
+   * `TransferOffer`): the LLM activity's `transfer`. Absent: the default destination only.
+   */
+  transfer?: TransferOffer;
 }
 
 /**
@@ -150,6 +155,7 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
       ...(input.context ? { context: input.context } : {}),
       ...(input.stream ? { stream: true } : {}),
       ...(input.caller ? { caller: input.caller } : {}),
+      ...(input.transfer ? { transfer: input.transfer } : {}),
     };
     const tellSlow = () => {
       if (slowTold) return;

@@ -8,6 +8,7 @@
  */
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type * as callActivities from '../activities/calls';
+import type * as dialingActivities from '../activities/dialing';
 import type * as llmActivities from '../activities/llm';
 import type * as slotActivities from '../activities/call-slots';
 import type * as telephonyActivities from '../activities/telephony';
@@ -66,6 +67,13 @@ export const telephony = proxyActivities<typeof telephonyActivities>({
  * dial, never skips the check).
  */
 export const dialGate = proxyLocalActivities<typeof telephonyActivities>(LOCAL_STORE_ACTIVITY);
+
+/**
+ * The dialing permissions of a model's transfer (`checkTransferDestination`): store reads, a local
+ * activity like the dial gate's, retried until it succeeds (a store outage delays the transfer, never
+ * skips the check).
+ */
+export const dialing = proxyLocalActivities<typeof dialingActivities>(LOCAL_STORE_ACTIVITY);
 
 /**
  * The assistant in a browser voice room (`attendRoom`, src/activities/voice-room.ts): one activity for

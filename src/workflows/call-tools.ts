@@ -10,7 +10,8 @@
  */
 import type { AssistantContextIds } from '../shared/assistant';
 import type { CallWorkflowInput } from '../shared/calls';
-import { offeredTools, type CustomTool, type SwitchableToolName } from '../shared/tools';
+import { offeredTools, type CustomTool, type SwitchableToolName, type TransferOffer } from '../shared/tools';
+import { dialing } from './call-activities';
 import type { CallLine } from './call-line';
 import type { CallPayments } from './call-payments';
 import type { CallRecord } from './call-record';
@@ -80,6 +81,14 @@ export class CallTools {
       room: Boolean(input.room),
       defaultTransferTo: input.agent.transfer_to,
       transferMode: input.agent.transfer_mode ?? 'cold',
+      destinations: input.agent.transfer_destinations ?? null,
+      checkTransfer: async (to) => {
+        const answer = await dialing.checkTransferDestination.executeWithOptions(
+          { summary: `dialing permissions for ${to}` },
+          [{ callId: input.callId, orgId: input.orgId, livemode: input.livemode, to }],
+        );
+        return answer.allowed ? null : answer.message;
+      },
       stop: (request) => {
         record.stop ??= request;
       },
@@ -112,10 +121,30 @@ export class CallTools {
 
   /**
    * The default tools this call does not offer: `opt_out` when the agent switches it off (`opt_out_tool:
-   * false`) and in a browser voice room (a visitor has no number to stop calling).
+   * false`) and in a browser voice room (a visitor has no number to stop calling); `transfer_call` when the
+   * agent has neither `transfer_destinations` nor `transfer_to` (on calls made since destinations exist:
+   * before, it was always offered).
    */
   private switchedOff(): SwitchableToolName[] {
-    return this.input.room || this.input.agent.opt_out_tool === false ? ['opt_out'] : [];
+    const { agent } = this.input;
+    const off: SwitchableToolName[] = this.input.room || agent.opt_out_tool === false ? ['opt_out'] : [];
+    if (agent.transfer_destinations?.length === 0 && !agent.transfer_to) off.push('transfer_call');
+    return off;
+  }
+
+  /**
+   * What `transfer_call` offers the model on this call (the LLM activity's `transfer`: an enum of the
+   * destinations' names), when it is offered and the call has destinations; nothing otherwise.
+   */
+  transferOffer(): { transfer?: TransferOffer } {
+    const { agent } = this.input;
+    if (!agent.transfer_destinations || !('transfer_call' in this.handlers)) return {};
+    return {
+      transfer: {
+        destinations: agent.transfer_destinations.map((d) => ({ name: d.name, description: d.description })),
+        hasDefault: Boolean(agent.transfer_to),
+      },
+    };
   }
 
   /**

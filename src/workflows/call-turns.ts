@@ -351,6 +351,7 @@ export class TurnLoop {
         toolCallKey: tools.toolCallKey,
         context: tools.context,
         ...tools.callbackClock(),
+        ...tools.transferOffer(),
         local: true,
         stream: !input.simulation,
         observer: {

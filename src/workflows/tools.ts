@@ -32,6 +32,7 @@ import type * as toolActivities from '../activities/tools';
 import type { AssistantContextIds, KnowledgeRef, ToolCall } from '../shared/assistant';
 import { checkFormValues, missingRequired, type FormDefinition, type FormValues } from '../shared/forms';
 import { isTransferTarget, type TransferMode } from '../shared/calls';
+import type { TransferDestination } from '../shared/dialing';
 import { derivedId } from '../shared/ids';
 import {
   isToolName,
@@ -137,6 +138,16 @@ export interface CallToolTarget {
   room: boolean;
   /** The agent's transfer destination, used when the model names none; null if the agent has none. */
   defaultTransferTo: string | null;
+  /**
+   * The agent's `transfer_destinations`, the only places the model may name; null on a call made before
+   * they existed (its model may write the destination itself, as then).
+   */
+  destinations: readonly TransferDestination[] | null;
+  /**
+   * Asks the dialing permissions about `to` (src/services/dial-gate.ts `checkDestination`): why it is
+   * refused, or null when it may be called.
+   */
+  checkTransfer(to: string): Promise<string | null>;
   /** How `transfer_call` transfers: the agent's `transfer_mode`. */
   transferMode: TransferMode;
   /** Asks the call to end once the turn is over (the first stop request of the call wins). */
@@ -192,21 +203,10 @@ const callEffects: { [N in ChannelToolName<'phone_call'>]: Effect<N, CallToolTar
     call.stop({ status: 'completed', reason: 'assistant_ended' });
     return { summary: 'Call ended.', ends: true };
   },
-  transfer_call: ({ to: asked }, call) => {
+  transfer_call: (args, call) => {
     if (call.room) return { summary: 'Error: a browser voice call cannot be transferred.', ends: false };
-    const to = asked || call.defaultTransferTo;
-    if (!to || !isTransferTarget(to))
-      return {
-        summary: 'Error: no valid transfer destination (E.164 number, sip: or client: address).',
-        ends: false,
-      };
-    if (call.transferMode === 'warm') {
-      const refused = call.warmTransfer(to);
-      if (refused) return { summary: `Error: ${refused}.`, ends: false };
-      return { summary: `Warm transfer to ${to} started: the caller is on hold while ${to} is briefed.`, ends: true };
-    }
-    call.stop({ status: 'transferred', reason: 'transferred', transferTo: to });
-    return { summary: `Transferring to ${to}.`, ends: true };
+    if (call.destinations === null) return legacyTransfer(args.to, call);
+    return transferToDestination(args, call, call.destinations);
   },
   search_knowledge: ({ query }, call) => searchKnowledge(call.context, query),
   schedule_callback: (args, call, key) => scheduleCallback(args, call.callback, key),
@@ -218,6 +218,71 @@ const callEffects: { [N in ChannelToolName<'phone_call'>]: Effect<N, CallToolTar
       : { summary: 'Error: the keys could not be pressed on this line right now.', ends: false };
   },
 };
+
+/**
+ * `transfer_call` on a call made before transfer destinations existed (its agent snapshot has no
+ * `transfer_destinations`): the destination the model wrote (`to`), else the agent's `transfer_to`, as
+ * those calls always did, so their recorded histories replay unchanged.
+ */
+function legacyTransfer(asked: string | undefined, call: CallToolTarget): ToolEffect {
+  const to = asked || call.defaultTransferTo;
+  if (!to || !isTransferTarget(to))
+    return {
+      summary: 'Error: no valid transfer destination (E.164 number, sip: or client: address).',
+      ends: false,
+    };
+  return startTransfer(call, to, call.transferMode);
+}
+
+/** Transfers the call to `to`: starts a warm transfer, or asks the call to end `transferred` (cold). */
+function startTransfer(call: CallToolTarget, to: string, mode: TransferMode, name?: string): ToolEffect {
+  const where = name ? `${name} (${to})` : to;
+  if (mode === 'warm') {
+    const refused = call.warmTransfer(to);
+    if (refused) return { summary: `Error: ${refused}.`, ends: false };
+    return { summary: `Warm transfer to ${where} started: the caller is on hold while ${to} is briefed.`, ends: true };
+  }
+  call.stop({ status: 'transferred', reason: 'transferred', transferTo: to });
+  return { summary: `Transferring to ${where}.`, ends: true };
+}
+
+/**
+ * `transfer_call` on a call with transfer destinations (src/shared/dialing.ts): the model names one
+ * (`destination`), or none for the agent's `transfer_to`. Anything else it writes (a number, an address,
+ * an unknown name, another key) is a tool error and nobody is called. The destination then passes the
+ * dialing permissions (`checkTransfer`, the dial gate's rule, asked as an activity) before the transfer
+ * starts, warm or cold as the destination (else the agent) says.
+ */
+function transferToDestination(
+  args: ToolArguments<'transfer_call'>,
+  call: CallToolTarget,
+  destinations: readonly TransferDestination[],
+): ToolEffect | Promise<ToolEffect> {
+  const names = destinations.map((d) => d.name).join(', ') || 'none';
+  const others = Object.keys(args).filter((k) => k !== 'destination');
+  if (others.length > 0)
+    return {
+      summary: `Error: transfer_call takes only "destination", the name of one of the organization's destinations (${names}); numbers and addresses cannot be called. Nobody was called.`,
+      ends: false,
+    };
+  const named = args.destination;
+  const chosen = named === undefined ? null : destinations.find((d) => d.name === named);
+  if (chosen === undefined)
+    return {
+      summary: `Error: "${named}" is not one of the organization's transfer destinations (${names}). Nobody was called.`,
+      ends: false,
+    };
+  const to = chosen ? chosen.to : call.defaultTransferTo;
+  if (!to) return { summary: `Error: name a destination, one of: ${names}.`, ends: false };
+  const mode: TransferMode = chosen && chosen.warm !== null ? (chosen.warm ? 'warm' : 'cold') : call.transferMode;
+  return call
+    .checkTransfer(to)
+    .then((refused) =>
+      refused
+        ? { summary: `Error: ${refused} Nobody was called.`, ends: false }
+        : startTransfer(call, to, mode, chosen?.name),
+    );
+}
 
 /** A conversation's handoff: the reason the model gave (trimmed, at most 500 characters) or a default one. */
 const handoffToPerson: Effect<'handoff_to_person', ConversationToolTarget> = ({ reason }, conversation) => {

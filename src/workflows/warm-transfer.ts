@@ -192,7 +192,9 @@ export class WarmTransfer {
    * `client:` destination is no public number). Recorded on the call under `compliance.transfer_legs`.
    * @returns why the leg is refused, or null when it may be dialed
    */
-  private async dialGate(to: string): Promise<'do_not_call' | 'outside_calling_hours' | null> {
+  private async dialGate(
+    to: string,
+  ): Promise<'do_not_call' | 'outside_calling_hours' | 'destination_not_allowed' | null> {
     const { input } = this;
     if (!input.dial_gate || !to.startsWith('+')) return null;
     const decision = await dialGate.checkDialGate.executeWithOptions({ summary: `dial gate for ${to}` }, [

@@ -52,6 +52,13 @@ describe('GET /v1/account', function () {
       payments: { connector: null },
       ai_disclosure: true,
       calling_hours: null,
+      // A test-mode organization without numbers may call every country (src/services/dialing-permissions.ts).
+      dialing_permissions: {
+        allowed_countries: null,
+        allowed_countries_source: 'test_mode',
+        sip_domains: [],
+        allowed_number_types: [],
+      },
     });
     const live = await request('GET', '/v1/account', { key: t.liveKey });
     expect(live.body).to.include({ id: t.orgId, livemode: true, mode: 'live' });

@@ -52,6 +52,7 @@ const CONFIG_FIELDS = [
   'model',
   'transfer_to',
   'transfer_mode',
+  'transfer_destinations',
   'tool_ids',
   'connector_installation_ids',
   'enabled_tools',

@@ -80,7 +80,9 @@ describe('calls', function () {
     expect(req, 'the LLM saw this call').to.exist;
     const system = req.messages[0].content!;
     expect(system).to.contain('You confirm appointments.').and.to.contain('2026-12-01 10:00');
-    expect(req.tools!.map((x) => x.function.name)).to.include.members(['end_call', 'transfer_call']);
+    expect(req.tools!.map((x) => x.function.name)).to.include.members(['end_call']);
+    // An agent with no transfer destination (nor `transfer_to`) is not offered transfer_call at all.
+    expect(req.tools!.map((x) => x.function.name)).to.not.include('transfer_call');
   });
 
   it("runs a simulated call's turns without server round trips: 4 workflow tasks and 2 scheduled activities for 6 lines", async () => {
@@ -188,9 +190,24 @@ describe('calls', function () {
     await request('POST', `/v1/calls/${call.id}/end`, { key: t.testKey });
   });
 
-  it('transfers when the assistant calls transfer_call', async () => {
+  it('transfers when the assistant calls transfer_call with one of its destinations', async () => {
+    const permissions = await request('POST', '/v1/account', {
+      key: t.testKey,
+      body: { dialing_permissions: { sip_domains: ['example.com'] } },
+    });
+    expect(permissions.status, JSON.stringify(permissions.body)).to.equal(200);
+    const agent = await request('POST', '/v1/agents', {
+      key: t.testKey,
+      body: {
+        name: 'Desk',
+        instructions: 'Transfer to the desk.',
+        transfer_destinations: [{ name: 'desk', to: 'sip:desk@example.com', description: 'The front desk' }],
+      },
+    });
+    expect(agent.status, JSON.stringify(agent.body)).to.equal(200);
     const call = await placeCall(t, {
-      simulation: { caller: ['TOOL transfer_call {"to":"sip:desk@example.com"}', 'never said'] },
+      agent_id: agent.body.id,
+      simulation: { caller: ['TOOL transfer_call {"destination":"desk"}', 'never said'] },
     });
     const ended = await waitForCall(t.testKey, call.id);
     expect(ended).to.include({
@@ -203,12 +220,12 @@ describe('calls', function () {
   });
 
   it('answers a bad tool call to the model instead of failing the call', async () => {
-    const call = await placeCall(t, { simulation: { caller: ['TOOL transfer_call {"to":"nowhere"}', 'bye'] } });
+    const call = await placeCall(t, { simulation: { caller: ['TOOL search_knowledge {"query":7}', 'bye'] } });
     const ended = await waitForCall(t.testKey, call.id);
     expect(ended).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
     const tr = await transcript(t.testKey, call.id);
     const tool = tr.turns.find((x: any) => x.role === 'tool');
-    expect(tool.text).to.match(/no valid transfer destination/);
+    expect(tool.text).to.match(/^Error: the arguments of search_knowledge are invalid: query: /);
   });
 
   for (const [outcome, status, reason] of [

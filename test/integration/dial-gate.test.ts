@@ -215,6 +215,7 @@ describe('the dial gate: calling hours and do-not-call on every dial', function 
       expect(ended.compliance.rules.map((r: any) => [r.rule, r.result])).to.deep.equal([
         ['calling_hours', 'open'],
         ['do_not_call', 'clear'],
+        ['dialing_permissions', 'allowed'],
       ]);
     });
 

@@ -380,9 +380,10 @@ describe('tool calls: the tools of an MCP server', function () {
       const offered = h()
         .llm.requests.find((r) => r.user === call.id)!
         .tools!.map((x) => x.function.name);
-      const builtIn = ['end_call', 'transfer_call', 'search_knowledge', 'opt_out'];
+      const builtIn = ['end_call', 'search_knowledge', 'opt_out'];
       // search_knowledge is offered only to an agent with knowledge; its place is kept all the same.
-      expect(offered.filter((n) => !builtIn.includes(n))).to.have.length(124);
+      // transfer_call is not offered (the agent has no transfer destination): its place goes to a tool.
+      expect(offered.filter((n) => !builtIn.includes(n))).to.have.length(125);
       expect(offered.length).to.be.at.most(128);
       expect(new Set(offered).size).to.equal(offered.length);
       expect(offered.filter((n) => n.startsWith('c_')).length).to.be.above(0); // the third server got the rest

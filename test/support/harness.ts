@@ -80,6 +80,9 @@ export async function startHarness(): Promise<Harness> {
   // dials anyway (here and in every process a test spawns, which inherit the environment); the tests of
   // the gate itself (dial-gate.test.ts) set `enforce` for their own run. Do-not-call is always enforced.
   process.env.CALLING_HOURS_ENFORCEMENT ??= 'record';
+  // Live test organizations rarely hold numbers: they may call US numbers, as an operator lets its
+  // organizations do with DEFAULT_ALLOWED_COUNTRIES (the dialing-permissions tests set their own).
+  process.env.DEFAULT_ALLOWED_COUNTRIES ??= 'US';
   setConfig({
     ...loadConfig({ ...process.env, PORT: '0' }),
     mongodbUri: ferret.uri,

@@ -11,7 +11,18 @@ describe('demo model rules', () => {
       'end_call',
     );
     const transfer = demoReply([system, { role: 'user', content: 'Can I talk to a person?' }], ['transfer_call']);
-    expect(transfer.toolCall).to.deep.equal({ name: 'transfer_call', arguments: '{"to":"+14155550199"}' });
+    expect(transfer.toolCall).to.deep.equal({ name: 'transfer_call', arguments: '{}' });
+    const named = demoReply(
+      [
+        {
+          role: 'system',
+          content: 'You are "Ava".\nTransfer destinations (name one in transfer_call): billing (Bills); sales',
+        },
+        { role: 'user', content: 'Transfer me please' },
+      ],
+      ['transfer_call'],
+    );
+    expect(named.toolCall).to.deep.equal({ name: 'transfer_call', arguments: '{"destination":"billing"}' });
     const hello = demoReply([system, { role: 'user', content: 'Hello?' }], ['end_call']);
     expect(hello.toolCall).to.equal(undefined);
     expect(hello.content).to.contain('Ava');

@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import { CHANNEL_TOOLS, TOOLS, parseToolArguments, toolFunction, toolJsonSchema } from '../../src/shared/tools';
 import type { FormDefinition, FormValues } from '../../src/shared/forms';
+import type { TransferDestination } from '../../src/shared/dialing';
 import { applyTool, channelTools, type ToolEffect, type ToolStop } from '../../src/workflows/tools';
 import { checkToolParameters, foreignSchemaProblem, jsonPointerParam, keywordPointer } from '../../src/services/tools';
 
@@ -24,16 +25,6 @@ const attendingForm = (): { definition: FormDefinition; values: FormValues | nul
 describe('tool registry', () => {
   it('derives each JSON schema the model is offered from the zod schema', () => {
     expect(toolJsonSchema('end_call')).to.deep.equal({ type: 'object', properties: {}, additionalProperties: false });
-    expect(toolJsonSchema('transfer_call')).to.deep.equal({
-      type: 'object',
-      properties: {
-        to: {
-          type: 'string',
-          description: 'E.164 number, sip: URI or client: identity; omit for the default destination',
-        },
-      },
-      additionalProperties: false,
-    });
     expect(toolJsonSchema('search_knowledge')).to.deep.equal({
       type: 'object',
       properties: { query: { type: 'string', description: 'what to look for, in a few words' } },
@@ -64,10 +55,47 @@ describe('tool registry', () => {
     });
   });
 
+  it("offers transfer_call with exactly the destinations' names (an enum), and no number field", () => {
+    const offer = {
+      destinations: [
+        { name: 'billing', description: 'Billing questions and refunds' },
+        { name: 'sales', description: null },
+      ],
+      hasDefault: false,
+    };
+    expect(toolFunction('transfer_call', offer)).to.deep.equal({
+      name: 'transfer_call',
+      description:
+        "Transfer the caller to a person at one of the organization's destinations: billing (Billing questions and refunds); sales.",
+      parameters: {
+        type: 'object',
+        properties: {
+          destination: {
+            type: 'string',
+            enum: ['billing', 'sales'],
+            description: "the destination's name, one of: billing, sales",
+          },
+        },
+        required: ['destination'],
+        additionalProperties: false,
+      },
+    });
+    // With the agent's `transfer_to` as the default, the destination may be omitted.
+    const withDefault = toolFunction('transfer_call', { ...offer, hasDefault: true });
+    expect(withDefault.parameters).to.not.have.property('required');
+    expect(withDefault.description).to.match(/Without a destination: the default one\.$/);
+    // No offer (a call made before destinations existed): the default destination only, nothing to write.
+    expect(toolFunction('transfer_call').parameters).to.deep.equal({
+      type: 'object',
+      properties: {},
+      additionalProperties: false,
+    });
+  });
+
   it('parses arguments with the same schema: unknown keys dropped, a bad argument becomes a tool error', () => {
-    expect(parseToolArguments('transfer_call', '{"to":"+14155550199","why":"asked"}')).to.deep.equal({
+    expect(parseToolArguments('handoff_to_person', '{"reason":"asked","why":"asked"}')).to.deep.equal({
       ok: true,
-      args: { to: '+14155550199' },
+      args: { reason: 'asked' },
     });
     expect(parseToolArguments('end_call', '')).to.deep.equal({ ok: true, args: {} });
     expect(parseToolArguments('transfer_call', '{"to":42}')).to.deep.equal({
@@ -115,6 +143,9 @@ describe('tool effects', () => {
     callback,
     sendDigits: async () => true,
     optOut: { orgId: 'org_1', livemode: false, callId: 'call_1', phone: '+14155550123' },
+    // A call made before transfer destinations existed (its snapshot has none): the model writes `to`.
+    destinations: null as TransferDestination[] | null,
+    checkTransfer: async (): Promise<string | null> => null,
   });
 
   it("builds a channel's handler table in the channel's order", () => {
@@ -172,6 +203,53 @@ describe('tool effects', () => {
       ends: true,
     });
     expect(stops).to.have.length(2);
+  });
+
+  it('transfers only to a named destination on a call with destinations: a number, another key or an unknown name is a tool error', async () => {
+    const stops: ToolStop[] = [];
+    const checked: string[] = [];
+    const destinations: TransferDestination[] = [
+      { name: 'billing', to: '+14155550111', description: 'Billing', warm: null },
+      { name: 'desk', to: 'sip:desk@pbx.example.com', description: null, warm: false },
+      { name: 'premium', to: '+19002345678', description: null, warm: null },
+    ];
+    const target = {
+      ...callTarget(stops),
+      destinations,
+      checkTransfer: async (to: string) => {
+        checked.push(to);
+        return to === '+19002345678' ? 'Destination not allowed: a premium-rate number.' : null;
+      },
+    };
+    const tools = channelTools('phone_call', target);
+    const call = (args: string) => applyTool(tools, { id: 't', name: 'transfer_call', arguments: args });
+    for (const args of ['{"to":"+881612345678"}', '{"destination":"billing","to":"+881612345678"}'])
+      expect(await call(args), args).to.deep.equal({
+        summary:
+          'Error: transfer_call takes only "destination", the name of one of the organization\'s destinations (billing, desk, premium); numbers and addresses cannot be called. Nobody was called.',
+        ends: false,
+      });
+    expect(await call('{"destination":"+881612345678"}')).to.deep.equal({
+      summary:
+        'Error: "+881612345678" is not one of the organization\'s transfer destinations (billing, desk, premium). Nobody was called.',
+      ends: false,
+    });
+    // A listed destination the dialing permissions refuse (checked again at the transfer): a tool error.
+    expect(await call('{"destination":"premium"}')).to.deep.equal({
+      summary: 'Error: Destination not allowed: a premium-rate number. Nobody was called.',
+      ends: false,
+    });
+    expect(stops, 'nothing transferred yet').to.deep.equal([]);
+    expect(await call('{"destination":"billing"}')).to.deep.equal({
+      summary: 'Transferring to billing (+14155550111).',
+      ends: true,
+    });
+    expect(await call('{}'), 'no name: the agent default').to.deep.equal({
+      summary: 'Transferring to +14155550199.',
+      ends: true,
+    });
+    expect(checked).to.deep.equal(['+19002345678', '+14155550111', '+14155550199']);
+    expect(stops.map((s) => s.transferTo)).to.deep.equal(['+14155550111', '+14155550199']);
   });
 
   it("hands a conversation over with the model's reason, trimmed, or a default one", () => {
