@@ -26,7 +26,9 @@ import { config } from '../config';
 import { ApiError, TwilioRefusedError } from '../errors';
 import { PhoneNumber, type PhoneNumberDoc } from '../models/conversations';
 import { isDuplicateKey, type WithId } from '../models/store';
-import { client } from '../providers/twilio';
+import type twilio from 'twilio';
+import { clientWith } from '../providers/twilio';
+import { accountCredentials } from './telephony-accounts';
 import {
   buyNumber,
   findIncomingNumber,
@@ -46,15 +48,16 @@ import {
 } from '../shared/phone-numbers';
 
 /**
- * The organization's telephony account: its REST client and whether the account is a subaccount of the
- * platform (numbers may be bought in it) or the organization's own connected account (numbers only
- * imported). The platform account until organization accounts are wired in.
+ * The organization's telephony account (src/services/telephony-accounts.ts): its REST client and whether
+ * the account is its subaccount of the platform (numbers may be bought in it, the subaccount created on
+ * first use) or the organization's own connected account (numbers only imported).
+ * @throws like `accountCredentials` (`TelephonyRejected` when Twilio is not configured or refuses)
  */
 export async function orgTelephony(
   orgId: string,
-): Promise<{ client: ReturnType<typeof client>; accountSid: string; mode: 'subaccount' | 'connected' }> {
-  void orgId;
-  return { client: client(), accountSid: config().twilioAccountSid ?? '', mode: 'subaccount' };
+): Promise<{ client: twilio.Twilio; accountSid: string; mode: 'subaccount' | 'connected' }> {
+  const creds = await accountCredentials(orgId);
+  return { client: clientWith(creds), accountSid: creds.accountSid, mode: creds.mode };
 }
 
 /**
