@@ -14,6 +14,11 @@
  * A live call is dialed at most once: Twilio's create has no idempotency key, so `placeCall` records a
  * dial intent before asking, and a retried attempt (the first one's answer lost to a timeout or a crash)
  * looks for the call Twilio already created before dialing again.
+ *
+ * Pace: every Calls create (`placeCall`, `dialTransferLeg`) waits for its turn in the Twilio account's
+ * calls per second first (src/services/dial-pace.ts; Twilio's CPS, https://www.twilio.com/docs/glossary/cps);
+ * a turn too far ahead is answered `{ providerCallSid: null, waitUntilMs }` and the workflow waits on a
+ * durable timer, then asks again (src/shared/dial-pace.ts).
  */
 import twilio from 'twilio';
 import { ApplicationFailure } from '@temporalio/common';
@@ -27,6 +32,8 @@ import { openTokenStream, sayOnRelay } from '../voice/relay';
 import { classifyConsentAnswer } from '../services/recording-consent';
 import { openingSentences, type ConsentAnswer, type RecordingConsent } from '../shared/recording-consent';
 import { checkDial } from '../services/dial-gate';
+import { awaitTurn } from '../services/dial-pace';
+import type { PacedDial } from '../shared/dial-pace';
 import type { CallingHoursPolicy, ComplianceCheck, DialGateVerdict } from '../shared/calls';
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
@@ -85,37 +92,43 @@ export async function checkDialGate(input: {
 const DIAL_MATCH_SLACK_MS = 60_000;
 
 /**
- * Places a live call, at most once per call id: Twilio fetches its TwiML from
+ * Places a live call, at most once per call id, in its turn: Twilio fetches its TwiML from
  * `<PUBLIC_BASE_URL>/twilio/voice/<call id>` once answered and reports progress to
- * `<PUBLIC_BASE_URL>/twilio/status/<call id>`. The dial intent is stored first; a retry finds the call an
- * earlier attempt placed (its SID stored, or a Twilio call to the same number from the same number
- * created since the intent and not known as another call of ours) and returns it instead of dialing.
+ * `<PUBLIC_BASE_URL>/twilio/status/<call id>`. A retry first looks for the call an earlier attempt placed
+ * (its SID stored, or a Twilio call to the same number from the same number created since the intent and
+ * not known as another call of ours) and returns it instead of dialing. Then the dial waits for its turn
+ * of the organization's Twilio account (src/services/dial-pace.ts `awaitTurn`, holder `call:<call id>`,
+ * kept across retries): a turn more than `PACE_ACTIVITY_WAIT_MS` away is answered as `waitUntilMs` (nothing
+ * dialed; the workflow asks again then). In its turn the dial intent is stored, then the Calls create sent.
  * With `machineDetection`: Twilio's asynchronous answering-machine detection, `DetectMessageEnd`
  * (a machine is reported after its greeting's beep, so a message left then is recorded), deciding within
  * `MACHINE_DETECTION_TIMEOUT_SECONDS`, its result posted to `<PUBLIC_BASE_URL>/twilio/amd/<call id>`
  * while the call goes on (https://www.twilio.com/docs/voice/answering-machine-detection).
- * @returns Twilio's Call SID (`CA…`)
+ * @param input.orgId the call's organization (absent from activities scheduled by older workflow code:
+ *   read from the call's document)
+ * @returns Twilio's Call SID (`CA…`), or, not dialed yet, the turn to ask again at (epoch ms)
  */
 export async function placeCall(input: {
   callId: string;
+  orgId?: string;
   to: string;
   from: string | null;
   /** Ask for asynchronous answering-machine detection (the call's `voicemail.detection`). */
   machineDetection?: boolean;
-}): Promise<{ providerCallSid: string }> {
+}): Promise<PacedDial> {
   const base = config().publicBaseUrl;
   if (!input.from) throw ApplicationFailure.nonRetryable('A live call needs `from`.', TELEPHONY_REJECTED);
-  const fresh = await insertIfAbsent(DialIntent, {
+  const existing = await findPlacedCall(input.callId);
+  if (existing) return { providerCallSid: existing };
+  const turn = await awaitTurn(input.orgId ?? (await orgOfCall(input.callId)), `call:${input.callId}`);
+  if (turn !== 'go') return { providerCallSid: null, waitUntilMs: turn.waitUntilMs };
+  await insertIfAbsent(DialIntent, {
     _id: input.callId,
     to: input.to,
     from: input.from,
     created_ms: Date.now(),
     provider_call_sid: null,
   });
-  if (!fresh) {
-    const existing = await findPlacedCall(input.callId);
-    if (existing) return { providerCallSid: existing };
-  }
   const call = await twilioCall(() =>
     client().calls.create({
       to: input.to,
@@ -139,7 +152,17 @@ export async function placeCall(input: {
   return { providerCallSid: call.sid };
 }
 
-/** The provider call an earlier attempt of `placeCall` placed for `callId`, if any (see `placeCall`). */
+/** The organization of call `callId` (its document's `org_id`). */
+async function orgOfCall(callId: string): Promise<string> {
+  const call = await Call.findById(callId, { org_id: 1 }).lean();
+  if (!call) throw new Error(`call ${callId} has no document yet`);
+  return call.org_id;
+}
+
+/**
+ * The provider call an earlier attempt of `placeCall` placed for `callId`, if any (see `placeCall`); none
+ * without a dial intent (no attempt reached the create).
+ */
 async function findPlacedCall(callId: string): Promise<string | null> {
   const intent = await DialIntent.findById(callId).lean();
   if (!intent) return null;
@@ -218,18 +241,48 @@ export async function holdForTransfer(input: { callId: string; providerCallSid: 
 /**
  * Warm transfer, second step: dials the person (Calls resource create) with TwiML that speaks `summary`
  * (`<Say>`) and then joins the transfer conference, ringing at most `timeoutSeconds` (Twilio's `Timeout`:
- * then `no-answer`); the leg's status callbacks go to `/twilio/transfer/{call id}/status`. Not retried by
- * the workflow (a second attempt could ring the person twice): a failure fails the transfer.
- * @returns the leg's Call SID (`CA…`)
+ * then `no-answer`); the leg's status callbacks go to `/twilio/transfer/{call id}/status`. Like every
+ * dial, in its turn of the organization's Twilio account (src/services/dial-pace.ts, holder
+ * `leg:<call id>:<attempt>`): a turn more than `PACE_ACTIVITY_WAIT_MS` away is answered as `waitUntilMs`
+ * (nothing dialed). Never rings the person twice: the leg's dial intent (`<call id>:leg:<attempt>`) is
+ * stored just before the create, and a retry that finds it answers the leg's SID when the create's answer
+ * was stored, else fails without dialing (the create may have gone); a retry before it (a worker killed
+ * while waiting for the turn) dials.
+ * @param input.attempt the warm transfer's number on the call (absent from activities scheduled by older
+ *   workflow code: no intent is kept, as before)
+ * @returns the leg's Call SID (`CA…`), or, not dialed yet, the turn to ask again at (epoch ms)
+ * @throws ApplicationFailure `TelephonyRejected` (not retried) when Twilio refuses, or when an earlier
+ *   attempt may have dialed
  */
 export async function dialTransferLeg(input: {
   callId: string;
+  orgId?: string;
+  attempt?: number;
   to: string;
   from: string;
   summary: string;
   timeoutSeconds: number;
-}): Promise<{ providerCallSid: string }> {
+}): Promise<PacedDial> {
   const base = config().publicBaseUrl;
+  const intentId = input.attempt === undefined ? null : `${input.callId}:leg:${input.attempt}`;
+  const intent = intentId ? await DialIntent.findById(intentId).lean() : null;
+  if (intent?.provider_call_sid) return { providerCallSid: intent.provider_call_sid };
+  if (intent)
+    throw ApplicationFailure.nonRetryable(
+      'The transfer leg may have been dialed by an earlier attempt.',
+      TELEPHONY_REJECTED,
+    );
+  const holder = `leg:${input.callId}:${input.attempt ?? 0}`;
+  const turn = await awaitTurn(input.orgId ?? (await orgOfCall(input.callId)), holder);
+  if (turn !== 'go') return { providerCallSid: null, waitUntilMs: turn.waitUntilMs };
+  if (intentId)
+    await insertIfAbsent(DialIntent, {
+      _id: intentId,
+      to: input.to,
+      from: input.from,
+      created_ms: Date.now(),
+      provider_call_sid: null,
+    });
   const response = new twilio.twiml.VoiceResponse();
   response.say(input.summary);
   transferConference(response, input.callId, true);
@@ -244,6 +297,7 @@ export async function dialTransferLeg(input: {
       statusCallbackMethod: 'POST',
     }),
   );
+  if (intentId) await DialIntent.updateOne({ _id: intentId }, { $set: { provider_call_sid: leg.sid } });
   return { providerCallSid: leg.sid };
 }
 
