@@ -53,6 +53,7 @@ export interface FakeTwilio {
   url: string;
   accountSid: string;
   authToken: string;
+  /** Every call create accepted (form parameters), with the SID given and when it came (`AtMs`, epoch ms). */
   created: Record<string, string>[];
   updates: { callSid: string; params: Record<string, string> }[];
   /** How many list requests were made. */
@@ -295,7 +296,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         const b = fake.behave.create?.(++creates) ?? {};
         if (b.status) return send(b.status, { code: 20500, message: 'fake failure', status: b.status });
         const sid = 'CA' + crypto.randomBytes(16).toString('hex');
-        created.push({ ...params, Sid: sid });
+        created.push({ ...params, Sid: sid, AtMs: String(Date.now()) }); // AtMs: when the create came (the pace tests)
         const dials = conferenceInTwiml(params.Twiml);
         if (dials) fake.conferenceTwiml.set(sid, dials);
         const action = connectActionInTwiml(params.Twiml);
