@@ -32,7 +32,7 @@ import { openTokenStream, sayOnRelay } from '../voice/relay';
 import { classifyConsentAnswer } from '../services/recording-consent';
 import { openingSentences, type ConsentAnswer, type RecordingConsent } from '../shared/recording-consent';
 import { checkDial } from '../services/dial-gate';
-import { awaitTurn } from '../services/dial-pace';
+import { awaitTurn, inTurn } from '../services/dial-pace';
 import type { PacedDial } from '../shared/dial-pace';
 import type { CallingHoursPolicy, ComplianceCheck, DialGateVerdict } from '../shared/calls';
 
@@ -99,7 +99,8 @@ const DIAL_MATCH_SLACK_MS = 60_000;
  * not known as another call of ours) and returns it instead of dialing. Then the dial waits for its turn
  * of the organization's Twilio account (src/services/dial-pace.ts `awaitTurn`, holder `call:<call id>`,
  * kept across retries): a turn more than `PACE_ACTIVITY_WAIT_MS` away is answered as `waitUntilMs` (nothing
- * dialed; the workflow asks again then). In its turn the dial intent is stored, then the Calls create sent.
+ * dialed; the workflow asks again then). Once the turn is near the dial intent is stored; in the turn the
+ * Calls create is sent.
  * With `machineDetection`: Twilio's asynchronous answering-machine detection, `DetectMessageEnd`
  * (a machine is reported after its greeting's beep, so a message left then is recorded), deciding within
  * `MACHINE_DETECTION_TIMEOUT_SECONDS`, its result posted to `<PUBLIC_BASE_URL>/twilio/amd/<call id>`
@@ -120,15 +121,17 @@ export async function placeCall(input: {
   if (!input.from) throw ApplicationFailure.nonRetryable('A live call needs `from`.', TELEPHONY_REJECTED);
   const existing = await findPlacedCall(input.callId);
   if (existing) return { providerCallSid: existing };
-  const turn = await awaitTurn(input.orgId ?? (await orgOfCall(input.callId)), `call:${input.callId}`);
-  if (turn !== 'go') return { providerCallSid: null, waitUntilMs: turn.waitUntilMs };
-  await insertIfAbsent(DialIntent, {
-    _id: input.callId,
-    to: input.to,
-    from: input.from,
-    created_ms: Date.now(),
-    provider_call_sid: null,
-  });
+  // The intent is written once the turn is near, before the wait: no write between the turn and the create.
+  const writeIntent = () =>
+    insertIfAbsent(DialIntent, {
+      _id: input.callId,
+      to: input.to,
+      from: input.from,
+      created_ms: Date.now(),
+      provider_call_sid: null,
+    });
+  const turn = await awaitTurn(input.orgId ?? (await orgOfCall(input.callId)), `call:${input.callId}`, writeIntent);
+  if ('waitUntilMs' in turn) return { providerCallSid: null, waitUntilMs: turn.waitUntilMs };
   const call = await twilioCall(() =>
     client().calls.create({
       to: input.to,
@@ -272,17 +275,25 @@ export async function dialTransferLeg(input: {
       'The transfer leg may have been dialed by an earlier attempt.',
       TELEPHONY_REJECTED,
     );
+  const orgId = input.orgId ?? (await orgOfCall(input.callId));
   const holder = `leg:${input.callId}:${input.attempt ?? 0}`;
-  const turn = await awaitTurn(input.orgId ?? (await orgOfCall(input.callId)), holder);
-  if (turn !== 'go') return { providerCallSid: null, waitUntilMs: turn.waitUntilMs };
-  if (intentId)
-    await insertIfAbsent(DialIntent, {
-      _id: intentId,
-      to: input.to,
-      from: input.from,
-      created_ms: Date.now(),
-      provider_call_sid: null,
-    });
+  for (let tries = 0; ; tries++) {
+    const turn = await awaitTurn(orgId, holder);
+    if ('waitUntilMs' in turn) return { providerCallSid: null, waitUntilMs: turn.waitUntilMs };
+    // The intent goes after the wait (a retry that finds it never dials): the turn is checked again after it.
+    const fresh = intentId
+      ? await insertIfAbsent(DialIntent, {
+          _id: intentId,
+          to: input.to,
+          from: input.from,
+          created_ms: Date.now(),
+          provider_call_sid: null,
+        })
+      : false;
+    if (inTurn(turn.atMs)) break;
+    if (fresh) await DialIntent.deleteOne({ _id: intentId }); // nothing sent: the next turn may dial
+    if (tries >= 3) throw new Error('The transfer leg missed its turn of the calls per second.');
+  }
   const response = new twilio.twiml.VoiceResponse();
   response.say(input.summary);
   transferConference(response, input.callId, true);

@@ -224,25 +224,33 @@ export async function takeTurn(orgId: string, holder: string): Promise<number> {
   return atMs;
 }
 
+/** True while a dial may still be sent in the turn at `atMs` (at most `PACE_LATE_MS` after it). */
+export const inTurn = (atMs: number, nowMs = Date.now()): boolean => nowMs <= atMs + PACE_LATE_MS;
+
 /**
- * Waits for `holder`'s turn and answers when the dial may be sent: `go` (now is within `PACE_LATE_MS`
- * after the turn's instant: send the Calls create at once), or `{ waitUntilMs }` when the turn is more
- * than `PACE_ACTIVITY_WAIT_MS` away (the workflow waits on a durable timer and asks again; the turn is
- * kept). A turn missed (this process woke too late) is replaced by a new one.
- * @param sleep how to wait (ms); tests and the activities pass their own
+ * Waits for `holder`'s turn and answers when the dial may be sent: `{ atMs }` (now is within `PACE_LATE_MS`
+ * after the turn's instant: send the Calls create at once, checking `inTurn(atMs)` again after any write
+ * in between), or `{ waitUntilMs }` when the turn is more than `PACE_ACTIVITY_WAIT_MS` away (the workflow
+ * waits on a durable timer and asks again; the turn is kept). A turn missed (this process woke too late)
+ * is replaced by a new one.
+ * @param prepare run once the turn is near, before the wait (a dial intent written then costs no time in
+ *   the turn)
+ * @param sleep how to wait (ms)
  * @throws the store's errors (the activity is retried, its turn kept)
  */
 export async function awaitTurn(
   orgId: string,
   holder: string,
+  prepare: () => Promise<unknown> = async () => undefined,
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
-): Promise<'go' | { waitUntilMs: number }> {
+): Promise<{ atMs: number } | { waitUntilMs: number }> {
   for (let tries = 0; ; tries++) {
     const atMs = await takeTurn(orgId, holder);
+    if (atMs - Date.now() > PACE_ACTIVITY_WAIT_MS) return { waitUntilMs: atMs };
+    await prepare();
     const left = atMs - Date.now();
-    if (left > PACE_ACTIVITY_WAIT_MS) return { waitUntilMs: atMs };
     if (left > 0) await sleep(left);
-    if (Date.now() <= atMs + PACE_LATE_MS) return 'go';
+    if (inTurn(atMs)) return { atMs };
     if (tries >= 5) throw new Error(`dial pace: ${holder} missed its turn ${tries + 1} times`);
   }
 }
