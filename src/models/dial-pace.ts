@@ -1,13 +1,13 @@
 /**
  * The dialing pacer's rows (src/services/dial-pace.ts is their only writer):
  *
- * - `dial_pace_ticks`: one per turn taken, `_id` = `<account SID>:<tick number>`; tick n of an account
- *   is the instant n × the account's tick length (ms since the epoch). A turn is taken by inserting against
+ * - `dial_pace_ticks`: one per turn taken, `_id` = `<account SID>:<instant, ms since the epoch>`, the
+ *   instants multiples of the account's tick length. A turn is taken by inserting against
  *   the unique `_id`, atomic on MongoDB and on FerretDB 1.x alike (whose updates are read-modify-writes that
  *   lose concurrent `$inc`s), so every process of the service shares one exact schedule per account.
  * - `dial_pace_holds`: which turn a dial holds, `_id` = the dial (`call:<call id>`, `leg:<call id>:<n>`),
  *   written by that dial's activity alone (one writer), so a retried activity finds its turn again.
- * - `dial_pace_heads`: per account, the highest tick a process saw taken: a hint where the next free turn
+ * - `dial_pace_heads`: per account, the latest turn a process saw taken: a hint where the next free turn
  *   may be (a lost update only costs a few duplicate-key skips, never a second owner of a turn).
  *
  * Past turns and holds are pruned by that module (FerretDB has no TTL indexes).
@@ -17,7 +17,7 @@ import { schemaOptions as base } from './store';
 
 const dialPaceTickSchema = new Schema(
   {
-    /** `<account SID>:<tick number>`, e.g. `AC…:1620000000`. */
+    /** `<account SID>:<instant ms>`, e.g. `AC…:1795860001100`. */
     _id: { type: String, required: true },
     /** The dial holding the turn (a `dial_pace_holds` id). */
     holder: { type: String, required: true },
@@ -52,8 +52,8 @@ const dialPaceHeadSchema = new Schema(
   {
     /** The account SID. */
     _id: { type: String, required: true },
-    /** The highest tick number seen taken (a hint, raised with `$max`). */
-    tick: { type: Number, required: true },
+    /** The latest turn seen taken, epoch ms (a hint, raised with `$max`). */
+    at_ms: { type: Number, required: true },
   },
   base,
 );

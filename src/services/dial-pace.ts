@@ -15,8 +15,8 @@
  * Twilio's queue the only pacer. So the service keeps the pace itself, one schedule per account shared by
  * every API and worker process.
  *
- * How (the choice, and why not a Temporal workflow): turns are numbered ticks of the account, tick n at
- * n × `tickLengthMs(cps)` ms since the epoch; a turn is taken by inserting `<account SID>:<n>` against the
+ * How (the choice, and why not a Temporal workflow): turns are ticks of the account, tick n at
+ * n × `tickLengthMs(cps)` ms since the epoch; a turn is taken by inserting `<account SID>:<instant>` against the
  * unique `_id` of `dial_pace_ticks` (src/models/dial-pace.ts). A unique-key insert is atomic on MongoDB and
  * on the embedded FerretDB 1.x, whose updates (`$inc` included) are read-modify-writes that lose
  * concurrent writers, so two processes never hold one turn. A burst costs one write per batch, not one
@@ -41,7 +41,7 @@
 import { config } from '../config';
 import { Org, type OrgDoc } from '../models/orgs';
 import { DialPaceHead, DialPaceHold, DialPaceTick } from '../models/dial-pace';
-import { findByIdShared, insertIfAbsent, insertManyIfAbsent, isDuplicateKey } from '../models/store';
+import { findByIdShared, insertIfAbsent, insertManyIfAbsent } from '../models/store';
 import { groupCommit } from '../shared/group-commit';
 import { DEFAULT_CALLS_PER_SECOND, PACE_ACTIVITY_WAIT_MS } from '../shared/dial-pace';
 
@@ -132,65 +132,68 @@ async function paceAccountOf(orgId: string): Promise<PaceAccount> {
 const nextTick = new Map<string, number>();
 let lastPruneMs = 0;
 
-/** The head hint of an account: the highest tick seen taken, or -1. */
+/** The head hint of an account: the latest turn seen taken (epoch ms), or -Infinity. */
 async function headOf(accountSid: string): Promise<number> {
   const head = await DialPaceHead.findById(accountSid).lean();
-  return head?.tick ?? -1;
+  return head?.at_ms ?? -Infinity;
 }
+
+/** The first tick of length `len` at least `len` after the turn at `headMs` (a tick number). */
+const tickAfter = (headMs: number, len: number): number => Math.ceil((headMs + len) / len);
 
 /**
  * Takes one turn per holder in `account` (in one `insertMany` per round): consecutive ticks from the
  * first one that can still be kept (the current one when less than half of `PACE_LATE_MS` passed) or
  * past the ones seen taken, each holder the tick it was inserted with; holders whose tick another process
  * holds try again past them (past the account's head hint when a whole round was taken). Raises the head
- * hint after.
- * @returns per holder (in order), its tick number and instant (epoch ms)
+ * hint after. Ticks are keyed by their instant, so after the account's rate changes new turns start a
+ * whole new tick after the latest turn taken at the old rate.
+ * @returns per holder (in order), its turn's instant (epoch ms)
  * @throws the store's error, or Error after `MAX_ROUNDS` rounds (the caller's activity is retried)
  */
-async function reserveTicks(account: PaceAccount, holders: string[]): Promise<{ tick: number; atMs: number }[]> {
+async function reserveTicks(account: PaceAccount, holders: string[]): Promise<number[]> {
   const len = tickLengthMs(account.callsPerSecond);
   const key = `${account.accountSid}:${len}`;
   const now = Date.now();
   let next = Math.max(
     Math.ceil((now - PACE_LATE_MS / 2) / len),
     nextTick.get(key) ?? 0,
-    (await headOf(account.accountSid)) + 1,
+    tickAfter(await headOf(account.accountSid), len),
   );
   const got = new Map<string, number>();
-  let highest = -1;
+  let highest = -Infinity;
   for (let round = 0; got.size < holders.length; round++) {
     if (round >= MAX_ROUNDS) throw new Error(`dial pace: no free turn found in ${MAX_ROUNDS} rounds`);
     const want = holders.filter((h) => !got.has(h));
     const docs = want.map((holder, i) => ({
-      _id: `${account.accountSid}:${next + i}`,
+      _id: `${account.accountSid}:${(next + i) * len}`,
       holder,
       at_ms: (next + i) * len,
       expires_ms: (next + i) * len + TICK_KEEP_MS,
     }));
     const inserted =
       docs.length === 1 ? [await insertIfAbsent(DialPaceTick, docs[0])] : await insertManyIfAbsent(DialPaceTick, docs);
-    inserted.forEach((ok, i) => ok && got.set(want[i], next + i));
-    highest = next + want.length - 1;
+    inserted.forEach((ok, i) => ok && got.set(want[i], (next + i) * len));
+    highest = (next + want.length - 1) * len;
     next += want.length;
     // A whole round taken by others: they are ahead, and the head says how far.
-    if (!inserted.some(Boolean)) next = Math.max(next, (await headOf(account.accountSid)) + 1);
+    if (!inserted.some(Boolean)) next = Math.max(next, tickAfter(await headOf(account.accountSid), len));
   }
   nextTick.set(key, next);
-  await DialPaceHead.updateOne({ _id: account.accountSid }, { $max: { tick: highest } }, { upsert: true }).catch(
-    (err: unknown) => {
-      if (!isDuplicateKey(err)) throw err; // two first upserts at once: the other's hint stands
-    },
+  // Only a hint (a lost update costs a few duplicate keys later), so a failed write does not fail the turns.
+  await DialPaceHead.updateOne({ _id: account.accountSid }, { $max: { at_ms: highest } }, { upsert: true }).catch(
+    () => undefined,
   );
   if (now - lastPruneMs > PRUNE_EVERY_MS) {
     lastPruneMs = now;
     void DialPaceTick.deleteMany({ expires_ms: { $lt: now } }).catch(() => undefined);
     void DialPaceHold.deleteMany({ expires_ms: { $lt: now } }).catch(() => undefined);
   }
-  return holders.map((h) => ({ tick: got.get(h)!, atMs: got.get(h)! * len }));
+  return holders.map((h) => got.get(h)!);
 }
 
 /** Per account and tick length, a group committer of turns (one reservation carries a burst's dials). */
-const reserve = groupCommit<{ account: PaceAccount; holder: string }, { tick: number; atMs: number }>(
+const reserve = groupCommit<{ account: PaceAccount; holder: string }, number>(
   (_key, items) =>
     reserveTicks(
       items[0].account,
@@ -210,13 +213,10 @@ export async function takeTurn(orgId: string, holder: string): Promise<number> {
   const account = await paceAccountOf(orgId);
   const held = await DialPaceHold.findById(holder).lean();
   if (held && held.account_sid === account.accountSid && Date.now() <= held.at_ms + PACE_LATE_MS) return held.at_ms;
-  const { tick, atMs } = await reserve(`${account.accountSid}:${tickLengthMs(account.callsPerSecond)}`, {
-    account,
-    holder,
-  });
+  const atMs = await reserve(`${account.accountSid}:${tickLengthMs(account.callsPerSecond)}`, { account, holder });
   const hold = {
     account_sid: account.accountSid,
-    tick_id: `${account.accountSid}:${tick}`,
+    tick_id: `${account.accountSid}:${atMs}`,
     at_ms: atMs,
     expires_ms: atMs + HOLD_KEEP_MS,
   };
