@@ -121,6 +121,9 @@ export async function placeCall(input: {
   if (!input.from) throw ApplicationFailure.nonRetryable('A live call needs `from`.', TELEPHONY_REJECTED);
   const existing = await findPlacedCall(input.callId);
   if (existing) return { providerCallSid: existing };
+  // The `twilio` package loads its Calls resource on first use (a few hundred ms in a fresh process):
+  // loaded now, not in the turn.
+  const calls = client().calls;
   // The intent is written once the turn is near, before the wait: no write between the turn and the create.
   const writeIntent = () =>
     insertIfAbsent(DialIntent, {
@@ -133,7 +136,7 @@ export async function placeCall(input: {
   const turn = await awaitTurn(input.orgId ?? (await orgOfCall(input.callId)), `call:${input.callId}`, writeIntent);
   if ('waitUntilMs' in turn) return { providerCallSid: null, waitUntilMs: turn.waitUntilMs };
   const call = await twilioCall(() =>
-    client().calls.create({
+    calls.create({
       to: input.to,
       from: input.from!,
       url: `${base}/twilio/voice/${input.callId}`,
@@ -277,6 +280,7 @@ export async function dialTransferLeg(input: {
     );
   const orgId = input.orgId ?? (await orgOfCall(input.callId));
   const holder = `leg:${input.callId}:${input.attempt ?? 0}`;
+  const calls = client().calls; // loaded before the turn (see `placeCall`)
   for (let tries = 0; ; tries++) {
     const turn = await awaitTurn(orgId, holder);
     if ('waitUntilMs' in turn) return { providerCallSid: null, waitUntilMs: turn.waitUntilMs };
@@ -298,7 +302,7 @@ export async function dialTransferLeg(input: {
   response.say(input.summary);
   transferConference(response, input.callId, true);
   const leg = await twilioCall(() =>
-    client().calls.create({
+    calls.create({
       to: input.to,
       from: input.from,
       twiml: response.toString(),

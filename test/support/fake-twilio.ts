@@ -163,6 +163,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   let updatesSeen = 0;
   const sleep = (ms = 0) => new Promise((r) => setTimeout(r, ms));
   const server = http.createServer((req, res) => {
+    const arrivedMs = Date.now(); // when the request came (its headers), before the body is read
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', async () => {
@@ -296,7 +297,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         const b = fake.behave.create?.(++creates) ?? {};
         if (b.status) return send(b.status, { code: 20500, message: 'fake failure', status: b.status });
         const sid = 'CA' + crypto.randomBytes(16).toString('hex');
-        created.push({ ...params, Sid: sid, AtMs: String(Date.now()) }); // AtMs: when the create came (the pace tests)
+        created.push({ ...params, Sid: sid, AtMs: String(arrivedMs) }); // AtMs: when the create came (the pace tests)
         const dials = conferenceInTwiml(params.Twiml);
         if (dials) fake.conferenceTwiml.set(sid, dials);
         const action = connectActionInTwiml(params.Twiml);
