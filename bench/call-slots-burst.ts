@@ -21,7 +21,12 @@
  *   npm run build && node dist/bench/call-slots-burst.js
  *
  * Measured on the project's 2-core machine (2026-11-29, defaults), before (one update per request) and
- * after (one update per process in flight, `tryAcquireSlots`): see README "Dialing pace".
+ * after (one update per process in flight, `tryAcquireSlots`; README "Dialing pace" has the table):
+ *
+ *   answered granted / in line / thrown      before 0 / 0 / 500      after 98 / 401 / 1
+ *   RESOURCE_EXHAUSTED (worker down / all)   before 310 / 862        after 0 / 0
+ *   updates sent                             before ≥ 500            after 4
+ *   new worker's start → last answer         before 14.8 s           after 12.0 s (the lone first request's 12 s deadline)
  */
 import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
@@ -53,9 +58,8 @@ let exhausted = 0;
 /** Counts every RESOURCE_EXHAUSTED status the server answers (inside the SDK's retry interceptor: each attempt). */
 const counting: Interceptor = (options, nextCall) =>
   new InterceptingCall(nextCall(options), {
-    start(metadata, listener, next) {
+    start(metadata, _listener, next) {
       next(metadata, {
-        ...listener,
         onReceiveStatus(status, nextStatus) {
           if (status.code === 8) exhausted++;
           nextStatus(status);
