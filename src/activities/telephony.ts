@@ -14,6 +14,11 @@
  * A live call is dialed at most once: Twilio's create has no idempotency key, so `placeCall` records a
  * dial intent before asking, and a retried attempt (the first one's answer lost to a timeout or a crash)
  * looks for the call Twilio already created before dialing again.
+ *
+ * Pace: every Calls create (`placeCall`, `dialTransferLeg`) waits for its turn in the Twilio account's
+ * calls per second first (src/services/dial-pace.ts; Twilio's CPS, https://www.twilio.com/docs/glossary/cps);
+ * a turn too far ahead is answered `{ providerCallSid: null, waitUntilMs }` and the workflow waits on a
+ * durable timer, then asks again (src/shared/dial-pace.ts).
  */
 import twilio from 'twilio';
 import { ApplicationFailure } from '@temporalio/common';
@@ -28,6 +33,8 @@ import { openTokenStream, sayOnRelay } from '../voice/relay';
 import { classifyConsentAnswer } from '../services/recording-consent';
 import { openingSentences, type ConsentAnswer, type RecordingConsent } from '../shared/recording-consent';
 import { checkDial, requireDialAllowed } from '../services/dial-gate';
+import { awaitTurn, inTurn } from '../services/dial-pace';
+import type { PacedDial } from '../shared/dial-pace';
 import type { CallingHoursPolicy, ComplianceCheck, DialGateVerdict } from '../shared/calls';
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
@@ -86,41 +93,53 @@ export async function checkDialGate(input: {
 const DIAL_MATCH_SLACK_MS = 60_000;
 
 /**
- * Places a live call, at most once per call id: Twilio fetches its TwiML from
+ * Places a live call, at most once per call id, in its turn: Twilio fetches its TwiML from
  * `<PUBLIC_BASE_URL>/twilio/voice/<call id>` once answered and reports progress to
- * `<PUBLIC_BASE_URL>/twilio/status/<call id>`. The dial intent is stored first; a retry finds the call an
- * earlier attempt placed (its SID stored, or a Twilio call to the same number from the same number
- * created since the intent and not known as another call of ours) and returns it instead of dialing.
+ * `<PUBLIC_BASE_URL>/twilio/status/<call id>`. A retry first looks for the call an earlier attempt placed
+ * (its SID stored, or a Twilio call to the same number from the same number created since the intent and
+ * not known as another call of ours) and returns it instead of dialing. Then the dial waits for its turn
+ * of the organization's Twilio account (src/services/dial-pace.ts `awaitTurn`, holder `call:<call id>`,
+ * kept across retries): a turn more than `PACE_ACTIVITY_WAIT_MS` away is answered as `waitUntilMs` (nothing
+ * dialed; the workflow asks again then). Once the turn is near the dial intent is stored; in the turn the
+ * Calls create is sent.
  * With `machineDetection`: Twilio's asynchronous answering-machine detection, `DetectMessageEnd`
  * (a machine is reported after its greeting's beep, so a message left then is recorded), deciding within
  * `MACHINE_DETECTION_TIMEOUT_SECONDS`, its result posted to `<PUBLIC_BASE_URL>/twilio/amd/<call id>`
  * while the call goes on (https://www.twilio.com/docs/voice/answering-machine-detection).
- * @returns Twilio's Call SID (`CA…`)
+ * @param input.orgId the call's organization (absent from activities scheduled by older workflow code:
+ *   read from the call's document)
+ * @returns Twilio's Call SID (`CA…`), or, not dialed yet, the turn to ask again at (epoch ms)
  */
 export async function placeCall(input: {
   callId: string;
+  orgId?: string;
   to: string;
   from: string | null;
   /** Ask for asynchronous answering-machine detection (the call's `voicemail.detection`). */
   machineDetection?: boolean;
-}): Promise<{ providerCallSid: string }> {
+}): Promise<PacedDial> {
   const base = config().publicBaseUrl;
   if (!input.from) throw ApplicationFailure.nonRetryable('A live call needs `from`.', TELEPHONY_REJECTED);
   await requireDialAllowed(input.callId, input.to);
-  const fresh = await insertIfAbsent(DialIntent, {
-    _id: input.callId,
-    to: input.to,
-    from: input.from,
-    created_ms: Date.now(),
-    provider_call_sid: null,
-  });
   const twilioClient = clientWith(await placingAccount(input.callId));
-  if (!fresh) {
-    const existing = await findPlacedCall(input.callId, twilioClient);
-    if (existing) return { providerCallSid: existing };
-  }
+  const existing = await findPlacedCall(input.callId, twilioClient);
+  if (existing) return { providerCallSid: existing };
+  // The `twilio` package loads its Calls resource on first use (a few hundred ms in a fresh process):
+  // loaded now, not in the turn.
+  const calls = twilioClient.calls;
+  // The intent is written once the turn is near, before the wait: no write between the turn and the create.
+  const writeIntent = () =>
+    insertIfAbsent(DialIntent, {
+      _id: input.callId,
+      to: input.to,
+      from: input.from,
+      created_ms: Date.now(),
+      provider_call_sid: null,
+    });
+  const turn = await awaitTurn(input.orgId ?? (await orgOfCall(input.callId)), `call:${input.callId}`, writeIntent);
+  if ('waitUntilMs' in turn) return { providerCallSid: null, waitUntilMs: turn.waitUntilMs };
   const call = await twilioCall(() =>
-    twilioClient.calls.create({
+    calls.create({
       to: input.to,
       from: input.from!,
       url: `${base}/twilio/voice/${input.callId}`,
@@ -157,7 +176,17 @@ async function placingAccount(callId: string) {
   return creds;
 }
 
-/** The provider call an earlier attempt of `placeCall` placed for `callId`, if any (see `placeCall`). */
+/** The organization of call `callId` (its document's `org_id`). */
+async function orgOfCall(callId: string): Promise<string> {
+  const call = await Call.findById(callId, { org_id: 1 }).lean();
+  if (!call) throw new Error(`call ${callId} has no document yet`);
+  return call.org_id;
+}
+
+/**
+ * The provider call an earlier attempt of `placeCall` placed for `callId` in `twilioClient`'s account, if
+ * any (see `placeCall`); none without a dial intent (no attempt reached the create).
+ */
 async function findPlacedCall(callId: string, twilioClient: twilio.Twilio): Promise<string | null> {
   const intent = await DialIntent.findById(callId).lean();
   if (!intent) return null;
@@ -242,25 +271,64 @@ export async function holdForTransfer(input: { callId: string; providerCallSid: 
 /**
  * Warm transfer, second step: dials the person (Calls resource create) with TwiML that speaks `summary`
  * (`<Say>`) and then joins the transfer conference, ringing at most `timeoutSeconds` (Twilio's `Timeout`:
- * then `no-answer`); the leg's status callbacks go to `/twilio/transfer/{call id}/status`. Not retried by
- * the workflow (a second attempt could ring the person twice): a failure fails the transfer.
- * @returns the leg's Call SID (`CA…`)
+ * then `no-answer`); the leg's status callbacks go to `/twilio/transfer/{call id}/status`. Like every
+ * dial, in its turn of the organization's Twilio account (src/services/dial-pace.ts, holder
+ * `leg:<call id>:<attempt>`): a turn more than `PACE_ACTIVITY_WAIT_MS` away is answered as `waitUntilMs`
+ * (nothing dialed). Never rings the person twice: the leg's dial intent (`<call id>:leg:<attempt>`) is
+ * stored just before the create, and a retry that finds it answers the leg's SID when the create's answer
+ * was stored, else fails without dialing (the create may have gone); a retry before it (a worker killed
+ * while waiting for the turn) dials.
+ * @param input.attempt the warm transfer's number on the call (absent from activities scheduled by older
+ *   workflow code: no intent is kept, as before)
+ * @returns the leg's Call SID (`CA…`), or, not dialed yet, the turn to ask again at (epoch ms)
+ * @throws ApplicationFailure `TelephonyRejected` (not retried) when Twilio refuses, or when an earlier
+ *   attempt may have dialed
  */
 export async function dialTransferLeg(input: {
   callId: string;
+  orgId?: string;
+  attempt?: number;
   to: string;
   from: string;
   summary: string;
   timeoutSeconds: number;
-}): Promise<{ providerCallSid: string }> {
+}): Promise<PacedDial> {
   await requireDialAllowed(input.callId, input.to);
   const base = config().publicBaseUrl;
+  const intentId = input.attempt === undefined ? null : `${input.callId}:leg:${input.attempt}`;
+  const intent = intentId ? await DialIntent.findById(intentId).lean() : null;
+  if (intent?.provider_call_sid) return { providerCallSid: intent.provider_call_sid };
+  if (intent)
+    throw ApplicationFailure.nonRetryable(
+      'The transfer leg may have been dialed by an earlier attempt.',
+      TELEPHONY_REJECTED,
+    );
+  const orgId = input.orgId ?? (await orgOfCall(input.callId));
+  const holder = `leg:${input.callId}:${input.attempt ?? 0}`;
+  // The leg joins a conference in the call's account; its Calls resource loaded before the turn (see `placeCall`).
+  const calls = (await callClient(input.callId)).calls;
+  for (let tries = 0; ; tries++) {
+    const turn = await awaitTurn(orgId, holder);
+    if ('waitUntilMs' in turn) return { providerCallSid: null, waitUntilMs: turn.waitUntilMs };
+    // The intent goes after the wait (a retry that finds it never dials): the turn is checked again after it.
+    const fresh = intentId
+      ? await insertIfAbsent(DialIntent, {
+          _id: intentId,
+          to: input.to,
+          from: input.from,
+          created_ms: Date.now(),
+          provider_call_sid: null,
+        })
+      : false;
+    if (inTurn(turn.atMs)) break;
+    if (fresh) await DialIntent.deleteOne({ _id: intentId }); // nothing sent: the next turn may dial
+    if (tries >= 3) throw new Error('The transfer leg missed its turn of the calls per second.');
+  }
   const response = new twilio.twiml.VoiceResponse();
   response.say(input.summary);
   transferConference(response, input.callId, true);
-  const twilioClient = await callClient(input.callId); // the leg joins a conference in the call's account
   const leg = await twilioCall(() =>
-    twilioClient.calls.create({
+    calls.create({
       to: input.to,
       from: input.from,
       twiml: response.toString(),
@@ -270,6 +338,7 @@ export async function dialTransferLeg(input: {
       statusCallbackMethod: 'POST',
     }),
   );
+  if (intentId) await DialIntent.updateOne({ _id: intentId }, { $set: { provider_call_sid: leg.sid } });
   return { providerCallSid: leg.sid };
 }
 

@@ -1,7 +1,8 @@
 /**
  * The account: `GET /v1/account` shows the key's organization
  * to itself in the key's mode — its id, name, mode, limits (`max_concurrent_calls`, set by the operator
- * with `svcctl limits set`), daily quotas (src/services/quotas.ts: LLM tokens, test-suite runs, analysis
+ * with `svcctl limits set`; `calls_per_second`, the pace of its live dials, read-only, set by the operator
+ * with `svcctl pace set`: src/services/dial-pace.ts), daily quotas (src/services/quotas.ts: LLM tokens, test-suite runs, analysis
  * re-runs, with today's use and the next reset at 00:00 UTC; set by the operator with `svcctl quotas
  * set`), retention, redaction and the AI disclosure (src/services/ai-disclosure.ts). Any secret or restricted key may read it (scope
  * `account:read`, which every restricted key holds: src/keys.ts `IMPLIED_SCOPES`); a publishable key is

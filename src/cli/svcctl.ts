@@ -19,6 +19,10 @@
  *                                                       → {"object":"limits","org":"org_…","mode":"live","max_concurrent_calls":N}
  *                                                         (N an integer 1–1000; the org's calls live at once in that mode)
  *   svcctl limits get --org ORG                         → {"object":"limits","org":"org_…","live":{"max_concurrent_calls":10},"test":{…}}
+ *   svcctl pace set --org ORG --calls-per-second N     → {"object":"pace","org":"org_…","calls_per_second":N}
+ *                                                         (N an integer 1–100: the CPS Twilio gives the org's account;
+ *                                                         its live dials are paced at it, src/services/dial-pace.ts)
+ *   svcctl pace get --org ORG                           → {"object":"pace","org":"org_…","calls_per_second":1}
  *   svcctl quotas set --org ORG [--llm-tokens-per-day N|default] [--test-suite-runs-per-day N|default] [--analysis-reruns-per-day N|default]
  *                                                       → {"object":"quotas","org":"org_…","llm_tokens_per_day":{"limit":N,"used":…},…,"resets_at":<unix>}
  *                                                         (N an integer 0–10^12 per UTC day, both modes together; default: the operator's QUOTA_* value)
@@ -61,6 +65,7 @@ import { parseArgs } from 'node:util';
 import { config, setConfig } from '../config';
 import { configureWidget, normalizeOrigin, rotateWidgetSecret } from '../services/widget';
 import { checkCallLimit, orgCallLimits, setOrgCallLimit } from '../services/limits';
+import { checkCallsPerSecond, orgCallsPerSecond, setOrgCallsPerSecond } from '../services/dial-pace';
 import { loadNationalRegistry } from '../services/do-not-call';
 import { backfillUsageRollups } from '../services/usage-rollups';
 import { checkQuotaValue, orgQuotas, QUOTAS, setOrgQuotas, type QuotaName } from '../services/quotas';
@@ -86,6 +91,8 @@ const USAGE = `usage:
   svcctl widget rotate-secret --org ORG
   svcctl limits set --org ORG --mode test|live --max-concurrent-calls N   (N: 1–1000)
   svcctl limits get --org ORG
+  svcctl pace set --org ORG --calls-per-second N   (N: 1–100, the account's CPS at Twilio)
+  svcctl pace get --org ORG
   svcctl quotas set --org ORG [--llm-tokens-per-day N|default] [--test-suite-runs-per-day N|default] [--analysis-reruns-per-day N|default]
   svcctl quotas get --org ORG
   svcctl recordings set-retention --org ORG --days N|none   (N: 1–3650)
@@ -159,6 +166,7 @@ const OPTIONS = {
   'require-identity': { type: 'boolean' },
   'no-require-identity': { type: 'boolean' },
   'max-concurrent-calls': { type: 'string' },
+  'calls-per-second': { type: 'string' },
   'llm-tokens-per-day': { type: 'string' },
   'test-suite-runs-per-day': { type: 'string' },
   'analysis-reruns-per-day': { type: 'string' },
@@ -306,6 +314,24 @@ const COMMANDS: Record<string, (c: Command) => Promise<unknown>> = {
     const org = need('org');
     await connect();
     return orgCallLimits(org);
+  },
+  'pace set': async ({ values, need, connect }) => {
+    const org = need('org');
+    const given = values['calls-per-second'];
+    if (!given) throw new UsageError('--calls-per-second is required');
+    const n = decimal(given);
+    try {
+      checkCallsPerSecond(n, `'${given}'`);
+    } catch (err) {
+      throw new UsageError(`--calls-per-second: ${(err as Error).message}`);
+    }
+    await connect();
+    return setOrgCallsPerSecond(org, n);
+  },
+  'pace get': async ({ need, connect }) => {
+    const org = need('org');
+    await connect();
+    return orgCallsPerSecond(org);
   },
   'quotas set': async ({ values, need, connect }) => {
     const org = need('org');

@@ -278,7 +278,8 @@ const dialIntentSchema = new Schema(
 );
 /**
  * Dial intents: written by the `placeCall` activity of the call's own workflow (one writer) before it
- * asks Twilio to dial, so a retried attempt knows a call may already exist and looks for it first.
+ * asks Twilio to dial, so a retried attempt knows a call may already exist and looks for it first; and,
+ * under `<call id>:leg:<attempt>`, by `dialTransferLeg` before it dials a warm transfer's person.
  */
 export const DialIntent = mongoose.model('DialIntent', dialIntentSchema, 'dial_intents');
 

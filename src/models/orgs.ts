@@ -6,6 +6,7 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
+import { DEFAULT_CALLS_PER_SECOND } from '../shared/dial-pace';
 import { RETENTION_DAYS_RANGE, RETENTION_KINDS, type PrivacySettings } from '../shared/privacy';
 import { schemaOptions as base } from './store';
 import { apiObject } from './wire';
@@ -29,6 +30,11 @@ const orgSchema = new Schema(
     max_concurrent_calls_live: { type: Number, default: null },
     /** The same for test-mode calls. */
     max_concurrent_calls_test: { type: Number, default: null },
+    /**
+     * New live calls per second the organization's Twilio account admits (its CPS), the pace of its
+     * dials (src/services/dial-pace.ts); null: Twilio's default, 1. Set by `svcctl pace set`.
+     */
+    calls_per_second: { type: Number, default: null },
     /**
      * Days each kind of the live mode's data is kept (`POST /v1/account`, and
      * `svcctl recordings set-retention` for `recordings_days` in both modes); null: for ever. Read through
@@ -143,6 +149,12 @@ export const AccountObject = apiObject(
         .describe(
           "At most this many of the mode's calls are live at once (outbound, inbound, widget voice); an outbound call past it waits `queued`.",
         ),
+      calls_per_second: z
+        .number()
+        .int()
+        .describe(
+          "New live calls per second the organization's Twilio account admits (Twilio's CPS, 1 by default; set by the operator): every live dial (API calls, campaigns, callbacks, scheduled calls, warm-transfer legs) waits its turn, so none goes faster.",
+        ),
     }),
     quotas: z
       .object({
@@ -212,7 +224,7 @@ export const AccountObject = apiObject(
  * @param paymentConnector the mode's payment connector (src/services/payments.ts), or null
  */
 export function renderAccount(
-  org: Pick<OrgDoc, 'name'> & { _id: string; calling_hours_json?: string | null },
+  org: Pick<OrgDoc, 'name'> & { _id: string; calling_hours_json?: string | null; calls_per_second?: number | null },
   livemode: boolean,
   maxConcurrentCalls: number,
   privacy: PrivacySettings,
@@ -227,7 +239,10 @@ export function renderAccount(
     name: org.name,
     livemode,
     mode: livemode ? 'live' : 'test',
-    limits: { max_concurrent_calls: maxConcurrentCalls },
+    limits: {
+      max_concurrent_calls: maxConcurrentCalls,
+      calls_per_second: org.calls_per_second ?? DEFAULT_CALLS_PER_SECOND,
+    },
     quotas,
     retention: privacy.retention,
     redaction: privacy.redaction,

@@ -17,7 +17,7 @@ import {
   limitChangedSignal,
   queueCallsSignal,
   releaseSlotSignal,
-  tryAcquireSlotUpdate,
+  tryAcquireSlotsUpdate,
   type CallSlotsWorkflow,
   type QueueCallsRequest,
   type SlotAnswer,
@@ -46,37 +46,81 @@ function startOptions(tenant: Tenant, limit: number) {
   };
 }
 
+/** Most requests one `tryAcquireSlotsUpdate` carries. */
+export const MAX_REQUESTS_PER_UPDATE = 200;
+
+/** A request for a slot waiting to go, with its tenant. */
+interface PendingAsk {
+  tenant: Tenant;
+  callId: string;
+  queue: boolean;
+}
+
+/** Per Temporal client, a group committer of slot requests by semaphore workflow id (src/shared/group-commit.ts). */
+const askers = new WeakMap<Client, (workflowId: string, ask: PendingAsk) => Promise<SlotAnswer>>();
+
 /**
- * Asks for a slot (update-with-start `tryAcquireSlot`): granted when one is free and no call waits in
- * line. Not granted: refused (an inbound or browser voice call), or, with `queue`, put in line (an
- * outbound call's workflow, granted later by the `slotGranted` signal). Idempotent per call id (a call
- * that holds one is granted again; one in line keeps its place). A call granted from the API must have
- * its workflow started soon after: a holder whose workflow never starts is freed by the semaphore's
- * audit after `CALL_SLOTS_START_GRACE_MS`. While Temporal refuses the update because the semaphore has
- * too many in flight (`history.maxInFlightUpdates`, RESOURCE_EXHAUSTED) or aborts it (UNAVAILABLE: the
- * semaphore continuing as new), asks again with jittered backoff for at most `deadlineMs` (default
- * `BUSY_RETRY_MS`).
- * @returns whether the call holds a slot, its place in line, and how many are taken of how many
- * @throws what the Temporal client throws (RESOURCE_EXHAUSTED past `deadlineMs`, an unreachable server,
- *   DEADLINE_EXCEEDED when no worker answered within `SLOT_UPDATE_DEADLINE_MS`)
+ * What this process's slot updates met, since it started: updates sent (`tryAcquireSlots`, each carrying
+ * `requests`), and the times Temporal refused one because the semaphore had too many in flight
+ * (RESOURCE_EXHAUSTED) or aborted it (UNAVAILABLE, the semaphore continuing as new), each asked again.
+ * Read by bench/call-slots-burst.ts.
  */
-export async function tryAcquireCallSlot(
+export const slotUpdateCounts = { updates: 0, requests: 0, busy: 0 };
+
+/**
+ * Asks for a slot: granted when one is free and no call waits in line. Not granted: refused (an inbound
+ * or browser voice call), or, with `queue`, put in line (an outbound call's workflow, granted later by the
+ * `slotGranted` signal). Idempotent per call id (a call that holds one is granted again; one in line keeps
+ * its place). A call granted from the API must have its workflow started soon after: a holder whose
+ * workflow never starts is freed by the semaphore's audit after `CALL_SLOTS_START_GRACE_MS`.
+ *
+ * Group commit: the requests of this process for one semaphore that come while its previous update to it
+ * is on its way gather and go together in the next (`tryAcquireSlotsUpdate`, update-with-start, at most
+ * `MAX_REQUESTS_PER_UPDATE`, the organization's limit read once for them), so a burst (a worker restart
+ * that has every waiting call ask again; a wave of inbound calls) keeps one update in flight per process
+ * instead of one per request: Temporal admits 10 updates in flight per workflow by default
+ * (`history.maxInFlightUpdates`), and one update per request had hundreds refused and retried after a
+ * restart (bench/call-slots-burst.ts measures both). A lone request goes at once. While Temporal still
+ * refuses an update (too many in flight, from many processes) or aborts it (the semaphore continuing as
+ * new), it is asked again with jittered backoff for at most `BUSY_RETRY_MS`.
+ * @returns whether the call holds a slot, its place in line, and how many are taken of how many
+ * @throws what the Temporal client throws (RESOURCE_EXHAUSTED past `BUSY_RETRY_MS`, an unreachable server,
+ *   DEADLINE_EXCEEDED when no worker answered within `SLOT_UPDATE_DEADLINE_MS`), to every request of the
+ *   failed update
+ */
+export function tryAcquireCallSlot(
   temporal: Client,
   tenant: Tenant,
   callId: string,
   queue = false,
-  deadlineMs = BUSY_RETRY_MS,
 ): Promise<SlotAnswer> {
+  let ask = askers.get(temporal);
+  if (!ask) {
+    ask = groupCommit<PendingAsk, SlotAnswer>(
+      (_workflowId, asks) => askTogether(temporal, asks),
+      MAX_REQUESTS_PER_UPDATE,
+    );
+    askers.set(temporal, ask);
+  }
+  return ask(callSlotsWorkflowId(tenant.orgId, tenant.livemode), { tenant, callId, queue });
+}
+
+/** Sends one semaphore's gathered requests in one update-with-start (see `tryAcquireCallSlot`). */
+async function askTogether(temporal: Client, asks: PendingAsk[]): Promise<SlotAnswer[]> {
+  const { tenant } = asks[0];
   const limit = await orgCallLimit(tenant);
-  const until = Date.now() + deadlineMs;
+  const requests = asks.map(({ callId, queue }) => ({ callId, limit, queue }));
+  const until = Date.now() + BUSY_RETRY_MS;
   for (let attempt = 0; ; attempt++) {
     try {
+      slotUpdateCounts.updates++;
+      slotUpdateCounts.requests += requests.length;
       // An update is answered by a worker: with none running (all restarting, or the task queue backed
       // up) it would wait for ever, and so would the request. Past SLOT_UPDATE_DEADLINE_MS the gRPC call
       // ends (DEADLINE_EXCEEDED, thrown: the API answers 503, src/platform/temporal.ts).
       return await temporal.connection.withDeadline(Date.now() + SLOT_UPDATE_DEADLINE_MS, () =>
-        temporal.workflow.executeUpdateWithStart(tryAcquireSlotUpdate, {
-          args: [{ callId, limit, queue }],
+        temporal.workflow.executeUpdateWithStart(tryAcquireSlotsUpdate, {
+          args: [{ requests }],
           startWorkflowOperation: new WithStartWorkflowOperation<CallSlotsWorkflow>(CALL_SLOTS_WORKFLOW, {
             ...startOptions(tenant, limit),
             workflowIdConflictPolicy: 'USE_EXISTING',
@@ -85,9 +129,10 @@ export async function tryAcquireCallSlot(
       );
     } catch (err) {
       // Temporal admits a few updates in flight per workflow (`history.maxInFlightUpdates`), and aborts
-      // those in flight when the semaphore continues as new: a burst of calls to one organization waits
-      // its turn; the request is idempotent, so asking again is safe.
+      // those in flight when the semaphore continues as new: the requests wait their turn; they are
+      // idempotent, so asking again is safe.
       if (!isBusy(err) || Date.now() >= until) throw err;
+      slotUpdateCounts.busy++;
       await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt) * (0.5 + Math.random())));
     }
   }

@@ -90,6 +90,19 @@ export const limitChangedSignal = defineSignal<[{ limit: number }]>('limitChange
  * (asking again keeps its place).
  */
 export const tryAcquireSlotUpdate = defineUpdate<SlotAnswer, [SlotRequest]>('tryAcquireSlot');
+/** Argument of `tryAcquireSlotsUpdate`: the requests one process gathered for this semaphore, in the order they came. */
+export interface SlotRequests {
+  requests: SlotRequest[];
+}
+/**
+ * Several requests for slots in one update, each decided as by `tryAcquireSlotUpdate`, in the order given,
+ * answered in that order. A process sends the requests that come while its previous update to the same
+ * semaphore is on its way together (src/services/call-slots.ts `tryAcquireCallSlot`), so a burst keeps
+ * one update per process in flight, well under the 10 Temporal admits per workflow
+ * (`history.maxInFlightUpdates`), where one update per request had hundreds refused after a worker
+ * restart.
+ */
+export const tryAcquireSlotsUpdate = defineUpdate<SlotAnswer[], [SlotRequests]>('tryAcquireSlots');
 /**
  * An outbound call joins the line without waiting for an answer (`POST /v1/calls` sends
  * it with signal-with-start, one round trip to the Temporal server and none to a worker): decided as

@@ -93,12 +93,14 @@ export const roomActivities = (input: CallWorkflowInput) =>
   });
 
 /**
- * Warm transfers: the person's leg is dialed once (a retry could ring them twice), and the summary they
- * hear is written by one LLM request, tried twice.
+ * Warm transfers: the person's leg is retried (a worker killed while the leg waited for its turn of the
+ * account's calls per second), never dialed twice (the activity keeps a dial intent and refuses, not
+ * retried, once the create may have gone); the summary they hear is written by one LLM request, tried
+ * twice.
  */
 export const transferDial = proxyActivities<typeof telephonyActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 1 },
+  retry: TELEPHONY_RETRY,
 });
 export const summaryLlm = proxyActivities<typeof llmActivities>({
   startToCloseTimeout: '60 seconds',

@@ -33,6 +33,7 @@ import {
   type TelephonyStatus,
   type VoicemailSetting,
 } from '../shared/calls';
+import { paceSleepMs } from '../shared/dial-pace';
 import { telephony } from './call-activities';
 import type { CallRecord, StopRequest } from './call-record';
 import { errorMessage } from './retry';
@@ -165,12 +166,21 @@ export class CallLine {
       // Rings until the visitor is in the room (the assistant's attendance signals `in-progress`).
       await this.record.transition('ringing', this.dialed(), []);
     } else {
-      const placed = await telephony.placeCall({
-        callId: input.callId,
-        to: input.to,
-        from: input.from,
-        ...(this.detects() ? { machineDetection: true } : {}),
-      });
+      const dial = () =>
+        telephony.placeCall({
+          callId: input.callId,
+          orgId: input.orgId,
+          to: input.to,
+          from: input.from,
+          ...(this.detects() ? { machineDetection: true } : {}),
+        });
+      let placed = await dial();
+      // Its turn in the account's calls per second is further ahead than the activity waits: a durable
+      // timer until shortly before it, then the same turn (src/services/dial-pace.ts).
+      while (placed.providerCallSid === null) {
+        await sleep(paceSleepMs(placed, Date.now()));
+        placed = await dial();
+      }
       this.providerCallSid = placed.providerCallSid;
       await this.record.transition('ringing', { provider_call_sid: this.providerCallSid, ...this.dialed() }, []);
     }

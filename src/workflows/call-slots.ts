@@ -7,6 +7,9 @@
  * API: no answer, its grant is told like a later one), later grants go out as signals to the waiting call's workflow
  * (its id is the call id); releases come in as signals.
  *
+ * Requests come one per update (`tryAcquireSlot`) or, from this service's processes, gathered per process
+ * (`tryAcquireSlots`: a burst of requests costs one update in flight per process, not one per request).
+ *
  * Rules (src/shared/call-slots.ts):
  * - at most `limit` holders; a request granted at once only when a slot is free and nobody waits;
  * - waiting calls are granted in the order they were created (first come first served: call ids are
@@ -40,6 +43,7 @@ import {
   releaseSlotSignal,
   slotsQuery,
   tryAcquireSlotUpdate,
+  tryAcquireSlotsUpdate,
   type CallSlotsInput,
   type CallSlotsWorkflow,
   type SlotAnswer,
@@ -227,6 +231,9 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
   });
   setHandler(limitChangedSignal, ({ limit: sent }) => slots.setLimit(sent));
   setHandler(tryAcquireSlotUpdate, ({ callId, limit: sent, queue: wait }) => slots.ask(callId, sent, wait === true));
+  setHandler(tryAcquireSlotsUpdate, ({ requests }) =>
+    [requests].flat().map(({ callId, limit: sent, queue: wait }) => slots.ask(callId, sent, wait === true)),
+  );
   setHandler(queueCallSignal, ({ callId, limit: sent }) => slots.queueCall(callId, sent));
   setHandler(queueCallsSignal, ({ callIds, limit: sent }) =>
     [callIds].flat().forEach((id) => slots.queueCall(id, sent)),

@@ -11,7 +11,7 @@
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and sibling workflow files.
  */
-import { CancellationScope, condition } from '@temporalio/workflow';
+import { CancellationScope, condition, sleep } from '@temporalio/workflow';
 import {
   DEFAULT_TRANSFER_TIMEOUT_SECONDS,
   TRANSFER_FAILED_LINES,
@@ -21,6 +21,7 @@ import {
   type TransferProgress,
   type TransferRequest,
 } from '../shared/calls';
+import { paceSleepMs } from '../shared/dial-pace';
 import { dialGate, summaryLlm, telephony, transferDial } from './call-activities';
 import { GRACEFUL_HANGUP_MS, rank, VOICEMAIL_MS_PER_CHAR, type CallLine } from './call-line';
 import type { CallRecord } from './call-record';
@@ -234,14 +235,7 @@ export class WarmTransfer {
     const summary = await this.summary(warm);
     if (!from) return 'failed';
     try {
-      const leg = await transferDial.dialTransferLeg({
-        callId: input.callId,
-        to: warm.progress.to,
-        from,
-        summary,
-        timeoutSeconds: warm.timeoutSeconds,
-      });
-      warm.legSid = leg.providerCallSid;
+      warm.legSid = await this.dialLeg(warm, from, summary);
     } catch {
       return record.stop !== null ? 'stopped' : 'failed';
     }
@@ -281,6 +275,32 @@ export class WarmTransfer {
         // The leg ends on its own (Twilio's Timeout, or the person hanging up).
       }
     return outcome;
+  }
+
+  /**
+   * Dials the person's leg (`dialTransferLeg`) in its turn of the account's calls per second: a turn
+   * further ahead than the activity waits is waited for on a durable timer, then asked again (the same
+   * turn, src/services/dial-pace.ts).
+   * @returns the leg's Call SID
+   */
+  private async dialLeg(warm: WarmAttempt, from: string, summary: string): Promise<string> {
+    const { input } = this;
+    const dial = () =>
+      transferDial.dialTransferLeg({
+        callId: input.callId,
+        orgId: input.orgId,
+        attempt: warm.progress.attempt,
+        to: warm.progress.to,
+        from,
+        summary,
+        timeoutSeconds: warm.timeoutSeconds,
+      });
+    let leg = await dial();
+    while (leg.providerCallSid === null) {
+      await sleep(paceSleepMs(leg, Date.now()));
+      leg = await dial();
+    }
+    return leg.providerCallSid;
   }
 
   /**

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { config } from '../../src/config';
 import { createKey } from '../../src/keys';
 import { DEFAULT_MAX_CONCURRENT_CALLS, orgCallLimit, setOrgCallLimit } from '../../src/services/limits';
+import { orgCallsPerSecond, setOrgCallsPerSecond } from '../../src/services/dial-pace';
 import { privacySettings } from '../../src/services/privacy';
 import { recordingRetention, setRecordingRetention } from '../../src/services/recordings';
 import { newTenant, request } from '../support/harness';
@@ -34,7 +35,7 @@ describe('GET /v1/account', function () {
       name: t.org.name,
       livemode: false,
       mode: 'test',
-      limits: { max_concurrent_calls: 10 },
+      limits: { max_concurrent_calls: 10, calls_per_second: 1 },
       quotas: {
         llm_tokens_per_day: { limit: config().quotaDefaults.llmTokensPerDay, used: 0 },
         test_suite_runs_per_day: { limit: config().quotaDefaults.testSuiteRunsPerDay, used: 0 },
@@ -62,7 +63,7 @@ describe('GET /v1/account', function () {
     });
     const live = await request('GET', '/v1/account', { key: t.liveKey });
     expect(live.body).to.include({ id: t.orgId, livemode: true, mode: 'live' });
-    expect(live.body.limits).to.deep.equal({ max_concurrent_calls: DEFAULT_MAX_CONCURRENT_CALLS });
+    expect(live.body.limits).to.deep.equal({ max_concurrent_calls: DEFAULT_MAX_CONCURRENT_CALLS, calls_per_second: 1 });
   });
 
   it('shows a limit set for one mode in that mode only', async () => {
@@ -75,13 +76,30 @@ describe('GET /v1/account', function () {
     });
     expect((await request('GET', '/v1/account', { key: t.liveKey })).body.limits).to.deep.equal({
       max_concurrent_calls: 3,
+      calls_per_second: 1,
     });
     expect((await request('GET', '/v1/account', { key: t.testKey })).body.limits).to.deep.equal({
       max_concurrent_calls: 10,
+      calls_per_second: 1,
     });
     expect(await orgCallLimit({ orgId: t.orgId, livemode: true })).to.equal(3);
     expect(await orgCallLimit({ orgId: t.orgId, livemode: false })).to.equal(10);
     expect(await orgCallLimit({ orgId: 'org_missing', livemode: true })).to.equal(10);
+  });
+
+  it('shows the calls per second the operator set (svcctl pace set), read-only, refusing 0 and fractions', async () => {
+    const t = await newTenant();
+    expect(await setOrgCallsPerSecond(t.orgId, 5)).to.deep.equal({ object: 'pace', org: t.orgId, calls_per_second: 5 });
+    expect((await request('GET', '/v1/account', { key: t.liveKey })).body.limits).to.include({ calls_per_second: 5 });
+    expect(await orgCallsPerSecond(t.orgId)).to.deep.equal({ object: 'pace', org: t.orgId, calls_per_second: 5 });
+    expect(await rejection(setOrgCallsPerSecond(t.orgId, 0))).to.contain(
+      'calls_per_second must be an integer from 1 to 100',
+    );
+    expect(await rejection(setOrgCallsPerSecond(t.orgId, 1.5))).to.contain('got 1.5');
+    expect(await rejection(setOrgCallsPerSecond('org_missing', 2))).to.contain('No such organization');
+    const posted = await request('POST', '/v1/account', { key: t.liveKey, body: { calls_per_second: 50 } });
+    expect(posted.status, 'not settable through the API').to.equal(400);
+    expect((await request('GET', '/v1/account', { key: t.liveKey })).body.limits).to.include({ calls_per_second: 5 });
   });
 
   it('refuses a limit outside 1–1000 or for an unknown organization, writing nothing', async () => {

@@ -211,6 +211,25 @@ describe('svcctl', function () {
     });
   });
 
+  it('sets and shows an organization’s calls per second (pace), refusing values outside 1–100', async () => {
+    const org = await svcctl('orgs', 'create', '--name', 'Pace Org');
+    expect((await svcctl('pace', 'get', '--org', org.out.id)).out).to.deep.equal({
+      object: 'pace',
+      org: org.out.id,
+      calls_per_second: 1,
+    });
+    const set = await svcctl('pace', 'set', '--org', org.out.id, '--calls-per-second', '3');
+    expect(set.code, set.err).to.equal(0);
+    expect(set.out).to.deep.equal({ object: 'pace', org: org.out.id, calls_per_second: 3 });
+    for (const bad of ['0', '101', '1.5', 'ten', '']) {
+      const refused = await svcctl('pace', 'set', '--org', org.out.id, `--calls-per-second=${bad}`);
+      expect(refused.code, bad).to.equal(2);
+      expect(JSON.parse(refused.err.split('\n')[0]).error.message, bad).to.contain('--calls-per-second');
+    }
+    expect((await svcctl('pace', 'get', '--org', org.out.id)).out).to.include({ calls_per_second: 3 });
+    expect((await svcctl('pace', 'get', '--org', 'org_missing')).code).to.equal(1);
+  });
+
   it('watches a campaign with a progress bar until it is over, then prints it', async () => {
     const t = await newTenant();
     const formId = await createForm(t.testKey);

@@ -103,7 +103,7 @@ export interface FakeTwilio {
   accountCreates: Record<string, string>[];
   /** Requests refused because twilio-oai does not describe them (test/support/twilio-oai.ts), with why. */
   oaiRefusals: { method: string; path: string; reason: string }[];
-  /** Call creates accepted (form parameters), with their `Sid` and the `AccountSid` they were made in. */
+  /** Call creates accepted (form parameters), with their `Sid`, the `AccountSid` they were made in and when they came (`AtMs`, epoch ms). */
   created: Record<string, string>[];
   updates: { callSid: string; params: Record<string, string>; accountSid: string }[];
   /** How many list requests were made. */
@@ -298,6 +298,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   const sleep = (ms = 0) => new Promise((r) => setTimeout(r, ms));
   const notFound = { code: 20404, message: 'The requested resource was not found', status: 404 };
   const server = http.createServer((req, res) => {
+    const arrivedMs = Date.now(); // when the request came (its headers), before the body is read
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', async () => {
@@ -484,7 +485,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         const b = fake.behave.create?.(++creates) ?? {};
         if (b.status) return send(b.status, { code: 20500, message: 'fake failure', status: b.status });
         const sid = 'CA' + hex32();
-        created.push({ ...params, Sid: sid, AccountSid: acct });
+        created.push({ ...params, Sid: sid, AccountSid: acct, AtMs: String(arrivedMs) }); // AtMs: when the create came (the pace tests)
         const dials = conferenceInTwiml(params.Twiml);
         if (dials) fake.conferenceTwiml.set(sid, dials);
         const action = connectActionInTwiml(params.Twiml);
