@@ -783,7 +783,7 @@ export interface paths {
         put?: never;
         /**
          * Place a call
-         * @description Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422 `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds). Needs the `calls:write` scope.
+         * @description Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422 `number_on_do_not_call`, one the account's `dialing_permissions` refuse (a country not allowed, a premium-rate, shared-cost, personal or satellite number) 400 `destination_not_allowed` naming `to`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs Twilio, and `from` must be one of the organization's voice numbers or verified caller IDs (400 `from_not_owned`; absent: the agent's number, else the organization's first voice number); a test key simulates the call (`simulation`: the caller's lines, the outcome, ring and pause seconds). Needs the `calls:write` scope.
          */
         post: operations["createCall"];
         delete?: never;
@@ -843,7 +843,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer a live call
-         * @description To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
+         * @description To an E.164 number or a `sip:` URI the account's `dialing_permissions` allow (400 `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
          */
         post: operations["transferCall"];
         delete?: never;
@@ -1358,8 +1358,8 @@ export interface paths {
         get: operations["listPhoneNumbers"];
         put?: never;
         /**
-         * Connect a number for messaging and calls
-         * @description Connect a number for messaging and calls. Needs the `phone_numbers:write` scope.
+         * Buy, import or (test mode) simulate a number for messaging and calls
+         * @description Test keys: a simulated number. Live keys: imported when the organization's Twilio account holds it, else bought in the organization's subaccount (Voice and SMS URLs set to the service); a connected account must already hold it (400 `phone_number_not_owned`). Twilio's refusal to sell (no such number, region rules, address required) is 400 `phone_number_purchase_failed` with `twilio_code` and `twilio_message`; nothing is stored. A number another organization holds is refused the same way. Needs the `phone_numbers:write` scope.
          */
         post: operations["createPhoneNumber"];
         delete?: never;
@@ -1387,10 +1387,78 @@ export interface paths {
          */
         post: operations["updatePhoneNumber"];
         /**
-         * Disconnect a number
-         * @description Disconnect a number. Needs the `phone_numbers:write` scope.
+         * Release a bought number, or detach an imported or simulated one
+         * @description Release a bought number, or detach an imported or simulated one. Needs the `phone_numbers:write` scope.
          */
         delete: operations["deletePhoneNumber"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/available_phone_numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search numbers for sale
+         * @description Live keys: Twilio's AvailablePhoneNumbers in the organization's account (Twilio's refusal is 400 `phone_number_search_failed` with `twilio_code`). Test keys: ten simulated numbers `+1<area>55501<00–09>` (local), `…55502…` (mobile), `+1800555010x` (toll_free). Needs the `phone_numbers:read` scope.
+         */
+        get: operations["listAvailablePhoneNumbers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/caller_ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List caller IDs
+         * @description List caller IDs. Needs the `phone_numbers:read` scope.
+         */
+        get: operations["listCallerIds"];
+        put?: never;
+        /**
+         * Verify a caller ID
+         * @description Starts Twilio's verification call to the number; show `validation_code` to the person, who enters it on that call. The caller ID is `pending` until Twilio lists it among the account's Outgoing Caller IDs (checked whenever it is read or used as a call's `from`). Test keys: verified at once. Needs the `phone_numbers:write` scope.
+         */
+        post: operations["createCallerId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/caller_ids/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a caller ID
+         * @description Retrieve a caller ID. Needs the `phone_numbers:read` scope.
+         */
+        get: operations["retrieveCallerId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a caller ID
+         * @description Delete a caller ID. Needs the `phone_numbers:write` scope.
+         */
+        delete: operations["deleteCallerId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2059,10 +2127,38 @@ export interface paths {
         put?: never;
         /**
          * Update the account
-         * @description Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default) and the organization's calling hours (they only narrow the country defaults). Secret keys only. Needs the `account:write` scope.
+         * @description Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default), the organization's calling hours (they only narrow the country defaults) and its dialing permissions (`dialing_permissions`: the countries and SIP domains its calls and transfers may reach, both modes). Secret keys only. Needs the `account:write` scope.
          */
         post: operations["updateAccount"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/telephony/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve the telephony connection
+         * @description Which Twilio account the organization's live calls and messages run in: `subaccount` (the platform's subaccount of the organization, created on first live use) or `connected` (its own account). Never shows a secret. Needs the `account:read` scope.
+         */
+        get: operations["retrieveTelephonyConnection"];
+        put?: never;
+        /**
+         * Connect your own Twilio account
+         * @description From then on the organization's live calls and messages run in its own Twilio account, with the API key; the auth token only verifies its webhooks. Verified with Twilio first: 400 `twilio_credentials_invalid` and nothing stored when Twilio refuses. Secret keys only. Needs the `account:write` scope.
+         */
+        post: operations["connectTelephonyAccount"];
+        /**
+         * Disconnect your own Twilio account
+         * @description The organization's live telephony runs in its subaccount of the platform's account again (created on next use); the connected account's secrets are erased. Calls in progress in the connected account can no longer be reached. Secret keys only. Needs the `account:write` scope.
+         */
+        delete: operations["disconnectTelephonyAccount"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2306,6 +2402,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description Every failed request answers this: `{"error": {type, code, message, param?, request_id}}`. */
@@ -2318,6 +2418,31 @@ export interface components {
             object: string;
             /** @constant */
             deleted: true;
+        };
+        /** @description Where the organization's calls and transfers may go (every dial: API calls, campaigns, callbacks, scheduled calls, transfers, warm-transfer legs, inbound overflow). A destination outside them is refused: 400 `destination_not_allowed` from the API, a tool error for the assistant on a call, `end_reason: "destination_not_allowed"` for a call that would dial it. */
+        DialingPermissions: {
+            /** @description ISO 3166-1 alpha-2 countries whose numbers may be called. Unless set: the countries of the organization's own numbers in this mode with the operator's `DEFAULT_ALLOWED_COUNTRIES`; without numbers, live mode: the operator's `DEFAULT_ALLOWED_COUNTRIES` alone (none unless the operator set it); test mode: null, every country. */
+            allowed_countries: string[] | null;
+            /**
+             * @description `account`: set with `POST /v1/account`; `phone_numbers`: the countries of your numbers (and the operator default); `operator_default`: no numbers, the operator's `DEFAULT_ALLOWED_COUNTRIES`; `test_mode`: every country (simulated calls cost nothing).
+             * @enum {string}
+             */
+            allowed_countries_source: "account" | "phone_numbers" | "operator_default" | "test_mode";
+            /** @description Hosts `sip:` destinations may name (exact match of the URI's host); empty: no `sip:` destination. */
+            sip_domains: string[];
+            /** @description High-cost number types the operator allows this organization (`svcctl dialing allow-number-types`); every other one of `premium_rate`, `shared_cost`, `personal_number` and `non_geographic` (satellite and international networks: +800, +808, +870, +881, +882, +883, +979) is refused. Types are libphonenumber's. */
+            allowed_number_types: ("premium_rate" | "shared_cost" | "personal_number" | "non_geographic")[];
+        };
+        /** @description A place the assistant may transfer a caller to: the model's `transfer_call` names it, never a number. */
+        TransferDestination: {
+            /** @description What the model names it by: lower-case letters, digits, `_` and `-`, 1-40; unique within the agent. */
+            name: string;
+            /** @description An E.164 number or a `sip:` URI on one of the account's `sip_domains`. */
+            to: string;
+            /** @description When to transfer there, as the model is told. */
+            description: string | null;
+            /** @description `true`: a warm transfer (briefed first); `false`: cold; null: the agent's `transfer_mode`. */
+            warm: boolean | null;
         };
         /** @description The key's organization as it sees itself in the key's mode: its name and limits. */
         Account: {
@@ -2341,6 +2466,7 @@ export interface components {
             ai_disclosure: boolean;
             /** @description The organization's calling hours (local `HH:MM` at the callee, both modes): they narrow the country defaults (US/CA 08:00-21:00, GB 08:00-21:00 weekdays and 09:00-21:00 weekends, others 09:00-20:00), never widen them. Null: the defaults. */
             calling_hours: components["schemas"]["AccountCallingHours"] | null;
+            dialing_permissions: components["schemas"]["DialingPermissions"];
         };
         /** @description A tool that calls an HTTPS endpoint of yours (`type: http`). */
         HttpTool: {
@@ -2716,6 +2842,103 @@ export interface components {
             } | null;
             updated: number | null;
         };
+        /** @description A WhatsApp, SMS or web-widget thread between a customer (a number, or `user:`/`visitor:` for the widget) and a service number (`widget` for the web). */
+        Conversation: {
+            id: string;
+            /** @constant */
+            object: "conversation";
+            livemode: boolean;
+            /** @enum {string} */
+            channel: "whatsapp" | "sms" | "web";
+            customer_number: string;
+            service_number: string;
+            agent_id: string | null;
+            /** @description The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before. */
+            agent_version: number | null;
+            /** @enum {string} */
+            status: "open" | "needs_person";
+            handoff_reason: string | null;
+            /** @description The staff user (`usr_…`) who took the conversation over in the console; null otherwise. */
+            taken_by: string | null;
+            window_expires_at: number | null;
+            last_message_at: number | null;
+            contact_id: string | null;
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description A WhatsApp, SMS or web-widget message, received or sent. */
+        Message: {
+            id: string;
+            /** @constant */
+            object: "message";
+            livemode: boolean;
+            conversation_id: string;
+            /** @enum {string} */
+            channel: "whatsapp" | "sms" | "web";
+            /** @enum {string} */
+            direction: "inbound" | "outbound";
+            from: string;
+            to: string;
+            text: string;
+            template: components["schemas"]["MessageTemplateDetails"] | null;
+            /** @enum {string} */
+            author: "customer" | "assistant" | "person" | "api";
+            /** @description A `person` reply written in the staff console: the staff user (`usr_…`); null otherwise. */
+            user_id: string | null;
+            /**
+             * @example queued
+             * @example sent
+             * @example delivered
+             * @example read
+             * @example failed
+             * @example received
+             */
+            status: string;
+            error: components["schemas"]["MessageError"] | null;
+            /** @description An assistant reply: the tool calls the assistant made before writing it, in order. A customer message the assistant answered with tool calls and no text after them (a hand-over, say): those tool calls. */
+            tool_calls?: components["schemas"]["MessageToolCallsItem"][];
+            redaction?: components["schemas"]["Redaction"];
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description A service number connected for messaging, and the agent that answers it. */
+        PhoneNumber: {
+            id: string;
+            /** @constant */
+            object: "phone_number";
+            livemode: boolean;
+            number: string;
+            channels: ("voice" | "sms" | "whatsapp")[];
+            agent_id: string | null;
+            /** @description Asked, for each inbound call, which agent answers it (`call.inbound`); null: `agent_id` answers. */
+            inbound_webhook_url: string | null;
+            /** @description The signing secret of `inbound_webhook_url` requests (`Svc-Signature`); only in the response that set the URL. */
+            inbound_webhook_secret?: string;
+            /** @description How long an inbound call waits for the webhook's answer. */
+            inbound_webhook_timeout_ms: number;
+            /** @description Where inbound calls go while every call slot is taken; null: the caller hears that all lines are busy. */
+            overflow_to: string | null;
+            /**
+             * @description How it came to the organization: `bought` through the service (released at Twilio when deleted), `imported` from the organization's Twilio account (only detached when deleted), `simulated` (test mode), `connected` (stored before numbers needed proof).
+             * @enum {string}
+             */
+            source: "bought" | "imported" | "simulated" | "connected";
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description An approved WhatsApp template, to message a customer outside the 24-hour window. */
+        MessageTemplate: {
+            id: string;
+            /** @constant */
+            object: "message_template";
+            livemode: boolean;
+            name: string;
+            language: string;
+            body: string;
+            content_sid: string | null;
+            /** @description Unix time in seconds. */
+            created: number;
+        };
         /** @description The person asked not to be contacted on `channel`: calls (`voice`) or a messaging channel. */
         OptOut: {
             /**
@@ -2827,6 +3050,42 @@ export interface components {
             /** @constant */
             deleted: true;
         };
+        /** @description The Twilio account the organization's live calls and messages run in: its subaccount of the platform's account, or its own connected account. */
+        TelephonyConnection: {
+            /** @constant */
+            object: "telephony_connection";
+            /**
+             * @description `subaccount`: the platform's subaccount of the organization; `connected`: its own Twilio account.
+             * @enum {string}
+             */
+            mode: "subaccount" | "connected";
+            /** @description The account in use (`AC…`); null while the subaccount is not created yet (it is on first live use). */
+            account_sid: string | null;
+            /** @description When that account was created or connected; null likewise. */
+            created: number | null;
+        };
+        /** @description A call's recording, kept in the service's own store (a live call's copy at Twilio is deleted once copied): two channels, the caller on the first, the assistant on the second. */
+        Recording: {
+            /** @example rcd_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "recording";
+            livemode: boolean;
+            call_id: string;
+            /** @description Length of the audio, ms. */
+            duration_ms: number;
+            /** @description 2: the caller (or visitor) on channel 1, the assistant on channel 2. */
+            channels: number;
+            /** @enum {string} */
+            content_type: "audio/wav" | "audio/mpeg";
+            size_bytes: number;
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description A signed link to the audio that needs no API key and serves `Range` requests (seekable in an `<audio>` element); valid 10 minutes, then 403. Null in events: retrieve the recording for a fresh link. */
+            url: string | null;
+            /** @description When `url` stops working. */
+            url_expires_at: number | null;
+        };
         /** @description One version's share of an agent's new calls and conversations. */
         TrafficSplitEntry: {
             /** @description A version of this agent. */
@@ -2851,6 +3110,8 @@ export interface components {
              * @enum {string}
              */
             transfer_mode: "cold" | "warm";
+            /** @description The places the assistant may transfer a caller to: `transfer_call` offers exactly these names (and `transfer_to`, when set, when it names none). Anything else the model writes is a tool error, never a transfer. */
+            transfer_destinations: components["schemas"]["TransferDestination"][];
             /** @description The custom tools (`tool_…`) the assistant may call besides its built-in ones. */
             tool_ids: string[];
             /** @description The connector installations (`cinst_…`) whose tools the assistant may call. */
@@ -2903,6 +3164,8 @@ export interface components {
              * @enum {string}
              */
             transfer_mode: "cold" | "warm";
+            /** @description The places the assistant may transfer a caller to: `transfer_call` offers exactly these names (and `transfer_to`, when set, when it names none). Anything else the model writes is a tool error, never a transfer. */
+            transfer_destinations: components["schemas"]["TransferDestination"][];
             /** @description The custom tools (`tool_…`) the assistant may call besides its built-in ones. */
             tool_ids: string[];
             /** @description The connector installations (`cinst_…`) whose tools the assistant may call. */
@@ -3065,98 +3328,6 @@ export interface components {
             /** @description Unix time in seconds. */
             created: number;
         };
-        /** @description A WhatsApp, SMS or web-widget thread between a customer (a number, or `user:`/`visitor:` for the widget) and a service number (`widget` for the web). */
-        Conversation: {
-            id: string;
-            /** @constant */
-            object: "conversation";
-            livemode: boolean;
-            /** @enum {string} */
-            channel: "whatsapp" | "sms" | "web";
-            customer_number: string;
-            service_number: string;
-            agent_id: string | null;
-            /** @description The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before. */
-            agent_version: number | null;
-            /** @enum {string} */
-            status: "open" | "needs_person";
-            handoff_reason: string | null;
-            /** @description The staff user (`usr_…`) who took the conversation over in the console; null otherwise. */
-            taken_by: string | null;
-            window_expires_at: number | null;
-            last_message_at: number | null;
-            contact_id: string | null;
-            /** @description Unix time in seconds. */
-            created: number;
-        };
-        /** @description A WhatsApp, SMS or web-widget message, received or sent. */
-        Message: {
-            id: string;
-            /** @constant */
-            object: "message";
-            livemode: boolean;
-            conversation_id: string;
-            /** @enum {string} */
-            channel: "whatsapp" | "sms" | "web";
-            /** @enum {string} */
-            direction: "inbound" | "outbound";
-            from: string;
-            to: string;
-            text: string;
-            template: components["schemas"]["MessageTemplateDetails"] | null;
-            /** @enum {string} */
-            author: "customer" | "assistant" | "person" | "api";
-            /** @description A `person` reply written in the staff console: the staff user (`usr_…`); null otherwise. */
-            user_id: string | null;
-            /**
-             * @example queued
-             * @example sent
-             * @example delivered
-             * @example read
-             * @example failed
-             * @example received
-             */
-            status: string;
-            error: components["schemas"]["MessageError"] | null;
-            /** @description An assistant reply: the tool calls the assistant made before writing it, in order. A customer message the assistant answered with tool calls and no text after them (a hand-over, say): those tool calls. */
-            tool_calls?: components["schemas"]["MessageToolCallsItem"][];
-            redaction?: components["schemas"]["Redaction"];
-            /** @description Unix time in seconds. */
-            created: number;
-        };
-        /** @description A service number connected for messaging, and the agent that answers it. */
-        PhoneNumber: {
-            id: string;
-            /** @constant */
-            object: "phone_number";
-            livemode: boolean;
-            number: string;
-            channels: ("voice" | "sms" | "whatsapp")[];
-            agent_id: string | null;
-            /** @description Asked, for each inbound call, which agent answers it (`call.inbound`); null: `agent_id` answers. */
-            inbound_webhook_url: string | null;
-            /** @description The signing secret of `inbound_webhook_url` requests (`Svc-Signature`); only in the response that set the URL. */
-            inbound_webhook_secret?: string;
-            /** @description How long an inbound call waits for the webhook's answer. */
-            inbound_webhook_timeout_ms: number;
-            /** @description Where inbound calls go while every call slot is taken; null: the caller hears that all lines are busy. */
-            overflow_to: string | null;
-            /** @description Unix time in seconds. */
-            created: number;
-        };
-        /** @description An approved WhatsApp template, to message a customer outside the 24-hour window. */
-        MessageTemplate: {
-            id: string;
-            /** @constant */
-            object: "message_template";
-            livemode: boolean;
-            name: string;
-            language: string;
-            body: string;
-            content_sid: string | null;
-            /** @description Unix time in seconds. */
-            created: number;
-        };
         /** @description A person's erasure: what it removed or irreversibly redacted, by kind. The subject is shown masked. */
         Erasure: {
             /** @description `ers_…` */
@@ -3182,28 +3353,6 @@ export interface components {
             deleted: true;
             /** @description The erasure (`ers_…`): `GET /v1/erasures/{id}`. */
             erasure: string;
-        };
-        /** @description A call's recording, kept in the service's own store (a live call's copy at Twilio is deleted once copied): two channels, the caller on the first, the assistant on the second. */
-        Recording: {
-            /** @example rcd_01jd5x2v7c0000000000000000 */
-            id: string;
-            /** @constant */
-            object: "recording";
-            livemode: boolean;
-            call_id: string;
-            /** @description Length of the audio, ms. */
-            duration_ms: number;
-            /** @description 2: the caller (or visitor) on channel 1, the assistant on channel 2. */
-            channels: number;
-            /** @enum {string} */
-            content_type: "audio/wav" | "audio/mpeg";
-            size_bytes: number;
-            /** @description Unix time in seconds. */
-            created: number;
-            /** @description A signed link to the audio that needs no API key and serves `Range` requests (seekable in an `<audio>` element); valid 10 minutes, then 403. Null in events: retrieve the recording for a fresh link. */
-            url: string | null;
-            /** @description When `url` stops working. */
-            url_expires_at: number | null;
         };
         /** @description Scenarios of simulated callers (a persona, a goal) and the rubric each call is judged by. */
         TestSuite: {
@@ -3600,6 +3749,40 @@ export interface components {
             simulated: boolean;
             call: components["schemas"]["Call"];
         };
+        /** @description A number the organization may call from once verified through Twilio’s Outgoing Caller IDs flow. */
+        CallerId: {
+            id: string;
+            /** @constant */
+            object: "caller_id";
+            livemode: boolean;
+            /** @description E.164. */
+            phone_number: string;
+            friendly_name: string | null;
+            /**
+             * @description `pending` until the person answered Twilio’s verification call and entered `validation_code`; `verified`: live calls may use it as `from`.
+             * @enum {string}
+             */
+            status: "pending" | "verified";
+            /** @description The code to enter on Twilio’s verification call (show it to the person); null once verified. */
+            validation_code: string | null;
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description A number for sale: `POST /v1/phone_numbers` with its `number` buys it. */
+        AvailablePhoneNumber: {
+            /** @constant */
+            object: "available_phone_number";
+            /** @description E.164. */
+            number: string;
+            friendly_name: string;
+            locality: string | null;
+            region: string | null;
+            /** @description ISO 3166 alpha-2. */
+            country: string;
+            /** @enum {string} */
+            type: "local" | "mobile" | "toll_free";
+            capabilities: components["schemas"]["AvailablePhoneNumberCapabilities"];
+        };
         /** @description One entry of the audit log: who did what, to which objects, from where, with which outcome. Entries cannot be changed or deleted; they are kept `AUDIT_RETENTION_DAYS` days. */
         AuditEvent: {
             /** @example aud_01jd5x2v7c0000000000000000 */
@@ -3697,6 +3880,26 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["Message"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `AvailablePhoneNumber` objects. */
+        AvailablePhoneNumberList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["AvailablePhoneNumber"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `CallerId` objects. */
+        CallerIdList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["CallerId"][];
             /** @description True when more objects follow this page. */
             has_more: boolean;
             /** @description The path of this list, e.g. `/v1/calls`. */
@@ -3879,6 +4082,8 @@ export interface components {
         AccountLimits: {
             /** @description At most this many of the mode's calls are live at once (outbound, inbound, widget voice); an outbound call past it waits `queued`. */
             max_concurrent_calls: number;
+            /** @description New live calls per second the organization's Twilio account admits (Twilio's CPS, 1 by default; set by the operator): every live dial (API calls, campaigns, callbacks, scheduled calls, warm-transfer legs) waits its turn, so none goes faster. */
+            calls_per_second: number;
         };
         AccountQuotas: {
             /** @description LLM tokens (prompt and completion) of calls, conversations and analyses per UTC day. */
@@ -3953,7 +4158,7 @@ export interface components {
             to: string;
             /** @enum {string} */
             status: "dialing" | "briefing" | "transferred" | "failed";
-            reason: ("busy" | "no_answer" | "hung_up" | "failed" | "do_not_call" | "outside_calling_hours") | null;
+            reason: ("busy" | "no_answer" | "hung_up" | "failed" | "do_not_call" | "outside_calling_hours" | "destination_not_allowed") | null;
             summary: string | null;
             attempt: number;
         };
@@ -4071,6 +4276,31 @@ export interface components {
             };
             simulation?: components["schemas"]["Simulation"];
         };
+        MessageTemplateDetails: {
+            name: string;
+            language: string;
+            parameters: string[];
+        };
+        MessageError: {
+            code: string;
+            message: string;
+        };
+        MessageToolCallsItem: {
+            /** @description Tool entries: the tool called. */
+            name?: string;
+            /** @description Tool entries: the model's arguments. */
+            arguments?: unknown;
+            /** @description Tool entries: what the tool answered (the model saw it). */
+            result?: string;
+            /** @description Tool entries: why the call failed (the model was told). */
+            error?: string;
+            /** @description Tool entries: the HTTP status the tool's server answered. */
+            status?: number;
+            /** @description Tool entries: how long the call took, ms. */
+            duration_ms?: number;
+            /** @description Tool entries: `tc_…`, the `Idempotency-Key` of its request. */
+            tool_call_id?: string;
+        };
         AgentCallingWindow: {
             /** @description Local opening time, `HH:MM`. */
             start: string;
@@ -4186,31 +4416,6 @@ export interface components {
             provider: "Google" | "Deepgram";
             /** @description Words and phrases to recognize better (product names, jargon): ConversationRelay `hints`. */
             hints?: string[];
-        };
-        MessageTemplateDetails: {
-            name: string;
-            language: string;
-            parameters: string[];
-        };
-        MessageError: {
-            code: string;
-            message: string;
-        };
-        MessageToolCallsItem: {
-            /** @description Tool entries: the tool called. */
-            name?: string;
-            /** @description Tool entries: the model's arguments. */
-            arguments?: unknown;
-            /** @description Tool entries: what the tool answered (the model saw it). */
-            result?: string;
-            /** @description Tool entries: why the call failed (the model was told). */
-            error?: string;
-            /** @description Tool entries: the HTTP status the tool's server answered. */
-            status?: number;
-            /** @description Tool entries: how long the call took, ms. */
-            duration_ms?: number;
-            /** @description Tool entries: `tc_…`, the `Idempotency-Key` of its request. */
-            tool_call_id?: string;
         };
         ErasureSubject: {
             /** @enum {string} */
@@ -4350,6 +4555,11 @@ export interface components {
             required: boolean;
             options: string[] | null;
         };
+        AvailablePhoneNumberCapabilities: {
+            voice: boolean;
+            sms: boolean;
+            mms: boolean;
+        };
         AuditEventActor: {
             /** @enum {string} */
             type: "api_key" | "user" | "signed_link";
@@ -4405,12 +4615,12 @@ export interface components {
         };
         CallComplianceRulesItem: {
             /** @enum {string} */
-            rule: "calling_hours" | "do_not_call";
+            rule: "calling_hours" | "do_not_call" | "dialing_permissions";
             /**
-             * @description `calling_hours`: `open` or `closed`; `do_not_call`: `clear` or `listed`.
+             * @description `calling_hours`: `open` or `closed`; `do_not_call`: `clear` or `listed`; `dialing_permissions` (the account's `dialing_permissions`): `allowed` or `not_allowed`.
              * @enum {string}
              */
-            result: "open" | "closed" | "clear" | "listed";
+            result: "open" | "closed" | "clear" | "listed" | "allowed" | "not_allowed";
             /** @description In words: the window and its source (TCPA, Ofcom, overrides), or the list. */
             detail: string;
             /** @description The callee's local time(s) at the check. */
@@ -4433,6 +4643,11 @@ export interface components {
              * @enum {string}
              */
             source?: "organization" | "contact" | "national_registry";
+            /**
+             * @description `dialing_permissions` not allowed: which permission refused the number (`country_not_allowed`, `number_type_not_allowed`, …).
+             * @enum {string}
+             */
+            refusal?: "country_not_allowed" | "number_type_not_allowed" | "sip_domain_not_listed" | "client_not_allowed" | "invalid_destination";
         };
         CallComplianceTransferLegsItem: {
             /** @description When the gate checked, unix seconds (a test-mode call: its clock). */
@@ -4563,12 +4778,12 @@ export interface components {
         };
         CallComplianceTransferLegsItemRulesItem: {
             /** @enum {string} */
-            rule: "calling_hours" | "do_not_call";
+            rule: "calling_hours" | "do_not_call" | "dialing_permissions";
             /**
-             * @description `calling_hours`: `open` or `closed`; `do_not_call`: `clear` or `listed`.
+             * @description `calling_hours`: `open` or `closed`; `do_not_call`: `clear` or `listed`; `dialing_permissions` (the account's `dialing_permissions`): `allowed` or `not_allowed`.
              * @enum {string}
              */
-            result: "open" | "closed" | "clear" | "listed";
+            result: "open" | "closed" | "clear" | "listed" | "allowed" | "not_allowed";
             /** @description In words: the window and its source (TCPA, Ofcom, overrides), or the list. */
             detail: string;
             /** @description The callee's local time(s) at the check. */
@@ -4591,6 +4806,11 @@ export interface components {
              * @enum {string}
              */
             source?: "organization" | "contact" | "national_registry";
+            /**
+             * @description `dialing_permissions` not allowed: which permission refused the number (`country_not_allowed`, `number_type_not_allowed`, …).
+             * @enum {string}
+             */
+            refusal?: "country_not_allowed" | "number_type_not_allowed" | "sip_domain_not_listed" | "client_not_allowed" | "invalid_destination";
         };
         UsageTotalsMessagesOutbound: {
             sms: number;
@@ -4632,6 +4852,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `twilioMessageStatus` answers: `error.code` is one of its codes. */
@@ -4652,6 +4876,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `twilioMessageStatusOf` answers: `error.code` is one of its codes. */
@@ -4672,6 +4900,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `twilioInboundCall` answers: `error.code` is one of its codes. */
@@ -4692,6 +4924,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `twilioInboundStatus` answers: `error.code` is one of its codes. */
@@ -4712,6 +4948,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `twilioRelayEnded` answers: `error.code` is one of its codes. */
@@ -4732,6 +4972,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `twilioVoice` answers: `error.code` is one of its codes. */
@@ -4752,6 +4996,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `twilioCallStatus` answers: `error.code` is one of its codes. */
@@ -4772,6 +5020,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `twilioMachineDetection` answers: `error.code` is one of its codes. */
@@ -4792,6 +5044,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `twilioRecordingStatus` answers: `error.code` is one of its codes. */
@@ -4812,6 +5068,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `twilioTransferLegStatus` answers: `error.code` is one of its codes. */
@@ -4832,6 +5092,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `twilioTransferConference` answers: `error.code` is one of its codes. */
@@ -4852,6 +5116,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `twilioPayResult` answers: `error.code` is one of its codes. */
@@ -4872,6 +5140,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `recordingAudio` answers: `error.code` is one of its codes. */
@@ -4892,6 +5164,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `codecDecode` answers: `error.code` is one of its codes. */
@@ -4912,6 +5188,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `codecEncode` answers: `error.code` is one of its codes. */
@@ -4932,6 +5212,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `codecDecodeWithPathToken` answers: `error.code` is one of its codes. */
@@ -4952,6 +5236,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `codecEncodeWithPathToken` answers: `error.code` is one of its codes. */
@@ -4972,6 +5260,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createWidgetSession` answers: `error.code` is one of its codes. */
@@ -4992,6 +5284,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `sendWidgetMessage` answers: `error.code` is one of its codes. */
@@ -5012,6 +5308,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `streamWidgetEvents` answers: `error.code` is one of its codes. */
@@ -5032,6 +5332,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `startWidgetVoice` answers: `error.code` is one of its codes. */
@@ -5052,6 +5356,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createAgent` answers: `error.code` is one of its codes. */
@@ -5063,7 +5371,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "destination_not_allowed" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
             message: string;
             /**
              * @example to
@@ -5072,6 +5380,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listAgents` answers: `error.code` is one of its codes. */
@@ -5092,6 +5404,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveAgent` answers: `error.code` is one of its codes. */
@@ -5112,6 +5428,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `updateAgent` answers: `error.code` is one of its codes. */
@@ -5123,7 +5443,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "destination_not_allowed" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5132,6 +5452,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `deleteAgent` answers: `error.code` is one of its codes. */
@@ -5152,6 +5476,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listAgentVersions` answers: `error.code` is one of its codes. */
@@ -5172,6 +5500,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveAgentVersion` answers: `error.code` is one of its codes. */
@@ -5192,6 +5524,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `publishAgentVersion` answers: `error.code` is one of its codes. */
@@ -5212,6 +5548,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createTool` answers: `error.code` is one of its codes. */
@@ -5232,6 +5572,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listTools` answers: `error.code` is one of its codes. */
@@ -5252,6 +5596,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveTool` answers: `error.code` is one of its codes. */
@@ -5272,6 +5620,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `updateTool` answers: `error.code` is one of its codes. */
@@ -5292,6 +5644,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `deleteTool` answers: `error.code` is one of its codes. */
@@ -5312,6 +5668,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createCall` answers: `error.code` is one of its codes. */
@@ -5323,7 +5683,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "concurrency_limit" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "number_on_do_not_call" | "outside_calling_hours" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "concurrency_limit" | "content_encoding_unsupported" | "content_type_unsupported" | "destination_not_allowed" | "from_not_owned" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "number_on_do_not_call" | "outside_calling_hours" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
             message: string;
             /**
              * @example to
@@ -5332,6 +5692,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listCalls` answers: `error.code` is one of its codes. */
@@ -5352,6 +5716,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveCall` answers: `error.code` is one of its codes. */
@@ -5372,6 +5740,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveCallTranscript` answers: `error.code` is one of its codes. */
@@ -5392,6 +5764,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `transferCall` answers: `error.code` is one of its codes. */
@@ -5403,7 +5779,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "call_not_transferable" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "transfer_in_progress" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "call_not_transferable" | "content_encoding_unsupported" | "content_type_unsupported" | "destination_not_allowed" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "transfer_in_progress" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5412,6 +5788,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `endCall` answers: `error.code` is one of its codes. */
@@ -5432,6 +5812,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `streamCall` answers: `error.code` is one of its codes. */
@@ -5452,6 +5836,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `sayOnCall` answers: `error.code` is one of its codes. */
@@ -5472,6 +5860,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `addCallContext` answers: `error.code` is one of its codes. */
@@ -5492,6 +5884,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveCallRecording` answers: `error.code` is one of its codes. */
@@ -5512,6 +5908,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `deleteCallRecording` answers: `error.code` is one of its codes. */
@@ -5532,6 +5932,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createKnowledgeDocument` answers: `error.code` is one of its codes. */
@@ -5552,6 +5956,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listKnowledgeDocuments` answers: `error.code` is one of its codes. */
@@ -5572,6 +5980,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `searchKnowledge` answers: `error.code` is one of its codes. */
@@ -5592,6 +6004,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveKnowledgeDocument` answers: `error.code` is one of its codes. */
@@ -5612,6 +6028,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `updateKnowledgeDocument` answers: `error.code` is one of its codes. */
@@ -5632,6 +6052,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `deleteKnowledgeDocument` answers: `error.code` is one of its codes. */
@@ -5652,6 +6076,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createContact` answers: `error.code` is one of its codes. */
@@ -5672,6 +6100,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `eraseContact` answers: `error.code` is one of its codes. */
@@ -5692,6 +6124,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listContacts` answers: `error.code` is one of its codes. */
@@ -5712,6 +6148,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveContact` answers: `error.code` is one of its codes. */
@@ -5732,6 +6172,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `deleteContact` answers: `error.code` is one of its codes. */
@@ -5752,6 +6196,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listContactRecords` answers: `error.code` is one of its codes. */
@@ -5772,6 +6220,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveErasure` answers: `error.code` is one of its codes. */
@@ -5792,6 +6244,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `upsertRecords` answers: `error.code` is one of its codes. */
@@ -5812,6 +6268,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `addDoNotCallNumbers` answers: `error.code` is one of its codes. */
@@ -5832,6 +6292,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listDoNotCallNumbers` answers: `error.code` is one of its codes. */
@@ -5852,6 +6316,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveDoNotCallNumber` answers: `error.code` is one of its codes. */
@@ -5872,6 +6340,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `deleteDoNotCallNumber` answers: `error.code` is one of its codes. */
@@ -5892,6 +6364,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `sendMessage` answers: `error.code` is one of its codes. */
@@ -5912,6 +6388,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveMessage` answers: `error.code` is one of its codes. */
@@ -5932,6 +6412,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listConversations` answers: `error.code` is one of its codes. */
@@ -5952,6 +6436,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveConversation` answers: `error.code` is one of its codes. */
@@ -5972,6 +6460,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listConversationMessages` answers: `error.code` is one of its codes. */
@@ -5992,6 +6484,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `resumeConversation` answers: `error.code` is one of its codes. */
@@ -6012,6 +6508,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `handoffConversation` answers: `error.code` is one of its codes. */
@@ -6032,6 +6532,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createPhoneNumber` answers: `error.code` is one of its codes. */
@@ -6043,7 +6547,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_already_connected" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_private_address" | "url_unresolvable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_already_connected" | "phone_number_not_owned" | "phone_number_purchase_failed" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured" | "url_private_address" | "url_unresolvable";
             message: string;
             /**
              * @example to
@@ -6052,6 +6556,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `updatePhoneNumber` answers: `error.code` is one of its codes. */
@@ -6072,6 +6580,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listPhoneNumbers` answers: `error.code` is one of its codes. */
@@ -6092,6 +6604,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrievePhoneNumber` answers: `error.code` is one of its codes. */
@@ -6112,6 +6628,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `deletePhoneNumber` answers: `error.code` is one of its codes. */
@@ -6132,6 +6652,130 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `listAvailablePhoneNumbers` answers: `error.code` is one of its codes. */
+        ListAvailablePhoneNumbersError: {
+            error: components["schemas"]["ListAvailablePhoneNumbersErrorDetail"];
+        };
+        /** @description The `error` of a failed `listAvailablePhoneNumbers`. */
+        ListAvailablePhoneNumbersErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_search_failed" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `createCallerId` answers: `error.code` is one of its codes. */
+        CreateCallerIdError: {
+            error: components["schemas"]["CreateCallerIdErrorDetail"];
+        };
+        /** @description The `error` of a failed `createCallerId`. */
+        CreateCallerIdErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "caller_id_exists" | "caller_id_verification_failed" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `listCallerIds` answers: `error.code` is one of its codes. */
+        ListCallerIdsError: {
+            error: components["schemas"]["ListCallerIdsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listCallerIds`. */
+        ListCallerIdsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveCallerId` answers: `error.code` is one of its codes. */
+        RetrieveCallerIdError: {
+            error: components["schemas"]["RetrieveCallerIdErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveCallerId`. */
+        RetrieveCallerIdErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `deleteCallerId` answers: `error.code` is one of its codes. */
+        DeleteCallerIdError: {
+            error: components["schemas"]["DeleteCallerIdErrorDetail"];
+        };
+        /** @description The `error` of a failed `deleteCallerId`. */
+        DeleteCallerIdErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createMessageTemplate` answers: `error.code` is one of its codes. */
@@ -6152,6 +6796,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listMessageTemplates` answers: `error.code` is one of its codes. */
@@ -6172,6 +6820,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveMessageTemplate` answers: `error.code` is one of its codes. */
@@ -6192,6 +6844,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `simulateInboundMessage` answers: `error.code` is one of its codes. */
@@ -6212,6 +6868,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `simulateInboundCall` answers: `error.code` is one of its codes. */
@@ -6232,6 +6892,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `advanceCallClock` answers: `error.code` is one of its codes. */
@@ -6252,6 +6916,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `publishConnectorVersion` answers: `error.code` is one of its codes. */
@@ -6272,6 +6940,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listConnectors` answers: `error.code` is one of its codes. */
@@ -6292,6 +6964,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveConnector` answers: `error.code` is one of its codes. */
@@ -6312,6 +6988,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listConnectorVersions` answers: `error.code` is one of its codes. */
@@ -6332,6 +7012,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveConnectorVersion` answers: `error.code` is one of its codes. */
@@ -6352,6 +7036,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `downloadConnectorBundle` answers: `error.code` is one of its codes. */
@@ -6372,6 +7060,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createPublisherKey` answers: `error.code` is one of its codes. */
@@ -6392,6 +7084,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listPublisherKeys` answers: `error.code` is one of its codes. */
@@ -6412,6 +7108,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrievePublisherKey` answers: `error.code` is one of its codes. */
@@ -6432,6 +7132,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `revokePublisherKey` answers: `error.code` is one of its codes. */
@@ -6452,6 +7156,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createConnectorInstallation` answers: `error.code` is one of its codes. */
@@ -6472,6 +7180,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listConnectorInstallations` answers: `error.code` is one of its codes. */
@@ -6492,6 +7204,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveConnectorInstallation` answers: `error.code` is one of its codes. */
@@ -6512,6 +7228,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `updateConnectorInstallation` answers: `error.code` is one of its codes. */
@@ -6532,6 +7252,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `deleteConnectorInstallation` answers: `error.code` is one of its codes. */
@@ -6552,6 +7276,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createBulkCall` answers: `error.code` is one of its codes. */
@@ -6563,7 +7291,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "from_not_owned" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
             message: string;
             /**
              * @example to
@@ -6572,6 +7300,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listBulkCalls` answers: `error.code` is one of its codes. */
@@ -6592,6 +7324,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveBulkCall` answers: `error.code` is one of its codes. */
@@ -6612,6 +7348,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listBulkCallResults` answers: `error.code` is one of its codes. */
@@ -6632,6 +7372,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `pauseBulkCall` answers: `error.code` is one of its codes. */
@@ -6652,6 +7396,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `resumeBulkCall` answers: `error.code` is one of its codes. */
@@ -6672,6 +7420,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `cancelBulkCall` answers: `error.code` is one of its codes. */
@@ -6692,6 +7444,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createForm` answers: `error.code` is one of its codes. */
@@ -6712,6 +7468,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listForms` answers: `error.code` is one of its codes. */
@@ -6732,6 +7492,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveForm` answers: `error.code` is one of its codes. */
@@ -6752,6 +7516,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listEvents` answers: `error.code` is one of its codes. */
@@ -6772,6 +7540,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveEvent` answers: `error.code` is one of its codes. */
@@ -6792,6 +7564,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `redeliverEvent` answers: `error.code` is one of its codes. */
@@ -6812,6 +7588,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createWebhookEndpoint` answers: `error.code` is one of its codes. */
@@ -6832,6 +7612,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listWebhookEndpoints` answers: `error.code` is one of its codes. */
@@ -6852,6 +7636,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveWebhookEndpoint` answers: `error.code` is one of its codes. */
@@ -6872,6 +7660,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `updateWebhookEndpoint` answers: `error.code` is one of its codes. */
@@ -6892,6 +7684,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `deleteWebhookEndpoint` answers: `error.code` is one of its codes. */
@@ -6912,6 +7708,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `rotateWebhookEndpointSecret` answers: `error.code` is one of its codes. */
@@ -6932,6 +7732,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listWebhookDeliveryAttempts` answers: `error.code` is one of its codes. */
@@ -6952,6 +7756,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveUsage` answers: `error.code` is one of its codes. */
@@ -6972,6 +7780,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveAccount` answers: `error.code` is one of its codes. */
@@ -6992,6 +7804,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `updateAccount` answers: `error.code` is one of its codes. */
@@ -7012,6 +7828,82 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveTelephonyConnection` answers: `error.code` is one of its codes. */
+        RetrieveTelephonyConnectionError: {
+            error: components["schemas"]["RetrieveTelephonyConnectionErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveTelephonyConnection`. */
+        RetrieveTelephonyConnectionErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "live_mode_only" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `connectTelephonyAccount` answers: `error.code` is one of its codes. */
+        ConnectTelephonyAccountError: {
+            error: components["schemas"]["ConnectTelephonyAccountErrorDetail"];
+        };
+        /** @description The `error` of a failed `connectTelephonyAccount`. */
+        ConnectTelephonyAccountErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "live_mode_only" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "twilio_account_taken" | "twilio_credentials_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `disconnectTelephonyAccount` answers: `error.code` is one of its codes. */
+        DisconnectTelephonyAccountError: {
+            error: components["schemas"]["DisconnectTelephonyAccountErrorDetail"];
+        };
+        /** @description The `error` of a failed `disconnectTelephonyAccount`. */
+        DisconnectTelephonyAccountErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "live_mode_only" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listAuditEvents` answers: `error.code` is one of its codes. */
@@ -7032,6 +7924,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveAuditEvent` answers: `error.code` is one of its codes. */
@@ -7052,6 +7948,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `analyzeCall` answers: `error.code` is one of its codes. */
@@ -7072,6 +7972,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listCallAnalyses` answers: `error.code` is one of its codes. */
@@ -7092,6 +7996,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `analyzeConversation` answers: `error.code` is one of its codes. */
@@ -7112,6 +8020,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listConversationAnalyses` answers: `error.code` is one of its codes. */
@@ -7132,6 +8044,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createTestSuite` answers: `error.code` is one of its codes. */
@@ -7152,6 +8068,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listTestSuites` answers: `error.code` is one of its codes. */
@@ -7172,6 +8092,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveTestSuite` answers: `error.code` is one of its codes. */
@@ -7192,6 +8116,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `updateTestSuite` answers: `error.code` is one of its codes. */
@@ -7212,6 +8140,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `deleteTestSuite` answers: `error.code` is one of its codes. */
@@ -7232,6 +8164,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `createTestSuiteRun` answers: `error.code` is one of its codes. */
@@ -7252,6 +8188,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `listTestSuiteRuns` answers: `error.code` is one of its codes. */
@@ -7272,6 +8212,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
         /** @description An error `retrieveTestSuiteRun` answers: `error.code` is one of its codes. */
@@ -7292,6 +8236,10 @@ export interface components {
             param?: string;
             /** @description `bundle_invalid` only: what is wrong with the bundle. */
             reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
             request_id?: string;
         };
     };
@@ -9168,6 +10116,17 @@ export interface operations {
                     /** @description The chat model; one of those the operator allows (`LLM_MODELS`); absent: the default model. */
                     model?: string;
                     transfer_to?: string;
+                    /** @description The places the assistant may transfer a caller to: the model's `transfer_call` names one of them, never a number. Each is checked against the account's `dialing_permissions` when saved and again when dialed. Empty (and no `transfer_to`): the assistant cannot transfer. */
+                    transfer_destinations?: {
+                        /** @description What the model names it by (unique within the agent). */
+                        name: string;
+                        /** @description An E.164 number or a `sip:` URI on one of the account's `sip_domains`. */
+                        to: string;
+                        /** @description When to transfer there (the model reads it). */
+                        description?: string | null;
+                        /** @description `true`: warm transfer; `false`: cold; absent or null: the agent's `transfer_mode`. */
+                        warm?: boolean | null;
+                    }[];
                     /**
                      * @description How the `transfer_call` tool transfers: `cold` (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the caller back to the assistant when the person is busy, does not answer or hangs up.
                      * @enum {string}
@@ -9298,7 +10257,7 @@ export interface operations {
                     "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `destination_not_allowed`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9504,6 +10463,16 @@ export interface operations {
                     first_message?: string | null;
                     model?: string | null;
                     transfer_to?: string | null;
+                    transfer_destinations?: {
+                        /** @description What the model names it by (unique within the agent). */
+                        name: string;
+                        /** @description An E.164 number or a `sip:` URI on one of the account's `sip_domains`. */
+                        to: string;
+                        /** @description When to transfer there (the model reads it). */
+                        description?: string | null;
+                        /** @description `true`: warm transfer; `false`: cold; absent or null: the agent's `transfer_mode`. */
+                        warm?: boolean | null;
+                    }[] | null;
                     /**
                      * @description How the `transfer_call` tool transfers: `cold` (default) hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the caller back to the assistant when the person is busy, does not answer or hangs up.
                      * @enum {string}
@@ -9615,7 +10584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Agent"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `destination_not_allowed`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11007,7 +11976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Call"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `destination_not_allowed`, `from_not_owned`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11339,7 +12308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Call"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `destination_not_allowed`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14891,7 +15860,7 @@ export interface operations {
                     "application/json": components["schemas"]["PhoneNumber"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_private_address`, `url_unresolvable`. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `phone_number_not_owned`, `phone_number_purchase_failed`, `url_private_address`, `url_unresolvable`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14973,7 +15942,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePhoneNumberError"];
                 };
             };
-            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`, `telephony_not_configured`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -15301,6 +16270,483 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeletePhoneNumberError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listAvailablePhoneNumbers: {
+        parameters: {
+            query?: {
+                /** @description ISO 3166 alpha-2 country (default US). */
+                country?: string;
+                /** @description local (default), mobile or toll_free. */
+                type?: "local" | "mobile" | "toll_free";
+                /** @description Three digits; US and CA only. */
+                area_code?: string;
+                /** @description Digits, letters or * (any digit) the number contains. */
+                contains?: string;
+                /** @description How many, 1–50 (default 20). */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvailablePhoneNumberList"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `phone_number_search_failed`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAvailablePhoneNumbersError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAvailablePhoneNumbersError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAvailablePhoneNumbersError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAvailablePhoneNumbersError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`, `telephony_not_configured`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListAvailablePhoneNumbersError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listCallerIds: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
+                starting_after?: string;
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
+                ending_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallerIdList"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListCallerIdsError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListCallerIdsError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListCallerIdsError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListCallerIdsError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListCallerIdsError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createCallerId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "phone_number": "+14155550199",
+                 *       "friendly_name": "Front desk"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description A valid phone number in E.164 format.
+                     * @example +14155550123
+                     */
+                    phone_number: string;
+                    friendly_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallerId"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `caller_id_verification_failed`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallerIdError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallerIdError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallerIdError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `caller_id_exists`, `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallerIdError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallerIdError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallerIdError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallerIdError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallerIdError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`, `telephony_not_configured`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateCallerIdError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retrieveCallerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallerId"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveCallerIdError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveCallerIdError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveCallerIdError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveCallerIdError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveCallerIdError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveCallerIdError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteCallerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteCallerIdError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteCallerIdError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteCallerIdError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteCallerIdError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteCallerIdError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteCallerIdError"];
                 };
             };
             /** @description Any other error (a 5xx), in the same shape. */
@@ -17758,7 +19204,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkCall"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `from_not_owned`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20046,6 +21492,13 @@ export interface operations {
                         start: string;
                         end: string;
                     } | null;
+                    /** @description Where calls and transfers may go (both modes). Premium-rate, shared-cost, personal and non-geographic (satellite) numbers stay refused unless the operator allows them. */
+                    dialing_permissions?: {
+                        /** @description The countries (ISO 3166-1 alpha-2) calls and transfers may reach; null: back to the default (the countries of the organization's own numbers, with the operator's default). */
+                        allowed_countries?: string[] | null;
+                        /** @description The hosts `sip:` destinations may name (exact match); empty: none. */
+                        sip_domains?: string[];
+                    };
                 };
             };
         };
@@ -20141,6 +21594,292 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UpdateAccountError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retrieveTelephonyConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelephonyConnection"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTelephonyConnectionError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTelephonyConnectionError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `live_mode_only`, `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTelephonyConnectionError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTelephonyConnectionError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveTelephonyConnectionError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    connectTelephonyAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "account_sid": "AC00000000000000000000000000000000",
+                 *       "api_key_sid": "SK00000000000000000000000000000000",
+                 *       "api_key_secret": "your API key secret",
+                 *       "auth_token": "00000000000000000000000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    account_sid: string;
+                    api_key_sid: string;
+                    api_key_secret: string;
+                    /** @description The account's auth token: only to verify the X-Twilio-Signature of its webhooks; never returned. */
+                    auth_token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelephonyConnection"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `twilio_account_taken`, `twilio_credentials_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectTelephonyAccountError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectTelephonyAccountError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `live_mode_only`, `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectTelephonyAccountError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectTelephonyAccountError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectTelephonyAccountError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectTelephonyAccountError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectTelephonyAccountError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectTelephonyAccountError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectTelephonyAccountError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    disconnectTelephonyAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelephonyConnection"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisconnectTelephonyAccountError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisconnectTelephonyAccountError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `live_mode_only`, `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisconnectTelephonyAccountError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisconnectTelephonyAccountError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisconnectTelephonyAccountError"];
                 };
             };
             /** @description Any other error (a 5xx), in the same shape. */

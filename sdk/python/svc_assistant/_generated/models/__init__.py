@@ -113,6 +113,10 @@ from .audit_event_actor import AuditEventActor
 from .audit_event_actor_type import AuditEventActorType
 from .audit_event_list import AuditEventList
 from .audit_event_outcome import AuditEventOutcome
+from .available_phone_number import AvailablePhoneNumber
+from .available_phone_number_capabilities import AvailablePhoneNumberCapabilities
+from .available_phone_number_list import AvailablePhoneNumberList
+from .available_phone_number_type import AvailablePhoneNumberType
 from .bulk_call import BulkCall
 from .bulk_call_counts import BulkCallCounts
 from .bulk_call_event import BulkCallEvent
@@ -142,6 +146,7 @@ from .call_compliance import CallCompliance
 from .call_compliance_decision import CallComplianceDecision
 from .call_compliance_leg import CallComplianceLeg
 from .call_compliance_rules_item import CallComplianceRulesItem
+from .call_compliance_rules_item_refusal import CallComplianceRulesItemRefusal
 from .call_compliance_rules_item_result import CallComplianceRulesItemResult
 from .call_compliance_rules_item_rule import CallComplianceRulesItemRule
 from .call_compliance_rules_item_source import CallComplianceRulesItemSource
@@ -149,6 +154,7 @@ from .call_compliance_transfer_legs_item import CallComplianceTransferLegsItem
 from .call_compliance_transfer_legs_item_decision import CallComplianceTransferLegsItemDecision
 from .call_compliance_transfer_legs_item_leg import CallComplianceTransferLegsItemLeg
 from .call_compliance_transfer_legs_item_rules_item import CallComplianceTransferLegsItemRulesItem
+from .call_compliance_transfer_legs_item_rules_item_refusal import CallComplianceTransferLegsItemRulesItemRefusal
 from .call_compliance_transfer_legs_item_rules_item_result import CallComplianceTransferLegsItemRulesItemResult
 from .call_compliance_transfer_legs_item_rules_item_rule import CallComplianceTransferLegsItemRulesItemRule
 from .call_compliance_transfer_legs_item_rules_item_source import CallComplianceTransferLegsItemRulesItemSource
@@ -177,6 +183,9 @@ from .call_transfer_mode import CallTransferMode
 from .call_transfer_reason_type_0 import CallTransferReasonType0
 from .call_transfer_status import CallTransferStatus
 from .call_voicemail import CallVoicemail
+from .caller_id import CallerId
+from .caller_id_list import CallerIdList
+from .caller_id_status import CallerIdStatus
 from .cancel_bulk_call_body import CancelBulkCallBody
 from .cancel_bulk_call_error import CancelBulkCallError
 from .cancel_bulk_call_error_detail import CancelBulkCallErrorDetail
@@ -201,6 +210,11 @@ from .codec_encode_with_path_token_error_detail_type import CodecEncodeWithPathT
 from .codec_payloads import CodecPayloads
 from .codec_payloads_payloads_item import CodecPayloadsPayloadsItem
 from .codec_payloads_payloads_item_metadata import CodecPayloadsPayloadsItemMetadata
+from .connect_telephony_account_body import ConnectTelephonyAccountBody
+from .connect_telephony_account_error import ConnectTelephonyAccountError
+from .connect_telephony_account_error_detail import ConnectTelephonyAccountErrorDetail
+from .connect_telephony_account_error_detail_code import ConnectTelephonyAccountErrorDetailCode
+from .connect_telephony_account_error_detail_type import ConnectTelephonyAccountErrorDetailType
 from .connector import Connector
 from .connector_installation import ConnectorInstallation
 from .connector_installation_config import ConnectorInstallationConfig
@@ -244,6 +258,7 @@ from .create_agent_body_recording import CreateAgentBodyRecording
 from .create_agent_body_recording_consent import CreateAgentBodyRecordingConsent
 from .create_agent_body_transcription import CreateAgentBodyTranscription
 from .create_agent_body_transcription_provider import CreateAgentBodyTranscriptionProvider
+from .create_agent_body_transfer_destinations_item import CreateAgentBodyTransferDestinationsItem
 from .create_agent_body_transfer_mode import CreateAgentBodyTransferMode
 from .create_agent_body_voice import CreateAgentBodyVoice
 from .create_agent_body_voice_provider import CreateAgentBodyVoiceProvider
@@ -300,6 +315,11 @@ from .create_call_error import CreateCallError
 from .create_call_error_detail import CreateCallErrorDetail
 from .create_call_error_detail_code import CreateCallErrorDetailCode
 from .create_call_error_detail_type import CreateCallErrorDetailType
+from .create_caller_id_body import CreateCallerIdBody
+from .create_caller_id_error import CreateCallerIdError
+from .create_caller_id_error_detail import CreateCallerIdErrorDetail
+from .create_caller_id_error_detail_code import CreateCallerIdErrorDetailCode
+from .create_caller_id_error_detail_type import CreateCallerIdErrorDetailType
 from .create_connector_installation_body import CreateConnectorInstallationBody
 from .create_connector_installation_body_config import CreateConnectorInstallationBodyConfig
 from .create_connector_installation_body_metadata import CreateConnectorInstallationBodyMetadata
@@ -383,6 +403,10 @@ from .delete_call_recording_error import DeleteCallRecordingError
 from .delete_call_recording_error_detail import DeleteCallRecordingErrorDetail
 from .delete_call_recording_error_detail_code import DeleteCallRecordingErrorDetailCode
 from .delete_call_recording_error_detail_type import DeleteCallRecordingErrorDetailType
+from .delete_caller_id_error import DeleteCallerIdError
+from .delete_caller_id_error_detail import DeleteCallerIdErrorDetail
+from .delete_caller_id_error_detail_code import DeleteCallerIdErrorDetailCode
+from .delete_caller_id_error_detail_type import DeleteCallerIdErrorDetailType
 from .delete_connector_installation_error import DeleteConnectorInstallationError
 from .delete_connector_installation_error_detail import DeleteConnectorInstallationErrorDetail
 from .delete_connector_installation_error_detail_code import DeleteConnectorInstallationErrorDetailCode
@@ -416,6 +440,13 @@ from .delete_webhook_endpoint_error_detail import DeleteWebhookEndpointErrorDeta
 from .delete_webhook_endpoint_error_detail_code import DeleteWebhookEndpointErrorDetailCode
 from .delete_webhook_endpoint_error_detail_type import DeleteWebhookEndpointErrorDetailType
 from .deleted import Deleted
+from .dialing_permissions import DialingPermissions
+from .dialing_permissions_allowed_countries_source import DialingPermissionsAllowedCountriesSource
+from .dialing_permissions_allowed_number_types_item import DialingPermissionsAllowedNumberTypesItem
+from .disconnect_telephony_account_error import DisconnectTelephonyAccountError
+from .disconnect_telephony_account_error_detail import DisconnectTelephonyAccountErrorDetail
+from .disconnect_telephony_account_error_detail_code import DisconnectTelephonyAccountErrorDetailCode
+from .disconnect_telephony_account_error_detail_type import DisconnectTelephonyAccountErrorDetailType
 from .do_not_call_deleted import DoNotCallDeleted
 from .do_not_call_entry import DoNotCallEntry
 from .do_not_call_entry_list import DoNotCallEntryList
@@ -475,6 +506,11 @@ from .list_audit_events_error import ListAuditEventsError
 from .list_audit_events_error_detail import ListAuditEventsErrorDetail
 from .list_audit_events_error_detail_code import ListAuditEventsErrorDetailCode
 from .list_audit_events_error_detail_type import ListAuditEventsErrorDetailType
+from .list_available_phone_numbers_error import ListAvailablePhoneNumbersError
+from .list_available_phone_numbers_error_detail import ListAvailablePhoneNumbersErrorDetail
+from .list_available_phone_numbers_error_detail_code import ListAvailablePhoneNumbersErrorDetailCode
+from .list_available_phone_numbers_error_detail_type import ListAvailablePhoneNumbersErrorDetailType
+from .list_available_phone_numbers_type import ListAvailablePhoneNumbersType
 from .list_bulk_call_results_error import ListBulkCallResultsError
 from .list_bulk_call_results_error_detail import ListBulkCallResultsErrorDetail
 from .list_bulk_call_results_error_detail_code import ListBulkCallResultsErrorDetailCode
@@ -489,6 +525,10 @@ from .list_call_analyses_error import ListCallAnalysesError
 from .list_call_analyses_error_detail import ListCallAnalysesErrorDetail
 from .list_call_analyses_error_detail_code import ListCallAnalysesErrorDetailCode
 from .list_call_analyses_error_detail_type import ListCallAnalysesErrorDetailType
+from .list_caller_ids_error import ListCallerIdsError
+from .list_caller_ids_error_detail import ListCallerIdsErrorDetail
+from .list_caller_ids_error_detail_code import ListCallerIdsErrorDetailCode
+from .list_caller_ids_error_detail_type import ListCallerIdsErrorDetailType
 from .list_calls_created import ListCallsCreated
 from .list_calls_direction import ListCallsDirection
 from .list_calls_error import ListCallsError
@@ -606,6 +646,7 @@ from .pause_bulk_call_error_detail_type import PauseBulkCallErrorDetailType
 from .phone_number import PhoneNumber
 from .phone_number_channels_item import PhoneNumberChannelsItem
 from .phone_number_list import PhoneNumberList
+from .phone_number_source import PhoneNumberSource
 from .publish_agent_version_body import PublishAgentVersionBody
 from .publish_agent_version_error import PublishAgentVersionError
 from .publish_agent_version_error_detail import PublishAgentVersionErrorDetail
@@ -687,6 +728,10 @@ from .retrieve_call_transcript_error import RetrieveCallTranscriptError
 from .retrieve_call_transcript_error_detail import RetrieveCallTranscriptErrorDetail
 from .retrieve_call_transcript_error_detail_code import RetrieveCallTranscriptErrorDetailCode
 from .retrieve_call_transcript_error_detail_type import RetrieveCallTranscriptErrorDetailType
+from .retrieve_caller_id_error import RetrieveCallerIdError
+from .retrieve_caller_id_error_detail import RetrieveCallerIdErrorDetail
+from .retrieve_caller_id_error_detail_code import RetrieveCallerIdErrorDetailCode
+from .retrieve_caller_id_error_detail_type import RetrieveCallerIdErrorDetailType
 from .retrieve_connector_error import RetrieveConnectorError
 from .retrieve_connector_error_detail import RetrieveConnectorErrorDetail
 from .retrieve_connector_error_detail_code import RetrieveConnectorErrorDetailCode
@@ -744,6 +789,10 @@ from .retrieve_publisher_key_error import RetrievePublisherKeyError
 from .retrieve_publisher_key_error_detail import RetrievePublisherKeyErrorDetail
 from .retrieve_publisher_key_error_detail_code import RetrievePublisherKeyErrorDetailCode
 from .retrieve_publisher_key_error_detail_type import RetrievePublisherKeyErrorDetailType
+from .retrieve_telephony_connection_error import RetrieveTelephonyConnectionError
+from .retrieve_telephony_connection_error_detail import RetrieveTelephonyConnectionErrorDetail
+from .retrieve_telephony_connection_error_detail_code import RetrieveTelephonyConnectionErrorDetailCode
+from .retrieve_telephony_connection_error_detail_type import RetrieveTelephonyConnectionErrorDetailType
 from .retrieve_test_suite_error import RetrieveTestSuiteError
 from .retrieve_test_suite_error_detail import RetrieveTestSuiteErrorDetail
 from .retrieve_test_suite_error_detail_code import RetrieveTestSuiteErrorDetailCode
@@ -825,6 +874,8 @@ from .stream_widget_events_error_detail import StreamWidgetEventsErrorDetail
 from .stream_widget_events_error_detail_code import StreamWidgetEventsErrorDetailCode
 from .stream_widget_events_error_detail_type import StreamWidgetEventsErrorDetailType
 from .stream_widget_events_response_200 import StreamWidgetEventsResponse200
+from .telephony_connection import TelephonyConnection
+from .telephony_connection_mode import TelephonyConnectionMode
 from .test_suite import TestSuite
 from .test_suite_list import TestSuiteList
 from .test_suite_run import TestSuiteRun
@@ -856,6 +907,7 @@ from .transfer_call_error import TransferCallError
 from .transfer_call_error_detail import TransferCallErrorDetail
 from .transfer_call_error_detail_code import TransferCallErrorDetailCode
 from .transfer_call_error_detail_type import TransferCallErrorDetailType
+from .transfer_destination import TransferDestination
 from .twilio_call_status_body import TwilioCallStatusBody
 from .twilio_call_status_error import TwilioCallStatusError
 from .twilio_call_status_error_detail import TwilioCallStatusErrorDetail
@@ -923,6 +975,7 @@ from .twilio_voice_error_detail_code import TwilioVoiceErrorDetailCode
 from .twilio_voice_error_detail_type import TwilioVoiceErrorDetailType
 from .update_account_body import UpdateAccountBody
 from .update_account_body_calling_hours_type_0 import UpdateAccountBodyCallingHoursType0
+from .update_account_body_dialing_permissions import UpdateAccountBodyDialingPermissions
 from .update_account_body_payments import UpdateAccountBodyPayments
 from .update_account_body_redaction import UpdateAccountBodyRedaction
 from .update_account_body_retention import UpdateAccountBodyRetention
@@ -946,6 +999,7 @@ from .update_agent_body_recording_type_0 import UpdateAgentBodyRecordingType0
 from .update_agent_body_traffic_split_type_0_item import UpdateAgentBodyTrafficSplitType0Item
 from .update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0
 from .update_agent_body_transcription_type_0_provider import UpdateAgentBodyTranscriptionType0Provider
+from .update_agent_body_transfer_destinations_type_0_item import UpdateAgentBodyTransferDestinationsType0Item
 from .update_agent_body_transfer_mode import UpdateAgentBodyTransferMode
 from .update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0
 from .update_agent_body_voice_type_0_provider import UpdateAgentBodyVoiceType0Provider
@@ -1158,6 +1212,10 @@ __all__ = (
     "AuditEventActorType",
     "AuditEventList",
     "AuditEventOutcome",
+    "AvailablePhoneNumber",
+    "AvailablePhoneNumberCapabilities",
+    "AvailablePhoneNumberList",
+    "AvailablePhoneNumberType",
     "BulkCall",
     "BulkCallCounts",
     "BulkCallEvent",
@@ -1187,6 +1245,7 @@ __all__ = (
     "CallComplianceDecision",
     "CallComplianceLeg",
     "CallComplianceRulesItem",
+    "CallComplianceRulesItemRefusal",
     "CallComplianceRulesItemResult",
     "CallComplianceRulesItemRule",
     "CallComplianceRulesItemSource",
@@ -1194,11 +1253,15 @@ __all__ = (
     "CallComplianceTransferLegsItemDecision",
     "CallComplianceTransferLegsItemLeg",
     "CallComplianceTransferLegsItemRulesItem",
+    "CallComplianceTransferLegsItemRulesItemRefusal",
     "CallComplianceTransferLegsItemRulesItemResult",
     "CallComplianceTransferLegsItemRulesItemRule",
     "CallComplianceTransferLegsItemRulesItemSource",
     "CallContext",
     "CallDirection",
+    "CallerId",
+    "CallerIdList",
+    "CallerIdStatus",
     "CallError",
     "CallEvent",
     "CallEventData",
@@ -1258,6 +1321,11 @@ __all__ = (
     "ConnectorVersionEventType",
     "ConnectorVersionList",
     "ConnectorVersionManifest",
+    "ConnectTelephonyAccountBody",
+    "ConnectTelephonyAccountError",
+    "ConnectTelephonyAccountErrorDetail",
+    "ConnectTelephonyAccountErrorDetailCode",
+    "ConnectTelephonyAccountErrorDetailType",
     "Contact",
     "ContactDeleted",
     "ContactList",
@@ -1289,6 +1357,7 @@ __all__ = (
     "CreateAgentBodyRecordingConsent",
     "CreateAgentBodyTranscription",
     "CreateAgentBodyTranscriptionProvider",
+    "CreateAgentBodyTransferDestinationsItem",
     "CreateAgentBodyTransferMode",
     "CreateAgentBodyVoice",
     "CreateAgentBodyVoicemail",
@@ -1341,6 +1410,11 @@ __all__ = (
     "CreateCallBodyVoicemail",
     "CreateCallBodyVoicemailAction",
     "CreateCallBodyVoicemailLeaveMessageOn",
+    "CreateCallerIdBody",
+    "CreateCallerIdError",
+    "CreateCallerIdErrorDetail",
+    "CreateCallerIdErrorDetailCode",
+    "CreateCallerIdErrorDetailType",
     "CreateCallError",
     "CreateCallErrorDetail",
     "CreateCallErrorDetailCode",
@@ -1424,6 +1498,10 @@ __all__ = (
     "DeleteAgentErrorDetail",
     "DeleteAgentErrorDetailCode",
     "DeleteAgentErrorDetailType",
+    "DeleteCallerIdError",
+    "DeleteCallerIdErrorDetail",
+    "DeleteCallerIdErrorDetailCode",
+    "DeleteCallerIdErrorDetailType",
     "DeleteCallRecordingError",
     "DeleteCallRecordingErrorDetail",
     "DeleteCallRecordingErrorDetailCode",
@@ -1461,6 +1539,13 @@ __all__ = (
     "DeleteWebhookEndpointErrorDetail",
     "DeleteWebhookEndpointErrorDetailCode",
     "DeleteWebhookEndpointErrorDetailType",
+    "DialingPermissions",
+    "DialingPermissionsAllowedCountriesSource",
+    "DialingPermissionsAllowedNumberTypesItem",
+    "DisconnectTelephonyAccountError",
+    "DisconnectTelephonyAccountErrorDetail",
+    "DisconnectTelephonyAccountErrorDetailCode",
+    "DisconnectTelephonyAccountErrorDetailType",
     "DoNotCallDeleted",
     "DoNotCallEntry",
     "DoNotCallEntryList",
@@ -1520,6 +1605,11 @@ __all__ = (
     "ListAuditEventsErrorDetail",
     "ListAuditEventsErrorDetailCode",
     "ListAuditEventsErrorDetailType",
+    "ListAvailablePhoneNumbersError",
+    "ListAvailablePhoneNumbersErrorDetail",
+    "ListAvailablePhoneNumbersErrorDetailCode",
+    "ListAvailablePhoneNumbersErrorDetailType",
+    "ListAvailablePhoneNumbersType",
     "ListBulkCallResultsError",
     "ListBulkCallResultsErrorDetail",
     "ListBulkCallResultsErrorDetailCode",
@@ -1534,6 +1624,10 @@ __all__ = (
     "ListCallAnalysesErrorDetail",
     "ListCallAnalysesErrorDetailCode",
     "ListCallAnalysesErrorDetailType",
+    "ListCallerIdsError",
+    "ListCallerIdsErrorDetail",
+    "ListCallerIdsErrorDetailCode",
+    "ListCallerIdsErrorDetailType",
     "ListCallsCreated",
     "ListCallsDirection",
     "ListCallsError",
@@ -1651,6 +1745,7 @@ __all__ = (
     "PhoneNumber",
     "PhoneNumberChannelsItem",
     "PhoneNumberList",
+    "PhoneNumberSource",
     "PublishAgentVersionBody",
     "PublishAgentVersionError",
     "PublishAgentVersionErrorDetail",
@@ -1720,6 +1815,10 @@ __all__ = (
     "RetrieveBulkCallErrorDetail",
     "RetrieveBulkCallErrorDetailCode",
     "RetrieveBulkCallErrorDetailType",
+    "RetrieveCallerIdError",
+    "RetrieveCallerIdErrorDetail",
+    "RetrieveCallerIdErrorDetailCode",
+    "RetrieveCallerIdErrorDetailType",
     "RetrieveCallError",
     "RetrieveCallErrorDetail",
     "RetrieveCallErrorDetailCode",
@@ -1789,6 +1888,10 @@ __all__ = (
     "RetrievePublisherKeyErrorDetail",
     "RetrievePublisherKeyErrorDetailCode",
     "RetrievePublisherKeyErrorDetailType",
+    "RetrieveTelephonyConnectionError",
+    "RetrieveTelephonyConnectionErrorDetail",
+    "RetrieveTelephonyConnectionErrorDetailCode",
+    "RetrieveTelephonyConnectionErrorDetailType",
     "RetrieveTestSuiteError",
     "RetrieveTestSuiteErrorDetail",
     "RetrieveTestSuiteErrorDetailCode",
@@ -1870,6 +1973,8 @@ __all__ = (
     "StreamWidgetEventsErrorDetailCode",
     "StreamWidgetEventsErrorDetailType",
     "StreamWidgetEventsResponse200",
+    "TelephonyConnection",
+    "TelephonyConnectionMode",
     "TestSuite",
     "TestSuiteList",
     "TestSuiteRun",
@@ -1901,6 +2006,7 @@ __all__ = (
     "TransferCallErrorDetail",
     "TransferCallErrorDetailCode",
     "TransferCallErrorDetailType",
+    "TransferDestination",
     "TwilioCallStatusBody",
     "TwilioCallStatusError",
     "TwilioCallStatusErrorDetail",
@@ -1968,6 +2074,7 @@ __all__ = (
     "TwilioVoiceErrorDetailType",
     "UpdateAccountBody",
     "UpdateAccountBodyCallingHoursType0",
+    "UpdateAccountBodyDialingPermissions",
     "UpdateAccountBodyPayments",
     "UpdateAccountBodyRedaction",
     "UpdateAccountBodyRetention",
@@ -1991,6 +2098,7 @@ __all__ = (
     "UpdateAgentBodyTrafficSplitType0Item",
     "UpdateAgentBodyTranscriptionType0",
     "UpdateAgentBodyTranscriptionType0Provider",
+    "UpdateAgentBodyTransferDestinationsType0Item",
     "UpdateAgentBodyTransferMode",
     "UpdateAgentBodyVoicemailType0",
     "UpdateAgentBodyVoicemailType0Action",

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
   from ..models.account_quotas import AccountQuotas
   from ..models.account_redaction import AccountRedaction
   from ..models.account_retention import AccountRetention
+  from ..models.dialing_permissions import DialingPermissions
 
 
 
@@ -48,6 +49,10 @@ class Account:
             calling_hours (AccountCallingHours | None): The organization's calling hours (local `HH:MM` at the callee, both
                 modes): they narrow the country defaults (US/CA 08:00-21:00, GB 08:00-21:00 weekdays and 09:00-21:00 weekends,
                 others 09:00-20:00), never widen them. Null: the defaults.
+            dialing_permissions (DialingPermissions): Where the organization's calls and transfers may go (every dial: API
+                calls, campaigns, callbacks, scheduled calls, transfers, warm-transfer legs, inbound overflow). A destination
+                outside them is refused: 400 `destination_not_allowed` from the API, a tool error for the assistant on a call,
+                `end_reason: "destination_not_allowed"` for a call that would dial it.
      """
 
     id: str
@@ -62,6 +67,7 @@ class Account:
     payments: AccountPayments
     ai_disclosure: bool
     calling_hours: AccountCallingHours | None
+    dialing_permissions: DialingPermissions
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -75,6 +81,7 @@ class Account:
         from ..models.account_quotas import AccountQuotas # noqa: PLC0415
         from ..models.account_redaction import AccountRedaction # noqa: PLC0415
         from ..models.account_retention import AccountRetention # noqa: PLC0415
+        from ..models.dialing_permissions import DialingPermissions # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -103,6 +110,8 @@ class Account:
         else:
             calling_hours = self.calling_hours
 
+        dialing_permissions = self.dialing_permissions.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -119,6 +128,7 @@ class Account:
             "payments": payments,
             "ai_disclosure": ai_disclosure,
             "calling_hours": calling_hours,
+            "dialing_permissions": dialing_permissions,
         })
 
         return field_dict
@@ -133,6 +143,7 @@ class Account:
         from ..models.account_quotas import AccountQuotas # noqa: PLC0415
         from ..models.account_redaction import AccountRedaction # noqa: PLC0415
         from ..models.account_retention import AccountRetention # noqa: PLC0415
+        from ..models.dialing_permissions import DialingPermissions # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -194,6 +205,11 @@ class Account:
         calling_hours = _parse_calling_hours(d.pop("calling_hours"))
 
 
+        dialing_permissions = DialingPermissions.from_dict(d.pop("dialing_permissions"))
+
+
+
+
         account = cls(
             id=id,
             object_=object_,
@@ -207,6 +223,7 @@ class Account:
             payments=payments,
             ai_disclosure=ai_disclosure,
             calling_hours=calling_hours,
+            dialing_permissions=dialing_permissions,
         )
 
 

@@ -24,9 +24,13 @@ class AccountLimits:
         Attributes:
             max_concurrent_calls (int): At most this many of the mode's calls are live at once (outbound, inbound, widget
                 voice); an outbound call past it waits `queued`.
+            calls_per_second (int): New live calls per second the organization's Twilio account admits (Twilio's CPS, 1 by
+                default; set by the operator): every live dial (API calls, campaigns, callbacks, scheduled calls, warm-transfer
+                legs) waits its turn, so none goes faster.
      """
 
     max_concurrent_calls: int
+    calls_per_second: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -36,11 +40,14 @@ class AccountLimits:
     def to_dict(self) -> dict[str, Any]:
         max_concurrent_calls = self.max_concurrent_calls
 
+        calls_per_second = self.calls_per_second
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({
             "max_concurrent_calls": max_concurrent_calls,
+            "calls_per_second": calls_per_second,
         })
 
         return field_dict
@@ -52,8 +59,11 @@ class AccountLimits:
         d = dict(src_dict)
         max_concurrent_calls = d.pop("max_concurrent_calls")
 
+        calls_per_second = d.pop("calls_per_second")
+
         account_limits = cls(
             max_concurrent_calls=max_concurrent_calls,
+            calls_per_second=calls_per_second,
         )
 
 

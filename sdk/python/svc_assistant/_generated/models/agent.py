@@ -24,6 +24,7 @@ if TYPE_CHECKING:
   from ..models.agent_voice import AgentVoice
   from ..models.agent_voicemail import AgentVoicemail
   from ..models.traffic_split_entry import TrafficSplitEntry
+  from ..models.transfer_destination import TransferDestination
 
 
 
@@ -49,6 +50,9 @@ class Agent:
             transfer_mode (AgentTransferMode): `cold` (default): `transfer_call` hands the line over and the assistant is
                 gone. `warm`: the caller waits on hold while the person is dialed and briefed with a summary; if they are busy,
                 do not answer or hang up, the caller is back with the assistant.
+            transfer_destinations (list[TransferDestination]): The places the assistant may transfer a caller to:
+                `transfer_call` offers exactly these names (and `transfer_to`, when set, when it names none). Anything else the
+                model writes is a tool error, never a transfer.
             tool_ids (list[str]): The custom tools (`tool_…`) the assistant may call besides its built-in ones.
             connector_installation_ids (list[str]): The connector installations (`cinst_…`) whose tools the assistant may
                 call.
@@ -93,6 +97,7 @@ class Agent:
     model: None | str
     transfer_to: None | str
     transfer_mode: AgentTransferMode
+    transfer_destinations: list[TransferDestination]
     tool_ids: list[str]
     connector_installation_ids: list[str]
     enabled_tools: list[str]
@@ -128,6 +133,7 @@ class Agent:
         from ..models.agent_voice import AgentVoice # noqa: PLC0415
         from ..models.agent_voicemail import AgentVoicemail # noqa: PLC0415
         from ..models.traffic_split_entry import TrafficSplitEntry # noqa: PLC0415
+        from ..models.transfer_destination import TransferDestination # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -148,6 +154,13 @@ class Agent:
         transfer_to = self.transfer_to
 
         transfer_mode = self.transfer_mode.value
+
+        transfer_destinations = []
+        for transfer_destinations_item_data in self.transfer_destinations:
+            transfer_destinations_item = transfer_destinations_item_data.to_dict()
+            transfer_destinations.append(transfer_destinations_item)
+
+
 
         tool_ids = self.tool_ids
 
@@ -251,6 +264,7 @@ class Agent:
             "model": model,
             "transfer_to": transfer_to,
             "transfer_mode": transfer_mode,
+            "transfer_destinations": transfer_destinations,
             "tool_ids": tool_ids,
             "connector_installation_ids": connector_installation_ids,
             "enabled_tools": enabled_tools,
@@ -288,6 +302,7 @@ class Agent:
         from ..models.agent_voice import AgentVoice # noqa: PLC0415
         from ..models.agent_voicemail import AgentVoicemail # noqa: PLC0415
         from ..models.traffic_split_entry import TrafficSplitEntry # noqa: PLC0415
+        from ..models.transfer_destination import TransferDestination # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -328,6 +343,16 @@ class Agent:
         transfer_mode = AgentTransferMode(d.pop("transfer_mode"))
 
 
+
+
+        transfer_destinations = []
+        _transfer_destinations = d.pop("transfer_destinations")
+        for transfer_destinations_item_data in (_transfer_destinations):
+            transfer_destinations_item = TransferDestination.from_dict(transfer_destinations_item_data)
+
+
+
+            transfer_destinations.append(transfer_destinations_item)
 
 
         tool_ids = cast(list[str], d.pop("tool_ids"))
@@ -547,6 +572,7 @@ class Agent:
             model=model,
             transfer_to=transfer_to,
             transfer_mode=transfer_mode,
+            transfer_destinations=transfer_destinations,
             tool_ids=tool_ids,
             connector_installation_ids=connector_installation_ids,
             enabled_tools=enabled_tools,

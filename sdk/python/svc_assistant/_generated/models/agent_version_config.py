@@ -20,6 +20,7 @@ if TYPE_CHECKING:
   from ..models.agent_version_config_transcription import AgentVersionConfigTranscription
   from ..models.agent_version_config_voice import AgentVersionConfigVoice
   from ..models.agent_version_config_voicemail import AgentVersionConfigVoicemail
+  from ..models.transfer_destination import TransferDestination
 
 
 
@@ -42,6 +43,9 @@ class AgentVersionConfig:
             transfer_mode (AgentVersionConfigTransferMode): `cold` (default): `transfer_call` hands the line over and the
                 assistant is gone. `warm`: the caller waits on hold while the person is dialed and briefed with a summary; if
                 they are busy, do not answer or hang up, the caller is back with the assistant.
+            transfer_destinations (list[TransferDestination]): The places the assistant may transfer a caller to:
+                `transfer_call` offers exactly these names (and `transfer_to`, when set, when it names none). Anything else the
+                model writes is a tool error, never a transfer.
             tool_ids (list[str]): The custom tools (`tool_…`) the assistant may call besides its built-in ones.
             connector_installation_ids (list[str]): The connector installations (`cinst_…`) whose tools the assistant may
                 call.
@@ -76,6 +80,7 @@ class AgentVersionConfig:
     model: None | str
     transfer_to: None | str
     transfer_mode: AgentVersionConfigTransferMode
+    transfer_destinations: list[TransferDestination]
     tool_ids: list[str]
     connector_installation_ids: list[str]
     enabled_tools: list[str]
@@ -103,6 +108,7 @@ class AgentVersionConfig:
         from ..models.agent_version_config_transcription import AgentVersionConfigTranscription # noqa: PLC0415
         from ..models.agent_version_config_voice import AgentVersionConfigVoice # noqa: PLC0415
         from ..models.agent_version_config_voicemail import AgentVersionConfigVoicemail # noqa: PLC0415
+        from ..models.transfer_destination import TransferDestination # noqa: PLC0415
         name = self.name
 
         instructions = self.instructions
@@ -117,6 +123,13 @@ class AgentVersionConfig:
         transfer_to = self.transfer_to
 
         transfer_mode = self.transfer_mode.value
+
+        transfer_destinations = []
+        for transfer_destinations_item_data in self.transfer_destinations:
+            transfer_destinations_item = transfer_destinations_item_data.to_dict()
+            transfer_destinations.append(transfer_destinations_item)
+
+
 
         tool_ids = self.tool_ids
 
@@ -196,6 +209,7 @@ class AgentVersionConfig:
             "model": model,
             "transfer_to": transfer_to,
             "transfer_mode": transfer_mode,
+            "transfer_destinations": transfer_destinations,
             "tool_ids": tool_ids,
             "connector_installation_ids": connector_installation_ids,
             "enabled_tools": enabled_tools,
@@ -224,6 +238,7 @@ class AgentVersionConfig:
         from ..models.agent_version_config_transcription import AgentVersionConfigTranscription # noqa: PLC0415
         from ..models.agent_version_config_voice import AgentVersionConfigVoice # noqa: PLC0415
         from ..models.agent_version_config_voicemail import AgentVersionConfigVoicemail # noqa: PLC0415
+        from ..models.transfer_destination import TransferDestination # noqa: PLC0415
         d = dict(src_dict)
         name = d.pop("name")
 
@@ -256,6 +271,16 @@ class AgentVersionConfig:
         transfer_mode = AgentVersionConfigTransferMode(d.pop("transfer_mode"))
 
 
+
+
+        transfer_destinations = []
+        _transfer_destinations = d.pop("transfer_destinations")
+        for transfer_destinations_item_data in (_transfer_destinations):
+            transfer_destinations_item = TransferDestination.from_dict(transfer_destinations_item_data)
+
+
+
+            transfer_destinations.append(transfer_destinations_item)
 
 
         tool_ids = cast(list[str], d.pop("tool_ids"))
@@ -436,6 +461,7 @@ class AgentVersionConfig:
             model=model,
             transfer_to=transfer_to,
             transfer_mode=transfer_mode,
+            transfer_destinations=transfer_destinations,
             tool_ids=tool_ids,
             connector_installation_ids=connector_installation_ids,
             enabled_tools=enabled_tools,

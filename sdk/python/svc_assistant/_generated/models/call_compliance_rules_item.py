@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.call_compliance_rules_item_refusal import CallComplianceRulesItemRefusal
 from ..models.call_compliance_rules_item_result import CallComplianceRulesItemResult
 from ..models.call_compliance_rules_item_rule import CallComplianceRulesItemRule
 from ..models.call_compliance_rules_item_source import CallComplianceRulesItemSource
@@ -29,7 +30,8 @@ class CallComplianceRulesItem:
     """ 
         Attributes:
             rule (CallComplianceRulesItemRule):
-            result (CallComplianceRulesItemResult): `calling_hours`: `open` or `closed`; `do_not_call`: `clear` or `listed`.
+            result (CallComplianceRulesItemResult): `calling_hours`: `open` or `closed`; `do_not_call`: `clear` or `listed`;
+                `dialing_permissions` (the account's `dialing_permissions`): `allowed` or `not_allowed`.
             detail (str): In words: the window and its source (TCPA, Ofcom, overrides), or the list.
             local (str | Unset): The callee's local time(s) at the check.
             zone (None | str | Unset): The callee's zone; null when not known precisely.
@@ -39,6 +41,8 @@ class CallComplianceRulesItem:
             opens_at (int | None | Unset): Closed: when the window next opens (null: not within 8 days).
             enforced (bool | Unset): Closed: false when only recorded (a test rig with `CALLING_HOURS_ENFORCEMENT=record`).
             source (CallComplianceRulesItemSource | Unset): Listed: which list.
+            refusal (CallComplianceRulesItemRefusal | Unset): `dialing_permissions` not allowed: which permission refused
+                the number (`country_not_allowed`, `number_type_not_allowed`, …).
      """
 
     rule: CallComplianceRulesItemRule
@@ -51,6 +55,7 @@ class CallComplianceRulesItem:
     opens_at: int | None | Unset = UNSET
     enforced: bool | Unset = UNSET
     source: CallComplianceRulesItemSource | Unset = UNSET
+    refusal: CallComplianceRulesItemRefusal | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -93,6 +98,11 @@ class CallComplianceRulesItem:
             source = self.source.value
 
 
+        refusal: str | Unset = UNSET
+        if not isinstance(self.refusal, Unset):
+            refusal = self.refusal.value
+
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -115,6 +125,8 @@ class CallComplianceRulesItem:
             field_dict["enforced"] = enforced
         if source is not UNSET:
             field_dict["source"] = source
+        if refusal is not UNSET:
+            field_dict["refusal"] = refusal
 
         return field_dict
 
@@ -176,6 +188,16 @@ class CallComplianceRulesItem:
 
 
 
+        _refusal = d.pop("refusal", UNSET)
+        refusal: CallComplianceRulesItemRefusal | Unset
+        if isinstance(_refusal,  Unset):
+            refusal = UNSET
+        else:
+            refusal = CallComplianceRulesItemRefusal(_refusal)
+
+
+
+
         call_compliance_rules_item = cls(
             rule=rule,
             result=result,
@@ -187,6 +209,7 @@ class CallComplianceRulesItem:
             opens_at=opens_at,
             enforced=enforced,
             source=source,
+            refusal=refusal,
         )
 
 

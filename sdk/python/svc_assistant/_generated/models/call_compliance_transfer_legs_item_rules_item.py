@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.call_compliance_transfer_legs_item_rules_item_refusal import CallComplianceTransferLegsItemRulesItemRefusal
 from ..models.call_compliance_transfer_legs_item_rules_item_result import CallComplianceTransferLegsItemRulesItemResult
 from ..models.call_compliance_transfer_legs_item_rules_item_rule import CallComplianceTransferLegsItemRulesItemRule
 from ..models.call_compliance_transfer_legs_item_rules_item_source import CallComplianceTransferLegsItemRulesItemSource
@@ -30,7 +31,7 @@ class CallComplianceTransferLegsItemRulesItem:
         Attributes:
             rule (CallComplianceTransferLegsItemRulesItemRule):
             result (CallComplianceTransferLegsItemRulesItemResult): `calling_hours`: `open` or `closed`; `do_not_call`:
-                `clear` or `listed`.
+                `clear` or `listed`; `dialing_permissions` (the account's `dialing_permissions`): `allowed` or `not_allowed`.
             detail (str): In words: the window and its source (TCPA, Ofcom, overrides), or the list.
             local (str | Unset): The callee's local time(s) at the check.
             zone (None | str | Unset): The callee's zone; null when not known precisely.
@@ -40,6 +41,8 @@ class CallComplianceTransferLegsItemRulesItem:
             opens_at (int | None | Unset): Closed: when the window next opens (null: not within 8 days).
             enforced (bool | Unset): Closed: false when only recorded (a test rig with `CALLING_HOURS_ENFORCEMENT=record`).
             source (CallComplianceTransferLegsItemRulesItemSource | Unset): Listed: which list.
+            refusal (CallComplianceTransferLegsItemRulesItemRefusal | Unset): `dialing_permissions` not allowed: which
+                permission refused the number (`country_not_allowed`, `number_type_not_allowed`, …).
      """
 
     rule: CallComplianceTransferLegsItemRulesItemRule
@@ -52,6 +55,7 @@ class CallComplianceTransferLegsItemRulesItem:
     opens_at: int | None | Unset = UNSET
     enforced: bool | Unset = UNSET
     source: CallComplianceTransferLegsItemRulesItemSource | Unset = UNSET
+    refusal: CallComplianceTransferLegsItemRulesItemRefusal | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -94,6 +98,11 @@ class CallComplianceTransferLegsItemRulesItem:
             source = self.source.value
 
 
+        refusal: str | Unset = UNSET
+        if not isinstance(self.refusal, Unset):
+            refusal = self.refusal.value
+
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -116,6 +125,8 @@ class CallComplianceTransferLegsItemRulesItem:
             field_dict["enforced"] = enforced
         if source is not UNSET:
             field_dict["source"] = source
+        if refusal is not UNSET:
+            field_dict["refusal"] = refusal
 
         return field_dict
 
@@ -177,6 +188,16 @@ class CallComplianceTransferLegsItemRulesItem:
 
 
 
+        _refusal = d.pop("refusal", UNSET)
+        refusal: CallComplianceTransferLegsItemRulesItemRefusal | Unset
+        if isinstance(_refusal,  Unset):
+            refusal = UNSET
+        else:
+            refusal = CallComplianceTransferLegsItemRulesItemRefusal(_refusal)
+
+
+
+
         call_compliance_transfer_legs_item_rules_item = cls(
             rule=rule,
             result=result,
@@ -188,6 +209,7 @@ class CallComplianceTransferLegsItemRulesItem:
             opens_at=opens_at,
             enforced=enforced,
             source=source,
+            refusal=refusal,
         )
 
 

@@ -2,6 +2,7 @@ from enum import StrEnum
 
 class CallTransferReasonType0(StrEnum):
     BUSY = "busy"
+    DESTINATION_NOT_ALLOWED = "destination_not_allowed"
     DO_NOT_CALL = "do_not_call"
     FAILED = "failed"
     HUNG_UP = "hung_up"

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
   from ..models.create_agent_body_metadata import CreateAgentBodyMetadata
   from ..models.create_agent_body_recording import CreateAgentBodyRecording
   from ..models.create_agent_body_transcription import CreateAgentBodyTranscription
+  from ..models.create_agent_body_transfer_destinations_item import CreateAgentBodyTransferDestinationsItem
   from ..models.create_agent_body_voice import CreateAgentBodyVoice
   from ..models.create_agent_body_voicemail import CreateAgentBodyVoicemail
 
@@ -40,6 +41,10 @@ class CreateAgentBody:
             first_message (str | Unset):
             model (str | Unset): The chat model; one of those the operator allows (`LLM_MODELS`); absent: the default model.
             transfer_to (str | Unset):
+            transfer_destinations (list[CreateAgentBodyTransferDestinationsItem] | Unset): The places the assistant may
+                transfer a caller to: the model's `transfer_call` names one of them, never a number. Each is checked against the
+                account's `dialing_permissions` when saved and again when dialed. Empty (and no `transfer_to`): the assistant
+                cannot transfer.
             transfer_mode (CreateAgentBodyTransferMode | Unset): How the `transfer_call` tool transfers: `cold` (default)
                 hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the
                 caller back to the assistant when the person is busy, does not answer or hangs up.
@@ -85,6 +90,7 @@ class CreateAgentBody:
     first_message: str | Unset = UNSET
     model: str | Unset = UNSET
     transfer_to: str | Unset = UNSET
+    transfer_destinations: list[CreateAgentBodyTransferDestinationsItem] | Unset = UNSET
     transfer_mode: CreateAgentBodyTransferMode | Unset = UNSET
     tool_ids: list[str] | Unset = UNSET
     connector_installation_ids: list[str] | Unset = UNSET
@@ -113,6 +119,7 @@ class CreateAgentBody:
         from ..models.create_agent_body_metadata import CreateAgentBodyMetadata # noqa: PLC0415
         from ..models.create_agent_body_recording import CreateAgentBodyRecording # noqa: PLC0415
         from ..models.create_agent_body_transcription import CreateAgentBodyTranscription # noqa: PLC0415
+        from ..models.create_agent_body_transfer_destinations_item import CreateAgentBodyTransferDestinationsItem # noqa: PLC0415
         from ..models.create_agent_body_voice import CreateAgentBodyVoice # noqa: PLC0415
         from ..models.create_agent_body_voicemail import CreateAgentBodyVoicemail # noqa: PLC0415
         name = self.name
@@ -124,6 +131,15 @@ class CreateAgentBody:
         model = self.model
 
         transfer_to = self.transfer_to
+
+        transfer_destinations: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.transfer_destinations, Unset):
+            transfer_destinations = []
+            for transfer_destinations_item_data in self.transfer_destinations:
+                transfer_destinations_item = transfer_destinations_item_data.to_dict()
+                transfer_destinations.append(transfer_destinations_item)
+
+
 
         transfer_mode: str | Unset = UNSET
         if not isinstance(self.transfer_mode, Unset):
@@ -207,6 +223,8 @@ class CreateAgentBody:
             field_dict["model"] = model
         if transfer_to is not UNSET:
             field_dict["transfer_to"] = transfer_to
+        if transfer_destinations is not UNSET:
+            field_dict["transfer_destinations"] = transfer_destinations
         if transfer_mode is not UNSET:
             field_dict["transfer_mode"] = transfer_mode
         if tool_ids is not UNSET:
@@ -253,6 +271,7 @@ class CreateAgentBody:
         from ..models.create_agent_body_metadata import CreateAgentBodyMetadata # noqa: PLC0415
         from ..models.create_agent_body_recording import CreateAgentBodyRecording # noqa: PLC0415
         from ..models.create_agent_body_transcription import CreateAgentBodyTranscription # noqa: PLC0415
+        from ..models.create_agent_body_transfer_destinations_item import CreateAgentBodyTransferDestinationsItem # noqa: PLC0415
         from ..models.create_agent_body_voice import CreateAgentBodyVoice # noqa: PLC0415
         from ..models.create_agent_body_voicemail import CreateAgentBodyVoicemail # noqa: PLC0415
         d = dict(src_dict)
@@ -265,6 +284,18 @@ class CreateAgentBody:
         model = d.pop("model", UNSET)
 
         transfer_to = d.pop("transfer_to", UNSET)
+
+        _transfer_destinations = d.pop("transfer_destinations", UNSET)
+        transfer_destinations: list[CreateAgentBodyTransferDestinationsItem] | Unset = UNSET
+        if _transfer_destinations is not UNSET:
+            transfer_destinations = []
+            for transfer_destinations_item_data in _transfer_destinations:
+                transfer_destinations_item = CreateAgentBodyTransferDestinationsItem.from_dict(transfer_destinations_item_data)
+
+
+
+                transfer_destinations.append(transfer_destinations_item)
+
 
         _transfer_mode = d.pop("transfer_mode", UNSET)
         transfer_mode: CreateAgentBodyTransferMode | Unset
@@ -389,6 +420,7 @@ class CreateAgentBody:
             first_message=first_message,
             model=model,
             transfer_to=transfer_to,
+            transfer_destinations=transfer_destinations,
             transfer_mode=transfer_mode,
             tool_ids=tool_ids,
             connector_installation_ids=connector_installation_ids,

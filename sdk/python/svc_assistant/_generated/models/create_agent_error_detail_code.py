@@ -8,6 +8,7 @@ class CreateAgentErrorDetailCode(StrEnum):
     BODY_TOO_LARGE = "body_too_large"
     CONTENT_ENCODING_UNSUPPORTED = "content_encoding_unsupported"
     CONTENT_TYPE_UNSUPPORTED = "content_type_unsupported"
+    DESTINATION_NOT_ALLOWED = "destination_not_allowed"
     IDEMPOTENCY_KEY_INVALID = "idempotency_key_invalid"
     IDEMPOTENCY_KEY_IN_USE = "idempotency_key_in_use"
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"

@@ -9,6 +9,8 @@ class CreateCallErrorDetailCode(StrEnum):
     CONCURRENCY_LIMIT = "concurrency_limit"
     CONTENT_ENCODING_UNSUPPORTED = "content_encoding_unsupported"
     CONTENT_TYPE_UNSUPPORTED = "content_type_unsupported"
+    DESTINATION_NOT_ALLOWED = "destination_not_allowed"
+    FROM_NOT_OWNED = "from_not_owned"
     IDEMPOTENCY_KEY_INVALID = "idempotency_key_invalid"
     IDEMPOTENCY_KEY_IN_USE = "idempotency_key_in_use"
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"

@@ -15,10 +15,13 @@ class CreatePhoneNumberErrorDetailCode(StrEnum):
     PARAMETER_MISSING = "parameter_missing"
     PARAMETER_UNKNOWN = "parameter_unknown"
     PHONE_NUMBER_ALREADY_CONNECTED = "phone_number_already_connected"
+    PHONE_NUMBER_NOT_OWNED = "phone_number_not_owned"
+    PHONE_NUMBER_PURCHASE_FAILED = "phone_number_purchase_failed"
     RATE_LIMIT_EXCEEDED = "rate_limit_exceeded"
     RESOURCE_MISSING = "resource_missing"
     SCOPE_MISSING = "scope_missing"
     SERVICE_UNAVAILABLE = "service_unavailable"
+    TELEPHONY_NOT_CONFIGURED = "telephony_not_configured"
     URL_PRIVATE_ADDRESS = "url_private_address"
     URL_UNRESOLVABLE = "url_unresolvable"
 

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.phone_number_channels_item import PhoneNumberChannelsItem
+from ..models.phone_number_source import PhoneNumberSource
 from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
@@ -38,6 +39,9 @@ class PhoneNumber:
             inbound_webhook_timeout_ms (int): How long an inbound call waits for the webhook's answer.
             overflow_to (None | str): Where inbound calls go while every call slot is taken; null: the caller hears that all
                 lines are busy.
+            source (PhoneNumberSource): How it came to the organization: `bought` through the service (released at Twilio
+                when deleted), `imported` from the organization's Twilio account (only detached when deleted), `simulated` (test
+                mode), `connected` (stored before numbers needed proof).
             created (int): Unix time in seconds.
             inbound_webhook_secret (str | Unset): The signing secret of `inbound_webhook_url` requests (`Svc-Signature`);
                 only in the response that set the URL.
@@ -52,6 +56,7 @@ class PhoneNumber:
     inbound_webhook_url: None | str
     inbound_webhook_timeout_ms: int
     overflow_to: None | str
+    source: PhoneNumberSource
     created: int
     inbound_webhook_secret: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -87,6 +92,8 @@ class PhoneNumber:
         overflow_to: None | str
         overflow_to = self.overflow_to
 
+        source = self.source.value
+
         created = self.created
 
         inbound_webhook_secret = self.inbound_webhook_secret
@@ -104,6 +111,7 @@ class PhoneNumber:
             "inbound_webhook_url": inbound_webhook_url,
             "inbound_webhook_timeout_ms": inbound_webhook_timeout_ms,
             "overflow_to": overflow_to,
+            "source": source,
             "created": created,
         })
         if inbound_webhook_secret is not UNSET:
@@ -162,6 +170,11 @@ class PhoneNumber:
         overflow_to = _parse_overflow_to(d.pop("overflow_to"))
 
 
+        source = PhoneNumberSource(d.pop("source"))
+
+
+
+
         created = d.pop("created")
 
         inbound_webhook_secret = d.pop("inbound_webhook_secret", UNSET)
@@ -176,6 +189,7 @@ class PhoneNumber:
             inbound_webhook_url=inbound_webhook_url,
             inbound_webhook_timeout_ms=inbound_webhook_timeout_ms,
             overflow_to=overflow_to,
+            source=source,
             created=created,
             inbound_webhook_secret=inbound_webhook_secret,
         )

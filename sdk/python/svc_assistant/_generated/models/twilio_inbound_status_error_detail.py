@@ -31,6 +31,9 @@ class TwilioInboundStatusErrorDetail:
             message (str):
             param (str | Unset):
             reason (str | Unset): `bundle_invalid` only: what is wrong with the bundle.
+            twilio_code (int | Unset): When Twilio refused the request (a number purchase, a caller ID verification): its
+                error code.
+            twilio_message (str | Unset): When Twilio refused the request: Twilio's message.
             request_id (str | Unset):
      """
 
@@ -39,6 +42,8 @@ class TwilioInboundStatusErrorDetail:
     message: str
     param: str | Unset = UNSET
     reason: str | Unset = UNSET
+    twilio_code: int | Unset = UNSET
+    twilio_message: str | Unset = UNSET
     request_id: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -57,6 +62,10 @@ class TwilioInboundStatusErrorDetail:
 
         reason = self.reason
 
+        twilio_code = self.twilio_code
+
+        twilio_message = self.twilio_message
+
         request_id = self.request_id
 
 
@@ -71,6 +80,10 @@ class TwilioInboundStatusErrorDetail:
             field_dict["param"] = param
         if reason is not UNSET:
             field_dict["reason"] = reason
+        if twilio_code is not UNSET:
+            field_dict["twilio_code"] = twilio_code
+        if twilio_message is not UNSET:
+            field_dict["twilio_message"] = twilio_message
         if request_id is not UNSET:
             field_dict["request_id"] = request_id
 
@@ -97,6 +110,10 @@ class TwilioInboundStatusErrorDetail:
 
         reason = d.pop("reason", UNSET)
 
+        twilio_code = d.pop("twilio_code", UNSET)
+
+        twilio_message = d.pop("twilio_message", UNSET)
+
         request_id = d.pop("request_id", UNSET)
 
         twilio_inbound_status_error_detail = cls(
@@ -105,6 +122,8 @@ class TwilioInboundStatusErrorDetail:
             message=message,
             param=param,
             reason=reason,
+            twilio_code=twilio_code,
+            twilio_message=twilio_message,
             request_id=request_id,
         )
 

@@ -13,6 +13,7 @@ from typing import cast
 
 if TYPE_CHECKING:
   from ..models.update_account_body_calling_hours_type_0 import UpdateAccountBodyCallingHoursType0
+  from ..models.update_account_body_dialing_permissions import UpdateAccountBodyDialingPermissions
   from ..models.update_account_body_payments import UpdateAccountBodyPayments
   from ..models.update_account_body_redaction import UpdateAccountBodyRedaction
   from ..models.update_account_body_retention import UpdateAccountBodyRetention
@@ -35,6 +36,9 @@ class UpdateAccountBody:
             ai_disclosure (bool | Unset): false: calls no longer open by saying they are an automated assistant (the mode's
                 calls created from then on).
             calling_hours (None | Unset | UpdateAccountBodyCallingHoursType0):
+            dialing_permissions (UpdateAccountBodyDialingPermissions | Unset): Where calls and transfers may go (both
+                modes). Premium-rate, shared-cost, personal and non-geographic (satellite) numbers stay refused unless the
+                operator allows them.
      """
 
     retention: UpdateAccountBodyRetention | Unset = UNSET
@@ -42,6 +46,7 @@ class UpdateAccountBody:
     payments: UpdateAccountBodyPayments | Unset = UNSET
     ai_disclosure: bool | Unset = UNSET
     calling_hours: None | Unset | UpdateAccountBodyCallingHoursType0 = UNSET
+    dialing_permissions: UpdateAccountBodyDialingPermissions | Unset = UNSET
 
 
 
@@ -49,6 +54,7 @@ class UpdateAccountBody:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.update_account_body_calling_hours_type_0 import UpdateAccountBodyCallingHoursType0 # noqa: PLC0415
+        from ..models.update_account_body_dialing_permissions import UpdateAccountBodyDialingPermissions # noqa: PLC0415
         from ..models.update_account_body_payments import UpdateAccountBodyPayments # noqa: PLC0415
         from ..models.update_account_body_redaction import UpdateAccountBodyRedaction # noqa: PLC0415
         from ..models.update_account_body_retention import UpdateAccountBodyRetention # noqa: PLC0415
@@ -74,6 +80,10 @@ class UpdateAccountBody:
         else:
             calling_hours = self.calling_hours
 
+        dialing_permissions: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.dialing_permissions, Unset):
+            dialing_permissions = self.dialing_permissions.to_dict()
+
 
         field_dict: dict[str, Any] = {}
 
@@ -89,6 +99,8 @@ class UpdateAccountBody:
             field_dict["ai_disclosure"] = ai_disclosure
         if calling_hours is not UNSET:
             field_dict["calling_hours"] = calling_hours
+        if dialing_permissions is not UNSET:
+            field_dict["dialing_permissions"] = dialing_permissions
 
         return field_dict
 
@@ -97,6 +109,7 @@ class UpdateAccountBody:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.update_account_body_calling_hours_type_0 import UpdateAccountBodyCallingHoursType0 # noqa: PLC0415
+        from ..models.update_account_body_dialing_permissions import UpdateAccountBodyDialingPermissions # noqa: PLC0415
         from ..models.update_account_body_payments import UpdateAccountBodyPayments # noqa: PLC0415
         from ..models.update_account_body_redaction import UpdateAccountBodyRedaction # noqa: PLC0415
         from ..models.update_account_body_retention import UpdateAccountBodyRetention # noqa: PLC0415
@@ -153,12 +166,23 @@ class UpdateAccountBody:
         calling_hours = _parse_calling_hours(d.pop("calling_hours", UNSET))
 
 
+        _dialing_permissions = d.pop("dialing_permissions", UNSET)
+        dialing_permissions: UpdateAccountBodyDialingPermissions | Unset
+        if isinstance(_dialing_permissions,  Unset):
+            dialing_permissions = UNSET
+        else:
+            dialing_permissions = UpdateAccountBodyDialingPermissions.from_dict(_dialing_permissions)
+
+
+
+
         update_account_body = cls(
             retention=retention,
             redaction=redaction,
             payments=payments,
             ai_disclosure=ai_disclosure,
             calling_hours=calling_hours,
+            dialing_permissions=dialing_permissions,
         )
 
         return update_account_body

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
   from ..models.update_agent_body_recording_type_0 import UpdateAgentBodyRecordingType0
   from ..models.update_agent_body_traffic_split_type_0_item import UpdateAgentBodyTrafficSplitType0Item
   from ..models.update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0
+  from ..models.update_agent_body_transfer_destinations_type_0_item import UpdateAgentBodyTransferDestinationsType0Item
   from ..models.update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0
   from ..models.update_agent_body_voicemail_type_0 import UpdateAgentBodyVoicemailType0
 
@@ -41,6 +42,7 @@ class UpdateAgentBody:
             first_message (None | str | Unset):
             model (None | str | Unset):
             transfer_to (None | str | Unset):
+            transfer_destinations (list[UpdateAgentBodyTransferDestinationsType0Item] | None | Unset):
             transfer_mode (UpdateAgentBodyTransferMode | Unset): How the `transfer_call` tool transfers: `cold` (default)
                 hands the line over; `warm` holds the caller, briefs the person with a summary and joins them, or brings the
                 caller back to the assistant when the person is busy, does not answer or hangs up.
@@ -78,6 +80,7 @@ class UpdateAgentBody:
     first_message: None | str | Unset = UNSET
     model: None | str | Unset = UNSET
     transfer_to: None | str | Unset = UNSET
+    transfer_destinations: list[UpdateAgentBodyTransferDestinationsType0Item] | None | Unset = UNSET
     transfer_mode: UpdateAgentBodyTransferMode | Unset = UNSET
     tool_ids: list[str] | Unset = UNSET
     connector_installation_ids: list[str] | Unset = UNSET
@@ -109,6 +112,7 @@ class UpdateAgentBody:
         from ..models.update_agent_body_recording_type_0 import UpdateAgentBodyRecordingType0 # noqa: PLC0415
         from ..models.update_agent_body_traffic_split_type_0_item import UpdateAgentBodyTrafficSplitType0Item # noqa: PLC0415
         from ..models.update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0 # noqa: PLC0415
+        from ..models.update_agent_body_transfer_destinations_type_0_item import UpdateAgentBodyTransferDestinationsType0Item # noqa: PLC0415
         from ..models.update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0 # noqa: PLC0415
         from ..models.update_agent_body_voicemail_type_0 import UpdateAgentBodyVoicemailType0 # noqa: PLC0415
         name = self.name
@@ -132,6 +136,19 @@ class UpdateAgentBody:
             transfer_to = UNSET
         else:
             transfer_to = self.transfer_to
+
+        transfer_destinations: list[dict[str, Any]] | None | Unset
+        if isinstance(self.transfer_destinations, Unset):
+            transfer_destinations = UNSET
+        elif isinstance(self.transfer_destinations, list):
+            transfer_destinations = []
+            for transfer_destinations_type_0_item_data in self.transfer_destinations:
+                transfer_destinations_type_0_item = transfer_destinations_type_0_item_data.to_dict()
+                transfer_destinations.append(transfer_destinations_type_0_item)
+
+
+        else:
+            transfer_destinations = self.transfer_destinations
 
         transfer_mode: str | Unset = UNSET
         if not isinstance(self.transfer_mode, Unset):
@@ -270,6 +287,8 @@ class UpdateAgentBody:
             field_dict["model"] = model
         if transfer_to is not UNSET:
             field_dict["transfer_to"] = transfer_to
+        if transfer_destinations is not UNSET:
+            field_dict["transfer_destinations"] = transfer_destinations
         if transfer_mode is not UNSET:
             field_dict["transfer_mode"] = transfer_mode
         if tool_ids is not UNSET:
@@ -321,6 +340,7 @@ class UpdateAgentBody:
         from ..models.update_agent_body_recording_type_0 import UpdateAgentBodyRecordingType0 # noqa: PLC0415
         from ..models.update_agent_body_traffic_split_type_0_item import UpdateAgentBodyTrafficSplitType0Item # noqa: PLC0415
         from ..models.update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0 # noqa: PLC0415
+        from ..models.update_agent_body_transfer_destinations_type_0_item import UpdateAgentBodyTransferDestinationsType0Item # noqa: PLC0415
         from ..models.update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0 # noqa: PLC0415
         from ..models.update_agent_body_voicemail_type_0 import UpdateAgentBodyVoicemailType0 # noqa: PLC0415
         d = dict(src_dict)
@@ -356,6 +376,31 @@ class UpdateAgentBody:
             return cast(None | str | Unset, data)
 
         transfer_to = _parse_transfer_to(d.pop("transfer_to", UNSET))
+
+
+        def _parse_transfer_destinations(data: object) -> list[UpdateAgentBodyTransferDestinationsType0Item] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                transfer_destinations_type_0 = []
+                _transfer_destinations_type_0 = data
+                for transfer_destinations_type_0_item_data in (_transfer_destinations_type_0):
+                    transfer_destinations_type_0_item = UpdateAgentBodyTransferDestinationsType0Item.from_dict(transfer_destinations_type_0_item_data)
+
+
+
+                    transfer_destinations_type_0.append(transfer_destinations_type_0_item)
+
+                return transfer_destinations_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[UpdateAgentBodyTransferDestinationsType0Item] | None | Unset, data)
+
+        transfer_destinations = _parse_transfer_destinations(d.pop("transfer_destinations", UNSET))
 
 
         _transfer_mode = d.pop("transfer_mode", UNSET)
@@ -604,6 +649,7 @@ class UpdateAgentBody:
             first_message=first_message,
             model=model,
             transfer_to=transfer_to,
+            transfer_destinations=transfer_destinations,
             transfer_mode=transfer_mode,
             tool_ids=tool_ids,
             connector_installation_ids=connector_installation_ids,

@@ -147,9 +147,10 @@ def sync_detailed(
      Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and
     events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and
     conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go
-    through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default)
-    and the organization's calling hours (they only narrow the country defaults). Secret keys only.
-    Needs the `account:write` scope.
+    through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default),
+    the organization's calling hours (they only narrow the country defaults) and its dialing permissions
+    (`dialing_permissions`: the countries and SIP domains its calls and transfers may reach, both
+    modes). Secret keys only. Needs the `account:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -188,9 +189,10 @@ def sync(
      Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and
     events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and
     conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go
-    through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default)
-    and the organization's calling hours (they only narrow the country defaults). Secret keys only.
-    Needs the `account:write` scope.
+    through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default),
+    the organization's calling hours (they only narrow the country defaults) and its dialing permissions
+    (`dialing_permissions`: the countries and SIP domains its calls and transfers may reach, both
+    modes). Secret keys only. Needs the `account:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -224,9 +226,10 @@ async def asyncio_detailed(
      Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and
     events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and
     conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go
-    through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default)
-    and the organization's calling hours (they only narrow the country defaults). Secret keys only.
-    Needs the `account:write` scope.
+    through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default),
+    the organization's calling hours (they only narrow the country defaults) and its dialing permissions
+    (`dialing_permissions`: the countries and SIP domains its calls and transfers may reach, both
+    modes). Secret keys only. Needs the `account:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -265,9 +268,10 @@ async def asyncio(
      Sets the key's mode's retention (days to keep transcripts, messages, recordings, analyses and
     events; null keeps for ever; an hourly schedule deletes what is older, leaving calls and
     conversations as skeletons), PII redaction before storage, the Twilio Pay Connector card payments go
-    through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default)
-    and the organization's calling hours (they only narrow the country defaults). Secret keys only.
-    Needs the `account:write` scope.
+    through (`payments.connector`), the AI disclosure calls open with (`ai_disclosure`, on by default),
+    the organization's calling hours (they only narrow the country defaults) and its dialing permissions
+    (`dialing_permissions`: the countries and SIP domains its calls and transfers may reach, both
+    modes). Secret keys only. Needs the `account:write` scope.
 
     Args:
         idempotency_key (str | Unset):

@@ -153,9 +153,13 @@ def sync_detailed(
 
      Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed
     `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422
-    `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key
-    needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the
-    outcome, ring and pause seconds). Needs the `calls:write` scope.
+    `number_on_do_not_call`, one the account's `dialing_permissions` refuse (a country not allowed, a
+    premium-rate, shared-cost, personal or satellite number) 400 `destination_not_allowed` naming `to`;
+    follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs Twilio, and `from` must
+    be one of the organization's voice numbers or verified caller IDs (400 `from_not_owned`; absent: the
+    agent's number, else the organization's first voice number); a test key simulates the call
+    (`simulation`: the caller's lines, the outcome, ring and pause seconds). Needs the `calls:write`
+    scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -193,9 +197,13 @@ def sync(
 
      Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed
     `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422
-    `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key
-    needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the
-    outcome, ring and pause seconds). Needs the `calls:write` scope.
+    `number_on_do_not_call`, one the account's `dialing_permissions` refuse (a country not allowed, a
+    premium-rate, shared-cost, personal or satellite number) 400 `destination_not_allowed` naming `to`;
+    follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs Twilio, and `from` must
+    be one of the organization's voice numbers or verified caller IDs (400 `from_not_owned`; absent: the
+    agent's number, else the organization's first voice number); a test key simulates the call
+    (`simulation`: the caller's lines, the outcome, ring and pause seconds). Needs the `calls:write`
+    scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -228,9 +236,13 @@ async def asyncio_detailed(
 
      Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed
     `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422
-    `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key
-    needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the
-    outcome, ring and pause seconds). Needs the `calls:write` scope.
+    `number_on_do_not_call`, one the account's `dialing_permissions` refuse (a country not allowed, a
+    premium-rate, shared-cost, personal or satellite number) 400 `destination_not_allowed` naming `to`;
+    follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs Twilio, and `from` must
+    be one of the organization's voice numbers or verified caller IDs (400 `from_not_owned`; absent: the
+    agent's number, else the organization's first voice number); a test key simulates the call
+    (`simulation`: the caller's lines, the outcome, ring and pause seconds). Needs the `calls:write`
+    scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -268,9 +280,13 @@ async def asyncio(
 
      Starts the call and answers `queued` at once (`scheduled` with a later `scheduled_at`, a closed
     `calling_window`, or outside the callee's calling hours); a number on a do-not-call list is 422
-    `number_on_do_not_call`; follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key
-    needs `from` and Twilio; a test key simulates the call (`simulation`: the caller's lines, the
-    outcome, ring and pause seconds). Needs the `calls:write` scope.
+    `number_on_do_not_call`, one the account's `dialing_permissions` refuse (a country not allowed, a
+    premium-rate, shared-cost, personal or satellite number) 400 `destination_not_allowed` naming `to`;
+    follow it with `GET /v1/calls/{id}` or the `call.*` events. A live key needs Twilio, and `from` must
+    be one of the organization's voice numbers or verified caller IDs (400 `from_not_owned`; absent: the
+    agent's number, else the organization's first voice number); a test key simulates the call
+    (`simulation`: the caller's lines, the outcome, ring and pause seconds). Needs the `calls:write`
+    scope.
 
     Args:
         idempotency_key (str | Unset):

@@ -153,9 +153,11 @@ def sync_detailed(
 ) -> Response[ApiError | Call | TransferCallError]:
     """ Transfer a live call
 
-     To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and
-    brings the caller back to the assistant when they cannot take the call; answers once the outcome is
-    known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
+     To an E.164 number or a `sip:` URI the account's `dialing_permissions` allow (400
+    `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a
+    SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the
+    caller back to the assistant when they cannot take the call; answers once the outcome is known
+    (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
     `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
 
     Args:
@@ -195,9 +197,11 @@ def sync(
 ) -> ApiError | Call | TransferCallError | None:
     """ Transfer a live call
 
-     To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and
-    brings the caller back to the assistant when they cannot take the call; answers once the outcome is
-    known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
+     To an E.164 number or a `sip:` URI the account's `dialing_permissions` allow (400
+    `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a
+    SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the
+    caller back to the assistant when they cannot take the call; answers once the outcome is known
+    (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
     `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
 
     Args:
@@ -232,9 +236,11 @@ async def asyncio_detailed(
 ) -> Response[ApiError | Call | TransferCallError]:
     """ Transfer a live call
 
-     To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and
-    brings the caller back to the assistant when they cannot take the call; answers once the outcome is
-    known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
+     To an E.164 number or a `sip:` URI the account's `dialing_permissions` allow (400
+    `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a
+    SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the
+    caller back to the assistant when they cannot take the call; answers once the outcome is known
+    (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
     `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
 
     Args:
@@ -274,9 +280,11 @@ async def asyncio(
 ) -> ApiError | Call | TransferCallError | None:
     """ Transfer a live call
 
-     To an E.164 number, a `sip:` URI or a `client:` identity. `mode: "warm"` briefs the person first and
-    brings the caller back to the assistant when they cannot take the call; answers once the outcome is
-    known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
+     To an E.164 number or a `sip:` URI the account's `dialing_permissions` allow (400
+    `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a
+    SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the
+    caller back to the assistant when they cannot take the call; answers once the outcome is known
+    (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
     `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
 
     Args:

@@ -149,9 +149,14 @@ def sync_detailed(
     idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ApiError | CreatePhoneNumberError | PhoneNumber]:
-    """ Connect a number for messaging and calls
+    """ Buy, import or (test mode) simulate a number for messaging and calls
 
-     Connect a number for messaging and calls. Needs the `phone_numbers:write` scope.
+     Test keys: a simulated number. Live keys: imported when the organization's Twilio account holds it,
+    else bought in the organization's subaccount (Voice and SMS URLs set to the service); a connected
+    account must already hold it (400 `phone_number_not_owned`). Twilio's refusal to sell (no such
+    number, region rules, address required) is 400 `phone_number_purchase_failed` with `twilio_code` and
+    `twilio_message`; nothing is stored. A number another organization holds is refused the same way.
+    Needs the `phone_numbers:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -185,9 +190,14 @@ def sync(
     idempotency_key: str | Unset = UNSET,
 
 ) -> ApiError | CreatePhoneNumberError | PhoneNumber | None:
-    """ Connect a number for messaging and calls
+    """ Buy, import or (test mode) simulate a number for messaging and calls
 
-     Connect a number for messaging and calls. Needs the `phone_numbers:write` scope.
+     Test keys: a simulated number. Live keys: imported when the organization's Twilio account holds it,
+    else bought in the organization's subaccount (Voice and SMS URLs set to the service); a connected
+    account must already hold it (400 `phone_number_not_owned`). Twilio's refusal to sell (no such
+    number, region rules, address required) is 400 `phone_number_purchase_failed` with `twilio_code` and
+    `twilio_message`; nothing is stored. A number another organization holds is refused the same way.
+    Needs the `phone_numbers:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -216,9 +226,14 @@ async def asyncio_detailed(
     idempotency_key: str | Unset = UNSET,
 
 ) -> Response[ApiError | CreatePhoneNumberError | PhoneNumber]:
-    """ Connect a number for messaging and calls
+    """ Buy, import or (test mode) simulate a number for messaging and calls
 
-     Connect a number for messaging and calls. Needs the `phone_numbers:write` scope.
+     Test keys: a simulated number. Live keys: imported when the organization's Twilio account holds it,
+    else bought in the organization's subaccount (Voice and SMS URLs set to the service); a connected
+    account must already hold it (400 `phone_number_not_owned`). Twilio's refusal to sell (no such
+    number, region rules, address required) is 400 `phone_number_purchase_failed` with `twilio_code` and
+    `twilio_message`; nothing is stored. A number another organization holds is refused the same way.
+    Needs the `phone_numbers:write` scope.
 
     Args:
         idempotency_key (str | Unset):
@@ -252,9 +267,14 @@ async def asyncio(
     idempotency_key: str | Unset = UNSET,
 
 ) -> ApiError | CreatePhoneNumberError | PhoneNumber | None:
-    """ Connect a number for messaging and calls
+    """ Buy, import or (test mode) simulate a number for messaging and calls
 
-     Connect a number for messaging and calls. Needs the `phone_numbers:write` scope.
+     Test keys: a simulated number. Live keys: imported when the organization's Twilio account holds it,
+    else bought in the organization's subaccount (Voice and SMS URLs set to the service); a connected
+    account must already hold it (400 `phone_number_not_owned`). Twilio's refusal to sell (no such
+    number, region rules, address required) is 400 `phone_number_purchase_failed` with `twilio_code` and
+    `twilio_message`; nothing is stored. A number another organization holds is refused the same way.
+    Needs the `phone_numbers:write` scope.
 
     Args:
         idempotency_key (str | Unset):

@@ -108,9 +108,10 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[ApiError | DeletePhoneNumberError | Deleted]:
-    """ Disconnect a number
+    """ Release a bought number, or detach an imported or simulated one
 
-     Disconnect a number. Needs the `phone_numbers:write` scope.
+     Release a bought number, or detach an imported or simulated one. Needs the `phone_numbers:write`
+    scope.
 
     Args:
         id (str):
@@ -141,9 +142,10 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> ApiError | DeletePhoneNumberError | Deleted | None:
-    """ Disconnect a number
+    """ Release a bought number, or detach an imported or simulated one
 
-     Disconnect a number. Needs the `phone_numbers:write` scope.
+     Release a bought number, or detach an imported or simulated one. Needs the `phone_numbers:write`
+    scope.
 
     Args:
         id (str):
@@ -169,9 +171,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[ApiError | DeletePhoneNumberError | Deleted]:
-    """ Disconnect a number
+    """ Release a bought number, or detach an imported or simulated one
 
-     Disconnect a number. Needs the `phone_numbers:write` scope.
+     Release a bought number, or detach an imported or simulated one. Needs the `phone_numbers:write`
+    scope.
 
     Args:
         id (str):
@@ -202,9 +205,10 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> ApiError | DeletePhoneNumberError | Deleted | None:
-    """ Disconnect a number
+    """ Release a bought number, or detach an imported or simulated one
 
-     Disconnect a number. Needs the `phone_numbers:write` scope.
+     Release a bought number, or detach an imported or simulated one. Needs the `phone_numbers:write`
+    scope.
 
     Args:
         id (str):

@@ -1,0 +1,25 @@
+from enum import StrEnum
+
+class CreateCallerIdErrorDetailCode(StrEnum):
+    API_KEY_INVALID = "api_key_invalid"
+    API_KEY_MISSING = "api_key_missing"
+    API_VERSION_INVALID = "api_version_invalid"
+    BODY_INVALID = "body_invalid"
+    BODY_TOO_LARGE = "body_too_large"
+    CALLER_ID_EXISTS = "caller_id_exists"
+    CALLER_ID_VERIFICATION_FAILED = "caller_id_verification_failed"
+    CONTENT_ENCODING_UNSUPPORTED = "content_encoding_unsupported"
+    CONTENT_TYPE_UNSUPPORTED = "content_type_unsupported"
+    IDEMPOTENCY_KEY_INVALID = "idempotency_key_invalid"
+    IDEMPOTENCY_KEY_IN_USE = "idempotency_key_in_use"
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    PARAMETER_INVALID = "parameter_invalid"
+    PARAMETER_MISSING = "parameter_missing"
+    PARAMETER_UNKNOWN = "parameter_unknown"
+    RATE_LIMIT_EXCEEDED = "rate_limit_exceeded"
+    SCOPE_MISSING = "scope_missing"
+    SERVICE_UNAVAILABLE = "service_unavailable"
+    TELEPHONY_NOT_CONFIGURED = "telephony_not_configured"
+
+    def __str__(self) -> str:
+        return str(self.value)

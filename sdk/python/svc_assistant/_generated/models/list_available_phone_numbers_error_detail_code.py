@@ -1,0 +1,17 @@
+from enum import StrEnum
+
+class ListAvailablePhoneNumbersErrorDetailCode(StrEnum):
+    API_KEY_INVALID = "api_key_invalid"
+    API_KEY_MISSING = "api_key_missing"
+    API_VERSION_INVALID = "api_version_invalid"
+    PARAMETER_INVALID = "parameter_invalid"
+    PARAMETER_MISSING = "parameter_missing"
+    PARAMETER_UNKNOWN = "parameter_unknown"
+    PHONE_NUMBER_SEARCH_FAILED = "phone_number_search_failed"
+    RATE_LIMIT_EXCEEDED = "rate_limit_exceeded"
+    SCOPE_MISSING = "scope_missing"
+    SERVICE_UNAVAILABLE = "service_unavailable"
+    TELEPHONY_NOT_CONFIGURED = "telephony_not_configured"
+
+    def __str__(self) -> str:
+        return str(self.value)
