@@ -13,6 +13,7 @@ import { config, setConfig } from '../../src/config';
 import { setOrgCallLimit } from '../../src/services/limits';
 import { createForm, phone, startCampaign } from '../support/bulk-calls';
 import { legStatus, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -125,6 +126,7 @@ describe('the dialing pacer: live dials at the account’s calls per second, acr
     const agent = await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Live', instructions: 'Hi.' } });
     expect(agent.status, JSON.stringify(agent.body)).to.equal(200);
     agentId = agent.body.id;
+    await verifiedCallerId(fake, t.liveKey); // a live call's `from` must be the organization's own
   });
   afterEach(async () => {
     for (const w of workers) await stopWorkerProcess(w, 'SIGTERM');

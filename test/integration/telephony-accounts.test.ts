@@ -9,7 +9,10 @@ import { expect } from 'chai';
 import twilio from 'twilio';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { useFakeTwilio, type FakeAccount, type FakeTwilio } from '../support/fake-twilio';
+import { verifiedCallerId } from '../support/fake-twilio-numbers';
+import { newId } from '../../src/shared/ids';
 import { Call } from '../../src/models/calls';
+import { CallerId } from '../../src/models/caller-ids';
 import { Conversation } from '../../src/models/conversations';
 import { TelephonyAccount } from '../../src/models/telephony-accounts';
 import { subaccountFriendlyName, telephonyAccount } from '../../src/services/telephony-accounts';
@@ -26,14 +29,30 @@ describe('telephony accounts', function () {
   });
   after(async () => restore());
 
-  /** A tenant with a live agent. */
-  async function liveTenant(): Promise<Tenant & { liveAgent: string }> {
+  /**
+   * A tenant with a live agent and `+14155550100` as its verified caller ID (a live call's `from` must be
+   * the organization's own). `callerId: 'api'` verifies it through `POST /v1/caller_ids`, which acts in
+   * the organization's Twilio account and so creates its subaccount; `'stored'` writes the row a finished
+   * verification leaves, for tests whose first live use of the account must be the calls they place.
+   */
+  async function liveTenant(callerId: 'api' | 'stored' = 'api'): Promise<Tenant & { liveAgent: string }> {
     const t = await newTenant();
     const agent = await request('POST', '/v1/agents', {
       key: t.liveKey,
       body: { name: 'Live', instructions: 'Be brief.', first_message: 'Hello.' },
     });
     expect(agent.status).to.equal(200);
+    if (callerId === 'api') await verifiedCallerId(fake, t.liveKey);
+    else
+      await CallerId.create({
+        _id: newId('cid'),
+        org_id: t.orgId,
+        livemode: true,
+        phone_number: '+14155550100',
+        status: 'verified',
+        twilio_sid: 'PN' + 'c'.repeat(32),
+        created: Math.floor(Date.now() / 1000),
+      });
     return { ...t, liveAgent: agent.body.id };
   }
 
@@ -70,7 +89,7 @@ describe('telephony accounts', function () {
 
   describe('the subaccount of an organization', () => {
     it('is created once on first live use, even by concurrent first calls, and the calls are placed in it', async () => {
-      const t = await liveTenant();
+      const t = await liveTenant('stored');
       const creates = fake.accountCreates.length;
       const calls = await Promise.all([0, 1, 2].map((i) => placeLive(t, `+1415555013${i}`)));
       const subs = subaccountsOf(t.orgId);
@@ -87,7 +106,7 @@ describe('telephony accounts', function () {
     });
 
     it('finds the subaccount a crashed process created instead of creating another (a lapsed claim)', async () => {
-      const t = await liveTenant();
+      const t = await liveTenant('stored');
       // A process claimed the creation a minute ago, had Twilio create the subaccount, and died before storing it.
       const orphan = fake.addAccount({ friendlyName: subaccountFriendlyName(t.orgId), parent: fake.accountSid });
       await TelephonyAccount.collection.insertOne({ _id: t.orgId as any, claim_ms: Date.now() - 60_000 });
@@ -99,7 +118,7 @@ describe('telephony accounts', function () {
     });
 
     it('finds the subaccount whose create answer was lost, on the retry', async () => {
-      const t = await liveTenant();
+      const t = await liveTenant('stored');
       const creates = fake.accountCreates.length;
       fake.behave = { createAccount: (n) => (n === 1 ? { lost: true } : {}) };
       let first: unknown;
@@ -117,7 +136,7 @@ describe('telephony accounts', function () {
     });
 
     it("waits for another process's creation under way rather than creating a second", async () => {
-      const t = await liveTenant();
+      const t = await liveTenant('stored');
       await TelephonyAccount.collection.insertOne({ _id: t.orgId as any, claim_ms: Date.now() });
       const creates = fake.accountCreates.length;
       const waiting = telephonyAccount(t.orgId);
