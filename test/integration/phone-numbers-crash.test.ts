@@ -11,7 +11,7 @@ import { config, setConfig } from '../../src/config';
 import { PhoneNumber } from '../../src/models/conversations';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess } from '../support/harness';
 import { startFakeTwilio } from '../support/fake-twilio';
-import { fakeNumbers } from '../support/fake-twilio-numbers';
+import { orgNumbers } from '../support/fake-twilio-numbers';
 import { customerNumber, eventually } from '../support/conversations';
 
 describe('a worker killed while it buys a number', function () {
@@ -42,7 +42,7 @@ describe('a worker killed while it buys a number', function () {
       child = await startWorkerProcess(queue, twilioEnv);
       const t = await newTenant();
       const number = customerNumber();
-      const account = fakeNumbers(fake.accountSid);
+      const account = await orgNumbers(t.orgId); // the service buys in the organization's own account
       account.purchaseDelayMs = 120_000; // bought at once; the answer comes only after the worker is dead
 
       const answer = request('POST', '/v1/phone_numbers', {

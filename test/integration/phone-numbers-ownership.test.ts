@@ -12,7 +12,12 @@ import { CallerId } from '../../src/models/caller-ids';
 import { PhoneNumber } from '../../src/models/conversations';
 import { h, newTenant, request } from '../support/harness';
 import { answerInbound, twilioCallback, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
-import { completeValidation, fakeNumbers, seedIncoming } from '../support/fake-twilio-numbers';
+import {
+  completeValidation,
+  orgNumbers,
+  seedIncoming,
+  type FakeNumbersAccount,
+} from '../support/fake-twilio-numbers';
 import { customerNumber, eventually } from '../support/conversations';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -25,6 +30,9 @@ describe('phone numbers with proof, caller IDs', function () {
   let b: Tenant;
   let agentA: string;
   let agentB: string;
+  /** The number resources of A's and B's own Twilio accounts (their subaccounts) at the fake. */
+  let acctA: FakeNumbersAccount;
+  let acctB: FakeNumbersAccount;
 
   const liveAgent = async (t: Tenant, name: string) => {
     const res = await request('POST', '/v1/agents', {
@@ -51,6 +59,8 @@ describe('phone numbers with proof, caller IDs', function () {
     b = await newTenant();
     agentA = await liveAgent(a, 'A desk');
     agentB = await liveAgent(b, 'B desk');
+    acctA = await orgNumbers(a.orgId);
+    acctB = await orgNumbers(b.orgId);
   });
   after(() => restore());
 
@@ -68,7 +78,7 @@ describe('phone numbers with proof, caller IDs', function () {
         type: 'local',
         capabilities: { voice: true, sms: true, mms: true },
       });
-      const asked = fakeNumbers(fake.accountSid).requests.filter((r) => r.path.startsWith('/AvailablePhoneNumbers/'));
+      const asked = acctA.requests.filter((r) => r.path.startsWith('/AvailablePhoneNumbers/'));
       expect(asked.at(-1)!.path).to.equal('/AvailablePhoneNumbers/US/Local.json');
       expect(asked.at(-1)!.query).to.contain('AreaCode=212');
 
@@ -100,11 +110,11 @@ describe('phone numbers with proof, caller IDs', function () {
   describe('buying, importing, releasing', () => {
     it('buys a number Twilio offers in the organization’s account, its Voice and SMS URLs set to the service; DELETE releases it', async () => {
       const number = '+12122000005';
-      const before = fakeNumbers(fake.accountSid).purchases.length;
+      const before = acctA.purchases.length;
       const res = await addNumber(a, number, { agent_id: agentA });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body).to.include({ number, source: 'bought', livemode: true });
-      const purchases = fakeNumbers(fake.accountSid).purchases.slice(before);
+      const purchases = acctA.purchases.slice(before);
       expect(purchases).to.have.length(1);
       expect(purchases[0]).to.include({
         PhoneNumber: number,
@@ -117,18 +127,18 @@ describe('phone numbers with proof, caller IDs', function () {
 
       const gone = await request('DELETE', `/v1/phone_numbers/${res.body.id}`, { key: a.liveKey });
       expect(gone.status).to.equal(200);
-      expect(fakeNumbers(fake.accountSid).releases).to.include(purchases[0].Sid);
-      expect(fakeNumbers(fake.accountSid).incoming.has(purchases[0].Sid)).to.equal(false);
+      expect(acctA.releases).to.include(purchases[0].Sid);
+      expect(acctA.incoming.has(purchases[0].Sid)).to.equal(false);
     });
 
     it('imports a number the account already holds (no purchase); DELETE only detaches it, its old URLs put back', async () => {
       const number = customerNumber();
-      const held = seedIncoming(fake.accountSid, number, { voiceUrl: 'https://example.com/old-voice' });
-      const before = fakeNumbers(fake.accountSid).purchases.length;
+      const held = seedIncoming(acctA.accountSid, number, { voiceUrl: 'https://example.com/old-voice' });
+      const before = acctA.purchases.length;
       const res = await addNumber(a, number);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.source).to.equal('imported');
-      expect(fakeNumbers(fake.accountSid).purchases.length, 'nothing bought').to.equal(before);
+      expect(acctA.purchases.length, 'nothing bought').to.equal(before);
       expect(held.voiceUrl).to.equal(`${h().api.url}/twilio/voice/inbound`);
 
       const again = await addNumber(a, number);
@@ -136,14 +146,14 @@ describe('phone numbers with proof, caller IDs', function () {
       expect(again.body.error.code).to.equal('phone_number_already_connected');
 
       expect((await request('DELETE', `/v1/phone_numbers/${res.body.id}`, { key: a.liveKey })).status).to.equal(200);
-      expect(fakeNumbers(fake.accountSid).releases).not.to.include(held.sid);
-      expect(fakeNumbers(fake.accountSid).incoming.has(held.sid), 'still in the account').to.equal(true);
+      expect(acctA.releases).not.to.include(held.sid);
+      expect(acctA.incoming.has(held.sid), 'still in the account').to.equal(true);
       expect(held.voiceUrl).to.equal('https://example.com/old-voice');
     });
 
     it('Twilio refusing a purchase (address required) is a 400 with Twilio’s code and message, and nothing is stored', async () => {
       const number = customerNumber();
-      fakeNumbers(fake.accountSid).refusePurchase.set(number, {
+      acctA.refusePurchase.set(number, {
         code: 21631,
         message: 'Phone Number Requires an Address',
       });
@@ -174,7 +184,7 @@ describe('phone numbers with proof, caller IDs', function () {
 
     it('cannot connect, buy or import a number the first holds, and the refusal is the one for a number nobody can have', async () => {
       const creates = () =>
-        fakeNumbers(fake.accountSid).requests.filter(
+        acctB.requests.filter(
           (r) => r.method === 'POST' && r.path === '/IncomingPhoneNumbers.json',
         ).length;
       const before = creates();
@@ -182,7 +192,7 @@ describe('phone numbers with proof, caller IDs', function () {
       expect(taken.status, JSON.stringify(taken.body)).to.equal(400);
       // The same answer as a number Twilio will not sell at all.
       const nobodys = customerNumber();
-      fakeNumbers(fake.accountSid).refusePurchase.set(nobodys, {
+      acctB.refusePurchase.set(nobodys, {
         code: 21422,
         message: `Phone number ${nobodys} is not available.`,
       });
@@ -294,14 +304,14 @@ describe('phone numbers with proof, caller IDs', function () {
       });
       expect(started.status, JSON.stringify(started.body)).to.equal(200);
       expect(started.body).to.include({ object: 'caller_id', phone_number: mobile, status: 'pending' });
-      const account = fakeNumbers(fake.accountSid);
+      const account = acctB;
       expect(started.body.validation_code).to.equal(account.pendingValidations.get(mobile));
       expect(account.validations.at(-1)).to.include({ PhoneNumber: mobile, FriendlyName: 'Front desk' });
 
       const early = await call(b, agentB, mobile);
       expect(early.body.error).to.include({ code: 'from_not_owned', param: 'from' });
 
-      expect(completeValidation(fake.accountSid, mobile, started.body.validation_code)).to.equal(true);
+      expect(completeValidation(acctB.accountSid, mobile, started.body.validation_code)).to.equal(true);
       const listed = await request('GET', '/v1/caller_ids', { key: b.liveKey });
       expect(listed.body.data.find((c: any) => c.id === started.body.id)).to.include({
         status: 'verified',
@@ -324,7 +334,7 @@ describe('phone numbers with proof, caller IDs', function () {
 
     it('Twilio refusing the verification is a 400 with its code; test keys verify at once and test calls keep any from', async () => {
       const landline = customerNumber();
-      fakeNumbers(fake.accountSid).refuseValidation.set(landline, { code: 21211, message: 'Invalid phone number' });
+      acctB.refuseValidation.set(landline, { code: 21211, message: 'Invalid phone number' });
       const refused = await request('POST', '/v1/caller_ids', { key: b.liveKey, body: { phone_number: landline } });
       expect(refused.status).to.equal(400);
       expect(refused.body.error).to.include({

@@ -22,6 +22,7 @@
  * logs `purchases`, `releases`, `updates`, `validations`.
  */
 import crypto from 'node:crypto';
+import { telephonyAccount } from '../../src/services/telephony-accounts';
 import { request } from './harness';
 
 /** One IncomingPhoneNumber of an account. */
@@ -81,6 +82,15 @@ export function fakeNumbers(accountSid: string): FakeNumbersAccount {
     accounts.set(accountSid, a);
   }
   return a;
+}
+
+/**
+ * The number resources of organization `orgId`'s own Twilio account at the fake (the service acts there,
+ * not in the platform's account): its subaccount, created through the fake's Accounts API if it does not
+ * exist yet (as the service's first live use would), or its connected account.
+ */
+export async function orgNumbers(orgId: string): Promise<FakeNumbersAccount> {
+  return fakeNumbers((await telephonyAccount(orgId)).accountSid);
 }
 
 /** The account holding `number` at the fake, if any. */
