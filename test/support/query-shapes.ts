@@ -95,6 +95,10 @@ function callerOf(stack: string | undefined): string {
 export const ACCEPTED_SHAPES: Record<string, string> = {
   'rate_limit_slots.deleteMany {} [expires_ms:$lt]':
     'prune of ended rate-limit windows, once a minute per API process (index {expires_ms}); the table holds the live windows only',
+  'dial_pace_ticks.deleteMany {} [expires_ms:$lt]':
+    "prune of the dialing pacer's past turns, at most every 10 minutes per process dialing (index {expires_ms}); the table holds the last hour of turns",
+  'dial_pace_holds.deleteMany {} [expires_ms:$lt]':
+    "prune of the dialing pacer's lapsed holds, at most every 10 minutes per process dialing (index {expires_ms})",
   'idempotency_keys.deleteMany {} [expires_ms:$lte]': 'sweep of expired idempotency records (index {expires_ms})',
   'console_signin_attempts.deleteMany {} [expires_ms:$lt]':
     'prune of forgotten console sign-in attempts, once a minute per API process signing people in (index {expires_ms})',
