@@ -12,12 +12,7 @@ import { CallerId } from '../../src/models/caller-ids';
 import { PhoneNumber } from '../../src/models/conversations';
 import { h, newTenant, request } from '../support/harness';
 import { answerInbound, twilioCallback, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
-import {
-  completeValidation,
-  orgNumbers,
-  seedIncoming,
-  type FakeNumbersAccount,
-} from '../support/fake-twilio-numbers';
+import { completeValidation, orgNumbers, seedIncoming, type FakeNumbersAccount } from '../support/fake-twilio-numbers';
 import { customerNumber, eventually } from '../support/conversations';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -184,9 +179,7 @@ describe('phone numbers with proof, caller IDs', function () {
 
     it('cannot connect, buy or import a number the first holds, and the refusal is the one for a number nobody can have', async () => {
       const creates = () =>
-        acctB.requests.filter(
-          (r) => r.method === 'POST' && r.path === '/IncomingPhoneNumbers.json',
-        ).length;
+        acctB.requests.filter((r) => r.method === 'POST' && r.path === '/IncomingPhoneNumbers.json').length;
       const before = creates();
       const taken = await addNumber(b, ours, { agent_id: agentB });
       expect(taken.status, JSON.stringify(taken.body)).to.equal(400);
