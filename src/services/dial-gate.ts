@@ -116,6 +116,22 @@ async function callingHoursRule(tenant: Tenant, to: string, atMs: number): Promi
 }
 
 /**
+ * Whether `to` is a widget visitor (`user:…`/`visitor:…`, src/shared/conversations.ts
+ * `widgetCustomerAddress`): the `to` of a browser voice call, which a test-mode call without LiveKit
+ * simulates through the same workflow as a phone call.
+ */
+const isBrowserVisitor = (to: string): boolean => /^(user|visitor):/.test(to);
+
+/**
+ * The `dialing_permissions` answer for a browser voice call: allowed, since no telephone number is dialed
+ * and Twilio's geographic permissions, which the rule mirrors, concern the telephone network only.
+ */
+const browserVisitor = (to: string): DestinationCheck => ({
+  allowed: true,
+  detail: `${to} is a browser visitor (a widget voice call): no telephone number is dialed.`,
+});
+
+/**
  * Checks a dial against every rule (module comment) and decides: `refuse` when the dialing permissions
  * do not allow the number, or it is on a do-not-call list, or the window is closed and the policy is
  * `refuse` (a transfer leg always refuses: a caller on hold cannot wait for the morning), or the window
@@ -126,7 +142,9 @@ export async function checkDial(tenant: Tenant, request: DialRequest): Promise<D
   const [dnc, hours, destination] = await Promise.all([
     doNotCallRule(tenant, request.to, request.contactId ?? null),
     callingHoursRule(tenant, request.to, request.atMs),
-    checkDestination(tenant, request.to),
+    request.leg === 'call' && isBrowserVisitor(request.to)
+      ? browserVisitor(request.to)
+      : checkDestination(tenant, request.to),
   ]);
   const permissions: ComplianceRule = {
     rule: 'dialing_permissions',
