@@ -12,7 +12,13 @@ import { CallerId } from '../../src/models/caller-ids';
 import { PhoneNumber } from '../../src/models/conversations';
 import { h, newTenant, request } from '../support/harness';
 import { answerInbound, twilioCallback, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
-import { completeValidation, orgNumbers, seedIncoming, type FakeNumbersAccount } from '../support/fake-twilio-numbers';
+import {
+  completeValidation,
+  fakeNumbers,
+  orgNumbers,
+  seedIncoming,
+  type FakeNumbersAccount,
+} from '../support/fake-twilio-numbers';
 import { customerNumber, eventually } from '../support/conversations';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -223,6 +229,36 @@ describe('phone numbers with proof, caller IDs', function () {
       const twiml = await answerInbound(fake, { CallSid: sid, From: customerNumber(), To: elsewhere });
       expect(twiml.text).not.to.contain('<Connect');
       expect(await Call.countDocuments({ provider_call_sid: sid })).to.equal(0);
+    });
+
+    it('with its own connected Twilio account, imports only what that account holds and buys nothing', async () => {
+      const c = await newTenant();
+      const own = fake.addAccount({ friendlyName: 'their own' });
+      const key = fake.addApiKey(own.sid);
+      const connected = await request('POST', '/v1/telephony/connection', {
+        key: c.liveKey,
+        body: { account_sid: own.sid, api_key_sid: key.sid, api_key_secret: key.secret, auth_token: own.authToken },
+      });
+      expect(connected.status, JSON.stringify(connected.body)).to.equal(200);
+      const theirs = customerNumber();
+      const held = seedIncoming(own.sid, theirs, { voiceUrl: 'https://example.com/their-voice' });
+      const imported = await addNumber(c, theirs);
+      expect(imported.status, JSON.stringify(imported.body)).to.equal(200);
+      expect(imported.body.source).to.equal('imported');
+      expect(held.voiceUrl, 'pointed at the service in their account').to.equal(`${h().api.url}/twilio/voice/inbound`);
+
+      // A number for sale, and the first organization's number: neither is in the connected account.
+      const forSale = customerNumber();
+      for (const number of [forSale, ours]) {
+        const res = await addNumber(c, number);
+        expect(res.status, JSON.stringify(res.body)).to.equal(400);
+        expect(res.body.error).to.include({ code: 'phone_number_not_owned', param: 'number' });
+        expect(JSON.stringify(res.body), 'the refusal names nobody').not.to.contain(a.orgId);
+      }
+      expect(fakeNumbers(own.sid).purchases, 'nothing bought in their account').to.deep.equal([]);
+      expect(await PhoneNumber.countDocuments({ number: forSale })).to.equal(0);
+      expect(await PhoneNumber.countDocuments({ number: ours }), 'still the first organization’s only').to.equal(1);
+      expect(await numbersOf(c)).to.deep.equal([theirs]);
     });
 
     it('cannot receive the first’s inbound calls or SMS: they reach the first only', async () => {
