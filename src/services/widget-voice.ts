@@ -71,11 +71,14 @@ export async function startVoiceRoomCall(
   }
   // The conversation's version of its agent (picked now for a visitor who has not written yet).
   const versioned = (await conversationAgent(on.agent, conv, { contactId: conv.contact_id, phone: visitor })).agent;
-  const input = newCallInput(callId, { ...tenant, aiDisclosure: await aiDisclosureEnabled(tenant) }, versioned, {
-    to: visitor,
-    metadata: { widget_session: session._id },
-    context: {},
-  });
+  // No dial gate: nobody is dialed (the visitor is in the browser), and `visitor:…` has no local time, so the
+  // gate's calling hours would refuse the call under `CALLING_HOURS_ENFORCEMENT=enforce`.
+  const { dial_gate: _noDial, ...input } = newCallInput(
+    callId,
+    { ...tenant, aiDisclosure: await aiDisclosureEnabled(tenant) },
+    versioned,
+    { to: visitor, metadata: { widget_session: session._id }, context: {} },
+  );
   if (livekit) Object.assign(input, { simulation: null, room: { name: callId, participant: visitor } });
   // A voice room counts against max_concurrent_calls from now: asked once, 429 at the limit.
   const slot = await tryAcquireCallSlot(temporal, tenant, callId);

@@ -779,5 +779,18 @@ describe('widget', function () {
       expect(refused.status).to.equal(503);
       expect(refused.body.error.code).to.equal('voice_not_configured');
     });
+
+    it('a browser voice call is not dialed, so no dial gate holds or refuses it, calling hours enforced', async () => {
+      // `visitor:…` has no local time: the gate's calling hours would refuse it (`canceled`) under `enforce`,
+      // the default outside the test rig, though nobody is dialed.
+      const s = (await openSession(t.pk, { visitor_id: `voice-enforced-${Date.now()}` })).body;
+      const call = await withConfig({ callingHoursEnforcement: 'enforce' }, async () => {
+        const res = await request('POST', '/v1/widget/voice', { key: s.token });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return await waitForCall(t.testKey, res.body.call_id);
+      });
+      expect(call.status, JSON.stringify(call)).to.equal('completed');
+      expect(call.compliance ?? null).to.equal(null);
+    });
   });
 });
