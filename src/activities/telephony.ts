@@ -34,6 +34,7 @@ import { classifyConsentAnswer } from '../services/recording-consent';
 import { openingSentences, type ConsentAnswer, type RecordingConsent } from '../shared/recording-consent';
 import { checkDial, requireDialAllowed } from '../services/dial-gate';
 import { awaitTurn, inTurn } from '../services/dial-pace';
+import { trunkRoute, type TrunkRoute } from '../services/sip-trunks';
 import type { PacedDial } from '../shared/dial-pace';
 import type { CallingHoursPolicy, ComplianceCheck, DialGateVerdict } from '../shared/calls';
 
@@ -106,6 +107,9 @@ const DIAL_MATCH_SLACK_MS = 60_000;
  * (a machine is reported after its greeting's beep, so a message left then is recorded), deciding within
  * `MACHINE_DETECTION_TIMEOUT_SECONDS`, its result posted to `<PUBLIC_BASE_URL>/twilio/amd/<call id>`
  * while the call goes on (https://www.twilio.com/docs/voice/answering-machine-detection).
+ * From a number one of the organization's SIP trunks carries, the call dials `sip:<to>@<termination
+ * host>` with the trunk's SIP credentials (src/services/sip-trunks.ts `trunkRoute`): the gate and the
+ * pace judged `to` itself.
  * @param input.orgId the call's organization (absent from activities scheduled by older workflow code:
  *   read from the call's document)
  * @returns Twilio's Call SID (`CA…`), or, not dialed yet, the turn to ask again at (epoch ms)
@@ -124,6 +128,9 @@ export async function placeCall(input: {
   const twilioClient = clientWith(await placingAccount(input.callId));
   const existing = await findPlacedCall(input.callId, twilioClient);
   if (existing) return { providerCallSid: existing };
+  const orgId = input.orgId ?? (await orgOfCall(input.callId));
+  // From a number the organization's SIP trunk carries: out through that carrier (the gate judged `to`).
+  const route = await trunkRoute(orgId, input.from, input.to);
   // The `twilio` package loads its Calls resource on first use (a few hundred ms in a fresh process):
   // loaded now, not in the turn.
   const calls = twilioClient.calls;
@@ -131,16 +138,16 @@ export async function placeCall(input: {
   const writeIntent = () =>
     insertIfAbsent(DialIntent, {
       _id: input.callId,
-      to: input.to,
+      to: route?.to ?? input.to,
       from: input.from,
       created_ms: Date.now(),
       provider_call_sid: null,
     });
-  const turn = await awaitTurn(input.orgId ?? (await orgOfCall(input.callId)), `call:${input.callId}`, writeIntent);
+  const turn = await awaitTurn(orgId, `call:${input.callId}`, writeIntent);
   if ('waitUntilMs' in turn) return { providerCallSid: null, waitUntilMs: turn.waitUntilMs };
   const call = await twilioCall(() =>
     calls.create({
-      to: input.to,
+      ...dialedTo(input.to, route),
       from: input.from!,
       url: `${base}/twilio/voice/${input.callId}`,
       statusCallback: `${base}/twilio/status/${input.callId}`,
@@ -159,6 +166,24 @@ export async function placeCall(input: {
   );
   await DialIntent.updateOne({ _id: input.callId }, { $set: { provider_call_sid: call.sid } });
   return { providerCallSid: call.sid };
+}
+
+/**
+ * The `To` of a Calls create (and the SIP credentials with it): `to` itself, or, through an organization's
+ * SIP trunk, the trunk's SIP URI for it with its `SipAuthUsername`/`SipAuthPassword`
+ * (https://www.twilio.com/docs/voice/api/sip-making-calls).
+ */
+function dialedTo(
+  to: string,
+  route: TrunkRoute | null,
+): { to: string; sipAuthUsername?: string; sipAuthPassword?: string } {
+  if (!route) return { to };
+  return {
+    to: route.to,
+    ...(route.sipAuthUsername
+      ? { sipAuthUsername: route.sipAuthUsername, sipAuthPassword: route.sipAuthPassword }
+      : {}),
+  };
 }
 
 /**
@@ -211,7 +236,9 @@ async function findPlacedCall(callId: string, twilioClient: twilio.Twilio): Prom
 
 /**
  * Transfers a live call with TwiML `<Dial>`; a no-op for a simulated call. The destination passes the
- * dialing permissions first (`requireDialAllowed`: a refusal fails the transfer, not retried).
+ * dialing permissions first (`requireDialAllowed`: a refusal fails the transfer, not retried). A call on
+ * a number of the organization's SIP trunk transferred to an E.164 number dials it through the trunk
+ * (`<Dial><Sip username password>`, https://www.twilio.com/docs/voice/twiml/sip).
  */
 export async function transferCall(input: {
   callId: string;
@@ -222,9 +249,25 @@ export async function transferCall(input: {
   if (!input.providerCallSid) return;
   await requireDialAllowed(input.callId, input.to);
   const response = new twilio.twiml.VoiceResponse();
-  dialTo(response, input.to);
+  const route = await callTrunkRoute(input.callId, input.to);
+  // Through the organization's SIP trunk when the call is on one of its numbers: `<Dial><Sip>` with its credentials.
+  if (route)
+    response
+      .dial()
+      .sip(route.sipAuthUsername ? { username: route.sipAuthUsername, password: route.sipAuthPassword } : {}, route.to);
+  else dialTo(response, input.to);
   const twilioClient = await callClient(input.callId);
   await twilioCall(() => twilioClient.calls(input.providerCallSid!).update({ twiml: response.toString() }));
+}
+
+/**
+ * The SIP trunk route (`trunkRoute`) of a transfer of call `callId` to `to`: from the organization's number
+ * on the call (the `to` of an inbound call, the `from` of an outbound one).
+ */
+async function callTrunkRoute(callId: string, to: string): Promise<TrunkRoute | null> {
+  const call = await Call.findById(callId, { org_id: 1, from: 1, to: 1, direction: 1 }).lean();
+  if (!call) return null;
+  return await trunkRoute(call.org_id, call.direction === 'inbound' ? call.to : (call.from ?? null), to);
 }
 
 /**
@@ -271,7 +314,8 @@ export async function holdForTransfer(input: { callId: string; providerCallSid: 
 /**
  * Warm transfer, second step: dials the person (Calls resource create) with TwiML that speaks `summary`
  * (`<Say>`) and then joins the transfer conference, ringing at most `timeoutSeconds` (Twilio's `Timeout`:
- * then `no-answer`); the leg's status callbacks go to `/twilio/transfer/{call id}/status`. Like every
+ * then `no-answer`); the leg's status callbacks go to `/twilio/transfer/{call id}/status`; from a number
+ * of the organization's SIP trunk, through the trunk (as `placeCall`). Like every
  * dial, in its turn of the organization's Twilio account (src/services/dial-pace.ts, holder
  * `leg:<call id>:<attempt>`): a turn more than `PACE_ACTIVITY_WAIT_MS` away is answered as `waitUntilMs`
  * (nothing dialed). Never rings the person twice: the leg's dial intent (`<call id>:leg:<attempt>`) is
@@ -304,6 +348,7 @@ export async function dialTransferLeg(input: {
       TELEPHONY_REJECTED,
     );
   const orgId = input.orgId ?? (await orgOfCall(input.callId));
+  const route = await trunkRoute(orgId, input.from, input.to);
   const holder = `leg:${input.callId}:${input.attempt ?? 0}`;
   // The leg joins a conference in the call's account; its Calls resource loaded before the turn (see `placeCall`).
   const calls = (await callClient(input.callId)).calls;
@@ -329,7 +374,7 @@ export async function dialTransferLeg(input: {
   transferConference(response, input.callId, true);
   const leg = await twilioCall(() =>
     calls.create({
-      to: input.to,
+      ...dialedTo(input.to, route),
       from: input.from,
       twiml: response.toString(),
       timeout: input.timeoutSeconds,

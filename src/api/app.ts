@@ -25,6 +25,7 @@ import { conversationsRouter } from './conversations';
 import { availablePhoneNumbersRouter } from './available-phone-numbers';
 import { callerIdsRouter } from './caller-ids';
 import { phoneNumbersRouter } from './phone-numbers';
+import { sipTrunksRouter } from './sip-trunks';
 import { messageTemplatesRouter } from './message-templates';
 import { testHelpersRouter } from './test-helpers';
 import { toolsRouter } from './tools';
@@ -104,6 +105,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/phone_numbers', phoneNumbersRouter(deps.temporal));
   v1.use('/available_phone_numbers', availablePhoneNumbersRouter());
   v1.use('/caller_ids', callerIdsRouter());
+  v1.use('/sip_trunks', sipTrunksRouter());
   v1.use('/message_templates', messageTemplatesRouter());
   v1.use('/test_helpers', testHelpersRouter(deps.temporal));
   v1.use('/connectors', connectorsRouter(deps.temporal));

@@ -216,6 +216,8 @@ const phoneNumberSchema = new Schema(
     source: { type: String, default: null },
     /** Twilio's IncomingPhoneNumber SID (`PN…`) of a live number bought or imported; null otherwise. */
     twilio_sid: { type: String, default: null },
+    /** The SIP trunk (`trk_…`, src/models/sip-trunks.ts) that carries a `sip_trunk` number; null otherwise. */
+    sip_trunk_id: { type: String, default: null },
     /**
      * True while a live number is being bought or imported: the row holds the number's `route_key` for
      * this organization (no other can take it meanwhile) but is no number of it yet (not listed, no caller
@@ -501,8 +503,12 @@ export const PhoneNumberObject = apiObject(
     source: z
       .enum(NUMBER_SOURCES)
       .describe(
-        "How it came to the organization: `bought` through the service (released at Twilio when deleted), `imported` from the organization's Twilio account (only detached when deleted), `simulated` (test mode), `connected` (stored before numbers needed proof).",
+        "How it came to the organization: `bought` through the service (released at Twilio when deleted), `imported` from the organization's Twilio account (only detached when deleted), `simulated` (test mode), `connected` (stored before numbers needed proof), `sip_trunk` (carried by one of its SIP trunks; deleting it removes it from the trunk).",
       ),
+    sip_trunk_id: z
+      .string()
+      .nullable()
+      .describe('The SIP trunk that carries it (`source: "sip_trunk"`); null otherwise.'),
     created: unix,
   }),
 );
@@ -521,6 +527,7 @@ export function renderPhoneNumber(doc: WithId<PhoneNumberDoc>, newSecret?: strin
     inbound_webhook_timeout_ms: doc.inbound_webhook_timeout_ms ?? DEFAULT_INBOUND_WEBHOOK_TIMEOUT_MS,
     overflow_to: doc.overflow_to ?? null,
     source: (doc.source as NumberSource | null) ?? (doc.livemode ? 'connected' : 'simulated'),
+    sip_trunk_id: doc.sip_trunk_id ?? null,
     created: doc.created,
   };
 }

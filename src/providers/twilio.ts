@@ -15,6 +15,8 @@ type ConversationRelayAttributes = Parameters<
 >[0];
 
 const TWILIO_ORIGIN = 'https://api.twilio.com';
+/** The Voice v1 API's origin (BYOC trunks, Connection Policies: src/providers/twilio-byoc.ts). */
+const TWILIO_VOICE_ORIGIN = 'https://voice.twilio.com';
 
 /**
  * The resource a Twilio REST URL names, for metric labels: the last path segment that is not an id
@@ -54,7 +56,9 @@ export async function measureTwilio<T>(method: string, uri: string, send: () => 
 
 /**
  * The `twilio` package's HTTP client, measured (`measureTwilio`), and sending to `base`
- * (`TWILIO_API_BASE_URL`) instead of api.twilio.com when set.
+ * (`TWILIO_API_BASE_URL`) instead of api.twilio.com when set; the Voice v1 API (voice.twilio.com, whose
+ * paths `/v1/…` never meet the 2010 API's `/2010-04-01/…`) goes to the same base, so one Twilio-shaped
+ * server (or proxy) serves both.
  */
 class MeasuredRequestClient extends twilio.RequestClient {
   constructor(
@@ -66,7 +70,8 @@ class MeasuredRequestClient extends twilio.RequestClient {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override request<TData>(opts: any) {
     const given = String(opts.uri);
-    const uri = this.base && given.startsWith(TWILIO_ORIGIN) ? this.base + given.slice(TWILIO_ORIGIN.length) : given;
+    const origin = [TWILIO_ORIGIN, TWILIO_VOICE_ORIGIN].find((o) => given.startsWith(o + '/'));
+    const uri = this.base && origin ? this.base + given.slice(origin.length) : given;
     return measureTwilio(
       String(opts.method ?? 'GET'),
       uri,

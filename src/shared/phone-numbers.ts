@@ -13,9 +13,10 @@ export type AvailableNumberType = (typeof AVAILABLE_NUMBER_TYPES)[number];
  * How a live number came to the organization: `bought` by the service in the organization's Twilio
  * account (released at Twilio when deleted), `imported` from a number the account already held (only
  * detached when deleted), `simulated` in test mode, `connected` for numbers stored before the service
- * checked ownership (detached when deleted).
+ * checked ownership (detached when deleted), `sip_trunk` for a number one of its SIP trunks carries
+ * (src/services/sip-trunks.ts; nothing at Twilio to give back, the number stays with the carrier).
  */
-export const NUMBER_SOURCES = ['bought', 'imported', 'simulated', 'connected'] as const;
+export const NUMBER_SOURCES = ['bought', 'imported', 'simulated', 'connected', 'sip_trunk'] as const;
 export type NumberSource = (typeof NUMBER_SOURCES)[number];
 
 /** The provisioning workflow of phone number `phoneNumberId` (`pn_…`): one per stored number. */

@@ -17,7 +17,7 @@
  * are signed with the auth token of the account the call is in (`signerOf`).
  *
  * Parameters: every request's path, query and form parameters are checked against Twilio's published
- * OpenAPI description of the 2010 API (test/support/twilio-oai.ts): one Twilio does not describe is
+ * OpenAPI description of the 2010 API and of the Voice v1 API (test/support/twilio-oai.ts): one Twilio does not describe is
  * answered 400 and listed in `oaiRefusals`, so a test that makes the service send it fails. `behave` lets a test delay or fail requests (a create whose answer comes too late, a
  * hang-up that fails with 5xx).
  *
@@ -47,6 +47,10 @@
  * `POST …/Calls/{CallSid}/Recordings/{Sid}.json` (`Status`, `PauseBehavior`; `Twilio.CURRENT` for the
  * running recording) is answered 200 and kept in `recordingUpdates`.
  *
+ * BYOC trunks and Connection Policies of the Voice v1 API (`/v1/…`, test/support/fake-twilio-sip.ts), in
+ * the account the request's credentials name. A Calls create's `To` may be a SIP URI (with
+ * `SipAuthUsername`/`SipAuthPassword`), recorded like any create.
+ *
  * Messages resource: create (`POST …/Messages.json`: `To`, `From`, `Body` or `ContentSid` +
  * `ContentVariables`, `StatusCallback`) and list (`GET …/Messages.json` filtered by `To`, `From`,
  * `DateSent>`). Recordings resource: `recordings` holds the WAV of each recording SID a test
@@ -62,6 +66,7 @@ import twilio from 'twilio';
 import { config, setConfig } from '../../src/config';
 import { h } from './harness';
 import { fakeNumbersRoute } from './fake-twilio-numbers';
+import { fakeSipRoute } from './fake-twilio-sip';
 import type { AddressInfo } from 'node:net';
 import crypto from 'node:crypto';
 import { twilioOaiRefusal } from './twilio-oai';
@@ -320,6 +325,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         fake.oaiRefusals.push({ method: req.method ?? '', path: pathname, reason: refusal });
         return send(400, { code: 20001, message: `twilio-oai: ${refusal}`, status: 400 });
       }
+      // The Voice v1 API's BYOC resources (test/support/fake-twilio-sip.ts), in the caller's own account.
+      if (fakeSipRoute(req.method ?? 'GET', caller.sid, pathname, params, send)) return;
       // The Accounts resource: the caller's own account and subaccounts (https://www.twilio.com/docs/iam/api/account).
       if (pathname === '/2010-04-01/Accounts.json') {
         if (req.method === 'POST') {
@@ -474,7 +481,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         api_version: '2010-04-01',
       });
       if (req.method === 'POST' && pathname === `${base}.json`) {
-        if (!/^\+[1-9]\d{6,14}$/.test(params.To ?? ''))
+        // A phone number, or a SIP URI (https://www.twilio.com/docs/voice/api/sip-making-calls: under 255 characters).
+        if (!/^\+[1-9]\d{6,14}$/.test(params.To ?? '') && !/^sip:[^\s]{1,250}$/.test(params.To ?? ''))
           return send(400, {
             code: 21211,
             message: `The 'To' number ${params.To} is not a valid phone number.`,

@@ -19,27 +19,36 @@ interface OaiParams {
   paths: Record<string, Partial<Record<'GET' | 'POST' | 'DELETE', OaiOperation>>>;
 }
 
-let loaded: { spec: OaiParams; templates: { template: string; re: RegExp }[] } | undefined;
+type Loaded = { spec: OaiParams; templates: { template: string; re: RegExp }[] };
+const loaded = new Map<string, Loaded>();
 
-/** The trimmed description (read once), with a matcher per path template (`{Sid}` = one path segment). */
-function oai() {
-  if (!loaded) {
+/**
+ * A trimmed description (`file` in test/support, read once), with a matcher per path template (`{Sid}` =
+ * one path segment).
+ */
+function load(file: string): Loaded {
+  let found = loaded.get(file);
+  if (!found) {
     // From the sources (test/support) or the build (dist/test/support): the JSON stays in the sources.
-    const candidates = [
-      path.join(__dirname, 'twilio-oai-params.json'),
-      path.join(__dirname, '..', '..', '..', 'test', 'support', 'twilio-oai-params.json'),
-    ];
-    const file = candidates.find((f) => fs.existsSync(f));
-    if (!file) throw new Error('test/support/twilio-oai-params.json is missing (scripts/twilio-oai-params.mjs)');
-    const spec = JSON.parse(fs.readFileSync(file, 'utf8')) as OaiParams;
+    const candidates = [path.join(__dirname, file), path.join(__dirname, '..', '..', '..', 'test', 'support', file)];
+    const at = candidates.find((f) => fs.existsSync(f));
+    if (!at) throw new Error(`test/support/${file} is missing (scripts/twilio-oai-params.mjs)`);
+    const spec = JSON.parse(fs.readFileSync(at, 'utf8')) as OaiParams;
     const templates = Object.keys(spec.paths).map((template) => ({
       template,
       re: new RegExp('^' + template.replace(/[.]/g, '\\.').replace(/\{[A-Za-z]+\}/g, '[^/]+') + '$'),
     }));
-    loaded = { spec, templates };
+    found = { spec, templates };
+    loaded.set(file, found);
   }
-  return loaded;
+  return found;
 }
+
+/** The Voice v1 API's description (BYOC trunks, Connection Policies and their Targets). */
+const VOICE_FILE = 'twilio-oai-voice-params.json';
+
+/** The 2010 API's description. */
+const oai = () => load('twilio-oai-params.json');
 
 /** Which twilio-oai version the check uses (`source` and `version` of the trimmed file). */
 export function twilioOaiVersion(): { source: string; version: string } {
@@ -49,8 +58,9 @@ export function twilioOaiVersion(): { source: string; version: string } {
 
 /**
  * Why Twilio's published API would not take this request, or null when it would: no operation for the
- * method and path (a `.json` path), or a query or form parameter its operation does not list. Media paths
- * (`….wav`, `….mp3`) are not in the description and are not checked.
+ * method and path (a `.json` path of the 2010 API, a `/v1/…` path of the Voice v1 API), or a query or
+ * form parameter its operation does not list. Media paths (`….wav`, `….mp3`) are not in the description
+ * and are not checked.
  */
 export function twilioOaiRefusal(
   method: string,
@@ -58,8 +68,10 @@ export function twilioOaiRefusal(
   query: Iterable<string>,
   form: Iterable<string>,
 ): string | null {
-  if (!pathname.endsWith('.json')) return null;
-  const { spec, templates } = oai();
+  // The 2010 API's paths end in `.json`; the Voice v1 API's (voice.twilio.com) start with `/v1/`.
+  const described = pathname.endsWith('.json') ? oai() : pathname.startsWith('/v1/') ? load(VOICE_FILE) : null;
+  if (!described) return null;
+  const { spec, templates } = described;
   // The most specific template first: literal segments beat `{…}` ones (`Recordings/Twilio.CURRENT`).
   const matching = templates.filter((t) => t.re.test(pathname));
   const found = matching.sort((a, b) => a.template.split('{').length - b.template.split('{').length)[0];

@@ -72,6 +72,7 @@ import { operation, operationsRouter } from '../operations';
 import { payResultHandler, type PaymentComeback } from './payments';
 import { failedTransfer, LIVE_STATUSES, publicUrl } from './requests';
 import { PAYMENT_LINES, type PaymentProgress } from '../../shared/payments';
+import { numberOfSipTo } from '../../shared/sip-trunks';
 
 const tag = 'Twilio callbacks';
 
@@ -234,7 +235,7 @@ const twilioInboundCall = (temporal: Client) =>
     twilioForm: {
       CallSid: "The call's SID at Twilio (CA…).",
       From: 'The caller (E.164).',
-      To: 'The number called (E.164).',
+      To: 'The number called (E.164; from a SIP trunk, a SIP URI whose user part is that number).',
     },
     content: { 'text/xml': { schema: { type: 'string' } } },
     handler: async (req, res) => {
@@ -242,7 +243,9 @@ const twilioInboundCall = (temporal: Client) =>
       const callSid = String(body.CallSid ?? '');
       // A withheld caller ID comes as `anonymous` (or Twilio's placeholder number): answered all the same.
       const from = String(body.From ?? '').slice(0, 64) || 'anonymous';
-      const to = String(body.To ?? '');
+      // From a BYOC trunk (https://www.twilio.com/docs/voice/bring-your-own-carrier-byoc) `To` may be a SIP
+      // URI naming the number (`sip:+1…@…`): answered as a call to that number.
+      const to = numberOfSipTo(String(body.To ?? ''));
       const response = new twilio.twiml.VoiceResponse();
       const number = /^CA[0-9a-f]{32}$/i.test(callSid)
         ? await PhoneNumber.findOne({ route_key: numberRouteKey('', true, to) }).lean()

@@ -15,6 +15,7 @@ import { webhookAccount } from '../../services/telephony-accounts';
 import type { WithId } from '../../models/store';
 import { ApiError } from '../../errors';
 import type { TransferProgress } from '../../shared/calls';
+import { numberOfSipTo } from '../../shared/sip-trunks';
 
 /** The public URL Twilio used for a request to `path` (its signature covers it); `ws` for the relay's wss URL. */
 export function publicUrl(path: string, ws = false): string {
@@ -35,7 +36,8 @@ function signedWith(authToken: string, signature: string | undefined, url: strin
  */
 async function requestOwner(path: string, body: Record<string, string>): Promise<string | null> {
   if (path === '/voice/inbound' || path === '/messaging') {
-    const to = String(body.To ?? '').replace(/^whatsapp:/, '');
+    // A call arriving through a BYOC trunk may name its number as a SIP URI (`sip:+1…@…`): its E.164 user part.
+    const to = numberOfSipTo(String(body.To ?? '').replace(/^whatsapp:/, ''));
     return (
       (await PhoneNumber.findOne({ route_key: numberRouteKey('', true, to) }, { org_id: 1 }).lean())?.org_id ?? null
     );
