@@ -89,6 +89,8 @@ export async function trunkNumbers(doc: WithId<SipTrunkDoc>): Promise<string[]> 
  */
 export async function createSipTrunk(tenant: Tenant, id: string, input: SipTrunkInput): Promise<WithId<SipTrunkDoc>> {
   let trunk: WithId<SipTrunkDoc> | null = await SipTrunk.findById(id).lean();
+  // A pending trunk found here is an earlier attempt's, which may have made resources at Twilio.
+  let atTwilio = Boolean(trunk?.livemode);
   if (!trunk) {
     const doc: WithId<SipTrunkDoc> = {
       _id: id,
@@ -118,9 +120,10 @@ export async function createSipTrunk(tenant: Tenant, id: string, input: SipTrunk
   if (!stored.pending) return stored;
   try {
     await claimNumbers(stored, input.numbers);
+    atTwilio = stored.livemode;
     if (stored.livemode) await provisionAtTwilio(stored);
   } catch (err) {
-    await abandonCreation(stored);
+    await abandonCreation(stored, atTwilio);
     throw refusalOf(err);
   }
   await PhoneNumber.updateMany({ sip_trunk_id: id, pending: true }, { $set: { pending: false } });
@@ -158,12 +161,12 @@ async function provisionAtTwilio(trunk: WithId<SipTrunkDoc>): Promise<void> {
 }
 
 /**
- * Undoes a creation that failed: removes what Twilio may hold (found by FriendlyName), then the pending
- * number rows and the trunk. When Twilio cannot be reached to undo, the pending trunk and rows are kept
- * for a retry (see the module's comment).
+ * Undoes a creation that failed: removes what Twilio may hold (`atTwilio`: Twilio was asked, now or by an
+ * earlier attempt; found by FriendlyName), then the pending number rows and the trunk. When Twilio cannot
+ * be reached to undo, the pending trunk and rows are kept for a retry (see the module's comment).
  */
-async function abandonCreation(trunk: WithId<SipTrunkDoc>): Promise<void> {
-  if (trunk.livemode) {
+async function abandonCreation(trunk: WithId<SipTrunkDoc>, atTwilio: boolean): Promise<void> {
+  if (atTwilio) {
     try {
       const { client } = await orgTelephony(trunk.org_id);
       const stored = await SipTrunk.findById(trunk._id).lean();
