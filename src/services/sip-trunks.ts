@@ -71,10 +71,16 @@ export interface SipTrunkUpdate {
  */
 export const byocFriendlyName = (trunkId: string): string => `svc-assistant ${trunkId}`;
 
+/**
+ * The tenant of a trunk, as a filter of its number rows: every query of them names it, so that the
+ * numbers' index `{org_id, livemode, _id}` serves it (the organization's numbers are few).
+ */
+const scopeOf = (trunk: { org_id: string; livemode: boolean }) => ({ org_id: trunk.org_id, livemode: trunk.livemode });
+
 /** The E.164 numbers trunk `doc` carries (its completed number rows), sorted. */
 export async function trunkNumbers(doc: WithId<SipTrunkDoc>): Promise<string[]> {
   const rows = await PhoneNumber.find(
-    { org_id: doc.org_id, livemode: doc.livemode, sip_trunk_id: doc._id, pending: { $ne: true } },
+    { ...scopeOf(doc), sip_trunk_id: doc._id, pending: { $ne: true } },
     { number: 1 },
   ).lean();
   return rows.map((r) => r.number).sort();
@@ -126,7 +132,7 @@ export async function createSipTrunk(tenant: Tenant, id: string, input: SipTrunk
     await abandonCreation(stored, atTwilio);
     throw refusalOf(err);
   }
-  await PhoneNumber.updateMany({ sip_trunk_id: id, pending: true }, { $set: { pending: false } });
+  await PhoneNumber.updateMany({ ...scopeOf(stored), sip_trunk_id: id, pending: true }, { $set: { pending: false } });
   return (await SipTrunk.findOneAndUpdate(
     { _id: id },
     { $set: { pending: false } },
@@ -178,7 +184,7 @@ async function abandonCreation(trunk: WithId<SipTrunkDoc>, atTwilio: boolean): P
       return;
     }
   }
-  await PhoneNumber.deleteMany({ sip_trunk_id: trunk._id, pending: true });
+  await PhoneNumber.deleteMany({ ...scopeOf(trunk), sip_trunk_id: trunk._id, pending: true });
   await SipTrunk.deleteOne({ _id: trunk._id, pending: true });
 }
 
@@ -298,14 +304,13 @@ export async function updateSipTrunk(
       );
     }
   } catch (err) {
-    await PhoneNumber.deleteMany({ sip_trunk_id: id, pending: true });
+    await PhoneNumber.deleteMany({ ...scopeOf(trunk), sip_trunk_id: id, pending: true });
     throw refusalOf(err);
   }
-  if (input.numbers)
-    await PhoneNumber.deleteMany({ sip_trunk_id: id, org_id: tenant.orgId, number: { $nin: input.numbers } });
-  await PhoneNumber.updateMany({ sip_trunk_id: id, pending: true }, { $set: { pending: false } });
-  if (set.agent_id !== undefined)
-    await PhoneNumber.updateMany({ sip_trunk_id: id, org_id: tenant.orgId }, { $set: { agent_id: set.agent_id } });
+  const rows = { ...scopeOf(trunk), sip_trunk_id: id };
+  if (input.numbers) await PhoneNumber.deleteMany({ ...rows, number: { $nin: input.numbers } });
+  await PhoneNumber.updateMany({ ...rows, pending: true }, { $set: { pending: false } });
+  if (set.agent_id !== undefined) await PhoneNumber.updateMany(rows, { $set: { agent_id: set.agent_id } });
   return await SipTrunk.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' }).lean();
 }
 
@@ -326,7 +331,7 @@ export async function deleteSipTrunk(tenant: Tenant, id: string): Promise<boolea
       byocTrunkSid: trunk.byoc_trunk_sid,
     });
   }
-  await PhoneNumber.deleteMany({ sip_trunk_id: id, org_id: tenant.orgId });
+  await PhoneNumber.deleteMany({ ...scopeOf(trunk), sip_trunk_id: id });
   return (await SipTrunk.deleteOne({ _id: id })).deletedCount > 0;
 }
 
