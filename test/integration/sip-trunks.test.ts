@@ -16,7 +16,7 @@ import { SipTrunk } from '../../src/models/sip-trunks';
 import { byocFriendlyName, createSipTrunk } from '../../src/services/sip-trunks';
 import { telephonyAccount } from '../../src/services/telephony-accounts';
 import { newId } from '../../src/shared/ids';
-import { h, newTenant, request } from '../support/harness';
+import { h, newTenant, request, waitForCall } from '../support/harness';
 import { twilioCallback, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { fakeSip, seedByocTrunk, type FakeSipAccount } from '../support/fake-twilio-sip';
 import { customerNumber, eventually } from '../support/conversations';
@@ -238,7 +238,27 @@ describe('SIP trunks (bring your own carrier)', function () {
       expect(hold!.at_ms).to.be.at.most(Number(placed.AtMs) + 5);
       const got = await request('GET', `/v1/calls/${res.body.id}`, { key: a.liveKey });
       expect(JSON.stringify(got.body)).not.to.contain(PASSWORD);
-      await end(a, res.body.id);
+
+      // Answered, then transferred to an E.164 number: `<Dial><Sip>` on the trunk, with its credentials.
+      const subA = fake.accounts.get(accountA)!;
+      const answered = await twilioCallback(subA, `/twilio/status/${res.body.id}`, {
+        AccountSid: accountA,
+        CallSid: placed.Sid,
+        CallStatus: 'in-progress',
+      });
+      expect(answered.status).to.equal(204);
+      await waitForCall(a.liveKey, res.body.id, (c) => c.status === 'in_progress');
+      const person = customerNumber();
+      const transfer = await request('POST', `/v1/calls/${res.body.id}/transfer`, {
+        key: a.liveKey,
+        body: { to: person },
+      });
+      expect(transfer.status, JSON.stringify(transfer.body)).to.equal(200);
+      const dial = fake.updates.find((u) => (u.params.Twiml ?? '').includes(person));
+      expect(dial?.params.Twiml).to.contain(
+        `<Dial><Sip username="acme" password="${PASSWORD}">sip:${person}@sip.carrier.example;transport=tls</Sip></Dial>`,
+      );
+      expect(dial?.accountSid).to.equal(accountA);
 
       const abroad = await call(a, agentA, '+442071838750', numberA);
       expect(abroad.status, 'a country outside the permissions').to.equal(400);
@@ -250,10 +270,11 @@ describe('SIP trunks (bring your own carrier)', function () {
       const subA = fake.accounts.get(accountA)!;
       const subB = fake.accounts.get(accountB)!;
       const callSid = 'CA' + crypto.randomBytes(16).toString('hex');
+      const caller = customerNumber();
       const params = (accountSid: string, sid: string) => ({
         AccountSid: accountSid,
         CallSid: sid,
-        From: customerNumber(),
+        From: `sip:${caller}@sip.carrier.example`,
         To: `sip:${numberA}@svc-a.sip.twilio.com`,
         CallStatus: 'ringing',
       });
@@ -266,7 +287,13 @@ describe('SIP trunks (bring your own carrier)', function () {
       expect(answered.status).to.equal(200);
       expect(answered.text).to.contain('<Connect');
       const inbound = await eventually(async () => Call.findOne({ provider_call_sid: callSid }).lean(), 'inbound call');
-      expect(inbound).to.include({ org_id: a.orgId, to: numberA, agent_id: agentA, direction: 'inbound' });
+      expect(inbound).to.include({
+        org_id: a.orgId,
+        from: caller,
+        to: numberA,
+        agent_id: agentA,
+        direction: 'inbound',
+      });
       await end(a, inbound._id);
     });
 

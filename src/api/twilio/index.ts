@@ -242,9 +242,9 @@ const twilioInboundCall = (temporal: Client) =>
       const body = (req.body ?? {}) as Record<string, string>;
       const callSid = String(body.CallSid ?? '');
       // A withheld caller ID comes as `anonymous` (or Twilio's placeholder number): answered all the same.
-      const from = String(body.From ?? '').slice(0, 64) || 'anonymous';
-      // From a BYOC trunk (https://www.twilio.com/docs/voice/bring-your-own-carrier-byoc) `To` may be a SIP
-      // URI naming the number (`sip:+1…@…`): answered as a call to that number.
+      const from = numberOfSipTo(String(body.From ?? '')).slice(0, 64) || 'anonymous';
+      // From a BYOC trunk (https://www.twilio.com/docs/voice/bring-your-own-carrier-byoc) `To` (and `From`)
+      // may be a SIP URI naming the number (`sip:+1…@…`): answered as a call to that number.
       const to = numberOfSipTo(String(body.To ?? ''));
       const response = new twilio.twiml.VoiceResponse();
       const number = /^CA[0-9a-f]{32}$/i.test(callSid)
