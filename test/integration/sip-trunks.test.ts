@@ -17,7 +17,8 @@ import { byocFriendlyName, createSipTrunk } from '../../src/services/sip-trunks'
 import { telephonyAccount } from '../../src/services/telephony-accounts';
 import { newId } from '../../src/shared/ids';
 import { h, newTenant, request, waitForCall } from '../support/harness';
-import { twilioCallback, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { legStatus, twilioCallback, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { relayClient } from '../support/relay-client';
 import { fakeSip, seedByocTrunk, type FakeSipAccount } from '../support/fake-twilio-sip';
 import { customerNumber, eventually } from '../support/conversations';
 
@@ -295,6 +296,53 @@ describe('SIP trunks (bring your own carrier)', function () {
         direction: 'inbound',
       });
       await end(a, inbound._id);
+    });
+
+    it('a warm transfer from a trunk call dials the person’s leg through the trunk, after the gate and in its pace turn', async () => {
+      const subA = fake.accounts.get(accountA)!;
+      const to = customerNumber();
+      const res = await call(a, agentA, to, numberA);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const id = res.body.id as string;
+      await waitForCall(a.liveKey, id, (c) => c.status === 'ringing');
+      const sid = fake.created.find((c) => c.Url?.endsWith(`/twilio/voice/${id}`))!.Sid;
+      await twilioCallback(subA, `/twilio/status/${id}`, {
+        AccountSid: accountA,
+        CallSid: sid,
+        CallStatus: 'in-progress',
+      });
+      await waitForCall(a.liveKey, id, (c) => c.status === 'in_progress');
+      const session = await relayClient(id, sid, subA.authToken, { from: numberA, to });
+      await session.say('Put me through to billing, please');
+      const person = customerNumber();
+      const pending = request('POST', `/v1/calls/${id}/transfer`, {
+        key: a.liveKey,
+        body: { to: person, mode: 'warm' },
+      });
+      const leg = await eventually(
+        async () => fake.created.find((c) => c.StatusCallback?.endsWith(`/twilio/transfer/${id}/status`)),
+        'the person’s leg',
+      );
+      session.ws.close();
+      expect(leg).to.include({
+        To: `sip:${person}@sip.carrier.example;transport=tls`,
+        From: numberA,
+        SipAuthUsername: 'acme',
+        SipAuthPassword: PASSWORD,
+        AccountSid: accountA,
+      });
+      const legTurn = await DialPaceHold.findById(`leg:${id}:1`).lean();
+      expect(legTurn, 'the leg took a turn of the account’s pace').to.include({ account_sid: accountA });
+      const doc = await Call.findById(id).lean();
+      const legs = JSON.parse(doc!.compliance_json!).transfer_legs as { to: string }[];
+      expect(
+        legs.map((l) => l.to),
+        'the gate judged the E.164 number',
+      ).to.deep.equal([person]);
+      await legStatus(fake, leg.Sid, 'busy');
+      expect((await pending).status).to.equal(200);
+      await end(a, id);
+      expect(fake.oaiRefusals).to.deep.equal([]);
     });
 
     it('Twilio refusing the BYOC trunk is 400 sip_trunk_rejected with its code and message, nothing stored or left at Twilio', async () => {
