@@ -154,7 +154,9 @@ export async function placeCall(input: {
     closed = input.callingHours
       ? await callingHoursAtTurn({ orgId, livemode: true }, input.to, atMs, input.callingHours)
       : null;
-    return closed ? false : await writeIntent();
+    if (closed) return false; // the turn is given up: nothing is dialed in it
+    await writeIntent(); // its answer (false: written by an earlier attempt) does not give the turn up
+    return true;
   };
   const turn = await awaitTurn(orgId, `call:${input.callId}`, prepare);
   if (closed !== null) return notInTurn(closed);
