@@ -32,10 +32,10 @@ import { roomService } from '../providers/livekit';
 import { openTokenStream, sayOnRelay } from '../voice/relay';
 import { classifyConsentAnswer } from '../services/recording-consent';
 import { openingSentences, type ConsentAnswer, type RecordingConsent } from '../shared/recording-consent';
-import { checkDial, requireDialAllowed } from '../services/dial-gate';
+import { callingHoursAtTurn, checkDial, fromRefusedAtDial, requireDialAllowed } from '../services/dial-gate';
 import { awaitTurn, inTurn } from '../services/dial-pace';
 import { trunkRoute, type TrunkRoute } from '../services/sip-trunks';
-import type { PacedDial } from '../shared/dial-pace';
+import type { PacedDial, PlacedDial } from '../shared/dial-pace';
 import type { CallingHoursPolicy, ComplianceCheck, DialGateVerdict } from '../shared/calls';
 
 async function twilioCall<T>(fn: () => Promise<T>): Promise<T> {
@@ -103,6 +103,13 @@ const DIAL_MATCH_SLACK_MS = 60_000;
  * kept across retries): a turn more than `PACE_ACTIVITY_WAIT_MS` away is answered as `waitUntilMs` (nothing
  * dialed; the workflow asks again then). Once the turn is near the dial intent is stored; in the turn the
  * Calls create is sent.
+ * Checked again at dial time, nothing dialed when they fail: the call's `from` must still be the
+ * organization's (src/services/dial-gate.ts `fromRefusedAtDial`: a scheduled or held call's number may
+ * have been released meanwhile), else `{ refused: from_not_owned }`; and, for a call that passed the dial
+ * gate (`callingHours`: its policy), the callee's calling hours at the instant of its turn
+ * (`callingHoursAtTurn`: a long pace backlog may bring the turn after the window closed), else the turn
+ * is given up and the call held until the window opens (`heldUntilMs`) or, policy `refuse`,
+ * `{ refused: outside_calling_hours }`.
  * With `machineDetection`: Twilio's asynchronous answering-machine detection, `DetectMessageEnd`
  * (a machine is reported after its greeting's beep, so a message left then is recorded), deciding within
  * `MACHINE_DETECTION_TIMEOUT_SECONDS`, its result posted to `<PUBLIC_BASE_URL>/twilio/amd/<call id>`
@@ -112,7 +119,8 @@ const DIAL_MATCH_SLACK_MS = 60_000;
  * pace judged `to` itself.
  * @param input.orgId the call's organization (absent from activities scheduled by older workflow code:
  *   read from the call's document)
- * @returns Twilio's Call SID (`CA…`), or, not dialed yet, the turn to ask again at (epoch ms)
+ * @returns Twilio's Call SID (`CA…`), or, not dialed yet, the turn to ask again at (epoch ms), the
+ *   opening it is held until, or why it is refused
  */
 export async function placeCall(input: {
   callId: string;
@@ -121,13 +129,17 @@ export async function placeCall(input: {
   from: string | null;
   /** Ask for asynchronous answering-machine detection (the call's `voicemail.detection`). */
   machineDetection?: boolean;
-}): Promise<PacedDial> {
+  /** The call's calling-hours policy when it passed the dial gate (absent: its hours are not checked again). */
+  callingHours?: CallingHoursPolicy;
+}): Promise<PlacedDial> {
   const base = config().publicBaseUrl;
   if (!input.from) throw ApplicationFailure.nonRetryable('A live call needs `from`.', TELEPHONY_REJECTED);
   await requireDialAllowed(input.callId, input.to);
   const twilioClient = clientWith(await placingAccount(input.callId));
   const existing = await findPlacedCall(input.callId, twilioClient);
   if (existing) return { providerCallSid: existing };
+  const fromRefused = await fromRefusedAtDial(input.callId, input.from);
+  if (fromRefused) return { providerCallSid: null, refused: fromRefused };
   const orgId = input.orgId ?? (await orgOfCall(input.callId));
   // From a number the organization's SIP trunk carries: out through that carrier (the gate judged `to`).
   const route = await trunkRoute(orgId, input.from, input.to);
@@ -143,7 +155,17 @@ export async function placeCall(input: {
       created_ms: Date.now(),
       provider_call_sid: null,
     });
-  const turn = await awaitTurn(orgId, `call:${input.callId}`, writeIntent);
+  let closed: Awaited<ReturnType<typeof callingHoursAtTurn>> = null;
+  const prepare = async (atMs: number) => {
+    closed = input.callingHours
+      ? await callingHoursAtTurn({ orgId, livemode: true }, input.to, atMs, input.callingHours)
+      : null;
+    if (closed) return false; // the turn is given up: nothing is dialed in it
+    await writeIntent(); // its answer (false: written by an earlier attempt) does not give the turn up
+    return true;
+  };
+  const turn = await awaitTurn(orgId, `call:${input.callId}`, prepare);
+  if (closed !== null) return notInTurn(closed);
   if ('waitUntilMs' in turn) return { providerCallSid: null, waitUntilMs: turn.waitUntilMs };
   const call = await twilioCall(() =>
     calls.create({
@@ -166,6 +188,14 @@ export async function placeCall(input: {
   );
   await DialIntent.updateOne({ _id: input.callId }, { $set: { provider_call_sid: call.sid } });
   return { providerCallSid: call.sid };
+}
+
+/** `placeCall`'s answer for a turn given up at the callee's closed calling hours. */
+function notInTurn(
+  closed: { heldUntilMs: number } | { refused: { reason: 'outside_calling_hours'; message: string } },
+): PlacedDial {
+  if ('refused' in closed) return { providerCallSid: null, refused: closed.refused };
+  return { providerCallSid: null, waitUntilMs: closed.heldUntilMs, heldUntilMs: closed.heldUntilMs };
 }
 
 /**

@@ -14,12 +14,17 @@ import { CallerId, CallerIdObject, renderCallerId } from '../models/caller-ids';
 import { DeletedObject, listOf } from '../models/wire';
 import { requireTelephony } from '../services/call-requests';
 import { deleteCallerId, refreshCallerIds, startVerification } from '../services/caller-ids';
+import { accountInUse } from '../services/telephony-accounts';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 import { e164 } from './validation';
 
 const tag = 'Messaging';
+
+/** The SID of the tenant's Twilio account in use (live), what a caller ID's `active` is judged by. */
+const inUseOf = async (tenant: { orgId: string; livemode: boolean }) =>
+  tenant.livemode ? await accountInUse(tenant.orgId) : null;
 
 export const callerIdSchema = z.strictObject({
   phone_number: e164,
@@ -56,7 +61,7 @@ const createCallerId = operation({
     requireTelephony(tenant);
     await idempotent(req, res, 'cid', async (id) => {
       const doc = await startVerification(tenant, id, body);
-      return { status: 200, body: renderCallerId(doc) };
+      return { status: 200, body: renderCallerId(doc, await inUseOf(tenant)) };
     });
   },
 });
@@ -74,7 +79,9 @@ const listCallerIds = operation({
   handler: async (req, res) => {
     const tenant = { orgId: req.auth!.orgId, livemode: req.auth!.livemode };
     const page = await listPage(req, CallerId, { org_id: tenant.orgId, livemode: tenant.livemode }, (doc) => doc);
-    res.json({ ...page, data: (await refreshCallerIds(page.data)).map(renderCallerId) });
+    const fresh = await refreshCallerIds(page.data);
+    const inUse = await inUseOf(tenant);
+    res.json({ ...page, data: fresh.map((d) => renderCallerId(d, inUse)) });
   },
 });
 
@@ -92,7 +99,7 @@ const retrieveCallerId = operation({
     const doc = await CallerId.findOne({ _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode }).lean();
     if (!doc) throw notFound('caller ID', id, 'id');
     const [fresh] = await refreshCallerIds([doc]);
-    res.json(renderCallerId(fresh));
+    res.json(renderCallerId(fresh, await inUseOf({ orgId: req.auth!.orgId, livemode: req.auth!.livemode })));
   },
 });
 

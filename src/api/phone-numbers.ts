@@ -137,6 +137,7 @@ const createPhoneNumber = (temporal: Client) =>
           overflow_to: body.overflow_to ?? null,
           source: livemode ? null : 'simulated',
           twilio_sid: null,
+          account_sid: null,
           pending: false,
           buying: false,
           previous_urls_json: null,

@@ -31,6 +31,12 @@ const callerIdSchema = new Schema(
     validation_call_sid: { type: String, default: null },
     /** Twilio's OutgoingCallerId SID (`PN…`) once verified; null in test mode. */
     twilio_sid: { type: String, default: null },
+    /**
+     * The Twilio account the caller ID was verified in (`AC…`; an OutgoingCallerId belongs to one
+     * account); null in test mode, and on rows verified before the account was recorded (taken to be of
+     * the account in use).
+     */
+    account_sid: { type: String, default: null },
     created: { type: Number, required: true },
   },
   base,
@@ -59,12 +65,30 @@ export const CallerIdObject = apiObject(
       .string()
       .nullable()
       .describe('The code to enter on Twilio’s verification call (show it to the person); null once verified.'),
+    account_sid: z
+      .string()
+      .nullable()
+      .describe(
+        'The Twilio account the caller ID was verified in (`AC…`): your subaccount, or your connected own account; null in test mode.',
+      ),
+    active: z
+      .boolean()
+      .describe(
+        'Whether live calls may show it as `from` now: verified, in the Twilio account your telephony runs in. A caller ID verified in another account (before you connected or disconnected your own Twilio account) is inactive until that account lists it too: verify it again (`POST /v1/caller_ids`).',
+      ),
     created: unix,
   }),
 );
 
-/** The caller ID object. */
-export function renderCallerId(doc: WithId<CallerIdDoc>): z.output<typeof CallerIdObject> {
+/**
+ * Whether caller ID `doc` belongs to the Twilio account in use `inUse` (src/services/telephony-accounts.ts
+ * `accountInUse`): a test-mode one always, a live one recorded under that account or under none.
+ */
+export const inAccountInUse = (doc: Pick<CallerIdDoc, 'livemode' | 'account_sid'>, inUse: string | null): boolean =>
+  !doc.livemode || !doc.account_sid || doc.account_sid === inUse;
+
+/** The caller ID object; `inUse`: the SID of the organization's account in use (`active`). */
+export function renderCallerId(doc: WithId<CallerIdDoc>, inUse: string | null): z.output<typeof CallerIdObject> {
   return {
     id: doc._id,
     object: 'caller_id' as const,
@@ -73,6 +97,8 @@ export function renderCallerId(doc: WithId<CallerIdDoc>): z.output<typeof Caller
     friendly_name: doc.friendly_name ?? null,
     status: doc.status as (typeof CALLER_ID_STATUSES)[number],
     validation_code: doc.status === 'verified' ? null : (doc.validation_code ?? null),
+    account_sid: doc.account_sid ?? null,
+    active: doc.status === 'verified' && inAccountInUse(doc, inUse),
     created: doc.created,
   };
 }

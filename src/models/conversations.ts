@@ -219,6 +219,12 @@ const phoneNumberSchema = new Schema(
     /** The SIP trunk (`trk_…`, src/models/sip-trunks.ts) that carries a `sip_trunk` number; null otherwise. */
     sip_trunk_id: { type: String, default: null },
     /**
+     * The Twilio account holding a live number bought or imported (`AC…`: the organization's subaccount
+     * or its connected own account), recorded when it was provisioned; null on other rows (simulated
+     * numbers, and numbers stored before numbers needed proof, which live in the platform's account).
+     */
+    account_sid: { type: String, default: null },
+    /**
      * True while a live number is being bought or imported: the row holds the number's `route_key` for
      * this organization (no other can take it meanwhile) but is no number of it yet (not listed, no caller
      * ID); deleted if Twilio refuses.

@@ -36,6 +36,7 @@ import { sipHost, type DestinationRefusal, type HighCostNumberType } from '../sh
 import { callingHours, type CallingHoursOverrides, type CallingWindow } from './calling-hours';
 import { dialingPermissionsOf, type DialingPermissions } from './dialing-permissions';
 import { blockedPhones } from './do-not-call';
+import { ownsCallerNumber } from './caller-ids';
 
 type Tenant = { orgId: string; livemode: boolean };
 
@@ -174,14 +175,63 @@ function decide(
   if (dnc.result === 'listed') return { verdict: 'refuse', reason: 'do_not_call', message: dnc.detail };
   if (hours.result === 'open' || hours.enforced === false) return { verdict: 'dial' };
   const opens = hours.opens_at ?? null;
-  const message =
-    `Outside calling hours at ${request.to} (${hours.local}; ${hours.detail})` +
-    (opens === null
-      ? '; the window does not open within 8 days.'
-      : `; it opens at ${new Date(opens * 1000).toISOString()}.`);
+  const message = closedMessage(request.to, hours);
   if (request.policy === 'refuse' || request.leg === 'transfer' || opens === null)
     return { verdict: 'refuse', reason: 'outside_calling_hours', message };
   return { verdict: 'hold', heldUntilMs: opens * 1000 };
+}
+
+/** Why a closed `calling_hours` rule keeps `to` from being dialed, and when the window opens. */
+function closedMessage(to: string, hours: ComplianceRule): string {
+  const opens = hours.opens_at ?? null;
+  return (
+    `Outside calling hours at ${to} (${hours.local}; ${hours.detail})` +
+    (opens === null
+      ? '; the window does not open within 8 days.'
+      : `; it opens at ${new Date(opens * 1000).toISOString()}.`)
+  );
+}
+
+/**
+ * The `calling_hours` rule again at the instant `atMs` a call's turn of the dialing pace comes
+ * (src/services/dial-pace.ts): the gate passed the call when it was checked, but a long backlog of the
+ * account's dials may bring its turn after the callee's window closed, and Twilio would then ring the
+ * person outside the hours the gate enforces (TCPA, 47 CFR 64.1200(c)(1)). Null when the window is open
+ * then (or only recorded, `CALLING_HOURS_ENFORCEMENT=record`, or `to` is no E.164 number: no local time);
+ * else held until the opening (`policy` `hold`, as the gate holds a closed call), or refused.
+ */
+export async function callingHoursAtTurn(
+  tenant: Tenant,
+  to: string,
+  atMs: number,
+  policy: CallingHoursPolicy,
+): Promise<null | { heldUntilMs: number } | { refused: { reason: 'outside_calling_hours'; message: string } }> {
+  if (!/^\+[1-9]\d{1,14}$/.test(to)) return null;
+  const hours = await callingHoursRule(tenant, to, atMs);
+  if (hours.result === 'open' || hours.enforced === false) return null;
+  const opens = hours.opens_at ?? null;
+  if (policy === 'hold' && opens !== null) return { heldUntilMs: opens * 1000 };
+  return { refused: { reason: 'outside_calling_hours', message: closedMessage(to, hours) } };
+}
+
+/**
+ * The `from` rule again at dial time (src/services/caller-ids.ts `ownsCallerNumber`), for a live call
+ * whose `from` was checked when it was made but is dialed later (a scheduled call, one held for calling
+ * hours or queued for a slot): the number may have been released, the caller ID deleted, or the
+ * organization's Twilio account changed meanwhile, and Twilio would then show a number that is no longer
+ * the organization's. Null when it still is (or the call is simulated, or has no `from`).
+ */
+export async function fromRefusedAtDial(
+  callId: string,
+  from: string | null,
+): Promise<{ reason: 'from_not_owned'; message: string } | null> {
+  const call = await Call.findById(callId, { org_id: 1, livemode: 1 }).lean();
+  if (!call || !call.livemode || !from) return null;
+  if (await ownsCallerNumber({ orgId: call.org_id, livemode: true }, from)) return null;
+  return {
+    reason: 'from_not_owned',
+    message: `${from} is no longer one of your organization's voice numbers or verified caller IDs of its Twilio account; the call was not dialed.`,
+  };
 }
 
 /** The dialing permissions' answer for one destination: allowed, or which permission refused it and why. */

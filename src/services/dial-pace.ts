@@ -228,6 +228,16 @@ export async function takeTurn(orgId: string, holder: string): Promise<number> {
   return atMs;
 }
 
+/**
+ * Drops `holder`'s claim on its turn at `atMs` (its `dial_pace_holds` row), when the dial will not be
+ * sent in it: the holder's next ask takes a new turn rather than finding this one kept. The turn itself
+ * stays taken (its `dial_pace_ticks` row): the turns of other dials were reserved past it, and a turn is
+ * never handed to a second dial, so at most one dial is ever sent per turn.
+ */
+async function giveUpTurn(holder: string, atMs: number): Promise<void> {
+  await DialPaceHold.deleteOne({ _id: holder, at_ms: atMs });
+}
+
 /** True while a dial may still be sent in the turn at `atMs` (at most `PACE_LATE_MS` after it). */
 export const inTurn = (atMs: number, nowMs = Date.now()): boolean => nowMs <= atMs + PACE_LATE_MS;
 
@@ -237,21 +247,27 @@ export const inTurn = (atMs: number, nowMs = Date.now()): boolean => nowMs <= at
  * in between), or `{ waitUntilMs }` when the turn is more than `PACE_ACTIVITY_WAIT_MS` away (the workflow
  * waits on a durable timer and asks again; the turn is kept). A turn missed (this process woke too late)
  * is replaced by a new one.
- * @param prepare run once the turn is near, before the wait (a dial intent written then costs no time in
- *   the turn)
+ * @param prepare run once the turn is near, before the wait, with the turn's instant (a dial intent
+ *   written then costs no time in the turn; a check of the dial at that instant, such as the callee's
+ *   calling hours). Answering `false` gives the turn up: nothing is dialed in it, the holder's claim on
+ *   it is dropped (`giveUpTurn`) and `{ givenUpAtMs }` is answered, so the holder takes a new turn when
+ *   it asks again
  * @param sleep how to wait (ms)
  * @throws the store's errors (the activity is retried, its turn kept)
  */
 export async function awaitTurn(
   orgId: string,
   holder: string,
-  prepare: () => Promise<unknown> = async () => undefined,
+  prepare: (atMs: number) => Promise<unknown> = async () => undefined,
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
-): Promise<{ atMs: number } | { waitUntilMs: number }> {
+): Promise<{ atMs: number } | { waitUntilMs: number; givenUp?: true }> {
   for (let tries = 0; ; tries++) {
     const atMs = await takeTurn(orgId, holder);
     if (atMs - Date.now() > PACE_ACTIVITY_WAIT_MS) return { waitUntilMs: atMs };
-    await prepare();
+    if ((await prepare(atMs)) === false) {
+      await giveUpTurn(holder, atMs);
+      return { waitUntilMs: atMs, givenUp: true };
+    }
     const left = atMs - Date.now();
     if (left > 0) await sleep(left);
     if (inTurn(atMs)) return { atMs };

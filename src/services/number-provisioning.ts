@@ -138,7 +138,12 @@ export async function provisionNumber(input: ProvisionNumberInput): Promise<Prov
         await PhoneNumber.updateOne({ _id: row._id }, { $set: { previous_urls_json: previous } });
       await refusedAsFailure(() => pointNumber(account.client, held.sid, urls));
     }
-    await storeProvisioned(row, { source, twilio_sid: held.sid, previous_urls_json: previous });
+    await storeProvisioned(row, {
+      source,
+      twilio_sid: held.sid,
+      previous_urls_json: previous,
+      account_sid: account.accountSid,
+    });
     return { ok: true, source, twilioSid: held.sid };
   }
   if (account.mode === 'connected') {
@@ -155,7 +160,12 @@ export async function provisionNumber(input: ProvisionNumberInput): Promise<Prov
     await PhoneNumber.deleteOne({ _id: row._id, pending: true });
     return purchaseRefused(input.number, refusal);
   }
-  await storeProvisioned(row, { source: 'bought', twilio_sid: bought.sid, previous_urls_json: null });
+  await storeProvisioned(row, {
+    source: 'bought',
+    twilio_sid: bought.sid,
+    previous_urls_json: null,
+    account_sid: account.accountSid,
+  });
   return { ok: true, source: 'bought', twilioSid: bought.sid };
 }
 
@@ -167,7 +177,7 @@ const pick = (n: NumberUrls): NumberUrls => ({
 
 async function storeProvisioned(
   row: WithId<PhoneNumberDoc>,
-  set: { source: 'bought' | 'imported'; twilio_sid: string; previous_urls_json: string | null },
+  set: { source: 'bought' | 'imported'; twilio_sid: string; previous_urls_json: string | null; account_sid: string },
 ): Promise<void> {
   await PhoneNumber.updateOne({ _id: row._id }, { $set: { ...set, pending: false, buying: false } });
 }

@@ -284,6 +284,23 @@ export async function webhookAccount(
   return null;
 }
 
+/**
+ * The SID of the account organization `orgId`'s live telephony runs in now, as stored: its connected own
+ * account, else its subaccount of the current platform account; null while it has neither (nothing is
+ * created here, unlike `telephonyAccount`). What a number or caller ID recorded under another account is
+ * compared with: a caller ID is verified in one Twilio account, and a number held by one, and a call
+ * placed in another account can show neither (https://www.twilio.com/docs/voice/api/outgoing-caller-ids).
+ */
+export async function accountInUse(orgId: string): Promise<string | null> {
+  const doc = await TelephonyAccount.findById(orgId, {
+    connected_sid: 1,
+    subaccount_sid: 1,
+    parent_account_sid: 1,
+  }).lean();
+  if (doc?.connected_sid) return doc.connected_sid;
+  return doc?.subaccount_sid && doc.parent_account_sid === config().twilioAccountSid ? doc.subaccount_sid : null;
+}
+
 /** What `GET /v1/telephony/connection` shows (never a secret). */
 export interface TelephonyConnection {
   object: 'telephony_connection';

@@ -55,7 +55,13 @@ export type EndReason =
    * Outbound: the organization's dialing permissions refuse the number (a country it does not call, a
    * high-cost number type the operator has not allowed it); never dialed (status `canceled`).
    */
-  | 'destination_not_allowed';
+  | 'destination_not_allowed'
+  /**
+   * Outbound: at dial time the call's `from` was no longer one of the organization's voice numbers or
+   * verified caller IDs of its Twilio account in use (released, deleted, or the account changed since the
+   * call was made, e.g. a scheduled call); never dialed (status `canceled`).
+   */
+  | 'from_not_owned';
 
 /** Who called whom: `outbound` (we dialed, `POST /v1/calls`, campaigns, browser voice) or `inbound`. */
 export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;

@@ -30,6 +30,24 @@ export const PACE_WAKE_EARLY_MS = 5_000;
 export interface DialLater {
   providerCallSid: null;
   waitUntilMs: number;
+  /**
+   * Set (equal to `waitUntilMs`) when a call's own dial is held for the callee's calling hours: its turn of
+   * the pace came after the window closed, so it waits, `scheduled`, until the window opens (epoch ms)
+   * and then takes a new turn. Absent: a wait for the turn itself.
+   */
+  heldUntilMs?: number;
+}
+
+/**
+ * A call's own dial refused at dial time, nothing sent: its `from` is no longer the organization's
+ * (`from_not_owned`: the number released, the caller ID deleted, the account changed since the call was
+ * made), or its turn came after the callee's window closed and the call's policy is `refuse`
+ * (`outside_calling_hours`). The call ends `canceled` with that reason.
+ */
+export interface DialRefused {
+  providerCallSid: null;
+  waitUntilMs?: undefined;
+  refused: { reason: 'from_not_owned' | 'outside_calling_hours'; message: string };
 }
 
 /** A dial done: Twilio's Call SID (`CA…`). */
@@ -40,6 +58,9 @@ export interface DialDone {
 
 /** What a dialing activity answers: the call placed, or its turn to come back at. */
 export type PacedDial = DialDone | DialLater;
+
+/** What a call's own dial (`placeCall`) answers: as `PacedDial`, or refused at dial time. */
+export type PlacedDial = PacedDial | DialRefused;
 
 /**
  * How long the workflow sleeps after a `DialLater` answer before asking again (ms, at least 1): until

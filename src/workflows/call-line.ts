@@ -33,7 +33,7 @@ import {
   type TelephonyStatus,
   type VoicemailSetting,
 } from '../shared/calls';
-import { paceSleepMs } from '../shared/dial-pace';
+import { paceSleepMs, type DialLater, type DialRefused } from '../shared/dial-pace';
 import { telephony } from './call-activities';
 import type { CallRecord, StopRequest } from './call-record';
 import { errorMessage } from './retry';
@@ -173,12 +173,16 @@ export class CallLine {
           to: input.to,
           from: input.from,
           ...(this.detects() ? { machineDetection: true } : {}),
+          ...(input.dial_gate ? { callingHours: input.dial_gate.calling_hours } : {}),
         });
       let placed = await dial();
       // Its turn in the account's calls per second is further ahead than the activity waits: a durable
-      // timer until shortly before it, then the same turn (src/services/dial-pace.ts).
+      // timer until shortly before it, then the same turn (src/services/dial-pace.ts). Refused or held
+      // at dial time: `notDialed`.
       while (placed.providerCallSid === null) {
-        await sleep(paceSleepMs(placed, Date.now()));
+        if ('refused' in placed || placed.heldUntilMs !== undefined) {
+          if (!(await this.notDialed(placed))) return 'failed';
+        } else await sleep(paceSleepMs(placed, Date.now()));
         placed = await dial();
       }
       this.providerCallSid = placed.providerCallSid;
@@ -188,6 +192,29 @@ export class CallLine {
     const answered = () => rank(this.telephonyStatus?.status) >= 2 || this.answeredBy !== null;
     const decided = await condition(answered, LIVE_RING_TIMEOUT_MS);
     return !decided ? 'no_answer' : this.answeredBy !== null ? 'answered' : liveOutcome(this.telephonySeen);
+  }
+
+  /**
+   * A dial `placeCall` did not send for a reason of the call's own (answers that only calls started
+   * since these checks can get): refused (its `from` no longer the organization's, or its turn came after
+   * the callee's window closed under policy `refuse`), the call stops `canceled` with that reason; or
+   * held for the callee's calling hours, the call is `scheduled` (`scheduled_reason: "calling_hours"`,
+   * `call.scheduled`) on a durable timer until the window opens, as the dial gate holds a call, then
+   * `queued` again and dials in a new turn.
+   * @returns true when the dial is to be asked again
+   */
+  private async notDialed(placed: DialRefused | DialLater): Promise<boolean> {
+    if ('refused' in placed) {
+      this.record.stop ??= { status: 'canceled', reason: placed.refused.reason, error: placed.refused.message };
+      return false;
+    }
+    const at = Math.ceil(placed.waitUntilMs / 1000);
+    await this.record.transition('scheduled', { scheduled_at: at, scheduled_reason: 'calling_hours' }, [
+      'call.scheduled',
+    ]);
+    await sleep(Math.max(1, at * 1000 - Date.now()));
+    await this.record.transition('queued', {}, []);
+    return true;
   }
 
   /**

@@ -6,11 +6,10 @@
  * and the model (the fake LLM's requests); 409 on an ended call, 400 for bad lines.
  */
 import { expect } from 'chai';
-import twilio from 'twilio';
 import { config, setConfig, type Config } from '../../src/config';
 import { noteMessage } from '../../src/shared/calls';
 import { h, newTenant, request, waitForCall } from '../support/harness';
-import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { postAsTwilio, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { relayClient } from '../support/relay-client';
 import { speechMs } from '../../src/api/twilio/relay';
@@ -247,18 +246,7 @@ describe('live call stream and steering', function () {
       const id: string = res.body.id;
       await waitForCall(t.liveKey, id, (c) => c.status === 'ringing');
       const sid = fake.created.find((c) => c.Url?.endsWith(`/twilio/voice/${id}`))!.Sid;
-      const status = await fetch(`${h().api.url}/twilio/status/${id}`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/x-www-form-urlencoded',
-          'X-Twilio-Signature': twilio.getExpectedTwilioSignature(
-            fake.authToken,
-            `${h().api.url}/twilio/status/${id}`,
-            { CallSid: sid, CallStatus: 'in-progress' },
-          ),
-        },
-        body: new URLSearchParams({ CallSid: sid, CallStatus: 'in-progress' }).toString(),
-      });
+      const status = await postAsTwilio(fake, `/twilio/status/${id}`, { CallSid: sid, CallStatus: 'in-progress' });
       expect(status.status).to.equal(204);
       await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
       const session = await relayClient(id, sid, fake.authToken, { from: '+14155550100', to: '+14155550123' });

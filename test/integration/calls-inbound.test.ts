@@ -5,12 +5,11 @@
  * out, answering garbage, rejecting), the same CallSid twice, and bad input.
  */
 import { expect } from 'chai';
-import twilio from 'twilio';
 import { config, setConfig } from '../../src/config';
 import { Call, InboundCallSid } from '../../src/models/calls';
 import { Contact } from '../../src/models/contacts';
 import { verifySignature } from '../../src/providers/webhook-signing';
-import { useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { postAsTwilio, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { relayClient } from '../support/relay-client';
@@ -322,17 +321,9 @@ describe('inbound calls', function () {
     });
     after(async () => restoreTwilio());
 
-    async function twilioPost(path: string, params: Record<string, string>, signed = true) {
-      const signature = signed
-        ? twilio.getExpectedTwilioSignature(fake.authToken, h().api.url + path, params)
-        : 'bogus';
-      const res = await fetch(h().api.url + path, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': signature },
-        body: new URLSearchParams(params).toString(),
-      });
-      return { status: res.status, text: await res.text() };
-    }
+    /** Posts a Twilio webhook, signed by the account it speaks of (unsigned: a bogus signature). */
+    const twilioPost = (path: string, params: Record<string, string>, signed = true) =>
+      postAsTwilio(fake, path, params, signed ? undefined : 'bogus');
     const newSid = () => 'CA' + [...Array(32)].map(() => Math.floor(Math.random() * 16).toString(16)).join('');
 
     it('answers with ConversationRelay, talks, and ends when the caller hangs up; one call per CallSid', async () => {

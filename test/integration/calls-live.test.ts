@@ -8,7 +8,7 @@ import twilio from 'twilio';
 import WebSocket from 'ws';
 import { config, setConfig, type Config } from '../../src/config';
 import { h, newTenant, request, waitForCall } from '../support/harness';
-import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { postAsTwilio, startFakeTwilio, webhookSigner, type FakeTwilio } from '../support/fake-twilio';
 import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { relayClient } from '../support/relay-client';
 import { startHttpsReceiver } from '../support/https-receiver';
@@ -45,21 +45,17 @@ describe('live calls through Twilio', function () {
     await fake.close();
   });
 
-  const sign = (path: string, params: Record<string, string>, ws = false) =>
+  /** The relay handshake's signature for `path`, by the account call `callSid` is in (as Twilio signs it). */
+  const signRelay = async (path: string, callSid: string) =>
     twilio.getExpectedTwilioSignature(
-      fake.authToken,
-      (ws ? h().api.url.replace(/^http/, 'ws') : h().api.url) + path,
-      params,
+      (await webhookSigner(fake, { CallSid: callSid })).authToken,
+      h().api.url.replace(/^http/, 'ws') + path,
+      {},
     );
 
-  async function twilioPost(path: string, params: Record<string, string>, signature = sign(path, params)) {
-    const res = await fetch(h().api.url + path, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': signature },
-      body: new URLSearchParams(params).toString(),
-    });
-    return { status: res.status, text: await res.text() };
-  }
+  /** Posts a Twilio callback, signed by the account it speaks of (or with `signature` as given). */
+  const twilioPost = (path: string, params: Record<string, string>, signature?: string) =>
+    postAsTwilio(fake, path, params, signature);
 
   async function placeLive(metadata: Record<string, string> = {}) {
     const before = fake.created.length;
@@ -407,7 +403,7 @@ describe('live calls through Twilio', function () {
       // The same signed handshake again (a replay) is refused while the first session lives and after.
       const path = `/twilio/relay/${id}?sid=${sidOf(id)}`;
       const replay = new WebSocket(h().api.url.replace(/^http/, 'ws') + path, {
-        headers: { 'X-Twilio-Signature': sign(path, {}, true) },
+        headers: { 'X-Twilio-Signature': await signRelay(path, sidOf(id)) },
       });
       const replayed = await new Promise<string>((resolve) => {
         replay.once('unexpected-response', (_req, res) => resolve(String(res.statusCode)));

@@ -7,11 +7,10 @@
 import crypto from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
-import twilio from 'twilio';
 import { config, setConfig } from '../../src/config';
 import { Message } from '../../src/models/conversations';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess } from '../support/harness';
-import { startFakeTwilio } from '../support/fake-twilio';
+import { postAsTwilio, startFakeTwilio } from '../support/fake-twilio';
 import {
   customerNumber,
   eventsAbout,
@@ -113,18 +112,7 @@ describe('a worker killed while a conversation is answered', function () {
         NumMedia: '0',
         AccountSid: fake.accountSid,
       };
-      const res = await fetch(h().api.url + '/twilio/messaging', {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/x-www-form-urlencoded',
-          'X-Twilio-Signature': twilio.getExpectedTwilioSignature(
-            fake.authToken,
-            h().api.url + '/twilio/messaging',
-            params,
-          ),
-        },
-        body: new URLSearchParams(params).toString(),
-      });
+      const res = await postAsTwilio(fake, '/twilio/messaging', params); // signed by the account holding `service`
       expect(res.status).to.equal(200);
       await eventually(async () => fake.messages.some((m) => m.To === from), 'the send reached Twilio');
       await stopWorkerProcess(child, 'SIGKILL');

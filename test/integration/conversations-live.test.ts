@@ -6,10 +6,9 @@
  * out-of-order status callbacks, refusals, a lost provider response, signature rejection, isolation.
  */
 import { expect } from 'chai';
-import twilio from 'twilio';
 import { Message } from '../../src/models/conversations';
 import { h, newTenant, request } from '../support/harness';
-import { useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { postAsTwilio, signedAsTwilio, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { customerNumber, eventsAbout, eventually, messagesOf, sleep, waitForMessages } from '../support/conversations';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -44,16 +43,9 @@ describe('conversations through Twilio (live mode)', function () {
   });
   after(async () => restoreTwilio());
 
-  const sign = (path: string, params: Record<string, string>) =>
-    twilio.getExpectedTwilioSignature(fake.authToken, h().api.url + path, params);
-  async function twilioPost(path: string, params: Record<string, string>, signature = sign(path, params)) {
-    const res = await fetch(h().api.url + path, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': signature },
-      body: new URLSearchParams(params).toString(),
-    });
-    return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
-  }
+  /** Posts a Twilio webhook, signed by the account it speaks of (or with `signature` as given). */
+  const twilioPost = (path: string, params: Record<string, string>, signature?: string) =>
+    postAsTwilio(fake, path, params, signature);
   /** Twilio's inbound message webhook for `from` writing `text` to the service number. */
   const inboundParams = (from: string, text: string, channel: 'whatsapp' | 'sms' = 'whatsapp', messageSid = sid()) => {
     const a = (n: string) => (channel === 'whatsapp' ? `whatsapp:${n}` : n);
@@ -323,11 +315,8 @@ describe('conversations through Twilio (live mode)', function () {
     expect(forged.status).to.equal(403);
     expect(JSON.parse(forged.text).error.code).to.equal('twilio_signature_invalid');
     expect((await twilioPost('/twilio/messaging', params, '')).status).to.equal(403);
-    const tampered = await twilioPost(
-      '/twilio/messaging',
-      { ...params, Body: 'changed' },
-      sign('/twilio/messaging', params),
-    );
+    const real = await signedAsTwilio(fake, '/twilio/messaging', params);
+    const tampered = await twilioPost('/twilio/messaging', { ...real.params, Body: 'changed' }, real.signature);
     expect(tampered.status).to.equal(403);
     expect(
       (await twilioPost('/twilio/messaging/status', { MessageSid: sid(), MessageStatus: 'delivered' }, 'forged'))

@@ -9,13 +9,12 @@
  * activity), concurrently, or again after dying before its event, creates one contact and one event.
  */
 import { expect } from 'chai';
-import twilio from 'twilio';
 import { config, setConfig, type Config } from '../../src/config';
 import { Event } from '../../src/models/events';
 import { recordOptOut, type OptOutInput } from '../../src/services/opt-outs';
 import { allResults, campaignCalls, createForm, startCampaign, waitForCampaign } from '../support/bulk-calls';
 import { customerNumber, inbound } from '../support/conversations';
-import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { postAsTwilio, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { relayClient } from '../support/relay-client';
@@ -134,14 +133,7 @@ describe('opt-outs', function () {
       const id = res.body.id as string;
       await waitForCall(t.liveKey, id, (c) => c.status === 'ringing');
       const sid = fake.created.find((c) => c.Url?.endsWith(`/twilio/voice/${id}`))!.Sid;
-      const post = async (path: string, params: Record<string, string>) => {
-        const signature = twilio.getExpectedTwilioSignature(fake.authToken, h().api.url + path, params);
-        await fetch(h().api.url + path, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': signature },
-          body: new URLSearchParams(params).toString(),
-        });
-      };
+      const post = (path: string, params: Record<string, string>) => postAsTwilio(fake, path, params);
       await post(`/twilio/status/${id}`, { CallSid: sid, CallStatus: 'in-progress' });
       await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
       const session = await relayClient(id, sid, fake.authToken, { from: '+14155550100', to: callee });

@@ -6,13 +6,12 @@
  * built-in disclosure check.
  */
 import { expect } from 'chai';
-import twilio from 'twilio';
 import { Call, CallTurn } from '../../src/models/calls';
 import { Recording } from '../../src/models/recordings';
 import { withBuiltInChecks } from '../../src/services/test-suites';
 import { recordingWorkflowId } from '../../src/shared/recordings';
 import { h, newTenant, request, waitForCall } from '../support/harness';
-import { useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { postAsTwilio, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { relayClient } from '../support/relay-client';
 import { eventually } from '../support/webhooks';
@@ -248,15 +247,8 @@ describe('recording consent and AI disclosure', function () {
     });
     after(() => restore());
 
-    async function twilioPost(p: string, params: Record<string, string>) {
-      const signature = twilio.getExpectedTwilioSignature(fake.authToken, h().api.url + p, params);
-      const res = await fetch(h().api.url + p, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': signature },
-        body: new URLSearchParams(params).toString(),
-      });
-      return { status: res.status, text: await res.text() };
-    }
+    /** Posts a Twilio callback, signed by the account it speaks of. */
+    const twilioPost = (p: string, params: Record<string, string>) => postAsTwilio(fake, p, params);
 
     /** A live call of the asking agent, answered, its TwiML fetched and its relay connected. */
     async function liveCall() {

@@ -7,7 +7,6 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import twilio from 'twilio';
 import { WaveFile } from 'wavefile';
 import { config, setConfig, type Config } from '../../src/config';
 import { Recording } from '../../src/models/recordings';
@@ -19,7 +18,7 @@ import {
   type RecordingRetentionWorkflow,
 } from '../../src/shared/recordings';
 import { h, newTenant, request, waitForCall } from '../support/harness';
-import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { postAsTwilio, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { eventually } from '../support/webhooks';
 
@@ -283,15 +282,8 @@ describe('call recordings', function () {
       await fake.close();
     });
 
-    async function twilioPost(p: string, params: Record<string, string>) {
-      const signature = twilio.getExpectedTwilioSignature(fake.authToken, h().api.url + p, params);
-      const res = await fetch(h().api.url + p, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': signature },
-        body: new URLSearchParams(params).toString(),
-      });
-      return { status: res.status, text: await res.text() };
-    }
+    /** Posts a Twilio callback, signed by the account it speaks of. */
+    const twilioPost = (p: string, params: Record<string, string>) => postAsTwilio(fake, p, params);
 
     it("records through <Start><Recording>, copies Twilio's WAV into the store and deletes it there", async () => {
       const res = await request('POST', '/v1/calls', {

@@ -6,9 +6,8 @@
  * socket as `sendDigits` (and recorded in test mode, refused with bad digits).
  */
 import { expect } from 'chai';
-import twilio from 'twilio';
 import { InboundCallSid } from '../../src/models/calls';
-import { useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { postAsTwilio, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { relayClient, type RelayClient } from '../support/relay-client';
 
@@ -53,17 +52,8 @@ describe('relay settings, interruptions and send_dtmf', function () {
   });
   after(async () => restore());
 
-  async function twilioPost(path: string, params: Record<string, string>) {
-    const res = await fetch(h().api.url + path, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/x-www-form-urlencoded',
-        'X-Twilio-Signature': twilio.getExpectedTwilioSignature(fake.authToken, h().api.url + path, params),
-      },
-      body: new URLSearchParams(params).toString(),
-    });
-    return { status: res.status, text: await res.text() };
-  }
+  /** Posts a Twilio webhook, signed by the account it speaks of. */
+  const twilioPost = (path: string, params: Record<string, string>) => postAsTwilio(fake, path, params);
 
   /** A live outbound call, answered; its CallSid. */
   async function liveCall(): Promise<{ id: string; sid: string }> {

@@ -267,7 +267,7 @@ describe('SIP trunks (bring your own carrier)', function () {
       expect(fake.created.some((c) => String(c.To).includes('+442071838750'))).to.equal(false);
     });
 
-    it('a call arriving from the trunk (To: a SIP URI) is answered by the number’s agent; from another organization’s account it is 403', async () => {
+    it('a call arriving from the trunk (To: a SIP URI) is answered by the number’s agent; from another organization’s account or the platform’s it is 403', async () => {
       const subA = fake.accounts.get(accountA)!;
       const subB = fake.accounts.get(accountB)!;
       const callSid = 'CA' + crypto.randomBytes(16).toString('hex');
@@ -282,6 +282,10 @@ describe('SIP trunks (bring your own carrier)', function () {
       const foreign = await twilioCallback(subB, '/twilio/voice/inbound', params(subB.sid, callSid));
       expect(foreign.status, "B's account speaking of A's trunk number").to.equal(403);
       expect(foreign.text).to.include('twilio_account_mismatch');
+      const platform = fake.accounts.get(fake.accountSid)!;
+      const fromPlatform = await twilioCallback(platform, '/twilio/voice/inbound', params(platform.sid, callSid));
+      expect(fromPlatform.status, "the platform's account speaking of A's trunk number").to.equal(403);
+      expect(fromPlatform.text).to.include('twilio_account_mismatch');
       expect(await Call.countDocuments({ provider_call_sid: callSid })).to.equal(0);
 
       const answered = await twilioCallback(subA, '/twilio/voice/inbound', params(subA.sid, callSid));

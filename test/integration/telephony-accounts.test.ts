@@ -9,11 +9,11 @@ import { expect } from 'chai';
 import twilio from 'twilio';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { useFakeTwilio, type FakeAccount, type FakeTwilio } from '../support/fake-twilio';
-import { verifiedCallerId } from '../support/fake-twilio-numbers';
+import { seedCallerId, verifiedCallerId } from '../support/fake-twilio-numbers';
 import { newId } from '../../src/shared/ids';
 import { Call } from '../../src/models/calls';
 import { CallerId } from '../../src/models/caller-ids';
-import { Conversation } from '../../src/models/conversations';
+import { Conversation, numberRouteKey, PhoneNumber } from '../../src/models/conversations';
 import { TelephonyAccount } from '../../src/models/telephony-accounts';
 import { subaccountFriendlyName, telephonyAccount } from '../../src/services/telephony-accounts';
 
@@ -229,6 +229,8 @@ describe('telephony accounts', function () {
         .and.not.include(key.secret);
       expect(doc?.connected_auth_token).to.match(/^enc:v1:/);
 
+      // A caller ID belongs to the account it was verified in: the connected account verified it too.
+      seedCallerId(own.sid, '+14155550100');
       const { id, placed } = await placeLive(t);
       expect(placed.AccountSid, 'placed in the connected account').to.equal(own.sid);
       expect(fake.accountOfCall(placed.Sid)?.sid).to.equal(own.sid);
@@ -253,6 +255,56 @@ describe('telephony accounts', function () {
       const after = await placeLive(t, '+14155550177');
       expect(after.placed.AccountSid).to.equal(subaccountsOf(t.orgId)[0].sid);
       await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
+    });
+
+    it("no longer calls from the subaccount's caller IDs and numbers once its own account is connected, until that account verifies them", async () => {
+      const t = await liveTenant(); // +14155550100 verified in its subaccount
+      const sub = subaccountsOf(t.orgId)[0];
+      const bought = '+14155550142';
+      const number = await request('POST', '/v1/phone_numbers', {
+        key: t.liveKey,
+        body: { number: bought, channels: ['voice'], agent_id: t.liveAgent },
+      });
+      expect(number.status, JSON.stringify(number.body)).to.equal(200);
+      const own = fake.addAccount({ friendlyName: 'their own, later' });
+      const key = fake.addApiKey(own.sid);
+      const connected = await request('POST', '/v1/telephony/connection', {
+        key: t.liveKey,
+        body: { account_sid: own.sid, api_key_sid: key.sid, api_key_secret: key.secret, auth_token: own.authToken },
+      });
+      expect(connected.status, JSON.stringify(connected.body)).to.equal(200);
+      const creates = fake.created.length;
+      for (const from of ['+14155550100', bought]) {
+        const res = await request('POST', '/v1/calls', {
+          key: t.liveKey,
+          body: { to: '+14155550123', from, agent_id: t.liveAgent },
+        });
+        expect(res.status, `${from}: ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(res.body.error).to.include({ code: 'from_not_owned', param: 'from' });
+      }
+      const listed = await request('GET', '/v1/caller_ids', { key: t.liveKey });
+      expect(listed.body.data[0]).to.include({
+        phone_number: '+14155550100',
+        status: 'verified',
+        account_sid: sub.sid,
+        active: false,
+      });
+      // The connected account verifies it too: active there, and calls show it again.
+      seedCallerId(own.sid, '+14155550100');
+      const again = await request('GET', '/v1/caller_ids', { key: t.liveKey });
+      expect(again.body.data[0]).to.include({ account_sid: own.sid, active: true });
+      const { id, placed } = await placeLive(t);
+      expect(placed.AccountSid).to.equal(own.sid);
+      expect(fake.created.length, 'only that call reached Twilio').to.equal(creates + 1);
+      await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey });
+      // Disconnected: the subaccount's number is a from again.
+      await request('DELETE', '/v1/telephony/connection', { key: t.liveKey });
+      const fromNumber = await request('POST', '/v1/calls', {
+        key: t.liveKey,
+        body: { to: '+14155550123', from: bought, agent_id: t.liveAgent },
+      });
+      expect(fromNumber.status, JSON.stringify(fromNumber.body)).to.equal(200);
+      await request('POST', `/v1/calls/${fromNumber.body.id}/end`, { key: t.liveKey });
     });
   });
 
@@ -327,6 +379,68 @@ describe('telephony accounts', function () {
       );
     });
 
+    it("refuses the platform's account speaking of A's call, number or messages, which live in A's subaccount; takes it for what lives in the platform's account", async () => {
+      const platform = fake.accounts.get(fake.accountSid)!;
+      const { id, placed } = await placeLive(a, '+14155550167');
+      const status = await signedPost(platform, `/twilio/status/${id}`, {
+        AccountSid: platform.sid,
+        CallSid: placed.Sid,
+        CallStatus: 'in-progress',
+      });
+      expect(status.status, "the platform's account speaking of A's call").to.equal(403);
+      expect(status.text).to.include('twilio_account_mismatch');
+      const unnamed = await signedPost(platform, `/twilio/status/${id}`, {
+        CallSid: placed.Sid,
+        CallStatus: 'completed',
+      });
+      expect(unnamed.status, 'no AccountSid: the platform').to.equal(403);
+      const callSid = 'CA' + 'c'.repeat(32);
+      const inbound = await signedPost(platform, '/twilio/voice/inbound', {
+        AccountSid: platform.sid,
+        CallSid: callSid,
+        From: '+14155550997',
+        To: numberA,
+        CallStatus: 'ringing',
+      });
+      expect(inbound.status).to.equal(403);
+      const sms = await signedPost(platform, '/twilio/messaging', {
+        AccountSid: platform.sid,
+        MessageSid: 'SM' + 'c'.repeat(32),
+        From: '+14155550996',
+        To: numberA,
+        Body: 'your code is 654321',
+      });
+      expect(sms.status).to.equal(403);
+      expect(await Call.findOne({ provider_call_sid: callSid }).lean(), 'no call').to.equal(null);
+      expect(await Conversation.findOne({ org_id: a.orgId, customer_number: '+14155550996' }).lean()).to.equal(null);
+      expect((await request('GET', `/v1/calls/${id}`, { key: a.liveKey })).body.status, 'unchanged').to.equal(
+        'ringing',
+      );
+
+      // A number stored before numbers needed proof lives in the platform's account: its webhooks are taken.
+      const legacy = '+14155550186';
+      await PhoneNumber.collection.insertOne({
+        _id: newId('pn'),
+        route_key: numberRouteKey(a.orgId, true, legacy),
+        org_id: a.orgId,
+        livemode: true,
+        number: legacy,
+        channels: ['sms'],
+        agent_id: a.liveAgent,
+        source: null,
+        created: Math.floor(Date.now() / 1000),
+      } as never);
+      const legacySms = await signedPost(platform, '/twilio/messaging', {
+        AccountSid: platform.sid,
+        MessageSid: 'SM' + 'd'.repeat(32),
+        From: '+14155550995',
+        To: legacy,
+        Body: 'hello',
+      });
+      expect(legacySms.status, "the platform's own number").to.equal(200);
+      await request('POST', `/v1/calls/${id}/end`, { key: a.liveKey });
+    });
+
     it("refuses a ConversationRelay handshake signed with another organization's account", async () => {
       const { id, placed } = await placeLive(a, '+14155550166');
       await signedPost(subA, `/twilio/status/${id}`, {
@@ -348,6 +462,7 @@ describe('telephony accounts', function () {
         });
       };
       expect(await status(subB.authToken), "B's token").to.equal(403);
+      expect(await status(fake.authToken), "the platform's token, for a call in A's subaccount").to.equal(403);
       expect(await status(subA.authToken), "A's subaccount's own token").to.equal(101);
       await request('POST', `/v1/calls/${id}/end`, { key: a.liveKey });
     });

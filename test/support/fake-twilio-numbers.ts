@@ -98,6 +98,9 @@ function holderOf(number: string): FakeNumbersAccount | undefined {
   return [...accounts.values()].find((a) => [...a.incoming.values()].some((n) => n.phoneNumber === number));
 }
 
+/** The SID of the account holding `number` at the fake (an IncomingPhoneNumber of it), if any. */
+export const numberHolder = (number: string): string | undefined => holderOf(number)?.accountSid;
+
 /** Puts `number` in the account as if bought earlier (outside the service), with the given URLs. */
 export function seedIncoming(
   accountSid: string,

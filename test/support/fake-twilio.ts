@@ -65,8 +65,9 @@ import http from 'node:http';
 import twilio from 'twilio';
 import { config, setConfig } from '../../src/config';
 import { h } from './harness';
-import { fakeNumbersRoute } from './fake-twilio-numbers';
+import { fakeNumbersRoute, numberHolder } from './fake-twilio-numbers';
 import { fakeSipRoute } from './fake-twilio-sip';
+import { Call } from '../../src/models/calls';
 import type { AddressInfo } from 'node:net';
 import crypto from 'node:crypto';
 import { twilioOaiRefusal } from './twilio-oai';
@@ -102,8 +103,14 @@ export interface FakeTwilio {
   addApiKey(accountSid: string): { sid: string; secret: string };
   /** The subaccounts of the platform account (created through the Accounts API or added), oldest first. */
   subaccounts(): FakeAccount[];
-  /** The account call `callSid` was created in (undefined for a call the fake did not create). */
+  /**
+   * The account call `callSid` is in: the one it was created in, or, for an inbound call the fake signed
+   * the incoming-call webhook of (`answerInbound`, `webhookSigner`), the account holding the number called
+   * (undefined for a call the fake knows nothing of).
+   */
   accountOfCall(callSid: string): FakeAccount | undefined;
+  /** Inbound calls' accounts: Call SID → the account holding the number called. */
+  inboundCalls: Map<string, string>;
   /** Every Accounts API create request (`POST /2010-04-01/Accounts.json`), accepted or not, in order. */
   accountCreates: Record<string, string>[];
   /** Requests refused because twilio-oai does not describe them (test/support/twilio-oai.ts), with why. */
@@ -267,8 +274,10 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       [...accounts.values()].filter((a) => a.ownerAccountSid === platform.sid && a.sid !== platform.sid),
     accountOfCall: (callSid: string) => {
       const call = calls.find((c) => c.sid === callSid);
-      return call ? accounts.get(call.accountSid) : undefined;
+      const sid = call?.accountSid ?? fake.inboundCalls.get(callSid);
+      return sid ? accounts.get(sid) : undefined;
     },
+    inboundCalls: new Map<string, string>(),
   };
   /** The account whose credentials a request carries (the account itself, or the owner of the API key), or null. */
   const authenticated = (req: http.IncomingMessage): FakeAccount | null => {
@@ -613,6 +622,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  currentFake = fake as FakeTwilio;
   return Object.assign(fake, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     accountSid,
@@ -657,7 +667,7 @@ export function connectActionInTwiml(twiml: string | undefined): string | null {
 
 /**
  * Twilio's incoming-call webhook for an inbound call (`CallSid`, `From`, `To`, `CallStatus: ringing`),
- * posted signed to `POST /twilio/voice/inbound`; the fake keeps the answer's `<Connect action>` for the
+ * posted to `POST /twilio/voice/inbound` signed by the account holding `To` (`signedAsTwilio`); the fake keeps the answer's `<Connect action>` for the
  * call, so a later redirect requests it as Twilio does.
  * @returns the webhook's answer (the TwiML)
  */
@@ -665,7 +675,8 @@ export async function answerInbound(
   fake: FakeTwilio,
   params: { CallSid: string; From: string; To: string },
 ): Promise<{ status: number; text: string }> {
-  const answer = await twilioCallback(fake, '/twilio/voice/inbound', { ...params, CallStatus: 'ringing' });
+  const signed = await signedAsTwilio(fake, '/twilio/voice/inbound', { ...params, CallStatus: 'ringing' });
+  const answer = await twilioCallback(signed.signer, '/twilio/voice/inbound', signed.params);
   const action = connectActionInTwiml(answer.text);
   if (action) fake.connectAction.set(params.CallSid, action);
   return answer;
@@ -688,6 +699,83 @@ function machineDetectionRefusal(params: Record<string, string>): string | null 
   return null;
 }
 
+/** The current fake (the last started): tests that sign as Twilio find an account's auth token here. */
+let currentFake: FakeTwilio | null = null;
+
+/** The auth token of account `accountSid` at the current fake, if it has it. */
+export function fakeAccountToken(accountSid: string | null | undefined): string | undefined {
+  return accountSid ? currentFake?.accounts.get(accountSid)?.authToken : undefined;
+}
+
+/**
+ * The account Twilio signs a webhook about `params` (posted to `path`) with: the account what it speaks
+ * of is in (Twilio signs each account's webhooks with that account's auth token, a subaccount's with its
+ * own). The call `CallSid` (one the fake created, or an inbound call it signed), else the call whose id
+ * `path` names (the account the service recorded it in, `provider_account_sid`), else the message
+ * `MessageSid` the fake created, else the account holding the number `To` (`whatsapp:` taken off: an
+ * inbound call or message; an inbound call is remembered in that account), else the platform's.
+ */
+export async function webhookSigner(fake: FakeTwilio, params: Record<string, string>, path = ''): Promise<FakeAccount> {
+  const platform = fake.accounts.get(fake.accountSid)!;
+  const byCall = params.CallSid ? fake.accountOfCall(params.CallSid) : undefined;
+  if (byCall) return byCall;
+  const callId = /\/twilio\/(?:voice|status|amd|transfer|recording|pay)\/(call_[0-9a-z]+)/.exec(path)?.[1];
+  const recorded = callId
+    ? (await Call.findById(callId, { provider_account_sid: 1 }).lean())?.provider_account_sid
+    : null;
+  if (recorded && fake.accounts.get(recorded)) return fake.accounts.get(recorded)!;
+  const message = params.MessageSid ? fake.messages.find((m) => m.Sid === params.MessageSid) : undefined;
+  if (message) return fake.accounts.get(message.AccountSid) ?? platform;
+  const holder = params.To ? numberHolder(params.To.replace(/^whatsapp:/, '')) : undefined;
+  const account = holder ? fake.accounts.get(holder) : undefined;
+  if (!account) return platform;
+  if (params.CallSid) fake.inboundCalls.set(params.CallSid, account.sid);
+  return account;
+}
+
+/**
+ * A webhook as Twilio sends it: `params` with `AccountSid` set to the signing account's
+ * (`webhookSigner`, or `signer` when given) and the `X-Twilio-Signature` for `url` (absolute, or a path
+ * on the test API).
+ */
+export async function signedAsTwilio(
+  fake: FakeTwilio,
+  url: string,
+  params: Record<string, string>,
+  signer?: FakeAccount,
+): Promise<{ signer: FakeAccount; params: Record<string, string>; signature: string }> {
+  const full = url.startsWith('/') ? h().api.url + url : url;
+  const account = signer ?? (await webhookSigner(fake, params, full));
+  const withAccount = { ...params, AccountSid: account.sid };
+  return {
+    signer: account,
+    params: withAccount,
+    signature: twilio.getExpectedTwilioSignature(account.authToken, full, withAccount),
+  };
+}
+
+/**
+ * Posts `params` to `path` (on the test API) as Twilio does (`signedAsTwilio`), or with `signature` as
+ * given (a forged or missing one: the parameters then as given).
+ */
+export async function postAsTwilio(
+  fake: FakeTwilio,
+  path: string,
+  params: Record<string, string>,
+  signature?: string,
+): Promise<{ status: number; type: string | null; text: string }> {
+  const signed = signature === undefined ? await signedAsTwilio(fake, path, params) : null;
+  const res = await fetch(h().api.url + path, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-Twilio-Signature': signed?.signature ?? signature ?? '',
+    },
+    body: new URLSearchParams(signed?.params ?? params).toString(),
+  });
+  return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+}
+
 /**
  * The account Twilio signs call `callSid`'s callbacks with: the one the call was created in, else (an
  * inbound call the fake never created) the platform's.
@@ -699,22 +787,27 @@ export function signerOf(fake: FakeTwilio, callSid: string): FakeAccount {
 /**
  * Posts a Twilio callback to `url` (an absolute URL of the API, e.g. a create's `AsyncAmdStatusCallback`,
  * or a path on the test API) as Twilio does: a form body, signed (`X-Twilio-Signature`) over the URL and
- * the parameters with the auth token of `signer` (the fake: the platform account's; a `FakeAccount`: that
- * account's, as Twilio signs each account's webhooks with its own token).
+ * the parameters with the auth token of `signer`: a `FakeAccount`, that account's; the fake itself, the
+ * account what the callback speaks of is in (`signedAsTwilio`, `AccountSid` set to it), as Twilio signs
+ * each account's webhooks with its own token.
  */
 export async function twilioCallback(
-  signer: Pick<FakeTwilio, 'authToken'>,
+  signer: FakeTwilio | FakeAccount,
   url: string,
   params: Record<string, string>,
 ): Promise<{ status: number; text: string }> {
   const full = url.startsWith('/') ? h().api.url + url : url;
+  const signed =
+    'accounts' in signer
+      ? await signedAsTwilio(signer, full, params)
+      : { params, signature: twilio.getExpectedTwilioSignature(signer.authToken, full, params) };
   const res = await fetch(full, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/x-www-form-urlencoded',
-      'X-Twilio-Signature': twilio.getExpectedTwilioSignature(signer.authToken, full, params),
+      'X-Twilio-Signature': signed.signature,
     },
-    body: new URLSearchParams(params).toString(),
+    body: new URLSearchParams(signed.params).toString(),
   });
   return { status: res.status, text: await res.text() };
 }

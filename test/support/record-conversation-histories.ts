@@ -24,7 +24,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import twilio from 'twilio';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { config, setConfig } from '../../src/config';
 import { createKey } from '../../src/keys';
@@ -45,7 +44,7 @@ import {
 } from '../../src/shared/conversations';
 import { createWorker } from '../../src/worker/worker';
 import { h, newTenant, request, startHarness, stopHarness } from './harness';
-import { startFakeTwilio } from './fake-twilio';
+import { postAsTwilio, startFakeTwilio } from './fake-twilio';
 import { customerNumber, eventually, inbound, sleep, waitForMessages } from './conversations';
 import { startHttpsReceiver } from './https-receiver';
 import { recordedTools } from './record-histories';
@@ -239,15 +238,7 @@ async function main(): Promise<void> {
           });
           await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Live', instructions: 'Be brief.' } });
           const from = customerNumber();
-          const post = async (p: string, params: Record<string, string>) =>
-            fetch(h().api.url + p, {
-              method: 'POST',
-              headers: {
-                'Content-Type': 'application/x-www-form-urlencoded',
-                'X-Twilio-Signature': twilio.getExpectedTwilioSignature(fake.authToken, h().api.url + p, params),
-              },
-              body: new URLSearchParams(params).toString(),
-            });
+          const post = async (p: string, params: Record<string, string>) => postAsTwilio(fake, p, params);
           const inboundParams = (text: string) => ({
             MessageSid: 'SM' + crypto.randomBytes(16).toString('hex'),
             From: `whatsapp:${from}`,

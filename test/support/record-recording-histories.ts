@@ -12,7 +12,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import twilio from 'twilio';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { config, setConfig } from '../../src/config';
 import { synthesizedWav } from '../../src/services/recording-audio';
@@ -23,7 +22,7 @@ import {
   type RecordingRetentionWorkflow,
 } from '../../src/shared/recordings';
 import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
-import { startFakeTwilio } from './fake-twilio';
+import { postAsTwilio, startFakeTwilio } from './fake-twilio';
 import { verifiedCallerId } from './fake-twilio-numbers';
 import { eventually } from './webhooks';
 
@@ -71,15 +70,7 @@ async function main(): Promise<void> {
     const id = live.body.id as string;
     await waitForCall(t.liveKey, id, (c) => c.status === 'ringing');
     const sid = fake.created.find((c) => c.Url?.endsWith(`/twilio/voice/${id}`))!.Sid;
-    const post = (p: string, params: Record<string, string>) =>
-      fetch(h().api.url + p, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/x-www-form-urlencoded',
-          'X-Twilio-Signature': twilio.getExpectedTwilioSignature(fake.authToken, h().api.url + p, params),
-        },
-        body: new URLSearchParams(params).toString(),
-      });
+    const post = (p: string, params: Record<string, string>) => postAsTwilio(fake, p, params);
     await post(`/twilio/status/${id}`, { CallSid: sid, CallStatus: 'in-progress' });
     await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
     await post(`/twilio/status/${id}`, { CallSid: sid, CallStatus: 'completed' });

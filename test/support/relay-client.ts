@@ -6,6 +6,8 @@
 import twilio from 'twilio';
 import WebSocket from 'ws';
 import { h } from './harness';
+import { Call } from '../../src/models/calls';
+import { fakeAccountToken } from './fake-twilio';
 
 export interface RelayClient {
   ws: WebSocket;
@@ -18,10 +20,13 @@ export interface RelayClient {
 }
 
 /**
- * Connects to call `callId`'s relay as Twilio would for CallSid `sid`.
- * @param authToken the Twilio auth token the API checks signatures with
+ * Connects to call `callId`'s relay as Twilio would for CallSid `sid`, the handshake signed by the
+ * account the call is in (its `provider_account_sid`, an account of the current fake Twilio:
+ * test/support/fake-twilio.ts `fakeAccountToken`), as Twilio signs each account's requests with its own
+ * auth token.
+ * @param authToken the auth token to sign with when the call is in no account of the fake (the platform's)
  */
-export function relayClient(
+export async function relayClient(
   callId: string,
   sid: string,
   authToken: string,
@@ -31,8 +36,10 @@ export function relayClient(
 ): Promise<RelayClient> {
   const path = `/twilio/relay/${callId}?sid=${sid}${query}`;
   const url = h().api.url.replace(/^http/, 'ws') + path;
+  const call = await Call.findById(callId, { provider_account_sid: 1 }).lean();
+  const token = fakeAccountToken(call?.provider_account_sid) ?? authToken;
   const ws = new WebSocket(url, {
-    headers: { 'X-Twilio-Signature': twilio.getExpectedTwilioSignature(authToken, url, {}) },
+    headers: { 'X-Twilio-Signature': twilio.getExpectedTwilioSignature(token, url, {}) },
   });
   const inbox: any[] = [];
   const waiters: ((m: any) => void)[] = [];
