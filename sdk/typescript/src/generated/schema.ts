@@ -1464,6 +1464,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sip_trunks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SIP trunks
+         * @description List SIP trunks. Needs the `phone_numbers:read` scope.
+         */
+        get: operations["listSipTrunks"];
+        put?: never;
+        /**
+         * Register a SIP trunk (bring your own carrier)
+         * @description Live keys: a Connection Policy (target: `termination_uri`) and a BYOC trunk (Voice URL: the service's inbound webhook) are made in the organization's Twilio account; Twilio's refusal is 400 `sip_trunk_rejected` with `twilio_code` and `twilio_message`, nothing stored. Each of `numbers` becomes one of the organization's phone numbers (`source: "sip_trunk"`): live calls from it dial `sip:<to>@<termination host>` with the trunk's credentials, calls arriving from the trunk are answered by `agent_id`. A number another organization holds is refused. Test keys: stored only. The password is never shown. Needs the `phone_numbers:write` scope.
+         */
+        post: operations["createSipTrunk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sip_trunks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a SIP trunk
+         * @description Retrieve a SIP trunk. Needs the `phone_numbers:read` scope.
+         */
+        get: operations["retrieveSipTrunk"];
+        put?: never;
+        /**
+         * Update a SIP trunk
+         * @description Only the fields given change; null clears `username`, `password`, `name`, `agent_id`. `numbers` replaces the set (numbers left out are released); `agent_id` is set on every number of the trunk; a new `termination_uri` is given to the live Connection Policy. A refusal changes nothing. Needs the `phone_numbers:write` scope.
+         */
+        post: operations["updateSipTrunk"];
+        /**
+         * Delete a SIP trunk and release its numbers
+         * @description Delete a SIP trunk and release its numbers. Needs the `phone_numbers:write` scope.
+         */
+        delete: operations["deleteSipTrunk"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/message_templates": {
         parameters: {
             query?: never;
@@ -2919,10 +2971,12 @@ export interface components {
             /** @description Where inbound calls go while every call slot is taken; null: the caller hears that all lines are busy. */
             overflow_to: string | null;
             /**
-             * @description How it came to the organization: `bought` through the service (released at Twilio when deleted), `imported` from the organization's Twilio account (only detached when deleted), `simulated` (test mode), `connected` (stored before numbers needed proof).
+             * @description How it came to the organization: `bought` through the service (released at Twilio when deleted), `imported` from the organization's Twilio account (only detached when deleted), `simulated` (test mode), `connected` (stored before numbers needed proof), `sip_trunk` (carried by one of its SIP trunks; deleting it removes it from the trunk).
              * @enum {string}
              */
-            source: "bought" | "imported" | "simulated" | "connected";
+            source: "bought" | "imported" | "simulated" | "connected" | "sip_trunk";
+            /** @description The SIP trunk that carries it (`source: "sip_trunk"`); null otherwise. */
+            sip_trunk_id: string | null;
             /** @description Unix time in seconds. */
             created: number;
         };
@@ -3050,19 +3104,43 @@ export interface components {
             /** @constant */
             deleted: true;
         };
-        /** @description The Twilio account the organization's live calls and messages run in: its subaccount of the platform's account, or its own connected account. */
-        TelephonyConnection: {
+        /** @description A number the organization may call from once verified through Twilio’s Outgoing Caller IDs flow. */
+        CallerId: {
+            id: string;
             /** @constant */
-            object: "telephony_connection";
+            object: "caller_id";
+            livemode: boolean;
+            /** @description E.164. */
+            phone_number: string;
+            friendly_name: string | null;
             /**
-             * @description `subaccount`: the platform's subaccount of the organization; `connected`: its own Twilio account.
+             * @description `pending` until the person answered Twilio’s verification call and entered `validation_code`; `verified`: live calls may use it as `from`.
              * @enum {string}
              */
-            mode: "subaccount" | "connected";
-            /** @description The account in use (`AC…`); null while the subaccount is not created yet (it is on first live use). */
+            status: "pending" | "verified";
+            /** @description The code to enter on Twilio’s verification call (show it to the person); null once verified. */
+            validation_code: string | null;
+            /** @description The Twilio account the caller ID was verified in (`AC…`): your subaccount, or your connected own account; null in test mode. */
             account_sid: string | null;
-            /** @description When that account was created or connected; null likewise. */
-            created: number | null;
+            /** @description Whether live calls may show it as `from` now: verified, in the Twilio account your telephony runs in. A caller ID verified in another account (before you connected or disconnected your own Twilio account) is inactive until that account lists it too: verify it again (`POST /v1/caller_ids`). */
+            active: boolean;
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description A number for sale: `POST /v1/phone_numbers` with its `number` buys it. */
+        AvailablePhoneNumber: {
+            /** @constant */
+            object: "available_phone_number";
+            /** @description E.164. */
+            number: string;
+            friendly_name: string;
+            locality: string | null;
+            region: string | null;
+            /** @description ISO 3166 alpha-2. */
+            country: string;
+            /** @enum {string} */
+            type: "local" | "mobile" | "toll_free";
+            capabilities: components["schemas"]["AvailablePhoneNumberCapabilities"];
         };
         /** @description A call's recording, kept in the service's own store (a live call's copy at Twilio is deleted once copied): two channels, the caller on the first, the assistant on the second. */
         Recording: {
@@ -3085,6 +3163,20 @@ export interface components {
             url: string | null;
             /** @description When `url` stops working. */
             url_expires_at: number | null;
+        };
+        /** @description The Twilio account the organization's live calls and messages run in: its subaccount of the platform's account, or its own connected account. */
+        TelephonyConnection: {
+            /** @constant */
+            object: "telephony_connection";
+            /**
+             * @description `subaccount`: the platform's subaccount of the organization; `connected`: its own Twilio account.
+             * @enum {string}
+             */
+            mode: "subaccount" | "connected";
+            /** @description The account in use (`AC…`); null while the subaccount is not created yet (it is on first live use). */
+            account_sid: string | null;
+            /** @description When that account was created or connected; null likewise. */
+            created: number | null;
         };
         /** @description One version's share of an agent's new calls and conversations. */
         TrafficSplitEntry: {
@@ -3749,40 +3841,6 @@ export interface components {
             simulated: boolean;
             call: components["schemas"]["Call"];
         };
-        /** @description A number the organization may call from once verified through Twilio’s Outgoing Caller IDs flow. */
-        CallerId: {
-            id: string;
-            /** @constant */
-            object: "caller_id";
-            livemode: boolean;
-            /** @description E.164. */
-            phone_number: string;
-            friendly_name: string | null;
-            /**
-             * @description `pending` until the person answered Twilio’s verification call and entered `validation_code`; `verified`: live calls may use it as `from`.
-             * @enum {string}
-             */
-            status: "pending" | "verified";
-            /** @description The code to enter on Twilio’s verification call (show it to the person); null once verified. */
-            validation_code: string | null;
-            /** @description Unix time in seconds. */
-            created: number;
-        };
-        /** @description A number for sale: `POST /v1/phone_numbers` with its `number` buys it. */
-        AvailablePhoneNumber: {
-            /** @constant */
-            object: "available_phone_number";
-            /** @description E.164. */
-            number: string;
-            friendly_name: string;
-            locality: string | null;
-            region: string | null;
-            /** @description ISO 3166 alpha-2. */
-            country: string;
-            /** @enum {string} */
-            type: "local" | "mobile" | "toll_free";
-            capabilities: components["schemas"]["AvailablePhoneNumberCapabilities"];
-        };
         /** @description One entry of the audit log: who did what, to which objects, from where, with which outcome. Entries cannot be changed or deleted; they are kept `AUDIT_RETENTION_DAYS` days. */
         AuditEvent: {
             /** @example aud_01jd5x2v7c0000000000000000 */
@@ -3910,6 +3968,38 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["PhoneNumber"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description The organization's own carrier (bring your own carrier): calls from its numbers dial out through it, calls arriving from it are answered like calls to its numbers. */
+        SipTrunk: {
+            id: string;
+            /** @constant */
+            object: "sip_trunk";
+            livemode: boolean;
+            name: string | null;
+            /** @description Where calls from its numbers go: `sip:<carrier host>[:port][;transport=…]`, dialed as `sip:<E.164>@<host>`. */
+            termination_uri: string;
+            /** @description The SIP username the carrier challenges for; null: none. */
+            username: string | null;
+            /** @description Whether a SIP password is stored (it is never shown). */
+            password_set: boolean;
+            /** @description The E.164 numbers it carries, each one of the organization's phone numbers (`source: "sip_trunk"`). */
+            numbers: string[];
+            /** @description The agent that answers calls to its numbers (set on each number). */
+            agent_id: string | null;
+            /** @description The BYOC trunk in the organization's Twilio account (`BY…`); null in test mode. */
+            byoc_trunk_sid: string | null;
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description A page of `SipTrunk` objects. */
+        SipTrunkList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["SipTrunk"][];
             /** @description True when more objects follow this page. */
             has_more: boolean;
             /** @description The path of this list, e.g. `/v1/calls`. */
@@ -4301,6 +4391,11 @@ export interface components {
             /** @description Tool entries: `tc_…`, the `Idempotency-Key` of its request. */
             tool_call_id?: string;
         };
+        AvailablePhoneNumberCapabilities: {
+            voice: boolean;
+            sms: boolean;
+            mms: boolean;
+        };
         AgentCallingWindow: {
             /** @description Local opening time, `HH:MM`. */
             start: string;
@@ -4554,11 +4649,6 @@ export interface components {
             description: string | null;
             required: boolean;
             options: string[] | null;
-        };
-        AvailablePhoneNumberCapabilities: {
-            voice: boolean;
-            sms: boolean;
-            mms: boolean;
         };
         AuditEventActor: {
             /** @enum {string} */
@@ -6778,6 +6868,126 @@ export interface components {
             twilio_message?: string;
             request_id?: string;
         };
+        /** @description An error `createSipTrunk` answers: `error.code` is one of its codes. */
+        CreateSipTrunkError: {
+            error: components["schemas"]["CreateSipTrunkErrorDetail"];
+        };
+        /** @description The `error` of a failed `createSipTrunk`. */
+        CreateSipTrunkErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_already_connected" | "phone_number_not_owned" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "sip_trunk_rejected" | "telephony_not_configured";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `updateSipTrunk` answers: `error.code` is one of its codes. */
+        UpdateSipTrunkError: {
+            error: components["schemas"]["UpdateSipTrunkErrorDetail"];
+        };
+        /** @description The `error` of a failed `updateSipTrunk`. */
+        UpdateSipTrunkErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_already_connected" | "phone_number_not_owned" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "sip_trunk_rejected" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `listSipTrunks` answers: `error.code` is one of its codes. */
+        ListSipTrunksError: {
+            error: components["schemas"]["ListSipTrunksErrorDetail"];
+        };
+        /** @description The `error` of a failed `listSipTrunks`. */
+        ListSipTrunksErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveSipTrunk` answers: `error.code` is one of its codes. */
+        RetrieveSipTrunkError: {
+            error: components["schemas"]["RetrieveSipTrunkErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveSipTrunk`. */
+        RetrieveSipTrunkErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `deleteSipTrunk` answers: `error.code` is one of its codes. */
+        DeleteSipTrunkError: {
+            error: components["schemas"]["DeleteSipTrunkErrorDetail"];
+        };
+        /** @description The `error` of a failed `deleteSipTrunk`. */
+        DeleteSipTrunkErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
         /** @description An error `createMessageTemplate` answers: `error.code` is one of its codes. */
         CreateMessageTemplateError: {
             error: components["schemas"]["CreateMessageTemplateErrorDetail"];
@@ -8580,7 +8790,7 @@ export interface operations {
                     CallSid?: string;
                     /** @description The caller (E.164). */
                     From?: string;
-                    /** @description The number called (E.164). */
+                    /** @description The number called (E.164; from a SIP trunk, a SIP URI whose user part is that number). */
                     To?: string;
                 };
             };
@@ -16747,6 +16957,565 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeleteCallerIdError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listSipTrunks: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
+                starting_after?: string;
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
+                ending_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SipTrunkList"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSipTrunksError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSipTrunksError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSipTrunksError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSipTrunksError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSipTrunksError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createSipTrunk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "termination_uri": "sip:sip.carrier.example;transport=tls",
+                 *       "numbers": [
+                 *         "+14155550100"
+                 *       ],
+                 *       "username": "acme",
+                 *       "password": "s3cret",
+                 *       "name": "Carrier A"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description sip:<carrier host>[:port][;transport=udp|tcp|tls]
+                     * @example sip:sip.carrier.example
+                     */
+                    termination_uri: string;
+                    numbers: string[];
+                    username?: string;
+                    password?: string;
+                    name?: string;
+                    agent_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SipTrunk"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `phone_number_not_owned`, `sip_trunk_rejected`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSipTrunkError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSipTrunkError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSipTrunkError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSipTrunkError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`, `phone_number_already_connected`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSipTrunkError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSipTrunkError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSipTrunkError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSipTrunkError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSipTrunkError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`, `telephony_not_configured`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSipTrunkError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retrieveSipTrunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SipTrunk"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSipTrunkError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSipTrunkError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSipTrunkError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSipTrunkError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSipTrunkError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSipTrunkError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    updateSipTrunk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "numbers": [
+                 *         "+14155550100",
+                 *         "+14155550101"
+                 *       ],
+                 *       "agent_id": "agt_01jb0000000000000000000000"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description sip:<carrier host>[:port][;transport=udp|tcp|tls]
+                     * @example sip:sip.carrier.example
+                     */
+                    termination_uri?: string;
+                    numbers?: string[];
+                    username?: string | null;
+                    password?: string | null;
+                    name?: string | null;
+                    agent_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SipTrunk"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `phone_number_not_owned`, `sip_trunk_rejected`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSipTrunkError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSipTrunkError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSipTrunkError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSipTrunkError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`, `phone_number_already_connected`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSipTrunkError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSipTrunkError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSipTrunkError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSipTrunkError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSipTrunkError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSipTrunkError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteSipTrunk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSipTrunkError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSipTrunkError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSipTrunkError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSipTrunkError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSipTrunkError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSipTrunkError"];
                 };
             };
             /** @description Any other error (a 5xx), in the same shape. */

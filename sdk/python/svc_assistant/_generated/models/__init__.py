@@ -360,6 +360,11 @@ from .create_publisher_key_error import CreatePublisherKeyError
 from .create_publisher_key_error_detail import CreatePublisherKeyErrorDetail
 from .create_publisher_key_error_detail_code import CreatePublisherKeyErrorDetailCode
 from .create_publisher_key_error_detail_type import CreatePublisherKeyErrorDetailType
+from .create_sip_trunk_body import CreateSipTrunkBody
+from .create_sip_trunk_error import CreateSipTrunkError
+from .create_sip_trunk_error_detail import CreateSipTrunkErrorDetail
+from .create_sip_trunk_error_detail_code import CreateSipTrunkErrorDetailCode
+from .create_sip_trunk_error_detail_type import CreateSipTrunkErrorDetailType
 from .create_test_suite_body import CreateTestSuiteBody
 from .create_test_suite_body_scenarios_item import CreateTestSuiteBodyScenariosItem
 from .create_test_suite_error import CreateTestSuiteError
@@ -427,6 +432,10 @@ from .delete_phone_number_error import DeletePhoneNumberError
 from .delete_phone_number_error_detail import DeletePhoneNumberErrorDetail
 from .delete_phone_number_error_detail_code import DeletePhoneNumberErrorDetailCode
 from .delete_phone_number_error_detail_type import DeletePhoneNumberErrorDetailType
+from .delete_sip_trunk_error import DeleteSipTrunkError
+from .delete_sip_trunk_error_detail import DeleteSipTrunkErrorDetail
+from .delete_sip_trunk_error_detail_code import DeleteSipTrunkErrorDetailCode
+from .delete_sip_trunk_error_detail_type import DeleteSipTrunkErrorDetailType
 from .delete_test_suite_error import DeleteTestSuiteError
 from .delete_test_suite_error_detail import DeleteTestSuiteErrorDetail
 from .delete_test_suite_error_detail_code import DeleteTestSuiteErrorDetailCode
@@ -599,6 +608,10 @@ from .list_publisher_keys_error import ListPublisherKeysError
 from .list_publisher_keys_error_detail import ListPublisherKeysErrorDetail
 from .list_publisher_keys_error_detail_code import ListPublisherKeysErrorDetailCode
 from .list_publisher_keys_error_detail_type import ListPublisherKeysErrorDetailType
+from .list_sip_trunks_error import ListSipTrunksError
+from .list_sip_trunks_error_detail import ListSipTrunksErrorDetail
+from .list_sip_trunks_error_detail_code import ListSipTrunksErrorDetailCode
+from .list_sip_trunks_error_detail_type import ListSipTrunksErrorDetailType
 from .list_test_suite_runs_error import ListTestSuiteRunsError
 from .list_test_suite_runs_error_detail import ListTestSuiteRunsErrorDetail
 from .list_test_suite_runs_error_detail_code import ListTestSuiteRunsErrorDetailCode
@@ -789,6 +802,10 @@ from .retrieve_publisher_key_error import RetrievePublisherKeyError
 from .retrieve_publisher_key_error_detail import RetrievePublisherKeyErrorDetail
 from .retrieve_publisher_key_error_detail_code import RetrievePublisherKeyErrorDetailCode
 from .retrieve_publisher_key_error_detail_type import RetrievePublisherKeyErrorDetailType
+from .retrieve_sip_trunk_error import RetrieveSipTrunkError
+from .retrieve_sip_trunk_error_detail import RetrieveSipTrunkErrorDetail
+from .retrieve_sip_trunk_error_detail_code import RetrieveSipTrunkErrorDetailCode
+from .retrieve_sip_trunk_error_detail_type import RetrieveSipTrunkErrorDetailType
 from .retrieve_telephony_connection_error import RetrieveTelephonyConnectionError
 from .retrieve_telephony_connection_error_detail import RetrieveTelephonyConnectionErrorDetail
 from .retrieve_telephony_connection_error_detail_code import RetrieveTelephonyConnectionErrorDetailCode
@@ -859,6 +876,8 @@ from .simulation import Simulation
 from .simulation_outcome import SimulationOutcome
 from .simulation_transfer import SimulationTransfer
 from .simulation_transfer_answer import SimulationTransferAnswer
+from .sip_trunk import SipTrunk
+from .sip_trunk_list import SipTrunkList
 from .start_widget_voice_body import StartWidgetVoiceBody
 from .start_widget_voice_error import StartWidgetVoiceError
 from .start_widget_voice_error_detail import StartWidgetVoiceErrorDetail
@@ -1028,6 +1047,11 @@ from .update_phone_number_error import UpdatePhoneNumberError
 from .update_phone_number_error_detail import UpdatePhoneNumberErrorDetail
 from .update_phone_number_error_detail_code import UpdatePhoneNumberErrorDetailCode
 from .update_phone_number_error_detail_type import UpdatePhoneNumberErrorDetailType
+from .update_sip_trunk_body import UpdateSipTrunkBody
+from .update_sip_trunk_error import UpdateSipTrunkError
+from .update_sip_trunk_error_detail import UpdateSipTrunkErrorDetail
+from .update_sip_trunk_error_detail_code import UpdateSipTrunkErrorDetailCode
+from .update_sip_trunk_error_detail_type import UpdateSipTrunkErrorDetailType
 from .update_test_suite_body import UpdateTestSuiteBody
 from .update_test_suite_body_scenarios_item import UpdateTestSuiteBodyScenariosItem
 from .update_test_suite_error import UpdateTestSuiteError
@@ -1459,6 +1483,11 @@ __all__ = (
     "CreatePublisherKeyErrorDetail",
     "CreatePublisherKeyErrorDetailCode",
     "CreatePublisherKeyErrorDetailType",
+    "CreateSipTrunkBody",
+    "CreateSipTrunkError",
+    "CreateSipTrunkErrorDetail",
+    "CreateSipTrunkErrorDetailCode",
+    "CreateSipTrunkErrorDetailType",
     "CreateTestSuiteBody",
     "CreateTestSuiteBodyScenariosItem",
     "CreateTestSuiteError",
@@ -1527,6 +1556,10 @@ __all__ = (
     "DeletePhoneNumberErrorDetail",
     "DeletePhoneNumberErrorDetailCode",
     "DeletePhoneNumberErrorDetailType",
+    "DeleteSipTrunkError",
+    "DeleteSipTrunkErrorDetail",
+    "DeleteSipTrunkErrorDetailCode",
+    "DeleteSipTrunkErrorDetailType",
     "DeleteTestSuiteError",
     "DeleteTestSuiteErrorDetail",
     "DeleteTestSuiteErrorDetailCode",
@@ -1698,6 +1731,10 @@ __all__ = (
     "ListPublisherKeysErrorDetail",
     "ListPublisherKeysErrorDetailCode",
     "ListPublisherKeysErrorDetailType",
+    "ListSipTrunksError",
+    "ListSipTrunksErrorDetail",
+    "ListSipTrunksErrorDetailCode",
+    "ListSipTrunksErrorDetailType",
     "ListTestSuiteRunsError",
     "ListTestSuiteRunsErrorDetail",
     "ListTestSuiteRunsErrorDetailCode",
@@ -1888,6 +1925,10 @@ __all__ = (
     "RetrievePublisherKeyErrorDetail",
     "RetrievePublisherKeyErrorDetailCode",
     "RetrievePublisherKeyErrorDetailType",
+    "RetrieveSipTrunkError",
+    "RetrieveSipTrunkErrorDetail",
+    "RetrieveSipTrunkErrorDetailCode",
+    "RetrieveSipTrunkErrorDetailType",
     "RetrieveTelephonyConnectionError",
     "RetrieveTelephonyConnectionErrorDetail",
     "RetrieveTelephonyConnectionErrorDetailCode",
@@ -1958,6 +1999,8 @@ __all__ = (
     "SimulationOutcome",
     "SimulationTransfer",
     "SimulationTransferAnswer",
+    "SipTrunk",
+    "SipTrunkList",
     "StartWidgetVoiceBody",
     "StartWidgetVoiceError",
     "StartWidgetVoiceErrorDetail",
@@ -2127,6 +2170,11 @@ __all__ = (
     "UpdatePhoneNumberErrorDetail",
     "UpdatePhoneNumberErrorDetailCode",
     "UpdatePhoneNumberErrorDetailType",
+    "UpdateSipTrunkBody",
+    "UpdateSipTrunkError",
+    "UpdateSipTrunkErrorDetail",
+    "UpdateSipTrunkErrorDetailCode",
+    "UpdateSipTrunkErrorDetailType",
     "UpdateTestSuiteBody",
     "UpdateTestSuiteBodyScenariosItem",
     "UpdateTestSuiteError",

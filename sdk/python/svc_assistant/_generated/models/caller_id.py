@@ -35,6 +35,11 @@ class CallerId:
                 `validation_code`; `verified`: live calls may use it as `from`.
             validation_code (None | str): The code to enter on Twilio’s verification call (show it to the person); null once
                 verified.
+            account_sid (None | str): The Twilio account the caller ID was verified in (`AC…`): your subaccount, or your
+                connected own account; null in test mode.
+            active (bool): Whether live calls may show it as `from` now: verified, in the Twilio account your telephony runs
+                in. A caller ID verified in another account (before you connected or disconnected your own Twilio account) is
+                inactive until that account lists it too: verify it again (`POST /v1/caller_ids`).
             created (int): Unix time in seconds.
      """
 
@@ -45,6 +50,8 @@ class CallerId:
     friendly_name: None | str
     status: CallerIdStatus
     validation_code: None | str
+    account_sid: None | str
+    active: bool
     created: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -69,6 +76,11 @@ class CallerId:
         validation_code: None | str
         validation_code = self.validation_code
 
+        account_sid: None | str
+        account_sid = self.account_sid
+
+        active = self.active
+
         created = self.created
 
 
@@ -82,6 +94,8 @@ class CallerId:
             "friendly_name": friendly_name,
             "status": status,
             "validation_code": validation_code,
+            "account_sid": account_sid,
+            "active": active,
             "created": created,
         })
 
@@ -123,6 +137,16 @@ class CallerId:
         validation_code = _parse_validation_code(d.pop("validation_code"))
 
 
+        def _parse_account_sid(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        account_sid = _parse_account_sid(d.pop("account_sid"))
+
+
+        active = d.pop("active")
+
         created = d.pop("created")
 
         caller_id = cls(
@@ -133,6 +157,8 @@ class CallerId:
             friendly_name=friendly_name,
             status=status,
             validation_code=validation_code,
+            account_sid=account_sid,
+            active=active,
             created=created,
         )
 

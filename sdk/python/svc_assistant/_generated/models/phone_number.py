@@ -41,7 +41,9 @@ class PhoneNumber:
                 lines are busy.
             source (PhoneNumberSource): How it came to the organization: `bought` through the service (released at Twilio
                 when deleted), `imported` from the organization's Twilio account (only detached when deleted), `simulated` (test
-                mode), `connected` (stored before numbers needed proof).
+                mode), `connected` (stored before numbers needed proof), `sip_trunk` (carried by one of its SIP trunks; deleting
+                it removes it from the trunk).
+            sip_trunk_id (None | str): The SIP trunk that carries it (`source: "sip_trunk"`); null otherwise.
             created (int): Unix time in seconds.
             inbound_webhook_secret (str | Unset): The signing secret of `inbound_webhook_url` requests (`Svc-Signature`);
                 only in the response that set the URL.
@@ -57,6 +59,7 @@ class PhoneNumber:
     inbound_webhook_timeout_ms: int
     overflow_to: None | str
     source: PhoneNumberSource
+    sip_trunk_id: None | str
     created: int
     inbound_webhook_secret: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -94,6 +97,9 @@ class PhoneNumber:
 
         source = self.source.value
 
+        sip_trunk_id: None | str
+        sip_trunk_id = self.sip_trunk_id
+
         created = self.created
 
         inbound_webhook_secret = self.inbound_webhook_secret
@@ -112,6 +118,7 @@ class PhoneNumber:
             "inbound_webhook_timeout_ms": inbound_webhook_timeout_ms,
             "overflow_to": overflow_to,
             "source": source,
+            "sip_trunk_id": sip_trunk_id,
             "created": created,
         })
         if inbound_webhook_secret is not UNSET:
@@ -175,6 +182,14 @@ class PhoneNumber:
 
 
 
+        def _parse_sip_trunk_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        sip_trunk_id = _parse_sip_trunk_id(d.pop("sip_trunk_id"))
+
+
         created = d.pop("created")
 
         inbound_webhook_secret = d.pop("inbound_webhook_secret", UNSET)
@@ -190,6 +205,7 @@ class PhoneNumber:
             inbound_webhook_timeout_ms=inbound_webhook_timeout_ms,
             overflow_to=overflow_to,
             source=source,
+            sip_trunk_id=sip_trunk_id,
             created=created,
             inbound_webhook_secret=inbound_webhook_secret,
         )

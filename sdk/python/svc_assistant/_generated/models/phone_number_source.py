@@ -5,6 +5,7 @@ class PhoneNumberSource(StrEnum):
     CONNECTED = "connected"
     IMPORTED = "imported"
     SIMULATED = "simulated"
+    SIP_TRUNK = "sip_trunk"
 
     def __str__(self) -> str:
         return str(self.value)

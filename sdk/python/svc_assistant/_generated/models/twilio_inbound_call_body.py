@@ -25,7 +25,7 @@ class TwilioInboundCallBody:
         Attributes:
             call_sid (str | Unset): The call's SID at Twilio (CA…).
             from_ (str | Unset): The caller (E.164).
-            to (str | Unset): The number called (E.164).
+            to (str | Unset): The number called (E.164; from a SIP trunk, a SIP URI whose user part is that number).
      """
 
     call_sid: str | Unset = UNSET
