@@ -166,6 +166,9 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
         tool_status: t.toolCall?.status ?? null,
         tool_duration_ms: t.toolCall?.durationMs ?? null,
         ...(t.interrupted ? { interrupted: true } : {}),
+        ...(t.backchannel ? { backchannel: true } : {}),
+        ...(t.toolCall?.outcome ? { tool_outcome: t.toolCall.outcome } : {}),
+        ...(t.toolCall?.reason ? { tool_outcome_reason: t.toolCall.reason } : {}),
         ...(r?.stored() ? { redaction_json: r.stored() } : {}),
         at_ms: t.atMs,
       });

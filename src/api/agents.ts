@@ -43,6 +43,7 @@ import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 import { callingWindow, metadata, voicemailSchema } from './validation';
 import { AnalysisPlanObject } from '../models/analyses';
+import { TurnTakingObject } from '../models/turn-taking';
 import { checkAnalysisPlan } from '../services/analysis';
 
 export const createAgentSchema = z.strictObject({
@@ -123,6 +124,7 @@ export const createAgentSchema = z.strictObject({
     .describe(
       "Hear the caller's keypresses on phone calls (ConversationRelay `dtmfDetection`): they reach the assistant.",
     ),
+  turn_taking: TurnTakingObject.optional(),
   analysis: AnalysisPlanObject.optional().describe(
     "What to learn from each call once it has ended: `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event.",
   ),
@@ -155,6 +157,7 @@ export const updateAgentSchema = createAgentSchema.partial().extend({
   transcription: AgentTranscriptionObject.nullable().optional(),
   interruptible: createAgentSchema.shape.interruptible.unwrap().nullable().optional(),
   dtmf: z.boolean().nullable().optional(),
+  turn_taking: TurnTakingObject.nullable().optional(),
   publish: z
     .boolean()
     .optional()
@@ -187,6 +190,7 @@ function speechFields(body: z.output<typeof updateAgentSchema>): Record<string, 
     set.transcription_json = body.transcription ? JSON.stringify(body.transcription) : null;
   for (const field of ['language', 'interruptible', 'dtmf'] as const)
     if (body[field] !== undefined) set[field] = body[field];
+  if (body.turn_taking !== undefined) set.turn_taking_json = body.turn_taking ? JSON.stringify(body.turn_taking) : null;
   return set;
 }
 
@@ -295,6 +299,7 @@ const createAgent = operation({
         transcription_json: null,
         interruptible: null,
         dtmf: null,
+        turn_taking_json: null,
         ...speechFields(body),
         default_ms: body.default ? idTime(id) : null,
         // Version 1 is this configuration, published (written first: a crash leaves no agent without it).
@@ -371,7 +376,7 @@ const updateAgent = operation({
   tag,
   summary: 'Update an agent',
   description:
-    'Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and `dtmf` take null to clear. A configuration change makes the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact.',
+    'Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible`, `dtmf` and `turn_taking` take null to clear (`turn_taking` is replaced whole). A configuration change makes the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact.',
   scope: 'agents:write',
   body: updateAgentSchema,
   example: { instructions: 'You answer calls for Acme Dental. Be brief.' },

@@ -68,6 +68,11 @@ const httpFields = {
     .min(1, 'must not be empty')
     .max(500, 'must be at most 500 characters')
     .describe('What a caller hears when the tool takes longer than about a second.'),
+  confirm: z
+    .boolean()
+    .describe(
+      "Phone calls: hold each call of it until the caller says yes (bookings, payments). The assistant is told to ask; a yes in the caller's next turn runs it, anything else drops it (marked in the transcript). Default false.",
+    ),
   metadata,
 };
 
@@ -92,6 +97,7 @@ export const createToolSchema = z.discriminatedUnion('type', [
     headers: httpFields.headers.optional(),
     timeout_ms: httpFields.timeout_ms.optional(),
     speak_while_running: httpFields.speak_while_running.optional(),
+    confirm: httpFields.confirm.optional(),
     metadata: metadata.optional(),
   }),
   z.strictObject({
@@ -165,6 +171,7 @@ const createTool = operation({
             method: body.method ?? 'POST',
             timeout_ms: body.timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS,
             speak_while_running: body.speak_while_running ?? null,
+            confirm: body.confirm ?? null,
             headers: body.headers ?? {},
             metadata: body.metadata ?? {},
           }
@@ -252,6 +259,7 @@ const updateToolOperation = operation({
       if (body.headers !== undefined) Object.assign(set, sealHeaders(body.headers));
       if (body.timeout_ms !== undefined) set.timeout_ms = body.timeout_ms;
       if (body.speak_while_running !== undefined) set.speak_while_running = body.speak_while_running;
+      if (body.confirm !== undefined) set.confirm = body.confirm;
       metadataPatch = body.metadata;
     } else {
       const body = parseBody(updateMcpToolSchema, req.body);

@@ -298,6 +298,27 @@ export const simulationSchema = z
       .describe(
         'What the person a warm transfer dials does, after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer` or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.',
       ),
+    barge_ins: z
+      .array(
+        z.strictObject({
+          line: z
+            .number()
+            .int()
+            .min(1)
+            .max(999)
+            .describe('The index (0-based) of the `caller` line said over the answer before it.'),
+          heard: z
+            .string()
+            .max(2000)
+            .optional()
+            .describe('What the caller had heard of the answer when they started (default: nothing).'),
+        }),
+      )
+      .max(100)
+      .optional()
+      .describe(
+        'Caller lines said over the assistant (barge-in): a backchannel ("mhmm") interrupts nothing and starts no answer; any other line cuts the answer to `heard` and drops its tool calls not started yet (`end_call` and `transfer_call` too).',
+      ),
   })
   .superRefine(checkPersona);
 
@@ -306,7 +327,7 @@ export const simulationSchema = z
  * `persona`); `persona` and `goal` come together (400 naming the missing one); `max_turns` only with a persona.
  */
 function checkPersona(
-  s: { persona?: string; goal?: string; max_turns?: number; caller?: string[] },
+  s: { persona?: string; goal?: string; max_turns?: number; caller?: string[]; barge_ins?: { line: number }[] },
   ctx: z.RefinementCtx,
 ): void {
   const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -315,4 +336,6 @@ function checkPersona(
   else if (s.persona !== undefined && s.goal === undefined) issue('goal', 'is required with persona');
   else if (s.persona === undefined && s.goal !== undefined) issue('persona', 'is required with goal');
   else if (s.persona === undefined && s.max_turns !== undefined) issue('max_turns', 'is only taken with persona');
+  else if (s.barge_ins?.some((b) => b.line >= (s.caller?.length ?? 0)))
+    issue('barge_ins', 'each line must be an index of caller');
 }

@@ -27,6 +27,8 @@ import {
   type AgentVoice,
   type SpeechSettings,
 } from '../shared/speech';
+import type { TurnTaking } from '../shared/turn-taking';
+import { TurnTakingObject } from './turn-taking';
 
 const agentSchema = new Schema(
   {
@@ -76,6 +78,8 @@ const agentSchema = new Schema(
     interruptible: { type: String, default: null },
     /** Whether the caller's keypresses are detected (ConversationRelay `dtmfDetection`); null: not set. */
     dtmf: { type: Boolean, default: null },
+    /** Its turn-taking settings (src/shared/turn-taking.ts `TurnTaking`), JSON; null: the engines' defaults. */
+    turn_taking_json: { type: String, default: null },
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
     /**
@@ -231,7 +235,8 @@ export const agentLanguage = z
 
 /** The agent's speech settings from its document (src/shared/speech.ts `SpeechSettings`), unset ones absent. */
 export function agentSpeech(
-  doc: Pick<AgentDoc, 'voice_json' | 'language' | 'transcription_json' | 'interruptible' | 'dtmf'>,
+  doc: Pick<AgentDoc, 'voice_json' | 'language' | 'transcription_json' | 'interruptible' | 'dtmf'> &
+    Partial<Pick<AgentDoc, 'turn_taking_json'>>,
 ): SpeechSettings {
   return {
     ...(doc.voice_json ? { voice: JSON.parse(doc.voice_json) as AgentVoice } : {}),
@@ -239,7 +244,15 @@ export function agentSpeech(
     ...(doc.transcription_json ? { transcription: JSON.parse(doc.transcription_json) as AgentTranscription } : {}),
     ...(doc.interruptible ? { interruptible: doc.interruptible as SpeechSettings['interruptible'] } : {}),
     ...(doc.dtmf != null ? { dtmf: doc.dtmf } : {}),
+    // Always present on a new snapshot (`{}` without settings): it marks a call whose actions wait for what
+    // the caller heard and whose backchannels are no turns (src/workflows/call-heard.ts); older calls lack it.
+    turn_taking: agentTurnTaking(doc) ?? {},
   };
+}
+
+/** The agent's `turn_taking` from its document, or null when it has none. */
+export function agentTurnTaking(doc: Partial<Pick<AgentDoc, 'turn_taking_json'>>): TurnTaking | null {
+  return doc.turn_taking_json ? (JSON.parse(doc.turn_taking_json) as TurnTaking) : null;
 }
 
 /** The agent's transfer destinations from its document (empty when it has none). */
@@ -324,6 +337,7 @@ export const AgentObject = apiObject(
       .boolean()
       .nullable()
       .describe("Whether the caller's keypresses are heard on phone calls (ConversationRelay `dtmfDetection`)."),
+    turn_taking: TurnTakingObject.nullable(),
     metadata: metadataObject,
     recording: recordingSettingsObject.nullable().describe('Whether its calls are recorded; null: not recorded.'),
     recording_consent: recordingConsentField
@@ -370,6 +384,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     transcription: doc.transcription_json ? (JSON.parse(doc.transcription_json) as AgentTranscription) : null,
     interruptible: (doc.interruptible as SpeechSettings['interruptible']) ?? null,
     dtmf: doc.dtmf ?? null,
+    turn_taking: agentTurnTaking(doc),
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     recording: agentRecording(doc),
     recording_consent: (doc.recording_consent as RecordingConsentMode | null) ?? null, // written from RECORDING_CONSENT_MODES only

@@ -216,6 +216,12 @@ const callTurnSchema = new Schema(
      * change a row gets after its write: src/activities/calls.ts `interruptTurns`); null otherwise.
      */
     interrupted: { type: Boolean, default: null },
+    /** Caller turns: only a backchannel said over the assistant (no interruption, no model turn); null otherwise. */
+    backchannel: { type: Boolean, default: null },
+    /** Tool turns: `dropped`, `held` or `confirmed` (src/shared/tools.ts `ToolCallRecord.outcome`); null: it ran. */
+    tool_outcome: { type: String, default: null },
+    /** Tool turns: why (`interrupted`, `confirmation_required`, `not_confirmed`); null otherwise. */
+    tool_outcome_reason: { type: String, default: null },
     /** What was replaced in `text` and the tool's arguments before they were stored, JSON `{card: n, …}`; null: nothing (or redaction off). */
     redaction_json: { type: String, default: null },
     at_ms: { type: Number, required: true },
@@ -424,6 +430,24 @@ export const TranscriptTurnObject = apiObject(
       .literal(true)
       .optional()
       .describe('The caller talked over this assistant turn: `text` is only what they heard of it.'),
+    backchannel: z
+      .literal(true)
+      .optional()
+      .describe(
+        'A caller turn that was only a backchannel ("mhmm", "yeah": the agent\'s `turn_taking.backchannels`) said while the assistant spoke: it interrupted nothing and started no answer.',
+      ),
+    outcome: z
+      .enum(['dropped', 'held', 'confirmed'])
+      .optional()
+      .describe(
+        "Tool entries that did not run when the model asked: `dropped` (never ran), `held` (a `confirm: true` tool waiting for the caller's spoken yes), `confirmed` (run after that yes). Absent: it ran.",
+      ),
+    reason: z
+      .enum(['interrupted', 'confirmation_required', 'not_confirmed'])
+      .optional()
+      .describe(
+        '`interrupted`: the caller talked over the answer before its actions started; `confirmation_required`: held for a yes; `not_confirmed`: the caller did not say yes.',
+      ),
     ...redactionField,
     at: unix.nullable(),
     offset_ms: z.number().int().nullable(),
@@ -738,6 +762,11 @@ export function renderTurn(call: Pick<CallDoc, 'answered_ms'>, t: CallTurnDoc): 
       : {}),
     ...(t.knowledge_json ? { knowledge: JSON.parse(t.knowledge_json) as { document: string; chunk: number }[] } : {}),
     ...(t.interrupted ? { interrupted: true as const } : {}),
+    ...(t.backchannel ? { backchannel: true as const } : {}),
+    ...(t.tool_outcome ? { outcome: t.tool_outcome as 'dropped' | 'held' | 'confirmed' } : {}),
+    ...(t.tool_outcome_reason
+      ? { reason: t.tool_outcome_reason as 'interrupted' | 'confirmation_required' | 'not_confirmed' }
+      : {}),
     ...renderRedaction(t.redaction_json),
     at: seconds(t.at_ms),
     offset_ms: call.answered_ms != null ? Math.max(0, t.at_ms - call.answered_ms) : null,

@@ -44,6 +44,8 @@ const toolSchema = new Schema(
     method: { type: String, enum: [...TOOL_METHODS, null], default: null },
     timeout_ms: { type: Number, default: null },
     speak_while_running: { type: String, default: null },
+    /** http: true when a call of it runs only after the caller's spoken yes (src/workflows/call-heard.ts); null: false. */
+    confirm: { type: Boolean, default: null },
     /** mcp: the server's Streamable HTTP address. */
     server_url: { type: String, default: null },
     /** mcp: the server's tools offered to the model (null: all of them). */
@@ -109,6 +111,11 @@ export const ToolObject = apiObject(
           method: z.enum(TOOL_METHODS),
           timeout_ms: z.number().int(),
           speak_while_running: z.string().nullable(),
+          confirm: z
+            .boolean()
+            .describe(
+              "On phone calls, a call of it runs only after the caller's spoken yes in their next turn (bookings, payments).",
+            ),
           secret: z
             .string()
             .optional()
@@ -171,6 +178,7 @@ export function renderTool(doc: ToolDoc, secret?: string): z.output<typeof ToolO
     method: (doc.method ?? 'POST') as (typeof TOOL_METHODS)[number],
     timeout_ms: doc.timeout_ms ?? 5000,
     speak_while_running: doc.speak_while_running ?? null,
+    confirm: doc.confirm === true,
     ...(secret !== undefined ? { secret } : {}),
   };
 }

@@ -8,6 +8,7 @@ import { config } from '../config';
 import { twilioRequestDuration, twilioRequestErrors } from '../platform/metrics';
 import { TELEPHONY_REJECTED } from '../shared/calls';
 import type { SpeechSettings } from '../shared/speech';
+import type { TurnTaking } from '../shared/turn-taking';
 
 /** The attributes of TwiML `<ConversationRelay>` as the `twilio` package types them. */
 type ConversationRelayAttributes = Parameters<
@@ -151,17 +152,35 @@ export function dialTo(response: twilio.twiml.VoiceResponse, to: string): void {
  * `voice`, `language` → `language` (synthesis and recognition), `transcription` → `transcriptionProvider`
  * and `hints` (comma-separated), `interruptible` → `interruptible` (`any`, `speech`, `none`; the welcome
  * greeting likewise: `welcomeGreetingInterruptible`), `dtmf` → `dtmfDetection`. Unset settings add
- * nothing (ConversationRelay's defaults).
+ * nothing (ConversationRelay's defaults). `turn_taking` (src/shared/turn-taking.ts) adds its pipeline
+ * settings (`turnTakingAttributes`), its `interruptible` taking precedence over the older one.
  */
 export function conversationRelayAttributes(speech: SpeechSettings): ConversationRelayAttributes {
-  const { voice, language, transcription, interruptible, dtmf } = speech;
+  const { voice, language, transcription, interruptible, dtmf, turn_taking: turnTaking } = speech;
+  const hints = [...(transcription?.hints ?? []), ...(turnTaking?.hints ?? [])];
   return {
     ...(voice ? { ttsProvider: voice.provider, voice: voice.voice_id } : {}),
     ...(language ? { language } : {}),
     ...(transcription ? { transcriptionProvider: transcription.provider } : {}),
-    ...(transcription?.hints?.length ? { hints: transcription.hints.join(',') } : {}),
+    ...(hints.length ? { hints: hints.join(',') } : {}),
     ...(interruptible ? { interruptible, welcomeGreetingInterruptible: interruptible } : {}),
     ...(dtmf !== undefined ? { dtmfDetection: dtmf } : {}),
+    ...(turnTaking ? turnTakingAttributes(turnTaking) : {}),
+  };
+}
+
+/**
+ * The pipeline settings of an agent's `turn_taking` as `<ConversationRelay>` attributes (the names the
+ * `twilio` package's `ConversationRelayAttributes` types): `interruptible` (`none`, `dtmf`, `speech`,
+ * `any`) for answers and the welcome greeting, `preemptible`, `interrupt_sensitivity` →
+ * `interruptSensitivity`, `speech_model` → `speechModel`. Hints are joined by `conversationRelayAttributes`.
+ */
+function turnTakingAttributes(t: TurnTaking): ConversationRelayAttributes {
+  return {
+    ...(t.interruptible ? { interruptible: t.interruptible, welcomeGreetingInterruptible: t.interruptible } : {}),
+    ...(t.preemptible !== undefined ? { preemptible: t.preemptible } : {}),
+    ...(t.interrupt_sensitivity ? { interruptSensitivity: t.interrupt_sensitivity } : {}),
+    ...(t.speech_model ? { speechModel: t.speech_model } : {}),
   };
 }
 

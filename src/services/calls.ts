@@ -176,6 +176,7 @@ export function newCallInput(
         ring_seconds: request.simulation?.ring_seconds ?? 0,
         pause_seconds: request.simulation?.pause_seconds ?? 0,
         ...(request.simulation?.transfer ? { transfer: request.simulation.transfer } : {}),
+        ...(request.simulation?.barge_ins?.length ? { barge_ins: request.simulation.barge_ins } : {}),
       };
   const analysis =
     request.analysis !== undefined
@@ -375,8 +376,10 @@ export async function callConversation(callId: string): Promise<ChatMessage[]> {
   ];
   const turns = await CallTurn.find({ call_id: callId }).sort({ seq: 1 }).lean();
   for (const t of turns) {
-    if (t.role === 'caller') messages.push({ role: 'user', content: t.text });
-    else if (t.role === 'assistant') messages.push({ role: 'assistant', content: t.text });
+    if (t.role === 'caller') {
+      // A backchannel said over the assistant was no turn of the caller's: the model never saw it.
+      if (!t.backchannel) messages.push({ role: 'user', content: t.text });
+    } else if (t.role === 'assistant') messages.push({ role: 'assistant', content: t.text });
     else if (t.role === 'system') messages.push({ role: 'system', content: t.text });
     else if (t.role === 'note') messages.push({ role: 'system', content: noteMessage(t.text) });
     else {

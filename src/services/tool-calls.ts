@@ -435,6 +435,7 @@ function httpTool(doc: ToolDoc): CustomTool {
     source: { kind: 'http', toolId: doc._id },
     timeoutMs: doc.timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS,
     speakWhileRunning: doc.speak_while_running ?? null,
+    ...(doc.confirm ? { confirm: true as const } : {}),
   };
 }
 

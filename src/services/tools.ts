@@ -311,6 +311,8 @@ export type NewToolFields =
       method: 'POST' | 'GET';
       timeout_ms: number;
       speak_while_running: string | null;
+      /** Held for the caller's yes on calls; null: false. */
+      confirm?: boolean | null;
       headers: Record<string, string>;
       metadata: Record<string, string>;
     }
@@ -348,6 +350,7 @@ export async function insertTool(
     method: rest.type === 'http' ? rest.method : null,
     timeout_ms: rest.type === 'http' ? rest.timeout_ms : null,
     speak_while_running: rest.type === 'http' ? rest.speak_while_running : null,
+    confirm: rest.type === 'http' ? (rest.confirm ?? null) : null,
     server_url: rest.type === 'mcp' ? rest.server_url : null,
     allowed_tools: rest.type === 'mcp' ? rest.allowed_tools : null,
     ...sealHeaders(headers),

@@ -65,6 +65,11 @@ export interface CallTurnInput {
   toolCall?: ToolCallRecord;
   /** Assistant turns: the caller talked over it; `text` is what was heard of it. */
   interrupted?: boolean;
+  /**
+   * Caller turns: only a backchannel ("mhmm", src/shared/turn-taking.ts `isBackchannel`) said while the
+   * assistant spoke: it interrupted nothing and started no model turn.
+   */
+  backchannel?: boolean;
 }
 
 /**

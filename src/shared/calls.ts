@@ -177,6 +177,19 @@ export interface Simulation {
    * Absent: the person answers at once.
    */
   transfer?: SimulatedTransfer;
+  /**
+   * Scripted lines the caller says over the assistant (test mode's barge-in): line `line` (an index of
+   * `caller`) starts while the answer before it is being spoken, after the caller heard `heard` of it
+   * (default: nothing). A backchannel line interrupts nothing; any other cuts the answer to `heard` and
+   * drops that answer's actions not started (src/workflows/call-heard.ts). Absent: none.
+   */
+  barge_ins?: SimulatedBargeIn[];
+}
+
+/** `simulation.barge_ins[i]`: a scripted caller line said over the assistant's answer. */
+export interface SimulatedBargeIn {
+  line: number;
+  heard?: string;
 }
 
 /**
@@ -712,7 +725,11 @@ export const endUpdate = defineUpdate<CallState>('end');
 /** Transfer an `in_progress` call; resolves once transferred, with the final state. */
 export const transferUpdate = defineUpdate<CallState, [TransferRequest]>('transfer');
 /** Live mode: what the caller just said (speech-to-text); resolves with the assistant's answer. */
-export const callerSaidUpdate = defineUpdate<CallerSaidResult, [{ text: string }]>('callerSaid');
+/**
+ * Live mode: the caller's utterance; `over_speech` when it was said while the assistant spoke (the relay
+ * sends it only then), which makes a backchannel no turn (src/workflows/call-heard.ts).
+ */
+export const callerSaidUpdate = defineUpdate<CallerSaidResult, [{ text: string; over_speech?: boolean }]>('callerSaid');
 /** Live mode: the answer to an utterance whose `callerSaid` resolved `pending` (after the holding line). */
 export const answerUpdate = defineUpdate<CallerSaidResult, [{ utterance: number }]>('answer');
 /**

@@ -12,6 +12,7 @@
  *
  * Bundle-safe: plain data and types only.
  */
+import type { TurnTaking } from './turn-taking';
 
 /** Text-to-speech providers ConversationRelay takes (its `ttsProvider` attribute), spelled as Twilio does. */
 export const TTS_PROVIDERS = ['Google', 'Amazon', 'ElevenLabs'] as const;
@@ -51,6 +52,11 @@ export interface SpeechSettings {
   interruptible?: InterruptibleMode;
   /** Whether the caller's keypresses are detected and reported (ConversationRelay `dtmfDetection`). */
   dtmf?: boolean;
+  /**
+   * The agent's turn-taking settings (src/shared/turn-taking.ts); absent on calls made before they
+   * existed, which keep their behaviour (no backchannels, actions not held for what the caller heard).
+   */
+  turn_taking?: TurnTaking;
 }
 
 /**

@@ -312,6 +312,11 @@ export interface CustomTool {
   timeoutMs: number;
   /** What a caller on the phone hears when the tool takes longer than ~1 s; null: nothing. */
   speakWhileRunning: string | null;
+  /**
+   * On calls made since turn-taking settings exist: a call of it is held until the caller's spoken yes in
+   * their next turn (src/workflows/call-heard.ts); absent: it runs when the model calls it.
+   */
+  confirm?: true;
 }
 
 /** The model's tool call's result as the workflow records it (a transcript entry's `result`/`error`, `status`, `duration_ms`). */
@@ -361,7 +366,19 @@ export interface ToolCallRecord {
   ok: boolean;
   status: number | null;
   durationMs: number;
+  /**
+   * A call that did not run when the model made it (src/workflows/call-heard.ts): `dropped` (never runs),
+   * `held` (waits for the caller's spoken yes), `confirmed` (a held call run after the yes); absent: it ran.
+   */
+  outcome?: ToolCallOutcomeKind;
+  /** Why: `interrupted` (the caller talked over the answer first), `confirmation_required`, `not_confirmed`. */
+  reason?: ToolCallOutcomeReason;
 }
+
+/** `ToolCallRecord.outcome` values. */
+export type ToolCallOutcomeKind = 'dropped' | 'held' | 'confirmed';
+/** `ToolCallRecord.reason` values. */
+export type ToolCallOutcomeReason = 'interrupted' | 'confirmation_required' | 'not_confirmed';
 
 /**
  * The key of a tool call (`tc_` + 26 characters): derived from the workflow (`workflowId`, `runId`), the

@@ -40,12 +40,16 @@ export interface VoiceOutput {
  * `idle` resolves when every one so far is answered.
  */
 export interface VoiceTurns {
-  hear(text: string, updateId: string): void;
+  /** `overSpeech`: said while the assistant spoke (sent as the update's `over_speech` only when true). */
+  hear(text: string, updateId: string, overSpeech?: boolean): void;
   /**
    * The caller talked over the assistant: signalled to the workflow (`interrupted`) once the
    * answer being spoken is complete there, and before the next utterance, so it cuts that answer.
+   * `now`: signalled at once, while that answer may still be in the making, so its actions not started
+   * yet are dropped (calls with turn-taking settings: src/workflows/call-heard.ts); still before the
+   * next utterance, which waits for the answer in the making.
    */
-  interrupt(interruption: Interruption): void;
+  interrupt(interruption: Interruption, now?: boolean): void;
   idle(): Promise<void>;
 }
 
@@ -56,14 +60,17 @@ export interface VoiceTurns {
 export function voiceTurns(handle: WorkflowHandle, callId: string, output: VoiceOutput): VoiceTurns {
   let queue = Promise.resolve();
   return {
-    hear(text, updateId) {
+    hear(text, updateId, overSpeech) {
       queue = queue.then(async () => {
         // A late answer: the caller hears the holding line after one turn deadline with nothing said (the
         // workflow waits on its LLM request and cannot say it then; runs that can answer it `pending`).
         let held = false;
         const holding = setTimeout(() => (held = output.hold(HOLDING_LINE)), config().callTurnDeadlineMs);
         try {
-          const result = await handle.executeUpdate(callerSaidUpdate, { args: [{ text }], updateId });
+          const result = await handle.executeUpdate(callerSaidUpdate, {
+            args: [overSpeech ? { text, over_speech: true } : { text }],
+            updateId,
+          });
           clearTimeout(holding);
           if (!(held && result.pending) && (await output.speak(result))) return;
           if (!result.pending || result.utterance === undefined) return;
@@ -80,12 +87,13 @@ export function voiceTurns(handle: WorkflowHandle, callId: string, output: Voice
         }
       });
     },
-    interrupt(interruption) {
-      queue = queue.then(() =>
+    interrupt(interruption, now) {
+      const signal = () =>
         handle.signal(interruptedSignal, interruption).catch((err: Error) => {
           logger.info('voice: the call took no interruption', { call_id: callId, error: err.message });
-        }),
-      );
+        });
+      if (now) void signal();
+      else queue = queue.then(signal);
     },
     idle: () => queue,
   };

@@ -26,7 +26,13 @@ import {
   type KnowledgeRef,
   type ToolCall,
 } from '../shared/assistant';
-import type { CustomTool, ToolCallRecord, TransferOffer } from '../shared/tools';
+import type {
+  CustomTool,
+  ToolCallOutcomeKind,
+  ToolCallOutcomeReason,
+  ToolCallRecord,
+  TransferOffer,
+} from '../shared/tools';
 import { LLM_ACTIVITY, LOCAL_LLM_ACTIVITY } from './retry';
 import { applyTool, runCustomTool, type CustomToolSet, type ToolEffect, type ToolHandlers } from './tools';
 
@@ -69,6 +75,14 @@ export interface TurnDeadline {
   /** Called once per turn when `slowMs` passes without an answer (a live call says the holding line). */
   onSlow?: () => void;
 }
+
+/**
+ * A channel's verdict on one tool call of an answer before it runs (src/workflows/call-heard.ts): run it,
+ * or not (`dropped` for good, `held` for a confirmation), with what the model is told instead of a result.
+ */
+export type ActionVerdict =
+  | { run: true }
+  | { run: false; outcome: Exclude<ToolCallOutcomeKind, 'confirmed'>; reason: ToolCallOutcomeReason; summary: string };
 
 /** Inputs of one assistant turn. */
 export interface AssistantTurnInput {
@@ -123,6 +137,13 @@ export interface AssistantTurnInput {
    * `TransferOffer`): the LLM activity's `transfer`. Absent: the default destination only.
    */
   transfer?: TransferOffer;
+  /**
+   * Asked, before an answer's tool calls run, which of them run (one verdict per call, in order; the
+   * answer's text given too): a call the channel drops or holds does not run, is reported with its
+   * outcome, and the model is told why. When a call is dropped because the caller interrupted, the turn
+   * ends there (the caller is talking). Absent: every call runs (calls made before it existed).
+   */
+  actions?: (calls: ToolCall[], text: string | null) => ActionVerdict[] | Promise<ActionVerdict[]>;
 }
 
 /**
@@ -180,7 +201,13 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
     });
     if (reply.toolCalls.length === 0) return { ended: false };
     let ended = false;
-    const done = await Promise.all(reply.toolCalls.map((call) => callTool(input, custom, call)));
+    const verdicts = input.actions ? await input.actions(reply.toolCalls, reply.text) : null;
+    const done = await Promise.all(
+      reply.toolCalls.map((call, i) => {
+        const verdict = verdicts?.[i];
+        return verdict && !verdict.run ? notRun(input, call, verdict) : callTool(input, custom, call);
+      }),
+    );
     reply.toolCalls.forEach((call, i) => {
       const { effect, record } = done[i];
       input.observer.onTool(call, effect, record);
@@ -188,9 +215,33 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
       ended ||= effect.ends;
     });
     if (ended) return { ended: true };
+    if (verdicts?.some((v) => !v.run && v.reason === 'interrupted')) return { ended: false };
     startedMs = Date.now(); // the next request's deadline starts now, after the tools
   }
   return { ended: false };
+}
+
+/**
+ * A tool call the channel did not let run (`ActionVerdict`): its key taken as a run call's would be, the
+ * model told `verdict.summary`, the entry marked with the outcome and reason.
+ */
+async function notRun(
+  input: AssistantTurnInput,
+  call: ToolCall,
+  verdict: Extract<ActionVerdict, { run: false }>,
+): Promise<{ effect: ToolEffect; record: ToolCallRecord }> {
+  const key = input.toolCallKey ? input.toolCallKey(call.id) : call.id;
+  return {
+    effect: { summary: verdict.summary, ends: false },
+    record: {
+      toolCallId: key,
+      ok: verdict.outcome === 'held',
+      status: null,
+      durationMs: 0,
+      outcome: verdict.outcome,
+      reason: verdict.reason,
+    },
+  };
 }
 
 /**

@@ -118,6 +118,21 @@ export class CallTranscript {
     return seq;
   }
 
+  /**
+   * Adds a caller's backchannel said over the assistant (src/workflows/call-heard.ts): a caller turn
+   * marked `backchannel`, which the model does not see and which leaves what an interruption cuts as it was.
+   */
+  sayBackchannel(text: string): void {
+    this.pendingTurns.push({
+      seq: this.turnCount++,
+      role: 'caller',
+      text,
+      atMs: Date.now(),
+      backchannel: true,
+      ...this.record.nextStreamEntry(),
+    });
+  }
+
   /** Adds a `system` turn noting what happened on the call, which the model sees too. */
   note(text: string): void {
     this.pendingTurns.push({

@@ -32,6 +32,7 @@ import type { CallConsent } from './call-consent';
 import type { CallLine } from './call-line';
 import type { CallRecord } from './call-record';
 import type { CallTools } from './call-tools';
+import { HeardActions } from './call-heard';
 import type { CallTranscript } from './call-transcript';
 import type { WarmTransfer } from './warm-transfer';
 
@@ -49,7 +50,7 @@ const LOCAL_TURNS_PER_RUN = 500;
 /** A call's conversation: the caller's lines, the assistant's answers, the API's lines. */
 export class TurnLoop {
   /** Live mode: what the caller said (callerSaid updates), waiting for the conversation loop. */
-  private readonly callerInbox: { id: number; text: string }[] = [];
+  private readonly callerInbox: { id: number; text: string; overSpeech?: boolean }[] = [];
   /** Live mode: the assistant's answer to each utterance, by utterance id (`final: false` = holding line said). */
   private readonly answers = new Map<number, { text: string | null; final: boolean }>();
   /** Live utterances told so far (each `callerSaid` takes the next id). */
@@ -58,6 +59,8 @@ export class TurnLoop {
   scriptIndex: number;
   /** Lines the API asked the assistant to say (`say` update) waiting for the next pause, oldest first. */
   private readonly apiLines: { text: string; speaking: boolean; result: SayResult | null }[] = [];
+  /** Nothing happens that the caller did not hear: interrupted answers, backchannels, confirmations. */
+  private readonly heard: HeardActions;
 
   /**
    * @param input the run's input (a continued run's utterances and script place as the last run left them)
@@ -79,6 +82,7 @@ export class TurnLoop {
   ) {
     this.utterances = input.continuation?.utterances ?? 0;
     this.scriptIndex = input.continuation?.scriptIndex ?? 0;
+    this.heard = new HeardActions(input, transcript, tools);
   }
 
   /** Validator of update `callerSaid`: the call must be in progress. */
@@ -88,9 +92,9 @@ export class TurnLoop {
   }
 
   /** Update `callerSaid` (live voice loop): queues the caller's line; returns its answer, or the holding line while late. */
-  async callerSaid({ text }: { text: string }): Promise<CallerSaidResult> {
+  async callerSaid({ text, over_speech }: { text: string; over_speech?: boolean }): Promise<CallerSaidResult> {
     const id = ++this.utterances;
-    this.callerInbox.push({ id, text });
+    this.callerInbox.push({ id, text, ...(over_speech === true ? { overSpeech: true } : {}) });
     await condition(() => this.answers.has(id) || this.record.stop !== null);
     return this.answerOf(id, false);
   }
@@ -173,6 +177,13 @@ export class TurnLoop {
         this.callerInbox.length === 0 && !transcript.pending && !this.warm.underWay && transcript.interruption === null;
       if (longRun && idle && allHandlersFinished()) return 'continue';
       const heard = await this.hearCaller();
+      if (heard !== null && this.heard.isBackchannel(heard.text, heard.overSpeech === true, heard.line)) {
+        // "Mhmm" over the assistant: no turn, no interruption, no answer (src/workflows/call-heard.ts).
+        transcript.interruption = null;
+        transcript.sayBackchannel(heard.text);
+        if (heard.utterance !== undefined) this.answers.set(heard.utterance, { text: null, final: true });
+        continue;
+      }
       await transcript.applyInterruption();
       if (heard === null) return 'done';
       const heardSeq = transcript.say('caller', heard.text);
@@ -186,7 +197,10 @@ export class TurnLoop {
         // The answer to the consent question (`recording_consent: "ask"`): the reply, not the model's.
         const said = await this.consent.hear(heard.text, heardSeq, this.line.providerCallSid);
         if (heard.utterance !== undefined) this.answers.set(heard.utterance, { text: said, final: true });
-      } else await this.answerCaller(heard.utterance);
+      } else {
+        await this.heard.settle(heard.text);
+        await this.answerCaller(heard.utterance);
+      }
       await transcript.flushTurns(true);
       if (this.record.stop !== null) return 'done';
     }
@@ -224,7 +238,15 @@ export class TurnLoop {
    * @returns null when the caller is done: the script is over (the scripted caller hangs up), or a live
    *   caller stayed silent for `SILENCE_TIMEOUT_MS` (the call stops, `silence_timeout`)
    */
-  private async hearCaller(): Promise<{ text: string; utterance?: number; hangUp?: boolean } | null> {
+  private async hearCaller(): Promise<{
+    text: string;
+    utterance?: number;
+    hangUp?: boolean;
+    /** A scripted line's index in `simulation.caller`. */
+    line?: number;
+    /** A live utterance said while the assistant spoke. */
+    overSpeech?: boolean;
+  } | null> {
     const { warm, record } = this;
     const simulation = this.input.simulation;
     if (simulation) {
@@ -239,7 +261,8 @@ export class TurnLoop {
       // The simulated caller is on hold while a warm transfer runs.
       if (warm.underWay) await condition(() => !warm.underWay);
       await this.speakApiLines();
-      return { text: simulation.caller[this.scriptIndex++] };
+      const line = this.scriptIndex++;
+      return { text: simulation.caller[line], line };
     }
     // A live caller on hold during a warm transfer is not silent: the wait starts again once it is over.
     for (;;) {
@@ -260,7 +283,7 @@ export class TurnLoop {
         continue;
       }
       const next = this.callerInbox.shift()!;
-      return { text: next.text, utterance: next.id };
+      return { text: next.text, utterance: next.id, ...(next.overSpeech ? { overSpeech: true } : {}) };
     }
   }
 
@@ -339,6 +362,8 @@ export class TurnLoop {
     const deadlineMs = input.turn_deadline_ms ?? DEFAULT_TURN_DEADLINE_MS;
     const said: string[] = [];
     const custom = await tools.customToolSet((text) => this.speakWhileRunning(utterance, text));
+    const { heard } = this;
+    if (input.simulation) heard.expectBargeIn(this.scriptIndex);
     try {
       await assistantTurn({
         conversationId: input.callId,
@@ -352,6 +377,7 @@ export class TurnLoop {
         context: tools.context,
         ...tools.callbackClock(),
         ...tools.transferOffer(),
+        ...(heard.enabled ? { actions: (calls, text) => heard.verdicts(calls, text) } : {}),
         local: true,
         stream: !input.simulation,
         observer: {
@@ -373,6 +399,7 @@ export class TurnLoop {
         },
       });
     } finally {
+      heard.afterAnswer();
       if (utterance !== undefined)
         this.answers.set(utterance, { text: said.length ? said.join(' ') : null, final: true });
     }

@@ -30,6 +30,7 @@ import { callWorkflowId, type CallerSaidResult } from '../../shared/calls';
 import { relayTokenServer, type TokenSink } from '../../voice/relay';
 import { voiceTurns } from '../../voice/turns';
 import { sealSecret } from '../../secrets';
+import { backchannelsFor, isBackchannel, type TurnTaking } from '../../shared/turn-taking';
 import { paymentOf } from './payments';
 import { failedTransfer, LIVE_STATUSES, publicUrl, relaySignatureValid } from './requests';
 
@@ -141,7 +142,7 @@ export function attachConversationRelay(server: http.Server, temporal: Client): 
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
         ws.on('close', () => tokens.unregister(callId));
-        relaySession(ws, callId, temporal, sink);
+        relaySession(ws, callId, temporal, sink, callBackchannels(call.agent_json));
       });
     })().catch((err) => {
       logger.warn('relay: handshake failed', { call_id: callId, error: String(err) });
@@ -168,7 +169,13 @@ type RelaySink = TokenSink & {
  * closes them (`last: true`, empty) instead of saying them again. Lines said on the API's behalf
  * (through `sink.say`) are their own `text` message (`sayLine`).
  */
-function relaySession(ws: WebSocket, callId: string, temporal: Client, sink: RelaySink): void {
+function relaySession(
+  ws: WebSocket,
+  callId: string,
+  temporal: Client,
+  sink: RelaySink,
+  backchannels: readonly string[] | null,
+): void {
   const handle = temporal.workflow.getHandle(callWorkflowId(callId));
   /** Words of the answer in the making already sent to Twilio (`last: false`). */
   let streamed = false;
@@ -240,13 +247,36 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client, sink: Rel
     speak,
     end: () => send({ type: 'end' }),
   });
+  /**
+   * Calls with turn-taking settings (`backchannels` not null): an interruption waits for the caller's words,
+   * is dropped when they are only a backchannel (which then goes to the workflow marked `over_speech`), and
+   * is otherwise signalled at once, so the answer in the making drops its actions not started.
+   */
+  let cut: { spoken: string; durationMs?: number } | null = null;
   callerInput(ws, callId, {
-    utterance: (text, key) => turns.hear(text, key),
-    interrupt: (cut) => {
+    utterance: (text, key) => {
+      if (!backchannels) return turns.hear(text, key);
+      const over = cut !== null || heardByMs > Date.now();
+      if (cut && !isBackchannel(text, backchannels)) turns.interrupt(cut, true);
+      cut = null;
+      turns.hear(text, key, over);
+    },
+    interrupt: (interruption) => {
       heardByMs = 0; // the caller talked over the speech: it stopped
-      if (!holding) turns.interrupt(cut);
+      if (holding) return;
+      if (backchannels) cut = interruption;
+      else turns.interrupt(interruption);
     },
   });
+}
+
+/**
+ * The backchannels of a call's agent snapshot (`agent_json`: src/shared/turn-taking.ts `backchannelsFor`
+ * its language), or null for a call made before turn-taking settings (its interruptions go as they did).
+ */
+function callBackchannels(agentJson: string | null | undefined): readonly string[] | null {
+  const agent = JSON.parse(agentJson ?? 'null') as { turn_taking?: TurnTaking; language?: string } | null;
+  return agent?.turn_taking !== undefined ? backchannelsFor(agent.turn_taking, agent.language) : null;
 }
 
 /** What the caller's side of a session hands on: utterances (with their idempotency key) and barge-ins. */
