@@ -15,6 +15,8 @@ import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { placeCall, type Tenant } from '../support/webhooks';
 import { createHttpTool, useTools } from '../support/tools';
+import { postAsTwilio, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
+import { relayClient } from '../support/relay-client';
 
 /** Places a test call with `simulation`; answers the ended call and its transcript turns. */
 async function simulated(tenant: Tenant, simulation: Record<string, unknown>) {
@@ -22,7 +24,9 @@ async function simulated(tenant: Tenant, simulation: Record<string, unknown>) {
   const ended = await waitForCall(tenant.testKey, call.id, undefined, 60_000);
   const tr = await request('GET', `/v1/calls/${call.id}/transcript`, { key: tenant.testKey });
   expect(tr.status).to.equal(200);
-  return { call: ended, turns: tr.body.turns as any[] };
+  const all = tr.body.turns as any[];
+  // From the caller's first line on (an opening, such as the AI disclosure, is not what these tests are about).
+  return { call: ended, turns: all.slice(all.findIndex((x) => x.role === 'caller')) };
 }
 
 const llmRequestsOf = (callId: string) => h().llm.requests.filter((r) => r.user === callId);
@@ -202,3 +206,97 @@ describe('turn-taking: barge-ins, backchannels and actions only from what was he
     expect(refused.body.error.param).to.match(/^simulation\.barge_ins/);
   });
 });
+
+describe('turn-taking on a live call: an interruption during the answer drops its end_call', function () {
+  this.timeout(120_000);
+  let t: Tenant;
+  let fake: FakeTwilio;
+  let restore: () => Promise<void>;
+  let receiver: HttpsReceiver;
+  const ours = '+14155550187'; // a number no other test connects
+
+  before(async () => {
+    t = await newTenant();
+    ({ fake, restore } = await useFakeTwilio());
+    receiver = await startHttpsReceiver();
+    const agent = await request('POST', '/v1/agents', {
+      key: t.liveKey,
+      body: { name: 'Heard', instructions: 'Be brief.' },
+    });
+    expect(agent.status, JSON.stringify(agent.body)).to.equal(200);
+    const tool = await request('POST', '/v1/tools', {
+      key: t.liveKey,
+      body: {
+        type: 'http',
+        name: 'lookup_order',
+        description: 'Looks an order up.',
+        parameters: { type: 'object', properties: { order_id: { type: 'string' } } },
+        url: receiver.url('/live-orders'),
+      },
+    });
+    expect(tool.status, JSON.stringify(tool.body)).to.equal(200);
+    receiver.route('/live-orders', () => ({ status: 200, body: '{"status":"shipped"}' }));
+    const withTool = await request('POST', `/v1/agents/${agent.body.id}`, {
+      key: t.liveKey,
+      body: { tool_ids: [tool.body.id] },
+    });
+    expect(withTool.status).to.equal(200);
+    t = { ...t, agentId: agent.body.id };
+    const number = await request('POST', '/v1/phone_numbers', {
+      key: t.liveKey,
+      body: { number: ours, channels: ['voice'], agent_id: agent.body.id },
+    });
+    expect(number.status, JSON.stringify(number.body)).to.equal(200);
+  });
+  after(async () => {
+    await receiver.close();
+    await restore();
+  });
+
+  it('the caller talks over an answer that ends the call: nothing runs, the call goes on', async () => {
+    const res = await request('POST', '/v1/calls', {
+      key: t.liveKey,
+      body: { to: '+14155550123', from: ours, agent_id: t.agentId },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const id = res.body.id as string;
+    await waitForCall(t.liveKey, id, (c) => c.status === 'ringing');
+    const sid = fake.created.find((c) => c.Url?.endsWith(`/twilio/voice/${id}`))!.Sid;
+    await postAsTwilio(fake, `/twilio/status/${id}`, { CallSid: sid, CallStatus: 'in-progress' });
+    await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
+    const session = await relayClient(id, sid, fake.authToken, { from: ours, to: '+14155550123' });
+    session.ws.send(JSON.stringify({ type: 'prompt', voicePrompt: ACTING_LIVE, lang: 'en-US', last: true }));
+    // The answer's words stream out; the caller talks over them before they can have been heard.
+    const deadline = Date.now() + 10_000;
+    while (!session.raw.some((r) => r.msg.type === 'text' && r.msg.last === false) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    session.ws.send(
+      JSON.stringify({ type: 'interrupt', utteranceUntilInterrupt: 'Calling', durationUntilInterruptMs: 300 }),
+    );
+    session.ws.send(
+      JSON.stringify({ type: 'prompt', voicePrompt: 'Wait, one more thing.', lang: 'en-US', last: true }),
+    );
+    const answers: any[] = [];
+    while (answers.length < 2) answers.push(await session.next());
+    expect(answers.map((a) => a.type)).to.deep.equal(['text', 'text']);
+    expect(answers[1].token).to.equal('You said: Wait, one more thing.');
+    expect(
+      session.raw.some((r) => r.msg.type === 'end'),
+      'the session was not ended',
+    ).to.equal(false);
+    expect((await request('GET', `/v1/calls/${id}`, { key: t.liveKey })).body.status).to.equal('in_progress');
+    expect(receiver.at('/live-orders')).to.have.length(0);
+    session.ws.close();
+    expect((await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey })).status).to.equal(200);
+    await waitForCall(t.liveKey, id);
+    const turns = (await request('GET', `/v1/calls/${id}/transcript`, { key: t.liveKey })).body.turns as any[];
+    expect(turns.filter((x) => x.role === 'tool').map((x) => [x.name, x.outcome, x.reason])).to.deep.equal([
+      ['lookup_order', 'dropped', 'interrupted'],
+      ['end_call', 'dropped', 'interrupted'],
+    ]);
+    const cut = turns.find((x) => x.role === 'assistant' && x.interrupted);
+    expect(cut?.text).to.equal('Calling');
+  });
+});
+
+const ACTING_LIVE = 'TOOLSONCE [["lookup_order",{"order_id":"A17"}],["end_call",{}]]';
