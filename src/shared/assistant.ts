@@ -5,6 +5,7 @@
  * plain JSON, no classes, imports nothing of the project outside src/shared.
  */
 import { formPrompt, type FormDefinition } from './forms';
+import type { RecordedLatency } from './latency';
 import type { ToolCallRecord } from './tools';
 
 /** A Chat Completions message as the workflow keeps the conversation. */
@@ -65,6 +66,8 @@ export interface CallTurnInput {
   toolCall?: ToolCallRecord;
   /** Assistant turns: the caller talked over it; `text` is what was heard of it. */
   interrupted?: boolean;
+  /** The first assistant turn of an answer: its latency as the caller heard it (src/shared/latency.ts). */
+  latency?: RecordedLatency;
 }
 
 /**

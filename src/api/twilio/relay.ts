@@ -181,10 +181,20 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client, sink: Rel
     if (msg.token) heardByMs = Math.max(heardByMs, Date.now() + SPEECH_START_MS) + speechMs(msg.token);
     send({ type: 'text', ...msg });
   };
+  // Latency (src/shared/latency.ts): receipt of the caller's last utterance to the first streamed text
+  // of its answer, on this process's clock; ConversationRelay's prompt tells no end of speech.
+  let heardMs: number | null = null;
+  let firstAudioMs: number | null = null;
   sink.to = (text) => {
+    if (heardMs !== null) [firstAudioMs, heardMs] = [Date.now() - heardMs, null];
     streamed = true;
     holding = false;
     sendText({ token: text, last: false });
+  };
+  sink.firstAudioMs = () => {
+    const timed = firstAudioMs;
+    firstAudioMs = null;
+    return timed;
   };
   // Keys the assistant presses (`send_dtmf`), streamed here by the `sendDigits` activity.
   sink.digits = (digits) => send({ type: 'sendDigits', digits });
@@ -241,7 +251,10 @@ function relaySession(ws: WebSocket, callId: string, temporal: Client, sink: Rel
     end: () => send({ type: 'end' }),
   });
   callerInput(ws, callId, {
-    utterance: (text, key) => turns.hear(text, key),
+    utterance: (text, key) => {
+      [heardMs, firstAudioMs] = [Date.now(), null];
+      turns.hear(text, key);
+    },
     interrupt: (cut) => {
       heardByMs = 0; // the caller talked over the speech: it stopped
       if (!holding) turns.interrupt(cut);
