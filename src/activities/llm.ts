@@ -13,7 +13,9 @@
  *
  * Riding out a store outage and a busy machine: the context is read within
  * src/platform/store-outage.ts `STORE_WAIT_MS`, else this process's last-known copy for the conversation is
- * used; the usage rows are written behind (`writeWhenStored`) when the store does not take them in time.
+ * used; the usage rows are written behind (`writeWhenStored`) when the store does not take them in time,
+ * and folded into the per-day rollups behind the answer (`recordUsage`'s `foldBehind`: the caller waits
+ * for the answer, not for the rollups).
  * The turn's deadline (`deadlineMs`) is the model's time: its timer starts when the request is sent, so a
  * worker slow to run the activity (queued tasks, a saturated CPU) does not spend it.
  */
@@ -129,7 +131,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
         subjectId: input.context.agentId,
         occurredMs: Date.now(),
       });
-      await writeWhenStored(`usage ${row._id}`, () => recordUsage(row));
+      await writeWhenStored(`usage ${row._id}`, () => recordUsage(row, { foldBehind: true }));
     }
     if (known && !known.hasKnowledge) offered = offered.filter((t) => t !== 'search_knowledge');
     if (known?.text) messages = withSystemText(messages, known.text);
@@ -178,7 +180,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
       model: completion.model,
       usage: completion.usage,
     });
-    if (usageRow) await writeWhenStored(`usage ${usageRow._id}`, () => recordUsage(usageRow));
+    if (usageRow) await writeWhenStored(`usage ${usageRow._id}`, () => recordUsage(usageRow, { foldBehind: true }));
     const message = completion.choices[0]?.message;
     if (!message) throw new Error('the model returned no choice');
     const toolCalls: ToolCall[] = (message.tool_calls ?? [])

@@ -6,6 +6,9 @@
  * text it sends for synthesis.
  */
 import { expect } from 'chai';
+import mongoose from 'mongoose';
+import { UsageRecord } from '../../src/models/usage';
+import { recordUsage } from '../../src/services/usage';
 import { config, setConfig, type Config } from '../../src/config';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { eventually } from '../support/conversations';
@@ -102,6 +105,47 @@ describe('turn latency', function () {
     });
     const call = await waitForCall(t.testKey, res.body.id);
     expect(call.latency).to.equal(null);
+  });
+
+  it("an answer's usage row is stored before the answer returns; its rollups are folded behind it", async () => {
+    // The LLM activity waited for the rollups' seven or so store writes per answer after the model had
+    // answered (recordUsage awaited the fold): 30 ms of a 50 ms orchestration (bench:voice).
+    const row = {
+      _id: `llm:bench-fold-behind:${Date.now()}`,
+      kind: 'llm_request' as const,
+      org_id: t.orgId,
+      livemode: false,
+      subject_id: 'call_none',
+      occurred_ms: Date.now(),
+      model: 'fake-model',
+      prompt_tokens: 10,
+      completion_tokens: 5,
+    };
+    const client = mongoose.connection.getClient();
+    const started: string[] = [];
+    const seen = (e: { commandName: string; command: Record<string, unknown> }) =>
+      started.push(`${String(e.command[e.commandName])}.${e.commandName}`);
+    client.on('commandStarted', seen);
+    let atReturn: string[];
+    try {
+      expect(await recordUsage(row, { foldBehind: true })).to.equal(true);
+      atReturn = [...started];
+    } finally {
+      client.off('commandStarted', seen);
+    }
+    expect(atReturn, 'the row was inserted').to.include('usage_records.insert');
+    expect(
+      atReturn.filter((c) => c.startsWith('usage_daily.')),
+      'no rollup write before the return',
+    ).to.deep.equal([]);
+    // Folded behind: the row is done and counted in the organization's usage.
+    await eventually(
+      async () => (await UsageRecord.findById(row._id).lean())?.rollup === 'done',
+      'the row is folded into its rollups',
+    );
+    const usage = await request('GET', '/v1/usage', { key: t.testKey });
+    expect(usage.status).to.equal(200);
+    expect(usage.body.totals.llm.prompt_tokens).to.be.at.least(10);
   });
 
   describe('live (ConversationRelay)', function () {
