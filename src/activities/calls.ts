@@ -134,7 +134,9 @@ async function voicemailEnd(input: TransitionCallInput): Promise<{ voicemail_jso
  */
 async function endedLatency(input: TransitionCallInput): Promise<{ latency_json?: string }> {
   if (!input.events.some((e) => e.type === 'call.ended')) return {};
-  const turns = await CallTurn.find({ call_id: input.callId, role: 'assistant' }, { latency_json: 1 }).lean();
+  const turns = await CallTurn.find({ call_id: input.callId, role: 'assistant' }, { latency_json: 1 })
+    .sort({ seq: 1 })
+    .lean();
   const json = callLatencyJson(turns);
   return json ? { latency_json: json } : {};
 }
