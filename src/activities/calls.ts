@@ -26,10 +26,11 @@ import { derivedId } from '../shared/ids';
 import type { CallTurnInput } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
 import { emitEvent } from '../services/events';
-import { callTransitions } from '../platform/metrics';
 import { callUsage, endedCallUsage, recordUsage } from '../services/usage';
 import { startEndedCallAnalysis } from '../services/analysis';
 import { callRedactor } from '../services/redaction-policy';
+import { callLatencyJson, turnLatencyJson } from '../models/latency';
+import { callTransitions, observeTurnLatency } from '../platform/metrics';
 
 /** Makes sure the call's document exists (the API normally wrote it already). */
 export async function ensureCallRecord(input: CallWorkflowInput): Promise<void> {
@@ -86,7 +87,7 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
   await recordUsage(await callUsage(input.callId, input.patch));
   const now = Date.now();
   const patch = Object.fromEntries(Object.entries(input.patch).map(([k, v]) => [k, v === STAMP_NOW ? now : v]));
-  Object.assign(patch, await voicemailEnd(input), await redactedForm(input));
+  Object.assign(patch, await voicemailEnd(input), await redactedForm(input), await endedLatency(input));
   const doc = await Call.findOneAndUpdate({ _id: input.callId }, { $set: patch }, { returnDocument: 'after' }).lean();
   if (!doc) throw new Error(`call ${input.callId} has no document`);
   callTransitions.inc({ status: String(input.patch.status), mode: doc.livemode ? 'live' : 'test' });
@@ -127,6 +128,20 @@ async function voicemailEnd(input: TransitionCallInput): Promise<{ voicemail_jso
 }
 
 /**
+ * The call's latency summary (src/models/latency.ts `callLatencyJson`: p50/p90 of its answers'
+ * `latency`), for the transition that emits `call.ended`: its turns are recorded by then (the workflow
+ * flushes them first). `{}` for any other transition, and when no answer was measured.
+ */
+async function endedLatency(input: TransitionCallInput): Promise<{ latency_json?: string }> {
+  if (!input.events.some((e) => e.type === 'call.ended')) return {};
+  const turns = await CallTurn.find({ call_id: input.callId, role: 'assistant' }, { latency_json: 1 })
+    .sort({ seq: 1 })
+    .lean();
+  const json = callLatencyJson(turns);
+  return json ? { latency_json: json } : {};
+}
+
+/**
  * A campaign call's form answers (`form_json`, what `fill_form` kept) as stored: with the organization's
  * redaction on, every answer redacted like the call's turns (the call's parties kept). `{}` when the
  * transition writes no answers.
@@ -144,6 +159,7 @@ async function redactedForm(input: TransitionCallInput): Promise<{ form_json?: s
  * already stored (same call and `seq`, same number) is left as it is.
  */
 export async function recordTurns(input: { callId: string; turns: CallTurnInput[] }): Promise<void> {
+  for (const t of input.turns) if (t.latency && Context.current().info.attempt === 1) observeTurnLatency(t.latency);
   // With the organization's redaction on (card numbers whatever the setting), each turn's text and tool arguments are
   // stored redacted (the call's parties kept), with what was replaced; the model's chat log keeps them.
   const redactor = await callRedactor(input.callId);
@@ -170,6 +186,7 @@ export async function recordTurns(input: { callId: string; turns: CallTurnInput[
         ...(t.toolCall?.outcome ? { tool_outcome: t.toolCall.outcome } : {}),
         ...(t.toolCall?.reason ? { tool_outcome_reason: t.toolCall.reason } : {}),
         ...(r?.stored() ? { redaction_json: r.stored() } : {}),
+        ...(t.latency ? { latency_json: turnLatencyJson(t.latency) } : {}),
         at_ms: t.atMs,
       });
     }),

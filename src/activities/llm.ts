@@ -13,7 +13,9 @@
  *
  * Riding out a store outage and a busy machine: the context is read within
  * src/platform/store-outage.ts `STORE_WAIT_MS`, else this process's last-known copy for the conversation is
- * used; the usage rows are written behind (`writeWhenStored`) when the store does not take them in time.
+ * used; the usage rows are written behind (`writeWhenStored`) when the store does not take them in time,
+ * and folded into the per-day rollups behind the answer (`recordUsage`'s `foldBehind`: the caller waits
+ * for the answer, not for the rollups).
  * The turn's deadline (`deadlineMs`) is the model's time: its timer starts when the request is sent, so a
  * worker slow to run the activity (queued tasks, a saturated CPU) does not spend it.
  */
@@ -33,6 +35,7 @@ import {
   type KnowledgeRef,
   type ToolCall,
 } from '../shared/assistant';
+import type { ReplyTiming } from '../shared/latency';
 import { isToolName, toolFunction, type ToolName, type TransferOffer } from '../shared/tools';
 import { knowledgeSearchUsage, llmRequestUsage, recordUsage } from '../services/usage';
 import { callConversation } from '../services/calls';
@@ -86,6 +89,12 @@ export interface GenerateReplyResult {
   knowledge?: KnowledgeRef[];
   /** How long the model took to answer, ms from the request sent (absent in results recorded before it was measured). */
   modelMs?: number;
+  /**
+   * When this request was scheduled, sent, first spoke and was answered, on this worker's clock, and what
+   * the voice session timed of the first audio (src/shared/latency.ts: the turn's latency record is made
+   * from these); absent in results recorded before latency was measured.
+   */
+  timing?: ReplyTiming;
 }
 
 /**
@@ -122,7 +131,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
         subjectId: input.context.agentId,
         occurredMs: Date.now(),
       });
-      await writeWhenStored(`usage ${row._id}`, () => recordUsage(row));
+      await writeWhenStored(`usage ${row._id}`, () => recordUsage(row, { foldBehind: true }));
     }
     if (known && !known.hasKnowledge) offered = offered.filter((t) => t !== 'search_knowledge');
     if (known?.text) messages = withSystemText(messages, known.text);
@@ -151,15 +160,17 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     const cancelled = Context.current().cancellationSignal;
     const signal = deadline ? AbortSignal.any([cancelled, deadline]) : cancelled;
     let completion: OpenAI.Chat.Completions.ChatCompletion;
+    const first: { tokenMs: number | null } = { tokenMs: null };
     try {
       completion = relay
-        ? await streamed(body, relay, signal)
+        ? await streamed(body, relay, signal, first)
         : await openai().chat.completions.create(body, { signal });
     } catch (err) {
       if (deadline?.aborted && !cancelled.aborted) throw turnDeadlineExceeded(input.deadlineMs!);
       throw err;
     }
-    const modelMs = Date.now() - sentMs;
+    const answeredMs = Date.now();
+    const modelMs = answeredMs - sentMs;
     timer({ outcome: 'ok' });
     // Every answer the provider sent costs its tokens, this attempt's included if it is then retried.
     const usageRow = await llmRequestUsage({
@@ -169,18 +180,26 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
       model: completion.model,
       usage: completion.usage,
     });
-    if (usageRow) await writeWhenStored(`usage ${usageRow._id}`, () => recordUsage(usageRow));
+    if (usageRow) await writeWhenStored(`usage ${usageRow._id}`, () => recordUsage(usageRow, { foldBehind: true }));
     const message = completion.choices[0]?.message;
     if (!message) throw new Error('the model returned no choice');
     const toolCalls: ToolCall[] = (message.tool_calls ?? [])
       .filter((c): c is OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall => c.type === 'function')
       .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
     const text = message.content?.trim() || null;
+    const firstAudioMs = relay?.firstAudioMs() ?? null;
+    const timing: ReplyTiming = {
+      scheduledMs: activityInfo().scheduledTimestampMs,
+      sentMs,
+      firstTokenMs: text === null ? null : (first.tokenMs ?? answeredMs),
+      answeredMs,
+      ...(firstAudioMs !== null ? { firstAudioMs } : {}),
+    };
     if (completion.usage) {
       llmTokens.inc({ model, type: 'prompt' }, completion.usage.prompt_tokens);
       llmTokens.inc({ model, type: 'completion' }, completion.usage.completion_tokens);
     }
-    return { text, toolCalls, knowledge: known?.knowledge ?? [], modelMs };
+    return { text, toolCalls, knowledge: known?.knowledge ?? [], modelMs, timing };
   } catch (err) {
     if (isRejectedRequest(err)) {
       timer({ outcome: 'rejected' });
@@ -205,17 +224,20 @@ const turnDeadlineExceeded = (deadlineMs: number) =>
  * The completion, streamed (`stream: true`, usage included): every piece of text goes to `relay` as it
  * arrives; resolves once the answer is complete and the relay has taken every piece. `signal` (the
  * attempt cancelled, or the turn's deadline passed) stops the request, so its words stop too.
+ * `first.tokenMs` gets when the first piece of text came (ms since the epoch).
  */
 async function streamed(
   body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
   relay: NonNullable<Awaited<ReturnType<typeof openTokenStream>>>,
   signal: AbortSignal,
+  first: { tokenMs: number | null },
 ): Promise<OpenAI.Chat.Completions.ChatCompletion> {
   const stream = openai().chat.completions.stream(
     { ...body, stream: true, stream_options: { include_usage: true } },
     { signal },
   );
   stream.on('content', (delta) => {
+    if (delta && first.tokenMs === null && delta.trim()) first.tokenMs = Date.now();
     if (delta && !signal.aborted) relay.write(delta);
   });
   try {

@@ -35,6 +35,7 @@ import {
 import { RECORDING_CONSENT_MODES, type RecordingConsent } from '../shared/recording-consent';
 import { AnalysisObject } from './analyses';
 import { redactionField, renderRedaction } from './redaction';
+import { CallLatencyObject, renderCallLatency, renderTurnLatency, TurnLatencyObject } from './latency';
 
 const callSchema = new Schema(
   {
@@ -147,6 +148,8 @@ const callSchema = new Schema(
      */
     analysis_json: { type: String, default: null },
     analysis_id: { type: String, default: null },
+    /** The answers' latency, p50/p90 per field (src/models/latency.ts), JSON, written with the call's end; null: none measured. */
+    latency_json: { type: String, default: null },
     /** When retention or an erasure emptied the call's text, leaving a skeleton, ms; null while kept. */
     text_expired_ms: { type: Number, default: null },
   },
@@ -224,6 +227,8 @@ const callTurnSchema = new Schema(
     tool_outcome_reason: { type: String, default: null },
     /** What was replaced in `text` and the tool's arguments before they were stored, JSON `{card: n, …}`; null: nothing (or redaction off). */
     redaction_json: { type: String, default: null },
+    /** The first assistant turn of an answer: its latency (src/shared/latency.ts `RecordedLatency`), JSON; null otherwise. */
+    latency_json: { type: String, default: null },
     at_ms: { type: Number, required: true },
   },
   base,
@@ -449,6 +454,7 @@ export const TranscriptTurnObject = apiObject(
         '`interrupted`: the caller talked over the answer before its actions started; `confirmation_required`: held for a yes; `not_confirmed`: the caller did not say yes.',
       ),
     ...redactionField,
+    latency: TurnLatencyObject.optional(),
     at: unix.nullable(),
     offset_ms: z.number().int().nullable(),
   }),
@@ -640,6 +646,9 @@ export const CallObject = apiObject(
       .describe(
         "The automated-assistant disclosure the call's first sentence said (the organization's `ai_disclosure`, in the agent's language); null: off.",
       ),
+    latency: CallLatencyObject.nullable().describe(
+      "The answers' latency as the caller heard it (p50/p90 of each turn's `latency`), written when the call ends; null before, and when no answer was measured.",
+    ),
     analysis: AnalysisObject.nullable().describe(
       "The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored.",
     ),
@@ -704,6 +713,7 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     recording: doc.recording_json ? JSON.parse(doc.recording_json) : null,
     recording_consent: doc.recording_consent_json ? (JSON.parse(doc.recording_consent_json) as RecordingConsent) : null,
     ai_disclosure: doc.ai_disclosure ?? null,
+    latency: renderCallLatency(doc.latency_json),
     analysis: doc.analysis_json ? (JSON.parse(doc.analysis_json) as AnalysisObject) : null,
   };
 }
@@ -768,6 +778,7 @@ export function renderTurn(call: Pick<CallDoc, 'answered_ms'>, t: CallTurnDoc): 
       ? { reason: t.tool_outcome_reason as 'interrupted' | 'confirmation_required' | 'not_confirmed' }
       : {}),
     ...renderRedaction(t.redaction_json),
+    ...(t.latency_json ? { latency: renderTurnLatency(t.latency_json) } : {}),
     at: seconds(t.at_ms),
     offset_ms: call.answered_ms != null ? Math.max(0, t.at_ms - call.answered_ms) : null,
   };

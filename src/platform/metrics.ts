@@ -32,6 +32,7 @@ import path from 'node:path';
 import mongoose from 'mongoose';
 import client from 'prom-client';
 import { allowedModels, API_VERSION } from '../config';
+import { LATENCY_FIELDS, type TurnLatency } from '../shared/latency';
 
 /** The process's registry: our metrics and Node's process metrics (`process_*`, `nodejs_*`). */
 export const registry = new client.Registry();
@@ -187,6 +188,34 @@ export const speechDuration = new client.Histogram({
   buckets: [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 4, 8],
   registers: [registry],
 });
+
+/**
+ * Latency of the assistant's answers as the caller hears it (src/shared/latency.ts), seconds, one
+ * histogram per field, by `engine` (`pipeline`, `realtime`): observed when a turn with a latency record
+ * is stored (src/activities/calls.ts `recordTurns`, its first attempt). A field the engine does not
+ * measure (null) is not observed.
+ */
+const turnLatencyHistograms = Object.fromEntries(
+  LATENCY_FIELDS.map((field) => [
+    field,
+    new client.Histogram({
+      name: `svc_voice_turn_${field.replace(/_ms$/, '')}_seconds`,
+      help: `Assistant answers' ${field.replace(/_ms$/, '').replace(/_/g, ' ')} as the caller hears it (src/shared/latency.ts), seconds, by engine.`,
+      labelNames: ['engine'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10],
+      registers: [registry],
+    }),
+  ]),
+) as Record<(typeof LATENCY_FIELDS)[number], client.Histogram<'engine'>>;
+
+/** Observes one answer's latency record (its non-null fields), labelled by its engine (`pipeline` when absent). */
+export function observeTurnLatency(latency: TurnLatency & { engine?: string }): void {
+  const engine = latency.engine === 'realtime' ? 'realtime' : 'pipeline';
+  for (const field of LATENCY_FIELDS) {
+    const value = latency[field];
+    if (typeof value === 'number') turnLatencyHistograms[field].observe({ engine }, value / 1000);
+  }
+}
 
 /**
  * Commands sent to the store (MongoDB or FerretDB), timed by the driver's command monitoring

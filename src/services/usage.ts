@@ -64,10 +64,14 @@ export interface UsageScope extends UsageOwner {
  * tokens of a stored LLM or analysis row count toward the organization's daily `llm_tokens_per_day`
  * (src/services/quotas.ts `addLlmTokens`).
  * Measures must be non-negative integers. `null` (a builder's "nothing to meter") records nothing.
+ * With `foldBehind` (a conversation's turn, where the caller waits for the next answer) only the row's
+ * insert is awaited: the tokens' count and the fold go on behind it, and a fold that fails (or a process
+ * that stops first) leaves the row pending under its lease, folded by the next usage report once the
+ * lease has expired (src/services/usage-rollups.ts), the daily count then under by the row, never over.
  * @returns true when this call stored the row
  * @throws Error on a malformed row; the store's errors (the activity then fails and Temporal retries it)
  */
-export async function recordUsage(row: UsageRow | null): Promise<boolean> {
+export async function recordUsage(row: UsageRow | null, opts: { foldBehind?: boolean } = {}): Promise<boolean> {
   if (!row) return false;
   for (const [k, v] of Object.entries(row)) {
     if (typeof v === 'number' && !(Number.isSafeInteger(v) && v >= 0))
@@ -82,14 +86,28 @@ export async function recordUsage(row: UsageRow | null): Promise<boolean> {
     rollup_lease_ms: now + FOLD_LEASE_MS,
   };
   const stored = await insertIfAbsent(UsageRecord, doc);
-  // The day's tokens against the organization's `llm_tokens_per_day`, once per row (a retry that finds
-  // the row stored adds nothing; a crash between the two leaves the cap under by this row, never over).
-  if (stored && (row.kind === 'llm_request' || row.kind === 'analysis'))
-    await addLlmTokens(row.org_id, row.prompt_tokens + row.completion_tokens, row.occurred_ms);
-  if (stored) await foldUsageRows([doc]);
-  else await foldIfAbandoned(row._id);
+  const settle = async () => {
+    // The day's tokens against the organization's `llm_tokens_per_day`, once per row (a retry that finds
+    // the row stored adds nothing; a crash between the two leaves the cap under by this row, never over).
+    if (stored && (row.kind === 'llm_request' || row.kind === 'analysis'))
+      await addLlmTokens(row.org_id, row.prompt_tokens + row.completion_tokens, row.occurred_ms);
+    if (stored) await foldUsageRows([doc]);
+    else await foldIfAbandoned(row._id);
+  };
+  if (!opts.foldBehind) await settle();
+  else
+    void settle().catch((err: Error) =>
+      logger.warn('usage: folding behind failed; the row stays pending until a report folds it', {
+        row: row._id,
+        error: err.message,
+      }),
+    );
   return stored;
 }
+
+/** The agent and version of calls seen (fixed at a call's creation): a turn's usage row reads the call once. */
+const callAgents = new Map<string, { id: string; version: number | null }>();
+const CALL_AGENTS_CACHED = 10_000;
 
 /**
  * The row with the agent and version its subject ran (usage by version), read by `_id` from
@@ -99,8 +117,13 @@ async function withAgent(row: UsageRow): Promise<UsageRow & { agent_id?: string;
   const id = row.subject_id;
   let agent: { id: string; version: number | null } | null = null;
   if (id.startsWith('call_')) {
-    const call = await Call.findById(id, { agent_id: 1, agent_version: 1 }).lean();
-    if (call) agent = { id: call.agent_id, version: call.agent_version ?? null };
+    agent = callAgents.get(id) ?? null;
+    const call = agent ? null : await Call.findById(id, { agent_id: 1, agent_version: 1 }).lean();
+    if (call) {
+      agent = { id: call.agent_id, version: call.agent_version ?? null };
+      if (callAgents.size >= CALL_AGENTS_CACHED) callAgents.delete(callAgents.keys().next().value!);
+      callAgents.set(id, agent);
+    }
   } else if (id.startsWith('conv_')) {
     const conv = await Conversation.findById(id, { agent_id: 1, agent_version: 1, agent_version_of: 1 }).lean();
     if (conv?.agent_id)

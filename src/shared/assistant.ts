@@ -5,6 +5,7 @@
  * plain JSON, no classes, imports nothing of the project outside src/shared.
  */
 import { formPrompt, type FormDefinition } from './forms';
+import type { RecordedLatency } from './latency';
 import type { ToolCallRecord } from './tools';
 
 /** A Chat Completions message as the workflow keeps the conversation. */
@@ -70,6 +71,8 @@ export interface CallTurnInput {
    * assistant spoke: it interrupted nothing and started no model turn.
    */
   backchannel?: boolean;
+  /** The first assistant turn of an answer: its latency as the caller heard it (src/shared/latency.ts). */
+  latency?: RecordedLatency;
 }
 
 /**

@@ -46,7 +46,16 @@ export interface TokenSink {
    * given is out, or at once with `interrupt`. Absent: the session cannot speak such lines (404 to the worker).
    */
   say?(text: string, interrupt: boolean): void;
+  /**
+   * Asked when a token stream ends: receipt of the caller's transcript to the first text sent for
+   * synthesis (ms, the session's own clock) when that text came in this stream, once per utterance; null
+   * otherwise. Sent back in the `Svc-Relay-First-Audio-Ms` header (src/shared/latency.ts). Absent: not timed.
+   */
+  firstAudioMs?(): number | null;
 }
+
+/** The response header that carries the session's first-audio time back to the LLM activity. */
+export const FIRST_AUDIO_HEADER = 'svc-relay-first-audio-ms';
 
 /** Digits a `{"digits":…}` line may carry (src/shared/tools.ts `send_dtmf`: 0-9, *, #, w for a pause). */
 const DIGITS = /^[0-9*#w]{1,32}$/;
@@ -152,7 +161,8 @@ export function relayTokenServer(): RelayTokenServer {
     });
     req.on('end', () => {
       take(buffered);
-      res.writeHead(204).end();
+      const firstAudio = session.sink.firstAudioMs?.() ?? null;
+      res.writeHead(204, firstAudio === null ? {} : { [FIRST_AUDIO_HEADER]: String(Math.round(firstAudio)) }).end();
     });
     req.on('error', () => undefined);
   };
@@ -270,6 +280,8 @@ export interface TokenStream {
    * failed or the API did not confirm within `STREAM_END_WAIT_MS` (false).
    */
   end(): Promise<boolean>;
+  /** Once ended: the session's first-audio time for this answer (`TokenSink.firstAudioMs`), or null. */
+  firstAudioMs(): number | null;
 }
 
 /** Where a call's relay takes its token stream: its `RelaySession`'s `stream_url` and `stream_token`. */
@@ -298,6 +310,7 @@ export async function openTokenStream(
   const secret = openSecret(session?.stream_token);
   if (!session?.stream_url || !secret) return null;
   let failed = false;
+  let firstAudioMs: number | null = null;
   const url = new URL(session.stream_url);
   const { relayStreamTlsCert } = config();
   let req: http.ClientRequest;
@@ -322,6 +335,8 @@ export async function openTokenStream(
   }
   const done = new Promise<boolean>((resolve) => {
     req.on('response', (res) => {
+      const timed = Number(res.headers[FIRST_AUDIO_HEADER]);
+      if (res.headers[FIRST_AUDIO_HEADER] !== undefined && Number.isFinite(timed) && timed >= 0) firstAudioMs = timed;
       res.resume();
       res.on('end', () => resolve(res.statusCode === 204));
       res.on('error', () => resolve(false));
@@ -352,5 +367,6 @@ export async function openTokenStream(
       if (answered === null) req.destroy();
       return answered === true;
     },
+    firstAudioMs: () => firstAudioMs,
   };
 }

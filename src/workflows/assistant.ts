@@ -65,6 +65,8 @@ export interface TurnObserver {
    * duration (the transcript entry). Reported in the model's order once every call of the round is done.
    */
   onTool(call: ToolCall, effect: ToolEffect, record: ToolCallRecord): void;
+  /** Every model answer of the turn, before its text and tools are reported (a channel's latency meter reads its timing). */
+  onReply?(reply: llm.GenerateReplyResult): void;
 }
 
 /** When the assistant is late: `slowMs` after the request the channel is told (`onSlow`); at `giveUpMs` the turn fails. */
@@ -193,6 +195,7 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
             tellSlow,
           )
         : await remoteLlm.generateReply.executeWithOptions({ summary }, [request]);
+    input.observer.onReply?.(reply);
     if (reply.text) input.observer.onText(reply.text, reply.knowledge ?? []);
     input.messages.push({
       role: 'assistant',

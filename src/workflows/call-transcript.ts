@@ -16,6 +16,7 @@ import {
   type ToolCall,
 } from '../shared/assistant';
 import type { CallWorkflowInput } from '../shared/calls';
+import type { RecordedLatency } from '../shared/latency';
 import type { ToolCallRecord } from '../shared/tools';
 import { cutByInterruption, MAX_INTERRUPTION_CHARS, type Interruption } from '../shared/speech';
 import { localStore } from './call-activities';
@@ -98,10 +99,17 @@ export class CallTranscript {
 
   /**
    * Adds a transcript turn of the assistant or the caller (or a `note` for the model), to be recorded with
-   * the next flush; `author` `api` for what the API had said or added.
+   * the next flush; `author` `api` for what the API had said or added; `latency` the answer's latency
+   * record (src/shared/latency.ts), on the assistant turn whose words the caller heard first.
    * @returns the turn's `seq`
    */
-  say(role: 'assistant' | 'caller' | 'note', text: string, knowledge?: KnowledgeRef[], author?: 'api'): number {
+  say(
+    role: 'assistant' | 'caller' | 'note',
+    text: string,
+    knowledge?: KnowledgeRef[],
+    author?: 'api',
+    latency?: RecordedLatency,
+  ): number {
     const seq = this.turnCount++;
     this.pendingTurns.push({
       seq,
@@ -110,6 +118,7 @@ export class CallTranscript {
       atMs: Date.now(),
       ...(knowledge?.length ? { knowledge } : {}),
       ...(author ? { author } : {}),
+      ...(latency ? { latency } : {}),
       ...this.record.nextStreamEntry(),
     });
     // What an interruption cuts (`applyInterruption`): the assistant's turns since the caller spoke.

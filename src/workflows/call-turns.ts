@@ -25,6 +25,7 @@ import {
   type SayRequest,
   type SayResult,
 } from '../shared/calls';
+import { LatencyMeter, type RecordedLatency } from '../shared/latency';
 import { openingTurns } from '../shared/recording-consent';
 import { assistantTurn } from './assistant';
 import { simulator, telephony } from './call-activities';
@@ -61,6 +62,12 @@ export class TurnLoop {
   private readonly apiLines: { text: string; speaking: boolean; result: SayResult | null }[] = [];
   /** Nothing happens that the caller did not hear: interrupted answers, backchannels, confirmations. */
   private readonly heard: HeardActions;
+  /**
+   * When the model's last answer came (the LLM activity's clock, from its recorded result), while the
+   * previous turn was the model's answer: a simulated caller that answers at once replies then, the
+   * receipt its next turn's latency counts from (src/shared/latency.ts). Null otherwise.
+   */
+  private lastAnsweredMs: number | null = null;
 
   /**
    * @param input the run's input (a continued run's utterances and script place as the last run left them)
@@ -191,12 +198,14 @@ export class TurnLoop {
       if (heard.hangUp) return 'done'; // a persona's goodbye: it hangs up after saying it
       if (await this.line.holdForDetection()) {
         if (heard.utterance !== undefined) this.answers.set(heard.utterance, { text: null, final: true });
+        this.lastAnsweredMs = null;
         continue;
       }
       if (this.consent.pending) {
         // The answer to the consent question (`recording_consent: "ask"`): the reply, not the model's.
         const said = await this.consent.hear(heard.text, heardSeq, this.line.providerCallSid);
         if (heard.utterance !== undefined) this.answers.set(heard.utterance, { text: said, final: true });
+        this.lastAnsweredMs = null;
       } else {
         await this.heard.settle(heard.text);
         await this.answerCaller(heard.utterance);
@@ -364,6 +373,8 @@ export class TurnLoop {
     const custom = await tools.customToolSet((text) => this.speakWhileRunning(utterance, text));
     const { heard } = this;
     if (input.simulation) heard.expectBargeIn(this.scriptIndex);
+    const meter = this.latencyMeter();
+    let latency: RecordedLatency | null = null;
     try {
       await assistantTurn({
         conversationId: input.callId,
@@ -381,11 +392,16 @@ export class TurnLoop {
         local: true,
         stream: !input.simulation,
         observer: {
+          onReply: (reply) => (latency = meter.reply(reply.timing, reply.text !== null)),
           onText: (text, knowledge) => {
-            transcript.say('assistant', text, knowledge);
+            transcript.say('assistant', text, knowledge, undefined, latency ?? undefined);
+            latency = null;
             said.push(text);
           },
-          onTool: (call, effect, record) => transcript.sayTool(call, effect, record),
+          onTool: (call, effect, record) => {
+            meter.tool(record.durationMs);
+            transcript.sayTool(call, effect, record);
+          },
         },
         deadline: {
           slowMs: deadlineMs,
@@ -400,9 +416,21 @@ export class TurnLoop {
       });
     } finally {
       heard.afterAnswer();
+      this.lastAnsweredMs = meter.lastAnsweredMs;
       if (utterance !== undefined)
         this.answers.set(utterance, { text: said.length ? said.join(' ') : null, final: true });
     }
+  }
+
+  /**
+   * The latency meter of the next answer (src/shared/latency.ts), engine `pipeline`: a live call's voice
+   * session times its first audio; a simulated caller without pause or persona answers the moment the
+   * last answer came, from which the turn counts; other simulated turns count from their first request.
+   */
+  private latencyMeter(): LatencyMeter {
+    const simulation = this.input.simulation;
+    const atOnce = !!simulation && !simulation.persona && simulation.pause_seconds === 0;
+    return new LatencyMeter('pipeline', !simulation, atOnce ? this.lastAnsweredMs : null);
   }
 
   /**

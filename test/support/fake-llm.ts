@@ -32,6 +32,8 @@
  * a simulated phone call") answers the verdict the rubric's `FAKE_JUDGE:<pass|fail|garbage|bad-quote>`
  * marker asks for (default pass: score 90; fail: 20), its reason quoting the transcript's first caller line;
  * `garbage` answers text that is not JSON, `bad-quote` a quote the transcript does not hold.
+ * A chat request not streamed waits `delayMs` (default 0; a fixed model time for latency tests and
+ * bench/voice.ts) before it is answered.
  * A request with `stream: true` is answered as server-sent events (`chat.completion.chunk`s, then
  * `data: [DONE]`): the text word by word, the first after `streaming.firstTokenMs` and the next ones
  * `streaming.tokenGapMs` apart, tool calls in one chunk, and the `usage` chunk when
@@ -64,6 +66,8 @@ export interface FakeLlm {
   }[];
   /** Timing of streamed answers (ms); change it between tests. */
   streaming: { firstTokenMs: number; tokenGapMs: number };
+  /** How long a chat answer not streamed takes (ms, default 0); change it between tests. */
+  delayMs: number;
   /** OpenAI's audio API on the same server (test/support/fake-audio.ts). */
   audio: FakeAudio;
   close(): Promise<void>;
@@ -72,7 +76,7 @@ export interface FakeLlm {
 export async function startFakeLlm(): Promise<FakeLlm> {
   const requests: FakeLlm['requests'] = [];
   // Read at each request, so a test may assign a new `streaming` object.
-  const knobs = { streaming: { firstTokenMs: 0, tokenGapMs: 0 } };
+  const knobs = { streaming: { firstTokenMs: 0, tokenGapMs: 0 }, delayMs: 0 };
   let seq = 0;
   const audio = fakeAudio();
   const server = http.createServer((req, res) => {
@@ -176,6 +180,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         body.answeredMs = Date.now();
         return;
       }
+      if (knobs.delayMs > 0) await new Promise((r) => setTimeout(r, knobs.delayMs));
       send(200, {
         id: `chatcmpl-fake-${id}`,
         object: 'chat.completion',
@@ -208,6 +213,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     },
     set streaming(value) {
       knobs.streaming = value;
+    },
+    get delayMs() {
+      return knobs.delayMs;
+    },
+    set delayMs(value) {
+      knobs.delayMs = value;
     },
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };

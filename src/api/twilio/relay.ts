@@ -188,10 +188,20 @@ function relaySession(
     if (msg.token) heardByMs = Math.max(heardByMs, Date.now() + SPEECH_START_MS) + speechMs(msg.token);
     send({ type: 'text', ...msg });
   };
+  // Latency (src/shared/latency.ts): receipt of the caller's last utterance to the first streamed text
+  // of its answer, on this process's clock; ConversationRelay's prompt tells no end of speech.
+  let heardMs: number | null = null;
+  let firstAudioMs: number | null = null;
   sink.to = (text) => {
+    if (heardMs !== null) [firstAudioMs, heardMs] = [Date.now() - heardMs, null];
     streamed = true;
     holding = false;
     sendText({ token: text, last: false });
+  };
+  sink.firstAudioMs = () => {
+    const timed = firstAudioMs;
+    firstAudioMs = null;
+    return timed;
   };
   // Keys the assistant presses (`send_dtmf`), streamed here by the `sendDigits` activity.
   sink.digits = (digits) => send({ type: 'sendDigits', digits });
@@ -255,6 +265,7 @@ function relaySession(
   let cut: { spoken: string; durationMs?: number } | null = null;
   callerInput(ws, callId, {
     utterance: (text, key) => {
+      [heardMs, firstAudioMs] = [Date.now(), null];
       if (!backchannels) return turns.hear(text, key);
       const over = cut !== null || heardByMs > Date.now();
       if (cut && !isBackchannel(text, backchannels)) turns.interrupt(cut, true);

@@ -11,6 +11,7 @@ import { api, qs, type ListPage } from '../api';
 import { can, useSession } from '../session';
 import type { Agent, Call, Turn } from '../types';
 import { ActionButton, Badge, Card, duration, ErrorBox, Json, Time, useLoad } from '../ui';
+import { CallLatency } from './call-latency';
 
 /** src/shared/calls.ts TERMINAL_STATUSES (not imported: that module loads Temporal's workflow helpers). */
 const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'];
@@ -401,6 +402,7 @@ export function CallPage() {
           {transcript.length === 0 ? <p class="muted">No turns yet.</p> : null}
         </Card>
         <div>
+          <CallLatency call={call} turns={transcript} />
           <Card title="Analysis">
             {call.analysis ? <Json value={call.analysis} /> : <p class="muted">No analysis.</p>}
           </Card>

@@ -1,0 +1,243 @@
+/**
+ * Voice latency benchmark (`npm run bench:voice`): simulated calls through the test harness (real
+ * Temporal dev server and FerretDB, the API and the worker in this process, the loopback LLM answering
+ * after a fixed model time, `delayMs`), one after the other, each caller line answered at once. Prints,
+ * from the answers' `latency` records (src/shared/latency.ts) and the loopback LLM's clock:
+ *
+ *   - orchestration per answer (ms, p50/p99) and its share of the answer's first audio (p50/p99);
+ *     goal: orchestration ≤ 15 ms p50 and ≤ 60 ms p99
+ *   - first audio minus the model's time (p50/p99): what the caller waits beyond the model
+ *   - the outside view: from the model's answer to the same call's next model request (the loopback
+ *     LLM's clock, bench/stats.ts `turnGaps`), p50/p99, the same goal
+ *   - CPU per call of this process (`process.cpuUsage`: API, worker, the fake LLM and the benchmark's
+ *     client; the Temporal dev server and FerretDB are other processes, shown apart from /proc)
+ *   - the machine's load average before and after (the figures are inflated by other work on a shared machine)
+ *
+ * Knobs: `--engine pipeline` (default; `realtime` once that engine exists: `ENGINES` below is the hook),
+ * BENCH_VOICE_CALLS (50), BENCH_VOICE_TURNS (caller lines per call, 5), BENCH_VOICE_MODEL_MS (the fake
+ * model's time per answer, 200), BENCH_VOICE_CONCURRENCY (calls at once, 1), BENCH_VOICE_CPU_PROFILE (a
+ * file: this process's main thread profiled during the measured calls, `.cpuprofile`),
+ * BENCH_VOICE_JSON (a file the figures are written to).
+ *
+ *   npm run bench:voice -- --engine pipeline
+ */
+import fs from 'node:fs';
+import inspector from 'node:inspector';
+import os from 'node:os';
+import mongoose from 'mongoose';
+import { callWorkflowId } from '../src/shared/calls';
+import { setOrgCallLimit } from '../src/services/limits';
+import { h, newTenant, request, startHarness, stopHarness } from '../test/support/harness';
+import { cpuMs, percentile, turnGaps } from './stats';
+
+const num = (name: string, fallback: number, max = 100_000) =>
+  Math.min(max, Math.max(0, Number(process.env[name] ?? fallback)));
+
+type Tenant = Awaited<ReturnType<typeof newTenant>>;
+interface Latency {
+  end_of_speech_ms: number | null;
+  model_first_token_ms: number;
+  tool_ms: number;
+  orchestration_ms: number;
+  first_audio_ms: number;
+}
+
+/**
+ * How each engine's calls are placed: the body of `POST /v1/calls` for a simulated call of `turns` lines.
+ * A realtime engine adds its own entry (its agent's `engine: "realtime"`, the fake Realtime API started).
+ */
+const ENGINES: Record<string, (t: Tenant, turns: number) => Promise<Record<string, unknown>>> = {
+  pipeline: async (t, turns) => ({
+    to: '+14155550123',
+    agent_id: t.agentId,
+    simulation: { caller: Array.from({ length: turns }, (_, i) => `line ${i + 1}`) },
+  }),
+};
+
+const figure = (values: number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  const r = (x: number) => Math.round(x * 10) / 10;
+  return { p50: r(percentile(s, 50)), p99: r(percentile(s, 99)), n: s.length };
+};
+
+/** CPU (ms) of the harness's other processes (Temporal, FerretDB): this process's children. */
+function childrenCpuMs(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const role = /ferret/i.test(cmd) ? 'ferretdb' : /temporal/i.test(cmd) ? 'temporal' : 'other';
+      out[role] = (out[role] ?? 0) + cpuMs(Number(entry));
+    } catch {
+      // exited
+    }
+  }
+  return out;
+}
+
+/**
+ * Counts the store commands this process sends (the driver's command monitoring) until `stop()`: per
+ * `collection.command` (e.g. `call_turns.insert`).
+ */
+function countCommands(): { stop: () => Record<string, number> } {
+  const client = mongoose.connection.getClient();
+  const counts: Record<string, number> = {};
+  const seen = (e: { commandName: string; command: Record<string, unknown> }) => {
+    const key = `${String(e.command[e.commandName])}.${e.commandName}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+  };
+  (client as unknown as { monitorCommands: boolean }).monitorCommands = true;
+  client.on('commandStarted', seen);
+  return {
+    stop: () => {
+      client.off('commandStarted', seen);
+      return counts;
+    },
+  };
+}
+
+async function startCpuProfile(): Promise<{ stopTo: (file: string) => Promise<void> }> {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) =>
+      session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return {
+    stopTo: async (file) => {
+      const { profile } = await post('Profiler.stop');
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+/** Places one call and waits for its end (its workflow's result: no polling of the store); returns its id. */
+async function oneCall(t: Tenant, body: Record<string, unknown>): Promise<string> {
+  const res = await request('POST', '/v1/calls', { key: t.testKey, body });
+  if (res.status !== 200) throw new Error(`POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const id = res.body.id as string;
+  await h().env.client.workflow.getHandle(callWorkflowId(id)).result();
+  return id;
+}
+
+/** The answers' latency records of call `id` (its transcript's turns that carry one). */
+async function latencies(t: Tenant, id: string): Promise<Latency[]> {
+  const res = await request('GET', `/v1/calls/${id}/transcript`, { key: t.testKey });
+  if (res.status !== 200) throw new Error(`transcript of ${id}: ${res.status}`);
+  return (res.body.turns as { latency?: Latency }[]).flatMap((x) => (x.latency ? [x.latency] : []));
+}
+
+function engineArg(): string {
+  const i = process.argv.indexOf('--engine');
+  return i >= 0 ? (process.argv[i + 1] ?? '') : 'pipeline';
+}
+
+async function main(): Promise<void> {
+  const engine = engineArg();
+  const place = ENGINES[engine];
+  if (!place) {
+    console.error(`bench:voice: no engine "${engine}" here (engines: ${Object.keys(ENGINES).join(', ')})`);
+    process.exit(2);
+  }
+  const calls = num('BENCH_VOICE_CALLS', 50, 5000);
+  const turns = num('BENCH_VOICE_TURNS', 5, 100);
+  const modelMs = num('BENCH_VOICE_MODEL_MS', 200, 60_000);
+  const concurrency = Math.max(1, num('BENCH_VOICE_CONCURRENCY', 1, 100));
+  const loadBefore = os.loadavg();
+  await startHarness();
+  try {
+    const t = await newTenant();
+    await setOrgCallLimit(t.orgId, 'test', 1000);
+    h().llm.delayMs = modelMs;
+    const body = await place(t, turns);
+    for (let i = 0; i < 3; i++) await oneCall(t, body); // warm-up
+
+    const ids: string[] = [];
+    const profile = process.env.BENCH_VOICE_CPU_PROFILE ? await startCpuProfile() : undefined;
+    const commands = countCommands();
+    const cpu0 = process.cpuUsage();
+    const children0 = childrenCpuMs();
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < calls) {
+          next++;
+          ids.push(await oneCall(t, body));
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const children1 = childrenCpuMs();
+    const perCommand = commands.stop();
+    if (profile) await profile.stopTo(process.env.BENCH_VOICE_CPU_PROFILE!);
+
+    const records = (await Promise.all(ids.map((id) => latencies(t, id)))).flat();
+    const gaps = turnGaps(h().llm.requests, ids);
+    const perCall = (ms: number) => Math.round((ms / calls) * 10) / 10;
+    const result = {
+      engine,
+      command: `BENCH_VOICE_CALLS=${calls} BENCH_VOICE_TURNS=${turns} BENCH_VOICE_MODEL_MS=${modelMs} BENCH_VOICE_CONCURRENCY=${concurrency} npm run bench:voice -- --engine ${engine}`,
+      calls,
+      turns_per_call: turns,
+      model_ms: modelMs,
+      concurrency,
+      answers: records.length,
+      orchestration_ms: figure(records.map((r) => r.orchestration_ms)),
+      orchestration_share_pct: figure(records.map((r) => (100 * r.orchestration_ms) / Math.max(1, r.first_audio_ms))),
+      first_audio_minus_model_ms: figure(records.map((r) => r.first_audio_ms - r.model_first_token_ms)),
+      first_audio_ms: figure(records.map((r) => r.first_audio_ms)),
+      model_first_token_ms: figure(records.map((r) => r.model_first_token_ms)),
+      outside_gap_ms: figure(gaps),
+      cpu_ms_per_call: {
+        api_and_worker: perCall((cpu.user + cpu.system) / 1000),
+        ...Object.fromEntries(
+          Object.entries(children1).map(([role, ms]) => [role, perCall(ms - (children0[role] ?? 0))]),
+        ),
+      },
+      // The benchmark's own requests (`POST /v1/calls`) count here too.
+      store_commands_per_answer: Object.fromEntries(
+        Object.entries(perCommand)
+          .sort(([, a], [, b]) => b - a)
+          .map(([k, n]) => [k, Math.round((n / Math.max(1, records.length)) * 100) / 100]),
+      ),
+      wall_seconds: Math.round(seconds * 10) / 10,
+      machine: {
+        cpus: os.cpus().length,
+        loadavg_before: loadBefore.map((x) => Math.round(x * 100) / 100),
+        loadavg_after: os.loadavg().map((x) => Math.round(x * 100) / 100),
+      },
+      goal: { orchestration_p50_ms: 15, orchestration_p99_ms: 60 },
+    };
+    const ok = (f: { p50: number; p99: number }) => (f.p50 <= 15 && f.p99 <= 60 ? 'meets' : 'misses');
+    console.log(JSON.stringify(result, null, 2));
+    console.log(
+      `\norchestration per answer: p50 ${result.orchestration_ms.p50} ms, p99 ${result.orchestration_ms.p99} ms (${ok(result.orchestration_ms)} the goal of 15/60); ` +
+        `share of first audio p50 ${result.orchestration_share_pct.p50}%, p99 ${result.orchestration_share_pct.p99}%\n` +
+        `first audio minus model: p50 ${result.first_audio_minus_model_ms.p50} ms, p99 ${result.first_audio_minus_model_ms.p99} ms\n` +
+        `outside view (model answer → next model request): p50 ${result.outside_gap_ms.p50} ms, p99 ${result.outside_gap_ms.p99} ms (${ok(result.outside_gap_ms)} the goal)\n` +
+        `CPU per call: ${JSON.stringify(result.cpu_ms_per_call)} ms; load average ${result.machine.loadavg_before.join('/')} → ${result.machine.loadavg_after.join('/')} on ${result.machine.cpus} CPUs\n` +
+        `reproduce: ${result.command}`,
+    );
+    if (process.env.BENCH_VOICE_JSON) fs.writeFileSync(process.env.BENCH_VOICE_JSON, JSON.stringify(result, null, 2));
+  } finally {
+    await stopHarness();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
