@@ -45,6 +45,7 @@ export const AGENT_CONFIG_FIELDS = [
   'transcription_json',
   'interruptible',
   'dtmf',
+  'engine',
 ] as const satisfies readonly (keyof AgentDoc)[];
 
 const LIST_FIELDS = new Set<string>(['tool_ids', 'connector_installation_ids', 'enabled_tools']);
@@ -124,6 +125,7 @@ export const AgentVersionConfigObject = apiObject(
     transcription: agentShape.transcription,
     interruptible: agentShape.interruptible,
     dtmf: agentShape.dtmf,
+    engine: agentShape.engine,
   }),
 );
 
