@@ -70,13 +70,14 @@ export interface RealtimeFunctionCall {
  * - `error`: the session's `error` event;
  * - `closed`: the socket closed (the call is over on OpenAI's side).
  */
-export type RealtimeCallEvent = { seq: number } & (
+export type RealtimeCallEvent = { seq: number } & RealtimeCallEventBody;
+/** A `RealtimeCallEvent` before it is numbered. */
+export type RealtimeCallEventBody =
   | { type: 'caller'; text: string }
   | { type: 'assistant'; text: string }
   | { type: 'function_calls'; calls: RealtimeFunctionCall[] }
   | { type: 'error'; message: string }
-  | { type: 'closed' }
-);
+  | { type: 'closed' };
 export const realtimeEventSignal = defineSignal<[RealtimeCallEvent]>('realtimeEvent');
 
 /** A function call's output as the workflow hands it to the socket (`conversation.item.create` of a `function_call_output`). */

@@ -58,6 +58,7 @@ import {
 } from '../shared/calls';
 import { slotGrantedSignal } from '../shared/call-slots';
 import { paymentResultSignal } from '../shared/payments';
+import { realtimeEventSignal, realtimeIncomingSignal, realtimeOutboxQuery } from '../shared/realtime';
 import { CallSession } from './call-session';
 
 /**
@@ -96,6 +97,10 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   setHandler(contextUpdate, (note) => turns.addNote(note), {
     validator: (note: ContextNote) => turns.validateContext(note),
   });
+  // The realtime engine's (only its calls are sent them): the SIP leg announced, the session's events.
+  setHandler(realtimeIncomingSignal, (incoming) => call.realtime?.onIncoming(incoming));
+  setHandler(realtimeEventSignal, (event) => call.realtime?.onEvent(event));
+  setHandler(realtimeOutboxQuery, () => call.realtime?.outbox() ?? { batches: [] });
 
   // Ring (a browser room is attended from the start), talk, then continue as new or finish.
   call.attendRoom();
