@@ -12,6 +12,7 @@ import { logger } from '../logger';
 import { isRejectedRequest } from '../providers/openai';
 import { openSideband, realtimeClient, realtimeProject } from '../providers/openai-realtime';
 import { assistantContext } from '../services/assistant-context';
+import { callClient } from '../services/telephony-accounts';
 import type { AssistantContextIds } from '../shared/assistant';
 import { callWorkflowId } from '../shared/calls';
 import { REALTIME_CALL_HEADER, realtimeEventSignal, realtimeOutboxQuery, realtimeSipUri } from '../shared/realtime';
@@ -142,6 +143,26 @@ export async function hangUpRealtimeCall(input: { callId: string; openaiCallId: 
     await realtimeClient().realtime.calls.hangup(input.openaiCallId);
   } catch (err) {
     if (err instanceof OpenAI.APIError && err.status && err.status >= 400 && err.status < 500) return;
+    throw err;
+  }
+}
+
+/**
+ * A live realtime call falling back to the pipeline: Twilio fetches the call's TwiML again (Calls resource
+ * update with `Url`, https://www.twilio.com/docs/voice/api/call-resource#update-a-call-resource), which now
+ * connects ConversationRelay (the call's `engine_fallback` is written first, src/api/twilio/index.ts
+ * `dialRealtime`), ending the `<Dial><Sip>` leg.
+ * @throws ApplicationFailure `RealtimeRedirectRefused` (not retried) when Twilio refuses (the caller hung up)
+ */
+export async function redirectToPipeline(input: { callId: string; providerCallSid: string }): Promise<void> {
+  const url = `${config().publicBaseUrl}/twilio/voice/${input.callId}`;
+  const client = await callClient(input.callId);
+  try {
+    await client.calls(input.providerCallSid).update({ url, method: 'POST' });
+  } catch (err) {
+    const status = (err as { status?: number }).status;
+    if (status && status >= 400 && status < 500 && status !== 429)
+      throw ApplicationFailure.nonRetryable(`Twilio refused the redirect (${status})`, 'RealtimeRedirectRefused');
     throw err;
   }
 }

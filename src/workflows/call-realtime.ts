@@ -33,6 +33,7 @@ import type {
   RealtimeOutbox,
   RealtimeOutput,
 } from '../shared/realtime';
+import type { CallLine } from './call-line';
 import type { CallRecord } from './call-record';
 import type { CallTools } from './call-tools';
 import type { CallTranscript } from './call-transcript';
@@ -40,10 +41,14 @@ import type { TurnLoop } from './call-turns';
 import { errorMessage } from './retry';
 import { applyTool, runCustomTool, type ToolEffect } from './tools';
 
-/** Ringing the simulated leg and hanging up: 10 s per try, 3 tries. */
+/** Ringing the simulated leg, hanging up, redirecting a live call: 10 s per try, 3 tries. */
 const realtimeCalls = proxyActivities<typeof realtimeActivities>({
   startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumAttempts: 3 },
+  retry: {
+    initialInterval: '500 milliseconds',
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: ['RealtimeRedirectRefused'],
+  },
 });
 
 /**
@@ -80,6 +85,7 @@ export class RealtimeEngine {
    * @param transcript where the turns are said and recorded
    * @param tools the call's tools (the pipeline's)
    * @param turns the pipeline's turn loop, which a fallback hands the call to
+   * @param line the phone line: a live call's Twilio call, redirected on a fallback
    */
   constructor(
     private readonly input: CallWorkflowInput,
@@ -87,6 +93,7 @@ export class RealtimeEngine {
     private readonly transcript: CallTranscript,
     private readonly tools: CallTools,
     private readonly turns: TurnLoop,
+    private readonly line: CallLine,
   ) {}
 
   /** Signal `realtimeIncoming`: the webhook found this call; a second leg is ignored. */
@@ -272,8 +279,23 @@ export class RealtimeEngine {
    * then the pipeline's turn loop (its opening said then: the caller hears the greeting once).
    */
   private async fallBack(reason: EngineFallback): Promise<'done' | 'continue'> {
-    log.warn('realtime call falls back to the pipeline engine', { callId: this.input.callId, reason });
-    await this.record.transition('in_progress', { engine_fallback: reason }, []);
+    const { input, record, line } = this;
+    log.warn('realtime call falls back to the pipeline engine', { callId: input.callId, reason });
+    await record.transition('in_progress', { engine_fallback: reason }, []);
+    // A live call's Twilio leg still dials the SIP URI: Twilio is asked for its TwiML again (the relay's now).
+    if (!input.simulation && line.providerCallSid !== null) {
+      try {
+        await realtimeCalls.redirectToPipeline({ callId: input.callId, providerCallSid: line.providerCallSid });
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+        record.requestStop({
+          status: 'failed',
+          reason: 'error',
+          error: `Fallback to the pipeline: ${errorMessage(err)}`,
+        });
+        return 'done';
+      }
+    }
     return await this.turns.converse();
   }
 }

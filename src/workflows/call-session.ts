@@ -110,7 +110,7 @@ export class CallSession {
     this.turns = new TurnLoop(input, this.record, this.transcript, this.line, this.warm, this.tools, this.consent);
     this.realtime =
       input.agent.engine === 'realtime'
-        ? new RealtimeEngine(input, this.record, this.transcript, this.tools, this.turns)
+        ? new RealtimeEngine(input, this.record, this.transcript, this.tools, this.turns, this.line)
         : null;
   }
 
