@@ -67,6 +67,7 @@ const CONFIG_FIELDS = [
   'transcription',
   'interruptible',
   'dtmf',
+  'engine',
 ];
 const configOf = (agent: Record<string, unknown>) => Object.fromEntries(CONFIG_FIELDS.map((f) => [f, agent[f]]));
 
