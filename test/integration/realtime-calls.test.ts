@@ -170,6 +170,34 @@ describe('realtime calls: the speech-to-speech engine over SIP', function () {
     });
   });
 
+  it('falls back when the session errors before its first answer; a caller who hangs up ends the call', async () => {
+    await withRealtime(async () => {
+      const t = await newTenant({ engine: 'realtime', first_message: 'Hello from Acme.' });
+      fake.sessionError = true;
+      try {
+        const { call, turns } = await callSaying(t, ['Is it open?']);
+        expect(call.status, JSON.stringify(call)).to.equal('completed');
+        expect(call.engine_fallback).to.equal('session_error');
+        const spoken = turns.map((x) => `${x.role}: ${x.text}`);
+        expect(spoken.filter((x) => x.includes('Hello from Acme.'))).to.deep.equal(['assistant: Hello from Acme.']);
+        expect(spoken.at(-1)).to.equal('assistant: You said: Is it open?');
+      } finally {
+        fake.sessionError = false;
+      }
+      // No end_call: the caller's lines are over and the caller hangs up (the session's socket closes).
+      const { call, turns } = await callSaying(t, ['Just checking.']);
+      expect(call.status, JSON.stringify(call)).to.equal('completed');
+      expect(call.end_reason).to.equal('caller_hung_up');
+      expect(call.engine_fallback).to.equal(null);
+      expect(turns.map((x) => `${x.role}: ${x.text}`).slice(1)).to.deep.equal([
+        'caller: Just checking.',
+        'assistant: You said: Just checking.',
+      ]);
+      const rt = fake.callFor(call.id)!;
+      expect(fake.requests.some((r) => r.path === `/v1/realtime/calls/${rt.id}/hangup`)).to.equal(false);
+    });
+  });
+
   it('answers a bad signature 401 and changes nothing; rejects a call it does not know', async () => {
     await withRealtime(async () => {
       const body = JSON.stringify({

@@ -7,7 +7,7 @@
  *   (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>` over
  *   `<id>.<timestamp>.<body>` with the base64 key of `whsec_…`);
  * - REST: `POST /v1/realtime/calls/{id}/accept|reject|hangup|refer` (`acceptStatus` makes accept answer
- *   an error status instead);
+ *   an error status instead; `sessionError` makes the session send an `error` event at once);
  * - the sideband socket `GET /v1/realtime?call_id=…` (a bearer key required) speaking the documented server
  *   events, typed by the package's `RealtimeServerEvent`: `session.created`; a `response.create` whose
  *   instructions say `exactly: "<text>"` is answered with that text (the greeting); then each caller line
@@ -48,6 +48,8 @@ export interface FakeRealtime {
   webhookUrl: string;
   /** Answer accept with this status (e.g. 500); null: accept. */
   acceptStatus: number | null;
+  /** The session sends an `error` event instead of the greeting (a session that fails before its first answer). */
+  sessionError: boolean;
   calls: Map<string, FakeRealtimeCall>;
   requests: { method: string; path: string; body: unknown }[];
   /** Webhook deliveries and the status the service answered. */
@@ -73,6 +75,7 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
     webhookSecret,
     webhookUrl: '',
     acceptStatus: null,
+    sessionError: false,
     calls: new Map(),
     requests: [],
     deliveries: [],
@@ -238,6 +241,14 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
       event_id: id('event'),
       session: { type: 'realtime', model: String(call.accept?.model ?? 'gpt-realtime') },
     });
+    if (fake.sessionError) {
+      send({
+        type: 'error',
+        event_id: id('event'),
+        error: { type: 'server_error', code: 'session_failed', message: 'The session failed.' },
+      });
+      return;
+    }
     const greeting = await next((e) => e.type === 'response.create', 500);
     const quoted = /exactly: (".*")$/s.exec(
       greeting?.type === 'response.create' ? (greeting.response?.instructions ?? '') : '',
