@@ -14,7 +14,8 @@
  * call's clock), query `state`, signal `transferLeg` (Twilio callbacks of a warm transfer's leg to the
  * person; `transfer` refuses a second one with `transfer_in_progress`), signal `interrupted` (the caller
  * talked over the assistant), updates `say` and `context` (steering a live call), signal `slotGranted`
- * (the organization's call slots, src/workflows/call-slots.ts).
+ * (the organization's call slots, src/workflows/call-slots.ts), signals `realtimeIncoming` and
+ * `realtimeEvent` and query `realtimeOutbox` (a realtime call's SIP leg and session, src/shared/realtime.ts).
  *
  * Reads top-down: handlers, ring, talk, finish; each a call into the run's `CallSession`
  * (src/workflows/call-session.ts), the conductor over the collaborators that hold the call's state and do
