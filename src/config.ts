@@ -241,6 +241,12 @@ export interface Config {
    * (src/services/dialing-permissions.ts).
    */
   defaultAllowedCountries: string[];
+  /**
+   * The speech-to-speech engine (agents with `engine: "realtime"`: OpenAI's Realtime API over SIP,
+   * https://platform.openai.com/docs/guides/realtime-sip); null when `OPENAI_REALTIME_PROJECT_ID` or
+   * `OPENAI_WEBHOOK_SECRET` is missing (such agents are then refused at save time).
+   */
+  openaiRealtime: RealtimeConfig | null;
 }
 
 /** The chat models of `LLM_MODELS` when it is not set: OpenAI's current chat models. */
@@ -418,6 +424,44 @@ function callingHoursEnforcement(value: string | undefined): 'enforce' | 'record
   return raw;
 }
 
+/** The OpenAI project calls of the realtime engine are bridged to (`Config.openaiRealtime`). */
+export interface RealtimeConfig {
+  /** The project (`proj_…`) whose SIP URI the calls dial (`OPENAI_REALTIME_PROJECT_ID`). */
+  projectId: string;
+  /** The project's webhook secret (`OPENAI_WEBHOOK_SECRET`, `whsec_…`): incoming-call webhooks are verified with it. */
+  webhookSecret: string;
+  /** REST and WebSocket base (`OPENAI_REALTIME_BASE_URL`, default `https://api.openai.com/v1`). */
+  baseUrl: string;
+  /** API key of the project (`OPENAI_REALTIME_API_KEY`, else `OPENAI_API_KEY`). */
+  apiKey: string;
+  /** The speech-to-speech model (`OPENAI_REALTIME_MODEL`, default `gpt-realtime`). */
+  model: string;
+  /** The SIP host of the project's URI (`OPENAI_REALTIME_SIP_HOST`, default `sip.api.openai.com`). */
+  sipHost: string;
+  /**
+   * Test rigs only: where a test-mode realtime call rings its simulated SIP leg
+   * (`OPENAI_REALTIME_SIMULATOR_URL`, the loopback fake of test/support); unset, test-mode calls of
+   * realtime agents run on the pipeline engine (`engine_fallback: "no_simulator"`).
+   */
+  simulatorUrl?: string;
+}
+
+/** `OPENAI_REALTIME_*` and `OPENAI_WEBHOOK_SECRET`: null unless the project and the secret are both set. */
+function realtimeConfig(env: NodeJS.ProcessEnv): RealtimeConfig | null {
+  const projectId = opt(env.OPENAI_REALTIME_PROJECT_ID);
+  const webhookSecret = opt(env.OPENAI_WEBHOOK_SECRET);
+  if (!projectId || !webhookSecret) return null;
+  return {
+    projectId,
+    webhookSecret,
+    baseUrl: (opt(env.OPENAI_REALTIME_BASE_URL) ?? 'https://api.openai.com/v1').replace(/\/+$/, ''),
+    apiKey: opt(env.OPENAI_REALTIME_API_KEY) ?? opt(env.OPENAI_API_KEY) ?? 'not-set',
+    model: opt(env.OPENAI_REALTIME_MODEL) ?? 'gpt-realtime',
+    sipHost: opt(env.OPENAI_REALTIME_SIP_HOST) ?? 'sip.api.openai.com',
+    simulatorUrl: opt(env.OPENAI_REALTIME_SIMULATOR_URL)?.replace(/\/+$/, ''),
+  };
+}
+
 /** Reads the configuration from `env` (default `process.env`). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', env.PORT, 3000);
@@ -522,6 +566,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     callingHours: callingHoursWindow(env.CALLING_HOURS),
     callingHoursEnforcement: callingHoursEnforcement(env.CALLING_HOURS_ENFORCEMENT),
     defaultAllowedCountries: countryList(env.DEFAULT_ALLOWED_COUNTRIES),
+    openaiRealtime: realtimeConfig(env),
   };
 }
 

@@ -53,3 +53,10 @@ export { startScenario, judgeScenario, recordScenarioResult, finishTestSuiteRun 
 export { listRetentionTenants, retentionBatch, resolveErasurePerson, erasureStep, recordErasure } from './privacy';
 export { expireAuditEventsBatch } from './audit';
 export { provisionNumber } from './phone-numbers';
+export {
+  ringRealtimeSimulation,
+  acceptRealtimeCall,
+  attendRealtimeCall,
+  hangUpRealtimeCall,
+  redirectToPipeline,
+} from './realtime';

@@ -38,7 +38,8 @@ import { transferDestinationsSchema } from './dialing';
 import { isOptionalToolName, OPTIONAL_TOOLS } from '../shared/tools';
 import { INTERRUPTIBLE_MODES } from '../shared/speech';
 import { idempotent } from './idempotency';
-import { allowedModels } from '../config';
+import { allowedModels, config } from '../config';
+import { ENGINES } from '../shared/realtime';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 import { callingWindow, metadata, voicemailSchema } from './validation';
@@ -125,6 +126,12 @@ export const createAgentSchema = z.strictObject({
       "Hear the caller's keypresses on phone calls (ConversationRelay `dtmfDetection`): they reach the assistant.",
     ),
   turn_taking: TurnTakingObject.optional(),
+  engine: z
+    .enum(ENGINES)
+    .optional()
+    .describe(
+      "What carries its phone calls: `pipeline` (default) or `realtime` (OpenAI's Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`).",
+    ),
   analysis: AnalysisPlanObject.optional().describe(
     "What to learn from each call once it has ended: `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event.",
   ),
@@ -221,6 +228,24 @@ function checkEnabledTools(names: string[]): string[] {
 }
 
 /**
+ * Checks `engine`: `realtime` needs the operator's OpenAI project (src/config.ts `openaiRealtime`:
+ * `OPENAI_REALTIME_PROJECT_ID` and `OPENAI_WEBHOOK_SECRET`), else its calls could never be bridged.
+ * @throws ApiError 400 `parameter_invalid` naming `engine`
+ */
+function checkEngine(engine: string | undefined): void {
+  if (engine === 'realtime' && !config().openaiRealtime)
+    throw invalidParam(
+      'engine',
+      "Invalid engine: 'realtime' needs an OpenAI project configured by the operator (OPENAI_REALTIME_PROJECT_ID and OPENAI_WEBHOOK_SECRET).",
+    );
+}
+
+/** The stored `engine`: `realtime`, or null for the pipeline (the default, as agents made before engines). */
+function engineField(engine: string | undefined): 'realtime' | null {
+  return engine === 'realtime' ? 'realtime' : null;
+}
+
+/**
  * The agent's transfer destinations as stored (src/shared/dialing.ts `TransferDestination`, `description`
  * and `warm` null when not given): JSON, or null for none.
  */
@@ -268,6 +293,7 @@ const createAgent = operation({
   response: AgentObject,
   handler: async (req, res, { body }) => {
     const enabledTools = checkEnabledTools(body.enabled_tools ?? []);
+    checkEngine(body.engine);
     if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
     await checkTransferPermissions(req.auth!, body);
     const toolIds = await checkAgentToolIds(req.auth!, body.tool_ids ?? []);
@@ -301,6 +327,7 @@ const createAgent = operation({
         dtmf: null,
         turn_taking_json: null,
         ...speechFields(body),
+        engine: engineField(body.engine),
         default_ms: body.default ? idTime(id) : null,
         // Version 1 is this configuration, published (written first: a crash leaves no agent without it).
         version: 1,
@@ -410,6 +437,7 @@ async function checkAgentUpdate(tenant: AuthContext, id: string, body: z.output<
   if (!existing) throw notFound('agent', id, 'id');
   const split = body.traffic_split ? await checkTrafficSplit(existing, body.traffic_split) : body.traffic_split;
   const enabledTools = body.enabled_tools !== undefined ? checkEnabledTools(body.enabled_tools) : undefined;
+  checkEngine(body.engine);
   if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
   await checkTransferPermissions(tenant, body);
   const toolIds = body.tool_ids !== undefined ? await checkAgentToolIds(tenant, body.tool_ids) : undefined;
@@ -442,6 +470,7 @@ function agentUpdateFields(
   if (body.recording_consent !== undefined) set.recording_consent = body.recording_consent;
   if (body.analysis !== undefined) set.analysis_json = body.analysis ? JSON.stringify(body.analysis) : null;
   Object.assign(set, speechFields(body));
+  if (body.engine !== undefined) set.engine = engineField(body.engine);
   // The latest agent marked default wins; unmarking leaves the organization's first agent as default.
   if (body.default !== undefined) set.default_ms = body.default ? Date.now() : null;
   return set;

@@ -34,6 +34,7 @@ import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } fro
 import { eventsRouter } from './events';
 import { knowledgeBody, knowledgeRouter } from './knowledge';
 import { twilioRouter } from './twilio';
+import { openaiWebhooksRouter } from './openai-webhooks';
 import { twilioMessagingRouter } from './twilio/messaging';
 import { twilioCallbackGuard } from './twilio/requests';
 import { callRecordingsRouter, recordingAudioRouter } from './recordings';
@@ -67,6 +68,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use('/twilio', twilioCallbackGuard);
   app.use('/twilio/messaging', twilioMessagingRouter(deps.temporal));
   app.use('/twilio', twilioRouter(deps.temporal));
+  app.use('/openai', openaiWebhooksRouter(deps.temporal)); // OpenAI's signed callbacks: no key
   app.use(openApiRouter()); // `GET /v1/openapi.json` and `/docs`: no key needed
   app.use(widgetAssetsRouter()); // `GET /widget.js` and the demo page `/widget/demo`
   app.use(recordingAudioRouter()); // `GET /v1/recordings/{id}/audio`: a signed link, no key

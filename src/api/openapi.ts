@@ -374,6 +374,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Service: 'Probes, metrics and this document; no key needed. The codec server needs the operator token.',
   'Audit log':
     'Who changed what and who read recordings and transcripts: append-only entries, kept `AUDIT_RETENTION_DAYS`.',
+  'OpenAI callbacks':
+    "What OpenAI's Realtime project calls back (incoming SIP calls of the realtime engine), signed with `OPENAI_WEBHOOK_SECRET`.",
   'Twilio callbacks':
     "What Twilio calls back (call status, speech, recordings, messages), signed with the account's auth token.",
   Widget: 'The browser widget: its script, sessions opened with a publishable key, messages, events and voice.',

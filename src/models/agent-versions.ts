@@ -46,6 +46,7 @@ export const AGENT_CONFIG_FIELDS = [
   'interruptible',
   'dtmf',
   'turn_taking_json',
+  'engine',
 ] as const satisfies readonly (keyof AgentDoc)[];
 
 const LIST_FIELDS = new Set<string>(['tool_ids', 'connector_installation_ids', 'enabled_tools']);
@@ -126,6 +127,7 @@ export const AgentVersionConfigObject = apiObject(
     interruptible: agentShape.interruptible,
     dtmf: agentShape.dtmf,
     turn_taking: agentShape.turn_taking,
+    engine: agentShape.engine,
   }),
 );
 

@@ -15,6 +15,7 @@ import { TransferDestinationObject } from './dialing';
 import type { TransferDestination } from '../shared/dialing';
 import type { RecordingSettings } from '../shared/recordings';
 import { RECORDING_CONSENT_MODES, type RecordingConsentMode } from '../shared/recording-consent';
+import { ENGINES } from '../shared/realtime';
 
 /** An agent's `recording_consent` as the API takes and shows it. */
 export const recordingConsentField = z.enum(RECORDING_CONSENT_MODES);
@@ -80,6 +81,8 @@ const agentSchema = new Schema(
     dtmf: { type: Boolean, default: null },
     /** Its turn-taking settings (src/shared/turn-taking.ts `TurnTaking`), JSON; null: the engines' defaults. */
     turn_taking_json: { type: String, default: null },
+    /** What carries its calls (src/shared/realtime.ts `ENGINES`): `realtime`; null: `pipeline`. */
+    engine: { type: String, default: null },
     /** When the agent was marked `default: true` (ms); the latest mark wins (see `defaultAgentId`). */
     default_ms: { type: Number, default: null },
     /**
@@ -338,6 +341,11 @@ export const AgentObject = apiObject(
       .nullable()
       .describe("Whether the caller's keypresses are heard on phone calls (ConversationRelay `dtmfDetection`)."),
     turn_taking: TurnTakingObject.nullable(),
+    engine: z
+      .enum(ENGINES)
+      .describe(
+        "What carries its phone calls: `pipeline` (default: speech recognized and spoken by ConversationRelay, the answer written by the chat model) or `realtime` (OpenAI's speech-to-speech Realtime API over SIP; audio never passes through the service; needs the operator's `OPENAI_REALTIME_PROJECT_ID` and `OPENAI_WEBHOOK_SECRET`).",
+      ),
     metadata: metadataObject,
     recording: recordingSettingsObject.nullable().describe('Whether its calls are recorded; null: not recorded.'),
     recording_consent: recordingConsentField
@@ -385,6 +393,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     interruptible: (doc.interruptible as SpeechSettings['interruptible']) ?? null,
     dtmf: doc.dtmf ?? null,
     turn_taking: agentTurnTaking(doc),
+    engine: doc.engine === 'realtime' ? 'realtime' : 'pipeline', // written from ENGINES only
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     recording: agentRecording(doc),
     recording_consent: (doc.recording_consent as RecordingConsentMode | null) ?? null, // written from RECORDING_CONSENT_MODES only

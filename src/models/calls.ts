@@ -36,6 +36,7 @@ import { RECORDING_CONSENT_MODES, type RecordingConsent } from '../shared/record
 import { AnalysisObject } from './analyses';
 import { redactionField, renderRedaction } from './redaction';
 import { CallLatencyObject, renderCallLatency, renderTurnLatency, TurnLatencyObject } from './latency';
+import { ENGINE_FALLBACKS, ENGINES, type EngineFallback } from '../shared/realtime';
 
 const callSchema = new Schema(
   {
@@ -47,6 +48,15 @@ const callSchema = new Schema(
     agent_version: { type: Number, default: null },
     /** The contact called (`cont_…`), or null. */
     contact_id: { type: String, default: null },
+    /** `realtime` when its agent's version runs on the Realtime API (src/shared/realtime.ts); null: the pipeline. */
+    engine: { type: String, default: null },
+    /**
+     * Why a realtime call went on with the pipeline engine (src/shared/realtime.ts `ENGINE_FALLBACKS`),
+     * written by its workflow when it falls back; null otherwise.
+     */
+    engine_fallback: { type: String, default: null },
+    /** OpenAI's id of a realtime call's SIP leg (`rtc_…`), once its incoming-call webhook came; null before and otherwise. */
+    realtime_call_id: { type: String, default: null },
     to: { type: String, required: true },
     from: { type: String, default: null },
     status: { type: String, required: true },
@@ -365,6 +375,7 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     livemode: input.livemode,
     agent_id: input.agent.id,
     agent_version: input.agent.version ?? null,
+    engine: input.agent.engine ?? null,
     contact_id: input.contactId ?? null,
     to: input.to,
     from: input.from,
@@ -526,6 +537,13 @@ export const CallObject = apiObject(
         "The agent's version the call runs, fixed when it starts (`GET /v1/agents/{id}/versions/{n}`); null for calls made before versions.",
       ),
     contact_id: z.string().nullable(),
+    engine: z.enum(ENGINES).describe("What carried the call: its agent version's `engine` (`pipeline` or `realtime`)."),
+    engine_fallback: z
+      .enum(ENGINE_FALLBACKS)
+      .nullable()
+      .describe(
+        'Why a `realtime` call went on with the pipeline engine on the same call: `accept_failed`, `session_error` (before the first answer), `no_webhook` (OpenAI never announced the SIP leg), `no_simulator` (a test-mode call with no simulated SIP leg); null when it did not.',
+      ),
     context: z.record(z.string(), z.unknown()),
     metadata: metadataObject,
     end_reason: z.string().nullable(),
@@ -687,6 +705,8 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     agent_id: doc.agent_id,
     agent_version: doc.agent_version ?? null,
     contact_id: doc.contact_id ?? null,
+    engine: doc.engine === 'realtime' ? 'realtime' : 'pipeline', // written from the agent's snapshot only
+    engine_fallback: (doc.engine_fallback as EngineFallback | null) ?? null, // written from ENGINE_FALLBACKS only
     context: JSON.parse(doc.context_json ?? '{}') as Record<string, unknown>,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     end_reason: doc.end_reason ?? null,

@@ -146,6 +146,8 @@ export function agentSnapshot(agent: WithId<AgentDoc>): AgentSnapshot {
     ...agentSpeech(agent),
     // The version the starter picked (src/services/agent-versions.ts `versionedAgent`).
     ...(agent.version != null ? { version: agent.version } : {}),
+    // Only a realtime agent's calls carry it: a pipeline call's input is what it was before engines.
+    ...(agent.engine === 'realtime' ? { engine: 'realtime' as const } : {}),
   };
 }
 

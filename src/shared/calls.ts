@@ -252,6 +252,11 @@ export interface AgentSnapshot extends SpeechSettings {
   transfer_destinations?: TransferDestination[];
   /** The agent's version this snapshot is (`agent_version` on the call); absent in calls made before versions. */
   version?: number;
+  /**
+   * `realtime`: the call runs on OpenAI's Realtime API over SIP (src/workflows/call-realtime.ts); absent:
+   * the pipeline engine (ConversationRelay and the chat model), as every call before engines.
+   */
+  engine?: 'realtime';
 }
 
 /** What a call does when answering-machine detection says a machine answered (`voicemail.action`). */

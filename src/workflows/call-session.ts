@@ -51,6 +51,7 @@ import { CallConsent } from './call-consent';
 import { CallLine } from './call-line';
 import { CallPayments } from './call-payments';
 import { CallQueue } from './call-queue';
+import { RealtimeEngine } from './call-realtime';
 import { CallRecord, type StopRequest } from './call-record';
 import { CallTools } from './call-tools';
 import { CallTranscript } from './call-transcript';
@@ -86,6 +87,8 @@ export class CallSession {
   readonly turns: TurnLoop;
   /** The consent question's answer (`recording_consent: "ask"`). */
   readonly consent: CallConsent;
+  /** The realtime engine's conversation, for a call whose agent version runs on it; null for the pipeline. */
+  readonly realtime: RealtimeEngine | null;
   /**
    * The assistant's attendance of a browser voice room: cancelled when the run ends. Made after the
    * record's conversation scope, as before the split: an operator's cancellation reaches scopes in the
@@ -105,6 +108,10 @@ export class CallSession {
     this.tools = new CallTools(input, this.record, this.warm, this.line, this.payments);
     this.consent = new CallConsent(input, this.transcript);
     this.turns = new TurnLoop(input, this.record, this.transcript, this.line, this.warm, this.tools, this.consent);
+    this.realtime =
+      input.agent.engine === 'realtime'
+        ? new RealtimeEngine(input, this.record, this.transcript, this.tools, this.turns, this.line)
+        : null;
   }
 
   // Handlers (src/shared/calls.ts names them) that involve more than one collaborator.
@@ -263,7 +270,9 @@ export class CallSession {
     void sleep(maxDurationMs).then(() => record.requestStop({ status: 'completed', reason: 'max_duration' }));
     let continued = false;
     try {
-      continued = (await record.conversation.run(() => this.turns.converse())) === 'continue';
+      const { realtime } = this;
+      const converse = () => (realtime ? realtime.converse() : this.turns.converse());
+      continued = (await record.conversation.run(converse)) === 'continue';
       if (record.stop === null && !continued) record.requestStop({ status: 'completed', reason: 'caller_hung_up' });
     } catch (err) {
       if (!isCancellation(err)) record.requestStop({ status: 'failed', reason: 'error', error: errorMessage(err) });

@@ -68,6 +68,7 @@ const CONFIG_FIELDS = [
   'interruptible',
   'dtmf',
   'turn_taking',
+  'engine',
 ];
 const configOf = (agent: Record<string, unknown>) => Object.fromEntries(CONFIG_FIELDS.map((f) => [f, agent[f]]));
 

@@ -73,6 +73,8 @@ import { payResultHandler, type PaymentComeback } from './payments';
 import { failedTransfer, LIVE_STATUSES, publicUrl } from './requests';
 import { PAYMENT_LINES, type PaymentProgress } from '../../shared/payments';
 import { numberOfSipTo } from '../../shared/sip-trunks';
+import { realtimeSipUri } from '../../shared/realtime';
+import { config } from '../../config';
 
 const tag = 'Twilio callbacks';
 
@@ -166,6 +168,7 @@ function connectRelay(
   payment?: PaymentProgress,
 ): void {
   const agent = JSON.parse(call.agent_json ?? 'null') as AgentSnapshot | null;
+  if (!resume && !payment && dialRealtime(response, call)) return;
   const recording = resume || payment ? null : startRecording(response, call);
   const greeting = resume
     ? TRANSFER_FAILED_LINES[resume.reason ?? 'failed']
@@ -189,6 +192,19 @@ function connectRelay(
     preemptible: true,
     ...conversationRelayAttributes(agent ?? {}),
   });
+}
+
+/**
+ * A realtime call (its agent version's `engine: "realtime"`) not fallen back to the pipeline: its leg is
+ * `<Dial><Sip>` to the OpenAI project's SIP URI with our call id header (src/shared/realtime.ts
+ * `realtimeSipUri`); the webhook then hands it to the call's workflow (src/api/openai-webhooks.ts).
+ * @returns false when the call is not one (the relay's TwiML follows)
+ */
+function dialRealtime(response: twilio.twiml.VoiceResponse, call: WithId<CallDoc>): boolean {
+  const rt = config().openaiRealtime;
+  if (call.engine !== 'realtime' || call.engine_fallback || !rt) return false;
+  dialTo(response, realtimeSipUri(rt.projectId, rt.sipHost, call._id));
+  return true;
 }
 
 /**

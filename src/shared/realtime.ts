@@ -1,0 +1,98 @@
+/**
+ * The speech-to-speech engine's contract (bundle-safe): an agent version's `engine`, the SIP leg that
+ * bridges a call to OpenAI's Realtime API (https://platform.openai.com/docs/guides/realtime-sip), and the
+ * messages between the call's workflow, the incoming-call webhook (src/api/openai-webhooks.ts) and the
+ * activity holding the session's server-side ("sideband") WebSocket (src/activities/realtime.ts).
+ *
+ * Audio never passes through our processes: Twilio's leg is `<Dial><Sip>` to the project's SIP URI, our
+ * call id in a custom SIP header so the webhook can name the call; everything else (the transcript, the
+ * function calls and their outputs, the end) goes through the call's workflow.
+ */
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+
+/** What carries a call's conversation: `pipeline` (ConversationRelay text in, our model's text out) or `realtime`. */
+export const ENGINES = ['pipeline', 'realtime'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+/**
+ * The custom SIP header carrying our call id on the leg to OpenAI (Twilio forwards `X-` headers given as
+ * parameters of the `<Sip>` URI, https://www.twilio.com/docs/voice/twiml/sip#custom-headers); the
+ * webhook's `sip_headers` list it.
+ */
+export const REALTIME_CALL_HEADER = 'X-Svc-Call-Id';
+
+/**
+ * The SIP URI a realtime call's Twilio leg dials: the project's
+ * (`sip:<project>@sip.api.openai.com;transport=tls`, OpenAI's guide) with our call id as the
+ * `REALTIME_CALL_HEADER` header.
+ */
+export function realtimeSipUri(projectId: string, sipHost: string, callId: string): string {
+  return `sip:${projectId}@${sipHost};transport=tls?${REALTIME_CALL_HEADER}=${encodeURIComponent(callId)}`;
+}
+
+/** Our call id from an incoming-call webhook's `sip_headers` (case-insensitive name), or null. */
+export function callIdOfSipHeaders(headers: readonly { name: string; value: string }[]): string | null {
+  const wanted = REALTIME_CALL_HEADER.toLowerCase();
+  const found = headers.find((h) => h.name.toLowerCase() === wanted);
+  return found ? found.value.trim() || null : null;
+}
+
+/**
+ * Why a realtime call went on with the pipeline engine (`engine_fallback` on the call):
+ * `accept_failed` (the accept request failed), `session_error` (the session failed before the first
+ * answer), `no_webhook` (OpenAI never announced the SIP leg), `no_simulator` (a test-mode call without a
+ * simulated SIP leg to ring, see src/config.ts `RealtimeConfig.simulatorUrl`).
+ */
+export const ENGINE_FALLBACKS = ['accept_failed', 'session_error', 'no_webhook', 'no_simulator'] as const;
+export type EngineFallback = (typeof ENGINE_FALLBACKS)[number];
+
+/** Signal `realtimeIncoming`: the webhook found the call: OpenAI's id of its SIP leg (`rtc_…`). */
+export interface RealtimeIncoming {
+  openaiCallId: string;
+}
+export const realtimeIncomingSignal = defineSignal<[RealtimeIncoming]>('realtimeIncoming');
+
+/** One function call the model made (the sideband's `response.done` output items of type `function_call`). */
+export interface RealtimeFunctionCall {
+  /** The model's `call_id`, which the output names. */
+  id: string;
+  name: string;
+  /** JSON text of the arguments, as the model wrote it. */
+  arguments: string;
+}
+
+/**
+ * What the sideband socket tells the workflow (signal `realtimeEvent`), `seq` counting from 1 per socket
+ * (the workflow ignores one it has seen):
+ * - `caller`: the caller's words (`conversation.item.input_audio_transcription.completed`);
+ * - `assistant`: what the model said (`response.output_audio_transcript.done`);
+ * - `function_calls`: an answer's function calls (`response.done`), whose outputs the socket waits for;
+ * - `error`: the session's `error` event;
+ * - `closed`: the socket closed (the call is over on OpenAI's side).
+ */
+export type RealtimeCallEvent = { seq: number } & RealtimeCallEventBody;
+/** A `RealtimeCallEvent` before it is numbered. */
+export type RealtimeCallEventBody =
+  | { type: 'caller'; text: string }
+  | { type: 'assistant'; text: string }
+  | { type: 'function_calls'; calls: RealtimeFunctionCall[] }
+  | { type: 'error'; message: string }
+  | { type: 'closed' };
+export const realtimeEventSignal = defineSignal<[RealtimeCallEvent]>('realtimeEvent');
+
+/** A function call's output as the workflow hands it to the socket (`conversation.item.create` of a `function_call_output`). */
+export interface RealtimeOutput {
+  callId: string;
+  output: string;
+}
+
+/**
+ * Query `realtimeOutbox`: one batch per `function_calls` event answered so far, in order: the outputs of
+ * its calls and whether the model is to answer after them (`respond`: false when a tool ended the call).
+ * The sideband activity sends the batches past its cursor (`conversation.item.create` of each output,
+ * then `response.create`).
+ */
+export interface RealtimeOutbox {
+  batches: { outputs: RealtimeOutput[]; respond: boolean }[];
+}
+export const realtimeOutboxQuery = defineQuery<RealtimeOutbox>('realtimeOutbox');

@@ -1,0 +1,306 @@
+/**
+ * A loopback fake of OpenAI's Realtime API over SIP (https://platform.openai.com/docs/guides/realtime-sip),
+ * driven by the real `openai` package and `ws` of the service:
+ * - the simulated SIP leg: `POST /sim/sip/calls` `{to, headers, caller}` (what Twilio's `<Dial><Sip>` is
+ *   for a live call: src/activities/realtime.ts `ringRealtimeSimulation`) makes a call `rtc_fake_<n>` and
+ *   sends the project's webhook `realtime.call.incoming` to `webhookUrl`, signed as OpenAI signs it
+ *   (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>` over
+ *   `<id>.<timestamp>.<body>` with the base64 key of `whsec_…`);
+ * - REST: `POST /v1/realtime/calls/{id}/accept|reject|hangup|refer` (`acceptStatus` makes accept answer
+ *   an error status instead; `sessionError` makes the session send an `error` event at once);
+ * - the sideband socket `GET /v1/realtime?call_id=…` (a bearer key required) speaking the documented server
+ *   events, typed by the package's `RealtimeServerEvent`: `session.created`; a `response.create` whose
+ *   instructions say `exactly: "<text>"` is answered with that text (the greeting); then each caller line
+ *   as `conversation.item.input_audio_transcription.completed`, answered like the fake LLM answers
+ *   (test/support/fake-llm.ts): `TOOL <name> <json>` → `response.done` with a `function_call` item, then,
+ *   once its `function_call_output` and a `response.create` came, "Tool said: <output>"; anything else →
+ *   "You said: <text>" (`response.output_audio_transcript.done`, `response.done`). When the lines are over
+ *   the caller hangs up (the socket closes); `hangup` closes it too.
+ * Every REST request and client event is kept for assertions.
+ */
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/realtime/realtime';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+/** One call of the fake, from its simulated INVITE on. */
+export interface FakeRealtimeCall {
+  id: string;
+  headers: Record<string, string>;
+  caller: string[];
+  state: 'ringing' | 'accepted' | 'rejected' | 'ended';
+  accept?: Record<string, unknown>;
+  /** Client events the sideband received, in order. */
+  clientEvents: RealtimeClientEvent[];
+  /** Transcripts the fake "model" said, in order. */
+  said: string[];
+  socket?: WebSocket;
+}
+
+export interface FakeRealtime {
+  /** The REST and WebSocket base (`OPENAI_REALTIME_BASE_URL`). */
+  baseUrl: string;
+  /** The simulated SIP leg's base (`OPENAI_REALTIME_SIMULATOR_URL`). */
+  simulatorUrl: string;
+  webhookSecret: string;
+  /** Where the webhook goes (set by the test: the API's `/openai/realtime/webhook`). */
+  webhookUrl: string;
+  /** Answer accept with this status (e.g. 500); null: accept. */
+  acceptStatus: number | null;
+  /** The session sends an `error` event instead of the greeting (a session that fails before its first answer). */
+  sessionError: boolean;
+  calls: Map<string, FakeRealtimeCall>;
+  requests: { method: string; path: string; body: unknown }[];
+  /** Webhook deliveries and the status the service answered. */
+  deliveries: { callId: string; status: number }[];
+  /** The call rung for our call id (its `X-Svc-Call-Id` header), once rung. */
+  callFor(svcCallId: string): FakeRealtimeCall | undefined;
+  /** Signs a webhook body as OpenAI does (for tests that send their own). */
+  sign(body: string, secret?: string): Record<string, string>;
+  close(): Promise<void>;
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts the fake on a free loopback port. */
+export async function startFakeRealtime(): Promise<FakeRealtime> {
+  const webhookSecret = `whsec_${crypto.randomBytes(24).toString('base64')}`;
+  let seq = 0;
+  const server = http.createServer((req, res) => void serve(req, res));
+  const wss = new WebSocketServer({ noServer: true });
+  const fake: FakeRealtime = {
+    baseUrl: '',
+    simulatorUrl: '',
+    webhookSecret,
+    webhookUrl: '',
+    acceptStatus: null,
+    sessionError: false,
+    calls: new Map(),
+    requests: [],
+    deliveries: [],
+    callFor: (svcCallId) => [...fake.calls.values()].find((c) => Object.values(c.headers).includes(svcCallId)),
+    sign: (body, secret = webhookSecret) => {
+      const id = `msg_${crypto.randomBytes(8).toString('hex')}`;
+      const ts = String(Math.floor(Date.now() / 1000));
+      const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+      const sig = crypto.createHmac('sha256', key).update(`${id}.${ts}.${body}`).digest('base64');
+      return { 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': `v1,${sig}` };
+    },
+    close: async () => {
+      for (const c of fake.calls.values()) c.socket?.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+
+  async function readJson(req: http.IncomingMessage): Promise<unknown> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    return text ? JSON.parse(text) : {};
+  }
+
+  async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const body = await readJson(req);
+    fake.requests.push({ method: req.method ?? '', path: url.pathname, body });
+    if (req.method === 'POST' && url.pathname === '/sim/sip/calls') {
+      const b = body as { headers: Record<string, string>; caller: string[] };
+      const call: FakeRealtimeCall = {
+        id: `rtc_fake_${++seq}`,
+        headers: b.headers ?? {},
+        caller: b.caller ?? [],
+        state: 'ringing',
+        clientEvents: [],
+        said: [],
+      };
+      fake.calls.set(call.id, call);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: call.id }));
+      void sendWebhook(call);
+      return;
+    }
+    const m = /^\/v1\/realtime\/calls\/([^/]+)\/(accept|reject|hangup|refer)$/.exec(url.pathname);
+    const call = m ? fake.calls.get(m[1]) : undefined;
+    if (!m || !call || req.method !== 'POST') {
+      const error = {
+        message: 'No session found for the provided call_id',
+        type: 'invalid_request_error',
+        code: 'call_id_not_found',
+      };
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error }));
+      return;
+    }
+    if (m[2] === 'accept' && fake.acceptStatus !== null) {
+      const error = { message: 'The server had an error', type: 'server_error', code: null };
+      res.writeHead(fake.acceptStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ error }));
+      return;
+    }
+    if (m[2] === 'accept') {
+      call.state = 'accepted';
+      call.accept = body as Record<string, unknown>;
+    } else if (m[2] === 'reject') call.state = 'rejected';
+    else if (m[2] === 'hangup') {
+      call.state = 'ended';
+      call.socket?.close();
+    }
+    res.writeHead(200).end();
+  }
+
+  async function sendWebhook(call: FakeRealtimeCall): Promise<void> {
+    const event = {
+      object: 'event',
+      id: `evt_${crypto.randomBytes(8).toString('hex')}`,
+      type: 'realtime.call.incoming',
+      created_at: Math.floor(Date.now() / 1000),
+      data: {
+        call_id: call.id,
+        sip_headers: [
+          { name: 'From', value: 'sip:+15005550006@sip.twilio.com' },
+          { name: 'To', value: 'sip:proj_fake@sip.api.openai.com' },
+          { name: 'Call-ID', value: crypto.randomUUID() },
+          ...Object.entries(call.headers).map(([name, value]) => ({ name, value })),
+        ],
+      },
+    };
+    const text = JSON.stringify(event);
+    const res = await fetch(fake.webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...fake.sign(text) },
+      body: text,
+    });
+    fake.deliveries.push({ callId: call.id, status: res.status });
+  }
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const call = fake.calls.get(url.searchParams.get('call_id') ?? '');
+    if (url.pathname !== '/v1/realtime' || !call || call.state !== 'accepted' || !req.headers.authorization) {
+      socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => void converse(call, ws));
+  });
+
+  /** The session: the greeting when asked for, then the caller's lines, then the caller's hang-up. */
+  async function converse(call: FakeRealtimeCall, ws: WebSocket): Promise<void> {
+    call.socket = ws;
+    let n = 0;
+    const id = (p: string) => `${p}_${++n}`;
+    const inbox: RealtimeClientEvent[] = [];
+    let wake: () => void = () => undefined;
+    ws.on('message', (data) => {
+      const event = JSON.parse(String(data)) as RealtimeClientEvent;
+      call.clientEvents.push(event);
+      inbox.push(event);
+      wake();
+    });
+    const closed = new Promise<void>((r) => ws.on('close', () => r()));
+    const send = (event: RealtimeServerEvent) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
+    };
+    /** The next client event matching `test`, or null after `ms` (or once the socket closed). */
+    const next = async (test: (e: RealtimeClientEvent) => boolean, ms: number): Promise<RealtimeClientEvent | null> => {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const i = inbox.findIndex(test);
+        if (i >= 0) return inbox.splice(i, 1)[0];
+        if (Date.now() >= deadline || ws.readyState !== ws.OPEN) return null;
+        await Promise.race([new Promise<void>((r) => (wake = r)), wait(deadline - Date.now()), closed]);
+      }
+    };
+    const say = (text: string) => {
+      const responseId = id('resp');
+      const itemId = id('item');
+      call.said.push(text);
+      send({
+        type: 'response.output_audio_transcript.done',
+        event_id: id('event'),
+        response_id: responseId,
+        item_id: itemId,
+        output_index: 0,
+        content_index: 0,
+        transcript: text,
+      });
+      send({
+        type: 'response.done',
+        event_id: id('event'),
+        response: {
+          id: responseId,
+          object: 'realtime.response',
+          status: 'completed',
+          output: [
+            { type: 'message', role: 'assistant', id: itemId, content: [{ type: 'output_audio', transcript: text }] },
+          ],
+        },
+      });
+    };
+    send({
+      type: 'session.created',
+      event_id: id('event'),
+      session: { type: 'realtime', model: String(call.accept?.model ?? 'gpt-realtime') },
+    });
+    if (fake.sessionError) {
+      send({
+        type: 'error',
+        event_id: id('event'),
+        error: { type: 'server_error', code: 'session_failed', message: 'The session failed.' },
+      });
+      return;
+    }
+    const greeting = await next((e) => e.type === 'response.create', 500);
+    const quoted = /exactly: (".*")$/s.exec(
+      greeting?.type === 'response.create' ? (greeting.response?.instructions ?? '') : '',
+    );
+    if (quoted) say(JSON.parse(quoted[1]) as string);
+    for (const line of call.caller) {
+      if (ws.readyState !== ws.OPEN) return;
+      await wait(20);
+      send({
+        type: 'conversation.item.input_audio_transcription.completed',
+        event_id: id('event'),
+        item_id: id('item'),
+        content_index: 0,
+        transcript: line,
+        usage: { type: 'duration', seconds: 1 },
+      });
+      const tool = /^TOOL (\S+)\s*(.*)$/s.exec(line);
+      if (!tool) {
+        say(`You said: ${line}`);
+        continue;
+      }
+      const callId = id('fc');
+      send({
+        type: 'response.done',
+        event_id: id('event'),
+        response: {
+          id: id('resp'),
+          object: 'realtime.response',
+          status: 'completed',
+          output: [
+            { type: 'function_call', id: id('item'), call_id: callId, name: tool[1], arguments: tool[2] || '{}' },
+          ],
+        },
+      });
+      const output = await next(
+        (e) =>
+          e.type === 'conversation.item.create' && e.item.type === 'function_call_output' && e.item.call_id === callId,
+        15_000,
+      );
+      if (!output || output.type !== 'conversation.item.create' || output.item.type !== 'function_call_output') return;
+      const respond = await next((e) => e.type === 'response.create', 2_000);
+      if (respond) say(`Tool said: ${output.item.output}`);
+      else return; // a tool that ended the call: no answer after it; the hang-up comes
+    }
+    await wait(50);
+    if (ws.readyState === ws.OPEN) ws.close(); // the caller hangs up
+    call.state = 'ended';
+  }
+
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  fake.baseUrl = `http://127.0.0.1:${port}/v1`;
+  fake.simulatorUrl = `http://127.0.0.1:${port}/sim`;
+  return fake;
+}
