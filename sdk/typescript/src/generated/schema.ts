@@ -324,6 +324,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/openai/realtime/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The OpenAI project's incoming SIP call webhook
+         * @description Configure it in the OpenAI project's webhooks (event `realtime.call.incoming`). Verified with `OPENAI_WEBHOOK_SECRET` (Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature`); a call the service does not know is rejected on the Realtime side.
+         */
+        post: operations["openaiRealtimeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -643,7 +663,7 @@ export interface paths {
         put?: never;
         /**
          * Update an agent
-         * @description Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and `dtmf` take null to clear. A configuration change makes the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
+         * @description Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible`, `dtmf` and `turn_taking` take null to clear (`turn_taking` is replaced whole). A configuration change makes the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
          */
         post: operations["updateAgent"];
         /**
@@ -2552,6 +2572,8 @@ export interface components {
             method: "POST" | "GET";
             timeout_ms: number;
             speak_while_running: string | null;
+            /** @description On phone calls, a call of it runs only after the caller's spoken yes in their next turn (bookings, payments). */
+            confirm: boolean;
             /**
              * @description Signs each request (`Svc-Signature`, as webhooks are signed). Only in the answer of the creation.
              * @example whsec_5b0c2f…
@@ -2630,6 +2652,34 @@ export interface components {
             /** @description A failed analysis: why, and the last answer’s validation errors. */
             error?: components["schemas"]["AnalysisError"];
         };
+        /** @description How long the caller waited for this answer, in milliseconds, and where the time went. On the first assistant turn of each answer to the caller. Null: the call's engine does not measure it. */
+        TurnLatency: {
+            /** @description The caller's last word to our receipt of the final transcript; null on the `pipeline` engine (ConversationRelay does not report when speech ended). */
+            end_of_speech_ms: number | null;
+            /** @description The model's time before the first words: earlier requests of the answer (a tool round) whole, then the answering request to its first token. */
+            model_first_token_ms: number | null;
+            /** @description Tools run before the first words (the longest call of each round); 0 when none. */
+            tool_ms: number | null;
+            /** @description The service's own share: `first_audio_ms` minus the other three. */
+            orchestration_ms: number | null;
+            /** @description End of speech (or, when not reported, receipt of the final transcript) to the first text sent for synthesis (`pipeline`) or the first audio (`realtime`). Simulated calls: from the moment the scripted caller answered. */
+            first_audio_ms: number | null;
+        };
+        /** @description The call's answers' latency (each turn's `latency`), p50 and p90 per field, nearest rank. */
+        CallLatency: {
+            /** @description Answers with a latency record. */
+            turns: number;
+            /** @description `end_of_speech_ms`: p50 and p90 over the turns that measured it (ms; null: none did). */
+            end_of_speech_ms: components["schemas"]["CallLatencyEndOfSpeechMs"];
+            /** @description `model_first_token_ms`: p50 and p90 over the turns that measured it (ms; null: none did). */
+            model_first_token_ms: components["schemas"]["CallLatencyModelFirstTokenMs"];
+            /** @description `tool_ms`: p50 and p90 over the turns that measured it (ms; null: none did). */
+            tool_ms: components["schemas"]["CallLatencyToolMs"];
+            /** @description `orchestration_ms`: p50 and p90 over the turns that measured it (ms; null: none did). */
+            orchestration_ms: components["schemas"]["CallLatencyOrchestrationMs"];
+            /** @description `first_audio_ms`: p50 and p90 over the turns that measured it (ms; null: none did). */
+            first_audio_ms: components["schemas"]["CallLatencyFirstAudioMs"];
+        };
         /** @description One turn of a call: what the caller or the assistant said, a tool the assistant called, or a note given to the model. */
         TranscriptTurn: {
             /**
@@ -2668,7 +2718,23 @@ export interface components {
              * @constant
              */
             interrupted?: true;
+            /**
+             * @description A caller turn that was only a backchannel ("mhmm", "yeah": the agent's `turn_taking.backchannels`) said while the assistant spoke: it interrupted nothing and started no answer.
+             * @constant
+             */
+            backchannel?: true;
+            /**
+             * @description Tool entries that did not run when the model asked: `dropped` (never ran), `held` (a `confirm: true` tool waiting for the caller's spoken yes), `confirmed` (run after that yes). Absent: it ran.
+             * @enum {string}
+             */
+            outcome?: "dropped" | "held" | "confirmed";
+            /**
+             * @description `interrupted`: the caller talked over the answer before its actions started; `confirmation_required`: held for a yes; `not_confirmed`: the caller did not say yes.
+             * @enum {string}
+             */
+            reason?: "interrupted" | "confirmation_required" | "not_confirmed";
             redaction?: components["schemas"]["Redaction"];
+            latency?: components["schemas"]["TurnLatency"];
             at: number | null;
             offset_ms: number | null;
         };
@@ -2692,6 +2758,13 @@ export interface components {
             /** @description The agent's version the call runs, fixed when it starts (`GET /v1/agents/{id}/versions/{n}`); null for calls made before versions. */
             agent_version: number | null;
             contact_id: string | null;
+            /**
+             * @description What carried the call: its agent version's `engine` (`pipeline` or `realtime`).
+             * @enum {string}
+             */
+            engine: "pipeline" | "realtime";
+            /** @description Why a `realtime` call went on with the pipeline engine on the same call: `accept_failed`, `session_error` (before the first answer), `no_webhook` (OpenAI never announced the SIP leg), `no_simulator` (a test-mode call with no simulated SIP leg); null when it did not. */
+            engine_fallback: ("accept_failed" | "session_error" | "no_webhook" | "no_simulator") | null;
             context: {
                 [key: string]: unknown;
             };
@@ -2738,6 +2811,8 @@ export interface components {
             recording_consent: components["schemas"]["CallRecordingConsent"] | null;
             /** @description The automated-assistant disclosure the call's first sentence said (the organization's `ai_disclosure`, in the agent's language); null: off. */
             ai_disclosure: string | null;
+            /** @description The answers' latency as the caller heard it (p50/p90 of each turn's `latency`), written when the call ends; null before, and when no answer was measured. */
+            latency: components["schemas"]["CallLatency"] | null;
             /** @description The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored. */
             analysis: components["schemas"]["Analysis"] | null;
             /** @description The turns so far, in order, while the call is not over (`GET /v1/calls/{id}` only): each turn once final (written right after the answer it belongs to). Absent once the call has ended (`GET /v1/calls/{id}/transcript`), in lists and in events. */
@@ -3225,6 +3300,12 @@ export interface components {
             interruptible: ("any" | "speech" | "none") | null;
             /** @description Whether the caller's keypresses are heard on phone calls (ConversationRelay `dtmfDetection`). */
             dtmf: boolean | null;
+            turn_taking: components["schemas"]["AgentTurnTaking"] | null;
+            /**
+             * @description What carries its phone calls: `pipeline` (default: speech recognized and spoken by ConversationRelay, the answer written by the chat model) or `realtime` (OpenAI's speech-to-speech Realtime API over SIP; audio never passes through the service; needs the operator's `OPENAI_REALTIME_PROJECT_ID` and `OPENAI_WEBHOOK_SECRET`).
+             * @enum {string}
+             */
+            engine: "pipeline" | "realtime";
             /** @description Your key-value pairs (at most 50 keys). */
             metadata: {
                 [key: string]: string;
@@ -3283,6 +3364,12 @@ export interface components {
             interruptible: ("any" | "speech" | "none") | null;
             /** @description Whether the caller's keypresses are heard on phone calls (ConversationRelay `dtmfDetection`). */
             dtmf: boolean | null;
+            turn_taking: components["schemas"]["AgentVersionConfigTurnTaking"] | null;
+            /**
+             * @description What carries its phone calls: `pipeline` (default: speech recognized and spoken by ConversationRelay, the answer written by the chat model) or `realtime` (OpenAI's speech-to-speech Realtime API over SIP; audio never passes through the service; needs the operator's `OPENAI_REALTIME_PROJECT_ID` and `OPENAI_WEBHOOK_SECRET`).
+             * @enum {string}
+             */
+            engine: "pipeline" | "realtime";
         };
         /** @description An immutable snapshot of an agent's configuration. Calls and conversations record the version they ran (`agent_version`). */
         AgentVersion: {
@@ -4095,6 +4182,11 @@ export interface components {
             /** @description The path of this list, e.g. `/v1/calls`. */
             url: string;
         };
+        /** @description The webhook was taken (whatever became of the call it announced). */
+        OpenAIWebhookReceived: {
+            /** @constant */
+            received: true;
+        };
         /** @description A page of `WebhookEndpoint` objects. */
         WebhookEndpointList: {
             /** @constant */
@@ -4227,6 +4319,26 @@ export interface components {
         AnalysisError: {
             message: string;
             validation_errors: string[];
+        };
+        CallLatencyEndOfSpeechMs: {
+            p50: number | null;
+            p90: number | null;
+        };
+        CallLatencyModelFirstTokenMs: {
+            p50: number | null;
+            p90: number | null;
+        };
+        CallLatencyToolMs: {
+            p50: number | null;
+            p90: number | null;
+        };
+        CallLatencyOrchestrationMs: {
+            p50: number | null;
+            p90: number | null;
+        };
+        CallLatencyFirstAudioMs: {
+            p50: number | null;
+            p90: number | null;
         };
         TranscriptTurnTool: {
             name: string;
@@ -4448,6 +4560,32 @@ export interface components {
             /** @description Words and phrases to recognize better (product names, jargon): ConversationRelay `hints`. */
             hints?: string[];
         };
+        AgentTurnTaking: {
+            /**
+             * @description Pipeline engine: what interrupts the assistant's speech (ConversationRelay `interruptible`, the welcome greeting too): `none`, `dtmf` (keys), `speech`, `any`. Takes precedence over the agent's top-level `interruptible`.
+             * @enum {string}
+             */
+            interruptible?: "none" | "dtmf" | "speech" | "any";
+            /** @description Pipeline engine: whether the assistant's next words may cut what it is saying (ConversationRelay `preemptible`, default true here). */
+            preemptible?: boolean;
+            /**
+             * @description Pipeline engine: how readily caller speech interrupts (ConversationRelay `interruptSensitivity`).
+             * @enum {string}
+             */
+            interrupt_sensitivity?: "low" | "medium" | "high";
+            /** @description Pipeline engine: the recognition provider's model (ConversationRelay `speechModel`), e.g. `nova-3-general`. */
+            speech_model?: string;
+            /** @description Pipeline engine: speech hints, added to `transcription.hints` (ConversationRelay `hints`). */
+            hints?: string[];
+            /** @description Realtime engine: the session's turn detection: `server_vad` (`threshold`, `prefix_padding_ms`, `silence_duration_ms`) or `semantic_vad` (`eagerness`). Absent: `server_vad` with OpenAI's defaults. */
+            turn_detection?: components["schemas"]["AgentTurnTakingTurnDetection1"] | components["schemas"]["AgentTurnTakingTurnDetection2"];
+            /** @description Realtime engine: whether the caller's speech cancels the answer being spoken (default true). */
+            interrupt_response?: boolean;
+            /** @description Per language (`en`, `es`, `en-GB`…): words that only say "I am listening". Said alone while the assistant speaks, they neither interrupt it nor start a new model turn; the transcript keeps them, marked `backchannel: true`. A language given replaces its default list (`[]`: none); absent: the defaults (en: mhmm, uh-huh, yeah, ok, right…; es, fr, de, it, pt, nl likewise). */
+            backchannels?: {
+                [key: string]: string[];
+            };
+        };
         AgentRecording: {
             /** @description Record the call: both parties, two channels (caller left, assistant right). */
             enabled: boolean;
@@ -4511,6 +4649,32 @@ export interface components {
             provider: "Google" | "Deepgram";
             /** @description Words and phrases to recognize better (product names, jargon): ConversationRelay `hints`. */
             hints?: string[];
+        };
+        AgentVersionConfigTurnTaking: {
+            /**
+             * @description Pipeline engine: what interrupts the assistant's speech (ConversationRelay `interruptible`, the welcome greeting too): `none`, `dtmf` (keys), `speech`, `any`. Takes precedence over the agent's top-level `interruptible`.
+             * @enum {string}
+             */
+            interruptible?: "none" | "dtmf" | "speech" | "any";
+            /** @description Pipeline engine: whether the assistant's next words may cut what it is saying (ConversationRelay `preemptible`, default true here). */
+            preemptible?: boolean;
+            /**
+             * @description Pipeline engine: how readily caller speech interrupts (ConversationRelay `interruptSensitivity`).
+             * @enum {string}
+             */
+            interrupt_sensitivity?: "low" | "medium" | "high";
+            /** @description Pipeline engine: the recognition provider's model (ConversationRelay `speechModel`), e.g. `nova-3-general`. */
+            speech_model?: string;
+            /** @description Pipeline engine: speech hints, added to `transcription.hints` (ConversationRelay `hints`). */
+            hints?: string[];
+            /** @description Realtime engine: the session's turn detection: `server_vad` (`threshold`, `prefix_padding_ms`, `silence_duration_ms`) or `semantic_vad` (`eagerness`). Absent: `server_vad` with OpenAI's defaults. */
+            turn_detection?: components["schemas"]["AgentVersionConfigTurnTakingTurnDetection1"] | components["schemas"]["AgentVersionConfigTurnTakingTurnDetection2"];
+            /** @description Realtime engine: whether the caller's speech cancels the answer being spoken (default true). */
+            interrupt_response?: boolean;
+            /** @description Per language (`en`, `es`, `en-GB`…): words that only say "I am listening". Said alone while the assistant speaks, they neither interrupt it nor start a new model turn; the transcript keeps them, marked `backchannel: true`. A language given replaces its default list (`[]`: none); absent: the defaults (en: mhmm, uh-huh, yeah, ok, right…; es, fr, de, it, pt, nl likewise). */
+            backchannels?: {
+                [key: string]: string[];
+            };
         };
         ErasureSubject: {
             /** @enum {string} */
@@ -4774,6 +4938,25 @@ export interface components {
             /** @enum {string} */
             scale: "pass_fail" | "numeric_1_10";
         };
+        AgentTurnTakingTurnDetection1: {
+            /** @constant */
+            type: "server_vad";
+            /** @description Activation threshold 0–1 (default 0.5): higher needs louder speech, better in noisy places. */
+            threshold?: number;
+            /** @description Audio kept before detected speech, ms (default 300). */
+            prefix_padding_ms?: number;
+            /** @description Silence that ends the caller’s turn, ms (default 500): shorter answers sooner but cuts in on pauses. */
+            silence_duration_ms?: number;
+        };
+        AgentTurnTakingTurnDetection2: {
+            /** @constant */
+            type: "semantic_vad";
+            /**
+             * @description How soon the model takes its turn: `low` waits for the caller longest (at most 8 s), `high` least (2 s); `auto` (default) is `medium` (4 s).
+             * @enum {string}
+             */
+            eagerness?: "low" | "medium" | "high" | "auto";
+        };
         AgentVersionConfigAnalysisSummary: {
             prompt: string;
         };
@@ -4788,6 +4971,25 @@ export interface components {
             rubric: string;
             /** @enum {string} */
             scale: "pass_fail" | "numeric_1_10";
+        };
+        AgentVersionConfigTurnTakingTurnDetection1: {
+            /** @constant */
+            type: "server_vad";
+            /** @description Activation threshold 0–1 (default 0.5): higher needs louder speech, better in noisy places. */
+            threshold?: number;
+            /** @description Audio kept before detected speech, ms (default 300). */
+            prefix_padding_ms?: number;
+            /** @description Silence that ends the caller’s turn, ms (default 500): shorter answers sooner but cuts in on pauses. */
+            silence_duration_ms?: number;
+        };
+        AgentVersionConfigTurnTakingTurnDetection2: {
+            /** @constant */
+            type: "semantic_vad";
+            /**
+             * @description How soon the model takes its turn: `low` waits for the caller longest (at most 8 s), `high` least (2 s); `auto` (default) is `medium` (4 s).
+             * @enum {string}
+             */
+            eagerness?: "low" | "medium" | "high" | "auto";
         };
         TestSuiteRunResultsItemReasonsItem: {
             quote: string;
@@ -5222,6 +5424,30 @@ export interface components {
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
             code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `openaiRealtimeWebhook` answers: `error.code` is one of its codes. */
+        OpenaiRealtimeWebhookError: {
+            error: components["schemas"]["OpenaiRealtimeWebhookErrorDetail"];
+        };
+        /** @description The `error` of a failed `openaiRealtimeWebhook`. */
+        OpenaiRealtimeWebhookErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "webhook_signature_invalid";
             message: string;
             /**
              * @example to
@@ -9355,6 +9581,59 @@ export interface operations {
             };
         };
     };
+    openaiRealtimeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                    /** @description `realtime.call.incoming` or `live.transport.incoming`; other types are ignored. */
+                    type: string;
+                    data: {
+                        call_id: string;
+                        sip_headers: {
+                            name: string;
+                            value: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIWebhookReceived"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `webhook_signature_invalid`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenaiRealtimeWebhookError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     retrieveOpenApiDocument: {
         parameters: {
             query?: never;
@@ -10416,6 +10695,55 @@ export interface operations {
                     interruptible?: "any" | "speech" | "none";
                     /** @description Hear the caller's keypresses on phone calls (ConversationRelay `dtmfDetection`): they reach the assistant. */
                     dtmf?: boolean;
+                    /** @description How the assistant takes turns on phone calls: the pipeline engine's interruption settings and speech hints, the realtime engine's turn detection, and backchannels. Null or absent: each engine's defaults. */
+                    turn_taking?: {
+                        /**
+                         * @description Pipeline engine: what interrupts the assistant's speech (ConversationRelay `interruptible`, the welcome greeting too): `none`, `dtmf` (keys), `speech`, `any`. Takes precedence over the agent's top-level `interruptible`.
+                         * @enum {string}
+                         */
+                        interruptible?: "none" | "dtmf" | "speech" | "any";
+                        /** @description Pipeline engine: whether the assistant's next words may cut what it is saying (ConversationRelay `preemptible`, default true here). */
+                        preemptible?: boolean;
+                        /**
+                         * @description Pipeline engine: how readily caller speech interrupts (ConversationRelay `interruptSensitivity`).
+                         * @enum {string}
+                         */
+                        interrupt_sensitivity?: "low" | "medium" | "high";
+                        /** @description Pipeline engine: the recognition provider's model (ConversationRelay `speechModel`), e.g. `nova-3-general`. */
+                        speech_model?: string;
+                        /** @description Pipeline engine: speech hints, added to `transcription.hints` (ConversationRelay `hints`). */
+                        hints?: string[];
+                        /** @description Realtime engine: the session's turn detection: `server_vad` (`threshold`, `prefix_padding_ms`, `silence_duration_ms`) or `semantic_vad` (`eagerness`). Absent: `server_vad` with OpenAI's defaults. */
+                        turn_detection?: {
+                            /** @constant */
+                            type: "server_vad";
+                            /** @description Activation threshold 0–1 (default 0.5): higher needs louder speech, better in noisy places. */
+                            threshold?: number;
+                            /** @description Audio kept before detected speech, ms (default 300). */
+                            prefix_padding_ms?: number;
+                            /** @description Silence that ends the caller’s turn, ms (default 500): shorter answers sooner but cuts in on pauses. */
+                            silence_duration_ms?: number;
+                        } | {
+                            /** @constant */
+                            type: "semantic_vad";
+                            /**
+                             * @description How soon the model takes its turn: `low` waits for the caller longest (at most 8 s), `high` least (2 s); `auto` (default) is `medium` (4 s).
+                             * @enum {string}
+                             */
+                            eagerness?: "low" | "medium" | "high" | "auto";
+                        };
+                        /** @description Realtime engine: whether the caller's speech cancels the answer being spoken (default true). */
+                        interrupt_response?: boolean;
+                        /** @description Per language (`en`, `es`, `en-GB`…): words that only say "I am listening". Said alone while the assistant speaks, they neither interrupt it nor start a new model turn; the transcript keeps them, marked `backchannel: true`. A language given replaces its default list (`[]`: none); absent: the defaults (en: mhmm, uh-huh, yeah, ok, right…; es, fr, de, it, pt, nl likewise). */
+                        backchannels?: {
+                            [key: string]: string[];
+                        };
+                    };
+                    /**
+                     * @description What carries its phone calls: `pipeline` (default) or `realtime` (OpenAI's Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`).
+                     * @enum {string}
+                     */
+                    engine?: "pipeline" | "realtime";
                     /** @description What to learn from each call once it has ended: `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event. */
                     analysis?: {
                         /** @description A short summary; `{"prompt"}` says what it should dwell on. */
@@ -10740,6 +11068,54 @@ export interface operations {
                     } | null;
                     interruptible?: ("any" | "speech" | "none") | null;
                     dtmf?: boolean | null;
+                    turn_taking?: {
+                        /**
+                         * @description Pipeline engine: what interrupts the assistant's speech (ConversationRelay `interruptible`, the welcome greeting too): `none`, `dtmf` (keys), `speech`, `any`. Takes precedence over the agent's top-level `interruptible`.
+                         * @enum {string}
+                         */
+                        interruptible?: "none" | "dtmf" | "speech" | "any";
+                        /** @description Pipeline engine: whether the assistant's next words may cut what it is saying (ConversationRelay `preemptible`, default true here). */
+                        preemptible?: boolean;
+                        /**
+                         * @description Pipeline engine: how readily caller speech interrupts (ConversationRelay `interruptSensitivity`).
+                         * @enum {string}
+                         */
+                        interrupt_sensitivity?: "low" | "medium" | "high";
+                        /** @description Pipeline engine: the recognition provider's model (ConversationRelay `speechModel`), e.g. `nova-3-general`. */
+                        speech_model?: string;
+                        /** @description Pipeline engine: speech hints, added to `transcription.hints` (ConversationRelay `hints`). */
+                        hints?: string[];
+                        /** @description Realtime engine: the session's turn detection: `server_vad` (`threshold`, `prefix_padding_ms`, `silence_duration_ms`) or `semantic_vad` (`eagerness`). Absent: `server_vad` with OpenAI's defaults. */
+                        turn_detection?: {
+                            /** @constant */
+                            type: "server_vad";
+                            /** @description Activation threshold 0–1 (default 0.5): higher needs louder speech, better in noisy places. */
+                            threshold?: number;
+                            /** @description Audio kept before detected speech, ms (default 300). */
+                            prefix_padding_ms?: number;
+                            /** @description Silence that ends the caller’s turn, ms (default 500): shorter answers sooner but cuts in on pauses. */
+                            silence_duration_ms?: number;
+                        } | {
+                            /** @constant */
+                            type: "semantic_vad";
+                            /**
+                             * @description How soon the model takes its turn: `low` waits for the caller longest (at most 8 s), `high` least (2 s); `auto` (default) is `medium` (4 s).
+                             * @enum {string}
+                             */
+                            eagerness?: "low" | "medium" | "high" | "auto";
+                        };
+                        /** @description Realtime engine: whether the caller's speech cancels the answer being spoken (default true). */
+                        interrupt_response?: boolean;
+                        /** @description Per language (`en`, `es`, `en-GB`…): words that only say "I am listening". Said alone while the assistant speaks, they neither interrupt it nor start a new model turn; the transcript keeps them, marked `backchannel: true`. A language given replaces its default list (`[]`: none); absent: the defaults (en: mhmm, uh-huh, yeah, ok, right…; es, fr, de, it, pt, nl likewise). */
+                        backchannels?: {
+                            [key: string]: string[];
+                        };
+                    } | null;
+                    /**
+                     * @description What carries its phone calls: `pipeline` (default) or `realtime` (OpenAI's Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`).
+                     * @enum {string}
+                     */
+                    engine?: "pipeline" | "realtime";
                     analysis?: {
                         /** @description A short summary; `{"prompt"}` says what it should dwell on. */
                         summary?: true | {
@@ -11439,6 +11815,8 @@ export interface operations {
                     timeout_ms?: number;
                     /** @description What a caller hears when the tool takes longer than about a second. */
                     speak_while_running?: string;
+                    /** @description Phone calls: hold each call of it until the caller says yes (bookings, payments). The assistant is told to ask; a yes in the caller's next turn runs it, anything else drops it (marked in the transcript). Default false. */
+                    confirm?: boolean;
                     metadata?: {
                         [key: string]: string;
                     };
@@ -11690,6 +12068,8 @@ export interface operations {
                     } | null;
                     timeout_ms?: number;
                     speak_while_running?: string | null;
+                    /** @description Phone calls: hold each call of it until the caller says yes (bookings, payments). The assistant is told to ask; a yes in the caller's next turn runs it, anything else drops it (marked in the transcript). Default false. */
+                    confirm?: boolean;
                     metadata?: {
                         [key: string]: string;
                     };
@@ -12094,6 +12474,13 @@ export interface operations {
                             answer: "answered" | "no_answer" | "busy";
                             after_seconds?: number;
                         };
+                        /** @description Caller lines said over the assistant (barge-in): a backchannel ("mhmm") interrupts nothing and starts no answer; any other line cuts the answer to `heard` and drops its tool calls not started yet (`end_call` and `transfer_call` too). */
+                        barge_ins?: {
+                            /** @description The index (0-based) of the `caller` line said over the answer before it. */
+                            line: number;
+                            /** @description What the caller had heard of the answer when they started (default: nothing). */
+                            heard?: string;
+                        }[];
                     };
                     max_duration_seconds?: number;
                     contact_id?: string;
@@ -19909,6 +20296,13 @@ export interface operations {
                                 answer: "answered" | "no_answer" | "busy";
                                 after_seconds?: number;
                             };
+                            /** @description Caller lines said over the assistant (barge-in): a backchannel ("mhmm") interrupts nothing and starts no answer; any other line cuts the answer to `heard` and drops its tool calls not started yet (`end_call` and `transfer_call` too). */
+                            barge_ins?: {
+                                /** @description The index (0-based) of the `caller` line said over the answer before it. */
+                                line: number;
+                                /** @description What the caller had heard of the answer when they started (default: nothing). */
+                                heard?: string;
+                            }[];
                         };
                     })[];
                     name?: string;
@@ -19958,6 +20352,13 @@ export interface operations {
                             answer: "answered" | "no_answer" | "busy";
                             after_seconds?: number;
                         };
+                        /** @description Caller lines said over the assistant (barge-in): a backchannel ("mhmm") interrupts nothing and starts no answer; any other line cuts the answer to `heard` and drops its tool calls not started yet (`end_call` and `transfer_call` too). */
+                        barge_ins?: {
+                            /** @description The index (0-based) of the `caller` line said over the answer before it. */
+                            line: number;
+                            /** @description What the caller had heard of the answer when they started (default: nothing). */
+                            heard?: string;
+                        }[];
                     };
                 };
             };

@@ -34,6 +34,7 @@ from .agent_analysis_success_evaluation import AgentAnalysisSuccessEvaluation
 from .agent_analysis_success_evaluation_scale import AgentAnalysisSuccessEvaluationScale
 from .agent_analysis_summary import AgentAnalysisSummary
 from .agent_calling_window import AgentCallingWindow
+from .agent_engine import AgentEngine
 from .agent_interruptible_type_0 import AgentInterruptibleType0
 from .agent_list import AgentList
 from .agent_metadata import AgentMetadata
@@ -42,6 +43,13 @@ from .agent_recording_consent_type_0 import AgentRecordingConsentType0
 from .agent_transcription import AgentTranscription
 from .agent_transcription_provider import AgentTranscriptionProvider
 from .agent_transfer_mode import AgentTransferMode
+from .agent_turn_taking import AgentTurnTaking
+from .agent_turn_taking_backchannels import AgentTurnTakingBackchannels
+from .agent_turn_taking_interrupt_sensitivity import AgentTurnTakingInterruptSensitivity
+from .agent_turn_taking_interruptible import AgentTurnTakingInterruptible
+from .agent_turn_taking_turn_detection_1 import AgentTurnTakingTurnDetection1
+from .agent_turn_taking_turn_detection_2 import AgentTurnTakingTurnDetection2
+from .agent_turn_taking_turn_detection_2_eagerness import AgentTurnTakingTurnDetection2Eagerness
 from .agent_version import AgentVersion
 from .agent_version_config import AgentVersionConfig
 from .agent_version_config_analysis import AgentVersionConfigAnalysis
@@ -51,12 +59,20 @@ from .agent_version_config_analysis_success_evaluation import AgentVersionConfig
 from .agent_version_config_analysis_success_evaluation_scale import AgentVersionConfigAnalysisSuccessEvaluationScale
 from .agent_version_config_analysis_summary import AgentVersionConfigAnalysisSummary
 from .agent_version_config_calling_window import AgentVersionConfigCallingWindow
+from .agent_version_config_engine import AgentVersionConfigEngine
 from .agent_version_config_interruptible_type_0 import AgentVersionConfigInterruptibleType0
 from .agent_version_config_recording import AgentVersionConfigRecording
 from .agent_version_config_recording_consent_type_0 import AgentVersionConfigRecordingConsentType0
 from .agent_version_config_transcription import AgentVersionConfigTranscription
 from .agent_version_config_transcription_provider import AgentVersionConfigTranscriptionProvider
 from .agent_version_config_transfer_mode import AgentVersionConfigTransferMode
+from .agent_version_config_turn_taking import AgentVersionConfigTurnTaking
+from .agent_version_config_turn_taking_backchannels import AgentVersionConfigTurnTakingBackchannels
+from .agent_version_config_turn_taking_interrupt_sensitivity import AgentVersionConfigTurnTakingInterruptSensitivity
+from .agent_version_config_turn_taking_interruptible import AgentVersionConfigTurnTakingInterruptible
+from .agent_version_config_turn_taking_turn_detection_1 import AgentVersionConfigTurnTakingTurnDetection1
+from .agent_version_config_turn_taking_turn_detection_2 import AgentVersionConfigTurnTakingTurnDetection2
+from .agent_version_config_turn_taking_turn_detection_2_eagerness import AgentVersionConfigTurnTakingTurnDetection2Eagerness
 from .agent_version_config_voice import AgentVersionConfigVoice
 from .agent_version_config_voice_provider import AgentVersionConfigVoiceProvider
 from .agent_version_config_voicemail import AgentVersionConfigVoicemail
@@ -160,6 +176,8 @@ from .call_compliance_transfer_legs_item_rules_item_rule import CallComplianceTr
 from .call_compliance_transfer_legs_item_rules_item_source import CallComplianceTransferLegsItemRulesItemSource
 from .call_context import CallContext
 from .call_direction import CallDirection
+from .call_engine import CallEngine
+from .call_engine_fallback_type_0 import CallEngineFallbackType0
 from .call_error import CallError
 from .call_event import CallEvent
 from .call_event_data import CallEventData
@@ -167,6 +185,12 @@ from .call_event_type import CallEventType
 from .call_form_type_0 import CallFormType0
 from .call_inbound_webhook import CallInboundWebhook
 from .call_inbound_webhook_status import CallInboundWebhookStatus
+from .call_latency import CallLatency
+from .call_latency_end_of_speech_ms import CallLatencyEndOfSpeechMs
+from .call_latency_first_audio_ms import CallLatencyFirstAudioMs
+from .call_latency_model_first_token_ms import CallLatencyModelFirstTokenMs
+from .call_latency_orchestration_ms import CallLatencyOrchestrationMs
+from .call_latency_tool_ms import CallLatencyToolMs
 from .call_list import CallList
 from .call_metadata import CallMetadata
 from .call_note import CallNote
@@ -252,6 +276,7 @@ from .create_agent_body_analysis_success_evaluation_scale import CreateAgentBody
 from .create_agent_body_analysis_summary_type_1 import CreateAgentBodyAnalysisSummaryType1
 from .create_agent_body_calling_window import CreateAgentBodyCallingWindow
 from .create_agent_body_calling_window_days_item import CreateAgentBodyCallingWindowDaysItem
+from .create_agent_body_engine import CreateAgentBodyEngine
 from .create_agent_body_interruptible import CreateAgentBodyInterruptible
 from .create_agent_body_metadata import CreateAgentBodyMetadata
 from .create_agent_body_recording import CreateAgentBodyRecording
@@ -260,6 +285,13 @@ from .create_agent_body_transcription import CreateAgentBodyTranscription
 from .create_agent_body_transcription_provider import CreateAgentBodyTranscriptionProvider
 from .create_agent_body_transfer_destinations_item import CreateAgentBodyTransferDestinationsItem
 from .create_agent_body_transfer_mode import CreateAgentBodyTransferMode
+from .create_agent_body_turn_taking import CreateAgentBodyTurnTaking
+from .create_agent_body_turn_taking_backchannels import CreateAgentBodyTurnTakingBackchannels
+from .create_agent_body_turn_taking_interrupt_sensitivity import CreateAgentBodyTurnTakingInterruptSensitivity
+from .create_agent_body_turn_taking_interruptible import CreateAgentBodyTurnTakingInterruptible
+from .create_agent_body_turn_taking_turn_detection_type_0 import CreateAgentBodyTurnTakingTurnDetectionType0
+from .create_agent_body_turn_taking_turn_detection_type_1 import CreateAgentBodyTurnTakingTurnDetectionType1
+from .create_agent_body_turn_taking_turn_detection_type_1_eagerness import CreateAgentBodyTurnTakingTurnDetectionType1Eagerness
 from .create_agent_body_voice import CreateAgentBodyVoice
 from .create_agent_body_voice_provider import CreateAgentBodyVoiceProvider
 from .create_agent_body_voicemail import CreateAgentBodyVoicemail
@@ -274,6 +306,7 @@ from .create_bulk_call_body_contacts_item_type_1 import CreateBulkCallBodyContac
 from .create_bulk_call_body_contacts_item_type_1_context import CreateBulkCallBodyContactsItemType1Context
 from .create_bulk_call_body_contacts_item_type_1_metadata import CreateBulkCallBodyContactsItemType1Metadata
 from .create_bulk_call_body_contacts_item_type_1_simulation import CreateBulkCallBodyContactsItemType1Simulation
+from .create_bulk_call_body_contacts_item_type_1_simulation_barge_ins_item import CreateBulkCallBodyContactsItemType1SimulationBargeInsItem
 from .create_bulk_call_body_contacts_item_type_1_simulation_outcome import CreateBulkCallBodyContactsItemType1SimulationOutcome
 from .create_bulk_call_body_contacts_item_type_1_simulation_transfer import CreateBulkCallBodyContactsItemType1SimulationTransfer
 from .create_bulk_call_body_contacts_item_type_1_simulation_transfer_answer import CreateBulkCallBodyContactsItemType1SimulationTransferAnswer
@@ -284,6 +317,7 @@ from .create_bulk_call_body_schedule import CreateBulkCallBodySchedule
 from .create_bulk_call_body_schedule_days_item import CreateBulkCallBodyScheduleDaysItem
 from .create_bulk_call_body_schedule_window import CreateBulkCallBodyScheduleWindow
 from .create_bulk_call_body_simulation import CreateBulkCallBodySimulation
+from .create_bulk_call_body_simulation_barge_ins_item import CreateBulkCallBodySimulationBargeInsItem
 from .create_bulk_call_body_simulation_outcome import CreateBulkCallBodySimulationOutcome
 from .create_bulk_call_body_simulation_transfer import CreateBulkCallBodySimulationTransfer
 from .create_bulk_call_body_simulation_transfer_answer import CreateBulkCallBodySimulationTransferAnswer
@@ -305,6 +339,7 @@ from .create_call_body_context import CreateCallBodyContext
 from .create_call_body_metadata import CreateCallBodyMetadata
 from .create_call_body_recording import CreateCallBodyRecording
 from .create_call_body_simulation import CreateCallBodySimulation
+from .create_call_body_simulation_barge_ins_item import CreateCallBodySimulationBargeInsItem
 from .create_call_body_simulation_outcome import CreateCallBodySimulationOutcome
 from .create_call_body_simulation_transfer import CreateCallBodySimulationTransfer
 from .create_call_body_simulation_transfer_answer import CreateCallBodySimulationTransferAnswer
@@ -647,6 +682,14 @@ from .message_template import MessageTemplate
 from .message_template_details import MessageTemplateDetails
 from .message_template_list import MessageTemplateList
 from .message_tool_calls_item import MessageToolCallsItem
+from .open_ai_webhook_received import OpenAIWebhookReceived
+from .openai_realtime_webhook_body import OpenaiRealtimeWebhookBody
+from .openai_realtime_webhook_body_data import OpenaiRealtimeWebhookBodyData
+from .openai_realtime_webhook_body_data_sip_headers_item import OpenaiRealtimeWebhookBodyDataSipHeadersItem
+from .openai_realtime_webhook_error import OpenaiRealtimeWebhookError
+from .openai_realtime_webhook_error_detail import OpenaiRealtimeWebhookErrorDetail
+from .openai_realtime_webhook_error_detail_code import OpenaiRealtimeWebhookErrorDetailCode
+from .openai_realtime_webhook_error_detail_type import OpenaiRealtimeWebhookErrorDetailType
 from .opt_out import OptOut
 from .opt_out_channel import OptOutChannel
 from .opt_out_source import OptOutSource
@@ -919,6 +962,8 @@ from .traffic_split_entry import TrafficSplitEntry
 from .transcript import Transcript
 from .transcript_turn import TranscriptTurn
 from .transcript_turn_knowledge_item import TranscriptTurnKnowledgeItem
+from .transcript_turn_outcome import TranscriptTurnOutcome
+from .transcript_turn_reason import TranscriptTurnReason
 from .transcript_turn_tool import TranscriptTurnTool
 from .transfer_call_body import TransferCallBody
 from .transfer_call_body_mode import TransferCallBodyMode
@@ -927,6 +972,7 @@ from .transfer_call_error_detail import TransferCallErrorDetail
 from .transfer_call_error_detail_code import TransferCallErrorDetailCode
 from .transfer_call_error_detail_type import TransferCallErrorDetailType
 from .transfer_destination import TransferDestination
+from .turn_latency import TurnLatency
 from .twilio_call_status_body import TwilioCallStatusBody
 from .twilio_call_status_error import TwilioCallStatusError
 from .twilio_call_status_error_detail import TwilioCallStatusErrorDetail
@@ -1011,6 +1057,7 @@ from .update_agent_body_analysis_type_0_success_evaluation_scale import UpdateAg
 from .update_agent_body_analysis_type_0_summary_type_1 import UpdateAgentBodyAnalysisType0SummaryType1
 from .update_agent_body_calling_window_type_0 import UpdateAgentBodyCallingWindowType0
 from .update_agent_body_calling_window_type_0_days_item import UpdateAgentBodyCallingWindowType0DaysItem
+from .update_agent_body_engine import UpdateAgentBodyEngine
 from .update_agent_body_interruptible_type_0 import UpdateAgentBodyInterruptibleType0
 from .update_agent_body_metadata import UpdateAgentBodyMetadata
 from .update_agent_body_recording_consent_type_0 import UpdateAgentBodyRecordingConsentType0
@@ -1020,6 +1067,13 @@ from .update_agent_body_transcription_type_0 import UpdateAgentBodyTranscription
 from .update_agent_body_transcription_type_0_provider import UpdateAgentBodyTranscriptionType0Provider
 from .update_agent_body_transfer_destinations_type_0_item import UpdateAgentBodyTransferDestinationsType0Item
 from .update_agent_body_transfer_mode import UpdateAgentBodyTransferMode
+from .update_agent_body_turn_taking_type_0 import UpdateAgentBodyTurnTakingType0
+from .update_agent_body_turn_taking_type_0_backchannels import UpdateAgentBodyTurnTakingType0Backchannels
+from .update_agent_body_turn_taking_type_0_interrupt_sensitivity import UpdateAgentBodyTurnTakingType0InterruptSensitivity
+from .update_agent_body_turn_taking_type_0_interruptible import UpdateAgentBodyTurnTakingType0Interruptible
+from .update_agent_body_turn_taking_type_0_turn_detection_type_0 import UpdateAgentBodyTurnTakingType0TurnDetectionType0
+from .update_agent_body_turn_taking_type_0_turn_detection_type_1 import UpdateAgentBodyTurnTakingType0TurnDetectionType1
+from .update_agent_body_turn_taking_type_0_turn_detection_type_1_eagerness import UpdateAgentBodyTurnTakingType0TurnDetectionType1Eagerness
 from .update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0
 from .update_agent_body_voice_type_0_provider import UpdateAgentBodyVoiceType0Provider
 from .update_agent_body_voicemail_type_0 import UpdateAgentBodyVoicemailType0
@@ -1157,6 +1211,7 @@ __all__ = (
     "AgentAnalysisSuccessEvaluationScale",
     "AgentAnalysisSummary",
     "AgentCallingWindow",
+    "AgentEngine",
     "AgentInterruptibleType0",
     "AgentList",
     "AgentMetadata",
@@ -1165,6 +1220,13 @@ __all__ = (
     "AgentTranscription",
     "AgentTranscriptionProvider",
     "AgentTransferMode",
+    "AgentTurnTaking",
+    "AgentTurnTakingBackchannels",
+    "AgentTurnTakingInterruptible",
+    "AgentTurnTakingInterruptSensitivity",
+    "AgentTurnTakingTurnDetection1",
+    "AgentTurnTakingTurnDetection2",
+    "AgentTurnTakingTurnDetection2Eagerness",
     "AgentVersion",
     "AgentVersionConfig",
     "AgentVersionConfigAnalysis",
@@ -1174,12 +1236,20 @@ __all__ = (
     "AgentVersionConfigAnalysisSuccessEvaluationScale",
     "AgentVersionConfigAnalysisSummary",
     "AgentVersionConfigCallingWindow",
+    "AgentVersionConfigEngine",
     "AgentVersionConfigInterruptibleType0",
     "AgentVersionConfigRecording",
     "AgentVersionConfigRecordingConsentType0",
     "AgentVersionConfigTranscription",
     "AgentVersionConfigTranscriptionProvider",
     "AgentVersionConfigTransferMode",
+    "AgentVersionConfigTurnTaking",
+    "AgentVersionConfigTurnTakingBackchannels",
+    "AgentVersionConfigTurnTakingInterruptible",
+    "AgentVersionConfigTurnTakingInterruptSensitivity",
+    "AgentVersionConfigTurnTakingTurnDetection1",
+    "AgentVersionConfigTurnTakingTurnDetection2",
+    "AgentVersionConfigTurnTakingTurnDetection2Eagerness",
     "AgentVersionConfigVoice",
     "AgentVersionConfigVoicemail",
     "AgentVersionConfigVoicemailAction",
@@ -1283,6 +1353,8 @@ __all__ = (
     "CallComplianceTransferLegsItemRulesItemSource",
     "CallContext",
     "CallDirection",
+    "CallEngine",
+    "CallEngineFallbackType0",
     "CallerId",
     "CallerIdList",
     "CallerIdStatus",
@@ -1293,6 +1365,12 @@ __all__ = (
     "CallFormType0",
     "CallInboundWebhook",
     "CallInboundWebhookStatus",
+    "CallLatency",
+    "CallLatencyEndOfSpeechMs",
+    "CallLatencyFirstAudioMs",
+    "CallLatencyModelFirstTokenMs",
+    "CallLatencyOrchestrationMs",
+    "CallLatencyToolMs",
     "CallList",
     "CallMetadata",
     "CallNote",
@@ -1375,6 +1453,7 @@ __all__ = (
     "CreateAgentBodyAnalysisSummaryType1",
     "CreateAgentBodyCallingWindow",
     "CreateAgentBodyCallingWindowDaysItem",
+    "CreateAgentBodyEngine",
     "CreateAgentBodyInterruptible",
     "CreateAgentBodyMetadata",
     "CreateAgentBodyRecording",
@@ -1383,6 +1462,13 @@ __all__ = (
     "CreateAgentBodyTranscriptionProvider",
     "CreateAgentBodyTransferDestinationsItem",
     "CreateAgentBodyTransferMode",
+    "CreateAgentBodyTurnTaking",
+    "CreateAgentBodyTurnTakingBackchannels",
+    "CreateAgentBodyTurnTakingInterruptible",
+    "CreateAgentBodyTurnTakingInterruptSensitivity",
+    "CreateAgentBodyTurnTakingTurnDetectionType0",
+    "CreateAgentBodyTurnTakingTurnDetectionType1",
+    "CreateAgentBodyTurnTakingTurnDetectionType1Eagerness",
     "CreateAgentBodyVoice",
     "CreateAgentBodyVoicemail",
     "CreateAgentBodyVoicemailAction",
@@ -1397,6 +1483,7 @@ __all__ = (
     "CreateBulkCallBodyContactsItemType1Context",
     "CreateBulkCallBodyContactsItemType1Metadata",
     "CreateBulkCallBodyContactsItemType1Simulation",
+    "CreateBulkCallBodyContactsItemType1SimulationBargeInsItem",
     "CreateBulkCallBodyContactsItemType1SimulationOutcome",
     "CreateBulkCallBodyContactsItemType1SimulationTransfer",
     "CreateBulkCallBodyContactsItemType1SimulationTransferAnswer",
@@ -1407,6 +1494,7 @@ __all__ = (
     "CreateBulkCallBodyScheduleDaysItem",
     "CreateBulkCallBodyScheduleWindow",
     "CreateBulkCallBodySimulation",
+    "CreateBulkCallBodySimulationBargeInsItem",
     "CreateBulkCallBodySimulationOutcome",
     "CreateBulkCallBodySimulationTransfer",
     "CreateBulkCallBodySimulationTransferAnswer",
@@ -1428,6 +1516,7 @@ __all__ = (
     "CreateCallBodyMetadata",
     "CreateCallBodyRecording",
     "CreateCallBodySimulation",
+    "CreateCallBodySimulationBargeInsItem",
     "CreateCallBodySimulationOutcome",
     "CreateCallBodySimulationTransfer",
     "CreateCallBodySimulationTransferAnswer",
@@ -1770,6 +1859,14 @@ __all__ = (
     "MessageTemplateDetails",
     "MessageTemplateList",
     "MessageToolCallsItem",
+    "OpenaiRealtimeWebhookBody",
+    "OpenaiRealtimeWebhookBodyData",
+    "OpenaiRealtimeWebhookBodyDataSipHeadersItem",
+    "OpenaiRealtimeWebhookError",
+    "OpenaiRealtimeWebhookErrorDetail",
+    "OpenaiRealtimeWebhookErrorDetailCode",
+    "OpenaiRealtimeWebhookErrorDetailType",
+    "OpenAIWebhookReceived",
     "OptedOutContact",
     "OptOut",
     "OptOutChannel",
@@ -2042,6 +2139,8 @@ __all__ = (
     "Transcript",
     "TranscriptTurn",
     "TranscriptTurnKnowledgeItem",
+    "TranscriptTurnOutcome",
+    "TranscriptTurnReason",
     "TranscriptTurnTool",
     "TransferCallBody",
     "TransferCallBodyMode",
@@ -2050,6 +2149,7 @@ __all__ = (
     "TransferCallErrorDetailCode",
     "TransferCallErrorDetailType",
     "TransferDestination",
+    "TurnLatency",
     "TwilioCallStatusBody",
     "TwilioCallStatusError",
     "TwilioCallStatusErrorDetail",
@@ -2134,6 +2234,7 @@ __all__ = (
     "UpdateAgentBodyAnalysisType0SummaryType1",
     "UpdateAgentBodyCallingWindowType0",
     "UpdateAgentBodyCallingWindowType0DaysItem",
+    "UpdateAgentBodyEngine",
     "UpdateAgentBodyInterruptibleType0",
     "UpdateAgentBodyMetadata",
     "UpdateAgentBodyRecordingConsentType0",
@@ -2143,6 +2244,13 @@ __all__ = (
     "UpdateAgentBodyTranscriptionType0Provider",
     "UpdateAgentBodyTransferDestinationsType0Item",
     "UpdateAgentBodyTransferMode",
+    "UpdateAgentBodyTurnTakingType0",
+    "UpdateAgentBodyTurnTakingType0Backchannels",
+    "UpdateAgentBodyTurnTakingType0Interruptible",
+    "UpdateAgentBodyTurnTakingType0InterruptSensitivity",
+    "UpdateAgentBodyTurnTakingType0TurnDetectionType0",
+    "UpdateAgentBodyTurnTakingType0TurnDetectionType1",
+    "UpdateAgentBodyTurnTakingType0TurnDetectionType1Eagerness",
     "UpdateAgentBodyVoicemailType0",
     "UpdateAgentBodyVoicemailType0Action",
     "UpdateAgentBodyVoicemailType0LeaveMessageOn",

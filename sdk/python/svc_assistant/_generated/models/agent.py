@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.agent_engine import AgentEngine
 from ..models.agent_interruptible_type_0 import AgentInterruptibleType0
 from ..models.agent_recording_consent_type_0 import AgentRecordingConsentType0
 from ..models.agent_transfer_mode import AgentTransferMode
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
   from ..models.agent_metadata import AgentMetadata
   from ..models.agent_recording import AgentRecording
   from ..models.agent_transcription import AgentTranscription
+  from ..models.agent_turn_taking import AgentTurnTaking
   from ..models.agent_voice import AgentVoice
   from ..models.agent_voicemail import AgentVoicemail
   from ..models.traffic_split_entry import TrafficSplitEntry
@@ -74,6 +76,11 @@ class Agent:
                 call: the caller's speech or keys (`any`), `speech`, or `none`; null: `any`.
             dtmf (bool | None): Whether the caller's keypresses are heard on phone calls (ConversationRelay
                 `dtmfDetection`).
+            turn_taking (AgentTurnTaking | None):
+            engine (AgentEngine): What carries its phone calls: `pipeline` (default: speech recognized and spoken by
+                ConversationRelay, the answer written by the chat model) or `realtime` (OpenAI's speech-to-speech Realtime API
+                over SIP; audio never passes through the service; needs the operator's `OPENAI_REALTIME_PROJECT_ID` and
+                `OPENAI_WEBHOOK_SECRET`).
             metadata (AgentMetadata): Your key-value pairs (at most 50 keys).
             recording (AgentRecording | None): Whether its calls are recorded; null: not recorded.
             recording_consent (AgentRecordingConsentType0 | None): How a recorded call gets consent: `announce` (the opening
@@ -110,6 +117,8 @@ class Agent:
     transcription: AgentTranscription | None
     interruptible: AgentInterruptibleType0 | None
     dtmf: bool | None
+    turn_taking: AgentTurnTaking | None
+    engine: AgentEngine
     metadata: AgentMetadata
     recording: AgentRecording | None
     recording_consent: AgentRecordingConsentType0 | None
@@ -130,6 +139,7 @@ class Agent:
         from ..models.agent_metadata import AgentMetadata # noqa: PLC0415
         from ..models.agent_recording import AgentRecording # noqa: PLC0415
         from ..models.agent_transcription import AgentTranscription # noqa: PLC0415
+        from ..models.agent_turn_taking import AgentTurnTaking # noqa: PLC0415
         from ..models.agent_voice import AgentVoice # noqa: PLC0415
         from ..models.agent_voicemail import AgentVoicemail # noqa: PLC0415
         from ..models.traffic_split_entry import TrafficSplitEntry # noqa: PLC0415
@@ -218,6 +228,14 @@ class Agent:
         dtmf: bool | None
         dtmf = self.dtmf
 
+        turn_taking: dict[str, Any] | None
+        if isinstance(self.turn_taking, AgentTurnTaking):
+            turn_taking = self.turn_taking.to_dict()
+        else:
+            turn_taking = self.turn_taking
+
+        engine = self.engine.value
+
         metadata = self.metadata.to_dict()
 
         recording: dict[str, Any] | None
@@ -277,6 +295,8 @@ class Agent:
             "transcription": transcription,
             "interruptible": interruptible,
             "dtmf": dtmf,
+            "turn_taking": turn_taking,
+            "engine": engine,
             "metadata": metadata,
             "recording": recording,
             "recording_consent": recording_consent,
@@ -299,6 +319,7 @@ class Agent:
         from ..models.agent_metadata import AgentMetadata # noqa: PLC0415
         from ..models.agent_recording import AgentRecording # noqa: PLC0415
         from ..models.agent_transcription import AgentTranscription # noqa: PLC0415
+        from ..models.agent_turn_taking import AgentTurnTaking # noqa: PLC0415
         from ..models.agent_voice import AgentVoice # noqa: PLC0415
         from ..models.agent_voicemail import AgentVoicemail # noqa: PLC0415
         from ..models.traffic_split_entry import TrafficSplitEntry # noqa: PLC0415
@@ -490,6 +511,29 @@ class Agent:
         dtmf = _parse_dtmf(d.pop("dtmf"))
 
 
+        def _parse_turn_taking(data: object) -> AgentTurnTaking | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                turn_taking_type_0 = AgentTurnTaking.from_dict(data)
+
+
+
+                return turn_taking_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentTurnTaking | None, data)
+
+        turn_taking = _parse_turn_taking(d.pop("turn_taking"))
+
+
+        engine = AgentEngine(d.pop("engine"))
+
+
+
+
         metadata = AgentMetadata.from_dict(d.pop("metadata"))
 
 
@@ -585,6 +629,8 @@ class Agent:
             transcription=transcription,
             interruptible=interruptible,
             dtmf=dtmf,
+            turn_taking=turn_taking,
+            engine=engine,
             metadata=metadata,
             recording=recording,
             recording_consent=recording_consent,

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.agent_version_config_engine import AgentVersionConfigEngine
 from ..models.agent_version_config_interruptible_type_0 import AgentVersionConfigInterruptibleType0
 from ..models.agent_version_config_recording_consent_type_0 import AgentVersionConfigRecordingConsentType0
 from ..models.agent_version_config_transfer_mode import AgentVersionConfigTransferMode
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
   from ..models.agent_version_config_calling_window import AgentVersionConfigCallingWindow
   from ..models.agent_version_config_recording import AgentVersionConfigRecording
   from ..models.agent_version_config_transcription import AgentVersionConfigTranscription
+  from ..models.agent_version_config_turn_taking import AgentVersionConfigTurnTaking
   from ..models.agent_version_config_voice import AgentVersionConfigVoice
   from ..models.agent_version_config_voicemail import AgentVersionConfigVoicemail
   from ..models.transfer_destination import TransferDestination
@@ -72,6 +74,11 @@ class AgentVersionConfig:
                 a phone call: the caller's speech or keys (`any`), `speech`, or `none`; null: `any`.
             dtmf (bool | None): Whether the caller's keypresses are heard on phone calls (ConversationRelay
                 `dtmfDetection`).
+            turn_taking (AgentVersionConfigTurnTaking | None):
+            engine (AgentVersionConfigEngine): What carries its phone calls: `pipeline` (default: speech recognized and
+                spoken by ConversationRelay, the answer written by the chat model) or `realtime` (OpenAI's speech-to-speech
+                Realtime API over SIP; audio never passes through the service; needs the operator's `OPENAI_REALTIME_PROJECT_ID`
+                and `OPENAI_WEBHOOK_SECRET`).
      """
 
     name: str
@@ -95,6 +102,8 @@ class AgentVersionConfig:
     transcription: AgentVersionConfigTranscription | None
     interruptible: AgentVersionConfigInterruptibleType0 | None
     dtmf: bool | None
+    turn_taking: AgentVersionConfigTurnTaking | None
+    engine: AgentVersionConfigEngine
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -106,6 +115,7 @@ class AgentVersionConfig:
         from ..models.agent_version_config_calling_window import AgentVersionConfigCallingWindow # noqa: PLC0415
         from ..models.agent_version_config_recording import AgentVersionConfigRecording # noqa: PLC0415
         from ..models.agent_version_config_transcription import AgentVersionConfigTranscription # noqa: PLC0415
+        from ..models.agent_version_config_turn_taking import AgentVersionConfigTurnTaking # noqa: PLC0415
         from ..models.agent_version_config_voice import AgentVersionConfigVoice # noqa: PLC0415
         from ..models.agent_version_config_voicemail import AgentVersionConfigVoicemail # noqa: PLC0415
         from ..models.transfer_destination import TransferDestination # noqa: PLC0415
@@ -199,6 +209,14 @@ class AgentVersionConfig:
         dtmf: bool | None
         dtmf = self.dtmf
 
+        turn_taking: dict[str, Any] | None
+        if isinstance(self.turn_taking, AgentVersionConfigTurnTaking):
+            turn_taking = self.turn_taking.to_dict()
+        else:
+            turn_taking = self.turn_taking
+
+        engine = self.engine.value
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -224,6 +242,8 @@ class AgentVersionConfig:
             "transcription": transcription,
             "interruptible": interruptible,
             "dtmf": dtmf,
+            "turn_taking": turn_taking,
+            "engine": engine,
         })
 
         return field_dict
@@ -236,6 +256,7 @@ class AgentVersionConfig:
         from ..models.agent_version_config_calling_window import AgentVersionConfigCallingWindow # noqa: PLC0415
         from ..models.agent_version_config_recording import AgentVersionConfigRecording # noqa: PLC0415
         from ..models.agent_version_config_transcription import AgentVersionConfigTranscription # noqa: PLC0415
+        from ..models.agent_version_config_turn_taking import AgentVersionConfigTurnTaking # noqa: PLC0415
         from ..models.agent_version_config_voice import AgentVersionConfigVoice # noqa: PLC0415
         from ..models.agent_version_config_voicemail import AgentVersionConfigVoicemail # noqa: PLC0415
         from ..models.transfer_destination import TransferDestination # noqa: PLC0415
@@ -454,6 +475,29 @@ class AgentVersionConfig:
         dtmf = _parse_dtmf(d.pop("dtmf"))
 
 
+        def _parse_turn_taking(data: object) -> AgentVersionConfigTurnTaking | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                turn_taking_type_0 = AgentVersionConfigTurnTaking.from_dict(data)
+
+
+
+                return turn_taking_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgentVersionConfigTurnTaking | None, data)
+
+        turn_taking = _parse_turn_taking(d.pop("turn_taking"))
+
+
+        engine = AgentVersionConfigEngine(d.pop("engine"))
+
+
+
+
         agent_version_config = cls(
             name=name,
             instructions=instructions,
@@ -476,6 +520,8 @@ class AgentVersionConfig:
             transcription=transcription,
             interruptible=interruptible,
             dtmf=dtmf,
+            turn_taking=turn_taking,
+            engine=engine,
         )
 
 

@@ -10,6 +10,8 @@ from ..types import UNSET, Unset
 
 from ..models.call_answered_by_type_0 import CallAnsweredByType0
 from ..models.call_direction import CallDirection
+from ..models.call_engine import CallEngine
+from ..models.call_engine_fallback_type_0 import CallEngineFallbackType0
 from ..models.call_scheduled_reason_type_0 import CallScheduledReasonType0
 from ..models.call_status import CallStatus
 from ..types import UNSET, Unset
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
   from ..models.call_error import CallError
   from ..models.call_form_type_0 import CallFormType0
   from ..models.call_inbound_webhook import CallInboundWebhook
+  from ..models.call_latency import CallLatency
   from ..models.call_metadata import CallMetadata
   from ..models.call_recording import CallRecording
   from ..models.call_recording_consent import CallRecordingConsent
@@ -55,6 +58,10 @@ class Call:
             agent_version (int | None): The agent's version the call runs, fixed when it starts (`GET
                 /v1/agents/{id}/versions/{n}`); null for calls made before versions.
             contact_id (None | str):
+            engine (CallEngine): What carried the call: its agent version's `engine` (`pipeline` or `realtime`).
+            engine_fallback (CallEngineFallbackType0 | None): Why a `realtime` call went on with the pipeline engine on the
+                same call: `accept_failed`, `session_error` (before the first answer), `no_webhook` (OpenAI never announced the
+                SIP leg), `no_simulator` (a test-mode call with no simulated SIP leg); null when it did not.
             context (CallContext):
             metadata (CallMetadata): Your key-value pairs (at most 50 keys).
             end_reason (None | str):
@@ -97,6 +104,8 @@ class Call:
                 existed.
             ai_disclosure (None | str): The automated-assistant disclosure the call's first sentence said (the
                 organization's `ai_disclosure`, in the agent's language); null: off.
+            latency (CallLatency | None): The answers' latency as the caller heard it (p50/p90 of each turn's `latency`),
+                written when the call ends; null before, and when no answer was measured.
             analysis (Analysis | None): The call's current analysis (the agent's or the call's `analysis` plan, run once the
                 call has ended; the newest re-run); null until one is stored.
             turns (list[TranscriptTurn] | Unset): The turns so far, in order, while the call is not over (`GET
@@ -114,6 +123,8 @@ class Call:
     agent_id: str
     agent_version: int | None
     contact_id: None | str
+    engine: CallEngine
+    engine_fallback: CallEngineFallbackType0 | None
     context: CallContext
     metadata: CallMetadata
     end_reason: None | str
@@ -139,6 +150,7 @@ class Call:
     recording: CallRecording | None
     recording_consent: CallRecordingConsent | None
     ai_disclosure: None | str
+    latency: CallLatency | None
     analysis: Analysis | None
     turns: list[TranscriptTurn] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -155,6 +167,7 @@ class Call:
         from ..models.call_error import CallError # noqa: PLC0415
         from ..models.call_form_type_0 import CallFormType0 # noqa: PLC0415
         from ..models.call_inbound_webhook import CallInboundWebhook # noqa: PLC0415
+        from ..models.call_latency import CallLatency # noqa: PLC0415
         from ..models.call_metadata import CallMetadata # noqa: PLC0415
         from ..models.call_recording import CallRecording # noqa: PLC0415
         from ..models.call_recording_consent import CallRecordingConsent # noqa: PLC0415
@@ -183,6 +196,14 @@ class Call:
 
         contact_id: None | str
         contact_id = self.contact_id
+
+        engine = self.engine.value
+
+        engine_fallback: None | str
+        if isinstance(self.engine_fallback, CallEngineFallbackType0):
+            engine_fallback = self.engine_fallback.value
+        else:
+            engine_fallback = self.engine_fallback
 
         context = self.context.to_dict()
 
@@ -287,6 +308,12 @@ class Call:
         ai_disclosure: None | str
         ai_disclosure = self.ai_disclosure
 
+        latency: dict[str, Any] | None
+        if isinstance(self.latency, CallLatency):
+            latency = self.latency.to_dict()
+        else:
+            latency = self.latency
+
         analysis: dict[str, Any] | None
         if isinstance(self.analysis, Analysis):
             analysis = self.analysis.to_dict()
@@ -316,6 +343,8 @@ class Call:
             "agent_id": agent_id,
             "agent_version": agent_version,
             "contact_id": contact_id,
+            "engine": engine,
+            "engine_fallback": engine_fallback,
             "context": context,
             "metadata": metadata,
             "end_reason": end_reason,
@@ -341,6 +370,7 @@ class Call:
             "recording": recording,
             "recording_consent": recording_consent,
             "ai_disclosure": ai_disclosure,
+            "latency": latency,
             "analysis": analysis,
         })
         if turns is not UNSET:
@@ -359,6 +389,7 @@ class Call:
         from ..models.call_error import CallError # noqa: PLC0415
         from ..models.call_form_type_0 import CallFormType0 # noqa: PLC0415
         from ..models.call_inbound_webhook import CallInboundWebhook # noqa: PLC0415
+        from ..models.call_latency import CallLatency # noqa: PLC0415
         from ..models.call_metadata import CallMetadata # noqa: PLC0415
         from ..models.call_recording import CallRecording # noqa: PLC0415
         from ..models.call_recording_consent import CallRecordingConsent # noqa: PLC0415
@@ -410,6 +441,29 @@ class Call:
             return cast(None | str, data)
 
         contact_id = _parse_contact_id(d.pop("contact_id"))
+
+
+        engine = CallEngine(d.pop("engine"))
+
+
+
+
+        def _parse_engine_fallback(data: object) -> CallEngineFallbackType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                engine_fallback_type_0 = CallEngineFallbackType0(data)
+
+
+
+                return engine_fallback_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallEngineFallbackType0 | None, data)
+
+        engine_fallback = _parse_engine_fallback(d.pop("engine_fallback"))
 
 
         context = CallContext.from_dict(d.pop("context"))
@@ -698,6 +752,24 @@ class Call:
         ai_disclosure = _parse_ai_disclosure(d.pop("ai_disclosure"))
 
 
+        def _parse_latency(data: object) -> CallLatency | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                latency_type_0 = CallLatency.from_dict(data)
+
+
+
+                return latency_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallLatency | None, data)
+
+        latency = _parse_latency(d.pop("latency"))
+
+
         def _parse_analysis(data: object) -> Analysis | None:
             if data is None:
                 return data
@@ -739,6 +811,8 @@ class Call:
             agent_id=agent_id,
             agent_version=agent_version,
             contact_id=contact_id,
+            engine=engine,
+            engine_fallback=engine_fallback,
             context=context,
             metadata=metadata,
             end_reason=end_reason,
@@ -764,6 +838,7 @@ class Call:
             recording=recording,
             recording_consent=recording_consent,
             ai_disclosure=ai_disclosure,
+            latency=latency,
             analysis=analysis,
             turns=turns,
         )

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.create_agent_body_engine import CreateAgentBodyEngine
 from ..models.create_agent_body_interruptible import CreateAgentBodyInterruptible
 from ..models.create_agent_body_recording_consent import CreateAgentBodyRecordingConsent
 from ..models.create_agent_body_transfer_mode import CreateAgentBodyTransferMode
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
   from ..models.create_agent_body_recording import CreateAgentBodyRecording
   from ..models.create_agent_body_transcription import CreateAgentBodyTranscription
   from ..models.create_agent_body_transfer_destinations_item import CreateAgentBodyTransferDestinationsItem
+  from ..models.create_agent_body_turn_taking import CreateAgentBodyTurnTaking
   from ..models.create_agent_body_voice import CreateAgentBodyVoice
   from ..models.create_agent_body_voicemail import CreateAgentBodyVoicemail
 
@@ -71,6 +73,12 @@ class CreateAgentBody:
                 phone call: the caller's speech or keys (`any`, ConversationRelay's default), `speech` only, or `none`.
             dtmf (bool | Unset): Hear the caller's keypresses on phone calls (ConversationRelay `dtmfDetection`): they reach
                 the assistant.
+            turn_taking (CreateAgentBodyTurnTaking | Unset): How the assistant takes turns on phone calls: the pipeline
+                engine's interruption settings and speech hints, the realtime engine's turn detection, and backchannels. Null or
+                absent: each engine's defaults.
+            engine (CreateAgentBodyEngine | Unset): What carries its phone calls: `pipeline` (default) or `realtime`
+                (OpenAI's Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the
+                operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`).
             analysis (CreateAgentBodyAnalysis | Unset): What to learn from each call once it has ended: `summary`,
                 `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a
                 `call.analyzed` event.
@@ -103,6 +111,8 @@ class CreateAgentBody:
     transcription: CreateAgentBodyTranscription | Unset = UNSET
     interruptible: CreateAgentBodyInterruptible | Unset = UNSET
     dtmf: bool | Unset = UNSET
+    turn_taking: CreateAgentBodyTurnTaking | Unset = UNSET
+    engine: CreateAgentBodyEngine | Unset = UNSET
     analysis: CreateAgentBodyAnalysis | Unset = UNSET
     metadata: CreateAgentBodyMetadata | Unset = UNSET
     recording: CreateAgentBodyRecording | Unset = UNSET
@@ -120,6 +130,7 @@ class CreateAgentBody:
         from ..models.create_agent_body_recording import CreateAgentBodyRecording # noqa: PLC0415
         from ..models.create_agent_body_transcription import CreateAgentBodyTranscription # noqa: PLC0415
         from ..models.create_agent_body_transfer_destinations_item import CreateAgentBodyTransferDestinationsItem # noqa: PLC0415
+        from ..models.create_agent_body_turn_taking import CreateAgentBodyTurnTaking # noqa: PLC0415
         from ..models.create_agent_body_voice import CreateAgentBodyVoice # noqa: PLC0415
         from ..models.create_agent_body_voicemail import CreateAgentBodyVoicemail # noqa: PLC0415
         name = self.name
@@ -191,6 +202,15 @@ class CreateAgentBody:
 
         dtmf = self.dtmf
 
+        turn_taking: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.turn_taking, Unset):
+            turn_taking = self.turn_taking.to_dict()
+
+        engine: str | Unset = UNSET
+        if not isinstance(self.engine, Unset):
+            engine = self.engine.value
+
+
         analysis: dict[str, Any] | Unset = UNSET
         if not isinstance(self.analysis, Unset):
             analysis = self.analysis.to_dict()
@@ -249,6 +269,10 @@ class CreateAgentBody:
             field_dict["interruptible"] = interruptible
         if dtmf is not UNSET:
             field_dict["dtmf"] = dtmf
+        if turn_taking is not UNSET:
+            field_dict["turn_taking"] = turn_taking
+        if engine is not UNSET:
+            field_dict["engine"] = engine
         if analysis is not UNSET:
             field_dict["analysis"] = analysis
         if metadata is not UNSET:
@@ -272,6 +296,7 @@ class CreateAgentBody:
         from ..models.create_agent_body_recording import CreateAgentBodyRecording # noqa: PLC0415
         from ..models.create_agent_body_transcription import CreateAgentBodyTranscription # noqa: PLC0415
         from ..models.create_agent_body_transfer_destinations_item import CreateAgentBodyTransferDestinationsItem # noqa: PLC0415
+        from ..models.create_agent_body_turn_taking import CreateAgentBodyTurnTaking # noqa: PLC0415
         from ..models.create_agent_body_voice import CreateAgentBodyVoice # noqa: PLC0415
         from ..models.create_agent_body_voicemail import CreateAgentBodyVoicemail # noqa: PLC0415
         d = dict(src_dict)
@@ -372,6 +397,26 @@ class CreateAgentBody:
 
         dtmf = d.pop("dtmf", UNSET)
 
+        _turn_taking = d.pop("turn_taking", UNSET)
+        turn_taking: CreateAgentBodyTurnTaking | Unset
+        if isinstance(_turn_taking,  Unset):
+            turn_taking = UNSET
+        else:
+            turn_taking = CreateAgentBodyTurnTaking.from_dict(_turn_taking)
+
+
+
+
+        _engine = d.pop("engine", UNSET)
+        engine: CreateAgentBodyEngine | Unset
+        if isinstance(_engine,  Unset):
+            engine = UNSET
+        else:
+            engine = CreateAgentBodyEngine(_engine)
+
+
+
+
         _analysis = d.pop("analysis", UNSET)
         analysis: CreateAgentBodyAnalysis | Unset
         if isinstance(_analysis,  Unset):
@@ -433,6 +478,8 @@ class CreateAgentBody:
             transcription=transcription,
             interruptible=interruptible,
             dtmf=dtmf,
+            turn_taking=turn_taking,
+            engine=engine,
             analysis=analysis,
             metadata=metadata,
             recording=recording,

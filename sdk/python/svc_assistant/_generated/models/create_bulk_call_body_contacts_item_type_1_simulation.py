@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.create_bulk_call_body_contacts_item_type_1_simulation_barge_ins_item import CreateBulkCallBodyContactsItemType1SimulationBargeInsItem
   from ..models.create_bulk_call_body_contacts_item_type_1_simulation_transfer import CreateBulkCallBodyContactsItemType1SimulationTransfer
 
 
@@ -39,6 +40,9 @@ class CreateBulkCallBodyContactsItemType1Simulation:
             transfer (CreateBulkCallBodyContactsItemType1SimulationTransfer | Unset): What the person a warm transfer dials
                 does, after `after_seconds` (default 0): `answered` (hears the summary, is joined: `transferred`), `no_answer`
                 or `busy` (`call.transfer_failed`; the caller is back with the assistant). Absent: answered at once.
+            barge_ins (list[CreateBulkCallBodyContactsItemType1SimulationBargeInsItem] | Unset): Caller lines said over the
+                assistant (barge-in): a backchannel ("mhmm") interrupts nothing and starts no answer; any other line cuts the
+                answer to `heard` and drops its tool calls not started yet (`end_call` and `transfer_call` too).
      """
 
     persona: str | Unset = UNSET
@@ -49,12 +53,14 @@ class CreateBulkCallBodyContactsItemType1Simulation:
     ring_seconds: float | Unset = UNSET
     pause_seconds: float | Unset = UNSET
     transfer: CreateBulkCallBodyContactsItemType1SimulationTransfer | Unset = UNSET
+    barge_ins: list[CreateBulkCallBodyContactsItemType1SimulationBargeInsItem] | Unset = UNSET
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.create_bulk_call_body_contacts_item_type_1_simulation_barge_ins_item import CreateBulkCallBodyContactsItemType1SimulationBargeInsItem # noqa: PLC0415
         from ..models.create_bulk_call_body_contacts_item_type_1_simulation_transfer import CreateBulkCallBodyContactsItemType1SimulationTransfer # noqa: PLC0415
         persona = self.persona
 
@@ -81,6 +87,15 @@ class CreateBulkCallBodyContactsItemType1Simulation:
         if not isinstance(self.transfer, Unset):
             transfer = self.transfer.to_dict()
 
+        barge_ins: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.barge_ins, Unset):
+            barge_ins = []
+            for barge_ins_item_data in self.barge_ins:
+                barge_ins_item = barge_ins_item_data.to_dict()
+                barge_ins.append(barge_ins_item)
+
+
+
 
         field_dict: dict[str, Any] = {}
 
@@ -102,6 +117,8 @@ class CreateBulkCallBodyContactsItemType1Simulation:
             field_dict["pause_seconds"] = pause_seconds
         if transfer is not UNSET:
             field_dict["transfer"] = transfer
+        if barge_ins is not UNSET:
+            field_dict["barge_ins"] = barge_ins
 
         return field_dict
 
@@ -109,6 +126,7 @@ class CreateBulkCallBodyContactsItemType1Simulation:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.create_bulk_call_body_contacts_item_type_1_simulation_barge_ins_item import CreateBulkCallBodyContactsItemType1SimulationBargeInsItem # noqa: PLC0415
         from ..models.create_bulk_call_body_contacts_item_type_1_simulation_transfer import CreateBulkCallBodyContactsItemType1SimulationTransfer # noqa: PLC0415
         d = dict(src_dict)
         persona = d.pop("persona", UNSET)
@@ -144,6 +162,18 @@ class CreateBulkCallBodyContactsItemType1Simulation:
 
 
 
+        _barge_ins = d.pop("barge_ins", UNSET)
+        barge_ins: list[CreateBulkCallBodyContactsItemType1SimulationBargeInsItem] | Unset = UNSET
+        if _barge_ins is not UNSET:
+            barge_ins = []
+            for barge_ins_item_data in _barge_ins:
+                barge_ins_item = CreateBulkCallBodyContactsItemType1SimulationBargeInsItem.from_dict(barge_ins_item_data)
+
+
+
+                barge_ins.append(barge_ins_item)
+
+
         create_bulk_call_body_contacts_item_type_1_simulation = cls(
             persona=persona,
             goal=goal,
@@ -153,6 +183,7 @@ class CreateBulkCallBodyContactsItemType1Simulation:
             ring_seconds=ring_seconds,
             pause_seconds=pause_seconds,
             transfer=transfer,
+            barge_ins=barge_ins,
         )
 
         return create_bulk_call_body_contacts_item_type_1_simulation

@@ -42,6 +42,9 @@ class CreateToolBodyType0:
                 stored sealed, shown by name only.
             timeout_ms (int | Unset):
             speak_while_running (str | Unset): What a caller hears when the tool takes longer than about a second.
+            confirm (bool | Unset): Phone calls: hold each call of it until the caller says yes (bookings, payments). The
+                assistant is told to ask; a yes in the caller's next turn runs it, anything else drops it (marked in the
+                transcript). Default false.
             metadata (CreateToolBodyType0Metadata | Unset):
      """
 
@@ -54,6 +57,7 @@ class CreateToolBodyType0:
     headers: CreateToolBodyType0Headers | Unset = UNSET
     timeout_ms: int | Unset = UNSET
     speak_while_running: str | Unset = UNSET
+    confirm: bool | Unset = UNSET
     metadata: CreateToolBodyType0Metadata | Unset = UNSET
 
 
@@ -87,6 +91,8 @@ class CreateToolBodyType0:
 
         speak_while_running = self.speak_while_running
 
+        confirm = self.confirm
+
         metadata: dict[str, Any] | Unset = UNSET
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
@@ -109,6 +115,8 @@ class CreateToolBodyType0:
             field_dict["timeout_ms"] = timeout_ms
         if speak_while_running is not UNSET:
             field_dict["speak_while_running"] = speak_while_running
+        if confirm is not UNSET:
+            field_dict["confirm"] = confirm
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
 
@@ -161,6 +169,8 @@ class CreateToolBodyType0:
 
         speak_while_running = d.pop("speak_while_running", UNSET)
 
+        confirm = d.pop("confirm", UNSET)
+
         _metadata = d.pop("metadata", UNSET)
         metadata: CreateToolBodyType0Metadata | Unset
         if isinstance(_metadata,  Unset):
@@ -181,6 +191,7 @@ class CreateToolBodyType0:
             headers=headers,
             timeout_ms=timeout_ms,
             speak_while_running=speak_while_running,
+            confirm=confirm,
             metadata=metadata,
         )
 

@@ -44,6 +44,8 @@ class HttpTool:
             method (HttpToolMethod):
             timeout_ms (int):
             speak_while_running (None | str):
+            confirm (bool): On phone calls, a call of it runs only after the caller's spoken yes in their next turn
+                (bookings, payments).
             secret (str | Unset): Signs each request (`Svc-Signature`, as webhooks are signed). Only in the answer of the
                 creation.
      """
@@ -62,6 +64,7 @@ class HttpTool:
     method: HttpToolMethod
     timeout_ms: int
     speak_while_running: None | str
+    confirm: bool
     secret: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -103,6 +106,8 @@ class HttpTool:
         speak_while_running: None | str
         speak_while_running = self.speak_while_running
 
+        confirm = self.confirm
+
         secret = self.secret
 
 
@@ -123,6 +128,7 @@ class HttpTool:
             "method": method,
             "timeout_ms": timeout_ms,
             "speak_while_running": speak_while_running,
+            "confirm": confirm,
         })
         if secret is not UNSET:
             field_dict["secret"] = secret
@@ -184,6 +190,8 @@ class HttpTool:
         speak_while_running = _parse_speak_while_running(d.pop("speak_while_running"))
 
 
+        confirm = d.pop("confirm")
+
         secret = d.pop("secret", UNSET)
 
         http_tool = cls(
@@ -201,6 +209,7 @@ class HttpTool:
             method=method,
             timeout_ms=timeout_ms,
             speak_while_running=speak_while_running,
+            confirm=confirm,
             secret=secret,
         )
 

@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.transcript_turn_outcome import TranscriptTurnOutcome
+from ..models.transcript_turn_reason import TranscriptTurnReason
 from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
   from ..models.redaction import Redaction
   from ..models.transcript_turn_knowledge_item import TranscriptTurnKnowledgeItem
   from ..models.transcript_turn_tool import TranscriptTurnTool
+  from ..models.turn_latency import TurnLatency
 
 
 
@@ -49,9 +52,18 @@ class TranscriptTurn:
             tool_call_id (str | Unset): Tool entries: `tc_…`, the `Idempotency-Key` of its request.
             knowledge (list[TranscriptTurnKnowledgeItem] | Unset):
             interrupted (bool | Unset): The caller talked over this assistant turn: `text` is only what they heard of it.
+            backchannel (bool | Unset): A caller turn that was only a backchannel ("mhmm", "yeah": the agent's
+                `turn_taking.backchannels`) said while the assistant spoke: it interrupted nothing and started no answer.
+            outcome (TranscriptTurnOutcome | Unset): Tool entries that did not run when the model asked: `dropped` (never
+                ran), `held` (a `confirm: true` tool waiting for the caller's spoken yes), `confirmed` (run after that yes).
+                Absent: it ran.
+            reason (TranscriptTurnReason | Unset): `interrupted`: the caller talked over the answer before its actions
+                started; `confirmation_required`: held for a yes; `not_confirmed`: the caller did not say yes.
             redaction (Redaction | Unset): What was replaced before the text was stored (the organization's
                 `redaction.enabled`): counts by kind of the `[card]`, `[ssn]`, `[email]` and `[phone]` placeholders. Absent when
                 nothing was.
+            latency (TurnLatency | Unset): How long the caller waited for this answer, in milliseconds, and where the time
+                went. On the first assistant turn of each answer to the caller. Null: the call's engine does not measure it.
      """
 
     role: str
@@ -69,7 +81,11 @@ class TranscriptTurn:
     tool_call_id: str | Unset = UNSET
     knowledge: list[TranscriptTurnKnowledgeItem] | Unset = UNSET
     interrupted: bool | Unset = UNSET
+    backchannel: bool | Unset = UNSET
+    outcome: TranscriptTurnOutcome | Unset = UNSET
+    reason: TranscriptTurnReason | Unset = UNSET
     redaction: Redaction | Unset = UNSET
+    latency: TurnLatency | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -80,6 +96,7 @@ class TranscriptTurn:
         from ..models.redaction import Redaction # noqa: PLC0415
         from ..models.transcript_turn_knowledge_item import TranscriptTurnKnowledgeItem # noqa: PLC0415
         from ..models.transcript_turn_tool import TranscriptTurnTool # noqa: PLC0415
+        from ..models.turn_latency import TurnLatency # noqa: PLC0415
         role = self.role
 
         text = self.text
@@ -121,9 +138,25 @@ class TranscriptTurn:
 
         interrupted = self.interrupted
 
+        backchannel = self.backchannel
+
+        outcome: str | Unset = UNSET
+        if not isinstance(self.outcome, Unset):
+            outcome = self.outcome.value
+
+
+        reason: str | Unset = UNSET
+        if not isinstance(self.reason, Unset):
+            reason = self.reason.value
+
+
         redaction: dict[str, Any] | Unset = UNSET
         if not isinstance(self.redaction, Unset):
             redaction = self.redaction.to_dict()
+
+        latency: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.latency, Unset):
+            latency = self.latency.to_dict()
 
 
         field_dict: dict[str, Any] = {}
@@ -156,8 +189,16 @@ class TranscriptTurn:
             field_dict["knowledge"] = knowledge
         if interrupted is not UNSET:
             field_dict["interrupted"] = interrupted
+        if backchannel is not UNSET:
+            field_dict["backchannel"] = backchannel
+        if outcome is not UNSET:
+            field_dict["outcome"] = outcome
+        if reason is not UNSET:
+            field_dict["reason"] = reason
         if redaction is not UNSET:
             field_dict["redaction"] = redaction
+        if latency is not UNSET:
+            field_dict["latency"] = latency
 
         return field_dict
 
@@ -168,6 +209,7 @@ class TranscriptTurn:
         from ..models.redaction import Redaction # noqa: PLC0415
         from ..models.transcript_turn_knowledge_item import TranscriptTurnKnowledgeItem # noqa: PLC0415
         from ..models.transcript_turn_tool import TranscriptTurnTool # noqa: PLC0415
+        from ..models.turn_latency import TurnLatency # noqa: PLC0415
         d = dict(src_dict)
         role = d.pop("role")
 
@@ -231,12 +273,44 @@ class TranscriptTurn:
 
         interrupted = d.pop("interrupted", UNSET)
 
+        backchannel = d.pop("backchannel", UNSET)
+
+        _outcome = d.pop("outcome", UNSET)
+        outcome: TranscriptTurnOutcome | Unset
+        if isinstance(_outcome,  Unset):
+            outcome = UNSET
+        else:
+            outcome = TranscriptTurnOutcome(_outcome)
+
+
+
+
+        _reason = d.pop("reason", UNSET)
+        reason: TranscriptTurnReason | Unset
+        if isinstance(_reason,  Unset):
+            reason = UNSET
+        else:
+            reason = TranscriptTurnReason(_reason)
+
+
+
+
         _redaction = d.pop("redaction", UNSET)
         redaction: Redaction | Unset
         if isinstance(_redaction,  Unset):
             redaction = UNSET
         else:
             redaction = Redaction.from_dict(_redaction)
+
+
+
+
+        _latency = d.pop("latency", UNSET)
+        latency: TurnLatency | Unset
+        if isinstance(_latency,  Unset):
+            latency = UNSET
+        else:
+            latency = TurnLatency.from_dict(_latency)
 
 
 
@@ -257,7 +331,11 @@ class TranscriptTurn:
             tool_call_id=tool_call_id,
             knowledge=knowledge,
             interrupted=interrupted,
+            backchannel=backchannel,
+            outcome=outcome,
+            reason=reason,
             redaction=redaction,
+            latency=latency,
         )
 
 

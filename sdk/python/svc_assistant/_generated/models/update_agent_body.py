@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.update_agent_body_engine import UpdateAgentBodyEngine
 from ..models.update_agent_body_interruptible_type_0 import UpdateAgentBodyInterruptibleType0
 from ..models.update_agent_body_recording_consent_type_0 import UpdateAgentBodyRecordingConsentType0
 from ..models.update_agent_body_transfer_mode import UpdateAgentBodyTransferMode
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
   from ..models.update_agent_body_traffic_split_type_0_item import UpdateAgentBodyTrafficSplitType0Item
   from ..models.update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0
   from ..models.update_agent_body_transfer_destinations_type_0_item import UpdateAgentBodyTransferDestinationsType0Item
+  from ..models.update_agent_body_turn_taking_type_0 import UpdateAgentBodyTurnTakingType0
   from ..models.update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0
   from ..models.update_agent_body_voicemail_type_0 import UpdateAgentBodyVoicemailType0
 
@@ -63,6 +65,10 @@ class UpdateAgentBody:
             transcription (None | Unset | UpdateAgentBodyTranscriptionType0):
             interruptible (None | Unset | UpdateAgentBodyInterruptibleType0):
             dtmf (bool | None | Unset):
+            turn_taking (None | Unset | UpdateAgentBodyTurnTakingType0):
+            engine (UpdateAgentBodyEngine | Unset): What carries its phone calls: `pipeline` (default) or `realtime`
+                (OpenAI's Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the
+                operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`).
             analysis (None | Unset | UpdateAgentBodyAnalysisType0):
             metadata (UpdateAgentBodyMetadata | Unset):
             recording (None | Unset | UpdateAgentBodyRecordingType0):
@@ -93,6 +99,8 @@ class UpdateAgentBody:
     transcription: None | Unset | UpdateAgentBodyTranscriptionType0 = UNSET
     interruptible: None | Unset | UpdateAgentBodyInterruptibleType0 = UNSET
     dtmf: bool | None | Unset = UNSET
+    turn_taking: None | Unset | UpdateAgentBodyTurnTakingType0 = UNSET
+    engine: UpdateAgentBodyEngine | Unset = UNSET
     analysis: None | Unset | UpdateAgentBodyAnalysisType0 = UNSET
     metadata: UpdateAgentBodyMetadata | Unset = UNSET
     recording: None | Unset | UpdateAgentBodyRecordingType0 = UNSET
@@ -113,6 +121,7 @@ class UpdateAgentBody:
         from ..models.update_agent_body_traffic_split_type_0_item import UpdateAgentBodyTrafficSplitType0Item # noqa: PLC0415
         from ..models.update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0 # noqa: PLC0415
         from ..models.update_agent_body_transfer_destinations_type_0_item import UpdateAgentBodyTransferDestinationsType0Item # noqa: PLC0415
+        from ..models.update_agent_body_turn_taking_type_0 import UpdateAgentBodyTurnTakingType0 # noqa: PLC0415
         from ..models.update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0 # noqa: PLC0415
         from ..models.update_agent_body_voicemail_type_0 import UpdateAgentBodyVoicemailType0 # noqa: PLC0415
         name = self.name
@@ -227,6 +236,19 @@ class UpdateAgentBody:
         else:
             dtmf = self.dtmf
 
+        turn_taking: dict[str, Any] | None | Unset
+        if isinstance(self.turn_taking, Unset):
+            turn_taking = UNSET
+        elif isinstance(self.turn_taking, UpdateAgentBodyTurnTakingType0):
+            turn_taking = self.turn_taking.to_dict()
+        else:
+            turn_taking = self.turn_taking
+
+        engine: str | Unset = UNSET
+        if not isinstance(self.engine, Unset):
+            engine = self.engine.value
+
+
         analysis: dict[str, Any] | None | Unset
         if isinstance(self.analysis, Unset):
             analysis = UNSET
@@ -313,6 +335,10 @@ class UpdateAgentBody:
             field_dict["interruptible"] = interruptible
         if dtmf is not UNSET:
             field_dict["dtmf"] = dtmf
+        if turn_taking is not UNSET:
+            field_dict["turn_taking"] = turn_taking
+        if engine is not UNSET:
+            field_dict["engine"] = engine
         if analysis is not UNSET:
             field_dict["analysis"] = analysis
         if metadata is not UNSET:
@@ -341,6 +367,7 @@ class UpdateAgentBody:
         from ..models.update_agent_body_traffic_split_type_0_item import UpdateAgentBodyTrafficSplitType0Item # noqa: PLC0415
         from ..models.update_agent_body_transcription_type_0 import UpdateAgentBodyTranscriptionType0 # noqa: PLC0415
         from ..models.update_agent_body_transfer_destinations_type_0_item import UpdateAgentBodyTransferDestinationsType0Item # noqa: PLC0415
+        from ..models.update_agent_body_turn_taking_type_0 import UpdateAgentBodyTurnTakingType0 # noqa: PLC0415
         from ..models.update_agent_body_voice_type_0 import UpdateAgentBodyVoiceType0 # noqa: PLC0415
         from ..models.update_agent_body_voicemail_type_0 import UpdateAgentBodyVoicemailType0 # noqa: PLC0415
         d = dict(src_dict)
@@ -544,6 +571,36 @@ class UpdateAgentBody:
         dtmf = _parse_dtmf(d.pop("dtmf", UNSET))
 
 
+        def _parse_turn_taking(data: object) -> None | Unset | UpdateAgentBodyTurnTakingType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                turn_taking_type_0 = UpdateAgentBodyTurnTakingType0.from_dict(data)
+
+
+
+                return turn_taking_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UpdateAgentBodyTurnTakingType0, data)
+
+        turn_taking = _parse_turn_taking(d.pop("turn_taking", UNSET))
+
+
+        _engine = d.pop("engine", UNSET)
+        engine: UpdateAgentBodyEngine | Unset
+        if isinstance(_engine,  Unset):
+            engine = UNSET
+        else:
+            engine = UpdateAgentBodyEngine(_engine)
+
+
+
+
         def _parse_analysis(data: object) -> None | Unset | UpdateAgentBodyAnalysisType0:
             if data is None:
                 return data
@@ -662,6 +719,8 @@ class UpdateAgentBody:
             transcription=transcription,
             interruptible=interruptible,
             dtmf=dtmf,
+            turn_taking=turn_taking,
+            engine=engine,
             analysis=analysis,
             metadata=metadata,
             recording=recording,

@@ -39,6 +39,9 @@ class UpdateToolBodyType0:
             headers (None | Unset | UpdateToolBodyType0HeadersType0):
             timeout_ms (int | Unset):
             speak_while_running (None | str | Unset):
+            confirm (bool | Unset): Phone calls: hold each call of it until the caller says yes (bookings, payments). The
+                assistant is told to ask; a yes in the caller's next turn runs it, anything else drops it (marked in the
+                transcript). Default false.
             metadata (UpdateToolBodyType0Metadata | Unset):
      """
 
@@ -50,6 +53,7 @@ class UpdateToolBodyType0:
     headers: None | Unset | UpdateToolBodyType0HeadersType0 = UNSET
     timeout_ms: int | Unset = UNSET
     speak_while_running: None | str | Unset = UNSET
+    confirm: bool | Unset = UNSET
     metadata: UpdateToolBodyType0Metadata | Unset = UNSET
 
 
@@ -91,6 +95,8 @@ class UpdateToolBodyType0:
         else:
             speak_while_running = self.speak_while_running
 
+        confirm = self.confirm
+
         metadata: dict[str, Any] | Unset = UNSET
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata.to_dict()
@@ -116,6 +122,8 @@ class UpdateToolBodyType0:
             field_dict["timeout_ms"] = timeout_ms
         if speak_while_running is not UNSET:
             field_dict["speak_while_running"] = speak_while_running
+        if confirm is not UNSET:
+            field_dict["confirm"] = confirm
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
 
@@ -187,6 +195,8 @@ class UpdateToolBodyType0:
         speak_while_running = _parse_speak_while_running(d.pop("speak_while_running", UNSET))
 
 
+        confirm = d.pop("confirm", UNSET)
+
         _metadata = d.pop("metadata", UNSET)
         metadata: UpdateToolBodyType0Metadata | Unset
         if isinstance(_metadata,  Unset):
@@ -206,6 +216,7 @@ class UpdateToolBodyType0:
             headers=headers,
             timeout_ms=timeout_ms,
             speak_while_running=speak_while_running,
+            confirm=confirm,
             metadata=metadata,
         )
 

@@ -154,10 +154,11 @@ def sync_detailed(
     """ Update an agent
 
      Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`,
-    `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and
-    `dtmf` take null to clear. A configuration change makes the next version (`GET
-    /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft;
-    `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
+    `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible`, `dtmf`
+    and `turn_taking` take null to clear (`turn_taking` is replaced whole). A configuration change makes
+    the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes
+    it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write`
+    scope.
 
     Args:
         id (str):
@@ -197,10 +198,11 @@ def sync(
     """ Update an agent
 
      Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`,
-    `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and
-    `dtmf` take null to clear. A configuration change makes the next version (`GET
-    /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft;
-    `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
+    `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible`, `dtmf`
+    and `turn_taking` take null to clear (`turn_taking` is replaced whole). A configuration change makes
+    the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes
+    it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write`
+    scope.
 
     Args:
         id (str):
@@ -235,10 +237,11 @@ async def asyncio_detailed(
     """ Update an agent
 
      Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`,
-    `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and
-    `dtmf` take null to clear. A configuration change makes the next version (`GET
-    /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft;
-    `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
+    `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible`, `dtmf`
+    and `turn_taking` take null to clear (`turn_taking` is replaced whole). A configuration change makes
+    the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes
+    it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write`
+    scope.
 
     Args:
         id (str):
@@ -278,10 +281,11 @@ async def asyncio(
     """ Update an agent
 
      Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`,
-    `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible` and
-    `dtmf` take null to clear. A configuration change makes the next version (`GET
-    /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft;
-    `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
+    `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible`, `dtmf`
+    and `turn_taking` take null to clear (`turn_taking` is replaced whole). A configuration change makes
+    the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes
+    it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write`
+    scope.
 
     Args:
         id (str):

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+class CreateAgentBodyTurnTakingInterruptible(StrEnum):
+    ANY = "any"
+    DTMF = "dtmf"
+    NONE = "none"
+    SPEECH = "speech"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,8 @@
+from enum import StrEnum
+
+class UpdateAgentBodyEngine(StrEnum):
+    PIPELINE = "pipeline"
+    REALTIME = "realtime"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+class UpdateAgentBodyTurnTakingType0InterruptSensitivity(StrEnum):
+    HIGH = "high"
+    LOW = "low"
+    MEDIUM = "medium"
+
+    def __str__(self) -> str:
+        return str(self.value)
