@@ -26,7 +26,9 @@ import { derivedId } from '../shared/ids';
 import type { CallTurnInput } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
 import { emitEvent } from '../services/events';
-import { callUsage, endedCallUsage, recordUsage } from '../services/usage';
+import { callUsage, endedCallUsage, recordUsage, usageWritesKey } from '../services/usage';
+import { settleWritesFor } from '../platform/store-outage';
+import { afterNextRequest, release } from '../platform/behind-turn';
 import { startEndedCallAnalysis } from '../services/analysis';
 import { callRedactor } from '../services/redaction-policy';
 import { callLatencyJson, turnLatencyJson } from '../models/latency';
@@ -153,17 +155,37 @@ async function redactedForm(input: TransitionCallInput): Promise<{ form_json?: s
   return redactor ? { form_json: redactor.json(form) } : {};
 }
 
+/** What `recordTurns` stores. */
+export interface RecordTurnsInput {
+  callId: string;
+  turns: CallTurnInput[];
+  /**
+   * Written behind the conversation (nobody waits for this write before the next turn): the rows are
+   * written once the call's next model request is sent, or after a bound (src/platform/behind-turn.ts).
+   * Absent in calls recorded before it existed: written at once.
+   */
+  behind?: boolean;
+}
+
 /**
  * Stores transcript turns and the live stream's entries of those that have one, all side by side (each
  * row has its own id; a stream reader that finds an entry before its turn looks again); a turn or entry
- * already stored (same call and `seq`, same number) is left as it is.
+ * already stored (same call and `seq`, same number) is left as it is. Returns once the usage rows of the
+ * call's answers written behind them (src/activities/llm.ts) are stored too.
  */
-export async function recordTurns(input: { callId: string; turns: CallTurnInput[] }): Promise<void> {
+export async function recordTurns(input: RecordTurnsInput): Promise<void> {
+  // Behind the turn: after the call's next model request is sent (src/platform/behind-turn.ts); otherwise
+  // someone waits for these rows, and for the work behind the call's last answers too.
+  if (input.behind) await afterNextRequest(input.callId);
+  else release(input.callId);
   for (const t of input.turns) if (t.latency && Context.current().info.attempt === 1) observeTurnLatency(t.latency);
   // With the organization's redaction on (card numbers whatever the setting), each turn's text and tool arguments are
   // stored redacted (the call's parties kept), with what was replaced; the model's chat log keeps them.
   const redactor = await callRedactor(input.callId);
   await Promise.all([
+    // The usage rows of the answers these turns hold, written behind them (src/activities/llm.ts): stored
+    // by the time the turns are, so the run's last (awaited) write covers its last answer's row.
+    settleWritesFor(usageWritesKey(input.callId)),
     ...input.turns.map((t) => {
       const r = redactor?.fresh();
       return insertIfAbsent(CallTurn, {

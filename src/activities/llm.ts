@@ -15,7 +15,9 @@
  * src/platform/store-outage.ts `STORE_WAIT_MS`, else this process's last-known copy for the conversation is
  * used; the usage rows are written behind (`writeWhenStored`) when the store does not take them in time,
  * and folded into the per-day rollups behind the answer (`recordUsage`'s `foldBehind`: the caller waits
- * for the answer, not for the rollups).
+ * for the answer, not for the rollups). A call's answer does not wait for its usage row at all: the row is
+ * written once the call's next request is sent (src/platform/behind-turn.ts), and the call's transcript
+ * write of the turn waits for it (src/activities/calls.ts `recordTurns`).
  * The turn's deadline (`deadlineMs`) is the model's time: its timer starts when the request is sent, so a
  * worker slow to run the activity (queued tasks, a saturated CPU) does not spend it.
  */
@@ -37,13 +39,14 @@ import {
 } from '../shared/assistant';
 import type { ReplyTiming } from '../shared/latency';
 import { isToolName, toolFunction, type ToolName, type TransferOffer } from '../shared/tools';
-import { knowledgeSearchUsage, llmRequestUsage, recordUsage } from '../services/usage';
+import { knowledgeSearchUsage, llmRequestUsage, recordUsage, usageWritesKey } from '../services/usage';
 import { callConversation } from '../services/calls';
 import { callbackPrompt } from '../services/callbacks';
 import { isRejectedRequest, openai } from '../providers/openai';
 import { activityKey } from '../platform/temporal';
 import { openTokenStream, readRelayStreamSession } from '../voice/relay';
-import { readOrLastKnown, writeWhenStored } from '../platform/store-outage';
+import { readOrLastKnown, writeBehindFor, writeWhenStored } from '../platform/store-outage';
+import { afterNextRequest, requestSent } from '../platform/behind-turn';
 
 export interface GenerateReplyInput {
   callId: string;
@@ -156,6 +159,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     // A cancelled attempt (a local activity past its timeout) stops its request at once, and so does the
     // turn's deadline, counted from now.
     const sentMs = Date.now();
+    requestSent(input.callId); // the call's work behind its last answer goes on now (src/platform/behind-turn.ts)
     const deadline = input.deadlineMs !== undefined ? AbortSignal.timeout(Math.max(1, input.deadlineMs)) : null;
     const cancelled = Context.current().cancellationSignal;
     const signal = deadline ? AbortSignal.any([cancelled, deadline]) : cancelled;
@@ -180,8 +184,17 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
       model: completion.model,
       usage: completion.usage,
     });
-    if (usageRow) await writeWhenStored(`usage ${usageRow._id}`, () => recordUsage(usageRow, { foldBehind: true }));
     const message = completion.choices[0]?.message;
+    if (usageRow) {
+      const write = () => recordUsage(usageRow, { foldBehind: true });
+      // A call's answer does not wait for its usage row: the call's transcript write of the turn awaits
+      // it (src/activities/calls.ts `recordTurns`), so the next request is not held by the insert.
+      if (message && isCall(input.callId))
+        writeBehindFor(usageWritesKey(input.callId), `usage ${usageRow._id}`, write, () =>
+          afterNextRequest(input.callId),
+        );
+      else await writeWhenStored(`usage ${usageRow._id}`, write);
+    }
     if (!message) throw new Error('the model returned no choice');
     const toolCalls: ToolCall[] = (message.tool_calls ?? [])
       .filter((c): c is OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall => c.type === 'function')
@@ -250,6 +263,9 @@ async function streamed(
 /** The call's relay session within `STORE_WAIT_MS`, else the last one this process read (a store outage). */
 const relaySessionOrLastKnown = async (callId: string) =>
   (await readOrLastKnown(`relay:${callId}`, () => readRelayStreamSession(callId)))?.value ?? null;
+
+/** Whether a conversation id is a call's (`call_…`): its turns are recorded by `recordTurns`. */
+const isCall = (id: string) => id.startsWith('call_');
 
 const usageOwner = (ids: AssistantContextIds) => ({ orgId: ids.orgId, livemode: ids.livemode });
 

@@ -106,3 +106,46 @@ async function retryWrite(label: string, write: () => Promise<unknown>, attempt:
     attempt = write();
   }
 }
+
+/** Writes started by `writeBehindFor` and not settled yet, per key. */
+const writesBehind = new Map<string, Set<Promise<void>>>();
+
+/**
+ * `writeWhenStored` without waiting for it: the write goes on while the caller returns (after `before`,
+ * when given: src/platform/behind-turn.ts), tracked under `key` until it settles, so whoever must know it
+ * is done (`settleWritesFor`, in this process) can wait for it. For a write whose durability a later
+ * awaited step of the same work carries (a call's usage row of an answer: the call's next transcript
+ * write awaits it, and the run's last one is awaited before the run ends). A failure other than the
+ * store's unavailability is logged (nobody awaits it to retry).
+ * @param key what the write belongs to (e.g. the call's usage rows)
+ * @param label what is written, for the log
+ */
+export function writeBehindFor(
+  key: string,
+  label: string,
+  write: () => Promise<unknown>,
+  before?: () => Promise<void>,
+): void {
+  let pending = writesBehind.get(key);
+  if (!pending) writesBehind.set(key, (pending = new Set()));
+  const set = pending;
+  const done: Promise<void> = (before ? before() : Promise.resolve())
+    .then(() => writeWhenStored(label, write))
+    .catch((err: unknown) => {
+      logger.error('write behind failed', { write: label, error: err instanceof Error ? err.message : String(err) });
+    })
+    .finally(() => {
+      set.delete(done);
+      if (set.size === 0 && writesBehind.get(key) === set) writesBehind.delete(key);
+    });
+  set.add(done);
+}
+
+/**
+ * Waits for the writes `writeBehindFor` started under `key` in this process (each returns within
+ * `STORE_WAIT_MS` once started: past it, it goes on in the background as `writeWhenStored` says); never throws.
+ */
+export async function settleWritesFor(key: string): Promise<void> {
+  const pending = writesBehind.get(key);
+  if (pending) await Promise.all([...pending]);
+}

@@ -137,10 +137,20 @@ const KEPT_CHANGES = 100;
  * two concurrent `$max` updates), then walks the change rows up from it (or from `atLeast`, a version
  * already seen) until the next number is missing. Change numbers are contiguous, since a writer takes
  * number n + 1 only after finding row n. Only `_id` lookups: cheap on every store.
+ *
+ * The head and the row after `atLeast` are read side by side: an unchanged knowledge (or none: version
+ * 0, the common case) costs one round trip, not two, on the way to each answer of a call.
  */
 export async function knowledgeVersion(agentId: string, atLeast = 0): Promise<number> {
-  const head = await KnowledgeHead.findById(agentId).select({ seq: 1 }).lean();
+  const [head, next] = await Promise.all([
+    KnowledgeHead.findById(agentId).select({ seq: 1 }).lean(),
+    KnowledgeChange.exists({ _id: changeId(agentId, atLeast + 1) }),
+  ]);
   let seq = Math.max(head?.seq ?? 0, atLeast);
+  if (seq === atLeast) {
+    if (!next) return seq;
+    seq++;
+  }
   while (await KnowledgeChange.exists({ _id: changeId(agentId, seq + 1) })) seq++;
   return seq;
 }

@@ -219,6 +219,13 @@ export async function llmRequestUsage(input: {
   };
 }
 
+/**
+ * The key under which the LLM activity writes a call's answers' usage rows behind the answer
+ * (src/platform/store-outage.ts `writeBehindFor`); the call's transcript writes wait for them
+ * (src/activities/calls.ts `recordTurns`, `settleWritesFor`).
+ */
+export const usageWritesKey = (callId: string) => `usage:${callId}`;
+
 async function callOwner(callId: string): Promise<UsageOwner | null> {
   const call = await Call.findById(callId, { org_id: 1, livemode: 1 }).lean();
   return call ? { orgId: call.org_id, livemode: call.livemode } : null;

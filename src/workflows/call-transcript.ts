@@ -181,14 +181,19 @@ export class CallTranscript {
    * writes a turn's rows while the next turn goes on (`behind`: returns once the write has started), so no
    * store write sits between the caller's line and the model; the writes are idempotent per row id, never
    * cancelled. Otherwise, and always when not `behind`, returns when every write so far is done.
+   * @param afterNextRequest with `behind`, after an answer of the pipeline's model: the rows are written
+   *   once the call's next model request is sent, or after a bound (src/platform/behind-turn.ts)
    */
-  async flushTurns(behind = false): Promise<void> {
+  async flushTurns(behind = false, afterNextRequest = false): Promise<void> {
     if (this.pendingTurns.length > 0) {
       const turns = this.pendingTurns;
       this.pendingTurns = [];
       this.pendingMessages = [];
+      // After an answer, behind: the activity writes the rows once the call's next model request is sent
+      // (no store command of this turn's bookkeeping sits beside the next request's context reads).
+      const later = afterNextRequest && behind && this.chatLog !== null;
       const write = CancellationScope.nonCancellable(() =>
-        localStore.recordTurns({ callId: this.input.callId, turns }),
+        localStore.recordTurns({ callId: this.input.callId, turns, ...(later ? { behind: true } : {}) }),
       );
       this.turnWrites = Promise.all([this.turnWrites, write]);
     }

@@ -210,7 +210,8 @@ export class TurnLoop {
         await this.heard.settle(heard.text);
         await this.answerCaller(heard.utterance);
       }
-      await transcript.flushTurns(true);
+      // The turn's rows go behind the next model request (the activity waits for it, in this process).
+      await transcript.flushTurns(true, true);
       if (this.record.stop !== null) return 'done';
     }
   }
