@@ -6,16 +6,33 @@
  * - The SIP leg: a live call's Twilio leg dials the project's SIP URI with our call id header (the TwiML
  *   of src/api/twilio/index.ts); a test-mode call rings a simulated one (`ringRealtimeSimulation`). OpenAI
  *   announces it by webhook, which the API turns into the `realtimeIncoming` signal (src/api/openai-webhooks.ts).
- * - The accept (`acceptRealtimeCall`): the agent's instructions with the call's context, its voice and its
- *   tools, the very tools a pipeline call offers (`CallTools`).
+ * - The accept (`acceptRealtimeCall`): the agent's instructions with the call's context, its voice, its
+ *   tools (the very tools a pipeline call offers, `CallTools`) and the version's turn detection
+ *   (src/shared/turn-taking.ts `realtimeTurnDetection`: `server_vad` or `semantic_vad`, `interrupt_response`).
  * - The session: a long-running, heartbeating activity holds the sideband socket (`attendRealtimeCall`,
  *   src/voice/realtime-session.ts) and signals what happens (`realtimeEvent`): the caller's and the
  *   model's transcripts become transcript turns; each function call runs as the same durable tool activity
  *   as on the pipeline (same key, same transcript entry), and its output goes back through the query
  *   `realtimeOutbox`. A tool that ends the call (`end_call`) hangs the leg up (`hangUpRealtimeCall`).
- * - Fallback: when accepting fails, the session errors before the model's first answer, OpenAI never
- *   announces the leg, or a test-mode call has no simulated leg to ring, the call goes on with the
- *   pipeline engine (`TurnLoop.converse`) on the same call, `engine_fallback` written on it and logged.
+ * - Transfers: the model's `transfer_call` (checked as on the pipeline: the agent's destinations, then the
+ *   dialing permissions) and the API's `transfer` end the call `transferred` and `CallSession.finish` asks
+ *   `referOut`: a `refer` of the SIP leg (`referRealtimeCall`) instead of a hang-up. A warm transfer cannot
+ *   hold a SIP leg on the Realtime API while the person is briefed: on this engine every transfer is cold
+ *   (`CallTools.coldTransfersOnly`; the call's `transfer` says `mode: "cold"`).
+ * - Re-attach: a socket that drops after the model's first answer (the activity fails) is attached again
+ *   (`keepAttached`): a new socket to the same OpenAI call, no greeting, its events numbered by `attach`
+ *   (the `seq` dedupe is per attach), the outbox taken up where the sockets told they left it (`sent`); at
+ *   most `MAX_REATTACHES`, with backoff; then the call ends `error` with its transcript.
+ * - Heard only (src/workflows/call-heard.ts, rule 1): an answer the caller talked over (the sideband marks
+ *   its `function_calls` `interrupted`, or tells `interrupted` later) runs none of its calls not started:
+ *   each is recorded `dropped`/`interrupted` and its output tells the model so, with no `response.create`
+ *   after; on a live call an answer that speaks and ends or transfers the call first waits until its words
+ *   are likely heard. The transcript keeps what the caller heard (`interrupted`'s `heard`, cut and marked
+ *   as a pipeline call's).
+ * - Fallback: when accepting fails, the session errors (or its socket fails) before the model's first
+ *   answer, OpenAI never announces the leg, or a test-mode call has no simulated leg to ring, the call goes
+ *   on with the pipeline engine (`TurnLoop.converse`) on the same call, `engine_fallback` written on it and
+ *   logged.
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared, sibling workflow files and
  * activity types.

@@ -159,6 +159,34 @@ describe('realtime calls: call control (refer, turn detection, re-attach, interr
     });
   });
 
+  it('refuses recording_consent "ask" with engine "realtime" at save time, naming the param given', async () => {
+    const t = await newTenant({ engine: 'realtime' });
+    const ask = await request('POST', `/v1/agents/${t.agentId}`, {
+      key: t.testKey,
+      body: { recording_consent: 'ask' },
+    });
+    expect(ask.status, JSON.stringify(ask.body)).to.equal(400);
+    expect(ask.body.error).to.include({ code: 'parameter_invalid', param: 'recording_consent' });
+    const created = await request('POST', '/v1/agents', {
+      key: t.testKey,
+      body: { name: 'RT', instructions: 'Talk.', engine: 'realtime', recording_consent: 'ask' },
+    });
+    expect(created.status).to.equal(400);
+    expect(created.body.error.param).to.equal('recording_consent');
+    const pipeline = await newTenant({ recording_consent: 'ask' });
+    const toRealtime = await request('POST', `/v1/agents/${pipeline.agentId}`, {
+      key: pipeline.testKey,
+      body: { engine: 'realtime' },
+    });
+    expect(toRealtime.status).to.equal(400);
+    expect(toRealtime.body.error.param).to.equal('engine');
+    const announce = await request('POST', `/v1/agents/${t.agentId}`, {
+      key: t.testKey,
+      body: { recording_consent: 'announce' },
+    });
+    expect(announce.status, JSON.stringify(announce.body)).to.equal(200);
+  });
+
   it('re-attaches a socket that drops mid-call: no second greeting, the conversation goes on', async () => {
     const t = await newTenant({ engine: 'realtime', first_message: 'Hello from Acme.' });
     fake.dropSocket = 'once';
