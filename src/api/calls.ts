@@ -362,7 +362,8 @@ const retrieveCallTranscript = operation({
  * `transfer.status: "failed"` (warm: the caller is back with the assistant). 400 naming `to` (or another
  * field) on bad input; 400 `destination_not_allowed` naming `to` when the account's dialing permissions
  * refuse it (src/services/dial-gate.ts `checkDestination`); 409 `call_not_live`, `call_not_transferable` (a browser voice call),
- * `transfer_in_progress` (a warm transfer of the call is under way).
+ * `transfer_in_progress` (a warm transfer of the call is under way). A realtime-engine call is referred
+ * (src/workflows/call-realtime.ts `referOut`), always cold.
  */
 const transferCall = (temporal: Client) =>
   operation({
@@ -376,7 +377,7 @@ const transferCall = (temporal: Client) =>
     tag,
     summary: 'Transfer a live call',
     description:
-      'To an E.164 number or a `sip:` URI the account\'s `dialing_permissions` allow (400 `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs.',
+      'To an E.164 number or a `sip:` URI the account\'s `dialing_permissions` allow (400 `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). A call on the realtime engine is transferred by a SIP `refer` of its leg, always cold (`mode: "warm"` too: its leg cannot be held while the person is briefed). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs.',
     scope: 'calls:write',
     body: transferSchema,
     example: { to: '+14155550199', mode: 'warm', summary: 'Dana wants to move her Tuesday appointment.' },

@@ -12,25 +12,45 @@
  *   events, typed by the package's `RealtimeServerEvent`: `session.created`; a `response.create` whose
  *   instructions say `exactly: "<text>"` is answered with that text (the greeting); then each caller line
  *   as `conversation.item.input_audio_transcription.completed`, answered like the fake LLM answers
- *   (test/support/fake-llm.ts): `TOOL <name> <json>` → `response.done` with a `function_call` item, then,
- *   once its `function_call_output` and a `response.create` came, "Tool said: <output>"; anything else →
- *   "You said: <text>" (`response.output_audio_transcript.done`, `response.done`). When the lines are over
- *   the caller hangs up (the socket closes); `hangup` closes it too.
+ *   (test/support/fake-llm.ts): `TOOL <name> <json>` (several joined by ` && `) → `response.done` with a
+ *   `function_call` item each, then, once their `function_call_output`s and a `response.create` came,
+ *   "Tool said: <outputs>"; `WAIT <ms>` → nothing said for that long; anything else → "You said: <text>"
+ *   (`response.output_audio_transcript.done`, `response.done`). When the lines are over the caller hangs
+ *   up (the socket closes); `hangup` and a successful `refer` close it too.
+ * - the caller's barge-ins (`bargeIns` of the simulated leg, a call's `simulation.barge_ins`): the answer
+ *   before line `line` is cut as OpenAI cuts it for a SIP call: `response.created`, the words ("One moment,
+ *   please." first for function calls), `input_audio_buffer.speech_started`, `response.done` with status
+ *   `cancelled` (its function calls in it), `conversation.item.truncated` after the audio of `heard`
+ *   (`REALTIME_SPEECH_MS_PER_CHAR` a character); the function calls' outputs are awaited, no answer after them.
+ * - drops: `dropSocket` `once` terminates the first socket of a call (no close frame: code 1006) after the
+ *   answer to caller line `dropAfterLine`, and the next socket of the call goes on with the next line;
+ *   `always` terminates every later socket at once too.
  * Every REST request and client event is kept for assertions.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/realtime/realtime';
+import type {
+  RealtimeClientEvent,
+  RealtimeConversationItemAssistantMessage,
+  RealtimeServerEvent,
+} from 'openai/resources/realtime/realtime';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { REALTIME_SPEECH_MS_PER_CHAR } from '../../src/shared/realtime';
 
 /** One call of the fake, from its simulated INVITE on. */
 export interface FakeRealtimeCall {
   id: string;
   headers: Record<string, string>;
   caller: string[];
-  state: 'ringing' | 'accepted' | 'rejected' | 'ended';
+  bargeIns: { line: number; heard?: string }[];
+  state: 'ringing' | 'accepted' | 'rejected' | 'ended' | 'referred';
   accept?: Record<string, unknown>;
+  /** `refer` requests' bodies (`{target_uri}`), in order. */
+  refers: { target_uri: string }[];
+  /** Sideband sockets opened so far, and the next caller line to say. */
+  attaches: number;
+  next: number;
   /** Client events the sideband received, in order. */
   clientEvents: RealtimeClientEvent[];
   /** Transcripts the fake "model" said, in order. */
@@ -50,6 +70,11 @@ export interface FakeRealtime {
   acceptStatus: number | null;
   /** The session sends an `error` event instead of the greeting (a session that fails before its first answer). */
   sessionError: boolean;
+  /** Answer refer with this status (e.g. 500, 404); null: 200. */
+  referStatus: number | null;
+  /** Drop a call's socket (see above): `once`, `always`, or never (null); after caller line `dropAfterLine`. */
+  dropSocket: 'once' | 'always' | null;
+  dropAfterLine: number;
   calls: Map<string, FakeRealtimeCall>;
   requests: { method: string; path: string; body: unknown }[];
   /** Webhook deliveries and the status the service answered. */
@@ -76,6 +101,9 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
     webhookUrl: '',
     acceptStatus: null,
     sessionError: false,
+    referStatus: null,
+    dropSocket: null,
+    dropAfterLine: 0,
     calls: new Map(),
     requests: [],
     deliveries: [],
@@ -107,11 +135,15 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
     const body = await readJson(req);
     fake.requests.push({ method: req.method ?? '', path: url.pathname, body });
     if (req.method === 'POST' && url.pathname === '/sim/sip/calls') {
-      const b = body as { headers: Record<string, string>; caller: string[] };
+      const b = body as { headers: Record<string, string>; caller: string[]; bargeIns?: FakeRealtimeCall['bargeIns'] };
       const call: FakeRealtimeCall = {
         id: `rtc_fake_${++seq}`,
         headers: b.headers ?? {},
         caller: b.caller ?? [],
+        bargeIns: b.bargeIns ?? [],
+        refers: [],
+        attaches: 0,
+        next: 0,
         state: 'ringing',
         clientEvents: [],
         said: [],
@@ -137,7 +169,16 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
       res.writeHead(fake.acceptStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ error }));
       return;
     }
-    if (m[2] === 'accept') {
+    if (m[2] === 'refer' && fake.referStatus !== null) {
+      const error = { message: 'The refer failed', type: 'server_error', code: null };
+      res.writeHead(fake.referStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ error }));
+      return;
+    }
+    if (m[2] === 'refer') {
+      call.refers.push(body as { target_uri: string });
+      call.state = 'referred';
+      call.socket?.close();
+    } else if (m[2] === 'accept') {
       call.state = 'accepted';
       call.accept = body as Record<string, unknown>;
     } else if (m[2] === 'reject') call.state = 'rejected';
@@ -183,11 +224,15 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
     wss.handleUpgrade(req, socket, head, (ws) => void converse(call, ws));
   });
 
-  /** The session: the greeting when asked for, then the caller's lines, then the caller's hang-up. */
+  /**
+   * The session: the greeting when asked for (first socket only), then the caller's lines from where the
+   * call is, then the caller's hang-up.
+   */
   async function converse(call: FakeRealtimeCall, ws: WebSocket): Promise<void> {
     call.socket = ws;
+    call.attaches++;
     let n = 0;
-    const id = (p: string) => `${p}_${++n}`;
+    const id = (p: string) => `${p}_${call.attaches}_${++n}`;
     const inbox: RealtimeClientEvent[] = [];
     let wake: () => void = () => undefined;
     ws.on('message', (data) => {
@@ -210,9 +255,7 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
         await Promise.race([new Promise<void>((r) => (wake = r)), wait(deadline - Date.now()), closed]);
       }
     };
-    const say = (text: string) => {
-      const responseId = id('resp');
-      const itemId = id('item');
+    const transcriptDone = (responseId: string, itemId: string, text: string) => {
       call.said.push(text);
       send({
         type: 'response.output_audio_transcript.done',
@@ -223,19 +266,116 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
         content_index: 0,
         transcript: text,
       });
+    };
+    const message = (itemId: string, text: string): RealtimeConversationItemAssistantMessage => ({
+      type: 'message',
+      role: 'assistant',
+      id: itemId,
+      content: [{ type: 'output_audio', transcript: text }],
+    });
+    const say = (text: string) => {
+      const responseId = id('resp');
+      const itemId = id('item');
+      transcriptDone(responseId, itemId, text);
+      send({
+        type: 'response.done',
+        event_id: id('event'),
+        response: { id: responseId, object: 'realtime.response', status: 'completed', output: [message(itemId, text)] },
+      });
+    };
+    type Fc = { type: 'function_call'; id: string; call_id: string; name: string; arguments: string };
+    /** The function calls' outputs, once all came (null: the socket closed first). */
+    const outputsOf = async (calls: Fc[]): Promise<string[] | null> => {
+      const outputs: string[] = [];
+      for (const fc of calls) {
+        const out = await next(
+          (e) =>
+            e.type === 'conversation.item.create' &&
+            e.item.type === 'function_call_output' &&
+            e.item.call_id === fc.call_id,
+          15_000,
+        );
+        if (!out || out.type !== 'conversation.item.create' || out.item.type !== 'function_call_output') return null;
+        outputs.push(out.item.output);
+      }
+      return outputs;
+    };
+    /** An answer the caller cuts after hearing `heard` of its words, as OpenAI cuts one on a SIP call. */
+    const interruptedAnswer = (text: string, calls: Fc[], heard: string) => {
+      const responseId = id('resp');
+      const itemId = id('item');
+      send({
+        type: 'response.created',
+        event_id: id('event'),
+        response: { id: responseId, object: 'realtime.response', status: 'in_progress', output: [] },
+      });
+      send({
+        type: 'response.output_item.added',
+        event_id: id('event'),
+        response_id: responseId,
+        output_index: 0,
+        item: { type: 'message', role: 'assistant', id: itemId, content: [] },
+      });
+      transcriptDone(responseId, itemId, text);
+      send({
+        type: 'input_audio_buffer.speech_started',
+        event_id: id('event'),
+        item_id: id('item'),
+        audio_start_ms: 0,
+      });
       send({
         type: 'response.done',
         event_id: id('event'),
         response: {
           id: responseId,
           object: 'realtime.response',
-          status: 'completed',
-          output: [
-            { type: 'message', role: 'assistant', id: itemId, content: [{ type: 'output_audio', transcript: text }] },
-          ],
+          status: 'cancelled',
+          status_details: { type: 'cancelled', reason: 'turn_detected' },
+          output: [message(itemId, text), ...calls],
         },
       });
+      send({
+        type: 'conversation.item.truncated',
+        event_id: id('event'),
+        item_id: itemId,
+        content_index: 0,
+        audio_end_ms: heard.length * REALTIME_SPEECH_MS_PER_CHAR,
+      });
     };
+    /** Answers caller line `i`; false when the call is over (a tool ended it, the socket closed). */
+    const answer = async (i: number): Promise<boolean> => {
+      const line = call.caller[i];
+      const barge = call.bargeIns.find((b) => b.line === i + 1);
+      const tools = line.split(' && ').map((part) => /^TOOL (\S+)\s*(.*)$/s.exec(part));
+      if (!tools.every((t) => t !== null)) {
+        if (barge) interruptedAnswer(`You said: ${line}`, [], barge.heard ?? '');
+        else say(`You said: ${line}`);
+        return true;
+      }
+      const calls: Fc[] = tools.map((t) => ({
+        type: 'function_call',
+        id: id('item'),
+        call_id: id('fc'),
+        name: t![1],
+        arguments: t![2] || '{}',
+      }));
+      if (barge) {
+        interruptedAnswer('One moment, please.', calls, barge.heard ?? '');
+        return (await outputsOf(calls)) !== null; // told not run; the caller is talking: no answer after them
+      }
+      send({
+        type: 'response.done',
+        event_id: id('event'),
+        response: { id: id('resp'), object: 'realtime.response', status: 'completed', output: calls },
+      });
+      const outputs = await outputsOf(calls);
+      if (!outputs) return false;
+      const respond = await next((e) => e.type === 'response.create', 2_000);
+      if (!respond) return false; // a tool that ended the call: no answer after it; the hang-up comes
+      say(`Tool said: ${outputs.join(' ')}`);
+      return true;
+    };
+
     send({
       type: 'session.created',
       event_id: id('event'),
@@ -249,13 +389,27 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
       });
       return;
     }
-    const greeting = await next((e) => e.type === 'response.create', 500);
-    const quoted = /exactly: (".*")$/s.exec(
-      greeting?.type === 'response.create' ? (greeting.response?.instructions ?? '') : '',
-    );
-    if (quoted) say(JSON.parse(quoted[1]) as string);
-    for (const line of call.caller) {
+    if (fake.dropSocket === 'always' && call.attaches > 1) {
+      ws.terminate();
+      return;
+    }
+    if (call.attaches === 1) {
+      const greeting = await next((e) => e.type === 'response.create', 500);
+      const quoted = /exactly: (".*")$/s.exec(
+        greeting?.type === 'response.create' ? (greeting.response?.instructions ?? '') : '',
+      );
+      if (quoted) say(JSON.parse(quoted[1]) as string);
+    }
+    while (call.next < call.caller.length) {
+      const i = call.next;
+      const line = call.caller[i];
       if (ws.readyState !== ws.OPEN) return;
+      const pause = /^WAIT (\d+)$/.exec(line);
+      if (pause) {
+        await Promise.race([wait(Number(pause[1])), closed]);
+        call.next = i + 1;
+        continue;
+      }
       await wait(20);
       send({
         type: 'conversation.item.input_audio_transcription.completed',
@@ -265,33 +419,13 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
         transcript: line,
         usage: { type: 'duration', seconds: 1 },
       });
-      const tool = /^TOOL (\S+)\s*(.*)$/s.exec(line);
-      if (!tool) {
-        say(`You said: ${line}`);
-        continue;
+      if (!(await answer(i))) return;
+      call.next = i + 1;
+      if (fake.dropSocket !== null && fake.dropAfterLine === i && call.attaches === 1) {
+        await wait(50);
+        ws.terminate(); // no close frame: the service sees code 1006
+        return;
       }
-      const callId = id('fc');
-      send({
-        type: 'response.done',
-        event_id: id('event'),
-        response: {
-          id: id('resp'),
-          object: 'realtime.response',
-          status: 'completed',
-          output: [
-            { type: 'function_call', id: id('item'), call_id: callId, name: tool[1], arguments: tool[2] || '{}' },
-          ],
-        },
-      });
-      const output = await next(
-        (e) =>
-          e.type === 'conversation.item.create' && e.item.type === 'function_call_output' && e.item.call_id === callId,
-        15_000,
-      );
-      if (!output || output.type !== 'conversation.item.create' || output.item.type !== 'function_call_output') return;
-      const respond = await next((e) => e.type === 'response.create', 2_000);
-      if (respond) say(`Tool said: ${output.item.output}`);
-      else return; // a tool that ended the call: no answer after it; the hang-up comes
     }
     await wait(50);
     if (ws.readyState === ws.OPEN) ws.close(); // the caller hangs up
