@@ -9,6 +9,7 @@ import OpenAI from 'openai';
 import type { RealtimeFunctionTool } from 'openai/resources/realtime/realtime';
 import { config } from '../config';
 import { logger } from '../logger';
+import { Call } from '../models/calls';
 import { isRejectedRequest } from '../providers/openai';
 import { openSideband, realtimeClient, realtimeProject } from '../providers/openai-realtime';
 import { assistantContext } from '../services/assistant-context';
@@ -22,6 +23,7 @@ import {
   realtimeEventSignal,
   realtimeOutboxQuery,
   realtimeSipUri,
+  referTarget,
 } from '../shared/realtime';
 import { roomVoice, type SpeechSettings } from '../shared/speech';
 import { isToolName, toolFunction, type TransferOffer } from '../shared/tools';
@@ -197,20 +199,12 @@ export async function hangUpRealtimeCall(input: { callId: string; openaiCallId: 
 export const REALTIME_REFER_REFUSED = 'RealtimeReferRefused';
 
 /**
- * The SIP `Refer-To` of a transfer destination (`realtime.calls.refer` `target_uri`): an E.164 number as
- * `tel:+…`, a `sip:` URI as it is. A `client:` identity (a Twilio Client) has no SIP address: null.
- */
-export function referTarget(to: string): string | null {
-  if (/^\+[1-9]\d{6,14}$/.test(to)) return `tel:${to}`;
-  if (/^sip:/i.test(to)) return to;
-  return null;
-}
-
-/**
  * Transfers a realtime call's SIP leg (`realtime.calls.refer` with `target_uri`, OpenAI's SIP guide: the
  * Realtime API sends a SIP REFER to the leg's other end, Twilio, which dials the target and drops the
  * model), after the dialing permissions' last word on `to` (src/services/dial-gate.ts
- * `requireDialAllowed`, as a pipeline transfer's `<Dial>`).
+ * `requireDialAllowed`, as a pipeline transfer's `<Dial>`). `to` is written on the call first
+ * (`realtime_refer_to`): a live leg's Twilio asks its `referUrl` what to do with the REFER
+ * (https://www.twilio.com/docs/voice/api/refer-to-twilio), and src/api/twilio/realtime-refer.ts dials only that.
  * @throws ApplicationFailure `DestinationNotAllowed` or `RealtimeReferRefused` (not retried): refused by
  *   the permissions, a target with no SIP address, a 4xx of the Realtime API; other errors are retried
  */
@@ -222,6 +216,8 @@ export async function referRealtimeCall(input: { callId: string; openaiCallId: s
       `${input.to} has no SIP address to refer the call to`,
       REALTIME_REFER_REFUSED,
     );
+  // The leg's referUrl honours only this destination: written before OpenAI is asked, so Twilio's request finds it.
+  await Call.updateOne({ _id: input.callId }, { $set: { realtime_refer_to: input.to } });
   try {
     await realtimeClient().realtime.calls.refer(input.openaiCallId, { target_uri: target });
   } catch (err) {

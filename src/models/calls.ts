@@ -57,6 +57,11 @@ const callSchema = new Schema(
     engine_fallback: { type: String, default: null },
     /** OpenAI's id of a realtime call's SIP leg (`rtc_…`), once its incoming-call webhook came; null before and otherwise. */
     realtime_call_id: { type: String, default: null },
+    /**
+     * Where a realtime call's transfer by `refer` sends the caller, written before the refer is asked (src/activities/realtime.ts
+     * `referRealtimeCall`): the only `Refer-To` its Twilio leg's `referUrl` honours (src/api/twilio/realtime-refer.ts); null otherwise.
+     */
+    realtime_refer_to: { type: String, default: null },
     to: { type: String, required: true },
     from: { type: String, default: null },
     status: { type: String, required: true },

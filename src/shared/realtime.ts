@@ -131,3 +131,14 @@ export function heardOfAudio(text: string, audioEndMs: number): string {
 
 /** Failure type of a sideband socket refused because OpenAI no longer knows the call (it is over). */
 export const REALTIME_CALL_GONE = 'RealtimeCallGone';
+
+/**
+ * The SIP `Refer-To` of a transfer destination (`realtime.calls.refer` `target_uri`): an E.164 number as
+ * `tel:+…`, a `sip:` URI as it is. A `client:` identity (a Twilio Client) has no SIP address: null.
+ * The same form is what Twilio's referUrl request names in `ReferTransferTarget` (src/api/twilio/realtime-refer.ts).
+ */
+export function referTarget(to: string): string | null {
+  if (/^\+[1-9]\d{6,14}$/.test(to)) return `tel:${to}`;
+  if (/^sip:/i.test(to)) return to;
+  return null;
+}

@@ -107,7 +107,9 @@ describe('realtime calls, live: the Twilio leg dialed to the Realtime API over S
   it('dials the SIP URI, is greeted, takes two turns and ends by hangup; statuses and events as a live call', async () => {
     const { id, sid, twiml } = await placeAndAnswer(['I have a question.', 'Thanks.', 'TOOL end_call {}']);
     // The leg: <Dial><Sip> to the project's URI with our call id header; no ConversationRelay.
-    expect(twiml).to.contain(`<Dial><Sip>sip:proj_fake@sip.api.openai.com;transport=tls?X-Svc-Call-Id=${id}</Sip>`);
+    expect(twiml).to.contain(
+      `<Dial referUrl="${h().api.url}/twilio/voice/${id}/refer" referMethod="POST"><Sip>sip:proj_fake@sip.api.openai.com;transport=tls?X-Svc-Call-Id=${id}</Sip>`,
+    );
     expect(twiml).to.not.contain('ConversationRelay');
     const dial = twilioFake.sipDials.find((d) => d.callSid === sid)!;
     expect(dial).to.deep.include({ status: 200, headers: { 'X-Svc-Call-Id': id } });
@@ -169,7 +171,7 @@ describe('realtime calls, live: the Twilio leg dialed to the Realtime API over S
     rtFake.acceptStatus = 500;
     try {
       const { id, sid, twiml } = await placeAndAnswer(['unheard']);
-      expect(twiml).to.contain('<Dial><Sip>');
+      expect(twiml).to.match(/<Dial referUrl="[^"]+\/refer" referMethod="POST"><Sip>/);
       const rt = await until('the SIP leg at the Realtime API', () => rtFake.callFor(id));
 
       // The workflow redirects the Twilio call to its TwiML URL, which now connects ConversationRelay.
@@ -220,5 +222,70 @@ describe('realtime calls, live: the Twilio leg dialed to the Realtime API over S
     } finally {
       rtFake.acceptStatus = null;
     }
+  });
+  it("transfers by refer: the leg's referUrl dials the destination the call chose, and refuses any other REFER", async () => {
+    const listed = await request('POST', '/v1/agents', {
+      key: t.liveKey,
+      body: {
+        name: 'Live RT desk',
+        instructions: 'Be brief.',
+        first_message: 'Hi, this is Live.',
+        engine: 'realtime',
+        transfer_destinations: [{ name: 'billing', to: '+14155550111' }],
+      },
+    });
+    expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
+    const previous = agentId;
+    agentId = listed.body.id;
+    try {
+      const { id, sid } = await placeAndAnswer(['I need billing.', 'TOOL transfer_call {"destination":"billing"}']);
+      const rt = await until('the SIP leg at the Realtime API', () => rtFake.callFor(id));
+      await until('the refer at the Realtime API', () => (rt.refers.length > 0 ? rt.refers : undefined));
+      expect(rt.refers).to.deep.equal([{ target_uri: 'tel:+14155550111' }]);
+
+      // Twilio receives the REFER on the SIP leg and asks the referUrl: the chosen destination is dialed.
+      const referred = await postAsTwilio(twilioFake, `/twilio/voice/${id}/refer`, {
+        CallSid: sid,
+        ReferTransferTarget: '<tel:+14155550111>',
+      });
+      expect(referred.status).to.equal(200);
+      expect(referred.text).to.contain('<Dial><Number>+14155550111</Number></Dial>');
+      // Any other target, or the right one named for another Call SID, is refused.
+      for (const [callSid, target] of [
+        [sid, '<tel:+14155550999>'],
+        [sid, '<sip:desk@attacker.example>'],
+        ['CA' + '0'.repeat(32), '<tel:+14155550111>'],
+      ]) {
+        const refused = await postAsTwilio(twilioFake, `/twilio/voice/${id}/refer`, {
+          CallSid: callSid,
+          ReferTransferTarget: target,
+        });
+        expect(refused.text, target).to.not.contain('<Dial>');
+        // A Call SID the call does not have may already be refused by the callbacks' guard (403).
+        if (refused.status === 200) expect(refused.text, target).to.contain('<Hangup/>');
+        else expect(refused.status, target).to.equal(403);
+      }
+      const ended = await waitForCall(t.liveKey, id, (c) => c.status === 'transferred', 30_000);
+      expect(ended).to.include({ end_reason: 'transferred', transferred_to: '+14155550111', engine_fallback: null });
+      expect(
+        rtFake.requests.some((r) => r.path === `/v1/realtime/calls/${rt.id}/hangup`),
+        'a transferred leg is not hung up',
+      ).to.equal(false);
+    } finally {
+      agentId = previous;
+    }
+  });
+
+  it('refuses a REFER on a call that asked for none', async () => {
+    const { id, sid } = await placeAndAnswer(['Hello?', 'WAIT 30000']);
+    await until('the SIP leg at the Realtime API', () => rtFake.callFor(id));
+    const refused = await postAsTwilio(twilioFake, `/twilio/voice/${id}/refer`, {
+      CallSid: sid,
+      ReferTransferTarget: '<tel:+14155550111>',
+    });
+    expect(refused.status).to.equal(200);
+    expect(refused.text).to.contain('<Hangup/>').and.not.contain('<Dial>');
+    expect((await Call.findById(id, { realtime_refer_to: 1 }).lean())?.realtime_refer_to ?? null).to.equal(null);
+    expect((await request('POST', `/v1/calls/${id}/end`, { key: t.liveKey })).status).to.equal(200);
   });
 });

@@ -70,6 +70,7 @@ import type { RecordingSettings } from '../../shared/recordings';
 import { spokenOpening, type RecordingConsent } from '../../shared/recording-consent';
 import { operation, operationsRouter } from '../operations';
 import { payResultHandler, type PaymentComeback } from './payments';
+import { twilioRealtimeRefer } from './realtime-refer';
 import { failedTransfer, LIVE_STATUSES, publicUrl } from './requests';
 import { PAYMENT_LINES, type PaymentProgress } from '../../shared/payments';
 import { numberOfSipTo } from '../../shared/sip-trunks';
@@ -88,6 +89,7 @@ export function twilioRouter(temporal: Client): Router {
     twilioInboundCall(temporal),
     twilioInboundStatus(temporal),
     twilioRelayEnded(temporal),
+    twilioRealtimeRefer,
     twilioVoice,
     twilioCallStatus(temporal),
     twilioMachineDetection(temporal),
@@ -197,13 +199,16 @@ function connectRelay(
 /**
  * A realtime call (its agent version's `engine: "realtime"`) not fallen back to the pipeline: its leg is
  * `<Dial><Sip>` to the OpenAI project's SIP URI with our call id header (src/shared/realtime.ts
- * `realtimeSipUri`); the webhook then hands it to the call's workflow (src/api/openai-webhooks.ts).
+ * `realtimeSipUri`); the webhook then hands it to the call's workflow (src/api/openai-webhooks.ts). Its
+ * `referUrl` is where Twilio asks what to do with the REFER of a transfer (src/api/twilio/realtime-refer.ts).
  * @returns false when the call is not one (the relay's TwiML follows)
  */
 function dialRealtime(response: twilio.twiml.VoiceResponse, call: WithId<CallDoc>): boolean {
   const rt = config().openaiRealtime;
   if (call.engine !== 'realtime' || call.engine_fallback || !rt) return false;
-  dialTo(response, realtimeSipUri(rt.projectId, rt.sipHost, call._id));
+  // A transfer by `refer` reaches Twilio as a SIP REFER on this leg: Twilio asks the referUrl what to dial.
+  const dial = response.dial({ referUrl: publicUrl(`/twilio/voice/${call._id}/refer`), referMethod: 'POST' });
+  dial.sip(realtimeSipUri(rt.projectId, rt.sipHost, call._id));
   return true;
 }
 
