@@ -18,6 +18,8 @@ import { callWorkflowId } from '../shared/calls';
 import { REALTIME_CALL_HEADER, realtimeEventSignal, realtimeOutboxQuery, realtimeSipUri } from '../shared/realtime';
 import { roomVoice, type SpeechSettings } from '../shared/speech';
 import { isToolName, toolFunction, type TransferOffer } from '../shared/tools';
+import { recordRealtimeUsage } from '../services/usage';
+import { RealtimeMeter } from '../voice/realtime-meter';
 import { RealtimeSideband } from '../voice/realtime-session';
 
 /** Failure type of an accept the Realtime API refused (4xx): not retried; the call falls back. */
@@ -112,8 +114,10 @@ export async function acceptRealtimeCall(input: AcceptRealtimeInput): Promise<vo
 
 /**
  * Holds a realtime call's sideband WebSocket until it closes (the call is over on OpenAI's side) or the
- * workflow cancels the activity (the call stops): see src/voice/realtime-session.ts. Heartbeats every
- * second; a socket that fails fails the activity (the workflow ends the call, or falls back before the
+ * workflow cancels the activity (the call stops): see src/voice/realtime-session.ts. Each response's
+ * usage (audio tokens apart) is stored as a usage row keyed by its id (src/services/usage.ts
+ * `recordRealtimeUsage`), and each answer's latency goes with its `assistant` event (src/voice/realtime-meter.ts).
+ * Heartbeats every second; a socket that fails fails the activity (the workflow ends the call, or falls back before the
  * first answer).
  */
 export async function attendRealtimeCall(input: {
@@ -124,14 +128,33 @@ export async function attendRealtimeCall(input: {
   const ctx = Context.current();
   const handle = ctx.client.workflow.getHandle(callWorkflowId(input.callId));
   const socket = openSideband(input.openaiCallId);
-  await new RealtimeSideband({
-    socket,
-    greeting: input.greeting,
-    tell: (event) => handle.signal(realtimeEventSignal, event),
-    outbox: () => handle.query(realtimeOutboxQuery),
-    heartbeat: () => ctx.heartbeat(),
-    cancelled: ctx.cancelled,
-  }).run();
+  // Each response's usage is a row of its own, keyed by its id; the activity ends once they are stored.
+  const usageWrites: Promise<void>[] = [];
+  const meter = new RealtimeMeter((u) =>
+    usageWrites.push(
+      recordRealtimeUsage({
+        callId: input.callId,
+        realtimeCallId: input.openaiCallId,
+        responseId: u.responseId,
+        model: u.model,
+        usage: u.usage,
+        occurredMs: u.atMs,
+      }),
+    ),
+  );
+  try {
+    await new RealtimeSideband({
+      socket,
+      greeting: input.greeting,
+      tell: (event) => handle.signal(realtimeEventSignal, event),
+      outbox: () => handle.query(realtimeOutboxQuery),
+      heartbeat: () => ctx.heartbeat(),
+      meter,
+      cancelled: ctx.cancelled,
+    }).run();
+  } finally {
+    await Promise.all(usageWrites);
+  }
 }
 
 /**

@@ -9,6 +9,7 @@
  * function calls and their outputs, the end) goes through the call's workflow.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { TurnLatency } from './latency';
 
 /** What carries a call's conversation: `pipeline` (ConversationRelay text in, our model's text out) or `realtime`. */
 export const ENGINES = ['pipeline', 'realtime'] as const;
@@ -65,7 +66,9 @@ export interface RealtimeFunctionCall {
  * What the sideband socket tells the workflow (signal `realtimeEvent`), `seq` counting from 1 per socket
  * (the workflow ignores one it has seen):
  * - `caller`: the caller's words (`conversation.item.input_audio_transcription.completed`);
- * - `assistant`: what the model said (`response.output_audio_transcript.done`);
+ * - `assistant`: what the model said (`response.output_audio_transcript.done`), with the answer's
+ *   `latency` when it was the first the caller heard since they spoke (measured on the activity's clock:
+ *   src/voice/realtime-meter.ts; the workflow writes it on the turn);
  * - `function_calls`: an answer's function calls (`response.done`), whose outputs the socket waits for;
  * - `error`: the session's `error` event;
  * - `closed`: the socket closed (the call is over on OpenAI's side).
@@ -74,7 +77,7 @@ export type RealtimeCallEvent = { seq: number } & RealtimeCallEventBody;
 /** A `RealtimeCallEvent` before it is numbered. */
 export type RealtimeCallEventBody =
   | { type: 'caller'; text: string }
-  | { type: 'assistant'; text: string }
+  | { type: 'assistant'; text: string; latency?: TurnLatency }
   | { type: 'function_calls'; calls: RealtimeFunctionCall[] }
   | { type: 'error'; message: string }
   | { type: 'closed' };
@@ -93,6 +96,7 @@ export interface RealtimeOutput {
  * then `response.create`).
  */
 export interface RealtimeOutbox {
-  batches: { outputs: RealtimeOutput[]; respond: boolean }[];
+  /** `tool_ms`: how long the batch's tools ran (its longest call, ms), for the answer's latency record. */
+  batches: { outputs: RealtimeOutput[]; respond: boolean; tool_ms?: number }[];
 }
 export const realtimeOutboxQuery = defineQuery<RealtimeOutbox>('realtimeOutbox');

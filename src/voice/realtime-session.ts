@@ -20,6 +20,7 @@ import type {
   RealtimeServerEvent,
 } from 'openai/resources/realtime/realtime';
 import type WebSocket from 'ws';
+import type { RealtimeMeter } from './realtime-meter';
 import type {
   RealtimeCallEvent,
   RealtimeCallEventBody,
@@ -42,6 +43,8 @@ export interface SidebandOptions {
   /** Asks the workflow for the function outputs so far (query `realtimeOutbox`). */
   outbox(): Promise<RealtimeOutbox>;
   heartbeat(): void;
+  /** Times the answers and hands each response's usage on (src/voice/realtime-meter.ts); absent: not metered. */
+  meter?: RealtimeMeter;
   /** Rejects when the activity is cancelled (the call stops). */
   cancelled: Promise<never>;
 }
@@ -104,12 +107,16 @@ export class RealtimeSideband {
     } catch {
       return;
     }
+    this.o.meter?.observe(event, Date.now());
     switch (event.type) {
       case 'conversation.item.input_audio_transcription.completed':
         if (event.transcript.trim()) this.tell({ type: 'caller', text: event.transcript.trim() });
         break;
       case 'response.output_audio_transcript.done':
-        if (event.transcript.trim()) this.tell({ type: 'assistant', text: event.transcript.trim() });
+        if (event.transcript.trim()) {
+          const latency = this.o.meter?.latency(event.response_id);
+          this.tell({ type: 'assistant', text: event.transcript.trim(), ...(latency ? { latency } : {}) });
+        }
         break;
       case 'response.done': {
         const calls: RealtimeFunctionCall[] = (event.response.output ?? [])
@@ -155,6 +162,7 @@ export class RealtimeSideband {
               item: { type: 'function_call_output', call_id: out.callId, output: out.output },
             });
           if (batch.respond) this.send({ type: 'response.create' });
+          this.o.meter?.outputsSent(batch.tool_ms ?? 0, Date.now());
         }
         if (this.sent < this.asked) await new Promise((r) => setTimeout(r, OUTBOX_POLL_MS));
       }

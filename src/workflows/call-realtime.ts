@@ -24,6 +24,7 @@ import { CancellationScope, condition, isCancellation, log, proxyActivities, sle
 import type * as realtimeActivities from '../activities/realtime';
 import type { ToolCall } from '../shared/assistant';
 import type { CallWorkflowInput } from '../shared/calls';
+import type { RecordedLatency, TurnLatency } from '../shared/latency';
 import { spokenOpening } from '../shared/recording-consent';
 import type {
   EngineFallback,
@@ -222,7 +223,8 @@ export class RealtimeEngine {
         return 'done';
       case 'assistant':
         this.answered = true;
-        transcript.say('assistant', event.text);
+        // The answer's latency, measured by the sideband on its clock, goes on the turn as the pipeline's does.
+        transcript.say('assistant', event.text, undefined, undefined, realtimeLatency(event.latency));
         transcript.hearMessage({ role: 'assistant', content: event.text });
         return 'done';
       case 'function_calls':
@@ -271,7 +273,8 @@ export class RealtimeEngine {
       outputs.push({ callId: call.id, output: effect.summary });
       ended ||= effect.ends;
     }
-    this.batches.push({ outputs, respond: !ended && this.record.stop === null });
+    const toolMs = Math.max(0, ...done.map((d) => d.record.durationMs ?? 0));
+    this.batches.push({ outputs, respond: !ended && this.record.stop === null, tool_ms: toolMs });
   }
 
   /**
@@ -298,6 +301,11 @@ export class RealtimeEngine {
     }
     return await this.turns.converse();
   }
+}
+
+/** A realtime answer's latency record as the turn keeps it (engine `realtime`); undefined when none came. */
+function realtimeLatency(latency: TurnLatency | undefined): RecordedLatency | undefined {
+  return latency ? { ...latency, engine: 'realtime' } : undefined;
 }
 
 /**

@@ -16,12 +16,25 @@
  *   once its `function_call_output` and a `response.create` came, "Tool said: <output>"; anything else →
  *   "You said: <text>" (`response.output_audio_transcript.done`, `response.done`). When the lines are over
  *   the caller hangs up (the socket closes); `hangup` closes it too.
+ * - Timing and usage as a session has them (`timing`): each caller line is `input_audio_buffer.speech_started`,
+ *   the line spoken (`speechMs`), the VAD's silence (`silenceMs`, announced in `session.created`'s
+ *   `turn_detection`), `speech_stopped` with `audio_end_ms` on the session's audio clock (from the socket's
+ *   opening, silence included, as documented) and `committed`; then `response.created`, the transcript
+ *   after `transcribeMs`, the first `response.output_audio.delta` and transcript delta after `modelMs`
+ *   (the model's time), the rest of the audio, `response.done`. Every `response.done` carries
+ *   `response.usage`: input tokens (text: the instructions and the conversation's words; audio: the
+ *   caller's speech so far, 10 tokens a second; cached: the previous response's input, in blocks of 64)
+ *   and output tokens (text: the transcript; audio: 20 tokens a second of speech, 70 ms a character).
  * Every REST request and client event is kept for assertions.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RealtimeClientEvent, RealtimeServerEvent } from 'openai/resources/realtime/realtime';
+import type {
+  RealtimeClientEvent,
+  RealtimeResponseUsage,
+  RealtimeServerEvent,
+} from 'openai/resources/realtime/realtime';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 /** One call of the fake, from its simulated INVITE on. */
@@ -50,6 +63,10 @@ export interface FakeRealtime {
   acceptStatus: number | null;
   /** The session sends an `error` event instead of the greeting (a session that fails before its first answer). */
   sessionError: boolean;
+  /** The session's pace (ms): see the header. Small by default (tests); `bench:voice` sets the model's time. */
+  timing: FakeRealtimeTiming;
+  /** Every `response.done`'s `response` (id and usage) the fake sent, in order. */
+  responses: { callId: string; id: string; usage: RealtimeResponseUsage }[];
   calls: Map<string, FakeRealtimeCall>;
   requests: { method: string; path: string; body: unknown }[];
   /** Webhook deliveries and the status the service answered. */
@@ -61,12 +78,27 @@ export interface FakeRealtime {
   close(): Promise<void>;
 }
 
+/** The pace of the fake's sessions (ms). */
+export interface FakeRealtimeTiming {
+  /** How long the caller speaks a line (audio clock). */
+  speechMs: number;
+  /** The VAD's silence before `speech_stopped` (the session's `silence_duration_ms`). */
+  silenceMs: number;
+  /** `response.created` → the caller's transcript (`input_audio_transcription.completed`). */
+  transcribeMs: number;
+  /** `response.created` → the first audio delta (the model's time; at least `transcribeMs`). */
+  modelMs: number;
+}
+
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Speech time of a text: 70 ms a character (about 150 words a minute). */
+const speechMsOf = (text: string) => text.length * 70;
 
 /** Starts the fake on a free loopback port. */
 export async function startFakeRealtime(): Promise<FakeRealtime> {
   const webhookSecret = `whsec_${crypto.randomBytes(24).toString('base64')}`;
   let seq = 0;
+  let ids = 0;
   const server = http.createServer((req, res) => void serve(req, res));
   const wss = new WebSocketServer({ noServer: true });
   const fake: FakeRealtime = {
@@ -76,6 +108,8 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
     webhookUrl: '',
     acceptStatus: null,
     sessionError: false,
+    timing: { speechMs: 20, silenceMs: 30, transcribeMs: 5, modelMs: 25 },
+    responses: [],
     calls: new Map(),
     requests: [],
     deliveries: [],
@@ -186,8 +220,42 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
   /** The session: the greeting when asked for, then the caller's lines, then the caller's hang-up. */
   async function converse(call: FakeRealtimeCall, ws: WebSocket): Promise<void> {
     call.socket = ws;
-    let n = 0;
-    const id = (p: string) => `${p}_${++n}`;
+    const id = (p: string) => `${p}_${++ids}`;
+    const openedMs = Date.now();
+    const audioMs = () => Date.now() - openedMs;
+    const pace = { ...fake.timing };
+    /** The usage so far: the conversation's words and the caller's audio seconds (what each response reads). */
+    const words = { text: String(call.accept?.instructions ?? '').length, audioMs: 0, lastInput: 0 };
+    const usageOf = (said: string, spoken = true): RealtimeResponseUsage => {
+      const text = Math.ceil(words.text / 4);
+      const audio = Math.ceil(words.audioMs / 100);
+      const cached = Math.floor(words.lastInput / 64) * 64;
+      const outText = Math.ceil(said.length / 4);
+      const outAudio = spoken ? Math.ceil(speechMsOf(said) / 50) : 0;
+      words.lastInput = text + audio;
+      words.text += said.length;
+      return {
+        total_tokens: text + audio + outText + outAudio,
+        input_tokens: text + audio,
+        output_tokens: outText + outAudio,
+        input_token_details: {
+          text_tokens: text,
+          audio_tokens: audio,
+          image_tokens: 0,
+          cached_tokens: Math.min(cached, text + audio),
+          cached_tokens_details: {
+            text_tokens: Math.min(cached, text),
+            audio_tokens: Math.max(0, Math.min(cached, text + audio) - text),
+            image_tokens: 0,
+          },
+        },
+        output_token_details: { text_tokens: outText, audio_tokens: outAudio },
+      };
+    };
+    const responseDone = (response: Extract<RealtimeServerEvent, { type: 'response.done' }>['response']) => {
+      fake.responses.push({ callId: call.id, id: response.id!, usage: response.usage! });
+      send({ type: 'response.done', event_id: id('event'), response });
+    };
     const inbox: RealtimeClientEvent[] = [];
     let wake: () => void = () => undefined;
     ws.on('message', (data) => {
@@ -210,9 +278,37 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
         await Promise.race([new Promise<void>((r) => (wake = r)), wait(deadline - Date.now()), closed]);
       }
     };
-    const say = (text: string) => {
+    /** A response's start: `response.created` (its id). */
+    const created = (): string => {
       const responseId = id('resp');
+      send({
+        type: 'response.created',
+        event_id: id('event'),
+        response: { id: responseId, object: 'realtime.response', status: 'in_progress', output: [] },
+      });
+      return responseId;
+    };
+    /** The model speaks `text` as response `responseId` (already created `sinceMs` ago): audio, transcript, done. */
+    const say = async (text: string, responseId = created(), sinceMs = 0) => {
       const itemId = id('item');
+      await wait(Math.max(0, pace.modelMs - sinceMs));
+      const delta = {
+        event_id: id('event'),
+        response_id: responseId,
+        item_id: itemId,
+        output_index: 0,
+        content_index: 0,
+      };
+      send({ type: 'response.output_audio.delta', ...delta, delta: Buffer.alloc(160, 0xff).toString('base64') });
+      send({ type: 'response.output_audio_transcript.delta', ...delta, event_id: id('event'), delta: text });
+      await wait(5);
+      send({
+        type: 'response.output_audio.delta',
+        ...delta,
+        event_id: id('event'),
+        delta: Buffer.alloc(160, 0xff).toString('base64'),
+      });
+      send({ type: 'response.output_audio.done', ...delta, event_id: id('event') });
       call.said.push(text);
       send({
         type: 'response.output_audio_transcript.done',
@@ -223,23 +319,59 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
         content_index: 0,
         transcript: text,
       });
-      send({
-        type: 'response.done',
-        event_id: id('event'),
-        response: {
-          id: responseId,
-          object: 'realtime.response',
-          status: 'completed',
-          output: [
-            { type: 'message', role: 'assistant', id: itemId, content: [{ type: 'output_audio', transcript: text }] },
-          ],
-        },
+      responseDone({
+        id: responseId,
+        object: 'realtime.response',
+        status: 'completed',
+        output: [
+          { type: 'message', role: 'assistant', id: itemId, content: [{ type: 'output_audio', transcript: text }] },
+        ],
+        usage: usageOf(text),
       });
     };
+    /**
+     * The caller says `line`: speech, the VAD's silence, `speech_stopped`, the response created at once and
+     * the transcript `transcribeMs` later; returns the response's id and how long ago it was created.
+     */
+    const hear = async (line: string): Promise<{ responseId: string; sinceMs: number }> => {
+      const itemId = id('item');
+      send({
+        type: 'input_audio_buffer.speech_started',
+        event_id: id('event'),
+        item_id: itemId,
+        audio_start_ms: audioMs(),
+      });
+      await wait(pace.speechMs + pace.silenceMs);
+      words.audioMs += pace.speechMs;
+      send({
+        type: 'input_audio_buffer.speech_stopped',
+        event_id: id('event'),
+        item_id: itemId,
+        audio_end_ms: audioMs(),
+      });
+      send({ type: 'input_audio_buffer.committed', event_id: id('event'), item_id: itemId, previous_item_id: null });
+      const responseId = created();
+      const transcribe = Math.min(pace.transcribeMs, pace.modelMs);
+      await wait(transcribe);
+      words.text += line.length;
+      send({
+        type: 'conversation.item.input_audio_transcription.completed',
+        event_id: id('event'),
+        item_id: itemId,
+        content_index: 0,
+        transcript: line,
+        usage: { type: 'duration', seconds: Math.max(1, Math.ceil(pace.speechMs / 1000)) },
+      });
+      return { responseId, sinceMs: transcribe };
+    };
+    const session = { type: 'realtime', model: String(call.accept?.model ?? 'gpt-realtime') } as const;
     send({
       type: 'session.created',
       event_id: id('event'),
-      session: { type: 'realtime', model: String(call.accept?.model ?? 'gpt-realtime') },
+      session: {
+        ...session,
+        audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: pace.silenceMs } } },
+      },
     });
     if (fake.sessionError) {
       send({
@@ -253,35 +385,23 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
     const quoted = /exactly: (".*")$/s.exec(
       greeting?.type === 'response.create' ? (greeting.response?.instructions ?? '') : '',
     );
-    if (quoted) say(JSON.parse(quoted[1]) as string);
+    if (quoted) await say(JSON.parse(quoted[1]) as string);
     for (const line of call.caller) {
       if (ws.readyState !== ws.OPEN) return;
-      await wait(20);
-      send({
-        type: 'conversation.item.input_audio_transcription.completed',
-        event_id: id('event'),
-        item_id: id('item'),
-        content_index: 0,
-        transcript: line,
-        usage: { type: 'duration', seconds: 1 },
-      });
+      const { responseId, sinceMs } = await hear(line);
       const tool = /^TOOL (\S+)\s*(.*)$/s.exec(line);
       if (!tool) {
-        say(`You said: ${line}`);
+        await say(`You said: ${line}`, responseId, sinceMs);
         continue;
       }
       const callId = id('fc');
-      send({
-        type: 'response.done',
-        event_id: id('event'),
-        response: {
-          id: id('resp'),
-          object: 'realtime.response',
-          status: 'completed',
-          output: [
-            { type: 'function_call', id: id('item'), call_id: callId, name: tool[1], arguments: tool[2] || '{}' },
-          ],
-        },
+      await wait(Math.max(0, pace.modelMs - sinceMs));
+      responseDone({
+        id: responseId,
+        object: 'realtime.response',
+        status: 'completed',
+        output: [{ type: 'function_call', id: id('item'), call_id: callId, name: tool[1], arguments: tool[2] || '{}' }],
+        usage: usageOf(`${tool[1]}${tool[2]}`, false),
       });
       const output = await next(
         (e) =>
@@ -290,7 +410,7 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
       );
       if (!output || output.type !== 'conversation.item.create' || output.item.type !== 'function_call_output') return;
       const respond = await next((e) => e.type === 'response.create', 2_000);
-      if (respond) say(`Tool said: ${output.item.output}`);
+      if (respond) await say(`Tool said: ${output.item.output}`);
       else return; // a tool that ended the call: no answer after it; the hang-up comes
     }
     await wait(50);
