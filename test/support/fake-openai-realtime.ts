@@ -48,6 +48,8 @@ export interface FakeRealtimeCall {
   clientEvents: RealtimeClientEvent[];
   /** Transcripts the fake "model" said, in order. */
   said: string[];
+  /** Per function call answered: its `response.done` sent → the `response.create` after its output came (ms). */
+  toolRoundTrips: number[];
   socket?: WebSocket;
 }
 
@@ -149,6 +151,7 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
         state: 'ringing',
         clientEvents: [],
         said: [],
+        toolRoundTrips: [],
       };
       fake.calls.set(call.id, call);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: call.id }));
@@ -258,8 +261,10 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
     };
     const inbox: RealtimeClientEvent[] = [];
     let wake: () => void = () => undefined;
+    let responseAskedMs = 0;
     ws.on('message', (data) => {
       const event = JSON.parse(String(data)) as RealtimeClientEvent;
+      if (event.type === 'response.create') responseAskedMs = Date.now();
       call.clientEvents.push(event);
       inbox.push(event);
       wake();
@@ -403,6 +408,7 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
         output: [{ type: 'function_call', id: id('item'), call_id: callId, name: tool[1], arguments: tool[2] || '{}' }],
         usage: usageOf(`${tool[1]}${tool[2]}`, false),
       });
+      const askedMs = Date.now();
       const output = await next(
         (e) =>
           e.type === 'conversation.item.create' && e.item.type === 'function_call_output' && e.item.call_id === callId,
@@ -410,6 +416,7 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
       );
       if (!output || output.type !== 'conversation.item.create' || output.item.type !== 'function_call_output') return;
       const respond = await next((e) => e.type === 'response.create', 2_000);
+      if (respond) call.toolRoundTrips.push(responseAskedMs - askedMs);
       if (respond) await say(`Tool said: ${output.item.output}`);
       else return; // a tool that ended the call: no answer after it; the hang-up comes
     }
