@@ -10,7 +10,9 @@
  *   the same durable tool activity as the pipeline's, and the session then reads the outputs from the
  *   workflow (query `realtimeOutbox`) and sends each as `conversation.item.create` of a
  *   `function_call_output`, then `response.create` unless a tool ended the call;
- * - `error` → `error`; the socket's close → `closed`.
+ * - `error` → `error`; the socket's close → `closed`;
+ * - every server event, and each batch of outputs sent back, also goes to the meter
+ *   (src/voice/realtime-meter.ts): each response's usage, and the answer's `latency` on `assistant`.
  * The greeting (the agent's first message) is asked for once the socket is open (`response.create` with
  * instructions to say it). Audio never comes here: only events.
  */
