@@ -27,7 +27,9 @@ import {
 } from '../shared/realtime';
 import { roomVoice, type SpeechSettings } from '../shared/speech';
 import { isToolName, toolFunction, type TransferOffer } from '../shared/tools';
+import { recordRealtimeUsage } from '../services/usage';
 import { realtimeTurnDetection } from '../shared/turn-taking';
+import { RealtimeMeter } from '../voice/realtime-meter';
 import { RealtimeSideband } from '../voice/realtime-session';
 
 /** Failure type of an accept the Realtime API refused (4xx): not retried; the call falls back. */
@@ -153,11 +155,28 @@ export interface AttendRealtimeInput {
  * second. A socket that drops (an abnormal close, an error, no handshake within 10 s) fails the activity:
  * the workflow re-attaches a new one to the same call, or ends the call (or falls back before the first
  * answer). A socket refused with 404 (OpenAI no longer knows the call) fails with `RealtimeCallGone`.
+ * Each response's usage (audio tokens apart) is stored as a usage row keyed by its id (src/services/usage.ts
+ * `recordRealtimeUsage`: a response a re-attached socket reports again is stored once), and each answer's
+ * latency goes with its `assistant` event (src/voice/realtime-meter.ts).
  */
 export async function attendRealtimeCall(input: AttendRealtimeInput): Promise<void> {
   const ctx = Context.current();
   const handle = ctx.client.workflow.getHandle(callWorkflowId(input.callId));
   const socket = openSideband(input.openaiCallId);
+  // Each response's usage is a row of its own, keyed by its id; the activity ends once they are stored.
+  const usageWrites: Promise<void>[] = [];
+  const meter = new RealtimeMeter((u) =>
+    usageWrites.push(
+      recordRealtimeUsage({
+        callId: input.callId,
+        realtimeCallId: input.openaiCallId,
+        responseId: u.responseId,
+        model: u.model,
+        usage: u.usage,
+        occurredMs: u.atMs,
+      }),
+    ),
+  );
   try {
     await new RealtimeSideband({
       socket,
@@ -166,6 +185,7 @@ export async function attendRealtimeCall(input: AttendRealtimeInput): Promise<vo
       outboxFrom: input.outboxFrom,
       awaited: input.awaited,
       interruptOnSpeech: input.interruptOnSpeech,
+      meter,
       tell: (event) => handle.signal(realtimeEventSignal, event),
       outbox: () => handle.query(realtimeOutboxQuery),
       heartbeat: () => ctx.heartbeat(),
@@ -179,6 +199,8 @@ export async function attendRealtimeCall(input: AttendRealtimeInput): Promise<vo
         REALTIME_CALL_GONE,
       );
     throw err;
+  } finally {
+    await Promise.all(usageWrites);
   }
 }
 

@@ -67,6 +67,7 @@ import { checkAnalysisPlan } from '../services/analysis';
 import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, STREAM_RETRY_MS, type StreamEvent } from './sse';
 import { config } from '../config';
 import { checkLlmQuota } from '../services/quotas';
+import { callModelUsage } from '../services/usage';
 import { requireDestination } from '../services/dial-gate';
 import { auditTranscriptRead } from './audit-reads';
 
@@ -309,8 +310,9 @@ const listCalls = operation({
 });
 
 /**
- * `GET /v1/calls/{id}` → the call; 404 `resource_missing`. A call not yet over also shows its `turns`
- * so far (the turns recorded, each written right after the answer it belongs to).
+ * `GET /v1/calls/{id}` → the call with its model `usage` so far (src/services/usage.ts `callModelUsage`);
+ * 404 `resource_missing`. A call not yet over also shows its `turns` so far (the turns recorded, each
+ * written right after the answer it belongs to).
  */
 const retrieveCall = operation({
   method: 'get',
@@ -318,14 +320,17 @@ const retrieveCall = operation({
   operationId: 'retrieveCall',
   tag,
   summary: 'Retrieve a call',
-  description: 'A call not yet over shows its `turns` so far.',
+  description:
+    "A call not yet over shows its `turns` so far. `usage` is the call's model usage so far (a realtime call's audio tokens apart), from its usage rows.",
   scope: 'calls:read',
   response: CallObject,
   handler: async (req, res) => {
     const call = await findCall(req.auth!, String(req.params.id));
-    if ((TERMINAL_STATUSES as readonly string[]).includes(call.status)) return void res.json(renderCall(call));
+    const usage = await callModelUsage(call._id);
+    if ((TERMINAL_STATUSES as readonly string[]).includes(call.status))
+      return void res.json({ ...renderCall(call), usage });
     const turns = await CallTurn.find({ call_id: call._id }).sort({ seq: 1 }).lean();
-    res.json({ ...renderCall(call), turns: turns.map((t) => renderTurn(call, t)) });
+    res.json({ ...renderCall(call), usage, turns: turns.map((t) => renderTurn(call, t)) });
   },
 });
 

@@ -9,6 +9,7 @@
  * function calls and their outputs, the end) goes through the call's workflow.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { TurnLatency } from './latency';
 
 /** What carries a call's conversation: `pipeline` (ConversationRelay text in, our model's text out) or `realtime`. */
 export const ENGINES = ['pipeline', 'realtime'] as const;
@@ -66,7 +67,9 @@ export interface RealtimeFunctionCall {
  * to the call (`attach`, 1 for the first socket, then each re-attach after a drop) and within it by `seq`
  * from 1 (the workflow ignores a pair it has seen, so a re-attached socket counting from 1 again is heard):
  * - `caller`: the caller's words (`conversation.item.input_audio_transcription.completed`);
- * - `assistant`: what the model said (`response.output_audio_transcript.done`);
+ * - `assistant`: what the model said (`response.output_audio_transcript.done`), with the answer's
+ *   `latency` when it was the first the caller heard since they spoke (measured on the activity's clock:
+ *   src/voice/realtime-meter.ts; the workflow writes it on the turn);
  * - `function_calls`: an answer's function calls (`response.done`), whose outputs the socket waits for:
  *   `responseId` the answer's, `interrupted` when the caller talked over it before it was done (the
  *   session's `input_audio_buffer.speech_started` during it, or the response `cancelled`), `said` its words;
@@ -81,7 +84,7 @@ export type RealtimeCallEvent = { seq: number; attach: number } & RealtimeCallEv
 /** A `RealtimeCallEvent` before it is numbered. */
 export type RealtimeCallEventBody =
   | { type: 'caller'; text: string }
-  | { type: 'assistant'; text: string }
+  | { type: 'assistant'; text: string; latency?: TurnLatency }
   | {
       type: 'function_calls';
       calls: RealtimeFunctionCall[];
@@ -108,7 +111,8 @@ export interface RealtimeOutput {
  * then `response.create`).
  */
 export interface RealtimeOutbox {
-  batches: { outputs: RealtimeOutput[]; respond: boolean }[];
+  /** `tool_ms`: how long the batch's tools ran (its longest call, ms), for the answer's latency record. */
+  batches: { outputs: RealtimeOutput[]; respond: boolean; tool_ms?: number }[];
 }
 export const realtimeOutboxQuery = defineQuery<RealtimeOutbox>('realtimeOutbox');
 

@@ -17,6 +17,8 @@
  *   call) → `interrupted`, with what the caller heard estimated from `audio_end_ms` (`heardOfAudio`);
  * - `error` → `error`; a normal close (1000, 1005) → `closed`; any other close fails the session (the
  *   workflow re-attaches a new socket to the call: `attach` numbers the events of each).
+ * - every server event, and each batch of outputs sent back, also goes to the meter
+ *   (src/voice/realtime-meter.ts): each response's usage, and the answer's `latency` on `assistant`.
  * The greeting (the agent's first message) is asked for once the socket is open (`response.create` with
  * instructions to say it), on the first attach only. Audio never comes here: only events.
  */
@@ -26,6 +28,7 @@ import type {
   RealtimeServerEvent,
 } from 'openai/resources/realtime/realtime';
 import type WebSocket from 'ws';
+import type { RealtimeMeter } from './realtime-meter';
 import {
   heardOfAudio,
   type RealtimeCallEvent,
@@ -34,8 +37,13 @@ import {
   type RealtimeOutbox,
 } from '../shared/realtime';
 
-/** How often the session asks the workflow for function outputs while some are awaited (ms). */
+/**
+ * How often the session asks the workflow for function outputs while some are awaited (ms): first after
+ * `OUTBOX_FIRST_POLL_MS`, then twice as long each time up to `OUTBOX_POLL_MS`. A flat 100 ms cost an
+ * answer after a fast tool about 100 ms of waiting for the next poll (bench:voice --engine realtime).
+ */
 export const OUTBOX_POLL_MS = 100;
+export const OUTBOX_FIRST_POLL_MS = 10;
 /** How often the session tells Temporal it is alive (ms); the activity's heartbeat timeout is a few times this. */
 const HEARTBEAT_MS = 1000;
 
@@ -60,6 +68,8 @@ export interface SidebandOptions {
   /** Asks the workflow for the function outputs so far (query `realtimeOutbox`). */
   outbox(): Promise<RealtimeOutbox>;
   heartbeat(): void;
+  /** Times the answers and hands each response's usage on (src/voice/realtime-meter.ts); absent: not metered. */
+  meter?: RealtimeMeter;
   /** Rejects when the activity is cancelled (the call stops). */
   cancelled: Promise<never>;
 }
@@ -138,6 +148,7 @@ export class RealtimeSideband {
     } catch {
       return;
     }
+    this.o.meter?.observe(event, Date.now());
     switch (event.type) {
       case 'conversation.item.input_audio_transcription.completed':
         this.spokenSince = [];
@@ -155,7 +166,8 @@ export class RealtimeSideband {
       case 'response.output_audio_transcript.done':
         this.itemResponse.set(event.item_id, event.response_id);
         if (event.transcript.trim()) {
-          this.tell({ type: 'assistant', text: event.transcript.trim() });
+          const latency = this.o.meter?.latency(event.response_id);
+          this.tell({ type: 'assistant', text: event.transcript.trim(), ...(latency ? { latency } : {}) });
           this.spokenSince.push({ itemId: event.item_id, text: event.transcript.trim() });
         }
         if (this.truncated.has(event.item_id)) this.cut(event.item_id, this.truncated.get(event.item_id)!);
@@ -222,12 +234,14 @@ export class RealtimeSideband {
   }
 
   /**
-   * While function calls await their outputs: asks the workflow every `OUTBOX_POLL_MS` and sends each new
+   * While function calls await their outputs: asks the workflow (10 ms, then twice as long each time, at
+   * most `OUTBOX_POLL_MS`) and sends each new
    * batch's outputs, then `response.create` when the model is to go on.
    */
   private async pollOutbox(): Promise<void> {
     if (this.polling) return;
     this.polling = true;
+    let pause = OUTBOX_FIRST_POLL_MS;
     try {
       while (this.sent < this.asked && this.o.socket.readyState === this.o.socket.OPEN) {
         const { batches } = await this.o.outbox();
@@ -239,9 +253,11 @@ export class RealtimeSideband {
               item: { type: 'function_call_output', call_id: out.callId, output: out.output },
             });
           if (batch.respond) this.send({ type: 'response.create' });
+          this.o.meter?.outputsSent(batch.tool_ms ?? 0, Date.now());
           this.tell({ type: 'sent', batches: this.sent + 1 });
         }
-        if (this.sent < this.asked) await new Promise((r) => setTimeout(r, OUTBOX_POLL_MS));
+        if (this.sent < this.asked) await new Promise((r) => setTimeout(r, pause));
+        pause = Math.min(OUTBOX_POLL_MS, pause * 2);
       }
     } finally {
       this.polling = false;

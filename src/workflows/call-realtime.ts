@@ -38,6 +38,7 @@
  * activity types.
  */
 import {
+  ActivityCancellationType,
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
@@ -50,6 +51,7 @@ import {
 import type * as realtimeActivities from '../activities/realtime';
 import type { ToolCall } from '../shared/assistant';
 import type { CallWorkflowInput } from '../shared/calls';
+import type { RecordedLatency, TurnLatency } from '../shared/latency';
 import { spokenOpening } from '../shared/recording-consent';
 import { realtimeTurnDetection } from '../shared/turn-taking';
 import {
@@ -354,7 +356,8 @@ export class RealtimeEngine {
         return 'done';
       case 'assistant':
         this.answered = true;
-        transcript.say('assistant', event.text);
+        // The answer's latency, measured by the sideband on its clock, goes on the turn as the pipeline's does.
+        transcript.say('assistant', event.text, undefined, undefined, realtimeLatency(event.latency));
         transcript.hearMessage({ role: 'assistant', content: event.text });
         return 'done';
       case 'function_calls':
@@ -428,7 +431,8 @@ export class RealtimeEngine {
       outputs.push({ callId: call.id, output: effect.summary });
       ended ||= effect.ends;
     }
-    this.batches.push({ outputs, respond: !ended && !dropped && this.record.stop === null });
+    const toolMs = Math.max(0, ...done.map((d) => d.record.durationMs ?? 0));
+    this.batches.push({ outputs, respond: !ended && !dropped && this.record.stop === null, tool_ms: toolMs });
   }
 
   /**
@@ -459,6 +463,11 @@ export class RealtimeEngine {
   }
 }
 
+/** A realtime answer's latency record as the turn keeps it (engine `realtime`); undefined when none came. */
+function realtimeLatency(latency: TurnLatency | undefined): RecordedLatency | undefined {
+  return latency ? { ...latency, engine: 'realtime' } : undefined;
+}
+
 /**
  * What the model says first (src/shared/recording-consent.ts `spokenOpening`: the AI disclosure, the
  * recording notice, the agent's first message), as a browser room's greeting; null when nothing.
@@ -487,11 +496,14 @@ function droppedCall(key: string): { effect: ToolEffect; record: ToolCallRecord 
 /**
  * The sideband activity: as long as the call may last, heartbeats every second (a worker that dies is
  * noticed within 10 s); not retried by Temporal: the engine re-attaches itself (`keepAttached`), with the
- * next `attach` and without the greeting.
+ * next `attach` and without the greeting. Cancelled when the call stops, it is waited for
+ * (`WAIT_CANCELLATION_COMPLETED`): it stores the last responses' usage rows before it ends, so a call is
+ * recorded over only with all its usage (at most a heartbeat, 1 s, later; a dead worker's, 10 s).
  */
 const sideband = (input: CallWorkflowInput) =>
   proxyActivities<typeof realtimeActivities>({
     startToCloseTimeout: `${input.max_duration_seconds + 300} seconds`,
     heartbeatTimeout: '10 seconds',
     retry: { maximumAttempts: 1 },
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   });

@@ -244,7 +244,7 @@ describe('realtime calls: a worker killed while the tool server holds a function
           await postAsTwilio(twilioFake, `/twilio/status/${id}`, { CallSid: sid, CallStatus: 'in-progress' });
           await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
           const twiml = await fetchTwiml(twilioFake, `/twilio/voice/${id}`, { CallSid: sid });
-          expect(twiml.text).to.contain('<Dial><Sip>');
+          expect(twiml.text).to.match(/<Dial referUrl="[^"]+\/refer" referMethod="POST"><Sip>/);
           return id;
         },
         {
