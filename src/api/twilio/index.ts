@@ -70,7 +70,7 @@ import type { RecordingSettings } from '../../shared/recordings';
 import { spokenOpening, type RecordingConsent } from '../../shared/recording-consent';
 import { operation, operationsRouter } from '../operations';
 import { payResultHandler, type PaymentComeback } from './payments';
-import { twilioRealtimeRefer } from './realtime-refer';
+import { realtimeReferHandler } from './realtime-refer';
 import { failedTransfer, LIVE_STATUSES, publicUrl } from './requests';
 import { PAYMENT_LINES, type PaymentProgress } from '../../shared/payments';
 import { numberOfSipTo } from '../../shared/sip-trunks';
@@ -101,6 +101,27 @@ export function twilioRouter(temporal: Client): Router {
     ),
   ]);
 }
+
+/**
+ * `POST /twilio/voice/{callId}/refer`: the `referUrl` of a realtime call's `<Dial><Sip>` leg, requested when the
+ * Realtime API's REFER reaches Twilio (https://www.twilio.com/docs/voice/api/refer-to-twilio); the handler
+ * is src/api/twilio/realtime-refer.ts `realtimeReferHandler`.
+ */
+const twilioRealtimeRefer = operation({
+  method: 'post',
+  path: '/twilio/voice/{callId}/refer',
+  operationId: 'twilioRealtimeRefer',
+  tag,
+  summary: "A realtime call's SIP REFER, as Twilio asks what to do with it",
+  description:
+    "The `referUrl` of a realtime call's `<Dial><Sip>` leg: `<Dial>` to the destination the call's transfer chose (after the allow-list and the dialing permissions), `<Hangup/>` for any other `ReferTransferTarget`.",
+  twilioForm: {
+    CallSid: "The call's SID at Twilio (CA…).",
+    ReferTransferTarget: 'The `Refer-To` of the REFER, e.g. `<tel:+14155550111>` or `<sip:desk@example.com>`.',
+  },
+  content: { 'text/xml': { schema: { type: 'string' } } },
+  handler: realtimeReferHandler,
+});
 
 /**
  * `POST /twilio/pay/{callId}/{attempt}`: a card payment's `<Pay>` action (https://www.twilio.com/docs/voice/twiml/pay#action);
