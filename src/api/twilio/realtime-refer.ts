@@ -17,15 +17,18 @@ import { dialTo } from '../../providers/twilio';
 import { referTarget } from '../../shared/realtime';
 
 /**
- * The `Refer-To` of Twilio's `ReferTransferTarget` in the form `referTarget` writes: the angle brackets and
- * header parameters (`;…` after `>`) dropped; a `sip:` URI compared without case in its scheme and host.
+ * The `Refer-To` URI of Twilio's `ReferTransferTarget` (e.g. `<tel:+14155550111>` → `tel:+14155550111`): the
+ * part inside the angle brackets, trimmed; the whole value when there are none.
  */
 export function referredTarget(raw: string): string {
   const inBrackets = /<([^>]*)>/.exec(raw);
   return (inBrackets ? inBrackets[1] : raw).trim();
 }
 
-/** True when `asked` (what Twilio names) is the SIP form of the call's `realtime_refer_to`. */
+/**
+ * True when `asked` (what Twilio names) is the SIP form of the call's `realtime_refer_to`: a `tel:` URI
+ * exactly, a `sip:` URI without regard to case.
+ */
 function sameTarget(asked: string, referTo: string | null | undefined): boolean {
   const ours = referTo ? referTarget(referTo) : null;
   if (ours === null) return false;
