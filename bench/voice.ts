@@ -13,7 +13,15 @@
  *     client; the Temporal dev server and FerretDB are other processes, shown apart from /proc)
  *   - the machine's load average before and after (the figures are inflated by other work on a shared machine)
  *
- * Knobs: `--engine pipeline` (default; `realtime` once that engine exists: `ENGINES` below is the hook),
+ * `--engine realtime`: the same through the realtime engine: the loopback fake of OpenAI's Realtime API
+ * (test/support/fake-openai-realtime.ts, its simulated SIP leg and signed webhook) as the operator's
+ * project, an agent with `engine: "realtime"`, the fake model's first audio `BENCH_VOICE_MODEL_MS` after
+ * `response.created`, the caller's VAD silence 0 (so first audio minus model is what is neither the model
+ * nor the turn detection); the third line of each call asks for an http tool (a loopback HTTPS server),
+ * so the outbox round trip is measured: orchestration is also given over the answers after a tool, and
+ * the outside view is the fake's (a function call's `response.done` → our `response.create`).
+ *
+ * Knobs: `--engine pipeline` (default) or `realtime` (`ENGINES` below),
  * BENCH_VOICE_CALLS (50), BENCH_VOICE_TURNS (caller lines per call, 5), BENCH_VOICE_MODEL_MS (the fake
  * model's time per answer, 200), BENCH_VOICE_CONCURRENCY (calls at once, 1), BENCH_VOICE_CPU_PROFILE (a
  * file: this process's main thread profiled during the measured calls, `.cpuprofile`),
@@ -26,7 +34,11 @@ import inspector from 'node:inspector';
 import os from 'node:os';
 import mongoose from 'mongoose';
 import { callWorkflowId } from '../src/shared/calls';
+import { config, setConfig } from '../src/config';
 import { setOrgCallLimit } from '../src/services/limits';
+import { startFakeRealtime } from '../test/support/fake-openai-realtime';
+import { startHttpsReceiver } from '../test/support/https-receiver';
+import { createHttpTool } from '../test/support/tools';
 import { h, newTenant, request, startHarness, stopHarness } from '../test/support/harness';
 import { cpuMs, percentile, turnGaps } from './stats';
 
@@ -46,13 +58,65 @@ interface Latency {
  * How each engine's calls are placed: the body of `POST /v1/calls` for a simulated call of `turns` lines.
  * A realtime engine adds its own entry (its agent's `engine: "realtime"`, the fake Realtime API started).
  */
-const ENGINES: Record<string, (t: Tenant, turns: number) => Promise<Record<string, unknown>>> = {
+const ENGINES: Record<string, (t: Tenant, turns: number, modelMs: number) => Promise<Placed>> = {
   pipeline: async (t, turns) => ({
-    to: '+14155550123',
-    agent_id: t.agentId,
-    simulation: { caller: Array.from({ length: turns }, (_, i) => `line ${i + 1}`) },
+    body: {
+      to: '+14155550123',
+      agent_id: t.agentId,
+      simulation: { caller: Array.from({ length: turns }, (_, i) => `line ${i + 1}`) },
+    },
+    outsideGaps: (ids) => turnGaps(h().llm.requests, ids),
   }),
+  realtime: async (t, turns, modelMs) => {
+    const fake = await startFakeRealtime();
+    fake.webhookUrl = `${h().api.url}/openai/realtime/webhook`;
+    fake.timing = { speechMs: 20, silenceMs: 0, transcribeMs: Math.min(20, modelMs), modelMs };
+    setConfig({
+      ...config(),
+      openaiRealtime: {
+        projectId: 'proj_bench',
+        webhookSecret: fake.webhookSecret,
+        baseUrl: fake.baseUrl,
+        apiKey: 'sk-realtime-bench',
+        model: 'gpt-realtime',
+        sipHost: 'sip.api.openai.com',
+        simulatorUrl: fake.simulatorUrl,
+      },
+    });
+    const receiver = await startHttpsReceiver();
+    receiver.route('/bench-orders', () => ({ status: 200, body: JSON.stringify({ order: 'A17', status: 'shipped' }) }));
+    const tool = await createHttpTool(t, receiver, 'lookup_order', '/bench-orders');
+    const agent = await request('POST', '/v1/agents', {
+      key: t.testKey,
+      body: {
+        name: 'Realtime bench',
+        instructions: 'You confirm appointments.',
+        engine: 'realtime',
+        tool_ids: [tool.id],
+      },
+    });
+    if (agent.status !== 200)
+      throw new Error(`POST /v1/agents answered ${agent.status}: ${JSON.stringify(agent.body)}`);
+    const lines = Array.from({ length: turns }, (_, i) =>
+      i === 2 ? 'TOOL lookup_order {"order_id":"A17"}' : `line ${i + 1}`,
+    );
+    return {
+      body: { to: '+14155550123', agent_id: agent.body.id, simulation: { caller: lines } },
+      outsideGaps: (ids) => ids.flatMap((id) => fake.callFor(id)?.toolRoundTrips ?? []),
+      close: async () => {
+        await fake.close();
+        await receiver.close();
+      },
+    };
+  },
 };
+
+/** A benchmark's calls: the body of `POST /v1/calls`, the outside view of its calls' turns, what to close. */
+interface Placed {
+  body: Record<string, unknown>;
+  outsideGaps: (ids: string[]) => number[];
+  close?: () => Promise<void>;
+}
 
 const figure = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
@@ -157,7 +221,8 @@ async function main(): Promise<void> {
     const t = await newTenant();
     await setOrgCallLimit(t.orgId, 'test', 1000);
     h().llm.delayMs = modelMs;
-    const body = await place(t, turns);
+    const placed = await place(t, turns, modelMs);
+    const { body } = placed;
     for (let i = 0; i < 3; i++) await oneCall(t, body); // warm-up
 
     const ids: string[] = [];
@@ -182,7 +247,9 @@ async function main(): Promise<void> {
     if (profile) await profile.stopTo(process.env.BENCH_VOICE_CPU_PROFILE!);
 
     const records = (await Promise.all(ids.map((id) => latencies(t, id)))).flat();
-    const gaps = turnGaps(h().llm.requests, ids);
+    const gaps = placed.outsideGaps(ids);
+    // The answers whose way to the first audio went through a tool (the realtime engine's outbox round trip).
+    const afterTool = records.filter((r) => r.tool_ms > 0);
     const perCall = (ms: number) => Math.round((ms / calls) * 10) / 10;
     const result = {
       engine,
@@ -193,6 +260,7 @@ async function main(): Promise<void> {
       concurrency,
       answers: records.length,
       orchestration_ms: figure(records.map((r) => r.orchestration_ms)),
+      orchestration_after_tool_ms: figure(afterTool.map((r) => r.orchestration_ms)),
       orchestration_share_pct: figure(records.map((r) => (100 * r.orchestration_ms) / Math.max(1, r.first_audio_ms))),
       first_audio_minus_model_ms: figure(records.map((r) => r.first_audio_ms - r.model_first_token_ms)),
       first_audio_ms: figure(records.map((r) => r.first_audio_ms)),
@@ -223,12 +291,14 @@ async function main(): Promise<void> {
     console.log(
       `\norchestration per answer: p50 ${result.orchestration_ms.p50} ms, p99 ${result.orchestration_ms.p99} ms (${ok(result.orchestration_ms)} the goal of 15/60); ` +
         `share of first audio p50 ${result.orchestration_share_pct.p50}%, p99 ${result.orchestration_share_pct.p99}%\n` +
+        `orchestration on answers after a tool (${result.orchestration_after_tool_ms.n}): p50 ${result.orchestration_after_tool_ms.p50} ms, p99 ${result.orchestration_after_tool_ms.p99} ms\n` +
         `first audio minus model: p50 ${result.first_audio_minus_model_ms.p50} ms, p99 ${result.first_audio_minus_model_ms.p99} ms\n` +
-        `outside view (model answer → next model request): p50 ${result.outside_gap_ms.p50} ms, p99 ${result.outside_gap_ms.p99} ms (${ok(result.outside_gap_ms)} the goal)\n` +
+        `outside view (${engine === 'realtime' ? "function call's response.done → our response.create, the fake's clock" : 'model answer → next model request'}): p50 ${result.outside_gap_ms.p50} ms, p99 ${result.outside_gap_ms.p99} ms (${ok(result.outside_gap_ms)} the goal)\n` +
         `CPU per call: ${JSON.stringify(result.cpu_ms_per_call)} ms; load average ${result.machine.loadavg_before.join('/')} → ${result.machine.loadavg_after.join('/')} on ${result.machine.cpus} CPUs\n` +
         `reproduce: ${result.command}`,
     );
     if (process.env.BENCH_VOICE_JSON) fs.writeFileSync(process.env.BENCH_VOICE_JSON, JSON.stringify(result, null, 2));
+    await placed.close?.();
   } finally {
     await stopHarness();
   }

@@ -58,5 +58,6 @@ export {
   acceptRealtimeCall,
   attendRealtimeCall,
   hangUpRealtimeCall,
+  referRealtimeCall,
   redirectToPipeline,
 } from './realtime';

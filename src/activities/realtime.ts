@@ -9,15 +9,27 @@ import OpenAI from 'openai';
 import type { RealtimeFunctionTool } from 'openai/resources/realtime/realtime';
 import { config } from '../config';
 import { logger } from '../logger';
+import { Call } from '../models/calls';
 import { isRejectedRequest } from '../providers/openai';
 import { openSideband, realtimeClient, realtimeProject } from '../providers/openai-realtime';
 import { assistantContext } from '../services/assistant-context';
+import { requireDialAllowed } from '../services/dial-gate';
 import { callClient } from '../services/telephony-accounts';
 import type { AssistantContextIds } from '../shared/assistant';
-import { callWorkflowId } from '../shared/calls';
-import { REALTIME_CALL_HEADER, realtimeEventSignal, realtimeOutboxQuery, realtimeSipUri } from '../shared/realtime';
+import { callWorkflowId, type SimulatedBargeIn } from '../shared/calls';
+import {
+  REALTIME_CALL_GONE,
+  REALTIME_CALL_HEADER,
+  realtimeEventSignal,
+  realtimeOutboxQuery,
+  realtimeSipUri,
+  referTarget,
+} from '../shared/realtime';
 import { roomVoice, type SpeechSettings } from '../shared/speech';
 import { isToolName, toolFunction, type TransferOffer } from '../shared/tools';
+import { recordRealtimeUsage } from '../services/usage';
+import { realtimeTurnDetection } from '../shared/turn-taking';
+import { RealtimeMeter } from '../voice/realtime-meter';
 import { RealtimeSideband } from '../voice/realtime-session';
 
 /** Failure type of an accept the Realtime API refused (4xx): not retried; the call falls back. */
@@ -29,11 +41,16 @@ const INPUT_TRANSCRIPTION_MODEL = 'gpt-4o-mini-transcribe';
 /**
  * Rings a test-mode realtime call's simulated SIP leg: asks the simulator (`OPENAI_REALTIME_SIMULATOR_URL`,
  * test rigs: the loopback fake) to dial the project's SIP URI with our call id header, as Twilio's
- * `<Dial><Sip>` does for a live call, its caller saying `caller`'s lines.
+ * `<Dial><Sip>` does for a live call, its caller saying `caller`'s lines, some over the answer before
+ * them (`bargeIns`, the call's `simulation.barge_ins`).
  * @returns `rung` false when no simulator is configured (the call then runs on the pipeline engine)
  * @throws Error when the simulator refuses or cannot be reached (retried)
  */
-export async function ringRealtimeSimulation(input: { callId: string; caller: string[] }): Promise<{ rung: boolean }> {
+export async function ringRealtimeSimulation(input: {
+  callId: string;
+  caller: string[];
+  bargeIns?: SimulatedBargeIn[];
+}): Promise<{ rung: boolean }> {
   const rt = config().openaiRealtime;
   if (!rt?.simulatorUrl) return { rung: false };
   const res = await fetch(`${rt.simulatorUrl}/sip/calls`, {
@@ -43,6 +60,7 @@ export async function ringRealtimeSimulation(input: { callId: string; caller: st
       to: realtimeSipUri(rt.projectId, rt.sipHost, input.callId),
       headers: { [REALTIME_CALL_HEADER]: input.callId },
       caller: input.caller,
+      ...(input.bargeIns?.length ? { bargeIns: input.bargeIns } : {}),
     }),
     signal: AbortSignal.timeout(10_000),
   });
@@ -64,13 +82,19 @@ export interface AcceptRealtimeInput {
   /** The organization's tools the call offers, as functions. */
   functions?: { name: string; description: string; parameters: Record<string, unknown> }[];
   transfer?: TransferOffer;
+  /**
+   * The session's `audio.input.turn_detection`: the agent version's `turn_taking` realtime settings
+   * (src/shared/turn-taking.ts `realtimeTurnDetection`); absent: `server_vad` with OpenAI's defaults.
+   */
+  turnDetection?: ReturnType<typeof realtimeTurnDetection>;
 }
 
 /**
  * Accepts an incoming realtime call (`realtime.calls.accept`) with the agent's configuration: the
  * instructions with the call's context and the contact's records (src/services/assistant-context.ts), the
- * voice (one of OpenAI's, else the default), the caller's speech transcribed, server VAD turn detection,
- * the call's tools as functions. A 4xx is not retried (`REALTIME_ACCEPT_REFUSED`); a 5xx or a network
+ * voice (one of OpenAI's, else the default), the caller's speech transcribed, the agent version's turn detection
+ * (`server_vad` thresholds and paddings, or `semantic_vad` with its eagerness, and `interrupt_response`:
+ * `input.turnDetection`), the call's tools as functions. A 4xx is not retried (`REALTIME_ACCEPT_REFUSED`); a 5xx or a network
  * error is (the workflow's retry policy, then its fallback to the pipeline).
  */
 export async function acceptRealtimeCall(input: AcceptRealtimeInput): Promise<void> {
@@ -94,7 +118,7 @@ export async function acceptRealtimeCall(input: AcceptRealtimeInput): Promise<vo
       audio: {
         input: {
           transcription: { model: INPUT_TRANSCRIPTION_MODEL, ...(language ? { language } : {}) },
-          turn_detection: { type: 'server_vad' },
+          turn_detection: input.turnDetection ?? realtimeTurnDetection(undefined),
         },
         output: { voice: roomVoice(input.speech, 'alloy') },
       },
@@ -110,28 +134,74 @@ export async function acceptRealtimeCall(input: AcceptRealtimeInput): Promise<vo
   }
 }
 
-/**
- * Holds a realtime call's sideband WebSocket until it closes (the call is over on OpenAI's side) or the
- * workflow cancels the activity (the call stops): see src/voice/realtime-session.ts. Heartbeats every
- * second; a socket that fails fails the activity (the workflow ends the call, or falls back before the
- * first answer).
- */
-export async function attendRealtimeCall(input: {
+/** What attending a realtime call's session needs: src/voice/realtime-session.ts `SidebandOptions`' data. */
+export interface AttendRealtimeInput {
   callId: string;
   openaiCallId: string;
+  /** Said first on the first attach; null on a re-attach (the caller heard it already) or when nothing. */
   greeting: string | null;
-}): Promise<void> {
+  /** 1 for the call's first socket, then each re-attach after a drop (every event told carries it). */
+  attach: number;
+  /** Outbox batches an earlier socket sent already, and `function_calls` events the workflow has. */
+  outboxFrom: number;
+  awaited: number;
+  /** The session's `interrupt_response` (default true): whether the caller's speech cuts an answer. */
+  interruptOnSpeech: boolean;
+}
+
+/**
+ * Holds a realtime call's sideband WebSocket until it closes normally (the call is over on OpenAI's side)
+ * or the workflow cancels the activity (the call stops): see src/voice/realtime-session.ts. Heartbeats every
+ * second. A socket that drops (an abnormal close, an error, no handshake within 10 s) fails the activity:
+ * the workflow re-attaches a new one to the same call, or ends the call (or falls back before the first
+ * answer). A socket refused with 404 (OpenAI no longer knows the call) fails with `RealtimeCallGone`.
+ * Each response's usage (audio tokens apart) is stored as a usage row keyed by its id (src/services/usage.ts
+ * `recordRealtimeUsage`: a response a re-attached socket reports again is stored once), and each answer's
+ * latency goes with its `assistant` event (src/voice/realtime-meter.ts).
+ */
+export async function attendRealtimeCall(input: AttendRealtimeInput): Promise<void> {
   const ctx = Context.current();
   const handle = ctx.client.workflow.getHandle(callWorkflowId(input.callId));
   const socket = openSideband(input.openaiCallId);
-  await new RealtimeSideband({
-    socket,
-    greeting: input.greeting,
-    tell: (event) => handle.signal(realtimeEventSignal, event),
-    outbox: () => handle.query(realtimeOutboxQuery),
-    heartbeat: () => ctx.heartbeat(),
-    cancelled: ctx.cancelled,
-  }).run();
+  // Each response's usage is a row of its own, keyed by its id; the activity ends once they are stored.
+  const usageWrites: Promise<void>[] = [];
+  const meter = new RealtimeMeter((u) =>
+    usageWrites.push(
+      recordRealtimeUsage({
+        callId: input.callId,
+        realtimeCallId: input.openaiCallId,
+        responseId: u.responseId,
+        model: u.model,
+        usage: u.usage,
+        occurredMs: u.atMs,
+      }),
+    ),
+  );
+  try {
+    await new RealtimeSideband({
+      socket,
+      greeting: input.greeting,
+      attach: input.attach,
+      outboxFrom: input.outboxFrom,
+      awaited: input.awaited,
+      interruptOnSpeech: input.interruptOnSpeech,
+      meter,
+      tell: (event) => handle.signal(realtimeEventSignal, event),
+      outbox: () => handle.query(realtimeOutboxQuery),
+      heartbeat: () => ctx.heartbeat(),
+      cancelled: ctx.cancelled,
+    }).run();
+  } catch (err) {
+    // `ws` reports a refused upgrade as "Unexpected server response: <status>".
+    if (err instanceof Error && /Unexpected server response: 404/.test(err.message))
+      throw ApplicationFailure.nonRetryable(
+        `The Realtime API no longer knows call ${input.openaiCallId}`,
+        REALTIME_CALL_GONE,
+      );
+    throw err;
+  } finally {
+    await Promise.all(usageWrites);
+  }
 }
 
 /**
@@ -143,6 +213,41 @@ export async function hangUpRealtimeCall(input: { callId: string; openaiCallId: 
     await realtimeClient().realtime.calls.hangup(input.openaiCallId);
   } catch (err) {
     if (err instanceof OpenAI.APIError && err.status && err.status >= 400 && err.status < 500) return;
+    throw err;
+  }
+}
+
+/** Failure type of a transfer by `refer` that cannot happen (a `client:` target, a 4xx): not retried. */
+export const REALTIME_REFER_REFUSED = 'RealtimeReferRefused';
+
+/**
+ * Transfers a realtime call's SIP leg (`realtime.calls.refer` with `target_uri`, OpenAI's SIP guide: the
+ * Realtime API sends a SIP REFER to the leg's other end, Twilio, which dials the target and drops the
+ * model), after the dialing permissions' last word on `to` (src/services/dial-gate.ts
+ * `requireDialAllowed`, as a pipeline transfer's `<Dial>`). `to` is written on the call first
+ * (`realtime_refer_to`): a live leg's Twilio asks its `referUrl` what to do with the REFER
+ * (https://www.twilio.com/docs/voice/api/refer-to-twilio), and src/api/twilio/realtime-refer.ts dials only that.
+ * @throws ApplicationFailure `DestinationNotAllowed` or `RealtimeReferRefused` (not retried): refused by
+ *   the permissions, a target with no SIP address, a 4xx of the Realtime API; other errors are retried
+ */
+export async function referRealtimeCall(input: { callId: string; openaiCallId: string; to: string }): Promise<void> {
+  await requireDialAllowed(input.callId, input.to);
+  const target = referTarget(input.to);
+  if (target === null)
+    throw ApplicationFailure.nonRetryable(
+      `${input.to} has no SIP address to refer the call to`,
+      REALTIME_REFER_REFUSED,
+    );
+  // The leg's referUrl honours only this destination: written before OpenAI is asked, so Twilio's request finds it.
+  await Call.updateOne({ _id: input.callId }, { $set: { realtime_refer_to: input.to } });
+  try {
+    await realtimeClient().realtime.calls.refer(input.openaiCallId, { target_uri: target });
+  } catch (err) {
+    if (isRejectedRequest(err))
+      throw ApplicationFailure.nonRetryable(
+        `The Realtime API refused the refer (${err.status}): ${err.message}`,
+        REALTIME_REFER_REFUSED,
+      );
     throw err;
   }
 }

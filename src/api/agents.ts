@@ -130,7 +130,7 @@ export const createAgentSchema = z.strictObject({
     .enum(ENGINES)
     .optional()
     .describe(
-      "What carries its phone calls: `pipeline` (default) or `realtime` (OpenAI's Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`).",
+      'What carries its phone calls: `pipeline` (default) or `realtime` (OpenAI\'s Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`), and with `recording_consent: "ask"` (400 naming the field this request gives: the caller\'s answer must be heard before the model speaks).',
     ),
   analysis: AnalysisPlanObject.optional().describe(
     "What to learn from each call once it has ended: `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event.",
@@ -240,6 +240,26 @@ function checkEngine(engine: string | undefined): void {
     );
 }
 
+/**
+ * Checks the pair `engine` and `recording_consent` an agent would have after the save: `ask` needs the
+ * caller's spoken yes heard and answered by the service before the model's first message
+ * (src/workflows/call-consent.ts), which the realtime engine cannot do (the model answers the caller on its
+ * own, over SIP). The param named is the one this save gives (`recording_consent` when it gives both).
+ * @throws ApiError 400 `parameter_invalid` naming `recording_consent` or `engine`
+ */
+function checkEngineConsent(
+  engine: string | null | undefined,
+  consent: string | null | undefined,
+  given: { engine?: unknown; recording_consent?: unknown },
+): void {
+  if (engine !== 'realtime' || consent !== 'ask') return;
+  const param = given.recording_consent !== undefined ? 'recording_consent' : 'engine';
+  throw invalidParam(
+    param,
+    `Invalid ${param}: recording_consent 'ask' cannot run on engine 'realtime' (the caller's answer must be heard before the model speaks); use 'announce' or the pipeline engine.`,
+  );
+}
+
 /** The stored `engine`: `realtime`, or null for the pipeline (the default, as agents made before engines). */
 function engineField(engine: string | undefined): 'realtime' | null {
   return engine === 'realtime' ? 'realtime' : null;
@@ -294,6 +314,7 @@ const createAgent = operation({
   handler: async (req, res, { body }) => {
     const enabledTools = checkEnabledTools(body.enabled_tools ?? []);
     checkEngine(body.engine);
+    checkEngineConsent(body.engine, body.recording_consent, body);
     if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
     await checkTransferPermissions(req.auth!, body);
     const toolIds = await checkAgentToolIds(req.auth!, body.tool_ids ?? []);
@@ -438,6 +459,11 @@ async function checkAgentUpdate(tenant: AuthContext, id: string, body: z.output<
   const split = body.traffic_split ? await checkTrafficSplit(existing, body.traffic_split) : body.traffic_split;
   const enabledTools = body.enabled_tools !== undefined ? checkEnabledTools(body.enabled_tools) : undefined;
   checkEngine(body.engine);
+  checkEngineConsent(
+    body.engine !== undefined ? body.engine : existing.engine,
+    body.recording_consent !== undefined ? body.recording_consent : existing.recording_consent,
+    body,
+  );
   if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
   await checkTransferPermissions(tenant, body);
   const toolIds = body.tool_ids !== undefined ? await checkAgentToolIds(tenant, body.tool_ids) : undefined;

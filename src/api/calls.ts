@@ -67,6 +67,7 @@ import { checkAnalysisPlan } from '../services/analysis';
 import { lastEventId, serveEventStream, SSE_EVENT_SCHEMA, STREAM_RETRY_MS, type StreamEvent } from './sse';
 import { config } from '../config';
 import { checkLlmQuota } from '../services/quotas';
+import { callModelUsage } from '../services/usage';
 import { requireDestination } from '../services/dial-gate';
 import { auditTranscriptRead } from './audit-reads';
 
@@ -309,8 +310,9 @@ const listCalls = operation({
 });
 
 /**
- * `GET /v1/calls/{id}` → the call; 404 `resource_missing`. A call not yet over also shows its `turns`
- * so far (the turns recorded, each written right after the answer it belongs to).
+ * `GET /v1/calls/{id}` → the call with its model `usage` so far (src/services/usage.ts `callModelUsage`);
+ * 404 `resource_missing`. A call not yet over also shows its `turns` so far (the turns recorded, each
+ * written right after the answer it belongs to).
  */
 const retrieveCall = operation({
   method: 'get',
@@ -318,14 +320,17 @@ const retrieveCall = operation({
   operationId: 'retrieveCall',
   tag,
   summary: 'Retrieve a call',
-  description: 'A call not yet over shows its `turns` so far.',
+  description:
+    "A call not yet over shows its `turns` so far. `usage` is the call's model usage so far (a realtime call's audio tokens apart), from its usage rows.",
   scope: 'calls:read',
   response: CallObject,
   handler: async (req, res) => {
     const call = await findCall(req.auth!, String(req.params.id));
-    if ((TERMINAL_STATUSES as readonly string[]).includes(call.status)) return void res.json(renderCall(call));
+    const usage = await callModelUsage(call._id);
+    if ((TERMINAL_STATUSES as readonly string[]).includes(call.status))
+      return void res.json({ ...renderCall(call), usage });
     const turns = await CallTurn.find({ call_id: call._id }).sort({ seq: 1 }).lean();
-    res.json({ ...renderCall(call), turns: turns.map((t) => renderTurn(call, t)) });
+    res.json({ ...renderCall(call), usage, turns: turns.map((t) => renderTurn(call, t)) });
   },
 });
 
@@ -362,7 +367,8 @@ const retrieveCallTranscript = operation({
  * `transfer.status: "failed"` (warm: the caller is back with the assistant). 400 naming `to` (or another
  * field) on bad input; 400 `destination_not_allowed` naming `to` when the account's dialing permissions
  * refuse it (src/services/dial-gate.ts `checkDestination`); 409 `call_not_live`, `call_not_transferable` (a browser voice call),
- * `transfer_in_progress` (a warm transfer of the call is under way).
+ * `transfer_in_progress` (a warm transfer of the call is under way). A realtime-engine call is referred
+ * (src/workflows/call-realtime.ts `referOut`), always cold.
  */
 const transferCall = (temporal: Client) =>
   operation({
@@ -376,7 +382,7 @@ const transferCall = (temporal: Client) =>
     tag,
     summary: 'Transfer a live call',
     description:
-      'To an E.164 number or a `sip:` URI the account\'s `dialing_permissions` allow (400 `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs.',
+      'To an E.164 number or a `sip:` URI the account\'s `dialing_permissions` allow (400 `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). A call on the realtime engine is transferred by a SIP `refer` of its leg, always cold (`mode: "warm"` too: its leg cannot be held while the person is briefed). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs.',
     scope: 'calls:write',
     body: transferSchema,
     example: { to: '+14155550199', mode: 'warm', summary: 'Dana wants to move her Tuesday appointment.' },

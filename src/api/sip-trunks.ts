@@ -55,6 +55,11 @@ const sipPassword = z.string().min(1).max(128);
 const name = z.string().min(1).max(64);
 const agentId = z.string().min(1);
 
+/**
+ * `POST /v1/sip_trunks` body: `termination_uri` (`sip:<host>[:port][;params]`, checked further by
+ * src/shared/sip-trunks.ts), `numbers` (E.164), optional `username`/`password` (the password sealed at
+ * rest, never shown), `name`, `agent_id`; unknown fields are 400 naming them.
+ */
 export const sipTrunkSchema = z.strictObject({
   termination_uri: terminationUri,
   numbers,
@@ -64,6 +69,10 @@ export const sipTrunkSchema = z.strictObject({
   agent_id: agentId.optional(),
 });
 
+/**
+ * `POST /v1/sip_trunks/{id}` body: any field of `sipTrunkSchema`; null clears `username`, `password`,
+ * `name` and `agent_id`, and `numbers` replaces the set.
+ */
 export const updateSipTrunkSchema = z.strictObject({
   termination_uri: terminationUri.optional(),
   numbers: numbers.optional(),

@@ -35,6 +35,7 @@ import {
 import { RECORDING_CONSENT_MODES, type RecordingConsent } from '../shared/recording-consent';
 import { AnalysisObject } from './analyses';
 import { redactionField, renderRedaction } from './redaction';
+import { CallUsageObject } from './usage';
 import { CallLatencyObject, renderCallLatency, renderTurnLatency, TurnLatencyObject } from './latency';
 import { ENGINE_FALLBACKS, ENGINES, type EngineFallback } from '../shared/realtime';
 
@@ -57,6 +58,11 @@ const callSchema = new Schema(
     engine_fallback: { type: String, default: null },
     /** OpenAI's id of a realtime call's SIP leg (`rtc_…`), once its incoming-call webhook came; null before and otherwise. */
     realtime_call_id: { type: String, default: null },
+    /**
+     * Where a realtime call's transfer by `refer` sends the caller, written before the refer is asked (src/activities/realtime.ts
+     * `referRealtimeCall`): the only `Refer-To` its Twilio leg's `referUrl` honours (src/api/twilio/realtime-refer.ts); null otherwise.
+     */
+    realtime_refer_to: { type: String, default: null },
     to: { type: String, required: true },
     from: { type: String, default: null },
     status: { type: String, required: true },
@@ -669,6 +675,9 @@ export const CallObject = apiObject(
     ),
     analysis: AnalysisObject.nullable().describe(
       "The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored.",
+    ),
+    usage: CallUsageObject.optional().describe(
+      "The call's model usage so far (`GET /v1/calls/{id}` only: absent in lists and in events): `llm` (the pipeline's model requests), `realtime` (the speech-to-speech session's responses: prompt and completion tokens with their text, audio and cached parts), `analysis`; summed from the call's usage rows, as `GET /v1/usage` counts them.",
     ),
     turns: z
       .array(TranscriptTurnObject)

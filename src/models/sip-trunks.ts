@@ -42,6 +42,7 @@ const sipTrunkSchema = new Schema(
   base,
 );
 sipTrunkSchema.index({ org_id: 1, livemode: 1, _id: -1 });
+/** An organization's SIP trunks (collection `sip_trunks`; src/services/sip-trunks.ts), listed newest first per tenant. */
 export const SipTrunk = mongoose.model('SipTrunk', sipTrunkSchema, 'sip_trunks');
 export type SipTrunkDoc = InferSchemaType<typeof sipTrunkSchema>;
 

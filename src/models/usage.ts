@@ -18,6 +18,9 @@
  * - `ks:<key>`: one knowledge search; the searcher chooses a key that a retry repeats.
  * - `ana:<analysis id>:<request>`: one model request of an analysis (src/services/analysis.ts),
  *   `request` 1 or 2 (the retry with the validation errors): a retried activity meters it once.
+ * - `rt:<realtime call id>:<response id>`: one response of a realtime call's speech-to-speech session
+ *   (its `response.done`, read by the sideband activity, src/activities/realtime.ts): a response is
+ *   metered once, however often its event is seen again (a re-attached socket, a retried activity).
  *
  * Every row carries `org_id`, `livemode`, `kind`, `occurred_ms` (when the work happened: the day it is
  * counted on) and the measures of its kind; the measures of other kinds are absent. `rollup`,
@@ -38,6 +41,7 @@ export const USAGE_KINDS = [
   'message',
   'knowledge_search',
   'analysis',
+  'realtime_response',
 ] as const;
 export type UsageKind = (typeof USAGE_KINDS)[number];
 
@@ -79,6 +83,16 @@ const usageSchema = new Schema(
     /** The provider's `usage.prompt_tokens` / `usage.completion_tokens` (0 when it sent none). */
     prompt_tokens: { type: Number },
     completion_tokens: { type: Number },
+
+    // kind `realtime_response` (also `model`, `prompt_tokens` = the response's `input_tokens`,
+    // `completion_tokens` = its `output_tokens`): their parts as the Realtime API's usage details give them.
+    /** `input_token_details.text_tokens` / `.audio_tokens` / `.cached_tokens` (the cached ones are part of the others). */
+    prompt_text_tokens: { type: Number },
+    prompt_audio_tokens: { type: Number },
+    prompt_cached_tokens: { type: Number },
+    /** `output_token_details.text_tokens` / `.audio_tokens`. */
+    completion_text_tokens: { type: Number },
+    completion_audio_tokens: { type: Number },
 
     // kind `webhook_attempt`
     /** 1 when the endpoint answered 2xx in time, else 0. */
@@ -127,7 +141,29 @@ export type UsageRow =
   | (RowBase & { kind: 'webhook_attempt'; succeeded: 0 | 1 })
   | (RowBase & { kind: 'message'; channel: MessageChannel; direction: 'inbound' | 'outbound'; template: 0 | 1 })
   | (RowBase & { kind: 'knowledge_search' })
-  | (RowBase & { kind: 'analysis'; model: string; prompt_tokens: number; completion_tokens: number });
+  | (RowBase & { kind: 'analysis'; model: string; prompt_tokens: number; completion_tokens: number })
+  | (RowBase & { kind: 'realtime_response'; model: string } & RealtimeTokens);
+
+/** The tokens of one realtime response (`response.done`'s `response.usage`), as a row and the usage object count them. */
+export interface RealtimeTokens {
+  prompt_tokens: number;
+  completion_tokens: number;
+  prompt_text_tokens: number;
+  prompt_audio_tokens: number;
+  prompt_cached_tokens: number;
+  completion_text_tokens: number;
+  completion_audio_tokens: number;
+}
+/** The token fields of a `realtime_response` row, in the order the usage object shows them. */
+export const REALTIME_TOKEN_FIELDS = [
+  'prompt_tokens',
+  'completion_tokens',
+  'prompt_text_tokens',
+  'prompt_audio_tokens',
+  'prompt_cached_tokens',
+  'completion_text_tokens',
+  'completion_audio_tokens',
+] as const satisfies readonly (keyof RealtimeTokens)[];
 
 const count = z.number().int();
 /** The measures of a period (the `totals` of the usage object, and each of its `daily` entries). */
@@ -150,6 +186,21 @@ const measures = {
   /** Model requests of call and conversation analyses, apart from the conversations' own `llm`. */
   analysis: z.object({ requests: count, prompt_tokens: count, completion_tokens: count }),
   webhooks: z.object({ attempts: count, succeeded: count }),
+  /**
+   * The speech-to-speech model of realtime calls (OpenAI's Realtime API): its `responses`, their
+   * `prompt_tokens` and `completion_tokens` (input and output, text and audio), and those split as the
+   * API reports them: text, audio, cached (a part of the prompt's text and audio).
+   */
+  realtime: z.object({
+    responses: count,
+    prompt_tokens: count,
+    completion_tokens: count,
+    prompt_text_tokens: count,
+    prompt_audio_tokens: count,
+    prompt_cached_tokens: count,
+    completion_text_tokens: count,
+    completion_audio_tokens: count,
+  }),
 };
 /** The measures of a period (the `totals` of the usage object, and each of its `daily` entries). */
 export type UsageMeasures = z.output<z.ZodObject<typeof measures>>;
@@ -173,6 +224,16 @@ export const UsageObject = apiObject(
 /** The `usage` object as `usageReport` computes it. */
 export type UsageReport = z.output<typeof UsageObject>;
 
+/**
+ * A call's model usage (the call object's `usage`, `GET /v1/calls/{id}`): the usage object's `llm`,
+ * `realtime` and `analysis` measures over the call's own rows (src/services/usage.ts `callModelUsage`).
+ */
+export const CallUsageObject = z
+  .object({ llm: measures.llm, realtime: measures.realtime, analysis: measures.analysis })
+  .describe(
+    "The call's model usage so far, summed from its usage rows as `GET /v1/usage` counts them: `llm` (the pipeline's model requests), `realtime` (the speech-to-speech session's responses, audio tokens apart), `analysis`.",
+  );
+
 /** Measures of nothing: every field present, zero. */
 export function emptyMeasures(): UsageMeasures {
   return {
@@ -191,6 +252,16 @@ export function emptyMeasures(): UsageMeasures {
     knowledge: { searches: 0 },
     analysis: { requests: 0, prompt_tokens: 0, completion_tokens: 0 },
     webhooks: { attempts: 0, succeeded: 0 },
+    realtime: {
+      responses: 0,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      prompt_text_tokens: 0,
+      prompt_audio_tokens: 0,
+      prompt_cached_tokens: 0,
+      completion_text_tokens: 0,
+      completion_audio_tokens: 0,
+    },
   };
 }
 
@@ -204,6 +275,11 @@ export const MEASURE_FIELDS = [
   'billable_minutes',
   'prompt_tokens',
   'completion_tokens',
+  'prompt_text_tokens',
+  'prompt_audio_tokens',
+  'prompt_cached_tokens',
+  'completion_text_tokens',
+  'completion_audio_tokens',
   'succeeded',
   'channel',
   'direction',
@@ -246,6 +322,10 @@ export function addRow(m: UsageMeasures, row: Partial<UsageRecordDoc>): void {
       m.analysis.requests += 1;
       m.analysis.prompt_tokens += n(row.prompt_tokens);
       m.analysis.completion_tokens += n(row.completion_tokens);
+      break;
+    case 'realtime_response':
+      m.realtime.responses += 1;
+      for (const f of REALTIME_TOKEN_FIELDS) m.realtime[f] += n(row[f]);
       break;
   }
 }

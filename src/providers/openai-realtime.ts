@@ -106,10 +106,14 @@ export function sidebandUrl(openaiCallId: string): string {
   return url.toString();
 }
 
-/** Opens the sideband WebSocket of a call, authorized with the project's key. */
+/**
+ * Opens the sideband WebSocket of a call, authorized with the project's key; a handshake not done within
+ * 10 s fails it (the session's activity then fails and the workflow re-attaches).
+ */
 export function openSideband(openaiCallId: string): WebSocket {
   return new WebSocket(sidebandUrl(openaiCallId), {
     headers: { Authorization: `Bearer ${realtimeProject().apiKey}` },
+    handshakeTimeout: 10_000,
   });
 }
 

@@ -23,8 +23,11 @@ import {
   addRow,
   emptyMeasures,
   MEASURE_FIELDS,
+  REALTIME_TOKEN_FIELDS,
   UsageRecord,
   type MessageChannel,
+  type RealtimeTokens,
+  type UsageMeasures,
   type UsageRecordDoc,
   type UsageReport,
   type UsageRow,
@@ -32,6 +35,7 @@ import {
 import type { WebhookDeliveryInput } from '../shared/webhooks';
 import { logger } from '../logger';
 import { dayStartOf, localDate, utcMidnight } from '../platform/calendar';
+import { llmTokens } from '../platform/metrics';
 import { addLlmTokens } from './quotas';
 import {
   dayIndex,
@@ -62,7 +66,7 @@ export interface UsageScope extends UsageOwner {
  * adds it to the per-day rollups (`foldUsageRows`); a retry that finds the row stored but not yet added
  * (the attempt that stored it crashed) adds it, once its writer's lease has expired. The
  * tokens of a stored LLM or analysis row count toward the organization's daily `llm_tokens_per_day`
- * (src/services/quotas.ts `addLlmTokens`).
+ * (src/services/quotas.ts `addLlmTokens`), and so do a realtime response's (text and audio alike).
  * Measures must be non-negative integers. `null` (a builder's "nothing to meter") records nothing.
  * With `foldBehind` (a conversation's turn, where the caller waits for the next answer) only the row's
  * insert is awaited: the tokens' count and the fold go on behind it, and a fold that fails (or a process
@@ -89,7 +93,7 @@ export async function recordUsage(row: UsageRow | null, opts: { foldBehind?: boo
   const settle = async () => {
     // The day's tokens against the organization's `llm_tokens_per_day`, once per row (a retry that finds
     // the row stored adds nothing; a crash between the two leaves the cap under by this row, never over).
-    if (stored && (row.kind === 'llm_request' || row.kind === 'analysis'))
+    if (stored && (row.kind === 'llm_request' || row.kind === 'analysis' || row.kind === 'realtime_response'))
       await addLlmTokens(row.org_id, row.prompt_tokens + row.completion_tokens, row.occurred_ms);
     if (stored) await foldUsageRows([doc]);
     else await foldIfAbandoned(row._id);
@@ -321,6 +325,113 @@ export function analysisUsage(
     prompt_tokens: tokens(input.usage?.prompt_tokens),
     completion_tokens: tokens(input.usage?.completion_tokens),
   };
+}
+
+/** A realtime response's `usage` as the Realtime API sends it (`response.done`'s `response.usage`). */
+export interface RealtimeUsageReport {
+  input_tokens?: number;
+  output_tokens?: number;
+  input_token_details?: { text_tokens?: number; audio_tokens?: number; cached_tokens?: number };
+  output_token_details?: { text_tokens?: number; audio_tokens?: number };
+}
+
+/**
+ * The usage row of one response of a realtime call's session: `rt:<realtime call id>:<response id>`
+ * (OpenAI's ids: unique per response, so a response seen again, by a re-attached socket or a retried
+ * activity, is metered once). `prompt_tokens`/`completion_tokens` are the response's `input_tokens` /
+ * `output_tokens` (text and audio); the parts are the usage details (cached tokens are part of the
+ * input's text and audio, as the Realtime API counts them). Absent counts are 0.
+ * @param input.callId our call (the row's subject); its organization pays
+ * @returns null, with a warning, when the call is unknown (usage is never worth failing a call for)
+ */
+export async function realtimeResponseUsage(input: {
+  callId: string;
+  realtimeCallId: string;
+  responseId: string;
+  model: string;
+  usage: RealtimeUsageReport;
+  occurredMs: number;
+}): Promise<UsageRow | null> {
+  const owner = await callOwner(input.callId);
+  if (!owner) {
+    logger.warn('realtime usage not recorded: no such call', { call: input.callId, response: input.responseId });
+    return null;
+  }
+  const tokens = (v: number | undefined) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0);
+  const { usage } = input;
+  const counts: RealtimeTokens = {
+    prompt_tokens: tokens(usage.input_tokens),
+    completion_tokens: tokens(usage.output_tokens),
+    prompt_text_tokens: tokens(usage.input_token_details?.text_tokens),
+    prompt_audio_tokens: tokens(usage.input_token_details?.audio_tokens),
+    prompt_cached_tokens: tokens(usage.input_token_details?.cached_tokens),
+    completion_text_tokens: tokens(usage.output_token_details?.text_tokens),
+    completion_audio_tokens: tokens(usage.output_token_details?.audio_tokens),
+  };
+  return {
+    _id: `rt:${input.realtimeCallId}:${input.responseId}`,
+    kind: 'realtime_response',
+    org_id: owner.orgId,
+    livemode: owner.livemode,
+    subject_id: input.callId,
+    occurred_ms: input.occurredMs,
+    model: input.model,
+    ...counts,
+  };
+}
+
+/**
+ * Stores the usage row of one realtime response (`realtimeResponseUsage`), for the sideband activity,
+ * which must not stop the session for it: tried 3 times, 500 ms then 1 s apart, then given up with a
+ * warning (the response goes unmetered; a row stored by an earlier try is never stored twice). Counts
+ * the tokens in `svc_llm_tokens_total` (by model, prompt/completion) once, when this call stored the row.
+ */
+export async function recordRealtimeUsage(input: {
+  callId: string;
+  realtimeCallId: string;
+  responseId: string;
+  model: string;
+  usage: RealtimeUsageReport;
+  occurredMs: number;
+}): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const row = await realtimeResponseUsage(input);
+      if (row && (await recordUsage(row)) && row.kind === 'realtime_response') {
+        llmTokens.inc({ model: row.model, type: 'prompt' }, row.prompt_tokens);
+        llmTokens.inc({ model: row.model, type: 'completion' }, row.completion_tokens);
+      }
+      return;
+    } catch (err) {
+      if (attempt >= 3) {
+        logger.warn('realtime usage not recorded', {
+          call: input.callId,
+          response: input.responseId,
+          error: (err as Error).message,
+        });
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 500 * attempt));
+    }
+  }
+}
+
+/** A call's model usage (the call object's `usage`): its model requests, realtime responses and analyses. */
+export type CallUsage = Pick<UsageMeasures, 'llm' | 'realtime' | 'analysis'>;
+
+/**
+ * The model usage of one call, summed from its usage rows (index `{subject_id}`): the pipeline's model
+ * requests (`llm`), the realtime session's responses with their audio tokens (`realtime`), its analyses.
+ * Rows are written as the work happens, so a call not yet over shows its usage so far.
+ */
+export async function callModelUsage(callId: string): Promise<CallUsage> {
+  const m = emptyMeasures();
+  const rows = await UsageRecord.find(
+    { subject_id: callId, kind: { $in: ['llm_request', 'realtime_response', 'analysis'] } },
+    Object.fromEntries(['kind', 'prompt_tokens', 'completion_tokens', ...REALTIME_TOKEN_FIELDS].map((f) => [f, 1])),
+  ).lean();
+  for (const row of rows) addRow(m, row as Partial<UsageRecordDoc>);
+  return { llm: m.llm, realtime: m.realtime, analysis: m.analysis };
 }
 
 /** A period of whole local days: `from` to `to` inclusive (`YYYY-MM-DD`), in IANA time zone `timezone`. */

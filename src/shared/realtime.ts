@@ -9,6 +9,7 @@
  * function calls and their outputs, the end) goes through the call's workflow.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { TurnLatency } from './latency';
 
 /** What carries a call's conversation: `pipeline` (ConversationRelay text in, our model's text out) or `realtime`. */
 export const ENGINES = ['pipeline', 'realtime'] as const;
@@ -62,20 +63,37 @@ export interface RealtimeFunctionCall {
 }
 
 /**
- * What the sideband socket tells the workflow (signal `realtimeEvent`), `seq` counting from 1 per socket
- * (the workflow ignores one it has seen):
+ * What the sideband socket tells the workflow (signal `realtimeEvent`), numbered per attach of a socket
+ * to the call (`attach`, 1 for the first socket, then each re-attach after a drop) and within it by `seq`
+ * from 1 (the workflow ignores a pair it has seen, so a re-attached socket counting from 1 again is heard):
  * - `caller`: the caller's words (`conversation.item.input_audio_transcription.completed`);
- * - `assistant`: what the model said (`response.output_audio_transcript.done`);
- * - `function_calls`: an answer's function calls (`response.done`), whose outputs the socket waits for;
+ * - `assistant`: what the model said (`response.output_audio_transcript.done`), with the answer's
+ *   `latency` when it was the first the caller heard since they spoke (measured on the activity's clock:
+ *   src/voice/realtime-meter.ts; the workflow writes it on the turn);
+ * - `function_calls`: an answer's function calls (`response.done`), whose outputs the socket waits for:
+ *   `responseId` the answer's, `interrupted` when the caller talked over it before it was done (the
+ *   session's `input_audio_buffer.speech_started` during it, or the response `cancelled`), `said` its words;
+ * - `interrupted`: the caller talked over answer `responseId` (`conversation.item.truncated`, or an
+ *   interruption told with its function calls); `heard` what the caller had heard of the assistant's
+ *   words since they last spoke (estimated from the audio played, `heardOfAudio`), null when unknown;
+ * - `sent`: the socket has sent the first `batches` outbox batches (a re-attached socket goes on from there);
  * - `error`: the session's `error` event;
- * - `closed`: the socket closed (the call is over on OpenAI's side).
+ * - `closed`: the socket closed normally (the call is over on OpenAI's side).
  */
-export type RealtimeCallEvent = { seq: number } & RealtimeCallEventBody;
+export type RealtimeCallEvent = { seq: number; attach: number } & RealtimeCallEventBody;
 /** A `RealtimeCallEvent` before it is numbered. */
 export type RealtimeCallEventBody =
   | { type: 'caller'; text: string }
-  | { type: 'assistant'; text: string }
-  | { type: 'function_calls'; calls: RealtimeFunctionCall[] }
+  | { type: 'assistant'; text: string; latency?: TurnLatency }
+  | {
+      type: 'function_calls';
+      calls: RealtimeFunctionCall[];
+      responseId: string;
+      interrupted: boolean;
+      said: string;
+    }
+  | { type: 'interrupted'; responseId: string | null; heard: string | null }
+  | { type: 'sent'; batches: number }
   | { type: 'error'; message: string }
   | { type: 'closed' };
 export const realtimeEventSignal = defineSignal<[RealtimeCallEvent]>('realtimeEvent');
@@ -93,6 +111,38 @@ export interface RealtimeOutput {
  * then `response.create`).
  */
 export interface RealtimeOutbox {
-  batches: { outputs: RealtimeOutput[]; respond: boolean }[];
+  /** `tool_ms`: how long the batch's tools ran (its longest call, ms), for the answer's latency record. */
+  batches: { outputs: RealtimeOutput[]; respond: boolean; tool_ms?: number }[];
 }
 export const realtimeOutboxQuery = defineQuery<RealtimeOutbox>('realtimeOutbox');
+
+/** The speaking pace assumed when estimating the words of an answer the caller heard (ms per character). */
+export const REALTIME_SPEECH_MS_PER_CHAR = 70;
+
+/**
+ * What the caller heard of `text` when its audio was cut after `audioEndMs` (a `conversation.item.truncated`
+ * event's `audio_end_ms`): the characters that pace allows (`REALTIME_SPEECH_MS_PER_CHAR`), back to the
+ * last whole word; the whole text when the audio outlasted it. The Realtime API tells the milliseconds
+ * played, not the words: this is an estimate.
+ */
+export function heardOfAudio(text: string, audioEndMs: number): string {
+  const chars = Math.floor(Math.max(0, audioEndMs) / REALTIME_SPEECH_MS_PER_CHAR);
+  if (chars >= text.length) return text;
+  const cut = text.slice(0, chars);
+  const space = cut.lastIndexOf(' ');
+  return (text[chars] === ' ' ? cut : space > 0 ? cut.slice(0, space) : '').trimEnd();
+}
+
+/** Failure type of a sideband socket refused because OpenAI no longer knows the call (it is over). */
+export const REALTIME_CALL_GONE = 'RealtimeCallGone';
+
+/**
+ * The SIP `Refer-To` of a transfer destination (`realtime.calls.refer` `target_uri`): an E.164 number as
+ * `tel:+…`, a `sip:` URI as it is. A `client:` identity (a Twilio Client) has no SIP address: null.
+ * The same form is what Twilio's referUrl request names in `ReferTransferTarget` (src/api/twilio/realtime-refer.ts).
+ */
+export function referTarget(to: string): string | null {
+  if (/^\+[1-9]\d{6,14}$/.test(to)) return `tel:${to}`;
+  if (/^sip:/i.test(to)) return to;
+  return null;
+}

@@ -6,13 +6,21 @@
  * (src/shared/realtime.ts `RealtimeCallEvent`):
  * - `conversation.item.input_audio_transcription.completed` → `caller` (the caller's words);
  * - `response.output_audio_transcript.done` → `assistant` (what the model said);
- * - `response.done` whose output holds `function_call` items → `function_calls`; the workflow runs each as
- *   the same durable tool activity as the pipeline's, and the session then reads the outputs from the
- *   workflow (query `realtimeOutbox`) and sends each as `conversation.item.create` of a
- *   `function_call_output`, then `response.create` unless a tool ended the call;
- * - `error` → `error`; the socket's close → `closed`.
+ * - `response.done` whose output holds `function_call` items → `function_calls`, marked `interrupted` when
+ *   the caller talked over the answer (`input_audio_buffer.speech_started` while it was being made, when the
+ *   session interrupts on speech, or the response `cancelled`); the workflow runs each call as the same
+ *   durable tool activity as the pipeline's (or drops them all when interrupted), and the session then
+ *   reads the outputs from the workflow (query `realtimeOutbox`) and sends each as `conversation.item.create`
+ *   of a `function_call_output`, then `response.create` unless a tool ended the call or the caller is
+ *   talking, then tells `sent`;
+ * - `conversation.item.truncated` (the caller cut the audio of an answer: OpenAI truncates it for a SIP
+ *   call) → `interrupted`, with what the caller heard estimated from `audio_end_ms` (`heardOfAudio`);
+ * - `error` → `error`; a normal close (1000, 1005) → `closed`; any other close fails the session (the
+ *   workflow re-attaches a new socket to the call: `attach` numbers the events of each).
+ * - every server event, and each batch of outputs sent back, also goes to the meter
+ *   (src/voice/realtime-meter.ts): each response's usage, and the answer's `latency` on `assistant`.
  * The greeting (the agent's first message) is asked for once the socket is open (`response.create` with
- * instructions to say it). Audio never comes here: only events.
+ * instructions to say it), on the first attach only. Audio never comes here: only events.
  */
 import type {
   RealtimeClientEvent,
@@ -20,28 +28,48 @@ import type {
   RealtimeServerEvent,
 } from 'openai/resources/realtime/realtime';
 import type WebSocket from 'ws';
-import type {
-  RealtimeCallEvent,
-  RealtimeCallEventBody,
-  RealtimeFunctionCall,
-  RealtimeOutbox,
+import type { RealtimeMeter } from './realtime-meter';
+import {
+  heardOfAudio,
+  type RealtimeCallEvent,
+  type RealtimeCallEventBody,
+  type RealtimeFunctionCall,
+  type RealtimeOutbox,
 } from '../shared/realtime';
 
-/** How often the session asks the workflow for function outputs while some are awaited (ms). */
+/**
+ * How often the session asks the workflow for function outputs while some are awaited (ms): first after
+ * `OUTBOX_FIRST_POLL_MS`, then twice as long each time up to `OUTBOX_POLL_MS`. A flat 100 ms cost an
+ * answer after a fast tool about 100 ms of waiting for the next poll (bench:voice --engine realtime).
+ */
 export const OUTBOX_POLL_MS = 100;
+export const OUTBOX_FIRST_POLL_MS = 10;
 /** How often the session tells Temporal it is alive (ms); the activity's heartbeat timeout is a few times this. */
 const HEARTBEAT_MS = 1000;
+
+/** Close codes of a socket that ended normally (1005: a close frame without a code); any other is a drop. */
+const NORMAL_CLOSES = new Set([1000, 1005]);
 
 /** What a session needs from its activity. */
 export interface SidebandOptions {
   socket: WebSocket;
-  /** What the assistant says first; null: nothing until the caller speaks. */
+  /** What the assistant says first; null: nothing until the caller speaks (and on a re-attach). */
   greeting: string | null;
+  /** Which socket of the call this is (1, then each re-attach): every event told carries it. */
+  attach: number;
+  /** Outbox batches an earlier socket of the call sent already (this one goes on from there). */
+  outboxFrom: number;
+  /** `function_calls` events the workflow has from earlier sockets (their batches are this one's to send). */
+  awaited: number;
+  /** Whether the caller's speech cuts an answer (the session's `interrupt_response`, default true). */
+  interruptOnSpeech: boolean;
   /** Tells the workflow (signal `realtimeEvent`). */
   tell(event: RealtimeCallEvent): Promise<void>;
   /** Asks the workflow for the function outputs so far (query `realtimeOutbox`). */
   outbox(): Promise<RealtimeOutbox>;
   heartbeat(): void;
+  /** Times the answers and hands each response's usage on (src/voice/realtime-meter.ts); absent: not metered. */
+  meter?: RealtimeMeter;
   /** Rejects when the activity is cancelled (the call stops). */
   cancelled: Promise<never>;
 }
@@ -49,14 +77,25 @@ export interface SidebandOptions {
 /** One sideband session, from the socket's opening to its close. */
 export class RealtimeSideband {
   private seq = 0;
-  /** `function_calls` events told, and outbox batches sent back. */
-  private asked = 0;
-  private sent = 0;
+  /** `function_calls` events told, and outbox batches sent back (counting those of earlier sockets). */
+  private asked: number;
+  private sent: number;
   /** Signals in flight, in order: each event is told after the one before. */
   private telling: Promise<void> = Promise.resolve();
   private polling = false;
+  /** The response being made (`response.created` to `response.done`), and those the caller talked over. */
+  private responding: string | null = null;
+  private readonly interrupted = new Set<string>();
+  /** The response of each output item seen, and the audio played of items cut before their transcript came. */
+  private readonly itemResponse = new Map<string, string>();
+  private readonly truncated = new Map<string, number>();
+  /** The assistant's words told since the caller last spoke, by item (what an interruption cuts). */
+  private spokenSince: { itemId: string; text: string }[] = [];
 
-  constructor(private readonly o: SidebandOptions) {}
+  constructor(private readonly o: SidebandOptions) {
+    this.asked = o.awaited;
+    this.sent = o.outboxFrom;
+  }
 
   /**
    * Runs the session until the socket closes (resolves) or the activity is cancelled (closes the socket,
@@ -71,7 +110,11 @@ export class RealtimeSideband {
           socket.on('open', () => this.opened());
           socket.on('message', (data) => this.received(String(data)));
           socket.on('error', (err) => reject(err));
-          socket.on('close', () => {
+          socket.on('close', (code) => {
+            if (!NORMAL_CLOSES.has(code)) {
+              reject(new Error(`the sideband socket dropped (close code ${code})`));
+              return;
+            }
             this.tell({ type: 'closed' });
             void this.telling.then(resolve, reject);
           });
@@ -89,6 +132,7 @@ export class RealtimeSideband {
   }
 
   private opened(): void {
+    if (this.sent < this.asked) void this.telling.then(() => this.pollOutbox());
     if (this.o.greeting)
       this.send({
         type: 'response.create',
@@ -104,24 +148,37 @@ export class RealtimeSideband {
     } catch {
       return;
     }
+    this.o.meter?.observe(event, Date.now());
     switch (event.type) {
       case 'conversation.item.input_audio_transcription.completed':
+        this.spokenSince = [];
         if (event.transcript.trim()) this.tell({ type: 'caller', text: event.transcript.trim() });
         break;
+      case 'response.created':
+        this.responding = event.response.id ?? null;
+        break;
+      case 'response.output_item.added':
+        if (event.item.id) this.itemResponse.set(event.item.id, event.response_id);
+        break;
+      case 'input_audio_buffer.speech_started':
+        if (this.responding !== null && this.o.interruptOnSpeech) this.interrupted.add(this.responding);
+        break;
       case 'response.output_audio_transcript.done':
-        if (event.transcript.trim()) this.tell({ type: 'assistant', text: event.transcript.trim() });
-        break;
-      case 'response.done': {
-        const calls: RealtimeFunctionCall[] = (event.response.output ?? [])
-          .filter((item): item is RealtimeConversationItemFunctionCall => item.type === 'function_call')
-          .map((item) => ({ id: item.call_id ?? item.id ?? '', name: item.name, arguments: item.arguments }));
-        if (calls.length) {
-          this.asked++;
-          this.tell({ type: 'function_calls', calls });
-          void this.telling.then(() => this.pollOutbox());
+        this.itemResponse.set(event.item_id, event.response_id);
+        if (event.transcript.trim()) {
+          const latency = this.o.meter?.latency(event.response_id);
+          this.tell({ type: 'assistant', text: event.transcript.trim(), ...(latency ? { latency } : {}) });
+          this.spokenSince.push({ itemId: event.item_id, text: event.transcript.trim() });
         }
+        if (this.truncated.has(event.item_id)) this.cut(event.item_id, this.truncated.get(event.item_id)!);
         break;
-      }
+      case 'conversation.item.truncated':
+        if (this.spokenSince.some((s) => s.itemId === event.item_id)) this.cut(event.item_id, event.audio_end_ms);
+        else this.truncated.set(event.item_id, event.audio_end_ms);
+        break;
+      case 'response.done':
+        this.answered(event.response);
+        break;
       case 'error':
         this.tell({ type: 'error', message: `${event.error.type}: ${event.error.message}` });
         break;
@@ -130,20 +187,61 @@ export class RealtimeSideband {
     }
   }
 
+  /** An answer done: its function calls told (marked when the caller talked over it), their outputs awaited. */
+  private answered(response: Extract<RealtimeServerEvent, { type: 'response.done' }>['response']): void {
+    const id = response.id ?? '';
+    if (this.responding === id) this.responding = null;
+    if (response.status === 'cancelled') this.interrupted.add(id);
+    const output = response.output ?? [];
+    for (const item of output) if (item.id) this.itemResponse.set(item.id, id);
+    const calls: RealtimeFunctionCall[] = output
+      .filter((item): item is RealtimeConversationItemFunctionCall => item.type === 'function_call')
+      .map((item) => ({ id: item.call_id ?? item.id ?? '', name: item.name, arguments: item.arguments }));
+    if (!calls.length) return;
+    const said = output
+      .flatMap((item) => (item.type === 'message' ? (item.content as { transcript?: string | null }[]) : []))
+      .map((c) => c.transcript ?? '')
+      .join(' ')
+      .trim();
+    this.asked++;
+    this.tell({ type: 'function_calls', calls, responseId: id, interrupted: this.interrupted.has(id), said });
+    void this.telling.then(() => this.pollOutbox());
+  }
+
+  /**
+   * The caller cut the audio of assistant item `itemId` after `audioEndMs`: its answer is interrupted, and
+   * the workflow is told what was heard of the words said since the caller last spoke.
+   */
+  private cut(itemId: string, audioEndMs: number): void {
+    this.truncated.delete(itemId);
+    const responseId = this.itemResponse.get(itemId) ?? null;
+    if (responseId !== null) this.interrupted.add(responseId);
+    const at = this.spokenSince.findIndex((s) => s.itemId === itemId);
+    const heard = [
+      ...this.spokenSince.slice(0, at).map((s) => s.text),
+      heardOfAudio(this.spokenSince[at].text, audioEndMs),
+    ]
+      .join(' ')
+      .trim();
+    this.tell({ type: 'interrupted', responseId, heard });
+  }
+
   /** Queues a signal after those before it (a failed one closes the socket: the workflow is gone). */
   private tell(event: RealtimeCallEventBody): void {
-    const numbered: RealtimeCallEvent = { ...event, seq: ++this.seq };
+    const numbered: RealtimeCallEvent = { ...event, seq: ++this.seq, attach: this.o.attach };
     this.telling = this.telling.then(() => this.o.tell(numbered));
     this.telling.catch(() => this.o.socket.close());
   }
 
   /**
-   * While function calls await their outputs: asks the workflow every `OUTBOX_POLL_MS` and sends each new
+   * While function calls await their outputs: asks the workflow (10 ms, then twice as long each time, at
+   * most `OUTBOX_POLL_MS`) and sends each new
    * batch's outputs, then `response.create` when the model is to go on.
    */
   private async pollOutbox(): Promise<void> {
     if (this.polling) return;
     this.polling = true;
+    let pause = OUTBOX_FIRST_POLL_MS;
     try {
       while (this.sent < this.asked && this.o.socket.readyState === this.o.socket.OPEN) {
         const { batches } = await this.o.outbox();
@@ -155,8 +253,11 @@ export class RealtimeSideband {
               item: { type: 'function_call_output', call_id: out.callId, output: out.output },
             });
           if (batch.respond) this.send({ type: 'response.create' });
+          this.o.meter?.outputsSent(batch.tool_ms ?? 0, Date.now());
+          this.tell({ type: 'sent', batches: this.sent + 1 });
         }
-        if (this.sent < this.asked) await new Promise((r) => setTimeout(r, OUTBOX_POLL_MS));
+        if (this.sent < this.asked) await new Promise((r) => setTimeout(r, pause));
+        pause = Math.min(OUTBOX_POLL_MS, pause * 2);
       }
     } finally {
       this.polling = false;

@@ -40,6 +40,22 @@ const SPEECH_START_MS = 500;
 /** Longest wait for an answer to be heard before its line-ending action runs (ms). */
 const MAX_HEARD_WAIT_MS = 15_000;
 
+/**
+ * Rule 1's verdict on each call of an answer the caller interrupted: not run, and the model told so (the
+ * realtime engine gives its dropped calls the same, src/workflows/call-realtime.ts).
+ */
+export const DROPPED_BY_INTERRUPTION: Extract<ActionVerdict, { run: false }> = {
+  run: false,
+  outcome: 'dropped',
+  reason: 'interrupted',
+  summary: 'Not run: the caller talked over your answer before it was heard. Listen to them first.',
+};
+
+/** The built-in tools that end the caller's time with the assistant (rule 1): never run from an unheard answer. */
+export function endsTheLine(toolName: string): boolean {
+  return LINE_ENDING_TOOLS.has(toolName);
+}
+
 /** How long an answer of `text` takes to be heard on the phone (ms): synthesis, then the characters spoken. */
 export function speechEstimateMs(text: string): number {
   return Math.min(MAX_HEARD_WAIT_MS, SPEECH_START_MS + text.length * SPEECH_MS_PER_CHAR);
@@ -112,13 +128,7 @@ export class HeardActions {
    * the words to be heard), else calls of `confirm: true` tools held, the others run.
    */
   async verdicts(calls: ToolCall[], text: string | null): Promise<ActionVerdict[]> {
-    if (await this.interrupted(calls, text))
-      return calls.map(() => ({
-        run: false,
-        outcome: 'dropped',
-        reason: 'interrupted',
-        summary: 'Not run: the caller talked over your answer before it was heard. Listen to them first.',
-      }));
+    if (await this.interrupted(calls, text)) return calls.map(() => DROPPED_BY_INTERRUPTION);
     const confirming = await this.confirmingTools();
     return calls.map((call): ActionVerdict => {
       if (!confirming.has(call.name)) return { run: true };

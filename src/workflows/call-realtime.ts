@@ -6,35 +6,66 @@
  * - The SIP leg: a live call's Twilio leg dials the project's SIP URI with our call id header (the TwiML
  *   of src/api/twilio/index.ts); a test-mode call rings a simulated one (`ringRealtimeSimulation`). OpenAI
  *   announces it by webhook, which the API turns into the `realtimeIncoming` signal (src/api/openai-webhooks.ts).
- * - The accept (`acceptRealtimeCall`): the agent's instructions with the call's context, its voice and its
- *   tools, the very tools a pipeline call offers (`CallTools`).
+ * - The accept (`acceptRealtimeCall`): the agent's instructions with the call's context, its voice, its
+ *   tools (the very tools a pipeline call offers, `CallTools`) and the version's turn detection
+ *   (src/shared/turn-taking.ts `realtimeTurnDetection`: `server_vad` or `semantic_vad`, `interrupt_response`).
  * - The session: a long-running, heartbeating activity holds the sideband socket (`attendRealtimeCall`,
  *   src/voice/realtime-session.ts) and signals what happens (`realtimeEvent`): the caller's and the
  *   model's transcripts become transcript turns; each function call runs as the same durable tool activity
  *   as on the pipeline (same key, same transcript entry), and its output goes back through the query
  *   `realtimeOutbox`. A tool that ends the call (`end_call`) hangs the leg up (`hangUpRealtimeCall`).
- * - Fallback: when accepting fails, the session errors before the model's first answer, OpenAI never
- *   announces the leg, or a test-mode call has no simulated leg to ring, the call goes on with the
- *   pipeline engine (`TurnLoop.converse`) on the same call, `engine_fallback` written on it and logged.
+ * - Transfers: the model's `transfer_call` (checked as on the pipeline: the agent's destinations, then the
+ *   dialing permissions) and the API's `transfer` end the call `transferred` and `CallSession.finish` asks
+ *   `referOut`: a `refer` of the SIP leg (`referRealtimeCall`) instead of a hang-up. A warm transfer cannot
+ *   hold a SIP leg on the Realtime API while the person is briefed: on this engine every transfer is cold
+ *   (`CallTools.coldTransfersOnly`; the call's `transfer` says `mode: "cold"`).
+ * - Re-attach: a socket that drops after the model's first answer (the activity fails) is attached again
+ *   (`keepAttached`): a new socket to the same OpenAI call, no greeting, its events numbered by `attach`
+ *   (the `seq` dedupe is per attach), the outbox taken up where the sockets told they left it (`sent`); at
+ *   most `MAX_REATTACHES`, with backoff; then the call ends `error` with its transcript.
+ * - Heard only (src/workflows/call-heard.ts, rule 1): an answer the caller talked over (the sideband marks
+ *   its `function_calls` `interrupted`, or tells `interrupted` later) runs none of its calls not started:
+ *   each is recorded `dropped`/`interrupted` and its output tells the model so, with no `response.create`
+ *   after; on a live call an answer that speaks and ends or transfers the call first waits until its words
+ *   are likely heard. The transcript keeps what the caller heard (`interrupted`'s `heard`, cut and marked
+ *   as a pipeline call's).
+ * - Fallback: when accepting fails, the session errors (or its socket fails) before the model's first
+ *   answer, OpenAI never announces the leg, or a test-mode call has no simulated leg to ring, the call goes
+ *   on with the pipeline engine (`TurnLoop.converse`) on the same call, `engine_fallback` written on it and
+ *   logged.
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared, sibling workflow files and
  * activity types.
  */
-import { CancellationScope, condition, isCancellation, log, proxyActivities, sleep } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  isCancellation,
+  log,
+  proxyActivities,
+  sleep,
+} from '@temporalio/workflow';
 import type * as realtimeActivities from '../activities/realtime';
 import type { ToolCall } from '../shared/assistant';
 import type { CallWorkflowInput } from '../shared/calls';
+import type { RecordedLatency, TurnLatency } from '../shared/latency';
 import { spokenOpening } from '../shared/recording-consent';
-import type {
-  EngineFallback,
-  RealtimeCallEvent,
-  RealtimeFunctionCall,
-  RealtimeIncoming,
-  RealtimeOutbox,
-  RealtimeOutput,
+import { realtimeTurnDetection } from '../shared/turn-taking';
+import {
+  REALTIME_CALL_GONE,
+  type EngineFallback,
+  type RealtimeCallEvent,
+  type RealtimeIncoming,
+  type RealtimeOutbox,
+  type RealtimeOutput,
 } from '../shared/realtime';
+import type { ToolCallRecord } from '../shared/tools';
+import { DROPPED_BY_INTERRUPTION, endsTheLine, speechEstimateMs } from './call-heard';
 import type { CallLine } from './call-line';
-import type { CallRecord } from './call-record';
+import type { CallRecord, StopRequest } from './call-record';
 import type { CallTools } from './call-tools';
 import type { CallTranscript } from './call-transcript';
 import type { TurnLoop } from './call-turns';
@@ -64,14 +95,34 @@ const realtimeAccept = proxyActivities<typeof realtimeActivities>({
 const INCOMING_TIMEOUT_MS = 30_000;
 /** A live call's goodbye: how long the model may speak before its `end_call` hangs the leg up (ms). */
 const GOODBYE_MS = 3_000;
+/** Re-attaches of a dropped sideband socket per call, and the wait before the first (doubling after). */
+const MAX_REATTACHES = 3;
+const REATTACH_BACKOFF_MS = 1_000;
+
+/** Transfers by `refer`: 10 s per try, 3 tries; a refusal (permissions, no SIP address, a 4xx) is not retried. */
+const realtimeRefer = proxyActivities<typeof realtimeActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: {
+    initialInterval: '500 milliseconds',
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: ['RealtimeReferRefused', 'DestinationNotAllowed'],
+  },
+});
 
 /** A realtime call's conversation: the SIP leg, the session's events, the function calls' outputs. */
 export class RealtimeEngine {
   /** OpenAI's id of the call's SIP leg, once the webhook announced it; the first one counts. */
   private openaiCallId: string | null = null;
-  /** Events of the session not handled yet, and the last `seq` taken (a repeated one is ignored). */
+  /** Events of the session not handled yet, and the last `seq` taken per attach (a repeated one is ignored). */
   private readonly events: RealtimeCallEvent[] = [];
-  private lastSeq = 0;
+  private readonly lastSeq: number[] = [];
+  /** `function_calls` events taken, and outbox batches the sockets said they sent (a re-attach goes on from there). */
+  private asked = 0;
+  private delivered = 0;
+  /** Answers the caller talked over (their function calls not started are dropped). */
+  private readonly interruptedAnswers = new Set<string>();
+  /** The call runs on the Realtime API: accepted, not fallen back (its transfers are `refer`s). */
+  private onRealtime = false;
   /** One batch of outputs per `function_calls` event handled (query `realtimeOutbox`). */
   private readonly batches: RealtimeOutbox['batches'] = [];
   /** The model has answered once (an error from then on no longer falls back). */
@@ -101,11 +152,47 @@ export class RealtimeEngine {
     this.openaiCallId ??= openaiCallId;
   }
 
-  /** Signal `realtimeEvent`: queued for the conversation, once per `seq`. */
+  /**
+   * Signal `realtimeEvent`: queued for the conversation, once per `attach` and `seq`. What an interruption
+   * or a sent batch tells is taken at once (an answer's calls may be waiting to know it).
+   */
   onEvent(event: RealtimeCallEvent): void {
-    if (event.seq <= this.lastSeq) return;
-    this.lastSeq = event.seq;
-    this.events.push(event);
+    const attach = event.attach ?? 1;
+    if (event.seq <= (this.lastSeq[attach] ?? 0)) return;
+    this.lastSeq[attach] = event.seq;
+    if (event.type === 'interrupted' && event.responseId !== null) this.interruptedAnswers.add(event.responseId);
+    if (event.type === 'sent') this.delivered = Math.max(this.delivered, event.batches);
+    if (event.type === 'function_calls') this.asked++;
+    if (event.type !== 'sent') this.events.push(event);
+  }
+
+  /** Whether a transfer of the call is a `refer` of its SIP leg (it runs on the Realtime API). */
+  get transfersByRefer(): boolean {
+    return this.onRealtime && this.openaiCallId !== null;
+  }
+
+  /**
+   * A transfer of the call running on the Realtime API (`CallSession.finish`, for the model's
+   * `transfer_call` and the API's `transfer` alike, the destination checked before): `refer` of the SIP
+   * leg to `to`. A refer that fails ends the call `failed` with `error` (as a pipeline transfer's failed
+   * `<Dial>`) and hangs the leg up.
+   * @returns true when the call was handed over (`call.transferred`)
+   */
+  async referOut(final: StopRequest, to: string): Promise<boolean> {
+    const { input } = this;
+    const openaiCallId = this.openaiCallId!;
+    try {
+      await realtimeRefer.referRealtimeCall.executeWithOptions({ summary: `refer ${openaiCallId} to ${to}` }, [
+        { callId: input.callId, openaiCallId, to },
+      ]);
+      return true;
+    } catch (err) {
+      final.status = 'failed';
+      final.reason = 'error';
+      final.error = `Transfer to ${to} failed: ${errorMessage(err)}`;
+      await realtimeCalls.hangUpRealtimeCall({ callId: input.callId, openaiCallId }).catch(() => undefined);
+      return false;
+    }
   }
 
   /** Query `realtimeOutbox`: the function outputs so far, one batch per answered `function_calls`. */
@@ -123,6 +210,8 @@ export class RealtimeEngine {
     const unconnected = await this.connect();
     if (this.record.stop !== null) return 'done';
     if (unconnected) return await this.fallBack(unconnected);
+    this.onRealtime = true;
+    this.tools.coldTransfersOnly = true;
     const outcome = await this.attend();
     return outcome === 'session_error' ? await this.fallBack('session_error') : 'done';
   }
@@ -137,6 +226,7 @@ export class RealtimeEngine {
       const { rung } = await realtimeCalls.ringRealtimeSimulation({
         callId: input.callId,
         caller: input.simulation.caller,
+        ...(input.simulation.barge_ins?.length ? { bargeIns: input.simulation.barge_ins } : {}),
       });
       if (!rung) return 'no_simulator';
     }
@@ -155,6 +245,7 @@ export class RealtimeEngine {
           context: this.tools.context,
           speech: input.agent,
           tools: Object.keys(this.tools.handlers),
+          turnDetection: realtimeTurnDetection(input.agent.turn_taking),
           ...(custom
             ? {
                 functions: custom.tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
@@ -172,9 +263,10 @@ export class RealtimeEngine {
   }
 
   /**
-   * Attends the session: the sideband activity in a scope of its own, the session's events handled in
-   * order, until the call stops or the socket closes; then the leg is hung up (unless OpenAI's side is
-   * over) and the activity cancelled.
+   * Attends the session: the sideband activity in a scope of its own (re-attached when its socket drops,
+   * `keepAttached`), the session's events handled in order, until the call stops or the session is over;
+   * then the leg is hung up (unless OpenAI's side is over, or the call is being transferred: `referOut`
+   * follows) and the activity cancelled.
    * @returns `session_error` when the session failed before the model's first answer
    */
   private async attend(): Promise<'done' | 'session_error'> {
@@ -184,11 +276,8 @@ export class RealtimeEngine {
     let over = false;
     let failure: string | null = null;
     const attending = scope
-      .run(() =>
-        sideband(input).attendRealtimeCall.executeWithOptions({ summary: `realtime session ${openaiCallId}` }, [
-          { callId: input.callId, openaiCallId, greeting: realtimeGreeting(input) },
-        ]),
-      )
+      .run(() => this.keepAttached(openaiCallId))
+      .then((failed) => (failure = failed))
       .catch((err) => {
         if (!isCancellation(err)) failure = errorMessage(err);
       })
@@ -202,14 +291,59 @@ export class RealtimeEngine {
     }
     if (outcome === 'done' && failure !== null && !this.answered) outcome = 'session_error';
     if (!this.closed) {
-      if (record.stop?.reason === 'assistant_ended' && !input.simulation) await sleep(GOODBYE_MS);
-      await realtimeCalls.hangUpRealtimeCall({ callId: input.callId, openaiCallId }).catch(() => undefined);
+      const leaving = record.stop?.reason === 'assistant_ended' || record.stop?.status === 'transferred';
+      if (leaving && !input.simulation) await sleep(GOODBYE_MS);
+      if (record.stop?.status !== 'transferred')
+        await realtimeCalls.hangUpRealtimeCall({ callId: input.callId, openaiCallId }).catch(() => undefined);
     }
     scope.cancel();
     await attending;
     if (outcome === 'done' && record.stop === null && failure !== null)
       record.requestStop({ status: 'failed', reason: 'error', error: `Realtime session: ${failure}` });
     return outcome;
+  }
+
+  /**
+   * The sideband activity, attached again when it fails after the model's first answer: a new socket to
+   * the same OpenAI call, no greeting, its events numbered by the next `attach`, the outbox taken up where
+   * the sockets before left it; at most `MAX_REATTACHES` times, `REATTACH_BACKOFF_MS` apart, doubling.
+   * @returns why the session failed for good (the call then ends `error`, or falls back before the first
+   *   answer), or null when it is over (its socket closed, or OpenAI no longer knows the call)
+   */
+  private async keepAttached(openaiCallId: string): Promise<string | null> {
+    const { input, record } = this;
+    const interruptOnSpeech = input.agent.turn_taking?.interrupt_response !== false;
+    for (let attach = 1; ; attach++) {
+      try {
+        await sideband(input).attendRealtimeCall.executeWithOptions(
+          { summary: `realtime session ${openaiCallId}${attach > 1 ? ` (re-attach ${attach - 1})` : ''}` },
+          [
+            {
+              callId: input.callId,
+              openaiCallId,
+              greeting: attach === 1 ? realtimeGreeting(input) : null,
+              attach,
+              outboxFrom: this.delivered,
+              awaited: this.asked,
+              interruptOnSpeech,
+            },
+          ],
+        );
+        return null;
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+        if (
+          err instanceof ActivityFailure &&
+          err.cause instanceof ApplicationFailure &&
+          err.cause.type === REALTIME_CALL_GONE
+        )
+          return null;
+        const failure = errorMessage(err);
+        if (!this.answered || this.closed || record.stop !== null || attach > MAX_REATTACHES) return failure;
+        log.warn('realtime socket dropped; re-attaching', { callId: input.callId, attach, error: failure });
+        await sleep(REATTACH_BACKOFF_MS * 2 ** (attach - 1));
+      }
+    }
   }
 
   /** One event of the session: a turn, the function calls of an answer, an error, the close. */
@@ -222,11 +356,17 @@ export class RealtimeEngine {
         return 'done';
       case 'assistant':
         this.answered = true;
-        transcript.say('assistant', event.text);
+        // The answer's latency, measured by the sideband on its clock, goes on the turn as the pipeline's does.
+        transcript.say('assistant', event.text, undefined, undefined, realtimeLatency(event.latency));
         transcript.hearMessage({ role: 'assistant', content: event.text });
         return 'done';
       case 'function_calls':
-        await this.runFunctionCalls(event.calls);
+        await this.runFunctionCalls(event);
+        return 'done';
+      case 'interrupted':
+        await this.interrupted(event.heard);
+        return 'done';
+      case 'sent':
         return 'done';
       case 'error':
         log.warn('realtime session error', { callId: this.input.callId, error: event.message });
@@ -238,18 +378,38 @@ export class RealtimeEngine {
   }
 
   /**
+   * The caller talked over the assistant: the words said since they last spoke keep what was heard
+   * (`heard`; unknown: left as they are) and are marked `interrupted`, as a pipeline call's
+   * (src/workflows/call-transcript.ts `applyInterruption`).
+   */
+  private async interrupted(heard: string | null): Promise<void> {
+    if (heard === null) return;
+    this.transcript.onInterrupted({ spoken: heard });
+    await this.transcript.applyInterruption();
+  }
+
+  /**
    * An answer's function calls, in parallel, each the same durable tool activity a pipeline call runs
    * (the organization's tools by `runCustomTool`, the built-in ones by `applyTool`, keyed by
    * `CallTools.toolCallKey`), recorded as tool turns in the model's order; their outputs make the next
-   * outbox batch, with `respond` false when one ended the call.
+   * outbox batch, with `respond` false when one ended the call or the caller is talking. Nothing happens
+   * that the caller did not hear (src/workflows/call-heard.ts, rule 1): an answer the caller interrupted
+   * runs none of its calls (each recorded `dropped`, `interrupted`, its output telling the model so); on
+   * a live call an answer that speaks and ends or transfers the call first waits until its words are
+   * likely heard (`speechEstimateMs`) and is dropped when the caller cuts in meanwhile.
    */
-  private async runFunctionCalls(calls: RealtimeFunctionCall[]): Promise<void> {
-    const { tools, transcript } = this;
-    const custom = await tools.customToolSet(() => false);
+  private async runFunctionCalls(answer: Extract<RealtimeCallEvent, { type: 'function_calls' }>): Promise<void> {
+    const { tools, transcript, input } = this;
+    const cut = () => answer.interrupted || this.interruptedAnswers.has(answer.responseId);
+    if (!cut() && !input.simulation && answer.said && answer.calls.some((c) => endsTheLine(c.name)))
+      await condition(cut, speechEstimateMs(answer.said));
+    const dropped = cut();
+    const custom = dropped ? null : await tools.customToolSet(() => false);
     const done = await Promise.all(
-      calls.map(async (fc) => {
+      answer.calls.map(async (fc) => {
         const call: ToolCall = { id: fc.id, name: fc.name, arguments: fc.arguments };
         const key = tools.toolCallKey(call.id);
+        if (dropped) return { call, ...droppedCall(key) };
         const tool = custom?.tools.find((t) => t.name === call.name);
         if (tool && custom) return { call, ...(await runCustomTool(custom, tool, call, key)) };
         const startedMs = Date.now();
@@ -271,7 +431,8 @@ export class RealtimeEngine {
       outputs.push({ callId: call.id, output: effect.summary });
       ended ||= effect.ends;
     }
-    this.batches.push({ outputs, respond: !ended && this.record.stop === null });
+    const toolMs = Math.max(0, ...done.map((d) => d.record.durationMs ?? 0));
+    this.batches.push({ outputs, respond: !ended && !dropped && this.record.stop === null, tool_ms: toolMs });
   }
 
   /**
@@ -281,6 +442,8 @@ export class RealtimeEngine {
   private async fallBack(reason: EngineFallback): Promise<'done' | 'continue'> {
     const { input, record, line } = this;
     log.warn('realtime call falls back to the pipeline engine', { callId: input.callId, reason });
+    this.onRealtime = false;
+    this.tools.coldTransfersOnly = false;
     await record.transition('in_progress', { engine_fallback: reason }, []);
     // A live call's Twilio leg still dials the SIP URI: Twilio is asked for its TwiML again (the relay's now).
     if (!input.simulation && line.providerCallSid !== null) {
@@ -300,6 +463,11 @@ export class RealtimeEngine {
   }
 }
 
+/** A realtime answer's latency record as the turn keeps it (engine `realtime`); undefined when none came. */
+function realtimeLatency(latency: TurnLatency | undefined): RecordedLatency | undefined {
+  return latency ? { ...latency, engine: 'realtime' } : undefined;
+}
+
 /**
  * What the model says first (src/shared/recording-consent.ts `spokenOpening`: the AI disclosure, the
  * recording notice, the agent's first message), as a browser room's greeting; null when nothing.
@@ -314,12 +482,28 @@ function realtimeGreeting(input: CallWorkflowInput): string | null {
 }
 
 /**
+ * A dropped call of an interrupted answer (src/workflows/call-heard.ts `DROPPED_BY_INTERRUPTION`): what
+ * the model is told, and its entry marked `dropped`, `interrupted`, as a pipeline call's.
+ */
+function droppedCall(key: string): { effect: ToolEffect; record: ToolCallRecord } {
+  const { outcome, reason, summary } = DROPPED_BY_INTERRUPTION;
+  return {
+    effect: { summary, ends: false },
+    record: { toolCallId: key, ok: false, status: null, durationMs: 0, outcome, reason },
+  };
+}
+
+/**
  * The sideband activity: as long as the call may last, heartbeats every second (a worker that dies is
- * noticed within 10 s); not retried yet (re-attaching a dropped socket is for later: the call ends `error`).
+ * noticed within 10 s); not retried by Temporal: the engine re-attaches itself (`keepAttached`), with the
+ * next `attach` and without the greeting. Cancelled when the call stops, it is waited for
+ * (`WAIT_CANCELLATION_COMPLETED`): it stores the last responses' usage rows before it ends, so a call is
+ * recorded over only with all its usage (at most a heartbeat, 1 s, later; a dead worker's, 10 s).
  */
 const sideband = (input: CallWorkflowInput) =>
   proxyActivities<typeof realtimeActivities>({
     startToCloseTimeout: `${input.max_duration_seconds + 300} seconds`,
     heartbeatTimeout: '10 seconds',
     retry: { maximumAttempts: 1 },
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   });

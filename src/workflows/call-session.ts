@@ -180,13 +180,15 @@ export class CallSession {
   }
 
   /**
-   * Update `transfer`: a cold transfer hands the call to `to` and returns once the end is recorded; a warm
+   * Update `transfer`: a cold transfer hands the call to `to` and returns once the end is recorded (a call
+   * on the Realtime API: a `refer` of its SIP leg, warm asked or not); a warm
    * one (`WarmTransfer.start`) returns once its outcome is known: the end recorded when the person joined,
    * else the call back with the assistant.
    */
   async transfer(request: TransferRequest): Promise<CallState> {
     const { record, warm } = this;
-    if (request.mode === 'warm') {
+    // A call on the Realtime API cannot hold its SIP leg while the person is briefed: its transfers are cold `refer`s.
+    if (request.mode === 'warm' && !this.tools.coldTransfersOnly) {
       warm.start(request);
       await condition(() => !warm.underWay);
       if (record.stop !== null) await condition(() => record.finished);
@@ -330,7 +332,13 @@ export class CallSession {
       const events: string[] = [];
       if (final.status === 'transferred' && final.transferTo) {
         // A warm transfer already joined the caller with the person: nothing to hand over.
-        if (final.warm || (await line.transferOut(final, final.transferTo))) events.push('call.transferred');
+        const { realtime } = this;
+        const handedOver =
+          final.warm ||
+          (realtime?.transfersByRefer
+            ? await realtime.referOut(final, final.transferTo)
+            : await line.transferOut(final, final.transferTo));
+        if (handedOver) events.push('call.transferred');
       } else if (final.voicemailMessage !== undefined && record.status === 'in_progress')
         await line.leaveVoicemail(final, final.voicemailMessage);
       else if (record.status === 'in_progress' || record.status === 'ringing') await line.hangUp(final);

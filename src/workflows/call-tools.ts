@@ -38,6 +38,11 @@ export class CallTools {
   private customTools: Promise<CustomTool[]> | null = null;
   /** The keys of this run's tool calls (`tc_…`). */
   readonly toolCallKey = toolCallKeys();
+  /**
+   * Every transfer is cold: set while the call runs on the Realtime API (src/workflows/call-realtime.ts),
+   * whose SIP leg can only be referred, not held while the person is briefed.
+   */
+  coldTransfersOnly = false;
 
   /**
    * @param input the run's input: the agent, the campaign's form (a continued run's values so far)
@@ -81,6 +86,7 @@ export class CallTools {
       room: Boolean(input.room),
       defaultTransferTo: input.agent.transfer_to,
       transferMode: input.agent.transfer_mode ?? 'cold',
+      coldOnly: () => this.coldTransfersOnly,
       destinations: input.agent.transfer_destinations ?? null,
       checkTransfer: async (to) => {
         const answer = await dialing.checkTransferDestination.executeWithOptions(

@@ -150,6 +150,8 @@ export interface CallToolTarget {
   checkTransfer(to: string): Promise<string | null>;
   /** How `transfer_call` transfers: the agent's `transfer_mode`. */
   transferMode: TransferMode;
+  /** True when a warm transfer cannot happen on this call now (the realtime engine's SIP leg): it goes cold. */
+  coldOnly?(): boolean;
   /** Asks the call to end once the turn is over (the first stop request of the call wins). */
   stop(request: ToolStop): void;
   /** Starts a warm transfer to `to`; returns why it cannot (one already runs), else null. */
@@ -234,10 +236,13 @@ function legacyTransfer(asked: string | undefined, call: CallToolTarget): ToolEf
   return startTransfer(call, to, call.transferMode);
 }
 
-/** Transfers the call to `to`: starts a warm transfer, or asks the call to end `transferred` (cold). */
+/**
+ * Transfers the call to `to`: starts a warm transfer, or asks the call to end `transferred` (cold; a warm
+ * one too when the call cannot brief the person first, `coldOnly`).
+ */
 function startTransfer(call: CallToolTarget, to: string, mode: TransferMode, name?: string): ToolEffect {
   const where = name ? `${name} (${to})` : to;
-  if (mode === 'warm') {
+  if (mode === 'warm' && !call.coldOnly?.()) {
     const refused = call.warmTransfer(to);
     if (refused) return { summary: `Error: ${refused}.`, ends: false };
     return { summary: `Warm transfer to ${where} started: the caller is on hold while ${to} is briefed.`, ends: true };

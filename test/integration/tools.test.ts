@@ -68,6 +68,7 @@ describe('tools: custom tools as a resource', function () {
       method: 'POST',
       timeout_ms: 5000,
       speak_while_running: 'Let me check that for you.',
+      confirm: false,
       header_names: ['Authorization', 'X-Shop'],
       metadata: { team: 'support' },
       created: created.created,

@@ -90,6 +90,26 @@ describe('replay of recorded workflow histories', function () {
     }
   });
 
+  it('has recorded callWorkflow histories of realtime calls (record-realtime-histories.ts)', async () => {
+    expect(files.filter((f) => f.startsWith('call-realtime-'))).to.include.members([
+      'call-realtime-test.json', // test mode: greeting, turns, an http tool, end_call (hangup)
+      'call-realtime-fallback.json', // accept answered 500: the pipeline takes the call
+      'call-realtime-session-error.json', // the session errors before its first answer: the pipeline takes it
+      'call-realtime-live.json', // a live call: Twilio dials the SIP URI, talked, ended by hangup
+    ]);
+    for (const f of files.filter((x) => x.startsWith('call-realtime-'))) {
+      const history = historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8')));
+      const started = history.events![0].workflowExecutionStartedEventAttributes!;
+      const input = await decodePayload<{ livemode: boolean; agent: { engine?: string } }>(started.input!.payloads![0]);
+      expect({ engine: input.agent.engine, livemode: input.livemode }, f).to.deep.equal({
+        engine: 'realtime',
+        livemode: f === 'call-realtime-live.json',
+      });
+      const activities = history.events!.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+      expect(activities, f).to.include('acceptRealtimeCall');
+    }
+  });
+
   it('has recorded histories of inbound calls, of a queued call and of the call-slot semaphore', () => {
     // call-slots.json is a callSlotsWorkflow still open (it never completes): replayed as far as it goes.
     expect(files.filter((f) => f.startsWith('call-'))).to.include.members([

@@ -51,6 +51,15 @@
  * the account the request's credentials name. A Calls create's `To` may be a SIP URI (with
  * `SipAuthUsername`/`SipAuthPassword`), recorded like any create.
  *
+ * `<Dial><Sip>` to OpenAI's Realtime API (a realtime call's leg, src/api/twilio/index.ts `dialRealtime`):
+ * TwiML the fake follows (`fetchTwiml`: a test fetching a call's TwiML as Twilio does) that dials a SIP URI
+ * is rung at the Realtime API's simulated SIP side (`sipSimulatorUrl`, test/support/fake-openai-realtime.ts
+ * `simulatorUrl`, as `ringRealtimeSimulation` rings it for a test-mode call) with the URI's `X-` headers
+ * (our call id) and the caller's lines of `sipCallers`; `sipDials` records each. An update of such a call
+ * with a `Url` (the fallback to the pipeline) ends the `<Dial>` leg and the fake fetches the URL as Twilio
+ * does (signed, `CallStatus: in-progress`), following its TwiML in turn; `urlFetches` records each fetch
+ * and its answer once in.
+ *
  * Messages resource: create (`POST …/Messages.json`: `To`, `From`, `Body` or `ContentSid` +
  * `ContentVariables`, `StatusCallback`) and list (`GET …/Messages.json` filtered by `To`, `From`,
  * `DateSent>`). Recordings resource: `recordings` holds the WAV of each recording SID a test
@@ -162,6 +171,14 @@ export interface FakeTwilio {
   payTwiml: Map<string, Record<string, string>>;
   /** Each recording control request (`POST …/Calls/{CallSid}/Recordings/{Sid}.json`), in order. */
   recordingUpdates: { callSid: string; sid: string; params: Record<string, string> }[];
+  /** Where a followed `<Dial><Sip>` is rung (the fake Realtime API's `simulatorUrl`); null: not rung. */
+  sipSimulatorUrl: string | null;
+  /** What the person on each call (Call SID) says on its SIP leg: the simulated Realtime caller's lines. */
+  sipCallers: Map<string, string[]>;
+  /** Each `<Dial><Sip>` the fake followed: the call, the URI dialed, its `X-` headers, the simulator's status (0: not rung). */
+  sipDials: { callSid: string; uri: string; headers: Record<string, string>; status: number }[];
+  /** Each TwiML URL fetched after a `Url` update of a call on a SIP leg, with its answer once in. */
+  urlFetches: { callSid: string; url: string; answer: Promise<{ status: number; text: string }> }[];
   close(): Promise<void>;
 }
 
@@ -258,6 +275,10 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     connectActions: [] as FakeTwilio['connectActions'],
     payTwiml: new Map<string, Record<string, string>>(),
     recordingUpdates: [] as FakeTwilio['recordingUpdates'],
+    sipSimulatorUrl: null as string | null,
+    sipCallers: new Map<string, string[]>(),
+    sipDials: [] as FakeTwilio['sipDials'],
+    urlFetches: [] as FakeTwilio['urlFetches'],
     addAccount(opts: { friendlyName?: string; parent?: string } = {}): FakeAccount {
       const a = newAccount(opts.friendlyName ?? 'own account', opts.parent);
       accounts.set(a.sid, a);
@@ -306,6 +327,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     num_segments: '1',
     api_version: '2010-04-01',
   });
+  /** Calls (SIDs) whose TwiML the fake followed last is a `<Dial><Sip>` leg. */
+  const sipLegs = new Set<string>();
   let creates = 0;
   let updatesSeen = 0;
   let accountCreatesSeen = 0;
@@ -597,6 +620,17 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         if (pay) fake.payTwiml.set(m[1], pay);
         else if (params.Twiml || params.Url) fake.payTwiml.delete(m[1]);
         send(200, { sid: m[1], account_sid: acct, status: params.Status ?? 'in-progress' });
+        // Redirected while on a SIP leg (`<Dial><Sip>`): the leg ends and Twilio fetches the new TwiML.
+        if (params.Url && sipLegs.delete(m[1])) {
+          const fetchParams = { CallSid: m[1], CallStatus: 'in-progress' };
+          const answer = twilioCallback(account, params.Url, { ...fetchParams, AccountSid: acct })
+            .then(async (got) => {
+              if (got.status === 200) await followTwiml(fake as FakeTwilio, m[1], got.text);
+              return got;
+            })
+            .catch((err: Error) => ({ status: 0, text: err.message }));
+          fake.urlFetches.push({ callSid: m[1], url: params.Url, answer });
+        }
         // Redirected while in a ConversationRelay session: the session ends, the caller still on the line,
         // and Twilio requests the `<Connect>`'s action (after the update is answered), signed by the call's account.
         const action = fake.connectAction.get(m[1]);
@@ -623,6 +657,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   currentFake = fake as FakeTwilio;
+  sipLegsOf.set(fake as FakeTwilio, sipLegs);
   return Object.assign(fake, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     accountSid,
@@ -679,6 +714,65 @@ export async function answerInbound(
   const answer = await twilioCallback(signed.signer, '/twilio/voice/inbound', signed.params);
   const action = connectActionInTwiml(answer.text);
   if (action) fake.connectAction.set(params.CallSid, action);
+  return answer;
+}
+
+/** Each fake's calls on a `<Dial><Sip>` leg (Call SIDs), which a `Url` update takes off it. */
+const sipLegsOf = new WeakMap<FakeTwilio, Set<string>>();
+
+/**
+ * The SIP URI a TwiML document's `<Dial><Sip>` dials, with the `X-` headers its URI carries after `?`
+ * (https://www.twilio.com/docs/voice/twiml/sip#custom-headers), or null (a regex over the TwiML the
+ * service writes).
+ */
+export function sipInTwiml(twiml: string | undefined): { uri: string; headers: Record<string, string> } | null {
+  const m = /<Dial\b[^>]*>\s*<Sip\b[^>]*>([^<]+)<\/Sip>/.exec(twiml ?? '');
+  if (!m) return null;
+  const uri = m[1].trim().replace(/&amp;/g, '&');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(uri.split('?')[1] ?? '')) headers[name] = value;
+  return { uri, headers };
+}
+
+/**
+ * Follows TwiML call `callSid` runs as Twilio would, as far as the fake plays it: a `<Dial><Sip>` is rung at
+ * `fake.sipSimulatorUrl` (`POST {sim}/sip/calls` `{to, headers, caller}`), the call then on that SIP leg.
+ * @returns the dial recorded (null when the TwiML dials no SIP URI)
+ */
+export async function followTwiml(
+  fake: FakeTwilio,
+  callSid: string,
+  twiml: string,
+): Promise<FakeTwilio['sipDials'][number] | null> {
+  const sip = sipInTwiml(twiml);
+  if (!sip) return null;
+  sipLegsOf.get(fake)?.add(callSid);
+  const dial = { callSid, ...sip, status: 0 };
+  fake.sipDials.push(dial);
+  if (fake.sipSimulatorUrl) {
+    const res = await fetch(`${fake.sipSimulatorUrl}/sip/calls`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ to: sip.uri, headers: sip.headers, caller: fake.sipCallers.get(callSid) ?? [] }),
+    });
+    dial.status = res.status;
+    await res.text();
+  }
+  return dial;
+}
+
+/**
+ * Twilio fetching a call's TwiML (`POST` to `path` on the test API, signed: `postAsTwilio`) and following
+ * it (`followTwiml`: a `<Dial><Sip>` is rung at the Realtime simulator).
+ * @returns the TwiML's answer
+ */
+export async function fetchTwiml(
+  fake: FakeTwilio,
+  path: string,
+  params: Record<string, string> & { CallSid: string },
+): Promise<{ status: number; type: string | null; text: string }> {
+  const answer = await postAsTwilio(fake, path, params);
+  if (answer.status === 200) await followTwiml(fake, params.CallSid, answer.text);
   return answer;
 }
 

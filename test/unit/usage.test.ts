@@ -110,7 +110,7 @@ describe('usage: the period asked for', () => {
 });
 
 describe('usage: rows into measures', () => {
-  it('adds each kind of row to its fields, templates apart', () => {
+  it('adds each kind of row to its fields, templates and realtime audio tokens apart', () => {
     const m = emptyMeasures();
     addRow(m, { kind: 'call', status: 'completed', answered: 1, talk_seconds: 61, billable_minutes: 2 });
     addRow(m, { kind: 'call', status: 'busy', answered: 0, talk_seconds: 0, billable_minutes: 0 });
@@ -122,6 +122,17 @@ describe('usage: rows into measures', () => {
     addRow(m, { kind: 'message', channel: 'sms', direction: 'inbound', template: 0 });
     addRow(m, { kind: 'knowledge_search' });
     addRow(m, { kind: 'analysis', prompt_tokens: 40, completion_tokens: 9 });
+    addRow(m, {
+      kind: 'realtime_response',
+      prompt_tokens: 300,
+      completion_tokens: 90,
+      prompt_text_tokens: 200,
+      prompt_audio_tokens: 100,
+      prompt_cached_tokens: 128,
+      completion_text_tokens: 20,
+      completion_audio_tokens: 70,
+    });
+    addRow(m, { kind: 'realtime_response', prompt_tokens: 5, prompt_audio_tokens: 5 });
     expect(m).to.deep.equal({
       calls: {
         count: 2,
@@ -138,6 +149,16 @@ describe('usage: rows into measures', () => {
       knowledge: { searches: 1 },
       analysis: { requests: 1, prompt_tokens: 40, completion_tokens: 9 },
       webhooks: { attempts: 2, succeeded: 1 },
+      realtime: {
+        responses: 2,
+        prompt_tokens: 305,
+        completion_tokens: 90,
+        prompt_text_tokens: 200,
+        prompt_audio_tokens: 105,
+        prompt_cached_tokens: 128,
+        completion_text_tokens: 20,
+        completion_audio_tokens: 70,
+      },
     });
   });
 });

@@ -70,6 +70,7 @@ import type { RecordingSettings } from '../../shared/recordings';
 import { spokenOpening, type RecordingConsent } from '../../shared/recording-consent';
 import { operation, operationsRouter } from '../operations';
 import { payResultHandler, type PaymentComeback } from './payments';
+import { realtimeReferHandler } from './realtime-refer';
 import { failedTransfer, LIVE_STATUSES, publicUrl } from './requests';
 import { PAYMENT_LINES, type PaymentProgress } from '../../shared/payments';
 import { numberOfSipTo } from '../../shared/sip-trunks';
@@ -88,6 +89,7 @@ export function twilioRouter(temporal: Client): Router {
     twilioInboundCall(temporal),
     twilioInboundStatus(temporal),
     twilioRelayEnded(temporal),
+    twilioRealtimeRefer,
     twilioVoice,
     twilioCallStatus(temporal),
     twilioMachineDetection(temporal),
@@ -99,6 +101,27 @@ export function twilioRouter(temporal: Client): Router {
     ),
   ]);
 }
+
+/**
+ * `POST /twilio/voice/{callId}/refer`: the `referUrl` of a realtime call's `<Dial><Sip>` leg, requested when the
+ * Realtime API's REFER reaches Twilio (https://www.twilio.com/docs/voice/api/refer-to-twilio); the handler
+ * is src/api/twilio/realtime-refer.ts `realtimeReferHandler`.
+ */
+const twilioRealtimeRefer = operation({
+  method: 'post',
+  path: '/twilio/voice/{callId}/refer',
+  operationId: 'twilioRealtimeRefer',
+  tag,
+  summary: "A realtime call's SIP REFER, as Twilio asks what to do with it",
+  description:
+    "The `referUrl` of a realtime call's `<Dial><Sip>` leg: `<Dial>` to the destination the call's transfer chose (after the allow-list and the dialing permissions), `<Hangup/>` for any other `ReferTransferTarget`.",
+  twilioForm: {
+    CallSid: "The call's SID at Twilio (CA…).",
+    ReferTransferTarget: 'The `Refer-To` of the REFER, e.g. `<tel:+14155550111>` or `<sip:desk@example.com>`.',
+  },
+  content: { 'text/xml': { schema: { type: 'string' } } },
+  handler: realtimeReferHandler,
+});
 
 /**
  * `POST /twilio/pay/{callId}/{attempt}`: a card payment's `<Pay>` action (https://www.twilio.com/docs/voice/twiml/pay#action);
@@ -197,13 +220,16 @@ function connectRelay(
 /**
  * A realtime call (its agent version's `engine: "realtime"`) not fallen back to the pipeline: its leg is
  * `<Dial><Sip>` to the OpenAI project's SIP URI with our call id header (src/shared/realtime.ts
- * `realtimeSipUri`); the webhook then hands it to the call's workflow (src/api/openai-webhooks.ts).
+ * `realtimeSipUri`); the webhook then hands it to the call's workflow (src/api/openai-webhooks.ts). Its
+ * `referUrl` is where Twilio asks what to do with the REFER of a transfer (src/api/twilio/realtime-refer.ts).
  * @returns false when the call is not one (the relay's TwiML follows)
  */
 function dialRealtime(response: twilio.twiml.VoiceResponse, call: WithId<CallDoc>): boolean {
   const rt = config().openaiRealtime;
   if (call.engine !== 'realtime' || call.engine_fallback || !rt) return false;
-  dialTo(response, realtimeSipUri(rt.projectId, rt.sipHost, call._id));
+  // A transfer by `refer` reaches Twilio as a SIP REFER on this leg: Twilio asks the referUrl what to dial.
+  const dial = response.dial({ referUrl: publicUrl(`/twilio/voice/${call._id}/refer`), referMethod: 'POST' });
+  dial.sip(realtimeSipUri(rt.projectId, rt.sipHost, call._id));
   return true;
 }
 

@@ -184,6 +184,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/twilio/voice/{callId}/refer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A realtime call's SIP REFER, as Twilio asks what to do with it
+         * @description The `referUrl` of a realtime call's `<Dial><Sip>` leg: `<Dial>` to the destination the call's transfer chose (after the allow-list and the dialing permissions), `<Hangup/>` for any other `ReferTransferTarget`.
+         */
+        post: operations["twilioRealtimeRefer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/twilio/voice/{callId}": {
         parameters: {
             query?: never;
@@ -821,7 +841,7 @@ export interface paths {
         };
         /**
          * Retrieve a call
-         * @description A call not yet over shows its `turns` so far. Needs the `calls:read` scope.
+         * @description A call not yet over shows its `turns` so far. `usage` is the call's model usage so far (a realtime call's audio tokens apart), from its usage rows. Needs the `calls:read` scope.
          */
         get: operations["retrieveCall"];
         put?: never;
@@ -863,7 +883,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer a live call
-         * @description To an E.164 number or a `sip:` URI the account's `dialing_permissions` allow (400 `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
+         * @description To an E.164 number or a `sip:` URI the account's `dialing_permissions` allow (400 `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the caller back to the assistant when they cannot take the call; answers once the outcome is known (`transferred`, or `transfer.status: "failed"`). A call on the realtime engine is transferred by a SIP `refer` of its leg, always cold (`mode: "warm"` too: its leg cannot be held while the person is briefed). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
          */
         post: operations["transferCall"];
         delete?: never;
@@ -2652,15 +2672,28 @@ export interface components {
             /** @description A failed analysis: why, and the last answer’s validation errors. */
             error?: components["schemas"]["AnalysisError"];
         };
+        /** @description The organization's usage over a period of local days: totals and one entry per day. */
+        Usage: {
+            /** @constant */
+            object: "usage";
+            livemode: boolean;
+            from: string;
+            to: string;
+            timezone: string;
+            /** @description Unix time in seconds. */
+            as_of: number;
+            totals: components["schemas"]["UsageTotals"];
+            daily: components["schemas"]["UsageDailyItem"][];
+        };
         /** @description How long the caller waited for this answer, in milliseconds, and where the time went. On the first assistant turn of each answer to the caller. Null: the call's engine does not measure it. */
         TurnLatency: {
-            /** @description The caller's last word to our receipt of the final transcript; null on the `pipeline` engine (ConversationRelay does not report when speech ended). */
+            /** @description The caller's last word to our receipt of the final transcript; null on the `pipeline` engine (ConversationRelay does not report when speech ended). `realtime`: the session's `speech_stopped` (its `audio_end_ms` less the turn detection's silence) to the transcript, which may come after the answer's first audio. */
             end_of_speech_ms: number | null;
-            /** @description The model's time before the first words: earlier requests of the answer (a tool round) whole, then the answering request to its first token. */
+            /** @description The model's time before the first words: earlier requests of the answer (a tool round) whole, then the answering request to its first token (`realtime`: each response's `response.created` to its `response.done`, then to the answer's first audio delta). */
             model_first_token_ms: number | null;
             /** @description Tools run before the first words (the longest call of each round); 0 when none. */
             tool_ms: number | null;
-            /** @description The service's own share: `first_audio_ms` minus the other three. */
+            /** @description The service's own share: `first_audio_ms` minus the other three (`pipeline`); `realtime`: from the model's function calls to their outputs sent back on the session, minus the tools (0 without tools: the audio does not pass through the service). */
             orchestration_ms: number | null;
             /** @description End of speech (or, when not reported, receipt of the final transcript) to the first text sent for synthesis (`pipeline`) or the first audio (`realtime`). Simulated calls: from the moment the scripted caller answered. */
             first_audio_ms: number | null;
@@ -2815,6 +2848,8 @@ export interface components {
             latency: components["schemas"]["CallLatency"] | null;
             /** @description The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored. */
             analysis: components["schemas"]["Analysis"] | null;
+            /** @description The call's model usage so far (`GET /v1/calls/{id}` only: absent in lists and in events): `llm` (the pipeline's model requests), `realtime` (the speech-to-speech session's responses: prompt and completion tokens with their text, audio and cached parts), `analysis`; summed from the call's usage rows, as `GET /v1/usage` counts them. */
+            usage?: components["schemas"]["CallUsage"];
             /** @description The turns so far, in order, while the call is not over (`GET /v1/calls/{id}` only): each turn once final (written right after the answer it belongs to). Absent once the call has ended (`GET /v1/calls/{id}/transcript`), in lists and in events. */
             turns?: components["schemas"]["TranscriptTurn"][];
         };
@@ -3848,19 +3883,6 @@ export interface components {
         };
         /** @description Something that happened: its `type`, the object as it was then (`data.object`, whose shape `type` tells), and its deliveries. */
         Event: components["schemas"]["CallEvent"] | components["schemas"]["ConversationEvent"] | components["schemas"]["ConversationAnalyzedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["WebhookDeliveryEvent"] | components["schemas"]["ConnectorVersionEvent"] | components["schemas"]["BulkCallResultEvent"] | components["schemas"]["BulkCallEvent"] | components["schemas"]["RecordingEvent"] | components["schemas"]["TestSuiteRunEvent"] | components["schemas"]["ErasureEvent"] | components["schemas"]["ContactOptedOutEvent"];
-        /** @description The organization's usage over a period of local days: totals and one entry per day. */
-        Usage: {
-            /** @constant */
-            object: "usage";
-            livemode: boolean;
-            from: string;
-            to: string;
-            timezone: string;
-            /** @description Unix time in seconds. */
-            as_of: number;
-            totals: components["schemas"]["UsageTotals"];
-            daily: components["schemas"]["UsageDailyItem"][];
-        };
         /** @description A page of `Agent` objects. */
         AgentList: {
             /** @constant */
@@ -4320,6 +4342,25 @@ export interface components {
             message: string;
             validation_errors: string[];
         };
+        UsageTotals: {
+            calls: components["schemas"]["UsageTotalsCalls"];
+            messages: components["schemas"]["UsageTotalsMessages"];
+            llm: components["schemas"]["UsageTotalsLlm"];
+            knowledge: components["schemas"]["UsageTotalsKnowledge"];
+            analysis: components["schemas"]["UsageTotalsAnalysis"];
+            webhooks: components["schemas"]["UsageTotalsWebhooks"];
+            realtime: components["schemas"]["UsageTotalsRealtime"];
+        };
+        UsageDailyItem: {
+            date: string;
+            calls: components["schemas"]["UsageDailyItemCalls"];
+            messages: components["schemas"]["UsageDailyItemMessages"];
+            llm: components["schemas"]["UsageDailyItemLlm"];
+            knowledge: components["schemas"]["UsageDailyItemKnowledge"];
+            analysis: components["schemas"]["UsageDailyItemAnalysis"];
+            webhooks: components["schemas"]["UsageDailyItemWebhooks"];
+            realtime: components["schemas"]["UsageDailyItemRealtime"];
+        };
         CallLatencyEndOfSpeechMs: {
             p50: number | null;
             p90: number | null;
@@ -4430,6 +4471,11 @@ export interface components {
             language: string;
             /** @description Why recording did not start after a yes (the provider refused it). */
             error?: string;
+        };
+        CallUsage: {
+            llm: components["schemas"]["CallUsageLlm"];
+            realtime: components["schemas"]["CallUsageRealtime"];
+            analysis: components["schemas"]["CallUsageAnalysis"];
         };
         WebhookDeliveryLastAttempt: {
             at: number | null;
@@ -4789,23 +4835,6 @@ export interface components {
         ContactOptedOutEventData: {
             object: components["schemas"]["OptedOutContact"];
         };
-        UsageTotals: {
-            calls: components["schemas"]["UsageTotalsCalls"];
-            messages: components["schemas"]["UsageTotalsMessages"];
-            llm: components["schemas"]["UsageTotalsLlm"];
-            knowledge: components["schemas"]["UsageTotalsKnowledge"];
-            analysis: components["schemas"]["UsageTotalsAnalysis"];
-            webhooks: components["schemas"]["UsageTotalsWebhooks"];
-        };
-        UsageDailyItem: {
-            date: string;
-            calls: components["schemas"]["UsageDailyItemCalls"];
-            messages: components["schemas"]["UsageDailyItemMessages"];
-            llm: components["schemas"]["UsageDailyItemLlm"];
-            knowledge: components["schemas"]["UsageDailyItemKnowledge"];
-            analysis: components["schemas"]["UsageDailyItemAnalysis"];
-            webhooks: components["schemas"]["UsageDailyItemWebhooks"];
-        };
         FormFieldsItem: {
             key: string;
             /** @enum {string} */
@@ -4867,6 +4896,86 @@ export interface components {
             /** @enum {string} */
             scale: "pass_fail" | "numeric_1_10";
         };
+        UsageTotalsCalls: {
+            count: number;
+            answered: number;
+            by_status: {
+                [key: string]: number;
+            };
+            talk_seconds: number;
+            billable_minutes: number;
+        };
+        UsageTotalsMessages: {
+            outbound: components["schemas"]["UsageTotalsMessagesOutbound"];
+            inbound: components["schemas"]["UsageTotalsMessagesInbound"];
+        };
+        UsageTotalsLlm: {
+            requests: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+        };
+        UsageTotalsKnowledge: {
+            searches: number;
+        };
+        UsageTotalsAnalysis: {
+            requests: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+        };
+        UsageTotalsWebhooks: {
+            attempts: number;
+            succeeded: number;
+        };
+        UsageTotalsRealtime: {
+            responses: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+            prompt_text_tokens: number;
+            prompt_audio_tokens: number;
+            prompt_cached_tokens: number;
+            completion_text_tokens: number;
+            completion_audio_tokens: number;
+        };
+        UsageDailyItemCalls: {
+            count: number;
+            answered: number;
+            by_status: {
+                [key: string]: number;
+            };
+            talk_seconds: number;
+            billable_minutes: number;
+        };
+        UsageDailyItemMessages: {
+            outbound: components["schemas"]["UsageDailyItemMessagesOutbound"];
+            inbound: components["schemas"]["UsageDailyItemMessagesInbound"];
+        };
+        UsageDailyItemLlm: {
+            requests: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+        };
+        UsageDailyItemKnowledge: {
+            searches: number;
+        };
+        UsageDailyItemAnalysis: {
+            requests: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+        };
+        UsageDailyItemWebhooks: {
+            attempts: number;
+            succeeded: number;
+        };
+        UsageDailyItemRealtime: {
+            responses: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+            prompt_text_tokens: number;
+            prompt_audio_tokens: number;
+            prompt_cached_tokens: number;
+            completion_text_tokens: number;
+            completion_audio_tokens: number;
+        };
         CallComplianceRulesItem: {
             /** @enum {string} */
             rule: "calling_hours" | "do_not_call" | "dialing_permissions";
@@ -4916,6 +5025,26 @@ export interface components {
             /** @enum {string} */
             decision: "dial" | "hold" | "refuse";
             rules: components["schemas"]["CallComplianceTransferLegsItemRulesItem"][];
+        };
+        CallUsageLlm: {
+            requests: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+        };
+        CallUsageRealtime: {
+            responses: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+            prompt_text_tokens: number;
+            prompt_audio_tokens: number;
+            prompt_cached_tokens: number;
+            completion_text_tokens: number;
+            completion_audio_tokens: number;
+        };
+        CallUsageAnalysis: {
+            requests: number;
+            prompt_tokens: number;
+            completion_tokens: number;
         };
         BulkCallScheduleWindow: {
             /** @description Local opening time, `HH:MM`. */
@@ -5008,65 +5137,27 @@ export interface components {
             /** @enum {string} */
             current: "pending" | "running" | "passed" | "failed" | "errored";
         };
-        UsageTotalsCalls: {
-            count: number;
-            answered: number;
-            by_status: {
-                [key: string]: number;
-            };
-            talk_seconds: number;
-            billable_minutes: number;
+        UsageTotalsMessagesOutbound: {
+            sms: number;
+            whatsapp: number;
+            whatsapp_template: number;
+            web: number;
         };
-        UsageTotalsMessages: {
-            outbound: components["schemas"]["UsageTotalsMessagesOutbound"];
-            inbound: components["schemas"]["UsageTotalsMessagesInbound"];
+        UsageTotalsMessagesInbound: {
+            sms: number;
+            whatsapp: number;
+            web: number;
         };
-        UsageTotalsLlm: {
-            requests: number;
-            prompt_tokens: number;
-            completion_tokens: number;
+        UsageDailyItemMessagesOutbound: {
+            sms: number;
+            whatsapp: number;
+            whatsapp_template: number;
+            web: number;
         };
-        UsageTotalsKnowledge: {
-            searches: number;
-        };
-        UsageTotalsAnalysis: {
-            requests: number;
-            prompt_tokens: number;
-            completion_tokens: number;
-        };
-        UsageTotalsWebhooks: {
-            attempts: number;
-            succeeded: number;
-        };
-        UsageDailyItemCalls: {
-            count: number;
-            answered: number;
-            by_status: {
-                [key: string]: number;
-            };
-            talk_seconds: number;
-            billable_minutes: number;
-        };
-        UsageDailyItemMessages: {
-            outbound: components["schemas"]["UsageDailyItemMessagesOutbound"];
-            inbound: components["schemas"]["UsageDailyItemMessagesInbound"];
-        };
-        UsageDailyItemLlm: {
-            requests: number;
-            prompt_tokens: number;
-            completion_tokens: number;
-        };
-        UsageDailyItemKnowledge: {
-            searches: number;
-        };
-        UsageDailyItemAnalysis: {
-            requests: number;
-            prompt_tokens: number;
-            completion_tokens: number;
-        };
-        UsageDailyItemWebhooks: {
-            attempts: number;
-            succeeded: number;
+        UsageDailyItemMessagesInbound: {
+            sms: number;
+            whatsapp: number;
+            web: number;
         };
         CallComplianceTransferLegsItemRulesItem: {
             /** @enum {string} */
@@ -5103,28 +5194,6 @@ export interface components {
              * @enum {string}
              */
             refusal?: "country_not_allowed" | "number_type_not_allowed" | "sip_domain_not_listed" | "client_not_allowed" | "invalid_destination";
-        };
-        UsageTotalsMessagesOutbound: {
-            sms: number;
-            whatsapp: number;
-            whatsapp_template: number;
-            web: number;
-        };
-        UsageTotalsMessagesInbound: {
-            sms: number;
-            whatsapp: number;
-            web: number;
-        };
-        UsageDailyItemMessagesOutbound: {
-            sms: number;
-            whatsapp: number;
-            whatsapp_template: number;
-            web: number;
-        };
-        UsageDailyItemMessagesInbound: {
-            sms: number;
-            whatsapp: number;
-            web: number;
         };
         /** @description An error `twilioInboundMessage` answers: `error.code` is one of its codes. */
         TwilioInboundMessageError: {
@@ -5252,6 +5321,30 @@ export interface components {
         };
         /** @description The `error` of a failed `twilioRelayEnded`. */
         TwilioRelayEndedErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "parameter_invalid" | "parameter_missing" | "twilio_signature_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `twilioRealtimeRefer` answers: `error.code` is one of its codes. */
+        TwilioRealtimeReferError: {
+            error: components["schemas"]["TwilioRealtimeReferErrorDetail"];
+        };
+        /** @description The `error` of a failed `twilioRealtimeRefer`. */
+        TwilioRealtimeReferErrorDetail: {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
@@ -9172,6 +9265,64 @@ export interface operations {
             };
         };
     };
+    twilioRealtimeRefer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                callId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The call's SID at Twilio (CA…). */
+                    CallSid?: string;
+                    /** @description The `Refer-To` of the REFER, e.g. `<tel:+14155550111>` or `<sip:desk@example.com>`. */
+                    ReferTransferTarget?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `parameter_invalid`, `parameter_missing`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwilioRealtimeReferError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `twilio_signature_invalid`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwilioRealtimeReferError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     twilioVoice: {
         parameters: {
             query?: never;
@@ -10740,7 +10891,7 @@ export interface operations {
                         };
                     };
                     /**
-                     * @description What carries its phone calls: `pipeline` (default) or `realtime` (OpenAI's Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`).
+                     * @description What carries its phone calls: `pipeline` (default) or `realtime` (OpenAI's Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`), and with `recording_consent: "ask"` (400 naming the field this request gives: the caller's answer must be heard before the model speaks).
                      * @enum {string}
                      */
                     engine?: "pipeline" | "realtime";
@@ -11112,7 +11263,7 @@ export interface operations {
                         };
                     } | null;
                     /**
-                     * @description What carries its phone calls: `pipeline` (default) or `realtime` (OpenAI's Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`).
+                     * @description What carries its phone calls: `pipeline` (default) or `realtime` (OpenAI's Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`), and with `recording_consent: "ask"` (400 naming the field this request gives: the caller's answer must be heard before the model speaks).
                      * @enum {string}
                      */
                     engine?: "pipeline" | "realtime";

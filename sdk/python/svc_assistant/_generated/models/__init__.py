@@ -206,6 +206,10 @@ from .call_transfer import CallTransfer
 from .call_transfer_mode import CallTransferMode
 from .call_transfer_reason_type_0 import CallTransferReasonType0
 from .call_transfer_status import CallTransferStatus
+from .call_usage import CallUsage
+from .call_usage_analysis import CallUsageAnalysis
+from .call_usage_llm import CallUsageLlm
+from .call_usage_realtime import CallUsageRealtime
 from .call_voicemail import CallVoicemail
 from .caller_id import CallerId
 from .caller_id_list import CallerIdList
@@ -1013,6 +1017,11 @@ from .twilio_pay_result_error import TwilioPayResultError
 from .twilio_pay_result_error_detail import TwilioPayResultErrorDetail
 from .twilio_pay_result_error_detail_code import TwilioPayResultErrorDetailCode
 from .twilio_pay_result_error_detail_type import TwilioPayResultErrorDetailType
+from .twilio_realtime_refer_body import TwilioRealtimeReferBody
+from .twilio_realtime_refer_error import TwilioRealtimeReferError
+from .twilio_realtime_refer_error_detail import TwilioRealtimeReferErrorDetail
+from .twilio_realtime_refer_error_detail_code import TwilioRealtimeReferErrorDetailCode
+from .twilio_realtime_refer_error_detail_type import TwilioRealtimeReferErrorDetailType
 from .twilio_recording_status_body import TwilioRecordingStatusBody
 from .twilio_recording_status_error import TwilioRecordingStatusError
 from .twilio_recording_status_error_detail import TwilioRecordingStatusErrorDetail
@@ -1148,6 +1157,7 @@ from .usage_daily_item_llm import UsageDailyItemLlm
 from .usage_daily_item_messages import UsageDailyItemMessages
 from .usage_daily_item_messages_inbound import UsageDailyItemMessagesInbound
 from .usage_daily_item_messages_outbound import UsageDailyItemMessagesOutbound
+from .usage_daily_item_realtime import UsageDailyItemRealtime
 from .usage_daily_item_webhooks import UsageDailyItemWebhooks
 from .usage_totals import UsageTotals
 from .usage_totals_analysis import UsageTotalsAnalysis
@@ -1158,6 +1168,7 @@ from .usage_totals_llm import UsageTotalsLlm
 from .usage_totals_messages import UsageTotalsMessages
 from .usage_totals_messages_inbound import UsageTotalsMessagesInbound
 from .usage_totals_messages_outbound import UsageTotalsMessagesOutbound
+from .usage_totals_realtime import UsageTotalsRealtime
 from .usage_totals_webhooks import UsageTotalsWebhooks
 from .webhook_delivery import WebhookDelivery
 from .webhook_delivery_attempt import WebhookDeliveryAttempt
@@ -1386,6 +1397,10 @@ __all__ = (
     "CallTransferMode",
     "CallTransferReasonType0",
     "CallTransferStatus",
+    "CallUsage",
+    "CallUsageAnalysis",
+    "CallUsageLlm",
+    "CallUsageRealtime",
     "CallVoicemail",
     "CancelBulkCallBody",
     "CancelBulkCallError",
@@ -2190,6 +2205,11 @@ __all__ = (
     "TwilioPayResultErrorDetail",
     "TwilioPayResultErrorDetailCode",
     "TwilioPayResultErrorDetailType",
+    "TwilioRealtimeReferBody",
+    "TwilioRealtimeReferError",
+    "TwilioRealtimeReferErrorDetail",
+    "TwilioRealtimeReferErrorDetailCode",
+    "TwilioRealtimeReferErrorDetailType",
     "TwilioRecordingStatusBody",
     "TwilioRecordingStatusError",
     "TwilioRecordingStatusErrorDetail",
@@ -2325,6 +2345,7 @@ __all__ = (
     "UsageDailyItemMessages",
     "UsageDailyItemMessagesInbound",
     "UsageDailyItemMessagesOutbound",
+    "UsageDailyItemRealtime",
     "UsageDailyItemWebhooks",
     "UsageTotals",
     "UsageTotalsAnalysis",
@@ -2335,6 +2356,7 @@ __all__ = (
     "UsageTotalsMessages",
     "UsageTotalsMessagesInbound",
     "UsageTotalsMessagesOutbound",
+    "UsageTotalsRealtime",
     "UsageTotalsWebhooks",
     "WebhookDelivery",
     "WebhookDeliveryAttempt",

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
   from ..models.call_recording import CallRecording
   from ..models.call_recording_consent import CallRecordingConsent
   from ..models.call_transfer import CallTransfer
+  from ..models.call_usage import CallUsage
   from ..models.call_voicemail import CallVoicemail
   from ..models.transcript_turn import TranscriptTurn
 
@@ -108,6 +109,7 @@ class Call:
                 written when the call ends; null before, and when no answer was measured.
             analysis (Analysis | None): The call's current analysis (the agent's or the call's `analysis` plan, run once the
                 call has ended; the newest re-run); null until one is stored.
+            usage (CallUsage | Unset):
             turns (list[TranscriptTurn] | Unset): The turns so far, in order, while the call is not over (`GET
                 /v1/calls/{id}` only): each turn once final (written right after the answer it belongs to). Absent once the call
                 has ended (`GET /v1/calls/{id}/transcript`), in lists and in events.
@@ -152,6 +154,7 @@ class Call:
     ai_disclosure: None | str
     latency: CallLatency | None
     analysis: Analysis | None
+    usage: CallUsage | Unset = UNSET
     turns: list[TranscriptTurn] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -172,6 +175,7 @@ class Call:
         from ..models.call_recording import CallRecording # noqa: PLC0415
         from ..models.call_recording_consent import CallRecordingConsent # noqa: PLC0415
         from ..models.call_transfer import CallTransfer # noqa: PLC0415
+        from ..models.call_usage import CallUsage # noqa: PLC0415
         from ..models.call_voicemail import CallVoicemail # noqa: PLC0415
         from ..models.transcript_turn import TranscriptTurn # noqa: PLC0415
         id = self.id
@@ -320,6 +324,10 @@ class Call:
         else:
             analysis = self.analysis
 
+        usage: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.usage, Unset):
+            usage = self.usage.to_dict()
+
         turns: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.turns, Unset):
             turns = []
@@ -373,6 +381,8 @@ class Call:
             "latency": latency,
             "analysis": analysis,
         })
+        if usage is not UNSET:
+            field_dict["usage"] = usage
         if turns is not UNSET:
             field_dict["turns"] = turns
 
@@ -394,6 +404,7 @@ class Call:
         from ..models.call_recording import CallRecording # noqa: PLC0415
         from ..models.call_recording_consent import CallRecordingConsent # noqa: PLC0415
         from ..models.call_transfer import CallTransfer # noqa: PLC0415
+        from ..models.call_usage import CallUsage # noqa: PLC0415
         from ..models.call_voicemail import CallVoicemail # noqa: PLC0415
         from ..models.transcript_turn import TranscriptTurn # noqa: PLC0415
         d = dict(src_dict)
@@ -788,6 +799,16 @@ class Call:
         analysis = _parse_analysis(d.pop("analysis"))
 
 
+        _usage = d.pop("usage", UNSET)
+        usage: CallUsage | Unset
+        if isinstance(_usage,  Unset):
+            usage = UNSET
+        else:
+            usage = CallUsage.from_dict(_usage)
+
+
+
+
         _turns = d.pop("turns", UNSET)
         turns: list[TranscriptTurn] | Unset = UNSET
         if _turns is not UNSET:
@@ -840,6 +861,7 @@ class Call:
             ai_disclosure=ai_disclosure,
             latency=latency,
             analysis=analysis,
+            usage=usage,
             turns=turns,
         )
 

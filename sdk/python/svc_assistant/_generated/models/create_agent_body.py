@@ -78,7 +78,9 @@ class CreateAgentBody:
                 absent: each engine's defaults.
             engine (CreateAgentBodyEngine | Unset): What carries its phone calls: `pipeline` (default) or `realtime`
                 (OpenAI's Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the
-                operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`).
+                operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`), and with
+                `recording_consent: "ask"` (400 naming the field this request gives: the caller's answer must be heard before
+                the model speaks).
             analysis (CreateAgentBodyAnalysis | Unset): What to learn from each call once it has ended: `summary`,
                 `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a
                 `call.analyzed` event.

@@ -26,11 +26,16 @@ class TurnLatency:
 
         Attributes:
             end_of_speech_ms (int | None): The caller's last word to our receipt of the final transcript; null on the
-                `pipeline` engine (ConversationRelay does not report when speech ended).
+                `pipeline` engine (ConversationRelay does not report when speech ended). `realtime`: the session's
+                `speech_stopped` (its `audio_end_ms` less the turn detection's silence) to the transcript, which may come after
+                the answer's first audio.
             model_first_token_ms (int | None): The model's time before the first words: earlier requests of the answer (a
-                tool round) whole, then the answering request to its first token.
+                tool round) whole, then the answering request to its first token (`realtime`: each response's `response.created`
+                to its `response.done`, then to the answer's first audio delta).
             tool_ms (int | None): Tools run before the first words (the longest call of each round); 0 when none.
-            orchestration_ms (int | None): The service's own share: `first_audio_ms` minus the other three.
+            orchestration_ms (int | None): The service's own share: `first_audio_ms` minus the other three (`pipeline`);
+                `realtime`: from the model's function calls to their outputs sent back on the session, minus the tools (0
+                without tools: the audio does not pass through the service).
             first_audio_ms (int | None): End of speech (or, when not reported, receipt of the final transcript) to the first
                 text sent for synthesis (`pipeline`) or the first audio (`realtime`). Simulated calls: from the moment the
                 scripted caller answered.

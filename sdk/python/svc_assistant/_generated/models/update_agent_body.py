@@ -68,7 +68,9 @@ class UpdateAgentBody:
             turn_taking (None | Unset | UpdateAgentBodyTurnTakingType0):
             engine (UpdateAgentBodyEngine | Unset): What carries its phone calls: `pipeline` (default) or `realtime`
                 (OpenAI's Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the
-                operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`).
+                operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`), and with
+                `recording_consent: "ask"` (400 naming the field this request gives: the caller's answer must be heard before
+                the model speaks).
             analysis (None | Unset | UpdateAgentBodyAnalysisType0):
             metadata (UpdateAgentBodyMetadata | Unset):
             recording (None | Unset | UpdateAgentBodyRecordingType0):

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
   from ..models.usage_daily_item_knowledge import UsageDailyItemKnowledge
   from ..models.usage_daily_item_llm import UsageDailyItemLlm
   from ..models.usage_daily_item_messages import UsageDailyItemMessages
+  from ..models.usage_daily_item_realtime import UsageDailyItemRealtime
   from ..models.usage_daily_item_webhooks import UsageDailyItemWebhooks
 
 
@@ -37,6 +38,7 @@ class UsageDailyItem:
             knowledge (UsageDailyItemKnowledge):
             analysis (UsageDailyItemAnalysis):
             webhooks (UsageDailyItemWebhooks):
+            realtime (UsageDailyItemRealtime):
      """
 
     date: str
@@ -46,6 +48,7 @@ class UsageDailyItem:
     knowledge: UsageDailyItemKnowledge
     analysis: UsageDailyItemAnalysis
     webhooks: UsageDailyItemWebhooks
+    realtime: UsageDailyItemRealtime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -58,6 +61,7 @@ class UsageDailyItem:
         from ..models.usage_daily_item_knowledge import UsageDailyItemKnowledge # noqa: PLC0415
         from ..models.usage_daily_item_llm import UsageDailyItemLlm # noqa: PLC0415
         from ..models.usage_daily_item_messages import UsageDailyItemMessages # noqa: PLC0415
+        from ..models.usage_daily_item_realtime import UsageDailyItemRealtime # noqa: PLC0415
         from ..models.usage_daily_item_webhooks import UsageDailyItemWebhooks # noqa: PLC0415
         date = self.date
 
@@ -73,6 +77,8 @@ class UsageDailyItem:
 
         webhooks = self.webhooks.to_dict()
 
+        realtime = self.realtime.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -84,6 +90,7 @@ class UsageDailyItem:
             "knowledge": knowledge,
             "analysis": analysis,
             "webhooks": webhooks,
+            "realtime": realtime,
         })
 
         return field_dict
@@ -97,6 +104,7 @@ class UsageDailyItem:
         from ..models.usage_daily_item_knowledge import UsageDailyItemKnowledge # noqa: PLC0415
         from ..models.usage_daily_item_llm import UsageDailyItemLlm # noqa: PLC0415
         from ..models.usage_daily_item_messages import UsageDailyItemMessages # noqa: PLC0415
+        from ..models.usage_daily_item_realtime import UsageDailyItemRealtime # noqa: PLC0415
         from ..models.usage_daily_item_webhooks import UsageDailyItemWebhooks # noqa: PLC0415
         d = dict(src_dict)
         date = d.pop("date")
@@ -131,6 +139,11 @@ class UsageDailyItem:
 
 
 
+        realtime = UsageDailyItemRealtime.from_dict(d.pop("realtime"))
+
+
+
+
         usage_daily_item = cls(
             date=date,
             calls=calls,
@@ -139,6 +152,7 @@ class UsageDailyItem:
             knowledge=knowledge,
             analysis=analysis,
             webhooks=webhooks,
+            realtime=realtime,
         )
 
 

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
   from ..models.usage_totals_knowledge import UsageTotalsKnowledge
   from ..models.usage_totals_llm import UsageTotalsLlm
   from ..models.usage_totals_messages import UsageTotalsMessages
+  from ..models.usage_totals_realtime import UsageTotalsRealtime
   from ..models.usage_totals_webhooks import UsageTotalsWebhooks
 
 
@@ -36,6 +37,7 @@ class UsageTotals:
             knowledge (UsageTotalsKnowledge):
             analysis (UsageTotalsAnalysis):
             webhooks (UsageTotalsWebhooks):
+            realtime (UsageTotalsRealtime):
      """
 
     calls: UsageTotalsCalls
@@ -44,6 +46,7 @@ class UsageTotals:
     knowledge: UsageTotalsKnowledge
     analysis: UsageTotalsAnalysis
     webhooks: UsageTotalsWebhooks
+    realtime: UsageTotalsRealtime
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -56,6 +59,7 @@ class UsageTotals:
         from ..models.usage_totals_knowledge import UsageTotalsKnowledge # noqa: PLC0415
         from ..models.usage_totals_llm import UsageTotalsLlm # noqa: PLC0415
         from ..models.usage_totals_messages import UsageTotalsMessages # noqa: PLC0415
+        from ..models.usage_totals_realtime import UsageTotalsRealtime # noqa: PLC0415
         from ..models.usage_totals_webhooks import UsageTotalsWebhooks # noqa: PLC0415
         calls = self.calls.to_dict()
 
@@ -69,6 +73,8 @@ class UsageTotals:
 
         webhooks = self.webhooks.to_dict()
 
+        realtime = self.realtime.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -79,6 +85,7 @@ class UsageTotals:
             "knowledge": knowledge,
             "analysis": analysis,
             "webhooks": webhooks,
+            "realtime": realtime,
         })
 
         return field_dict
@@ -92,6 +99,7 @@ class UsageTotals:
         from ..models.usage_totals_knowledge import UsageTotalsKnowledge # noqa: PLC0415
         from ..models.usage_totals_llm import UsageTotalsLlm # noqa: PLC0415
         from ..models.usage_totals_messages import UsageTotalsMessages # noqa: PLC0415
+        from ..models.usage_totals_realtime import UsageTotalsRealtime # noqa: PLC0415
         from ..models.usage_totals_webhooks import UsageTotalsWebhooks # noqa: PLC0415
         d = dict(src_dict)
         calls = UsageTotalsCalls.from_dict(d.pop("calls"))
@@ -124,6 +132,11 @@ class UsageTotals:
 
 
 
+        realtime = UsageTotalsRealtime.from_dict(d.pop("realtime"))
+
+
+
+
         usage_totals = cls(
             calls=calls,
             messages=messages,
@@ -131,6 +144,7 @@ class UsageTotals:
             knowledge=knowledge,
             analysis=analysis,
             webhooks=webhooks,
+            realtime=realtime,
         )
 
 

@@ -110,7 +110,8 @@ def sync_detailed(
 ) -> Response[ApiError | Call | RetrieveCallError]:
     """ Retrieve a call
 
-     A call not yet over shows its `turns` so far. Needs the `calls:read` scope.
+     A call not yet over shows its `turns` so far. `usage` is the call's model usage so far (a realtime
+    call's audio tokens apart), from its usage rows. Needs the `calls:read` scope.
 
     Args:
         id (str):
@@ -143,7 +144,8 @@ def sync(
 ) -> ApiError | Call | RetrieveCallError | None:
     """ Retrieve a call
 
-     A call not yet over shows its `turns` so far. Needs the `calls:read` scope.
+     A call not yet over shows its `turns` so far. `usage` is the call's model usage so far (a realtime
+    call's audio tokens apart), from its usage rows. Needs the `calls:read` scope.
 
     Args:
         id (str):
@@ -171,7 +173,8 @@ async def asyncio_detailed(
 ) -> Response[ApiError | Call | RetrieveCallError]:
     """ Retrieve a call
 
-     A call not yet over shows its `turns` so far. Needs the `calls:read` scope.
+     A call not yet over shows its `turns` so far. `usage` is the call's model usage so far (a realtime
+    call's audio tokens apart), from its usage rows. Needs the `calls:read` scope.
 
     Args:
         id (str):
@@ -204,7 +207,8 @@ async def asyncio(
 ) -> ApiError | Call | RetrieveCallError | None:
     """ Retrieve a call
 
-     A call not yet over shows its `turns` so far. Needs the `calls:read` scope.
+     A call not yet over shows its `turns` so far. `usage` is the call's model usage so far (a realtime
+    call's audio tokens apart), from its usage rows. Needs the `calls:read` scope.
 
     Args:
         id (str):

@@ -157,8 +157,10 @@ def sync_detailed(
     `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a
     SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the
     caller back to the assistant when they cannot take the call; answers once the outcome is known
-    (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
-    `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
+    (`transferred`, or `transfer.status: "failed"`). A call on the realtime engine is transferred by a
+    SIP `refer` of its leg, always cold (`mode: "warm"` too: its leg cannot be held while the person is
+    briefed). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs.
+    Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -201,8 +203,10 @@ def sync(
     `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a
     SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the
     caller back to the assistant when they cannot take the call; answers once the outcome is known
-    (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
-    `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
+    (`transferred`, or `transfer.status: "failed"`). A call on the realtime engine is transferred by a
+    SIP `refer` of its leg, always cold (`mode: "warm"` too: its leg cannot be held while the person is
+    briefed). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs.
+    Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -240,8 +244,10 @@ async def asyncio_detailed(
     `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a
     SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the
     caller back to the assistant when they cannot take the call; answers once the outcome is known
-    (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
-    `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
+    (`transferred`, or `transfer.status: "failed"`). A call on the realtime engine is transferred by a
+    SIP `refer` of its leg, always cold (`mode: "warm"` too: its leg cannot be held while the person is
+    briefed). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs.
+    Needs the `calls:write` scope.
 
     Args:
         id (str):
@@ -284,8 +290,10 @@ async def asyncio(
     `destination_not_allowed` naming `to` otherwise: a country not allowed, a high-cost number type, a
     SIP domain not listed, a `client:` identity). `mode: "warm"` briefs the person first and brings the
     caller back to the assistant when they cannot take the call; answers once the outcome is known
-    (`transferred`, or `transfer.status: "failed"`). 409 `call_not_live` once it has ended,
-    `transfer_in_progress` while a warm transfer runs. Needs the `calls:write` scope.
+    (`transferred`, or `transfer.status: "failed"`). A call on the realtime engine is transferred by a
+    SIP `refer` of its leg, always cold (`mode: "warm"` too: its leg cannot be held while the person is
+    briefed). 409 `call_not_live` once it has ended, `transfer_in_progress` while a warm transfer runs.
+    Needs the `calls:write` scope.
 
     Args:
         id (str):

@@ -1,0 +1,186 @@
+/**
+ * Records `callWorkflow` histories of calls on the realtime engine (OpenAI's Realtime API over SIP,
+ * src/workflows/call-realtime.ts), for the replay tests (test/replay/replay.test.ts replays every file and
+ * requires these). Starts the test harness (real Temporal dev server, FerretDB, worker, API, fake LLM),
+ * points the service's Realtime project at the loopback fake of the Realtime API
+ * (test/support/fake-openai-realtime.ts: the simulated SIP leg, the signed webhook, REST and the sideband
+ * socket) and, for the live call, at the loopback fake Twilio (test/support/fake-twilio.ts, which follows
+ * `<Dial><Sip>` to the fake's simulator). One call per scenario, each written to
+ * test/replay/histories/call-realtime-<scenario>.json once it has ended:
+ *
+ *   test            a test-mode call: the greeting, two turns, an http tool (its output back on the
+ *                   socket), the model's `end_call` (`hangup`)
+ *   fallback        a test-mode call whose `accept` answers 500: the pipeline takes the call
+ *   session-error   a test-mode call whose session errors before the first answer: the pipeline takes it
+ *   live            a live call: Twilio dials the SIP URI, the greeting, two turns, `end_call` (`hangup`),
+ *                   Twilio reports the hang-up
+ *
+ *   npm run build && node dist/test/support/record-realtime-histories.js             # every scenario
+ *   node dist/test/support/record-realtime-histories.js test fallback                # (built) those named
+ *
+ * It writes only these files (never another recorder's), so it can be re-run alone after a change to the
+ * realtime engine. It records what the current code does (README, "Changing a workflow"): before the first
+ * release a change to the engine re-records these files; from the first release on, new files go beside them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { config, setConfig } from '../../src/config';
+import { callWorkflowId } from '../../src/shared/calls';
+import { startFakeRealtime, type FakeRealtime } from './fake-openai-realtime';
+import { fetchTwiml, twilioCallback, useFakeTwilio } from './fake-twilio';
+import { verifiedCallerId } from './fake-twilio-numbers';
+import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
+import { startHttpsReceiver } from './https-receiver';
+import { createHttpTool, useTools } from './tools';
+
+const HISTORIES_DIR = path.resolve(__dirname, '../../../test/replay/histories');
+const CALLER = '+14155550123';
+const OURS = '+14155550100';
+
+/** Throws unless `ok`, with `what` and the value shown. */
+function check(ok: boolean, what: string, value?: unknown): void {
+  if (!ok) throw new Error(`${what}: ${JSON.stringify(value)}`);
+}
+
+/** Polls `get` until it answers something other than undefined (20 s at most). */
+async function until<T>(what: string, get: () => T | undefined): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const v = get();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Points the service's Realtime project at `fake` (the API's webhook its destination). */
+function useFakeRealtime(fake: FakeRealtime): void {
+  fake.webhookUrl = `${h().api.url}/openai/realtime/webhook`;
+  setConfig({
+    ...config(),
+    openaiRealtime: {
+      projectId: 'proj_fake',
+      webhookSecret: fake.webhookSecret,
+      baseUrl: fake.baseUrl,
+      apiKey: 'sk-realtime-fake',
+      model: 'gpt-realtime',
+      sipHost: 'sip.api.openai.com',
+      simulatorUrl: fake.simulatorUrl,
+    },
+  });
+}
+
+async function main(): Promise<void> {
+  await startHarness();
+  const receiver = await startHttpsReceiver();
+  const fake = await startFakeRealtime();
+  const twilio = await useFakeTwilio();
+  try {
+    useFakeRealtime(fake);
+    twilio.fake.sipSimulatorUrl = fake.simulatorUrl;
+    const t = await newTenant({ engine: 'realtime', first_message: 'Hello from Acme.' });
+    const tool = await createHttpTool(t, receiver, 'lookup_order', '/rt-orders');
+    receiver.route('/rt-orders', () => ({ status: 200, body: JSON.stringify({ order: 'A17', status: 'shipped' }) }));
+    await useTools(t, [tool.id]);
+
+    /** A test-mode call of the tenant's realtime agent whose caller says `lines`; answers its id once ended. */
+    async function testCall(lines: string[]): Promise<{ id: string; call: any }> {
+      const placed = await request('POST', '/v1/calls', {
+        key: t.testKey,
+        body: { to: CALLER, agent_id: t.agentId, simulation: { caller: lines } },
+      });
+      check(placed.status === 200, 'call', placed.body);
+      const call = await waitForCall(t.testKey, placed.body.id, undefined, 60_000);
+      return { id: placed.body.id as string, call };
+    }
+
+    const scenarios: Record<string, () => Promise<string>> = {
+      test: async () => {
+        const { id, call } = await testCall([
+          'I have a question.',
+          'TOOL lookup_order {"order_id":"A17"}',
+          'Thanks.',
+          'TOOL end_call {}',
+        ]);
+        check(call.status === 'completed' && call.end_reason === 'assistant_ended', 'end', call);
+        check(call.engine_fallback === null, 'no fallback', call);
+        check(receiver.at('/rt-orders').length >= 1, 'the tool ran');
+        return id;
+      },
+      fallback: async () => {
+        fake.acceptStatus = 500;
+        try {
+          const { id, call } = await testCall(['Is it open?']);
+          check(call.status === 'completed' && call.engine_fallback === 'accept_failed', 'fallback', call);
+          return id;
+        } finally {
+          fake.acceptStatus = null;
+        }
+      },
+      'session-error': async () => {
+        fake.sessionError = true;
+        try {
+          const { id, call } = await testCall(['Is it open?']);
+          check(call.status === 'completed' && call.engine_fallback === 'session_error', 'fallback', call);
+          return id;
+        } finally {
+          fake.sessionError = false;
+        }
+      },
+      live: async () => {
+        const { fake: tw } = twilio;
+        await verifiedCallerId(tw, t.liveKey, OURS);
+        const agent = await request('POST', '/v1/agents', {
+          key: t.liveKey,
+          body: { name: 'Live RT', instructions: 'Be brief.', first_message: 'Hi, this is Live.', engine: 'realtime' },
+        });
+        check(agent.status === 200, 'agent', agent.body);
+        const res = await request('POST', '/v1/calls', {
+          key: t.liveKey,
+          body: { to: CALLER, from: OURS, agent_id: agent.body.id },
+        });
+        check(res.status === 200, 'call', res.body);
+        const id = res.body.id as string;
+        await waitForCall(t.liveKey, id, (c) => c.status === 'ringing');
+        const sid = tw.created.find((c) => c.Url?.endsWith(`/twilio/voice/${id}`))!.Sid;
+        tw.sipCallers.set(sid, ['I have a question.', 'Thanks.', 'TOOL end_call {}']);
+        await twilioCallback(tw, `/twilio/status/${id}`, { CallSid: sid, CallStatus: 'in-progress' });
+        await waitForCall(t.liveKey, id, (c) => c.status === 'in_progress');
+        const twiml = await fetchTwiml(tw, `/twilio/voice/${id}`, { CallSid: sid });
+        check(twiml.text.includes('<Sip>'), 'the SIP leg', twiml.text);
+        const rt = await until('the SIP leg at the Realtime API', () => fake.callFor(id));
+        await until('the hangup', () => fake.requests.find((r) => r.path === `/v1/realtime/calls/${rt.id}/hangup`));
+        await twilioCallback(tw, `/twilio/status/${id}`, { CallSid: sid, CallStatus: 'completed' });
+        const ended = await waitForCall(t.liveKey, id, undefined, 30_000);
+        check(ended.status === 'completed' && ended.end_reason === 'assistant_ended', 'end', ended);
+        return id;
+      },
+    };
+
+    fs.mkdirSync(HISTORIES_DIR, { recursive: true });
+    const only = process.argv.slice(2);
+    for (const [name, run] of Object.entries(scenarios)) {
+      if (only.length && !only.includes(name)) continue;
+      const callId = await run();
+      const handle = h().env.client.workflow.getHandle(callWorkflowId(callId));
+      await handle.result();
+      // proto3 JSON, the form Worker.runReplayHistories reads (as `temporal workflow show --output json`).
+      const history = JSON.parse(historyToJSON(await handle.fetchHistory()));
+      const file = path.join(HISTORIES_DIR, `call-realtime-${name}.json`);
+      fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
+      console.log(`${name}: ${callId}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`);
+    }
+  } finally {
+    await twilio.restore();
+    await fake.close();
+    await receiver.close();
+    await stopHarness();
+  }
+}
+
+if (require.main === module)
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
