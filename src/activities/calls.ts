@@ -26,8 +26,7 @@ import { derivedId } from '../shared/ids';
 import type { CallTurnInput } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
 import { emitEvent } from '../services/events';
-import { callUsage, endedCallUsage, recordUsage, usageWritesKey } from '../services/usage';
-import { settleWritesFor } from '../platform/store-outage';
+import { callUsage, endedCallUsage, recordUsage, type LlmRequestRow } from '../services/usage';
 import { afterNextRequest, release } from '../platform/behind-turn';
 import { startEndedCallAnalysis } from '../services/analysis';
 import { callRedactor } from '../services/redaction-policy';
@@ -165,17 +164,26 @@ export interface RecordTurnsInput {
    * Absent in calls recorded before it existed: written at once.
    */
   behind?: boolean;
+  /**
+   * The usage rows of the call's answers since the last write, as the LLM activity returned them
+   * (src/activities/llm.ts `usageInResult`): stored with the turns, each once (`recordUsage`). Absent: none.
+   */
+  usage?: LlmRequestRow[];
 }
 
 /**
- * Stores transcript turns and the live stream's entries of those that have one, all side by side (each
- * row has its own id; a stream reader that finds an entry before its turn looks again); a turn or entry
- * already stored (same call and `seq`, same number) is left as it is. Returns once the usage rows of the
- * call's answers written behind them (src/activities/llm.ts) are stored too.
+ * Stores transcript turns and the live stream's entries of those that have one, and the usage rows of
+ * the call's answers (`usage`), all side by side (each row has its own id; a stream reader that finds an
+ * entry before its turn looks again); a turn, entry or usage row already stored (same call and `seq`,
+ * same number, same row id) is left as it is, and a usage row is added to the rollups once
+ * (`recordUsage`: its fold goes on behind the write, under a lease a later report takes over).
+ * Durable as a local activity: until its completion is recorded, a workflow that replays runs it again
+ * with the same input (the usage rows come from the LLM activity's recorded results).
+ * @throws the store's errors (retried by the workflow's policy, `UNTIL_STORED`)
  */
 export async function recordTurns(input: RecordTurnsInput): Promise<void> {
   // Behind the turn: after the call's next model request is sent (src/platform/behind-turn.ts); otherwise
-  // someone waits for these rows, and for the work behind the call's last answers too.
+  // someone waits for these rows, and the call's earlier writes still held behind go on now too.
   if (input.behind) await afterNextRequest(input.callId);
   else release(input.callId);
   for (const t of input.turns) if (t.latency && Context.current().info.attempt === 1) observeTurnLatency(t.latency);
@@ -183,9 +191,7 @@ export async function recordTurns(input: RecordTurnsInput): Promise<void> {
   // stored redacted (the call's parties kept), with what was replaced; the model's chat log keeps them.
   const redactor = await callRedactor(input.callId);
   await Promise.all([
-    // The usage rows of the answers these turns hold, written behind them (src/activities/llm.ts): stored
-    // by the time the turns are, so the run's last (awaited) write covers its last answer's row.
-    settleWritesFor(usageWritesKey(input.callId)),
+    ...(input.usage ?? []).map((row) => recordUsage(row, { foldBehind: true })),
     ...input.turns.map((t) => {
       const r = redactor?.fresh();
       return insertIfAbsent(CallTurn, {

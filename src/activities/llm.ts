@@ -15,9 +15,10 @@
  * src/platform/store-outage.ts `STORE_WAIT_MS`, else this process's last-known copy for the conversation is
  * used; the usage rows are written behind (`writeWhenStored`) when the store does not take them in time,
  * and folded into the per-day rollups behind the answer (`recordUsage`'s `foldBehind`: the caller waits
- * for the answer, not for the rollups). A call's answer does not wait for its usage row at all: the row is
- * written once the call's next request is sent (src/platform/behind-turn.ts), and the call's transcript
- * write of the turn waits for it (src/activities/calls.ts `recordTurns`).
+ * for the answer, not for the rollups). A call's answer does not wait for its usage row at all
+ * (`usageInResult`): the row, with its deterministic id, is returned in the result, which Temporal records
+ * before anything else of the turn happens, and the call's next transcript write stores it
+ * (src/activities/calls.ts `recordTurns`), behind the call's next request (src/platform/behind-turn.ts).
  * The turn's deadline (`deadlineMs`) is the model's time: its timer starts when the request is sent, so a
  * worker slow to run the activity (queued tasks, a saturated CPU) does not spend it.
  */
@@ -39,14 +40,14 @@ import {
 } from '../shared/assistant';
 import type { ReplyTiming } from '../shared/latency';
 import { isToolName, toolFunction, type ToolName, type TransferOffer } from '../shared/tools';
-import { knowledgeSearchUsage, llmRequestUsage, recordUsage, usageWritesKey } from '../services/usage';
+import { knowledgeSearchUsage, llmRequestUsage, recordUsage, type LlmRequestRow } from '../services/usage';
 import { callConversation } from '../services/calls';
 import { callbackPrompt } from '../services/callbacks';
 import { isRejectedRequest, openai } from '../providers/openai';
 import { activityKey } from '../platform/temporal';
 import { openTokenStream, readRelayStreamSession } from '../voice/relay';
-import { readOrLastKnown, writeBehindFor, writeWhenStored } from '../platform/store-outage';
-import { afterNextRequest, requestSent } from '../platform/behind-turn';
+import { readOrLastKnown, writeWhenStored } from '../platform/store-outage';
+import { requestSent } from '../platform/behind-turn';
 
 export interface GenerateReplyInput {
   callId: string;
@@ -83,6 +84,14 @@ export interface GenerateReplyInput {
    * with a non-retryable `TURN_DEADLINE_EXCEEDED`. Absent: only the activity's own timeouts bound it.
    */
   deadlineMs?: number;
+  /**
+   * The caller stores the answer's usage row: it comes in the result (`usage`) instead of being written
+   * here, and the caller hands it to a durable write of its own (a call's turn loop: the next
+   * `recordTurns`, src/workflows/call-transcript.ts). A request that fails after its answer, or whose
+   * attempt is already cancelled when the answer comes (its result would be dropped), writes its row
+   * here as always. Absent: written here before the activity returns.
+   */
+  usageInResult?: boolean;
 }
 
 export interface GenerateReplyResult {
@@ -98,6 +107,12 @@ export interface GenerateReplyResult {
    * from these); absent in results recorded before latency was measured.
    */
   timing?: ReplyTiming;
+  /**
+   * The usage row of this answer (`usageInResult`), not stored yet: its `_id` is the attempt's, so
+   * storing it again (`recordUsage`) never counts it twice. Absent when the activity stored it (and in
+   * results recorded before it existed: stored by then).
+   */
+  usage?: LlmRequestRow;
 }
 
 /**
@@ -185,16 +200,11 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
       usage: completion.usage,
     });
     const message = completion.choices[0]?.message;
-    if (usageRow) {
-      const write = () => recordUsage(usageRow, { foldBehind: true });
-      // A call's answer does not wait for its usage row: the call's transcript write of the turn awaits
-      // it (src/activities/calls.ts `recordTurns`), so the next request is not held by the insert.
-      if (message && isCall(input.callId))
-        writeBehindFor(usageWritesKey(input.callId), `usage ${usageRow._id}`, write, () =>
-          afterNextRequest(input.callId),
-        );
-      else await writeWhenStored(`usage ${usageRow._id}`, write);
-    }
+    // The caller stores the row (`usageInResult`) when this result reaches it: not when the attempt
+    // fails, nor when it is already cancelled (the workflow then drops what it returns).
+    const carried = usageRow && message && input.usageInResult && !cancelled.aborted ? usageRow : null;
+    if (usageRow && !carried)
+      await writeWhenStored(`usage ${usageRow._id}`, () => recordUsage(usageRow, { foldBehind: true }));
     if (!message) throw new Error('the model returned no choice');
     const toolCalls: ToolCall[] = (message.tool_calls ?? [])
       .filter((c): c is OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall => c.type === 'function')
@@ -212,7 +222,14 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
       llmTokens.inc({ model, type: 'prompt' }, completion.usage.prompt_tokens);
       llmTokens.inc({ model, type: 'completion' }, completion.usage.completion_tokens);
     }
-    return { text, toolCalls, knowledge: known?.knowledge ?? [], modelMs, timing };
+    return {
+      text,
+      toolCalls,
+      knowledge: known?.knowledge ?? [],
+      modelMs,
+      timing,
+      ...(carried ? { usage: carried } : {}),
+    };
   } catch (err) {
     if (isRejectedRequest(err)) {
       timer({ outcome: 'rejected' });
@@ -263,9 +280,6 @@ async function streamed(
 /** The call's relay session within `STORE_WAIT_MS`, else the last one this process read (a store outage). */
 const relaySessionOrLastKnown = async (callId: string) =>
   (await readOrLastKnown(`relay:${callId}`, () => readRelayStreamSession(callId)))?.value ?? null;
-
-/** Whether a conversation id is a call's (`call_…`): its turns are recorded by `recordTurns`. */
-const isCall = (id: string) => id.startsWith('call_');
 
 const usageOwner = (ids: AssistantContextIds) => ({ orgId: ids.orgId, livemode: ids.livemode });
 

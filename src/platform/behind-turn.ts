@@ -1,14 +1,18 @@
 /**
  * Work behind a call's turn, after the turn's next model request: a call's bookkeeping that follows an
- * answer (its usage row and the rollups' fold, the turn's transcript rows written behind) waits, in this
- * process, until the call's next LLM request has been sent (`requestSent`, by the LLM activity), or at
- * most `BEHIND_MAX_WAIT_MS`. On a 2-core machine the dozen store commands of that bookkeeping, started
- * the moment the model answered, ran side by side with the workflow's next step and the next request's
+ * answer (the turn's transcript and stream rows, the usage rows of its answers and the rollups' fold,
+ * written by one `recordTurns` local activity: src/activities/calls.ts) waits, in this process, until the
+ * call's next LLM request has been sent (`requestSent`, by the LLM activity), or at most
+ * `BEHIND_MAX_WAIT_MS`. On a 2-core machine the dozen store commands of that bookkeeping, started the
+ * moment the model answered, ran side by side with the workflow's next step and the next request's
  * context reads (the same CPU, the same store) and doubled the time from an answer to the next request
- * (bench/voice.ts, README "Latency"); after the request is sent they run while the model thinks. Nothing
- * is dropped: a write that waits here is awaited by whoever needs it done (`release` first, then its
- * promise), and after `BEHIND_MAX_WAIT_MS` it goes on anyway (a live caller listens to the answer for
- * seconds before the next request: the wait then is the bound, never longer).
+ * (bench/voice.ts, README "Latency"); after the request is sent they run while the model thinks.
+ *
+ * Nothing here holds durability: the wait is inside a local activity, whose completion Temporal records
+ * (its marker) only once it has returned, so a worker that dies while it waits leaves it unrecorded and
+ * the workflow, replayed elsewhere, runs it again with the same rows. A write that someone awaits calls `release` first; after `BEHIND_MAX_WAIT_MS` the write goes
+ * on anyway (a live caller listens to the answer for seconds before the next request: the wait then is
+ * the bound, never longer).
  *
  * Per process: the LLM activity of a call runs in the worker that runs its workflow task (a local
  * activity), which is where its writes behind run too; a request sent by another process releases

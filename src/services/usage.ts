@@ -187,6 +187,9 @@ export interface ActivityAttempt {
   attempt: number;
 }
 
+/** The usage row of one Chat Completions response (`llmRequestUsage`). */
+export type LlmRequestRow = Extract<UsageRow, { kind: 'llm_request' }>;
+
 /**
  * The usage row of one Chat Completions response: `llm:<workflow id>:<run id>:<activity id>:<attempt>`,
  * so each attempt that got an answer counts (it cost tokens), once.
@@ -202,7 +205,7 @@ export async function llmRequestUsage(input: {
   model: string;
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   occurredMs?: number;
-}): Promise<UsageRow | null> {
+}): Promise<LlmRequestRow | null> {
   const owner = input.owner ?? (await callOwner(input.subjectId));
   if (!owner) {
     logger.warn('LLM usage not recorded: no owner for the conversation', { subject_id: input.subjectId });
@@ -222,13 +225,6 @@ export async function llmRequestUsage(input: {
     completion_tokens: tokens(input.usage?.completion_tokens),
   };
 }
-
-/**
- * The key under which the LLM activity writes a call's answers' usage rows behind the answer
- * (src/platform/store-outage.ts `writeBehindFor`); the call's transcript writes wait for them
- * (src/activities/calls.ts `recordTurns`, `settleWritesFor`).
- */
-export const usageWritesKey = (callId: string) => `usage:${callId}`;
 
 async function callOwner(callId: string): Promise<UsageOwner | null> {
   const call = await Call.findById(callId, { org_id: 1, livemode: 1 }).lean();

@@ -130,6 +130,12 @@ export interface AssistantTurnInput {
   /** Stream the answer's words to the live call's relay as the model writes them (the LLM activity's `stream`). */
   stream?: boolean;
   /**
+   * The channel stores each answer's usage row (the LLM activity's `usageInResult`): it comes in the
+   * reply given to `observer.onReply` (`usage`), which must then hand it to a durable write (a call: its
+   * next transcript write). Absent: the LLM activity stores it before it returns.
+   */
+  usageInResult?: boolean;
+  /**
    * The other party's number, given when `schedule_callback` is offered: the LLM activity's `caller` (the
    * request's system message then tells the current date and time in their zone). Absent otherwise.
    */
@@ -177,6 +183,7 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
       ...(input.history ? { history: input.history } : {}),
       ...(input.context ? { context: input.context } : {}),
       ...(input.stream ? { stream: true } : {}),
+      ...(input.usageInResult ? { usageInResult: true } : {}),
       ...(input.caller ? { caller: input.caller } : {}),
       ...(input.transfer ? { transfer: input.transfer } : {}),
     };

@@ -8,6 +8,7 @@
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and sibling workflow files.
  */
 import { CancellationScope } from '@temporalio/workflow';
+import type * as llm from '../activities/llm';
 import {
   callSystemPrompt,
   type ChatMessage,
@@ -30,6 +31,12 @@ export class CallTranscript {
   /** Turns said but not yet recorded, and the chat messages said since the last recording. */
   private pendingTurns: CallTurnInput[] = [];
   private pendingMessages: ChatMessage[] = [];
+  /**
+   * The usage rows of the model's answers not stored yet (the LLM activity's results carry them:
+   * src/activities/llm.ts `usageInResult`), stored by the next flush with its turns. Every end of a run
+   * flushes (the call's end, continue-as-new), so each answer's row reaches a recorded write.
+   */
+  private pendingUsage: NonNullable<llm.GenerateReplyResult['usage']>[] = [];
   /**
    * A run that began the call: the whole conversation as the model sees it, system prompt first, held here
    * and sent with each LLM request (a local activity's input is not recorded in the history), so no turn
@@ -170,6 +177,14 @@ export class CallTranscript {
     });
   }
 
+  /**
+   * Adds a model answer's usage row to the next flush (`flushTurns`), which stores it; a result without
+   * one (its activity stored it, or it was recorded before rows came in results) adds nothing.
+   */
+  oweUsage(reply: llm.GenerateReplyResult): void {
+    if (reply.usage) this.pendingUsage.push(reply.usage);
+  }
+
   /** Adds a message of the other party or a scripted line to what the next LLM request carries. */
   hearMessage(m: ChatMessage): void {
     this.pendingMessages.push(m);
@@ -177,7 +192,8 @@ export class CallTranscript {
   }
 
   /**
-   * Records the turns said since the last recording. A run that holds the whole conversation (`chatLog`)
+   * Records the turns said since the last recording, with the usage rows of the answers given since
+   * (`oweUsage`; a flush with rows and no turn writes the rows alone). A run that holds the whole conversation (`chatLog`)
    * writes a turn's rows while the next turn goes on (`behind`: returns once the write has started), so no
    * store write sits between the caller's line and the model; the writes are idempotent per row id, never
    * cancelled. Otherwise, and always when not `behind`, returns when every write so far is done.
@@ -185,15 +201,21 @@ export class CallTranscript {
    *   once the call's next model request is sent, or after a bound (src/platform/behind-turn.ts)
    */
   async flushTurns(behind = false, afterNextRequest = false): Promise<void> {
-    if (this.pendingTurns.length > 0) {
-      const turns = this.pendingTurns;
+    if (this.pendingTurns.length > 0 || this.pendingUsage.length > 0) {
+      const { pendingTurns: turns, pendingUsage: usage } = this;
       this.pendingTurns = [];
-      this.pendingMessages = [];
+      this.pendingUsage = [];
+      if (turns.length > 0) this.pendingMessages = [];
       // After an answer, behind: the activity writes the rows once the call's next model request is sent
       // (no store command of this turn's bookkeeping sits beside the next request's context reads).
       const later = afterNextRequest && behind && this.chatLog !== null;
       const write = CancellationScope.nonCancellable(() =>
-        localStore.recordTurns({ callId: this.input.callId, turns, ...(later ? { behind: true } : {}) }),
+        localStore.recordTurns({
+          callId: this.input.callId,
+          turns,
+          ...(usage.length > 0 ? { usage } : {}),
+          ...(later ? { behind: true } : {}),
+        }),
       );
       this.turnWrites = Promise.all([this.turnWrites, write]);
     }

@@ -210,7 +210,8 @@ export class TurnLoop {
         await this.heard.settle(heard.text);
         await this.answerCaller(heard.utterance);
       }
-      // The turn's rows go behind the next model request (the activity waits for it, in this process).
+      // The turn's rows and its answers' usage rows go behind the next model request (the activity waits
+      // for it, in this process); recorded as a local activity, so a crash before it ends runs it again.
       await transcript.flushTurns(true, true);
       if (this.record.stop !== null) return 'done';
     }
@@ -392,8 +393,13 @@ export class TurnLoop {
         ...(heard.enabled ? { actions: (calls, text) => heard.verdicts(calls, text) } : {}),
         local: true,
         stream: !input.simulation,
+        // Each answer's usage row is stored by the turn's transcript write, not before the turn goes on.
+        usageInResult: true,
         observer: {
-          onReply: (reply) => (latency = meter.reply(reply.timing, reply.text !== null)),
+          onReply: (reply) => {
+            transcript.oweUsage(reply);
+            latency = meter.reply(reply.timing, reply.text !== null);
+          },
           onText: (text, knowledge) => {
             transcript.say('assistant', text, knowledge, undefined, latency ?? undefined);
             latency = null;

@@ -1,11 +1,9 @@
 /**
- * src/platform/behind-turn.ts and `writeBehindFor`/`settleWritesFor` (src/platform/store-outage.ts): a
- * call's work behind its answer waits for the call's next request (only that call's), or `release`, or
- * its bound; a write behind is awaited by `settleWritesFor`.
+ * src/platform/behind-turn.ts: a call's work behind its answer waits for the call's next request (only
+ * that call's), or `release`, or its bound.
  */
 import { expect } from 'chai';
 import { afterNextRequest, release, requestSent } from '../../src/platform/behind-turn';
-import { settleWritesFor, writeBehindFor } from '../../src/platform/store-outage';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -28,23 +26,5 @@ describe('work behind a turn', () => {
     const started = Date.now();
     await afterNextRequest('call_bound', 30);
     expect(Date.now() - started).to.be.at.least(25);
-  });
-
-  it('a write behind starts after its gate; settleWritesFor waits for it', async () => {
-    const events: string[] = [];
-    writeBehindFor(
-      'usage:call_w',
-      'test row',
-      async () => {
-        events.push('write');
-      },
-      () => afterNextRequest('call_w', 10_000),
-    );
-    await tick();
-    expect(events, 'held until the next request').to.deep.equal([]);
-    requestSent('call_w');
-    await settleWritesFor('usage:call_w');
-    expect(events).to.deep.equal(['write']);
-    await settleWritesFor('usage:nothing'); // nothing pending: returns
   });
 });
