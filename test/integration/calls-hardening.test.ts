@@ -9,6 +9,7 @@ import { config, setConfig } from '../../src/config';
 import { startApi } from '../../src/api/server';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { MAX_QUOTA, setOrgQuotas } from '../../src/services/quotas';
+import { UsageRecord } from '../../src/models/usage';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -62,6 +63,9 @@ describe('calls: bounded history, bounded input, deadlines', function () {
     expect(largest, `largest run history ${largest} bytes`).to.be.lessThan(5 * 1024 * 1024);
     // One LLM request per caller line: nothing repeated across runs.
     expect(h().llm.requests.filter((r) => r.user === call.id)).to.have.length(300);
+    // Each answer's usage row once, those of the answers before each continue-as-new included (the LLM
+    // activity's result carries it; the run's last transcript write stores it).
+    expect(await UsageRecord.countDocuments({ subject_id: call.id, kind: 'llm_request' })).to.equal(300);
     const events = (await request('GET', '/v1/events?limit=100', { key: t.testKey })).body.data.filter(
       (e: any) => e.data.object.id === call.id,
     );
