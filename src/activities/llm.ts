@@ -47,7 +47,7 @@ import { isRejectedRequest, openai } from '../providers/openai';
 import { activityKey } from '../platform/temporal';
 import { openTokenStream, readRelayStreamSession } from '../voice/relay';
 import { readOrLastKnown, writeWhenStored } from '../platform/store-outage';
-import { requestSent } from '../platform/behind-turn';
+import { afterNextRequest, requestSent } from '../platform/behind-turn';
 
 export interface GenerateReplyInput {
   callId: string;
@@ -205,6 +205,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     const carried = usageRow && message && input.usageInResult && !cancelled.aborted ? usageRow : null;
     if (usageRow && !carried)
       await writeWhenStored(`usage ${usageRow._id}`, () => recordUsage(usageRow, { foldBehind: true }));
+    if (carried) backupUsageWrite(input.callId, carried);
     if (!message) throw new Error('the model returned no choice');
     const toolCalls: ToolCall[] = (message.tool_calls ?? [])
       .filter((c): c is OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall => c.type === 'function')
@@ -282,6 +283,24 @@ const relaySessionOrLastKnown = async (callId: string) =>
   (await readOrLastKnown(`relay:${callId}`, () => readRelayStreamSession(callId)))?.value ?? null;
 
 const usageOwner = (ids: AssistantContextIds) => ({ orgId: ids.orgId, livemode: ids.livemode });
+
+/**
+ * A second write of a carried usage row, in this process, behind the call's next request: a result that
+ * Temporal drops after this attempt returned (a cancel, a hang-up racing the answer, that reaches the
+ * worker's core before it took the result) would take the row with it, and the tokens were spent. Both
+ * writes are `recordUsage` of the same row id, so the row is stored and folded once; a crash that loses
+ * this write leaves the recorded result, whose row the call's next `recordTurns` stores.
+ */
+function backupUsageWrite(callId: string, row: LlmRequestRow): void {
+  void afterNextRequest(callId)
+    .then(() => writeWhenStored(`usage ${row._id}`, () => recordUsage(row, { foldBehind: true })))
+    .catch((err: unknown) =>
+      logger.error('usage row write behind the answer failed', {
+        usage_id: row._id,
+        error: err instanceof Error ? err.message : String(err),
+      }),
+    );
+}
 
 /** The messages with `text` appended to the system message (one is put first if there is none). */
 function withSystemText(messages: ChatMessage[], text: string): ChatMessage[] {
