@@ -43,14 +43,14 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import inspector from 'node:inspector';
 import mongoose from 'mongoose';
 import twilio from 'twilio';
 import WebSocket from 'ws';
 import { config, setConfig } from '../src/config';
 import { Call } from '../src/models/calls';
 import { newId } from '../src/shared/ids';
-import { startFakeTwilio, type FakeTwilio } from '../test/support/fake-twilio';
+import { postAsTwilio, signerOf, startFakeTwilio, type FakeTwilio } from '../test/support/fake-twilio';
+import { verifiedCallerId } from '../test/support/fake-twilio-numbers';
 import {
   h,
   newTenant,
@@ -60,31 +60,9 @@ import {
   stopHarness,
   stopWorkerProcess,
 } from '../test/support/harness';
+import { countCommands, startCpuProfile } from './profiling';
 import { cpuMs, percentile, turnGaps as gapsOf } from './stats';
 import { setOrgCallLimit } from '../src/services/limits';
-
-/**
- * Profiles this process (the API and the benchmark's client) with the V8 inspector until `stopTo(file)`,
- * which writes a `.cpuprofile` (Chrome DevTools' format). Used when BENCH_API_CPU_PROFILE names a path prefix.
- */
-async function startCpuProfile(): Promise<{ stopTo: (file: string) => Promise<void> }> {
-  const session = new inspector.Session();
-  session.connect();
-  const post = (method: string, params?: object) =>
-    new Promise<any>((resolve, reject) =>
-      session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))),
-    );
-  await post('Profiler.enable');
-  await post('Profiler.setSamplingInterval', { interval: 200 });
-  await post('Profiler.start');
-  return {
-    stopTo: async (file) => {
-      const { profile } = await post('Profiler.stop');
-      fs.writeFileSync(file, JSON.stringify(profile));
-      session.disconnect();
-    },
-  };
-}
 
 const num = (name: string, fallback: number, max = 100_000) =>
   Math.min(max, Math.max(1, Number(process.env[name] ?? fallback)));
@@ -442,6 +420,8 @@ async function main(): Promise<void> {
       key: t.liveKey,
       body: { name: 'Bench live', instructions: 'Be brief.' },
     });
+    // A live call's `from` must be the organization's number or a caller ID it verified.
+    await verifiedCallerId(fake, t.liveKey, '+14155550100');
     h().llm.streaming = { firstTokenMs, tokenGapMs: 20 };
     const firstToken: number[] = [];
     const wholeAnswer: number[] = [];
@@ -500,28 +480,6 @@ async function main(): Promise<void> {
     await fake?.close();
     await stopHarness();
   }
-}
-
-/**
- * Counts the store commands this process sends (the driver's command monitoring) until `stop()`, which
- * answers the count per `collection.command` (e.g. `calls.insert`).
- */
-function countCommands(): { stop: () => Record<string, number> } {
-  const client = mongoose.connection.getClient();
-  const counts: Record<string, number> = {};
-  const seen = (e: { commandName: string; command: Record<string, unknown> }) => {
-    const key = `${String(e.command[e.commandName])}.${e.commandName}`;
-    counts[key] = (counts[key] ?? 0) + 1;
-  };
-  (client as unknown as { monitorCommands: boolean }).monitorCommands = true;
-  client.on('commandStarted', seen);
-  return {
-    stop: () => {
-      client.off('commandStarted', seen);
-      (client as unknown as { monitorCommands: boolean }).monitorCommands = false;
-      return counts;
-    },
-  };
 }
 
 /**
@@ -667,8 +625,9 @@ async function liveCall(fake: FakeTwilio, key: string, agentId: string, turns: n
   if (res.status !== 200) throw new Error(`live POST /v1/calls answered ${res.status}: ${JSON.stringify(res.body)}`);
   const id = res.body.id as string;
   const base = h().api.url;
+  // Twilio signs a call's callbacks with the account the call was made in (the organization's subaccount).
   const sign = (url: string, params: Record<string, string>) =>
-    twilio.getExpectedTwilioSignature(fake.authToken, url, params);
+    twilio.getExpectedTwilioSignature(signerOf(fake, sid).authToken, url, params);
   const until = async (ok: () => Promise<boolean>) => {
     while (!(await ok())) {
       if (Date.now() > deadline) throw new Error(`live call ${id} stuck`);
@@ -678,16 +637,7 @@ async function liveCall(fake: FakeTwilio, key: string, agentId: string, turns: n
   await until(async () => fake.created.some((c) => c.Url?.endsWith(`/twilio/voice/${id}`)));
   const sid = fake.created.find((c) => c.Url?.endsWith(`/twilio/voice/${id}`))!.Sid;
   await until(async () => (await Call.findById(id, { status: 1 }).lean())?.status === 'ringing');
-  const statusPath = `/twilio/status/${id}`;
-  const params = { CallSid: sid, CallStatus: 'in-progress' };
-  await fetch(base + statusPath, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/x-www-form-urlencoded',
-      'X-Twilio-Signature': sign(base + statusPath, params),
-    },
-    body: new URLSearchParams(params).toString(),
-  });
+  await postAsTwilio(fake, `/twilio/status/${id}`, { CallSid: sid, CallStatus: 'in-progress' });
   await until(async () => (await Call.findById(id, { status: 1 }).lean())?.status === 'in_progress');
 
   const wsUrl = `${base.replace(/^http/, 'ws')}/twilio/relay/${id}?sid=${sid}`;

@@ -30,9 +30,7 @@
  *   npm run bench:voice -- --engine pipeline
  */
 import fs from 'node:fs';
-import inspector from 'node:inspector';
 import os from 'node:os';
-import mongoose from 'mongoose';
 import { callWorkflowId } from '../src/shared/calls';
 import { config, setConfig } from '../src/config';
 import { setOrgCallLimit } from '../src/services/limits';
@@ -40,6 +38,7 @@ import { startFakeRealtime } from '../test/support/fake-openai-realtime';
 import { startHttpsReceiver } from '../test/support/https-receiver';
 import { createHttpTool } from '../test/support/tools';
 import { h, newTenant, request, startHarness, stopHarness } from '../test/support/harness';
+import { countCommands, startCpuProfile } from './profiling';
 import { cpuMs, percentile, turnGaps } from './stats';
 
 const num = (name: string, fallback: number, max = 100_000) =>
@@ -141,46 +140,6 @@ function childrenCpuMs(): Record<string, number> {
     }
   }
   return out;
-}
-
-/**
- * Counts the store commands this process sends (the driver's command monitoring) until `stop()`: per
- * `collection.command` (e.g. `call_turns.insert`).
- */
-function countCommands(): { stop: () => Record<string, number> } {
-  const client = mongoose.connection.getClient();
-  const counts: Record<string, number> = {};
-  const seen = (e: { commandName: string; command: Record<string, unknown> }) => {
-    const key = `${String(e.command[e.commandName])}.${e.commandName}`;
-    counts[key] = (counts[key] ?? 0) + 1;
-  };
-  (client as unknown as { monitorCommands: boolean }).monitorCommands = true;
-  client.on('commandStarted', seen);
-  return {
-    stop: () => {
-      client.off('commandStarted', seen);
-      return counts;
-    },
-  };
-}
-
-async function startCpuProfile(): Promise<{ stopTo: (file: string) => Promise<void> }> {
-  const session = new inspector.Session();
-  session.connect();
-  const post = (method: string, params?: object) =>
-    new Promise<any>((resolve, reject) =>
-      session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))),
-    );
-  await post('Profiler.enable');
-  await post('Profiler.setSamplingInterval', { interval: 200 });
-  await post('Profiler.start');
-  return {
-    stopTo: async (file) => {
-      const { profile } = await post('Profiler.stop');
-      fs.writeFileSync(file, JSON.stringify(profile));
-      session.disconnect();
-    },
-  };
 }
 
 /** Places one call and waits for its end (its workflow's result: no polling of the store); returns its id. */

@@ -191,9 +191,10 @@ export const speechDuration = new client.Histogram({
 
 /**
  * Latency of the assistant's answers as the caller hears it (src/shared/latency.ts), seconds, one
- * histogram per field, by `engine` (`pipeline`, `realtime`): observed when a turn with a latency record
- * is stored (src/activities/calls.ts `recordTurns`, its first attempt). A field the engine does not
- * measure (null) is not observed.
+ * histogram per field, by `engine` (`pipeline`, `realtime`, `room`: src/shared/latency.ts
+ * `LatencyEngine`): observed when a turn with a latency record is stored (src/activities/calls.ts
+ * `recordTurns`, its first attempt), and a room's own fields when its attendance completes the record
+ * (src/voice/room-latency.ts). A field the engine does not measure (null) is not observed.
  */
 const turnLatencyHistograms = Object.fromEntries(
   LATENCY_FIELDS.map((field) => [
@@ -210,7 +211,7 @@ const turnLatencyHistograms = Object.fromEntries(
 
 /** Observes one answer's latency record (its non-null fields), labelled by its engine (`pipeline` when absent). */
 export function observeTurnLatency(latency: TurnLatency & { engine?: string }): void {
-  const engine = latency.engine === 'realtime' ? 'realtime' : 'pipeline';
+  const engine = latency.engine === 'realtime' || latency.engine === 'room' ? latency.engine : 'pipeline';
   for (const field of LATENCY_FIELDS) {
     const value = latency[field];
     if (typeof value === 'number') turnLatencyHistograms[field].observe({ engine }, value / 1000);

@@ -11,6 +11,7 @@ import type { RecordingSettings } from './recordings';
 import type { ConsentAnswer, RecordingConsent } from './recording-consent';
 import type { AnalysisPlan } from './analysis';
 import type { DestinationRefusal, TransferDestination } from './dialing';
+import type { RecordedLatency } from './latency';
 
 /** Terminal call statuses (DESIGN.md section 6). */
 export const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'] as const;
@@ -667,6 +668,12 @@ export interface CallerSaidResult {
   pending?: boolean;
   /** The utterance's id within the call. */
   utterance?: number;
+  /**
+   * A browser voice room's final answer: the latency record the call made of it and its transcript
+   * turn's `seq`, which the room's attendance completes with what only it measures (the visitor's end of
+   * speech, the first audio: src/voice/room-latency.ts). Absent elsewhere, and when the answer has none.
+   */
+  latency?: RecordedLatency & { seq: number };
 }
 
 /** True for a transfer destination: an E.164 number, a `sip:` URI or a `client:` identity (Twilio `<Dial>`). */

@@ -23,6 +23,12 @@
  * ConversationRelay socket) times receipt to first text on its own clock and reports it through the token
  * channel. The workflow only combines those recorded numbers (`LatencyMeter`), so replay is deterministic.
  *
+ * Browser voice rooms (engine `room`): the workflow records the model's and the tools' parts as on the
+ * pipeline; the room's attendance, which hears the visitor and speaks the answer, completes the record on
+ * its own clock (src/voice/room-latency.ts): `end_of_speech_ms` from the visitor's last voiced audio
+ * (the room's endpointing) to the transcript, `first_audio_ms` to the first synthesized frame put into the
+ * room's track (so `orchestration_ms` includes the speech synthesis's time to its first audio).
+ *
  * Simulated calls (test mode) have no voice session: their scripted caller answers the moment it hears
  * an answer, so "receipt" is when the previous answer came from the model (`anchorMs`); the first turn,
  * persona callers and scripts with a pause count from when the turn's first model request was scheduled.
@@ -30,8 +36,22 @@
  * Bundle-safe: plain data, types and arithmetic only.
  */
 
-/** Which engine produced a turn (the `engine` label of the latency histograms). */
-export type LatencyEngine = 'pipeline' | 'realtime';
+/**
+ * Which engine produced a turn (the `engine` label of the latency histograms): `pipeline` (a phone call's
+ * ConversationRelay), `realtime` (a speech-to-speech session), `room` (a browser voice room: the
+ * pipeline's model and tools, with the room's own endpointing, speech-to-text and speech; a simulated
+ * room too).
+ */
+export type LatencyEngine = 'pipeline' | 'realtime' | 'room';
+
+/**
+ * The engine a pipeline-driven call's turns are labelled with: `room` for a browser voice call (a LiveKit
+ * room, or in test mode its simulated room, whose caller is the widget's visitor `user:…`/`visitor:…`),
+ * else `pipeline`.
+ */
+export function turnLoopEngine(call: { room?: unknown; to: string }): LatencyEngine {
+  return call.room || /^(user|visitor):/.test(call.to) ? 'room' : 'pipeline';
+}
 
 /** One assistant turn's latency (ms; null: the engine does not measure it, or it was not measured). */
 export interface TurnLatency {

@@ -42,7 +42,18 @@ export interface EndpointerOptions {
 
 /** What `push` and `flush` report. */
 export type EndpointerEvent =
-  { type: 'speech_start' } | { type: 'utterance'; pcm: Int16Array; durationMs: number; voicedMs: number };
+  | { type: 'speech_start' }
+  | {
+      type: 'utterance';
+      pcm: Int16Array;
+      durationMs: number;
+      voicedMs: number;
+      /**
+       * The unvoiced windows that ended it, after its last voiced one (ms): its end of speech was this
+       * long before the end of the window that ended it (a stall's `flush`: before the last window fed).
+       */
+      silentMs: number;
+    };
 
 const WINDOW_MS = 10;
 
@@ -173,11 +184,13 @@ export class Endpointer {
     this.candidate = [];
     if (!windows || voicedMs < this.o.minSpeechMs) return;
     // The closing pause is not part of the utterance (all but 100 ms of it).
-    const trailing = Math.max(0, Math.floor(this.trailingSilentWindows(windows) - 100 / WINDOW_MS));
+    const silent = this.trailingSilentWindows(windows);
+    const trailing = Math.max(0, Math.floor(silent - 100 / WINDOW_MS));
     const kept = windows.slice(0, windows.length - trailing);
     const pcm = new Int16Array(kept.length * this.window);
     kept.forEach((w, i) => pcm.set(w, i * this.window));
-    events.push({ type: 'utterance', pcm, durationMs: kept.length * WINDOW_MS, voicedMs });
+    const silentMs = silent * WINDOW_MS;
+    events.push({ type: 'utterance', pcm, durationMs: kept.length * WINDOW_MS, voicedMs, silentMs });
   }
 
   /** The level above which a window is voiced now (dBFS). */

@@ -61,6 +61,7 @@ import {
 import { roomVoice } from '../shared/speech';
 import { Endpointer } from './endpointing';
 import { relayTokenServer, type RelayTokenServer } from './relay';
+import { RoomLatency } from './room-latency';
 import { RoomRecorder, type RecordedPart } from './room-recorder';
 import { SentenceStream, Speaker, SPEAK_RATE, type Synthesize } from './room-speech';
 import { voiceTurns, type VoiceTurns } from './turns';
@@ -193,6 +194,8 @@ export class RoomSession {
   private readonly turns: VoiceTurns;
   private readonly tokens: RelayTokenServer = relayTokenServer();
   private readonly log: Record<string, unknown>;
+  /** The answers' latency as the visitor hears them (src/voice/room-latency.ts). */
+  private readonly latency: RoomLatency;
   private settle!: (outcome: RoomOutcome) => void;
   private fail!: (err: Error) => void;
   private readonly done: Promise<RoomOutcome>;
@@ -208,10 +211,11 @@ export class RoomSession {
   constructor(private readonly o: RoomSessionOptions) {
     this.log = { call_id: o.callId, room: o.room.name, session: o.session };
     this.answered = o.answered;
+    this.latency = new RoomLatency(o.callId, this.log);
     this.done = new Promise<RoomOutcome>((resolve, reject) => ((this.settle = resolve), (this.fail = reject)));
     this.speaker = new Speaker(new AudioSource(SPEAK_RATE, 1, 1000), o.synthesize, o.speechModel);
     // The answer's words as the model writes them, spoken a sentence at a time; the update's answer ends it.
-    this.streaming = new SentenceStream((sentence) => void this.speaker.say(sentence));
+    this.streaming = new SentenceStream((sentence) => void this.speaker.say(sentence, true, this.latency.firstAudio));
     this.speaker.onFrame = (frame) => {
       if (this.recorder) for (const out of this.resampler!.push(frame)) this.recorder.assistant(out.data);
     };
@@ -350,12 +354,17 @@ export class RoomSession {
    */
   private async speak(result: CallerSaidResult): Promise<boolean> {
     if (result.pending && this.streaming.started) return false;
+    this.latency.answer(result);
+    // A pending result's text (the holding line, a tool's line while it runs) is not the answer's audio.
+    const answer = result.pending ? undefined : this.latency.firstAudio;
     if (this.streaming.started) this.streaming.end();
-    else if (result.text) void this.speaker.say(result.text);
+    else if (result.text) void this.speaker.say(result.text, true, answer);
     await this.speaker.idle();
+    this.latency.spoken(result);
     if (!result.ended) return false;
-    // The assistant said goodbye: the call is over once it is heard; then the room is closed.
-    await new Promise((r) => setTimeout(r, GOODBYE_TAIL_MS));
+    // The assistant said goodbye: the call is over once it is heard (and its answers' latency stored); then
+    // the room is closed.
+    await Promise.all([this.latency.settled(), new Promise((r) => setTimeout(r, GOODBYE_TAIL_MS))]);
     await this.status('completed');
     this.finish('call_over');
     return true;
@@ -424,22 +433,27 @@ export class RoomSession {
     let lastFrameMs = Date.now();
     // A stream that stalls mid-utterance (the visitor muted, the network dropped) ends the utterance.
     const stall = setInterval(() => {
-      if (endpointer.speaking && Date.now() - lastFrameMs >= this.o.endOfTurnMs) this.take(endpointer.flush());
+      if (endpointer.speaking && Date.now() - lastFrameMs >= this.o.endOfTurnMs)
+        this.take(endpointer.flush(), lastFrameMs);
     }, 100);
     try {
       for await (const frame of new AudioStream(track, { sampleRate: this.o.listenRate, numChannels: 1 })) {
         lastFrameMs = Date.now();
         this.recorder?.visitor(frame.data);
-        this.take(endpointer.push(frame.data));
+        this.take(endpointer.push(frame.data), lastFrameMs);
       }
-      this.take(endpointer.flush());
+      this.take(endpointer.flush(), lastFrameMs);
     } finally {
       clearInterval(stall);
     }
   }
 
-  /** What the endpointer found: the visitor started talking (a barge-in), or an utterance to transcribe. */
-  private take(events: ReturnType<Endpointer['push']>): void {
+  /**
+   * What the endpointer found: the visitor started talking (a barge-in), or an utterance to transcribe.
+   * @param fedMs when the last audio fed to it came (ms since the epoch): an utterance's speech ended its
+   *   `silentMs` before
+   */
+  private take(events: ReturnType<Endpointer['push']>, fedMs: number): void {
     for (const e of events) {
       if (e.type === 'speech_start') {
         this.bargeIn();
@@ -449,7 +463,9 @@ export class RoomSession {
       this.transcribing = this.transcribing
         .then(async () => {
           const text = await this.o.transcribe(e.pcm);
-          if (text) this.turns.hear(text, `${this.o.session}:${++this.utterances}`);
+          if (!text) return;
+          this.latency.heard(fedMs - e.silentMs, Date.now());
+          this.turns.hear(text, `${this.o.session}:${++this.utterances}`);
         })
         .catch(
           (err: Error) => void logger.warn('voice room: an utterance was lost', { ...this.log, error: err.message }),

@@ -61,14 +61,15 @@ export class Speaker {
    * Says `text` after what is already queued; resolves once it is heard (or interrupted). Never rejects:
    * a failed speech is logged and skipped, so one bad text cannot silence the texts after it.
    * @param spoken false for a line that is not the transcript's (the holding line): a barge-in does not count it
+   * @param firstFrame called as its first frame goes into the track (an answer's first audio: src/voice/room-latency.ts)
    */
-  say(text: string, spoken = true): Promise<void> {
+  say(text: string, spoken = true, firstFrame?: () => void): Promise<void> {
     const generation = this.generation;
     if (spoken) this.pending++;
     this.queue = this.queue
       .then(async () => {
         if (generation !== this.generation) return;
-        await this.speak(text, generation);
+        await this.speak(text, generation, firstFrame);
         if (spoken && generation === this.generation) this.heard.push(text);
       })
       .catch((err: Error) => void logger.warn('voice room: a line could not be said', { error: err.message }))
@@ -100,7 +101,7 @@ export class Speaker {
     this.source.clearQueue();
   }
 
-  private async speak(text: string, generation: number): Promise<void> {
+  private async speak(text: string, generation: number, firstFrame?: () => void): Promise<void> {
     const abort = (this.abort = new AbortController());
     // Synthesis latency: until the first audio of the sentence (what the visitor waits for).
     const timer = speechDuration.startTimer({ operation: 'synthesis', model: this.model });
@@ -113,12 +114,17 @@ export class Speaker {
         if (generation !== this.generation) return;
         carry = Buffer.concat([carry, chunk]);
         const whole = carry.length - (carry.length % (SPEAK_FRAME * 2));
-        for (let at = 0; at < whole && generation === this.generation; at += SPEAK_FRAME * 2)
+        for (let at = 0; at < whole && generation === this.generation; at += SPEAK_FRAME * 2) {
+          firstFrame?.();
+          firstFrame = undefined;
           await this.frame(carry.subarray(at, at + SPEAK_FRAME * 2));
+        }
         carry = carry.subarray(whole);
       }
-      if (carry.length >= 2 && generation === this.generation)
+      if (carry.length >= 2 && generation === this.generation) {
+        firstFrame?.();
         await this.frame(carry.subarray(0, carry.length - (carry.length % 2)));
+      }
       if (generation === this.generation) await this.source.waitForPlayout();
     } catch (err) {
       if (!timed && generation === this.generation) timer({ outcome: 'error' });

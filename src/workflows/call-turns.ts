@@ -25,7 +25,7 @@ import {
   type SayRequest,
   type SayResult,
 } from '../shared/calls';
-import { LatencyMeter, type RecordedLatency } from '../shared/latency';
+import { LatencyMeter, turnLoopEngine, type RecordedLatency } from '../shared/latency';
 import { openingTurns } from '../shared/recording-consent';
 import { assistantTurn } from './assistant';
 import { simulator, telephony } from './call-activities';
@@ -52,8 +52,14 @@ const LOCAL_TURNS_PER_RUN = 500;
 export class TurnLoop {
   /** Live mode: what the caller said (callerSaid updates), waiting for the conversation loop. */
   private readonly callerInbox: { id: number; text: string; overSpeech?: boolean }[] = [];
-  /** Live mode: the assistant's answer to each utterance, by utterance id (`final: false` = holding line said). */
-  private readonly answers = new Map<number, { text: string | null; final: boolean }>();
+  /**
+   * Live mode: the assistant's answer to each utterance, by utterance id (`final: false` = holding line
+   * said); a voice room's with the answer's latency record and its turn (`CallerSaidResult.latency`).
+   */
+  private readonly answers = new Map<
+    number,
+    { text: string | null; final: boolean; latency?: CallerSaidResult['latency'] }
+  >();
   /** Live utterances told so far (each `callerSaid` takes the next id). */
   utterances: number;
   /** A simulated caller's turns taken so far: its place in the script, or the persona's turns. */
@@ -377,6 +383,7 @@ export class TurnLoop {
     if (input.simulation) heard.expectBargeIn(this.scriptIndex);
     const meter = this.latencyMeter();
     let latency: RecordedLatency | null = null;
+    let measured: CallerSaidResult['latency'];
     try {
       await assistantTurn({
         conversationId: input.callId,
@@ -401,7 +408,8 @@ export class TurnLoop {
             latency = meter.reply(reply.timing, reply.text !== null);
           },
           onText: (text, knowledge) => {
-            transcript.say('assistant', text, knowledge, undefined, latency ?? undefined);
+            const seq = transcript.say('assistant', text, knowledge, undefined, latency ?? undefined);
+            if (latency && input.room) measured = { ...latency, seq };
             latency = null;
             said.push(text);
           },
@@ -425,19 +433,24 @@ export class TurnLoop {
       heard.afterAnswer();
       this.lastAnsweredMs = meter.lastAnsweredMs;
       if (utterance !== undefined)
-        this.answers.set(utterance, { text: said.length ? said.join(' ') : null, final: true });
+        this.answers.set(utterance, {
+          text: said.length ? said.join(' ') : null,
+          final: true,
+          ...(measured ? { latency: measured } : {}),
+        });
     }
   }
 
   /**
-   * The latency meter of the next answer (src/shared/latency.ts), engine `pipeline`: a live call's voice
-   * session times its first audio; a simulated caller without pause or persona answers the moment the
+   * The latency meter of the next answer (src/shared/latency.ts), engine `pipeline` (`room` for a browser
+   * voice call): a live call's voice session times its first audio (a room's attendance completes the
+   * record once it has: `CallerSaidResult.latency`); a simulated caller without pause or persona answers the moment the
    * last answer came, from which the turn counts; other simulated turns count from their first request.
    */
   private latencyMeter(): LatencyMeter {
     const simulation = this.input.simulation;
     const atOnce = !!simulation && !simulation.persona && simulation.pause_seconds === 0;
-    return new LatencyMeter('pipeline', !simulation, atOnce ? this.lastAnsweredMs : null);
+    return new LatencyMeter(turnLoopEngine(this.input), !simulation, atOnce ? this.lastAnsweredMs : null);
   }
 
   /**
@@ -463,7 +476,8 @@ export class TurnLoop {
     const a = this.answers.get(id);
     const pending = a !== undefined && !a.final && stop === null;
     const ended = stop !== null && stop.voicemailMessage === undefined;
-    if (final || !pending) return { text: a?.text ?? null, ended, utterance: id };
+    if (final || !pending)
+      return { text: a?.text ?? null, ended, utterance: id, ...(a?.latency ? { latency: a.latency } : {}) };
     return { text: a.text, ended: false, pending: true, utterance: id };
   }
 }

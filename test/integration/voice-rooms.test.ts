@@ -18,6 +18,7 @@ import { config, setConfig } from '../../src/config';
 import { createKey } from '../../src/keys';
 import { livekitHttpUrl } from '../../src/providers/livekit';
 import { telephonyStatusSignal, type TelephonyStatus } from '../../src/shared/calls';
+import { LATENCY_FIELDS } from '../../src/shared/latency';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
 import { decodePayload } from '../support/history';
 import { eventually, sleep } from '../support/conversations';
@@ -25,6 +26,8 @@ import { Visitor } from '../support/voice-visitor';
 import { startTestLiveKit, type TestLiveKit } from '../support/livekit';
 
 const FIRST_MESSAGE = 'Hi, this is the assistant.';
+/** The fake model's time to its first token in the latency tests (ms). */
+const MODEL_MS = 150;
 /** The organization's AI disclosure (on by default): every call's first sentence. */
 const DISCLOSURE = "You're speaking with an automated assistant.";
 
@@ -159,6 +162,111 @@ describe('widget voice rooms (real LiveKit server)', function () {
     }, "the voice call's events");
     expect(events.map((e: any) => e.type)).to.include.members(['call.started', 'call.ended']);
     await keepHistory(callId, 'caller-hung-up');
+  });
+
+  it("records each answer's latency as the visitor hears it (end of speech, model, first audio frame), p50/p90 on the call and call.ended, histograms by engine room", async () => {
+    const { callId, visitor } = await voiceCall(`voice-latency-${Date.now()}`);
+    await visitor.heardAtLeast(1); // the greeting: not an answer, no record
+    const lines = [
+      { hz: 440, text: 'Time this one' },
+      { hz: 600, text: 'Time this too. In two sentences' },
+    ];
+    const waits: number[] = [];
+    const streaming = h().llm.streaming;
+    h().llm.streaming = { firstTokenMs: MODEL_MS, tokenGapMs: 20 };
+    try {
+      for (const [i, line] of lines.entries()) {
+        h().llm.audio.phrases.set(line.hz, line.text);
+        await visitor.say(line.hz, 600);
+        const saidMs = Date.now();
+        const heard = await visitor.heardAtLeast(2 + i);
+        // What the visitor waited: the end of the tone sent to the first sound of the answer.
+        waits.push(heard[1 + i].startMs - saidMs);
+      }
+    } finally {
+      h().llm.streaming = streaming;
+    }
+    await visitor.leave();
+    await waitForCall(testKey, callId);
+    const turns = (await request('GET', `/v1/calls/${callId}/transcript`, { key: testKey })).body.turns as any[];
+    const answers = turns.filter((x) => x.latency);
+    expect(answers.map((x) => x.text)).to.deep.equal(lines.map((l) => `You said: ${l.text}`));
+    console.log(
+      `      voice room latency: ${JSON.stringify(answers.map((x) => x.latency))}; the visitor waited ${waits.join(', ')} ms`,
+    );
+    answers.forEach(({ latency: l, text }, i) => {
+      for (const f of LATENCY_FIELDS) expect(l[f], `${text}: ${f}`).to.be.a('number');
+      // The room's endpointing ended the utterance after the end-of-turn pause; then speech-to-text.
+      expect(l.end_of_speech_ms, text)
+        .to.be.at.least(config().voiceEndOfTurnMs - 20)
+        .and.below(5_000);
+      expect(l.model_first_token_ms, `${text}: the fake model's first token`)
+        .to.be.at.least(MODEL_MS)
+        .and.below(MODEL_MS + 1_000);
+      expect(l.tool_ms).to.equal(0);
+      expect(l.first_audio_ms, `${text}: first audio after the end of speech and the model`).to.be.at.least(
+        l.end_of_speech_ms + l.model_first_token_ms,
+      );
+      // The parts add up (each rounded on its own).
+      const parts = l.end_of_speech_ms + l.model_first_token_ms + l.tool_ms + l.orchestration_ms;
+      expect(Math.abs(l.first_audio_ms - parts), `${text}: parts`).to.be.at.most(3);
+      // The room's figure: no longer than what the visitor waited (the tone's last frame reached the room after it was sent).
+      expect(l.first_audio_ms, `${text}: within what the visitor waited (${waits[i]} ms)`).to.be.at.most(
+        waits[i] + 100,
+      );
+    });
+    const sorted = (f: string) => answers.map((x) => x.latency[f] as number).sort((a, b) => a - b);
+    const call = (await request('GET', `/v1/calls/${callId}`, { key: testKey })).body;
+    expect(call.latency.turns).to.equal(2);
+    for (const f of LATENCY_FIELDS) expect(call.latency[f], f).to.deep.equal({ p50: sorted(f)[0], p90: sorted(f)[1] });
+    const ended = await eventually(async () => {
+      const list = await request('GET', '/v1/events?limit=100', { key: testKey });
+      return list.body.data.find((e: any) => e.type === 'call.ended' && e.data.object.id === callId);
+    }, 'call.ended');
+    expect(ended.data.object.latency).to.deep.equal(call.latency);
+    const metrics = await (await fetch(`${h().api.url}/metrics`)).text();
+    for (const f of ['first_audio', 'end_of_speech', 'model_first_token', 'orchestration']) {
+      const count = new RegExp(`^svc_voice_turn_${f}_seconds_count\\{engine="room"\\} (\\d+)`, 'm').exec(metrics);
+      expect(Number(count?.[1] ?? 0), `${f} observed with engine room`).to.be.at.least(2);
+    }
+  });
+
+  it("a simulated room (test mode without LiveKit) records its answers' latency as a simulated call does, with engine room", async () => {
+    const current = config();
+    setConfig({ ...current, livekitUrl: undefined, livekitApiKey: undefined, livekitApiSecret: undefined });
+    let callId: string;
+    const delayMs = h().llm.delayMs;
+    h().llm.delayMs = MODEL_MS;
+    try {
+      const session = await request('POST', '/v1/widget/session', {
+        key: pk,
+        body: { visitor_id: `voice-sim-latency-${Date.now()}` },
+      });
+      const voice = await request('POST', '/v1/widget/voice', { key: session.body.token });
+      expect(voice.body, JSON.stringify(voice.body)).to.include({ simulated: true });
+      callId = voice.body.call_id;
+      await waitForCall(testKey, callId);
+    } finally {
+      h().llm.delayMs = delayMs;
+      setConfig(current);
+    }
+    const turns = (await request('GET', `/v1/calls/${callId}/transcript`, { key: testKey })).body.turns as any[];
+    const answers = turns.filter((x) => x.latency).map((x) => x.latency);
+    expect(answers.length, JSON.stringify(turns)).to.be.at.least(2);
+    for (const l of answers) {
+      // No room, no audio: no end of speech; first audio counts from the scripted visitor's line.
+      expect(l.end_of_speech_ms).to.equal(null);
+      expect(l.model_first_token_ms).to.be.at.least(MODEL_MS);
+      expect(l.first_audio_ms).to.be.at.least(l.model_first_token_ms);
+      expect(Math.abs(l.first_audio_ms - l.model_first_token_ms - l.tool_ms - l.orchestration_ms)).to.be.at.most(2);
+    }
+    const call = (await request('GET', `/v1/calls/${callId}`, { key: testKey })).body;
+    expect(call.latency.turns).to.equal(answers.length);
+    expect(call.latency.first_audio_ms.p50).to.be.a('number');
+    expect(call.latency.first_audio_ms.p90).to.be.at.least(call.latency.first_audio_ms.p50);
+    expect(call.latency.end_of_speech_ms).to.deep.equal({ p50: null, p90: null });
+    const metrics = await (await fetch(`${h().api.url}/metrics`)).text();
+    expect(metrics).to.match(/^svc_voice_turn_model_first_token_seconds_count\{engine="room"\} [1-9]/m);
   });
 
   it('speaks a streamed answer a sentence at a time, the first before the model has finished', async () => {

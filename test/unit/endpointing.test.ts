@@ -42,7 +42,16 @@ describe('endpointing', () => {
     // 200 ms pre-roll + 500 ms of speech + 100 ms of the closing pause.
     expect(u.durationMs).to.be.within(780, 820);
     expect(u.pcm.length).to.equal((u.durationMs * RATE) / 1000);
+    // Its end of speech: the end-of-turn pause before the window that ended it (a room's latency counts from there).
+    expect(u.silentMs).to.be.within(590, 610);
     expect(e.speaking).to.equal(false);
+  });
+
+  it("says how long before a stall's flush the utterance's speech ended", () => {
+    const e = new Endpointer({ sampleRate: RATE, silenceMs: 600 });
+    run(e, audio(1000), audio(500, 300), audio(250));
+    const [u] = utterances(e.flush());
+    expect(u.silentMs).to.be.within(240, 260);
   });
 
   it('keeps a pause shorter than the end-of-turn pause inside the utterance, and splits at a longer one', () => {
