@@ -47,7 +47,7 @@ import { isRejectedRequest, openai } from '../providers/openai';
 import { activityKey } from '../platform/temporal';
 import { openTokenStream, readRelayStreamSession } from '../voice/relay';
 import { readOrLastKnown, writeWhenStored } from '../platform/store-outage';
-import { afterNextRequest, requestSent } from '../platform/behind-turn';
+import { requestSent } from '../platform/behind-turn';
 
 export interface GenerateReplyInput {
   callId: string;
@@ -205,7 +205,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     const carried = usageRow && message && input.usageInResult && !cancelled.aborted ? usageRow : null;
     if (usageRow && !carried)
       await writeWhenStored(`usage ${usageRow._id}`, () => recordUsage(usageRow, { foldBehind: true }));
-    if (carried) backupUsageWrite(input.callId, carried);
+    if (carried) backupUsageWrite(carried);
     if (!message) throw new Error('the model returned no choice');
     const toolCalls: ToolCall[] = (message.tool_calls ?? [])
       .filter((c): c is OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall => c.type === 'function')
@@ -284,22 +284,27 @@ const relaySessionOrLastKnown = async (callId: string) =>
 
 const usageOwner = (ids: AssistantContextIds) => ({ orgId: ids.orgId, livemode: ids.livemode });
 
+/** How long after the answer the LLM activity's process writes a carried usage row itself (ms). */
+const BACKUP_USAGE_WRITE_MS = 5_000;
+
 /**
- * A second write of a carried usage row, in this process, behind the call's next request: a result that
- * Temporal drops after this attempt returned (a cancel, a hang-up racing the answer, that reaches the
- * worker's core before it took the result) would take the row with it, and the tokens were spent. Both
- * writes are `recordUsage` of the same row id, so the row is stored and folded once; a crash that loses
- * this write leaves the recorded result, whose row the call's next `recordTurns` stores.
+ * A second write of a carried usage row, in this process, `BACKUP_USAGE_WRITE_MS` after the answer: a
+ * result that Temporal drops after this attempt returned (a cancel, a hang-up racing the answer, that
+ * reaches the worker's core before it took the result) would take the row with it, and the tokens were
+ * spent. By then the call's next `recordTurns` has normally stored the row, so this write finds it (the
+ * same row id: `recordUsage` stores and folds it once); late, so it costs nothing beside the next turn. A
+ * crash that loses this write leaves the recorded result, whose row the call's next `recordTurns` stores.
  */
-function backupUsageWrite(callId: string, row: LlmRequestRow): void {
-  void afterNextRequest(callId)
-    .then(() => writeWhenStored(`usage ${row._id}`, () => recordUsage(row, { foldBehind: true })))
-    .catch((err: unknown) =>
+function backupUsageWrite(row: LlmRequestRow): void {
+  const timer = setTimeout(() => {
+    writeWhenStored(`usage ${row._id}`, () => recordUsage(row, { foldBehind: true })).catch((err: unknown) =>
       logger.error('usage row write behind the answer failed', {
         usage_id: row._id,
         error: err instanceof Error ? err.message : String(err),
       }),
     );
+  }, BACKUP_USAGE_WRITE_MS);
+  timer.unref?.();
 }
 
 /** The messages with `text` appended to the system message (one is put first if there is none). */
