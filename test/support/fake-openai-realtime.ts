@@ -24,7 +24,9 @@
  *   (`REALTIME_SPEECH_MS_PER_CHAR` a character); the function calls' outputs are awaited, no answer after them.
  * - drops: `dropSocket` `once` terminates the first socket of a call (no close frame: code 1006) after the
  *   answer to caller line `dropAfterLine`, and the next socket of the call goes on with the next line;
- *   `always` terminates every later socket at once too.
+ *   `always` terminates every later socket at once too. With `dropWhileCalls`, a line that asks for
+ *   function calls is cut instead just after their `response.done` (20 ms on): their outputs are awaited
+ *   on the call's next socket (as OpenAI keeps the conversation), then answered.
  * - Timing and usage as a session has them (`timing`): each caller line is `input_audio_buffer.speech_started`,
  *   the line spoken (`speechMs`), the VAD's silence (`silenceMs`, announced in `session.created`'s
  *   `turn_detection`), `speech_stopped` with `audio_end_ms` on the session's audio clock (from the socket's
@@ -92,6 +94,8 @@ export interface FakeRealtime {
   /** Drop a call's socket (see above): `once`, `always`, or never (null); after caller line `dropAfterLine`. */
   dropSocket: 'once' | 'always' | null;
   dropAfterLine: number;
+  /** Drop while line `dropAfterLine`'s function calls await their outputs, rather than after its answer. */
+  dropWhileCalls: boolean;
   /** The session's pace (ms): see the header. Small by default (tests); `bench:voice` sets the model's time. */
   timing: FakeRealtimeTiming;
   /** Every `response.done`'s `response` (id and usage) the fake sent, in order. */
@@ -143,6 +147,7 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
     referStatus: null,
     dropSocket: null,
     dropAfterLine: 0,
+    dropWhileCalls: false,
     timing: { speechMs: 20, silenceMs: 30, transcribeMs: 5, modelMs: 25 },
     responses: [],
     calls: new Map(),
@@ -513,6 +518,12 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
         output: calls,
         usage: usageOf(calls.map((c) => `${c.name}${c.arguments}`).join(''), false),
       });
+      if (fake.dropSocket !== null && fake.dropWhileCalls && fake.dropAfterLine === i && call.attaches === 1) {
+        call.pendingCalls = calls;
+        await wait(20); // the `response.done` reaches the service first
+        ws.terminate(); // no close frame: code 1006
+        return false;
+      }
       return await finishCalls(calls);
     };
     /**
