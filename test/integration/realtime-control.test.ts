@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { config, setConfig } from '../../src/config';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startFakeRealtime, type FakeRealtime } from '../support/fake-openai-realtime';
+import { fakeRealtimeProject } from '../support/realtime-fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { createHttpTool, useTools } from '../support/tools';
 
@@ -31,15 +32,7 @@ describe('realtime calls: call control (refer, turn detection, re-attach, interr
     restore = config();
     setConfig({
       ...restore,
-      openaiRealtime: {
-        projectId: 'proj_fake',
-        webhookSecret: fake.webhookSecret,
-        baseUrl: fake.baseUrl,
-        apiKey: 'sk-realtime-fake',
-        model: 'gpt-realtime',
-        sipHost: 'sip.api.openai.com',
-        simulatorUrl: fake.simulatorUrl,
-      },
+      openaiRealtime: fakeRealtimeProject(fake),
     });
   });
   afterEach(() => {

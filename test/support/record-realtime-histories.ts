@@ -31,6 +31,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { config, setConfig } from '../../src/config';
 import { callWorkflowId } from '../../src/shared/calls';
 import { startFakeRealtime, type FakeRealtime } from './fake-openai-realtime';
+import { fakeRealtimeProject } from './realtime-fixture';
 import { fetchTwiml, twilioCallback, useFakeTwilio } from './fake-twilio';
 import { verifiedCallerId } from './fake-twilio-numbers';
 import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
@@ -62,15 +63,7 @@ function useFakeRealtime(fake: FakeRealtime): void {
   fake.webhookUrl = `${h().api.url}/openai/realtime/webhook`;
   setConfig({
     ...config(),
-    openaiRealtime: {
-      projectId: 'proj_fake',
-      webhookSecret: fake.webhookSecret,
-      baseUrl: fake.baseUrl,
-      apiKey: 'sk-realtime-fake',
-      model: 'gpt-realtime',
-      sipHost: 'sip.api.openai.com',
-      simulatorUrl: fake.simulatorUrl,
-    },
+    openaiRealtime: fakeRealtimeProject(fake),
   });
 }
 
