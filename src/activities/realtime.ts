@@ -21,7 +21,7 @@ import {
   REALTIME_CALL_GONE,
   REALTIME_CALL_HEADER,
   realtimeEventSignal,
-  realtimeOutboxQuery,
+  realtimeOutputsUpdate,
   realtimeSipUri,
   referTarget,
 } from '../shared/realtime';
@@ -157,7 +157,8 @@ export interface AttendRealtimeInput {
  * answer). A socket refused with 404 (OpenAI no longer knows the call) fails with `RealtimeCallGone`.
  * Each response's usage (audio tokens apart) is stored as a usage row keyed by its id (src/services/usage.ts
  * `recordRealtimeUsage`: a response a re-attached socket reports again is stored once), and each answer's
- * latency goes with its `assistant` event (src/voice/realtime-meter.ts).
+ * latency goes with its `assistant` event (src/voice/realtime-meter.ts). Function outputs come from the
+ * workflow by update `realtimeOutputs` (src/shared/realtime.ts), answered as soon as it has them.
  */
 export async function attendRealtimeCall(input: AttendRealtimeInput): Promise<void> {
   const ctx = Context.current();
@@ -187,7 +188,7 @@ export async function attendRealtimeCall(input: AttendRealtimeInput): Promise<vo
       interruptOnSpeech: input.interruptOnSpeech,
       meter,
       tell: (event) => handle.signal(realtimeEventSignal, event),
-      outbox: () => handle.query(realtimeOutboxQuery),
+      outputs: (from) => handle.executeUpdate(realtimeOutputsUpdate, { args: [{ from }] }),
       heartbeat: () => ctx.heartbeat(),
       cancelled: ctx.cancelled,
     }).run();

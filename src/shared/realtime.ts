@@ -8,7 +8,7 @@
  * call id in a custom SIP header so the webhook can name the call; everything else (the transcript, the
  * function calls and their outputs, the end) goes through the call's workflow.
  */
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { TurnLatency } from './latency';
 
 /** What carries a call's conversation: `pipeline` (ConversationRelay text in, our model's text out) or `realtime`. */
@@ -105,16 +105,45 @@ export interface RealtimeOutput {
 }
 
 /**
- * Query `realtimeOutbox`: one batch per `function_calls` event answered so far, in order: the outputs of
- * its calls and whether the model is to answer after them (`respond`: false when a tool ended the call).
+ * One batch per `function_calls` event answered so far, in order: the outputs of its calls and whether
+ * the model is to answer after them (`respond`: false when a tool ended the call or the caller is talking).
  * The sideband activity sends the batches past its cursor (`conversation.item.create` of each output,
- * then `response.create`).
+ * then `response.create`). Query `realtimeOutbox` reads them all (kept for sessions that read the outbox
+ * by query and for operators); the sideband asks by update `realtimeOutputs`.
  */
 export interface RealtimeOutbox {
   /** `tool_ms`: how long the batch's tools ran (its longest call, ms), for the answer's latency record. */
   batches: { outputs: RealtimeOutput[]; respond: boolean; tool_ms?: number }[];
 }
 export const realtimeOutboxQuery = defineQuery<RealtimeOutbox>('realtimeOutbox');
+
+/** Update `realtimeOutputs`' request: the outbox batches the asking socket has (those before index `from`). */
+export interface RealtimeOutputsRequest {
+  /** A whole number ≥ 0: batches `0 … from - 1` were sent by this socket or an earlier one of the call. */
+  from: number;
+}
+
+/**
+ * Update `realtimeOutputs`' answer: the outbox batches from index `from` on (at least one), or none with
+ * `final` true when the workflow will make no more (the call is stopping, or its session is over).
+ */
+export interface RealtimeOutputsReply {
+  from: number;
+  batches: RealtimeOutbox['batches'];
+  final: boolean;
+}
+
+/**
+ * Update `realtimeOutputs`: the sideband activity's push channel for function outputs. The workflow
+ * answers it as soon as it has a batch past `from` (at once when it has one already), so an output goes on
+ * the socket in the workflow task that made it, without a poll's wait. The batches stay in the workflow
+ * (its state, rebuilt on replay), not in the update: a socket that died with its worker leaves its update
+ * unread, and the re-attached socket asks again from the count the sockets said they sent (`sent` events),
+ * so each batch goes out once (only a socket that dies between sending a batch and telling `sent` leaves
+ * it to be sent again). An update on a call that is not on the realtime engine is refused by its
+ * validator (Temporal's update validators: nothing is written to the history).
+ */
+export const realtimeOutputsUpdate = defineUpdate<RealtimeOutputsReply, [RealtimeOutputsRequest]>('realtimeOutputs');
 
 /** The speaking pace assumed when estimating the words of an answer the caller heard (ms per character). */
 export const REALTIME_SPEECH_MS_PER_CHAR = 70;

@@ -9,10 +9,10 @@
  * - `response.done` whose output holds `function_call` items → `function_calls`, marked `interrupted` when
  *   the caller talked over the answer (`input_audio_buffer.speech_started` while it was being made, when the
  *   session interrupts on speech, or the response `cancelled`); the workflow runs each call as the same
- *   durable tool activity as the pipeline's (or drops them all when interrupted), and the session then
- *   reads the outputs from the workflow (query `realtimeOutbox`) and sends each as `conversation.item.create`
- *   of a `function_call_output`, then `response.create` unless a tool ended the call or the caller is
- *   talking, then tells `sent`;
+ *   durable tool activity as the pipeline's (or drops them all when interrupted), and the session asks
+ *   the workflow for the outputs (update `realtimeOutputs`, answered as soon as the workflow has them) and
+ *   sends each as `conversation.item.create` of a `function_call_output`, then `response.create` unless a
+ *   tool ended the call or the caller is talking, then tells `sent`;
  * - `conversation.item.truncated` (the caller cut the audio of an answer: OpenAI truncates it for a SIP
  *   call) → `interrupted`, with what the caller heard estimated from `audio_end_ms` (`heardOfAudio`);
  * - `error` → `error`; a normal close (1000, 1005) → `closed`; any other close fails the session (the
@@ -34,16 +34,15 @@ import {
   type RealtimeCallEvent,
   type RealtimeCallEventBody,
   type RealtimeFunctionCall,
-  type RealtimeOutbox,
+  type RealtimeOutputsReply,
 } from '../shared/realtime';
 
 /**
- * How often the session asks the workflow for function outputs while some are awaited (ms): first after
- * `OUTBOX_FIRST_POLL_MS`, then twice as long each time up to `OUTBOX_POLL_MS`. A flat 100 ms cost an
- * answer after a fast tool about 100 ms of waiting for the next poll (bench:voice --engine realtime).
+ * The pause before asking the workflow for function outputs again after an ask failed (ms): the update
+ * refused or lost (a workflow task that failed, the server unreachable); a call that is over cancels the
+ * activity meanwhile.
  */
-export const OUTBOX_POLL_MS = 100;
-export const OUTBOX_FIRST_POLL_MS = 10;
+export const OUTPUTS_RETRY_MS = 200;
 /** How often the session tells Temporal it is alive (ms); the activity's heartbeat timeout is a few times this. */
 const HEARTBEAT_MS = 1000;
 
@@ -65,8 +64,11 @@ export interface SidebandOptions {
   interruptOnSpeech: boolean;
   /** Tells the workflow (signal `realtimeEvent`). */
   tell(event: RealtimeCallEvent): Promise<void>;
-  /** Asks the workflow for the function outputs so far (query `realtimeOutbox`). */
-  outbox(): Promise<RealtimeOutbox>;
+  /**
+   * Asks the workflow for the outbox batches from index `from` on (update `realtimeOutputs`): resolves
+   * once the workflow has one, or with none and `final` when it will make no more.
+   */
+  outputs(from: number): Promise<RealtimeOutputsReply>;
   heartbeat(): void;
   /** Times the answers and hands each response's usage on (src/voice/realtime-meter.ts); absent: not metered. */
   meter?: RealtimeMeter;
@@ -82,7 +84,7 @@ export class RealtimeSideband {
   private sent: number;
   /** Signals in flight, in order: each event is told after the one before. */
   private telling: Promise<void> = Promise.resolve();
-  private polling = false;
+  private asking = false;
   /** The response being made (`response.created` to `response.done`), and those the caller talked over. */
   private responding: string | null = null;
   private readonly interrupted = new Set<string>();
@@ -132,7 +134,7 @@ export class RealtimeSideband {
   }
 
   private opened(): void {
-    if (this.sent < this.asked) void this.telling.then(() => this.pollOutbox());
+    if (this.sent < this.asked) this.afterTelling(() => this.deliverOutputs());
     if (this.o.greeting)
       this.send({
         type: 'response.create',
@@ -205,7 +207,7 @@ export class RealtimeSideband {
       .trim();
     this.asked++;
     this.tell({ type: 'function_calls', calls, responseId: id, interrupted: this.interrupted.has(id), said });
-    void this.telling.then(() => this.pollOutbox());
+    this.afterTelling(() => this.deliverOutputs());
   }
 
   /**
@@ -233,34 +235,52 @@ export class RealtimeSideband {
     this.telling.catch(() => this.o.socket.close());
   }
 
+  /** Runs `next` once the signals queued so far are told (not when one failed: the socket is closing). */
+  private afterTelling(next: () => Promise<void>): void {
+    void this.telling.then(next, () => undefined);
+  }
+
   /**
-   * While function calls await their outputs: asks the workflow (10 ms, then twice as long each time, at
-   * most `OUTBOX_POLL_MS`) and sends each new
-   * batch's outputs, then `response.create` when the model is to go on.
+   * While function calls await their outputs: asks the workflow for the batches past those sent (update
+   * `realtimeOutputs`, which it answers in the workflow task that made the next batch) and sends each
+   * batch's outputs, then `response.create` when the model is to go on, then tells `sent`. One ask at a
+   * time; a failed ask is made again after `OUTPUTS_RETRY_MS`; a `final` answer ends the asking.
    */
-  private async pollOutbox(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
-    let pause = OUTBOX_FIRST_POLL_MS;
+  private async deliverOutputs(): Promise<void> {
+    if (this.asking) return;
+    this.asking = true;
     try {
-      while (this.sent < this.asked && this.o.socket.readyState === this.o.socket.OPEN) {
-        const { batches } = await this.o.outbox();
-        for (; this.sent < batches.length; this.sent++) {
-          const batch = batches[this.sent];
-          for (const out of batch.outputs)
-            this.send({
-              type: 'conversation.item.create',
-              item: { type: 'function_call_output', call_id: out.callId, output: out.output },
-            });
-          if (batch.respond) this.send({ type: 'response.create' });
-          this.o.meter?.outputsSent(batch.tool_ms ?? 0, Date.now());
-          this.tell({ type: 'sent', batches: this.sent + 1 });
+      while (this.sent < this.asked && this.open()) {
+        let reply: RealtimeOutputsReply;
+        try {
+          reply = await this.o.outputs(this.sent);
+        } catch {
+          await new Promise((r) => setTimeout(r, OUTPUTS_RETRY_MS));
+          continue;
         }
-        if (this.sent < this.asked) await new Promise((r) => setTimeout(r, pause));
-        pause = Math.min(OUTBOX_POLL_MS, pause * 2);
+        if (reply.final) return;
+        reply.batches.forEach((batch, i) => {
+          if (reply.from + i === this.sent && this.open()) this.deliver(batch);
+        });
       }
     } finally {
-      this.polling = false;
+      this.asking = false;
     }
+  }
+
+  /** One outbox batch on the socket: its outputs, `response.create` when the model goes on; `sent` told. */
+  private deliver(batch: RealtimeOutputsReply['batches'][number]): void {
+    for (const out of batch.outputs)
+      this.send({
+        type: 'conversation.item.create',
+        item: { type: 'function_call_output', call_id: out.callId, output: out.output },
+      });
+    if (batch.respond) this.send({ type: 'response.create' });
+    this.o.meter?.outputsSent(batch.tool_ms ?? 0, Date.now());
+    this.tell({ type: 'sent', batches: ++this.sent });
+  }
+
+  private open(): boolean {
+    return this.o.socket.readyState === this.o.socket.OPEN;
   }
 }

@@ -12,8 +12,9 @@
  * - The session: a long-running, heartbeating activity holds the sideband socket (`attendRealtimeCall`,
  *   src/voice/realtime-session.ts) and signals what happens (`realtimeEvent`): the caller's and the
  *   model's transcripts become transcript turns; each function call runs as the same durable tool activity
- *   as on the pipeline (same key, same transcript entry), and its output goes back through the query
- *   `realtimeOutbox`. A tool that ends the call (`end_call`) hangs the leg up (`hangUpRealtimeCall`).
+ *   as on the pipeline (same key, same transcript entry), and its output goes back through the update
+ *   `realtimeOutputs` the activity has waiting (answered in the workflow task that made the output: no
+ *   poll). A tool that ends the call (`end_call`) hangs the leg up (`hangUpRealtimeCall`).
  * - Transfers: the model's `transfer_call` (checked as on the pipeline: the agent's destinations, then the
  *   dialing permissions) and the API's `transfer` end the call `transferred` and `CallSession.finish` asks
  *   `referOut`: a `refer` of the SIP leg (`referRealtimeCall`) instead of a hang-up. A warm transfer cannot
@@ -61,6 +62,8 @@ import {
   type RealtimeIncoming,
   type RealtimeOutbox,
   type RealtimeOutput,
+  type RealtimeOutputsReply,
+  type RealtimeOutputsRequest,
 } from '../shared/realtime';
 import type { ToolCallRecord } from '../shared/tools';
 import { DROPPED_BY_INTERRUPTION, endsTheLine, speechEstimateMs } from './call-heard';
@@ -129,6 +132,11 @@ export class RealtimeEngine {
   private answered = false;
   /** The session's socket closed (OpenAI's side of the call is over). */
   private closed = false;
+  /** The conversation on the Realtime API is over (or fell back): no outbox batch will come. */
+  private ended = false;
+  /** `realtimeOutputs` updates waiting, and the outbox length when a batch was made while one waited. */
+  private listening = 0;
+  private heardBatches = 0;
 
   /**
    * @param input the run's input (its agent has `engine: "realtime"`)
@@ -198,6 +206,34 @@ export class RealtimeEngine {
   /** Query `realtimeOutbox`: the function outputs so far, one batch per answered `function_calls`. */
   outbox(): RealtimeOutbox {
     return { batches: this.batches };
+  }
+
+  /**
+   * Update `realtimeOutputs` (src/shared/realtime.ts): waits until the outbox has a batch past `from`, then
+   * answers the batches from there; answers none, `final`, once the call stops or the conversation on the
+   * Realtime API is over (none will come: the socket stops asking).
+   */
+  async outputs({ from }: RealtimeOutputsRequest): Promise<RealtimeOutputsReply> {
+    this.listening++;
+    try {
+      await condition(() => this.batches.length > from || this.record.stop !== null || this.ended);
+    } finally {
+      this.listening--;
+    }
+    const batches = this.batches.slice(from);
+    return { from, batches, final: batches.length === 0 };
+  }
+
+  /**
+   * A batch went to a waiting `realtimeOutputs` update and its socket has not said `sent` yet. Its answer
+   * leaves with the workflow task that made it, which a local activity started meanwhile (the transcript's
+   * write) would hold open: the caller would wait for the write. So the turns are written once the socket
+   * says it sent the batch (its `sent` signal wakes the workflow), or once the call stops or the session is
+   * over. Never true in a history without the update (sessions that read the outbox by query): their
+   * writes stay where they were.
+   */
+  private awaitingDelivery(): boolean {
+    return this.delivered < this.heardBatches;
   }
 
   /**
@@ -283,13 +319,22 @@ export class RealtimeEngine {
       })
       .finally(() => (over = true));
     let outcome: 'done' | 'session_error' = 'done';
+    let unwritten = false;
+    const writable = () => !this.awaitingDelivery() || record.stop !== null || over;
     while (outcome === 'done') {
-      await condition(() => this.events.length > 0 || record.stop !== null || over);
-      while (this.events.length > 0 && outcome === 'done') outcome = await this.handle(this.events.shift()!);
-      await transcript.flushTurns(true);
+      await condition(() => this.events.length > 0 || record.stop !== null || over || (unwritten && writable()));
+      while (this.events.length > 0 && outcome === 'done') {
+        outcome = await this.handle(this.events.shift()!);
+        unwritten = true;
+      }
+      if (writable()) {
+        await transcript.flushTurns(true);
+        unwritten = false;
+      }
       if (record.stop !== null || (over && this.events.length === 0)) break;
     }
     if (outcome === 'done' && failure !== null && !this.answered) outcome = 'session_error';
+    this.ended = true;
     if (!this.closed) {
       const leaving = record.stop?.reason === 'assistant_ended' || record.stop?.status === 'transferred';
       if (leaving && !input.simulation) await sleep(GOODBYE_MS);
@@ -433,6 +478,7 @@ export class RealtimeEngine {
     }
     const toolMs = Math.max(0, ...done.map((d) => d.record.durationMs ?? 0));
     this.batches.push({ outputs, respond: !ended && !dropped && this.record.stop === null, tool_ms: toolMs });
+    if (this.listening > 0) this.heardBatches = this.batches.length;
   }
 
   /**
@@ -443,6 +489,7 @@ export class RealtimeEngine {
     const { input, record, line } = this;
     log.warn('realtime call falls back to the pipeline engine', { callId: input.callId, reason });
     this.onRealtime = false;
+    this.ended = true;
     this.tools.coldTransfersOnly = false;
     await record.transition('in_progress', { engine_fallback: reason }, []);
     // A live call's Twilio leg still dials the SIP URI: Twilio is asked for its TwiML again (the relay's now).
@@ -479,6 +526,15 @@ function realtimeGreeting(input: CallWorkflowInput): string | null {
     notice: input.recording?.notice,
     firstMessage: input.agent.first_message,
   });
+}
+
+/**
+ * Validator of update `realtimeOutputs`: only a call on the realtime engine is asked, with a whole `from` ≥ 0.
+ * @throws Error otherwise (the update is refused, nothing recorded)
+ */
+export function validateRealtimeOutputs(engine: RealtimeEngine | null | undefined, ask: RealtimeOutputsRequest): void {
+  if (!engine) throw new Error('not a call on the realtime engine');
+  if (!Number.isInteger(ask?.from) || ask.from < 0) throw new Error('from must be a whole number ≥ 0');
 }
 
 /**

@@ -15,7 +15,8 @@
  * person; `transfer` refuses a second one with `transfer_in_progress`), signal `interrupted` (the caller
  * talked over the assistant), updates `say` and `context` (steering a live call), signal `slotGranted`
  * (the organization's call slots, src/workflows/call-slots.ts), signals `realtimeIncoming` and
- * `realtimeEvent` and query `realtimeOutbox` (a realtime call's SIP leg and session, src/shared/realtime.ts).
+ * `realtimeEvent`, update `realtimeOutputs` and query `realtimeOutbox` (a realtime call's SIP leg and
+ * session, src/shared/realtime.ts).
  *
  * Reads top-down: handlers, ring, talk, finish; each a call into the run's `CallSession`
  * (src/workflows/call-session.ts), the conductor over the collaborators that hold the call's state and do
@@ -59,7 +60,14 @@ import {
 } from '../shared/calls';
 import { slotGrantedSignal } from '../shared/call-slots';
 import { paymentResultSignal } from '../shared/payments';
-import { realtimeEventSignal, realtimeIncomingSignal, realtimeOutboxQuery } from '../shared/realtime';
+import {
+  realtimeEventSignal,
+  realtimeIncomingSignal,
+  realtimeOutboxQuery,
+  realtimeOutputsUpdate,
+  type RealtimeOutputsRequest,
+} from '../shared/realtime';
+import { validateRealtimeOutputs } from './call-realtime';
 import { CallSession } from './call-session';
 
 /**
@@ -98,10 +106,14 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   setHandler(contextUpdate, (note) => turns.addNote(note), {
     validator: (note: ContextNote) => turns.validateContext(note),
   });
-  // The realtime engine's (only its calls are sent them): the SIP leg announced, the session's events.
+  // The realtime engine's (only its calls are sent them): the SIP leg announced, the session's events, the
+  // function outputs pushed to the session's socket.
   setHandler(realtimeIncomingSignal, (incoming) => call.realtime?.onIncoming(incoming));
   setHandler(realtimeEventSignal, (event) => call.realtime?.onEvent(event));
   setHandler(realtimeOutboxQuery, () => call.realtime?.outbox() ?? { batches: [] });
+  setHandler(realtimeOutputsUpdate, (ask) => call.realtime!.outputs(ask), {
+    validator: (ask: RealtimeOutputsRequest) => validateRealtimeOutputs(call.realtime, ask),
+  });
 
   // Ring (a browser room is attended from the start), talk, then continue as new or finish.
   call.attendRoom();

@@ -9,47 +9,14 @@
  */
 import { expect } from 'chai';
 import { config, setConfig } from '../../src/config';
-import { request, waitForCall, newTenant } from '../support/harness';
-import { startFakeRealtime, type FakeRealtime } from '../support/fake-openai-realtime';
-import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
+import { h, request, waitForCall, newTenant } from '../support/harness';
+import { useFakeRealtime } from '../support/realtime-fixture';
 import { createHttpTool, useTools } from '../support/tools';
-import { h } from '../support/harness';
 
 describe('realtime calls: the speech-to-speech engine over SIP', function () {
   this.timeout(120_000);
-  let fake: FakeRealtime;
-  let receiver: HttpsReceiver;
-  before(async () => {
-    fake = await startFakeRealtime();
-    fake.webhookUrl = `${h().api.url}/openai/realtime/webhook`;
-    receiver = await startHttpsReceiver();
-  });
-  after(async () => {
-    await fake.close();
-    await receiver.close();
-  });
-
-  /** Runs `fn` with the fake as the operator's Realtime project (restored after). */
-  async function withRealtime<T>(fn: () => Promise<T>): Promise<T> {
-    const before = config();
-    setConfig({
-      ...before,
-      openaiRealtime: {
-        projectId: 'proj_fake',
-        webhookSecret: fake.webhookSecret,
-        baseUrl: fake.baseUrl,
-        apiKey: 'sk-realtime-fake',
-        model: 'gpt-realtime',
-        sipHost: 'sip.api.openai.com',
-        simulatorUrl: fake.simulatorUrl,
-      },
-    });
-    try {
-      return await fn();
-    } finally {
-      setConfig(before);
-    }
-  }
+  const realtime = useFakeRealtime();
+  const { withRealtime } = realtime;
 
   /** Places a test call of `tenant`'s agent whose caller says `lines`; answers the ended call and its turns. */
   async function callSaying(tenant: { testKey: string; agentId: string }, lines: string[]) {
@@ -94,6 +61,7 @@ describe('realtime calls: the speech-to-speech engine over SIP', function () {
 
   it('greets, takes two turns, runs a tool as the pipeline does and ends by hangup', async () => {
     await withRealtime(async () => {
+      const { fake, receiver } = realtime;
       const t = await newTenant({ engine: 'realtime', first_message: 'Hello from Acme.' });
       const tool = await createHttpTool(t, receiver, 'lookup_order', '/rt-orders');
       receiver.route('/rt-orders', () => ({ status: 200, body: JSON.stringify({ order: 'A17', status: 'shipped' }) }));
@@ -148,6 +116,7 @@ describe('realtime calls: the speech-to-speech engine over SIP', function () {
 
   it('falls back to the pipeline on the same call when accept answers 500', async () => {
     await withRealtime(async () => {
+      const { fake } = realtime;
       const t = await newTenant({ engine: 'realtime', first_message: 'Hello from Acme.' });
       fake.acceptStatus = 500;
       try {
@@ -172,6 +141,7 @@ describe('realtime calls: the speech-to-speech engine over SIP', function () {
 
   it('falls back when the session errors before its first answer; a caller who hangs up ends the call', async () => {
     await withRealtime(async () => {
+      const { fake } = realtime;
       const t = await newTenant({ engine: 'realtime', first_message: 'Hello from Acme.' });
       fake.sessionError = true;
       try {
@@ -200,6 +170,7 @@ describe('realtime calls: the speech-to-speech engine over SIP', function () {
 
   it('answers a bad signature 401 and changes nothing; rejects a call it does not know', async () => {
     await withRealtime(async () => {
+      const { fake } = realtime;
       const body = JSON.stringify({
         object: 'event',
         id: 'evt_test_1',

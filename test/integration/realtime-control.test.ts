@@ -2,13 +2,15 @@
  * The realtime engine's call control, through the real API, Temporal and worker against the loopback fake
  * of the Realtime API (test/support/fake-openai-realtime.ts): transfers by `refer` (the model's
  * `transfer_call` checked against the agent's destinations, a warm mode made cold; the API's transfer), the
- * version's turn detection in the accept, a dropped sideband socket re-attached (or the call ended `error`
- * with its transcript), and an answer the caller interrupted acting on nothing.
+ * version's turn detection in the accept, a dropped sideband socket re-attached (a function output made
+ * meanwhile sent on the new socket, once; or the call ended `error` with its transcript), and an answer the
+ * caller interrupted acting on nothing.
  */
 import { expect } from 'chai';
 import { config, setConfig } from '../../src/config';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startFakeRealtime, type FakeRealtime } from '../support/fake-openai-realtime';
+import { fakeRealtimeProject } from '../support/realtime-fixture';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { createHttpTool, useTools } from '../support/tools';
 
@@ -30,20 +32,13 @@ describe('realtime calls: call control (refer, turn detection, re-attach, interr
     restore = config();
     setConfig({
       ...restore,
-      openaiRealtime: {
-        projectId: 'proj_fake',
-        webhookSecret: fake.webhookSecret,
-        baseUrl: fake.baseUrl,
-        apiKey: 'sk-realtime-fake',
-        model: 'gpt-realtime',
-        sipHost: 'sip.api.openai.com',
-        simulatorUrl: fake.simulatorUrl,
-      },
+      openaiRealtime: fakeRealtimeProject(fake),
     });
   });
   afterEach(() => {
     setConfig(restore);
     fake.dropSocket = null;
+    fake.dropWhileCalls = false;
     fake.referStatus = null;
   });
 
@@ -206,6 +201,42 @@ describe('realtime calls: call control (refer, turn detection, re-attach, interr
       'assistant: You said: Second.',
       'caller: Third.',
       'assistant: You said: Third.',
+    ]);
+  });
+
+  it('re-attaches a socket that drops while a function call runs: its output goes on the new socket, once', async () => {
+    const t = await newTenant({ engine: 'realtime' });
+    const tool = await createHttpTool(t, receiver, 'lookup_order', '/rtc-slow-orders');
+    // Slower than the drop (20 ms after the function call): the output is made once the first socket is gone.
+    receiver.route('/rtc-slow-orders', async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return { status: 200, body: '{"order":"A17"}' };
+    });
+    await useTools(t, [tool.id]);
+    fake.dropSocket = 'once';
+    fake.dropWhileCalls = true;
+    fake.dropAfterLine = 1;
+    const { call, turns } = await ended(
+      t,
+      await place(t, { caller: ['Hello.', 'TOOL lookup_order {"order_id":"A17"}', 'Thanks.'] }),
+    );
+    expect(call, JSON.stringify(call)).to.include({ status: 'completed', end_reason: 'caller_hung_up' });
+    const rt = fake.callFor(call.id)!;
+    expect(rt.attaches, 'the first socket and one re-attach').to.equal(2);
+    expect(receiver.at('/rtc-slow-orders'), 'the tool ran once').to.have.length(1);
+    const outputs = rt.clientEvents.flatMap((e) =>
+      e.type === 'conversation.item.create' && e.item.type === 'function_call_output' ? [e.item.output] : [],
+    );
+    expect(outputs, 'the output sent once, on the second socket').to.deep.equal(['{"order":"A17"}']);
+    const spoken = turns.map((x) => `${x.role}: ${x.role === 'tool' ? x.tool.name : x.text}`);
+    expect(spoken.slice(spoken.indexOf('caller: Hello.'))).to.deep.equal([
+      'caller: Hello.',
+      'assistant: You said: Hello.',
+      'caller: TOOL lookup_order {"order_id":"A17"}',
+      'tool: lookup_order',
+      'assistant: Tool said: {"order":"A17"}',
+      'caller: Thanks.',
+      'assistant: You said: Thanks.',
     ]);
   });
 

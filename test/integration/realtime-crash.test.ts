@@ -18,6 +18,7 @@ import { callWorkflowId } from '../../src/shared/calls';
 import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
 import { startHttpsReceiver, testCertificate, type HttpsReceiver } from '../support/https-receiver';
 import { startFakeRealtime, type FakeRealtime } from '../support/fake-openai-realtime';
+import { fakeRealtimeProject } from '../support/realtime-fixture';
 import { verify } from '../support/webhooks';
 import { fetchTwiml, postAsTwilio, startFakeTwilio } from '../support/fake-twilio';
 import { verifiedCallerId } from '../support/fake-twilio-numbers';
@@ -42,15 +43,7 @@ describe('realtime calls: a worker killed while the tool server holds a function
     const saved = config();
     setConfig({
       ...saved,
-      openaiRealtime: {
-        projectId: 'proj_fake',
-        webhookSecret: fake.webhookSecret,
-        baseUrl: fake.baseUrl,
-        apiKey: 'sk-realtime-fake',
-        model: 'gpt-realtime',
-        sipHost: 'sip.api.openai.com',
-        simulatorUrl: fake.simulatorUrl,
-      },
+      openaiRealtime: fakeRealtimeProject(fake),
     });
     restoreConfig = () => setConfig(saved);
   });

@@ -14,6 +14,7 @@ import { config, setConfig } from '../../src/config';
 import { Call } from '../../src/models/calls';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startFakeRealtime, type FakeRealtime } from '../support/fake-openai-realtime';
+import { fakeRealtimeProject } from '../support/realtime-fixture';
 import { fetchTwiml, postAsTwilio, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { relayClient } from '../support/relay-client';
@@ -52,15 +53,7 @@ describe('realtime calls, live: the Twilio leg dialed to the Realtime API over S
       twilioAuthToken: twilioFake.authToken,
       twilioApiBaseUrl: twilioFake.url,
       publicBaseUrl: h().api.url,
-      openaiRealtime: {
-        projectId: 'proj_fake',
-        webhookSecret: rtFake.webhookSecret,
-        baseUrl: rtFake.baseUrl,
-        apiKey: 'sk-realtime-fake',
-        model: 'gpt-realtime',
-        sipHost: 'sip.api.openai.com',
-        simulatorUrl: rtFake.simulatorUrl,
-      },
+      openaiRealtime: fakeRealtimeProject(rtFake),
     });
     restoreConfig = () => setConfig(saved);
     t = await newTenant();

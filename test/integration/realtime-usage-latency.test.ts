@@ -7,53 +7,21 @@
  * tool and our round trip), the call its p50/p90, `/metrics` the histograms labelled `realtime`.
  */
 import { expect } from 'chai';
-import { config, setConfig } from '../../src/config';
 import { UsageRecord } from '../../src/models/usage';
 import { recordRealtimeUsage } from '../../src/services/usage';
 import { h, newTenant, request, waitForCall } from '../support/harness';
-import { startFakeRealtime, type FakeRealtime } from '../support/fake-openai-realtime';
-import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
+import { useFakeRealtime } from '../support/realtime-fixture';
 import { createHttpTool, useTools } from '../support/tools';
 
 describe('realtime calls: usage (audio tokens) and latency per answer', function () {
   this.timeout(120_000);
-  let fake: FakeRealtime;
-  let receiver: HttpsReceiver;
-  before(async () => {
-    fake = await startFakeRealtime();
-    fake.webhookUrl = `${h().api.url}/openai/realtime/webhook`;
-    // The session's pace: the VAD waits 80 ms of silence, the model 120 ms to its first audio.
-    fake.timing = { speechMs: 30, silenceMs: 80, transcribeMs: 20, modelMs: 120 };
-    receiver = await startHttpsReceiver();
-  });
-  after(async () => {
-    await fake.close();
-    await receiver.close();
-  });
-
-  async function withRealtime<T>(fn: () => Promise<T>): Promise<T> {
-    const before = config();
-    setConfig({
-      ...before,
-      openaiRealtime: {
-        projectId: 'proj_fake',
-        webhookSecret: fake.webhookSecret,
-        baseUrl: fake.baseUrl,
-        apiKey: 'sk-realtime-fake',
-        model: 'gpt-realtime',
-        sipHost: 'sip.api.openai.com',
-        simulatorUrl: fake.simulatorUrl,
-      },
-    });
-    try {
-      return await fn();
-    } finally {
-      setConfig(before);
-    }
-  }
+  // The session's pace: the VAD waits 80 ms of silence, the model 120 ms to its first audio.
+  const realtime = useFakeRealtime({ speechMs: 30, silenceMs: 80, transcribeMs: 20, modelMs: 120 });
+  const { withRealtime } = realtime;
 
   it("meters each response once with its audio tokens (GET /v1/usage, the call's usage, the quota) and times each answer", async () => {
     await withRealtime(async () => {
+      const { fake, receiver } = realtime;
       const t = await newTenant({ engine: 'realtime', first_message: 'Hello from Acme.' });
       const tool = await createHttpTool(t, receiver, 'lookup_order', '/rtm-orders');
       receiver.route('/rtm-orders', () => ({ status: 200, body: JSON.stringify({ order: 'A17', status: 'shipped' }) }));

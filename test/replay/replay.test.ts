@@ -96,6 +96,8 @@ describe('replay of recorded workflow histories', function () {
       'call-realtime-fallback.json', // accept answered 500: the pipeline takes the call
       'call-realtime-session-error.json', // the session errors before its first answer: the pipeline takes it
       'call-realtime-live.json', // a live call: Twilio dials the SIP URI, talked, ended by hangup
+      'call-realtime-reattach.json', // the socket drops while a tool runs: re-attached, the output sent on the new one
+      'call-realtime-refer.json', // the model's transfer_call: refer of the SIP leg
     ]);
     for (const f of files.filter((x) => x.startsWith('call-realtime-'))) {
       const history = historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8')));

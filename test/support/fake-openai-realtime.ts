@@ -24,7 +24,9 @@
  *   (`REALTIME_SPEECH_MS_PER_CHAR` a character); the function calls' outputs are awaited, no answer after them.
  * - drops: `dropSocket` `once` terminates the first socket of a call (no close frame: code 1006) after the
  *   answer to caller line `dropAfterLine`, and the next socket of the call goes on with the next line;
- *   `always` terminates every later socket at once too.
+ *   `always` terminates every later socket at once too. With `dropWhileCalls`, a line that asks for
+ *   function calls is cut instead just after their `response.done` (20 ms on): their outputs are awaited
+ *   on the call's next socket (as OpenAI keeps the conversation), then answered.
  * - Timing and usage as a session has them (`timing`): each caller line is `input_audio_buffer.speech_started`,
  *   the line spoken (`speechMs`), the VAD's silence (`silenceMs`, announced in `session.created`'s
  *   `turn_detection`), `speech_stopped` with `audio_end_ms` on the session's audio clock (from the socket's
@@ -34,19 +36,16 @@
  *   `response.usage`: input tokens (text: the instructions and the conversation's words; audio: the
  *   caller's speech so far, 10 tokens a second; cached: the previous response's input, in blocks of 64)
  *   and output tokens (text: the transcript; audio: 20 tokens a second of speech, 70 ms a character).
- * Every REST request and client event is kept for assertions.
+ * Every REST request and client event is kept for assertions. The socket's session is
+ * test/support/fake-realtime-session.ts (`FakeRealtimeSession`, by concern: the wire, the pace, function
+ * calls, barge-ins, drops, usage).
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type {
-  RealtimeClientEvent,
-  RealtimeConversationItemAssistantMessage,
-  RealtimeResponseUsage,
-  RealtimeServerEvent,
-} from 'openai/resources/realtime/realtime';
+import type { RealtimeClientEvent, RealtimeResponseUsage } from 'openai/resources/realtime/realtime';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { REALTIME_SPEECH_MS_PER_CHAR } from '../../src/shared/realtime';
+import { FakeRealtimeSession } from './fake-realtime-session';
 
 /** One call of the fake, from its simulated INVITE on. */
 export interface FakeRealtimeCall {
@@ -92,6 +91,8 @@ export interface FakeRealtime {
   /** Drop a call's socket (see above): `once`, `always`, or never (null); after caller line `dropAfterLine`. */
   dropSocket: 'once' | 'always' | null;
   dropAfterLine: number;
+  /** Drop while line `dropAfterLine`'s function calls await their outputs, rather than after its answer. */
+  dropWhileCalls: boolean;
   /** The session's pace (ms): see the header. Small by default (tests); `bench:voice` sets the model's time. */
   timing: FakeRealtimeTiming;
   /** Every `response.done`'s `response` (id and usage) the fake sent, in order. */
@@ -119,18 +120,15 @@ export interface FakeRealtimeTiming {
   modelMs: number;
 }
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Speech time of a text: 70 ms a character (about 150 words a minute). */
 /** A `function_call` item of a response, as the fake's model makes it. */
-type FakeFunctionCall = { type: 'function_call'; id: string; call_id: string; name: string; arguments: string };
-
-const speechMsOf = (text: string) => text.length * 70;
+export type FakeFunctionCall = { type: 'function_call'; id: string; call_id: string; name: string; arguments: string };
 
 /** Starts the fake on a free loopback port. */
 export async function startFakeRealtime(): Promise<FakeRealtime> {
   const webhookSecret = `whsec_${crypto.randomBytes(24).toString('base64')}`;
   let seq = 0;
   let ids = 0;
+  const id = (prefix: string) => `${prefix}_${++ids}`;
   const server = http.createServer((req, res) => void serve(req, res));
   const wss = new WebSocketServer({ noServer: true });
   const fake: FakeRealtime = {
@@ -143,6 +141,7 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
     referStatus: null,
     dropSocket: null,
     dropAfterLine: 0,
+    dropWhileCalls: false,
     timing: { speechMs: 20, silenceMs: 30, transcribeMs: 5, modelMs: 25 },
     responses: [],
     calls: new Map(),
@@ -265,327 +264,8 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
       socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => void converse(call, ws));
+    wss.handleUpgrade(req, socket, head, (ws) => void new FakeRealtimeSession(fake, call, ws, id).run());
   });
-
-  /**
-   * The session: the greeting when asked for (first socket only), then the caller's lines from where the
-   * call is, then the caller's hang-up.
-   */
-  async function converse(call: FakeRealtimeCall, ws: WebSocket): Promise<void> {
-    call.socket = ws;
-    call.attaches++;
-    const id = (p: string) => `${p}_${++ids}`;
-    const openedMs = Date.now();
-    const audioMs = () => Date.now() - openedMs;
-    const pace = { ...fake.timing };
-    /** The usage so far: the conversation's words and the caller's audio seconds (what each response reads). */
-    const words = { text: String(call.accept?.instructions ?? '').length, audioMs: 0, lastInput: 0 };
-    const usageOf = (said: string, spoken = true): RealtimeResponseUsage => {
-      const text = Math.ceil(words.text / 4);
-      const audio = Math.ceil(words.audioMs / 100);
-      const cached = Math.floor(words.lastInput / 64) * 64;
-      const outText = Math.ceil(said.length / 4);
-      const outAudio = spoken ? Math.ceil(speechMsOf(said) / 50) : 0;
-      words.lastInput = text + audio;
-      words.text += said.length;
-      return {
-        total_tokens: text + audio + outText + outAudio,
-        input_tokens: text + audio,
-        output_tokens: outText + outAudio,
-        input_token_details: {
-          text_tokens: text,
-          audio_tokens: audio,
-          image_tokens: 0,
-          cached_tokens: Math.min(cached, text + audio),
-          cached_tokens_details: {
-            text_tokens: Math.min(cached, text),
-            audio_tokens: Math.max(0, Math.min(cached, text + audio) - text),
-            image_tokens: 0,
-          },
-        },
-        output_token_details: { text_tokens: outText, audio_tokens: outAudio },
-      };
-    };
-    const responseDone = (response: Extract<RealtimeServerEvent, { type: 'response.done' }>['response']) => {
-      fake.responses.push({ callId: call.id, id: response.id!, usage: response.usage! });
-      send({ type: 'response.done', event_id: id('event'), response });
-    };
-    const inbox: RealtimeClientEvent[] = [];
-    let wake: () => void = () => undefined;
-    let responseAskedMs = 0;
-    ws.on('message', (data) => {
-      const event = JSON.parse(String(data)) as RealtimeClientEvent;
-      if (event.type === 'response.create') responseAskedMs = Date.now();
-      call.clientEvents.push(event);
-      inbox.push(event);
-      wake();
-    });
-    const closed = new Promise<void>((r) => ws.on('close', () => r()));
-    const send = (event: RealtimeServerEvent) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(event));
-    };
-    /** The next client event matching `test`, or null after `ms` (or once the socket closed). */
-    const next = async (test: (e: RealtimeClientEvent) => boolean, ms: number): Promise<RealtimeClientEvent | null> => {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const i = inbox.findIndex(test);
-        if (i >= 0) return inbox.splice(i, 1)[0];
-        if (Date.now() >= deadline || ws.readyState !== ws.OPEN) return null;
-        await Promise.race([new Promise<void>((r) => (wake = r)), wait(deadline - Date.now()), closed]);
-      }
-    };
-    const transcriptDone = (responseId: string, itemId: string, text: string) => {
-      call.said.push(text);
-      send({
-        type: 'response.output_audio_transcript.done',
-        event_id: id('event'),
-        response_id: responseId,
-        item_id: itemId,
-        output_index: 0,
-        content_index: 0,
-        transcript: text,
-      });
-    };
-    const message = (itemId: string, text: string): RealtimeConversationItemAssistantMessage => ({
-      type: 'message',
-      role: 'assistant',
-      id: itemId,
-      content: [{ type: 'output_audio', transcript: text }],
-    });
-    /** A response's start: `response.created` (its id). */
-    const created = (): string => {
-      const responseId = id('resp');
-      send({
-        type: 'response.created',
-        event_id: id('event'),
-        response: { id: responseId, object: 'realtime.response', status: 'in_progress', output: [] },
-      });
-      return responseId;
-    };
-    /** The model speaks `text` as response `responseId` (already created `sinceMs` ago): audio, transcript, done. */
-    const say = async (text: string, responseId = created(), sinceMs = 0) => {
-      const itemId = id('item');
-      await wait(Math.max(0, pace.modelMs - sinceMs));
-      const delta = {
-        event_id: id('event'),
-        response_id: responseId,
-        item_id: itemId,
-        output_index: 0,
-        content_index: 0,
-      };
-      send({ type: 'response.output_audio.delta', ...delta, delta: Buffer.alloc(160, 0xff).toString('base64') });
-      send({ type: 'response.output_audio_transcript.delta', ...delta, event_id: id('event'), delta: text });
-      await wait(5);
-      send({
-        type: 'response.output_audio.delta',
-        ...delta,
-        event_id: id('event'),
-        delta: Buffer.alloc(160, 0xff).toString('base64'),
-      });
-      send({ type: 'response.output_audio.done', ...delta, event_id: id('event') });
-      transcriptDone(responseId, itemId, text);
-      responseDone({
-        id: responseId,
-        object: 'realtime.response',
-        status: 'completed',
-        output: [message(itemId, text)],
-        usage: usageOf(text),
-      });
-    };
-    type Fc = FakeFunctionCall;
-    /** The function calls' outputs, once all came (null: the socket closed first). */
-    const outputsOf = async (calls: Fc[]): Promise<string[] | null> => {
-      const outputs: string[] = [];
-      for (const fc of calls) {
-        const out = await next(
-          (e) =>
-            e.type === 'conversation.item.create' &&
-            e.item.type === 'function_call_output' &&
-            e.item.call_id === fc.call_id,
-          15_000,
-        );
-        if (!out || out.type !== 'conversation.item.create' || out.item.type !== 'function_call_output') return null;
-        outputs.push(out.item.output);
-      }
-      return outputs;
-    };
-    /**
-     * An answer (response `responseId`, already created) the caller cuts after hearing `heard` of its words,
-     * as OpenAI cuts one on a SIP call.
-     */
-    const interruptedAnswer = (responseId: string, text: string, calls: Fc[], heard: string) => {
-      const itemId = id('item');
-      send({
-        type: 'response.output_item.added',
-        event_id: id('event'),
-        response_id: responseId,
-        output_index: 0,
-        item: { type: 'message', role: 'assistant', id: itemId, content: [] },
-      });
-      transcriptDone(responseId, itemId, text);
-      send({
-        type: 'input_audio_buffer.speech_started',
-        event_id: id('event'),
-        item_id: id('item'),
-        audio_start_ms: audioMs(),
-      });
-      responseDone({
-        id: responseId,
-        object: 'realtime.response',
-        status: 'cancelled',
-        status_details: { type: 'cancelled', reason: 'turn_detected' },
-        output: [message(itemId, text), ...calls],
-        usage: usageOf(heard),
-      });
-      send({
-        type: 'conversation.item.truncated',
-        event_id: id('event'),
-        item_id: itemId,
-        content_index: 0,
-        audio_end_ms: heard.length * REALTIME_SPEECH_MS_PER_CHAR,
-      });
-    };
-    /**
-     * The caller says `line`: speech, the VAD's silence, `speech_stopped`, the response created at once and
-     * the transcript `transcribeMs` later; returns the response's id and how long ago it was created.
-     */
-    const hear = async (line: string): Promise<{ responseId: string; sinceMs: number }> => {
-      const itemId = id('item');
-      send({
-        type: 'input_audio_buffer.speech_started',
-        event_id: id('event'),
-        item_id: itemId,
-        audio_start_ms: audioMs(),
-      });
-      await wait(pace.speechMs + pace.silenceMs);
-      words.audioMs += pace.speechMs;
-      send({
-        type: 'input_audio_buffer.speech_stopped',
-        event_id: id('event'),
-        item_id: itemId,
-        audio_end_ms: audioMs(),
-      });
-      send({ type: 'input_audio_buffer.committed', event_id: id('event'), item_id: itemId, previous_item_id: null });
-      const responseId = created();
-      const transcribe = Math.min(pace.transcribeMs, pace.modelMs);
-      await wait(transcribe);
-      words.text += line.length;
-      send({
-        type: 'conversation.item.input_audio_transcription.completed',
-        event_id: id('event'),
-        item_id: itemId,
-        content_index: 0,
-        transcript: line,
-        usage: { type: 'duration', seconds: Math.max(1, Math.ceil(pace.speechMs / 1000)) },
-      });
-      return { responseId, sinceMs: transcribe };
-    };
-    /**
-     * Answers caller line `i` as response `responseId` (created `sinceMs` ago); false when the call is over
-     * (a tool ended it, the socket closed).
-     */
-    const answer = async (i: number, { responseId, sinceMs }: { responseId: string; sinceMs: number }) => {
-      const line = call.caller[i];
-      const barge = call.bargeIns.find((b) => b.line === i + 1);
-      const tools = line.split(' && ').map((part) => /^TOOL (\S+)\s*(.*)$/s.exec(part));
-      if (!tools.every((t) => t !== null)) {
-        if (barge) interruptedAnswer(responseId, `You said: ${line}`, [], barge.heard ?? '');
-        else await say(`You said: ${line}`, responseId, sinceMs);
-        return true;
-      }
-      const calls: Fc[] = tools.map((t) => ({
-        type: 'function_call',
-        id: id('item'),
-        call_id: id('fc'),
-        name: t![1],
-        arguments: t![2] || '{}',
-      }));
-      if (barge) {
-        interruptedAnswer(responseId, 'One moment, please.', calls, barge.heard ?? '');
-        return (await outputsOf(calls)) !== null; // told not run; the caller is talking: no answer after them
-      }
-      await wait(Math.max(0, pace.modelMs - sinceMs));
-      responseDone({
-        id: responseId,
-        object: 'realtime.response',
-        status: 'completed',
-        output: calls,
-        usage: usageOf(calls.map((c) => `${c.name}${c.arguments}`).join(''), false),
-      });
-      return await finishCalls(calls);
-    };
-    /**
-     * Waits for the outputs of `calls` (pending until all came, also for the call's next socket), then for
-     * `response.create`, and answers with them; false when the call is over.
-     */
-    const finishCalls = async (calls: Fc[]): Promise<boolean> => {
-      const askedMs = Date.now();
-      call.pendingCalls = calls;
-      const outputs = await outputsOf(calls);
-      if (!outputs) return false;
-      call.pendingCalls = null;
-      const respond = await next((e) => e.type === 'response.create', 2_000);
-      if (!respond) return false; // a tool that ended the call: no answer after it; the hang-up comes
-      call.toolRoundTrips.push(responseAskedMs - askedMs);
-      await say(`Tool said: ${outputs.join(' ')}`);
-      return true;
-    };
-
-    send({
-      type: 'session.created',
-      event_id: id('event'),
-      session: {
-        type: 'realtime',
-        model: String(call.accept?.model ?? 'gpt-realtime'),
-        audio: { input: { turn_detection: { type: 'server_vad', silence_duration_ms: pace.silenceMs } } },
-      },
-    });
-    if (fake.sessionError) {
-      send({
-        type: 'error',
-        event_id: id('event'),
-        error: { type: 'server_error', code: 'session_failed', message: 'The session failed.' },
-      });
-      return;
-    }
-    if (fake.dropSocket === 'always' && call.attaches > 1) {
-      ws.terminate();
-      return;
-    }
-    if (call.attaches === 1) {
-      const greeting = await next((e) => e.type === 'response.create', 500);
-      const quoted = /exactly: (".*")$/s.exec(
-        greeting?.type === 'response.create' ? (greeting.response?.instructions ?? '') : '',
-      );
-      if (quoted) await say(JSON.parse(quoted[1]) as string);
-    } else if (call.pendingCalls) {
-      // A socket dropped while the function calls of line `call.next` were running: their outputs come here.
-      if (!(await finishCalls(call.pendingCalls))) return;
-      call.next++;
-    }
-    while (call.next < call.caller.length) {
-      const i = call.next;
-      const line = call.caller[i];
-      if (ws.readyState !== ws.OPEN) return;
-      const pause = /^WAIT (\d+)$/.exec(line);
-      if (pause) {
-        await Promise.race([wait(Number(pause[1])), closed]);
-        call.next = i + 1;
-        continue;
-      }
-      if (!(await answer(i, await hear(line)))) return;
-      call.next = i + 1;
-      if (fake.dropSocket !== null && fake.dropAfterLine === i && call.attaches === 1) {
-        await wait(50);
-        ws.terminate(); // no close frame: the service sees code 1006
-        return;
-      }
-    }
-    await wait(50);
-    if (ws.readyState === ws.OPEN) ws.close(); // the caller hangs up
-    call.state = 'ended';
-  }
 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const { port } = server.address() as AddressInfo;

@@ -14,6 +14,9 @@
  *   session-error   a test-mode call whose session errors before the first answer: the pipeline takes it
  *   live            a live call: Twilio dials the SIP URI, the greeting, two turns, `end_call` (`hangup`),
  *                   Twilio reports the hang-up
+ *   reattach        a test-mode call whose sideband socket drops while an http tool runs: the socket is
+ *                   attached again, the tool's output goes on the new socket (update `realtimeOutputs`)
+ *   refer           a test-mode call whose model transfers it to a listed destination: `refer` of the leg
  *
  *   npm run build && node dist/test/support/record-realtime-histories.js             # every scenario
  *   node dist/test/support/record-realtime-histories.js test fallback                # (built) those named
@@ -28,6 +31,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { config, setConfig } from '../../src/config';
 import { callWorkflowId } from '../../src/shared/calls';
 import { startFakeRealtime, type FakeRealtime } from './fake-openai-realtime';
+import { fakeRealtimeProject } from './realtime-fixture';
 import { fetchTwiml, twilioCallback, useFakeTwilio } from './fake-twilio';
 import { verifiedCallerId } from './fake-twilio-numbers';
 import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
@@ -59,15 +63,7 @@ function useFakeRealtime(fake: FakeRealtime): void {
   fake.webhookUrl = `${h().api.url}/openai/realtime/webhook`;
   setConfig({
     ...config(),
-    openaiRealtime: {
-      projectId: 'proj_fake',
-      webhookSecret: fake.webhookSecret,
-      baseUrl: fake.baseUrl,
-      apiKey: 'sk-realtime-fake',
-      model: 'gpt-realtime',
-      sipHost: 'sip.api.openai.com',
-      simulatorUrl: fake.simulatorUrl,
-    },
+    openaiRealtime: fakeRealtimeProject(fake),
   });
 }
 
@@ -84,14 +80,27 @@ async function main(): Promise<void> {
     receiver.route('/rt-orders', () => ({ status: 200, body: JSON.stringify({ order: 'A17', status: 'shipped' }) }));
     await useTools(t, [tool.id]);
 
-    /** A test-mode call of the tenant's realtime agent whose caller says `lines`; answers its id once ended. */
-    async function testCall(lines: string[]): Promise<{ id: string; call: any }> {
+    // The re-attach's and the refer's tenant: a tool slower than the socket's drop, a transfer destination.
+    const t2 = await newTenant({
+      engine: 'realtime',
+      first_message: 'Hello from Acme.',
+      transfer_destinations: [{ name: 'billing', to: '+14155550111' }],
+    });
+    const slow = await createHttpTool(t2, receiver, 'lookup_order', '/rt-slow-orders');
+    receiver.route('/rt-slow-orders', async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return { status: 200, body: JSON.stringify({ order: 'A17', status: 'shipped' }) };
+    });
+    await useTools(t2, [slow.id]);
+
+    /** A test-mode call of `tenant`'s realtime agent whose caller says `lines`; answers its id once ended. */
+    async function testCall(lines: string[], tenant = t): Promise<{ id: string; call: any }> {
       const placed = await request('POST', '/v1/calls', {
-        key: t.testKey,
-        body: { to: CALLER, agent_id: t.agentId, simulation: { caller: lines } },
+        key: tenant.testKey,
+        body: { to: CALLER, agent_id: tenant.agentId, simulation: { caller: lines } },
       });
       check(placed.status === 200, 'call', placed.body);
-      const call = await waitForCall(t.testKey, placed.body.id, undefined, 60_000);
+      const call = await waitForCall(tenant.testKey, placed.body.id, undefined, 60_000);
       return { id: placed.body.id as string, call };
     }
 
@@ -154,6 +163,28 @@ async function main(): Promise<void> {
         await twilioCallback(tw, `/twilio/status/${id}`, { CallSid: sid, CallStatus: 'completed' });
         const ended = await waitForCall(t.liveKey, id, undefined, 30_000);
         check(ended.status === 'completed' && ended.end_reason === 'assistant_ended', 'end', ended);
+        return id;
+      },
+      reattach: async () => {
+        Object.assign(fake, { dropSocket: 'once', dropWhileCalls: true, dropAfterLine: 1 });
+        try {
+          const { id, call } = await testCall(['Hello.', 'TOOL lookup_order {"order_id":"A17"}', 'Thanks.'], t2);
+          check(call.status === 'completed' && call.end_reason === 'caller_hung_up', 'end', call);
+          const rt = fake.callFor(id)!;
+          check(rt.attaches === 2, 'one re-attach', rt.attaches);
+          const outputs = rt.clientEvents.filter(
+            (e) => e.type === 'conversation.item.create' && e.item.type === 'function_call_output',
+          );
+          check(outputs.length === 1, 'the output sent once', outputs);
+          return id;
+        } finally {
+          Object.assign(fake, { dropSocket: null, dropWhileCalls: false, dropAfterLine: 0 });
+        }
+      },
+      refer: async () => {
+        const { id, call } = await testCall(['I need billing.', 'TOOL transfer_call {"destination":"billing"}'], t2);
+        check(call.status === 'transferred' && call.transferred_to === '+14155550111', 'transferred', call);
+        check(fake.callFor(id)!.refers.length === 1, 'one refer', fake.callFor(id)!.refers);
         return id;
       },
     };
