@@ -2687,15 +2687,15 @@ export interface components {
         };
         /** @description How long the caller waited for this answer, in milliseconds, and where the time went. On the first assistant turn of each answer to the caller. Null: the call's engine does not measure it. */
         TurnLatency: {
-            /** @description The caller's last word to our receipt of the final transcript; null on the `pipeline` engine (ConversationRelay does not report when speech ended). `realtime`: the session's `speech_stopped` (its `audio_end_ms` less the turn detection's silence) to the transcript, which may come after the answer's first audio. */
+            /** @description The caller's last word to our receipt of the final transcript; null on the `pipeline` engine (ConversationRelay does not report when speech ended). `realtime`: the session's `speech_stopped` (its `audio_end_ms` less the turn detection's silence) to the transcript, which may come after the answer's first audio. Browser voice rooms: the visitor's last voiced audio (the room's endpointing) to the transcript, the end-of-turn pause and speech-to-text included; null in a simulated room. */
             end_of_speech_ms: number | null;
             /** @description The model's time before the first words: earlier requests of the answer (a tool round) whole, then the answering request to its first token (`realtime`: each response's `response.created` to its `response.done`, then to the answer's first audio delta). */
             model_first_token_ms: number | null;
             /** @description Tools run before the first words (the longest call of each round); 0 when none. */
             tool_ms: number | null;
-            /** @description The service's own share: `first_audio_ms` minus the other three (`pipeline`); `realtime`: from the model's function calls to their outputs sent back on the session, minus the tools (0 without tools: the audio does not pass through the service). */
+            /** @description The service's own share: `first_audio_ms` minus the other three (`pipeline`); `realtime`: from the model's function calls to their outputs sent back on the session, minus the tools (0 without tools: the audio does not pass through the service). Browser voice rooms: as `pipeline`, the speech synthesis up to its first audio included. */
             orchestration_ms: number | null;
-            /** @description End of speech (or, when not reported, receipt of the final transcript) to the first text sent for synthesis (`pipeline`) or the first audio (`realtime`). Simulated calls: from the moment the scripted caller answered. */
+            /** @description End of speech (or, when not reported, receipt of the final transcript) to the first text sent for synthesis (`pipeline`) or the first audio (`realtime`; browser voice rooms: the first synthesized frame put into the room). Simulated calls: from the moment the scripted caller answered. */
             first_audio_ms: number | null;
         };
         /** @description The call's answers' latency (each turn's `latency`), p50 and p90 per field, nearest rank. */

@@ -28,17 +28,19 @@ class TurnLatency:
             end_of_speech_ms (int | None): The caller's last word to our receipt of the final transcript; null on the
                 `pipeline` engine (ConversationRelay does not report when speech ended). `realtime`: the session's
                 `speech_stopped` (its `audio_end_ms` less the turn detection's silence) to the transcript, which may come after
-                the answer's first audio.
+                the answer's first audio. Browser voice rooms: the visitor's last voiced audio (the room's endpointing) to the
+                transcript, the end-of-turn pause and speech-to-text included; null in a simulated room.
             model_first_token_ms (int | None): The model's time before the first words: earlier requests of the answer (a
                 tool round) whole, then the answering request to its first token (`realtime`: each response's `response.created`
                 to its `response.done`, then to the answer's first audio delta).
             tool_ms (int | None): Tools run before the first words (the longest call of each round); 0 when none.
             orchestration_ms (int | None): The service's own share: `first_audio_ms` minus the other three (`pipeline`);
                 `realtime`: from the model's function calls to their outputs sent back on the session, minus the tools (0
-                without tools: the audio does not pass through the service).
+                without tools: the audio does not pass through the service). Browser voice rooms: as `pipeline`, the speech
+                synthesis up to its first audio included.
             first_audio_ms (int | None): End of speech (or, when not reported, receipt of the final transcript) to the first
-                text sent for synthesis (`pipeline`) or the first audio (`realtime`). Simulated calls: from the moment the
-                scripted caller answered.
+                text sent for synthesis (`pipeline`) or the first audio (`realtime`; browser voice rooms: the first synthesized
+                frame put into the room). Simulated calls: from the moment the scripted caller answered.
      """
 
     end_of_speech_ms: int | None
