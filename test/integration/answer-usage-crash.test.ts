@@ -12,8 +12,16 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { config, setConfig } from '../../src/config';
 import { UsageRecord } from '../../src/models/usage';
-import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
-import { startHttpsReceiver, testCertificate, type HttpsReceiver } from '../support/https-receiver';
+import {
+  h,
+  loopbackHttpsEnv,
+  newTenant,
+  request,
+  startWorkerProcess,
+  stopWorkerProcess,
+  waitForCall,
+} from '../support/harness';
+import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { eventually } from '../support/conversations';
 import { placeCall, sleep } from '../support/webhooks';
 import { createHttpTool, useTools } from '../support/tools';
@@ -35,12 +43,7 @@ describe("usage: a worker killed after a call's answer, before its usage row was
   });
   afterEach(() => stopWorkerProcess(child, 'SIGTERM'));
 
-  const startWorker = (queue: string) =>
-    startWorkerProcess(queue, {
-      WEBHOOK_ALLOW_PRIVATE: '1',
-      NODE_EXTRA_CA_CERTS: testCertificate().certFile,
-      WEBHOOK_CA_FILE: '',
-    });
+  const startWorker = (queue: string) => startWorkerProcess(queue, loopbackHttpsEnv());
 
   it('a test call: one usage row per answer, counted once by the report', async () => {
     const t = await newTenant();

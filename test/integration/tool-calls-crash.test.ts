@@ -13,8 +13,16 @@ import { decodeTimeoutType } from '@temporalio/common';
 import { expect } from 'chai';
 import { config, setConfig } from '../../src/config';
 import { conversationWorkflowIds } from '../../src/services/conversations';
-import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
-import { startHttpsReceiver, testCertificate, type HttpsReceiver } from '../support/https-receiver';
+import {
+  h,
+  loopbackHttpsEnv,
+  newTenant,
+  request,
+  startWorkerProcess,
+  stopWorkerProcess,
+  waitForCall,
+} from '../support/harness';
+import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { customerNumber, eventually, inbound, messagesOf, waitForMessages } from '../support/conversations';
 import { placeCall, verify, type Tenant } from '../support/webhooks';
 import { createHttpTool, useTools } from '../support/tools';
@@ -60,12 +68,7 @@ describe('tool calls: a worker killed while the tool server holds the request', 
   });
   afterEach(() => stopWorkerProcess(child, 'SIGTERM'));
 
-  const startWorker = (queue: string) =>
-    startWorkerProcess(queue, {
-      WEBHOOK_ALLOW_PRIVATE: '1',
-      NODE_EXTRA_CA_CERTS: testCertificate().certFile,
-      WEBHOOK_CA_FILE: '',
-    });
+  const startWorker = (queue: string) => startWorkerProcess(queue, loopbackHttpsEnv());
 
   /**
    * Runs `start` (which makes the workflow call the tool at `pathname`) on a worker process of its own

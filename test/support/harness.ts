@@ -236,6 +236,17 @@ export async function startWorkerProcess(
   return proc;
 }
 
+/**
+ * The environment a worker process needs to reach the test's loopback HTTPS servers (tool servers and
+ * webhook receivers, test/support/https-receiver.ts): private addresses allowed, the test certificate
+ * trusted, no operator CA file.
+ */
+export const loopbackHttpsEnv = (): Record<string, string> => ({
+  WEBHOOK_ALLOW_PRIVATE: '1',
+  NODE_EXTRA_CA_CERTS: testCertificate().certFile,
+  WEBHOOK_CA_FILE: '',
+});
+
 /** Stops a worker process: SIGKILL (a crash) or SIGTERM (a clean stop); resolves when it has exited. */
 export async function stopWorkerProcess(proc: ChildProcess | undefined, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
   if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
