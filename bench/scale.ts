@@ -50,7 +50,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import twilio from 'twilio';
 import { config, setConfig } from '../src/config';
 import { createKey } from '../src/keys';
 import { Call, CallTurn } from '../src/models/calls';
@@ -60,7 +59,7 @@ import { emitEvent } from '../src/services/events';
 import { setOrgCallLimit } from '../src/services/limits';
 import { newId } from '../src/shared/ids';
 import { conversationWorkflowId } from '../src/shared/conversations';
-import { startFakeTwilio, type FakeTwilio } from '../test/support/fake-twilio';
+import { signedAsTwilio, startFakeTwilio, type FakeTwilio } from '../test/support/fake-twilio';
 import { h, newTenant, request, startHarness, stopHarness } from '../test/support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
 import {
@@ -158,7 +157,6 @@ async function whatsappExchange(s: Subject, from: string, text: string): Promise
   const url = h().api.url + '/twilio/messaging';
   const params = {
     MessageSid: 'SM' + crypto.randomBytes(16).toString('hex'),
-    AccountSid: s.fake.accountSid,
     From: `whatsapp:${from}`,
     To: `whatsapp:${s.whatsappNumber}`,
     Body: text,
@@ -171,17 +169,19 @@ async function whatsappExchange(s: Subject, from: string, text: string): Promise
       if (m.To === `whatsapp:${from}`) (clearTimeout(timer), resolve(Number(m.AtMs)));
     };
   });
+  // Signed by the account holding the number (the organization's subaccount, as Twilio signs its webhooks).
+  const signed = await signedAsTwilio(s.fake, url, params);
   const t0 = Date.now();
   const res = await fetch(url, {
     method: 'POST',
-    headers: {
-      'Content-Type': 'application/x-www-form-urlencoded',
-      'X-Twilio-Signature': twilio.getExpectedTwilioSignature(s.fake.authToken, url, params),
-    },
-    body: new URLSearchParams(params).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': signed.signature },
+    body: new URLSearchParams(signed.params).toString(),
   });
-  await res.text();
-  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+  const answer = await res.text();
+  if (res.status !== 200) {
+    replied.catch(() => undefined); // its timer fires later: no reply is coming
+    throw new Error(`webhook answered ${res.status}: ${answer}`);
+  }
   return (await replied) - t0;
 }
 
