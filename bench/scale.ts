@@ -32,18 +32,24 @@
  * fill), `--fill-only` (fill, print the counts and the fill's rate, measure nothing). Loopback only; on a
  * machine shared with other work the figures are inflated by it.
  *
+ * `--hold`: after the fill, waits until a file it names exists before measuring (fill at low priority beside other work,
+ * measure when the machine is quiet).
+ *
  * `--own <N>`: the second phase fills the MEASURED organization itself instead of other ones, with N calls
  * and the rest of the full plan in proportion (N = 20,000 is the full plan: 200,000 turns, 50,000
  * messages…), so that the table compares an empty tenant with a filled one: the question is whether a
  * tenant's reads stay as fast as its own data grows (lists must read a page, not the tenant's rows).
- * The calls list is also measured on a later page (`starting_after` the middle call) and at p95.
+ * The empty tenant is a second organization with the same history of its own and nothing more, measured
+ * right before the filled one (same store, same load). The calls list is also measured on a later page (`starting_after` the middle call) and at p95.
  *
  *   npm run bench:scale
  *   npm run bench:scale -- --quick
  *   npm run bench:scale -- --own 100000
  */
 import crypto from 'node:crypto';
-import twilio from 'twilio';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { config, setConfig } from '../src/config';
 import { createKey } from '../src/keys';
 import { Call, CallTurn } from '../src/models/calls';
@@ -53,7 +59,7 @@ import { emitEvent } from '../src/services/events';
 import { setOrgCallLimit } from '../src/services/limits';
 import { newId } from '../src/shared/ids';
 import { conversationWorkflowId } from '../src/shared/conversations';
-import { startFakeTwilio, type FakeTwilio } from '../test/support/fake-twilio';
+import { signedAsTwilio, startFakeTwilio, type FakeTwilio } from '../test/support/fake-twilio';
 import { h, newTenant, request, startHarness, stopHarness } from '../test/support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
 import {
@@ -100,6 +106,8 @@ interface Subject {
   receiver: HttpsReceiver;
   orgId: string;
   whatsappNumber: string;
+  /** The receiver's path of the tenant's webhook endpoint (its first attempt is answered 503). */
+  retryPath: string;
   callId: string;
   conversationId: string;
   contactId: string;
@@ -149,7 +157,6 @@ async function whatsappExchange(s: Subject, from: string, text: string): Promise
   const url = h().api.url + '/twilio/messaging';
   const params = {
     MessageSid: 'SM' + crypto.randomBytes(16).toString('hex'),
-    AccountSid: s.fake.accountSid,
     From: `whatsapp:${from}`,
     To: `whatsapp:${s.whatsappNumber}`,
     Body: text,
@@ -162,17 +169,19 @@ async function whatsappExchange(s: Subject, from: string, text: string): Promise
       if (m.To === `whatsapp:${from}`) (clearTimeout(timer), resolve(Number(m.AtMs)));
     };
   });
+  // Signed by the account holding the number (the organization's subaccount, as Twilio signs its webhooks).
+  const signed = await signedAsTwilio(s.fake, url, params);
   const t0 = Date.now();
   const res = await fetch(url, {
     method: 'POST',
-    headers: {
-      'Content-Type': 'application/x-www-form-urlencoded',
-      'X-Twilio-Signature': twilio.getExpectedTwilioSignature(s.fake.authToken, url, params),
-    },
-    body: new URLSearchParams(params).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': signed.signature },
+    body: new URLSearchParams(signed.params).toString(),
   });
-  await res.text();
-  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+  const answer = await res.text();
+  if (res.status !== 200) {
+    replied.catch(() => undefined); // its timer fires later: no reply is coming
+    throw new Error(`webhook answered ${res.status}: ${answer}`);
+  }
   return (await replied) - t0;
 }
 
@@ -212,7 +221,7 @@ async function webhookRetry(s: Subject): Promise<number> {
     replyLimitMs(),
     `event ${id}'s retry`,
   );
-  const attempts = s.receiver.at('/retry').filter((x) => x.eventId === id);
+  const attempts = s.receiver.at(s.retryPath).filter((x) => x.eventId === id);
   const first = attempts.find((x) => x.attempt === 1)!;
   const second = attempts.find((x) => x.attempt === 2)!;
   return second.receivedMs - first.answeredMs! - config().webhookRetryInitialIntervalMs;
@@ -307,6 +316,59 @@ async function measure(s: Subject, phase: string): Promise<Figures> {
 }
 
 /**
+ * The measured figures' subject for tenant `t`: its limits raised (its calls are measured, not its line),
+ * a publishable key's widget session, a live agent, a WhatsApp number, a webhook endpoint whose first
+ * attempt answers 503, and a call, conversation and contact of its own history (`ownSubjects`).
+ * @throws Error when the API refuses one of them (the body is in the message)
+ */
+async function subjectFor(
+  t: Awaited<ReturnType<typeof newTenant>>,
+  fake: FakeTwilio,
+  receiver: HttpsReceiver,
+): Promise<Subject> {
+  await setOrgCallLimit(t.orgId, 'test', 1000);
+  const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
+  await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Scale bench', instructions: 'Be brief.' } });
+  const whatsappNumber = `+1415${2_000_000 + Math.floor(Math.random() * 7_000_000)}`;
+  const pn = await request('POST', '/v1/phone_numbers', {
+    key: t.liveKey,
+    body: { number: whatsappNumber, channels: ['whatsapp'] },
+  });
+  if (pn.status !== 200) throw new Error(`phone number: ${JSON.stringify(pn.body)}`);
+  const retryPath = `/retry-${t.orgId}`;
+  const ep = await request('POST', '/v1/webhook-endpoints', {
+    key: t.testKey,
+    body: { url: receiver.url(retryPath), events: ['recording.ready'] },
+  });
+  if (ep.status !== 200) throw new Error(`webhook endpoint: ${JSON.stringify(ep.body)}`);
+  receiver.route(retryPath, (req) => (req.attempt === 1 ? { status: 503 } : { status: 200 }));
+  return {
+    testKey: t.testKey,
+    agentId: t.agentId,
+    widgetToken: await widgetSession(pk),
+    fake,
+    receiver,
+    orgId: t.orgId,
+    whatsappNumber,
+    retryPath,
+    ...(await ownSubjects(t.orgId)),
+  };
+}
+
+/**
+ * `--hold`: waits, after the fill, until the file `<tmpdir>/scale-bench-<pid>.measure` exists (polled
+ * every 2 s), so that both phases are measured when the machine is quiet (a long fill can run at low
+ * priority beside other work: `nice -n 19`). A file, not a signal: the Temporal worker's runtime shuts
+ * down on SIGINT, SIGTERM, SIGQUIT and SIGUSR2, and Node gives SIGUSR1 to its inspector.
+ */
+async function heldUntilTouched(): Promise<void> {
+  const file = path.join(os.tmpdir(), `scale-bench-${process.pid}.measure`);
+  progress(`filled; holding: touch ${file} to measure`);
+  while (!fs.existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 2_000));
+  fs.rmSync(file, { force: true });
+}
+
+/**
  * The id of the organization's middle test-mode call (newest first), the cursor of a later page: read
  * through the ids only, once per phase.
  */
@@ -339,6 +401,7 @@ async function main(): Promise<void> {
   const fraction = scaleArg ? Number(scaleArg.slice('--scale='.length)) : args.includes('--quick') ? 0.1 : 1;
   if (!(fraction > 0 && fraction <= 10)) throw new Error(`--scale must be a fraction in (0, 10]: ${scaleArg}`);
   const fillOnly = args.includes('--fill-only');
+  const hold = args.includes('--hold');
   const ownAt = args.findIndex((a) => a === '--own' || a.startsWith('--own='));
   const ownArg = ownAt < 0 ? undefined : args[ownAt].startsWith('--own=') ? args[ownAt].slice(6) : args[ownAt + 1];
   const ownCalls = ownArg === undefined ? undefined : Number(ownArg);
@@ -369,37 +432,22 @@ async function main(): Promise<void> {
       );
       return;
     }
-    // The measured organization: its calls are measured, not its line.
-    await setOrgCallLimit(t.orgId, 'test', 1000);
     const own: FillTenant = { orgId: t.orgId, livemode: false, agentId: t.agentId };
     progress('the measured organization: its own history');
     const ownFill = await fillStore(scaledPlan(OWN_FRACTION), [own]);
-    const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
-    await request('POST', '/v1/agents', { key: t.liveKey, body: { name: 'Scale bench', instructions: 'Be brief.' } });
-    const whatsappNumber = `+1415${2_000_000 + Math.floor(Math.random() * 7_000_000)}`;
-    const pn = await request('POST', '/v1/phone_numbers', {
-      key: t.liveKey,
-      body: { number: whatsappNumber, channels: ['whatsapp'] },
-    });
-    if (pn.status !== 200) throw new Error(`phone number: ${JSON.stringify(pn.body)}`);
-    const ep = await request('POST', '/v1/webhook-endpoints', {
-      key: t.testKey,
-      body: { url: receiver.url('/retry'), events: ['recording.ready'] },
-    });
-    if (ep.status !== 200) throw new Error(`webhook endpoint: ${JSON.stringify(ep.body)}`);
-    receiver.route('/retry', (req) => (req.attempt === 1 ? { status: 503 } : { status: 200 }));
-    const s: Subject = {
-      testKey: t.testKey,
-      agentId: t.agentId,
-      widgetToken: await widgetSession(pk),
-      fake,
-      receiver,
-      orgId: t.orgId,
-      whatsappNumber,
-      ...(await ownSubjects(t.orgId)),
-    };
+    const s = await subjectFor(t, fake, receiver);
+    // --own: a second organization with the same own history and nothing more is the empty tenant, measured
+    // in the same window as the filled one (same store, same machine load), right before it.
+    const emptyTenant = ownCalls === undefined ? null : await newTenant();
+    if (emptyTenant) {
+      progress('the empty tenant: its own history');
+      await fillStore(scaledPlan(OWN_FRACTION), [
+        { orgId: emptyTenant.orgId, livemode: false, agentId: emptyTenant.agentId },
+      ]);
+    }
+    const e = emptyTenant ? await subjectFor(emptyTenant, fake, receiver) : s;
 
-    const empty = await measure(s, ownCalls === undefined ? 'empty store' : 'empty tenant');
+    let empty = ownCalls === undefined ? await measure(s, 'empty store') : undefined;
     const fill =
       ownCalls === undefined
         ? (progress(`filling: ${OTHER_ORGS} other organizations, ${fraction} of the full plan`),
@@ -412,6 +460,8 @@ async function main(): Promise<void> {
             (line) => progress(`  ${line}`),
             OWN_FILL_FIRST_KEY,
           ));
+    if (hold) await heldUntilTouched();
+    empty ??= await measure(e, 'empty tenant');
     const filled = await measure(s, ownCalls === undefined ? 'filled store' : 'filled tenant');
 
     const rows = Object.keys(empty).map((name) => {
