@@ -11,6 +11,7 @@ import {
   CallStreamEntry,
   callStreamEntryId,
   CallTurn,
+  callTurnId,
   newCallDocument,
   renderCall,
   type VoicemailOutcome,
@@ -195,7 +196,7 @@ export async function recordTurns(input: RecordTurnsInput): Promise<void> {
     ...input.turns.map((t) => {
       const r = redactor?.fresh();
       return insertIfAbsent(CallTurn, {
-        _id: `${input.callId}:${String(t.seq).padStart(6, '0')}`,
+        _id: callTurnId(input.callId, t.seq),
         call_id: input.callId,
         seq: t.seq,
         role: t.role,
@@ -252,7 +253,7 @@ export async function interruptTurns(input: { callId: string; turns: { seq: numb
       const r = redactor?.fresh();
       const text = r ? r.text(t.text) : t.text;
       return CallTurn.collection.updateOne(
-        { _id: `${input.callId}:${String(t.seq).padStart(6, '0')}` as never, role: 'assistant' },
+        { _id: callTurnId(input.callId, t.seq) as never, role: 'assistant' },
         { $set: { text, interrupted: true, ...(r ? { redaction_json: r.stored() } : {}) } },
       );
     }),

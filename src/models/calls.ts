@@ -287,6 +287,9 @@ callStreamEntrySchema.index({ call_id: 1 });
 callStreamEntrySchema.index({ window: 1 });
 export const CallStreamEntry = mongoose.model('CallStreamEntry', callStreamEntrySchema, 'call_stream');
 
+/** A transcript turn's `_id`: the call's id and the turn's `seq`, zero-padded to 6 digits (rows sort in order). */
+export const callTurnId = (callId: string, seq: number): string => `${callId}:${String(seq).padStart(6, '0')}`;
+
 /** A call stream entry's `_id`: `<call id>:<n, 6 digits>`. */
 export const callStreamEntryId = (callId: string, n: number): string => `${callId}:${String(n).padStart(6, '0')}`;
 

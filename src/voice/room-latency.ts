@@ -24,7 +24,7 @@
  * wrote it. The call's p50/p90 are made from the rows at its end (src/activities/calls.ts), so an answer
  * the visitor left before hearing counts only with what the workflow recorded.
  */
-import { CallTurn } from '../models/calls';
+import { CallTurn, callTurnId } from '../models/calls';
 import { turnLatencyJson } from '../models/latency';
 import { logger } from '../logger';
 import { observeTurnLatency } from '../platform/metrics';
@@ -74,8 +74,7 @@ export function roomTurnLatency(
  * @returns false when the row was not found in time (the record keeps the workflow's nulls)
  */
 export async function completeTurnLatency(callId: string, seq: number, latency: RecordedLatency): Promise<boolean> {
-  // The row's id as src/activities/calls.ts `recordTurns` makes it.
-  const _id = `${callId}:${String(seq).padStart(6, '0')}`;
+  const _id = callTurnId(callId, seq);
   const until = Date.now() + ROW_WAIT_MS;
   for (;;) {
     const { matchedCount } = await CallTurn.collection.updateOne(
