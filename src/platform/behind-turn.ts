@@ -10,8 +10,8 @@
  *
  * Nothing here holds durability: the wait is inside a local activity, whose completion Temporal records
  * (its marker) only once it has returned, so a worker that dies while it waits leaves it unrecorded and
- * the workflow, replayed elsewhere, runs it again with the same rows. A write that someone awaits calls `release` first; after `BEHIND_MAX_WAIT_MS` the write goes
- * on anyway (a live caller listens to the answer for seconds before the next request: the wait then is
+ * the workflow, replayed elsewhere, runs it again with the same rows. A write that someone awaits calls
+ * `release` first; after `BEHIND_MAX_WAIT_MS` the write goes on anyway (a live caller listens to the answer for seconds before the next request: the wait then is
  * the bound, never longer).
  *
  * Per process: the LLM activity of a call runs in the worker that runs its workflow task (a local
