@@ -249,7 +249,8 @@ async function measure(s: Subject, phase: string): Promise<Figures> {
     const lines = Array.from({ length: num('BENCH_GAP_TURNS', 10) }, (_, j) => `line ${j + 1}`);
     const ids: string[] = [];
     // One call first whose gaps are not counted: the first calls of a process pay its warm-up (JIT, connections).
-    for (let i = -1; i < num('BENCH_GAP_CALLS', 5); i++) {
+    // 20 calls of 10 lines: 200 gaps, so that the p99 is not one gap's luck (the second largest).
+    for (let i = -1; i < num('BENCH_GAP_CALLS', 20); i++) {
       const res = await request('POST', '/v1/calls', {
         key: s.testKey,
         body: { to: '+14155550123', agent_id: s.agentId, simulation: { caller: lines } },

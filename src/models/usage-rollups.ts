@@ -1,6 +1,6 @@
 /**
  * Usage rollups: per UTC day, the sums of an organization's usage rows (src/models/usage.ts), from
- * which `GET /v1/usage` answers a month by reading about 31 documents instead of every row of the
+ * which `GET /v1/usage` answers a month by reading about 31 small documents instead of every row of the
  * month. Written only by src/services/usage-rollups.ts (`foldUsageRows`), with `$inc` as the rows are
  * stored; that module's header gives the scheme that keeps them exact under retries and crashes.
  *
@@ -11,6 +11,10 @@
  * `slots` holds the measures of each quarter-hour of the UTC day that has usage, under `t<HHMM>` (the
  * quarter-hour's start, `t0915`), each a partial `UsageMeasures` (only the fields a row added to), so
  * that a report in any time zone whose days start on a quarter-hour (every zone's offset today) is exact.
+ * Each such document has a twin holding the day's sums alone (`total`, a partial `UsageMeasures`), scope
+ * `day:<scope>` (`dayTotalsScope`), `_id` `<org>:<test|live>:day:<scope>:<YYYY-MM-DD>`: a report whose
+ * days are UTC days reads those (about 1 KB each) instead of the quarter-hours (up to 96 slots, ~11 KB,
+ * which the embedded store reads whole even under a projection).
  * `applied`: the rollup keys (`rollup_key` of a row) of the rows folded in recently, so that folding a row
  * twice adds it once; emptied again once the row says it is folded.
  */
@@ -28,6 +32,8 @@ const usageRollupSchema = new Schema(
     day: { type: String, required: true },
     /** Per quarter-hour `t<HHMM>`: the sums of its rows (nested like `UsageMeasures`). */
     slots: { type: Schema.Types.Mixed },
+    /** A `day:` document's sums of the whole UTC day (nested like `UsageMeasures`). */
+    total: { type: Schema.Types.Mixed },
     /** Rollup keys of rows folded in and not yet marked folded on the row (see the header). */
     applied: { type: [String], default: undefined },
   },
@@ -45,10 +51,16 @@ export interface UsageRollupDoc {
   scope: string;
   day: string;
   slots?: Record<string, Record<string, unknown>>;
+  total?: Record<string, unknown>;
   applied?: string[];
 }
 
 /** The `_id` of the rollup of `scope` on UTC day `day`. */
 export function rollupId(orgId: string, livemode: boolean, scope: string, day: string): string {
   return `${orgId}:${livemode ? 'live' : 'test'}:${scope}:${day}`;
+}
+
+/** The scope of the day-totals twin of the rollups of `scope` (`day:all`, `day:a:<agent id>`…). */
+export function dayTotalsScope(scope: string): string {
+  return `day:${scope}`;
 }

@@ -2,7 +2,9 @@
  * Usage rollups (src/models/usage-rollups.ts): per UTC day and quarter-hour, the sums of the usage rows,
  * kept with `$inc` as the rows are stored, so that `GET /v1/usage` for a month reads about 31 rollup
  * documents per scope instead of the month's rows (DESIGN.md section 3: the rows stay the truth; the
- * rollups are derived from them and can be rebuilt).
+ * rollups are derived from them and can be rebuilt). Each day has two documents per scope: its
+ * quarter-hours (`slots`) and its sums alone (the `day:` twin, `total`); both are written in the same
+ * way, one after the other in one queued write (below), so that they always agree.
  *
  * Exactly once, without transactions (FerretDB 1.x has none; each write is atomic on one document):
  * 1. The row is inserted with `rollup: 'pending'`, its `rollup_key` (a hash of its `_id`, kept when
@@ -34,15 +36,20 @@
  * Backfill: rows stored before rollups existed have no `rollup` field. `backfillUsageRollups` (at
  * `npm start` and `svcctl usage rebuild`) folds them in batches, through the same conditional updates,
  * once: a marker document in `usage_daily` says it ran, so later starts do not scan the rows again.
+ * Before that it gives every quarter-hour document of a store from before the `day:` twins its twin, summed
+ * from its slots (`buildDayTotals`, once too, with its own marker), inside the quarter-hour document's
+ * queued write so that no fold of this process interleaves. `npm start` runs it before its worker starts;
+ * when several processes upgrade at once, `svcctl usage rebuild` after the rollout rebuilds every twin.
  *
- * Reading (`rollupReport`): a period's local day boundaries must fall on quarter-hours of UTC (every
- * zone's offset since 1980 is a multiple of 15 minutes); each quarter-hour of each rollup then belongs to
- * exactly one local day, and the sums are the rows' sums exactly. A period whose days do not (a zone's
- * offset in the 1970s, like Africa/Monrovia's −0:44:30) is summed from the rows (`usageReport` does).
+ * Reading (`sumRollups`): a period whose days are UTC days reads the `day:` twins. Otherwise its local day
+ * boundaries must fall on quarter-hours of UTC (every zone's offset since 1980 is a multiple of 15
+ * minutes); each quarter-hour of each rollup then belongs to exactly one local day, and the sums are the
+ * rows' sums exactly. A period whose days do not (a zone's offset in the 1970s, like Africa/Monrovia's
+ * −0:44:30) is summed from the rows (`usageReport` does).
  */
 import crypto from 'node:crypto';
 import { emptyMeasures, addRow, UsageRecord, type UsageMeasures, type UsageRecordDoc } from '../models/usage';
-import { rollupId, UsageRollup, type UsageRollupDoc } from '../models/usage-rollups';
+import { dayTotalsScope, rollupId, UsageRollup, type UsageRollupDoc } from '../models/usage-rollups';
 import { bulkUpdate, isDuplicateKey } from '../models/store';
 import { groupCommit } from '../shared/group-commit';
 
@@ -53,6 +60,8 @@ export const SLOT_MS = 900_000;
 const DAY_MS = 86_400_000;
 /** The `_id` of the backfill's marker document in `usage_daily`. */
 const BACKFILL_MARKER = 'backfill:v1';
+/** The `_id` of the marker saying every quarter-hour document has its `day:` twin (`buildDayTotals`). */
+const DAY_TOTALS_MARKER = 'backfill:day-totals:v1';
 /** Rows folded per batch by the backfill and a report's repair. */
 const BATCH = 500;
 
@@ -90,13 +99,23 @@ function flatten(m: Record<string, unknown>, prefix: string, out: Record<string,
   return out;
 }
 
-/** What one row adds to its rollups: its `$inc` (empty for a row of an unknown kind), day and scopes. */
-function increment(row: FoldableRow): { inc: Record<string, number>; day: string; scopes: string[]; key: string } {
+/**
+ * What one row adds to its rollups: its `$inc` of the quarter-hour document (`inc`, empty for a row of an
+ * unknown kind) and of the `day:` twin (`dayInc`), its UTC day and scopes.
+ */
+function increment(row: FoldableRow): {
+  inc: Record<string, number>;
+  dayInc: Record<string, number>;
+  day: string;
+  scopes: string[];
+  key: string;
+} {
   const m = emptyMeasures();
   addRow(m, row);
   const ms = row.occurred_ms ?? 0;
   return {
     inc: flatten(m as unknown as Record<string, unknown>, `slots.${slotOf(ms)}`, {}),
+    dayInc: flatten(m as unknown as Record<string, unknown>, 'total', {}),
     day: new Date(ms).toISOString().slice(0, 10),
     scopes: scopesOf(row),
     key: row.rollup_key ?? rollupKey(row._id),
@@ -160,23 +179,21 @@ async function addUnlessApplied(
  */
 export async function foldUsageRows(rows: FoldableRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const docs = new Map<
-    string,
-    { base: Omit<UsageRollupDoc, '_id'>; parts: { key: string; inc: Record<string, number> }[] }
-  >();
+  const docs = new Map<string, Required<Pick<RollupWrite, 'base' | 'add' | 'day'>>>();
   for (const row of rows) {
-    const { inc, day, scopes, key } = increment(row);
+    const { inc, dayInc, day, scopes, key } = increment(row);
     for (const scope of scopes) {
       const id = rollupId(row.org_id, row.livemode, scope, day);
       let doc = docs.get(id);
       if (!doc) {
-        doc = { base: { org_id: row.org_id, livemode: row.livemode, scope, day }, parts: [] };
+        const base = { org_id: row.org_id, livemode: row.livemode, scope, day };
+        doc = { base, day: dayTwin(base), add: [] };
         docs.set(id, doc);
       }
-      doc.parts.push({ key, inc });
+      doc.add.push({ key, inc, dayInc });
     }
   }
-  await Promise.all([...docs].map(([id, doc]) => writeRollup(id, { base: doc.base, add: doc.parts })));
+  await Promise.all([...docs].map(([id, doc]) => writeRollup(id, doc)));
   // One update per row by `_id` (a round trip per `UPDATES_PER_COMMAND` rows): a primary-key lookup on
   // every store, where `_id: {$in}` is not one on the embedded store's SQLite backend.
   await bulkUpdate(
@@ -185,14 +202,26 @@ export async function foldUsageRows(rows: FoldableRow[]): Promise<void> {
       updateOne: { filter: { _id: r._id }, update: { $set: { rollup: 'done' }, $unset: { rollup_lease_ms: '' } } },
     })),
   );
-  await Promise.all([...docs].map(([id, doc]) => writeRollup(id, { pull: doc.parts.map((p) => p.key) })));
+  await Promise.all([...docs].map(([id, doc]) => writeRollup(id, { day: doc.day, pull: doc.add.map((p) => p.key) })));
 }
 
-/** One write to a rollup document: rows to add (with the document's fields, for its creation), or keys to pull. */
+/** The `_id` and fields of the `day:` twin of the quarter-hour document with fields `base`. */
+function dayTwin(base: Omit<UsageRollupDoc, '_id'>): { id: string; base: Omit<UsageRollupDoc, '_id'> } {
+  const scope = dayTotalsScope(base.scope);
+  return { id: rollupId(base.org_id, base.livemode, scope, base.day), base: { ...base, scope } };
+}
+
+/**
+ * One write to a quarter-hour rollup document and its `day:` twin (`day`): rows to add (with the
+ * document's fields, for its creation: `base`), keys to pull, or (`rebuildDay`) the twin to make from the
+ * document's slots (`buildDayTotals`).
+ */
 interface RollupWrite {
   base?: Omit<UsageRollupDoc, '_id'>;
-  add?: { key: string; inc: Record<string, number> }[];
+  day: { id: string; base: Omit<UsageRollupDoc, '_id'> };
+  add?: { key: string; inc: Record<string, number>; dayInc: Record<string, number> }[];
   pull?: string[];
+  rebuildDay?: 'missing' | 'all';
 }
 
 /**
@@ -202,18 +231,60 @@ interface RollupWrite {
  * one (DESIGN.md section 3, "one writer per document"); MongoDB applies each atomically either way.
  */
 const writeRollup = groupCommit<RollupWrite, void>(async (id, writes) => {
+  const day = writes[0].day;
   const pulls = writes.flatMap((w) => w.pull ?? []);
   if (pulls.length > 0)
-    await UsageRollup.collection.updateOne({ _id: id } as never, { $pullAll: { applied: pulls } } as never);
-  const adds = writes.filter((w) => w.add && w.base);
-  if (adds.length > 0)
+    await Promise.all(
+      [id, day.id].map((doc) =>
+        UsageRollup.collection.updateOne({ _id: doc } as never, { $pullAll: { applied: pulls } } as never),
+      ),
+    );
+  const adds = writes.filter((w) => w.add && w.base).flatMap((w) => w.add!);
+  const base = writes.find((w) => w.add && w.base)?.base;
+  // The quarter-hours first, then the twin: a crash between the two leaves the row pending with its key
+  // in the first only; folding it again adds it to the twin alone.
+  if (base && adds.length > 0) {
     await applyToRollup(
       id,
-      adds[0].base!,
-      adds.flatMap((w) => w.add!),
+      base,
+      adds.map((a) => ({ key: a.key, inc: a.inc })),
     );
+    await applyToRollup(
+      day.id,
+      day.base,
+      adds.map((a) => ({ key: a.key, inc: a.dayInc })),
+    );
+  }
+  const rebuild = writes.find((w) => w.rebuildDay)?.rebuildDay;
+  if (rebuild) await rebuildDayTwin(id, day, rebuild === 'all');
   return writes.map(() => undefined);
 }, 100);
+
+/**
+ * Makes the `day:` twin of quarter-hour document `id` from its slots (their sums, and its `applied` keys,
+ * so that a row in flight is not added to the twin twice): when the twin is missing, or always when
+ * `replace`. Runs inside `writeRollup`'s queue for `id`, so no fold of this process interleaves.
+ */
+async function rebuildDayTwin(
+  id: string,
+  day: { id: string; base: Omit<UsageRollupDoc, '_id'> },
+  replace: boolean,
+): Promise<void> {
+  const doc = (await UsageRollup.findById(id).lean()) as UsageRollupDoc | null;
+  if (!doc) return;
+  const total: Record<string, unknown> = {};
+  for (const m of Object.values(doc.slots ?? {})) addMeasures(total, m);
+  const fields = { ...day.base, total, applied: doc.applied ?? [] };
+  try {
+    await UsageRollup.collection.updateOne(
+      { _id: day.id } as never,
+      replace ? { $set: fields } : { $setOnInsert: fields },
+      { upsert: true },
+    );
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err; // created meanwhile by another process's fold: left to it
+  }
+}
 
 /**
  * Takes the fold lease of row `id` when it is pending and its lease has expired (or it is a row from
@@ -284,6 +355,7 @@ export async function foldAbandonedRows(orgId: string, livemode: boolean, nowMs 
  */
 export async function backfillUsageRollups(opts: { force?: boolean; nowMs?: number } = {}): Promise<number> {
   const nowMs = opts.nowMs ?? Date.now();
+  await buildDayTotals(opts.force ?? false);
   if (!opts.force && (await UsageRollup.collection.countDocuments({ _id: BACKFILL_MARKER } as never)) > 0) return 0;
   let folded = 0;
   for (let after: string | null = null; ;) {
@@ -301,6 +373,47 @@ export async function backfillUsageRollups(opts: { force?: boolean; nowMs?: numb
     { upsert: true },
   );
   return folded;
+}
+
+/**
+ * Gives every quarter-hour rollup document its `day:` twin, summed from its slots: once per store (a
+ * marker document says it ran; later calls return at once), or, with `all`, every twin rebuilt (for
+ * `svcctl usage rebuild`). One pass over `usage_daily` in `_id` order, `BATCH` documents at a time; each
+ * twin is made inside its document's queued write (`rebuildDayTwin`).
+ * @returns how many quarter-hour documents it went through
+ */
+export async function buildDayTotals(all = false): Promise<number> {
+  if (!all && (await UsageRollup.collection.countDocuments({ _id: DAY_TOTALS_MARKER } as never)) > 0) return 0;
+  let seen = 0;
+  for (let after: string | null = null; ;) {
+    const docs = (await UsageRollup.find(after === null ? {} : { _id: { $gt: after } }, {
+      org_id: 1,
+      livemode: 1,
+      scope: 1,
+      day: 1,
+    })
+      .sort({ _id: 1 })
+      .limit(BATCH)
+      .lean()) as UsageRollupDoc[];
+    if (docs.length === 0) break;
+    after = docs[docs.length - 1]._id;
+    const quarterHours = docs.filter((d) => typeof d.day === 'string' && !d.scope.startsWith(dayTotalsScope('')));
+    await Promise.all(
+      quarterHours.map((d) =>
+        writeRollup(d._id, {
+          day: dayTwin({ org_id: d.org_id, livemode: d.livemode, scope: d.scope, day: d.day }),
+          rebuildDay: all ? 'all' : 'missing',
+        }),
+      ),
+    );
+    seen += quarterHours.length;
+  }
+  await UsageRollup.collection.updateOne(
+    { _id: DAY_TOTALS_MARKER } as never,
+    { $set: { scope: 'backfill', done_ms: Date.now() } },
+    { upsert: true },
+  );
+  return seen;
 }
 
 /**
@@ -363,6 +476,10 @@ export async function sumRollups(
   if (starts.some((s) => s % SLOT_MS !== 0)) return false;
   const first = new Date(starts[0]).toISOString().slice(0, 10);
   const last = new Date(starts[starts.length - 1] - 1).toISOString().slice(0, 10);
+  if (starts.every((s) => s % DAY_MS === 0)) {
+    await sumDayTotals(owner, { first, last }, starts, days, totals);
+    return true;
+  }
   const docs = (await UsageRollup.find(
     { org_id: owner.orgId, livemode: owner.livemode, scope: owner.scope, day: { $gte: first, $lte: last } },
     { day: 1, slots: 1 },
@@ -378,6 +495,31 @@ export async function sumRollups(
     }
   }
   return true;
+}
+
+/** `sumRollups` for a period of UTC days: one `day:` twin per day, its sums added to its day and the totals. */
+async function sumDayTotals(
+  owner: { orgId: string; livemode: boolean; scope: string },
+  range: { first: string; last: string },
+  starts: number[],
+  days: UsageMeasures[],
+  totals: UsageMeasures,
+): Promise<void> {
+  const docs = (await UsageRollup.find(
+    {
+      org_id: owner.orgId,
+      livemode: owner.livemode,
+      scope: dayTotalsScope(owner.scope),
+      day: { $gte: range.first, $lte: range.last },
+    },
+    { day: 1, total: 1 },
+  ).lean()) as UsageRollupDoc[];
+  for (const doc of docs) {
+    const i = dayIndex(starts, Date.parse(`${doc.day}T00:00:00Z`));
+    if (i < 0 || !doc.total) continue;
+    addMeasures(days[i] as unknown as Record<string, unknown>, doc.total);
+    addMeasures(totals as unknown as Record<string, unknown>, doc.total);
+  }
 }
 
 /** The day `ms` falls in: the last i with starts[i] ≤ ms (binary search), or -1 outside the period. */

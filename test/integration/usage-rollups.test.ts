@@ -19,7 +19,7 @@ import {
   type UsagePeriod,
   type UsageScope,
 } from '../../src/services/usage';
-import { backfillUsageRollups, rollupKey } from '../../src/services/usage-rollups';
+import { backfillUsageRollups, buildDayTotals, rollupKey } from '../../src/services/usage-rollups';
 import { fillStore, type FillPlan } from '../support/scale-fill';
 import { request } from '../support/harness';
 
@@ -251,14 +251,28 @@ describe('usage rollups: GET /v1/usage from per-day sums', function () {
     expect(await recordUsage(c)).to.equal(false);
     expect(await requests()).to.equal(3);
 
-    // A crash after adding it to the rollup but before marking the row: the rollup still holds its key.
-    // Found pending by the next report, which adds it again: no change.
+    // A crash after adding it to the rollups (the quarter-hours and their `day:` twin) but before marking
+    // the row: both still hold its key. Found pending by the next report, which adds it again: no change.
     await UsageRecord.collection.updateOne({ _id: c._id } as never, { $set: expired });
-    const rollupOfDay = { org_id: owner.orgId, livemode: false, scope: 'all', day: '2026-03-10' };
-    await UsageRollup.collection.updateOne(rollupOfDay, { $push: { applied: rollupKey(c._id) } } as never);
+    const rollupOfDay = { org_id: owner.orgId, livemode: false, scope: { $in: ['all', 'day:all'] }, day: '2026-03-10' };
+    await UsageRollup.collection.updateMany(rollupOfDay, { $push: { applied: rollupKey(c._id) } } as never);
     expect(await requests()).to.equal(3);
     expect((await UsageRecord.findById(c._id).lean())?.rollup).to.equal('done');
-    expect((await UsageRollup.findOne(rollupOfDay).lean())?.applied ?? []).to.deep.equal([]);
+    for (const doc of await UsageRollup.find(rollupOfDay).lean()) expect(doc.applied ?? []).to.deep.equal([]);
+    // A crash between the two: the quarter-hours hold its key, the twin does not yet. Added to the twin alone.
+    await UsageRecord.collection.updateOne({ _id: c._id } as never, { $set: expired });
+    await UsageRollup.collection.updateOne({ ...rollupOfDay, scope: 'all' }, {
+      $push: { applied: rollupKey(c._id) },
+    } as never);
+    await UsageRollup.collection.updateOne({ ...rollupOfDay, scope: 'day:all' }, {
+      $inc: {
+        'total.llm.requests': -1,
+        'total.llm.prompt_tokens': -(c as { prompt_tokens: number }).prompt_tokens,
+        'total.llm.completion_tokens': -7,
+      },
+    } as never);
+    expect(await requests()).to.equal(3);
+    expect(await usageReport(owner, day, NOW)).to.deep.equal(await usageReportFromRows(owner, day, NOW));
 
     // A crash between storing the row and adding it, never retried: the next report adds it.
     await UsageRecord.collection.insertOne({
@@ -282,6 +296,59 @@ describe('usage rollups: GET /v1/usage from per-day sums', function () {
     await UsageRecord.collection.updateOne({ _id: e._id } as never, { $set: { rollup_lease_ms: Date.now() - 1 } });
     expect(await requests(), 'its writer did not add it in time').to.equal(5);
     expect(await usageReport(owner, day, NOW)).to.deep.equal(await usageReportFromRows(owner, day, NOW));
+  });
+
+  it('reads the day sums for UTC days and the quarter-hours for other zones', async () => {
+    const owner = { orgId: (await createOrg('Rollups day twins')).id, livemode: false };
+    for (const [i, ms] of INSTANTS.entries())
+      for (const row of rowsAt(owner, ms, 'call_none', i)) await recordUsage(row);
+    const utc = { from: '2026-03-01', to: '2026-03-31', timezone: 'UTC' };
+    const kolkata = { from: '2026-03-01', to: '2026-03-31', timezone: 'Asia/Kolkata' };
+    const reference = {
+      utc: await usageReportFromRows(owner, utc, NOW),
+      kolkata: await usageReportFromRows(owner, kolkata, NOW),
+    };
+    expect(reference.utc.totals.llm.requests).to.be.greaterThan(5);
+    const twins = await UsageRollup.find({ org_id: owner.orgId, scope: 'day:all' }).lean();
+    const quarterHours = await UsageRollup.find({ org_id: owner.orgId, scope: 'all' }).lean();
+    expect(twins.map((t) => t.day).sort()).to.deep.equal(quarterHours.map((q) => q.day).sort());
+
+    // Without their quarter-hours, UTC days still add up (read from the twins); Kolkata's days cannot.
+    await UsageRollup.collection.updateMany({ org_id: owner.orgId, scope: 'all' }, { $set: { slots: {} } });
+    expect(await usageReport(owner, utc, NOW)).to.deep.equal(reference.utc);
+    expect((await usageReport(owner, kolkata, NOW)).totals.llm.requests).to.equal(0);
+  });
+
+  it('gives the quarter-hour documents of an older store their day sums, once, with rows in flight counted once', async () => {
+    const owner = { orgId: (await createOrg('Rollups upgrade')).id, livemode: true };
+    const rows = INSTANTS.flatMap((ms, i) => rowsAt(owner, ms, 'call_none', i));
+    for (const row of rows) await recordUsage(row);
+    const utc = { from: '2026-03-01', to: '2026-03-31', timezone: 'UTC' };
+    const reference = await usageReportFromRows(owner, utc, NOW);
+    // The store as the previous release left it: no twins, no marker; one row in flight (added to its
+    // quarter-hours, its key still there, the row pending after its writer crashed).
+    await UsageRollup.collection.deleteMany({ org_id: owner.orgId, scope: /^day:/ } as never);
+    await UsageRollup.collection.deleteOne({ _id: 'backfill:day-totals:v1' } as never);
+    const inFlight = rows[1];
+    await UsageRecord.collection.updateOne({ _id: inFlight._id } as never, {
+      $set: { rollup: 'pending', rollup_lease_ms: Date.now() - 1 },
+    });
+    await UsageRollup.collection.updateOne(
+      {
+        org_id: owner.orgId,
+        livemode: true,
+        scope: 'all',
+        day: new Date(inFlight.occurred_ms).toISOString().slice(0, 10),
+      },
+      { $push: { applied: rollupKey(inFlight._id) } } as never,
+    );
+    expect(await UsageRollup.countDocuments({ org_id: owner.orgId, scope: /^day:/ }), 'no twins yet').to.equal(0);
+
+    expect(await buildDayTotals()).to.be.at.least(INSTANTS.length / 2);
+    expect(await usageReport(owner, utc, NOW)).to.deep.equal(reference);
+    expect(await buildDayTotals(), 'once').to.equal(0);
+    expect(await backfillUsageRollups({ force: true }), 'the rebuild folds nothing new').to.equal(0);
+    expect(await usageReport(owner, utc, NOW)).to.deep.equal(reference);
   });
 
   it('adds the rows stored before rollups (backfill), once', async () => {
