@@ -55,6 +55,9 @@ import { createKey } from '../src/keys';
 import { Call, CallTurn } from '../src/models/calls';
 import { Contact, ContactRecord } from '../src/models/contacts';
 import { Conversation } from '../src/models/conversations';
+import { BulkCall } from '../src/models/bulk-calls';
+import { TestSuiteRun } from '../src/models/test-suites';
+import { WebhookAttempt, WebhookEndpoint } from '../src/models/webhooks';
 import { emitEvent } from '../src/services/events';
 import { setOrgCallLimit } from '../src/services/limits';
 import { newId } from '../src/shared/ids';
@@ -293,6 +296,7 @@ async function measure(s: Subject, phase: string): Promise<Figures> {
     ['GET /v1/contacts/{id}/records', `/v1/contacts/${s.contactId}/records`],
     ['GET /v1/usage (this month)', `/v1/usage?from=${month}-01&to=${today}`],
     ['GET /v1/events (first page)', '/v1/events'],
+    ...(await moreReads(s, middle)),
   ];
   for (const [name, path] of reads) await figure([name], async () => [median(await sample(get(s.testKey, path)))]);
 
@@ -379,6 +383,61 @@ async function middleCall(orgId: string): Promise<string> {
   const id = ids[Math.floor(ids.length / 2)];
   if (!id) throw new Error('the measured organization has no calls');
   return id;
+}
+
+/**
+ * The other lists and filters of the scale goal, as `[figure, path]` for organization `s` (test mode): a
+ * later page by `ending_before` (the middle call `middle`), the calls' documented filters (one matching
+ * every call, one none, the own history's agent, the last seven days), events by type, knowledge
+ * documents, and the biggest of the organization's campaigns (results), webhook endpoints (delivery
+ * attempts; its endpoint document written, disabled, when the fill left none) and test suites (runs).
+ * Picked when measured, so after the fill for the filled tenant. The console's pages read the same API.
+ */
+async function moreReads(s: Subject, middle: string): Promise<[string, string][]> {
+  const tenant = { org_id: s.orgId, livemode: false };
+  const week = Math.floor(Date.now() / 1000) - 7 * 86_400;
+  const campaign = await BulkCall.findOne(tenant, { _id: 1 }).sort({ 'counts.total': -1 }).lean();
+  const busiest = async (ids: string[], count: (id: string) => Promise<number>) => {
+    const counts = await Promise.all(ids.map(count));
+    return ids[counts.indexOf(Math.max(...counts))];
+  };
+  const endpoint = await busiest((await WebhookAttempt.distinct('endpoint_id', tenant)) as string[], (id) =>
+    WebhookAttempt.countDocuments({ endpoint_id: id }),
+  );
+  const suite = await busiest((await TestSuiteRun.distinct('suite_id', tenant)) as string[], (id) =>
+    TestSuiteRun.countDocuments({ suite_id: id }),
+  );
+  if (!campaign || !endpoint || !suite)
+    throw new Error('the own history has no campaign, delivery attempt or test run');
+  if ((await WebhookEndpoint.countDocuments({ _id: endpoint })) === 0)
+    await WebhookEndpoint.collection.insertOne(
+      new WebhookEndpoint({
+        _id: endpoint,
+        ...tenant,
+        url: 'https://hooks.example.com/svc',
+        events: ['*'],
+        status: 'disabled',
+        created: Math.floor(Date.now() / 1000),
+        version: 1,
+      }).toObject() as never,
+    );
+  return [
+    ['GET /v1/calls (later page: ending_before the middle call)', `/v1/calls?ending_before=${middle}`],
+    ['GET /v1/calls?status=completed (every call matches)', '/v1/calls?status=completed'],
+    ['GET /v1/calls?direction=inbound (no call matches)', '/v1/calls?direction=inbound'],
+    ["GET /v1/calls?agent_id= (the own history's agent)", `/v1/calls?agent_id=${s.agentId}`],
+    ['GET /v1/calls?created[gte]= (the last 7 days)', `/v1/calls?created[gte]=${week}`],
+    ['GET /v1/events?type=call.ended', '/v1/events?type=call.ended'],
+    // (five: the empty tenant's own history has eight documents, and each listed one costs a read to render)
+    ['GET /v1/knowledge?limit=5 (first page)', '/v1/knowledge?limit=5'],
+    ['GET /v1/bulk-calls/{id}/results (the biggest campaign)', `/v1/bulk-calls/${campaign._id}/results`],
+    [
+      'GET /v1/webhook-endpoints/{id}/deliveries (the busiest endpoint)',
+      `/v1/webhook-endpoints/${endpoint}/deliveries`,
+    ],
+    ['GET /v1/audit_events (first page)', '/v1/audit_events'],
+    ['GET /v1/test_suites/{id}/runs (the biggest suite)', `/v1/test_suites/${suite}/runs`],
+  ];
 }
 
 /** Picks, from the organization's own history, a 10-turn call, a conversation of messages and a contact with records. */

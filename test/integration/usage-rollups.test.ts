@@ -43,6 +43,8 @@ const NONE: FillPlan = {
   attemptsPerDelivery: 0,
   campaigns: 0,
   resultsPerCampaign: 0,
+  auditEvents: 0,
+  testSuiteRuns: 0,
 };
 
 /** The store's count of documents its queries have read (the patched FerretDB's serverStatus; list-pushdown's helper). */

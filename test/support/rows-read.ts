@@ -25,6 +25,8 @@ export const NONE: FillPlan = {
   attemptsPerDelivery: 0,
   campaigns: 0,
   resultsPerCampaign: 0,
+  auditEvents: 0,
+  testSuiteRuns: 0,
 };
 
 /**

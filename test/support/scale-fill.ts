@@ -2,8 +2,8 @@
  * Fills the store with weeks of organizations' work, fast, for the scale benchmark (bench/scale.ts, issue
  * 32 item 4) and its test (test/integration/scale-fill.test.ts): calls and their transcript turns,
  * conversations and messages (with the widget's log for web conversations), usage rows, contacts and
- * their records, knowledge documents with their chunks, events, webhook deliveries and attempts, and
- * campaigns with their result rows.
+ * their records, knowledge documents with their chunks, events, webhook deliveries and attempts,
+ * campaigns with their result rows, audit log entries, and a test suite with its runs.
  *
  * Every document is made by the service's own mongoose model (`new Model(fields)`: its casts, defaults
  * and validation, so rows have the shape the service writes) and inserted in batches with the model's
@@ -28,7 +28,9 @@ import {
 import { Event, renderEvent } from '../../src/models/events';
 import { WebhookAttempt, WebhookDelivery } from '../../src/models/webhooks';
 import { BulkCall, BulkCallResult } from '../../src/models/bulk-calls';
-import { newId } from '../../src/shared/ids';
+import { AuditEvent } from '../../src/models/audit';
+import { TestSuite, TestSuiteRun } from '../../src/models/test-suites';
+import { derivedId, newId } from '../../src/shared/ids';
 import { bulkCallResultId } from '../../src/shared/bulk-calls';
 import { conversationLogId } from '../../src/shared/conversations';
 import { conversationWorkflowIds } from '../../src/services/conversations';
@@ -53,12 +55,17 @@ export interface FillPlan {
   attemptsPerDelivery: number;
   campaigns: number;
   resultsPerCampaign: number;
+  /** Audit log entries (`audit_events`), of API actions. */
+  auditEvents: number;
+  /** Runs of one test suite per organization filled (`test_suite_runs`). */
+  testSuiteRuns: number;
 }
 
 /**
  * The issue's store: 200,000 transcript turns, 20,000 calls, 50,000 messages, 100,000
  * usage rows, 10,000 contacts with 30,000 records, 10,000 knowledge chunks; and 50,000 events, 20,000
- * webhook deliveries with 40,000 attempts, 10,000 widget log entries, 10,000 campaign result rows.
+ * webhook deliveries with 40,000 attempts, 10,000 widget log entries, 10,000 campaign result rows; 20,000
+ * audit log entries and 2,000 test suite runs.
  */
 export const FULL_PLAN: FillPlan = {
   calls: 20_000,
@@ -76,6 +83,8 @@ export const FULL_PLAN: FillPlan = {
   attemptsPerDelivery: 2,
   campaigns: 4,
   resultsPerCampaign: 2_500,
+  auditEvents: 20_000,
+  testSuiteRuns: 2_000,
 };
 
 /** `plan` with every total multiplied by `fraction` (at least 1 each); the per-parent counts unchanged. */
@@ -92,6 +101,8 @@ export function scaledPlan(fraction: number, plan: FillPlan = FULL_PLAN): FillPl
     deliveries: Math.min(n(plan.deliveries), n(plan.events)),
     campaigns: plan.campaigns,
     resultsPerCampaign: n(plan.resultsPerCampaign),
+    auditEvents: n(plan.auditEvents),
+    testSuiteRuns: n(plan.testSuiteRuns),
   };
 }
 
@@ -454,10 +465,73 @@ export async function fillStore(
         });
       }
     }
+    await fillAuditAndRuns(
+      w,
+      t,
+      share(plan.auditEvents, tenants.length, ti),
+      share(plan.testSuiteRuns, tenants.length, ti),
+      at,
+    );
   }
   await w.flush();
   // The usage rows into the per-day rollups, as `recordUsage` adds each row it stores (written here as
   // rows from before rollups, then added the way an upgraded store's are).
   if (plan.usageRows > 0) await backfillUsageRollups({ force: true });
   return { counts: w.counts, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * `audits` audit log entries of tenant `t` (API actions, one of eight routes each), and, when `runs` > 0, a
+ * test suite of its agent with `runs` completed runs; times from `at(i, n)`, ids time-ordered by them
+ * (`derivedId`, as the service makes them).
+ */
+async function fillAuditAndRuns(
+  w: Writer,
+  t: FillTenant,
+  audits: number,
+  runs: number,
+  at: (i: number, n: number) => number,
+): Promise<void> {
+  const base = { org_id: t.orgId, livemode: t.livemode };
+  const actions = ['POST /v1/calls', 'GET /v1/calls', 'POST /v1/contacts', 'DELETE /v1/contacts/{id}'];
+  for (let i = 0; i < audits; i++) {
+    const ms = at(i, audits);
+    const action = actions[i % actions.length];
+    await w.add(AuditEvent, {
+      _id: derivedId('aud', ms, `${action}-${i}-${newId('x')}`),
+      ...base,
+      actor_type: 'api_key',
+      actor_id: 'key_fill',
+      action,
+      object_ids: [],
+      outcome: { status: 200 },
+      created: Math.floor(ms / 1000),
+    });
+  }
+  if (runs === 0) return;
+  const suiteId = newId('tsuite');
+  const created = Math.floor(at(0, runs) / 1000);
+  const scenario = { name: 'Booking', persona: 'A patient', goal: 'Book a visit', rubric: 'Booked' };
+  await w.add(TestSuite, {
+    _id: suiteId,
+    ...base,
+    agent_id: t.agentId,
+    name: 'Fill',
+    scenarios: [scenario],
+    created,
+    updated: created,
+  });
+  for (let i = 0; i < runs; i++) {
+    const ms = at(i, runs);
+    await w.add(TestSuiteRun, {
+      _id: derivedId('tsrun', ms, `${suiteId}-${i}`),
+      ...base,
+      suite_id: suiteId,
+      agent_id: t.agentId,
+      status: 'completed',
+      scenarios_json: JSON.stringify([scenario]),
+      created: Math.floor(ms / 1000),
+      completed_ms: ms + 60_000,
+    });
+  }
 }
