@@ -49,7 +49,9 @@
  *   svcctl dialing get --org ORG                        → {"object":"dialing_permissions","org":"org_…","live":{…},"test":{…}}
  *   svcctl usage rebuild                                → {"object":"usage_rollups","folded":N}: adds to the per-day
  *                                                         usage rollups every usage row not in them yet (rows from
- *                                                         before rollups, rows whose writer crashed); idempotent
+ *                                                         before rollups, rows whose writer crashed) and rebuilds
+ *                                                         each day's sums (`day:` twins) from its quarter-hours;
+ *                                                         idempotent
  *
  * The widget commands seal the identity secret with SECRETS_KEY, else with the key `npm start` keeps in
  * DATA_DIR/secrets.key (the same one the API opens it with).
