@@ -14,7 +14,9 @@
  * Each such document has a twin holding the day's sums alone (`total`, a partial `UsageMeasures`), scope
  * `day:<scope>` (`dayTotalsScope`), `_id` `<org>:<test|live>:day:<scope>:<YYYY-MM-DD>`: a report whose
  * days are UTC days reads those (about 1 KB each) instead of the quarter-hours (up to 96 slots, ~11 KB,
- * which the embedded store reads whole even under a projection).
+ * which the embedded store reads whole even under a projection). A report in another time zone keeps each
+ * local day's sums in a cache document, scope `zone:<time zone>:<scope>`, `day` the local date, checked
+ * against the versions (`v`) of the twins it was summed from (src/services/usage-rollups.ts `sumZoneDays`).
  * `applied`: the rollup keys (`rollup_key` of a row) of the rows folded in recently, so that folding a row
  * twice adds it once; emptied again once the row says it is folded.
  */
@@ -32,8 +34,14 @@ const usageRollupSchema = new Schema(
     day: { type: String, required: true },
     /** Per quarter-hour `t<HHMM>`: the sums of its rows (nested like `UsageMeasures`). */
     slots: { type: Schema.Types.Mixed },
-    /** A `day:` document's sums of the whole UTC day (nested like `UsageMeasures`). */
+    /** A `day:` document's sums of the whole UTC day (nested like `UsageMeasures`); a `zone:` one's, of its local day. */
     total: { type: Schema.Types.Mixed },
+    /** A `day:` document's version: changed by every row added to it (a `zone:` cache checks it). */
+    v: { type: Number },
+    /** A `zone:` cache's local day: its first instant and its end (ms). */
+    bounds: { type: [Number], default: undefined },
+    /** A `zone:` cache's versions of the `day:` documents it was summed from, `{YYYY-MM-DD: v}`. */
+    deps: { type: Schema.Types.Mixed },
     /** Rollup keys of rows folded in and not yet marked folded on the row (see the header). */
     applied: { type: [String], default: undefined },
   },
@@ -52,6 +60,9 @@ export interface UsageRollupDoc {
   day: string;
   slots?: Record<string, Record<string, unknown>>;
   total?: Record<string, unknown>;
+  v?: number;
+  bounds?: number[];
+  deps?: Record<string, number>;
   applied?: string[];
 }
 

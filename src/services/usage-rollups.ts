@@ -52,6 +52,7 @@ import { emptyMeasures, addRow, UsageRecord, type UsageMeasures, type UsageRecor
 import { dayTotalsScope, rollupId, UsageRollup, type UsageRollupDoc } from '../models/usage-rollups';
 import { bulkUpdate, isDuplicateKey } from '../models/store';
 import { groupCommit } from '../shared/group-commit';
+import { logger } from '../logger';
 
 /** How long the writer that inserted a row (or took its lease) has to fold it before another may (ms). */
 export const FOLD_LEASE_MS = 60_000;
@@ -115,7 +116,8 @@ function increment(row: FoldableRow): {
   const ms = row.occurred_ms ?? 0;
   return {
     inc: flatten(m as unknown as Record<string, unknown>, `slots.${slotOf(ms)}`, {}),
-    dayInc: flatten(m as unknown as Record<string, unknown>, 'total', {}),
+    // (`v`: the twin's version, which every row added changes: the zone caches below check it)
+    dayInc: { ...flatten(m as unknown as Record<string, unknown>, 'total', {}), v: 1 },
     day: new Date(ms).toISOString().slice(0, 10),
     scopes: scopesOf(row),
     key: row.rollup_key ?? rollupKey(row._id),
@@ -278,7 +280,7 @@ async function rebuildDayTwin(
   try {
     await UsageRollup.collection.updateOne(
       { _id: day.id } as never,
-      replace ? { $set: fields } : { $setOnInsert: fields },
+      { ...(replace ? { $set: fields } : { $setOnInsert: fields }), $inc: { v: 1 } },
       { upsert: true },
     );
   } catch (err) {
@@ -397,7 +399,7 @@ export async function buildDayTotals(all = false): Promise<number> {
       .lean()) as UsageRollupDoc[];
     if (docs.length === 0) break;
     after = docs[docs.length - 1]._id;
-    const quarterHours = docs.filter((d) => typeof d.day === 'string' && !d.scope.startsWith(dayTotalsScope('')));
+    const quarterHours = docs.filter((d) => typeof d.day === 'string' && /^(all$|a:|v:)/.test(d.scope));
     await Promise.all(
       quarterHours.map((d) =>
         writeRollup(d._id, {
@@ -468,9 +470,9 @@ function addMeasures(into: Record<string, unknown>, from: Record<string, unknown
  * Reads one document per UTC day the period touches (index `{org_id, livemode, scope, day}`).
  */
 export async function sumRollups(
-  owner: { orgId: string; livemode: boolean; scope: string },
+  owner: { orgId: string; livemode: boolean; scope: string; timezone?: string },
   starts: number[],
-  days: UsageMeasures[],
+  days: (UsageMeasures & { date?: string })[],
   totals: UsageMeasures,
 ): Promise<boolean> {
   if (starts.some((s) => s % SLOT_MS !== 0)) return false;
@@ -480,21 +482,140 @@ export async function sumRollups(
     await sumDayTotals(owner, { first, last }, starts, days, totals);
     return true;
   }
+  if (owner.timezone && days.every((d) => typeof d.date === 'string')) {
+    await sumZoneDays({ ...owner, timezone: owner.timezone }, { first, last }, starts, days, totals);
+    return true;
+  }
   const docs = (await UsageRollup.find(
     { org_id: owner.orgId, livemode: owner.livemode, scope: owner.scope, day: { $gte: first, $lte: last } },
     { day: 1, slots: 1 },
   ).lean()) as UsageRollupDoc[];
-  for (const doc of docs) {
-    const dayMs = Date.parse(`${doc.day}T00:00:00Z`);
-    for (const [slot, m] of Object.entries(doc.slots ?? {})) {
-      const at = dayMs + (Number(slot.slice(1, 3)) * 60 + Number(slot.slice(3, 5))) * 60_000;
-      const i = dayIndex(starts, at);
-      if (i < 0) continue;
+  for (const doc of docs)
+    eachSlot(doc, starts, (i, m) => {
       addMeasures(days[i] as unknown as Record<string, unknown>, m);
       addMeasures(totals as unknown as Record<string, unknown>, m);
-    }
-  }
+    });
   return true;
+}
+
+/** Calls `add(i, measures)` for each quarter-hour of `doc` that falls in day i of `starts` (`dayIndex`). */
+function eachSlot(doc: UsageRollupDoc, starts: number[], add: (i: number, m: Record<string, unknown>) => void): void {
+  const dayMs = Date.parse(`${doc.day}T00:00:00Z`);
+  for (const [slot, m] of Object.entries(doc.slots ?? {})) {
+    const i = dayIndex(starts, dayMs + (Number(slot.slice(1, 3)) * 60 + Number(slot.slice(3, 5))) * 60_000);
+    if (i >= 0) add(i, m);
+  }
+}
+
+/** A zone cache document as read (scope `zone:<time zone>:<scope>`, `day` the local date): see `sumZoneDays`. */
+type ZoneDayDoc = Pick<UsageRollupDoc, 'day' | 'total' | 'bounds' | 'deps'>;
+
+/**
+ * `sumRollups` for local days that are not UTC days (a time zone's, `owner.timezone`; each day's `date` in
+ * `days`). A local day overlaps two UTC days (three around some DST changes), so its sums need their
+ * quarter-hours; those documents are big (up to 96 quarter-hours, read whole by the embedded store), so the
+ * sums of each local day are kept once computed: a cache document per time zone, scope and local date
+ * (`ZoneDayDoc`), valid while the versions of the `day:` twins of its UTC days are those it recorded (every
+ * row added to a day changes its twin's version). A report reads the twins (small) and the cache (small),
+ * and the quarter-hours only of the days whose cache is missing or stale (today's, normally).
+ * Exact: the twins are read before the quarter-hours, and a row is added to its quarter-hours before its
+ * twin, so a cache never lacks a row of the versions it records (one it holds beyond them changes a
+ * version later, and the cache is computed again). A cache that cannot be written is computed again next time.
+ */
+async function sumZoneDays(
+  owner: { orgId: string; livemode: boolean; scope: string; timezone: string },
+  range: { first: string; last: string },
+  starts: number[],
+  days: (UsageMeasures & { date?: string })[],
+  totals: UsageMeasures,
+): Promise<void> {
+  const tenant = { org_id: owner.orgId, livemode: owner.livemode };
+  const zoneScope = `zone:${owner.timezone}:${owner.scope}`;
+  const dates = days.map((d) => d.date!);
+  const [twins, cached] = await Promise.all([
+    UsageRollup.find(
+      { ...tenant, scope: dayTotalsScope(owner.scope), day: { $gte: range.first, $lte: range.last } },
+      {
+        day: 1,
+        v: 1,
+      },
+    ).lean<Pick<UsageRollupDoc, 'day' | 'v'>[]>(),
+    UsageRollup.find(
+      { ...tenant, scope: zoneScope, day: { $gte: dates[0], $lte: dates[dates.length - 1] } },
+      {
+        day: 1,
+        total: 1,
+        bounds: 1,
+        deps: 1,
+      },
+    ).lean<ZoneDayDoc[]>(),
+  ]);
+  const version = new Map(twins.map((t) => [t.day, t.v ?? 0]));
+  const cache = new Map(cached.map((c) => [c.day, c]));
+  const sums: (Record<string, unknown> | null)[] = dates.map((date, i) => {
+    const c = cache.get(date);
+    const deps = utcDaysOf(starts[i], starts[i + 1]).map((d) => [d, version.get(d) ?? 0] as const);
+    const fresh =
+      c?.bounds?.[0] === starts[i] &&
+      c.bounds[1] === starts[i + 1] &&
+      Object.keys(c.deps ?? {}).length === deps.length &&
+      deps.every(([d, v]) => c.deps?.[d] === v);
+    return fresh ? (c.total ?? {}) : null;
+  });
+  const stale = sums.flatMap((sum, i) => (sum === null ? [i] : []));
+  if (stale.length > 0) {
+    const needed = [...new Set(stale.flatMap((i) => utcDaysOf(starts[i], starts[i + 1])))].filter((d) =>
+      version.has(d),
+    );
+    const docs = await Promise.all(
+      needed.map((d) => UsageRollup.findById(rollupId(owner.orgId, owner.livemode, owner.scope, d)).lean()),
+    );
+    for (const i of stale) sums[i] = {};
+    for (const doc of docs as (UsageRollupDoc | null)[])
+      if (doc)
+        eachSlot(doc, starts, (i, m) => {
+          if (stale.includes(i)) addMeasures(sums[i]!, m);
+        });
+    await Promise.all(stale.map((i) => cacheZoneDay(owner, zoneScope, dates[i], starts, i, version, sums[i]!)));
+  }
+  for (const [i, sum] of sums.entries()) {
+    addMeasures(days[i] as unknown as Record<string, unknown>, sum!);
+    addMeasures(totals as unknown as Record<string, unknown>, sum!);
+  }
+}
+
+/**
+ * Stores the sums `total` of local day i (`date`, `starts[i]` to `starts[i + 1]`) as its zone cache document,
+ * with the versions `version` of its UTC days' twins; not for a day none of whose UTC days has a twin yet
+ * (nothing to keep: a future day). A failed write is logged and left (computed again next time).
+ */
+async function cacheZoneDay(
+  owner: { orgId: string; livemode: boolean },
+  zoneScope: string,
+  date: string,
+  starts: number[],
+  i: number,
+  version: Map<string, number>,
+  total: Record<string, unknown>,
+): Promise<void> {
+  const deps = Object.fromEntries(utcDaysOf(starts[i], starts[i + 1]).map((d) => [d, version.get(d) ?? 0]));
+  if (Object.values(deps).every((v) => v === 0)) return;
+  const fields = { org_id: owner.orgId, livemode: owner.livemode, scope: zoneScope, day: date };
+  await UsageRollup.collection
+    .updateOne(
+      { _id: rollupId(owner.orgId, owner.livemode, zoneScope, date) } as never,
+      { $set: { ...fields, total, bounds: [starts[i], starts[i + 1]], deps } },
+      { upsert: true },
+    )
+    .catch((err: unknown) => logger.warn('usage: a zone day could not be cached', { error: String(err) }));
+}
+
+/** The UTC days (`YYYY-MM-DD`) that the instants from `fromMs` to `toMs` (excluded) fall on. */
+function utcDaysOf(fromMs: number, toMs: number): string[] {
+  const days: string[] = [];
+  for (let d = Math.floor(fromMs / DAY_MS) * DAY_MS; d < toMs; d += DAY_MS)
+    days.push(new Date(d).toISOString().slice(0, 10));
+  return days;
 }
 
 /** `sumRollups` for a period of UTC days: one `day:` twin per day, its sums added to its day and the totals. */

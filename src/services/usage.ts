@@ -455,8 +455,8 @@ export async function usageReport(owner: UsageScope, period: UsagePeriod, nowMs 
       : owner.agentVersion === undefined
         ? `a:${owner.agentId}`
         : `v:${owner.agentId}:${owner.agentVersion}`;
-  if (!(await sumRollups({ orgId: owner.orgId, livemode: owner.livemode, scope }, starts, daily, totals)))
-    return usageReportFromRows(owner, period, nowMs);
+  const rollups = { orgId: owner.orgId, livemode: owner.livemode, scope, timezone: period.timezone };
+  if (!(await sumRollups(rollups, starts, daily, totals))) return usageReportFromRows(owner, period, nowMs);
   return reportOf(owner, period, nowMs, totals, daily);
 }
 

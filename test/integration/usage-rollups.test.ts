@@ -214,11 +214,12 @@ describe('usage rollups: GET /v1/usage from per-day sums', function () {
     expect(fromRollups.result.totals.llm.requests).to.be.greaterThan(700);
     expect(fromRollups.rows - onEmpty.rows, 'rollup documents read beyond an empty tenant').to.be.at.most(31);
 
-    // And a year of it in Kolkata: one rollup per UTC day touched, still not the rows.
+    // And a year of it in Kolkata: once summed, a UTC day's twin and a local day's kept sums per day with
+    // usage (31 of each here: small documents), still not the rows.
     const year = { from: '2025-12-01', to: '2026-11-30', timezone: 'Asia/Kolkata' };
     const yearRead = await rowsRead(() => usageReport(filled, year, NOW));
     expect(yearRead.result).to.deep.equal(await usageReportFromRows(filled, year, NOW));
-    expect(yearRead.rows).to.be.at.most(40);
+    expect(yearRead.rows).to.be.at.most(2 * 32);
   });
 
   it('adds concurrent rows to a new day exactly (writers racing to create its rollup)', async () => {
@@ -300,7 +301,7 @@ describe('usage rollups: GET /v1/usage from per-day sums', function () {
     expect(await usageReport(owner, day, NOW)).to.deep.equal(await usageReportFromRows(owner, day, NOW));
   });
 
-  it('reads the day sums for UTC days and the quarter-hours for other zones', async () => {
+  it('reads the day sums for UTC days and the quarter-hours (once) for other zones', async () => {
     const owner = { orgId: (await createOrg('Rollups day twins')).id, livemode: false };
     for (const [i, ms] of INSTANTS.entries())
       for (const row of rowsAt(owner, ms, 'call_none', i)) await recordUsage(row);
@@ -319,6 +320,36 @@ describe('usage rollups: GET /v1/usage from per-day sums', function () {
     await UsageRollup.collection.updateMany({ org_id: owner.orgId, scope: 'all' }, { $set: { slots: {} } });
     expect(await usageReport(owner, utc, NOW)).to.deep.equal(reference.utc);
     expect((await usageReport(owner, kolkata, NOW)).totals.llm.requests).to.equal(0);
+  });
+
+  it("keeps a time zone's days once summed, and sums a day again when a row is added to it", async () => {
+    const owner = { orgId: (await createOrg('Rollups zone cache')).id, livemode: false };
+    for (const [i, ms] of INSTANTS.entries())
+      for (const row of rowsAt(owner, ms, 'call_none', i)) await recordUsage(row);
+    const kolkata = { from: '2026-03-01', to: '2026-03-31', timezone: 'Asia/Kolkata' };
+    expect(await usageReport(owner, kolkata, NOW)).to.deep.equal(await usageReportFromRows(owner, kolkata, NOW));
+    const cached = { org_id: owner.orgId, livemode: false, scope: 'zone:Asia/Kolkata:all', day: '2026-03-09' };
+    expect(await UsageRollup.countDocuments(cached), 'the day is kept').to.equal(1);
+    const kept = (await UsageRollup.countDocuments({ org_id: owner.orgId, scope: 'zone:Asia/Kolkata:all' })) as number;
+    expect(kept, 'days without usage are not kept').to.be.below(31);
+
+    // Read from what was kept (altered here to tell it apart), not summed again.
+    await UsageRollup.collection.updateOne(cached, { $set: { 'total.knowledge.searches': 999 } });
+    const fromCache = await usageReport(owner, kolkata, NOW);
+    expect(fromCache.daily.find((d) => d.date === '2026-03-09')!.knowledge.searches).to.equal(999);
+
+    // A row added to one of its UTC days: that local day is summed again (and only the days it touches).
+    const late = rowsAt(owner, at('2026-03-08T20:00:00Z'), 'call_none', 99)[1];
+    expect(await recordUsage(late)).to.equal(true);
+    const after = await usageReport(owner, kolkata, NOW);
+    expect(after).to.deep.equal(await usageReportFromRows(owner, kolkata, NOW));
+    expect(after.daily.find((d) => d.date === '2026-03-09')!.llm.requests).to.equal(
+      fromCache.daily.find((d) => d.date === '2026-03-09')!.llm.requests + 1,
+    );
+
+    // A day kept with other bounds (a time zone database update moved them) is summed again.
+    await UsageRollup.collection.updateOne(cached, { $set: { bounds: [0, 1], 'total.knowledge.searches': 999 } });
+    expect(await usageReport(owner, kolkata, NOW)).to.deep.equal(await usageReportFromRows(owner, kolkata, NOW));
   });
 
   it('gives the quarter-hour documents of an older store their day sums, once, with rows in flight counted once', async () => {
