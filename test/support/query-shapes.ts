@@ -116,6 +116,10 @@ export const ACCEPTED_SHAPES: Record<string, string> = {
     'usage rollups backfill (once per store, at `npm start`, and `svcctl usage rebuild`): the first batch of one pass over every row, in primary-key order',
   'usage_records.find {} [_id:$gt] sort(_id:1)':
     'usage rollups backfill: the next batch after the last id read, a bounded range of the primary key',
+  'usage_daily.find {} sort(_id:1)':
+    "usage rollups' day sums (once per store, at `npm start`, and `svcctl usage rebuild`): the first batch of one pass over every rollup document, in primary-key order",
+  'usage_daily.find {} [_id:$gt] sort(_id:1)':
+    "usage rollups' day sums: the next batch after the last id read, a bounded range of the primary key",
 };
 
 /**
