@@ -137,13 +137,13 @@ export function loadPriceTable(file?: string): PriceTable {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    throw new Error(`price table ${file} (PRICES_FILE): cannot be read: ${(err as Error).message}`);
+    throw new Error(`price table ${file} (PRICES_FILE): cannot be read: ${(err as Error).message}`, { cause: err });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new Error(`price table ${file} (PRICES_FILE): not JSON: ${(err as Error).message}`);
+    throw new Error(`price table ${file} (PRICES_FILE): not JSON: ${(err as Error).message}`, { cause: err });
   }
   return parsePriceTable(json, `${file} (PRICES_FILE)`);
 }
