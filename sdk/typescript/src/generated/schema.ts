@@ -2680,6 +2680,8 @@ export interface components {
             from: string;
             to: string;
             timezone: string;
+            /** @constant */
+            currency: "usd";
             /** @description Unix time in seconds. */
             as_of: number;
             totals: components["schemas"]["UsageTotals"];
@@ -2846,6 +2848,10 @@ export interface components {
             ai_disclosure: string | null;
             /** @description The answers' latency as the caller heard it (p50/p90 of each turn's `latency`), written when the call ends; null before, and when no answer was measured. */
             latency: components["schemas"]["CallLatency"] | null;
+            /** @description What the call cost (telephony, model, recording, platform fee), in integer micro-units of `currency`, computed once when it ended from what it used and the price table then in force (README "Costs"); null before it ended. Its analysis is priced apart (`GET /v1/usage` `cost`). */
+            cost: components["schemas"]["CallCost"] | null;
+            /** @description True when a model the call used is missing from the price table: `cost.model_micros` is null and `cost.total_micros` lacks it. */
+            cost_incomplete: boolean;
             /** @description The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored. */
             analysis: components["schemas"]["Analysis"] | null;
             /** @description The call's model usage so far (`GET /v1/calls/{id}` only: absent in lists and in events): `llm` (the pipeline's model requests), `realtime` (the speech-to-speech session's responses: prompt and completion tokens with their text, audio and cached parts), `analysis`; summed from the call's usage rows, as `GET /v1/usage` counts them. */
@@ -4350,6 +4356,7 @@ export interface components {
             analysis: components["schemas"]["UsageTotalsAnalysis"];
             webhooks: components["schemas"]["UsageTotalsWebhooks"];
             realtime: components["schemas"]["UsageTotalsRealtime"];
+            cost: components["schemas"]["UsageTotalsCost"];
         };
         UsageDailyItem: {
             date: string;
@@ -4360,6 +4367,7 @@ export interface components {
             analysis: components["schemas"]["UsageDailyItemAnalysis"];
             webhooks: components["schemas"]["UsageDailyItemWebhooks"];
             realtime: components["schemas"]["UsageDailyItemRealtime"];
+            cost: components["schemas"]["UsageDailyItemCost"];
         };
         CallLatencyEndOfSpeechMs: {
             p50: number | null;
@@ -4471,6 +4479,24 @@ export interface components {
             language: string;
             /** @description Why recording did not start after a yes (the provider refused it). */
             error?: string;
+        };
+        CallCost: {
+            /** @constant */
+            currency: "usd";
+            /** @description The sum of the parts (a null `model_micros` counts 0: then a lower bound). */
+            total_micros: number;
+            /** @description Twilio's minutes (its reported price when it gave one, else the table's). */
+            telephony_micros: number;
+            /** @description The model tokens at the table prices; null when a model used is missing from the table. */
+            model_micros: number | null;
+            recording_micros: number;
+            /** @description The platform's own per-minute fee. */
+            platform_micros: number;
+            /**
+             * @description `twilio`: telephony is Twilio's reported price of the call; `table`: the price table's.
+             * @enum {string}
+             */
+            source: "twilio" | "table";
         };
         CallUsage: {
             llm: components["schemas"]["CallUsageLlm"];
@@ -4936,6 +4962,14 @@ export interface components {
             completion_text_tokens: number;
             completion_audio_tokens: number;
         };
+        UsageTotalsCost: {
+            total_micros: number;
+            telephony_micros: number;
+            model_micros: number;
+            recording_micros: number;
+            platform_micros: number;
+            incomplete: number;
+        };
         UsageDailyItemCalls: {
             count: number;
             answered: number;
@@ -4975,6 +5009,14 @@ export interface components {
             prompt_cached_tokens: number;
             completion_text_tokens: number;
             completion_audio_tokens: number;
+        };
+        UsageDailyItemCost: {
+            total_micros: number;
+            telephony_micros: number;
+            model_micros: number;
+            recording_micros: number;
+            platform_micros: number;
+            incomplete: number;
         };
         CallComplianceRulesItem: {
             /** @enum {string} */

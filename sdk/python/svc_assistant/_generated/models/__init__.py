@@ -175,6 +175,8 @@ from .call_compliance_transfer_legs_item_rules_item_result import CallCompliance
 from .call_compliance_transfer_legs_item_rules_item_rule import CallComplianceTransferLegsItemRulesItemRule
 from .call_compliance_transfer_legs_item_rules_item_source import CallComplianceTransferLegsItemRulesItemSource
 from .call_context import CallContext
+from .call_cost import CallCost
+from .call_cost_source import CallCostSource
 from .call_direction import CallDirection
 from .call_engine import CallEngine
 from .call_engine_fallback_type_0 import CallEngineFallbackType0
@@ -1152,6 +1154,7 @@ from .usage_daily_item import UsageDailyItem
 from .usage_daily_item_analysis import UsageDailyItemAnalysis
 from .usage_daily_item_calls import UsageDailyItemCalls
 from .usage_daily_item_calls_by_status import UsageDailyItemCallsByStatus
+from .usage_daily_item_cost import UsageDailyItemCost
 from .usage_daily_item_knowledge import UsageDailyItemKnowledge
 from .usage_daily_item_llm import UsageDailyItemLlm
 from .usage_daily_item_messages import UsageDailyItemMessages
@@ -1163,6 +1166,7 @@ from .usage_totals import UsageTotals
 from .usage_totals_analysis import UsageTotalsAnalysis
 from .usage_totals_calls import UsageTotalsCalls
 from .usage_totals_calls_by_status import UsageTotalsCallsByStatus
+from .usage_totals_cost import UsageTotalsCost
 from .usage_totals_knowledge import UsageTotalsKnowledge
 from .usage_totals_llm import UsageTotalsLlm
 from .usage_totals_messages import UsageTotalsMessages
@@ -1363,6 +1367,8 @@ __all__ = (
     "CallComplianceTransferLegsItemRulesItemRule",
     "CallComplianceTransferLegsItemRulesItemSource",
     "CallContext",
+    "CallCost",
+    "CallCostSource",
     "CallDirection",
     "CallEngine",
     "CallEngineFallbackType0",
@@ -2340,6 +2346,7 @@ __all__ = (
     "UsageDailyItemAnalysis",
     "UsageDailyItemCalls",
     "UsageDailyItemCallsByStatus",
+    "UsageDailyItemCost",
     "UsageDailyItemKnowledge",
     "UsageDailyItemLlm",
     "UsageDailyItemMessages",
@@ -2351,6 +2358,7 @@ __all__ = (
     "UsageTotalsAnalysis",
     "UsageTotalsCalls",
     "UsageTotalsCallsByStatus",
+    "UsageTotalsCost",
     "UsageTotalsKnowledge",
     "UsageTotalsLlm",
     "UsageTotalsMessages",
