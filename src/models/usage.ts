@@ -438,3 +438,24 @@ export function costOfRow(row: Partial<UsageRecordDoc> | CostFields | null | und
     source: row.cost_source === 'twilio' ? 'twilio' : 'table',
   };
 }
+
+/**
+ * The sum of the recorded costs of `rows` (`CostObject`; a row without a cost adds nothing), `model_micros`
+ * null when any of them lacks its model's price; null when none carries a cost.
+ */
+export function sumCostOfRows(rows: (Partial<UsageRecordDoc> | null)[]): CostView | null {
+  const costs = rows.map((r) => costOfRow(r)).filter((c): c is CostView => c !== null);
+  if (!costs.length) return null;
+  const add = (f: 'total_micros' | 'telephony_micros' | 'recording_micros' | 'platform_micros') =>
+    costs.reduce((n, c) => n + c[f], 0);
+  const incomplete = costs.some((c) => c.model_micros === null);
+  return {
+    currency: 'usd',
+    total_micros: add('total_micros'),
+    telephony_micros: add('telephony_micros'),
+    model_micros: incomplete ? null : costs.reduce((n, c) => n + (c.model_micros ?? 0), 0),
+    recording_micros: add('recording_micros'),
+    platform_micros: add('platform_micros'),
+    source: costs.some((c) => c.source === 'twilio') ? 'twilio' : 'table',
+  };
+}

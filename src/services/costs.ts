@@ -7,7 +7,7 @@
 import { config } from '../config';
 import type { CallDoc } from '../models/calls';
 import type { WithId } from '../models/store';
-import { UsageRecord, type CostFields } from '../models/usage';
+import { sumCostOfRows, UsageRecord, type CostFields, type CostView } from '../models/usage';
 import { logger } from '../logger';
 import { costOfComponent } from '../platform/metrics';
 import { callCost, chatTokens, tokensOnlyCost, type CostMicros, type TokenUse } from '../pricing/costs';
@@ -141,4 +141,24 @@ export function countCost(fields: CostFields, livemode: boolean): void {
     ['platform', fields.cost_platform_micros],
   ];
   for (const [component, micros] of parts) if (micros) costOfComponent.inc({ component, mode }, micros);
+}
+
+/**
+ * A conversation's cost so far: the sum of its model requests' recorded costs (its `llm_request` rows,
+ * index `{subject_id}`; its analyses apart); null when none was recorded.
+ */
+export async function conversationCost(conversationId: string): Promise<CostView | null> {
+  const rows = await UsageRecord.find(
+    { subject_id: conversationId, kind: 'llm_request' },
+    {
+      cost_total_micros: 1,
+      cost_telephony_micros: 1,
+      cost_model_micros: 1,
+      cost_recording_micros: 1,
+      cost_platform_micros: 1,
+      cost_incomplete: 1,
+      cost_source: 1,
+    },
+  ).lean();
+  return sumCostOfRows(rows);
 }

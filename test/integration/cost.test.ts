@@ -14,7 +14,8 @@ import { expect } from 'chai';
 import { config, setConfig, type Config } from '../../src/config';
 import { loadPriceTable } from '../../src/pricing/prices';
 import { h, newTenant, request, waitForCall } from '../support/harness';
-import { callEvents, placeCall } from '../support/webhooks';
+import { callEvents, eventually, placeCall } from '../support/webhooks';
+import { inbound, waitForMessages } from '../support/conversations';
 import { postAsTwilio, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { verifiedCallerId } from '../support/fake-twilio-numbers';
 
@@ -54,7 +55,7 @@ function usePrices(name: string, json: unknown) {
 
 /** The fake LLM's tokens for call `id`: prompt and completion, summed over its answered requests. */
 function tokensOf(id: string) {
-  const answered = h().llm.requests.filter((r) => r.user === id && r.usage);
+  const answered = h().llm.requests.filter((r) => r.user === id && r.usage && !r.response_format);
   return {
     models: [...new Set(answered.map((r) => r.model))],
     prompt: answered.reduce((n, r) => n + r.usage!.prompt_tokens, 0),
@@ -170,6 +171,58 @@ describe('costs', function () {
     expect(call.cost_incomplete).to.equal(true);
     const report = (await request('GET', `/v1/usage${aroundToday()}`, { key: t.testKey })).body;
     expect(report.totals.cost).to.include({ incomplete: 1, model_micros: 0, total_micros: minutes * 70_000 });
+  });
+
+  it("records each conversation turn's and each analysis request's cost as it happens, apart from the call's", async () => {
+    const model = config().openaiModel;
+    usePrices('f.json', table({ us: '0.020000', platform: '0.050000', model }));
+    const t = await newTenant({ first_message: 'Hello.' });
+    // A call with an analysis: the analysis's requests are priced on the analysis, not in the call's cost.
+    const placed = await placeCall(t, { simulation: { caller: ['Hi there'] }, analysis: { summary: true } });
+    const call = await waitForCall(t.testKey, placed.id, (c) => c.cost !== null && c.analysis !== null);
+    const analysisRequests = h().llm.requests.filter((r) => r.user === call.id && r.usage && r.response_format);
+    expect(analysisRequests.length, 'the analysis asked the model').to.be.greaterThan(0);
+    const analysisMicros = analysisRequests.reduce(
+      (n, r) => n + r.usage!.prompt_tokens + 2 * r.usage!.completion_tokens,
+      0,
+    );
+    expect(call.analysis.cost).to.include({
+      model_micros: analysisMicros,
+      total_micros: analysisMicros,
+      telephony_micros: 0,
+    });
+    expect(call.analysis.cost_incomplete).to.equal(false);
+    const tok = tokensOf(call.id);
+    expect(call.cost.model_micros).to.equal(tok.prompt + 2 * tok.completion);
+
+    // A conversation never ends: each turn's cost is recorded with its answer.
+    const from = `+1415555${String(Math.floor(Math.random() * 9000) + 1000)}`;
+    const first = await inbound(t.testKey, { channel: 'sms', from, text: 'one' });
+    const convId = first.body.conversation_id;
+    await waitForMessages(t.testKey, convId, 1, (m) => m.author === 'assistant');
+    await inbound(t.testKey, { channel: 'sms', from, text: 'two' });
+    await waitForMessages(t.testKey, convId, 2, (m) => m.author === 'assistant');
+    const turns = h().llm.requests.filter((r) => r.user === convId && r.usage);
+    expect(turns.length).to.equal(2);
+    const convMicros = turns.reduce((n, r) => n + r.usage!.prompt_tokens + 2 * r.usage!.completion_tokens, 0);
+    const conv = (await request('GET', `/v1/conversations/${convId}`, { key: t.testKey })).body;
+    expect(conv.cost).to.deep.equal({
+      currency: 'usd',
+      total_micros: convMicros,
+      telephony_micros: 0,
+      model_micros: convMicros,
+      recording_micros: 0,
+      platform_micros: 0,
+      source: 'table',
+    });
+
+    // The usage report: the call, its analysis and the conversation's turns, each once.
+    const expected = call.cost.total_micros + analysisMicros + convMicros;
+    const report = await eventually(async () => {
+      const r = (await request('GET', `/v1/usage${aroundToday()}`, { key: t.testKey })).body;
+      return r.totals.cost.total_micros === expected ? r : undefined;
+    }, 'the usage cost of the call, the analysis and the conversation');
+    expect(report.totals.cost.model_micros).to.equal(call.cost.model_micros + analysisMicros + convMicros);
   });
 
   describe('a live call', () => {
