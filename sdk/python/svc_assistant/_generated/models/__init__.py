@@ -85,6 +85,8 @@ from .agent_voicemail import AgentVoicemail
 from .agent_voicemail_action import AgentVoicemailAction
 from .agent_voicemail_leave_message_on import AgentVoicemailLeaveMessageOn
 from .analysis import Analysis
+from .analysis_cost import AnalysisCost
+from .analysis_cost_source import AnalysisCostSource
 from .analysis_error import AnalysisError
 from .analysis_list import AnalysisList
 from .analysis_plan import AnalysisPlan
@@ -120,6 +122,8 @@ from .analyze_conversation_error_detail_code import AnalyzeConversationErrorDeta
 from .analyze_conversation_error_detail_type import AnalyzeConversationErrorDetailType
 from .analyzed_conversation import AnalyzedConversation
 from .analyzed_conversation_channel import AnalyzedConversationChannel
+from .analyzed_conversation_cost import AnalyzedConversationCost
+from .analyzed_conversation_cost_source import AnalyzedConversationCostSource
 from .analyzed_conversation_status import AnalyzedConversationStatus
 from .api_error import ApiError
 from .api_error_detail import ApiErrorDetail
@@ -268,6 +272,8 @@ from .conversation_analyzed_event import ConversationAnalyzedEvent
 from .conversation_analyzed_event_data import ConversationAnalyzedEventData
 from .conversation_analyzed_event_type import ConversationAnalyzedEventType
 from .conversation_channel import ConversationChannel
+from .conversation_cost import ConversationCost
+from .conversation_cost_source import ConversationCostSource
 from .conversation_event import ConversationEvent
 from .conversation_event_data import ConversationEventData
 from .conversation_event_type import ConversationEventType
@@ -1277,6 +1283,8 @@ __all__ = (
     "AgentVoicemailLeaveMessageOn",
     "AgentVoiceProvider",
     "Analysis",
+    "AnalysisCost",
+    "AnalysisCostSource",
     "AnalysisError",
     "AnalysisList",
     "AnalysisPlan",
@@ -1312,6 +1320,8 @@ __all__ = (
     "AnalyzeConversationErrorDetailType",
     "AnalyzedConversation",
     "AnalyzedConversationChannel",
+    "AnalyzedConversationCost",
+    "AnalyzedConversationCostSource",
     "AnalyzedConversationStatus",
     "ApiError",
     "ApiErrorDetail",
@@ -1460,6 +1470,8 @@ __all__ = (
     "ConversationAnalyzedEventData",
     "ConversationAnalyzedEventType",
     "ConversationChannel",
+    "ConversationCost",
+    "ConversationCostSource",
     "ConversationEvent",
     "ConversationEventData",
     "ConversationEventType",
