@@ -18,6 +18,8 @@ import { callEvents, eventually, placeCall } from '../support/webhooks';
 import { inbound, waitForMessages } from '../support/conversations';
 import { postAsTwilio, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { verifiedCallerId } from '../support/fake-twilio-numbers';
+import { useFakeRealtime } from '../support/realtime-fixture';
+import { UsageRecord } from '../../src/models/usage';
 
 const DAY = 86_400_000;
 const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -223,6 +225,56 @@ describe('costs', function () {
       return r.totals.cost.total_micros === expected ? r : undefined;
     }, 'the usage cost of the call, the analysis and the conversation');
     expect(report.totals.cost.model_micros).to.equal(call.cost.model_micros + analysisMicros + convMicros);
+  });
+
+  describe('a realtime call', () => {
+    const realtime = useFakeRealtime({ speechMs: 30, silenceMs: 80, transcribeMs: 20, modelMs: 60 });
+
+    it('prices its text and audio tokens apart, from the responses recorded by its end', async () => {
+      await realtime.withRealtime(async () => {
+        const model = config().openaiRealtime!.model;
+        // Round prices per token: text in 1, out 2; audio in 4, cached audio 3, audio out 8.
+        const json = table({ us: '0.020000', platform: '0.050000', model: 'unused' }) as any;
+        json.models[model] = {
+          input: '1.00',
+          output: '2.00',
+          audio_input: '4.00',
+          audio_cached_input: '3.00',
+          audio_output: '8.00',
+        };
+        usePrices('g.json', json);
+        const t = await newTenant({ engine: 'realtime', first_message: 'Hello from Acme.' });
+        const placed = await placeCall(t, { simulation: { caller: ['I have a question.', 'Thanks.'] } });
+        const call = await waitForCall(t.testKey, placed.id, (c) => c.cost !== null, 60_000);
+        expect(call.engine_fallback).to.equal(null);
+        // The responses recorded before the call's end (its row) are the ones its cost counts.
+        const callRow = await UsageRecord.findById(`call:${call.id}`).lean();
+        const rows = await UsageRecord.find({ subject_id: call.id, kind: 'realtime_response' }).lean();
+        const counted = rows.filter((r) => r.recorded_ms! <= callRow!.recorded_ms!);
+        expect(counted.length, 'responses recorded before the end').to.be.greaterThan(0);
+        expect(counted.map((r) => r.model)).to.satisfy((m: string[]) => m.every((x) => x === model));
+        expect(
+          counted.reduce((n, r) => n + r.prompt_audio_tokens!, 0),
+          'the fake sent audio tokens',
+        ).to.be.greaterThan(0);
+        // Cached input tokens are priced as cached audio, taken from the audio tokens first (README "Costs").
+        const expected = counted.reduce((n, r) => {
+          const cachedAudio = Math.min(r.prompt_cached_tokens!, r.prompt_audio_tokens!);
+          const cachedText = r.prompt_cached_tokens! - cachedAudio;
+          return (
+            n +
+            (r.prompt_text_tokens! - cachedText) * 1 +
+            cachedText * 1 +
+            r.completion_text_tokens! * 2 +
+            (r.prompt_audio_tokens! - cachedAudio) * 4 +
+            cachedAudio * 3 +
+            r.completion_audio_tokens! * 8
+          );
+        }, 0);
+        expect(call.cost.model_micros).to.equal(expected);
+        expect(call.cost_incomplete).to.equal(false);
+      });
+    });
   });
 
   describe('a live call', () => {
