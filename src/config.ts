@@ -8,6 +8,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { loadPriceTable, type PriceTable } from './pricing/prices';
 
 export interface Config {
   /** API listen port (`PORT`, default 3000). */
@@ -247,6 +248,11 @@ export interface Config {
    * `OPENAI_WEBHOOK_SECRET` is missing (such agents are then refused at save time).
    */
   openaiRealtime: RealtimeConfig | null;
+  /**
+   * The price table costs are computed from (src/pricing/prices.ts): `PRICES_FILE`'s, else the default
+   * table src/pricing/prices.default.json. Loaded with the configuration: a malformed file stops start-up.
+   */
+  prices: PriceTable;
 }
 
 /** The chat models of `LLM_MODELS` when it is not set: OpenAI's current chat models. */
@@ -567,6 +573,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     callingHoursEnforcement: callingHoursEnforcement(env.CALLING_HOURS_ENFORCEMENT),
     defaultAllowedCountries: countryList(env.DEFAULT_ALLOWED_COUNTRIES),
     openaiRealtime: realtimeConfig(env),
+    prices: loadPriceTable(opt(env.PRICES_FILE)),
   };
 }
 

@@ -27,7 +27,8 @@ import { derivedId } from '../shared/ids';
 import type { CallTurnInput } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
 import { emitEvent } from '../services/events';
-import { callUsage, endedCallUsage, recordUsage, type LlmRequestRow } from '../services/usage';
+import { callUsage, pricedCallUsage, recordUsage, type LlmRequestRow, type UsageRow } from '../services/usage';
+import { costOfRow, UsageRecord } from '../models/usage';
 import { afterNextRequest, release } from '../platform/behind-turn';
 import { startEndedCallAnalysis } from '../services/analysis';
 import { callRedactor } from '../services/redaction-policy';
@@ -85,11 +86,19 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
       window: changeWindow(Date.now()),
     });
   }
-  // The call's usage row comes with its end, before the call shows as ended (src/services/usage.ts).
-  await recordUsage(await callUsage(input.callId, input.patch));
+  // The call's usage row comes with its end, before the call shows as ended (src/services/usage.ts), and
+  // with it the call's cost: the call shows the cost of the row stored first (a retry's is not stored).
+  const usage = await callUsage(input.callId, input.patch);
+  await recordUsage(usage);
   const now = Date.now();
   const patch = Object.fromEntries(Object.entries(input.patch).map(([k, v]) => [k, v === STAMP_NOW ? now : v]));
-  Object.assign(patch, await voicemailEnd(input), await redactedForm(input), await endedLatency(input));
+  Object.assign(
+    patch,
+    await voicemailEnd(input),
+    await redactedForm(input),
+    await endedLatency(input),
+    await storedCost(usage),
+  );
   const doc = await Call.findOneAndUpdate({ _id: input.callId }, { $set: patch }, { returnDocument: 'after' }).lean();
   if (!doc) throw new Error(`call ${input.callId} has no document`);
   callTransitions.inc({ status: String(input.patch.status), mode: doc.livemode ? 'live' : 'test' });
@@ -106,6 +115,16 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
   }
   if (input.events.some((e) => e.type === 'call.ended'))
     await startEndedCallAnalysis(Context.current().client, input.callId, input.atMs, Context.current().info.taskQueue);
+}
+
+/**
+ * The recorded cost of the call a usage row meters, as the call stores it (`cost_json`: the stored row's
+ * `CostObject`); `{}` when no row was built (not the end) or the stored row has no cost.
+ */
+async function storedCost(row: UsageRow | null): Promise<{ cost_json?: string }> {
+  if (!row) return {};
+  const cost = costOfRow(await UsageRecord.findById(row._id).lean());
+  return cost ? { cost_json: JSON.stringify(cost) } : {};
 }
 
 /**
@@ -267,7 +286,8 @@ const ABANDONED_STATUSES = ['TERMINATED', 'TIMED_OUT', 'FAILED', 'CANCELLED'];
  * Finds `callWorkflow` runs closed in the last `lookbackMs` without recording their call's end
  * (Temporal visibility: terminated, timed out, failed, canceled), marks each call `failed` with
  * `end_reason` `error`, and emits its `call.ended` under an id derived from the call id, so however
- * often this runs the event exists once; then starts its analysis when it has a plan and a caller turn
+ * often this runs the event exists once (its usage row and cost, `pricedCallUsage`, likewise: the first
+ * row stored stands, and the call's `cost_json` is the row's); then starts its analysis when it has a plan and a caller turn
  * (src/services/analysis.ts `startEndedCallAnalysis`, as for any ended call). A call whose end was
  * recorded is left alone.
  * @returns how many calls it ended
@@ -298,14 +318,17 @@ export async function reconcileCalls(input: CallReconcilerInput): Promise<{ reco
     const doc = updated ?? (await Call.findById(run.workflowId).lean());
     if (!doc || doc.reconciled_ms == null) continue;
     if (updated) reconciled++;
-    await recordUsage(endedCallUsage(doc));
+    const usage = await pricedCallUsage(doc);
+    await recordUsage(usage);
+    const cost = await storedCost(usage);
+    if (cost.cost_json) await Call.updateOne({ _id: doc._id, cost_json: null }, { $set: cost });
     await emitEvent(client, {
       id: derivedId('evt', doc.ended_ms ?? endedMs, `${doc._id}:call.ended`),
       orgId: doc.org_id,
       livemode: doc.livemode,
       type: 'call.ended',
       createdMs: doc.ended_ms ?? endedMs,
-      object: renderCall(doc),
+      object: renderCall({ ...doc, cost_json: doc.cost_json ?? cost.cost_json ?? null }),
     });
     // Its analysis, as a call that ended on its own gets after `call.ended` (an id derived from the end's
     // time, so every later pass over the same run finds it started).

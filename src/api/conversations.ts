@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { ApiError, notFound } from '../errors';
 import { updateConversation } from '../services/conversations';
+import { conversationCost } from '../services/costs';
 import {
   Conversation,
   ConversationObject,
@@ -67,7 +68,7 @@ const listConversations = operation({
   },
 });
 
-/** `GET /v1/conversations/{id}` → the conversation; 404 `resource_missing`. */
+/** `GET /v1/conversations/{id}` → the conversation with its `cost` so far (`conversationCost`); 404 `resource_missing`. */
 const retrieveConversation = operation({
   method: 'get',
   path: '/v1/conversations/{id}',
@@ -77,7 +78,8 @@ const retrieveConversation = operation({
   scope: 'messages:read',
   response: ConversationObject,
   handler: async (req, res) => {
-    res.json(renderConversation(await findConversation(req)));
+    const conv = await findConversation(req);
+    res.json({ ...renderConversation(conv), cost: await conversationCost(conv._id) });
   },
 });
 

@@ -14,6 +14,7 @@ import { SUCCESS_SCALES, type AnalysisPlan } from '../shared/analysis';
 import { schemaOptions as base, type WithId } from './store';
 import { apiObject, unix } from './wire';
 import { redactionField, renderRedaction } from './redaction';
+import { CostObject, type CostView } from './usage';
 
 const analysisSchema = new Schema(
   {
@@ -44,6 +45,12 @@ const analysisSchema = new Schema(
     form_id: { type: String, default: null },
     /** What was replaced in the summary, structured data and reason before they were stored, JSON `{card: n, …}`; null: nothing. */
     redaction_json: { type: String, default: null },
+    /**
+     * What its model requests cost (src/models/usage.ts `CostObject`), JSON: the sum of its usage rows'
+     * costs (`ana:<id>:<request>`, each priced once when its answer came), written once with the analysis;
+     * null when none was recorded (analyses stored before costs, no answer came).
+     */
+    cost_json: { type: String, default: null },
     created: { type: Number, required: true },
   },
   base,
@@ -122,6 +129,12 @@ export const AnalysisObject = apiObject(
       .nullable()
       .describe('The version of the agent the call or conversation ran; null when unknown.'),
     ...redactionField,
+    cost: CostObject.nullable().describe(
+      'What the analysis\'s model requests cost, at the price table of when each answered (README "Costs"); null when none was recorded.',
+    ),
+    cost_incomplete: z
+      .boolean()
+      .describe('True when its model is missing from the price table: `cost.model_micros` is null.'),
     created: unix,
     error: z
       .object({ message: z.string(), validation_errors: z.array(z.string()) })
@@ -149,6 +162,8 @@ export function renderAnalysis(doc: WithId<AnalysisDoc>): AnalysisObject {
     agent_id: doc.agent_id ?? null,
     agent_version: doc.agent_version ?? null,
     ...renderRedaction(doc.redaction_json),
+    cost: doc.cost_json ? (JSON.parse(doc.cost_json) as CostView) : null,
+    cost_incomplete: doc.cost_json ? (JSON.parse(doc.cost_json) as CostView).model_micros === null : false,
     created: doc.created,
     ...(doc.status === 'failed'
       ? { error: { message: doc.error_message ?? 'failed', validation_errors: [...(doc.validation_errors ?? [])] } }

@@ -35,7 +35,7 @@ import {
 import { RECORDING_CONSENT_MODES, type RecordingConsent } from '../shared/recording-consent';
 import { AnalysisObject } from './analyses';
 import { redactionField, renderRedaction } from './redaction';
-import { CallUsageObject } from './usage';
+import { CallUsageObject, CostObject } from './usage';
 import { CallLatencyObject, renderCallLatency, renderTurnLatency, TurnLatencyObject } from './latency';
 import { ENGINE_FALLBACKS, ENGINES, type EngineFallback } from '../shared/realtime';
 
@@ -166,6 +166,11 @@ const callSchema = new Schema(
     analysis_id: { type: String, default: null },
     /** The answers' latency, p50/p90 per field (src/models/latency.ts), JSON, written with the call's end; null: none measured. */
     latency_json: { type: String, default: null },
+    /**
+     * The call's cost (src/models/usage.ts `CostObject`), JSON, written with its end from its usage row
+     * `call:<id>` (which holds it, priced once: src/services/costs.ts); null before, and for calls ended before costs.
+     */
+    cost_json: { type: String, default: null },
     /** When retention or an erasure emptied the call's text, leaving a skeleton, ms; null while kept. */
     text_expired_ms: { type: Number, default: null },
   },
@@ -676,6 +681,14 @@ export const CallObject = apiObject(
     latency: CallLatencyObject.nullable().describe(
       "The answers' latency as the caller heard it (p50/p90 of each turn's `latency`), written when the call ends; null before, and when no answer was measured.",
     ),
+    cost: CostObject.nullable().describe(
+      'What the call cost (telephony, model, recording, platform fee), in integer micro-units of `currency`, computed once when it ended from what it used and the price table then in force (README "Costs"); null before it ended. Its analysis is priced apart (`GET /v1/usage` `cost`).',
+    ),
+    cost_incomplete: z
+      .boolean()
+      .describe(
+        'True when a model the call used is missing from the price table: `cost.model_micros` is null and `cost.total_micros` lacks it.',
+      ),
     analysis: AnalysisObject.nullable().describe(
       "The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored.",
     ),
@@ -746,6 +759,8 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     recording_consent: doc.recording_consent_json ? (JSON.parse(doc.recording_consent_json) as RecordingConsent) : null,
     ai_disclosure: doc.ai_disclosure ?? null,
     latency: renderCallLatency(doc.latency_json),
+    cost: doc.cost_json ? (JSON.parse(doc.cost_json) as z.output<typeof CostObject>) : null,
+    cost_incomplete: doc.cost_json ? JSON.parse(doc.cost_json).model_micros === null : false,
     analysis: doc.analysis_json ? (JSON.parse(doc.analysis_json) as AnalysisObject) : null,
   };
 }

@@ -33,6 +33,7 @@ import { NUMBER_SOURCES, type NumberSource } from '../shared/phone-numbers';
 import { schemaOptions as base, seconds, type WithId } from './store';
 import { toolEntry, toolEntryFields } from './tools';
 import { apiObject, unix } from './wire';
+import { CostObject } from './usage';
 import { redactionField, renderRedaction } from './redaction';
 
 const conversationSchema = new Schema(
@@ -375,6 +376,11 @@ export const ConversationObject = apiObject(
     window_expires_at: unix.nullable(),
     last_message_at: unix.nullable(),
     contact_id: z.string().nullable(),
+    cost: CostObject.nullable()
+      .optional()
+      .describe(
+        'What its assistant\'s model requests cost so far (`GET /v1/conversations/{id}` only: absent in lists and events): a conversation stays open, so each turn\'s cost is recorded when its answer comes, at the price table then in force (README "Costs"); null when none was recorded. Its analyses are priced apart.',
+      ),
     created: unix,
   }),
 );

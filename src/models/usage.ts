@@ -23,7 +23,12 @@
  *   metered once, however often its event is seen again (a re-attached socket, a retried activity).
  *
  * Every row carries `org_id`, `livemode`, `kind`, `occurred_ms` (when the work happened: the day it is
- * counted on) and the measures of its kind; the measures of other kinds are absent. `rollup`,
+ * counted on) and the measures of its kind; the measures of other kinds are absent. Rows that carry a
+ * cost (src/pricing/costs.ts, computed once from the price table when the row is built, never again) have
+ * the `cost_*` fields, in integer micro-units of the table's currency: a `call` row (its telephony,
+ * recording, platform fee and the model tokens of the whole call), an `analysis` row (its request's
+ * tokens), an `llm_request` row of a conversation (`conv_…`: its turn's tokens; a call's requests are in
+ * its `call` row's cost instead, never twice). `rollup`,
  * `rollup_key` and `rollup_lease_ms` track the row's addition to the per-day rollups that `GET /v1/usage`
  * reads (src/services/usage-rollups.ts): the only fields updated after the insert.
  */
@@ -104,6 +109,18 @@ const usageSchema = new Schema(
     /** 1 for an outbound WhatsApp template message (billed apart from session messages), else 0. */
     template: { type: Number },
 
+    // Any kind that carries a cost (see the header): integer micro-units (millionths of a dollar).
+    cost_total_micros: { type: Number },
+    cost_telephony_micros: { type: Number },
+    /** 0 when `cost_incomplete` (a model missing from the price table). */
+    cost_model_micros: { type: Number },
+    cost_recording_micros: { type: Number },
+    cost_platform_micros: { type: Number },
+    /** 1 when a model used is missing from the price table (its price is not in the total), else 0. */
+    cost_incomplete: { type: Number },
+    /** Where the telephony part came from: `twilio` (its reported price) or `table`. */
+    cost_source: { type: String, enum: ['twilio', 'table'] },
+
     // The row's place in the per-day rollups (src/services/usage-rollups.ts); absent on rows stored before them.
     /** `pending` until the row is added to its rollups, then `done`. */
     rollup: { type: String, enum: ['pending', 'done'] },
@@ -134,14 +151,26 @@ interface RowBase {
   subject_id: string;
 }
 
+/** The cost fields of a row that carries a cost (micro-units; see the header). */
+export interface CostFields {
+  cost_total_micros?: number;
+  cost_telephony_micros?: number;
+  cost_model_micros?: number;
+  cost_recording_micros?: number;
+  cost_platform_micros?: number;
+  cost_incomplete?: 0 | 1;
+  cost_source?: 'twilio' | 'table';
+}
+
 /** A usage row as written, by kind (the measures of the other kinds are absent). */
 export type UsageRow =
-  | (RowBase & { kind: 'call'; status: string; answered: 0 | 1; talk_seconds: number; billable_minutes: number })
-  | (RowBase & { kind: 'llm_request'; model: string; prompt_tokens: number; completion_tokens: number })
+  | (RowBase &
+      CostFields & { kind: 'call'; status: string; answered: 0 | 1; talk_seconds: number; billable_minutes: number })
+  | (RowBase & CostFields & { kind: 'llm_request'; model: string; prompt_tokens: number; completion_tokens: number })
   | (RowBase & { kind: 'webhook_attempt'; succeeded: 0 | 1 })
   | (RowBase & { kind: 'message'; channel: MessageChannel; direction: 'inbound' | 'outbound'; template: 0 | 1 })
   | (RowBase & { kind: 'knowledge_search' })
-  | (RowBase & { kind: 'analysis'; model: string; prompt_tokens: number; completion_tokens: number })
+  | (RowBase & CostFields & { kind: 'analysis'; model: string; prompt_tokens: number; completion_tokens: number })
   | (RowBase & { kind: 'realtime_response'; model: string } & RealtimeTokens);
 
 /** The tokens of one realtime response (`response.done`'s `response.usage`), as a row and the usage object count them. */
@@ -201,6 +230,20 @@ const measures = {
     completion_text_tokens: count,
     completion_audio_tokens: count,
   }),
+  /**
+   * What the period's calls, conversation turns and analyses cost, in integer micro-units of `currency`
+   * (millionths of a dollar: `total_micros: 23400` is $0.0234), as recorded when each ended
+   * (README "Costs"). `incomplete`: how many of those costs lack a model missing from the price table
+   * (their `model_micros` counts 0).
+   */
+  cost: z.object({
+    total_micros: count,
+    telephony_micros: count,
+    model_micros: count,
+    recording_micros: count,
+    platform_micros: count,
+    incomplete: count,
+  }),
 };
 /** The measures of a period (the `totals` of the usage object, and each of its `daily` entries). */
 export type UsageMeasures = z.output<z.ZodObject<typeof measures>>;
@@ -215,6 +258,8 @@ export const UsageObject = apiObject(
     from: z.string(),
     to: z.string(),
     timezone: z.string(),
+    /** The currency of the `cost` measures (the price table's: `usd`). */
+    currency: z.literal('usd'),
     /** Unix seconds: the report counts every row stored before this instant. */
     as_of: unix,
     totals: z.object(measures),
@@ -262,6 +307,14 @@ export function emptyMeasures(): UsageMeasures {
       completion_text_tokens: 0,
       completion_audio_tokens: 0,
     },
+    cost: {
+      total_micros: 0,
+      telephony_micros: 0,
+      model_micros: 0,
+      recording_micros: 0,
+      platform_micros: 0,
+      incomplete: 0,
+    },
   };
 }
 
@@ -284,11 +337,28 @@ export const MEASURE_FIELDS = [
   'channel',
   'direction',
   'template',
+  'cost_total_micros',
+  'cost_telephony_micros',
+  'cost_model_micros',
+  'cost_recording_micros',
+  'cost_platform_micros',
+  'cost_incomplete',
 ] as const;
 
-/** Adds one stored row to `m` (integers only, so sums are exact). A row of an unknown kind adds nothing. */
+/**
+ * Adds one stored row to `m` (integers only, so sums are exact): its kind's measures, and its cost when it
+ * carries one (`cost_total_micros`). A row of an unknown kind adds nothing.
+ */
 export function addRow(m: UsageMeasures, row: Partial<UsageRecordDoc>): void {
   const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  if (typeof row.cost_total_micros === 'number' && (USAGE_KINDS as readonly string[]).includes(row.kind ?? '')) {
+    m.cost.total_micros += n(row.cost_total_micros);
+    m.cost.telephony_micros += n(row.cost_telephony_micros);
+    m.cost.model_micros += n(row.cost_model_micros);
+    m.cost.recording_micros += n(row.cost_recording_micros);
+    m.cost.platform_micros += n(row.cost_platform_micros);
+    m.cost.incomplete += n(row.cost_incomplete);
+  }
   switch (row.kind) {
     case 'call': {
       m.calls.count += 1;
@@ -328,4 +398,64 @@ export function addRow(m: UsageMeasures, row: Partial<UsageRecordDoc>): void {
       for (const f of REALTIME_TOKEN_FIELDS) m.realtime[f] += n(row[f]);
       break;
   }
+}
+
+/**
+ * A recorded cost (the `cost` of a call, a conversation or an analysis: README "Costs"), in integer
+ * micro-units of `currency` (millionths of a dollar: `total_micros: 23400` is $0.0234), the way
+ * `GET /v1/usage` sums them, so sums are exact. Computed once, when the thing ends, from the price
+ * table then in force; a later table never changes it.
+ */
+export const CostObject = z
+  .object({
+    currency: z.literal('usd'),
+    total_micros: count.describe('The sum of the parts (a null `model_micros` counts 0: then a lower bound).'),
+    telephony_micros: count.describe("Twilio's minutes (its reported price when it gave one, else the table's)."),
+    model_micros: count
+      .nullable()
+      .describe('The model tokens at the table prices; null when a model used is missing from the table.'),
+    recording_micros: count,
+    platform_micros: count.describe("The platform's own per-minute fee."),
+    source: z
+      .enum(['twilio', 'table'])
+      .describe("`twilio`: telephony is Twilio's reported price of the call; `table`: the price table's."),
+  })
+  .describe(
+    'What it cost, in integer micro-units (millionths) of `currency`, computed once when it ended; null before.',
+  );
+export type CostView = z.output<typeof CostObject>;
+
+/** The recorded cost of a row carrying `cost_*` fields (`CostObject`), null when it has none. */
+export function costOfRow(row: Partial<UsageRecordDoc> | CostFields | null | undefined): CostView | null {
+  if (!row || typeof row.cost_total_micros !== 'number') return null;
+  return {
+    currency: 'usd',
+    total_micros: row.cost_total_micros,
+    telephony_micros: row.cost_telephony_micros ?? 0,
+    model_micros: row.cost_incomplete ? null : (row.cost_model_micros ?? 0),
+    recording_micros: row.cost_recording_micros ?? 0,
+    platform_micros: row.cost_platform_micros ?? 0,
+    source: row.cost_source === 'twilio' ? 'twilio' : 'table',
+  };
+}
+
+/**
+ * The sum of the recorded costs of `rows` (`CostObject`; a row without a cost adds nothing), `model_micros`
+ * null when any of them lacks its model's price; null when none carries a cost.
+ */
+export function sumCostOfRows(rows: (Partial<UsageRecordDoc> | null)[]): CostView | null {
+  const costs = rows.map((r) => costOfRow(r)).filter((c): c is CostView => c !== null);
+  if (!costs.length) return null;
+  const add = (f: 'total_micros' | 'telephony_micros' | 'recording_micros' | 'platform_micros') =>
+    costs.reduce((n, c) => n + c[f], 0);
+  const incomplete = costs.some((c) => c.model_micros === null);
+  return {
+    currency: 'usd',
+    total_micros: add('total_micros'),
+    telephony_micros: add('telephony_micros'),
+    model_micros: incomplete ? null : costs.reduce((n, c) => n + (c.model_micros ?? 0), 0),
+    recording_micros: add('recording_micros'),
+    platform_micros: add('platform_micros'),
+    source: costs.some((c) => c.source === 'twilio') ? 'twilio' : 'table',
+  };
 }

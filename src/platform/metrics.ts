@@ -124,6 +124,18 @@ export const llmTokens = {
     llmTokensCounter.inc({ model: modelLabel(labels.model), type: labels.type }, tokens),
 };
 
+/**
+ * Recorded costs (README "Costs"), in micro-units of the price table's currency (millionths of a dollar),
+ * by component (`telephony`, `model`, `recording`, `platform`) and mode: counted once, when the usage row
+ * holding the cost is stored (src/services/costs.ts `countCost`). `rate(...) / 1e6` is dollars per second.
+ */
+export const costOfComponent = new client.Counter({
+  name: 'svc_cost_micros_total',
+  help: 'Recorded costs of calls, conversation turns and analyses, in micro-units (millionths) of USD, by component (telephony, model, recording, platform) and mode.',
+  labelNames: ['component', 'mode'] as const,
+  registers: [registry],
+});
+
 /** Messages entering each status: inbound ones once stored (`received`), outbound ones per status reached. */
 export const messageTransitions = new client.Counter({
   name: 'svc_messages_total',

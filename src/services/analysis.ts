@@ -25,6 +25,7 @@ import { Agent } from '../models/agents';
 import { Call, CallTurn, renderCall } from '../models/calls';
 import { Conversation, Message, renderConversation, type ConversationDoc } from '../models/conversations';
 import { insertIfAbsent, type WithId } from '../models/store';
+import { sumCostOfRows, UsageRecord } from '../models/usage';
 import { openai } from '../providers/openai';
 import {
   analysisAnswerSchema,
@@ -306,6 +307,16 @@ export function answerProblems(
   return errors.length ? { ok: false, errors } : { ok: true, values: value as AnalysisValues };
 }
 
+/**
+ * The recorded cost of an analysis's model requests (its usage rows `ana:<id>:1` and `:2`, each priced
+ * when its answer came), JSON (`CostObject`); null when none was recorded.
+ */
+async function analysisCostJson(analysisId: string): Promise<string | null> {
+  const rows = await UsageRecord.find({ _id: { $in: [`ana:${analysisId}:1`, `ana:${analysisId}:2`] } }).lean();
+  const cost = sumCostOfRows(rows);
+  return cost ? JSON.stringify(cost) : null;
+}
+
 /** What `saveAnalysis` stores: the final answer, or why none came (the model requests failed). */
 export interface AnalysisResultInput {
   input: AnalysisWorkflowInput;
@@ -356,6 +367,7 @@ export async function saveAnalysis(temporal: Client, result: AnalysisResultInput
     agent_id: agent.agent_id,
     agent_version: agent.agent_version,
     redaction_json: redactor?.stored() ?? null,
+    cost_json: await analysisCostJson(input.analysisId),
     created: Math.floor(createdMs / 1000),
   });
   const stored = await Analysis.findById(input.analysisId).lean();

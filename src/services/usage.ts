@@ -26,6 +26,7 @@ import {
   REALTIME_TOKEN_FIELDS,
   UsageRecord,
   type MessageChannel,
+  type CostFields,
   type RealtimeTokens,
   type UsageMeasures,
   type UsageRecordDoc,
@@ -37,6 +38,7 @@ import { logger } from '../logger';
 import { dayStartOf, localDate, utcMidnight } from '../platform/calendar';
 import { llmTokens } from '../platform/metrics';
 import { addLlmTokens } from './quotas';
+import { chatCost, costFields, countCost, endedCallCost } from './costs';
 import {
   dayIndex,
   FOLD_LEASE_MS,
@@ -90,6 +92,7 @@ export async function recordUsage(row: UsageRow | null, opts: { foldBehind?: boo
     rollup_lease_ms: now + FOLD_LEASE_MS,
   };
   const stored = await insertIfAbsent(UsageRecord, doc);
+  if (stored) countCost(row as CostFields, row.livemode);
   const settle = async () => {
     // The day's tokens against the organization's `llm_tokens_per_day`, once per row (a retry that finds
     // the row stored adds nothing; a crash between the two leaves the cap under by this row, never over).
@@ -143,20 +146,30 @@ async function withAgent(row: UsageRow): Promise<UsageRow & { agent_id?: string;
 /**
  * The usage row of a call that the status transition `patch` ends (it sets `ended_ms`), or null for
  * any other transition. Reads the call (before the patch is applied, so the row can be stored before
- * the call shows as ended) and applies the patch to what it read; the row is `endedCallUsage`'s.
+ * the call shows as ended) and applies the patch to what it read; the row is `endedCallUsage`'s, with
+ * the call's cost (src/services/costs.ts `endedCallCost`, priced now: the row is written once, so the
+ * cost is too).
  * @throws Error when the call does not exist
  */
 export async function callUsage(callId: string, patch: Record<string, unknown>): Promise<UsageRow | null> {
   if (typeof patch.ended_ms !== 'number') return null;
   const doc = (await Call.findById(callId).lean()) as WithId<CallDoc> | null;
   if (!doc) throw new Error(`call ${callId} has no document`);
-  return endedCallUsage({ ...doc, ...patch } as WithId<CallDoc>);
+  return pricedCallUsage({ ...doc, ...patch } as WithId<CallDoc>);
+}
+
+/** `endedCallUsage` with the call's cost (`endedCallCost`) in its `cost_*` fields; null if it has not ended. */
+export async function pricedCallUsage(doc: WithId<CallDoc>): Promise<UsageRow | null> {
+  const row = endedCallUsage(doc);
+  if (!row || row.kind !== 'call') return row;
+  return { ...row, ...costFields(await endedCallCost(doc, row.billable_minutes)) };
 }
 
 /**
  * The usage row of an ended call document (null if it has not ended): `call:<call id>`, on the day the
  * call ended; `talk_seconds` = the call's `duration_seconds`; `billable_minutes` = talk time rounded up
  * to the minute, at least 1 for an answered call (telephony's per-minute billing), 0 for an unanswered one.
+ * Without a cost (`pricedCallUsage` adds it).
  */
 export function endedCallUsage(doc: WithId<CallDoc>): UsageRow | null {
   if (doc.ended_ms == null) return null;
@@ -213,6 +226,8 @@ export async function llmRequestUsage(input: {
   }
   const { workflowExecution: wf, activityId, attempt } = input.request;
   const tokens = (v: number | undefined) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0);
+  const prompt = tokens(input.usage?.prompt_tokens);
+  const completion = tokens(input.usage?.completion_tokens);
   return {
     _id: `llm:${wf ? `${wf.workflowId}:${wf.runId}` : 'standalone'}:${activityId}:${attempt}`,
     kind: 'llm_request',
@@ -221,8 +236,11 @@ export async function llmRequestUsage(input: {
     subject_id: input.subjectId,
     occurred_ms: input.occurredMs ?? Date.now(),
     model: input.model,
-    prompt_tokens: tokens(input.usage?.prompt_tokens),
-    completion_tokens: tokens(input.usage?.completion_tokens),
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    // A conversation never ends: each turn's cost is recorded with its request. A call's requests are
+    // priced once, in its `call` row, when it ends.
+    ...(input.subjectId.startsWith('call_') ? {} : costFields(chatCost(input.model, prompt, completion))),
   };
 }
 
@@ -310,6 +328,8 @@ export function analysisUsage(
   },
 ): UsageRow {
   const tokens = (v: number | undefined) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : 0);
+  const prompt = tokens(input.usage?.prompt_tokens);
+  const completion = tokens(input.usage?.completion_tokens);
   return {
     _id: `ana:${input.analysisId}:${input.request}`,
     kind: 'analysis',
@@ -318,8 +338,9 @@ export function analysisUsage(
     subject_id: input.subjectId,
     occurred_ms: input.occurredMs,
     model: input.model,
-    prompt_tokens: tokens(input.usage?.prompt_tokens),
-    completion_tokens: tokens(input.usage?.completion_tokens),
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    ...costFields(chatCost(input.model, prompt, completion)),
   };
 }
 
@@ -489,6 +510,7 @@ function reportOf(
     from: period.from,
     to: period.to,
     timezone: period.timezone,
+    currency: 'usd',
     as_of: Math.floor(nowMs / 1000),
     totals,
     daily,

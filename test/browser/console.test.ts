@@ -292,13 +292,32 @@ describe('staff console in a browser', function () {
       Outbound: sum(usage.totals.messages.outbound),
       'Prompt tokens': usage.totals.llm.prompt_tokens + usage.totals.analysis.prompt_tokens,
       'Completion tokens': usage.totals.llm.completion_tokens + usage.totals.analysis.completion_tokens,
+      // Costs in dollars, shown to 4 decimals (the API's integer micro-units / 1e6).
+      Telephony: Number((usage.totals.cost.telephony_micros / 1e6).toFixed(4)),
+      Model: Number((usage.totals.cost.model_micros / 1e6).toFixed(4)),
+      Recording: Number((usage.totals.cost.recording_micros / 1e6).toFixed(4)),
+      Platform: Number((usage.totals.cost.platform_micros / 1e6).toFixed(4)),
     };
     expect(expected.Calls, 'the earlier tests made calls').to.be.above(0);
     expect(expected.Inbound, 'and messages').to.be.above(0);
-    const shown = await page.$$eval('[data-total]', (els) =>
-      Object.fromEntries(els.map((e) => [e.getAttribute('data-total'), Number(e.textContent!.replace(/,/g, ''))])),
-    );
-    expect(shown).to.deep.equal(expected);
+    expect(usage.totals.cost.total_micros, 'and they cost something').to.be.above(0);
+    const totalsOf = (selector: string) =>
+      page.$$eval(selector, (els) =>
+        Object.fromEntries(els.map((e) => [e.getAttribute('data-total'), Number(e.textContent!.replace(/[$,]/g, ''))])),
+      );
+    expect(await totalsOf('[data-chart]:not([data-chart="cost-by-version"]) [data-total]')).to.deep.equal(expected);
+    // Cost per agent version: the tenant's agent's version 1, as GET /v1/usage?agent_id=&agent_version= sums it.
+    await page.waitForSelector('[data-chart="cost-by-version"] [data-total]');
+    const byVersion = await totalsOf('[data-chart="cost-by-version"] [data-total]');
+    const agent = (await request('GET', `/v1/agents/${t.agentId}`, { key: t.testKey })).body;
+    const v1 = (
+      await request(
+        'GET',
+        `/v1/usage?from=${from}&to=${to}&timezone=${encodeURIComponent(timezone!)}&agent_id=${t.agentId}&agent_version=1`,
+        { key: t.testKey },
+      )
+    ).body;
+    expect(byVersion[`${agent.name} v1`]).to.equal(Number((v1.totals.cost.total_micros / 1e6).toFixed(4)));
     // Each chart drew bars: its canvas has painted pixels.
     const painted = await page.$$eval('canvas', (canvases) =>
       canvases.map((c: any) => {
@@ -308,7 +327,7 @@ describe('staff console in a browser', function () {
         return n;
       }),
     );
-    expect(painted).to.have.length(3);
+    expect(painted).to.have.length(5);
     for (const n of painted) expect(n).to.be.above(100);
     await shot(page, 'usage');
     expect(problems).to.deep.equal([]);

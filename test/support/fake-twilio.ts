@@ -120,6 +120,11 @@ export interface FakeTwilio {
   accountOfCall(callSid: string): FakeAccount | undefined;
   /** Inbound calls' accounts: Call SID → the account holding the number called. */
   inboundCalls: Map<string, string>;
+  /**
+   * What a fetch of a call (`GET …/Calls/{CallSid}.json`) reports as its `price` and `price_unit` (Twilio:
+   * a negative decimal string for a charge, e.g. `"-0.02100"`, `USD`); a call not in the map reports `price: null`.
+   */
+  callPrices: Map<string, { price: string; price_unit: string }>;
   /** Every Accounts API create request (`POST /2010-04-01/Accounts.json`), accepted or not, in order. */
   accountCreates: Record<string, string>[];
   /** Requests refused because twilio-oai does not describe them (test/support/twilio-oai.ts), with why. */
@@ -299,6 +304,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       return sid ? accounts.get(sid) : undefined;
     },
     inboundCalls: new Map<string, string>(),
+    callPrices: new Map<string, { price: string; price_unit: string }>(),
   };
   /** The account whose credentials a request carries (the account itself, or the owner of the API key), or null. */
   const authenticated = (req: http.IncomingMessage): FakeAccount | null => {
@@ -608,6 +614,15 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         });
       }
       const m = new RegExp(`^${base}/(CA[0-9a-f]{32})\\.json$`).exec(pathname);
+      if (req.method === 'GET' && m && knownCall) {
+        const priced = fake.callPrices.get(m[1]);
+        return send(200, {
+          ...callJson(knownCall),
+          status: 'completed',
+          price: priced?.price ?? null,
+          price_unit: priced?.price_unit ?? 'USD',
+        });
+      }
       if (req.method === 'POST' && m) {
         const b = fake.behave.update?.(++updatesSeen) ?? {};
         await sleep(b.delayMs);

@@ -2639,6 +2639,21 @@ export interface components {
             /** @description Phone numbers other than the parties' own replaced. */
             phone?: number;
         };
+        /** @description The organization's usage over a period of local days: totals and one entry per day. */
+        Usage: {
+            /** @constant */
+            object: "usage";
+            livemode: boolean;
+            from: string;
+            to: string;
+            timezone: string;
+            /** @constant */
+            currency: "usd";
+            /** @description Unix time in seconds. */
+            as_of: number;
+            totals: components["schemas"]["UsageTotals"];
+            daily: components["schemas"]["UsageDailyItem"][];
+        };
         /** @description What the model made of a finished call or conversation: a summary, structured data valid against the plan's schema, a success verdict. */
         Analysis: {
             /** @example ana_01jd5x2v7c0000000000000000 */
@@ -2667,23 +2682,14 @@ export interface components {
             /** @description The version of the agent the call or conversation ran; null when unknown. */
             agent_version: number | null;
             redaction?: components["schemas"]["Redaction"];
+            /** @description What the analysis's model requests cost, at the price table of when each answered (README "Costs"); null when none was recorded. */
+            cost: components["schemas"]["AnalysisCost"] | null;
+            /** @description True when its model is missing from the price table: `cost.model_micros` is null. */
+            cost_incomplete: boolean;
             /** @description Unix time in seconds. */
             created: number;
             /** @description A failed analysis: why, and the last answer’s validation errors. */
             error?: components["schemas"]["AnalysisError"];
-        };
-        /** @description The organization's usage over a period of local days: totals and one entry per day. */
-        Usage: {
-            /** @constant */
-            object: "usage";
-            livemode: boolean;
-            from: string;
-            to: string;
-            timezone: string;
-            /** @description Unix time in seconds. */
-            as_of: number;
-            totals: components["schemas"]["UsageTotals"];
-            daily: components["schemas"]["UsageDailyItem"][];
         };
         /** @description How long the caller waited for this answer, in milliseconds, and where the time went. On the first assistant turn of each answer to the caller. Null: the call's engine does not measure it. */
         TurnLatency: {
@@ -2846,6 +2852,10 @@ export interface components {
             ai_disclosure: string | null;
             /** @description The answers' latency as the caller heard it (p50/p90 of each turn's `latency`), written when the call ends; null before, and when no answer was measured. */
             latency: components["schemas"]["CallLatency"] | null;
+            /** @description What the call cost (telephony, model, recording, platform fee), in integer micro-units of `currency`, computed once when it ended from what it used and the price table then in force (README "Costs"); null before it ended. Its analysis is priced apart (`GET /v1/usage` `cost`). */
+            cost: components["schemas"]["CallCost"] | null;
+            /** @description True when a model the call used is missing from the price table: `cost.model_micros` is null and `cost.total_micros` lacks it. */
+            cost_incomplete: boolean;
             /** @description The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored. */
             analysis: components["schemas"]["Analysis"] | null;
             /** @description The call's model usage so far (`GET /v1/calls/{id}` only: absent in lists and in events): `llm` (the pipeline's model requests), `realtime` (the speech-to-speech session's responses: prompt and completion tokens with their text, audio and cached parts), `analysis`; summed from the call's usage rows, as `GET /v1/usage` counts them. */
@@ -3025,6 +3035,8 @@ export interface components {
             window_expires_at: number | null;
             last_message_at: number | null;
             contact_id: string | null;
+            /** @description What its assistant's model requests cost so far (`GET /v1/conversations/{id}` only: absent in lists and events): a conversation stays open, so each turn's cost is recorded when its answer comes, at the price table then in force (README "Costs"); null when none was recorded. Its analyses are priced apart. */
+            cost?: components["schemas"]["ConversationCost"] | null;
             /** @description Unix time in seconds. */
             created: number;
         };
@@ -3625,6 +3637,8 @@ export interface components {
             window_expires_at: number | null;
             last_message_at: number | null;
             contact_id: string | null;
+            /** @description What its assistant's model requests cost so far (`GET /v1/conversations/{id}` only: absent in lists and events): a conversation stays open, so each turn's cost is recorded when its answer comes, at the price table then in force (README "Costs"); null when none was recorded. Its analyses are priced apart. */
+            cost?: components["schemas"]["AnalyzedConversationCost"] | null;
             /** @description Unix time in seconds. */
             created: number;
             analysis: components["schemas"]["Analysis"];
@@ -4323,6 +4337,27 @@ export interface components {
             start: string;
             end: string;
         };
+        UsageTotals: {
+            calls: components["schemas"]["UsageTotalsCalls"];
+            messages: components["schemas"]["UsageTotalsMessages"];
+            llm: components["schemas"]["UsageTotalsLlm"];
+            knowledge: components["schemas"]["UsageTotalsKnowledge"];
+            analysis: components["schemas"]["UsageTotalsAnalysis"];
+            webhooks: components["schemas"]["UsageTotalsWebhooks"];
+            realtime: components["schemas"]["UsageTotalsRealtime"];
+            cost: components["schemas"]["UsageTotalsCost"];
+        };
+        UsageDailyItem: {
+            date: string;
+            calls: components["schemas"]["UsageDailyItemCalls"];
+            messages: components["schemas"]["UsageDailyItemMessages"];
+            llm: components["schemas"]["UsageDailyItemLlm"];
+            knowledge: components["schemas"]["UsageDailyItemKnowledge"];
+            analysis: components["schemas"]["UsageDailyItemAnalysis"];
+            webhooks: components["schemas"]["UsageDailyItemWebhooks"];
+            realtime: components["schemas"]["UsageDailyItemRealtime"];
+            cost: components["schemas"]["UsageDailyItemCost"];
+        };
         AnalysisSuccess: {
             /** @enum {string} */
             verdict: "pass" | "fail";
@@ -4338,28 +4373,27 @@ export interface components {
             /** @description Whether the conversation met `rubric`: `pass`/`fail`, with `numeric_1_10` a score too. */
             success_evaluation?: components["schemas"]["AnalysisPlanSuccessEvaluation"];
         };
+        AnalysisCost: {
+            /** @constant */
+            currency: "usd";
+            /** @description The sum of the parts (a null `model_micros` counts 0: then a lower bound). */
+            total_micros: number;
+            /** @description Twilio's minutes (its reported price when it gave one, else the table's). */
+            telephony_micros: number;
+            /** @description The model tokens at the table prices; null when a model used is missing from the table. */
+            model_micros: number | null;
+            recording_micros: number;
+            /** @description The platform's own per-minute fee. */
+            platform_micros: number;
+            /**
+             * @description `twilio`: telephony is Twilio's reported price of the call; `table`: the price table's.
+             * @enum {string}
+             */
+            source: "twilio" | "table";
+        };
         AnalysisError: {
             message: string;
             validation_errors: string[];
-        };
-        UsageTotals: {
-            calls: components["schemas"]["UsageTotalsCalls"];
-            messages: components["schemas"]["UsageTotalsMessages"];
-            llm: components["schemas"]["UsageTotalsLlm"];
-            knowledge: components["schemas"]["UsageTotalsKnowledge"];
-            analysis: components["schemas"]["UsageTotalsAnalysis"];
-            webhooks: components["schemas"]["UsageTotalsWebhooks"];
-            realtime: components["schemas"]["UsageTotalsRealtime"];
-        };
-        UsageDailyItem: {
-            date: string;
-            calls: components["schemas"]["UsageDailyItemCalls"];
-            messages: components["schemas"]["UsageDailyItemMessages"];
-            llm: components["schemas"]["UsageDailyItemLlm"];
-            knowledge: components["schemas"]["UsageDailyItemKnowledge"];
-            analysis: components["schemas"]["UsageDailyItemAnalysis"];
-            webhooks: components["schemas"]["UsageDailyItemWebhooks"];
-            realtime: components["schemas"]["UsageDailyItemRealtime"];
         };
         CallLatencyEndOfSpeechMs: {
             p50: number | null;
@@ -4472,6 +4506,24 @@ export interface components {
             /** @description Why recording did not start after a yes (the provider refused it). */
             error?: string;
         };
+        CallCost: {
+            /** @constant */
+            currency: "usd";
+            /** @description The sum of the parts (a null `model_micros` counts 0: then a lower bound). */
+            total_micros: number;
+            /** @description Twilio's minutes (its reported price when it gave one, else the table's). */
+            telephony_micros: number;
+            /** @description The model tokens at the table prices; null when a model used is missing from the table. */
+            model_micros: number | null;
+            recording_micros: number;
+            /** @description The platform's own per-minute fee. */
+            platform_micros: number;
+            /**
+             * @description `twilio`: telephony is Twilio's reported price of the call; `table`: the price table's.
+             * @enum {string}
+             */
+            source: "twilio" | "table";
+        };
         CallUsage: {
             llm: components["schemas"]["CallUsageLlm"];
             realtime: components["schemas"]["CallUsageRealtime"];
@@ -4523,6 +4575,24 @@ export interface components {
                 [key: string]: string;
             };
             simulation?: components["schemas"]["Simulation"];
+        };
+        ConversationCost: {
+            /** @constant */
+            currency: "usd";
+            /** @description The sum of the parts (a null `model_micros` counts 0: then a lower bound). */
+            total_micros: number;
+            /** @description Twilio's minutes (its reported price when it gave one, else the table's). */
+            telephony_micros: number;
+            /** @description The model tokens at the table prices; null when a model used is missing from the table. */
+            model_micros: number | null;
+            recording_micros: number;
+            /** @description The platform's own per-minute fee. */
+            platform_micros: number;
+            /**
+             * @description `twilio`: telephony is Twilio's reported price of the call; `table`: the price table's.
+             * @enum {string}
+             */
+            source: "twilio" | "table";
         };
         MessageTemplateDetails: {
             name: string;
@@ -4799,6 +4869,24 @@ export interface components {
             /** @description Scenarios whose outcome differs from the previous run's (by scenario name). */
             changed: components["schemas"]["TestSuiteRunComparisonChangedItem"][];
         };
+        AnalyzedConversationCost: {
+            /** @constant */
+            currency: "usd";
+            /** @description The sum of the parts (a null `model_micros` counts 0: then a lower bound). */
+            total_micros: number;
+            /** @description Twilio's minutes (its reported price when it gave one, else the table's). */
+            telephony_micros: number;
+            /** @description The model tokens at the table prices; null when a model used is missing from the table. */
+            model_micros: number | null;
+            recording_micros: number;
+            /** @description The platform's own per-minute fee. */
+            platform_micros: number;
+            /**
+             * @description `twilio`: telephony is Twilio's reported price of the call; `table`: the price table's.
+             * @enum {string}
+             */
+            source: "twilio" | "table";
+        };
         CallEventData: {
             object: components["schemas"]["Call"];
         };
@@ -4881,21 +4969,6 @@ export interface components {
             /** @description Used today (UTC). */
             used: number;
         };
-        AnalysisPlanSummary: {
-            prompt: string;
-        };
-        AnalysisPlanStructuredData: {
-            /** @description A JSON Schema of an object (`type: "object"`; draft 2020-12, or draft-07 when `$schema` names it), at most 32 KB of JSON. */
-            schema: {
-                [key: string]: unknown;
-            };
-            prompt?: string;
-        };
-        AnalysisPlanSuccessEvaluation: {
-            rubric: string;
-            /** @enum {string} */
-            scale: "pass_fail" | "numeric_1_10";
-        };
         UsageTotalsCalls: {
             count: number;
             answered: number;
@@ -4936,6 +5009,14 @@ export interface components {
             completion_text_tokens: number;
             completion_audio_tokens: number;
         };
+        UsageTotalsCost: {
+            total_micros: number;
+            telephony_micros: number;
+            model_micros: number;
+            recording_micros: number;
+            platform_micros: number;
+            incomplete: number;
+        };
         UsageDailyItemCalls: {
             count: number;
             answered: number;
@@ -4975,6 +5056,29 @@ export interface components {
             prompt_cached_tokens: number;
             completion_text_tokens: number;
             completion_audio_tokens: number;
+        };
+        UsageDailyItemCost: {
+            total_micros: number;
+            telephony_micros: number;
+            model_micros: number;
+            recording_micros: number;
+            platform_micros: number;
+            incomplete: number;
+        };
+        AnalysisPlanSummary: {
+            prompt: string;
+        };
+        AnalysisPlanStructuredData: {
+            /** @description A JSON Schema of an object (`type: "object"`; draft 2020-12, or draft-07 when `$schema` names it), at most 32 KB of JSON. */
+            schema: {
+                [key: string]: unknown;
+            };
+            prompt?: string;
+        };
+        AnalysisPlanSuccessEvaluation: {
+            rubric: string;
+            /** @enum {string} */
+            scale: "pass_fail" | "numeric_1_10";
         };
         CallComplianceRulesItem: {
             /** @enum {string} */

@@ -1,6 +1,7 @@
 /**
- * Usage (issue 35 item 5): `GET /v1/usage` for a chosen period, charts per day drawn with Chart.js (calls
- * and minutes, messages, tokens), the period's totals beside each chart.
+ * Usage: `GET /v1/usage` for a chosen period, charts per day drawn with Chart.js (calls and minutes,
+ * messages, tokens, cost by component), the period's totals beside each chart; and the period's cost per
+ * agent version (`GET /v1/usage?agent_id=&agent_version=` for the newest versions of the first agents).
  */
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
 import { format, startOfMonth, subDays } from 'date-fns';
@@ -12,12 +13,19 @@ import { ErrorBox, useLoad } from '../ui';
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
 const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+/** Micro-units (millionths of a dollar, as the API gives costs) → dollars. */
+const dollars = (micros: number) => micros / 1_000_000;
+/** Dollars as the totals show them: `$0.0234` (4 decimals: calls cost fractions of a cent). */
+const usd = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 })}`;
 
 /** The figures of one chart: its series (label → value of a day's measures). */
 const CHARTS: {
   id: string;
   title: string;
   series: { label: string; value: (m: Measures) => number; color: string }[];
+  /** How a total is shown (default: a count). */
+  format?: (v: number) => string;
+  stacked?: boolean;
 }[] = [
   {
     id: 'calls',
@@ -47,6 +55,18 @@ const CHARTS: {
       },
     ],
   },
+  {
+    id: 'cost',
+    title: 'Cost (USD)',
+    format: usd,
+    stacked: true,
+    series: [
+      { label: 'Telephony', value: (m) => dollars(m.cost.telephony_micros), color: '#2563eb' },
+      { label: 'Model', value: (m) => dollars(m.cost.model_micros), color: '#9333ea' },
+      { label: 'Recording', value: (m) => dollars(m.cost.recording_micros), color: '#ea580c' },
+      { label: 'Platform', value: (m) => dollars(m.cost.platform_micros), color: '#16a34a' },
+    ],
+  },
 ];
 
 function UsageChart({ usage, chart }: { usage: Usage; chart: (typeof CHARTS)[number] }) {
@@ -62,7 +82,12 @@ function UsageChart({ usage, chart }: { usage: Usage; chart: (typeof CHARTS)[num
           backgroundColor: s.color,
         })),
       },
-      options: { responsive: true, maintainAspectRatio: false, animation: false },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        ...(chart.stacked ? { scales: { x: { stacked: true }, y: { stacked: true } } } : {}),
+      },
     });
     return () => c.destroy();
   }, [usage, chart]);
@@ -77,7 +102,73 @@ function UsageChart({ usage, chart }: { usage: Usage; chart: (typeof CHARTS)[num
           {chart.series.map((s) => (
             <div key={s.label}>
               <dt>{s.label}</dt>
-              <dd data-total={s.label}>{s.value(usage.totals).toLocaleString('en-US')}</dd>
+              <dd data-total={s.label}>
+                {(chart.format ?? ((v) => v.toLocaleString('en-US')))(s.value(usage.totals))}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    </section>
+  );
+}
+
+/** How many agents, and newest versions of each, the cost-per-version chart asks about (one request each). */
+const VERSION_AGENTS = 10;
+const VERSIONS_PER_AGENT = 3;
+
+/**
+ * The period's cost per agent version: one `GET /v1/usage?agent_id=&agent_version=` per version of the
+ * newest `VERSION_AGENTS` agents (their `VERSIONS_PER_AGENT` newest versions), as a bar chart of the total.
+ */
+function CostByVersion({ period, timezone }: { period: { from: string; to: string }; timezone: string }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const { data, error } = useLoad(async () => {
+    const agents = await api<{ data: { id: string; name: string }[] }>(
+      'GET',
+      `/v1/agents${qs({ limit: VERSION_AGENTS })}`,
+    );
+    const rows: { label: string; micros: number }[] = [];
+    for (const a of agents.data) {
+      const versions = await api<{ data: { number: number }[] }>(
+        'GET',
+        `/v1/agents/${a.id}/versions${qs({ limit: VERSIONS_PER_AGENT })}`,
+      );
+      for (const v of versions.data) {
+        const u = await api<Usage>(
+          'GET',
+          `/v1/usage${qs({ ...period, timezone, agent_id: a.id, agent_version: v.number })}`,
+        );
+        rows.push({ label: `${a.name} v${v.number}`, micros: u.totals.cost.total_micros });
+      }
+    }
+    return rows;
+  }, [period.from, period.to]);
+  useEffect(() => {
+    if (!data || !canvas.current) return;
+    const c = new Chart(canvas.current, {
+      type: 'bar',
+      data: {
+        labels: data.map((r) => r.label),
+        datasets: [{ label: 'Cost (USD)', data: data.map((r) => dollars(r.micros)), backgroundColor: '#0891b2' }],
+      },
+      options: { responsive: true, maintainAspectRatio: false, animation: false, indexAxis: 'y' },
+    });
+    return () => c.destroy();
+  }, [data]);
+  return (
+    <section class="card usage-card" aria-label="Cost per agent version" data-chart="cost-by-version">
+      <h2>Cost per agent version</h2>
+      <ErrorBox error={error} />
+      <div class="usage-row">
+        <div class="chart-box">
+          <canvas ref={canvas} role="img" aria-label="Cost per agent version" />
+        </div>
+        <dl class="totals" aria-label="Cost per agent version totals">
+          {(data ?? []).map((r) => (
+            <div key={r.label}>
+              <dt>{r.label}</dt>
+              <dd data-total={r.label}>{usd(dollars(r.micros))}</dd>
             </div>
           ))}
         </dl>
@@ -136,6 +227,7 @@ export function UsagePage() {
           {CHARTS.map((c) => (
             <UsageChart key={c.id} usage={data} chart={c} />
           ))}
+          <CostByVersion period={period} timezone={timezone} />
         </>
       ) : null}
     </main>

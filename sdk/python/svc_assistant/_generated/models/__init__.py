@@ -85,6 +85,8 @@ from .agent_voicemail import AgentVoicemail
 from .agent_voicemail_action import AgentVoicemailAction
 from .agent_voicemail_leave_message_on import AgentVoicemailLeaveMessageOn
 from .analysis import Analysis
+from .analysis_cost import AnalysisCost
+from .analysis_cost_source import AnalysisCostSource
 from .analysis_error import AnalysisError
 from .analysis_list import AnalysisList
 from .analysis_plan import AnalysisPlan
@@ -120,6 +122,8 @@ from .analyze_conversation_error_detail_code import AnalyzeConversationErrorDeta
 from .analyze_conversation_error_detail_type import AnalyzeConversationErrorDetailType
 from .analyzed_conversation import AnalyzedConversation
 from .analyzed_conversation_channel import AnalyzedConversationChannel
+from .analyzed_conversation_cost import AnalyzedConversationCost
+from .analyzed_conversation_cost_source import AnalyzedConversationCostSource
 from .analyzed_conversation_status import AnalyzedConversationStatus
 from .api_error import ApiError
 from .api_error_detail import ApiErrorDetail
@@ -175,6 +179,8 @@ from .call_compliance_transfer_legs_item_rules_item_result import CallCompliance
 from .call_compliance_transfer_legs_item_rules_item_rule import CallComplianceTransferLegsItemRulesItemRule
 from .call_compliance_transfer_legs_item_rules_item_source import CallComplianceTransferLegsItemRulesItemSource
 from .call_context import CallContext
+from .call_cost import CallCost
+from .call_cost_source import CallCostSource
 from .call_direction import CallDirection
 from .call_engine import CallEngine
 from .call_engine_fallback_type_0 import CallEngineFallbackType0
@@ -266,6 +272,8 @@ from .conversation_analyzed_event import ConversationAnalyzedEvent
 from .conversation_analyzed_event_data import ConversationAnalyzedEventData
 from .conversation_analyzed_event_type import ConversationAnalyzedEventType
 from .conversation_channel import ConversationChannel
+from .conversation_cost import ConversationCost
+from .conversation_cost_source import ConversationCostSource
 from .conversation_event import ConversationEvent
 from .conversation_event_data import ConversationEventData
 from .conversation_event_type import ConversationEventType
@@ -1152,6 +1160,7 @@ from .usage_daily_item import UsageDailyItem
 from .usage_daily_item_analysis import UsageDailyItemAnalysis
 from .usage_daily_item_calls import UsageDailyItemCalls
 from .usage_daily_item_calls_by_status import UsageDailyItemCallsByStatus
+from .usage_daily_item_cost import UsageDailyItemCost
 from .usage_daily_item_knowledge import UsageDailyItemKnowledge
 from .usage_daily_item_llm import UsageDailyItemLlm
 from .usage_daily_item_messages import UsageDailyItemMessages
@@ -1163,6 +1172,7 @@ from .usage_totals import UsageTotals
 from .usage_totals_analysis import UsageTotalsAnalysis
 from .usage_totals_calls import UsageTotalsCalls
 from .usage_totals_calls_by_status import UsageTotalsCallsByStatus
+from .usage_totals_cost import UsageTotalsCost
 from .usage_totals_knowledge import UsageTotalsKnowledge
 from .usage_totals_llm import UsageTotalsLlm
 from .usage_totals_messages import UsageTotalsMessages
@@ -1273,6 +1283,8 @@ __all__ = (
     "AgentVoicemailLeaveMessageOn",
     "AgentVoiceProvider",
     "Analysis",
+    "AnalysisCost",
+    "AnalysisCostSource",
     "AnalysisError",
     "AnalysisList",
     "AnalysisPlan",
@@ -1308,6 +1320,8 @@ __all__ = (
     "AnalyzeConversationErrorDetailType",
     "AnalyzedConversation",
     "AnalyzedConversationChannel",
+    "AnalyzedConversationCost",
+    "AnalyzedConversationCostSource",
     "AnalyzedConversationStatus",
     "ApiError",
     "ApiErrorDetail",
@@ -1363,6 +1377,8 @@ __all__ = (
     "CallComplianceTransferLegsItemRulesItemRule",
     "CallComplianceTransferLegsItemRulesItemSource",
     "CallContext",
+    "CallCost",
+    "CallCostSource",
     "CallDirection",
     "CallEngine",
     "CallEngineFallbackType0",
@@ -1454,6 +1470,8 @@ __all__ = (
     "ConversationAnalyzedEventData",
     "ConversationAnalyzedEventType",
     "ConversationChannel",
+    "ConversationCost",
+    "ConversationCostSource",
     "ConversationEvent",
     "ConversationEventData",
     "ConversationEventType",
@@ -2340,6 +2358,7 @@ __all__ = (
     "UsageDailyItemAnalysis",
     "UsageDailyItemCalls",
     "UsageDailyItemCallsByStatus",
+    "UsageDailyItemCost",
     "UsageDailyItemKnowledge",
     "UsageDailyItemLlm",
     "UsageDailyItemMessages",
@@ -2351,6 +2370,7 @@ __all__ = (
     "UsageTotalsAnalysis",
     "UsageTotalsCalls",
     "UsageTotalsCallsByStatus",
+    "UsageTotalsCost",
     "UsageTotalsKnowledge",
     "UsageTotalsLlm",
     "UsageTotalsMessages",

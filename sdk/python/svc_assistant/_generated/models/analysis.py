@@ -14,6 +14,7 @@ from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
+  from ..models.analysis_cost import AnalysisCost
   from ..models.analysis_error import AnalysisError
   from ..models.analysis_plan import AnalysisPlan
   from ..models.analysis_success import AnalysisSuccess
@@ -47,6 +48,9 @@ class Analysis:
             form_id (None | str): A call analysed for a form (`form_id`): the form filled.
             agent_id (None | str): The agent of the call or conversation analysed.
             agent_version (int | None): The version of the agent the call or conversation ran; null when unknown.
+            cost (AnalysisCost | None): What the analysis's model requests cost, at the price table of when each answered
+                (README "Costs"); null when none was recorded.
+            cost_incomplete (bool): True when its model is missing from the price table: `cost.model_micros` is null.
             created (int): Unix time in seconds.
             redaction (Redaction | Unset): What was replaced before the text was stored (the organization's
                 `redaction.enabled`): counts by kind of the `[card]`, `[ssn]`, `[email]` and `[phone]` placeholders. Absent when
@@ -68,6 +72,8 @@ class Analysis:
     form_id: None | str
     agent_id: None | str
     agent_version: int | None
+    cost: AnalysisCost | None
+    cost_incomplete: bool
     created: int
     redaction: Redaction | Unset = UNSET
     error: AnalysisError | Unset = UNSET
@@ -78,6 +84,7 @@ class Analysis:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.analysis_cost import AnalysisCost # noqa: PLC0415
         from ..models.analysis_error import AnalysisError # noqa: PLC0415
         from ..models.analysis_plan import AnalysisPlan # noqa: PLC0415
         from ..models.analysis_success import AnalysisSuccess # noqa: PLC0415
@@ -121,6 +128,14 @@ class Analysis:
         agent_version: int | None
         agent_version = self.agent_version
 
+        cost: dict[str, Any] | None
+        if isinstance(self.cost, AnalysisCost):
+            cost = self.cost.to_dict()
+        else:
+            cost = self.cost
+
+        cost_incomplete = self.cost_incomplete
+
         created = self.created
 
         redaction: dict[str, Any] | Unset = UNSET
@@ -149,6 +164,8 @@ class Analysis:
             "form_id": form_id,
             "agent_id": agent_id,
             "agent_version": agent_version,
+            "cost": cost,
+            "cost_incomplete": cost_incomplete,
             "created": created,
         })
         if redaction is not UNSET:
@@ -162,6 +179,7 @@ class Analysis:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.analysis_cost import AnalysisCost # noqa: PLC0415
         from ..models.analysis_error import AnalysisError # noqa: PLC0415
         from ..models.analysis_plan import AnalysisPlan # noqa: PLC0415
         from ..models.analysis_success import AnalysisSuccess # noqa: PLC0415
@@ -261,6 +279,26 @@ class Analysis:
         agent_version = _parse_agent_version(d.pop("agent_version"))
 
 
+        def _parse_cost(data: object) -> AnalysisCost | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                cost_type_0 = AnalysisCost.from_dict(data)
+
+
+
+                return cost_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AnalysisCost | None, data)
+
+        cost = _parse_cost(d.pop("cost"))
+
+
+        cost_incomplete = d.pop("cost_incomplete")
+
         created = d.pop("created")
 
         _redaction = d.pop("redaction", UNSET)
@@ -298,6 +336,8 @@ class Analysis:
             form_id=form_id,
             agent_id=agent_id,
             agent_version=agent_version,
+            cost=cost,
+            cost_incomplete=cost_incomplete,
             created=created,
             redaction=redaction,
             error=error,

@@ -10,11 +10,13 @@ from ..types import UNSET, Unset
 
 from ..models.analyzed_conversation_channel import AnalyzedConversationChannel
 from ..models.analyzed_conversation_status import AnalyzedConversationStatus
+from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.analysis import Analysis
+  from ..models.analyzed_conversation_cost import AnalyzedConversationCost
 
 
 
@@ -47,6 +49,10 @@ class AnalyzedConversation:
             created (int): Unix time in seconds.
             analysis (Analysis): What the model made of a finished call or conversation: a summary, structured data valid
                 against the plan's schema, a success verdict.
+            cost (AnalyzedConversationCost | None | Unset): What its assistant's model requests cost so far (`GET
+                /v1/conversations/{id}` only: absent in lists and events): a conversation stays open, so each turn's cost is
+                recorded when its answer comes, at the price table then in force (README "Costs"); null when none was recorded.
+                Its analyses are priced apart.
      """
 
     id: str
@@ -65,6 +71,7 @@ class AnalyzedConversation:
     contact_id: None | str
     created: int
     analysis: Analysis
+    cost: AnalyzedConversationCost | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -73,6 +80,7 @@ class AnalyzedConversation:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.analysis import Analysis # noqa: PLC0415
+        from ..models.analyzed_conversation_cost import AnalyzedConversationCost # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -112,6 +120,14 @@ class AnalyzedConversation:
 
         analysis = self.analysis.to_dict()
 
+        cost: dict[str, Any] | None | Unset
+        if isinstance(self.cost, Unset):
+            cost = UNSET
+        elif isinstance(self.cost, AnalyzedConversationCost):
+            cost = self.cost.to_dict()
+        else:
+            cost = self.cost
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -133,6 +149,8 @@ class AnalyzedConversation:
             "created": created,
             "analysis": analysis,
         })
+        if cost is not UNSET:
+            field_dict["cost"] = cost
 
         return field_dict
 
@@ -141,6 +159,7 @@ class AnalyzedConversation:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.analysis import Analysis # noqa: PLC0415
+        from ..models.analyzed_conversation_cost import AnalyzedConversationCost # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -227,6 +246,26 @@ class AnalyzedConversation:
 
 
 
+        def _parse_cost(data: object) -> AnalyzedConversationCost | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                cost_type_0 = AnalyzedConversationCost.from_dict(data)
+
+
+
+                return cost_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AnalyzedConversationCost | None | Unset, data)
+
+        cost = _parse_cost(d.pop("cost", UNSET))
+
+
         analyzed_conversation = cls(
             id=id,
             object_=object_,
@@ -244,6 +283,7 @@ class AnalyzedConversation:
             contact_id=contact_id,
             created=created,
             analysis=analysis,
+            cost=cost,
         )
 
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
   from ..models.call_calling_window import CallCallingWindow
   from ..models.call_compliance import CallCompliance
   from ..models.call_context import CallContext
+  from ..models.call_cost import CallCost
   from ..models.call_error import CallError
   from ..models.call_form_type_0 import CallFormType0
   from ..models.call_inbound_webhook import CallInboundWebhook
@@ -107,6 +108,11 @@ class Call:
                 organization's `ai_disclosure`, in the agent's language); null: off.
             latency (CallLatency | None): The answers' latency as the caller heard it (p50/p90 of each turn's `latency`),
                 written when the call ends; null before, and when no answer was measured.
+            cost (CallCost | None): What the call cost (telephony, model, recording, platform fee), in integer micro-units
+                of `currency`, computed once when it ended from what it used and the price table then in force (README "Costs");
+                null before it ended. Its analysis is priced apart (`GET /v1/usage` `cost`).
+            cost_incomplete (bool): True when a model the call used is missing from the price table: `cost.model_micros` is
+                null and `cost.total_micros` lacks it.
             analysis (Analysis | None): The call's current analysis (the agent's or the call's `analysis` plan, run once the
                 call has ended; the newest re-run); null until one is stored.
             usage (CallUsage | Unset):
@@ -153,6 +159,8 @@ class Call:
     recording_consent: CallRecordingConsent | None
     ai_disclosure: None | str
     latency: CallLatency | None
+    cost: CallCost | None
+    cost_incomplete: bool
     analysis: Analysis | None
     usage: CallUsage | Unset = UNSET
     turns: list[TranscriptTurn] | Unset = UNSET
@@ -167,6 +175,7 @@ class Call:
         from ..models.call_calling_window import CallCallingWindow # noqa: PLC0415
         from ..models.call_compliance import CallCompliance # noqa: PLC0415
         from ..models.call_context import CallContext # noqa: PLC0415
+        from ..models.call_cost import CallCost # noqa: PLC0415
         from ..models.call_error import CallError # noqa: PLC0415
         from ..models.call_form_type_0 import CallFormType0 # noqa: PLC0415
         from ..models.call_inbound_webhook import CallInboundWebhook # noqa: PLC0415
@@ -318,6 +327,14 @@ class Call:
         else:
             latency = self.latency
 
+        cost: dict[str, Any] | None
+        if isinstance(self.cost, CallCost):
+            cost = self.cost.to_dict()
+        else:
+            cost = self.cost
+
+        cost_incomplete = self.cost_incomplete
+
         analysis: dict[str, Any] | None
         if isinstance(self.analysis, Analysis):
             analysis = self.analysis.to_dict()
@@ -379,6 +396,8 @@ class Call:
             "recording_consent": recording_consent,
             "ai_disclosure": ai_disclosure,
             "latency": latency,
+            "cost": cost,
+            "cost_incomplete": cost_incomplete,
             "analysis": analysis,
         })
         if usage is not UNSET:
@@ -396,6 +415,7 @@ class Call:
         from ..models.call_calling_window import CallCallingWindow # noqa: PLC0415
         from ..models.call_compliance import CallCompliance # noqa: PLC0415
         from ..models.call_context import CallContext # noqa: PLC0415
+        from ..models.call_cost import CallCost # noqa: PLC0415
         from ..models.call_error import CallError # noqa: PLC0415
         from ..models.call_form_type_0 import CallFormType0 # noqa: PLC0415
         from ..models.call_inbound_webhook import CallInboundWebhook # noqa: PLC0415
@@ -781,6 +801,26 @@ class Call:
         latency = _parse_latency(d.pop("latency"))
 
 
+        def _parse_cost(data: object) -> CallCost | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                cost_type_0 = CallCost.from_dict(data)
+
+
+
+                return cost_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CallCost | None, data)
+
+        cost = _parse_cost(d.pop("cost"))
+
+
+        cost_incomplete = d.pop("cost_incomplete")
+
         def _parse_analysis(data: object) -> Analysis | None:
             if data is None:
                 return data
@@ -860,6 +900,8 @@ class Call:
             recording_consent=recording_consent,
             ai_disclosure=ai_disclosure,
             latency=latency,
+            cost=cost,
+            cost_incomplete=cost_incomplete,
             analysis=analysis,
             usage=usage,
             turns=turns,

@@ -10,9 +10,12 @@ from ..types import UNSET, Unset
 
 from ..models.conversation_channel import ConversationChannel
 from ..models.conversation_status import ConversationStatus
+from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
 
+if TYPE_CHECKING:
+  from ..models.conversation_cost import ConversationCost
 
 
 
@@ -44,6 +47,10 @@ class Conversation:
             last_message_at (int | None):
             contact_id (None | str):
             created (int): Unix time in seconds.
+            cost (ConversationCost | None | Unset): What its assistant's model requests cost so far (`GET
+                /v1/conversations/{id}` only: absent in lists and events): a conversation stays open, so each turn's cost is
+                recorded when its answer comes, at the price table then in force (README "Costs"); null when none was recorded.
+                Its analyses are priced apart.
      """
 
     id: str
@@ -61,6 +68,7 @@ class Conversation:
     last_message_at: int | None
     contact_id: None | str
     created: int
+    cost: ConversationCost | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -68,6 +76,7 @@ class Conversation:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.conversation_cost import ConversationCost # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -105,6 +114,14 @@ class Conversation:
 
         created = self.created
 
+        cost: dict[str, Any] | None | Unset
+        if isinstance(self.cost, Unset):
+            cost = UNSET
+        elif isinstance(self.cost, ConversationCost):
+            cost = self.cost.to_dict()
+        else:
+            cost = self.cost
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -125,6 +142,8 @@ class Conversation:
             "contact_id": contact_id,
             "created": created,
         })
+        if cost is not UNSET:
+            field_dict["cost"] = cost
 
         return field_dict
 
@@ -132,6 +151,7 @@ class Conversation:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.conversation_cost import ConversationCost # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -213,6 +233,26 @@ class Conversation:
 
         created = d.pop("created")
 
+        def _parse_cost(data: object) -> ConversationCost | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                cost_type_0 = ConversationCost.from_dict(data)
+
+
+
+                return cost_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ConversationCost | None | Unset, data)
+
+        cost = _parse_cost(d.pop("cost", UNSET))
+
+
         conversation = cls(
             id=id,
             object_=object_,
@@ -229,6 +269,7 @@ class Conversation:
             last_message_at=last_message_at,
             contact_id=contact_id,
             created=created,
+            cost=cost,
         )
 
 

@@ -33,6 +33,7 @@ class Usage:
             from_ (str):
             to (str):
             timezone (str):
+            currency (Literal['usd']):
             as_of (int): Unix time in seconds.
             totals (UsageTotals):
             daily (list[UsageDailyItem]):
@@ -43,6 +44,7 @@ class Usage:
     from_: str
     to: str
     timezone: str
+    currency: Literal['usd']
     as_of: int
     totals: UsageTotals
     daily: list[UsageDailyItem]
@@ -65,6 +67,8 @@ class Usage:
 
         timezone = self.timezone
 
+        currency = self.currency
+
         as_of = self.as_of
 
         totals = self.totals.to_dict()
@@ -85,6 +89,7 @@ class Usage:
             "from": from_,
             "to": to,
             "timezone": timezone,
+            "currency": currency,
             "as_of": as_of,
             "totals": totals,
             "daily": daily,
@@ -111,6 +116,10 @@ class Usage:
 
         timezone = d.pop("timezone")
 
+        currency = cast(Literal['usd'] , d.pop("currency"))
+        if currency != 'usd':
+            raise ValueError(f"currency must match const 'usd', got '{currency}'")
+
         as_of = d.pop("as_of")
 
         totals = UsageTotals.from_dict(d.pop("totals"))
@@ -134,6 +143,7 @@ class Usage:
             from_=from_,
             to=to,
             timezone=timezone,
+            currency=currency,
             as_of=as_of,
             totals=totals,
             daily=daily,

@@ -13,6 +13,7 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.usage_daily_item_analysis import UsageDailyItemAnalysis
   from ..models.usage_daily_item_calls import UsageDailyItemCalls
+  from ..models.usage_daily_item_cost import UsageDailyItemCost
   from ..models.usage_daily_item_knowledge import UsageDailyItemKnowledge
   from ..models.usage_daily_item_llm import UsageDailyItemLlm
   from ..models.usage_daily_item_messages import UsageDailyItemMessages
@@ -39,6 +40,7 @@ class UsageDailyItem:
             analysis (UsageDailyItemAnalysis):
             webhooks (UsageDailyItemWebhooks):
             realtime (UsageDailyItemRealtime):
+            cost (UsageDailyItemCost):
      """
 
     date: str
@@ -49,6 +51,7 @@ class UsageDailyItem:
     analysis: UsageDailyItemAnalysis
     webhooks: UsageDailyItemWebhooks
     realtime: UsageDailyItemRealtime
+    cost: UsageDailyItemCost
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -58,6 +61,7 @@ class UsageDailyItem:
     def to_dict(self) -> dict[str, Any]:
         from ..models.usage_daily_item_analysis import UsageDailyItemAnalysis # noqa: PLC0415
         from ..models.usage_daily_item_calls import UsageDailyItemCalls # noqa: PLC0415
+        from ..models.usage_daily_item_cost import UsageDailyItemCost # noqa: PLC0415
         from ..models.usage_daily_item_knowledge import UsageDailyItemKnowledge # noqa: PLC0415
         from ..models.usage_daily_item_llm import UsageDailyItemLlm # noqa: PLC0415
         from ..models.usage_daily_item_messages import UsageDailyItemMessages # noqa: PLC0415
@@ -79,6 +83,8 @@ class UsageDailyItem:
 
         realtime = self.realtime.to_dict()
 
+        cost = self.cost.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -91,6 +97,7 @@ class UsageDailyItem:
             "analysis": analysis,
             "webhooks": webhooks,
             "realtime": realtime,
+            "cost": cost,
         })
 
         return field_dict
@@ -101,6 +108,7 @@ class UsageDailyItem:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.usage_daily_item_analysis import UsageDailyItemAnalysis # noqa: PLC0415
         from ..models.usage_daily_item_calls import UsageDailyItemCalls # noqa: PLC0415
+        from ..models.usage_daily_item_cost import UsageDailyItemCost # noqa: PLC0415
         from ..models.usage_daily_item_knowledge import UsageDailyItemKnowledge # noqa: PLC0415
         from ..models.usage_daily_item_llm import UsageDailyItemLlm # noqa: PLC0415
         from ..models.usage_daily_item_messages import UsageDailyItemMessages # noqa: PLC0415
@@ -144,6 +152,11 @@ class UsageDailyItem:
 
 
 
+        cost = UsageDailyItemCost.from_dict(d.pop("cost"))
+
+
+
+
         usage_daily_item = cls(
             date=date,
             calls=calls,
@@ -153,6 +166,7 @@ class UsageDailyItem:
             analysis=analysis,
             webhooks=webhooks,
             realtime=realtime,
+            cost=cost,
         )
 
 

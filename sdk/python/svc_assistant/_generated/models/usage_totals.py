@@ -13,6 +13,7 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.usage_totals_analysis import UsageTotalsAnalysis
   from ..models.usage_totals_calls import UsageTotalsCalls
+  from ..models.usage_totals_cost import UsageTotalsCost
   from ..models.usage_totals_knowledge import UsageTotalsKnowledge
   from ..models.usage_totals_llm import UsageTotalsLlm
   from ..models.usage_totals_messages import UsageTotalsMessages
@@ -38,6 +39,7 @@ class UsageTotals:
             analysis (UsageTotalsAnalysis):
             webhooks (UsageTotalsWebhooks):
             realtime (UsageTotalsRealtime):
+            cost (UsageTotalsCost):
      """
 
     calls: UsageTotalsCalls
@@ -47,6 +49,7 @@ class UsageTotals:
     analysis: UsageTotalsAnalysis
     webhooks: UsageTotalsWebhooks
     realtime: UsageTotalsRealtime
+    cost: UsageTotalsCost
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -56,6 +59,7 @@ class UsageTotals:
     def to_dict(self) -> dict[str, Any]:
         from ..models.usage_totals_analysis import UsageTotalsAnalysis # noqa: PLC0415
         from ..models.usage_totals_calls import UsageTotalsCalls # noqa: PLC0415
+        from ..models.usage_totals_cost import UsageTotalsCost # noqa: PLC0415
         from ..models.usage_totals_knowledge import UsageTotalsKnowledge # noqa: PLC0415
         from ..models.usage_totals_llm import UsageTotalsLlm # noqa: PLC0415
         from ..models.usage_totals_messages import UsageTotalsMessages # noqa: PLC0415
@@ -75,6 +79,8 @@ class UsageTotals:
 
         realtime = self.realtime.to_dict()
 
+        cost = self.cost.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -86,6 +92,7 @@ class UsageTotals:
             "analysis": analysis,
             "webhooks": webhooks,
             "realtime": realtime,
+            "cost": cost,
         })
 
         return field_dict
@@ -96,6 +103,7 @@ class UsageTotals:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.usage_totals_analysis import UsageTotalsAnalysis # noqa: PLC0415
         from ..models.usage_totals_calls import UsageTotalsCalls # noqa: PLC0415
+        from ..models.usage_totals_cost import UsageTotalsCost # noqa: PLC0415
         from ..models.usage_totals_knowledge import UsageTotalsKnowledge # noqa: PLC0415
         from ..models.usage_totals_llm import UsageTotalsLlm # noqa: PLC0415
         from ..models.usage_totals_messages import UsageTotalsMessages # noqa: PLC0415
@@ -137,6 +145,11 @@ class UsageTotals:
 
 
 
+        cost = UsageTotalsCost.from_dict(d.pop("cost"))
+
+
+
+
         usage_totals = cls(
             calls=calls,
             messages=messages,
@@ -145,6 +158,7 @@ class UsageTotals:
             analysis=analysis,
             webhooks=webhooks,
             realtime=realtime,
+            cost=cost,
         )
 
 
