@@ -312,8 +312,9 @@ export function answerProblems(
  * when its answer came), JSON (`CostObject`); null when none was recorded.
  */
 async function analysisCostJson(analysisId: string): Promise<string | null> {
-  const rows = await UsageRecord.find({ _id: { $in: [`ana:${analysisId}:1`, `ana:${analysisId}:2`] } }).lean();
-  const cost = sumCostOfRows(rows);
+  // Two lookups by `_id` (a primary-key read on every store, where `_id: {$in}` is not one on the embedded store).
+  const found = await Promise.all([1, 2].map((n) => UsageRecord.findById(`ana:${analysisId}:${n}`).lean()));
+  const cost = sumCostOfRows(found.filter((r) => r !== null));
   return cost ? JSON.stringify(cost) : null;
 }
 
