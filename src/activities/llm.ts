@@ -48,6 +48,8 @@ import { activityKey } from '../platform/temporal';
 import { openTokenStream, readRelayStreamSession } from '../voice/relay';
 import { readOrLastKnown, writeWhenStored } from '../platform/store-outage';
 import { requestSent } from '../platform/behind-turn';
+import { SpanKind, withSpan } from '../platform/tracing';
+import { modelAnswerAttributes, modelRequestAttributes } from '../platform/genai-tracing';
 
 export interface GenerateReplyInput {
   callId: string;
@@ -181,9 +183,18 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     const first: { tokenMs: number | null } = { tokenMs: null };
     try {
-      completion = relay
-        ? await streamed(body, relay, signal, first)
-        : await openai().chat.completions.create(body, { signal });
+      completion = await withSpan(
+        `chat ${model}`,
+        modelRequestAttributes(model),
+        async (span) => {
+          const answer = relay
+            ? await streamed(body, relay, signal, first)
+            : await openai().chat.completions.create(body, { signal });
+          span?.setAttributes(modelAnswerAttributes(answer, sentMs, first.tokenMs));
+          return answer;
+        },
+        SpanKind.CLIENT,
+      );
     } catch (err) {
       if (deadline?.aborted && !cancelled.aborted) throw turnDeadlineExceeded(input.deadlineMs!);
       throw err;
