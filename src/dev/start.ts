@@ -322,7 +322,8 @@ async function main(): Promise<void> {
     setConfig(cfg);
     const api = await startService(cfg, needMongo, bundle, cleanups, shutdown);
     await announceReady(cfg, api, uiUrl);
-    if (tracesUi) console.log(`  Traces (Jaeger): ${tracesUi}   (a call's trace: its trace_id, or the console's call page)\n`);
+    if (tracesUi)
+      console.log(`  Traces (Jaeger): ${tracesUi}   (a call's trace: its trace_id, or the console's call page)\n`);
   } catch (err) {
     logger.error(err instanceof Error ? err.message : String(err));
     await shutdown(1);

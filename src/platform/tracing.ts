@@ -48,7 +48,8 @@ export { SpanKind } from '@opentelemetry/api';
 export const TRACER_NAME = 'svc-assistant';
 
 /** The module the worker's workflow bundle adds when tracing is on: the package's workflow interceptors. */
-export const WORKFLOW_TRACING_MODULE = require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+export const WORKFLOW_TRACING_MODULE =
+  require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
 
 /**
  * True when the environment asks for traces: `OTEL_EXPORTER_OTLP_ENDPOINT` or

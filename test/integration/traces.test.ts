@@ -10,7 +10,7 @@
  */
 import crypto from 'node:crypto';
 import { expect } from 'chai';
-import type { RunningJaeger } from '../../src/dev/infra';
+import { freePort, type RunningJaeger } from '../../src/dev/infra';
 import { request } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { createWebhookEndpoint, eventually, type Tenant } from '../support/webhooks';
@@ -27,7 +27,14 @@ import {
 } from '../support/traces';
 
 /** A request to the traced API process (not the harness's). */
-async function tracedRequest(service: TracedService, method: string, urlPath: string, key: string, body?: unknown, headers: Record<string, string> = {}) {
+async function tracedRequest(
+  service: TracedService,
+  method: string,
+  urlPath: string,
+  key: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(service.url + urlPath, {
     method,
     headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}), ...headers },
@@ -98,15 +105,20 @@ describe('traces: a call end to end in a real tracing backend', function () {
     await receiver.waitFor((r) => r.some((x) => x.path === '/hooks'), 60_000, 'the call.ended webhook');
   });
 
-  it("has the request, workflow, model, tool and webhook spans in Jaeger, each under its parent", async () => {
+  it('has the request, workflow, model, tool and webhook spans in Jaeger, each under its parent', async () => {
     spans = await eventually(
       async () => {
         const got = await traceSpans(jaeger, callerTrace);
         const names = got.map((s) => s.operationName);
-        return ['POST /v1/calls', 'execute_tool lookup_order', 'webhook POST'].every((n) => names.includes(n)) &&
-          names.some((n) => n.startsWith('chat '))
-          ? got
-          : undefined;
+        // Workflow spans leave the worker when their run ends (the interceptors' sink): waited for too.
+        const expected = [
+          'POST /v1/calls',
+          'RunWorkflow:callWorkflow',
+          'execute_tool lookup_order',
+          'webhook POST',
+          'RunWorkflow:webhookDeliveryWorkflow',
+        ];
+        return expected.every((n) => names.includes(n)) && names.some((n) => n.startsWith('chat ')) ? got : undefined;
       },
       'the trace in Jaeger',
       60_000,
@@ -151,7 +163,10 @@ describe('traces: a call end to end in a real tracing backend', function () {
       'tool.outcome': 'ok',
       'http.response.status_code': 200,
     });
-    expect(Object.keys(tool.tags).some((k) => /argument|result/.test(k)), 'no arguments or results').to.equal(false);
+    expect(
+      Object.keys(tool.tags).some((k) => /argument|result/.test(k)),
+      'no arguments or results',
+    ).to.equal(false);
     expect(spans.find((s) => s.spanID === tool.parent)?.operationName).to.match(/^RunActivity:/);
     expect(ancestry(spans, tool)).to.include('RunWorkflow:callWorkflow');
 
@@ -163,7 +178,10 @@ describe('traces: a call end to end in a real tracing backend', function () {
       'http.response.status_code': 200,
       'webhook.outcome': 'succeeded',
     });
-    expect(ancestry(spans, hook)).to.include.members(['RunWorkflow:webhookDeliveryWorkflow', 'RunWorkflow:callWorkflow']);
+    expect(ancestry(spans, hook)).to.include.members([
+      'RunWorkflow:webhookDeliveryWorkflow',
+      'RunWorkflow:callWorkflow',
+    ]);
   });
 
   it('sent the tool server and the webhook receiver a traceparent of that trace, from their spans', () => {
@@ -175,16 +193,17 @@ describe('traces: a call end to end in a real tracing backend', function () {
     expect(hookHeader!.spanId).to.equal(one(spans, 'webhook POST').spanID);
   });
 
-  it("writes the trace id in the call's log lines", () => {
-    const lines = service.worker
-      .log()
-      .split('\n')
+  it("writes the trace id in the call's log lines (API and worker)", () => {
+    const lines = [service.api, service.worker]
+      .flatMap((p) => p.log().split('\n'))
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .filter((l) => l.call_id === call.id);
-    expect(lines.filter((l) => l.trace_id === callerTrace), 'worker log lines of the call in its trace').to.not.be
-      .empty;
-    expect(lines.filter((l) => l.trace_id !== undefined && l.trace_id !== callerTrace)).to.deep.equal([]);
+    const placing = lines.find((l) => String(l.message).startsWith('POST /v1/calls 200'));
+    expect(placing, 'the request line of POST /v1/calls').to.include({ trace_id: callerTrace });
+    // Every later GET is a request, and a trace, of its own; what the call's workflow logs is in the call's.
+    const worked = lines.filter((l) => l.request_id === undefined && l.trace_id !== undefined);
+    expect(worked.filter((l) => l.trace_id !== callerTrace)).to.deep.equal([]);
   });
 
   it('leaves calls untraced where tracing is off: trace_id null', async () => {
@@ -199,5 +218,51 @@ describe('traces: a call end to end in a real tracing backend', function () {
       return res.body?.status ? res.body : undefined;
     }, 'the call');
     expect(got).to.have.property('trace_id', null);
+  });
+});
+
+describe('traces: an unreachable tracing backend', function () {
+  this.timeout(300_000);
+  let service: TracedService;
+  let metricsPort: number;
+  let t: Tenant;
+  before(async () => {
+    metricsPort = await freePort();
+    // Nothing listens on the endpoint's port; a queue of 4 spans fills within the first call (and is sent, in vain).
+    service = await startTracedService(`traces-down-${Date.now()}`, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await freePort()}`,
+      OTEL_BSP_MAX_QUEUE_SIZE: '4',
+      OTEL_BSP_SCHEDULE_DELAY: '60000',
+      METRICS_WORKER_PORT: String(metricsPort),
+    });
+    t = await newTenant();
+  });
+  after(async () => service?.stop());
+
+  it('neither fails nor holds a call, and counts the spans it dropped', async () => {
+    const placed = await tracedRequest(service, 'POST', '/v1/calls', t.testKey, {
+      to: '+14155550123',
+      agent_id: t.agentId,
+      simulation: { caller: ['Is my order shipped?', 'Thanks, bye.'] },
+    });
+    expect(placed.status, JSON.stringify(placed.body)).to.equal(200);
+    expect(placed.body.trace_id, 'the API made a trace all the same').to.match(/^[0-9a-f]{32}$/);
+    const ended = await eventually(
+      async () => {
+        const got = await tracedRequest(service, 'GET', `/v1/calls/${placed.body.id}`, t.testKey);
+        return got.body?.status === 'completed' ? got.body : undefined;
+      },
+      'the call to complete',
+      60_000,
+    );
+    expect(ended.trace_id).to.equal(placed.body.trace_id);
+    // Dropped: spans that found the queue full, and batches the backend did not take (refused at once).
+    const dropped = await eventually(async () => {
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const counts = [...metrics.matchAll(/^svc_trace_spans_dropped_total\{reason="(\w+)"\} (\d+)/gm)];
+      const total = counts.reduce((sum, m) => sum + Number(m[2]), 0);
+      return total > 0 ? total : undefined;
+    }, 'dropped spans counted in svc_trace_spans_dropped_total');
+    expect(dropped).to.be.above(0);
   });
 });
