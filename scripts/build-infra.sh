@@ -251,7 +251,7 @@ build_jaeger() {
   local dir=$1 start=$SECONDS logf="$CACHE/logs/jaeger-build.log" src work
   [ -x "$dir/jaeger" ] && return 0
   need_go "jaeger" || return 1
-  log "jaeger $JAEGER_VERSION: building from the Go module proxy (once per machine, 3-8 minutes)"
+  log "jaeger $JAEGER_VERSION: building from the Go module proxy (once per machine, 5-20 minutes: a large build)"
   echo "building with Go" >"$CACHE/status/jaeger"
   src=$(go mod download -json "github.com/jaegertracing/jaeger@$JAEGER_VERSION" 2>>"$logf" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
   [ -d "$src" ] || { log "go mod download gave no source directory for jaeger (see $logf)"; return 1; }

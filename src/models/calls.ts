@@ -38,7 +38,6 @@ import { redactionField, renderRedaction } from './redaction';
 import { CallUsageObject } from './usage';
 import { CallLatencyObject, renderCallLatency, renderTurnLatency, TurnLatencyObject } from './latency';
 import { ENGINE_FALLBACKS, ENGINES, type EngineFallback } from '../shared/realtime';
-import { currentTraceId } from '../platform/tracing';
 
 const callSchema = new Schema(
   {
@@ -382,8 +381,11 @@ export function voicemailMessageOf(input: Pick<CallWorkflowInput, 'voicemail' | 
   return vm?.action === 'leave_message' && vm.message ? vm.message : null;
 }
 
-/** The call document for a new call, as the API and the workflow both write it (insert-if-absent). */
-export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: string } {
+/**
+ * The call document for a new call, as the API and the workflow both write it (insert-if-absent).
+ * @param traceId the trace the writer runs in (src/platform/tracing.ts `currentTraceId`), or null
+ */
+export function newCallDocument(input: CallWorkflowInput, traceId: string | null = null): CallDoc & { _id: string } {
   return {
     _id: input.callId,
     org_id: input.orgId,
@@ -419,7 +421,7 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     form_definition_json: input.campaign ? JSON.stringify(input.campaign.form) : null,
     direction: input.direction ?? 'outbound',
     inbound_webhook_json: input.inbound?.webhook ? JSON.stringify(input.inbound.webhook) : null,
-    trace_id: currentTraceId(), // the trace of whoever writes it first: the API request's, carried by Temporal
+    trace_id: traceId, // the trace of whoever writes it first: the API request's, carried on by Temporal
     created: input.created,
     scheduled_at: input.scheduled_at ?? null,
     calling_window_json: input.calling_window ? JSON.stringify(input.calling_window) : null,
