@@ -323,7 +323,9 @@ async function main(): Promise<void> {
     const api = await startService(cfg, needMongo, bundle, cleanups, shutdown);
     await announceReady(cfg, api, uiUrl);
     if (tracesUi)
-      console.log(`  Traces (Jaeger): ${tracesUi}   (a call's trace: its trace_id, or the console's call page)\n`);
+      console.log(
+        `  Traces (Jaeger's query API): ${tracesUi}   (a call's trace_id; the console's call page links it)\n`,
+      );
   } catch (err) {
     logger.error(err instanceof Error ? err.message : String(err));
     await shutdown(1);

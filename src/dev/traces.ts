@@ -3,7 +3,9 @@
  * built once per machine by scripts/build-infra.sh), its data under `DATA_DIR/jaeger` (kept in memory:
  * traces go with the process). Traces are sent there through the standard variable
  * (`OTEL_EXPORTER_OTLP_ENDPOINT`), and the console links a call to its trace (`TRACES_URL_TEMPLATE`,
- * unless set). Ports: OTLP/HTTP 4318, UI and query API 16686, gRPC query 16685 (Jaeger's own defaults).
+ * unless set: the query API's JSON of the trace, `/api/traces/{trace_id}`, since a Jaeger built from the Go
+ * module serves a placeholder page where the release's web UI would be: its UI assets are built apart).
+ * Ports: OTLP/HTTP 4318, query API 16686, gRPC query 16685 (Jaeger's own defaults).
  */
 import path from 'node:path';
 import type { Config } from '../config';
@@ -16,8 +18,8 @@ const PORTS = { otlpPort: 4318, queryPort: 16686, grpcPort: 16685 };
 
 /**
  * Builds (first time) and starts Jaeger, adds it to `children` (stopped with the others), points the
- * OpenTelemetry exporter at it and the console's trace link at its UI.
- * @returns the address of Jaeger's UI
+ * OpenTelemetry exporter at it and the console's trace link at its query API.
+ * @returns the address of a trace in Jaeger's query API (`…/api/traces/<trace_id>`)
  * @throws Error naming the port when one of Jaeger's ports is taken
  */
 export async function startDevTraces(cfg: Config, children: ChildServer[]): Promise<string> {
@@ -28,7 +30,7 @@ export async function startDevTraces(cfg: Config, children: ChildServer[]): Prom
   const jaeger = await startJaeger(binary, { dataDir: path.join(cfg.dataDir, 'jaeger'), ...PORTS });
   children.push(jaeger);
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = jaeger.otlpEndpoint;
-  const ui = `http://localhost:${PORTS.queryPort}`;
-  cfg.tracesUrlTemplate ??= `${ui}/trace/{trace_id}`;
-  return ui;
+  const query = `http://localhost:${PORTS.queryPort}/api/traces/`;
+  cfg.tracesUrlTemplate ??= `${query}{trace_id}`;
+  return `${query}<trace_id>`;
 }

@@ -176,11 +176,11 @@ export function temporalClientInterceptors(): ClientInterceptors | undefined {
 
 /**
  * What `Worker.create` adds when tracing is on: activity interceptors (a span per activity, child of the
- * workflow's), the client interceptors of the activities' client, the workflow interceptor module (its
- * bundle must include `WORKFLOW_TRACING_MODULE`: `workflowInterceptorModules()`), and the sink that
+ * workflow's), the client interceptors of the activities' client, the workflow interceptor module (a
+ * `prebuilt` bundle must include it instead: `workflowInterceptorModules()`), and the sink that
  * exports the spans workflow code records (replay-safe: the sink does not run on replay).
  */
-export function temporalWorkerTracing(): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
+export function temporalWorkerTracing(prebuilt = false): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
   const t = active;
   if (!t) return {};
   return {
@@ -192,7 +192,7 @@ export function temporalWorkerTracing(): Pick<WorkerOptions, 'interceptors' | 's
         }),
       ],
       client: temporalClientInterceptors(),
-      workflowModules: [WORKFLOW_TRACING_MODULE],
+      workflowModules: prebuilt ? [] : [WORKFLOW_TRACING_MODULE], // a prebuilt bundle holds them already
     },
     sinks: { exporter: makeWorkflowExporter(t.processor, t.resource) },
   };

@@ -33,7 +33,7 @@ export async function createWorker(opts: CreateWorkerOptions = {}): Promise<Work
     taskQueue: opts.taskQueue ?? config().taskQueue,
     activities,
     dataConverter, // payloads encrypted
-    ...temporalWorkerTracing(), // nothing when tracing is off
+    ...temporalWorkerTracing(opts.workflowBundle !== undefined), // nothing when tracing is off
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     // At least the LLM activity's startToCloseTimeout (30 s), so a deploy lets a turn's request finish
     // instead of burning one of its three tries.
