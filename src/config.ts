@@ -116,6 +116,12 @@ export interface Config {
    * started (`TEMPORAL_UI_PORT`).
    */
   temporalUiUrl: string;
+  /**
+   * The tracing backend's page of one trace (`TRACES_URL_TEMPLATE`, an http(s) URL containing
+   * `{trace_id}`, e.g. `http://localhost:16686/trace/{trace_id}` for Jaeger): the staff console links a
+   * call's page to its trace. Unset: no link. `npm start -- --traces` sets its Jaeger's.
+   */
+  tracesUrlTemplate?: string;
   /** Days an audit entry is kept (`AUDIT_RETENTION_DAYS`, default 365). */
   auditRetentionDays: number;
   /** Allow webhook URLs that resolve to loopback/private addresses (`WEBHOOK_ALLOW_PRIVATE=1`). */
@@ -365,6 +371,17 @@ function codecToken(value: string | undefined): string | undefined {
   return token;
 }
 
+/** `TRACES_URL_TEMPLATE`: unset, or an http(s) URL with `{trace_id}` in it (else the process does not start). */
+function tracesUrlTemplate(value: string | undefined): string | undefined {
+  const template = opt(value?.trim());
+  if (template === undefined) return undefined;
+  if (!template.includes('{trace_id}') || !/^https?:\/\/[^/]/.test(template) || !URL.canParse(template))
+    throw new Error(
+      `TRACES_URL_TEMPLATE must be an http(s) URL containing {trace_id} (e.g. http://localhost:16686/trace/{trace_id}), got ${JSON.stringify(template)}`,
+    );
+  return template;
+}
+
 /** The port of a `host:port` or a URL's first host (`mongodb://a:27018,b/…`), or `dflt` when it names none. */
 function portOf(address: string | undefined, dflt: number): number {
   const m = /^(?:[a-z+]+:\/\/)?(?:[^@/]*@)?(?:\[[^\]]*\]|[^:/,?]*)(?::(\d+))?/i.exec(address ?? '');
@@ -513,6 +530,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     codecHost: opt(env.CODEC_HOST) ?? '127.0.0.1',
     codecRateLimit: env.CODEC_RATE_LIMIT === '0' ? 0 : count('CODEC_RATE_LIMIT', env.CODEC_RATE_LIMIT, 3000),
     temporalUiUrl: (env.TEMPORAL_UI_URL || 'http://localhost:8233').replace(/\/+$/, ''),
+    tracesUrlTemplate: tracesUrlTemplate(env.TRACES_URL_TEMPLATE),
     auditRetentionDays: count('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 365),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),
     webhookRefusedPorts: refusedPorts(env),

@@ -8,6 +8,8 @@
  *   request in one (`request_id`, then `call_id` / `conversation_id` / `workflow_id` once the request
  *   knows them: src/api/observe.ts); activity code gets `workflow_id`, `activity`, `attempt` and its
  *   workflow's `call_id` or `conversation_id` from Temporal's activity Context.
+ * - Traces: with tracing on (src/platform/tracing.ts), a line written inside a span carries its
+ *   `trace_id` and `span_id` (OpenTelemetry's log correlation fields).
  * - Secrets never leave: values that look like API keys (`svc_sk_…`, `svc_rk_…`, `svc_pk_…`), webhook
  *   secrets (`whsec_…`) or `Bearer` credentials, and fields named like credentials (`authorization`,
  *   `secret`, `password`, `token`, `api_key`…) are written as `[redacted]`. Callers still pass ids,
@@ -18,6 +20,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Context as ActivityContext } from '@temporalio/activity';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import winston from 'winston';
 import { redactCardsAndEmails } from './redaction';
 
@@ -101,6 +104,12 @@ export function redact(value: unknown, depth = 0): unknown {
 const contextAndRedaction = winston.format((info) => {
   const fields = currentLogContext();
   for (const [k, v] of Object.entries(fields)) if (info[k] === undefined && v !== undefined) info[k] = v;
+  // The active span's trace (tracing on: src/platform/tracing.ts); off, there is never an active span.
+  const span = trace.getActiveSpan()?.spanContext();
+  if (span && isSpanContextValid(span) && info.trace_id === undefined) {
+    info.trace_id = span.traceId;
+    info.span_id = span.spanId;
+  }
   for (const k of Object.keys(info)) info[k] = SECRET_FIELD.test(k) ? REDACTED : redact(info[k]);
   return info;
 });

@@ -34,10 +34,11 @@ import { startEndedCallAnalysis } from '../services/analysis';
 import { callRedactor } from '../services/redaction-policy';
 import { callLatencyJson, turnLatencyJson } from '../models/latency';
 import { callTransitions, observeTurnLatency } from '../platform/metrics';
+import { currentTraceId } from '../platform/tracing';
 
 /** Makes sure the call's document exists (the API normally wrote it already). */
 export async function ensureCallRecord(input: CallWorkflowInput): Promise<void> {
-  await insertIfAbsent(Call, newCallDocument(input));
+  await insertIfAbsent(Call, newCallDocument(input, currentTraceId()));
 }
 
 export interface TransitionCallInput {

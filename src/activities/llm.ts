@@ -48,6 +48,8 @@ import { activityKey } from '../platform/temporal';
 import { openTokenStream, readRelayStreamSession } from '../voice/relay';
 import { readOrLastKnown, writeWhenStored } from '../platform/store-outage';
 import { requestSent } from '../platform/behind-turn';
+import { SpanKind, withSpan } from '../platform/tracing';
+import { modelAnswerAttributes, modelRequestAttributes } from '../platform/genai-tracing';
 
 export interface GenerateReplyInput {
   callId: string;
@@ -181,9 +183,9 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     const first: { tokenMs: number | null } = { tokenMs: null };
     try {
-      completion = relay
-        ? await streamed(body, relay, signal, first)
-        : await openai().chat.completions.create(body, { signal });
+      completion = await modelRequest(model, sentMs, first, () =>
+        relay ? streamed(body, relay, signal, first) : openai().chat.completions.create(body, { signal }),
+      );
     } catch (err) {
       if (deadline?.aborted && !cancelled.aborted) throw turnDeadlineExceeded(input.deadlineMs!);
       throw err;
@@ -242,6 +244,28 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     timer({ outcome: 'error' });
     throw err;
   }
+}
+
+/**
+ * The model request `send`, inside a CLIENT span `chat <model>` with the GenAI conventions' attributes
+ * (src/platform/genai-tracing.ts) when tracing is on; `send` itself when off.
+ */
+function modelRequest(
+  model: string,
+  sentMs: number,
+  first: { tokenMs: number | null },
+  send: () => Promise<OpenAI.Chat.Completions.ChatCompletion>,
+): Promise<OpenAI.Chat.Completions.ChatCompletion> {
+  return withSpan(
+    `chat ${model}`,
+    modelRequestAttributes(model),
+    async (span) => {
+      const answer = await send();
+      span?.setAttributes(modelAnswerAttributes(answer, sentMs, first.tokenMs));
+      return answer;
+    },
+    SpanKind.CLIENT,
+  );
 }
 
 /** The failure of a request the model did not answer within the turn's deadline (`deadlineMs`). */

@@ -40,6 +40,7 @@ import {
 } from '../shared/webhooks';
 import { emitEvent } from '../services/events';
 import { webhookAttempts, webhookDeliveries } from '../platform/metrics';
+import { SpanKind, withSpan, withTraceHeaders } from '../platform/tracing';
 import { recordUsage, webhookAttemptUsage } from '../services/usage';
 
 /** `User-Agent` of deliveries. */
@@ -145,7 +146,7 @@ async function attemptDelivery(input: WebhookDeliveryInput): Promise<DeliverWebh
     endpoint.previous_secret_expires_ms > Date.now()
   )
     secrets.push(openSecret(endpoint.previous_secret)!);
-  const outcome: AttemptOutcome = await postWebhook({
+  const outcome: AttemptOutcome = await tracedPost(input, attempt, {
     url: endpoint.url,
     body: payload,
     headers: {
@@ -201,6 +202,36 @@ async function attemptDelivery(input: WebhookDeliveryInput): Promise<DeliverWebh
       ? { nextRetryDelay: Math.min(outcome.retryAfterMs, input.retry.maximumIntervalMs) }
       : {}),
   });
+}
+
+/**
+ * One delivery attempt's POST; with tracing on, inside a CLIENT span `webhook POST` (`webhook.endpoint_id`,
+ * `webhook.event_type`, `webhook.delivery_id`, `webhook.attempt`, `http.response.status_code`, no URL nor
+ * payload) whose W3C `traceparent` the receiver gets with the request.
+ */
+function tracedPost(
+  input: WebhookDeliveryInput,
+  attempt: number,
+  request: Parameters<typeof postWebhook>[0],
+): Promise<AttemptOutcome> {
+  const attributes = {
+    'http.request.method': 'POST',
+    'webhook.endpoint_id': input.endpointId,
+    'webhook.event_type': input.eventType,
+    'webhook.delivery_id': input.deliveryId,
+    'webhook.attempt': attempt,
+  };
+  return withSpan(
+    'webhook POST',
+    attributes,
+    async (span) => {
+      const outcome = await postWebhook({ ...request, headers: withTraceHeaders(request.headers) });
+      if (outcome.statusCode !== null) span?.setAttribute('http.response.status_code', outcome.statusCode);
+      span?.setAttribute('webhook.outcome', outcome.ok ? 'succeeded' : 'failed');
+      return outcome;
+    },
+    SpanKind.CLIENT,
+  );
 }
 
 /** Stores one attempt row (a second write of the same attempt number is ignored). */

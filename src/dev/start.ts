@@ -19,6 +19,9 @@
  * that sets it, and during an outage the API here answers 503 in time, as `npm run start:api` does.
  *
  * Ports of the embedded servers: TEMPORAL_DEV_PORT (7233), TEMPORAL_UI_PORT (8233), FERRETDB_PORT (27017).
+ *
+ * `npm start -- --traces` also starts Jaeger (./traces.ts) and sends the traces there; with
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` set instead, they go to that backend (src/platform/tracing.ts).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -36,6 +39,8 @@ import { startApi, type RunningApi } from '../api/server';
 import { logger } from '../logger';
 import { DEMO_MODEL_NAME, startDemoModel } from './demo-model';
 import { infraBinaries, portInUse, startFerretDB, startTemporalDevServer, type ChildServer } from './infra';
+import { startTracing, stopTracing, workflowInterceptorModules } from '../platform/tracing';
+import { startDevTraces, TRACES_FLAG } from './traces';
 import { seedDemo, seedDemoUser } from './seed';
 import { demoNumberInCallingHours } from './demo-number';
 import { ensureCallReconcilerSchedule } from '../services/calls';
@@ -282,6 +287,9 @@ async function main(): Promise<void> {
     const needMongo = !cfg.mongodbUri;
     await checkPorts(ports, !cfg.temporalAddress, needMongo);
 
+    // `--traces`: Jaeger as the tracing backend (its OTLP endpoint set before tracing starts).
+    const tracesUi = process.argv.includes(TRACES_FLAG) ? await startDevTraces(cfg, children) : undefined;
+    if (startTracing('svc-assistant')) cleanups.push(() => stopTracing());
     // The SDK's metrics: Prometheus on a loopback port, served through the API's /metrics.
     installRuntime({ prometheusAddress: await freeLoopbackAddress() });
     // Bundling the workflow code takes seconds of CPU and needs no server: start it now.
@@ -289,6 +297,7 @@ async function main(): Promise<void> {
       bundleWorkflowCode({
         workflowsPath: WORKFLOWS_PATH,
         failureConverterPath: dataConverter.failureConverterPath, // failures raised in workflow code sealed too
+        workflowInterceptorModules: workflowInterceptorModules(), // tracing on: Temporal's OpenTelemetry interceptors
         logger: new DefaultLogger('WARN', (e) => logger.warn(`bundler: ${e.message}`)),
       }),
     );
@@ -313,6 +322,10 @@ async function main(): Promise<void> {
     setConfig(cfg);
     const api = await startService(cfg, needMongo, bundle, cleanups, shutdown);
     await announceReady(cfg, api, uiUrl);
+    if (tracesUi)
+      console.log(
+        `  Traces (Jaeger's query API): ${tracesUi}   (a call's trace_id; the console's call page links it)\n`,
+      );
   } catch (err) {
     logger.error(err instanceof Error ? err.message : String(err));
     await shutdown(1);

@@ -113,6 +113,11 @@ const callSchema = new Schema(
     form_definition_json: { type: String, default: null },
     /** `inbound` or `outbound` (src/shared/calls.ts `CallDirection`); null in calls made before inbound calls existed (outbound). */
     direction: { type: String, default: null },
+    /**
+     * The W3C trace id (32 hex digits) of the trace the call was created in (tracing on:
+     * src/platform/tracing.ts); null when it was created outside a trace.
+     */
+    trace_id: { type: String, default: null },
     /** An inbound call: how the number's inbound webhook went, JSON `{status, error?}`; null otherwise. */
     inbound_webhook_json: { type: String, default: null },
     created: { type: Number, required: true },
@@ -381,8 +386,11 @@ export function voicemailMessageOf(input: Pick<CallWorkflowInput, 'voicemail' | 
   return vm?.action === 'leave_message' && vm.message ? vm.message : null;
 }
 
-/** The call document for a new call, as the API and the workflow both write it (insert-if-absent). */
-export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: string } {
+/**
+ * The call document for a new call, as the API and the workflow both write it (insert-if-absent).
+ * @param traceId the trace the writer runs in (src/platform/tracing.ts `currentTraceId`), or null
+ */
+export function newCallDocument(input: CallWorkflowInput, traceId: string | null = null): CallDoc & { _id: string } {
   return {
     _id: input.callId,
     org_id: input.orgId,
@@ -418,6 +426,7 @@ export function newCallDocument(input: CallWorkflowInput): CallDoc & { _id: stri
     form_definition_json: input.campaign ? JSON.stringify(input.campaign.form) : null,
     direction: input.direction ?? 'outbound',
     inbound_webhook_json: input.inbound?.webhook ? JSON.stringify(input.inbound.webhook) : null,
+    trace_id: traceId, // the trace of whoever writes it first: the API request's, carried on by Temporal
     created: input.created,
     scheduled_at: input.scheduled_at ?? null,
     calling_window_json: input.calling_window ? JSON.stringify(input.calling_window) : null,
@@ -692,6 +701,12 @@ export const CallObject = apiObject(
     analysis: AnalysisObject.nullable().describe(
       "The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored.",
     ),
+    trace_id: z
+      .string()
+      .nullable()
+      .describe(
+        'The W3C trace id (32 lowercase hex digits) of the OpenTelemetry trace the call was created in (the API request, its workflow, turns, model requests, tool calls, Twilio requests and webhook deliveries), to look up in the tracing backend; null when tracing is off or the call was created outside a trace.',
+      ),
     usage: CallUsageObject.optional().describe(
       "The call's model usage so far (`GET /v1/calls/{id}` only: absent in lists and in events): `llm` (the pipeline's model requests), `realtime` (the speech-to-speech session's responses: prompt and completion tokens with their text, audio and cached parts), `analysis`; summed from the call's usage rows, as `GET /v1/usage` counts them.",
     ),
@@ -762,6 +777,7 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     cost: doc.cost_json ? (JSON.parse(doc.cost_json) as z.output<typeof CostObject>) : null,
     cost_incomplete: doc.cost_json ? JSON.parse(doc.cost_json).model_micros === null : false,
     analysis: doc.analysis_json ? (JSON.parse(doc.analysis_json) as AnalysisObject) : null,
+    trace_id: doc.trace_id ?? null,
   };
 }
 

@@ -71,6 +71,18 @@ export const webhookAttempts = new client.Counter({
   registers: [registry],
 });
 
+/**
+ * Spans this process dropped instead of exporting (tracing on: src/platform/tracing.ts), by reason:
+ * `queue_full` (the bounded export queue was full: the backend is slow or unreachable) or `export_failed`
+ * (the backend did not take a batch). Requests never wait for the backend; this is what it cost.
+ */
+export const traceSpansDropped = new client.Counter({
+  name: 'svc_trace_spans_dropped_total',
+  help: 'Trace spans dropped instead of exported, by reason (queue_full, export_failed).',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
 /** What a label value outside its metric's bounded set is counted as. */
 export const OTHER_LABEL = 'other';
 

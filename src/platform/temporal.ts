@@ -19,6 +19,7 @@ import { DEPENDENCY_DEADLINE_MS } from '../errors';
 import { searchAttributeKeys } from '../shared/search-attributes';
 import { logger } from '../logger';
 import { dataConverter } from './payload-codec';
+import { temporalClientInterceptors } from './tracing';
 
 export { searchAttributeKeys };
 
@@ -79,14 +80,16 @@ export function boundedRetryInterceptor(): Interceptor {
 /**
  * Connects a Temporal client (API side), with deadlines (`deadlineInterceptor`) and a bounded retry of
  * an unreachable server (`boundedRetryInterceptor`), so that a request answers 503 within 5 s when
- * Temporal does not answer. Payloads are encrypted (src/platform/payload-codec.ts).
+ * Temporal does not answer. Payloads are encrypted (src/platform/payload-codec.ts). With tracing on, the
+ * client carries the trace context to workflows (src/platform/tracing.ts).
  */
 export async function connectClient(address?: string): Promise<Client> {
   const connection = await Connection.connect({
     ...connectionOptions(address),
     interceptors: [deadlineInterceptor(), boundedRetryInterceptor()],
   });
-  return new Client({ connection, namespace: config().temporalNamespace, dataConverter });
+  const interceptors = temporalClientInterceptors(); // the trace context on starts, signals, updates (tracing on)
+  return new Client({ connection, namespace: config().temporalNamespace, dataConverter, interceptors });
 }
 
 /**

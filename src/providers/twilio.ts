@@ -6,6 +6,7 @@ import twilio from 'twilio';
 import { ApplicationFailure } from '@temporalio/common';
 import { config } from '../config';
 import { twilioRequestDuration, twilioRequestErrors } from '../platform/metrics';
+import { SpanKind, withSpan } from '../platform/tracing';
 import { TELEPHONY_REJECTED } from '../shared/calls';
 import type { SpeechSettings } from '../shared/speech';
 import type { TurnTaking } from '../shared/turn-taking';
@@ -37,15 +38,31 @@ export function twilioResource(uri: string): string {
   return names.at(-1) ?? 'other';
 }
 
-/** Times one Twilio request (`svc_twilio_request_duration_seconds`) and counts it if it failed. */
+/** The host of `uri` (`server.address`), or `other` when it is no URL. */
+const hostOf = (uri: string) => URL.parse(uri)?.hostname ?? 'other';
+
+/**
+ * Times one Twilio request (`svc_twilio_request_duration_seconds`) and counts it if it failed; with
+ * tracing on, it is a CLIENT span `twilio <METHOD> <resource>` (`http.request.method`, `twilio.resource`,
+ * `http.response.status_code`, `server.address`; no URL: it carries the account and call ids).
+ */
 export async function measureTwilio<T>(method: string, uri: string, send: () => Promise<T>, status: (r: T) => number) {
   const started = process.hrtime.bigint();
   const resource = twilioResource(uri);
+  const verb = method.toUpperCase();
   let code = 'network';
   try {
-    const result = await send();
-    code = String(status(result));
-    return result;
+    return await withSpan(
+      `twilio ${verb} ${resource}`,
+      { 'http.request.method': verb, 'twilio.resource': resource, 'server.address': hostOf(uri) },
+      async (span) => {
+        const result = await send();
+        code = String(status(result));
+        span?.setAttribute('http.response.status_code', Number(code));
+        return result;
+      },
+      SpanKind.CLIENT,
+    );
   } finally {
     twilioRequestDuration.observe(
       { method: method.toUpperCase(), resource, status: code },

@@ -32,6 +32,7 @@ import { checkDial, destinationNotAllowed } from './dial-gate';
 import { queueCallForSlot } from './call-slots';
 import { newCallInput, startCallWorkflow, type CallRequest } from './calls';
 import { resolveCallContact } from './contacts';
+import { currentTraceId } from '../platform/tracing';
 
 /** A tenant: the organization and the key's mode. */
 export interface Tenant {
@@ -191,7 +192,7 @@ export async function startCall(
         error: String(err),
       }),
     );
-  const doc = newCallDocument(input);
+  const doc = newCallDocument(input, currentTraceId());
   return { doc, stored: insertIfAbsentGrouped(Call, doc) };
 }
 

@@ -31,6 +31,7 @@ import { CALL_NOT_LIVE, callWorkflowId, endUpdate, type CallingWindow } from '..
 import { contactZoneKey, localTimeToUtc } from './bulk-calls';
 import { dialTime, parseIsoWithOffset, SCHEDULE_BOUNDS } from './call-schedule';
 import { newCallInput, startCallWorkflow } from './calls';
+import { currentTraceId } from '../platform/tracing';
 
 /** The person's IANA zone: their number's (the first when it has several), else UTC. */
 export async function callerTimeZone(number: string): Promise<string> {
@@ -211,7 +212,7 @@ export async function scheduleCallback(
     callback_of: input.callbackOf,
   });
   await startCallWorkflow(temporal, call);
-  await insertIfAbsent(Call, newCallDocument(call)); // the workflow writes it too: whichever is first
+  await insertIfAbsent(Call, newCallDocument(call, currentTraceId())); // the workflow writes it too: whichever is first
   return answer(input.callId, call.scheduled_at ?? Math.floor(nowMs / 1000), requestedMs, tz);
 }
 

@@ -155,7 +155,8 @@ export async function endSession(session: ConsoleSessionDoc): Promise<void> {
 
 /**
  * The session object the console reads (`GET /console/api/session`): the user, the organization, the mode,
- * the CSRF token, and the Temporal Web UI's namespace URL for the call page's link (`TEMPORAL_UI_URL`).
+ * the CSRF token, the Temporal Web UI's namespace URL for the call page's link (`TEMPORAL_UI_URL`), and
+ * the tracing backend's trace page (`TRACES_URL_TEMPLATE`, `{trace_id}` to fill in; null when unset).
  */
 export async function renderSession({ session, user }: ActiveSession) {
   const org = await Org.findById(session.org_id, { name: 1 }).lean();
@@ -166,6 +167,7 @@ export async function renderSession({ session, user }: ActiveSession) {
     mode: session.mode as 'test' | 'live',
     csrf_token: session.csrf_token,
     temporal_ui_url: `${config().temporalUiUrl}/namespaces/${encodeURIComponent(config().temporalNamespace)}`,
+    traces_url_template: config().tracesUrlTemplate ?? null,
   };
 }
 

@@ -40,6 +40,7 @@ import { tryAcquireCallSlot } from './call-slots';
 import { findContact } from './contacts';
 import { checkDestination } from './dial-gate';
 import { logger } from '../logger';
+import { currentTraceId } from '../platform/tracing';
 
 /** Default and bounds of a number's `inbound_webhook_timeout_ms` (ms). */
 export const INBOUND_WEBHOOK_TIMEOUT = { default: DEFAULT_INBOUND_WEBHOOK_TIMEOUT_MS, min: 100, max: 8_000 };
@@ -171,7 +172,7 @@ export async function startInboundCall(temporal: Client, start: InboundCallStart
   });
   // Written before the answer goes back (the relay handshake checks it), then the workflow; a crash in
   // between is repaired by the retried request (same CallSid, same call id) or the workflow's insert.
-  await insertIfAbsent(Call, newCallDocument(input));
+  await insertIfAbsent(Call, newCallDocument(input, currentTraceId()));
   await startCallWorkflow(temporal, input);
   return await Call.findById(start.callId).lean();
 }

@@ -33,6 +33,7 @@ import { callMcpTool, listMcpTools, McpToolError } from '../providers/mcp';
 import { httpsRequest } from '../providers/webhook-http';
 import { SIGNATURE_HEADER, signatureHeader } from '../providers/webhook-signing';
 import { openSecret } from '../secrets';
+import { withTraceHeaders } from '../platform/tracing';
 import { MAX_TOOL_RESULT_CHARS, type CustomTool, type ToolCallOutcome, type ToolCallRequest } from '../shared/tools';
 import { argumentProblems, DEFAULT_TOOL_TIMEOUT_MS, foreignSchemaProblem } from './tools';
 import { connectorToolRequest, installationTools } from './connector-installations';
@@ -141,15 +142,15 @@ export async function toolCallAttempt(request: ToolCallRequest, deadlineMs: numb
 /**
  * The headers the service sets on a request of a tool (the tool's own cannot replace them): `Accept`,
  * `User-Agent`, `Idempotency-Key: tc_…` and `Svc-Signature` over `signed` (the body, or a GET's request
- * target) with `secrets`.
+ * target) with `secrets`; with tracing on, the W3C `traceparent` of the tool call's span.
  */
 function requestHeaders(request: ToolCallRequest, signed: string, secrets: string[]): Record<string, string> {
-  return {
+  return withTraceHeaders({
     Accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
     'User-Agent': TOOL_USER_AGENT,
     'Idempotency-Key': request.toolCallId,
     ...(secrets.length ? { [SIGNATURE_HEADER]: signatureHeader(signed, secrets, Math.floor(Date.now() / 1000)) } : {}),
-  };
+  });
 }
 
 /**

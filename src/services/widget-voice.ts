@@ -16,6 +16,7 @@ import { roomToken } from '../providers/livekit';
 import { conversationAgent } from './agent-versions';
 import { concurrencyLimited, tryAcquireCallSlot } from './call-slots';
 import { newCallInput, startCallWorkflow } from './calls';
+import { currentTraceId } from '../platform/tracing';
 
 /** The LiveKit server the service is configured with, or null (no browser voice in live mode). */
 export function livekitSettings(): { url: string; key: string; secret: string } | null {
@@ -89,7 +90,7 @@ export async function startVoiceRoomCall(
   if (livekit)
     room = { url: livekit.url, token: await roomToken({ identity: visitor, ttl, room: callId }), simulated: false };
   await startCallWorkflow(temporal, input);
-  const doc = newCallDocument(input);
+  const doc = newCallDocument(input, currentTraceId());
   await insertIfAbsent(Call, doc);
   return { doc, room, expiresAt };
 }

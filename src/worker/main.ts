@@ -5,7 +5,8 @@
  *
  * With `METRICS_WORKER_PORT` set it serves, on that port, `GET /metrics` (what this process counts:
  * calls, webhook deliveries, LLM requests, and the Temporal SDK's worker metrics; `METRICS_TOKEN` or
- * loopback only, src/platform/metrics.ts) and `GET /healthz` (200 while the worker runs).
+ * loopback only, src/platform/metrics.ts) and `GET /healthz` (200 while the worker runs). Traces with the
+ * standard `OTEL_*` variables (src/platform/tracing.ts).
  */
 import http from 'node:http';
 import { config } from '../config';
@@ -13,6 +14,7 @@ import { connectStore, disconnectStore } from '../models/register';
 import { connectClient, ensureSearchAttributes } from '../platform/temporal';
 import { serveMetrics } from '../platform/metrics';
 import { logger } from '../logger';
+import { startTracing, stopTracing } from '../platform/tracing';
 import { createWorker } from './worker';
 import { ensureCallReconcilerSchedule } from '../services/calls';
 import { ensureRetentionSweepSchedule } from '../services/privacy-schedule';
@@ -28,6 +30,7 @@ async function main(): Promise<void> {
     throw new Error(
       'SECRETS_KEY is required: it encrypts stored secrets (32 random bytes in hex, the same for every API and worker process).',
     );
+  startTracing('svc-assistant-worker'); // only with OTEL_EXPORTER_OTLP_ENDPOINT (src/platform/tracing.ts)
   installRuntime(cfg.metricsWorkerPort !== undefined ? { prometheusAddress: await freeLoopbackAddress() } : {});
   await connectStore(cfg.mongodbUri);
   const client = await connectClient();
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
   await worker.run(); // resolves after SIGINT/SIGTERM (the runtime's shutdown signals), once drained
   metricsServer?.close();
   await disconnectStore();
+  await stopTracing(); // the spans still queued
   logger.info('worker stopped');
   process.exit(0); // the worker's native connection would keep the process alive for nothing
 }

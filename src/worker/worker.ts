@@ -8,6 +8,7 @@ import * as activities from '../activities';
 import { config } from '../config';
 import { connectionOptions } from '../platform/temporal';
 import { dataConverter } from '../platform/payload-codec';
+import { temporalWorkerTracing } from '../platform/tracing';
 
 /** Path of the workflows module the worker bundles (compiled JS next to this file). */
 export const WORKFLOWS_PATH = path.resolve(__dirname, '../workflows/index.js');
@@ -19,7 +20,11 @@ export interface CreateWorkerOptions {
   taskQueue?: string;
 }
 
-/** Creates (does not run) the worker. The caller runs it with `worker.run()` and shuts it down. */
+/**
+ * Creates (does not run) the worker. The caller runs it with `worker.run()` and shuts it down. With
+ * tracing on (src/platform/tracing.ts) it adds Temporal's OpenTelemetry interceptors and sink; a prebuilt
+ * `workflowBundle` must then have been bundled with `workflowInterceptorModules()`.
+ */
 export async function createWorker(opts: CreateWorkerOptions = {}): Promise<Worker> {
   const connection = opts.connection ?? (await NativeConnection.connect(connectionOptions()));
   return Worker.create({
@@ -28,6 +33,7 @@ export async function createWorker(opts: CreateWorkerOptions = {}): Promise<Work
     taskQueue: opts.taskQueue ?? config().taskQueue,
     activities,
     dataConverter, // payloads encrypted
+    ...temporalWorkerTracing(opts.workflowBundle !== undefined), // nothing when tracing is off
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     // At least the LLM activity's startToCloseTimeout (30 s), so a deploy lets a turn's request finish
     // instead of burning one of its three tries.

@@ -18,6 +18,12 @@ import { dataConverter } from '../../src/platform/payload-codec';
 import { createWorker, WORKFLOWS_PATH } from '../../src/worker/worker';
 import { freeLoopbackAddress, installRuntime } from '../../src/worker/runtime';
 import { logger } from '../../src/logger';
+import {
+  startTracing,
+  stopTracing,
+  temporalClientInterceptors,
+  workflowInterceptorModules,
+} from '../../src/platform/tracing';
 import { startApi, type RunningApi } from '../../src/api/server';
 import { ensureCallReconcilerSchedule } from '../../src/services/calls';
 import { ensureRetentionSweepSchedule } from '../../src/services/privacy-schedule';
@@ -54,8 +60,10 @@ export async function startHarness(): Promise<Harness> {
   // lines and other info logs only with LOG_LEVEL=info.
   installRuntime({ logLevel: 'ERROR', prometheusAddress: await freeLoopbackAddress() });
   logger.level = process.env.LOG_LEVEL || 'warn';
+  // Traced only when the run's environment asks (OTEL_EXPORTER_OTLP_ENDPOINT: bench/traces.ts), as a process of the service.
+  startTracing('svc-assistant');
   const env = await TestWorkflowEnvironment.createLocal({
-    client: { dataConverter }, // payloads encrypted, as every client of the service
+    client: { dataConverter, interceptors: temporalClientInterceptors() }, // payloads encrypted, as every client of the service
     server: {
       executable: { type: 'existing-path', path: bins.temporal },
       searchAttributes: Object.values(searchAttributeKeys),
@@ -112,6 +120,7 @@ export async function startHarness(): Promise<Harness> {
   const bundle = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     failureConverterPath: dataConverter.failureConverterPath, // failures raised in workflow code sealed too
+    workflowInterceptorModules: workflowInterceptorModules(), // none unless traced
     logger: new DefaultLogger('WARN'),
   });
   const worker = await createWorker({ connection: env.nativeConnection, workflowBundle: bundle, taskQueue });
@@ -135,6 +144,7 @@ export async function stopHarness(): Promise<void> {
   await llm.close();
   await disconnectStore();
   await ferret.stop();
+  await stopTracing();
   fs.rmSync(dataDir, { recursive: true, force: true });
   harness = undefined;
 }

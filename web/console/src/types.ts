@@ -21,6 +21,8 @@ export interface ConsoleSession {
   csrf_token: string;
   /** The Temporal Web UI's namespace page (`TEMPORAL_UI_URL`): a run is `<this>/workflows/<workflow id>`. */
   temporal_ui_url: string;
+  /** The tracing backend's page of one trace (`TRACES_URL_TEMPLATE`), `{trace_id}` to fill in; null: no link. */
+  traces_url_template: string | null;
 }
 
 export type Conversation = Schemas['Conversation'];

@@ -2858,6 +2858,8 @@ export interface components {
             cost_incomplete: boolean;
             /** @description The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored. */
             analysis: components["schemas"]["Analysis"] | null;
+            /** @description The W3C trace id (32 lowercase hex digits) of the OpenTelemetry trace the call was created in (the API request, its workflow, turns, model requests, tool calls, Twilio requests and webhook deliveries), to look up in the tracing backend; null when tracing is off or the call was created outside a trace. */
+            trace_id: string | null;
             /** @description The call's model usage so far (`GET /v1/calls/{id}` only: absent in lists and in events): `llm` (the pipeline's model requests), `realtime` (the speech-to-speech session's responses: prompt and completion tokens with their text, audio and cached parts), `analysis`; summed from the call's usage rows, as `GET /v1/usage` counts them. */
             usage?: components["schemas"]["CallUsage"];
             /** @description The turns so far, in order, while the call is not over (`GET /v1/calls/{id}` only): each turn once final (written right after the answer it belongs to). Absent once the call has ended (`GET /v1/calls/{id}/transcript`), in lists and in events. */

@@ -384,6 +384,19 @@ export function CallPage() {
         >
           Open the run in the Temporal Web UI
         </a>
+        {session.traces_url_template && call.trace_id ? (
+          <>
+            {' · '}
+            <a
+              href={session.traces_url_template.replaceAll('{trace_id}', encodeURIComponent(call.trace_id))}
+              target="_blank"
+              rel="noreferrer"
+              data-testid="call-trace-link"
+            >
+              Open the call's trace
+            </a>
+          </>
+        ) : null}
         {call.contact_id ? (
           <>
             {' · '}

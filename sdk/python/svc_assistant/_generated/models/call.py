@@ -115,6 +115,10 @@ class Call:
                 null and `cost.total_micros` lacks it.
             analysis (Analysis | None): The call's current analysis (the agent's or the call's `analysis` plan, run once the
                 call has ended; the newest re-run); null until one is stored.
+            trace_id (None | str): The W3C trace id (32 lowercase hex digits) of the OpenTelemetry trace the call was
+                created in (the API request, its workflow, turns, model requests, tool calls, Twilio requests and webhook
+                deliveries), to look up in the tracing backend; null when tracing is off or the call was created outside a
+                trace.
             usage (CallUsage | Unset):
             turns (list[TranscriptTurn] | Unset): The turns so far, in order, while the call is not over (`GET
                 /v1/calls/{id}` only): each turn once final (written right after the answer it belongs to). Absent once the call
@@ -162,6 +166,7 @@ class Call:
     cost: CallCost | None
     cost_incomplete: bool
     analysis: Analysis | None
+    trace_id: None | str
     usage: CallUsage | Unset = UNSET
     turns: list[TranscriptTurn] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -341,6 +346,9 @@ class Call:
         else:
             analysis = self.analysis
 
+        trace_id: None | str
+        trace_id = self.trace_id
+
         usage: dict[str, Any] | Unset = UNSET
         if not isinstance(self.usage, Unset):
             usage = self.usage.to_dict()
@@ -399,6 +407,7 @@ class Call:
             "cost": cost,
             "cost_incomplete": cost_incomplete,
             "analysis": analysis,
+            "trace_id": trace_id,
         })
         if usage is not UNSET:
             field_dict["usage"] = usage
@@ -839,6 +848,14 @@ class Call:
         analysis = _parse_analysis(d.pop("analysis"))
 
 
+        def _parse_trace_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        trace_id = _parse_trace_id(d.pop("trace_id"))
+
+
         _usage = d.pop("usage", UNSET)
         usage: CallUsage | Unset
         if isinstance(_usage,  Unset):
@@ -903,6 +920,7 @@ class Call:
             cost=cost,
             cost_incomplete=cost_incomplete,
             analysis=analysis,
+            trace_id=trace_id,
             usage=usage,
             turns=turns,
         )

@@ -1,0 +1,41 @@
+/**
+ * The attributes of a model request's span, after OpenTelemetry's GenAI semantic conventions
+ * (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/): a CLIENT span `chat <model>` made
+ * around the `openai` request (src/activities/llm.ts). No prompt or completion text is recorded.
+ */
+import type { Attributes } from '@opentelemetry/api';
+import type OpenAI from 'openai';
+
+/** What is known before the request: operation, provider (`openai`: any OpenAI-compatible API), model. */
+export function modelRequestAttributes(model: string): Attributes {
+  return {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.system': 'openai',
+    'gen_ai.provider.name': 'openai',
+    'gen_ai.request.model': model,
+  };
+}
+
+/**
+ * What the answer tells: the model that answered, its id, the finish reasons, the tokens in and out
+ * (`gen_ai.usage.input_tokens` / `output_tokens`), and the time to first token in seconds since
+ * `sentMs` (`gen_ai.server.time_to_first_token`, the convention's metric name; for a streamed answer the
+ * first piece of text, else the whole answer's arrival).
+ * @param firstTokenMs when the first piece of text came (ms since the epoch), or null (not streamed)
+ */
+export function modelAnswerAttributes(
+  answer: OpenAI.Chat.Completions.ChatCompletion,
+  sentMs: number,
+  firstTokenMs: number | null,
+): Attributes {
+  const usage = answer.usage;
+  return {
+    'gen_ai.response.model': answer.model,
+    'gen_ai.response.id': answer.id,
+    'gen_ai.response.finish_reasons': answer.choices.map((c) => String(c.finish_reason)),
+    ...(usage
+      ? { 'gen_ai.usage.input_tokens': usage.prompt_tokens, 'gen_ai.usage.output_tokens': usage.completion_tokens }
+      : {}),
+    'gen_ai.server.time_to_first_token': Math.max(0, (firstTokenMs ?? Date.now()) - sentMs) / 1000,
+  };
+}
