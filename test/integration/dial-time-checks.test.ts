@@ -17,17 +17,35 @@ import { isEnded, newTenant, request, waitForCall } from '../support/harness';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
-/** A New York number (its calling window, 08:00–21:00 local, is open while these tests run in the day). */
+/** A New York number. */
 const newYork = (n: number) => `+1212555${String(4200 + n)}`;
 
-/** The local `HH:MM` in New York at `ms`. */
-const nyClock = (ms: number) =>
-  new Intl.DateTimeFormat('en-GB', {
-    timeZone: 'America/New_York',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(ms);
+/** The local `HH:MM` in `zone` at `ms`. */
+const clockIn = (zone: string, ms: number) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
+
+/**
+ * Callees in five zones that libphonenumber places each in one zone, so that whatever the hour the test
+ * runs at, one of them is between 09:10 and 19:30 local: inside every country's default calling window
+ * (src/services/calling-hours.ts: 08:00–21:00 in the US, 09:00–21:00 at most in GB, 09:00–20:00 elsewhere).
+ */
+const CALLEES = [
+  { to: '+12125554203', zone: 'America/New_York' },
+  { to: '+18085554203', zone: 'Pacific/Honolulu' },
+  { to: '+81312345678', zone: 'Asia/Tokyo' },
+  { to: '+61291234567', zone: 'Australia/Sydney' },
+  { to: '+442079460123', zone: 'Europe/London' },
+];
+
+/** A callee (of `CALLEES`) whose local time at `ms` is between 09:10 and 19:30. */
+function calleeInDaytime(ms: number): (typeof CALLEES)[number] {
+  const found = CALLEES.find((c) => {
+    const clock = clockIn(c.zone, ms);
+    return clock >= '09:10' && clock <= '19:30';
+  });
+  if (!found) throw new Error(`no callee in daytime at ${new Date(ms).toISOString()}`);
+  return found;
+}
 
 describe('checks again at dial time', function () {
   this.timeout(180_000);
@@ -46,10 +64,11 @@ describe('checks again at dial time', function () {
       })
     ).body.id;
     await verifiedCallerId(fake, t.liveKey, '+14155550100');
-    // Explicit, so that releasing the organization's number leaves the destination allowed.
+    // Explicit, so that releasing the organization's number leaves the destination allowed (and the
+    // daytime callees of the second test's countries).
     const permissions = await request('POST', '/v1/account', {
       key: t.liveKey,
-      body: { dialing_permissions: { allowed_countries: ['US'] } },
+      body: { dialing_permissions: { allowed_countries: ['US', 'JP', 'AU', 'GB'] } },
     });
     expect(permissions.status, JSON.stringify(permissions.body)).to.equal(200);
   });
@@ -67,10 +86,12 @@ describe('checks again at dial time', function () {
     const callerIds = await request('GET', '/v1/caller_ids', { key: t.liveKey });
     const callerId = callerIds.body.data.find((c: { phone_number: string }) => c.phone_number === '+14155550100');
     const at = Math.floor(Date.now() / 1000) + 5;
+    // A window of the whole day: a scheduled +1 call otherwise waits for 08:00–21:00 at the callee's, and
+    // this test runs at any hour (the harness only records the calling hours it meets).
     const schedule = async (from: string, to: string) => {
       const res = await request('POST', '/v1/calls', {
         key: t.liveKey,
-        body: { to, from, agent_id: agentId, scheduled_at: at },
+        body: { to, from, agent_id: agentId, scheduled_at: at, calling_window: { start: '00:00', end: '24:00' } },
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.status).to.equal('scheduled');
@@ -93,12 +114,14 @@ describe('checks again at dial time', function () {
     setConfig({ ...config(), callingHoursEnforcement: 'enforce' });
     try {
       // The window closes at the next minute boundary at least 12 s away (the organization's calling hours
-      // narrowed to end then), and the account's backlog of dials reaches past it.
+      // narrowed to end then, at a callee for whom it is daytime), and the account's backlog of dials
+      // reaches past it.
       let closeMs = Math.ceil(Date.now() / 60_000) * 60_000;
       if (closeMs - Date.now() < 12_000) closeMs += 60_000;
+      const callee = calleeInDaytime(closeMs);
       const hours = await request('POST', '/v1/account', {
         key: t.liveKey,
-        body: { calling_hours: { start: '08:00', end: nyClock(closeMs) } },
+        body: { calling_hours: { start: '08:00', end: clockIn(callee.zone, closeMs) } },
       });
       expect(hours.status, JSON.stringify(hours.body)).to.equal(200);
       const { accountSid } = await telephonyAccount(t.orgId);
@@ -106,7 +129,7 @@ describe('checks again at dial time', function () {
 
       const res = await request('POST', '/v1/calls', {
         key: t.liveKey,
-        body: { to: newYork(3), from: '+14155550100', agent_id: agentId },
+        body: { to: callee.to, from: '+14155550100', agent_id: agentId },
       });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const id = res.body.id as string;
