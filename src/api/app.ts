@@ -7,7 +7,7 @@ import express, { Router } from 'express';
 import type { Client } from '@temporalio/client';
 import { config } from '../config';
 import { authenticate, errorHandler, jsonBody, jsonContentType, requestContext, unknownRoute } from './middleware';
-import { observeRequests, operatorRouter } from './observe';
+import { declaredRoute, observeRequests, operatorRouter } from './observe';
 import { traceRequests } from './tracing';
 import { accountRouter } from './account';
 import { telephonyRouter } from './telephony';
@@ -61,7 +61,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('etag', false);
   // Behind a load balancer (TRUST_PROXY): `req.ip` from X-Forwarded-For, as the widget's per-IP limits count.
   app.set('trust proxy', config().trustProxy);
-  const traced = traceRequests(); // tracing on only (src/platform/tracing.ts)
+  const traced = traceRequests(declaredRoute); // tracing on only (src/platform/tracing.ts)
   if (traced) app.use(traced);
   app.use(observeRequests);
   app.use(requestContext);

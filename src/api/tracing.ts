@@ -9,13 +9,16 @@
 import type { RequestHandler } from 'express';
 import * as otel from '@opentelemetry/api';
 import { tracer, tracingActive } from '../platform/tracing';
-import { declaredRoute } from './observe';
 
 /**
  * The middleware that traces each request, mounted first (src/api/app.ts); undefined when tracing is off
  * (nothing is mounted, nothing costs).
+ * @param declaredRoute the route pattern a method and path match (src/api/observe.ts `declaredRoute`), given
+ *   by the app so that this module stays a leaf of the API's import graph
  */
-export function traceRequests(): RequestHandler | undefined {
+export function traceRequests(
+  declaredRoute: (method: string, path: string) => string | undefined,
+): RequestHandler | undefined {
   if (!tracingActive()) return undefined;
   return (req, res, next) => {
     const requestPath = req.path; // routers rewrite req.url on the way in
