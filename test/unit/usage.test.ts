@@ -110,9 +110,21 @@ describe('usage: the period asked for', () => {
 });
 
 describe('usage: rows into measures', () => {
-  it('adds each kind of row to its fields, templates and realtime audio tokens apart', () => {
+  it('adds each kind of row to its fields, templates, realtime audio tokens and costs apart', () => {
     const m = emptyMeasures();
-    addRow(m, { kind: 'call', status: 'completed', answered: 1, talk_seconds: 61, billable_minutes: 2 });
+    addRow(m, {
+      kind: 'call',
+      status: 'completed',
+      answered: 1,
+      talk_seconds: 61,
+      billable_minutes: 2,
+      cost_total_micros: 74_230,
+      cost_telephony_micros: 42_000,
+      cost_model_micros: 2_230,
+      cost_recording_micros: 0,
+      cost_platform_micros: 30_000,
+      cost_incomplete: 0,
+    });
     addRow(m, { kind: 'call', status: 'busy', answered: 0, talk_seconds: 0, billable_minutes: 0 });
     addRow(m, { kind: 'llm_request', prompt_tokens: 100, completion_tokens: 7 });
     addRow(m, { kind: 'webhook_attempt', succeeded: 0 });
@@ -149,6 +161,14 @@ describe('usage: rows into measures', () => {
       knowledge: { searches: 1 },
       analysis: { requests: 1, prompt_tokens: 40, completion_tokens: 9 },
       webhooks: { attempts: 2, succeeded: 1 },
+      cost: {
+        total_micros: 74_230,
+        telephony_micros: 42_000,
+        model_micros: 2_230,
+        recording_micros: 0,
+        platform_micros: 30_000,
+        incomplete: 0,
+      },
       realtime: {
         responses: 2,
         prompt_tokens: 305,
