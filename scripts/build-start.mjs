@@ -35,5 +35,14 @@ await build({
   tsconfig: path.join(root, 'tsconfig.json'),
   logLevel: 'warning',
 });
-console.log(`src: ${entryPoints.length} files transpiled to dist/src in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+// Data files the sources import (src/pricing/prices.default.json), copied beside them as tsc does.
+for (const json of fs
+  .readdirSync(path.join(root, 'src'), { recursive: true })
+  .filter((f) => String(f).endsWith('.json'))) {
+  fs.mkdirSync(path.dirname(path.join(root, 'dist/src', json)), { recursive: true });
+  fs.copyFileSync(path.join(root, 'src', json), path.join(root, 'dist/src', json));
+}
+console.log(
+  `src: ${entryPoints.length} files transpiled to dist/src in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
 await import('./build-console.mjs');
