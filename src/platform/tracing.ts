@@ -47,9 +47,16 @@ export { SpanKind } from '@opentelemetry/api';
 /** The instrumentation scope of the service's own spans. */
 export const TRACER_NAME = 'svc-assistant';
 
-/** The module the worker's workflow bundle adds when tracing is on: the package's workflow interceptors. */
+/** The package's workflow interceptors (spans of workflow code, through its sink). */
 export const WORKFLOW_TRACING_MODULE =
   require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+
+/**
+ * The modules the worker's workflow bundle adds when tracing is on, in order: the package's interceptors,
+ * then ours that start each child call in a trace of its own (src/workflows/trace-roots.ts; outbound
+ * interceptors run in list order, so ours sees the headers the package's added).
+ */
+export const WORKFLOW_TRACING_MODULES = [WORKFLOW_TRACING_MODULE, require.resolve('../workflows/trace-roots')];
 
 /**
  * True when the environment asks for traces: `OTEL_EXPORTER_OTLP_ENDPOINT` or
@@ -192,7 +199,7 @@ export function temporalWorkerTracing(prebuilt = false): Pick<WorkerOptions, 'in
         }),
       ],
       client: temporalClientInterceptors(),
-      workflowModules: prebuilt ? [] : [WORKFLOW_TRACING_MODULE], // a prebuilt bundle holds them already
+      workflowModules: prebuilt ? [] : WORKFLOW_TRACING_MODULES, // a prebuilt bundle holds them already
     },
     sinks: { exporter: makeWorkflowExporter(t.processor, t.resource) },
   };
@@ -200,7 +207,7 @@ export function temporalWorkerTracing(prebuilt = false): Pick<WorkerOptions, 'in
 
 /** The workflow interceptor modules a prebuilt workflow bundle needs (`bundleWorkflowCode`): none when off. */
 export function workflowInterceptorModules(): string[] {
-  return active ? [WORKFLOW_TRACING_MODULE] : [];
+  return active ? WORKFLOW_TRACING_MODULES : [];
 }
 
 /** The tracer of the service's own spans (the API's no-op tracer when tracing is off). */

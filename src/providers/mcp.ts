@@ -12,6 +12,8 @@
  * - never follows a redirect (a 3xx fails the session), and fails on any other non-2xx (but a 405 to the
  *   GET of a server-initiated stream or to the session's DELETE, which the SDK takes as "not offered");
  * - reads at most `MAX_RESPONSE_BYTES` of each response (a longer one fails the session).
+ * - carries the active trace's `traceparent` (W3C trace context, src/platform/tracing.ts `withTraceHeaders`;
+ *   nothing when tracing is off), so the MCP server's spans join the call's trace as a tool server's do.
  * The whole session (DNS, connect, initialize, the requests, the session's DELETE) is bounded by
  * `timeoutMs`: when it runs out the sockets are destroyed and `McpToolError` `timeout` is thrown.
  *
@@ -25,6 +27,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Agent, fetch as undiciFetch, Response as UndiciResponse, type RequestInit as UndiciRequestInit } from 'undici';
 import { z } from 'zod';
+import { withTraceHeaders } from '../platform/tracing';
 import { MAX_TOOL_RESULT_CHARS } from '../shared/tools';
 import { resolveWebhookHost, WebhookAddressError } from './webhook-address';
 import { secureContextWith } from './webhook-http';
@@ -347,7 +350,7 @@ export async function listMcpTools(
   opts: McpServerOptions & { maxTools?: number },
 ): Promise<{ tools: McpTool[]; truncated: boolean }> {
   const maxTools = opts.maxTools ?? DEFAULT_MAX_TOOLS;
-  return inSession(opts, {}, async (client, requestOptions) => {
+  return inSession(opts, withTraceHeaders({}), async (client, requestOptions) => {
     const tools: McpTool[] = [];
     const names = new Set<string>();
     let cursor: string | undefined;
@@ -396,17 +399,21 @@ export async function listMcpTools(
 export async function callMcpTool(
   opts: McpServerOptions & { name: string; arguments: Record<string, unknown>; idempotencyKey: string },
 ): Promise<{ ok: boolean; text: string }> {
-  return inSession(opts, { 'Idempotency-Key': opts.idempotencyKey }, async (client, requestOptions) => {
-    const result = await client.request(
-      { method: 'tools/call', params: { name: opts.name, arguments: opts.arguments } },
-      CallResult,
-      requestOptions,
-    );
-    const parts = result.content ?? [];
-    const hasText = parts.some((part) => isObject(part) && part.type === 'text');
-    const structured =
-      !hasText && result.structuredContent !== undefined ? [JSON.stringify(result.structuredContent)] : [];
-    const text = [...structured, ...parts.map(describePart)].join('\n');
-    return { ok: result.isError !== true, text: text.slice(0, MAX_TOOL_RESULT_CHARS) };
-  });
+  return inSession(
+    opts,
+    withTraceHeaders({ 'Idempotency-Key': opts.idempotencyKey }),
+    async (client, requestOptions) => {
+      const result = await client.request(
+        { method: 'tools/call', params: { name: opts.name, arguments: opts.arguments } },
+        CallResult,
+        requestOptions,
+      );
+      const parts = result.content ?? [];
+      const hasText = parts.some((part) => isObject(part) && part.type === 'text');
+      const structured =
+        !hasText && result.structuredContent !== undefined ? [JSON.stringify(result.structuredContent)] : [];
+      const text = [...structured, ...parts.map(describePart)].join('\n');
+      return { ok: result.isError !== true, text: text.slice(0, MAX_TOOL_RESULT_CHARS) };
+    },
+  );
 }

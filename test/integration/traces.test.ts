@@ -4,18 +4,20 @@
  * call placed with the caller's `traceparent` uses a tool and ends with a webhook delivery. Its trace
  * holds the API request (HTTP conventions, child of the caller's span), the workflow start and run
  * (Temporal's interceptors), the model requests (GenAI conventions), the tool call and the webhook POST,
- * each under its parent; the tool server and the webhook receiver got a `traceparent` of that trace; the
- * call's `trace_id` and its log lines name the trace. Tracing off (the harness's own processes), calls
- * have `trace_id: null`.
+ * each under its parent; the tool server, the MCP server and the webhook receiver got a `traceparent` of
+ * that trace; the call's `trace_id` and its log lines name the trace. A campaign's contacts are each a
+ * trace of their own. Tracing off (the harness's own processes), calls have `trace_id: null`.
  */
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { freePort, type RunningJaeger } from '../../src/dev/infra';
 import { request } from '../support/harness';
+import { campaignCalls, createForm, phone, waitForCampaign } from '../support/bulk-calls';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { createWebhookEndpoint, eventually, type Tenant } from '../support/webhooks';
 import { newTenant } from '../support/harness';
 import { createHttpTool, useTools } from '../support/tools';
+import { startMcpServer, type McpTestServer } from '../support/mcp-server';
 import {
   ancestry,
   parseTraceparent,
@@ -56,6 +58,7 @@ describe('traces: a call end to end in a real tracing backend', function () {
   let jaeger: RunningJaeger;
   let service: TracedService;
   let receiver: HttpsReceiver;
+  let mcp: McpTestServer;
   let t: Tenant;
   let endpointId: string;
   const callerTrace = crypto.randomBytes(16).toString('hex');
@@ -66,6 +69,7 @@ describe('traces: a call end to end in a real tracing backend', function () {
   before(async () => {
     jaeger = await startTestJaeger();
     receiver = await startHttpsReceiver();
+    mcp = await startMcpServer();
     service = await startTracedService(`traces-${Date.now()}`, {
       OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint,
       OTEL_BSP_SCHEDULE_DELAY: '200',
@@ -74,12 +78,18 @@ describe('traces: a call end to end in a real tracing backend', function () {
     const tool = await createHttpTool(t, receiver, 'lookup_order', '/orders');
     receiver.route('/orders', () => ({ status: 200, body: JSON.stringify({ order: 'A17', status: 'shipped' }) }));
     receiver.route('/hooks', () => ({ status: 200 }));
-    await useTools(t, [tool.id]);
+    const mcpTool = await request('POST', '/v1/tools', {
+      key: t.testKey,
+      body: { type: 'mcp', name: 'stats_server', server_url: mcp.url, allowed_tools: ['stats'] },
+    });
+    expect(mcpTool.status, JSON.stringify(mcpTool.body)).to.equal(200);
+    await useTools(t, [tool.id, mcpTool.body.id]);
     endpointId = (await createWebhookEndpoint(receiver, t.testKey, '/hooks', ['call.ended'])).id;
   });
   after(async () => {
     await service?.stop();
     await receiver?.close();
+    await mcp?.close();
     await jaeger?.stop();
   });
 
@@ -89,7 +99,11 @@ describe('traces: a call end to end in a real tracing backend', function () {
       'POST',
       '/v1/calls',
       t.testKey,
-      { to: '+14155550123', agent_id: t.agentId, simulation: { caller: ['TOOLONCE lookup_order {"order_id":"A17"}'] } },
+      {
+        to: '+14155550123',
+        agent_id: t.agentId,
+        simulation: { caller: ['TOOLONCE lookup_order {"order_id":"A17"}', 'TOOLONCE stats {}'] },
+      },
       { traceparent: `00-${callerTrace}-${callerSpan}-01` },
     );
     expect(placed.status, JSON.stringify(placed.body)).to.equal(200);
@@ -115,6 +129,7 @@ describe('traces: a call end to end in a real tracing backend', function () {
           'POST /v1/calls',
           'RunWorkflow:callWorkflow',
           'execute_tool lookup_order',
+          'execute_tool stats',
           'webhook POST',
           'RunWorkflow:webhookDeliveryWorkflow',
         ];
@@ -193,6 +208,26 @@ describe('traces: a call end to end in a real tracing backend', function () {
     expect(hookHeader!.spanId).to.equal(one(spans, 'webhook POST').spanID);
   });
 
+  it('sent the MCP server the traceparent of its tool call’s span on every request of the session', () => {
+    const [stats] = mcp.toolCalls.filter((c) => c.name === 'stats');
+    expect(stats, 'the stats tool was called').to.not.equal(undefined);
+    const span = one(spans, 'execute_tool stats');
+    expect(parseTraceparent(stats.headers.traceparent)).to.deep.equal({
+      traceId: callerTrace,
+      spanId: span.spanID,
+      flags: '01',
+    });
+    const carried = mcp.requests.filter((r) => parseTraceparent(r.headers.traceparent)?.spanId === span.spanID);
+    expect(carried.map((r) => r.rpcMethods).flat(), 'the whole session').to.include.members([
+      'initialize',
+      'tools/call',
+    ]);
+    // Listing the server's tools at the call's start is in the call's trace too.
+    const listed = mcp.requests.filter((r) => r.rpcMethods.includes('tools/list'));
+    expect(listed.length).to.be.at.least(1);
+    for (const r of listed) expect(parseTraceparent(r.headers.traceparent)?.traceId).to.equal(callerTrace);
+  });
+
   it("writes the trace id in the call's log lines (API and worker)", () => {
     const lines = [service.api, service.worker]
       .flatMap((p) => p.log().split('\n'))
@@ -204,6 +239,49 @@ describe('traces: a call end to end in a real tracing backend', function () {
     // Every later GET is a request, and a trace, of its own; what the call's workflow logs is in the call's.
     const worked = lines.filter((l) => l.request_id === undefined && l.trace_id !== undefined);
     expect(worked.filter((l) => l.trace_id !== callerTrace)).to.deep.equal([]);
+  });
+
+  it('gives each contact of a campaign a trace of its own, apart from the campaign’s', async () => {
+    const campaignTrace = crypto.randomBytes(16).toString('hex');
+    const started = await tracedRequest(
+      service,
+      'POST',
+      '/v1/bulk-calls',
+      t.testKey,
+      {
+        agent_id: t.agentId,
+        form_id: await createForm(t.testKey),
+        max_concurrency: 2,
+        simulation: { caller: ['Bye.'] },
+        contacts: [phone(71), phone(72)],
+      },
+      { traceparent: `00-${campaignTrace}-${callerSpan}-01` },
+    );
+    expect(started.status, JSON.stringify(started.body)).to.equal(200);
+    await waitForCampaign(t.testKey, started.body.id, undefined, 90_000);
+    const calls = await campaignCalls(t.testKey, started.body.id);
+    expect(calls).to.have.length(2);
+    const traceIds = calls.map((c) => c.trace_id as string);
+    for (const id of traceIds) expect(id).to.match(/^[0-9a-f]{32}$/);
+    expect(new Set([...traceIds, campaignTrace]).size, 'two call traces and the campaign’s').to.equal(3);
+    for (const id of traceIds) {
+      const callSpans = await eventually(async () => {
+        const got = await traceSpans(jaeger, id);
+        return got.some((x) => x.operationName === 'RunWorkflow:callWorkflow') &&
+          got.some((x) => x.operationName.startsWith('chat '))
+          ? got
+          : undefined;
+      }, `the trace of a campaign call (${id})`);
+      const root = one(callSpans, 'RunWorkflow:callWorkflow');
+      expect(root.parent, 'the call workflow roots its trace').to.equal(undefined);
+      expect(callSpans.some((x) => x.operationName === 'POST /v1/bulk-calls')).to.equal(false);
+    }
+    const campaignSpans = await eventually(async () => {
+      const got = await traceSpans(jaeger, campaignTrace);
+      return got.filter((x) => x.operationName === 'StartChildWorkflow:callWorkflow').length >= 2 ? got : undefined;
+    }, 'the campaign’s trace with its two child starts');
+    expect(campaignSpans.some((x) => x.operationName === 'RunWorkflow:callWorkflow')).to.equal(false);
+    expect(one(campaignSpans, 'POST /v1/bulk-calls').parent).to.equal(callerSpan);
   });
 
   it('leaves calls untraced where tracing is off: trace_id null', async () => {

@@ -1,8 +1,9 @@
 /**
  * The recorded histories (test/replay/histories) replay with tracing on too: the workflow bundle a traced
  * worker runs holds Temporal's OpenTelemetry workflow interceptors (src/platform/tracing.ts
- * `WORKFLOW_TRACING_MODULE`), which must add no command nor change any, so a worker switched to tracing
- * continues the runs a worker without it started, and the other way round.
+ * `WORKFLOW_TRACING_MODULES`: Temporal's and the one that roots each child call's trace), which must add no
+ * command nor change any, so a worker switched to tracing continues the runs a worker without it started,
+ * and the other way round.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import { makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry/lib/worker';
 import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
 import { dataConverter } from '../../src/platform/payload-codec';
-import { WORKFLOW_TRACING_MODULE } from '../../src/platform/tracing';
+import { WORKFLOW_TRACING_MODULES } from '../../src/platform/tracing';
 import { WORKFLOWS_PATH } from '../../src/worker/worker';
 
 const DIR = path.resolve(__dirname, '../../../test/replay/histories');
@@ -33,10 +34,11 @@ describe('replay of recorded workflow histories with the tracing interceptors', 
     const bundle = await bundleWorkflowCode({
       workflowsPath: WORKFLOWS_PATH,
       failureConverterPath: dataConverter.failureConverterPath,
-      workflowInterceptorModules: [WORKFLOW_TRACING_MODULE],
+      workflowInterceptorModules: WORKFLOW_TRACING_MODULES,
       logger: new DefaultLogger('WARN'),
     });
     expect(bundle.code).to.include('OpenTelemetryInboundInterceptor');
+    expect(bundle.code).to.include('CallTraceRoots');
     const exporter = new InMemorySpanExporter();
     let replayed = 0;
     for await (const result of Worker.runReplayHistories(
