@@ -236,14 +236,18 @@ const measures = {
    * (README "Costs"). `incomplete`: how many of those costs lack a model missing from the price table
    * (their `model_micros` counts 0).
    */
-  cost: z.object({
-    total_micros: count,
-    telephony_micros: count,
-    model_micros: count,
-    recording_micros: count,
-    platform_micros: count,
-    incomplete: count,
-  }),
+  cost: apiObject(
+    'UsageCost',
+    'What the calls, conversation turns and analyses of a period cost: the sums of their recorded `Cost`s, in integer micro-units (millionths) of the dollar; `incomplete` counts the costs that lack a model missing from the price table.',
+    z.object({
+      total_micros: count,
+      telephony_micros: count,
+      model_micros: count,
+      recording_micros: count,
+      platform_micros: count,
+      incomplete: count,
+    }),
+  ),
 };
 /** The measures of a period (the `totals` of the usage object, and each of its `daily` entries). */
 export type UsageMeasures = z.output<z.ZodObject<typeof measures>>;
@@ -406,8 +410,10 @@ export function addRow(m: UsageMeasures, row: Partial<UsageRecordDoc>): void {
  * `GET /v1/usage` sums them, so sums are exact. Computed once, when the thing ends, from the price
  * table then in force; a later table never changes it.
  */
-export const CostObject = z
-  .object({
+export const CostObject = apiObject(
+  'Cost',
+  "What a call, a conversation or an analysis cost, in integer micro-units (millionths) of `currency`, computed once when it ended from the price table then in force (or Twilio's reported price); a later table never changes it.",
+  z.object({
     currency: z.literal('usd'),
     total_micros: count.describe('The sum of the parts (a null `model_micros` counts 0: then a lower bound).'),
     telephony_micros: count.describe("Twilio's minutes (its reported price when it gave one, else the table's)."),
@@ -419,10 +425,8 @@ export const CostObject = z
     source: z
       .enum(['twilio', 'table'])
       .describe("`twilio`: telephony is Twilio's reported price of the call; `table`: the price table's."),
-  })
-  .describe(
-    'What it cost, in integer micro-units (millionths) of `currency`, computed once when it ended; null before.',
-  );
+  }),
+);
 export type CostView = z.output<typeof CostObject>;
 
 /** The recorded cost of a row carrying `cost_*` fields (`CostObject`), null when it has none. */

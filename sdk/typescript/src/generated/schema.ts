@@ -2639,6 +2639,15 @@ export interface components {
             /** @description Phone numbers other than the parties' own replaced. */
             phone?: number;
         };
+        /** @description What the calls, conversation turns and analyses of a period cost: the sums of their recorded `Cost`s, in integer micro-units (millionths) of the dollar; `incomplete` counts the costs that lack a model missing from the price table. */
+        UsageCost: {
+            total_micros: number;
+            telephony_micros: number;
+            model_micros: number;
+            recording_micros: number;
+            platform_micros: number;
+            incomplete: number;
+        };
         /** @description The organization's usage over a period of local days: totals and one entry per day. */
         Usage: {
             /** @constant */
@@ -2653,6 +2662,25 @@ export interface components {
             as_of: number;
             totals: components["schemas"]["UsageTotals"];
             daily: components["schemas"]["UsageDailyItem"][];
+        };
+        /** @description What a call, a conversation or an analysis cost, in integer micro-units (millionths) of `currency`, computed once when it ended from the price table then in force (or Twilio's reported price); a later table never changes it. */
+        Cost: {
+            /** @constant */
+            currency: "usd";
+            /** @description The sum of the parts (a null `model_micros` counts 0: then a lower bound). */
+            total_micros: number;
+            /** @description Twilio's minutes (its reported price when it gave one, else the table's). */
+            telephony_micros: number;
+            /** @description The model tokens at the table prices; null when a model used is missing from the table. */
+            model_micros: number | null;
+            recording_micros: number;
+            /** @description The platform's own per-minute fee. */
+            platform_micros: number;
+            /**
+             * @description `twilio`: telephony is Twilio's reported price of the call; `table`: the price table's.
+             * @enum {string}
+             */
+            source: "twilio" | "table";
         };
         /** @description What the model made of a finished call or conversation: a summary, structured data valid against the plan's schema, a success verdict. */
         Analysis: {
@@ -2683,7 +2711,7 @@ export interface components {
             agent_version: number | null;
             redaction?: components["schemas"]["Redaction"];
             /** @description What the analysis's model requests cost, at the price table of when each answered (README "Costs"); null when none was recorded. */
-            cost: components["schemas"]["AnalysisCost"] | null;
+            cost: components["schemas"]["Cost"] | null;
             /** @description True when its model is missing from the price table: `cost.model_micros` is null. */
             cost_incomplete: boolean;
             /** @description Unix time in seconds. */
@@ -2853,7 +2881,7 @@ export interface components {
             /** @description The answers' latency as the caller heard it (p50/p90 of each turn's `latency`), written when the call ends; null before, and when no answer was measured. */
             latency: components["schemas"]["CallLatency"] | null;
             /** @description What the call cost (telephony, model, recording, platform fee), in integer micro-units of `currency`, computed once when it ended from what it used and the price table then in force (README "Costs"); null before it ended. Its analysis is priced apart (`GET /v1/usage` `cost`). */
-            cost: components["schemas"]["CallCost"] | null;
+            cost: components["schemas"]["Cost"] | null;
             /** @description True when a model the call used is missing from the price table: `cost.model_micros` is null and `cost.total_micros` lacks it. */
             cost_incomplete: boolean;
             /** @description The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored. */
@@ -3038,7 +3066,7 @@ export interface components {
             last_message_at: number | null;
             contact_id: string | null;
             /** @description What its assistant's model requests cost so far (`GET /v1/conversations/{id}` only: absent in lists and events): a conversation stays open, so each turn's cost is recorded when its answer comes, at the price table then in force (README "Costs"); null when none was recorded. Its analyses are priced apart. */
-            cost?: components["schemas"]["ConversationCost"] | null;
+            cost?: components["schemas"]["Cost"] | null;
             /** @description Unix time in seconds. */
             created: number;
         };
@@ -3640,7 +3668,7 @@ export interface components {
             last_message_at: number | null;
             contact_id: string | null;
             /** @description What its assistant's model requests cost so far (`GET /v1/conversations/{id}` only: absent in lists and events): a conversation stays open, so each turn's cost is recorded when its answer comes, at the price table then in force (README "Costs"); null when none was recorded. Its analyses are priced apart. */
-            cost?: components["schemas"]["AnalyzedConversationCost"] | null;
+            cost?: components["schemas"]["Cost"] | null;
             /** @description Unix time in seconds. */
             created: number;
             analysis: components["schemas"]["Analysis"];
@@ -4347,7 +4375,7 @@ export interface components {
             analysis: components["schemas"]["UsageTotalsAnalysis"];
             webhooks: components["schemas"]["UsageTotalsWebhooks"];
             realtime: components["schemas"]["UsageTotalsRealtime"];
-            cost: components["schemas"]["UsageTotalsCost"];
+            cost: components["schemas"]["UsageCost"];
         };
         UsageDailyItem: {
             date: string;
@@ -4358,7 +4386,7 @@ export interface components {
             analysis: components["schemas"]["UsageDailyItemAnalysis"];
             webhooks: components["schemas"]["UsageDailyItemWebhooks"];
             realtime: components["schemas"]["UsageDailyItemRealtime"];
-            cost: components["schemas"]["UsageDailyItemCost"];
+            cost: components["schemas"]["UsageCost"];
         };
         AnalysisSuccess: {
             /** @enum {string} */
@@ -4374,24 +4402,6 @@ export interface components {
             structured_data?: components["schemas"]["AnalysisPlanStructuredData"];
             /** @description Whether the conversation met `rubric`: `pass`/`fail`, with `numeric_1_10` a score too. */
             success_evaluation?: components["schemas"]["AnalysisPlanSuccessEvaluation"];
-        };
-        AnalysisCost: {
-            /** @constant */
-            currency: "usd";
-            /** @description The sum of the parts (a null `model_micros` counts 0: then a lower bound). */
-            total_micros: number;
-            /** @description Twilio's minutes (its reported price when it gave one, else the table's). */
-            telephony_micros: number;
-            /** @description The model tokens at the table prices; null when a model used is missing from the table. */
-            model_micros: number | null;
-            recording_micros: number;
-            /** @description The platform's own per-minute fee. */
-            platform_micros: number;
-            /**
-             * @description `twilio`: telephony is Twilio's reported price of the call; `table`: the price table's.
-             * @enum {string}
-             */
-            source: "twilio" | "table";
         };
         AnalysisError: {
             message: string;
@@ -4508,24 +4518,6 @@ export interface components {
             /** @description Why recording did not start after a yes (the provider refused it). */
             error?: string;
         };
-        CallCost: {
-            /** @constant */
-            currency: "usd";
-            /** @description The sum of the parts (a null `model_micros` counts 0: then a lower bound). */
-            total_micros: number;
-            /** @description Twilio's minutes (its reported price when it gave one, else the table's). */
-            telephony_micros: number;
-            /** @description The model tokens at the table prices; null when a model used is missing from the table. */
-            model_micros: number | null;
-            recording_micros: number;
-            /** @description The platform's own per-minute fee. */
-            platform_micros: number;
-            /**
-             * @description `twilio`: telephony is Twilio's reported price of the call; `table`: the price table's.
-             * @enum {string}
-             */
-            source: "twilio" | "table";
-        };
         CallUsage: {
             llm: components["schemas"]["CallUsageLlm"];
             realtime: components["schemas"]["CallUsageRealtime"];
@@ -4577,24 +4569,6 @@ export interface components {
                 [key: string]: string;
             };
             simulation?: components["schemas"]["Simulation"];
-        };
-        ConversationCost: {
-            /** @constant */
-            currency: "usd";
-            /** @description The sum of the parts (a null `model_micros` counts 0: then a lower bound). */
-            total_micros: number;
-            /** @description Twilio's minutes (its reported price when it gave one, else the table's). */
-            telephony_micros: number;
-            /** @description The model tokens at the table prices; null when a model used is missing from the table. */
-            model_micros: number | null;
-            recording_micros: number;
-            /** @description The platform's own per-minute fee. */
-            platform_micros: number;
-            /**
-             * @description `twilio`: telephony is Twilio's reported price of the call; `table`: the price table's.
-             * @enum {string}
-             */
-            source: "twilio" | "table";
         };
         MessageTemplateDetails: {
             name: string;
@@ -4871,24 +4845,6 @@ export interface components {
             /** @description Scenarios whose outcome differs from the previous run's (by scenario name). */
             changed: components["schemas"]["TestSuiteRunComparisonChangedItem"][];
         };
-        AnalyzedConversationCost: {
-            /** @constant */
-            currency: "usd";
-            /** @description The sum of the parts (a null `model_micros` counts 0: then a lower bound). */
-            total_micros: number;
-            /** @description Twilio's minutes (its reported price when it gave one, else the table's). */
-            telephony_micros: number;
-            /** @description The model tokens at the table prices; null when a model used is missing from the table. */
-            model_micros: number | null;
-            recording_micros: number;
-            /** @description The platform's own per-minute fee. */
-            platform_micros: number;
-            /**
-             * @description `twilio`: telephony is Twilio's reported price of the call; `table`: the price table's.
-             * @enum {string}
-             */
-            source: "twilio" | "table";
-        };
         CallEventData: {
             object: components["schemas"]["Call"];
         };
@@ -5011,14 +4967,6 @@ export interface components {
             completion_text_tokens: number;
             completion_audio_tokens: number;
         };
-        UsageTotalsCost: {
-            total_micros: number;
-            telephony_micros: number;
-            model_micros: number;
-            recording_micros: number;
-            platform_micros: number;
-            incomplete: number;
-        };
         UsageDailyItemCalls: {
             count: number;
             answered: number;
@@ -5058,14 +5006,6 @@ export interface components {
             prompt_cached_tokens: number;
             completion_text_tokens: number;
             completion_audio_tokens: number;
-        };
-        UsageDailyItemCost: {
-            total_micros: number;
-            telephony_micros: number;
-            model_micros: number;
-            recording_micros: number;
-            platform_micros: number;
-            incomplete: number;
         };
         AnalysisPlanSummary: {
             prompt: string;

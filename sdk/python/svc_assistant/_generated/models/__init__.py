@@ -85,8 +85,6 @@ from .agent_voicemail import AgentVoicemail
 from .agent_voicemail_action import AgentVoicemailAction
 from .agent_voicemail_leave_message_on import AgentVoicemailLeaveMessageOn
 from .analysis import Analysis
-from .analysis_cost import AnalysisCost
-from .analysis_cost_source import AnalysisCostSource
 from .analysis_error import AnalysisError
 from .analysis_list import AnalysisList
 from .analysis_plan import AnalysisPlan
@@ -122,8 +120,6 @@ from .analyze_conversation_error_detail_code import AnalyzeConversationErrorDeta
 from .analyze_conversation_error_detail_type import AnalyzeConversationErrorDetailType
 from .analyzed_conversation import AnalyzedConversation
 from .analyzed_conversation_channel import AnalyzedConversationChannel
-from .analyzed_conversation_cost import AnalyzedConversationCost
-from .analyzed_conversation_cost_source import AnalyzedConversationCostSource
 from .analyzed_conversation_status import AnalyzedConversationStatus
 from .api_error import ApiError
 from .api_error_detail import ApiErrorDetail
@@ -179,8 +175,6 @@ from .call_compliance_transfer_legs_item_rules_item_result import CallCompliance
 from .call_compliance_transfer_legs_item_rules_item_rule import CallComplianceTransferLegsItemRulesItemRule
 from .call_compliance_transfer_legs_item_rules_item_source import CallComplianceTransferLegsItemRulesItemSource
 from .call_context import CallContext
-from .call_cost import CallCost
-from .call_cost_source import CallCostSource
 from .call_direction import CallDirection
 from .call_engine import CallEngine
 from .call_engine_fallback_type_0 import CallEngineFallbackType0
@@ -272,13 +266,13 @@ from .conversation_analyzed_event import ConversationAnalyzedEvent
 from .conversation_analyzed_event_data import ConversationAnalyzedEventData
 from .conversation_analyzed_event_type import ConversationAnalyzedEventType
 from .conversation_channel import ConversationChannel
-from .conversation_cost import ConversationCost
-from .conversation_cost_source import ConversationCostSource
 from .conversation_event import ConversationEvent
 from .conversation_event_data import ConversationEventData
 from .conversation_event_type import ConversationEventType
 from .conversation_list import ConversationList
 from .conversation_status import ConversationStatus
+from .cost import Cost
+from .cost_source import CostSource
 from .create_agent_body import CreateAgentBody
 from .create_agent_body_analysis import CreateAgentBodyAnalysis
 from .create_agent_body_analysis_structured_data import CreateAgentBodyAnalysisStructuredData
@@ -1156,11 +1150,11 @@ from .upsert_records_error_detail import UpsertRecordsErrorDetail
 from .upsert_records_error_detail_code import UpsertRecordsErrorDetailCode
 from .upsert_records_error_detail_type import UpsertRecordsErrorDetailType
 from .usage import Usage
+from .usage_cost import UsageCost
 from .usage_daily_item import UsageDailyItem
 from .usage_daily_item_analysis import UsageDailyItemAnalysis
 from .usage_daily_item_calls import UsageDailyItemCalls
 from .usage_daily_item_calls_by_status import UsageDailyItemCallsByStatus
-from .usage_daily_item_cost import UsageDailyItemCost
 from .usage_daily_item_knowledge import UsageDailyItemKnowledge
 from .usage_daily_item_llm import UsageDailyItemLlm
 from .usage_daily_item_messages import UsageDailyItemMessages
@@ -1172,7 +1166,6 @@ from .usage_totals import UsageTotals
 from .usage_totals_analysis import UsageTotalsAnalysis
 from .usage_totals_calls import UsageTotalsCalls
 from .usage_totals_calls_by_status import UsageTotalsCallsByStatus
-from .usage_totals_cost import UsageTotalsCost
 from .usage_totals_knowledge import UsageTotalsKnowledge
 from .usage_totals_llm import UsageTotalsLlm
 from .usage_totals_messages import UsageTotalsMessages
@@ -1283,8 +1276,6 @@ __all__ = (
     "AgentVoicemailLeaveMessageOn",
     "AgentVoiceProvider",
     "Analysis",
-    "AnalysisCost",
-    "AnalysisCostSource",
     "AnalysisError",
     "AnalysisList",
     "AnalysisPlan",
@@ -1320,8 +1311,6 @@ __all__ = (
     "AnalyzeConversationErrorDetailType",
     "AnalyzedConversation",
     "AnalyzedConversationChannel",
-    "AnalyzedConversationCost",
-    "AnalyzedConversationCostSource",
     "AnalyzedConversationStatus",
     "ApiError",
     "ApiErrorDetail",
@@ -1377,8 +1366,6 @@ __all__ = (
     "CallComplianceTransferLegsItemRulesItemRule",
     "CallComplianceTransferLegsItemRulesItemSource",
     "CallContext",
-    "CallCost",
-    "CallCostSource",
     "CallDirection",
     "CallEngine",
     "CallEngineFallbackType0",
@@ -1470,13 +1457,13 @@ __all__ = (
     "ConversationAnalyzedEventData",
     "ConversationAnalyzedEventType",
     "ConversationChannel",
-    "ConversationCost",
-    "ConversationCostSource",
     "ConversationEvent",
     "ConversationEventData",
     "ConversationEventType",
     "ConversationList",
     "ConversationStatus",
+    "Cost",
+    "CostSource",
     "CreateAgentBody",
     "CreateAgentBodyAnalysis",
     "CreateAgentBodyAnalysisStructuredData",
@@ -2354,11 +2341,11 @@ __all__ = (
     "UpsertRecordsErrorDetailCode",
     "UpsertRecordsErrorDetailType",
     "Usage",
+    "UsageCost",
     "UsageDailyItem",
     "UsageDailyItemAnalysis",
     "UsageDailyItemCalls",
     "UsageDailyItemCallsByStatus",
-    "UsageDailyItemCost",
     "UsageDailyItemKnowledge",
     "UsageDailyItemLlm",
     "UsageDailyItemMessages",
@@ -2370,7 +2357,6 @@ __all__ = (
     "UsageTotalsAnalysis",
     "UsageTotalsCalls",
     "UsageTotalsCallsByStatus",
-    "UsageTotalsCost",
     "UsageTotalsKnowledge",
     "UsageTotalsLlm",
     "UsageTotalsMessages",

@@ -14,10 +14,10 @@ from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
-  from ..models.analysis_cost import AnalysisCost
   from ..models.analysis_error import AnalysisError
   from ..models.analysis_plan import AnalysisPlan
   from ..models.analysis_success import AnalysisSuccess
+  from ..models.cost import Cost
   from ..models.redaction import Redaction
 
 
@@ -48,8 +48,8 @@ class Analysis:
             form_id (None | str): A call analysed for a form (`form_id`): the form filled.
             agent_id (None | str): The agent of the call or conversation analysed.
             agent_version (int | None): The version of the agent the call or conversation ran; null when unknown.
-            cost (AnalysisCost | None): What the analysis's model requests cost, at the price table of when each answered
-                (README "Costs"); null when none was recorded.
+            cost (Cost | None): What the analysis's model requests cost, at the price table of when each answered (README
+                "Costs"); null when none was recorded.
             cost_incomplete (bool): True when its model is missing from the price table: `cost.model_micros` is null.
             created (int): Unix time in seconds.
             redaction (Redaction | Unset): What was replaced before the text was stored (the organization's
@@ -72,7 +72,7 @@ class Analysis:
     form_id: None | str
     agent_id: None | str
     agent_version: int | None
-    cost: AnalysisCost | None
+    cost: Cost | None
     cost_incomplete: bool
     created: int
     redaction: Redaction | Unset = UNSET
@@ -84,10 +84,10 @@ class Analysis:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.analysis_cost import AnalysisCost # noqa: PLC0415
         from ..models.analysis_error import AnalysisError # noqa: PLC0415
         from ..models.analysis_plan import AnalysisPlan # noqa: PLC0415
         from ..models.analysis_success import AnalysisSuccess # noqa: PLC0415
+        from ..models.cost import Cost # noqa: PLC0415
         from ..models.redaction import Redaction # noqa: PLC0415
         id = self.id
 
@@ -129,7 +129,7 @@ class Analysis:
         agent_version = self.agent_version
 
         cost: dict[str, Any] | None
-        if isinstance(self.cost, AnalysisCost):
+        if isinstance(self.cost, Cost):
             cost = self.cost.to_dict()
         else:
             cost = self.cost
@@ -179,10 +179,10 @@ class Analysis:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.analysis_cost import AnalysisCost # noqa: PLC0415
         from ..models.analysis_error import AnalysisError # noqa: PLC0415
         from ..models.analysis_plan import AnalysisPlan # noqa: PLC0415
         from ..models.analysis_success import AnalysisSuccess # noqa: PLC0415
+        from ..models.cost import Cost # noqa: PLC0415
         from ..models.redaction import Redaction # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
@@ -279,20 +279,20 @@ class Analysis:
         agent_version = _parse_agent_version(d.pop("agent_version"))
 
 
-        def _parse_cost(data: object) -> AnalysisCost | None:
+        def _parse_cost(data: object) -> Cost | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                cost_type_0 = AnalysisCost.from_dict(data)
+                cost_type_0 = Cost.from_dict(data)
 
 
 
                 return cost_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AnalysisCost | None, data)
+            return cast(Cost | None, data)
 
         cost = _parse_cost(d.pop("cost"))
 

@@ -16,7 +16,7 @@ from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.analysis import Analysis
-  from ..models.analyzed_conversation_cost import AnalyzedConversationCost
+  from ..models.cost import Cost
 
 
 
@@ -49,10 +49,9 @@ class AnalyzedConversation:
             created (int): Unix time in seconds.
             analysis (Analysis): What the model made of a finished call or conversation: a summary, structured data valid
                 against the plan's schema, a success verdict.
-            cost (AnalyzedConversationCost | None | Unset): What its assistant's model requests cost so far (`GET
-                /v1/conversations/{id}` only: absent in lists and events): a conversation stays open, so each turn's cost is
-                recorded when its answer comes, at the price table then in force (README "Costs"); null when none was recorded.
-                Its analyses are priced apart.
+            cost (Cost | None | Unset): What its assistant's model requests cost so far (`GET /v1/conversations/{id}` only:
+                absent in lists and events): a conversation stays open, so each turn's cost is recorded when its answer comes,
+                at the price table then in force (README "Costs"); null when none was recorded. Its analyses are priced apart.
      """
 
     id: str
@@ -71,7 +70,7 @@ class AnalyzedConversation:
     contact_id: None | str
     created: int
     analysis: Analysis
-    cost: AnalyzedConversationCost | None | Unset = UNSET
+    cost: Cost | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -80,7 +79,7 @@ class AnalyzedConversation:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.analysis import Analysis # noqa: PLC0415
-        from ..models.analyzed_conversation_cost import AnalyzedConversationCost # noqa: PLC0415
+        from ..models.cost import Cost # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -123,7 +122,7 @@ class AnalyzedConversation:
         cost: dict[str, Any] | None | Unset
         if isinstance(self.cost, Unset):
             cost = UNSET
-        elif isinstance(self.cost, AnalyzedConversationCost):
+        elif isinstance(self.cost, Cost):
             cost = self.cost.to_dict()
         else:
             cost = self.cost
@@ -159,7 +158,7 @@ class AnalyzedConversation:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.analysis import Analysis # noqa: PLC0415
-        from ..models.analyzed_conversation_cost import AnalyzedConversationCost # noqa: PLC0415
+        from ..models.cost import Cost # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -246,7 +245,7 @@ class AnalyzedConversation:
 
 
 
-        def _parse_cost(data: object) -> AnalyzedConversationCost | None | Unset:
+        def _parse_cost(data: object) -> Cost | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -254,14 +253,14 @@ class AnalyzedConversation:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                cost_type_0 = AnalyzedConversationCost.from_dict(data)
+                cost_type_0 = Cost.from_dict(data)
 
 
 
                 return cost_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AnalyzedConversationCost | None | Unset, data)
+            return cast(Cost | None | Unset, data)
 
         cost = _parse_cost(d.pop("cost", UNSET))
 

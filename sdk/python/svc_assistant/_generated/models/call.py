@@ -23,7 +23,6 @@ if TYPE_CHECKING:
   from ..models.call_calling_window import CallCallingWindow
   from ..models.call_compliance import CallCompliance
   from ..models.call_context import CallContext
-  from ..models.call_cost import CallCost
   from ..models.call_error import CallError
   from ..models.call_form_type_0 import CallFormType0
   from ..models.call_inbound_webhook import CallInboundWebhook
@@ -34,6 +33,7 @@ if TYPE_CHECKING:
   from ..models.call_transfer import CallTransfer
   from ..models.call_usage import CallUsage
   from ..models.call_voicemail import CallVoicemail
+  from ..models.cost import Cost
   from ..models.transcript_turn import TranscriptTurn
 
 
@@ -108,8 +108,8 @@ class Call:
                 organization's `ai_disclosure`, in the agent's language); null: off.
             latency (CallLatency | None): The answers' latency as the caller heard it (p50/p90 of each turn's `latency`),
                 written when the call ends; null before, and when no answer was measured.
-            cost (CallCost | None): What the call cost (telephony, model, recording, platform fee), in integer micro-units
-                of `currency`, computed once when it ended from what it used and the price table then in force (README "Costs");
+            cost (Cost | None): What the call cost (telephony, model, recording, platform fee), in integer micro-units of
+                `currency`, computed once when it ended from what it used and the price table then in force (README "Costs");
                 null before it ended. Its analysis is priced apart (`GET /v1/usage` `cost`).
             cost_incomplete (bool): True when a model the call used is missing from the price table: `cost.model_micros` is
                 null and `cost.total_micros` lacks it.
@@ -163,7 +163,7 @@ class Call:
     recording_consent: CallRecordingConsent | None
     ai_disclosure: None | str
     latency: CallLatency | None
-    cost: CallCost | None
+    cost: Cost | None
     cost_incomplete: bool
     analysis: Analysis | None
     trace_id: None | str
@@ -180,7 +180,6 @@ class Call:
         from ..models.call_calling_window import CallCallingWindow # noqa: PLC0415
         from ..models.call_compliance import CallCompliance # noqa: PLC0415
         from ..models.call_context import CallContext # noqa: PLC0415
-        from ..models.call_cost import CallCost # noqa: PLC0415
         from ..models.call_error import CallError # noqa: PLC0415
         from ..models.call_form_type_0 import CallFormType0 # noqa: PLC0415
         from ..models.call_inbound_webhook import CallInboundWebhook # noqa: PLC0415
@@ -191,6 +190,7 @@ class Call:
         from ..models.call_transfer import CallTransfer # noqa: PLC0415
         from ..models.call_usage import CallUsage # noqa: PLC0415
         from ..models.call_voicemail import CallVoicemail # noqa: PLC0415
+        from ..models.cost import Cost # noqa: PLC0415
         from ..models.transcript_turn import TranscriptTurn # noqa: PLC0415
         id = self.id
 
@@ -333,7 +333,7 @@ class Call:
             latency = self.latency
 
         cost: dict[str, Any] | None
-        if isinstance(self.cost, CallCost):
+        if isinstance(self.cost, Cost):
             cost = self.cost.to_dict()
         else:
             cost = self.cost
@@ -424,7 +424,6 @@ class Call:
         from ..models.call_calling_window import CallCallingWindow # noqa: PLC0415
         from ..models.call_compliance import CallCompliance # noqa: PLC0415
         from ..models.call_context import CallContext # noqa: PLC0415
-        from ..models.call_cost import CallCost # noqa: PLC0415
         from ..models.call_error import CallError # noqa: PLC0415
         from ..models.call_form_type_0 import CallFormType0 # noqa: PLC0415
         from ..models.call_inbound_webhook import CallInboundWebhook # noqa: PLC0415
@@ -435,6 +434,7 @@ class Call:
         from ..models.call_transfer import CallTransfer # noqa: PLC0415
         from ..models.call_usage import CallUsage # noqa: PLC0415
         from ..models.call_voicemail import CallVoicemail # noqa: PLC0415
+        from ..models.cost import Cost # noqa: PLC0415
         from ..models.transcript_turn import TranscriptTurn # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
@@ -810,20 +810,20 @@ class Call:
         latency = _parse_latency(d.pop("latency"))
 
 
-        def _parse_cost(data: object) -> CallCost | None:
+        def _parse_cost(data: object) -> Cost | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                cost_type_0 = CallCost.from_dict(data)
+                cost_type_0 = Cost.from_dict(data)
 
 
 
                 return cost_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(CallCost | None, data)
+            return cast(Cost | None, data)
 
         cost = _parse_cost(d.pop("cost"))
 

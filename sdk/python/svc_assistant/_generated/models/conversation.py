@@ -15,7 +15,7 @@ from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
-  from ..models.conversation_cost import ConversationCost
+  from ..models.cost import Cost
 
 
 
@@ -47,10 +47,9 @@ class Conversation:
             last_message_at (int | None):
             contact_id (None | str):
             created (int): Unix time in seconds.
-            cost (ConversationCost | None | Unset): What its assistant's model requests cost so far (`GET
-                /v1/conversations/{id}` only: absent in lists and events): a conversation stays open, so each turn's cost is
-                recorded when its answer comes, at the price table then in force (README "Costs"); null when none was recorded.
-                Its analyses are priced apart.
+            cost (Cost | None | Unset): What its assistant's model requests cost so far (`GET /v1/conversations/{id}` only:
+                absent in lists and events): a conversation stays open, so each turn's cost is recorded when its answer comes,
+                at the price table then in force (README "Costs"); null when none was recorded. Its analyses are priced apart.
      """
 
     id: str
@@ -68,7 +67,7 @@ class Conversation:
     last_message_at: int | None
     contact_id: None | str
     created: int
-    cost: ConversationCost | None | Unset = UNSET
+    cost: Cost | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -76,7 +75,7 @@ class Conversation:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.conversation_cost import ConversationCost # noqa: PLC0415
+        from ..models.cost import Cost # noqa: PLC0415
         id = self.id
 
         object_ = self.object_
@@ -117,7 +116,7 @@ class Conversation:
         cost: dict[str, Any] | None | Unset
         if isinstance(self.cost, Unset):
             cost = UNSET
-        elif isinstance(self.cost, ConversationCost):
+        elif isinstance(self.cost, Cost):
             cost = self.cost.to_dict()
         else:
             cost = self.cost
@@ -151,7 +150,7 @@ class Conversation:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.conversation_cost import ConversationCost # noqa: PLC0415
+        from ..models.cost import Cost # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -233,7 +232,7 @@ class Conversation:
 
         created = d.pop("created")
 
-        def _parse_cost(data: object) -> ConversationCost | None | Unset:
+        def _parse_cost(data: object) -> Cost | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -241,14 +240,14 @@ class Conversation:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                cost_type_0 = ConversationCost.from_dict(data)
+                cost_type_0 = Cost.from_dict(data)
 
 
 
                 return cost_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ConversationCost | None | Unset, data)
+            return cast(Cost | None | Unset, data)
 
         cost = _parse_cost(d.pop("cost", UNSET))
 

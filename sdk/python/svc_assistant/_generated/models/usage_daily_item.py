@@ -11,9 +11,9 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.usage_cost import UsageCost
   from ..models.usage_daily_item_analysis import UsageDailyItemAnalysis
   from ..models.usage_daily_item_calls import UsageDailyItemCalls
-  from ..models.usage_daily_item_cost import UsageDailyItemCost
   from ..models.usage_daily_item_knowledge import UsageDailyItemKnowledge
   from ..models.usage_daily_item_llm import UsageDailyItemLlm
   from ..models.usage_daily_item_messages import UsageDailyItemMessages
@@ -40,7 +40,9 @@ class UsageDailyItem:
             analysis (UsageDailyItemAnalysis):
             webhooks (UsageDailyItemWebhooks):
             realtime (UsageDailyItemRealtime):
-            cost (UsageDailyItemCost):
+            cost (UsageCost): What the calls, conversation turns and analyses of a period cost: the sums of their recorded
+                `Cost`s, in integer micro-units (millionths) of the dollar; `incomplete` counts the costs that lack a model
+                missing from the price table.
      """
 
     date: str
@@ -51,7 +53,7 @@ class UsageDailyItem:
     analysis: UsageDailyItemAnalysis
     webhooks: UsageDailyItemWebhooks
     realtime: UsageDailyItemRealtime
-    cost: UsageDailyItemCost
+    cost: UsageCost
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -59,9 +61,9 @@ class UsageDailyItem:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.usage_cost import UsageCost # noqa: PLC0415
         from ..models.usage_daily_item_analysis import UsageDailyItemAnalysis # noqa: PLC0415
         from ..models.usage_daily_item_calls import UsageDailyItemCalls # noqa: PLC0415
-        from ..models.usage_daily_item_cost import UsageDailyItemCost # noqa: PLC0415
         from ..models.usage_daily_item_knowledge import UsageDailyItemKnowledge # noqa: PLC0415
         from ..models.usage_daily_item_llm import UsageDailyItemLlm # noqa: PLC0415
         from ..models.usage_daily_item_messages import UsageDailyItemMessages # noqa: PLC0415
@@ -106,9 +108,9 @@ class UsageDailyItem:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.usage_cost import UsageCost # noqa: PLC0415
         from ..models.usage_daily_item_analysis import UsageDailyItemAnalysis # noqa: PLC0415
         from ..models.usage_daily_item_calls import UsageDailyItemCalls # noqa: PLC0415
-        from ..models.usage_daily_item_cost import UsageDailyItemCost # noqa: PLC0415
         from ..models.usage_daily_item_knowledge import UsageDailyItemKnowledge # noqa: PLC0415
         from ..models.usage_daily_item_llm import UsageDailyItemLlm # noqa: PLC0415
         from ..models.usage_daily_item_messages import UsageDailyItemMessages # noqa: PLC0415
@@ -152,7 +154,7 @@ class UsageDailyItem:
 
 
 
-        cost = UsageDailyItemCost.from_dict(d.pop("cost"))
+        cost = UsageCost.from_dict(d.pop("cost"))
 
 
 

@@ -11,9 +11,9 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.usage_cost import UsageCost
   from ..models.usage_totals_analysis import UsageTotalsAnalysis
   from ..models.usage_totals_calls import UsageTotalsCalls
-  from ..models.usage_totals_cost import UsageTotalsCost
   from ..models.usage_totals_knowledge import UsageTotalsKnowledge
   from ..models.usage_totals_llm import UsageTotalsLlm
   from ..models.usage_totals_messages import UsageTotalsMessages
@@ -39,7 +39,9 @@ class UsageTotals:
             analysis (UsageTotalsAnalysis):
             webhooks (UsageTotalsWebhooks):
             realtime (UsageTotalsRealtime):
-            cost (UsageTotalsCost):
+            cost (UsageCost): What the calls, conversation turns and analyses of a period cost: the sums of their recorded
+                `Cost`s, in integer micro-units (millionths) of the dollar; `incomplete` counts the costs that lack a model
+                missing from the price table.
      """
 
     calls: UsageTotalsCalls
@@ -49,7 +51,7 @@ class UsageTotals:
     analysis: UsageTotalsAnalysis
     webhooks: UsageTotalsWebhooks
     realtime: UsageTotalsRealtime
-    cost: UsageTotalsCost
+    cost: UsageCost
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -57,9 +59,9 @@ class UsageTotals:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.usage_cost import UsageCost # noqa: PLC0415
         from ..models.usage_totals_analysis import UsageTotalsAnalysis # noqa: PLC0415
         from ..models.usage_totals_calls import UsageTotalsCalls # noqa: PLC0415
-        from ..models.usage_totals_cost import UsageTotalsCost # noqa: PLC0415
         from ..models.usage_totals_knowledge import UsageTotalsKnowledge # noqa: PLC0415
         from ..models.usage_totals_llm import UsageTotalsLlm # noqa: PLC0415
         from ..models.usage_totals_messages import UsageTotalsMessages # noqa: PLC0415
@@ -101,9 +103,9 @@ class UsageTotals:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.usage_cost import UsageCost # noqa: PLC0415
         from ..models.usage_totals_analysis import UsageTotalsAnalysis # noqa: PLC0415
         from ..models.usage_totals_calls import UsageTotalsCalls # noqa: PLC0415
-        from ..models.usage_totals_cost import UsageTotalsCost # noqa: PLC0415
         from ..models.usage_totals_knowledge import UsageTotalsKnowledge # noqa: PLC0415
         from ..models.usage_totals_llm import UsageTotalsLlm # noqa: PLC0415
         from ..models.usage_totals_messages import UsageTotalsMessages # noqa: PLC0415
@@ -145,7 +147,7 @@ class UsageTotals:
 
 
 
-        cost = UsageTotalsCost.from_dict(d.pop("cost"))
+        cost = UsageCost.from_dict(d.pop("cost"))
 
 
 

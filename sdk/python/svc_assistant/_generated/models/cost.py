@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.analysis_cost_source import AnalysisCostSource
+from ..models.cost_source import CostSource
 from typing import cast
 from typing import Literal, cast
 
@@ -17,13 +17,15 @@ from typing import Literal, cast
 
 
 
-T = TypeVar("T", bound="AnalysisCost")
+T = TypeVar("T", bound="Cost")
 
 
 
 @_attrs_define
-class AnalysisCost:
-    """ 
+class Cost:
+    """ What a call, a conversation or an analysis cost, in integer micro-units (millionths) of `currency`, computed once
+    when it ended from the price table then in force (or Twilio's reported price); a later table never changes it.
+
         Attributes:
             currency (Literal['usd']):
             total_micros (int): The sum of the parts (a null `model_micros` counts 0: then a lower bound).
@@ -32,8 +34,7 @@ class AnalysisCost:
                 table.
             recording_micros (int):
             platform_micros (int): The platform's own per-minute fee.
-            source (AnalysisCostSource): `twilio`: telephony is Twilio's reported price of the call; `table`: the price
-                table's.
+            source (CostSource): `twilio`: telephony is Twilio's reported price of the call; `table`: the price table's.
      """
 
     currency: Literal['usd']
@@ -42,7 +43,7 @@ class AnalysisCost:
     model_micros: int | None
     recording_micros: int
     platform_micros: int
-    source: AnalysisCostSource
+    source: CostSource
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -105,12 +106,12 @@ class AnalysisCost:
 
         platform_micros = d.pop("platform_micros")
 
-        source = AnalysisCostSource(d.pop("source"))
+        source = CostSource(d.pop("source"))
 
 
 
 
-        analysis_cost = cls(
+        cost = cls(
             currency=currency,
             total_micros=total_micros,
             telephony_micros=telephony_micros,
@@ -121,8 +122,8 @@ class AnalysisCost:
         )
 
 
-        analysis_cost.additional_properties = d
-        return analysis_cost
+        cost.additional_properties = d
+        return cost
 
     @property
     def additional_keys(self) -> list[str]:

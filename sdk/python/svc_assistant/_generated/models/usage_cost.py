@@ -8,41 +8,37 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.conversation_cost_source import ConversationCostSource
-from typing import cast
-from typing import Literal, cast
 
 
 
 
 
 
-T = TypeVar("T", bound="ConversationCost")
+T = TypeVar("T", bound="UsageCost")
 
 
 
 @_attrs_define
-class ConversationCost:
-    """ 
+class UsageCost:
+    """ What the calls, conversation turns and analyses of a period cost: the sums of their recorded `Cost`s, in integer
+    micro-units (millionths) of the dollar; `incomplete` counts the costs that lack a model missing from the price
+    table.
+
         Attributes:
-            currency (Literal['usd']):
-            total_micros (int): The sum of the parts (a null `model_micros` counts 0: then a lower bound).
-            telephony_micros (int): Twilio's minutes (its reported price when it gave one, else the table's).
-            model_micros (int | None): The model tokens at the table prices; null when a model used is missing from the
-                table.
+            total_micros (int):
+            telephony_micros (int):
+            model_micros (int):
             recording_micros (int):
-            platform_micros (int): The platform's own per-minute fee.
-            source (ConversationCostSource): `twilio`: telephony is Twilio's reported price of the call; `table`: the price
-                table's.
+            platform_micros (int):
+            incomplete (int):
      """
 
-    currency: Literal['usd']
     total_micros: int
     telephony_micros: int
-    model_micros: int | None
+    model_micros: int
     recording_micros: int
     platform_micros: int
-    source: ConversationCostSource
+    incomplete: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -50,32 +46,28 @@ class ConversationCost:
 
 
     def to_dict(self) -> dict[str, Any]:
-        currency = self.currency
-
         total_micros = self.total_micros
 
         telephony_micros = self.telephony_micros
 
-        model_micros: int | None
         model_micros = self.model_micros
 
         recording_micros = self.recording_micros
 
         platform_micros = self.platform_micros
 
-        source = self.source.value
+        incomplete = self.incomplete
 
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({
-            "currency": currency,
             "total_micros": total_micros,
             "telephony_micros": telephony_micros,
             "model_micros": model_micros,
             "recording_micros": recording_micros,
             "platform_micros": platform_micros,
-            "source": source,
+            "incomplete": incomplete,
         })
 
         return field_dict
@@ -85,44 +77,30 @@ class ConversationCost:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        currency = cast(Literal['usd'] , d.pop("currency"))
-        if currency != 'usd':
-            raise ValueError(f"currency must match const 'usd', got '{currency}'")
-
         total_micros = d.pop("total_micros")
 
         telephony_micros = d.pop("telephony_micros")
 
-        def _parse_model_micros(data: object) -> int | None:
-            if data is None:
-                return data
-            return cast(int | None, data)
-
-        model_micros = _parse_model_micros(d.pop("model_micros"))
-
+        model_micros = d.pop("model_micros")
 
         recording_micros = d.pop("recording_micros")
 
         platform_micros = d.pop("platform_micros")
 
-        source = ConversationCostSource(d.pop("source"))
+        incomplete = d.pop("incomplete")
 
-
-
-
-        conversation_cost = cls(
-            currency=currency,
+        usage_cost = cls(
             total_micros=total_micros,
             telephony_micros=telephony_micros,
             model_micros=model_micros,
             recording_micros=recording_micros,
             platform_micros=platform_micros,
-            source=source,
+            incomplete=incomplete,
         )
 
 
-        conversation_cost.additional_properties = d
-        return conversation_cost
+        usage_cost.additional_properties = d
+        return usage_cost
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,6 +1,6 @@
 from enum import StrEnum
 
-class CallCostSource(StrEnum):
+class CostSource(StrEnum):
     TABLE = "table"
     TWILIO = "twilio"
 
