@@ -1,10 +1,12 @@
 /**
  * The attributes of a model request's span, after OpenTelemetry's GenAI semantic conventions
  * (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/): a CLIENT span `chat <model>` made
- * around the `openai` request (src/activities/llm.ts). No prompt or completion text is recorded.
+ * around the `openai` request (src/activities/llm.ts; `tracedChat` for the other model requests: analyses,
+ * test suites' judge, simulated callers). No prompt or completion text is recorded.
  */
 import type { Attributes } from '@opentelemetry/api';
 import type OpenAI from 'openai';
+import { SpanKind, withSpan } from './tracing';
 
 /** What is known before the request: operation, provider (`openai`: any OpenAI-compatible API), model. */
 export function modelRequestAttributes(model: string): Attributes {
@@ -38,4 +40,28 @@ export function modelAnswerAttributes(
       : {}),
     'gen_ai.server.time_to_first_token': Math.max(0, (firstTokenMs ?? Date.now()) - sentMs) / 1000,
   };
+}
+
+/**
+ * Runs `send` (one `chat.completions` request of `model`, not streamed: an analysis, a test suite's judge,
+ * a simulated caller) inside a CLIENT span `chat <model>` with the GenAI attributes above, `purpose`
+ * (`gen_ai.request.purpose`: `analysis`, `judge`, `simulated_caller`) telling it from the assistant's own
+ * turns; `send` itself when tracing is off. A throw marks the span as an error and is rethrown.
+ */
+export function tracedChat(
+  model: string,
+  purpose: string,
+  send: () => Promise<OpenAI.Chat.Completions.ChatCompletion>,
+): Promise<OpenAI.Chat.Completions.ChatCompletion> {
+  const sentMs = Date.now();
+  return withSpan(
+    `chat ${model}`,
+    { ...modelRequestAttributes(model), 'gen_ai.request.purpose': purpose },
+    async (span) => {
+      const answer = await send();
+      span?.setAttributes(modelAnswerAttributes(answer, sentMs, null));
+      return answer;
+    },
+    SpanKind.CLIENT,
+  );
 }

@@ -27,6 +27,7 @@ import { Conversation, Message, renderConversation, type ConversationDoc } from 
 import { insertIfAbsent, type WithId } from '../models/store';
 import { sumCostOfRows, UsageRecord } from '../models/usage';
 import { openai } from '../providers/openai';
+import { tracedChat } from '../platform/genai-tracing';
 import {
   analysisAnswerSchema,
   analysisWorkflowId,
@@ -215,20 +216,24 @@ export async function askForAnalysis(input: AnalysisWorkflowInput, req: Analysis
   const options = { signal: req.signal };
   let completion: OpenAI.Chat.Completions.ChatCompletion;
   try {
-    completion = await openai().chat.completions.create(
-      {
-        model,
-        messages: messages(false),
-        response_format: { type: 'json_schema', json_schema: { name: 'analysis', schema, strict: false } },
-        user: input.subject.id,
-      },
-      options,
+    completion = await tracedChat(model, 'analysis', () =>
+      openai().chat.completions.create(
+        {
+          model,
+          messages: messages(false),
+          response_format: { type: 'json_schema', json_schema: { name: 'analysis', schema, strict: false } },
+          user: input.subject.id,
+        },
+        options,
+      ),
     );
   } catch (err) {
     if (!(err instanceof OpenAI.BadRequestError && /response_format|json_schema/i.test(err.message))) throw err;
-    completion = await openai().chat.completions.create(
-      { model, messages: messages(true), response_format: { type: 'json_object' }, user: input.subject.id },
-      options,
+    completion = await tracedChat(model, 'analysis', () =>
+      openai().chat.completions.create(
+        { model, messages: messages(true), response_format: { type: 'json_object' }, user: input.subject.id },
+        options,
+      ),
     );
   }
   await recordUsage(

@@ -13,6 +13,7 @@
 import OpenAI from 'openai';
 import { config } from '../config';
 import { openai } from '../providers/openai';
+import { tracedChat } from '../platform/genai-tracing';
 import type { ChatMessage } from '../shared/assistant';
 import type { PersonaLine, PersonaSimulation } from '../shared/calls';
 
@@ -89,14 +90,17 @@ export async function askPersona(
   signal?: AbortSignal,
 ): Promise<PersonaLine> {
   const cfg = config();
-  const completion = await openai().chat.completions.create(
-    {
-      model: cfg.simulatorModel ?? cfg.openaiModel,
-      messages: personaMessages(simulation, chat) as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
-      tools: [HANG_UP_TOOL],
-      user,
-    },
-    { signal },
+  const model = cfg.simulatorModel ?? cfg.openaiModel;
+  const completion = await tracedChat(model, 'simulated_caller', () =>
+    openai().chat.completions.create(
+      {
+        model,
+        messages: personaMessages(simulation, chat) as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
+        tools: [HANG_UP_TOOL],
+        user,
+      },
+      { signal },
+    ),
   );
   const message = completion.choices[0]?.message;
   if (!message) throw new Error('the simulator model returned no choice');

@@ -103,6 +103,7 @@ describe('traces: a call end to end in a real tracing backend', function () {
         to: '+14155550123',
         agent_id: t.agentId,
         simulation: { caller: ['TOOLONCE lookup_order {"order_id":"A17"}', 'TOOLONCE stats {}'] },
+        analysis: { summary: true },
       },
       { traceparent: `00-${callerTrace}-${callerSpan}-01` },
     );
@@ -133,7 +134,10 @@ describe('traces: a call end to end in a real tracing backend', function () {
           'webhook POST',
           'RunWorkflow:webhookDeliveryWorkflow',
         ];
-        return expected.every((n) => names.includes(n)) && names.some((n) => n.startsWith('chat ')) ? got : undefined;
+        const analysed = got.some((x) => x.tags['gen_ai.request.purpose'] === 'analysis');
+        return expected.every((n) => names.includes(n)) && names.some((n) => n.startsWith('chat ')) && analysed
+          ? got
+          : undefined;
       },
       'the trace in Jaeger',
       60_000,
@@ -156,6 +160,12 @@ describe('traces: a call end to end in a real tracing backend', function () {
 
     const chat = spans.filter((s) => s.operationName === 'chat fake-model');
     expect(chat.length, 'a model request per answer').to.be.at.least(2);
+    // The call's analysis asks the model too, in the call's trace, told apart by its purpose.
+    const analysis = chat.find((c) => c.tags['gen_ai.request.purpose'] === 'analysis')!;
+    expect(ancestry(spans, analysis)).to.include.members([
+      'RunWorkflow:callAnalysisWorkflow',
+      'RunWorkflow:callWorkflow',
+    ]);
     for (const c of chat) {
       expect(c.tags).to.include({
         'span.kind': 'client',
