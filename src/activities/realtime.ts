@@ -31,6 +31,8 @@ import { recordRealtimeUsage } from '../services/usage';
 import { realtimeTurnDetection } from '../shared/turn-taking';
 import { RealtimeMeter } from '../voice/realtime-meter';
 import { RealtimeSideband } from '../voice/realtime-session';
+import { RealtimeResponseSpans } from '../voice/realtime-spans';
+import { tracingActive } from '../platform/tracing';
 
 /** Failure type of an accept the Realtime API refused (4xx): not retried; the call falls back. */
 export const REALTIME_ACCEPT_REFUSED = 'RealtimeAcceptRefused';
@@ -157,7 +159,8 @@ export interface AttendRealtimeInput {
  * answer). A socket refused with 404 (OpenAI no longer knows the call) fails with `RealtimeCallGone`.
  * Each response's usage (audio tokens apart) is stored as a usage row keyed by its id (src/services/usage.ts
  * `recordRealtimeUsage`: a response a re-attached socket reports again is stored once), and each answer's
- * latency goes with its `assistant` event (src/voice/realtime-meter.ts). Function outputs come from the
+ * latency goes with its `assistant` event (src/voice/realtime-meter.ts); with tracing on each response is a
+ * `chat <model>` span under this activity's (src/voice/realtime-spans.ts). Function outputs come from the
  * workflow by update `realtimeOutputs` (src/shared/realtime.ts), answered as soon as it has them.
  */
 export async function attendRealtimeCall(input: AttendRealtimeInput): Promise<void> {
@@ -187,6 +190,7 @@ export async function attendRealtimeCall(input: AttendRealtimeInput): Promise<vo
       awaited: input.awaited,
       interruptOnSpeech: input.interruptOnSpeech,
       meter,
+      spans: tracingActive() ? new RealtimeResponseSpans() : undefined,
       tell: (event) => handle.signal(realtimeEventSignal, event),
       outputs: (from) => handle.executeUpdate(realtimeOutputsUpdate, { args: [{ from }] }),
       heartbeat: () => ctx.heartbeat(),

@@ -42,7 +42,8 @@ import type { ClientInterceptors } from '@temporalio/client';
 import type { WorkerOptions } from '@temporalio/worker';
 import { traceSpansDropped } from './metrics';
 
-export { SpanKind } from '@opentelemetry/api';
+export { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+export type { Context, Span, Tracer } from '@opentelemetry/api';
 
 /** The instrumentation scope of the service's own spans. */
 export const TRACER_NAME = 'svc-assistant';
@@ -212,6 +213,9 @@ export function workflowInterceptorModules(): string[] {
 
 /** The tracer of the service's own spans (the API's no-op tracer when tracing is off). */
 export const tracer = (): otel.Tracer => otel.trace.getTracer(TRACER_NAME);
+
+/** The active context (the parent of spans started later from elsewhere, e.g. a socket's callbacks). */
+export const activeContext = (): otel.Context => otel.context.active();
 
 /** The trace id (32 hex digits) of the active span, or null outside a sampled trace. */
 export function currentTraceId(): string | null {

@@ -29,6 +29,7 @@ import type {
 } from 'openai/resources/realtime/realtime';
 import type WebSocket from 'ws';
 import type { RealtimeMeter } from './realtime-meter';
+import type { RealtimeResponseSpans } from './realtime-spans';
 import {
   heardOfAudio,
   type RealtimeCallEvent,
@@ -72,6 +73,8 @@ export interface SidebandOptions {
   heartbeat(): void;
   /** Times the answers and hands each response's usage on (src/voice/realtime-meter.ts); absent: not metered. */
   meter?: RealtimeMeter;
+  /** A span per response (src/voice/realtime-spans.ts), tracing on; absent: none. */
+  spans?: RealtimeResponseSpans;
   /** Rejects when the activity is cancelled (the call stops). */
   cancelled: Promise<never>;
 }
@@ -125,6 +128,7 @@ export class RealtimeSideband {
       ]);
     } finally {
       clearInterval(beat);
+      this.o.spans?.close(Date.now());
       if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close();
     }
   }
@@ -150,7 +154,9 @@ export class RealtimeSideband {
     } catch {
       return;
     }
-    this.o.meter?.observe(event, Date.now());
+    const now = Date.now();
+    this.o.meter?.observe(event, now);
+    this.o.spans?.observe(event, now);
     switch (event.type) {
       case 'conversation.item.input_audio_transcription.completed':
         this.spokenSince = [];
