@@ -48,8 +48,7 @@ import { activityKey } from '../platform/temporal';
 import { openTokenStream, readRelayStreamSession } from '../voice/relay';
 import { readOrLastKnown, writeWhenStored } from '../platform/store-outage';
 import { requestSent } from '../platform/behind-turn';
-import { SpanKind, withSpan } from '../platform/tracing';
-import { modelAnswerAttributes, modelRequestAttributes } from '../platform/genai-tracing';
+import { tracedChat } from '../platform/genai-tracing';
 
 export interface GenerateReplyInput {
   callId: string;
@@ -183,8 +182,11 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     const first: { tokenMs: number | null } = { tokenMs: null };
     try {
-      completion = await modelRequest(model, sentMs, first, () =>
-        relay ? streamed(body, relay, signal, first) : openai().chat.completions.create(body, { signal }),
+      // With tracing on, a CLIENT span `chat <model>` with the GenAI conventions' attributes.
+      completion = await tracedChat(
+        model,
+        () => (relay ? streamed(body, relay, signal, first) : openai().chat.completions.create(body, { signal })),
+        { sentMs, first },
       );
     } catch (err) {
       if (deadline?.aborted && !cancelled.aborted) throw turnDeadlineExceeded(input.deadlineMs!);
@@ -244,28 +246,6 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     timer({ outcome: 'error' });
     throw err;
   }
-}
-
-/**
- * The model request `send`, inside a CLIENT span `chat <model>` with the GenAI conventions' attributes
- * (src/platform/genai-tracing.ts) when tracing is on; `send` itself when off.
- */
-function modelRequest(
-  model: string,
-  sentMs: number,
-  first: { tokenMs: number | null },
-  send: () => Promise<OpenAI.Chat.Completions.ChatCompletion>,
-): Promise<OpenAI.Chat.Completions.ChatCompletion> {
-  return withSpan(
-    `chat ${model}`,
-    modelRequestAttributes(model),
-    async (span) => {
-      const answer = await send();
-      span?.setAttributes(modelAnswerAttributes(answer, sentMs, first.tokenMs));
-      return answer;
-    },
-    SpanKind.CLIENT,
-  );
 }
 
 /** The failure of a request the model did not answer within the turn's deadline (`deadlineMs`). */

@@ -43,23 +43,28 @@ export function modelAnswerAttributes(
 }
 
 /**
- * Runs `send` (one `chat.completions` request of `model`, not streamed: an analysis, a test suite's judge,
- * a simulated caller) inside a CLIENT span `chat <model>` with the GenAI attributes above, `purpose`
- * (`gen_ai.request.purpose`: `analysis`, `judge`, `simulated_caller`) telling it from the assistant's own
- * turns; `send` itself when tracing is off. A throw marks the span as an error and is rethrown.
+ * Runs `send` (one `chat.completions` request of `model`) inside a CLIENT span `chat <model>` with the
+ * GenAI attributes above; `send` itself when tracing is off. A throw marks the span as an error and is
+ * rethrown.
+ * @param opts.purpose `gen_ai.request.purpose` of a request that is not an assistant's turn (`analysis`,
+ *   `judge`, `simulated_caller`); absent: a turn (src/activities/llm.ts)
+ * @param opts.sentMs when the request was sent (default: now); `opts.first.tokenMs`, read when the answer
+ *   is complete, when its first piece of text came (a streamed answer; absent: the whole answer's arrival)
  */
 export function tracedChat(
   model: string,
-  purpose: string,
   send: () => Promise<OpenAI.Chat.Completions.ChatCompletion>,
+  opts: { purpose?: string; sentMs?: number; first?: { tokenMs: number | null } } = {},
 ): Promise<OpenAI.Chat.Completions.ChatCompletion> {
-  const sentMs = Date.now();
+  const sentMs = opts.sentMs ?? Date.now();
+  const attributes = modelRequestAttributes(model);
+  if (opts.purpose) attributes['gen_ai.request.purpose'] = opts.purpose;
   return withSpan(
     `chat ${model}`,
-    { ...modelRequestAttributes(model), 'gen_ai.request.purpose': purpose },
+    attributes,
     async (span) => {
       const answer = await send();
-      span?.setAttributes(modelAnswerAttributes(answer, sentMs, null));
+      span?.setAttributes(modelAnswerAttributes(answer, sentMs, opts.first?.tokenMs ?? null));
       return answer;
     },
     SpanKind.CLIENT,

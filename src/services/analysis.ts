@@ -216,24 +216,30 @@ export async function askForAnalysis(input: AnalysisWorkflowInput, req: Analysis
   const options = { signal: req.signal };
   let completion: OpenAI.Chat.Completions.ChatCompletion;
   try {
-    completion = await tracedChat(model, 'analysis', () =>
-      openai().chat.completions.create(
-        {
-          model,
-          messages: messages(false),
-          response_format: { type: 'json_schema', json_schema: { name: 'analysis', schema, strict: false } },
-          user: input.subject.id,
-        },
-        options,
-      ),
+    completion = await tracedChat(
+      model,
+      () =>
+        openai().chat.completions.create(
+          {
+            model,
+            messages: messages(false),
+            response_format: { type: 'json_schema', json_schema: { name: 'analysis', schema, strict: false } },
+            user: input.subject.id,
+          },
+          options,
+        ),
+      { purpose: 'analysis' },
     );
   } catch (err) {
     if (!(err instanceof OpenAI.BadRequestError && /response_format|json_schema/i.test(err.message))) throw err;
-    completion = await tracedChat(model, 'analysis', () =>
-      openai().chat.completions.create(
-        { model, messages: messages(true), response_format: { type: 'json_object' }, user: input.subject.id },
-        options,
-      ),
+    completion = await tracedChat(
+      model,
+      () =>
+        openai().chat.completions.create(
+          { model, messages: messages(true), response_format: { type: 'json_object' }, user: input.subject.id },
+          options,
+        ),
+      { purpose: 'analysis' },
     );
   }
   await recordUsage(

@@ -91,16 +91,19 @@ export async function askPersona(
 ): Promise<PersonaLine> {
   const cfg = config();
   const model = cfg.simulatorModel ?? cfg.openaiModel;
-  const completion = await tracedChat(model, 'simulated_caller', () =>
-    openai().chat.completions.create(
-      {
-        model,
-        messages: personaMessages(simulation, chat) as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
-        tools: [HANG_UP_TOOL],
-        user,
-      },
-      { signal },
-    ),
+  const completion = await tracedChat(
+    model,
+    () =>
+      openai().chat.completions.create(
+        {
+          model,
+          messages: personaMessages(simulation, chat) as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
+          tools: [HANG_UP_TOOL],
+          user,
+        },
+        { signal },
+      ),
+    { purpose: 'simulated_caller' },
   );
   const message = completion.choices[0]?.message;
   if (!message) throw new Error('the simulator model returned no choice');

@@ -182,27 +182,33 @@ export async function askJudge(req: JudgeRequest): Promise<JudgeAnswer> {
   const options = { signal: req.signal };
   let completion: OpenAI.Chat.Completions.ChatCompletion;
   try {
-    completion = await tracedChat(model, 'judge', () =>
-      openai().chat.completions.create(
-        {
-          model,
-          messages: messages(false),
-          response_format: {
-            type: 'json_schema',
-            json_schema: { name: 'verdict', schema: JUDGE_VERDICT_SCHEMA, strict: false },
+    completion = await tracedChat(
+      model,
+      () =>
+        openai().chat.completions.create(
+          {
+            model,
+            messages: messages(false),
+            response_format: {
+              type: 'json_schema',
+              json_schema: { name: 'verdict', schema: JUDGE_VERDICT_SCHEMA, strict: false },
+            },
+            user: req.callId,
           },
-          user: req.callId,
-        },
-        options,
-      ),
+          options,
+        ),
+      { purpose: 'judge' },
     );
   } catch (err) {
     if (!(err instanceof OpenAI.BadRequestError && /response_format|json_schema/i.test(err.message))) throw err;
-    completion = await tracedChat(model, 'judge', () =>
-      openai().chat.completions.create(
-        { model, messages: messages(true), response_format: { type: 'json_object' }, user: req.callId },
-        options,
-      ),
+    completion = await tracedChat(
+      model,
+      () =>
+        openai().chat.completions.create(
+          { model, messages: messages(true), response_format: { type: 'json_object' }, user: req.callId },
+          options,
+        ),
+      { purpose: 'judge' },
     );
   }
   const text = completion.choices[0]?.message?.content ?? '';
