@@ -6,13 +6,14 @@
  * (Temporal's interceptors), the model requests (GenAI conventions), the tool call and the webhook POST,
  * each under its parent; the tool server, the MCP server and the webhook receiver got a `traceparent` of
  * that trace; the call's `trace_id` and its log lines name the trace. A campaign's contacts are each a
- * trace of their own. Tracing off (the harness's own processes), calls have `trace_id: null`.
+ * trace of their own; a conversation's turns join the traces of their customer messages. Tracing off (the harness's own processes), calls have `trace_id: null`.
  */
 import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { freePort, type RunningJaeger } from '../../src/dev/infra';
 import { request } from '../support/harness';
 import { campaignCalls, createForm, phone, waitForCampaign } from '../support/bulk-calls';
+import { customerNumber, waitForMessages } from '../support/conversations';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { createWebhookEndpoint, eventually, type Tenant } from '../support/webhooks';
 import { newTenant } from '../support/harness';
@@ -133,6 +134,7 @@ describe('traces: a call end to end in a real tracing backend', function () {
           'execute_tool stats',
           'webhook POST',
           'RunWorkflow:webhookDeliveryWorkflow',
+          'RunWorkflow:callAnalysisWorkflow',
         ];
         const analysed = got.some((x) => x.tags['gen_ai.request.purpose'] === 'analysis');
         return expected.every((n) => names.includes(n)) && names.some((n) => n.startsWith('chat ')) && analysed
@@ -292,6 +294,32 @@ describe('traces: a call end to end in a real tracing backend', function () {
     }, 'the campaign’s trace with its two child starts');
     expect(campaignSpans.some((x) => x.operationName === 'RunWorkflow:callWorkflow')).to.equal(false);
     expect(one(campaignSpans, 'POST /v1/bulk-calls').parent).to.equal(callerSpan);
+  });
+
+  it('puts each conversation turn in the trace of the customer message that started it', async () => {
+    const from = customerNumber();
+    const traces = [crypto.randomBytes(16).toString('hex'), crypto.randomBytes(16).toString('hex')];
+    for (const [i, text] of ['one', 'two'].entries()) {
+      const sent = await tracedRequest(
+        service,
+        'POST',
+        '/v1/test_helpers/inbound_messages',
+        t.testKey,
+        { channel: 'sms', from, text },
+        { traceparent: `00-${traces[i]}-${callerSpan}-01` },
+      );
+      expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
+      await waitForMessages(t.testKey, sent.body.conversation_id, i + 1, (m) => m.author === 'assistant', 60_000);
+    }
+    for (const trace of traces) {
+      const turn = await eventually(async () => {
+        const got = await traceSpans(jaeger, trace);
+        return got.some((x) => x.operationName === 'chat fake-model') ? got : undefined;
+      }, `the turn's model request in the trace of its message (${trace})`);
+      const chat = turn.filter((x) => x.operationName === 'chat fake-model');
+      expect(chat, 'one model request per turn').to.have.length(1);
+      expect(ancestry(turn, chat[0])).to.include('POST /v1/test_helpers/inbound_messages');
+    }
   });
 
   it('leaves calls untraced where tracing is off: trace_id null', async () => {

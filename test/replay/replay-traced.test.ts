@@ -38,7 +38,7 @@ describe('replay of recorded workflow histories with the tracing interceptors', 
       logger: new DefaultLogger('WARN'),
     });
     expect(bundle.code).to.include('OpenTelemetryInboundInterceptor');
-    expect(bundle.code).to.include('CallTraceRoots');
+    expect(bundle.code).to.include('TraceRoots').and.include('MessageTraces');
     const exporter = new InMemorySpanExporter();
     let replayed = 0;
     for await (const result of Worker.runReplayHistories(
