@@ -54,8 +54,9 @@ export const WORKFLOW_TRACING_MODULE =
 
 /**
  * The modules the worker's workflow bundle adds when tracing is on, in order: the package's interceptors,
- * then ours that start each child call in a trace of its own (src/workflows/trace-roots.ts; outbound
- * interceptors run in list order, so ours sees the headers the package's added).
+ * then ours (src/workflows/trace-roots.ts) that start each child call in a trace of its own and put a
+ * conversation's turn in the trace of the customer message that started it (outbound interceptors run in
+ * list order, so ours sees the headers the package's added).
  */
 export const WORKFLOW_TRACING_MODULES = [WORKFLOW_TRACING_MODULE, require.resolve('../workflows/trace-roots')];
 
