@@ -290,7 +290,8 @@ describe('traces: a call end to end in a real tracing backend', function () {
     }
     const campaignSpans = await eventually(async () => {
       const got = await traceSpans(jaeger, campaignTrace);
-      return got.filter((x) => x.operationName === 'StartChildWorkflow:callWorkflow').length >= 2 ? got : undefined;
+      const starts = got.filter((x) => x.operationName === 'StartChildWorkflow:callWorkflow').length;
+      return starts >= 2 && got.some((x) => x.operationName === 'POST /v1/bulk-calls') ? got : undefined;
     }, 'the campaign’s trace with its two child starts');
     expect(campaignSpans.some((x) => x.operationName === 'RunWorkflow:callWorkflow')).to.equal(false);
     expect(one(campaignSpans, 'POST /v1/bulk-calls').parent).to.equal(callerSpan);
@@ -311,14 +312,21 @@ describe('traces: a call end to end in a real tracing backend', function () {
       expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
       await waitForMessages(t.testKey, sent.body.conversation_id, i + 1, (m) => m.author === 'assistant', 60_000);
     }
+    // Each turn's model request carries its message's trace id, which only that message's request gave
+    // (its `traceparent`): without the interceptor both turns' requests are in the first message's trace.
     for (const trace of traces) {
-      const turn = await eventually(async () => {
-        const got = await traceSpans(jaeger, trace);
-        return got.some((x) => x.operationName === 'chat fake-model') ? got : undefined;
-      }, `the turn's model request in the trace of its message (${trace})`);
+      const turn = await eventually(
+        async () => {
+          const got = await traceSpans(jaeger, trace);
+          const names = got.map((x) => x.operationName);
+          return names.includes('chat fake-model') && names.includes('RunActivity:generateReply') ? got : undefined;
+        },
+        `the turn's model request and its activity in the trace of its message (${trace})`,
+        60_000,
+      );
       const chat = turn.filter((x) => x.operationName === 'chat fake-model');
       expect(chat, 'one model request per turn').to.have.length(1);
-      expect(ancestry(turn, chat[0])).to.include('POST /v1/test_helpers/inbound_messages');
+      expect(chat[0].traceID).to.equal(trace);
     }
   });
 
