@@ -181,13 +181,10 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     const signal = deadline ? AbortSignal.any([cancelled, deadline]) : cancelled;
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     const first: { tokenMs: number | null } = { tokenMs: null };
+    const send = () =>
+      relay ? streamed(body, relay, signal, first) : openai().chat.completions.create(body, { signal });
     try {
-      // With tracing on, a CLIENT span `chat <model>` with the GenAI conventions' attributes.
-      completion = await tracedChat(
-        model,
-        () => (relay ? streamed(body, relay, signal, first) : openai().chat.completions.create(body, { signal })),
-        { sentMs, first },
-      );
+      completion = await tracedChat(model, send, { sentMs, first }); // a span `chat <model>` when tracing is on
     } catch (err) {
       if (deadline?.aborted && !cancelled.aborted) throw turnDeadlineExceeded(input.deadlineMs!);
       throw err;
