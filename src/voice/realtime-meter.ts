@@ -68,7 +68,7 @@ interface Response {
 }
 
 /** The delta events that mean the answer is being heard (the first one counts). */
-const FIRST_OUTPUT = new Set([
+export const FIRST_OUTPUT = new Set([
   'response.output_audio.delta',
   'response.output_audio_transcript.delta',
   'response.output_text.delta',

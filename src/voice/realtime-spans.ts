@@ -11,6 +11,7 @@
  */
 import type { RealtimeServerEvent } from 'openai/resources/realtime/realtime';
 import { modelRequestAttributes } from '../platform/genai-tracing';
+import { FIRST_OUTPUT } from './realtime-meter';
 import {
   activeContext,
   SpanKind,
@@ -20,13 +21,6 @@ import {
   type Span,
   type Tracer,
 } from '../platform/tracing';
-
-/** The delta events that are a response's first output (the first one counts). */
-const FIRST_OUTPUT = new Set([
-  'response.output_audio.delta',
-  'response.output_audio_transcript.delta',
-  'response.output_text.delta',
-]);
 
 interface Open {
   span: Span;
