@@ -60,13 +60,15 @@ export interface RunToolResult extends ToolCallOutcome {
  * (its scheduled time + the tool's `timeoutMs`); a retryable failure with time left for another try is
  * thrown (`TOOL_ATTEMPT_FAILED`, the server's `Retry-After` as the next delay) so Temporal retries it with
  * the same input, hence the same `Idempotency-Key`; otherwise the outcome, good or bad, is returned.
- * Heartbeats every 500 ms while the request runs.
+ * Heartbeats every 500 ms while the request runs, when it runs as an activity task; as a local activity
+ * (a realtime call's function call, src/workflows/tools.ts `runCustomTool` with `local`) it has no
+ * heartbeat: the workflow task it runs in is the worker's lease.
  */
 export async function runTool(input: ToolCallRequest): Promise<RunToolResult> {
   const info = activityInfo();
   const startedMs = info.scheduledTimestampMs;
   const deadlineMs = startedMs + input.tool.timeoutMs;
-  const beat = setInterval(() => Context.current().heartbeat(), HEARTBEAT_EVERY_MS);
+  const beat = info.isLocal ? undefined : setInterval(() => Context.current().heartbeat(), HEARTBEAT_EVERY_MS);
   try {
     const attempt = await tracedAttempt(input, deadlineMs);
     const durationMs = Math.max(0, Date.now() - startedMs);

@@ -69,7 +69,10 @@ export interface RealtimeFunctionCall {
  * - `caller`: the caller's words (`conversation.item.input_audio_transcription.completed`);
  * - `assistant`: what the model said (`response.output_audio_transcript.done`), with the answer's
  *   `latency` when it was the first the caller heard since they spoke (measured on the activity's clock:
- *   src/voice/realtime-meter.ts; the workflow writes it on the turn);
+ *   src/voice/realtime-meter.ts; the workflow writes it on the turn); told when its answer is done
+ *   (`response.done`), or before anything told earlier, with `thenCalls` when that answer also made
+ *   function calls (`function_calls` follows at once: the workflow keeps the turn's write until their
+ *   outputs are sent, so no store write holds up the tool);
  * - `function_calls`: an answer's function calls (`response.done`), whose outputs the socket waits for:
  *   `responseId` the answer's, `interrupted` when the caller talked over it before it was done (the
  *   session's `input_audio_buffer.speech_started` during it, or the response `cancelled`), `said` its words;
@@ -84,7 +87,7 @@ export type RealtimeCallEvent = { seq: number; attach: number } & RealtimeCallEv
 /** A `RealtimeCallEvent` before it is numbered. */
 export type RealtimeCallEventBody =
   | { type: 'caller'; text: string }
-  | { type: 'assistant'; text: string; latency?: TurnLatency }
+  | { type: 'assistant'; text: string; latency?: TurnLatency; thenCalls?: boolean }
   | {
       type: 'function_calls';
       calls: RealtimeFunctionCall[];

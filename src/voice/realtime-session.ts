@@ -94,6 +94,11 @@ export class RealtimeSideband {
   /** The response of each output item seen, and the audio played of items cut before their transcript came. */
   private readonly itemResponse = new Map<string, string>();
   private readonly truncated = new Map<string, number>();
+  /**
+   * `assistant` events held until their answer is done (`response.done`), so that an answer's words and
+   * its function calls reach the workflow together; anything else told first lets them go before it.
+   */
+  private held: { responseId: string; event: Extract<RealtimeCallEventBody, { type: 'assistant' }> }[] = [];
   /** The assistant's words told since the caller last spoke, by item (what an interruption cuts). */
   private spokenSince: { itemId: string; text: string }[] = [];
 
@@ -138,7 +143,7 @@ export class RealtimeSideband {
   }
 
   private opened(): void {
-    if (this.sent < this.asked) this.afterTelling(() => this.deliverOutputs());
+    this.afterTelling(() => this.deliverOutputs());
     if (this.o.greeting)
       this.send({
         type: 'response.create',
@@ -175,7 +180,10 @@ export class RealtimeSideband {
         this.itemResponse.set(event.item_id, event.response_id);
         if (event.transcript.trim()) {
           const latency = this.o.meter?.latency(event.response_id);
-          this.tell({ type: 'assistant', text: event.transcript.trim(), ...(latency ? { latency } : {}) });
+          this.held.push({
+            responseId: event.response_id,
+            event: { type: 'assistant', text: event.transcript.trim(), ...(latency ? { latency } : {}) },
+          });
           this.spokenSince.push({ itemId: event.item_id, text: event.transcript.trim() });
         }
         if (this.truncated.has(event.item_id)) this.cut(event.item_id, this.truncated.get(event.item_id)!);
@@ -205,6 +213,7 @@ export class RealtimeSideband {
     const calls: RealtimeFunctionCall[] = output
       .filter((item): item is RealtimeConversationItemFunctionCall => item.type === 'function_call')
       .map((item) => ({ id: item.call_id ?? item.id ?? '', name: item.name, arguments: item.arguments }));
+    this.release(calls.length > 0 ? id : null);
     if (!calls.length) return;
     const said = output
       .flatMap((item) => (item.type === 'message' ? (item.content as { transcript?: string | null }[]) : []))
@@ -234,8 +243,23 @@ export class RealtimeSideband {
     this.tell({ type: 'interrupted', responseId, heard });
   }
 
-  /** Queues a signal after those before it (a failed one closes the socket: the workflow is gone). */
+  /**
+   * Tells the held `assistant` events, in order; those of answer `withCalls` marked `thenCalls` (its
+   * function calls are told next).
+   */
+  private release(withCalls: string | null): void {
+    const held = this.held;
+    this.held = [];
+    for (const { responseId, event } of held)
+      this.tell(responseId === withCalls ? { ...event, thenCalls: true } : event);
+  }
+
+  /**
+   * Queues a signal after those before it (a failed one closes the socket: the workflow is gone); the held
+   * `assistant` events go first (`release`), so the workflow hears everything in the order it happened.
+   */
   private tell(event: RealtimeCallEventBody): void {
+    if (event.type !== 'assistant' && this.held.length > 0) this.release(null);
     const numbered: RealtimeCallEvent = { ...event, seq: ++this.seq, attach: this.o.attach };
     this.telling = this.telling.then(() => this.o.tell(numbered));
     this.telling.catch(() => this.o.socket.close());
@@ -247,16 +271,19 @@ export class RealtimeSideband {
   }
 
   /**
-   * While function calls await their outputs: asks the workflow for the batches past those sent (update
+   * While the socket is open: asks the workflow for the batches past those sent (update
    * `realtimeOutputs`, which it answers in the workflow task that made the next batch) and sends each
-   * batch's outputs, then `response.create` when the model is to go on, then tells `sent`. One ask at a
-   * time; a failed ask is made again after `OUTPUTS_RETRY_MS`; a `final` answer ends the asking.
+   * batch's outputs, then `response.create` when the model is to go on, then tells `sent`. The ask is
+   * made ahead, from the socket's opening and again after each batch, so it waits in the workflow before
+   * the next function calls are told: the workflow task that runs their tools (local activities) answers
+   * it, one task from the calls to their outputs. One ask at a time; a failed ask is made again after
+   * `OUTPUTS_RETRY_MS`; a `final` answer (the conversation is over) ends the asking.
    */
   private async deliverOutputs(): Promise<void> {
     if (this.asking) return;
     this.asking = true;
     try {
-      while (this.sent < this.asked && this.open()) {
+      while (this.open()) {
         let reply: RealtimeOutputsReply;
         try {
           reply = await this.o.outputs(this.sent);

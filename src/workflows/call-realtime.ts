@@ -11,10 +11,11 @@
  *   (src/shared/turn-taking.ts `realtimeTurnDetection`: `server_vad` or `semantic_vad`, `interrupt_response`).
  * - The session: a long-running, heartbeating activity holds the sideband socket (`attendRealtimeCall`,
  *   src/voice/realtime-session.ts) and signals what happens (`realtimeEvent`): the caller's and the
- *   model's transcripts become transcript turns; each function call runs as the same durable tool activity
- *   as on the pipeline (same key, same transcript entry), and its output goes back through the update
- *   `realtimeOutputs` the activity has waiting (answered in the workflow task that made the output: no
- *   poll). A tool that ends the call (`end_call`) hangs the leg up (`hangUpRealtimeCall`).
+ *   model's transcripts become transcript turns; each function call runs as the same durable tool call as
+ *   on the pipeline (same key, same transcript entry; the organization's tools as local activities, so the
+ *   task that hears the calls also makes their outputs), and its output goes back through the update
+ *   `realtimeOutputs` the activity has waiting ahead (answered in the workflow task that made the output:
+ *   no poll, no second task). A tool that ends the call (`end_call`) hangs the leg up (`hangUpRealtimeCall`).
  * - Transfers: the model's `transfer_call` (checked as on the pipeline: the agent's destinations, then the
  *   dialing permissions) and the API's `transfer` end the call `transferred` and `CallSession.finish` asks
  *   `referOut`: a `refer` of the SIP leg (`referRealtimeCall`) instead of a hang-up. A warm transfer cannot
@@ -137,6 +138,8 @@ export class RealtimeEngine {
   /** `realtimeOutputs` updates waiting, and the outbox length when a batch was made while one waited. */
   private listening = 0;
   private heardBatches = 0;
+  /** The model's last words came with function calls still to be told (`thenCalls`): their write waits. */
+  private callsExpected = false;
 
   /**
    * @param input the run's input (its agent has `engine: "realtime"`)
@@ -229,11 +232,12 @@ export class RealtimeEngine {
    * leaves with the workflow task that made it, which a local activity started meanwhile (the transcript's
    * write) would hold open: the caller would wait for the write. So the turns are written once the socket
    * says it sent the batch (its `sent` signal wakes the workflow), or once the call stops or the session is
-   * over. Never true in a history without the update (sessions that read the outbox by query): their
-   * writes stay where they were.
+   * over. Likewise after the model's words that came with function calls (`thenCalls`): the write would
+   * hold open the task the calls' signal waits for. Never true in a history without the update (sessions
+   * that read the outbox by query): their writes stay where they were.
    */
   private awaitingDelivery(): boolean {
-    return this.delivered < this.heardBatches;
+    return this.delivered < this.heardBatches || this.callsExpected;
   }
 
   /**
@@ -394,6 +398,8 @@ export class RealtimeEngine {
   /** One event of the session: a turn, the function calls of an answer, an error, the close. */
   private async handle(event: RealtimeCallEvent): Promise<'done' | 'session_error'> {
     const { transcript } = this;
+    // The words of an answer with function calls are written with the calls' outputs, once those are sent.
+    this.callsExpected = event.type === 'assistant' && event.thenCalls === true;
     switch (event.type) {
       case 'caller':
         transcript.say('caller', event.text);
@@ -434,8 +440,8 @@ export class RealtimeEngine {
   }
 
   /**
-   * An answer's function calls, in parallel, each the same durable tool activity a pipeline call runs
-   * (the organization's tools by `runCustomTool`, the built-in ones by `applyTool`, keyed by
+   * An answer's function calls, in parallel, each the same durable tool call a pipeline call makes (the
+   * organization's tools by `runCustomTool` as local activities, the built-in ones by `applyTool`, keyed by
    * `CallTools.toolCallKey`), recorded as tool turns in the model's order; their outputs make the next
    * outbox batch, with `respond` false when one ended the call or the caller is talking. Nothing happens
    * that the caller did not hear (src/workflows/call-heard.ts, rule 1): an answer the caller interrupted
@@ -456,7 +462,7 @@ export class RealtimeEngine {
         const key = tools.toolCallKey(call.id);
         if (dropped) return { call, ...droppedCall(key) };
         const tool = custom?.tools.find((t) => t.name === call.name);
-        if (tool && custom) return { call, ...(await runCustomTool(custom, tool, call, key)) };
+        if (tool && custom) return { call, ...(await runCustomTool(custom, tool, call, key, { local: true })) };
         const startedMs = Date.now();
         const effect: ToolEffect = await applyTool(tools.handlers, call, key);
         const record = {

@@ -21,6 +21,8 @@ import {
   condition,
   isCancellation,
   proxyActivities,
+  proxyLocalActivities,
+  type LocalActivityOptions,
   setCurrentDetails,
   TimeoutFailure,
   workflowInfo,
@@ -64,6 +66,13 @@ const knowledge = proxyActivities<typeof knowledgeActivities>({ startToCloseTime
  * call, its options set per call by `runCustomTool` from the tool's deadline.
  */
 const toolActivity = proxyActivities<typeof toolActivities>({ startToCloseTimeout: '15 seconds', retry: TOOL_RETRY });
+
+/**
+ * `runTool` as a local activity (`runCustomTool` with `local`): run by the worker inside the workflow task
+ * that asked for it, its result recorded as a marker, so the call's output is answered in that same task
+ * (no activity task, no second workflow task). Its options are set per call as the remote one's.
+ */
+const localToolActivity = proxyLocalActivities<typeof toolActivities>({ startToCloseTimeout: '15 seconds' });
 
 /**
  * `schedule_callback`'s effect (src/activities/callbacks.ts): store writes and a workflow start, 30 s per
@@ -494,6 +503,10 @@ export function toolCallKeys(): (modelId: string) => string {
  * (hence the same `Idempotency-Key`) each time. Says `speak_while_running` through `set.onSlow` when the
  * call is still running after `SPEAK_WHILE_RUNNING_AFTER_MS`. The Web UI shows the activity as
  * `tool <name> (<key>)`, and the workflow's current details the outcome (`tool lookup_order → 200 in 312 ms`).
+ * With `local` (a realtime call, whose caller waits on the output: src/workflows/call-realtime.ts) the call
+ * is a local activity instead, with the same deadline, retries and input: no round trip through the server
+ * (Temporal, "Local Activities"); a worker that dies meanwhile is noticed by the workflow task's timeout
+ * instead of the 2 s heartbeat, and the next worker makes the call again with the same key.
  * Never throws but for cancellation: a failure is a tool error for the model.
  */
 export async function runCustomTool(
@@ -501,18 +514,21 @@ export async function runCustomTool(
   tool: CustomTool,
   call: ToolCall,
   key: string,
+  { local = false }: { local?: boolean } = {},
 ): Promise<{ effect: ToolEffect; record: ToolCallRecord }> {
   const startedMs = Date.now();
-  const pending = toolActivity.runTool.executeWithOptions(
-    {
-      summary: `tool ${tool.name} (${key})`,
-      scheduleToCloseTimeout: tool.timeoutMs + 1000,
-      startToCloseTimeout: tool.timeoutMs + 1000,
-      heartbeatTimeout: TOOL_HEARTBEAT_TIMEOUT_MS,
-      retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '2 seconds' },
-    },
-    [{ tool, toolCallId: key, arguments: call.arguments, context: set.context }],
-  );
+  const options: LocalActivityOptions = {
+    summary: `tool ${tool.name} (${key})`,
+    scheduleToCloseTimeout: tool.timeoutMs + 1000,
+    startToCloseTimeout: tool.timeoutMs + 1000,
+    retry: { initialInterval: '200 milliseconds', backoffCoefficient: 2, maximumInterval: '2 seconds' },
+  };
+  const args: Parameters<typeof toolActivities.runTool> = [
+    { tool, toolCallId: key, arguments: call.arguments, context: set.context },
+  ];
+  const pending = local
+    ? localToolActivity.runTool.executeWithOptions(options, args)
+    : toolActivity.runTool.executeWithOptions({ ...options, heartbeatTimeout: TOOL_HEARTBEAT_TIMEOUT_MS }, args);
   if (tool.speakWhileRunning && set.onSlow) {
     let settled = false;
     void pending.then(
