@@ -4,13 +4,14 @@
  * vetted, built and run as a new user runs it — an agent, a webhook endpoint, two test calls with
  * metadata polled to `completed`, the transcript, the calls page by page, a 422 caught with errors.As as
  * a *svc.Error — and then verifies a real delivery with webhook.ConstructEvent (a forged one refused).
- * A second sample with a type error (sdk/go/testdata/typeerror) must be rejected by `go vet`.
+ * A second sample with a type error (sdk/go/testdata/typeerror) must be rejected by `go vet`; the SDK's
+ * own Go unit tests (httptest servers: retries, idempotency, errors, paging, streams, webhooks) pass.
  */
 import path from 'node:path';
 import { expect } from 'chai';
 import { h, newTenant } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
-import { GO_SDK_DIR, newGoSample, vetAndBuild, vetFailure, type GoSample } from '../support/go-sdk';
+import { GO_SDK_DIR, buildVetTestSdk, newGoSample, vetAndBuild, vetFailure, type GoSample } from '../support/go-sdk';
 
 /** The JSON line a sample command prints last. */
 function lastJson(stdout: string): any {
@@ -69,6 +70,13 @@ describe('Go SDK from a clean module against the real service', function () {
     expect(verified).to.deep.include({ type: 'call.ended', id: delivery.body.id, object: '*svc.CallEvent' });
     expect(result.call_ids).to.include(verified.call_id);
     expect(verified.forged_refused).to.equal(true);
+  });
+
+  it('builds, vets and passes its unit tests in sdk/go (retries, idempotency, errors, paging, streams, webhooks)', async () => {
+    const output = await buildVetTestSdk();
+    expect(output).to.match(/^ok\s+\S+\/sdk-go\s/m);
+    expect(output).to.match(/^ok\s+\S+\/sdk-go\/webhook\s/m);
+    expect(output).not.to.match(/^FAIL/m);
   });
 
   it('rejects a sample with a type error at go vet', async () => {

@@ -73,6 +73,13 @@ export async function vetAndBuild(sample: GoSample): Promise<void> {
   await go(sample.dir, ['build', '-o', 'sample', '.']);
 }
 
+/** In sdk/go itself: `go build ./...`, `go vet ./...` and `go test ./...` (its httptest unit tests). */
+export async function buildVetTestSdk(): Promise<string> {
+  await go(GO_SDK_DIR, ['build', './...']);
+  await go(GO_SDK_DIR, ['vet', './...']);
+  return go(GO_SDK_DIR, ['test', '-count=1', './...']);
+}
+
 /** `go vet ./...` in the sample's module, expected to fail: resolves to its error output. */
 export async function vetFailure(sample: GoSample): Promise<string> {
   await go(sample.dir, ['mod', 'tidy']);
