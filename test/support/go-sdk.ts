@@ -34,7 +34,7 @@ async function go(cwd: string, args: string[]): Promise<string> {
     return stdout;
   } catch (e) {
     const err = e as Error & { stderr?: string };
-    throw new Error(`go ${args.join(' ')} failed: ${err.stderr ?? err.message}`);
+    throw new Error(`go ${args.join(' ')} failed: ${err.stderr ?? err.message}`, { cause: e });
   }
 }
 
@@ -59,7 +59,9 @@ export function newGoSample(sampleFile: string): GoSample {
         return stdout;
       } catch (e) {
         const err = e as Error & { stderr?: string; stdout?: string };
-        throw new Error(`sample ${args.join(' ')} failed: ${err.stderr ?? err.message}\n${err.stdout ?? ''}`);
+        throw new Error(`sample ${args.join(' ')} failed: ${err.stderr ?? err.message}\n${err.stdout ?? ''}`, {
+          cause: e,
+        });
       }
     },
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
