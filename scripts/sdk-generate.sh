@@ -4,6 +4,9 @@
 #   sdk/typescript/src/generated/schema.ts     openapi-typescript (npm, pinned in package.json)
 #   sdk/python/svc_assistant/_generated/       openapi-python-client (PyPI, pinned in
 #                                              scripts/install-sdk-python.sh), sdk/python/generator.yaml
+#   sdk/go/types.gen.go, sdk/go/resources.gen.go  oapi-codegen (Go module proxy, pinned in
+#                                              scripts/install-sdk-go.sh) + scripts/sdk/go-resources.mjs
+#                                              (scripts/sdk/go-generate.sh)
 # The hand-written layers (sdk/typescript/src/index.ts, sdk/python/svc_assistant/*.py) are not touched.
 # `--check` generates into a temporary directory and fails (exit 1, with the diff's file list) when the
 # committed files differ: CI runs it, so the SDKs never drift from the service. Needs `npm run build` first.
@@ -26,16 +29,17 @@ npx --no-install openapi-typescript "$OUT/openapi.json" --redocly "$ROOT/sdk/red
   --config "$ROOT/sdk/python/generator.yaml" --output-path "$OUT/python/svc_assistant/_generated" --overwrite \
   >"$OUT/python-generator.log" 2>&1) || { cat "$OUT/python-generator.log" >&2; exit 1; }
 rm -f "$OUT/python-generator.log"
+bash "$ROOT/scripts/sdk/go-generate.sh" "$OUT/go" "$OUT/openapi.json"
 if [ "$CHECK" = 1 ]; then
   status=0
-  for f in openapi.json typescript/src/generated python/svc_assistant/_generated; do
+  for f in openapi.json typescript/src/generated python/svc_assistant/_generated go/types.gen.go go/resources.gen.go; do
     if ! diff -r -q "$OUT/$f" "$ROOT/sdk/$f" >/dev/null 2>&1; then
       echo "sdk:check: sdk/$f differs from what the service's document generates; run npm run sdk:generate" >&2
       diff -r -q "$OUT/$f" "$ROOT/sdk/$f" >&2 || true
       status=1
     fi
   done
-  [ "$status" = 0 ] && echo "sdk:check: both SDKs match the document" >&2
+  [ "$status" = 0 ] && echo "sdk:check: the SDKs match the document" >&2
   exit "$status"
 fi
-echo "sdk:generate: sdk/openapi.json, sdk/typescript/src/generated/schema.ts, sdk/python/svc_assistant/_generated/" >&2
+echo "sdk:generate: sdk/openapi.json, sdk/typescript/src/generated/schema.ts, sdk/python/svc_assistant/_generated/, sdk/go/*.gen.go" >&2
