@@ -39,17 +39,17 @@ def flow() -> dict:
     for call in placed:
         while True:
             current = svc.calls.retrieve(call.id)
-            if str(current.status.value if hasattr(current.status, "value") else current.status) in FINAL:
+            if current.status in FINAL:
                 ended.append(current)
                 break
             if time.time() > deadline:
                 raise TimeoutError(f"call {call.id} still {current.status}")
             time.sleep(0.25)
     first = svc.calls.list(limit=1)
-    paged = [c.id for c in svc.calls.list(limit=1).auto_paging_iter()]
+    paged = [c.id for c in svc.calls.list(limit=1)]
     transcript = svc.calls.transcript(placed[0].id)
     try:
-        svc.messages.create(channel="whatsapp", to="+14155557399", text="Hello out of the blue")
+        svc.messages.send(channel="whatsapp", to="+14155557399", text="Hello out of the blue")
         error = None
     except InvalidRequestError as e:
         error = {"class": type(e).__name__, "status": e.status_code, "code": e.code}
@@ -58,17 +58,17 @@ def flow() -> dict:
         async with AsyncSvc(api_key=os.environ["SVC_API_KEY"], base_url=os.environ["SVC_BASE_URL"]) as a:
             updated = await a.agents.update(agent.id, name="SDK agent (async)")
             page = await a.agents.list(limit=10)
-            names = [x.name async for x in page.auto_paging_iter()]
+            names = [x.name async for x in page]
             assert updated.name in names
             return updated.name
 
     return {
         "call_ids": [c.id for c in placed],
-        "statuses": [str(c.status.value) for c in ended],
-        "metadata": ended[0].metadata.to_dict(),
+        "statuses": [c.status for c in ended],
+        "metadata": ended[0].metadata,
         "first_page": {"count": len(first.data), "has_more": first.has_more},
         "paged_ids": paged,
-        "transcript_has_line": "Hi, is my appointment at ten?" in json.dumps(transcript.to_dict()),
+        "transcript_has_line": "Hi, is my appointment at ten?" in transcript.model_dump_json(),
         "error": error,
         "webhook_secret": endpoint.secret,
         "async_agent_name": asyncio.run(read_async()),
@@ -85,7 +85,7 @@ def verify() -> dict:
         refused = False
     except SignatureVerificationError:
         refused = True
-    return {"type": event["type"], "id": event["id"], "forged_refused": refused}
+    return {"type": event.type, "id": event.id, "model": type(event).__name__, "forged_refused": refused}
 
 
 def retry() -> dict:
