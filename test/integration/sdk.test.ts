@@ -197,6 +197,8 @@ describe('SDKs against the real service', function () {
       expect(result.paged_ids).to.deep.equal([...result.call_ids].reverse());
       expect(result.first_page).to.deep.equal({ count: 1, has_more: true });
       expect(result.transcript_has_line).to.equal(true);
+      expect(result.streamed, 'the ended call replayed as typed stream events').to.include('turn');
+      expect(result.streamed[result.streamed.length - 1]).to.equal('end');
       expect(result.error).to.deep.equal({
         class: 'UnprocessableEntityError',
         status: 422,
@@ -217,6 +219,7 @@ describe('SDKs against the real service', function () {
         id: delivery.body.id,
         model: 'CallEvent',
         forged_refused: true,
+        newer_type: ['GenericEvent', 'call.teleported'],
       });
     });
 

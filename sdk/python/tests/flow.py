@@ -2,8 +2,9 @@
 
     python flow.py flow     SVC_BASE_URL, SVC_API_KEY, SVC_WEBHOOK_URL: agent, webhook endpoint, two test
                             calls with metadata, waiting by polling, the list across pages, the transcript,
-                            a 422 caught as a typed error, an agent read with AsyncSvc
-    python flow.py verify   SVC_PAYLOAD, SVC_SIGNATURE, SVC_SECRET: webhooks.construct_event, and a forgery
+                            a 422 caught as a typed error, the call's event stream, an agent read with AsyncSvc
+    python flow.py verify   SVC_PAYLOAD, SVC_SIGNATURE, SVC_SECRET: webhooks.construct_event, a forgery, and
+                            an event of a type newer than the SDK (a GenericEvent)
     python flow.py retry    SVC_BASE_URL, SVC_API_KEY, SVC_AGENT_ID: one create through a flaky server
 
 Prints one JSON line with what it saw; exits non-zero on any unexpected error.
@@ -48,6 +49,8 @@ def flow() -> dict:
     first = svc.calls.list(limit=1)
     paged = [c.id for c in svc.calls.list(limit=1)]
     transcript = svc.calls.transcript(placed[0].id)
+    with svc.calls.stream(placed[0].id) as stream:
+        streamed = [e.event for e in stream]
     try:
         svc.messages.send(channel="whatsapp", to="+14155557399", text="Hello out of the blue")
         error = None
@@ -68,6 +71,7 @@ def flow() -> dict:
         "metadata": ended[0].metadata,
         "first_page": {"count": len(first.data), "has_more": first.has_more},
         "paged_ids": paged,
+        "streamed": streamed,
         "transcript_has_line": "Hi, is my appointment at ten?" in transcript.model_dump_json(),
         "error": error,
         "webhook_secret": endpoint.secret,
@@ -85,7 +89,15 @@ def verify() -> dict:
         refused = False
     except SignatureVerificationError:
         refused = True
-    return {"type": event.type, "id": event.id, "model": type(event).__name__, "forged_refused": refused}
+    newer = json.dumps({"id": "evt_newer", "object": "event", "type": "call.teleported", "data": {"object": {}}})
+    generic = svc_assistant.webhooks.construct_event(newer, svc_assistant.webhooks.signature_header(newer, secret), secret)
+    return {
+        "type": event.type,
+        "id": event.id,
+        "model": type(event).__name__,
+        "forged_refused": refused,
+        "newer_type": [type(generic).__name__, generic.type],
+    }
 
 
 def retry() -> dict:
