@@ -74,7 +74,7 @@ describe('Python SDK: the package, built and installed outside the repository', 
     expect(where.startsWith(ROOT)).to.equal(false);
   });
 
-  it('mypy --strict accepts the quickstart and rejects each mistake of type_error.py', async () => {
+  it('mypy --strict accepts the quickstart and the package, and rejects each mistake of type_error.py', async () => {
     const mypy = ['-m', 'mypy', '--strict', '--cache-dir', path.join(CACHE, 'mypy-sdk-python-sample')];
     const ok = await run(python, [...mypy, 'quickstart.py'], dir);
     expect(ok.code, ok.out + ok.err).to.equal(0);
@@ -87,6 +87,9 @@ describe('Python SDK: the package, built and installed outside the repository', 
     expect(bad.out).to.include('type_error.py:9: error: Unexpected keyword argument "temperature_typo"');
     expect(bad.out).to.include('type_error.py:10: error: "Call" has no attribute "duration_minutes"');
     expect(bad.out).to.include('Found 3 errors in 1 file');
+    // The package itself, as installed (hand-written core and generated layer), is strict-clean too.
+    const pkg = await run(python, [...mypy, '-p', 'svc_assistant'], dir);
+    expect(pkg.code, pkg.out + pkg.err).to.equal(0);
   });
 
   it('runs the quickstart against the service: call, transcript, pages, a typed 422, a verified delivery', async () => {

@@ -198,6 +198,10 @@ describe('SDKs against the real service', function () {
       expect(result.first_page).to.deep.equal({ count: 1, has_more: true });
       expect(result.transcript_has_line).to.equal(true);
       expect(result.streamed, 'the ended call replayed as typed stream events').to.include('turn');
+      expect(result.options_override, "options={'api_key': …} overrides the client's key").to.equal(true);
+      expect(result.unauthenticated).to.equal(401);
+      expect(result.missing).to.deep.equal({ code: 'resource_missing', has_request_id: true });
+      expect(result.from_filtered, 'from_ sent as from: no call from that number').to.deep.equal([]);
       expect(result.streamed[result.streamed.length - 1]).to.equal('end');
       expect(result.error).to.deep.equal({
         class: 'UnprocessableEntityError',

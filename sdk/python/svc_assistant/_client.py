@@ -352,12 +352,18 @@ class AsyncPager(Generic[T]):
 
     def __init__(self, first: Awaitable[AsyncPage[T]]) -> None:
         self._first = first
+        self._page: Optional[AsyncPage[T]] = None
+
+    async def _get(self) -> AsyncPage[T]:
+        if self._page is None:
+            self._page = await self._first
+        return self._page
 
     def __await__(self) -> Generator[Any, None, AsyncPage[T]]:
-        return self._first.__await__()
+        return self._get().__await__()
 
     async def __aiter__(self) -> AsyncIterator[T]:
-        async for item in (await self._first).auto_paging_iter():
+        async for item in (await self._get()).auto_paging_iter():
             yield item
 
 

@@ -17,7 +17,16 @@ import sys
 import time
 
 import svc_assistant
-from svc_assistant import AsyncSvc, InvalidRequestError, SignatureVerificationError, Svc
+from svc_assistant import (
+    API_VERSION,
+    AsyncSvc,
+    AuthenticationError,
+    InvalidRequestError,
+    NotFoundError,
+    RequestOptions,
+    SignatureVerificationError,
+    Svc,
+)
 
 FINAL = {"completed", "transferred", "busy", "no_answer", "failed", "canceled"}
 
@@ -57,6 +66,22 @@ def flow() -> dict:
     except InvalidRequestError as e:
         error = {"class": type(e).__name__, "status": e.status_code, "code": e.code}
 
+    # Per-request options override the client's key; a wrong key alone is a typed 401; `from_` is `from`.
+    bogus = Svc(api_key="svc_sk_test_not_a_key", base_url=os.environ["SVC_BASE_URL"])
+    options: RequestOptions = {"api_key": os.environ["SVC_API_KEY"], "svc_version": API_VERSION, "timeout": 20.0}
+    overridden = bogus.agents.retrieve(agent.id, options=options).id == agent.id
+    try:
+        bogus.agents.retrieve(agent.id)
+        unauthenticated = None
+    except AuthenticationError as e:
+        unauthenticated = e.status_code
+    try:
+        svc.calls.retrieve("call_0000000000000000000000missing")
+        missing = None
+    except NotFoundError as e:
+        missing = {"code": e.code, "has_request_id": bool(e.request_id)}
+    from_filtered = [c.id for c in svc.calls.list(from_="+14155559876")]
+
     async def read_async() -> str:
         async with AsyncSvc(api_key=os.environ["SVC_API_KEY"], base_url=os.environ["SVC_BASE_URL"]) as a:
             updated = await a.agents.update(agent.id, name="SDK agent (async)")
@@ -72,6 +97,10 @@ def flow() -> dict:
         "first_page": {"count": len(first.data), "has_more": first.has_more},
         "paged_ids": paged,
         "streamed": streamed,
+        "options_override": overridden,
+        "unauthenticated": unauthenticated,
+        "missing": missing,
+        "from_filtered": from_filtered,
         "transcript_has_line": "Hi, is my appointment at ten?" in transcript.model_dump_json(),
         "error": error,
         "webhook_secret": endpoint.secret,
