@@ -6,16 +6,20 @@
  * accepts the quickstart and rejects the deliberate mistakes of type_error.py, and the quickstart runs
  * against the service the harness started: an agent, a webhook endpoint, a test call polled to
  * `completed`, its transcript, the calls page by page, a typed 422, and a real delivery verified with
- * `webhooks.construct_event`, which returns it as a `CallEvent`.
+ * `webhooks.construct_event`, which returns it as a `CallEvent`. And a binary answer (a connector's bundle)
+ * comes back as `bytes`, byte for byte what was published.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { h, newTenant, request } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
+import { makeTar } from '../fixtures/connectors/generate';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CACHE =
@@ -141,5 +145,46 @@ describe('Python SDK: the package, built and installed outside the repository', 
     );
     expect(forged.code).to.equal(1);
     expect(forged.err).to.include('SignatureVerificationError');
+  });
+
+  it('returns a binary answer as bytes: a connector bundle, byte for byte what was published', async () => {
+    const tenant = await newTenant();
+    const keys = crypto.generateKeyPairSync('ed25519');
+    const publicKey = keys.publicKey.export({ format: 'pem', type: 'spki' }) as string;
+    const registered = await request('POST', '/v1/publisher_keys', {
+      key: tenant.testKey,
+      body: { public_key: publicKey },
+    });
+    expect(registered.status, JSON.stringify(registered.body)).to.equal(200);
+    const id = `com.sdkpython${Date.now().toString(36)}.crm`;
+    const manifest = JSON.stringify({ id, version: '1.0.0', name: 'SDK bundle' });
+    const bundle = zlib.gzipSync(
+      await makeTar([
+        ['connector.json', manifest],
+        ['index.js', 'module.exports = {};\n'],
+      ]),
+    );
+    const digest = crypto.createHash('sha256').update(bundle).digest();
+    const signature = crypto.sign(null, digest, keys.privateKey).toString('base64');
+    const published = await request('POST', `/v1/connectors/${id}/versions`, {
+      key: tenant.testKey,
+      body: { bundle: bundle.toString('base64'), signature },
+    });
+    expect(published.status, JSON.stringify(published.body)).to.equal(200);
+    const script = [
+      'import hashlib, json, os',
+      'from svc_assistant import Svc',
+      'svc = Svc(api_key=os.environ["SVC_API_KEY"], base_url=os.environ["SVC_BASE_URL"])',
+      'data = svc.connectors.versions.download_bundle(os.environ["CONNECTOR_ID"], "1.0.0")',
+      'print(json.dumps({"type": type(data).__name__, "sha256": hashlib.sha256(data).hexdigest()}))',
+    ].join('\n');
+    const got = lastJson(
+      await run(python, ['-c', script], dir, {
+        SVC_BASE_URL: h().api.url,
+        SVC_API_KEY: tenant.testKey,
+        CONNECTOR_ID: id,
+      }),
+    );
+    expect(got).to.deep.equal({ type: 'bytes', sha256: digest.toString('hex') });
   });
 });
