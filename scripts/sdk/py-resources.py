@@ -99,9 +99,10 @@ def params_schema(o: dict[str, Any]) -> list[dict[str, Any]]:
     o["query"] = bool(props)
     body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
     variants = (body or {}).get("oneOf") or (body or {}).get("anyOf")
-    if body and o["query"] and o["method"] != "GET":
-        sys.exit(f"py-resources: {o['id']} has both query parameters and a body")
-    shapes = [v for v in variants] if variants else [body or {}]
+    # The client sends the params of a GET or DELETE as the query and those of a POST as the JSON body.
+    if (o["method"] in ("GET", "DELETE") and body) or (o["method"] not in ("GET", "DELETE") and o["query"]):
+        sys.exit(f"py-resources: {o['id']} ({o['method']}) mixes query parameters and a body")
+    shapes = list(variants) if variants else [body or {}]
     out = []
     for shape in shapes:
         p2 = {**props, **{py_key(k): v for k, v in shape.get("properties", {}).items()}}
