@@ -2,8 +2,9 @@
 # Regenerates the generated part of both SDKs from the API's OpenAPI document (issue 34, item 2):
 #   sdk/openapi.json                           the document (node dist/src/cli/openapi.js)
 #   sdk/typescript/src/generated/schema.ts     openapi-typescript (npm, pinned in package.json)
-#   sdk/python/svc_assistant/_generated/       openapi-python-client (PyPI, pinned in
-#                                              scripts/install-sdk-python.sh), sdk/python/generator.yaml
+#   sdk/python/svc_assistant/_generated/       scripts/sdk/py-resources.py: models.py and params.py by
+#                                              datamodel-code-generator (PyPI, pinned in
+#                                              scripts/install-sdk-python.sh), resources.py by the script
 #   sdk/go/types.gen.go, sdk/go/resources.gen.go  oapi-codegen (Go module proxy, pinned in
 #                                              scripts/install-sdk-go.sh) + scripts/sdk/go-resources.mjs
 #                                              (scripts/sdk/go-generate.sh)
@@ -25,9 +26,8 @@ PY=$(bash "$ROOT/scripts/install-sdk-python.sh")
 node dist/src/cli/openapi.js "$OUT/openapi.json"
 npx --no-install openapi-typescript "$OUT/openapi.json" --redocly "$ROOT/sdk/redocly.yaml" \
   -o "$OUT/typescript/src/generated/schema.ts" >/dev/null
-(cd "$OUT/python" && "$(dirname "$PY")/openapi-python-client" generate --path "$OUT/openapi.json" --meta none \
-  --config "$ROOT/sdk/python/generator.yaml" --output-path "$OUT/python/svc_assistant/_generated" --overwrite \
-  >"$OUT/python-generator.log" 2>&1) || { cat "$OUT/python-generator.log" >&2; exit 1; }
+"$PY" scripts/sdk/py-resources.py "$OUT/openapi.json" sdk/operations.json "$OUT/python/svc_assistant/_generated" \
+  >"$OUT/python-generator.log" 2>&1 || { cat "$OUT/python-generator.log" >&2; exit 1; }
 rm -f "$OUT/python-generator.log"
 bash "$ROOT/scripts/sdk/go-generate.sh" "$OUT/go" "$OUT/openapi.json"
 if [ "$CHECK" = 1 ]; then

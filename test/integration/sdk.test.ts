@@ -68,7 +68,7 @@ function sdkPython(): string {
 function runPython(python: string, command: string, env: Record<string, string>): Promise<any> {
   return new Promise((resolve, reject) => {
     const child = spawn(python, [path.join(ROOT, 'sdk/python/tests/flow.py'), command], {
-      env: { ...process.env, PYTHONPATH: path.join(ROOT, 'sdk/python'), ...env },
+      env: { ...process.env, PYTHONPATH: path.join(ROOT, 'sdk/python'), PYTHONDONTWRITEBYTECODE: '1', ...env },
     });
     let out = '';
     let err = '';
@@ -197,8 +197,14 @@ describe('SDKs against the real service', function () {
       expect(result.paged_ids).to.deep.equal([...result.call_ids].reverse());
       expect(result.first_page).to.deep.equal({ count: 1, has_more: true });
       expect(result.transcript_has_line).to.equal(true);
+      expect(result.streamed, 'the ended call replayed as typed stream events').to.include('turn');
+      expect(result.options_override, "options={'api_key': …} overrides the client's key").to.equal(true);
+      expect(result.unauthenticated).to.equal(401);
+      expect(result.missing).to.deep.equal({ code: 'resource_missing', has_request_id: true });
+      expect(result.from_filtered, 'from_ sent as from: no call from that number').to.deep.equal([]);
+      expect(result.streamed[result.streamed.length - 1]).to.equal('end');
       expect(result.error).to.deep.equal({
-        class: 'InvalidRequestError',
+        class: 'UnprocessableEntityError',
         status: 422,
         code: 'whatsapp_window_closed',
       });
@@ -212,7 +218,13 @@ describe('SDKs against the real service', function () {
         SVC_SIGNATURE: delivery.headers['svc-signature'] as string,
         SVC_SECRET: result.webhook_secret,
       });
-      expect(verified).to.deep.equal({ type: 'call.ended', id: delivery.body.id, forged_refused: true });
+      expect(verified).to.deep.equal({
+        type: 'call.ended',
+        id: delivery.body.id,
+        model: 'CallEvent',
+        forged_refused: true,
+        newer_type: ['GenericEvent', 'call.teleported'],
+      });
     });
 
     it('retries two 503s with one Idempotency-Key, and one call is created', async () => {

@@ -2,12 +2,15 @@
 
 The API's error body is ``{"error": {"type", "code", "message", "param"?}}``; ``code`` is the
 machine-readable reason (``parameter_invalid``, ``resource_missing``, ``whatsapp_window_closed``…) and
-``param`` the field at fault.
+``param`` the field at fault. Every error carries ``type``, ``code``, ``param``, ``message``,
+``status_code`` and ``request_id`` (the ``Request-Id`` header: quote it to support). An
+``invalid_request_error`` is raised as the subclass of its status (:class:`NotFoundError`,
+:class:`UnprocessableEntityError`…), so ``except InvalidRequestError`` still catches all of them.
 """
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional, Type
 
 
 class SvcError(Exception):
@@ -43,6 +46,22 @@ class InvalidRequestError(SvcError):
     """400/404/422: the request is wrong (``param`` names the field)."""
 
 
+class BadRequestError(InvalidRequestError):
+    """400: a parameter is missing or malformed (``code`` ``parameter_missing``, ``parameter_invalid``…)."""
+
+
+class NotFoundError(InvalidRequestError):
+    """404: no such object (``code`` ``resource_missing``)."""
+
+
+class ConflictError(InvalidRequestError):
+    """409: the object's state does not allow this (``code`` names why)."""
+
+
+class UnprocessableEntityError(InvalidRequestError):
+    """422: well-formed but refused (``code``: ``whatsapp_window_closed``, ``number_on_do_not_call_list``…)."""
+
+
 class AuthenticationError(SvcError):
     """401: no key, or a key that is unknown or revoked."""
 
@@ -67,11 +86,15 @@ class APIConnectionError(SvcError):
     """No answer: the connection failed or the attempt's deadline passed."""
 
 
+class APIResponseValidationError(SvcError):
+    """A 2xx answer that does not match the SDK's model (``body`` holds it): an SDK older than the API?"""
+
+
 class SignatureVerificationError(SvcError):
     """A webhook delivery whose ``Svc-Signature`` does not verify."""
 
 
-ERROR_CLASSES = {
+ERROR_CLASSES: Dict[str, Type[SvcError]] = {
     "invalid_request_error": InvalidRequestError,
     "authentication_error": AuthenticationError,
     "permission_error": PermissionError,
@@ -79,3 +102,12 @@ ERROR_CLASSES = {
     "rate_limit_error": RateLimitError,
     "api_error": APIError,
 }
+"""The error class of each ``error.type``."""
+
+STATUS_CLASSES: Dict[int, Type[SvcError]] = {
+    400: BadRequestError,
+    404: NotFoundError,
+    409: ConflictError,
+    422: UnprocessableEntityError,
+}
+"""The subclass of :class:`InvalidRequestError` of each HTTP status."""

@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class AgentInterruptibleType0(StrEnum):
-    ANY = "any"
-    NONE = "none"
-    SPEECH = "speech"
-
-    def __str__(self) -> str:
-        return str(self.value)

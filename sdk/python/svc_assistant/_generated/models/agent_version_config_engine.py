@@ -1,8 +1,0 @@
-from enum import StrEnum
-
-class AgentVersionConfigEngine(StrEnum):
-    PIPELINE = "pipeline"
-    REALTIME = "realtime"
-
-    def __str__(self) -> str:
-        return str(self.value)

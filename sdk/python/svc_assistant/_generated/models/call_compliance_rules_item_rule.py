@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class CallComplianceRulesItemRule(StrEnum):
-    CALLING_HOURS = "calling_hours"
-    DIALING_PERMISSIONS = "dialing_permissions"
-    DO_NOT_CALL = "do_not_call"
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class CallComplianceRulesItemSource(StrEnum):
-    CONTACT = "contact"
-    NATIONAL_REGISTRY = "national_registry"
-    ORGANIZATION = "organization"
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,8 +1,0 @@
-from enum import StrEnum
-
-class CallDirection(StrEnum):
-    INBOUND = "inbound"
-    OUTBOUND = "outbound"
-
-    def __str__(self) -> str:
-        return str(self.value)

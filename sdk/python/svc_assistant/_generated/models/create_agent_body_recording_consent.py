@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class CreateAgentBodyRecordingConsent(StrEnum):
-    ANNOUNCE = "announce"
-    ASK = "ask"
-    OFF = "off"
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class CreateBulkCallBodyContactsItemType1SimulationTransferAnswer(StrEnum):
-    ANSWERED = "answered"
-    BUSY = "busy"
-    NO_ANSWER = "no_answer"
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,8 +1,0 @@
-from enum import StrEnum
-
-class CreateCallBodyVoicemailAction(StrEnum):
-    HANG_UP = "hang_up"
-    LEAVE_MESSAGE = "leave_message"
-
-    def __str__(self) -> str:
-        return str(self.value)

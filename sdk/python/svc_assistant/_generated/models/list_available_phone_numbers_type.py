@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class ListAvailablePhoneNumbersType(StrEnum):
-    LOCAL = "local"
-    MOBILE = "mobile"
-    TOLL_FREE = "toll_free"
-
-    def __str__(self) -> str:
-        return str(self.value)

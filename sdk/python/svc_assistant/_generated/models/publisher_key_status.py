@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class PublisherKeyStatus(StrEnum):
-    ACTIVE = "active"
-    EXPIRED = "expired"
-    REVOKED = "revoked"
-
-    def __str__(self) -> str:
-        return str(self.value)

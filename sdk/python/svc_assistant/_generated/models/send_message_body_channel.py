@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class SendMessageBodyChannel(StrEnum):
-    SMS = "sms"
-    WEB = "web"
-    WHATSAPP = "whatsapp"
-
-    def __str__(self) -> str:
-        return str(self.value)

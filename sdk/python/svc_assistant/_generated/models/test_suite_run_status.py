@@ -1,8 +1,0 @@
-from enum import StrEnum
-
-class TestSuiteRunStatus(StrEnum):
-    COMPLETED = "completed"
-    RUNNING = "running"
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class UpdateAgentBodyTurnTakingType0InterruptSensitivity(StrEnum):
-    HIGH = "high"
-    LOW = "low"
-    MEDIUM = "medium"
-
-    def __str__(self) -> str:
-        return str(self.value)
