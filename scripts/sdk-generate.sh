@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the generated part of both SDKs from the API's OpenAPI document (issue 34, item 2):
 #   sdk/openapi.json                           the document (node dist/src/cli/openapi.js)
-#   sdk/typescript/src/generated/schema.ts     openapi-typescript (npm, pinned in package.json)
+#   sdk/typescript/src/generated/schema.ts     openapi-typescript (npm, pinned in package.json), run on the
+#                                              SDK's operations only (scripts/sdk/ts-resources.mjs --document)
+#   sdk/typescript/src/generated/resources.ts  scripts/sdk/ts-resources.mjs (sdk/operations.json's methods)
 #   sdk/python/svc_assistant/_generated/       openapi-python-client (PyPI, pinned in
 #                                              scripts/install-sdk-python.sh), sdk/python/generator.yaml
 # The hand-written layers (sdk/typescript/src/index.ts, sdk/python/svc_assistant/*.py) are not touched.
@@ -20,8 +22,12 @@ if [ "$CHECK" = 1 ]; then
 fi
 PY=$(bash "$ROOT/scripts/install-sdk-python.sh")
 node dist/src/cli/openapi.js "$OUT/openapi.json"
-npx --no-install openapi-typescript "$OUT/openapi.json" --redocly "$ROOT/sdk/redocly.yaml" \
-  -o "$OUT/typescript/src/generated/schema.ts" >/dev/null
+TS_DOC=$(mktemp --suffix=.json)
+node scripts/sdk/ts-resources.mjs "$OUT/openapi.json" sdk/operations.json \
+  --resources "$OUT/typescript/src/generated/resources.ts" --document "$TS_DOC"
+npx --no-install openapi-typescript "$TS_DOC" --redocly "$ROOT/sdk/redocly.yaml" \
+  -o "$OUT/typescript/src/generated/schema.ts" >/dev/null 2>"$TS_DOC.log" || { cat "$TS_DOC.log" >&2; exit 1; }
+rm -f "$TS_DOC" "$TS_DOC.log"
 (cd "$OUT/python" && "$(dirname "$PY")/openapi-python-client" generate --path "$OUT/openapi.json" --meta none \
   --config "$ROOT/sdk/python/generator.yaml" --output-path "$OUT/python/svc_assistant/_generated" --overwrite \
   >"$OUT/python-generator.log" 2>&1) || { cat "$OUT/python-generator.log" >&2; exit 1; }
@@ -38,4 +44,4 @@ if [ "$CHECK" = 1 ]; then
   [ "$status" = 0 ] && echo "sdk:check: both SDKs match the document" >&2
   exit "$status"
 fi
-echo "sdk:generate: sdk/openapi.json, sdk/typescript/src/generated/schema.ts, sdk/python/svc_assistant/_generated/" >&2
+echo "sdk:generate: sdk/openapi.json, sdk/typescript/src/generated/{schema,resources}.ts, sdk/python/svc_assistant/_generated/" >&2
