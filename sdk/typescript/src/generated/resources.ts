@@ -552,8 +552,8 @@ export class Events {
     return this.t.request('GET', `/v1/events/${encodeURIComponent(id)}`, undefined, options);
   }
   /** Send an event again: To one endpoint (`endpoint_id`) or to every enabled endpoint subscribed to its type. Needs the `webhooks:write` scope. (`POST /v1/events/{id}/redeliver`, `redeliverEvent`) */
-  redeliver(id: string, params: BodyOf<'redeliverEvent'>, options?: RequestOptions): ListPromise<ItemOf<'redeliverEvent'>> {
-    return this.t.list(`/v1/events/${encodeURIComponent(id)}/redeliver`, params, options);
+  redeliver(id: string, params: BodyOf<'redeliverEvent'>, options?: RequestOptions): Promise<ResultOf<'redeliverEvent'>> {
+    return this.t.request('POST', `/v1/events/${encodeURIComponent(id)}/redeliver`, params ?? {}, options);
   }
 }
 
@@ -683,8 +683,8 @@ export class PublisherKeys {
 export class Records {
   constructor(protected readonly t: Transport) {}
   /** Create or update records: Records with an `external_id` already stored are replaced. Needs the `records:write` scope. (`POST /v1/records`, `upsertRecords`) */
-  upsert(params: BodyOf<'upsertRecords'>, options?: RequestOptions): ListPromise<ItemOf<'upsertRecords'>> {
-    return this.t.list(`/v1/records`, params, options);
+  upsert(params: BodyOf<'upsertRecords'>, options?: RequestOptions): Promise<ResultOf<'upsertRecords'>> {
+    return this.t.request('POST', `/v1/records`, params ?? {}, options);
   }
 }
 
