@@ -287,7 +287,7 @@ function retryable(e: SvcError): boolean {
 /** An answered attempt: the response (2xx) and the function that ends its deadline. */
 interface Sent {
   res: Response;
-  done: () => void;
+  done: (keepSignal?: boolean) => void;
 }
 
 /** The HTTP client behind {@link Svc}: base URL, auth, retries, deadlines. */
@@ -320,7 +320,11 @@ export class HttpTransport implements Transport {
     const timer = setTimeout(() => ((timedOut = true), ctl.abort()), o.timeoutMs ?? this.timeoutMs);
     const onAbort = () => ctl.abort();
     o.signal?.addEventListener('abort', onAbort);
-    const done = () => (clearTimeout(timer), o.signal?.removeEventListener('abort', onAbort));
+    // A stream's caller keeps the link to `o.signal` (its `close()` aborts the body being read).
+    const done = (keepSignal = false) => {
+      clearTimeout(timer);
+      if (!keepSignal) o.signal?.removeEventListener('abort', onAbort);
+    };
     try {
       const res = await this.fetchImpl(url, { method, headers, body, signal: ctl.signal });
       if (res.ok) return { res, done };
@@ -425,10 +429,10 @@ export class HttpTransport implements Transport {
         { ...options, signal: ctl.signal },
         'text/event-stream',
       );
-      done();
+      done(true);
       if (!res.body) return;
       try {
-        for await (const e of serverSentEvents(res.body)) yield e as E;
+        for await (const e of serverSentEvents(res.body, ctl.signal)) yield e as E;
       } catch (e) {
         if (!ctl.signal.aborted) throw e;
       }
@@ -441,14 +445,21 @@ export class HttpTransport implements Transport {
  * The events of a `text/event-stream` body (WHATWG HTML §9.2.6): `event:`, `id:`, `data:` lines up to a
  * blank line; comments (`: heartbeat`) skipped; `data` parsed as JSON when it is JSON.
  */
-async function* serverSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent> {
+async function* serverSentEvents(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+): AsyncGenerator<ServerSentEvent> {
   const reader = body.getReader();
+  // Ends a pending read (done) whatever the fetch implementation does with its signal.
+  const stop = () => void reader.cancel().catch(() => undefined);
+  signal.addEventListener('abort', stop);
   const decoder = new TextDecoder();
   let buffer = '';
   let event = { event: 'message', id: 0, data: [] as string[] };
   try {
     for (;;) {
       const { value, done } = await reader.read();
+      if (signal.aborted) return;
       buffer += done ? '\n\n' : decoder.decode(value, { stream: true });
       let nl: number;
       while ((nl = buffer.search(/\r?\n/)) >= 0) {
@@ -479,6 +490,7 @@ async function* serverSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
       if (done) return;
     }
   } finally {
+    signal.removeEventListener('abort', stop);
     reader.releaseLock();
     await body.cancel().catch(() => undefined);
   }
