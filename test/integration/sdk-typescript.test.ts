@@ -5,9 +5,10 @@
  * `typescript` and `@types/node` (the versions the SDK builds with), compiles sdk/typescript/examples/
  * quickstart.ts with `tsc --strict` (no DOM library, no `skipLibCheck`: the SDK's declarations must stand on
  * their own), and runs it against the service the harness started: an agent, a webhook endpoint, two test
- * calls polled to `completed`, the transcript, the calls list page by page, a 422 caught as a typed error,
- * then a real delivery verified with `constructEvent` (a forgery refused, an unknown event type returned as
- * an unknown event). examples/type-error.ts must fail to compile at exactly its `expect-error` lines.
+ * calls polled to `completed`, the transcript, a call's event stream, the calls list page by page, a 422
+ * caught as a typed error, then a real delivery verified with `constructEvent` (a forgery refused, an
+ * unknown event type returned as an unknown event). examples/type-error.ts must fail to compile at exactly
+ * its `expect-error` lines.
  * npm's downloads are cached in ~/.cache/svc-assistant/npm (`--prefer-offline`): a cached run takes well
  * under a minute.
  */
@@ -105,7 +106,7 @@ describe('TypeScript SDK package from a clean directory', function () {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('runs the quickstart compiled with tsc --strict: agent, test calls polled to completed, transcript, pages, a typed 422, a verified delivery', async () => {
+  it('runs the quickstart compiled with tsc --strict: agent, test calls polled to completed, transcript, stream, pages, a typed 422, a verified delivery', async () => {
     expect(compiled.code, compiled.stdout + compiled.stderr).to.equal(0);
     const node = (command: string, env: Record<string, string>) =>
       ok(process.execPath, ['out/quickstart.js', command], app, env).then((s) =>
@@ -120,6 +121,8 @@ describe('TypeScript SDK package from a clean directory', function () {
     expect(result.statuses).to.deep.equal(['completed', 'completed']);
     expect(result.metadata).to.deep.equal({ sample: 'quickstart', n: '1' });
     expect(result.transcript_lines).to.include('Hi, is my appointment at ten?');
+    expect(result.streamed).to.include('turn:Hi, is my appointment at ten?');
+    expect(result.streamed[result.streamed.length - 1]).to.equal('end:completed');
     expect(result.first_page).to.deep.equal({ count: 1, has_more: true });
     expect(result.paged_ids).to.deep.equal([...result.call_ids].reverse());
     expect(result.error).to.include({ class: 'InvalidRequestError', status: 422, code: 'whatsapp_window_closed' });

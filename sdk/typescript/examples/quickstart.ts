@@ -4,8 +4,9 @@
  * new npm project outside the repository, against the service the test harness starts.
  *
  *   SVC_BASE_URL=… SVC_API_KEY=svc_sk_test_… SVC_WEBHOOK_URL=https://… node quickstart.js flow
- *     an agent, a webhook endpoint, two test calls polled to `completed`, a transcript, the calls list read
- *     page by page, a 422 caught as a typed error; prints one JSON line (with the endpoint's secret)
+ *     an agent, a webhook endpoint, two test calls polled to `completed`, a transcript, a call's event
+ *     stream, the calls list read page by page, a 422 caught as a typed error; prints one JSON line (with
+ *     the endpoint's secret)
  *   SVC_PAYLOAD=… SVC_SIGNATURE=… SVC_SECRET=… node quickstart.js verify
  *     a webhook delivery verified with `Svc.webhooks.constructEvent` and read by its type, a forged one
  *     refused, an event type newer than this SDK returned as an unknown event; prints one JSON line
@@ -50,6 +51,12 @@ async function flow(): Promise<void> {
   const transcript = await svc.calls.transcript(placed[0].id);
   const lines = transcript.turns.map((turn) => turn.text);
 
+  // A call's event stream from its start: status changes and turns as they happened, then `end`.
+  const streamed: string[] = [];
+  for await (const e of svc.calls.stream(placed[0].id)) {
+    streamed.push(e.event === 'turn' ? `turn:${e.data.text}` : `${e.event}:${e.data.status}`);
+  }
+
   const firstPage = await svc.calls.list({ limit: 1 });
   const paged: string[] = [];
   for await (const call of svc.calls.list({ limit: 1 })) paged.push(call.id);
@@ -69,6 +76,7 @@ async function flow(): Promise<void> {
       statuses: ended.map((call) => call.status),
       metadata: ended[0].metadata,
       transcript_lines: lines,
+      streamed,
       first_page: { count: firstPage.data.length, has_more: firstPage.has_more },
       paged_ids: paged,
       error,
