@@ -83,14 +83,18 @@ const oneLine = (s) =>
     .replace(/\*\//g, '*\\/')
     .trim();
 
-/** How the SDK calls an operation: `list` (a GET of a page), `stream`, `bytes` or `json`. */
-function kindOf(doc, method, op) {
+/**
+ * How the SDK calls an operation: `list` (a GET of a page with a `starting_after` cursor: auto-paginated),
+ * `stream`, `bytes` or `json`.
+ */
+function kindOf(doc, method, op, params) {
   const ok = op.responses?.['200']?.content ?? {};
   if (ok['text/event-stream']) return 'stream';
   const json = ok['application/json'];
   if (!json) return Object.keys(ok).length ? 'bytes' : 'json';
   const schema = deref(doc, json.schema);
-  return method === 'get' && schema?.properties?.data && schema?.properties?.has_more ? 'list' : 'json';
+  const cursor = params.some((p) => p.in === 'query' && p.name === 'starting_after');
+  return method === 'get' && cursor && schema?.properties?.data && schema?.properties?.has_more ? 'list' : 'json';
 }
 
 /** One method's source lines. */
@@ -101,7 +105,7 @@ function methodSource(doc, { id, method, path, op, pathItem }, name) {
   const body = op.requestBody ? deref(doc, op.requestBody) : undefined;
   if (body && query.length) throw new Error(`${id}: both a body and a query`);
   const args = pathNames.map((p) => `${p.replace(/\W/g, '_')}: string`);
-  const kind = kindOf(doc, method, op);
+  const kind = kindOf(doc, method, op, params);
   let paramsType;
   if (body) paramsType = `BodyOf<'${id}'>`;
   else if (query.length) paramsType = `QueryOf<'${id}'>`;

@@ -398,8 +398,8 @@ export class HttpTransport implements Transport {
       let page = await first;
       for (;;) {
         yield* page.data;
-        if (!page.has_more || page.data.length === 0) return;
-        const last = (page.data[page.data.length - 1] as { id: string }).id;
+        const last = (page.data[page.data.length - 1] as { id?: unknown } | undefined)?.id;
+        if (!page.has_more || typeof last !== 'string') return;
         const { ending_before: _ignored, ...rest } = (query ?? {}) as Record<string, unknown>;
         page = await this.request<ListPage<T>>('GET', path, { ...rest, starting_after: last }, options);
       }

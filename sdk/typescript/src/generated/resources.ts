@@ -303,8 +303,8 @@ export class AuditEvents {
 export class AvailablePhoneNumbers {
   constructor(protected readonly t: Transport) {}
   /** Search numbers for sale: Live keys: Twilio's AvailablePhoneNumbers in the organization's account (Twilio's refusal is 400 `phone_number_search_failed` with `twilio_code`). Test keys: ten simulated numbers `+1<area>55501<00–09>` (local), `…55502…` (mobile), `+1800555010x` (toll_free). Needs the `phone_numbers:read` scope. (`GET /v1/available_phone_numbers`, `listAvailablePhoneNumbers`) */
-  list(params?: QueryOf<'listAvailablePhoneNumbers'>, options?: RequestOptions): ListPromise<ItemOf<'listAvailablePhoneNumbers'>> {
-    return this.t.list(`/v1/available_phone_numbers`, params, options);
+  list(params?: QueryOf<'listAvailablePhoneNumbers'>, options?: RequestOptions): Promise<ResultOf<'listAvailablePhoneNumbers'>> {
+    return this.t.request('GET', `/v1/available_phone_numbers`, params, options);
   }
 }
 
@@ -586,8 +586,8 @@ export class Knowledge {
     return this.t.list(`/v1/knowledge`, params, options);
   }
   /** Search an agent's knowledge: What the assistant would be given for `query`, best first. Needs the `agents:read` scope. (`GET /v1/knowledge/search`, `searchKnowledge`) */
-  search(params: QueryOf<'searchKnowledge'>, options?: RequestOptions): ListPromise<ItemOf<'searchKnowledge'>> {
-    return this.t.list(`/v1/knowledge/search`, params, options);
+  search(params: QueryOf<'searchKnowledge'>, options?: RequestOptions): Promise<ResultOf<'searchKnowledge'>> {
+    return this.t.request('GET', `/v1/knowledge/search`, params, options);
   }
   /** Retrieve a knowledge document. Needs the `agents:read` scope. (`GET /v1/knowledge/{id}`, `retrieveKnowledgeDocument`) */
   retrieve(id: string, options?: RequestOptions): Promise<ResultOf<'retrieveKnowledgeDocument'>> {
