@@ -126,7 +126,7 @@ describe('SDKs against the real service', function () {
     expect(JSON.stringify(transcript)).to.include('Hi, is my appointment at ten?');
 
     const refused = await svc.messages
-      .create({ channel: 'whatsapp', to: '+14155557199', text: 'Hello out of the blue' })
+      .send({ channel: 'whatsapp', to: '+14155557199', text: 'Hello out of the blue' })
       .then(
         () => undefined,
         (e: unknown) => e,

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   );
   const transcript = await svc.calls.transcript(placed[0].id);
   assert.ok(JSON.stringify(transcript).length > 0);
-  const refused = await svc.messages.create({ channel: 'whatsapp', to: '+14155557599', text: 'Hi' }).catch((e) => e);
+  const refused = await svc.messages.send({ channel: 'whatsapp', to: '+14155557599', text: 'Hi' }).catch((e) => e);
   assert.ok(refused instanceof InvalidRequestError && refused.statusCode === 422, `a typed 422: ${String(refused)}`);
   const payload = JSON.stringify({ id: 'evt_lts', type: 'call.ended', data: { object: ended[0] } });
   const event = Svc.webhooks.constructEvent(payload, signatureHeader(payload, 'whsec_lts'), 'whsec_lts');

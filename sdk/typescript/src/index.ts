@@ -1,33 +1,42 @@
 /**
- * The official TypeScript SDK of the svc-assistant API: a thin hand-written layer in Stripe's shape over
- * the types `openapi-typescript` generates from the API's OpenAPI document (./generated/schema.ts, made by
- * `npm run sdk:generate`; never edited by hand).
+ * The official TypeScript SDK of the svc-assistant API, in Stripe's shape: the types `openapi-typescript`
+ * generates from the API's OpenAPI document (./generated/schema.ts), the resource layer our generator
+ * writes from that document and sdk/operations.json (./generated/resources.ts: one method per operation,
+ * `svc.calls.create`, `svc.bulkCalls.results.list`, `svc.agents.versions.publish`, …), and this file, the
+ * hand-written core both call through (never generated).
  *
  *   const svc = new Svc({ apiKey: process.env.SVC_API_KEY!, baseUrl: 'http://localhost:3000' });
  *   const call = await svc.calls.create({ to: '+14155550123', agent_id: agent.id });
  *   for await (const c of svc.calls.list({ status: 'completed' })) console.log(c.id);
  *   const event = Svc.webhooks.constructEvent(rawBody, req.headers['svc-signature'], secret);
  *
- * What the layer adds to plain `fetch`:
+ * What the core adds to plain `fetch`:
  * - **Retries** of 408, 409 `idempotency_key_in_use`, 429, 5xx and network failures, `maxRetries` times
  *   (default 2) with exponential backoff and jitter (0.5 s doubling, at most 8 s), or after `Retry-After`
- *   seconds when the server says so. Every POST carries an `Idempotency-Key` generated once per logical
- *   request (or yours, `{ idempotencyKey }`) and reused by its retries, so a retried create never creates
- *   twice (the API keeps keys 24 hours).
- * - **Auto-pagination**: `list()` resolves to one page (`{ data, has_more }`) and is also an async iterable
- *   over every object of every page (`starting_after` cursors), as Stripe's `autoPagingEach`.
+ *   (seconds or an HTTP date) when the server says so. Every POST carries an `Idempotency-Key` generated
+ *   once per logical request (or yours, `{ idempotencyKey }`) and reused by its retries, so a retried
+ *   create never creates twice (the API keeps keys 24 hours).
+ * - **Per-request options** ({@link RequestOptions}): timeout, API key, idempotency key, `Svc-Version`,
+ *   retries, an `AbortSignal`.
+ * - **Auto-pagination**: a list method resolves to one page (`{ data, has_more }`) and is also an async
+ *   iterable over every object of every page (`starting_after` cursors), as Stripe's `autoPagingEach`.
+ * - **Event streams** (`svc.calls.stream(id)`): an async iterable of typed server-sent events.
  * - **Typed errors** by the error's `type` ({@link InvalidRequestError}, {@link AuthenticationError}, …),
- *   each with `code`, `param`, `statusCode` and `requestId`.
+ *   each with `code` (typed: the codes the document lists), `param`, `statusCode` and `requestId`.
  * - **Webhook verification** of the `Svc-Signature` header (`t=<unix>,v1=<hex HMAC-SHA256(secret,
- *   "<t>.<raw body>")>`, one `v1` per active secret while a rotation overlaps), 300 s tolerance.
+ *   "<t>.<raw body>")>`, one `v1` per active secret while a rotation overlaps), 300 s tolerance, returning
+ *   the event typed by its `type` (an unknown type from a newer API version as an {@link UnknownEvent}).
  *
  * The SDK's version is the API version label it was generated from ({@link API_VERSION}); it sends that
- * label as `Svc-Version` so a newer server answers in the shapes these types describe.
+ * label as `Svc-Version` so a newer server answers in the shapes these types describe. Node.js ≥ 18 (global
+ * `fetch`); the declarations need `@types/node` or the DOM library only for `fetch` and `AbortSignal`.
  */
-import crypto from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { components, operations } from './generated/schema';
+import { Calls, EVENT_TYPES, Resources } from './generated/resources';
 
 export type { components, operations, paths } from './generated/schema';
+export * from './generated/resources';
 
 /** The API version label the generated types describe, sent as `Svc-Version` on every request. */
 export const API_VERSION = '2026-10-04';
@@ -36,36 +45,53 @@ export const API_VERSION = '2026-10-04';
 export type Schemas = components['schemas'];
 
 type Ops = operations;
-/** The JSON body an operation takes. */
-export type BodyOf<K extends keyof Ops> = Ops[K] extends { requestBody?: { content: { 'application/json': infer B } } }
-  ? B
-  : never;
-/** The JSON an operation answers with 200. */
-export type ResultOf<K extends keyof Ops> = Ops[K] extends {
-  responses: { 200: { content: { 'application/json': infer R } } };
-}
-  ? R
-  : unknown;
-/** The query parameters of an operation, `limit` as a number. */
-export type QueryOf<K extends keyof Ops> = Ops[K] extends { parameters: { query?: infer Q } }
-  ? Omit<NonNullable<Q>, 'limit'> & { limit?: number }
-  : never;
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+/** The JSON body an operation takes (`BodyOf<'createCall'>`). */
+export type BodyOf<K extends keyof Ops> = Ops[K] extends { requestBody?: infer R } ? JsonOf<NonNullable<R>> : never;
+/** The JSON an operation answers with 200 (`ResultOf<'retrieveCall'>` is `Schemas['Call']`). */
+export type ResultOf<K extends keyof Ops> = Ops[K] extends { responses: { 200: infer R } } ? JsonOf<R> : unknown;
+/** The query parameters of an operation. */
+export type QueryOf<K extends keyof Ops> = Ops[K] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 /** The objects of a list operation's page. */
 export type ItemOf<K extends keyof Ops> = ResultOf<K> extends { data: (infer T)[] } ? T : never;
+/** The `error` object of an operation's failures. */
+export type ErrorDetailOf<K extends keyof Ops> = {
+  [S in keyof Ops[K]['responses']]: S extends 200 | 'default' ? never : JsonOf<Ops[K]['responses'][S]>;
+}[keyof Ops[K]['responses']] extends infer B
+  ? B extends { error: infer D }
+    ? D
+    : never
+  : never;
+/** The error codes an operation documents (`ErrorCodeOf<'sendMessage'>` includes `whatsapp_window_closed`). */
+export type ErrorCodeOf<K extends keyof Ops> = K extends unknown
+  ? ErrorDetailOf<K> extends { code: infer C }
+    ? C & string
+    : never
+  : never;
+/** Every error code the API documents. */
+export type ErrorCode = ErrorCodeOf<keyof Ops>;
 
-/** Options of one request. */
+/** Options of one request (each overrides the client's setting for this request only). */
 export interface RequestOptions {
   /** The `Idempotency-Key` of a POST (default: a new UUID per logical request, reused by its retries). */
   idempotencyKey?: string;
-  /** Overrides the client's `maxRetries` for this request. */
+  /** Retries after the first attempt of a retryable failure. */
   maxRetries?: number;
-  /** Overrides the client's `timeoutMs` for each attempt of this request. */
+  /** Deadline of each attempt, milliseconds (for a stream: until its headers arrive). */
   timeoutMs?: number;
+  /** Another key than the client's (a restricted key, another organization's). */
+  apiKey?: string;
+  /** The API version label sent as `Svc-Version` (default {@link API_VERSION}). */
+  svcVersion?: string;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /** Cancels the request (and its retries, or an open stream). */
+  signal?: AbortSignal;
 }
 
 /** Options of {@link Svc}. */
 export interface SvcOptions {
-  /** A secret key (`sk_test_…` or `sk_live_…`). */
+  /** A secret key (`svc_sk_test_…` or `svc_sk_live_…`) or a restricted key. */
   apiKey: string;
   /** The API's address (default `http://localhost:3000`, `npm start`'s). */
   baseUrl?: string;
@@ -77,12 +103,14 @@ export interface SvcOptions {
   fetch?: typeof fetch;
 }
 
-/** The API's error body: `{ error: { type, code, message, param? } }`. */
+/** The API's error body: `{ error: { type, code, message, param?, request_id? } }`. */
 export interface ApiErrorBody {
   type: string;
   code: string;
   message: string;
   param?: string;
+  request_id?: string;
+  [field: string]: unknown;
 }
 
 /**
@@ -91,14 +119,17 @@ export interface ApiErrorBody {
  */
 export class SvcError extends Error {
   readonly type: string;
-  readonly code: string;
+  /** One of the documented {@link ErrorCode}s (or a newer one, as a string). */
+  readonly code: ErrorCode | (string & {});
   readonly param?: string;
   /** HTTP status (0 when no answer came). */
   readonly statusCode: number;
-  /** The `Request-Id` response header, to quote to support. */
+  /** The `Request-Id` response header (or the body's `request_id`), to quote to support. */
   readonly requestId?: string;
   /** `Retry-After` seconds, when the server sent it. */
   readonly retryAfter?: number;
+  /** The whole `error` object as answered. */
+  readonly raw: ApiErrorBody;
 
   constructor(statusCode: number, body: ApiErrorBody, requestId?: string, retryAfter?: number) {
     super(body.message);
@@ -107,8 +138,9 @@ export class SvcError extends Error {
     this.code = body.code;
     this.param = body.param;
     this.statusCode = statusCode;
-    this.requestId = requestId;
+    this.requestId = requestId ?? body.request_id;
     this.retryAfter = retryAfter;
+    this.raw = body;
   }
 }
 /** 400/404/422: the request is wrong (`param` names the field). */
@@ -123,12 +155,13 @@ export class IdempotencyError extends SvcError {}
 export class RateLimitError extends SvcError {}
 /** 5xx: the service (or a dependency, 503 `service_unavailable`) failed. */
 export class ApiError extends SvcError {}
-/** No answer: the connection failed or the attempt's deadline passed. */
+/** No answer: the connection failed or the attempt's deadline passed (`code` `timeout`). */
 export class ApiConnectionError extends SvcError {}
 /** A webhook whose `Svc-Signature` does not verify. */
 export class SignatureVerificationError extends SvcError {}
 
-const ERROR_CLASSES: Record<string, new (s: number, b: ApiErrorBody, r?: string, a?: number) => SvcError> = {
+type ErrorClass = new (s: number, b: ApiErrorBody, r?: string, a?: number) => SvcError;
+const ERROR_CLASSES: Record<string, ErrorClass> = {
   invalid_request_error: InvalidRequestError,
   authentication_error: AuthenticationError,
   permission_error: PermissionError,
@@ -152,11 +185,62 @@ export type ListPromise<T> = Promise<ListPage<T>> &
     autoPagingToArray(opts?: { limit?: number }): Promise<T[]>;
   };
 
+/** A server-sent event as read from a `text/event-stream` the document does not type further. */
+export interface ServerSentEvent {
+  event: string;
+  id: number;
+  data: unknown;
+}
+
+/** The `data` of a call stream's `status`, `transfer` and `end` events. */
+export interface CallStatusData {
+  status: Schemas['Call']['status'];
+  /** The webhook event types the change emitted (`call.started`, `call.transferred`, …). */
+  events: string[];
+  /** Unix time in seconds. */
+  at: number;
+  end_reason?: string | null;
+  transferred_to?: string | null;
+  answered_by?: string | null;
+  error?: unknown;
+}
+
+/** An event of `svc.calls.stream(id)` (`GET /v1/calls/{id}/stream`), by its `event` name. */
+export type CallStreamEvent =
+  | { event: 'turn' | 'tool_call'; id: number; data: Schemas['TranscriptTurn'] & { seq: number } }
+  | { event: 'status' | 'transfer' | 'end'; id: number; data: CallStatusData };
+
+/** The typed events of each event-stream operation; others yield {@link ServerSentEvent}s. */
+export interface StreamEvents {
+  streamCall: CallStreamEvent;
+}
+/** The events an event-stream operation yields. */
+export type StreamEventOf<K extends keyof Ops> = K extends keyof StreamEvents ? StreamEvents[K] : ServerSentEvent;
+
+/** An open event stream: `for await (const e of stream)`, ended by the server or by `close()`. */
+export interface EventStream<E> extends AsyncIterable<E> {
+  /** Stops reading and closes the connection. */
+  close(): void;
+}
+
+type Method = 'GET' | 'POST' | 'DELETE';
+
+/**
+ * What the generated resources call: `request` for JSON (a POST's `params` are its body, a GET's or a
+ * DELETE's its query), `list` for a list, `stream` for an event stream, `bytes` for a binary download.
+ */
+export interface Transport {
+  request<T>(method: Method, path: string, params: object | undefined, options?: RequestOptions): Promise<T>;
+  list<T>(path: string, query: object | undefined, options?: RequestOptions): ListPromise<T>;
+  stream<E>(path: string, query: object | undefined, options?: RequestOptions): EventStream<E>;
+  bytes(method: Method, path: string, params: object | undefined, options?: RequestOptions): Promise<Uint8Array>;
+}
+
 const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `{a: 1, created: {gte: 5}}` → `a=1&created[gte]=5` (arrays repeat the key). */
-function queryString(query: Record<string, unknown> | undefined): string {
+function queryString(query: object | undefined): string {
   const sp = new URLSearchParams();
   const add = (key: string, v: unknown) => {
     if (v === undefined || v === null) return;
@@ -169,37 +253,50 @@ function queryString(query: Record<string, unknown> | undefined): string {
   return s ? `?${s}` : '';
 }
 
-/**
- * The API client. Resources are properties (`svc.calls`, `svc.agents`, …); {@link Svc.request} reaches any
- * operation the resources do not name.
- */
-export class Svc {
-  /** Verification of webhook deliveries (no client needed). */
-  static readonly webhooks = {
-    constructEvent,
-    signatureHeader,
-  };
+/** `Retry-After` as seconds: an integer, or an HTTP date (RFC 9110 §10.2.3). */
+function retryAfterSeconds(value: string | null): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
 
+function errorFrom(res: Response, text: string): SvcError {
+  let body: ApiErrorBody;
+  try {
+    body = (JSON.parse(text) as { error: ApiErrorBody }).error;
+    if (!body?.type) throw new Error('no error object');
+  } catch {
+    body = { type: 'api_error', code: 'invalid_response', message: `HTTP ${res.status}: ${text.slice(0, 200)}` };
+  }
+  const Cls = ERROR_CLASSES[body.type] ?? (res.status >= 500 ? ApiError : InvalidRequestError);
+  return new Cls(
+    res.status,
+    body,
+    res.headers.get('request-id') ?? undefined,
+    retryAfterSeconds(res.headers.get('retry-after')),
+  );
+}
+
+function retryable(e: SvcError): boolean {
+  if (e instanceof ApiConnectionError) return e.code !== 'aborted';
+  if (e.statusCode === 409) return e.code === 'idempotency_key_in_use';
+  return RETRYABLE_STATUS.has(e.statusCode) || e.statusCode > 500;
+}
+
+/** An answered attempt: the response (2xx) and the function that ends its deadline. */
+interface Sent {
+  res: Response;
+  done: (keepSignal?: boolean) => void;
+}
+
+/** The HTTP client behind {@link Svc}: base URL, auth, retries, deadlines. */
+export class HttpTransport implements Transport {
   readonly baseUrl: string;
   readonly maxRetries: number;
   readonly timeoutMs: number;
   private readonly apiKey: string;
   private readonly fetchImpl: typeof fetch;
-
-  readonly calls = new Calls(this);
-  readonly agents = new Agents(this);
-  readonly tools = new Tools(this);
-  readonly messages = new Messages(this);
-  readonly conversations = new Conversations(this);
-  readonly contacts = new Contacts(this);
-  readonly records = new Records(this);
-  readonly knowledge = new Knowledge(this);
-  readonly bulkCalls = new BulkCalls(this);
-  readonly webhookEndpoints = new WebhookEndpoints(this);
-  readonly events = new Events(this);
-  readonly usage = new Usage(this);
-  readonly account = new Account(this);
-  readonly testHelpers = new TestHelpers(this);
 
   constructor(options: SvcOptions) {
     if (!options?.apiKey) throw new TypeError('Svc: apiKey is required');
@@ -207,69 +304,104 @@ export class Svc {
     this.baseUrl = (options.baseUrl ?? 'http://localhost:3000').replace(/\/+$/, '');
     this.maxRetries = options.maxRetries ?? 2;
     this.timeoutMs = options.timeoutMs ?? 60_000;
-    this.fetchImpl = options.fetch ?? fetch;
+    this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
-  /**
-   * One API request with the SDK's retries: `method` and `path` (`/v1/…`), the JSON `body` of a POST, the
-   * `query`. Resolves to the parsed JSON answer; rejects with an {@link SvcError} subclass.
-   */
-  async request<T>(
-    method: 'GET' | 'POST' | 'DELETE',
+  /** One attempt: the answer, its deadline still running (ended by `done`), or the error it is. */
+  private async attempt(
+    method: Method,
+    url: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+    o: RequestOptions,
+  ): Promise<Sent | SvcError> {
+    const ctl = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => ((timedOut = true), ctl.abort()), o.timeoutMs ?? this.timeoutMs);
+    const onAbort = () => ctl.abort();
+    o.signal?.addEventListener('abort', onAbort);
+    // A stream's caller keeps the link to `o.signal` (its `close()` aborts the body being read).
+    const done = (keepSignal = false) => {
+      clearTimeout(timer);
+      if (!keepSignal) o.signal?.removeEventListener('abort', onAbort);
+    };
+    try {
+      const res = await this.fetchImpl(url, { method, headers, body, signal: ctl.signal });
+      if (res.ok) return { res, done };
+      const error = errorFrom(res, await res.text());
+      done();
+      return error;
+    } catch (e) {
+      done();
+      const code = timedOut ? 'timeout' : o.signal?.aborted ? 'aborted' : 'connection_failed';
+      const message = `Request to ${url} failed: ${timedOut ? 'no answer in time' : (e as Error).message}`;
+      return new ApiConnectionError(0, { type: 'api_connection_error', code, message });
+    }
+  }
+
+  /** Sends a request with the SDK's retries; resolves to the first 2xx answer, rejects with an {@link SvcError}. */
+  private async send(
+    method: Method,
     path: string,
-    args: { body?: unknown; query?: Record<string, unknown> } & RequestOptions = {},
-  ): Promise<T> {
-    const idempotencyKey = method === 'POST' ? (args.idempotencyKey ?? crypto.randomUUID()) : undefined;
-    const maxRetries = args.maxRetries ?? this.maxRetries;
-    const url = this.baseUrl + path + queryString(args.query);
+    params: object | undefined,
+    o: RequestOptions = {},
+    accept = 'application/json',
+  ): Promise<Sent> {
+    const isPost = method === 'POST';
+    const idempotencyKey = isPost ? (o.idempotencyKey ?? randomUUID()) : undefined;
+    const url = this.baseUrl + path + (isPost ? '' : queryString(params));
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${o.apiKey ?? this.apiKey}`,
+      'Svc-Version': o.svcVersion ?? API_VERSION,
+      'User-Agent': `svc-assistant-typescript/${API_VERSION}`,
+      Accept: accept,
+      ...(isPost ? { 'Content-Type': 'application/json' } : {}),
+      ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),
+      ...o.headers,
+    };
+    const body = isPost ? JSON.stringify(params ?? {}) : undefined;
+    const maxRetries = o.maxRetries ?? this.maxRetries;
     for (let attempt = 0; ; attempt++) {
-      let error: SvcError;
-      try {
-        const res = await this.fetchImpl(url, {
-          method,
-          headers: {
-            Authorization: `Bearer ${this.apiKey}`,
-            'Svc-Version': API_VERSION,
-            'User-Agent': `svc-assistant-typescript/${API_VERSION}`,
-            ...(args.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-            ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),
-          },
-          body: args.body !== undefined ? JSON.stringify(args.body) : undefined,
-          signal: AbortSignal.timeout(args.timeoutMs ?? this.timeoutMs),
-        });
-        const text = await res.text();
-        if (res.ok) return (text ? JSON.parse(text) : undefined) as T;
-        error = errorFrom(res, text);
-      } catch (e) {
-        if (e instanceof SvcError) throw e;
-        error = new ApiConnectionError(0, {
-          type: 'api_connection_error',
-          code: (e as Error).name === 'TimeoutError' ? 'timeout' : 'connection_failed',
-          message: `Request to ${url} failed: ${(e as Error).message}`,
-        });
-      }
-      if (attempt >= maxRetries || !retryable(error)) throw error;
+      const answer = await this.attempt(method, url, body, headers, o);
+      if (!(answer instanceof SvcError)) return answer;
+      if (attempt >= maxRetries || !retryable(answer) || o.signal?.aborted) throw answer;
       const backoff = Math.min(8000, 500 * 2 ** attempt) * (0.5 + Math.random() / 2);
-      await sleep(error.retryAfter !== undefined ? Math.min(error.retryAfter * 1000, 60_000) : backoff);
+      await sleep(answer.retryAfter !== undefined ? Math.min(answer.retryAfter * 1000, 60_000) : backoff);
+    }
+  }
+
+  /** A JSON request; resolves to the parsed answer. */
+  async request<T>(method: Method, path: string, params: object | undefined, options?: RequestOptions): Promise<T> {
+    const { res, done } = await this.send(method, path, params, options);
+    try {
+      const text = await res.text();
+      return (text ? JSON.parse(text) : undefined) as T;
+    } finally {
+      done();
+    }
+  }
+
+  /** A binary download, as bytes. */
+  async bytes(method: Method, path: string, params: object | undefined, options?: RequestOptions): Promise<Uint8Array> {
+    const { res, done } = await this.send(method, path, params, options, '*/*');
+    try {
+      return new Uint8Array(await res.arrayBuffer());
+    } finally {
+      done();
     }
   }
 
   /** A list operation as a {@link ListPromise}: the first page, and iteration across pages. */
-  list<T extends { id: string }>(
-    path: string,
-    query: Record<string, unknown> = {},
-    options: RequestOptions = {},
-  ): ListPromise<T> {
-    const first = this.request<ListPage<T>>('GET', path, { query, ...options });
-    const iterate = async function* (this: Svc): AsyncGenerator<T> {
+  list<T>(path: string, query: object | undefined, options?: RequestOptions): ListPromise<T> {
+    const first = this.request<ListPage<T>>('GET', path, query, options);
+    const iterate = async function* (this: HttpTransport): AsyncGenerator<T> {
       let page = await first;
       for (;;) {
         yield* page.data;
-        if (!page.has_more || page.data.length === 0) return;
-        const last = page.data[page.data.length - 1].id;
-        const next = { ...query, starting_after: last };
-        delete (next as Record<string, unknown>).ending_before;
-        page = await this.request<ListPage<T>>('GET', path, { query: next, ...options });
+        const last = (page.data[page.data.length - 1] as { id?: unknown } | undefined)?.id;
+        if (!page.has_more || typeof last !== 'string') return;
+        const { ending_before: _ignored, ...rest } = (query ?? {}) as Record<string, unknown>;
+        page = await this.request<ListPage<T>>('GET', path, { ...rest, starting_after: last }, options);
       }
     }.bind(this);
     return Object.assign(first, {
@@ -284,289 +416,185 @@ export class Svc {
       },
     });
   }
+
+  /** An event stream: connects when iterated, yields each event with its JSON `data` parsed. */
+  stream<E>(path: string, query: object | undefined, options: RequestOptions = {}): EventStream<E> {
+    const ctl = new AbortController();
+    options.signal?.addEventListener('abort', () => ctl.abort());
+    const open = async function* (this: HttpTransport): AsyncGenerator<E> {
+      const { res, done } = await this.send(
+        'GET',
+        path,
+        query,
+        { ...options, signal: ctl.signal },
+        'text/event-stream',
+      );
+      done(true);
+      if (!res.body) return;
+      try {
+        for await (const e of serverSentEvents(res.body, ctl.signal)) yield e as E;
+      } catch (e) {
+        if (!ctl.signal.aborted) throw e;
+      }
+    }.bind(this);
+    return { [Symbol.asyncIterator]: () => open(), close: () => ctl.abort() };
+  }
 }
 
-function errorFrom(res: Response, text: string): SvcError {
-  let body: ApiErrorBody;
+/**
+ * The events of a `text/event-stream` body (WHATWG HTML §9.2.6): `event:`, `id:`, `data:` lines up to a
+ * blank line; comments (`: heartbeat`) skipped; `data` parsed as JSON when it is JSON.
+ */
+async function* serverSentEvents(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+): AsyncGenerator<ServerSentEvent> {
+  const reader = body.getReader();
+  // Ends a pending read (done) whatever the fetch implementation does with its signal.
+  const stop = () => void reader.cancel().catch(() => undefined);
+  signal.addEventListener('abort', stop);
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let event = { event: 'message', id: 0, data: [] as string[] };
   try {
-    body = (JSON.parse(text) as { error: ApiErrorBody }).error;
-    if (!body?.type) throw new Error('no error object');
-  } catch {
-    body = { type: 'api_error', code: 'invalid_response', message: `HTTP ${res.status}: ${text.slice(0, 200)}` };
-  }
-  const retryAfterHeader = res.headers.get('retry-after');
-  const retryAfter = retryAfterHeader && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
-  const Cls = ERROR_CLASSES[body.type] ?? (res.status >= 500 ? ApiError : InvalidRequestError);
-  return new Cls(res.status, body, res.headers.get('request-id') ?? undefined, retryAfter);
-}
-
-function retryable(e: SvcError): boolean {
-  if (e instanceof ApiConnectionError) return true;
-  if (e.statusCode === 409) return e.code === 'idempotency_key_in_use';
-  return RETRYABLE_STATUS.has(e.statusCode) || e.statusCode > 500;
-}
-
-/** Base of the resources: the client they call. */
-abstract class Resource {
-  constructor(protected readonly client: Svc) {}
-  protected getJson<T>(path: string, query?: Record<string, unknown>, o?: RequestOptions): Promise<T> {
-    return this.client.request<T>('GET', path, { query, ...o });
-  }
-  protected postJson<T>(path: string, body: unknown, o?: RequestOptions): Promise<T> {
-    return this.client.request<T>('POST', path, { body: body ?? {}, ...o });
-  }
-  protected deleteJson<T>(path: string, o?: RequestOptions): Promise<T> {
-    return this.client.request<T>('DELETE', path, o);
-  }
-}
-
-const seg = encodeURIComponent;
-
-/** Calls: `POST /v1/calls` and the call's own operations. */
-export class Calls extends Resource {
-  /** Places a call (test keys simulate it). */
-  create(params: BodyOf<'createCall'>, o?: RequestOptions): Promise<ResultOf<'createCall'>> {
-    return this.postJson('/v1/calls', params, o);
-  }
-  retrieve(id: string, o?: RequestOptions): Promise<ResultOf<'retrieveCall'>> {
-    return this.getJson(`/v1/calls/${seg(id)}`, undefined, o);
-  }
-  /** Calls, newest first; `for await` walks every page. */
-  list(params: QueryOf<'listCalls'> = {}, o?: RequestOptions): ListPromise<ItemOf<'listCalls'>> {
-    return this.client.list('/v1/calls', params, o);
-  }
-  transcript(id: string, o?: RequestOptions): Promise<ResultOf<'retrieveCallTranscript'>> {
-    return this.getJson(`/v1/calls/${seg(id)}/transcript`, undefined, o);
-  }
-  end(
-    id: string,
-    params: BodyOf<'endCall'> = {} as BodyOf<'endCall'>,
-    o?: RequestOptions,
-  ): Promise<ResultOf<'endCall'>> {
-    return this.postJson(`/v1/calls/${seg(id)}/end`, params, o);
-  }
-  transfer(id: string, params: BodyOf<'transferCall'>, o?: RequestOptions): Promise<ResultOf<'transferCall'>> {
-    return this.postJson(`/v1/calls/${seg(id)}/transfer`, params, o);
-  }
-  say(id: string, params: BodyOf<'sayOnCall'>, o?: RequestOptions): Promise<ResultOf<'sayOnCall'>> {
-    return this.postJson(`/v1/calls/${seg(id)}/say`, params, o);
-  }
-  addContext(id: string, params: BodyOf<'addCallContext'>, o?: RequestOptions): Promise<ResultOf<'addCallContext'>> {
-    return this.postJson(`/v1/calls/${seg(id)}/context`, params, o);
-  }
-  analyze(id: string, params: BodyOf<'analyzeCall'> = {} as BodyOf<'analyzeCall'>, o?: RequestOptions) {
-    return this.postJson<ResultOf<'analyzeCall'>>(`/v1/calls/${seg(id)}/analyze`, params, o);
-  }
-  listAnalyses(id: string, params: QueryOf<'listCallAnalyses'> = {}, o?: RequestOptions) {
-    return this.client.list<ItemOf<'listCallAnalyses'>>(`/v1/calls/${seg(id)}/analyses`, params, o);
-  }
-  /**
-   * Polls the call every `intervalMs` (default 1,000) until its status is final (`completed`,
-   * `transferred`, `busy`, `no_answer`, `failed`, `canceled`) or `timeoutMs` (default 10 minutes) passes.
-   */
-  async waitForEnd(id: string, opts: { intervalMs?: number; timeoutMs?: number } = {}) {
-    const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
-    const final = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'];
     for (;;) {
-      const call = await this.retrieve(id);
-      if (final.includes((call as { status: string }).status)) return call;
-      if (Date.now() > deadline) throw new Error(`call ${id} still ${(call as { status: string }).status}`);
-      await sleep(opts.intervalMs ?? 1000);
+      const { value, done } = await reader.read();
+      if (signal.aborted) return;
+      buffer += done ? '\n\n' : decoder.decode(value, { stream: true });
+      let nl: number;
+      while ((nl = buffer.search(/\r?\n/)) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + (buffer[nl] === '\r' ? 2 : 1));
+        if (line === '') {
+          if (event.data.length) {
+            const text = event.data.join('\n');
+            let data: unknown = text;
+            try {
+              data = JSON.parse(text);
+            } catch {
+              /* not JSON: the text as is */
+            }
+            yield { event: event.event, id: event.id, data };
+          }
+          event = { event: 'message', id: event.id, data: [] };
+          continue;
+        }
+        if (line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'event') event.event = value;
+        else if (field === 'id' && /^\d+$/.test(value)) event.id = Number(value);
+        else if (field === 'data') event.data.push(value);
+      }
+      if (done) return;
     }
+  } finally {
+    signal.removeEventListener('abort', stop);
+    reader.releaseLock();
+    await body.cancel().catch(() => undefined);
   }
 }
 
-/** Agents (assistants). */
-export class Agents extends Resource {
-  create(params: BodyOf<'createAgent'>, o?: RequestOptions): Promise<ResultOf<'createAgent'>> {
-    return this.postJson('/v1/agents', params, o);
+/**
+ * The API client: every operation as a method of its resource (`svc.calls.create`, `svc.bulkCalls.results
+ * .list`, …, generated in ./generated/resources.ts); {@link Svc.request} reaches any path directly.
+ */
+export class Svc extends Resources {
+  /** Verification of webhook deliveries (no client needed). */
+  static readonly webhooks = { constructEvent, signatureHeader, isKnownEvent };
+  /** The HTTP client every resource calls through. */
+  readonly http: HttpTransport;
+
+  constructor(options: SvcOptions) {
+    const http = new HttpTransport(options);
+    super(http);
+    this.http = http;
   }
-  retrieve(id: string, o?: RequestOptions): Promise<ResultOf<'retrieveAgent'>> {
-    return this.getJson(`/v1/agents/${seg(id)}`, undefined, o);
+
+  get baseUrl(): string {
+    return this.http.baseUrl;
   }
-  update(id: string, params: BodyOf<'updateAgent'>, o?: RequestOptions): Promise<ResultOf<'updateAgent'>> {
-    return this.postJson(`/v1/agents/${seg(id)}`, params, o);
-  }
-  list(params: QueryOf<'listAgents'> = {}, o?: RequestOptions): ListPromise<ItemOf<'listAgents'>> {
-    return this.client.list('/v1/agents', params, o);
-  }
-  del(id: string, o?: RequestOptions): Promise<ResultOf<'deleteAgent'>> {
-    return this.deleteJson(`/v1/agents/${seg(id)}`, o);
+
+  /** One request to any `/v1/…` path (a POST's `params` are its body, else its query), with retries. */
+  request<T = unknown>(method: Method, path: string, params?: object, options?: RequestOptions): Promise<T> {
+    return this.http.request<T>(method, path, params, options);
   }
 }
 
-/** The organization's own tools (HTTP, MCP, connector). */
-export class Tools extends Resource {
-  create(params: BodyOf<'createTool'>, o?: RequestOptions): Promise<ResultOf<'createTool'>> {
-    return this.postJson('/v1/tools', params, o);
-  }
-  retrieve(id: string, o?: RequestOptions): Promise<ResultOf<'retrieveTool'>> {
-    return this.getJson(`/v1/tools/${seg(id)}`, undefined, o);
-  }
-  update(id: string, params: BodyOf<'updateTool'>, o?: RequestOptions): Promise<ResultOf<'updateTool'>> {
-    return this.postJson(`/v1/tools/${seg(id)}`, params, o);
-  }
-  list(params: QueryOf<'listTools'> = {}, o?: RequestOptions): ListPromise<ItemOf<'listTools'>> {
-    return this.client.list('/v1/tools', params, o);
+/** A call's final statuses, as `Schemas['Call']['status']` names them. */
+const FINAL_CALL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'];
+
+declare module './generated/resources' {
+  interface Calls {
+    /**
+     * Polls `GET /v1/calls/{id}` every `intervalMs` (default 1,000) until the call's status is final
+     * (`completed`, `transferred`, `busy`, `no_answer`, `failed`, `canceled`); rejects after `timeoutMs`
+     * (default 10 minutes). Hand-written (src/index.ts).
+     */
+    waitForEnd(id: string, opts?: { intervalMs?: number; timeoutMs?: number }): Promise<Schemas['Call']>;
   }
 }
+Calls.prototype.waitForEnd = async function (this: Calls, id: string, opts = {}) {
+  const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
+  for (;;) {
+    const call = await this.retrieve(id);
+    if (FINAL_CALL_STATUSES.includes(call.status)) return call;
+    if (Date.now() > deadline) throw new Error(`call ${id} still ${call.status}`);
+    await sleep(opts.intervalMs ?? 1000);
+  }
+};
 
-/** Messages (WhatsApp, SMS): send and retrieve. */
-export class Messages extends Resource {
-  /** Sends a message (`409`/`422` rules as documented: e.g. 422 `whatsapp_window_closed`). */
-  create(params: BodyOf<'sendMessage'>, o?: RequestOptions): Promise<ResultOf<'sendMessage'>> {
-    return this.postJson('/v1/messages', params, o);
-  }
-  retrieve(id: string, o?: RequestOptions): Promise<ResultOf<'retrieveMessage'>> {
-    return this.getJson(`/v1/messages/${seg(id)}`, undefined, o);
-  }
+type Delivered<E> = E extends unknown ? Omit<E, 'pending_webhooks' | 'webhook_deliveries'> : never;
+/**
+ * An event as a webhook delivers it, typed by its `type` (`event.type === 'call.ended'` narrows
+ * `event.data.object` to a call): the `Event` schema without the live delivery state (`pending_webhooks`,
+ * `webhook_deliveries`), which only `GET /v1/events` shows.
+ */
+export type WebhookEvent = Delivered<Schemas['Event']>;
+/** The event types this SDK's version knows. */
+export type EventType = WebhookEvent['type'];
+/**
+ * The `type` of an event a newer API version added. At run time it is the plain type name; the type is a
+ * pattern no known type matches, so that `event.type === 'call.ended'` still narrows a {@link SvcEvent}.
+ */
+export type UnknownEventType = `${string} (unknown to this SDK version)`;
+/** An event whose `type` this SDK's version does not know (a newer API version's): its common fields. */
+export interface UnknownEvent {
+  id: string;
+  object: 'event';
+  type: UnknownEventType;
+  created: number;
+  livemode: boolean;
+  api_version: string;
+  data: { object: unknown; [field: string]: unknown };
 }
+/** What {@link constructEvent} returns: a known event typed by its `type`, or an {@link UnknownEvent}. */
+export type SvcEvent = WebhookEvent | UnknownEvent;
 
-/** Conversations (WhatsApp, SMS, web). */
-export class Conversations extends Resource {
-  retrieve(id: string, o?: RequestOptions): Promise<ResultOf<'retrieveConversation'>> {
-    return this.getJson(`/v1/conversations/${seg(id)}`, undefined, o);
-  }
-  list(params: QueryOf<'listConversations'> = {}, o?: RequestOptions): ListPromise<ItemOf<'listConversations'>> {
-    return this.client.list('/v1/conversations', params, o);
-  }
-  listMessages(id: string, params: QueryOf<'listConversationMessages'> = {}, o?: RequestOptions) {
-    return this.client.list<ItemOf<'listConversationMessages'>>(`/v1/conversations/${seg(id)}/messages`, params, o);
-  }
-  /** Gives a conversation a person took back to the assistant. */
-  resume(id: string, o?: RequestOptions): Promise<ResultOf<'resumeConversation'>> {
-    return this.postJson(`/v1/conversations/${seg(id)}/resume`, {}, o);
-  }
+/** Whether `event`'s type is one this SDK's version knows (then its `data.object` is typed). */
+export function isKnownEvent(event: SvcEvent): event is WebhookEvent {
+  return (EVENT_TYPES as readonly string[]).includes(event.type);
 }
-
-/** Contacts. */
-export class Contacts extends Resource {
-  create(params: BodyOf<'createContact'>, o?: RequestOptions): Promise<ResultOf<'createContact'>> {
-    return this.postJson('/v1/contacts', params, o);
-  }
-  retrieve(id: string, o?: RequestOptions): Promise<ResultOf<'retrieveContact'>> {
-    return this.getJson(`/v1/contacts/${seg(id)}`, undefined, o);
-  }
-  list(params: QueryOf<'listContacts'> = {}, o?: RequestOptions): ListPromise<ItemOf<'listContacts'>> {
-    return this.client.list('/v1/contacts', params, o);
-  }
-  listRecords(id: string, params: QueryOf<'listContactRecords'> = {}, o?: RequestOptions) {
-    return this.client.list<ItemOf<'listContactRecords'>>(`/v1/contacts/${seg(id)}/records`, params, o);
-  }
-}
-
-/** Records shown to staff and to the assistant. */
-export class Records extends Resource {
-  upsert(params: BodyOf<'upsertRecords'>, o?: RequestOptions): Promise<ResultOf<'upsertRecords'>> {
-    return this.postJson('/v1/records', params, o);
-  }
-}
-
-/** Knowledge documents. */
-export class Knowledge extends Resource {
-  create(params: BodyOf<'createKnowledgeDocument'>, o?: RequestOptions) {
-    return this.postJson<ResultOf<'createKnowledgeDocument'>>('/v1/knowledge', params, o);
-  }
-  retrieve(id: string, o?: RequestOptions): Promise<ResultOf<'retrieveKnowledgeDocument'>> {
-    return this.getJson(`/v1/knowledge/${seg(id)}`, undefined, o);
-  }
-  list(params: QueryOf<'listKnowledgeDocuments'> = {}, o?: RequestOptions) {
-    return this.client.list<ItemOf<'listKnowledgeDocuments'>>('/v1/knowledge', params, o);
-  }
-  search(params: QueryOf<'searchKnowledge'>, o?: RequestOptions): Promise<ResultOf<'searchKnowledge'>> {
-    return this.getJson('/v1/knowledge/search', params as Record<string, unknown>, o);
-  }
-}
-
-/** Bulk call campaigns. */
-export class BulkCalls extends Resource {
-  create(params: BodyOf<'createBulkCall'>, o?: RequestOptions): Promise<ResultOf<'createBulkCall'>> {
-    return this.postJson('/v1/bulk-calls', params, o);
-  }
-  retrieve(id: string, o?: RequestOptions): Promise<ResultOf<'retrieveBulkCall'>> {
-    return this.getJson(`/v1/bulk-calls/${seg(id)}`, undefined, o);
-  }
-  list(params: QueryOf<'listBulkCalls'> = {}, o?: RequestOptions): ListPromise<ItemOf<'listBulkCalls'>> {
-    return this.client.list('/v1/bulk-calls', params, o);
-  }
-  cancel(id: string, o?: RequestOptions): Promise<ResultOf<'cancelBulkCall'>> {
-    return this.postJson(`/v1/bulk-calls/${seg(id)}/cancel`, {}, o);
-  }
-}
-
-/** Webhook endpoints (`svc.webhookEndpoints`); verification is `Svc.webhooks.constructEvent`. */
-export class WebhookEndpoints extends Resource {
-  create(params: BodyOf<'createWebhookEndpoint'>, o?: RequestOptions) {
-    return this.postJson<ResultOf<'createWebhookEndpoint'>>('/v1/webhook-endpoints', params, o);
-  }
-  retrieve(id: string, o?: RequestOptions): Promise<ResultOf<'retrieveWebhookEndpoint'>> {
-    return this.getJson(`/v1/webhook-endpoints/${seg(id)}`, undefined, o);
-  }
-  update(id: string, params: BodyOf<'updateWebhookEndpoint'>, o?: RequestOptions) {
-    return this.postJson<ResultOf<'updateWebhookEndpoint'>>(`/v1/webhook-endpoints/${seg(id)}`, params, o);
-  }
-  list(params: QueryOf<'listWebhookEndpoints'> = {}, o?: RequestOptions) {
-    return this.client.list<ItemOf<'listWebhookEndpoints'>>('/v1/webhook-endpoints', params, o);
-  }
-  del(id: string, o?: RequestOptions): Promise<ResultOf<'deleteWebhookEndpoint'>> {
-    return this.deleteJson(`/v1/webhook-endpoints/${seg(id)}`, o);
-  }
-}
-
-/** Events (what webhooks deliver). */
-export class Events extends Resource {
-  retrieve(id: string, o?: RequestOptions): Promise<ResultOf<'retrieveEvent'>> {
-    return this.getJson(`/v1/events/${seg(id)}`, undefined, o);
-  }
-  list(params: QueryOf<'listEvents'> = {}, o?: RequestOptions): ListPromise<ItemOf<'listEvents'>> {
-    return this.client.list('/v1/events', params, o);
-  }
-}
-
-/** The usage report. */
-export class Usage extends Resource {
-  retrieve(params: QueryOf<'retrieveUsage'>, o?: RequestOptions): Promise<ResultOf<'retrieveUsage'>> {
-    return this.getJson('/v1/usage', params as Record<string, unknown>, o);
-  }
-}
-
-/** The organization behind the key. */
-export class Account extends Resource {
-  retrieve(o?: RequestOptions): Promise<ResultOf<'retrieveAccount'>> {
-    return this.getJson('/v1/account', undefined, o);
-  }
-}
-
-/** Test mode's helpers: play a customer's message or call. */
-export class TestHelpers extends Resource {
-  inboundMessage(params: BodyOf<'simulateInboundMessage'>, o?: RequestOptions) {
-    return this.postJson<ResultOf<'simulateInboundMessage'>>('/v1/test_helpers/inbound_messages', params, o);
-  }
-  inboundCall(params: BodyOf<'simulateInboundCall'>, o?: RequestOptions) {
-    return this.postJson<ResultOf<'simulateInboundCall'>>('/v1/test_helpers/inbound_calls', params, o);
-  }
-}
-
-/** An event as a webhook delivers it (`Schemas['Event']`). */
-export type SvcEvent = Schemas extends { Event: infer E } ? E : Record<string, unknown>;
 
 /**
  * Verifies a webhook delivery and returns its event: `payload` is the raw body exactly as received
- * (string or Buffer: parse JSON only after), `header` the `Svc-Signature` header, `secret` the endpoint's
- * signing secret (or several, while a rotation overlaps). A signature passes when one of its `v1` values
- * is the HMAC-SHA256 of `"<t>.<payload>"` under one of the secrets and `t` is within `toleranceSeconds`
- * (default 300) of now, which stops replays.
+ * (a string, or bytes such as a Buffer: parse JSON only after), `header` the `Svc-Signature` header,
+ * `secret` the endpoint's signing secret (or several, while a rotation overlaps). A signature passes when
+ * one of its `v1` values is the HMAC-SHA256 of `"<t>.<payload>"` under one of the secrets and `t` is within
+ * `toleranceSeconds` (default 300) of now, which stops replays. The event is typed by its `type`; a type this
+ * version does not know comes back as an {@link UnknownEvent}, not an error.
  * @throws SignatureVerificationError when the header is missing or malformed, or nothing matches
  */
 export function constructEvent(
-  payload: string | Buffer,
-  header: string | string[] | undefined,
+  payload: string | Uint8Array,
+  header: string | string[] | null | undefined,
   secret: string | string[],
   toleranceSeconds = 300,
 ): SvcEvent {
   const fail = (message: string) =>
     new SignatureVerificationError(400, { type: 'invalid_request_error', code: 'signature_invalid', message });
-  const raw = typeof payload === 'string' ? payload : payload.toString('utf8');
+  const raw = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
   const value = Array.isArray(header) ? header[0] : header;
   if (!value) throw fail('No Svc-Signature header.');
   const parts = value.split(',').map((p) => p.trim().split('='));
@@ -578,8 +606,8 @@ export function constructEvent(
     .filter(([k, v]) => k === 'v1' && /^[0-9a-f]{64}$/.test(v ?? ''))
     .map(([, v]) => Buffer.from(v, 'hex'));
   const ok = (Array.isArray(secret) ? secret : [secret]).some((s) => {
-    const expected = crypto.createHmac('sha256', s).update(`${t}.${raw}`).digest();
-    return signatures.some((sig) => crypto.timingSafeEqual(sig, expected));
+    const expected = createHmac('sha256', s).update(`${t}.${raw}`).digest();
+    return signatures.some((sig) => timingSafeEqual(sig, expected));
   });
   if (!ok) throw fail('No signature matches the payload and secret.');
   return JSON.parse(raw) as SvcEvent;
@@ -587,7 +615,7 @@ export function constructEvent(
 
 /** A `Svc-Signature` header for `payload` under `secret` at `timestamp` (unix seconds): for your tests. */
 export function signatureHeader(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
-  return `t=${timestamp},v1=${crypto.createHmac('sha256', secret).update(`${timestamp}.${payload}`).digest('hex')}`;
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${payload}`).digest('hex')}`;
 }
 
 export default Svc;
