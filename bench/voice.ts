@@ -37,6 +37,7 @@ import { setOrgCallLimit } from '../src/services/limits';
 import { startFakeRealtime } from '../test/support/fake-openai-realtime';
 import { startHttpsReceiver } from '../test/support/https-receiver';
 import { createHttpTool } from '../test/support/tools';
+import { toolTasks } from './voice-tasks';
 import { h, newTenant, request, startHarness, stopHarness } from '../test/support/harness';
 import { countCommands, startCpuProfile } from './profiling';
 import { cpuMs, percentile, turnGaps } from './stats';
@@ -210,6 +211,17 @@ async function main(): Promise<void> {
     // The answers whose way to the first audio went through a tool (the realtime engine's outbox round trip).
     const afterTool = records.filter((r) => r.tool_ms > 0);
     const perCall = (ms: number) => Math.round((ms / calls) * 10) / 10;
+    // Realtime: the workflow task of each function call, split (bench/voice-tasks.ts), from the histories.
+    const tasks =
+      engine === 'realtime'
+        ? (
+            await Promise.all(
+              ids.map(async (id) =>
+                toolTasks((await h().env.client.workflow.getHandle(callWorkflowId(id)).fetchHistory()).events ?? []),
+              ),
+            )
+          ).flat()
+        : [];
     const result = {
       engine,
       command: `BENCH_VOICE_CALLS=${calls} BENCH_VOICE_TURNS=${turns} BENCH_VOICE_MODEL_MS=${modelMs} BENCH_VOICE_CONCURRENCY=${concurrency} npm run bench:voice -- --engine ${engine}`,
@@ -225,6 +237,16 @@ async function main(): Promise<void> {
       first_audio_ms: figure(records.map((r) => r.first_audio_ms)),
       model_first_token_ms: figure(records.map((r) => r.model_first_token_ms)),
       outside_gap_ms: figure(gaps),
+      ...(tasks.length
+        ? {
+            tool_task_ms: Object.fromEntries(
+              (['wait_ms', 'before_tool_ms', 'tool_ms', 'after_tool_ms'] as const).map((k) => [
+                k,
+                figure(tasks.map((x) => x[k])),
+              ]),
+            ),
+          }
+        : {}),
       cpu_ms_per_call: {
         api_and_worker: perCall((cpu.user + cpu.system) / 1000),
         ...Object.fromEntries(
@@ -253,6 +275,11 @@ async function main(): Promise<void> {
         `orchestration on answers after a tool (${result.orchestration_after_tool_ms.n}): p50 ${result.orchestration_after_tool_ms.p50} ms, p99 ${result.orchestration_after_tool_ms.p99} ms\n` +
         `first audio minus model: p50 ${result.first_audio_minus_model_ms.p50} ms, p99 ${result.first_audio_minus_model_ms.p99} ms\n` +
         `outside view (${engine === 'realtime' ? "function call's response.done → our response.create, the fake's clock" : 'model answer → next model request'}): p50 ${result.outside_gap_ms.p50} ms, p99 ${result.outside_gap_ms.p99} ms (${ok(result.outside_gap_ms)} the goal)\n` +
+        (result.tool_task_ms
+          ? `the function calls' workflow task (p50/p99 ms): ${Object.entries(result.tool_task_ms)
+              .map(([k, f]) => `${k.replace(/_ms$/, '')} ${f.p50}/${f.p99}`)
+              .join(', ')}\n`
+          : '') +
         `CPU per call: ${JSON.stringify(result.cpu_ms_per_call)} ms; load average ${result.machine.loadavg_before.join('/')} → ${result.machine.loadavg_after.join('/')} on ${result.machine.cpus} CPUs\n` +
         `reproduce: ${result.command}`,
     );
