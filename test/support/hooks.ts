@@ -23,6 +23,7 @@ export const mochaHooks = {
     this.timeout(120_000);
     if (process.env.SVC_VALIDATE_RESPONSES !== '0') {
       console.log(`\n  ${responseChecksSummary()}`);
+      for (const [path, n] of responseChecks.undocumented) console.log(`    undocumented: ${path} (${n})`);
       for (const m of responseChecks.mismatches) console.log(`    mismatch: ${m}`);
     }
     await stopHarness();

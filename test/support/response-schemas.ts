@@ -14,7 +14,8 @@
  * empty bodies, and paths the document leaves out (the console, `/docs/…`).
  *
  * `SVC_VALIDATE_RESPONSES=0` turns the check off (benchmarks, which start the harness without the root
- * hooks, never install it).
+ * hooks, never install it); `SVC_VALIDATE_RESPONSES=report` only lists the mismatches after the run (to
+ * survey a group of files at once), failing no test.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
@@ -177,6 +178,7 @@ export function installResponseValidation(origin: () => string | undefined): voi
     const mismatch = responseMismatch(method, url.pathname + url.search, res.status, type, await res.clone().text());
     if (mismatch) {
       responseChecks.mismatches.push(mismatch);
+      if (process.env.SVC_VALIDATE_RESPONSES === 'report') return res;
       throw new ResponseSchemaMismatch(`the answer does not match the OpenAPI document: ${mismatch}`);
     }
     return res;
