@@ -187,7 +187,8 @@ function impliedErrors(o: ApiOperation): Partial<Record<Status, string[]>> {
   const takesBody = post && !o.twilioForm;
   if (o.twilioForm) {
     add('400', 'parameter_missing', 'parameter_invalid');
-    add('403', 'twilio_signature_invalid');
+    // src/api/twilio/requests.ts `twilioCallbackGuard`: an unverified signature, or another organization's account.
+    add('403', 'twilio_signature_invalid', 'twilio_account_mismatch');
   }
   if (o.scope || o.widget) {
     add('400', 'parameter_unknown', 'api_version_invalid');

@@ -19,6 +19,9 @@ export const mochaHooks = {
     });
     await startHarness();
   },
+  beforeEach(this: Mocha.Context) {
+    responseChecks.currentTest = this.currentTest?.fullTitle() ?? '';
+  },
   async afterAll(this: Mocha.Context) {
     this.timeout(120_000);
     if (process.env.SVC_VALIDATE_RESPONSES !== '0') {

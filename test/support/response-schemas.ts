@@ -38,6 +38,8 @@ export const responseChecks = {
   undocumented: new Map<string, number>(),
   /** Every mismatch found (also thrown to the test that made the request). */
   mismatches: [] as string[],
+  /** The test running now (set by the root hooks), named with each mismatch. */
+  currentTest: '',
 };
 
 /** The document's id inside Ajv, so schema references read `openapi.json#/…`. */
@@ -52,7 +54,7 @@ function load(): typeof state {
   const doc = openApiDocument() as unknown as Doc;
   // Formats checked (date-time, uri, email…); OpenAPI's own keywords (`discriminator`, `example`, `x-…`)
   // are annotations here: `strict: false` lets Ajv ignore what it does not know.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, verbose: true });
   addFormats(ajv);
   ajv.addSchema(doc, DOC_ID);
   const routes = Object.entries(doc.paths).flatMap(([template, ops]) =>
@@ -95,7 +97,8 @@ export const describeErrors = (errors: ErrorObject[] | null | undefined): string
   (errors ?? [])
     .slice(0, 8)
     .map(
-      (e) => `${e.instancePath || '/'}: ${e.message ?? e.keyword} ${JSON.stringify(e.params)} (schema ${e.schemaPath})`,
+      (e) =>
+        `${e.instancePath || '/'}: ${e.message ?? e.keyword} ${JSON.stringify(e.params)}, was ${JSON.stringify(e.data)?.slice(0, 120)} (schema ${e.schemaPath})`,
     )
     .join('; ');
 
@@ -177,7 +180,7 @@ export function installResponseValidation(origin: () => string | undefined): voi
     }
     const mismatch = responseMismatch(method, url.pathname + url.search, res.status, type, await res.clone().text());
     if (mismatch) {
-      responseChecks.mismatches.push(mismatch);
+      responseChecks.mismatches.push(`${mismatch} [in "${responseChecks.currentTest}"]`);
       if (process.env.SVC_VALIDATE_RESPONSES === 'report') return res;
       throw new ResponseSchemaMismatch(`the answer does not match the OpenAPI document: ${mismatch}`);
     }
