@@ -187,7 +187,8 @@ function impliedErrors(o: ApiOperation): Partial<Record<Status, string[]>> {
   const takesBody = post && !o.twilioForm;
   if (o.twilioForm) {
     add('400', 'parameter_missing', 'parameter_invalid');
-    add('403', 'twilio_signature_invalid');
+    // src/api/twilio/requests.ts `twilioCallbackGuard`: an unverified signature, or another organization's account.
+    add('403', 'twilio_signature_invalid', 'twilio_account_mismatch');
   }
   if (o.scope || o.widget) {
     add('400', 'parameter_unknown', 'api_version_invalid');
@@ -199,6 +200,10 @@ function impliedErrors(o: ApiOperation): Partial<Record<Status, string[]>> {
     if (o.scope) {
       add('401', 'api_key_missing', 'api_key_invalid');
       add('403', 'scope_missing');
+      // The staff console calls these with its session cookie instead of a key (src/api/console.ts
+      // `consoleSessionAuth`): a session that is gone, or a write without the session's CSRF token.
+      add('401', 'session_missing', 'session_expired');
+      if (o.method !== 'get') add('403', 'csrf_token_invalid');
       if (o.path.includes('{')) add('404', 'resource_missing');
     } else if (o.widget === 'publishableKey') {
       add('401', 'api_key_missing', 'api_key_invalid', 'identity_verification_failed', 'identity_required');

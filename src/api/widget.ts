@@ -403,6 +403,7 @@ const streamWidgetEvents = operation({
   // An unknown query parameter is refused before the token is looked at (the declared check repeats it).
   before: [acceptsQuery(...STREAM_QUERY), sessionAuth({ queryToken: true })],
   content: { 'text/event-stream': { schema: SSE_EVENT_SCHEMA } },
+  errors: { '429': ['stream_limit_exceeded'] },
   handler: async (req, res) => {
     const session = req.widget!.session!;
     const after = lastEventId(req);

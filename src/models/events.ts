@@ -51,8 +51,19 @@ const eventFields = {
   created: unix,
   livemode: z.boolean(),
   api_version: z.string().describe('The API version the event was rendered with.'),
-  pending_webhooks: z.number().int().describe('Deliveries still being attempted.'),
-  webhook_deliveries: z.array(WebhookDeliveryObject),
+  pending_webhooks: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
+    ),
+  webhook_deliveries: z
+    .array(WebhookDeliveryObject)
+    .optional()
+    .describe(
+      'The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.',
+    ),
 };
 
 /** A conversation as `conversation.analyzed` carries it: the conversation with its new analysis. */

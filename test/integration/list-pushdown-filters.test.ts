@@ -14,11 +14,11 @@ import { expect } from 'chai';
 import { createKey, createOrg } from '../../src/keys';
 import { AuditEvent } from '../../src/models/audit';
 import { Call } from '../../src/models/calls';
-import { Event } from '../../src/models/events';
+import { Event, renderEvent } from '../../src/models/events';
 import { TestSuiteRun } from '../../src/models/test-suites';
 import { WebhookAttempt, WebhookEndpoint } from '../../src/models/webhooks';
 import { derivedId, newId } from '../../src/shared/ids';
-import { fillStore } from '../support/scale-fill';
+import { filledCallObject, fillStore } from '../support/scale-fill';
 import { newTenant, request } from '../support/harness';
 import { NONE, idsOf, rowsRead } from '../support/rows-read';
 
@@ -111,12 +111,15 @@ describe('lists read one page of rows whatever the filter (FerretDB SQLite sort 
           type: 'call.started',
           created: Math.floor(ms / 1000),
           object_id: subject,
-          payload_json: JSON.stringify({
-            id,
-            object: 'event',
-            type: 'call.started',
-            data: { object: { id: subject } },
-          }),
+          payload_json: JSON.stringify(
+            renderEvent({
+              id,
+              type: 'call.started',
+              created: Math.floor(ms / 1000),
+              livemode: false,
+              object: filledCallObject(fillTenant(more.events), subject, ms),
+            }),
+          ),
         };
       }),
     );

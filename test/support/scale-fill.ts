@@ -13,7 +13,7 @@
  * the `FILL_DAYS` days before now; ids are made at fill time (`newId`, so unique and time-ordered).
  */
 import type { Model } from 'mongoose';
-import { Call, CallTurn } from '../../src/models/calls';
+import { Call, CallTurn, renderCall, type CallDoc, type CallObject } from '../../src/models/calls';
 import { Conversation, ConversationLogEntry, Message } from '../../src/models/conversations';
 import { UsageRecord } from '../../src/models/usage';
 import { backfillUsageRollups } from '../../src/services/usage-rollups';
@@ -26,6 +26,7 @@ import {
   KnowledgeRevision,
 } from '../../src/models/knowledge';
 import { Event, renderEvent } from '../../src/models/events';
+import type { WithId } from '../../src/models/store';
 import { WebhookAttempt, WebhookDelivery } from '../../src/models/webhooks';
 import { BulkCall, BulkCallResult } from '../../src/models/bulk-calls';
 import { AuditEvent } from '../../src/models/audit';
@@ -113,6 +114,35 @@ export interface FillTenant {
   agentId: string;
 }
 
+/** The stored fields of a filled call: completed, answered 4 s after it was dialed at `createdMs`, 90 s long. */
+function filledCall(t: FillTenant, id: string, to: string, createdMs: number) {
+  return {
+    _id: id,
+    org_id: t.orgId,
+    livemode: t.livemode,
+    agent_id: t.agentId,
+    to,
+    from: '+14155550100',
+    status: 'completed',
+    end_reason: 'caller_hung_up',
+    simulated: !t.livemode,
+    max_duration_seconds: 600,
+    direction: 'outbound',
+    created: Math.floor(createdMs / 1000),
+    dialed_ms: createdMs,
+    answered_ms: createdMs + 4_000,
+    ended_ms: createdMs + 94_000,
+  };
+}
+
+/**
+ * The `call` object a filled event carries (`data.object`): a filled call (`filledCall`), rendered as the
+ * API renders calls, so the filled events match the document's `Event` as emitted ones do.
+ */
+export function filledCallObject(t: FillTenant, id: string, createdMs: number): CallObject {
+  return renderCall(new Call(filledCall(t, id, '+14155550123', createdMs)).toObject() as WithId<CallDoc>);
+}
+
 /** Rows written, by collection name (`call_turns`, `messages`…). */
 export type FillCounts = Record<string, number>;
 
@@ -197,22 +227,7 @@ export async function fillStore(
       const id = newId('call');
       callIds.push(id);
       const created = at(i, calls);
-      await w.add(Call, {
-        _id: id,
-        ...base,
-        agent_id: t.agentId,
-        to: phone(k++),
-        from: '+14155550100',
-        status: 'completed',
-        end_reason: 'caller_hung_up',
-        simulated: !t.livemode,
-        max_duration_seconds: 600,
-        direction: 'outbound',
-        created: Math.floor(created / 1000),
-        dialed_ms: created,
-        answered_ms: created + 4_000,
-        ended_ms: created + 94_000,
-      });
+      await w.add(Call, filledCall(t, id, phone(k++), created));
       for (let s = 1; s <= plan.turnsPerCall; s++)
         await w.add(CallTurn, {
           _id: `${id}:${String(s).padStart(6, '0')}`,
@@ -373,11 +388,7 @@ export async function fillStore(
     for (let i = 0; i < events; i++) {
       const id = newId('evt');
       const created = at(i, events);
-      const object = {
-        id: callIds[i % Math.max(1, callIds.length)] ?? newId('call'),
-        object: 'call',
-        status: 'completed',
-      };
+      const object = filledCallObject(t, callIds[i % Math.max(1, callIds.length)] ?? newId('call'), created);
       const event = renderEvent({
         id,
         type: 'call.ended',
